@@ -1,0 +1,14 @@
+import { route } from '../../../shared/http/route';
+
+export const handler = route({ scope: null, workspace: false }, async ({ token }) => ({
+  token: {
+    _id: token._id,
+    name: token.name,
+    prefix: token.prefix,
+    environment: token.environment,
+    scopes: token.scopes,
+    workspaceIds: token.workspaceIds,
+    createdAt: token.createdAt,
+    expiresAt: token.expiresAt ?? null,
+  },
+}));

@@ -1,0 +1,47 @@
+import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Context } from 'aws-lambda';
+import type { FunctionSpec } from '../wiring/types';
+
+type Handler = (event: unknown, context: Context) => Promise<unknown>;
+
+const root = resolve(import.meta.dirname, '..', '..');
+const loaded = new Map<string, Promise<Handler>>();
+
+/** Imports a function once and keeps it warm, as a Lambda container does between invocations. */
+const load = (file: string): Promise<Handler> => {
+  let handler = loaded.get(file);
+  if (!handler) {
+    handler = import(pathToFileURL(resolve(root, file)).href).then((m: { handler?: Handler }) => {
+      if (typeof m.handler !== 'function') throw new Error(`${file} exports no handler`);
+      return m.handler;
+    });
+    loaded.set(file, handler);
+  }
+  return handler;
+};
+
+const contextFor = (spec: FunctionSpec): Context => {
+  const deadline = Date.now() + (spec.timeoutSeconds ?? 30) * 1000;
+  const name = spec.handler.replace(/\.ts$/, '').replaceAll('/', '-');
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName: name,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:us-east-1:000000000000:function:${name}`,
+    memoryLimitInMB: String(spec.memoryMb ?? 512),
+    awsRequestId: randomUUID(),
+    logGroupName: `/aws/lambda/${name}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+};
+
+export const invoke = async <R = unknown>(spec: FunctionSpec, event: unknown): Promise<R> =>
+  (await (await load(spec.handler))(event, contextFor(spec))) as R;
+
+export const preload = (specs: readonly FunctionSpec[]): Promise<unknown> => Promise.all(specs.map((s) => load(s.handler)));

@@ -1,0 +1,15 @@
+import type { ScheduleSpec } from '../wiring/types';
+import { busEvent } from './event-router';
+import { invoke } from './lambda';
+
+/** Stands in for EventBridge Scheduler rate schedules: invokes each target every `everyMinutes`. */
+export const startSchedules = (schedules: readonly ScheduleSpec[]): (() => void) => {
+  const timers = schedules.map((s) =>
+    setInterval(() => {
+      invoke(s.target, busEvent('aws.scheduler', 'Scheduled Event', { schedule: s.name })).catch((error: unknown) =>
+        process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'scheduled job failed', schedule: s.name, error: String(error) })}\n`),
+      );
+    }, s.everyMinutes * 60_000),
+  );
+  return () => timers.forEach(clearInterval);
+};

@@ -1,0 +1,128 @@
+import { join } from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { wiring } from '../wiring';
+import { EVENT_ITEM_TYPE } from '../../shared/data/table';
+import { OUTBOX_DETAIL_TYPE, OUTBOX_SOURCE } from '../../shared/events/from-bus';
+import { startDynamoLocal } from './dynamodb';
+import { busEvent, route } from './event-router';
+import { startGateway } from './gateway';
+import { preload } from './lambda';
+import { QueuePoller } from './queue-poller';
+import { startSchedules } from './scheduler';
+import { ensureQueue, startSqsLocal } from './sqs';
+import { StreamPoller } from './stream-poller';
+import { ensureTable } from './table';
+
+export interface StackOptions {
+  /** Persist DynamoDB data (and the stream checkpoint) here; in memory when absent. */
+  dataDir?: string;
+  /** HTTP port for the gateway; 0 picks a free one. */
+  port?: number;
+  /** Use an already running DynamoDB Local / SQS instead of starting one. */
+  dynamoEndpoint?: string;
+  sqsEndpoint?: string;
+  tableName?: string;
+  /** Extra environment for the functions (e.g. WEBHOOK_ALLOW_PRIVATE_TARGETS). */
+  env?: Record<string, string>;
+  /** Run the gateway, and the stream/queue pollers and schedules (default both). */
+  gateway?: boolean;
+  workers?: boolean;
+}
+
+export interface LocalStack {
+  baseUrl: string;
+  tableName: string;
+  dynamoEndpoint: string;
+  sqsEndpoint: string;
+  queues: Record<string, { url: string; arn: string; dlqUrl: string }>;
+  stop(): Promise<void>;
+}
+
+const REGION = 'us-east-1';
+
+/** The event pipe's filter: only inserted outbox items go to the bus. */
+const isOutboxInsert = (record: { eventName?: string; dynamodb?: { NewImage?: Record<string, AttributeValue> } }) =>
+  record.eventName === 'INSERT' && record.dynamodb?.NewImage?.type?.S === EVENT_ITEM_TYPE;
+
+/**
+ * Brings up the whole system on loopback: DynamoDB Local, the SQS emulator, the event pipe and router,
+ * the queue pollers, the schedules and the HTTP gateway, all running the wiring's real handlers.
+ */
+export const startStack = async (opts: StackOptions = {}): Promise<LocalStack> => {
+  const stops: (() => Promise<void> | void)[] = [];
+  const stop = async () => {
+    for (const s of stops.reverse()) await s();
+  };
+  const owned = async <T extends { stop(): Promise<void> }>(started: Promise<T>): Promise<T> => {
+    const service = await started;
+    stops.push(() => service.stop());
+    return service;
+  };
+  try {
+    process.env.AWS_ACCESS_KEY_ID ??= 'local';
+    process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
+    process.env.AWS_REGION ??= REGION;
+    // Local runs use the machine's Node; the deployed functions run nodejs22.x.
+    process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+    const dynamoEndpoint: string =
+      opts.dynamoEndpoint ?? (await owned(startDynamoLocal({ dataDir: opts.dataDir ? join(opts.dataDir, 'dynamodb') : undefined }))).endpoint;
+    const sqsEndpoint: string = opts.sqsEndpoint ?? (await owned(startSqsLocal())).endpoint;
+
+    const tableName = opts.tableName ?? 'parley';
+    const ddb = new DynamoDBClient({ endpoint: dynamoEndpoint, region: REGION });
+    const streamArn = await ensureTable(ddb, tableName);
+    ddb.destroy();
+
+    const sqs = new SQSClient({ endpoint: sqsEndpoint, region: REGION });
+    stops.push(() => sqs.destroy());
+    const queues: LocalStack['queues'] = {};
+    for (const spec of wiring.queues) {
+      queues[spec.name] = await ensureQueue(sqs, spec);
+      process.env[spec.urlEnv] = queues[spec.name]!.url;
+      process.env[spec.dlq.urlEnv] = queues[spec.name]!.dlqUrl;
+    }
+    Object.assign(process.env, { TABLE_NAME: tableName, DYNAMODB_ENDPOINT: dynamoEndpoint, SQS_ENDPOINT: sqsEndpoint }, opts.env);
+
+    if (opts.workers !== false) {
+      await preload([...wiring.rules.map((r) => r.target), ...wiring.queues.map((q) => q.consumer), ...wiring.schedules.map((s) => s.target)]);
+      const poller = new StreamPoller({
+        endpoint: dynamoEndpoint,
+        region: REGION,
+        streamArn,
+        checkpointFile: opts.dataDir ? join(opts.dataDir, 'stream-checkpoint.json') : undefined,
+        onBatch: async (records) => {
+          await Promise.all(
+            records.filter(isOutboxInsert).map((r) => route(wiring.rules, busEvent(OUTBOX_SOURCE, OUTBOX_DETAIL_TYPE, r))),
+          );
+        },
+      });
+      poller.start();
+      stops.push(() => poller.stop());
+      for (const spec of wiring.queues) {
+        const q = queues[spec.name]!;
+        const queuePoller = new QueuePoller(sqs, spec, q.url, q.arn);
+        queuePoller.start();
+        stops.push(() => queuePoller.stop());
+      }
+      stops.push(startSchedules(wiring.schedules));
+    }
+
+    let baseUrl = '';
+    if (opts.gateway !== false) {
+      await preload([...wiring.routes, wiring.fallback]);
+      const gateway = await startGateway(wiring, opts.port ?? 0);
+      stops.push(() => new Promise<void>((r) => {
+        gateway.server.close(() => r());
+        gateway.server.closeAllConnections();
+      }));
+      baseUrl = gateway.url;
+    }
+    return { baseUrl, tableName, dynamoEndpoint, sqsEndpoint, queues, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+};

@@ -1,0 +1,140 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  ExpiredIteratorException,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+  type _Record,
+  type Shard,
+} from '@aws-sdk/client-dynamodb-streams';
+
+interface Checkpoint {
+  streamArn: string;
+  /** Last processed sequence number per shard. */
+  shards: Record<string, string>;
+  finished: string[];
+}
+
+/**
+ * Stands in for the EventBridge Pipe's stream source: reads every shard of the table's stream in
+ * parent-before-child order and hands each batch to `onBatch`, advancing the checkpoint only after the
+ * batch was handled, so a crash replays records rather than losing them.
+ */
+export class StreamPoller {
+  private readonly client: DynamoDBStreamsClient;
+  private shards: Shard[] = [];
+  private readonly iterators = new Map<string, string>();
+  private checkpoint: Checkpoint;
+  private lastDescribe = 0;
+  private running = false;
+  private loop?: Promise<void>;
+
+  constructor(
+    private readonly opts: {
+      endpoint: string;
+      region: string;
+      streamArn: string;
+      checkpointFile?: string;
+      onBatch: (records: _Record[]) => Promise<void>;
+    },
+  ) {
+    this.client = new DynamoDBStreamsClient({ endpoint: opts.endpoint, region: opts.region });
+    const saved = opts.checkpointFile && existsSync(opts.checkpointFile)
+      ? (JSON.parse(readFileSync(opts.checkpointFile, 'utf8')) as Checkpoint)
+      : undefined;
+    this.checkpoint = saved?.streamArn === opts.streamArn ? saved : { streamArn: opts.streamArn, shards: {}, finished: [] };
+  }
+
+  start(): void {
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    await this.loop;
+    this.client.destroy();
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      let busy = false;
+      try {
+        busy = await this.tick();
+      } catch (error) {
+        process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'stream poller error', error: String(error) })}\n`);
+      }
+      if (!busy) await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  private async describe(): Promise<void> {
+    const shards: Shard[] = [];
+    let ExclusiveStartShardId: string | undefined;
+    do {
+      const { StreamDescription } = await this.client.send(
+        new DescribeStreamCommand({ StreamArn: this.opts.streamArn, ExclusiveStartShardId }),
+      );
+      shards.push(...(StreamDescription?.Shards ?? []));
+      ExclusiveStartShardId = StreamDescription?.LastEvaluatedShardId;
+    } while (ExclusiveStartShardId);
+    this.shards = shards;
+    this.lastDescribe = Date.now();
+  }
+
+  private async iteratorFor(shardId: string): Promise<string | undefined> {
+    const after = this.checkpoint.shards[shardId];
+    const { ShardIterator } = await this.client.send(
+      new GetShardIteratorCommand({
+        StreamArn: this.opts.streamArn,
+        ShardId: shardId,
+        ...(after ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: after } : { ShardIteratorType: 'TRIM_HORIZON' }),
+      }),
+    );
+    return ShardIterator;
+  }
+
+  /** One pass over the readable shards; true when any records were handled. */
+  private async tick(): Promise<boolean> {
+    if (Date.now() - this.lastDescribe > 1000) await this.describe();
+    const finished = new Set(this.checkpoint.finished);
+    const known = new Set(this.shards.map((s) => s.ShardId));
+    let busy = false;
+    for (const shard of this.shards) {
+      const id = shard.ShardId!;
+      const parentPending = shard.ParentShardId && known.has(shard.ParentShardId) && !finished.has(shard.ParentShardId);
+      if (finished.has(id) || parentPending) continue;
+      const iterator = this.iterators.get(id) ?? (await this.iteratorFor(id));
+      if (!iterator) continue;
+      let page;
+      try {
+        page = await this.client.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 100 }));
+      } catch (error) {
+        if (error instanceof ExpiredIteratorException) {
+          this.iterators.delete(id);
+          continue;
+        }
+        throw error;
+      }
+      const records = page.Records ?? [];
+      if (records.length > 0) {
+        await this.opts.onBatch(records);
+        this.checkpoint.shards[id] = records.at(-1)!.dynamodb!.SequenceNumber!;
+        busy = true;
+      }
+      if (page.NextShardIterator) this.iterators.set(id, page.NextShardIterator);
+      else {
+        this.iterators.delete(id);
+        this.checkpoint.finished.push(id);
+        finished.add(id);
+      }
+      if (records.length > 0 || !page.NextShardIterator) this.save();
+    }
+    return busy;
+  }
+
+  private save(): void {
+    if (this.opts.checkpointFile) writeFileSync(this.opts.checkpointFile, JSON.stringify(this.checkpoint));
+  }
+}

@@ -1,0 +1,18 @@
+import { authRoutes } from './wiring/auth';
+import { OUTBOX_DETAIL_TYPE, OUTBOX_SOURCE } from '../shared/events/from-bus';
+import type { Wiring } from './wiring/types';
+
+/**
+ * The one declaration of every route, queue, rule and schedule. The CDK app deploys exactly this and the
+ * local runtime runs exactly this. Area modules under `wiring/` contribute their parts.
+ */
+export const wiring: Wiring = {
+  routes: [...authRoutes],
+  fallback: { handler: 'functions/http/not-found.ts', access: { table: 'read' } },
+  queues: [],
+  rules: [],
+  schedules: [],
+};
+
+/** Pattern matching every outbox event the pipe forwards; rules narrow it by `detail`. */
+export const outboxPattern = { source: [OUTBOX_SOURCE], 'detail-type': [OUTBOX_DETAIL_TYPE] } as const;

@@ -1,0 +1,67 @@
+import type { Scope } from '../../shared/domain/auth/scopes';
+
+/** What a function touches; the CDK app turns this into least-privilege grants and environment. */
+export interface Access {
+  /** Table access: `read` (Get/Query/BatchGet), `write` (adds Put/Update/Delete/TransactWrite). */
+  table: 'read' | 'write';
+  /** Queues (by wiring name) the function sends to, receives from or changes visibility on. */
+  queues?: readonly string[];
+}
+
+export interface FunctionSpec {
+  /** Source file relative to the repo root; it exports `handler`. */
+  handler: string;
+  access: Access;
+  memoryMb?: number;
+  timeoutSeconds?: number;
+}
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+export interface HttpRoute extends FunctionSpec {
+  method: HttpMethod;
+  /** API Gateway path template, e.g. `/api/v1/integrations/webhooks/{id}`. */
+  path: string;
+  /** Must equal the scope the handler declares; a test holds them together. */
+  scope: Scope | null;
+  summary: string;
+}
+
+export interface QueueSpec {
+  name: string;
+  /** Environment variable that carries the queue URL to the functions that use it. */
+  urlEnv: string;
+  visibilityTimeoutSeconds: number;
+  retentionDays: number;
+  dlq: { name: string; urlEnv: string; maxReceiveCount: number };
+  consumer: FunctionSpec & { batchSize: number; maxConcurrency: number };
+}
+
+/** The subset of EventBridge patterns the local router understands: exact values and `prefix`. */
+export type PatternValue = string | { prefix: string };
+export interface EventPattern {
+  source: readonly string[];
+  'detail-type'?: readonly string[];
+  detail?: Record<string, unknown>;
+}
+
+export interface EventRule {
+  name: string;
+  pattern: EventPattern;
+  target: FunctionSpec;
+}
+
+export interface ScheduleSpec {
+  name: string;
+  everyMinutes: number;
+  target: FunctionSpec;
+}
+
+export interface Wiring {
+  routes: readonly HttpRoute[];
+  /** Handles requests that match no route (404, or 405 reported as 404 with the allowed methods). */
+  fallback: FunctionSpec;
+  queues: readonly QueueSpec[];
+  rules: readonly EventRule[];
+  schedules: readonly ScheduleSpec[];
+}

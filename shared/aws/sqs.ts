@@ -1,0 +1,12 @@
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { config } from '../config';
+
+let client: SQSClient | undefined;
+
+export const sqs = (): SQSClient => {
+  if (!client) {
+    const { AWS_REGION, SQS_ENDPOINT } = config();
+    client = new SQSClient({ region: AWS_REGION, endpoint: SQS_ENDPOINT });
+  }
+  return client;
+};

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+
+const flag = z.enum(['true', 'false']).default('false').transform((v) => v === 'true');
+
+const Env = z.object({
+  STAGE: z.string().default('local'),
+  AWS_REGION: z.string().default('us-east-1'),
+  TABLE_NAME: z.string().default('parley'),
+  DYNAMODB_ENDPOINT: z.url().optional(),
+  SQS_ENDPOINT: z.url().optional(),
+  EVENT_BUS_NAME: z.string().default('parley'),
+  WEBHOOK_QUEUE_URL: z.string().optional(),
+  WEBHOOK_DLQ_URL: z.string().optional(),
+  /** Local-only escape hatch for loopback webhook receivers; the CDK app never sets it. */
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: flag,
+  /** Failed authentications tolerated per source IP per rate-limit window. */
+  AUTH_FAILURE_LIMIT: z.coerce.number().int().positive().default(100),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+});
+
+export type Config = z.infer<typeof Env>;
+
+let parsed: Config | undefined;
+
+/** Environment, parsed once per container. The only place that reads `process.env`. */
+export const config = (): Config => (parsed ??= Env.parse(process.env));

@@ -1,0 +1,31 @@
+/**
+ * The single table's physical shape, shared by the CDK stack and the local runtime so they cannot drift.
+ *
+ * Access patterns (every one is a GetItem or a Query on a known partition; nothing scans):
+ * - token by hash ............ pk=TOKEN#<sha256>            sk=TOKEN
+ * - token by id .............. gsi1pk=TOKENID#<id>
+ * - tokens of a workspace .... pk=WS#<ws>                  sk begins_with TOKEN#
+ * - workspace by id .......... pk=WS#<ws>                  sk=WORKSPACE
+ * - all workspaces ........... gsi1pk=WORKSPACES           gsi1sk=<ws id>
+ * - per-workspace counters ... pk=WS#<ws>                  sk=COUNTER#<name>
+ * - rate-limit windows ....... pk=RL#<subject>#<category>#<window start>  (TTL)
+ * - outbox events ............ pk=EVT#<eventId>            sk=EVENT  (TTL; Streams → bus)
+ * Every workspace-owned item has a partition key that starts with WS#<ws>, so a
+ * request scoped to one workspace cannot address another's data by construction.
+ */
+export const tableSchema = {
+  partitionKey: 'pk',
+  sortKey: 'sk',
+  ttlAttribute: 'ttl',
+  indexes: [
+    { name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
+    { name: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
+  ],
+} as const;
+
+export type IndexName = (typeof tableSchema.indexes)[number]['name'];
+
+/** Item type written by the transactional outbox; the only items the event pipe forwards. */
+export const EVENT_ITEM_TYPE = 'EVENT';
+
+export const wsKey = (workspaceId: string): string => `WS#${workspaceId}`;

@@ -1,0 +1,109 @@
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo } from '../aws/dynamo';
+import { config } from '../config';
+import { objectId } from '../ids';
+import { buildEnvelope, outboxItem } from '../events/envelope';
+import { ConflictError, NotFoundError } from '../http/errors';
+import {
+  generateToken,
+  hashToken,
+  visiblePrefix,
+  type TokenEnvironment,
+  type TokenRecord,
+} from '../domain/auth/token';
+import { wsKey } from './table';
+import { createItem, transact, updateItem } from './transact';
+
+const mainKey = (hash: string) => ({ pk: `TOKEN#${hash}`, sk: 'TOKEN' });
+const bindingKey = (workspaceId: string, tokenId: string) => ({ pk: wsKey(workspaceId), sk: `TOKEN#${tokenId}` });
+
+const fromItem = (item: Record<string, unknown>): TokenRecord => {
+  const { _id, name, prefix, environment, scopes, workspaceIds, createdAt, expiresAt, revokedAt } =
+    item as unknown as TokenRecord;
+  return { _id, name, prefix, environment, scopes, workspaceIds, createdAt, expiresAt, revokedAt };
+};
+
+/** The public view of a token: never the hash, never the secret. */
+const tokenEventData = (t: TokenRecord) => ({ token: fromItem(t as unknown as Record<string, unknown>) });
+
+export interface NewToken {
+  name: string;
+  scopes: string[];
+  workspaceIds: string[];
+  environment: TokenEnvironment;
+  expiresAt?: string;
+}
+
+/** Creates a token and returns its full value, which is never stored or shown again. */
+export const createToken = async (input: NewToken, now = new Date()): Promise<{ token: string; record: TokenRecord }> => {
+  const token = generateToken(input.environment);
+  const hash = hashToken(token);
+  const record: TokenRecord = {
+    _id: objectId(now.getTime()),
+    name: input.name,
+    prefix: visiblePrefix(token),
+    environment: input.environment,
+    scopes: [...new Set(input.scopes)],
+    workspaceIds: [...new Set(input.workspaceIds)],
+    createdAt: now.toISOString(),
+    expiresAt: input.expiresAt,
+  };
+  await transact([
+    createItem({ ...mainKey(hash), type: 'TOKEN', gsi1pk: `TOKENID#${record._id}`, gsi1sk: 'TOKEN', ...record }),
+    ...record.workspaceIds.flatMap((ws) => [
+      createItem({ ...bindingKey(ws, record._id), type: 'TOKEN_BINDING', tokenHash: hash, ...record }),
+      outboxItem(buildEnvelope('auth.token.created', ws, tokenEventData(record), { now })),
+    ]),
+  ]);
+  return { token, record };
+};
+
+/** Strongly consistent, so a revocation is honoured on the very next request. */
+export const findTokenByHash = async (hash: string): Promise<(TokenRecord & { hash: string }) | undefined> => {
+  const { Item } = await dynamo().send(
+    new GetCommand({ TableName: config().TABLE_NAME, Key: mainKey(hash), ConsistentRead: true }),
+  );
+  return Item ? { ...fromItem(Item), hash: Item.pk.slice('TOKEN#'.length) } : undefined;
+};
+
+export const listTokens = async (workspaceId: string): Promise<TokenRecord[]> => {
+  const { Items } = await dynamo().send(
+    new QueryCommand({
+      TableName: config().TABLE_NAME,
+      KeyConditionExpression: 'pk = :p AND begins_with(sk, :s)',
+      ExpressionAttributeValues: { ':p': wsKey(workspaceId), ':s': 'TOKEN#' },
+    }),
+  );
+  return (Items ?? []).map(fromItem);
+};
+
+export const revokeToken = async (tokenId: string, now = new Date()): Promise<TokenRecord> => {
+  const { Items } = await dynamo().send(
+    new QueryCommand({
+      TableName: config().TABLE_NAME,
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :p',
+      ExpressionAttributeValues: { ':p': `TOKENID#${tokenId}` },
+    }),
+  );
+  const item = Items?.[0];
+  if (!item) throw new NotFoundError('Token');
+  const record = fromItem(item);
+  if (record.revokedAt) throw new ConflictError('Token is already revoked');
+  const revoked = { ...record, revokedAt: now.toISOString() };
+  const setRevoked = {
+    values: { ':r': revoked.revokedAt },
+    condition: 'attribute_exists(pk) AND attribute_not_exists(revokedAt)',
+  };
+  await transact(
+    [
+      updateItem({ pk: item.pk as string, sk: 'TOKEN' }, 'SET revokedAt = :r', setRevoked),
+      ...record.workspaceIds.flatMap((ws) => [
+        updateItem(bindingKey(ws, tokenId), 'SET revokedAt = :r', setRevoked),
+        outboxItem(buildEnvelope('auth.token.revoked', ws, tokenEventData(revoked), { now })),
+      ]),
+    ],
+    () => new ConflictError('Token is already revoked'),
+  );
+  return revoked;
+};

@@ -1,0 +1,80 @@
+import { BatchGetCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo } from '../aws/dynamo';
+import { config } from '../config';
+import { objectId } from '../ids';
+import { buildEnvelope, diff, outboxItem } from '../events/envelope';
+import { NotFoundError } from '../http/errors';
+import { wsKey } from './table';
+import { createItem, transact, updateItem } from './transact';
+
+export interface Workspace {
+  _id: string;
+  name: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const key = (id: string) => ({ pk: wsKey(id), sk: 'WORKSPACE' });
+
+const toItem = (w: Workspace) => ({ ...key(w._id), type: 'WORKSPACE', gsi1pk: 'WORKSPACES', gsi1sk: w._id, ...w });
+
+const fromItem = (item: Record<string, unknown>): Workspace => {
+  const { _id, name, createdAt, updatedAt } = item as unknown as Workspace;
+  return { _id, name, createdAt, updatedAt };
+};
+
+export const createWorkspace = async (name: string, now = new Date()): Promise<Workspace> => {
+  const workspace = { _id: objectId(now.getTime()), name, createdAt: now.toISOString(), updatedAt: now.toISOString() };
+  await transact([createItem(toItem(workspace))]);
+  return workspace;
+};
+
+export const getWorkspace = async (id: string): Promise<Workspace | undefined> => {
+  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: key(id) }));
+  return Item ? fromItem(Item) : undefined;
+};
+
+export const getWorkspaces = async (ids: readonly string[]): Promise<Workspace[]> => {
+  if (ids.length === 0) return [];
+  const table = config().TABLE_NAME;
+  const { Responses } = await dynamo().send(
+    new BatchGetCommand({ RequestItems: { [table]: { Keys: ids.map(key) } } }),
+  );
+  const found = new Map((Responses?.[table] ?? []).map((i) => [i._id as string, fromItem(i)]));
+  return ids.flatMap((id) => found.get(id) ?? []);
+};
+
+export const listWorkspaces = async (): Promise<Workspace[]> => {
+  const out: Workspace[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await dynamo().send(
+      new QueryCommand({
+        TableName: config().TABLE_NAME,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :p',
+        ExpressionAttributeValues: { ':p': 'WORKSPACES' },
+        ExclusiveStartKey,
+      }),
+    );
+    out.push(...(page.Items ?? []).map(fromItem));
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return out;
+};
+
+export const renameWorkspace = async (id: string, name: string, now = new Date()): Promise<Workspace> => {
+  const before = await getWorkspace(id);
+  if (!before) throw new NotFoundError('Workspace');
+  const after = { ...before, name, updatedAt: now.toISOString() };
+  const event = buildEnvelope('auth.workspace.updated', id, { workspace: after }, { changes: diff(before, { name }), now });
+  await transact([
+    updateItem(key(id), 'SET #n = :n, updatedAt = :u', {
+      names: { '#n': 'name' },
+      values: { ':n': name, ':u': after.updatedAt },
+      condition: 'attribute_exists(pk)',
+    }),
+    outboxItem(event),
+  ]);
+  return after;
+};

@@ -1,0 +1,30 @@
+export type RateCategory = 'read' | 'write' | 'delete' | 'auth' | 'bulk';
+
+/** Requests per window, per token, per category (contract § Limits). */
+export const RATE_LIMITS: Record<RateCategory, number> = { read: 300, write: 100, delete: 50, auth: 20, bulk: 10 };
+export const WINDOW_SECONDS = 15 * 60;
+
+/** A bulk call counts only against bulk and an auth call only against auth. */
+export const rateCategory = (method: string, path: string): RateCategory => {
+  if (path.startsWith('/api/v1/auth/')) return 'auth';
+  if (path.split('/').includes('bulk')) return 'bulk';
+  const m = method.toUpperCase();
+  if (m === 'GET' || m === 'HEAD') return 'read';
+  if (m === 'DELETE') return 'delete';
+  return 'write';
+};
+
+/** Fixed windows aligned to the epoch. */
+export const windowOf = (now: Date): { start: number; end: number } => {
+  const seconds = Math.floor(now.getTime() / 1000);
+  const start = seconds - (seconds % WINDOW_SECONDS);
+  return { start, end: start + WINDOW_SECONDS };
+};
+
+export const rateHeaders = (limit: number, used: number, resetAt: number): Record<string, string> => ({
+  'X-RateLimit-Limit': String(limit),
+  'X-RateLimit-Remaining': String(Math.max(0, limit - used)),
+  'X-RateLimit-Reset': String(resetAt),
+});
+
+export const secondsUntil = (resetAt: number, now: Date): number => Math.max(1, resetAt - Math.floor(now.getTime() / 1000));

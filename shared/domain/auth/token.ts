@@ -1,0 +1,52 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+export type TokenEnvironment = 'live' | 'test';
+
+export const TOKEN_PREFIX: Record<TokenEnvironment, string> = { live: 'sk_live_', test: 'sk_test_' };
+export const TOKEN_SECRET_LENGTH = 48;
+export const VISIBLE_PREFIX_LENGTH = 16;
+export const TOKEN_PATTERN = /^sk_(live|test)_[0-9A-Za-z]{48}$/;
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** Uniform base62 by rejection sampling: bytes ≥ 248 would bias the first 62·4 symbols. */
+export const randomBase62 = (length: number, random: (n: number) => Buffer = randomBytes): string => {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of random(length * 2)) {
+      if (byte < 248 && out.length < length) out += BASE62[byte % 62];
+    }
+  }
+  return out;
+};
+
+export const generateToken = (environment: TokenEnvironment, random?: (n: number) => Buffer): string =>
+  TOKEN_PREFIX[environment] + randomBase62(TOKEN_SECRET_LENGTH, random);
+
+export const visiblePrefix = (token: string): string => token.slice(0, VISIBLE_PREFIX_LENGTH);
+
+/** Tokens are stored and looked up only by this digest. */
+export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
+
+export const sameHash = (a: string, b: string): boolean =>
+  a.length === b.length && timingSafeEqual(Buffer.from(a, 'hex'), Buffer.from(b, 'hex'));
+
+export interface TokenRecord {
+  _id: string;
+  name: string;
+  prefix: string;
+  environment: TokenEnvironment;
+  scopes: string[];
+  workspaceIds: string[];
+  createdAt: string;
+  expiresAt?: string;
+  revokedAt?: string;
+}
+
+export type TokenState = 'active' | 'revoked' | 'expired';
+
+export const tokenState = (token: Pick<TokenRecord, 'expiresAt' | 'revokedAt'>, now: Date): TokenState => {
+  if (token.revokedAt) return 'revoked';
+  if (token.expiresAt && Date.parse(token.expiresAt) <= now.getTime()) return 'expired';
+  return 'active';
+};

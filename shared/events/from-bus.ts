@@ -1,0 +1,23 @@
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { EventBridgeEvent } from 'aws-lambda';
+import type { EventEnvelope } from './envelope';
+
+/** What the pipe puts on the bus: the DynamoDB stream record of an outbox item, untransformed. */
+export interface OutboxStreamRecord {
+  eventName?: string;
+  dynamodb?: { NewImage?: Record<string, AttributeValue> };
+}
+
+export const OUTBOX_SOURCE = 'parley.outbox';
+export const OUTBOX_DETAIL_TYPE = 'DomainEvent';
+
+export type OutboxBusEvent = EventBridgeEvent<typeof OUTBOX_DETAIL_TYPE, OutboxStreamRecord>;
+
+/** The stored envelope and the exact bytes that were serialised when the event was written. */
+export const outboxEvent = (event: OutboxBusEvent): { envelope: EventEnvelope; payload: string } => {
+  const image = event.detail.dynamodb?.NewImage;
+  if (!image) throw new Error(`bus event ${event.id} carries no outbox image`);
+  const { payload } = unmarshall(image) as { payload: string };
+  return { envelope: JSON.parse(payload) as EventEnvelope, payload };
+};

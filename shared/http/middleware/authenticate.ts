@@ -1,0 +1,49 @@
+import { AppError, TooManyRequestsError } from '../errors';
+import { config } from '../../config';
+import { hashToken, sameHash, tokenState, TOKEN_PATTERN } from '../../domain/auth/token';
+import { RATE_LIMITS, rateCategory, secondsUntil, windowOf } from '../../domain/auth/rate-limit';
+import { findTokenByHash } from '../../data/tokens';
+import { admit, countIn, increment } from '../../data/rate-limits';
+import { header, stateOf, type HttpMiddleware } from '../state';
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/**
+ * Resolves the bearer token (401 on anything but an active token). Failed attempts are counted per source
+ * IP, and an IP over its allowance is refused whatever it presents, so guessing tokens is slow.
+ * The caller's rate-limit admission starts here, in parallel with the lookup, and `rateLimit` settles it.
+ */
+export const authenticate = (): HttpMiddleware => ({
+  before: async (request) => {
+    const state = stateOf(request);
+    const { event } = request;
+    const window = windowOf(state.now);
+    const failures = `AUTHFAIL#${event.requestContext?.http?.sourceIp ?? 'unknown'}`;
+
+    const token = BEARER.exec(header(event, 'authorization') ?? '')?.[1];
+    const hash = token && TOKEN_PATTERN.test(token) ? hashToken(token) : undefined;
+    if (hash) {
+      const category = rateCategory(event.requestContext.http.method, event.rawPath);
+      state.admission = admit(`${hash}#${category}`, window, RATE_LIMITS[category]);
+      state.admission.catch(() => undefined);
+    }
+    const [found, priorFailures] = await Promise.all([hash ? findTokenByHash(hash) : undefined, countIn(failures, window)]);
+
+    if (priorFailures >= config().AUTH_FAILURE_LIMIT) {
+      throw new TooManyRequestsError(secondsUntil(window.end, state.now), 'Too many failed authentication attempts from this address');
+    }
+    const problem = !token
+      ? 'Missing or malformed Authorization header; expected "Bearer <API_TOKEN>"'
+      : !found || !hash || !sameHash(found.hash, hash)
+        ? 'Invalid API token'
+        : tokenState(found, state.now) !== 'active'
+          ? `API token is ${tokenState(found, state.now)}`
+          : undefined;
+    if (problem) {
+      await increment(failures, window);
+      throw new AppError('UNAUTHORIZED', problem);
+    }
+    state.token = found;
+    state.tokenHash = hash;
+  },
+});

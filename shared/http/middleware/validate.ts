@@ -1,0 +1,59 @@
+import type { z } from 'zod';
+import { AppError, NotFoundError, ValidationError } from '../errors';
+import { fieldErrors } from '../validation';
+import { header, stateOf, type HttpMiddleware } from '../state';
+
+export const MAX_BODY_BYTES = 256 * 1024;
+
+export interface InputSchemas {
+  body?: z.ZodType;
+  query?: z.ZodType;
+  params?: z.ZodType;
+}
+
+const parseJsonObject = (raw: Buffer, contentType: string | undefined): unknown => {
+  if (!/^application\/json\s*(;|$)/i.test(contentType ?? '')) {
+    throw new AppError('BAD_REQUEST', 'Content-Type must be application/json');
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw new AppError('BAD_REQUEST', 'Request body is not valid JSON');
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new AppError('BAD_REQUEST', 'Request body must be a JSON object');
+  }
+  return value;
+};
+
+const check = <S extends z.ZodType>(schema: S, input: unknown): z.output<S> => {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const { missing, errors } = fieldErrors(result.error, input);
+  throw new ValidationError(errors, missing ? 'BAD_REQUEST' : 'VALIDATION_ERROR');
+};
+
+/** Size (413), content type and JSON (400), then the route's zod schemas (400 missing / 422 invalid). */
+export const validate = (schemas: InputSchemas): HttpMiddleware => ({
+  before: (request) => {
+    const { event } = request;
+    const raw = event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : undefined;
+    if (raw && raw.length > MAX_BODY_BYTES) {
+      throw new AppError('PAYLOAD_TOO_LARGE', `Request body exceeds ${MAX_BODY_BYTES} bytes`, { limitBytes: MAX_BODY_BYTES });
+    }
+    let body: unknown;
+    if (schemas.body) {
+      if (!raw || raw.length === 0) throw new AppError('BAD_REQUEST', 'Request body is required');
+      body = check(schemas.body, parseJsonObject(raw, header(event, 'content-type')));
+    }
+    const query = schemas.query ? check(schemas.query, event.queryStringParameters ?? {}) : {};
+    let params: unknown = {};
+    if (schemas.params) {
+      const parsed = schemas.params.safeParse(event.pathParameters ?? {});
+      if (!parsed.success) throw new NotFoundError('Resource');
+      params = parsed.data;
+    }
+    stateOf(request).input = { body, query, params };
+  },
+});

@@ -1,0 +1,74 @@
+import middy from '@middy/core';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { z } from 'zod';
+import type { Scope } from '../domain/auth/scopes';
+import type { TokenRecord } from '../domain/auth/token';
+import { authenticate } from './middleware/authenticate';
+import { rateLimit } from './middleware/rate-limit';
+import { respond } from './middleware/respond';
+import { requireScope } from './middleware/scope';
+import { validate } from './middleware/validate';
+import { workspace } from './middleware/workspace';
+import { stateOf } from './state';
+
+type Out<S> = S extends z.ZodType ? z.output<S> : Record<string, never>;
+
+export interface RouteSpec<B, Q, P> {
+  /** The one scope this route requires, or `null` for token-introspection routes any valid token may call. */
+  scope: Scope | null;
+  /** Whether the route acts inside a workspace named by `x-workspace-id` (default true). */
+  workspace?: boolean;
+  body?: B;
+  query?: Q;
+  params?: P;
+  /** Status of a success (default 200; 201 for creations). */
+  status?: number;
+}
+
+export interface RouteContext<B, Q, P, W> {
+  body: B;
+  query: Q;
+  params: P;
+  workspaceId: W;
+  token: TokenRecord;
+  requestId: string;
+  now: Date;
+}
+
+type Ctx<B, Q, P, W extends boolean | undefined> = RouteContext<Out<B>, Out<Q>, Out<P>, W extends false ? undefined : string>;
+
+/**
+ * The one request pipeline: authenticate (401) → workspace (400/403) → rate limit (429) → scope (403)
+ * → validate (400/413/422) → handler. The handler returns the `data` of the success wrapper.
+ */
+export const route = <
+  B extends z.ZodType | undefined = undefined,
+  Q extends z.ZodType | undefined = undefined,
+  P extends z.ZodType | undefined = undefined,
+  W extends boolean | undefined = undefined,
+>(
+  spec: RouteSpec<B, Q, P> & { workspace?: W },
+  fn: (ctx: Ctx<B, Q, P, W>) => Promise<object>,
+) => {
+  const chain = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>()
+    .use(respond(spec.status ?? 200))
+    .use(authenticate());
+  if (spec.workspace !== false) chain.use(workspace());
+  chain.use(rateLimit());
+  if (spec.scope) chain.use(requireScope(spec.scope));
+  chain.use(validate({ body: spec.body, query: spec.query, params: spec.params }));
+  return chain.handler(async (event) => {
+    const state = stateOf({ event });
+    const input = state.input!;
+    const ctx = {
+      body: input.body,
+      query: input.query,
+      params: input.params,
+      workspaceId: state.workspaceId,
+      token: state.token!,
+      requestId: state.requestId,
+      now: state.now,
+    } as Ctx<B, Q, P, W>;
+    return (await fn(ctx)) as unknown as APIGatewayProxyStructuredResultV2;
+  });
+};

@@ -1,0 +1,36 @@
+import type { MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { TokenRecord } from '../domain/auth/token';
+import type { WindowCount } from '../data/rate-limits';
+
+/** What the pipeline learns about a request as it passes each middleware, in order. */
+export interface RequestState {
+  requestId: string;
+  now: Date;
+  /** Extra response headers (rate-limit headers); applied to successes and errors alike. */
+  headers: Record<string, string>;
+  token?: TokenRecord;
+  tokenHash?: string;
+  admission?: Promise<WindowCount>;
+  workspaceId?: string;
+  input?: { body: unknown; query: unknown; params: unknown };
+}
+
+export type HttpMiddleware = MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>;
+
+const states = new WeakMap<APIGatewayProxyEventV2, RequestState>();
+
+export const openState = (event: APIGatewayProxyEventV2, state: RequestState): void => void states.set(event, state);
+
+export const stateOf = (request: { event: APIGatewayProxyEventV2 }): RequestState => {
+  const state = states.get(request.event);
+  if (!state) throw new Error('request state used before the respond middleware opened it');
+  return state;
+};
+
+/** Header lookup tolerant of casing; API Gateway v2 lowercases, other callers may not. */
+export const header = (event: APIGatewayProxyEventV2, name: string): string | undefined => {
+  const wanted = name.toLowerCase();
+  for (const [key, value] of Object.entries(event.headers ?? {})) if (key.toLowerCase() === wanted) return value;
+  return undefined;
+};

@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LocalStack } from '../../infra/local/stack';
+import { revokeToken } from '../../shared/data/tokens';
+import { client, type Client } from '../support/api';
+import { startTestStack } from '../support/stack';
+import { createTenant, tokenFor } from '../support/tenants';
+
+let stack: LocalStack;
+let api: Client;
+let tenant: Awaited<ReturnType<typeof createTenant>>;
+
+beforeAll(async () => {
+  stack = await startTestStack();
+  tenant = await createTenant(['admin:all']);
+  api = client(stack.baseUrl, { token: tenant.token, workspaceId: tenant.workspaceId });
+});
+afterAll(() => stack?.stop());
+
+const expectError = (res: { status: number; body: any }, status: number, code: string) => {
+  expect(res.status).toBe(status);
+  expect(res.body).toMatchObject({ success: false, error: { code, message: expect.any(String) } });
+  expect(JSON.stringify(res.body)).not.toMatch(/at .*\.ts:\d+/);
+};
+
+describe('authentication (contract § Authentication)', () => {
+  it('lists the workspaces an admin:all token can access', async () => {
+    const res = await api.get('/api/v1/auth/workspaces');
+    expect(res.status).toBe(200);
+    expect(res.body.success).toBe(true);
+    expect(res.body.data.workspaces.map((w: { _id: string }) => w._id)).toEqual([tenant.workspaceId]);
+    expect(res.body.data.pagination.total).toBe(1);
+  });
+
+  it('describes the calling token without revealing its secret or hash', async () => {
+    const res = await api.get('/api/v1/auth/token');
+    expect(res.status).toBe(200);
+    expect(res.body.data.token).toMatchObject({ prefix: tenant.token.slice(0, 16), scopes: ['admin:all'] });
+    expect(JSON.stringify(res.body)).not.toContain(tenant.token.slice(16));
+  });
+
+  it('refuses a missing token with 401 UNAUTHORIZED', async () => {
+    expectError(await api.as({}).get('/api/v1/auth/workspaces'), 401, 'UNAUTHORIZED');
+  });
+
+  it('refuses a malformed Authorization header with 401', async () => {
+    expectError(await api.get('/api/v1/auth/workspaces', { authorization: `Token ${tenant.token}` }), 401, 'UNAUTHORIZED');
+  });
+
+  it('refuses a well-formed but unknown token with 401', async () => {
+    const unknown = `sk_live_${'a'.repeat(48)}`;
+    expectError(await api.as({ token: unknown }).get('/api/v1/auth/workspaces'), 401, 'UNAUTHORIZED');
+  });
+
+  it('refuses an expired token with 401', async () => {
+    const { token } = await tokenFor([tenant.workspaceId], ['admin:all'], { expiresAt: new Date(Date.now() + 1500).toISOString() });
+    const caller = api.as({ token });
+    expect((await caller.get('/api/v1/auth/token')).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 1600));
+    expectError(await caller.get('/api/v1/auth/token'), 401, 'UNAUTHORIZED');
+  });
+
+  it('refuses a revoked token on the very next request', async () => {
+    const { token, record } = await tokenFor([tenant.workspaceId], ['admin:all']);
+    const caller = api.as({ token });
+    expect((await caller.get('/api/v1/auth/token')).status).toBe(200);
+    await revokeToken(record._id);
+    expectError(await caller.get('/api/v1/auth/token'), 401, 'UNAUTHORIZED');
+  });
+});

@@ -1,0 +1,39 @@
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export interface Caller {
+  token?: string;
+  workspaceId?: string;
+}
+
+/** A thin HTTP client for tests: real requests to the local gateway, JSON in and out. */
+export const client = (baseUrl: string, caller: Caller = {}) => {
+  const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse> => {
+    const res = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: {
+        ...(caller.token ? { authorization: `Bearer ${caller.token}` } : {}),
+        ...(caller.workspaceId ? { 'x-workspace-id': caller.workspaceId } : {}),
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+  };
+  return {
+    get: (path: string, headers?: Record<string, string>) => call('GET', path, undefined, headers),
+    post: (path: string, body?: unknown, headers?: Record<string, string>) => call('POST', path, body, headers),
+    patch: (path: string, body?: unknown, headers?: Record<string, string>) => call('PATCH', path, body, headers),
+    put: (path: string, body?: unknown, headers?: Record<string, string>) => call('PUT', path, body, headers),
+    delete: (path: string, headers?: Record<string, string>) => call('DELETE', path, undefined, headers),
+    call,
+    as: (other: Caller) => client(baseUrl, other),
+  };
+};
+
+export type Client = ReturnType<typeof client>;
