@@ -1,0 +1,18 @@
+/**
+ * Keys of the workspace entities that more than one area touches: tags reach into conversations and
+ * customers, merges move conversations. Every key starts with the owning workspace.
+ */
+export const customerKey = (workspaceId: string, id: string) => ({ pk: `WS#${workspaceId}#CUSTOMER#${id}`, sk: 'CUSTOMER' });
+export const conversationKey = (workspaceId: string, id: string) => ({ pk: `WS#${workspaceId}#CONV#${id}`, sk: 'CONVERSATION' });
+export const tagKey = (workspaceId: string, id: string) => ({ pk: `WS#${workspaceId}#TAG#${id}`, sk: 'TAG' });
+
+export type TaggableType = 'conversation' | 'customer' | 'lead';
+
+/** One item per (tag, entity): lists entities by tag in O(page). */
+export const tagLinkKey = (workspaceId: string, tagId: string, type: TaggableType, entityId: string) => ({
+  pk: `WS#${workspaceId}#TAGGED#${tagId}`,
+  sk: `${type}#${entityId}`,
+});
+
+/** Tag ids on a taggable entity item are a DynamoDB String Set under this attribute (ADD/DELETE are idempotent). */
+export const TAG_IDS_ATTRIBUTE = 'tagIds';

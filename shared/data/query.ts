@@ -1,0 +1,113 @@
+import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { dynamo } from '../aws/dynamo';
+import { config } from '../config';
+import { ValidationError } from '../http/errors';
+import { tableSchema, type IndexName } from './table';
+
+export interface Partition {
+  /** Query the base table when absent. */
+  index?: IndexName;
+  /** The partition key value, e.g. `WS#<ws>#CONV`. */
+  pk: string;
+  /** Restrict to sort keys starting with this. */
+  skPrefix?: string;
+  newestFirst?: boolean;
+}
+
+export interface PageRequest {
+  limit: number;
+  page?: number;
+  cursor?: string;
+}
+
+export interface PageResult {
+  items: Record<string, unknown>[];
+  nextCursor?: string;
+}
+
+const keyNames = (index?: IndexName) => {
+  const gsi = tableSchema.indexes.find((i) => i.name === index);
+  return gsi ? { pk: gsi.partitionKey, sk: gsi.sortKey } : { pk: tableSchema.partitionKey, sk: tableSchema.sortKey };
+};
+
+const encode = (key: Record<string, unknown>) => Buffer.from(JSON.stringify(key)).toString('base64url');
+
+/** A cursor is only honoured for the partition it came from, so it can never reach another tenant's keys. */
+const decode = (cursor: string, partition: Partition): Record<string, string> => {
+  const invalid = () => new ValidationError([{ path: 'cursor', message: 'Invalid or expired cursor' }]);
+  let key: unknown;
+  try {
+    key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw invalid();
+  }
+  const names = keyNames(partition.index);
+  if (!key || typeof key !== 'object' || Array.isArray(key)) throw invalid();
+  const record = key as Record<string, unknown>;
+  const allowed = new Set([tableSchema.partitionKey, tableSchema.sortKey, names.pk, names.sk]);
+  const wellTyped = Object.entries(record).every(([k, v]) => allowed.has(k as never) && typeof v === 'string');
+  const sk = record[names.sk];
+  if (!wellTyped || record[names.pk] !== partition.pk || typeof sk !== 'string' || (partition.skPrefix && !sk.startsWith(partition.skPrefix))) {
+    throw invalid();
+  }
+  return record as Record<string, string>;
+};
+
+const baseInput = (partition: Partition): QueryCommandInput => {
+  const names = keyNames(partition.index);
+  return {
+    TableName: config().TABLE_NAME,
+    IndexName: partition.index,
+    KeyConditionExpression: partition.skPrefix ? '#pk = :pk AND begins_with(#sk, :sk)' : '#pk = :pk',
+    ExpressionAttributeNames: partition.skPrefix ? { '#pk': names.pk, '#sk': names.sk } : { '#pk': names.pk },
+    ExpressionAttributeValues: partition.skPrefix ? { ':pk': partition.pk, ':sk': partition.skPrefix } : { ':pk': partition.pk },
+    ScanIndexForward: !partition.newestFirst,
+  };
+};
+
+const projectionOf = (partition: Partition) => {
+  const names = keyNames(partition.index);
+  return [...new Set([tableSchema.partitionKey, tableSchema.sortKey, names.pk, names.sk])];
+};
+
+const keyOf = (item: Record<string, unknown>, partition: Partition) =>
+  Object.fromEntries(projectionOf(partition).map((p) => [p, item[p]]));
+
+/** Walks past `count` items reading keys only: page N costs O(N·limit) key reads; a cursor costs nothing. */
+const skip = async (partition: Partition, count: number): Promise<Record<string, unknown> | 'end'> => {
+  const projection = projectionOf(partition);
+  const input = baseInput(partition);
+  let start: Record<string, unknown> | undefined;
+  let left = count;
+  while (left > 0) {
+    const res = await dynamo().send(
+      new QueryCommand({
+        ...input,
+        ExclusiveStartKey: start,
+        Limit: Math.min(left, 1000),
+        ProjectionExpression: projection.map((_, i) => `#k${i}`).join(', '),
+        ExpressionAttributeNames: { ...input.ExpressionAttributeNames, ...Object.fromEntries(projection.map((p, i) => [`#k${i}`, p])) },
+      }),
+    );
+    const items = res.Items ?? [];
+    left -= items.length;
+    if (items.length === 0 || (left > 0 && !res.LastEvaluatedKey)) return 'end';
+    start = keyOf(items.at(-1)!, partition);
+  }
+  return start!;
+};
+
+/** One page of a partition, by cursor (O(limit)) or by page number; `nextCursor` only when more items exist. */
+export const queryPage = async (partition: Partition, request: PageRequest): Promise<PageResult> => {
+  let start: Record<string, unknown> | undefined;
+  if (request.cursor) start = decode(request.cursor, partition);
+  else if (request.page && request.page > 1) {
+    const skipped = await skip(partition, (request.page - 1) * request.limit);
+    if (skipped === 'end') return { items: [] };
+    start = skipped;
+  }
+  const res = await dynamo().send(new QueryCommand({ ...baseInput(partition), ExclusiveStartKey: start, Limit: request.limit + 1 }));
+  const items = (res.Items ?? []).slice(0, request.limit);
+  const more = (res.Items?.length ?? 0) > request.limit;
+  return { items, nextCursor: more ? encode(keyOf(items.at(-1)!, partition)) : undefined };
+};
