@@ -1,11 +1,13 @@
 import { readdirSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
+import { startStack, type LocalStack } from '../../infra/local/stack';
 import { printSection, type Section } from './measure';
 
 /**
- * `npm run bench`: every `test/bench/*.bench.ts` exports `run(): Promise<Section[]>`; each section measures
- * a path next to its baseline in the same process, and prints a table. Runs are bounded by count.
+ * `npm run bench`: every `test/bench/*.bench.ts` exports `run(stack): Promise<Section[]>`; each section
+ * measures a path next to its baseline in the same process, against one in-memory local stack, and prints
+ * a table. Runs are bounded by count.
  */
 process.env.LOG_LEVEL ??= 'silent';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -17,8 +19,13 @@ const files = readdirSync(dir)
   .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
   .sort();
 
-for (const file of files) {
-  const mod = (await import(pathToFileURL(join(dir, file)).href)) as { run: () => Promise<Section[]> };
-  for (const section of await mod.run()) printSection(section);
+const stack = await startStack({ port: 0, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+try {
+  for (const file of files) {
+    const mod = (await import(pathToFileURL(join(dir, file)).href)) as { run: (stack: LocalStack) => Promise<Section[]> };
+    for (const section of await mod.run(stack)) printSection(section);
+  }
+} finally {
+  await stack.stop();
 }
 process.exit(0);
