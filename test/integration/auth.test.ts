@@ -4,6 +4,7 @@ import { revokeToken } from '../../shared/data/tokens';
 import { client, type Client } from '../support/api';
 import { startTestStack } from '../support/stack';
 import { createTenant, tokenFor } from '../support/tenants';
+import { outboxEvents } from '../support/outbox';
 
 let stack: LocalStack;
 let api: Client;
@@ -65,5 +66,19 @@ describe('authentication (contract § Authentication)', () => {
     expect((await caller.get('/api/v1/auth/token')).status).toBe(200);
     await revokeToken(record._id);
     expectError(await caller.get('/api/v1/auth/token'), 401, 'UNAUTHORIZED');
+  });
+});
+
+describe('token lifecycle events', () => {
+  it('creating and revoking a token each write exactly one event to the outbox', async () => {
+    const { workspaceId } = await createTenant(['admin:all']);
+    const { record } = await tokenFor([workspaceId], ['inbox:read']);
+    await revokeToken(record._id);
+    const created = await outboxEvents(workspaceId, 'auth.token.created');
+    const revoked = await outboxEvents(workspaceId, 'auth.token.revoked');
+    expect(created.map((e) => (e.data.token as { _id: string })._id)).toContain(record._id);
+    expect(revoked).toHaveLength(1);
+    expect(revoked[0]!.data.token).toMatchObject({ _id: record._id, revokedAt: expect.any(String) });
+    expect(JSON.stringify([...created, ...revoked])).not.toMatch(/sk_(live|test)_[0-9A-Za-z]{48}|hash/);
   });
 });

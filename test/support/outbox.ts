@@ -1,0 +1,31 @@
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo } from '../../shared/aws/dynamo';
+import { config } from '../../shared/config';
+import type { EventEnvelope } from '../../shared/events/envelope';
+
+/**
+ * The domain events a workspace has written to the outbox, oldest first. Test-only: it scans the test
+ * file's own throwaway table; production code never scans.
+ */
+export const outboxEvents = async (workspaceId: string, eventType?: string): Promise<EventEnvelope[]> => {
+  const items: Record<string, unknown>[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await dynamo().send(
+      new ScanCommand({
+        TableName: config().TABLE_NAME,
+        ConsistentRead: true,
+        FilterExpression: '#t = :t AND workspaceId = :w',
+        ExpressionAttributeNames: { '#t': 'type' },
+        ExpressionAttributeValues: { ':t': 'EVENT', ':w': workspaceId },
+        ExclusiveStartKey,
+      }),
+    );
+    items.push(...(page.Items ?? []));
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return items
+    .map((i) => JSON.parse(i.payload as string) as EventEnvelope)
+    .filter((e) => !eventType || e.eventType === eventType)
+    .sort((a, b) => a.eventId.localeCompare(b.eventId));
+};
