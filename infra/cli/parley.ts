@@ -1,0 +1,126 @@
+import { Command, CommanderError } from 'commander';
+import { z } from 'zod';
+import { createToken, listTokens, revokeToken } from '../../shared/data/tokens';
+import { createWorkspace, getWorkspaces, listWorkspaces, renameWorkspace } from '../../shared/data/workspaces';
+import { NewTokenInput, WorkspaceName } from '../../shared/domain/auth/token-input';
+import { tokenState, type TokenRecord } from '../../shared/domain/auth/token';
+import { AppError } from '../../shared/http/errors';
+import { fieldErrors } from '../../shared/http/validation';
+import { OBJECT_ID } from '../../shared/ids';
+import { CliError, connect, type TargetOptions } from './target';
+
+interface Common extends TargetOptions {
+  json?: boolean;
+}
+
+const parse = <S extends z.ZodType>(schema: S, input: unknown, label = 'value'): z.output<S> => {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  throw new CliError(fieldErrors(result.error, input).errors.map((e) => `${e.path || label}: ${e.message}`).join('\n'));
+};
+
+const requireWorkspaces = async (ids: string[]) => {
+  const found = new Set((await getWorkspaces(ids)).map((w) => w._id));
+  const missing = ids.filter((id) => !found.has(id));
+  if (missing.length) throw new CliError(`No such workspace: ${missing.join(', ')}`);
+};
+
+const print = (opts: Common, json: unknown, human: string) => process.stdout.write(`${opts.json ? JSON.stringify(json, null, 2) : human}\n`);
+
+const tokenLine = (t: TokenRecord, now = new Date()) =>
+  `${t._id}  ${t.prefix}…  ${tokenState(t, now).padEnd(7)}  ${t.name}  [${t.scopes.join(',')}]${t.expiresAt ? `  expires ${t.expiresAt}` : ''}`;
+
+/** Every leaf command takes the target and output options, so they may follow the subcommand. */
+const leaf = (cmd: Command) =>
+  cmd
+    .option('--json', 'machine-readable output')
+    .option('--aws', 'act on the AWS deployment (default credential chain; needs --table or TABLE_NAME)')
+    .option('--table <name>', 'DynamoDB table name');
+
+/** Commander passes (...arguments, options, command); actions receive (...arguments, options). */
+const run = (fn: (...args: never[]) => Promise<void>) => async (...args: unknown[]) => {
+  const opts = args.at(-2) as Common;
+  connect(opts);
+  await (fn as (...a: unknown[]) => Promise<void>)(...args.slice(0, -1));
+};
+
+const program = new Command('parley')
+  .description('Manage Parley workspaces and API tokens, locally (a running `npm start`) or on AWS (--aws)')
+  .exitOverride()
+  .showHelpAfterError();
+
+const workspace = program.command('workspace').description('workspaces');
+leaf(workspace.command('create').description('create a workspace').requiredOption('--name <text>', 'display name')).action(
+  run(async (opts: Common & { name: string }) => {
+    const created = await createWorkspace(parse(WorkspaceName, opts.name, '--name'));
+    print(opts, { workspace: created }, `Created workspace ${created._id}  ${created.name}`);
+  }),
+);
+leaf(workspace.command('list').description('list workspaces')).action(
+  run(async (opts: Common) => {
+    const all = await listWorkspaces();
+    print(opts, { workspaces: all }, all.map((w) => `${w._id}  ${w.name}`).join('\n') || 'No workspaces.');
+  }),
+);
+leaf(workspace.command('rename').description('rename a workspace').argument('<workspaceId>').requiredOption('--name <text>', 'new name')).action(
+  run(async (id: string, opts: Common & { name: string }) => {
+    const updated = await renameWorkspace(id, parse(WorkspaceName, opts.name, '--name'));
+    print(opts, { workspace: updated }, `Renamed workspace ${updated._id} to ${updated.name}`);
+  }),
+);
+
+const token = program.command('token').description('API tokens');
+leaf(
+  token
+    .command('create')
+    .description('create an API token; its value is printed once and never again')
+    .requiredOption('--workspace <id...>', 'workspace the token may access (repeatable)')
+    .requiredOption('--scopes <list>', 'comma-separated scopes, e.g. inbox:read,webhooks:write or admin:all')
+    .requiredOption('--name <text>', 'descriptive label')
+    .option('--expires <iso8601>', 'expiry date-time, e.g. 2027-01-31T00:00:00Z')
+    .option('--test', 'sandbox token (sk_test_ prefix)'),
+).action(
+  run(async (opts: Common & { workspace: string[]; scopes: string; name: string; expires?: string; test?: boolean }) => {
+    const input = parse(NewTokenInput(new Date()), {
+      name: opts.name,
+      workspaceIds: opts.workspace,
+      scopes: opts.scopes.split(',').map((s) => s.trim()).filter(Boolean),
+      environment: opts.test ? 'test' : 'live',
+      expiresAt: opts.expires,
+    });
+    await requireWorkspaces(input.workspaceIds);
+    const { token: value, record } = await createToken(input);
+    print(
+      opts,
+      { token: value, record },
+      `Created token ${record._id} (${record.name})\n\n  ${value}\n\nStore it now: it is shown only this once and cannot be recovered.`,
+    );
+  }),
+);
+leaf(token.command('list').description("list a workspace's tokens (never their values)").requiredOption('--workspace <id>', 'workspace id')).action(
+  run(async (opts: Common & { workspace: string }) => {
+    await requireWorkspaces([parse(z.string().regex(OBJECT_ID, 'Must be a 24-character hex workspace id'), opts.workspace, '--workspace')]);
+    const tokens = await listTokens(opts.workspace);
+    print(opts, { tokens }, tokens.map((t) => tokenLine(t)).join('\n') || 'No tokens.');
+  }),
+);
+leaf(token.command('revoke').description('revoke a token; effective on its very next request').argument('<tokenId>')).action(
+  run(async (id: string, opts: Common) => {
+    const revoked = await revokeToken(id);
+    print(opts, { token: revoked }, `Revoked token ${revoked._id} (${revoked.name}) at ${revoked.revokedAt}`);
+  }),
+);
+
+const fail = (message: string, json: boolean) => {
+  process.stderr.write(json ? `${JSON.stringify({ error: { message } })}\n` : `error: ${message}\n`);
+  process.exit(1);
+};
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  const json = process.argv.includes('--json');
+  if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : 2);
+  if (error instanceof CliError || error instanceof AppError) fail(error.message, json);
+  else fail(`unexpected failure: ${error instanceof Error ? error.message : String(error)}`, json);
+}

@@ -1,0 +1,88 @@
+import { spawnSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LocalStack } from '../../infra/local/stack';
+import { client } from '../support/api';
+import { startTestStack } from '../support/stack';
+
+let stack: LocalStack;
+
+beforeAll(async () => {
+  stack = await startTestStack();
+});
+afterAll(() => stack?.stop());
+
+/** Runs the real CLI as a user would, against this file's local table. */
+const parley = (...args: string[]) => {
+  const res = spawnSync(process.execPath, ['--import', 'tsx', 'infra/cli/parley.ts', ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, DYNAMODB_ENDPOINT: stack.dynamoEndpoint, TABLE_NAME: stack.tableName },
+    timeout: 30_000,
+  });
+  return { code: res.status, stdout: res.stdout, stderr: res.stderr };
+};
+
+const json = (...args: string[]) => {
+  const res = parley(...args, '--json');
+  expect(res.stderr).toBe('');
+  expect(res.code).toBe(0);
+  return JSON.parse(res.stdout);
+};
+
+describe('the parley CLI', () => {
+  it('creates a workspace and a token that works once, shows only its prefix afterwards, and revokes it', async () => {
+    const { workspace } = json('workspace', 'create', '--name', 'Acme Support');
+    expect(workspace._id).toMatch(/^[0-9a-f]{24}$/);
+
+    const created = parley('token', 'create', '--workspace', workspace._id, '--scopes', 'inbox:read,webhooks:read', '--name', 'CI bot');
+    expect(created.code).toBe(0);
+    const token = /sk_live_[0-9A-Za-z]{48}/.exec(created.stdout)?.[0];
+    expect(token).toBeDefined();
+    expect(created.stdout).toMatch(/shown only this once/);
+
+    const api = client(stack.baseUrl, { token });
+    const me = await api.get('/api/v1/auth/token');
+    expect(me.status).toBe(200);
+    expect(me.body.data.token).toMatchObject({ name: 'CI bot', scopes: ['inbox:read', 'webhooks:read'], workspaceIds: [workspace._id] });
+
+    const listed = parley('token', 'list', '--workspace', workspace._id);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain(token!.slice(0, 16));
+    expect(listed.stdout).not.toContain(token!.slice(16));
+
+    const revoked = parley('token', 'revoke', me.body.data.token._id);
+    expect(revoked.code).toBe(0);
+    expect((await api.get('/api/v1/auth/token')).status).toBe(401);
+    expect(parley('token', 'revoke', me.body.data.token._id)).toMatchObject({ code: 1, stderr: 'error: Token is already revoked\n' });
+  });
+
+  it('binds one token to several workspaces and marks sandbox tokens with sk_test_', () => {
+    const a = json('workspace', 'create', '--name', 'A').workspace._id;
+    const b = json('workspace', 'create', '--name', 'B').workspace._id;
+    const { token, record } = json('token', 'create', '--workspace', a, '--workspace', b, '--scopes', 'admin:all', '--name', 'multi', '--test', '--expires', '2099-01-01');
+    expect(token).toMatch(/^sk_test_[0-9A-Za-z]{48}$/);
+    expect(record).toMatchObject({ workspaceIds: [a, b], expiresAt: '2099-01-01T00:00:00.000Z' });
+    expect(record).not.toHaveProperty('hash');
+    expect(json('workspace', 'list').workspaces.map((w: { _id: string }) => w._id)).toEqual(expect.arrayContaining([a, b]));
+  });
+
+  it.each([
+    [['token', 'create', '--workspace', '0'.repeat(24), '--scopes', 'inbox:read', '--name', 'x'], /No such workspace/],
+    [['token', 'create', '--workspace', 'nope', '--scopes', 'inbox:read', '--name', 'x'], /workspaceIds\[0\]: Must be a 24-character hex/],
+    [['token', 'create', '--workspace', '0'.repeat(24), '--scopes', 'inbox:read,everything', '--name', 'x'], /scopes\[1\]: Unknown scope/],
+    [['token', 'create', '--workspace', '0'.repeat(24), '--scopes', 'inbox:read', '--name', 'x', '--expires', '2001-01-01'], /expiresAt: Must be in the future/],
+    [['token', 'list', '--workspace', 'nope'], /--workspace: Must be a 24-character hex/],
+    [['token', 'revoke', '0'.repeat(24)], /Token not found/],
+    [['workspace', 'create', '--name', '   '], /--name: Required/],
+  ])('refuses bad input %j with a clear message and a non-zero exit', (args, message) => {
+    const res = parley(...args);
+    expect(res.code).not.toBe(0);
+    expect(res.stderr).toMatch(message);
+    expect(res.stdout).toBe('');
+  });
+
+  it('reports errors as JSON on stderr with --json', () => {
+    const res = parley('token', 'revoke', '0'.repeat(24), '--json');
+    expect(res.code).toBe(1);
+    expect(JSON.parse(res.stderr)).toEqual({ error: { message: 'Token not found' } });
+  });
+});
