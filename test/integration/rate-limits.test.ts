@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LocalStack } from '../../infra/local/stack';
+import { client, type ApiResponse } from '../support/api';
+import { startTestStack } from '../support/stack';
+import { createTenant } from '../support/tenants';
+
+let stack: LocalStack;
+
+beforeAll(async () => {
+  stack = await startTestStack();
+});
+afterAll(() => stack?.stop());
+
+const NO_SUCH_ID = '0'.repeat(24);
+
+/** One request of each category. Bodies are deliberately invalid: the limit is applied before validation. */
+const categories = [
+  { category: 'auth', limit: 20, method: 'GET', path: '/api/v1/auth/token' },
+  { category: 'read', limit: 300, method: 'GET', path: '/api/v1/integrations/webhooks' },
+  { category: 'write', limit: 100, method: 'POST', path: '/api/v1/integrations/webhooks', body: {} },
+  { category: 'delete', limit: 50, method: 'DELETE', path: `/api/v1/integrations/webhooks/${NO_SUCH_ID}` },
+  { category: 'bulk', limit: 10, method: 'POST', path: '/api/v1/tags/bulk', body: {} },
+] as const;
+
+const expectRateHeaders = (res: ApiResponse, limit: number, remaining: number) => {
+  expect(res.headers.get('x-ratelimit-limit')).toBe(String(limit));
+  expect(res.headers.get('x-ratelimit-remaining')).toBe(String(remaining));
+  const reset = Number(res.headers.get('x-ratelimit-reset'));
+  expect(reset % 900).toBe(0);
+  expect(reset * 1000).toBeGreaterThan(Date.now());
+};
+
+describe.each(categories)('the $category category ($limit per 15 minutes)', ({ limit, method, path, ...rest }) => {
+  const body = 'body' in rest ? rest.body : undefined;
+
+  it('admits exactly the limit, with the headers on every response, then answers 429 with Retry-After', async () => {
+    const { token, workspaceId } = await createTenant(['admin:all']);
+    const api = client(stack.baseUrl, { token, workspaceId });
+    for (let i = 1; i <= limit; i++) {
+      const res = await api.call(method, path, body);
+      expect(res.status).not.toBe(429);
+      expectRateHeaders(res, limit, limit - i);
+    }
+    const refused = await api.call(method, path, body);
+    expect(refused.status).toBe(429);
+    expectRateHeaders(refused, limit, 0);
+    const wait = Number(refused.headers.get('retry-after'));
+    expect(wait).toBeGreaterThan(0);
+    expect(wait).toBeLessThanOrEqual(900);
+    expect(refused.body).toEqual({
+      success: false,
+      error: { code: 'TOO_MANY_REQUESTS', message: expect.stringContaining(`retry after ${wait} seconds`), details: { retryAfter: wait } },
+    });
+  });
+});
+
+describe('rate-limit isolation', () => {
+  it('counts a bulk call only against bulk and an auth call only against auth', async () => {
+    const { token, workspaceId } = await createTenant(['admin:all']);
+    const api = client(stack.baseUrl, { token, workspaceId });
+    await api.post('/api/v1/tags/bulk', {});
+    await api.get('/api/v1/auth/token');
+    const write = await api.post('/api/v1/integrations/webhooks', {});
+    expectRateHeaders(write, 100, 99);
+    const read = await api.get('/api/v1/integrations/webhooks');
+    expectRateHeaders(read, 300, 299);
+  });
+
+  it('keeps separate counters per token', async () => {
+    const a = await createTenant(['admin:all']);
+    const b = await createTenant(['admin:all']);
+    await client(stack.baseUrl, a).get('/api/v1/auth/token');
+    expectRateHeaders(await client(stack.baseUrl, b).get('/api/v1/auth/token'), 20, 19);
+  });
+});
+
+describe('concurrent requests', () => {
+  it('never admit more than the limit', async () => {
+    const { token, workspaceId } = await createTenant(['admin:all']);
+    const api = client(stack.baseUrl, { token, workspaceId });
+    const results = await Promise.all(Array.from({ length: 60 }, () => api.get('/api/v1/auth/token')));
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(20);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(40);
+    const remaining = results.filter((r) => r.status === 200).map((r) => Number(r.headers.get('x-ratelimit-remaining')));
+    expect(new Set(remaining).size).toBe(20);
+  });
+});

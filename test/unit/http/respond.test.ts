@@ -1,0 +1,55 @@
+import middy from '@middy/core';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { respond } from '../../../shared/http/middleware/respond';
+import { AppError, ValidationError } from '../../../shared/http/errors';
+
+const event = { requestContext: { requestId: 'req-1', http: { method: 'GET' } }, routeKey: 'GET /x' } as unknown as APIGatewayProxyEventV2;
+const invoke = (fn: () => Promise<object>) =>
+  middy<APIGatewayProxyEventV2, any>().use(respond(201)).handler(fn)(event, {} as Context);
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('the response wrapper', () => {
+  it('wraps a success as {success:true,data} with the route status', async () => {
+    const res = await invoke(async () => ({ thing: 1 }));
+    expect(res.statusCode).toBe(201);
+    expect(JSON.parse(res.body)).toEqual({ success: true, data: { thing: 1 } });
+    expect(res.headers['X-Request-Id']).toBe('req-1');
+  });
+
+  it('maps typed errors to their status and code, with details', async () => {
+    const res = await invoke(async () => {
+      throw new ValidationError([{ path: 'url', message: 'bad' }]);
+    });
+    expect(res.statusCode).toBe(422);
+    expect(JSON.parse(res.body)).toEqual({
+      success: false,
+      error: { code: 'VALIDATION_ERROR', message: 'Validation failed: url: bad', details: { errors: [{ path: 'url', message: 'bad' }] } },
+    });
+  });
+
+  it('adds headers a typed error carries', async () => {
+    const res = await invoke(async () => {
+      throw new AppError('TOO_MANY_REQUESTS', 'slow down', undefined, { 'Retry-After': '7' });
+    });
+    expect(res.headers['Retry-After']).toBe('7');
+  });
+
+  it('turns an unexpected error into INTERNAL_ERROR with the request id, no stack, logged once', async () => {
+    const write = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    process.env.LOG_LEVEL = 'info';
+    const res = await invoke(async () => {
+      throw new Error('database exploded at /srv/secret/path.ts:12');
+    });
+    expect(res.statusCode).toBe(500);
+    expect(JSON.parse(res.body)).toEqual({
+      success: false,
+      error: { code: 'INTERNAL_ERROR', message: 'Internal server error', details: { requestId: 'req-1' } },
+    });
+    expect(res.body).not.toContain('exploded');
+    const logged = write.mock.calls.map(([line]) => String(line)).filter((l) => l.includes('unhandled error'));
+    expect(logged).toHaveLength(1);
+    expect(JSON.parse(logged[0]!)).toMatchObject({ level: 'error', requestId: 'req-1', error: { message: expect.stringContaining('exploded') } });
+  });
+});
