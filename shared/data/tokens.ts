@@ -1,4 +1,6 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { objectId } from '../ids';
@@ -51,19 +53,65 @@ export const createToken = async (input: NewToken, now = new Date()): Promise<{ 
   await transact([
     createItem({ ...mainKey(hash), type: 'TOKEN', gsi1pk: `TOKENID#${record._id}`, gsi1sk: 'TOKEN', ...record }),
     ...record.workspaceIds.flatMap((ws) => [
-      createItem({ ...bindingKey(ws, record._id), type: 'TOKEN_BINDING', tokenHash: hash, ...record }),
+      createItem({ ...bindingKey(ws, record._id), type: 'TOKEN_BINDING', ...record }),
       outboxItem(buildEnvelope('auth.token.created', ws, tokenEventData(record), { now })),
     ]),
   ]);
   return { token, record };
 };
 
-/** Strongly consistent, so a revocation is honoured on the very next request. */
-export const findTokenByHash = async (hash: string): Promise<(TokenRecord & { hash: string }) | undefined> => {
-  const { Item } = await dynamo().send(
-    new GetCommand({ TableName: config().TABLE_NAME, Key: mainKey(hash), ConsistentRead: true }),
-  );
-  return Item ? { ...fromItem(Item), hash: Item.pk.slice('TOKEN#'.length) } : undefined;
+export type Admission =
+  | { found: false }
+  | { found: true; token: TokenRecord & { hash: string }; admitted: boolean; used: number };
+
+const withHash = (item: Record<string, unknown>) => ({ ...fromItem(item), hash: (item.pk as string).slice('TOKEN#'.length) });
+
+/**
+ * Looks the token up and counts the request against its window for `category` in ONE conditional update,
+ * so authentication and the atomic rate-limit admission cost a single round trip. The update is strongly
+ * consistent, so a revocation is honoured on the very next request. Per category the token item keeps the
+ * current window's start (`rlw_<c>`) and count (`rln_<c>`); the first request of a new window resets them.
+ * A refused request is not counted, so concurrent callers never push the count past the limit.
+ */
+export const admitRequest = async (
+  hash: string,
+  category: string,
+  window: { start: number },
+  limit: number,
+): Promise<Admission> => {
+  const names = { '#w': `rlw_${category}`, '#n': `rln_${category}` };
+  const update = (expression: string, condition: string) =>
+    dynamo().send(
+      new UpdateCommand({
+        TableName: config().TABLE_NAME,
+        Key: mainKey(hash),
+        UpdateExpression: expression,
+        ConditionExpression: condition,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: { ':w': window.start, ':one': 1, ...(expression.startsWith('ADD') ? { ':limit': limit } : {}) },
+        ReturnValues: 'ALL_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+  for (;;) {
+    try {
+      const { Attributes } = await update('ADD #n :one', 'attribute_exists(pk) AND #w = :w AND #n < :limit');
+      return { found: true, token: withHash(Attributes!), admitted: true, used: Number(Attributes![names['#n']]) };
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      if (!error.Item) return { found: false };
+      const old = unmarshall(error.Item);
+      if (old[names['#w']] === window.start) return { found: true, token: withHash(old), admitted: false, used: limit };
+    }
+    try {
+      const { Attributes } = await update('SET #w = :w, #n = :one', 'attribute_exists(pk) AND (attribute_not_exists(#w) OR #w < :w)');
+      return { found: true, token: withHash(Attributes!), admitted: true, used: 1 };
+    } catch (error) {
+      // Another request opened the window first: count against it.
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      if (!error.Item) return { found: false };
+    }
+  }
 };
 
 export const listTokens = async (workspaceId: string): Promise<TokenRecord[]> => {

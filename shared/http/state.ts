@@ -1,7 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { TokenRecord } from '../domain/auth/token';
-import type { WindowCount } from '../data/rate-limits';
 
 /** What the pipeline learns about a request as it passes each middleware, in order. */
 export interface RequestState {
@@ -10,8 +9,8 @@ export interface RequestState {
   /** Extra response headers (rate-limit headers); applied to successes and errors alike. */
   headers: Record<string, string>;
   token?: TokenRecord;
-  tokenHash?: string;
-  admission?: Promise<WindowCount>;
+  /** Whether the token's rate-limit window admitted this request, and how many it has counted. */
+  admission?: { admitted: boolean; used: number };
   workspaceId?: string;
   input?: { body: unknown; query: unknown; params: unknown };
 }

@@ -2,8 +2,8 @@ import { AppError, TooManyRequestsError } from '../errors';
 import { config } from '../../config';
 import { hashToken, sameHash, tokenState, TOKEN_PATTERN } from '../../domain/auth/token';
 import { RATE_LIMITS, rateCategory, secondsUntil, windowOf } from '../../domain/auth/rate-limit';
-import { findTokenByHash } from '../../data/tokens';
-import { admit, countIn, increment } from '../../data/rate-limits';
+import { admitRequest } from '../../data/tokens';
+import { countIn, increment } from '../../data/rate-limits';
 import { header, stateOf, type HttpMiddleware } from '../state';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
@@ -11,7 +11,8 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
 /**
  * Resolves the bearer token (401 on anything but an active token). Failed attempts are counted per source
  * IP, and an IP over its allowance is refused whatever it presents, so guessing tokens is slow.
- * The caller's rate-limit admission starts here, in parallel with the lookup, and `rateLimit` settles it.
+ * The lookup also counts the request against the token's rate-limit window (one conditional update);
+ * `rateLimit` reports the outcome after the workspace check, in pipeline order.
  */
 export const authenticate = (): HttpMiddleware => ({
   before: async (request) => {
@@ -22,12 +23,12 @@ export const authenticate = (): HttpMiddleware => ({
 
     const token = BEARER.exec(header(event, 'authorization') ?? '')?.[1];
     const hash = token && TOKEN_PATTERN.test(token) ? hashToken(token) : undefined;
-    if (hash) {
-      const category = rateCategory(event.requestContext.http.method, event.rawPath);
-      state.admission = admit(`${hash}#${category}`, window, RATE_LIMITS[category]);
-      state.admission.catch(() => undefined);
-    }
-    const [found, priorFailures] = await Promise.all([hash ? findTokenByHash(hash) : undefined, countIn(failures, window)]);
+    const category = rateCategory(event.requestContext.http.method, event.rawPath);
+    const [admission, priorFailures] = await Promise.all([
+      hash ? admitRequest(hash, category, window, RATE_LIMITS[category]) : undefined,
+      countIn(failures, window),
+    ]);
+    const found = admission?.found ? admission.token : undefined;
 
     if (priorFailures >= config().AUTH_FAILURE_LIMIT) {
       throw new TooManyRequestsError(secondsUntil(window.end, state.now), 'Too many failed authentication attempts from this address');
@@ -44,6 +45,6 @@ export const authenticate = (): HttpMiddleware => ({
       throw new AppError('UNAUTHORIZED', problem);
     }
     state.token = found;
-    state.tokenHash = hash;
+    state.admission = admission?.found ? { admitted: admission.admitted, used: admission.used } : undefined;
   },
 });
