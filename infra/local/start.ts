@@ -10,9 +10,9 @@ const main = async () => {
   const stack = await startStack({
     dataDir: dir,
     port: Number(process.env.PORT ?? 3000),
-    dynamoEndpoint: process.env.DYNAMODB_ENDPOINT,
-    sqsEndpoint: process.env.SQS_ENDPOINT,
-    tableName: process.env.TABLE_NAME,
+    dynamoEndpoint: process.env.DYNAMODB_ENDPOINT || undefined,
+    sqsEndpoint: process.env.SQS_ENDPOINT || undefined,
+    tableName: process.env.TABLE_NAME || undefined,
   });
   writeRuntime({ pid: process.pid, baseUrl: stack.baseUrl, dynamoEndpoint: stack.dynamoEndpoint, tableName: stack.tableName });
 
