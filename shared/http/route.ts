@@ -57,7 +57,7 @@ export const route = <
   chain.use(rateLimit());
   if (spec.scope) chain.use(requireScope(spec.scope));
   chain.use(validate({ body: spec.body, query: spec.query, params: spec.params }));
-  return chain.handler(async (event) => {
+  const handler = chain.handler(async (event) => {
     const state = stateOf({ event });
     const input = state.input!;
     const ctx = {
@@ -71,4 +71,6 @@ export const route = <
     } as Ctx<B, Q, P, W>;
     return (await fn(ctx)) as unknown as APIGatewayProxyStructuredResultV2;
   });
+  // Published so the wiring (and the API docs generated from it) can be checked against the handler.
+  return Object.assign(handler, { scope: spec.scope });
 };
