@@ -111,3 +111,19 @@ export const queryPage = async (partition: Partition, request: PageRequest): Pro
   const more = (res.Items?.length ?? 0) > request.limit;
   return { items, nextCursor: more ? encode(keyOf(items.at(-1)!, partition)) : undefined };
 };
+
+/** Every item of a partition, page by page: for partitions bounded by design and for background walks. */
+export async function* queryAll(partition: Partition): AsyncGenerator<Record<string, unknown>> {
+  let start: Record<string, unknown> | undefined;
+  do {
+    const res = await dynamo().send(new QueryCommand({ ...baseInput(partition), ExclusiveStartKey: start }));
+    yield* res.Items ?? [];
+    start = res.LastEvaluatedKey;
+  } while (start);
+}
+
+export const collect = async <T>(items: AsyncIterable<T>): Promise<T[]> => {
+  const out: T[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+};

@@ -1,4 +1,4 @@
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { dynamo } from '../aws/dynamo';
@@ -13,6 +13,7 @@ import {
   type TokenEnvironment,
   type TokenRecord,
 } from '../domain/auth/token';
+import { collect, queryAll } from './query';
 import { wsKey } from './table';
 import { createItem, transact, updateItem } from './transact';
 
@@ -114,27 +115,11 @@ export const admitRequest = async (
   }
 };
 
-export const listTokens = async (workspaceId: string): Promise<TokenRecord[]> => {
-  const { Items } = await dynamo().send(
-    new QueryCommand({
-      TableName: config().TABLE_NAME,
-      KeyConditionExpression: 'pk = :p AND begins_with(sk, :s)',
-      ExpressionAttributeValues: { ':p': wsKey(workspaceId), ':s': 'TOKEN#' },
-    }),
-  );
-  return (Items ?? []).map(fromItem);
-};
+export const listTokens = async (workspaceId: string): Promise<TokenRecord[]> =>
+  (await collect(queryAll({ pk: wsKey(workspaceId), skPrefix: 'TOKEN#' }))).map(fromItem);
 
 export const revokeToken = async (tokenId: string, now = new Date()): Promise<TokenRecord> => {
-  const { Items } = await dynamo().send(
-    new QueryCommand({
-      TableName: config().TABLE_NAME,
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :p',
-      ExpressionAttributeValues: { ':p': `TOKENID#${tokenId}` },
-    }),
-  );
-  const item = Items?.[0];
+  const [item] = await collect(queryAll({ index: 'gsi1', pk: `TOKENID#${tokenId}` }));
   if (!item) throw new NotFoundError('Token');
   const record = fromItem(item);
   if (record.revokedAt) throw new ConflictError('Token is already revoked');

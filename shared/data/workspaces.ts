@@ -1,9 +1,10 @@
-import { BatchGetCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { objectId } from '../ids';
 import { buildEnvelope, diff, outboxItem } from '../events/envelope';
 import { NotFoundError } from '../http/errors';
+import { collect, queryAll } from './query';
 import { wsKey } from './table';
 import { createItem, transact, updateItem } from './transact';
 
@@ -44,24 +45,8 @@ export const getWorkspaces = async (ids: readonly string[]): Promise<Workspace[]
   return ids.flatMap((id) => found.get(id) ?? []);
 };
 
-export const listWorkspaces = async (): Promise<Workspace[]> => {
-  const out: Workspace[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamo().send(
-      new QueryCommand({
-        TableName: config().TABLE_NAME,
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :p',
-        ExpressionAttributeValues: { ':p': 'WORKSPACES' },
-        ExclusiveStartKey,
-      }),
-    );
-    out.push(...(page.Items ?? []).map(fromItem));
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return out;
-};
+export const listWorkspaces = async (): Promise<Workspace[]> =>
+  (await collect(queryAll({ index: 'gsi1', pk: 'WORKSPACES' }))).map(fromItem);
 
 export const renameWorkspace = async (id: string, name: string, now = new Date()): Promise<Workspace> => {
   const before = await getWorkspace(id);
