@@ -1,4 +1,6 @@
 import { authRoutes } from './wiring/auth';
+import { tagRoutes } from './wiring/tags';
+import { webhooksWiring } from './wiring/webhooks';
 import { OUTBOX_DETAIL_TYPE, OUTBOX_SOURCE } from '../shared/events/from-bus';
 import type { Wiring } from './wiring/types';
 
@@ -7,11 +9,11 @@ import type { Wiring } from './wiring/types';
  * local runtime runs exactly this. Area modules under `wiring/` contribute their parts.
  */
 export const wiring: Wiring = {
-  routes: [...authRoutes],
+  routes: [...authRoutes, ...tagRoutes, ...webhooksWiring.routes],
   fallback: { handler: 'functions/http/not-found.ts', access: { table: 'read' } },
-  queues: [],
-  rules: [],
-  schedules: [],
+  queues: [...webhooksWiring.queues],
+  rules: [...webhooksWiring.rules],
+  schedules: [...webhooksWiring.schedules],
 };
 
 /** Pattern matching every outbox event the pipe forwards; rules narrow it by `detail`. */

@@ -1,0 +1,9 @@
+import { route } from '../../../shared/http/route';
+import { CreateSubscription, publicSubscription } from '../../../shared/domain/webhooks/subscription';
+import { subscribe } from '../../../shared/webhooks/subscriptions';
+
+/** The secret is returned here, once, and never again. */
+export const handler = route({ scope: 'webhooks:write', body: CreateSubscription, status: 201 }, async ({ body, workspaceId, now }) => {
+  const sub = await subscribe(workspaceId, body, now);
+  return { subscription: { ...publicSubscription(sub), secret: sub.secret } };
+});

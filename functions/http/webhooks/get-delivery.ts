@@ -1,0 +1,13 @@
+import { route } from '../../../shared/http/route';
+import { NotFoundError } from '../../../shared/http/errors';
+import { publicDelivery } from '../../../shared/domain/webhooks/delivery';
+import { getDelivery } from '../../../shared/data/webhook-deliveries';
+import { requireSubscription } from '../../../shared/data/webhook-subscriptions';
+import { DeliveryParams } from './params';
+
+export const handler = route({ scope: 'webhooks:read', params: DeliveryParams }, async ({ params, workspaceId }) => {
+  await requireSubscription(workspaceId, params.id);
+  const delivery = await getDelivery(workspaceId, params.id, params.deliveryId);
+  if (!delivery) throw new NotFoundError('Delivery');
+  return { delivery: publicDelivery(delivery, true) };
+});

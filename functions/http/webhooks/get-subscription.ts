@@ -1,0 +1,8 @@
+import { route } from '../../../shared/http/route';
+import { publicSubscription } from '../../../shared/domain/webhooks/subscription';
+import { requireSubscription } from '../../../shared/data/webhook-subscriptions';
+import { SubscriptionParams } from './params';
+
+export const handler = route({ scope: 'webhooks:read', params: SubscriptionParams }, async ({ params, workspaceId }) => ({
+  subscription: publicSubscription(await requireSubscription(workspaceId, params.id)),
+}));

@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import { route } from '../../../shared/http/route';
+import { ListQuery, paginationOf } from '../../../shared/http/pagination';
+import { eventTypes } from '../../../shared/events/catalog';
+import { DELIVERY_STATUSES, publicDelivery } from '../../../shared/domain/webhooks/delivery';
+import { listDeliveries } from '../../../shared/data/webhook-deliveries';
+import { requireSubscription } from '../../../shared/data/webhook-subscriptions';
+import { SubscriptionParams } from './params';
+
+const Query = ListQuery.extend({
+  status: z.enum(DELIVERY_STATUSES).optional(),
+  eventType: z.string().refine((t) => eventTypes.has(t) || t === 'webhook.ping', 'Unknown event type').optional(),
+});
+
+export const handler = route({ scope: 'webhooks:read', params: SubscriptionParams, query: Query }, async ({ params, query, workspaceId }) => {
+  await requireSubscription(workspaceId, params.id);
+  const { deliveries, total, nextCursor } = await listDeliveries(workspaceId, params.id, query, query);
+  return { deliveries: deliveries.map((d) => publicDelivery(d, false)), pagination: paginationOf(total, query, nextCursor) };
+});

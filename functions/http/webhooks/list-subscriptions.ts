@@ -1,0 +1,9 @@
+import { route } from '../../../shared/http/route';
+import { ListQuery, paginationOf } from '../../../shared/http/pagination';
+import { publicSubscription } from '../../../shared/domain/webhooks/subscription';
+import { listSubscriptions } from '../../../shared/data/webhook-subscriptions';
+
+export const handler = route({ scope: 'webhooks:read', query: ListQuery }, async ({ query, workspaceId }) => {
+  const { subscriptions, total, nextCursor } = await listSubscriptions(workspaceId, query);
+  return { subscriptions: subscriptions.map(publicSubscription), pagination: paginationOf(total, query, nextCursor) };
+});

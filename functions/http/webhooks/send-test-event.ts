@@ -1,0 +1,8 @@
+import { route } from '../../../shared/http/route';
+import { publicDelivery } from '../../../shared/domain/webhooks/delivery';
+import { sendPing } from '../../../shared/webhooks/manual';
+import { SubscriptionParams } from './params';
+
+export const handler = route({ scope: 'webhooks:write', params: SubscriptionParams, status: 202 }, async ({ params, workspaceId, now }) => ({
+  delivery: publicDelivery(await sendPing(workspaceId, params.id, now), true),
+}));

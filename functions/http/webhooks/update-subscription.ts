@@ -1,0 +1,11 @@
+import { route } from '../../../shared/http/route';
+import { UpdateSubscription, publicSubscription } from '../../../shared/domain/webhooks/subscription';
+import { changeSubscription } from '../../../shared/webhooks/subscriptions';
+import { SubscriptionParams } from './params';
+
+export const handler = route(
+  { scope: 'webhooks:write', body: UpdateSubscription, params: SubscriptionParams },
+  async ({ body, params, workspaceId, now }) => ({
+    subscription: publicSubscription(await changeSubscription(workspaceId, params.id, body, now)),
+  }),
+);

@@ -1,0 +1,8 @@
+import { log } from '../../shared/log';
+import { requeueStalled } from '../../shared/webhooks/sweep';
+
+/** Every minute: re-enqueue deliveries that are overdue with no attempt under way (lost messages). */
+export const handler = async (): Promise<void> => {
+  const requeued = await requeueStalled();
+  if (requeued > 0) log.warn('requeued stalled webhook deliveries', { requeued });
+};

@@ -1,0 +1,65 @@
+import { OUTBOX_DETAIL_TYPE, OUTBOX_SOURCE } from '../../shared/events/from-bus';
+import type { EventRule, HttpRoute, QueueSpec, ScheduleSpec } from './types';
+
+const QUEUE = 'webhook-deliveries';
+const DLQ = 'webhook-deliveries-dlq';
+const base = '/api/v1/integrations/webhooks';
+const fn = (name: string) => `functions/http/webhooks/${name}.ts`;
+const read = { table: 'read' } as const;
+const write = { table: 'write' } as const;
+const writeAndEnqueue = { table: 'write', queues: [QUEUE] } as const;
+
+const routes: HttpRoute[] = [
+  { method: 'POST', path: base, handler: fn('create-subscription'), scope: 'webhooks:write', access: write, summary: 'Create a webhook subscription (the secret is returned once)' },
+  { method: 'GET', path: base, handler: fn('list-subscriptions'), scope: 'webhooks:read', access: read, summary: "List the workspace's webhook subscriptions" },
+  { method: 'GET', path: `${base}/event-types`, handler: fn('list-event-types'), scope: 'webhooks:read', access: read, summary: 'The event catalog and wildcards' },
+  { method: 'GET', path: `${base}/{id}`, handler: fn('get-subscription'), scope: 'webhooks:read', access: read, summary: 'One webhook subscription' },
+  { method: 'PATCH', path: `${base}/{id}`, handler: fn('update-subscription'), scope: 'webhooks:write', access: write, summary: 'Update events, url or active' },
+  { method: 'DELETE', path: `${base}/{id}`, handler: fn('delete-subscription'), scope: 'webhooks:write', access: write, summary: 'Delete a webhook subscription' },
+  { method: 'POST', path: `${base}/{id}/test`, handler: fn('send-test-event'), scope: 'webhooks:write', access: writeAndEnqueue, summary: 'Send a webhook.ping event' },
+  { method: 'GET', path: `${base}/{id}/deliveries`, handler: fn('list-deliveries'), scope: 'webhooks:read', access: read, summary: 'Delivery log, filterable by status and eventType' },
+  { method: 'GET', path: `${base}/{id}/deliveries/{deliveryId}`, handler: fn('get-delivery'), scope: 'webhooks:read', access: read, summary: 'One delivery with every attempt' },
+  { method: 'POST', path: `${base}/{id}/retry/{deliveryId}`, handler: fn('retry-delivery'), scope: 'webhooks:write', access: writeAndEnqueue, summary: 'Retry a failed delivery now' },
+];
+
+/**
+ * Visibility 30 s > lease 25 s > worker timeout 20 s > one attempt (10 s HTTP timeout, batch in parallel),
+ * so a delivery is never in flight twice and a crashed worker's message comes back after its lease expired.
+ * Retries re-receive the same message (visibility backoff), so maxReceiveCount leaves room for a full
+ * 24 h schedule; a delivery that fails for good is parked in the DLQ by the worker itself.
+ */
+const queues: QueueSpec[] = [
+  {
+    name: QUEUE,
+    urlEnv: 'WEBHOOK_QUEUE_URL',
+    visibilityTimeoutSeconds: 30,
+    retentionDays: 14,
+    dlq: { name: DLQ, urlEnv: 'WEBHOOK_DLQ_URL', maxReceiveCount: 50 },
+    consumer: {
+      handler: 'functions/queues/deliver-webhook.ts',
+      access: { table: 'write', queues: [QUEUE, DLQ] },
+      timeoutSeconds: 20,
+      batchSize: 10,
+      maxConcurrency: 10,
+    },
+  },
+];
+
+const rules: EventRule[] = [
+  {
+    name: 'webhook-fanout',
+    // The same pattern as `outboxPattern` in ../wiring.ts, spelled out here to avoid an import cycle.
+    pattern: { source: [OUTBOX_SOURCE], 'detail-type': [OUTBOX_DETAIL_TYPE] },
+    target: { handler: 'functions/events/webhook-fanout.ts', access: writeAndEnqueue, timeoutSeconds: 30 },
+  },
+];
+
+const schedules: ScheduleSpec[] = [
+  {
+    name: 'requeue-webhook-deliveries',
+    everyMinutes: 1,
+    target: { handler: 'functions/schedules/requeue-webhook-deliveries.ts', access: writeAndEnqueue, timeoutSeconds: 60 },
+  },
+];
+
+export const webhooksWiring = { routes, queues, rules, schedules };

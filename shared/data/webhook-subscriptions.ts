@@ -1,0 +1,223 @@
+import { createHash } from 'node:crypto';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { dynamo } from '../aws/dynamo';
+import { config } from '../config';
+import { objectId } from '../ids';
+import { ConflictError, NotFoundError } from '../http/errors';
+import {
+  MAX_SUBSCRIPTIONS,
+  generateSecret,
+  type CreateSubscription,
+  type Subscription,
+  type UpdateSubscription,
+} from '../domain/webhooks/subscription';
+import { queryPage, type PageRequest } from './query';
+import { wsKey } from './table';
+import { createItem, deleteItem, transact, updateItem, type TxItem } from './transact';
+
+/**
+ * Access patterns:
+ * - subscription by id ........ pk=WS#<ws>  sk=WHSUB#<id>
+ * - a workspace's subscriptions  pk=WS#<ws>  sk begins_with WHSUB#   (≤ MAX_SUBSCRIPTIONS)
+ * - every subscription (sweeper) gsi1pk=WEBHOOK_SUBSCRIPTIONS  gsi1sk=<ws>#<id>
+ * - one URL per workspace ...... pk=WS#<ws>#WHURL#<sha256(url)>  sk=WHURL  (uniqueness lock)
+ * - subscription count ......... pk=WS#<ws>  sk=WHSUB_COUNT  (exact, conditionally bounded)
+ */
+const key = (workspaceId: string, id: string) => ({ pk: wsKey(workspaceId), sk: `WHSUB#${id}` });
+const urlLockKey = (workspaceId: string, url: string) => ({
+  pk: `${wsKey(workspaceId)}#WHURL#${createHash('sha256').update(url).digest('hex')}`,
+  sk: 'WHURL',
+});
+const countKey = (workspaceId: string) => ({ pk: wsKey(workspaceId), sk: 'WHSUB_COUNT' });
+export const ALL_SUBSCRIPTIONS = 'WEBHOOK_SUBSCRIPTIONS';
+
+const toItem = (s: Subscription) => ({
+  ...key(s.workspaceId, s._id),
+  type: 'WEBHOOK_SUBSCRIPTION',
+  gsi1pk: ALL_SUBSCRIPTIONS,
+  gsi1sk: `${s.workspaceId}#${s._id}`,
+  ...s,
+});
+
+export const fromItem = (item: Record<string, unknown>): Subscription => {
+  const { _id, workspaceId, url, events, active, secret, consecutiveFailures, activatedAt, deactivatedAt, deactivationReason, createdAt, updatedAt } =
+    item as unknown as Subscription;
+  return { _id, workspaceId, url, events, active, secret, consecutiveFailures: consecutiveFailures ?? 0, activatedAt, deactivatedAt, deactivationReason, createdAt, updatedAt };
+};
+
+const duplicateUrl = () => new ConflictError('A subscription for this URL already exists in this workspace', { field: 'url' });
+
+export const createSubscription = async (workspaceId: string, input: CreateSubscription, now: Date): Promise<Subscription> => {
+  const at = now.toISOString();
+  const active = input.active ?? true;
+  const sub: Subscription = {
+    _id: objectId(now.getTime()),
+    workspaceId,
+    url: input.url,
+    events: input.events,
+    active,
+    secret: input.secret ?? generateSecret(),
+    consecutiveFailures: 0,
+    ...(active ? { activatedAt: at } : { deactivatedAt: at, deactivationReason: 'manual' as const }),
+    createdAt: at,
+    updatedAt: at,
+  };
+  await transact(
+    [
+      updateItem(countKey(workspaceId), 'ADD n :one', {
+        values: { ':one': 1, ':max': MAX_SUBSCRIPTIONS },
+        condition: 'attribute_not_exists(n) OR n < :max',
+      }),
+      createItem({ ...urlLockKey(workspaceId, sub.url), type: 'WEBHOOK_URL_LOCK', subscriptionId: sub._id }),
+      createItem(toItem(sub)),
+    ],
+    (index) =>
+      index === 0
+        ? new ConflictError(`A workspace can have at most ${MAX_SUBSCRIPTIONS} webhook subscriptions`, { limit: MAX_SUBSCRIPTIONS })
+        : duplicateUrl(),
+  );
+  return sub;
+};
+
+export const getSubscription = async (workspaceId: string, id: string): Promise<Subscription | undefined> => {
+  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: key(workspaceId, id), ConsistentRead: true }));
+  return Item ? fromItem(Item) : undefined;
+};
+
+export const requireSubscription = async (workspaceId: string, id: string): Promise<Subscription> => {
+  const sub = await getSubscription(workspaceId, id);
+  if (!sub) throw new NotFoundError('Subscription');
+  return sub;
+};
+
+export const countSubscriptions = async (workspaceId: string): Promise<number> => {
+  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: countKey(workspaceId), ConsistentRead: true }));
+  return typeof Item?.n === 'number' ? Item.n : 0;
+};
+
+export const listSubscriptions = async (workspaceId: string, page: PageRequest) => {
+  const [{ items, nextCursor }, total] = await Promise.all([
+    queryPage({ pk: wsKey(workspaceId), skPrefix: 'WHSUB#' }, page),
+    countSubscriptions(workspaceId),
+  ]);
+  return { subscriptions: items.map(fromItem), total, nextCursor };
+};
+
+/** All of a workspace's subscriptions: bounded by MAX_SUBSCRIPTIONS, so one query page. */
+export const workspaceSubscriptions = async (workspaceId: string): Promise<Subscription[]> => {
+  const { Items } = await dynamo().send(
+    new QueryCommand({
+      TableName: config().TABLE_NAME,
+      KeyConditionExpression: 'pk = :p AND begins_with(sk, :s)',
+      ExpressionAttributeValues: { ':p': wsKey(workspaceId), ':s': 'WHSUB#' },
+    }),
+  );
+  return (Items ?? []).map(fromItem);
+};
+
+/** Every subscription of every workspace, one page at a time (the sweeper's walk). */
+export async function* everySubscription(): AsyncGenerator<Subscription> {
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await dynamo().send(
+      new QueryCommand({
+        TableName: config().TABLE_NAME,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :p',
+        ExpressionAttributeValues: { ':p': ALL_SUBSCRIPTIONS },
+        ExclusiveStartKey,
+      }),
+    );
+    for (const item of page.Items ?? []) yield fromItem(item);
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+}
+
+/** SET/REMOVE expression for a partial update; `undefined` values are removed. */
+const setAndRemove = (fields: Record<string, unknown>) => {
+  const entries = Object.entries(fields);
+  const set = entries.filter(([, v]) => v !== undefined);
+  const remove = entries.filter(([, v]) => v === undefined);
+  const expression = [
+    set.length ? `SET ${set.map(([k]) => `#${k} = :${k}`).join(', ')}` : '',
+    remove.length ? `REMOVE ${remove.map(([k]) => `#${k}`).join(', ')}` : '',
+  ].join(' ').trim();
+  return {
+    expression,
+    names: Object.fromEntries(entries.map(([k]) => [`#${k}`, k])),
+    values: Object.fromEntries(set.map(([k, v]) => [`:${k}`, v])),
+  };
+};
+
+export const subscriptionUpdate = (s: Pick<Subscription, 'workspaceId' | '_id'>, fields: Record<string, unknown>, condition = 'attribute_exists(pk)', values: Record<string, unknown> = {}): TxItem => {
+  const u = setAndRemove(fields);
+  return updateItem(key(s.workspaceId, s._id), u.expression, { names: u.names, values: { ...u.values, ...values }, condition });
+};
+
+/** What a PATCH changes: reactivation starts a new active period with a clean failure count. */
+const patchFields = (before: Subscription, patch: UpdateSubscription, at: string): Record<string, unknown> => {
+  const fields: Record<string, unknown> = { updatedAt: at };
+  if (patch.url !== undefined) fields.url = patch.url;
+  if (patch.events !== undefined) fields.events = patch.events;
+  if (patch.active === true && !before.active) {
+    Object.assign(fields, { active: true, activatedAt: at, consecutiveFailures: 0, deactivatedAt: undefined, deactivationReason: undefined });
+  }
+  if (patch.active === false && before.active) Object.assign(fields, { active: false, deactivatedAt: at, deactivationReason: 'manual' });
+  return fields;
+};
+
+export const updateSubscription = async (workspaceId: string, id: string, patch: UpdateSubscription, now: Date): Promise<Subscription> => {
+  const before = await requireSubscription(workspaceId, id);
+  const fields = patchFields(before, patch, now.toISOString());
+  const urlChanged = patch.url !== undefined && patch.url !== before.url;
+  await transact(
+    [
+      subscriptionUpdate(before, fields),
+      ...(urlChanged
+        ? [
+            deleteItem(urlLockKey(workspaceId, before.url)),
+            createItem({ ...urlLockKey(workspaceId, patch.url!), type: 'WEBHOOK_URL_LOCK', subscriptionId: id }),
+          ]
+        : []),
+    ],
+    (index) => (index === 0 ? new NotFoundError('Subscription') : duplicateUrl()),
+  );
+  return fromItem({ ...before, ...fields });
+};
+
+export const deleteSubscription = async (workspaceId: string, id: string): Promise<void> => {
+  const sub = await requireSubscription(workspaceId, id);
+  await transact(
+    [
+      deleteItem(key(workspaceId, id), 'attribute_exists(pk)'),
+      deleteItem(urlLockKey(workspaceId, sub.url)),
+      updateItem(countKey(workspaceId), 'ADD n :minus', { values: { ':minus': -1 } }),
+    ],
+    () => new NotFoundError('Subscription'),
+  );
+};
+
+/** Ends the active period that began at `activatedAt`; false when it already ended (idempotent). */
+export const deactivateSubscription = async (
+  s: Pick<Subscription, 'workspaceId' | '_id' | 'activatedAt'>,
+  reason: NonNullable<Subscription['deactivationReason']>,
+  now: Date,
+): Promise<boolean> => {
+  const at = now.toISOString();
+  try {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: config().TABLE_NAME,
+        Key: key(s.workspaceId, s._id),
+        UpdateExpression: 'SET active = :f, deactivatedAt = :at, deactivationReason = :r, updatedAt = :at',
+        ConditionExpression: 'active = :t AND activatedAt = :a',
+        ExpressionAttributeValues: { ':f': false, ':t': true, ':at': at, ':r': reason, ':a': s.activatedAt },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+};

@@ -1,0 +1,111 @@
+import { createHash } from 'node:crypto';
+import { nextDelayMs, FAST_ATTEMPTS } from '../../webhooks/schedule';
+import type { AttemptOutcome } from '../../webhooks/classify';
+
+export const DELIVERY_STATUSES = ['pending', 'success', 'failed', 'retrying'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+export interface Attempt {
+  attemptNumber: number;
+  status: 'success' | 'failed';
+  httpStatus?: number;
+  latency: number;
+  failureReason?: string;
+  at: string;
+}
+
+export interface Delivery {
+  deliveryId: string;
+  workspaceId: string;
+  subscriptionId: string;
+  eventId: string;
+  eventType: string;
+  /** The exact bytes sent and signed on every attempt. */
+  payload: string;
+  status: DeliveryStatus;
+  /** Attempts made so far (the latest attempt's number). */
+  attemptNumber: number;
+  httpStatus?: number;
+  latency?: number;
+  failureReason?: string;
+  nextRetryAt?: string;
+  attempts: Attempt[];
+  /** The attempt number that opened the current round (1, or the first manual-retry attempt). */
+  roundStartAttempt: number;
+  roundStartedAt?: string;
+  /** The subscription's `activatedAt` this delivery belongs to; a deactivation in between stops it. */
+  subscriptionActivatedAt: string;
+  /** Whether this delivery already counted towards the subscription's consecutive failures. */
+  failureCounted: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** One delivery per (event, subscription): the id is derived from both, so fan-out retries are idempotent. */
+export const deliveryIdFor = (eventId: string, subscriptionId: string): string =>
+  eventId.slice(0, 8) + createHash('sha256').update(`${eventId}:${subscriptionId}`).digest('hex').slice(0, 16);
+
+export interface AttemptResult {
+  attempt: Attempt;
+  status: DeliveryStatus;
+  nextRetryAt?: string;
+  /** The delivery's fast schedule just ran out without a success: count one consecutive failure. */
+  countFailure: boolean;
+  /** A success resets the subscription's failure count. */
+  resetFailures: boolean;
+  /** 410: the subscription is deactivated at once. */
+  gone: boolean;
+}
+
+/** The delivery state machine for one finished attempt (contract "Delivery status", DESIGN §5.4). */
+export const afterAttempt = (
+  d: Pick<Delivery, 'attemptNumber' | 'roundStartAttempt' | 'roundStartedAt' | 'failureCounted'>,
+  outcome: AttemptOutcome,
+  latency: number,
+  now: Date,
+  random?: () => number,
+): AttemptResult => {
+  const attemptNumber = d.attemptNumber + 1;
+  const at = now.toISOString();
+  if (outcome.kind === 'success') {
+    return {
+      attempt: { attemptNumber, status: 'success', httpStatus: outcome.httpStatus, latency, at },
+      status: 'success',
+      countFailure: false,
+      resetFailures: true,
+      gone: false,
+    };
+  }
+  const attempt: Attempt = { attemptNumber, status: 'failed', httpStatus: outcome.httpStatus, latency, failureReason: outcome.failureReason, at };
+  const inRound = attemptNumber - d.roundStartAttempt + 1;
+  const countFailure = !d.failureCounted && inRound >= FAST_ATTEMPTS;
+  if (outcome.kind === 'terminal') return { attempt, status: 'failed', countFailure: false, resetFailures: false, gone: true };
+  const roundStartedAt = d.roundStartedAt ? Date.parse(d.roundStartedAt) : now.getTime();
+  const delay = nextDelayMs({ attempt: inRound, roundStartedAt, now: now.getTime(), retryAfterMs: outcome.retryAfterMs, random });
+  if (delay === null) return { attempt, status: 'failed', countFailure, resetFailures: false, gone: false };
+  return {
+    attempt,
+    status: 'retrying',
+    nextRetryAt: new Date(now.getTime() + delay).toISOString(),
+    countFailure,
+    resetFailures: false,
+    gone: false,
+  };
+};
+
+/** The delivery log's view: everything but the payload and internal bookkeeping. */
+export const publicDelivery = (d: Delivery, withAttempts: boolean) => ({
+  deliveryId: d.deliveryId,
+  subscriptionId: d.subscriptionId,
+  eventId: d.eventId,
+  eventType: d.eventType,
+  status: d.status,
+  httpStatus: d.httpStatus ?? null,
+  latency: d.latency ?? null,
+  attemptNumber: d.attemptNumber,
+  nextRetryAt: d.nextRetryAt ?? null,
+  failureReason: d.failureReason ?? null,
+  createdAt: d.createdAt,
+  updatedAt: d.updatedAt,
+  ...(withAttempts ? { attempts: d.attempts } : {}),
+});

@@ -1,0 +1,38 @@
+import type { EventEnvelope } from '../events/envelope';
+import { deliveryIdFor, type Delivery } from '../domain/webhooks/delivery';
+import { receives, type Subscription } from '../domain/webhooks/subscription';
+import { createDelivery } from '../data/webhook-deliveries';
+import { workspaceSubscriptions } from '../data/webhook-subscriptions';
+import { enqueueDeliveries } from './queue';
+
+/** A new delivery of one event to one subscription, due now. */
+export const newDelivery = (event: Pick<EventEnvelope, 'eventId' | 'eventType'>, payload: string, sub: Subscription, now: Date): Delivery => ({
+  deliveryId: deliveryIdFor(event.eventId, sub._id),
+  workspaceId: sub.workspaceId,
+  subscriptionId: sub._id,
+  eventId: event.eventId,
+  eventType: event.eventType,
+  payload,
+  status: 'pending',
+  attemptNumber: 0,
+  nextRetryAt: now.toISOString(),
+  attempts: [],
+  roundStartAttempt: 1,
+  subscriptionActivatedAt: sub.activatedAt!,
+  failureCounted: false,
+  createdAt: now.toISOString(),
+  updatedAt: now.toISOString(),
+});
+
+/** Writes and enqueues deliveries; re-running it for the same event creates nothing twice. */
+export const startDeliveries = async (deliveries: readonly Delivery[]): Promise<void> => {
+  await Promise.all(deliveries.map(createDelivery));
+  await enqueueDeliveries(deliveries.map(({ workspaceId, subscriptionId, deliveryId }) => ({ workspaceId, subscriptionId, deliveryId })));
+};
+
+/** One delivery per subscription that was active and subscribed when the event occurred. */
+export const fanOut = async (envelope: EventEnvelope, payload: string, now = new Date()): Promise<number> => {
+  const subs = (await workspaceSubscriptions(envelope.workspaceId)).filter((s) => receives(s, envelope.eventType, envelope.occurredAt));
+  await startDeliveries(subs.map((s) => newDelivery(envelope, payload, s, now)));
+  return subs.length;
+};

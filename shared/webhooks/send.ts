@@ -1,0 +1,101 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { Agent, request } from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { ValidationError } from '../http/errors';
+import { classifyError, classifyResponse, type AttemptOutcome } from './classify';
+import { classifyAddress, isAllowedTarget } from './ssrf';
+
+/** Subscribers must answer within this; the whole attempt (DNS, connect, TLS, response) shares it. */
+export const DELIVERY_TIMEOUT_MS = 10_000;
+
+const blocked = () => Object.assign(new Error('target address is not allowed'), { code: 'SSRF_BLOCKED' });
+
+const bareHost = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, '$1');
+
+/**
+ * A DNS lookup that refuses the connection unless every address the name resolves to is allowed, and
+ * hands the socket exactly the address it checked: the target is pinned, so a rebinding name cannot
+ * swap in a private address between the check and the connect.
+ */
+export const safeLookup = (allowLoopback: boolean): LookupFunction =>
+  ((hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+    dnsLookup(hostname, { all: true }, (error, addresses: LookupAddress[]) => {
+      if (error) return callback(error);
+      if (addresses.length === 0 || addresses.some((a) => !isAllowedTarget(classifyAddress(a.address), allowLoopback))) {
+        return callback(blocked());
+      }
+      if (options.all) return callback(null, addresses);
+      return callback(null, addresses[0]!.address, addresses[0]!.family);
+    });
+  }) as LookupFunction;
+
+/** The creation-time check: 422 on `url` when it is, or resolves to, a forbidden address. */
+export const assertAllowedTarget = async (url: string, allowLoopback: boolean): Promise<void> => {
+  const fail = (message: string) => new ValidationError([{ path: 'url', message }]);
+  const host = bareHost(new URL(url));
+  const addresses = isIP(host)
+    ? [host]
+    : await new Promise<string[]>((resolve, reject) =>
+        dnsLookup(host, { all: true }, (error, found) => (error ? reject(fail('Host name does not resolve')) : resolve(found.map((a) => a.address)))),
+      );
+  if (addresses.length === 0 || addresses.some((a) => !isAllowedTarget(classifyAddress(a), allowLoopback))) {
+    throw fail('Must not point at a loopback, private, link-local or metadata address');
+  }
+};
+
+const agents = new Map<boolean, Agent>();
+const agentFor = (allowLoopback: boolean) => {
+  let agent = agents.get(allowLoopback);
+  if (!agent) {
+    agent = new Agent({ keepAlive: true, maxSockets: 64, lookup: safeLookup(allowLoopback) });
+    agents.set(allowLoopback, agent);
+  }
+  return agent;
+};
+
+export interface SendResult {
+  outcome: AttemptOutcome;
+  /** Milliseconds until the response status arrived (or the attempt failed). */
+  latency: number;
+}
+
+/**
+ * One HTTPS POST of exactly `body`: redirects are never followed, nothing but loopback (when allowed)
+ * or public addresses is ever connected to, and the attempt is abandoned after DELIVERY_TIMEOUT_MS.
+ */
+export const postWebhook = (url: string, body: string, headers: Record<string, string>, opts: { allowLoopback: boolean; timeoutMs?: number }): Promise<SendResult> => {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const target = new URL(url);
+  const host = bareHost(target);
+  if (isIP(host) && !isAllowedTarget(classifyAddress(host), opts.allowLoopback)) {
+    return Promise.resolve({ outcome: classifyError('SSRF_BLOCKED'), latency: 0 });
+  }
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (outcome: AttemptOutcome) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve({ outcome, latency: elapsed() });
+    };
+    const req = request(
+      target,
+      { method: 'POST', headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) }, agent: agentFor(opts.allowLoopback) },
+      (res) => {
+        const retryAfter = res.headers['retry-after'];
+        finish(classifyResponse(res.statusCode ?? 0, Array.isArray(retryAfter) ? retryAfter[0] : retryAfter));
+        // The body is ignored; drain it so the connection can be reused, but never wait on it for long.
+        const cutoff = setTimeout(() => res.destroy(), opts.timeoutMs ?? DELIVERY_TIMEOUT_MS);
+        res.on('close', () => clearTimeout(cutoff)).resume();
+      },
+    );
+    const timer = setTimeout(() => {
+      finish(classifyError('TIMEOUT'));
+      req.destroy();
+    }, opts.timeoutMs ?? DELIVERY_TIMEOUT_MS);
+    req.on('error', (error: NodeJS.ErrnoException) => finish(classifyError(error.code)));
+    req.end(body);
+  });
+};

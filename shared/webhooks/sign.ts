@@ -1,0 +1,33 @@
+import { createHmac } from 'node:crypto';
+
+export interface SignedMessage {
+  eventId: string;
+  eventType: string;
+  deliveryId: string;
+  attemptNumber: number;
+  /** Unix seconds. */
+  timestamp: number;
+}
+
+/** `sha256=<lowercase hex HMAC-SHA256(secret, raw body bytes)>`: byte-compatible with GitHub's X-Hub-Signature-256. */
+export const signature = (secret: string, body: string): string =>
+  `sha256=${createHmac('sha256', secret).update(body, 'utf8').digest('hex')}`;
+
+/** Standard Webhooks `v1,<base64 HMAC-SHA256(secret, "<id>.<timestamp>.<body>")>`, with the secret used raw. */
+export const standardSignature = (secret: string, id: string, timestamp: number, body: string): string =>
+  `v1,${createHmac('sha256', Buffer.from(secret, 'latin1')).update(`${id}.${timestamp}.${body}`, 'utf8').digest('base64')}`;
+
+/** Every header a delivery attempt carries; the body is sent exactly as signed. */
+export const deliveryHeaders = (secret: string, body: string, m: SignedMessage): Record<string, string> => ({
+  'Content-Type': 'application/json',
+  'User-Agent': 'Parley-Webhooks/1.0',
+  'X-Webhook-Signature': signature(secret, body),
+  'X-Webhook-Id': m.eventId,
+  'X-Webhook-Event': m.eventType,
+  'X-Webhook-Delivery': m.deliveryId,
+  'X-Webhook-Attempt': String(m.attemptNumber),
+  'X-Webhook-Timestamp': String(m.timestamp),
+  'webhook-id': m.eventId,
+  'webhook-timestamp': String(m.timestamp),
+  'webhook-signature': standardSignature(secret, m.eventId, m.timestamp, body),
+});

@@ -1,0 +1,27 @@
+import { deliveriesInStatus } from '../data/webhook-deliveries';
+import { everySubscription } from '../data/webhook-subscriptions';
+import { enqueueDeliveries, type DeliveryMessage } from './queue';
+
+/** A due delivery is presumed lost once it is this late and nobody holds its lease. */
+export const STALL_GRACE_MS = 2 * 60_000;
+
+/**
+ * The safety net behind the queue: the table is the truth, so any pending or retrying delivery that is
+ * well past its time with no attempt under way (its message was lost, e.g. an emulator restart) is
+ * enqueued again. Duplicates are harmless: an attempt needs the delivery's lease.
+ */
+export const requeueStalled = async (now = Date.now()): Promise<number> => {
+  const stalled: DeliveryMessage[] = [];
+  for await (const sub of everySubscription()) {
+    if (!sub.active) continue;
+    for (const status of ['pending', 'retrying'] as const) {
+      for (const d of await deliveriesInStatus(sub.workspaceId, sub._id, status)) {
+        const late = Date.parse(d.nextRetryAt ?? d.createdAt) < now - STALL_GRACE_MS;
+        const unleased = d.leaseUntil === undefined || d.leaseUntil < now;
+        if (late && unleased) stalled.push({ workspaceId: d.workspaceId, subscriptionId: d.subscriptionId, deliveryId: d.deliveryId });
+      }
+    }
+  }
+  await enqueueDeliveries(stalled);
+  return stalled.length;
+};

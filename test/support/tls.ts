@@ -1,0 +1,34 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generate } from 'selfsigned';
+
+/** Where the test run's certificate lives; set by the global setup before workers fork. */
+export const TLS_DIR_ENV = 'PARLEY_TEST_TLS_DIR';
+
+/**
+ * A self-signed certificate for 127.0.0.1/localhost that the run trusts through NODE_EXTRA_CA_CERTS,
+ * so HTTPS receivers are verified for real (no `rejectUnauthorized: false` anywhere).
+ */
+export const createTestCertificate = async (): Promise<{ dir: string; certFile: string }> => {
+  const dir = mkdtempSync(join(tmpdir(), 'parley-tls-'));
+  const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
+    keySize: 2048,
+    algorithm: 'sha256',
+    extensions: [
+      { name: 'basicConstraints', cA: true },
+      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, keyCertSign: true },
+      { name: 'extKeyUsage', serverAuth: true },
+      { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }, { type: 7, ip: '::1' }] },
+    ],
+  });
+  const certFile = join(dir, 'cert.pem');
+  writeFileSync(certFile, pems.cert);
+  writeFileSync(join(dir, 'key.pem'), pems.private);
+  return { dir, certFile };
+};
+
+export const testTls = (dir = process.env[TLS_DIR_ENV]) => {
+  if (!dir) throw new Error(`${TLS_DIR_ENV} is not set: the global setup creates the test certificate`);
+  return { cert: readFileSync(join(dir, 'cert.pem'), 'utf8'), key: readFileSync(join(dir, 'key.pem'), 'utf8') };
+};
