@@ -1,0 +1,49 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo } from '../aws/dynamo';
+import { config } from '../config';
+import type { Conversation } from '../domain/inbox/conversation';
+import { listSource, type ConversationFilters } from '../domain/inbox/lists';
+import { readCounter } from './counters';
+import { batchGet } from './conversations-kit';
+import { conversationKey, tagLinkKey } from './entity-keys';
+import { queryPage, type PageRequest } from './query';
+import { fromItem, listMembership, listsCounter, SNOOZED_INDEX } from './conversations';
+
+export interface ConversationPage {
+  conversations: Conversation[];
+  total: number;
+  nextCursor?: string;
+}
+
+/** One page of the list a filter selects: O(limit) reads with a cursor, and an O(1) exact total. */
+export const listConversations = async (ws: string, filters: ConversationFilters, page: PageRequest): Promise<ConversationPage> => {
+  const source = listSource(filters);
+  const [result, total] = await Promise.all(
+    'list' in source
+      ? [queryPage({ pk: listMembership(ws, source.list, '').pk, newestFirst: true }, page), readCounter(ws, listsCounter(source.list))]
+      : [
+          queryPage({ pk: tagLinkKey(ws, source.tagId, 'conversation', '').pk, skPrefix: 'conversation#', newestFirst: true }, page),
+          readCounter(ws, `tagged:${source.tagId}:conversation`),
+        ],
+  );
+  const ids = result.items.map((i) => (i.sk as string).replace(/^conversation#/, ''));
+  const items = await batchGet(ids.map((id) => conversationKey(ws, id)));
+  return { conversations: items.map(fromItem), total, nextCursor: result.nextCursor };
+};
+
+/** Snoozed conversations due by `now`, across workspaces, from the sparse timer index. */
+export const dueSnoozed = async (now: Date, limit = 100): Promise<{ workspaceId: string; id: string }[]> => {
+  const { Items } = await dynamo().send(
+    new QueryCommand({
+      TableName: config().TABLE_NAME,
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :p AND gsi1sk <= :due',
+      ExpressionAttributeValues: { ':p': SNOOZED_INDEX, ':due': `${now.toISOString()}#~` },
+      Limit: limit,
+    }),
+  );
+  return (Items ?? []).map((i) => {
+    const [, workspaceId, id] = (i.gsi1sk as string).split('#');
+    return { workspaceId: workspaceId!, id: id! };
+  });
+};

@@ -1,0 +1,171 @@
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo } from '../aws/dynamo';
+import { config } from '../config';
+import { objectId } from '../ids';
+import { buildEnvelope, diff, outboxItem } from '../events/envelope';
+import { NotFoundError, ValidationError } from '../http/errors';
+import { newConversation, type Change, type Conversation, type NewConversation } from '../domain/inbox/conversation';
+import { listMoves } from '../domain/inbox/lists';
+import { bumpCounter } from './counters';
+import { conversationKey, customerKey } from './entity-keys';
+import { retryOnConflict, tagIdsOf, tagLinkWrites, transactWrites, versionedUpdate, write, type Write } from './conversations-kit';
+import { wsKey } from './table';
+import { createItem, deleteItem, updateItem, type TxItem } from './transact';
+
+/**
+ * Conversations: pk=WS#<ws>#CONV#<id> sk=CONVERSATION, with the messages in the same partition.
+ * Snoozed ones carry gsi1pk=SNOOZED gsi1sk=<until>#<ws>#<id>, the timer's sparse index of due wake-ups.
+ */
+export const SNOOZED_INDEX = 'SNOOZED';
+
+/** Membership of conversation `id` in list `list`: pk=WS#<ws>#CONVLIST#<list>, sk=<id> (newest first). */
+export const listMembership = (ws: string, list: string, id: string) => ({ pk: `WS#${ws}#CONVLIST#${list}`, sk: id });
+
+export const listsCounter = (list: string) => `conversations:${list}`;
+
+export interface Stored {
+  conversation: Conversation;
+  version: number;
+}
+
+const snoozeIndex = (ws: string, c: Conversation) =>
+  c.status === 'snoozed' && c.snoozedUntil ? { gsi1pk: SNOOZED_INDEX, gsi1sk: `${c.snoozedUntil}#${ws}#${c._id}` } : undefined;
+
+const FIELDS = [
+  '_id', 'number', 'customerId', 'channel', 'status', 'snoozedUntil', 'assigneeId', 'priority', 'subject',
+  'lastMessageAt', 'unreadCount', 'messageCount', 'createdAt', 'updatedAt',
+] as const;
+
+export const fromItem = (item: Record<string, unknown>): Conversation =>
+  ({ ...Object.fromEntries(FIELDS.map((f) => [f, item[f] ?? null])), tagIds: tagIdsOf(item.tagIds) }) as unknown as Conversation;
+
+const toItem = (ws: string, c: Conversation) => {
+  const { tagIds: _tags, ...fields } = c;
+  return { ...conversationKey(ws, c._id), type: 'CONVERSATION', version: 1, ...fields, ...snoozeIndex(ws, c) };
+};
+
+export const getConversation = async (ws: string, id: string): Promise<Stored | undefined> => {
+  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: conversationKey(ws, id), ConsistentRead: true }));
+  return Item ? { conversation: fromItem(Item), version: Item.version as number } : undefined;
+};
+
+export const requireConversation = async (ws: string, id: string): Promise<Stored> => {
+  const stored = await getConversation(ws, id);
+  if (!stored) throw new NotFoundError('Conversation');
+  return stored;
+};
+
+const eventsOf = (ws: string, before: Conversation, change: Change, now: Date): TxItem[] =>
+  change.events.map((e) => {
+    const pick = (c: Conversation) => Object.fromEntries(e.fields.map((f) => [f, c[f]]));
+    const changes = diff(pick(before), pick(change.conversation));
+    return outboxItem(buildEnvelope(`inbox.conversation.${e.name}`, ws, { conversation: change.conversation }, { changes, now }));
+  });
+
+/** List memberships and their counters follow the conversation's status, assignee, channel and customer. */
+const listWrites = (ws: string, before: Conversation | undefined, after: Conversation | undefined): TxItem[] => {
+  const { leave, join } = listMoves(before, after);
+  const id = (after ?? before)!._id;
+  return [
+    ...leave.flatMap((l) => [deleteItem(listMembership(ws, l, id)), bumpCounter(ws, listsCounter(l), -1)]),
+    ...join.flatMap((l) => [createItem({ ...listMembership(ws, l, id), type: 'CONV_LIST', conversationId: id }), bumpCounter(ws, listsCounter(l), 1)]),
+  ];
+};
+
+/** What a caller's step wants written beside the conversation change: a message, a guard, more events. */
+export interface Step {
+  change: Change;
+  extra?: Write[];
+}
+
+/**
+ * Read, decide, write: `decide` sees the current conversation and returns the change (or undefined for
+ * nothing to do). The write is conditional on the version read, and the whole step re-runs if another
+ * writer won the race.
+ */
+export const mutateConversation = (
+  ws: string,
+  id: string,
+  decide: (c: Conversation) => Step | undefined,
+  now: Date,
+): Promise<Conversation> =>
+  retryOnConflict(async () => {
+    const { conversation: before, version } = await requireConversation(ws, id);
+    const step = decide(before);
+    if (!step || (step.change.events.length === 0 && !step.extra?.length)) return step?.change.conversation ?? before;
+    const after = step.change.conversation;
+    const index = snoozeIndex(ws, after);
+    const update = versionedUpdate(conversationKey(ws, id), version, before, after, {
+      skip: ['tagIds'],
+      set: index,
+      remove: index ? [] : ['gsi1pk', 'gsi1sk'],
+    });
+    await transactWrites([
+      ...[update, ...listWrites(ws, before, after), ...eventsOf(ws, before, step.change, now)].map((item) => write(item)),
+      ...(step.extra ?? []),
+    ]);
+    return after;
+  });
+
+/** The customer's own count of its conversations: a customer with conversations cannot be deleted. */
+export const customerCount = (ws: string, customerId: string, delta: number): TxItem =>
+  updateItem(customerKey(ws, customerId), 'ADD conversationCount :d', { values: { ':d': delta }, condition: 'attribute_exists(pk)' });
+
+/** Display numbers come from an atomic per-workspace sequence; a failed create leaves a gap, never a duplicate. */
+const nextNumber = async (ws: string): Promise<number> => {
+  const { Attributes } = await dynamo().send(
+    new UpdateCommand({
+      TableName: config().TABLE_NAME,
+      Key: { pk: wsKey(ws), sk: 'SEQUENCE#conversation' },
+      UpdateExpression: 'ADD #n :one',
+      ExpressionAttributeNames: { '#n': 'n' },
+      ExpressionAttributeValues: { ':one': 1 },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  return Attributes!.n as number;
+};
+
+export const createConversation = async (ws: string, input: NewConversation, now: Date): Promise<Conversation> => {
+  const conversation = newConversation(input, { _id: objectId(now.getTime()), number: await nextNumber(ws) }, now);
+  await transactWrites([
+    // The customer must exist; it counts its conversations and remembers its latest one per channel.
+    write(
+      updateItem(customerKey(ws, input.customerId), 'SET lastConversations.#ch = :id ADD conversationCount :one', {
+        names: { '#ch': conversation.channel },
+        values: { ':id': conversation._id, ':one': 1 },
+        condition: 'attribute_exists(pk)',
+      }),
+      () => new ValidationError([{ path: 'customerId', message: 'No such customer in this workspace' }]),
+    ),
+    ...[createItem(toItem(ws, conversation)), ...listWrites(ws, undefined, conversation)].map((item) => write(item)),
+    write(outboxItem(buildEnvelope('inbox.conversation.created', ws, { conversation }, { now }))),
+  ]);
+  return conversation;
+};
+
+/**
+ * Deletes the conversation, its list memberships and its tag links (with their counters). The delete is
+ * conditional on the version and the number of tags read, so a concurrent tagging makes it re-run.
+ */
+export const deleteConversation = (ws: string, id: string, now: Date): Promise<Conversation> =>
+  retryOnConflict(async () => {
+    const { conversation, version } = await requireConversation(ws, id);
+    const tags = conversation.tagIds;
+    const items: TxItem[] = [
+      {
+        Delete: {
+          TableName: config().TABLE_NAME,
+          Key: conversationKey(ws, id),
+          ConditionExpression: '#v = :v AND ' + (tags.length ? 'size(tagIds) = :n' : 'attribute_not_exists(tagIds)'),
+          ExpressionAttributeNames: { '#v': 'version' },
+          ExpressionAttributeValues: { ':v': version, ...(tags.length ? { ':n': tags.length } : {}) },
+        },
+      },
+      ...listWrites(ws, conversation, undefined),
+      customerCount(ws, conversation.customerId, -1),
+      outboxItem(buildEnvelope('inbox.conversation.deleted', ws, { conversation }, { now })),
+    ];
+    await transactWrites([...items.map((item) => write(item)), ...tagLinkWrites(ws, 'conversation', id, tags, -1, now)]);
+    return conversation;
+  });

@@ -1,0 +1,201 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo } from '../aws/dynamo';
+import { config } from '../config';
+import { objectId } from '../ids';
+import { buildEnvelope, diff, outboxItem, type EventEnvelope } from '../events/envelope';
+import { ConflictError, NotFoundError } from '../http/errors';
+import {
+  newCustomer,
+  normalizeName,
+  uniqueValues,
+  type Customer,
+  type CustomerFields,
+  type UniqueValue,
+} from '../domain/contacts/customer';
+import { bumpCounter } from './counters';
+import { customerKey } from './entity-keys';
+import { retryOnConflict, tagIdsOf, tagLinkWrites, transactWrites, versionedUpdate, write, type Write } from './conversations-kit';
+import { createItem, type TxItem } from './transact';
+
+/**
+ * Customers: pk=WS#<ws>#CUSTOMER#<id> sk=CUSTOMER.
+ * - all of a workspace, newest first .. gsi1pk=WS#<ws>#CUSTOMERS          gsi1sk=<id>
+ * - name prefix search ............... gsi2pk=WS#<ws>#CUSTOMER_SEARCH#name gsi2sk=<folded name>#<id>
+ * Unique values (email, phone, channel identity) each own a guard item, pk=WS#<ws>#CUSTOMER_<KIND>#<value>,
+ * created in the same transaction as the customer; email and phone guards double as the search index
+ * for their field (gsi2pk=WS#<ws>#CUSTOMER_SEARCH#email|phone, gsi2sk=<value>#<id>).
+ */
+export const CUSTOMERS_COUNTER = 'customers';
+
+export const searchPartition = (ws: string, field: 'name' | 'email' | 'phone') => `WS#${ws}#CUSTOMER_SEARCH#${field}`;
+export const allPartition = (ws: string) => `WS#${ws}#CUSTOMERS`;
+
+export interface StoredCustomer {
+  customer: Customer;
+  version: number;
+  conversationCount: number;
+  lastConversations: Record<string, string>;
+}
+
+const FIELDS = ['_id', 'name', 'email', 'phone', 'externalId', 'attributes', 'identities', 'blocked', 'lastActivityAt', 'createdAt', 'updatedAt'] as const;
+
+export const fromItem = (item: Record<string, unknown>): Customer =>
+  ({ ...Object.fromEntries(FIELDS.map((f) => [f, item[f] ?? null])), tagIds: tagIdsOf(item.tagIds) }) as unknown as Customer;
+
+const nameIndex = (ws: string, c: Customer) => (c.name ? { gsi2pk: searchPartition(ws, 'name'), gsi2sk: `${normalizeName(c.name)}#${c._id}` } : undefined);
+
+const toItem = (ws: string, c: Customer) => {
+  const { tagIds: _tags, ...fields } = c;
+  return {
+    ...customerKey(ws, c._id),
+    type: 'CUSTOMER',
+    version: 1,
+    conversationCount: 0,
+    lastConversations: {},
+    gsi1pk: allPartition(ws),
+    gsi1sk: c._id,
+    ...fields,
+    ...nameIndex(ws, c),
+  };
+};
+
+export const guardKey = (ws: string, kind: UniqueValue['kind'], value: string) => ({ pk: `WS#${ws}#CUSTOMER_${kind}#${value}`, sk: 'GUARD' });
+
+const guardItem = (ws: string, u: UniqueValue, customerId: string) => ({
+  ...guardKey(ws, u.kind, u.value),
+  type: 'CUSTOMER_GUARD',
+  customerId,
+  ...(u.kind === 'IDENTITY' ? {} : { gsi2pk: searchPartition(ws, u.kind === 'EMAIL' ? 'email' : 'phone'), gsi2sk: `${u.value}#${customerId}` }),
+});
+
+const duplicate = (u: UniqueValue) => () =>
+  new ConflictError(`Another customer in this workspace already has this ${u.kind === 'IDENTITY' ? 'channel identity' : u.kind.toLowerCase()}`, {
+    field: u.path,
+  });
+
+/** Guards to release and to claim when a customer's unique values change (or it is created or deleted). */
+export const guardWrites = (ws: string, before: Customer | undefined, after: Customer | undefined): Write[] => {
+  const keyOf = (u: UniqueValue) => `${u.kind}#${u.value}`;
+  const was = before ? uniqueValues(before) : [];
+  const is = after ? uniqueValues(after) : [];
+  const id = (after ?? before)!._id;
+  const released = was.filter((u) => !is.some((v) => keyOf(v) === keyOf(u)));
+  const claimed = is.filter((u) => !was.some((v) => keyOf(v) === keyOf(u)));
+  return [
+    ...released.map((u) =>
+      write({
+        Delete: {
+          TableName: config().TABLE_NAME,
+          Key: guardKey(ws, u.kind, u.value),
+          ConditionExpression: 'customerId = :id',
+          ExpressionAttributeValues: { ':id': id },
+        },
+      }),
+    ),
+    ...claimed.map((u) => write(createItem(guardItem(ws, u, id)), duplicate(u))),
+  ];
+};
+
+export const getCustomer = async (ws: string, id: string): Promise<StoredCustomer | undefined> => {
+  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: customerKey(ws, id), ConsistentRead: true }));
+  if (!Item) return undefined;
+  return {
+    customer: fromItem(Item),
+    version: Item.version as number,
+    conversationCount: (Item.conversationCount as number | undefined) ?? 0,
+    lastConversations: (Item.lastConversations as Record<string, string> | undefined) ?? {},
+  };
+};
+
+export const requireCustomer = async (ws: string, id: string): Promise<StoredCustomer> => {
+  const stored = await getCustomer(ws, id);
+  if (!stored) throw new NotFoundError('Customer');
+  return stored;
+};
+
+/** The customer id owning a unique value, if any. */
+export const customerIdBy = async (ws: string, kind: UniqueValue['kind'], value: string): Promise<string | undefined> => {
+  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: guardKey(ws, kind, value), ConsistentRead: true }));
+  return Item?.customerId as string | undefined;
+};
+
+export const contactEvent = (type: `customer.contact.${string}`, ws: string, customer: Customer, now: Date, extra: Partial<EventEnvelope> = {}) =>
+  outboxItem(buildEnvelope(type as EventEnvelope['eventType'], ws, { contact: customer, ...extra.data }, { changes: extra.changes, now }));
+
+export const createCustomer = async (ws: string, input: CustomerFields, now: Date): Promise<Customer> => {
+  const customer = newCustomer(input, objectId(now.getTime()), now);
+  await transactWrites([
+    write(createItem(toItem(ws, customer))),
+    ...guardWrites(ws, undefined, customer),
+    write(bumpCounter(ws, CUSTOMERS_COUNTER, 1)),
+    write(contactEvent('customer.contact.created', ws, customer, now)),
+  ]);
+  return customer;
+};
+
+/** Fields whose change an update event reports. */
+const changesOf = (before: Customer, after: Customer) => {
+  const { updatedAt: _b, ...b } = before;
+  const { updatedAt: _a, ...a } = after;
+  return diff(b, a);
+};
+
+/** The versioned item update for a customer change, keeping the name search entry in step. */
+export const customerUpdate = (ws: string, version: number, before: Customer, after: Customer): TxItem => {
+  const index = nameIndex(ws, after);
+  return versionedUpdate(customerKey(ws, after._id), version, before, after, {
+    skip: ['tagIds'],
+    set: index,
+    remove: index ? [] : ['gsi2pk', 'gsi2sk'],
+  });
+};
+
+/**
+ * Read, decide, write with a version check, re-run on a lost race. `decide` returns the new customer and
+ * its event name, or throws (e.g. CONFLICT for a refused transition).
+ */
+export const mutateCustomer = (
+  ws: string,
+  id: string,
+  decide: (c: Customer) => { customer: Customer; event: `customer.contact.${string}` },
+  now: Date,
+): Promise<Customer> =>
+  retryOnConflict(async () => {
+    const { customer: before, version } = await requireCustomer(ws, id);
+    const { customer: after, event } = decide(before);
+    const changes = changesOf(before, after);
+    if (Object.keys(changes).length === 0) return before;
+    await transactWrites([
+      write(customerUpdate(ws, version, before, after)),
+      ...guardWrites(ws, before, after),
+      write(contactEvent(event, ws, after, now, { changes })),
+    ]);
+    return after;
+  });
+
+/** A customer with conversations cannot be deleted: merge it into another customer, or delete those first. */
+export const deleteCustomer = (ws: string, id: string, now: Date): Promise<Customer> =>
+  retryOnConflict(async () => {
+    const { customer, version, conversationCount } = await requireCustomer(ws, id);
+    if (conversationCount > 0) {
+      throw new ConflictError('Customer has conversations; delete them or merge this customer into another', { conversations: conversationCount });
+    }
+    const tags = customer.tagIds;
+    await transactWrites([
+      write({
+        Delete: {
+          TableName: config().TABLE_NAME,
+          Key: customerKey(ws, id),
+          ConditionExpression: '#v = :v AND (attribute_not_exists(conversationCount) OR conversationCount = :zero) AND ' +
+            (tags.length ? 'size(tagIds) = :n' : 'attribute_not_exists(tagIds)'),
+          ExpressionAttributeNames: { '#v': 'version' },
+          ExpressionAttributeValues: { ':v': version, ':zero': 0, ...(tags.length ? { ':n': tags.length } : {}) },
+        },
+      }),
+      ...guardWrites(ws, customer, undefined),
+      ...tagLinkWrites(ws, 'customer', id, tags, -1, now),
+      write(bumpCounter(ws, CUSTOMERS_COUNTER, -1)),
+      write(contactEvent('customer.contact.deleted', ws, customer, now)),
+    ]);
+    return customer;
+  });

@@ -1,0 +1,72 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo } from '../aws/dynamo';
+import { config } from '../config';
+import { objectId } from '../ids';
+import { buildEnvelope, outboxItem } from '../events/envelope';
+import { applyMessage, newMessage, type Message, type NewMessage } from '../domain/inbox/message';
+import type { Conversation } from '../domain/inbox/conversation';
+import { conversationKey } from './entity-keys';
+import { mutateConversation, requireConversation } from './conversations';
+import { write, type Write } from './conversations-kit';
+import { queryPage, type PageRequest } from './query';
+import { createItem } from './transact';
+
+/** Messages share their conversation's partition: pk=WS#<ws>#CONV#<conv>, sk=MSG#<id>, oldest first. */
+const MSG = 'MSG#';
+const messageKey = (ws: string, conversationId: string, id: string) => ({ pk: conversationKey(ws, conversationId).pk, sk: `${MSG}${id}` });
+
+const FIELDS = ['_id', 'conversationId', 'type', 'private', 'content', 'attachments', 'deliveryStatus', 'author', 'externalId', 'createdAt'] as const;
+
+/** The item's `type` names the entity (MESSAGE); the message's own type is stored as `messageType`. */
+const toItem = (ws: string, m: Message) => ({ ...messageKey(ws, m.conversationId, m._id), ...m, type: 'MESSAGE', messageType: m.type });
+
+const fromItem = (item: Record<string, unknown>): Message =>
+  ({ ...Object.fromEntries(FIELDS.map((f) => [f, item[f] ?? null])), type: item.messageType }) as unknown as Message;
+
+const eventOf = (ws: string, message: Message, conversation: Conversation, now: Date) => {
+  if (message.type === 'note') return buildEnvelope('inbox.note.created', ws, { note: message, conversation }, { now });
+  const type = message.type === 'incoming' ? 'inbox.message.received' : 'inbox.message.sent';
+  return buildEnvelope(type, ws, { message, conversation }, { now });
+};
+
+export interface Posted {
+  message: Message;
+  conversation: Conversation;
+}
+
+/**
+ * Adds a message and applies it to its conversation (counts, unread, last message time, reopening) in one
+ * transaction with its event. `extra` rides along in the same transaction (e.g. an idempotency guard).
+ */
+export const postMessage = async (ws: string, conversationId: string, input: NewMessage, now: Date, extra: Write[] = []): Promise<Posted> => {
+  const message = newMessage(input, { _id: objectId(now.getTime()), conversationId }, now);
+  const conversation = await mutateConversation(
+    ws,
+    conversationId,
+    (before) => {
+      const change = applyMessage(before, message);
+      return {
+        change,
+        extra: [
+          write(createItem(toItem(ws, message))),
+          write(outboxItem(eventOf(ws, message, change.conversation, now))),
+          ...extra,
+        ],
+      };
+    },
+    now,
+  );
+  return { message, conversation };
+};
+
+export const getMessage = async (ws: string, conversationId: string, id: string): Promise<Message | undefined> => {
+  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: messageKey(ws, conversationId, id), ConsistentRead: true }));
+  return Item ? fromItem(Item) : undefined;
+};
+
+/** A conversation's messages oldest → newest; the total is the conversation's own message count. */
+export const listMessages = async (ws: string, conversationId: string, page: PageRequest) => {
+  const { conversation } = await requireConversation(ws, conversationId);
+  const result = await queryPage({ pk: conversationKey(ws, conversationId).pk, skPrefix: MSG }, page);
+  return { messages: result.items.map(fromItem), total: conversation.messageCount, nextCursor: result.nextCursor };
+};

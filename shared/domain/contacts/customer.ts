@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import { Channel } from '../inbox/conversation';
+
+/** E.164: a plus, a non-zero country digit, at most 15 digits in all. */
+export const E164 = /^\+[1-9]\d{6,14}$/;
+
+export const AttributeValue = z.union([z.string().max(1000), z.number(), z.boolean(), z.null()]);
+export const Attributes = z
+  .record(z.string().regex(/^[A-Za-z][\w-]{0,63}$/, 'Keys are 1-64 letters, digits, _ or -, starting with a letter'), AttributeValue)
+  .refine((a) => Object.keys(a).length <= 50, 'At most 50 attributes');
+export type Attributes = Record<string, string | number | boolean>;
+
+export const Identity = z.strictObject({
+  channel: Channel,
+  identifier: z.string().trim().min(1).max(320),
+});
+export type Identity = z.infer<typeof Identity>;
+
+export const MAX_IDENTITIES = 10;
+
+export interface Customer {
+  _id: string;
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  externalId: string | null;
+  attributes: Attributes;
+  identities: Identity[];
+  tagIds: string[];
+  blocked: boolean;
+  lastActivityAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface CustomerFields {
+  name?: string | null;
+  email?: string | null;
+  phone?: string | null;
+  externalId?: string | null;
+  attributes?: Record<string, string | number | boolean | null>;
+  identities?: Identity[];
+}
+
+/** Attribute patches merge into the existing map; a `null` value removes that key. */
+export const mergeAttributes = (current: Attributes, patch: Record<string, string | number | boolean | null> = {}): Attributes => {
+  const out: Attributes = { ...current };
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete out[k];
+    else out[k] = v;
+  }
+  return out;
+};
+
+export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
+
+/** Name search folds case and accents and collapses whitespace: "  José  Díaz" → "jose diaz". */
+export const normalizeName = (name: string): string =>
+  name.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().trim().replace(/\s+/g, ' ');
+
+/** Phone search ignores everything but digits: "+1 (555) 01" → "+155501". */
+export const normalizePhone = (phone: string): string => `+${phone.replace(/\D/g, '')}`;
+
+export const newCustomer = (input: CustomerFields, id: string, now: Date): Customer => ({
+  _id: id,
+  name: input.name ?? null,
+  email: input.email ? normalizeEmail(input.email) : null,
+  phone: input.phone ?? null,
+  externalId: input.externalId ?? null,
+  attributes: mergeAttributes({}, input.attributes),
+  identities: input.identities ?? [],
+  tagIds: [],
+  blocked: false,
+  lastActivityAt: null,
+  createdAt: now.toISOString(),
+  updatedAt: now.toISOString(),
+});
+
+export const updateCustomer = (c: Customer, patch: CustomerFields, now: Date): Customer => ({
+  ...c,
+  ...(patch.name !== undefined ? { name: patch.name } : {}),
+  ...(patch.email !== undefined ? { email: patch.email ? normalizeEmail(patch.email) : null } : {}),
+  ...(patch.phone !== undefined ? { phone: patch.phone } : {}),
+  ...(patch.externalId !== undefined ? { externalId: patch.externalId } : {}),
+  ...(patch.identities !== undefined ? { identities: patch.identities } : {}),
+  attributes: mergeAttributes(c.attributes, patch.attributes),
+  updatedAt: now.toISOString(),
+});
+
+/** The values that must be unique in a workspace, each named by the request field it came from. */
+export interface UniqueValue {
+  kind: 'EMAIL' | 'PHONE' | 'IDENTITY';
+  value: string;
+  path: string;
+}
+
+export const uniqueValues = (c: Pick<Customer, 'email' | 'phone' | 'identities'>): UniqueValue[] => [
+  ...(c.email ? [{ kind: 'EMAIL' as const, value: c.email, path: 'email' }] : []),
+  ...(c.phone ? [{ kind: 'PHONE' as const, value: c.phone, path: 'phone' }] : []),
+  ...c.identities.map((i, n) => ({ kind: 'IDENTITY' as const, value: `${i.channel}#${i.identifier}`, path: `identities[${n}]` })),
+];
+
+const sameIdentity = (a: Identity, b: Identity) => a.channel === b.channel && a.identifier === b.identifier;
+
+/**
+ * Merging `mergee` into `base`: the base keeps every value it has; the mergee fills the gaps (name,
+ * email, phone, externalId, attributes it lacks), and contributes its identities and tags.
+ */
+export const mergeCustomers = (base: Customer, mergee: Customer, now: Date): Customer => ({
+  ...base,
+  name: base.name ?? mergee.name,
+  email: base.email ?? mergee.email,
+  phone: base.phone ?? mergee.phone,
+  externalId: base.externalId ?? mergee.externalId,
+  attributes: { ...mergee.attributes, ...base.attributes },
+  identities: [...base.identities, ...mergee.identities.filter((i) => !base.identities.some((b) => sameIdentity(b, i)))],
+  tagIds: [...new Set([...base.tagIds, ...mergee.tagIds])].sort(),
+  blocked: base.blocked,
+  lastActivityAt: [base.lastActivityAt, mergee.lastActivityAt].filter((t): t is string => t !== null).sort().at(-1) ?? null,
+  updatedAt: now.toISOString(),
+});

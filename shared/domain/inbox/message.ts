@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import type { Change, Conversation } from './conversation';
+
+export const MESSAGE_TYPES = ['incoming', 'outgoing', 'note', 'activity'] as const;
+export type MessageType = (typeof MESSAGE_TYPES)[number];
+
+/** Delivery status: incoming messages are `received`; outgoing ones start `pending` until a channel reports. */
+export type DeliveryStatus = 'received' | 'pending' | 'sent' | 'delivered' | 'read' | 'failed';
+
+export const MAX_CONTENT_LENGTH = 10_000;
+export const MAX_ATTACHMENTS = 10;
+
+/** Attachment metadata only: the file itself lives wherever `url` points. */
+export const Attachment = z.strictObject({
+  url: z.url({ protocol: /^https?$/ }).max(2048),
+  name: z.string().trim().min(1).max(255),
+  size: z.number().int().min(0).max(100 * 1024 * 1024),
+  contentType: z.string().regex(/^[\w.+-]+\/[\w.+-]+$/, 'Must be a MIME type like image/png').max(127),
+});
+export type Attachment = z.infer<typeof Attachment>;
+
+/** Content and attachments as a client sends them; at least one of the two is required. */
+export const MessageContent = {
+  content: z.string().trim().min(1).max(MAX_CONTENT_LENGTH).optional(),
+  attachments: z.array(Attachment).max(MAX_ATTACHMENTS).optional(),
+};
+
+export const hasBody = (m: { content?: string; attachments?: unknown[] }) => Boolean(m.content) || (m.attachments?.length ?? 0) > 0;
+
+export interface Author {
+  type: 'customer' | 'token' | 'system';
+  id: string | null;
+}
+
+export interface Message {
+  _id: string;
+  conversationId: string;
+  type: MessageType;
+  private: boolean;
+  content: string | null;
+  attachments: Attachment[];
+  deliveryStatus: DeliveryStatus | null;
+  author: Author;
+  externalId: string | null;
+  createdAt: string;
+}
+
+export interface NewMessage {
+  type: Exclude<MessageType, 'activity'>;
+  content?: string;
+  attachments?: Attachment[];
+  author: Author;
+  externalId?: string;
+}
+
+export const newMessage = (input: NewMessage, ids: { _id: string; conversationId: string }, now: Date): Message => ({
+  _id: ids._id,
+  conversationId: ids.conversationId,
+  type: input.type,
+  private: input.type === 'note',
+  content: input.content ?? null,
+  attachments: input.attachments ?? [],
+  deliveryStatus: input.type === 'incoming' ? 'received' : input.type === 'outgoing' ? 'pending' : null,
+  author: input.author,
+  externalId: input.externalId ?? null,
+  createdAt: now.toISOString(),
+});
+
+/**
+ * What a new message does to its conversation: every message counts; customer messages raise the unread
+ * count and reopen a closed or snoozed conversation; an agent reply marks the conversation read.
+ */
+export const applyMessage = (conversation: Conversation, message: Message): Change => {
+  const at = message.createdAt;
+  const base = { ...conversation, messageCount: conversation.messageCount + 1, updatedAt: at };
+  if (message.type === 'incoming') {
+    const reopen = conversation.status === 'closed' || conversation.status === 'snoozed';
+    return {
+      conversation: {
+        ...base,
+        lastMessageAt: at,
+        unreadCount: conversation.unreadCount + 1,
+        ...(reopen ? { status: 'open' as const, snoozedUntil: null } : {}),
+      },
+      events: reopen ? [{ name: 'reopened', fields: ['status', 'snoozedUntil'] }] : [],
+    };
+  }
+  if (message.type === 'outgoing') return { conversation: { ...base, lastMessageAt: at, unreadCount: 0 }, events: [] };
+  return { conversation: base, events: [] };
+};
