@@ -35,6 +35,8 @@ export interface QueueSpec {
   retentionDays: number;
   dlq: { name: string; urlEnv: string; maxReceiveCount: number };
   consumer: FunctionSpec & { batchSize: number; maxConcurrency: number };
+  /** Alarm when the oldest message has waited this long (deployed only; default 900). */
+  ageAlarmSeconds?: number;
 }
 
 /** The subset of EventBridge patterns the local router understands: exact values and `prefix`. */

@@ -1,0 +1,149 @@
+import { resolve } from 'node:path';
+import { Duration } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { NagSuppressions } from 'cdk-nag';
+import type { Construct } from 'constructs';
+import { tableSchema } from '../../shared/data/table';
+import type { FunctionSpec, QueueSpec } from '../wiring/types';
+import type { Stage } from '../stacks/stage';
+import type { Alarms } from './alarms';
+import { nodejsBundling } from './bundling';
+
+export type FunctionKind = 'http' | 'queue' | 'event' | 'schedule';
+
+/** Memory and timeout per kind; a wiring spec may override either. */
+export const KIND_DEFAULTS: Record<FunctionKind, { memoryMb: number; timeoutSeconds: number }> = {
+  // Latency-bound: more memory buys more CPU for a faster cold start; API Gateway gives up at 30 s anyway.
+  http: { memoryMb: 1024, timeoutSeconds: 10 },
+  // The webhook worker waits up to 10 s per receiver; the queue's visibility timeout must exceed this.
+  queue: { memoryMb: 512, timeoutSeconds: 30 },
+  event: { memoryMb: 512, timeoutSeconds: 60 },
+  schedule: { memoryMb: 512, timeoutSeconds: 120 },
+};
+
+/** Local-only settings that must never reach a deployed function. */
+export const FORBIDDEN_ENV = ['WEBHOOK_ALLOW_PRIVATE_TARGETS', 'DYNAMODB_ENDPOINT', 'SQS_ENDPOINT'] as const;
+
+const TABLE_ACTIONS = {
+  read: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'],
+  // TransactWriteItems is authorised by the actions of its parts, including ConditionCheckItem.
+  write: ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:ConditionCheckItem'],
+};
+const QUEUE_ACTIONS = ['sqs:SendMessage', 'sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility', 'sqs:GetQueueAttributes'];
+
+export interface DeployedQueue {
+  spec: QueueSpec;
+  queue: IQueue;
+  dlq: IQueue;
+}
+
+/** What every function may be given access to. */
+export interface Platform {
+  stage: Stage;
+  table: ITable;
+  busName: string;
+  queues: ReadonlyMap<string, DeployedQueue>;
+  alarms: Alarms;
+}
+
+export interface ParleyFunctionProps {
+  spec: FunctionSpec;
+  kind: FunctionKind;
+  /** Shown in the console and in alarm descriptions, e.g. `GET /api/v1/auth/token`. */
+  title: string;
+  platform: Platform;
+  /** Async invocations (rules, schedules) that fail after Lambda's retries are parked here. */
+  asyncFailures?: IQueue;
+}
+
+/** A wiring queue name is either a queue or its dead-letter queue; each carries its own URL variable. */
+const queueNamed = (queues: Platform['queues'], name: string, user: string): { urlEnv: string; queue: IQueue } => {
+  for (const { spec, queue, dlq } of queues.values()) {
+    if (spec.name === name) return { urlEnv: spec.urlEnv, queue };
+    if (spec.dlq.name === name) return { urlEnv: spec.dlq.urlEnv, queue: dlq };
+  }
+  throw new Error(`${user} uses queue "${name}", which the wiring does not declare`);
+};
+
+const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
+
+/**
+ * The house Lambda: Node 22 on arm64, bundled (AWS SDK included) minified ESM with source maps, its own log
+ * group with retention, JSON logs, X-Ray, an alarm on errors and throttles, and exactly the table and queue
+ * permissions and environment its wiring `access` declares.
+ */
+export class ParleyFunction extends NodejsFunction {
+  /** The wiring entry this function deploys. */
+  readonly spec: FunctionSpec;
+  readonly kind: FunctionKind;
+
+  constructor(scope: Construct, id: string, props: ParleyFunctionProps) {
+    const { spec, kind, platform } = props;
+    const { stage } = platform;
+    const logGroup = new LogGroup(scope, `${id}Logs`, { retention: stage.logRetention, removalPolicy: stage.removalPolicy });
+    const role = new Role(scope, `${id}Role`, { assumedBy: new ServicePrincipal('lambda.amazonaws.com'), description: props.title });
+    const used = (spec.access.queues ?? []).map((name) => queueNamed(platform.queues, name, spec.handler));
+    super(scope, id, {
+      entry: resolve(REPO_ROOT, spec.handler),
+      handler: 'handler',
+      projectRoot: REPO_ROOT,
+      depsLockFilePath: resolve(REPO_ROOT, 'package-lock.json'),
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      memorySize: spec.memoryMb ?? KIND_DEFAULTS[kind].memoryMb,
+      timeout: Duration.seconds(spec.timeoutSeconds ?? KIND_DEFAULTS[kind].timeoutSeconds),
+      description: props.title.slice(0, 256),
+      role,
+      logGroup,
+      loggingFormat: LoggingFormat.JSON,
+      tracing: Tracing.ACTIVE,
+      bundling: nodejsBundling,
+      environment: {
+        STAGE: stage.name,
+        TABLE_NAME: platform.table.tableName,
+        EVENT_BUS_NAME: platform.busName,
+        NODE_OPTIONS: '--enable-source-maps',
+        ...Object.fromEntries(used.map(({ urlEnv, queue }) => [urlEnv, queue.queueUrl])),
+      },
+      ...(props.asyncFailures
+        ? { onFailure: new SqsDestination(props.asyncFailures), retryAttempts: 2, maxEventAge: Duration.hours(6) }
+        : {}),
+    });
+
+    this.spec = spec;
+    this.kind = kind;
+    logGroup.grantWrite(role);
+    const tableArn = platform.table.tableArn;
+    role.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: spec.access.table === 'write' ? [...TABLE_ACTIONS.read, ...TABLE_ACTIONS.write] : TABLE_ACTIONS.read,
+        resources: [tableArn, ...tableSchema.indexes.map((index) => `${tableArn}/index/${index.name}`)],
+      }),
+    );
+    if (used.length > 0) {
+      role.addToPrincipalPolicy(
+        new PolicyStatement({ actions: QUEUE_ACTIONS, resources: used.map(({ queue }) => queue.queueArn) }),
+      );
+    }
+    NagSuppressions.addResourceSuppressions(
+      role,
+      [{ id: 'AwsSolutions-IAM5', reason: 'X-Ray PutTraceSegments/PutTelemetryRecords support no resource-level permissions; AWS requires "*".', appliesTo: ['Resource::*'] }],
+      true,
+    );
+    NagSuppressions.addResourceSuppressions(this, [
+      { id: 'AwsSolutions-L1', reason: 'DESIGN §3 pins nodejs22.x (the runtime the project is built and tested for), not the newest Node runtime.' },
+    ]);
+    platform.alarms.functionHealth(id, this, props.title);
+  }
+
+  override addEnvironment(key: string, value: string, options?: Parameters<NodejsFunction['addEnvironment']>[2]): this {
+    if ((FORBIDDEN_ENV as readonly string[]).includes(key)) throw new Error(`${key} is local-only and must never be set on a deployed function`);
+    return super.addEnvironment(key, value, options);
+  }
+}

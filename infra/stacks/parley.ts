@@ -1,0 +1,48 @@
+import type { App, Environment } from 'aws-cdk-lib';
+import { DEFAULT_CROSS_STACK_REFERENCES } from 'aws-cdk-lib/cx-api';
+import type { Wiring } from '../wiring/types';
+import { ApiStack } from './api-stack';
+import { DataStack } from './data-stack';
+import { EventsStack } from './events-stack';
+import { ObservabilityStack } from './observability-stack';
+import { QueuesStack } from './queues-stack';
+import type { Stage } from './stage';
+import { WorkersStack } from './workers-stack';
+
+export interface ParleyStacks {
+  observability: ObservabilityStack;
+  data: DataStack;
+  events: EventsStack;
+  queues: QueuesStack;
+  api: ApiStack;
+  workers: WorkersStack;
+}
+
+/**
+ * Deploys exactly what the wiring declares, split by concern: alarm topic, table, outbox pipe and bus,
+ * queues, the HTTP API, and the workers (queue consumers, rules, schedules). Stack names carry the stage.
+ */
+export const buildParley = (app: App, opts: { stage: Stage; wiring: Wiring; env?: Environment }): ParleyStacks => {
+  const { stage, wiring, env } = opts;
+  // Classic exports/imports between the stacks (CloudFormation protects a producer while it is imported).
+  app.node.setContext(DEFAULT_CROSS_STACK_REFERENCES, 'strong');
+  const prefix = `Parley-${stage.name}`;
+  const common = { env, tags: { project: 'parley', stage: stage.name } };
+  const observability = new ObservabilityStack(app, `${prefix}-Observability`, { ...common, stage });
+  const alarmTopic = observability.alarmTopic;
+  const data = new DataStack(app, `${prefix}-Data`, { ...common, stage });
+  const events = new EventsStack(app, `${prefix}-Events`, { ...common, stage, table: data.table, alarmTopic });
+  const queues = new QueuesStack(app, `${prefix}-Queues`, { ...common, stage, queues: wiring.queues, alarmTopic });
+  const platform = { stage, table: data.table, busName: events.bus.eventBusName, queues: queues.queues };
+  const api = new ApiStack(app, `${prefix}-Api`, { ...common, stage, routes: wiring.routes, fallback: wiring.fallback, platform, alarmTopic });
+  const workers = new WorkersStack(app, `${prefix}-Workers`, {
+    ...common,
+    stage,
+    rules: wiring.rules,
+    schedules: wiring.schedules,
+    bus: events.bus,
+    platform,
+    alarmTopic,
+  });
+  return { observability, data, events, queues, api, workers };
+};

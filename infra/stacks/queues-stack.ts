@@ -1,0 +1,64 @@
+import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
+import type { Construct } from 'constructs';
+import { Alarms } from '../constructs/alarms';
+import { KIND_DEFAULTS, type DeployedQueue } from '../constructs/parley-function';
+import { secureQueue } from '../constructs/queue';
+import type { QueueSpec } from '../wiring/types';
+import type { Stage } from './stage';
+
+export const MIN_RETENTION_DAYS = 4;
+/** Alarm when the oldest waiting message is older than this, unless the queue spec says otherwise. */
+export const DEFAULT_AGE_ALARM_SECONDS = 900;
+
+/** Refuses specs that would lose messages or deliver them twice in parallel. */
+export const checkQueueSpec = (spec: QueueSpec): void => {
+  const consumerTimeout = spec.consumer.timeoutSeconds ?? KIND_DEFAULTS.queue.timeoutSeconds;
+  if (spec.visibilityTimeoutSeconds <= consumerTimeout) {
+    throw new Error(`queue ${spec.name}: visibility timeout ${spec.visibilityTimeoutSeconds}s must exceed its consumer's timeout ${consumerTimeout}s`);
+  }
+  if (spec.retentionDays < MIN_RETENTION_DAYS) throw new Error(`queue ${spec.name}: retention must be at least ${MIN_RETENTION_DAYS} days`);
+};
+
+export interface QueuesStackProps extends StackProps {
+  stage: Stage;
+  queues: readonly QueueSpec[];
+  alarmTopic: ITopic;
+}
+
+/** Every queue the wiring declares, with its dead-letter queue, redrive policy and alarms. */
+export class QueuesStack extends Stack {
+  readonly queues = new Map<string, DeployedQueue>();
+
+  constructor(scope: Construct, id: string, props: QueuesStackProps) {
+    super(scope, id, props);
+    const alarms = new Alarms(this, 'Alarms', props.alarmTopic);
+    for (const spec of props.queues) {
+      checkQueueSpec(spec);
+      const name = pascal(spec.name);
+      const dlq = secureQueue(this, `${name}Dlq`, { retentionPeriod: props.stage.dlqRetention });
+      const queue = secureQueue(this, name, {
+        visibilityTimeout: Duration.seconds(spec.visibilityTimeoutSeconds),
+        retentionPeriod: Duration.days(spec.retentionDays),
+        deadLetterQueue: { queue: dlq, maxReceiveCount: spec.dlq.maxReceiveCount },
+      });
+      this.queues.set(spec.name, { spec, queue, dlq });
+      alarms.deadLetters(`${name}DeadLetters`, dlq, `Queue ${spec.name}`);
+      const ageSeconds = spec.ageAlarmSeconds ?? DEFAULT_AGE_ALARM_SECONDS;
+      alarms.add(`${name}Age`, queue.metricApproximateAgeOfOldestMessage({ period: Duration.minutes(5), statistic: 'Maximum' }), {
+        description: `Queue ${spec.name}: the oldest message has waited ${ageSeconds}s or more; the consumer is behind or failing.`,
+        threshold: ageSeconds,
+      });
+      new CfnOutput(this, `${name}DlqUrl`, { value: dlq.queueUrl, description: `Dead-letter queue of ${spec.name}` });
+      new CfnOutput(this, `${name}Url`, { value: queue.queueUrl, description: `Queue ${spec.name}` });
+    }
+  }
+}
+
+/** `webhook-deliveries` → `WebhookDeliveries`: stable construct ids from wiring names. */
+export const pascal = (text: string): string =>
+  text
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((part) => part[0]!.toUpperCase() + part.slice(1))
+    .join('');

@@ -1,0 +1,65 @@
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Node } from 'constructs';
+
+export type StageName = 'dev' | 'prod';
+
+/** Everything that differs between a throwaway and a production deployment, decided once from CDK context. */
+export interface Stage {
+  name: StageName;
+  /** Table deletion protection, and RETAIN for data-bearing resources. */
+  protectData: boolean;
+  removalPolicy: RemovalPolicy;
+  logRetention: RetentionDays;
+  /** Default HTTP API throttling for every route. */
+  throttle: { rateLimit: number; burstLimit: number };
+  /** How long failed events and deliveries wait in a DLQ for a redrive. */
+  dlqRetention: Duration;
+  /** `-c alarmEmail=ops@example.com` subscribes that address to the alarm topic. */
+  alarmEmail?: string;
+  /** `-c domainName=api.example.com -c certificateArn=arn:aws:acm:…` maps the API to a custom domain. */
+  domain?: { name: string; certificateArn: string };
+  /** `-c corsOrigins=https://app.example.com,https://admin.example.com`; CORS is off when absent. */
+  corsOrigins?: string[];
+}
+
+const STAGES: Record<StageName, Omit<Stage, 'name' | 'alarmEmail' | 'domain' | 'corsOrigins'>> = {
+  dev: {
+    protectData: false,
+    removalPolicy: RemovalPolicy.DESTROY,
+    logRetention: RetentionDays.TWO_WEEKS,
+    throttle: { rateLimit: 50, burstLimit: 100 },
+    dlqRetention: Duration.days(14),
+  },
+  prod: {
+    protectData: true,
+    removalPolicy: RemovalPolicy.RETAIN,
+    logRetention: RetentionDays.THREE_MONTHS,
+    throttle: { rateLimit: 500, burstLimit: 1000 },
+    dlqRetention: Duration.days(14),
+  },
+};
+
+const text = (node: Node, key: string): string | undefined => {
+  const value: unknown = node.tryGetContext(key);
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value !== 'string') throw new Error(`context ${key} must be a string`);
+  return value;
+};
+
+/** Reads `-c stage=dev|prod` (default dev) and the optional alarm, domain and CORS context. */
+export const stageFrom = (node: Node): Stage => {
+  const name = text(node, 'stage') ?? 'dev';
+  if (name !== 'dev' && name !== 'prod') throw new Error(`context stage must be dev or prod, got "${name}"`);
+  const domainName = text(node, 'domainName');
+  const certificateArn = text(node, 'certificateArn');
+  if (Boolean(domainName) !== Boolean(certificateArn)) throw new Error('context domainName and certificateArn go together');
+  const cors = text(node, 'corsOrigins');
+  return {
+    name,
+    ...STAGES[name],
+    alarmEmail: text(node, 'alarmEmail'),
+    domain: domainName && certificateArn ? { name: domainName, certificateArn } : undefined,
+    corsOrigins: cors?.split(',').map((o) => o.trim()).filter(Boolean),
+  };
+};

@@ -1,0 +1,90 @@
+import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { Rule, type EventPattern as CdkEventPattern, type IEventBus } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { PolicyStatement, type IRole } from 'aws-cdk-lib/aws-iam';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { Schedule, ScheduleExpression } from 'aws-cdk-lib/aws-scheduler';
+import { LambdaInvoke, type ScheduleTargetBaseProps } from 'aws-cdk-lib/aws-scheduler-targets';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
+import type { Construct } from 'constructs';
+import { Alarms } from '../constructs/alarms';
+import { ParleyFunction, type Platform } from '../constructs/parley-function';
+import { deadLetterQueue } from '../constructs/queue';
+import type { EventPattern, EventRule, ScheduleSpec } from '../wiring/types';
+import { pascal } from './queues-stack';
+import type { Stage } from './stage';
+
+/** EventBridge delivery to a rule target is retried for up to a day before it lands in the rule's DLQ. */
+const RULE_RETRY = { retryAttempts: 185, maxEventAge: Duration.hours(24) };
+const SCHEDULE_RETRY = { retryAttempts: 3, maxEventAge: Duration.hours(1) };
+
+/** Scheduler's invoke grant, narrowed to the function itself (CDK's also covers every version and alias: `arn:*`). */
+class InvokeFunction extends LambdaInvoke {
+  constructor(private readonly fn: IFunction, props: ScheduleTargetBaseProps) {
+    super(fn, props);
+  }
+
+  protected override addTargetActionToRole(role: IRole): void {
+    role.addToPrincipalPolicy(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [this.fn.functionArn] }));
+  }
+}
+
+const cdkPattern = (pattern: EventPattern): CdkEventPattern => ({
+  source: [...pattern.source],
+  ...(pattern['detail-type'] ? { detailType: [...pattern['detail-type']] } : {}),
+  ...(pattern.detail ? { detail: pattern.detail } : {}),
+});
+
+export interface WorkersStackProps extends StackProps {
+  stage: Stage;
+  rules: readonly EventRule[];
+  schedules: readonly ScheduleSpec[];
+  bus: IEventBus;
+  platform: Omit<Platform, 'alarms'>;
+  alarmTopic: ITopic;
+}
+
+/**
+ * Everything that runs without an HTTP request: one function per queue consumer (SQS event source with
+ * partial batch responses), per bus rule and per schedule, each failure path ending in a dead-letter queue.
+ */
+export class WorkersStack extends Stack {
+  constructor(scope: Construct, id: string, props: WorkersStackProps) {
+    super(scope, id, props);
+    const { stage } = props;
+    const alarms = new Alarms(this, 'Alarms', props.alarmTopic);
+    const platform: Platform = { ...props.platform, alarms };
+
+    for (const { spec, queue } of platform.queues.values()) {
+      const { batchSize, maxConcurrency } = spec.consumer;
+      const fn = new ParleyFunction(this, `Consumer${pascal(spec.name)}`, { spec: spec.consumer, kind: 'queue', title: `Consumer of queue ${spec.name}`, platform });
+      fn.addEventSource(new SqsEventSource(queue, { batchSize, maxConcurrency, reportBatchItemFailures: true }));
+    }
+
+    for (const rule of props.rules) {
+      const name = `Rule${pascal(rule.name)}`;
+      const dlq = deadLetterQueue(this, `${name}Dlq`, stage.dlqRetention, `rule ${rule.name} (undeliverable and failed events)`);
+      const fn = new ParleyFunction(this, name, { spec: rule.target, kind: 'event', title: `Bus rule ${rule.name}`, platform, asyncFailures: dlq });
+      new Rule(this, `${name}Rule`, {
+        eventBus: props.bus,
+        description: `Parley ${rule.name}`,
+        eventPattern: cdkPattern(rule.pattern),
+        targets: [new LambdaFunction(fn, { deadLetterQueue: dlq, ...RULE_RETRY })],
+      });
+      alarms.deadLetters(`${name}DeadLetters`, dlq, `Rule ${rule.name}`);
+    }
+
+    for (const schedule of props.schedules) {
+      const name = `Schedule${pascal(schedule.name)}`;
+      const dlq = deadLetterQueue(this, `${name}Dlq`, stage.dlqRetention, `schedule ${schedule.name}`);
+      const fn = new ParleyFunction(this, name, { spec: schedule.target, kind: 'schedule', title: `Schedule ${schedule.name}`, platform, asyncFailures: dlq });
+      new Schedule(this, `${name}Timer`, {
+        description: `Parley ${schedule.name}, every ${schedule.everyMinutes} min`,
+        schedule: ScheduleExpression.rate(Duration.minutes(schedule.everyMinutes)),
+        target: new InvokeFunction(fn, { deadLetterQueue: dlq, ...SCHEDULE_RETRY }),
+      });
+      alarms.deadLetters(`${name}DeadLetters`, dlq, `Schedule ${schedule.name}`);
+    }
+  }
+}

@@ -1,0 +1,300 @@
+import type { CfnElement } from 'aws-cdk-lib';
+import { Match } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { FORBIDDEN_ENV } from '../../infra/constructs/parley-function';
+import { OUTBOX_FILTER } from '../../infra/stacks/events-stack';
+import { tableSchema } from '../../shared/data/table';
+import { OUTBOX_DETAIL_TYPE, OUTBOX_SOURCE } from '../../shared/events/from-bus';
+import { fullWiring, synth, type Synthesized } from './synth';
+
+let app: Synthesized;
+beforeAll(() => {
+  app = synth({ wiring: fullWiring });
+});
+
+type Resource = { Type: string; Properties: Record<string, unknown> };
+const resources = (type: string): Resource[] =>
+  app.all.flatMap((stack) => Object.values(app.template(stack).findResources(type)) as Resource[]);
+
+describe('the table', () => {
+  it('is on-demand with point-in-time recovery, new-and-old-image streams, TTL and the data layer GSIs', () => {
+    app.template(app.stacks.data).hasResourceProperties('AWS::DynamoDB::Table', {
+      BillingMode: 'PAY_PER_REQUEST',
+      KeySchema: [
+        { AttributeName: tableSchema.partitionKey, KeyType: 'HASH' },
+        { AttributeName: tableSchema.sortKey, KeyType: 'RANGE' },
+      ],
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' },
+      TimeToLiveSpecification: { AttributeName: 'ttl', Enabled: true },
+      GlobalSecondaryIndexes: tableSchema.indexes.map((index) =>
+        Match.objectLike({
+          IndexName: index.name,
+          KeySchema: [
+            { AttributeName: index.partitionKey, KeyType: 'HASH' },
+            { AttributeName: index.sortKey, KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        }),
+      ),
+    });
+  });
+
+  it('exports its name for the CLI', () => {
+    app.template(app.stacks.data).hasOutput('TableName', { Value: { Ref: Match.stringLikeRegexp('^Table') } });
+  });
+});
+
+describe('the outbox pipe', () => {
+  it('forwards only inserted event items from the table stream to the bus, untransformed, as parley.outbox DomainEvent', () => {
+    const pipe = app.template(app.stacks.events);
+    pipe.resourceCountIs('AWS::Pipes::Pipe', 1);
+    pipe.hasResourceProperties('AWS::Pipes::Pipe', {
+      Source: { 'Fn::ImportValue': Match.stringLikeRegexp('StreamArn') },
+      SourceParameters: {
+        DynamoDBStreamParameters: Match.objectLike({
+          StartingPosition: 'TRIM_HORIZON',
+          MaximumRetryAttempts: Match.anyValue(),
+          DeadLetterConfig: { Arn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^PipeDlq'), 'Arn'] } },
+        }),
+        FilterCriteria: { Filters: [{ Pattern: JSON.stringify(OUTBOX_FILTER) }] },
+      },
+      Target: { 'Fn::GetAtt': [Match.stringLikeRegexp('^Bus'), 'Arn'] },
+      TargetParameters: { EventBridgeEventBusParameters: { Source: OUTBOX_SOURCE, DetailType: OUTBOX_DETAIL_TYPE } },
+    });
+    expect(JSON.parse(JSON.stringify(OUTBOX_FILTER))).toEqual({ eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['EVENT'] } } } });
+    const [props] = Object.values(pipe.findResources('AWS::Pipes::Pipe')).map((r) => r.Properties as Record<string, unknown>);
+    expect(props!.TargetParameters).not.toHaveProperty('InputTemplate');
+    expect(props).not.toHaveProperty('Enrichment');
+  });
+
+  it('has a role that can only read the stream, put on the bus, park failures and write its log', () => {
+    app.template(app.stacks.events).hasResourceProperties('AWS::IAM::Policy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Action: ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'],
+            Resource: { 'Fn::ImportValue': Match.stringLikeRegexp('StreamArn') },
+          }),
+          Match.objectLike({ Action: 'events:PutEvents', Resource: { 'Fn::GetAtt': [Match.stringLikeRegexp('^Bus'), 'Arn'] } }),
+        ]),
+      },
+    });
+  });
+});
+
+describe('the queues', () => {
+  it('keep messages at least 4 days, hide them longer than the consumer runs and redrive to a DLQ', () => {
+    const queues = app.template(app.stacks.queues);
+    queues.hasResourceProperties('AWS::SQS::Queue', {
+      VisibilityTimeout: 90,
+      MessageRetentionPeriod: 14 * 86_400,
+      RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^DeliveriesDlq'), 'Arn'] }, maxReceiveCount: 5 },
+      SqsManagedSseEnabled: true,
+    });
+    for (const queue of resources('AWS::SQS::Queue')) {
+      expect(queue.Properties.MessageRetentionPeriod ?? 4 * 86_400).toBeGreaterThanOrEqual(4 * 86_400);
+    }
+  });
+
+  it('are consumed by an event source mapping with partial batch responses and a concurrency cap', () => {
+    app.template(app.stacks.workers).hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::ImportValue': Match.stringLikeRegexp('Deliveries') },
+      BatchSize: 10,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      ScalingConfig: { MaximumConcurrency: 20 },
+    });
+  });
+
+  it('only accept TLS', () => {
+    app.template(app.stacks.queues).hasResourceProperties('AWS::SQS::QueuePolicy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]),
+      },
+    });
+  });
+});
+
+describe('rules and schedules', () => {
+  it('route bus events to their target with retries and a dead-letter queue', () => {
+    app.template(app.stacks.workers).hasResourceProperties('AWS::Events::Rule', {
+      EventBusName: { 'Fn::ImportValue': Match.stringLikeRegexp('Bus') },
+      EventPattern: { source: [OUTBOX_SOURCE], 'detail-type': [OUTBOX_DETAIL_TYPE], detail: { eventName: ['INSERT'] } },
+      Targets: [
+        Match.objectLike({
+          DeadLetterConfig: { Arn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^RuleFanoutDlq'), 'Arn'] } },
+          RetryPolicy: { MaximumRetryAttempts: 185, MaximumEventAgeInSeconds: 86_400 },
+        }),
+      ],
+    });
+  });
+
+  it('park events the target function failed on after Lambda retries in the same DLQ', () => {
+    app.template(app.stacks.workers).hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+      MaximumRetryAttempts: 2,
+      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [Match.stringLikeRegexp('^RuleFanoutDlq'), 'Arn'] } } },
+    });
+  });
+
+  it('run timers on EventBridge Scheduler at the declared rate with a DLQ', () => {
+    app.template(app.stacks.workers).hasResourceProperties('AWS::Scheduler::Schedule', {
+      ScheduleExpression: 'rate(1 minute)',
+      Target: Match.objectLike({
+        DeadLetterConfig: { Arn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^ScheduleWakeUpDlq'), 'Arn'] } },
+        RetryPolicy: Match.objectLike({ MaximumRetryAttempts: 3 }),
+      }),
+    });
+  });
+});
+
+describe('the HTTP API', () => {
+  it('logs every request as JSON without headers and throttles by default', () => {
+    const api = app.template(app.stacks.api);
+    api.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      AutoDeploy: true,
+      DefaultRouteSettings: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
+      AccessLogSettings: { DestinationArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^AccessLogs'), 'Arn'] }, Format: Match.stringLikeRegexp('"requestId":"\\$context.requestId"') },
+    });
+    const [stage] = Object.values(api.findResources('AWS::ApiGatewayV2::Stage'));
+    expect(JSON.stringify(stage)).not.toMatch(/authorization|header/i);
+  });
+
+  it('has CORS off unless configured and publishes its URL', () => {
+    const api = app.template(app.stacks.api);
+    api.hasResourceProperties('AWS::ApiGatewayV2::Api', { ProtocolType: 'HTTP', CorsConfiguration: Match.absent() });
+    api.hasOutput('ApiUrl', {});
+  });
+});
+
+describe('every function', () => {
+  it('is Node 22 on arm64 with JSON logs in its own log group, X-Ray tracing and source maps', () => {
+    const fns = resources('AWS::Lambda::Function');
+    expect(fns).toHaveLength(app.functions().length);
+    for (const fn of fns) {
+      expect(fn.Properties).toMatchObject({
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        Handler: 'index.handler',
+        TracingConfig: { Mode: 'Active' },
+        LoggingConfig: { LogFormat: 'JSON', LogGroup: { Ref: expect.stringMatching(/Logs/) } },
+        Environment: { Variables: expect.objectContaining({ STAGE: 'dev', NODE_OPTIONS: '--enable-source-maps' }) },
+      });
+    }
+    app.template(app.stacks.api).hasResourceProperties('AWS::Logs::LogGroup', { RetentionInDays: 14 });
+  });
+
+  it('gets memory and timeout by kind: API handlers answer within API Gateway limits, workers run longer', () => {
+    app.template(app.stacks.api).allResourcesProperties('AWS::Lambda::Function', { MemorySize: 1024, Timeout: 10 });
+    app.template(app.stacks.workers).hasResourceProperties('AWS::Lambda::Function', { MemorySize: 512, Timeout: 30 });
+  });
+
+  it('gets the table, bus and stage, and the URL variables of exactly the queues it uses', () => {
+    const urlEnv: Record<string, string> = { deliveries: 'FIXTURE_QUEUE_URL', 'deliveries-dlq': 'FIXTURE_DLQ_URL' };
+    for (const fn of app.functions()) {
+      const resource = app.template(fn.stack).toJSON().Resources[fn.stack.getLogicalId(fn.node.defaultChild as CfnElement)];
+      const variables = Object.keys(resource.Properties.Environment.Variables).sort();
+      const queues = (fn.spec.access.queues ?? []).map((name) => urlEnv[name]!);
+      expect(variables).toEqual(['EVENT_BUS_NAME', 'NODE_OPTIONS', 'STAGE', 'TABLE_NAME', ...queues].sort());
+    }
+    expect(app.functions().filter((f) => f.spec.access.queues?.length)).toHaveLength(3);
+  });
+
+  it('never carries a local-only setting such as WEBHOOK_ALLOW_PRIVATE_TARGETS', () => {
+    for (const fn of resources('AWS::Lambda::Function')) {
+      for (const name of FORBIDDEN_ENV) expect(fn.Properties).not.toHaveProperty(['Environment', 'Variables', name]);
+    }
+    const [fn] = app.functions();
+    expect(() => fn!.addEnvironment('WEBHOOK_ALLOW_PRIVATE_TARGETS', 'true')).toThrow(/never be set on a deployed function/);
+  });
+});
+
+describe('least privilege', () => {
+  const statements = () =>
+    resources('AWS::IAM::Policy').flatMap((p) => (p.Properties.PolicyDocument as { Statement: { Action: string | string[]; Resource: unknown }[] }).Statement);
+  const actions = (s: { Action: string | string[] }) => [s.Action].flat();
+
+  it('grants no wildcard actions and no "*" resource except for X-Ray, which requires it', () => {
+    for (const statement of statements()) {
+      expect(actions(statement).every((a) => !a.endsWith('*'))).toBe(true);
+      const resource = JSON.stringify(statement.Resource);
+      if (resource === '"*"') expect(actions(statement)).toEqual(['xray:PutTraceSegments', 'xray:PutTelemetryRecords']);
+      else expect(resource).not.toMatch(/"\*"|:\*"|\/\*"/);
+    }
+  });
+
+  it('lets read-only functions read the table and its indexes, and nothing more', () => {
+    const readOnly = fullWiring.fallback;
+    expect(readOnly.access.table).toBe('read');
+    app.template(app.stacks.api).hasResourceProperties('AWS::IAM::Policy', {
+      Roles: [{ Ref: Match.stringLikeRegexp('^FallbackRole') }],
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          {
+            Effect: 'Allow',
+            Action: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'],
+            Resource: [
+              { 'Fn::ImportValue': Match.stringLikeRegexp('TableArn|Arn') },
+              { 'Fn::Join': ['', [{ 'Fn::ImportValue': Match.anyValue() }, '/index/gsi1']] },
+              { 'Fn::Join': ['', [{ 'Fn::ImportValue': Match.anyValue() }, '/index/gsi2']] },
+            ],
+          },
+        ]),
+      },
+    });
+  });
+
+  it('lets each function touch exactly the queues its wiring access names, plus its own failure DLQ', () => {
+    const arnOf = (name: string) => {
+      for (const { spec, queue, dlq } of app.stacks.queues.queues.values()) {
+        if (spec.name === name) return queue.queueArn;
+        if (spec.dlq.name === name) return dlq.queueArn;
+      }
+      throw new Error(name);
+    };
+    for (const fn of app.functions()) {
+      const role = fn.stack.getLogicalId(fn.role!.node.defaultChild as CfnElement);
+      const policies = Object.values(app.template(fn.stack).findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: role }] } }));
+      const touched = new Set(
+        policies
+          .flatMap((p) => (p.Properties.PolicyDocument as { Statement: { Action: string | string[]; Resource: unknown }[] }).Statement)
+          .filter((st) => actions(st).some((a) => a.startsWith('sqs:')))
+          .flatMap((st) => [st.Resource].flat().map((r) => JSON.stringify(r))),
+      );
+      const named = (fn.spec.access.queues ?? []).map((name) => JSON.stringify(fn.stack.resolve(arnOf(name))));
+      const ownDlq = [...touched].filter((r) => !named.includes(r));
+      expect(named.every((r) => touched.has(r))).toBe(true);
+      if (fn.kind === 'event' || fn.kind === 'schedule') expect(ownDlq).toEqual([expect.stringMatching(/^\{"Fn::GetAtt":\["(Rule|Schedule)\w+Dlq/)]);
+      else expect(ownDlq).toEqual([]);
+    }
+  });
+});
+
+describe('alarms', () => {
+  const alarms = () => resources('AWS::CloudWatch::Alarm');
+  const metricNames = () => alarms().map((a) => a.Properties.MetricName ?? 'math');
+
+  it('watch every dead-letter queue, the delivery queue age, the pipe and the API 5xx rate', () => {
+    const dlqAlarms = alarms().filter((a) => a.Properties.MetricName === 'ApproximateNumberOfMessagesVisible');
+    // pipe DLQ + delivery DLQ + rule DLQ + schedule DLQ
+    expect(dlqAlarms).toHaveLength(4);
+    for (const a of dlqAlarms) expect(a.Properties).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+    expect(metricNames()).toEqual(expect.arrayContaining(['ApproximateAgeOfOldestMessage', 'ExecutionFailed']));
+    app.template(app.stacks.api).hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Metrics: Match.arrayWith([Match.objectLike({ Expression: 'IF(requests > 0, 100 * errors / requests, 0)' })]),
+      Threshold: 1,
+    });
+  });
+
+  it('watch errors and throttles of every function and notify the alarm topic', () => {
+    const count = app.functions().length;
+    expect(metricNames().filter((n) => n === 'Errors')).toHaveLength(count);
+    expect(metricNames().filter((n) => n === 'Throttles')).toHaveLength(count);
+    for (const a of alarms()) {
+      expect(a.Properties).toMatchObject({
+        TreatMissingData: 'notBreaching',
+        AlarmActions: [{ 'Fn::ImportValue': expect.stringMatching(/AlarmTopic/) }],
+      });
+    }
+  });
+});

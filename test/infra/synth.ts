@@ -1,0 +1,69 @@
+import { App, Aspects, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { wiring } from '../../infra/wiring';
+import type { Wiring } from '../../infra/wiring/types';
+import { ParleyFunction } from '../../infra/constructs/parley-function';
+import { buildParley, type ParleyStacks } from '../../infra/stacks/parley';
+import { stageFrom } from '../../infra/stacks/stage';
+import { OUTBOX_DETAIL_TYPE, OUTBOX_SOURCE } from '../../shared/events/from-bus';
+
+export interface Synthesized {
+  app: App;
+  stacks: ParleyStacks;
+  all: Stack[];
+  template(stack: Stack): Template;
+  functions(): ParleyFunction[];
+}
+
+/**
+ * The Parley app as `cdk synth` builds it, for assertions. Bundling is skipped unless asked for (CDK's own
+ * `aws:cdk:bundling-stacks` switch): templates are identical except for asset hashes, and one test bundles for real.
+ */
+export const synth = (opts: { wiring?: Wiring; context?: Record<string, string>; bundle?: boolean; nag?: boolean } = {}): Synthesized => {
+  const app = new App({ context: { ...opts.context, ...(opts.bundle ? {} : { 'aws:cdk:bundling-stacks': [] }) } });
+  const stacks = buildParley(app, { stage: stageFrom(app.node), wiring: opts.wiring ?? wiring });
+  if (opts.nag) Aspects.of(app).add(new AwsSolutionsChecks());
+  const templates = new Map<Stack, Template>();
+  const all = Object.values(stacks) as Stack[];
+  return {
+    app,
+    stacks,
+    all,
+    template: (stack) => templates.get(stack) ?? templates.set(stack, Template.fromStack(stack)).get(stack)!,
+    functions: () => all.flatMap((s) => s.node.findAll().filter((c): c is ParleyFunction => c instanceof ParleyFunction)),
+  };
+};
+
+const handler = 'functions/http/not-found.ts';
+
+/**
+ * A self-contained wiring with one of everything (a read-only route, a route that enqueues, a queue whose
+ * consumer also parks in the DLQ, a bus rule and a schedule), so each kind is proven independently of what
+ * the real wiring declares today. Every function is the fallback handler; only the infrastructure matters.
+ */
+export const fullWiring: Wiring = {
+  routes: [
+    { method: 'GET', path: '/api/v1/fixtures/{id}', handler, scope: 'webhooks:read', access: { table: 'read' }, summary: 'Read one' },
+    { method: 'POST', path: '/api/v1/fixtures/{id}/retry', handler, scope: 'webhooks:write', access: { table: 'write', queues: ['deliveries'] }, summary: 'Enqueue' },
+  ],
+  fallback: wiring.fallback,
+  queues: [
+    {
+      name: 'deliveries',
+      urlEnv: 'FIXTURE_QUEUE_URL',
+      visibilityTimeoutSeconds: 90,
+      retentionDays: 14,
+      dlq: { name: 'deliveries-dlq', urlEnv: 'FIXTURE_DLQ_URL', maxReceiveCount: 5 },
+      consumer: { handler, access: { table: 'write', queues: ['deliveries', 'deliveries-dlq'] }, batchSize: 10, maxConcurrency: 20, timeoutSeconds: 30 },
+    },
+  ],
+  rules: [
+    {
+      name: 'fanout',
+      pattern: { source: [OUTBOX_SOURCE], 'detail-type': [OUTBOX_DETAIL_TYPE], detail: { eventName: ['INSERT'] } },
+      target: { handler, access: { table: 'write', queues: ['deliveries'] } },
+    },
+  ],
+  schedules: [{ name: 'wake-up', everyMinutes: 1, target: { handler, access: { table: 'write' } } }],
+};
