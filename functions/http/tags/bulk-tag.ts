@@ -1,0 +1,3 @@
+import { bulkRoute } from './bulk';
+
+export const handler = bulkRoute('tag');

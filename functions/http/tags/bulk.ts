@@ -1,0 +1,10 @@
+import { route } from '../../../shared/http/route';
+import { BulkTagging, type TagAction } from '../../../shared/domain/tags/tagging';
+import { applyTagging } from '../../../shared/data/tags-tagging';
+
+/** `POST /tags/bulk` and `/tags/bulk/remove`: the same body and answer, adding or removing. */
+export const bulkRoute = (action: TagAction) =>
+  route({ scope: 'tags:write', body: BulkTagging }, async ({ body, workspaceId, now }) => {
+    const { changed, unchanged } = await applyTagging(workspaceId, body, action, now);
+    return { bulk: { action, entityType: body.entityType, tagIds: [...new Set(body.tagIds)], changed, unchanged } };
+  });

@@ -1,0 +1,33 @@
+import { route } from '../../../shared/http/route';
+import { NotFoundError } from '../../../shared/http/errors';
+import { TagIdsBody, type TagAction, type TaggableNow } from '../../../shared/domain/tags/tagging';
+import { getTag, tagsByName } from '../../../shared/data/tags';
+import { applyTagging, entityTagIds } from '../../../shared/data/tags-tagging';
+import { EntityTagParams, IdParams } from './params';
+
+/** The tag routes under an entity: `…/{id}/tags` (GET, POST) and `…/{id}/tags/{tagId}` (DELETE). */
+const notFound = { conversation: () => new NotFoundError('Conversation'), customer: () => new NotFoundError('Customer') };
+
+const change = async (ws: string, type: TaggableNow, id: string, tagIds: string[], action: TagAction, now: Date) => {
+  const result = await applyTagging(ws, { entityType: type, entityIds: [id], tagIds }, action, now, { notFound: notFound[type] });
+  return { tags: await tagsByName(ws, result.tagIdsAfter.get(id)!), changed: result.changed.length > 0 };
+};
+
+export const listEntityTags = (type: TaggableNow) =>
+  route({ scope: 'tags:read', params: IdParams }, async ({ params, workspaceId }) => {
+    const tagIds = await entityTagIds(workspaceId, type, params.id);
+    if (!tagIds) throw notFound[type]();
+    const tags = await tagsByName(workspaceId, tagIds);
+    return { tags, pagination: { total: tags.length, page: 1, limit: tags.length, pages: 1, hasMore: false, nextCursor: null } };
+  });
+
+export const attachTags = (type: TaggableNow) =>
+  route({ scope: 'tags:write', params: IdParams, body: TagIdsBody }, ({ params, body, workspaceId, now }) =>
+    change(workspaceId, type, params.id, body.tagIds, 'tag', now),
+  );
+
+export const detachTag = (type: TaggableNow) =>
+  route({ scope: 'tags:write', params: EntityTagParams }, async ({ params, workspaceId, now }) => {
+    if (!(await getTag(workspaceId, params.tagId))) throw new NotFoundError('Tag');
+    return change(workspaceId, type, params.id, [params.tagId], 'untag', now);
+  });

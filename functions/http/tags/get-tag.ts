@@ -1,0 +1,10 @@
+import { route } from '../../../shared/http/route';
+import { NotFoundError } from '../../../shared/http/errors';
+import { countTagged, getTag } from '../../../shared/data/tags';
+import { IdParams } from './params';
+
+export const handler = route({ scope: 'tags:read', params: IdParams }, async ({ params, workspaceId }) => {
+  const [tag, counts] = await Promise.all([getTag(workspaceId, params.id), countTagged(workspaceId, params.id)]);
+  if (!tag) throw new NotFoundError('Tag');
+  return { tag: { ...tag, counts } };
+});

@@ -1,0 +1,61 @@
+import type { HttpRoute } from './types';
+
+const TAGS = '/api/v1/tags';
+const ENTITY_PATHS = { conversation: '/api/v1/inbox/conversations', customer: '/api/v1/contacts/customers' } as const;
+
+const fn = (name: string) => `functions/http/tags/${name}.ts`;
+
+/** The tag routes every entity type gets under its own path. */
+const entityRoutes = (type: keyof typeof ENTITY_PATHS): HttpRoute[] => [
+  {
+    method: 'GET',
+    path: `${ENTITY_PATHS[type]}/{id}/tags`,
+    handler: fn(`list-${type}-tags`),
+    scope: 'tags:read',
+    access: { table: 'write' },
+    summary: `Tags on a ${type}`,
+  },
+  {
+    method: 'POST',
+    path: `${ENTITY_PATHS[type]}/{id}/tags`,
+    handler: fn(`tag-${type}`),
+    scope: 'tags:write',
+    access: { table: 'write' },
+    summary: `Attach tags to a ${type}`,
+  },
+  {
+    method: 'DELETE',
+    path: `${ENTITY_PATHS[type]}/{id}/tags/{tagId}`,
+    handler: fn(`untag-${type}`),
+    scope: 'tags:write',
+    access: { table: 'write' },
+    summary: `Detach a tag from a ${type}`,
+  },
+];
+
+export const tagRoutes: HttpRoute[] = [
+  { method: 'POST', path: TAGS, handler: fn('create-tag'), scope: 'tags:write', access: { table: 'write' }, summary: 'Create a tag' },
+  { method: 'GET', path: TAGS, handler: fn('list-tags'), scope: 'tags:read', access: { table: 'write' }, summary: 'List tags by name' },
+  { method: 'GET', path: `${TAGS}/{id}`, handler: fn('get-tag'), scope: 'tags:read', access: { table: 'write' }, summary: 'A tag with its usage counts' },
+  { method: 'PATCH', path: `${TAGS}/{id}`, handler: fn('update-tag'), scope: 'tags:write', access: { table: 'write' }, summary: 'Rename or recolor a tag' },
+  {
+    method: 'DELETE',
+    path: `${TAGS}/{id}`,
+    handler: fn('delete-tag'),
+    scope: 'tags:write',
+    access: { table: 'write' },
+    summary: 'Delete a tag, detaching it everywhere',
+    timeoutSeconds: 29,
+  },
+  { method: 'POST', path: `${TAGS}/bulk`, handler: fn('bulk-tag'), scope: 'tags:write', access: { table: 'write' }, summary: 'Tag many entities at once' },
+  {
+    method: 'POST',
+    path: `${TAGS}/bulk/remove`,
+    handler: fn('bulk-untag'),
+    scope: 'tags:write',
+    access: { table: 'write' },
+    summary: 'Untag many entities at once',
+  },
+  ...entityRoutes('conversation'),
+  ...entityRoutes('customer'),
+];

@@ -1,0 +1,151 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo } from '../aws/dynamo';
+import { config } from '../config';
+import { objectId } from '../ids';
+import { ConflictError, NotFoundError } from '../http/errors';
+import { applyUpdate, nameKey, newTag, type CreateTag, type Tag, type UpdateTag } from '../domain/tags/tag';
+import { bumpCounter, readCounter } from './counters';
+import { tagKey } from './entity-keys';
+import { batchGet } from './conversations-kit';
+import { queryPage, type PageRequest } from './query';
+import { conditionCheck, createItem, deleteItem, transact, updateItem, type TxItem } from './transact';
+
+/**
+ * Tags of a workspace.
+ * - tag by id ............. pk=WS#<ws>#TAG#<id>            sk=TAG
+ * - tags by name .......... gsi1pk=WS#<ws>#TAGS            gsi1sk=<name key>#<id>   (absent while deleting)
+ * - name guard ............ pk=WS#<ws>#TAGNAME#<name key>  sk=TAGNAME  (unique names, case-insensitive)
+ * - total ................. counter `tags`
+ * A tag being deleted keeps its item, marked `deletingAt`, until it is detached from every entity.
+ */
+const TAGS_COUNTER = 'tags';
+const listPk = (ws: string) => `WS#${ws}#TAGS`;
+const guardKey = (ws: string, key: string) => ({ pk: `WS#${ws}#TAGNAME#${key}`, sk: 'TAGNAME' });
+const LIVE = 'attribute_exists(pk) AND attribute_not_exists(deletingAt)';
+
+const listKeys = (ws: string, tag: Tag) => ({ gsi1pk: listPk(ws), gsi1sk: `${nameKey(tag.name)}#${tag._id}` });
+
+const toItem = (ws: string, tag: Tag) => ({ ...tagKey(ws, tag._id), type: 'TAG', ...listKeys(ws, tag), version: 1, ...tag });
+
+const fromItem = (item: Record<string, unknown>): Tag => {
+  const { _id, name, color, description, createdAt, updatedAt } = item as unknown as Tag;
+  return { _id, name, color, description, createdAt, updatedAt };
+};
+
+const nameTaken = (name: string) => new ConflictError(`A tag named "${name}" already exists`, { field: 'name' });
+
+export const createTag = async (ws: string, input: CreateTag, now: Date): Promise<Tag> => {
+  const tag = newTag(objectId(now.getTime()), input, now);
+  await transact(
+    [createItem(toItem(ws, tag)), createItem({ ...guardKey(ws, nameKey(tag.name)), type: 'TAGNAME', tagId: tag._id }), bumpCounter(ws, TAGS_COUNTER, 1)],
+    () => nameTaken(tag.name),
+  );
+  return tag;
+};
+
+const readTagItem = async (ws: string, id: string) => {
+  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: tagKey(ws, id), ConsistentRead: true }));
+  return Item;
+};
+
+/** A live tag; a tag being deleted is already gone for every caller. */
+export const getTag = async (ws: string, id: string): Promise<Tag | undefined> => {
+  const item = await readTagItem(ws, id);
+  return item && !item.deletingAt ? fromItem(item) : undefined;
+};
+
+/** Live tags by id (strongly consistent), for validating the tag ids a request names. */
+export const getTags = async (ws: string, ids: readonly string[]): Promise<Map<string, Tag>> => {
+  const items = await batchGet([...new Set(ids)].map((id) => tagKey(ws, id)));
+  const live = items.filter((i) => !i.deletingAt).map(fromItem);
+  return new Map(live.map((t) => [t._id, t]));
+};
+
+/** Live tags for `ids`, by name: what an entity's tag ids show as. */
+export const tagsByName = async (ws: string, ids: readonly string[]): Promise<Tag[]> =>
+  [...(await getTags(ws, ids)).values()].sort((a, b) => nameKey(a.name).localeCompare(nameKey(b.name)));
+
+export const listTags = async (ws: string, page: PageRequest) => {
+  const [result, total] = await Promise.all([queryPage({ index: 'gsi1', pk: listPk(ws) }, page), readCounter(ws, TAGS_COUNTER)]);
+  return { tags: result.items.map(fromItem), total, nextCursor: result.nextCursor };
+};
+
+export const countTagged = async (ws: string, tagId: string) => {
+  const [conversation, customer] = await Promise.all([
+    readCounter(ws, taggedCounter(tagId, 'conversation')),
+    readCounter(ws, taggedCounter(tagId, 'customer')),
+  ]);
+  return { conversation, customer };
+};
+
+/** Exact number of entities of `type` carrying the tag (the other areas read it for filtered totals). */
+export const taggedCounter = (tagId: string, type: string) => `tagged:${tagId}:${type}`;
+
+/** Optimistic: the write is conditional on the version read, and a rename swaps the name guard in the same transaction. */
+export const updateTag = async (ws: string, id: string, input: UpdateTag, now: Date): Promise<Tag> => {
+  const item = await readTagItem(ws, id);
+  if (!item || item.deletingAt) throw new NotFoundError('Tag');
+  const before = fromItem(item);
+  const after = applyUpdate(before, input, now);
+  const [oldKey, newKey] = [nameKey(before.name), nameKey(after.name)];
+  const renamed = oldKey !== newKey;
+  await transact(
+    [
+      updateItem(tagKey(ws, id), 'SET #name = :name, color = :color, description = :description, updatedAt = :updatedAt, gsi1sk = :gsi1sk, version = version + :one', {
+        names: { '#name': 'name' },
+        values: {
+          ':name': after.name,
+          ':color': after.color,
+          ':description': after.description,
+          ':updatedAt': after.updatedAt,
+          ':gsi1sk': listKeys(ws, after).gsi1sk,
+          ':one': 1,
+          ':version': item.version,
+        },
+        condition: `${LIVE} AND version = :version`,
+      }),
+      ...(renamed
+        ? [deleteItem(guardKey(ws, oldKey)), createItem({ ...guardKey(ws, newKey), type: 'TAGNAME', tagId: id })]
+        : []),
+    ],
+    (index) => (index === 0 ? new ConflictError('The tag was changed by another request; retry') : nameTaken(after.name)),
+  );
+  return after;
+};
+
+/**
+ * First step of deleting a tag: hide it (no longer listed, counted, gettable or attachable) and free its
+ * name, atomically. Returns the tag, or undefined when it does not exist; an interrupted deletion is
+ * returned again so that a retried DELETE finishes it.
+ */
+export const hideTag = async (ws: string, id: string, now: Date, attempts = 3): Promise<Tag | undefined> => {
+  const item = await readTagItem(ws, id);
+  if (!item) return undefined;
+  const tag = fromItem(item);
+  if (item.deletingAt) return tag;
+  const changedMeanwhile = new ConflictError('The tag was changed by another request; retry');
+  try {
+    await transact(
+      [
+        updateItem(tagKey(ws, id), 'SET deletingAt = :now REMOVE gsi1pk, gsi1sk', {
+          values: { ':now': now.toISOString(), ':version': item.version },
+          condition: `${LIVE} AND version = :version`,
+        }),
+        deleteItem(guardKey(ws, nameKey(tag.name))),
+        bumpCounter(ws, TAGS_COUNTER, -1),
+      ],
+      () => changedMeanwhile,
+    );
+  } catch (error) {
+    // Renamed or hidden by a concurrent request: look again.
+    if (error === changedMeanwhile && attempts > 1) return hideTag(ws, id, now, attempts - 1);
+    throw error;
+  }
+  return tag;
+};
+
+/** Last step of deleting a tag, once no entity carries it any more. */
+export const removeHiddenTag = (ws: string, id: string): Promise<void> => transact([deleteItem(tagKey(ws, id))]);
+
+/** For a transaction that attaches the tag: it must exist and not be in deletion. */
+export const tagIsLive = (ws: string, id: string): TxItem => conditionCheck(tagKey(ws, id), LIVE);

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { OBJECT_ID } from '../../ids';
+
+/** Bulk calls name at most this many entities and tags: 100 × 10 stays one transaction per entity. */
+export const MAX_BULK_ENTITIES = 100;
+export const MAX_TAGS_PER_CALL = 10;
+/** Bounds the per-entity transaction and its exact-state condition. */
+export const MAX_TAGS_PER_ENTITY = 50;
+
+export const ENTITY_TYPES = ['conversation', 'customer', 'lead'] as const;
+export type EntityType = (typeof ENTITY_TYPES)[number];
+/** Entity types whose items exist today; `lead` is accepted by the schema and refused until CRM lands. */
+export const TAGGABLE_TYPES = ['conversation', 'customer'] as const;
+export type TaggableNow = (typeof TAGGABLE_TYPES)[number];
+
+export const isTaggableNow = (type: EntityType): type is TaggableNow => (TAGGABLE_TYPES as readonly string[]).includes(type);
+
+export type TagAction = 'tag' | 'untag';
+
+const Id = z.string().regex(OBJECT_ID, 'Must be a 24-character hex id');
+
+const TagIds = z.array(Id).min(1, 'Must name at least one tag').max(MAX_TAGS_PER_CALL, `At most ${MAX_TAGS_PER_CALL} tags per call`);
+
+export const TagIdsBody = z.strictObject({ tagIds: TagIds });
+
+export const BulkTagging = z.strictObject({
+  entityType: z.enum(ENTITY_TYPES, { error: `Must be one of ${ENTITY_TYPES.join(', ')}` }),
+  entityIds: z.array(Id).min(1, 'Must name at least one entity').max(MAX_BULK_ENTITIES, `At most ${MAX_BULK_ENTITIES} entities per call`),
+  tagIds: TagIds,
+});
+export type BulkTagging = z.output<typeof BulkTagging>;
+
+const sorted = (ids: Iterable<string>) => [...new Set(ids)].sort();
+
+export interface TagSetChange {
+  before: string[];
+  after: string[];
+  /** Tag ids actually added or removed; empty when the call changes nothing. */
+  delta: string[];
+}
+
+/** What applying `action` with `tagIds` does to an entity's tag set; re-applying yields an empty delta. */
+export const planChange = (current: Iterable<string>, tagIds: readonly string[], action: TagAction): TagSetChange => {
+  const before = sorted(current);
+  const has = new Set(before);
+  const delta = sorted(tagIds.filter((id) => (action === 'tag' ? !has.has(id) : has.has(id))));
+  const drop = new Set(delta);
+  const after = action === 'tag' ? sorted([...before, ...delta]) : before.filter((id) => !drop.has(id));
+  return { before, after, delta };
+};
+
+/** Only growth is refused, so an entity over the limit can always shed tags. */
+export const exceedsEntityLimit = (change: TagSetChange): boolean =>
+  change.after.length > change.before.length && change.after.length > MAX_TAGS_PER_ENTITY;
+
+const EVENT_PREFIX = { conversation: 'inbox.conversation', customer: 'customer.contact' } as const;
+
+export const taggingEventType = (type: TaggableNow, action: TagAction) =>
+  `${EVENT_PREFIX[type]}.${action === 'tag' ? 'tagged' : 'untagged'}` as const;

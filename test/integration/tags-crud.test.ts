@@ -1,0 +1,238 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LocalStack } from '../../infra/local/stack';
+import { client, type Client } from '../support/api';
+import { outboxEvents } from '../support/outbox';
+import { startTestStack } from '../support/stack';
+import { createTenant, tokenFor } from '../support/tenants';
+import { ENTITY_PATHS, newConversation, newCustomer, newTag } from '../support/tags-fixtures';
+
+let stack: LocalStack;
+
+/** A fresh workspace with its own admin token: every test stays far below the per-token write limit. */
+const tenant = async () => {
+  const t = await createTenant(['admin:all']);
+  return { ...t, api: client(stack.baseUrl, { token: t.token, workspaceId: t.workspaceId }) };
+};
+
+beforeAll(async () => {
+  stack = await startTestStack();
+});
+afterAll(() => stack?.stop());
+
+const expectError = (res: { status: number; body: any }, status: number, code: string) => {
+  expect(res.status).toBe(status);
+  expect(res.body).toMatchObject({ success: false, error: { code, message: expect.any(String) } });
+};
+
+const errorPaths = (res: { body: any }) => (res.body.error.details.errors as { path: string }[]).map((e) => e.path);
+
+describe('creating tags', () => {
+  it('creates a tag with name, color and description and returns it under data.tag', async () => {
+    const { api } = await tenant();
+    const res = await api.post('/api/v1/tags', { name: 'VIP', color: '#FF8800', description: 'Pays on time' });
+    expect(res.status).toBe(201);
+    expect(res.body.data.tag).toEqual({
+      _id: expect.stringMatching(/^[0-9a-f]{24}$/),
+      name: 'VIP',
+      color: '#ff8800',
+      description: 'Pays on time',
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+    });
+  });
+
+  it('gives a tag without color a default color and a null description', async () => {
+    const { api } = await tenant();
+    const res = await api.post('/api/v1/tags', { name: '  billing  ' });
+    expect(res.body.data.tag).toMatchObject({ name: 'billing', color: '#6b7280', description: null });
+  });
+
+  it('refuses a name already used in the workspace, whatever its case, with 409 CONFLICT', async () => {
+    const { api } = await tenant();
+    await newTag(api, 'Urgent');
+    expectError(await api.post('/api/v1/tags', { name: 'urgent' }), 409, 'CONFLICT');
+    expectError(await api.post('/api/v1/tags', { name: 'URGENT ' }), 409, 'CONFLICT');
+  });
+
+  it('lets two workspaces use the same name', async () => {
+    const [a, b] = await Promise.all([tenant(), tenant()]);
+    await newTag(a.api, 'Shared name');
+    expect((await b.api.post('/api/v1/tags', { name: 'Shared name' })).status).toBe(201);
+  });
+
+  it('admits exactly one of many concurrent creates of the same name', async () => {
+    const { api } = await tenant();
+    const results = await Promise.all(Array.from({ length: 8 }, () => api.post('/api/v1/tags', { name: 'Race' })));
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409, 409, 409]);
+    expect((await api.get('/api/v1/tags')).body.data.pagination.total).toBe(1);
+  });
+
+  it('reports every invalid field with its path in a 422', async () => {
+    const { api } = await tenant();
+    const res = await api.post('/api/v1/tags', { name: 'x'.repeat(51), color: 'red', description: 5, extra: true });
+    expectError(res, 422, 'VALIDATION_ERROR');
+    expect(errorPaths(res).sort()).toEqual(['color', 'description', 'extra', 'name']);
+  });
+
+  it('refuses an empty name with 422 and a missing name with 400', async () => {
+    const { api } = await tenant();
+    expect(errorPaths(await api.post('/api/v1/tags', { name: '   ' }))).toEqual(['name']);
+    expectError(await api.post('/api/v1/tags', { color: '#000000' }), 400, 'BAD_REQUEST');
+  });
+});
+
+describe('reading and listing tags', () => {
+  it('lists tags by name with an exact total and page/limit pagination', async () => {
+    const { api } = await tenant();
+    for (const name of ['delta', 'Alpha', 'charlie', 'bravo', 'echo']) await newTag(api, name);
+    const first = await api.get('/api/v1/tags?limit=2');
+    expect(first.status).toBe(200);
+    expect(first.body.data.tags.map((t: { name: string }) => t.name)).toEqual(['Alpha', 'bravo']);
+    expect(first.body.data.pagination).toMatchObject({ total: 5, page: 1, limit: 2, pages: 3, hasMore: true });
+    const second = await api.get('/api/v1/tags?limit=2&page=2');
+    expect(second.body.data.tags.map((t: { name: string }) => t.name)).toEqual(['charlie', 'delta']);
+    const last = await api.get(`/api/v1/tags?limit=2&cursor=${second.body.data.pagination.nextCursor}`);
+    expect(last.body.data.tags.map((t: { name: string }) => t.name)).toEqual(['echo']);
+    expect(last.body.data.pagination).toMatchObject({ hasMore: false, nextCursor: null });
+  });
+
+  it('refuses a limit over 100 and a tampered cursor with 422', async () => {
+    const { api } = await tenant();
+    expect(errorPaths(await api.get('/api/v1/tags?limit=101'))).toEqual(['limit']);
+    const otherWs = Buffer.from(JSON.stringify({ gsi1pk: 'WS#000000000000000000000000#TAGS', gsi1sk: 'a', pk: 'x', sk: 'y' })).toString('base64url');
+    expect(errorPaths(await api.get(`/api/v1/tags?cursor=${otherWs}`))).toEqual(['cursor']);
+  });
+
+  it('gets one tag with how many conversations and customers carry it', async () => {
+    const { api, workspaceId } = await tenant();
+    const tagId = await newTag(api, 'Counted');
+    const [conversation, customer] = await Promise.all([newConversation(workspaceId), newCustomer(workspaceId)]);
+    await api.post(`${ENTITY_PATHS.conversation}/${conversation}/tags`, { tagIds: [tagId] });
+    await api.post(`${ENTITY_PATHS.customer}/${customer}/tags`, { tagIds: [tagId] });
+    const res = await api.get(`/api/v1/tags/${tagId}`);
+    expect(res.status).toBe(200);
+    expect(res.body.data.tag).toMatchObject({ _id: tagId, name: 'Counted', counts: { conversation: 1, customer: 1 } });
+  });
+
+  it('answers 404 for an unknown id, a malformed id and another workspace\'s tag', async () => {
+    const [a, b] = await Promise.all([tenant(), tenant()]);
+    const foreign = await newTag(b.api, 'Theirs');
+    expectError(await a.api.get('/api/v1/tags/0123456789abcdef01234567'), 404, 'NOT_FOUND');
+    expectError(await a.api.get('/api/v1/tags/not-an-id'), 404, 'NOT_FOUND');
+    const res = await a.api.get(`/api/v1/tags/${foreign}`);
+    expectError(res, 404, 'NOT_FOUND');
+    expect(JSON.stringify(res.body)).not.toContain('Theirs');
+    expectError(await a.api.patch(`/api/v1/tags/${foreign}`, { name: 'Mine now' }), 404, 'NOT_FOUND');
+    expectError(await a.api.delete(`/api/v1/tags/${foreign}`), 404, 'NOT_FOUND');
+    expect((await b.api.get(`/api/v1/tags/${foreign}`)).body.data.tag.name).toBe('Theirs');
+    expect((await a.api.get('/api/v1/tags')).body.data).toMatchObject({ tags: [], pagination: { total: 0 } });
+  });
+});
+
+describe('updating tags', () => {
+  it('renames, recolors and clears the description, changing only what the body names', async () => {
+    const { api } = await tenant();
+    const created = (await api.post('/api/v1/tags', { name: 'Old', color: '#111111', description: 'd' })).body.data.tag;
+    const res = await api.patch(`/api/v1/tags/${created._id}`, { name: 'New', description: null });
+    expect(res.status).toBe(200);
+    expect(res.body.data.tag).toMatchObject({ _id: created._id, name: 'New', color: '#111111', description: null, createdAt: created.createdAt });
+    expect((await api.get(`/api/v1/tags/${created._id}`)).body.data.tag.name).toBe('New');
+    expect((await api.get('/api/v1/tags')).body.data.tags.map((t: { name: string }) => t.name)).toEqual(['New']);
+  });
+
+  it('frees the old name on rename and refuses renaming onto a taken name with 409', async () => {
+    const { api } = await tenant();
+    const first = await newTag(api, 'First');
+    await newTag(api, 'Second');
+    expectError(await api.patch(`/api/v1/tags/${first}`, { name: 'second' }), 409, 'CONFLICT');
+    expect((await api.patch(`/api/v1/tags/${first}`, { name: 'Renamed' })).status).toBe(200);
+    expect((await api.post('/api/v1/tags', { name: 'first' })).status).toBe(201);
+  });
+
+  it('allows changing only the case of a name', async () => {
+    const { api } = await tenant();
+    const id = await newTag(api, 'support');
+    const res = await api.patch(`/api/v1/tags/${id}`, { name: 'Support' });
+    expect(res.body.data.tag.name).toBe('Support');
+  });
+
+  it('reports invalid fields of a PATCH with their paths', async () => {
+    const { api } = await tenant();
+    const id = await newTag(api);
+    const res = await api.patch(`/api/v1/tags/${id}`, { color: '#12345', name: '' });
+    expectError(res, 422, 'VALIDATION_ERROR');
+    expect(errorPaths(res).sort()).toEqual(['color', 'name']);
+  });
+});
+
+describe('deleting tags', () => {
+  it('deletes a tag: it is gone from get and list, its name is free again, a second delete is 404', async () => {
+    const { api } = await tenant();
+    const id = await newTag(api, 'Doomed');
+    const res = await api.delete(`/api/v1/tags/${id}`);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ deleted: true, tag: { _id: id, name: 'Doomed' }, detached: { conversation: 0, customer: 0 } });
+    expectError(await api.get(`/api/v1/tags/${id}`), 404, 'NOT_FOUND');
+    expect((await api.get('/api/v1/tags')).body.data.pagination.total).toBe(0);
+    expectError(await api.delete(`/api/v1/tags/${id}`), 404, 'NOT_FOUND');
+    expect((await api.post('/api/v1/tags', { name: 'doomed' })).status).toBe(201);
+  });
+
+  it('detaches a deleted tag from every entity with one untagged event each', async () => {
+    const { api, workspaceId } = await tenant();
+    const [doomed, kept] = [await newTag(api), await newTag(api)];
+    const conversations = await Promise.all([newConversation(workspaceId), newConversation(workspaceId)]);
+    const customer = await newCustomer(workspaceId);
+    await api.post('/api/v1/tags/bulk', { entityType: 'conversation', entityIds: conversations, tagIds: [doomed, kept] });
+    await api.post(`${ENTITY_PATHS.customer}/${customer}/tags`, { tagIds: [doomed] });
+
+    const res = await api.delete(`/api/v1/tags/${doomed}`);
+    expect(res.body.data.detached).toEqual({ conversation: 2, customer: 1 });
+    for (const id of conversations) {
+      expect((await api.get(`${ENTITY_PATHS.conversation}/${id}/tags`)).body.data.tags.map((t: { _id: string }) => t._id)).toEqual([kept]);
+    }
+    expect((await api.get(`${ENTITY_PATHS.customer}/${customer}/tags`)).body.data.tags).toEqual([]);
+
+    const untagged = await outboxEvents(workspaceId, 'inbox.conversation.untagged');
+    expect(untagged.map((e) => (e.data.conversation as { _id: string })._id).sort()).toEqual([...conversations].sort());
+    for (const e of untagged) expect(e.changes).toEqual({ tagIds: [[doomed, kept].sort(), [kept]] });
+    const contactUntagged = await outboxEvents(workspaceId, 'customer.contact.untagged');
+    expect(contactUntagged).toHaveLength(1);
+    expect(contactUntagged[0]!.changes).toEqual({ tagIds: [[doomed], []] });
+    expect((await api.get(`/api/v1/tags/${kept}`)).body.data.tag.counts).toEqual({ conversation: 2, customer: 0 });
+  });
+
+  it('keeps the total exact under concurrent creates and deletes', async () => {
+    const { api } = await tenant();
+    const existing = await Promise.all(Array.from({ length: 10 }, (_, i) => newTag(api, `existing-${i}`)));
+    const [created, deleted] = await Promise.all([
+      Promise.all(Array.from({ length: 15 }, (_, i) => api.post('/api/v1/tags', { name: `new-${i}` }))),
+      Promise.all(existing.slice(0, 6).map((id) => api.delete(`/api/v1/tags/${id}`))),
+    ]);
+    expect(created.every((r) => r.status === 201)).toBe(true);
+    expect(deleted.every((r) => r.status === 200)).toBe(true);
+    const list = await api.get('/api/v1/tags?limit=100');
+    expect(list.body.data.pagination.total).toBe(19);
+    expect(list.body.data.tags).toHaveLength(19);
+  });
+});
+
+describe('tag scopes', () => {
+  it('lets tags:read list and get but not create, update or delete (403 FORBIDDEN)', async () => {
+    const owner = await tenant();
+    const id = await newTag(owner.api);
+    const { token } = await tokenFor([owner.workspaceId], ['tags:read']);
+    const reader: Client = owner.api.as({ token, workspaceId: owner.workspaceId });
+    expect((await reader.get('/api/v1/tags')).status).toBe(200);
+    expect((await reader.get(`/api/v1/tags/${id}`)).status).toBe(200);
+    expectError(await reader.post('/api/v1/tags', { name: 'nope' }), 403, 'FORBIDDEN');
+    expectError(await reader.patch(`/api/v1/tags/${id}`, { name: 'nope' }), 403, 'FORBIDDEN');
+    expectError(await reader.delete(`/api/v1/tags/${id}`), 403, 'FORBIDDEN');
+  });
+
+  it('refuses listing to a token without tags:read', async () => {
+    const owner = await tenant();
+    const { token } = await tokenFor([owner.workspaceId], ['tags:write', 'inbox:read']);
+    expectError(await owner.api.as({ token, workspaceId: owner.workspaceId }).get('/api/v1/tags'), 403, 'FORBIDDEN');
+  });
+});
