@@ -1,0 +1,83 @@
+import { App } from 'aws-cdk-lib';
+import { Match } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { checkQueueSpec } from '../../infra/stacks/queues-stack';
+import { stageFrom } from '../../infra/stacks/stage';
+import { fullWiring, synth, type Synthesized } from './synth';
+
+const domain = { domainName: 'api.example.com', certificateArn: 'arn:aws:acm:us-east-1:111111111111:certificate/abc' };
+
+describe('the prod stage', () => {
+  let prod: Synthesized;
+  beforeAll(() => {
+    prod = synth({ wiring: fullWiring, context: { stage: 'prod', alarmEmail: 'ops@example.com', corsOrigins: 'https://app.example.com', ...domain } });
+  });
+
+  it('protects the table from deletion and retains it (and its logs) when the stack goes', () => {
+    prod.template(prod.stacks.data).hasResource('AWS::DynamoDB::Table', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: Match.objectLike({ DeletionProtectionEnabled: true }),
+    });
+    prod.template(prod.stacks.api).hasResource('AWS::Logs::LogGroup', { DeletionPolicy: 'Retain', Properties: { RetentionInDays: 90 } });
+  });
+
+  it('names its stacks, bus and API after the stage', () => {
+    expect(prod.all.map((s) => s.stackName)).toEqual(['Parley-prod-Observability', 'Parley-prod-Data', 'Parley-prod-Events', 'Parley-prod-Queues', 'Parley-prod-Api', 'Parley-prod-Workers']);
+    prod.template(prod.stacks.events).hasResourceProperties('AWS::Events::EventBus', { Name: 'parley-prod' });
+    prod.template(prod.stacks.api).hasResourceProperties('AWS::ApiGatewayV2::Api', { Name: 'parley-prod' });
+  });
+
+  it('maps the API to the custom domain and says where to point DNS', () => {
+    const api = prod.template(prod.stacks.api);
+    api.hasResourceProperties('AWS::ApiGatewayV2::DomainName', {
+      DomainName: 'api.example.com',
+      DomainNameConfigurations: [Match.objectLike({ CertificateArn: domain.certificateArn, EndpointType: 'REGIONAL' })],
+    });
+    api.hasResourceProperties('AWS::ApiGatewayV2::ApiMapping', { DomainName: { Ref: Match.stringLikeRegexp('^Domain') }, Stage: '$default' });
+    api.hasOutput('DomainTarget', {});
+  });
+
+  it('answers CORS preflights only for the configured origins', () => {
+    prod.template(prod.stacks.api).hasResourceProperties('AWS::ApiGatewayV2::Api', {
+      CorsConfiguration: Match.objectLike({ AllowOrigins: ['https://app.example.com'], AllowHeaders: Match.arrayWith(['authorization', 'x-workspace-id']) }),
+    });
+  });
+
+  it('throttles at production rates and e-mails alarms', () => {
+    prod.template(prod.stacks.api).hasResourceProperties('AWS::ApiGatewayV2::Stage', { DefaultRouteSettings: { ThrottlingRateLimit: 500, ThrottlingBurstLimit: 1000 } });
+    prod.template(prod.stacks.observability).hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com' });
+  });
+});
+
+describe('the dev stage', () => {
+  it('can be torn down: no deletion protection, resources destroyed with the stack', () => {
+    const dev = synth({ wiring: fullWiring });
+    dev.template(dev.stacks.data).hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Delete', Properties: Match.objectLike({ DeletionProtectionEnabled: false }) });
+    dev.template(dev.stacks.observability).resourceCountIs('AWS::SNS::Subscription', 0);
+    dev.template(dev.stacks.api).resourceCountIs('AWS::ApiGatewayV2::DomainName', 0);
+  });
+});
+
+describe('configuration mistakes fail the synth', () => {
+  const context = (values: Record<string, string>) => new App({ context: values }).node;
+
+  it('rejects an unknown stage and a domain without its certificate', () => {
+    expect(() => stageFrom(context({ stage: 'staging' }))).toThrow(/dev or prod/);
+    expect(() => stageFrom(context({ domainName: 'api.example.com' }))).toThrow(/go together/);
+    expect(stageFrom(context({})).name).toBe('dev');
+  });
+
+  it('rejects a queue whose visibility timeout does not exceed its consumer timeout, or keeps messages under 4 days', () => {
+    const [queue] = fullWiring.queues;
+    expect(() => checkQueueSpec({ ...queue!, visibilityTimeoutSeconds: 30 })).toThrow(/must exceed its consumer's timeout 30s/);
+    expect(() => checkQueueSpec({ ...queue!, consumer: { ...queue!.consumer, timeoutSeconds: undefined }, visibilityTimeoutSeconds: 30 })).toThrow(/30s/);
+    expect(() => checkQueueSpec({ ...queue!, retentionDays: 3 })).toThrow(/at least 4 days/);
+    expect(() => checkQueueSpec(queue!)).not.toThrow();
+  });
+
+  it('rejects a function that names a queue the wiring does not declare', () => {
+    const route = { ...fullWiring.routes[0]!, access: { table: 'read' as const, queues: ['nowhere'] } };
+    expect(() => synth({ wiring: { ...fullWiring, routes: [route] } })).toThrow(/uses queue "nowhere"/);
+  });
+});
