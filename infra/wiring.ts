@@ -1,4 +1,6 @@
 import { authRoutes } from './wiring/auth';
+import { contactsRoutes } from './wiring/contacts';
+import { inboxWiring } from './wiring/inbox';
 import { tagRoutes } from './wiring/tags';
 import { webhooksWiring } from './wiring/webhooks';
 import { OUTBOX_DETAIL_TYPE, OUTBOX_SOURCE } from '../shared/events/from-bus';
@@ -9,11 +11,11 @@ import type { Wiring } from './wiring/types';
  * local runtime runs exactly this. Area modules under `wiring/` contribute their parts.
  */
 export const wiring: Wiring = {
-  routes: [...authRoutes, ...tagRoutes, ...webhooksWiring.routes],
+  routes: [...authRoutes, ...tagRoutes, ...webhooksWiring.routes, ...inboxWiring.routes, ...contactsRoutes],
   fallback: { handler: 'functions/http/not-found.ts', access: { table: 'read' } },
   queues: [...webhooksWiring.queues],
   rules: [...webhooksWiring.rules],
-  schedules: [...webhooksWiring.schedules],
+  schedules: [...webhooksWiring.schedules, ...inboxWiring.schedules],
 };
 
 /** Pattern matching every outbox event the pipe forwards; rules narrow it by `detail`. */

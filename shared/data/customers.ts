@@ -141,11 +141,11 @@ const changesOf = (before: Customer, after: Customer) => {
 };
 
 /** The versioned item update for a customer change, keeping the name search entry in step. */
-export const customerUpdate = (ws: string, version: number, before: Customer, after: Customer): TxItem => {
+export const customerUpdate = (ws: string, version: number, before: Customer, after: Customer, set: Record<string, unknown> = {}): TxItem => {
   const index = nameIndex(ws, after);
   return versionedUpdate(customerKey(ws, after._id), version, before, after, {
     skip: ['tagIds'],
-    set: index,
+    set: { ...index, ...set },
     remove: index ? [] : ['gsi2pk', 'gsi2sk'],
   });
 };

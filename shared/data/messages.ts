@@ -38,7 +38,13 @@ export interface Posted {
  * Adds a message and applies it to its conversation (counts, unread, last message time, reopening) in one
  * transaction with its event. `extra` rides along in the same transaction (e.g. an idempotency guard).
  */
-export const postMessage = async (ws: string, conversationId: string, input: NewMessage, now: Date, extra: Write[] = []): Promise<Posted> => {
+export const postMessage = async (
+  ws: string,
+  conversationId: string,
+  input: NewMessage,
+  now: Date,
+  extra: (message: Message) => Write[] = () => [],
+): Promise<Posted> => {
   const message = newMessage(input, { _id: objectId(now.getTime()), conversationId }, now);
   const conversation = await mutateConversation(
     ws,
@@ -50,7 +56,7 @@ export const postMessage = async (ws: string, conversationId: string, input: New
         extra: [
           write(createItem(toItem(ws, message))),
           write(outboxItem(eventOf(ws, message, change.conversation, now))),
-          ...extra,
+          ...extra(message),
         ],
       };
     },

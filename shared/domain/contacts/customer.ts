@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ConflictError } from '../../http/errors';
 import { Channel } from '../inbox/conversation';
 
 /** E.164: a plus, a non-zero country digit, at most 15 digits in all. */
@@ -119,3 +120,12 @@ export const mergeCustomers = (base: Customer, mergee: Customer, now: Date): Cus
   lastActivityAt: [base.lastActivityAt, mergee.lastActivityAt].filter((t): t is string => t !== null).sort().at(-1) ?? null,
   updatedAt: now.toISOString(),
 });
+
+/** Blocking a blocked customer (or unblocking an unblocked one) is refused. */
+export const setBlocked = (c: Customer, blocked: boolean, now: Date) => {
+  if (c.blocked === blocked) throw new ConflictError(`Customer is already ${blocked ? 'blocked' : 'unblocked'}`, { blocked });
+  return {
+    customer: { ...c, blocked, updatedAt: now.toISOString() },
+    event: blocked ? ('customer.contact.blocked' as const) : ('customer.contact.unblocked' as const),
+  };
+};

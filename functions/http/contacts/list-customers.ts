@@ -1,0 +1,10 @@
+import { route } from '../../../shared/http/route';
+import { paginationOf } from '../../../shared/http/pagination';
+import { listCustomers } from '../../../shared/data/customers-list';
+import { CustomerFilters } from './schemas';
+
+export const handler = route({ scope: 'contacts:read', query: CustomerFilters }, async ({ query, workspaceId }) => {
+  const { page, limit, cursor, ...filters } = query;
+  const { customers, total, nextCursor } = await listCustomers(workspaceId, filters, { page, limit, cursor });
+  return { customers, pagination: paginationOf(total, query, nextCursor) };
+});

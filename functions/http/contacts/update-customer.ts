@@ -1,0 +1,8 @@
+import { route } from '../../../shared/http/route';
+import { mutateCustomer } from '../../../shared/data/customers';
+import { updateCustomer } from '../../../shared/domain/contacts/customer';
+import { IdParams, UpdateCustomer } from './schemas';
+
+export const handler = route({ scope: 'contacts:write', params: IdParams, body: UpdateCustomer }, async ({ params, body, workspaceId, now }) => ({
+  customer: await mutateCustomer(workspaceId, params.id, (c) => ({ customer: updateCustomer(c, body, now), event: 'customer.contact.updated' }), now),
+}));

@@ -1,0 +1,8 @@
+import { route } from '../../../shared/http/route';
+import { mutateConversation } from '../../../shared/data/conversations';
+import { assign } from '../../../shared/domain/inbox/edits';
+import { Assign, IdParams } from './schemas';
+
+export const handler = route({ scope: 'inbox:write', params: IdParams, body: Assign }, async ({ params, body, workspaceId, now }) => ({
+  conversation: await mutateConversation(workspaceId, params.id, (c) => ({ change: assign(c, body.assigneeId, now) }), now),
+}));

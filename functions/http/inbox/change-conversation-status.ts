@@ -1,0 +1,13 @@
+import { route } from '../../../shared/http/route';
+import { mutateConversation } from '../../../shared/data/conversations';
+import { changeStatus } from '../../../shared/domain/inbox/state-machine';
+import { ChangeStatus, IdParams } from './schemas';
+
+export const handler = route({ scope: 'inbox:write', params: IdParams, body: ChangeStatus }, async ({ params, body, workspaceId, now }) => ({
+  conversation: await mutateConversation(
+    workspaceId,
+    params.id,
+    (c) => ({ change: changeStatus(c, body.status, { snoozedUntil: body.snoozedUntil, now }) }),
+    now,
+  ),
+}));

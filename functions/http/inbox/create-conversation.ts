@@ -1,0 +1,7 @@
+import { route } from '../../../shared/http/route';
+import { createConversation } from '../../../shared/data/conversations';
+import { CreateConversation } from './schemas';
+
+export const handler = route({ scope: 'inbox:write', body: CreateConversation, status: 201 }, async ({ body, workspaceId, now }) => ({
+  conversation: await createConversation(workspaceId, body, now),
+}));

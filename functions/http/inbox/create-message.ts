@@ -1,0 +1,9 @@
+import { route } from '../../../shared/http/route';
+import { postMessage } from '../../../shared/data/messages';
+import { CreateMessage, IdParams } from './schemas';
+
+export const handler = route(
+  { scope: 'inbox:write', params: IdParams, body: CreateMessage, status: 201 },
+  async ({ params, body, workspaceId, token, now }) =>
+    postMessage(workspaceId, params.id, { ...body, author: { type: 'token', id: token._id } }, now),
+);

@@ -1,0 +1,9 @@
+import { route } from '../../../shared/http/route';
+import { ListQuery, paginationOf } from '../../../shared/http/pagination';
+import { listMessages } from '../../../shared/data/messages';
+import { IdParams } from './schemas';
+
+export const handler = route({ scope: 'inbox:read', params: IdParams, query: ListQuery }, async ({ params, query, workspaceId }) => {
+  const { messages, total, nextCursor } = await listMessages(workspaceId, params.id, query);
+  return { messages, pagination: paginationOf(total, query, nextCursor) };
+});

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { OBJECT_ID } from '../../../shared/ids';
+import { ListQuery } from '../../../shared/http/pagination';
+import { Channel, Priority, Status } from '../../../shared/domain/inbox/conversation';
+import { UNASSIGNED } from '../../../shared/domain/inbox/lists';
+import { hasBody, MessageContent } from '../../../shared/domain/inbox/message';
+
+export const ObjectId = z.string().regex(OBJECT_ID, 'Must be a 24-character hex id');
+export const IdParams = z.object({ id: ObjectId });
+
+export const Subject = z.string().trim().min(1).max(255).nullable();
+
+export const CreateConversation = z.strictObject({
+  customerId: ObjectId,
+  channel: Channel.default('api'),
+  subject: Subject.optional(),
+  priority: Priority.optional(),
+  assigneeId: ObjectId.nullable().optional(),
+  status: z.enum(['open', 'pending']).optional(),
+});
+
+export const UpdateConversation = z
+  .strictObject({ subject: Subject.optional(), priority: Priority.optional() })
+  .refine((b) => Object.keys(b).length > 0, 'Give at least one of subject, priority');
+
+export const ConversationFilters = z.strictObject({
+  ...ListQuery.shape,
+  status: Status.optional(),
+  assigneeId: z.union([ObjectId, z.literal(UNASSIGNED)]).optional(),
+  channel: Channel.optional(),
+  customerId: ObjectId.optional(),
+  tagId: ObjectId.optional(),
+});
+
+export const Assign = z.strictObject({ assigneeId: ObjectId });
+
+export const ChangeStatus = z.strictObject({
+  status: Status,
+  snoozedUntil: z.iso.datetime({ offset: true }).optional(),
+});
+
+const withBody = <T extends { content?: string; attachments?: unknown[] }>(schema: z.ZodType<T>) =>
+  schema.refine(hasBody, { message: 'Give content or at least one attachment', path: ['content'] });
+
+export const CreateMessage = withBody(z.strictObject({ type: z.enum(['outgoing', 'note']).default('outgoing'), ...MessageContent }));
+
+export const IncomingMessage = withBody(
+  z.strictObject({
+    channel: Channel,
+    customer: z.strictObject({
+      identifier: z.string().trim().min(1).max(320),
+      name: z.string().trim().min(1).max(200).optional(),
+      email: z.email().max(320).optional(),
+      phone: z.string().regex(/^\+[1-9]\d{6,14}$/, 'Must be an E.164 number like +14155550123').optional(),
+    }),
+    externalId: z.string().trim().min(1).max(200).optional(),
+    conversationId: ObjectId.optional(),
+    ...MessageContent,
+  }),
+);

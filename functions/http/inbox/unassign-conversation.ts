@@ -1,0 +1,8 @@
+import { route } from '../../../shared/http/route';
+import { mutateConversation } from '../../../shared/data/conversations';
+import { unassign } from '../../../shared/domain/inbox/edits';
+import { IdParams } from './schemas';
+
+export const handler = route({ scope: 'inbox:write', params: IdParams }, async ({ params, workspaceId, now }) => ({
+  conversation: await mutateConversation(workspaceId, params.id, (c) => ({ change: unassign(c, now) }), now),
+}));

@@ -1,0 +1,104 @@
+import { ValidationError } from '../http/errors';
+import { mergeCustomers as merged, uniqueValues, type Customer, type UniqueValue } from '../domain/contacts/customer';
+import { bumpCounter } from './counters';
+import { customerCount, listMembership, mutateConversation } from './conversations';
+import { retryOnConflict, tagLinkWrites, transactWrites, write, type Write } from './conversations-kit';
+import { contactEvent, customerUpdate, CUSTOMERS_COUNTER, guardKey, requireCustomer, searchPartition } from './customers';
+import { customerKey } from './entity-keys';
+import { queryPage } from './query';
+import { config } from '../config';
+import { diff } from '../events/envelope';
+
+const MOVE_BATCH = 25;
+
+/** Moves every conversation of `from` to `to`, one transaction (and one `updated` event) per conversation. */
+const moveConversations = async (ws: string, from: string, to: string, now: Date): Promise<number> => {
+  let moved = 0;
+  for (;;) {
+    const { items } = await queryPage({ pk: listMembership(ws, `customer:${from}`, '').pk }, { limit: MOVE_BATCH });
+    if (items.length === 0) return moved;
+    for (const item of items) {
+      await mutateConversation(
+        ws,
+        item.sk as string,
+        (c) =>
+          c.customerId !== from
+            ? undefined
+            : {
+                change: { conversation: { ...c, customerId: to, updatedAt: now.toISOString() }, events: [{ name: 'updated', fields: ['customerId'] }] },
+                extra: [write(customerCount(ws, from, -1)), write(customerCount(ws, to, 1))],
+              },
+        now,
+      );
+      moved++;
+    }
+  }
+};
+
+const keyOf = (u: UniqueValue) => `${u.kind}#${u.value}`;
+
+/** Unique values the mergee gives up are released; those the base takes over change owner. */
+const guardHandover = (ws: string, base: Customer, mergee: Customer, result: Customer): Write[] => {
+  const kept = new Set(uniqueValues(result).map(keyOf));
+  const baseHad = new Set(uniqueValues(base).map(keyOf));
+  const ownedByMergee = { ConditionExpression: 'customerId = :from', ExpressionAttributeValues: { ':from': mergee._id } };
+  return uniqueValues(mergee)
+    .filter((u) => !baseHad.has(keyOf(u)))
+    .map((u) => {
+      const key = guardKey(ws, u.kind, u.value);
+      if (!kept.has(keyOf(u))) return write({ Delete: { TableName: config().TABLE_NAME, Key: key, ...ownedByMergee } });
+      const search = u.kind === 'IDENTITY' ? {} : { gsi2pk: searchPartition(ws, u.kind === 'EMAIL' ? 'email' : 'phone'), gsi2sk: `${u.value}#${base._id}` };
+      return write({
+        Update: {
+          TableName: config().TABLE_NAME,
+          Key: key,
+          UpdateExpression: `SET customerId = :to${u.kind === 'IDENTITY' ? '' : ', gsi2sk = :sk'}`,
+          ...ownedByMergee,
+          ExpressionAttributeValues: { ':from': mergee._id, ':to': base._id, ...('gsi2sk' in search ? { ':sk': search.gsi2sk } : {}) },
+        },
+      });
+    });
+};
+
+/**
+ * Merges `mergeeId` into `baseId`: its conversations move first (each in its own transaction), then one
+ * transaction fills the base's gaps from the mergee, hands over its unique values, tags and attributes,
+ * deletes it and writes `customer.contact.merged`. Every step is idempotent: a merge interrupted half-way
+ * is finished by repeating the call.
+ */
+export const mergeCustomers = async (ws: string, baseId: string, mergeeId: string, now: Date) => {
+  if (baseId === mergeeId) throw new ValidationError([{ path: 'mergeeId', message: 'Must differ from baseId' }]);
+  await Promise.all([requireCustomer(ws, baseId), requireCustomer(ws, mergeeId)]);
+  const conversationsMoved = await moveConversations(ws, mergeeId, baseId, now);
+  const customer = await retryOnConflict(async () => {
+    const [base, mergee] = await Promise.all([requireCustomer(ws, baseId), requireCustomer(ws, mergeeId)]);
+    const result = merged(base.customer, mergee.customer, now);
+    const newTags = mergee.customer.tagIds.filter((t) => !base.customer.tagIds.includes(t));
+    const { updatedAt: _b, ...before } = base.customer;
+    const { updatedAt: _a, ...after } = result;
+    await transactWrites([
+      write(
+        customerUpdate(ws, base.version, base.customer, result, {
+          ...(result.tagIds.length ? { tagIds: new Set(result.tagIds) } : {}),
+          lastConversations: { ...mergee.lastConversations, ...base.lastConversations },
+        }),
+      ),
+      write({
+        Delete: {
+          TableName: config().TABLE_NAME,
+          Key: customerKey(ws, mergeeId),
+          ConditionExpression: '#v = :v AND (attribute_not_exists(conversationCount) OR conversationCount = :zero)',
+          ExpressionAttributeNames: { '#v': 'version' },
+          ExpressionAttributeValues: { ':v': mergee.version, ':zero': 0 },
+        },
+      }),
+      ...guardHandover(ws, base.customer, mergee.customer, result),
+      ...tagLinkWrites(ws, 'customer', mergeeId, mergee.customer.tagIds, -1, now),
+      ...tagLinkWrites(ws, 'customer', baseId, newTags, 1, now),
+      write(bumpCounter(ws, CUSTOMERS_COUNTER, -1)),
+      write(contactEvent('customer.contact.merged', ws, result, now, { data: { mergedContact: mergee.customer }, changes: diff(before, after) })),
+    ]);
+    return result;
+  });
+  return { customer, mergedCustomerId: mergeeId, conversationsMoved };
+};

@@ -1,0 +1,108 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo } from '../aws/dynamo';
+import { config } from '../config';
+import { ConflictError, ValidationError } from '../http/errors';
+import { normalizeEmail, type Customer } from '../domain/contacts/customer';
+import type { Channel } from '../domain/inbox/conversation';
+import type { Attachment } from '../domain/inbox/message';
+import { createConversation, getConversation, requireConversation } from './conversations';
+import { write } from './conversations-kit';
+import { createCustomer, customerIdBy, getCustomer, mutateCustomer, requireCustomer } from './customers';
+import { customerKey } from './entity-keys';
+import { getMessage, postMessage, type Posted } from './messages';
+import { createItem, updateItem } from './transact';
+
+export interface Incoming {
+  channel: Channel;
+  customer: { identifier: string; name?: string; email?: string; phone?: string };
+  content?: string;
+  attachments?: Attachment[];
+  /** The channel's own message id: a repeated delivery of the same id is recorded once. */
+  externalId?: string;
+  conversationId?: string;
+}
+
+class Duplicate extends Error {}
+
+const dedupeKey = (ws: string, channel: string, externalId: string) => ({ pk: `WS#${ws}#INCOMING#${channel}#${externalId}`, sk: 'GUARD' });
+
+const alreadyRecorded = async (ws: string, input: Incoming): Promise<(Posted & { customer: Customer }) | undefined> => {
+  if (!input.externalId) return undefined;
+  const { Item } = await dynamo().send(
+    new GetCommand({ TableName: config().TABLE_NAME, Key: dedupeKey(ws, input.channel, input.externalId), ConsistentRead: true }),
+  );
+  if (!Item) return undefined;
+  const { conversation } = await requireConversation(ws, Item.conversationId as string);
+  const message = await getMessage(ws, conversation._id, Item.messageId as string);
+  const { customer } = await requireCustomer(ws, conversation.customerId);
+  return message && { message, conversation, customer };
+};
+
+/**
+ * The sender by channel identity, else by email or phone (then the identity is added to that customer),
+ * else a new customer. A concurrent first message from the same sender makes one of the creates lose
+ * on the identity guard; it then finds the winner.
+ */
+const resolveCustomer = async (ws: string, input: Incoming, now: Date, retried = false): Promise<Customer> => {
+  const identity = { channel: input.channel, identifier: input.customer.identifier };
+  const { email, phone, name } = input.customer;
+  const byIdentity = await customerIdBy(ws, 'IDENTITY', `${identity.channel}#${identity.identifier}`);
+  if (byIdentity) return (await requireCustomer(ws, byIdentity)).customer;
+  const known =
+    (email ? await customerIdBy(ws, 'EMAIL', normalizeEmail(email)) : undefined) ?? (phone ? await customerIdBy(ws, 'PHONE', phone) : undefined);
+  try {
+    if (known) {
+      return await mutateCustomer(ws, known, (c) => ({ customer: { ...c, identities: [...c.identities, identity], updatedAt: now.toISOString() }, event: 'customer.contact.updated' }), now);
+    }
+    return await createCustomer(ws, { name, email, phone, identities: [identity] }, now);
+  } catch (error) {
+    if (error instanceof ConflictError && !retried) return resolveCustomer(ws, input, now, true);
+    throw error;
+  }
+};
+
+/** The conversation named in the request, else the sender's latest on this channel, else a new one. */
+const conversationFor = async (ws: string, customer: Customer, input: Incoming, now: Date): Promise<string> => {
+  if (input.conversationId) {
+    const stored = await getConversation(ws, input.conversationId);
+    if (!stored || stored.conversation.customerId !== customer._id) {
+      throw new ValidationError([{ path: 'conversationId', message: 'No such conversation for this sender' }]);
+    }
+    return stored.conversation._id;
+  }
+  const latest = (await getCustomer(ws, customer._id))?.lastConversations[input.channel];
+  const stored = latest ? await getConversation(ws, latest) : undefined;
+  if (stored && stored.conversation.customerId === customer._id) return stored.conversation._id;
+  return (await createConversation(ws, { customerId: customer._id, channel: input.channel }, now))._id;
+};
+
+/**
+ * The entry point channels use for a customer's message: finds or creates the customer and the
+ * conversation, records the message (reopening a closed or snoozed conversation) and stamps the
+ * customer's last activity. Messages from a blocked customer are refused.
+ */
+export const receiveIncoming = async (ws: string, input: Incoming, now: Date): Promise<Posted & { customer: Customer; duplicate: boolean }> => {
+  const seen = await alreadyRecorded(ws, input);
+  if (seen) return { ...seen, duplicate: true };
+  const customer = await resolveCustomer(ws, input, now);
+  if (customer.blocked) throw new ConflictError('Customer is blocked', { customerId: customer._id });
+  const conversationId = await conversationFor(ws, customer, input, now);
+  try {
+    const posted = await postMessage(
+      ws,
+      conversationId,
+      { type: 'incoming', content: input.content, attachments: input.attachments, author: { type: 'customer', id: customer._id }, externalId: input.externalId },
+      now,
+      (message) => [
+        write(updateItem(customerKey(ws, customer._id), 'SET lastActivityAt = :t', { values: { ':t': now.toISOString() }, condition: 'attribute_exists(pk)' })),
+        ...(input.externalId
+          ? [write(createItem({ ...dedupeKey(ws, input.channel, input.externalId), type: 'INCOMING_GUARD', conversationId, messageId: message._id }), () => new Duplicate())]
+          : []),
+      ],
+    );
+    return { ...posted, customer: { ...customer, lastActivityAt: now.toISOString() }, duplicate: false };
+  } catch (error) {
+    if (!(error instanceof Duplicate)) throw error;
+    return { ...(await alreadyRecorded(ws, input))!, duplicate: true };
+  }
+};
