@@ -4,6 +4,8 @@ import type { Tag } from '../domain/tags/tag';
 import {
   exceedsEntityLimit,
   isTaggableNow,
+  isWellFormedId,
+  MALFORMED_ID,
   MAX_TAGS_PER_ENTITY,
   planChange,
   taggingEventType,
@@ -126,12 +128,15 @@ const requestErrors = (
   entityPath: (i: number) => string,
 ): FieldError[] => [
   ...req.entityIds.flatMap((id, i) => {
+    if (!isWellFormedId(id)) return [{ path: entityPath(i), message: MALFORMED_ID }];
     const item = entities.get(id);
     if (!item) return [{ path: entityPath(i), message: `No such ${label[req.entityType]} in this workspace` }];
     const change = planChange(tagIdsOf(item[TAG_IDS_ATTRIBUTE]), req.tagIds.filter((t) => tags.has(t)), action);
     return exceedsEntityLimit(change) ? [{ path: entityPath(i), message: `Would carry more than ${MAX_TAGS_PER_ENTITY} tags` }] : [];
   }),
-  ...req.tagIds.flatMap((id, i) => (tags.has(id) ? [] : [{ path: `tagIds[${i}]`, message: 'No such tag in this workspace' }])),
+  ...req.tagIds.flatMap((id, i) =>
+    tags.has(id) ? [] : [{ path: `tagIds[${i}]`, message: isWellFormedId(id) ? 'No such tag in this workspace' : MALFORMED_ID }],
+  ),
 ];
 
 /**
@@ -150,7 +155,10 @@ export const applyTagging = async (
 ): Promise<TaggingResult> => {
   const { entityType } = req;
   if (!isTaggableNow(entityType)) throw new ValidationError([{ path: 'entityType', message: 'Leads cannot be tagged yet' }]);
-  const [tags, entities] = await Promise.all([getTags(ws, req.tagIds), readEntities(ws, entityType, req.entityIds)]);
+  const [tags, entities] = await Promise.all([
+    getTags(ws, req.tagIds.filter(isWellFormedId)),
+    readEntities(ws, entityType, req.entityIds.filter(isWellFormedId)),
+  ]);
   if (single && entities.size === 0) throw single.notFound();
   const errors = requestErrors({ ...req, entityType }, tags, entities, action, (i) => (single ? 'tagIds' : `entityIds[${i}]`));
   if (errors.length) throw new ValidationError(errors);

@@ -17,7 +17,14 @@ export const isTaggableNow = (type: EntityType): type is TaggableNow => (TAGGABL
 
 export type TagAction = 'tag' | 'untag';
 
-const Id = z.string().regex(OBJECT_ID, 'Must be a 24-character hex id');
+/**
+ * Ids are checked for shape together with existence, so one 422 names every failing index at once
+ * (a malformed id and an unknown one are both "no such" here).
+ */
+export const MALFORMED_ID = 'Must be a 24-character hex id';
+export const isWellFormedId = (id: string): boolean => OBJECT_ID.test(id);
+
+const Id = z.string().max(64, MALFORMED_ID);
 
 const TagIds = z.array(Id).min(1, 'Must name at least one tag').max(MAX_TAGS_PER_CALL, `At most ${MAX_TAGS_PER_CALL} tags per call`);
 

@@ -1,0 +1,165 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LocalStack } from '../../infra/local/stack';
+import { client } from '../support/api';
+import { outboxEvents } from '../support/outbox';
+import { startTestStack } from '../support/stack';
+import { createTenant, tokenFor } from '../support/tenants';
+import { ENTITY_PATHS, newEntity, newTag } from '../support/tags-fixtures';
+
+let stack: LocalStack;
+
+const tenant = async () => {
+  const t = await createTenant(['admin:all']);
+  return { ...t, api: client(stack.baseUrl, { token: t.token, workspaceId: t.workspaceId }) };
+};
+
+beforeAll(async () => {
+  stack = await startTestStack();
+});
+afterAll(() => stack?.stop());
+
+const expectError = (res: { status: number; body: any }, status: number, code: string) => {
+  expect(res.status).toBe(status);
+  expect(res.body).toMatchObject({ success: false, error: { code, message: expect.any(String) } });
+};
+
+const ids = (tags: { _id: string }[]) => tags.map((t) => t._id);
+
+const EVENTS = {
+  conversation: { tagged: 'inbox.conversation.tagged', untagged: 'inbox.conversation.untagged', key: 'conversation' },
+  customer: { tagged: 'customer.contact.tagged', untagged: 'customer.contact.untagged', key: 'contact' },
+} as const;
+
+describe.each(['conversation', 'customer'] as const)('tagging one %s', (type) => {
+  const base = ENTITY_PATHS[type];
+  const events = EVENTS[type];
+
+  it('attaches tags, lists them by name and emits one tagged event with changes', async () => {
+    const { api, workspaceId } = await tenant();
+    const [zulu, alpha] = [await newTag(api, 'zulu'), await newTag(api, 'alpha')];
+    const entity = await newEntity(type, workspaceId);
+    const res = await api.post(`${base}/${entity}/tags`, { tagIds: [zulu, alpha] });
+    expect(res.status).toBe(200);
+    expect(res.body.data.changed).toBe(true);
+    expect(res.body.data.tags.map((t: { name: string }) => t.name)).toEqual(['alpha', 'zulu']);
+    const listed = await api.get(`${base}/${entity}/tags`);
+    expect(ids(listed.body.data.tags)).toEqual([alpha, zulu]);
+    expect(listed.body.data.pagination.total).toBe(2);
+
+    const tagged = await outboxEvents(workspaceId, events.tagged);
+    expect(tagged).toHaveLength(1);
+    expect(tagged[0]!.changes).toEqual({ tagIds: [[], [zulu, alpha].sort()] });
+    expect(tagged[0]!.data[events.key]).toMatchObject({ _id: entity, tagIds: [zulu, alpha].sort() });
+    expect(ids(tagged[0]!.data.tags as { _id: string }[]).sort()).toEqual([zulu, alpha].sort());
+  });
+
+  it('is idempotent: attaching a tag again changes nothing and emits no event', async () => {
+    const { api, workspaceId } = await tenant();
+    const tag = await newTag(api);
+    const entity = await newEntity(type, workspaceId);
+    await api.post(`${base}/${entity}/tags`, { tagIds: [tag] });
+    const again = await api.post(`${base}/${entity}/tags`, { tagIds: [tag, tag] });
+    expect(again.status).toBe(200);
+    expect(again.body.data).toMatchObject({ changed: false, tags: [{ _id: tag }] });
+    expect(await outboxEvents(workspaceId, events.tagged)).toHaveLength(1);
+    expect((await api.get(`/api/v1/tags/${tag}`)).body.data.tag.counts[type]).toBe(1);
+  });
+
+  it('adds only the missing tags and reports before and after in changes', async () => {
+    const { api, workspaceId } = await tenant();
+    const [a, b] = [await newTag(api), await newTag(api)];
+    const entity = await newEntity(type, workspaceId);
+    await api.post(`${base}/${entity}/tags`, { tagIds: [a] });
+    await api.post(`${base}/${entity}/tags`, { tagIds: [a, b] });
+    const tagged = await outboxEvents(workspaceId, events.tagged);
+    expect(tagged.map((e) => e.changes)).toEqual([{ tagIds: [[], [a]] }, { tagIds: [[a], [a, b].sort()] }]);
+    expect(ids(tagged[1]!.data.tags as { _id: string }[])).toEqual([b]);
+  });
+
+  it('detaches a tag with one untagged event, and detaching it again is a no-op', async () => {
+    const { api, workspaceId } = await tenant();
+    const [a, b] = [await newTag(api), await newTag(api)];
+    const entity = await newEntity(type, workspaceId);
+    await api.post(`${base}/${entity}/tags`, { tagIds: [a, b] });
+    const res = await api.delete(`${base}/${entity}/tags/${a}`);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ changed: true, tags: [{ _id: b }] });
+    const again = await api.delete(`${base}/${entity}/tags/${a}`);
+    expect(again.body.data).toMatchObject({ changed: false, tags: [{ _id: b }] });
+    const untagged = await outboxEvents(workspaceId, events.untagged);
+    expect(untagged).toHaveLength(1);
+    expect(untagged[0]!.changes).toEqual({ tagIds: [[a, b].sort(), [b]] });
+    expect((await api.get(`/api/v1/tags/${a}`)).body.data.tag.counts[type]).toBe(0);
+  });
+
+  it('answers 404 for an unknown, malformed or other-workspace entity, never touching it', async () => {
+    const [mine, theirs] = await Promise.all([tenant(), tenant()]);
+    const tag = await newTag(mine.api);
+    const foreign = await newEntity(type, theirs.workspaceId);
+    expectError(await mine.api.post(`${base}/${foreign}/tags`, { tagIds: [tag] }), 404, 'NOT_FOUND');
+    expectError(await mine.api.post(`${base}/0123456789abcdef01234567/tags`, { tagIds: [tag] }), 404, 'NOT_FOUND');
+    expectError(await mine.api.post(`${base}/nope/tags`, { tagIds: [tag] }), 404, 'NOT_FOUND');
+    expectError(await mine.api.get(`${base}/${foreign}/tags`), 404, 'NOT_FOUND');
+    expectError(await mine.api.delete(`${base}/${foreign}/tags/${tag}`), 404, 'NOT_FOUND');
+    expect((await theirs.api.get(`${base}/${foreign}/tags`)).body.data.tags).toEqual([]);
+    expect(await outboxEvents(theirs.workspaceId, events.tagged)).toEqual([]);
+  });
+
+  it('refuses unknown and other-workspace tags with 422 naming each tagIds[i]', async () => {
+    const [mine, theirs] = await Promise.all([tenant(), tenant()]);
+    const [good, foreign] = [await newTag(mine.api), await newTag(theirs.api)];
+    const entity = await newEntity(type, mine.workspaceId);
+    const res = await mine.api.post(`${base}/${entity}/tags`, { tagIds: [good, foreign, '0123456789abcdef01234567', 'bad'] });
+    expectError(res, 422, 'VALIDATION_ERROR');
+    expect(res.body.error.details.errors.map((e: { path: string }) => e.path).sort()).toEqual(['tagIds[1]', 'tagIds[2]', 'tagIds[3]']);
+    expect((await mine.api.get(`${base}/${entity}/tags`)).body.data.tags).toEqual([]);
+    expectError(await mine.api.delete(`${base}/${entity}/tags/${foreign}`), 404, 'NOT_FOUND');
+  });
+
+  it('refuses an empty list, more than 10 tags and unknown fields with 422', async () => {
+    const { api, workspaceId } = await tenant();
+    const entity = await newEntity(type, workspaceId);
+    const path = `${base}/${entity}/tags`;
+    expect((await api.post(path, { tagIds: [] })).body.error.details.errors).toEqual([{ path: 'tagIds', message: expect.any(String) }]);
+    const eleven = Array.from({ length: 11 }, (_, i) => `0123456789abcdef012345${String(i).padStart(2, '0')}`);
+    expect((await api.post(path, { tagIds: eleven })).status).toBe(422);
+    expect((await api.post(path, { tagIds: ['0123456789abcdef01234567'], color: 'x' })).body.error.details.errors[0].path).toBe('color');
+    expectError(await api.post(path, {}), 400, 'BAD_REQUEST');
+  });
+
+  it('needs tags:write to attach or detach and tags:read to list', async () => {
+    const owner = await tenant();
+    const tag = await newTag(owner.api);
+    const entity = await newEntity(type, owner.workspaceId);
+    const reader = owner.api.as({ token: (await tokenFor([owner.workspaceId], ['tags:read', 'inbox:write', 'contacts:write'])).token, workspaceId: owner.workspaceId });
+    expectError(await reader.post(`${base}/${entity}/tags`, { tagIds: [tag] }), 403, 'FORBIDDEN');
+    expectError(await reader.delete(`${base}/${entity}/tags/${tag}`), 403, 'FORBIDDEN');
+    expect((await reader.get(`${base}/${entity}/tags`)).status).toBe(200);
+    const writer = owner.api.as({ token: (await tokenFor([owner.workspaceId], ['tags:write'])).token, workspaceId: owner.workspaceId });
+    expectError(await writer.get(`${base}/${entity}/tags`), 403, 'FORBIDDEN');
+    expect((await writer.post(`${base}/${entity}/tags`, { tagIds: [tag] })).status).toBe(200);
+  });
+
+  it('counts each attachment once when the same tag is attached concurrently', async () => {
+    const { api, workspaceId } = await tenant();
+    const tag = await newTag(api);
+    const entity = await newEntity(type, workspaceId);
+    const results = await Promise.all(Array.from({ length: 6 }, () => api.post(`${base}/${entity}/tags`, { tagIds: [tag] })));
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    expect(results.filter((r) => r.body.data.changed)).toHaveLength(1);
+    expect(await outboxEvents(workspaceId, events.tagged)).toHaveLength(1);
+    expect((await api.get(`/api/v1/tags/${tag}`)).body.data.tag.counts[type]).toBe(1);
+  });
+});
+
+describe('tags on deleted tags', () => {
+  it('refuses to attach a deleted tag with 422', async () => {
+    const { api, workspaceId } = await tenant();
+    const tag = await newTag(api);
+    await api.delete(`/api/v1/tags/${tag}`);
+    const entity = await newEntity('conversation', workspaceId);
+    const res = await api.post(`${ENTITY_PATHS.conversation}/${entity}/tags`, { tagIds: [tag] });
+    expectError(res, 422, 'VALIDATION_ERROR');
+    expect(res.body.error.details.errors[0].path).toBe('tagIds[0]');
+  });
+});
