@@ -1,6 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { TokenRecord } from '../domain/auth/token';
+import type { RateCategory } from '../domain/auth/rate-limit';
 
 /** What the pipeline learns about a request as it passes each middleware, in order. */
 export interface RequestState {
@@ -10,7 +11,7 @@ export interface RequestState {
   headers: Record<string, string>;
   token?: TokenRecord;
   /** Whether the token's rate-limit window admitted this request, and how many it has counted. */
-  admission?: { admitted: boolean; used: number };
+  admission?: { admitted: boolean; used: number; category: RateCategory };
   workspaceId?: string;
   input?: { body: unknown; query: unknown; params: unknown };
 }

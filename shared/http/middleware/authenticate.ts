@@ -1,7 +1,7 @@
 import { AppError, TooManyRequestsError } from '../errors';
 import { config } from '../../config';
 import { hashToken, sameHash, tokenState, TOKEN_PATTERN } from '../../domain/auth/token';
-import { RATE_LIMITS, rateCategory, secondsUntil, windowOf } from '../../domain/auth/rate-limit';
+import { RATE_LIMITS, rateCategory, rateHeaders, secondsUntil, windowOf } from '../../domain/auth/rate-limit';
 import { admitRequest } from '../../data/tokens';
 import { countIn, increment } from '../../data/rate-limits';
 import { header, stateOf, type HttpMiddleware } from '../state';
@@ -12,7 +12,7 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
  * Resolves the bearer token (401 on anything but an active token). Failed attempts are counted per source
  * IP, and an IP over its allowance is refused whatever it presents, so guessing tokens is slow.
  * The lookup also counts the request against the token's rate-limit window (one conditional update);
- * `rateLimit` reports the outcome after the workspace check, in pipeline order.
+ * `rateLimit` acts on the outcome after the workspace check, in pipeline order.
  */
 export const authenticate = (): HttpMiddleware => ({
   before: async (request) => {
@@ -28,23 +28,25 @@ export const authenticate = (): HttpMiddleware => ({
       hash ? admitRequest(hash, category, window, RATE_LIMITS[category]) : undefined,
       countIn(failures, window),
     ]);
-    const found = admission?.found ? admission.token : undefined;
 
     if (priorFailures >= config().AUTH_FAILURE_LIMIT) {
       throw new TooManyRequestsError(secondsUntil(window.end, state.now), 'Too many failed authentication attempts from this address');
     }
+    const found = admission?.found ? admission : undefined;
     const problem = !token
       ? 'Missing or malformed Authorization header; expected "Bearer <API_TOKEN>"'
-      : !found || !hash || !sameHash(found.hash, hash)
+      : !found || !hash || !sameHash(found.token.hash, hash)
         ? 'Invalid API token'
-        : tokenState(found, state.now) !== 'active'
-          ? `API token is ${tokenState(found, state.now)}`
+        : tokenState(found.token, state.now) !== 'active'
+          ? `API token is ${tokenState(found.token, state.now)}`
           : undefined;
-    if (problem) {
+    if (problem || !found) {
       await increment(failures, window);
-      throw new AppError('UNAUTHORIZED', problem);
+      throw new AppError('UNAUTHORIZED', problem ?? 'Invalid API token');
     }
-    state.token = found;
-    state.admission = admission?.found ? { admitted: admission.admitted, used: admission.used } : undefined;
+    state.token = found.token;
+    state.admission = { admitted: found.admitted, used: found.used, category };
+    // From here on the caller is known: every response, errors included, reports its window.
+    Object.assign(state.headers, rateHeaders(RATE_LIMITS[category], found.used, window.end));
   },
 });

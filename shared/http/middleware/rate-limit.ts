@@ -1,18 +1,15 @@
 import { TooManyRequestsError } from '../errors';
-import { RATE_LIMITS, rateCategory, rateHeaders, secondsUntil, windowOf } from '../../domain/auth/rate-limit';
+import { RATE_LIMITS, secondsUntil, windowOf } from '../../domain/auth/rate-limit';
 import { stateOf, type HttpMiddleware } from '../state';
 
-/** Reports the admission made during authentication and stamps the X-RateLimit-* headers. */
+/** Refuses a request its token's window did not admit (counted during authentication). */
 export const rateLimit = (): HttpMiddleware => ({
   before: (request) => {
     const state = stateOf(request);
-    const category = rateCategory(request.event.requestContext.http.method, request.event.rawPath);
-    const limit = RATE_LIMITS[category];
-    const window = windowOf(state.now);
-    const result = state.admission!;
-    Object.assign(state.headers, rateHeaders(limit, result.used, window.end));
-    if (!result.admitted) {
-      throw new TooManyRequestsError(secondsUntil(window.end, state.now), `Rate limit of ${limit} ${category} requests per 15 minutes exceeded`);
+    const { admitted, category } = state.admission!;
+    if (!admitted) {
+      const wait = secondsUntil(windowOf(state.now).end, state.now);
+      throw new TooManyRequestsError(wait, `Rate limit of ${RATE_LIMITS[category]} ${category} requests per 15 minutes exceeded`);
     }
   },
 });
