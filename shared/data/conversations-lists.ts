@@ -7,7 +7,7 @@ import { readCounter } from './counters';
 import { batchGet } from './conversations-kit';
 import { conversationKey, tagLinkKey } from './entity-keys';
 import { queryPage, type PageRequest } from './query';
-import { fromItem, listMembership, listsCounter, SNOOZED_INDEX } from './conversations';
+import { fromItem, listPartition, listsCounter, SNOOZED_INDEX } from './conversations';
 
 export interface ConversationPage {
   conversations: Conversation[];
@@ -20,13 +20,13 @@ export const listConversations = async (ws: string, filters: ConversationFilters
   const source = listSource(filters);
   const [result, total] = await Promise.all(
     'list' in source
-      ? [queryPage({ pk: listMembership(ws, source.list, '').pk, newestFirst: true }, page), readCounter(ws, listsCounter(source.list))]
+      ? [queryPage({ pk: listPartition(ws, source.list), newestFirst: true }, page), readCounter(ws, listsCounter(source.list))]
       : [
           queryPage({ pk: tagLinkKey(ws, source.tagId, 'conversation', '').pk, skPrefix: 'conversation#', newestFirst: true }, page),
           readCounter(ws, `tagged:${source.tagId}:conversation`),
         ],
   );
-  const ids = result.items.map((i) => (i.sk as string).replace(/^conversation#/, ''));
+  const ids = result.items.map((i) => (i.conversationId as string | undefined) ?? (i.sk as string).slice('conversation#'.length));
   const items = await batchGet(ids.map((id) => conversationKey(ws, id)));
   return { conversations: items.map(fromItem), total, nextCursor: result.nextCursor };
 };

@@ -18,8 +18,9 @@ import { createItem, deleteItem, updateItem, type TxItem } from './transact';
  */
 export const SNOOZED_INDEX = 'SNOOZED';
 
-/** Membership of conversation `id` in list `list`: pk=WS#<ws>#CONVLIST#<list>, sk=<id> (newest first). */
-export const listMembership = (ws: string, list: string, id: string) => ({ pk: `WS#${ws}#CONVLIST#${list}`, sk: id });
+/** Membership of a conversation in list `list`: pk=WS#<ws>#CONVLIST#<list>, sk=<createdAt>#<id>, read newest first. */
+export const listPartition = (ws: string, list: string) => `WS#${ws}#CONVLIST#${list}`;
+const listMembership = (ws: string, list: string, c: Conversation) => ({ pk: listPartition(ws, list), sk: `${c.createdAt}#${c._id}` });
 
 export const listsCounter = (list: string) => `conversations:${list}`;
 
@@ -65,10 +66,10 @@ const eventsOf = (ws: string, before: Conversation, change: Change, now: Date): 
 /** List memberships and their counters follow the conversation's status, assignee, channel and customer. */
 const listWrites = (ws: string, before: Conversation | undefined, after: Conversation | undefined): TxItem[] => {
   const { leave, join } = listMoves(before, after);
-  const id = (after ?? before)!._id;
+  const c = (after ?? before)!;
   return [
-    ...leave.flatMap((l) => [deleteItem(listMembership(ws, l, id)), bumpCounter(ws, listsCounter(l), -1)]),
-    ...join.flatMap((l) => [createItem({ ...listMembership(ws, l, id), type: 'CONV_LIST', conversationId: id }), bumpCounter(ws, listsCounter(l), 1)]),
+    ...leave.flatMap((l) => [deleteItem(listMembership(ws, l, c)), bumpCounter(ws, listsCounter(l), -1)]),
+    ...join.flatMap((l) => [createItem({ ...listMembership(ws, l, c), type: 'CONV_LIST', conversationId: c._id }), bumpCounter(ws, listsCounter(l), 1)]),
   ];
 };
 

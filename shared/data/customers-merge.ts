@@ -1,7 +1,7 @@
 import { ValidationError } from '../http/errors';
 import { mergeCustomers as merged, uniqueValues, type Customer, type UniqueValue } from '../domain/contacts/customer';
 import { bumpCounter } from './counters';
-import { customerCount, listMembership, mutateConversation } from './conversations';
+import { customerCount, listPartition, mutateConversation } from './conversations';
 import { retryOnConflict, tagLinkWrites, transactWrites, write, type Write } from './conversations-kit';
 import { contactEvent, customerUpdate, CUSTOMERS_COUNTER, guardKey, requireCustomer, searchPartition } from './customers';
 import { customerKey } from './entity-keys';
@@ -15,12 +15,12 @@ const MOVE_BATCH = 25;
 const moveConversations = async (ws: string, from: string, to: string, now: Date): Promise<number> => {
   let moved = 0;
   for (;;) {
-    const { items } = await queryPage({ pk: listMembership(ws, `customer:${from}`, '').pk }, { limit: MOVE_BATCH });
+    const { items } = await queryPage({ pk: listPartition(ws, `customer:${from}`) }, { limit: MOVE_BATCH });
     if (items.length === 0) return moved;
     for (const item of items) {
       await mutateConversation(
         ws,
-        item.sk as string,
+        item.conversationId as string,
         (c) =>
           c.customerId !== from
             ? undefined
