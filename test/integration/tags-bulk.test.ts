@@ -1,31 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalStack } from '../../infra/local/stack';
-import { client } from '../support/api';
+import { describe, expect, it } from 'vitest';
+import type { Client } from '../support/api';
 import { outboxEvents } from '../support/outbox';
-import { startTestStack } from '../support/stack';
-import { createTenant, tokenFor } from '../support/tenants';
-import { ENTITY_PATHS, newConversation, newCustomer, newTag } from '../support/tags-fixtures';
+import { tokenFor } from '../support/tenants';
+import { ENTITY_PATHS, newConversation, newCustomer, newTag, errorPaths, expectError, tagsStack } from '../support/tags-fixtures';
 
-let stack: LocalStack;
+const { tenant } = tagsStack();
 
-const tenant = async () => {
-  const t = await createTenant(['admin:all']);
-  return { ...t, api: client(stack.baseUrl, { token: t.token, workspaceId: t.workspaceId }) };
-};
-
-beforeAll(async () => {
-  stack = await startTestStack();
-});
-afterAll(() => stack?.stop());
-
-const expectError = (res: { status: number; body: any }, status: number, code: string) => {
-  expect(res.status).toBe(status);
-  expect(res.body).toMatchObject({ success: false, error: { code, message: expect.any(String) } });
-};
-
-const errorPaths = (res: { body: any }) => (res.body.error.details.errors as { path: string }[]).map((e) => e.path).sort();
 const many = <T>(n: number, make: () => Promise<T>) => Promise.all(Array.from({ length: n }, make));
-const tagIdsOn = async (api: ReturnType<typeof client>, path: string) =>
+const tagIdsOn = async (api: Client, path: string) =>
   ((await api.get(`${path}/tags`)).body.data.tags as { _id: string }[]).map((t) => t._id).sort();
 
 describe('POST /api/v1/tags/bulk', () => {

@@ -1,27 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalStack } from '../../infra/local/stack';
-import { client } from '../support/api';
+import { describe, expect, it } from 'vitest';
 import { outboxEvents } from '../support/outbox';
-import { startTestStack } from '../support/stack';
-import { createTenant, tokenFor } from '../support/tenants';
-import { ENTITY_PATHS, newEntity, newTag } from '../support/tags-fixtures';
+import { tokenFor } from '../support/tenants';
+import { ENTITY_PATHS, newEntity, newTag, errorPaths, expectError, tagsStack } from '../support/tags-fixtures';
 
-let stack: LocalStack;
-
-const tenant = async () => {
-  const t = await createTenant(['admin:all']);
-  return { ...t, api: client(stack.baseUrl, { token: t.token, workspaceId: t.workspaceId }) };
-};
-
-beforeAll(async () => {
-  stack = await startTestStack();
-});
-afterAll(() => stack?.stop());
-
-const expectError = (res: { status: number; body: any }, status: number, code: string) => {
-  expect(res.status).toBe(status);
-  expect(res.body).toMatchObject({ success: false, error: { code, message: expect.any(String) } });
-};
+const { tenant } = tagsStack();
 
 const ids = (tags: { _id: string }[]) => tags.map((t) => t._id);
 
@@ -111,7 +93,7 @@ describe.each(['conversation', 'customer'] as const)('tagging one %s', (type) =>
     const entity = await newEntity(type, mine.workspaceId);
     const res = await mine.api.post(`${base}/${entity}/tags`, { tagIds: [good, foreign, '0123456789abcdef01234567', 'bad'] });
     expectError(res, 422, 'VALIDATION_ERROR');
-    expect(res.body.error.details.errors.map((e: { path: string }) => e.path).sort()).toEqual(['tagIds[1]', 'tagIds[2]', 'tagIds[3]']);
+    expect(errorPaths(res)).toEqual(['tagIds[1]', 'tagIds[2]', 'tagIds[3]']);
     expect((await mine.api.get(`${base}/${entity}/tags`)).body.data.tags).toEqual([]);
     expectError(await mine.api.delete(`${base}/${entity}/tags/${foreign}`), 404, 'NOT_FOUND');
   });

@@ -1,6 +1,10 @@
 import { createConversation } from '../../shared/data/conversations';
 import { createCustomer } from '../../shared/data/customers';
-import type { Client } from './api';
+import { afterAll, beforeAll, expect } from 'vitest';
+import type { LocalStack } from '../../infra/local/stack';
+import { client, type Client } from './api';
+import { startTestStack } from './stack';
+import { createTenant } from './tenants';
 
 /** Customers and conversations to tag, made by the contacts and inbox repositories. */
 export const newCustomer = async (workspaceId: string, name = 'Ada Lovelace'): Promise<string> =>
@@ -24,3 +28,25 @@ export const newTag = async (api: Client, name = `tag-${process.pid}-${++serial}
 };
 
 export const ENTITY_PATHS = { conversation: '/api/v1/inbox/conversations', customer: '/api/v1/contacts/customers' } as const;
+
+/** One local stack for the calling test file, and fresh tenants on it (each with its own rate-limit budget). */
+export const tagsStack = () => {
+  let stack: LocalStack | undefined;
+  beforeAll(async () => {
+    stack = await startTestStack();
+  });
+  afterAll(() => stack?.stop());
+  return {
+    tenant: async () => {
+      const t = await createTenant(['admin:all']);
+      return { ...t, api: client(stack!.baseUrl, { token: t.token, workspaceId: t.workspaceId }) };
+    },
+  };
+};
+
+export const expectError = (res: { status: number; body: any }, status: number, code: string) => {
+  expect(res.status).toBe(status);
+  expect(res.body).toMatchObject({ success: false, error: { code, message: expect.any(String) } });
+};
+
+export const errorPaths = (res: { body: any }): string[] => (res.body.error.details.errors as { path: string }[]).map((e) => e.path).sort();
