@@ -55,13 +55,24 @@ const counterNames = (d: Pick<Delivery, 'subscriptionId' | 'eventType'>, status?
   return status ? [`${sub}.s.${status}`, `${sub}.t.${d.eventType}.s.${status}`] : [sub, `${sub}.t.${d.eventType}`];
 };
 
-const statusCounters = (d: Delivery, from: DeliveryStatus | undefined, to: DeliveryStatus): TxItem[] =>
-  from === to
-    ? []
-    : [
-        ...(from ? counterNames(d, from).map((n) => bumpCounter(d.workspaceId, n, -1)) : counterNames(d).map((n) => bumpCounter(d.workspaceId, n, 1))),
-        ...counterNames(d, to).map((n) => bumpCounter(d.workspaceId, n, 1)),
-      ];
+/**
+ * Every delivery of a subscription moves these counters, and concurrent transactions on one item cancel
+ * each other; so each counter is split into shards, a write bumps one random shard, a read sums them all.
+ */
+const COUNTER_SHARDS = 8;
+const shardOf = (name: string, shard: number) => `${name}#${shard}`;
+
+const readShardedCounter = async (workspaceId: string, name: string): Promise<number> => {
+  const shards = await Promise.all(Array.from({ length: COUNTER_SHARDS }, (_, i) => readCounter(workspaceId, shardOf(name, i))));
+  return shards.reduce((a, b) => a + b, 0);
+};
+
+const statusCounters = (d: Delivery, from: DeliveryStatus | undefined, to: DeliveryStatus): TxItem[] => {
+  if (from === to) return [];
+  const shard = Math.floor(Math.random() * COUNTER_SHARDS);
+  const bump = (names: string[], delta: number) => names.map((n) => bumpCounter(d.workspaceId, shardOf(n, shard), delta));
+  return [...(from ? bump(counterNames(d, from), -1) : bump(counterNames(d), 1)), ...bump(counterNames(d, to), 1)];
+};
 
 const isConditionFailure = (error: unknown) =>
   error instanceof ConditionalCheckFailedException ||
@@ -74,13 +85,13 @@ const conflicted = (error: unknown) =>
  * Concurrent deliveries of one subscription share its counter items, and DynamoDB cancels a transaction
  * that races another on the same item; a cancelled transaction wrote nothing, so it is simply retried.
  */
-const transactWithRetry = async (items: TxItem[]): Promise<void> => {
+const transactWithRetry = async (items: () => TxItem[]): Promise<void> => {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await transact(items);
+      return await transact(items());
     } catch (error) {
-      if (!conflicted(error) || attempt >= 12) throw error;
-      await new Promise((r) => setTimeout(r, Math.random() * 20 * attempt));
+      if (!conflicted(error) || attempt >= 25) throw error;
+      await new Promise((r) => setTimeout(r, Math.random() * 10 * Math.min(attempt, 10)));
     }
   }
 };
@@ -88,7 +99,7 @@ const transactWithRetry = async (items: TxItem[]): Promise<void> => {
 /** Creates the delivery unless it already exists (fan-out retries); true when this call created it. */
 export const createDelivery = async (d: Delivery): Promise<boolean> => {
   try {
-    await transactWithRetry([createItem(toItem(d)), ...statusCounters(d, undefined, d.status)]);
+    await transactWithRetry(() => [createItem(toItem(d)), ...statusCounters(d, undefined, d.status)]);
     return true;
   } catch (error) {
     if (isConditionFailure(error)) return false;
@@ -143,7 +154,7 @@ export const saveDelivery = async (before: Delivery, after: Delivery, extra: TxI
   const names = Object.fromEntries([...Object.keys(fields), 'leaseUntil'].map((k) => [`#${k}`, k]));
   const expression = `SET ${set.map(([k]) => `#${k} = :${k}`).join(', ')} REMOVE ${removed.map((k) => `#${k}`).join(', ')}`;
   try {
-    await transactWithRetry([
+    await transactWithRetry(() => [
       updateItem(key(before), expression, {
         names,
         values: { ...Object.fromEntries(set.map(([k, v]) => [`:${k}`, v])), ':n0': before.attemptNumber, ':s0': before.status },
@@ -175,7 +186,7 @@ export const listDeliveries = async (workspaceId: string, subscriptionId: string
   const counter = filter.eventType ? names[1]! : names[0]!;
   const [{ items, nextCursor }, total] = await Promise.all([
     queryPage({ ...partition, newestFirst: true }, page),
-    readCounter(workspaceId, counter),
+    readShardedCounter(workspaceId, counter),
   ]);
   return { deliveries: items.map(fromItem), total, nextCursor };
 };

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalStack } from '../../infra/local/stack';
-import { client, type Client } from '../support/api';
+import { client } from '../support/api';
 import { startReceiver, type Receiver, type Reply } from '../support/https-receiver';
 import { startTestStack } from '../support/stack';
 import { createTenant, tokenFor } from '../support/tenants';

@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { LocalStack } from '../../infra/local/stack';
+import { freePort } from '../../infra/local/ports';
+import { createToken } from '../../shared/data/tokens';
+import { client } from '../support/api';
+import { startReceiver, type Receiver } from '../support/https-receiver';
+import { startTestStack } from '../support/stack';
+import { createTenant } from '../support/tenants';
+import { eventually, sleep, verifyDelivery } from '../support/webhooks';
+
+const HOOKS = '/api/v1/integrations/webhooks';
+let stack: LocalStack;
+let receiver: Receiver;
+
+beforeAll(async () => {
+  stack = await startTestStack({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+  receiver = await startReceiver();
+});
+afterAll(async () => {
+  await receiver?.stop();
+  await stack?.stop();
+});
+
+// 500 attempts (100 deliveries × the 5-attempt fast schedule) take ~20 s on an idle machine; the budget
+// leaves room for the shared, heavily loaded CI box.
+it('100 consecutive failed deliveries deactivate; events while inactive never arrive; PATCH {active:true} resumes for new events', { timeout: 180_000 }, async () => {
+  const tenant = await createTenant();
+  const api = client(stack.baseUrl, tenant);
+  // Nothing listens on this port: every attempt fails fast with connection_refused.
+  const refused = `https://127.0.0.1:${await freePort()}/hook`;
+  const sub = (await api.post(HOOKS, { url: refused, events: ['auth.token.created'] })).body.data.subscription;
+  const emit = () => createToken({ name: 'event source', scopes: ['inbox:read'], workspaceIds: [tenant.workspaceId], environment: 'test' });
+
+  await Promise.all(Array.from({ length: 100 }, emit));
+  const inactive = await eventually(async () => {
+    const s = (await api.get(`${HOOKS}/${sub._id}`)).body.data.subscription;
+    return !s.active && s;
+  }, 150_000, 1000);
+  expect(inactive).toMatchObject({ active: false, deactivationReason: 'consecutive_failures', consecutiveFailures: 100 });
+
+  // Every delivery ran its fast schedule (5 attempts), and the pending retries were stopped.
+  const failed = await eventually(async () => {
+    const res = await api.get(`${HOOKS}/${sub._id}/deliveries?status=failed&limit=100`);
+    return res.body.data.pagination.total === 100 && res.body.data.deliveries;
+  }, 10_000);
+  expect(failed.every((d: any) => d.attemptNumber === 5 && d.failureReason === 'subscription_inactive')).toBe(true);
+  const one = (await api.get(`${HOOKS}/${sub._id}/deliveries/${failed[0].deliveryId}`)).body.data.delivery;
+  expect(one.attempts.map((a: any) => a.failureReason)).toEqual(Array(5).fill('connection_refused'));
+
+  const during = await emit();
+  await sleep(3000);
+  const reactivated = await api.patch(`${HOOKS}/${sub._id}`, { active: true, url: receiver.url });
+  expect(reactivated.body.data.subscription).toMatchObject({ active: true, consecutiveFailures: 0 });
+  const after = await emit();
+  const [req] = await receiver.waitFor(1, 15_000);
+  const body = await verifyDelivery(sub.secret, req!);
+  expect(body.data.token._id).toBe(after.record._id);
+  await sleep(3000);
+  expect(receiver.received).toHaveLength(1);
+  expect(receiver.received.map((r) => JSON.parse(r.body).data.token._id)).not.toContain(during.record._id);
+});
