@@ -33,7 +33,7 @@ const alreadyRecorded = async (ws: string, input: Incoming): Promise<(Posted & {
   );
   if (!Item) return undefined;
   const { conversation } = await requireConversation(ws, Item.conversationId as string);
-  const message = await getMessage(ws, conversation._id, Item.messageId as string);
+  const message = await getMessage(ws, { _id: Item.messageId as string, conversationId: conversation._id, createdAt: Item.messageCreatedAt as string });
   const { customer } = await requireCustomer(ws, conversation.customerId);
   return message && { message, conversation, customer };
 };
@@ -96,7 +96,7 @@ export const receiveIncoming = async (ws: string, input: Incoming, now: Date): P
       (message) => [
         write(updateItem(customerKey(ws, customer._id), 'SET lastActivityAt = :t', { values: { ':t': now.toISOString() }, condition: 'attribute_exists(pk)' })),
         ...(input.externalId
-          ? [write(createItem({ ...dedupeKey(ws, input.channel, input.externalId), type: 'INCOMING_GUARD', conversationId, messageId: message._id }), () => new Duplicate())]
+          ? [write(createItem({ ...dedupeKey(ws, input.channel, input.externalId), type: 'INCOMING_GUARD', conversationId, messageId: message._id, messageCreatedAt: message.createdAt }), () => new Duplicate())]
           : []),
       ],
     );

@@ -11,14 +11,19 @@ import { write, type Write } from './conversations-kit';
 import { queryPage, type PageRequest } from './query';
 import { createItem } from './transact';
 
-/** Messages share their conversation's partition: pk=WS#<ws>#CONV#<conv>, sk=MSG#<id>, oldest first. */
+/** Messages share their conversation's partition: pk=WS#<ws>#CONV#<conv>, sk=MSG#<createdAt>#<id>, oldest first. */
 const MSG = 'MSG#';
-const messageKey = (ws: string, conversationId: string, id: string) => ({ pk: conversationKey(ws, conversationId).pk, sk: `${MSG}${id}` });
+export interface MessageRef {
+  _id: string;
+  conversationId: string;
+  createdAt: string;
+}
+const messageKey = (ws: string, m: MessageRef) => ({ pk: conversationKey(ws, m.conversationId).pk, sk: `${MSG}${m.createdAt}#${m._id}` });
 
 const FIELDS = ['_id', 'conversationId', 'type', 'private', 'content', 'attachments', 'deliveryStatus', 'author', 'externalId', 'createdAt'] as const;
 
 /** The item's `type` names the entity (MESSAGE); the message's own type is stored as `messageType`. */
-const toItem = (ws: string, m: Message) => ({ ...messageKey(ws, m.conversationId, m._id), ...m, type: 'MESSAGE', messageType: m.type });
+const toItem = (ws: string, m: Message) => ({ ...messageKey(ws, m), ...m, type: 'MESSAGE', messageType: m.type });
 
 const fromItem = (item: Record<string, unknown>): Message =>
   ({ ...Object.fromEntries(FIELDS.map((f) => [f, item[f] ?? null])), type: item.messageType }) as unknown as Message;
@@ -65,8 +70,8 @@ export const postMessage = async (
   return { message, conversation };
 };
 
-export const getMessage = async (ws: string, conversationId: string, id: string): Promise<Message | undefined> => {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: messageKey(ws, conversationId, id), ConsistentRead: true }));
+export const getMessage = async (ws: string, ref: MessageRef): Promise<Message | undefined> => {
+  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: messageKey(ws, ref), ConsistentRead: true }));
   return Item ? fromItem(Item) : undefined;
 };
 
