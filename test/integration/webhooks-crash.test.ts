@@ -1,0 +1,88 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { LocalStack } from '../../infra/local/stack';
+import { client } from '../support/api';
+import { startReceiver, type Receiver } from '../support/https-receiver';
+import { startTestStack } from '../support/stack';
+import { createTenant, tokenFor } from '../support/tenants';
+import { verifyDelivery } from '../support/webhooks';
+
+/**
+ * The workers (stream poller, fan-out, delivery worker) run in a child `npm start` process that is
+ * SIGKILLed mid-delivery; DynamoDB Local, the SQS emulator and the gateway live in this test process,
+ * as the managed services do in AWS, and survive the crash.
+ */
+const root = resolve(import.meta.dirname, '..', '..');
+let stack: LocalStack;
+let receiver: Receiver;
+let dataDir: string;
+const children = new Set<ChildProcess>();
+
+const startWorkers = async (): Promise<ChildProcess> => {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/start.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      DYNAMODB_ENDPOINT: stack.dynamoEndpoint,
+      SQS_ENDPOINT: stack.sqsEndpoint,
+      TABLE_NAME: stack.tableName,
+      PORT: '0',
+      PARLEY_DATA_DIR: dataDir,
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  await new Promise<void>((ready, fail) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('Parley is running')) ready();
+    });
+    child.stderr!.resume();
+    child.once('exit', (code) => fail(new Error(`worker process exited early (${code}): ${out}`)));
+  });
+  return child;
+};
+
+const kill = (child: ChildProcess) =>
+  new Promise<void>((done) => {
+    if (child.exitCode !== null || child.signalCode !== null) return done();
+    child.once('exit', () => done());
+    child.kill('SIGKILL');
+  });
+
+beforeAll(async () => {
+  stack = await startTestStack({ workers: false, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+  receiver = await startReceiver((_req, i) => (i === 0 ? 'hang' : { status: 200 }));
+  dataDir = mkdtempSync(join(tmpdir(), 'parley-crash-'));
+});
+afterAll(async () => {
+  await Promise.all([...children].map(kill));
+  await receiver?.stop();
+  await stack?.stop();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+it('a worker killed mid-delivery still delivers the event afterwards, with the same eventId and bytes', { timeout: 150_000 }, async () => {
+  const tenant = await createTenant();
+  const api = client(stack.baseUrl, tenant);
+  const sub = (await api.post('/api/v1/integrations/webhooks', { url: receiver.url, events: ['auth.token.revoked', 'auth.token.created'] })).body.data.subscription;
+
+  const first = await startWorkers();
+  const { record } = await tokenFor([tenant.workspaceId], ['inbox:read']);
+  const [held] = await receiver.waitFor(1, 30_000);
+  await kill(first);
+
+  await startWorkers();
+  const [, redelivered] = await receiver.waitFor(2, 90_000);
+  const body = await verifyDelivery(sub.secret, redelivered!);
+  expect(body.data.token._id).toBe(record._id);
+  expect(redelivered!.headers['x-webhook-id']).toBe(held!.headers['x-webhook-id']);
+  expect(redelivered!.headers['x-webhook-delivery']).toBe(held!.headers['x-webhook-delivery']);
+  expect(redelivered!.body).toBe(held!.body);
+});
