@@ -6,7 +6,7 @@ import { ConflictError, NotFoundError } from '../http/errors';
 import { applyUpdate, nameKey, newTag, type CreateTag, type Tag, type UpdateTag } from '../domain/tags/tag';
 import { bumpCounter, readCounter } from './counters';
 import { tagKey } from './entity-keys';
-import { batchGet } from './conversations-kit';
+import { batchGet, retryOnConflict, transactWrites, write } from './conversations-kit';
 import { queryPage, type PageRequest } from './query';
 import { conditionCheck, createItem, deleteItem, transact, updateItem, type TxItem } from './transact';
 
@@ -81,68 +81,61 @@ export const countTagged = async (ws: string, tagId: string) => {
 /** Exact number of entities of `type` carrying the tag (the other areas read it for filtered totals). */
 export const taggedCounter = (tagId: string, type: string) => `tagged:${tagId}:${type}`;
 
-/** Optimistic: the write is conditional on the version read, and a rename swaps the name guard in the same transaction. */
-export const updateTag = async (ws: string, id: string, input: UpdateTag, now: Date): Promise<Tag> => {
-  const item = await readTagItem(ws, id);
-  if (!item || item.deletingAt) throw new NotFoundError('Tag');
-  const before = fromItem(item);
-  const after = applyUpdate(before, input, now);
-  const [oldKey, newKey] = [nameKey(before.name), nameKey(after.name)];
-  const renamed = oldKey !== newKey;
-  await transact(
-    [
-      updateItem(tagKey(ws, id), 'SET #name = :name, color = :color, description = :description, updatedAt = :updatedAt, gsi1sk = :gsi1sk, version = version + :one', {
-        names: { '#name': 'name' },
-        values: {
-          ':name': after.name,
-          ':color': after.color,
-          ':description': after.description,
-          ':updatedAt': after.updatedAt,
-          ':gsi1sk': listKeys(ws, after).gsi1sk,
-          ':one': 1,
-          ':version': item.version,
-        },
-        condition: `${LIVE} AND version = :version`,
-      }),
+/** Optimistic: the write is conditional on the version read (re-run on a lost race), and a rename swaps the name guard in the same transaction. */
+export const updateTag = (ws: string, id: string, input: UpdateTag, now: Date): Promise<Tag> =>
+  retryOnConflict(async () => {
+    const item = await readTagItem(ws, id);
+    if (!item || item.deletingAt) throw new NotFoundError('Tag');
+    const before = fromItem(item);
+    const after = applyUpdate(before, input, now);
+    const [oldKey, newKey] = [nameKey(before.name), nameKey(after.name)];
+    const renamed = oldKey !== newKey;
+    await transactWrites([
+      write(
+        updateItem(tagKey(ws, id), 'SET #name = :name, color = :color, description = :description, updatedAt = :updatedAt, gsi1sk = :gsi1sk, version = version + :one', {
+          names: { '#name': 'name' },
+          values: {
+            ':name': after.name,
+            ':color': after.color,
+            ':description': after.description,
+            ':updatedAt': after.updatedAt,
+            ':gsi1sk': listKeys(ws, after).gsi1sk,
+            ':one': 1,
+            ':version': item.version,
+          },
+          condition: `${LIVE} AND version = :version`,
+        }),
+      ),
       ...(renamed
-        ? [deleteItem(guardKey(ws, oldKey)), createItem({ ...guardKey(ws, newKey), type: 'TAGNAME', tagId: id })]
+        ? [write(deleteItem(guardKey(ws, oldKey))), write(createItem({ ...guardKey(ws, newKey), type: 'TAGNAME', tagId: id }), () => nameTaken(after.name))]
         : []),
-    ],
-    (index) => (index === 0 ? new ConflictError('The tag was changed by another request; retry') : nameTaken(after.name)),
-  );
-  return after;
-};
+    ]);
+    return after;
+  });
 
 /**
  * First step of deleting a tag: hide it (no longer listed, counted, gettable or attachable) and free its
  * name, atomically. Returns the tag, or undefined when it does not exist; an interrupted deletion is
  * returned again so that a retried DELETE finishes it.
  */
-export const hideTag = async (ws: string, id: string, now: Date, attempts = 3): Promise<Tag | undefined> => {
-  const item = await readTagItem(ws, id);
-  if (!item) return undefined;
-  const tag = fromItem(item);
-  if (item.deletingAt) return tag;
-  const changedMeanwhile = new ConflictError('The tag was changed by another request; retry');
-  try {
-    await transact(
-      [
+export const hideTag = (ws: string, id: string, now: Date): Promise<Tag | undefined> =>
+  retryOnConflict(async () => {
+    const item = await readTagItem(ws, id);
+    if (!item) return undefined;
+    const tag = fromItem(item);
+    if (item.deletingAt) return tag;
+    await transactWrites([
+      write(
         updateItem(tagKey(ws, id), 'SET deletingAt = :now REMOVE gsi1pk, gsi1sk', {
           values: { ':now': now.toISOString(), ':version': item.version },
           condition: `${LIVE} AND version = :version`,
         }),
-        deleteItem(guardKey(ws, nameKey(tag.name))),
-        bumpCounter(ws, TAGS_COUNTER, -1),
-      ],
-      () => changedMeanwhile,
-    );
-  } catch (error) {
-    // Renamed or hidden by a concurrent request: look again.
-    if (error === changedMeanwhile && attempts > 1) return hideTag(ws, id, now, attempts - 1);
-    throw error;
-  }
-  return tag;
-};
+      ),
+      write(deleteItem(guardKey(ws, nameKey(tag.name)))),
+      write(bumpCounter(ws, TAGS_COUNTER, -1)),
+    ]);
+    return tag;
+  });
 
 /** Last step of deleting a tag, once no entity carries it any more. */
 export const removeHiddenTag = (ws: string, id: string): Promise<void> => transact([deleteItem(tagKey(ws, id))]);

@@ -136,6 +136,15 @@ describe('updating tags', () => {
     expect(res.body.data.tag.name).toBe('Support');
   });
 
+  it('applies concurrent updates of one tag one after another, none lost to a race', async () => {
+    const { api } = await tenant();
+    const id = await newTag(api, 'busy');
+    const colors = ['#000001', '#000002', '#000003', '#000004', '#000005'];
+    const results = await Promise.all(colors.map((color) => api.patch(`/api/v1/tags/${id}`, { color })));
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(colors).toContain((await api.get(`/api/v1/tags/${id}`)).body.data.tag.color);
+  });
+
   it('reports invalid fields of a PATCH with their paths', async () => {
     const { api } = await tenant();
     const id = await newTag(api);
@@ -180,6 +189,15 @@ describe('deleting tags', () => {
     expect(contactUntagged).toHaveLength(1);
     expect(contactUntagged[0]!.changes).toEqual({ tagIds: [[doomed], []] });
     expect((await api.get(`/api/v1/tags/${kept}`)).body.data.tag.counts).toEqual({ conversation: 2, customer: 0 });
+  });
+
+  it('counts a tag deleted by several concurrent requests once', async () => {
+    const { api } = await tenant();
+    const [id] = [await newTag(api), await newTag(api)];
+    const results = await Promise.all(Array.from({ length: 4 }, () => api.delete(`/api/v1/tags/${id}`)));
+    expect(results.some((r) => r.status === 200)).toBe(true);
+    expect(results.every((r) => r.status === 200 || r.status === 404)).toBe(true);
+    expect((await api.get('/api/v1/tags')).body.data.pagination.total).toBe(1);
   });
 
   it('keeps the total exact under concurrent creates and deletes', async () => {
