@@ -103,13 +103,23 @@ export const batchGet = async (keys: { pk: string; sk: string }[]): Promise<Reco
 /** Tag ids arrive as a DynamoDB String Set (or not at all); the API shows a sorted array. */
 export const tagIdsOf = (value: unknown): string[] => (value instanceof Set || Array.isArray(value) ? [...value].map(String).sort() : []);
 
-/** Adds (+1) or removes (-1) an entity's tag links, keeping the tags area's per-tag counters exact. */
-export const tagLinkWrites = (ws: string, type: 'customer' | 'conversation', id: string, tagIds: string[], delta: 1 | -1, now: Date): Write[] =>
-  tagIds.flatMap((tagId) => {
+/** Puts (+1) or deletes (-1) an entity's tag link items, without touching the per-tag counters. */
+export const tagLinks = (ws: string, type: 'customer' | 'conversation', id: string, tagIds: string[], delta: 1 | -1, now: Date): Write[] =>
+  tagIds.map((tagId) => {
     const link = tagLinkKey(ws, tagId, type, id);
-    const item: TxItem =
+    return write(
       delta > 0
         ? { Put: { TableName: config().TABLE_NAME, Item: { ...link, type: 'TAG_LINK', tagId, entityType: type, entityId: id, createdAt: now.toISOString() } } }
-        : { Delete: { TableName: config().TABLE_NAME, Key: link } };
-    return [write(item), write(bumpCounter(ws, `tagged:${tagId}:${type}`, delta))];
+        : { Delete: { TableName: config().TABLE_NAME, Key: link } },
+    );
   });
+
+/** The tags area's per-tag counters of tagged entities (`tagged:<tagId>:<type>`). */
+export const tagCounters = (ws: string, type: 'customer' | 'conversation', tagIds: string[], delta: 1 | -1): Write[] =>
+  tagIds.map((tagId) => write(bumpCounter(ws, `tagged:${tagId}:${type}`, delta)));
+
+/** Adds (+1) or removes (-1) an entity's tag links, keeping the per-tag counters exact. */
+export const tagLinkWrites = (ws: string, type: 'customer' | 'conversation', id: string, tagIds: string[], delta: 1 | -1, now: Date): Write[] => [
+  ...tagLinks(ws, type, id, tagIds, delta, now),
+  ...tagCounters(ws, type, tagIds, delta),
+];

@@ -2,7 +2,7 @@ import { ValidationError } from '../http/errors';
 import { mergeCustomers as merged, uniqueValues, type Customer, type UniqueValue } from '../domain/contacts/customer';
 import { bumpCounter } from './counters';
 import { customerCount, listPartition, mutateConversation } from './conversations';
-import { retryOnConflict, tagLinkWrites, transactWrites, write, type Write } from './conversations-kit';
+import { retryOnConflict, tagCounters, tagLinks, transactWrites, write, type Write } from './conversations-kit';
 import { contactEvent, customerUpdate, CUSTOMERS_COUNTER, guardKey, requireCustomer, searchPartition } from './customers';
 import { customerKey } from './entity-keys';
 import { queryPage } from './query';
@@ -93,8 +93,10 @@ export const mergeCustomers = async (ws: string, baseId: string, mergeeId: strin
         },
       }),
       ...guardHandover(ws, base.customer, mergee.customer, result),
-      ...tagLinkWrites(ws, 'customer', mergeeId, mergee.customer.tagIds, -1, now),
-      ...tagLinkWrites(ws, 'customer', baseId, newTags, 1, now),
+      // A tag moving to the base keeps its count; a tag both carried loses one tagged customer.
+      ...tagLinks(ws, 'customer', mergeeId, mergee.customer.tagIds, -1, now),
+      ...tagLinks(ws, 'customer', baseId, newTags, 1, now),
+      ...tagCounters(ws, 'customer', mergee.customer.tagIds.filter((t) => base.customer.tagIds.includes(t)), -1),
       write(bumpCounter(ws, CUSTOMERS_COUNTER, -1)),
       write(contactEvent('customer.contact.merged', ws, result, now, { data: { mergedContact: mergee.customer }, changes: diff(before, after) })),
     ]);

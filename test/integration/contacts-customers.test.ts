@@ -1,0 +1,237 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LocalStack } from '../../infra/local/stack';
+import { client } from '../support/api';
+import { outboxEvents } from '../support/outbox';
+import { startTestStack } from '../support/stack';
+import { createTenant, tokenFor } from '../support/tenants';
+
+let stack: LocalStack;
+
+beforeAll(async () => {
+  stack = await startTestStack();
+});
+afterAll(() => stack?.stop());
+
+const CUSTOMERS = '/api/v1/contacts/customers';
+const CONV = '/api/v1/inbox/conversations';
+
+const tenant = async () => {
+  const t = await createTenant(['admin:all']);
+  const api = client(stack.baseUrl, { token: t.token, workspaceId: t.workspaceId });
+  const create = async (body: Record<string, unknown>) => {
+    const res = await api.post(CUSTOMERS, body);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return res.body.data.customer;
+  };
+  return { ...t, api, create };
+};
+
+const expectError = (res: { status: number; body: any }, status: number, code: string) => {
+  expect(res.status, JSON.stringify(res.body)).toBe(status);
+  expect(res.body).toMatchObject({ success: false, error: { code, message: expect.any(String) } });
+};
+
+const paths = (res: { body: any }) => res.body.error.details.errors.map((e: { path: string }) => e.path).sort();
+
+const contactEvents = async (ws: string, type: string, id: string) =>
+  (await outboxEvents(ws, type)).filter((e) => (e.data.contact as { _id: string })._id === id);
+
+describe('creating, reading, updating and deleting customers', () => {
+  it('creates a customer with a normalised email and one created event', async () => {
+    const t = await tenant();
+    const customer = await t.create({
+      name: 'Ada Lovelace', email: 'Ada@Example.com', phone: '+442071234567', externalId: 'crm-1',
+      attributes: { plan: 'pro', seats: 3 }, identities: [{ channel: 'email', identifier: 'ada@example.com' }],
+    });
+    expect(customer).toMatchObject({
+      name: 'Ada Lovelace', email: 'ada@example.com', phone: '+442071234567', externalId: 'crm-1',
+      attributes: { plan: 'pro', seats: 3 }, tagIds: [], blocked: false, lastActivityAt: null,
+    });
+    expect((await t.api.get(`${CUSTOMERS}/${customer._id}`)).body.data.customer).toEqual(customer);
+    expect(await contactEvents(t.workspaceId, 'customer.contact.created', customer._id)).toHaveLength(1);
+  });
+
+  it('keeps email, phone and channel identities unique per workspace (409 naming the field)', async () => {
+    const t = await tenant();
+    await t.create({ email: 'sam@example.com', phone: '+15550000001', identities: [{ channel: 'sms', identifier: 'x1' }] });
+    for (const [body, field] of [
+      [{ email: 'SAM@example.com' }, 'email'],
+      [{ phone: '+15550000001' }, 'phone'],
+      [{ identities: [{ channel: 'sms', identifier: 'x1' }] }, 'identities[0]'],
+    ] as const) {
+      const res = await t.api.post(CUSTOMERS, body);
+      expectError(res, 409, 'CONFLICT');
+      expect(res.body.error.details.field).toBe(field);
+    }
+    const other = await tenant();
+    await other.create({ email: 'sam@example.com' });
+    expect((await t.api.get(CUSTOMERS)).body.data.pagination.total).toBe(1);
+  });
+
+  it('reports each invalid field with its path', async () => {
+    const t = await tenant();
+    const res = await t.api.post(CUSTOMERS, { email: 'nope', phone: '555-1234', attributes: { '1bad': 1 }, identities: [{ channel: 'fax', identifier: 'x' }], vip: true });
+    expectError(res, 422, 'VALIDATION_ERROR');
+    expect(paths(res)).toEqual(['attributes.1bad', 'email', 'identities[0].channel', 'phone', 'vip']);
+  });
+
+  it('updates fields, merges attributes, releases the old email, and reports changes', async () => {
+    const t = await tenant();
+    const c = await t.create({ name: 'Lee', email: 'lee@example.com', attributes: { plan: 'free', city: 'Oslo' } });
+    const res = await t.api.patch(`${CUSTOMERS}/${c._id}`, { email: 'lee@new.example.com', attributes: { plan: 'pro', city: null } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data.customer).toMatchObject({ email: 'lee@new.example.com', attributes: { plan: 'pro' }, name: 'Lee' });
+    const updated = await contactEvents(t.workspaceId, 'customer.contact.updated', c._id);
+    expect(updated).toHaveLength(1);
+    expect(updated[0]!.changes).toEqual({
+      email: ['lee@example.com', 'lee@new.example.com'],
+      attributes: [{ plan: 'free', city: 'Oslo' }, { plan: 'pro' }],
+    });
+    await t.create({ email: 'lee@example.com' });
+    expectError(await t.api.post(CUSTOMERS, { email: 'lee@new.example.com' }), 409, 'CONFLICT');
+  });
+
+  it('blocks and unblocks with one event each; repeating either is 409', async () => {
+    const t = await tenant();
+    const c = await t.create({ name: 'Bo' });
+    expect((await t.api.post(`${CUSTOMERS}/${c._id}/block`)).body.data.customer.blocked).toBe(true);
+    expectError(await t.api.post(`${CUSTOMERS}/${c._id}/block`), 409, 'CONFLICT');
+    expect((await t.api.post(`${CUSTOMERS}/${c._id}/unblock`)).body.data.customer.blocked).toBe(false);
+    expectError(await t.api.post(`${CUSTOMERS}/${c._id}/unblock`), 409, 'CONFLICT');
+    expect((await contactEvents(t.workspaceId, 'customer.contact.blocked', c._id)).map((e) => e.changes)).toEqual([{ blocked: [false, true] }]);
+    expect((await contactEvents(t.workspaceId, 'customer.contact.unblocked', c._id)).map((e) => e.changes)).toEqual([{ blocked: [true, false] }]);
+  });
+
+  it('deletes a customer without conversations and frees its email; one with conversations is 409', async () => {
+    const t = await tenant();
+    const lonely = await t.create({ email: 'gone@example.com' });
+    const busy = await t.create({ name: 'Busy' });
+    await t.api.post(CONV, { customerId: busy._id });
+    const refused = await t.api.delete(`${CUSTOMERS}/${busy._id}`);
+    expectError(refused, 409, 'CONFLICT');
+    expect(refused.body.error.details).toEqual({ conversations: 1 });
+    const res = await t.api.delete(`${CUSTOMERS}/${lonely._id}`);
+    expect(res.body.data).toMatchObject({ deleted: true, customer: { _id: lonely._id } });
+    expectError(await t.api.get(`${CUSTOMERS}/${lonely._id}`), 404, 'NOT_FOUND');
+    expect((await t.api.get(CUSTOMERS)).body.data.pagination.total).toBe(1);
+    await t.create({ email: 'gone@example.com' });
+    expect(await contactEvents(t.workspaceId, 'customer.contact.deleted', lonely._id)).toHaveLength(1);
+  });
+
+  it("answers 404 for another workspace's customer on every route and needs contacts scopes", async () => {
+    const t = await tenant();
+    const other = await tenant();
+    const theirs = await other.create({ name: 'Theirs', email: 'theirs@example.com' });
+    expectError(await t.api.get(`${CUSTOMERS}/${theirs._id}`), 404, 'NOT_FOUND');
+    expectError(await t.api.patch(`${CUSTOMERS}/${theirs._id}`, { name: 'Mine' }), 404, 'NOT_FOUND');
+    expectError(await t.api.delete(`${CUSTOMERS}/${theirs._id}`), 404, 'NOT_FOUND');
+    expectError(await t.api.post(`${CUSTOMERS}/${theirs._id}/block`), 404, 'NOT_FOUND');
+    const mine = await t.create({ name: 'Mine' });
+    expectError(await t.api.post(`${CUSTOMERS}/merge`, { baseId: mine._id, mergeeId: theirs._id }), 404, 'NOT_FOUND');
+    expect((await t.api.get(`${CUSTOMERS}?email=theirs`)).body.data.customers).toEqual([]);
+    expect((await other.api.get(`${CUSTOMERS}/${theirs._id}`)).body.data.customer.name).toBe('Theirs');
+    const reader = client(stack.baseUrl, { token: (await tokenFor([t.workspaceId], ['contacts:read'])).token, workspaceId: t.workspaceId });
+    expect((await reader.get(CUSTOMERS)).status).toBe(200);
+    expectError(await reader.post(CUSTOMERS, { name: 'x' }), 403, 'FORBIDDEN');
+    expectError(await reader.delete(`${CUSTOMERS}/${mine._id}`), 403, 'FORBIDDEN');
+    const inbox = client(stack.baseUrl, { token: (await tokenFor([t.workspaceId], ['inbox:read', 'inbox:write'])).token, workspaceId: t.workspaceId });
+    expectError(await inbox.get(CUSTOMERS), 403, 'FORBIDDEN');
+  });
+});
+
+describe('listing and search', () => {
+  it('searches by case- and accent-insensitive name prefix, email prefix and phone prefix with exact totals', async () => {
+    const t = await tenant();
+    const jose = await t.create({ name: 'José Díaz', email: 'jose@acme.io', phone: '+34600111222' });
+    const joan = await t.create({ name: 'joan miró', email: 'joan@other.io', phone: '+34600999888' });
+    await t.create({ name: 'Ana', email: 'ana@acme.io', phone: '+15550000002' });
+    const find = async (q: string) => {
+      const res = await t.api.get(`${CUSTOMERS}?${q}`);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return { ids: res.body.data.customers.map((c: { _id: string }) => c._id).sort(), total: res.body.data.pagination.total };
+    };
+    expect(await find('name=JO')).toEqual({ ids: [jose._id, joan._id].sort(), total: 2 });
+    expect(await find(`name=${encodeURIComponent('jose d')}`)).toEqual({ ids: [jose._id], total: 1 });
+    expect(await find('email=JOSE%40')).toEqual({ ids: [jose._id], total: 1 });
+    expect(await find('phone=%2B346')).toEqual({ ids: [jose._id, joan._id].sort(), total: 2 });
+    expect(await find('name=zz')).toEqual({ ids: [], total: 0 });
+    expect((await find('')).total).toBe(3);
+    const both = await t.api.get(`${CUSTOMERS}?name=jo&email=jo`);
+    expectError(both, 422, 'VALIDATION_ERROR');
+    expect(paths(both)).toEqual(['email']);
+  });
+
+  it('keeps search in step with renames and the total exact under concurrent creates', async () => {
+    const t = await tenant();
+    const c = await t.create({ name: 'Old Name' });
+    await t.api.patch(`${CUSTOMERS}/${c._id}`, { name: 'New Name' });
+    expect((await t.api.get(`${CUSTOMERS}?name=old`)).body.data.pagination.total).toBe(0);
+    expect((await t.api.get(`${CUSTOMERS}?name=new`)).body.data.customers.map((x: { _id: string }) => x._id)).toEqual([c._id]);
+    await Promise.all(Array.from({ length: 20 }, (_, i) => t.create({ name: `Bulk ${i}`, email: `bulk${i}@example.com` })));
+    const all = await t.api.get(`${CUSTOMERS}?limit=100`);
+    expect(all.body.data.pagination.total).toBe(21);
+    expect(all.body.data.customers).toHaveLength(21);
+  });
+
+  it('filters by tag using the tags area links, with the per-tag total', async () => {
+    const t = await tenant();
+    const tag = (await t.api.post('/api/v1/tags', { name: 'vip' })).body.data.tag;
+    const a = await t.create({ name: 'A' });
+    await t.create({ name: 'B' });
+    expect((await t.api.post(`${CUSTOMERS}/${a._id}/tags`, { tagIds: [tag._id] })).status).toBeLessThan(300);
+    const res = await t.api.get(`${CUSTOMERS}?tagId=${tag._id}`);
+    expect(res.body.data.customers.map((c: { _id: string; tagIds: string[] }) => [c._id, c.tagIds])).toEqual([[a._id, [tag._id]]]);
+    expect(res.body.data.pagination.total).toBe(1);
+  });
+});
+
+describe('merging customers', () => {
+  it("moves the mergee's conversations, tags, identities and missing fields to the base, in one merged event", async () => {
+    const t = await tenant();
+    const tag = (await t.api.post('/api/v1/tags', { name: 'lead' })).body.data.tag;
+    const base = await t.create({ name: 'Base', attributes: { plan: 'pro' } });
+    const mergee = await t.create({
+      name: 'Dup', email: 'dup@example.com', phone: '+15550000003', attributes: { plan: 'free', city: 'Rome' },
+      identities: [{ channel: 'whatsapp', identifier: '+15550000003' }],
+    });
+    await t.api.post(`${CUSTOMERS}/${mergee._id}/tags`, { tagIds: [tag._id] });
+    const convs = await Promise.all([0, 1].map(async () => (await t.api.post(CONV, { customerId: mergee._id })).body.data.conversation));
+    const res = await t.api.post(`${CUSTOMERS}/merge`, { baseId: base._id, mergeeId: mergee._id });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toMatchObject({ mergedCustomerId: mergee._id, conversationsMoved: 2 });
+    expect(res.body.data.customer).toMatchObject({
+      _id: base._id, name: 'Base', email: 'dup@example.com', phone: '+15550000003',
+      attributes: { plan: 'pro', city: 'Rome' }, tagIds: [tag._id], identities: [{ channel: 'whatsapp', identifier: '+15550000003' }],
+    });
+    expectError(await t.api.get(`${CUSTOMERS}/${mergee._id}`), 404, 'NOT_FOUND');
+    for (const c of convs) expect((await t.api.get(`${CONV}/${c._id}`)).body.data.conversation.customerId).toBe(base._id);
+    expect((await t.api.get(`${CONV}?customerId=${base._id}`)).body.data.pagination.total).toBe(2);
+    expect((await t.api.get(`${CONV}?customerId=${mergee._id}`)).body.data.pagination.total).toBe(0);
+    const tagged = await t.api.get(`${CUSTOMERS}?tagId=${tag._id}`);
+    expect(tagged.body.data.customers.map((c: { _id: string }) => c._id)).toEqual([base._id]);
+    expect(tagged.body.data.pagination.total).toBe(1);
+    expect((await t.api.get(`${CUSTOMERS}?email=dup`)).body.data.customers.map((c: { _id: string }) => c._id)).toEqual([base._id]);
+    expectError(await t.api.post(CUSTOMERS, { email: 'dup@example.com' }), 409, 'CONFLICT');
+    expect((await t.api.get(CUSTOMERS)).body.data.pagination.total).toBe(1);
+    const merged = await contactEvents(t.workspaceId, 'customer.contact.merged', base._id);
+    expect(merged).toHaveLength(1);
+    expect(merged[0]!.changes).toMatchObject({ email: [null, 'dup@example.com'], tagIds: [[], [tag._id]] });
+    expect((merged[0]!.data.mergedContact as { _id: string })._id).toBe(mergee._id);
+    expect(await outboxEvents(t.workspaceId, 'customer.contact.deleted')).toHaveLength(0);
+    const moved = (await outboxEvents(t.workspaceId, 'inbox.conversation.updated')).map((e) => e.changes!.customerId);
+    expect(moved).toEqual([[mergee._id, base._id], [mergee._id, base._id]]);
+    const del = await t.api.delete(`${CUSTOMERS}/${base._id}`);
+    expectError(del, 409, 'CONFLICT');
+    expect(del.body.error.details).toEqual({ conversations: 2 });
+  });
+
+  it('refuses merging a customer into itself (422) and unknown ids (404)', async () => {
+    const t = await tenant();
+    const c = await t.create({ name: 'Solo' });
+    const self = await t.api.post(`${CUSTOMERS}/merge`, { baseId: c._id, mergeeId: c._id });
+    expectError(self, 422, 'VALIDATION_ERROR');
+    expect(paths(self)).toEqual(['mergeeId']);
+    expectError(await t.api.post(`${CUSTOMERS}/merge`, { baseId: c._id, mergeeId: '0123456789abcdef01234567' }), 404, 'NOT_FOUND');
+    expectError(await t.api.post(`${CUSTOMERS}/merge`, { baseId: c._id }), 400, 'BAD_REQUEST');
+  });
+});
