@@ -1,5 +1,6 @@
 import { listWorkspaces, createWorkspace } from '../../shared/data/workspaces';
 import { createToken } from '../../shared/data/tokens';
+import { seedInbox } from './seed-inbox';
 
 export interface Seeded {
   workspaceId: string;
@@ -16,5 +17,6 @@ export const seedOnFirstStart = async (): Promise<Seeded | undefined> => {
     workspaceIds: [workspace._id],
     environment: 'test',
   });
+  await seedInbox(workspace._id);
   return { workspaceId: workspace._id, token };
 };

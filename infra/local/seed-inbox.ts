@@ -1,0 +1,40 @@
+import { createConversation, mutateConversation } from '../../shared/data/conversations';
+import { createCustomer } from '../../shared/data/customers';
+import { postMessage } from '../../shared/data/messages';
+import { receiveIncoming } from '../../shared/data/messages-incoming';
+import { assign } from '../../shared/domain/inbox/edits';
+import { changeStatus } from '../../shared/domain/inbox/state-machine';
+
+const DEMO_AGENT = '64b000000000000000000001';
+
+/** Demo customers and conversations, so `GET /api/v1/inbox/conversations` shows something on a first start. */
+export const seedInbox = async (ws: string): Promise<void> => {
+  const now = () => new Date();
+  await createCustomer(ws, { name: 'Grace Hopper', email: 'grace@example.com', phone: '+14155550101', attributes: { plan: 'enterprise' } }, now());
+
+  const ada = await receiveIncoming(
+    ws,
+    { channel: 'email', customer: { identifier: 'ada@example.com', name: 'Ada Lovelace', email: 'ada@example.com' }, content: 'Hi! My invoice shows the wrong VAT number.' },
+    now(),
+  );
+  await postMessage(ws, ada.conversation._id, { type: 'note', content: 'Finance confirmed the fix ships Monday.', author: { type: 'system', id: null } }, now());
+  await postMessage(ws, ada.conversation._id, { type: 'outgoing', content: 'Thanks Ada, a corrected invoice is on its way.', author: { type: 'system', id: null } }, now());
+  await mutateConversation(ws, ada.conversation._id, (c) => ({ change: assign(c, DEMO_AGENT, now()) }), now());
+
+  const linus = await receiveIncoming(
+    ws,
+    { channel: 'whatsapp', customer: { identifier: '+14155550199', name: 'Linus', phone: '+14155550199' }, content: 'Is the API down?' },
+    now(),
+  );
+  await postMessage(ws, linus.conversation._id, { type: 'outgoing', content: 'All green on our side, could you retry?', author: { type: 'system', id: null } }, now());
+  await mutateConversation(ws, linus.conversation._id, (c) => ({ change: changeStatus(c, 'closed', { now: now() }) }), now());
+
+  const web = await receiveIncoming(ws, { channel: 'web', customer: { identifier: 'visitor-42', name: 'Web visitor' }, content: 'Do you offer a nonprofit discount?' }, now());
+  await mutateConversation(
+    ws,
+    web.conversation._id,
+    (c) => ({ change: changeStatus(c, 'snoozed', { snoozedUntil: new Date(Date.now() + 24 * 3600_000).toISOString(), now: now() }) }),
+    now(),
+  );
+  await createConversation(ws, { customerId: ada.customer._id, channel: 'api', subject: 'Onboarding call', priority: 'high', status: 'pending' }, now());
+};
