@@ -5,7 +5,7 @@ import { objectId } from '../ids';
 import { buildEnvelope, diff, outboxItem } from '../events/envelope';
 import { NotFoundError, ValidationError } from '../http/errors';
 import { newConversation, type Change, type Conversation, type NewConversation } from '../domain/inbox/conversation';
-import { listMoves } from '../domain/inbox/lists';
+import { listMoves, listsOf } from '../domain/inbox/lists';
 import { bumpCounter } from './counters';
 import { conversationKey, customerKey } from './entity-keys';
 import { retryOnConflict, tagIdsOf, tagLinkWrites, transactWrites, versionedUpdate, write, type Write } from './conversations-kit';
@@ -111,6 +111,12 @@ export const mutateConversation = (
 /** The customer's own count of its conversations: a customer with conversations cannot be deleted. */
 export const customerCount = (ws: string, customerId: string, delta: number): TxItem =>
   updateItem(customerKey(ws, customerId), 'ADD conversationCount :d', { values: { ':d': delta }, condition: 'attribute_exists(pk)' });
+
+/** The items a newly created conversation consists of, and the lists whose counters it adds to (for bulk loads). */
+export const createdItems = (ws: string, c: Conversation) => ({
+  items: [toItem(ws, c), ...listsOf(c).map((l) => ({ ...listMembership(ws, l, c), type: 'CONV_LIST', conversationId: c._id }))],
+  counters: listsOf(c).map(listsCounter),
+});
 
 /** Display numbers come from an atomic per-workspace sequence; a failed create leaves a gap, never a duplicate. */
 const nextNumber = async (ws: string): Promise<number> => {
