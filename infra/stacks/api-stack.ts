@@ -4,7 +4,6 @@ import {
   CorsHttpMethod,
   DomainName,
   HttpApi,
-  HttpMethod,
   HttpStage,
   LogGroupLogDestination,
   type CorsPreflightOptions,
@@ -18,13 +17,8 @@ import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { Alarms } from '../constructs/alarms';
 import { ParleyFunction, type Platform } from '../constructs/parley-function';
-import type { FunctionSpec, HttpRoute } from '../wiring/types';
-import { pascal } from './queues-stack';
+import type { FunctionSpec } from '../wiring/types';
 import type { Stage } from './stage';
-
-/** `GET /api/v1/integrations/webhooks/{id}` → `GetIntegrationsWebhooksId`: one stable construct id per route. */
-export const routeId = (route: Pick<HttpRoute, 'method' | 'path'>): string =>
-  pascal(route.method.toLowerCase()) + pascal(route.path.replace(/^\/api\/v1\//, ''));
 
 /** One JSON line per request; no headers, so tokens never reach the access log. */
 const ACCESS_LOG = AccessLogFormat.custom(
@@ -45,6 +39,12 @@ const ACCESS_LOG = AccessLogFormat.custom(
   }),
 );
 
+/** Why no route has an API Gateway authorizer. */
+export const HANDLER_AUTH = {
+  id: 'AwsSolutions-APIG4',
+  reason: 'Every route authenticates in its own handler pipeline (Bearer API token, hashed lookup, workspace access, scope); the contract returns its own 401/403 bodies.',
+};
+
 const cors = (origins: string[]): CorsPreflightOptions => ({
   allowOrigins: origins,
   allowMethods: [CorsHttpMethod.GET, CorsHttpMethod.POST, CorsHttpMethod.PATCH, CorsHttpMethod.PUT, CorsHttpMethod.DELETE],
@@ -55,13 +55,16 @@ const cors = (origins: string[]): CorsPreflightOptions => ({
 
 export interface ApiStackProps extends StackProps {
   stage: Stage;
-  routes: readonly HttpRoute[];
   fallback: FunctionSpec;
   platform: Omit<Platform, 'alarms'>;
   alarmTopic: ITopic;
 }
 
-/** The public HTTP API: one Lambda per wiring route, `$default` → the fallback function. */
+/**
+ * The public HTTP API: its stage (access logs, throttling, optional domain), the 5xx alarm and `$default` → the
+ * fallback function. The routes live in one stack per API area (`RoutesStack`), which keeps every stack well
+ * under CloudFormation's 500-resource limit as areas are added.
+ */
 export class ApiStack extends Stack {
   readonly api: HttpApi;
   readonly url: string;
@@ -80,11 +83,6 @@ export class ApiStack extends Stack {
       defaultIntegration: new HttpLambdaIntegration('FallbackIntegration', fallback),
       corsPreflight: stage.corsOrigins?.length ? cors(stage.corsOrigins) : undefined,
     });
-    for (const route of props.routes) {
-      const name = routeId(route);
-      const fn = new ParleyFunction(this, name, { spec: route, kind: 'http', title: `${route.method} ${route.path}: ${route.summary}`, platform });
-      this.api.addRoutes({ path: route.path, methods: [HttpMethod[route.method]], integration: new HttpLambdaIntegration(`${name}Integration`, fn) });
-    }
 
     const accessLogs = new LogGroup(this, 'AccessLogs', { retention: stage.logRetention, removalPolicy: stage.removalPolicy });
     const domainName = stage.domain
@@ -119,15 +117,6 @@ export class ApiStack extends Stack {
       { description: 'API: 1% or more of requests answered 5xx in 2 of the last 3 five-minute periods.', threshold: 1, evaluationPeriods: 3, datapointsToAlarm: 2 },
     );
 
-    NagSuppressions.addResourceSuppressions(
-      this.api,
-      [
-        {
-          id: 'AwsSolutions-APIG4',
-          reason: 'Every route authenticates in its own handler pipeline (Bearer API token, hashed lookup, workspace access, scope); the contract returns its own 401/403 bodies.',
-        },
-      ],
-      true,
-    );
+    NagSuppressions.addResourceSuppressions(this.api, [HANDLER_AUTH], true);
   }
 }

@@ -1,11 +1,12 @@
 import type { App, Environment } from 'aws-cdk-lib';
 import { DEFAULT_CROSS_STACK_REFERENCES } from 'aws-cdk-lib/cx-api';
-import type { Wiring } from '../wiring/types';
+import type { HttpRoute, Wiring } from '../wiring/types';
 import { ApiStack } from './api-stack';
 import { DataStack } from './data-stack';
 import { EventsStack } from './events-stack';
 import { ObservabilityStack } from './observability-stack';
-import { QueuesStack } from './queues-stack';
+import { pascal, QueuesStack } from './queues-stack';
+import { areaOf, RoutesStack } from './routes-stack';
 import type { Stage } from './stage';
 import { WorkersStack } from './workers-stack';
 
@@ -15,12 +16,15 @@ export interface ParleyStacks {
   events: EventsStack;
   queues: QueuesStack;
   api: ApiStack;
+  /** One per API area (`/api/v1/<area>/…`), in order of first appearance in the wiring. */
+  routes: RoutesStack[];
   workers: WorkersStack;
 }
 
 /**
  * Deploys exactly what the wiring declares, split by concern: alarm topic, table, outbox pipe and bus,
- * queues, the HTTP API, and the workers (queue consumers, rules, schedules). Stack names carry the stage.
+ * queues, the HTTP API, its routes by area, and the workers (queue consumers, rules, schedules).
+ * Stack names carry the stage.
  */
 export const buildParley = (app: App, opts: { stage: Stage; wiring: Wiring; env?: Environment }): ParleyStacks => {
   const { stage, wiring, env } = opts;
@@ -34,7 +38,12 @@ export const buildParley = (app: App, opts: { stage: Stage; wiring: Wiring; env?
   const events = new EventsStack(app, `${prefix}-Events`, { ...common, stage, table: data.table, alarmTopic });
   const queues = new QueuesStack(app, `${prefix}-Queues`, { ...common, stage, queues: wiring.queues, alarmTopic });
   const platform = { stage, table: data.table, busName: events.bus.eventBusName, queues: queues.queues };
-  const api = new ApiStack(app, `${prefix}-Api`, { ...common, stage, routes: wiring.routes, fallback: wiring.fallback, platform, alarmTopic });
+  const api = new ApiStack(app, `${prefix}-Api`, { ...common, stage, fallback: wiring.fallback, platform, alarmTopic });
+  const areas = new Map<string, HttpRoute[]>();
+  for (const route of wiring.routes) areas.set(areaOf(route), [...(areas.get(areaOf(route)) ?? []), route]);
+  const routes = [...areas].map(
+    ([area, areaRoutes]) => new RoutesStack(app, `${prefix}-Api-${pascal(area)}`, { ...common, area, routes: areaRoutes, api: api.api, platform, alarmTopic }),
+  );
   const workers = new WorkersStack(app, `${prefix}-Workers`, {
     ...common,
     stage,
@@ -44,5 +53,5 @@ export const buildParley = (app: App, opts: { stage: Stage; wiring: Wiring; env?
     platform,
     alarmTopic,
   });
-  return { observability, data, events, queues, api, workers };
+  return { observability, data, events, queues, api, routes, workers };
 };

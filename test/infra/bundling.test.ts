@@ -16,7 +16,7 @@ let outdir: string;
 beforeAll(() => {
   app = synth({ wiring: bundled, bundle: true });
   outdir = app.app.synth().directory;
-});
+}, 300_000);
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
 const assetOf = (fn: ParleyFunction): string => {

@@ -10,7 +10,7 @@ import { fullWiring, synth, type Synthesized } from './synth';
 let app: Synthesized;
 beforeAll(() => {
   app = synth({ wiring: fullWiring });
-});
+}, 300_000);
 
 type Resource = { Type: string; Properties: Record<string, unknown> };
 const resources = (type: string): Resource[] =>
@@ -185,7 +185,7 @@ describe('every function', () => {
   });
 
   it('gets memory and timeout by kind: API handlers answer within API Gateway limits, workers run longer', () => {
-    app.template(app.stacks.api).allResourcesProperties('AWS::Lambda::Function', { MemorySize: 1024, Timeout: 10 });
+    for (const stack of [app.stacks.api, ...app.stacks.routes]) app.template(stack).allResourcesProperties('AWS::Lambda::Function', { MemorySize: 1024, Timeout: 10 });
     app.template(app.stacks.workers).hasResourceProperties('AWS::Lambda::Function', { MemorySize: 512, Timeout: 30 });
   });
 

@@ -11,7 +11,7 @@ describe('the prod stage', () => {
   let prod: Synthesized;
   beforeAll(() => {
     prod = synth({ wiring: fullWiring, context: { stage: 'prod', alarmEmail: 'ops@example.com', corsOrigins: 'https://app.example.com', ...domain } });
-  });
+  }, 300_000);
 
   it('protects the table from deletion and retains it (and its logs) when the stack goes', () => {
     prod.template(prod.stacks.data).hasResource('AWS::DynamoDB::Table', {
@@ -23,7 +23,7 @@ describe('the prod stage', () => {
   });
 
   it('names its stacks, bus and API after the stage', () => {
-    expect(prod.all.map((s) => s.stackName)).toEqual(['Parley-prod-Observability', 'Parley-prod-Data', 'Parley-prod-Events', 'Parley-prod-Queues', 'Parley-prod-Api', 'Parley-prod-Workers']);
+    expect(prod.all.map((s) => s.stackName)).toEqual(['Parley-prod-Observability', 'Parley-prod-Data', 'Parley-prod-Events', 'Parley-prod-Queues', 'Parley-prod-Api', 'Parley-prod-Workers', 'Parley-prod-Api-Fixtures']);
     prod.template(prod.stacks.events).hasResourceProperties('AWS::Events::EventBus', { Name: 'parley-prod' });
     prod.template(prod.stacks.api).hasResourceProperties('AWS::ApiGatewayV2::Api', { Name: 'parley-prod' });
   });

@@ -25,7 +25,8 @@ export const synth = (opts: { wiring?: Wiring; context?: Record<string, string>;
   const stacks = buildParley(app, { stage: stageFrom(app.node), wiring: opts.wiring ?? wiring });
   if (opts.nag) Aspects.of(app).add(new AwsSolutionsChecks());
   const templates = new Map<Stack, Template>();
-  const all = Object.values(stacks) as Stack[];
+  const { routes, ...single } = stacks;
+  const all: Stack[] = [...Object.values(single), ...routes];
   return {
     app,
     stacks,

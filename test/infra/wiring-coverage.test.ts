@@ -3,15 +3,20 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { wiring } from '../../infra/wiring';
 import type { ParleyFunction } from '../../infra/constructs/parley-function';
 import type { FunctionSpec, Wiring } from '../../infra/wiring/types';
+import { pascal } from '../../infra/stacks/queues-stack';
+import { areaOf, MAX_ROUTES_PER_STACK } from '../../infra/stacks/routes-stack';
 import { fullWiring, synth, type Synthesized } from './synth';
 
 type Json = Record<string, unknown>;
-/** References to a function from a trigger: `{Fn::GetAtt:[id,'Arn']}` or `{Ref:id}`, however deep. */
-const refersTo = (value: unknown, id: string): boolean =>
-  JSON.stringify(value).includes(`{"Fn::GetAtt":["${id}","Arn"]}`) || JSON.stringify(value).includes(`{"Ref":"${id}"}`);
+type Resources = Record<string, { Type: string; Properties: Json }>;
 
 /** Every way a function is triggered in a template, named by what triggers it. */
-const triggersOf = (resources: Record<string, { Type: string; Properties: Json }>, fnId: string): string[] => {
+const triggersOf = (resources: Resources, fnId: string): string[] => {
+  // A trigger refers to the function as `{Fn::GetAtt:[id,'Arn']}` or `{Ref:id}`, however deep.
+  const refersTo = (value: unknown, id: string) => {
+    const json = JSON.stringify(value);
+    return json.includes(`{"Fn::GetAtt":["${id}","Arn"]}`) || json.includes(`{"Ref":"${id}"}`);
+  };
   const triggers: string[] = [];
   for (const [id, r] of Object.entries(resources)) {
     const p = r.Properties;
@@ -36,6 +41,10 @@ const expectedTrigger = (w: Wiring, spec: FunctionSpec): string => {
   throw new Error(`${spec.handler} is not in the wiring`);
 };
 
+const synthesized = new Map<Wiring, Synthesized>();
+/** One synth per wiring for the whole file. */
+const synthOnce = (w: Wiring): Synthesized => synthesized.get(w) ?? synthesized.set(w, synth({ wiring: w })).get(w)!;
+
 const declared = (w: Wiring): FunctionSpec[] => [...w.routes, w.fallback, ...w.queues.map((q) => q.consumer), ...w.rules.map((r) => r.target), ...w.schedules.map((s) => s.target)];
 
 describe.each([
@@ -44,24 +53,41 @@ describe.each([
 ])('%s', (_name, w) => {
   let app: Synthesized;
   beforeAll(() => {
-    app = synth({ wiring: w });
-  });
+    app = synthOnce(w);
+  }, 300_000);
 
   it('deploys exactly one function per route, fallback, queue consumer, rule target and schedule target, each with exactly its one trigger', () => {
     const functions = app.functions();
     const specs = declared(w);
     expect(functions).toHaveLength(specs.length);
+    const resources = new Map(app.all.map((stack) => [stack, app.template(stack).toJSON().Resources as Resources]));
     for (const spec of specs) {
       const deployed = functions.filter((f: ParleyFunction) => f.spec === spec);
       expect(deployed, spec.handler).toHaveLength(1);
       const fn = deployed[0]!;
-      const resources = app.template(fn.stack).toJSON().Resources as Record<string, { Type: string; Properties: Json }>;
-      expect(triggersOf(resources, fn.stack.getLogicalId(fn.node.defaultChild as CfnElement))).toEqual([expectedTrigger(w, spec)]);
+      expect(triggersOf(resources.get(fn.stack)!, fn.stack.getLogicalId(fn.node.defaultChild as CfnElement))).toEqual([expectedTrigger(w, spec)]);
     }
   });
 
   it('declares every API route exactly once, and nothing the wiring does not', () => {
-    const routeKeys = Object.values(app.template(app.stacks.api).findResources('AWS::ApiGatewayV2::Route')).map((r) => r.Properties.RouteKey as string);
+    const routeKeys = app.all.flatMap((stack) =>
+      Object.values(app.template(stack).findResources('AWS::ApiGatewayV2::Route')).map((r) => r.Properties.RouteKey as string),
+    );
     expect(routeKeys.sort()).toEqual([...w.routes.map((r) => `${r.method} ${r.path}`), '$default'].sort());
+  });
+});
+
+describe('API areas', () => {
+  it('get a stack each, so no stack nears the CloudFormation resource limit', () => {
+    const app = synthOnce(wiring);
+    const areas = new Set(wiring.routes.map(areaOf));
+    expect(app.stacks.routes.map((s) => s.stackName)).toEqual([...areas].map((a) => `Parley-dev-Api-${pascal(a)}`));
+    for (const stack of app.all) expect(Object.keys(app.template(stack).toJSON().Resources ?? {}).length).toBeLessThan(450);
+  });
+
+  it('refuse an area with more routes than a stack can hold', () => {
+    const route = fullWiring.routes[0]!;
+    const routes = Array.from({ length: MAX_ROUTES_PER_STACK + 1 }, (_, i) => ({ ...route, path: `/api/v1/fixtures/r${i}` }));
+    expect(() => synth({ wiring: { ...fullWiring, routes } })).toThrow(/at most 45: split the area/);
   });
 });
