@@ -135,7 +135,8 @@ const nextNumber = async (ws: string): Promise<number> => {
 
 export const createConversation = async (ws: string, input: NewConversation, now: Date): Promise<Conversation> => {
   const conversation = newConversation(input, { _id: objectId(now.getTime()), number: await nextNumber(ws) }, now);
-  await transactWrites([
+  // Creates share the list counters, so concurrent ones can collide; a collided transaction is simply re-run.
+  await retryOnConflict(() => transactWrites([
     // The customer must exist; it counts its conversations and remembers its latest one per channel.
     write(
       updateItem(customerKey(ws, input.customerId), 'SET lastConversations.#ch = :id ADD conversationCount :one', {
@@ -147,7 +148,7 @@ export const createConversation = async (ws: string, input: NewConversation, now
     ),
     ...[createItem(toItem(ws, conversation)), ...listWrites(ws, undefined, conversation)].map((item) => write(item)),
     write(outboxItem(buildEnvelope('inbox.conversation.created', ws, { conversation }, { now }))),
-  ]);
+  ]));
   return conversation;
 };
 

@@ -124,12 +124,14 @@ export const contactEvent = (type: `customer.contact.${string}`, ws: string, cus
 
 export const createCustomer = async (ws: string, input: CustomerFields, now: Date): Promise<Customer> => {
   const customer = newCustomer(input, objectId(now.getTime()), now);
-  await transactWrites([
-    write(createItem(toItem(ws, customer))),
-    ...guardWrites(ws, undefined, customer),
-    write(bumpCounter(ws, CUSTOMERS_COUNTER, 1)),
-    write(contactEvent('customer.contact.created', ws, customer, now)),
-  ]);
+  await retryOnConflict(() =>
+    transactWrites([
+      write(createItem(toItem(ws, customer))),
+      ...guardWrites(ws, undefined, customer),
+      write(bumpCounter(ws, CUSTOMERS_COUNTER, 1)),
+      write(contactEvent('customer.contact.created', ws, customer, now)),
+    ]),
+  );
   return customer;
 };
 
