@@ -3,6 +3,7 @@ import {
   DescribeStreamCommand,
   DynamoDBStreamsClient,
   ExpiredIteratorException,
+  TrimmedDataAccessException,
   GetRecordsCommand,
   GetShardIteratorCommand,
   type _Record,
@@ -111,7 +112,9 @@ export class StreamPoller {
       try {
         page = await this.client.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 100 }));
       } catch (error) {
-        if (error instanceof ExpiredIteratorException) {
+        // An expired iterator, or DynamoDB Local's spurious "trimmed" error for an iterator taken on a
+        // shard that was empty: take a fresh iterator from the checkpoint on the next pass; nothing is skipped.
+        if (error instanceof ExpiredIteratorException || error instanceof TrimmedDataAccessException) {
           this.iterators.delete(id);
           continue;
         }
