@@ -91,6 +91,20 @@ describe('creating, reading, updating and deleting customers', () => {
     expectError(await t.api.post(CUSTOMERS, { email: 'lee@new.example.com' }), 409, 'CONFLICT');
   });
 
+  it('refuses a PATCH that takes another customer\'s email or identity (409) and leaves the customer unchanged', async () => {
+    const t = await tenant();
+    await t.create({ email: 'taken@example.com', identities: [{ channel: 'web', identifier: 'v1' }] });
+    const c = await t.create({ email: 'mine@example.com' });
+    const email = await t.api.patch(`${CUSTOMERS}/${c._id}`, { email: 'taken@example.com', name: 'X' });
+    expectError(email, 409, 'CONFLICT');
+    expect(email.body.error.details.field).toBe('email');
+    const identity = await t.api.patch(`${CUSTOMERS}/${c._id}`, { identities: [{ channel: 'sms', identifier: 's1' }, { channel: 'web', identifier: 'v1' }] });
+    expectError(identity, 409, 'CONFLICT');
+    expect(identity.body.error.details.field).toBe('identities[1]');
+    expect((await t.api.get(`${CUSTOMERS}/${c._id}`)).body.data.customer).toMatchObject({ email: 'mine@example.com', name: null, identities: [] });
+    expect(await contactEvents(t.workspaceId, 'customer.contact.updated', c._id)).toHaveLength(0);
+  });
+
   it('blocks and unblocks with one event each; repeating either is 409', async () => {
     const t = await tenant();
     const c = await t.create({ name: 'Bo' });
@@ -161,16 +175,21 @@ describe('listing and search', () => {
     expect(paths(both)).toEqual(['email']);
   });
 
-  it('keeps search in step with renames and the total exact under concurrent creates', async () => {
+  it('keeps search in step with renames and the total exact under concurrent creates and deletes', async () => {
     const t = await tenant();
     const c = await t.create({ name: 'Old Name' });
     await t.api.patch(`${CUSTOMERS}/${c._id}`, { name: 'New Name' });
     expect((await t.api.get(`${CUSTOMERS}?name=old`)).body.data.pagination.total).toBe(0);
     expect((await t.api.get(`${CUSTOMERS}?name=new`)).body.data.customers.map((x: { _id: string }) => x._id)).toEqual([c._id]);
-    await Promise.all(Array.from({ length: 20 }, (_, i) => t.create({ name: `Bulk ${i}`, email: `bulk${i}@example.com` })));
+    const doomed = await Promise.all(Array.from({ length: 8 }, (_, i) => t.create({ name: `Doomed ${i}` })));
+    await Promise.all([
+      ...Array.from({ length: 20 }, (_, i) => t.create({ name: `Bulk ${i}`, email: `bulk${i}@example.com` })),
+      ...doomed.map((d) => t.api.delete(`${CUSTOMERS}/${d._id}`).then((r) => expect(r.status).toBe(200))),
+    ]);
     const all = await t.api.get(`${CUSTOMERS}?limit=100`);
     expect(all.body.data.pagination.total).toBe(21);
     expect(all.body.data.customers).toHaveLength(21);
+    expect((await t.api.get(`${CUSTOMERS}?name=doomed`)).body.data.pagination.total).toBe(0);
   });
 
   it('filters by tag using the tags area links, with the per-tag total', async () => {

@@ -303,6 +303,24 @@ describe('listing', () => {
   });
 });
 
+describe('tags on conversations', () => {
+  it('filters by tag with the per-tag total, and deleting a tagged conversation drops its tag link and count', async () => {
+    const t = await tenant();
+    const tag = (await t.api.post('/api/v1/tags', { name: 'urgent' })).body.data.tag;
+    const [a, b] = [await t.open(), await t.open()];
+    await t.open();
+    for (const c of [a, b]) expect((await t.api.post(`${CONV}/${c._id}/tags`, { tagIds: [tag._id] })).status).toBeLessThan(300);
+    const tagged = await t.api.get(`${CONV}?tagId=${tag._id}`);
+    expect(tagged.body.data.conversations.map((c: { _id: string }) => c._id).sort()).toEqual([a._id, b._id].sort());
+    expect(tagged.body.data.conversations[0].tagIds).toEqual([tag._id]);
+    expect(tagged.body.data.pagination.total).toBe(2);
+    expect((await t.api.delete(`${CONV}/${a._id}`)).status).toBe(200);
+    const after = await t.api.get(`${CONV}?tagId=${tag._id}`);
+    expect(after.body.data.conversations.map((c: { _id: string }) => c._id)).toEqual([b._id]);
+    expect(after.body.data.pagination.total).toBe(1);
+  });
+});
+
 describe('deleting', () => {
   it('deletes a conversation once, with its event, and leaves it out of lists', async () => {
     const t = await tenant();
