@@ -1,4 +1,4 @@
-import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Stack } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
   CorsHttpMethod,
@@ -12,13 +12,11 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { MathExpression } from 'aws-cdk-lib/aws-cloudwatch';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
-import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
-import { Alarms } from '../constructs/alarms';
-import { ParleyFunction, type Platform } from '../constructs/parley-function';
+import { ParleyFunction } from '../constructs/parley-function';
 import type { FunctionSpec } from '../wiring/types';
-import type { Stage } from './stage';
+import { stackPlatform, type FunctionStackProps } from './function-stack';
 
 /** One JSON line per request; no headers, so tokens never reach the access log. */
 const ACCESS_LOG = AccessLogFormat.custom(
@@ -53,11 +51,8 @@ const cors = (origins: string[]): CorsPreflightOptions => ({
   maxAge: Duration.hours(1),
 });
 
-export interface ApiStackProps extends StackProps {
-  stage: Stage;
+export interface ApiStackProps extends FunctionStackProps {
   fallback: FunctionSpec;
-  platform: Omit<Platform, 'alarms'>;
-  alarmTopic: ITopic;
 }
 
 /**
@@ -71,9 +66,8 @@ export class ApiStack extends Stack {
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
-    const { stage } = props;
-    const alarms = new Alarms(this, 'Alarms', props.alarmTopic);
-    const platform: Platform = { ...props.platform, alarms };
+    const platform = stackPlatform(this, props);
+    const { stage, alarms } = platform;
 
     const fallback = new ParleyFunction(this, 'Fallback', { spec: props.fallback, kind: 'http', title: 'HTTP $default (unknown routes)', platform });
     this.api = new HttpApi(this, 'Api', {

@@ -38,7 +38,7 @@ export const buildParley = (app: App, opts: { stage: Stage; wiring: Wiring; env?
   const events = new EventsStack(app, `${prefix}-Events`, { ...common, stage, table: data.table, alarmTopic });
   const queues = new QueuesStack(app, `${prefix}-Queues`, { ...common, stage, queues: wiring.queues, alarmTopic });
   const platform = { stage, table: data.table, busName: events.bus.eventBusName, queues: queues.queues };
-  const api = new ApiStack(app, `${prefix}-Api`, { ...common, stage, fallback: wiring.fallback, platform, alarmTopic });
+  const api = new ApiStack(app, `${prefix}-Api`, { ...common, fallback: wiring.fallback, platform, alarmTopic });
   const areas = new Map<string, HttpRoute[]>();
   for (const route of wiring.routes) areas.set(areaOf(route), [...(areas.get(areaOf(route)) ?? []), route]);
   const routes = [...areas].map(
@@ -46,7 +46,6 @@ export const buildParley = (app: App, opts: { stage: Stage; wiring: Wiring; env?
   );
   const workers = new WorkersStack(app, `${prefix}-Workers`, {
     ...common,
-    stage,
     rules: wiring.rules,
     schedules: wiring.schedules,
     bus: events.bus,

@@ -1,13 +1,12 @@
-import { Stack, type StackProps } from 'aws-cdk-lib';
+import { Stack } from 'aws-cdk-lib';
 import { HttpMethod, HttpRoute, HttpRouteKey, type IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
-import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
-import { Alarms } from '../constructs/alarms';
-import { ParleyFunction, type Platform } from '../constructs/parley-function';
+import { ParleyFunction } from '../constructs/parley-function';
 import type { HttpRoute as WiringRoute } from '../wiring/types';
 import { HANDLER_AUTH } from './api-stack';
+import { stackPlatform, type FunctionStackProps } from './function-stack';
 import { pascal } from './queues-stack';
 
 /** About 9 resources per route (function, role, policy, log group, integration, route, permission, 2 alarms). */
@@ -20,12 +19,10 @@ export const areaOf = (route: Pick<WiringRoute, 'path'>): string => route.path.s
 export const routeId = (route: Pick<WiringRoute, 'method' | 'path'>): string =>
   pascal(route.method.toLowerCase()) + pascal(route.path.replace(/^\/api\/v1\//, ''));
 
-export interface RoutesStackProps extends StackProps {
+export interface RoutesStackProps extends FunctionStackProps {
   area: string;
   routes: readonly WiringRoute[];
   api: IHttpApi;
-  platform: Omit<Platform, 'alarms'>;
-  alarmTopic: ITopic;
 }
 
 /** The routes of one API area, each its own function behind its own route and integration. */
@@ -35,7 +32,7 @@ export class RoutesStack extends Stack {
     if (props.routes.length > MAX_ROUTES_PER_STACK) {
       throw new Error(`API area "${props.area}" has ${props.routes.length} routes; a stack holds at most ${MAX_ROUTES_PER_STACK}: split the area's paths`);
     }
-    const platform: Platform = { ...props.platform, alarms: new Alarms(this, 'Alarms', props.alarmTopic) };
+    const platform = stackPlatform(this, props);
     for (const route of props.routes) {
       const name = routeId(route);
       const fn = new ParleyFunction(this, name, { spec: route, kind: 'http', title: `${route.method} ${route.path}: ${route.summary}`, platform });

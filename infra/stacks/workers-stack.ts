@@ -1,4 +1,4 @@
-import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { Duration, Stack } from 'aws-cdk-lib';
 import { Rule, type EventPattern as CdkEventPattern, type IEventBus } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement, type IRole } from 'aws-cdk-lib/aws-iam';
@@ -6,14 +6,12 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Schedule, ScheduleExpression } from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke, type ScheduleTargetBaseProps } from 'aws-cdk-lib/aws-scheduler-targets';
-import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
-import { Alarms } from '../constructs/alarms';
-import { ParleyFunction, type Platform } from '../constructs/parley-function';
+import { ParleyFunction } from '../constructs/parley-function';
 import { deadLetterQueue } from '../constructs/queue';
 import type { EventPattern, EventRule, ScheduleSpec } from '../wiring/types';
+import { stackPlatform, type FunctionStackProps } from './function-stack';
 import { pascal } from './queues-stack';
-import type { Stage } from './stage';
 
 /** EventBridge delivery to a rule target is retried for up to a day before it lands in the rule's DLQ. */
 const RULE_RETRY = { retryAttempts: 185, maxEventAge: Duration.hours(24) };
@@ -36,13 +34,10 @@ const cdkPattern = (pattern: EventPattern): CdkEventPattern => ({
   ...(pattern.detail ? { detail: pattern.detail } : {}),
 });
 
-export interface WorkersStackProps extends StackProps {
-  stage: Stage;
+export interface WorkersStackProps extends FunctionStackProps {
   rules: readonly EventRule[];
   schedules: readonly ScheduleSpec[];
   bus: IEventBus;
-  platform: Omit<Platform, 'alarms'>;
-  alarmTopic: ITopic;
 }
 
 /**
@@ -52,9 +47,8 @@ export interface WorkersStackProps extends StackProps {
 export class WorkersStack extends Stack {
   constructor(scope: Construct, id: string, props: WorkersStackProps) {
     super(scope, id, props);
-    const { stage } = props;
-    const alarms = new Alarms(this, 'Alarms', props.alarmTopic);
-    const platform: Platform = { ...props.platform, alarms };
+    const platform = stackPlatform(this, props);
+    const { stage, alarms } = platform;
 
     for (const { spec, queue } of platform.queues.values()) {
       const { batchSize, maxConcurrency } = spec.consumer;
