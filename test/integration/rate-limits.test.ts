@@ -54,7 +54,7 @@ describe.each(categories)('the $category category ($limit per 15 minutes)', ({ l
       success: false,
       error: { code: 'TOO_MANY_REQUESTS', message: expect.stringContaining(`retry after ${wait} seconds`), details: { retryAfter: wait } },
     });
-  });
+  }, 180_000); // up to 300 real requests through the local stack
 });
 
 describe('rate-limit isolation', () => {
