@@ -1,4 +1,4 @@
-import { ValidationError } from '../http/errors';
+import { ConflictError, ValidationError } from '../http/errors';
 import { mergeCustomers as merged, uniqueValues, type Customer, type UniqueValue } from '../domain/contacts/customer';
 import { bumpCounter } from './counters';
 import { customerCount, listPartition, mutateConversation } from './conversations';
@@ -10,6 +10,8 @@ import { config } from '../config';
 import { diff } from '../events/envelope';
 
 const MOVE_BATCH = 25;
+/** DynamoDB's limit of items in one transaction. */
+const MAX_TRANSACTION_ITEMS = 100;
 
 /** Moves every conversation of `from` to `to`, one transaction (and one `updated` event) per conversation. */
 const moveConversations = async (ws: string, from: string, to: string, now: Date): Promise<number> => {
@@ -76,7 +78,7 @@ export const mergeCustomers = async (ws: string, baseId: string, mergeeId: strin
     const newTags = mergee.customer.tagIds.filter((t) => !base.customer.tagIds.includes(t));
     const { updatedAt: _b, ...before } = base.customer;
     const { updatedAt: _a, ...after } = result;
-    await transactWrites([
+    const writes = [
       write(
         customerUpdate(ws, base.version, base.customer, result, {
           ...(result.tagIds.length ? { tagIds: new Set(result.tagIds) } : {}),
@@ -99,7 +101,14 @@ export const mergeCustomers = async (ws: string, baseId: string, mergeeId: strin
       ...tagCounters(ws, 'customer', mergee.customer.tagIds.filter((t) => base.customer.tagIds.includes(t)), -1),
       write(bumpCounter(ws, CUSTOMERS_COUNTER, -1)),
       write(contactEvent('customer.contact.merged', ws, result, now, { data: { mergedContact: mergee.customer }, changes: diff(before, after) })),
-    ]);
+    ];
+    if (writes.length > MAX_TRANSACTION_ITEMS) {
+      throw new ConflictError('Too many tags and identities to merge in one step; detach some tags from the mergee first', {
+        tags: mergee.customer.tagIds.length,
+        identities: mergee.customer.identities.length,
+      });
+    }
+    await transactWrites(writes);
     return result;
   });
   return { customer, mergedCustomerId: mergeeId, conversationsMoved };
