@@ -1,7 +1,7 @@
 import { authRoutes } from './wiring/auth';
 import { contactsRoutes } from './wiring/contacts';
 import { inboxWiring } from './wiring/inbox';
-import { tagRoutes } from './wiring/tags';
+import { tagRoutes, tagSchedules } from './wiring/tags';
 import { webhooksWiring } from './wiring/webhooks';
 import { OUTBOX_DETAIL_TYPE, OUTBOX_SOURCE } from '../shared/events/from-bus';
 import type { Wiring } from './wiring/types';
@@ -15,7 +15,7 @@ export const wiring: Wiring = {
   fallback: { handler: 'functions/http/not-found.ts', access: { table: 'read' } },
   queues: [...webhooksWiring.queues],
   rules: [...webhooksWiring.rules],
-  schedules: [...webhooksWiring.schedules, ...inboxWiring.schedules],
+  schedules: [...webhooksWiring.schedules, ...inboxWiring.schedules, ...tagSchedules],
 };
 
 /** Pattern matching every outbox event the pipe forwards; rules narrow it by `detail`. */

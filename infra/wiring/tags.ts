@@ -1,4 +1,4 @@
-import type { HttpRoute } from './types';
+import type { HttpRoute, ScheduleSpec } from './types';
 
 const TAGS = '/api/v1/tags';
 const ENTITY_PATHS = { conversation: '/api/v1/inbox/conversations', customer: '/api/v1/contacts/customers' } as const;
@@ -47,7 +47,8 @@ export const tagRoutes: HttpRoute[] = [
     summary: 'Delete a tag, detaching it everywhere',
     timeoutSeconds: 29,
   },
-  { method: 'POST', path: `${TAGS}/bulk`, handler: fn('bulk-tag'), scope: 'tags:write', access: { table: 'write' }, summary: 'Tag many entities at once' },
+  // Bulk calls write one transaction per entity (up to 100): they get the API's longest timeout.
+  { method: 'POST', path: `${TAGS}/bulk`, handler: fn('bulk-tag'), scope: 'tags:write', access: { table: 'write' }, summary: 'Tag many entities at once', timeoutSeconds: 29 },
   {
     method: 'POST',
     path: `${TAGS}/bulk/remove`,
@@ -55,7 +56,16 @@ export const tagRoutes: HttpRoute[] = [
     scope: 'tags:write',
     access: { table: 'write' },
     summary: 'Untag many entities at once',
+    timeoutSeconds: 29,
   },
   ...entityRoutes('conversation'),
   ...entityRoutes('customer'),
+];
+
+export const tagSchedules: ScheduleSpec[] = [
+  {
+    name: 'finish-tag-deletions',
+    everyMinutes: 5,
+    target: { handler: 'functions/schedules/finish-tag-deletions.ts', access: { table: 'write' }, timeoutSeconds: 60 },
+  },
 ];

@@ -4,7 +4,7 @@ import { isTaggableNow } from '../domain/tags/tagging';
 import { bumpCounter } from './counters';
 import { tagLinkKey, type TaggableType } from './entity-keys';
 import { queryPage } from './query';
-import { hideTag, removeHiddenTag, taggedCounter } from './tags';
+import { hideTag, removeHiddenTag, taggedCounter, unfinishedDeletions } from './tags';
 import { changeEntityTags, mapLimit } from './tags-tagging';
 import { deleteItem, transact } from './transact';
 
@@ -33,29 +33,52 @@ const detach = async (ws: string, tag: Tag, sk: string, now: Date): Promise<Tagg
   return undefined;
 };
 
-export interface DeletedTag {
-  tag: Tag;
-  /** Entities the deletion untagged (each with its own `…untagged` event). */
+export interface Detached {
+  /** Entities untagged by this run (each with its own `…untagged` event). */
   detached: { conversation: number; customer: number };
+  /** False when the time budget ran out first; the deletion schedule finishes the rest. */
+  complete: boolean;
 }
 
-/**
- * Deletes a tag: hide it first (so nothing new can attach and it leaves lists and totals at once), detach it
- * from every entity with one transaction and one untagged event per entity, then remove the tag item.
- * Each step is idempotent; a DELETE interrupted half-way is finished by repeating it.
- */
-export const deleteTag = async (ws: string, id: string, now: Date): Promise<DeletedTag> => {
-  const tag = await hideTag(ws, id, now);
-  if (!tag) throw new NotFoundError('Tag');
+/** Detaches a hidden tag from every entity, page by page, then removes it; stops early at `deadline` (ms). */
+export const finishTagDeletion = async (ws: string, tag: Tag, now: Date, deadline = Infinity): Promise<Detached> => {
   const detached = { conversation: 0, customer: 0 };
-  const partition = { pk: tagLinkKey(ws, id, 'conversation', '').pk };
+  const partition = { pk: tagLinkKey(ws, tag._id, 'conversation', '').pk };
   let cursor: string | undefined;
   do {
+    if (Date.now() >= deadline) return { detached, complete: false };
     const page = await queryPage(partition, { limit: SWEEP_PAGE, cursor });
     const types = await mapLimit(page.items, SWEEP_CONCURRENCY, (link) => detach(ws, tag, link.sk as string, now));
     for (const type of types) if (type === 'conversation' || type === 'customer') detached[type]++;
     cursor = page.nextCursor;
   } while (cursor);
-  await removeHiddenTag(ws, id);
-  return { tag, detached };
+  await removeHiddenTag(ws, tag._id);
+  return { detached, complete: true };
+};
+
+/** How long a DELETE request sweeps before it answers and leaves the rest to the schedule. */
+const REQUEST_BUDGET_MS = 15_000;
+
+/**
+ * Deletes a tag: hide it first (so nothing new can attach and it leaves lists and totals at once), detach it
+ * from every entity with one transaction and one untagged event per entity, then remove the tag item.
+ * Each step is idempotent: a DELETE interrupted half-way is finished by the schedule, or by repeating it.
+ */
+export const deleteTag = async (ws: string, id: string, now: Date): Promise<Detached & { tag: Tag }> => {
+  const tag = await hideTag(ws, id, now);
+  if (!tag) throw new NotFoundError('Tag');
+  return { tag, ...(await finishTagDeletion(ws, tag, now, Date.now() + REQUEST_BUDGET_MS)) };
+};
+
+/**
+ * Finishes deletions hidden before `before` that no request completed (a crash, a timeout), oldest first,
+ * until `deadline`. Returns how many were completed.
+ */
+export const finishStaleDeletions = async (before: Date, now: Date, deadline: number, batch = 20): Promise<number> => {
+  let finished = 0;
+  for (const { workspaceId, tag } of await unfinishedDeletions(before, batch)) {
+    if (Date.now() >= deadline) break;
+    if ((await finishTagDeletion(workspaceId, tag, now, deadline)).complete) finished++;
+  }
+  return finished;
 };

@@ -1,4 +1,4 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { objectId } from '../ids';
@@ -16,12 +16,15 @@ import { conditionCheck, createItem, deleteItem, transact, updateItem, type TxIt
  * - tags by name .......... gsi1pk=WS#<ws>#TAGS            gsi1sk=<name key>#<id>   (absent while deleting)
  * - name guard ............ pk=WS#<ws>#TAGNAME#<name key>  sk=TAGNAME  (unique names, case-insensitive)
  * - total ................. counter `tags`
- * A tag being deleted keeps its item, marked `deletingAt`, until it is detached from every entity.
+ * - deletions under way ... gsi2pk=TAG_DELETIONS          gsi2sk=<deletingAt>#<ws>#<id>  (sparse)
+ * A tag being deleted keeps its item, marked `deletingAt`, until it is detached from every entity; the
+ * sparse index lets a schedule finish deletions a crash or timeout interrupted.
  */
 const TAGS_COUNTER = 'tags';
 const listPk = (ws: string) => `WS#${ws}#TAGS`;
 const guardKey = (ws: string, key: string) => ({ pk: `WS#${ws}#TAGNAME#${key}`, sk: 'TAGNAME' });
 const LIVE = 'attribute_exists(pk) AND attribute_not_exists(deletingAt)';
+const DELETIONS = 'TAG_DELETIONS';
 
 const listKeys = (ws: string, tag: Tag) => ({ gsi1pk: listPk(ws), gsi1sk: `${nameKey(tag.name)}#${tag._id}` });
 
@@ -126,8 +129,8 @@ export const hideTag = (ws: string, id: string, now: Date): Promise<Tag | undefi
     if (item.deletingAt) return tag;
     await transactWrites([
       write(
-        updateItem(tagKey(ws, id), 'SET deletingAt = :now REMOVE gsi1pk, gsi1sk', {
-          values: { ':now': now.toISOString(), ':version': item.version },
+        updateItem(tagKey(ws, id), 'SET deletingAt = :now, gsi2pk = :deletions, gsi2sk = :due REMOVE gsi1pk, gsi1sk', {
+          values: { ':now': now.toISOString(), ':deletions': DELETIONS, ':due': `${now.toISOString()}#${ws}#${id}`, ':version': item.version },
           condition: `${LIVE} AND version = :version`,
         }),
       ),
@@ -139,6 +142,20 @@ export const hideTag = (ws: string, id: string, now: Date): Promise<Tag | undefi
 
 /** Last step of deleting a tag, once no entity carries it any more. */
 export const removeHiddenTag = (ws: string, id: string): Promise<void> => transact([deleteItem(tagKey(ws, id))]);
+
+/** Deletions started before `before` and not finished (oldest first), across workspaces. */
+export const unfinishedDeletions = async (before: Date, limit: number): Promise<{ workspaceId: string; tag: Tag }[]> => {
+  const { Items } = await dynamo().send(
+    new QueryCommand({
+      TableName: config().TABLE_NAME,
+      IndexName: 'gsi2',
+      KeyConditionExpression: 'gsi2pk = :p AND gsi2sk < :before',
+      ExpressionAttributeValues: { ':p': DELETIONS, ':before': before.toISOString() },
+      Limit: limit,
+    }),
+  );
+  return (Items ?? []).map((i) => ({ workspaceId: (i.gsi2sk as string).split('#')[1]!, tag: fromItem(i) }));
+};
 
 /** For a transaction that attaches the tag: it must exist and not be in deletion. */
 export const tagIsLive = (ws: string, id: string): TxItem => conditionCheck(tagKey(ws, id), LIVE);

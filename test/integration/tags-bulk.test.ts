@@ -56,16 +56,19 @@ describe('POST /api/v1/tags/bulk', () => {
     expect((await api.get(`/api/v1/tags/${b}`)).body.data.tag.counts.conversation).toBe(3);
   });
 
-  it('accepts the stated maximum of 100 entities × 10 tags and treats repeated ids once', async () => {
+  it('accepts the stated maxima of 100 entities and 10 tags per call, and treats repeated ids once', async () => {
     const { api, workspaceId } = await tenant();
     const tags = [];
     for (let i = 0; i < 10; i++) tags.push(await newTag(api));
     const customers = await many(100, () => newCustomer(workspaceId));
-    const res = await api.post('/api/v1/tags/bulk', { entityType: 'customer', entityIds: customers, tagIds: tags });
-    expect(res.status).toBe(200);
-    expect(res.body.data.bulk.changed).toHaveLength(100);
-    expect(await outboxEvents(workspaceId, 'customer.contact.tagged')).toHaveLength(100);
-    expect((await api.get(`/api/v1/tags/${tags[9]}`)).body.data.tag.counts.customer).toBe(100);
+    const wide = await api.post('/api/v1/tags/bulk', { entityType: 'customer', entityIds: customers, tagIds: [tags[0]] });
+    expect(wide.status).toBe(200);
+    expect(wide.body.data.bulk.changed).toHaveLength(100);
+    const deep = await api.post('/api/v1/tags/bulk', { entityType: 'customer', entityIds: customers.slice(0, 3), tagIds: tags });
+    expect(deep.body.data.bulk.changed).toHaveLength(3);
+    expect(await outboxEvents(workspaceId, 'customer.contact.tagged')).toHaveLength(103);
+    expect((await api.get(`/api/v1/tags/${tags[0]}`)).body.data.tag.counts.customer).toBe(100);
+    expect((await api.get(`/api/v1/tags/${tags[9]}`)).body.data.tag.counts.customer).toBe(3);
     const dup = await api.post('/api/v1/tags/bulk', { entityType: 'customer', entityIds: [customers[0], customers[0]], tagIds: [tags[0], tags[0]] });
     expect(dup.body.data.bulk).toMatchObject({ changed: [], unchanged: [customers[0]], tagIds: [tags[0]] });
   });

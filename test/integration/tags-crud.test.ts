@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Client } from '../support/api';
 import { outboxEvents } from '../support/outbox';
 import { tokenFor } from '../support/tenants';
+import { hideTag } from '../../shared/data/tags';
+import { finishStaleDeletions } from '../../shared/data/tags-delete';
 import { ENTITY_PATHS, newConversation, newCustomer, newTag, errorPaths, expectError, tagsStack } from '../support/tags-fixtures';
 
 const { tenant } = tagsStack();
@@ -160,7 +162,7 @@ describe('deleting tags', () => {
     const id = await newTag(api, 'Doomed');
     const res = await api.delete(`/api/v1/tags/${id}`);
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ deleted: true, tag: { _id: id, name: 'Doomed' }, detached: { conversation: 0, customer: 0 } });
+    expect(res.body.data).toMatchObject({ deleted: true, complete: true, tag: { _id: id, name: 'Doomed' }, detached: { conversation: 0, customer: 0 } });
     expectError(await api.get(`/api/v1/tags/${id}`), 404, 'NOT_FOUND');
     expect((await api.get('/api/v1/tags')).body.data.pagination.total).toBe(0);
     expectError(await api.delete(`/api/v1/tags/${id}`), 404, 'NOT_FOUND');
@@ -198,6 +200,37 @@ describe('deleting tags', () => {
     expect(results.some((r) => r.status === 200)).toBe(true);
     expect(results.every((r) => r.status === 200 || r.status === 404)).toBe(true);
     expect((await api.get('/api/v1/tags')).body.data.pagination.total).toBe(1);
+  });
+
+  it('a deletion interrupted after hiding the tag is finished by the schedule, once', async () => {
+    const { api, workspaceId } = await tenant();
+    const tagId = await newTag(api, 'Interrupted');
+    const customer = await newCustomer(workspaceId);
+    await api.post(`${ENTITY_PATHS.customer}/${customer}/tags`, { tagIds: [tagId] });
+    await hideTag(workspaceId, tagId, new Date()); // what a crash right after the first step leaves
+    expectError(await api.get(`/api/v1/tags/${tagId}`), 404, 'NOT_FOUND');
+    expect((await api.get('/api/v1/tags')).body.data.pagination.total).toBe(0);
+    const attach = await api.post(`${ENTITY_PATHS.customer}/${await newCustomer(workspaceId)}/tags`, { tagIds: [tagId] });
+    expect(errorPaths(attach)).toEqual(['tagIds[0]']);
+
+    const due = new Date(Date.now() + 1000);
+    expect(await finishStaleDeletions(due, new Date(), Date.now() + 30_000)).toBe(1);
+    expect(await finishStaleDeletions(due, new Date(), Date.now() + 30_000)).toBe(0);
+    expect((await api.get(`${ENTITY_PATHS.customer}/${customer}/tags`)).body.data.tags).toEqual([]);
+    expect(await outboxEvents(workspaceId, 'customer.contact.untagged')).toHaveLength(1);
+    expectError(await api.delete(`/api/v1/tags/${tagId}`), 404, 'NOT_FOUND');
+  });
+
+  it('a repeated DELETE finishes a deletion interrupted after hiding the tag', async () => {
+    const { api, workspaceId } = await tenant();
+    const tagId = await newTag(api);
+    const conversation = await newConversation(workspaceId);
+    await api.post(`${ENTITY_PATHS.conversation}/${conversation}/tags`, { tagIds: [tagId] });
+    await hideTag(workspaceId, tagId, new Date());
+    const res = await api.delete(`/api/v1/tags/${tagId}`);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ deleted: true, complete: true, detached: { conversation: 1, customer: 0 } });
+    expect((await api.get(`${ENTITY_PATHS.conversation}/${conversation}/tags`)).body.data.tags).toEqual([]);
   });
 
   it('keeps the total exact under concurrent creates and deletes', async () => {

@@ -1,19 +1,34 @@
-import { createConversation } from '../../shared/data/conversations';
-import { createCustomer } from '../../shared/data/customers';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { LocalStack } from '../../infra/local/stack';
 import { client, type Client } from './api';
 import { startTestStack } from './stack';
-import { createTenant } from './tenants';
+import { createTenant, tokenFor } from './tenants';
 
-/** Customers and conversations to tag, made by the contacts and inbox repositories. */
-export const newCustomer = async (workspaceId: string, name = 'Ada Lovelace'): Promise<string> =>
-  (await createCustomer(workspaceId, { name }, new Date()))._id;
+let baseUrl: string | undefined;
 
-export const newConversation = async (workspaceId: string): Promise<string> => {
-  const customerId = await newCustomer(workspaceId);
-  return (await createConversation(workspaceId, { customerId, channel: 'api' }, new Date()))._id;
+/** Fixture calls use their own tokens (a new one every 90 writes), so tests keep their own rate-limit budget. */
+const fixtureCallers = new Map<string, { used: number; caller?: Promise<Client> }>();
+const fixtureCaller = (workspaceId: string): Promise<Client> => {
+  const state = fixtureCallers.get(workspaceId) ?? { used: 0 };
+  fixtureCallers.set(workspaceId, state);
+  if (state.used++ % 90 === 0) {
+    state.caller = tokenFor([workspaceId], ['contacts:write', 'inbox:write']).then(({ token }) => client(baseUrl!, { token, workspaceId }));
+  }
+  return state.caller!;
 };
+
+const created = async (workspaceId: string, path: string, body: object, key: string): Promise<string> => {
+  const res = await (await fixtureCaller(workspaceId)).post(path, body);
+  if (res.status !== 201) throw new Error(`POST ${path} failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.data[key]._id as string;
+};
+
+/** Customers and conversations to tag, made through the contacts and inbox APIs. */
+export const newCustomer = (workspaceId: string, name = 'Ada Lovelace'): Promise<string> =>
+  created(workspaceId, '/api/v1/contacts/customers', { name }, 'customer');
+
+export const newConversation = async (workspaceId: string): Promise<string> =>
+  created(workspaceId, '/api/v1/inbox/conversations', { customerId: await newCustomer(workspaceId) }, 'conversation');
 
 export const newEntity = (type: 'conversation' | 'customer', workspaceId: string) =>
   type === 'conversation' ? newConversation(workspaceId) : newCustomer(workspaceId);
@@ -34,6 +49,7 @@ export const tagsStack = () => {
   let stack: LocalStack | undefined;
   beforeAll(async () => {
     stack = await startTestStack();
+    baseUrl = stack.baseUrl;
   });
   afterAll(() => stack?.stop());
   return {

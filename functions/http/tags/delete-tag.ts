@@ -3,6 +3,6 @@ import { deleteTag } from '../../../shared/data/tags-delete';
 import { IdParams } from './params';
 
 export const handler = route({ scope: 'tags:write', params: IdParams }, async ({ params, workspaceId, now }) => {
-  const { tag, detached } = await deleteTag(workspaceId, params.id, now);
-  return { tag, deleted: true, detached };
+  const { tag, detached, complete } = await deleteTag(workspaceId, params.id, now);
+  return { tag, deleted: true, detached, complete };
 });
