@@ -49,7 +49,8 @@ describe('POST /api/v1/tags/bulk', () => {
     expect(res.body.data.bulk).toMatchObject({ changed: conversations.slice(1), unchanged: [conversations[0]] });
     const events = await outboxEvents(workspaceId, 'inbox.conversation.tagged');
     expect(events).toHaveLength(4);
-    expect(events.filter((e) => (e.data.conversation as { _id: string })._id === conversations[1]).map((e) => e.changes)).toEqual([
+    const second = events.filter((e) => (e.data.conversation as { _id: string })._id === conversations[1]);
+    expect(second.sort((x, y) => x.occurredAt.localeCompare(y.occurredAt)).map((e) => e.changes)).toEqual([
       { tagIds: [[], [a]] },
       { tagIds: [[a], [a, b].sort()] },
     ]);
