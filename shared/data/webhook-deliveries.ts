@@ -3,7 +3,6 @@ import { ConditionalCheckFailedException, TransactionCanceledException } from '@
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import type { Delivery, DeliveryStatus } from '../domain/webhooks/delivery';
-import { bumpCounter, readCounter } from './counters';
 import { queryPage, type PageRequest } from './query';
 import { wsKey } from './table';
 import { createItem, transact, updateItem, type TxItem } from './transact';
@@ -14,7 +13,7 @@ import { createItem, transact, updateItem, type TxItem } from './transact';
  * - a subscription's deliveries  same pk, newest first (ids are time-ordered)
  * - by status .................. gsi2pk=WS#<ws>#WHSUB#<sub>#STATUS#<status>  gsi2sk=<deliveryId>
  * - by event type (± status) ... gsi1pk=WS#<ws>#WHSUB#<sub>#TYPE#<eventType>  gsi1sk=<status>#<deliveryId>
- * Exact totals per subscription, status, type and type×status are counters kept in the same transactions.
+ * - delivery counters ......... pk=WS#<ws>#WHSUB#<sub>  sk=DLVCOUNT#<shard>
  */
 const base = (workspaceId: string, subscriptionId: string) => `${wsKey(workspaceId)}#WHSUB#${subscriptionId}`;
 const key = (d: Pick<Delivery, 'workspaceId' | 'subscriptionId' | 'deliveryId'>) => ({
@@ -50,28 +49,49 @@ const fromItem = (item: Record<string, unknown>): DeliveryItem => {
   return rest as unknown as DeliveryItem;
 };
 
-const counterNames = (d: Pick<Delivery, 'subscriptionId' | 'eventType'>, status?: DeliveryStatus) => {
-  const sub = `whdlv.${d.subscriptionId}`;
-  return status ? [`${sub}.s.${status}`, `${sub}.t.${d.eventType}.s.${status}`] : [sub, `${sub}.t.${d.eventType}`];
-};
-
 /**
- * Every delivery of a subscription moves these counters, and concurrent transactions on one item cancel
- * each other; so each counter is split into shards, a write bumps one random shard, a read sums them all.
+ * Exact delivery counts live on a few counter items in the subscription's partition, one attribute per
+ * total (all, per status, per event type, per type×status), so a status change is one extra item in its
+ * transaction. Concurrent deliveries would all update one item, so the counter is split into shards: a
+ * write bumps one random shard and a read sums them (one query of COUNTER_SHARDS small items).
  */
 const COUNTER_SHARDS = 8;
-const shardOf = (name: string, shard: number) => `${name}#${shard}`;
-
-const readShardedCounter = async (workspaceId: string, name: string): Promise<number> => {
-  const shards = await Promise.all(Array.from({ length: COUNTER_SHARDS }, (_, i) => readCounter(workspaceId, shardOf(name, i))));
-  return shards.reduce((a, b) => a + b, 0);
-};
+const counterKey = (d: Pick<Delivery, 'workspaceId' | 'subscriptionId'>, shard: number) => ({
+  pk: base(d.workspaceId, d.subscriptionId),
+  sk: `DLVCOUNT#${shard}`,
+});
+const totalName = (filter: DeliveryFilter) =>
+  filter.eventType ? (filter.status ? `ts:${filter.eventType}:${filter.status}` : `t:${filter.eventType}`) : filter.status ? `s:${filter.status}` : 'total';
 
 const statusCounters = (d: Delivery, from: DeliveryStatus | undefined, to: DeliveryStatus): TxItem[] => {
   if (from === to) return [];
+  const deltas: [string, number][] = [
+    ...(from
+      ? ([[totalName({ status: from }), -1], [totalName({ status: from, eventType: d.eventType }), -1]] as [string, number][])
+      : ([[totalName({}), 1], [totalName({ eventType: d.eventType }), 1]] as [string, number][])),
+    [totalName({ status: to }), 1],
+    [totalName({ status: to, eventType: d.eventType }), 1],
+  ];
   const shard = Math.floor(Math.random() * COUNTER_SHARDS);
-  const bump = (names: string[], delta: number) => names.map((n) => bumpCounter(d.workspaceId, shardOf(n, shard), delta));
-  return [...(from ? bump(counterNames(d, from), -1) : bump(counterNames(d), 1)), ...bump(counterNames(d, to), 1)];
+  return [
+    updateItem(counterKey(d, shard), `ADD ${deltas.map((_, i) => `#c${i} :c${i}`).join(', ')}`, {
+      names: Object.fromEntries(deltas.map(([name], i) => [`#c${i}`, name])),
+      values: Object.fromEntries(deltas.map(([, delta], i) => [`:c${i}`, delta])),
+    }),
+  ];
+};
+
+const countDeliveries = async (workspaceId: string, subscriptionId: string, filter: DeliveryFilter): Promise<number> => {
+  const { Items = [] } = await dynamo().send(
+    new QueryCommand({
+      TableName: config().TABLE_NAME,
+      KeyConditionExpression: 'pk = :p AND begins_with(sk, :s)',
+      ExpressionAttributeValues: { ':p': base(workspaceId, subscriptionId), ':s': 'DLVCOUNT#' },
+      ConsistentRead: true,
+    }),
+  );
+  const name = totalName(filter);
+  return Items.reduce((sum, item) => sum + (typeof item[name] === 'number' ? (item[name] as number) : 0), 0);
 };
 
 const isConditionFailure = (error: unknown) =>
@@ -115,24 +135,34 @@ export const getDelivery = async (workspaceId: string, subscriptionId: string, d
 };
 
 /**
- * Takes the attempt lease for `carrier` (an SQS message id): only while the delivery is still at
- * `attemptNumber`, pending or retrying, and nobody else holds an unexpired lease. False when lost.
+ * Takes the attempt lease for `carrier` (an SQS message id) and returns the delivery, but only if it is
+ * pending or retrying, due by `dueBy`, and nobody else holds an unexpired lease; otherwise undefined.
  */
-export const claimDelivery = async (d: Delivery, carrier: string, now: number, leaseMs: number): Promise<boolean> => {
+export const claimDelivery = async (
+  ref: Pick<Delivery, 'workspaceId' | 'subscriptionId' | 'deliveryId'>,
+  carrier: string,
+  now: number,
+  dueBy: number,
+  leaseMs: number,
+): Promise<DeliveryItem | undefined> => {
   try {
-    await dynamo().send(
+    const { Attributes } = await dynamo().send(
       new UpdateCommand({
         TableName: config().TABLE_NAME,
-        Key: key(d),
+        Key: key(ref),
         UpdateExpression: 'SET leaseUntil = :until, carrier = :c',
-        ConditionExpression: 'attemptNumber = :n AND #s IN (:p, :r) AND (attribute_not_exists(leaseUntil) OR leaseUntil < :now OR carrier = :c)',
+        ConditionExpression:
+          '#s IN (:p, :r) AND nextRetryAt <= :due AND (attribute_not_exists(leaseUntil) OR leaseUntil < :now OR carrier = :c)',
         ExpressionAttributeNames: { '#s': 'status' },
-        ExpressionAttributeValues: { ':until': now + leaseMs, ':c': carrier, ':n': d.attemptNumber, ':p': 'pending', ':r': 'retrying', ':now': now },
+        ExpressionAttributeValues: {
+          ':until': now + leaseMs, ':c': carrier, ':p': 'pending', ':r': 'retrying', ':now': now, ':due': new Date(dueBy).toISOString(),
+        },
+        ReturnValues: 'ALL_NEW',
       }),
     );
-    return true;
+    return Attributes ? fromItem(Attributes) : undefined;
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
+    if (error instanceof ConditionalCheckFailedException) return undefined;
     throw error;
   }
 };
@@ -182,11 +212,9 @@ export const listDeliveries = async (workspaceId: string, subscriptionId: string
     : filter.status
       ? { index: 'gsi2' as const, pk: `${b}#STATUS#${filter.status}` }
       : { pk: b, skPrefix: 'DLV#' };
-  const names = counterNames({ subscriptionId, eventType: filter.eventType ?? '' }, filter.status);
-  const counter = filter.eventType ? names[1]! : names[0]!;
   const [{ items, nextCursor }, total] = await Promise.all([
     queryPage({ ...partition, newestFirst: true }, page),
-    readShardedCounter(workspaceId, counter),
+    countDeliveries(workspaceId, subscriptionId, filter),
   ]);
   return { deliveries: items.map(fromItem), total, nextCursor };
 };

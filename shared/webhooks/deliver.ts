@@ -12,7 +12,7 @@ import { deliveryHeaders } from './sign';
 /** Longer than the worker's own timeout and shorter than the queue's visibility timeout (see wiring). */
 export const LEASE_MS = 25_000;
 /** A message that wakes this early is close enough to its attempt time. */
-const EARLY_MS = 200;
+const EARLY_MS = 25;
 
 /** What to do with the message: delete it, or make it reappear after `delayMs`. */
 export type Verdict = { ack: true } | { ack: false; delayMs: number };
@@ -91,24 +91,40 @@ const attempt = async (d: DeliveryItem, sub: Subscription): Promise<Delivery | u
   return after;
 };
 
-/**
- * Handles one delivery message. Idempotent: a duplicate or stale message never makes a second attempt,
- * because an attempt needs the lease on the delivery at its current attempt number.
- */
-export const handleDeliveryMessage = async (m: DeliveryMessage, carrier: string): Promise<Verdict> => {
+/** Why a message could not take the lease: decides whether to drop it or bring it back later. */
+const unclaimed = async (m: DeliveryMessage, carrier: string, now: number): Promise<Verdict> => {
   const d = await getDelivery(m.workspaceId, m.subscriptionId, m.deliveryId);
   if (!d || d.status === 'success' || d.status === 'failed') return ACK;
-  const now = Date.now();
   if (d.leaseUntil !== undefined && d.leaseUntil > now && d.carrier !== carrier) return { ack: false, delayMs: d.leaseUntil - now + 1000 };
-  const due = Date.parse(d.nextRetryAt ?? d.createdAt);
-  if (due > now + EARLY_MS) return d.carrier && d.carrier !== carrier ? ACK : { ack: false, delayMs: due - now };
+  // Another message carries this delivery's schedule: this one is a duplicate.
+  if (d.carrier && d.carrier !== carrier) return ACK;
+  return { ack: false, delayMs: Date.parse(d.nextRetryAt ?? d.createdAt) - now };
+};
 
+/**
+ * Visibility timeouts are whole seconds and are rounded down, so a message may come back up to a second
+ * early; the worker then waits out that remainder so attempts keep the schedule's exact spacing.
+ */
+const MAX_ALIGN_MS = 1000;
+
+/**
+ * Handles one delivery message. Idempotent: a duplicate or stale message never makes a second attempt,
+ * because an attempt needs the lease on a due delivery, and its record needs the attempt number unchanged.
+ */
+export const handleDeliveryMessage = async (m: DeliveryMessage, carrier: string): Promise<Verdict> => {
+  let d = await claimDelivery(m, carrier, Date.now(), Date.now() + EARLY_MS, LEASE_MS);
+  if (!d) {
+    const verdict = await unclaimed(m, carrier, Date.now());
+    if (verdict.ack || verdict.delayMs > MAX_ALIGN_MS) return verdict;
+    await new Promise((r) => setTimeout(r, Math.max(0, verdict.delayMs)));
+    d = await claimDelivery(m, carrier, Date.now(), Date.now() + EARLY_MS, LEASE_MS);
+    if (!d) return unclaimed(m, carrier, Date.now());
+  }
   const sub = await getSubscription(m.workspaceId, m.subscriptionId);
   if (!sub?.active || sub.activatedAt !== d.subscriptionActivatedAt) {
     await saveDelivery(d, stopped(d, sub ? 'subscription_inactive' : 'subscription_deleted', new Date()));
     return ACK;
   }
-  if (!(await claimDelivery(d, carrier, now, LEASE_MS))) return { ack: false, delayMs: 1000 };
   const after = await attempt(d, sub);
   if (after?.status === 'retrying') return { ack: false, delayMs: Date.parse(after.nextRetryAt!) - Date.now() };
   if (after?.status === 'failed') await parkInDlq(m, after.failureReason ?? 'failed');

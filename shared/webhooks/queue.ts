@@ -41,9 +41,9 @@ export const parkInDlq = async (message: DeliveryMessage, failureReason: string)
   );
 };
 
-/** Makes a received message reappear after `delayMs` (rounded up to whole seconds, capped). */
+/** Makes a received message reappear after about `delayMs`: rounded down to whole seconds (the worker aligns the rest), capped. */
 export const deferMessage = async (receiptHandle: string, delayMs: number): Promise<void> => {
-  const seconds = Math.min(MAX_VISIBILITY_SECONDS, Math.max(0, Math.ceil(delayMs / 1000)));
+  const seconds = Math.min(MAX_VISIBILITY_SECONDS, Math.max(0, Math.floor(delayMs / 1000)));
   await sqs().send(
     new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl('WEBHOOK_QUEUE_URL'), ReceiptHandle: receiptHandle, VisibilityTimeout: seconds }),
   );

@@ -8,7 +8,8 @@ let receiver: Receiver;
 beforeAll(async () => {
   receiver = await startReceiver((req) => {
     const status = Number(new URL(req.headers['x-test-path'] as string, 'https://x').searchParams.get('status') ?? 200);
-    return status === 0 ? 'hang' : { status, headers: status === 302 ? { Location: 'https://example.com/' } : {} };
+    const headers: Record<string, string> = status === 302 ? { Location: 'https://example.com/' } : {};
+    return status === 0 ? 'hang' : { status, headers };
   });
 });
 afterAll(() => receiver?.stop());
