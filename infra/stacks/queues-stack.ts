@@ -18,6 +18,10 @@ export const checkQueueSpec = (spec: QueueSpec): void => {
     throw new Error(`queue ${spec.name}: visibility timeout ${spec.visibilityTimeoutSeconds}s must exceed its consumer's timeout ${consumerTimeout}s`);
   }
   if (spec.retentionDays < MIN_RETENTION_DAYS) throw new Error(`queue ${spec.name}: retention must be at least ${MIN_RETENTION_DAYS} days`);
+  const { batchSize, maxConcurrency } = spec.consumer;
+  // Lambda's limits for an SQS event source without a batching window.
+  if (batchSize < 1 || batchSize > 10) throw new Error(`queue ${spec.name}: consumer batch size must be 1 to 10`);
+  if (maxConcurrency < 2 || maxConcurrency > 1000) throw new Error(`queue ${spec.name}: consumer maximum concurrency must be 2 to 1000`);
 };
 
 export interface QueuesStackProps extends StackProps {

@@ -68,11 +68,13 @@ describe('configuration mistakes fail the synth', () => {
     expect(stageFrom(context({})).name).toBe('dev');
   });
 
-  it('rejects a queue whose visibility timeout does not exceed its consumer timeout, or keeps messages under 4 days', () => {
+  it('rejects a queue whose visibility timeout does not exceed its consumer timeout, that keeps messages under 4 days, or whose consumer settings Lambda refuses', () => {
     const [queue] = fullWiring.queues;
     expect(() => checkQueueSpec({ ...queue!, visibilityTimeoutSeconds: 30 })).toThrow(/must exceed its consumer's timeout 30s/);
     expect(() => checkQueueSpec({ ...queue!, consumer: { ...queue!.consumer, timeoutSeconds: undefined }, visibilityTimeoutSeconds: 30 })).toThrow(/30s/);
     expect(() => checkQueueSpec({ ...queue!, retentionDays: 3 })).toThrow(/at least 4 days/);
+    expect(() => checkQueueSpec({ ...queue!, consumer: { ...queue!.consumer, batchSize: 11 } })).toThrow(/batch size must be 1 to 10/);
+    expect(() => checkQueueSpec({ ...queue!, consumer: { ...queue!.consumer, maxConcurrency: 1 } })).toThrow(/maximum concurrency must be 2 to 1000/);
     expect(() => checkQueueSpec(queue!)).not.toThrow();
   });
 
