@@ -58,10 +58,14 @@ export const changeEntityTags = async (
   tags: readonly Tag[],
   action: TagAction,
   now: Date,
+  /** The entity item if the caller just read it: saves the first read; a lost race reads again. */
+  read?: Record<string, unknown>,
 ): Promise<Outcome> => {
+  let known = read;
   try {
     return await retryOnConflict(async (): Promise<Outcome> => {
-      const item = (await readEntities(ws, type, [id])).get(id);
+      const item = known ?? (await readEntities(ws, type, [id])).get(id);
+      known = undefined;
       if (!item) return { kind: 'entity-missing' };
       const change = planChange(tagIdsOf(item[TAG_IDS_ATTRIBUTE]), tags.map((t) => t._id), action);
       if (change.delta.length === 0) return { kind: 'unchanged', tagIds: change.after };
@@ -165,7 +169,7 @@ export const applyTagging = async (
 
   const ids = [...new Set(req.entityIds)];
   const wanted = [...tags.values()];
-  const outcomes = await mapLimit(ids, APPLY_CONCURRENCY, (id) => changeEntityTags(ws, entityType, id, wanted, action, now));
+  const outcomes = await mapLimit(ids, APPLY_CONCURRENCY, (id) => changeEntityTags(ws, entityType, id, wanted, action, now, entities.get(id)));
   const done = (kind: Outcome['kind']) => ids.filter((_, i) => outcomes[i]!.kind === kind);
   const changed = done('changed');
   const tagIdsAfter = new Map(ids.flatMap((id, i) => {
