@@ -146,3 +146,17 @@ describe('tags on deleted tags', () => {
     expect(res.body.error.details.errors[0].path).toBe('tagIds[0]');
   });
 });
+
+describe('tags and entity deletion', () => {
+  it('deleting a tagged customer drops it from the tag counts, and deleting the tag then detaches nothing', async () => {
+    const { api, workspaceId } = await tenant();
+    const tag = await newTag(api);
+    const [kept, removed] = [await newEntity('customer', workspaceId), await newEntity('customer', workspaceId)];
+    await api.post('/api/v1/tags/bulk', { entityType: 'customer', entityIds: [kept, removed], tagIds: [tag] });
+    expect((await api.delete(`${ENTITY_PATHS.customer}/${removed}`)).status).toBe(200);
+    expect((await api.get(`/api/v1/tags/${tag}`)).body.data.tag.counts.customer).toBe(1);
+    const res = await api.delete(`/api/v1/tags/${tag}`);
+    expect(res.body.data.detached).toEqual({ conversation: 0, customer: 1 });
+    expect(await outboxEvents(workspaceId, 'customer.contact.untagged')).toHaveLength(1);
+  });
+});
