@@ -148,7 +148,7 @@ describe('tags on deleted tags', () => {
 });
 
 describe('tags and entity deletion', () => {
-  it('deleting a tagged customer drops it from the tag counts and from the tag's later deletion sweep', async () => {
+  it('deleting a tagged customer drops it from the tag counts and from the later deletion sweep of the tag', async () => {
     const { api, workspaceId } = await tenant();
     const tag = await newTag(api);
     const [kept, removed] = [await newEntity('customer', workspaceId), await newEntity('customer', workspaceId)];
