@@ -4,6 +4,7 @@ import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import type { Delivery, DeliveryStatus } from '../domain/webhooks/delivery';
 import { queryPage, type PageRequest } from './query';
+import { everyItemIn } from './webhook-query';
 import { wsKey } from './table';
 import { createItem, transact, updateItem, type TxItem } from './transact';
 
@@ -222,19 +223,6 @@ export const listDeliveries = async (workspaceId: string, subscriptionId: string
 /** A subscription's deliveries in one status (pending/retrying are the ones the sweeper and deactivation need). */
 export const deliveriesInStatus = async (workspaceId: string, subscriptionId: string, status: DeliveryStatus): Promise<DeliveryItem[]> => {
   const out: DeliveryItem[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamo().send(
-      new QueryCommand({
-        TableName: config().TABLE_NAME,
-        IndexName: 'gsi2',
-        KeyConditionExpression: 'gsi2pk = :p',
-        ExpressionAttributeValues: { ':p': `${base(workspaceId, subscriptionId)}#STATUS#${status}` },
-        ExclusiveStartKey,
-      }),
-    );
-    out.push(...(page.Items ?? []).map(fromItem));
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
+  for await (const item of everyItemIn('gsi2', `${base(workspaceId, subscriptionId)}#STATUS#${status}`)) out.push(fromItem(item));
   return out;
 };

@@ -13,6 +13,7 @@ import {
   type UpdateSubscription,
 } from '../domain/webhooks/subscription';
 import { queryPage, type PageRequest } from './query';
+import { everyItemIn } from './webhook-query';
 import { wsKey } from './table';
 import { createItem, deleteItem, transact, updateItem, type TxItem } from './transact';
 
@@ -30,7 +31,7 @@ const urlLockKey = (workspaceId: string, url: string) => ({
   sk: 'WHURL',
 });
 const countKey = (workspaceId: string) => ({ pk: wsKey(workspaceId), sk: 'WHSUB_COUNT' });
-export const ALL_SUBSCRIPTIONS = 'WEBHOOK_SUBSCRIPTIONS';
+const ALL_SUBSCRIPTIONS = 'WEBHOOK_SUBSCRIPTIONS';
 
 const toItem = (s: Subscription) => ({
   ...key(s.workspaceId, s._id),
@@ -40,7 +41,7 @@ const toItem = (s: Subscription) => ({
   ...s,
 });
 
-export const fromItem = (item: Record<string, unknown>): Subscription => {
+const fromItem = (item: Record<string, unknown>): Subscription => {
   const { _id, workspaceId, url, events, active, secret, consecutiveFailures, activatedAt, deactivatedAt, deactivationReason, createdAt, updatedAt } =
     item as unknown as Subscription;
   return { _id, workspaceId, url, events, active, secret, consecutiveFailures: consecutiveFailures ?? 0, activatedAt, deactivatedAt, deactivationReason, createdAt, updatedAt };
@@ -118,20 +119,7 @@ export const workspaceSubscriptions = async (workspaceId: string): Promise<Subsc
 
 /** Every subscription of every workspace, one page at a time (the sweeper's walk). */
 export async function* everySubscription(): AsyncGenerator<Subscription> {
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamo().send(
-      new QueryCommand({
-        TableName: config().TABLE_NAME,
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :p',
-        ExpressionAttributeValues: { ':p': ALL_SUBSCRIPTIONS },
-        ExclusiveStartKey,
-      }),
-    );
-    for (const item of page.Items ?? []) yield fromItem(item);
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
+  for await (const item of everyItemIn('gsi1', ALL_SUBSCRIPTIONS)) yield fromItem(item);
 }
 
 /** SET/REMOVE expression for a partial update; `undefined` values are removed. */

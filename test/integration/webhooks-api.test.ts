@@ -1,27 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalStack } from '../../infra/local/stack';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { client, type Client } from '../support/api';
-import { startReceiver, type Receiver } from '../support/https-receiver';
-import { startTestStack } from '../support/stack';
 import { createTenant } from '../support/tenants';
-import { eventually, verifyDelivery } from '../support/webhooks';
+import { eventually, verifyDelivery, useWebhookStack } from '../support/webhooks';
 
 const HOOKS = '/api/v1/integrations/webhooks';
-let stack: LocalStack;
-let receiver: Receiver;
-
-beforeAll(async () => {
-  stack = await startTestStack({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
-  receiver = await startReceiver();
-});
-afterAll(async () => {
-  await receiver?.stop();
-  await stack?.stop();
-});
+const ctx = useWebhookStack();
 
 const tenantApi = async (scopes: Parameters<typeof createTenant>[0] = ['admin:all']) => {
   const t = await createTenant(scopes);
-  return { ...t, api: client(stack.baseUrl, t) };
+  return { ...t, api: client(ctx.stack.baseUrl, t) };
 };
 
 const expectFieldError = (res: { status: number; body: any }, path: string) => {
@@ -36,10 +23,10 @@ describe('webhook subscriptions API', () => {
   beforeAll(async () => ({ api } = await tenantApi()));
 
   it('creates a subscription active by default and returns a generated secret only at creation', async () => {
-    const res = await api.post(HOOKS, { url: `${receiver.url}?a=1`, events: ['inbox.conversation.created', 'crm.*'] });
+    const res = await api.post(HOOKS, { url: `${ctx.receiver.url}?a=1`, events: ['inbox.conversation.created', 'crm.*'] });
     expect(res.status).toBe(201);
     const sub = res.body.data.subscription;
-    expect(sub).toMatchObject({ _id: expect.stringMatching(/^[0-9a-f]{24}$/), url: `${receiver.url}?a=1`, events: ['inbox.conversation.created', 'crm.*'], active: true });
+    expect(sub).toMatchObject({ _id: expect.stringMatching(/^[0-9a-f]{24}$/), url: `${ctx.receiver.url}?a=1`, events: ['inbox.conversation.created', 'crm.*'], active: true });
     expect(sub.secret).toMatch(/^whs_[A-Za-z0-9_-]{43}$/);
     const fetched = await api.get(`${HOOKS}/${sub._id}`);
     expect(fetched.status).toBe(200);
@@ -50,7 +37,7 @@ describe('webhook subscriptions API', () => {
   });
 
   it('keeps a given secret and creates an inactive subscription when active is false', async () => {
-    const res = await api.post(HOOKS, { url: `${receiver.url}?b=1`, events: ['*'], secret: 'my-own-secret-0123456789', active: false });
+    const res = await api.post(HOOKS, { url: `${ctx.receiver.url}?b=1`, events: ['*'], secret: 'my-own-secret-0123456789', active: false });
     expect(res.status).toBe(201);
     expect(res.body.data.subscription).toMatchObject({ active: false, secret: 'my-own-secret-0123456789' });
   });
@@ -60,22 +47,22 @@ describe('webhook subscriptions API', () => {
   });
 
   it('rejects unknown event names with 422 on events, and accepts wildcards', async () => {
-    expectFieldError(await api.post(HOOKS, { url: `${receiver.url}?c=1`, events: ['inbox.conversation.exploded'] }), 'events');
-    expectFieldError(await api.post(HOOKS, { url: `${receiver.url}?c=1`, events: ['nope.*'] }), 'events');
-    expectFieldError(await api.post(HOOKS, { url: `${receiver.url}?c=1`, events: [] }), 'events');
-    expect((await api.post(HOOKS, { url: `${receiver.url}?c=1`, events: ['inbox.*', 'inbox.conversation.*'] })).status).toBe(201);
+    expectFieldError(await api.post(HOOKS, { url: `${ctx.receiver.url}?c=1`, events: ['inbox.conversation.exploded'] }), 'events');
+    expectFieldError(await api.post(HOOKS, { url: `${ctx.receiver.url}?c=1`, events: ['nope.*'] }), 'events');
+    expectFieldError(await api.post(HOOKS, { url: `${ctx.receiver.url}?c=1`, events: [] }), 'events');
+    expect((await api.post(HOOKS, { url: `${ctx.receiver.url}?c=1`, events: ['inbox.*', 'inbox.conversation.*'] })).status).toBe(201);
   });
 
   it('answers 400 for a missing url and 422 for unknown fields', async () => {
     const missing = await api.post(HOOKS, { events: ['*'] });
     expect(missing.status).toBe(400);
     expect(missing.body.error.code).toBe('BAD_REQUEST');
-    expectFieldError(await api.post(HOOKS, { url: `${receiver.url}?d=1`, events: ['*'], extra: 1 }), 'extra');
-    expectFieldError(await api.post(HOOKS, { url: `${receiver.url}?d=1`, events: ['*'], secret: 'short' }), 'secret');
+    expectFieldError(await api.post(HOOKS, { url: `${ctx.receiver.url}?d=1`, events: ['*'], extra: 1 }), 'extra');
+    expectFieldError(await api.post(HOOKS, { url: `${ctx.receiver.url}?d=1`, events: ['*'], secret: 'short' }), 'secret');
   });
 
   it('refuses the same URL twice in one workspace with 409, but not in another workspace', async () => {
-    const url = `${receiver.url}?dup=1`;
+    const url = `${ctx.receiver.url}?dup=1`;
     expect((await api.post(HOOKS, { url, events: ['*'] })).status).toBe(201);
     const dup = await api.post(HOOKS, { url, events: ['crm.*'] });
     expect(dup.status).toBe(409);
@@ -85,13 +72,13 @@ describe('webhook subscriptions API', () => {
   });
 
   it('updates events, url and active with PATCH, and 409s a PATCH onto a URL already in use', async () => {
-    const a = (await api.post(HOOKS, { url: `${receiver.url}?p=a`, events: ['*'] })).body.data.subscription;
-    await api.post(HOOKS, { url: `${receiver.url}?p=b`, events: ['*'] });
-    const res = await api.patch(`${HOOKS}/${a._id}`, { events: ['auth.*'], active: false, url: `${receiver.url}?p=c` });
+    const a = (await api.post(HOOKS, { url: `${ctx.receiver.url}?p=a`, events: ['*'] })).body.data.subscription;
+    await api.post(HOOKS, { url: `${ctx.receiver.url}?p=b`, events: ['*'] });
+    const res = await api.patch(`${HOOKS}/${a._id}`, { events: ['auth.*'], active: false, url: `${ctx.receiver.url}?p=c` });
     expect(res.status).toBe(200);
-    expect(res.body.data.subscription).toMatchObject({ _id: a._id, events: ['auth.*'], active: false, url: `${receiver.url}?p=c` });
+    expect(res.body.data.subscription).toMatchObject({ _id: a._id, events: ['auth.*'], active: false, url: `${ctx.receiver.url}?p=c` });
     expect(res.body.data.subscription).not.toHaveProperty('secret');
-    expect((await api.patch(`${HOOKS}/${a._id}`, { url: `${receiver.url}?p=b` })).status).toBe(409);
+    expect((await api.patch(`${HOOKS}/${a._id}`, { url: `${ctx.receiver.url}?p=b` })).status).toBe(409);
     expectFieldError(await api.patch(`${HOOKS}/${a._id}`, { url: 'http://insecure.example/hook' }), 'url');
     expectFieldError(await api.patch(`${HOOKS}/${a._id}`, { secret: 'x'.repeat(20) }), 'secret');
     const back = await api.patch(`${HOOKS}/${a._id}`, { active: true });
@@ -99,7 +86,7 @@ describe('webhook subscriptions API', () => {
   });
 
   it('deletes a subscription, after which it is 404 and its URL is free again', async () => {
-    const url = `${receiver.url}?del=1`;
+    const url = `${ctx.receiver.url}?del=1`;
     const sub = (await api.post(HOOKS, { url, events: ['*'] })).body.data.subscription;
     const del = await api.delete(`${HOOKS}/${sub._id}`);
     expect(del.status).toBe(200);
@@ -111,7 +98,7 @@ describe('webhook subscriptions API', () => {
 
   it('paginates the list with an exact total', async () => {
     const t = await tenantApi();
-    for (let i = 0; i < 3; i++) await t.api.post(HOOKS, { url: `${receiver.url}?page=${i}`, events: ['*'] });
+    for (let i = 0; i < 3; i++) await t.api.post(HOOKS, { url: `${ctx.receiver.url}?page=${i}`, events: ['*'] });
     const first = await t.api.get(`${HOOKS}?limit=2`);
     expect(first.body.data.pagination).toMatchObject({ total: 3, page: 1, limit: 2, pages: 2, hasMore: true });
     const next = await t.api.get(`${HOOKS}?limit=2&cursor=${first.body.data.pagination.nextCursor}`);
@@ -127,7 +114,7 @@ describe('webhook access control', () => {
   it('needs webhooks:read to list and webhooks:write to create', async () => {
     const reader = await tenantApi(['webhooks:read']);
     expect((await reader.api.get(HOOKS)).status).toBe(200);
-    const denied = await reader.api.post(HOOKS, { url: `${receiver.url}?r=1`, events: ['*'] });
+    const denied = await reader.api.post(HOOKS, { url: `${ctx.receiver.url}?r=1`, events: ['*'] });
     expect(denied.status).toBe(403);
     expect(denied.body.error.code).toBe('FORBIDDEN');
     const other = await tenantApi(['inbox:read']);
@@ -136,7 +123,7 @@ describe('webhook access control', () => {
 
   it("answers 404 for another workspace's subscription, never revealing it", async () => {
     const owner = await tenantApi();
-    const sub = (await owner.api.post(HOOKS, { url: `${receiver.url}?own=1`, events: ['*'] })).body.data.subscription;
+    const sub = (await owner.api.post(HOOKS, { url: `${ctx.receiver.url}?own=1`, events: ['*'] })).body.data.subscription;
     const stranger = await tenantApi();
     for (const res of [
       await stranger.api.get(`${HOOKS}/${sub._id}`),
@@ -166,11 +153,11 @@ describe('event types and the delivery log', () => {
 
   it('sends a signed ping with POST …/test and logs it, filterable by status and event type', async () => {
     const { api } = await tenantApi();
-    const sub = (await api.post(HOOKS, { url: `${receiver.url}?ping=1`, events: ['crm.*'] })).body.data.subscription;
+    const sub = (await api.post(HOOKS, { url: `${ctx.receiver.url}?ping=1`, events: ['crm.*'] })).body.data.subscription;
     const sent = await api.post(`${HOOKS}/${sub._id}/test`);
     expect(sent.status).toBe(202);
     const { deliveryId } = sent.body.data.delivery;
-    const [req] = await receiver.waitUntil((all) => all.some((r) => r.headers['x-webhook-delivery'] === deliveryId), 15_000)
+    const [req] = await ctx.receiver.waitUntil((all) => all.some((r) => r.headers['x-webhook-delivery'] === deliveryId), 15_000)
       .then((all) => all.filter((r) => r.headers['x-webhook-delivery'] === deliveryId));
     const body = await verifyDelivery(sub.secret, req!);
     expect(body).toMatchObject({ eventType: 'webhook.ping', workspaceId: sub.workspaceId, apiVersion: 'v1', data: { subscription: { _id: sub._id } } });
@@ -197,7 +184,7 @@ describe('event types and the delivery log', () => {
 
   it('refuses to ping an inactive subscription with 409', async () => {
     const { api } = await tenantApi();
-    const sub = (await api.post(HOOKS, { url: `${receiver.url}?off=1`, events: ['*'], active: false })).body.data.subscription;
+    const sub = (await api.post(HOOKS, { url: `${ctx.receiver.url}?off=1`, events: ['*'], active: false })).body.data.subscription;
     expect((await api.post(`${HOOKS}/${sub._id}/test`)).status).toBe(409);
   });
 });

@@ -1,31 +1,18 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { LocalStack } from '../../infra/local/stack';
+import { expect, it } from 'vitest';
 import { freePort } from '../../infra/local/ports';
 import { createToken } from '../../shared/data/tokens';
 import { client } from '../support/api';
-import { startReceiver, type Receiver } from '../support/https-receiver';
-import { startTestStack } from '../support/stack';
 import { createTenant } from '../support/tenants';
-import { eventually, sleep, verifyDelivery } from '../support/webhooks';
+import { eventually, sleep, verifyDelivery, useWebhookStack } from '../support/webhooks';
 
 const HOOKS = '/api/v1/integrations/webhooks';
-let stack: LocalStack;
-let receiver: Receiver;
-
-beforeAll(async () => {
-  stack = await startTestStack({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
-  receiver = await startReceiver();
-});
-afterAll(async () => {
-  await receiver?.stop();
-  await stack?.stop();
-});
+const ctx = useWebhookStack();
 
 // 500 attempts (100 deliveries × the 5-attempt fast schedule) take ~20 s on an idle machine; the budget
 // leaves room for the shared, heavily loaded CI box.
 it('100 consecutive failed deliveries deactivate; events while inactive never arrive; PATCH {active:true} resumes for new events', { timeout: 180_000 }, async () => {
   const tenant = await createTenant();
-  const api = client(stack.baseUrl, tenant);
+  const api = client(ctx.stack.baseUrl, tenant);
   // Nothing listens on this port: every attempt fails fast with connection_refused.
   const refused = `https://127.0.0.1:${await freePort()}/hook`;
   const sub = (await api.post(HOOKS, { url: refused, events: ['auth.token.created'] })).body.data.subscription;
@@ -49,13 +36,13 @@ it('100 consecutive failed deliveries deactivate; events while inactive never ar
 
   const during = await emit();
   await sleep(3000);
-  const reactivated = await api.patch(`${HOOKS}/${sub._id}`, { active: true, url: receiver.url });
+  const reactivated = await api.patch(`${HOOKS}/${sub._id}`, { active: true, url: ctx.receiver.url });
   expect(reactivated.body.data.subscription).toMatchObject({ active: true, consecutiveFailures: 0 });
   const after = await emit();
-  const [req] = await receiver.waitFor(1, 15_000);
+  const [req] = await ctx.receiver.waitFor(1, 15_000);
   const body = await verifyDelivery(sub.secret, req!);
   expect(body.data.token._id).toBe(after.record._id);
   await sleep(3000);
-  expect(receiver.received).toHaveLength(1);
-  expect(receiver.received.map((r) => JSON.parse(r.body).data.token._id)).not.toContain(during.record._id);
+  expect(ctx.receiver.received).toHaveLength(1);
+  expect(ctx.receiver.received.map((r) => JSON.parse(r.body).data.token._id)).not.toContain(during.record._id);
 });

@@ -31,14 +31,20 @@ const setup = async (reply: (index: number) => Reply) => {
   const emit = async () => (await tokenFor([tenant.workspaceId], ['inbox:read'])).record._id;
   const deliveries = async () => (await api.get(`${HOOKS}/${sub._id}/deliveries`)).body.data.deliveries as any[];
   const delivery = async (id: string) => (await api.get(`${HOOKS}/${sub._id}/deliveries/${id}`)).body.data.delivery;
-  return { receiver, tenant, api, sub, emit, deliveries, delivery };
+  /** The delivery log entry once `ready` holds for it. */
+  const deliveryWhen = (id: string, ready: (d: any) => boolean, timeoutMs: number) =>
+    eventually(async () => {
+      const d = await delivery(id);
+      return ready(d) && d;
+    }, timeoutMs);
+  return { receiver, tenant, api, sub, emit, deliveries, delivery, deliveryWhen };
 };
 
 const deliveryIdOf = (req: { headers: Record<string, unknown> }) => req.headers['x-webhook-delivery'] as string;
 
 describe('delivery attempts (contract § Delivery rules, DESIGN §5.4)', () => {
   it('retries a receiver that keeps returning 503 after 1, 2, 4 and 8 s, sending identical signed bytes each time', async () => {
-    const { receiver, sub, emit, delivery } = await setup(() => ({ status: 503 }));
+    const { receiver, sub, emit, deliveryWhen } = await setup(() => ({ status: 503 }));
     await emit();
     const attempts = await receiver.waitFor(5, 40_000);
     const gaps = attempts.slice(1, 5).map((a, i) => a.at - attempts[i]!.at);
@@ -52,10 +58,7 @@ describe('delivery attempts (contract § Delivery rules, DESIGN §5.4)', () => {
     expect(attempts.slice(0, 5).map((a) => a.headers['x-webhook-attempt'])).toEqual(['1', '2', '3', '4', '5']);
     for (const a of attempts.slice(0, 5)) expect((await verifyDelivery(sub.secret, a)).eventType).toBe('auth.token.created');
 
-    const logged = await eventually(async () => {
-      const d = await delivery(deliveryIdOf(attempts[0]!));
-      return d.attemptNumber === 5 && d;
-    }, 5000);
+    const logged = await deliveryWhen(deliveryIdOf(attempts[0]!), (x) => x.attemptNumber === 5, 5000);
     expect(logged).toMatchObject({ status: 'retrying', httpStatus: 503, failureReason: 'http_503', attemptNumber: 5 });
     const untilNext = Date.parse(logged.nextRetryAt) - Date.parse(logged.attempts[4].at);
     expect(untilNext).toBeGreaterThanOrEqual(54_000);
@@ -69,13 +72,10 @@ describe('delivery attempts (contract § Delivery rules, DESIGN §5.4)', () => {
   });
 
   it('a 410 response fails the delivery without retry and deactivates the subscription', async () => {
-    const { receiver, api, sub, emit, delivery } = await setup(() => ({ status: 410 }));
+    const { receiver, api, sub, emit, deliveryWhen } = await setup(() => ({ status: 410 }));
     await emit();
     const [first] = await receiver.waitFor(1, 15_000);
-    const failed = await eventually(async () => {
-      const d = await delivery(deliveryIdOf(first!));
-      return d.status === 'failed' && d;
-    }, 5000);
+    const failed = await deliveryWhen(deliveryIdOf(first!), (x) => x.status === 'failed', 5000);
     expect(failed).toMatchObject({ status: 'failed', httpStatus: 410, failureReason: 'gone_410', attemptNumber: 1, nextRetryAt: null });
     const after = await api.get(`${HOOKS}/${sub._id}`);
     expect(after.body.data.subscription).toMatchObject({ active: false, deactivationReason: 'gone_410' });
@@ -86,43 +86,34 @@ describe('delivery attempts (contract § Delivery rules, DESIGN §5.4)', () => {
   it('a 301 is a failure and its Location is never followed', async () => {
     const target = await startReceiver();
     receivers.push(target);
-    const { receiver, emit, delivery } = await setup(() => ({ status: 301, headers: { Location: target.url } }));
+    const { receiver, emit, deliveryWhen } = await setup(() => ({ status: 301, headers: { Location: target.url } }));
     await emit();
     const [first] = await receiver.waitFor(1, 15_000);
-    const d = await eventually(async () => {
-      const x = await delivery(deliveryIdOf(first!));
-      return x.attemptNumber >= 1 && x;
-    }, 5000);
+    const d = await deliveryWhen(deliveryIdOf(first!), (x) => x.attemptNumber >= 1, 5000);
     expect(d).toMatchObject({ status: 'retrying', httpStatus: 301, failureReason: 'redirect_301' });
     await receiver.waitFor(2, 5000);
     expect(target.received).toHaveLength(0);
   });
 
   it('a receiver that does not answer within 10 s is a timeout', async () => {
-    const { receiver, emit, delivery } = await setup((i) => (i === 0 ? 'hang' : { status: 200 }));
+    const { receiver, emit, deliveryWhen } = await setup((i) => (i === 0 ? 'hang' : { status: 200 }));
     await emit();
     const [first] = await receiver.waitFor(1, 15_000);
-    const d = await eventually(async () => {
-      const x = await delivery(deliveryIdOf(first!));
-      return x.attemptNumber >= 1 && x;
-    }, 15_000);
+    const d = await deliveryWhen(deliveryIdOf(first!), (x) => x.attemptNumber >= 1, 15_000);
     expect(d.attempts[0]).toMatchObject({ status: 'failed', failureReason: 'timeout' });
     expect(d.attempts[0].latency).toBeGreaterThanOrEqual(9_900);
     expect(d.attempts[0].latency).toBeLessThan(12_000);
     expect(d.attempts[0]).not.toHaveProperty('httpStatus');
-    const done = await eventually(async () => {
-      const x = await delivery(deliveryIdOf(first!));
-      return x.status === 'success' && x;
-    }, 10_000);
+    const done = await deliveryWhen(deliveryIdOf(first!), (x) => x.status === 'success', 10_000);
     expect(done).toMatchObject({ attemptNumber: 2, httpStatus: 200, failureReason: null, nextRetryAt: null });
   });
 
   it('manual retry makes a new attempt for a failed delivery and is refused for one that is not failed', async () => {
-    const { receiver, api, sub, emit, delivery, deliveries } = await setup((i) => (i === 0 ? { status: 410 } : { status: 204 }));
+    const { receiver, api, sub, emit, deliveryWhen, deliveries } = await setup((i) => (i === 0 ? { status: 410 } : { status: 204 }));
     await emit();
     const [first] = await receiver.waitFor(1, 15_000);
     const id = deliveryIdOf(first!);
-    await eventually(async () => (await delivery(id)).status === 'failed', 5000);
+    await deliveryWhen(id, (x) => x.status === 'failed', 5000);
 
     const onInactive = await api.post(`${HOOKS}/${sub._id}/retry/${id}`);
     expect(onInactive.status).toBe(409);
@@ -136,10 +127,7 @@ describe('delivery attempts (contract § Delivery rules, DESIGN §5.4)', () => {
     expect(second!.body).toBe(first!.body);
     expect(second!.headers['x-webhook-attempt']).toBe('2');
     await verifyDelivery(sub.secret, second!);
-    const done = await eventually(async () => {
-      const d = await delivery(id);
-      return d.status === 'success' && d;
-    }, 5000);
+    const done = await deliveryWhen(id, (x) => x.status === 'success', 5000);
     expect(done.attempts.map((a: any) => [a.attemptNumber, a.status, a.httpStatus])).toEqual([[1, 'failed', 410], [2, 'success', 204]]);
 
     const again = await api.post(`${HOOKS}/${sub._id}/retry/${id}`);

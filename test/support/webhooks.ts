@@ -1,6 +1,9 @@
 import { verify } from '@octokit/webhooks-methods';
 import { Webhook } from 'standardwebhooks';
-import type { Received } from './https-receiver';
+import { afterAll, beforeAll } from 'vitest';
+import type { LocalStack } from '../../infra/local/stack';
+import { startReceiver, type Received, type Receiver } from './https-receiver';
+import { startTestStack } from './stack';
 
 /** Verifies a received delivery the way a subscriber would, with both libraries; returns the parsed body. */
 export const verifyDelivery = async (secret: string, req: Received): Promise<Record<string, any>> => {
@@ -20,4 +23,18 @@ export const eventually = async <T>(probe: () => Promise<T | undefined | false>,
     if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
     await sleep(everyMs);
   }
+};
+
+/** A test file's local stack (loopback receivers allowed) and one HTTPS receiver, stopped after the file. */
+export const useWebhookStack = () => {
+  const ctx = {} as { stack: LocalStack; receiver: Receiver };
+  beforeAll(async () => {
+    ctx.stack = await startTestStack({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+    ctx.receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await ctx.receiver?.stop();
+    await ctx.stack?.stop();
+  });
+  return ctx;
 };
