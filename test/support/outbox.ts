@@ -4,7 +4,8 @@ import { config } from '../../shared/config';
 import type { EventEnvelope } from '../../shared/events/envelope';
 
 /**
- * The domain events a workspace has written to the outbox, oldest first. Test-only: it scans the test
+ * The domain events a workspace has written to the outbox, oldest first (by `occurredAt`, to the
+ * millisecond: ids order only by second). Test-only: it scans the test
  * file's own throwaway table; production code never scans.
  */
 export const outboxEvents = async (workspaceId: string, eventType?: string): Promise<EventEnvelope[]> => {
@@ -27,5 +28,5 @@ export const outboxEvents = async (workspaceId: string, eventType?: string): Pro
   return items
     .map((i) => JSON.parse(i.payload as string) as EventEnvelope)
     .filter((e) => !eventType || e.eventType === eventType)
-    .sort((a, b) => a.eventId.localeCompare(b.eventId));
+    .sort((a, b) => a.occurredAt.localeCompare(b.occurredAt) || a.eventId.localeCompare(b.eventId));
 };
