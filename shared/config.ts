@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 const flag = z.enum(['true', 'false']).default('false').transform((v) => v === 'true');
 

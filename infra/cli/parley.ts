@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { z } from 'zod';
+import * as z from 'zod';
 import { createToken, listTokens, revokeToken } from '../../shared/data/tokens';
 import { createWorkspace, getWorkspaces, listWorkspaces, renameWorkspace } from '../../shared/data/workspaces';
 import { NewTokenInput, WorkspaceName } from '../../shared/domain/auth/token-input';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Every event type Parley emits, `<category>.<entity>.<action>`, with the schema of its `data`.

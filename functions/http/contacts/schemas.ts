@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ListQuery } from '../../../shared/http/pagination';
 import { Attributes, E164, Identity, MAX_IDENTITIES } from '../../../shared/domain/contacts/customer';
 import { ObjectId } from '../inbox/schemas';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { OBJECT_ID } from '../../../shared/ids';
 import { ListQuery } from '../../../shared/http/pagination';
 import { Channel, Priority, Status } from '../../../shared/domain/inbox/conversation';

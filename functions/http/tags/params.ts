@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { OBJECT_ID } from '../../../shared/ids';
 
 /** Path ids that are not object ids are unknown resources (404), like ids of another workspace. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ConflictError } from '../../http/errors';
 import { Channel } from '../inbox/conversation';
 

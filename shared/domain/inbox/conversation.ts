@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const STATUSES = ['open', 'pending', 'snoozed', 'closed'] as const;
 export const PRIORITIES = ['none', 'low', 'medium', 'high', 'urgent'] as const;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Change, Conversation } from './conversation';
 
 export const MESSAGE_TYPES = ['incoming', 'outgoing', 'note', 'activity'] as const;

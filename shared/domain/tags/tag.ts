@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const MAX_TAG_NAME_LENGTH = 50;
 export const MAX_TAG_DESCRIPTION_LENGTH = 500;

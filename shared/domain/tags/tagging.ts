@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { OBJECT_ID } from '../../ids';
 
 /** Bulk calls name at most this many entities and tags: 100 × 10 stays one transaction per entity. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { fieldErrors } from '../../../shared/http/validation';
 import { paginationOf } from '../../../shared/http/pagination';
 import { isObjectId, objectId } from '../../../shared/ids';
