@@ -24,10 +24,16 @@ export const newDelivery = (event: Pick<EventEnvelope, 'eventId' | 'eventType'>,
   updatedAt: now.toISOString(),
 });
 
+/** One SQS batch; groups go one after another so the first deliveries start while the rest are written. */
+const GROUP = 10;
+
 /** Writes and enqueues deliveries; re-running it for the same event creates nothing twice. */
 export const startDeliveries = async (deliveries: readonly Delivery[]): Promise<void> => {
-  await Promise.all(deliveries.map(createDelivery));
-  await enqueueDeliveries(deliveries.map(({ workspaceId, subscriptionId, deliveryId }) => ({ workspaceId, subscriptionId, deliveryId })));
+  const groups = Array.from({ length: Math.ceil(deliveries.length / GROUP) }, (_, i) => deliveries.slice(i * GROUP, (i + 1) * GROUP));
+  for (const group of groups) {
+    await Promise.all(group.map(createDelivery));
+    await enqueueDeliveries(group.map(({ workspaceId, subscriptionId, deliveryId }) => ({ workspaceId, subscriptionId, deliveryId })));
+  }
 };
 
 /** One delivery per subscription that was active and subscribed when the event occurred. */
