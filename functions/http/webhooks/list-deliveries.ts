@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { ListQuery, paginationOf } from '../../../shared/http/pagination';
 import { eventTypes } from '../../../shared/events/catalog';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { OBJECT_ID } from '../../../shared/ids';
 
 export const SubscriptionParams = z.object({ id: z.string().regex(OBJECT_ID) });

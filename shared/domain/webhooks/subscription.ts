@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { isValidPattern, matchesAny } from './event-patterns';
 
 /** Subscriptions per workspace; fan-out reads them all in one query page. */
