@@ -3,8 +3,7 @@ import { ConditionalCheckFailedException, TransactionCanceledException } from '@
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import type { Delivery, DeliveryStatus } from '../domain/webhooks/delivery';
-import { queryPage, type PageRequest } from './query';
-import { everyItemIn } from './webhook-query';
+import { queryAll, queryPage, type PageRequest } from './query';
 import { wsKey } from './table';
 import { createItem, transact, updateItem, type TxItem } from './transact';
 
@@ -223,6 +222,6 @@ export const listDeliveries = async (workspaceId: string, subscriptionId: string
 /** A subscription's deliveries in one status (pending/retrying are the ones the sweeper and deactivation need). */
 export const deliveriesInStatus = async (workspaceId: string, subscriptionId: string, status: DeliveryStatus): Promise<DeliveryItem[]> => {
   const out: DeliveryItem[] = [];
-  for await (const item of everyItemIn('gsi2', `${base(workspaceId, subscriptionId)}#STATUS#${status}`)) out.push(fromItem(item));
+  for await (const item of queryAll({ index: 'gsi2', pk: `${base(workspaceId, subscriptionId)}#STATUS#${status}` })) out.push(fromItem(item));
   return out;
 };

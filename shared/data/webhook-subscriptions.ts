@@ -12,8 +12,7 @@ import {
   type Subscription,
   type UpdateSubscription,
 } from '../domain/webhooks/subscription';
-import { queryPage, type PageRequest } from './query';
-import { everyItemIn } from './webhook-query';
+import { queryAll, queryPage, type PageRequest } from './query';
 import { wsKey } from './table';
 import { createItem, deleteItem, transact, updateItem, type TxItem } from './transact';
 
@@ -119,7 +118,7 @@ export const workspaceSubscriptions = async (workspaceId: string): Promise<Subsc
 
 /** Every subscription of every workspace, one page at a time (the sweeper's walk). */
 export async function* everySubscription(): AsyncGenerator<Subscription> {
-  for await (const item of everyItemIn('gsi1', ALL_SUBSCRIPTIONS)) yield fromItem(item);
+  for await (const item of queryAll({ index: 'gsi1', pk: ALL_SUBSCRIPTIONS })) yield fromItem(item);
 }
 
 /** SET/REMOVE expression for a partial update; `undefined` values are removed. */
