@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { App, Aspects, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
@@ -20,8 +23,12 @@ export interface Synthesized {
  * The Parley app as `cdk synth` builds it, for assertions. Bundling is skipped unless asked for (CDK's own
  * `aws:cdk:bundling-stacks` switch): templates are identical except for asset hashes, and one test bundles for real.
  */
+/** Every synthesis of this test process writes under one temporary folder, removed when the process exits. */
+const scratch = mkdtempSync(join(tmpdir(), 'parley-synth-'));
+process.on('exit', () => rmSync(scratch, { recursive: true, force: true }));
+
 export const synth = (opts: { wiring?: Wiring; context?: Record<string, string>; bundle?: boolean; nag?: boolean } = {}): Synthesized => {
-  const app = new App({ context: { ...opts.context, ...(opts.bundle ? {} : { 'aws:cdk:bundling-stacks': [] }) } });
+  const app = new App({ outdir: mkdtempSync(join(scratch, 'cdk.out-')), context: { ...opts.context, ...(opts.bundle ? {} : { 'aws:cdk:bundling-stacks': [] }) } });
   const stacks = buildParley(app, { stage: stageFrom(app.node), wiring: opts.wiring ?? wiring });
   if (opts.nag) Aspects.of(app).add(new AwsSolutionsChecks());
   const templates = new Map<Stack, Template>();
