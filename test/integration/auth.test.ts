@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalStack } from '../../infra/local/stack';
 import { revokeToken } from '../../shared/data/tokens';
-import { client, type Client } from '../support/api';
+import { client, expectError, type Client } from '../support/api';
 import { startTestStack } from '../support/stack';
 import { createTenant, tokenFor } from '../support/tenants';
 import { outboxEvents } from '../support/outbox';
@@ -16,12 +16,6 @@ beforeAll(async () => {
   api = client(stack.baseUrl, { token: tenant.token, workspaceId: tenant.workspaceId });
 });
 afterAll(() => stack?.stop());
-
-const expectError = (res: { status: number; body: any }, status: number, code: string) => {
-  expect(res.status).toBe(status);
-  expect(res.body).toMatchObject({ success: false, error: { code, message: expect.any(String) } });
-  expect(JSON.stringify(res.body)).not.toMatch(/at .*\.ts:\d+/);
-};
 
 describe('authentication (contract § Authentication)', () => {
   it('lists the workspaces an admin:all token can access', async () => {

@@ -1,23 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalStack } from '../../infra/local/stack';
-import { client } from '../support/api';
+import { describe, expect, it } from 'vitest';
+import { client, expectError } from '../support/api';
 import { outboxEvents } from '../support/outbox';
-import { startTestStack } from '../support/stack';
-import { createTenant, tokenFor } from '../support/tenants';
+import { useTestStack } from '../support/stack';
+import { tokenFor } from '../support/tenants';
 
-let stack: LocalStack;
-
-beforeAll(async () => {
-  stack = await startTestStack();
-});
-afterAll(() => stack?.stop());
+const env = useTestStack();
 
 const CUSTOMERS = '/api/v1/contacts/customers';
 const CONV = '/api/v1/inbox/conversations';
 
 const tenant = async () => {
-  const t = await createTenant(['admin:all']);
-  const api = client(stack.baseUrl, { token: t.token, workspaceId: t.workspaceId });
+  const t = await env.tenant();
+  const { api } = t;
   const create = async (body: Record<string, unknown>) => {
     const res = await api.post(CUSTOMERS, body);
     expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -26,10 +20,6 @@ const tenant = async () => {
   return { ...t, api, create };
 };
 
-const expectError = (res: { status: number; body: any }, status: number, code: string) => {
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  expect(res.body).toMatchObject({ success: false, error: { code, message: expect.any(String) } });
-};
 
 const paths = (res: { body: any }) => res.body.error.details.errors.map((e: { path: string }) => e.path).sort();
 
@@ -144,11 +134,11 @@ describe('creating, reading, updating and deleting customers', () => {
     expectError(await t.api.post(`${CUSTOMERS}/merge`, { baseId: mine._id, mergeeId: theirs._id }), 404, 'NOT_FOUND');
     expect((await t.api.get(`${CUSTOMERS}?email=theirs`)).body.data.customers).toEqual([]);
     expect((await other.api.get(`${CUSTOMERS}/${theirs._id}`)).body.data.customer.name).toBe('Theirs');
-    const reader = client(stack.baseUrl, { token: (await tokenFor([t.workspaceId], ['contacts:read'])).token, workspaceId: t.workspaceId });
+    const reader = client(env.stack.baseUrl, { token: (await tokenFor([t.workspaceId], ['contacts:read'])).token, workspaceId: t.workspaceId });
     expect((await reader.get(CUSTOMERS)).status).toBe(200);
     expectError(await reader.post(CUSTOMERS, { name: 'x' }), 403, 'FORBIDDEN');
     expectError(await reader.delete(`${CUSTOMERS}/${mine._id}`), 403, 'FORBIDDEN');
-    const inbox = client(stack.baseUrl, { token: (await tokenFor([t.workspaceId], ['inbox:read', 'inbox:write'])).token, workspaceId: t.workspaceId });
+    const inbox = client(env.stack.baseUrl, { token: (await tokenFor([t.workspaceId], ['inbox:read', 'inbox:write'])).token, workspaceId: t.workspaceId });
     expectError(await inbox.get(CUSTOMERS), 403, 'FORBIDDEN');
   });
 });

@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalStack } from '../../infra/local/stack';
+import { describe, expect, it } from 'vitest';
 import type { Scope } from '../../shared/domain/auth/scopes';
 import { handler as wakeSnoozed } from '../../functions/schedules/wake-snoozed';
-import { client } from '../support/api';
+import { client, expectError } from '../support/api';
 import { outboxEvents } from '../support/outbox';
-import { startTestStack } from '../support/stack';
-import { createTenant, tokenFor } from '../support/tenants';
+import { useTestStack } from '../support/stack';
+import { tokenFor } from '../support/tenants';
 
-let stack: LocalStack;
-
-beforeAll(async () => {
-  stack = await startTestStack();
-});
-afterAll(() => stack?.stop());
+const env = useTestStack();
 
 const CONV = '/api/v1/inbox/conversations';
 const AGENT = 'aaaaaaaaaaaaaaaaaaaaaaaa';
@@ -20,8 +14,8 @@ const OTHER_AGENT = 'bbbbbbbbbbbbbbbbbbbbbbbb';
 
 /** A fresh workspace (fresh rate-limit budget) with one customer. */
 const tenant = async (scopes: Scope[] = ['admin:all']) => {
-  const t = await createTenant(scopes);
-  const api = client(stack.baseUrl, { token: t.token, workspaceId: t.workspaceId });
+  const t = await env.tenant(scopes);
+  const { api } = t;
   const customer = (await api.post('/api/v1/contacts/customers', { name: 'Ada Lovelace' })).body.data.customer;
   const open = async (body: Record<string, unknown> = {}) => {
     const res = await api.post(CONV, { customerId: customer._id, ...body });
@@ -31,10 +25,6 @@ const tenant = async (scopes: Scope[] = ['admin:all']) => {
   return { ...t, api, customer, open };
 };
 
-const expectError = (res: { status: number; body: any }, status: number, code: string) => {
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  expect(res.body).toMatchObject({ success: false, error: { code, message: expect.any(String) } });
-};
 
 /** Outbox events in the order they happened (event ids only order by the second). */
 const events = async (ws: string, type?: string) =>
@@ -94,8 +84,8 @@ describe('creating and reading conversations', () => {
   it('needs inbox:read to read and inbox:write to change (403 FORBIDDEN otherwise)', async () => {
     const t = await tenant();
     const conversation = await t.open();
-    const reader = client(stack.baseUrl, { token: (await tokenFor([t.workspaceId], ['inbox:read'])).token, workspaceId: t.workspaceId });
-    const contacts = client(stack.baseUrl, { token: (await tokenFor([t.workspaceId], ['contacts:read', 'contacts:write'])).token, workspaceId: t.workspaceId });
+    const reader = client(env.stack.baseUrl, { token: (await tokenFor([t.workspaceId], ['inbox:read'])).token, workspaceId: t.workspaceId });
+    const contacts = client(env.stack.baseUrl, { token: (await tokenFor([t.workspaceId], ['contacts:read', 'contacts:write'])).token, workspaceId: t.workspaceId });
     expect((await reader.get(CONV)).status).toBe(200);
     expect((await reader.get(`${CONV}/${conversation._id}`)).status).toBe(200);
     expectError(await reader.post(CONV, { customerId: t.customer._id }), 403, 'FORBIDDEN');

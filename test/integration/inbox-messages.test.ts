@@ -1,30 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalStack } from '../../infra/local/stack';
-import { client } from '../support/api';
+import { describe, expect, it } from 'vitest';
+import { client, expectError } from '../support/api';
 import { outboxEvents } from '../support/outbox';
-import { startTestStack } from '../support/stack';
-import { createTenant, tokenFor } from '../support/tenants';
+import { useTestStack } from '../support/stack';
+import { tokenFor } from '../support/tenants';
 
-let stack: LocalStack;
-
-beforeAll(async () => {
-  stack = await startTestStack();
-});
-afterAll(() => stack?.stop());
+const env = useTestStack();
 
 const CONV = '/api/v1/inbox/conversations';
 const INCOMING = '/api/v1/inbox/messages/incoming';
 
-const tenant = async () => {
-  const t = await createTenant(['admin:all']);
-  const api = client(stack.baseUrl, { token: t.token, workspaceId: t.workspaceId });
-  return { ...t, api };
-};
+const tenant = () => env.tenant();
 
-const expectError = (res: { status: number; body: any }, status: number, code: string) => {
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  expect(res.body).toMatchObject({ success: false, error: { code, message: expect.any(String) } });
-};
 
 const conversationWith = async (t: Awaited<ReturnType<typeof tenant>>) => {
   const customer = (await t.api.post('/api/v1/contacts/customers', { name: 'Ada' })).body.data.customer;
@@ -105,7 +91,7 @@ describe('agent replies and notes', () => {
     await other.api.post(`${CONV}/${theirs._id}/messages`, { content: 'secret' });
     expectError(await t.api.get(`${CONV}/${theirs._id}/messages`), 404, 'NOT_FOUND');
     expectError(await t.api.post(`${CONV}/${theirs._id}/messages`, { content: 'hi' }), 404, 'NOT_FOUND');
-    const reader = client(stack.baseUrl, { token: (await tokenFor([other.workspaceId], ['inbox:read'])).token, workspaceId: other.workspaceId });
+    const reader = client(env.stack.baseUrl, { token: (await tokenFor([other.workspaceId], ['inbox:read'])).token, workspaceId: other.workspaceId });
     expect((await reader.get(`${CONV}/${theirs._id}/messages`)).status).toBe(200);
     expectError(await reader.post(`${CONV}/${theirs._id}/messages`, { content: 'hi' }), 403, 'FORBIDDEN');
     expectError(await reader.post(INCOMING, { channel: 'sms', customer: { identifier: '+15550001' }, content: 'hi' }), 403, 'FORBIDDEN');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalStack } from '../../infra/local/stack';
-import { client, type ApiResponse, type Client } from '../support/api';
+import { client, expectError, type Client } from '../support/api';
 import { startTestStack } from '../support/stack';
 import { createTenant, tokenFor } from '../support/tenants';
 
@@ -16,12 +16,6 @@ beforeAll(async () => {
   api = client(stack.baseUrl, tenant);
 });
 afterAll(() => stack?.stop());
-
-const expectError = (res: ApiResponse, status: number, code: string) => {
-  expect(res.status).toBe(status);
-  expect(res.body).toMatchObject({ success: false, error: { code, message: expect.any(String) } });
-  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-};
 
 describe('the workspace header', () => {
   it('is required: 400 BAD_REQUEST when missing', async () => {

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Client } from '../support/api';
 import { outboxEvents } from '../support/outbox';
 import { tokenFor } from '../support/tenants';
-import { ENTITY_PATHS, newConversation, newCustomer, newTag, errorPaths, expectError, tagsStack } from '../support/tags-fixtures';
+import { ENTITY_PATHS, newConversation, newCustomer, newTag, errorPaths, tagsStack } from '../support/tags-fixtures';
+import { expectError } from '../support/api';
 
 const { tenant } = tagsStack();
 

@@ -4,7 +4,8 @@ import { outboxEvents } from '../support/outbox';
 import { tokenFor } from '../support/tenants';
 import { hideTag } from '../../shared/data/tags';
 import { finishStaleDeletions } from '../../shared/data/tags-delete';
-import { ENTITY_PATHS, newConversation, newCustomer, newTag, errorPaths, expectError, tagsStack } from '../support/tags-fixtures';
+import { ENTITY_PATHS, newConversation, newCustomer, newTag, errorPaths, tagsStack } from '../support/tags-fixtures';
+import { expectError } from '../support/api';
 
 const { tenant } = tagsStack();
 

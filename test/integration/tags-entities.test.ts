@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { outboxEvents } from '../support/outbox';
 import { tokenFor } from '../support/tenants';
-import { ENTITY_PATHS, newEntity, newTag, errorPaths, expectError, tagsStack } from '../support/tags-fixtures';
+import { ENTITY_PATHS, newEntity, newTag, errorPaths, tagsStack } from '../support/tags-fixtures';
+import { expectError } from '../support/api';
 
 const { tenant } = tagsStack();
 

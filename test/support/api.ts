@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 export interface ApiResponse<T = any> {
   status: number;
   headers: Headers;
@@ -37,3 +38,11 @@ export const client = (baseUrl: string, caller: Caller = {}) => {
 };
 
 export type Client = ReturnType<typeof client>;
+
+/** The contract's error wrapper as JSON, with the expected status and code, and never a stack trace. */
+export const expectError = (res: ApiResponse, status: number, code: string) => {
+  expect(res.status, JSON.stringify(res.body)).toBe(status);
+  expect(res.body).toMatchObject({ success: false, error: { code, message: expect.any(String) } });
+  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  expect(JSON.stringify(res.body)).not.toMatch(/\.(ts|js):\d+/);
+};

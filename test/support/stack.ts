@@ -1,7 +1,35 @@
 import { randomUUID } from 'node:crypto';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { startStack, type LocalStack, type StackOptions } from '../../infra/local/stack';
+import type { Scope } from '../../shared/domain/auth/scopes';
+import { client } from './api';
+import { createTenant } from './tenants';
 
 /** A whole local stack for one test file: its own table in the shared DynamoDB Local, its own SQS. */
 export const startTestStack = (opts: StackOptions = {}): Promise<LocalStack> =>
   startStack({ dynamoEndpoint: inject('dynamoEndpoint'), tableName: `t-${randomUUID()}`, ...opts });
+
+/**
+ * The calling test file's stack (started before its tests, stopped after them) and fresh tenants on it,
+ * each with an API client and its own rate-limit budget.
+ */
+export const useTestStack = (opts: StackOptions = {}) => {
+  let stack: LocalStack | undefined;
+  beforeAll(async () => {
+    stack = await startTestStack(opts);
+  });
+  afterAll(() => stack?.stop());
+  const running = () => {
+    if (!stack) throw new Error('the test stack is used before beforeAll started it');
+    return stack;
+  };
+  return {
+    get stack() {
+      return running();
+    },
+    tenant: async (scopes: Scope[] = ['admin:all']) => {
+      const t = await createTenant(scopes);
+      return { ...t, api: client(running().baseUrl, { token: t.token, workspaceId: t.workspaceId }) };
+    },
+  };
+};

@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, expect } from 'vitest';
-import type { LocalStack } from '../../infra/local/stack';
+import { beforeAll } from 'vitest';
 import { client, type Client } from './api';
-import { startTestStack } from './stack';
-import { createTenant, tokenFor } from './tenants';
+import { useTestStack } from './stack';
+import { tokenFor } from './tenants';
 
 let baseUrl: string | undefined;
 
@@ -44,25 +43,13 @@ export const newTag = async (api: Client, name = `tag-${process.pid}-${++serial}
 
 export const ENTITY_PATHS = { conversation: '/api/v1/inbox/conversations', customer: '/api/v1/contacts/customers' } as const;
 
-/** One local stack for the calling test file, and fresh tenants on it (each with its own rate-limit budget). */
+/** One local stack for the calling test file, and fresh tenants on it; the fixtures above call the same stack. */
 export const tagsStack = () => {
-  let stack: LocalStack | undefined;
-  beforeAll(async () => {
-    stack = await startTestStack();
-    baseUrl = stack.baseUrl;
+  const env = useTestStack();
+  beforeAll(() => {
+    baseUrl = env.stack.baseUrl;
   });
-  afterAll(() => stack?.stop());
-  return {
-    tenant: async () => {
-      const t = await createTenant(['admin:all']);
-      return { ...t, api: client(stack!.baseUrl, { token: t.token, workspaceId: t.workspaceId }) };
-    },
-  };
-};
-
-export const expectError = (res: { status: number; body: any }, status: number, code: string) => {
-  expect(res.status).toBe(status);
-  expect(res.body).toMatchObject({ success: false, error: { code, message: expect.any(String) } });
+  return env;
 };
 
 export const errorPaths = (res: { body: any }): string[] => (res.body.error.details.errors as { path: string }[]).map((e) => e.path).sort();
