@@ -2,6 +2,7 @@ import { objectId } from '../ids';
 import { EVENT_ITEM_TYPE } from '../data/table';
 import { createItem, type TxItem } from '../data/transact';
 import type { EventType } from './catalog';
+import { serialise } from './payload';
 
 export type Changes = Record<string, [unknown, unknown]>;
 
@@ -37,8 +38,8 @@ export const buildEnvelope = (
 };
 
 /**
- * The transactional-outbox item for an event. `payload` holds the serialised envelope: those exact
- * bytes are what every webhook attempt sends and signs.
+ * The transactional-outbox item for an event. `payload` holds the serialised envelope (trimmed to ids and
+ * links past 256 KB): those exact bytes are what every webhook attempt sends and signs.
  */
 export const outboxItem = (envelope: EventEnvelope): TxItem =>
   createItem({
@@ -48,7 +49,7 @@ export const outboxItem = (envelope: EventEnvelope): TxItem =>
     eventId: envelope.eventId,
     eventType: envelope.eventType,
     workspaceId: envelope.workspaceId,
-    payload: JSON.stringify(envelope),
+    payload: serialise(envelope),
     ttl: Math.floor(Date.parse(envelope.occurredAt) / 1000) + OUTBOX_TTL_SECONDS,
   });
 

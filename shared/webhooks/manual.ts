@@ -1,4 +1,5 @@
 import { buildEnvelope } from '../events/envelope';
+import { serialise } from '../events/payload';
 import { ConflictError, NotFoundError } from '../http/errors';
 import type { Delivery } from '../domain/webhooks/delivery';
 import { publicSubscription, type Subscription } from '../domain/webhooks/subscription';
@@ -40,7 +41,7 @@ export const sendPing = async (workspaceId: string, subscriptionId: string, now:
   const sub = await requireSubscription(workspaceId, subscriptionId);
   requireActive(sub);
   const envelope = buildEnvelope('webhook.ping', workspaceId, { subscription: publicSubscription(sub) }, { now });
-  const delivery = newDelivery(envelope, JSON.stringify(envelope), sub, now);
+  const delivery = newDelivery(envelope, serialise(envelope), sub, now);
   await startDeliveries([delivery]);
   return delivery;
 };
