@@ -81,6 +81,9 @@ export const admitRequest = async (
   limit: number,
 ): Promise<Admission> => {
   const names = { '#w': `rlw_${category}`, '#n': `rln_${category}` };
+  // The window this request counts in; a later one already stored (another container's clock ran ahead
+  // across the boundary) is adopted rather than fought over.
+  let start = window.start;
   const update = (expression: string, condition: string) =>
     dynamo().send(
       new UpdateCommand({
@@ -89,7 +92,7 @@ export const admitRequest = async (
         UpdateExpression: expression,
         ConditionExpression: condition,
         ExpressionAttributeNames: names,
-        ExpressionAttributeValues: { ':w': window.start, ':one': 1, ...(expression.startsWith('ADD') ? { ':limit': limit } : {}) },
+        ExpressionAttributeValues: { ':w': start, ':one': 1, ...(expression.startsWith('ADD') ? { ':limit': limit } : {}) },
         ReturnValues: 'ALL_NEW',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
@@ -102,7 +105,12 @@ export const admitRequest = async (
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
       if (!error.Item) return { found: false };
       const old = unmarshall(error.Item);
-      if (old[names['#w']] === window.start) return { found: true, token: withHash(old), admitted: false, used: limit };
+      const stored = old[names['#w']];
+      if (stored === start) return { found: true, token: withHash(old), admitted: false, used: limit };
+      if (typeof stored === 'number' && stored > start) {
+        start = stored;
+        continue;
+      }
     }
     try {
       const { Attributes } = await update('SET #w = :w, #n = :one', 'attribute_exists(pk) AND (attribute_not_exists(#w) OR #w < :w)');

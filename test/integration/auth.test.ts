@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalStack } from '../../infra/local/stack';
-import { revokeToken } from '../../shared/data/tokens';
+import { admitRequest, revokeToken } from '../../shared/data/tokens';
+import { hashToken } from '../../shared/domain/auth/token';
 import { client, expectError, type Client } from '../support/api';
 import { startTestStack } from '../support/stack';
 import { createTenant, tokenFor } from '../support/tenants';
@@ -74,5 +75,17 @@ describe('token lifecycle events', () => {
     expect(revoked).toHaveLength(1);
     expect(revoked[0]!.data.token).toMatchObject({ _id: record._id, revokedAt: expect.any(String) });
     expect(JSON.stringify([...created, ...revoked])).not.toMatch(/sk_(live|test)_[0-9A-Za-z]{48}|hash/);
+  });
+});
+
+describe('rate-limit windows across containers', () => {
+  it('counts a request stamped with an older window in the newer window already stored, instead of looping', async () => {
+    const { token } = await createTenant(['admin:all']);
+    const hash = hashToken(token);
+    const later = await admitRequest(hash, 'read', { start: 1_800_000_900 }, 2);
+    expect(later).toMatchObject({ found: true, admitted: true, used: 1 });
+    const skewed = await admitRequest(hash, 'read', { start: 1_800_000_000 }, 2);
+    expect(skewed).toMatchObject({ found: true, admitted: true, used: 2 });
+    expect(await admitRequest(hash, 'read', { start: 1_800_000_000 }, 2)).toMatchObject({ found: true, admitted: false });
   });
 });

@@ -33,12 +33,13 @@ export const authenticate = (): HttpMiddleware => ({
       throw new TooManyRequestsError(secondsUntil(window.end, state.now), 'Too many failed authentication attempts from this address');
     }
     const found = admission?.found ? admission : undefined;
+    const status = found && hash && sameHash(found.token.hash, hash) ? tokenState(found.token, state.now) : undefined;
     const problem = !token
       ? 'Missing or malformed Authorization header; expected "Bearer <API_TOKEN>"'
-      : !found || !hash || !sameHash(found.token.hash, hash)
+      : !status
         ? 'Invalid API token'
-        : tokenState(found.token, state.now) !== 'active'
-          ? `API token is ${tokenState(found.token, state.now)}`
+        : status !== 'active'
+          ? `API token is ${status}`
           : undefined;
     if (problem || !found) {
       await increment(failures, window);
