@@ -4,7 +4,7 @@ import { createToken, listTokens, revokeToken } from '../../shared/data/tokens';
 import { createWorkspace, getWorkspaces, listWorkspaces, renameWorkspace } from '../../shared/data/workspaces';
 import { NewTokenInput, WorkspaceName } from '../../shared/domain/auth/token-input';
 import { tokenState, type TokenRecord } from '../../shared/domain/auth/token';
-import { AppError } from '../../shared/http/errors';
+import { AppError } from '../../shared/domain/errors';
 import { fieldErrors } from '../../shared/http/validation';
 import { OBJECT_ID } from '../../shared/ids';
 import { CliError, connect, type TargetOptions } from './target';

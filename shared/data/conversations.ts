@@ -3,7 +3,7 @@ import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { objectId } from '../ids';
 import { buildEnvelope, diff, outboxItem } from '../events/envelope';
-import { NotFoundError, ValidationError } from '../http/errors';
+import { NotFoundError, ValidationError } from '../domain/errors';
 import { newConversation, type Change, type Conversation, type NewConversation } from '../domain/inbox/conversation';
 import { listMoves, listsOf } from '../domain/inbox/lists';
 import { bumpCounter } from './counters';

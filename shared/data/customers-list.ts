@@ -1,7 +1,7 @@
 import { QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
-import { ValidationError } from '../http/errors';
+import { ValidationError } from '../domain/errors';
 import { normalizeEmail, normalizeName, normalizePhone, type Customer } from '../domain/contacts/customer';
 import { readCounter } from './counters';
 import { batchGet } from './conversations-kit';

@@ -1,4 +1,4 @@
-import { ConflictError, ValidationError } from '../http/errors';
+import { ConflictError, ValidationError } from '../domain/errors';
 import { mergeCustomers as merged, uniqueValues, type Customer, type UniqueValue } from '../domain/contacts/customer';
 import { bumpCounter } from './counters';
 import { customerCount, listPartition, mutateConversation } from './conversations';

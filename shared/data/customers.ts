@@ -3,7 +3,7 @@ import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { objectId } from '../ids';
 import { buildEnvelope, diff, outboxItem, type EventEnvelope } from '../events/envelope';
-import { ConflictError, NotFoundError } from '../http/errors';
+import { ConflictError, NotFoundError } from '../domain/errors';
 import {
   newCustomer,
   normalizeName,

@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
-import { ConflictError, ValidationError } from '../http/errors';
+import { ConflictError, ValidationError } from '../domain/errors';
 import { normalizeEmail, type Customer } from '../domain/contacts/customer';
 import type { Channel } from '../domain/inbox/conversation';
 import type { Attachment } from '../domain/inbox/message';

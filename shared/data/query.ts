@@ -1,7 +1,7 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
-import { ValidationError } from '../http/errors';
+import { ValidationError } from '../domain/errors';
 import { tableSchema, type IndexName } from './table';
 
 export interface Partition {

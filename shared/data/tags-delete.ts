@@ -1,4 +1,4 @@
-import { NotFoundError } from '../http/errors';
+import { NotFoundError } from '../domain/errors';
 import type { Tag } from '../domain/tags/tag';
 import { isTaggableNow } from '../domain/tags/tagging';
 import { bumpCounter } from './counters';

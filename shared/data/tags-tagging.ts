@@ -1,5 +1,5 @@
 import { buildEnvelope, outboxItem } from '../events/envelope';
-import { ConflictError, ValidationError, type FieldError } from '../http/errors';
+import { ConflictError, ValidationError, type FieldError } from '../domain/errors';
 import type { Tag } from '../domain/tags/tag';
 import {
   exceedsEntityLimit,

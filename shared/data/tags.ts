@@ -2,7 +2,7 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { objectId } from '../ids';
-import { ConflictError, NotFoundError } from '../http/errors';
+import { ConflictError, NotFoundError } from '../domain/errors';
 import { applyUpdate, nameKey, newTag, type CreateTag, type Tag, type UpdateTag } from '../domain/tags/tag';
 import { bumpCounter, readCounter } from './counters';
 import { tagKey } from './entity-keys';

@@ -5,7 +5,7 @@ import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { objectId } from '../ids';
 import { buildEnvelope, outboxItem } from '../events/envelope';
-import { ConflictError, NotFoundError } from '../http/errors';
+import { ConflictError, NotFoundError } from '../domain/errors';
 import {
   generateToken,
   hashToken,

@@ -4,7 +4,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { objectId } from '../ids';
-import { ConflictError, NotFoundError } from '../http/errors';
+import { ConflictError, NotFoundError } from '../domain/errors';
 import {
   MAX_SUBSCRIPTIONS,
   generateSecret,

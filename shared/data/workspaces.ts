@@ -3,7 +3,7 @@ import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { objectId } from '../ids';
 import { buildEnvelope, diff, outboxItem } from '../events/envelope';
-import { NotFoundError } from '../http/errors';
+import { NotFoundError } from '../domain/errors';
 import { collect, queryAll } from './query';
 import { wsKey } from './table';
 import { createItem, transact, updateItem } from './transact';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { FieldError } from './errors';
+import type { FieldError } from '../domain/errors';
 
 const formatPath = (path: readonly PropertyKey[]): string =>
   path.reduce<string>((acc, seg) => (typeof seg === 'number' ? `${acc}[${seg}]` : acc ? `${acc}.${String(seg)}` : String(seg)), '');
@@ -22,7 +22,9 @@ export const fieldErrors = (error: z.ZodError, input: unknown): { missing: boole
     const absent = issue.code === 'invalid_type' && valueAt(input, issue.path) === undefined;
     missing ||= absent;
     const path = formatPath(issue.path);
-    if (!byPath.has(path)) byPath.set(path, absent ? 'Required' : issue.message);
+    // A record key's own message ("Keys are …") says more than zod's "Invalid key in record".
+    const message = issue.code === 'invalid_key' ? (issue.issues[0]?.message ?? issue.message) : issue.message;
+    if (!byPath.has(path)) byPath.set(path, absent ? 'Required' : message);
   }
   return { missing, errors: [...byPath].map(([path, message]) => ({ path, message })) };
 };

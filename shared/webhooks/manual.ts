@@ -1,6 +1,6 @@
 import { buildEnvelope } from '../events/envelope';
 import { serialise } from '../events/payload';
-import { ConflictError, NotFoundError } from '../http/errors';
+import { ConflictError, NotFoundError } from '../domain/errors';
 import type { Delivery } from '../domain/webhooks/delivery';
 import { publicSubscription, type Subscription } from '../domain/webhooks/subscription';
 import { getDelivery, saveDelivery } from '../data/webhook-deliveries';

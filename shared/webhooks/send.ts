@@ -2,7 +2,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { Agent, request } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { ValidationError } from '../http/errors';
+import { ValidationError } from '../domain/errors';
 import { classifyError, classifyResponse, type AttemptOutcome } from './classify';
 import { classifyAddress, isAllowedTarget } from './ssrf';
 

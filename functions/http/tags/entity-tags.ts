@@ -1,5 +1,5 @@
 import { route } from '../../../shared/http/route';
-import { NotFoundError } from '../../../shared/http/errors';
+import { NotFoundError } from '../../../shared/domain/errors';
 import { TagIdsBody, type TagAction, type TaggableNow } from '../../../shared/domain/tags/tagging';
 import { getTag, tagsByName } from '../../../shared/data/tags';
 import { applyTagging, entityTagIds } from '../../../shared/data/tags-tagging';

@@ -1,5 +1,5 @@
 import { route } from '../../../shared/http/route';
-import { NotFoundError } from '../../../shared/http/errors';
+import { NotFoundError } from '../../../shared/domain/errors';
 import { countTagged, getTag } from '../../../shared/data/tags';
 import { IdParams } from './params';
 

@@ -1,5 +1,5 @@
 import { route } from '../../../shared/http/route';
-import { NotFoundError } from '../../../shared/http/errors';
+import { NotFoundError } from '../../../shared/domain/errors';
 import { publicDelivery } from '../../../shared/domain/webhooks/delivery';
 import { getDelivery } from '../../../shared/data/webhook-deliveries';
 import { requireSubscription } from '../../../shared/data/webhook-subscriptions';

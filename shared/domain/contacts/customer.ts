@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { ConflictError } from '../../http/errors';
+import { ConflictError } from '../errors';
 import { Channel } from '../inbox/conversation';
 
 /** E.164: a plus, a non-zero country digit, at most 15 digits in all. */

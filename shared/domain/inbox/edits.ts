@@ -1,4 +1,4 @@
-import { ConflictError } from '../../http/errors';
+import { ConflictError } from '../errors';
 import type { Change, Conversation, Priority } from './conversation';
 
 /** Assigning the agent who already has the conversation is refused like any no-op transition. */

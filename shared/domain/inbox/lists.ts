@@ -1,4 +1,4 @@
-import { ValidationError } from '../../http/errors';
+import { ValidationError } from '../errors';
 import type { Conversation, Status } from './conversation';
 
 /**

@@ -1,4 +1,4 @@
-import { ConflictError, ValidationError } from '../../http/errors';
+import { ConflictError, ValidationError } from '../errors';
 import type { Change, Conversation, ConversationEvent, Status } from './conversation';
 
 /**

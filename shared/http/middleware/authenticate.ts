@@ -1,4 +1,4 @@
-import { AppError, TooManyRequestsError } from '../errors';
+import { AppError, TooManyRequestsError } from '../../domain/errors';
 import { config } from '../../config';
 import { hashToken, sameHash, tokenState, TOKEN_PATTERN } from '../../domain/auth/token';
 import { RATE_LIMITS, rateCategory, rateHeaders, secondsUntil, windowOf } from '../../domain/auth/rate-limit';

@@ -1,4 +1,4 @@
-import { TooManyRequestsError } from '../errors';
+import { TooManyRequestsError } from '../../domain/errors';
 import { RATE_LIMITS, secondsUntil, windowOf } from '../../domain/auth/rate-limit';
 import { stateOf, type HttpMiddleware } from '../state';
 

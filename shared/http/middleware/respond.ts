@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { AppError } from '../errors';
+import { httpErrorOf } from '../errors';
 import { log } from '../../log';
 import { openState, stateOf, type HttpMiddleware, type RequestState } from '../state';
 
@@ -32,12 +32,12 @@ export const respond = (successStatus: number): HttpMiddleware => ({
   },
   onError: (request) => {
     const state = stateOf(request);
-    const { error } = request;
-    if (error instanceof AppError) {
-      request.response = json(state, error.status, { success: false, error: error.toJSON() }, error.headers);
+    const known = httpErrorOf(request.error);
+    if (known) {
+      request.response = json(state, known.status, { success: false, error: known.body }, known.headers);
       return;
     }
-    log.error('unhandled error', { requestId: state.requestId, route: request.event.routeKey, error });
+    log.error('unhandled error', { requestId: state.requestId, route: request.event.routeKey, error: request.error });
     request.response = json(state, 500, {
       success: false,
       error: { code: 'INTERNAL_ERROR', message: 'Internal server error', details: { requestId: state.requestId } },

@@ -1,4 +1,4 @@
-import { AppError } from '../errors';
+import { AppError } from '../../domain/errors';
 import { grants, type Scope } from '../../domain/auth/scopes';
 import { stateOf, type HttpMiddleware } from '../state';
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { AppError, NotFoundError, ValidationError } from '../errors';
+import { AppError, NotFoundError, ValidationError } from '../../domain/errors';
 import { fieldErrors } from '../validation';
 import { header, stateOf, type HttpMiddleware } from '../state';
 

@@ -1,4 +1,4 @@
-import { AppError } from '../errors';
+import { AppError } from '../../domain/errors';
 import { isObjectId } from '../../ids';
 import { header, stateOf, type HttpMiddleware } from '../state';
 

@@ -50,9 +50,9 @@ describe('customer rules', () => {
 
   it('refuses blocking a blocked customer and unblocking an unblocked one', () => {
     const c = newCustomer({}, 'a'.repeat(24), now);
-    expect(() => setBlocked(c, false, now)).toThrow(expect.objectContaining({ status: 409 }));
+    expect(() => setBlocked(c, false, now)).toThrow(expect.objectContaining({ code: 'CONFLICT' }));
     const blocked = setBlocked(c, true, now);
     expect(blocked.event).toBe('customer.contact.blocked');
-    expect(() => setBlocked(blocked.customer, true, now)).toThrow(expect.objectContaining({ status: 409 }));
+    expect(() => setBlocked(blocked.customer, true, now)).toThrow(expect.objectContaining({ code: 'CONFLICT' }));
   });
 });

@@ -2,7 +2,7 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { respond } from '../../../shared/http/middleware/respond';
-import { AppError, ValidationError } from '../../../shared/http/errors';
+import { ConflictError, TooManyRequestsError, ValidationError } from '../../../shared/domain/errors';
 
 const event = { requestContext: { requestId: 'req-1', http: { method: 'GET' } }, routeKey: 'GET /x' } as unknown as APIGatewayProxyEventV2;
 const invoke = (fn: () => Promise<object>) =>
@@ -29,9 +29,17 @@ describe('the response wrapper', () => {
     });
   });
 
+  it('answers a domain conflict with 409 CONFLICT', async () => {
+    const res = await invoke(async () => {
+      throw new ConflictError('taken', { field: 'name' });
+    });
+    expect(res.statusCode).toBe(409);
+    expect(JSON.parse(res.body)).toEqual({ success: false, error: { code: 'CONFLICT', message: 'taken', details: { field: 'name' } } });
+  });
+
   it('adds headers a typed error carries', async () => {
     const res = await invoke(async () => {
-      throw new AppError('TOO_MANY_REQUESTS', 'slow down', undefined, { 'Retry-After': '7' });
+      throw new TooManyRequestsError(7, 'slow down');
     });
     expect(res.headers['Retry-After']).toBe('7');
   });

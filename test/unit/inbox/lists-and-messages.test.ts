@@ -29,8 +29,8 @@ describe('conversation lists', () => {
     expect(listSource({ status: 'closed' })).toEqual({ list: 'status:closed' });
     expect(listSource({ assigneeId: agent, status: 'open' })).toEqual({ list: `assignee:${agent}:status:open` });
     expect(listSource({ tagId: 't' })).toEqual({ tagId: 't' });
-    expect(() => listSource({ status: 'open', channel: 'email' })).toThrow(expect.objectContaining({ status: 422 }));
-    expect(() => listSource({ tagId: 't', customerId: 'c' })).toThrow(expect.objectContaining({ status: 422 }));
+    expect(() => listSource({ status: 'open', channel: 'email' })).toThrow(expect.objectContaining({ code: 'VALIDATION_ERROR' }));
+    expect(() => listSource({ tagId: 't', customerId: 'c' })).toThrow(expect.objectContaining({ code: 'VALIDATION_ERROR' }));
   });
 });
 
@@ -60,8 +60,8 @@ describe('messages and their effect on the conversation', () => {
 describe('assignment and edits', () => {
   it('refuses no-op assignment changes with 409', () => {
     const assigned = assign(base, agent, now).conversation;
-    expect(() => assign(assigned, agent, now)).toThrow(expect.objectContaining({ status: 409 }));
-    expect(() => unassign(base, now)).toThrow(expect.objectContaining({ status: 409 }));
+    expect(() => assign(assigned, agent, now)).toThrow(expect.objectContaining({ code: 'CONFLICT' }));
+    expect(() => unassign(base, now)).toThrow(expect.objectContaining({ code: 'CONFLICT' }));
     expect(unassign(assigned, now).events).toEqual([{ name: 'unassigned', fields: ['assigneeId'] }]);
   });
 
