@@ -2,7 +2,8 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { objectId } from '../ids';
-import { buildEnvelope, diff, outboxItem, type EventEnvelope } from '../events/envelope';
+import { buildEnvelope, diff, type EventEnvelope } from '../events/envelope';
+import { outboxItem } from './outbox';
 import { ConflictError, NotFoundError } from '../domain/errors';
 import {
   newCustomer,

@@ -1,4 +1,5 @@
-import { buildEnvelope, outboxItem } from '../events/envelope';
+import { buildEnvelope } from '../events/envelope';
+import { outboxItem } from './outbox';
 import { ConflictError, ValidationError, type FieldError } from '../domain/errors';
 import type { Tag } from '../domain/tags/tag';
 import {

@@ -4,7 +4,8 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { objectId } from '../ids';
-import { buildEnvelope, outboxItem } from '../events/envelope';
+import { buildEnvelope } from '../events/envelope';
+import { outboxItem } from './outbox';
 import { ConflictError, NotFoundError } from '../domain/errors';
 import {
   generateToken,

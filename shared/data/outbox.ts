@@ -1,0 +1,23 @@
+import type { EventEnvelope } from '../events/envelope';
+import { serialise } from '../events/payload';
+import { EVENT_ITEM_TYPE } from './table';
+import { createItem, type TxItem } from './transact';
+
+/** Outbox items live a week: long enough for the stream consumer to catch up after an outage. */
+const OUTBOX_TTL_SECONDS = 7 * 24 * 3600;
+
+/**
+ * The transactional-outbox item for an event. `payload` holds the serialised envelope (trimmed to ids and
+ * links past 256 KB): those exact bytes are what every webhook attempt sends and signs.
+ */
+export const outboxItem = (envelope: EventEnvelope): TxItem =>
+  createItem({
+    pk: `EVT#${envelope.eventId}`,
+    sk: EVENT_ITEM_TYPE,
+    type: EVENT_ITEM_TYPE,
+    eventId: envelope.eventId,
+    eventType: envelope.eventType,
+    workspaceId: envelope.workspaceId,
+    payload: serialise(envelope),
+    ttl: Math.floor(Date.parse(envelope.occurredAt) / 1000) + OUTBOX_TTL_SECONDS,
+  });
