@@ -1,46 +1,159 @@
 import * as z from 'zod';
+import { contact, conversation, message, subscription, tag, token, workspace } from './event-data';
 
 /**
- * Every event type Parley emits, `<category>.<entity>.<action>`, with the schema of its `data`.
- * The catalog is data: fan-out, the event-types endpoint and the emitters all read it.
+ * Every event type, `<category>.<entity>.<action>`, with a description and the schema of its `data`
+ * (DESIGN §5.5). `available` types are emitted today; `planned` ones belong to areas not built yet: a
+ * subscription may name them, and they never fire until their area ships.
  */
-const entity = (name: string) => z.object({ [name]: z.record(z.string(), z.unknown()) });
+export type EventStatus = 'available' | 'planned';
 
-const family = <E extends string, A extends string>(
-  category: string,
-  entityName: E,
-  actions: readonly A[],
-  data: z.ZodType = entity(entityName),
-  description = '',
-) => actions.map((action) => ({ type: `${category}.${entityName}.${action}`, data, description }) as const);
+const group = <S extends EventStatus, T extends string>(status: S, data: z.ZodType, descriptions: Record<T, string>) =>
+  (Object.keys(descriptions) as T[]).map((type) => ({ type, status, description: descriptions[type], data }));
+
+/** A planned type's data: its entity, whose fields are settled when its area is built. */
+const plannedEntity = (name: string) => z.object({ [name]: z.looseObject({ _id: z.string() }) });
+
+const tags = z.array(tag);
 
 export const eventCatalog = [
-  ...family('inbox', 'conversation', [
-    'created', 'updated', 'assigned', 'unassigned', 'status_changed', 'snoozed',
-    'closed', 'reopened', 'priority_changed', 'tagged', 'untagged', 'deleted',
-  ]),
-  ...family('inbox', 'message', ['received', 'sent', 'updated']),
-  ...family('inbox', 'note', ['created']),
-  ...family('crm', 'lead', ['created', 'updated', 'deleted', 'stage_changed', 'assigned', 'won', 'lost']),
-  ...family('crm', 'pipeline', ['created', 'updated', 'deleted']),
-  ...family('crm', 'task', ['created', 'updated', 'completed']),
-  ...family('crm', 'activity', ['added']),
-  ...family('customer', 'contact', ['created', 'updated', 'deleted', 'merged', 'tagged', 'untagged', 'blocked', 'unblocked']),
-  ...family('channel', 'account', ['connected', 'disconnected', 'updated', 'errored', 'deleted']),
-  ...family('channel', 'message', ['status_changed', 'sent', 'delivered', 'read', 'failed']),
-  ...family('workflow', 'definition', ['created', 'updated', 'activated', 'deactivated']),
-  ...family('workflow', 'execution', ['started', 'completed', 'failed']),
-  ...family('workflow', 'step', ['failed']),
-  ...family('auth', 'member', ['invited', 'joined', 'removed', 'role_changed']),
-  ...family('auth', 'workspace', ['updated']),
-  ...family('auth', 'token', ['created', 'revoked']),
-  ...family('broadcast', 'campaign', ['scheduled', 'sending', 'sent', 'failed', 'cancelled']),
-  ...family('broadcast', 'recipient', ['delivered', 'failed']),
-  ...family('scheduling', 'booking', ['created', 'confirmed', 'rescheduled', 'cancelled', 'completed', 'no_show']),
+  ...group('available', z.strictObject({ conversation }), {
+    'inbox.conversation.created': 'A conversation was created.',
+    'inbox.conversation.updated': 'A conversation’s subject changed (`changes` names the fields).',
+    'inbox.conversation.assigned': 'A conversation was assigned to an agent.',
+    'inbox.conversation.unassigned': 'A conversation’s assignee was removed.',
+    'inbox.conversation.status_changed': 'A conversation’s status changed to pending, or from pending back to open.',
+    'inbox.conversation.snoozed': 'A conversation was snoozed, or its wake-up time moved.',
+    'inbox.conversation.closed': 'A conversation was closed.',
+    'inbox.conversation.reopened': 'A closed or snoozed conversation was opened again: by an agent, an incoming message or its snooze timer.',
+    'inbox.conversation.priority_changed': 'A conversation’s priority changed.',
+    'inbox.conversation.deleted': 'A conversation was deleted, with its messages.',
+  }),
+  ...group('available', z.strictObject({ conversation, tags }), {
+    'inbox.conversation.tagged': 'Tags were attached to a conversation (`tags` lists the ones added).',
+    'inbox.conversation.untagged': 'Tags were detached from a conversation (`tags` lists the ones removed).',
+  }),
+  ...group('available', z.strictObject({ message, conversation }), {
+    'inbox.message.received': 'A customer’s message arrived in a conversation.',
+    'inbox.message.sent': 'An agent or integration replied in a conversation.',
+  }),
+  ...group('planned', z.strictObject({ message, conversation }), {
+    'inbox.message.updated': 'A message’s delivery status changed (reported by its channel).',
+  }),
+  ...group('available', z.strictObject({ note: message, conversation }), {
+    'inbox.note.created': 'A private note was added to a conversation.',
+  }),
+  ...group('available', z.strictObject({ contact }), {
+    'customer.contact.created': 'A customer was created.',
+    'customer.contact.updated': 'A customer’s fields changed (`changes` names them), e.g. a new channel identity.',
+    'customer.contact.deleted': 'A customer was deleted.',
+    'customer.contact.blocked': 'A customer was blocked.',
+    'customer.contact.unblocked': 'A customer was unblocked.',
+  }),
+  ...group('available', z.strictObject({ contact, mergedContact: contact }), {
+    'customer.contact.merged': 'A customer (`mergedContact`, now deleted) was merged into `contact`.',
+  }),
+  ...group('available', z.strictObject({ contact, tags }), {
+    'customer.contact.tagged': 'Tags were attached to a customer (`tags` lists the ones added).',
+    'customer.contact.untagged': 'Tags were detached from a customer (`tags` lists the ones removed).',
+  }),
+  ...group('available', z.strictObject({ workspace }), {
+    'auth.workspace.updated': 'The workspace was renamed.',
+  }),
+  ...group('available', z.strictObject({ token }), {
+    'auth.token.created': 'An API token bound to this workspace was created (never its value).',
+    'auth.token.revoked': 'An API token bound to this workspace was revoked.',
+  }),
+  ...group('planned', plannedEntity('member'), {
+    'auth.member.invited': 'A member was invited to the workspace.',
+    'auth.member.joined': 'An invited member joined the workspace.',
+    'auth.member.removed': 'A member was removed from the workspace.',
+    'auth.member.role_changed': 'A member’s role changed.',
+  }),
+  ...group('planned', plannedEntity('lead'), {
+    'crm.lead.created': 'A lead was created.',
+    'crm.lead.updated': 'A lead’s fields changed.',
+    'crm.lead.deleted': 'A lead was deleted.',
+    'crm.lead.stage_changed': 'A lead moved to another pipeline stage.',
+    'crm.lead.assigned': 'A lead was assigned to an owner.',
+    'crm.lead.won': 'A lead was won.',
+    'crm.lead.lost': 'A lead was lost.',
+  }),
+  ...group('planned', plannedEntity('pipeline'), {
+    'crm.pipeline.created': 'A pipeline was created.',
+    'crm.pipeline.updated': 'A pipeline or its stages changed.',
+    'crm.pipeline.deleted': 'A pipeline was deleted.',
+  }),
+  ...group('planned', plannedEntity('task'), {
+    'crm.task.created': 'A task was created.',
+    'crm.task.updated': 'A task changed.',
+    'crm.task.completed': 'A task was completed.',
+    'crm.task.due': 'A task reached its due time.',
+  }),
+  ...group('planned', plannedEntity('activity'), {
+    'crm.activity.added': 'An activity was logged on a lead.',
+  }),
+  ...group('planned', plannedEntity('account'), {
+    'channel.account.connected': 'A channel account was connected.',
+    'channel.account.disconnected': 'A channel account was disconnected.',
+    'channel.account.updated': 'A channel account’s settings changed.',
+    'channel.account.errored': 'A channel account failed (e.g. expired credentials).',
+    'channel.account.deleted': 'A channel account was deleted.',
+  }),
+  ...group('planned', plannedEntity('message'), {
+    'channel.message.status_changed': 'A channel reported a new status for a message.',
+    'channel.message.sent': 'A channel sent a message.',
+    'channel.message.delivered': 'A channel delivered a message.',
+    'channel.message.read': 'The recipient read a message.',
+    'channel.message.failed': 'A channel failed to deliver a message.',
+  }),
+  ...group('planned', plannedEntity('definition'), {
+    'workflow.definition.created': 'A workflow was created.',
+    'workflow.definition.updated': 'A workflow changed.',
+    'workflow.definition.activated': 'A workflow was activated.',
+    'workflow.definition.deactivated': 'A workflow was deactivated.',
+  }),
+  ...group('planned', plannedEntity('execution'), {
+    'workflow.execution.started': 'A workflow run started.',
+    'workflow.execution.completed': 'A workflow run completed.',
+    'workflow.execution.failed': 'A workflow run failed.',
+  }),
+  ...group('planned', plannedEntity('step'), {
+    'workflow.step.failed': 'A step of a workflow run failed.',
+  }),
+  ...group('planned', plannedEntity('campaign'), {
+    'broadcast.campaign.scheduled': 'A broadcast was scheduled.',
+    'broadcast.campaign.sending': 'A broadcast started sending.',
+    'broadcast.campaign.sent': 'A broadcast finished sending.',
+    'broadcast.campaign.failed': 'A broadcast failed.',
+    'broadcast.campaign.cancelled': 'A broadcast was cancelled.',
+  }),
+  ...group('planned', plannedEntity('recipient'), {
+    'broadcast.recipient.delivered': 'A broadcast reached a recipient.',
+    'broadcast.recipient.failed': 'A broadcast could not reach a recipient.',
+  }),
+  ...group('planned', plannedEntity('booking'), {
+    'scheduling.booking.created': 'A booking was made.',
+    'scheduling.booking.confirmed': 'A booking was confirmed.',
+    'scheduling.booking.rescheduled': 'A booking moved to another time.',
+    'scheduling.booking.cancelled': 'A booking was cancelled.',
+    'scheduling.booking.completed': 'A booked meeting took place.',
+    'scheduling.booking.no_show': 'The customer did not show up for a booking.',
+  }),
 ];
 
-export type EventType = (typeof eventCatalog)[number]['type'];
+/** The test event of `POST …/webhooks/{id}/test`: sent to that one subscription, never subscribable. */
+export const pingEvent = {
+  type: 'webhook.ping',
+  status: 'available',
+  description: 'A test event sent by POST /integrations/webhooks/{id}/test to that subscription only, whatever its `events`.',
+  data: z.strictObject({ subscription }),
+} as const;
 
+/** The types code may emit: emitting a planned type is a type error. */
+export type EventType = Extract<(typeof eventCatalog)[number], { status: 'available' }>['type'];
+
+/** Names a subscription's `events` may list. */
 export const eventTypes: ReadonlySet<string> = new Set(eventCatalog.map((e) => e.type));
 
-export const isEventType = (name: string): name is EventType => eventTypes.has(name);
+export const isEventType = (name: string): boolean => eventTypes.has(name);

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { client, type Client } from '../support/api';
+import { pingEvent } from '../../shared/events/catalog';
 import { createTenant } from '../support/tenants';
 import { eventually, verifyDelivery, useWebhookStack } from '../support/webhooks';
 
@@ -141,14 +142,31 @@ describe('webhook access control', () => {
 });
 
 describe('event types and the delivery log', () => {
-  it('serves the event catalog with a data schema per event', async () => {
+  it('serves the event catalog: each type with its category, status, description and data schema', async () => {
     const { api } = await tenantApi(['webhooks:read']);
     const res = await api.get(`${HOOKS}/event-types`);
     expect(res.status).toBe(200);
-    const types = res.body.data.eventTypes.map((e: { type: string }) => e.type);
-    expect(types).toEqual(expect.arrayContaining(['inbox.conversation.created', 'inbox.message.received', 'crm.lead.stage_changed', 'crm.lead.created', 'auth.token.created']));
-    expect(res.body.data.eventTypes[0].dataSchema).toMatchObject({ type: 'object' });
-    expect(res.body.data.wildcards).toContain('*');
+    const byType = new Map(res.body.data.eventTypes.map((e: { type: string }) => [e.type, e]));
+    expect(byType.get('inbox.message.received')).toMatchObject({
+      category: 'inbox',
+      status: 'available',
+      description: expect.stringMatching(/\w/),
+      dataSchema: {
+        type: 'object',
+        required: ['message', 'conversation'],
+        properties: { message: { required: expect.arrayContaining(['_id', 'content']) }, conversation: { properties: { status: { enum: ['open', 'pending', 'snoozed', 'closed'] } } } },
+      },
+    });
+    expect(byType.get('customer.contact.merged')).toMatchObject({ status: 'available', dataSchema: { required: ['contact', 'mergedContact'] } });
+    expect(byType.get('crm.lead.stage_changed')).toMatchObject({ category: 'crm', status: 'planned', dataSchema: { required: ['lead'] } });
+    expect(byType.get('webhook.ping')).toMatchObject({ status: 'available', dataSchema: { required: ['subscription'] } });
+    expect(res.body.data.wildcards).toEqual(expect.arrayContaining(['*', 'inbox.*', 'crm.*']));
+  });
+
+  it('accepts a subscription to a planned type, which never fires yet', async () => {
+    const { api } = await tenantApi();
+    const res = await api.post(HOOKS, { url: `${ctx.receiver.url}?planned=1`, events: ['scheduling.booking.created'] });
+    expect(res.status).toBe(201);
   });
 
   it('sends a signed ping with POST …/test and logs it, filterable by status and event type', async () => {
@@ -161,6 +179,7 @@ describe('event types and the delivery log', () => {
       .then((all) => all.filter((r) => r.headers['x-webhook-delivery'] === deliveryId));
     const body = await verifyDelivery(sub.secret, req!);
     expect(body).toMatchObject({ eventType: 'webhook.ping', workspaceId: sub.workspaceId, apiVersion: 'v1', data: { subscription: { _id: sub._id } } });
+    expect(pingEvent.data.safeParse(body.data).error).toBeUndefined();
     expect(req!.headers).toMatchObject({ 'x-webhook-id': body.eventId, 'x-webhook-event': 'webhook.ping', 'x-webhook-attempt': '1', 'webhook-id': body.eventId });
 
     const done = await eventually(async () => {

@@ -1,0 +1,110 @@
+import * as z from 'zod';
+import { OBJECT_ID } from '../ids';
+import { Channel, Priority, Status, type Conversation } from '../domain/inbox/conversation';
+import { Attachment, MESSAGE_TYPES, type Message } from '../domain/inbox/message';
+import { Identity, type Customer } from '../domain/contacts/customer';
+import type { Tag } from '../domain/tags/tag';
+import type { TokenRecord } from '../domain/auth/token';
+import type { Subscription } from '../domain/webhooks/subscription';
+import type { Workspace } from '../data/workspaces';
+
+/**
+ * The entities as events carry them in `data`, for the catalog. Each schema is type-checked against its
+ * entity's own type in both directions, so a field added to or dropped from either fails `tsc`.
+ */
+const exactly =
+  <T>() =>
+  <S extends z.ZodType<T>>(schema: S & ([T] extends [z.output<S>] ? unknown : never)): S =>
+    schema;
+
+const id = z.string().regex(OBJECT_ID);
+const time = z.iso.datetime();
+
+export const conversation = exactly<Conversation>()(
+  z.strictObject({
+    _id: id,
+    number: z.number().int().min(1),
+    customerId: id,
+    channel: Channel,
+    status: Status,
+    snoozedUntil: time.nullable(),
+    assigneeId: z.string().nullable(),
+    priority: Priority,
+    subject: z.string().nullable(),
+    lastMessageAt: time.nullable(),
+    unreadCount: z.number().int().min(0),
+    messageCount: z.number().int().min(0),
+    tagIds: z.array(id),
+    createdAt: time,
+    updatedAt: time,
+  }),
+);
+
+export const message = exactly<Message>()(
+  z.strictObject({
+    _id: id,
+    conversationId: id,
+    type: z.enum(MESSAGE_TYPES),
+    private: z.boolean(),
+    content: z.string().nullable(),
+    attachments: z.array(Attachment),
+    deliveryStatus: z.enum(['received', 'pending', 'sent', 'delivered', 'read', 'failed']).nullable(),
+    author: z.strictObject({ type: z.enum(['customer', 'token', 'system']), id: z.string().nullable() }),
+    externalId: z.string().nullable(),
+    createdAt: time,
+  }),
+);
+
+export const contact = exactly<Customer>()(
+  z.strictObject({
+    _id: id,
+    name: z.string().nullable(),
+    email: z.string().nullable(),
+    phone: z.string().nullable(),
+    externalId: z.string().nullable(),
+    attributes: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+    identities: z.array(Identity),
+    tagIds: z.array(id),
+    blocked: z.boolean(),
+    lastActivityAt: time.nullable(),
+    createdAt: time,
+    updatedAt: time,
+  }),
+);
+
+export const tag = exactly<Tag>()(
+  z.strictObject({ _id: id, name: z.string(), color: z.string(), description: z.string().nullable(), createdAt: time, updatedAt: time }),
+);
+
+export const token = exactly<TokenRecord>()(
+  z.strictObject({
+    _id: id,
+    name: z.string(),
+    prefix: z.string(),
+    environment: z.enum(['live', 'test']),
+    scopes: z.array(z.string()),
+    workspaceIds: z.array(id),
+    createdAt: time,
+    expiresAt: time.optional(),
+    revokedAt: time.optional(),
+  }),
+);
+
+export const workspace = exactly<Workspace>()(z.strictObject({ _id: id, name: z.string(), createdAt: time, updatedAt: time }));
+
+/** A subscription as every response shows it: without its secret. */
+export const subscription = exactly<Omit<Subscription, 'secret'>>()(
+  z.strictObject({
+    _id: id,
+    workspaceId: id,
+    url: z.string(),
+    events: z.array(z.string()),
+    active: z.boolean(),
+    consecutiveFailures: z.number().int().min(0),
+    activatedAt: time.optional(),
+    deactivatedAt: time.optional(),
+    deactivationReason: z.enum(['manual', 'gone_410', 'consecutive_failures']).optional(),
+    createdAt: time,
+    updatedAt: time,
+  }),
+);

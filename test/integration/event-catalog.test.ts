@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { revokeToken } from '../../shared/data/tokens';
+import { renameWorkspace } from '../../shared/data/workspaces';
+import { eventCatalog } from '../../shared/events/catalog';
+import type { Client } from '../support/api';
+import { outboxEvents } from '../support/outbox';
+import { useTestStack } from '../support/stack';
+import { tokenFor } from '../support/tenants';
+
+const env = useTestStack({ workers: false });
+
+const CUSTOMERS = '/api/v1/contacts/customers';
+const CONV = '/api/v1/inbox/conversations';
+
+const created = async (api: Client, path: string, body: unknown, key: string): Promise<string> => {
+  const res = await api.post(path, body);
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.data[key]._id;
+};
+
+/** Does, through the API and the CLI's repositories, everything that emits an event today. */
+const emitEverything = async (api: Client, workspaceId: string) => {
+  const ada = await created(api, CUSTOMERS, { name: 'Ada', email: 'ada@example.com' }, 'customer');
+  const bob = await created(api, CUSTOMERS, { name: 'Bob' }, 'customer');
+  const eve = await created(api, CUSTOMERS, { name: 'Eve' }, 'customer');
+  const tag = await created(api, '/api/v1/tags', { name: 'vip' }, 'tag');
+  const conv = await created(api, CONV, { customerId: ada, subject: 'Hello' }, 'conversation');
+  const calls: [string, string, unknown?][] = [
+    ['patch', `${CUSTOMERS}/${ada}`, { phone: '+442071234567' }],
+    ['post', `${CUSTOMERS}/${ada}/block`],
+    ['post', `${CUSTOMERS}/${ada}/unblock`],
+    ['post', `${CUSTOMERS}/${ada}/tags`, { tagIds: [tag] }],
+    ['delete', `${CUSTOMERS}/${ada}/tags/${tag}`],
+    ['post', `${CUSTOMERS}/merge`, { baseId: ada, mergeeId: bob }],
+    ['delete', `${CUSTOMERS}/${eve}`],
+    ['patch', `${CONV}/${conv}`, { subject: 'Hello again', priority: 'high' }],
+    ['post', `${CONV}/${conv}/assign`, { assigneeId: 'a'.repeat(24) }],
+    ['post', `${CONV}/${conv}/unassign`],
+    ['post', `${CONV}/${conv}/status`, { status: 'pending' }],
+    ['post', `${CONV}/${conv}/status`, { status: 'snoozed', snoozedUntil: new Date(Date.now() + 3_600_000).toISOString() }],
+    ['post', `${CONV}/${conv}/status`, { status: 'closed' }],
+    ['post', `${CONV}/${conv}/status`, { status: 'open' }],
+    ['post', `${CONV}/${conv}/tags`, { tagIds: [tag] }],
+    ['delete', `${CONV}/${conv}/tags/${tag}`],
+    ['post', `${CONV}/${conv}/messages`, { type: 'outgoing', content: 'Hi Ada' }],
+    ['post', `${CONV}/${conv}/messages`, { type: 'note', content: 'VIP customer' }],
+    ['post', '/api/v1/inbox/messages/incoming', { channel: 'email', customer: { identifier: 'ada@example.com' }, content: 'Thanks' }],
+    ['delete', `${CONV}/${conv}`],
+  ];
+  for (const [method, path, body] of calls) {
+    const res = await api.call(method.toUpperCase(), path, body);
+    expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
+  }
+  const { record } = await tokenFor([workspaceId], ['inbox:read']);
+  await revokeToken(record._id);
+  await renameWorkspace(workspaceId, 'Renamed');
+};
+
+describe('the event catalog against the events Parley really emits', () => {
+  it('emits every available type, only catalogued available types, each with data its schema accepts', async () => {
+    const { api, workspaceId } = await env.tenant();
+    await emitEverything(api, workspaceId);
+    const events = await outboxEvents(workspaceId);
+    const byType = new Map(eventCatalog.map((e) => [e.type as string, e]));
+
+    for (const event of events) {
+      const entry = byType.get(event.eventType);
+      expect(entry?.status, event.eventType).toBe('available');
+      const parsed = entry!.data.safeParse(event.data);
+      expect(parsed.error?.issues, `${event.eventType}: ${JSON.stringify(event.data)}`).toBeUndefined();
+    }
+    const available = eventCatalog.filter((e) => e.status === 'available').map((e) => e.type);
+    expect(new Set(events.map((e) => e.eventType))).toEqual(new Set(available));
+  });
+});
