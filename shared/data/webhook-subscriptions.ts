@@ -7,7 +7,8 @@ import { objectId } from '../ids';
 import { ConflictError, NotFoundError } from '../domain/errors';
 import {
   MAX_SUBSCRIPTIONS,
-  generateSecret,
+  newSubscription,
+  patchedFields,
   type CreateSubscription,
   type Subscription,
   type UpdateSubscription,
@@ -49,20 +50,7 @@ const fromItem = (item: Record<string, unknown>): Subscription => {
 const duplicateUrl = () => new ConflictError('A subscription for this URL already exists in this workspace', { field: 'url' });
 
 export const createSubscription = async (workspaceId: string, input: CreateSubscription, now: Date): Promise<Subscription> => {
-  const at = now.toISOString();
-  const active = input.active ?? true;
-  const sub: Subscription = {
-    _id: objectId(now.getTime()),
-    workspaceId,
-    url: input.url,
-    events: input.events,
-    active,
-    secret: input.secret ?? generateSecret(),
-    consecutiveFailures: 0,
-    ...(active ? { activatedAt: at } : { deactivatedAt: at, deactivationReason: 'manual' as const }),
-    createdAt: at,
-    updatedAt: at,
-  };
+  const sub = newSubscription(objectId(now.getTime()), workspaceId, input, now);
   await transact(
     [
       updateItem(countKey(workspaceId), 'ADD n :one', {
@@ -142,21 +130,9 @@ export const subscriptionUpdate = (s: Pick<Subscription, 'workspaceId' | '_id'>,
   return updateItem(key(s.workspaceId, s._id), u.expression, { names: u.names, values: { ...u.values, ...values }, condition });
 };
 
-/** What a PATCH changes: reactivation starts a new active period with a clean failure count. */
-const patchFields = (before: Subscription, patch: UpdateSubscription, at: string): Record<string, unknown> => {
-  const fields: Record<string, unknown> = { updatedAt: at };
-  if (patch.url !== undefined) fields.url = patch.url;
-  if (patch.events !== undefined) fields.events = patch.events;
-  if (patch.active === true && !before.active) {
-    Object.assign(fields, { active: true, activatedAt: at, consecutiveFailures: 0, deactivatedAt: undefined, deactivationReason: undefined });
-  }
-  if (patch.active === false && before.active) Object.assign(fields, { active: false, deactivatedAt: at, deactivationReason: 'manual' });
-  return fields;
-};
-
 export const updateSubscription = async (workspaceId: string, id: string, patch: UpdateSubscription, now: Date): Promise<Subscription> => {
   const before = await requireSubscription(workspaceId, id);
-  const fields = patchFields(before, patch, now.toISOString());
+  const fields = patchedFields(before, patch, now.toISOString());
   const urlChanged = patch.url !== undefined && patch.url !== before.url;
   await transact(
     [

@@ -1,13 +1,13 @@
 import { config } from '../config';
 import { log } from '../log';
-import { afterAttempt, type Delivery } from '../domain/webhooks/delivery';
+import { afterAttempt, stoppedDelivery, type Delivery } from '../domain/webhooks/delivery';
 import { DEACTIVATE_AFTER_FAILURES, type Subscription } from '../domain/webhooks/subscription';
 import { claimDelivery, deliveriesInStatus, getDelivery, saveDelivery, type DeliveryItem } from '../data/webhook-deliveries';
 import { deactivateSubscription, getSubscription, subscriptionUpdate } from '../data/webhook-subscriptions';
 import { updateItem, type TxItem } from '../data/transact';
 import { parkInDlq, type DeliveryMessage } from './queue';
 import { postWebhook } from './send';
-import { deliveryHeaders } from './sign';
+import { deliveryHeaders } from '../domain/webhooks/sign';
 
 /** Longer than the worker's own timeout and shorter than the queue's visibility timeout (see wiring). */
 export const LEASE_MS = 25_000;
@@ -18,19 +18,11 @@ const EARLY_MS = 25;
 export type Verdict = { ack: true } | { ack: false; delayMs: number };
 const ACK: Verdict = { ack: true };
 
-const stopped = (d: Delivery, failureReason: string, now: Date): Delivery => ({
-  ...d,
-  status: 'failed',
-  failureReason,
-  nextRetryAt: undefined,
-  updatedAt: now.toISOString(),
-});
-
 /** Ends every pending or retrying delivery of a subscription that is no longer active. */
 export const stopPendingDeliveries = async (sub: Pick<Subscription, 'workspaceId' | '_id'>, now = new Date()): Promise<void> => {
   for (const status of ['pending', 'retrying'] as const) {
     const open = await deliveriesInStatus(sub.workspaceId, sub._id, status);
-    await Promise.all(open.map((d) => saveDelivery(d, stopped(d, 'subscription_inactive', now))));
+    await Promise.all(open.map((d) => saveDelivery(d, stoppedDelivery(d, 'subscription_inactive', now))));
   }
 };
 
@@ -122,7 +114,7 @@ export const handleDeliveryMessage = async (m: DeliveryMessage, carrier: string)
   }
   const sub = await getSubscription(m.workspaceId, m.subscriptionId);
   if (!sub?.active || sub.activatedAt !== d.subscriptionActivatedAt) {
-    await saveDelivery(d, stopped(d, sub ? 'subscription_inactive' : 'subscription_deleted', new Date()));
+    await saveDelivery(d, stoppedDelivery(d, sub ? 'subscription_inactive' : 'subscription_deleted', new Date()));
     return ACK;
   }
   const after = await attempt(d, sub);

@@ -1,28 +1,9 @@
 import type { EventEnvelope } from '../events/envelope';
-import { deliveryIdFor, type Delivery } from '../domain/webhooks/delivery';
-import { receives, type Subscription } from '../domain/webhooks/subscription';
+import { newDelivery, type Delivery } from '../domain/webhooks/delivery';
+import { receives } from '../domain/webhooks/subscription';
 import { createDelivery } from '../data/webhook-deliveries';
 import { workspaceSubscriptions } from '../data/webhook-subscriptions';
 import { enqueueDeliveries } from './queue';
-
-/** A new delivery of one event to one subscription, due now. */
-export const newDelivery = (event: Pick<EventEnvelope, 'eventId' | 'eventType'>, payload: string, sub: Subscription, now: Date): Delivery => ({
-  deliveryId: deliveryIdFor(event.eventId, sub._id),
-  workspaceId: sub.workspaceId,
-  subscriptionId: sub._id,
-  eventId: event.eventId,
-  eventType: event.eventType,
-  payload,
-  status: 'pending',
-  attemptNumber: 0,
-  nextRetryAt: now.toISOString(),
-  attempts: [],
-  roundStartAttempt: 1,
-  subscriptionActivatedAt: sub.activatedAt!,
-  failureCounted: false,
-  createdAt: now.toISOString(),
-  updatedAt: now.toISOString(),
-});
 
 /** One SQS batch; groups go one after another so the first deliveries start while the rest are written. */
 const GROUP = 10;

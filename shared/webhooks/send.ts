@@ -3,7 +3,7 @@ import { Agent, request } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { ValidationError } from '../domain/errors';
-import { classifyError, classifyResponse, type AttemptOutcome } from './classify';
+import { classifyError, classifyResponse, type AttemptOutcome } from '../domain/webhooks/classify';
 import { classifyAddress, isAllowedTarget } from './ssrf';
 
 /** Subscribers must answer within this; the whole attempt (DNS, connect, TLS, response) shares it. */

@@ -1,9 +1,7 @@
+import { isStalled } from '../domain/webhooks/delivery';
 import { deliveriesInStatus } from '../data/webhook-deliveries';
 import { everySubscription } from '../data/webhook-subscriptions';
 import { enqueueDeliveries, type DeliveryMessage } from './queue';
-
-/** A due delivery is presumed lost once it is this late and nobody holds its lease. */
-export const STALL_GRACE_MS = 2 * 60_000;
 
 /**
  * The safety net behind the queue: the table is the truth, so any pending or retrying delivery that is
@@ -16,9 +14,7 @@ export const requeueStalled = async (now = Date.now()): Promise<number> => {
     if (!sub.active) continue;
     for (const status of ['pending', 'retrying'] as const) {
       for (const d of await deliveriesInStatus(sub.workspaceId, sub._id, status)) {
-        const late = Date.parse(d.nextRetryAt ?? d.createdAt) < now - STALL_GRACE_MS;
-        const unleased = d.leaseUntil === undefined || d.leaseUntil < now;
-        if (late && unleased) stalled.push({ workspaceId: d.workspaceId, subscriptionId: d.subscriptionId, deliveryId: d.deliveryId });
+        if (isStalled(d, now)) stalled.push({ workspaceId: d.workspaceId, subscriptionId: d.subscriptionId, deliveryId: d.deliveryId });
       }
     }
   }

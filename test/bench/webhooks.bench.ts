@@ -3,7 +3,7 @@ import type { LocalStack } from '../../infra/local/stack';
 import { createSubscription } from '../../shared/data/webhook-subscriptions';
 import { renameWorkspace } from '../../shared/data/workspaces';
 import { postWebhook } from '../../shared/webhooks/send';
-import { deliveryHeaders } from '../../shared/webhooks/sign';
+import { deliveryHeaders } from '../../shared/domain/webhooks/sign';
 import { startReceiver } from '../support/https-receiver';
 import { createTenant } from '../support/tenants';
 import { measure, type Section } from './measure';

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
-import { nextDelayMs, FAST_ATTEMPTS } from '../../webhooks/schedule';
-import type { AttemptOutcome } from '../../webhooks/classify';
+import { ConflictError } from '../errors';
+import type { AttemptOutcome } from './classify';
+import { nextDelayMs, FAST_ATTEMPTS } from './schedule';
+import type { Subscription } from './subscription';
 
 export const DELIVERY_STATUSES = ['pending', 'success', 'failed', 'retrying'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
@@ -44,6 +46,62 @@ export interface Delivery {
 /** One delivery per (event, subscription): the id is derived from both, so fan-out retries are idempotent. */
 export const deliveryIdFor = (eventId: string, subscriptionId: string): string =>
   eventId.slice(0, 8) + createHash('sha256').update(`${eventId}:${subscriptionId}`).digest('hex').slice(0, 16);
+
+/** A new delivery of one event to one subscription, due now. */
+export const newDelivery = (
+  event: { eventId: string; eventType: string },
+  payload: string,
+  sub: Pick<Subscription, '_id' | 'workspaceId' | 'activatedAt'>,
+  now: Date,
+): Delivery => ({
+  deliveryId: deliveryIdFor(event.eventId, sub._id),
+  workspaceId: sub.workspaceId,
+  subscriptionId: sub._id,
+  eventId: event.eventId,
+  eventType: event.eventType,
+  payload,
+  status: 'pending',
+  attemptNumber: 0,
+  nextRetryAt: now.toISOString(),
+  attempts: [],
+  roundStartAttempt: 1,
+  subscriptionActivatedAt: sub.activatedAt!,
+  failureCounted: false,
+  createdAt: now.toISOString(),
+  updatedAt: now.toISOString(),
+});
+
+/** A delivery that makes no further attempt (its subscription stopped, or was deleted). */
+export const stoppedDelivery = (d: Delivery, failureReason: string, now: Date): Delivery => ({
+  ...d,
+  status: 'failed',
+  failureReason,
+  nextRetryAt: undefined,
+  updatedAt: now.toISOString(),
+});
+
+/**
+ * Manual retry: a failed delivery gets one new attempt now, in a new round, so if it fails the normal
+ * schedule runs again from there. Only a failed delivery qualifies.
+ */
+export const retriedDelivery = (d: Delivery, sub: Pick<Subscription, 'activatedAt'>, now: Date): Delivery => {
+  if (d.status !== 'failed') throw new ConflictError(`Only a failed delivery can be retried; this one is ${d.status}`);
+  return {
+    ...d,
+    status: 'pending',
+    nextRetryAt: now.toISOString(),
+    roundStartAttempt: d.attemptNumber + 1,
+    roundStartedAt: undefined,
+    subscriptionActivatedAt: sub.activatedAt!,
+    updatedAt: now.toISOString(),
+  };
+};
+
+/** A due delivery is presumed lost once it is this late and nobody holds its lease. */
+export const STALL_GRACE_MS = 2 * 60_000;
+
+export const isStalled = (d: Pick<Delivery, 'nextRetryAt' | 'createdAt'> & { leaseUntil?: number }, now: number): boolean =>
+  Date.parse(d.nextRetryAt ?? d.createdAt) < now - STALL_GRACE_MS && (d.leaseUntil === undefined || d.leaseUntil < now);
 
 export interface AttemptResult {
   attempt: Attempt;

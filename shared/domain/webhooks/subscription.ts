@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as z from 'zod';
+import { ConflictError } from '../errors';
 import { isValidPattern, matchesAny } from './event-patterns';
 
 /** Subscriptions per workspace; fan-out reads them all in one query page. */
@@ -57,3 +58,37 @@ export const publicSubscription = ({ secret: _secret, ...rest }: Subscription) =
 /** Whether an event that occurred at `occurredAt` goes to this subscription. */
 export const receives = (sub: Subscription, eventType: string, occurredAt: string): boolean =>
   sub.active && sub.activatedAt !== undefined && sub.activatedAt <= occurredAt && matchesAny(sub.events, eventType);
+
+export const newSubscription = (_id: string, workspaceId: string, input: CreateSubscription, now: Date): Subscription => {
+  const at = now.toISOString();
+  const active = input.active ?? true;
+  return {
+    _id,
+    workspaceId,
+    url: input.url,
+    events: input.events,
+    active,
+    secret: input.secret ?? generateSecret(),
+    consecutiveFailures: 0,
+    ...(active ? { activatedAt: at } : { deactivatedAt: at, deactivationReason: 'manual' as const }),
+    createdAt: at,
+    updatedAt: at,
+  };
+};
+
+/** The fields a PATCH changes (`undefined` clears one): reactivation starts a new active period with a clean failure count. */
+export const patchedFields = (before: Subscription, patch: UpdateSubscription, at: string): Record<string, unknown> => {
+  const fields: Record<string, unknown> = { updatedAt: at };
+  if (patch.url !== undefined) fields.url = patch.url;
+  if (patch.events !== undefined) fields.events = patch.events;
+  if (patch.active === true && !before.active) {
+    Object.assign(fields, { active: true, activatedAt: at, consecutiveFailures: 0, deactivatedAt: undefined, deactivationReason: undefined });
+  }
+  if (patch.active === false && before.active) Object.assign(fields, { active: false, deactivatedAt: at, deactivationReason: 'manual' });
+  return fields;
+};
+
+/** Manual retries and test pings go to active subscriptions only. */
+export const assertActive = (sub: Pick<Subscription, 'active'>): void => {
+  if (!sub.active) throw new ConflictError('The subscription is inactive; reactivate it with PATCH {"active": true} first');
+};

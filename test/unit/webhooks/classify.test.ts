@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { classifyError, classifyResponse, failureReasonOf, parseRetryAfter } from '../../../shared/webhooks/classify';
+import { classifyError, classifyResponse, failureReasonOf, parseRetryAfter } from '../../../shared/domain/webhooks/classify';
 
 describe('attempt classification', () => {
   it('treats every 2xx as success', () => {

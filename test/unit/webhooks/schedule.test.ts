@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ATTEMPTS_PER_ROUND, LONG_DELAYS_MS, MAX_RETRY_AFTER_MS, WINDOW_MS, nextDelayMs } from '../../../shared/webhooks/schedule';
+import { ATTEMPTS_PER_ROUND, LONG_DELAYS_MS, MAX_RETRY_AFTER_MS, WINDOW_MS, nextDelayMs } from '../../../shared/domain/webhooks/schedule';
 
 const t0 = Date.parse('2026-01-01T00:00:00Z');
 

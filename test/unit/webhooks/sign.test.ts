@@ -2,7 +2,7 @@ import { sign as octokitSign, verify as octokitVerify } from '@octokit/webhooks-
 import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { deliveryHeaders, signature } from '../../../shared/webhooks/sign';
+import { deliveryHeaders, signature } from '../../../shared/domain/webhooks/sign';
 
 const secretArb = fc.stringMatching(/^[\x21-\x7e]{16,64}$/);
 const message = { eventId: '65a1b2c3d4e5f60718293a4b', eventType: 'inbox.message.received', deliveryId: '65a1b2c3aabbccddeeff0011', attemptNumber: 3 };
