@@ -11,11 +11,10 @@ import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { tableSchema } from '../../shared/data/table';
 import type { FunctionSpec, QueueSpec } from '../wiring/types';
+import { grantsFor, type FunctionKind, type Grant } from '../wiring/grants';
 import type { Stage } from '../stacks/stage';
 import type { Alarms } from './alarms';
 import { nodejsBundling } from './bundling';
-
-export type FunctionKind = 'http' | 'queue' | 'event' | 'schedule';
 
 /** Memory and timeout per kind; a wiring spec may override either. */
 export const KIND_DEFAULTS: Record<FunctionKind, { memoryMb: number; timeoutSeconds: number }> = {
@@ -29,13 +28,6 @@ export const KIND_DEFAULTS: Record<FunctionKind, { memoryMb: number; timeoutSeco
 
 /** Local-only settings that must never reach a deployed function. */
 export const FORBIDDEN_ENV = ['WEBHOOK_ALLOW_PRIVATE_TARGETS', 'DYNAMODB_ENDPOINT', 'SQS_ENDPOINT'] as const;
-
-const TABLE_ACTIONS = {
-  read: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'],
-  // TransactWriteItems is authorised by the actions of its parts, including ConditionCheckItem.
-  write: ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:ConditionCheckItem'],
-};
-const QUEUE_ACTIONS = ['sqs:SendMessage', 'sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility', 'sqs:GetQueueAttributes'];
 
 export interface DeployedQueue {
   spec: QueueSpec;
@@ -71,6 +63,25 @@ const queueNamed = (queues: Platform['queues'], name: string, user: string): { u
   throw new Error(`${user} uses queue "${name}", which the wiring does not declare`);
 };
 
+/** A grant as IAM sees it: table items, its indexes, or a queue; leading-key prefixes become a `dynamodb:LeadingKeys` condition. */
+const statementOf = (grant: Grant, platform: Platform, user: string): PolicyStatement => {
+  const tableArn = platform.table.tableArn;
+  const { resource } = grant;
+  const resources =
+    'queue' in resource
+      ? [queueNamed(platform.queues, resource.queue, user).queue.queueArn]
+      : resource.table === 'items'
+        ? [tableArn]
+        : tableSchema.indexes.map((index) => `${tableArn}/index/${index.name}`);
+  return new PolicyStatement({
+    actions: [...grant.actions],
+    resources,
+    ...(grant.leadingKeyPrefixes
+      ? { conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': grant.leadingKeyPrefixes.map((p) => `${p}*`) } } }
+      : {}),
+  });
+};
+
 const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
 
 /**
@@ -88,7 +99,11 @@ export class ParleyFunction extends NodejsFunction {
     const { stage } = platform;
     const logGroup = new LogGroup(scope, `${id}Logs`, { retention: stage.logRetention, removalPolicy: stage.removalPolicy });
     const role = new Role(scope, `${id}Role`, { assumedBy: new ServicePrincipal('lambda.amazonaws.com'), description: props.title });
-    const used = (spec.access.queues ?? []).map((name) => queueNamed(platform.queues, name, spec.handler));
+    const consumes = kind === 'queue' ? [...platform.queues.values()].find((q) => q.spec.consumer === spec)?.spec.name : undefined;
+    const grants = grantsFor(spec, kind, consumes);
+    const used = [...new Set([...(spec.access.queues ?? []), ...(consumes ? [consumes] : [])])].map((name) =>
+      queueNamed(platform.queues, name, spec.handler),
+    );
     super(scope, id, {
       entry: resolve(REPO_ROOT, spec.handler),
       handler: 'handler',
@@ -119,18 +134,7 @@ export class ParleyFunction extends NodejsFunction {
     this.spec = spec;
     this.kind = kind;
     logGroup.grantWrite(role);
-    const tableArn = platform.table.tableArn;
-    role.addToPrincipalPolicy(
-      new PolicyStatement({
-        actions: spec.access.table === 'write' ? [...TABLE_ACTIONS.read, ...TABLE_ACTIONS.write] : TABLE_ACTIONS.read,
-        resources: [tableArn, ...tableSchema.indexes.map((index) => `${tableArn}/index/${index.name}`)],
-      }),
-    );
-    if (used.length > 0) {
-      role.addToPrincipalPolicy(
-        new PolicyStatement({ actions: QUEUE_ACTIONS, resources: used.map(({ queue }) => queue.queueArn) }),
-      );
-    }
+    for (const grant of grants) role.addToPrincipalPolicy(statementOf(grant, platform, spec.handler));
     NagSuppressions.addResourceSuppressions(
       role,
       [{ id: 'AwsSolutions-IAM5', reason: 'X-Ray PutTraceSegments/PutTelemetryRecords support no resource-level permissions; AWS requires "*".', appliesTo: ['Resource::*'] }],

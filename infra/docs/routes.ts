@@ -1,15 +1,16 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { wiring } from '../wiring';
+import { loadRouteHandlers } from '../wiring/route-handlers';
 
-/** `npm run docs`: rewrites the README's route table from the wiring, so the published scopes cannot drift. */
+/** `npm run docs`: rewrites the README's route table from the wiring and the scopes the handlers declare, so neither can drift. */
 const file = resolve(import.meta.dirname, '..', '..', 'README.md');
 const start = '<!-- routes:start -->';
 const end = '<!-- routes:end -->';
 
-const rows = [...wiring.routes]
-  .sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method))
-  .map((r) => `| \`${r.method} ${r.path}\` | ${r.scope ? `\`${r.scope}\`` : 'any valid token'} | ${r.summary} |`);
+const rows = (await loadRouteHandlers(wiring.routes))
+  .sort((a, b) => a.route.path.localeCompare(b.route.path) || a.route.method.localeCompare(b.route.method))
+  .map(({ route: r, scope }) => `| \`${r.method} ${r.path}\` | ${scope ? `\`${scope}\`` : 'any valid token'} | ${r.summary} |`);
 const table = ['| Route | Scope | What it does |', '|---|---|---|', ...rows].join('\n');
 
 const readme = readFileSync(file, 'utf8');

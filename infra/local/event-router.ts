@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EventPattern, EventRule, PatternValue } from '../wiring/types';
+import { eventEntryBytes, LIMITS } from './aws-limits';
 import { invoke } from './lambda';
 
 export interface BusEvent {
@@ -43,23 +44,32 @@ export const busEvent = (source: string, detailType: string, detail: unknown): B
 
 const RETRY_DELAYS_MS = [100, 500, 2000];
 
+const deadLetter = (fields: Record<string, unknown>) =>
+  process.stderr.write(`${JSON.stringify({ level: 'error', ...fields })}\n`);
+
 /**
  * Delivers an event to every matching rule's target, retrying a failing target as EventBridge would
  * (here: three times) and then logging it as dead-lettered. Resolves once every target is done.
+ * An entry over EventBridge's 256 KB never reaches the bus: PutEvents refuses it, so the pipe dead-letters it.
  */
 export const route = async (rules: readonly EventRule[], event: BusEvent): Promise<void> => {
+  const bytes = eventEntryBytes(event);
+  if (bytes > LIMITS.eventBridgeEntryBytes) {
+    deadLetter({ msg: 'bus entry refused: over the 256 KB EventBridge limit', eventId: event.id, bytes });
+    return;
+  }
   await Promise.all(
     rules
       .filter((rule) => matches(rule.pattern, event))
       .map(async (rule) => {
         for (let attempt = 0; ; attempt++) {
           try {
-            await invoke(rule.target, event);
+            await invoke(rule.target, { kind: 'event' }, event);
             return;
           } catch (error) {
             const delay = RETRY_DELAYS_MS[attempt];
             if (delay === undefined) {
-              process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'rule target dead-lettered', rule: rule.name, eventId: event.id, error: String(error) })}\n`);
+              deadLetter({ msg: 'rule target dead-lettered', rule: rule.name, eventId: event.id, error: String(error) });
               return;
             }
             await new Promise((r) => setTimeout(r, delay));

@@ -2,11 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Context } from 'aws-lambda';
+import { wiring } from '../wiring';
+import { grantsFor, type FunctionKind } from '../wiring/grants';
 import type { FunctionSpec } from '../wiring/types';
+import { installAwsGuard, runAs } from './aws-guard';
 
 type Handler = (event: unknown, context: Context) => Promise<unknown>;
 
 const root = resolve(import.meta.dirname, '..', '..');
+
+// Before any function creates its AWS clients: from here on they refuse what AWS would refuse.
+installAwsGuard(wiring);
 const loaded = new Map<string, Promise<Handler>>();
 
 /** Imports a function once and keeps it warm, as a Lambda container does between invocations. */
@@ -22,9 +28,11 @@ const load = (file: string): Promise<Handler> => {
   return handler;
 };
 
+const nameOf = (spec: FunctionSpec) => spec.handler.replace(/\.ts$/, '').replaceAll('/', '-');
+
 const contextFor = (spec: FunctionSpec): Context => {
   const deadline = Date.now() + (spec.timeoutSeconds ?? 30) * 1000;
-  const name = spec.handler.replace(/\.ts$/, '').replaceAll('/', '-');
+  const name = nameOf(spec);
   return {
     callbackWaitsForEmptyEventLoop: false,
     functionName: name,
@@ -41,7 +49,17 @@ const contextFor = (spec: FunctionSpec): Context => {
   };
 };
 
-export const invoke = async <R = unknown>(spec: FunctionSpec, event: unknown): Promise<R> =>
-  (await (await load(spec.handler))(event, contextFor(spec))) as R;
+/** How the caller triggers the function, which decides its grants as deployed (a queue consumer's own queue included). */
+export interface Role {
+  kind: FunctionKind;
+  consumes?: string;
+}
+
+/** Invokes a function as Lambda would, its AWS calls held to the grants of its role. */
+export const invoke = async <R = unknown>(spec: FunctionSpec, role: Role, event: unknown): Promise<R> => {
+  const handler = await load(spec.handler);
+  const grants = grantsFor(spec, role.kind, role.consumes);
+  return (await runAs({ name: nameOf(spec), grants }, () => handler(event, contextFor(spec)))) as R;
+};
 
 export const preload = (specs: readonly FunctionSpec[]): Promise<unknown> => Promise.all(specs.map((s) => load(s.handler)));

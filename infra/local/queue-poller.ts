@@ -77,7 +77,7 @@ export class QueuePoller {
     const event: SQSEvent = { Records: Messages.map((m) => toRecord(m, this.queueArn)) };
     let failed: Set<string>;
     try {
-      const response = await invoke<SQSBatchResponse | undefined>(this.spec.consumer, event);
+      const response = await invoke<SQSBatchResponse | undefined>(this.spec.consumer, { kind: 'queue', consumes: this.spec.name }, event);
       failed = new Set((response?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
     } catch (error) {
       process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'queue consumer failed', queue: this.spec.name, error: String(error) })}\n`);

@@ -5,16 +5,14 @@ export const authRoutes: HttpRoute[] = [
     method: 'GET',
     path: '/api/v1/auth/workspaces',
     handler: 'functions/http/auth/list-workspaces.ts',
-    scope: null,
-    access: { table: 'write' },
+    access: { table: 'read' },
     summary: 'Workspaces the calling token can access',
   },
   {
     method: 'GET',
     path: '/api/v1/auth/token',
     handler: 'functions/http/auth/get-token.ts',
-    scope: null,
-    access: { table: 'write' },
+    access: { table: 'read' },
     summary: "The calling token's name, prefix, scopes and expiry",
   },
 ];

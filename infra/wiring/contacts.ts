@@ -2,7 +2,7 @@ import { areaRoute } from './inbox';
 import type { HttpRoute } from './types';
 
 const BASE = '/api/v1/contacts/customers';
-const http = areaRoute('contacts', 'contacts:read', 'contacts:write');
+const http = areaRoute('contacts');
 
 export const contactsRoutes: HttpRoute[] = [
   http('POST', BASE, 'create-customer', 'Create a customer'),

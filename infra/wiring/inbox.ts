@@ -1,20 +1,18 @@
-import type { Scope } from '../../shared/domain/auth/scopes';
 import type { HttpMethod, HttpRoute, ScheduleSpec } from './types';
 
-/** Route builder for an area whose GETs need `read` and everything else `write`. */
+/** Route builder for an area whose GETs only read the table and everything else writes. */
 export const areaRoute =
-  (area: string, read: Scope, write: Scope) =>
+  (area: string) =>
   (method: HttpMethod, path: string, file: string, summary: string): HttpRoute => ({
     method,
     path,
     handler: `functions/http/${area}/${file}.ts`,
-    scope: method === 'GET' ? read : write,
     access: { table: method === 'GET' ? 'read' : 'write' },
     summary,
   });
 
 const BASE = '/api/v1/inbox/conversations';
-const http = areaRoute('inbox', 'inbox:read', 'inbox:write');
+const http = areaRoute('inbox');
 
 export const inboxWiring: { routes: HttpRoute[]; schedules: ScheduleSpec[] } = {
   routes: [

@@ -1,10 +1,8 @@
-import type { Scope } from '../../shared/domain/auth/scopes';
-
-/** What a function touches; the CDK app turns this into least-privilege grants and environment. */
+/** What a function touches; `grants.ts` turns it into the least-privilege grants CDK deploys and the local runtime enforces. */
 export interface Access {
-  /** Table access: `read` (Get/Query/BatchGet), `write` (adds Put/Update/Delete/TransactWrite). */
+  /** Table access: `read` (Get/Query/BatchGet), `write` (adds Put/Update/Delete/ConditionCheck, also inside transactions). */
   table: 'read' | 'write';
-  /** Queues (by wiring name) the function sends to, receives from or changes visibility on. */
+  /** Queues (by wiring name) the function sends messages to; a queue's consumer may also receive from and defer on its own queue. */
   queues?: readonly string[];
 }
 
@@ -20,10 +18,8 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 export interface HttpRoute extends FunctionSpec {
   method: HttpMethod;
-  /** API Gateway path template, e.g. `/api/v1/integrations/webhooks/{id}`. */
+  /** API Gateway path template, e.g. `/api/v1/integrations/webhooks/{id}`. The scope is declared once, by the handler. */
   path: string;
-  /** Must equal the scope the handler declares; a test holds them together. */
-  scope: Scope | null;
   summary: string;
 }
 

@@ -10,16 +10,16 @@ const write = { table: 'write' } as const;
 const writeAndEnqueue = { table: 'write', queues: [QUEUE] } as const;
 
 const routes: HttpRoute[] = [
-  { method: 'POST', path: base, handler: fn('create-subscription'), scope: 'webhooks:write', access: write, summary: 'Create a webhook subscription (the secret is returned once)' },
-  { method: 'GET', path: base, handler: fn('list-subscriptions'), scope: 'webhooks:read', access: read, summary: "List the workspace's webhook subscriptions" },
-  { method: 'GET', path: `${base}/event-types`, handler: fn('list-event-types'), scope: 'webhooks:read', access: read, summary: 'The event catalog and wildcards' },
-  { method: 'GET', path: `${base}/{id}`, handler: fn('get-subscription'), scope: 'webhooks:read', access: read, summary: 'One webhook subscription' },
-  { method: 'PATCH', path: `${base}/{id}`, handler: fn('update-subscription'), scope: 'webhooks:write', access: write, summary: 'Update events, url or active' },
-  { method: 'DELETE', path: `${base}/{id}`, handler: fn('delete-subscription'), scope: 'webhooks:write', access: write, summary: 'Delete a webhook subscription' },
-  { method: 'POST', path: `${base}/{id}/test`, handler: fn('send-test-event'), scope: 'webhooks:write', access: writeAndEnqueue, summary: 'Send a webhook.ping event' },
-  { method: 'GET', path: `${base}/{id}/deliveries`, handler: fn('list-deliveries'), scope: 'webhooks:read', access: read, summary: 'Delivery log, filterable by status and eventType' },
-  { method: 'GET', path: `${base}/{id}/deliveries/{deliveryId}`, handler: fn('get-delivery'), scope: 'webhooks:read', access: read, summary: 'One delivery with every attempt' },
-  { method: 'POST', path: `${base}/{id}/retry/{deliveryId}`, handler: fn('retry-delivery'), scope: 'webhooks:write', access: writeAndEnqueue, summary: 'Retry a failed delivery now' },
+  { method: 'POST', path: base, handler: fn('create-subscription'), access: write, summary: 'Create a webhook subscription (the secret is returned once)' },
+  { method: 'GET', path: base, handler: fn('list-subscriptions'), access: read, summary: "List the workspace's webhook subscriptions" },
+  { method: 'GET', path: `${base}/event-types`, handler: fn('list-event-types'), access: read, summary: 'The event catalog and wildcards' },
+  { method: 'GET', path: `${base}/{id}`, handler: fn('get-subscription'), access: read, summary: 'One webhook subscription' },
+  { method: 'PATCH', path: `${base}/{id}`, handler: fn('update-subscription'), access: write, summary: 'Update events, url or active' },
+  { method: 'DELETE', path: `${base}/{id}`, handler: fn('delete-subscription'), access: write, summary: 'Delete a webhook subscription' },
+  { method: 'POST', path: `${base}/{id}/test`, handler: fn('send-test-event'), access: writeAndEnqueue, summary: 'Send a webhook.ping event' },
+  { method: 'GET', path: `${base}/{id}/deliveries`, handler: fn('list-deliveries'), access: read, summary: 'Delivery log, filterable by status and eventType' },
+  { method: 'GET', path: `${base}/{id}/deliveries/{deliveryId}`, handler: fn('get-delivery'), access: read, summary: 'One delivery with every attempt' },
+  { method: 'POST', path: `${base}/{id}/retry/{deliveryId}`, handler: fn('retry-delivery'), access: writeAndEnqueue, summary: 'Retry a failed delivery now' },
 ];
 
 /**
@@ -37,7 +37,7 @@ const queues: QueueSpec[] = [
     dlq: { name: DLQ, urlEnv: 'WEBHOOK_DLQ_URL', maxReceiveCount: 50 },
     consumer: {
       handler: 'functions/queues/deliver-webhook.ts',
-      access: { table: 'write', queues: [QUEUE, DLQ] },
+      access: { table: 'write', queues: [DLQ] },
       timeoutSeconds: 20,
       batchSize: 10,
       maxConcurrency: 10,

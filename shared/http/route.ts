@@ -71,6 +71,6 @@ export const route = <
     } as Ctx<B, Q, P, W>;
     return (await fn(ctx)) as unknown as APIGatewayProxyStructuredResultV2;
   });
-  // Published so the wiring (and the API docs generated from it) can be checked against the handler.
-  return Object.assign(handler, { scope: spec.scope });
+  // The route's own declaration: the one source of its scope and schemas for docs, gates and fuzzing.
+  return Object.assign(handler, { scope: spec.scope, spec: spec as RouteSpec<z.ZodType | undefined, z.ZodType | undefined, z.ZodType | undefined> });
 };

@@ -1,7 +1,8 @@
 import type { CfnElement } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FORBIDDEN_ENV } from '../../infra/constructs/parley-function';
+import { FORBIDDEN_ENV, type ParleyFunction } from '../../infra/constructs/parley-function';
+import { grantsFor } from '../../infra/wiring/grants';
 import { OUTBOX_FILTER } from '../../infra/stacks/events-stack';
 import { tableSchema } from '../../shared/data/table';
 import { OUTBOX_DETAIL_TYPE, OUTBOX_SOURCE } from '../../shared/events/from-bus';
@@ -194,7 +195,8 @@ describe('every function', () => {
     for (const fn of app.functions()) {
       const resource = app.template(fn.stack).toJSON().Resources[fn.stack.getLogicalId(fn.node.defaultChild as CfnElement)];
       const variables = Object.keys(resource.Properties.Environment.Variables).sort();
-      const queues = (fn.spec.access.queues ?? []).map((name) => urlEnv[name]!);
+      const consumed = fullWiring.queues.filter((q) => q.consumer === fn.spec).map((q) => q.name);
+      const queues = [...(fn.spec.access.queues ?? []), ...consumed].map((name) => urlEnv[name]!);
       expect(variables).toEqual(['EVENT_BUS_NAME', 'NODE_OPTIONS', 'STAGE', 'TABLE_NAME', ...queues].sort());
     }
     expect(app.functions().filter((f) => f.spec.access.queues?.length)).toHaveLength(3);
@@ -223,25 +225,59 @@ describe('least privilege', () => {
     }
   });
 
-  it('lets read-only functions read the table and its indexes, and nothing more', () => {
-    const readOnly = fullWiring.fallback;
-    expect(readOnly.access.table).toBe('read');
-    app.template(app.stacks.api).hasResourceProperties('AWS::IAM::Policy', {
-      Roles: [{ Ref: Match.stringLikeRegexp('^FallbackRole') }],
-      PolicyDocument: {
-        Statement: Match.arrayWith([
-          {
-            Effect: 'Allow',
-            Action: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'],
-            Resource: [
-              { 'Fn::ImportValue': Match.stringLikeRegexp('TableArn|Arn') },
-              { 'Fn::Join': ['', [{ 'Fn::ImportValue': Match.anyValue() }, '/index/gsi1']] },
-              { 'Fn::Join': ['', [{ 'Fn::ImportValue': Match.anyValue() }, '/index/gsi2']] },
-            ],
-          },
-        ]),
-      },
-    });
+  type Statement = { Action: string | string[]; Resource: unknown; Condition?: unknown };
+  /** A function's role statements as `action on resource [if condition]` lines, one per action and resource. */
+  const grantLines = (fn: ParleyFunction, service: string): string[] => {
+    const role = fn.stack.getLogicalId(fn.role!.node.defaultChild as CfnElement);
+    const policies = Object.values(app.template(fn.stack).findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: role }] } }));
+    const lines = policies
+      .flatMap((p) => (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement)
+      .flatMap((st) =>
+        actions(st)
+          .filter((a) => a.startsWith(`${service}:`))
+          .flatMap((a) => [st.Resource].flat().map((r) => `${a} on ${JSON.stringify(r)}${st.Condition ? ` if ${JSON.stringify(st.Condition)}` : ''}`)),
+      );
+    return [...new Set(lines)].sort();
+  };
+  const functionNamed = (handlerKind: ParleyFunction['kind'], spec: unknown) => app.functions().find((f) => f.kind === handlerKind && f.spec === spec)!;
+
+  it('gives a read-only HTTP function table reads, plus UpdateItem only on the token and rate-limit items its pipeline counts on', () => {
+    const fallback = functionNamed('http', fullWiring.fallback);
+    expect(fallback.spec.access.table).toBe('read');
+    const lines = grantLines(fallback, 'dynamodb');
+    expect(lines.filter((l) => l.includes('/index/'))).toEqual([expect.stringMatching(/^dynamodb:Query on .*gsi1/), expect.stringMatching(/^dynamodb:Query on .*gsi2/)]);
+    expect(lines.filter((l) => !l.includes('/index/')).map((l) => l.split(' on ')[0])).toEqual(
+      ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
+    );
+    const update = lines.find((l) => l.startsWith('dynamodb:UpdateItem'))!;
+    expect(update).toContain(JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['TOKEN#*', 'RL#*'] } }));
+  });
+
+  it('gives write functions Put, Update, Delete and ConditionCheck on the table only, and nobody BatchWriteItem, which no code calls', () => {
+    const writer = functionNamed('http', fullWiring.routes[1]);
+    const lines = grantLines(writer, 'dynamodb');
+    expect(lines.filter((l) => !l.includes('/index/')).map((l) => l.split(' on ')[0])).toEqual([
+      'dynamodb:BatchGetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem',
+    ]);
+    expect(lines.filter((l) => l.includes('/index/')).every((l) => l.startsWith('dynamodb:Query on'))).toBe(true);
+    for (const fn of app.functions()) expect(grantLines(fn, 'dynamodb').some((l) => l.includes('BatchWriteItem'))).toBe(false);
+  });
+
+  it('gives every function exactly the DynamoDB grants the shared grant table derives from its wiring access and kind', () => {
+    for (const fn of app.functions()) {
+      const consumes = fullWiring.queues.find((q) => q.consumer === fn.spec)?.name;
+      const expected = grantsFor(fn.spec, fn.kind, consumes).filter((g) => 'table' in g.resource);
+      const actionsExpected = [...new Set(expected.flatMap((g) => g.actions))].sort();
+      expect([...new Set(grantLines(fn, 'dynamodb').map((l) => l.split(' on ')[0]))].sort(), fn.spec.handler).toEqual(actionsExpected);
+    }
+  });
+
+  it('lets a queue consumer receive, delete and defer on its own queue and only send to the DLQ it names', () => {
+    const consumer = functionNamed('queue', fullWiring.queues[0]!.consumer);
+    const lines = grantLines(consumer, 'sqs');
+    const onQueue = (re: RegExp) => lines.filter((l) => re.test(l.split(' on ')[1]!)).map((l) => l.split(' on ')[0]).sort();
+    expect(onQueue(/GetAttDeliveries(?!Dlq)/)).toEqual(['sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage']);
+    expect(onQueue(/Dlq/)).toEqual(['sqs:SendMessage']);
   });
 
   it('lets each function touch exactly the queues its wiring access names, plus its own failure DLQ', () => {
@@ -261,7 +297,8 @@ describe('least privilege', () => {
           .filter((st) => actions(st).some((a) => a.startsWith('sqs:')))
           .flatMap((st) => [st.Resource].flat().map((r) => JSON.stringify(r))),
       );
-      const named = (fn.spec.access.queues ?? []).map((name) => JSON.stringify(fn.stack.resolve(arnOf(name))));
+      const consumed = fullWiring.queues.filter((q) => q.consumer === fn.spec).map((q) => q.name);
+      const named = [...(fn.spec.access.queues ?? []), ...consumed].map((name) => JSON.stringify(fn.stack.resolve(arnOf(name))));
       const ownDlq = [...touched].filter((r) => !named.includes(r));
       expect(named.every((r) => touched.has(r))).toBe(true);
       if (fn.kind === 'event' || fn.kind === 'schedule') expect(ownDlq).toEqual([expect.stringMatching(/^\{"Fn::GetAtt":\["(Rule|Schedule)\w+Dlq/)]);

@@ -52,8 +52,8 @@ const handler = 'functions/http/not-found.ts';
  */
 export const fullWiring: Wiring = {
   routes: [
-    { method: 'GET', path: '/api/v1/fixtures/{id}', handler, scope: 'webhooks:read', access: { table: 'read' }, summary: 'Read one' },
-    { method: 'POST', path: '/api/v1/fixtures/{id}/retry', handler, scope: 'webhooks:write', access: { table: 'write', queues: ['deliveries'] }, summary: 'Enqueue' },
+    { method: 'GET', path: '/api/v1/fixtures/{id}', handler, access: { table: 'read' }, summary: 'Read one' },
+    { method: 'POST', path: '/api/v1/fixtures/{id}/retry', handler, access: { table: 'write', queues: ['deliveries'] }, summary: 'Enqueue' },
   ],
   fallback: wiring.fallback,
   queues: [
@@ -63,7 +63,7 @@ export const fullWiring: Wiring = {
       visibilityTimeoutSeconds: 90,
       retentionDays: 14,
       dlq: { name: 'deliveries-dlq', urlEnv: 'FIXTURE_DLQ_URL', maxReceiveCount: 5 },
-      consumer: { handler, access: { table: 'write', queues: ['deliveries', 'deliveries-dlq'] }, batchSize: 10, maxConcurrency: 20, timeoutSeconds: 30 },
+      consumer: { handler, access: { table: 'write', queues: ['deliveries-dlq'] }, batchSize: 10, maxConcurrency: 20, timeoutSeconds: 30 },
     },
   ],
   rules: [

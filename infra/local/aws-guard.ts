@@ -1,0 +1,141 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import type { Pluggable } from '@smithy/types';
+import { registerClientPlugin } from '../../shared/aws/plugins';
+import { tableSchema } from '../../shared/data/table';
+import { allows, type CallRequest, type Grant, type GrantResource } from '../wiring/grants';
+import type { Wiring } from '../wiring/types';
+import { dynamoLimitError, sqsLimitError, type LimitError } from './aws-limits';
+
+/**
+ * Makes the local runtime refuse what AWS would refuse. Every SDK call a function makes is checked against
+ * the grants its wiring `access` gives it (the same table CDK deploys), and every call, inside a function or
+ * not, against the service limits the emulators do not enforce.
+ */
+interface Caller {
+  name: string;
+  grants: readonly Grant[];
+}
+
+const callers = new AsyncLocalStorage<Caller>();
+
+/** Runs `fn` as the named function: its SDK calls are held to `grants`. */
+export const runAs = <T>(caller: Caller, fn: () => Promise<T>): Promise<T> => callers.run(caller, fn);
+
+type Input = Record<string, any>;
+type Key = Record<string, AttributeValue> | undefined;
+
+const service = (clientName: string) => (clientName.startsWith('DynamoDB') ? 'dynamodb' : clientName.startsWith('SQS') ? 'sqs' : undefined);
+
+const leadingKey = (key: Key) => key?.[tableSchema.partitionKey]?.S;
+
+/** IAM's view of a DynamoDB call: one request per action and resource it needs, with the partition keys it touches. */
+const dynamoRequests = (command: string, input: Input, table: string): CallRequest[] | 'other-table' => {
+  const onItems = (action: string, tableName: string | undefined, keys: Key[]): CallRequest | 'other-table' =>
+    tableName !== table
+      ? 'other-table'
+      : { action: `dynamodb:${action}`, resource: { table: 'items' }, leadingKeys: keys.map(leadingKey).filter((k): k is string => !!k) };
+  const parts: (CallRequest | 'other-table')[] = [];
+  switch (command) {
+    case 'TransactWriteItems':
+      for (const part of (input.TransactItems ?? []) as Input[]) {
+        if (part.Put) parts.push(onItems('PutItem', part.Put.TableName, [part.Put.Item]));
+        if (part.Update) parts.push(onItems('UpdateItem', part.Update.TableName, [part.Update.Key]));
+        if (part.Delete) parts.push(onItems('DeleteItem', part.Delete.TableName, [part.Delete.Key]));
+        if (part.ConditionCheck) parts.push(onItems('ConditionCheckItem', part.ConditionCheck.TableName, [part.ConditionCheck.Key]));
+      }
+      break;
+    case 'TransactGetItems':
+      for (const part of (input.TransactItems ?? []) as Input[]) parts.push(onItems('GetItem', part.Get?.TableName, [part.Get?.Key]));
+      break;
+    case 'BatchGetItem':
+    case 'BatchWriteItem':
+      for (const [tableName, request] of Object.entries((input.RequestItems ?? {}) as Record<string, any>)) {
+        const keys: Key[] = command === 'BatchGetItem' ? request.Keys : request.map((r: Input) => r.PutRequest?.Item ?? r.DeleteRequest?.Key);
+        parts.push(onItems(command, tableName, keys));
+      }
+      break;
+    case 'Query':
+      if (input.TableName !== table) return 'other-table';
+      // The key condition's partition value is not extracted: a grant limited to leading keys never covers a Query.
+      parts.push({ action: 'dynamodb:Query', resource: { table: input.IndexName ? 'indexes' : 'items' } });
+      break;
+    default:
+      parts.push(onItems(command, input.TableName, [input.Key ?? input.Item]));
+  }
+  return parts.includes('other-table') ? 'other-table' : (parts as CallRequest[]);
+};
+
+/** SQS authorises batch calls by the single-message action. */
+const sqsAction = (command: string) => `sqs:${command.replace(/Batch$/, '')}`;
+
+const queueNameOf = (wiring: Wiring, url: string | undefined): string | undefined => {
+  for (const q of wiring.queues) {
+    if (process.env[q.urlEnv] === url) return q.name;
+    if (process.env[q.dlq.urlEnv] === url) return q.dlq.name;
+  }
+  return undefined;
+};
+
+const serviceError = (error: LimitError, serviceName: 'dynamodb' | 'sqs'): Error =>
+  Object.assign(new Error(error.message), {
+    name: error.name,
+    $fault: 'client',
+    $service: serviceName,
+    $metadata: { httpStatusCode: 400 },
+  });
+
+const denied = (caller: Caller, action: string, resource: string, serviceName: 'dynamodb' | 'sqs'): Error =>
+  serviceError(
+    {
+      name: serviceName === 'dynamodb' ? 'AccessDeniedException' : 'AccessDenied',
+      message: `User: arn:aws:sts::000000000000:assumed-role/${caller.name}/${caller.name} is not authorized to perform: ${action} on resource: ${resource} because no identity-based policy allows the ${action} action`,
+    },
+    serviceName,
+  );
+
+const describe = (resource: GrantResource, table: string) =>
+  'queue' in resource
+    ? `arn:aws:sqs:us-east-1:000000000000:${resource.queue}`
+    : `arn:aws:dynamodb:us-east-1:000000000000:table/${table}${resource.table === 'indexes' ? '/index/*' : ''}`;
+
+const check = (wiring: Wiring, serviceName: 'dynamodb' | 'sqs', command: string, input: Input): void => {
+  const limit = serviceName === 'dynamodb' ? dynamoLimitError(command, input) : sqsLimitError(command, input);
+  if (limit) throw serviceError(limit, serviceName);
+  const caller = callers.getStore();
+  if (!caller) return;
+  const table = process.env.TABLE_NAME ?? 'parley';
+  if (serviceName === 'dynamodb') {
+    const requests = dynamoRequests(command, input, table);
+    if (requests === 'other-table') throw denied(caller, `dynamodb:${command}`, `arn:aws:dynamodb:us-east-1:000000000000:table/${String(input.TableName)}`, serviceName);
+    const refused = requests.find((r) => !allows(caller.grants, r));
+    if (refused) throw denied(caller, refused.action, describe(refused.resource, table), serviceName);
+    return;
+  }
+  const queue = queueNameOf(wiring, input.QueueUrl);
+  const request: CallRequest = { action: sqsAction(command), resource: { queue: queue ?? String(input.QueueUrl) } };
+  if (!queue || !allows(caller.grants, request)) throw denied(caller, request.action, describe(request.resource, table), serviceName);
+};
+
+/** The SDK middleware: runs after the document client marshalled the input, before the request is signed and sent. */
+const guardPlugin = (wiring: Wiring): Pluggable<any, any> => ({
+  applyToStack: (stack) => {
+    stack.add(
+      (next, context) => async (args) => {
+        const serviceName = service(context.clientName ?? '');
+        if (serviceName) check(wiring, serviceName, (context.commandName ?? '').replace(/Command$/, ''), args.input as Input);
+        return next(args);
+      },
+      { step: 'build', name: 'parleyLocalAwsGuard', priority: 'high' },
+    );
+  },
+});
+
+let installed = false;
+
+/** Registers the guard on every AWS client created from now on (idempotent). */
+export const installAwsGuard = (wiring: Wiring): void => {
+  if (installed) return;
+  installed = true;
+  registerClientPlugin(guardPlugin(wiring));
+};

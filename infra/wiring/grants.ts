@@ -1,0 +1,70 @@
+import type { FunctionSpec } from './types';
+
+/**
+ * The one grant table: what a function's wiring `access` allows it to call. The CDK app turns these grants
+ * into IAM statements, and the local runtime refuses any SDK call outside them with AccessDeniedException,
+ * so code that would be denied on AWS is denied on a laptop too.
+ */
+export type FunctionKind = 'http' | 'queue' | 'event' | 'schedule';
+
+/** Where a grant applies: the table, its secondary indexes, or one wiring queue (by name). */
+export type GrantResource = { table: 'items' | 'indexes' } | { queue: string };
+
+export interface Grant {
+  actions: readonly string[];
+  resource: GrantResource;
+  /** When set, only items whose partition key starts with one of these prefixes (IAM `dynamodb:LeadingKeys`). */
+  leadingKeyPrefixes?: readonly string[];
+}
+
+/** Every DynamoDB call the code makes; TransactWriteItems is authorised part by part through these. */
+const READ_ITEMS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'] as const;
+const READ_INDEXES = ['dynamodb:Query'] as const;
+const WRITE_ITEMS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'] as const;
+
+/** SendMessageBatch is authorised by sqs:SendMessage. */
+export const SEND_ACTIONS = ['sqs:SendMessage'] as const;
+/** What a Lambda SQS event source needs on its queue (CDK's grantConsumeMessages), and what lets a consumer defer a message. */
+export const CONSUME_ACTIONS = ['sqs:ReceiveMessage', 'sqs:ChangeMessageVisibility', 'sqs:GetQueueUrl', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes'] as const;
+
+/**
+ * Items every HTTP function writes while authenticating, whatever its own access: the token item (the
+ * rate-limit count is admitted on it) and the per-IP failed-authentication counters.
+ */
+export const REQUEST_PIPELINE_KEYS = ['TOKEN#', 'RL#'] as const;
+
+export const grantsFor = (spec: FunctionSpec, kind: FunctionKind, consumes?: string): Grant[] => {
+  const grants: Grant[] = [
+    { actions: READ_ITEMS, resource: { table: 'items' } },
+    { actions: READ_INDEXES, resource: { table: 'indexes' } },
+  ];
+  if (spec.access.table === 'write') grants.push({ actions: WRITE_ITEMS, resource: { table: 'items' } });
+  else if (kind === 'http') {
+    grants.push({ actions: ['dynamodb:UpdateItem'], resource: { table: 'items' }, leadingKeyPrefixes: REQUEST_PIPELINE_KEYS });
+  }
+  for (const queue of spec.access.queues ?? []) grants.push({ actions: SEND_ACTIONS, resource: { queue } });
+  if (consumes) grants.push({ actions: CONSUME_ACTIONS, resource: { queue: consumes } });
+  return grants;
+};
+
+/** One call a function makes, as IAM sees it. */
+export interface CallRequest {
+  action: string;
+  resource: GrantResource;
+  /** The partition key value(s) the call addresses, when IAM would evaluate `dynamodb:LeadingKeys`. */
+  leadingKeys?: readonly string[];
+}
+
+const sameResource = (a: GrantResource, b: GrantResource) =>
+  'queue' in a ? 'queue' in b && a.queue === b.queue : 'table' in b && a.table === b.table;
+
+/** IAM's verdict: some grant names the action and resource, and every leading key fits its prefixes. */
+export const allows = (grants: readonly Grant[], call: CallRequest): boolean =>
+  grants.some(
+    (g) =>
+      g.actions.includes(call.action) &&
+      sameResource(g.resource, call.resource) &&
+      (!g.leadingKeyPrefixes ||
+        (call.leadingKeys !== undefined && call.leadingKeys.length > 0 &&
+          call.leadingKeys.every((k) => g.leadingKeyPrefixes!.some((p) => k.startsWith(p))))),
+  );
