@@ -17,6 +17,8 @@ const jarDir = (): string => {
 /**
  * Java is started behind a bash watchdog that holds our end of a pipe: when this process exits for any
  * reason, SIGKILL included, the pipe closes, `cat` returns and the trap kills Java. No orphan survives.
+ * The watchdog runs in its own process group, so a terminal's Ctrl-C reaches only us, and we stop the
+ * database after everything that uses it.
  */
 const WATCHDOG = 'java "$@" & pid=$!; trap \'kill $pid 2>/dev/null; wait $pid 2>/dev/null\' EXIT; cat >/dev/null';
 
@@ -34,7 +36,7 @@ export const startDynamoLocal = async (opts: { dataDir?: string; port?: number }
     'bash',
     ['-c', WATCHDOG, 'dynamodb-local', `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`, '-Xms64m',
       '-jar', join(dir, 'DynamoDBLocal.jar'), '-port', String(port), '-sharedDb', ...storage],
-    { cwd: dir, stdio: ['pipe', 'ignore', 'pipe'] },
+    { cwd: dir, stdio: ['pipe', 'ignore', 'pipe'], detached: true },
   );
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));

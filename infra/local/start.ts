@@ -1,15 +1,16 @@
 import { mkdirSync } from 'node:fs';
-import { clearRuntime, dataDir, writeRuntime } from './runtime-file';
+import { isPortFree } from './ports';
+import { clearRuntime, dataDir, lockDataDir, StartRefused, writeRuntime } from './runtime-file';
 import { seedOnFirstStart } from './seed';
 import { startStack } from './stack';
 
-/** `npm start`: the whole of Parley on this machine, with data kept under `.data/`. */
-const main = async () => {
-  const dir = dataDir();
-  mkdirSync(dir, { recursive: true });
+const run = async (dir: string, port: number, unlock: () => void) => {
+  if (!(await isPortFree(port))) {
+    throw new StartRefused(`Port ${port} on 127.0.0.1 is already in use; stop what uses it, or start with PORT=<another port>`);
+  }
   const stack = await startStack({
     dataDir: dir,
-    port: Number(process.env.PORT ?? 3000),
+    port,
     dynamoEndpoint: process.env.DYNAMODB_ENDPOINT || undefined,
     sqsEndpoint: process.env.SQS_ENDPOINT || undefined,
     tableName: process.env.TABLE_NAME || undefined,
@@ -37,13 +38,28 @@ const main = async () => {
     process.stdout.write(`\n${signal}: stopping Parley…\n`);
     await stack.stop();
     clearRuntime();
+    unlock();
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 };
 
+/** `npm start`: the whole of Parley on this machine, with data kept under `.data/`. One per data folder. */
+const main = async () => {
+  const dir = dataDir();
+  mkdirSync(dir, { recursive: true });
+  const unlock = lockDataDir(dir);
+  try {
+    await run(dir, Number(process.env.PORT ?? 3000), unlock);
+  } catch (error) {
+    unlock();
+    throw error;
+  }
+};
+
 main().catch((error: unknown) => {
-  process.stderr.write(`Parley failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(error instanceof StartRefused ? `${message}\n` : `Parley failed to start: ${message}\n`);
   process.exit(1);
 });

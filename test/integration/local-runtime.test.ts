@@ -1,35 +1,61 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { client } from '../support/api';
 
-const dataDir = mkdtempSync(join(tmpdir(), 'parley-start-'));
+const tempDirs: string[] = [];
+const tempDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'parley-start-'));
+  tempDirs.push(dir);
+  return dir;
+};
+const dataDir = tempDir();
 const children: ChildProcess[] = [];
 
 afterAll(() => {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-  rmSync(dataDir, { recursive: true, force: true });
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
 });
 
-/** Starts `npm start`'s entry point as a user would, on a free port, and waits for its banner. */
-const start = async () => {
+/**
+ * Runs `npm start`'s entry point as a user would, with a stack of its own. `detached` gives it its own
+ * process group, as a terminal does, so a Ctrl-C can be sent to the whole group.
+ */
+const spawnStart = (opts: { dir?: string; port?: number; detached?: boolean } = {}) => {
   const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/start.ts'], {
-    env: { ...process.env, PARLEY_DATA_DIR: dataDir, PORT: '0', DYNAMODB_ENDPOINT: '', SQS_ENDPOINT: '', TABLE_NAME: '' }, // a stack of its own
+    env: { ...process.env, PARLEY_DATA_DIR: opts.dir ?? dataDir, PORT: String(opts.port ?? 0), DYNAMODB_ENDPOINT: '', SQS_ENDPOINT: '', TABLE_NAME: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: opts.detached,
   });
   children.push(child);
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const out = { stdout: '', stderr: '' };
+  child.stdout!.on('data', (d: Buffer) => (out.stdout += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out.stderr += d.toString()));
+  return { child, out };
+};
+
+/** Starts Parley and waits for its banner. */
+const start = async (opts: Parameters<typeof spawnStart>[0] = {}) => {
+  const { child, out } = spawnStart(opts);
+  const output = () => out.stdout + out.stderr;
   const deadline = Date.now() + 60_000;
-  while (!out.includes('Press Ctrl-C')) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`start failed:\n${out}`);
+  while (!out.stdout.includes('Press Ctrl-C')) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`start failed:\n${output()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-  const baseUrl = /running at (http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(out)![1]!;
-  return { child, baseUrl, output: () => out };
+  const baseUrl = /running at (http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(out.stdout)![1]!;
+  return { child, baseUrl, output, stderr: () => out.stderr };
+};
+
+/** A start expected to be refused: its exit code and what it said on stderr. */
+const refusedStart = async (opts: Parameters<typeof spawnStart>[0]) => {
+  const { child, out } = spawnStart(opts);
+  await exited(child);
+  return { code: child.exitCode, stdout: out.stdout, stderr: out.stderr };
 };
 
 const descendants = (pid: number): number[] => {
@@ -38,6 +64,12 @@ const descendants = (pid: number): number[] => {
   return kids.flatMap((k) => [k, ...descendants(k)]);
 };
 
+const javaUnder = (pid: number) =>
+  descendants(pid).filter((p) => {
+    const ps = (field: string) => spawnSync('ps', ['-o', `${field}=`, '-p', String(p)], { encoding: 'utf8' }).stdout.trim();
+    return ps('comm') === 'java' && ps('args').includes('DynamoDBLocal.jar');
+  });
+
 const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
@@ -45,6 +77,12 @@ const alive = (pid: number) => {
   } catch {
     return false;
   }
+};
+
+const gone = async (pid: number) => {
+  const deadline = Date.now() + 10_000;
+  while (alive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  return !alive(pid);
 };
 
 const exited = (child: ChildProcess) => new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
@@ -73,17 +111,50 @@ describe('npm start', () => {
     await exited(run.child);
   });
 
-  it('leaves no DynamoDB Local (Java) process behind when it is killed outright', async () => {
+  it('leaves no DynamoDB Local (Java) process behind when it is killed outright, and starts again over its stale lock', async () => {
     const run = await start();
-    const java = descendants(run.child.pid!).filter((pid) => {
-      const ps = (field: string) => spawnSync('ps', ['-o', `${field}=`, '-p', String(pid)], { encoding: 'utf8' }).stdout.trim();
-      return ps('comm') === 'java' && ps('args').includes('DynamoDBLocal.jar');
-    });
+    const java = javaUnder(run.child.pid!);
     expect(java).toHaveLength(1);
     run.child.kill('SIGKILL');
     await exited(run.child);
-    const deadline = Date.now() + 10_000;
-    while (alive(java[0]!) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    expect(alive(java[0]!)).toBe(false);
+    expect(await gone(java[0]!)).toBe(true);
+
+    const again = await start();
+    expect((await client(again.baseUrl, { token }).get('/api/v1/auth/workspaces')).status).toBe(200);
+    again.child.kill('SIGTERM');
+    await exited(again.child);
+  });
+
+  it('stops quietly on Ctrl-C: no poller errors, exit code 0, no Java left', async () => {
+    const run = await start({ detached: true });
+    const java = javaUnder(run.child.pid!);
+    await new Promise((r) => setTimeout(r, 1000));
+    process.kill(-run.child.pid!, 'SIGINT');
+    await exited(run.child);
+    expect(run.child.exitCode).toBe(0);
+    expect(run.stderr()).toBe('');
+    expect(await gone(java[0]!)).toBe(true);
+  });
+
+  it('refuses a second start on the same data folder in one line, and the first keeps running', async () => {
+    const first = await start();
+    const second = await refusedStart({ dir: dataDir });
+    expect(second).toMatchObject({ code: 1, stdout: '' });
+    expect(second.stderr).toMatch(/^Parley is already running on .+ \(pid \d+\)[^\n]*\n$/);
+    expect((await client(first.baseUrl, { token }).get('/api/v1/auth/workspaces')).status).toBe(200);
+    first.child.kill('SIGTERM');
+    await exited(first.child);
+  });
+
+  it('refuses a busy port in one line, before starting DynamoDB Local', async () => {
+    const busy = createServer().listen(0, '127.0.0.1');
+    await once(busy, 'listening');
+    const { port } = busy.address() as AddressInfo;
+    const dir = tempDir();
+    const res = await refusedStart({ dir, port });
+    busy.close();
+    expect(res).toMatchObject({ code: 1, stdout: '' });
+    expect(res.stderr).toMatch(new RegExp(`^Port ${port} on 127\\.0\\.0\\.1 is already in use[^\\n]*\\n$`));
+    expect(existsSync(join(dir, 'dynamodb'))).toBe(false);
   });
 });
