@@ -9,9 +9,9 @@ import {
   MAX_SUBSCRIPTIONS,
   newSubscription,
   patchedFields,
-  type CreateSubscription,
+  type SubscriptionInput,
   type Subscription,
-  type UpdateSubscription,
+  type SubscriptionPatch,
 } from '../domain/webhooks/subscription';
 import { queryAll, queryPage, type PageRequest } from './query';
 import { wsKey } from './table';
@@ -49,7 +49,7 @@ const fromItem = (item: Record<string, unknown>): Subscription => {
 
 const duplicateUrl = () => new ConflictError('A subscription for this URL already exists in this workspace', { field: 'url' });
 
-export const createSubscription = async (workspaceId: string, input: CreateSubscription, now: Date): Promise<Subscription> => {
+export const createSubscription = async (workspaceId: string, input: SubscriptionInput, now: Date): Promise<Subscription> => {
   const sub = newSubscription(objectId(now.getTime()), workspaceId, input, now);
   await transact(
     [
@@ -130,7 +130,7 @@ export const subscriptionUpdate = (s: Pick<Subscription, 'workspaceId' | '_id'>,
   return updateItem(key(s.workspaceId, s._id), u.expression, { names: u.names, values: { ...u.values, ...values }, condition });
 };
 
-export const updateSubscription = async (workspaceId: string, id: string, patch: UpdateSubscription, now: Date): Promise<Subscription> => {
+export const updateSubscription = async (workspaceId: string, id: string, patch: SubscriptionPatch, now: Date): Promise<Subscription> => {
   const before = await requireSubscription(workspaceId, id);
   const fields = patchedFields(before, patch, now.toISOString());
   const urlChanged = patch.url !== undefined && patch.url !== before.url;

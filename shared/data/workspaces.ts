@@ -5,16 +5,11 @@ import { objectId } from '../ids';
 import { buildEnvelope, diff } from '../events/envelope';
 import { outboxItem } from './outbox';
 import { NotFoundError } from '../domain/errors';
+import type { Workspace } from '../domain/auth/workspace';
 import { collect, queryAll } from './query';
 import { wsKey } from './table';
 import { createItem, transact, updateItem } from './transact';
 
-export interface Workspace {
-  _id: string;
-  name: string;
-  createdAt: string;
-  updatedAt: string;
-}
 
 const key = (id: string) => ({ pk: wsKey(id), sk: 'WORKSPACE' });
 

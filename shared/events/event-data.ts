@@ -6,7 +6,7 @@ import { Identity, type Customer } from '../domain/contacts/customer';
 import type { Tag } from '../domain/tags/tag';
 import type { TokenRecord } from '../domain/auth/token';
 import type { Subscription } from '../domain/webhooks/subscription';
-import type { Workspace } from '../data/workspaces';
+import type { Workspace } from '../domain/auth/workspace';
 
 /**
  * The entities as events carry them in `data`, for the catalog. Each schema is type-checked against its

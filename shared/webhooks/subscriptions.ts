@@ -1,5 +1,5 @@
 import { config } from '../config';
-import type { CreateSubscription, Subscription, UpdateSubscription } from '../domain/webhooks/subscription';
+import type { Subscription, SubscriptionInput, SubscriptionPatch } from '../domain/webhooks/subscription';
 import { createSubscription, updateSubscription } from '../data/webhook-subscriptions';
 import { stopPendingDeliveries } from './deliver';
 import { assertAllowedTarget } from './send';
@@ -7,13 +7,13 @@ import { assertAllowedTarget } from './send';
 const checkTarget = (url: string) => assertAllowedTarget(url, config().WEBHOOK_ALLOW_PRIVATE_TARGETS);
 
 /** Creates a subscription whose URL is an allowed target (checked literally and through DNS). */
-export const subscribe = async (workspaceId: string, input: CreateSubscription, now: Date): Promise<Subscription> => {
+export const subscribe = async (workspaceId: string, input: SubscriptionInput, now: Date): Promise<Subscription> => {
   await checkTarget(input.url);
   return createSubscription(workspaceId, input, now);
 };
 
 /** Applies a PATCH; deactivating stops the pending retries, reactivating delivers new events only. */
-export const changeSubscription = async (workspaceId: string, id: string, patch: UpdateSubscription, now: Date): Promise<Subscription> => {
+export const changeSubscription = async (workspaceId: string, id: string, patch: SubscriptionPatch, now: Date): Promise<Subscription> => {
   if (patch.url !== undefined) await checkTarget(patch.url);
   const sub = await updateSubscription(workspaceId, id, patch, now);
   if (patch.active === false) await stopPendingDeliveries(sub, now);

@@ -1,6 +1,7 @@
 import { route } from '../../../shared/http/route';
-import { CreateSubscription, publicSubscription } from '../../../shared/domain/webhooks/subscription';
+import { publicSubscription } from '../../../shared/domain/webhooks/subscription';
 import { subscribe } from '../../../shared/webhooks/subscriptions';
+import { CreateSubscription } from './schemas';
 
 /** The secret is returned here, once, and never again. */
 export const handler = route({ scope: 'webhooks:write', body: CreateSubscription, status: 201 }, async ({ body, workspaceId, now }) => {

@@ -1,7 +1,8 @@
 import { route } from '../../../shared/http/route';
-import { UpdateSubscription, publicSubscription } from '../../../shared/domain/webhooks/subscription';
+import { publicSubscription } from '../../../shared/domain/webhooks/subscription';
 import { changeSubscription } from '../../../shared/webhooks/subscriptions';
 import { SubscriptionParams } from './params';
+import { UpdateSubscription } from './schemas';
 
 export const handler = route(
   { scope: 'webhooks:write', body: UpdateSubscription, params: SubscriptionParams },

@@ -1,0 +1,99 @@
+/**
+ * The layering rules `npm test` enforces (`npm run deps` runs them alone).
+ *
+ *   functions/  thin adapters: parse, call shared/, shape the output
+ *   shared/webhooks, shared/http     services and the HTTP chain
+ *   shared/data                      repositories: keys, items, transactions
+ *   shared/events                    event catalog, envelope and payload bytes
+ *   shared/domain                    pure rules: imports only itself, shared/ids, zod and node:crypto
+ *   infra/local                      the local runtime: nothing in functions/ or shared/ may lean on it
+ *
+ * Type-only imports count: a circle of types is still a circle.
+ */
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'Modules that import each other (directly or round a loop) cannot be understood or moved one at a time.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'domain-imports-only-domain',
+      severity: 'error',
+      comment: 'shared/domain is pure: only the domain itself, shared/ids and zod (no AWS SDK, no config, no http, no data).',
+      from: { path: '^shared/domain/' },
+      to: { dependencyTypesNot: ['core'], pathNot: ['^shared/domain/', '^shared/ids\\.ts$', '^node_modules/zod/'] },
+    },
+    {
+      name: 'domain-uses-no-node-io',
+      severity: 'error',
+      comment: 'Of Node itself the domain uses only crypto (hashes, HMACs, random ids); no fs, net, http or process.',
+      from: { path: '^shared/domain/' },
+      to: { dependencyTypes: ['core'], pathNot: '^(node:)?crypto$' },
+    },
+    {
+      name: 'functions-are-thin-adapters',
+      severity: 'error',
+      comment: 'A handler reaches AWS only through shared/ (repositories, services): no SDK, no client singletons, no config.',
+      from: { path: '^functions/' },
+      to: { path: ['^node_modules/@aws-sdk/', '^shared/aws/', '^shared/config\\.ts$'] },
+    },
+    {
+      name: 'no-local-runtime-in-deployed-code',
+      severity: 'error',
+      comment: 'infra/local is the laptop stand-in for AWS; deployed code must not know it exists.',
+      from: { path: '^(functions|shared)/' },
+      to: { path: '^infra/local/' },
+    },
+    {
+      name: 'shared-is-below-functions-and-infra',
+      severity: 'error',
+      comment: 'shared/ is the library the handlers and the infrastructure use, never the other way round.',
+      from: { path: '^shared/' },
+      to: { path: '^(functions|infra)/' },
+    },
+    {
+      name: 'events-below-data',
+      severity: 'error',
+      comment: 'Envelopes and payloads are plain data; the data layer builds outbox items from them, not the reverse.',
+      from: { path: '^shared/events/' },
+      to: { path: '^shared/(data|http|webhooks|aws)/' },
+    },
+    {
+      name: 'data-below-services',
+      severity: 'error',
+      comment: 'Repositories know the table, not the HTTP chain or the webhook services that call them.',
+      from: { path: '^shared/data/' },
+      to: { path: '^shared/(http|webhooks)/' },
+    },
+    {
+      name: 'no-dev-dependencies-in-deployed-code',
+      severity: 'error',
+      comment: 'Handlers are bundled from dependencies only; a devDependency would be missing (types excepted).',
+      from: { path: '^(functions|shared)/' },
+      to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'not-to-unresolvable',
+      severity: 'error',
+      comment: 'An import that resolves to nothing is a typo or a missing dependency.',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: ['^cdk\\.out/', '^\\.data/'] },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      mainFields: ['module', 'main', 'types', 'typings'],
+    },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};

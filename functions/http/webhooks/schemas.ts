@@ -1,0 +1,37 @@
+import * as z from 'zod';
+import { eventTypes } from '../../../shared/events/catalog';
+
+/**
+ * A subscription's `events` entry: an exact catalog name, `*`, or a prefix wildcard on whole segments
+ * such as `inbox.*` or `inbox.conversation.*` that names at least one catalog event.
+ */
+export const isValidPattern = (pattern: string): boolean => {
+  if (pattern === '*') return true;
+  if (!pattern.endsWith('.*')) return eventTypes.has(pattern);
+  const prefix = pattern.slice(0, -1);
+  return [...eventTypes].some((t) => t.startsWith(prefix));
+};
+
+const url = z
+  .string()
+  .max(2048)
+  .refine((v) => URL.canParse(v), 'Must be an absolute URL')
+  .refine((v) => !URL.canParse(v) || new URL(v).protocol === 'https:', 'Must use https')
+  .refine((v) => !URL.canParse(v) || (!new URL(v).username && !new URL(v).password), 'Must not carry credentials')
+  .transform((v) => new URL(v).href);
+
+const events = z
+  .array(z.string().max(100))
+  .min(1, 'Must list at least one event type')
+  .max(100)
+  .superRefine((list, ctx) => {
+    const unknown = list.filter((e) => !isValidPattern(e));
+    if (unknown.length > 0) ctx.addIssue({ code: 'custom', message: `Unknown event type: ${unknown.join(', ')}` });
+  })
+  .transform((list) => [...new Set(list)]);
+
+/** Printable ASCII, so HMAC keys are the same bytes for every verifier (Standard Webhooks raw format). */
+const secret = z.string().min(16).max(256).regex(/^[\x21-\x7e]+$/, 'Must be printable ASCII without spaces');
+
+export const CreateSubscription = z.strictObject({ url, events, secret: secret.optional(), active: z.boolean().optional() });
+export const UpdateSubscription = z.strictObject({ url: url.optional(), events: events.optional(), active: z.boolean().optional() });

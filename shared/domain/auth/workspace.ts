@@ -1,0 +1,6 @@
+export interface Workspace {
+  _id: string;
+  name: string;
+  createdAt: string;
+  updatedAt: string;
+}
