@@ -1,23 +1,14 @@
-import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { wiring } from '../../infra/wiring';
+import { AppError } from '../../shared/domain/errors';
+import { route } from '../../shared/http/route';
 import { resolve } from '../../shared/http/route-match';
 
-/** The `$default` route: unknown paths are 404; a known path with another method is 404 with `allowedMethods`. */
-export const handler = async (event: APIGatewayProxyEventV2) => {
-  const { allowedMethods } = resolve(wiring.routes, event.requestContext.http.method, event.rawPath);
-  const known = allowedMethods.length > 0;
-  return {
-    statusCode: 404,
-    headers: { 'Content-Type': 'application/json; charset=utf-8', ...(known ? { Allow: allowedMethods.join(', ') } : {}) },
-    body: JSON.stringify({
-      success: false,
-      error: {
-        code: 'NOT_FOUND',
-        message: known
-          ? `${event.requestContext.http.method} is not supported on ${event.rawPath}`
-          : `No route for ${event.requestContext.http.method} ${event.rawPath}`,
-        ...(known ? { details: { allowedMethods } } : {}),
-      },
-    }),
-  };
-};
+/**
+ * The `$default` route: authenticated and rate-limited like any other, then 404 for an unknown path, or
+ * 404 with `allowedMethods` (and an `Allow` header) for a known path with another method.
+ */
+export const handler = route({ scope: null, workspace: false, unrouted: true }, async ({ request: { method, path } }) => {
+  const { allowedMethods } = resolve(wiring.routes, method, path);
+  if (allowedMethods.length > 0) throw new AppError('NOT_FOUND', `${method} is not supported on ${path}`, { allowedMethods });
+  throw new AppError('NOT_FOUND', `No route for ${method} ${path}`);
+});

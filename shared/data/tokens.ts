@@ -1,4 +1,4 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { dynamo } from '../aws/dynamo';
@@ -7,6 +7,7 @@ import { objectId } from '../ids';
 import { buildEnvelope } from '../events/envelope';
 import { outboxItem } from './outbox';
 import { ConflictError, NotFoundError } from '../domain/errors';
+import { admissionRefusal, type RateCategory } from '../domain/auth/rate-limit';
 import {
   generateToken,
   hashToken,
@@ -68,60 +69,84 @@ export type Admission =
 
 const withHash = (item: Record<string, unknown>) => ({ ...fromItem(item), hash: (item.pk as string).slice('TOKEN#'.length) });
 
+export interface AdmissionRequest {
+  category: RateCategory;
+  window: { start: number };
+  limit: number;
+  /** The workspace the request acts in: a token not bound to it is not counted (its 403 precedes the rate limit). */
+  workspaceId?: string;
+}
+
 /**
  * Looks the token up and counts the request against its window for `category` in ONE conditional update,
  * so authentication and the atomic rate-limit admission cost a single round trip. The update is strongly
  * consistent, so a revocation is honoured on the very next request. Per category the token item keeps the
  * current window's start (`rlw_<c>`) and count (`rln_<c>`); the first request of a new window resets them.
- * A refused request is not counted, so concurrent callers never push the count past the limit.
+ * A refused request is not counted, nor one for a workspace the token is not bound to, so concurrent
+ * callers never push the count past the limit.
  */
-export const admitRequest = async (
-  hash: string,
-  category: string,
-  window: { start: number },
-  limit: number,
-): Promise<Admission> => {
-  const names = { '#w': `rlw_${category}`, '#n': `rln_${category}` };
+export const admitRequest = async (hash: string, req: AdmissionRequest): Promise<Admission> => {
+  const names = { '#w': `rlw_${req.category}`, '#n': `rln_${req.category}`, ...(req.workspaceId ? { '#ws': 'workspaceIds' } : {}) };
+  const bound = req.workspaceId ? ' AND contains(#ws, :ws)' : '';
   // The window this request counts in; a later one already stored (another container's clock ran ahead
   // across the boundary) is adopted rather than fought over.
-  let start = window.start;
+  let start = req.window.start;
   const update = (expression: string, condition: string) =>
     dynamo().send(
       new UpdateCommand({
         TableName: config().TABLE_NAME,
         Key: mainKey(hash),
         UpdateExpression: expression,
-        ConditionExpression: condition,
+        ConditionExpression: `attribute_exists(pk)${bound} AND ${condition}`,
         ExpressionAttributeNames: names,
-        ExpressionAttributeValues: { ':w': start, ':one': 1, ...(expression.startsWith('ADD') ? { ':limit': limit } : {}) },
+        ExpressionAttributeValues: {
+          ':w': start,
+          ':one': 1,
+          ...(expression.startsWith('ADD') ? { ':limit': req.limit } : {}),
+          ...(req.workspaceId ? { ':ws': req.workspaceId } : {}),
+        },
         ReturnValues: 'ALL_NEW',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     );
-  for (;;) {
+  const attempt = async (expression: string, condition: string): Promise<Admission | 'open' | 'retry'> => {
     try {
-      const { Attributes } = await update('ADD #n :one', 'attribute_exists(pk) AND #w = :w AND #n < :limit');
+      const { Attributes } = await update(expression, condition);
       return { found: true, token: withHash(Attributes!), admitted: true, used: Number(Attributes![names['#n']]) };
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
       if (!error.Item) return { found: false };
       const old = unmarshall(error.Item);
-      const stored = old[names['#w']];
-      if (stored === start) return { found: true, token: withHash(old), admitted: false, used: limit };
-      if (typeof stored === 'number' && stored > start) {
-        start = stored;
-        continue;
+      const token = withHash(old);
+      const refusal = admissionRefusal(
+        { window: old[names['#w']], count: old[names['#n']], bound: !req.workspaceId || token.workspaceIds.includes(req.workspaceId) },
+        start,
+        req.limit,
+      );
+      if (refusal.kind === 'count-in') {
+        start = refusal.start;
+        return 'retry';
       }
+      if (refusal.kind === 'open-window') return 'open';
+      return { found: true, token, admitted: false, used: refusal.used };
     }
-    try {
-      const { Attributes } = await update('SET #w = :w, #n = :one', 'attribute_exists(pk) AND (attribute_not_exists(#w) OR #w < :w)');
-      return { found: true, token: withHash(Attributes!), admitted: true, used: 1 };
-    } catch (error) {
-      // Another request opened the window first: count against it.
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      if (!error.Item) return { found: false };
-    }
+  };
+  for (;;) {
+    const counted = await attempt('ADD #n :one', '#w = :w AND #n < :limit');
+    if (counted === 'retry') continue;
+    if (counted !== 'open') return counted;
+    // No window for this period yet: open it (another request may have opened it first: count against it).
+    const opened = await attempt('SET #w = :w, #n = :one', '(attribute_not_exists(#w) OR #w < :w)');
+    if (opened !== 'open' && opened !== 'retry') return opened;
   }
+};
+
+/** The token and its usage in the current window, read without counting (for a request refused before admission). */
+export const findToken = async (hash: string, req: Omit<AdmissionRequest, 'limit' | 'workspaceId'>): Promise<Admission> => {
+  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: mainKey(hash), ConsistentRead: true }));
+  if (!Item) return { found: false };
+  const used = Item[`rlw_${req.category}`] === req.window.start ? Number(Item[`rln_${req.category}`] ?? 0) : 0;
+  return { found: true, token: withHash(Item), admitted: false, used };
 };
 
 export const listTokens = async (workspaceId: string): Promise<TokenRecord[]> =>

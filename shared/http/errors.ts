@@ -25,5 +25,7 @@ export const httpErrorOf = (error: unknown): HttpError | undefined => {
   if (!(error instanceof AppError)) return undefined;
   const headers: Record<string, string> =
     error instanceof TooManyRequestsError ? { 'Retry-After': String(error.retryAfterSeconds) } : {};
+  const allowed = error.code === 'NOT_FOUND' ? error.details?.allowedMethods : undefined;
+  if (Array.isArray(allowed)) headers.Allow = allowed.join(', ');
   return { status: errorStatus[error.code], body: error.toJSON(), headers };
 };

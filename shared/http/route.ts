@@ -23,6 +23,8 @@ export interface RouteSpec<B, Q, P> {
   params?: P;
   /** Status of a success (default 200; 201 for creations). */
   status?: number;
+  /** The `$default` route: it authenticates and counts like any route but takes any input, so its answer is always its own 404. */
+  unrouted?: true;
 }
 
 export interface RouteContext<B, Q, P, W> {
@@ -33,6 +35,7 @@ export interface RouteContext<B, Q, P, W> {
   token: TokenRecord;
   requestId: string;
   now: Date;
+  request: { method: string; path: string };
 }
 
 type Ctx<B, Q, P, W extends boolean | undefined> = RouteContext<Out<B>, Out<Q>, Out<P>, W extends false ? undefined : string>;
@@ -52,14 +55,14 @@ export const route = <
 ) => {
   const chain = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>()
     .use(respond(spec.status ?? 200))
-    .use(authenticate());
+    .use(authenticate({ workspace: spec.workspace !== false }));
   if (spec.workspace !== false) chain.use(workspace());
   chain.use(rateLimit());
   if (spec.scope) chain.use(requireScope(spec.scope));
-  chain.use(validate({ body: spec.body, query: spec.query, params: spec.params }));
+  if (!spec.unrouted) chain.use(validate({ body: spec.body, query: spec.query, params: spec.params }));
   const handler = chain.handler(async (event) => {
     const state = stateOf({ event });
-    const input = state.input!;
+    const input = state.input ?? { body: undefined, query: {}, params: {} };
     const ctx = {
       body: input.body,
       query: input.query,
@@ -68,6 +71,7 @@ export const route = <
       token: state.token!,
       requestId: state.requestId,
       now: state.now,
+      request: { method: event.requestContext.http.method, path: event.rawPath },
     } as Ctx<B, Q, P, W>;
     return (await fn(ctx)) as unknown as APIGatewayProxyStructuredResultV2;
   });

@@ -62,6 +62,18 @@ describe('authentication (contract § Authentication)', () => {
     await revokeToken(record._id);
     expectError(await caller.get('/api/v1/auth/token'), 401, 'UNAUTHORIZED');
   });
+
+  it('gives unknown, malformed, expired and revoked tokens the same answer, so a guesser cannot tell which existed', async () => {
+    const revoked = await tokenFor([tenant.workspaceId], ['admin:all']);
+    await revokeToken(revoked.record._id);
+    const expired = await tokenFor([tenant.workspaceId], ['admin:all'], { expiresAt: new Date(Date.now() + 1000).toISOString() });
+    await new Promise((r) => setTimeout(r, 1100));
+    const answers = await Promise.all(
+      [revoked.token, expired.token, `sk_live_${'z'.repeat(48)}`, 'sk_live_short'].map((token) => api.as({ token }).get('/api/v1/auth/token')),
+    );
+    for (const res of answers) expectError(res, 401, 'UNAUTHORIZED');
+    expect(new Set(answers.map((r) => JSON.stringify({ error: r.body.error, headers: r.headers.get('x-ratelimit-limit') }))).size).toBe(1);
+  });
 });
 
 describe('token lifecycle events', () => {
@@ -82,10 +94,11 @@ describe('rate-limit windows across containers', () => {
   it('counts a request stamped with an older window in the newer window already stored, instead of looping', async () => {
     const { token } = await createTenant(['admin:all']);
     const hash = hashToken(token);
-    const later = await admitRequest(hash, 'read', { start: 1_800_000_900 }, 2);
+    const admit = (start: number) => admitRequest(hash, { category: 'read', window: { start }, limit: 2 });
+    const later = await admit(1_800_000_900);
     expect(later).toMatchObject({ found: true, admitted: true, used: 1 });
-    const skewed = await admitRequest(hash, 'read', { start: 1_800_000_000 }, 2);
+    const skewed = await admit(1_800_000_000);
     expect(skewed).toMatchObject({ found: true, admitted: true, used: 2 });
-    expect(await admitRequest(hash, 'read', { start: 1_800_000_000 }, 2)).toMatchObject({ found: true, admitted: false });
+    expect(await admit(1_800_000_000)).toMatchObject({ found: true, admitted: false });
   });
 });

@@ -33,6 +33,27 @@ describe('the workspace header', () => {
     expect(res.headers.get('x-ratelimit-limit')).toBe('300');
   });
 
+  it('answers a missing, ill-formed or foreign workspace before the rate limit, without counting the request', async () => {
+    const { token } = await tokenFor([tenant.workspaceId], ['webhooks:read']);
+    const other = await createTenant(['admin:all']);
+    const caller = api.as({ token, workspaceId: tenant.workspaceId });
+    const remaining = async () => Number((await caller.get(WEBHOOKS)).headers.get('x-ratelimit-remaining'));
+    const first = await remaining();
+    const refused = [
+      await api.as({ token }).get(WEBHOOKS),
+      await api.as({ token, workspaceId: 'not-an-id' }).get(WEBHOOKS),
+      await api.as({ token, workspaceId: other.workspaceId }).get(WEBHOOKS),
+    ];
+    expect(refused.map((r) => r.status)).toEqual([400, 400, 403]);
+    expect(refused.map((r) => Number(r.headers.get('x-ratelimit-remaining')))).toEqual([first, first, first]);
+    expect(await remaining()).toBe(first - 1);
+  });
+
+  it('authenticates before it looks at the workspace: a bad token with a bad workspace header is 401', async () => {
+    expectError(await api.as({ token: `sk_live_${'b'.repeat(48)}`, workspaceId: 'nope' }).get(WEBHOOKS), 401, 'UNAUTHORIZED');
+    expectError(await api.as({ workspaceId: tenant.workspaceId }).get(WEBHOOKS), 401, 'UNAUTHORIZED');
+  });
+
   it('lets a token bound to several workspaces act in each of them', async () => {
     const other = await createTenant(['admin:all']);
     const { token } = await tokenFor([tenant.workspaceId, other.workspaceId], ['webhooks:read']);
@@ -98,15 +119,29 @@ describe('request bodies: 400 for malformed or missing, 422 for invalid', () => 
 });
 
 describe('routing', () => {
-  it('404 NOT_FOUND in the error wrapper for an unknown route', async () => {
-    expectError(await api.get('/api/v1/no/such/thing'), 404, 'NOT_FOUND');
-    expectError(await client(stack.baseUrl).get('/'), 404, 'NOT_FOUND');
+  it('404 NOT_FOUND in the error wrapper for an unknown route, authenticated and rate-limited like any other', async () => {
+    const { token } = await tokenFor([tenant.workspaceId], ['inbox:read']);
+    const caller = api.as({ token });
+    const first = await caller.get('/api/v1/no/such/thing');
+    expectError(first, 404, 'NOT_FOUND');
+    expect(first.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(first.headers.get('x-ratelimit-limit')).toBe('300');
+    expect(first.headers.get('x-ratelimit-remaining')).toBe('299');
+    expect((await caller.delete('/')).headers.get('x-ratelimit-limit')).toBe('50');
+    expect((await caller.get('/api/v1/no/such/thing')).headers.get('x-ratelimit-remaining')).toBe('298');
   });
 
-  it('404 with the allowed methods for a known path and an unsupported method', async () => {
+  it('401 before 404: an unknown route with a missing or bad token is unauthorised', async () => {
+    expectError(await client(stack.baseUrl).get('/'), 401, 'UNAUTHORIZED');
+    expectError(await api.as({ token: `sk_test_${'c'.repeat(48)}` }).post('/api/v1/no/such/thing', 'not json'), 401, 'UNAUTHORIZED');
+  });
+
+  it('404 with the allowed methods, in details and an Allow header, for a known path and an unsupported method', async () => {
     const res = await api.put(WEBHOOKS, {});
     expectError(res, 404, 'NOT_FOUND');
     expect(res.body.error.details.allowedMethods.sort()).toEqual(['GET', 'POST']);
+    expect(res.headers.get('allow')?.split(', ').sort()).toEqual(['GET', 'POST']);
+    expect(res.headers.get('x-ratelimit-limit')).toBe('100');
   });
 
   it('404 for an id that is not an object id, without a 500', async () => {

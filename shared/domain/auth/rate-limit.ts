@@ -28,3 +28,27 @@ export const rateHeaders = (limit: number, used: number, resetAt: number): Recor
 });
 
 export const secondsUntil = (resetAt: number, now: Date): number => Math.max(1, resetAt - Math.floor(now.getTime() / 1000));
+
+export type AdmissionRefusal =
+  | { kind: 'unbound' | 'limited'; used: number }
+  | { kind: 'count-in'; start: number }
+  | { kind: 'open-window' };
+
+/**
+ * Why a conditional admission was refused, judged from the token item as stored: the token is not bound to
+ * the workspace (not counted: its 403 comes first), the window is full, the window is open with room (another
+ * request opened it, or one with a clock ahead opened a later one: count in it), or the stored window is older
+ * than this one (open a new one).
+ */
+export const admissionRefusal = (
+  stored: { window: unknown; count: unknown; bound: boolean },
+  start: number,
+  limit: number,
+): AdmissionRefusal => {
+  const window = typeof stored.window === 'number' ? stored.window : undefined;
+  const count = typeof stored.count === 'number' ? stored.count : 0;
+  if (!stored.bound) return { kind: 'unbound', used: window === start ? count : 0 };
+  if (window === undefined || window < start) return { kind: 'open-window' };
+  if (window === start && count >= limit) return { kind: 'limited', used: limit };
+  return { kind: 'count-in', start: window };
+};

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { RATE_LIMITS, rateCategory, rateHeaders, secondsUntil, WINDOW_SECONDS, windowOf } from '../../../shared/domain/auth/rate-limit';
+import { admissionRefusal, RATE_LIMITS, rateCategory, rateHeaders, secondsUntil, WINDOW_SECONDS, windowOf } from '../../../shared/domain/auth/rate-limit';
 import { grants } from '../../../shared/domain/auth/scopes';
 
 describe('rate-limit categories', () => {
@@ -58,5 +58,24 @@ describe('scopes', () => {
   });
   it('lets admin:all stand for every scope', () => {
     expect(grants(['admin:all'], 'webhooks:write')).toBe(true);
+  });
+});
+
+describe('why a conditional admission was refused', () => {
+  const start = 1_800_000_000;
+  it('does not count a token that is not bound to the workspace, and reports its usage in this window only', () => {
+    expect(admissionRefusal({ window: start, count: 7, bound: false }, start, 10)).toEqual({ kind: 'unbound', used: 7 });
+    expect(admissionRefusal({ window: start - 900, count: 7, bound: false }, start, 10)).toEqual({ kind: 'unbound', used: 0 });
+  });
+  it('is full when this window has reached the limit', () => {
+    expect(admissionRefusal({ window: start, count: 10, bound: true }, start, 10)).toEqual({ kind: 'limited', used: 10 });
+  });
+  it('opens a new window when none is stored or the stored one is older', () => {
+    expect(admissionRefusal({ window: undefined, count: undefined, bound: true }, start, 10)).toEqual({ kind: 'open-window' });
+    expect(admissionRefusal({ window: start - 900, count: 10, bound: true }, start, 10)).toEqual({ kind: 'open-window' });
+  });
+  it('counts in the stored window when it has room or is later (another container opened it first)', () => {
+    expect(admissionRefusal({ window: start, count: 3, bound: true }, start, 10)).toEqual({ kind: 'count-in', start });
+    expect(admissionRefusal({ window: start + 900, count: 10, bound: true }, start, 10)).toEqual({ kind: 'count-in', start: start + 900 });
   });
 });
