@@ -84,13 +84,17 @@ export const countTagged = async (ws: string, tagId: string) => {
 /** Exact number of entities of `type` carrying the tag (the other areas read it for filtered totals). */
 export const taggedCounter = (tagId: string, type: string) => `tagged:${tagId}:${type}`;
 
-/** Optimistic: the write is conditional on the version read (re-run on a lost race), and a rename swaps the name guard in the same transaction. */
+/**
+ * Optimistic: the write is conditional on the version read (re-run on a lost race), and a rename swaps the name
+ * guard in the same transaction. A PATCH that changes no field writes nothing and returns the tag as it was.
+ */
 export const updateTag = (ws: string, id: string, input: UpdateTag, now: Date): Promise<Tag> =>
   retryOnConflict(async () => {
     const item = await readTagItem(ws, id);
     if (!item || item.deletingAt) throw new NotFoundError('Tag');
     const before = fromItem(item);
     const after = applyUpdate(before, input, now);
+    if ((['name', 'color', 'description'] as const).every((k) => after[k] === before[k])) return before;
     const [oldKey, newKey] = [nameKey(before.name), nameKey(after.name)];
     const renamed = oldKey !== newKey;
     await transactWrites([

@@ -65,6 +65,42 @@ describe('creating, reading, updating and deleting customers', () => {
     expect(paths(res)).toEqual(['attributes.1bad', 'email', 'identities[0].channel', 'phone', 'vip']);
   });
 
+  it('refuses attribute keys and numbers the storage cannot hold (422 naming the key), on create and on update', async () => {
+    const t = await tenant();
+    const c = await t.create({ attributes: { plan: 'pro' } });
+    const cases: [string, string][] = [
+      ['{"__proto__": {"admin": true}}', 'attributes.__proto__'],
+      ['{"__proto__": 1}', 'attributes.__proto__'],
+      ['{"constructor": 1}', 'attributes.constructor'],
+      ['{"prototype": "x"}', 'attributes.prototype'],
+      ['{"toString": "x"}', 'attributes.toString'],
+      ['{"big": 1e300}', 'attributes.big'],
+      ['{"unsafe": 9007199254740993}', 'attributes.unsafe'],
+      ['{"digits": 12345678901234567890123456789012345678901}', 'attributes.digits'],
+      ['{"zero": -0}', 'attributes.zero'],
+      ['{"tiny": 1e-200}', 'attributes.tiny'],
+      ['{"text": "\\ud800"}', 'attributes.text'],
+    ];
+    for (const [attributes, path] of cases) {
+      for (const res of [await t.api.post(CUSTOMERS, `{"attributes": ${attributes}}`), await t.api.patch(`${CUSTOMERS}/${c._id}`, `{"attributes": ${attributes}}`)]) {
+        expectError(res, 422, 'VALIDATION_ERROR');
+        expect(paths(res), attributes).toEqual([path]);
+      }
+    }
+    expect((await t.api.get(`${CUSTOMERS}/${c._id}`)).body.data.customer.attributes).toEqual({ plan: 'pro' });
+    expect((await t.api.get(CUSTOMERS)).body.data.pagination.total).toBe(1);
+  });
+
+  it('keeps the attributes within their limits once merged: a PATCH that would grow them past 50 is 422', async () => {
+    const t = await tenant();
+    const fifty = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`a${i}`, i]));
+    const c = await t.create({ attributes: fifty });
+    const res = await t.api.patch(`${CUSTOMERS}/${c._id}`, { attributes: { one: 'more' } });
+    expectError(res, 422, 'VALIDATION_ERROR');
+    expect(paths(res)).toEqual(['attributes']);
+    expect((await t.api.patch(`${CUSTOMERS}/${c._id}`, { attributes: { a0: null, one: 'more' } })).status).toBe(200);
+  });
+
   it('updates fields, merges attributes, releases the old email, and reports changes', async () => {
     const t = await tenant();
     const c = await t.create({ name: 'Lee', email: 'lee@example.com', attributes: { plan: 'free', city: 'Oslo' } });

@@ -16,7 +16,7 @@ const fields = {
 
 export const CreateCustomer = z.strictObject(fields);
 
-export const UpdateCustomer = z.strictObject(fields).refine((b) => Object.keys(b).length > 0, 'Give at least one field to change');
+export const UpdateCustomer = z.strictObject(fields);
 
 export const CustomerFilters = z.strictObject({
   ...ListQuery.shape,

@@ -19,9 +19,7 @@ export const CreateConversation = z.strictObject({
   status: z.enum(['open', 'pending']).optional(),
 });
 
-export const UpdateConversation = z
-  .strictObject({ subject: Subject.optional(), priority: Priority.optional() })
-  .refine((b) => Object.keys(b).length > 0, 'Give at least one of subject, priority');
+export const UpdateConversation = z.strictObject({ subject: Subject.optional(), priority: Priority.optional() });
 
 export const ConversationFilters = z.strictObject({
   ...ListQuery.shape,

@@ -1,14 +1,20 @@
 import * as z from 'zod';
-import { ConflictError } from '../errors';
+import { ConflictError, ValidationError } from '../errors';
+import { freeFormMap, limitProblem, type FreeFormLimits } from '../free-form';
 import { Channel } from '../inbox/conversation';
 
 /** E.164: a plus, a non-zero country digit, at most 15 digits in all. */
 export const E164 = /^\+[1-9]\d{6,14}$/;
 
+/** Per customer; a map within them keeps the customer item and its events far below DynamoDB's 400 KB. */
+export const ATTRIBUTE_LIMITS: FreeFormLimits = { maxEntries: 50, maxKeyLength: 64, maxBytes: 32 * 1024 };
+
 export const AttributeValue = z.union([z.string().max(1000), z.number(), z.boolean(), z.null()]);
-export const Attributes = z
-  .record(z.string().regex(/^[A-Za-z][\w-]{0,63}$/, 'Keys are 1-64 letters, digits, _ or -, starting with a letter'), AttributeValue)
-  .refine((a) => Object.keys(a).length <= 50, 'At most 50 attributes');
+export const Attributes = freeFormMap(
+  z.string().regex(/^[A-Za-z][\w-]{0,63}$/, 'Keys are 1-64 letters, digits, _ or -, starting with a letter'),
+  AttributeValue,
+  ATTRIBUTE_LIMITS,
+);
 export type Attributes = Record<string, string | number | boolean>;
 
 export const Identity = z.strictObject({
@@ -43,14 +49,20 @@ export interface CustomerFields {
   identities?: Identity[];
 }
 
-/** Attribute patches merge into the existing map; a `null` value removes that key. */
+const withinLimits = (attributes: Attributes, refuse: (problem: string) => Error): Attributes => {
+  const problem = limitProblem(attributes, ATTRIBUTE_LIMITS);
+  if (problem) throw refuse(problem);
+  return attributes;
+};
+
+/** Attribute patches merge into the existing map; a `null` value removes that key. The result must fit the limits too (422). */
 export const mergeAttributes = (current: Attributes, patch: Record<string, string | number | boolean | null> = {}): Attributes => {
   const out: Attributes = { ...current };
   for (const [k, v] of Object.entries(patch)) {
     if (v === null) delete out[k];
     else out[k] = v;
   }
-  return out;
+  return withinLimits(out, (problem) => new ValidationError([{ path: 'attributes', message: `Once merged: ${problem}` }]));
 };
 
 export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
@@ -84,7 +96,7 @@ export const updateCustomer = (c: Customer, patch: CustomerFields, now: Date): C
   ...(patch.phone !== undefined ? { phone: patch.phone } : {}),
   ...(patch.externalId !== undefined ? { externalId: patch.externalId } : {}),
   ...(patch.identities !== undefined ? { identities: patch.identities } : {}),
-  attributes: mergeAttributes(c.attributes, patch.attributes),
+  ...(patch.attributes !== undefined ? { attributes: mergeAttributes(c.attributes, patch.attributes) } : {}),
   updatedAt: now.toISOString(),
 });
 
@@ -113,7 +125,9 @@ export const mergeCustomers = (base: Customer, mergee: Customer, now: Date): Cus
   email: base.email ?? mergee.email,
   phone: base.phone ?? mergee.phone,
   externalId: base.externalId ?? mergee.externalId,
-  attributes: { ...mergee.attributes, ...base.attributes },
+  attributes: withinLimits({ ...mergee.attributes, ...base.attributes }, (problem) =>
+    new ConflictError(`The merged customer's attributes would break the limits: ${problem}`, { field: 'attributes' }),
+  ),
   identities: [...base.identities, ...mergee.identities.filter((i) => !base.identities.some((b) => sameIdentity(b, i)))],
   tagIds: [...new Set([...base.tagIds, ...mergee.tagIds])].sort(),
   blocked: base.blocked,

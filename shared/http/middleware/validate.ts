@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import * as z from 'zod';
 import { AppError, NotFoundError, ValidationError } from '../../domain/errors';
 import { fieldErrors } from '../validation';
 import { header, stateOf, type HttpMiddleware } from '../state';
@@ -27,6 +27,9 @@ const parseJsonObject = (raw: Buffer, contentType: string | undefined): unknown 
   return value;
 };
 
+/** What a route declares no body or query for accepts: nothing, or an empty object; any field in it is unknown (422). */
+const NOTHING = z.strictObject({});
+
 const check = <S extends z.ZodType>(schema: S, input: unknown): z.output<S> => {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
@@ -34,7 +37,10 @@ const check = <S extends z.ZodType>(schema: S, input: unknown): z.output<S> => {
   throw new ValidationError(errors, missing ? 'BAD_REQUEST' : 'VALIDATION_ERROR');
 };
 
-/** Size (413), content type and JSON (400), then the route's zod schemas (400 missing / 422 invalid). */
+/**
+ * Size (413), content type and JSON (400), then the route's zod schemas (400 missing / 422 invalid). A body,
+ * even on a route that takes none, must be a JSON object; query parameters a route does not declare are 422.
+ */
 export const validate = (schemas: InputSchemas): HttpMiddleware => ({
   before: (request) => {
     const { event } = request;
@@ -42,12 +48,10 @@ export const validate = (schemas: InputSchemas): HttpMiddleware => ({
     if (raw && raw.length > MAX_BODY_BYTES) {
       throw new AppError('PAYLOAD_TOO_LARGE', `Request body exceeds ${MAX_BODY_BYTES} bytes`, { limitBytes: MAX_BODY_BYTES });
     }
-    let body: unknown;
-    if (schemas.body) {
-      if (!raw || raw.length === 0) throw new AppError('BAD_REQUEST', 'Request body is required');
-      body = check(schemas.body, parseJsonObject(raw, header(event, 'content-type')));
-    }
-    const query = schemas.query ? check(schemas.query, event.queryStringParameters ?? {}) : {};
+    const sent = raw !== undefined && raw.length > 0;
+    if (schemas.body && !sent) throw new AppError('BAD_REQUEST', 'Request body is required');
+    const body = check(schemas.body ?? NOTHING, sent ? parseJsonObject(raw, header(event, 'content-type')) : {});
+    const query = check(schemas.query ?? NOTHING, event.queryStringParameters ?? {});
     let params: unknown = {};
     if (schemas.params) {
       const parsed = schemas.params.safeParse(event.pathParameters ?? {});

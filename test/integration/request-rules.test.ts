@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { objectId } from '../../shared/ids';
+import { expectError, type Client } from '../support/api';
+import { outboxEvents } from '../support/outbox';
+import { useTestStack } from '../support/stack';
+
+const env = useTestStack({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+
+const created = async (res: Promise<{ status: number; body: any }>) => {
+  const { status, body } = await res;
+  expect(status, JSON.stringify(body)).toBe(201);
+  return Object.values(body.data)[0] as { _id: string };
+};
+
+/** One resource of each kind, with the paths of its body-less actions and its PATCH route. */
+const resources = async (api: Client) => {
+  const customer = await created(api.post('/api/v1/contacts/customers', { name: 'Ada', attributes: { plan: 'pro' } }));
+  const conversation = await created(api.post('/api/v1/inbox/conversations', { customerId: customer._id, subject: 'Hi' }));
+  const tag = await created(api.post('/api/v1/tags', { name: 'VIP', color: '#112233' }));
+  const hook = await created(api.post('/api/v1/integrations/webhooks', { url: 'https://127.0.0.1:9/hook', events: ['*'] }));
+  return {
+    customer: `/api/v1/contacts/customers/${customer._id}`,
+    conversation: `/api/v1/inbox/conversations/${conversation._id}`,
+    tag: `/api/v1/tags/${tag._id}`,
+    subscription: `/api/v1/integrations/webhooks/${hook._id}`,
+  };
+};
+
+const paths = (res: { body: any }) => res.body.error.details.errors.map((e: { path: string }) => e.path).sort();
+
+describe('a route that declares no body', () => {
+  it('accepts no body, or an empty JSON object', async () => {
+    const { api } = await env.tenant();
+    const r = await resources(api);
+    expect((await api.post(`${r.customer}/block`)).status).toBe(200);
+    expect((await api.post(`${r.customer}/unblock`, {})).status).toBe(200);
+    expect((await api.post(`${r.subscription}/test`, {})).status).toBe(202);
+    expectError(await api.post(`${r.subscription}/retry/${objectId()}`, {}), 404, 'NOT_FOUND');
+  });
+
+  it('refuses a body that is not JSON, not sent as JSON, or not an object (400), on every such route', async () => {
+    const { api } = await env.tenant();
+    const r = await resources(api);
+    for (const path of [`${r.customer}/block`, `${r.conversation}/unassign`, `${r.subscription}/test`, `${r.subscription}/retry/${objectId()}`]) {
+      expectError(await api.post(path, '{"force": tru'), 400, 'BAD_REQUEST');
+      expectError(await api.post(path, '{}', { 'content-type': 'text/plain' }), 400, 'BAD_REQUEST');
+      expectError(await api.post(path, '[]'), 400, 'BAD_REQUEST');
+      expectError(await api.post(path, 'null'), 400, 'BAD_REQUEST');
+    }
+    expectError(await api.call('DELETE', r.tag, 'not json'), 400, 'BAD_REQUEST');
+  });
+
+  it('refuses every field sent to it as unknown, one 422 entry per field', async () => {
+    const { api } = await env.tenant();
+    const r = await resources(api);
+    const res = await api.post(`${r.customer}/block`, { force: true, reason: 'spam' });
+    expectError(res, 422, 'VALIDATION_ERROR');
+    expect(res.body.error.details.errors).toEqual([
+      { path: 'force', message: 'Unknown field' },
+      { path: 'reason', message: 'Unknown field' },
+    ]);
+    expect(paths(await api.post(`${r.conversation}/unassign`, { assigneeId: null }))).toEqual(['assigneeId']);
+    expect((await api.get(r.customer)).body.data.customer.blocked).toBe(false);
+  });
+});
+
+describe('query parameters', () => {
+  it('are refused on every GET route that does not declare them, each by name (422)', async () => {
+    const { api } = await env.tenant();
+    const r = await resources(api);
+    const gets = [
+      '/api/v1/auth/token', '/api/v1/auth/workspaces',
+      '/api/v1/contacts/customers', r.customer, `${r.customer}/tags`,
+      '/api/v1/inbox/conversations', r.conversation, `${r.conversation}/messages`, `${r.conversation}/tags`,
+      '/api/v1/tags', r.tag,
+      '/api/v1/integrations/webhooks', '/api/v1/integrations/webhooks/event-types', r.subscription,
+      `${r.subscription}/deliveries`, `${r.subscription}/deliveries/${objectId()}`,
+    ];
+    for (const path of gets) {
+      const res = await api.get(`${path}?bogus=1&sort=name`);
+      expectError(res, 422, 'VALIDATION_ERROR');
+      expect(paths(res), path).toEqual(['bogus', 'sort']);
+    }
+  });
+
+  it('are refused on other methods too, while declared ones still work', async () => {
+    const { api } = await env.tenant();
+    const r = await resources(api);
+    expect(paths(await api.patch(`${r.tag}?force=1`, { name: 'Gold' }))).toEqual(['force']);
+    expect((await api.get('/api/v1/tags?page=1&limit=5')).status).toBe(200);
+    expect((await api.get(`${r.subscription}/deliveries?status=failed&limit=5`)).status).toBe(200);
+  });
+});
+
+describe('a PATCH that changes nothing', () => {
+  it.each([
+    ['customer', (r: Awaited<ReturnType<typeof resources>>) => r.customer, { name: 'Ada', attributes: { plan: 'pro' } }],
+    ['conversation', (r: Awaited<ReturnType<typeof resources>>) => r.conversation, { subject: 'Hi', priority: 'none' }],
+    ['tag', (r: Awaited<ReturnType<typeof resources>>) => r.tag, { name: 'VIP', color: '#112233' }],
+    ['subscription', (r: Awaited<ReturnType<typeof resources>>) => r.subscription, { url: 'https://127.0.0.1:9/hook', events: ['*'], active: true }],
+  ])('returns the %s unchanged (200) for {} or the current values, and emits no event', async (kind, pathOf, same) => {
+    const { api, workspaceId } = await env.tenant();
+    const path = pathOf(await resources(api));
+    const before = (await api.get(path)).body.data[kind];
+    const eventsBefore = (await outboxEvents(workspaceId)).length;
+    for (const body of [{}, same]) {
+      const res = await api.patch(path, body);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      // A GET may add derived fields (a tag's usage counts) to what a PATCH returns.
+      expect(before).toMatchObject(res.body.data[kind]);
+    }
+    expect((await api.get(path)).body.data[kind]).toEqual(before);
+    expect(await outboxEvents(workspaceId)).toHaveLength(eventsBefore);
+  });
+});
