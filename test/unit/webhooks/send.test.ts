@@ -7,21 +7,25 @@ import { startReceiver, type Receiver } from '../../support/https-receiver';
 let receiver: Receiver;
 beforeAll(async () => {
   receiver = await startReceiver((req) => {
-    const status = Number(new URL(req.headers['x-test-path'] as string, 'https://x').searchParams.get('status') ?? 200);
+    const query = new URL(req.headers['x-test-path'] as string, 'https://x').searchParams;
+    const status = Number(query.get('status') ?? 200);
     const headers: Record<string, string> = status === 302 ? { Location: 'https://example.com/' } : {};
-    return status === 0 ? 'hang' : { status, headers };
+    return status === 0 ? 'hang' : { status, headers, delayMs: Number(query.get('delay') ?? 0) };
   });
 });
 afterAll(() => receiver?.stop());
 
-const post = (url: string, status: number, allowLoopback = true, timeoutMs?: number) =>
-  postWebhook(url, '{"a":1}', { 'Content-Type': 'application/json', 'x-test-path': `/?status=${status}` }, { allowLoopback, timeoutMs });
+const post = (url: string, status: number, allowLoopback = true, timeoutMs?: number, delayMs = 0) =>
+  postWebhook(url, '{"a":1}', { 'Content-Type': 'application/json', 'x-test-path': `/?status=${status}&delay=${delayMs}` }, { allowLoopback, timeoutMs });
 
 describe('sending one attempt', () => {
   it('reports a 2xx as success with its latency, and sends the body bytes unchanged', async () => {
-    const { outcome, latency } = await post(receiver.url, 204);
+    const { outcome, latency } = await post(receiver.url, 204, true, undefined, 250);
     expect(outcome).toEqual({ kind: 'success', httpStatus: 204 });
-    expect(latency).toBeGreaterThanOrEqual(0);
+    // The receiver answers 250 ms after reading the body: the latency covers that wait and is in whole ms.
+    expect(latency).toBeGreaterThanOrEqual(250);
+    expect(latency).toBeLessThan(10_000);
+    expect(Number.isInteger(latency)).toBe(true);
     expect(receiver.received.at(-1)!.body).toBe('{"a":1}');
   });
 
