@@ -44,10 +44,15 @@ const run = (fn: (...args: never[]) => Promise<void>) => async (...args: unknown
   await (fn as (...a: unknown[]) => Promise<void>)(...args.slice(0, -1));
 };
 
+/** Decided before parsing, so that commander's own usage errors follow it too. */
+const jsonOutput = process.argv.includes('--json');
+
 const program = new Command('parley')
   .description('Manage Parley workspaces and API tokens, locally (a running `npm start`) or on AWS (--aws)')
   .exitOverride()
-  .showHelpAfterError();
+  .showHelpAfterError(!jsonOutput);
+// Under --json, commander stays silent on errors and the catch below reports them as JSON.
+if (jsonOutput) program.configureOutput({ outputError: () => {}, writeErr: () => {} });
 
 const workspace = program.command('workspace').description('workspaces');
 leaf(workspace.command('create').description('create a workspace').requiredOption('--name <text>', 'display name')).action(
@@ -111,16 +116,22 @@ leaf(token.command('revoke').description('revoke a token; effective on its very 
   }),
 );
 
-const fail = (message: string, json: boolean) => {
-  process.stderr.write(json ? `${JSON.stringify({ error: { message } })}\n` : `error: ${message}\n`);
-  process.exit(1);
+const fail = (message: string, exitCode = 1) => {
+  process.stderr.write(jsonOutput ? `${JSON.stringify({ error: { message } })}\n` : `error: ${message}\n`);
+  process.exit(exitCode);
+};
+
+/** Commander's usage errors: it has printed them itself, except under --json. */
+const usageError = (error: CommanderError) => {
+  if (error.exitCode === 0) process.exit(0);
+  if (!jsonOutput) process.exit(2);
+  fail(error.message.replace(/^error: /, ''), 2);
 };
 
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
-  const json = process.argv.includes('--json');
-  if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : 2);
-  if (error instanceof CliError || error instanceof AppError) fail(error.message, json);
-  else fail(`unexpected failure: ${error instanceof Error ? error.message : String(error)}`, json);
+  if (error instanceof CommanderError) usageError(error);
+  else if (error instanceof CliError || error instanceof AppError) fail(error.message);
+  else fail(`unexpected failure: ${error instanceof Error ? error.message : String(error)}`);
 }

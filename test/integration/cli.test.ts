@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalStack } from '../../infra/local/stack';
 import { client } from '../support/api';
@@ -11,13 +12,12 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.stop());
 
+/** The environment that points the CLI at this file's local table. */
+const targetEnv = () => ({ ...process.env, DYNAMODB_ENDPOINT: stack.dynamoEndpoint, TABLE_NAME: stack.tableName });
+
 /** Runs the real CLI as a user would, against this file's local table. */
 const parley = (...args: string[]) => {
-  const res = spawnSync(process.execPath, ['--import', 'tsx', 'infra/cli/parley.ts', ...args], {
-    encoding: 'utf8',
-    env: { ...process.env, DYNAMODB_ENDPOINT: stack.dynamoEndpoint, TABLE_NAME: stack.tableName },
-    timeout: 30_000,
-  });
+  const res = spawnSync(process.execPath, ['--import', 'tsx', 'infra/cli/parley.ts', ...args], { encoding: 'utf8', env: targetEnv(), timeout: 30_000 });
   return { code: res.status, stdout: res.stdout, stderr: res.stderr };
 };
 
@@ -84,5 +84,26 @@ describe('the parley CLI', () => {
     const res = parley('token', 'revoke', '0'.repeat(24), '--json');
     expect(res.code).toBe(1);
     expect(JSON.parse(res.stderr)).toEqual({ error: { message: 'Token not found' } });
+  });
+
+  it.each([
+    [['frobnicate'], /unknown command 'frobnicate'/],
+    [['workspace', 'list', '--colour'], /unknown option '--colour'/],
+    [['token', 'revoke'], /missing required argument 'tokenId'/],
+    [['workspace', 'create'], /required option '--name <text>' not specified/],
+    [[], /unknown option '--json'/],
+  ])('reports the usage error %j as JSON on stderr with --json, and nothing else', (args, message) => {
+    const res = parley(...args, '--json');
+    expect(res.code).toBe(2);
+    expect(res.stdout).toBe('');
+    expect(JSON.parse(res.stderr)).toEqual({ error: { message: expect.stringMatching(message) } });
+  });
+
+  it('ships an executable `parley` bin whose --json output is JSON alone', () => {
+    const bin = JSON.parse(readFileSync('package.json', 'utf8')).bin.parley as string;
+    expect(spawnSync('git', ['ls-files', '--stage', bin], { encoding: 'utf8' }).stdout).toMatch(/^100755 /);
+    const res = spawnSync(bin, ['workspace', 'list', '--json'], { encoding: 'utf8', env: targetEnv(), timeout: 30_000 });
+    expect(res.stderr).toBe('');
+    expect(JSON.parse(res.stdout)).toEqual({ workspaces: expect.any(Array) });
   });
 });
