@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generate } from 'selfsigned';
+import { localhostCertificate } from '../../infra/local/certificate';
 
 /** Where the test run's certificate lives; set by the global setup before workers fork. */
 export const TLS_DIR_ENV = 'PARLEY_TEST_TLS_DIR';
@@ -12,20 +12,7 @@ export const TLS_DIR_ENV = 'PARLEY_TEST_TLS_DIR';
  */
 export const createTestCertificate = async (): Promise<{ dir: string; certFile: string }> => {
   const dir = mkdtempSync(join(tmpdir(), 'parley-tls-'));
-  const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
-    keySize: 2048,
-    algorithm: 'sha256',
-    extensions: [
-      { name: 'basicConstraints', cA: true },
-      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, keyCertSign: true },
-      { name: 'extKeyUsage', serverAuth: true },
-      { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }, { type: 7, ip: '::1' }] },
-    ],
-  });
-  const certFile = join(dir, 'cert.pem');
-  writeFileSync(certFile, pems.cert);
-  writeFileSync(join(dir, 'key.pem'), pems.private);
-  return { dir, certFile };
+  return { dir, certFile: (await localhostCertificate(dir)).certFile };
 };
 
 export const testTls = (dir = process.env[TLS_DIR_ENV]) => {
