@@ -51,6 +51,19 @@ describe('free-form maps refuse what the storage cannot hold', () => {
     expect(errorsOf(JSON.stringify({ attributes: { a: 'é'.repeat(100) } }))).toEqual([{ path: 'attributes', message: expect.stringMatching(/bytes/) }]);
   });
 
+  it('checks nested values too, when the value schema lets objects and lists through', () => {
+    const Nested = z.strictObject({ data: freeFormMap(z.string(), z.unknown(), limits) });
+    const errors = (json: string) => {
+      const input = JSON.parse(json);
+      const result = Nested.safeParse(input);
+      return result.success ? [] : fieldErrors(result.error, input).errors;
+    };
+    expect(errors('{"data": {"a": {"__proto__": 1}, "b": [1, 1e300], "c": {"d": [true, null, "ok"]}}}')).toEqual([
+      { path: 'data.a', message: '"__proto__" is a reserved name' },
+      { path: 'data.b', message: expect.stringMatching(/stored exactly/) },
+    ]);
+  });
+
   it('sizes values by DynamoDB item-size arithmetic', () => {
     expect(storedSize({ ab: 'é', n: 1, t: true, l: [null] })).toBe(3 + (2 + 2 + 1) + (1 + 21 + 1) + (1 + 1 + 1) + (1 + (3 + 1 + 1) + 1));
   });
