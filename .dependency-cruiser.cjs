@@ -25,7 +25,7 @@ module.exports = {
       severity: 'error',
       comment: 'shared/domain is pure: only the domain itself, shared/ids and zod (no AWS SDK, no config, no http, no data).',
       from: { path: '^shared/domain/' },
-      to: { dependencyTypesNot: ['core'], pathNot: ['^shared/domain/', '^shared/ids\\.ts$', '^node_modules/zod/'] },
+      to: { dependencyTypesNot: ['core'], pathNot: ['^shared/domain/', '^shared/ids\\.ts$', '(^|/)node_modules/zod/'] },
     },
     {
       name: 'domain-uses-no-node-io',
@@ -39,7 +39,7 @@ module.exports = {
       severity: 'error',
       comment: 'A handler reaches AWS only through shared/ (repositories, services): no SDK, no client singletons, no config.',
       from: { path: '^functions/' },
-      to: { path: ['^node_modules/@aws-sdk/', '^shared/aws/', '^shared/config\\.ts$'] },
+      to: { path: ['(^|/)node_modules/@aws-sdk/', '^shared/aws/', '^shared/config\\.ts$'] },
     },
     {
       name: 'no-local-runtime-in-deployed-code',

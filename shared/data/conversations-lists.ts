@@ -4,6 +4,7 @@ import { config } from '../config';
 import type { Conversation } from '../domain/inbox/conversation';
 import { listSource, type ConversationFilters } from '../domain/inbox/lists';
 import { readCounter } from './counters';
+import { fromIndexSk } from './keys';
 import { batchGet } from './conversations-kit';
 import { conversationKey, tagLinkKey } from './entity-keys';
 import { queryPage, type PageRequest } from './query';
@@ -43,7 +44,7 @@ export const dueSnoozed = async (now: Date, limit = 100): Promise<{ workspaceId:
     }),
   );
   return (Items ?? []).map((i) => {
-    const [, workspaceId, id] = (i.gsi1sk as string).split('#');
-    return { workspaceId: workspaceId!, id: id! };
+    const { tenant, id } = fromIndexSk(i.gsi1sk as string);
+    return { workspaceId: tenant, id };
   });
 };

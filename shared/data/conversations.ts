@@ -10,17 +10,17 @@ import { listMoves, listsOf } from '../domain/inbox/lists';
 import { bumpCounter } from './counters';
 import { conversationKey, customerKey } from './entity-keys';
 import { retryOnConflict, tagIdsOf, tagLinkWrites, transactWrites, versionedUpdate, write, type Write } from './conversations-kit';
-import { wsKey } from './table';
+import { indexSk, tenantPk } from './keys';
 import { createItem, deleteItem, updateItem, type TxItem } from './transact';
 
 /**
- * Conversations: pk=WS#<ws>#CONV#<id> sk=CONVERSATION, with the messages in the same partition.
- * Snoozed ones carry gsi1pk=SNOOZED gsi1sk=<until>#<ws>#<id>, the timer's sparse index of due wake-ups.
+ * Conversations: pk=<tenant>#CONV#<id> sk=CONVERSATION, with the messages in the same partition.
+ * Snoozed ones carry gsi1pk=SNOOZED gsi1sk=<until>#<tenant>#<id>, the timer's sparse index of due wake-ups.
  */
 export const SNOOZED_INDEX = 'SNOOZED';
 
-/** Membership of a conversation in list `list`: pk=WS#<ws>#CONVLIST#<list>, sk=<createdAt>#<id>, read newest first. */
-export const listPartition = (ws: string, list: string) => `WS#${ws}#CONVLIST#${list}`;
+/** Membership of a conversation in list `list`: pk=<tenant>#CONVLIST#<list>, sk=<createdAt>#<id>, read newest first. */
+export const listPartition = (ws: string, list: string) => tenantPk(ws, 'CONVLIST', list);
 const listMembership = (ws: string, list: string, c: Conversation) => ({ pk: listPartition(ws, list), sk: `${c.createdAt}#${c._id}` });
 
 export const listsCounter = (list: string) => `conversations:${list}`;
@@ -31,7 +31,7 @@ export interface Stored {
 }
 
 const snoozeIndex = (ws: string, c: Conversation) =>
-  c.status === 'snoozed' && c.snoozedUntil ? { gsi1pk: SNOOZED_INDEX, gsi1sk: `${c.snoozedUntil}#${ws}#${c._id}` } : undefined;
+  c.status === 'snoozed' && c.snoozedUntil ? { gsi1pk: SNOOZED_INDEX, gsi1sk: indexSk(c.snoozedUntil, ws, c._id) } : undefined;
 
 const FIELDS = [
   '_id', 'number', 'customerId', 'channel', 'status', 'snoozedUntil', 'assigneeId', 'priority', 'subject',
@@ -124,7 +124,7 @@ const nextNumber = async (ws: string): Promise<number> => {
   const { Attributes } = await dynamo().send(
     new UpdateCommand({
       TableName: config().TABLE_NAME,
-      Key: { pk: wsKey(ws), sk: 'SEQUENCE#conversation' },
+      Key: { pk: tenantPk(ws), sk: 'SEQUENCE#conversation' },
       UpdateExpression: 'ADD #n :one',
       ExpressionAttributeNames: { '#n': 'n' },
       ExpressionAttributeValues: { ':one': 1 },

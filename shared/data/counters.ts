@@ -1,11 +1,11 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
-import { wsKey } from './table';
+import { tenantPk } from './keys';
 import { updateItem, type TxItem } from './transact';
 
 /** Exact per-workspace counts, kept in the same transaction as the writes they count. */
-const counterKey = (workspaceId: string, name: string) => ({ pk: wsKey(workspaceId), sk: `COUNTER#${name}` });
+const counterKey = (workspaceId: string, name: string) => ({ pk: tenantPk(workspaceId), sk: `COUNTER#${name}` });
 
 export const bumpCounter = (workspaceId: string, name: string, delta: number): TxItem =>
   updateItem(counterKey(workspaceId, name), 'ADD #n :d', { names: { '#n': 'n' }, values: { ':d': delta } });

@@ -15,21 +15,22 @@ import {
 } from '../domain/contacts/customer';
 import { bumpCounter } from './counters';
 import { customerKey } from './entity-keys';
+import { tenantPk } from './keys';
 import { retryOnConflict, tagIdsOf, tagLinkWrites, transactWrites, versionedUpdate, write, type Write } from './conversations-kit';
 import { createItem, type TxItem } from './transact';
 
 /**
- * Customers: pk=WS#<ws>#CUSTOMER#<id> sk=CUSTOMER.
- * - all of a workspace, newest first .. gsi1pk=WS#<ws>#CUSTOMERS          gsi1sk=<id>
- * - name prefix search ............... gsi2pk=WS#<ws>#CUSTOMER_SEARCH#name gsi2sk=<folded name>#<id>
- * Unique values (email, phone, channel identity) each own a guard item, pk=WS#<ws>#CUSTOMER_<KIND>#<value>,
+ * Customers: pk=<tenant>#CUSTOMER#<id> sk=CUSTOMER.
+ * - all of a workspace, newest first .. gsi1pk=<tenant>#CUSTOMERS          gsi1sk=<id>
+ * - name prefix search ............... gsi2pk=<tenant>#CUSTOMER_SEARCH#name gsi2sk=<folded name>#<id>
+ * Unique values (email, phone, channel identity) each own a guard item, pk=<tenant>#CUSTOMER_<KIND>#<value>,
  * created in the same transaction as the customer; email and phone guards double as the search index
- * for their field (gsi2pk=WS#<ws>#CUSTOMER_SEARCH#email|phone, gsi2sk=<value>#<id>).
+ * for their field (gsi2pk=<tenant>#CUSTOMER_SEARCH#email|phone, gsi2sk=<value>#<id>).
  */
 export const CUSTOMERS_COUNTER = 'customers';
 
-export const searchPartition = (ws: string, field: 'name' | 'email' | 'phone') => `WS#${ws}#CUSTOMER_SEARCH#${field}`;
-export const allPartition = (ws: string) => `WS#${ws}#CUSTOMERS`;
+export const searchPartition = (ws: string, field: 'name' | 'email' | 'phone') => tenantPk(ws, 'CUSTOMER_SEARCH', field);
+export const allPartition = (ws: string) => tenantPk(ws, 'CUSTOMERS');
 
 export interface StoredCustomer {
   customer: Customer;
@@ -60,7 +61,7 @@ const toItem = (ws: string, c: Customer) => {
   };
 };
 
-export const guardKey = (ws: string, kind: UniqueValue['kind'], value: string) => ({ pk: `WS#${ws}#CUSTOMER_${kind}#${value}`, sk: 'GUARD' });
+export const guardKey = (ws: string, kind: UniqueValue['kind'], value: string) => ({ pk: tenantPk(ws, `CUSTOMER_${kind}`, value), sk: 'GUARD' });
 
 const guardItem = (ws: string, u: UniqueValue, customerId: string) => ({
   ...guardKey(ws, u.kind, u.value),

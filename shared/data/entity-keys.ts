@@ -1,16 +1,18 @@
+import { tenantPk } from './keys';
+
 /**
  * Keys of the workspace entities that more than one area touches: tags reach into conversations and
- * customers, merges move conversations. Every key starts with the owning workspace.
+ * customers, merges move conversations. Every key starts with the owning tenant.
  */
-export const customerKey = (workspaceId: string, id: string) => ({ pk: `WS#${workspaceId}#CUSTOMER#${id}`, sk: 'CUSTOMER' });
-export const conversationKey = (workspaceId: string, id: string) => ({ pk: `WS#${workspaceId}#CONV#${id}`, sk: 'CONVERSATION' });
-export const tagKey = (workspaceId: string, id: string) => ({ pk: `WS#${workspaceId}#TAG#${id}`, sk: 'TAG' });
+export const customerKey = (workspaceId: string, id: string) => ({ pk: tenantPk(workspaceId, 'CUSTOMER', id), sk: 'CUSTOMER' });
+export const conversationKey = (workspaceId: string, id: string) => ({ pk: tenantPk(workspaceId, 'CONV', id), sk: 'CONVERSATION' });
+export const tagKey = (workspaceId: string, id: string) => ({ pk: tenantPk(workspaceId, 'TAG', id), sk: 'TAG' });
 
 export type TaggableType = 'conversation' | 'customer' | 'lead';
 
 /** One item per (tag, entity): lists entities by tag in O(page). */
 export const tagLinkKey = (workspaceId: string, tagId: string, type: TaggableType, entityId: string) => ({
-  pk: `WS#${workspaceId}#TAGGED#${tagId}`,
+  pk: tenantPk(workspaceId, 'TAGGED', tagId),
   sk: `${type}#${entityId}`,
 });
 

@@ -9,6 +9,7 @@ import { createConversation, getConversation, requireConversation } from './conv
 import { write } from './conversations-kit';
 import { createCustomer, customerIdBy, getCustomer, mutateCustomer, requireCustomer } from './customers';
 import { customerKey } from './entity-keys';
+import { tenantPk } from './keys';
 import { getMessage, postMessage, type Posted } from './messages';
 import { createItem, updateItem } from './transact';
 
@@ -24,7 +25,7 @@ export interface Incoming {
 
 class Duplicate extends Error {}
 
-const dedupeKey = (ws: string, channel: string, externalId: string) => ({ pk: `WS#${ws}#INCOMING#${channel}#${externalId}`, sk: 'GUARD' });
+const dedupeKey = (ws: string, channel: string, externalId: string) => ({ pk: tenantPk(ws, 'INCOMING', channel, externalId), sk: 'GUARD' });
 
 const alreadyRecorded = async (ws: string, input: Incoming): Promise<(Posted & { customer: Customer }) | undefined> => {
   if (!input.externalId) return undefined;

@@ -12,7 +12,7 @@ import { write, type Write } from './conversations-kit';
 import { queryPage, type PageRequest } from './query';
 import { createItem } from './transact';
 
-/** Messages share their conversation's partition: pk=WS#<ws>#CONV#<conv>, sk=MSG#<createdAt>#<id>, oldest first. */
+/** Messages share their conversation's partition: pk=<tenant>#CONV#<conv>, sk=MSG#<createdAt>#<id>, oldest first. */
 const MSG = 'MSG#';
 export interface MessageRef {
   _id: string;

@@ -7,7 +7,7 @@ import { tableSchema, type IndexName } from './table';
 export interface Partition {
   /** Query the base table when absent. */
   index?: IndexName;
-  /** The partition key value, e.g. `WS#<ws>#CONV`. */
+  /** The partition key value, e.g. `<tenant>#CONVLIST#<list>`. */
   pk: string;
   /** Restrict to sort keys starting with this. */
   skPrefix?: string;

@@ -4,14 +4,13 @@
  * Access patterns (every one is a GetItem or a Query on a known partition; nothing scans):
  * - token by hash ............ pk=TOKEN#<sha256>            sk=TOKEN
  * - token by id .............. gsi1pk=TOKENID#<id>
- * - tokens of a workspace .... pk=WS#<ws>                  sk begins_with TOKEN#
- * - workspace by id .......... pk=WS#<ws>                  sk=WORKSPACE
+ * - tokens of a workspace .... pk=<tenant>                 sk begins_with TOKEN#
+ * - workspace by id .......... pk=<tenant>                 sk=WORKSPACE
  * - all workspaces ........... gsi1pk=WORKSPACES           gsi1sk=<ws id>
- * - per-workspace counters ... pk=WS#<ws>                  sk=COUNTER#<name>
+ * - per-workspace counters ... pk=<tenant>                 sk=COUNTER#<name>
  * - rate-limit windows ....... pk=RL#<subject>#<category>#<window start>  (TTL)
  * - outbox events ............ pk=EVT#<eventId>            sk=EVENT  (TTL; Streams → bus)
- * Every workspace-owned item has a partition key that starts with WS#<ws>, so a
- * request scoped to one workspace cannot address another's data by construction.
+ * Every workspace-owned item's partition key starts with its tenant (see keys.ts).
  */
 export const tableSchema = {
   partitionKey: 'pk',
@@ -27,5 +26,3 @@ export type IndexName = (typeof tableSchema.indexes)[number]['name'];
 
 /** Item type written by the transactional outbox; the only items the event pipe forwards. */
 export const EVENT_ITEM_TYPE = 'EVENT';
-
-export const wsKey = (workspaceId: string): string => `WS#${workspaceId}`;

@@ -6,23 +6,24 @@ import { ConflictError, NotFoundError } from '../domain/errors';
 import { applyUpdate, nameKey, newTag, type CreateTag, type Tag, type UpdateTag } from '../domain/tags/tag';
 import { bumpCounter, readCounter } from './counters';
 import { tagKey } from './entity-keys';
+import { fromIndexSk, indexSk, tenantPk } from './keys';
 import { batchGet, retryOnConflict, transactWrites, write } from './conversations-kit';
 import { queryPage, type PageRequest } from './query';
 import { conditionCheck, createItem, deleteItem, transact, updateItem, type TxItem } from './transact';
 
 /**
  * Tags of a workspace.
- * - tag by id ............. pk=WS#<ws>#TAG#<id>            sk=TAG
- * - tags by name .......... gsi1pk=WS#<ws>#TAGS            gsi1sk=<name key>#<id>   (absent while deleting)
- * - name guard ............ pk=WS#<ws>#TAGNAME#<name key>  sk=TAGNAME  (unique names, case-insensitive)
+ * - tag by id ............. pk=<tenant>#TAG#<id>            sk=TAG
+ * - tags by name .......... gsi1pk=<tenant>#TAGS            gsi1sk=<name key>#<id>   (absent while deleting)
+ * - name guard ............ pk=<tenant>#TAGNAME#<name key>  sk=TAGNAME  (unique names, case-insensitive)
  * - total ................. counter `tags`
- * - deletions under way ... gsi2pk=TAG_DELETIONS          gsi2sk=<deletingAt>#<ws>#<id>  (sparse)
+ * - deletions under way ... gsi2pk=TAG_DELETIONS          gsi2sk=<deletingAt>#<tenant>#<id>  (sparse)
  * A tag being deleted keeps its item, marked `deletingAt`, until it is detached from every entity; the
  * sparse index lets a schedule finish deletions a crash or timeout interrupted.
  */
 const TAGS_COUNTER = 'tags';
-const listPk = (ws: string) => `WS#${ws}#TAGS`;
-const guardKey = (ws: string, key: string) => ({ pk: `WS#${ws}#TAGNAME#${key}`, sk: 'TAGNAME' });
+const listPk = (ws: string) => tenantPk(ws, 'TAGS');
+const guardKey = (ws: string, key: string) => ({ pk: tenantPk(ws, 'TAGNAME', key), sk: 'TAGNAME' });
 const LIVE = 'attribute_exists(pk) AND attribute_not_exists(deletingAt)';
 const DELETIONS = 'TAG_DELETIONS';
 
@@ -134,7 +135,7 @@ export const hideTag = (ws: string, id: string, now: Date): Promise<Tag | undefi
     await transactWrites([
       write(
         updateItem(tagKey(ws, id), 'SET deletingAt = :now, gsi2pk = :deletions, gsi2sk = :due REMOVE gsi1pk, gsi1sk', {
-          values: { ':now': now.toISOString(), ':deletions': DELETIONS, ':due': `${now.toISOString()}#${ws}#${id}`, ':version': item.version },
+          values: { ':now': now.toISOString(), ':deletions': DELETIONS, ':due': indexSk(now.toISOString(), ws, id), ':version': item.version },
           condition: `${LIVE} AND version = :version`,
         }),
       ),
@@ -158,7 +159,7 @@ export const unfinishedDeletions = async (before: Date, limit: number): Promise<
       Limit: limit,
     }),
   );
-  return (Items ?? []).map((i) => ({ workspaceId: (i.gsi2sk as string).split('#')[1]!, tag: fromItem(i) }));
+  return (Items ?? []).map((i) => ({ workspaceId: fromIndexSk(i.gsi2sk as string).tenant, tag: fromItem(i) }));
 };
 
 /** For a transaction that attaches the tag: it must exist and not be in deletion. */

@@ -16,11 +16,11 @@ import {
   type TokenRecord,
 } from '../domain/auth/token';
 import { collect, queryAll } from './query';
-import { wsKey } from './table';
+import { tenantPk } from './keys';
 import { createItem, transact, updateItem } from './transact';
 
 const mainKey = (hash: string) => ({ pk: `TOKEN#${hash}`, sk: 'TOKEN' });
-const bindingKey = (workspaceId: string, tokenId: string) => ({ pk: wsKey(workspaceId), sk: `TOKEN#${tokenId}` });
+const bindingKey = (workspaceId: string, tokenId: string) => ({ pk: tenantPk(workspaceId), sk: `TOKEN#${tokenId}` });
 
 const fromItem = (item: Record<string, unknown>): TokenRecord => {
   const { _id, name, prefix, environment, scopes, workspaceIds, createdAt, expiresAt, revokedAt } =
@@ -150,7 +150,7 @@ export const findToken = async (hash: string, req: Omit<AdmissionRequest, 'limit
 };
 
 export const listTokens = async (workspaceId: string): Promise<TokenRecord[]> =>
-  (await collect(queryAll({ pk: wsKey(workspaceId), skPrefix: 'TOKEN#' }))).map(fromItem);
+  (await collect(queryAll({ pk: tenantPk(workspaceId), skPrefix: 'TOKEN#' }))).map(fromItem);
 
 export const revokeToken = async (tokenId: string, now = new Date()): Promise<TokenRecord> => {
   const [item] = await collect(queryAll({ index: 'gsi1', pk: `TOKENID#${tokenId}` }));

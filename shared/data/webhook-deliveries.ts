@@ -4,18 +4,18 @@ import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import type { Delivery, DeliveryStatus } from '../domain/webhooks/delivery';
 import { queryAll, queryPage, type PageRequest } from './query';
-import { wsKey } from './table';
+import { tenantPk } from './keys';
 import { createItem, transact, updateItem, type TxItem } from './transact';
 
 /**
  * Access patterns (all within one subscription's partitions):
- * - delivery by id ............. pk=WS#<ws>#WHSUB#<sub>  sk=DLV#<deliveryId>
+ * - delivery by id ............. pk=<tenant>#WHSUB#<sub>  sk=DLV#<deliveryId>
  * - a subscription's deliveries  same pk, newest first (ids are time-ordered)
- * - by status .................. gsi2pk=WS#<ws>#WHSUB#<sub>#STATUS#<status>  gsi2sk=<deliveryId>
- * - by event type (± status) ... gsi1pk=WS#<ws>#WHSUB#<sub>#TYPE#<eventType>  gsi1sk=<status>#<deliveryId>
- * - delivery counters ......... pk=WS#<ws>#WHSUB#<sub>  sk=DLVCOUNT#<shard>
+ * - by status .................. gsi2pk=<tenant>#WHSUB#<sub>#STATUS#<status>  gsi2sk=<deliveryId>
+ * - by event type (± status) ... gsi1pk=<tenant>#WHSUB#<sub>#TYPE#<eventType>  gsi1sk=<status>#<deliveryId>
+ * - delivery counters ......... pk=<tenant>#WHSUB#<sub>  sk=DLVCOUNT#<shard>
  */
-const base = (workspaceId: string, subscriptionId: string) => `${wsKey(workspaceId)}#WHSUB#${subscriptionId}`;
+const base = (workspaceId: string, subscriptionId: string) => tenantPk(workspaceId, 'WHSUB', subscriptionId);
 const key = (d: Pick<Delivery, 'workspaceId' | 'subscriptionId' | 'deliveryId'>) => ({
   pk: base(d.workspaceId, d.subscriptionId),
   sk: `DLV#${d.deliveryId}`,

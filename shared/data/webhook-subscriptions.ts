@@ -14,23 +14,23 @@ import {
   type SubscriptionPatch,
 } from '../domain/webhooks/subscription';
 import { queryAll, queryPage, type PageRequest } from './query';
-import { wsKey } from './table';
+import { tenantPk } from './keys';
 import { createItem, deleteItem, transact, updateItem, type TxItem } from './transact';
 
 /**
  * Access patterns:
- * - subscription by id ........ pk=WS#<ws>  sk=WHSUB#<id>
- * - a workspace's subscriptions  pk=WS#<ws>  sk begins_with WHSUB#   (≤ MAX_SUBSCRIPTIONS)
+ * - subscription by id ........ pk=<tenant>  sk=WHSUB#<id>
+ * - a workspace's subscriptions  pk=<tenant>  sk begins_with WHSUB#   (≤ MAX_SUBSCRIPTIONS)
  * - every subscription (sweeper) gsi1pk=WEBHOOK_SUBSCRIPTIONS  gsi1sk=<ws>#<id>
- * - one URL per workspace ...... pk=WS#<ws>#WHURL#<sha256(url)>  sk=WHURL  (uniqueness lock)
- * - subscription count ......... pk=WS#<ws>  sk=WHSUB_COUNT  (exact, conditionally bounded)
+ * - one URL per workspace ...... pk=<tenant>#WHURL#<sha256(url)>  sk=WHURL  (uniqueness lock)
+ * - subscription count ......... pk=<tenant>  sk=WHSUB_COUNT  (exact, conditionally bounded)
  */
-const key = (workspaceId: string, id: string) => ({ pk: wsKey(workspaceId), sk: `WHSUB#${id}` });
+const key = (workspaceId: string, id: string) => ({ pk: tenantPk(workspaceId), sk: `WHSUB#${id}` });
 const urlLockKey = (workspaceId: string, url: string) => ({
-  pk: `${wsKey(workspaceId)}#WHURL#${createHash('sha256').update(url).digest('hex')}`,
+  pk: tenantPk(workspaceId, 'WHURL', createHash('sha256').update(url).digest('hex')),
   sk: 'WHURL',
 });
-const countKey = (workspaceId: string) => ({ pk: wsKey(workspaceId), sk: 'WHSUB_COUNT' });
+const countKey = (workspaceId: string) => ({ pk: tenantPk(workspaceId), sk: 'WHSUB_COUNT' });
 const ALL_SUBSCRIPTIONS = 'WEBHOOK_SUBSCRIPTIONS';
 
 const toItem = (s: Subscription) => ({
@@ -86,7 +86,7 @@ export const countSubscriptions = async (workspaceId: string): Promise<number> =
 
 export const listSubscriptions = async (workspaceId: string, page: PageRequest) => {
   const [{ items, nextCursor }, total] = await Promise.all([
-    queryPage({ pk: wsKey(workspaceId), skPrefix: 'WHSUB#' }, page),
+    queryPage({ pk: tenantPk(workspaceId), skPrefix: 'WHSUB#' }, page),
     countSubscriptions(workspaceId),
   ]);
   return { subscriptions: items.map(fromItem), total, nextCursor };
@@ -98,7 +98,7 @@ export const workspaceSubscriptions = async (workspaceId: string): Promise<Subsc
     new QueryCommand({
       TableName: config().TABLE_NAME,
       KeyConditionExpression: 'pk = :p AND begins_with(sk, :s)',
-      ExpressionAttributeValues: { ':p': wsKey(workspaceId), ':s': 'WHSUB#' },
+      ExpressionAttributeValues: { ':p': tenantPk(workspaceId), ':s': 'WHSUB#' },
     }),
   );
   return (Items ?? []).map(fromItem);
@@ -160,6 +160,10 @@ export const deleteSubscription = async (workspaceId: string, id: string): Promi
     () => new NotFoundError('Subscription'),
   );
 };
+
+/** One more consecutive failure, counted in the transaction that records the attempt. */
+export const countSubscriptionFailure = (s: Pick<Subscription, 'workspaceId' | '_id'>): TxItem =>
+  updateItem(key(s.workspaceId, s._id), 'ADD consecutiveFailures :one', { values: { ':one': 1 }, condition: 'attribute_exists(pk)' });
 
 /** Ends the active period that began at `activatedAt`; false when it already ended (idempotent). */
 export const deactivateSubscription = async (

@@ -7,11 +7,11 @@ import { outboxItem } from './outbox';
 import { NotFoundError } from '../domain/errors';
 import type { Workspace } from '../domain/auth/workspace';
 import { collect, queryAll } from './query';
-import { wsKey } from './table';
+import { tenantPk } from './keys';
 import { createItem, transact, updateItem } from './transact';
 
 
-const key = (id: string) => ({ pk: wsKey(id), sk: 'WORKSPACE' });
+const key = (id: string) => ({ pk: tenantPk(id), sk: 'WORKSPACE' });
 
 const toItem = (w: Workspace) => ({ ...key(w._id), type: 'WORKSPACE', gsi1pk: 'WORKSPACES', gsi1sk: w._id, ...w });
 

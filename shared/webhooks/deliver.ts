@@ -3,8 +3,8 @@ import { log } from '../log';
 import { afterAttempt, stoppedDelivery, type Delivery } from '../domain/webhooks/delivery';
 import { DEACTIVATE_AFTER_FAILURES, type Subscription } from '../domain/webhooks/subscription';
 import { claimDelivery, deliveriesInStatus, getDelivery, saveDelivery, type DeliveryItem } from '../data/webhook-deliveries';
-import { deactivateSubscription, getSubscription, subscriptionUpdate } from '../data/webhook-subscriptions';
-import { updateItem, type TxItem } from '../data/transact';
+import { countSubscriptionFailure, deactivateSubscription, getSubscription, subscriptionUpdate } from '../data/webhook-subscriptions';
+import type { TxItem } from '../data/transact';
 import { parkInDlq, type DeliveryMessage } from './queue';
 import { postWebhook } from './send';
 import { deliveryHeaders } from '../domain/webhooks/sign';
@@ -25,12 +25,6 @@ export const stopPendingDeliveries = async (sub: Pick<Subscription, 'workspaceId
     await Promise.all(open.map((d) => saveDelivery(d, stoppedDelivery(d, 'subscription_inactive', now))));
   }
 };
-
-const countFailure = (sub: Subscription): TxItem =>
-  updateItem({ pk: `WS#${sub.workspaceId}`, sk: `WHSUB#${sub._id}` }, 'ADD consecutiveFailures :one', {
-    values: { ':one': 1 },
-    condition: 'attribute_exists(pk)',
-  });
 
 /** After a counted failure: the 100th in a row ends the subscription's active period. */
 const maybeDeactivate = async (sub: Subscription, now: Date): Promise<void> => {
@@ -72,7 +66,7 @@ const attempt = async (d: DeliveryItem, sub: Subscription): Promise<Delivery | u
   };
   const extra: TxItem[] = [];
   if (result.resetFailures && sub.consecutiveFailures > 0) extra.push(subscriptionUpdate(sub, { consecutiveFailures: 0 }));
-  if (result.countFailure) extra.push(countFailure(sub));
+  if (result.countFailure) extra.push(countSubscriptionFailure(sub));
   if (result.gone) {
     const at = now.toISOString();
     extra.push(subscriptionUpdate(sub, { active: false, deactivatedAt: at, deactivationReason: 'gone_410', updatedAt: at }));
