@@ -22,6 +22,9 @@ const callers = new AsyncLocalStorage<Caller>();
 /** Runs `fn` as the named function: its SDK calls are held to `grants`. */
 export const runAs = <T>(caller: Caller, fn: () => Promise<T>): Promise<T> => callers.run(caller, fn);
 
+/** The function whose code is running, if any (for attributing work, e.g. in benchmarks). */
+export const currentFunction = (): string | undefined => callers.getStore()?.name;
+
 type Input = Record<string, any>;
 type Key = Record<string, AttributeValue> | undefined;
 

@@ -3,6 +3,7 @@ import { readdirSync, rmSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { startStack, type LocalStack } from '../../infra/local/stack';
+import { registerCapacityMeter } from './capacity';
 import { printSection, type Section } from './measure';
 import { TLS_DIR_ENV, createTestCertificate } from '../support/tls';
 
@@ -33,6 +34,7 @@ const files = readdirSync(dir)
   .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
   .sort();
 
+registerCapacityMeter();
 const stack = await startStack({ port: 0, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
 try {
   for (const file of files) {

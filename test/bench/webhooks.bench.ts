@@ -6,10 +6,12 @@ import { postWebhook } from '../../shared/webhooks/send';
 import { deliveryHeaders } from '../../shared/domain/webhooks/sign';
 import { startReceiver } from '../support/https-receiver';
 import { createTenant } from '../support/tenants';
+import { meterWrites } from './capacity';
 import { measure, type Section } from './measure';
 
 const LATENCY_EVENTS = { 1: 30, 50: 8 } as const;
 const THROUGHPUT_EVENTS = { 1: 150, 50: 6 } as const;
+const COST_EVENTS = 40;
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
@@ -86,7 +88,9 @@ export const run = async (_stack: LocalStack): Promise<Section[]> => {
         `${(p50 / baselineSerial.p50Ms).toFixed(1)}x / ${(rps / baselineParallel.rps).toFixed(2)}x`,
       ]);
     }
+    const cost = await writeUnitsPerDelivery(receiver.url, arrivals, waitForDeliveries);
     return [
+      cost,
       {
         title: 'Webhooks: event-to-first-delivery latency and sustained deliveries/s (local HTTPS receiver)',
         columns: ['path', 'deliveries', 'p50 ms', 'p99 ms', 'deliveries/s', 'latency / throughput vs baseline'],
@@ -101,4 +105,38 @@ export const run = async (_stack: LocalStack): Promise<Section[]> => {
   } finally {
     await receiver.stop();
   }
+};
+
+/**
+ * DynamoDB write units one successful delivery costs end to end (fan-out, worker), excluding the domain write
+ * that produced the event: one subscription, events one at a time, every first attempt answered 200.
+ */
+const writeUnitsPerDelivery = async (
+  url: string,
+  arrivals: Map<string, number[]>,
+  waitForDeliveries: (eventIds: string[], perEvent: number) => Promise<void>,
+): Promise<Section> => {
+  const { workspaceId } = await createTenant();
+  await createSubscription(workspaceId, { url: `${url}?cost`, events: ['auth.workspace.*'] }, new Date());
+  const seen = new Set(arrivals.keys());
+  const units = await meterWrites(async () => {
+    for (let i = 0; i < COST_EVENTS; i++) await renameWorkspace(workspaceId, `cost ${i}`);
+    while ([...arrivals.keys()].filter((id) => !seen.has(id)).length < COST_EVENTS) await new Promise((r) => setTimeout(r, 5));
+    await waitForDeliveries([...arrivals.keys()].filter((id) => !seen.has(id)), 1);
+  });
+  const rows = [...units.entries()]
+    .filter(([name]) => name !== 'outside functions')
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([name, wcu]) => [name, wcu / COST_EVENTS]);
+  const total = rows.reduce((n, r) => n + (r[1] as number), 0);
+  return {
+    title: 'Webhooks: DynamoDB write units per successful delivery (1 subscription, first attempt succeeds)',
+    columns: ['function', 'WCU per delivery'],
+    rows: [...rows, ['total, end to end', total]],
+    notes: [
+      `${COST_EVENTS} events, each delivered once. Units are those DynamoDB Local reports per write (1 KB steps), with transactional`,
+      'writes doubled as DynamoDB bills them; the domain write that produced each event is not counted.',
+      `At $0.625 per million on-demand WRU that is $${(total * 0.625).toFixed(2)} per million deliveries.`,
+    ],
+  };
 };
