@@ -1,4 +1,7 @@
+import { marshall } from '@aws-sdk/util-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { eventEntryBytes, LIMITS } from '../../../infra/local/aws-limits';
+import { outboxItem } from '../../../shared/data/outbox';
 import { buildEnvelope } from '../../../shared/events/envelope';
 import { MAX_PAYLOAD_BYTES, serialise } from '../../../shared/events/payload';
 
@@ -28,5 +31,30 @@ describe('event payloads', () => {
       },
       truncated: true,
     });
+  });
+
+  it('shrink when the body fits 256 KB but its escaped copy in the stream record would not fit an EventBridge entry', () => {
+    // 150 KB of quotes: 150 KB as sent, about 300 KB once escaped inside the stream record the pipe forwards.
+    const quoted = { ...conversation, notes: '"'.repeat(150 * 1024) };
+    const envelope = buildEnvelope('inbox.conversation.updated', 'b'.repeat(24), { conversation: quoted });
+    const put = outboxItem(envelope).Put!;
+    const record = {
+      eventID: 'f'.repeat(32),
+      eventName: 'INSERT',
+      eventVersion: '1.1',
+      eventSource: 'aws:dynamodb',
+      awsRegion: 'eu-west-1',
+      dynamodb: {
+        ApproximateCreationDateTime: 1_800_000_000,
+        Keys: marshall({ pk: put.Item.pk, sk: put.Item.sk }),
+        NewImage: marshall(put.Item),
+        SequenceNumber: '1'.repeat(40),
+        SizeBytes: 300_000,
+        StreamViewType: 'NEW_AND_OLD_IMAGES',
+      },
+      eventSourceARN: `arn:aws:dynamodb:eu-west-1:123456789012:table/Parley-prod-Data-Table-ABCDEFGHIJKL/stream/2026-11-22T00:00:00.000`,
+    };
+    expect(JSON.parse(put.Item.payload as string).truncated).toBe(true);
+    expect(eventEntryBytes({ source: 'parley.outbox', 'detail-type': 'DomainEvent', detail: record })).toBeLessThanOrEqual(LIMITS.eventBridgeEntryBytes);
   });
 });
