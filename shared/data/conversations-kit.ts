@@ -1,35 +1,13 @@
-import { BatchGetCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { bumpCounter } from './counters';
 import { tagLinkKey } from './entity-keys';
+import { VersionConflict } from './retry';
 import { transact, updateItem, type TxItem } from './transact';
 
 /**
- * Helpers the inbox and contacts repositories share: optimistic versioning of entity items, retrying a
- * read-modify-write when another writer got there first, and ordered batch reads.
+ * Helpers the inbox, contacts and tags repositories share: optimistic versioning of entity items and
+ * the tag links and counters that follow an entity's tags.
  */
-export class VersionConflict extends Error {
-  constructor() {
-    super('The item changed while it was being updated');
-  }
-}
-
-const isTransactionConflict = (error: unknown) =>
-  error instanceof TransactionCanceledException && (error.CancellationReasons ?? []).some((r) => r.Code === 'TransactionConflict');
-
-/** Re-runs a read-modify-write whose version check lost a race, or whose transaction collided with another. */
-export const retryOnConflict = async <T>(attempt: () => Promise<T>, attempts = 8): Promise<T> => {
-  for (let i = 1; ; i++) {
-    try {
-      return await attempt();
-    } catch (error) {
-      if (i >= attempts || !(error instanceof VersionConflict || isTransactionConflict(error))) throw error;
-      await new Promise((r) => setTimeout(r, Math.random() * 20 * i));
-    }
-  }
-};
 
 /** A transaction item and the error to raise when its condition fails (a lost version race by default). */
 export interface Write {
@@ -76,28 +54,6 @@ export const versionedUpdate = (
     .filter(Boolean)
     .join(' ');
   return updateItem(key, expression, { names, values, condition: '#version = :version' });
-};
-
-/** Items for `keys` in the order of `keys` (missing ones left out), read consistently in chunks of 100. */
-export const batchGet = async (keys: { pk: string; sk: string }[]): Promise<Record<string, unknown>[]> => {
-  const table = config().TABLE_NAME;
-  const found = new Map<string, Record<string, unknown>>();
-  const ordered: Record<string, unknown>[] = [];
-  for (let i = 0; i < keys.length; i += 100) {
-    let request: Record<string, unknown>[] | undefined = keys.slice(i, i + 100);
-    while (request && request.length > 0) {
-      const res: BatchGetCommandOutput = await dynamo().send(
-        new BatchGetCommand({ RequestItems: { [table]: { Keys: request, ConsistentRead: true } } }),
-      );
-      for (const item of res.Responses?.[table] ?? []) found.set(`${item.pk}|${item.sk}`, item);
-      request = res.UnprocessedKeys?.[table]?.Keys;
-    }
-  }
-  for (const k of keys) {
-    const item = found.get(`${k.pk}|${k.sk}`);
-    if (item) ordered.push(item);
-  }
-  return ordered;
 };
 
 /** Tag ids arrive as a DynamoDB String Set (or not at all); the API shows a sorted array. */

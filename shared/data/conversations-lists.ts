@@ -5,7 +5,7 @@ import type { Conversation } from '../domain/inbox/conversation';
 import { listSource, type ConversationFilters } from '../domain/inbox/lists';
 import { readCounter } from './counters';
 import { fromIndexSk } from './keys';
-import { batchGet } from './conversations-kit';
+import { batchGet } from './batch-get';
 import { conversationKey, tagLinkKey } from './entity-keys';
 import { queryPage, type PageRequest } from './query';
 import { fromItem, listPartition, listsCounter, SNOOZED_INDEX } from './conversations';

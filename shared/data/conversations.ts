@@ -9,7 +9,8 @@ import { newConversation, type Change, type Conversation, type NewConversation }
 import { listMoves, listsOf } from '../domain/inbox/lists';
 import { bumpCounter } from './counters';
 import { conversationKey, customerKey } from './entity-keys';
-import { retryOnConflict, tagIdsOf, tagLinkWrites, transactWrites, versionedUpdate, write, type Write } from './conversations-kit';
+import { tagIdsOf, tagLinkWrites, transactWrites, versionedUpdate, write, type Write } from './conversations-kit';
+import { retryOnConflict } from './retry';
 import { indexSk, tenantPk } from './keys';
 import { createItem, deleteItem, updateItem, type TxItem } from './transact';
 

@@ -4,7 +4,7 @@ import { config } from '../config';
 import { ValidationError } from '../domain/errors';
 import { normalizeEmail, normalizeName, normalizePhone, type Customer } from '../domain/contacts/customer';
 import { readCounter } from './counters';
-import { batchGet } from './conversations-kit';
+import { batchGet } from './batch-get';
 import { customerKey, tagLinkKey } from './entity-keys';
 import { queryPage, type PageRequest, type Partition } from './query';
 import { allPartition, CUSTOMERS_COUNTER, fromItem, searchPartition } from './customers';

@@ -16,7 +16,8 @@ import {
 import { bumpCounter } from './counters';
 import { customerKey } from './entity-keys';
 import { tenantPk } from './keys';
-import { retryOnConflict, tagIdsOf, tagLinkWrites, transactWrites, versionedUpdate, write, type Write } from './conversations-kit';
+import { tagIdsOf, tagLinkWrites, transactWrites, versionedUpdate, write, type Write } from './conversations-kit';
+import { retryOnConflict } from './retry';
 import { createItem, type TxItem } from './transact';
 
 /**

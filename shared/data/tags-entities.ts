@@ -1,6 +1,6 @@
 import type { TaggableNow } from '../domain/tags/tagging';
 import { conversationKey, customerKey, TAG_IDS_ATTRIBUTE } from './entity-keys';
-import { batchGet } from './conversations-kit';
+import { batchGet } from './batch-get';
 import { fromItem as conversationFromItem } from './conversations';
 import { fromItem as customerFromItem } from './customers';
 

@@ -14,7 +14,8 @@ import {
   type TagAction,
   type TaggableNow,
 } from '../domain/tags/tagging';
-import { retryOnConflict, tagIdsOf, tagLinkWrites, transactWrites, write } from './conversations-kit';
+import { tagIdsOf, tagLinkWrites, transactWrites, write } from './conversations-kit';
+import { retryOnConflict } from './retry';
 import { TAG_IDS_ATTRIBUTE } from './entity-keys';
 import { entityKey, entityView, eventEntityName, readEntities } from './tags-entities';
 import { getTags, tagIsLive } from './tags';

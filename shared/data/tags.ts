@@ -7,7 +7,9 @@ import { applyUpdate, nameKey, newTag, type CreateTag, type Tag, type UpdateTag 
 import { bumpCounter, readCounter } from './counters';
 import { tagKey } from './entity-keys';
 import { fromIndexSk, indexSk, tenantPk } from './keys';
-import { batchGet, retryOnConflict, transactWrites, write } from './conversations-kit';
+import { batchGet } from './batch-get';
+import { transactWrites, write } from './conversations-kit';
+import { retryOnConflict } from './retry';
 import { queryPage, type PageRequest } from './query';
 import { conditionCheck, createItem, deleteItem, transact, updateItem, type TxItem } from './transact';
 

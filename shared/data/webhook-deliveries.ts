@@ -4,6 +4,7 @@ import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import type { Delivery, DeliveryStatus } from '../domain/webhooks/delivery';
 import { queryAll, queryPage, type PageRequest } from './query';
+import { retryOnConflict } from './retry';
 import { tenantPk } from './keys';
 import { createItem, transact, updateItem, type TxItem } from './transact';
 
@@ -98,28 +99,14 @@ const isConditionFailure = (error: unknown) =>
   error instanceof ConditionalCheckFailedException ||
   (error instanceof TransactionCanceledException && !!error.CancellationReasons?.some((r) => r.Code === 'ConditionalCheckFailed'));
 
-const conflicted = (error: unknown) =>
-  error instanceof TransactionCanceledException && !!error.CancellationReasons?.some((r) => r.Code === 'TransactionConflict');
-
-/**
- * Concurrent deliveries of one subscription share its counter items, and DynamoDB cancels a transaction
- * that races another on the same item; a cancelled transaction wrote nothing, so it is simply retried.
- */
-const transactWithRetry = async (items: () => TxItem[]): Promise<void> => {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await transact(items());
-    } catch (error) {
-      if (!conflicted(error) || attempt >= 25) throw error;
-      await new Promise((r) => setTimeout(r, Math.random() * 10 * Math.min(attempt, 10)));
-    }
-  }
-};
+/** Concurrent deliveries of one subscription share its counter items, so their transactions collide more than most. */
+const COLLISION_ATTEMPTS = 25;
+const transactWithRetry = (items: TxItem[]): Promise<void> => retryOnConflict(() => transact(items), COLLISION_ATTEMPTS);
 
 /** Creates the delivery unless it already exists (fan-out retries); true when this call created it. */
 export const createDelivery = async (d: Delivery): Promise<boolean> => {
   try {
-    await transactWithRetry(() => [createItem(toItem(d)), ...statusCounters(d, undefined, d.status)]);
+    await transactWithRetry([createItem(toItem(d)), ...statusCounters(d, undefined, d.status)]);
     return true;
   } catch (error) {
     if (isConditionFailure(error)) return false;
@@ -184,7 +171,7 @@ export const saveDelivery = async (before: Delivery, after: Delivery, extra: TxI
   const names = Object.fromEntries([...Object.keys(fields), 'leaseUntil'].map((k) => [`#${k}`, k]));
   const expression = `SET ${set.map(([k]) => `#${k} = :${k}`).join(', ')} REMOVE ${removed.map((k) => `#${k}`).join(', ')}`;
   try {
-    await transactWithRetry(() => [
+    await transactWithRetry([
       updateItem(key(before), expression, {
         names,
         values: { ...Object.fromEntries(set.map(([k, v]) => [`:${k}`, v])), ':n0': before.attemptNumber, ':s0': before.status },

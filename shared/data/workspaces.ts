@@ -1,4 +1,4 @@
-import { BatchGetCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { objectId } from '../ids';
@@ -6,6 +6,7 @@ import { buildEnvelope, diff } from '../events/envelope';
 import { outboxItem } from './outbox';
 import { NotFoundError } from '../domain/errors';
 import type { Workspace } from '../domain/auth/workspace';
+import { batchGet } from './batch-get';
 import { collect, queryAll } from './query';
 import { tenantPk } from './keys';
 import { createItem, transact, updateItem } from './transact';
@@ -31,15 +32,8 @@ export const getWorkspace = async (id: string): Promise<Workspace | undefined> =
   return Item ? fromItem(Item) : undefined;
 };
 
-export const getWorkspaces = async (ids: readonly string[]): Promise<Workspace[]> => {
-  if (ids.length === 0) return [];
-  const table = config().TABLE_NAME;
-  const { Responses } = await dynamo().send(
-    new BatchGetCommand({ RequestItems: { [table]: { Keys: ids.map(key) } } }),
-  );
-  const found = new Map((Responses?.[table] ?? []).map((i) => [i._id as string, fromItem(i)]));
-  return ids.flatMap((id) => found.get(id) ?? []);
-};
+export const getWorkspaces = async (ids: readonly string[]): Promise<Workspace[]> =>
+  (await batchGet(ids.map(key), { consistent: false })).map(fromItem);
 
 export const listWorkspaces = async (): Promise<Workspace[]> =>
   (await collect(queryAll({ index: 'gsi1', pk: 'WORKSPACES' }))).map(fromItem);

@@ -1,0 +1,35 @@
+import { BatchGetCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { dynamo } from '../aws/dynamo';
+import { config } from '../config';
+import { backoff } from './retry';
+
+type Key = { pk: string; sk: string };
+
+/** DynamoDB's limit of keys in one BatchGetItem. */
+const CHUNK = 100;
+/** Rounds of UnprocessedKeys (throttling, 16 MB responses) before the read gives up. */
+const MAX_ROUNDS = 10;
+
+const readChunk = async (keys: Key[], consistent: boolean, found: Map<string, Record<string, unknown>>) => {
+  const table = config().TABLE_NAME;
+  let request: Record<string, unknown>[] | undefined = keys;
+  for (let round = 0; request && request.length > 0; round++) {
+    if (round >= MAX_ROUNDS) throw new Error(`BatchGetItem left ${request.length} keys unprocessed after ${MAX_ROUNDS} rounds`);
+    if (round > 0) await backoff(round, 50, 1000);
+    const res: BatchGetCommandOutput = await dynamo().send(
+      new BatchGetCommand({ RequestItems: { [table]: { Keys: request, ConsistentRead: consistent } } }),
+    );
+    for (const item of res.Responses?.[table] ?? []) found.set(`${item.pk}|${item.sk}`, item);
+    request = res.UnprocessedKeys?.[table]?.Keys;
+  }
+};
+
+/** Items for `keys` in the order of `keys` (missing ones left out); unprocessed keys are retried with backoff. */
+export const batchGet = async (keys: readonly Key[], { consistent = true } = {}): Promise<Record<string, unknown>[]> => {
+  const found = new Map<string, Record<string, unknown>>();
+  for (let i = 0; i < keys.length; i += CHUNK) await readChunk(keys.slice(i, i + CHUNK), consistent, found);
+  return keys.flatMap((k) => {
+    const item = found.get(`${k.pk}|${k.sk}`);
+    return item ? [item] : [];
+  });
+};

@@ -1,0 +1,30 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+
+/** A read-modify-write whose version check (or other optimistic condition) lost a race with another writer. */
+export class VersionConflict extends Error {
+  constructor() {
+    super('The item changed while it was being updated');
+  }
+}
+
+const isTransactionConflict = (error: unknown) =>
+  error instanceof TransactionCanceledException && (error.CancellationReasons ?? []).some((r) => r.Code === 'TransactionConflict');
+
+/** Full jitter on an exponential ceiling: the n-th wait (n ≥ 1) is uniform in [0, min(capMs, baseMs·2ⁿ)). */
+export const backoff = (attempt: number, baseMs = 10, capMs = 200): Promise<void> =>
+  new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(capMs, baseMs * 2 ** attempt)));
+
+/**
+ * Re-runs `attempt` when it lost a race: its version check failed, or DynamoDB cancelled its transaction
+ * because another one touched the same item. A cancelled transaction wrote nothing, so re-running is safe.
+ */
+export const retryOnConflict = async <T>(attempt: () => Promise<T>, attempts = 8): Promise<T> => {
+  for (let i = 1; ; i++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (i >= attempts || !(error instanceof VersionConflict || isTransactionConflict(error))) throw error;
+      await backoff(i);
+    }
+  }
+};
