@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { expectError } from '../support/api';
+import { jsonSchemaOf, toJsonText, validArb, OBJECT_ID_PATTERN } from '../support/json-arbitraries';
+import { startReceiver, type Receiver } from '../support/https-receiver';
+import { collectionKey, factoryFor, makeFactories, type ResourceFactory } from '../support/resource-factories';
+import { loadRoutes, type LoadedRoute } from '../support/routes';
+import { useTestStack } from '../support/stack';
+
+/**
+ * Tenant matrix (DESIGN §6): on every route with an id path parameter, an id that belongs to another
+ * workspace is 404 NOT_FOUND, and the resource it names is exactly as it was, read back by its owner.
+ * Resources are made through the API by the factory registered for the route's collection.
+ */
+const routes = (await loadRoutes()).filter((r) => r.pathParams.length > 0);
+// Loopback receivers allowed, so test deliveries reach the receiver below and settle as `success`.
+const env = useTestStack({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+let receiver: Receiver;
+let factories: Record<string, ResourceFactory> = {};
+
+beforeAll(async () => {
+  receiver = await startReceiver();
+  factories = makeFactories({ webhookUrl: receiver.url, settleDeliveries: true });
+});
+afterAll(() => receiver?.stop());
+
+// The registry's keys, known without a receiver: a route they do not cover fails below, by name.
+const covered = new Set(Object.keys(makeFactories({ webhookUrl: 'https://127.0.0.1/unused' })));
+
+/** A body the route's schema accepts (refinements included), naming the caller's own tag where it wants ids. */
+const validBody = (route: LoadedRoute, ownIds: string[]): unknown => {
+  const schema = route.spec.body!;
+  const arb = validArb(jsonSchemaOf(schema), {
+    ids: () => ownIds,
+    hints: ['*', 'inbox.*', 'webhook.ping', 'https://127.0.0.1/hook', 'Renamed', 'note'],
+  });
+  for (const seed of [1, 2, 3, 4, 5]) {
+    const found = fc
+      .sample(arb, { seed, numRuns: 400 })
+      .map((v) => JSON.parse(toJsonText(v)))
+      .find((v) => schema.safeParse(v).success && !JSON.stringify(v).match(new RegExp(`"(?!(${ownIds.join('|')})")[0-9a-f]{24}"`)));
+    if (found !== undefined) return found;
+  }
+  throw new Error(`no valid body derived for ${route.key}: add a hint for its refined fields`);
+};
+
+/** The `status` of every GET inside a snapshot. */
+const statuses = (snapshot: unknown): number[] =>
+  snapshot !== null && typeof snapshot === 'object'
+    ? 'status' in snapshot && 'body' in snapshot
+      ? [(snapshot as { status: number }).status]
+      : Object.values(snapshot).flatMap(statuses)
+    : [];
+
+describe('the tenant matrix', () => {
+  it('has a resource factory for every route with an id path parameter', () => {
+    const missing = routes.filter((r) => !covered.has(collectionKey(r.route.path)!)).map((r) => `${r.key} (needs a factory for ${collectionKey(r.route.path)})`);
+    expect(missing, `add them to test/support/resource-factories.ts:\n${missing.join('\n')}`).toEqual([]);
+    expect(routes.length).toBeGreaterThan(0);
+    expect(OBJECT_ID_PATTERN).toBe('^[0-9a-f]{24}$');
+  });
+
+  for (const route of routes) {
+    const variants = route.pathParams.length > 1 ? ' (every id foreign, and each id foreign alone)' : '';
+    it(`${route.key} answers 404 NOT_FOUND for another workspace's ids${variants} and leaves the resource unchanged`, async () => {
+      const factory = factoryFor(factories, route);
+      if (!factory) throw new Error(`no resource factory covers ${route.key}: register one for ${collectionKey(route.route.path)} in test/support/resource-factories.ts`);
+      const [owner, caller] = await Promise.all([env.tenant(), env.tenant()]);
+      const [theirs, mine] = await Promise.all([factory.create(owner.api), factory.create(caller.api)]);
+      // The caller's own tag, for bodies that name tags: the only foreign thing in a request is its path.
+      const ownTag = (await caller.api.post('/api/v1/tags', { name: `own ${Date.now()}` })).body.data.tag._id as string;
+
+      // All ids foreign; then, for nested routes, one foreign id beside the caller's own others.
+      const idSets = [theirs, ...(route.pathParams.length > 1 ? route.pathParams.map((p) => ({ ...mine, [p]: theirs[p]! })) : [])];
+      const before = { theirs: await factory.read(owner.api, theirs), mine: await factory.read(caller.api, mine) };
+      // Every read in the snapshots succeeded: comparing two "404"s would prove nothing.
+      expect(statuses(before), JSON.stringify(before)).toEqual(expect.arrayContaining([200]));
+      expect(new Set(statuses(before))).toEqual(new Set([200]));
+      for (const ids of idSets) {
+        const path = route.pathParams.reduce((p, name) => p.replace(`{${name}}`, ids[name]!), route.route.path);
+        const body = route.spec.body ? validBody(route, [ownTag]) : undefined;
+        const res = await caller.api.call(route.route.method, path, body);
+        expectError(res, 404, 'NOT_FOUND');
+        expect(JSON.stringify(res.body)).not.toContain(owner.workspaceId);
+      }
+      expect(await factory.read(owner.api, theirs)).toEqual(before.theirs);
+      expect(await factory.read(caller.api, mine)).toEqual(before.mine);
+    });
+  }
+});

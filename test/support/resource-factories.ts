@@ -1,0 +1,121 @@
+import type { Client } from './api';
+import type { LoadedRoute } from './routes';
+
+/**
+ * One way per resource collection to create a resource through the HTTP API and to read it back as its
+ * owner sees it. Keyed by the route path up to its last id parameter, so every route under
+ * `/api/v1/tags/{id}` shares the tag factory and `…/{id}/deliveries/{deliveryId}` has its own.
+ * A route with an id parameter and no factory here fails the tenant matrix: add one with the new area.
+ */
+export interface ResourceFactory {
+  /** Creates the resource (and its parents) in the caller's workspace; returns the path parameters naming it. */
+  create(api: Client): Promise<Record<string, string>>;
+  /** The resource, and what hangs off it, as its owner reads it through the API. */
+  read(api: Client, ids: Record<string, string>): Promise<unknown>;
+}
+
+export interface FactoryOptions {
+  /** Where test subscriptions point; a receiver that answers 2xx makes deliveries settle. */
+  webhookUrl: string;
+  /** Wait until a created delivery is `success`, so reading it back is stable. */
+  settleDeliveries?: boolean;
+}
+
+/** `/api/v1/tags/{id}/…` → `/api/v1/tags/{id}`: the path up to and including its last `{param}` segment. */
+export const collectionKey = (path: string): string | undefined => {
+  const segments = path.split('/');
+  const last = segments.findLastIndex((s) => /^\{\w+\}$/.test(s));
+  return last < 0 ? undefined : segments.slice(0, last + 1).join('/');
+};
+
+let serial = 0;
+const unique = () => `${process.pid}-${Date.now().toString(36)}-${++serial}`;
+
+const created = async (res: Promise<{ status: number; body: any }>, what: string, key: string): Promise<string> => {
+  const r = await res;
+  if (r.status !== 201 && r.status !== 202) throw new Error(`creating ${what} failed: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.data[key]._id ?? r.body.data[key].deliveryId;
+};
+
+/** What a GET answers, status included, so "gone" and "changed" both show up in a comparison. */
+const snapshot = async (api: Client, path: string) => {
+  const res = await api.get(path);
+  return { status: res.status, body: res.body };
+};
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+const TAGS = '/api/v1/tags';
+const CONVERSATIONS = '/api/v1/inbox/conversations';
+const CUSTOMERS = '/api/v1/contacts/customers';
+const HOOKS = '/api/v1/integrations/webhooks';
+
+export const makeFactories = (opts: FactoryOptions): Record<string, ResourceFactory> => {
+  const tag: ResourceFactory = {
+    create: async (api) => ({ id: await created(api.post(TAGS, { name: `tag ${unique()}`, color: '#336699', description: 'made by a gate' }), 'tag', 'tag') }),
+    read: (api, { id }) => snapshot(api, `${TAGS}/${id}`),
+  };
+  const customer: ResourceFactory = {
+    create: async (api) => ({
+      id: await created(api.post(CUSTOMERS, { name: 'Grace Hopper', email: `grace-${unique()}@example.com`, attributes: { plan: 'pro', seats: 3 } }), 'customer', 'customer'),
+    }),
+    read: async (api, { id }) => ({ customer: await snapshot(api, `${CUSTOMERS}/${id}`), tags: await snapshot(api, `${CUSTOMERS}/${id}/tags`) }),
+  };
+  const conversation: ResourceFactory = {
+    create: async (api) => {
+      const { id: customerId } = await customer.create(api);
+      const id = await created(api.post(CONVERSATIONS, { customerId, subject: 'Where is my order?', priority: 'high' }), 'conversation', 'conversation');
+      await created(api.post(`${CONVERSATIONS}/${id}/messages`, { type: 'note', content: 'first note' }), 'message', 'message');
+      return { id };
+    },
+    read: async (api, { id }) => ({
+      conversation: await snapshot(api, `${CONVERSATIONS}/${id}`),
+      messages: await snapshot(api, `${CONVERSATIONS}/${id}/messages`),
+      tags: await snapshot(api, `${CONVERSATIONS}/${id}/tags`),
+    }),
+  };
+  const entityTag = (entity: ResourceFactory, base: string): ResourceFactory => ({
+    create: async (api) => {
+      const { id } = await entity.create(api);
+      const { id: tagId } = await tag.create(api);
+      const res = await api.post(`${base}/${id}/tags`, { tagIds: [tagId] });
+      if (res.status !== 200) throw new Error(`tagging ${base}/${id} failed: ${res.status} ${JSON.stringify(res.body)}`);
+      return { id: id!, tagId: tagId! };
+    },
+    read: async (api, ids) => ({ entity: await entity.read(api, { id: ids.id! }), tag: await tag.read(api, { id: ids.tagId! }) }),
+  });
+  const subscription: ResourceFactory = {
+    create: async (api) => ({ id: await created(api.post(HOOKS, { url: `${opts.webhookUrl}?s=${unique()}`, events: ['inbox.*'] }), 'subscription', 'subscription') }),
+    read: async (api, { id }) => ({ subscription: await snapshot(api, `${HOOKS}/${id}`), deliveries: await snapshot(api, `${HOOKS}/${id}/deliveries`) }),
+  };
+  const delivery: ResourceFactory = {
+    create: async (api) => {
+      const { id } = await subscription.create(api);
+      const deliveryId = await created(api.post(`${HOOKS}/${id}/test`), 'test delivery', 'delivery');
+      for (let i = 0; opts.settleDeliveries && i < 100; i++) {
+        const d = await api.get(`${HOOKS}/${id}/deliveries/${deliveryId}`);
+        if (d.body?.data?.delivery?.status === 'success') break;
+        if (i === 99) throw new Error(`delivery ${deliveryId} did not succeed: ${JSON.stringify(d.body)}`);
+        await sleep(200);
+      }
+      return { id: id!, deliveryId };
+    },
+    read: async (api, { id, deliveryId }) => ({ delivery: await snapshot(api, `${HOOKS}/${id}/deliveries/${deliveryId}`), subscription: await snapshot(api, `${HOOKS}/${id}`) }),
+  };
+  return {
+    [`${TAGS}/{id}`]: tag,
+    [`${CUSTOMERS}/{id}`]: customer,
+    [`${CONVERSATIONS}/{id}`]: conversation,
+    [`${CONVERSATIONS}/{id}/tags/{tagId}`]: entityTag(conversation, CONVERSATIONS),
+    [`${CUSTOMERS}/{id}/tags/{tagId}`]: entityTag(customer, CUSTOMERS),
+    [`${HOOKS}/{id}`]: subscription,
+    [`${HOOKS}/{id}/deliveries/{deliveryId}`]: delivery,
+    [`${HOOKS}/{id}/retry/{deliveryId}`]: delivery,
+  };
+};
+
+/** The factory covering a route's id parameters, or undefined (the route has none, or nobody wrote one). */
+export const factoryFor = (factories: Record<string, ResourceFactory>, route: LoadedRoute): ResourceFactory | undefined => {
+  const key = collectionKey(route.route.path);
+  return key ? factories[key] : undefined;
+};
