@@ -1,6 +1,3 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '../aws/dynamo';
-import { config } from '../config';
 import type { Conversation } from '../domain/inbox/conversation';
 import { listSource, type ConversationFilters } from '../domain/inbox/lists';
 import { readCounter } from './counters';
@@ -34,16 +31,8 @@ export const listConversations = async (ws: string, filters: ConversationFilters
 
 /** Snoozed conversations due by `now`, across workspaces, from the sparse timer index. */
 export const dueSnoozed = async (now: Date, limit = 100): Promise<{ workspaceId: string; id: string }[]> => {
-  const { Items } = await dynamo().send(
-    new QueryCommand({
-      TableName: config().TABLE_NAME,
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :p AND gsi1sk <= :due',
-      ExpressionAttributeValues: { ':p': SNOOZED_INDEX, ':due': `${now.toISOString()}#~` },
-      Limit: limit,
-    }),
-  );
-  return (Items ?? []).map((i) => {
+  const { items } = await queryPage({ index: 'gsi1', pk: SNOOZED_INDEX, skUpTo: `${now.toISOString()}#~` }, { limit });
+  return items.map((i) => {
     const { tenant, id } = fromIndexSk(i.gsi1sk as string);
     return { workspaceId: tenant, id };
   });

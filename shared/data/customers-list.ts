@@ -1,12 +1,9 @@
-import { QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '../aws/dynamo';
-import { config } from '../config';
 import { ValidationError } from '../domain/errors';
 import { normalizeEmail, normalizeName, normalizePhone, type Customer } from '../domain/contacts/customer';
 import { readCounter } from './counters';
 import { batchGet } from './batch-get';
 import { customerKey, tagLinkKey } from './entity-keys';
-import { queryPage, type PageRequest, type Partition } from './query';
+import { countItems, queryPage, type PageRequest, type Partition } from './query';
 import { allPartition, CUSTOMERS_COUNTER, fromItem, searchPartition } from './customers';
 
 export interface CustomerFilters {
@@ -15,27 +12,6 @@ export interface CustomerFilters {
   phone?: string;
   tagId?: string;
 }
-
-/** Matches of a search prefix, counted key-only: the cost grows with the matches, never with the workspace. */
-const countPrefix = async (partition: Partition): Promise<number> => {
-  let total = 0;
-  let start: Record<string, unknown> | undefined;
-  do {
-    const res: QueryCommandOutput = await dynamo().send(
-      new QueryCommand({
-        TableName: config().TABLE_NAME,
-        IndexName: partition.index,
-        KeyConditionExpression: 'gsi2pk = :pk AND begins_with(gsi2sk, :sk)',
-        ExpressionAttributeValues: { ':pk': partition.pk, ':sk': partition.skPrefix },
-        Select: 'COUNT',
-        ExclusiveStartKey: start,
-      }),
-    );
-    total += res.Count ?? 0;
-    start = res.LastEvaluatedKey;
-  } while (start);
-  return total;
-};
 
 const byIds = async (ws: string, ids: string[]) => (await batchGet(ids.map((id) => customerKey(ws, id)))).map(fromItem);
 
@@ -57,7 +33,7 @@ export const listCustomers = async (ws: string, f: CustomerFilters, page: PageRe
     const field = f.name !== undefined ? 'name' : f.email !== undefined ? 'email' : 'phone';
     const prefix = field === 'name' ? normalizeName(f.name!) : field === 'email' ? normalizeEmail(f.email!) : normalizePhone(f.phone!);
     const partition: Partition = { index: 'gsi2', pk: searchPartition(ws, field), skPrefix: prefix };
-    const [result, total] = await Promise.all([queryPage(partition, page), countPrefix(partition)]);
+    const [result, total] = await Promise.all([queryPage(partition, page), countItems(partition)]);
     const customers = field === 'name' ? result.items.map(fromItem) : await byIds(ws, result.items.map((i) => i.customerId as string));
     return { customers, total, nextCursor: result.nextCursor };
   }

@@ -11,7 +11,13 @@ export interface Partition {
   pk: string;
   /** Restrict to sort keys starting with this. */
   skPrefix?: string;
+  /** Restrict to sort keys before this one (timer indexes: everything due before a time). */
+  skBelow?: string;
+  /** Restrict to sort keys up to and including this one. */
+  skUpTo?: string;
   newestFirst?: boolean;
+  /** Strongly consistent (base table only). */
+  consistent?: boolean;
 }
 
 export interface PageRequest {
@@ -47,21 +53,32 @@ const decode = (cursor: string, partition: Partition): Record<string, string> =>
   const allowed = new Set([tableSchema.partitionKey, tableSchema.sortKey, names.pk, names.sk]);
   const wellTyped = Object.entries(record).every(([k, v]) => allowed.has(k as never) && typeof v === 'string');
   const sk = record[names.sk];
-  if (!wellTyped || record[names.pk] !== partition.pk || typeof sk !== 'string' || (partition.skPrefix && !sk.startsWith(partition.skPrefix))) {
-    throw invalid();
-  }
+  if (!wellTyped || record[names.pk] !== partition.pk || typeof sk !== 'string' || !sortKeyWithin(sk, partition)) throw invalid();
   return record as Record<string, string>;
+};
+
+const sortKeyWithin = (sk: string, { skPrefix, skBelow, skUpTo }: Partition) =>
+  (skPrefix === undefined || sk.startsWith(skPrefix)) && (skBelow === undefined || sk < skBelow) && (skUpTo === undefined || sk <= skUpTo);
+
+/** The key condition for a partition: one sort-key restriction at most, as DynamoDB allows. */
+const sortKeyCondition = ({ skPrefix, skBelow, skUpTo }: Partition): { expression: string; value: string } | undefined => {
+  if (skPrefix !== undefined) return { expression: 'begins_with(#sk, :sk)', value: skPrefix };
+  if (skBelow !== undefined) return { expression: '#sk < :sk', value: skBelow };
+  if (skUpTo !== undefined) return { expression: '#sk <= :sk', value: skUpTo };
+  return undefined;
 };
 
 const baseInput = (partition: Partition): QueryCommandInput => {
   const names = keyNames(partition.index);
+  const sk = sortKeyCondition(partition);
   return {
     TableName: config().TABLE_NAME,
     IndexName: partition.index,
-    KeyConditionExpression: partition.skPrefix ? '#pk = :pk AND begins_with(#sk, :sk)' : '#pk = :pk',
-    ExpressionAttributeNames: partition.skPrefix ? { '#pk': names.pk, '#sk': names.sk } : { '#pk': names.pk },
-    ExpressionAttributeValues: partition.skPrefix ? { ':pk': partition.pk, ':sk': partition.skPrefix } : { ':pk': partition.pk },
+    KeyConditionExpression: sk ? `#pk = :pk AND ${sk.expression}` : '#pk = :pk',
+    ExpressionAttributeNames: sk ? { '#pk': names.pk, '#sk': names.sk } : { '#pk': names.pk },
+    ExpressionAttributeValues: sk ? { ':pk': partition.pk, ':sk': sk.value } : { ':pk': partition.pk },
     ScanIndexForward: !partition.newestFirst,
+    ConsistentRead: partition.consistent,
   };
 };
 
@@ -121,6 +138,18 @@ export async function* queryAll(partition: Partition): AsyncGenerator<Record<str
     start = res.LastEvaluatedKey;
   } while (start);
 }
+
+/** How many items a partition holds, counted key-only page by page: the cost grows with the matches only. */
+export const countItems = async (partition: Partition): Promise<number> => {
+  let total = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const res = await dynamo().send(new QueryCommand({ ...baseInput(partition), Select: 'COUNT', ExclusiveStartKey: start }));
+    total += res.Count ?? 0;
+    start = res.LastEvaluatedKey;
+  } while (start);
+  return total;
+};
 
 export const collect = async <T>(items: AsyncIterable<T>): Promise<T[]> => {
   const out: T[] = [];

@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { objectId } from '../ids';
@@ -152,16 +152,8 @@ export const removeHiddenTag = (ws: string, id: string): Promise<void> => transa
 
 /** Deletions started before `before` and not finished (oldest first), across workspaces. */
 export const unfinishedDeletions = async (before: Date, limit: number): Promise<{ workspaceId: string; tag: Tag }[]> => {
-  const { Items } = await dynamo().send(
-    new QueryCommand({
-      TableName: config().TABLE_NAME,
-      IndexName: 'gsi2',
-      KeyConditionExpression: 'gsi2pk = :p AND gsi2sk < :before',
-      ExpressionAttributeValues: { ':p': DELETIONS, ':before': before.toISOString() },
-      Limit: limit,
-    }),
-  );
-  return (Items ?? []).map((i) => ({ workspaceId: fromIndexSk(i.gsi2sk as string).tenant, tag: fromItem(i) }));
+  const { items } = await queryPage({ index: 'gsi2', pk: DELETIONS, skBelow: before.toISOString() }, { limit });
+  return items.map((i) => ({ workspaceId: fromIndexSk(i.gsi2sk as string).tenant, tag: fromItem(i) }));
 };
 
 /** For a transaction that attaches the tag: it must exist and not be in deletion. */

@@ -1,9 +1,9 @@
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import type { Delivery, DeliveryStatus } from '../domain/webhooks/delivery';
-import { queryAll, queryPage, type PageRequest } from './query';
+import { collect, queryAll, queryPage, type PageRequest } from './query';
 import { retryOnConflict } from './retry';
 import { tenantPk } from './keys';
 import { createItem, transact, updateItem, type TxItem } from './transact';
@@ -83,16 +83,9 @@ const statusCounters = (d: Delivery, from: DeliveryStatus | undefined, to: Deliv
 };
 
 const countDeliveries = async (workspaceId: string, subscriptionId: string, filter: DeliveryFilter): Promise<number> => {
-  const { Items = [] } = await dynamo().send(
-    new QueryCommand({
-      TableName: config().TABLE_NAME,
-      KeyConditionExpression: 'pk = :p AND begins_with(sk, :s)',
-      ExpressionAttributeValues: { ':p': base(workspaceId, subscriptionId), ':s': 'DLVCOUNT#' },
-      ConsistentRead: true,
-    }),
-  );
+  const shards = await collect(queryAll({ pk: base(workspaceId, subscriptionId), skPrefix: 'DLVCOUNT#', consistent: true }));
   const name = totalName(filter);
-  return Items.reduce((sum, item) => sum + (typeof item[name] === 'number' ? (item[name] as number) : 0), 0);
+  return shards.reduce((sum, item) => sum + (typeof item[name] === 'number' ? (item[name] as number) : 0), 0);
 };
 
 const isConditionFailure = (error: unknown) =>

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
@@ -13,7 +13,7 @@ import {
   type Subscription,
   type SubscriptionPatch,
 } from '../domain/webhooks/subscription';
-import { queryAll, queryPage, type PageRequest } from './query';
+import { collect, queryAll, queryPage, type PageRequest } from './query';
 import { tenantPk } from './keys';
 import { createItem, deleteItem, transact, updateItem, type TxItem } from './transact';
 
@@ -92,17 +92,9 @@ export const listSubscriptions = async (workspaceId: string, page: PageRequest) 
   return { subscriptions: items.map(fromItem), total, nextCursor };
 };
 
-/** All of a workspace's subscriptions: bounded by MAX_SUBSCRIPTIONS, so one query page. */
-export const workspaceSubscriptions = async (workspaceId: string): Promise<Subscription[]> => {
-  const { Items } = await dynamo().send(
-    new QueryCommand({
-      TableName: config().TABLE_NAME,
-      KeyConditionExpression: 'pk = :p AND begins_with(sk, :s)',
-      ExpressionAttributeValues: { ':p': tenantPk(workspaceId), ':s': 'WHSUB#' },
-    }),
-  );
-  return (Items ?? []).map(fromItem);
-};
+/** All of a workspace's subscriptions (at most MAX_SUBSCRIPTIONS). */
+export const workspaceSubscriptions = async (workspaceId: string): Promise<Subscription[]> =>
+  (await collect(queryAll({ pk: tenantPk(workspaceId), skPrefix: 'WHSUB#' }))).map(fromItem);
 
 /** Every subscription of every workspace, one page at a time (the sweeper's walk). */
 export async function* everySubscription(): AsyncGenerator<Subscription> {
