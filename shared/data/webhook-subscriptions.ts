@@ -125,7 +125,8 @@ export const subscriptionUpdate = (s: Pick<Subscription, 'workspaceId' | '_id'>,
 export const updateSubscription = async (workspaceId: string, id: string, patch: SubscriptionPatch, now: Date): Promise<Subscription> => {
   const before = await requireSubscription(workspaceId, id);
   const fields = patchedFields(before, patch, now.toISOString());
-  const urlChanged = patch.url !== undefined && patch.url !== before.url;
+  if (Object.keys(fields).length === 0) return before;
+  const urlChanged = fields.url !== undefined;
   await transact(
     [
       subscriptionUpdate(before, fields),

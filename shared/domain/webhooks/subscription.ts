@@ -64,16 +64,21 @@ export const newSubscription = (_id: string, workspaceId: string, input: Subscri
   };
 };
 
-/** The fields a PATCH changes (`undefined` clears one): reactivation starts a new active period with a clean failure count. */
+const sameEvents = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((e) => b.includes(e));
+
+/**
+ * The fields a PATCH changes (`undefined` clears one), none when every value given equals the current one:
+ * reactivation starts a new active period with a clean failure count.
+ */
 export const patchedFields = (before: Subscription, patch: SubscriptionPatch, at: string): Record<string, unknown> => {
-  const fields: Record<string, unknown> = { updatedAt: at };
-  if (patch.url !== undefined) fields.url = patch.url;
-  if (patch.events !== undefined) fields.events = patch.events;
+  const fields: Record<string, unknown> = {};
+  if (patch.url !== undefined && patch.url !== before.url) fields.url = patch.url;
+  if (patch.events !== undefined && !sameEvents(patch.events, before.events)) fields.events = patch.events;
   if (patch.active === true && !before.active) {
     Object.assign(fields, { active: true, activatedAt: at, consecutiveFailures: 0, deactivatedAt: undefined, deactivationReason: undefined });
   }
   if (patch.active === false && before.active) Object.assign(fields, { active: false, deactivatedAt: at, deactivationReason: 'manual' });
-  return fields;
+  return Object.keys(fields).length > 0 ? { ...fields, updatedAt: at } : fields;
 };
 
 /** Manual retries and test pings go to active subscriptions only. */
