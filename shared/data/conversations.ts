@@ -9,10 +9,11 @@ import { newConversation, type Change, type Conversation, type NewConversation }
 import { listMoves, listsOf } from '../domain/inbox/lists';
 import { bumpCounter } from './counters';
 import { conversationKey, customerKey } from './entity-keys';
-import { tagIdsOf, tagLinkWrites, transactWrites, versionedUpdate, write, type Write } from './conversations-kit';
-import { retryOnConflict } from './retry';
+import { tagIdsOf, tagLinkWrites } from './tag-links';
+import { lostRace, retryOnConflict } from './retry';
+import { versionedUpdate } from './versioned';
 import { indexSk, tenantPk } from './keys';
-import { createItem, deleteItem, updateItem, type TxItem } from './transact';
+import { createItem, deleteItem, transact, updateItem, type Write } from './transact';
 
 /**
  * Conversations: pk=<tenant>#CONV#<id> sk=CONVERSATION, with the messages in the same partition.
@@ -58,7 +59,7 @@ export const requireConversation = async (ws: string, id: string): Promise<Store
   return stored;
 };
 
-const eventsOf = (ws: string, before: Conversation, change: Change, now: Date): TxItem[] =>
+const eventsOf = (ws: string, before: Conversation, change: Change, now: Date): Write[] =>
   change.events.map((e) => {
     const pick = (c: Conversation) => Object.fromEntries(e.fields.map((f) => [f, c[f]]));
     const changes = diff(pick(before), pick(change.conversation));
@@ -66,7 +67,7 @@ const eventsOf = (ws: string, before: Conversation, change: Change, now: Date): 
   });
 
 /** List memberships and their counters follow the conversation's status, assignee, channel and customer. */
-const listWrites = (ws: string, before: Conversation | undefined, after: Conversation | undefined): TxItem[] => {
+const listWrites = (ws: string, before: Conversation | undefined, after: Conversation | undefined): Write[] => {
   const { leave, join } = listMoves(before, after);
   const c = (after ?? before)!;
   return [
@@ -103,15 +104,12 @@ export const mutateConversation = (
       set: index,
       remove: index ? [] : ['gsi1pk', 'gsi1sk'],
     });
-    await transactWrites([
-      ...[update, ...listWrites(ws, before, after), ...eventsOf(ws, before, step.change, now)].map((item) => write(item)),
-      ...(step.extra ?? []),
-    ]);
+    await transact([update, ...listWrites(ws, before, after), ...eventsOf(ws, before, step.change, now), ...(step.extra ?? [])], lostRace);
     return after;
   });
 
 /** The customer's own count of its conversations: a customer with conversations cannot be deleted. */
-export const customerCount = (ws: string, customerId: string, delta: number): TxItem =>
+export const customerCount = (ws: string, customerId: string, delta: number): Write =>
   updateItem(customerKey(ws, customerId), 'ADD conversationCount :d', { values: { ':d': delta }, condition: 'attribute_exists(pk)' });
 
 /** The items a newly created conversation consists of, and the lists whose counters it adds to (for bulk loads). */
@@ -138,19 +136,23 @@ const nextNumber = async (ws: string): Promise<number> => {
 export const createConversation = async (ws: string, input: NewConversation, now: Date): Promise<Conversation> => {
   const conversation = newConversation(input, { _id: objectId(now.getTime()), number: await nextNumber(ws) }, now);
   // Creates share the list counters, so concurrent ones can collide; a collided transaction is simply re-run.
-  await retryOnConflict(() => transactWrites([
-    // The customer must exist; it counts its conversations and remembers its latest one per channel.
-    write(
-      updateItem(customerKey(ws, input.customerId), 'SET lastConversations.#ch = :id ADD conversationCount :one', {
-        names: { '#ch': conversation.channel },
-        values: { ':id': conversation._id, ':one': 1 },
-        condition: 'attribute_exists(pk)',
-      }),
-      () => new ValidationError([{ path: 'customerId', message: 'No such customer in this workspace' }]),
+  await retryOnConflict(() =>
+    transact(
+      [
+        // The customer must exist; it counts its conversations and remembers its latest one per channel.
+        updateItem(customerKey(ws, input.customerId), 'SET lastConversations.#ch = :id ADD conversationCount :one', {
+          names: { '#ch': conversation.channel },
+          values: { ':id': conversation._id, ':one': 1 },
+          condition: 'attribute_exists(pk)',
+          onFail: () => new ValidationError([{ path: 'customerId', message: 'No such customer in this workspace' }]),
+        }),
+        createItem(toItem(ws, conversation)),
+        ...listWrites(ws, undefined, conversation),
+        outboxItem(buildEnvelope('inbox.conversation.created', ws, { conversation }, { now })),
+      ],
+      lostRace,
     ),
-    ...[createItem(toItem(ws, conversation)), ...listWrites(ws, undefined, conversation)].map((item) => write(item)),
-    write(outboxItem(buildEnvelope('inbox.conversation.created', ws, { conversation }, { now }))),
-  ]));
+  );
   return conversation;
 };
 
@@ -162,20 +164,19 @@ export const deleteConversation = (ws: string, id: string, now: Date): Promise<C
   retryOnConflict(async () => {
     const { conversation, version } = await requireConversation(ws, id);
     const tags = conversation.tagIds;
-    const items: TxItem[] = [
-      {
-        Delete: {
-          TableName: config().TABLE_NAME,
-          Key: conversationKey(ws, id),
-          ConditionExpression: '#v = :v AND ' + (tags.length ? 'size(tagIds) = :n' : 'attribute_not_exists(tagIds)'),
-          ExpressionAttributeNames: { '#v': 'version' },
-          ExpressionAttributeValues: { ':v': version, ...(tags.length ? { ':n': tags.length } : {}) },
-        },
-      },
-      ...listWrites(ws, conversation, undefined),
-      customerCount(ws, conversation.customerId, -1),
-      outboxItem(buildEnvelope('inbox.conversation.deleted', ws, { conversation }, { now })),
-    ];
-    await transactWrites([...items.map((item) => write(item)), ...tagLinkWrites(ws, 'conversation', id, tags, -1, now)]);
+    await transact(
+      [
+        deleteItem(conversationKey(ws, id), {
+          condition: '#v = :v AND ' + (tags.length ? 'size(tagIds) = :n' : 'attribute_not_exists(tagIds)'),
+          names: { '#v': 'version' },
+          values: { ':v': version, ...(tags.length ? { ':n': tags.length } : {}) },
+        }),
+        ...listWrites(ws, conversation, undefined),
+        customerCount(ws, conversation.customerId, -1),
+        outboxItem(buildEnvelope('inbox.conversation.deleted', ws, { conversation }, { now })),
+        ...tagLinkWrites(ws, 'conversation', id, tags, -1, now),
+      ],
+      lostRace,
+    );
     return conversation;
   });

@@ -2,12 +2,12 @@ import { ConflictError, ValidationError } from '../domain/errors';
 import { mergeCustomers as merged, uniqueValues, type Customer, type UniqueValue } from '../domain/contacts/customer';
 import { bumpCounter } from './counters';
 import { customerCount, listPartition, mutateConversation } from './conversations';
-import { tagCounters, tagLinks, transactWrites, write, type Write } from './conversations-kit';
-import { retryOnConflict } from './retry';
+import { lostRace, retryOnConflict } from './retry';
+import { tagCounters, tagLinks } from './tag-links';
+import { deleteItem, transact, updateItem, type Write } from './transact';
 import { contactEvent, customerUpdate, CUSTOMERS_COUNTER, guardKey, requireCustomer, searchPartition } from './customers';
 import { customerKey } from './entity-keys';
 import { queryPage } from './query';
-import { config } from '../config';
 import { diff } from '../events/envelope';
 
 const MOVE_BATCH = 25;
@@ -29,7 +29,7 @@ const moveConversations = async (ws: string, from: string, to: string, now: Date
             ? undefined
             : {
                 change: { conversation: { ...c, customerId: to, updatedAt: now.toISOString() }, events: [{ name: 'updated', fields: ['customerId'] }] },
-                extra: [write(customerCount(ws, from, -1)), write(customerCount(ws, to, 1))],
+                extra: [customerCount(ws, from, -1), customerCount(ws, to, 1)],
               },
         now,
       );
@@ -44,21 +44,16 @@ const keyOf = (u: UniqueValue) => `${u.kind}#${u.value}`;
 const guardHandover = (ws: string, base: Customer, mergee: Customer, result: Customer): Write[] => {
   const kept = new Set(uniqueValues(result).map(keyOf));
   const baseHad = new Set(uniqueValues(base).map(keyOf));
-  const ownedByMergee = { ConditionExpression: 'customerId = :from', ExpressionAttributeValues: { ':from': mergee._id } };
+  const ownedByMergee = 'customerId = :from';
   return uniqueValues(mergee)
     .filter((u) => !baseHad.has(keyOf(u)))
     .map((u) => {
       const key = guardKey(ws, u.kind, u.value);
-      if (!kept.has(keyOf(u))) return write({ Delete: { TableName: config().TABLE_NAME, Key: key, ...ownedByMergee } });
+      if (!kept.has(keyOf(u))) return deleteItem(key, { condition: ownedByMergee, values: { ':from': mergee._id } });
       const search = u.kind === 'IDENTITY' ? {} : { gsi2pk: searchPartition(ws, u.kind === 'EMAIL' ? 'email' : 'phone'), gsi2sk: `${u.value}#${base._id}` };
-      return write({
-        Update: {
-          TableName: config().TABLE_NAME,
-          Key: key,
-          UpdateExpression: `SET customerId = :to${u.kind === 'IDENTITY' ? '' : ', gsi2sk = :sk'}`,
-          ...ownedByMergee,
-          ExpressionAttributeValues: { ':from': mergee._id, ':to': base._id, ...('gsi2sk' in search ? { ':sk': search.gsi2sk } : {}) },
-        },
+      return updateItem(key, `SET customerId = :to${u.kind === 'IDENTITY' ? '' : ', gsi2sk = :sk'}`, {
+        condition: ownedByMergee,
+        values: { ':from': mergee._id, ':to': base._id, ...('gsi2sk' in search ? { ':sk': search.gsi2sk } : {}) },
       });
     });
 };
@@ -80,28 +75,22 @@ export const mergeCustomers = async (ws: string, baseId: string, mergeeId: strin
     const { updatedAt: _b, ...before } = base.customer;
     const { updatedAt: _a, ...after } = result;
     const writes = [
-      write(
-        customerUpdate(ws, base.version, base.customer, result, {
-          ...(result.tagIds.length ? { tagIds: new Set(result.tagIds) } : {}),
-          lastConversations: { ...mergee.lastConversations, ...base.lastConversations },
-        }),
-      ),
-      write({
-        Delete: {
-          TableName: config().TABLE_NAME,
-          Key: customerKey(ws, mergeeId),
-          ConditionExpression: '#v = :v AND (attribute_not_exists(conversationCount) OR conversationCount = :zero)',
-          ExpressionAttributeNames: { '#v': 'version' },
-          ExpressionAttributeValues: { ':v': mergee.version, ':zero': 0 },
-        },
+      customerUpdate(ws, base.version, base.customer, result, {
+        ...(result.tagIds.length ? { tagIds: new Set(result.tagIds) } : {}),
+        lastConversations: { ...mergee.lastConversations, ...base.lastConversations },
+      }),
+      deleteItem(customerKey(ws, mergeeId), {
+        condition: '#v = :v AND (attribute_not_exists(conversationCount) OR conversationCount = :zero)',
+        names: { '#v': 'version' },
+        values: { ':v': mergee.version, ':zero': 0 },
       }),
       ...guardHandover(ws, base.customer, mergee.customer, result),
       // A tag moving to the base keeps its count; a tag both carried loses one tagged customer.
       ...tagLinks(ws, 'customer', mergeeId, mergee.customer.tagIds, -1, now),
       ...tagLinks(ws, 'customer', baseId, newTags, 1, now),
       ...tagCounters(ws, 'customer', mergee.customer.tagIds.filter((t) => base.customer.tagIds.includes(t)), -1),
-      write(bumpCounter(ws, CUSTOMERS_COUNTER, -1)),
-      write(contactEvent('customer.contact.merged', ws, result, now, { data: { mergedContact: mergee.customer }, changes: diff(before, after) })),
+      bumpCounter(ws, CUSTOMERS_COUNTER, -1),
+      contactEvent('customer.contact.merged', ws, result, now, { data: { mergedContact: mergee.customer }, changes: diff(before, after) }),
     ];
     if (writes.length > MAX_TRANSACTION_ITEMS) {
       throw new ConflictError('Too many tags and identities to merge in one step; detach some tags from the mergee first', {
@@ -109,7 +98,7 @@ export const mergeCustomers = async (ws: string, baseId: string, mergeeId: strin
         identities: mergee.customer.identities.length,
       });
     }
-    await transactWrites(writes);
+    await transact(writes, lostRace);
     return result;
   });
   return { customer, mergedCustomerId: mergeeId, conversationsMoved };

@@ -16,9 +16,10 @@ import {
 import { bumpCounter } from './counters';
 import { customerKey } from './entity-keys';
 import { tenantPk } from './keys';
-import { tagIdsOf, tagLinkWrites, transactWrites, versionedUpdate, write, type Write } from './conversations-kit';
-import { retryOnConflict } from './retry';
-import { createItem, type TxItem } from './transact';
+import { lostRace, retryOnConflict } from './retry';
+import { tagIdsOf, tagLinkWrites } from './tag-links';
+import { createItem, deleteItem, transact, type Write } from './transact';
+import { versionedUpdate } from './versioned';
 
 /**
  * Customers: pk=<tenant>#CUSTOMER#<id> sk=CUSTOMER.
@@ -85,17 +86,8 @@ export const guardWrites = (ws: string, before: Customer | undefined, after: Cus
   const released = was.filter((u) => !is.some((v) => keyOf(v) === keyOf(u)));
   const claimed = is.filter((u) => !was.some((v) => keyOf(v) === keyOf(u)));
   return [
-    ...released.map((u) =>
-      write({
-        Delete: {
-          TableName: config().TABLE_NAME,
-          Key: guardKey(ws, u.kind, u.value),
-          ConditionExpression: 'customerId = :id',
-          ExpressionAttributeValues: { ':id': id },
-        },
-      }),
-    ),
-    ...claimed.map((u) => write(createItem(guardItem(ws, u, id)), duplicate(u))),
+    ...released.map((u) => deleteItem(guardKey(ws, u.kind, u.value), { condition: 'customerId = :id', values: { ':id': id } })),
+    ...claimed.map((u) => createItem(guardItem(ws, u, id), duplicate(u))),
   ];
 };
 
@@ -128,12 +120,12 @@ export const contactEvent = (type: `customer.contact.${string}`, ws: string, cus
 export const createCustomer = async (ws: string, input: CustomerFields, now: Date): Promise<Customer> => {
   const customer = newCustomer(input, objectId(now.getTime()), now);
   await retryOnConflict(() =>
-    transactWrites([
-      write(createItem(toItem(ws, customer))),
+    transact([
+      createItem(toItem(ws, customer)),
       ...guardWrites(ws, undefined, customer),
-      write(bumpCounter(ws, CUSTOMERS_COUNTER, 1)),
-      write(contactEvent('customer.contact.created', ws, customer, now)),
-    ]),
+      bumpCounter(ws, CUSTOMERS_COUNTER, 1),
+      contactEvent('customer.contact.created', ws, customer, now),
+    ], lostRace),
   );
   return customer;
 };
@@ -146,7 +138,7 @@ const changesOf = (before: Customer, after: Customer) => {
 };
 
 /** The versioned item update for a customer change, keeping the name search entry in step. */
-export const customerUpdate = (ws: string, version: number, before: Customer, after: Customer, set: Record<string, unknown> = {}): TxItem => {
+export const customerUpdate = (ws: string, version: number, before: Customer, after: Customer, set: Record<string, unknown> = {}): Write => {
   const index = nameIndex(ws, after);
   return versionedUpdate(customerKey(ws, after._id), version, before, after, {
     skip: ['tagIds'],
@@ -170,11 +162,11 @@ export const mutateCustomer = (
     const { customer: after, event } = decide(before);
     const changes = changesOf(before, after);
     if (Object.keys(changes).length === 0) return before;
-    await transactWrites([
-      write(customerUpdate(ws, version, before, after)),
+    await transact([
+      customerUpdate(ws, version, before, after),
       ...guardWrites(ws, before, after),
-      write(contactEvent(event, ws, after, now, { changes })),
-    ]);
+      contactEvent(event, ws, after, now, { changes }),
+    ], lostRace);
     return after;
   });
 
@@ -186,21 +178,21 @@ export const deleteCustomer = (ws: string, id: string, now: Date): Promise<Custo
       throw new ConflictError('Customer has conversations; delete them or merge this customer into another', { conversations: conversationCount });
     }
     const tags = customer.tagIds;
-    await transactWrites([
-      write({
-        Delete: {
-          TableName: config().TABLE_NAME,
-          Key: customerKey(ws, id),
-          ConditionExpression: '#v = :v AND (attribute_not_exists(conversationCount) OR conversationCount = :zero) AND ' +
+    await transact(
+      [
+        deleteItem(customerKey(ws, id), {
+          condition:
+            '#v = :v AND (attribute_not_exists(conversationCount) OR conversationCount = :zero) AND ' +
             (tags.length ? 'size(tagIds) = :n' : 'attribute_not_exists(tagIds)'),
-          ExpressionAttributeNames: { '#v': 'version' },
-          ExpressionAttributeValues: { ':v': version, ':zero': 0, ...(tags.length ? { ':n': tags.length } : {}) },
-        },
-      }),
-      ...guardWrites(ws, customer, undefined),
-      ...tagLinkWrites(ws, 'customer', id, tags, -1, now),
-      write(bumpCounter(ws, CUSTOMERS_COUNTER, -1)),
-      write(contactEvent('customer.contact.deleted', ws, customer, now)),
-    ]);
+          names: { '#v': 'version' },
+          values: { ':v': version, ':zero': 0, ...(tags.length ? { ':n': tags.length } : {}) },
+        }),
+        ...guardWrites(ws, customer, undefined),
+        ...tagLinkWrites(ws, 'customer', id, tags, -1, now),
+        bumpCounter(ws, CUSTOMERS_COUNTER, -1),
+        contactEvent('customer.contact.deleted', ws, customer, now),
+      ],
+      lostRace,
+    );
     return customer;
   });

@@ -6,7 +6,6 @@ import { normalizeEmail, type Customer } from '../domain/contacts/customer';
 import type { Channel } from '../domain/inbox/conversation';
 import type { Attachment } from '../domain/inbox/message';
 import { createConversation, getConversation, requireConversation } from './conversations';
-import { write } from './conversations-kit';
 import { createCustomer, customerIdBy, getCustomer, mutateCustomer, requireCustomer } from './customers';
 import { customerKey } from './entity-keys';
 import { tenantPk } from './keys';
@@ -95,9 +94,9 @@ export const receiveIncoming = async (ws: string, input: Incoming, now: Date): P
       { type: 'incoming', content: input.content, attachments: input.attachments, author: { type: 'customer', id: customer._id }, externalId: input.externalId },
       now,
       (message) => [
-        write(updateItem(customerKey(ws, customer._id), 'SET lastActivityAt = :t', { values: { ':t': now.toISOString() }, condition: 'attribute_exists(pk)' })),
+        updateItem(customerKey(ws, customer._id), 'SET lastActivityAt = :t', { values: { ':t': now.toISOString() }, condition: 'attribute_exists(pk)' }),
         ...(input.externalId
-          ? [write(createItem({ ...dedupeKey(ws, input.channel, input.externalId), type: 'INCOMING_GUARD', conversationId, messageId: message._id, messageCreatedAt: message.createdAt }), () => new Duplicate())]
+          ? [createItem({ ...dedupeKey(ws, input.channel, input.externalId), type: 'INCOMING_GUARD', conversationId, messageId: message._id, messageCreatedAt: message.createdAt }, () => new Duplicate())]
           : []),
       ],
     );

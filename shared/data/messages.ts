@@ -8,9 +8,8 @@ import { applyMessage, newMessage, type Message, type NewMessage } from '../doma
 import type { Conversation } from '../domain/inbox/conversation';
 import { conversationKey } from './entity-keys';
 import { mutateConversation, requireConversation } from './conversations';
-import { write, type Write } from './conversations-kit';
 import { queryPage, type PageRequest } from './query';
-import { createItem } from './transact';
+import { createItem, type Write } from './transact';
 
 /** Messages share their conversation's partition: pk=<tenant>#CONV#<conv>, sk=MSG#<createdAt>#<id>, oldest first. */
 const MSG = 'MSG#';
@@ -60,8 +59,8 @@ export const postMessage = async (
       return {
         change,
         extra: [
-          write(createItem(toItem(ws, message))),
-          write(outboxItem(eventOf(ws, message, change.conversation, now))),
+          createItem(toItem(ws, message)),
+          outboxItem(eventOf(ws, message, change.conversation, now)),
           ...extra(message),
         ],
       };

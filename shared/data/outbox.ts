@@ -1,7 +1,7 @@
 import type { EventEnvelope } from '../events/envelope';
 import { serialise } from '../events/payload';
 import { EVENT_ITEM_TYPE } from './table';
-import { createItem, type TxItem } from './transact';
+import { createItem, type Write } from './transact';
 
 /** Outbox items live a week: long enough for the stream consumer to catch up after an outage. */
 const OUTBOX_TTL_SECONDS = 7 * 24 * 3600;
@@ -10,7 +10,7 @@ const OUTBOX_TTL_SECONDS = 7 * 24 * 3600;
  * The transactional-outbox item for an event. `payload` holds the serialised envelope (trimmed to ids and
  * links past 256 KB): those exact bytes are what every webhook attempt sends and signs.
  */
-export const outboxItem = (envelope: EventEnvelope): TxItem =>
+export const outboxItem = (envelope: EventEnvelope): Write =>
   createItem({
     pk: `EVT#${envelope.eventId}`,
     sk: EVENT_ITEM_TYPE,

@@ -7,6 +7,9 @@ export class VersionConflict extends Error {
   }
 }
 
+/** For `transact`: a failed condition that names no error of its own means another writer got there first. */
+export const lostRace = (): Error => new VersionConflict();
+
 const isTransactionConflict = (error: unknown) =>
   error instanceof TransactionCanceledException && (error.CancellationReasons ?? []).some((r) => r.Code === 'TransactionConflict');
 

@@ -17,7 +17,7 @@ class AlreadyDropped extends Error {}
 const dropStaleLink = async (ws: string, tagId: string, type: TaggableType, entityId: string) => {
   const link = tagLinkKey(ws, tagId, type, entityId);
   try {
-    await transact([deleteItem(link, 'attribute_exists(pk)'), bumpCounter(ws, taggedCounter(tagId, type), -1)], () => new AlreadyDropped());
+    await transact([deleteItem(link, { condition: 'attribute_exists(pk)' }), bumpCounter(ws, taggedCounter(tagId, type), -1)], () => new AlreadyDropped());
   } catch (error) {
     if (!(error instanceof AlreadyDropped)) throw error;
   }

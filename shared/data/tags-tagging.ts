@@ -14,12 +14,12 @@ import {
   type TagAction,
   type TaggableNow,
 } from '../domain/tags/tagging';
-import { tagIdsOf, tagLinkWrites, transactWrites, write } from './conversations-kit';
-import { retryOnConflict } from './retry';
+import { lostRace, retryOnConflict } from './retry';
+import { tagIdsOf, tagLinkWrites } from './tag-links';
 import { TAG_IDS_ATTRIBUTE } from './entity-keys';
 import { entityKey, entityView, eventEntityName, readEntities } from './tags-entities';
 import { getTags, tagIsLive } from './tags';
-import { updateItem, type TxItem } from './transact';
+import { transact, updateItem, type Write } from './transact';
 
 export type Outcome =
   | { kind: 'changed' | 'unchanged'; tagIds: string[] }
@@ -34,7 +34,7 @@ class TagGone extends Error {
 }
 
 /** The entity update only commits if its tag set is exactly the one read: events carry a true before/after. */
-const tagSetWrite = (key: { pk: string; sk: string }, before: string[], delta: string[], action: TagAction): TxItem => {
+const tagSetWrite = (key: { pk: string; sk: string }, before: string[], delta: string[], action: TagAction): Write => {
   const members = before.map((_, i) => `contains(#tags, :b${i})`);
   const exact = before.length === 0 ? 'attribute_not_exists(#tags)' : ['size(#tags) = :n', ...members].join(' AND ');
   return updateItem(key, `${action === 'tag' ? 'ADD' : 'DELETE'} #tags :delta`, {
@@ -77,12 +77,12 @@ export const changeEntityTags = async (
         tags: tags.filter((t) => change.delta.includes(t._id)),
       };
       const event = buildEnvelope(taggingEventType(type, action), ws, data, { changes: { tagIds: [change.before, change.after] }, now });
-      await transactWrites([
-        write(tagSetWrite(entityKey(ws, type, id), change.before, change.delta, action)),
-        ...(action === 'tag' ? change.delta.map((t) => write(tagIsLive(ws, t), () => new TagGone(t))) : []),
+      await transact([
+        tagSetWrite(entityKey(ws, type, id), change.before, change.delta, action),
+        ...(action === 'tag' ? change.delta.map((t) => tagIsLive(ws, t, () => new TagGone(t))) : []),
         ...tagLinkWrites(ws, type, id, change.delta, action === 'tag' ? 1 : -1, now),
-        write(outboxItem(event)),
-      ]);
+        outboxItem(event),
+      ], lostRace);
       return { kind: 'changed', tagIds: change.after };
     });
   } catch (error) {

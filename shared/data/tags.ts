@@ -8,10 +8,9 @@ import { bumpCounter, readCounter } from './counters';
 import { tagKey } from './entity-keys';
 import { fromIndexSk, indexSk, tenantPk } from './keys';
 import { batchGet } from './batch-get';
-import { transactWrites, write } from './conversations-kit';
-import { retryOnConflict } from './retry';
+import { lostRace, retryOnConflict } from './retry';
 import { queryPage, type PageRequest } from './query';
-import { conditionCheck, createItem, deleteItem, transact, updateItem, type TxItem } from './transact';
+import { conditionCheck, createItem, deleteItem, transact, updateItem, type Write } from './transact';
 
 /**
  * Tags of a workspace.
@@ -100,9 +99,8 @@ export const updateTag = (ws: string, id: string, input: UpdateTag, now: Date): 
     if ((['name', 'color', 'description'] as const).every((k) => after[k] === before[k])) return before;
     const [oldKey, newKey] = [nameKey(before.name), nameKey(after.name)];
     const renamed = oldKey !== newKey;
-    await transactWrites([
-      write(
-        updateItem(tagKey(ws, id), 'SET #name = :name, color = :color, description = :description, updatedAt = :updatedAt, gsi1sk = :gsi1sk, version = version + :one', {
+    await transact([
+      updateItem(tagKey(ws, id), 'SET #name = :name, color = :color, description = :description, updatedAt = :updatedAt, gsi1sk = :gsi1sk, version = version + :one', {
           names: { '#name': 'name' },
           values: {
             ':name': after.name,
@@ -115,11 +113,10 @@ export const updateTag = (ws: string, id: string, input: UpdateTag, now: Date): 
           },
           condition: `${LIVE} AND version = :version`,
         }),
-      ),
       ...(renamed
-        ? [write(deleteItem(guardKey(ws, oldKey))), write(createItem({ ...guardKey(ws, newKey), type: 'TAGNAME', tagId: id }), () => nameTaken(after.name))]
+        ? [deleteItem(guardKey(ws, oldKey)), createItem({ ...guardKey(ws, newKey), type: 'TAGNAME', tagId: id }, () => nameTaken(after.name))]
         : []),
-    ]);
+    ], lostRace);
     return after;
   });
 
@@ -134,16 +131,14 @@ export const hideTag = (ws: string, id: string, now: Date): Promise<Tag | undefi
     if (!item) return undefined;
     const tag = fromItem(item);
     if (item.deletingAt) return tag;
-    await transactWrites([
-      write(
-        updateItem(tagKey(ws, id), 'SET deletingAt = :now, gsi2pk = :deletions, gsi2sk = :due REMOVE gsi1pk, gsi1sk', {
+    await transact([
+      updateItem(tagKey(ws, id), 'SET deletingAt = :now, gsi2pk = :deletions, gsi2sk = :due REMOVE gsi1pk, gsi1sk', {
           values: { ':now': now.toISOString(), ':deletions': DELETIONS, ':due': indexSk(now.toISOString(), ws, id), ':version': item.version },
           condition: `${LIVE} AND version = :version`,
         }),
-      ),
-      write(deleteItem(guardKey(ws, nameKey(tag.name)))),
-      write(bumpCounter(ws, TAGS_COUNTER, -1)),
-    ]);
+      deleteItem(guardKey(ws, nameKey(tag.name))),
+      bumpCounter(ws, TAGS_COUNTER, -1),
+    ], lostRace);
     return tag;
   });
 
@@ -157,4 +152,4 @@ export const unfinishedDeletions = async (before: Date, limit: number): Promise<
 };
 
 /** For a transaction that attaches the tag: it must exist and not be in deletion. */
-export const tagIsLive = (ws: string, id: string): TxItem => conditionCheck(tagKey(ws, id), LIVE);
+export const tagIsLive = (ws: string, id: string, onFail?: () => Error): Write => conditionCheck(tagKey(ws, id), { condition: LIVE, onFail });

@@ -6,7 +6,7 @@ import type { Delivery, DeliveryStatus } from '../domain/webhooks/delivery';
 import { collect, queryAll, queryPage, type PageRequest } from './query';
 import { retryOnConflict } from './retry';
 import { tenantPk } from './keys';
-import { createItem, transact, updateItem, type TxItem } from './transact';
+import { createItem, transact, updateItem, type Write } from './transact';
 
 /**
  * Access patterns (all within one subscription's partitions):
@@ -64,7 +64,7 @@ const counterKey = (d: Pick<Delivery, 'workspaceId' | 'subscriptionId'>, shard: 
 const totalName = (filter: DeliveryFilter) =>
   filter.eventType ? (filter.status ? `ts:${filter.eventType}:${filter.status}` : `t:${filter.eventType}`) : filter.status ? `s:${filter.status}` : 'total';
 
-const statusCounters = (d: Delivery, from: DeliveryStatus | undefined, to: DeliveryStatus): TxItem[] => {
+const statusCounters = (d: Delivery, from: DeliveryStatus | undefined, to: DeliveryStatus): Write[] => {
   if (from === to) return [];
   const deltas: [string, number][] = [
     ...(from
@@ -94,7 +94,7 @@ const isConditionFailure = (error: unknown) =>
 
 /** Concurrent deliveries of one subscription share its counter items, so their transactions collide more than most. */
 const COLLISION_ATTEMPTS = 25;
-const transactWithRetry = (items: TxItem[]): Promise<void> => retryOnConflict(() => transact(items), COLLISION_ATTEMPTS);
+const transactWithRetry = (items: Write[]): Promise<void> => retryOnConflict(() => transact(items), COLLISION_ATTEMPTS);
 
 /** Creates the delivery unless it already exists (fan-out retries); true when this call created it. */
 export const createDelivery = async (d: Delivery): Promise<boolean> => {
@@ -157,7 +157,7 @@ const MUTABLE = [
  * status counters and any `extra` items (e.g. the subscription's failure count) in the same transaction.
  * The lease is released. False when the delivery had already moved on (a duplicate attempt is dropped).
  */
-export const saveDelivery = async (before: Delivery, after: Delivery, extra: TxItem[] = []): Promise<boolean> => {
+export const saveDelivery = async (before: Delivery, after: Delivery, extra: Write[] = []): Promise<boolean> => {
   const fields: Record<string, unknown> = { ...Object.fromEntries(MUTABLE.map((k) => [k, after[k]])), ...statusIndex(after, after.status) };
   const set = Object.entries(fields).filter(([, v]) => v !== undefined);
   const removed = [...Object.entries(fields).filter(([, v]) => v === undefined).map(([k]) => k), 'leaseUntil'];

@@ -15,7 +15,7 @@ import {
 } from '../domain/webhooks/subscription';
 import { collect, queryAll, queryPage, type PageRequest } from './query';
 import { tenantPk } from './keys';
-import { createItem, deleteItem, transact, updateItem, type TxItem } from './transact';
+import { createItem, deleteItem, transact, updateItem, type Write } from './transact';
 
 /**
  * Access patterns:
@@ -117,7 +117,7 @@ const setAndRemove = (fields: Record<string, unknown>) => {
   };
 };
 
-export const subscriptionUpdate = (s: Pick<Subscription, 'workspaceId' | '_id'>, fields: Record<string, unknown>, condition = 'attribute_exists(pk)', values: Record<string, unknown> = {}): TxItem => {
+export const subscriptionUpdate = (s: Pick<Subscription, 'workspaceId' | '_id'>, fields: Record<string, unknown>, condition = 'attribute_exists(pk)', values: Record<string, unknown> = {}): Write => {
   const u = setAndRemove(fields);
   return updateItem(key(s.workspaceId, s._id), u.expression, { names: u.names, values: { ...u.values, ...values }, condition });
 };
@@ -146,7 +146,7 @@ export const deleteSubscription = async (workspaceId: string, id: string): Promi
   const sub = await requireSubscription(workspaceId, id);
   await transact(
     [
-      deleteItem(key(workspaceId, id), 'attribute_exists(pk)'),
+      deleteItem(key(workspaceId, id), { condition: 'attribute_exists(pk)' }),
       deleteItem(urlLockKey(workspaceId, sub.url)),
       updateItem(countKey(workspaceId), 'ADD n :minus', { values: { ':minus': -1 } }),
     ],
@@ -155,7 +155,7 @@ export const deleteSubscription = async (workspaceId: string, id: string): Promi
 };
 
 /** One more consecutive failure, counted in the transaction that records the attempt. */
-export const countSubscriptionFailure = (s: Pick<Subscription, 'workspaceId' | '_id'>): TxItem =>
+export const countSubscriptionFailure = (s: Pick<Subscription, 'workspaceId' | '_id'>): Write =>
   updateItem(key(s.workspaceId, s._id), 'ADD consecutiveFailures :one', { values: { ':one': 1 }, condition: 'attribute_exists(pk)' });
 
 /** Ends the active period that began at `activatedAt`; false when it already ended (idempotent). */

@@ -4,7 +4,7 @@ import { afterAttempt, stoppedDelivery, type Delivery } from '../domain/webhooks
 import { DEACTIVATE_AFTER_FAILURES, type Subscription } from '../domain/webhooks/subscription';
 import { claimDelivery, deliveriesInStatus, getDelivery, saveDelivery, type DeliveryItem } from '../data/webhook-deliveries';
 import { countSubscriptionFailure, deactivateSubscription, getSubscription, subscriptionUpdate } from '../data/webhook-subscriptions';
-import type { TxItem } from '../data/transact';
+import type { Write } from '../data/transact';
 import { parkInDlq, type DeliveryMessage } from './queue';
 import { postWebhook } from './send';
 import { deliveryHeaders } from '../domain/webhooks/sign';
@@ -64,7 +64,7 @@ const attempt = async (d: DeliveryItem, sub: Subscription): Promise<Delivery | u
     failureCounted: d.failureCounted || result.countFailure,
     updatedAt: now.toISOString(),
   };
-  const extra: TxItem[] = [];
+  const extra: Write[] = [];
   if (result.resetFailures && sub.consecutiveFailures > 0) extra.push(subscriptionUpdate(sub, { consecutiveFailures: 0 }));
   if (result.countFailure) extra.push(countSubscriptionFailure(sub));
   if (result.gone) {

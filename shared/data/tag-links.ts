@@ -1,0 +1,30 @@
+import { bumpCounter } from './counters';
+import { tagLinkKey } from './entity-keys';
+import { deleteItem, putItem, type Write } from './transact';
+
+/**
+ * The tag links and per-tag counters that follow an entity's tags; the inbox and contacts repositories
+ * write them when an entity is deleted or merged, the tags area when it tags and untags.
+ */
+
+/** Tag ids arrive as a DynamoDB String Set (or not at all); the API shows a sorted array. */
+export const tagIdsOf = (value: unknown): string[] => (value instanceof Set || Array.isArray(value) ? [...value].map(String).sort() : []);
+
+/** Puts (+1) or deletes (-1) an entity's tag link items, without touching the per-tag counters. */
+export const tagLinks = (ws: string, type: 'customer' | 'conversation', id: string, tagIds: string[], delta: 1 | -1, now: Date): Write[] =>
+  tagIds.map((tagId) => {
+    const link = tagLinkKey(ws, tagId, type, id);
+    return delta > 0
+      ? putItem({ ...link, type: 'TAG_LINK', tagId, entityType: type, entityId: id, createdAt: now.toISOString() })
+      : deleteItem(link);
+  });
+
+/** The tags area's per-tag counters of tagged entities (`tagged:<tagId>:<type>`). */
+export const tagCounters = (ws: string, type: 'customer' | 'conversation', tagIds: string[], delta: 1 | -1): Write[] =>
+  tagIds.map((tagId) => bumpCounter(ws, `tagged:${tagId}:${type}`, delta));
+
+/** Adds (+1) or removes (-1) an entity's tag links, keeping the per-tag counters exact. */
+export const tagLinkWrites = (ws: string, type: 'customer' | 'conversation', id: string, tagIds: string[], delta: 1 | -1, now: Date): Write[] => [
+  ...tagLinks(ws, type, id, tagIds, delta, now),
+  ...tagCounters(ws, type, tagIds, delta),
+];
