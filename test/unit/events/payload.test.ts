@@ -46,15 +46,15 @@ describe('event payloads', () => {
       awsRegion: 'eu-west-1',
       dynamodb: {
         ApproximateCreationDateTime: 1_800_000_000,
-        Keys: marshall({ pk: put.Item.pk, sk: put.Item.sk }),
-        NewImage: marshall(put.Item),
+        Keys: marshall({ pk: item.pk, sk: item.sk }),
+        NewImage: marshall(item),
         SequenceNumber: '1'.repeat(40),
         SizeBytes: 300_000,
         StreamViewType: 'NEW_AND_OLD_IMAGES',
       },
       eventSourceARN: `arn:aws:dynamodb:eu-west-1:123456789012:table/Parley-prod-Data-Table-ABCDEFGHIJKL/stream/2026-11-22T00:00:00.000`,
     };
-    expect(JSON.parse(put.Item.payload as string).truncated).toBe(true);
+    expect(JSON.parse(item.payload as string).truncated).toBe(true);
     expect(eventEntryBytes({ source: 'parley.outbox', 'detail-type': 'DomainEvent', detail: record })).toBeLessThanOrEqual(LIMITS.eventBridgeEntryBytes);
   });
 });
