@@ -1,6 +1,7 @@
 import type { Conversation } from '../domain/inbox/conversation';
 import { listSource, type ConversationFilters } from '../domain/inbox/lists';
 import { readCounter } from './counters';
+import { taggedCounter } from './tag-links';
 import { fromIndexSk } from './keys';
 import { batchGet } from './batch-get';
 import { conversationKey, tagLinkKey } from './entity-keys';
@@ -21,7 +22,7 @@ export const listConversations = async (ws: string, filters: ConversationFilters
       ? [queryPage({ pk: listPartition(ws, source.list), newestFirst: true }, page), readCounter(ws, listsCounter(source.list))]
       : [
           queryPage({ pk: tagLinkKey(ws, source.tagId, 'conversation', '').pk, skPrefix: 'conversation#', newestFirst: true }, page),
-          readCounter(ws, `tagged:${source.tagId}:conversation`),
+          readCounter(ws, taggedCounter(source.tagId, 'conversation')),
         ],
   );
   const ids = result.items.map((i) => (i.conversationId as string | undefined) ?? (i.sk as string).slice('conversation#'.length));

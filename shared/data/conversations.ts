@@ -1,4 +1,4 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { objectId } from '../ids';
@@ -7,7 +7,7 @@ import { outboxItem } from './outbox';
 import { NotFoundError, ValidationError } from '../domain/errors';
 import { newConversation, type Change, type Conversation, type NewConversation } from '../domain/inbox/conversation';
 import { listMoves, listsOf } from '../domain/inbox/lists';
-import { bumpCounter } from './counters';
+import { bumpCounter, nextInSequence } from './counters';
 import { conversationKey, customerKey } from './entity-keys';
 import { tagIdsOf, tagLinkWrites } from './tag-links';
 import { lostRace, retryOnConflict } from './retry';
@@ -118,20 +118,8 @@ export const createdItems = (ws: string, c: Conversation) => ({
   counters: listsOf(c).map(listsCounter),
 });
 
-/** Display numbers come from an atomic per-workspace sequence; a failed create leaves a gap, never a duplicate. */
-const nextNumber = async (ws: string): Promise<number> => {
-  const { Attributes } = await dynamo().send(
-    new UpdateCommand({
-      TableName: config().TABLE_NAME,
-      Key: { pk: tenantPk(ws), sk: 'SEQUENCE#conversation' },
-      UpdateExpression: 'ADD #n :one',
-      ExpressionAttributeNames: { '#n': 'n' },
-      ExpressionAttributeValues: { ':one': 1 },
-      ReturnValues: 'UPDATED_NEW',
-    }),
-  );
-  return Attributes!.n as number;
-};
+/** Display numbers come from a per-workspace sequence. */
+const nextNumber = (ws: string): Promise<number> => nextInSequence({ pk: tenantPk(ws), sk: 'SEQUENCE#conversation' });
 
 export const createConversation = async (ws: string, input: NewConversation, now: Date): Promise<Conversation> => {
   const conversation = newConversation(input, { _id: objectId(now.getTime()), number: await nextNumber(ws) }, now);

@@ -1,18 +1,68 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { tenantPk } from './keys';
+import { collect, queryAll } from './query';
 import { updateItem, type Write } from './transact';
 
-/** Exact per-workspace counts, kept in the same transaction as the writes they count. */
-const counterKey = (workspaceId: string, name: string) => ({ pk: tenantPk(workspaceId), sk: `COUNTER#${name}` });
+/**
+ * Exact counts, bumped in the same transaction as the writes they count. A counter is one item, or
+ * `shards` items (`<sk>#<shard>`) where concurrent writers would keep colliding on one: a bump goes to a
+ * random shard and a read sums them. One item can keep several totals, one attribute each (default `n`).
+ */
+export interface Counter {
+  pk: string;
+  sk: string;
+  shards?: number;
+}
 
-export const bumpCounter = (workspaceId: string, name: string, delta: number): Write =>
-  updateItem(counterKey(workspaceId, name), 'ADD #n :d', { names: { '#n': 'n' }, values: { ':d': delta } });
+const TOTAL = 'n';
 
-export const readCounter = async (workspaceId: string, name: string): Promise<number> => {
-  const { Item } = await dynamo().send(
-    new GetCommand({ TableName: config().TABLE_NAME, Key: counterKey(workspaceId, name), ConsistentRead: true }),
-  );
-  return typeof Item?.n === 'number' ? Item.n : 0;
+const shardKey = (c: Counter) => ({ pk: c.pk, sk: c.shards ? `${c.sk}#${Math.floor(Math.random() * c.shards)}` : c.sk });
+
+/** Adds `deltas` to the counter's totals; with `below`, the write fails once the (single) total has reached it. */
+export const bump = (c: Counter, deltas: Record<string, number>, limit: { below?: number } = {}): Write => {
+  const entries = Object.entries(deltas);
+  return updateItem(shardKey(c), `ADD ${entries.map((_, i) => `#c${i} :c${i}`).join(', ')}`, {
+    names: Object.fromEntries(entries.map(([total], i) => [`#c${i}`, total])),
+    values: {
+      ...Object.fromEntries(entries.map(([, delta], i) => [`:c${i}`, delta])),
+      ...(limit.below !== undefined ? { ':below': limit.below } : {}),
+    },
+    condition: limit.below !== undefined ? 'attribute_not_exists(#c0) OR #c0 < :below' : undefined,
+  });
 };
+
+const totalOf = (item: Record<string, unknown> | undefined, total: string) => (typeof item?.[total] === 'number' ? (item[total] as number) : 0);
+
+/** One total of a counter, read consistently (all shards of a sharded one). */
+export const readCount = async (c: Counter, total = TOTAL): Promise<number> => {
+  if (c.shards) {
+    const shards = await collect(queryAll({ pk: c.pk, skPrefix: `${c.sk}#`, consistent: true }));
+    return shards.reduce((sum, item) => sum + totalOf(item, total), 0);
+  }
+  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: { pk: c.pk, sk: c.sk }, ConsistentRead: true }));
+  return totalOf(Item, total);
+};
+
+/** A sequence: bumps an unsharded counter on its own and returns the new value (a failed use leaves a gap, never a duplicate). */
+export const nextInSequence = async (c: Counter): Promise<number> => {
+  const { Attributes } = await dynamo().send(
+    new UpdateCommand({
+      TableName: config().TABLE_NAME,
+      Key: { pk: c.pk, sk: c.sk },
+      UpdateExpression: 'ADD #n :one',
+      ExpressionAttributeNames: { '#n': TOTAL },
+      ExpressionAttributeValues: { ':one': 1 },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  return Attributes![TOTAL] as number;
+};
+
+/** A workspace's named count (`customers`, `tags`, `conversations:<list>`, `tagged:<tag>:<type>`). */
+export const workspaceCounter = (workspaceId: string, name: string): Counter => ({ pk: tenantPk(workspaceId), sk: `COUNTER#${name}` });
+
+export const bumpCounter = (workspaceId: string, name: string, delta: number): Write => bump(workspaceCounter(workspaceId, name), { [TOTAL]: delta });
+
+export const readCounter = (workspaceId: string, name: string): Promise<number> => readCount(workspaceCounter(workspaceId, name));

@@ -1,6 +1,7 @@
 import { ValidationError } from '../domain/errors';
 import { normalizeEmail, normalizeName, normalizePhone, type Customer } from '../domain/contacts/customer';
 import { readCounter } from './counters';
+import { taggedCounter } from './tag-links';
 import { batchGet } from './batch-get';
 import { customerKey, tagLinkKey } from './entity-keys';
 import { countItems, queryPage, type PageRequest, type Partition } from './query';
@@ -25,7 +26,7 @@ export const listCustomers = async (ws: string, f: CustomerFilters, page: PageRe
   if (f.tagId) {
     const [result, total] = await Promise.all([
       queryPage({ pk: tagLinkKey(ws, f.tagId, 'customer', '').pk, skPrefix: 'customer#', newestFirst: true }, page),
-      readCounter(ws, `tagged:${f.tagId}:customer`),
+      readCounter(ws, taggedCounter(f.tagId, 'customer')),
     ]);
     return { customers: await byIds(ws, result.items.map((i) => (i.sk as string).slice('customer#'.length))), total, nextCursor: result.nextCursor };
   }

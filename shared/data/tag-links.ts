@@ -7,6 +7,9 @@ import { deleteItem, putItem, type Write } from './transact';
  * write them when an entity is deleted or merged, the tags area when it tags and untags.
  */
 
+/** The number of entities of `type` carrying a tag, kept by the tags area and read by the others for filtered totals. */
+export const taggedCounter = (tagId: string, type: string) => `tagged:${tagId}:${type}`;
+
 /** Tag ids arrive as a DynamoDB String Set (or not at all); the API shows a sorted array. */
 export const tagIdsOf = (value: unknown): string[] => (value instanceof Set || Array.isArray(value) ? [...value].map(String).sort() : []);
 
@@ -21,7 +24,7 @@ export const tagLinks = (ws: string, type: 'customer' | 'conversation', id: stri
 
 /** The tags area's per-tag counters of tagged entities (`tagged:<tagId>:<type>`). */
 export const tagCounters = (ws: string, type: 'customer' | 'conversation', tagIds: string[], delta: 1 | -1): Write[] =>
-  tagIds.map((tagId) => bumpCounter(ws, `tagged:${tagId}:${type}`, delta));
+  tagIds.map((tagId) => bumpCounter(ws, taggedCounter(tagId, type), delta));
 
 /** Adds (+1) or removes (-1) an entity's tag links, keeping the per-tag counters exact. */
 export const tagLinkWrites = (ws: string, type: 'customer' | 'conversation', id: string, tagIds: string[], delta: 1 | -1, now: Date): Write[] => [

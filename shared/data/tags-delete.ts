@@ -4,7 +4,8 @@ import { isTaggableNow } from '../domain/tags/tagging';
 import { bumpCounter } from './counters';
 import { tagLinkKey, type TaggableType } from './entity-keys';
 import { queryPage } from './query';
-import { hideTag, removeHiddenTag, taggedCounter, unfinishedDeletions } from './tags';
+import { hideTag, removeHiddenTag, unfinishedDeletions } from './tags';
+import { taggedCounter } from './tag-links';
 import { changeEntityTags, mapLimit } from './tags-tagging';
 import { deleteItem, transact } from './transact';
 

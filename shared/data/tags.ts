@@ -9,6 +9,7 @@ import { tagKey } from './entity-keys';
 import { fromIndexSk, indexSk, tenantPk } from './keys';
 import { batchGet } from './batch-get';
 import { lostRace, retryOnConflict } from './retry';
+import { taggedCounter } from './tag-links';
 import { queryPage, type PageRequest } from './query';
 import { conditionCheck, createItem, deleteItem, transact, updateItem, type Write } from './transact';
 
@@ -82,9 +83,6 @@ export const countTagged = async (ws: string, tagId: string) => {
   ]);
   return { conversation, customer };
 };
-
-/** Exact number of entities of `type` carrying the tag (the other areas read it for filtered totals). */
-export const taggedCounter = (tagId: string, type: string) => `tagged:${tagId}:${type}`;
 
 /**
  * Optimistic: the write is conditional on the version read (re-run on a lost race), and a rename swaps the name

@@ -3,7 +3,8 @@ import { ConditionalCheckFailedException, TransactionCanceledException } from '@
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import type { Delivery, DeliveryStatus } from '../domain/webhooks/delivery';
-import { collect, queryAll, queryPage, type PageRequest } from './query';
+import { bump, readCount, type Counter } from './counters';
+import { queryAll, queryPage, type PageRequest } from './query';
 import { retryOnConflict } from './retry';
 import { tenantPk } from './keys';
 import { createItem, transact, updateItem, type Write } from './transact';
@@ -51,16 +52,11 @@ const fromItem = (item: Record<string, unknown>): DeliveryItem => {
 };
 
 /**
- * Exact delivery counts live on a few counter items in the subscription's partition, one attribute per
- * total (all, per status, per event type, per type×status), so a status change is one extra item in its
- * transaction. Concurrent deliveries would all update one item, so the counter is split into shards: a
- * write bumps one random shard and a read sums them (one query of COUNTER_SHARDS small items).
+ * Exact delivery counts: one counter in the subscription's partition with one total per attribute (all,
+ * per status, per event type, per type×status), so a status change is one extra item in its transaction.
+ * Concurrent deliveries of a subscription would all update that item, so it is sharded.
  */
-const COUNTER_SHARDS = 8;
-const counterKey = (d: Pick<Delivery, 'workspaceId' | 'subscriptionId'>, shard: number) => ({
-  pk: base(d.workspaceId, d.subscriptionId),
-  sk: `DLVCOUNT#${shard}`,
-});
+const deliveryCounter = (workspaceId: string, subscriptionId: string): Counter => ({ pk: base(workspaceId, subscriptionId), sk: 'DLVCOUNT', shards: 8 });
 const totalName = (filter: DeliveryFilter) =>
   filter.eventType ? (filter.status ? `ts:${filter.eventType}:${filter.status}` : `t:${filter.eventType}`) : filter.status ? `s:${filter.status}` : 'total';
 
@@ -73,20 +69,11 @@ const statusCounters = (d: Delivery, from: DeliveryStatus | undefined, to: Deliv
     [totalName({ status: to }), 1],
     [totalName({ status: to, eventType: d.eventType }), 1],
   ];
-  const shard = Math.floor(Math.random() * COUNTER_SHARDS);
-  return [
-    updateItem(counterKey(d, shard), `ADD ${deltas.map((_, i) => `#c${i} :c${i}`).join(', ')}`, {
-      names: Object.fromEntries(deltas.map(([name], i) => [`#c${i}`, name])),
-      values: Object.fromEntries(deltas.map(([, delta], i) => [`:c${i}`, delta])),
-    }),
-  ];
+  return [bump(deliveryCounter(d.workspaceId, d.subscriptionId), Object.fromEntries(deltas))];
 };
 
-const countDeliveries = async (workspaceId: string, subscriptionId: string, filter: DeliveryFilter): Promise<number> => {
-  const shards = await collect(queryAll({ pk: base(workspaceId, subscriptionId), skPrefix: 'DLVCOUNT#', consistent: true }));
-  const name = totalName(filter);
-  return shards.reduce((sum, item) => sum + (typeof item[name] === 'number' ? (item[name] as number) : 0), 0);
-};
+const countDeliveries = (workspaceId: string, subscriptionId: string, filter: DeliveryFilter): Promise<number> =>
+  readCount(deliveryCounter(workspaceId, subscriptionId), totalName(filter));
 
 const isConditionFailure = (error: unknown) =>
   error instanceof ConditionalCheckFailedException ||

@@ -14,6 +14,7 @@ import {
   type SubscriptionPatch,
 } from '../domain/webhooks/subscription';
 import { collect, queryAll, queryPage, type PageRequest } from './query';
+import { bump, readCount, type Counter } from './counters';
 import { tenantPk } from './keys';
 import { createItem, deleteItem, transact, updateItem, type Write } from './transact';
 
@@ -30,7 +31,7 @@ const urlLockKey = (workspaceId: string, url: string) => ({
   pk: tenantPk(workspaceId, 'WHURL', createHash('sha256').update(url).digest('hex')),
   sk: 'WHURL',
 });
-const countKey = (workspaceId: string) => ({ pk: tenantPk(workspaceId), sk: 'WHSUB_COUNT' });
+const subscriptionCounter = (workspaceId: string): Counter => ({ pk: tenantPk(workspaceId), sk: 'WHSUB_COUNT' });
 const ALL_SUBSCRIPTIONS = 'WEBHOOK_SUBSCRIPTIONS';
 
 const toItem = (s: Subscription) => ({
@@ -53,10 +54,7 @@ export const createSubscription = async (workspaceId: string, input: Subscriptio
   const sub = newSubscription(objectId(now.getTime()), workspaceId, input, now);
   await transact(
     [
-      updateItem(countKey(workspaceId), 'ADD n :one', {
-        values: { ':one': 1, ':max': MAX_SUBSCRIPTIONS },
-        condition: 'attribute_not_exists(n) OR n < :max',
-      }),
+      bump(subscriptionCounter(workspaceId), { n: 1 }, { below: MAX_SUBSCRIPTIONS }),
       createItem({ ...urlLockKey(workspaceId, sub.url), type: 'WEBHOOK_URL_LOCK', subscriptionId: sub._id }),
       createItem(toItem(sub)),
     ],
@@ -79,10 +77,7 @@ export const requireSubscription = async (workspaceId: string, id: string): Prom
   return sub;
 };
 
-export const countSubscriptions = async (workspaceId: string): Promise<number> => {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: countKey(workspaceId), ConsistentRead: true }));
-  return typeof Item?.n === 'number' ? Item.n : 0;
-};
+export const countSubscriptions = (workspaceId: string): Promise<number> => readCount(subscriptionCounter(workspaceId));
 
 export const listSubscriptions = async (workspaceId: string, page: PageRequest) => {
   const [{ items, nextCursor }, total] = await Promise.all([
@@ -148,7 +143,7 @@ export const deleteSubscription = async (workspaceId: string, id: string): Promi
     [
       deleteItem(key(workspaceId, id), { condition: 'attribute_exists(pk)' }),
       deleteItem(urlLockKey(workspaceId, sub.url)),
-      updateItem(countKey(workspaceId), 'ADD n :minus', { values: { ':minus': -1 } }),
+      bump(subscriptionCounter(workspaceId), { n: -1 }),
     ],
     () => new NotFoundError('Subscription'),
   );
