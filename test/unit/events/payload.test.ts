@@ -37,7 +37,7 @@ describe('event payloads', () => {
     // 150 KB of quotes: 150 KB as sent, about 300 KB once escaped inside the stream record the pipe forwards.
     const quoted = { ...conversation, notes: '"'.repeat(150 * 1024) };
     const envelope = buildEnvelope('inbox.conversation.updated', 'b'.repeat(24), { conversation: quoted });
-    const put = outboxItem(envelope).item.Put!;
+    const item = outboxItem(envelope).item.Put!.Item!;
     const record = {
       eventID: 'f'.repeat(32),
       eventName: 'INSERT',
