@@ -1,4 +1,5 @@
-import { ConflictError, ValidationError } from '../domain/errors';
+import { ConflictError } from '../domain/errors';
+import { assertMergeable } from '../domain/contacts/lifecycle';
 import { mergeCustomers as merged, uniqueValues, type Customer, type UniqueValue } from '../domain/contacts/customer';
 import { bumpCounter } from './counters';
 import { customerCount, listPartition, mutateConversation } from './conversations';
@@ -65,7 +66,7 @@ const guardHandover = (ws: string, base: Customer, mergee: Customer, result: Cus
  * is finished by repeating the call.
  */
 export const mergeCustomers = async (ws: string, baseId: string, mergeeId: string, now: Date) => {
-  if (baseId === mergeeId) throw new ValidationError([{ path: 'mergeeId', message: 'Must differ from baseId' }]);
+  assertMergeable(baseId, mergeeId);
   await Promise.all([requireCustomer(ws, baseId), requireCustomer(ws, mergeeId)]);
   const conversationsMoved = await moveConversations(ws, mergeeId, baseId, now);
   const customer = await retryOnConflict(async () => {

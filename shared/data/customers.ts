@@ -13,6 +13,7 @@ import {
   type CustomerFields,
   type UniqueValue,
 } from '../domain/contacts/customer';
+import { assertDeletable } from '../domain/contacts/lifecycle';
 import { bumpCounter } from './counters';
 import { customerKey } from './entity-keys';
 import { tenantPk } from './keys';
@@ -170,13 +171,11 @@ export const mutateCustomer = (
     return after;
   });
 
-/** A customer with conversations cannot be deleted: merge it into another customer, or delete those first. */
+/** Deletes a customer that has no conversations (see `assertDeletable`), its guards and its tag links. */
 export const deleteCustomer = (ws: string, id: string, now: Date): Promise<Customer> =>
   retryOnConflict(async () => {
     const { customer, version, conversationCount } = await requireCustomer(ws, id);
-    if (conversationCount > 0) {
-      throw new ConflictError('Customer has conversations; delete them or merge this customer into another', { conversations: conversationCount });
-    }
+    assertDeletable(conversationCount);
     const tags = customer.tagIds;
     await transact(
       [

@@ -3,6 +3,7 @@ import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { ConflictError, ValidationError } from '../domain/errors';
 import { normalizeEmail, type Customer } from '../domain/contacts/customer';
+import { assertNotBlocked } from '../domain/contacts/lifecycle';
 import type { Channel } from '../domain/inbox/conversation';
 import type { Attachment } from '../domain/inbox/message';
 import { createConversation, getConversation, requireConversation } from './conversations';
@@ -85,7 +86,7 @@ export const receiveIncoming = async (ws: string, input: Incoming, now: Date): P
   const seen = await alreadyRecorded(ws, input);
   if (seen) return { ...seen, duplicate: true };
   const customer = await resolveCustomer(ws, input, now);
-  if (customer.blocked) throw new ConflictError('Customer is blocked', { customerId: customer._id });
+  assertNotBlocked(customer);
   const conversationId = await conversationFor(ws, customer, input, now);
   try {
     const posted = await postMessage(

@@ -1,14 +1,13 @@
 import { buildEnvelope } from '../events/envelope';
 import { outboxItem } from './outbox';
-import { ConflictError, ValidationError, type FieldError } from '../domain/errors';
+import { ConflictError } from '../domain/errors';
 import type { Tag } from '../domain/tags/tag';
 import {
+  checkTaggingRequest,
   exceedsEntityLimit,
-  isTaggableNow,
   isWellFormedId,
-  MALFORMED_ID,
-  MAX_TAGS_PER_ENTITY,
   planChange,
+  taggableType,
   taggingEventType,
   type EntityType,
   type TagAction,
@@ -124,27 +123,6 @@ export interface TaggingResult {
   tagIdsAfter: Map<string, string[]>;
 }
 
-const label = { conversation: 'conversation', customer: 'customer' } as const;
-
-const requestErrors = (
-  req: TaggingRequest & { entityType: TaggableNow },
-  tags: Map<string, Tag>,
-  entities: Map<string, Record<string, unknown>>,
-  action: TagAction,
-  entityPath: (i: number) => string,
-): FieldError[] => [
-  ...req.entityIds.flatMap((id, i) => {
-    if (!isWellFormedId(id)) return [{ path: entityPath(i), message: MALFORMED_ID }];
-    const item = entities.get(id);
-    if (!item) return [{ path: entityPath(i), message: `No such ${label[req.entityType]} in this workspace` }];
-    const change = planChange(tagIdsOf(item[TAG_IDS_ATTRIBUTE]), req.tagIds.filter((t) => tags.has(t)), action);
-    return exceedsEntityLimit(change) ? [{ path: entityPath(i), message: `Would carry more than ${MAX_TAGS_PER_ENTITY} tags` }] : [];
-  }),
-  ...req.tagIds.flatMap((id, i) =>
-    tags.has(id) ? [] : [{ path: `tagIds[${i}]`, message: isWellFormedId(id) ? 'No such tag in this workspace' : MALFORMED_ID }],
-  ),
-];
-
 /**
  * Tags or untags entities, all-or-nothing in validation: every unknown tag or entity (including another
  * workspace's, which is simply not found here) is reported by index and nothing is written. Then one
@@ -159,15 +137,14 @@ export const applyTagging = async (
   now: Date,
   single?: { notFound: () => Error },
 ): Promise<TaggingResult> => {
-  const { entityType } = req;
-  if (!isTaggableNow(entityType)) throw new ValidationError([{ path: 'entityType', message: 'Leads cannot be tagged yet' }]);
+  const entityType = taggableType(req.entityType);
   const [tags, entities] = await Promise.all([
     getTags(ws, req.tagIds.filter(isWellFormedId)),
     readEntities(ws, entityType, req.entityIds.filter(isWellFormedId)),
   ]);
   if (single && entities.size === 0) throw single.notFound();
-  const errors = requestErrors({ ...req, entityType }, tags, entities, action, (i) => (single ? 'tagIds' : `entityIds[${i}]`));
-  if (errors.length) throw new ValidationError(errors);
+  const current = new Map([...entities].map(([id, item]) => [id, tagIdsOf(item[TAG_IDS_ATTRIBUTE])]));
+  checkTaggingRequest({ ...req, entityType }, new Set(tags.keys()), current, action, (i) => (single ? 'tagIds' : `entityIds[${i}]`));
 
   const ids = [...new Set(req.entityIds)];
   const wanted = [...tags.values()];

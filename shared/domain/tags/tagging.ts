@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { OBJECT_ID } from '../../ids';
+import { ValidationError, type FieldError } from '../errors';
 
 /** Bulk calls name at most this many entities and tags: 100 × 10 stays one transaction per entity. */
 export const MAX_BULK_ENTITIES = 100;
@@ -64,3 +65,38 @@ const EVENT_PREFIX = { conversation: 'inbox.conversation', customer: 'customer.c
 
 export const taggingEventType = (type: TaggableNow, action: TagAction) =>
   `${EVENT_PREFIX[type]}.${action === 'tag' ? 'tagged' : 'untagged'}` as const;
+
+/** The entity types a request may tag today; leads are refused until CRM lands. */
+export const taggableType = (type: EntityType): TaggableNow => {
+  if (!isTaggableNow(type)) throw new ValidationError([{ path: 'entityType', message: 'Leads cannot be tagged yet' }]);
+  return type;
+};
+
+const label = { conversation: 'conversation', customer: 'customer' } as const;
+
+/**
+ * All-or-nothing validation of a tagging request against what exists: every malformed or unknown entity
+ * and tag (another workspace's is simply unknown) and every entity the change would take past
+ * MAX_TAGS_PER_ENTITY is reported by index in one 422. `current` holds the tag ids of the entities found.
+ */
+export const checkTaggingRequest = (
+  req: { entityType: TaggableNow; entityIds: readonly string[]; tagIds: readonly string[] },
+  knownTags: ReadonlySet<string>,
+  current: ReadonlyMap<string, readonly string[]>,
+  action: TagAction,
+  entityPath: (i: number) => string,
+): void => {
+  const errors: FieldError[] = [
+    ...req.entityIds.flatMap((id, i) => {
+      if (!isWellFormedId(id)) return [{ path: entityPath(i), message: MALFORMED_ID }];
+      const tagIds = current.get(id);
+      if (!tagIds) return [{ path: entityPath(i), message: `No such ${label[req.entityType]} in this workspace` }];
+      const change = planChange(tagIds, req.tagIds.filter((t) => knownTags.has(t)), action);
+      return exceedsEntityLimit(change) ? [{ path: entityPath(i), message: `Would carry more than ${MAX_TAGS_PER_ENTITY} tags` }] : [];
+    }),
+    ...req.tagIds.flatMap((id, i) =>
+      knownTags.has(id) ? [] : [{ path: `tagIds[${i}]`, message: isWellFormedId(id) ? 'No such tag in this workspace' : MALFORMED_ID }],
+    ),
+  ];
+  if (errors.length) throw new ValidationError(errors);
+};
