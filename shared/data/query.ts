@@ -38,6 +38,10 @@ const keyNames = (index?: IndexName) => {
 
 const encode = (key: Record<string, unknown>) => Buffer.from(JSON.stringify(key)).toString('base64url');
 
+/** DynamoDB's key attribute limits (bytes of UTF-8). */
+const MAX_PARTITION_KEY_BYTES = 2048;
+const MAX_SORT_KEY_BYTES = 1024;
+
 /** A cursor is only honoured for the partition it came from, so it can never reach another tenant's keys. */
 const decode = (cursor: string, partition: Partition): Record<string, string> => {
   const invalid = () => new ValidationError([{ path: 'cursor', message: 'Invalid or expired cursor' }]);
@@ -50,8 +54,16 @@ const decode = (cursor: string, partition: Partition): Record<string, string> =>
   const names = keyNames(partition.index);
   if (!key || typeof key !== 'object' || Array.isArray(key)) throw invalid();
   const record = key as Record<string, unknown>;
-  const allowed = new Set([tableSchema.partitionKey, tableSchema.sortKey, names.pk, names.sk]);
-  const wellTyped = Object.entries(record).every(([k, v]) => allowed.has(k as never) && typeof v === 'string');
+  // Exactly the key attributes DynamoDB needs to resume (table and index keys), each a non-empty string
+  // within its key size limit: anything else makes the Query itself fail (a 500), here or on AWS.
+  const required = projectionOf(partition);
+  const sortKeys = new Set<string>([tableSchema.sortKey, names.sk]);
+  const wellTyped =
+    Object.keys(record).length === required.length &&
+    required.every((k) => {
+      const v = record[k];
+      return typeof v === 'string' && v !== '' && Buffer.byteLength(v) <= (sortKeys.has(k) ? MAX_SORT_KEY_BYTES : MAX_PARTITION_KEY_BYTES);
+    });
   const sk = record[names.sk];
   if (!wellTyped || record[names.pk] !== partition.pk || typeof sk !== 'string' || !sortKeyWithin(sk, partition)) throw invalid();
   return record as Record<string, string>;

@@ -6,6 +6,8 @@ import { loadRoutes } from '../support/routes';
 import { useTestStack } from '../support/stack';
 import { tokenFor } from '../support/tenants';
 import fc from 'fast-check';
+import * as z from 'zod';
+import { jsonSchemaOf, objectOf } from '../support/json-arbitraries';
 
 /**
  * Schema fuzz (DESIGN §6): requests generated from each route's zod schemas (valid, mutated, hostile,
@@ -38,13 +40,14 @@ describe('the schema fuzz', () => {
   });
 
   it('recognises a 500, a non-JSON answer and a missed fixed answer as violations', () => {
-    const json = { 'content-type': 'application/json', 'x-request-id': 'r' };
+    const json = { 'content-type': 'application/json', 'x-request-id': 'r', 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '9', 'x-ratelimit-reset': '1' };
     expect(violations({}, { status: 500, headers: json, text: '{"success":false,"error":{"code":"INTERNAL_ERROR","message":"x"}}' })).toEqual(['status 500']);
     expect(violations({}, { status: 400, headers: { ...json, 'content-type': 'text/plain' }, text: 'Bad' })[0]).toMatch(/content-type/);
     expect(violations({}, { status: 422, headers: json, text: '{"error":"x"}' })[0]).toMatch(/not the error wrapper/);
     const fixed = { expect: { status: 400, code: 'BAD_REQUEST', why: 'malformed JSON is 400' } };
     expect(violations(fixed, { status: 200, headers: json, text: '{"success":true,"data":{}}' })[0]).toMatch(/expected 400 BAD_REQUEST/);
     expect(violations(fixed, { status: 400, headers: json, text: '{"success":false,"error":{"code":"BAD_REQUEST","message":"m"}}' })).toEqual([]);
+    expect(violations({}, { status: 200, headers: { ...json, 'x-ratelimit-limit': undefined }, text: '{"success":true,"data":{}}' })).toEqual(['no X-RateLimit-* headers']);
   });
 
   it('answers malformed JSON on a body route with 400 through the same sender and oracle', async () => {
@@ -54,6 +57,35 @@ describe('the schema fuzz', () => {
     expect(res.status).toBe(400);
     expect(violations({ expect: { status: 400, code: 'BAD_REQUEST', why: '' } }, res)).toEqual([]);
   });
+
+  // Found by the fuzz: a cursor naming the right partition with a key attribute emptied, missing or over
+  // DynamoDB's size limit reached the Query and failed it (500). Every list route with a cursor refuses them.
+  const cursorLists = routes.filter((r) => r.route.method === 'GET' && !r.pathParams.length && jsonSchemaOf(r.spec.query ?? z.object({})).properties?.cursor);
+  for (const list of cursorLists) {
+    it(`${list.key} refuses a cursor whose keys are emptied, missing, extra or oversized with 422 on cursor`, async () => {
+      const { token } = await tokenFor([workspaceId], ['admin:all']);
+      const api = client(env.stack.baseUrl, { token, workspaceId });
+      const factory = factories[`${list.route.path}/{id}`];
+      if (!factory) throw new Error(`no resource factory for ${list.route.path}/{id}`);
+      await factory.create(api);
+      await factory.create(api);
+      const first = await api.get(`${list.route.path}?limit=1`);
+      const real = JSON.parse(Buffer.from(first.body.data.pagination.nextCursor, 'base64url').toString()) as Record<string, string>;
+      expect((await api.get(`${list.route.path}?limit=1&cursor=${first.body.data.pagination.nextCursor}`)).status).toBe(200);
+      const names = Object.keys(real);
+      const variants = [
+        ...names.map((k) => ({ ...real, [k]: '' })),
+        ...names.map((k) => objectOf(Object.entries(real).filter(([n]) => n !== k))),
+        ...names.filter((k) => k !== names[0]).map((k) => ({ ...real, [k]: `${real[k]}${'x'.repeat(1100)}` })),
+        { ...real, extra: 'x' },
+      ];
+      for (const v of variants) {
+        const res = await api.get(`${list.route.path}?limit=1&cursor=${Buffer.from(JSON.stringify(v)).toString('base64url')}`);
+        expect(res.status, `${JSON.stringify(v).slice(0, 200)} → ${JSON.stringify(res.body)}`).toBe(422);
+        expect(res.body.error.details.errors.map((e: { path: string }) => e.path)).toEqual(['cursor']);
+      }
+    });
+  }
 
   for (const [i, route] of routes.entries()) {
     it(`${route.key} answers ${CASES_PER_ROUTE} generated requests without a 5xx, always in JSON, errors in the contract's wrapper`, async () => {
