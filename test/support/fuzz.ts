@@ -83,6 +83,10 @@ const RAW_QUERIES = [
   `cursor=${'A'.repeat(3000)}`,
   'cursor=eyJwayI6IldTI3gifQ',
   'cursor=%7B%7D',
+  // Well-formed base64url around JSON of every wrong shape: cursors are decoded before they are checked.
+  ...['{}', 'null', '[]', '"s"', '1e308', '{"pk":"WS#x","sk":1}', '{"pk":null,"sk":{}}', '{"__proto__":{"pk":"x"}}', '{"gsi1pk":"WS#000000000000000000000000#TAGS","gsi1sk":"\\ud800","pk":"x","sk":"y"}', `{"pk":"${'p'.repeat(1500)}"}`].map(
+    (json) => `cursor=${Buffer.from(json).toString('base64url')}`,
+  ),
   'status=open&status=closed',
   'tagId[]=1',
 ];
@@ -290,6 +294,8 @@ export const violations = (c: Pick<FuzzCase, 'expect'>, res: RawResponse): strin
   const type = String(res.headers['content-type'] ?? '');
   if (!/^application\/json/i.test(type)) out.push(`content-type ${JSON.stringify(type)}`);
   if (!res.headers['x-request-id']) out.push('no X-Request-Id');
+  // Every request here is authenticated, so every answer carries the rate-limit headers, errors included.
+  if (!res.headers['x-ratelimit-limit'] || !res.headers['x-ratelimit-remaining'] || !res.headers['x-ratelimit-reset']) out.push('no X-RateLimit-* headers');
   let body: any;
   try {
     body = JSON.parse(res.text);
