@@ -6,6 +6,7 @@ import { objectId } from '../../shared/ids';
 import { bumpCounter } from '../../shared/data/counters';
 import { createdItems, listPartition } from '../../shared/data/conversations';
 import { createCustomer } from '../../shared/data/customers';
+import { tenantPk } from '../../shared/data/keys';
 import { queryPage } from '../../shared/data/query';
 import { createItem, transact } from '../../shared/data/transact';
 import { newConversation } from '../../shared/domain/inbox/conversation';
@@ -44,7 +45,7 @@ const seed = async (ws: string, customerId: string) => {
     }),
   );
   await transact(counters.map((name) => bumpCounter(ws, name, CONVERSATIONS)));
-  await transact([createItem({ pk: `WS#${ws}`, sk: 'SEQUENCE#conversation', n: CONVERSATIONS })]);
+  await transact([createItem({ pk: tenantPk(ws), sk: 'SEQUENCE#conversation', n: CONVERSATIONS })]);
 };
 
 /** Tokens enough that no timed request is rate limited: each one serves `perToken` requests. */
@@ -96,7 +97,7 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
     [`GET ?limit=20&page=${DEEP_PAGE} (skips ${(DEEP_PAGE - 1) * LIMIT} keys)`, await measure(() => get(`limit=${LIMIT}&page=${DEEP_PAGE}`), { requests: 20, concurrency: 1, warmup: 2 })],
     ['GET ?limit=20&status=open (page 1, filtered)', await measure(() => get(`limit=${LIMIT}&status=open`), one)],
   ];
-  const createBaseline = await measure(() => transact([createItem({ pk: `WS#${workspaceId}#BENCH#${objectId()}`, sk: 'X' })]), { requests: 200, concurrency: 8 });
+  const createBaseline = await measure(() => transact([createItem({ pk: tenantPk(workspaceId, 'BENCH', objectId()), sk: 'X' })]), { requests: 200, concurrency: 8 });
   const creates = await measure(create, { requests: 200, concurrency: 8 });
 
   const row = ([name, l]: [string, Latency]) => [name, l.concurrency, l.p50Ms, l.p99Ms, l.rps, l.p50Ms / baseline.p50Ms];
