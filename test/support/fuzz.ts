@@ -170,27 +170,7 @@ const queryArb = (schema: JsonSchema | undefined, opts: DeriveOptions): fc.Arbit
     [3, mutatedArb(valid).map((v) => ({ kind: 'mutated', qs: toQueryString(v) }))],
     [2, fc.constantFrom(...RAW_QUERIES).map((qs) => ({ kind: 'raw', qs }))],
     [1, fc.tuple(hostileString({ long: false }), hostileString({ long: false })).map(([k, v]) => ({ kind: 'hostile', qs: `${percentEncode(k)}=${percentEncode(v)}` }))],
-    [schema?.properties?.cursor && opts.cursors?.length ? 3 : 0, cursorArb(opts.cursors ?? []).map((cursor) => ({ kind: 'cursor', qs: `limit=1&cursor=${cursor}` }))],
   ]);
-};
-
-/** Real cursors, as given or with the key inside changed (an attribute emptied, dropped, retyped, grown). */
-const cursorArb = (cursors: readonly string[]): fc.Arbitrary<string> => {
-  const decoded = cursors.map((c) => JSON.parse(Buffer.from(c, 'base64url').toString('utf8')) as unknown);
-  return fc.oneof(
-    fc.constantFrom(...cursors),
-    mutatedArb(fc.constantFrom(...decoded)).map((key) => Buffer.from(toJsonText(key), 'utf8').toString('base64url')),
-  );
-};
-
-/** A cursor from the route's list, when it is a list with cursors and holds more than one page of `limit=1`. */
-export const realCursorsFor = async (api: Client, route: LoadedRoute, ids: IdSource): Promise<string[]> => {
-  const query = route.spec.query ? jsonSchemaOf(route.spec.query) : undefined;
-  if (route.route.method !== 'GET' || !query?.properties?.cursor) return [];
-  const path = route.pathParams.reduce((p, name) => p.replace(`{${name}}`, ids(name)[0] ?? '000000000000000000000000'), route.route.path);
-  const res = await api.get(`${path}?limit=1`);
-  const cursor = res.body?.data?.pagination?.nextCursor;
-  return typeof cursor === 'string' ? [cursor] : [];
 };
 
 const segmentArb = (schema: JsonSchema | undefined, name: string, opts: DeriveOptions): fc.Arbitrary<{ kind: string; seg: string }> => {
