@@ -13,7 +13,7 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const { parseArgs } = await import('node:util');
 const { startStack } = await import('../../infra/local/stack');
 const { client } = await import('../support/api');
-const { FUZZ_HINTS, TokenPool, fuzzRoute, realIdsFor } = await import('../support/fuzz');
+const { FUZZ_HINTS, TokenPool, fuzzRoute, realCursorsFor, realIdsFor } = await import('../support/fuzz');
 const { makeFactories } = await import('../support/resource-factories');
 const { loadRoutes } = await import('../support/routes');
 const { createTenant, tokenFor } = await import('../support/tenants');
@@ -49,8 +49,9 @@ try {
   for (const [i, route] of routes.entries()) {
     const api = client(stack.baseUrl, { token: (await tokenFor([workspaceId], ['admin:all'])).token, workspaceId });
     const ids = await realIdsFor(api, route, factories);
+    const cursors = await realCursorsFor(api, route, ids);
     const pool = new TokenPool(workspaceId);
-    const stats = await fuzzRoute(stack.baseUrl, route, pool, { cases, seed: seed + i * 7919, concurrency, opts: { ids, hints: FUZZ_HINTS }, keepFailures: 5 });
+    const stats = await fuzzRoute(stack.baseUrl, route, pool, { cases, seed: seed + i * 7919, concurrency, opts: { ids, hints: FUZZ_HINTS, cursors }, keepFailures: 5 });
     all.push(stats);
     failing += stats.failing;
     process.stdout.write(

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { client } from '../support/api';
-import { FUZZ_HINTS, TokenPool, caseArb, fuzzRoute, realIdsFor, send, violations } from '../support/fuzz';
+import { FUZZ_HINTS, TokenPool, caseArb, fuzzRoute, realCursorsFor, realIdsFor, send, sharedIds, violations } from '../support/fuzz';
 import { makeFactories } from '../support/resource-factories';
 import { loadRoutes } from '../support/routes';
 import { useTestStack } from '../support/stack';
@@ -24,8 +24,14 @@ const env = useTestStack({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
 let workspaceId: string;
 const factories = makeFactories({ webhookUrl: 'https://127.0.0.1:9/hook' });
 
+let shared: Promise<Map<string, string[]>>;
+
 beforeAll(async () => {
-  ({ workspaceId } = await env.tenant());
+  const t = await env.tenant();
+  workspaceId = t.workspaceId;
+  // Ids for bodies, made once; a route's own path ids are made fresh for it (DELETE routes use theirs up).
+  shared = sharedIds(t.api, factories);
+  await shared;
 });
 
 describe('the schema fuzz', () => {
@@ -91,11 +97,12 @@ describe('the schema fuzz', () => {
     it(`${route.key} answers ${CASES_PER_ROUTE} generated requests without a 5xx, always in JSON, errors in the contract's wrapper`, async () => {
       const { token } = await tokenFor([workspaceId], ['admin:all']);
       const api = client(env.stack.baseUrl, { token, workspaceId });
-      const ids = await realIdsFor(api, route, factories);
+      const ids = await realIdsFor(api, route, factories, shared);
+      const cursors = await realCursorsFor(api, route, ids);
       const stats = await fuzzRoute(env.stack.baseUrl, route, new TokenPool(workspaceId), {
         cases: CASES_PER_ROUTE,
         seed: SEED + i * 7919,
-        opts: { ids, hints: FUZZ_HINTS },
+        opts: { ids, hints: FUZZ_HINTS, cursors },
       });
       expect(stats.cases).toBe(CASES_PER_ROUTE);
       const report = stats.failures.map((f) => `${f.case}\n    → ${f.status}: ${f.problems.join('; ')}\n    ${f.body}`).join('\n');

@@ -170,7 +170,29 @@ const queryArb = (schema: JsonSchema | undefined, opts: DeriveOptions): fc.Arbit
     [3, mutatedArb(valid).map((v) => ({ kind: 'mutated', qs: toQueryString(v) }))],
     [2, fc.constantFrom(...RAW_QUERIES).map((qs) => ({ kind: 'raw', qs }))],
     [1, fc.tuple(hostileString({ long: false }), hostileString({ long: false })).map(([k, v]) => ({ kind: 'hostile', qs: `${percentEncode(k)}=${percentEncode(v)}` }))],
+    ...(schema?.properties?.cursor && opts.cursors?.length
+      ? [[3, cursorArb(opts.cursors).map((cursor) => ({ kind: 'cursor', qs: `limit=1&cursor=${cursor}` }))] as [number, fc.Arbitrary<{ kind: string; qs: string }>]]
+      : []),
   ]);
+};
+
+/** Real cursors, as given or with the key inside changed (an attribute emptied, dropped, retyped, grown). */
+const cursorArb = (cursors: readonly string[]): fc.Arbitrary<string> => {
+  const decoded = cursors.map((c) => JSON.parse(Buffer.from(c, 'base64url').toString('utf8')) as unknown);
+  return fc.oneof(
+    fc.constantFrom(...cursors),
+    mutatedArb(fc.constantFrom(...decoded)).map((key) => Buffer.from(toJsonText(key), 'utf8').toString('base64url')),
+  );
+};
+
+/** A cursor from the route's list, when it is a list with cursors and holds more than one page of `limit=1`. */
+export const realCursorsFor = async (api: Client, route: LoadedRoute, ids: IdSource): Promise<string[]> => {
+  const query = route.spec.query ? jsonSchemaOf(route.spec.query) : undefined;
+  if (route.route.method !== 'GET' || !query?.properties?.cursor) return [];
+  const path = route.pathParams.reduce((p, name) => p.replace(`{${name}}`, ids(name)[0] ?? '000000000000000000000000'), route.route.path);
+  const res = await api.get(`${path}?limit=1`);
+  const cursor = res.body?.data?.pagination?.nextCursor;
+  return typeof cursor === 'string' ? [cursor] : [];
 };
 
 const segmentArb = (schema: JsonSchema | undefined, name: string, opts: DeriveOptions): fc.Arbitrary<{ kind: string; seg: string }> => {
@@ -395,16 +417,27 @@ const KIND_OF_FIELD: [RegExp, string][] = [
  * Creates, in the fuzzed workspace, resources for the route's own id parameters (through its factory)
  * and a few tags, customers and conversations for ids in bodies; returns where each field's ids come from.
  */
-export const realIdsFor = async (api: Client, route: LoadedRoute, factories: Record<string, ResourceFactory>): Promise<IdSource> => {
-  const kinds = ['/api/v1/tags/{id}', '/api/v1/tags/{id}', '/api/v1/contacts/customers/{id}', '/api/v1/contacts/customers/{id}', '/api/v1/inbox/conversations/{id}'];
+export const realIdsFor = async (
+  api: Client,
+  route: LoadedRoute,
+  factories: Record<string, ResourceFactory>,
+  shared?: Promise<Map<string, string[]>>,
+): Promise<IdSource> => {
   const own = factoryFor(factories, route);
-  const [made, mine] = await Promise.all([Promise.all(kinds.map((k) => factories[k]!.create(api))), own ? own.create(api) : undefined]);
-  const byKind = new Map<string, string[]>();
-  made.forEach((ids, i) => byKind.set(kinds[i]!, [...(byKind.get(kinds[i]!) ?? []), ids.id!]));
+  const [byKind, mine] = await Promise.all([shared ?? sharedIds(api, factories), own ? own.create(api) : undefined]);
   const params: Record<string, string[]> = {};
   for (const [name, id] of Object.entries(mine ?? {})) params[name] = [id];
   const every = [...byKind.values()].flat();
   return (field) => params[field] ?? byKind.get(KIND_OF_FIELD.find(([re]) => re.test(field))?.[1] ?? '') ?? every;
+};
+
+/** Tags, customers and a conversation for ids in bodies, by collection; make once and share between routes. */
+export const sharedIds = async (api: Client, factories: Record<string, ResourceFactory>): Promise<Map<string, string[]>> => {
+  const kinds = ['/api/v1/tags/{id}', '/api/v1/tags/{id}', '/api/v1/contacts/customers/{id}', '/api/v1/contacts/customers/{id}', '/api/v1/inbox/conversations/{id}'];
+  const made = await Promise.all(kinds.map((k) => factories[k]!.create(api)));
+  const byKind = new Map<string, string[]>();
+  made.forEach((ids, i) => byKind.set(kinds[i]!, [...(byKind.get(kinds[i]!) ?? []), ids.id!]));
+  return byKind;
 };
 
 /** Strings that satisfy refinements JSON Schema cannot carry (event names, https URLs), mixed into plain strings. */

@@ -159,6 +159,8 @@ export interface DeriveOptions {
   ids?: IdSource;
   /** Strings known to satisfy refinements the JSON Schema cannot express (webhook event names, URLs…). */
   hints?: readonly string[];
+  /** Real pagination cursors of the route's list, to send both as they are and with their keys mutated. */
+  cursors?: readonly string[];
 }
 
 export const OBJECT_ID_PATTERN = '^[0-9a-f]{24}$';
