@@ -97,6 +97,18 @@ export const startGateway = async (wiring: Wiring, port: number): Promise<{ url:
     }
   });
   server.keepAliveTimeout = 65_000;
+  // Node refuses a request line and headers over 16 KB before any handler runs; answer in the error wrapper.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return;
+    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+    const body = JSON.stringify({
+      success: false,
+      error: { code: 'BAD_REQUEST', message: tooLarge ? 'Request line and headers exceed 16 KB' : 'Malformed HTTP request' },
+    });
+    socket.end(
+      `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
   await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
   const { port: bound } = server.address() as { port: number };
   return { url: `http://127.0.0.1:${bound}`, server };

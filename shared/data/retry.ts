@@ -14,14 +14,16 @@ const isTransactionConflict = (error: unknown) =>
   error instanceof TransactionCanceledException && (error.CancellationReasons ?? []).some((r) => r.Code === 'TransactionConflict');
 
 /** Full jitter on an exponential ceiling: the n-th wait (n ≥ 1) is uniform in [0, min(capMs, baseMs·2ⁿ)). */
-export const backoff = (attempt: number, baseMs = 10, capMs = 200): Promise<void> =>
+export const backoff = (attempt: number, baseMs = 10, capMs = 400): Promise<void> =>
   new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(capMs, baseMs * 2 ** attempt)));
 
 /**
  * Re-runs `attempt` when it lost a race: its version check failed, or DynamoDB cancelled its transaction
  * because another one touched the same item. A cancelled transaction wrote nothing, so re-running is safe.
+ * Twelve attempts (at most about 3 s of waiting) let a burst of concurrent creates that all bump one
+ * workspace counter drain without failing any of them.
  */
-export const retryOnConflict = async <T>(attempt: () => Promise<T>, attempts = 8): Promise<T> => {
+export const retryOnConflict = async <T>(attempt: () => Promise<T>, attempts = 12): Promise<T> => {
   for (let i = 1; ; i++) {
     try {
       return await attempt();

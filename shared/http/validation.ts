@@ -28,3 +28,38 @@ export const fieldErrors = (error: z.ZodError, input: unknown): { missing: boole
   }
   return { missing, errors: [...byPath].map(([path, message]) => ({ path, message })) };
 };
+
+const ILL_FORMED = 'Must be valid Unicode text (no unpaired surrogate)';
+
+/**
+ * Every key and string holding an unpaired UTF-16 surrogate, as field errors. JSON lets `\ud800` through,
+ * but DynamoDB stores UTF-8, which cannot hold it, so such text is refused on every route, not stored.
+ * Walks with its own stack: a body may nest deeper than the call stack goes.
+ */
+export const illFormedText = (input: unknown): FieldError[] => {
+  interface Node {
+    value: unknown;
+    key?: PropertyKey;
+    parent?: Node;
+  }
+  const pathOf = (node: Node): PropertyKey[] => {
+    const path: PropertyKey[] = [];
+    for (let n: Node | undefined = node; n?.parent; n = n.parent) path.unshift(n.key!);
+    return path;
+  };
+  const errors: FieldError[] = [];
+  const pending: Node[] = [{ value: input }];
+  for (let node = pending.pop(); node; node = pending.pop()) {
+    const { value } = node;
+    if (typeof value === 'string') {
+      if (!value.isWellFormed()) errors.push({ path: formatPath(pathOf(node)), message: ILL_FORMED });
+    } else if (value !== null && typeof value === 'object') {
+      for (const [key, inner] of Object.entries(value)) {
+        const child = { value: inner, key: Array.isArray(value) ? Number(key) : key, parent: node };
+        if (!key.isWellFormed()) errors.push({ path: formatPath(pathOf(child)), message: ILL_FORMED });
+        pending.push(child);
+      }
+    }
+  }
+  return errors;
+};

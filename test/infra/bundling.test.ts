@@ -3,7 +3,9 @@ import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { CfnElement } from 'aws-cdk-lib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { ensureTable } from '../../infra/local/table';
 import { wiring } from '../../infra/wiring';
 import type { ParleyFunction } from '../../infra/constructs/parley-function';
 import { synth, type Synthesized } from './synth';
@@ -25,8 +27,8 @@ const assetOf = (fn: ParleyFunction): string => {
   return join(outdir, `asset.${key.replace(/\.zip$/, '')}`);
 };
 
-/** Imports a bundle in a fresh Node with no AWS credentials or region, optionally invoking its handler. */
-const importFresh = (file: string, event?: unknown): string =>
+/** Imports a bundle in a fresh Node with no AWS credentials or region, optionally invoking its handler (with `env`). */
+const importFresh = (file: string, event?: unknown, env: Record<string, string> = {}): string =>
   execFileSync(
     process.execPath,
     [
@@ -37,7 +39,7 @@ const importFresh = (file: string, event?: unknown): string =>
        const event = ${JSON.stringify(event ?? null)};
        process.stdout.write(event ? JSON.stringify(await m.handler(event, {})) : 'loaded');`,
     ],
-    { env: { PATH: process.env.PATH, LOG_LEVEL: 'silent' }, encoding: 'utf8', timeout: 30_000 },
+    { env: { PATH: process.env.PATH, LOG_LEVEL: 'silent', ...env }, encoding: 'utf8', timeout: 30_000 },
   );
 
 describe('bundled functions', () => {
@@ -62,11 +64,29 @@ describe('bundled functions', () => {
     for (const fn of app.functions()) expect(importFresh(join(assetOf(fn), 'index.mjs'))).toBe('loaded');
   });
 
-  it('run: the bundled fallback answers an API Gateway event with the contract 404', () => {
+  it('run: the bundled fallback authenticates against DynamoDB, then answers an unknown route with the contract 404', async () => {
+    const endpoint = inject('dynamoEndpoint');
+    const table = `bundle-${process.pid}`;
+    const ddb = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    await ensureTable(ddb, table);
+    ddb.destroy();
+    Object.assign(process.env, { DYNAMODB_ENDPOINT: endpoint, TABLE_NAME: table, AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' });
+    const { createTenant } = await import('../support/tenants');
+    const { token } = await createTenant(['inbox:read']);
     const fallback = app.functions().find((f) => f.spec === wiring.fallback)!;
-    const event = { rawPath: '/api/v1/nope', requestContext: { http: { method: 'GET' } }, headers: {} };
-    const response = JSON.parse(importFresh(join(assetOf(fallback), 'index.mjs'), event)) as { statusCode: number; body: string };
-    expect(response.statusCode).toBe(404);
-    expect(JSON.parse(response.body)).toMatchObject({ success: false, error: { code: 'NOT_FOUND' } });
+    const env = { DYNAMODB_ENDPOINT: endpoint, TABLE_NAME: table, AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' };
+    const call = (authorization?: string) => {
+      const event = {
+        rawPath: '/api/v1/nope',
+        requestContext: { requestId: 'r-1', http: { method: 'GET', sourceIp: '127.0.0.1' } },
+        headers: authorization ? { authorization } : {},
+      };
+      const response = JSON.parse(importFresh(join(assetOf(fallback), 'index.mjs'), event, env)) as { statusCode: number; body: string; headers: Record<string, string> };
+      return { ...response, body: JSON.parse(response.body) };
+    };
+    expect(call()).toMatchObject({ statusCode: 401, body: { success: false, error: { code: 'UNAUTHORIZED' } } });
+    const found = call(`Bearer ${token}`);
+    expect(found).toMatchObject({ statusCode: 404, body: { success: false, error: { code: 'NOT_FOUND' } } });
+    expect(found.headers['X-RateLimit-Limit']).toBe('300');
   });
 });

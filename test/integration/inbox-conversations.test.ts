@@ -171,11 +171,12 @@ describe('the status state machine', () => {
     const t = await tenant();
     const soon = await t.open();
     const later = await t.open();
-    await transition(t, soon._id, { status: 'snoozed', snoozedUntil: new Date(Date.now() + 1500).toISOString() });
+    // Far enough ahead that a loaded machine still runs the first sweep before it is due.
+    await transition(t, soon._id, { status: 'snoozed', snoozedUntil: new Date(Date.now() + 4000).toISOString() });
     await transition(t, later._id, { status: 'snoozed', snoozedUntil: new Date(Date.now() + 3_600_000).toISOString() });
     await wakeSnoozed();
     expect((await t.api.get(`${CONV}/${soon._id}`)).body.data.conversation.status).toBe('snoozed');
-    await new Promise((r) => setTimeout(r, 1600));
+    await new Promise((r) => setTimeout(r, 4100));
     await wakeSnoozed();
     const woken = (await t.api.get(`${CONV}/${soon._id}`)).body.data.conversation;
     expect(woken).toMatchObject({ status: 'open', snoozedUntil: null });

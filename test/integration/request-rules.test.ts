@@ -113,3 +113,35 @@ describe('a PATCH that changes nothing', () => {
     expect(await outboxEvents(workspaceId)).toHaveLength(eventsBefore);
   });
 });
+
+describe('text the storage cannot hold exactly', () => {
+  it('refuses an unpaired surrogate in any string or key of a body with 422 naming each, and stores nothing', async () => {
+    const { api } = await env.tenant();
+    const lone = '"\\ud800x"';
+    const res = await api.post('/api/v1/contacts/customers', `{"name":${lone},"attributes":{${lone}:1,"ok":${lone}}}`);
+    expectError(res, 422, 'VALIDATION_ERROR');
+    expect(res.body.error.details.errors).toHaveLength(3);
+    expect(res.body.error.details.errors.map((e: { path: string }) => e.path)).toContain('name');
+    expect((await api.get('/api/v1/contacts/customers')).body.data.pagination.total).toBe(0);
+  });
+
+  it('refuses a body that is not valid UTF-8 with 400', async () => {
+    const { token, workspaceId } = await env.tenant();
+    const bytes = Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]);
+    const res = await fetch(`${env.stack.baseUrl}/api/v1/tags`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'x-workspace-id': workspaceId, 'content-type': 'application/json' },
+      body: bytes,
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ success: false, error: { code: 'BAD_REQUEST', message: 'Request body is not valid UTF-8' } });
+  });
+
+  it('answers a request line and headers over 16 KB in the error wrapper, as JSON', async () => {
+    const res = await fetch(`${env.stack.baseUrl}/api/v1/tags?q=${'x'.repeat(20_000)}`);
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await res.json()).toMatchObject({ success: false, error: { code: 'BAD_REQUEST' } });
+  });
+});
+

@@ -1,7 +1,6 @@
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { z } from 'zod';
 import { wiring } from '../../infra/wiring';
+import { loadRouteHandlers } from '../../infra/wiring/route-handlers';
 import type { HttpRoute } from '../../infra/wiring/types';
 import type { Scope } from '../../shared/domain/auth/scopes';
 import type { RouteSpec } from '../../shared/http/route';
@@ -19,23 +18,12 @@ export interface LoadedRoute {
   pathParams: string[];
 }
 
-const root = resolve(import.meta.dirname, '..', '..');
-
-/** Imports every wiring route's handler module and reads `handler.scope` and `handler.spec` from it. */
+/** Every wiring route with the scope and schemas its handler module declares. */
 export const loadRoutes = async (): Promise<LoadedRoute[]> =>
-  Promise.all(
-    wiring.routes.map(async (route) => {
-      const mod = (await import(pathToFileURL(resolve(root, route.handler)).href)) as { handler?: { scope?: Scope | null; spec?: Spec } };
-      const handler = mod.handler;
-      if (!handler || handler.scope === undefined || !handler.spec) {
-        throw new Error(`${route.handler} (${route.method} ${route.path}) exports no route() handler with scope and spec`);
-      }
-      return {
-        route,
-        key: `${route.method} ${route.path}`,
-        scope: handler.scope,
-        spec: handler.spec,
-        pathParams: [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!),
-      };
-    }),
-  );
+  (await loadRouteHandlers(wiring.routes)).map(({ route, scope, spec }) => ({
+    route,
+    key: `${route.method} ${route.path}`,
+    scope,
+    spec: spec as Spec,
+    pathParams: [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!),
+  }));

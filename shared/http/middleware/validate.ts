@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { AppError, NotFoundError, ValidationError } from '../../domain/errors';
-import { fieldErrors } from '../validation';
+import { fieldErrors, illFormedText } from '../validation';
 import { header, stateOf, type HttpMiddleware } from '../state';
 
 export const MAX_BODY_BYTES = 256 * 1024;
@@ -11,13 +11,21 @@ export interface InputSchemas {
   params?: z.ZodType;
 }
 
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 const parseJsonObject = (raw: Buffer, contentType: string | undefined): unknown => {
   if (!/^application\/json\s*(;|$)/i.test(contentType ?? '')) {
     throw new AppError('BAD_REQUEST', 'Content-Type must be application/json');
   }
+  let text: string;
+  try {
+    text = UTF8.decode(raw);
+  } catch {
+    throw new AppError('BAD_REQUEST', 'Request body is not valid UTF-8');
+  }
   let value: unknown;
   try {
-    value = JSON.parse(raw.toString('utf8'));
+    value = JSON.parse(text);
   } catch {
     throw new AppError('BAD_REQUEST', 'Request body is not valid JSON');
   }
@@ -31,6 +39,8 @@ const parseJsonObject = (raw: Buffer, contentType: string | undefined): unknown 
 const NOTHING = z.strictObject({});
 
 const check = <S extends z.ZodType>(schema: S, input: unknown): z.output<S> => {
+  const text = illFormedText(input);
+  if (text.length > 0) throw new ValidationError(text);
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const { missing, errors } = fieldErrors(result.error, input);
