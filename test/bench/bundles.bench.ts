@@ -40,7 +40,7 @@ const coldInit = (file: string): number =>
     execFileSync(
       process.execPath,
       ['--enable-source-maps', '--input-type=module', '-e', `const t = performance.now(); await import(${JSON.stringify(pathToFileURL(file).href)}); process.stdout.write(String(performance.now() - t));`],
-      { env: { PATH: process.env.PATH, LOG_LEVEL: 'silent' }, encoding: 'utf8', timeout: 30_000 },
+      { env: { PATH: process.env.PATH, LOG_LEVEL: 'silent', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' }, encoding: 'utf8', timeout: 30_000 },
     ),
   );
 
