@@ -1,3 +1,4 @@
+import { tenantPk } from '../../shared/data/keys';
 import { describe, expect, it } from 'vitest';
 import type { Client } from '../support/api';
 import { outboxEvents } from '../support/outbox';
@@ -82,7 +83,8 @@ describe('reading and listing tags', () => {
   it('refuses a limit over 100 and a tampered cursor with 422', async () => {
     const { api } = await tenant();
     expect(errorPaths(await api.get('/api/v1/tags?limit=101'))).toEqual(['limit']);
-    const otherWs = Buffer.from(JSON.stringify({ gsi1pk: 'WS#000000000000000000000000#TAGS', gsi1sk: 'a', pk: 'x', sk: 'y' })).toString('base64url');
+    const other = await tenant();
+    const otherWs = Buffer.from(JSON.stringify({ gsi1pk: tenantPk(other.workspaceId, 'TAGS'), gsi1sk: 'a', pk: 'x', sk: 'y' })).toString('base64url');
     expect(errorPaths(await api.get(`/api/v1/tags?cursor=${otherWs}`))).toEqual(['cursor']);
   });
 
