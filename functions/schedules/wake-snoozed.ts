@@ -17,13 +17,13 @@ export const handler = async (): Promise<{ woken: number }> => {
   for (;;) {
     const due = await dueSnoozed(now, BATCH);
     let batch = 0;
-    for (const { workspaceId, id } of due) {
+    for (const { tenant, id } of due) {
       const decide = (c: Conversation) => {
         const change = wake(c, now);
         return change && { change };
       };
-      const after = await mutateConversation(workspaceId, id, decide, now).catch((error: unknown) =>
-        log.error('wake failed', { workspaceId, conversationId: id, error: String(error) }),
+      const after = await mutateConversation(tenant, id, decide, now).catch((error: unknown) =>
+        log.error('wake failed', { tenant, conversationId: id, error: String(error) }),
       );
       if (after?.status === 'open') batch++;
     }

@@ -4,11 +4,12 @@ import { postMessage } from '../../shared/data/messages';
 import { receiveIncoming } from '../../shared/data/messages-incoming';
 import { assign } from '../../shared/domain/inbox/edits';
 import { changeStatus } from '../../shared/domain/inbox/state-machine';
+import type { Tenant } from '../../shared/domain/auth/tenant';
 
 const DEMO_AGENT = '64b000000000000000000001';
 
 /** Demo customers and conversations, so `GET /api/v1/inbox/conversations` shows something on a first start. */
-export const seedInbox = async (ws: string): Promise<void> => {
+export const seedInbox = async (ws: Tenant): Promise<void> => {
   const now = () => new Date();
   await createCustomer(ws, { name: 'Grace Hopper', email: 'grace@example.com', phone: '+14155550101', attributes: { plan: 'enterprise' } }, now());
 

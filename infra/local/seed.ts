@@ -1,22 +1,25 @@
 import { listWorkspaces, createWorkspace } from '../../shared/data/workspaces';
 import { createToken } from '../../shared/data/tokens';
+import { tenantOf } from '../../shared/domain/auth/tenant';
+import type { TokenEnvironment } from '../../shared/domain/auth/token';
 import { seedInbox } from './seed-inbox';
 
 export interface Seeded {
   workspaceId: string;
-  token: string;
+  tokens: Record<TokenEnvironment, string>;
 }
 
-/** On the very first start only: a demo workspace and an admin token, so a new user can call the API at once. */
+/**
+ * On the very first start only: a demo workspace whose live data and test-mode sandbox both hold demo
+ * conversations, and an admin token for each mode, so a new user can call the API at once.
+ */
 export const seedOnFirstStart = async (): Promise<Seeded | undefined> => {
   if ((await listWorkspaces()).length > 0) return undefined;
   const workspace = await createWorkspace('Demo workspace');
-  const { token } = await createToken({
-    name: 'Demo admin token',
-    scopes: ['admin:all'],
-    workspaceIds: [workspace._id],
-    environment: 'test',
-  });
-  await seedInbox(workspace._id);
-  return { workspaceId: workspace._id, token };
+  const seedMode = async (environment: TokenEnvironment) => {
+    const { token } = await createToken({ name: `Demo admin token (${environment})`, scopes: ['admin:all'], workspaceIds: [workspace._id], environment });
+    await seedInbox(tenantOf(workspace._id, environment));
+    return token;
+  };
+  return { workspaceId: workspace._id, tokens: { live: await seedMode('live'), test: await seedMode('test') } };
 };

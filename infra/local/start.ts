@@ -22,11 +22,12 @@ const run = async (dir: string, port: number, unlock: () => void) => {
   if (seeded) {
     lines.push(
       '',
-      'First start: created a demo workspace and an admin token. The token is shown only this once:',
+      'First start: created a demo workspace and an admin token for each mode. The tokens are shown only this once:',
       `  workspace id: ${seeded.workspaceId}`,
-      `  token:        ${seeded.token}`,
+      `  live token:   ${seeded.tokens.live}`,
+      `  test token:   ${seeded.tokens.test}   (test mode: a sandbox whose data and events never mix with live)`,
       '',
-      `  curl -H "Authorization: Bearer ${seeded.token}" ${stack.baseUrl}/api/v1/auth/workspaces`,
+      `  curl -H "Authorization: Bearer ${seeded.tokens.test}" ${stack.baseUrl}/api/v1/auth/workspaces`,
     );
   }
   process.stdout.write(`${lines.join('\n')}\n\nPress Ctrl-C to stop.\n`);

@@ -1,3 +1,4 @@
+import type { Tenant } from '../domain/auth/tenant';
 import type { Conversation } from '../domain/inbox/conversation';
 import { listSource, type ConversationFilters } from '../domain/inbox/lists';
 import { readCounter } from './counters';
@@ -30,11 +31,8 @@ export const listConversations = async (ws: string, filters: ConversationFilters
   return { conversations: items.map(fromItem), total, nextCursor: result.nextCursor };
 };
 
-/** Snoozed conversations due by `now`, across workspaces, from the sparse timer index. */
-export const dueSnoozed = async (now: Date, limit = 100): Promise<{ workspaceId: string; id: string }[]> => {
+/** Snoozed conversations due by `now`, across tenants, from the sparse timer index. */
+export const dueSnoozed = async (now: Date, limit = 100): Promise<{ tenant: Tenant; id: string }[]> => {
   const { items } = await queryPage({ index: 'gsi1', pk: SNOOZED_INDEX, skUpTo: `${now.toISOString()}#~` }, { limit });
-  return items.map((i) => {
-    const { tenant, id } = fromIndexSk(i.gsi1sk as string);
-    return { workspaceId: tenant, id };
-  });
+  return items.map((i) => fromIndexSk(i.gsi1sk as string));
 };

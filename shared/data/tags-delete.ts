@@ -77,9 +77,9 @@ export const deleteTag = async (ws: string, id: string, now: Date): Promise<Deta
  */
 export const finishStaleDeletions = async (before: Date, now: Date, deadline: number, batch = 20): Promise<number> => {
   let finished = 0;
-  for (const { workspaceId, tag } of await unfinishedDeletions(before, batch)) {
+  for (const { tenant, tag } of await unfinishedDeletions(before, batch)) {
     if (Date.now() >= deadline) break;
-    if ((await finishTagDeletion(workspaceId, tag, now, deadline)).complete) finished++;
+    if ((await finishTagDeletion(tenant, tag, now, deadline)).complete) finished++;
   }
   return finished;
 };

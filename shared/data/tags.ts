@@ -3,6 +3,7 @@ import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { objectId } from '../ids';
 import { ConflictError, NotFoundError } from '../domain/errors';
+import type { Tenant } from '../domain/auth/tenant';
 import { applyUpdate, nameKey, newTag, type CreateTag, type Tag, type UpdateTag } from '../domain/tags/tag';
 import { bumpCounter, readCounter } from './counters';
 import { tagKey } from './entity-keys';
@@ -143,10 +144,10 @@ export const hideTag = (ws: string, id: string, now: Date): Promise<Tag | undefi
 /** Last step of deleting a tag, once no entity carries it any more. */
 export const removeHiddenTag = (ws: string, id: string): Promise<void> => transact([deleteItem(tagKey(ws, id))]);
 
-/** Deletions started before `before` and not finished (oldest first), across workspaces. */
-export const unfinishedDeletions = async (before: Date, limit: number): Promise<{ workspaceId: string; tag: Tag }[]> => {
+/** Deletions started before `before` and not finished (oldest first), across tenants. */
+export const unfinishedDeletions = async (before: Date, limit: number): Promise<{ tenant: Tenant; tag: Tag }[]> => {
   const { items } = await queryPage({ index: 'gsi2', pk: DELETIONS, skBelow: before.toISOString() }, { limit });
-  return items.map((i) => ({ workspaceId: fromIndexSk(i.gsi2sk as string).tenant, tag: fromItem(i) }));
+  return items.map((i) => ({ tenant: fromIndexSk(i.gsi2sk as string).tenant, tag: fromItem(i) }));
 };
 
 /** For a transaction that attaches the tag: it must exist and not be in deletion. */

@@ -7,6 +7,7 @@ import { objectId } from '../ids';
 import { buildEnvelope } from '../events/envelope';
 import { outboxItem } from './outbox';
 import { ConflictError, NotFoundError } from '../domain/errors';
+import { tenantOf } from '../domain/auth/tenant';
 import { admissionRefusal, type RateCategory } from '../domain/auth/rate-limit';
 import {
   generateToken,
@@ -57,7 +58,7 @@ export const createToken = async (input: NewToken, now = new Date()): Promise<{ 
     createItem({ ...mainKey(hash), type: 'TOKEN', gsi1pk: `TOKENID#${record._id}`, gsi1sk: 'TOKEN', ...record }),
     ...record.workspaceIds.flatMap((ws) => [
       createItem({ ...bindingKey(ws, record._id), type: 'TOKEN_BINDING', ...record }),
-      outboxItem(buildEnvelope('auth.token.created', ws, tokenEventData(record), { now })),
+      outboxItem(buildEnvelope('auth.token.created', tenantOf(ws, record.environment), tokenEventData(record), { now })),
     ]),
   ]);
   return { token, record };
@@ -167,7 +168,7 @@ export const revokeToken = async (tokenId: string, now = new Date()): Promise<To
       updateItem({ pk: item.pk as string, sk: 'TOKEN' }, 'SET revokedAt = :r', setRevoked),
       ...record.workspaceIds.flatMap((ws) => [
         updateItem(bindingKey(ws, tokenId), 'SET revokedAt = :r', setRevoked),
-        outboxItem(buildEnvelope('auth.token.revoked', ws, tokenEventData(revoked), { now })),
+        outboxItem(buildEnvelope('auth.token.revoked', tenantOf(ws, record.environment), tokenEventData(revoked), { now })),
       ]),
     ],
     () => new ConflictError('Token is already revoked'),

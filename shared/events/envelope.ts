@@ -1,4 +1,5 @@
 import { objectId } from '../ids';
+import { tenantOf, tenantParts, type Tenant } from '../domain/auth/tenant';
 import type { EventType } from './catalog';
 
 export type Changes = Record<string, [unknown, unknown]>;
@@ -7,6 +8,8 @@ export interface EventEnvelope {
   eventId: string;
   eventType: EventType | 'webhook.ping';
   workspaceId: string;
+  /** False for events of test-mode activity, which reach only test-mode subscriptions. */
+  livemode: boolean;
   occurredAt: string;
   apiVersion: 'v1';
   data: Record<string, unknown>;
@@ -15,7 +18,7 @@ export interface EventEnvelope {
 
 export const buildEnvelope = (
   eventType: EventEnvelope['eventType'],
-  workspaceId: string,
+  tenant: Tenant,
   data: Record<string, unknown>,
   opts: { changes?: Changes; now?: Date } = {},
 ): EventEnvelope => {
@@ -23,13 +26,17 @@ export const buildEnvelope = (
   return {
     eventId: objectId(now.getTime()),
     eventType,
-    workspaceId,
+    ...tenantParts(tenant),
     occurredAt: now.toISOString(),
     apiVersion: 'v1',
     data,
     ...(opts.changes && Object.keys(opts.changes).length > 0 ? { changes: opts.changes } : {}),
   };
 };
+
+/** The tenant whose activity the event reports (events written before test mode existed carry no `livemode`: live). */
+export const envelopeTenant = (envelope: Pick<EventEnvelope, 'workspaceId' | 'livemode'>): Tenant =>
+  tenantOf(envelope.workspaceId, envelope.livemode === false ? 'test' : 'live');
 
 /** Field-level diff for `changes` on update events; only keys present in `after` are compared. */
 export const diff = (before: object, after: object): Changes => {

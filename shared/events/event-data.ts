@@ -5,7 +5,7 @@ import { Attachment, MESSAGE_TYPES, type Message } from '../domain/inbox/message
 import { Identity, type Customer } from '../domain/contacts/customer';
 import type { Tag } from '../domain/tags/tag';
 import type { TokenRecord } from '../domain/auth/token';
-import type { Subscription } from '../domain/webhooks/subscription';
+import type { publicSubscription } from '../domain/webhooks/subscription';
 import type { Workspace } from '../domain/auth/workspace';
 
 /**
@@ -93,10 +93,11 @@ export const token = exactly<TokenRecord>()(
 export const workspace = exactly<Workspace>()(z.strictObject({ _id: id, name: z.string(), createdAt: time, updatedAt: time }));
 
 /** A subscription as every response shows it: without its secret. */
-export const subscription = exactly<Omit<Subscription, 'secret'>>()(
+export const subscription = exactly<ReturnType<typeof publicSubscription>>()(
   z.strictObject({
     _id: id,
     workspaceId: id,
+    livemode: z.boolean(),
     url: z.string(),
     events: z.array(z.string()),
     active: z.boolean(),

@@ -31,7 +31,8 @@ export interface RouteContext<B, Q, P, W> {
   body: B;
   query: Q;
   params: P;
-  workspaceId: W;
+  /** The workspace named by `x-workspace-id` in the token's mode: the first argument of every repository. */
+  tenant: W;
   token: TokenRecord;
   requestId: string;
   now: Date;
@@ -67,7 +68,7 @@ export const route = <
       body: input.body,
       query: input.query,
       params: input.params,
-      workspaceId: state.workspaceId,
+      tenant: state.tenant,
       token: state.token!,
       requestId: state.requestId,
       now: state.now,

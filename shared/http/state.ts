@@ -1,5 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { Tenant } from '../domain/auth/tenant';
 import type { TokenRecord } from '../domain/auth/token';
 import type { RateCategory } from '../domain/auth/rate-limit';
 
@@ -12,7 +13,7 @@ export interface RequestState {
   token?: TokenRecord;
   /** Whether the token's rate-limit window admitted this request, and how many it has counted. */
   admission?: { admitted: boolean; used: number; category: RateCategory };
-  workspaceId?: string;
+  tenant?: Tenant;
   input?: { body: unknown; query: unknown; params: unknown };
 }
 

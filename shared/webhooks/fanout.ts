@@ -1,4 +1,4 @@
-import type { EventEnvelope } from '../events/envelope';
+import { envelopeTenant, type EventEnvelope } from '../events/envelope';
 import { newDelivery, type Delivery } from '../domain/webhooks/delivery';
 import { receives } from '../domain/webhooks/subscription';
 import { createDelivery } from '../data/webhook-deliveries';
@@ -17,9 +17,9 @@ export const startDeliveries = async (deliveries: readonly Delivery[]): Promise<
   }
 };
 
-/** One delivery per subscription that was active and subscribed when the event occurred. */
+/** One delivery per subscription of the event's tenant (so of its mode) that was active and subscribed when the event occurred. */
 export const fanOut = async (envelope: EventEnvelope, payload: string, now = new Date()): Promise<number> => {
-  const subs = (await workspaceSubscriptions(envelope.workspaceId)).filter((s) => receives(s, envelope.eventType, envelope.occurredAt));
+  const subs = (await workspaceSubscriptions(envelopeTenant(envelope))).filter((s) => receives(s, envelope.eventType, envelope.occurredAt));
   await startDeliveries(subs.map((s) => newDelivery(envelope, payload, s, now)));
   return subs.length;
 };

@@ -90,13 +90,16 @@ const exited = (child: ChildProcess) => new Promise((r) => (child.exitCode !== n
 describe('npm start', () => {
   let token = '';
 
-  it('on the very first start creates a demo workspace and prints an admin token that works', async () => {
+  it('on the very first start creates a demo workspace and prints a live and a test admin token that work, each in its own mode', async () => {
     const run = await start();
-    token = /token:\s+(sk_test_[0-9A-Za-z]{48})/.exec(run.output())?.[1] ?? '';
-    expect(token).not.toBe('');
-    const res = await client(run.baseUrl, { token }).get('/api/v1/auth/workspaces');
-    expect(res.status).toBe(200);
-    expect(res.body.data.workspaces).toHaveLength(1);
+    const live = /live token:\s+(sk_live_[0-9A-Za-z]{48})/.exec(run.output())?.[1] ?? '';
+    token = /test token:\s+(sk_test_[0-9A-Za-z]{48})/.exec(run.output())?.[1] ?? '';
+    for (const [t, livemode] of [[live, true], [token, false]] as const) {
+      expect(t).not.toBe('');
+      const res = await client(run.baseUrl, { token: t }).get('/api/v1/auth/workspaces');
+      expect(res.status).toBe(200);
+      expect(res.body.data.workspaces).toEqual([expect.objectContaining({ livemode })]);
+    }
     run.child.kill('SIGINT');
     await exited(run.child);
     expect(run.child.exitCode).toBe(0);
@@ -104,7 +107,7 @@ describe('npm start', () => {
 
   it('keeps workspaces and tokens across a restart and prints no new token', async () => {
     const run = await start();
-    expect(run.output()).not.toMatch(/sk_test_/);
+    expect(run.output()).not.toMatch(/sk_(live|test)_/);
     const res = await client(run.baseUrl, { token }).get('/api/v1/auth/workspaces');
     expect(res.status).toBe(200);
     run.child.kill('SIGTERM');

@@ -1,4 +1,5 @@
 import { route } from '../../../shared/http/route';
+import { livemode } from '../../../shared/domain/auth/token';
 
 export const handler = route({ scope: null, workspace: false }, async ({ token }) => ({
   token: {
@@ -6,6 +7,7 @@ export const handler = route({ scope: null, workspace: false }, async ({ token }
     name: token.name,
     prefix: token.prefix,
     environment: token.environment,
+    livemode: livemode(token),
     scopes: token.scopes,
     workspaceIds: token.workspaceIds,
     createdAt: token.createdAt,

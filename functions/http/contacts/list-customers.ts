@@ -3,8 +3,8 @@ import { paginationOf } from '../../../shared/http/pagination';
 import { listCustomers } from '../../../shared/data/customers-list';
 import { CustomerFilters } from './schemas';
 
-export const handler = route({ scope: 'contacts:read', query: CustomerFilters }, async ({ query, workspaceId }) => {
+export const handler = route({ scope: 'contacts:read', query: CustomerFilters }, async ({ query, tenant }) => {
   const { page, limit, cursor, ...filters } = query;
-  const { customers, total, nextCursor } = await listCustomers(workspaceId, filters, { page, limit, cursor });
+  const { customers, total, nextCursor } = await listCustomers(tenant, filters, { page, limit, cursor });
   return { customers, pagination: paginationOf(total, query, nextCursor) };
 });

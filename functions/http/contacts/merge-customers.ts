@@ -2,6 +2,6 @@ import { route } from '../../../shared/http/route';
 import { mergeCustomers } from '../../../shared/data/customers-merge';
 import { MergeCustomers } from './schemas';
 
-export const handler = route({ scope: 'contacts:write', body: MergeCustomers }, async ({ body, workspaceId, now }) =>
-  mergeCustomers(workspaceId, body.baseId, body.mergeeId, now),
+export const handler = route({ scope: 'contacts:write', body: MergeCustomers }, async ({ body, tenant, now }) =>
+  mergeCustomers(tenant, body.baseId, body.mergeeId, now),
 );

@@ -3,9 +3,9 @@ import { mutateConversation } from '../../../shared/data/conversations';
 import { changeStatus } from '../../../shared/domain/inbox/state-machine';
 import { ChangeStatus, IdParams } from './schemas';
 
-export const handler = route({ scope: 'inbox:write', params: IdParams, body: ChangeStatus }, async ({ params, body, workspaceId, now }) => ({
+export const handler = route({ scope: 'inbox:write', params: IdParams, body: ChangeStatus }, async ({ params, body, tenant, now }) => ({
   conversation: await mutateConversation(
-    workspaceId,
+    tenant,
     params.id,
     (c) => ({ change: changeStatus(c, body.status, { snoozedUntil: body.snoozedUntil, now }) }),
     now,

@@ -4,6 +4,6 @@ import { CreateMessage, IdParams } from './schemas';
 
 export const handler = route(
   { scope: 'inbox:write', params: IdParams, body: CreateMessage, status: 201 },
-  async ({ params, body, workspaceId, token, now }) =>
-    postMessage(workspaceId, params.id, { ...body, author: { type: 'token', id: token._id } }, now),
+  async ({ params, body, tenant, token, now }) =>
+    postMessage(tenant, params.id, { ...body, author: { type: 'token', id: token._id } }, now),
 );

@@ -2,6 +2,6 @@ import { route } from '../../../shared/http/route';
 import { requireConversation } from '../../../shared/data/conversations';
 import { IdParams } from './schemas';
 
-export const handler = route({ scope: 'inbox:read', params: IdParams }, async ({ params, workspaceId }) => ({
-  conversation: (await requireConversation(workspaceId, params.id)).conversation,
+export const handler = route({ scope: 'inbox:read', params: IdParams }, async ({ params, tenant }) => ({
+  conversation: (await requireConversation(tenant, params.id)).conversation,
 }));

@@ -3,8 +3,8 @@ import { paginationOf } from '../../../shared/http/pagination';
 import { listConversations } from '../../../shared/data/conversations-lists';
 import { ConversationFilters } from './schemas';
 
-export const handler = route({ scope: 'inbox:read', query: ConversationFilters }, async ({ query, workspaceId }) => {
+export const handler = route({ scope: 'inbox:read', query: ConversationFilters }, async ({ query, tenant }) => {
   const { page, limit, cursor, ...filters } = query;
-  const { conversations, total, nextCursor } = await listConversations(workspaceId, filters, { page, limit, cursor });
+  const { conversations, total, nextCursor } = await listConversations(tenant, filters, { page, limit, cursor });
   return { conversations, pagination: paginationOf(total, query, nextCursor) };
 });

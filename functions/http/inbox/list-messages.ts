@@ -3,7 +3,7 @@ import { ListQuery, paginationOf } from '../../../shared/http/pagination';
 import { listMessages } from '../../../shared/data/messages';
 import { IdParams } from './schemas';
 
-export const handler = route({ scope: 'inbox:read', params: IdParams, query: ListQuery }, async ({ params, query, workspaceId }) => {
-  const { messages, total, nextCursor } = await listMessages(workspaceId, params.id, query);
+export const handler = route({ scope: 'inbox:read', params: IdParams, query: ListQuery }, async ({ params, query, tenant }) => {
+  const { messages, total, nextCursor } = await listMessages(tenant, params.id, query);
   return { messages, pagination: paginationOf(total, query, nextCursor) };
 });

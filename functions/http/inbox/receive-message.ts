@@ -2,6 +2,6 @@ import { route } from '../../../shared/http/route';
 import { receiveIncoming } from '../../../shared/data/messages-incoming';
 import { IncomingMessage } from './schemas';
 
-export const handler = route({ scope: 'inbox:write', body: IncomingMessage, status: 201 }, async ({ body, workspaceId, now }) =>
-  receiveIncoming(workspaceId, body, now),
+export const handler = route({ scope: 'inbox:write', body: IncomingMessage, status: 201 }, async ({ body, tenant, now }) =>
+  receiveIncoming(tenant, body, now),
 );

@@ -3,6 +3,6 @@ import { mutateConversation } from '../../../shared/data/conversations';
 import { unassign } from '../../../shared/domain/inbox/edits';
 import { IdParams } from './schemas';
 
-export const handler = route({ scope: 'inbox:write', params: IdParams }, async ({ params, workspaceId, now }) => ({
-  conversation: await mutateConversation(workspaceId, params.id, (c) => ({ change: unassign(c, now) }), now),
+export const handler = route({ scope: 'inbox:write', params: IdParams }, async ({ params, tenant, now }) => ({
+  conversation: await mutateConversation(tenant, params.id, (c) => ({ change: unassign(c, now) }), now),
 }));

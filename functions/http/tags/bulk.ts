@@ -4,7 +4,7 @@ import { applyTagging } from '../../../shared/data/tags-tagging';
 
 /** `POST /tags/bulk` and `/tags/bulk/remove`: the same body and answer, adding or removing. */
 export const bulkRoute = (action: TagAction) =>
-  route({ scope: 'tags:write', body: BulkTagging }, async ({ body, workspaceId, now }) => {
-    const { changed, unchanged } = await applyTagging(workspaceId, body, action, now);
+  route({ scope: 'tags:write', body: BulkTagging }, async ({ body, tenant, now }) => {
+    const { changed, unchanged } = await applyTagging(tenant, body, action, now);
     return { bulk: { action, entityType: body.entityType, tagIds: [...new Set(body.tagIds)], changed, unchanged } };
   });

@@ -14,20 +14,20 @@ const change = async (ws: string, type: TaggableNow, id: string, tagIds: string[
 };
 
 export const listEntityTags = (type: TaggableNow) =>
-  route({ scope: 'tags:read', params: IdParams }, async ({ params, workspaceId }) => {
-    const tagIds = await entityTagIds(workspaceId, type, params.id);
+  route({ scope: 'tags:read', params: IdParams }, async ({ params, tenant }) => {
+    const tagIds = await entityTagIds(tenant, type, params.id);
     if (!tagIds) throw notFound[type]();
-    const tags = await tagsByName(workspaceId, tagIds);
+    const tags = await tagsByName(tenant, tagIds);
     return { tags, pagination: { total: tags.length, page: 1, limit: tags.length, pages: 1, hasMore: false, nextCursor: null } };
   });
 
 export const attachTags = (type: TaggableNow) =>
-  route({ scope: 'tags:write', params: IdParams, body: TagIdsBody }, ({ params, body, workspaceId, now }) =>
-    change(workspaceId, type, params.id, body.tagIds, 'tag', now),
+  route({ scope: 'tags:write', params: IdParams, body: TagIdsBody }, ({ params, body, tenant, now }) =>
+    change(tenant, type, params.id, body.tagIds, 'tag', now),
   );
 
 export const detachTag = (type: TaggableNow) =>
-  route({ scope: 'tags:write', params: EntityTagParams }, async ({ params, workspaceId, now }) => {
-    if (!(await getTag(workspaceId, params.tagId))) throw new NotFoundError('Tag');
-    return change(workspaceId, type, params.id, [params.tagId], 'untag', now);
+  route({ scope: 'tags:write', params: EntityTagParams }, async ({ params, tenant, now }) => {
+    if (!(await getTag(tenant, params.tagId))) throw new NotFoundError('Tag');
+    return change(tenant, type, params.id, [params.tagId], 'untag', now);
   });

@@ -3,8 +3,8 @@ import { NotFoundError } from '../../../shared/domain/errors';
 import { countTagged, getTag } from '../../../shared/data/tags';
 import { IdParams } from './params';
 
-export const handler = route({ scope: 'tags:read', params: IdParams }, async ({ params, workspaceId }) => {
-  const [tag, counts] = await Promise.all([getTag(workspaceId, params.id), countTagged(workspaceId, params.id)]);
+export const handler = route({ scope: 'tags:read', params: IdParams }, async ({ params, tenant }) => {
+  const [tag, counts] = await Promise.all([getTag(tenant, params.id), countTagged(tenant, params.id)]);
   if (!tag) throw new NotFoundError('Tag');
   return { tag: { ...tag, counts } };
 });

@@ -4,7 +4,7 @@ import { subscribe } from '../../../shared/webhooks/subscriptions';
 import { CreateSubscription } from './schemas';
 
 /** The secret is returned here, once, and never again. */
-export const handler = route({ scope: 'webhooks:write', body: CreateSubscription, status: 201 }, async ({ body, workspaceId, now }) => {
-  const sub = await subscribe(workspaceId, body, now);
+export const handler = route({ scope: 'webhooks:write', body: CreateSubscription, status: 201 }, async ({ body, tenant, now }) => {
+  const sub = await subscribe(tenant, body, now);
   return { subscription: { ...publicSubscription(sub), secret: sub.secret } };
 });

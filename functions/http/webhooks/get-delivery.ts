@@ -5,9 +5,9 @@ import { getDelivery } from '../../../shared/data/webhook-deliveries';
 import { requireSubscription } from '../../../shared/data/webhook-subscriptions';
 import { DeliveryParams } from './params';
 
-export const handler = route({ scope: 'webhooks:read', params: DeliveryParams }, async ({ params, workspaceId }) => {
-  await requireSubscription(workspaceId, params.id);
-  const delivery = await getDelivery(workspaceId, params.id, params.deliveryId);
+export const handler = route({ scope: 'webhooks:read', params: DeliveryParams }, async ({ params, tenant }) => {
+  await requireSubscription(tenant, params.id);
+  const delivery = await getDelivery(tenant, params.id, params.deliveryId);
   if (!delivery) throw new NotFoundError('Delivery');
   return { delivery: publicDelivery(delivery, true) };
 });

@@ -3,6 +3,6 @@ import { publicSubscription } from '../../../shared/domain/webhooks/subscription
 import { requireSubscription } from '../../../shared/data/webhook-subscriptions';
 import { SubscriptionParams } from './params';
 
-export const handler = route({ scope: 'webhooks:read', params: SubscriptionParams }, async ({ params, workspaceId }) => ({
-  subscription: publicSubscription(await requireSubscription(workspaceId, params.id)),
+export const handler = route({ scope: 'webhooks:read', params: SubscriptionParams }, async ({ params, tenant }) => ({
+  subscription: publicSubscription(await requireSubscription(tenant, params.id)),
 }));

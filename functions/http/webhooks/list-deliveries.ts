@@ -12,8 +12,8 @@ const Query = ListQuery.extend({
   eventType: z.string().refine((t) => eventTypes.has(t) || t === 'webhook.ping', 'Unknown event type').optional(),
 });
 
-export const handler = route({ scope: 'webhooks:read', params: SubscriptionParams, query: Query }, async ({ params, query, workspaceId }) => {
-  await requireSubscription(workspaceId, params.id);
-  const { deliveries, total, nextCursor } = await listDeliveries(workspaceId, params.id, query, query);
+export const handler = route({ scope: 'webhooks:read', params: SubscriptionParams, query: Query }, async ({ params, query, tenant }) => {
+  await requireSubscription(tenant, params.id);
+  const { deliveries, total, nextCursor } = await listDeliveries(tenant, params.id, query, query);
   return { deliveries: deliveries.map((d) => publicDelivery(d, false)), pagination: paginationOf(total, query, nextCursor) };
 });

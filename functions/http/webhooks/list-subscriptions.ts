@@ -3,7 +3,7 @@ import { ListQuery, paginationOf } from '../../../shared/http/pagination';
 import { publicSubscription } from '../../../shared/domain/webhooks/subscription';
 import { listSubscriptions } from '../../../shared/data/webhook-subscriptions';
 
-export const handler = route({ scope: 'webhooks:read', query: ListQuery }, async ({ query, workspaceId }) => {
-  const { subscriptions, total, nextCursor } = await listSubscriptions(workspaceId, query);
+export const handler = route({ scope: 'webhooks:read', query: ListQuery }, async ({ query, tenant }) => {
+  const { subscriptions, total, nextCursor } = await listSubscriptions(tenant, query);
   return { subscriptions: subscriptions.map(publicSubscription), pagination: paginationOf(total, query, nextCursor) };
 });

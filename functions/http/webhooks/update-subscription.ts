@@ -6,7 +6,7 @@ import { UpdateSubscription } from './schemas';
 
 export const handler = route(
   { scope: 'webhooks:write', body: UpdateSubscription, params: SubscriptionParams },
-  async ({ body, params, workspaceId, now }) => ({
-    subscription: publicSubscription(await changeSubscription(workspaceId, params.id, body, now)),
+  async ({ body, params, tenant, now }) => ({
+    subscription: publicSubscription(await changeSubscription(tenant, params.id, body, now)),
   }),
 );

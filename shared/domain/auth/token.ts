@@ -43,6 +43,9 @@ export interface TokenRecord {
   revokedAt?: string;
 }
 
+/** Whether the token acts on live data (`sk_live_`) or on its workspaces' test-mode sandbox (`sk_test_`). */
+export const livemode = (token: Pick<TokenRecord, 'environment'>): boolean => token.environment === 'live';
+
 export type TokenState = 'active' | 'revoked' | 'expired';
 
 export const tokenState = (token: Pick<TokenRecord, 'expiresAt' | 'revokedAt'>, now: Date): TokenState => {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ConflictError } from '../errors';
+import { tenantParts, type Tenant } from '../auth/tenant';
 import { matchesAny } from './event-patterns';
 
 /** Subscriptions per workspace; fan-out reads them all in one query page. */
@@ -24,7 +25,8 @@ export interface SubscriptionPatch {
 
 export interface Subscription {
   _id: string;
-  workspaceId: string;
+  /** The tenant (stored as `workspaceId`, which it equals in live mode); views show the workspace id and `livemode`. */
+  workspaceId: Tenant;
   url: string;
   events: string[];
   active: boolean;
@@ -40,8 +42,8 @@ export interface Subscription {
 
 export const generateSecret = (): string => `whs_${randomBytes(32).toString('base64url')}`;
 
-/** The view every response gets: never the secret. */
-export const publicSubscription = ({ secret: _secret, ...rest }: Subscription) => rest;
+/** The view every response gets: never the secret, and the workspace id with the mode rather than the tenant. */
+export const publicSubscription = ({ secret: _secret, workspaceId, ...rest }: Subscription) => ({ ...rest, ...tenantParts(workspaceId) });
 
 /** Whether an event that occurred at `occurredAt` goes to this subscription. */
 export const receives = (sub: Subscription, eventType: string, occurredAt: string): boolean =>

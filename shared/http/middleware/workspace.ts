@@ -1,8 +1,12 @@
 import { AppError } from '../../domain/errors';
+import { tenantOf } from '../../domain/auth/tenant';
 import { isObjectId } from '../../ids';
 import { header, stateOf, type HttpMiddleware } from '../state';
 
-/** Requires `x-workspace-id` (400 when missing or ill-formed) that the token is bound to (403 otherwise). */
+/**
+ * Requires `x-workspace-id` (400 when missing or ill-formed) that the token is bound to (403 otherwise),
+ * and scopes the request to that workspace in the token's mode.
+ */
 export const workspace = (): HttpMiddleware => ({
   before: (request) => {
     const state = stateOf(request);
@@ -16,6 +20,6 @@ export const workspace = (): HttpMiddleware => ({
     if (!state.token?.workspaceIds.includes(id)) {
       throw new AppError('WORKSPACE_ACCESS_DENIED', 'This API token has no access to the requested workspace');
     }
-    state.workspaceId = id;
+    state.tenant = tenantOf(id, state.token.environment);
   },
 });
