@@ -3,7 +3,7 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import { startStack, type LocalStack, type StackOptions } from '../../infra/local/stack';
 import type { Scope } from '../../shared/domain/auth/scopes';
 import { client } from './api';
-import { createTenant } from './tenants';
+import { createTenant, tokenFor } from './tenants';
 
 /** A whole local stack for one test file: its own table in the shared DynamoDB Local, its own SQS. */
 export const startTestStack = (opts: StackOptions = {}): Promise<LocalStack> =>
@@ -30,6 +30,11 @@ export const useTestStack = (opts: StackOptions = {}) => {
     tenant: async (scopes: Scope[] = ['admin:all']) => {
       const t = await createTenant(scopes);
       return { ...t, api: client(running().baseUrl, { token: t.token, workspaceId: t.workspaceId }) };
+    },
+    /** The same workspace through a live admin token: its other mode (a new tenant's token is a test one). */
+    liveMode: async (t: { workspaceId: string }) => {
+      const { token } = await tokenFor([t.workspaceId], ['admin:all']);
+      return { workspaceId: t.workspaceId, token, api: client(running().baseUrl, { token, workspaceId: t.workspaceId }) };
     },
   };
 };
