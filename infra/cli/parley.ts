@@ -83,7 +83,7 @@ leaf(
     .requiredOption('--scopes <list>', 'comma-separated scopes, e.g. inbox:read,webhooks:write or admin:all')
     .requiredOption('--name <text>', 'descriptive label')
     .option('--expires <iso8601>', 'expiry date-time, e.g. 2027-01-31T00:00:00Z')
-    .option('--test', 'sandbox token (sk_test_ prefix)'),
+    .option('--test', 'test-mode token (sk_test_): works on its workspaces\' test-mode sandbox, never on live data'),
 ).action(
   run(async (opts: Common & { workspace: string[]; scopes: string; name: string; expires?: string; test?: boolean }) => {
     const input = parse(NewTokenInput(new Date()), {

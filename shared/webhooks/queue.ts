@@ -1,10 +1,12 @@
 import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { sqs } from '../aws/sqs';
 import { config } from '../config';
+import type { Tenant } from '../domain/auth/tenant';
 
 /** The body of a delivery message: a reference only; the truth (payload, status, schedule) is in the table. */
 export interface DeliveryMessage {
-  workspaceId: string;
+  /** The delivery's tenant. */
+  workspaceId: Tenant;
   subscriptionId: string;
   deliveryId: string;
 }

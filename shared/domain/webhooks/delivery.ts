@@ -3,6 +3,7 @@ import { ConflictError } from '../errors';
 import type { AttemptOutcome } from './classify';
 import { nextDelayMs, FAST_ATTEMPTS } from './schedule';
 import type { Subscription } from './subscription';
+import type { Tenant } from '../auth/tenant';
 
 export const DELIVERY_STATUSES = ['pending', 'success', 'failed', 'retrying'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
@@ -18,7 +19,8 @@ export interface Attempt {
 
 export interface Delivery {
   deliveryId: string;
-  workspaceId: string;
+  /** The subscription's tenant (see `Subscription.workspaceId`); never shown. */
+  workspaceId: Tenant;
   subscriptionId: string;
   eventId: string;
   eventType: string;
