@@ -56,10 +56,10 @@ const rotating = async (ws: string, requests: number, perToken: number) => {
 };
 
 export const run = async (stack: LocalStack): Promise<Section[]> => {
-  const { workspaceId } = await createTenant(['admin:all']);
-  const customer = await createCustomer(workspaceId, { name: 'Bench customer' }, new Date());
+  const { workspaceId, tenant } = await createTenant(['admin:all']);
+  const customer = await createCustomer(tenant, { name: 'Bench customer' }, new Date());
   const seedStarted = Date.now();
-  await seed(workspaceId, customer._id);
+  await seed(tenant, customer._id);
   const seedSeconds = (Date.now() - seedStarted) / 1000;
 
   const reads = await rotating(workspaceId, 2000, RATE_LIMITS.read - 5);
@@ -81,7 +81,7 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
     await res.arrayBuffer();
   };
 
-  const all = { pk: listPartition(workspaceId, 'all'), newestFirst: true };
+  const all = { pk: listPartition(tenant, 'all'), newestFirst: true };
   const deepCursor = (await queryPage(all, { limit: LIMIT, page: DEEP_PAGE - 1 })).nextCursor!;
   const bareQuery = () =>
     dynamo().send(
@@ -97,7 +97,7 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
     [`GET ?limit=20&page=${DEEP_PAGE} (skips ${(DEEP_PAGE - 1) * LIMIT} keys)`, await measure(() => get(`limit=${LIMIT}&page=${DEEP_PAGE}`), { requests: 20, concurrency: 1, warmup: 2 })],
     ['GET ?limit=20&status=open (page 1, filtered)', await measure(() => get(`limit=${LIMIT}&status=open`), one)],
   ];
-  const createBaseline = await measure(() => transact([createItem({ pk: tenantPk(workspaceId, 'BENCH', objectId()), sk: 'X' })]), { requests: 200, concurrency: 8 });
+  const createBaseline = await measure(() => transact([createItem({ pk: tenantPk(tenant, 'BENCH', objectId()), sk: 'X' })]), { requests: 200, concurrency: 8 });
   const creates = await measure(create, { requests: 200, concurrency: 8 });
 
   const row = ([name, l]: [string, Latency]) => [name, l.concurrency, l.p50Ms, l.p99Ms, l.rps, l.p50Ms / baseline.p50Ms];

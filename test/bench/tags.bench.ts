@@ -24,7 +24,7 @@ const tokenPool = (workspaceId: string, perToken: number) => {
  * Every timed call changes fresh entities, so each does the full work (one transaction per entity).
  */
 export const run = async (stack: LocalStack): Promise<Section[]> => {
-  const { workspaceId, token } = await createTenant(['admin:all']);
+  const { workspaceId, tenant, token } = await createTenant(['admin:all']);
   const post = async (auth: string, path: string, body: unknown) => {
     const res = await fetch(`${stack.baseUrl}${path}`, {
       method: 'POST',
@@ -39,7 +39,7 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
   for (let i = 0; i < 10; i++) tags.push((await post(token, '/api/v1/tags', { name: `bench-${i}` })).tag._id);
 
   const customers = async (n: number) =>
-    mapLimit(Array.from({ length: n }), 16, async () => (await createCustomer(workspaceId, { name: 'Bench' }, new Date()))._id);
+    mapLimit(Array.from({ length: n }), 16, async () => (await createCustomer(tenant, { name: 'Bench' }, new Date()))._id);
   const fresh = async (n: number) => {
     const ids = await customers(n);
     return () => ids.splice(0, ENTITIES_PER_BULK);

@@ -84,7 +84,7 @@ describe('reading and listing tags', () => {
     const { api } = await tenant();
     expect(errorPaths(await api.get('/api/v1/tags?limit=101'))).toEqual(['limit']);
     const other = await tenant();
-    const otherWs = Buffer.from(JSON.stringify({ gsi1pk: tenantPk(other.workspaceId, 'TAGS'), gsi1sk: 'a', pk: 'x', sk: 'y' })).toString('base64url');
+    const otherWs = Buffer.from(JSON.stringify({ gsi1pk: tenantPk(other.tenant, 'TAGS'), gsi1sk: 'a', pk: 'x', sk: 'y' })).toString('base64url');
     expect(errorPaths(await api.get(`/api/v1/tags?cursor=${otherWs}`))).toEqual(['cursor']);
   });
 
@@ -206,11 +206,11 @@ describe('deleting tags', () => {
   });
 
   it('a deletion interrupted after hiding the tag is finished by the schedule, once', async () => {
-    const { api, workspaceId } = await tenant();
+    const { api, workspaceId, tenant: t } = await tenant();
     const tagId = await newTag(api, 'Interrupted');
     const customer = await newCustomer(workspaceId);
     await api.post(`${ENTITY_PATHS.customer}/${customer}/tags`, { tagIds: [tagId] });
-    await hideTag(workspaceId, tagId, new Date()); // what a crash right after the first step leaves
+    await hideTag(t, tagId, new Date()); // what a crash right after the first step leaves
     expectError(await api.get(`/api/v1/tags/${tagId}`), 404, 'NOT_FOUND');
     expect((await api.get('/api/v1/tags')).body.data.pagination.total).toBe(0);
     const attach = await api.post(`${ENTITY_PATHS.customer}/${await newCustomer(workspaceId)}/tags`, { tagIds: [tagId] });
@@ -225,11 +225,11 @@ describe('deleting tags', () => {
   });
 
   it('a repeated DELETE finishes a deletion interrupted after hiding the tag', async () => {
-    const { api, workspaceId } = await tenant();
+    const { api, workspaceId, tenant: t } = await tenant();
     const tagId = await newTag(api);
     const conversation = await newConversation(workspaceId);
     await api.post(`${ENTITY_PATHS.conversation}/${conversation}/tags`, { tagIds: [tagId] });
-    await hideTag(workspaceId, tagId, new Date());
+    await hideTag(t, tagId, new Date());
     const res = await api.delete(`/api/v1/tags/${tagId}`);
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ deleted: true, complete: true, detached: { conversation: 1, customer: 0 } });

@@ -1,8 +1,10 @@
 import type { Scope } from '../../shared/domain/auth/scopes';
+import { tenantOf } from '../../shared/domain/auth/tenant';
+import type { TokenEnvironment } from '../../shared/domain/auth/token';
 import { createToken } from '../../shared/data/tokens';
 import { createWorkspace } from '../../shared/data/workspaces';
 
-/** A workspace and a token for it, made with the same repositories the CLI uses. */
+/** A workspace and a test-mode token for it (with the tenant that token acts in), made with the same repositories the CLI uses. */
 export const createTenant = async (scopes: Scope[] = ['admin:all'], opts: { expiresAt?: string; name?: string } = {}) => {
   const workspace = await createWorkspace(opts.name ?? 'Test workspace');
   const { token, record } = await createToken({
@@ -12,8 +14,9 @@ export const createTenant = async (scopes: Scope[] = ['admin:all'], opts: { expi
     environment: 'test',
     expiresAt: opts.expiresAt,
   });
-  return { workspaceId: workspace._id, token, tokenId: record._id };
+  return { workspaceId: workspace._id, tenant: tenantOf(workspace._id, 'test'), token, tokenId: record._id };
 };
 
-export const tokenFor = async (workspaceIds: string[], scopes: Scope[], opts: { expiresAt?: string } = {}) =>
-  createToken({ name: 'extra token', scopes, workspaceIds, environment: 'live', expiresAt: opts.expiresAt });
+/** Another token for the workspaces: by default in test mode, like `createTenant`'s, so it sees the same data. */
+export const tokenFor = async (workspaceIds: string[], scopes: Scope[], opts: { expiresAt?: string; environment?: TokenEnvironment } = {}) =>
+  createToken({ name: 'extra token', scopes, workspaceIds, environment: opts.environment ?? 'test', expiresAt: opts.expiresAt });

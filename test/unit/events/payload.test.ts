@@ -2,6 +2,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { eventEntryBytes, LIMITS } from '../../../infra/local/aws-limits';
 import { outboxItem } from '../../../shared/data/outbox';
+import { tenantOf } from '../../../shared/domain/auth/tenant';
 import { buildEnvelope } from '../../../shared/events/envelope';
 import { MAX_PAYLOAD_BYTES, serialise } from '../../../shared/events/payload';
 
@@ -16,13 +17,14 @@ describe('event payloads', () => {
   it('over 256 KB carry each entity as its id and API link, without changes, marked truncated', () => {
     const big = { ...conversation, notes: 'x'.repeat(MAX_PAYLOAD_BYTES) };
     const message = { _id: 'c'.repeat(24), content: 'y'.repeat(1000) };
-    const envelope = buildEnvelope('inbox.message.received', 'b'.repeat(24), { message, conversation: big }, { changes: { notes: ['', big.notes] } });
+    const envelope = buildEnvelope('inbox.message.received', tenantOf('b'.repeat(24), 'test'), { message, conversation: big }, { changes: { notes: ['', big.notes] } });
     const body = serialise(envelope);
     expect(Buffer.byteLength(body)).toBeLessThanOrEqual(MAX_PAYLOAD_BYTES);
     expect(JSON.parse(body)).toEqual({
       eventId: envelope.eventId,
       eventType: 'inbox.message.received',
       workspaceId: 'b'.repeat(24),
+      livemode: false,
       occurredAt: envelope.occurredAt,
       apiVersion: 'v1',
       data: {
