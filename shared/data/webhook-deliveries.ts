@@ -8,6 +8,7 @@ import { queryAll, queryPage, type PageRequest } from './query';
 import { retryOnConflict } from './retry';
 import { tenantPk } from './keys';
 import { createItem, transact, updateItem, type Write } from './transact';
+import type { Tenant } from '../domain/auth/tenant';
 
 /**
  * Access patterns (all within one subscription's partitions):
@@ -17,7 +18,7 @@ import { createItem, transact, updateItem, type Write } from './transact';
  * - by event type (± status) ... gsi1pk=<tenant>#WHSUB#<sub>#TYPE#<eventType>  gsi1sk=<status>#<deliveryId>
  * - delivery counters ......... pk=<tenant>#WHSUB#<sub>  sk=DLVCOUNT#<shard>
  */
-const base = (workspaceId: string, subscriptionId: string) => tenantPk(workspaceId, 'WHSUB', subscriptionId);
+const base = (tenant: Tenant, subscriptionId: string) => tenantPk(tenant, 'WHSUB', subscriptionId);
 const key = (d: Pick<Delivery, 'workspaceId' | 'subscriptionId' | 'deliveryId'>) => ({
   pk: base(d.workspaceId, d.subscriptionId),
   sk: `DLV#${d.deliveryId}`,
@@ -56,7 +57,7 @@ const fromItem = (item: Record<string, unknown>): DeliveryItem => {
  * per status, per event type, per type×status), so a status change is one extra item in its transaction.
  * Concurrent deliveries of a subscription would all update that item, so it is sharded.
  */
-const deliveryCounter = (workspaceId: string, subscriptionId: string): Counter => ({ pk: base(workspaceId, subscriptionId), sk: 'DLVCOUNT', shards: 8 });
+const deliveryCounter = (tenant: Tenant, subscriptionId: string): Counter => ({ pk: base(tenant, subscriptionId), sk: 'DLVCOUNT', shards: 8 });
 const totalName = (filter: DeliveryFilter) =>
   filter.eventType ? (filter.status ? `ts:${filter.eventType}:${filter.status}` : `t:${filter.eventType}`) : filter.status ? `s:${filter.status}` : 'total';
 
@@ -72,8 +73,8 @@ const statusCounters = (d: Delivery, from: DeliveryStatus | undefined, to: Deliv
   return [bump(deliveryCounter(d.workspaceId, d.subscriptionId), Object.fromEntries(deltas))];
 };
 
-const countDeliveries = (workspaceId: string, subscriptionId: string, filter: DeliveryFilter): Promise<number> =>
-  readCount(deliveryCounter(workspaceId, subscriptionId), totalName(filter));
+const countDeliveries = (tenant: Tenant, subscriptionId: string, filter: DeliveryFilter): Promise<number> =>
+  readCount(deliveryCounter(tenant, subscriptionId), totalName(filter));
 
 const isConditionFailure = (error: unknown) =>
   error instanceof ConditionalCheckFailedException ||
@@ -94,9 +95,9 @@ export const createDelivery = async (d: Delivery): Promise<boolean> => {
   }
 };
 
-export const getDelivery = async (workspaceId: string, subscriptionId: string, deliveryId: string): Promise<DeliveryItem | undefined> => {
+export const getDelivery = async (tenant: Tenant, subscriptionId: string, deliveryId: string): Promise<DeliveryItem | undefined> => {
   const { Item } = await dynamo().send(
-    new GetCommand({ TableName: config().TABLE_NAME, Key: key({ workspaceId, subscriptionId, deliveryId }), ConsistentRead: true }),
+    new GetCommand({ TableName: config().TABLE_NAME, Key: key({ workspaceId: tenant, subscriptionId, deliveryId }), ConsistentRead: true }),
   );
   return Item ? fromItem(Item) : undefined;
 };
@@ -172,8 +173,8 @@ export interface DeliveryFilter {
   eventType?: string;
 }
 
-export const listDeliveries = async (workspaceId: string, subscriptionId: string, filter: DeliveryFilter, page: PageRequest) => {
-  const b = base(workspaceId, subscriptionId);
+export const listDeliveries = async (tenant: Tenant, subscriptionId: string, filter: DeliveryFilter, page: PageRequest) => {
+  const b = base(tenant, subscriptionId);
   const partition = filter.eventType
     ? { index: 'gsi1' as const, pk: `${b}#TYPE#${filter.eventType}`, skPrefix: filter.status ? `${filter.status}#` : undefined }
     : filter.status
@@ -181,14 +182,14 @@ export const listDeliveries = async (workspaceId: string, subscriptionId: string
       : { pk: b, skPrefix: 'DLV#' };
   const [{ items, nextCursor }, total] = await Promise.all([
     queryPage({ ...partition, newestFirst: true }, page),
-    countDeliveries(workspaceId, subscriptionId, filter),
+    countDeliveries(tenant, subscriptionId, filter),
   ]);
   return { deliveries: items.map(fromItem), total, nextCursor };
 };
 
 /** A subscription's deliveries in one status (pending/retrying are the ones the sweeper and deactivation need). */
-export const deliveriesInStatus = async (workspaceId: string, subscriptionId: string, status: DeliveryStatus): Promise<DeliveryItem[]> => {
+export const deliveriesInStatus = async (tenant: Tenant, subscriptionId: string, status: DeliveryStatus): Promise<DeliveryItem[]> => {
   const out: DeliveryItem[] = [];
-  for await (const item of queryAll({ index: 'gsi2', pk: `${base(workspaceId, subscriptionId)}#STATUS#${status}` })) out.push(fromItem(item));
+  for await (const item of queryAll({ index: 'gsi2', pk: `${base(tenant, subscriptionId)}#STATUS#${status}` })) out.push(fromItem(item));
   return out;
 };

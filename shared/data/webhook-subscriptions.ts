@@ -17,6 +17,7 @@ import { collect, queryAll, queryPage, type PageRequest } from './query';
 import { bump, readCount, type Counter } from './counters';
 import { tenantPk } from './keys';
 import { createItem, deleteItem, transact, updateItem, type Write } from './transact';
+import type { Tenant } from '../domain/auth/tenant';
 
 /**
  * Access patterns:
@@ -26,12 +27,12 @@ import { createItem, deleteItem, transact, updateItem, type Write } from './tran
  * - one URL per workspace ...... pk=<tenant>#WHURL#<sha256(url)>  sk=WHURL  (uniqueness lock)
  * - subscription count ......... pk=<tenant>  sk=WHSUB_COUNT  (exact, conditionally bounded)
  */
-const key = (workspaceId: string, id: string) => ({ pk: tenantPk(workspaceId), sk: `WHSUB#${id}` });
-const urlLockKey = (workspaceId: string, url: string) => ({
-  pk: tenantPk(workspaceId, 'WHURL', createHash('sha256').update(url).digest('hex')),
+const key = (tenant: Tenant, id: string) => ({ pk: tenantPk(tenant), sk: `WHSUB#${id}` });
+const urlLockKey = (tenant: Tenant, url: string) => ({
+  pk: tenantPk(tenant, 'WHURL', createHash('sha256').update(url).digest('hex')),
   sk: 'WHURL',
 });
-const subscriptionCounter = (workspaceId: string): Counter => ({ pk: tenantPk(workspaceId), sk: 'WHSUB_COUNT' });
+const subscriptionCounter = (tenant: Tenant): Counter => ({ pk: tenantPk(tenant), sk: 'WHSUB_COUNT' });
 const ALL_SUBSCRIPTIONS = 'WEBHOOK_SUBSCRIPTIONS';
 
 const toItem = (s: Subscription) => ({
@@ -50,12 +51,12 @@ const fromItem = (item: Record<string, unknown>): Subscription => {
 
 const duplicateUrl = () => new ConflictError('A subscription for this URL already exists in this workspace', { field: 'url' });
 
-export const createSubscription = async (workspaceId: string, input: SubscriptionInput, now: Date): Promise<Subscription> => {
-  const sub = newSubscription(objectId(now.getTime()), workspaceId, input, now);
+export const createSubscription = async (tenant: Tenant, input: SubscriptionInput, now: Date): Promise<Subscription> => {
+  const sub = newSubscription(objectId(now.getTime()), tenant, input, now);
   await transact(
     [
-      bump(subscriptionCounter(workspaceId), { n: 1 }, { below: MAX_SUBSCRIPTIONS }),
-      createItem({ ...urlLockKey(workspaceId, sub.url), type: 'WEBHOOK_URL_LOCK', subscriptionId: sub._id }),
+      bump(subscriptionCounter(tenant), { n: 1 }, { below: MAX_SUBSCRIPTIONS }),
+      createItem({ ...urlLockKey(tenant, sub.url), type: 'WEBHOOK_URL_LOCK', subscriptionId: sub._id }),
       createItem(toItem(sub)),
     ],
     (index) =>
@@ -66,30 +67,30 @@ export const createSubscription = async (workspaceId: string, input: Subscriptio
   return sub;
 };
 
-export const getSubscription = async (workspaceId: string, id: string): Promise<Subscription | undefined> => {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: key(workspaceId, id), ConsistentRead: true }));
+export const getSubscription = async (tenant: Tenant, id: string): Promise<Subscription | undefined> => {
+  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: key(tenant, id), ConsistentRead: true }));
   return Item ? fromItem(Item) : undefined;
 };
 
-export const requireSubscription = async (workspaceId: string, id: string): Promise<Subscription> => {
-  const sub = await getSubscription(workspaceId, id);
+export const requireSubscription = async (tenant: Tenant, id: string): Promise<Subscription> => {
+  const sub = await getSubscription(tenant, id);
   if (!sub) throw new NotFoundError('Subscription');
   return sub;
 };
 
-export const countSubscriptions = (workspaceId: string): Promise<number> => readCount(subscriptionCounter(workspaceId));
+export const countSubscriptions = (tenant: Tenant): Promise<number> => readCount(subscriptionCounter(tenant));
 
-export const listSubscriptions = async (workspaceId: string, page: PageRequest) => {
+export const listSubscriptions = async (tenant: Tenant, page: PageRequest) => {
   const [{ items, nextCursor }, total] = await Promise.all([
-    queryPage({ pk: tenantPk(workspaceId), skPrefix: 'WHSUB#' }, page),
-    countSubscriptions(workspaceId),
+    queryPage({ pk: tenantPk(tenant), skPrefix: 'WHSUB#' }, page),
+    countSubscriptions(tenant),
   ]);
   return { subscriptions: items.map(fromItem), total, nextCursor };
 };
 
 /** All of a workspace's subscriptions (at most MAX_SUBSCRIPTIONS). */
-export const workspaceSubscriptions = async (workspaceId: string): Promise<Subscription[]> =>
-  (await collect(queryAll({ pk: tenantPk(workspaceId), skPrefix: 'WHSUB#' }))).map(fromItem);
+export const tenantSubscriptions = async (tenant: Tenant): Promise<Subscription[]> =>
+  (await collect(queryAll({ pk: tenantPk(tenant), skPrefix: 'WHSUB#' }))).map(fromItem);
 
 /** Every subscription of every workspace, one page at a time (the sweeper's walk). */
 export async function* everySubscription(): AsyncGenerator<Subscription> {
@@ -117,8 +118,8 @@ export const subscriptionUpdate = (s: Pick<Subscription, 'workspaceId' | '_id'>,
   return updateItem(key(s.workspaceId, s._id), u.expression, { names: u.names, values: { ...u.values, ...values }, condition });
 };
 
-export const updateSubscription = async (workspaceId: string, id: string, patch: SubscriptionPatch, now: Date): Promise<Subscription> => {
-  const before = await requireSubscription(workspaceId, id);
+export const updateSubscription = async (tenant: Tenant, id: string, patch: SubscriptionPatch, now: Date): Promise<Subscription> => {
+  const before = await requireSubscription(tenant, id);
   const fields = patchedFields(before, patch, now.toISOString());
   if (Object.keys(fields).length === 0) return before;
   const urlChanged = fields.url !== undefined;
@@ -127,8 +128,8 @@ export const updateSubscription = async (workspaceId: string, id: string, patch:
       subscriptionUpdate(before, fields),
       ...(urlChanged
         ? [
-            deleteItem(urlLockKey(workspaceId, before.url)),
-            createItem({ ...urlLockKey(workspaceId, patch.url!), type: 'WEBHOOK_URL_LOCK', subscriptionId: id }),
+            deleteItem(urlLockKey(tenant, before.url)),
+            createItem({ ...urlLockKey(tenant, patch.url!), type: 'WEBHOOK_URL_LOCK', subscriptionId: id }),
           ]
         : []),
     ],
@@ -137,13 +138,13 @@ export const updateSubscription = async (workspaceId: string, id: string, patch:
   return fromItem({ ...before, ...fields });
 };
 
-export const deleteSubscription = async (workspaceId: string, id: string): Promise<void> => {
-  const sub = await requireSubscription(workspaceId, id);
+export const deleteSubscription = async (tenant: Tenant, id: string): Promise<void> => {
+  const sub = await requireSubscription(tenant, id);
   await transact(
     [
-      deleteItem(key(workspaceId, id), { condition: 'attribute_exists(pk)' }),
-      deleteItem(urlLockKey(workspaceId, sub.url)),
-      bump(subscriptionCounter(workspaceId), { n: -1 }),
+      deleteItem(key(tenant, id), { condition: 'attribute_exists(pk)' }),
+      deleteItem(urlLockKey(tenant, sub.url)),
+      bump(subscriptionCounter(tenant), { n: -1 }),
     ],
     () => new NotFoundError('Subscription'),
   );

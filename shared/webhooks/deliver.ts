@@ -31,7 +31,7 @@ const maybeDeactivate = async (sub: Subscription, now: Date): Promise<void> => {
   const fresh = await getSubscription(sub.workspaceId, sub._id);
   if (!fresh?.active || fresh.activatedAt !== sub.activatedAt || fresh.consecutiveFailures < DEACTIVATE_AFTER_FAILURES) return;
   if (await deactivateSubscription(fresh, 'consecutive_failures', now)) {
-    log.warn('webhook subscription deactivated', { workspaceId: sub.workspaceId, subscriptionId: sub._id, reason: 'consecutive_failures' });
+    log.warn('webhook subscription deactivated', { tenant: sub.workspaceId, subscriptionId: sub._id, reason: 'consecutive_failures' });
     await stopPendingDeliveries(fresh, now);
   }
 };

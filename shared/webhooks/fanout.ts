@@ -2,7 +2,7 @@ import { envelopeTenant, type EventEnvelope } from '../events/envelope';
 import { newDelivery, type Delivery } from '../domain/webhooks/delivery';
 import { receives } from '../domain/webhooks/subscription';
 import { createDelivery } from '../data/webhook-deliveries';
-import { workspaceSubscriptions } from '../data/webhook-subscriptions';
+import { tenantSubscriptions } from '../data/webhook-subscriptions';
 import { enqueueDeliveries } from './queue';
 
 /** One SQS batch; groups go one after another so the first deliveries start while the rest are written. */
@@ -19,7 +19,7 @@ export const startDeliveries = async (deliveries: readonly Delivery[]): Promise<
 
 /** One delivery per subscription of the event's tenant (so of its mode) that was active and subscribed when the event occurred. */
 export const fanOut = async (envelope: EventEnvelope, payload: string, now = new Date()): Promise<number> => {
-  const subs = (await workspaceSubscriptions(envelopeTenant(envelope))).filter((s) => receives(s, envelope.eventType, envelope.occurredAt));
+  const subs = (await tenantSubscriptions(envelopeTenant(envelope))).filter((s) => receives(s, envelope.eventType, envelope.occurredAt));
   await startDeliveries(subs.map((s) => newDelivery(envelope, payload, s, now)));
   return subs.length;
 };

@@ -7,24 +7,25 @@ import { getDelivery, saveDelivery } from '../data/webhook-deliveries';
 import { requireSubscription } from '../data/webhook-subscriptions';
 import { startDeliveries } from './fanout';
 import { enqueueDeliveries } from './queue';
+import type { Tenant } from '../domain/auth/tenant';
 
 /** Manual retry of a failed delivery of an active subscription (see `retriedDelivery`). */
-export const retryDelivery = async (workspaceId: string, subscriptionId: string, deliveryId: string, now: Date): Promise<Delivery> => {
-  const sub = await requireSubscription(workspaceId, subscriptionId);
-  const d = await getDelivery(workspaceId, subscriptionId, deliveryId);
+export const retryDelivery = async (tenant: Tenant, subscriptionId: string, deliveryId: string, now: Date): Promise<Delivery> => {
+  const sub = await requireSubscription(tenant, subscriptionId);
+  const d = await getDelivery(tenant, subscriptionId, deliveryId);
   if (!d) throw new NotFoundError('Delivery');
   const after = retriedDelivery(d, sub, now);
   assertActive(sub);
   if (!(await saveDelivery(d, after))) throw new ConflictError('The delivery changed while it was being retried');
-  await enqueueDeliveries([{ workspaceId, subscriptionId, deliveryId }]);
+  await enqueueDeliveries([{ workspaceId: tenant, subscriptionId, deliveryId }]);
   return after;
 };
 
 /** `POST …/test`: a `webhook.ping` event delivered to this subscription only, signed like any other. */
-export const sendPing = async (workspaceId: string, subscriptionId: string, now: Date): Promise<Delivery> => {
-  const sub = await requireSubscription(workspaceId, subscriptionId);
+export const sendPing = async (tenant: Tenant, subscriptionId: string, now: Date): Promise<Delivery> => {
+  const sub = await requireSubscription(tenant, subscriptionId);
   assertActive(sub);
-  const envelope = buildEnvelope('webhook.ping', workspaceId, { subscription: publicSubscription(sub) }, { now });
+  const envelope = buildEnvelope('webhook.ping', tenant, { subscription: publicSubscription(sub) }, { now });
   const delivery = newDelivery(envelope, serialise(envelope), sub, now);
   await startDeliveries([delivery]);
   return delivery;

@@ -3,19 +3,20 @@ import type { Subscription, SubscriptionInput, SubscriptionPatch } from '../doma
 import { createSubscription, updateSubscription } from '../data/webhook-subscriptions';
 import { stopPendingDeliveries } from './deliver';
 import { assertAllowedTarget } from './send';
+import type { Tenant } from '../domain/auth/tenant';
 
 const checkTarget = (url: string) => assertAllowedTarget(url, config().WEBHOOK_ALLOW_PRIVATE_TARGETS);
 
 /** Creates a subscription whose URL is an allowed target (checked literally and through DNS). */
-export const subscribe = async (workspaceId: string, input: SubscriptionInput, now: Date): Promise<Subscription> => {
+export const subscribe = async (tenant: Tenant, input: SubscriptionInput, now: Date): Promise<Subscription> => {
   await checkTarget(input.url);
-  return createSubscription(workspaceId, input, now);
+  return createSubscription(tenant, input, now);
 };
 
 /** Applies a PATCH; deactivating stops the pending retries, reactivating delivers new events only. */
-export const changeSubscription = async (workspaceId: string, id: string, patch: SubscriptionPatch, now: Date): Promise<Subscription> => {
+export const changeSubscription = async (tenant: Tenant, id: string, patch: SubscriptionPatch, now: Date): Promise<Subscription> => {
   if (patch.url !== undefined) await checkTarget(patch.url);
-  const sub = await updateSubscription(workspaceId, id, patch, now);
+  const sub = await updateSubscription(tenant, id, patch, now);
   if (patch.active === false) await stopPendingDeliveries(sub, now);
   return sub;
 };
