@@ -184,6 +184,8 @@ describe('the status state machine', () => {
     const reopened = await eventsFor(t.workspaceId, 'inbox.conversation.reopened', soon._id);
     expect(reopened).toHaveLength(1);
     expect(reopened[0]!.changes!.status).toEqual(['snoozed', 'open']);
+    // The timer index gave back the tenant in its mode (these tenants are test mode), not a bare workspace.
+    expect(reopened[0]!.livemode).toBe(false);
     await wakeSnoozed();
     expect(await eventsFor(t.workspaceId, 'inbox.conversation.reopened', soon._id)).toHaveLength(1);
   });
