@@ -1,4 +1,4 @@
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ChangeMessageVisibilityCommand, SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import { describe, expect, it } from 'vitest';
 import { dynamo } from '../../shared/aws/dynamo';
@@ -97,7 +97,6 @@ describe('the local runtime enforces the AWS service limits the emulators let pa
       process.stderr.write = write;
     }
     expect(calls.map(String).filter((l) => l.includes('256 KB'))).toHaveLength(1);
-    const { GetCommand } = await import('@aws-sdk/lib-dynamodb');
     const read = (pk: string) => dynamo().send(new GetCommand({ TableName: TableName(), Key: { pk, sk: 'X' } }));
     expect((await read('PROBE#small')).Item).toBeDefined();
     expect((await read('PROBE#big')).Item).toBeUndefined();
