@@ -13,6 +13,9 @@ export const lostRace = (): Error => new VersionConflict();
 const isTransactionConflict = (error: unknown) =>
   error instanceof TransactionCanceledException && (error.CancellationReasons ?? []).some((r) => r.Code === 'TransactionConflict');
 
+/** A cancelled write that lost a race with another writer: nothing was written, so running it again is safe. */
+export const isRaceLost = (error: unknown): boolean => error instanceof VersionConflict || isTransactionConflict(error);
+
 /** Full jitter on an exponential ceiling: the n-th wait (n ≥ 1) is uniform in [0, min(capMs, baseMs·2ⁿ)). */
 export const backoff = (attempt: number, baseMs = 10, capMs = 400): Promise<void> =>
   new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(capMs, baseMs * 2 ** attempt)));
@@ -28,7 +31,7 @@ export const retryOnConflict = async <T>(attempt: () => Promise<T>, attempts = 1
     try {
       return await attempt();
     } catch (error) {
-      if (i >= attempts || !(error instanceof VersionConflict || isTransactionConflict(error))) throw error;
+      if (i >= attempts || !isRaceLost(error)) throw error;
       await backoff(i);
     }
   }

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { dynamo } from '../aws/dynamo';
@@ -53,10 +54,49 @@ export const conditionCheck = (key: Key, guard: Guard & { condition: string }): 
 });
 
 /**
- * Writes all items atomically. When a condition fails, the failing write's own `onFail` error is thrown,
- * else `onConditionFailed(index)`'s (e.g. a lost version race), else DynamoDB's cancellation.
+ * The writes of one idempotent request (README, Idempotency). In `hold` mode the request's one
+ * transaction is not sent when the code calls `transact`: the pipeline commits it later together with
+ * the idempotency record that holds the response, so the change and its response exist together or not
+ * at all. A second transaction cannot be held (it may read what the first wrote), so it aborts the
+ * attempt, which has written nothing, and the pipeline runs the request again in `eager` mode: every
+ * transaction then commits at once, each carrying `marker`, so the record counts what was committed.
  */
-export const transact = async (writes: Write[], onConditionFailed?: (index: number) => Error): Promise<void> => {
+export interface UnitOfWork {
+  mode: 'hold' | 'eager';
+  /** The update of the idempotency record that rides in every eager transaction. */
+  marker: Write;
+  held?: { writes: Write[]; onConditionFailed?: (index: number) => Error };
+  /** Work that must follow the commit (e.g. enqueueing what the transaction recorded). */
+  afterCommit: (() => Promise<void>)[];
+  /** Whether an eager transaction committed. */
+  committed: boolean;
+}
+
+/** Thrown by a second `transact` in hold mode; the pipeline reruns the request in eager mode. */
+export class SecondTransaction extends Error {
+  constructor() {
+    super('a second transaction in one held unit of work');
+  }
+}
+
+const units = new AsyncLocalStorage<UnitOfWork>();
+
+export const runInUnit = <T>(unit: UnitOfWork, fn: () => Promise<T>): Promise<T> => units.run(unit, fn);
+
+export const currentUnit = (): UnitOfWork | undefined => units.getStore();
+
+/**
+ * Runs `fn` once this request's changes are committed: at once outside a held unit of work, else after
+ * the pipeline's final commit. A crash in between loses `fn`, so it must be work a sweeper redoes.
+ */
+export const afterCommit = async (fn: () => Promise<void>): Promise<void> => {
+  const unit = currentUnit();
+  if (unit?.mode === 'hold') unit.afterCommit.push(fn);
+  else await fn();
+};
+
+/** Sends one TransactWriteItems and maps a failed condition to its error (see `transact`). */
+export const commit = async (writes: Write[], onConditionFailed?: (index: number) => Error): Promise<void> => {
   try {
     await dynamo().send(new TransactWriteCommand({ TransactItems: writes.map((w) => w.item) }));
   } catch (error) {
@@ -67,4 +107,22 @@ export const transact = async (writes: Write[], onConditionFailed?: (index: numb
     }
     throw error;
   }
+};
+
+/**
+ * Writes all items atomically. When a condition fails, the failing write's own `onFail` error is thrown,
+ * else `onConditionFailed(index)`'s (e.g. a lost version race), else DynamoDB's cancellation.
+ * Inside an idempotent request (a `UnitOfWork`) the first transaction is held for the pipeline's final
+ * commit, and every transaction of a request that needs more than one carries the idempotency marker.
+ */
+export const transact = async (writes: Write[], onConditionFailed?: (index: number) => Error): Promise<void> => {
+  const unit = currentUnit();
+  if (!unit) return commit(writes, onConditionFailed);
+  if (unit.mode === 'hold') {
+    if (unit.held) throw new SecondTransaction();
+    unit.held = { writes, onConditionFailed };
+    return;
+  }
+  await commit([...writes, unit.marker], onConditionFailed);
+  unit.committed = true;
 };

@@ -1,4 +1,4 @@
-import { AppError, TooManyRequestsError, type ErrorCode } from '../domain/errors';
+import { AppError, type ErrorCode } from '../domain/errors';
 
 /** The contract's error codes and their HTTP statuses: the single mapping table. */
 export const errorStatus: Record<ErrorCode, number> = {
@@ -23,8 +23,9 @@ export interface HttpError {
 /** A typed error as the response it becomes; anything else is not ours to describe (undefined). */
 export const httpErrorOf = (error: unknown): HttpError | undefined => {
   if (!(error instanceof AppError)) return undefined;
-  const headers: Record<string, string> =
-    error instanceof TooManyRequestsError ? { 'Retry-After': String(error.retryAfterSeconds) } : {};
+  const headers: Record<string, string> = {};
+  // 429s and a repeat of a request still in progress say when to try again.
+  if (typeof error.details?.retryAfter === 'number') headers['Retry-After'] = String(error.details.retryAfter);
   const allowed = error.code === 'NOT_FOUND' ? error.details?.allowedMethods : undefined;
   if (Array.isArray(allowed)) headers.Allow = allowed.join(', ');
   return { status: errorStatus[error.code], body: error.toJSON(), headers };

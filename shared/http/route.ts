@@ -3,7 +3,9 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import type { z } from 'zod';
 import type { Scope } from '../domain/auth/scopes';
 import type { TokenRecord } from '../domain/auth/token';
+import { runKeyed } from './keyed-run';
 import { authenticate } from './middleware/authenticate';
+import { idempotency } from './middleware/idempotency';
 import { rateLimit } from './middleware/rate-limit';
 import { respond } from './middleware/respond';
 import { requireScope } from './middleware/scope';
@@ -43,7 +45,8 @@ type Ctx<B, Q, P, W extends boolean | undefined> = RouteContext<Out<B>, Out<Q>, 
 
 /**
  * The one request pipeline: authenticate (401) → workspace (400/403) → rate limit (429) → scope (403)
- * → validate (400/413/422) → handler. The handler returns the `data` of the success wrapper.
+ * → idempotency key (replay or 409) → validate (400/413/422) → handler. The handler returns the `data` of
+ * the success wrapper. A POST or PATCH with an `Idempotency-Key` runs its handler through `runKeyed`.
  */
 export const route = <
   B extends z.ZodType | undefined = undefined,
@@ -60,6 +63,8 @@ export const route = <
   if (spec.workspace !== false) chain.use(workspace());
   chain.use(rateLimit());
   if (spec.scope) chain.use(requireScope(spec.scope));
+  // Keys are scoped to the token and the workspace; the route-wide gate proves every POST and PATCH honours them.
+  if (spec.workspace !== false && !spec.unrouted) chain.use(idempotency());
   if (!spec.unrouted) chain.use(validate({ body: spec.body, query: spec.query, params: spec.params }));
   const handler = chain.handler(async (event) => {
     const state = stateOf({ event });
@@ -74,7 +79,9 @@ export const route = <
       now: state.now,
       request: { method: event.requestContext.http.method, path: event.rawPath },
     } as Ctx<B, Q, P, W>;
-    return (await fn(ctx)) as unknown as APIGatewayProxyStructuredResultV2;
+    const run = () => fn(ctx);
+    const data = state.idempotency ? await runKeyed(state.idempotency, spec.status ?? 200, state.now, run) : await run();
+    return data as unknown as APIGatewayProxyStructuredResultV2;
   });
   // The route's own declaration: the one source of its scope and schemas for docs, gates and fuzzing.
   return Object.assign(handler, { scope: spec.scope, spec: spec as RouteSpec<z.ZodType | undefined, z.ZodType | undefined, z.ZodType | undefined> });

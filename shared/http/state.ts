@@ -3,6 +3,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import type { Tenant } from '../domain/auth/tenant';
 import type { TokenRecord } from '../domain/auth/token';
 import type { RateCategory } from '../domain/auth/rate-limit';
+import type { KeyRef } from '../data/idempotency';
 
 /** What the pipeline learns about a request as it passes each middleware, in order. */
 export interface RequestState {
@@ -15,6 +16,8 @@ export interface RequestState {
   admission?: { admitted: boolean; used: number; category: RateCategory };
   tenant?: Tenant;
   input?: { body: unknown; query: unknown; params: unknown };
+  /** The `Idempotency-Key` this request holds (POST and PATCH that send one). */
+  idempotency?: KeyRef;
 }
 
 export type HttpMiddleware = MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>;

@@ -3,6 +3,7 @@ import { newDelivery, type Delivery } from '../domain/webhooks/delivery';
 import { receives } from '../domain/webhooks/subscription';
 import { createDelivery } from '../data/webhook-deliveries';
 import { tenantSubscriptions } from '../data/webhook-subscriptions';
+import { afterCommit } from '../data/transact';
 import { enqueueDeliveries } from './queue';
 
 /** One SQS batch; groups go one after another so the first deliveries start while the rest are written. */
@@ -13,7 +14,7 @@ export const startDeliveries = async (deliveries: readonly Delivery[]): Promise<
   const groups = Array.from({ length: Math.ceil(deliveries.length / GROUP) }, (_, i) => deliveries.slice(i * GROUP, (i + 1) * GROUP));
   for (const group of groups) {
     await Promise.all(group.map(createDelivery));
-    await enqueueDeliveries(group.map(({ workspaceId, subscriptionId, deliveryId }) => ({ workspaceId, subscriptionId, deliveryId })));
+    await afterCommit(() => enqueueDeliveries(group.map(({ workspaceId, subscriptionId, deliveryId }) => ({ workspaceId, subscriptionId, deliveryId }))));
   }
 };
 

@@ -5,6 +5,7 @@ import { newDelivery, retriedDelivery, type Delivery } from '../domain/webhooks/
 import { assertActive, publicSubscription } from '../domain/webhooks/subscription';
 import { getDelivery, saveDelivery } from '../data/webhook-deliveries';
 import { requireSubscription } from '../data/webhook-subscriptions';
+import { afterCommit } from '../data/transact';
 import { startDeliveries } from './fanout';
 import { enqueueDeliveries } from './queue';
 import type { Tenant } from '../domain/auth/tenant';
@@ -17,7 +18,7 @@ export const retryDelivery = async (tenant: Tenant, subscriptionId: string, deli
   const after = retriedDelivery(d, sub, now);
   assertActive(sub);
   if (!(await saveDelivery(d, after))) throw new ConflictError('The delivery changed while it was being retried');
-  await enqueueDeliveries([{ workspaceId: tenant, subscriptionId, deliveryId }]);
+  await afterCommit(() => enqueueDeliveries([{ workspaceId: tenant, subscriptionId, deliveryId }]));
   return after;
 };
 

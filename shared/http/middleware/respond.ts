@@ -1,18 +1,30 @@
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { httpErrorOf } from '../errors';
+import type { StoredResponse } from '../../domain/idempotency/decide';
+import { httpErrorOf, type HttpError } from '../errors';
 import { log } from '../../log';
 import { openState, stateOf, type HttpMiddleware, type RequestState } from '../state';
 
-const json = (
-  state: RequestState,
-  statusCode: number,
-  body: unknown,
-  extra: Record<string, string> = {},
-): APIGatewayProxyStructuredResultV2 => ({
+const JSON_CONTENT = { 'Content-Type': 'application/json; charset=utf-8' };
+
+/** A response as the contract shapes it, before this request's own headers are added (what an idempotency key keeps). */
+export const successResponse = (statusCode: number, data: unknown): StoredResponse => ({
   statusCode,
-  headers: { 'Content-Type': 'application/json; charset=utf-8', 'X-Request-Id': state.requestId, ...state.headers, ...extra },
-  body: JSON.stringify(body),
+  headers: JSON_CONTENT,
+  body: JSON.stringify({ success: true, data }),
+});
+
+export const errorResponse = (known: HttpError): StoredResponse => ({
+  statusCode: known.status,
+  headers: { ...JSON_CONTENT, ...known.headers },
+  body: JSON.stringify({ success: false, error: known.body }),
+});
+
+/** `response` with this request's id and rate-limit headers. */
+export const finish = (state: RequestState, response: StoredResponse, extra: Record<string, string> = {}): APIGatewayProxyStructuredResultV2 => ({
+  statusCode: response.statusCode,
+  headers: { ...response.headers, 'X-Request-Id': state.requestId, ...state.headers, ...extra },
+  body: response.body,
 });
 
 /**
@@ -28,19 +40,20 @@ export const respond = (successStatus: number): HttpMiddleware => ({
     });
   },
   after: (request) => {
-    request.response = json(stateOf(request), successStatus, { success: true, data: request.response });
+    request.response = finish(stateOf(request), successResponse(successStatus, request.response));
   },
   onError: (request) => {
     const state = stateOf(request);
     const known = httpErrorOf(request.error);
     if (known) {
-      request.response = json(state, known.status, { success: false, error: known.body }, known.headers);
+      request.response = finish(state, errorResponse(known));
       return;
     }
     log.error('unhandled error', { requestId: state.requestId, route: request.event.routeKey, error: request.error });
-    request.response = json(state, 500, {
-      success: false,
-      error: { code: 'INTERNAL_ERROR', message: 'Internal server error', details: { requestId: state.requestId } },
+    request.response = finish(state, {
+      statusCode: 500,
+      headers: JSON_CONTENT,
+      body: JSON.stringify({ success: false, error: { code: 'INTERNAL_ERROR', message: 'Internal server error', details: { requestId: state.requestId } } }),
     });
   },
 });

@@ -1,0 +1,42 @@
+import type { Pluggable } from '@smithy/types';
+import { registerClientPlugin } from '../../shared/aws/plugins';
+
+/**
+ * Fault points for crash tests, off unless the environment names one. Only the local runtime reads this:
+ * infra/local is never bundled into a deployed function (dependency-cruiser rule
+ * `no-local-runtime-in-deployed-code`), and no CDK function environment sets it (test/infra/stacks.test.ts).
+ */
+export const FAULT_ENV = 'PARLEY_FAULT';
+
+/** SIGKILLs this process the moment a transaction that commits a change together with an idempotency record returns. */
+export const CRASH_AFTER_KEYED_COMMIT = 'crash-after-keyed-commit';
+
+type Part = { Put?: { Item: Item }; Update?: { Key: Item }; Delete?: { Key: Item }; ConditionCheck?: { Key: Item } };
+type Item = Record<string, { S?: string }>;
+
+const keyOf = (part: Part) => (part.Put?.Item ?? part.Update?.Key ?? part.Delete?.Key ?? part.ConditionCheck?.Key)!;
+const isIdempotencyRecord = (part: Part) => keyOf(part).sk?.S === 'IDEM';
+
+const crashAfterKeyedCommit: Pluggable<any, any> = {
+  applyToStack: (stack) => {
+    stack.add(
+      (next, context) => async (args) => {
+        const result = await next(args);
+        const parts = ((args.input as { TransactItems?: Part[] }).TransactItems ?? []) as Part[];
+        if (context.commandName === 'TransactWriteItemsCommand' && parts.some(isIdempotencyRecord) && !parts.every(isIdempotencyRecord)) {
+          process.kill(process.pid, 'SIGKILL');
+        }
+        return result;
+      },
+      { step: 'build', name: 'parleyFaultCrashAfterKeyedCommit' },
+    );
+  },
+};
+
+/** Arms the fault point named by `PARLEY_FAULT`, if any, on every AWS client created from now on. */
+export const installFaults = (): void => {
+  const fault = process.env[FAULT_ENV];
+  if (!fault) return;
+  if (fault !== CRASH_AFTER_KEYED_COMMIT) throw new Error(`${FAULT_ENV}=${fault} names no fault point`);
+  registerClientPlugin(crashAfterKeyedCommit);
+};
