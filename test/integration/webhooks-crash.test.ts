@@ -1,10 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { LocalStack } from '../../infra/local/stack';
 import { client } from '../support/api';
+import { childProcesses } from '../support/child-stack';
 import { startReceiver, type Receiver } from '../support/https-receiver';
 import { startTestStack } from '../support/stack';
 import { createTenant, tokenFor } from '../support/tenants';
@@ -15,46 +15,11 @@ import { verifyDelivery } from '../support/webhooks';
  * SIGKILLed mid-delivery; DynamoDB Local, the SQS emulator and the gateway live in this test process,
  * as the managed services do in AWS, and survive the crash.
  */
-const root = resolve(import.meta.dirname, '..', '..');
 let stack: LocalStack;
 let receiver: Receiver;
 let dataDir: string;
-const children = new Set<ChildProcess>();
-
-const startWorkers = async (): Promise<ChildProcess> => {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/start.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      DYNAMODB_ENDPOINT: stack.dynamoEndpoint,
-      SQS_ENDPOINT: stack.sqsEndpoint,
-      TABLE_NAME: stack.tableName,
-      PORT: '0',
-      PARLEY_DATA_DIR: dataDir,
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  child.once('exit', () => children.delete(child));
-  await new Promise<void>((ready, fail) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('Parley is running')) ready();
-    });
-    child.stderr!.resume();
-    child.once('exit', (code) => fail(new Error(`worker process exited early (${code}): ${out}`)));
-  });
-  return child;
-};
-
-const kill = (child: ChildProcess) =>
-  new Promise<void>((done) => {
-    if (child.exitCode !== null || child.signalCode !== null) return done();
-    child.once('exit', () => done());
-    child.kill('SIGKILL');
-  });
+const children = childProcesses();
+const startWorkers = async () => (await children.start(stack, dataDir, { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' })).child;
 
 beforeAll(async () => {
   stack = await startTestStack({ workers: false, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
@@ -62,7 +27,7 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'parley-crash-'));
 });
 afterAll(async () => {
-  await Promise.all([...children].map(kill));
+  await children.killAll();
   await receiver?.stop();
   await stack?.stop();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
@@ -76,7 +41,7 @@ it('a worker killed mid-delivery still delivers the event afterwards, with the s
   const first = await startWorkers();
   const { record } = await tokenFor([tenant.workspaceId], ['inbox:read']);
   const [held] = await receiver.waitFor(1, 30_000);
-  await kill(first);
+  await children.kill(first);
 
   await startWorkers();
   const [, redelivered] = await receiver.waitFor(2, 90_000);

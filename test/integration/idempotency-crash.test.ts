@@ -1,0 +1,93 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CRASH_AFTER_KEYED_COMMIT, FAULT_ENV } from '../../infra/local/faults';
+import type { LocalStack } from '../../infra/local/stack';
+import { dynamo } from '../../shared/aws/dynamo';
+import { config } from '../../shared/config';
+import { tenantPk } from '../../shared/data/keys';
+import { keyDigest } from '../../shared/domain/idempotency/key';
+import { client, expectError } from '../support/api';
+import { childProcesses } from '../support/child-stack';
+import { outboxEvents } from '../support/outbox';
+import { startTestStack } from '../support/stack';
+import { createTenant } from '../support/tenants';
+
+/**
+ * The functions run in a child `npm start` process armed with the fault point that SIGKILLs it the moment
+ * a keyed change commits, before any response is sent. The client then retries with the same key against
+ * a fresh process. DynamoDB Local lives in this test process and survives, as DynamoDB does on AWS.
+ */
+let stack: LocalStack;
+let dataDir: string;
+const children = childProcesses();
+const armed = { [FAULT_ENV]: CRASH_AFTER_KEYED_COMMIT };
+let started = 0;
+/** Each process gets a data folder of its own: one runtime per folder. */
+const start = (env: Record<string, string> = {}) => children.start(stack, join(dataDir, String(started++)), env);
+
+beforeAll(async () => {
+  stack = await startTestStack({ workers: false });
+  dataDir = mkdtempSync(join(tmpdir(), 'parley-idem-crash-'));
+});
+afterAll(async () => {
+  await children.killAll();
+  await stack?.stop();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** Sends the request to an armed process, which dies after the commit: the client sees no answer. */
+const crashOn = async (tenant: { token: string; workspaceId: string }, path: string, body: unknown, key: string) => {
+  const { child, baseUrl } = await start(armed);
+  const exited = new Promise((done) => child.once('exit', (_code, signal) => done(signal)));
+  await expect(client(baseUrl, tenant).post(path, body, { 'Idempotency-Key': key })).rejects.toThrow();
+  expect(await exited).toBe('SIGKILL');
+};
+
+describe('exactly once across a crash', () => {
+  it('a process killed right after committing a keyed create: the retry gets the one resource, with exactly one event', { timeout: 120_000 }, async () => {
+    const tenant = await createTenant();
+    const body = { name: 'Crash Test', email: 'crash@example.com' };
+    await crashOn(tenant, '/api/v1/contacts/customers', body, 'crash-create');
+
+    const { baseUrl } = await start();
+    const api = client(baseUrl, tenant);
+    const retry = await api.post('/api/v1/contacts/customers', body, { 'Idempotency-Key': 'crash-create' });
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    const list = (await api.get('/api/v1/contacts/customers')).body.data;
+    expect(list.pagination.total).toBe(1);
+    expect(list.customers.map((c: { _id: string }) => c._id)).toEqual([retry.body.data.customer._id]);
+    expect(retry.body.data.customer).toMatchObject(body);
+    expect(await outboxEvents(tenant.workspaceId, 'customer.contact.created')).toHaveLength(1);
+  });
+
+  it('a request of several transactions killed after its first commit is never run again: no second change', { timeout: 120_000 }, async () => {
+    const tenant = await createTenant();
+    const body = { channel: 'email', customer: { identifier: 'half@example.com' }, content: 'Hi' };
+    await crashOn(tenant, '/api/v1/inbox/messages/incoming', body, 'crash-incoming');
+
+    const { baseUrl } = await start();
+    const api = client(baseUrl, tenant);
+    const retry = () => api.post('/api/v1/inbox/messages/incoming', body, { 'Idempotency-Key': 'crash-incoming' });
+    const busy = await retry();
+    expectError(busy, 409, 'CONFLICT');
+    expect(busy.headers.get('retry-after')).toBe('1');
+    // A minute later the dead request's hold on the key has run out.
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: config().TABLE_NAME,
+        Key: { pk: tenantPk(tenant.tenant, 'IDEM', tenant.tokenId, keyDigest('crash-incoming')), sk: 'IDEM' },
+        UpdateExpression: 'SET lockUntil = :past',
+        ExpressionAttributeValues: { ':past': Math.floor(Date.now() / 1000) - 1 },
+      }),
+    );
+    const lost = await retry();
+    expectError(lost, 409, 'CONFLICT');
+    expect(lost.body.error.message).toContain('will not run again');
+    expect((await api.get('/api/v1/contacts/customers')).body.data.pagination.total).toBe(1);
+    expect(await outboxEvents(tenant.workspaceId, 'customer.contact.created')).toHaveLength(1);
+  });
+});
