@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import fc from 'fast-check';
 import { expectError } from '../support/api';
-import { jsonSchemaOf, toJsonText, validArb } from '../support/json-arbitraries';
 import { startReceiver, type Receiver } from '../support/https-receiver';
 import { collectionKey, factoryFor, makeFactories, type ResourceFactory } from '../support/resource-factories';
-import { loadRoutes, type LoadedRoute } from '../support/routes';
+import { loadRoutes } from '../support/routes';
 import { useTestStack } from '../support/stack';
+import { validBody } from '../support/valid-body';
 
 /**
  * Tenant matrix (DESIGN §6): on every route with an id path parameter, an id that belongs to another
@@ -27,23 +26,6 @@ afterAll(() => receiver?.stop());
 
 // The registry's keys, known without a receiver: a route they do not cover fails below, by name.
 const covered = new Set(Object.keys(makeFactories({ webhookUrl: 'https://127.0.0.1/unused' })));
-
-/** A body the route's schema accepts (refinements included), naming the caller's own tag where it wants ids. */
-const validBody = (route: LoadedRoute, ownIds: string[]): unknown => {
-  const schema = route.spec.body!;
-  const arb = validArb(jsonSchemaOf(schema), {
-    ids: () => ownIds,
-    hints: ['*', 'inbox.*', 'webhook.ping', 'https://127.0.0.1/hook', 'Renamed', 'note'],
-  });
-  for (const seed of [1, 2, 3, 4, 5]) {
-    const found = fc
-      .sample(arb, { seed, numRuns: 400 })
-      .map((v) => JSON.parse(toJsonText(v)))
-      .find((v) => schema.safeParse(v).success && !JSON.stringify(v).match(new RegExp(`"(?!(${ownIds.join('|')})")[0-9a-f]{24}"`)));
-    if (found !== undefined) return found;
-  }
-  throw new Error(`no valid body derived for ${route.key}: add a hint for its refined fields`);
-};
 
 /** The `status` of every GET inside a snapshot. */
 const statuses = (snapshot: unknown): number[] =>
