@@ -2,6 +2,8 @@ import type { CfnElement } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FORBIDDEN_ENV, type ParleyFunction } from '../../infra/constructs/parley-function';
+import { FAULT_ENV } from '../../infra/local/faults';
+import { wiring } from '../../infra/wiring';
 import { grantsFor } from '../../infra/wiring/grants';
 import { OUTBOX_FILTER } from '../../infra/stacks/events-stack';
 import { tableSchema } from '../../shared/data/table';
@@ -202,12 +204,14 @@ describe('every function', () => {
     expect(app.functions().filter((f) => f.spec.access.queues?.length)).toHaveLength(3);
   });
 
-  it('never carries a local-only setting such as WEBHOOK_ALLOW_PRIVATE_TARGETS', () => {
+  it('never carries a local-only setting such as WEBHOOK_ALLOW_PRIVATE_TARGETS or the crash tests\' fault point', () => {
+    expect(FORBIDDEN_ENV).toContain(FAULT_ENV);
     for (const fn of resources('AWS::Lambda::Function')) {
       for (const name of FORBIDDEN_ENV) expect(fn.Properties).not.toHaveProperty(['Environment', 'Variables', name]);
     }
     const [fn] = app.functions();
     expect(() => fn!.addEnvironment('WEBHOOK_ALLOW_PRIVATE_TARGETS', 'true')).toThrow(/never be set on a deployed function/);
+    expect(() => fn!.addEnvironment(FAULT_ENV, 'crash-after-keyed-commit')).toThrow(/never be set on a deployed function/);
   });
 });
 
@@ -261,6 +265,25 @@ describe('least privilege', () => {
     ]);
     expect(lines.filter((l) => l.includes('/index/')).every((l) => l.startsWith('dynamodb:Query on'))).toBe(true);
     for (const fn of app.functions()) expect(grantLines(fn, 'dynamodb').some((l) => l.includes('BatchWriteItem'))).toBe(false);
+  });
+
+  it('lets every POST and PATCH function write its idempotency records (<tenant>#IDEM#…) with its change: table writes with no leading-key limit', () => {
+    const isKeyed = (r: { method: string }) => r.method === 'POST' || r.method === 'PATCH';
+    // The real wiring: every POST and PATCH route is a write function in the one grant table…
+    for (const route of wiring.routes.filter(isKeyed)) {
+      const write = grantsFor(route, 'http').find((g) => g.actions.includes('dynamodb:PutItem'));
+      expect(write, `${route.method} ${route.path}`).toMatchObject({ resource: { table: 'items' } });
+      expect(write!.leadingKeyPrefixes).toBeUndefined();
+    }
+    // …and the deployed policy of such a function says so.
+    const keyed = fullWiring.routes.filter(isKeyed);
+    expect(keyed.length).toBeGreaterThan(0);
+    for (const route of keyed) {
+      const table = grantLines(functionNamed('http', route), 'dynamodb').filter((l) => !l.includes('/index/'));
+      for (const action of ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem']) {
+        expect(table.filter((l) => l.startsWith(`${action} on`)), `${route.method} ${route.path} ${action}`).toEqual([expect.not.stringContaining('LeadingKeys')]);
+      }
+    }
   });
 
   it('gives every function exactly the DynamoDB grants the shared grant table derives from its wiring access and kind', () => {
