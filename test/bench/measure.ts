@@ -37,6 +37,36 @@ export const measure = async (op: (i: number) => Promise<unknown>, opts: { reque
   };
 };
 
+/**
+ * Runs each op `requests` times, one request at a time, interleaved in rotating order, so the drift of a
+ * busy machine falls on every op alike: the fair way to compare a path with its baseline.
+ */
+export const measureInterleaved = async <K extends string>(
+  ops: Record<K, (i: number) => Promise<unknown>>,
+  opts: { requests: number; warmup?: number },
+): Promise<Record<K, Latency>> => {
+  const names = Object.keys(ops) as K[];
+  for (let i = 0; i < (opts.warmup ?? 20); i++) for (const name of names) await ops[name](i);
+  const durations = Object.fromEntries(names.map((n) => [n, [] as number[]])) as Record<K, number[]>;
+  const spent = Object.fromEntries(names.map((n) => [n, 0])) as Record<K, number>;
+  for (let i = 0; i < opts.requests; i++) {
+    for (let j = 0; j < names.length; j++) {
+      const name = names[(i + j) % names.length]!;
+      const t = performance.now();
+      await ops[name](i);
+      const d = performance.now() - t;
+      durations[name].push(d);
+      spent[name] += d;
+    }
+  }
+  return Object.fromEntries(
+    names.map((n) => {
+      const sorted = durations[n].sort((a, b) => a - b);
+      return [n, { requests: opts.requests, concurrency: 1, p50Ms: percentile(sorted, 50), p99Ms: percentile(sorted, 99), rps: (opts.requests / spent[n]) * 1000 }];
+    }),
+  ) as Record<K, Latency>;
+};
+
 export interface Section {
   title: string;
   columns: string[];

@@ -2,22 +2,13 @@ import type { LocalStack } from '../../infra/local/stack';
 import { createCustomer } from '../../shared/data/customers';
 import { RATE_LIMITS } from '../../shared/domain/auth/rate-limit';
 import { mapLimit } from '../../shared/data/tags-tagging';
-import { createTenant, tokenFor } from '../support/tenants';
+import { createTenant } from '../support/tenants';
+import { tokenPool } from './token-pool';
 import { measure, type Latency, type Section } from './measure';
 
 const SINGLE_REQUESTS = 50;
 const BULK_REQUESTS = 3;
 const ENTITIES_PER_BULK = 100;
-
-/** Hands out tokens so that no timed request is ever rate limited: each token serves `perToken` calls. */
-const tokenPool = (workspaceId: string, perToken: number) => {
-  let used = 0;
-  let current: Promise<string> | undefined;
-  return () => {
-    if (used++ % perToken === 0) current = tokenFor([workspaceId], ['tags:write']).then((t) => t.token);
-    return current!;
-  };
-};
 
 /**
  * Tagging cost: the baseline is one entity tagged through its own route; bulk tags 100 entities per call.
