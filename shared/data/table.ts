@@ -10,6 +10,7 @@
  * - per-workspace counters ... pk=<tenant>                 sk=COUNTER#<name>
  * - rate-limit windows ....... pk=RL#<subject>#<category>#<window start>  (TTL)
  * - outbox events ............ pk=EVT#<eventId>            sk=EVENT  (TTL; Streams → bus)
+ * - idempotency keys ......... pk=<tenant>#IDEM#<token id>#<sha256 of key>  sk=IDEM, BODY#<n>  (TTL)
  * Every workspace-owned item's partition key starts with its tenant (see keys.ts).
  */
 export const tableSchema = {
