@@ -1,9 +1,12 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { randomUUID } from 'node:crypto';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { dynamo } from '../../shared/aws/dynamo';
 import { config } from '../../shared/config';
 import { keyDigest } from '../../shared/domain/idempotency/key';
 import { tenantPk } from '../../shared/data/keys';
+import { route } from '../../shared/http/route';
 import { client, expectError, type ApiResponse } from '../support/api';
 import { outboxEvents } from '../support/outbox';
 import { useTestStack } from '../support/stack';
@@ -164,5 +167,39 @@ describe('Idempotency-Key', () => {
     const list = await t.api.get(CUSTOMERS, keyed('x'));
     expect(list.headers.get('idempotent-replayed')).toBeNull();
     expect(list.body.data.pagination.total).toBe(2);
+  });
+
+  it('a 5xx is not kept: the retry with the key runs the request again', async () => {
+    const t = await env.tenant();
+    let calls = 0;
+    // A route of the one pipeline whose handler fails unexpectedly the first time only.
+    const flaky = route({ scope: 'contacts:write', status: 201 }, async () => {
+      if (++calls === 1) throw new Error('unexpected failure');
+      return { calls };
+    });
+    const invoke = () =>
+      flaky(
+        {
+          rawPath: '/api/v1/flaky',
+          routeKey: 'POST /api/v1/flaky',
+          headers: { authorization: `Bearer ${t.token}`, 'x-workspace-id': t.workspaceId, 'idempotency-key': 'after-a-500' },
+          requestContext: { requestId: randomUUID(), http: { method: 'POST', path: '/api/v1/flaky', sourceIp: '127.0.0.1' } },
+        } as unknown as APIGatewayProxyEventV2,
+        {} as Context,
+      ) as Promise<{ statusCode: number; body: string; headers: Record<string, string> }>;
+    expect((await invoke()).statusCode).toBe(500);
+    const retry = await invoke();
+    expect({ status: retry.statusCode, body: JSON.parse(retry.body), replayed: retry.headers['Idempotent-Replayed'] }).toEqual({
+      status: 201,
+      body: { success: true, data: { calls: 2 } },
+      replayed: undefined,
+    });
+    const again = await invoke();
+    expect({ status: again.statusCode, body: JSON.parse(again.body), replayed: again.headers['Idempotent-Replayed'] }).toEqual({
+      status: 201,
+      body: { success: true, data: { calls: 2 } },
+      replayed: 'true',
+    });
+    expect(calls).toBe(2);
   });
 });
