@@ -68,8 +68,6 @@ export interface UnitOfWork {
   held?: { writes: Write[]; onConditionFailed?: (index: number) => Error };
   /** Work that must follow the commit (e.g. enqueueing what the transaction recorded). */
   afterCommit: (() => Promise<void>)[];
-  /** Whether an eager transaction committed. */
-  committed: boolean;
 }
 
 /** Thrown by a second `transact` in hold mode; the pipeline reruns the request in eager mode. */
@@ -83,7 +81,7 @@ const units = new AsyncLocalStorage<UnitOfWork>();
 
 export const runInUnit = <T>(unit: UnitOfWork, fn: () => Promise<T>): Promise<T> => units.run(unit, fn);
 
-export const currentUnit = (): UnitOfWork | undefined => units.getStore();
+const currentUnit = (): UnitOfWork | undefined => units.getStore();
 
 /**
  * Runs `fn` once this request's changes are committed: at once outside a held unit of work, else after
@@ -124,5 +122,4 @@ export const transact = async (writes: Write[], onConditionFailed?: (index: numb
     return;
   }
   await commit([...writes, unit.marker], onConditionFailed);
-  unit.committed = true;
 };

@@ -10,7 +10,7 @@ const MAX_TRANSACTION_ITEMS = 100;
 /** The held attempt cannot finish as one transaction; nothing it did was written. */
 class NeedsEager extends Error {}
 
-const unitFor = (ref: KeyRef, mode: UnitOfWork['mode']): UnitOfWork => ({ mode, marker: commitMarker(ref), afterCommit: [], committed: false });
+const unitFor = (ref: KeyRef, mode: UnitOfWork['mode']): UnitOfWork => ({ mode, marker: commitMarker(ref), afterCommit: [] });
 
 /**
  * The held attempt: the handler runs with its transaction held, then that transaction and the record
