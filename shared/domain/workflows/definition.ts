@@ -1,0 +1,123 @@
+import * as z from 'zod';
+import { Cron } from 'croner';
+import { EdgeInput, NodeInput, type Edge, type WorkflowNode } from './nodes';
+import { graphProblems } from './graph';
+
+export const MAX_NODES = 100;
+export const MAX_EDGES = 200;
+
+const validCron = (cron: string) => {
+  try {
+    new Cron(cron, { paused: true });
+    return cron.trim().split(/\s+/).length === 5;
+  } catch {
+    return false;
+  }
+};
+
+const validTimeZone = (tz: string) => {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const FilterPath = z.string().regex(/^[A-Za-z0-9_-]{1,64}(\.[A-Za-z0-9_-]{1,64}){0,7}$/, 'Must be a dot path such as conversation.priority');
+
+/** `isPattern` checks event names against the catalog; it is passed in so that this module stays free of it. */
+export const triggerSchema = (isPattern: (name: string) => boolean) =>
+  z.discriminatedUnion('type', [
+    z.strictObject({
+      type: z.literal('event'),
+      eventTypes: z
+        .array(z.string().max(100).refine(isPattern, 'Unknown event type'))
+        .min(1, 'Must list at least one event type')
+        .max(50),
+      filter: z
+        .record(FilterPath, z.union([z.string().max(1000), z.number(), z.boolean(), z.null()]))
+        .refine((f) => Object.keys(f).length <= 20, 'At most 20 entries')
+        .optional(),
+    }),
+    z.strictObject({ type: z.literal('manual') }),
+    z.strictObject({
+      type: z.literal('schedule'),
+      cron: z.string().max(200).refine(validCron, 'Must be a 5-field cron expression'),
+      timezone: z.string().max(100).refine(validTimeZone, 'Must be an IANA time zone'),
+    }),
+  ]);
+export type Trigger = z.output<ReturnType<typeof triggerSchema>>;
+
+const graphRefinement = (def: { nodes?: z.output<typeof NodeInput>[]; edges?: Edge[] }, ctx: z.RefinementCtx) => {
+  if (!def.nodes || !def.edges) return;
+  for (const problem of graphProblems(def.nodes, def.edges)) ctx.addIssue({ code: 'custom', path: problem.path, message: problem.message });
+};
+
+const fields = (isPattern: (name: string) => boolean) => ({
+  name: z.string().trim().min(1, 'Must not be empty').max(200),
+  description: z.string().max(2000).optional(),
+  trigger: triggerSchema(isPattern),
+  nodes: z.array(NodeInput).min(1, 'Must have at least one node').max(MAX_NODES, `At most ${MAX_NODES} nodes`),
+  edges: z.array(EdgeInput).max(MAX_EDGES, `At most ${MAX_EDGES} edges`),
+});
+
+export const createWorkflowSchema = (isPattern: (name: string) => boolean) => z.strictObject(fields(isPattern)).superRefine(graphRefinement);
+
+/** A PATCH replaces whole fields; nodes and edges go together, since each is only valid with the other. */
+export const updateWorkflowSchema = (isPattern: (name: string) => boolean) => {
+  const f = fields(isPattern);
+  return z
+    .strictObject({ name: f.name.optional(), description: f.description.nullable(), trigger: f.trigger.optional(), nodes: f.nodes.optional(), edges: f.edges.optional() })
+    .partial()
+    .superRefine((body, ctx) => {
+      if ((body.nodes === undefined) !== (body.edges === undefined)) {
+        ctx.addIssue({ code: 'custom', path: [body.nodes ? 'edges' : 'nodes'], message: 'nodes and edges are replaced together' });
+      }
+      graphRefinement(body, ctx);
+    });
+};
+
+export type CreateWorkflow = z.output<ReturnType<typeof createWorkflowSchema>>;
+export type UpdateWorkflow = z.output<ReturnType<typeof updateWorkflowSchema>>;
+
+export interface Workflow {
+  _id: string;
+  name: string;
+  description?: string;
+  active: boolean;
+  version: number;
+  trigger: Trigger;
+  nodes: WorkflowNode[];
+  edges: Edge[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const newWorkflow = (id: string, input: CreateWorkflow, now: Date): Workflow => ({
+  _id: id,
+  name: input.name,
+  ...(input.description ? { description: input.description } : {}),
+  active: false,
+  version: 1,
+  trigger: input.trigger,
+  nodes: input.nodes as WorkflowNode[],
+  edges: input.edges,
+  createdAt: now.toISOString(),
+  updatedAt: now.toISOString(),
+});
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** The workflow after a PATCH, or the same object when nothing changes (a no-op keeps version and updatedAt). */
+export const applyUpdate = (w: Workflow, input: UpdateWorkflow, now: Date): Workflow => {
+  const { description, ...rest } = input;
+  const next: Workflow = { ...w, ...(rest as Partial<Workflow>) };
+  if (description === null) delete next.description;
+  else if (description !== undefined) next.description = description;
+  if (same(next, w)) return w;
+  return { ...next, version: w.version + 1, updatedAt: now.toISOString() };
+};
+
+export const setActive = (w: Workflow, active: boolean, now: Date): Workflow =>
+  w.active === active ? w : { ...w, active, updatedAt: now.toISOString() };

@@ -1,0 +1,76 @@
+import * as z from 'zod';
+import { BACKOFFS, CATEGORIES } from './failure';
+
+/** Node configs (DESIGN §5.7). Strings may hold `{{path}}` templates, checked separately (`graph.ts`). */
+const text = (max = 10_000) => z.string().max(max);
+const id24 = z.string().min(1).max(200);
+
+const HttpRequest = z.strictObject({
+  method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
+  url: text(2048).refine((u) => u.includes('{{') || (URL.canParse(u) && new URL(u).protocol === 'https:'), 'Must be an https URL'),
+  headers: z.record(z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/, 'Must be an HTTP header name'), text(2000)).optional(),
+  body: z.unknown().optional(),
+});
+
+export const CONDITION_OPERATORS = ['eq', 'neq', 'contains', 'gt', 'gte', 'lt', 'lte', 'exists'] as const;
+const scalar = z.union([text(), z.number(), z.boolean()]);
+
+export const ON_ERROR_ACTIONS = ['log', 'notify', 'stop', 'escalate'] as const;
+
+export const NODE_CONFIGS = {
+  http_request: HttpRequest,
+  send_message: z.strictObject({ conversationId: id24, content: text() }),
+  add_note: z.strictObject({ conversationId: id24, content: text() }),
+  add_tags: z.strictObject({ entityType: z.enum(['conversation', 'customer']), entityId: id24, tagIds: z.array(id24).min(1).max(50) }),
+  set_variable: z.strictObject({ name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Must be 1–64 letters, digits, _ or -'), value: scalar }),
+  wait: z.strictObject({ seconds: z.number().int().min(0).max(30 * 24 * 3600) }),
+  condition: z.strictObject({ left: scalar, operator: z.enum(CONDITION_OPERATORS), right: scalar.optional() }),
+  fail: z.strictObject({ message: text(1000).min(1) }),
+  try_catch: z.strictObject({ categorize: z.boolean().optional() }),
+  retry: z.strictObject({
+    maxAttempts: z.number().int().min(1).max(10),
+    backoff: z.enum(BACKOFFS),
+    baseDelaySeconds: z.number().int().min(0).max(3600),
+    categories: z.array(z.enum(CATEGORIES)).min(1).max(CATEGORIES.length).optional(),
+  }),
+  on_error: z.strictObject({
+    action: z.enum(ON_ERROR_ACTIONS),
+    targets: z.array(z.strictObject({ type: z.literal('webhook'), url: text(2048) })).min(1).max(10).optional(),
+    assigneeId: id24.optional(),
+  }),
+} as const;
+
+export type NodeType = keyof typeof NODE_CONFIGS;
+export type NodeConfig<T extends NodeType> = z.output<(typeof NODE_CONFIGS)[T]>;
+export const NODE_TYPES = Object.keys(NODE_CONFIGS) as NodeType[];
+
+/** Containers own sub-chains, one per branch label; the first listed branches are required. */
+export const CONTAINER_BRANCHES: Partial<Record<NodeType, { required: readonly string[]; optional: readonly string[] }>> = {
+  condition: { required: [], optional: ['true', 'false'] },
+  try_catch: { required: ['try', 'catch'], optional: [] },
+  retry: { required: ['body'], optional: [] },
+  on_error: { required: ['body'], optional: [] },
+};
+
+export const BRANCHES = ['next', 'true', 'false', 'try', 'catch', 'body'] as const;
+export type Branch = (typeof BRANCHES)[number];
+
+export const NodeId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Must be 1–64 letters, digits, _ or -');
+
+/** A node as saved; its config is checked against its type's schema in `graph.ts`, so errors name `nodes[i].config.x`. */
+export const NodeInput = z.strictObject({
+  id: NodeId,
+  type: z.enum(NODE_TYPES as [NodeType, ...NodeType[]]),
+  name: z.string().max(200).optional(),
+  config: z.record(z.string(), z.unknown()),
+});
+
+export interface WorkflowNode<T extends NodeType = NodeType> {
+  id: string;
+  type: T;
+  name?: string;
+  config: NodeConfig<T>;
+}
+
+export const EdgeInput = z.strictObject({ from: NodeId, to: NodeId, branch: z.enum(BRANCHES) });
+export type Edge = z.output<typeof EdgeInput>;
