@@ -23,9 +23,9 @@ module.exports = {
     {
       name: 'domain-imports-only-domain',
       severity: 'error',
-      comment: 'shared/domain is pure: only the domain itself, shared/ids and zod (no AWS SDK, no config, no http, no data).',
+      comment: 'shared/domain is pure: only the domain itself, shared/ids, zod and croner (no AWS SDK, no config, no http, no data).',
       from: { path: '^shared/domain/' },
-      to: { dependencyTypesNot: ['core'], pathNot: ['^shared/domain/', '^shared/ids\\.ts$', '(^|/)node_modules/zod/'] },
+      to: { dependencyTypesNot: ['core'], pathNot: ['^shared/domain/', '^shared/ids\\.ts$', '(^|/)node_modules/zod/', '(^|/)node_modules/croner/'] },
     },
     {
       name: 'domain-uses-no-node-io',
@@ -65,9 +65,9 @@ module.exports = {
     {
       name: 'data-below-services',
       severity: 'error',
-      comment: 'Repositories know the table, not the HTTP chain or the webhook services that call them.',
+      comment: 'Repositories know the table, not the HTTP chain or the webhook and workflow services that call them.',
       from: { path: '^shared/data/' },
-      to: { path: '^shared/(http|webhooks)/' },
+      to: { path: '^shared/(http|webhooks|workflows)/' },
     },
     {
       name: 'no-dev-dependencies-in-deployed-code',

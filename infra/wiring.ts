@@ -3,6 +3,7 @@ import { contactsRoutes } from './wiring/contacts';
 import { inboxWiring } from './wiring/inbox';
 import { tagRoutes, tagSchedules } from './wiring/tags';
 import { webhooksWiring } from './wiring/webhooks';
+import { workflowsWiring } from './wiring/workflows';
 import { OUTBOX_DETAIL_TYPE, OUTBOX_SOURCE } from '../shared/events/from-bus';
 import type { Wiring } from './wiring/types';
 
@@ -11,11 +12,11 @@ import type { Wiring } from './wiring/types';
  * local runtime runs exactly this. Area modules under `wiring/` contribute their parts.
  */
 export const wiring: Wiring = {
-  routes: [...authRoutes, ...tagRoutes, ...webhooksWiring.routes, ...inboxWiring.routes, ...contactsRoutes],
+  routes: [...authRoutes, ...tagRoutes, ...webhooksWiring.routes, ...inboxWiring.routes, ...contactsRoutes, ...workflowsWiring.routes],
   fallback: { handler: 'functions/http/not-found.ts', access: { table: 'read' } },
-  queues: [...webhooksWiring.queues],
-  rules: [...webhooksWiring.rules],
-  schedules: [...webhooksWiring.schedules, ...inboxWiring.schedules, ...tagSchedules],
+  queues: [...webhooksWiring.queues, ...workflowsWiring.queues],
+  rules: [...webhooksWiring.rules, ...workflowsWiring.rules],
+  schedules: [...webhooksWiring.schedules, ...inboxWiring.schedules, ...tagSchedules, ...workflowsWiring.schedules],
 };
 
 /** Pattern matching every outbox event the pipe forwards; rules narrow it by `detail`. */

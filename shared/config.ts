@@ -11,7 +11,9 @@ const Env = z.object({
   EVENT_BUS_NAME: z.string().default('parley'),
   WEBHOOK_QUEUE_URL: z.string().optional(),
   WEBHOOK_DLQ_URL: z.string().optional(),
-  /** Local-only escape hatch for loopback webhook receivers; the CDK app never sets it. */
+  WORKFLOW_QUEUE_URL: z.string().optional(),
+  WORKFLOW_DLQ_URL: z.string().optional(),
+  /** Local-only escape hatch for loopback webhook receivers (and workflow HTTP targets); the CDK app never sets it. */
   WEBHOOK_ALLOW_PRIVATE_TARGETS: flag,
   /** Failed authentications tolerated per source IP per rate-limit window. */
   AUTH_FAILURE_LIMIT: z.coerce.number().int().positive().default(100),

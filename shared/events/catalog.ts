@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { contact, conversation, message, subscription, tag, token, workspace } from './event-data';
+import { contact, conversation, definition, execution, message, step, subscription, tag, token, workspace } from './event-data';
 
 /**
  * Every event type, `<category>.<entity>.<action>`, with a description and the schema of its `data`
@@ -107,19 +107,21 @@ export const eventCatalog = [
     'channel.message.read': 'The recipient read a message.',
     'channel.message.failed': 'A channel failed to deliver a message.',
   }),
-  ...group('planned', plannedEntity('definition'), {
+  ...group('available', z.strictObject({ definition }), {
     'workflow.definition.created': 'A workflow was created.',
-    'workflow.definition.updated': 'A workflow changed.',
+    'workflow.definition.updated': 'A workflow changed (a new `version`; `changes.version` is `[old, new]`).',
     'workflow.definition.activated': 'A workflow was activated.',
     'workflow.definition.deactivated': 'A workflow was deactivated.',
+    'workflow.definition.deleted': 'A workflow was deleted (its executions and versions stay readable).',
   }),
-  ...group('planned', plannedEntity('execution'), {
+  ...group('available', z.strictObject({ execution }), {
     'workflow.execution.started': 'A workflow run started.',
-    'workflow.execution.completed': 'A workflow run completed.',
+    'workflow.execution.completed': 'A workflow run completed, `completed` or `completed_with_errors` (an on_error node let errors pass).',
     'workflow.execution.failed': 'A workflow run failed.',
+    'workflow.execution.cancelled': 'A workflow run was cancelled.',
   }),
-  ...group('planned', plannedEntity('step'), {
-    'workflow.step.failed': 'A step of a workflow run failed.',
+  ...group('available', z.strictObject({ step, execution }), {
+    'workflow.step.failed': 'A step of a workflow run failed (`step.handledBy` names the container that retried, caught or logged it).',
   }),
   ...group('planned', plannedEntity('campaign'), {
     'broadcast.campaign.scheduled': 'A broadcast was scheduled.',
@@ -157,3 +159,15 @@ export type EventType = Extract<(typeof eventCatalog)[number], { status: 'availa
 export const eventTypes: ReadonlySet<string> = new Set(eventCatalog.map((e) => e.type));
 
 export const isEventType = (name: string): boolean => eventTypes.has(name);
+
+/**
+ * A subscription's `events` entry (or an event trigger's `eventTypes` entry): an exact catalog name, `*`,
+ * or a prefix wildcard on whole segments such as `inbox.*` or `inbox.conversation.*` that names at least
+ * one catalog event.
+ */
+export const isValidPattern = (pattern: string): boolean => {
+  if (pattern === '*') return true;
+  if (!pattern.endsWith('.*')) return eventTypes.has(pattern);
+  const prefix = pattern.slice(0, -1);
+  return [...eventTypes].some((t) => t.startsWith(prefix));
+};

@@ -1,6 +1,7 @@
 import { objectId } from '../ids';
 import { tenantOf, tenantParts, type Tenant } from '../domain/auth/tenant';
 import type { EventType } from './catalog';
+import { currentCause, type Cause } from './cause';
 
 export type Changes = Record<string, [unknown, unknown]>;
 
@@ -14,15 +15,18 @@ export interface EventEnvelope {
   apiVersion: 'v1';
   data: Record<string, unknown>;
   changes?: Changes;
+  /** Present when a workflow's action caused the event: that run, and the depth of the chain so far. */
+  causedBy?: Cause;
 }
 
 export const buildEnvelope = (
   eventType: EventEnvelope['eventType'],
   tenant: Tenant,
   data: Record<string, unknown>,
-  opts: { changes?: Changes; now?: Date } = {},
+  opts: { changes?: Changes; now?: Date; cause?: Cause } = {},
 ): EventEnvelope => {
   const now = opts.now ?? new Date();
+  const causedBy = opts.cause ?? currentCause();
   return {
     eventId: objectId(now.getTime()),
     eventType,
@@ -31,6 +35,7 @@ export const buildEnvelope = (
     apiVersion: 'v1',
     data,
     ...(opts.changes && Object.keys(opts.changes).length > 0 ? { changes: opts.changes } : {}),
+    ...(causedBy ? { causedBy } : {}),
   };
 };
 

@@ -11,7 +11,7 @@ export const DELIVERY_TIMEOUT_MS = 10_000;
 
 const blocked = () => Object.assign(new Error('target address is not allowed'), { code: 'SSRF_BLOCKED' });
 
-const bareHost = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, '$1');
+export const bareHost = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, '$1');
 
 /**
  * A DNS lookup that refuses the connection unless every address the name resolves to is allowed, and
@@ -30,9 +30,9 @@ export const safeLookup = (allowLoopback: boolean): LookupFunction =>
     });
   }) as LookupFunction;
 
-/** The creation-time check: 422 on `url` when it is, or resolves to, a forbidden address. */
-export const assertAllowedTarget = async (url: string, allowLoopback: boolean): Promise<void> => {
-  const fail = (message: string) => new ValidationError([{ path: 'url', message }]);
+/** The creation-time check: 422 on `path` (default `url`) when the URL is, or resolves to, a forbidden address. */
+export const assertAllowedTarget = async (url: string, allowLoopback: boolean, path = 'url'): Promise<void> => {
+  const fail = (message: string) => new ValidationError([{ path, message }]);
   const host = bareHost(new URL(url));
   const addresses = isIP(host)
     ? [host]
@@ -45,7 +45,8 @@ export const assertAllowedTarget = async (url: string, allowLoopback: boolean): 
 };
 
 const agents = new Map<boolean, Agent>();
-const agentFor = (allowLoopback: boolean) => {
+/** A keep-alive HTTPS agent whose every connection goes through `safeLookup`. */
+export const agentFor = (allowLoopback: boolean) => {
   let agent = agents.get(allowLoopback);
   if (!agent) {
     agent = new Agent({ keepAlive: true, maxSockets: 64, lookup: safeLookup(allowLoopback) });

@@ -1,16 +1,5 @@
 import * as z from 'zod';
-import { eventTypes } from '../../../shared/events/catalog';
-
-/**
- * A subscription's `events` entry: an exact catalog name, `*`, or a prefix wildcard on whole segments
- * such as `inbox.*` or `inbox.conversation.*` that names at least one catalog event.
- */
-export const isValidPattern = (pattern: string): boolean => {
-  if (pattern === '*') return true;
-  if (!pattern.endsWith('.*')) return eventTypes.has(pattern);
-  const prefix = pattern.slice(0, -1);
-  return [...eventTypes].some((t) => t.startsWith(prefix));
-};
+import { isValidPattern } from '../../../shared/events/catalog';
 
 const url = z
   .string()

@@ -121,3 +121,30 @@ export const applyUpdate = (w: Workflow, input: UpdateWorkflow, now: Date): Work
 
 export const setActive = (w: Workflow, active: boolean, now: Date): Workflow =>
   w.active === active ? w : { ...w, active, updatedAt: now.toISOString() };
+
+/** When an active schedule runs next after `after` (croner: 5-field cron in the trigger's time zone). */
+export const nextRunAt = (trigger: Trigger, after: Date): string | undefined => {
+  if (trigger.type !== 'schedule') return undefined;
+  return new Cron(trigger.cron, { timezone: trigger.timezone, paused: true }).nextRun(after)?.toISOString();
+};
+
+/** The HTTPS URLs a definition names literally (no template): checked against SSRF rules when it is saved. */
+export const literalUrls = (nodes: readonly WorkflowNode[]): { path: string; url: string }[] =>
+  nodes.flatMap((n, i) => {
+    if (n.type === 'http_request') {
+      const { url } = n.config as { url: string };
+      return url.includes('{{') ? [] : [{ path: `nodes[${i}].config.url`, url }];
+    }
+    if (n.type === 'on_error') {
+      const targets = (n.config as { targets?: { url: string }[] }).targets ?? [];
+      return targets.map((t, j) => ({ path: `nodes[${i}].config.targets[${j}].url`, url: t.url }));
+    }
+    return [];
+  });
+
+const valueAt = (data: unknown, path: string): unknown =>
+  path.split('.').reduce<unknown>((v, seg) => (v !== null && typeof v === 'object' && Object.hasOwn(v, seg) ? (v as Record<string, unknown>)[seg] : undefined), data);
+
+/** An event trigger's `filter`: every dot path into the event's `data` holds exactly its value. */
+export const matchesFilter = (filter: Record<string, unknown> | undefined, data: unknown): boolean =>
+  Object.entries(filter ?? {}).every(([path, value]) => valueAt(data, path) === value);

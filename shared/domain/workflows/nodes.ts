@@ -37,7 +37,9 @@ export const NODE_CONFIGS = {
     action: z.enum(ON_ERROR_ACTIONS),
     targets: z.array(z.strictObject({ type: z.literal('webhook'), url: text(2048) })).min(1).max(10).optional(),
     assigneeId: id24.optional(),
-  }),
+  })
+    .refine((c) => c.action !== 'notify' || c.targets, { path: ['targets'], message: 'notify needs at least one target' })
+    .refine((c) => c.action !== 'escalate', { path: ['action'], message: 'escalate creates a CRM task, and CRM is not available yet' }),
 } as const;
 
 export type NodeType = keyof typeof NODE_CONFIGS;

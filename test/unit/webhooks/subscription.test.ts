@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { afterAttempt } from '../../../shared/domain/webhooks/delivery';
 import { matchesAny } from '../../../shared/domain/webhooks/event-patterns';
 import { receives, type Subscription } from '../../../shared/domain/webhooks/subscription';
-import { CreateSubscription, isValidPattern } from '../../../functions/http/webhooks/schemas';
+import { CreateSubscription } from '../../../functions/http/webhooks/schemas';
+import { isValidPattern } from '../../../shared/events/catalog';
 
 const sub = (over: Partial<Subscription> = {}): Subscription => ({
   _id: 'a'.repeat(24), workspaceId: 'b'.repeat(24), url: 'https://example.com/', events: ['inbox.*'], active: true,

@@ -1,0 +1,8 @@
+import { route } from '../../../shared/http/route';
+import { createWorkflow } from '../../../shared/workflows/definitions';
+import { CreateWorkflow } from './schemas';
+
+/** New workflows start inactive (`POST …/{id}/activate`); a manual trigger works on them at once. */
+export const handler = route({ scope: 'workflows:write', body: CreateWorkflow, status: 201 }, async ({ body, tenant, now }) => ({
+  workflow: await createWorkflow(tenant, body, now),
+}));

@@ -1,0 +1,11 @@
+import { route } from '../../../shared/http/route';
+import { NotFoundError } from '../../../shared/domain/errors';
+import { executionView, getExecution, listSteps } from '../../../shared/data/workflow-executions';
+import { IdParams } from './schemas';
+
+/** The execution with every step attempt, in order. */
+export const handler = route({ scope: 'workflows:read', params: IdParams }, async ({ params, tenant }) => {
+  const [e, steps] = await Promise.all([getExecution(tenant, params.id), listSteps(tenant, params.id)]);
+  if (!e) throw new NotFoundError('Execution');
+  return { execution: { ...executionView(e), steps } };
+});

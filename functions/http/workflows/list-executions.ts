@@ -1,0 +1,9 @@
+import { route } from '../../../shared/http/route';
+import { paginationOf } from '../../../shared/http/pagination';
+import { listExecutions } from '../../../shared/data/workflow-executions';
+import { ExecutionsQuery } from './schemas';
+
+export const handler = route({ scope: 'workflows:read', query: ExecutionsQuery }, async ({ query, tenant }) => {
+  const { executions, total, nextCursor } = await listExecutions(tenant, query, query);
+  return { executions, pagination: paginationOf(total, query, nextCursor) };
+});

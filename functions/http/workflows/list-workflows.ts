@@ -1,0 +1,8 @@
+import { route } from '../../../shared/http/route';
+import { ListQuery, paginationOf } from '../../../shared/http/pagination';
+import { listWorkflows } from '../../../shared/data/workflows';
+
+export const handler = route({ scope: 'workflows:read', query: ListQuery }, async ({ query, tenant }) => {
+  const { workflows, total, nextCursor } = await listWorkflows(tenant, query);
+  return { workflows, pagination: paginationOf(total, query, nextCursor) };
+});

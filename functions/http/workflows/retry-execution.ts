@@ -1,0 +1,8 @@
+import { route } from '../../../shared/http/route';
+import { retryExecution } from '../../../shared/workflows/control';
+import { IdParams } from './schemas';
+
+/** 202: the failed step runs again as a new attempt; the execution goes on from there. */
+export const handler = route({ scope: 'workflows:write', params: IdParams, status: 202 }, async ({ params, tenant, now }) => ({
+  execution: await retryExecution(tenant, params.id, now),
+}));

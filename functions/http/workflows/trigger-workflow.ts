@@ -1,0 +1,8 @@
+import { route } from '../../../shared/http/route';
+import { triggerManually } from '../../../shared/workflows/triggers';
+import { IdParams, TriggerBody } from './schemas';
+
+/** 202: the run is queued; its steps show up in `GET …/executions/{id}`. */
+export const handler = route({ scope: 'workflows:write', params: IdParams, body: TriggerBody, status: 202 }, async ({ params, body, tenant, now }) => ({
+  execution: await triggerManually(tenant, params.id, body.payload, now),
+}));

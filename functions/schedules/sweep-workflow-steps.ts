@@ -1,0 +1,4 @@
+import { sweepDueSteps } from '../../shared/workflows/sweep';
+
+/** Every minute: sends the messages of steps waiting longer than SQS can delay, and of steps whose message was lost. */
+export const handler = async (): Promise<{ sent: number }> => ({ sent: await sweepDueSteps(new Date()) });

@@ -1,0 +1,186 @@
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { dynamo } from '../aws/dynamo';
+import { config } from '../config';
+import type { Tenant } from '../domain/auth/tenant';
+import { isFinished, publicExecution, type ExecutionRecord, type ExecutionStatus, type Step } from '../domain/workflows/execution';
+import { bump, readCount, type Counter } from './counters';
+import { fromIndexSk, indexSk, tenantPk } from './keys';
+import { collect, queryAll, queryPage, type PageRequest } from './query';
+import { retryOnConflict } from './retry';
+import { createItem, putItem, transact, type Write } from './transact';
+
+/**
+ * Workflow executions.
+ * - execution by id .......... pk=<tenant>#WFXS       sk=X#<id>      (the record: summary, state, step number)
+ * - all, newest first ........ same partition
+ * - by workflow .............. gsi1pk=<tenant>#WFXWF#<workflowId>             gsi1sk=<id>   (on the record)
+ * - by status ................ gsi2pk=<tenant>#WFXST#<status>                 gsi2sk=<id>   (on the record)
+ * - by workflow and status ... gsi1pk=<tenant>#WFXWFST#<workflowId>#<status>  gsi1sk=<id>   (on the index item pk=<tenant>#WFX#<id> sk=IDX)
+ * - due steps ................ gsi2pk=WF_DUE  gsi2sk=<dueAt>#<tenant>#<id>     (on the index item, while unfinished)
+ * - steps, in order .......... pk=<tenant>#WFX#<id>   sk=STEP#<n, 6 digits>
+ * - completed side effects ... pk=<tenant>#WFX#<id>   sk=EFFECT#<executionId:nodeId:attempt>
+ * - totals ................... counter WFXCOUNT (sharded): all, per workflow, per status, per workflow × status
+ */
+const DUE = 'WF_DUE';
+const recordKey = (t: Tenant, id: string) => ({ pk: tenantPk(t, 'WFXS'), sk: `X#${id}` });
+const executionPk = (t: Tenant, id: string) => tenantPk(t, 'WFX', id);
+const indexKey = (t: Tenant, id: string) => ({ pk: executionPk(t, id), sk: 'IDX' });
+const stepKey = (t: Tenant, id: string, n: number) => ({ pk: executionPk(t, id), sk: `STEP#${String(n).padStart(6, '0')}` });
+const effectKey = (t: Tenant, id: string, key: string) => ({ pk: executionPk(t, id), sk: `EFFECT#${key}` });
+
+const counter = (t: Tenant): Counter => ({ pk: tenantPk(t), sk: 'WFXCOUNT', shards: 4 });
+
+export interface ExecutionFilter {
+  workflowId?: string;
+  status?: ExecutionStatus;
+}
+const totalName = ({ workflowId, status }: ExecutionFilter) =>
+  workflowId ? (status ? `ws:${workflowId}:${status}` : `w:${workflowId}`) : status ? `s:${status}` : 'total';
+
+const statusCounters = (t: Tenant, workflowId: string, from: ExecutionStatus | undefined, to: ExecutionStatus): Write[] => {
+  if (from === to) return [];
+  const deltas: Record<string, number> = { [totalName({ status: to })]: 1, [totalName({ workflowId, status: to })]: 1 };
+  if (from) Object.assign(deltas, { [totalName({ status: from })]: -1, [totalName({ workflowId, status: from })]: -1 });
+  else Object.assign(deltas, { [totalName({})]: 1, [totalName({ workflowId })]: 1 });
+  return [bump(counter(t), deltas)];
+};
+
+/** A stored execution with the tenant it belongs to (which the queue message and sweeps carry). */
+export type StoredExecution = ExecutionRecord & { tenant: Tenant };
+
+/** What the API shows of a stored execution. */
+export const executionView = ({ tenant: _t, ...record }: StoredExecution) => publicExecution(record);
+
+/** The record item and the index item's write. */
+const items = (e: StoredExecution, messaged: boolean): { record: Record<string, unknown>; index: Write } => {
+  const t = e.tenant;
+  const summary = executionView(e);
+  return {
+    record: {
+      ...recordKey(t, e._id),
+      type: 'WF_EXECUTION',
+      ...e,
+      gsi1pk: tenantPk(t, 'WFXWF', e.workflowId),
+      gsi1sk: e._id,
+      gsi2pk: tenantPk(t, 'WFXST', e.status),
+      gsi2sk: e._id,
+    },
+    index: putItem({
+      ...indexKey(t, e._id),
+      type: 'WF_EXECUTION_INDEX',
+      ...summary,
+      gsi1pk: tenantPk(t, 'WFXWFST', e.workflowId, e.status),
+      gsi1sk: e._id,
+      ...(e.dueAt && !isFinished(e.status) ? { gsi2pk: DUE, gsi2sk: indexSk(e.dueAt, t, e._id), messaged, seq: e.seq } : {}),
+    }),
+  };
+};
+
+const fromRecord = (item: Record<string, unknown>): StoredExecution => {
+  const { pk: _p, sk: _s, type: _t, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, ...rest } = item;
+  return rest as unknown as StoredExecution;
+};
+
+const isConditionFailure = (error: unknown) =>
+  error instanceof ConditionalCheckFailedException ||
+  (error instanceof TransactionCanceledException && !!error.CancellationReasons?.some((r) => r.Code === 'ConditionalCheckFailed'));
+
+/** Creates the execution with `extra` (its event, a trigger's dedupe guard); false when a guard in `extra` already existed. */
+export const createExecution = async (e: StoredExecution, extra: Write[], messaged: boolean): Promise<boolean> => {
+  const { record, index } = items(e, messaged);
+  try {
+    await retryOnConflict(() =>
+      transact([createItem(record), index, ...statusCounters(e.tenant, e.workflowId, undefined, e.status), ...extra]),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+};
+
+export const getExecution = async (t: Tenant, id: string): Promise<StoredExecution | undefined> => {
+  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: recordKey(t, id), ConsistentRead: true }));
+  return Item && fromRecord(Item);
+};
+
+/**
+ * Writes `after` over `before` if nobody moved it since (same step number and status), with the step's
+ * record, the counters and `extra` (events) in the same transaction. False when it had moved on.
+ */
+export const saveExecution = async (before: StoredExecution, after: StoredExecution, step: Step | undefined, extra: Write[], messaged: boolean): Promise<boolean> => {
+  const { record, index } = items(after, messaged);
+  const guarded = putItem(record, { condition: 'seq = :seq AND #status = :status', names: { '#status': 'status' }, values: { ':seq': before.seq, ':status': before.status } });
+  try {
+    await retryOnConflict(() =>
+      transact([
+        guarded,
+        index,
+        ...(step ? [createItem({ ...stepKey(after.tenant, after._id, before.seq), type: 'WF_STEP', ...step })] : []),
+        ...statusCounters(after.tenant, after.workflowId, before.status, after.status),
+        ...extra,
+      ]),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+};
+
+const SUMMARY_DROP = ['pk', 'sk', 'type', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'messaged', 'tenant', 'state', 'seq', 'dueAt', 'resumeState'];
+const summaryOf = (item: Record<string, unknown>) => Object.fromEntries(Object.entries(item).filter(([k]) => !SUMMARY_DROP.includes(k)));
+
+export const listExecutions = async (t: Tenant, filter: ExecutionFilter, page: PageRequest) => {
+  const partition = filter.workflowId
+    ? filter.status
+      ? { index: 'gsi1' as const, pk: tenantPk(t, 'WFXWFST', filter.workflowId, filter.status) }
+      : { index: 'gsi1' as const, pk: tenantPk(t, 'WFXWF', filter.workflowId) }
+    : filter.status
+      ? { index: 'gsi2' as const, pk: tenantPk(t, 'WFXST', filter.status) }
+      : { pk: tenantPk(t, 'WFXS'), skPrefix: 'X#' };
+  const [{ items: found, nextCursor }, total] = await Promise.all([
+    queryPage({ ...partition, newestFirst: true }, page),
+    readCount(counter(t), totalName(filter)),
+  ]);
+  return { executions: found.map(summaryOf), total, nextCursor };
+};
+
+export const listSteps = async (t: Tenant, id: string): Promise<Step[]> =>
+  (await collect(queryAll({ pk: executionPk(t, id), skPrefix: 'STEP#', consistent: true }))).map(
+    ({ pk: _p, sk: _s, type: _t, ...step }) => step as unknown as Step,
+  );
+
+/** A side effect's recorded result, by its idempotency key. */
+export const getEffect = async (t: Tenant, id: string, key: string): Promise<unknown> => {
+  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: effectKey(t, id, key), ConsistentRead: true }));
+  return Item?.outcome;
+};
+
+export const effectRecord = (t: Tenant, id: string, key: string, outcome: unknown): Write => putItem({ ...effectKey(t, id, key), type: 'WF_EFFECT', outcome });
+
+/** Unfinished executions due before `before`, across tenants, oldest first: the sweep's work list. */
+export const dueExecutions = async (before: Date, limit: number) => {
+  const { items: found } = await queryPage({ index: 'gsi2', pk: DUE, skBelow: before.toISOString() }, { limit });
+  return found.map((i) => ({ ...fromIndexSk(i.gsi2sk as string), seq: i.seq as number, messaged: i.messaged === true, dueAt: (i.gsi2sk as string).split('#')[0]! }));
+};
+
+/** Marks an execution's due entry as carried by a queue message (sent by the sweep); false if it moved meanwhile. */
+export const markMessaged = async (t: Tenant, id: string, dueAt: string): Promise<boolean> => {
+  try {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: config().TABLE_NAME,
+        Key: indexKey(t, id),
+        UpdateExpression: 'SET messaged = :yes',
+        ConditionExpression: 'gsi2sk = :due',
+        ExpressionAttributeValues: { ':yes': true, ':due': indexSk(dueAt, t, id) },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+};

@@ -1,0 +1,25 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { randomBytes } from 'node:crypto';
+import { dynamo } from '../aws/dynamo';
+import { config } from '../config';
+import type { Tenant } from '../domain/auth/tenant';
+import { tenantPk } from './keys';
+import { createItem, transact } from './transact';
+
+/** The workspace's notification secret (pk=<tenant> sk=WFNOTIFY): on_error `notify` signs with it. Made on first use. */
+const key = (t: Tenant) => ({ pk: tenantPk(t), sk: 'WFNOTIFY' });
+
+const read = async (t: Tenant): Promise<string | undefined> =>
+  (await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: key(t), ConsistentRead: true }))).Item?.secret as string | undefined;
+
+export const notificationSecret = async (t: Tenant): Promise<string> => {
+  const existing = await read(t);
+  if (existing) return existing;
+  try {
+    await transact([createItem({ ...key(t), type: 'WF_NOTIFY_SECRET', secret: `whs_${randomBytes(32).toString('base64url')}` })]);
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException) && (error as Error).name !== 'TransactionCanceledException') throw error;
+  }
+  return (await read(t))!;
+};

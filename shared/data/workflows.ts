@@ -1,0 +1,127 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo } from '../aws/dynamo';
+import { config } from '../config';
+import { NotFoundError } from '../domain/errors';
+import type { Tenant } from '../domain/auth/tenant';
+import type { Workflow } from '../domain/workflows/definition';
+import { bumpCounter, readCounter } from './counters';
+import { fromIndexSk, indexSk, tenantPk } from './keys';
+import { lostRace } from './retry';
+import { collect, queryAll, queryPage, type PageRequest } from './query';
+import { createItem, deleteItem, putItem, transact, type Write } from './transact';
+
+/**
+ * Workflow definitions.
+ * - workflow by id ........... pk=<tenant>#WF#<id>   sk=WF      (`rev` guards read-modify-write)
+ * - a version's graph ........ pk=<tenant>#WF#<id>   sk=VER#<version, 6 digits>  (executions run the version they started on)
+ * - workflows, newest first .. gsi1pk=<tenant>#WFS   gsi1sk=<id>
+ * - active event triggers .... pk=<tenant>#WFTRIG    sk=<id>   (only while active; the trigger function reads the partition)
+ * - due schedules ............ gsi2pk=WF_SCHEDULES  gsi2sk=<nextRunAt>#<tenant>#<id>  (only while active, across tenants)
+ * - total .................... counter `workflows`
+ */
+const COUNTER = 'workflows';
+const SCHEDULES = 'WF_SCHEDULES';
+const key = (t: Tenant, id: string) => ({ pk: tenantPk(t, 'WF', id), sk: 'WF' });
+const versionKey = (t: Tenant, id: string, version: number) => ({ pk: tenantPk(t, 'WF', id), sk: `VER#${String(version).padStart(6, '0')}` });
+const triggersPk = (t: Tenant) => tenantPk(t, 'WFTRIG');
+
+/** A stored workflow: the definition, plus its revision and, for an active schedule, its next run. */
+export interface StoredWorkflow {
+  workflow: Workflow;
+  rev: number;
+  nextRunAt?: string;
+}
+
+const FIELDS = ['_id', 'name', 'description', 'active', 'version', 'trigger', 'nodes', 'edges', 'createdAt', 'updatedAt'] as const;
+const fromItem = (item: Record<string, unknown>): StoredWorkflow => ({
+  workflow: Object.fromEntries(FIELDS.filter((f) => item[f] !== undefined).map((f) => [f, item[f]])) as unknown as Workflow,
+  rev: item.rev as number,
+  nextRunAt: item.nextRunAt as string | undefined,
+});
+
+const read = async (k: { pk: string; sk: string }) =>
+  (await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: k, ConsistentRead: true }))).Item;
+
+export const getWorkflow = async (t: Tenant, id: string): Promise<StoredWorkflow | undefined> => {
+  const item = await read(key(t, id));
+  return item && fromItem(item);
+};
+
+export const requireWorkflow = async (t: Tenant, id: string): Promise<StoredWorkflow> => {
+  const found = await getWorkflow(t, id);
+  if (!found) throw new NotFoundError('Workflow');
+  return found;
+};
+
+/** The graph of one version (the current one lives on the workflow item too). */
+export const getVersion = async (t: Tenant, id: string, version: number): Promise<Workflow | undefined> => {
+  const item = await read(versionKey(t, id, version));
+  return item && (item.workflow as Workflow);
+};
+
+export const listVersions = async (t: Tenant, id: string, page: PageRequest) => {
+  const { items, nextCursor } = await queryPage({ pk: tenantPk(t, 'WF', id), skPrefix: 'VER#', newestFirst: true }, page);
+  return { versions: items.map((i) => i.workflow as Workflow), nextCursor };
+};
+
+export const listWorkflows = async (t: Tenant, page: PageRequest) => {
+  const [{ items, nextCursor }, total] = await Promise.all([
+    queryPage({ index: 'gsi1', pk: tenantPk(t, 'WFS'), newestFirst: true }, page),
+    readCounter(t, COUNTER),
+  ]);
+  return { workflows: items.map((i) => fromItem(i).workflow), total, nextCursor };
+};
+
+const triggerWrites = (t: Tenant, before: Workflow | undefined, after: Workflow | undefined): Write[] => {
+  const listens = (w?: Workflow) => !!w?.active && w.trigger.type === 'event';
+  if (after && listens(after)) {
+    return [putItem({ pk: triggersPk(t), sk: after._id, type: 'WF_TRIGGER', workflowId: after._id, trigger: after.trigger })];
+  }
+  return listens(before) ? [deleteItem({ pk: triggersPk(t), sk: before!._id })] : [];
+};
+
+/**
+ * Writes `after` over the stored workflow (or creates it), with its version's graph when the version is
+ * new, its trigger entries and `extra` (its event), in one transaction guarded by the revision read.
+ */
+export const saveWorkflow = async (t: Tenant, before: StoredWorkflow | undefined, after: Workflow, extra: Write[], nextRunAt?: string): Promise<void> => {
+  const rev = (before?.rev ?? 0) + 1;
+  const item = {
+    ...key(t, after._id),
+    type: 'WORKFLOW',
+    ...after,
+    rev,
+    gsi1pk: tenantPk(t, 'WFS'),
+    gsi1sk: after._id,
+    ...(nextRunAt ? { nextRunAt, gsi2pk: SCHEDULES, gsi2sk: indexSk(nextRunAt, t, after._id) } : {}),
+  };
+  const writes: Write[] = [
+    before ? putItem(item, { condition: 'rev = :rev', values: { ':rev': before.rev } }) : createItem(item),
+    ...(before?.workflow.version === after.version ? [] : [createItem({ ...versionKey(t, after._id, after.version), type: 'WORKFLOW_VERSION', workflow: after })]),
+    ...triggerWrites(t, before?.workflow, after),
+    ...(before ? [] : [bumpCounter(t, COUNTER, 1)]),
+    ...extra,
+  ];
+  await transact(writes, lostRace);
+};
+
+export const deleteWorkflow = async (t: Tenant, before: StoredWorkflow, extra: Write[]): Promise<void> =>
+  transact(
+    [
+      deleteItem(key(t, before.workflow._id), { condition: 'rev = :rev', values: { ':rev': before.rev } }),
+      ...triggerWrites(t, before.workflow, undefined),
+      bumpCounter(t, COUNTER, -1),
+      ...extra,
+    ],
+    lostRace,
+  );
+
+/** The tenant's active event-triggered workflows (id and trigger). */
+export const eventTriggers = async (t: Tenant) =>
+  (await collect(queryAll({ pk: triggersPk(t) }))).map((i) => ({ workflowId: i.workflowId as string, trigger: i.trigger as Extract<Workflow['trigger'], { type: 'event' }> }));
+
+/** Active schedules whose next run is due by `now`, across tenants, oldest first. */
+export const dueSchedules = async (now: Date, limit: number): Promise<{ tenant: Tenant; id: string }[]> => {
+  const { items } = await queryPage({ index: 'gsi2', pk: SCHEDULES, skBelow: `${now.toISOString()}~` }, { limit });
+  return items.map((i) => fromIndexSk(i.gsi2sk as string));
+};

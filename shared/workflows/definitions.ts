@@ -1,0 +1,58 @@
+import { config } from '../config';
+import { objectId } from '../ids';
+import { buildEnvelope } from '../events/envelope';
+import { outboxItem } from '../data/outbox';
+import { deleteWorkflow, requireWorkflow, saveWorkflow, type StoredWorkflow } from '../data/workflows';
+import { applyUpdate, literalUrls, newWorkflow, nextRunAt, setActive, type CreateWorkflow, type UpdateWorkflow, type Workflow } from '../domain/workflows/definition';
+import { retryOnConflict } from '../data/retry';
+import { assertAllowedTarget } from '../webhooks/send';
+import type { Tenant } from '../domain/auth/tenant';
+
+/** Literal target URLs are SSRF-checked at save, as webhook URLs are (and again, pinned, at every request). */
+const checkTargets = async (w: Workflow) => {
+  for (const { path, url } of literalUrls(w.nodes)) await assertAllowedTarget(url, config().WEBHOOK_ALLOW_PRIVATE_TARGETS, path);
+};
+
+const event = (type: 'created' | 'updated' | 'activated' | 'deactivated' | 'deleted', t: Tenant, w: Workflow, now: Date, before?: Workflow) =>
+  outboxItem(
+    buildEnvelope(`workflow.definition.${type}`, t, { definition: w }, {
+      now,
+      changes: before && type === 'updated' ? { version: [before.version, w.version] } : undefined,
+    }),
+  );
+
+/** An active schedule's next run from now; none while inactive. */
+const schedule = (w: Workflow, now: Date) => (w.active ? nextRunAt(w.trigger, now) : undefined);
+
+export const createWorkflow = async (t: Tenant, input: CreateWorkflow, now: Date): Promise<Workflow> => {
+  const w = newWorkflow(objectId(now.getTime()), input, now);
+  await checkTargets(w);
+  await saveWorkflow(t, undefined, w, [event('created', t, w, now)]);
+  return w;
+};
+
+const mutate = (t: Tenant, id: string, now: Date, change: (s: StoredWorkflow) => Promise<{ after: Workflow; type: 'updated' | 'activated' | 'deactivated' }>) =>
+  retryOnConflict(async () => {
+    const before = await requireWorkflow(t, id);
+    const { after, type } = await change(before);
+    if (after === before.workflow) return after;
+    const keepsSchedule = type === 'updated' && JSON.stringify(after.trigger) === JSON.stringify(before.workflow.trigger) && before.nextRunAt;
+    await saveWorkflow(t, before, after, [event(type, t, after, now, before.workflow)], keepsSchedule ? before.nextRunAt : schedule(after, now));
+    return after;
+  });
+
+export const updateWorkflow = (t: Tenant, id: string, input: UpdateWorkflow, now: Date): Promise<Workflow> =>
+  mutate(t, id, now, async (s) => {
+    const after = applyUpdate(s.workflow, input, now);
+    if (input.nodes) await checkTargets(after);
+    return { after, type: 'updated' };
+  });
+
+export const activateWorkflow = (t: Tenant, id: string, active: boolean, now: Date): Promise<Workflow> =>
+  mutate(t, id, now, async (s) => ({ after: setActive(s.workflow, active, now), type: active ? 'activated' : 'deactivated' }));
+
+export const removeWorkflow = (t: Tenant, id: string, now: Date): Promise<void> =>
+  retryOnConflict(async () => {
+    const before = await requireWorkflow(t, id);
+    await deleteWorkflow(t, before, [event('deleted', t, before.workflow, now)]);
+  });

@@ -1,0 +1,98 @@
+import { config } from '../config';
+import { AppError } from '../domain/errors';
+import type { Tenant } from '../domain/auth/tenant';
+import type { StepError } from '../domain/workflows/failure';
+import type { Outcome } from '../domain/workflows/interpreter';
+import type { NodeConfig, NodeType, WorkflowNode } from '../domain/workflows/nodes';
+import { deliveryHeaders } from '../domain/webhooks/sign';
+import { withCause } from '../events/cause';
+import { postMessage } from '../data/messages';
+import { applyTagging } from '../data/tags-tagging';
+import { effectRecord, getEffect, type StoredExecution } from '../data/workflow-executions';
+import { notificationSecret } from '../data/workflow-secrets';
+import { transact, type Write } from '../data/transact';
+import { postWebhook } from '../webhooks/send';
+import { httpRequest } from './http';
+import { causeOf } from './start';
+
+/** The step being run: its idempotency key is `executionId:nodeId:attempt`. */
+export interface StepContext {
+  tenant: Tenant;
+  execution: StoredExecution;
+  node: WorkflowNode;
+  attempt: number;
+  key: string;
+  now: Date;
+}
+
+/** An effect either returns its outcome (recorded afterwards) or records it itself, in the transaction that makes it. */
+type Effect = (config: never, ctx: StepContext, record: (outcome: Outcome) => Write) => Promise<Outcome>;
+
+const allowLoopback = () => config().WEBHOOK_ALLOW_PRIVATE_TARGETS;
+const author = (ctx: StepContext) => ({ type: 'system' as const, id: ctx.execution.workflowId });
+
+const message =
+  (type: 'outgoing' | 'note'): Effect =>
+  async (c: NodeConfig<'send_message'>, ctx, record) => {
+    let outcome: Outcome | undefined;
+    await postMessage(ctx.tenant, c.conversationId, { type, content: c.content, author: author(ctx) }, ctx.now, (m) => {
+      outcome = { ok: true, output: { messageId: m._id } };
+      return [record(outcome)];
+    });
+    return outcome!;
+  };
+
+const EFFECTS: Partial<Record<NodeType, Effect>> = {
+  http_request: (c: NodeConfig<'http_request'>, ctx) => httpRequest({ ...c, idempotencyKey: ctx.key, allowLoopback: allowLoopback() }),
+  send_message: message('outgoing'),
+  add_note: message('note'),
+  add_tags: async (c: NodeConfig<'add_tags'>, ctx) => {
+    const result = await applyTagging(ctx.tenant, { entityType: c.entityType, entityIds: [c.entityId], tagIds: c.tagIds }, 'tag', ctx.now, {
+      notFound: () => new AppError('NOT_FOUND', `${c.entityType} not found`),
+    });
+    return { ok: true, output: { tagIds: result.tagIdsAfter.get(c.entityId) } };
+  },
+};
+
+/** An AppError (not found, validation, conflict) is the step's error; anything else is the worker's problem and retried by the queue. */
+const asOutcome = (error: unknown): Outcome => {
+  if (error instanceof AppError) return { ok: false, message: error.message };
+  throw error;
+};
+
+/** `notify`: the error, POSTed and signed as webhooks are (with the workspace's notification secret) to every target. */
+const notify = async (config_: NodeConfig<'on_error'>, error: StepError, ctx: StepContext): Promise<Outcome> => {
+  const secret = await notificationSecret(ctx.tenant);
+  const body = JSON.stringify({ workflowId: ctx.execution.workflowId, executionId: ctx.execution._id, nodeId: error.nodeId, nodeType: error.nodeType, error: { message: error.message, category: error.category } });
+  const results = await Promise.all(
+    (config_.targets ?? []).map(async (target, i) => {
+      const id = `${ctx.key}:${i}`;
+      const headers = deliveryHeaders(secret, body, { eventId: id, eventType: 'workflow.notification', deliveryId: id, attemptNumber: 1, timestamp: Math.floor(ctx.now.getTime() / 1000) });
+      const { outcome } = await postWebhook(target.url, body, headers, { allowLoopback: allowLoopback() });
+      return { url: target.url, delivered: outcome.kind === 'success', ...(outcome.kind === 'success' ? {} : { failureReason: outcome.failureReason }) };
+    }),
+  );
+  return { ok: true, output: { action: 'notify', notified: results } };
+};
+
+/**
+ * Runs the node's side effect at most once per idempotency key: a recorded outcome is returned as it was
+ * (a redelivered message after a crash), and the outcome is recorded before the step is. Events the
+ * effect causes carry the execution's causal depth.
+ */
+export const runEffect = async (ctx: StepContext, rendered: unknown, handling?: StepError): Promise<Outcome> => {
+  const recorded = (await getEffect(ctx.tenant, ctx.execution._id, ctx.key)) as Outcome | undefined;
+  if (recorded) return recorded;
+  const record = (outcome: Outcome) => effectRecord(ctx.tenant, ctx.execution._id, ctx.key, outcome);
+  let selfRecorded = false;
+  const recordInside = (outcome: Outcome) => {
+    selfRecorded = true;
+    return record(outcome);
+  };
+  const effect = handling ? () => notify(rendered as NodeConfig<'on_error'>, handling, ctx) : () => (EFFECTS[ctx.node.type] as (c: unknown, x: StepContext, r: typeof record) => Promise<Outcome>)(rendered, ctx, recordInside);
+  const outcome = await withCause(causeOf(ctx.execution), effect).catch(asOutcome);
+  if (!selfRecorded) await transact([record(outcome)]);
+  return outcome;
+};
+
+export const hasEffect = (node: WorkflowNode): boolean => node.type in EFFECTS;

@@ -1,0 +1,67 @@
+import { log } from '../log';
+import { envelopeTenant, type EventEnvelope } from '../events/envelope';
+import { tenantPk } from '../data/keys';
+import { createItem } from '../data/transact';
+import { dueSchedules, eventTriggers, getWorkflow, requireWorkflow, saveWorkflow } from '../data/workflows';
+import { ConflictError } from '../domain/errors';
+import { matchesFilter, nextRunAt } from '../domain/workflows/definition';
+import { MAX_CAUSAL_DEPTH, type Execution } from '../domain/workflows/execution';
+import { matchesAny } from '../domain/webhooks/event-patterns';
+import type { Tenant } from '../domain/auth/tenant';
+import { startExecution } from './start';
+
+/** Dedupe guards live a week, longer than any redelivery of the event or schedule tick they guard. */
+const guardTtl = (now: Date) => Math.floor(now.getTime() / 1000) + 7 * 24 * 3600;
+const guard = (t: Tenant, kind: string, id: string, sk: string, now: Date) => createItem({ pk: tenantPk(t, kind, id), sk, type: 'WF_GUARD', ttl: guardTtl(now) });
+
+/** `POST /workflows/{id}/trigger`: any manual workflow, and any active one (for testing). */
+export const triggerManually = async (t: Tenant, id: string, payload: unknown, now: Date): Promise<Execution> => {
+  const { workflow } = await requireWorkflow(t, id);
+  if (workflow.trigger.type !== 'manual' && !workflow.active) {
+    throw new ConflictError(`An inactive ${workflow.trigger.type}-triggered workflow cannot be run; activate it first`);
+  }
+  return (await startExecution(t, workflow, { type: 'manual', ...(payload ? { payload } : {}) }, { depth: 1, now }))!;
+};
+
+/**
+ * A domain event from the bus: one run of every active workflow whose trigger matches, at most once per
+ * (event, workflow) however often the event is delivered. An event a workflow caused starts runs one
+ * level deeper; past MAX_CAUSAL_DEPTH it starts none, so workflows that trigger each other stop.
+ */
+export const onEvent = async (envelope: EventEnvelope, now = new Date()): Promise<number> => {
+  const t = envelopeTenant(envelope);
+  const depth = (envelope.causedBy?.depth ?? 0) + 1;
+  const matching = (await eventTriggers(t)).filter(({ trigger }) => matchesAny(trigger.eventTypes, envelope.eventType) && matchesFilter(trigger.filter, envelope.data));
+  if (matching.length === 0) return 0;
+  if (depth > MAX_CAUSAL_DEPTH) {
+    log.warn('workflow trigger skipped: causal depth limit', { eventId: envelope.eventId, eventType: envelope.eventType, depth, causedBy: envelope.causedBy });
+    return 0;
+  }
+  let started = 0;
+  for (const { workflowId } of matching) {
+    const found = await getWorkflow(t, workflowId);
+    if (!found?.workflow.active) continue;
+    const trigger = { type: 'event' as const, eventId: envelope.eventId, payload: envelope.data };
+    const run = await startExecution(t, found.workflow, trigger, { depth, now, guard: guard(t, 'WFEVT', envelope.eventId, workflowId, now) });
+    if (run) started++;
+  }
+  return started;
+};
+
+/**
+ * Starts the run of every active schedule due by `now` (once per scheduled time, whatever overlaps or
+ * crashes), then moves its next run on.
+ */
+export const runDueSchedules = async (now: Date, batch = 100): Promise<number> => {
+  let started = 0;
+  for (const { tenant, id } of await dueSchedules(now, batch)) {
+    const s = await getWorkflow(tenant, id);
+    if (!s?.nextRunAt || !s.workflow.active || Date.parse(s.nextRunAt) > now.getTime()) continue;
+    const trigger = { type: 'schedule' as const, payload: { scheduledAt: s.nextRunAt } };
+    if (await startExecution(tenant, s.workflow, trigger, { depth: 1, now, guard: guard(tenant, 'WFSCHED', id, s.nextRunAt, now) })) started++;
+    await saveWorkflow(tenant, s, s.workflow, [], nextRunAt(s.workflow.trigger, now)).catch((error: unknown) =>
+      log.warn('schedule not advanced (changed meanwhile)', { tenant, workflowId: id, error: String(error) }),
+    );
+  }
+  return started;
+};
