@@ -49,6 +49,16 @@ const statusCounters = (t: Tenant, workflowId: string, from: ExecutionStatus | u
 /** A stored execution with the tenant it belongs to (which the queue message and sweeps carry). */
 export type StoredExecution = ExecutionRecord & { tenant: Tenant };
 
+/**
+ * Payloads, outputs and state are arbitrary JSON (a trigger's payload, an HTTP response): they are stored
+ * as JSON text, since DynamoDB cannot hold every JSON number or key.
+ */
+const JSON_FIELDS = ['trigger', 'state', 'resumeState', 'output', 'outcome'] as const;
+const encode = (item: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(item).map(([k, v]) => [k, (JSON_FIELDS as readonly string[]).includes(k) && v !== undefined ? JSON.stringify(v) : v]));
+const decode = (item: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(item).map(([k, v]) => [k, (JSON_FIELDS as readonly string[]).includes(k) && typeof v === 'string' ? JSON.parse(v) : v]));
+
 /** What the API shows of a stored execution. */
 export const executionView = ({ tenant: _t, ...record }: StoredExecution) => publicExecution(record);
 
@@ -57,7 +67,7 @@ const items = (e: StoredExecution, messaged: boolean): { record: Record<string, 
   const t = e.tenant;
   const summary = executionView(e);
   return {
-    record: {
+    record: encode({
       ...recordKey(t, e._id),
       type: 'WF_EXECUTION',
       ...e,
@@ -65,20 +75,20 @@ const items = (e: StoredExecution, messaged: boolean): { record: Record<string, 
       gsi1sk: e._id,
       gsi2pk: tenantPk(t, 'WFXST', e.status),
       gsi2sk: e._id,
-    },
-    index: putItem({
+    }),
+    index: putItem(encode({
       ...indexKey(t, e._id),
       type: 'WF_EXECUTION_INDEX',
       ...summary,
       gsi1pk: tenantPk(t, 'WFXWFST', e.workflowId, e.status),
       gsi1sk: e._id,
       ...(e.dueAt && !isFinished(e.status) ? { gsi2pk: DUE, gsi2sk: indexSk(e.dueAt, t, e._id), messaged, seq: e.seq } : {}),
-    }),
+    })),
   };
 };
 
 const fromRecord = (item: Record<string, unknown>): StoredExecution => {
-  const { pk: _p, sk: _s, type: _t, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, ...rest } = item;
+  const { pk: _p, sk: _s, type: _t, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, ...rest } = decode(item);
   return rest as unknown as StoredExecution;
 };
 
@@ -117,7 +127,7 @@ export const saveExecution = async (before: StoredExecution, after: StoredExecut
       transact([
         guarded,
         index,
-        ...(step ? [createItem({ ...stepKey(after.tenant, after._id, before.seq), type: 'WF_STEP', ...step })] : []),
+        ...(step ? [createItem(encode({ ...stepKey(after.tenant, after._id, before.seq), type: 'WF_STEP', ...step }))] : []),
         ...statusCounters(after.tenant, after.workflowId, before.status, after.status),
         ...extra,
       ]),
@@ -130,7 +140,7 @@ export const saveExecution = async (before: StoredExecution, after: StoredExecut
 };
 
 const SUMMARY_DROP = ['pk', 'sk', 'type', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'messaged', 'tenant', 'state', 'seq', 'dueAt', 'resumeState'];
-const summaryOf = (item: Record<string, unknown>) => Object.fromEntries(Object.entries(item).filter(([k]) => !SUMMARY_DROP.includes(k)));
+const summaryOf = (item: Record<string, unknown>) => Object.fromEntries(Object.entries(decode(item)).filter(([k]) => !SUMMARY_DROP.includes(k)));
 
 export const listExecutions = async (t: Tenant, filter: ExecutionFilter, page: PageRequest) => {
   const partition = filter.workflowId
@@ -149,16 +159,19 @@ export const listExecutions = async (t: Tenant, filter: ExecutionFilter, page: P
 
 export const listSteps = async (t: Tenant, id: string): Promise<Step[]> =>
   (await collect(queryAll({ pk: executionPk(t, id), skPrefix: 'STEP#', consistent: true }))).map(
-    ({ pk: _p, sk: _s, type: _t, ...step }) => step as unknown as Step,
+    (item) => {
+      const { pk: _p, sk: _s, type: _t, ...step } = decode(item);
+      return step as unknown as Step;
+    },
   );
 
 /** A side effect's recorded result, by its idempotency key. */
 export const getEffect = async (t: Tenant, id: string, key: string): Promise<unknown> => {
   const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: effectKey(t, id, key), ConsistentRead: true }));
-  return Item?.outcome;
+  return Item && decode(Item).outcome;
 };
 
-export const effectRecord = (t: Tenant, id: string, key: string, outcome: unknown): Write => putItem({ ...effectKey(t, id, key), type: 'WF_EFFECT', outcome });
+export const effectRecord = (t: Tenant, id: string, key: string, outcome: unknown): Write => putItem(encode({ ...effectKey(t, id, key), type: 'WF_EFFECT', outcome }));
 
 /** Unfinished executions due before `before`, across tenants, oldest first: the sweep's work list. */
 export const dueExecutions = async (before: Date, limit: number) => {

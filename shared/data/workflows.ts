@@ -32,9 +32,11 @@ export interface StoredWorkflow {
   nextRunAt?: string;
 }
 
-const FIELDS = ['_id', 'name', 'description', 'active', 'version', 'trigger', 'nodes', 'edges', 'createdAt', 'updatedAt'] as const;
+const FIELDS = ['_id', 'name', 'description', 'active', 'version', 'createdAt', 'updatedAt'] as const;
+/** The graph and trigger are stored as JSON text: configs hold arbitrary JSON, which DynamoDB cannot always hold as is. */
+const graphOf = (w: Workflow) => JSON.stringify({ trigger: w.trigger, nodes: w.nodes, edges: w.edges });
 const fromItem = (item: Record<string, unknown>): StoredWorkflow => ({
-  workflow: Object.fromEntries(FIELDS.filter((f) => item[f] !== undefined).map((f) => [f, item[f]])) as unknown as Workflow,
+  workflow: { ...Object.fromEntries(FIELDS.filter((f) => item[f] !== undefined).map((f) => [f, item[f]])), ...JSON.parse(item.graph as string) } as Workflow,
   rev: item.rev as number,
   nextRunAt: item.nextRunAt as string | undefined,
 });
@@ -56,12 +58,12 @@ export const requireWorkflow = async (t: Tenant, id: string): Promise<StoredWork
 /** The graph of one version (the current one lives on the workflow item too). */
 export const getVersion = async (t: Tenant, id: string, version: number): Promise<Workflow | undefined> => {
   const item = await read(versionKey(t, id, version));
-  return item && (item.workflow as Workflow);
+  return item && (JSON.parse(item.workflow as string) as Workflow);
 };
 
 export const listVersions = async (t: Tenant, id: string, page: PageRequest) => {
   const { items, nextCursor } = await queryPage({ pk: tenantPk(t, 'WF', id), skPrefix: 'VER#', newestFirst: true }, page);
-  return { versions: items.map((i) => i.workflow as Workflow), nextCursor };
+  return { versions: items.map((i) => JSON.parse(i.workflow as string) as Workflow), nextCursor };
 };
 
 export const listWorkflows = async (t: Tenant, page: PageRequest) => {
@@ -75,7 +77,7 @@ export const listWorkflows = async (t: Tenant, page: PageRequest) => {
 const triggerWrites = (t: Tenant, before: Workflow | undefined, after: Workflow | undefined): Write[] => {
   const listens = (w?: Workflow) => !!w?.active && w.trigger.type === 'event';
   if (after && listens(after)) {
-    return [putItem({ pk: triggersPk(t), sk: after._id, type: 'WF_TRIGGER', workflowId: after._id, trigger: after.trigger })];
+    return [putItem({ pk: triggersPk(t), sk: after._id, type: 'WF_TRIGGER', workflowId: after._id, trigger: JSON.stringify(after.trigger) })];
   }
   return listens(before) ? [deleteItem({ pk: triggersPk(t), sk: before!._id })] : [];
 };
@@ -86,10 +88,12 @@ const triggerWrites = (t: Tenant, before: Workflow | undefined, after: Workflow 
  */
 export const saveWorkflow = async (t: Tenant, before: StoredWorkflow | undefined, after: Workflow, extra: Write[], nextRunAt?: string): Promise<void> => {
   const rev = (before?.rev ?? 0) + 1;
+  const { trigger: _t, nodes: _n, edges: _e, ...fields } = after;
   const item = {
     ...key(t, after._id),
     type: 'WORKFLOW',
-    ...after,
+    ...fields,
+    graph: graphOf(after),
     rev,
     gsi1pk: tenantPk(t, 'WFS'),
     gsi1sk: after._id,
@@ -97,7 +101,7 @@ export const saveWorkflow = async (t: Tenant, before: StoredWorkflow | undefined
   };
   const writes: Write[] = [
     before ? putItem(item, { condition: 'rev = :rev', values: { ':rev': before.rev } }) : createItem(item),
-    ...(before?.workflow.version === after.version ? [] : [createItem({ ...versionKey(t, after._id, after.version), type: 'WORKFLOW_VERSION', workflow: after })]),
+    ...(before?.workflow.version === after.version ? [] : [createItem({ ...versionKey(t, after._id, after.version), type: 'WORKFLOW_VERSION', workflow: JSON.stringify(after) })]),
     ...triggerWrites(t, before?.workflow, after),
     ...(before ? [] : [bumpCounter(t, COUNTER, 1)]),
     ...extra,
@@ -118,7 +122,7 @@ export const deleteWorkflow = async (t: Tenant, before: StoredWorkflow, extra: W
 
 /** The tenant's active event-triggered workflows (id and trigger). */
 export const eventTriggers = async (t: Tenant) =>
-  (await collect(queryAll({ pk: triggersPk(t) }))).map((i) => ({ workflowId: i.workflowId as string, trigger: i.trigger as Extract<Workflow['trigger'], { type: 'event' }> }));
+  (await collect(queryAll({ pk: triggersPk(t) }))).map((i) => ({ workflowId: i.workflowId as string, trigger: JSON.parse(i.trigger as string) as Extract<Workflow['trigger'], { type: 'event' }> }));
 
 /** Active schedules whose next run is due by `now`, across tenants, oldest first. */
 export const dueSchedules = async (now: Date, limit: number): Promise<{ tenant: Tenant; id: string }[]> => {

@@ -13,6 +13,16 @@ import { runEffect } from './effects';
 import { enqueueStep, fitsInDelay, type StepMessage } from './queue';
 import { causeOf } from './start';
 
+/** An execution's variables and outputs live in one item (400 KB with the rest of the record and its copy for retries). */
+const MAX_STATE_BYTES = 150_000;
+
+/** A step whose result would outgrow the record fails the execution instead (the record stays as it was). */
+const withinSize = (t: Transition, before: StoredExecution, node: { id: string; type: string }): Transition => {
+  if (Buffer.byteLength(JSON.stringify(t.state)) <= MAX_STATE_BYTES) return t;
+  const error = { message: `Execution state over ${MAX_STATE_BYTES / 1000} KB: keep outputs and variables smaller`, category: 'other' as const, nodeId: node.id, nodeType: node.type };
+  return { state: before.state, intent: { kind: 'end', status: 'failed', error }, error };
+};
+
 /** A message that arrives this much before its step is due is deferred again. */
 const EARLY_MS = 50;
 
@@ -73,7 +83,7 @@ export const runStep = async (m: StepMessage): Promise<Verdict> => {
   const ctx = { tenant: e.tenant, execution: e, node, attempt, key: `${e._id}:${node.id}:${attempt}`, now: started };
   // An on_error node acting on an error (notify, escalate) is an effect; other nodes are pure or effects by type.
   const outcome: Outcome = (!cursor.handling && runPure(node, rendered)) || (await runEffect(ctx, rendered, cursor.handling));
-  const transition = advance(graph, e.state, outcome);
+  const transition = withinSize(advance(graph, e.state, outcome), e, node);
   const ended = new Date();
   const step: Step = {
     nodeId: node.id,

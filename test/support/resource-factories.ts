@@ -49,6 +49,7 @@ const TAGS = '/api/v1/tags';
 const CONVERSATIONS = '/api/v1/inbox/conversations';
 const CUSTOMERS = '/api/v1/contacts/customers';
 const HOOKS = '/api/v1/integrations/webhooks';
+const WORKFLOWS = '/api/v1/workflows';
 
 export const makeFactories = (opts: FactoryOptions): Record<string, ResourceFactory> => {
   const tag: ResourceFactory = {
@@ -102,7 +103,38 @@ export const makeFactories = (opts: FactoryOptions): Record<string, ResourceFact
     },
     read: async (api, { id, deliveryId }) => ({ delivery: await snapshot(api, `${HOOKS}/${id}/deliveries/${deliveryId}`), subscription: await snapshot(api, `${HOOKS}/${id}`) }),
   };
+  const workflow: ResourceFactory = {
+    create: async (api) => ({
+      id: await created(
+        api.post(WORKFLOWS, {
+          name: `workflow ${unique()}`,
+          trigger: { type: 'manual' },
+          nodes: [{ id: 'remember', type: 'set_variable', config: { name: 'seen', value: '{{trigger.n}}' } }],
+          edges: [],
+        }),
+        'workflow',
+        'workflow',
+      ),
+    }),
+    read: async (api, { id }) => ({ workflow: await snapshot(api, `${WORKFLOWS}/${id}`), versions: await snapshot(api, `${WORKFLOWS}/${id}/versions`) }),
+  };
+  const execution: ResourceFactory = {
+    create: async (api) => {
+      const { id: workflowId } = await workflow.create(api);
+      const id = await created(api.post(`${WORKFLOWS}/${workflowId}/trigger`, { payload: { n: 1 } }), 'execution', 'execution');
+      for (let i = 0; i < 100; i++) {
+        const e = await api.get(`${WORKFLOWS}/executions/${id}`);
+        if (e.body?.data?.execution?.status === 'completed') break;
+        if (i === 99) throw new Error(`execution ${id} did not complete: ${JSON.stringify(e.body)}`);
+        await sleep(200);
+      }
+      return { id };
+    },
+    read: (api, { id }) => snapshot(api, `${WORKFLOWS}/executions/${id}`),
+  };
   return {
+    [`${WORKFLOWS}/{id}`]: workflow,
+    [`${WORKFLOWS}/executions/{id}`]: execution,
     [`${TAGS}/{id}`]: tag,
     [`${CUSTOMERS}/{id}`]: customer,
     [`${CONVERSATIONS}/{id}`]: conversation,
