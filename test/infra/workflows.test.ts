@@ -58,5 +58,4 @@ describe('the workflow engine infrastructure', () => {
     const senders = wiring.routes.filter((r) => r.access.queues?.includes(spec.name)).map((r) => `${r.method} ${r.path}`);
     expect(senders.sort()).toEqual(['POST /api/v1/workflows/executions/{id}/retry', 'POST /api/v1/workflows/{id}/trigger']);
   });
-
 });
