@@ -1,0 +1,66 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { LocalStack } from '../../infra/local/stack';
+import { client } from '../support/api';
+import { startReceiver, type Received, type Receiver } from '../support/https-receiver';
+import { startTestStack } from '../support/stack';
+import { createTenant } from '../support/tenants';
+import { childProcesses } from '../support/child-stack';
+import { call, createWorkflow, edge, finished, trigger } from '../support/workflows';
+
+/**
+ * The step worker runs in a child process that is SIGKILLed while a step's HTTP request is in flight (the
+ * receiver holds it unanswered). The queue hands the step's message to the restarted worker once its
+ * visibility timeout (40 s) passes; the step runs again with the same idempotency key, and no step whose
+ * effect completed runs again.
+ */
+let stack: LocalStack;
+let receiver: Receiver;
+let dataDir: string;
+const children = childProcesses();
+const startWorkers = async () => (await children.start(stack, dataDir, { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' })).child;
+const keyOf = (r: Received) => r.headers['idempotency-key'] as string;
+
+beforeAll(async () => {
+  stack = await startTestStack({ workers: false, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+  let held = false;
+  receiver = await startReceiver((req) => {
+    if (keyOf(req).endsWith(':two:1') && !held) {
+      held = true;
+      return 'hang';
+    }
+    return { status: 200 };
+  });
+  dataDir = mkdtempSync(join(tmpdir(), 'parley-wf-crash-'));
+});
+afterAll(async () => {
+  await children.killAll();
+  await receiver?.stop();
+  await stack?.stop();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+it('a worker killed mid-step: the execution still finishes, and no completed effect happens twice', { timeout: 180_000 }, async () => {
+  const api = client(stack.baseUrl, await createTenant());
+  const w = await createWorkflow(api, {
+    nodes: [call('one', receiver.url), call('two', receiver.url), call('three', receiver.url)],
+    edges: [edge('one', 'two'), edge('two', 'three')],
+  });
+  const first = await startWorkers();
+  const run = await trigger(api, w._id);
+  await receiver.waitUntil((all) => all.some((r) => keyOf(r).endsWith(':two:1')), 30_000);
+  await children.kill(first);
+
+  await startWorkers();
+  const done = await finished(api, run._id, 150_000);
+  expect(done.status).toBe('completed');
+  expect(done.steps.map((s: any) => [s.nodeId, s.attempt, s.status])).toEqual([
+    ['one', 1, 'succeeded'],
+    ['two', 1, 'succeeded'],
+    ['three', 1, 'succeeded'],
+  ]);
+  // `two` arrived twice under one key (the first never answered: its effect never completed); nothing else repeated.
+  expect(receiver.received.map(keyOf)).toEqual([`${run._id}:one:1`, `${run._id}:two:1`, `${run._id}:two:1`, `${run._id}:three:1`]);
+});
