@@ -7,6 +7,10 @@ import type { NodeConfig, NodeType, WorkflowNode } from '../domain/workflows/nod
 import { deliveryHeaders } from '../domain/webhooks/sign';
 import { withCause } from '../events/cause';
 import { postMessage } from '../data/messages';
+import { mutateConversation } from '../data/conversations';
+import { assign } from '../domain/inbox/edits';
+import { changeStatus } from '../domain/inbox/state-machine';
+import type { Change, Conversation } from '../domain/inbox/conversation';
 import { applyTagging } from '../data/tags-tagging';
 import { effectRecord, getEffect, type StoredExecution } from '../data/workflow-executions';
 import { notificationSecret } from '../data/workflow-secrets';
@@ -42,10 +46,33 @@ const message =
     return outcome!;
   };
 
+/** A conversation change, with the effect's record in the change's own transaction. */
+const conversationAction =
+  <C extends { conversationId: string }>(decide: (c: Conversation, config: C, now: Date) => Change): Effect =>
+  async (c: C, ctx, record) => {
+    let outcome: Outcome | undefined;
+    await mutateConversation(
+      ctx.tenant,
+      c.conversationId,
+      (conv) => {
+        const change = decide(conv, c, ctx.now);
+        const { _id, status, assigneeId } = change.conversation;
+        outcome = { ok: true, output: { conversationId: _id, status, assigneeId } };
+        return { change, extra: [record(outcome)] };
+      },
+      ctx.now,
+    );
+    return outcome!;
+  };
+
 const EFFECTS: Partial<Record<NodeType, Effect>> = {
   http_request: (c: NodeConfig<'http_request'>, ctx) => httpRequest({ ...c, idempotencyKey: ctx.key, allowLoopback: allowLoopback() }),
   send_message: message('outgoing'),
   add_note: message('note'),
+  assign_conversation: conversationAction((conv, c: NodeConfig<'assign_conversation'>, now) => assign(conv, c.assigneeId, now)),
+  change_conversation_status: conversationAction((conv, c: NodeConfig<'change_conversation_status'>, now) =>
+    changeStatus(conv, c.status, { snoozedUntil: c.snoozedUntil || undefined, now }),
+  ),
   add_tags: async (c: NodeConfig<'add_tags'>, ctx) => {
     const result = await applyTagging(ctx.tenant, { entityType: c.entityType, entityIds: [c.entityId], tagIds: c.tagIds }, 'tag', ctx.now, {
       notFound: () => new AppError('NOT_FOUND', `${c.entityType} not found`),

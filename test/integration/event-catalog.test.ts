@@ -6,6 +6,8 @@ import type { Client } from '../support/api';
 import { outboxEvents } from '../support/outbox';
 import { useTestStack } from '../support/stack';
 import { tokenFor } from '../support/tenants';
+import { tenantOf } from '../../shared/domain/auth/tenant';
+import { runStep } from '../../shared/workflows/runner';
 
 const env = useTestStack({ workers: false });
 
@@ -51,9 +53,34 @@ const emitEverything = async (api: Client, workspaceId: string) => {
     const res = await api.call(method.toUpperCase(), path, body);
     expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
   }
+  await runWorkflows(api, workspaceId);
   const { record } = await tokenFor([workspaceId], ['inbox:read']);
   await revokeToken(record._id);
   await renameWorkspace(workspaceId, 'Renamed');
+};
+
+/** Workflow definitions through the API; their runs' steps run here, one message at a time (no workers in this file). */
+const runWorkflows = async (api: Client, workspaceId: string) => {
+  const tenant = tenantOf(workspaceId, 'test');
+  const manual = (nodes: object[]) => created(api, '/api/v1/workflows', { name: 'w', trigger: { type: 'manual' }, nodes, edges: [] }, 'workflow');
+  const runToEnd = async (workflowId: string) => {
+    const execution = (await api.post(`/api/v1/workflows/${workflowId}/trigger`, {})).body.data.execution;
+    for (let seq = 0; seq < 5; seq++) await runStep({ workspaceId: tenant, executionId: execution._id, seq });
+  };
+  const failing = await manual([{ id: 'f', type: 'fail', config: { message: 'boom' } }]);
+  await runToEnd(failing);
+  await runToEnd(await manual([{ id: 'v', type: 'set_variable', config: { name: 'x', value: 1 } }]));
+  const waiting = (await api.post(`/api/v1/workflows/${await manual([{ id: 'w', type: 'wait', config: { seconds: 60 } }])}/trigger`, {})).body.data.execution;
+  for (const [method, path, body] of [
+    ['POST', `/api/v1/workflows/executions/${waiting._id}/cancel`],
+    ['PATCH', `/api/v1/workflows/${failing}`, { name: 'renamed' }],
+    ['POST', `/api/v1/workflows/${failing}/activate`],
+    ['POST', `/api/v1/workflows/${failing}/deactivate`],
+    ['DELETE', `/api/v1/workflows/${failing}`],
+  ] as [string, string, unknown?][]) {
+    const res = await api.call(method, path, body);
+    expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
+  }
 };
 
 describe('the event catalog against the events Parley really emits', () => {

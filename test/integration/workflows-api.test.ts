@@ -217,3 +217,42 @@ describe('workflow triggers', () => {
     expect(run.trigger).toEqual({ type: 'schedule', payload: { scheduledAt: next.toISOString() } });
   });
 });
+
+describe('workflow actions', () => {
+  it('reply, note, tag, assign and close a conversation from templates, each with its domain event caused by the run', { timeout: 60_000 }, async () => {
+    const { api, workspaceId } = await tenant();
+    const customer = (await api.post('/api/v1/contacts/customers', { name: 'Grace', email: 'grace@example.com' })).body.data.customer;
+    const conversation = (await api.post('/api/v1/inbox/conversations', { customerId: customer._id, subject: 'order' })).body.data.conversation;
+    const tag = (await api.post('/api/v1/tags', { name: 'automated' })).body.data.tag;
+    const agent = '0123456789abcdef01234567';
+    const w = await createWorkflow(api, {
+      nodes: [
+        node('reply', 'send_message', { conversationId: '{{trigger.id}}', content: 'Hello {{trigger.name}}' }),
+        node('note', 'add_note', { conversationId: '{{trigger.id}}', content: 'replied as {{nodes.reply.output.messageId}}' }),
+        node('tag', 'add_tags', { entityType: 'conversation', entityId: '{{trigger.id}}', tagIds: ['{{trigger.tag}}'] }),
+        node('assign', 'assign_conversation', { conversationId: '{{trigger.id}}', assigneeId: agent }),
+        node('close', 'change_conversation_status', { conversationId: '{{trigger.id}}', status: 'closed' }),
+      ],
+      edges: [edge('reply', 'note'), edge('note', 'tag'), edge('tag', 'assign'), edge('assign', 'close')],
+    });
+    const done = await finished(api, (await trigger(api, w._id, { id: conversation._id, name: 'Grace', tag: tag._id }))._id);
+    expect(done.status).toBe('completed');
+    const after = (await api.get(`/api/v1/inbox/conversations/${conversation._id}`)).body.data.conversation;
+    expect(after).toMatchObject({ status: 'closed', assigneeId: agent, tagIds: [tag._id] });
+    const messages = (await api.get(`/api/v1/inbox/conversations/${conversation._id}/messages`)).body.data.messages;
+    expect(messages.map((m: any) => [m.type, m.content])).toEqual([
+      ['outgoing', 'Hello Grace'],
+      ['note', `replied as ${done.steps[0].output.messageId}`],
+    ]);
+    const caused = (await outboxEvents(workspaceId)).filter((e) => e.causedBy?.executionId === done._id && !e.eventType.startsWith('workflow.'));
+    expect(caused.map((e) => e.eventType)).toEqual(['inbox.message.sent', 'inbox.note.created', 'inbox.conversation.tagged', 'inbox.conversation.assigned', 'inbox.conversation.closed']);
+  });
+
+  it('fail the step, not the worker, on a missing conversation: the error is categorized not_found', { timeout: 60_000 }, async () => {
+    const { api } = await tenant();
+    const w = await createWorkflow(api, { nodes: [node('reply', 'send_message', { conversationId: '0123456789abcdef01234567', content: 'hi' })], edges: [] });
+    const done = await finished(api, (await trigger(api, w._id))._id);
+    expect(done.status).toBe('failed');
+    expect(done.steps[0].error).toEqual({ message: 'Conversation not found', category: 'not_found' });
+  });
+});

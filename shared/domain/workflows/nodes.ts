@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { BACKOFFS, CATEGORIES } from './failure';
+import { Status } from '../inbox/conversation';
 
 /** Node configs (DESIGN §5.7). Strings may hold `{{path}}` templates, checked separately (`graph.ts`). */
 const text = (max = 10_000) => z.string().max(max);
@@ -21,6 +22,8 @@ export const NODE_CONFIGS = {
   http_request: HttpRequest,
   send_message: z.strictObject({ conversationId: id24, content: text() }),
   add_note: z.strictObject({ conversationId: id24, content: text() }),
+  assign_conversation: z.strictObject({ conversationId: id24, assigneeId: id24 }),
+  change_conversation_status: z.strictObject({ conversationId: id24, status: Status, snoozedUntil: text(100).optional() }),
   add_tags: z.strictObject({ entityType: z.enum(['conversation', 'customer']), entityId: id24, tagIds: z.array(id24).min(1).max(50) }),
   set_variable: z.strictObject({ name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Must be 1–64 letters, digits, _ or -'), value: scalar }),
   wait: z.strictObject({ seconds: z.number().int().min(0).max(30 * 24 * 3600) }),
