@@ -8,6 +8,7 @@ import { startReceiver, type Received, type Receiver } from '../support/https-re
 import { startTestStack } from '../support/stack';
 import { createTenant } from '../support/tenants';
 import { childProcesses } from '../support/child-stack';
+import { runStep } from '../../shared/workflows/runner';
 import { call, createWorkflow, edge, finished, trigger } from '../support/workflows';
 
 /**
@@ -63,4 +64,20 @@ it('a worker killed mid-step: the execution still finishes, and no completed eff
   ]);
   // `two` arrived twice under one key (the first never answered: its effect never completed); nothing else repeated.
   expect(receiver.received.map(keyOf)).toEqual([`${run._id}:one:1`, `${run._id}:two:1`, `${run._id}:two:1`, `${run._id}:three:1`]);
+  await children.killAll();
+});
+
+it('a step message delivered again after its step was recorded repeats nothing', { timeout: 60_000 }, async () => {
+  const t = await createTenant();
+  const api = client(stack.baseUrl, t);
+  const w = await createWorkflow(api, { nodes: [call('once', receiver.url)], edges: [] });
+  const run = await trigger(api, w._id);
+  const before = receiver.received.length;
+  const message = { workspaceId: t.tenant, executionId: run._id, seq: 0 };
+  // No workers run now: this test is the queue consumer, and it receives the same message twice.
+  expect(await runStep(message)).toEqual({ ack: true });
+  expect(await runStep(message)).toEqual({ ack: true });
+  const done = await finished(api, run._id);
+  expect(done.steps.map((s: any) => [s.nodeId, s.attempt])).toEqual([['once', 1]]);
+  expect(receiver.received.slice(before).map(keyOf)).toEqual([`${run._id}:once:1`]);
 });

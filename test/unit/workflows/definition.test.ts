@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createWorkflowSchema, updateWorkflowSchema } from '../../../shared/domain/workflows/definition';
 import { categorize, retryDelaySeconds } from '../../../shared/domain/workflows/failure';
 import { render } from '../../../shared/domain/workflows/template';
+import { compare } from '../../../shared/domain/workflows/pure-nodes';
 import { fieldErrors } from '../../../shared/http/validation';
 
 const Create = createWorkflowSchema((name) => name === '*' || name === 'inbox.conversation.created');
@@ -92,5 +93,14 @@ describe('error categories and backoff', () => {
         expect(render('{{trigger.s}}|{{trigger.o}}|{{vars.missing}}|{{ trigger.constructor }}', scope)).toBe(`${s}|{"a":1}||`);
       }),
     );
+  });
+});
+
+describe('condition operators', () => {
+  it('compare numbers as numbers and everything else as text', () => {
+    const c = (left: string | number, operator: Parameters<typeof compare>[0]['operator'], right?: string | number) => compare({ left, operator, right });
+    expect([c('10', 'gt', '9'), c('10', 'lt', 9), c(3, 'gte', '3'), c('2', 'lte', '1')]).toEqual([true, false, true, false]);
+    expect([c('abc', 'contains', 'b'), c('abc', 'eq', 'abc'), c('abc', 'neq', 'abd'), c('', 'exists'), c('x', 'exists')]).toEqual([true, true, true, false, true]);
+    expect(c('ten', 'gt', '9')).toBe(false);
   });
 });
