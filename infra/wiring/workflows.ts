@@ -40,7 +40,7 @@ const queues: QueueSpec[] = [
     visibilityTimeoutSeconds: 40,
     retentionDays: 14,
     dlq: { name: DLQ, urlEnv: 'WORKFLOW_DLQ_URL', maxReceiveCount: 5 },
-    consumer: { handler: 'functions/queues/run-workflow-step.ts', access: writeAndEnqueue, timeoutSeconds: 25, batchSize: 10, maxConcurrency: 10 },
+    consumer: { handler: 'functions/queues/run-workflow-step.ts', access: writeAndEnqueue, timeoutSeconds: 25, batchSize: 10, maxConcurrency: 5 },
     ageAlarmSeconds: 300,
   },
 ];

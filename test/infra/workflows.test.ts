@@ -22,7 +22,7 @@ describe('the workflow engine infrastructure', () => {
     app.template(app.stacks.workers).hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       EventSourceArn: { 'Fn::ImportValue': Match.stringLikeRegexp('WorkflowSteps') },
       FunctionResponseTypes: ['ReportBatchItemFailures'],
-      ScalingConfig: { MaximumConcurrency: 10 },
+      ScalingConfig: { MaximumConcurrency: 5 },
     });
   });
 

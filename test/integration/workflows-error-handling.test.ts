@@ -7,13 +7,15 @@ import { call, createWorkflow, edge, finished, node, trigger } from '../support/
 
 /**
  * The contract's error-handling nodes against real local HTTPS receivers. Timing tolerance: a retry
- * delay of b seconds is measured between the receiver's arrivals; it may come late by up to 1.5 s (queue
- * polling, a step's own writes, a busy 2-core machine) and never more than 100 ms early. The delays are
- * whole seconds on purpose: the lower bound is what proves the wait was not skipped.
+ * delay of b seconds is measured between the receiver's arrivals; it may come at most 100 ms early and up
+ * to 3 s late (queue polling, the step's own writes, and a 2-core machine shared with other test runs at a
+ * load of 8, where single steps were seen 2.5 s late). The lower bound is what proves each wait happened
+ * and follows the formula (fixed 1,1,1 or linear 1,2,3 fail the 2 s and 4 s bounds; doubled delays fail
+ * the upper one); the bench reports the actual spacing error.
  */
 const ctx = useWebhookStack();
 const EARLY_MS = 100;
-const LATE_MS = 1500;
+const LATE_MS = 3000;
 
 const gaps = (arrivals: number[]) => arrivals.slice(1).map((at, i) => at - arrivals[i]!);
 const expectSpacing = (arrivals: number[], seconds: number[]) => {
