@@ -7,6 +7,10 @@ import type { Tag } from '../domain/tags/tag';
 import type { TokenRecord } from '../domain/auth/token';
 import type { publicSubscription } from '../domain/webhooks/subscription';
 import type { Workspace } from '../domain/auth/workspace';
+import { ACTIVITY_TYPES, type Activity } from '../domain/crm/activity';
+import { LeadStatus, type Lead } from '../domain/crm/lead';
+import { StageKind, type Pipeline } from '../domain/crm/pipeline';
+import { TaskPriority, TaskStatus, type Task } from '../domain/crm/task';
 
 /**
  * The entities as events carry them in `data`, for the catalog. Each schema is type-checked against its
@@ -107,5 +111,73 @@ export const subscription = exactly<ReturnType<typeof publicSubscription>>()(
     deactivationReason: z.enum(['manual', 'gone_410', 'consecutive_failures']).optional(),
     createdAt: time,
     updatedAt: time,
+  }),
+);
+
+const nullableId = id.nullable();
+
+export const pipeline = exactly<Pipeline>()(
+  z.strictObject({
+    _id: id,
+    name: z.string(),
+    stages: z.array(z.strictObject({ _id: id, name: z.string(), kind: StageKind, probability: z.number().min(0).max(1), position: z.number().int().min(0) })),
+    createdAt: time,
+    updatedAt: time,
+  }),
+);
+
+export const lead = exactly<Lead>()(
+  z.strictObject({
+    _id: id,
+    title: z.string(),
+    pipelineId: id,
+    stageId: id,
+    status: LeadStatus,
+    value: z.strictObject({ amount: z.number().int().min(0), currency: z.string().length(3) }).nullable(),
+    customerId: nullableId,
+    conversationId: nullableId,
+    assigneeId: z.string().nullable(),
+    source: z.string().nullable(),
+    expectedCloseDate: z.iso.date().nullable(),
+    lostReason: z.string().nullable(),
+    tagIds: z.array(id),
+    attributes: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+    stageEnteredAt: time,
+    closedAt: time.nullable(),
+    createdAt: time,
+    updatedAt: time,
+  }),
+);
+
+export const task = exactly<Task>()(
+  z.strictObject({
+    _id: id,
+    title: z.string(),
+    description: z.string().nullable(),
+    status: TaskStatus,
+    priority: TaskPriority,
+    dueAt: time.nullable(),
+    assigneeId: z.string().nullable(),
+    leadId: nullableId,
+    customerId: nullableId,
+    conversationId: nullableId,
+    completedAt: time.nullable(),
+    createdAt: time,
+    updatedAt: time,
+  }),
+);
+
+export const activity = exactly<Activity>()(
+  z.strictObject({
+    _id: id,
+    type: z.enum(ACTIVITY_TYPES),
+    leadId: nullableId,
+    customerId: nullableId,
+    subject: z.string().nullable(),
+    body: z.string().nullable(),
+    occurredAt: time,
+    durationSeconds: z.number().int().min(0).nullable(),
+    details: z.record(z.string(), z.string().nullable()).nullable(),
+    createdAt: time,
   }),
 );
