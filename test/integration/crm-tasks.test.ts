@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { handler as remindDueTasks } from '../../functions/schedules/remind-due-tasks';
+import { wiring } from '../../infra/wiring';
 import { client, expectError } from '../support/api';
 import { ACTIVITIES, create, CUSTOMERS, eventsOf, LEADS, makePipeline, TASKS } from '../support/crm';
 import { useTestStack } from '../support/stack';
@@ -101,6 +102,8 @@ describe('tasks', () => {
   });
 
   it('the timer emits crm.task.due exactly once per due time, not before, not for completed tasks, and again only when dueAt moves', async () => {
+    // The handler called here is the one the wiring schedules every minute (EventBridge Scheduler on AWS, the local scheduler in npm start).
+    expect(wiring.schedules.find((s) => s.target.handler === 'functions/schedules/remind-due-tasks.ts')).toMatchObject({ everyMinutes: 1 });
     const t = await tenant();
     // Far enough ahead that a loaded machine still runs the first sweep before it is due (tolerance: 4 s).
     const soon = await t.task({ dueAt: inMs(4000) });
