@@ -1,7 +1,5 @@
 import { dueReminders, remindDue } from '../../shared/data/tasks';
-import { log } from '../../shared/log';
-
-const BATCH = 100;
+import { drainDue } from '../../shared/data/timers';
 
 /**
  * Every minute: writes `crm.task.due` for each open task whose due time has come, once per due time.
@@ -10,21 +8,6 @@ const BATCH = 100;
  */
 export const handler = async (): Promise<{ reminded: number }> => {
   const now = new Date();
-  let reminded = 0;
-  for (;;) {
-    const due = await dueReminders(now, BATCH);
-    let batch = 0;
-    for (const { tenant, id } of due) {
-      const sent = await remindDue(tenant, id, now).catch((error: unknown) => {
-        log.error('task reminder failed', { tenant, taskId: id, error: String(error) });
-        return false;
-      });
-      if (sent) batch++;
-    }
-    reminded += batch;
-    // A short page is the last one; a page where nothing was sent would only repeat itself.
-    if (due.length < BATCH || batch === 0) break;
-  }
-  if (reminded > 0) log.info('reminded due tasks', { reminded });
+  const reminded = await drainDue('task reminder', (limit) => dueReminders(now, limit), ({ tenant, id }) => remindDue(tenant, id, now));
   return { reminded };
 };

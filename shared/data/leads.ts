@@ -17,7 +17,7 @@ import { outboxItem } from './outbox';
 import { amountAttribute, getPipeline, STAGE_COUNT, stageKey } from './pipelines';
 import { collect, queryAll } from './query';
 import { lostRace, retryOnConflict } from './retry';
-import { tagIdsOf, tagLinkWrites } from './tag-links';
+import { tagIdsOf, tagLinkWrites, unchangedSinceRead } from './tag-links';
 import { createItem, deleteItem, transact, updateItem, type Write } from './transact';
 import { versionedUpdate } from './versioned';
 
@@ -236,11 +236,7 @@ export const deleteLead = async (ws: string, id: string, now: Date): Promise<Lea
     const tags = lead.tagIds;
     await transact(
       [
-        deleteItem(leadKey(ws, id), {
-          condition: '#v = :v AND ' + (tags.length ? 'size(tagIds) = :n' : 'attribute_not_exists(tagIds)'),
-          names: { '#v': 'version' },
-          values: { ':v': version, ...(tags.length ? { ':n': tags.length } : {}) },
-        }),
+        deleteItem(leadKey(ws, id), unchangedSinceRead(version, tags)),
         ...stageWrites(ws, lead, undefined),
         ...membershipWrites(ws, 'lead', id, memberships(lead), []),
         ...tagLinkWrites(ws, 'lead', id, tags, -1, now),

@@ -26,6 +26,16 @@ export const tagLinks = (ws: string, type: TaggableType, id: string, tagIds: str
 export const tagCounters = (ws: string, type: TaggableType, tagIds: string[], delta: 1 | -1): Write[] =>
   tagIds.map((tagId) => bumpCounter(ws, taggedCounter(tagId, type), delta));
 
+/**
+ * The condition of deleting a tagged entity: the version read and the number of tags read, so a concurrent
+ * tagging (which changes the tag set, not the version) makes the delete re-run with the links it must remove.
+ */
+export const unchangedSinceRead = (version: number, tagIds: readonly string[]) => ({
+  condition: '#v = :v AND ' + (tagIds.length ? 'size(tagIds) = :n' : 'attribute_not_exists(tagIds)'),
+  names: { '#v': 'version' },
+  values: { ':v': version, ...(tagIds.length ? { ':n': tagIds.length } : {}) },
+});
+
 /** Adds (+1) or removes (-1) an entity's tag links, keeping the per-tag counters exact. */
 export const tagLinkWrites = (ws: string, type: TaggableType, id: string, tagIds: string[], delta: 1 | -1, now: Date): Write[] => [
   ...tagLinks(ws, type, id, tagIds, delta, now),

@@ -1,4 +1,4 @@
-import { BatchWriteCommand, QueryCommand, type BatchWriteCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { LocalStack } from '../../infra/local/stack';
 import { dynamo } from '../../shared/aws/dynamo';
 import { config } from '../../shared/config';
@@ -12,32 +12,14 @@ import { queryPage } from '../../shared/data/query';
 import { createItem, transact } from '../../shared/data/transact';
 import { newLead } from '../../shared/domain/crm/lead';
 import { RATE_LIMITS } from '../../shared/domain/auth/rate-limit';
-import { createTenant, tokenFor } from '../support/tenants';
+import { createTenant } from '../support/tenants';
+import { batchWriteAll, rotatingTokens } from './seed';
 import { measure, type Latency, type Section } from './measure';
 
 const LEADS = 10_000;
 const LIMIT = 20;
 const DEEP_PAGE = 400;
 const AMOUNT = 10_000;
-
-/** BatchWrite, 16 in flight, retrying unprocessed items: the bulk load of the seed. */
-const batchWriteAll = async (items: Record<string, unknown>[]) => {
-  const table = config().TABLE_NAME;
-  const batches: Record<string, unknown>[][] = [];
-  for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 16 }, async () => {
-      while (next < batches.length) {
-        let pending: unknown[] | undefined = batches[next++]!.map((Item) => ({ PutRequest: { Item } }));
-        while (pending && pending.length > 0) {
-          const res: BatchWriteCommandOutput = await dynamo().send(new BatchWriteCommand({ RequestItems: { [table]: pending as never } }));
-          pending = res.UnprocessedItems?.[table];
-        }
-      }
-    }),
-  );
-};
 
 /** Loads LEADS leads into the pipeline's first stage: the same items, lists and counters a create writes. */
 const seed = async (ws: string, pipeline: Awaited<ReturnType<typeof createPipeline>>) => {
@@ -60,13 +42,6 @@ const seed = async (ws: string, pipeline: Awaited<ReturnType<typeof createPipeli
   return stage;
 };
 
-/** Tokens enough that no timed request is rate limited: each one serves `perToken` requests. */
-const rotating = async (ws: string, requests: number, perToken: number) => {
-  const tokens = await Promise.all(Array.from({ length: Math.ceil(requests / perToken) + 1 }, async () => (await tokenFor([ws], ['crm:read', 'crm:update'])).token));
-  let used = 0;
-  return () => tokens[Math.floor(used++ / perToken)]!;
-};
-
 export const run = async (stack: LocalStack): Promise<Section[]> => {
   const { workspaceId, tenant } = await createTenant(['admin:all']);
   const pipeline = await createPipeline(tenant, { name: 'Bench pipeline' }, new Date());
@@ -75,8 +50,8 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
   const seedSeconds = (Date.now() - seedStarted) / 1000;
   const target = pipeline.stages[1]!;
 
-  const reads = await rotating(workspaceId, 1000, RATE_LIMITS.read - 5);
-  const writes = await rotating(workspaceId, 400, RATE_LIMITS.write - 5);
+  const reads = await rotatingTokens(workspaceId, ['crm:read', 'crm:update'], 1000, RATE_LIMITS.read - 5);
+  const writes = await rotatingTokens(workspaceId, ['crm:read', 'crm:update'], 400, RATE_LIMITS.write - 5);
   const headers = (token: string) => ({ authorization: `Bearer ${token}`, 'x-workspace-id': workspaceId });
   const list = async (query: string) => {
     const res = await fetch(`${stack.baseUrl}/api/v1/crm/leads?${query}`, { headers: headers(reads()) });
@@ -100,9 +75,7 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
   ];
 
   // Moves: each request moves a different seeded lead out of the first stage (newest first).
-  const movable = (await queryPage(partition, { limit: 100 })).items.map((i) => i.entityId as string);
-  const more = (await queryPage(partition, { limit: 100, page: 2 })).items.map((i) => i.entityId as string);
-  const leads = [...movable, ...more, ...(await queryPage(partition, { limit: 100, page: 3 })).items.map((i) => i.entityId as string)];
+  const leads = (await queryPage(partition, { limit: 300 })).items.map((i) => i.entityId as string);
   let nextLead = 0;
   const move = async () => {
     const res = await fetch(`${stack.baseUrl}/api/v1/crm/leads/${leads[nextLead++]}/move`, {
