@@ -8,6 +8,9 @@ export interface Membership {
   order: string;
 }
 
+/** The assignee filter value for records with no assignee. */
+export const UNASSIGNED = 'none';
+
 const key = (m: Membership) => `${m.list}\u0000${m.order}`;
 
 /**

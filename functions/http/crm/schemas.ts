@@ -4,7 +4,7 @@ import { ListQuery } from '../../../shared/http/pagination';
 import { Attributes } from '../../../shared/domain/contacts/customer';
 import { ActivityType } from '../../../shared/domain/crm/activity';
 import { LeadStatus } from '../../../shared/domain/crm/lead';
-import { UNASSIGNED } from '../../../shared/domain/crm/lead-lists';
+import { UNASSIGNED } from '../../../shared/domain/lists';
 import { Money } from '../../../shared/domain/crm/money';
 import { MAX_STAGES, StageEdit, StageInput } from '../../../shared/domain/crm/pipeline';
 import { TaskPriority, TaskStatus } from '../../../shared/domain/crm/task';

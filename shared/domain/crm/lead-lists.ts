@@ -1,12 +1,11 @@
 import { ValidationError } from '../errors';
+import { UNASSIGNED } from '../lists';
 import type { Lead, LeadStatus } from './lead';
 
 /**
  * Every lead is a member of a few named lists, one per filter the API offers, each with an exact counter
  * written in the same transaction: a filtered page costs O(limit) and its total O(1).
  */
-export const UNASSIGNED = 'none';
-
 export const leadListsOf = (l: Pick<Lead, 'pipelineId' | 'stageId' | 'status' | 'assigneeId' | 'customerId'>): string[] => {
   const assignee = l.assigneeId ?? UNASSIGNED;
   return [

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { ConflictError, ValidationError } from '../errors';
-import type { Membership } from '../lists';
+import { UNASSIGNED, type Membership } from '../lists';
 
 export const TASK_PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
 export const TaskPriority = z.enum(TASK_PRIORITIES);
@@ -92,8 +92,6 @@ export const isDue = (task: Pick<Task, 'status' | 'dueAt'>, remindedFor: string 
 };
 
 /** Lists a task belongs to; `due:*` lists hold open tasks with a due time, ordered by it, for the overdue filter. */
-export const UNASSIGNED = 'none';
-
 export const taskListsOf = (t: Task): Membership[] => {
   const assignee = t.assigneeId ?? UNASSIGNED;
   const byCreation = ['all', `status:${t.status}`, `assignee:${assignee}`, `assignee:${assignee}:status:${t.status}`, ...(t.leadId ? [`lead:${t.leadId}`] : [])];
