@@ -8,7 +8,7 @@ import { assertDeletable, newActivity, type Activity, type ActivityFields } from
 import { activityKey, activityMemberships, activityWrites, fromItem } from './activity-writes';
 import { linkChecks } from './crm-links';
 import { getLead } from './leads';
-import { membershipWrites, readEntities, readList } from './lists';
+import { membershipWrites, readItems, readList } from './lists';
 import { outboxItem } from './outbox';
 import type { PageRequest } from './query';
 import { lostRace, retryOnConflict } from './retry';
@@ -56,5 +56,5 @@ export const listActivities = async (ws: string, filter: { leadId?: string; cust
   if (filter.leadId && filter.customerId) throw new ValidationError([{ path: 'customerId', message: 'Filter by leadId or customerId, not both' }]);
   const list = filter.leadId ? `lead:${filter.leadId}` : filter.customerId ? `customer:${filter.customerId}` : 'all';
   const { ids, total, nextCursor } = await readList(ws, 'activity', list, page, { newestFirst: true });
-  return { activities: await readEntities(ids.map((id) => activityKey(ws, id)), fromItem), total, nextCursor };
+  return { activities: await readItems(ids.map((id) => activityKey(ws, id)), fromItem), total, nextCursor };
 };

@@ -5,7 +5,7 @@ import { stageOf } from '../domain/crm/pipeline';
 import { readCounter } from './counters';
 import { leadKey, tagLinkKey } from './entity-keys';
 import { fromItem, requireLead } from './leads';
-import { readEntities, readList } from './lists';
+import { readItems, readList } from './lists';
 import { getPipeline } from './pipelines';
 import { queryPage, type PageRequest } from './query';
 import { taggedCounter } from './tag-links';
@@ -28,7 +28,7 @@ export const listLeads = async (ws: string, filters: LeadFilters, page: PageRequ
           queryPage({ pk: tagLinkKey(ws, source.tagId, 'lead', '').pk, skPrefix: 'lead#', newestFirst: true }, page),
           readCounter(ws, taggedCounter(source.tagId, 'lead')),
         ]).then(([result, total]) => ({ ids: result.items.map((i) => (i.sk as string).slice('lead#'.length)), total, nextCursor: result.nextCursor }));
-  return { leads: await readEntities(ids.map((id) => leadKey(ws, id)), fromItem), total, nextCursor };
+  return { leads: await readItems(ids.map((id) => leadKey(ws, id)), fromItem), total, nextCursor };
 };
 
 /** A lead's stays, oldest first, with an exact total (the lead counts them). */

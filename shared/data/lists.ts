@@ -56,5 +56,5 @@ export const readList = async (
 };
 
 /** The entities of a page of ids, in that order, read with `fromItem`. */
-export const readEntities = async <T>(keys: { pk: string; sk: string }[], fromItem: (item: Record<string, unknown>) => T): Promise<T[]> =>
+export const readItems = async <T>(keys: { pk: string; sk: string }[], fromItem: (item: Record<string, unknown>) => T): Promise<T[]> =>
   (await batchGet(keys)).map(fromItem);

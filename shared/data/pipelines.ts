@@ -21,7 +21,7 @@ import {
   type StageTotals,
 } from '../domain/crm/pipeline';
 import { tenantPk } from './keys';
-import { membershipWrites, readEntities, readList } from './lists';
+import { membershipWrites, readItems, readList } from './lists';
 import { outboxItem } from './outbox';
 import { collect, queryAll, type PageRequest } from './query';
 import { lostRace, retryOnConflict } from './retry';
@@ -166,7 +166,7 @@ export const deletePipeline = (ws: string, id: string, now: Date): Promise<Pipel
 
 export const listPipelines = async (ws: string, page: PageRequest) => {
   const { ids, total, nextCursor } = await readList(ws, 'pipeline', 'all', page);
-  return { pipelines: await readEntities(ids.map((id) => pipelineKey(ws, id)), fromItem), total, nextCursor };
+  return { pipelines: await readItems(ids.map((id) => pipelineKey(ws, id)), fromItem), total, nextCursor };
 };
 
 const totalsOf = (item: Record<string, unknown> | undefined): StageTotals => {

@@ -22,7 +22,7 @@ import {
 import { activityWrites } from './activity-writes';
 import { changedLinks, linkChecks } from './crm-links';
 import { fromIndexSk, indexSk, tenantPk } from './keys';
-import { membershipWrites, readEntities, readList } from './lists';
+import { membershipWrites, readItems, readList } from './lists';
 import { outboxItem } from './outbox';
 import { queryPage, type PageRequest } from './query';
 import { lostRace, retryOnConflict } from './retry';
@@ -155,7 +155,7 @@ export const listTasks = async (ws: string, filters: TaskFilters, page: PageRequ
   const { ids, total, nextCursor } = source.overdue
     ? await readList(ws, 'task', source.list, page, { before: now.toISOString() })
     : await readList(ws, 'task', source.list, page, { newestFirst: true });
-  return { tasks: await readEntities(ids.map((id) => taskKey(ws, id)), fromItem), total, nextCursor };
+  return { tasks: await readItems(ids.map((id) => taskKey(ws, id)), fromItem), total, nextCursor };
 };
 
 /** Reminders owed by `now`, across tenants, from the sparse due index. */
