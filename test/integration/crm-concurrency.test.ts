@@ -1,43 +1,38 @@
 import { describe, expect, it } from 'vitest';
-import { client } from '../support/api';
 import { LEADS, makePipeline, PIPELINES, type StageView } from '../support/crm';
 import { outboxEvents } from '../support/outbox';
 import { useTestStack } from '../support/stack';
-import { tokenFor } from '../support/tenants';
 
 const env = useTestStack({ workers: false });
 
-const CREATES = 24;
+/** Leads created at once; then about as many moves, deletes and creates at once (the tags area's concurrency tests run at about 20). */
+const CREATES = 12;
 
 describe('CRM totals under concurrency', () => {
   it('keeps list totals and stage summary counters exact under concurrent creates, moves and deletes', async () => {
     const t = await env.tenant();
     const { pipeline, stage } = await makePipeline(t.api);
-    // Each request gets its own token: the point is concurrency, not the write rate limit.
-    const apis = await Promise.all(
-      Array.from({ length: CREATES * 3 }, async () => client(env.stack.baseUrl, { token: (await tokenFor([t.workspaceId], ['admin:all'])).token, workspaceId: t.workspaceId })),
-    );
+    // About 40 writes in all: within one token's write limit.
+    const { api } = t;
     const open = [stage('New'), stage('Qualified'), stage('Proposal')];
     const currencies = ['USD', 'EUR'];
     const created = await Promise.all(
       Array.from({ length: CREATES }, async (_, i) => {
-        const res = await apis[i]!.post(LEADS, {
+        const res = await api.post(LEADS, {
           title: `Lead ${i}`, pipelineId: pipeline._id, stageId: open[i % 3]!._id, value: { amount: 1000 + i, currency: currencies[i % 2] },
         });
         expect(res.status, JSON.stringify(res.body)).toBe(201);
         return res.body.data.lead as { _id: string };
       }),
     );
-    // Then, all at once: every third lead deleted while a move races the delete, the others moved twice
-    // (the two moves racing each other), while more leads are created.
+    // Then, all at once: every third lead deleted while a move races the delete, every third moved twice
+    // (the two moves racing each other), the rest moved once, while more leads are created.
     const targets = [stage('Won'), stage('Lost'), stage('Proposal'), stage('New')];
-    const move = (api: (typeof apis)[number], id: string, target: StageView) => api.post(`${LEADS}/${id}/move`, { stageId: target._id });
-    const moves = created.map((lead, i) => move(apis[CREATES + i]!, lead._id, targets[i % 4]!));
-    const moreMoves = created.flatMap((lead, i) => (i % 3 === 0 ? [] : [move(apis[2 * CREATES + i]!, lead._id, targets[(i + 1) % 4]!)]));
-    const deletes = created.flatMap((lead, i) => (i % 3 === 0 ? [apis[2 * CREATES + i]!.delete(`${LEADS}/${lead._id}`)] : []));
-    const extra = Array.from({ length: 6 }, (_, i) =>
-      apis[2 * CREATES + 1 + i * 3]!.post(LEADS, { title: `Late ${i}`, pipelineId: pipeline._id, value: { amount: 7, currency: 'USD' } }),
-    );
+    const move = (id: string, target: StageView) => api.post(`${LEADS}/${id}/move`, { stageId: target._id });
+    const moves = created.map((lead, i) => move(lead._id, targets[i % 4]!));
+    const moreMoves = created.flatMap((lead, i) => (i % 3 === 1 ? [move(lead._id, targets[(i + 1) % 4]!)] : []));
+    const deletes = created.flatMap((lead, i) => (i % 3 === 0 ? [api.delete(`${LEADS}/${lead._id}`)] : []));
+    const extra = Array.from({ length: 4 }, (_, i) => api.post(LEADS, { title: `Late ${i}`, pipelineId: pipeline._id, value: { amount: 7, currency: 'USD' } }));
     const [moved, deleted, added] = await Promise.all([Promise.all([...moves, ...moreMoves]), Promise.all(deletes), Promise.all(extra)]);
     // A move may find its lead already in that stage (409) or already deleted (404); nothing else may fail.
     for (const r of moved) expect([200, 404, 409], JSON.stringify(r.body)).toContain(r.status);
@@ -50,7 +45,7 @@ describe('CRM totals under concurrency', () => {
       all.push(...res.body.data.leads);
       cursor = res.body.data.pagination.nextCursor ?? undefined;
     }
-    expect(all).toHaveLength(CREATES - CREATES / 3 + 6);
+    expect(all).toHaveLength(CREATES - CREATES / 3 + 4);
     const total = async (query: string) => (await t.api.get(`${LEADS}?${query}&limit=1`)).body.data.pagination.total;
     expect(await total('')).toBe(all.length);
     expect(await total(`pipelineId=${pipeline._id}`)).toBe(all.length);
@@ -74,7 +69,7 @@ describe('CRM totals under concurrency', () => {
     // Every change that happened wrote exactly one event of its kind.
     const events = await outboxEvents(t.workspaceId);
     const count = (type: string) => events.filter((e) => e.eventType === type).length;
-    expect(count('crm.lead.created')).toBe(CREATES + 6);
+    expect(count('crm.lead.created')).toBe(CREATES + 4);
     expect(count('crm.lead.deleted')).toBe(CREATES / 3);
     expect(count('crm.lead.stage_changed')).toBe(moved.filter((r) => r.status === 200).length);
     expect(count('crm.activity.added')).toBe(moved.filter((r) => r.status === 200).length);

@@ -105,14 +105,15 @@ describe('tasks', () => {
     // The handler called here is the one the wiring schedules every minute (EventBridge Scheduler on AWS, the local scheduler in npm start).
     expect(wiring.schedules.find((s) => s.target.handler === 'functions/schedules/remind-due-tasks.ts')).toMatchObject({ everyMinutes: 1 });
     const t = await tenant();
-    // Far enough ahead that a loaded machine still runs the first sweep before it is due (tolerance: 4 s).
-    const soon = await t.task({ dueAt: inMs(4000) });
+    const soon = await t.task({ dueAt: inMs(2000) });
     const later = await t.task({ dueAt: inMs(3_600_000) });
     const completed = await t.task({ dueAt: inMs(-1000) });
     await t.api.post(`${TASKS}/${completed._id}/complete`);
+    // Not before its time: `later` is an hour ahead, far beyond any slowness of a loaded machine.
     await remindDueTasks();
-    expect(await eventsOf(t.workspaceId, 'task', soon._id, 'crm.task.due')).toHaveLength(0);
-    await sleep(4100);
+    expect(await eventsOf(t.workspaceId, 'task', later._id, 'crm.task.due')).toHaveLength(0);
+    // Wait until `soon` is due (however long the requests above took), plus 100 ms.
+    await sleep(Math.max(0, Date.parse(soon.dueAt) - Date.now()) + 100);
     // Overlapping runs, as a slow run and the next minute's would be.
     await Promise.all([remindDueTasks(), remindDueTasks(), remindDueTasks()]);
     await remindDueTasks();
