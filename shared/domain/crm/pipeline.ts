@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { ConflictError, ValidationError } from '../errors';
+import { isStorableNumber } from '../free-form';
 
 export const STAGE_KINDS = ['open', 'won', 'lost'] as const;
 export const StageKind = z.enum(STAGE_KINDS);
@@ -26,7 +27,8 @@ export interface Pipeline {
 }
 
 export const StageName = z.string().trim().min(1).max(100);
-export const Probability = z.number().min(0).max(1);
+/** 0–1, and a number DynamoDB can store exactly (no denormals below 1e-130). */
+export const Probability = z.number().min(0).max(1).refine(isStorableNumber, 'Must be 0 or at least 1e-130');
 
 export const StageInput = z.strictObject({ name: StageName, kind: StageKind.default('open'), probability: Probability.optional() });
 export type StageInput = z.input<typeof StageInput>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addStage, editStage, newPipeline, removeStage, reorderStages, stageSummary, type Pipeline } from '../../../shared/domain/crm/pipeline';
+import { addStage, editStage, newPipeline, Probability, removeStage, reorderStages, stageSummary, type Pipeline } from '../../../shared/domain/crm/pipeline';
 
 const now = new Date('2026-01-01T00:00:00.000Z');
 let n = 0;
@@ -23,6 +23,11 @@ describe('pipeline stage rules', () => {
     expect(shape(added)).toEqual(['A/open/0', 'B/open/1', 'Won/won/2', 'Lost/lost/3']);
     expect(shape(addStage(p, { name: 'B' }, 'b', now, 0))).toEqual(['B/open/0', 'A/open/1', 'Won/won/2', 'Lost/lost/3']);
     expect(editStage(p, a!, { name: 'A' }, now)).toBe(p);
+  });
+
+  it('takes only probabilities DynamoDB stores exactly', () => {
+    expect([0, 1e-130, 0.35, 1].map((p) => Probability.safeParse(p).success)).toEqual([true, true, true, true]);
+    expect([5e-324, 1e-131, -0.1, 1.01].map((p) => Probability.safeParse(p).success)).toEqual([false, false, false, false]);
   });
 
   it('reorders only by a permutation of its stages', () => {
