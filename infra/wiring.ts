@@ -1,5 +1,6 @@
 import { authRoutes } from './wiring/auth';
 import { contactsRoutes } from './wiring/contacts';
+import { crmWiring } from './wiring/crm';
 import { inboxWiring } from './wiring/inbox';
 import { tagRoutes, tagSchedules } from './wiring/tags';
 import { webhooksWiring } from './wiring/webhooks';
@@ -12,11 +13,11 @@ import type { Wiring } from './wiring/types';
  * local runtime runs exactly this. Area modules under `wiring/` contribute their parts.
  */
 export const wiring: Wiring = {
-  routes: [...authRoutes, ...tagRoutes, ...webhooksWiring.routes, ...inboxWiring.routes, ...contactsRoutes, ...workflowsWiring.routes],
+  routes: [...authRoutes, ...tagRoutes, ...webhooksWiring.routes, ...inboxWiring.routes, ...contactsRoutes, ...crmWiring.routes, ...workflowsWiring.routes],
   fallback: { handler: 'functions/http/not-found.ts', access: { table: 'read' } },
   queues: [...webhooksWiring.queues, ...workflowsWiring.queues],
   rules: [...webhooksWiring.rules, ...workflowsWiring.rules],
-  schedules: [...webhooksWiring.schedules, ...inboxWiring.schedules, ...tagSchedules, ...workflowsWiring.schedules],
+  schedules: [...webhooksWiring.schedules, ...inboxWiring.schedules, ...tagSchedules, ...crmWiring.schedules, ...workflowsWiring.schedules],
 };
 
 /** Pattern matching every outbox event the pipe forwards; rules narrow it by `detail`. */

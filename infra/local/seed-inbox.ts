@@ -8,8 +8,8 @@ import type { Tenant } from '../../shared/domain/auth/tenant';
 
 const DEMO_AGENT = '64b000000000000000000001';
 
-/** Demo customers and conversations, so `GET /api/v1/inbox/conversations` shows something on a first start. */
-export const seedInbox = async (ws: Tenant): Promise<void> => {
+/** Demo customers and conversations, so `GET /api/v1/inbox/conversations` shows something on a first start; returns a demo customer's id. */
+export const seedInbox = async (ws: Tenant): Promise<{ customerId: string }> => {
   const now = () => new Date();
   await createCustomer(ws, { name: 'Grace Hopper', email: 'grace@example.com', phone: '+14155550101', attributes: { plan: 'enterprise' } }, now());
 
@@ -38,4 +38,5 @@ export const seedInbox = async (ws: Tenant): Promise<void> => {
     now(),
   );
   await createConversation(ws, { customerId: ada.customer._id, channel: 'api', subject: 'Onboarding call', priority: 'high', status: 'pending' }, now());
+  return { customerId: ada.customer._id };
 };

@@ -2,6 +2,7 @@ import { listWorkspaces, createWorkspace } from '../../shared/data/workspaces';
 import { createToken } from '../../shared/data/tokens';
 import { tenantOf } from '../../shared/domain/auth/tenant';
 import type { TokenEnvironment } from '../../shared/domain/auth/token';
+import { seedCrm } from './seed-crm';
 import { seedInbox } from './seed-inbox';
 
 export interface Seeded {
@@ -11,14 +12,16 @@ export interface Seeded {
 
 /**
  * On the very first start only: a demo workspace whose live data and test-mode sandbox both hold demo
- * conversations, and an admin token for each mode, so a new user can call the API at once.
+ * conversations and a CRM pipeline with leads, and an admin token for each mode, so a new user can call the API at once.
  */
 export const seedOnFirstStart = async (): Promise<Seeded | undefined> => {
   if ((await listWorkspaces()).length > 0) return undefined;
   const workspace = await createWorkspace('Demo workspace');
   const seedMode = async (environment: TokenEnvironment) => {
     const { token } = await createToken({ name: `Demo admin token (${environment})`, scopes: ['admin:all'], workspaceIds: [workspace._id], environment });
-    await seedInbox(tenantOf(workspace._id, environment));
+    const tenant = tenantOf(workspace._id, environment);
+    const { customerId } = await seedInbox(tenant);
+    await seedCrm(tenant, customerId);
     return token;
   };
   return { workspaceId: workspace._id, tokens: { live: await seedMode('live'), test: await seedMode('test') } };

@@ -1,7 +1,7 @@
 import type { HttpRoute, ScheduleSpec } from './types';
 
 const TAGS = '/api/v1/tags';
-const ENTITY_PATHS = { conversation: '/api/v1/inbox/conversations', customer: '/api/v1/contacts/customers' } as const;
+const ENTITY_PATHS = { conversation: '/api/v1/inbox/conversations', customer: '/api/v1/contacts/customers', lead: '/api/v1/crm/leads' } as const;
 
 const fn = (name: string) => `functions/http/tags/${name}.ts`;
 
@@ -55,6 +55,7 @@ export const tagRoutes: HttpRoute[] = [
   },
   ...entityRoutes('conversation'),
   ...entityRoutes('customer'),
+  ...entityRoutes('lead'),
 ];
 
 export const tagSchedules: ScheduleSpec[] = [

@@ -9,7 +9,7 @@ import { newConversation, type Change, type Conversation, type NewConversation }
 import { listMoves, listsOf } from '../domain/inbox/lists';
 import { bumpCounter, nextInSequence } from './counters';
 import { conversationKey, customerKey } from './entity-keys';
-import { tagIdsOf, tagLinkWrites } from './tag-links';
+import { tagIdsOf, tagLinkWrites, unchangedSinceRead } from './tag-links';
 import { lostRace, retryOnConflict } from './retry';
 import { versionedUpdate } from './versioned';
 import { indexSk, tenantPk } from './keys';
@@ -154,11 +154,7 @@ export const deleteConversation = (ws: string, id: string, now: Date): Promise<C
     const tags = conversation.tagIds;
     await transact(
       [
-        deleteItem(conversationKey(ws, id), {
-          condition: '#v = :v AND ' + (tags.length ? 'size(tagIds) = :n' : 'attribute_not_exists(tagIds)'),
-          names: { '#v': 'version' },
-          values: { ':v': version, ...(tags.length ? { ':n': tags.length } : {}) },
-        }),
+        deleteItem(conversationKey(ws, id), unchangedSinceRead(version, tags)),
         ...listWrites(ws, conversation, undefined),
         customerCount(ws, conversation.customerId, -1),
         outboxItem(buildEnvelope('inbox.conversation.deleted', ws, { conversation }, { now })),

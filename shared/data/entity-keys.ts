@@ -1,11 +1,12 @@
 import { tenantPk } from './keys';
 
 /**
- * Keys of the workspace entities that more than one area touches: tags reach into conversations and
- * customers, merges move conversations. Every key starts with the owning tenant.
+ * Keys of the workspace entities that more than one area touches: tags reach into conversations,
+ * customers and leads, merges move conversations, CRM links to customers and conversations. Every key starts with the owning tenant.
  */
 export const customerKey = (workspaceId: string, id: string) => ({ pk: tenantPk(workspaceId, 'CUSTOMER', id), sk: 'CUSTOMER' });
 export const conversationKey = (workspaceId: string, id: string) => ({ pk: tenantPk(workspaceId, 'CONV', id), sk: 'CONVERSATION' });
+export const leadKey = (workspaceId: string, id: string) => ({ pk: tenantPk(workspaceId, 'LEAD', id), sk: 'LEAD' });
 export const tagKey = (workspaceId: string, id: string) => ({ pk: tenantPk(workspaceId, 'TAG', id), sk: 'TAG' });
 
 export type TaggableType = 'conversation' | 'customer' | 'lead';

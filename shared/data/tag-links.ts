@@ -1,5 +1,5 @@
 import { bumpCounter } from './counters';
-import { tagLinkKey } from './entity-keys';
+import { tagLinkKey, type TaggableType } from './entity-keys';
 import { deleteItem, putItem, type Write } from './transact';
 
 /**
@@ -14,7 +14,7 @@ export const taggedCounter = (tagId: string, type: string) => `tagged:${tagId}:$
 export const tagIdsOf = (value: unknown): string[] => (value instanceof Set || Array.isArray(value) ? [...value].map(String).sort() : []);
 
 /** Puts (+1) or deletes (-1) an entity's tag link items, without touching the per-tag counters. */
-export const tagLinks = (ws: string, type: 'customer' | 'conversation', id: string, tagIds: string[], delta: 1 | -1, now: Date): Write[] =>
+export const tagLinks = (ws: string, type: TaggableType, id: string, tagIds: string[], delta: 1 | -1, now: Date): Write[] =>
   tagIds.map((tagId) => {
     const link = tagLinkKey(ws, tagId, type, id);
     return delta > 0
@@ -23,11 +23,21 @@ export const tagLinks = (ws: string, type: 'customer' | 'conversation', id: stri
   });
 
 /** The tags area's per-tag counters of tagged entities (`tagged:<tagId>:<type>`). */
-export const tagCounters = (ws: string, type: 'customer' | 'conversation', tagIds: string[], delta: 1 | -1): Write[] =>
+export const tagCounters = (ws: string, type: TaggableType, tagIds: string[], delta: 1 | -1): Write[] =>
   tagIds.map((tagId) => bumpCounter(ws, taggedCounter(tagId, type), delta));
 
+/**
+ * The condition of deleting a tagged entity: the version read and the number of tags read, so a concurrent
+ * tagging (which changes the tag set, not the version) makes the delete re-run with the links it must remove.
+ */
+export const unchangedSinceRead = (version: number, tagIds: readonly string[]) => ({
+  condition: '#v = :v AND ' + (tagIds.length ? 'size(tagIds) = :n' : 'attribute_not_exists(tagIds)'),
+  names: { '#v': 'version' },
+  values: { ':v': version, ...(tagIds.length ? { ':n': tagIds.length } : {}) },
+});
+
 /** Adds (+1) or removes (-1) an entity's tag links, keeping the per-tag counters exact. */
-export const tagLinkWrites = (ws: string, type: 'customer' | 'conversation', id: string, tagIds: string[], delta: 1 | -1, now: Date): Write[] => [
+export const tagLinkWrites = (ws: string, type: TaggableType, id: string, tagIds: string[], delta: 1 | -1, now: Date): Write[] => [
   ...tagLinks(ws, type, id, tagIds, delta, now),
   ...tagCounters(ws, type, tagIds, delta),
 ];

@@ -1,6 +1,6 @@
 import { NotFoundError } from '../domain/errors';
 import type { Tag } from '../domain/tags/tag';
-import { isTaggableNow } from '../domain/tags/tagging';
+import { isEntityType, type EntityType } from '../domain/tags/tagging';
 import { bumpCounter } from './counters';
 import { tagLinkKey, type TaggableType } from './entity-keys';
 import { queryPage } from './query';
@@ -26,7 +26,7 @@ const dropStaleLink = async (ws: string, tagId: string, type: TaggableType, enti
 
 const detach = async (ws: string, tag: Tag, sk: string, now: Date): Promise<TaggableType | undefined> => {
   const [type, entityId] = sk.split('#') as [TaggableType, string];
-  if (isTaggableNow(type)) {
+  if (isEntityType(type)) {
     const outcome = await changeEntityTags(ws, type, entityId, [tag], 'untag', now);
     if (outcome.kind === 'changed') return type;
   }
@@ -36,21 +36,21 @@ const detach = async (ws: string, tag: Tag, sk: string, now: Date): Promise<Tagg
 
 export interface Detached {
   /** Entities untagged by this run (each with its own `…untagged` event). */
-  detached: { conversation: number; customer: number };
+  detached: Record<EntityType, number>;
   /** False when the time budget ran out first; the deletion schedule finishes the rest. */
   complete: boolean;
 }
 
 /** Detaches a hidden tag from every entity, page by page, then removes it; stops early at `deadline` (ms). */
 export const finishTagDeletion = async (ws: string, tag: Tag, now: Date, deadline = Infinity): Promise<Detached> => {
-  const detached = { conversation: 0, customer: 0 };
+  const detached = { conversation: 0, customer: 0, lead: 0 };
   const partition = { pk: tagLinkKey(ws, tag._id, 'conversation', '').pk };
   let cursor: string | undefined;
   do {
     if (Date.now() >= deadline) return { detached, complete: false };
     const page = await queryPage(partition, { limit: SWEEP_PAGE, cursor });
     const types = await mapLimit(page.items, SWEEP_CONCURRENCY, (link) => detach(ws, tag, link.sk as string, now));
-    for (const type of types) if (type === 'conversation' || type === 'customer') detached[type]++;
+    for (const type of types) if (type) detached[type]++;
     cursor = page.nextCursor;
   } while (cursor);
   await removeHiddenTag(ws, tag._id);

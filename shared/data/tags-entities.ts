@@ -1,24 +1,27 @@
-import type { TaggableNow } from '../domain/tags/tagging';
-import { conversationKey, customerKey, TAG_IDS_ATTRIBUTE } from './entity-keys';
+import type { EntityType } from '../domain/tags/tagging';
+import { conversationKey, customerKey, leadKey, TAG_IDS_ATTRIBUTE } from './entity-keys';
 import { batchGet } from './batch-get';
 import { fromItem as conversationFromItem } from './conversations';
 import { fromItem as customerFromItem } from './customers';
+import { fromItem as leadFromItem } from './leads';
 
 /** The items tags reach into, owned by the inbox and contacts areas (see entity-keys.ts). */
-export const entityKey = (ws: string, type: TaggableNow, id: string) =>
-  type === 'conversation' ? conversationKey(ws, id) : customerKey(ws, id);
+const KEYS = { conversation: conversationKey, customer: customerKey, lead: leadKey } as const;
+const VIEWS = { conversation: conversationFromItem, customer: customerFromItem, lead: leadFromItem } as const;
+
+export const entityKey = (ws: string, type: EntityType, id: string) => KEYS[type](ws, id);
 
 /** The catalog's entity name in event data: `inbox.conversation.*` → conversation, `customer.contact.*` → contact. */
-export const eventEntityName = { conversation: 'conversation', customer: 'contact' } as const;
+export const eventEntityName = { conversation: 'conversation', customer: 'contact', lead: 'lead' } as const;
 
 /** The entity as event data, in its owning area's public shape, with `tagIds` as given. */
-export const entityView = (type: TaggableNow, item: Record<string, unknown>, tagIds: string[]): Record<string, unknown> => ({
-  ...(type === 'conversation' ? conversationFromItem(item) : customerFromItem(item)),
+export const entityView = (type: EntityType, item: Record<string, unknown>, tagIds: string[]): Record<string, unknown> => ({
+  ...VIEWS[type](item),
   [TAG_IDS_ATTRIBUTE]: tagIds,
 });
 
 /** Entity items by id; ids that name nothing in this workspace are absent. */
-export const readEntities = async (ws: string, type: TaggableNow, ids: readonly string[]): Promise<Map<string, Record<string, unknown>>> => {
+export const readEntities = async (ws: string, type: EntityType, ids: readonly string[]): Promise<Map<string, Record<string, unknown>>> => {
   const unique = [...new Set(ids)];
   const keys = unique.map((id) => entityKey(ws, type, id));
   const items = new Map((await batchGet(keys)).map((i) => [i.pk as string, i]));

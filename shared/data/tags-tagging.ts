@@ -7,11 +7,9 @@ import {
   exceedsEntityLimit,
   isWellFormedId,
   planChange,
-  taggableType,
   taggingEventType,
   type EntityType,
   type TagAction,
-  type TaggableNow,
 } from '../domain/tags/tagging';
 import { lostRace, retryOnConflict } from './retry';
 import { tagIdsOf, tagLinkWrites } from './tag-links';
@@ -54,7 +52,7 @@ const tagSetWrite = (key: { pk: string; sk: string }, before: string[], delta: s
  */
 export const changeEntityTags = async (
   ws: string,
-  type: TaggableNow,
+  type: EntityType,
   id: string,
   tags: readonly Tag[],
   action: TagAction,
@@ -137,7 +135,7 @@ export const applyTagging = async (
   now: Date,
   single?: { notFound: () => Error },
 ): Promise<TaggingResult> => {
-  const entityType = taggableType(req.entityType);
+  const { entityType } = req;
   const [tags, entities] = await Promise.all([
     getTags(ws, req.tagIds.filter(isWellFormedId)),
     readEntities(ws, entityType, req.entityIds.filter(isWellFormedId)),
@@ -163,7 +161,7 @@ export const applyTagging = async (
 };
 
 /** The tag ids an entity carries, or undefined when it does not exist in this workspace. */
-export const entityTagIds = async (ws: string, type: TaggableNow, id: string): Promise<string[] | undefined> => {
+export const entityTagIds = async (ws: string, type: EntityType, id: string): Promise<string[] | undefined> => {
   const item = (await readEntities(ws, type, [id])).get(id);
   return item ? tagIdsOf(item[TAG_IDS_ATTRIBUTE]) : undefined;
 };

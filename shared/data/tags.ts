@@ -78,11 +78,12 @@ export const listTags = async (ws: string, page: PageRequest) => {
 };
 
 export const countTagged = async (ws: string, tagId: string) => {
-  const [conversation, customer] = await Promise.all([
+  const [conversation, customer, lead] = await Promise.all([
     readCounter(ws, taggedCounter(tagId, 'conversation')),
     readCounter(ws, taggedCounter(tagId, 'customer')),
+    readCounter(ws, taggedCounter(tagId, 'lead')),
   ]);
-  return { conversation, customer };
+  return { conversation, customer, lead };
 };
 
 /**

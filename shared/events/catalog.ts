@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { contact, conversation, definition, execution, message, step, subscription, tag, token, workspace } from './event-data';
+import { activity, contact, conversation, definition, execution, lead, message, pipeline, step, subscription, tag, task, token, workspace } from './event-data';
 
 /**
  * Every event type, `<category>.<entity>.<action>`, with a description and the schema of its `data`
@@ -70,28 +70,34 @@ export const eventCatalog = [
     'auth.member.removed': 'A member was removed from the workspace.',
     'auth.member.role_changed': 'A member’s role changed.',
   }),
-  ...group('planned', plannedEntity('lead'), {
+  ...group('available', z.strictObject({ lead }), {
     'crm.lead.created': 'A lead was created.',
-    'crm.lead.updated': 'A lead’s fields changed.',
+    'crm.lead.updated': 'A lead’s fields changed (`changes` names them).',
     'crm.lead.deleted': 'A lead was deleted.',
-    'crm.lead.stage_changed': 'A lead moved to another pipeline stage.',
-    'crm.lead.assigned': 'A lead was assigned to an owner.',
-    'crm.lead.won': 'A lead was won.',
-    'crm.lead.lost': 'A lead was lost.',
+    'crm.lead.stage_changed': 'A lead moved to another stage (`changes.stageId` is [from, to]; also status and closedAt when they change).',
+    'crm.lead.assigned': 'A lead’s assignee changed (`changes.assigneeId`; to null when unassigned).',
+    'crm.lead.won': 'A lead entered its pipeline’s won stage (after its `stage_changed`).',
+    'crm.lead.lost': 'A lead entered its pipeline’s lost stage (after its `stage_changed`).',
   }),
-  ...group('planned', plannedEntity('pipeline'), {
+  ...group('available', z.strictObject({ lead, tags }), {
+    'crm.lead.tagged': 'Tags were attached to a lead (`tags` lists the ones added).',
+    'crm.lead.untagged': 'Tags were detached from a lead (`tags` lists the ones removed).',
+  }),
+  ...group('available', z.strictObject({ pipeline }), {
     'crm.pipeline.created': 'A pipeline was created.',
-    'crm.pipeline.updated': 'A pipeline or its stages changed.',
-    'crm.pipeline.deleted': 'A pipeline was deleted.',
+    'crm.pipeline.updated': 'A pipeline was renamed or its stages changed (added, edited, removed or reordered; `changes` names name or stages).',
+    'crm.pipeline.deleted': 'An empty pipeline was deleted.',
   }),
-  ...group('planned', plannedEntity('task'), {
+  ...group('available', z.strictObject({ task }), {
     'crm.task.created': 'A task was created.',
-    'crm.task.updated': 'A task changed.',
+    'crm.task.updated': 'A task’s fields changed (`changes` names them).',
     'crm.task.completed': 'A task was completed.',
-    'crm.task.due': 'A task reached its due time.',
+    'crm.task.deleted': 'A task was deleted.',
+    'crm.task.due': 'An open task reached its due time: sent once per due time, by the task timer.',
   }),
-  ...group('planned', plannedEntity('activity'), {
-    'crm.activity.added': 'An activity was logged on a lead.',
+  ...group('available', z.strictObject({ activity }), {
+    'crm.activity.added': 'An activity was logged on a lead or customer: through the API, or by Parley for a stage change or a completed task.',
+    'crm.activity.deleted': 'An activity added through the API was deleted.',
   }),
   ...group('planned', plannedEntity('account'), {
     'channel.account.connected': 'A channel account was connected.',

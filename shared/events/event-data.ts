@@ -10,6 +10,10 @@ import type { Workspace } from '../domain/auth/workspace';
 import { BRANCHES, NODE_TYPES, type NodeType } from '../domain/workflows/nodes';
 import { CATEGORIES } from '../domain/workflows/failure';
 import { EXECUTION_STATUSES, type Execution, type Step } from '../domain/workflows/execution';
+import { ACTIVITY_TYPES, type Activity } from '../domain/crm/activity';
+import { LeadStatus, type Lead } from '../domain/crm/lead';
+import { StageKind, type Pipeline } from '../domain/crm/pipeline';
+import { TaskPriority, TaskStatus, type Task } from '../domain/crm/task';
 
 /**
  * The entities as events carry them in `data`, for the catalog. Each schema is type-checked against its
@@ -157,5 +161,73 @@ export const step = exactly<Step>()(
     output: z.unknown().optional(),
     error: z.strictObject({ message: z.string(), category }).optional(),
     handledBy: z.string().optional(),
+  }),
+);
+
+const nullableId = id.nullable();
+
+export const pipeline = exactly<Pipeline>()(
+  z.strictObject({
+    _id: id,
+    name: z.string(),
+    stages: z.array(z.strictObject({ _id: id, name: z.string(), kind: StageKind, probability: z.number().min(0).max(1), position: z.number().int().min(0) })),
+    createdAt: time,
+    updatedAt: time,
+  }),
+);
+
+export const lead = exactly<Lead>()(
+  z.strictObject({
+    _id: id,
+    title: z.string(),
+    pipelineId: id,
+    stageId: id,
+    status: LeadStatus,
+    value: z.strictObject({ amount: z.number().int().min(0), currency: z.string().length(3) }).nullable(),
+    customerId: nullableId,
+    conversationId: nullableId,
+    assigneeId: z.string().nullable(),
+    source: z.string().nullable(),
+    expectedCloseDate: z.iso.date().nullable(),
+    lostReason: z.string().nullable(),
+    tagIds: z.array(id),
+    attributes: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+    stageEnteredAt: time,
+    closedAt: time.nullable(),
+    createdAt: time,
+    updatedAt: time,
+  }),
+);
+
+export const task = exactly<Task>()(
+  z.strictObject({
+    _id: id,
+    title: z.string(),
+    description: z.string().nullable(),
+    status: TaskStatus,
+    priority: TaskPriority,
+    dueAt: time.nullable(),
+    assigneeId: z.string().nullable(),
+    leadId: nullableId,
+    customerId: nullableId,
+    conversationId: nullableId,
+    completedAt: time.nullable(),
+    createdAt: time,
+    updatedAt: time,
+  }),
+);
+
+export const activity = exactly<Activity>()(
+  z.strictObject({
+    _id: id,
+    type: z.enum(ACTIVITY_TYPES),
+    leadId: nullableId,
+    customerId: nullableId,
+    subject: z.string().nullable(),
+    body: z.string().nullable(),
+    occurredAt: time,
+    durationSeconds: z.number().int().min(0).nullable(),
+    details: z.record(z.string(), z.string().nullable()).nullable(),
+    createdAt: time,
   }),
 );

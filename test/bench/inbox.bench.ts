@@ -1,4 +1,4 @@
-import { BatchWriteCommand, QueryCommand, type BatchWriteCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { LocalStack } from '../../infra/local/stack';
 import { dynamo } from '../../shared/aws/dynamo';
 import { config } from '../../shared/config';
@@ -11,7 +11,8 @@ import { queryPage } from '../../shared/data/query';
 import { createItem, transact } from '../../shared/data/transact';
 import { newConversation } from '../../shared/domain/inbox/conversation';
 import { RATE_LIMITS } from '../../shared/domain/auth/rate-limit';
-import { createTenant, tokenFor } from '../support/tenants';
+import { createTenant } from '../support/tenants';
+import { batchWriteAll, rotatingTokens } from './seed';
 import { measure, type Latency, type Section } from './measure';
 
 const CONVERSATIONS = 10_000;
@@ -29,30 +30,9 @@ const seed = async (ws: string, customerId: string) => {
     items.push(...created.items);
     counters = created.counters;
   }
-  const table = config().TABLE_NAME;
-  const batches: Record<string, unknown>[][] = [];
-  for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 16 }, async () => {
-      while (next < batches.length) {
-        let pending: unknown[] | undefined = batches[next++]!.map((Item) => ({ PutRequest: { Item } }));
-        while (pending && pending.length > 0) {
-          const res: BatchWriteCommandOutput = await dynamo().send(new BatchWriteCommand({ RequestItems: { [table]: pending as never } }));
-          pending = res.UnprocessedItems?.[table];
-        }
-      }
-    }),
-  );
+  await batchWriteAll(items);
   await transact(counters.map((name) => bumpCounter(ws, name, CONVERSATIONS)));
   await transact([createItem({ pk: tenantPk(ws), sk: 'SEQUENCE#conversation', n: CONVERSATIONS })]);
-};
-
-/** Tokens enough that no timed request is rate limited: each one serves `perToken` requests. */
-const rotating = async (ws: string, requests: number, perToken: number) => {
-  const tokens = await Promise.all(Array.from({ length: Math.ceil(requests / perToken) + 1 }, async () => (await tokenFor([ws], ['inbox:read', 'inbox:write'])).token));
-  let used = 0;
-  return () => tokens[Math.floor(used++ / perToken)]!;
 };
 
 export const run = async (stack: LocalStack): Promise<Section[]> => {
@@ -62,8 +42,8 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
   await seed(tenant, customer._id);
   const seedSeconds = (Date.now() - seedStarted) / 1000;
 
-  const reads = await rotating(workspaceId, 2000, RATE_LIMITS.read - 5);
-  const writes = await rotating(workspaceId, 400, RATE_LIMITS.write - 5);
+  const reads = await rotatingTokens(workspaceId, ['inbox:read', 'inbox:write'], 2000, RATE_LIMITS.read - 5);
+  const writes = await rotatingTokens(workspaceId, ['inbox:read', 'inbox:write'], 400, RATE_LIMITS.write - 5);
   const get = async (query: string) => {
     const res = await fetch(`${stack.baseUrl}/api/v1/inbox/conversations?${query}`, {
       headers: { authorization: `Bearer ${reads()}`, 'x-workspace-id': workspaceId },

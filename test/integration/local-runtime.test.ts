@@ -99,6 +99,13 @@ describe('npm start', () => {
       const res = await client(run.baseUrl, { token: t }).get('/api/v1/auth/workspaces');
       expect(res.status).toBe(200);
       expect(res.body.data.workspaces).toEqual([expect.objectContaining({ livemode })]);
+      // Each mode holds the demo data: a default pipeline with leads across its stages.
+      const api = client(run.baseUrl, { token: t, workspaceId: res.body.data.workspaces[0]._id });
+      const pipelines = (await api.get('/api/v1/crm/pipelines')).body.data.pipelines;
+      expect(pipelines.map((p: { name: string }) => p.name)).toEqual(['Sales']);
+      const summary = (await api.get(`/api/v1/crm/pipelines/${pipelines[0]._id}/summary`)).body.data.summary;
+      expect(summary.count).toBe(4);
+      expect(summary.stages.filter((s: { count: number }) => s.count > 0).map((s: { name: string }) => s.name)).toEqual(['New', 'Proposal', 'Won', 'Lost']);
     }
     run.child.kill('SIGINT');
     await exited(run.child);

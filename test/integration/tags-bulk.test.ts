@@ -23,7 +23,7 @@ describe('POST /api/v1/tags/bulk', () => {
     const events = await outboxEvents(workspaceId, 'inbox.conversation.tagged');
     expect(events.map((e) => (e.data.conversation as { _id: string })._id).sort()).toEqual([...conversations].sort());
     for (const e of events) expect(e.changes).toEqual({ tagIds: [[], [...tags].sort()] });
-    expect((await api.get(`/api/v1/tags/${tags[0]}`)).body.data.tag.counts).toEqual({ conversation: 3, customer: 0 });
+    expect((await api.get(`/api/v1/tags/${tags[0]}`)).body.data.tag.counts).toEqual({ conversation: 3, customer: 0, lead: 0 });
   });
 
   it('is idempotent: the same call again changes nothing and emits no event', async () => {
@@ -93,12 +93,12 @@ describe('POST /api/v1/tags/bulk', () => {
     expect(await outboxEvents(theirs.workspaceId, 'inbox.conversation.tagged')).toEqual([]);
   });
 
-  it('accepts entityType lead but refuses it with 422 on entityType until leads exist', async () => {
+  it('names an unknown lead by its index like any unknown entity', async () => {
     const { api } = await tenant();
     const tag = await newTag(api);
     const res = await api.post('/api/v1/tags/bulk', { entityType: 'lead', entityIds: ['0123456789abcdef01234567'], tagIds: [tag] });
     expectError(res, 422, 'VALIDATION_ERROR');
-    expect(errorPaths(res)).toEqual(['entityType']);
+    expect(errorPaths(res)).toEqual(['entityIds[0]']);
   });
 
   it('refuses wrong shapes with per-field 422s and a missing field with 400', async () => {

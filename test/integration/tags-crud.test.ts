@@ -181,7 +181,7 @@ describe('deleting tags', () => {
     await api.post(`${ENTITY_PATHS.customer}/${customer}/tags`, { tagIds: [doomed] });
 
     const res = await api.delete(`/api/v1/tags/${doomed}`);
-    expect(res.body.data.detached).toEqual({ conversation: 2, customer: 1 });
+    expect(res.body.data.detached).toEqual({ conversation: 2, customer: 1, lead: 0 });
     for (const id of conversations) {
       expect((await api.get(`${ENTITY_PATHS.conversation}/${id}/tags`)).body.data.tags.map((t: { _id: string }) => t._id)).toEqual([kept]);
     }
@@ -193,7 +193,7 @@ describe('deleting tags', () => {
     const contactUntagged = await outboxEvents(workspaceId, 'customer.contact.untagged');
     expect(contactUntagged).toHaveLength(1);
     expect(contactUntagged[0]!.changes).toEqual({ tagIds: [[doomed], []] });
-    expect((await api.get(`/api/v1/tags/${kept}`)).body.data.tag.counts).toEqual({ conversation: 2, customer: 0 });
+    expect((await api.get(`/api/v1/tags/${kept}`)).body.data.tag.counts).toEqual({ conversation: 2, customer: 0, lead: 0 });
   });
 
   it('counts a tag deleted by several concurrent requests once', async () => {

@@ -157,7 +157,7 @@ describe('tags and entity deletion', () => {
     expect((await api.delete(`${ENTITY_PATHS.customer}/${removed}`)).status).toBe(200);
     expect((await api.get(`/api/v1/tags/${tag}`)).body.data.tag.counts.customer).toBe(1);
     const res = await api.delete(`/api/v1/tags/${tag}`);
-    expect(res.body.data.detached).toEqual({ conversation: 0, customer: 1 });
+    expect(res.body.data.detached).toEqual({ conversation: 0, customer: 1, lead: 0 });
     expect(await outboxEvents(workspaceId, 'customer.contact.untagged')).toHaveLength(1);
   });
 });

@@ -158,7 +158,12 @@ describe('event types and the delivery log', () => {
       },
     });
     expect(byType.get('customer.contact.merged')).toMatchObject({ status: 'available', dataSchema: { required: ['contact', 'mergedContact'] } });
-    expect(byType.get('crm.lead.stage_changed')).toMatchObject({ category: 'crm', status: 'planned', dataSchema: { required: ['lead'] } });
+    expect(byType.get('crm.lead.stage_changed')).toMatchObject({
+      category: 'crm',
+      status: 'available',
+      dataSchema: { required: ['lead'], properties: { lead: { properties: { status: { enum: ['open', 'won', 'lost'] } } } } },
+    });
+    expect(byType.get('scheduling.booking.created')).toMatchObject({ category: 'scheduling', status: 'planned', dataSchema: { required: ['booking'] } });
     expect(byType.get('webhook.ping')).toMatchObject({ status: 'available', dataSchema: { required: ['subscription'] } });
     expect(res.body.data.wildcards).toEqual(expect.arrayContaining(['*', 'inbox.*', 'crm.*']));
   });

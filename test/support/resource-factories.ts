@@ -50,6 +50,10 @@ const CONVERSATIONS = '/api/v1/inbox/conversations';
 const CUSTOMERS = '/api/v1/contacts/customers';
 const HOOKS = '/api/v1/integrations/webhooks';
 const WORKFLOWS = '/api/v1/workflows';
+const PIPELINES = '/api/v1/crm/pipelines';
+const LEADS = '/api/v1/crm/leads';
+const TASKS = '/api/v1/crm/tasks';
+const ACTIVITIES = '/api/v1/crm/activities';
 
 export const makeFactories = (opts: FactoryOptions): Record<string, ResourceFactory> => {
   const tag: ResourceFactory = {
@@ -85,6 +89,48 @@ export const makeFactories = (opts: FactoryOptions): Record<string, ResourceFact
     },
     read: async (api, ids) => ({ entity: await entity.read(api, { id: ids.id! }), tag: await tag.read(api, { id: ids.tagId! }) }),
   });
+  const pipeline: ResourceFactory = {
+    create: async (api) => ({ id: await created(api.post(PIPELINES, { name: `pipeline ${unique()}` }), 'pipeline', 'pipeline') }),
+    read: async (api, { id }) => ({ pipeline: await snapshot(api, `${PIPELINES}/${id}`), summary: await snapshot(api, `${PIPELINES}/${id}/summary`) }),
+  };
+  const stage: ResourceFactory = {
+    create: async (api) => {
+      const { id } = await pipeline.create(api);
+      const res = await api.post(`${PIPELINES}/${id}/stages`, { name: 'Negotiation', probability: 0.8 });
+      if (res.status !== 201) throw new Error(`adding a stage failed: ${res.status} ${JSON.stringify(res.body)}`);
+      return { id: id!, stageId: res.body.data.pipeline.stages.find((s: { name: string }) => s.name === 'Negotiation')._id };
+    },
+    read: (api, { id }) => pipeline.read(api, { id: id! }),
+  };
+  const lead: ResourceFactory = {
+    create: async (api) => {
+      const { id: pipelineId } = await pipeline.create(api);
+      const { id: customerId } = await customer.create(api);
+      const body = { title: 'Annual plan', pipelineId, customerId, value: { amount: 120000, currency: 'EUR' } };
+      return { id: await created(api.post(LEADS, body), 'lead', 'lead') };
+    },
+    read: async (api, { id }) => ({
+      lead: await snapshot(api, `${LEADS}/${id}`),
+      history: await snapshot(api, `${LEADS}/${id}/stage-history`),
+      activities: await snapshot(api, `${LEADS}/${id}/activities`),
+      tags: await snapshot(api, `${LEADS}/${id}/tags`),
+    }),
+  };
+  const task: ResourceFactory = {
+    create: async (api) => {
+      const { id: leadId } = await lead.create(api);
+      const body = { title: 'Call back', leadId, dueAt: new Date(Date.now() + 86_400_000).toISOString(), priority: 'high' };
+      return { id: await created(api.post(TASKS, body), 'task', 'task') };
+    },
+    read: (api, { id }) => snapshot(api, `${TASKS}/${id}`),
+  };
+  const activity: ResourceFactory = {
+    create: async (api) => {
+      const { id: leadId } = await lead.create(api);
+      return { id: await created(api.post(ACTIVITIES, { type: 'call', leadId, subject: 'Discovery call', durationSeconds: 900 }), 'activity', 'activity') };
+    },
+    read: (api, { id }) => snapshot(api, `${ACTIVITIES}/${id}`),
+  };
   const subscription: ResourceFactory = {
     create: async (api) => ({ id: await created(api.post(HOOKS, { url: `${opts.webhookUrl}?s=${unique()}`, events: ['inbox.*'] }), 'subscription', 'subscription') }),
     read: async (api, { id }) => ({ subscription: await snapshot(api, `${HOOKS}/${id}`), deliveries: await snapshot(api, `${HOOKS}/${id}/deliveries`) }),
@@ -140,6 +186,12 @@ export const makeFactories = (opts: FactoryOptions): Record<string, ResourceFact
     [`${CONVERSATIONS}/{id}`]: conversation,
     [`${CONVERSATIONS}/{id}/tags/{tagId}`]: entityTag(conversation, CONVERSATIONS),
     [`${CUSTOMERS}/{id}/tags/{tagId}`]: entityTag(customer, CUSTOMERS),
+    [`${LEADS}/{id}/tags/{tagId}`]: entityTag(lead, LEADS),
+    [`${PIPELINES}/{id}`]: pipeline,
+    [`${PIPELINES}/{id}/stages/{stageId}`]: stage,
+    [`${LEADS}/{id}`]: lead,
+    [`${TASKS}/{id}`]: task,
+    [`${ACTIVITIES}/{id}`]: activity,
     [`${HOOKS}/{id}`]: subscription,
     [`${HOOKS}/{id}/deliveries/{deliveryId}`]: delivery,
     [`${HOOKS}/{id}/retry/{deliveryId}`]: delivery,

@@ -1,19 +1,19 @@
 import { route } from '../../../shared/http/route';
 import { NotFoundError } from '../../../shared/domain/errors';
-import { TagIdsBody, type TagAction, type TaggableNow } from '../../../shared/domain/tags/tagging';
+import { TagIdsBody, type TagAction, type EntityType } from '../../../shared/domain/tags/tagging';
 import { getTag, tagsByName } from '../../../shared/data/tags';
 import { applyTagging, entityTagIds } from '../../../shared/data/tags-tagging';
 import { EntityTagParams, IdParams } from './params';
 
 /** The tag routes under an entity: `…/{id}/tags` (GET, POST) and `…/{id}/tags/{tagId}` (DELETE). */
-const notFound = { conversation: () => new NotFoundError('Conversation'), customer: () => new NotFoundError('Customer') };
+const notFound = { conversation: () => new NotFoundError('Conversation'), customer: () => new NotFoundError('Customer'), lead: () => new NotFoundError('Lead') };
 
-const change = async (ws: string, type: TaggableNow, id: string, tagIds: string[], action: TagAction, now: Date) => {
+const change = async (ws: string, type: EntityType, id: string, tagIds: string[], action: TagAction, now: Date) => {
   const result = await applyTagging(ws, { entityType: type, entityIds: [id], tagIds }, action, now, { notFound: notFound[type] });
   return { tags: await tagsByName(ws, result.tagIdsAfter.get(id)!), changed: result.changed.length > 0 };
 };
 
-export const listEntityTags = (type: TaggableNow) =>
+export const listEntityTags = (type: EntityType) =>
   route({ scope: 'tags:read', params: IdParams }, async ({ params, tenant }) => {
     const tagIds = await entityTagIds(tenant, type, params.id);
     if (!tagIds) throw notFound[type]();
@@ -21,12 +21,12 @@ export const listEntityTags = (type: TaggableNow) =>
     return { tags, pagination: { total: tags.length, page: 1, limit: tags.length, pages: 1, hasMore: false, nextCursor: null } };
   });
 
-export const attachTags = (type: TaggableNow) =>
+export const attachTags = (type: EntityType) =>
   route({ scope: 'tags:write', params: IdParams, body: TagIdsBody }, ({ params, body, tenant, now }) =>
     change(tenant, type, params.id, body.tagIds, 'tag', now),
   );
 
-export const detachTag = (type: TaggableNow) =>
+export const detachTag = (type: EntityType) =>
   route({ scope: 'tags:write', params: EntityTagParams }, async ({ params, tenant, now }) => {
     if (!(await getTag(tenant, params.tagId))) throw new NotFoundError('Tag');
     return change(tenant, type, params.id, [params.tagId], 'untag', now);

@@ -10,11 +10,7 @@ export const MAX_TAGS_PER_ENTITY = 50;
 
 export const ENTITY_TYPES = ['conversation', 'customer', 'lead'] as const;
 export type EntityType = (typeof ENTITY_TYPES)[number];
-/** Entity types whose items exist today; `lead` is accepted by the schema and refused until CRM lands. */
-export const TAGGABLE_TYPES = ['conversation', 'customer'] as const;
-export type TaggableNow = (typeof TAGGABLE_TYPES)[number];
-
-export const isTaggableNow = (type: EntityType): type is TaggableNow => (TAGGABLE_TYPES as readonly string[]).includes(type);
+export const isEntityType = (type: string): type is EntityType => (ENTITY_TYPES as readonly string[]).includes(type);
 
 export type TagAction = 'tag' | 'untag';
 
@@ -61,18 +57,12 @@ export const planChange = (current: Iterable<string>, tagIds: readonly string[],
 export const exceedsEntityLimit = (change: TagSetChange): boolean =>
   change.after.length > change.before.length && change.after.length > MAX_TAGS_PER_ENTITY;
 
-const EVENT_PREFIX = { conversation: 'inbox.conversation', customer: 'customer.contact' } as const;
+const EVENT_PREFIX = { conversation: 'inbox.conversation', customer: 'customer.contact', lead: 'crm.lead' } as const;
 
-export const taggingEventType = (type: TaggableNow, action: TagAction) =>
+export const taggingEventType = (type: EntityType, action: TagAction) =>
   `${EVENT_PREFIX[type]}.${action === 'tag' ? 'tagged' : 'untagged'}` as const;
 
-/** The entity types a request may tag today; leads are refused until CRM lands. */
-export const taggableType = (type: EntityType): TaggableNow => {
-  if (!isTaggableNow(type)) throw new ValidationError([{ path: 'entityType', message: 'Leads cannot be tagged yet' }]);
-  return type;
-};
-
-const label = { conversation: 'conversation', customer: 'customer' } as const;
+const label = { conversation: 'conversation', customer: 'customer', lead: 'lead' } as const;
 
 /**
  * All-or-nothing validation of a tagging request against what exists: every malformed or unknown entity
@@ -80,7 +70,7 @@ const label = { conversation: 'conversation', customer: 'customer' } as const;
  * MAX_TAGS_PER_ENTITY is reported by index in one 422. `current` holds the tag ids of the entities found.
  */
 export const checkTaggingRequest = (
-  req: { entityType: TaggableNow; entityIds: readonly string[]; tagIds: readonly string[] },
+  req: { entityType: EntityType; entityIds: readonly string[]; tagIds: readonly string[] },
   knownTags: ReadonlySet<string>,
   current: ReadonlyMap<string, readonly string[]>,
   action: TagAction,

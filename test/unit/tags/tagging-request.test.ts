@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkTaggingRequest, MAX_TAGS_PER_ENTITY, taggableType } from '../../../shared/domain/tags/tagging';
+import { checkTaggingRequest, MAX_TAGS_PER_ENTITY } from '../../../shared/domain/tags/tagging';
 
 const id = (c: string) => c.repeat(24);
 const errorsOf = (fn: () => void) => {
@@ -30,10 +30,5 @@ describe('tagging requests', () => {
       { path: 'entityIds[3]', message: `Would carry more than ${MAX_TAGS_PER_ENTITY} tags` },
       { path: 'tagIds[1]', message: 'No such tag in this workspace' },
     ]);
-  });
-
-  it('refuse leads until CRM lands', () => {
-    expect(() => taggableType('lead')).toThrow(expect.objectContaining({ code: 'VALIDATION_ERROR' }));
-    expect(taggableType('conversation')).toBe('conversation');
   });
 });

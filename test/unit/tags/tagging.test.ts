@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   BulkTagging,
   exceedsEntityLimit,
-  isTaggableNow,
+  isEntityType,
   isWellFormedId,
   MAX_TAGS_PER_ENTITY,
   planChange,
@@ -56,6 +56,8 @@ describe('tagging events', () => {
     ['conversation', 'untag', 'inbox.conversation.untagged'],
     ['customer', 'tag', 'customer.contact.tagged'],
     ['customer', 'untag', 'customer.contact.untagged'],
+    ['lead', 'tag', 'crm.lead.tagged'],
+    ['lead', 'untag', 'crm.lead.untagged'],
   ] as const)('a %s %s emits %s, a catalog event', (type, action, name) => {
     expect(taggingEventType(type, action)).toBe(name);
     expect(isEventType(name)).toBe(true);
@@ -63,10 +65,11 @@ describe('tagging events', () => {
 });
 
 describe('the bulk request', () => {
-  it('accepts lead as an entity type that cannot be tagged yet', () => {
+  it('accepts conversations, customers and leads, and nothing else', () => {
     expect(BulkTagging.safeParse({ entityType: 'lead', entityIds: ['x'], tagIds: ['y'] }).success).toBe(true);
-    expect(isTaggableNow('lead')).toBe(false);
-    expect(isTaggableNow('conversation') && isTaggableNow('customer')).toBe(true);
+    expect(BulkTagging.safeParse({ entityType: 'deal', entityIds: ['x'], tagIds: ['y'] }).success).toBe(false);
+    expect(isEntityType('lead') && isEntityType('conversation') && isEntityType('customer')).toBe(true);
+    expect(isEntityType('deal')).toBe(false);
   });
 
   it('caps a call at 100 entities and 10 tags', () => {

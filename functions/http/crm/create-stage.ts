@@ -1,0 +1,7 @@
+import { route } from '../../../shared/http/route';
+import { createStage } from '../../../shared/data/pipelines';
+import { CreateStage, IdParams } from './schemas';
+
+export const handler = route({ scope: 'crm:create', params: IdParams, body: CreateStage, status: 201 }, async ({ params, body, tenant, now }) => ({
+  pipeline: await createStage(tenant, params.id, body, now),
+}));

@@ -1,0 +1,10 @@
+import { route } from '../../../shared/http/route';
+import { paginationOf } from '../../../shared/http/pagination';
+import { listLeads } from '../../../shared/data/leads-list';
+import { LeadFilters } from './schemas';
+
+export const handler = route({ scope: 'crm:read', query: LeadFilters }, async ({ query, tenant }) => {
+  const { page, limit, cursor, ...filters } = query;
+  const { leads, total, nextCursor } = await listLeads(tenant, filters, { page, limit, cursor });
+  return { leads, pagination: paginationOf(total, query, nextCursor) };
+});

@@ -1,0 +1,7 @@
+import { route } from '../../../shared/http/route';
+import { updateLead } from '../../../shared/data/leads';
+import { IdParams, UpdateLead } from './schemas';
+
+export const handler = route({ scope: 'crm:update', params: IdParams, body: UpdateLead }, async ({ params, body, tenant, now }) => ({
+  lead: await updateLead(tenant, params.id, body, now),
+}));

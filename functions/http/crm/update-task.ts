@@ -1,0 +1,7 @@
+import { route } from '../../../shared/http/route';
+import { updateTask } from '../../../shared/data/tasks';
+import { IdParams, UpdateTask } from './schemas';
+
+export const handler = route({ scope: 'crm:update', params: IdParams, body: UpdateTask }, async ({ params, body, tenant, now }) => ({
+  task: await updateTask(tenant, params.id, body, now),
+}));

@@ -1,0 +1,3 @@
+import { listEntityTags } from './entity-tags';
+
+export const handler = listEntityTags('lead');

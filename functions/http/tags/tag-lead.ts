@@ -1,0 +1,3 @@
+import { attachTags } from './entity-tags';
+
+export const handler = attachTags('lead');

@@ -1,0 +1,3 @@
+import { detachTag } from './entity-tags';
+
+export const handler = detachTag('lead');

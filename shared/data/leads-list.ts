@@ -1,0 +1,42 @@
+import { ValidationError } from '../domain/errors';
+import { leadListSource, type LeadFilters } from '../domain/crm/lead-lists';
+import { stayView, type StageStay } from '../domain/crm/lead';
+import { stageOf } from '../domain/crm/pipeline';
+import { readCounter } from './counters';
+import { leadKey, tagLinkKey } from './entity-keys';
+import { fromItem, requireLead } from './leads';
+import { readItems, readList } from './lists';
+import { getPipeline } from './pipelines';
+import { queryPage, type PageRequest } from './query';
+import { taggedCounter } from './tag-links';
+
+/** A stage filter given with its pipeline must name one of that pipeline's stages (422 otherwise). */
+const checkStageOfPipeline = async (ws: string, f: LeadFilters) => {
+  if (!f.pipelineId || !f.stageId) return;
+  const stored = await getPipeline(ws, f.pipelineId);
+  if (stored && !stageOf(stored.pipeline, f.stageId)) throw new ValidationError([{ path: 'stageId', message: 'Not a stage of this pipeline' }]);
+};
+
+/** One page of the list a filter selects: O(limit) reads with a cursor, and an O(1) exact total. */
+export const listLeads = async (ws: string, filters: LeadFilters, page: PageRequest) => {
+  const source = leadListSource(filters);
+  await checkStageOfPipeline(ws, filters);
+  const { ids, total, nextCursor } =
+    'list' in source
+      ? await readList(ws, 'lead', source.list, page, { newestFirst: true })
+      : await Promise.all([
+          queryPage({ pk: tagLinkKey(ws, source.tagId, 'lead', '').pk, skPrefix: 'lead#', newestFirst: true }, page),
+          readCounter(ws, taggedCounter(source.tagId, 'lead')),
+        ]).then(([result, total]) => ({ ids: result.items.map((i) => (i.sk as string).slice('lead#'.length)), total, nextCursor: result.nextCursor }));
+  return { leads: await readItems(ids.map((id) => leadKey(ws, id)), fromItem), total, nextCursor };
+};
+
+/** A lead's stays, oldest first, with an exact total (the lead counts them). */
+export const stageHistory = async (ws: string, id: string, page: PageRequest): Promise<{ history: StageStay[]; total: number; nextCursor?: string }> => {
+  const { stays } = await requireLead(ws, id);
+  const result = await queryPage({ pk: leadKey(ws, id).pk, skPrefix: 'STAY#' }, page);
+  const history = result.items.map((s) =>
+    stayView({ pipelineId: s.pipelineId as string, stageId: s.stageId as string, enteredAt: s.enteredAt as string, exitedAt: (s.exitedAt as string | null) ?? null }),
+  );
+  return { history, total: stays, nextCursor: result.nextCursor };
+};

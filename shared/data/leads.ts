@@ -1,0 +1,255 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo } from '../aws/dynamo';
+import { config } from '../config';
+import { objectId } from '../ids';
+import { buildEnvelope, diff } from '../events/envelope';
+import { NotFoundError, ValidationError } from '../domain/errors';
+import { systemActivity } from '../domain/crm/activity';
+import { editLead, moveLead, newLead, type Lead, type LeadChange, type LeadFields } from '../domain/crm/lead';
+import { leadListsOf } from '../domain/crm/lead-lists';
+import { firstOpenStage, stageOf, type Pipeline, type Stage } from '../domain/crm/pipeline';
+import { byCreation } from '../domain/lists';
+import { activityWrites } from './activity-writes';
+import { changedLinks, linkChecks } from './crm-links';
+import { leadKey } from './entity-keys';
+import { membershipItems, membershipWrites } from './lists';
+import { outboxItem } from './outbox';
+import { amountAttribute, getPipeline, STAGE_COUNT, stageKey } from './pipelines';
+import { collect, queryAll } from './query';
+import { lostRace, retryOnConflict } from './retry';
+import { tagIdsOf, tagLinkWrites, unchangedSinceRead } from './tag-links';
+import { createItem, deleteItem, transact, updateItem, type Write } from './transact';
+import { versionedUpdate } from './versioned';
+
+/**
+ * Leads: pk=<tenant>#LEAD#<id> sk=LEAD (versioned; `stays` counts its stage stays). Its stage history is in
+ * the same partition, one item per stay, sk=STAY#<n> (n = 1, 2, … zero-padded, oldest first). Lists
+ * (leadListsOf) are <tenant>#LEADLIST#<list>, newest first; every change also keeps its stages' counters.
+ */
+const stayKey = (ws: string, leadId: string, n: number) => ({ pk: leadKey(ws, leadId).pk, sk: `STAY#${String(n).padStart(6, '0')}` });
+
+export interface StoredLead {
+  lead: Lead;
+  version: number;
+  /** How many stays the history holds; the last one is the current stage's. */
+  stays: number;
+}
+
+const FIELDS = [
+  '_id', 'title', 'pipelineId', 'stageId', 'status', 'value', 'customerId', 'conversationId', 'assigneeId', 'source',
+  'expectedCloseDate', 'lostReason', 'attributes', 'stageEnteredAt', 'closedAt', 'createdAt', 'updatedAt',
+] as const;
+
+export const fromItem = (item: Record<string, unknown>): Lead =>
+  ({ ...Object.fromEntries(FIELDS.map((f) => [f, item[f] ?? null])), attributes: item.attributes ?? {}, tagIds: tagIdsOf(item.tagIds) }) as unknown as Lead;
+
+const toItem = (ws: string, lead: Lead) => {
+  const { tagIds: _tags, ...fields } = lead;
+  return { ...leadKey(ws, lead._id), type: 'LEAD', version: 1, stays: 1, ...fields };
+};
+
+const stayItem = (ws: string, lead: Lead, n: number) => ({
+  ...stayKey(ws, lead._id, n),
+  type: 'STAGE_STAY',
+  pipelineId: lead.pipelineId,
+  stageId: lead.stageId,
+  enteredAt: lead.stageEnteredAt,
+  exitedAt: null,
+});
+
+export const getLead = async (ws: string, id: string): Promise<StoredLead | undefined> => {
+  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: leadKey(ws, id), ConsistentRead: true }));
+  return Item ? { lead: fromItem(Item), version: Item.version as number, stays: Item.stays as number } : undefined;
+};
+
+export const requireLead = async (ws: string, id: string): Promise<StoredLead> => {
+  const stored = await getLead(ws, id);
+  if (!stored) throw new NotFoundError('Lead');
+  return stored;
+};
+
+const memberships = (lead: Lead) => byCreation(leadListsOf(lead), lead);
+
+/** What a lead adds to its stage's counters (negated when it leaves). */
+const stageDeltas = (lead: Lead, sign: 1 | -1): Record<string, number> => ({
+  [STAGE_COUNT]: sign,
+  ...(lead.value ? { [amountAttribute(lead.value.currency)]: sign * lead.value.amount } : {}),
+});
+
+/**
+ * The stage counters a lead change moves, one write per stage. Entering a stage is conditional on the
+ * stage still existing with the kind the lead's status was decided from; a failure re-runs the change.
+ */
+const stageWrites = (ws: string, before: Lead | undefined, after: Lead | undefined, kind?: Stage['kind']): Write[] => {
+  const byStage = new Map<string, { pipelineId: string; stageId: string; deltas: Record<string, number>; entering: boolean }>();
+  for (const [lead, sign] of [[before, -1], [after, 1]] as const) {
+    if (!lead) continue;
+    const at = byStage.get(lead.stageId) ?? { pipelineId: lead.pipelineId, stageId: lead.stageId, deltas: {}, entering: false };
+    for (const [k, d] of Object.entries(stageDeltas(lead, sign))) at.deltas[k] = (at.deltas[k] ?? 0) + d;
+    at.entering ||= sign === 1 && lead.stageId !== before?.stageId;
+    byStage.set(lead.stageId, at);
+  }
+  return [...byStage.values()].flatMap(({ pipelineId, stageId, deltas, entering }) => {
+    const entries = Object.entries(deltas).filter(([, d]) => d !== 0);
+    if (entries.length === 0) return [];
+    const names = Object.fromEntries(entries.map(([k], i) => [`#c${i}`, k]));
+    const values: Record<string, unknown> = Object.fromEntries(entries.map(([, d], i) => [`:c${i}`, d]));
+    if (entering) values[':kind'] = kind;
+    return [
+      updateItem(stageKey(ws, pipelineId, stageId), `ADD ${entries.map((_, i) => `#c${i} :c${i}`).join(', ')}`, {
+        names,
+        values,
+        condition: entering ? 'attribute_exists(pk) AND kind = :kind' : 'attribute_exists(pk)',
+      }),
+    ];
+  });
+};
+
+const eventsOf = (ws: string, before: Lead, change: LeadChange, now: Date): Write[] =>
+  change.events.map((e) => {
+    const pick = (l: Lead) => Object.fromEntries(e.fields.map((f) => [f, l[f]]));
+    return outboxItem(buildEnvelope(`crm.lead.${e.name}`, ws, { lead: change.lead }, { changes: diff(pick(before), pick(change.lead)), now }));
+  });
+
+/** A pipeline and one of its stages, named in a request body: unknown ones are 422 on the field. */
+const resolveStage = async (ws: string, pipelineId: string, stageId: string | undefined): Promise<{ pipeline: Pipeline; stage: Stage }> => {
+  const stored = await getPipeline(ws, pipelineId);
+  if (!stored) throw new ValidationError([{ path: 'pipelineId', message: 'No such pipeline in this workspace' }]);
+  const stage = stageId === undefined ? firstOpenStage(stored.pipeline) : stageOf(stored.pipeline, stageId);
+  if (!stage) throw new ValidationError([{ path: 'stageId', message: 'No such stage in this pipeline' }]);
+  return { pipeline: stored.pipeline, stage };
+};
+
+export interface NewLeadInput extends LeadFields {
+  title: string;
+  pipelineId: string;
+  /** Default: the pipeline's first open stage. */
+  stageId?: string;
+}
+
+/** The items a new lead consists of, and the lists whose counters it adds to (for bulk loads). */
+export const createdLeadItems = (ws: string, lead: Lead) => ({
+  items: [toItem(ws, lead), stayItem(ws, lead, 1), ...membershipItems(ws, 'lead', lead._id, memberships(lead))],
+  lists: leadListsOf(lead),
+});
+
+/** Creates a lead in its stage: the lead, its first stay, its lists, its stage's counters and `crm.lead.created`, in one transaction. */
+export const createLead = async (ws: string, input: NewLeadInput, now: Date): Promise<Lead> => {
+  const _id = objectId(now.getTime());
+  return retryOnConflict(async () => {
+    const { pipeline, stage } = await resolveStage(ws, input.pipelineId, input.stageId);
+    const lead = newLead(input, pipeline, stage, _id, now);
+    await transact(
+      [
+        createItem(toItem(ws, lead)),
+        createItem(stayItem(ws, lead, 1)),
+        ...stageWrites(ws, undefined, lead, stage.kind),
+        ...membershipWrites(ws, 'lead', lead._id, [], memberships(lead)),
+        ...linkChecks(ws, lead),
+        outboxItem(buildEnvelope('crm.lead.created', ws, { lead }, { now })),
+      ],
+      lostRace,
+    );
+    return lead;
+  });
+};
+
+interface LeadStep {
+  change: LeadChange;
+  /** The kind of the lead's stage after the change, when it enters a stage. */
+  kind?: Stage['kind'];
+  extra?: Write[];
+  set?: Record<string, unknown>;
+}
+
+/** Read, decide, write under the version read; lists, stage counters, link checks and events follow the change. */
+const mutateLead = (ws: string, id: string, decide: (stored: StoredLead) => Promise<LeadStep> | LeadStep, now: Date): Promise<Lead> =>
+  retryOnConflict(async () => {
+    const stored = await requireLead(ws, id);
+    const before = stored.lead;
+    const step = await decide(stored);
+    const after = step.change.lead;
+    if (step.change.events.length === 0) return before;
+    await transact(
+      [
+        versionedUpdate(leadKey(ws, id), stored.version, before, after, { skip: ['tagIds'], set: step.set }),
+        ...stageWrites(ws, before, after, step.kind),
+        ...membershipWrites(ws, 'lead', id, memberships(before), memberships(after)),
+        ...linkChecks(ws, changedLinks(before, after)),
+        ...eventsOf(ws, before, step.change, now),
+        ...(step.extra ?? []),
+      ],
+      lostRace,
+    );
+    return after;
+  });
+
+export const updateLead = (ws: string, id: string, patch: LeadFields, now: Date): Promise<Lead> =>
+  mutateLead(ws, id, ({ lead }) => ({ change: editLead(lead, patch, now) }), now);
+
+export interface MoveInput {
+  stageId: string;
+  /** Only to move into another pipeline's stage; default: the lead's own pipeline. */
+  pipelineId?: string;
+  lostReason?: string;
+}
+
+/**
+ * Moves a lead to another stage: closes its current stay and opens the next, moves its lists and stage
+ * counters, and writes `crm.lead.stage_changed` (+ `won`/`lost`) and a `stage_change` activity with its
+ * `crm.activity.added`, all in one transaction. The service behind `POST /crm/leads/{id}/move` and workflows.
+ */
+export const moveLeadToStage = (ws: string, id: string, input: MoveInput, now: Date): Promise<Lead> =>
+  mutateLead(ws, id, async ({ lead, stays }) => {
+    const { pipeline, stage } = await resolveStage(ws, input.pipelineId ?? lead.pipelineId, input.stageId);
+    const change = moveLead(lead, pipeline, stage, input.lostReason, now);
+    const activity = systemActivity(
+      'stage_change',
+      { leadId: lead._id, customerId: lead.customerId },
+      `Moved to ${stage.name}`,
+      { fromPipelineId: lead.pipelineId, fromStageId: lead.stageId, toPipelineId: pipeline._id, toStageId: stage._id, lostReason: change.lead.lostReason },
+      objectId(now.getTime()),
+      now,
+    );
+    return {
+      change,
+      kind: stage.kind,
+      set: { stays: stays + 1 },
+      extra: [
+        updateItem(stayKey(ws, id, stays), 'SET exitedAt = :at', { values: { ':at': now.toISOString() }, condition: 'attribute_exists(pk)' }),
+        createItem(stayItem(ws, change.lead, stays + 1)),
+        ...activityWrites(ws, activity, now),
+      ],
+    };
+  }, now);
+
+/** Stays per transaction when a deleted lead's history is cleared. */
+const CLEAR_CHUNK = 100;
+
+/**
+ * Deletes a lead with its lists, stage counters and tag links (conditional on the version and tag count
+ * read), then clears its stage history. Its activities stay on its customer's timeline.
+ */
+export const deleteLead = async (ws: string, id: string, now: Date): Promise<Lead> => {
+  const lead = await retryOnConflict(async () => {
+    const { lead, version } = await requireLead(ws, id);
+    const tags = lead.tagIds;
+    await transact(
+      [
+        deleteItem(leadKey(ws, id), unchangedSinceRead(version, tags)),
+        ...stageWrites(ws, lead, undefined),
+        ...membershipWrites(ws, 'lead', id, memberships(lead), []),
+        ...tagLinkWrites(ws, 'lead', id, tags, -1, now),
+        outboxItem(buildEnvelope('crm.lead.deleted', ws, { lead }, { now })),
+      ],
+      lostRace,
+    );
+    return lead;
+  });
+  // The history is unreachable once the lead is gone; clearing it is housekeeping, repeated by nothing.
+  const stays = await collect(queryAll({ pk: leadKey(ws, id).pk, skPrefix: 'STAY#' }));
+  for (let i = 0; i < stays.length; i += CLEAR_CHUNK) {
+    await transact(stays.slice(i, i + CLEAR_CHUNK).map((s) => deleteItem({ pk: s.pk as string, sk: s.sk as string })));
+  }
+  return lead;
+};

@@ -1,0 +1,60 @@
+import type { Membership } from '../domain/lists';
+import { membershipMoves } from '../domain/lists';
+import { batchGet } from './batch-get';
+import { bumpCounter, readCounter } from './counters';
+import { tenantPk } from './keys';
+import { countItems, queryPage, type PageRequest } from './query';
+import { createItem, deleteItem, type Write } from './transact';
+
+/**
+ * Named lists of an area's entities (CRM leads, tasks, activities, pipelines): a list is the partition
+ * `<tenant>#<KIND>LIST#<list>` of membership items sorted by their order, with the exact counter
+ * `<kind>s:<list>` written in the same transaction as the entity.
+ */
+export type ListKind = 'pipeline' | 'lead' | 'task' | 'activity';
+
+export const listPk = (ws: string, kind: ListKind, list: string) => tenantPk(ws, `${kind.toUpperCase()}LIST`, list);
+export const listCounter = (kind: ListKind, list: string) => `${kind}s:${list}`;
+
+/** The membership items and counters that follow an entity from `before` to `after` (either empty for a create or delete). */
+export const membershipWrites = (ws: string, kind: ListKind, id: string, before: readonly Membership[], after: readonly Membership[]): Write[] => {
+  const { leave, join, counts } = membershipMoves(before, after);
+  return [
+    ...leave.map((m) => deleteItem({ pk: listPk(ws, kind, m.list), sk: m.order })),
+    ...join.map((m) => createItem({ pk: listPk(ws, kind, m.list), sk: m.order, type: 'LIST_MEMBER', entityId: id })),
+    ...counts.map(([list, delta]) => bumpCounter(ws, listCounter(kind, list), delta)),
+  ];
+};
+
+/** Membership items as plain items, for bulk loads (benchmarks): what `membershipWrites` puts for a new entity. */
+export const membershipItems = (ws: string, kind: ListKind, id: string, memberships: readonly Membership[]) =>
+  memberships.map((m) => ({ pk: listPk(ws, kind, m.list), sk: m.order, type: 'LIST_MEMBER', entityId: id }));
+
+export interface ListRead {
+  ids: string[];
+  total: number;
+  nextCursor?: string;
+}
+
+/**
+ * One page of a list: O(limit) with a cursor, and its exact total from the list's counter in O(1). With
+ * `before`, only members ordered before it (e.g. due before now), counted key-only: that total costs O(matches).
+ */
+export const readList = async (
+  ws: string,
+  kind: ListKind,
+  list: string,
+  page: PageRequest,
+  opts: { newestFirst?: boolean; before?: string } = {},
+): Promise<ListRead> => {
+  const partition = { pk: listPk(ws, kind, list), newestFirst: opts.newestFirst, skBelow: opts.before };
+  const [result, total] = await Promise.all([
+    queryPage(partition, page),
+    opts.before === undefined ? readCounter(ws, listCounter(kind, list)) : countItems(partition),
+  ]);
+  return { ids: result.items.map((i) => i.entityId as string), total, nextCursor: result.nextCursor };
+};
+
+/** The entities of a page of ids, in that order, read with `fromItem`. */
+export const readItems = async <T>(keys: { pk: string; sk: string }[], fromItem: (item: Record<string, unknown>) => T): Promise<T[]> =>
+  (await batchGet(keys)).map(fromItem);

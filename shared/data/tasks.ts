@@ -1,0 +1,179 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo } from '../aws/dynamo';
+import { config } from '../config';
+import { objectId } from '../ids';
+import { buildEnvelope, diff } from '../events/envelope';
+import { NotFoundError } from '../domain/errors';
+import type { Tenant } from '../domain/auth/tenant';
+import { systemActivity } from '../domain/crm/activity';
+import {
+  completeTask,
+  editTask,
+  isDue,
+  newTask,
+  owedReminder,
+  taskListSource,
+  taskListsOf,
+  type Task,
+  type TaskChange,
+  type TaskFields,
+  type TaskFilters,
+} from '../domain/crm/task';
+import { activityWrites } from './activity-writes';
+import { changedLinks, linkChecks } from './crm-links';
+import { fromIndexSk, indexSk, tenantPk } from './keys';
+import { membershipWrites, readItems, readList } from './lists';
+import { outboxItem } from './outbox';
+import { queryPage, type PageRequest } from './query';
+import { lostRace, retryOnConflict } from './retry';
+import { createItem, deleteItem, transact, type Write } from './transact';
+import { versionedUpdate } from './versioned';
+
+/**
+ * Tasks: pk=<tenant>#TASK#<id> sk=TASK (versioned). `remindedFor` is the due time whose `crm.task.due` was
+ * written. While a reminder is owed (open, due time set, not yet reminded of it) the task carries
+ * gsi1pk=TASKDUE gsi1sk=<dueAt>#<tenant>#<id>: the timer's sparse index of reminders in due order.
+ * Lists (taskListsOf) are <tenant>#TASKLIST#<list>.
+ */
+export const TASK_DUE_INDEX = 'TASKDUE';
+
+const taskKey = (ws: string, id: string) => ({ pk: tenantPk(ws, 'TASK', id), sk: 'TASK' });
+
+interface StoredTask {
+  task: Task;
+  version: number;
+  remindedFor: string | null;
+}
+
+const FIELDS = [
+  '_id', 'title', 'description', 'status', 'priority', 'dueAt', 'assigneeId', 'leadId', 'customerId', 'conversationId',
+  'completedAt', 'createdAt', 'updatedAt',
+] as const;
+
+const fromItem = (item: Record<string, unknown>): Task => Object.fromEntries(FIELDS.map((f) => [f, item[f] ?? null])) as unknown as Task;
+
+const dueIndex = (ws: string, task: Task, remindedFor: string | null) => {
+  const due = owedReminder(task, remindedFor);
+  return due ? { gsi1pk: TASK_DUE_INDEX, gsi1sk: indexSk(due, ws, task._id) } : undefined;
+};
+
+const getTask = async (ws: string, id: string): Promise<StoredTask | undefined> => {
+  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: taskKey(ws, id), ConsistentRead: true }));
+  return Item ? { task: fromItem(Item), version: Item.version as number, remindedFor: (Item.remindedFor as string | undefined) ?? null } : undefined;
+};
+
+export const requireTask = async (ws: string, id: string): Promise<Task> => {
+  const stored = await getTask(ws, id);
+  if (!stored) throw new NotFoundError('Task');
+  return stored.task;
+};
+
+const event = (ws: string, name: string, before: Task | undefined, change: TaskChange['events'][number] | undefined, task: Task, now: Date) => {
+  const pick = (t: Task) => Object.fromEntries((change?.fields ?? []).map((f) => [f, t[f]]));
+  return outboxItem(buildEnvelope(`crm.task.${name}` as 'crm.task.created', ws, { task }, { changes: before ? diff(pick(before), pick(task)) : undefined, now }));
+};
+
+/** Creates an open task (links checked, lists joined, `crm.task.created`): the service behind `POST /crm/tasks` and workflows. */
+export const createTask = async (ws: string, input: TaskFields & { title: string }, now: Date): Promise<Task> => {
+  const task = newTask(input, objectId(now.getTime()), now);
+  await retryOnConflict(() =>
+    transact(
+      [
+        createItem({ ...taskKey(ws, task._id), type: 'TASK', version: 1, ...task, ...dueIndex(ws, task, null) }),
+        ...membershipWrites(ws, 'task', task._id, [], taskListsOf(task)),
+        ...linkChecks(ws, task),
+        event(ws, 'created', undefined, undefined, task, now),
+      ],
+      lostRace,
+    ),
+  );
+  return task;
+};
+
+interface TaskStep {
+  change: TaskChange;
+  remindedFor?: string | null;
+  extra?: Write[];
+}
+
+/** Read, decide, write under the version read; the due index, lists, link checks and events follow the change. */
+const mutateTask = (ws: string, id: string, decide: (stored: StoredTask) => TaskStep | undefined, now: Date): Promise<Task> =>
+  retryOnConflict(async () => {
+    const stored = await getTask(ws, id);
+    if (!stored) throw new NotFoundError('Task');
+    const before = stored.task;
+    const step = decide(stored);
+    if (!step || step.change.events.length === 0) return before;
+    const after = step.change.task;
+    const remindedFor = step.remindedFor !== undefined ? step.remindedFor : stored.remindedFor;
+    const index = dueIndex(ws, after, remindedFor);
+    await transact(
+      [
+        versionedUpdate(taskKey(ws, id), stored.version, before, after, {
+          set: { ...index, ...(remindedFor ? { remindedFor } : {}) },
+          remove: index ? [] : ['gsi1pk', 'gsi1sk'],
+        }),
+        ...membershipWrites(ws, 'task', id, taskListsOf(before), taskListsOf(after)),
+        ...linkChecks(ws, changedLinks(before, after)),
+        ...step.change.events.map((e) => event(ws, e.name, before, e, after, now)),
+        ...(step.extra ?? []),
+      ],
+      lostRace,
+    );
+    return after;
+  });
+
+export const updateTask = (ws: string, id: string, patch: TaskFields, now: Date): Promise<Task> =>
+  mutateTask(ws, id, ({ task }) => ({ change: editTask(task, patch, now) }), now);
+
+/** Completes a task, with a `task_completed` activity on its lead and customer in the same transaction. */
+export const completeTaskById = (ws: string, id: string, now: Date): Promise<Task> =>
+  mutateTask(ws, id, ({ task }) => {
+    const change = completeTask(task, now);
+    const activity = systemActivity('task_completed', { leadId: task.leadId, customerId: task.customerId }, `Completed: ${task.title}`, { taskId: task._id }, objectId(now.getTime()), now);
+    return { change, extra: activityWrites(ws, activity, now) };
+  }, now);
+
+export const deleteTask = (ws: string, id: string, now: Date): Promise<Task> =>
+  retryOnConflict(async () => {
+    const stored = await getTask(ws, id);
+    if (!stored) throw new NotFoundError('Task');
+    await transact(
+      [
+        deleteItem(taskKey(ws, id), { condition: '#v = :v', names: { '#v': 'version' }, values: { ':v': stored.version } }),
+        ...membershipWrites(ws, 'task', id, taskListsOf(stored.task), []),
+        event(ws, 'deleted', undefined, undefined, stored.task, now),
+      ],
+      lostRace,
+    );
+    return stored.task;
+  });
+
+/** One page of the list a filter selects; `overdue` reads open tasks due before `now`, most overdue first. */
+export const listTasks = async (ws: string, filters: TaskFilters, page: PageRequest, now: Date) => {
+  const source = taskListSource(filters);
+  const { ids, total, nextCursor } = source.overdue
+    ? await readList(ws, 'task', source.list, page, { before: now.toISOString() })
+    : await readList(ws, 'task', source.list, page, { newestFirst: true });
+  return { tasks: await readItems(ids.map((id) => taskKey(ws, id)), fromItem), total, nextCursor };
+};
+
+/** Reminders owed by `now`, across tenants, from the sparse due index. */
+export const dueReminders = async (now: Date, limit: number): Promise<{ tenant: Tenant; id: string }[]> => {
+  const { items } = await queryPage({ index: 'gsi1', pk: TASK_DUE_INDEX, skUpTo: `${now.toISOString()}#~` }, { limit });
+  return items.map((i) => fromIndexSk(i.gsi1sk as string));
+};
+
+/**
+ * Writes `crm.task.due` for a task whose reminder is owed, and records that it was: the version check
+ * makes it happen once however many timer runs overlap; a task changed meanwhile is decided afresh.
+ */
+export const remindDue = async (ws: string, id: string, now: Date): Promise<boolean> => {
+  let reminded = false;
+  await mutateTask(ws, id, ({ task, remindedFor }) => {
+    if (!isDue(task, remindedFor, now)) return undefined;
+    reminded = true;
+    return { change: { task, events: [{ name: 'due', fields: [] }] }, remindedFor: task.dueAt };
+  }, now);
+  return reminded;
+};

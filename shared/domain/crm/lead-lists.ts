@@ -1,0 +1,60 @@
+import { ValidationError } from '../errors';
+import { UNASSIGNED } from '../lists';
+import type { Lead, LeadStatus } from './lead';
+
+/**
+ * Every lead is a member of a few named lists, one per filter the API offers, each with an exact counter
+ * written in the same transaction: a filtered page costs O(limit) and its total O(1).
+ */
+export const leadListsOf = (l: Pick<Lead, 'pipelineId' | 'stageId' | 'status' | 'assigneeId' | 'customerId'>): string[] => {
+  const assignee = l.assigneeId ?? UNASSIGNED;
+  return [
+    'all',
+    `pipeline:${l.pipelineId}`,
+    `pipeline:${l.pipelineId}:status:${l.status}`,
+    `stage:${l.stageId}`,
+    `status:${l.status}`,
+    `assignee:${assignee}`,
+    `assignee:${assignee}:status:${l.status}`,
+    ...(l.customerId ? [`customer:${l.customerId}`] : []),
+  ];
+};
+
+export interface LeadFilters {
+  pipelineId?: string;
+  stageId?: string;
+  status?: LeadStatus;
+  /** A member id, or `none` for unassigned leads. */
+  assigneeId?: string;
+  customerId?: string;
+  tagId?: string;
+}
+
+export type LeadListSource = { list: string } | { tagId: string };
+
+const PAIRS: [keyof LeadFilters, keyof LeadFilters][] = [
+  ['pipelineId', 'status'],
+  ['assigneeId', 'status'],
+  ['pipelineId', 'stageId'],
+];
+
+/**
+ * The one list a filter combination reads. Only pipeline + status, assignee + status and pipeline + stage
+ * combine (the stage names its pipeline; the caller checks that it belongs to it); any other combination
+ * has no exact O(1) total, so it is refused.
+ */
+export const leadListSource = (f: LeadFilters): LeadListSource => {
+  const given = (['pipelineId', 'stageId', 'status', 'assigneeId', 'customerId', 'tagId'] as const).filter((k) => f[k] !== undefined);
+  const pair = given.length === 2 && PAIRS.some(([a, b]) => given.includes(a) && given.includes(b));
+  if (given.length > 1 && !pair) {
+    const message = 'Filters cannot be combined, except pipelineId with status or stageId, and assigneeId with status';
+    throw new ValidationError(given.slice(1).map((path) => ({ path, message })));
+  }
+  if (f.stageId) return { list: `stage:${f.stageId}` };
+  if (f.pipelineId) return { list: f.status ? `pipeline:${f.pipelineId}:status:${f.status}` : `pipeline:${f.pipelineId}` };
+  if (f.assigneeId) return { list: f.status ? `assignee:${f.assigneeId}:status:${f.status}` : `assignee:${f.assigneeId}` };
+  if (f.status) return { list: `status:${f.status}` };
+  if (f.customerId) return { list: `customer:${f.customerId}` };
+  if (f.tagId) return { tagId: f.tagId };
+  return { list: 'all' };
+};

@@ -1,0 +1,33 @@
+/**
+ * An entity's membership in one of its area's named lists (one list per filter the API offers), at a
+ * place in the list's order. Lists are partitions of small membership items with an exact counter each.
+ */
+export interface Membership {
+  list: string;
+  /** The sort key within the list, e.g. `<createdAt>#<id>`. */
+  order: string;
+}
+
+/** The assignee filter value for records with no assignee. */
+export const UNASSIGNED = 'none';
+
+const key = (m: Membership) => `${m.list}\u0000${m.order}`;
+
+/**
+ * Memberships to remove and to add when an entity changes, and the net change of each list's count
+ * (a membership that only moves within its list leaves the count alone).
+ */
+export const membershipMoves = (before: readonly Membership[], after: readonly Membership[]) => {
+  const was = new Set(before.map(key));
+  const is = new Set(after.map(key));
+  const leave = before.filter((m) => !is.has(key(m)));
+  const join = after.filter((m) => !was.has(key(m)));
+  const counts = new Map<string, number>();
+  for (const m of leave) counts.set(m.list, (counts.get(m.list) ?? 0) - 1);
+  for (const m of join) counts.set(m.list, (counts.get(m.list) ?? 0) + 1);
+  return { leave, join, counts: [...counts].filter(([, delta]) => delta !== 0) };
+};
+
+/** Memberships of `lists` ordered by creation: `<createdAt>#<id>`. */
+export const byCreation = (lists: readonly string[], e: { _id: string; createdAt: string }): Membership[] =>
+  lists.map((list) => ({ list, order: `${e.createdAt}#${e._id}` }));

@@ -1,0 +1,295 @@
+import { describe, expect, it } from 'vitest';
+import { client, expectError } from '../support/api';
+import { create, CUSTOMERS, eventsOf, LEADS, makePipeline, PIPELINES } from '../support/crm';
+import { outboxEvents } from '../support/outbox';
+import { useTestStack } from '../support/stack';
+import { tokenFor } from '../support/tenants';
+
+const env = useTestStack({ workers: false });
+
+const AGENT = 'aaaaaaaaaaaaaaaaaaaaaaaa';
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A fresh workspace with a default pipeline and a customer. */
+const tenant = async () => {
+  const t = await env.tenant();
+  const { pipeline, stage } = await makePipeline(t.api);
+  const customer = await create(t.api, CUSTOMERS, { name: 'Ada Lovelace' }, 'customer');
+  const lead = (body: Record<string, unknown> = {}) => create(t.api, LEADS, { title: 'Annual plan', pipelineId: pipeline._id, ...body }, 'lead');
+  const move = (id: string, body: Record<string, unknown>) => t.api.post(`${LEADS}/${id}/move`, body);
+  return { ...t, pipeline, stage, customer, lead, move };
+};
+
+const ids = (res: { body: any }) => res.body.data.leads.map((l: { _id: string }) => l._id);
+
+describe('leads', () => {
+  it('creates a lead in the first open stage, with value, links and attributes, and one created event', async () => {
+    const t = await tenant();
+    const conversation = await create(t.api, '/api/v1/inbox/conversations', { customerId: t.customer._id }, 'conversation');
+    const lead = await t.lead({
+      value: { amount: 129_900, currency: 'EUR' }, customerId: t.customer._id, conversationId: conversation._id, assigneeId: AGENT,
+      source: 'website', expectedCloseDate: '2027-03-31', attributes: { seats: 12 },
+    });
+    expect(lead).toMatchObject({
+      title: 'Annual plan', pipelineId: t.pipeline._id, stageId: t.stage('New')._id, status: 'open', value: { amount: 129_900, currency: 'EUR' },
+      customerId: t.customer._id, conversationId: conversation._id, assigneeId: AGENT, source: 'website', expectedCloseDate: '2027-03-31',
+      lostReason: null, tagIds: [], attributes: { seats: 12 }, closedAt: null,
+    });
+    expect(lead.stageEnteredAt).toBe(lead.createdAt);
+    expect((await t.api.get(`${LEADS}/${lead._id}`)).body.data.lead).toEqual(lead);
+    const created = await eventsOf(t.workspaceId, 'lead', lead._id);
+    expect(created.map((e) => e.eventType)).toEqual(['crm.lead.created']);
+    expect(created[0]!.data.lead).toEqual(lead);
+  });
+
+  it('refuses bad values, unknown links and unknown stages with 422 naming each field', async () => {
+    const t = await tenant();
+    const other = await tenant();
+    const bad = await t.api.post(LEADS, { title: 'x', pipelineId: t.pipeline._id, value: { amount: 12.5, currency: 'usd' }, expectedCloseDate: '2027-13-01' });
+    expectError(bad, 422, 'VALIDATION_ERROR');
+    expect(bad.body.error.details.errors.map((e: { path: string }) => e.path).sort()).toEqual(['expectedCloseDate', 'value.amount', 'value.currency']);
+    for (const [body, path] of [
+      [{ customerId: other.customer._id }, 'customerId'],
+      [{ conversationId: 'c'.repeat(24) }, 'conversationId'],
+      [{ stageId: other.stage('New')._id }, 'stageId'],
+      [{ pipelineId: other.pipeline._id }, 'pipelineId'],
+      [{ lostReason: 'too pricey' }, 'lostReason'],
+    ] as const) {
+      const res = await t.api.post(LEADS, { title: 'x', pipelineId: t.pipeline._id, ...body });
+      expectError(res, 422, 'VALIDATION_ERROR');
+      expect(res.body.error.details.errors).toEqual([{ path, message: expect.any(String) }]);
+    }
+    expectError(await t.api.post(LEADS, { title: 'x' }), 400, 'BAD_REQUEST');
+    expect((await t.api.get(LEADS)).body.data.pagination.total).toBe(0);
+  });
+
+  it('updates fields with one updated event carrying changes, assignment with one assigned event; a no-op PATCH emits nothing', async () => {
+    const t = await tenant();
+    const lead = await t.lead({ value: { amount: 100, currency: 'USD' }, attributes: { plan: 'pro' } });
+    const res = await t.api.patch(`${LEADS}/${lead._id}`, { title: 'Bigger plan', value: { amount: 250, currency: 'USD' }, assigneeId: AGENT, attributes: { plan: null, seats: 3 } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data.lead).toMatchObject({ title: 'Bigger plan', value: { amount: 250, currency: 'USD' }, assigneeId: AGENT, attributes: { seats: 3 } });
+    const same = await t.api.patch(`${LEADS}/${lead._id}`, { title: 'Bigger plan', assigneeId: AGENT });
+    expect(same.body.data.lead.updatedAt).toBe(res.body.data.lead.updatedAt);
+    const events = await eventsOf(t.workspaceId, 'lead', lead._id);
+    // One PATCH wrote both events in one transaction (same time): their relative order is not defined.
+    const byType = new Map(events.map((e) => [e.eventType, e]));
+    expect(events.map((e) => e.eventType).sort()).toEqual(['crm.lead.assigned', 'crm.lead.created', 'crm.lead.updated']);
+    expect(byType.get('crm.lead.updated')!.changes).toEqual({
+      title: ['Annual plan', 'Bigger plan'],
+      value: [{ amount: 100, currency: 'USD' }, { amount: 250, currency: 'USD' }],
+      attributes: [{ plan: 'pro' }, { seats: 3 }],
+    });
+    expect(byType.get('crm.lead.assigned')!.changes).toEqual({ assigneeId: [null, AGENT] });
+    const summary = (await t.api.get(`${PIPELINES}/${t.pipeline._id}/summary`)).body.data.summary;
+    expect(summary.values).toEqual([{ currency: 'USD', amount: 250, weightedAmount: 25 }]);
+    expectError(await t.api.patch(`${LEADS}/${lead._id}`, { lostReason: 'nope' }), 422, 'VALIDATION_ERROR');
+    expectError(await t.api.patch(`${LEADS}/${lead._id}`, { stageId: t.stage('Won')._id }), 422, 'VALIDATION_ERROR');
+  });
+
+  it('moves through stages, winning sets status and closedAt; losing keeps a lostReason; each move one stage_changed (+ won/lost) and one activity', async () => {
+    const t = await tenant();
+    const lead = await t.lead({ customerId: t.customer._id });
+    const qualified = await t.move(lead._id, { stageId: t.stage('Qualified')._id });
+    expect(qualified.body.data.lead).toMatchObject({ stageId: t.stage('Qualified')._id, status: 'open', closedAt: null });
+    expectError(await t.move(lead._id, { stageId: t.stage('Qualified')._id }), 409, 'CONFLICT');
+    expectError(await t.move(lead._id, { stageId: t.stage('Won')._id, lostReason: 'x' }), 422, 'VALIDATION_ERROR');
+    const won = (await t.move(lead._id, { stageId: t.stage('Won')._id })).body.data.lead;
+    expect(won).toMatchObject({ status: 'won', stageId: t.stage('Won')._id, lostReason: null });
+    expect(won.closedAt).toBe(won.stageEnteredAt);
+    const lost = (await t.move(lead._id, { stageId: t.stage('Lost')._id, lostReason: 'Went with a competitor' })).body.data.lead;
+    expect(lost).toMatchObject({ status: 'lost', lostReason: 'Went with a competitor' });
+    const reopened = (await t.move(lead._id, { stageId: t.stage('Proposal')._id })).body.data.lead;
+    expect(reopened).toMatchObject({ status: 'open', closedAt: null, lostReason: null });
+
+    const events = await outboxEvents(t.workspaceId);
+    const count = (type: string) => events.filter((e) => e.eventType === type && (e.data.lead as { _id: string })._id === lead._id).length;
+    expect([count('crm.lead.created'), count('crm.lead.stage_changed'), count('crm.lead.won'), count('crm.lead.lost')]).toEqual([1, 4, 1, 1]);
+    const changed = events.filter((e) => e.eventType === 'crm.lead.stage_changed');
+    expect(changed.map((e) => e.changes!.stageId)).toEqual([
+      [t.stage('New')._id, t.stage('Qualified')._id],
+      [t.stage('Qualified')._id, t.stage('Won')._id],
+      [t.stage('Won')._id, t.stage('Lost')._id],
+      [t.stage('Lost')._id, t.stage('Proposal')._id],
+    ]);
+    expect(changed[1]!.changes!.status).toEqual(['open', 'won']);
+    expect(events.find((e) => e.eventType === 'crm.lead.lost')!.changes).toEqual({ status: ['won', 'lost'], closedAt: [won.closedAt, lost.closedAt] });
+    const added = events.filter((e) => e.eventType === 'crm.activity.added');
+    expect(added).toHaveLength(4);
+    const timeline = (await t.api.get(`${LEADS}/${lead._id}/activities`)).body.data;
+    expect(timeline.pagination.total).toBe(4);
+    expect(timeline.activities[0]).toMatchObject({
+      type: 'stage_change', leadId: lead._id, customerId: t.customer._id, subject: 'Moved to Proposal',
+      details: { fromStageId: t.stage('Lost')._id, toStageId: t.stage('Proposal')._id },
+    });
+    const customerTimeline = (await t.api.get(`${CUSTOMERS}/${t.customer._id}/activities`)).body.data;
+    expect(customerTimeline.activities.map((a: { _id: string }) => a._id)).toEqual(timeline.activities.map((a: { _id: string }) => a._id));
+  });
+
+  it('records the stage history across several moves: each stay with its start, end and duration, oldest first', async () => {
+    const t = await tenant();
+    const lead = await t.lead();
+    await sleep(1100);
+    const q = (await t.move(lead._id, { stageId: t.stage('Qualified')._id })).body.data.lead;
+    await sleep(1100);
+    const p = (await t.move(lead._id, { stageId: t.stage('Proposal')._id })).body.data.lead;
+    const w = (await t.move(lead._id, { stageId: t.stage('Won')._id })).body.data.lead;
+    const res = await t.api.get(`${LEADS}/${lead._id}/stage-history`);
+    expect(res.status).toBe(200);
+    const { history, pagination } = res.body.data;
+    expect(pagination.total).toBe(4);
+    expect(history).toEqual([
+      { pipelineId: t.pipeline._id, stageId: t.stage('New')._id, enteredAt: lead.createdAt, exitedAt: q.stageEnteredAt, durationSeconds: Math.round((Date.parse(q.stageEnteredAt) - Date.parse(lead.createdAt)) / 1000) },
+      { pipelineId: t.pipeline._id, stageId: t.stage('Qualified')._id, enteredAt: q.stageEnteredAt, exitedAt: p.stageEnteredAt, durationSeconds: Math.round((Date.parse(p.stageEnteredAt) - Date.parse(q.stageEnteredAt)) / 1000) },
+      { pipelineId: t.pipeline._id, stageId: t.stage('Proposal')._id, enteredAt: p.stageEnteredAt, exitedAt: w.stageEnteredAt, durationSeconds: expect.any(Number) },
+      { pipelineId: t.pipeline._id, stageId: t.stage('Won')._id, enteredAt: w.stageEnteredAt, exitedAt: null, durationSeconds: null },
+    ]);
+    expect(history[0].durationSeconds).toBeGreaterThanOrEqual(1);
+    const page = await t.api.get(`${LEADS}/${lead._id}/stage-history?limit=3`);
+    const rest = await t.api.get(`${LEADS}/${lead._id}/stage-history?limit=3&cursor=${page.body.data.pagination.nextCursor}`);
+    expect([...page.body.data.history, ...rest.body.data.history]).toEqual(history);
+  });
+
+  it('moves a lead into another pipeline when the move names it', async () => {
+    const t = await tenant();
+    const other = await makePipeline(t.api, { name: 'Renewals' });
+    const lead = await t.lead({ value: { amount: 900, currency: 'GBP' } });
+    expectError(await t.move(lead._id, { stageId: other.stage('Qualified')._id }), 422, 'VALIDATION_ERROR');
+    const moved = (await t.move(lead._id, { stageId: other.stage('Qualified')._id, pipelineId: other.pipeline._id })).body.data.lead;
+    expect(moved).toMatchObject({ pipelineId: other.pipeline._id, stageId: other.stage('Qualified')._id });
+    expect((await t.api.get(`${PIPELINES}/${t.pipeline._id}/summary`)).body.data.summary.count).toBe(0);
+    expect((await t.api.get(`${PIPELINES}/${other.pipeline._id}/summary`)).body.data.summary.values).toEqual([{ currency: 'GBP', amount: 900, weightedAmount: 270 }]);
+    expect(ids(await t.api.get(`${LEADS}?pipelineId=${other.pipeline._id}`))).toEqual([lead._id]);
+    expect((await t.api.get(`${LEADS}?pipelineId=${t.pipeline._id}`)).body.data.pagination.total).toBe(0);
+    const [event] = await eventsOf(t.workspaceId, 'lead', lead._id, 'crm.lead.stage_changed');
+    expect(event!.changes!.pipelineId).toEqual([t.pipeline._id, other.pipeline._id]);
+  });
+
+  it('lists by pipeline, stage, status, assignee, customer and tag with exact totals, newest first, by page and by cursor', async () => {
+    const t = await tenant();
+    const a = await t.lead({ customerId: t.customer._id, assigneeId: AGENT });
+    const b = await t.lead({ stageId: t.stage('Qualified')._id });
+    const c = await t.lead({ stageId: t.stage('Won')._id, assigneeId: AGENT });
+    const tag = await create(t.api, '/api/v1/tags', { name: 'hot' }, 'tag');
+    expect((await t.api.post(`${LEADS}/${b._id}/tags`, { tagIds: [tag._id] })).status).toBe(200);
+    const cases: [string, string[]][] = [
+      ['', [c._id, b._id, a._id]],
+      [`pipelineId=${t.pipeline._id}`, [c._id, b._id, a._id]],
+      [`pipelineId=${t.pipeline._id}&status=open`, [b._id, a._id]],
+      [`stageId=${t.stage('Qualified')._id}`, [b._id]],
+      [`pipelineId=${t.pipeline._id}&stageId=${t.stage('Won')._id}`, [c._id]],
+      ['status=won', [c._id]],
+      [`assigneeId=${AGENT}`, [c._id, a._id]],
+      [`assigneeId=${AGENT}&status=open`, [a._id]],
+      ['assigneeId=none', [b._id]],
+      [`customerId=${t.customer._id}`, [a._id]],
+      [`tagId=${tag._id}`, [b._id]],
+    ];
+    for (const [query, expected] of cases) {
+      const res = await t.api.get(`${LEADS}?${query}`);
+      expect(ids(res), query).toEqual(expected);
+      expect(res.body.data.pagination.total, query).toBe(expected.length);
+    }
+    const page2 = await t.api.get(`${LEADS}?limit=2&page=2`);
+    expect(ids(page2)).toEqual([a._id]);
+    expect(page2.body.data.pagination).toMatchObject({ total: 3, page: 2, limit: 2, pages: 2, hasMore: false });
+    const first = await t.api.get(`${LEADS}?limit=2`);
+    expect(ids(await t.api.get(`${LEADS}?limit=2&cursor=${first.body.data.pagination.nextCursor}`))).toEqual([a._id]);
+    for (const query of ['status=open&customerId=' + t.customer._id, `tagId=${tag._id}&status=open`, 'status=closed', 'limit=101']) {
+      expectError(await t.api.get(`${LEADS}?${query}`), 422, 'VALIDATION_ERROR');
+    }
+    const mismatch = await t.api.get(`${LEADS}?pipelineId=${t.pipeline._id}&stageId=${'d'.repeat(24)}`);
+    expectError(mismatch, 422, 'VALIDATION_ERROR');
+  });
+
+  it('deletes a lead with its lists, counters and tags, one deleted event; its activities stay on the customer timeline', async () => {
+    const t = await tenant();
+    const lead = await t.lead({ customerId: t.customer._id, value: { amount: 500, currency: 'USD' } });
+    await t.move(lead._id, { stageId: t.stage('Qualified')._id });
+    const tag = await create(t.api, '/api/v1/tags', { name: 'hot' }, 'tag');
+    await t.api.post(`${LEADS}/${lead._id}/tags`, { tagIds: [tag._id] });
+    const res = await t.api.delete(`${LEADS}/${lead._id}`);
+    expect(res.status).toBe(200);
+    expect(res.body.data.lead).toMatchObject({ _id: lead._id, tagIds: [tag._id] });
+    expectError(await t.api.get(`${LEADS}/${lead._id}`), 404, 'NOT_FOUND');
+    expectError(await t.api.get(`${LEADS}/${lead._id}/stage-history`), 404, 'NOT_FOUND');
+    expectError(await t.api.delete(`${LEADS}/${lead._id}`), 404, 'NOT_FOUND');
+    for (const q of ['', `tagId=${tag._id}`, `customerId=${t.customer._id}`, `stageId=${t.stage('Qualified')._id}`]) {
+      expect((await t.api.get(`${LEADS}?${q}`)).body.data.pagination.total, q).toBe(0);
+    }
+    expect((await t.api.get(`/api/v1/tags/${tag._id}`)).body.data.tag.counts).toMatchObject({ lead: 0 });
+    expect((await t.api.get(`${PIPELINES}/${t.pipeline._id}/summary`)).body.data.summary).toMatchObject({ count: 0, values: [] });
+    expect(await eventsOf(t.workspaceId, 'lead', lead._id, 'crm.lead.deleted')).toHaveLength(1);
+    expect((await t.api.get(`${CUSTOMERS}/${t.customer._id}/activities`)).body.data.pagination.total).toBe(1);
+  });
+
+  it('tags leads one by one and in bulk, with crm.lead.tagged/untagged events and the tag counts', async () => {
+    const t = await tenant();
+    const [a, b] = [await t.lead(), await t.lead()];
+    const tag = await create(t.api, '/api/v1/tags', { name: 'enterprise' }, 'tag');
+    const bulk = await t.api.post('/api/v1/tags/bulk', { entityType: 'lead', entityIds: [a._id, b._id], tagIds: [tag._id] });
+    expect(bulk.status, JSON.stringify(bulk.body)).toBe(200);
+    expect(bulk.body.data.bulk.changed).toEqual([a._id, b._id]);
+    expect((await t.api.get(`${LEADS}/${a._id}`)).body.data.lead.tagIds).toEqual([tag._id]);
+    expect((await t.api.get(`${LEADS}/${a._id}/tags`)).body.data.tags.map((x: { _id: string }) => x._id)).toEqual([tag._id]);
+    expect((await t.api.get(`/api/v1/tags/${tag._id}`)).body.data.tag.counts).toMatchObject({ lead: 2 });
+    expect((await t.api.delete(`${LEADS}/${a._id}/tags/${tag._id}`)).body.data.changed).toBe(true);
+    const other = await tenant();
+    const res = await t.api.post('/api/v1/tags/bulk', { entityType: 'lead', entityIds: [(await other.lead())._id], tagIds: [tag._id] });
+    expectError(res, 422, 'VALIDATION_ERROR');
+    expect(res.body.error.details.errors).toEqual([{ path: 'entityIds[0]', message: 'No such lead in this workspace' }]);
+    const tagged = await eventsOf(t.workspaceId, 'lead', a._id);
+    expect(tagged.map((e) => e.eventType)).toEqual(['crm.lead.created', 'crm.lead.tagged', 'crm.lead.untagged']);
+    expect(tagged[1]!.changes).toEqual({ tagIds: [[], [tag._id]] });
+    // Deleting the tag detaches it from the lead still carrying it, with its event.
+    expect((await t.api.delete(`/api/v1/tags/${tag._id}`)).status).toBe(200);
+    expect((await t.api.get(`${LEADS}/${b._id}`)).body.data.lead.tagIds).toEqual([]);
+    expect(await eventsOf(t.workspaceId, 'lead', b._id, 'crm.lead.untagged')).toHaveLength(1);
+  });
+
+  it('answers 404 for another workspace’s lead on every lead route, and leaves it untouched', async () => {
+    const t = await tenant();
+    const other = await tenant();
+    const theirs = await other.lead();
+    for (const res of [
+      await t.api.get(`${LEADS}/${theirs._id}`),
+      await t.api.patch(`${LEADS}/${theirs._id}`, { title: 'mine' }),
+      await t.move(theirs._id, { stageId: t.stage('Won')._id }),
+      await t.api.get(`${LEADS}/${theirs._id}/stage-history`),
+      await t.api.get(`${LEADS}/${theirs._id}/activities`),
+      await t.api.delete(`${LEADS}/${theirs._id}`),
+      await t.api.get(`${PIPELINES}/${other.pipeline._id}`),
+      await t.api.get(`${PIPELINES}/${other.pipeline._id}/summary`),
+    ]) {
+      expectError(res, 404, 'NOT_FOUND');
+    }
+    expect((await other.api.get(`${LEADS}/${theirs._id}`)).body.data.lead).toEqual(theirs);
+  });
+
+  it('needs crm:create to create, crm:update to update and move, crm:delete to delete; crm:read only reads', async () => {
+    const t = await tenant();
+    const lead = await t.lead();
+    const as = async (scope: 'crm:read' | 'crm:create' | 'crm:update' | 'crm:delete') =>
+      client(env.stack.baseUrl, { token: (await tokenFor([t.workspaceId], [scope])).token, workspaceId: t.workspaceId });
+    const [reader, creator, updater, deleter] = await Promise.all([as('crm:read'), as('crm:create'), as('crm:update'), as('crm:delete')]);
+    const body = { title: 'x', pipelineId: t.pipeline._id };
+    const calls = {
+      create: (api: typeof reader) => api.post(LEADS, body),
+      update: (api: typeof reader) => api.patch(`${LEADS}/${lead._id}`, { title: `t${Math.random()}` }),
+      move: (api: typeof reader) => api.post(`${LEADS}/${lead._id}/move`, { stageId: t.stage('Proposal')._id }),
+      read: (api: typeof reader) => api.get(`${LEADS}/${lead._id}`),
+    };
+    for (const api of [reader, updater, deleter]) expectError(await calls.create(api), 403, 'FORBIDDEN');
+    for (const api of [reader, creator, deleter]) {
+      expectError(await calls.update(api), 403, 'FORBIDDEN');
+      expectError(await calls.move(api), 403, 'FORBIDDEN');
+    }
+    for (const api of [reader, creator, updater]) expectError(await api.delete(`${LEADS}/${lead._id}`), 403, 'FORBIDDEN');
+    for (const api of [creator, updater, deleter]) expectError(await calls.read(api), 403, 'FORBIDDEN');
+    expect((await calls.read(reader)).status).toBe(200);
+    expect((await calls.create(creator)).status).toBe(201);
+    expect((await calls.update(updater)).status).toBe(200);
+    expect((await calls.move(updater)).status).toBe(200);
+    expect((await deleter.delete(`${LEADS}/${lead._id}`)).status).toBe(200);
+  });
+});
