@@ -163,7 +163,13 @@ interface LeadStep {
 }
 
 /** Read, decide, write under the version read; lists, stage counters, link checks and events follow the change. */
-const mutateLead = (ws: string, id: string, decide: (stored: StoredLead) => Promise<LeadStep> | LeadStep, now: Date): Promise<Lead> =>
+const mutateLead = (
+  ws: string,
+  id: string,
+  decide: (stored: StoredLead) => Promise<LeadStep> | LeadStep,
+  now: Date,
+  also?: (lead: Lead) => Write[],
+): Promise<Lead> =>
   retryOnConflict(async () => {
     const stored = await requireLead(ws, id);
     const before = stored.lead;
@@ -178,6 +184,7 @@ const mutateLead = (ws: string, id: string, decide: (stored: StoredLead) => Prom
         ...linkChecks(ws, changedLinks(before, after)),
         ...eventsOf(ws, before, step.change, now),
         ...(step.extra ?? []),
+        ...(also?.(after) ?? []),
       ],
       lostRace,
     );
@@ -197,9 +204,10 @@ export interface MoveInput {
 /**
  * Moves a lead to another stage: closes its current stay and opens the next, moves its lists and stage
  * counters, and writes `crm.lead.stage_changed` (+ `won`/`lost`) and a `stage_change` activity with its
- * `crm.activity.added`, all in one transaction. The service behind `POST /crm/leads/{id}/move` and workflows.
+ * `crm.activity.added`, all in one transaction. The service behind `POST /crm/leads/{id}/move` and workflows,
+ * whose `extra` writes (the step's effect record) join that transaction; a move to the lead's own stage writes nothing.
  */
-export const moveLeadToStage = (ws: string, id: string, input: MoveInput, now: Date): Promise<Lead> =>
+export const moveLeadToStage = (ws: string, id: string, input: MoveInput, now: Date, extra?: (lead: Lead) => Write[]): Promise<Lead> =>
   mutateLead(ws, id, async ({ lead, stays }) => {
     const { pipeline, stage } = await resolveStage(ws, input.pipelineId ?? lead.pipelineId, input.stageId);
     const change = moveLead(lead, pipeline, stage, input.lostReason, now);
@@ -221,7 +229,7 @@ export const moveLeadToStage = (ws: string, id: string, input: MoveInput, now: D
         ...activityWrites(ws, activity, now),
       ],
     };
-  }, now);
+  }, now, extra);
 
 /** Stays per transaction when a deleted lead's history is cleared. */
 const CLEAR_CHUNK = 100;

@@ -73,8 +73,11 @@ const event = (ws: string, name: string, before: Task | undefined, change: TaskC
   return outboxItem(buildEnvelope(`crm.task.${name}` as 'crm.task.created', ws, { task }, { changes: before ? diff(pick(before), pick(task)) : undefined, now }));
 };
 
-/** Creates an open task (links checked, lists joined, `crm.task.created`): the service behind `POST /crm/tasks` and workflows. */
-export const createTask = async (ws: string, input: TaskFields & { title: string }, now: Date): Promise<Task> => {
+/**
+ * Creates an open task (links checked, lists joined, `crm.task.created`): the service behind `POST /crm/tasks`
+ * and workflows, whose `extra` writes (the step's effect record) join the task's transaction.
+ */
+export const createTask = async (ws: string, input: TaskFields & { title: string }, now: Date, extra?: (task: Task) => Write[]): Promise<Task> => {
   const task = newTask(input, objectId(now.getTime()), now);
   await retryOnConflict(() =>
     transact(
@@ -83,6 +86,7 @@ export const createTask = async (ws: string, input: TaskFields & { title: string
         ...membershipWrites(ws, 'task', task._id, [], taskListsOf(task)),
         ...linkChecks(ws, task),
         event(ws, 'created', undefined, undefined, task, now),
+        ...(extra?.(task) ?? []),
       ],
       lostRace,
     ),

@@ -1,5 +1,5 @@
 import { config } from '../config';
-import { AppError } from '../domain/errors';
+import { AppError, ValidationError } from '../domain/errors';
 import type { Tenant } from '../domain/auth/tenant';
 import type { StepError } from '../domain/workflows/failure';
 import type { Outcome } from '../domain/workflows/interpreter';
@@ -12,6 +12,10 @@ import { assign } from '../domain/inbox/edits';
 import { changeStatus } from '../domain/inbox/state-machine';
 import type { Change, Conversation } from '../domain/inbox/conversation';
 import { applyTagging } from '../data/tags-tagging';
+import { createTask } from '../data/tasks';
+import type { Task } from '../domain/crm/task';
+import type { Lead } from '../domain/crm/lead';
+import { moveLeadToStage } from '../data/leads';
 import { effectRecord, getEffect, type StoredExecution } from '../data/workflow-executions';
 import { notificationSecret } from '../data/workflow-secrets';
 import { transact, type Write } from '../data/transact';
@@ -35,6 +39,14 @@ type Effect = (config: never, ctx: StepContext, record: (outcome: Outcome) => Wr
 const allowLoopback = () => config().WEBHOOK_ALLOW_PRIVATE_TARGETS;
 const author = (ctx: StepContext) => ({ type: 'system' as const, id: ctx.execution.workflowId });
 
+type Record_ = (outcome: Outcome) => Write;
+
+/** Runs a service that takes extra writes for its transaction, recording the step's outcome there (a no-op change is recorded after). */
+const recordedIn = async <T>(run: (extra: (result: T) => Write[]) => Promise<T>, output: (result: T) => unknown, record: Record_): Promise<Outcome> => {
+  const result = await run((r) => [record({ ok: true, output: output(r) })]);
+  return { ok: true, output: output(result) };
+};
+
 const message =
   (type: 'outgoing' | 'note'): Effect =>
   async (c: NodeConfig<'send_message'>, ctx, record) => {
@@ -45,6 +57,28 @@ const message =
     });
     return outcome!;
   };
+
+/** A rendered optional id or time: an empty render (a missing template path) means "not set". */
+const given = (v: string | undefined) => v || undefined;
+
+const dueAtOf = (dueAt: string | undefined) => {
+  if (!given(dueAt)) return null;
+  if (Number.isNaN(Date.parse(dueAt!))) throw new ValidationError([{ path: 'dueAt', message: 'Must be an ISO-8601 time' }]);
+  return dueAt!;
+};
+
+const taskInput = (c: NodeConfig<'create_task'>) => ({
+  title: c.title,
+  description: given(c.description) ?? null,
+  priority: c.priority,
+  dueAt: dueAtOf(c.dueAt),
+  assigneeId: given(c.assigneeId) ?? null,
+  leadId: given(c.leadId) ?? null,
+  customerId: given(c.customerId) ?? null,
+  conversationId: given(c.conversationId) ?? null,
+});
+
+const taskOutput = (t: Task) => ({ taskId: t._id, priority: t.priority, assigneeId: t.assigneeId });
 
 /** A conversation change, with the effect's record in the change's own transaction. */
 const conversationAction =
@@ -79,6 +113,13 @@ const EFFECTS: Partial<Record<NodeType, Effect>> = {
     });
     return { ok: true, output: { tagIds: result.tagIdsAfter.get(c.entityId) } };
   },
+  create_task: (c: NodeConfig<'create_task'>, ctx, record) => recordedIn((extra) => createTask(ctx.tenant, taskInput(c), ctx.now, extra), taskOutput, record),
+  move_lead: (c: NodeConfig<'move_lead'>, ctx, record) =>
+    recordedIn(
+      (extra) => moveLeadToStage(ctx.tenant, c.leadId, { stageId: c.stageId, pipelineId: given(c.pipelineId), lostReason: given(c.lostReason) }, ctx.now, extra),
+      (l: Lead) => ({ leadId: l._id, pipelineId: l.pipelineId, stageId: l.stageId, status: l.status }),
+      record,
+    ),
 };
 
 /** An AppError (not found, validation, conflict) is the step's error; anything else is the worker's problem and retried by the queue. */
@@ -87,8 +128,10 @@ const asOutcome = (error: unknown): Outcome => {
   throw error;
 };
 
+type Handler = (config: NodeConfig<'on_error'>, error: StepError, ctx: StepContext, record: Record_) => Promise<Outcome>;
+
 /** `notify`: the error, POSTed and signed as webhooks are (with the workspace's notification secret) to every target. */
-const notify = async (config_: NodeConfig<'on_error'>, error: StepError, ctx: StepContext): Promise<Outcome> => {
+const notify: Handler = async (config_, error, ctx) => {
   const secret = await notificationSecret(ctx.tenant);
   const body = JSON.stringify({ workflowId: ctx.execution.workflowId, executionId: ctx.execution._id, nodeId: error.nodeId, nodeType: error.nodeType, error: { message: error.message, category: error.category } });
   const results = await Promise.all(
@@ -101,6 +144,16 @@ const notify = async (config_: NodeConfig<'on_error'>, error: StepError, ctx: St
   );
   return { ok: true, output: { action: 'notify', notified: results } };
 };
+
+/** `escalate`: an urgent task for `assigneeId`, else unassigned (the workspace's managers' queue), linked to nothing. */
+const escalate: Handler = async (config_, error, ctx, record) => {
+  const description = `Workflow ${ctx.execution.workflowId}, execution ${ctx.execution._id}: ${error.nodeType} node ${error.nodeId} failed: ${error.message}`;
+  const title = `Workflow step failed: ${error.nodeId}`;
+  const input = { title, description: description.slice(0, 5000), priority: 'urgent' as const, assigneeId: given(config_.assigneeId) ?? null };
+  return recordedIn((extra) => createTask(ctx.tenant, input, ctx.now, extra), (t: Task) => ({ action: 'escalate', ...taskOutput(t) }), record);
+};
+
+const HANDLERS: Partial<Record<NodeConfig<'on_error'>['action'], Handler>> = { notify, escalate };
 
 /**
  * Runs the node's side effect at most once per idempotency key: a recorded outcome is returned as it was
@@ -116,9 +169,11 @@ export const runEffect = async (ctx: StepContext, rendered: unknown, handling?: 
     selfRecorded = true;
     return record(outcome);
   };
-  const effect = handling ? () => notify(rendered as NodeConfig<'on_error'>, handling, ctx) : () => (EFFECTS[ctx.node.type] as (c: unknown, x: StepContext, r: typeof record) => Promise<Outcome>)(rendered, ctx, recordInside);
+  const onError = rendered as NodeConfig<'on_error'>;
+  const effect = handling ? () => HANDLERS[onError.action]!(onError, handling, ctx, recordInside) : () => (EFFECTS[ctx.node.type] as (c: unknown, x: StepContext, r: typeof record) => Promise<Outcome>)(rendered, ctx, recordInside);
   const outcome = await withCause(causeOf(ctx.execution), effect).catch(asOutcome);
-  if (!selfRecorded) await transact([record(outcome)]);
+  // A failed outcome was never written inside an effect's transaction (that transaction failed with it).
+  if (!selfRecorded || !outcome.ok) await transact([record(outcome)]);
   return outcome;
 };
 

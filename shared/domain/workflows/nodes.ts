@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { BACKOFFS, CATEGORIES } from './failure';
 import { Status } from '../inbox/conversation';
+import { TaskPriority } from '../crm/task';
 
 /** Node configs (DESIGN §5.7). Strings may hold `{{path}}` templates, checked separately (`graph.ts`). */
 const text = (max = 10_000) => z.string().max(max);
@@ -25,6 +26,17 @@ export const NODE_CONFIGS = {
   assign_conversation: z.strictObject({ conversationId: id24, assigneeId: id24 }),
   change_conversation_status: z.strictObject({ conversationId: id24, status: Status, snoozedUntil: text(100).optional() }),
   add_tags: z.strictObject({ entityType: z.enum(['conversation', 'customer']), entityId: id24, tagIds: z.array(id24).min(1).max(50) }),
+  create_task: z.strictObject({
+    title: text(200).min(1),
+    description: text(5000).optional(),
+    priority: TaskPriority.optional(),
+    dueAt: text(100).optional(),
+    assigneeId: id24.optional(),
+    leadId: id24.optional(),
+    customerId: id24.optional(),
+    conversationId: id24.optional(),
+  }),
+  move_lead: z.strictObject({ leadId: id24, stageId: id24, pipelineId: id24.optional(), lostReason: text(500).optional() }),
   set_variable: z.strictObject({ name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Must be 1–64 letters, digits, _ or -'), value: scalar }),
   wait: z.strictObject({ seconds: z.number().int().min(0).max(30 * 24 * 3600) }),
   condition: z.strictObject({ left: scalar, operator: z.enum(CONDITION_OPERATORS), right: scalar.optional() }),
@@ -41,8 +53,7 @@ export const NODE_CONFIGS = {
     targets: z.array(z.strictObject({ type: z.literal('webhook'), url: text(2048) })).min(1).max(10).optional(),
     assigneeId: id24.optional(),
   })
-    .refine((c) => c.action !== 'notify' || c.targets, { path: ['targets'], message: 'notify needs at least one target' })
-    .refine((c) => c.action !== 'escalate', { path: ['action'], message: 'escalate creates a CRM task, and CRM is not available yet' }),
+    .refine((c) => c.action !== 'notify' || c.targets, { path: ['targets'], message: 'notify needs at least one target' }),
 } as const;
 
 export type NodeType = keyof typeof NODE_CONFIGS;
