@@ -7,7 +7,12 @@ import { expectError } from '../support/api';
 
 const { tenant } = tagsStack();
 
-const many = <T>(n: number, make: () => Promise<T>) => Promise.all(Array.from({ length: n }, make));
+/** Fixtures in waves of 10: 100 concurrent creates contend on the one workspace counter and can exhaust its conflict retries (a 500). */
+const many = async <T>(n: number, make: () => Promise<T>): Promise<T[]> => {
+  const made: T[] = [];
+  for (let i = 0; i < n; i += 10) made.push(...(await Promise.all(Array.from({ length: Math.min(10, n - i) }, make))));
+  return made;
+};
 const tagIdsOn = async (api: Client, path: string) =>
   ((await api.get(`${path}/tags`)).body.data.tags as { _id: string }[]).map((t) => t._id).sort();
 
