@@ -5,7 +5,6 @@ import { inboxWiring } from './wiring/inbox';
 import { tagRoutes, tagSchedules } from './wiring/tags';
 import { webhooksWiring } from './wiring/webhooks';
 import { workflowsWiring } from './wiring/workflows';
-import { OUTBOX_DETAIL_TYPE, OUTBOX_SOURCE } from '../shared/events/from-bus';
 import type { Wiring } from './wiring/types';
 
 /**
@@ -19,6 +18,3 @@ export const wiring: Wiring = {
   rules: [...webhooksWiring.rules, ...workflowsWiring.rules],
   schedules: [...webhooksWiring.schedules, ...inboxWiring.schedules, ...tagSchedules, ...crmWiring.schedules, ...workflowsWiring.schedules],
 };
-
-/** Pattern matching every outbox event the pipe forwards; rules narrow it by `detail`. */
-export const outboxPattern = { source: [OUTBOX_SOURCE], 'detail-type': [OUTBOX_DETAIL_TYPE] } as const;

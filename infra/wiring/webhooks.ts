@@ -1,4 +1,4 @@
-import { OUTBOX_DETAIL_TYPE, OUTBOX_SOURCE } from '../../shared/events/from-bus';
+import { OUTBOX_PATTERN } from '../../shared/events/from-bus';
 import type { EventRule, HttpRoute, QueueSpec, ScheduleSpec } from './types';
 
 const QUEUE = 'webhook-deliveries';
@@ -48,8 +48,7 @@ const queues: QueueSpec[] = [
 const rules: EventRule[] = [
   {
     name: 'webhook-fanout',
-    // The same pattern as `outboxPattern` in ../wiring.ts, spelled out here to avoid an import cycle.
-    pattern: { source: [OUTBOX_SOURCE], 'detail-type': [OUTBOX_DETAIL_TYPE] },
+    pattern: OUTBOX_PATTERN,
     target: { handler: 'functions/events/webhook-fanout.ts', access: writeAndEnqueue, timeoutSeconds: 30 },
   },
 ];

@@ -1,4 +1,4 @@
-import { OUTBOX_DETAIL_TYPE, OUTBOX_SOURCE } from '../../shared/events/from-bus';
+import { OUTBOX_PATTERN } from '../../shared/events/from-bus';
 import type { EventRule, HttpRoute, QueueSpec, ScheduleSpec } from './types';
 
 const QUEUE = 'workflow-steps';
@@ -49,7 +49,7 @@ const rules: EventRule[] = [
   {
     name: 'workflow-trigger',
     // Every outbox event: the function matches it against the workspace's active event triggers.
-    pattern: { source: [OUTBOX_SOURCE], 'detail-type': [OUTBOX_DETAIL_TYPE] },
+    pattern: OUTBOX_PATTERN,
     target: { handler: 'functions/events/workflow-trigger.ts', access: writeAndEnqueue, timeoutSeconds: 30 },
   },
 ];

@@ -11,6 +11,8 @@ export interface OutboxStreamRecord {
 
 export const OUTBOX_SOURCE = 'parley.outbox';
 export const OUTBOX_DETAIL_TYPE = 'DomainEvent';
+/** The bus rule pattern that matches every outbox event. */
+export const OUTBOX_PATTERN = { source: [OUTBOX_SOURCE], 'detail-type': [OUTBOX_DETAIL_TYPE] };
 
 export type OutboxBusEvent = EventBridgeEvent<typeof OUTBOX_DETAIL_TYPE, OutboxStreamRecord>;
 
