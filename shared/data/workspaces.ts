@@ -11,18 +11,19 @@ import { collect, queryAll } from './query';
 import { tenantPk } from './keys';
 import { createItem, transact, updateItem } from './transact';
 
+export const DEFAULT_TIMEZONE = 'UTC';
 
 const key = (id: string) => ({ pk: tenantPk(id), sk: 'WORKSPACE' });
 
 const toItem = (w: Workspace) => ({ ...key(w._id), type: 'WORKSPACE', gsi1pk: 'WORKSPACES', gsi1sk: w._id, ...w });
 
 const fromItem = (item: Record<string, unknown>): Workspace => {
-  const { _id, name, createdAt, updatedAt } = item as unknown as Workspace;
-  return { _id, name, createdAt, updatedAt };
+  const { _id, name, timezone, createdAt, updatedAt } = item as Partial<Workspace> & Pick<Workspace, '_id' | 'name' | 'createdAt' | 'updatedAt'>;
+  return { _id, name, timezone: timezone ?? DEFAULT_TIMEZONE, createdAt, updatedAt };
 };
 
 export const createWorkspace = async (name: string, now = new Date()): Promise<Workspace> => {
-  const workspace = { _id: objectId(now.getTime()), name, createdAt: now.toISOString(), updatedAt: now.toISOString() };
+  const workspace = { _id: objectId(now.getTime()), name, timezone: DEFAULT_TIMEZONE, createdAt: now.toISOString(), updatedAt: now.toISOString() };
   await transact([createItem(toItem(workspace))]);
   return workspace;
 };

@@ -97,7 +97,7 @@ export const token = exactly<TokenRecord>()(
   }),
 );
 
-export const workspace = exactly<Workspace>()(z.strictObject({ _id: id, name: z.string(), createdAt: time, updatedAt: time }));
+export const workspace = exactly<Workspace>()(z.strictObject({ _id: id, name: z.string(), timezone: z.string(), createdAt: time, updatedAt: time }));
 
 /** A subscription as every response shows it: without its secret. */
 export const subscription = exactly<ReturnType<typeof publicSubscription>>()(
