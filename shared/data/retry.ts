@@ -10,11 +10,23 @@ export class VersionConflict extends Error {
 /** For `transact`: a failed condition that names no error of its own means another writer got there first. */
 export const lostRace = (): Error => new VersionConflict();
 
-const isTransactionConflict = (error: unknown) =>
-  error instanceof TransactionCanceledException && (error.CancellationReasons ?? []).some((r) => r.Code === 'TransactionConflict');
+const cancelledFor = (error: unknown, codes: readonly string[]) =>
+  error instanceof TransactionCanceledException && (error.CancellationReasons ?? []).some((r) => codes.includes(r.Code ?? ''));
+
+const isTransactionConflict = (error: unknown) => cancelledFor(error, ['TransactionConflict']);
+
+/** DynamoDB's answers that mean "too much at once here; the same request later will do". */
+const THROTTLED = ['ThrottlingException', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded', 'TransactionInProgressException'];
 
 /** A cancelled write that lost a race with another writer: nothing was written, so running it again is safe. */
 export const isRaceLost = (error: unknown): boolean => error instanceof VersionConflict || isTransactionConflict(error);
+
+/**
+ * Contention that outlasted `retryOnConflict`, or throttling that outlasted the SDK's own retries. Nothing
+ * was written, and the same request a moment later will do, so callers hear "retry", never "failed".
+ */
+export const isContention = (error: unknown): boolean =>
+  isRaceLost(error) || cancelledFor(error, ['ThrottlingError', 'ProvisionedThroughputExceeded']) || (error instanceof Error && THROTTLED.includes(error.name));
 
 /** Full jitter on an exponential ceiling: the n-th wait (n ≥ 1) is uniform in [0, min(capMs, baseMs·2ⁿ)). */
 export const backoff = (attempt: number, baseMs = 10, capMs = 400): Promise<void> =>

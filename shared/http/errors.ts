@@ -1,4 +1,5 @@
-import { AppError, type ErrorCode } from '../domain/errors';
+import { AppError, TooManyRequestsError, type ErrorCode } from '../domain/errors';
+import { isContention } from '../data/retry';
 
 /** The contract's error codes and their HTTP statuses: the single mapping table. */
 export const errorStatus: Record<ErrorCode, number> = {
@@ -20,8 +21,15 @@ export interface HttpError {
   headers: Record<string, string>;
 }
 
+/** How long a request that lost out to concurrent writers should wait before trying again. */
+export const CONTENTION_RETRY_AFTER_SECONDS = 1;
+
+/** 429s and 5xx tell the client to try again, so they are answers about this moment, not about the request. */
+export const isRetryableStatus = (status: number): boolean => status === 429 || status >= 500;
+
 /** A typed error as the response it becomes; anything else is not ours to describe (undefined). */
 export const httpErrorOf = (error: unknown): HttpError | undefined => {
+  if (isContention(error)) return httpErrorOf(new TooManyRequestsError(CONTENTION_RETRY_AFTER_SECONDS, 'Too many concurrent changes to the same records'));
   if (!(error instanceof AppError)) return undefined;
   const headers: Record<string, string> = {};
   // 429s and a repeat of a request still in progress say when to try again.

@@ -1,3 +1,4 @@
+import { ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
@@ -169,12 +170,15 @@ describe('Idempotency-Key', () => {
     expect(list.body.data.pagination.total).toBe(2);
   });
 
-  it('a 5xx is not kept: the retry with the key runs the request again', async () => {
+  it.each([
+    { answer: 'a 5xx', failure: new Error('unexpected failure'), status: 500 },
+    { answer: 'a 429 for throttling', failure: new ProvisionedThroughputExceededException({ message: 'throttled', $metadata: {} }), status: 429 },
+  ])('$answer is not kept: the retry with the key runs the request again', async ({ failure, status }) => {
     const t = await env.tenant();
     let calls = 0;
-    // A route of the one pipeline whose handler fails unexpectedly the first time only.
+    // A route of the one pipeline whose handler fails the first time only.
     const flaky = route({ scope: 'contacts:write', status: 201 }, async () => {
-      if (++calls === 1) throw new Error('unexpected failure');
+      if (++calls === 1) throw failure;
       return { calls };
     });
     const invoke = () =>
@@ -182,12 +186,12 @@ describe('Idempotency-Key', () => {
         {
           rawPath: '/api/v1/flaky',
           routeKey: 'POST /api/v1/flaky',
-          headers: { authorization: `Bearer ${t.token}`, 'x-workspace-id': t.workspaceId, 'idempotency-key': 'after-a-500' },
+          headers: { authorization: `Bearer ${t.token}`, 'x-workspace-id': t.workspaceId, 'idempotency-key': `after-a-${status}` },
           requestContext: { requestId: randomUUID(), http: { method: 'POST', path: '/api/v1/flaky', sourceIp: '127.0.0.1' } },
         } as unknown as APIGatewayProxyEventV2,
         {} as Context,
       ) as Promise<{ statusCode: number; body: string; headers: Record<string, string> }>;
-    expect((await invoke()).statusCode).toBe(500);
+    expect((await invoke()).statusCode).toBe(status);
     const retry = await invoke();
     expect({ status: retry.statusCode, body: JSON.parse(retry.body), replayed: retry.headers['Idempotent-Replayed'] }).toEqual({
       status: 201,

@@ -3,7 +3,7 @@ import { checkIdempotencyKey, IDEMPOTENCY_HEADER, requestFingerprint } from '../
 import { claimKey, completionWrites, readKey, releaseKey, type KeyRef } from '../../data/idempotency';
 import { commit } from '../../data/transact';
 import { log } from '../../log';
-import { httpErrorOf } from '../errors';
+import { httpErrorOf, isRetryableStatus } from '../errors';
 import { header, stateOf, type HttpMiddleware } from '../state';
 import { errorResponse, finish } from './respond';
 
@@ -40,7 +40,7 @@ export const idempotency = (): HttpMiddleware => ({
     if (!ref) return;
     const known = httpErrorOf(request.error);
     try {
-      if (known && known.status < 500) await commit(completionWrites(ref, errorResponse(known), state.now));
+      if (known && !isRetryableStatus(known.status)) await commit(completionWrites(ref, errorResponse(known), state.now));
       else await releaseKey(ref);
     } catch (error) {
       // The answer still goes out; the key stays held until its lock expires.

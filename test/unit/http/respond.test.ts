@@ -2,6 +2,8 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { respond } from '../../../shared/http/middleware/respond';
+import { ProvisionedThroughputExceededException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { VersionConflict } from '../../../shared/data/retry';
 import { ConflictError, TooManyRequestsError, ValidationError } from '../../../shared/domain/errors';
 
 const event = { requestContext: { requestId: 'req-1', http: { method: 'GET' } }, routeKey: 'GET /x' } as unknown as APIGatewayProxyEventV2;
@@ -42,6 +44,19 @@ describe('the response wrapper', () => {
       throw new TooManyRequestsError(7, 'slow down');
     });
     expect(res.headers['Retry-After']).toBe('7');
+  });
+
+  it.each([
+    ['a lost optimistic race', () => new VersionConflict()],
+    ['a cancelled transaction that conflicted', () => new TransactionCanceledException({ message: 'cancelled', $metadata: {}, CancellationReasons: [{ Code: 'None' }, { Code: 'TransactionConflict' }] })],
+    ['DynamoDB throttling', () => new ProvisionedThroughputExceededException({ message: 'throttled', $metadata: {} })],
+  ])('answers contention that outlasted the retries (%s) with 429 and Retry-After, never a 500', async (_, failure) => {
+    const res = await invoke(async () => {
+      throw failure();
+    });
+    expect(res.statusCode).toBe(429);
+    expect(res.headers['Retry-After']).toBe('1');
+    expect(JSON.parse(res.body)).toMatchObject({ success: false, error: { code: 'TOO_MANY_REQUESTS', details: { retryAfter: 1 } } });
   });
 
   it('turns an unexpected error into INTERNAL_ERROR with the request id, no stack, logged once', async () => {
