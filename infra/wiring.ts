@@ -1,3 +1,4 @@
+import { aiWiring } from './wiring/ai';
 import { authRoutes } from './wiring/auth';
 import { contactsRoutes } from './wiring/contacts';
 import { crmWiring } from './wiring/crm';
@@ -12,9 +13,9 @@ import type { Wiring } from './wiring/types';
  * local runtime runs exactly this. Area modules under `wiring/` contribute their parts.
  */
 export const wiring: Wiring = {
-  routes: [...authRoutes, ...tagRoutes, ...webhooksWiring.routes, ...inboxWiring.routes, ...contactsRoutes, ...crmWiring.routes, ...workflowsWiring.routes],
+  routes: [...authRoutes, ...tagRoutes, ...webhooksWiring.routes, ...inboxWiring.routes, ...contactsRoutes, ...crmWiring.routes, ...workflowsWiring.routes, ...aiWiring.routes],
   fallback: { handler: 'functions/http/not-found.ts', access: { table: 'read' } },
   queues: [...webhooksWiring.queues, ...workflowsWiring.queues],
-  rules: [...webhooksWiring.rules, ...workflowsWiring.rules],
+  rules: [...webhooksWiring.rules, ...workflowsWiring.rules, ...aiWiring.rules],
   schedules: [...webhooksWiring.schedules, ...inboxWiring.schedules, ...tagSchedules, ...crmWiring.schedules, ...workflowsWiring.schedules],
 };

@@ -81,3 +81,9 @@ export const listMessages = async (ws: string, conversationId: string, page: Pag
   const result = await queryPage({ pk: conversationKey(ws, conversationId).pk, skPrefix: MSG }, page);
   return { messages: result.items.map(fromItem), total: conversation.messageCount, nextCursor: result.nextCursor };
 };
+
+/** A conversation's latest messages, newest first: one Query of `limit` items. */
+export const latestMessages = async (ws: string, conversationId: string, limit: number): Promise<Message[]> => {
+  const result = await queryPage({ pk: conversationKey(ws, conversationId).pk, skPrefix: MSG, newestFirst: true }, { limit });
+  return result.items.map(fromItem);
+};

@@ -15,6 +15,8 @@ export interface Partition {
   skBelow?: string;
   /** Restrict to sort keys up to and including this one. */
   skUpTo?: string;
+  /** Restrict to sort keys in this inclusive range (date ranges, change logs past a sequence number). */
+  skBetween?: readonly [string, string];
   newestFirst?: boolean;
   /** Strongly consistent (base table only). */
   consistent?: boolean;
@@ -69,14 +71,18 @@ const decode = (cursor: string, partition: Partition): Record<string, string> =>
   return record as Record<string, string>;
 };
 
-const sortKeyWithin = (sk: string, { skPrefix, skBelow, skUpTo }: Partition) =>
-  (skPrefix === undefined || sk.startsWith(skPrefix)) && (skBelow === undefined || sk < skBelow) && (skUpTo === undefined || sk <= skUpTo);
+const sortKeyWithin = (sk: string, { skPrefix, skBelow, skUpTo, skBetween }: Partition) =>
+  (skPrefix === undefined || sk.startsWith(skPrefix)) &&
+  (skBelow === undefined || sk < skBelow) &&
+  (skUpTo === undefined || sk <= skUpTo) &&
+  (skBetween === undefined || (sk >= skBetween[0] && sk <= skBetween[1]));
 
 /** The key condition for a partition: one sort-key restriction at most, as DynamoDB allows. */
-const sortKeyCondition = ({ skPrefix, skBelow, skUpTo }: Partition): { expression: string; value: string } | undefined => {
-  if (skPrefix !== undefined) return { expression: 'begins_with(#sk, :sk)', value: skPrefix };
-  if (skBelow !== undefined) return { expression: '#sk < :sk', value: skBelow };
-  if (skUpTo !== undefined) return { expression: '#sk <= :sk', value: skUpTo };
+const sortKeyCondition = ({ skPrefix, skBelow, skUpTo, skBetween }: Partition): { expression: string; values: Record<string, string> } | undefined => {
+  if (skPrefix !== undefined) return { expression: 'begins_with(#sk, :sk)', values: { ':sk': skPrefix } };
+  if (skBelow !== undefined) return { expression: '#sk < :sk', values: { ':sk': skBelow } };
+  if (skUpTo !== undefined) return { expression: '#sk <= :sk', values: { ':sk': skUpTo } };
+  if (skBetween !== undefined) return { expression: '#sk BETWEEN :sk AND :sk2', values: { ':sk': skBetween[0], ':sk2': skBetween[1] } };
   return undefined;
 };
 
@@ -88,7 +94,7 @@ const baseInput = (partition: Partition): QueryCommandInput => {
     IndexName: partition.index,
     KeyConditionExpression: sk ? `#pk = :pk AND ${sk.expression}` : '#pk = :pk',
     ExpressionAttributeNames: sk ? { '#pk': names.pk, '#sk': names.sk } : { '#pk': names.pk },
-    ExpressionAttributeValues: sk ? { ':pk': partition.pk, ':sk': sk.value } : { ':pk': partition.pk },
+    ExpressionAttributeValues: { ':pk': partition.pk, ...sk?.values },
     ScanIndexForward: !partition.newestFirst,
     ConsistentRead: partition.consistent,
   };

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { activity, contact, conversation, definition, execution, lead, message, pipeline, step, subscription, tag, task, token, workspace } from './event-data';
+import { activity, article, contact, conversation, definition, execution, lead, message, pipeline, step, subscription, tag, task, token, workspace } from './event-data';
 
 /**
  * Every event type, `<category>.<entity>.<action>`, with a description and the schema of its `data`
@@ -128,6 +128,11 @@ export const eventCatalog = [
   }),
   ...group('available', z.strictObject({ step, execution }), {
     'workflow.step.failed': 'A step of a workflow run failed (`step.handledBy` names the container that retried, caught or logged it).',
+  }),
+  ...group('available', z.strictObject({ article }), {
+    'ai.article.created': 'A knowledge-base article was created.',
+    'ai.article.updated': 'A knowledge-base article changed (`changes` names the fields).',
+    'ai.article.deleted': 'A knowledge-base article was deleted.',
   }),
   ...group('planned', plannedEntity('campaign'), {
     'broadcast.campaign.scheduled': 'A broadcast was scheduled.',

@@ -14,6 +14,7 @@ import { ACTIVITY_TYPES, type Activity } from '../domain/crm/activity';
 import { LeadStatus, type Lead } from '../domain/crm/lead';
 import { StageKind, type Pipeline } from '../domain/crm/pipeline';
 import { TaskPriority, TaskStatus, type Task } from '../domain/crm/task';
+import type { Article } from '../domain/ai/article';
 
 /**
  * The entities as events carry them in `data`, for the catalog. Each schema is type-checked against its
@@ -56,7 +57,7 @@ export const message = exactly<Message>()(
     content: z.string().nullable(),
     attachments: z.array(Attachment),
     deliveryStatus: z.enum(['received', 'pending', 'sent', 'delivered', 'read', 'failed']).nullable(),
-    author: z.strictObject({ type: z.enum(['customer', 'token', 'system']), id: z.string().nullable() }),
+    author: z.strictObject({ type: z.enum(['customer', 'token', 'system', 'ai']), id: z.string().nullable() }),
     externalId: z.string().nullable(),
     createdAt: time,
   }),
@@ -229,5 +230,18 @@ export const activity = exactly<Activity>()(
     durationSeconds: z.number().int().min(0).nullable(),
     details: z.record(z.string(), z.string().nullable()).nullable(),
     createdAt: time,
+  }),
+);
+
+export const article = exactly<Article>()(
+  z.strictObject({
+    _id: id,
+    title: z.string(),
+    body: z.string(),
+    tags: z.array(z.string()),
+    published: z.boolean(),
+    locale: z.string(),
+    createdAt: time,
+    updatedAt: time,
   }),
 );

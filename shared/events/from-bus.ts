@@ -23,3 +23,9 @@ export const outboxEvent = (event: OutboxBusEvent): { envelope: EventEnvelope; p
   const { payload } = unmarshall(image) as { payload: string };
   return { envelope: JSON.parse(payload) as EventEnvelope, payload };
 };
+
+/** The outbox pattern narrowed to some event types (exact names or `{ prefix }`): a rule's target then sees only those. */
+export const outboxPatternOf = (eventTypes: readonly (string | { prefix: string })[]) => ({
+  ...OUTBOX_PATTERN,
+  detail: { dynamodb: { NewImage: { eventType: { S: eventTypes } } } },
+});

@@ -28,7 +28,8 @@ export const MessageContent = {
 export const hasBody = (m: { content?: string; attachments?: unknown[] }) => Boolean(m.content) || (m.attachments?.length ?? 0) > 0;
 
 export interface Author {
-  type: 'customer' | 'token' | 'system';
+  /** `ai`: written by the AI auto-reply (id null). */
+  type: 'customer' | 'token' | 'system' | 'ai';
   id: string | null;
 }
 

@@ -1,0 +1,8 @@
+import { route } from '../../../shared/http/route';
+import { ListQuery, paginationOf } from '../../../shared/http/pagination';
+import { listArticles } from '../../../shared/data/kb-articles';
+
+export const handler = route({ scope: 'ai:read', query: ListQuery }, async ({ query, tenant }) => {
+  const { articles, total, nextCursor } = await listArticles(tenant, query);
+  return { articles, pagination: paginationOf(total, query, nextCursor) };
+});

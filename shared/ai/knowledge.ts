@@ -1,0 +1,61 @@
+import type { Tenant } from '../domain/auth/tenant';
+import { KnowledgeIndex, type Passage } from '../domain/ai/search-index';
+import { changesSince, indexDoc, indexDocs, indexSeq } from '../data/kb-index';
+
+/**
+ * A change log this far behind is not replayed article by article: the index is rebuilt from its documents.
+ */
+const REBUILD_AFTER_CHANGES = 500;
+
+interface Cached {
+  index: KnowledgeIndex;
+  seq: number;
+}
+
+/** Per warm container: each tenant's index and the change number it reflects, least recently used first. */
+const cache = new Map<Tenant, Promise<Cached>>();
+/** A 5,000-article index takes tens of MB: a container keeps a few tenants, not every one it ever served. */
+const MAX_CACHED_TENANTS = 8;
+
+const build = async (ws: Tenant): Promise<Cached> => {
+  // The sequence is read before the documents: a change that lands during the read is replayed next time.
+  const seq = await indexSeq(ws);
+  const index = new KnowledgeIndex();
+  for await (const doc of indexDocs(ws)) index.put(doc);
+  return { index, seq };
+};
+
+const catchUp = async (ws: Tenant, cached: Cached): Promise<Cached> => {
+  const head = await indexSeq(ws);
+  if (head === cached.seq) return cached;
+  if (head - cached.seq > REBUILD_AFTER_CHANGES) return build(ws);
+  const changed = [...new Set(await changesSince(ws, cached.seq, head))];
+  const docs = await Promise.all(changed.map((id) => indexDoc(ws, id)));
+  changed.forEach((id, i) => {
+    const doc = docs[i];
+    if (doc) cached.index.put(doc);
+    else cached.index.remove(id);
+  });
+  return { index: cached.index, seq: head };
+};
+
+/**
+ * The tenant's index, current as of this call: one consistent GetItem when nothing changed, a Query of the
+ * changes since otherwise, a full build on a cold container. Concurrent callers share one refresh.
+ */
+export const knowledgeIndex = async (ws: Tenant): Promise<KnowledgeIndex> => {
+  const previous = cache.get(ws);
+  const next = previous ? previous.then((c) => catchUp(ws, c)) : build(ws);
+  cache.delete(ws);
+  cache.set(ws, next);
+  if (cache.size > MAX_CACHED_TENANTS) cache.delete(cache.keys().next().value!);
+  try {
+    return (await next).index;
+  } catch (error) {
+    if (cache.get(ws) === next) cache.delete(ws);
+    throw error;
+  }
+};
+
+export const searchKnowledge = async (ws: Tenant, query: string, opts: { limit: number; language?: string }): Promise<Passage[]> =>
+  (await knowledgeIndex(ws)).query(query, opts);

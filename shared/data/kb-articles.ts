@@ -1,0 +1,96 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo } from '../aws/dynamo';
+import { config } from '../config';
+import { objectId } from '../ids';
+import { buildEnvelope, diff } from '../events/envelope';
+import { NotFoundError } from '../domain/errors';
+import { applyArticleUpdate, newArticle, type Article, type CreateArticle, type UpdateArticle } from '../domain/ai/article';
+import { bumpCounter, readCounter } from './counters';
+import { tenantPk } from './keys';
+import { outboxItem } from './outbox';
+import { queryPage, type PageRequest } from './query';
+import { lostRace, retryOnConflict } from './retry';
+import { createItem, deleteItem, putItem, transact } from './transact';
+import { versionedUpdate } from './versioned';
+
+/**
+ * Knowledge-base articles of a workspace.
+ * - article by id ...... pk=<tenant>#KBART#<id>  sk=ARTICLE  (version)
+ * - newest first ....... pk=<tenant>#KBARTS        sk=<id>  (a summary without the body: a page of 100
+ *                        full articles could pass Query's 1 MB page and the API's payload limit)
+ * - total .............. counter `kb-articles`
+ * Every change writes an `ai.article.*` event; the index consumer (shared/ai/index-writer.ts) follows them.
+ */
+const COUNTER = 'kb-articles';
+const articleKey = (ws: string, id: string) => ({ pk: tenantPk(ws, 'KBART', id), sk: 'ARTICLE' });
+const listPk = (ws: string) => tenantPk(ws, 'KBARTS');
+const FIELDS = ['_id', 'title', 'body', 'tags', 'published', 'locale', 'createdAt', 'updatedAt'] as const;
+const SUMMARY_FIELDS = FIELDS.filter((f) => f !== 'body');
+
+export type ArticleSummary = Omit<Article, 'body'>;
+
+const fromItem = (item: Record<string, unknown>): Article => Object.fromEntries(FIELDS.map((f) => [f, item[f]])) as unknown as Article;
+const summaryOf = (item: Record<string, unknown>): ArticleSummary =>
+  Object.fromEntries(SUMMARY_FIELDS.map((f) => [f, item[f]])) as unknown as ArticleSummary;
+const listItem = (ws: string, article: Article) => putItem({ pk: listPk(ws), sk: article._id, type: 'ARTICLE_SUMMARY', ...summaryOf({ ...article }) });
+
+export const readArticle = async (ws: string, id: string): Promise<{ article: Article; version: number } | undefined> => {
+  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: articleKey(ws, id), ConsistentRead: true }));
+  return Item ? { article: fromItem(Item), version: Item.version as number } : undefined;
+};
+
+export const getArticle = async (ws: string, id: string): Promise<Article> => {
+  const found = await readArticle(ws, id);
+  if (!found) throw new NotFoundError('Article');
+  return found.article;
+};
+
+export const createArticle = async (ws: string, input: CreateArticle, now: Date): Promise<Article> => {
+  const article = newArticle(objectId(now.getTime()), input, now);
+  await transact([
+    createItem({ ...articleKey(ws, article._id), type: 'ARTICLE', version: 1, ...article }),
+    listItem(ws, article),
+    bumpCounter(ws, COUNTER, 1),
+    outboxItem(buildEnvelope('ai.article.created', ws, { article }, { now })),
+  ]);
+  return article;
+};
+
+/** A PATCH that changes nothing writes nothing and emits no event. */
+export const updateArticle = (ws: string, id: string, input: UpdateArticle, now: Date): Promise<Article> =>
+  retryOnConflict(async () => {
+    const found = await readArticle(ws, id);
+    if (!found) throw new NotFoundError('Article');
+    const { article, changed } = applyArticleUpdate(found.article, input, now);
+    if (!changed) return found.article;
+    await transact(
+      [
+        versionedUpdate(articleKey(ws, id), found.version, found.article, article),
+        listItem(ws, article),
+        outboxItem(buildEnvelope('ai.article.updated', ws, { article }, { now, changes: diff(found.article, input) })),
+      ],
+      lostRace,
+    );
+    return article;
+  });
+
+export const deleteArticle = (ws: string, id: string, now: Date): Promise<Article> =>
+  retryOnConflict(async () => {
+    const found = await readArticle(ws, id);
+    if (!found) throw new NotFoundError('Article');
+    await transact(
+      [
+        deleteItem(articleKey(ws, id), { condition: 'version = :v', values: { ':v': found.version } }),
+        deleteItem({ pk: listPk(ws), sk: id }),
+        bumpCounter(ws, COUNTER, -1),
+        outboxItem(buildEnvelope('ai.article.deleted', ws, { article: found.article }, { now })),
+      ],
+      lostRace,
+    );
+    return found.article;
+  });
+
+export const listArticles = async (ws: string, page: PageRequest) => {
+  const [result, total] = await Promise.all([queryPage({ pk: listPk(ws), newestFirst: true }, page), readCounter(ws, COUNTER)]);
+  return { articles: result.items.map(summaryOf), total, nextCursor: result.nextCursor };
+};
