@@ -1,4 +1,5 @@
 import { aiWiring } from './wiring/ai';
+import { analyticsWiring } from './wiring/analytics';
 import { authRoutes } from './wiring/auth';
 import { contactsRoutes } from './wiring/contacts';
 import { crmWiring } from './wiring/crm';
@@ -13,9 +14,9 @@ import type { Wiring } from './wiring/types';
  * local runtime runs exactly this. Area modules under `wiring/` contribute their parts.
  */
 export const wiring: Wiring = {
-  routes: [...authRoutes, ...tagRoutes, ...webhooksWiring.routes, ...inboxWiring.routes, ...contactsRoutes, ...crmWiring.routes, ...workflowsWiring.routes, ...aiWiring.routes],
+  routes: [...authRoutes, ...tagRoutes, ...webhooksWiring.routes, ...inboxWiring.routes, ...contactsRoutes, ...crmWiring.routes, ...workflowsWiring.routes, ...aiWiring.routes, ...analyticsWiring.routes],
   fallback: { handler: 'functions/http/not-found.ts', access: { table: 'read' } },
   queues: [...webhooksWiring.queues, ...workflowsWiring.queues],
-  rules: [...webhooksWiring.rules, ...workflowsWiring.rules, ...aiWiring.rules],
+  rules: [...webhooksWiring.rules, ...workflowsWiring.rules, ...aiWiring.rules, ...analyticsWiring.rules],
   schedules: [...webhooksWiring.schedules, ...inboxWiring.schedules, ...tagSchedules, ...crmWiring.schedules, ...workflowsWiring.schedules],
 };

@@ -1,5 +1,6 @@
 import type { Tenant } from '../domain/auth/tenant';
-import { KnowledgeIndex, type Passage } from '../domain/ai/search-index';
+import type { Passage } from '../domain/ai/passages';
+import { KnowledgeIndex } from './search-index';
 import { changesSince, indexDoc, indexDocs, indexSeq } from '../data/kb-index';
 
 /**

@@ -1,7 +1,7 @@
 import type { Tenant } from '../domain/auth/tenant';
 import { ConflictError, NotFoundError, ValidationError } from '../domain/errors';
 import { decide, extractiveReply, type Decision, type ReplyGenerator } from '../domain/ai/reply';
-import type { Passage } from '../domain/ai/search-index';
+import type { Passage } from '../domain/ai/passages';
 import type { AiSettings } from '../domain/ai/settings';
 import type { Message } from '../domain/inbox/message';
 import { getAiSettings } from '../data/ai-settings';

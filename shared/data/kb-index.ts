@@ -2,7 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import type { Article } from '../domain/ai/article';
-import type { IndexDoc } from '../domain/ai/search-index';
+import type { IndexDoc } from '../domain/ai/passages';
 import { tenantPk } from './keys';
 import { queryAll } from './query';
 import { lostRace, retryOnConflict } from './retry';

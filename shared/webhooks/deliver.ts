@@ -1,3 +1,4 @@
+import { attemptWrites } from '../analytics/record';
 import { config } from '../config';
 import { log } from '../log';
 import { afterAttempt, stoppedDelivery, type Delivery } from '../domain/webhooks/delivery';
@@ -64,7 +65,7 @@ const attempt = async (d: DeliveryItem, sub: Subscription): Promise<Delivery | u
     failureCounted: d.failureCounted || result.countFailure,
     updatedAt: now.toISOString(),
   };
-  const extra: Write[] = [];
+  const extra: Write[] = await attemptWrites(d.workspaceId, after.status, latency, now);
   if (result.resetFailures && sub.consecutiveFailures > 0) extra.push(subscriptionUpdate(sub, { consecutiveFailures: 0 }));
   if (result.countFailure) extra.push(countSubscriptionFailure(sub));
   if (result.gone) {

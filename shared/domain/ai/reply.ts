@@ -1,4 +1,4 @@
-import type { Passage } from './search-index';
+import type { Passage } from './passages';
 import type { AiSettings } from './settings';
 
 /** What a reply is built from: the customer's words and the passages the knowledge base ranked for them. */

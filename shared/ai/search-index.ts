@@ -1,25 +1,5 @@
 import MiniSearch, { type SearchResult } from 'minisearch';
-import { passagesOf } from './passages';
-
-/** What the index holds of a published article (an unpublished or deleted one is simply absent). */
-export interface IndexDoc {
-  articleId: string;
-  title: string;
-  body: string;
-  tags: string[];
-  locale: string;
-}
-
-export interface Passage {
-  articleId: string;
-  title: string;
-  text: string;
-  locale: string;
-  /** BM25+ relevance (MiniSearch), unbounded: comparable within one query only. */
-  score: number;
-  /** Share of the query's meaningful terms this passage matches (exactly, by prefix or fuzzily), 0–1. */
-  confidence: number;
-}
+import { passagesOf, type IndexDoc, type Passage } from '../domain/ai/passages';
 
 interface Row {
   id: string;

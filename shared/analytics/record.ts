@@ -1,0 +1,60 @@
+import { envelopeTenant, type EventEnvelope } from '../events/envelope';
+import { tenantParts, type Tenant } from '../domain/auth/tenant';
+import { localDate } from '../domain/analytics/calendar';
+import { attemptTally, contributionOf, type Contribution, type Tally } from '../domain/analytics/measures';
+import { addToAgentDay, addToDay, countedEvent, firstReply } from '../data/analytics';
+import { retryOnConflict } from '../data/retry';
+import { transact, type Write } from '../data/transact';
+import { DEFAULT_TIMEZONE, getWorkspace } from '../data/workspaces';
+
+class AlreadyCounted extends Error {}
+class NotFirstReply extends Error {}
+
+/** The workspace's calendar day of `at`, in its timezone as set when the event is counted. */
+export const dayOf = async (tenant: Tenant, at: Date): Promise<string> =>
+  localDate(at, (await getWorkspace(tenantParts(tenant).workspaceId))?.timezone ?? DEFAULT_TIMEZONE);
+
+const writesOf = (ws: Tenant, day: string, c: Contribution, withFirstReply: boolean): Write[] => {
+  const fr = withFirstReply ? c.firstResponse : undefined;
+  const agentTally: Tally | undefined = c.agent && {
+    counts: c.agent.tally.counts,
+    samples: { ...c.agent.tally.samples, ...(fr ? { firstResponse: fr.seconds } : {}) },
+  };
+  return [
+    ...(fr ? [firstReply(ws, fr.conversationId, () => new NotFirstReply())] : []),
+    ...addToDay(ws, day, { counts: c.workspace.counts, samples: { ...c.workspace.samples, ...(fr ? { firstResponse: fr.seconds } : {}) } }),
+    ...(c.agent && agentTally ? addToAgentDay(ws, day, c.agent.assigneeId, agentTally) : []),
+  ];
+};
+
+/**
+ * Adds an event to its day's aggregates, exactly once: the event's dedupe item is created in the same
+ * transaction as the counter updates, so a redelivered event fails the transaction and counts nothing.
+ * A reply counts as its conversation's first response only if it creates the conversation's first-reply
+ * marker in that transaction too; otherwise it is counted again without the first-response sample.
+ */
+export const recordEvent = async (envelope: EventEnvelope, now = new Date()): Promise<'counted' | 'duplicate' | 'ignored'> => {
+  const contribution = contributionOf(envelope);
+  if (!contribution) return 'ignored';
+  const ws = envelopeTenant(envelope);
+  const day = await dayOf(ws, new Date(envelope.occurredAt));
+  const counted = () => countedEvent(ws, envelope.eventId, now, () => new AlreadyCounted());
+  try {
+    await retryOnConflict(async () => {
+      try {
+        await transact([counted(), ...writesOf(ws, day, contribution, true)]);
+      } catch (error) {
+        if (!(error instanceof NotFirstReply)) throw error;
+        await transact([counted(), ...writesOf(ws, day, contribution, false)]);
+      }
+    });
+    return 'counted';
+  } catch (error) {
+    if (error instanceof AlreadyCounted) return 'duplicate';
+    throw error;
+  }
+};
+
+/** The day-aggregate writes of one webhook attempt, for the transaction that records the attempt (exactly once with it). */
+export const attemptWrites = async (tenant: Tenant, status: string, latencyMs: number | undefined, at: Date): Promise<Write[]> =>
+  addToDay(tenant, await dayOf(tenant, at), attemptTally(status, latencyMs));
