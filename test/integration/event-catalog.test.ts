@@ -50,12 +50,15 @@ const crmCalls = async (api: Client, customerId: string, tag: string): Promise<[
 };
 
 /** Does, through the API and the CLI's repositories, everything that emits an event today. */
+const ARTICLES = '/api/v1/ai/knowledge-base/articles';
+
 const emitEverything = async (api: Client, workspaceId: string) => {
   const ada = await created(api, CUSTOMERS, { name: 'Ada', email: 'ada@example.com' }, 'customer');
   const bob = await created(api, CUSTOMERS, { name: 'Bob' }, 'customer');
   const eve = await created(api, CUSTOMERS, { name: 'Eve' }, 'customer');
   const tag = await created(api, '/api/v1/tags', { name: 'vip' }, 'tag');
   const conv = await created(api, CONV, { customerId: ada, subject: 'Hello' }, 'conversation');
+  const article = await created(api, ARTICLES, { title: 'Returns', body: 'Send it back within 30 days.' }, 'article');
   const calls: [string, string, unknown?][] = [
     ['patch', `${CUSTOMERS}/${ada}`, { phone: '+442071234567' }],
     ['post', `${CUSTOMERS}/${ada}/block`],
@@ -77,6 +80,8 @@ const emitEverything = async (api: Client, workspaceId: string) => {
     ['post', `${CONV}/${conv}/messages`, { type: 'note', content: 'VIP customer' }],
     ['post', '/api/v1/inbox/messages/incoming', { channel: 'email', customer: { identifier: 'ada@example.com' }, content: 'Thanks' }],
     ['delete', `${CONV}/${conv}`],
+    ['patch', `${ARTICLES}/${article}`, { tags: ['returns'] }],
+    ['delete', `${ARTICLES}/${article}`],
   ];
   for (const [method, path, body] of [...calls, ...(await crmCalls(api, ada, tag))]) {
     const res = await api.call(method.toUpperCase(), path, body);

@@ -54,6 +54,7 @@ const PIPELINES = '/api/v1/crm/pipelines';
 const LEADS = '/api/v1/crm/leads';
 const TASKS = '/api/v1/crm/tasks';
 const ACTIVITIES = '/api/v1/crm/activities';
+const ARTICLES = '/api/v1/ai/knowledge-base/articles';
 
 export const makeFactories = (opts: FactoryOptions): Record<string, ResourceFactory> => {
   const tag: ResourceFactory = {
@@ -178,8 +179,13 @@ export const makeFactories = (opts: FactoryOptions): Record<string, ResourceFact
     },
     read: (api, { id }) => snapshot(api, `${WORKFLOWS}/executions/${id}`),
   };
+  const article: ResourceFactory = {
+    create: async (api) => ({ id: await created(api.post(ARTICLES, { title: `Article ${unique()}`, body: 'Made by a gate.', tags: ['gate'] }), 'article', 'article') }),
+    read: (api, { id }) => snapshot(api, `${ARTICLES}/${id}`),
+  };
   return {
     [`${WORKFLOWS}/{id}`]: workflow,
+    [`${ARTICLES}/{id}`]: article,
     [`${WORKFLOWS}/executions/{id}`]: execution,
     [`${TAGS}/{id}`]: tag,
     [`${CUSTOMERS}/{id}`]: customer,
