@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { isStorableNumber } from '../free-form';
 import { Locale } from './article';
 
 export const AUTO_REPLY_MODES = ['off', 'suggest', 'auto'] as const;
@@ -34,7 +35,7 @@ export const DEFAULT_SETTINGS: AiSettings = {
 export const UpdateSettings = z.strictObject({
   enabled: z.boolean().optional(),
   autoReply: z.enum(AUTO_REPLY_MODES).optional(),
-  confidenceThreshold: z.number().min(0).max(1).optional(),
+  confidenceThreshold: z.number().min(0).max(1).refine(isStorableNumber, 'Must be 0 or at least 1e-130').optional(),
   handoffKeywords: z.array(z.string().trim().min(1).max(100)).max(50).optional(),
   tone: z.enum(TONES).optional(),
   language: Locale.nullable().optional(),

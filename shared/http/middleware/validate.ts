@@ -11,7 +11,8 @@ export interface InputSchemas {
   params?: z.ZodType;
 }
 
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
+// ignoreBOM keeps a leading byte-order mark in the text, so JSON.parse refuses it (400) as RFC 8259 lets a parser do, instead of the decoder dropping it silently.
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 const parseJsonObject = (raw: Buffer, contentType: string | undefined): unknown => {
   if (!/^application\/json\s*(;|$)/i.test(contentType ?? '')) {
