@@ -20,6 +20,7 @@ const entityLinks: Record<string, (id: string) => string> = {
   contact: (id) => `/api/v1/contacts/customers/${id}`,
   mergedContact: (id) => `/api/v1/contacts/customers/${id}`,
   subscription: (id) => `/api/v1/integrations/webhooks/${id}`,
+  article: (id) => `/api/v1/ai/knowledge-base/articles/${id}`,
 };
 
 const idOf = (value: unknown): string | undefined =>
