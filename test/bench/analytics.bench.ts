@@ -93,7 +93,7 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
         row('GET /analytics/conversations, weekly series', l.weekly, l.query),
         row(`GET /analytics/agents (${AGENTS} agents: ${DAYS * AGENTS} items)`, l.agents, l.query),
       ],
-      notes: [`Each day item holds ~20 counters and ~120 sketch buckets (about 3 KB).`],
+      notes: [`Each day item holds 18 counters and 120 sketch buckets; an agent day item 2 counters and 2 buckets.`],
     },
   ];
 };
