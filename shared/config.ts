@@ -13,6 +13,14 @@ const Env = z.object({
   WEBHOOK_DLQ_URL: z.string().optional(),
   WORKFLOW_QUEUE_URL: z.string().optional(),
   WORKFLOW_DLQ_URL: z.string().optional(),
+  CHANNEL_QUEUE_URL: z.string().optional(),
+  CHANNEL_DLQ_URL: z.string().optional(),
+  BROADCAST_QUEUE_URL: z.string().optional(),
+  BROADCAST_DLQ_URL: z.string().optional(),
+  /** The KMS key channel secrets are sealed with (set by the CDK app on the functions granted it). */
+  CHANNEL_SECRETS_KEY_ID: z.string().optional(),
+  /** Local runtime only: the key file that stands in for KMS when no key id is set. */
+  LOCAL_SECRETS_KEY_FILE: z.string().default('.data/secrets.key'),
   /** Local-only escape hatch for loopback webhook receivers (and workflow HTTP targets); the CDK app never sets it. */
   WEBHOOK_ALLOW_PRIVATE_TARGETS: flag,
   /** Failed authentications tolerated per source IP per rate-limit window. */

@@ -6,6 +6,7 @@ import { Architecture, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-l
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
@@ -42,6 +43,8 @@ export interface Platform {
   table: ITable;
   busName: string;
   queues: ReadonlyMap<string, DeployedQueue>;
+  /** The wiring's KMS keys by name, with the variable that carries each key's ARN. */
+  keys: ReadonlyMap<string, { key: IKey; idEnv: string }>;
   alarms: Alarms;
 }
 
@@ -64,6 +67,12 @@ const queueNamed = (queues: Platform['queues'], name: string, user: string): { u
   throw new Error(`${user} uses queue "${name}", which the wiring does not declare`);
 };
 
+const keyNamed = (keys: Platform['keys'], name: string, user: string) => {
+  const found = keys.get(name);
+  if (!found) throw new Error(`${user} uses key "${name}", which the wiring does not declare`);
+  return found;
+};
+
 /** A grant as IAM sees it: table items, its indexes, or a queue; leading-key prefixes become a `dynamodb:LeadingKeys` condition. */
 const statementOf = (grant: Grant, platform: Platform, user: string): PolicyStatement => {
   const tableArn = platform.table.tableArn;
@@ -71,7 +80,9 @@ const statementOf = (grant: Grant, platform: Platform, user: string): PolicyStat
   const resources =
     'queue' in resource
       ? [queueNamed(platform.queues, resource.queue, user).queue.queueArn]
-      : resource.table === 'items'
+      : 'key' in resource
+        ? [keyNamed(platform.keys, resource.key, user).key.keyArn]
+        : resource.table === 'items'
         ? [tableArn]
         : tableSchema.indexes.map((index) => `${tableArn}/index/${index.name}`);
   return new PolicyStatement({
@@ -126,6 +137,10 @@ export class ParleyFunction extends NodejsFunction {
         EVENT_BUS_NAME: platform.busName,
         NODE_OPTIONS: '--enable-source-maps',
         ...Object.fromEntries(used.map(({ urlEnv, queue }) => [urlEnv, queue.queueUrl])),
+        ...Object.fromEntries(Object.keys(spec.access.keys ?? {}).map((name) => {
+          const { idEnv, key } = keyNamed(platform.keys, name, spec.handler);
+          return [idEnv, key.keyArn];
+        })),
       },
       ...(props.asyncFailures
         ? { onFailure: new SqsDestination(props.asyncFailures), retryAttempts: 2, maxEventAge: Duration.hours(6) }

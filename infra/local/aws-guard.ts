@@ -100,7 +100,9 @@ const denied = (caller: Caller, action: string, resource: string, serviceName: '
 const describe = (resource: GrantResource, table: string) =>
   'queue' in resource
     ? `arn:aws:sqs:us-east-1:000000000000:${resource.queue}`
-    : `arn:aws:dynamodb:us-east-1:000000000000:table/${table}${resource.table === 'indexes' ? '/index/*' : ''}`;
+    : 'key' in resource
+      ? `arn:aws:kms:us-east-1:000000000000:alias/${resource.key}`
+      : `arn:aws:dynamodb:us-east-1:000000000000:table/${table}${resource.table === 'indexes' ? '/index/*' : ''}`;
 
 const check = (wiring: Wiring, serviceName: 'dynamodb' | 'sqs', command: string, input: Input): void => {
   const limit = serviceName === 'dynamodb' ? dynamoLimitError(command, input) : sqsLimitError(command, input);

@@ -8,7 +8,7 @@ import type { FunctionSpec } from './types';
 export type FunctionKind = 'http' | 'queue' | 'event' | 'schedule';
 
 /** Where a grant applies: the table, its secondary indexes, or one wiring queue (by name). */
-export type GrantResource = { table: 'items' | 'indexes' } | { queue: string };
+export type GrantResource = { table: 'items' | 'indexes' } | { queue: string } | { key: string };
 
 export interface Grant {
   actions: readonly string[];
@@ -44,8 +44,12 @@ export const grantsFor = (spec: FunctionSpec, kind: FunctionKind, consumes?: str
   }
   for (const queue of spec.access.queues ?? []) grants.push({ actions: SEND_ACTIONS, resource: { queue } });
   if (consumes) grants.push({ actions: CONSUME_ACTIONS, resource: { queue: consumes } });
+  for (const [key, uses] of Object.entries(spec.access.keys ?? {})) grants.push({ actions: uses.map((u) => KEY_ACTIONS[u]), resource: { key } });
   return grants;
 };
+
+/** What sealing and opening a secret with a KMS key needs (encryption context is always given, never a grant condition). */
+const KEY_ACTIONS = { encrypt: 'kms:Encrypt', decrypt: 'kms:Decrypt' } as const;
 
 /** One call a function makes, as IAM sees it. */
 export interface CallRequest {
@@ -56,7 +60,7 @@ export interface CallRequest {
 }
 
 const sameResource = (a: GrantResource, b: GrantResource) =>
-  'queue' in a ? 'queue' in b && a.queue === b.queue : 'table' in b && a.table === b.table;
+  'queue' in a ? 'queue' in b && a.queue === b.queue : 'key' in a ? 'key' in b && a.key === b.key : 'table' in b && a.table === b.table;
 
 /** IAM's verdict: some grant names the action and resource, and every leading key fits its prefixes. */
 export const allows = (grants: readonly Grant[], call: CallRequest): boolean =>

@@ -4,6 +4,8 @@ export interface Access {
   table: 'read' | 'write';
   /** Queues (by wiring name) the function sends messages to; a queue's consumer may also receive from and defer on its own queue. */
   queues?: readonly string[];
+  /** KMS keys (by wiring name) and what the function does with each: seal secrets (`encrypt`), open them (`decrypt`). */
+  keys?: Readonly<Record<string, readonly ('encrypt' | 'decrypt')[]>>;
 }
 
 export interface FunctionSpec {
@@ -55,6 +57,13 @@ export interface ScheduleSpec {
   target: FunctionSpec;
 }
 
+/** A KMS key the deployment creates; functions granted it get its ARN in `idEnv`. */
+export interface KeySpec {
+  name: string;
+  idEnv: string;
+  description: string;
+}
+
 export interface Wiring {
   routes: readonly HttpRoute[];
   /** Handles requests that match no route (404, or 405 reported as 404 with the allowed methods). */
@@ -62,4 +71,5 @@ export interface Wiring {
   queues: readonly QueueSpec[];
   rules: readonly EventRule[];
   schedules: readonly ScheduleSpec[];
+  keys: readonly KeySpec[];
 }

@@ -7,6 +7,7 @@ import { outboxItem } from './outbox';
 import { NotFoundError, ValidationError } from '../domain/errors';
 import { newConversation, type Change, type Conversation, type NewConversation } from '../domain/inbox/conversation';
 import { listMoves, listsOf } from '../domain/inbox/lists';
+import { channelExists } from './channels';
 import { bumpCounter, nextInSequence } from './counters';
 import { conversationKey, customerKey } from './entity-keys';
 import { tagIdsOf, tagLinkWrites, unchangedSinceRead } from './tag-links';
@@ -36,7 +37,7 @@ const snoozeIndex = (ws: string, c: Conversation) =>
   c.status === 'snoozed' && c.snoozedUntil ? { gsi1pk: SNOOZED_INDEX, gsi1sk: indexSk(c.snoozedUntil, ws, c._id) } : undefined;
 
 const FIELDS = [
-  '_id', 'number', 'customerId', 'channel', 'status', 'snoozedUntil', 'assigneeId', 'priority', 'subject',
+  '_id', 'number', 'customerId', 'channel', 'channelId', 'status', 'snoozedUntil', 'assigneeId', 'priority', 'subject',
   'lastMessageAt', 'unreadCount', 'messageCount', 'createdAt', 'updatedAt',
 ] as const;
 
@@ -135,6 +136,9 @@ export const createConversation = async (ws: string, input: NewConversation, now
           onFail: () => new ValidationError([{ path: 'customerId', message: 'No such customer in this workspace' }]),
         }),
         createItem(toItem(ws, conversation)),
+        ...(conversation.channelId
+          ? [channelExists(ws, conversation.channelId, () => new ValidationError([{ path: 'channelId', message: 'No such channel in this workspace' }]))]
+          : []),
         ...listWrites(ws, undefined, conversation),
         outboxItem(buildEnvelope('inbox.conversation.created', ws, { conversation }, { now })),
       ],

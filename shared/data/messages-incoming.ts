@@ -21,6 +21,8 @@ export interface Incoming {
   /** The channel's own message id: a repeated delivery of the same id is recorded once. */
   externalId?: string;
   conversationId?: string;
+  /** The channel account it arrived through: a new conversation replies through it. */
+  channelId?: string;
 }
 
 class Duplicate extends Error {}
@@ -74,7 +76,7 @@ const conversationFor = async (ws: string, customer: Customer, input: Incoming, 
   const latest = (await getCustomer(ws, customer._id))?.lastConversations[input.channel];
   const stored = latest ? await getConversation(ws, latest) : undefined;
   if (stored && stored.conversation.customerId === customer._id) return stored.conversation._id;
-  return (await createConversation(ws, { customerId: customer._id, channel: input.channel }, now))._id;
+  return (await createConversation(ws, { customerId: customer._id, channel: input.channel, channelId: input.channelId }, now))._id;
 };
 
 /**

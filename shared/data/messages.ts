@@ -18,14 +18,14 @@ export interface MessageRef {
   conversationId: string;
   createdAt: string;
 }
-const messageKey = (ws: string, m: MessageRef) => ({ pk: conversationKey(ws, m.conversationId).pk, sk: `${MSG}${m.createdAt}#${m._id}` });
+export const messageKey = (ws: string, m: MessageRef) => ({ pk: conversationKey(ws, m.conversationId).pk, sk: `${MSG}${m.createdAt}#${m._id}` });
 
-const FIELDS = ['_id', 'conversationId', 'type', 'private', 'content', 'attachments', 'deliveryStatus', 'author', 'externalId', 'createdAt'] as const;
+const FIELDS = ['_id', 'conversationId', 'type', 'private', 'content', 'attachments', 'deliveryStatus', 'failureReason', 'author', 'externalId', 'createdAt'] as const;
 
 /** The item's `type` names the entity (MESSAGE); the message's own type is stored as `messageType`. */
 const toItem = (ws: string, m: Message) => ({ ...messageKey(ws, m), ...m, type: 'MESSAGE', messageType: m.type });
 
-const fromItem = (item: Record<string, unknown>): Message =>
+export const fromItem = (item: Record<string, unknown>): Message =>
   ({ ...Object.fromEntries(FIELDS.map((f) => [f, item[f] ?? null])), type: item.messageType }) as unknown as Message;
 
 const eventOf = (ws: string, message: Message, conversation: Conversation, now: Date) => {

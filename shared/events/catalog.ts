@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { activity, article, contact, conversation, definition, execution, lead, message, pipeline, step, subscription, tag, task, token, workspace } from './event-data';
+import { account, activity, article, campaign, recipient, contact, conversation, definition, execution, lead, message, pipeline, step, subscription, tag, task, token, workspace } from './event-data';
 
 /**
  * Every event type, `<category>.<entity>.<action>`, with a description and the schema of its `data`
@@ -99,19 +99,19 @@ export const eventCatalog = [
     'crm.activity.added': 'An activity was logged on a lead or customer: through the API, or by Parley for a stage change or a completed task.',
     'crm.activity.deleted': 'An activity added through the API was deleted.',
   }),
-  ...group('planned', plannedEntity('account'), {
-    'channel.account.connected': 'A channel account was connected.',
-    'channel.account.disconnected': 'A channel account was disconnected.',
-    'channel.account.updated': 'A channel account’s settings changed.',
-    'channel.account.errored': 'A channel account failed (e.g. expired credentials).',
+  ...group('available', z.strictObject({ account }), {
+    'channel.account.connected': 'A channel account was created (accounts start connected) or reconnected.',
+    'channel.account.disconnected': 'A channel account was disconnected: replies through it fail with `channel_disconnected`.',
+    'channel.account.updated': 'A channel account’s name, rate, config or secrets changed (`changes` names the fields; secret values never appear).',
+    'channel.account.errored': 'A provider refused the account (e.g. an SMTP login, or a 401/403/410 from the api URL): `account.lastError` says why.',
     'channel.account.deleted': 'A channel account was deleted.',
   }),
-  ...group('planned', plannedEntity('message'), {
-    'channel.message.status_changed': 'A channel reported a new status for a message.',
-    'channel.message.sent': 'A channel sent a message.',
-    'channel.message.delivered': 'A channel delivered a message.',
-    'channel.message.read': 'The recipient read a message.',
-    'channel.message.failed': 'A channel failed to deliver a message.',
+  ...group('available', z.strictObject({ message, conversation: conversation.nullable() }), {
+    'channel.message.status_changed': 'An outgoing message’s `deliveryStatus` changed (`changes.deliveryStatus` is `[before, after]`); sent with each of the four below.',
+    'channel.message.sent': 'The channel accepted an outgoing message.',
+    'channel.message.delivered': 'The channel reported the message delivered.',
+    'channel.message.read': 'The channel reported the message read.',
+    'channel.message.failed': 'An outgoing message failed for good: `message.failureReason` says why.',
   }),
   ...group('available', z.strictObject({ definition }), {
     'workflow.definition.created': 'A workflow was created.',
@@ -134,16 +134,16 @@ export const eventCatalog = [
     'ai.article.updated': 'A knowledge-base article changed (`changes` names the fields).',
     'ai.article.deleted': 'A knowledge-base article was deleted.',
   }),
-  ...group('planned', plannedEntity('campaign'), {
-    'broadcast.campaign.scheduled': 'A broadcast was scheduled.',
-    'broadcast.campaign.sending': 'A broadcast started sending.',
-    'broadcast.campaign.sent': 'A broadcast finished sending.',
-    'broadcast.campaign.failed': 'A broadcast failed.',
-    'broadcast.campaign.cancelled': 'A broadcast was cancelled.',
+  ...group('available', z.strictObject({ campaign }), {
+    'broadcast.campaign.scheduled': 'A broadcast was scheduled (or its time moved): `campaign.scheduledAt`.',
+    'broadcast.campaign.sending': 'A broadcast started sending: on `send`, or when its scheduled time came.',
+    'broadcast.campaign.sent': 'Every recipient of a broadcast has an outcome, and at least one was sent to (or none was left to try).',
+    'broadcast.campaign.failed': 'A broadcast ended without reaching any recipient it tried: `campaign.failureReason`.',
+    'broadcast.campaign.cancelled': 'A broadcast was cancelled; recipients not yet sent to never are.',
   }),
-  ...group('planned', plannedEntity('recipient'), {
-    'broadcast.recipient.delivered': 'A broadcast reached a recipient.',
-    'broadcast.recipient.failed': 'A broadcast could not reach a recipient.',
+  ...group('available', z.strictObject({ recipient }), {
+    'broadcast.recipient.delivered': 'The channel reported a broadcast delivered to a recipient.',
+    'broadcast.recipient.failed': 'A broadcast could not be sent to a recipient: `recipient.reason`.',
   }),
   ...group('planned', plannedEntity('booking'), {
     'scheduling.booking.created': 'A booking was made.',

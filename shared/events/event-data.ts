@@ -4,6 +4,8 @@ import { Channel, Priority, Status, type Conversation } from '../domain/inbox/co
 import { Attachment, MESSAGE_TYPES, type Message } from '../domain/inbox/message';
 import { Identity, type Customer } from '../domain/contacts/customer';
 import type { Tag } from '../domain/tags/tag';
+import { Audience, BROADCAST_STATUSES, RECIPIENT_STATUSES, STAT_NAMES, type Broadcast, type Recipient } from '../domain/broadcasts/broadcast';
+import { ACCOUNT_STATUSES, ApiConfig, CHANNEL_TYPES, EmailConfig, SandboxConfig, type Account } from '../domain/channels/account';
 import type { TokenRecord } from '../domain/auth/token';
 import type { publicSubscription } from '../domain/webhooks/subscription';
 import type { Workspace } from '../domain/auth/workspace';
@@ -34,6 +36,7 @@ export const conversation = exactly<Conversation>()(
     number: z.number().int().min(1),
     customerId: id,
     channel: Channel,
+    channelId: id.nullable(),
     status: Status,
     snoozedUntil: time.nullable(),
     assigneeId: z.string().nullable(),
@@ -57,6 +60,7 @@ export const message = exactly<Message>()(
     content: z.string().nullable(),
     attachments: z.array(Attachment),
     deliveryStatus: z.enum(['received', 'pending', 'sent', 'delivered', 'read', 'failed']).nullable(),
+    failureReason: z.string().nullable(),
     author: z.strictObject({ type: z.enum(['customer', 'token', 'system', 'ai']), id: z.string().nullable() }),
     externalId: z.string().nullable(),
     createdAt: time,
@@ -242,6 +246,51 @@ export const article = exactly<Article>()(
     published: z.boolean(),
     locale: z.string(),
     createdAt: time,
+    updatedAt: time,
+  }),
+);
+
+export const account = exactly<Account>()(
+  z.strictObject({
+    _id: id,
+    type: z.enum(CHANNEL_TYPES),
+    name: z.string(),
+    status: z.enum(ACCOUNT_STATUSES),
+    config: z.union([ApiConfig, EmailConfig, SandboxConfig]),
+    ratePerSecond: z.number().int().min(1),
+    secretNames: z.array(z.enum(['signingSecret', 'smtpPassword'])),
+    lastError: z.strictObject({ reason: z.string(), at: time }).nullable(),
+    createdAt: time,
+    updatedAt: time,
+  }),
+);
+
+export const campaign = exactly<Broadcast>()(
+  z.strictObject({
+    _id: id,
+    name: z.string(),
+    channelId: id,
+    audience: Audience,
+    content: z.string(),
+    subject: z.string().nullable(),
+    status: z.enum(BROADCAST_STATUSES),
+    scheduledAt: time.nullable(),
+    startedAt: time.nullable(),
+    completedAt: time.nullable(),
+    failureReason: z.string().nullable(),
+    stats: z.strictObject(Object.fromEntries(STAT_NAMES.map((n) => [n, z.number().int().min(0)])) as Record<(typeof STAT_NAMES)[number], z.ZodNumber>),
+    createdAt: time,
+    updatedAt: time,
+  }),
+);
+
+export const recipient = exactly<Recipient>()(
+  z.strictObject({
+    broadcastId: id,
+    customerId: id,
+    status: z.enum(RECIPIENT_STATUSES),
+    reason: z.string().nullable(),
+    sentAt: time.nullable(),
     updatedAt: time,
   }),
 );

@@ -11,7 +11,7 @@ import { respond } from './middleware/respond';
 import { requireScope } from './middleware/scope';
 import { validate } from './middleware/validate';
 import { workspace } from './middleware/workspace';
-import { stateOf } from './state';
+import { header, stateOf } from './state';
 
 type Out<S> = S extends z.ZodType ? z.output<S> : Record<string, never>;
 
@@ -38,7 +38,8 @@ export interface RouteContext<B, Q, P, W> {
   token: TokenRecord;
   requestId: string;
   now: Date;
-  request: { method: string; path: string };
+  /** `rawBody` is the body's exact bytes as text (what a signature over the body covers); `header` ignores case. */
+  request: { method: string; path: string; rawBody: string; header: (name: string) => string | undefined };
 }
 
 type Ctx<B, Q, P, W extends boolean | undefined> = RouteContext<Out<B>, Out<Q>, Out<P>, W extends false ? undefined : string>;
@@ -77,7 +78,12 @@ export const route = <
       token: state.token!,
       requestId: state.requestId,
       now: state.now,
-      request: { method: event.requestContext.http.method, path: event.rawPath },
+      request: {
+        method: event.requestContext.http.method,
+        path: event.rawPath,
+        rawBody: event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8').toString('utf8') : '',
+        header: (name: string) => header(event, name),
+      },
     } as Ctx<B, Q, P, W>;
     const run = () => fn(ctx);
     const data = state.idempotency ? await runKeyed(state.idempotency, spec.status ?? 200, state.now, run) : await run();

@@ -74,4 +74,5 @@ export const fullWiring: Wiring = {
     },
   ],
   schedules: [{ name: 'wake-up', everyMinutes: 1, target: { handler, access: { table: 'write' } } }],
+  keys: [],
 };

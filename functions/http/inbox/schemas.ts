@@ -13,6 +13,7 @@ export const Subject = z.string().trim().min(1).max(255).nullable();
 export const CreateConversation = z.strictObject({
   customerId: ObjectId,
   channel: Channel.default('api'),
+  channelId: ObjectId.optional(),
   subject: Subject.optional(),
   priority: Priority.optional(),
   assigneeId: ObjectId.nullable().optional(),

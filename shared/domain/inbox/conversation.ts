@@ -18,6 +18,8 @@ export interface Conversation {
   number: number;
   customerId: string;
   channel: Channel;
+  /** The connected channel account replies go out through; null: replies are only recorded. */
+  channelId: string | null;
   status: Status;
   snoozedUntil: string | null;
   assigneeId: string | null;
@@ -45,6 +47,7 @@ export interface Change {
 export interface NewConversation {
   customerId: string;
   channel: Channel;
+  channelId?: string | null;
   subject?: string | null;
   priority?: Priority;
   assigneeId?: string | null;
@@ -56,6 +59,7 @@ export const newConversation = (input: NewConversation, ids: { _id: string; numb
   number: ids.number,
   customerId: input.customerId,
   channel: input.channel,
+  channelId: input.channelId ?? null,
   status: input.status ?? 'open',
   snoozedUntil: null,
   assigneeId: input.assigneeId ?? null,

@@ -41,6 +41,8 @@ export interface Message {
   content: string | null;
   attachments: Attachment[];
   deliveryStatus: DeliveryStatus | null;
+  /** Why a `failed` outgoing message failed (e.g. `http_503`, `invalid_recipient`, `channel_disconnected`). */
+  failureReason: string | null;
   author: Author;
   externalId: string | null;
   createdAt: string;
@@ -62,6 +64,7 @@ export const newMessage = (input: NewMessage, ids: { _id: string; conversationId
   content: input.content ?? null,
   attachments: input.attachments ?? [],
   deliveryStatus: input.type === 'incoming' ? 'received' : input.type === 'outgoing' ? 'pending' : null,
+  failureReason: null,
   author: input.author,
   externalId: input.externalId ?? null,
   createdAt: now.toISOString(),

@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 
 export interface SignedMessage {
   eventId: string;
@@ -31,3 +31,10 @@ export const deliveryHeaders = (secret: string, body: string, m: SignedMessage):
   'webhook-timestamp': String(m.timestamp),
   'webhook-signature': standardSignature(secret, m.eventId, m.timestamp, body),
 });
+
+/** Whether `header` is the `sha256=` signature of `body` under `secret`, compared in constant time. */
+export const verifySignature = (secret: string, body: string, header: string | undefined): boolean => {
+  const expected = Buffer.from(signature(secret, body), 'utf8');
+  const given = Buffer.from(header ?? '', 'utf8');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+};

@@ -1,0 +1,7 @@
+import { route } from '../../../shared/http/route';
+import { CreateBroadcast } from '../../../shared/domain/broadcasts/broadcast';
+import { draftBroadcast } from '../../../shared/broadcasts/service';
+
+export const handler = route({ scope: 'channels:write', body: CreateBroadcast, status: 201 }, async ({ body, tenant, now }) => ({
+  broadcast: await draftBroadcast(tenant, body, now),
+}));

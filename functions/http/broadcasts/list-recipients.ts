@@ -1,0 +1,12 @@
+import { route } from '../../../shared/http/route';
+import { ListQuery, paginationOf } from '../../../shared/http/pagination';
+import { requireBroadcast } from '../../../shared/data/broadcasts';
+import { listRecipients } from '../../../shared/data/broadcast-recipients';
+import { BroadcastParams } from './schemas';
+
+/** Every recipient with its status, in customer-id order; the total is the broadcast's recipient count. */
+export const handler = route({ scope: 'channels:read', params: BroadcastParams, query: ListQuery }, async ({ params, query, tenant }) => {
+  const { broadcast } = await requireBroadcast(tenant, params.id);
+  const { recipients, nextCursor } = await listRecipients(tenant, params.id, query);
+  return { recipients, pagination: paginationOf(broadcast.stats.recipients, query, nextCursor) };
+});

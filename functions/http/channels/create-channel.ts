@@ -1,0 +1,11 @@
+import { route } from '../../../shared/http/route';
+import { CreateChannel } from '../../../shared/domain/channels/account';
+import { createChannel } from '../../../shared/data/channels';
+import { assertChannelTarget } from '../../../shared/channels/targets';
+
+/** The signing secret is returned here, once; other secrets never are. */
+export const handler = route({ scope: 'channels:write', body: CreateChannel, status: 201 }, async ({ body, tenant, now }) => {
+  await assertChannelTarget(body.type, body.config);
+  const { account, signingSecret } = await createChannel(tenant, body, now);
+  return { channel: { ...account, signingSecret } };
+});

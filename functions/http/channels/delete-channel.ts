@@ -1,0 +1,9 @@
+import { route } from '../../../shared/http/route';
+import { deleteChannel } from '../../../shared/data/channels';
+import { ChannelParams } from './schemas';
+
+/** Replies on conversations that named the account fail with `channel_deleted` from then on. */
+export const handler = route({ scope: 'channels:write', params: ChannelParams }, async ({ params, tenant, now }) => {
+  await deleteChannel(tenant, params.id, now);
+  return { channel: { _id: params.id, deleted: true } };
+});

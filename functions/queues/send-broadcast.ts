@@ -1,0 +1,6 @@
+import { consumer } from '../../shared/aws/queues';
+import { handleBroadcastMessage } from '../../shared/broadcasts/worker';
+import type { BroadcastMessage } from '../../shared/broadcasts/queue';
+
+/** SQS consumer: broadcast fan-out and per-recipient sends (partial batch failures). */
+export const handler = consumer<BroadcastMessage>('BROADCAST_QUEUE_URL', 'broadcast', handleBroadcastMessage);

@@ -1,0 +1,5 @@
+import { consumer } from '../../shared/aws/queues';
+import { handleOutgoing, type OutgoingMessage } from '../../shared/channels/outgoing';
+
+/** SQS consumer: sends conversation replies through their channel accounts (partial batch failures). */
+export const handler = consumer<OutgoingMessage>('CHANNEL_QUEUE_URL', 'channel send', handleOutgoing);

@@ -1,0 +1,37 @@
+import { MAX_DELAY_SECONDS } from '../aws/queues';
+import { ValidationError } from '../domain/errors';
+import { cancel, editDraft, schedule, startSending, type Broadcast, type CreateBroadcast, type UpdateBroadcast } from '../domain/broadcasts/broadcast';
+import { createBroadcast, mutateBroadcast } from '../data/broadcasts';
+import { channelExists } from '../data/channels';
+import { afterCommit } from '../data/transact';
+import { enqueueBroadcast } from './queue';
+
+const noSuchChannel = () => new ValidationError([{ path: 'channelId', message: 'No such channel in this workspace' }]);
+
+export const draftBroadcast = (ws: string, input: CreateBroadcast, now: Date): Promise<Broadcast> =>
+  createBroadcast(ws, input, now, channelExists(ws, input.channelId, noSuchChannel));
+
+export const editBroadcast = async (ws: string, id: string, patch: UpdateBroadcast, now: Date): Promise<Broadcast> =>
+  (await mutateBroadcast(ws, id, (s) => editDraft(s.broadcast, patch, now), now, { extra: patch.channelId ? [channelExists(ws, patch.channelId, noSuchChannel)] : [] })).broadcast;
+
+/**
+ * Its start message goes on the queue now, delayed to the scheduled time when SQS can hold it (≤ 15 min);
+ * a later time is picked up by the minute timer. Either way, starting is conditional, so it happens once.
+ */
+export const scheduleBroadcast = async (ws: string, id: string, at: string, now: Date): Promise<Broadcast> => {
+  const { broadcast } = await mutateBroadcast(ws, id, (s) => schedule(s.broadcast, at, now), now);
+  const wait = Date.parse(broadcast.scheduledAt!) - now.getTime();
+  if (wait <= MAX_DELAY_SECONDS * 1000) await afterCommit(() => enqueueBroadcast([{ kind: 'start', workspaceId: ws, broadcastId: id }], wait));
+  return broadcast;
+};
+
+/** Starts sending now; a crash before the start message is sent leaves it in the timer's due index. */
+export const sendBroadcast = async (ws: string, id: string, now: Date): Promise<Broadcast> => {
+  const { broadcast } = await mutateBroadcast(ws, id, (s) => startSending(s.broadcast, now), now);
+  await afterCommit(() => enqueueBroadcast([{ kind: 'start', workspaceId: ws, broadcastId: id }]));
+  return broadcast;
+};
+
+/** Recipients not yet claimed are never sent to; sends already in flight finish. */
+export const cancelBroadcast = async (ws: string, id: string, now: Date): Promise<Broadcast> =>
+  (await mutateBroadcast(ws, id, (s) => cancel(s.broadcast, now), now)).broadcast;

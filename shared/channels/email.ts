@@ -1,0 +1,58 @@
+import { createTransport } from 'nodemailer';
+import type { z } from 'zod';
+import type { EmailConfig } from '../domain/channels/account';
+import { emailMessageId } from '../domain/channels/email-threading';
+import type { Provider } from './provider';
+
+const TIMEOUT_MS = 10_000;
+
+interface SmtpError {
+  code?: string;
+  responseCode?: number;
+}
+
+/** SMTP's answer as a delivery outcome: 5xx is permanent, 4xx and transport errors are retried, a refused login is the account's. */
+const failure = (error: SmtpError) => {
+  if (error.code === 'EAUTH') return { ok: false as const, reason: 'smtp_auth_failed', retryable: false, accountError: true };
+  if (error.responseCode && error.responseCode >= 500) return { ok: false as const, reason: `smtp_${error.responseCode}`, retryable: false };
+  if (error.responseCode) return { ok: false as const, reason: `smtp_${error.responseCode}`, retryable: true };
+  return { ok: false as const, reason: error.code === 'ETIMEDOUT' ? 'timeout' : 'connection_error', retryable: true };
+};
+
+/**
+ * The `email` channel: one SMTP submission per send (nodemailer). The Message-ID is derived from the send's
+ * key, so a retried submission carries the same id and mail systems can drop the repeat; replies thread
+ * with In-Reply-To and References.
+ */
+export const emailProvider: Provider = {
+  send: async (account, secrets, outbound) => {
+    const c = account.config as z.output<typeof EmailConfig>;
+    if (!outbound.to.email) return { ok: false, reason: 'no_email_address', retryable: false };
+    const transport = createTransport({
+      host: c.host,
+      port: c.port,
+      secure: c.secure,
+      auth: c.username ? { user: c.username, pass: secrets.smtpPassword } : undefined,
+      connectionTimeout: TIMEOUT_MS,
+      greetingTimeout: TIMEOUT_MS,
+      socketTimeout: TIMEOUT_MS,
+    });
+    const messageId = emailMessageId(outbound.key, c.from);
+    try {
+      await transport.sendMail({
+        from: { name: account.name, address: c.from },
+        to: outbound.to.name ? { name: outbound.to.name, address: outbound.to.email } : outbound.to.email,
+        subject: outbound.subject ?? account.name,
+        // Attachments go as links: fetching them here would let a message make Parley fetch any URL.
+        text: [outbound.content ?? '', ...outbound.attachments.map((a) => `${a.name}: ${a.url}`)].filter(Boolean).join('\n\n'),
+        messageId,
+        ...(outbound.references.length > 0 ? { inReplyTo: outbound.references.at(-1), references: outbound.references } : {}),
+      });
+      return { ok: true, providerMessageId: messageId, writes: [], receipts: [] };
+    } catch (error) {
+      return failure(error as SmtpError);
+    } finally {
+      transport.close();
+    }
+  },
+};

@@ -1,0 +1,78 @@
+import { simpleParser } from 'mailparser';
+import { AppError, ConflictError, NotFoundError, ValidationError } from '../domain/errors';
+import type { Account } from '../domain/channels/account';
+import { messageIdsIn } from '../domain/channels/email-threading';
+import type { InboundEvent } from '../domain/channels/inbound';
+import { INBOUND_SIGNATURE_HEADER } from '../domain/channels/inbound';
+import type { Channel } from '../domain/inbox/conversation';
+import { verifySignature } from '../domain/webhooks/sign';
+import { channelWithSecrets } from '../data/channels';
+import { findSend } from '../data/channel-sends';
+import { conversationOfEmail, emailThread, threadWrites } from '../data/email-threads';
+import { changeDeliveryStatus } from '../data/message-delivery';
+import { receiveIncoming, type Incoming } from '../data/messages-incoming';
+import { transact } from '../data/transact';
+import { recipientReceipt } from '../broadcasts/receipts';
+
+/** The inbox channel a conversation started through an account is filed under. */
+const inboxChannel = (account: Account): Channel => (account.type === 'email' ? 'email' : 'api');
+
+const incoming = async (ws: string, account: Account, input: Incoming, now: Date) => {
+  const { message, conversation, duplicate } = await receiveIncoming(ws, { ...input, channel: inboxChannel(account), channelId: account._id }, now);
+  return { message, conversation, duplicate };
+};
+
+/** A raw email: the sender becomes (or finds) the customer; References / In-Reply-To thread it into its conversation. */
+const incomingEmail = async (ws: string, account: Account, mime: string, now: Date) => {
+  if (account.type !== 'email') throw new ValidationError([{ path: 'type', message: 'Only email channels take raw email' }]);
+  const parsed = await simpleParser(mime);
+  const from = parsed.from?.value[0];
+  if (!from?.address) throw new ValidationError([{ path: 'mime', message: 'The email has no From address' }]);
+  const [messageId] = messageIdsIn(parsed.messageId);
+  const threadIds = [...messageIdsIn(parsed.references as string | string[] | undefined), ...messageIdsIn(parsed.inReplyTo)];
+  const conversationId = await conversationOfEmail(ws, threadIds);
+  const address = from.address.toLowerCase();
+  const received = await incoming(
+    ws,
+    account,
+    {
+      channel: 'email',
+      customer: { identifier: address, email: address, ...(from.name ? { name: from.name.slice(0, 200) } : {}) },
+      content: (parsed.text ?? '').trim().slice(0, 10_000) || (parsed.subject ?? '(no content)'),
+      externalId: messageId?.slice(0, 200),
+      conversationId,
+    },
+    now,
+  );
+  if (messageId && !received.duplicate) {
+    await transact(threadWrites(ws, received.conversation._id, await emailThread(ws, received.conversation._id), messageId));
+  }
+  return received;
+};
+
+/** A channel's receipt for something it sent: moves the message's, or the broadcast recipient's, status on. */
+const receipt = async (ws: string, account: Account, event: Extract<InboundEvent, { type: 'status' }>, now: Date) => {
+  const sent = await findSend(ws, account._id, event.id);
+  if (!sent) throw new NotFoundError('Outgoing message');
+  if (sent.target === 'recipient') return { recipient: await recipientReceipt(ws, sent.broadcastId, sent.customerId, event.status, event.reason, now) };
+  const message = await changeDeliveryStatus(ws, sent.ref, { status: event.status, reason: event.reason ?? 'provider_reported' }, now);
+  return { applied: message !== undefined };
+};
+
+/**
+ * `POST /channels/{id}/inbound`: verifies the HMAC over the raw body with the account's signing secret
+ * (401 when it does not match), then records an incoming message, a raw email, or a status receipt.
+ */
+export const receiveInbound = async (ws: string, channelId: string, event: InboundEvent, raw: { body: string; signature?: string }, now: Date) => {
+  const channel = await channelWithSecrets(ws, channelId);
+  if (!channel) throw new NotFoundError('Channel');
+  if (!verifySignature(channel.secrets.signingSecret!, raw.body, raw.signature)) {
+    throw new AppError('UNAUTHORIZED', `Missing or invalid ${INBOUND_SIGNATURE_HEADER}: expected sha256=<hex HMAC-SHA256(signing secret, raw body)>`);
+  }
+  const { account } = channel;
+  if (account.status === 'disconnected') throw new ConflictError('Channel is disconnected', { status: account.status });
+  if (event.type === 'status') return { type: event.type, ...(await receipt(ws, account, event, now)) };
+  if (event.type === 'email') return { type: event.type, ...(await incomingEmail(ws, account, event.mime, now)) };
+  const { type: _type, ...message } = event;
+  return { type: event.type, ...(await incoming(ws, account, { ...message, channel: inboxChannel(account) }, now)) };
+};

@@ -1,0 +1,83 @@
+import { ACK, later, type Verdict } from '../aws/queues';
+import type { Tenant } from '../domain/auth/tenant';
+import { channelWithSecrets, markChannelErrored } from '../data/channels';
+import { sendRecord } from '../data/channel-sends';
+import { getConversation } from '../data/conversations';
+import { getCustomer } from '../data/customers';
+import { emailThread, threadWrites } from '../data/email-threads';
+import { changeDeliveryStatus, claimSend, postponeSend, readSendState } from '../data/message-delivery';
+import type { MessageRef } from '../data/messages';
+import { providers } from './providers';
+import { sendOutcome } from './outcome';
+
+/** The body of a channel-send message: which outgoing message to send; the truth is in the table. */
+export interface OutgoingMessage extends MessageRef {
+  workspaceId: Tenant;
+}
+
+/** Longer than the worker's timeout (one provider call, 10 s), shorter than the queue's visibility timeout (see wiring). */
+export const SEND_LEASE_MS = 20_000;
+
+/**
+ * Sends one outgoing message through its conversation's channel account, at most once per attempt and
+ * never again once sent: the send needs a lease on a still-pending message, and its `sent` record commits
+ * only while that lease is held. A worker that dies mid-send leaves the lease to expire; the message
+ * comes back and is retried with the same idempotency key (the sandbox records the send atomically with
+ * the status, so it is accepted exactly once).
+ */
+export const handleOutgoing = async (m: OutgoingMessage): Promise<Verdict> => {
+  const ws = m.workspaceId;
+  const state = await readSendState(ws, m);
+  if (!state || state.message.deliveryStatus !== 'pending') return ACK;
+  const now = Date.now();
+  if (state.leaseUntil !== undefined && state.leaseUntil >= now) return later(state.leaseUntil - now + 1000);
+  if (state.notBefore !== undefined && state.notBefore > now) return later(state.notBefore - now);
+  const lease = now + SEND_LEASE_MS;
+  const attempts = await claimSend(ws, m, now, lease);
+  if (attempts === undefined) return later(1000);
+  const fail = (reason: string) => changeDeliveryStatus(ws, m, { status: 'failed', reason, lease }, new Date()).then(() => ACK);
+
+  const conversation = (await getConversation(ws, m.conversationId))?.conversation;
+  const channel = conversation?.channelId ? await channelWithSecrets(ws, conversation.channelId) : undefined;
+  if (!conversation || !channel) return fail('channel_deleted');
+  if (channel.account.status !== 'connected') return fail(channel.account.status === 'error' ? 'channel_error' : 'channel_disconnected');
+  const customer = (await getCustomer(ws, conversation.customerId))?.customer;
+  if (!customer) return fail('customer_deleted');
+  if (customer.blocked) return fail('customer_blocked');
+
+  const thread = channel.account.type === 'email' ? await emailThread(ws, conversation._id) : [];
+  const { message } = state;
+  const result = await providers[channel.account.type].send(channel.account, channel.secrets, {
+    tenant: ws,
+    key: message._id,
+    kind: 'message',
+    to: customer,
+    content: message.content,
+    attachments: message.attachments,
+    subject: conversation.subject,
+    references: thread,
+    context: { message, conversation },
+    attempt: attempts,
+  });
+  return sendOutcome(result, {
+    sent: async (r) => {
+      const writes = [
+        ...r.writes,
+        sendRecord(ws, channel.account._id, message._id, { target: 'message', ref: { _id: m._id, conversationId: m.conversationId, createdAt: m.createdAt } }),
+        ...(channel.account.type === 'email' ? threadWrites(ws, conversation._id, thread, r.providerMessageId) : []),
+      ];
+      const sent = await changeDeliveryStatus(ws, m, { status: 'sent', providerMessageId: r.providerMessageId, lease, writes }, new Date());
+      if (sent) for (const status of r.receipts) await changeDeliveryStatus(ws, m, { status }, new Date());
+      return ACK;
+    },
+    retry: async (delayMs) => {
+      await postponeSend(ws, m, lease, Date.now() + delayMs);
+      return later(delayMs);
+    },
+    failed: async (reason, accountError) => {
+      if (accountError) await markChannelErrored(ws, channel.account._id, reason, new Date());
+      return fail(reason);
+    },
+    attempts,
+  });
+};

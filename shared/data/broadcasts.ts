@@ -1,0 +1,138 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo } from '../aws/dynamo';
+import { config } from '../config';
+import { objectId } from '../ids';
+import { buildEnvelope, diff } from '../events/envelope';
+import { NotFoundError, ValidationError } from '../domain/errors';
+import { newBroadcast, STAT_NAMES, type Broadcast, type BroadcastStatus, type CreateBroadcast, type Stats } from '../domain/broadcasts/broadcast';
+import { bump, bumpCounter, readCounter, type Counter } from './counters';
+import { collect, queryAll, queryPage, type PageRequest } from './query';
+import { fromIndexSk, indexSk, tenantPk } from './keys';
+import { outboxItem } from './outbox';
+import { lostRace, retryOnConflict } from './retry';
+import { conditionCheck, createItem, deleteItem, transact, type Write } from './transact';
+import { versionedUpdate } from './versioned';
+
+/**
+ * Broadcasts: pk=<tenant> sk=BROADCAST#<id>, counted by the workspace counter `broadcasts`. One waiting
+ * to start, or started and not yet fanned out, is in the timer's index gsi1pk=BROADCASTS_DUE
+ * gsi1sk=<due time>#<tenant>#<id>. Its stats are a sharded counter (recipients are settled in parallel)
+ * and its recipients a partition, pk=<tenant>#BROADCAST#<id>.
+ */
+export const DUE_INDEX = 'BROADCASTS_DUE';
+const key = (ws: string, id: string) => ({ pk: tenantPk(ws), sk: `BROADCAST#${id}` });
+export const broadcastPartition = (ws: string, id: string) => tenantPk(ws, 'BROADCAST', id);
+const statsCounter = (ws: string, id: string): Counter => ({ pk: broadcastPartition(ws, id), sk: 'STATS', shards: 8 });
+const COUNTER = 'broadcasts';
+
+const FIELDS = ['_id', 'name', 'channelId', 'audience', 'content', 'subject', 'status', 'scheduledAt', 'startedAt', 'completedAt', 'failureReason', 'createdAt', 'updatedAt'] as const;
+
+export interface StoredBroadcast {
+  broadcast: Broadcast;
+  version: number;
+  /** Every recipient has been written and enqueued. */
+  fannedOut: boolean;
+}
+
+const dueAt = (b: Broadcast, fannedOut: boolean): string | undefined =>
+  b.status === 'scheduled' ? b.scheduledAt! : b.status === 'sending' && !fannedOut ? b.startedAt! : undefined;
+const dueIndex = (ws: string, b: Broadcast, fannedOut: boolean) => {
+  const at = dueAt(b, fannedOut);
+  return at ? { gsi1pk: DUE_INDEX, gsi1sk: indexSk(at, ws, b._id) } : undefined;
+};
+
+const withoutStats = ({ stats: _stats, ...b }: Broadcast) => b;
+
+export const readStats = async (ws: string, id: string): Promise<Stats> => {
+  const shards = await collect(queryAll({ pk: statsCounter(ws, id).pk, skPrefix: 'STATS#', consistent: true }));
+  return Object.fromEntries(STAT_NAMES.map((n) => [n, shards.reduce((sum, s) => sum + ((s[n] as number | undefined) ?? 0), 0)])) as unknown as Stats;
+};
+
+/** Adds to the broadcast's stats, in the transaction that settles a recipient. */
+export const bumpStats = (ws: string, id: string, deltas: Partial<Stats>): Write => bump(statsCounter(ws, id), deltas as Record<string, number>);
+
+export const getBroadcast = async (ws: string, id: string): Promise<StoredBroadcast | undefined> => {
+  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: key(ws, id), ConsistentRead: true }));
+  if (!Item) return undefined;
+  const fields = Object.fromEntries(FIELDS.map((f) => [f, Item[f] ?? null]));
+  return { broadcast: { ...fields, stats: await readStats(ws, id) } as unknown as Broadcast, version: Item.version as number, fannedOut: Item.fannedOut === true };
+};
+
+export const requireBroadcast = async (ws: string, id: string): Promise<StoredBroadcast> => {
+  const stored = await getBroadcast(ws, id);
+  if (!stored) throw new NotFoundError('Broadcast');
+  return stored;
+};
+
+const campaignEvent = (type: `broadcast.campaign.${'scheduled' | 'sending' | 'sent' | 'failed' | 'cancelled'}`, ws: string, campaign: Broadcast, before: Broadcast, now: Date) =>
+  outboxItem(buildEnvelope(type, ws, { campaign }, { changes: diff({ status: before.status }, { status: campaign.status }), now }));
+
+export const createBroadcast = async (ws: string, input: CreateBroadcast, now: Date, channelGuard: Write): Promise<Broadcast> => {
+  const broadcast = newBroadcast(objectId(now.getTime()), input, now);
+  await transact([createItem({ ...key(ws, broadcast._id), type: 'BROADCAST', version: 1, fannedOut: false, ...withoutStats(broadcast) }), bumpCounter(ws, COUNTER, 1), channelGuard]);
+  return broadcast;
+};
+
+export const listBroadcasts = async (ws: string, page: PageRequest) => {
+  const [{ items, nextCursor }, total] = await Promise.all([queryPage({ pk: tenantPk(ws), skPrefix: 'BROADCAST#', newestFirst: true }, page), readCounter(ws, COUNTER)]);
+  const broadcasts = await Promise.all(
+    items.map(async (item) => ({ ...Object.fromEntries(FIELDS.map((f) => [f, item[f] ?? null])), stats: await readStats(ws, item._id as string) }) as unknown as Broadcast),
+  );
+  return { broadcasts, total, nextCursor };
+};
+
+const EVENT_OF: Partial<Record<BroadcastStatus, Parameters<typeof campaignEvent>[0]>> = {
+  scheduled: 'broadcast.campaign.scheduled',
+  sending: 'broadcast.campaign.sending',
+  sent: 'broadcast.campaign.sent',
+  failed: 'broadcast.campaign.failed',
+  cancelled: 'broadcast.campaign.cancelled',
+};
+
+/**
+ * Read, decide, write, conditional on the version read (re-run when another writer won). `decide`
+ * returns the broadcast after the change (a new status brings its event), or undefined for no change.
+ * `opts.fannedOut` records that fan-out finished; `extra` rides in the same transaction.
+ */
+export const mutateBroadcast = (
+  ws: string,
+  id: string,
+  decide: (s: StoredBroadcast) => Broadcast | undefined,
+  now: Date,
+  opts: { fannedOut?: true; extra?: Write[] } = {},
+): Promise<StoredBroadcast> =>
+  retryOnConflict(async () => {
+    const stored = await requireBroadcast(ws, id);
+    const after = decide(stored);
+    if (!after) return stored;
+    const fannedOut = opts.fannedOut ?? stored.fannedOut;
+    const index = dueIndex(ws, after, fannedOut);
+    const update = versionedUpdate(key(ws, id), stored.version, withoutStats(stored.broadcast), withoutStats(after), {
+      set: { ...index, ...(opts.fannedOut ? { fannedOut: true } : {}) },
+      remove: index ? [] : ['gsi1pk', 'gsi1sk'],
+    });
+    const event = after.status !== stored.broadcast.status ? EVENT_OF[after.status] : undefined;
+    await transact([update, ...(event ? [campaignEvent(event, ws, after, stored.broadcast, now)] : []), ...(opts.extra ?? [])], lostRace);
+    return { broadcast: after, version: stored.version + 1, fannedOut };
+  });
+
+/** A condition that the broadcast is still sending: a recipient's send is claimed only then. */
+export const stillSending = (ws: string, id: string): Write =>
+  conditionCheck(key(ws, id), { condition: '#s = :sending', names: { '#s': 'status' }, values: { ':sending': 'sending' } });
+
+/** Drafts, and broadcasts that ended, can be deleted (with their recipients left to expire unlisted). */
+export const deleteBroadcast = (ws: string, id: string): Promise<Broadcast> =>
+  retryOnConflict(async () => {
+    const { broadcast, version } = await requireBroadcast(ws, id);
+    if (broadcast.status === 'scheduled' || broadcast.status === 'sending') {
+      throw new ValidationError([{ path: 'status', message: `A ${broadcast.status} broadcast must be cancelled before it is deleted` }]);
+    }
+    await transact([deleteItem(key(ws, id), { condition: 'version = :v', values: { ':v': version } }), bumpCounter(ws, COUNTER, -1)], lostRace);
+    return broadcast;
+  });
+
+/** Broadcasts due to start (or whose fan-out should be running) by `now`, across tenants, for the timer. */
+export const dueBroadcasts = async (now: Date, limit: number): Promise<{ tenant: string; id: string }[]> => {
+  const { items } = await queryPage({ index: 'gsi1', pk: DUE_INDEX, skUpTo: `${now.toISOString()}#~` }, { limit });
+  return items.map((item) => fromIndexSk(item.gsi1sk as string));
+};

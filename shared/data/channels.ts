@@ -1,0 +1,137 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo } from '../aws/dynamo';
+import { config } from '../config';
+import { objectId } from '../ids';
+import { buildEnvelope, diff } from '../events/envelope';
+import { NotFoundError } from '../domain/errors';
+import { errored, newAccount, patchAccount, transition, type Account, type AccountAction, type CreateChannel, type Secrets, type UpdateChannel } from '../domain/channels/account';
+import { secretBox } from '../secrets/box';
+import { bumpCounter, readCounter } from './counters';
+import { tenantPk } from './keys';
+import { outboxItem } from './outbox';
+import { queryPage, type PageRequest } from './query';
+import { lostRace, retryOnConflict } from './retry';
+import { conditionCheck, createItem, deleteItem, transact, type Write } from './transact';
+import { versionedUpdate } from './versioned';
+
+/**
+ * Channel accounts: pk=<tenant> sk=CHANNEL#<id>, listed by that prefix (oldest first), counted by the
+ * workspace counter `channels`. The secrets are one sealed attribute (`sealedSecrets`), bound to the
+ * tenant and the account id; no read path returns it.
+ */
+const key = (ws: string, id: string) => ({ pk: tenantPk(ws), sk: `CHANNEL#${id}` });
+const COUNTER = 'channels';
+
+const FIELDS = ['_id', 'name', 'status', 'config', 'ratePerSecond', 'secretNames', 'lastError', 'createdAt', 'updatedAt'] as const;
+/** The item's `type` names the entity (CHANNEL); the account's own type is stored as `channelType`. */
+const fromItem = (item: Record<string, unknown>): Account =>
+  ({ _id: item._id, type: item.channelType, ...Object.fromEntries(FIELDS.map((f) => [f, item[f] ?? null])) }) as unknown as Account;
+const toItem = (ws: string, a: Account, sealedSecrets: string) => {
+  const { type, ...fields } = a;
+  return { ...key(ws, a._id), type: 'CHANNEL', channelType: type, version: 1, ...fields, sealedSecrets };
+};
+
+const sealContext = (ws: string, id: string) => ({ workspace: ws, channel: id });
+const seal = (ws: string, id: string, secrets: Secrets) => secretBox().seal(JSON.stringify(secrets), sealContext(ws, id));
+
+interface Stored {
+  account: Account;
+  version: number;
+  sealed: string;
+}
+
+const readStored = async (ws: string, id: string): Promise<Stored | undefined> => {
+  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: key(ws, id), ConsistentRead: true }));
+  return Item ? { account: fromItem(Item), version: Item.version as number, sealed: Item.sealedSecrets as string } : undefined;
+};
+
+const requireStored = async (ws: string, id: string): Promise<Stored> => {
+  const stored = await readStored(ws, id);
+  if (!stored) throw new NotFoundError('Channel');
+  return stored;
+};
+
+export const getChannel = async (ws: string, id: string): Promise<Account | undefined> => (await readStored(ws, id))?.account;
+export const requireChannel = async (ws: string, id: string): Promise<Account> => (await requireStored(ws, id)).account;
+
+/** The account with its secrets opened: for the code that talks to its provider, never for a response. */
+export const channelWithSecrets = async (ws: string, id: string): Promise<{ account: Account; secrets: Secrets } | undefined> => {
+  const stored = await readStored(ws, id);
+  if (!stored) return undefined;
+  return { account: stored.account, secrets: JSON.parse(await secretBox().open(stored.sealed, sealContext(ws, id))) as Secrets };
+};
+
+const event = (type: Parameters<typeof buildEnvelope>[0], ws: string, account: Account, now: Date, changes?: ReturnType<typeof diff>) =>
+  outboxItem(buildEnvelope(type, ws, { account }, { changes, now }));
+
+/** Creates a connected account; returns it with its signing secret, which the caller shows once. */
+export const createChannel = async (ws: string, input: CreateChannel, now: Date): Promise<{ account: Account; signingSecret: string }> => {
+  const { account, secrets } = newAccount(objectId(now.getTime()), input, now);
+  await transact([
+    createItem(toItem(ws, account, await seal(ws, account._id, secrets))),
+    bumpCounter(ws, COUNTER, 1),
+    event('channel.account.connected', ws, account, now),
+  ]);
+  return { account, signingSecret: secrets.signingSecret! };
+};
+
+export const listChannels = async (ws: string, page: PageRequest) => {
+  const [{ items, nextCursor }, total] = await Promise.all([queryPage({ pk: tenantPk(ws), skPrefix: 'CHANNEL#' }, page), readCounter(ws, COUNTER)]);
+  return { channels: items.map(fromItem), total, nextCursor };
+};
+
+const versioned = (ws: string, stored: Stored, after: Account, extra: Record<string, unknown> = {}): Write =>
+  versionedUpdate(key(ws, after._id), stored.version, stored.account, after, { set: extra });
+
+/**
+ * A PATCH; secrets given replace those of the same name, re-sealed. Nothing changed: no write, no event.
+ * `check` vets the account as it would be saved (e.g. its target address) before anything is written.
+ */
+export const updateChannel = (ws: string, id: string, patch: UpdateChannel, now: Date, check: (after: Account) => Promise<void>): Promise<Account> =>
+  retryOnConflict(async () => {
+    const stored = await requireStored(ws, id);
+    const current = JSON.parse(await secretBox().open(stored.sealed, sealContext(ws, id))) as Secrets;
+    const next = patchAccount(stored.account, current, patch, now);
+    if (!next) return stored.account;
+    await check(next.account);
+    const sealed = patch.secrets ? { sealedSecrets: await seal(ws, id, next.secrets) } : {};
+    const changes = diff(stored.account, next.account);
+    await transact([versioned(ws, stored, next.account, sealed), event('channel.account.updated', ws, next.account, now, changes)], lostRace);
+    return next.account;
+  });
+
+export const changeChannelStatus = (ws: string, id: string, action: AccountAction, now: Date): Promise<Account> =>
+  retryOnConflict(async () => {
+    const stored = await requireStored(ws, id);
+    const after = transition(stored.account, action, now);
+    const type = action === 'connect' ? 'channel.account.connected' : 'channel.account.disconnected';
+    await transact([versioned(ws, stored, after), event(type, ws, after, now, diff({ status: stored.account.status }, { status: after.status }))], lostRace);
+    return after;
+  });
+
+/** Marks a connected account `error` (a provider refused its credentials); a no-op when it is not connected. */
+export const markChannelErrored = (ws: string, id: string, reason: string, now: Date): Promise<void> =>
+  retryOnConflict(async () => {
+    const stored = await readStored(ws, id);
+    if (!stored || stored.account.status !== 'connected') return;
+    const after = errored(stored.account, reason, now);
+    await transact([versioned(ws, stored, after), event('channel.account.errored', ws, after, now, diff({ status: stored.account.status }, { status: after.status }))], lostRace);
+  });
+
+export const deleteChannel = (ws: string, id: string, now: Date): Promise<Account> =>
+  retryOnConflict(async () => {
+    const stored = await requireStored(ws, id);
+    await transact(
+      [
+        deleteItem(key(ws, id), { condition: 'version = :v', values: { ':v': stored.version } }),
+        bumpCounter(ws, COUNTER, -1),
+        event('channel.account.deleted', ws, stored.account, now),
+      ],
+      lostRace,
+    );
+    return stored.account;
+  });
+
+/** A condition that the account exists, for writes that name it (a conversation, a broadcast). */
+export const channelExists = (ws: string, id: string, onFail: () => Error): Write =>
+  conditionCheck(key(ws, id), { condition: 'attribute_exists(pk)', onFail });

@@ -1,0 +1,23 @@
+import { config } from '../config';
+import { kmsBox } from './kms-box';
+import { localBox } from './local-box';
+
+/**
+ * Encrypts small secrets (channel credentials) for storage. `context` is bound to the ciphertext (KMS
+ * encryption context, AES-GCM additional data): a ciphertext copied onto another item does not open.
+ */
+export interface SecretBox {
+  seal(plaintext: string, context: Record<string, string>): Promise<string>;
+  open(sealed: string, context: Record<string, string>): Promise<string>;
+}
+
+let box: SecretBox | undefined;
+
+/** KMS when the deployment names a key (AWS), else a key file on this machine (the local runtime). */
+export const secretBox = (): SecretBox => {
+  if (!box) {
+    const { CHANNEL_SECRETS_KEY_ID, LOCAL_SECRETS_KEY_FILE } = config();
+    box = CHANNEL_SECRETS_KEY_ID ? kmsBox(CHANNEL_SECRETS_KEY_ID) : localBox(LOCAL_SECRETS_KEY_FILE);
+  }
+  return box;
+};
