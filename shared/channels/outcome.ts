@@ -1,10 +1,12 @@
 import type { Verdict } from '../aws/queues';
+import { log } from '../log';
 import { retryDelayMs } from '../domain/channels/delivery';
 import type { SendResult } from './provider';
 
-/** A provider's answer, routed: accepted, worth another attempt (until the attempts run out), or failed for good. */
+/** A provider's answer, logged (never with its content or the account's secrets) and routed: accepted, worth another attempt (until the attempts run out), or failed for good. */
 export const sendOutcome = (
   result: SendResult,
+  about: { tenant: string; channelId: string; key: string },
   on: {
     sent: (r: Extract<SendResult, { ok: true }>) => Promise<Verdict>;
     retry: (delayMs: number) => Promise<Verdict>;
@@ -12,6 +14,7 @@ export const sendOutcome = (
     attempts: number;
   },
 ): Promise<Verdict> => {
+  log.info('channel send', { ...about, attempt: on.attempts, ...(result.ok ? { ok: true } : { ok: false, reason: result.reason }) });
   if (result.ok) return on.sent(result);
   const delay = result.retryable ? retryDelayMs(on.attempts, result.retryAfterMs) : undefined;
   return delay === undefined ? on.failed(result.reason, result.accountError ?? false) : on.retry(delay);
