@@ -16,7 +16,7 @@ import { grantsFor, type FunctionKind, type Grant } from '../wiring/grants';
 import type { Stage } from '../stacks/stage';
 import type { Alarms } from './alarms';
 import { nodejsBundling } from './bundling';
-import { FAULT_ENV } from '../local/faults';
+import { FAULT_AFTER_ENV, FAULT_ENV } from '../local/faults';
 
 /** Memory and timeout per kind; a wiring spec may override either. */
 export const KIND_DEFAULTS: Record<FunctionKind, { memoryMb: number; timeoutSeconds: number }> = {
@@ -29,7 +29,7 @@ export const KIND_DEFAULTS: Record<FunctionKind, { memoryMb: number; timeoutSeco
 };
 
 /** Local-only settings that must never reach a deployed function. */
-export const FORBIDDEN_ENV = ['WEBHOOK_ALLOW_PRIVATE_TARGETS', 'DYNAMODB_ENDPOINT', 'SQS_ENDPOINT', FAULT_ENV] as const;
+export const FORBIDDEN_ENV = ['WEBHOOK_ALLOW_PRIVATE_TARGETS', 'DYNAMODB_ENDPOINT', 'SQS_ENDPOINT', FAULT_ENV, FAULT_AFTER_ENV, 'LOCAL_SECRETS_KEY_FILE'] as const;
 
 export interface DeployedQueue {
   spec: QueueSpec;

@@ -33,10 +33,38 @@ const crashAfterKeyedCommit: Pluggable<any, any> = {
   },
 };
 
+/**
+ * SIGKILLs this process the moment the Nth send through the sandbox provider has committed (N from
+ * `PARLEY_FAULT_AFTER`, default 1), before its queue message is acknowledged: the other sends of the batch
+ * are left claimed mid-flight.
+ */
+export const CRASH_AFTER_SANDBOX_SEND = 'crash-after-sandbox-send';
+export const FAULT_AFTER_ENV = 'PARLEY_FAULT_AFTER';
+
+const isSandboxSend = (part: Part) => keyOf(part).pk?.S?.includes('#SANDBOX#') === true;
+
+const crashAfterSandboxSend = (after: number): Pluggable<any, any> => {
+  let sends = 0;
+  return {
+    applyToStack: (stack) => {
+      stack.add(
+        (next, context) => async (args) => {
+          const result = await next(args);
+          const parts = ((args.input as { TransactItems?: Part[] }).TransactItems ?? []) as Part[];
+          if (context.commandName === 'TransactWriteItemsCommand' && parts.some(isSandboxSend) && ++sends >= after) process.kill(process.pid, 'SIGKILL');
+          return result;
+        },
+        { step: 'build', name: 'parleyFaultCrashAfterSandboxSend' },
+      );
+    },
+  };
+};
+
 /** Arms the fault point named by `PARLEY_FAULT`, if any, on every AWS client created from now on. */
 export const installFaults = (): void => {
   const fault = process.env[FAULT_ENV];
   if (!fault) return;
-  if (fault !== CRASH_AFTER_KEYED_COMMIT) throw new Error(`${FAULT_ENV}=${fault} names no fault point`);
-  registerClientPlugin(crashAfterKeyedCommit);
+  if (fault === CRASH_AFTER_KEYED_COMMIT) return registerClientPlugin(crashAfterKeyedCommit);
+  if (fault === CRASH_AFTER_SANDBOX_SEND) return registerClientPlugin(crashAfterSandboxSend(Number(process.env[FAULT_AFTER_ENV] ?? '1')));
+  throw new Error(`${FAULT_ENV}=${fault} names no fault point`);
 };

@@ -1,4 +1,4 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../../shared/aws/dynamo';
 import { config } from '../../shared/config';
 import { signature } from '../../shared/domain/webhooks/sign';
@@ -46,3 +46,39 @@ export const storedChannelItem = async (tenant: string, id: string) =>
 /** The sandbox provider's log entry for a send key (test-only). */
 export const sandboxSend = async (tenant: string, channelId: string, key: string) =>
   (await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: { pk: `WS#${tenant}#SANDBOX#${channelId}`, sk: key }, ConsistentRead: true }))).Item;
+
+/** `count` customers created through the API in waves (one workspace counter takes them all). */
+export const createCustomers = async (api: Client, count: number, wave = 20): Promise<string[]> => {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i += wave) {
+    const made = await Promise.all(
+      Array.from({ length: Math.min(wave, count - i) }, async () => {
+        const res = await api.post(CUSTOMERS, { name: `Recipient ${++serial}` });
+        if (res.status !== 201) throw new Error(`creating a customer failed: ${res.status} ${JSON.stringify(res.body)}`);
+        return res.body.data.customer._id as string;
+      }),
+    );
+    ids.push(...made);
+  }
+  return ids;
+};
+
+/** Every sandbox send of a channel account (test-only). */
+export const sandboxSends = async (tenant: string, channelId: string): Promise<Record<string, unknown>[]> => {
+  const items: Record<string, unknown>[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await dynamo().send(
+      new QueryCommand({
+        TableName: config().TABLE_NAME,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': `WS#${tenant}#SANDBOX#${channelId}` },
+        ConsistentRead: true,
+        ExclusiveStartKey,
+      }),
+    );
+    items.push(...(page.Items ?? []));
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return items;
+};
