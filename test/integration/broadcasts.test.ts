@@ -12,7 +12,7 @@ const broadcastOf = async (api: Awaited<ReturnType<typeof ctx.tenant>>['api'], i
 it('a broadcast to tags and ids sends once per customer, skips the blocked one, lists recipients and counts stats', { timeout: 60_000 }, async () => {
   const { api, tenant, workspaceId } = await ctx.tenant();
   const channel = await createChannel(api, { type: 'sandbox', config: { deliver: true, read: false } });
-  const ids = await createCustomers(api, 6);
+  const ids = await createCustomers(tenant, 6);
   const tag = (await api.post('/api/v1/tags', { name: 'vip' })).body.data.tag;
   for (const id of ids.slice(2, 5)) expect((await api.post(`${CUSTOMERS}/${id}/tags`, { tagIds: [tag._id] })).status).toBeLessThan(300);
   expect((await api.post(`${CUSTOMERS}/${ids[0]}/block`)).status).toBe(200);
@@ -44,7 +44,7 @@ it('cancelling mid-send stops the remaining recipients', { timeout: 90_000 }, as
   const { api, tenant } = await ctx.tenant();
   // Two sends a second: the send is still going when it is cancelled.
   const channel = await createChannel(api, { type: 'sandbox', ratePerSecond: 2 });
-  const ids = await createCustomers(api, 40);
+  const ids = await createCustomers(tenant, 40);
   const b = (await api.post(BROADCASTS, { name: 'Slow', channelId: channel._id, audience: { customerIds: ids }, content: 'Hi' })).body.data.broadcast;
   await api.post(`${BROADCASTS}/${b._id}/send`);
   await eventually(async () => (await broadcastOf(api, b._id)).stats.sent >= 2, 30_000);

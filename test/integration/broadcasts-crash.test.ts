@@ -1,0 +1,60 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { CRASH_AFTER_SANDBOX_SEND, FAULT_AFTER_ENV, FAULT_ENV } from '../../infra/local/faults';
+import type { LocalStack } from '../../infra/local/stack';
+import { client } from '../support/api';
+import { BROADCASTS, createChannel, createCustomers, sandboxSends } from '../support/channels';
+import { childProcesses } from '../support/child-stack';
+import { startTestStack } from '../support/stack';
+import { createTenant } from '../support/tenants';
+import { eventually } from '../support/webhooks';
+
+/**
+ * The workers run in a child `npm start` that is SIGKILLed right after its 150th committed send, with a
+ * batch of sends claimed mid-flight; DynamoDB Local, the SQS emulator and the gateway live in this test
+ * process and survive, as the managed services do on AWS.
+ */
+let stack: LocalStack;
+let dataDir: string;
+const children = childProcesses();
+
+beforeAll(async () => {
+  stack = await startTestStack({ workers: false });
+  dataDir = mkdtempSync(join(tmpdir(), 'parley-broadcast-crash-'));
+});
+afterAll(async () => {
+  await children.killAll();
+  await stack?.stop();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+it('a scheduled broadcast to 500 recipients sends each exactly once, even when its worker is killed mid-send', { timeout: 240_000 }, async () => {
+  const tenant = await createTenant();
+  const api = client(stack.baseUrl, tenant);
+  const channel = await createChannel(api, { type: 'sandbox', ratePerSecond: 100 });
+  const ids = await createCustomers(tenant.tenant, 500, 25);
+  const b = (await api.post(BROADCASTS, { name: 'Big', channelId: channel._id, audience: { customerIds: ids }, content: 'Hello all' })).body.data.broadcast;
+  const at = new Date(Date.now() + 2000).toISOString();
+  expect((await api.post(`${BROADCASTS}/${b._id}/schedule`, { at })).body.data.broadcast.status).toBe('scheduled');
+
+  const first = await children.start(stack, dataDir, { [FAULT_ENV]: CRASH_AFTER_SANDBOX_SEND, [FAULT_AFTER_ENV]: '150' });
+  await new Promise<void>((done) => first.child.once('exit', () => done()));
+  expect(first.child.signalCode).toBe('SIGKILL');
+  const atCrash = (await api.get(`${BROADCASTS}/${b._id}`)).body.data.broadcast;
+  expect(atCrash.status).toBe('sending');
+  expect(atCrash.stats.sent).toBeGreaterThanOrEqual(150);
+  expect(atCrash.stats.sent).toBeLessThan(500);
+
+  await children.start(stack, dataDir);
+  const done = await eventually(async () => {
+    const now = (await api.get(`${BROADCASTS}/${b._id}`)).body.data.broadcast;
+    return now.status === 'sent' && now;
+  }, 150_000, 1000);
+  expect(done.stats).toMatchObject({ recipients: 500, sent: 500, failed: 0, skipped: 0, cancelled: 0 });
+  const sends = await sandboxSends(tenant.tenant, channel._id);
+  expect(sends).toHaveLength(500);
+  expect(new Set(sends.map((s) => s.customerId)).size).toBe(500);
+  expect(sends.filter((s) => s.sends !== 1)).toEqual([]);
+});
