@@ -29,7 +29,8 @@ const incomingEmail = async (ws: string, account: Account, mime: string, now: Da
   const from = parsed.from?.value[0];
   if (!from?.address) throw new ValidationError([{ path: 'mime', message: 'The email has no From address' }]);
   const [messageId] = messageIdsIn(parsed.messageId);
-  const threadIds = [...messageIdsIn(parsed.references as string | string[] | undefined), ...messageIdsIn(parsed.inReplyTo)];
+  // The newest ids are the likeliest known; a long References chain is cut to its last 50.
+  const threadIds = [...new Set([...messageIdsIn(parsed.inReplyTo), ...messageIdsIn(parsed.references as string | string[] | undefined).reverse()])].slice(0, 50);
   const conversationId = await conversationOfEmail(ws, threadIds);
   const address = from.address.toLowerCase();
   const received = await incoming(
