@@ -9,6 +9,9 @@ import { useTestStack } from '../support/stack';
 import { tokenFor } from '../support/tenants';
 import { tenantOf } from '../../shared/domain/auth/tenant';
 import { runStep } from '../../shared/workflows/runner';
+import { handleOutgoing } from '../../shared/channels/outgoing';
+import { handleBroadcastMessage } from '../../shared/broadcasts/worker';
+import { markChannelErrored } from '../../shared/data/channels';
 
 const env = useTestStack({ workers: false });
 
@@ -88,10 +91,44 @@ const emitEverything = async (api: Client, workspaceId: string) => {
     expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
   }
   await runWorkflows(api, workspaceId);
+  await channelsAndBroadcasts(api, workspaceId);
   await remindDueTasks();
   const { record } = await tokenFor([workspaceId], ['inbox:read']);
   await revokeToken(record._id);
   await renameWorkspace(workspaceId, 'Renamed');
+};
+
+/** Channel accounts, replies and broadcasts through the API; their queue workers run here, one message at a time. */
+const channelsAndBroadcasts = async (api: Client, workspaceId: string) => {
+  const tenant = tenantOf(workspaceId, 'test');
+  const channel = async (config: object) => created(api, '/api/v1/channels', { type: 'sandbox', name: 'Sandbox', config }, 'channel');
+  const reading = await channel({ deliver: true, read: true });
+  const failing = await channel({ failWith: 'invalid_recipient' });
+  const doomed = await channel({});
+  const customer = await created(api, CUSTOMERS, { name: 'Reader' }, 'customer');
+  for (const [method, path, body] of [
+    ['PATCH', `/api/v1/channels/${doomed}`, { name: 'Renamed' }],
+    ['POST', `/api/v1/channels/${doomed}/disconnect`],
+    ['POST', `/api/v1/channels/${doomed}/connect`],
+    ['DELETE', `/api/v1/channels/${doomed}`],
+  ] as [string, string, unknown?][]) {
+    const res = await api.call(method, path, body);
+    expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
+  }
+  await markChannelErrored(tenant, failing, 'smtp_auth_failed', new Date());
+  await api.post(`/api/v1/channels/${failing}/connect`);
+  for (const channelId of [reading, failing]) {
+    const conv = await created(api, CONV, { customerId: customer, channelId }, 'conversation');
+    const message = (await api.post(`${CONV}/${conv}/messages`, { content: 'Through a channel' })).body.data.message;
+    await handleOutgoing({ workspaceId: tenant, _id: message._id, conversationId: conv, createdAt: message.createdAt });
+    const broadcast = await created(api, '/api/v1/broadcasts', { name: 'b', channelId, audience: { customerIds: [customer] }, content: 'Hi' }, 'broadcast');
+    await api.post(`/api/v1/broadcasts/${broadcast}/schedule`, { at: new Date(Date.now() + 3_600_000).toISOString() });
+    await api.post(`/api/v1/broadcasts/${broadcast}/send`);
+    await handleBroadcastMessage({ kind: 'start', workspaceId: tenant, broadcastId: broadcast });
+    await handleBroadcastMessage({ kind: 'recipient', workspaceId: tenant, broadcastId: broadcast, customerId: customer });
+  }
+  const cancelled = await created(api, '/api/v1/broadcasts', { name: 'c', channelId: reading, audience: { customerIds: [customer] }, content: 'Hi' }, 'broadcast');
+  await api.post(`/api/v1/broadcasts/${cancelled}/cancel`);
 };
 
 /** Workflow definitions through the API; their runs' steps run here, one message at a time (no workers in this file). */

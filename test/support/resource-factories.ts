@@ -55,11 +55,25 @@ const LEADS = '/api/v1/crm/leads';
 const TASKS = '/api/v1/crm/tasks';
 const ACTIVITIES = '/api/v1/crm/activities';
 const ARTICLES = '/api/v1/ai/knowledge-base/articles';
+const CHANNELS = '/api/v1/channels';
+const BROADCASTS = '/api/v1/broadcasts';
 
 export const makeFactories = (opts: FactoryOptions): Record<string, ResourceFactory> => {
   const tag: ResourceFactory = {
     create: async (api) => ({ id: await created(api.post(TAGS, { name: `tag ${unique()}`, color: '#336699', description: 'made by a gate' }), 'tag', 'tag') }),
     read: (api, { id }) => snapshot(api, `${TAGS}/${id}`),
+  };
+  const channel: ResourceFactory = {
+    create: async (api) => ({ id: await created(api.post(CHANNELS, { type: 'sandbox', name: `sandbox ${unique()}` }), 'channel', 'channel') }),
+    read: async (api, { id }) => ({ channel: await snapshot(api, `${CHANNELS}/${id}`), status: await snapshot(api, `${CHANNELS}/${id}/status`) }),
+  };
+  const broadcast: ResourceFactory = {
+    create: async (api) => {
+      const { id: channelId } = await channel.create(api);
+      const { id: customerId } = await customer.create(api);
+      return { id: await created(api.post(BROADCASTS, { name: `broadcast ${unique()}`, channelId, audience: { customerIds: [customerId] }, content: 'Hello' }), 'broadcast', 'broadcast') };
+    },
+    read: async (api, { id }) => ({ broadcast: await snapshot(api, `${BROADCASTS}/${id}`), recipients: await snapshot(api, `${BROADCASTS}/${id}/recipients`) }),
   };
   const customer: ResourceFactory = {
     create: async (api) => ({
@@ -201,6 +215,8 @@ export const makeFactories = (opts: FactoryOptions): Record<string, ResourceFact
     [`${HOOKS}/{id}`]: subscription,
     [`${HOOKS}/{id}/deliveries/{deliveryId}`]: delivery,
     [`${HOOKS}/{id}/retry/{deliveryId}`]: delivery,
+    [`${CHANNELS}/{id}`]: channel,
+    [`${BROADCASTS}/{id}`]: broadcast,
   };
 };
 
