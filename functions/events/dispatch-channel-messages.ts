@@ -1,4 +1,4 @@
-import { sendMessages } from '../../shared/aws/queues';
+import { sendMessages } from '../../shared/queues';
 import { envelopeTenant } from '../../shared/events/envelope';
 import { outboxEvent, type OutboxBusEvent } from '../../shared/events/from-bus';
 import type { Conversation } from '../../shared/domain/inbox/conversation';

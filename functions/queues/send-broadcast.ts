@@ -1,4 +1,4 @@
-import { consumer } from '../../shared/aws/queues';
+import { consumer } from '../../shared/queues';
 import { handleBroadcastMessage } from '../../shared/broadcasts/worker';
 import type { BroadcastMessage } from '../../shared/broadcasts/queue';
 

@@ -1,4 +1,4 @@
-import { consumer } from '../../shared/aws/queues';
+import { consumer } from '../../shared/queues';
 import { handleOutgoing, type OutgoingMessage } from '../../shared/channels/outgoing';
 
 /** SQS consumer: sends conversation replies through their channel accounts (partial batch failures). */

@@ -1,4 +1,4 @@
-import { sendMessages } from '../aws/queues';
+import { sendMessages } from '../queues';
 import type { Tenant } from '../domain/auth/tenant';
 
 /** `start`: begin (or resume) a broadcast's fan-out; `recipient`: send it to one customer. The truth is in the table. */

@@ -1,4 +1,4 @@
-import { MAX_DELAY_SECONDS } from '../aws/queues';
+import { MAX_DELAY_SECONDS } from '../queues';
 import { ValidationError } from '../domain/errors';
 import { cancel, editDraft, schedule, startSending, type Broadcast, type CreateBroadcast, type UpdateBroadcast } from '../domain/broadcasts/broadcast';
 import { createBroadcast, mutateBroadcast } from '../data/broadcasts';

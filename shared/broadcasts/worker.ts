@@ -1,4 +1,4 @@
-import { ACK, later, MAX_DELAY_SECONDS, type Verdict } from '../aws/queues';
+import { ACK, later, MAX_DELAY_SECONDS, type Verdict } from '../queues';
 import { allSettled, complete, startSending, type Broadcast } from '../domain/broadcasts/broadcast';
 import { batchGet } from '../data/batch-get';
 import { addRecipient, claimRecipient, getRecipient, postponeRecipient, settleRecipient } from '../data/broadcast-recipients';

@@ -1,4 +1,4 @@
-import type { Verdict } from '../aws/queues';
+import type { Verdict } from '../queues';
 import { log } from '../log';
 import { retryDelayMs } from '../domain/channels/delivery';
 import type { SendResult } from './provider';

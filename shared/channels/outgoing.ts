@@ -1,4 +1,4 @@
-import { ACK, later, type Verdict } from '../aws/queues';
+import { ACK, later, type Verdict } from '../queues';
 import type { Tenant } from '../domain/auth/tenant';
 import { channelWithSecrets, markChannelErrored } from '../data/channels';
 import { sendRecord } from '../data/channel-sends';

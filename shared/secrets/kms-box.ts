@@ -1,6 +1,6 @@
 import { DecryptCommand, EncryptCommand } from '@aws-sdk/client-kms';
 import { kms } from '../aws/kms';
-import type { SecretBox } from './box';
+import type { SecretBox } from './secret-box';
 
 const PREFIX = 'kms:';
 

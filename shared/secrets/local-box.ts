@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { SecretBox } from './box';
+import type { SecretBox } from './secret-box';
 
 const PREFIX = 'local:v1:';
 

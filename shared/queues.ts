@@ -1,8 +1,8 @@
 import { ChangeMessageVisibilityCommand, SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { config, type Config } from '../config';
-import { log } from '../log';
-import { sqs } from './sqs';
+import { config, type Config } from './config';
+import { log } from './log';
+import { sqs } from './aws/sqs';
 
 /** SQS limits: DelaySeconds ≤ 900; a visibility timeout ≤ 12 h from receipt; 10 entries per batch. */
 export const MAX_DELAY_SECONDS = 900;
