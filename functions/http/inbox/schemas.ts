@@ -3,7 +3,7 @@ import { OBJECT_ID } from '../../../shared/ids';
 import { ListQuery } from '../../../shared/http/pagination';
 import { Channel, Priority, Status } from '../../../shared/domain/inbox/conversation';
 import { UNASSIGNED } from '../../../shared/domain/inbox/lists';
-import { hasBody, MessageContent } from '../../../shared/domain/inbox/message';
+import { hasBody, IncomingSender, MessageContent } from '../../../shared/domain/inbox/message';
 
 export const ObjectId = z.string().regex(OBJECT_ID, 'Must be a 24-character hex id');
 export const IdParams = z.object({ id: ObjectId });
@@ -46,12 +46,7 @@ export const CreateMessage = withBody(z.strictObject({ type: z.enum(['outgoing',
 export const IncomingMessage = withBody(
   z.strictObject({
     channel: Channel,
-    customer: z.strictObject({
-      identifier: z.string().trim().min(1).max(320),
-      name: z.string().trim().min(1).max(200).optional(),
-      email: z.email().max(320).optional(),
-      phone: z.string().regex(/^\+[1-9]\d{6,14}$/, 'Must be an E.164 number like +14155550123').optional(),
-    }),
+    customer: IncomingSender,
     externalId: z.string().trim().min(1).max(200).optional(),
     conversationId: ObjectId.optional(),
     ...MessageContent,

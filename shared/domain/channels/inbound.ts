@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { OBJECT_ID } from '../../ids';
-import { MessageContent, hasBody } from '../inbox/message';
+import { IncomingSender, MessageContent, hasBody } from '../inbox/message';
 
 /** The header that carries `sha256=<hex HMAC-SHA256(signing secret, raw body)>` on every inbound call. */
 export const INBOUND_SIGNATURE_HEADER = 'X-Parley-Signature';
@@ -10,12 +10,7 @@ export const MAX_MIME_BYTES = 200_000;
 
 const InboundMessage = z.strictObject({
   type: z.literal('message'),
-  customer: z.strictObject({
-    identifier: z.string().trim().min(1).max(320),
-    name: z.string().trim().min(1).max(200).optional(),
-    email: z.email().max(320).optional(),
-    phone: z.string().regex(/^\+[1-9]\d{6,14}$/, 'Must be an E.164 number like +14155550123').optional(),
-  }),
+  customer: IncomingSender,
   externalId: z.string().trim().min(1).max(200).optional(),
   conversationId: z.string().regex(OBJECT_ID).optional(),
   ...MessageContent,

@@ -25,6 +25,14 @@ export const MessageContent = {
   attachments: z.array(Attachment).max(MAX_ATTACHMENTS).optional(),
 };
 
+/** Who sent an incoming message, as a channel names them: its own identifier, and what else it knows. */
+export const IncomingSender = z.strictObject({
+  identifier: z.string().trim().min(1).max(320),
+  name: z.string().trim().min(1).max(200).optional(),
+  email: z.email().max(320).optional(),
+  phone: z.string().regex(/^\+[1-9]\d{6,14}$/, 'Must be an E.164 number like +14155550123').optional(),
+});
+
 export const hasBody = (m: { content?: string; attachments?: unknown[] }) => Boolean(m.content) || (m.attachments?.length ?? 0) > 0;
 
 export interface Author {
