@@ -54,7 +54,7 @@ describe('channel secrets', () => {
     expect(statements.map((s) => [s.Action].flat()).sort()).toEqual([['kms:Decrypt'], ['kms:Encrypt'], ['kms:Encrypt', 'kms:Decrypt']].sort());
     for (const s of statements) expect(JSON.stringify(s.Resource)).toMatch(/KeychannelsecretsKey|Keychannelsecrets/i);
     channels.hasResourceProperties('AWS::Lambda::Function', {
-      Description: 'POST /api/v1/channels',
+      Description: Match.stringLikeRegexp('^POST /api/v1/channels: '),
       Environment: { Variables: Match.objectLike({ CHANNEL_SECRETS_KEY_ID: Match.anyValue() }) },
     });
     expect(kmsStatements(app.template(app.stacks.routes.find((s) => s.stackName.endsWith('-Api-Broadcasts'))!))).toEqual([]);
