@@ -7,6 +7,8 @@ import { inboxWiring } from './wiring/inbox';
 import { tagRoutes, tagSchedules } from './wiring/tags';
 import { webhooksWiring } from './wiring/webhooks';
 import { workflowsWiring } from './wiring/workflows';
+import { workspaceWiring } from './wiring/workspace';
+import { schedulingWiring } from './wiring/scheduling';
 import type { Wiring } from './wiring/types';
 
 /**
@@ -14,9 +16,9 @@ import type { Wiring } from './wiring/types';
  * local runtime runs exactly this. Area modules under `wiring/` contribute their parts.
  */
 export const wiring: Wiring = {
-  routes: [...authRoutes, ...tagRoutes, ...webhooksWiring.routes, ...inboxWiring.routes, ...contactsRoutes, ...crmWiring.routes, ...workflowsWiring.routes, ...aiWiring.routes, ...analyticsWiring.routes],
+  routes: [...authRoutes, ...tagRoutes, ...webhooksWiring.routes, ...inboxWiring.routes, ...contactsRoutes, ...crmWiring.routes, ...workflowsWiring.routes, ...aiWiring.routes, ...analyticsWiring.routes, ...workspaceWiring.routes, ...schedulingWiring.routes],
   fallback: { handler: 'functions/http/not-found.ts', access: { table: 'read' } },
   queues: [...webhooksWiring.queues, ...workflowsWiring.queues],
   rules: [...webhooksWiring.rules, ...workflowsWiring.rules, ...aiWiring.rules, ...analyticsWiring.rules],
-  schedules: [...webhooksWiring.schedules, ...inboxWiring.schedules, ...tagSchedules, ...crmWiring.schedules, ...workflowsWiring.schedules],
+  schedules: [...webhooksWiring.schedules, ...inboxWiring.schedules, ...tagSchedules, ...crmWiring.schedules, ...workflowsWiring.schedules, ...workspaceWiring.schedules, ...schedulingWiring.schedules],
 };

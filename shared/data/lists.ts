@@ -48,7 +48,8 @@ export const readList = async (
   page: PageRequest,
   opts: { newestFirst?: boolean; before?: string; from?: string; upTo?: string } = {},
 ): Promise<ListRead> => {
-  const partition = { pk: listPk(ws, kind, list), newestFirst: opts.newestFirst, skBelow: opts.before, skFrom: opts.from, skUpTo: opts.upTo };
+  const range = opts.from !== undefined ? { skBetween: [opts.from, opts.upTo ?? '\uffff'] as const } : { skUpTo: opts.upTo };
+  const partition = { pk: listPk(ws, kind, list), newestFirst: opts.newestFirst, skBelow: opts.before, ...range };
   const ranged = opts.before !== undefined || opts.from !== undefined || opts.upTo !== undefined;
   const [result, total] = await Promise.all([
     queryPage(partition, page),

@@ -19,6 +19,8 @@ import { tenantPk } from './keys';
 import { lostRace, retryOnConflict } from './retry';
 import { createItem, transact, updateItem } from './transact';
 
+export { DEFAULT_TIMEZONE } from '../domain/auth/workspace';
+
 /** The workspace item, shared by both modes: pk=<workspace id> sk=WORKSPACE; an update is conditional on the `updatedAt` read. */
 const key = (id: string) => ({ pk: tenantPk(id), sk: 'WORKSPACE' });
 

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { activity, article, contact, conversation, definition, execution, lead, message, pipeline, step, subscription, tag, task, token, workspace } from './event-data';
+import { activity, article, booking, contact, conversation, definition, execution, lead, member, message, pipeline, step, subscription, tag, task, token, workspace } from './event-data';
 
 /**
  * Every event type, `<category>.<entity>.<action>`, with a description and the schema of its `data`
@@ -58,13 +58,13 @@ export const eventCatalog = [
     'customer.contact.untagged': 'Tags were detached from a customer (`tags` lists the ones removed).',
   }),
   ...group('available', z.strictObject({ workspace }), {
-    'auth.workspace.updated': 'The workspace was renamed.',
+    'auth.workspace.updated': 'The workspace’s name, timezone, locale or business hours changed (`changes` names them).',
   }),
   ...group('available', z.strictObject({ token }), {
     'auth.token.created': 'An API token bound to this workspace was created (never its value).',
     'auth.token.revoked': 'An API token bound to this workspace was revoked.',
   }),
-  ...group('planned', plannedEntity('member'), {
+  ...group('available', z.strictObject({ member }), {
     'auth.member.invited': 'A member was invited to the workspace.',
     'auth.member.joined': 'An invited member joined the workspace.',
     'auth.member.removed': 'A member was removed from the workspace.',
@@ -145,7 +145,10 @@ export const eventCatalog = [
     'broadcast.recipient.delivered': 'A broadcast reached a recipient.',
     'broadcast.recipient.failed': 'A broadcast could not reach a recipient.',
   }),
-  ...group('planned', plannedEntity('booking'), {
+  ...group('available', z.strictObject({ booking, reminder: z.enum(['24h', '1h']) }), {
+    'scheduling.booking.reminder': 'A booking starts in 24 hours or in 1 hour (`reminder`); each is sent once, by timer.',
+  }),
+  ...group('available', z.strictObject({ booking }), {
     'scheduling.booking.created': 'A booking was made.',
     'scheduling.booking.confirmed': 'A booking was confirmed.',
     'scheduling.booking.rescheduled': 'A booking moved to another time.',
