@@ -81,6 +81,7 @@ describe('bookings', () => {
   it('refuses bad times and unknown customers with 422', async () => {
     const t = await tenant();
     const start = quarterHourIn(24);
+    const valid = { title: 'x', customerId: t.customer._id, assigneeId: t.assigneeId, startAt: start, endAt: at(start, 30) };
     for (const [body, paths] of [
       [{ startAt: at(start, 7), endAt: at(start, 30) }, ['startAt']],
       [{ startAt: start, endAt: start }, ['endAt']],
@@ -89,7 +90,7 @@ describe('bookings', () => {
       [{ customerId: 'c'.repeat(24) }, ['customerId']],
       [{ timezone: 'Nowhere/Land' }, ['timezone']],
     ] as const) {
-      const res = await t.api.post(BOOKINGS, { title: 'x', customerId: t.customer._id, assigneeId: t.assigneeId, startAt: start, endAt: at(start, 30), ...body });
+      const res = await t.api.post(BOOKINGS, { ...valid, ...body });
       expectError(res, 422, 'VALIDATION_ERROR');
       expect(res.body.error.details.errors.map((e: { path: string }) => e.path), JSON.stringify(body)).toEqual(paths);
     }
