@@ -1,5 +1,5 @@
 import ical, { ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
-import type { Booking } from './booking';
+import type { Booking } from '../domain/scheduling/booking';
 
 const STATUS = {
   pending: ICalEventStatus.TENTATIVE,
