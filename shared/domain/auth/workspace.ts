@@ -41,7 +41,8 @@ export const defaultBusinessHours = (): BusinessHours => ({
 /** Minutes since local midnight of `HH:MM`. */
 export const minutesOf = (time: string): number => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
 
-const isTimeZone = (tz: string) => {
+/** Whether the runtime's time zone database knows `tz` (an IANA name such as `Europe/Berlin`). */
+export const isTimeZone = (tz: string): boolean => {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: tz });
     return true;

@@ -75,16 +75,7 @@ export const remindersFor = (b: Booking, now: Date): Reminder[] =>
     ? (Object.keys(REMINDERS) as ReminderKind[]).map((kind) => ({ kind, at: iso(Date.parse(b.startAt) - REMINDERS[kind]) })).filter((r) => r.at > now.toISOString())
     : [];
 
-export interface NewBooking {
-  title: string;
-  customerId: string;
-  assigneeId: string;
-  startAt: string;
-  endAt: string;
-  timezone: string;
-  location?: string | null;
-  notes?: string | null;
-}
+export type NewBooking = Pick<Booking, 'title' | 'customerId' | 'assigneeId' | 'startAt' | 'endAt' | 'timezone'> & Partial<Pick<Booking, 'location' | 'notes'>>;
 
 export const newBooking = (input: NewBooking, id: string, now: Date): Booking => {
   checkTimes(input.startAt, input.endAt);
