@@ -6,6 +6,7 @@ import { useTestStack } from '../support/stack';
 const env = useTestStack({ workers: false });
 
 describe('the first-start demo data', () => {
+  // About 80 writes in sequence for the two modes: on a loaded machine that takes longer than the default 60 s.
   it('gives each mode a team, assigned conversations, leads and bookings the API serves', async () => {
     const seeded = await seedOnFirstStart();
     expect(seeded).toBeDefined();
@@ -20,5 +21,5 @@ describe('the first-start demo data', () => {
       const bookings = (await api.get(`/api/v1/scheduling/bookings?assigneeId=${agent}`)).body.data.bookings;
       expect(bookings.map((b: { status: string }) => b.status)).toEqual(['confirmed', 'pending']);
     }
-  });
+  }, 180_000);
 });

@@ -168,20 +168,20 @@ describe('assignees must be active members', () => {
     const start = new Date(Math.ceil((Date.now() + 86_400_000) / 900_000) * 900_000);
     const booking = (assigneeId: string) => ({ title: 'Call', customerId: customer._id, assigneeId, startAt: start.toISOString(), endAt: new Date(start.getTime() + 1_800_000).toISOString() });
 
-    for (const assigneeId of ['a'.repeat(24), invited._id, removed._id, foreign._id]) {
-      for (const [method, path, body] of [
-        ['post', `${CONV}/${conversation._id}/assign`, { assigneeId }],
-        ['post', CONV, { customerId: customer._id, assigneeId }],
-        ['post', LEADS, { title: 'Deal', pipelineId: pipeline._id, assigneeId }],
-        ['patch', `${LEADS}/${lead._id}`, { assigneeId }],
-        ['post', TASKS, { title: 'Call', assigneeId }],
-        ['post', BOOKINGS, booking(assigneeId)],
-      ] as const) {
-        const res = await t.api.call(method.toUpperCase(), path, body);
-        expectError(res, 422, 'VALIDATION_ERROR');
-        expect(res.body.error.details.errors, `${method} ${path}`).toEqual([{ path: 'assigneeId', message: 'Must be an active member of this workspace' }]);
-      }
-    }
+    const cases = ['a'.repeat(24), invited._id, removed._id, foreign._id].flatMap((assigneeId) => [
+      ['POST', `${CONV}/${conversation._id}/assign`, { assigneeId }],
+      ['POST', CONV, { customerId: customer._id, assigneeId }],
+      ['POST', LEADS, { title: 'Deal', pipelineId: pipeline._id, assigneeId }],
+      ['PATCH', `${LEADS}/${lead._id}`, { assigneeId }],
+      ['POST', TASKS, { title: 'Call', assigneeId }],
+      ['POST', BOOKINGS, booking(assigneeId)],
+    ] as const);
+    // In parallel: 24 requests in sequence can outlast the test timeout on a loaded machine.
+    const answers = await Promise.all(cases.map(([method, path, body]) => t.api.call(method, path, body)));
+    answers.forEach((res, i) => {
+      expectError(res, 422, 'VALIDATION_ERROR');
+      expect(res.body.error.details.errors, `${cases[i]![0]} ${cases[i]![1]}`).toEqual([{ path: 'assigneeId', message: 'Must be an active member of this workspace' }]);
+    });
     const agent = await addMember(t.api);
     expect((await t.api.post(`${CONV}/${conversation._id}/assign`, { assigneeId: agent._id })).status).toBe(200);
     expect((await t.api.patch(`${LEADS}/${lead._id}`, { assigneeId: agent._id })).status).toBe(200);
