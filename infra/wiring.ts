@@ -8,6 +8,8 @@ import { inboxWiring } from './wiring/inbox';
 import { tagRoutes, tagSchedules } from './wiring/tags';
 import { webhooksWiring } from './wiring/webhooks';
 import { workflowsWiring } from './wiring/workflows';
+import { workspaceWiring } from './wiring/workspace';
+import { schedulingWiring } from './wiring/scheduling';
 import type { Wiring } from './wiring/types';
 
 /**
@@ -15,10 +17,10 @@ import type { Wiring } from './wiring/types';
  * local runtime runs exactly this. Area modules under `wiring/` contribute their parts.
  */
 export const wiring: Wiring = {
-  routes: [...authRoutes, ...tagRoutes, ...webhooksWiring.routes, ...inboxWiring.routes, ...contactsRoutes, ...crmWiring.routes, ...workflowsWiring.routes, ...aiWiring.routes, ...analyticsWiring.routes, ...channelsWiring.routes],
+  routes: [...authRoutes, ...tagRoutes, ...webhooksWiring.routes, ...inboxWiring.routes, ...contactsRoutes, ...crmWiring.routes, ...workflowsWiring.routes, ...aiWiring.routes, ...analyticsWiring.routes, ...channelsWiring.routes, ...workspaceWiring.routes, ...schedulingWiring.routes],
   fallback: { handler: 'functions/http/not-found.ts', access: { table: 'read' } },
   queues: [...webhooksWiring.queues, ...workflowsWiring.queues, ...channelsWiring.queues],
   rules: [...webhooksWiring.rules, ...workflowsWiring.rules, ...aiWiring.rules, ...analyticsWiring.rules, ...channelsWiring.rules],
-  schedules: [...webhooksWiring.schedules, ...inboxWiring.schedules, ...tagSchedules, ...crmWiring.schedules, ...workflowsWiring.schedules, ...channelsWiring.schedules],
+  schedules: [...webhooksWiring.schedules, ...inboxWiring.schedules, ...tagSchedules, ...crmWiring.schedules, ...workflowsWiring.schedules, ...channelsWiring.schedules, ...workspaceWiring.schedules, ...schedulingWiring.schedules],
   keys: channelsWiring.keys,
 };

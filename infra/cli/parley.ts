@@ -7,6 +7,9 @@ import { tokenState, type TokenRecord } from '../../shared/domain/auth/token';
 import { AppError } from '../../shared/domain/errors';
 import { fieldErrors } from '../../shared/http/validation';
 import { OBJECT_ID } from '../../shared/ids';
+import { addMember, listMembers, mutateMember } from '../../shared/data/members';
+import { changeRole, MemberStatus, Role, type Member } from '../../shared/domain/auth/member';
+import { tenantOf } from '../../shared/domain/auth/tenant';
 import { CliError, connect, type TargetOptions } from './target';
 
 interface Common extends TargetOptions {
@@ -55,10 +58,25 @@ const program = new Command('parley')
 if (jsonOutput) program.configureOutput({ outputError: () => {}, writeErr: () => {} });
 
 const workspace = program.command('workspace').description('workspaces');
-leaf(workspace.command('create').description('create a workspace').requiredOption('--name <text>', 'display name')).action(
-  run(async (opts: Common & { name: string }) => {
-    const created = await createWorkspace(parse(WorkspaceName, opts.name, '--name'));
-    print(opts, { workspace: created }, `Created workspace ${created._id}  ${created.name}`);
+const Email = z.email().max(254);
+leaf(
+  workspace
+    .command('create')
+    .description('create a workspace')
+    .requiredOption('--name <text>', 'display name')
+    .option('--owner-email <email>', 'also add this person as an active owner (in both modes)'),
+).action(
+  run(async (opts: Common & { name: string; ownerEmail?: string }) => {
+    const name = parse(WorkspaceName, opts.name, '--name');
+    const email = opts.ownerEmail === undefined ? undefined : parse(Email, opts.ownerEmail, '--owner-email');
+    const created = await createWorkspace(name);
+    const now = new Date();
+    const owners = email ? await Promise.all((['live', 'test'] as const).map((mode) => addMember(tenantOf(created._id, mode), { email, role: 'owner' }, now, 'active'))) : [];
+    print(
+      opts,
+      { workspace: created, ...(owners[0] ? { owner: owners[0] } : {}) },
+      `Created workspace ${created._id}  ${created.name}${owners[0] ? `\nOwner ${owners[0]._id}  ${owners[0].email}` : ''}`,
+    );
   }),
 );
 leaf(workspace.command('list').description('list workspaces')).action(
@@ -71,6 +89,55 @@ leaf(workspace.command('rename').description('rename a workspace').argument('<wo
   run(async (id: string, opts: Common & { name: string }) => {
     const updated = await renameWorkspace(id, parse(WorkspaceName, opts.name, '--name'));
     print(opts, { workspace: updated }, `Renamed workspace ${updated._id} to ${updated.name}`);
+  }),
+);
+
+const memberLine = (m: Member) => `${m._id}  ${m.role.padEnd(7)}  ${m.status.padEnd(7)}  ${m.email}${m.name ? `  ${m.name}` : ''}`;
+const WorkspaceId = z.string().regex(OBJECT_ID, 'Must be a 24-character hex workspace id');
+
+/** The tenant a member command acts in: the workspace's live data, or its test mode with --test. */
+const memberTenant = async (opts: { workspace: string; test?: boolean }) => {
+  await requireWorkspaces([parse(WorkspaceId, opts.workspace, '--workspace')]);
+  return tenantOf(opts.workspace, opts.test ? 'test' : 'live');
+};
+const member = program.command('member').description('workspace members');
+const memberLeaf = (cmd: Command) => leaf(cmd.requiredOption('--workspace <id>', 'workspace id').option('--test', "the workspace's test mode instead of live"));
+memberLeaf(
+  member
+    .command('invite')
+    .description('invite a member')
+    .requiredOption('--email <email>', 'their email')
+    .option('--name <text>', 'display name')
+    .option('--role <role>', `one of ${Role.options.join(', ')}`, 'agent'),
+).action(
+  run(async (opts: Common & { workspace: string; test?: boolean; email: string; name?: string; role: string }) => {
+    const ws = await memberTenant(opts);
+    const input = { email: parse(Email, opts.email, '--email'), name: opts.name, role: parse(Role, opts.role, '--role') };
+    const invited = await addMember(ws, input, new Date());
+    print(opts, { member: invited }, `Invited ${memberLine(invited)}`);
+  }),
+);
+memberLeaf(member.command('list').description("list a workspace's members").option('--status <status>', `one of ${MemberStatus.options.join(', ')}`)).action(
+  run(async (opts: Common & { workspace: string; test?: boolean; status?: string }) => {
+    const ws = await memberTenant(opts);
+    const status = opts.status === undefined ? undefined : parse(MemberStatus, opts.status, '--status');
+    const members: Member[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await listMembers(ws, { status }, { limit: 100, cursor });
+      members.push(...page.members);
+      cursor = page.nextCursor;
+    } while (cursor);
+    print(opts, { members }, members.map(memberLine).join('\n') || 'No members.');
+  }),
+);
+memberLeaf(member.command('role').description("change a member's role").argument('<memberId>').requiredOption('--role <role>', `one of ${Role.options.join(', ')}`)).action(
+  run(async (id: string, opts: Common & { workspace: string; test?: boolean; role: string }) => {
+    const ws = await memberTenant(opts);
+    const role = parse(Role, opts.role, '--role');
+    const now = new Date();
+    const changed = await mutateMember(ws, parse(z.string().regex(OBJECT_ID, 'Must be a 24-character hex member id'), id, '<memberId>'), (m) => changeRole(m, role, now), now);
+    print(opts, { member: changed }, `Member ${memberLine(changed)}`);
   }),
 );
 

@@ -4,21 +4,19 @@ import { createPipeline } from '../../shared/data/pipelines';
 import { createTask } from '../../shared/data/tasks';
 import type { Tenant } from '../../shared/domain/auth/tenant';
 
-const DEMO_AGENT = '64b000000000000000000001';
-
 /** A default pipeline with a few leads across its stages, a task and a note, so `GET /api/v1/crm/leads` shows something on a first start. */
-export const seedCrm = async (ws: Tenant, customerId: string): Promise<void> => {
+export const seedCrm = async (ws: Tenant, customerId: string, agentId: string): Promise<void> => {
   const now = () => new Date();
   const pipeline = await createPipeline(ws, { name: 'Sales' }, now());
   const stage = (name: string) => pipeline.stages.find((s) => s.name === name)!._id;
   const lead = (title: string, amount: number, extra: Record<string, unknown> = {}) =>
     createLead(ws, { title, pipelineId: pipeline._id, value: { amount, currency: 'USD' }, ...extra }, now());
 
-  const enterprise = await lead('Enterprise plan, 50 seats', 2_400_000, { customerId, assigneeId: DEMO_AGENT, source: 'website' });
+  const enterprise = await lead('Enterprise plan, 50 seats', 2_400_000, { customerId, assigneeId: agentId, source: 'website' });
   await moveLeadToStage(ws, enterprise._id, { stageId: stage('Qualified') }, now());
   await moveLeadToStage(ws, enterprise._id, { stageId: stage('Proposal') }, now());
   await addActivity(ws, { type: 'call', leadId: enterprise._id, subject: 'Discovery call', body: 'Needs SSO and an EU region.', durationSeconds: 1800 }, now());
-  await createTask(ws, { title: 'Send the security questionnaire', leadId: enterprise._id, priority: 'high', dueAt: new Date(Date.now() + 24 * 3600_000).toISOString(), assigneeId: DEMO_AGENT }, now());
+  await createTask(ws, { title: 'Send the security questionnaire', leadId: enterprise._id, priority: 'high', dueAt: new Date(Date.now() + 24 * 3600_000).toISOString(), assigneeId: agentId }, now());
 
   await lead('Starter plan', 49_00, { source: 'referral' });
   const won = await lead('Team plan, annual', 588_00, { customerId });

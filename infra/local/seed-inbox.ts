@@ -6,10 +6,8 @@ import { assign } from '../../shared/domain/inbox/edits';
 import { changeStatus } from '../../shared/domain/inbox/state-machine';
 import type { Tenant } from '../../shared/domain/auth/tenant';
 
-const DEMO_AGENT = '64b000000000000000000001';
-
 /** Demo customers and conversations, so `GET /api/v1/inbox/conversations` shows something on a first start; returns a demo customer's id. */
-export const seedInbox = async (ws: Tenant): Promise<{ customerId: string }> => {
+export const seedInbox = async (ws: Tenant, agentId: string): Promise<{ customerId: string }> => {
   const now = () => new Date();
   await createCustomer(ws, { name: 'Grace Hopper', email: 'grace@example.com', phone: '+14155550101', attributes: { plan: 'enterprise' } }, now());
 
@@ -20,7 +18,7 @@ export const seedInbox = async (ws: Tenant): Promise<{ customerId: string }> => 
   );
   await postMessage(ws, ada.conversation._id, { type: 'note', content: 'Finance confirmed the fix ships Monday.', author: { type: 'system', id: null } }, now());
   await postMessage(ws, ada.conversation._id, { type: 'outgoing', content: 'Thanks Ada, a corrected invoice is on its way.', author: { type: 'system', id: null } }, now());
-  await mutateConversation(ws, ada.conversation._id, (c) => ({ change: assign(c, DEMO_AGENT, now()) }), now());
+  await mutateConversation(ws, ada.conversation._id, (c) => ({ change: assign(c, agentId, now()) }), now());
 
   const linus = await receiveIncoming(
     ws,

@@ -4,6 +4,7 @@ import { tenantOf } from '../../shared/domain/auth/tenant';
 import type { TokenEnvironment } from '../../shared/domain/auth/token';
 import { seedCrm } from './seed-crm';
 import { seedInbox } from './seed-inbox';
+import { seedBookings, seedMembers } from './seed-team';
 
 export interface Seeded {
   workspaceId: string;
@@ -11,8 +12,9 @@ export interface Seeded {
 }
 
 /**
- * On the very first start only: a demo workspace whose live data and test-mode sandbox both hold demo
- * conversations and a CRM pipeline with leads, and an admin token for each mode, so a new user can call the API at once.
+ * On the very first start only: a demo workspace whose live data and test-mode sandbox both hold a team of
+ * members, demo conversations, a CRM pipeline with leads and a few bookings, and an admin token for each
+ * mode, so a new user can call the API at once.
  */
 export const seedOnFirstStart = async (): Promise<Seeded | undefined> => {
   if ((await listWorkspaces()).length > 0) return undefined;
@@ -20,8 +22,10 @@ export const seedOnFirstStart = async (): Promise<Seeded | undefined> => {
   const seedMode = async (environment: TokenEnvironment) => {
     const { token } = await createToken({ name: `Demo admin token (${environment})`, scopes: ['admin:all'], workspaceIds: [workspace._id], environment });
     const tenant = tenantOf(workspace._id, environment);
-    const { customerId } = await seedInbox(tenant);
-    await seedCrm(tenant, customerId);
+    const { agentId } = await seedMembers(tenant);
+    const { customerId } = await seedInbox(tenant, agentId);
+    await seedCrm(tenant, customerId, agentId);
+    await seedBookings(tenant, agentId, customerId);
     return token;
   };
   return { workspaceId: workspace._id, tokens: { live: await seedMode('live'), test: await seedMode('test') } };

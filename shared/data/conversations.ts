@@ -13,6 +13,7 @@ import { conversationKey, customerKey } from './entity-keys';
 import { tagIdsOf, tagLinkWrites, unchangedSinceRead } from './tag-links';
 import { lostRace, retryOnConflict } from './retry';
 import { versionedUpdate } from './versioned';
+import { activeMemberCheck } from './members';
 import { indexSk, tenantPk } from './keys';
 import { createItem, deleteItem, transact, updateItem, type Write } from './transact';
 
@@ -105,7 +106,8 @@ export const mutateConversation = (
       set: index,
       remove: index ? [] : ['gsi1pk', 'gsi1sk'],
     });
-    await transact([update, ...listWrites(ws, before, after), ...eventsOf(ws, before, step.change, now), ...(step.extra ?? [])], lostRace);
+    const assignee = after.assigneeId && after.assigneeId !== before.assigneeId ? [activeMemberCheck(ws, after.assigneeId)] : [];
+    await transact([update, ...assignee, ...listWrites(ws, before, after), ...eventsOf(ws, before, step.change, now), ...(step.extra ?? [])], lostRace);
     return after;
   });
 
@@ -139,6 +141,7 @@ export const createConversation = async (ws: string, input: NewConversation, now
         ...(conversation.channelId
           ? [channelExists(ws, conversation.channelId, () => new ValidationError([{ path: 'channelId', message: 'No such channel in this workspace' }]))]
           : []),
+        ...(conversation.assigneeId ? [activeMemberCheck(ws, conversation.assigneeId)] : []),
         ...listWrites(ws, undefined, conversation),
         outboxItem(buildEnvelope('inbox.conversation.created', ws, { conversation }, { now })),
       ],

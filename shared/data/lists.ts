@@ -11,7 +11,7 @@ import { createItem, deleteItem, type Write } from './transact';
  * `<tenant>#<KIND>LIST#<list>` of membership items sorted by their order, with the exact counter
  * `<kind>s:<list>` written in the same transaction as the entity.
  */
-export type ListKind = 'pipeline' | 'lead' | 'task' | 'activity';
+export type ListKind = 'pipeline' | 'lead' | 'task' | 'activity' | 'member' | 'booking';
 
 export const listPk = (ws: string, kind: ListKind, list: string) => tenantPk(ws, `${kind.toUpperCase()}LIST`, list);
 export const listCounter = (kind: ListKind, list: string) => `${kind}s:${list}`;
@@ -38,19 +38,22 @@ export interface ListRead {
 
 /**
  * One page of a list: O(limit) with a cursor, and its exact total from the list's counter in O(1). With
- * `before`, only members ordered before it (e.g. due before now), counted key-only: that total costs O(matches).
+ * `before`, only members ordered before it (e.g. due before now), and with `from`/`upTo`, only those ordered
+ * within that range, counted key-only: such a total costs O(matches).
  */
 export const readList = async (
   ws: string,
   kind: ListKind,
   list: string,
   page: PageRequest,
-  opts: { newestFirst?: boolean; before?: string } = {},
+  opts: { newestFirst?: boolean; before?: string; from?: string; upTo?: string } = {},
 ): Promise<ListRead> => {
-  const partition = { pk: listPk(ws, kind, list), newestFirst: opts.newestFirst, skBelow: opts.before };
+  const range = opts.from !== undefined ? { skBetween: [opts.from, opts.upTo ?? '\uffff'] as const } : { skUpTo: opts.upTo };
+  const partition = { pk: listPk(ws, kind, list), newestFirst: opts.newestFirst, skBelow: opts.before, ...range };
+  const ranged = opts.before !== undefined || opts.from !== undefined || opts.upTo !== undefined;
   const [result, total] = await Promise.all([
     queryPage(partition, page),
-    opts.before === undefined ? readCounter(ws, listCounter(kind, list)) : countItems(partition),
+    ranged ? countItems(partition) : readCounter(ws, listCounter(kind, list)),
   ]);
   return { ids: result.items.map((i) => i.entityId as string), total, nextCursor: result.nextCursor };
 };

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { account, activity, article, campaign, recipient, contact, conversation, definition, execution, lead, message, pipeline, step, subscription, tag, task, token, workspace } from './event-data';
+import { account, activity, article, booking, campaign, contact, conversation, definition, execution, lead, member, message, pipeline, recipient, step, subscription, tag, task, token, workspace } from './event-data';
 
 /**
  * Every event type, `<category>.<entity>.<action>`, with a description and the schema of its `data`
@@ -10,9 +10,6 @@ export type EventStatus = 'available' | 'planned';
 
 const group = <S extends EventStatus, T extends string>(status: S, data: z.ZodType, descriptions: Record<T, string>) =>
   (Object.keys(descriptions) as T[]).map((type) => ({ type, status, description: descriptions[type], data }));
-
-/** A planned type's data: its entity, whose fields are settled when its area is built. */
-const plannedEntity = (name: string) => z.object({ [name]: z.looseObject({ _id: z.string() }) });
 
 const tags = z.array(tag);
 
@@ -58,13 +55,13 @@ export const eventCatalog = [
     'customer.contact.untagged': 'Tags were detached from a customer (`tags` lists the ones removed).',
   }),
   ...group('available', z.strictObject({ workspace }), {
-    'auth.workspace.updated': 'The workspace was renamed.',
+    'auth.workspace.updated': 'The workspace’s name, timezone, locale or business hours changed (`changes` names them).',
   }),
   ...group('available', z.strictObject({ token }), {
     'auth.token.created': 'An API token bound to this workspace was created (never its value).',
     'auth.token.revoked': 'An API token bound to this workspace was revoked.',
   }),
-  ...group('planned', plannedEntity('member'), {
+  ...group('available', z.strictObject({ member }), {
     'auth.member.invited': 'A member was invited to the workspace.',
     'auth.member.joined': 'An invited member joined the workspace.',
     'auth.member.removed': 'A member was removed from the workspace.',
@@ -145,7 +142,10 @@ export const eventCatalog = [
     'broadcast.recipient.delivered': 'The channel reported a broadcast delivered to a recipient.',
     'broadcast.recipient.failed': 'A broadcast could not be sent to a recipient: `recipient.reason`.',
   }),
-  ...group('planned', plannedEntity('booking'), {
+  ...group('available', z.strictObject({ booking, reminder: z.enum(['24h', '1h']) }), {
+    'scheduling.booking.reminder': 'A booking starts in 24 hours or in 1 hour (`reminder`); each is sent once, by timer.',
+  }),
+  ...group('available', z.strictObject({ booking }), {
     'scheduling.booking.created': 'A booking was made.',
     'scheduling.booking.confirmed': 'A booking was confirmed.',
     'scheduling.booking.rescheduled': 'A booking moved to another time.',

@@ -8,7 +8,9 @@ import { Audience, BROADCAST_STATUSES, RECIPIENT_STATUSES, STAT_NAMES, type Broa
 import { ACCOUNT_STATUSES, ApiConfig, CHANNEL_TYPES, EmailConfig, SandboxConfig, type Account } from '../domain/channels/account';
 import type { TokenRecord } from '../domain/auth/token';
 import type { publicSubscription } from '../domain/webhooks/subscription';
-import type { Workspace } from '../domain/auth/workspace';
+import { WEEKDAYS, type Workspace } from '../domain/auth/workspace';
+import { MemberStatus, Role, type Member } from '../domain/auth/member';
+import { BookingStatus, type Booking } from '../domain/scheduling/booking';
 import { BRANCHES, NODE_TYPES, type NodeType } from '../domain/workflows/nodes';
 import { CATEGORIES } from '../domain/workflows/failure';
 import { EXECUTION_STATUSES, type Execution, type Step } from '../domain/workflows/execution';
@@ -102,7 +104,52 @@ export const token = exactly<TokenRecord>()(
   }),
 );
 
-export const workspace = exactly<Workspace>()(z.strictObject({ _id: id, name: z.string(), timezone: z.string(), createdAt: time, updatedAt: time }));
+const span = z.strictObject({ start: z.string(), end: z.string() });
+
+export const workspace = exactly<Workspace>()(
+  z.strictObject({
+    _id: id,
+    name: z.string(),
+    timezone: z.string(),
+    locale: z.string(),
+    businessHours: z.strictObject(Object.fromEntries(WEEKDAYS.map((d) => [d, z.array(span)])) as Record<(typeof WEEKDAYS)[number], z.ZodArray<typeof span>>),
+    createdAt: time,
+    updatedAt: time,
+  }),
+);
+
+export const member = exactly<Member>()(
+  z.strictObject({
+    _id: id,
+    email: z.string(),
+    name: z.string().nullable(),
+    role: Role,
+    status: MemberStatus,
+    invitedAt: time,
+    joinedAt: time.nullable(),
+    removedAt: time.nullable(),
+    createdAt: time,
+    updatedAt: time,
+  }),
+);
+
+export const booking = exactly<Booking>()(
+  z.strictObject({
+    _id: id,
+    title: z.string(),
+    customerId: id,
+    assigneeId: id,
+    startAt: time,
+    endAt: time,
+    timezone: z.string(),
+    location: z.string().nullable(),
+    notes: z.string().nullable(),
+    status: BookingStatus,
+    cancellationReason: z.string().nullable(),
+    createdAt: time,
+    updatedAt: time,
+  }),
+);
 
 /** A subscription as every response shows it: without its secret. */
 export const subscription = exactly<ReturnType<typeof publicSubscription>>()(

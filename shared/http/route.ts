@@ -25,6 +25,8 @@ export interface RouteSpec<B, Q, P> {
   params?: P;
   /** Status of a success (default 200; 201 for creations). */
   status?: number;
+  /** The content type of a success that is a file (the handler returns a `FileResponse`); JSON otherwise. */
+  produces?: string;
   /** The `$default` route: it authenticates and counts like any route but takes any input, so its answer is always its own 404. */
   unrouted?: true;
 }

@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { client, expectError } from '../support/api';
 import { create, CUSTOMERS, eventsOf, LEADS, makePipeline, PIPELINES } from '../support/crm';
 import { outboxEvents } from '../support/outbox';
+import { agentId } from '../support/members';
 import { useTestStack } from '../support/stack';
 import { tokenFor } from '../support/tenants';
 
 const env = useTestStack({ workers: false });
 
-const AGENT = 'aaaaaaaaaaaaaaaaaaaaaaaa';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A fresh workspace with a default pipeline and a customer. */
@@ -25,6 +25,7 @@ const ids = (res: { body: any }) => res.body.data.leads.map((l: { _id: string })
 describe('leads', () => {
   it('creates a lead in the first open stage, with value, links and attributes, and one created event', async () => {
     const t = await tenant();
+    const AGENT = await agentId(t.api);
     const conversation = await create(t.api, '/api/v1/inbox/conversations', { customerId: t.customer._id }, 'conversation');
     const lead = await t.lead({
       value: { amount: 129_900, currency: 'EUR' }, customerId: t.customer._id, conversationId: conversation._id, assigneeId: AGENT,
@@ -65,6 +66,7 @@ describe('leads', () => {
 
   it('updates fields with one updated event carrying changes, assignment with one assigned event; a no-op PATCH emits nothing', async () => {
     const t = await tenant();
+    const AGENT = await agentId(t.api);
     const lead = await t.lead({ value: { amount: 100, currency: 'USD' }, attributes: { plan: 'pro' } });
     const res = await t.api.patch(`${LEADS}/${lead._id}`, { title: 'Bigger plan', value: { amount: 250, currency: 'USD' }, assigneeId: AGENT, attributes: { plan: null, seats: 3 } });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -167,6 +169,7 @@ describe('leads', () => {
 
   it('lists by pipeline, stage, status, assignee, customer and tag with exact totals, newest first, by page and by cursor', async () => {
     const t = await tenant();
+    const AGENT = await agentId(t.api);
     const a = await t.lead({ customerId: t.customer._id, assigneeId: AGENT });
     const b = await t.lead({ stageId: t.stage('Qualified')._id });
     const c = await t.lead({ stageId: t.stage('Won')._id, assigneeId: AGENT });

@@ -3,12 +3,12 @@ import { handler as remindDueTasks } from '../../functions/schedules/remind-due-
 import { wiring } from '../../infra/wiring';
 import { client, expectError } from '../support/api';
 import { ACTIVITIES, create, CUSTOMERS, eventsOf, LEADS, makePipeline, TASKS } from '../support/crm';
+import { agentId } from '../support/members';
 import { useTestStack } from '../support/stack';
 import { tokenFor } from '../support/tenants';
 
 const env = useTestStack({ workers: false });
 
-const AGENT = 'aaaaaaaaaaaaaaaaaaaaaaaa';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const inMs = (ms: number) => new Date(Date.now() + ms).toISOString();
 
@@ -26,6 +26,7 @@ const ids = (res: { body: any }, key = 'tasks') => res.body.data[key].map((x: { 
 describe('tasks', () => {
   it('creates, gets, updates and deletes a task, one event each with changes on the update', async () => {
     const t = await tenant();
+    const AGENT = await agentId(t.api);
     const dueAt = inMs(3_600_000);
     const task = await t.task({ description: 'Ask about seats', priority: 'high', dueAt, assigneeId: AGENT, leadId: t.lead._id, customerId: t.customer._id });
     expect(task).toMatchObject({ title: 'Call back', status: 'open', priority: 'high', dueAt, assigneeId: AGENT, leadId: t.lead._id, completedAt: null, conversationId: null });
@@ -75,6 +76,7 @@ describe('tasks', () => {
 
   it('lists by status, assignee, lead and overdue with exact totals', async () => {
     const t = await tenant();
+    const AGENT = await agentId(t.api);
     const overdue = await t.task({ dueAt: inMs(-3_600_000), assigneeId: AGENT });
     const later = await t.task({ dueAt: inMs(3_600_000), leadId: t.lead._id });
     const mostOverdue = await t.task({ dueAt: inMs(-7_200_000) });

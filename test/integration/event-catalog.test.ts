@@ -12,6 +12,8 @@ import { runStep } from '../../shared/workflows/runner';
 import { handleOutgoing } from '../../shared/channels/outgoing';
 import { handleBroadcastMessage } from '../../shared/broadcasts/worker';
 import { markChannelErrored } from '../../shared/data/channels';
+import { createBooking, sendDueReminders } from '../../shared/data/bookings';
+import { addMember, agentId, MEMBERS, quarterHourIn } from '../support/members';
 
 const env = useTestStack({ workers: false });
 
@@ -38,7 +40,7 @@ const crmCalls = async (api: Client, customerId: string, tag: string): Promise<[
   return [
     ['patch', `${CRM}/pipelines/${spare}`, { name: 'Spare 2' }],
     ['delete', `${CRM}/pipelines/${spare}`],
-    ['patch', `${CRM}/leads/${lead}`, { title: 'Deal 2', assigneeId: 'a'.repeat(24) }],
+    ['patch', `${CRM}/leads/${lead}`, { title: 'Deal 2', assigneeId: await agentId(api) }],
     ['post', `${CRM}/leads/${lead}/move`, { stageId: won }],
     ['post', `${CRM}/leads/${lead}/move`, { stageId: lost, lostReason: 'price' }],
     ['post', `${CRM}/leads/${lead}/tags`, { tagIds: [tag] }],
@@ -52,6 +54,31 @@ const crmCalls = async (api: Client, customerId: string, tag: string): Promise<[
   ];
 };
 
+/** Members and bookings; a booking that has started is made with an earlier clock, and its reminder sent with a later one. */
+const memberAndBookingCalls = async (api: Client, workspaceId: string, customerId: string): Promise<[string, string, unknown?][]> => {
+  const tenant = tenantOf(workspaceId, 'test');
+  const member = await addMember(api, { role: 'agent' });
+  const assigneeId = await agentId(api);
+  const startAt = quarterHourIn(48);
+  const booking = await created(api, '/api/v1/scheduling/bookings', { title: 'Call', customerId, assigneeId, startAt, endAt: quarterHourIn(49) }, 'booking');
+  const started = quarterHourIn(-0.5);
+  const input = { title: 'Call', customerId, assigneeId, startAt: started, endAt: quarterHourIn(-0.25), timezone: 'UTC' };
+  const [done, missed] = await Promise.all([createBooking(tenant, input, new Date(Date.now() - 86_400_000)), createBooking(tenant, { ...input, assigneeId: member._id }, new Date(Date.now() - 86_400_000))]);
+  await sendDueReminders(tenant, booking, new Date(Date.parse(startAt) - 3_000_000));
+  const B = '/api/v1/scheduling/bookings';
+  return [
+    ['patch', `${MEMBERS}/${member._id}`, { role: 'manager' }],
+    ['post', `${B}/${booking}/confirm`],
+    ['post', `${B}/${booking}/reschedule`, { startAt: quarterHourIn(50), endAt: quarterHourIn(51) }],
+    ['post', `${B}/${booking}/cancel`, {}],
+    ['post', `${B}/${done._id}/confirm`],
+    ['post', `${B}/${done._id}/complete`],
+    ['post', `${B}/${missed._id}/confirm`],
+    ['post', `${B}/${missed._id}/no-show`],
+    ['delete', `${MEMBERS}/${member._id}`],
+  ];
+};
+
 /** Does, through the API and the CLI's repositories, everything that emits an event today. */
 const ARTICLES = '/api/v1/ai/knowledge-base/articles';
 
@@ -62,6 +89,7 @@ const emitEverything = async (api: Client, workspaceId: string) => {
   const tag = await created(api, '/api/v1/tags', { name: 'vip' }, 'tag');
   const conv = await created(api, CONV, { customerId: ada, subject: 'Hello' }, 'conversation');
   const article = await created(api, ARTICLES, { title: 'Returns', body: 'Send it back within 30 days.' }, 'article');
+  const agent = await agentId(api);
   const calls: [string, string, unknown?][] = [
     ['patch', `${CUSTOMERS}/${ada}`, { phone: '+442071234567' }],
     ['post', `${CUSTOMERS}/${ada}/block`],
@@ -71,7 +99,7 @@ const emitEverything = async (api: Client, workspaceId: string) => {
     ['post', `${CUSTOMERS}/merge`, { baseId: ada, mergeeId: bob }],
     ['delete', `${CUSTOMERS}/${eve}`],
     ['patch', `${CONV}/${conv}`, { subject: 'Hello again', priority: 'high' }],
-    ['post', `${CONV}/${conv}/assign`, { assigneeId: 'a'.repeat(24) }],
+    ['post', `${CONV}/${conv}/assign`, { assigneeId: agent }],
     ['post', `${CONV}/${conv}/unassign`],
     ['post', `${CONV}/${conv}/status`, { status: 'pending' }],
     ['post', `${CONV}/${conv}/status`, { status: 'snoozed', snoozedUntil: new Date(Date.now() + 3_600_000).toISOString() }],
@@ -86,7 +114,7 @@ const emitEverything = async (api: Client, workspaceId: string) => {
     ['patch', `${ARTICLES}/${article}`, { tags: ['returns'] }],
     ['delete', `${ARTICLES}/${article}`],
   ];
-  for (const [method, path, body] of [...calls, ...(await crmCalls(api, ada, tag))]) {
+  for (const [method, path, body] of [...calls, ...(await crmCalls(api, ada, tag)), ...(await memberAndBookingCalls(api, workspaceId, ada))]) {
     const res = await api.call(method.toUpperCase(), path, body);
     expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
   }

@@ -3,14 +3,13 @@ import type { Scope } from '../../shared/domain/auth/scopes';
 import { handler as wakeSnoozed } from '../../functions/schedules/wake-snoozed';
 import { client, expectError } from '../support/api';
 import { outboxEvents } from '../support/outbox';
+import { agentId } from '../support/members';
 import { useTestStack } from '../support/stack';
 import { tokenFor } from '../support/tenants';
 
 const env = useTestStack();
 
 const CONV = '/api/v1/inbox/conversations';
-const AGENT = 'aaaaaaaaaaaaaaaaaaaaaaaa';
-const OTHER_AGENT = 'bbbbbbbbbbbbbbbbbbbbbbbb';
 
 /** A fresh workspace (fresh rate-limit budget) with one customer. */
 const tenant = async (scopes: Scope[] = ['admin:all']) => {
@@ -83,6 +82,7 @@ describe('creating and reading conversations', () => {
 
   it('needs inbox:read to read and inbox:write to change (403 FORBIDDEN otherwise)', async () => {
     const t = await tenant();
+    const AGENT = await agentId(t.api);
     const conversation = await t.open();
     const reader = client(env.stack.baseUrl, { token: (await tokenFor([t.workspaceId], ['inbox:read'])).token, workspaceId: t.workspaceId });
     const contacts = client(env.stack.baseUrl, { token: (await tokenFor([t.workspaceId], ['contacts:read', 'contacts:write'])).token, workspaceId: t.workspaceId });
@@ -194,6 +194,8 @@ describe('the status state machine', () => {
 describe('assignment and edits', () => {
   it('assigns, reassigns and unassigns with one event each; no-op requests are 409', async () => {
     const t = await tenant();
+    const AGENT = await agentId(t.api);
+    const OTHER_AGENT = await agentId(t.api);
     const c = await t.open();
     const assign = (assigneeId: string) => t.api.post(`${CONV}/${c._id}/assign`, { assigneeId });
     expect((await assign(AGENT)).body.data.conversation.assigneeId).toBe(AGENT);
@@ -230,6 +232,7 @@ describe('assignment and edits', () => {
 describe('listing', () => {
   it('filters by status, assignee, assignee with status, channel and customer, with exact totals', async () => {
     const t = await tenant();
+    const AGENT = await agentId(t.api);
     const other = (await t.api.post('/api/v1/contacts/customers', { name: 'Grace' })).body.data.customer;
     const a = await t.open({ channel: 'email' });
     const b = await t.open({ channel: 'sms', assigneeId: AGENT });
@@ -280,6 +283,7 @@ describe('listing', () => {
 
   it('keeps totals exact under concurrent creates and deletes', async () => {
     const t = await tenant();
+    const AGENT = await agentId(t.api);
     const initial = await Promise.all(Array.from({ length: 10 }, () => t.open()));
     await Promise.all([
       ...Array.from({ length: 15 }, () => t.open({ assigneeId: AGENT })),

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { client } from '../support/api';
 import { outboxEvents } from '../support/outbox';
 import { startReceiver } from '../support/https-receiver';
+import { agentId } from '../support/members';
 import { createTenant } from '../support/tenants';
 import { eventually, sleep, useWebhookStack } from '../support/webhooks';
 import { call, createWorkflow, edge, finished, node, trigger } from '../support/workflows';
@@ -224,7 +225,7 @@ describe('workflow actions', () => {
     const customer = (await api.post('/api/v1/contacts/customers', { name: 'Grace', email: 'grace@example.com' })).body.data.customer;
     const conversation = (await api.post('/api/v1/inbox/conversations', { customerId: customer._id, subject: 'order' })).body.data.conversation;
     const tag = (await api.post('/api/v1/tags', { name: 'automated' })).body.data.tag;
-    const agent = '0123456789abcdef01234567';
+    const agent = await agentId(api);
     const w = await createWorkflow(api, {
       nodes: [
         node('reply', 'send_message', { conversationId: '{{trigger.id}}', content: 'Hello {{trigger.name}}' }),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { create, LEADS, makePipeline, TASKS } from '../support/crm';
+import { agentId } from '../support/members';
 import { useTestStack } from '../support/stack';
 import { createWorkflow, edge, finished, node, trigger } from '../support/workflows';
 import { getExecution } from '../../shared/data/workflow-executions';
@@ -8,13 +9,13 @@ import type { WorkflowNode } from '../../shared/domain/workflows/nodes';
 
 /** The CRM nodes (create_task, move_lead) and On-Error escalate, through HTTP against the local stack's workers. */
 const env = useTestStack();
-const AGENT = 'aaaaaaaaaaaaaaaaaaaaaaaa';
 
 const tasksOf = async (api: Awaited<ReturnType<typeof env.tenant>>['api']) => (await api.get(TASKS)).body.data.tasks as Record<string, any>[];
 
 describe('workflow CRM nodes', () => {
   it('create_task creates exactly one task from templates, and a redelivered step does not create a second', { timeout: 60_000 }, async () => {
     const t = await env.tenant();
+    const AGENT = await agentId(t.api);
     const config = { title: 'Call {{trigger.name}}', priority: 'high', dueAt: '{{trigger.due}}', assigneeId: AGENT, customerId: '{{trigger.missing}}' };
     const w = await createWorkflow(t.api, { nodes: [node('todo', 'create_task', config)], edges: [] });
     const run = await trigger(t.api, w._id, { name: 'Ada', due: '2030-01-02T03:04:05.000Z' });
@@ -51,6 +52,7 @@ describe('workflow CRM nodes', () => {
 
   it('a failing step under an On-Error escalate creates exactly one urgent task and ends completed_with_errors', { timeout: 60_000 }, async () => {
     const t = await env.tenant();
+    const AGENT = await agentId(t.api);
     const w = await createWorkflow(t.api, {
       nodes: [node('guard', 'on_error', { action: 'escalate', assigneeId: AGENT }), node('boom', 'fail', { message: 'invalid input' }), node('after', 'set_variable', { name: 'x', value: 1 })],
       edges: [edge('guard', 'boom', 'body'), edge('guard', 'after')],

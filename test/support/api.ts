@@ -24,7 +24,9 @@ export const client = (baseUrl: string, caller: Caller = {}) => {
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     });
     const text = await res.text();
-    return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+    // Files (an .ics) come back as text; everything else the API answers is JSON.
+    const json = !/^text\/(?!json)/.test(res.headers.get('content-type') ?? '');
+    return { status: res.status, headers: res.headers, body: text ? (json ? JSON.parse(text) : text) : undefined };
   };
   return {
     get: (path: string, headers?: Record<string, string>) => call('GET', path, undefined, headers),

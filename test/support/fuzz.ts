@@ -309,11 +309,18 @@ const codesByStatus = new Map<number, string[]>();
 for (const [code, status] of Object.entries(errorStatus)) codesByStatus.set(status, [...(codesByStatus.get(status) ?? []), code]);
 
 /** Every way an answer breaks the contract: 5xx, non-JSON, a wrong wrapper or code, a stack trace, the fixed answer missed. */
-export const violations = (c: Pick<FuzzCase, 'expect'>, res: RawResponse): string[] => {
+export const violations = (c: Pick<FuzzCase, 'expect'>, res: RawResponse, produces?: string): string[] => {
   const out: string[] = [];
   if (res.status >= 500) out.push(`status ${res.status}`);
   if (res.status === 429) out.push('429: the token pool let a token run out of budget');
   const type = String(res.headers['content-type'] ?? '');
+  // A route that answers with a file (its spec's `produces`): a success is that file, an error still the JSON wrapper.
+  if (produces && res.status < 300 && !c.expect) {
+    if (!type.startsWith(produces)) out.push(`content-type ${JSON.stringify(type)}, not ${produces}`);
+    if (!res.headers['x-request-id']) out.push('no X-Request-Id');
+    if (res.text.length === 0) out.push('empty file');
+    return out;
+  }
   if (!/^application\/json/i.test(type)) out.push(`content-type ${JSON.stringify(type)}`);
   if (!res.headers['x-request-id']) out.push('no X-Request-Id');
   // Every request here is authenticated, so every answer carries the rate-limit headers, errors included.
@@ -391,7 +398,7 @@ export const fuzzRoute = async (
         stats.cases++;
         stats.statuses.set(res.status, (stats.statuses.get(res.status) ?? 0) + 1);
         if (res.status >= 500 || res.status === 0) stats.serverErrors++;
-        const problems = res.status === 0 ? [res.text] : violations(c, res);
+        const problems = res.status === 0 ? [res.text] : violations(c, res, route.spec.produces);
         if (problems.some((p) => p.startsWith('non-JSON') || p.startsWith('content-type'))) stats.nonJson++;
         if (problems.length) stats.failing++;
         if (problems.length && stats.failures.length < keepFailures) stats.failures.push({ case: describeCase(c), problems, status: res.status, body: res.text.slice(0, 300) });

@@ -1,5 +1,6 @@
 import type { Client } from './api';
 import type { LoadedRoute } from './routes';
+import { addMember, agentId, MEMBERS, quarterHourIn } from './members';
 
 /**
  * One way per resource collection to create a resource through the HTTP API and to read it back as its
@@ -57,6 +58,7 @@ const ACTIVITIES = '/api/v1/crm/activities';
 const ARTICLES = '/api/v1/ai/knowledge-base/articles';
 const CHANNELS = '/api/v1/channels';
 const BROADCASTS = '/api/v1/broadcasts';
+const BOOKINGS = '/api/v1/scheduling/bookings';
 
 export const makeFactories = (opts: FactoryOptions): Record<string, ResourceFactory> => {
   const tag: ResourceFactory = {
@@ -197,7 +199,22 @@ export const makeFactories = (opts: FactoryOptions): Record<string, ResourceFact
     create: async (api) => ({ id: await created(api.post(ARTICLES, { title: `Article ${unique()}`, body: 'Made by a gate.', tags: ['gate'] }), 'article', 'article') }),
     read: (api, { id }) => snapshot(api, `${ARTICLES}/${id}`),
   };
+  const member: ResourceFactory = {
+    create: async (api) => ({ id: (await addMember(api, { role: 'manager' }))._id }),
+    read: (api, { id }) => snapshot(api, `${MEMBERS}/${id}`),
+  };
+  const booking: ResourceFactory = {
+    create: async (api) => {
+      const [{ id: customerId }, assigneeId] = await Promise.all([customer.create(api), agentId(api)]);
+      const startAt = quarterHourIn(48);
+      const endAt = new Date(Date.parse(startAt) + 30 * 60_000).toISOString();
+      return { id: await created(api.post(BOOKINGS, { title: 'Demo call', customerId, assigneeId, startAt, endAt }), 'booking', 'booking') };
+    },
+    read: (api, { id }) => snapshot(api, `${BOOKINGS}/${id}`),
+  };
   return {
+    [`${MEMBERS}/{id}`]: member,
+    [`${BOOKINGS}/{id}`]: booking,
     [`${WORKFLOWS}/{id}`]: workflow,
     [`${ARTICLES}/{id}`]: article,
     [`${WORKFLOWS}/executions/{id}`]: execution,

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { Cron } from 'croner';
 import { EdgeInput, NodeInput, type Edge, type WorkflowNode } from './nodes';
 import { graphProblems } from './graph';
+import { isTimeZone } from '../auth/workspace';
 
 export const MAX_NODES = 100;
 export const MAX_EDGES = 200;
@@ -10,15 +11,6 @@ const validCron = (cron: string) => {
   try {
     new Cron(cron, { paused: true });
     return cron.trim().split(/\s+/).length === 5;
-  } catch {
-    return false;
-  }
-};
-
-const validTimeZone = (tz: string) => {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
   } catch {
     return false;
   }
@@ -44,7 +36,7 @@ export const triggerSchema = (isPattern: (name: string) => boolean) =>
     z.strictObject({
       type: z.literal('schedule'),
       cron: z.string().max(200).refine(validCron, 'Must be a 5-field cron expression'),
-      timezone: z.string().max(100).refine(validTimeZone, 'Must be an IANA time zone'),
+      timezone: z.string().max(100).refine(isTimeZone, 'Must be an IANA time zone'),
     }),
   ]);
 export type Trigger = z.output<ReturnType<typeof triggerSchema>>;

@@ -3,6 +3,7 @@ import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { StoredResponse } from '../../domain/idempotency/decide';
 import { httpErrorOf, type HttpError } from '../errors';
 import { log } from '../../log';
+import { FileResponse } from '../file-response';
 import { openState, stateOf, type HttpMiddleware, type RequestState } from '../state';
 
 const JSON_CONTENT = { 'Content-Type': 'application/json; charset=utf-8' };
@@ -40,7 +41,13 @@ export const respond = (successStatus: number): HttpMiddleware => ({
     });
   },
   after: (request) => {
-    request.response = finish(stateOf(request), successResponse(successStatus, request.response));
+    const out: unknown = request.response;
+    request.response = finish(
+      stateOf(request),
+      out instanceof FileResponse
+        ? { statusCode: successStatus, headers: { 'Content-Type': out.contentType, 'Content-Disposition': `attachment; filename="${out.filename}"` }, body: out.body }
+        : successResponse(successStatus, out),
+    );
   },
   onError: (request) => {
     const state = stateOf(request);

@@ -35,7 +35,7 @@ describe('the event catalog', () => {
   it('admits composed event names only when they are available', () => {
     expectTypeOf<`inbox.conversation.${ConversationEvent}`>().toExtend<EventType>();
     expectTypeOf<ReturnType<typeof taggingEventType>>().toExtend<EventType>();
-    expectTypeOf<'scheduling.booking.created'>().not.toExtend<EventType>();
+    expectTypeOf<'scheduling.booking.teleported'>().not.toExtend<EventType>();
   });
 
   it('names each type once, as <category>.<entity>.<action>, with a description and its entity in `data`', () => {

@@ -1,0 +1,8 @@
+import { route } from '../../../shared/http/route';
+import { transitionBooking } from '../../../shared/data/bookings';
+import { cancel } from '../../../shared/domain/scheduling/booking';
+import { CancelBooking, IdParams } from './schemas';
+
+export const handler = route({ scope: 'inbox:write', params: IdParams, body: CancelBooking }, async ({ params, body, tenant, now }) => ({
+  booking: await transitionBooking(tenant, params.id, (b) => cancel(b, body.reason, now), now),
+}));

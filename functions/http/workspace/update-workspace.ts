@@ -1,0 +1,8 @@
+import { route } from '../../../shared/http/route';
+import { tenantParts } from '../../../shared/domain/auth/tenant';
+import { updateWorkspace } from '../../../shared/data/workspaces';
+import { UpdateWorkspace } from './schemas';
+
+export const handler = route({ scope: 'admin:all', body: UpdateWorkspace }, async ({ body, tenant, now }) => ({
+  workspace: await updateWorkspace(tenantParts(tenant).workspaceId, body, now),
+}));

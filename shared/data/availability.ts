@@ -1,0 +1,36 @@
+import { ValidationError } from '../domain/errors';
+import { tenantParts, type Tenant } from '../domain/auth/tenant';
+import { businessIntervals, freeSlots } from '../domain/scheduling/availability';
+import { busySlots } from './bookings';
+import { isActiveMember } from './members';
+import { getWorkspace } from './workspaces';
+
+export interface AvailabilityQuery {
+  assigneeId: string;
+  from: string;
+  to: string;
+  durationMinutes: number;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * Free slots of an active member: the workspace's business hours (in its timezone, so a DST change moves
+ * them in UTC) minus the quarter hours their bookings claim, from now on. Costs O(days + claims in range).
+ */
+export const availability = async (ws: Tenant, q: AvailabilityQuery, now: Date) => {
+  const [workspace, active] = await Promise.all([getWorkspace(tenantParts(ws).workspaceId), isActiveMember(ws, q.assigneeId)]);
+  if (!active) throw new ValidationError([{ path: 'assigneeId', message: 'Must be an active member of this workspace' }]);
+  const from = Date.parse(q.from);
+  const to = Date.parse(q.to);
+  const busy = await busySlots(ws, q.assigneeId, iso(from), iso(to));
+  const slots = freeSlots(businessIntervals(workspace!.businessHours, workspace!.timezone, from, to), busy, q.durationMinutes, now.getTime());
+  return {
+    assigneeId: q.assigneeId,
+    timezone: workspace!.timezone,
+    durationMinutes: q.durationMinutes,
+    from: iso(from),
+    to: iso(to),
+    slots: slots.map((s) => ({ startAt: iso(s.start), endAt: iso(s.end) })),
+  };
+};

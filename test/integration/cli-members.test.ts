@@ -1,0 +1,50 @@
+import { spawnSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LocalStack } from '../../infra/local/stack';
+import { client } from '../support/api';
+import { startTestStack } from '../support/stack';
+
+let stack: LocalStack;
+
+beforeAll(async () => {
+  stack = await startTestStack();
+});
+afterAll(() => stack?.stop());
+
+/** The real CLI against this file's local table, as in cli.test.ts. */
+const parley = (...args: string[]) => {
+  const res = spawnSync(process.execPath, ['--import', 'tsx', 'infra/cli/parley.ts', ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, DYNAMODB_ENDPOINT: stack.dynamoEndpoint, TABLE_NAME: stack.tableName },
+    timeout: 30_000,
+  });
+  return { code: res.status, stdout: res.stdout, stderr: res.stderr };
+};
+const json = (...args: string[]) => {
+  const res = parley(...args, '--json');
+  expect(res.stderr).toBe('');
+  expect(res.code).toBe(0);
+  return JSON.parse(res.stdout);
+};
+
+describe('the parley CLI: members', () => {
+  it('creates a workspace with an active owner in both modes, invites, lists and changes roles; the last owner stays', async () => {
+    const { workspace, owner } = json('workspace', 'create', '--name', 'Acme', '--owner-email', 'Boss@Example.com');
+    expect(owner).toMatchObject({ email: 'boss@example.com', role: 'owner', status: 'active' });
+    const { member } = json('member', 'invite', '--workspace', workspace._id, '--email', 'ada@example.com', '--name', 'Ada', '--role', 'manager');
+    expect(member).toMatchObject({ role: 'manager', status: 'invited' });
+    expect(json('member', 'list', '--workspace', workspace._id).members.map((m: { email: string }) => m.email)).toEqual(['boss@example.com', 'ada@example.com']);
+    expect(json('member', 'list', '--workspace', workspace._id, '--status', 'active').members).toHaveLength(1);
+    expect(json('member', 'role', member._id, '--workspace', workspace._id, '--role', 'agent').member.role).toBe('agent');
+    expect(parley('member', 'role', owner._id, '--workspace', workspace._id, '--role', 'admin')).toMatchObject({ code: 1, stderr: 'error: The workspace must keep at least one active owner\n' });
+    expect(parley('member', 'invite', '--workspace', workspace._id, '--email', 'nope', '--json').code).toBe(1);
+    expect(parley('member', 'role', member._id, '--workspace', workspace._id, '--role', 'king').code).toBe(1);
+
+    // The test mode has its own owner (and not the live invitation); a test token sees it through the API.
+    const test = json('member', 'list', '--workspace', workspace._id, '--test').members;
+    expect(test.map((m: { email: string; role: string }) => `${m.email}:${m.role}`)).toEqual(['boss@example.com:owner']);
+    const created = json('token', 'create', '--workspace', workspace._id, '--scopes', 'admin:all', '--name', 't', '--test');
+    const api = client(stack.baseUrl, { token: created.token, workspaceId: workspace._id });
+    expect((await api.get('/api/v1/workspace/members')).body.data.members.map((m: { _id: string }) => m._id)).toEqual([test[0]._id]);
+  });
+});
