@@ -16,7 +16,8 @@ const ACCOUNT_REFUSED = new Set([401, 403, 410]);
 export const apiProvider: Provider = {
   send: async (account, secrets, outbound) => {
     const { url } = account.config as z.output<typeof ApiConfig>;
-    const eventType = outbound.kind === 'message' ? 'channel.message.outgoing' : 'broadcast.recipient.outgoing';
+    // A send request, not a domain event: its type is deliberately not shaped like a catalog name.
+    const eventType = outbound.kind === 'message' ? 'outgoing_message' : 'broadcast_message';
     const body = JSON.stringify({
       id: outbound.key,
       type: eventType,

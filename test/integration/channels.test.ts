@@ -149,7 +149,7 @@ describe('outgoing replies', () => {
       return mine.length > 0 && mine;
     }))!;
     const body = await verifyDelivery(channel.signingSecret, req!);
-    expect(body).toMatchObject({ id, type: 'channel.message.outgoing', channelId: channel._id, content: 'Over the api channel', to: { customerId: customer._id } });
+    expect(body).toMatchObject({ id, type: 'outgoing_message', channelId: channel._id, content: 'Over the api channel', to: { customerId: customer._id } });
     expect(req!.headers['idempotency-key']).toBe(id);
     await eventually(async () => (await messageIn(api, conversation._id, id)).deliveryStatus === 'sent');
 
