@@ -55,6 +55,7 @@ const LEADS = '/api/v1/crm/leads';
 const TASKS = '/api/v1/crm/tasks';
 const ACTIVITIES = '/api/v1/crm/activities';
 const ARTICLES = '/api/v1/ai/knowledge-base/articles';
+const TOKENS = '/api/v1/auth/tokens';
 
 export const makeFactories = (opts: FactoryOptions): Record<string, ResourceFactory> => {
   const tag: ResourceFactory = {
@@ -183,7 +184,15 @@ export const makeFactories = (opts: FactoryOptions): Record<string, ResourceFact
     create: async (api) => ({ id: await created(api.post(ARTICLES, { title: `Article ${unique()}`, body: 'Made by a gate.', tags: ['gate'] }), 'article', 'article') }),
     read: (api, { id }) => snapshot(api, `${ARTICLES}/${id}`),
   };
+  const apiToken: ResourceFactory = {
+    create: async (api) => ({ id: await created(api.post(TOKENS, { name: `token ${unique()}`, scopes: ['tags:read'] }), 'token', 'token') }),
+    read: async (api, { id }) => {
+      const { status, body } = await api.get(TOKENS);
+      return { status, body: body.data?.tokens?.find((t: { _id: string }) => t._id === id) ?? null };
+    },
+  };
   return {
+    [`${TOKENS}/{id}`]: apiToken,
     [`${WORKFLOWS}/{id}`]: workflow,
     [`${ARTICLES}/{id}`]: article,
     [`${WORKFLOWS}/executions/{id}`]: execution,

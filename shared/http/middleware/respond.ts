@@ -28,10 +28,11 @@ export const finish = (state: RequestState, response: StoredResponse, extra: Rec
 });
 
 /**
- * Outermost middleware: opens the request state, wraps successes in `{success, data}` and turns every
- * error into the contract's error wrapper. Unknown errors become one logged INTERNAL_ERROR.
+ * Outermost middleware: opens the request state, wraps successes in `{success, data}` (a public document
+ * goes out as itself) and turns every error into the contract's error wrapper. Unknown errors become one
+ * logged INTERNAL_ERROR.
  */
-export const respond = (successStatus: number): HttpMiddleware => ({
+export const respond = (successStatus: number, opts: { wrap: boolean } = { wrap: true }): HttpMiddleware => ({
   before: (request) => {
     openState(request.event, {
       requestId: request.event.requestContext?.requestId ?? randomUUID(),
@@ -40,7 +41,11 @@ export const respond = (successStatus: number): HttpMiddleware => ({
     });
   },
   after: (request) => {
-    request.response = finish(stateOf(request), successResponse(successStatus, request.response));
+    const result = request.response as unknown;
+    request.response = finish(
+      stateOf(request),
+      opts.wrap ? successResponse(successStatus, result) : { statusCode: successStatus, headers: JSON_CONTENT, body: JSON.stringify(result) },
+    );
   },
   onError: (request) => {
     const state = stateOf(request);

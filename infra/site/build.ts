@@ -1,0 +1,69 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
+import { build } from 'esbuild';
+
+/**
+ * The static site: the API reference (`/docs`, Redoc's standalone bundle from the installed package, so it
+ * works offline) and the dashboard (`/dashboard`, bundled with esbuild). The local gateway serves it; for
+ * AWS `npm run site` writes it out and the site stack puts it behind CloudFront beside the API.
+ */
+export interface SiteFile {
+  body: Buffer;
+  type: string;
+}
+
+export type Site = Map<string, SiteFile>;
+
+const here = import.meta.dirname;
+const dashboard = resolve(here, '..', 'dashboard');
+const require = createRequire(import.meta.url);
+
+const html = 'text/html; charset=utf-8';
+const js = 'text/javascript; charset=utf-8';
+
+const docsPage = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>Parley API reference</title>
+  </head>
+  <body>
+    <redoc spec-url="/api/v1/openapi.json"></redoc>
+    <script src="/docs/redoc.standalone.js"></script>
+  </body>
+</html>
+`;
+
+/** The dashboard's browser bundle: one minified ES module. */
+export const bundleDashboard = async (): Promise<Buffer> => {
+  const out = await build({
+    entryPoints: [resolve(dashboard, 'app.ts')],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    minify: true,
+    write: false,
+    logLevel: 'silent',
+  });
+  return Buffer.from(out.outputFiles[0]!.contents);
+};
+
+export const buildSite = async (): Promise<Site> =>
+  new Map<string, SiteFile>([
+    ['docs/index.html', { body: Buffer.from(docsPage), type: html }],
+    ['docs/redoc.standalone.js', { body: readFileSync(require.resolve('redoc/bundles/redoc.standalone.js')), type: js }],
+    ['dashboard/index.html', { body: readFileSync(resolve(dashboard, 'index.html')), type: html }],
+    ['dashboard/app.css', { body: readFileSync(resolve(dashboard, 'app.css')), type: 'text/css; charset=utf-8' }],
+    ['dashboard/app.js', { body: await bundleDashboard(), type: js }],
+  ]);
+
+/** `/docs` and `/docs/` → `docs/index.html`, as CloudFront's viewer-request function rewrites them. */
+export const siteKey = (path: string): string | undefined => {
+  const m = /^\/(docs|dashboard)(\/.*)?$/.exec(path);
+  if (!m) return undefined;
+  const rest = m[2] && m[2] !== '/' ? m[2] : '/index.html';
+  return `${m[1]}${rest}`;
+};
