@@ -11,15 +11,16 @@ export interface RouteHandler {
   spec: DeclaredSpec;
 }
 
-const HTTP_HANDLERS = 'functions/http/';
+const HTTP_HANDLER = /^functions\/http\/([\w-]+)\/([\w-]+)\.ts$/;
 
 /**
- * Imports an HTTP handler module. The path is a template under `functions/http/`, so a bundler (esbuild)
- * can include every handler when a deployed function needs them (the OpenAPI document).
+ * Imports an HTTP handler module. The path is a template `functions/http/<area>/<name>.ts`, so a bundler
+ * (esbuild, vite) can include every handler when a deployed function needs them (the OpenAPI document).
  */
 const importHandler = (file: string): Promise<{ handler?: { scope?: Scope | null; spec?: DeclaredSpec } }> => {
-  if (!file.startsWith(HTTP_HANDLERS)) throw new Error(`${file}: HTTP handlers live under ${HTTP_HANDLERS}`);
-  return import(`../../functions/http/${file.slice(HTTP_HANDLERS.length)}`);
+  const [, area, name] = HTTP_HANDLER.exec(file) ?? [];
+  if (!area || !name) throw new Error(`${file}: an HTTP handler is functions/http/<area>/<name>.ts`);
+  return import(`../../functions/http/${area}/${name}.ts`);
 };
 
 /** Each route with what its handler declares, read from the handler module itself (for docs and route-wide tests). */
