@@ -28,6 +28,11 @@ const docsPage = `<!doctype html>
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <title>Parley API reference</title>
+    <!-- Offline by construction: the renderer would fetch its logo from a CDN; only this origin is allowed. -->
+    <meta
+      http-equiv="Content-Security-Policy"
+      content="default-src 'self'; script-src 'self' blob:; worker-src 'self' blob:; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:"
+    />
   </head>
   <body>
     <redoc spec-url="/api/v1/openapi.json"></redoc>
