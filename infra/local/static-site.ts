@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { buildSite, siteKey, type Site } from '../site/build';
 
-let site: Promise<Site> | undefined;
+let site: Site | undefined;
 
 /**
  * The local stand-in for CloudFront's static origin: `/docs` and `/dashboard` from the site build (made on
@@ -10,7 +10,7 @@ let site: Promise<Site> | undefined;
 export const serveSite = async (method: string, path: string, res: ServerResponse): Promise<boolean> => {
   const key = siteKey(path);
   if (!key || (method !== 'GET' && method !== 'HEAD')) return false;
-  const file = (await (site ??= buildSite())).get(key);
+  const file = (site ??= buildSite()).get(key);
   if (!file) return false;
   res.writeHead(200, { 'Content-Type': file.type, 'Content-Length': file.body.length, 'Cache-Control': 'no-cache' });
   res.end(method === 'HEAD' ? undefined : file.body);

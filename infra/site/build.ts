@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { resolve } from 'node:path';
-import { build } from 'esbuild';
+import { dirname, resolve } from 'node:path';
+import { buildSync } from 'esbuild';
 
 /**
  * The static site: the API reference (`/docs`, Redoc's standalone bundle from the installed package, so it
@@ -42,8 +42,8 @@ const docsPage = `<!doctype html>
 `;
 
 /** The dashboard's browser bundle: one minified ES module. */
-export const bundleDashboard = async (): Promise<Buffer> => {
-  const out = await build({
+export const bundleDashboard = (): Buffer => {
+  const out = buildSync({
     entryPoints: [resolve(dashboard, 'app.ts')],
     bundle: true,
     format: 'esm',
@@ -56,14 +56,24 @@ export const bundleDashboard = async (): Promise<Buffer> => {
   return Buffer.from(out.outputFiles[0]!.contents);
 };
 
-export const buildSite = async (): Promise<Site> =>
+/** Synchronous (esbuild's `buildSync`), so CDK can build it while it synthesizes. */
+export const buildSite = (): Site =>
   new Map<string, SiteFile>([
     ['docs/index.html', { body: Buffer.from(docsPage), type: html }],
     ['docs/redoc.standalone.js', { body: readFileSync(require.resolve('redoc/bundles/redoc.standalone.js')), type: js }],
     ['dashboard/index.html', { body: readFileSync(resolve(dashboard, 'index.html')), type: html }],
     ['dashboard/app.css', { body: readFileSync(resolve(dashboard, 'app.css')), type: 'text/css; charset=utf-8' }],
-    ['dashboard/app.js', { body: await bundleDashboard(), type: js }],
+    ['dashboard/app.js', { body: bundleDashboard(), type: js }],
   ]);
+
+/** Writes the site under `dir`, one file per key; returns `dir`. */
+export const writeSite = (dir: string, site: Site = buildSite()): string => {
+  for (const [key, file] of site) {
+    mkdirSync(dirname(resolve(dir, key)), { recursive: true });
+    writeFileSync(resolve(dir, key), file.body);
+  }
+  return dir;
+};
 
 /** `/docs` and `/docs/` → `docs/index.html`, as CloudFront's viewer-request function rewrites them. */
 export const siteKey = (path: string): string | undefined => {
