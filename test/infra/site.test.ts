@@ -48,8 +48,12 @@ describe('the static site (reference page and dashboard)', () => {
     site.hasOutput('DocsUrl', {});
   });
 
-  it('deploys the built site and invalidates its paths', () => {
-    app.template(app.stacks.site).hasResourceProperties('Custom::CDKBucketDeployment', { DistributionPaths: ['/docs/*', '/dashboard/*'] });
+  it('deploys the built site and invalidates its paths, with no function but the deployment\'s own', () => {
+    const site = app.template(app.stacks.site);
+    site.hasResourceProperties('Custom::CDKBucketDeployment', { DistributionPaths: ['/docs/*', '/dashboard/*'] });
+    const fns = Object.values(site.findResources('AWS::Lambda::Function')) as { Properties: { Handler: string } }[];
+    expect(fns.map((f) => f.Properties.Handler)).toEqual(['index.handler']);
+    expect(Object.keys(site.findResources('AWS::Lambda::Function'))[0]).toMatch(/^CustomCDKBucketDeployment/);
   });
 
   it('is the reference page with its renderer bundled, and the dashboard bundle', () => {
