@@ -317,7 +317,7 @@ export const violations = (c: Pick<FuzzCase, 'expect'>, res: RawResponse, route:
   if (!/^application\/json/i.test(type)) out.push(`content-type ${JSON.stringify(type)}`);
   if (!res.headers['x-request-id']) out.push('no X-Request-Id');
   // Every request but a public route's is authenticated, so its answer carries the rate-limit headers, errors included.
-  if (!route.public && !res.headers['x-ratelimit-limit'] || !res.headers['x-ratelimit-remaining'] || !res.headers['x-ratelimit-reset']) out.push('no X-RateLimit-* headers');
+  if (!route.public && (!res.headers['x-ratelimit-limit'] || !res.headers['x-ratelimit-remaining'] || !res.headers['x-ratelimit-reset'])) out.push('no X-RateLimit-* headers');
   let body: any;
   try {
     body = JSON.parse(res.text);
