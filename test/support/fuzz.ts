@@ -444,4 +444,4 @@ export const sharedIds = async (api: Client, factories: Record<string, ResourceF
 };
 
 /** Strings that satisfy refinements JSON Schema cannot carry (event names, https URLs), mixed into plain strings. */
-export const FUZZ_HINTS = ['*', 'inbox.*', 'inbox.conversation.*', 'webhook.ping', 'https://127.0.0.1:9/hook', 'https://example.com/x', 'VIP', 'note', 'outgoing'];
+export const FUZZ_HINTS = ['*', 'inbox.*', 'inbox.conversation.*', 'webhook.ping', 'https://127.0.0.1:9/hook', 'https://example.com/x', 'VIP', 'note', 'outgoing', 'tags:read'];
