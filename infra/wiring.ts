@@ -2,6 +2,7 @@ import { aiWiring } from './wiring/ai';
 import { analyticsWiring } from './wiring/analytics';
 import { authRoutes } from './wiring/auth';
 import { channelsWiring } from './wiring/channels';
+import { docsRoutes } from './wiring/docs';
 import { contactsRoutes } from './wiring/contacts';
 import { crmWiring } from './wiring/crm';
 import { inboxWiring } from './wiring/inbox';
@@ -17,7 +18,7 @@ import type { Wiring } from './wiring/types';
  * local runtime runs exactly this. Area modules under `wiring/` contribute their parts.
  */
 export const wiring: Wiring = {
-  routes: [...authRoutes, ...tagRoutes, ...webhooksWiring.routes, ...inboxWiring.routes, ...contactsRoutes, ...crmWiring.routes, ...workflowsWiring.routes, ...aiWiring.routes, ...analyticsWiring.routes, ...channelsWiring.routes, ...workspaceWiring.routes, ...schedulingWiring.routes],
+  routes: [...docsRoutes, ...authRoutes, ...tagRoutes, ...webhooksWiring.routes, ...inboxWiring.routes, ...contactsRoutes, ...crmWiring.routes, ...workflowsWiring.routes, ...aiWiring.routes, ...analyticsWiring.routes, ...channelsWiring.routes, ...workspaceWiring.routes, ...schedulingWiring.routes],
   fallback: { handler: 'functions/http/not-found.ts', access: { table: 'read' } },
   queues: [...webhooksWiring.queues, ...workflowsWiring.queues, ...channelsWiring.queues],
   rules: [...webhooksWiring.rules, ...workflowsWiring.rules, ...aiWiring.rules, ...analyticsWiring.rules, ...channelsWiring.rules],

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { resolve } from '../../shared/http/route-match';
+import { serveSite } from './static-site';
 import type { Wiring } from '../wiring/types';
 import { invoke } from './lambda';
 
@@ -80,11 +81,12 @@ const gatewayError = (statusCode: number, code: string, message: string): APIGat
   body: JSON.stringify({ success: false, error: { code, message } }),
 });
 
-/** A local API Gateway HTTP API: one warm handler per route, `$default` to the wiring's fallback. */
+/** A local API Gateway HTTP API: one warm handler per route, `$default` to the wiring's fallback; the static site beside it. */
 export const startGateway = async (wiring: Wiring, port: number): Promise<{ url: string; server: Server }> => {
   const server = createServer(async (req, res) => {
     try {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      if (await serveSite(req.method ?? 'GET', url.pathname, res)) return;
       const body = await readBody(req);
       if (body === 'too-large') return send(res, gatewayError(413, 'PAYLOAD_TOO_LARGE', 'Request body exceeds the gateway limit'));
       const { match } = resolve(wiring.routes, req.method ?? 'GET', url.pathname);

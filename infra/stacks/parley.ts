@@ -7,6 +7,7 @@ import { EventsStack } from './events-stack';
 import { ObservabilityStack } from './observability-stack';
 import { pascal, QueuesStack } from './queues-stack';
 import { areaOf, RoutesStack } from './routes-stack';
+import { SiteStack } from './site-stack';
 import type { Stage } from './stage';
 import { WorkersStack } from './workers-stack';
 
@@ -19,11 +20,13 @@ export interface ParleyStacks {
   /** One per API area (`/api/v1/<area>/…`), in order of first appearance in the wiring. */
   routes: RoutesStack[];
   workers: WorkersStack;
+  /** The reference page and the dashboard behind CloudFront, with the API on the same origin. */
+  site: SiteStack;
 }
 
 /**
  * Deploys exactly what the wiring declares, split by concern: alarm topic, table, outbox pipe and bus,
- * queues, the HTTP API, its routes by area, and the workers (queue consumers, rules, schedules).
+ * queues, the HTTP API, its routes by area, the workers (queue consumers, rules, schedules) and the static site.
  * Stack names carry the stage.
  */
 export const buildParley = (app: App, opts: { stage: Stage; wiring: Wiring; env?: Environment }): ParleyStacks => {
@@ -52,5 +55,6 @@ export const buildParley = (app: App, opts: { stage: Stage; wiring: Wiring; env?
     platform,
     alarmTopic,
   });
-  return { observability, data, events, queues, api, routes, workers };
+  const site = new SiteStack(app, `${prefix}-Site`, { ...common, api: api.api });
+  return { observability, data, events, queues, api, routes, workers, site };
 };

@@ -23,6 +23,12 @@ export interface HttpRoute extends FunctionSpec {
   /** API Gateway path template, e.g. `/api/v1/integrations/webhooks/{id}`. The scope is declared once, by the handler. */
   path: string;
   summary: string;
+  /**
+   * The deliberate exception to "every request carries a token": a public document answered without auth,
+   * workspace or rate limit. Its handler says so too (`route({ public: true })`); `route-handlers.ts` checks
+   * they agree, and the route-wide gates read it from here.
+   */
+  public?: true;
 }
 
 export interface QueueSpec {

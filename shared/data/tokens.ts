@@ -153,8 +153,16 @@ export const findToken = async (hash: string, req: Omit<AdmissionRequest, 'limit
 export const listTokens = async (workspaceId: string): Promise<TokenRecord[]> =>
   (await collect(queryAll({ pk: tenantPk(workspaceId), skPrefix: 'TOKEN#' }))).map(fromItem);
 
+const tokenItem = async (tokenId: string) => (await collect(queryAll({ index: 'gsi1', pk: `TOKENID#${tokenId}` })))[0];
+
+/** A token by its id (never its hash or secret), or undefined. */
+export const getToken = async (tokenId: string): Promise<TokenRecord | undefined> => {
+  const item = await tokenItem(tokenId);
+  return item && fromItem(item);
+};
+
 export const revokeToken = async (tokenId: string, now = new Date()): Promise<TokenRecord> => {
-  const [item] = await collect(queryAll({ index: 'gsi1', pk: `TOKENID#${tokenId}` }));
+  const item = await tokenItem(tokenId);
   if (!item) throw new NotFoundError('Token');
   const record = fromItem(item);
   if (record.revokedAt) throw new ConflictError('Token is already revoked');

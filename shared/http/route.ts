@@ -29,6 +29,13 @@ export interface RouteSpec<B, Q, P> {
   produces?: string;
   /** The `$default` route: it authenticates and counts like any route but takes any input, so its answer is always its own 404. */
   unrouted?: true;
+  /**
+   * A public document (the OpenAPI description): no token, no workspace, no rate limit, and the handler's
+   * result is the body itself, not the success wrapper, so tools read it as is. The wiring states it too.
+   */
+  public?: true;
+  /** The schema of the success wrapper's `data`, where the route declares it (the OpenAPI document shows it). */
+  response?: z.ZodType;
 }
 
 export interface RouteContext<B, Q, P, W> {
@@ -60,14 +67,17 @@ export const route = <
   spec: RouteSpec<B, Q, P> & { workspace?: W },
   fn: (ctx: Ctx<B, Q, P, W>) => Promise<object>,
 ) => {
-  const chain = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>()
-    .use(respond(spec.status ?? 200))
-    .use(authenticate({ workspace: spec.workspace !== false }));
-  if (spec.workspace !== false) chain.use(workspace());
-  chain.use(rateLimit());
-  if (spec.scope) chain.use(requireScope(spec.scope));
-  // Keys are scoped to the token and the workspace; the route-wide gate proves every POST and PATCH honours them.
-  if (spec.workspace !== false && !spec.unrouted) chain.use(idempotency());
+  const chain = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>().use(
+    respond(spec.status ?? 200, { wrap: !spec.public }),
+  );
+  if (!spec.public) {
+    chain.use(authenticate({ workspace: spec.workspace !== false }));
+    if (spec.workspace !== false) chain.use(workspace());
+    chain.use(rateLimit());
+    if (spec.scope) chain.use(requireScope(spec.scope));
+    // Keys are scoped to the token and the workspace; the route-wide gate proves every POST and PATCH honours them.
+    if (spec.workspace !== false && !spec.unrouted) chain.use(idempotency());
+  }
   if (!spec.unrouted) chain.use(validate({ body: spec.body, query: spec.query, params: spec.params }));
   const handler = chain.handler(async (event) => {
     const state = stateOf({ event });

@@ -23,7 +23,7 @@ describe('the prod stage', () => {
   });
 
   it('names its stacks, bus and API after the stage', () => {
-    expect(prod.all.map((s) => s.stackName)).toEqual(['Parley-prod-Observability', 'Parley-prod-Data', 'Parley-prod-Events', 'Parley-prod-Queues', 'Parley-prod-Api', 'Parley-prod-Workers', 'Parley-prod-Api-Fixtures']);
+    expect(prod.all.map((s) => s.stackName)).toEqual(['Parley-prod-Observability', 'Parley-prod-Data', 'Parley-prod-Events', 'Parley-prod-Queues', 'Parley-prod-Api', 'Parley-prod-Workers', 'Parley-prod-Site', 'Parley-prod-Api-Fixtures']);
     prod.template(prod.stacks.events).hasResourceProperties('AWS::Events::EventBus', { Name: 'parley-prod' });
     prod.template(prod.stacks.api).hasResourceProperties('AWS::ApiGatewayV2::Api', { Name: 'parley-prod' });
   });

@@ -309,7 +309,8 @@ const codesByStatus = new Map<number, string[]>();
 for (const [code, status] of Object.entries(errorStatus)) codesByStatus.set(status, [...(codesByStatus.get(status) ?? []), code]);
 
 /** Every way an answer breaks the contract: 5xx, non-JSON, a wrong wrapper or code, a stack trace, the fixed answer missed. */
-export const violations = (c: Pick<FuzzCase, 'expect'>, res: RawResponse, produces?: string): string[] => {
+export const violations = (c: Pick<FuzzCase, 'expect'>, res: RawResponse, route: { public?: true; produces?: string } = {}): string[] => {
+  const { produces } = route;
   const out: string[] = [];
   if (res.status >= 500) out.push(`status ${res.status}`);
   if (res.status === 429) out.push('429: the token pool let a token run out of budget');
@@ -323,8 +324,8 @@ export const violations = (c: Pick<FuzzCase, 'expect'>, res: RawResponse, produc
   }
   if (!/^application\/json/i.test(type)) out.push(`content-type ${JSON.stringify(type)}`);
   if (!res.headers['x-request-id']) out.push('no X-Request-Id');
-  // Every request here is authenticated, so every answer carries the rate-limit headers, errors included.
-  if (!res.headers['x-ratelimit-limit'] || !res.headers['x-ratelimit-remaining'] || !res.headers['x-ratelimit-reset']) out.push('no X-RateLimit-* headers');
+  // Every request but a public route's is authenticated, so its answer carries the rate-limit headers, errors included.
+  if (!route.public && (!res.headers['x-ratelimit-limit'] || !res.headers['x-ratelimit-remaining'] || !res.headers['x-ratelimit-reset'])) out.push('no X-RateLimit-* headers');
   let body: any;
   try {
     body = JSON.parse(res.text);
@@ -336,6 +337,9 @@ export const violations = (c: Pick<FuzzCase, 'expect'>, res: RawResponse, produc
     const e = body?.error;
     if (body?.success !== false || typeof e?.code !== 'string' || typeof e?.message !== 'string') out.push(`not the error wrapper: ${res.text.slice(0, 120)}`);
     else if (!(codesByStatus.get(res.status) ?? []).includes(e.code)) out.push(`code ${e.code} with status ${res.status}`);
+  } else if (route.public) {
+    // A public document is answered as itself, no wrapper.
+    if (body === null || typeof body !== 'object' || 'success' in body) out.push(`not a bare JSON document: ${res.text.slice(0, 120)}`);
   } else if (body?.success !== true || body.data === null || typeof body.data !== 'object') out.push(`not the success wrapper: ${res.text.slice(0, 120)}`);
   if (/\.(ts|js|mjs):\d+|\n\s+at /.test(res.text)) out.push('stack trace in body');
   if (c.expect && (res.status !== c.expect.status || body?.error?.code !== c.expect.code)) {
@@ -398,7 +402,7 @@ export const fuzzRoute = async (
         stats.cases++;
         stats.statuses.set(res.status, (stats.statuses.get(res.status) ?? 0) + 1);
         if (res.status >= 500 || res.status === 0) stats.serverErrors++;
-        const problems = res.status === 0 ? [res.text] : violations(c, res, route.spec.produces);
+        const problems = res.status === 0 ? [res.text] : violations(c, res, { public: route.route.public, produces: route.spec.produces });
         if (problems.some((p) => p.startsWith('non-JSON') || p.startsWith('content-type'))) stats.nonJson++;
         if (problems.length) stats.failing++;
         if (problems.length && stats.failures.length < keepFailures) stats.failures.push({ case: describeCase(c), problems, status: res.status, body: res.text.slice(0, 300) });
@@ -448,4 +452,4 @@ export const sharedIds = async (api: Client, factories: Record<string, ResourceF
 };
 
 /** Strings that satisfy refinements JSON Schema cannot carry (event names, https URLs), mixed into plain strings. */
-export const FUZZ_HINTS = ['*', 'inbox.*', 'inbox.conversation.*', 'webhook.ping', 'https://127.0.0.1:9/hook', 'https://example.com/x', 'VIP', 'note', 'outgoing'];
+export const FUZZ_HINTS = ['*', 'inbox.*', 'inbox.conversation.*', 'webhook.ping', 'https://127.0.0.1:9/hook', 'https://example.com/x', 'VIP', 'note', 'outgoing', 'tags:read'];

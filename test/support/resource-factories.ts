@@ -59,6 +59,7 @@ const ARTICLES = '/api/v1/ai/knowledge-base/articles';
 const CHANNELS = '/api/v1/channels';
 const BROADCASTS = '/api/v1/broadcasts';
 const BOOKINGS = '/api/v1/scheduling/bookings';
+const TOKENS = '/api/v1/auth/tokens';
 
 export const makeFactories = (opts: FactoryOptions): Record<string, ResourceFactory> => {
   const tag: ResourceFactory = {
@@ -212,9 +213,17 @@ export const makeFactories = (opts: FactoryOptions): Record<string, ResourceFact
     },
     read: (api, { id }) => snapshot(api, `${BOOKINGS}/${id}`),
   };
+  const apiToken: ResourceFactory = {
+    create: async (api) => ({ id: await created(api.post(TOKENS, { name: `token ${unique()}`, scopes: ['tags:read'] }), 'token', 'token') }),
+    read: async (api, { id }) => {
+      const { status, body } = await api.get(TOKENS);
+      return { status, body: body.data?.tokens?.find((t: { _id: string }) => t._id === id) ?? null };
+    },
+  };
   return {
     [`${MEMBERS}/{id}`]: member,
     [`${BOOKINGS}/{id}`]: booking,
+    [`${TOKENS}/{id}`]: apiToken,
     [`${WORKFLOWS}/{id}`]: workflow,
     [`${ARTICLES}/{id}`]: article,
     [`${WORKFLOWS}/executions/{id}`]: execution,

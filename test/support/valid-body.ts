@@ -2,8 +2,9 @@ import fc from 'fast-check';
 import { jsonSchemaOf, toJsonText, validArb } from './json-arbitraries';
 import type { LoadedRoute } from './routes';
 
-/** Bodies whose rules span fields (a workflow's graph) that random generation does not find. */
+/** Bodies whose rules span fields (a workflow's graph) or name fixed values (scopes) that random generation does not find. */
 const EXAMPLES: Record<string, unknown> = {
+  'POST /api/v1/auth/tokens': { name: 'example', scopes: ['tags:read'] },
   'POST /api/v1/workflows': { name: 'example', trigger: { type: 'manual' }, nodes: [{ id: 'a', type: 'wait', config: { seconds: 0 } }], edges: [] },
 };
 

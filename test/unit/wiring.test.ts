@@ -15,9 +15,10 @@ describe('the wiring module', () => {
     expect(new Set(keys).size).toBe(keys.length);
   });
 
-  it('names a route() handler for every route, which declares its one scope (none only for the /auth/* introspection routes)', () => {
+  it('names a route() handler for every route, which declares its one scope (none only for the /auth/* introspection routes and the public routes the wiring states)', () => {
     for (const { route, scope } of handlers) {
-      if (scope === null) expect(route.path, `${route.method} ${route.path} declares no scope`).toMatch(/^\/api\/v1\/auth\//);
+      if (route.public) expect(scope, `${route.method} ${route.path} is public`).toBeNull();
+      else if (scope === null) expect(route.path, `${route.method} ${route.path} declares no scope`).toMatch(/^\/api\/v1\/auth\//);
       else expect(isScope(scope), `${route.method} ${route.path} declares ${scope}`).toBe(true);
     }
   });
@@ -25,6 +26,6 @@ describe('the wiring module', () => {
   it.each(handlers.map((h) => [`${h.route.method} ${h.route.path}`, h] as const))('%s is documented in the README with its handler scope', (_, { route, scope }) => {
     const row = readme.split('\n').find((line) => line.includes(`\`${route.method} ${route.path}\``));
     expect(row, `README has no row for ${route.method} ${route.path}`).toBeDefined();
-    expect(row).toContain(scope ? `\`${scope}\`` : 'any valid token');
+    expect(row).toContain(route.public ? 'public (no token)' : scope ? `\`${scope}\`` : 'any valid token');
   });
 });

@@ -2,20 +2,39 @@ import * as z from 'zod';
 import { OBJECT_ID } from '../../ids';
 import { isScope, SCOPES } from './scopes';
 
-/** What a token creator must supply, whoever the creator is (CLI today, a dashboard later). */
+const name = z.string().trim().min(1, 'Required').max(100);
+const workspaceIds = z.array(z.string().regex(OBJECT_ID, 'Must be a 24-character hex workspace id')).min(1, 'At least one workspace').max(100);
+const scopes = z
+  .array(z.string().refine(isScope, { message: `Unknown scope; expected one of ${SCOPES.join(', ')}` }))
+  .min(1, 'At least one scope')
+  .max(SCOPES.length * 2);
+const expiresAt = z
+  .union([z.iso.datetime({ offset: true }), z.iso.date()], { error: 'Must be an ISO-8601 date or date-time' })
+  .transform((v) => new Date(v).toISOString());
+
+export const isFuture = (iso: string, now: Date): boolean => Date.parse(iso) > now.getTime();
+const FUTURE = 'Must be in the future';
+
+/** What a token creator must supply, whoever the creator is (the CLI; the API's body is `CreateTokenBody`). */
 export const NewTokenInput = (now: Date) =>
   z.strictObject({
-    name: z.string().trim().min(1, 'Required').max(100),
-    workspaceIds: z.array(z.string().regex(OBJECT_ID, 'Must be a 24-character hex workspace id')).min(1, 'At least one workspace'),
-    scopes: z
-      .array(z.string().refine(isScope, { message: `Unknown scope; expected one of ${SCOPES.join(', ')}` }))
-      .min(1, 'At least one scope'),
+    name,
+    workspaceIds,
+    scopes,
     environment: z.enum(['live', 'test']),
-    expiresAt: z
-      .union([z.iso.datetime({ offset: true }), z.iso.date()], { error: 'Must be an ISO-8601 date or date-time' })
-      .refine((v) => Date.parse(v) > now.getTime(), 'Must be in the future')
-      .transform((v) => new Date(v).toISOString())
-      .optional(),
+    expiresAt: expiresAt.refine((v) => isFuture(v, now), FUTURE).optional(),
   });
+
+/**
+ * `POST /auth/tokens`: the workspaces default to the one the request acts in, the mode to the caller's.
+ * `expiresAt` must lie in the future (judged at request time by `grantToken`).
+ */
+export const CreateTokenBody = z.strictObject({
+  name,
+  scopes,
+  workspaceIds: workspaceIds.optional(),
+  expiresAt: expiresAt.optional(),
+  test: z.boolean().optional(),
+});
 
 export const WorkspaceName = z.string().trim().min(1, 'Required').max(100);

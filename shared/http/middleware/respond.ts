@@ -21,6 +21,14 @@ export const errorResponse = (known: HttpError): StoredResponse => ({
   body: JSON.stringify({ success: false, error: known.body }),
 });
 
+/** A success as it goes out: a file as itself, data in the wrapper, a public document as itself. */
+const outgoing = (statusCode: number, out: unknown, wrap: boolean): StoredResponse => {
+  if (out instanceof FileResponse) {
+    return { statusCode, headers: { 'Content-Type': out.contentType, 'Content-Disposition': `attachment; filename="${out.filename}"` }, body: out.body };
+  }
+  return wrap ? successResponse(statusCode, out) : { statusCode, headers: JSON_CONTENT, body: JSON.stringify(out) };
+};
+
 /** `response` with this request's id and rate-limit headers. */
 export const finish = (state: RequestState, response: StoredResponse, extra: Record<string, string> = {}): APIGatewayProxyStructuredResultV2 => ({
   statusCode: response.statusCode,
@@ -29,10 +37,11 @@ export const finish = (state: RequestState, response: StoredResponse, extra: Rec
 });
 
 /**
- * Outermost middleware: opens the request state, wraps successes in `{success, data}` and turns every
- * error into the contract's error wrapper. Unknown errors become one logged INTERNAL_ERROR.
+ * Outermost middleware: opens the request state, wraps successes in `{success, data}` (a public document
+ * goes out as itself) and turns every error into the contract's error wrapper. Unknown errors become one
+ * logged INTERNAL_ERROR.
  */
-export const respond = (successStatus: number): HttpMiddleware => ({
+export const respond = (successStatus: number, opts: { wrap: boolean } = { wrap: true }): HttpMiddleware => ({
   before: (request) => {
     openState(request.event, {
       requestId: request.event.requestContext?.requestId ?? randomUUID(),
@@ -41,13 +50,7 @@ export const respond = (successStatus: number): HttpMiddleware => ({
     });
   },
   after: (request) => {
-    const out: unknown = request.response;
-    request.response = finish(
-      stateOf(request),
-      out instanceof FileResponse
-        ? { statusCode: successStatus, headers: { 'Content-Type': out.contentType, 'Content-Disposition': `attachment; filename="${out.filename}"` }, body: out.body }
-        : successResponse(successStatus, out),
-    );
+    request.response = finish(stateOf(request), outgoing(successStatus, request.response as unknown, opts.wrap));
   },
   onError: (request) => {
     const state = stateOf(request);

@@ -1,0 +1,23 @@
+import * as z from 'zod';
+import { OBJECT_ID } from '../../../shared/ids';
+import { livemode, tokenState, type TokenRecord } from '../../../shared/domain/auth/token';
+import { token } from '../../../shared/events/event-data';
+
+export const TokenParams = z.strictObject({ id: z.string().regex(OBJECT_ID) });
+
+/** A token as the API shows it: never its hash, its secret only in the creation response. */
+export const TokenView = token.extend({ status: z.enum(['active', 'revoked', 'expired']), livemode: z.boolean() });
+
+export const tokenView = (t: TokenRecord, now: Date): z.infer<typeof TokenView> => ({
+  _id: t._id,
+  name: t.name,
+  prefix: t.prefix,
+  environment: t.environment,
+  scopes: t.scopes,
+  workspaceIds: t.workspaceIds,
+  createdAt: t.createdAt,
+  ...(t.expiresAt ? { expiresAt: t.expiresAt } : {}),
+  ...(t.revokedAt ? { revokedAt: t.revokedAt } : {}),
+  status: tokenState(t, now),
+  livemode: livemode(t),
+});

@@ -1,0 +1,234 @@
+import { OpenApiGeneratorV31, OpenAPIRegistry, type ResponseConfig, type RouteConfig } from '@asteasolutions/zod-to-openapi';
+import * as z from 'zod';
+import { ERROR_CODES, type ErrorCode } from '../../shared/domain/errors';
+import { RATE_LIMITS, rateCategory } from '../../shared/domain/auth/rate-limit';
+import { eventCatalog, pingEvent } from '../../shared/events/catalog';
+import { errorStatus } from '../../shared/http/errors';
+import type { RouteHandler } from '../wiring/route-handlers';
+
+/**
+ * The OpenAPI 3.1 description of the API, built from the wiring (paths, summaries, public routes) and
+ * what each handler declares (scope, body, query, params, status, response), plus the event catalog as
+ * `webhooks`. Nothing here restates a route: a route added to the wiring appears on its own.
+ */
+
+export const API_VERSION = '1.0.0';
+
+const area = (r: RouteHandler) => r.route.handler.split('/')[2]!;
+
+/** The errors the pipeline itself can answer for a route, from what the route declares (DESIGN §5.1). */
+export const pipelineErrors = ({ route, scope, spec }: RouteHandler): ErrorCode[] => {
+  const codes = new Set<ErrorCode>(['INTERNAL_ERROR']);
+  if (spec.public) return [...codes];
+  codes.add('UNAUTHORIZED').add('TOO_MANY_REQUESTS');
+  const inWorkspace = spec.workspace !== false;
+  if (inWorkspace) codes.add('BAD_REQUEST').add('WORKSPACE_ACCESS_DENIED');
+  if (scope) codes.add('FORBIDDEN');
+  if (spec.body) codes.add('BAD_REQUEST').add('PAYLOAD_TOO_LARGE').add('VALIDATION_ERROR');
+  if (spec.query || spec.params) codes.add('VALIDATION_ERROR');
+  // Unknown ids, and ids of another workspace, are one answer.
+  if (route.path.includes('{')) codes.add('NOT_FOUND');
+  // An Idempotency-Key reused with another body, or still in flight.
+  if (inWorkspace && (route.method === 'POST' || route.method === 'PATCH')) codes.add('CONFLICT');
+  return ERROR_CODES.filter((c) => codes.has(c));
+};
+
+const pascal = (code: string) => code.toLowerCase().replace(/(^|_)(\w)/g, (_, __, c: string) => c.toUpperCase());
+
+/** The error wrapper narrowed to the codes one status can carry, registered once as a component (`…Error`). */
+const errorBodies = (registry: OpenAPIRegistry) => {
+  const made = new Set<string>();
+  return (codes: readonly ErrorCode[]) => {
+    const name = `${codes.map(pascal).join('Or')}Error`;
+    if (!made.has(name)) {
+      made.add(name);
+      registry.registerComponent('schemas', name, {
+        type: 'object',
+        required: ['success', 'error'],
+        properties: {
+          success: { type: 'boolean', enum: [false] },
+          error: {
+            type: 'object',
+            required: ['code', 'message'],
+            properties: {
+              code: { type: 'string', enum: [...codes] },
+              message: { type: 'string' },
+              details: { type: 'object', additionalProperties: true },
+            },
+          },
+        },
+      });
+    }
+    return { $ref: `#/components/schemas/${name}` };
+  };
+};
+
+type ErrorBody = ReturnType<ReturnType<typeof errorBodies>>;
+
+const rateHeaders = {
+  'X-RateLimit-Limit': { $ref: '#/components/headers/X-RateLimit-Limit' },
+  'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' },
+  'X-RateLimit-Reset': { $ref: '#/components/headers/X-RateLimit-Reset' },
+  'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
+};
+
+const headerComponents = {
+  'X-RateLimit-Limit': { description: 'Requests allowed in the current 15-minute window for this category', schema: { type: 'integer' } },
+  'X-RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer' } },
+  'X-RateLimit-Reset': { description: 'Unix time (seconds) at which the window resets', schema: { type: 'integer' } },
+  'X-Request-Id': { description: 'The request id, also logged; quote it when reporting a problem', schema: { type: 'string' } },
+  'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer' } },
+} as const;
+
+const DESCRIPTIONS: Record<ErrorCode, string> = {
+  BAD_REQUEST: 'Malformed JSON, a missing Content-Type or required field, or a missing or ill-formed x-workspace-id',
+  UNAUTHORIZED: 'Token missing, invalid, expired or revoked',
+  FORBIDDEN: 'The token lacks the required scope (`details.requiredScope`)',
+  WORKSPACE_ACCESS_DENIED: 'The token has no access to the workspace',
+  NOT_FOUND: 'Unknown id, or an id of another workspace',
+  CONFLICT: 'A state conflict, or an Idempotency-Key reused with another body',
+  PAYLOAD_TOO_LARGE: 'The body is over 256 KB',
+  VALIDATION_ERROR: 'A field is present but invalid (`details.errors[] {path, message}`)',
+  TOO_MANY_REQUESTS: 'Rate limit exceeded; Retry-After holds the seconds to wait',
+  INTERNAL_ERROR: 'Unexpected failure; `details.requestId` names the request',
+};
+
+const errorResponses = (r: RouteHandler, errorBody: (codes: readonly ErrorCode[]) => ErrorBody): Record<string, ResponseConfig> => {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of pipelineErrors(r)) byStatus.set(errorStatus[code], [...(byStatus.get(errorStatus[code]) ?? []), code]);
+  return Object.fromEntries(
+    [...byStatus].map(([status, codes]) => [
+      String(status),
+      {
+        description: codes.map((c) => `${c}: ${DESCRIPTIONS[c]}`).join('; '),
+        headers: r.spec.public ? undefined : { ...rateHeaders, ...(status === 429 ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } : {}) },
+        content: { 'application/json': { schema: errorBody(codes) } },
+      } as ResponseConfig,
+    ]),
+  );
+};
+
+/** Routes whose handlers declare no response schema get an open `data` object, said so in the document. */
+const UNDECLARED_DATA = z
+  .record(z.string(), z.unknown())
+  .describe('The shape of `data` is described in the contract for this route; its handler declares no response schema yet.');
+
+const successResponse = (r: RouteHandler): ResponseConfig => {
+  if (r.spec.public) {
+    return { description: 'The document itself (no success wrapper)', content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } };
+  }
+  const data = (r.spec.response as z.ZodType | undefined) ?? UNDECLARED_DATA;
+  return {
+    description: 'Success: the contract wrapper `{success: true, data}`',
+    headers: rateHeaders,
+    content: { 'application/json': { schema: z.object({ success: z.literal(true), data }) } },
+  } as ResponseConfig;
+};
+
+const zodObject = (schema: unknown) => (schema instanceof z.ZodObject ? schema : undefined);
+
+const operation = (r: RouteHandler, errorBody: (codes: readonly ErrorCode[]) => ErrorBody): RouteConfig => {
+  const { route, scope, spec } = r;
+  const category = rateCategory(route.method, route.path);
+  const who = spec.public ? 'Public: no token, no workspace, no rate limit.' : `Scope: \`${scope ?? 'any valid token'}\`. Rate limit: ${category} (${RATE_LIMITS[category]} requests per 15 minutes per token).`;
+  const idempotent = !spec.public && spec.workspace !== false && (route.method === 'POST' || route.method === 'PATCH');
+  return {
+    method: route.method.toLowerCase() as RouteConfig['method'],
+    path: route.path,
+    operationId: route.handler.replace(/^functions\/http\//, '').replace(/\.ts$/, '').replace(/[/-](\w)/g, (_, c: string) => c.toUpperCase()),
+    summary: route.summary,
+    description: who,
+    tags: [area(r)],
+    security: spec.public ? [] : [{ bearerAuth: scope ? [scope] : [], ...(spec.workspace === false ? {} : { workspaceId: [] }) }],
+    ...(spec.public ? {} : { 'x-required-scope': scope, 'x-rate-limit-category': category }),
+    request: {
+      ...(zodObject(spec.params) ? { params: zodObject(spec.params) } : {}),
+      ...(zodObject(spec.query) ? { query: zodObject(spec.query) } : {}),
+      ...(idempotent ? { headers: z.object({ 'Idempotency-Key': z.string().max(255).optional().describe('Makes a retry safe: the first response is kept and replayed') }) } : {}),
+      ...(spec.body ? { body: { required: true, content: { 'application/json': { schema: spec.body as z.ZodType } } } } : {}),
+    },
+    responses: { [String(spec.status ?? 200)]: successResponse(r), ...errorResponses(r, errorBody) },
+  };
+};
+
+const signatureHeaders = z.object({
+  'webhook-id': z.string().describe('The event id (Standard Webhooks)'),
+  'webhook-timestamp': z.string().describe('Unix seconds when this attempt was signed'),
+  'webhook-signature': z.string().describe('`v1,<base64 HMAC-SHA256(secret, "<id>.<timestamp>.<body>")>`'),
+  'X-Webhook-Signature': z.string().describe('`sha256=<hex HMAC-SHA256(secret, body)>`'),
+  'X-Webhook-Event': z.string(),
+  'X-Webhook-Delivery': z.string(),
+  'X-Webhook-Attempt': z.string(),
+});
+
+/** One entry per event type: the envelope with that type's `data` (planned types are marked, they never fire yet). */
+const webhook = (event: { type: string; status: string; description: string; data: z.ZodType }): RouteConfig => ({
+  method: 'post',
+  path: event.type,
+  operationId: `event_${event.type.replaceAll('.', '_')}`,
+  summary: event.type,
+  description: `${event.description}${event.status === 'planned' ? ' (planned: subscribable, not emitted yet)' : ''}`,
+  tags: [event.type.split('.')[0]!],
+  // Parley calls the receiver; the receiver checks the signature headers, not a token.
+  security: [],
+  'x-event-status': event.status,
+  request: {
+    headers: signatureHeaders,
+    body: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: z.object({
+            eventId: z.string(),
+            eventType: z.literal(event.type),
+            workspaceId: z.string(),
+            livemode: z.boolean(),
+            occurredAt: z.string(),
+            apiVersion: z.literal('v1'),
+            data: event.data,
+            changes: z.record(z.string(), z.tuple([z.unknown(), z.unknown()])).optional().describe('On updates: field → [before, after]'),
+            causedBy: z.record(z.string(), z.unknown()).optional().describe('The workflow run that caused the event, and the chain depth'),
+          }),
+        },
+      },
+    },
+  },
+  responses: {
+    '200': { description: 'Any 2xx acknowledges the delivery; anything else (or no answer in 10 s) is retried' },
+    '410': { description: 'Gone: the subscription is deactivated and no retry is scheduled' },
+  },
+});
+
+export const buildOpenApi = (handlers: readonly RouteHandler[]) => {
+  const registry = new OpenAPIRegistry();
+  registry.registerComponent('securitySchemes', 'bearerAuth', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'An API token (`sk_live_…` or `sk_test_…`). The operation lists the scope it requires; `admin:all` grants every scope.',
+  });
+  registry.registerComponent('securitySchemes', 'workspaceId', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'x-workspace-id',
+    description: 'The 24-character hex id of the workspace the request acts in (400 when missing or ill-formed, 403 when the token may not access it).',
+  });
+  for (const [name, header] of Object.entries(headerComponents)) registry.registerComponent('headers', name, header);
+  const errorBody = errorBodies(registry);
+  for (const r of handlers) registry.registerPath(operation(r, errorBody));
+  for (const event of [...eventCatalog, pingEvent]) registry.registerWebhook(webhook(event));
+  const areas = [...new Set(handlers.map(area))].sort();
+  const eventAreas = [...new Set([...eventCatalog, pingEvent].map((e) => e.type.split('.')[0]!))].filter((t) => !areas.includes(t)).sort();
+  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Parley API',
+      version: API_VERSION,
+      description: 'Workspace-based customer messaging and CRM. Every request carries `Authorization: Bearer <token>` and `x-workspace-id`.',
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Parley' },
+    },
+    servers: [{ url: '/', description: 'This deployment' }],
+    tags: [...areas.map((name) => ({ name, description: `The ${name} area` })), ...eventAreas.map((name) => ({ name, description: `Webhook events of ${name}` }))],
+  });
+};
+
+export type OpenApiDocument = ReturnType<typeof buildOpenApi>;

@@ -1,0 +1,84 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, resolve } from 'node:path';
+import { buildSync } from 'esbuild';
+
+/**
+ * The static site: the API reference (`/docs`, Redoc's standalone bundle from the installed package, so it
+ * works offline) and the dashboard (`/dashboard`, bundled with esbuild). The local gateway serves it; for
+ * AWS `npm run site` writes it out and the site stack puts it behind CloudFront beside the API.
+ */
+export interface SiteFile {
+  body: Buffer;
+  type: string;
+}
+
+export type Site = Map<string, SiteFile>;
+
+const here = import.meta.dirname;
+const dashboard = resolve(here, '..', 'dashboard');
+const require = createRequire(import.meta.url);
+
+const html = 'text/html; charset=utf-8';
+const js = 'text/javascript; charset=utf-8';
+
+const docsPage = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>Parley API reference</title>
+    <!-- Offline by construction: the renderer would fetch its logo from a CDN; only this origin is allowed. -->
+    <meta
+      http-equiv="Content-Security-Policy"
+      content="default-src 'self'; script-src 'self' blob:; worker-src 'self' blob:; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:"
+    />
+  </head>
+  <body>
+    <redoc spec-url="/api/v1/openapi.json"></redoc>
+    <script src="/docs/redoc.standalone.js"></script>
+  </body>
+</html>
+`;
+
+/** The dashboard's browser bundle: one minified ES module. */
+export const bundleDashboard = (): Buffer => {
+  const out = buildSync({
+    entryPoints: [resolve(dashboard, 'app.ts')],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    minify: true,
+    write: false,
+    logLevel: 'silent',
+  });
+  return Buffer.from(out.outputFiles[0]!.contents);
+};
+
+/** Synchronous (esbuild's `buildSync`), so CDK can build it while it synthesizes. */
+export const buildSite = (): Site =>
+  new Map<string, SiteFile>([
+    ['docs/index.html', { body: Buffer.from(docsPage), type: html }],
+    ['docs/redoc.standalone.js', { body: readFileSync(require.resolve('redoc/bundles/redoc.standalone.js')), type: js }],
+    ['dashboard/index.html', { body: readFileSync(resolve(dashboard, 'index.html')), type: html }],
+    ['dashboard/app.css', { body: readFileSync(resolve(dashboard, 'app.css')), type: 'text/css; charset=utf-8' }],
+    ['dashboard/app.js', { body: bundleDashboard(), type: js }],
+  ]);
+
+/** Writes the site under `dir`, one file per key; returns `dir`. */
+export const writeSite = (dir: string, site: Site = buildSite()): string => {
+  for (const [key, file] of site) {
+    mkdirSync(dirname(resolve(dir, key)), { recursive: true });
+    writeFileSync(resolve(dir, key), file.body);
+  }
+  return dir;
+};
+
+/** `/docs` and `/docs/` → `docs/index.html`, as CloudFront's viewer-request function rewrites them. */
+export const siteKey = (path: string): string | undefined => {
+  const m = /^\/(docs|dashboard)(\/.*)?$/.exec(path);
+  if (!m) return undefined;
+  const rest = m[2] && m[2] !== '/' ? m[2] : '/index.html';
+  return `${m[1]}${rest}`;
+};
