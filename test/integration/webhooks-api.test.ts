@@ -163,14 +163,15 @@ describe('event types and the delivery log', () => {
       status: 'available',
       dataSchema: { required: ['lead'], properties: { lead: { properties: { status: { enum: ['open', 'won', 'lost'] } } } } },
     });
-    expect(byType.get('scheduling.booking.created')).toMatchObject({ category: 'scheduling', status: 'planned', dataSchema: { required: ['booking'] } });
+    expect(byType.get('scheduling.booking.created')).toMatchObject({ category: 'scheduling', status: 'available', dataSchema: { required: ['booking'] } });
+    expect(byType.get('inbox.message.updated')).toMatchObject({ category: 'inbox', status: 'planned' });
     expect(byType.get('webhook.ping')).toMatchObject({ status: 'available', dataSchema: { required: ['subscription'] } });
     expect(res.body.data.wildcards).toEqual(expect.arrayContaining(['*', 'inbox.*', 'crm.*']));
   });
 
   it('accepts a subscription to a planned type, which never fires yet', async () => {
     const { api } = await tenantApi();
-    const res = await api.post(HOOKS, { url: `${ctx.receiver.url}?planned=1`, events: ['scheduling.booking.created'] });
+    const res = await api.post(HOOKS, { url: `${ctx.receiver.url}?planned=1`, events: ['inbox.message.updated'] });
     expect(res.status).toBe(201);
   });
 
