@@ -1,7 +1,7 @@
-import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalStack } from '../../infra/local/stack';
 import { client } from '../support/api';
+import { cliFor } from '../support/cli';
 import { startTestStack } from '../support/stack';
 
 let stack: LocalStack;
@@ -11,21 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.stop());
 
-/** The real CLI against this file's local table, as in cli.test.ts. */
-const parley = (...args: string[]) => {
-  const res = spawnSync(process.execPath, ['--import', 'tsx', 'infra/cli/parley.ts', ...args], {
-    encoding: 'utf8',
-    env: { ...process.env, DYNAMODB_ENDPOINT: stack.dynamoEndpoint, TABLE_NAME: stack.tableName },
-    timeout: 30_000,
-  });
-  return { code: res.status, stdout: res.stdout, stderr: res.stderr };
-};
-const json = (...args: string[]) => {
-  const res = parley(...args, '--json');
-  expect(res.stderr).toBe('');
-  expect(res.code).toBe(0);
-  return JSON.parse(res.stdout);
-};
+const { parley, json } = cliFor(() => stack);
 
 describe('the parley CLI: members', () => {
   it('creates a workspace with an active owner in both modes, invites, lists and changes roles; the last owner stays', async () => {

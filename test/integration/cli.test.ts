@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalStack } from '../../infra/local/stack';
 import { client } from '../support/api';
+import { cliFor } from '../support/cli';
 import { startTestStack } from '../support/stack';
 
 let stack: LocalStack;
@@ -12,21 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.stop());
 
-/** The environment that points the CLI at this file's local table. */
-const targetEnv = () => ({ ...process.env, DYNAMODB_ENDPOINT: stack.dynamoEndpoint, TABLE_NAME: stack.tableName });
-
-/** Runs the real CLI as a user would, against this file's local table. */
-const parley = (...args: string[]) => {
-  const res = spawnSync(process.execPath, ['--import', 'tsx', 'infra/cli/parley.ts', ...args], { encoding: 'utf8', env: targetEnv(), timeout: 30_000 });
-  return { code: res.status, stdout: res.stdout, stderr: res.stderr };
-};
-
-const json = (...args: string[]) => {
-  const res = parley(...args, '--json');
-  expect(res.stderr).toBe('');
-  expect(res.code).toBe(0);
-  return JSON.parse(res.stdout);
-};
+const { targetEnv, parley, json } = cliFor(() => stack);
 
 describe('the parley CLI', () => {
   it('creates a workspace and a token that works once, shows only its prefix afterwards, and revokes it', async () => {
