@@ -6,6 +6,7 @@ import { wiring } from '../wiring';
 import { grantsFor, type FunctionKind } from '../wiring/grants';
 import type { FunctionSpec } from '../wiring/types';
 import { installAwsGuard, runAs } from './aws-guard';
+import { installEmulatorRetries } from './emulator-retry';
 import { installFaults } from './faults';
 
 type Handler = (event: unknown, context: Context) => Promise<unknown>;
@@ -14,6 +15,7 @@ const root = resolve(import.meta.dirname, '..', '..');
 
 // Before any function creates its AWS clients: from here on they refuse what AWS would refuse.
 installAwsGuard(wiring);
+installEmulatorRetries();
 installFaults();
 const loaded = new Map<string, Promise<Handler>>();
 

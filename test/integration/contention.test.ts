@@ -6,9 +6,9 @@ import { tokenFor } from '../support/tenants';
 
 const env = useTestStack({ workers: false });
 const CUSTOMERS = '/api/v1/contacts/customers';
-const BURST = 100;
-// Five tokens, so the burst and its retries stay inside each token's write allowance (100 per 15 minutes).
-const TOKENS = 5;
+const BURST = 30;
+// Three tokens, so the burst and its retries stay inside each token's write allowance (100 per 15 minutes).
+const TOKENS = 3;
 const MAX_ROUNDS = 10;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

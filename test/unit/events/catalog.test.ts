@@ -10,14 +10,14 @@ const CATALOG_FILE = join('shared', 'events', 'catalog.ts');
 const listed = [...eventCatalog, pingEvent];
 const categories = [...new Set(listed.map((e) => e.type.split('.')[0]))];
 
-/** Every literal event name in the application code (the catalog itself aside). */
+/** Every literal event name in the application code (the catalog itself, and declarations generated from it, aside). */
 const namesInSource = (): Map<string, string> => {
   const name = new RegExp(`['"\`]((?:${categories.join('|')})\\.[a-z]+\\.[a-z_]+)['"\`]`, 'g');
   const found = new Map<string, string>();
   for (const root of ['shared', 'functions', 'infra']) {
     for (const file of readdirSync(root, { recursive: true, encoding: 'utf8' })) {
       const path = join(root, file);
-      if (!path.endsWith('.ts') || path === CATALOG_FILE) continue;
+      if (!path.endsWith('.ts') || path.endsWith('.d.ts') || path === CATALOG_FILE) continue;
       for (const [, type] of readFileSync(path, 'utf8').matchAll(name)) found.set(type!, path);
     }
   }

@@ -1,0 +1,36 @@
+import type { Pluggable } from '@smithy/types';
+import { registerClientPlugin } from '../../shared/aws/plugins';
+
+/**
+ * DynamoDB Local keeps every table in one SQLite database, so a burst of writes anywhere (another test
+ * file's, say) can make an unrelated request give up on the database lock with a 500 that, in its own words,
+ * "will succeed in actual DynamoDB API". Nothing ran, so running it again is safe. This waits and runs such a
+ * request again, beyond the SDK's own three attempts, so the local runtime fails only where AWS would.
+ */
+const LOCK_TIMEOUT = /too long waiting for a lock/;
+const EXTRA_ATTEMPTS = 6;
+
+const isLockTimeout = (error: unknown) => error instanceof Error && error.name === 'InternalServerError' && LOCK_TIMEOUT.test(error.message);
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export const retryLockTimeouts: Pluggable<any, any> = {
+  applyToStack: (stack) => {
+    stack.add(
+      (next, context) => async (args) => {
+        if (!(context.clientName ?? '').startsWith('DynamoDB')) return next(args);
+        for (let attempt = 1; ; attempt++) {
+          try {
+            return await next(args);
+          } catch (error) {
+            if (attempt > EXTRA_ATTEMPTS || !isLockTimeout(error)) throw error;
+            await sleep(Math.random() * Math.min(2000, 100 * 2 ** attempt));
+          }
+        }
+      },
+      { step: 'initialize', name: 'parleyLocalLockTimeoutRetry' },
+    );
+  },
+};
+
+export const installEmulatorRetries = (): void => registerClientPlugin(retryLockTimeouts);
