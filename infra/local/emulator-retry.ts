@@ -1,5 +1,6 @@
 import type { Pluggable } from '@smithy/types';
 import { registerClientPlugin } from '../../shared/aws/plugins';
+import { backoff } from '../../shared/data/retry';
 
 /**
  * DynamoDB Local keeps every table in one SQLite database, so a burst of writes anywhere (another test
@@ -12,8 +13,6 @@ const EXTRA_ATTEMPTS = 6;
 
 const isLockTimeout = (error: unknown) => error instanceof Error && error.name === 'InternalServerError' && LOCK_TIMEOUT.test(error.message);
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 export const retryLockTimeouts: Pluggable<any, any> = {
   applyToStack: (stack) => {
     stack.add(
@@ -24,7 +23,7 @@ export const retryLockTimeouts: Pluggable<any, any> = {
             return await next(args);
           } catch (error) {
             if (attempt > EXTRA_ATTEMPTS || !isLockTimeout(error)) throw error;
-            await sleep(Math.random() * Math.min(2000, 100 * 2 ** attempt));
+            await backoff(attempt, 100, 2000);
           }
         }
       },

@@ -22,7 +22,7 @@ export interface HttpError {
 }
 
 /** How long a request that lost out to concurrent writers should wait before trying again. */
-export const CONTENTION_RETRY_AFTER_SECONDS = 1;
+const CONTENTION_RETRY_AFTER_SECONDS = 1;
 
 /** 429s and 5xx tell the client to try again, so they are answers about this moment, not about the request. */
 export const isRetryableStatus = (status: number): boolean => status === 429 || status >= 500;
