@@ -4,7 +4,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
-    // One shared DynamoDB Local (a table per test file) and two cores: two files at a time.
+    // Two cores: two files at a time, each worker with its own DynamoDB Local (a table per test file).
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 60_000,

@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { CfnElement } from 'aws-cdk-lib';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureTable } from '../../infra/local/table';
 import { wiring } from '../../infra/wiring';
 import type { ParleyFunction } from '../../infra/constructs/parley-function';
+import { dynamoEndpoint } from '../support/dynamo-endpoint';
 import { synth, type Synthesized } from './synth';
 
 /** Bundles for real (local esbuild, no Docker): the fallback and the first real route, as `cdk synth` does. */
@@ -65,7 +66,7 @@ describe('bundled functions', () => {
   });
 
   it('run: the bundled fallback authenticates against DynamoDB, then answers an unknown route with the contract 404', async () => {
-    const endpoint = inject('dynamoEndpoint');
+    const endpoint = dynamoEndpoint();
     const table = `bundle-${process.pid}`;
     const ddb = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
     await ensureTable(ddb, table);

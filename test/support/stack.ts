@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, inject } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { startStack, type LocalStack, type StackOptions } from '../../infra/local/stack';
 import type { Scope } from '../../shared/domain/auth/scopes';
 import { client } from './api';
+import { dynamoEndpoint } from './dynamo-endpoint';
 import { createTenant, tokenFor } from './tenants';
 
-/** A whole local stack for one test file: its own table in the shared DynamoDB Local, its own SQS. */
+/** A whole local stack for one test file: its own table in its worker's DynamoDB Local, its own SQS. */
 export const startTestStack = (opts: StackOptions = {}): Promise<LocalStack> =>
-  startStack({ dynamoEndpoint: inject('dynamoEndpoint'), tableName: `t-${randomUUID()}`, ...opts });
+  startStack({ dynamoEndpoint: dynamoEndpoint(), tableName: `t-${randomUUID()}`, ...opts });
 
 /**
  * The calling test file's stack (started before its tests, stopped after them) and fresh tenants on it,
