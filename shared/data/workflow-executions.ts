@@ -157,13 +157,18 @@ export const listExecutions = async (t: Tenant, filter: ExecutionFilter, page: P
   return { executions: found.map(summaryOf), total, nextCursor };
 };
 
-export const listSteps = async (t: Tenant, id: string): Promise<Step[]> =>
-  (await collect(queryAll({ pk: executionPk(t, id), skPrefix: 'STEP#', consistent: true }))).map(
-    (item) => {
-      const { pk: _p, sk: _s, type: _t, ...step } = decode(item);
-      return step as unknown as Step;
-    },
-  );
+/**
+ * The steps recorded before `e` was read. A step commits with the record's move past it, so reading the
+ * record first and the steps after gives every one of them; later steps are left for the next read.
+ */
+export const listSteps = async (e: StoredExecution): Promise<Step[]> => {
+  const before = stepKey(e.tenant, e._id, e.seq).sk;
+  const items = await collect(queryAll({ pk: executionPk(e.tenant, e._id), skPrefix: 'STEP#', consistent: true }));
+  return items.filter((item) => String(item.sk) < before).map((item) => {
+    const { pk: _p, sk: _s, type: _t, ...step } = decode(item);
+    return step as unknown as Step;
+  });
+};
 
 /** A side effect's recorded result, by its idempotency key. */
 export const getEffect = async (t: Tenant, id: string, key: string): Promise<unknown> => {

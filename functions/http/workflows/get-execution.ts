@@ -5,7 +5,7 @@ import { IdParams } from './schemas';
 
 /** The execution with every step attempt, in order. */
 export const handler = route({ scope: 'workflows:read', params: IdParams }, async ({ params, tenant }) => {
-  const [e, steps] = await Promise.all([getExecution(tenant, params.id), listSteps(tenant, params.id)]);
+  const e = await getExecution(tenant, params.id);
   if (!e) throw new NotFoundError('Execution');
-  return { execution: { ...executionView(e), steps } };
+  return { execution: { ...executionView(e), steps: await listSteps(e) } };
 });
