@@ -5,10 +5,10 @@ import { pathToFileURL } from 'node:url';
 import type { CfnElement } from 'aws-cdk-lib';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDynamoLocal, type DynamoLocal } from '../../infra/local/dynamodb';
 import { ensureTable } from '../../infra/local/table';
 import { wiring } from '../../infra/wiring';
 import type { ParleyFunction } from '../../infra/constructs/parley-function';
-import { dynamoEndpoint } from '../support/dynamo-endpoint';
 import { synth, type Synthesized } from './synth';
 
 /** Bundles for real (local esbuild, no Docker): the fallback and the first real route, as `cdk synth` does. */
@@ -16,11 +16,16 @@ const bundled = { routes: wiring.routes.slice(0, 1), fallback: wiring.fallback, 
 
 let app: Synthesized;
 let outdir: string;
-beforeAll(() => {
+let dynamo: DynamoLocal;
+beforeAll(async () => {
   app = synth({ wiring: bundled, bundle: true });
   outdir = app.app.synth().directory;
+  dynamo = await startDynamoLocal();
 }, 300_000);
-afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+afterAll(async () => {
+  rmSync(outdir, { recursive: true, force: true });
+  await dynamo?.stop();
+});
 
 const assetOf = (fn: ParleyFunction): string => {
   const resource = app.template(fn.stack).toJSON().Resources[fn.stack.getLogicalId(fn.node.defaultChild as CfnElement)];
@@ -66,7 +71,7 @@ describe('bundled functions', () => {
   });
 
   it('run: the bundled fallback authenticates against DynamoDB, then answers an unknown route with the contract 404', async () => {
-    const endpoint = dynamoEndpoint();
+    const { endpoint } = dynamo;
     const table = `bundle-${process.pid}`;
     const ddb = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
     await ensureTable(ddb, table);

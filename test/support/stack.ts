@@ -3,23 +3,14 @@ import { afterAll, beforeAll } from 'vitest';
 import { startStack, type LocalStack, type StackOptions } from '../../infra/local/stack';
 import type { Scope } from '../../shared/domain/auth/scopes';
 import { client } from './api';
-import { dropTable, dynamoEndpoint } from './dynamo-endpoint';
 import { createTenant, tokenFor } from './tenants';
 
 /**
- * A whole local stack for one test file: its own table in its worker's DynamoDB Local, its own SQS. The
- * table is dropped when the stack stops, so the worker's DynamoDB Local does not grow with every file run.
+ * A whole local stack for one test file: its own in-memory DynamoDB Local, SQS emulator and table, all
+ * stopped with it. A DynamoDB Local shared across files slowed down as the run went on (files late in a
+ * run took up to 4 times as long as early), and files sharing one waited on each other's SQLite lock.
  */
-export const startTestStack = async (opts: StackOptions = {}): Promise<LocalStack> => {
-  const stack = await startStack({ dynamoEndpoint: dynamoEndpoint(), tableName: `t-${randomUUID()}`, ...opts });
-  return {
-    ...stack,
-    stop: async () => {
-      await stack.stop();
-      await dropTable(stack.dynamoEndpoint, stack.tableName);
-    },
-  };
-};
+export const startTestStack = (opts: StackOptions = {}): Promise<LocalStack> => startStack({ tableName: `t-${randomUUID()}`, ...opts });
 
 /**
  * The calling test file's stack (started before its tests, stopped after them) and fresh tenants on it,
