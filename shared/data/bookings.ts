@@ -92,11 +92,14 @@ const getStored = async (ws: Tenant, id: string): Promise<Stored | undefined> =>
   return Item ? { booking: fromItem(Item), version: Item.version as number, reminders: (Item.reminders as Reminder[] | undefined) ?? [] } : undefined;
 };
 
-export const getBooking = async (ws: Tenant, id: string): Promise<Booking> => {
+/** The booking with its stored version, which goes up with every change to it. */
+export const getVersionedBooking = async (ws: Tenant, id: string): Promise<{ booking: Booking; version: number }> => {
   const stored = await getStored(ws, id);
   if (!stored) throw new NotFoundError('Booking');
-  return stored.booking;
+  return stored;
 };
+
+export const getBooking = async (ws: Tenant, id: string): Promise<Booking> => (await getVersionedBooking(ws, id)).booking;
 
 /** Creates a pending booking: its claims, an active assignee and an existing customer, all in one transaction. */
 export const createBooking = async (ws: Tenant, input: NewBooking, now: Date): Promise<Booking> => {

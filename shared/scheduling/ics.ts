@@ -10,13 +10,15 @@ const STATUS = {
 } as const;
 
 /**
- * A booking as an RFC 5545 calendar with one VEVENT, in UTC. Its UID is stable per booking, so importing
- * the file again after a reschedule or cancellation updates the same calendar entry.
+ * A booking as an RFC 5545 calendar with one VEVENT, in UTC. Its UID is stable per booking and its
+ * SEQUENCE follows the booking's stored version, so importing the file again after a reschedule or
+ * cancellation updates the same calendar entry instead of being ignored as stale.
  */
-export const bookingCalendar = (b: Booking, workspaceName: string): string => {
+export const bookingCalendar = (b: Booking, version: number, workspaceName: string): string => {
   const calendar = ical({ name: workspaceName, prodId: { company: 'Parley', product: 'Parley', language: 'EN' }, method: ICalCalendarMethod.PUBLISH });
   calendar.createEvent({
     id: `${b._id}@parley`,
+    sequence: version - 1,
     start: new Date(b.startAt),
     end: new Date(b.endAt),
     stamp: new Date(b.updatedAt),

@@ -210,7 +210,7 @@ describe('availability', () => {
 });
 
 describe('ics', () => {
-  it('returns an iCalendar file that an independent parser (ical.js) reads back as the booking', async () => {
+  it('returns an iCalendar file that an independent parser (ical.js) reads back as the booking, its SEQUENCE rising with each change', async () => {
     const t = await tenant();
     const startAt = quarterHourIn(50);
     const booking = (await t.book(startAt, 45, { title: 'Demo, with; punctuation', location: 'Room 1', notes: 'Line one\nLine two' })).body.data.booking;
@@ -229,9 +229,16 @@ describe('ics', () => {
     expect(event.startDate.toJSDate().toISOString()).toBe(startAt);
     expect(event.endDate.toJSDate().toISOString()).toBe(at(startAt, 45));
     expect(events[0]!.getFirstPropertyValue('status')).toBe('TENTATIVE');
+    expect(event.sequence).toBe(0);
+    const later = quarterHourIn(60);
+    expect((await t.api.post(`${BOOKINGS}/${booking._id}/reschedule`, { startAt: later, endAt: at(later, 45) })).status).toBe(200);
+    const moved = new ICAL.Event(new ICAL.Component(ICAL.parse((await t.api.get(`${BOOKINGS}/${booking._id}/ics`)).body as string)).getFirstSubcomponent('vevent')!);
+    expect(moved.startDate.toJSDate().toISOString()).toBe(later);
+    expect(moved.sequence).toBeGreaterThan(event.sequence);
     await t.api.post(`${BOOKINGS}/${booking._id}/cancel`, {});
     const cancelled = new ICAL.Component(ICAL.parse((await t.api.get(`${BOOKINGS}/${booking._id}/ics`)).body as string));
     expect(cancelled.getFirstSubcomponent('vevent')!.getFirstPropertyValue('status')).toBe('CANCELLED');
+    expect(new ICAL.Event(cancelled.getFirstSubcomponent('vevent')!).sequence).toBeGreaterThan(moved.sequence);
   });
 });
 
