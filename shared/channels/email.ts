@@ -1,7 +1,11 @@
+import { isIP } from 'node:net';
 import { createTransport } from 'nodemailer';
 import type { z } from 'zod';
 import type { EmailConfig } from '../domain/channels/account';
 import { emailMessageId } from '../domain/channels/email-threading';
+import { failureReasonOf } from '../domain/webhooks/classify';
+import { config } from '../config';
+import { pinnedAddress } from '../webhooks/send';
 import type { Provider } from './provider';
 
 const TIMEOUT_MS = 10_000;
@@ -20,16 +24,27 @@ const failure = (error: SmtpError) => {
 };
 
 /**
- * The `email` channel: one SMTP submission per send (nodemailer). The Message-ID is derived from the send's
- * key, so a retried submission carries the same id and mail systems can drop the repeat; replies thread
- * with In-Reply-To and References.
+ * The `email` channel: one SMTP submission per send (nodemailer) to the host's pinned address. The
+ * Message-ID is derived from the send's key, so a retried submission carries the same id and mail systems
+ * can drop the repeat; replies thread with In-Reply-To and References.
  */
 export const emailProvider: Provider = {
   send: async (account, secrets, outbound) => {
     const c = account.config as z.output<typeof EmailConfig>;
     if (!outbound.to.email) return { ok: false, reason: 'no_email_address', retryable: false };
+    // The host was checked when the account was saved; it is resolved and checked again here, and the
+    // connection goes to exactly that address (TLS still verifies the name), so DNS rebinding cannot
+    // point a send at a private address.
+    let address: string;
+    try {
+      address = await pinnedAddress(c.host, config().WEBHOOK_ALLOW_PRIVATE_TARGETS);
+    } catch (error) {
+      const reason = failureReasonOf((error as { code?: string }).code);
+      return reason === 'ssrf_blocked' ? { ok: false, reason, retryable: false, accountError: true } : { ok: false, reason, retryable: true };
+    }
     const transport = createTransport({
-      host: c.host,
+      host: address,
+      servername: isIP(c.host) ? undefined : c.host,
       port: c.port,
       secure: c.secure,
       auth: c.username ? { user: c.username, pass: secrets.smtpPassword } : undefined,

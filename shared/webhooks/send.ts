@@ -30,6 +30,14 @@ export const safeLookup = (allowLoopback: boolean): LookupFunction =>
     });
   }) as LookupFunction;
 
+/** The address a connection to `host` must use: every address it resolves to is allowed, and the first is the one. */
+export const pinnedAddress = (host: string, allowLoopback: boolean): Promise<string> =>
+  new Promise((resolve, reject) =>
+    (safeLookup(allowLoopback) as unknown as (h: string, o: { all: false }, cb: (e: Error | null, a?: string) => void) => void)(host, { all: false }, (error, address) =>
+      error ? reject(error) : resolve(address!),
+    ),
+  );
+
 /** The creation-time check: 422 on `path` (default `url`) when the URL is, or resolves to, a forbidden address. */
 export const assertAllowedTarget = async (url: string, allowLoopback: boolean, path = 'url'): Promise<void> => {
   const fail = (message: string) => new ValidationError([{ path, message }]);
