@@ -2,7 +2,7 @@ import { ACK, later, MAX_DELAY_SECONDS, type Verdict } from '../queues';
 import { allSettled, complete, startSending, type Broadcast } from '../domain/broadcasts/broadcast';
 import { batchGet } from '../data/batch-get';
 import { addRecipient, claimRecipient, getRecipient, postponeRecipient, settleRecipient } from '../data/broadcast-recipients';
-import { getBroadcast, mutateBroadcast } from '../data/broadcasts';
+import { getBroadcast, getBroadcastState, mutateBroadcast, readStats } from '../data/broadcasts';
 import { channelWithSecrets, markChannelErrored } from '../data/channels';
 import { sendRecord } from '../data/channel-sends';
 import { takeSendSlot } from '../data/channel-rate';
@@ -18,10 +18,16 @@ import { recipientReceipt } from './receipts';
 export const RECIPIENT_LEASE_MS = 20_000;
 const FAN_OUT_CHUNK = 100;
 
-/** Ends a sending broadcast once every recipient has an outcome (conditional: one worker does it). */
-const maybeComplete = async (ws: string, id: string): Promise<void> => {
-  const stored = await getBroadcast(ws, id);
-  if (!stored || stored.broadcast.status !== 'sending' || !stored.fannedOut || !allSettled(stored.broadcast.stats)) return;
+/**
+ * Ends a sending broadcast once every recipient has an outcome (conditional: one worker does it). A
+ * recipient's worker that read it sending and fanned out says so, and only the stats are read again.
+ */
+const maybeComplete = async (ws: string, id: string, fannedOut = false): Promise<void> => {
+  if (!fannedOut) {
+    const state = await getBroadcastState(ws, id);
+    if (!state || state.broadcast.status !== 'sending' || !state.fannedOut) return;
+  }
+  if (!allSettled(await readStats(ws, id))) return;
   const now = new Date();
   await mutateBroadcast(ws, id, (s) => (s.broadcast.status === 'sending' && s.fannedOut && allSettled(s.broadcast.stats) ? complete(s.broadcast, s.broadcast.stats, now) : undefined), now);
 };
@@ -78,11 +84,12 @@ const sendToRecipient = async (ws: string, broadcastId: string, customerId: stri
   const now = Date.now();
   if (r.recipient.status === 'sending' && r.leaseUntil !== undefined && r.leaseUntil >= now) return later(r.leaseUntil - now + 1000);
   if (r.notBefore !== undefined && r.notBefore > now) return later(r.notBefore - now);
-  const stored = await getBroadcast(ws, broadcastId);
+  const stored = await getBroadcastState(ws, broadcastId);
   if (!stored) return ACK;
+  const fannedOut = stored.broadcast.status === 'sending' && stored.fannedOut;
   const settle = async (to: 'failed' | 'skipped' | 'cancelled', reason: string, lease?: number) => {
     await settleRecipient(ws, broadcastId, customerId, { from: ['queued', 'sending'], to, reason, stats: { [to]: 1 }, lease }, new Date());
-    await maybeComplete(ws, broadcastId);
+    await maybeComplete(ws, broadcastId, fannedOut);
     return ACK;
   };
   if (stored.broadcast.status === 'cancelled') return settle('cancelled', 'broadcast_cancelled');
@@ -118,7 +125,7 @@ const sendToRecipient = async (ws: string, broadcastId: string, customerId: stri
       const writes = [...ok.writes, sendRecord(ws, channel.account._id, key, { target: 'recipient', broadcastId, customerId })];
       const sent = await settleRecipient(ws, broadcastId, customerId, { from: 'sending', to: 'sent', stats: { sent: 1 }, lease, writes }, new Date());
       if (sent) for (const status of ok.receipts) await recipientReceipt(ws, broadcastId, customerId, status, undefined, new Date());
-      await maybeComplete(ws, broadcastId);
+      await maybeComplete(ws, broadcastId, fannedOut);
       return ACK;
     },
     retry: async (delayMs) => {

@@ -113,6 +113,8 @@ export const settleRecipient = async (ws: string, broadcastId: string, customerI
     if (error instanceof NotHeld) return undefined;
     throw error;
   }
+  if (s.to === 'sent') return after;
+  // A receipt keeps the time it was sent, which only the item knows.
   const stored = await getRecipient(ws, broadcastId, customerId);
   return stored ? { ...after, sentAt: stored.recipient.sentAt } : after;
 };

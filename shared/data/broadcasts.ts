@@ -51,11 +51,17 @@ export const readStats = async (ws: string, id: string): Promise<Stats> => {
 /** Adds to the broadcast's stats, in the transaction that settles a recipient. */
 export const bumpStats = (ws: string, id: string, deltas: Partial<Stats>): Write => bump(statsCounter(ws, id), deltas as Record<string, number>);
 
-export const getBroadcast = async (ws: string, id: string): Promise<StoredBroadcast | undefined> => {
+/** The broadcast's own item, without the stats (which take a Query of their shards). */
+export const getBroadcastState = async (ws: string, id: string): Promise<(Omit<StoredBroadcast, 'broadcast'> & { broadcast: Omit<Broadcast, 'stats'> }) | undefined> => {
   const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: key(ws, id), ConsistentRead: true }));
   if (!Item) return undefined;
   const fields = Object.fromEntries(FIELDS.map((f) => [f, Item[f] ?? null]));
-  return { broadcast: { ...fields, stats: await readStats(ws, id) } as unknown as Broadcast, version: Item.version as number, fannedOut: Item.fannedOut === true };
+  return { broadcast: fields as unknown as Omit<Broadcast, 'stats'>, version: Item.version as number, fannedOut: Item.fannedOut === true };
+};
+
+export const getBroadcast = async (ws: string, id: string): Promise<StoredBroadcast | undefined> => {
+  const state = await getBroadcastState(ws, id);
+  return state && { ...state, broadcast: { ...state.broadcast, stats: await readStats(ws, id) } };
 };
 
 export const requireBroadcast = async (ws: string, id: string): Promise<StoredBroadcast> => {
