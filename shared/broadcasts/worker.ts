@@ -100,12 +100,12 @@ const sendToRecipient = async (ws: string, broadcastId: string, customerId: stri
   const wait = await takeSendSlot(ws, channel.account._id, channel.account.ratePerSecond);
   if (wait > 0) return later(wait);
   const lease = Date.now() + RECIPIENT_LEASE_MS;
-  if (!(await claimRecipient(ws, broadcastId, customerId, Date.now(), lease))) return later(1000);
+  if (!(await claimRecipient(ws, broadcastId, customerId, r, Date.now(), lease))) return later(1000);
+  const attempts = r.attempts + 1;
   const [item] = await batchGet([customerKey(ws, customerId)]);
   const customer = item ? customerFromItem(item) : undefined;
   if (!customer || customer.blocked) return settle('skipped', customer ? 'customer_blocked' : 'customer_not_found', lease);
   const key = `${broadcastId}.${customerId}`;
-  const { attempts } = (await getRecipient(ws, broadcastId, customerId))!;
   const { broadcast } = stored;
   const result = await providers[channel.account.type].send(channel.account, channel.secrets, {
     tenant: ws,

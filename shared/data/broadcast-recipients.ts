@@ -54,14 +54,17 @@ export const addRecipient = async (ws: string, broadcastId: string, customerId: 
 
 class NotHeld extends Error {}
 
-/** Claims a queued recipient's send until `leaseUntil` (or takes over an expired lease) while the broadcast is still sending. */
-export const claimRecipient = async (ws: string, broadcastId: string, customerId: string, now: number, leaseUntil: number): Promise<boolean> => {
+/**
+ * Claims a queued recipient's send until `leaseUntil` (or takes over an expired lease) while the broadcast
+ * is still sending, and only if nobody attempted it since `seen` was read: the claim is attempt `seen + 1`.
+ */
+export const claimRecipient = async (ws: string, broadcastId: string, customerId: string, seen: StoredRecipient, now: number, leaseUntil: number): Promise<boolean> => {
   try {
     await commit([
       updateItem(key(ws, broadcastId, customerId), 'SET #s = :sending, leaseUntil = :until ADD attempts :one', {
-        condition: '#s = :queued OR (#s = :sending AND leaseUntil < :now)',
+        condition: '(#s = :queued OR (#s = :sending AND leaseUntil < :now)) AND attempts = :seen',
         names: { '#s': 'status' },
-        values: { ':sending': 'sending', ':queued': 'queued', ':until': leaseUntil, ':now': now, ':one': 1 },
+        values: { ':sending': 'sending', ':queued': 'queued', ':until': leaseUntil, ':now': now, ':one': 1, ':seen': seen.attempts },
         onFail: () => new NotHeld(),
       }),
       { ...stillSending(ws, broadcastId), onFail: () => new NotHeld() },
