@@ -8269,10 +8269,7 @@ export interface operations {
             content: {
                 "application/json": {
                     customerId: string;
-                    /**
-                     * @default api
-                     * @enum {string}
-                     */
+                    /** @enum {string} */
                     channel?: "api" | "email" | "web" | "sms" | "whatsapp" | "messenger" | "instagram" | "telegram";
                     channelId?: string;
                     subject?: string | null;

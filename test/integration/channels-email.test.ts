@@ -39,6 +39,10 @@ it('a reply goes out by SMTP with the right headers, and a raw MIME answer threa
   const { api } = await ctx.tenant();
   const channel = await emailChannel(api, 'smtp-secret');
   const { conversation, customer } = await conversationOn(api, channel._id, { email: 'jane@example.com', name: 'Jane Doe' });
+  // Created with the account and no `channel`: it is an email conversation.
+  expect(conversation.channel).toBe('email');
+  const labelled = await api.post(CONVERSATIONS, { customerId: customer._id, channelId: channel._id, channel: 'web' });
+  expect(labelled.body.data.conversation.channel).toBe('web');
   await api.patch(`${CONVERSATIONS}/${conversation._id}`, { subject: 'Your order' });
   const id = (await api.post(`${CONVERSATIONS}/${conversation._id}/messages`, { content: 'Your order has shipped.' })).body.data.message._id;
 

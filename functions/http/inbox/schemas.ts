@@ -12,7 +12,8 @@ export const Subject = z.string().trim().min(1).max(255).nullable();
 
 export const CreateConversation = z.strictObject({
   customerId: ObjectId,
-  channel: Channel.default('api'),
+  /** Omitted: the account's kind when `channelId` names one (`email` for an email account), else `api`. */
+  channel: Channel.optional(),
   channelId: ObjectId.optional(),
   subject: Subject.optional(),
   priority: Priority.optional(),
