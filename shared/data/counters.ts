@@ -3,7 +3,7 @@ import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { tenantPk } from './keys';
 import { collect, queryAll } from './query';
-import { updateItem, type Write } from './transact';
+import { conditionCheck, updateItem, type Write } from './transact';
 
 /**
  * Exact counts, bumped in the same transaction as the writes they count. A counter is one item, or
@@ -64,5 +64,11 @@ export const nextInSequence = async (c: Counter): Promise<number> => {
 export const workspaceCounter = (workspaceId: string, name: string): Counter => ({ pk: tenantPk(workspaceId), sk: `COUNTER#${name}` });
 
 export const bumpCounter = (workspaceId: string, name: string, delta: number): Write => bump(workspaceCounter(workspaceId, name), { [TOTAL]: delta });
+
+/** A transaction guard: the workspace's named count is zero (or was never counted). */
+export const counterIsZero = (workspaceId: string, name: string, onFail: () => Error): Write => {
+  const { pk, sk } = workspaceCounter(workspaceId, name);
+  return conditionCheck({ pk, sk }, { condition: 'attribute_not_exists(#n) OR #n = :zero', names: { '#n': TOTAL }, values: { ':zero': 0 }, onFail });
+};
 
 export const readCounter = (workspaceId: string, name: string): Promise<number> => readCount(workspaceCounter(workspaceId, name));

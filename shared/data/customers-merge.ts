@@ -1,4 +1,5 @@
-import { ConflictError } from '../domain/errors';
+import { ConflictError, NotFoundError } from '../domain/errors';
+import { leadsOfCustomer } from '../domain/crm/lead-lists';
 import { assertMergeable } from '../domain/contacts/lifecycle';
 import { mergeCustomers as merged, uniqueValues, type Customer, type UniqueValue } from '../domain/contacts/customer';
 import { bumpCounter } from './counters';
@@ -6,7 +7,9 @@ import { customerCount, listPartition, mutateConversation } from './conversation
 import { lostRace, retryOnConflict } from './retry';
 import { tagCounters, tagLinks } from './tag-links';
 import { deleteItem, transact, updateItem, type Write } from './transact';
-import { contactEvent, customerUpdate, CUSTOMERS_COUNTER, guardKey, requireCustomer, searchPartition } from './customers';
+import { contactEvent, customerUpdate, CUSTOMERS_COUNTER, guardKey, noLeads, requireCustomer, searchPartition } from './customers';
+import { relinkLeadCustomer } from './leads';
+import { listPk } from './lists';
 import { customerKey } from './entity-keys';
 import { queryPage } from './query';
 import { diff } from '../events/envelope';
@@ -39,6 +42,21 @@ const moveConversations = async (ws: string, from: string, to: string, now: Date
   }
 };
 
+/** Links the mergee's leads to the base, one lead per transaction (each with its `crm.lead.updated`). */
+const moveLeads = async (ws: string, from: string, to: string, now: Date): Promise<number> => {
+  let moved = 0;
+  for (;;) {
+    const { items } = await queryPage({ pk: listPk(ws, 'lead', leadsOfCustomer(from)) }, { limit: MOVE_BATCH });
+    if (items.length === 0) return moved;
+    for (const item of items) {
+      await relinkLeadCustomer(ws, item.entityId as string, from, to, now).catch((error: unknown) => {
+        if (!(error instanceof NotFoundError)) throw error;
+      });
+      moved++;
+    }
+  }
+};
+
 const keyOf = (u: UniqueValue) => `${u.kind}#${u.value}`;
 
 /** Unique values the mergee gives up are released; those the base takes over change owner. */
@@ -60,7 +78,7 @@ const guardHandover = (ws: string, base: Customer, mergee: Customer, result: Cus
 };
 
 /**
- * Merges `mergeeId` into `baseId`: its conversations move first (each in its own transaction), then one
+ * Merges `mergeeId` into `baseId`: its conversations and leads move first (each in its own transaction), then one
  * transaction fills the base's gaps from the mergee, hands over its unique values, tags and attributes,
  * deletes it and writes `customer.contact.merged`. Every step is idempotent: a merge interrupted half-way
  * is finished by repeating the call.
@@ -69,6 +87,7 @@ export const mergeCustomers = async (ws: string, baseId: string, mergeeId: strin
   assertMergeable(baseId, mergeeId);
   await Promise.all([requireCustomer(ws, baseId), requireCustomer(ws, mergeeId)]);
   const conversationsMoved = await moveConversations(ws, mergeeId, baseId, now);
+  const leadsMoved = await moveLeads(ws, mergeeId, baseId, now);
   const customer = await retryOnConflict(async () => {
     const [base, mergee] = await Promise.all([requireCustomer(ws, baseId), requireCustomer(ws, mergeeId)]);
     const result = merged(base.customer, mergee.customer, now);
@@ -90,6 +109,7 @@ export const mergeCustomers = async (ws: string, baseId: string, mergeeId: strin
       ...tagLinks(ws, 'customer', mergeeId, mergee.customer.tagIds, -1, now),
       ...tagLinks(ws, 'customer', baseId, newTags, 1, now),
       ...tagCounters(ws, 'customer', mergee.customer.tagIds.filter((t) => base.customer.tagIds.includes(t)), -1),
+      noLeads(ws, mergeeId, () => new ConflictError('A lead was linked to the merged customer during the merge; repeat the merge to finish it')),
       bumpCounter(ws, CUSTOMERS_COUNTER, -1),
       contactEvent('customer.contact.merged', ws, result, now, { data: { mergedContact: mergee.customer }, changes: diff(before, after) }),
     ];
@@ -102,5 +122,5 @@ export const mergeCustomers = async (ws: string, baseId: string, mergeeId: strin
     await transact(writes, lostRace);
     return result;
   });
-  return { customer, mergedCustomerId: mergeeId, conversationsMoved };
+  return { customer, mergedCustomerId: mergeeId, conversationsMoved, leadsMoved };
 };

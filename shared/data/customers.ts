@@ -14,8 +14,10 @@ import {
   type UniqueValue,
 } from '../domain/contacts/customer';
 import { assertDeletable } from '../domain/contacts/lifecycle';
+import { leadsOfCustomer } from '../domain/crm/lead-lists';
 import { bumpCounter } from './counters';
 import { customerKey } from './entity-keys';
+import { listIsEmpty } from './lists';
 import { tenantPk } from './keys';
 import { lostRace, retryOnConflict } from './retry';
 import { tagIdsOf, tagLinkWrites } from './tag-links';
@@ -172,6 +174,9 @@ export const mutateCustomer = (
   });
 
 /** Deletes a customer that has no conversations (see `assertDeletable`), its guards and its tag links. */
+/** A guard for removing a customer: no lead is linked to it (the count is kept with every lead's links). */
+export const noLeads = (ws: string, customerId: string, onFail: () => Error): Write => listIsEmpty(ws, 'lead', leadsOfCustomer(customerId), onFail);
+
 export const deleteCustomer = (ws: string, id: string, now: Date): Promise<Customer> =>
   retryOnConflict(async () => {
     const { customer, version, conversationCount } = await requireCustomer(ws, id);
@@ -188,6 +193,7 @@ export const deleteCustomer = (ws: string, id: string, now: Date): Promise<Custo
         }),
         ...guardWrites(ws, customer, undefined),
         ...tagLinkWrites(ws, 'customer', id, tags, -1, now),
+        noLeads(ws, id, () => new ConflictError('Customer has leads; delete them, link them to another customer, or merge this customer into another')),
         bumpCounter(ws, CUSTOMERS_COUNTER, -1),
         contactEvent('customer.contact.deleted', ws, customer, now),
       ],

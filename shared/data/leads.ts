@@ -194,6 +194,10 @@ const mutateLead = (
 export const updateLead = (ws: string, id: string, patch: LeadFields, now: Date): Promise<Lead> =>
   mutateLead(ws, id, ({ lead }) => ({ change: editLead(lead, patch, now) }), now);
 
+/** Links a lead of customer `from` to customer `to` (a merge); a lead no longer on `from` is left as it is. */
+export const relinkLeadCustomer = (ws: string, id: string, from: string, to: string, now: Date): Promise<Lead> =>
+  mutateLead(ws, id, ({ lead }) => ({ change: lead.customerId === from ? editLead(lead, { customerId: to }, now) : { lead, events: [] } }), now);
+
 export interface MoveInput {
   stageId: string;
   /** Only to move into another pipeline's stage; default: the lead's own pipeline. */

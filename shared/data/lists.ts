@@ -1,7 +1,7 @@
 import type { Membership } from '../domain/lists';
 import { membershipMoves } from '../domain/lists';
 import { batchGet } from './batch-get';
-import { bumpCounter, readCounter } from './counters';
+import { bumpCounter, counterIsZero, readCounter } from './counters';
 import { tenantPk } from './keys';
 import { countItems, queryPage, type PageRequest } from './query';
 import { createItem, deleteItem, type Write } from './transact';
@@ -25,6 +25,9 @@ export const membershipWrites = (ws: string, kind: ListKind, id: string, before:
     ...counts.map(([list, delta]) => bumpCounter(ws, listCounter(kind, list), delta)),
   ];
 };
+
+/** A transaction guard: the list has no members. */
+export const listIsEmpty = (ws: string, kind: ListKind, list: string, onFail: () => Error): Write => counterIsZero(ws, listCounter(kind, list), onFail);
 
 /** Membership items as plain items, for bulk loads (benchmarks): what `membershipWrites` puts for a new entity. */
 export const membershipItems = (ws: string, kind: ListKind, id: string, memberships: readonly Membership[]) =>

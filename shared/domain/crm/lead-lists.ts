@@ -6,6 +6,9 @@ import type { Lead, LeadStatus } from './lead';
  * Every lead is a member of a few named lists, one per filter the API offers, each with an exact counter
  * written in the same transaction: a filtered page costs O(limit) and its total O(1).
  */
+/** The list of a customer's leads. */
+export const leadsOfCustomer = (customerId: string): string => `customer:${customerId}`;
+
 export const leadListsOf = (l: Pick<Lead, 'pipelineId' | 'stageId' | 'status' | 'assigneeId' | 'customerId'>): string[] => {
   const assignee = l.assigneeId ?? UNASSIGNED;
   return [
@@ -16,7 +19,7 @@ export const leadListsOf = (l: Pick<Lead, 'pipelineId' | 'stageId' | 'status' | 
     `status:${l.status}`,
     `assignee:${assignee}`,
     `assignee:${assignee}:status:${l.status}`,
-    ...(l.customerId ? [`customer:${l.customerId}`] : []),
+    ...(l.customerId ? [leadsOfCustomer(l.customerId)] : []),
   ];
 };
 
@@ -54,7 +57,7 @@ export const leadListSource = (f: LeadFilters): LeadListSource => {
   if (f.pipelineId) return { list: f.status ? `pipeline:${f.pipelineId}:status:${f.status}` : `pipeline:${f.pipelineId}` };
   if (f.assigneeId) return { list: f.status ? `assignee:${f.assigneeId}:status:${f.status}` : `assignee:${f.assigneeId}` };
   if (f.status) return { list: `status:${f.status}` };
-  if (f.customerId) return { list: `customer:${f.customerId}` };
+  if (f.customerId) return { list: leadsOfCustomer(f.customerId) };
   if (f.tagId) return { tagId: f.tagId };
   return { list: 'all' };
 };
