@@ -49,10 +49,14 @@ const moveLeads = async (ws: string, from: string, to: string, now: Date): Promi
     const { items } = await queryPage({ pk: listPk(ws, 'lead', leadsOfCustomer(from)) }, { limit: MOVE_BATCH });
     if (items.length === 0) return moved;
     for (const item of items) {
-      await relinkLeadCustomer(ws, item.entityId as string, from, to, now).catch((error: unknown) => {
-        if (!(error instanceof NotFoundError)) throw error;
-      });
-      moved++;
+      // A lead deleted since the page was read has left the list with its delete.
+      moved += await relinkLeadCustomer(ws, item.entityId as string, from, to, now).then(
+        () => 1,
+        (error: unknown) => {
+          if (error instanceof NotFoundError) return 0;
+          throw error;
+        },
+      );
     }
   }
 };
@@ -78,8 +82,8 @@ const guardHandover = (ws: string, base: Customer, mergee: Customer, result: Cus
 };
 
 /**
- * Merges `mergeeId` into `baseId`: its conversations and leads move first (each in its own transaction), then one
- * transaction fills the base's gaps from the mergee, hands over its unique values, tags and attributes,
+ * Merges `mergeeId` into `baseId`: its conversations and leads move first (each in its own transaction),
+ * then one transaction fills the base's gaps from the mergee, hands over its unique values, tags and attributes,
  * deletes it and writes `customer.contact.merged`. Every step is idempotent: a merge interrupted half-way
  * is finished by repeating the call.
  */

@@ -7,6 +7,7 @@ export type ChannelType = (typeof CHANNEL_TYPES)[number];
 
 /** The conversation `channel` a conversation on an account of this type has when the caller names none. */
 export const conversationChannelOf = (type: ChannelType): 'api' | 'email' => (type === 'email' ? 'email' : 'api');
+
 export const ACCOUNT_STATUSES = ['connected', 'disconnected', 'error'] as const;
 export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
 

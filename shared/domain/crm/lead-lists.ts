@@ -2,13 +2,13 @@ import { ValidationError } from '../errors';
 import { UNASSIGNED } from '../lists';
 import type { Lead, LeadStatus } from './lead';
 
+/** The list of a customer's leads. */
+export const leadsOfCustomer = (customerId: string): string => `customer:${customerId}`;
+
 /**
  * Every lead is a member of a few named lists, one per filter the API offers, each with an exact counter
  * written in the same transaction: a filtered page costs O(limit) and its total O(1).
  */
-/** The list of a customer's leads. */
-export const leadsOfCustomer = (customerId: string): string => `customer:${customerId}`;
-
 export const leadListsOf = (l: Pick<Lead, 'pipelineId' | 'stageId' | 'status' | 'assigneeId' | 'customerId'>): string[] => {
   const assignee = l.assigneeId ?? UNASSIGNED;
   return [
