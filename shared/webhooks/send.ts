@@ -13,6 +13,16 @@ const blocked = () => Object.assign(new Error('target address is not allowed'), 
 
 export const bareHost = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, '$1');
 
+/** Every address `host` resolves to, when all of them are allowed targets; else SSRF_BLOCKED. */
+const allowedAddresses = (host: string, allowLoopback: boolean): Promise<LookupAddress[]> =>
+  new Promise((resolve, reject) =>
+    dnsLookup(host, { all: true }, (error, addresses: LookupAddress[]) => {
+      if (error) return reject(error);
+      if (addresses.length === 0 || addresses.some((a) => !isAllowedTarget(classifyAddress(a.address), allowLoopback))) return reject(blocked());
+      resolve(addresses);
+    }),
+  );
+
 /**
  * A DNS lookup that refuses the connection unless every address the name resolves to is allowed, and
  * hands the socket exactly the address it checked: the target is pinned, so a rebinding name cannot
@@ -20,23 +30,14 @@ export const bareHost = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, '$1');
  */
 export const safeLookup = (allowLoopback: boolean): LookupFunction =>
   ((hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
-    dnsLookup(hostname, { all: true }, (error, addresses: LookupAddress[]) => {
-      if (error) return callback(error);
-      if (addresses.length === 0 || addresses.some((a) => !isAllowedTarget(classifyAddress(a.address), allowLoopback))) {
-        return callback(blocked());
-      }
-      if (options.all) return callback(null, addresses);
-      return callback(null, addresses[0]!.address, addresses[0]!.family);
-    });
+    allowedAddresses(hostname, allowLoopback).then(
+      (addresses) => (options.all ? callback(null, addresses) : callback(null, addresses[0]!.address, addresses[0]!.family)),
+      (error: unknown) => callback(error),
+    );
   }) as LookupFunction;
 
-/** The address a connection to `host` must use: every address it resolves to is allowed, and the first is the one. */
-export const pinnedAddress = (host: string, allowLoopback: boolean): Promise<string> =>
-  new Promise((resolve, reject) =>
-    (safeLookup(allowLoopback) as unknown as (h: string, o: { all: false }, cb: (e: Error | null, a?: string) => void) => void)(host, { all: false }, (error, address) =>
-      error ? reject(error) : resolve(address!),
-    ),
-  );
+/** The address a connection to `host` must use, checked as `safeLookup` checks it: for clients that take an address, not a lookup. */
+export const pinnedAddress = async (host: string, allowLoopback: boolean): Promise<string> => (await allowedAddresses(host, allowLoopback))[0]!.address;
 
 /** The creation-time check: 422 on `path` (default `url`) when the URL is, or resolves to, a forbidden address. */
 export const assertAllowedTarget = async (url: string, allowLoopback: boolean, path = 'url'): Promise<void> => {
