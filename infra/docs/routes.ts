@@ -3,8 +3,8 @@ import { resolve } from 'node:path';
 import { wiring } from '../wiring';
 import { loadRouteHandlers } from '../wiring/route-handlers';
 
-/** `npm run docs`: rewrites the README's route table from the wiring and the scopes the handlers declare, so neither can drift. */
-const file = resolve(import.meta.dirname, '..', '..', 'README.md');
+/** `npm run docs`: rewrites the route table of docs/reference/routes.md from the wiring and the scopes the handlers declare, so neither can drift. */
+const file = resolve(import.meta.dirname, '..', '..', 'docs', 'reference', 'routes.md');
 const start = '<!-- routes:start -->';
 const end = '<!-- routes:end -->';
 
@@ -15,6 +15,6 @@ const table = ['| Route | Scope | What it does |', '|---|---|---|', ...rows].joi
 
 const readme = readFileSync(file, 'utf8');
 const [before, rest] = readme.split(start);
-if (rest === undefined || !rest.includes(end)) throw new Error(`README.md lacks the ${start} … ${end} markers`);
+if (rest === undefined || !rest.includes(end)) throw new Error(`docs/reference/routes.md lacks the ${start} … ${end} markers`);
 writeFileSync(file, `${before}${start}\n${table}\n${end}${rest.split(end)[1]}`);
-process.stdout.write(`README.md: ${rows.length} routes\n`);
+process.stdout.write(`docs/reference/routes.md: ${rows.length} routes\n`);

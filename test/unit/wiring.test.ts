@@ -6,7 +6,7 @@ import { loadRouteHandlers } from '../../infra/wiring/route-handlers';
 import { isScope } from '../../shared/domain/auth/scopes';
 
 const root = resolve(import.meta.dirname, '..', '..');
-const readme = readFileSync(resolve(root, 'README.md'), 'utf8');
+const routeTable = readFileSync(resolve(root, 'docs', 'reference', 'routes.md'), 'utf8');
 const handlers = await loadRouteHandlers(wiring.routes);
 
 describe('the wiring module', () => {
@@ -23,9 +23,9 @@ describe('the wiring module', () => {
     }
   });
 
-  it.each(handlers.map((h) => [`${h.route.method} ${h.route.path}`, h] as const))('%s is documented in the README with its handler scope', (_, { route, scope }) => {
-    const row = readme.split('\n').find((line) => line.includes(`\`${route.method} ${route.path}\``));
-    expect(row, `README has no row for ${route.method} ${route.path}`).toBeDefined();
+  it.each(handlers.map((h) => [`${h.route.method} ${h.route.path}`, h] as const))('%s is documented in the route table with its handler scope', (_, { route, scope }) => {
+    const row = routeTable.split('\n').find((line) => line.includes(`\`${route.method} ${route.path}\``));
+    expect(row, `docs/reference/routes.md has no row for ${route.method} ${route.path}`).toBeDefined();
     expect(row).toContain(route.public ? 'public (no token)' : scope ? `\`${scope}\`` : 'any valid token');
   });
 });
