@@ -3,7 +3,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { Pluggable } from '@smithy/types';
 import { registerClientPlugin } from '../../shared/aws/plugins';
 import { tableSchema } from '../../shared/data/table';
-import { allows, type CallRequest, type Grant, type GrantResource } from '../wiring/grants';
+import { allows, type CallRequest, type FunctionKind, type Grant, type GrantResource } from '../wiring/grants';
 import type { Wiring } from '../wiring/types';
 import { dynamoLimitError, sqsLimitError, type LimitError } from './aws-limits';
 
@@ -14,6 +14,7 @@ import { dynamoLimitError, sqsLimitError, type LimitError } from './aws-limits';
  */
 interface Caller {
   name: string;
+  kind: FunctionKind;
   grants: readonly Grant[];
 }
 
@@ -24,6 +25,9 @@ export const runAs = <T>(caller: Caller, fn: () => Promise<T>): Promise<T> => ca
 
 /** The function whose code is running, if any (for attributing work, e.g. in benchmarks). */
 export const currentFunction = (): string | undefined => callers.getStore()?.name;
+
+/** How the running function was triggered, if any. */
+export const currentKind = (): FunctionKind | undefined => callers.getStore()?.kind;
 
 type Input = Record<string, any>;
 type Key = Record<string, AttributeValue> | undefined;
