@@ -12,7 +12,7 @@ export const POOLS = {
   /** API functions: the gateway's concurrent requests, a few calls each. */
   requests: 64,
   /** Event, queue and schedule functions: bounded so a burst cannot crowd the emulators out from under the API. */
-  background: 8,
+  background: 16,
 } as const;
 
 type Lane = keyof typeof POOLS;

@@ -9,6 +9,7 @@ import { installAwsGuard, runAs } from './aws-guard';
 import { installPools } from './aws-pools';
 import { installEmulatorRetries } from './emulator-retry';
 import { installFaults } from './faults';
+import { installLocalKms } from './kms';
 
 type Handler = (event: unknown, context: Context) => Promise<unknown>;
 
@@ -16,6 +17,7 @@ const root = resolve(import.meta.dirname, '..', '..');
 
 // Before any function creates its AWS clients: from here on they refuse what AWS would refuse.
 installAwsGuard(wiring);
+installLocalKms(wiring);
 installPools();
 installEmulatorRetries();
 installFaults();
