@@ -16,8 +16,8 @@ const SUBSCRIPTIONS = 3;
 const READERS = 4;
 const IDLE_REQUESTS = 200;
 /** Bounds on one burst's reads: by count, and by time (the burst must have delivered by then). */
-const MAX_BURST_REQUESTS = 3000;
-const BURST_TIMEOUT_MS = 240_000;
+const MAX_BURST_REQUESTS = 20_000;
+const BURST_TIMEOUT_MS = 420_000;
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
@@ -56,6 +56,7 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
         for (let i = 0; i < EVENTS / WRITERS; i++) await renameWorkspace(workspaceId, `burst ${w}.${i}`);
       }));
       const durations: number[] = [];
+      const progress = setInterval(() => process.stderr.write(`burst: ${received.size - (expected - EVENTS * SUBSCRIPTIONS)}/${EVENTS * SUBSCRIPTIONS} delivered, ${durations.length} reads\n`), 15_000);
       await Promise.all(Array.from({ length: READERS }, async () => {
         while (received.size < expected && durations.length < MAX_BURST_REQUESTS && Date.now() < deadline) {
           const t = performance.now();
@@ -63,6 +64,7 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
           durations.push(performance.now() - t);
         }
       }));
+      clearInterval(progress);
       await writing;
       if (received.size < expected) throw new Error(`burst bench: ${expected - received.size} deliveries missing when the reads stopped`);
       const deliverySeconds = (performance.now() - started) / 1000;
