@@ -6,7 +6,7 @@ import { renameWorkspace } from '../../shared/data/workspaces';
 import { RATE_LIMITS } from '../../shared/domain/auth/rate-limit';
 import { startReceiver } from '../support/https-receiver';
 import { createTenant } from '../support/tenants';
-import { measure, type Latency, type Section } from './measure';
+import { measure, percentile, type Latency, type Section } from './measure';
 import { rotatingTokens } from './seed';
 
 const EVENTS = 300;
@@ -15,11 +15,9 @@ const WRITERS = 30;
 const SUBSCRIPTIONS = 3;
 const READERS = 4;
 const IDLE_REQUESTS = 200;
-/** Bounds on one burst's reads: by count, and by time (the burst must have delivered by then). */
+/** Bounds on one burst's reads: by count, and by time (on a busy machine a burst may not have delivered everything by then). */
 const MAX_BURST_REQUESTS = 20_000;
-const BURST_TIMEOUT_MS = 420_000;
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const BURST_TIMEOUT_MS = 240_000;
 
 /**
  * An unrelated API read (`GET /inbox/conversations`) while 300 events fan out to 3 webhook subscriptions
@@ -44,19 +42,20 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
     };
     const idle = await measure(read, { requests: IDLE_REQUESTS, concurrency: READERS });
 
-    const burst = async (): Promise<Latency & { deliverySeconds: number }> => {
+    const burst = async (): Promise<Latency & { delivered: string }> => {
       const writers = await Promise.all(Array.from({ length: WRITERS }, () => createTenant()));
       for (const { workspaceId } of writers) {
         for (let s = 0; s < SUBSCRIPTIONS; s++) await createSubscription(workspaceId, { url: `${receiver.url}?s=${s}`, events: ['auth.workspace.*'] }, new Date());
       }
-      const expected = received.size + EVENTS * SUBSCRIPTIONS;
+      const already = received.size;
+      const expected = already + EVENTS * SUBSCRIPTIONS;
       const started = performance.now();
       const deadline = Date.now() + BURST_TIMEOUT_MS;
       const writing = Promise.all(writers.map(async ({ workspaceId }, w) => {
         for (let i = 0; i < EVENTS / WRITERS; i++) await renameWorkspace(workspaceId, `burst ${w}.${i}`);
       }));
       const durations: number[] = [];
-      const progress = setInterval(() => process.stderr.write(`burst: ${received.size - (expected - EVENTS * SUBSCRIPTIONS)}/${EVENTS * SUBSCRIPTIONS} delivered, ${durations.length} reads\n`), 15_000);
+      const progress = setInterval(() => process.stderr.write(`burst: ${received.size - already}/${EVENTS * SUBSCRIPTIONS} delivered, ${durations.length} reads\n`), 15_000);
       await Promise.all(Array.from({ length: READERS }, async () => {
         while (received.size < expected && durations.length < MAX_BURST_REQUESTS && Date.now() < deadline) {
           const t = performance.now();
@@ -65,27 +64,37 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
         }
       }));
       clearInterval(progress);
+      const seconds = (performance.now() - started) / 1000;
       await writing;
-      if (received.size < expected) throw new Error(`burst bench: ${expected - received.size} deliveries missing when the reads stopped`);
-      const deliverySeconds = (performance.now() - started) / 1000;
       durations.sort((a, b) => a - b);
-      return { requests: durations.length, concurrency: READERS, p50Ms: percentile(durations, 50), p99Ms: percentile(durations, 99), rps: durations.length / deliverySeconds, deliverySeconds };
+      return {
+        requests: durations.length,
+        concurrency: READERS,
+        p50Ms: percentile(durations, 50),
+        p99Ms: percentile(durations, 99),
+        rps: durations.length / seconds,
+        delivered: `${received.size - already} in ${seconds.toFixed(0)} s`,
+      };
     };
 
     sharePools(true);
     const before = await burst().finally(() => sharePools(false));
+    // The second burst starts on an idle pipeline: the first one's deliveries drain first (bounded by time).
+    const drainUntil = Date.now() + BURST_TIMEOUT_MS;
+    while (received.size < EVENTS * SUBSCRIPTIONS && Date.now() < drainUntil) await new Promise((r) => setTimeout(r, 1000));
     const after = await burst();
     return [{
       title: `Burst: an unrelated API read while ${EVENTS} events fan out to ${SUBSCRIPTIONS} webhook subscriptions each`,
-      columns: ['SDK connection pools', 'reads', 'read p50 ms', 'read p99 ms', 'burst delivered in s', 'p99 vs split pools'],
+      columns: ['SDK connection pools', 'reads', 'read p50 ms', 'read p99 ms', `deliveries (of ${EVENTS * SUBSCRIPTIONS})`, 'p99 vs split pools'],
       rows: [
         ['no burst (idle)', idle.requests, idle.p50Ms, idle.p99Ms, '-', (idle.p99Ms / after.p99Ms).toFixed(2) + 'x'],
-        ['one shared pool of 50 (before)', before.requests, before.p50Ms, before.p99Ms, before.deliverySeconds, (before.p99Ms / after.p99Ms).toFixed(2) + 'x'],
-        [`split: API ${POOLS.requests}, background ${POOLS.background} (now)`, after.requests, after.p50Ms, after.p99Ms, after.deliverySeconds, '1.00x'],
+        ['one shared pool of 50 (before)', before.requests, before.p50Ms, before.p99Ms, before.delivered, (before.p99Ms / after.p99Ms).toFixed(2) + 'x'],
+        [`split: API ${POOLS.requests}, background ${POOLS.background} (now)`, after.requests, after.p50Ms, after.p99Ms, after.delivered, '1.00x'],
       ],
       notes: [
         `${READERS} readers loop GET /api/v1/inbox/conversations from the first event write until all ${EVENTS * SUBSCRIPTIONS} signed`,
-        `deliveries reached the local HTTPS receiver (events: ${WRITERS} workspaces renamed in parallel). Both bursts run in this process.`,
+        `deliveries reached the local HTTPS receiver, or ${BURST_TIMEOUT_MS / 1000} s passed (events: ${WRITERS} workspaces renamed in parallel).`,
+        'Both bursts run in this process, one after the other.',
       ],
     }];
   } finally {
