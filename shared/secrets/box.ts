@@ -1,4 +1,4 @@
-import { secretsConfig } from '../config';
+import { config, secretsConfig } from '../config';
 import { kmsBox } from './kms-box';
 import type { SecretBox } from './secret-box';
 
@@ -11,5 +11,10 @@ let box: SecretBox | undefined;
  */
 export const secretBox = (): SecretBox => (box ??= kmsBox(secretsConfig().CHANNEL_SECRETS_KEY_ID));
 
-/** Module scope of a function that seals or opens secrets: deployed without its key setting, it fails its cold start. */
-export const needsSecretBox = (): void => void secretBox();
+/**
+ * Module scope of a function that seals or opens secrets: deployed without its key setting, it fails its
+ * cold start. Elsewhere (tools that read the handlers' route options, the local runtime) loading it is harmless.
+ */
+export const needsSecretBox = (): void => {
+  if (config().AWS_LAMBDA_FUNCTION_NAME) secretBox();
+};

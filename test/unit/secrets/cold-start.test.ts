@@ -10,8 +10,14 @@ beforeEach(() => {
   vi.resetModules();
 });
 afterEach(() => {
+  delete process.env.AWS_LAMBDA_FUNCTION_NAME;
   if (saved !== undefined) process.env.CHANNEL_SECRETS_KEY_ID = saved;
 });
+
+/** As Lambda starts a container: its own variable set, config parsed afresh. */
+const deployed = () => {
+  process.env.AWS_LAMBDA_FUNCTION_NAME = 'parley-dev-function';
+};
 
 it('reads the key setting of a deployed function, and refuses a deployment without one (or an empty one) with a clear message', () => {
   expect(secretsConfig({ STAGE: 'prod', CHANNEL_SECRETS_KEY_ID: 'arn:aws:kms:eu-west-1:111111111111:key/abc' })).toEqual({
@@ -30,10 +36,16 @@ const SEALERS: Record<string, () => Promise<unknown>> = {
   'send-broadcast': () => import('../../../functions/queues/send-broadcast'),
 };
 
-it.each(Object.keys(SEALERS))('%s fails its cold start (the module load) without the key setting, and never falls back to a key file', async (name) => {
+it.each(Object.keys(SEALERS))('%s fails its cold start (the module load) on Lambda without the key setting, and never falls back to a key file', async (name) => {
+  deployed();
   await expect(SEALERS[name]!()).rejects.toThrow(MISSING);
 });
 
-it('loads a function that never touches secrets without the key setting', async () => {
+it('loads off Lambda without the key setting, for the tools that read the handlers\' route options', async () => {
+  await expect(SEALERS['create-channel']!()).resolves.toHaveProperty('handler');
+});
+
+it('loads a function that never touches secrets on Lambda without the key setting', async () => {
+  deployed();
   await expect(import('../../../functions/http/channels/list-channels')).resolves.toHaveProperty('handler');
 });
