@@ -94,7 +94,7 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
       notes: [
         `${READERS} readers loop GET /api/v1/inbox/conversations from the first event write until all ${EVENTS * SUBSCRIPTIONS} signed`,
         `deliveries reached the local HTTPS receiver, or ${BURST_TIMEOUT_MS / 1000} s passed (events: ${WRITERS} workspaces renamed in parallel).`,
-        'Both bursts run in this process, one after the other.',
+        'Both bursts run in this process, one after the other; deliveries of the first that arrive during the second count for the second.',
       ],
     }];
   } finally {
