@@ -17,15 +17,15 @@ const Env = z.object({
   CHANNEL_DLQ_URL: z.string().optional(),
   BROADCAST_QUEUE_URL: z.string().optional(),
   BROADCAST_DLQ_URL: z.string().optional(),
-  /** The KMS key channel secrets are sealed with (set by the CDK app on the functions granted it). */
-  CHANNEL_SECRETS_KEY_ID: z.string().optional(),
-  /** Local runtime only: the key file that stands in for KMS when no key id is set. */
+  /** Local runtime only: the key file behind its stand-in for KMS (never read by function code). */
   LOCAL_SECRETS_KEY_FILE: z.string().default('.data/secrets.key'),
   /** Local-only escape hatch for loopback webhook receivers (and workflow HTTP targets); the CDK app never sets it. */
   WEBHOOK_ALLOW_PRIVATE_TARGETS: flag,
   /** Failed authentications tolerated per source IP per rate-limit window. */
   AUTH_FAILURE_LIMIT: z.coerce.number().int().positive().default(100),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  /** Set by Lambda itself: this code runs deployed, in a function's container. */
+  AWS_LAMBDA_FUNCTION_NAME: z.string().optional(),
 });
 
 export type Config = z.infer<typeof Env>;
@@ -34,3 +34,19 @@ let parsed: Config | undefined;
 
 /** Environment, parsed once per container. The only place that reads `process.env`. */
 export const config = (): Config => (parsed ??= Env.parse(process.env));
+
+/**
+ * The KMS key channel secrets are sealed with: the CDK app sets it on the functions granted the key, the
+ * local runtime on every function (its KMS stand-in holds each call to the function's grants). There is no
+ * fallback: a function that seals or opens secrets without it fails at cold start.
+ */
+const MISSING_KEY = 'CHANNEL_SECRETS_KEY_ID is not set: this function seals or opens channel secrets, but its wiring access grants it no channel-secrets key';
+const SecretsEnv = z.object({
+  CHANNEL_SECRETS_KEY_ID: z.string({ error: MISSING_KEY }).min(1, MISSING_KEY),
+});
+
+export const secretsConfig = (env: NodeJS.ProcessEnv = process.env): z.infer<typeof SecretsEnv> => {
+  const result = SecretsEnv.safeParse(env);
+  if (!result.success) throw new Error(result.error.issues.map((i) => i.message).join('; '));
+  return result.data;
+};

@@ -1,6 +1,9 @@
 import { consumer } from '../../shared/queues';
 import { handleBroadcastMessage } from '../../shared/broadcasts/worker';
 import type { BroadcastMessage } from '../../shared/broadcasts/queue';
+import { needsSecretBox } from '../../shared/secrets/box';
+
+needsSecretBox();
 
 /** SQS consumer: broadcast fan-out and per-recipient sends (partial batch failures). */
 export const handler = consumer<BroadcastMessage>('BROADCAST_QUEUE_URL', 'broadcast', handleBroadcastMessage);

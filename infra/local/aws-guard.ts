@@ -3,17 +3,19 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { Pluggable } from '@smithy/types';
 import { registerClientPlugin } from '../../shared/aws/plugins';
 import { tableSchema } from '../../shared/data/table';
-import { allows, type CallRequest, type Grant, type GrantResource } from '../wiring/grants';
+import { allows, type CallRequest, type FunctionKind, type Grant, type GrantResource } from '../wiring/grants';
 import type { Wiring } from '../wiring/types';
 import { dynamoLimitError, sqsLimitError, type LimitError } from './aws-limits';
 
 /**
  * Makes the local runtime refuse what AWS would refuse. Every SDK call a function makes is checked against
- * the grants its wiring `access` gives it (the same table CDK deploys), and every call, inside a function or
- * not, against the service limits the emulators do not enforce.
+ * the grants its wiring `access` gives it (the same table CDK deploys): DynamoDB, SQS and KMS calls by
+ * action and resource, and any other client's calls refused outright, as IAM refuses what no policy allows.
+ * Every call, inside a function or not, is also checked against the service limits the emulators do not enforce.
  */
 interface Caller {
   name: string;
+  kind: FunctionKind;
   grants: readonly Grant[];
 }
 
@@ -25,10 +27,16 @@ export const runAs = <T>(caller: Caller, fn: () => Promise<T>): Promise<T> => ca
 /** The function whose code is running, if any (for attributing work, e.g. in benchmarks). */
 export const currentFunction = (): string | undefined => callers.getStore()?.name;
 
+/** How the running function was triggered, if any. */
+export const currentKind = (): FunctionKind | undefined => callers.getStore()?.kind;
+
 type Input = Record<string, any>;
 type Key = Record<string, AttributeValue> | undefined;
 
-const service = (clientName: string) => (clientName.startsWith('DynamoDB') ? 'dynamodb' : clientName.startsWith('SQS') ? 'sqs' : undefined);
+type Service = 'dynamodb' | 'sqs' | 'kms';
+
+/** The IAM service prefix of a client's calls; undefined for a client no grant can name. */
+const SERVICES: Record<string, Service> = { DynamoDBClient: 'dynamodb', SQSClient: 'sqs', KMSClient: 'kms' };
 
 const leadingKey = (key: Key) => key?.[tableSchema.partitionKey]?.S;
 
@@ -80,7 +88,7 @@ const queueNameOf = (wiring: Wiring, url: string | undefined): string | undefine
   return undefined;
 };
 
-const serviceError = (error: LimitError, serviceName: 'dynamodb' | 'sqs'): Error =>
+const serviceError = (error: LimitError, serviceName: string): Error =>
   Object.assign(new Error(error.message), {
     name: error.name,
     $fault: 'client',
@@ -88,10 +96,10 @@ const serviceError = (error: LimitError, serviceName: 'dynamodb' | 'sqs'): Error
     $metadata: { httpStatusCode: 400 },
   });
 
-const denied = (caller: Caller, action: string, resource: string, serviceName: 'dynamodb' | 'sqs'): Error =>
+const denied = (caller: Caller, action: string, resource: string, serviceName: string): Error =>
   serviceError(
     {
-      name: serviceName === 'dynamodb' ? 'AccessDeniedException' : 'AccessDenied',
+      name: serviceName === 'sqs' ? 'AccessDenied' : 'AccessDeniedException',
       message: `User: arn:aws:sts::000000000000:assumed-role/${caller.name}/${caller.name} is not authorized to perform: ${action} on resource: ${resource} because no identity-based policy allows the ${action} action`,
     },
     serviceName,
@@ -104,12 +112,25 @@ const describe = (resource: GrantResource, table: string) =>
       ? `arn:aws:kms:us-east-1:000000000000:alias/${resource.key}`
       : `arn:aws:dynamodb:us-east-1:000000000000:table/${table}${resource.table === 'indexes' ? '/index/*' : ''}`;
 
-const check = (wiring: Wiring, serviceName: 'dynamodb' | 'sqs', command: string, input: Input): void => {
-  const limit = serviceName === 'dynamodb' ? dynamoLimitError(command, input) : sqsLimitError(command, input);
-  if (limit) throw serviceError(limit, serviceName);
+const keyNameOf = (wiring: Wiring, keyId: string | undefined): string | undefined => wiring.keys.find((k) => process.env[k.idEnv] === keyId)?.name;
+
+const check = (wiring: Wiring, clientName: string, command: string, input: Input): void => {
+  const serviceName = SERVICES[clientName];
+  const limit = serviceName === 'dynamodb' ? dynamoLimitError(command, input) : serviceName === 'sqs' ? sqsLimitError(command, input) : undefined;
+  if (limit) throw serviceError(limit, serviceName!);
   const caller = callers.getStore();
   if (!caller) return;
+  if (!serviceName) {
+    const prefix = clientName.replace(/Client$/, '').toLowerCase();
+    throw denied(caller, `${prefix}:${command}`, '*', prefix);
+  }
   const table = process.env.TABLE_NAME ?? 'parley';
+  if (serviceName === 'kms') {
+    const key = keyNameOf(wiring, input.KeyId);
+    const request: CallRequest = { action: `kms:${command}`, resource: { key: key ?? String(input.KeyId) } };
+    if (!key || !allows(caller.grants, request)) throw denied(caller, request.action, describe(request.resource, table), serviceName);
+    return;
+  }
   if (serviceName === 'dynamodb') {
     const requests = dynamoRequests(command, input, table);
     if (requests === 'other-table') throw denied(caller, `dynamodb:${command}`, `arn:aws:dynamodb:us-east-1:000000000000:table/${String(input.TableName)}`, serviceName);
@@ -127,8 +148,7 @@ const guardPlugin = (wiring: Wiring): Pluggable<any, any> => ({
   applyToStack: (stack) => {
     stack.add(
       (next, context) => async (args) => {
-        const serviceName = service(context.clientName ?? '');
-        if (serviceName) check(wiring, serviceName, (context.commandName ?? '').replace(/Command$/, ''), args.input as Input);
+        check(wiring, context.clientName ?? '', (context.commandName ?? '').replace(/Command$/, ''), args.input as Input);
         return next(args);
       },
       { step: 'build', name: 'parleyLocalAwsGuard', priority: 'high' },

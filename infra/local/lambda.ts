@@ -6,8 +6,10 @@ import { wiring } from '../wiring';
 import { grantsFor, type FunctionKind } from '../wiring/grants';
 import type { FunctionSpec } from '../wiring/types';
 import { installAwsGuard, runAs } from './aws-guard';
+import { installPools } from './aws-pools';
 import { installEmulatorRetries } from './emulator-retry';
 import { installFaults } from './faults';
+import { installLocalKms } from './kms';
 
 type Handler = (event: unknown, context: Context) => Promise<unknown>;
 
@@ -15,6 +17,8 @@ const root = resolve(import.meta.dirname, '..', '..');
 
 // Before any function creates its AWS clients: from here on they refuse what AWS would refuse.
 installAwsGuard(wiring);
+installLocalKms(wiring);
+installPools();
 installEmulatorRetries();
 installFaults();
 const loaded = new Map<string, Promise<Handler>>();
@@ -63,7 +67,7 @@ export interface Role {
 export const invoke = async <R = unknown>(spec: FunctionSpec, role: Role, event: unknown): Promise<R> => {
   const handler = await load(spec.handler);
   const grants = grantsFor(spec, role.kind, role.consumes);
-  return (await runAs({ name: nameOf(spec), grants }, () => handler(event, contextFor(spec)))) as R;
+  return (await runAs({ name: nameOf(spec), kind: role.kind, grants }, () => handler(event, contextFor(spec)))) as R;
 };
 
 export const preload = (specs: readonly FunctionSpec[]): Promise<unknown> => Promise.all(specs.map((s) => load(s.handler)));

@@ -76,6 +76,8 @@ export class ApiStack extends Stack {
       createDefaultStage: false,
       defaultIntegration: new HttpLambdaIntegration('FallbackIntegration', fallback),
       corsPreflight: stage.corsOrigins?.length ? cors(stage.corsOrigins) : undefined,
+      // Behind the edge, only CloudFront (through the custom domain) reaches the API, never the WAF-less default URL.
+      disableExecuteApiEndpoint: stage.edge,
     });
 
     const accessLogs = new LogGroup(this, 'AccessLogs', { retention: stage.logRetention, removalPolicy: stage.removalPolicy });
@@ -94,7 +96,7 @@ export class ApiStack extends Stack {
       domainMapping: domainName ? { domainName } : undefined,
     });
     this.url = httpStage.url;
-    new CfnOutput(this, 'ApiUrl', { value: this.url, description: 'Base URL of the Parley API' });
+    if (!stage.edge) new CfnOutput(this, 'ApiUrl', { value: this.url, description: 'Base URL of the Parley API' });
     if (domainName) {
       new CfnOutput(this, 'DomainTarget', { value: domainName.regionalDomainName, description: `Point ${stage.domain!.name} (CNAME/alias) here` });
     }

@@ -1,8 +1,9 @@
-import type { App, Environment } from 'aws-cdk-lib';
+import { Token, type App, type Environment } from 'aws-cdk-lib';
 import { DEFAULT_CROSS_STACK_REFERENCES } from 'aws-cdk-lib/cx-api';
 import type { HttpRoute, Wiring } from '../wiring/types';
 import { ApiStack } from './api-stack';
 import { DataStack } from './data-stack';
+import { EDGE_REGION, EdgeStack } from './edge-stack';
 import { EventsStack } from './events-stack';
 import { ObservabilityStack } from './observability-stack';
 import { pascal, QueuesStack } from './queues-stack';
@@ -22,6 +23,8 @@ export interface ParleyStacks {
   workers: WorkersStack;
   /** The reference page and the dashboard behind CloudFront, with the API on the same origin. */
   site: SiteStack;
+  /** The WAF web ACL in us-east-1, when the stage puts the API behind the edge. */
+  edge?: EdgeStack;
 }
 
 /**
@@ -29,6 +32,14 @@ export interface ParleyStacks {
  * queues, the HTTP API, its routes by area, the workers (queue consumers, rules, schedules) and the static site.
  * Stack names carry the stage.
  */
+/** The edge stack's environment: the app's account in us-east-1; cross-region references need both regions named. */
+const edgeEnv = (env: Environment | undefined): Environment => {
+  if (!env?.region || Token.isUnresolved(env.region)) {
+    throw new Error(`the edge's web ACL lives in ${EDGE_REGION} and the site refers to it across regions: deploy with an explicit region (CDK_DEFAULT_REGION), or -c edge=false`);
+  }
+  return { account: env.account, region: EDGE_REGION };
+};
+
 export const buildParley = (app: App, opts: { stage: Stage; wiring: Wiring; env?: Environment }): ParleyStacks => {
   const { stage, wiring, env } = opts;
   // Classic exports/imports between the stacks (CloudFormation protects a producer while it is imported).
@@ -55,6 +66,11 @@ export const buildParley = (app: App, opts: { stage: Stage; wiring: Wiring; env?
     platform,
     alarmTopic,
   });
-  const site = new SiteStack(app, `${prefix}-Site`, { ...common, api: api.api });
-  return { observability, data, events, queues, api, routes, workers, site };
+  const edge = stage.edge ? new EdgeStack(app, `${prefix}-Edge`, { ...common, env: edgeEnv(env), stage }) : undefined;
+  const site = new SiteStack(app, `${prefix}-Site`, {
+    ...common,
+    api: api.api,
+    edge: edge && { webAclArn: edge.webAclArn, apiDomain: stage.domain!.name },
+  });
+  return { observability, data, events, queues, api, routes, workers, site, edge };
 };

@@ -8,16 +8,42 @@ import type { QueueSpec } from '../wiring/types';
 import type { Stage } from './stage';
 
 export const MIN_RETENTION_DAYS = 4;
+/**
+ * AWS's advice for a queue feeding a Lambda event source: a visibility timeout of at least 6× the function
+ * timeout, so a batch whose invocation is throttled and retried is not received again meanwhile.
+ */
+export const VISIBILITY_PER_TIMEOUT = 6;
+/**
+ * Each receive of a throttled batch counts towards maxReceiveCount, at most one per visibility timeout. A
+ * queue's receives must outlast this much throttling, well past its age alarm, before a message is
+ * dead-lettered unprocessed.
+ */
+export const MIN_THROTTLE_SECONDS = 3600;
+/**
+ * A dead-lettered message keeps its original enqueue time, so it expires from the DLQ once the DLQ's retention
+ * has passed since it was first sent. The source's retention stays this much shorter than the DLQ's, so every
+ * message has at least this long for a redrive.
+ */
+export const MIN_REDRIVE_DAYS = 7;
 /** Alarm when the oldest waiting message is older than this, unless the queue spec says otherwise. */
 export const DEFAULT_AGE_ALARM_SECONDS = 900;
 
-/** Refuses specs that would lose messages or deliver them twice in parallel. */
-export const checkQueueSpec = (spec: QueueSpec): void => {
+/** Refuses specs that would lose messages, deliver them twice in parallel or dead-letter them for throttling alone. */
+export const checkQueueSpec = (spec: QueueSpec, dlqRetention: Duration): void => {
   const consumerTimeout = spec.consumer.timeoutSeconds ?? KIND_DEFAULTS.queue.timeoutSeconds;
-  if (spec.visibilityTimeoutSeconds <= consumerTimeout) {
-    throw new Error(`queue ${spec.name}: visibility timeout ${spec.visibilityTimeoutSeconds}s must exceed its consumer's timeout ${consumerTimeout}s`);
+  const visibility = spec.visibilityTimeoutSeconds;
+  if (visibility < VISIBILITY_PER_TIMEOUT * consumerTimeout) {
+    throw new Error(`queue ${spec.name}: visibility timeout ${visibility}s must be at least ${VISIBILITY_PER_TIMEOUT}x its consumer's timeout ${consumerTimeout}s`);
+  }
+  if (spec.dlq.maxReceiveCount * visibility < MIN_THROTTLE_SECONDS) {
+    throw new Error(
+      `queue ${spec.name}: maxReceiveCount ${spec.dlq.maxReceiveCount} x visibility ${visibility}s must cover ${MIN_THROTTLE_SECONDS}s of throttled receives`,
+    );
   }
   if (spec.retentionDays < MIN_RETENTION_DAYS) throw new Error(`queue ${spec.name}: retention must be at least ${MIN_RETENTION_DAYS} days`);
+  if (spec.retentionDays + MIN_REDRIVE_DAYS > dlqRetention.toDays()) {
+    throw new Error(`queue ${spec.name}: retention ${spec.retentionDays} days must be at least ${MIN_REDRIVE_DAYS} days shorter than its DLQ's ${dlqRetention.toDays()}`);
+  }
   const { batchSize, maxConcurrency } = spec.consumer;
   // Lambda's limits for an SQS event source without a batching window.
   if (batchSize < 1 || batchSize > 10) throw new Error(`queue ${spec.name}: consumer batch size must be 1 to 10`);
@@ -38,7 +64,7 @@ export class QueuesStack extends Stack {
     super(scope, id, props);
     const alarms = new Alarms(this, 'Alarms', props.alarmTopic);
     for (const spec of props.queues) {
-      checkQueueSpec(spec);
+      checkQueueSpec(spec, props.stage.dlqRetention);
       const name = pascal(spec.name);
       const dlq = secureQueue(this, `${name}Dlq`, { retentionPeriod: props.stage.dlqRetention });
       const queue = secureQueue(this, name, {

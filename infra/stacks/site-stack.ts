@@ -23,6 +23,8 @@ import { writeSite } from '../site/build';
 
 export interface SiteStackProps extends StackProps {
   api: HttpApi;
+  /** The WAF in front of the distribution, and the API's custom domain that CloudFront calls once its execute-api endpoint is off. */
+  edge?: { webAclArn: string; apiDomain: string };
 }
 
 let built: string | undefined;
@@ -52,15 +54,16 @@ export class SiteStack extends Stack {
   readonly distribution: Distribution;
 
   constructor(scope: Construct, id: string, props: SiteStackProps) {
-    super(scope, id, props);
+    super(scope, id, { ...props, crossRegionReferences: props.edge !== undefined });
     const bucket = new Bucket(this, 'Site', {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       encryption: BucketEncryption.S3_MANAGED,
       enforceSSL: true,
     });
-    const apiDomain = Fn.select(2, Fn.split('/', props.api.apiEndpoint));
+    const apiDomain = props.edge?.apiDomain ?? Fn.select(2, Fn.split('/', props.api.apiEndpoint));
     this.distribution = new Distribution(this, 'Cdn', {
       comment: 'Parley reference (/docs) and dashboard (/dashboard), API at /api/*',
+      webAclId: props.edge?.webAclArn,
       defaultBehavior: {
         origin: S3BucketOrigin.withOriginAccessControl(bucket),
         viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
@@ -85,6 +88,7 @@ export class SiteStack extends Stack {
       distributionPaths: ['/docs/*', '/dashboard/*'],
     });
     new CfnOutput(this, 'DashboardUrl', { value: `https://${this.distribution.distributionDomainName}/dashboard`, description: 'The Parley dashboard' });
+    if (props.edge) new CfnOutput(this, 'ApiUrl', { value: `https://${this.distribution.distributionDomainName}`, description: 'Base URL of the Parley API (through the WAF)' });
     new CfnOutput(this, 'DocsUrl', { value: `https://${this.distribution.distributionDomainName}/docs`, description: 'The API reference' });
 
     NagSuppressions.addStackSuppressions(

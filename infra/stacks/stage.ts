@@ -21,6 +21,12 @@ export interface Stage {
   domain?: { name: string; certificateArn: string };
   /** `-c corsOrigins=https://app.example.com,https://admin.example.com`; CORS is off when absent. */
   corsOrigins?: string[];
+  /**
+   * `-c edge=true|false` (on in prod, off in dev by default): the API only through CloudFront with a WAF web
+   * ACL (a per-IP rate limit), its execute-api endpoint disabled. CloudFront then reaches the API on its
+   * custom domain, so the edge needs `domain`.
+   */
+  edge: boolean;
 }
 
 const STAGES: Record<StageName, Omit<Stage, 'name' | 'alarmEmail' | 'domain' | 'corsOrigins'>> = {
@@ -30,6 +36,7 @@ const STAGES: Record<StageName, Omit<Stage, 'name' | 'alarmEmail' | 'domain' | '
     logRetention: RetentionDays.TWO_WEEKS,
     throttle: { rateLimit: 50, burstLimit: 100 },
     dlqRetention: Duration.days(14),
+    edge: false,
   },
   prod: {
     protectData: true,
@@ -37,6 +44,7 @@ const STAGES: Record<StageName, Omit<Stage, 'name' | 'alarmEmail' | 'domain' | '
     logRetention: RetentionDays.THREE_MONTHS,
     throttle: { rateLimit: 500, burstLimit: 1000 },
     dlqRetention: Duration.days(14),
+    edge: true,
   },
 };
 
@@ -55,11 +63,20 @@ export const stageFrom = (node: Node): Stage => {
   const certificateArn = text(node, 'certificateArn');
   if (Boolean(domainName) !== Boolean(certificateArn)) throw new Error('context domainName and certificateArn go together');
   const cors = text(node, 'corsOrigins');
+  const edgeFlag = text(node, 'edge');
+  if (edgeFlag !== undefined && edgeFlag !== 'true' && edgeFlag !== 'false') throw new Error(`context edge must be true or false, got "${edgeFlag}"`);
+  const edge = edgeFlag === undefined ? STAGES[name].edge : edgeFlag === 'true';
+  if (edge && !domainName) {
+    throw new Error(
+      `stage ${name} puts the API behind CloudFront and a WAF with its execute-api endpoint disabled, so CloudFront needs the API's custom domain: give -c domainName and -c certificateArn, or -c edge=false`,
+    );
+  }
   return {
     name,
     ...STAGES[name],
     alarmEmail: text(node, 'alarmEmail'),
     domain: domainName && certificateArn ? { name: domainName, certificateArn } : undefined,
     corsOrigins: cors?.split(',').map((o) => o.trim()).filter(Boolean),
+    edge,
   };
 };

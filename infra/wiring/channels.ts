@@ -43,14 +43,15 @@ const routes: HttpRoute[] = [
 ];
 
 /**
- * Visibility 30 s > lease 20 s > worker timeout 15 s > one provider call (10 s), so a send is in flight
- * once unless its worker died; its message then comes back after its lease expired. Retries and throttle
- * waits re-receive the same message (visibility), so maxReceiveCount leaves room for them.
+ * Visibility 90 s (6x the worker's 15 s, for throttled invocations) > lease 20 s > worker timeout 15 s > one
+ * provider call (10 s), so a send is in flight once unless its worker died; its message then comes back
+ * after its lease expired. Retries and throttle waits re-receive the same message (visibility), so
+ * maxReceiveCount leaves room for them. Messages live 4 days, far inside the DLQ's 14.
  */
 const queue = (name: string, urlEnv: string, dlqEnv: string, handler: string, access: Access): QueueSpec => ({
   name,
   urlEnv,
-  visibilityTimeoutSeconds: 30,
+  visibilityTimeoutSeconds: 90,
   retentionDays: 4,
   dlq: { name: `${name}-dlq`, urlEnv: dlqEnv, maxReceiveCount: 100 },
   consumer: { handler, access, timeoutSeconds: 15, batchSize: 10, maxConcurrency: 5 },

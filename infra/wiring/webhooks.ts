@@ -23,17 +23,19 @@ const routes: HttpRoute[] = [
 ];
 
 /**
- * Visibility 30 s > lease 25 s > worker timeout 20 s > one attempt (10 s HTTP timeout, batch in parallel),
- * so a delivery is never in flight twice and a crashed worker's message comes back after its lease expired.
- * Retries re-receive the same message (visibility backoff), so maxReceiveCount leaves room for a full
- * 24 h schedule; a delivery that fails for good is parked in the DLQ by the worker itself.
+ * Visibility 120 s (6x the worker's 20 s, for throttled invocations) > lease 25 s > worker timeout 20 s > one
+ * attempt (10 s HTTP timeout, batch in parallel), so a delivery is never in flight twice and a crashed
+ * worker's message comes back after its lease expired. Retries re-receive the same message (visibility
+ * backoff), so maxReceiveCount leaves room for a full 24 h schedule (12 attempts) and for 100 minutes of
+ * throttled receives; a delivery that fails for good is parked in the DLQ by the worker itself. Messages
+ * live 7 days, half the DLQ's 14, so a dead-lettered one has a week left for its redrive.
  */
 const queues: QueueSpec[] = [
   {
     name: QUEUE,
     urlEnv: 'WEBHOOK_QUEUE_URL',
-    visibilityTimeoutSeconds: 30,
-    retentionDays: 14,
+    visibilityTimeoutSeconds: 120,
+    retentionDays: 7,
     dlq: { name: DLQ, urlEnv: 'WEBHOOK_DLQ_URL', maxReceiveCount: 50 },
     consumer: {
       handler: 'functions/queues/deliver-webhook.ts',

@@ -28,18 +28,20 @@ const routes: HttpRoute[] = [
 ];
 
 /**
- * Visibility 40 s > worker timeout 25 s > one step (a 10 s HTTP call, or notifications sent in parallel
- * within 10 s), so a step is never in flight twice unless its worker died; then its message comes back
- * after 40 s and the step's idempotency key keeps its effect from repeating. A message whose step keeps
- * throwing (not a step failure, which is the workflow's business) is parked in the DLQ after 5 receives.
+ * Visibility 150 s (6x the worker's 25 s, for throttled invocations) > worker timeout 25 s > one step (a
+ * 10 s HTTP call, or notifications sent in parallel within 10 s), so a step is never in flight twice unless
+ * its worker died; then its message comes back after 150 s and the step's idempotency key keeps its effect
+ * from repeating. A message whose step keeps throwing (not a step failure, which is the workflow's
+ * business) is parked in the DLQ after 25 receives: about an hour, so throttling alone, which the 5-minute
+ * age alarm reports long before, cannot park a step. Messages live 7 days, half the DLQ's 14.
  */
 const queues: QueueSpec[] = [
   {
     name: QUEUE,
     urlEnv: 'WORKFLOW_QUEUE_URL',
-    visibilityTimeoutSeconds: 40,
-    retentionDays: 14,
-    dlq: { name: DLQ, urlEnv: 'WORKFLOW_DLQ_URL', maxReceiveCount: 5 },
+    visibilityTimeoutSeconds: 150,
+    retentionDays: 7,
+    dlq: { name: DLQ, urlEnv: 'WORKFLOW_DLQ_URL', maxReceiveCount: 25 },
     consumer: { handler: 'functions/queues/run-workflow-step.ts', access: writeAndEnqueue, timeoutSeconds: 25, batchSize: 10, maxConcurrency: 5 },
     ageAlarmSeconds: 300,
   },

@@ -1,16 +1,11 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
-import { withPlugins } from './plugins';
+import { clientPerLane, withPlugins } from './plugins';
 
-let client: DynamoDBDocumentClient | undefined;
-
-export const dynamo = (): DynamoDBDocumentClient => {
-  if (!client) {
-    const { AWS_REGION, DYNAMODB_ENDPOINT } = config();
-    client = DynamoDBDocumentClient.from(withPlugins(new DynamoDBClient({ region: AWS_REGION, endpoint: DYNAMODB_ENDPOINT })), {
-      marshallOptions: { removeUndefinedValues: true },
-    });
-  }
-  return client;
-};
+export const dynamo = clientPerLane((requestHandler) => {
+  const { AWS_REGION, DYNAMODB_ENDPOINT } = config();
+  return DynamoDBDocumentClient.from(withPlugins(new DynamoDBClient({ region: AWS_REGION, endpoint: DYNAMODB_ENDPOINT, requestHandler })), {
+    marshallOptions: { removeUndefinedValues: true },
+  });
+});

@@ -1,7 +1,5 @@
 import { KMSClient } from '@aws-sdk/client-kms';
 import { config } from '../config';
-import { withPlugins } from './plugins';
+import { clientPerLane, withPlugins } from './plugins';
 
-let client: KMSClient | undefined;
-
-export const kms = (): KMSClient => (client ??= withPlugins(new KMSClient({ region: config().AWS_REGION })));
+export const kms = clientPerLane((requestHandler) => withPlugins(new KMSClient({ region: config().AWS_REGION, requestHandler })));

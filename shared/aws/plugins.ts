@@ -14,3 +14,37 @@ export const withPlugins = <C extends { middlewareStack: { use(p: Pluggable<any,
   for (const plugin of plugins) client.middlewareStack.use(plugin);
   return client;
 };
+
+/**
+ * Which connection pool a call belongs to. On AWS each function runs in its own container with its own
+ * clients, so nothing registers this and every client is made once. The local runtime runs every function
+ * in one process and registers lanes, so work of one kind (a fan-out burst) cannot queue another kind's
+ * calls (an API request's) behind it in one shared pool.
+ */
+export interface ClientLanes {
+  current(): string;
+  maxSockets(lane: string): number;
+}
+
+let lanes: ClientLanes | undefined;
+
+export const registerClientLanes = (registered: ClientLanes): void => {
+  lanes = registered;
+};
+
+/** Connection pool options for `new XClient({ requestHandler })`; undefined keeps the SDK's default pool. */
+export type PoolOptions = { httpAgent: { maxSockets: number; keepAlive: true } } | undefined;
+
+/** A client getter that makes one client per lane (one in all when no lanes are registered), each with its lane's pool. */
+export const clientPerLane = <C>(make: (requestHandler: PoolOptions) => C): (() => C) => {
+  const clients = new Map<string, C>();
+  return () => {
+    const lane = lanes?.current() ?? '';
+    let client = clients.get(lane);
+    if (!client) {
+      client = make(lanes && { httpAgent: { maxSockets: lanes.maxSockets(lane), keepAlive: true } });
+      clients.set(lane, client);
+    }
+    return client;
+  };
+};

@@ -8,7 +8,7 @@ export interface Latency {
   rps: number;
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 /** Runs `op` `requests` times with `concurrency` in flight (after `warmup` untimed runs); bounded by count. */
 export const measure = async (op: (i: number) => Promise<unknown>, opts: { requests: number; concurrency: number; warmup?: number }): Promise<Latency> => {

@@ -68,7 +68,7 @@ describe('channel and broadcast queues', () => {
       expect(q.consumer.timeoutSeconds! * 1000).toBeLessThan(20_000);
       expect(20_000).toBeLessThan(q.visibilityTimeoutSeconds * 1000);
     }
-    app.template(app.stacks.queues).hasResourceProperties('AWS::SQS::Queue', { VisibilityTimeout: 30, RedrivePolicy: Match.objectLike({ maxReceiveCount: 100 }) });
+    app.template(app.stacks.queues).hasResourceProperties('AWS::SQS::Queue', { VisibilityTimeout: 90, RedrivePolicy: Match.objectLike({ maxReceiveCount: 100 }) });
     app.template(app.stacks.workers).hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       EventSourceArn: { 'Fn::ImportValue': Match.stringLikeRegexp('BroadcastSends') },
       FunctionResponseTypes: ['ReportBatchItemFailures'],

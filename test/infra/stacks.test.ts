@@ -91,14 +91,15 @@ describe('the outbox pipe', () => {
 });
 
 describe('the queues', () => {
-  it('keep messages at least 4 days, hide them longer than the consumer runs and redrive to a DLQ', () => {
+  it('keep messages at least 4 days and a week less than their DLQ, hide them 6x as long as the consumer runs and redrive to a DLQ', () => {
     const queues = app.template(app.stacks.queues);
     queues.hasResourceProperties('AWS::SQS::Queue', {
-      VisibilityTimeout: 90,
-      MessageRetentionPeriod: 14 * 86_400,
-      RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^DeliveriesDlq'), 'Arn'] }, maxReceiveCount: 5 },
+      VisibilityTimeout: 180,
+      MessageRetentionPeriod: 7 * 86_400,
+      RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^DeliveriesDlq'), 'Arn'] }, maxReceiveCount: 20 },
       SqsManagedSseEnabled: true,
     });
+    queues.hasResourceProperties('AWS::SQS::Queue', { MessageRetentionPeriod: 14 * 86_400, RedrivePolicy: Match.absent() });
     for (const queue of resources('AWS::SQS::Queue')) {
       expect(queue.Properties.MessageRetentionPeriod ?? 4 * 86_400).toBeGreaterThanOrEqual(4 * 86_400);
     }

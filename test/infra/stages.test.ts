@@ -1,7 +1,8 @@
-import { App } from 'aws-cdk-lib';
+import { App, Duration } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { checkQueueSpec } from '../../infra/stacks/queues-stack';
+import { wiring } from '../../infra/wiring';
 import { stageFrom } from '../../infra/stacks/stage';
 import { fullWiring, synth, type Synthesized } from './synth';
 
@@ -10,7 +11,7 @@ const domain = { domainName: 'api.example.com', certificateArn: 'arn:aws:acm:us-
 describe('the prod stage', () => {
   let prod: Synthesized;
   beforeAll(() => {
-    prod = synth({ wiring: fullWiring, context: { stage: 'prod', alarmEmail: 'ops@example.com', corsOrigins: 'https://app.example.com', ...domain } });
+    prod = synth({ wiring: fullWiring, env: { account: '111111111111', region: 'eu-west-1' }, context: { stage: 'prod', alarmEmail: 'ops@example.com', corsOrigins: 'https://app.example.com', ...domain } });
   }, 300_000);
 
   it('protects the table from deletion and retains it (and its logs) when the stack goes', () => {
@@ -23,7 +24,7 @@ describe('the prod stage', () => {
   });
 
   it('names its stacks, bus and API after the stage', () => {
-    expect(prod.all.map((s) => s.stackName)).toEqual(['Parley-prod-Observability', 'Parley-prod-Data', 'Parley-prod-Events', 'Parley-prod-Queues', 'Parley-prod-Api', 'Parley-prod-Workers', 'Parley-prod-Site', 'Parley-prod-Api-Fixtures']);
+    expect(prod.all.map((s) => s.stackName)).toEqual(['Parley-prod-Observability', 'Parley-prod-Data', 'Parley-prod-Events', 'Parley-prod-Queues', 'Parley-prod-Api', 'Parley-prod-Workers', 'Parley-prod-Site', 'Parley-prod-Edge', 'Parley-prod-Api-Fixtures']);
     prod.template(prod.stacks.events).hasResourceProperties('AWS::Events::EventBus', { Name: 'parley-prod' });
     prod.template(prod.stacks.api).hasResourceProperties('AWS::ApiGatewayV2::Api', { Name: 'parley-prod' });
   });
@@ -68,14 +69,21 @@ describe('configuration mistakes fail the synth', () => {
     expect(stageFrom(context({})).name).toBe('dev');
   });
 
-  it('rejects a queue whose visibility timeout does not exceed its consumer timeout, that keeps messages under 4 days, or whose consumer settings Lambda refuses', () => {
+  it('rejects a queue whose visibility timeout is under 6x its consumer timeout, whose receives throttling alone could exhaust within an hour, that keeps messages under 4 days or within a week of its DLQ, or whose consumer settings Lambda refuses', () => {
     const [queue] = fullWiring.queues;
-    expect(() => checkQueueSpec({ ...queue!, visibilityTimeoutSeconds: 30 })).toThrow(/must exceed its consumer's timeout 30s/);
-    expect(() => checkQueueSpec({ ...queue!, consumer: { ...queue!.consumer, timeoutSeconds: undefined }, visibilityTimeoutSeconds: 30 })).toThrow(/30s/);
-    expect(() => checkQueueSpec({ ...queue!, retentionDays: 3 })).toThrow(/at least 4 days/);
-    expect(() => checkQueueSpec({ ...queue!, consumer: { ...queue!.consumer, batchSize: 11 } })).toThrow(/batch size must be 1 to 10/);
-    expect(() => checkQueueSpec({ ...queue!, consumer: { ...queue!.consumer, maxConcurrency: 1 } })).toThrow(/maximum concurrency must be 2 to 1000/);
-    expect(() => checkQueueSpec(queue!)).not.toThrow();
+    const dlq = Duration.days(14);
+    expect(() => checkQueueSpec({ ...queue!, visibilityTimeoutSeconds: 179 }, dlq)).toThrow(/must be at least 6x its consumer's timeout 30s/);
+    expect(() => checkQueueSpec({ ...queue!, consumer: { ...queue!.consumer, timeoutSeconds: undefined }, visibilityTimeoutSeconds: 30 }, dlq)).toThrow(/30s/);
+    expect(() => checkQueueSpec({ ...queue!, dlq: { ...queue!.dlq, maxReceiveCount: 19 } }, dlq)).toThrow(/maxReceiveCount 19 x visibility 180s must cover 3600s/);
+    expect(() => checkQueueSpec({ ...queue!, retentionDays: 3 }, dlq)).toThrow(/at least 4 days/);
+    expect(() => checkQueueSpec({ ...queue!, retentionDays: 8 }, dlq)).toThrow(/at least 7 days shorter than its DLQ's 14/);
+    expect(() => checkQueueSpec({ ...queue!, consumer: { ...queue!.consumer, batchSize: 11 } }, dlq)).toThrow(/batch size must be 1 to 10/);
+    expect(() => checkQueueSpec({ ...queue!, consumer: { ...queue!.consumer, maxConcurrency: 1 } }, dlq)).toThrow(/maximum concurrency must be 2 to 1000/);
+    expect(() => checkQueueSpec(queue!, dlq)).not.toThrow();
+  });
+
+  it('holds every queue of the real wiring to the same rules', () => {
+    for (const queue of wiring.queues) expect(() => checkQueueSpec(queue, Duration.days(14)), queue.name).not.toThrow();
   });
 
   it('rejects a function that names a queue the wiring does not declare', () => {

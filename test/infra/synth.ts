@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { App, Aspects, Stack } from 'aws-cdk-lib';
+import { App, Aspects, Stack, type Environment } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { wiring } from '../../infra/wiring';
@@ -27,13 +27,13 @@ export interface Synthesized {
 const scratch = mkdtempSync(join(tmpdir(), 'parley-synth-'));
 process.on('exit', () => rmSync(scratch, { recursive: true, force: true }));
 
-export const synth = (opts: { wiring?: Wiring; context?: Record<string, string>; bundle?: boolean; nag?: boolean } = {}): Synthesized => {
+export const synth = (opts: { wiring?: Wiring; context?: Record<string, string>; bundle?: boolean; nag?: boolean; env?: Environment } = {}): Synthesized => {
   const app = new App({ outdir: mkdtempSync(join(scratch, 'cdk.out-')), context: { ...opts.context, ...(opts.bundle ? {} : { 'aws:cdk:bundling-stacks': [] }) } });
-  const stacks = buildParley(app, { stage: stageFrom(app.node), wiring: opts.wiring ?? wiring });
+  const stacks = buildParley(app, { stage: stageFrom(app.node), wiring: opts.wiring ?? wiring, env: opts.env });
   if (opts.nag) Aspects.of(app).add(new AwsSolutionsChecks());
   const templates = new Map<Stack, Template>();
   const { routes, ...single } = stacks;
-  const all: Stack[] = [...Object.values(single), ...routes];
+  const all: Stack[] = [...Object.values(single).filter((s) => s !== undefined), ...routes];
   return {
     app,
     stacks,
@@ -60,9 +60,9 @@ export const fullWiring: Wiring = {
     {
       name: 'deliveries',
       urlEnv: 'FIXTURE_QUEUE_URL',
-      visibilityTimeoutSeconds: 90,
-      retentionDays: 14,
-      dlq: { name: 'deliveries-dlq', urlEnv: 'FIXTURE_DLQ_URL', maxReceiveCount: 5 },
+      visibilityTimeoutSeconds: 180,
+      retentionDays: 7,
+      dlq: { name: 'deliveries-dlq', urlEnv: 'FIXTURE_DLQ_URL', maxReceiveCount: 20 },
       consumer: { handler, access: { table: 'write', queues: ['deliveries-dlq'] }, batchSize: 10, maxConcurrency: 20, timeoutSeconds: 30 },
     },
   ],

@@ -13,12 +13,13 @@ beforeAll(() => {
 const stepsQueue = () => wiring.queues.find((q) => q.name === 'workflow-steps')!;
 
 describe('the workflow engine infrastructure', () => {
-  it('runs steps from a queue that hides a message longer than its worker runs and parks poison messages in a DLQ after 5 receives', () => {
+  it('runs steps from a queue that hides a message 6x as long as its worker runs and parks poison messages in a DLQ after 25 receives (an hour, not a throttling spell)', () => {
     app.template(app.stacks.queues).hasResourceProperties('AWS::SQS::Queue', {
-      VisibilityTimeout: 40,
-      RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^WorkflowStepsDlq'), 'Arn'] }, maxReceiveCount: 5 },
+      VisibilityTimeout: 150,
+      MessageRetentionPeriod: 7 * 86_400,
+      RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^WorkflowStepsDlq'), 'Arn'] }, maxReceiveCount: 25 },
     });
-    expect(stepsQueue().consumer.timeoutSeconds).toBeLessThan(stepsQueue().visibilityTimeoutSeconds);
+    expect(stepsQueue().consumer.timeoutSeconds! * 6).toBeLessThanOrEqual(stepsQueue().visibilityTimeoutSeconds);
     app.template(app.stacks.workers).hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       EventSourceArn: { 'Fn::ImportValue': Match.stringLikeRegexp('WorkflowSteps') },
       FunctionResponseTypes: ['ReportBatchItemFailures'],

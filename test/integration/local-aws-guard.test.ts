@@ -8,6 +8,7 @@ import { invoke } from '../../infra/local/lambda';
 import { route, busEvent } from '../../infra/local/event-router';
 import type { FunctionKind } from '../../infra/wiring/grants';
 import type { Access, EventRule } from '../../infra/wiring/types';
+import { CHANNEL_SECRETS_KEY } from '../../infra/wiring/channels';
 import type { AwsCall } from '../support/fixtures/aws-calls';
 import { useTestStack } from '../support/stack';
 
@@ -51,6 +52,30 @@ describe('the local runtime holds each function to the IAM grants of its wiring 
       message: expect.stringContaining('sqs:SendMessage'),
     });
     await expect(run({ table: 'read' }, 'http', { call: 'send', queueUrl: queueUrl() })).rejects.toMatchObject({ name: 'AccessDenied' });
+  });
+
+  it('refuses a function without a grant on the channel-secrets key the secret store, with AccessDeniedException', async () => {
+    await expect(run({ table: 'write' }, 'http', { call: 'seal' })).rejects.toMatchObject({
+      name: 'AccessDeniedException',
+      message: expect.stringContaining('is not authorized to perform: kms:Encrypt on resource: arn:aws:kms:us-east-1:000000000000:alias/channel-secrets'),
+    });
+  });
+
+  it('lets the secret store seal with an encrypt grant, and open only with a decrypt grant too', async () => {
+    const key = CHANNEL_SECRETS_KEY;
+    await expect(run({ table: 'write', keys: { [key]: ['encrypt'] } }, 'http', { call: 'seal' })).resolves.toBe('ok');
+    await expect(run({ table: 'write', keys: { [key]: ['encrypt'] } }, 'http', { call: 'seal', open: true })).rejects.toMatchObject({
+      name: 'AccessDeniedException',
+      message: expect.stringContaining('kms:Decrypt'),
+    });
+    await expect(run({ table: 'write', keys: { [key]: ['encrypt', 'decrypt'] } }, 'queue', { call: 'seal', open: true })).resolves.toBe('ok');
+  });
+
+  it('refuses every call of a client no grant can name, before it leaves the process', async () => {
+    await expect(run({ table: 'write', queues: ['webhook-deliveries'], keys: { [CHANNEL_SECRETS_KEY]: ['encrypt', 'decrypt'] } }, 'event', { call: 'unknown-client' })).rejects.toMatchObject({
+      name: 'AccessDeniedException',
+      message: expect.stringContaining('is not authorized to perform: eventbridge:PutEvents'),
+    });
   });
 });
 

@@ -33,7 +33,7 @@ afterAll(async () => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
-it('a worker killed mid-delivery still delivers the event afterwards, with the same eventId and bytes', { timeout: 150_000 }, async () => {
+it('a worker killed mid-delivery still delivers the event afterwards, with the same eventId and bytes', { timeout: 270_000 }, async () => {
   const tenant = await createTenant();
   const api = client(stack.baseUrl, tenant);
   const sub = (await api.post('/api/v1/integrations/webhooks', { url: receiver.url, events: ['auth.token.revoked', 'auth.token.created'] })).body.data.subscription;
@@ -44,7 +44,8 @@ it('a worker killed mid-delivery still delivers the event afterwards, with the s
   await children.kill(first);
 
   await startWorkers();
-  const [, redelivered] = await receiver.waitFor(2, 90_000);
+  // The killed worker's message comes back once the queue's visibility timeout (120 s) has passed.
+  const [, redelivered] = await receiver.waitFor(2, 180_000);
   const body = await verifyDelivery(sub.secret, redelivered!);
   expect(body.data.token._id).toBe(record._id);
   expect(redelivered!.headers['x-webhook-id']).toBe(held!.headers['x-webhook-id']);

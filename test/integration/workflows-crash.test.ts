@@ -14,7 +14,7 @@ import { call, createWorkflow, edge, finished, trigger } from '../support/workfl
 /**
  * The step worker runs in a child process that is SIGKILLed while a step's HTTP request is in flight (the
  * receiver holds it unanswered). The queue hands the step's message to the restarted worker once its
- * visibility timeout (40 s) passes; the step runs again with the same idempotency key, and no step whose
+ * visibility timeout (150 s) passes; the step runs again with the same idempotency key, and no step whose
  * effect completed runs again.
  */
 let stack: LocalStack;
@@ -43,7 +43,7 @@ afterAll(async () => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
-it('a worker killed mid-step: the execution still finishes, and no completed effect happens twice', { timeout: 180_000 }, async () => {
+it('a worker killed mid-step: the execution still finishes, and no completed effect happens twice', { timeout: 300_000 }, async () => {
   const api = client(stack.baseUrl, await createTenant());
   const w = await createWorkflow(api, {
     nodes: [call('one', receiver.url), call('two', receiver.url), call('three', receiver.url)],
@@ -55,7 +55,7 @@ it('a worker killed mid-step: the execution still finishes, and no completed eff
   await children.kill(first);
 
   await startWorkers();
-  const done = await finished(api, run._id, 150_000);
+  const done = await finished(api, run._id, 240_000);
   expect(done.status).toBe('completed');
   expect(done.steps.map((s: any) => [s.nodeId, s.attempt, s.status])).toEqual([
     ['one', 1, 'succeeded'],

@@ -2,6 +2,9 @@ import { route } from '../../../shared/http/route';
 import { CreateChannel } from '../../../shared/domain/channels/account';
 import { createChannel } from '../../../shared/data/channels';
 import { assertChannelTarget } from '../../../shared/channels/targets';
+import { needsSecretBox } from '../../../shared/secrets/box';
+
+needsSecretBox();
 
 /** The signing secret is returned here, once; other secrets never are. */
 export const handler = route({ scope: 'channels:write', body: CreateChannel, status: 201 }, async ({ body, tenant, now }) => {

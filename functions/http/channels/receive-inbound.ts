@@ -2,6 +2,9 @@ import { route } from '../../../shared/http/route';
 import { INBOUND_SIGNATURE_HEADER, InboundEvent } from '../../../shared/domain/channels/inbound';
 import { receiveInbound } from '../../../shared/channels/inbound';
 import { ChannelParams } from './schemas';
+import { needsSecretBox } from '../../../shared/secrets/box';
+
+needsSecretBox();
 
 /** A provider's call: an incoming message, a raw email, or a status receipt, HMAC-signed with the account's signing secret. */
 export const handler = route({ scope: 'channels:write', params: ChannelParams, body: InboundEvent }, async ({ params, body, tenant, now, request }) => ({

@@ -3,6 +3,9 @@ import { UpdateChannel } from '../../../shared/domain/channels/account';
 import { updateChannel } from '../../../shared/data/channels';
 import { assertChannelTarget } from '../../../shared/channels/targets';
 import { ChannelParams } from './schemas';
+import { needsSecretBox } from '../../../shared/secrets/box';
+
+needsSecretBox();
 
 export const handler = route({ scope: 'channels:write', params: ChannelParams, body: UpdateChannel }, async ({ params, body, tenant, now }) => ({
   channel: await updateChannel(tenant, params.id, body, now, (after) => assertChannelTarget(after.type, after.config)),
