@@ -16,16 +16,15 @@ export const API_VERSION = '1.0.0';
 
 const area = (r: RouteHandler) => r.route.handler.split('/')[2]!;
 
-/** The errors the pipeline itself can answer for a route, from what the route declares (DESIGN §5.1). */
+/** The errors a route can answer: the pipeline's, from what the route declares (DESIGN §5.1), and its handler's own (`errors`). */
 export const pipelineErrors = ({ route, scope, spec }: RouteHandler): ErrorCode[] => {
-  const codes = new Set<ErrorCode>(['INTERNAL_ERROR']);
-  if (spec.public) return [...codes];
+  // Any request may carry a body: malformed (400), over 256 KB (413), or fields where the route takes none (422).
+  const codes = new Set<ErrorCode>(['INTERNAL_ERROR', 'BAD_REQUEST', 'PAYLOAD_TOO_LARGE', 'VALIDATION_ERROR', ...(spec.errors ?? [])]);
+  if (spec.public) return ERROR_CODES.filter((c) => codes.has(c));
   codes.add('UNAUTHORIZED').add('TOO_MANY_REQUESTS');
   const inWorkspace = spec.workspace !== false;
   if (inWorkspace) codes.add('BAD_REQUEST').add('WORKSPACE_ACCESS_DENIED');
   if (scope) codes.add('FORBIDDEN');
-  if (spec.body) codes.add('BAD_REQUEST').add('PAYLOAD_TOO_LARGE').add('VALIDATION_ERROR');
-  if (spec.query || spec.params) codes.add('VALIDATION_ERROR');
   // Unknown ids, and ids of another workspace, are one answer.
   if (route.path.includes('{')) codes.add('NOT_FOUND');
   // An Idempotency-Key reused with another body, or still in flight.
@@ -87,14 +86,16 @@ const REPLAYABLE = new Set([400, 404, 409, 413, 422]);
 
 /**
  * The headers an answer of `status` carries (`required` where every such answer has them): its request id;
- * the token's rate-limit window once the token is known, so never on a 401 (no token) and not on a 429 or 500
- * that came before the token was (the guessing slowdown, a failed lookup); `Retry-After` on a 429 and on a 409
+ * the token's rate-limit window once the token is known, so not on a 401 (no token; unless the handler answers
+ * one too) and not on a 429 or 500 that came before the token was (the guessing slowdown, a failed lookup); `Retry-After` on a 429 and on a 409
  * for a key still in flight; `Idempotent-Replayed` on what a key can replay.
  */
 export const responseHeaders = (r: RouteHandler, status: number): Record<string, { description: string; schema: object; required?: true }> => {
   const required: HeaderName[] = ['X-Request-Id'];
   const optional: HeaderName[] = [];
-  if (!r.spec.public && status !== 401) (status === 429 || status === 500 ? optional : required).push(...RATE_HEADERS);
+  // A 401 the handler answers (a bad provider signature) comes after the token was known.
+  const handler401 = r.spec.errors?.includes('UNAUTHORIZED');
+  if (!r.spec.public && (status !== 401 || handler401)) (status === 429 || status === 500 || status === 401 ? optional : required).push(...RATE_HEADERS);
   if (status === 429) required.push('Retry-After');
   if (keyed(r) && status === 409) optional.push('Retry-After');
   if (keyed(r) && (status < 300 || REPLAYABLE.has(status))) optional.push('Idempotent-Replayed');

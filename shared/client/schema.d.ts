@@ -3894,6 +3894,42 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        BadRequestError: {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+                /** @enum {string} */
+                code: "BAD_REQUEST";
+                message: string;
+                details?: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        PayloadTooLargeError: {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+                /** @enum {string} */
+                code: "PAYLOAD_TOO_LARGE";
+                message: string;
+                details?: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        ValidationErrorError: {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+                /** @enum {string} */
+                code: "VALIDATION_ERROR";
+                message: string;
+                details?: {
+                    [key: string]: unknown;
+                };
+            };
+        };
         InternalErrorError: {
             /** @enum {boolean} */
             success: false;
@@ -3930,18 +3966,6 @@ export interface components {
                 };
             };
         };
-        BadRequestError: {
-            /** @enum {boolean} */
-            success: false;
-            error: {
-                /** @enum {string} */
-                code: "BAD_REQUEST";
-                message: string;
-                details?: {
-                    [key: string]: unknown;
-                };
-            };
-        };
         ForbiddenOrWorkspaceAccessDeniedError: {
             /** @enum {boolean} */
             success: false;
@@ -3960,30 +3984,6 @@ export interface components {
             error: {
                 /** @enum {string} */
                 code: "CONFLICT";
-                message: string;
-                details?: {
-                    [key: string]: unknown;
-                };
-            };
-        };
-        PayloadTooLargeError: {
-            /** @enum {boolean} */
-            success: false;
-            error: {
-                /** @enum {string} */
-                code: "PAYLOAD_TOO_LARGE";
-                message: string;
-                details?: {
-                    [key: string]: unknown;
-                };
-            };
-        };
-        ValidationErrorError: {
-            /** @enum {boolean} */
-            success: false;
-            error: {
-                /** @enum {string} */
-                code: "VALIDATION_ERROR";
                 message: string;
                 details?: {
                     [key: string]: unknown;
@@ -4033,6 +4033,39 @@ export interface operations {
                     };
                 };
             };
+            /** @description BAD_REQUEST: Malformed JSON, a missing Content-Type or required field, or a missing or ill-formed x-workspace-id */
+            400: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
+            422: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorError"];
+                };
+            };
             /** @description INTERNAL_ERROR: Unexpected failure; `details.requestId` names the request */
             500: {
                 headers: {
@@ -4079,6 +4112,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description BAD_REQUEST: Malformed JSON, a missing Content-Type or required field, or a missing or ill-formed x-workspace-id */
+            400: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
             /** @description UNAUTHORIZED: Token missing, invalid, expired or revoked */
             401: {
                 headers: {
@@ -4088,6 +4138,40 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
+            422: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorError"];
                 };
             };
             /** @description TOO_MANY_REQUESTS: Rate limit exceeded; Retry-After holds the seconds to wait */
@@ -4161,6 +4245,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description BAD_REQUEST: Malformed JSON, a missing Content-Type or required field, or a missing or ill-formed x-workspace-id */
+            400: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
             /** @description UNAUTHORIZED: Token missing, invalid, expired or revoked */
             401: {
                 headers: {
@@ -4170,6 +4271,40 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
+            422: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorError"];
                 };
             };
             /** @description TOO_MANY_REQUESTS: Rate limit exceeded; Retry-After holds the seconds to wait */
@@ -4310,6 +4445,40 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ForbiddenOrWorkspaceAccessDeniedError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
+            422: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorError"];
                 };
             };
             /** @description TOO_MANY_REQUESTS: Rate limit exceeded; Retry-After holds the seconds to wait */
@@ -4673,6 +4842,40 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description CONFLICT: A state conflict, or an Idempotency-Key reused with another body */
+            409: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
             422: {
                 headers: {
@@ -4808,6 +5011,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ForbiddenOrWorkspaceAccessDeniedError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
@@ -5152,6 +5372,23 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
             422: {
                 headers: {
@@ -5302,6 +5539,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
@@ -6049,6 +6303,23 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
             422: {
                 headers: {
@@ -6411,6 +6682,23 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
             422: {
                 headers: {
@@ -6561,6 +6849,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
@@ -6925,6 +7230,23 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
             422: {
                 headers: {
@@ -7075,6 +7397,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
@@ -7439,6 +7778,23 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
             422: {
                 headers: {
@@ -7574,6 +7930,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ForbiddenOrWorkspaceAccessDeniedError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
@@ -7900,6 +8273,40 @@ export interface operations {
                     "application/json": components["schemas"]["ForbiddenOrWorkspaceAccessDeniedError"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
+            422: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorError"];
+                };
+            };
             /** @description TOO_MANY_REQUESTS: Rate limit exceeded; Retry-After holds the seconds to wait */
             429: {
                 headers: {
@@ -8033,6 +8440,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
@@ -8185,6 +8609,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
@@ -8580,6 +9021,25 @@ export interface operations {
                     "application/json": components["schemas"]["ConflictError"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description On an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
             422: {
                 headers: {
@@ -8740,6 +9200,23 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
             422: {
                 headers: {
@@ -8891,6 +9368,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
@@ -9076,6 +9570,25 @@ export interface operations {
                     "application/json": components["schemas"]["ConflictError"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description On an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
             422: {
                 headers: {
@@ -9218,6 +9731,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ForbiddenOrWorkspaceAccessDeniedError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
@@ -9569,6 +10099,23 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
             422: {
                 headers: {
@@ -9719,6 +10266,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
@@ -10323,6 +10887,25 @@ export interface operations {
                     "application/json": components["schemas"]["ConflictError"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description On an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
             422: {
                 headers: {
@@ -10691,6 +11274,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
@@ -11261,6 +11861,23 @@ export interface operations {
                     "application/json": components["schemas"]["ForbiddenOrWorkspaceAccessDeniedError"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
             422: {
                 headers: {
@@ -11802,6 +12419,23 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
             422: {
                 headers: {
@@ -11952,6 +12586,40 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description CONFLICT: A state conflict, or an Idempotency-Key reused with another body */
+            409: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
@@ -12357,6 +13025,25 @@ export interface operations {
                     "application/json": components["schemas"]["ConflictError"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description On an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
             422: {
                 headers: {
@@ -12541,6 +13228,25 @@ export interface operations {
                     "application/json": components["schemas"]["ConflictError"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description On an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
             422: {
                 headers: {
@@ -12678,6 +13384,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ForbiddenOrWorkspaceAccessDeniedError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
@@ -13029,6 +13752,23 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
             422: {
                 headers: {
@@ -13179,6 +13919,40 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description CONFLICT: A state conflict, or an Idempotency-Key reused with another body */
+            409: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
@@ -13540,6 +14314,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
@@ -14120,6 +14911,40 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description CONFLICT: A state conflict, or an Idempotency-Key reused with another body */
+            409: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
             422: {
                 headers: {
@@ -14474,6 +15299,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ForbiddenOrWorkspaceAccessDeniedError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
@@ -14832,6 +15674,23 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
             422: {
                 headers: {
@@ -14982,6 +15841,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
@@ -15574,6 +16450,23 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
             422: {
                 headers: {
@@ -15730,6 +16623,23 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
             422: {
                 headers: {
@@ -15869,6 +16779,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ForbiddenOrWorkspaceAccessDeniedError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
@@ -16220,6 +17147,23 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
             422: {
                 headers: {
@@ -16370,6 +17314,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
@@ -16772,6 +17733,25 @@ export interface operations {
                     "application/json": components["schemas"]["ConflictError"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description On an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
             422: {
                 headers: {
@@ -16911,6 +17891,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ForbiddenOrWorkspaceAccessDeniedError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
@@ -17261,6 +18258,23 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
             422: {
                 headers: {
@@ -17411,6 +18425,40 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description CONFLICT: A state conflict, or an Idempotency-Key reused with another body */
+            409: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
@@ -17569,6 +18617,23 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
             422: {
                 headers: {
@@ -17704,6 +18769,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ForbiddenOrWorkspaceAccessDeniedError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
@@ -18059,6 +19141,40 @@ export interface operations {
                     "application/json": components["schemas"]["ForbiddenOrWorkspaceAccessDeniedError"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
+            422: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorError"];
+                };
+            };
             /** @description TOO_MANY_REQUESTS: Rate limit exceeded; Retry-After holds the seconds to wait */
             429: {
                 headers: {
@@ -18179,6 +19295,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ForbiddenOrWorkspaceAccessDeniedError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
@@ -18331,6 +19464,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
@@ -18513,6 +19663,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description On an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
@@ -18699,6 +19868,25 @@ export interface operations {
                     "application/json": components["schemas"]["ConflictError"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description On an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
             422: {
                 headers: {
@@ -18853,6 +20041,23 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
             422: {
                 headers: {
@@ -19003,6 +20208,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
@@ -19428,6 +20650,25 @@ export interface operations {
                     "application/json": components["schemas"]["ConflictError"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description On an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
             422: {
                 headers: {
@@ -19612,6 +20853,25 @@ export interface operations {
                     "application/json": components["schemas"]["ConflictError"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description On an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
             422: {
                 headers: {
@@ -19768,6 +21028,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
@@ -20118,6 +21395,23 @@ export interface operations {
                     "application/json": components["schemas"]["ForbiddenOrWorkspaceAccessDeniedError"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
             422: {
                 headers: {
@@ -20462,6 +21756,23 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
             422: {
                 headers: {
@@ -20612,6 +21923,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
@@ -20964,6 +22292,23 @@ export interface operations {
                     "application/json": components["schemas"]["ForbiddenOrWorkspaceAccessDeniedError"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
             422: {
                 headers: {
@@ -21285,6 +22630,40 @@ export interface operations {
                     "application/json": components["schemas"]["ForbiddenOrWorkspaceAccessDeniedError"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
+            422: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorError"];
+                };
+            };
             /** @description TOO_MANY_REQUESTS: Rate limit exceeded; Retry-After holds the seconds to wait */
             429: {
                 headers: {
@@ -21602,6 +22981,23 @@ export interface operations {
                     "application/json": components["schemas"]["ForbiddenOrWorkspaceAccessDeniedError"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
             422: {
                 headers: {
@@ -21737,6 +23133,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ForbiddenOrWorkspaceAccessDeniedError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
@@ -21876,6 +23289,23 @@ export interface operations {
                     "application/json": components["schemas"]["ForbiddenOrWorkspaceAccessDeniedError"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
             422: {
                 headers: {
@@ -22011,6 +23441,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ForbiddenOrWorkspaceAccessDeniedError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
@@ -22150,6 +23597,23 @@ export interface operations {
                     "application/json": components["schemas"]["ForbiddenOrWorkspaceAccessDeniedError"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
             422: {
                 headers: {
@@ -22285,6 +23749,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ForbiddenOrWorkspaceAccessDeniedError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
@@ -22678,6 +24159,23 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
             422: {
                 headers: {
@@ -22828,6 +24326,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
@@ -23229,6 +24744,25 @@ export interface operations {
                     "application/json": components["schemas"]["ConflictError"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description On an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
             422: {
                 headers: {
@@ -23413,6 +24947,25 @@ export interface operations {
                     "application/json": components["schemas"]["ConflictError"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description On an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
             422: {
                 headers: {
@@ -23565,6 +25118,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
@@ -23721,6 +25291,12 @@ export interface operations {
                 headers: {
                     /** @description The request id, also logged; quote it when reporting a problem */
                     "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23940,6 +25516,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ForbiddenOrWorkspaceAccessDeniedError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
@@ -24289,6 +25882,23 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
             422: {
                 headers: {
@@ -24439,6 +26049,40 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description CONFLICT: A state conflict, or an Idempotency-Key reused with another body */
+            409: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
@@ -25049,6 +26693,25 @@ export interface operations {
                     "application/json": components["schemas"]["ConflictError"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description On an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
             422: {
                 headers: {
@@ -25233,6 +26896,25 @@ export interface operations {
                     "application/json": components["schemas"]["ConflictError"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description On an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
             422: {
                 headers: {
@@ -25391,6 +27073,23 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
             422: {
                 headers: {
@@ -25522,6 +27221,40 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ForbiddenOrWorkspaceAccessDeniedError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
+            422: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorError"];
                 };
             };
             /** @description TOO_MANY_REQUESTS: Rate limit exceeded; Retry-After holds the seconds to wait */
@@ -25863,6 +27596,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ForbiddenOrWorkspaceAccessDeniedError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
@@ -26212,6 +27962,23 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
             422: {
                 headers: {
@@ -26362,6 +28129,40 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description CONFLICT: A state conflict, or an Idempotency-Key reused with another body */
+            409: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
@@ -26756,6 +28557,25 @@ export interface operations {
                     "application/json": components["schemas"]["ConflictError"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description On an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
             422: {
                 headers: {
@@ -26898,6 +28718,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ForbiddenOrWorkspaceAccessDeniedError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
@@ -27249,6 +29086,23 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
             422: {
                 headers: {
@@ -27394,6 +29248,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
@@ -27791,6 +29662,25 @@ export interface operations {
                     "application/json": components["schemas"]["ConflictError"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description On an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
             422: {
                 headers: {
@@ -28184,6 +30074,25 @@ export interface operations {
                     "application/json": components["schemas"]["ConflictError"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description On an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
             422: {
                 headers: {
@@ -28368,6 +30277,25 @@ export interface operations {
                     "application/json": components["schemas"]["ConflictError"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    /** @description On an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */
             422: {
                 headers: {
@@ -28506,6 +30434,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ForbiddenOrWorkspaceAccessDeniedError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 256 KB */
+            413: {
+                headers: {
+                    /** @description The request id, also logged; quote it when reporting a problem */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current 15-minute window for this category */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
             /** @description VALIDATION_ERROR: A field is present but invalid (`details.errors[] {path, message}`) */

@@ -3,6 +3,8 @@ import type { ApiResponse } from '../support/api';
 import { collectionKey, factoryFor, makeFactories } from '../support/resource-factories';
 import { loadRoutes } from '../support/routes';
 import { useTestStack } from '../support/stack';
+import { conformance } from '../support/conformance';
+import { openApiDocument } from '../../infra/docs/document';
 
 /**
  * Every DELETE route of the wiring, against a burst of concurrent deletes of one freshly created resource:
@@ -14,6 +16,7 @@ import { useTestStack } from '../support/stack';
 const BURST = 5;
 
 const routes = (await loadRoutes()).filter((r) => r.route.method === 'DELETE');
+const document = await openApiDocument();
 const env = useTestStack({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
 const factories = makeFactories({ webhookUrl: 'https://127.0.0.1:9/hook' });
 
@@ -38,6 +41,8 @@ describe('concurrent deletes of one resource', () => {
       expect(did(repeat), outcome(repeat)).toBe(false);
       expect([404, 409, ok], outcome(repeat)).toContain(repeat.status);
       expect(answers.filter((a) => !did(a)).map(outcome), shown).toEqual(Array.from({ length: BURST - 1 }, () => outcome(repeat)));
+      // Each of these answers is one the document lists for the route.
+      for (const a of [...answers, repeat]) expect(conformance(document, 'DELETE', route.route.path, { ...a, bodyLength: 1 }), outcome(a)).toEqual([]);
     });
   }
 });

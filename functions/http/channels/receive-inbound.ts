@@ -4,6 +4,6 @@ import { receiveInbound } from '../../../shared/channels/inbound';
 import { ChannelParams } from './schemas';
 
 /** A provider's call: an incoming message, a raw email, or a status receipt, HMAC-signed with the account's signing secret. */
-export const handler = route({ scope: 'channels:write', params: ChannelParams, body: InboundEvent }, async ({ params, body, tenant, now, request }) => ({
+export const handler = route({ scope: 'channels:write', params: ChannelParams, body: InboundEvent, errors: ['UNAUTHORIZED'] }, async ({ params, body, tenant, now, request }) => ({
   inbound: await receiveInbound(tenant, params.id, body, { body: request.rawBody, signature: request.header(INBOUND_SIGNATURE_HEADER) }, now),
 }));
