@@ -2,7 +2,7 @@ import { OpenApiGeneratorV31, OpenAPIRegistry, type ResponseConfig, type RouteCo
 import * as z from 'zod';
 import { ERROR_CODES, type ErrorCode } from '../../shared/domain/errors';
 import { RATE_LIMITS, rateCategory } from '../../shared/domain/auth/rate-limit';
-import { eventCatalog, pingEvent } from '../../shared/events/catalog';
+import { eventCatalog, isEventType, pingEvent } from '../../shared/events/catalog';
 import { errorStatus } from '../../shared/http/errors';
 import type { RouteHandler } from '../wiring/route-handlers';
 
@@ -16,16 +16,15 @@ export const API_VERSION = '1.0.0';
 
 const area = (r: RouteHandler) => r.route.handler.split('/')[2]!;
 
-/** The errors the pipeline itself can answer for a route, from what the route declares (DESIGN §5.1). */
+/** The errors a route can answer: the pipeline's, from what the route declares (DESIGN §5.1), and its handler's own (`errors`). */
 export const pipelineErrors = ({ route, scope, spec }: RouteHandler): ErrorCode[] => {
-  const codes = new Set<ErrorCode>(['INTERNAL_ERROR']);
-  if (spec.public) return [...codes];
+  // Any request may carry a body: malformed (400), over 256 KB (413), or fields where the route takes none (422).
+  const codes = new Set<ErrorCode>(['INTERNAL_ERROR', 'BAD_REQUEST', 'PAYLOAD_TOO_LARGE', 'VALIDATION_ERROR', ...(spec.errors ?? [])]);
+  if (spec.public) return ERROR_CODES.filter((c) => codes.has(c));
   codes.add('UNAUTHORIZED').add('TOO_MANY_REQUESTS');
   const inWorkspace = spec.workspace !== false;
   if (inWorkspace) codes.add('BAD_REQUEST').add('WORKSPACE_ACCESS_DENIED');
   if (scope) codes.add('FORBIDDEN');
-  if (spec.body) codes.add('BAD_REQUEST').add('PAYLOAD_TOO_LARGE').add('VALIDATION_ERROR');
-  if (spec.query || spec.params) codes.add('VALIDATION_ERROR');
   // Unknown ids, and ids of another workspace, are one answer.
   if (route.path.includes('{')) codes.add('NOT_FOUND');
   // An Idempotency-Key reused with another body, or still in flight.
@@ -65,20 +64,44 @@ const errorBodies = (registry: OpenAPIRegistry) => {
 
 type ErrorBody = ReturnType<ReturnType<typeof errorBodies>>;
 
-const rateHeaders = {
-  'X-RateLimit-Limit': { $ref: '#/components/headers/X-RateLimit-Limit' },
-  'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' },
-  'X-RateLimit-Reset': { $ref: '#/components/headers/X-RateLimit-Reset' },
-  'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
-};
-
-const headerComponents = {
+const HEADERS = {
   'X-RateLimit-Limit': { description: 'Requests allowed in the current 15-minute window for this category', schema: { type: 'integer' } },
   'X-RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer' } },
   'X-RateLimit-Reset': { description: 'Unix time (seconds) at which the window resets', schema: { type: 'integer' } },
   'X-Request-Id': { description: 'The request id, also logged; quote it when reporting a problem', schema: { type: 'string' } },
   'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer' } },
+  'Idempotent-Replayed': { description: 'On an answer replayed for a repeated Idempotency-Key', schema: { type: 'string', enum: ['true'] } },
+  'Content-Disposition': { description: 'The file\'s name: `attachment; filename="…"`', schema: { type: 'string' } },
 } as const;
+
+type HeaderName = keyof typeof HEADERS;
+
+const RATE_HEADERS: HeaderName[] = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
+
+/** Whether POST/PATCH of the route honour `Idempotency-Key`. */
+const keyed = ({ route, spec }: RouteHandler) => !spec.public && spec.workspace !== false && (route.method === 'POST' || route.method === 'PATCH');
+
+/** Statuses a key keeps and replays: a success, and a 4xx from validation or the handler (README, Idempotency). */
+const REPLAYABLE = new Set([400, 404, 409, 413, 422]);
+
+/**
+ * The headers an answer of `status` carries (`required` where every such answer has them): its request id;
+ * the token's rate-limit window once the token is known, so not on a 401 (no token; unless the handler answers
+ * one too) and not on a 429 or 500 that came before the token was (the guessing slowdown, a failed lookup); `Retry-After` on a 429 and on a 409
+ * for a key still in flight; `Idempotent-Replayed` on what a key can replay.
+ */
+export const responseHeaders = (r: RouteHandler, status: number): Record<string, { description: string; schema: object; required?: true }> => {
+  const required: HeaderName[] = ['X-Request-Id'];
+  const optional: HeaderName[] = [];
+  // A 401 the handler answers (a bad provider signature) comes after the token was known.
+  const handler401 = r.spec.errors?.includes('UNAUTHORIZED');
+  if (!r.spec.public && (status !== 401 || handler401)) (status === 429 || status === 500 || status === 401 ? optional : required).push(...RATE_HEADERS);
+  if (status === 429) required.push('Retry-After');
+  if (keyed(r) && status === 409) optional.push('Retry-After');
+  if (keyed(r) && (status < 300 || REPLAYABLE.has(status))) optional.push('Idempotent-Replayed');
+  if (status < 300 && r.spec.produces) required.push('Content-Disposition');
+  return Object.fromEntries([...required.map((n) => [n, { ...HEADERS[n], required: true as const }]), ...optional.map((n) => [n, HEADERS[n]])]);
+};
 
 const DESCRIPTIONS: Record<ErrorCode, string> = {
   BAD_REQUEST: 'Malformed JSON, a missing Content-Type or required field, or a missing or ill-formed x-workspace-id',
@@ -101,7 +124,7 @@ const errorResponses = (r: RouteHandler, errorBody: (codes: readonly ErrorCode[]
       String(status),
       {
         description: codes.map((c) => `${c}: ${DESCRIPTIONS[c]}`).join('; '),
-        headers: r.spec.public ? undefined : { ...rateHeaders, ...(status === 429 ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } : {}) },
+        headers: responseHeaders(r, status),
         content: { 'application/json': { schema: errorBody(codes) } },
       } as ResponseConfig,
     ]),
@@ -114,13 +137,17 @@ const UNDECLARED_DATA = z
   .describe('The shape of `data` is described in the contract for this route; its handler declares no response schema yet.');
 
 const successResponse = (r: RouteHandler): ResponseConfig => {
+  const headers = responseHeaders(r, r.spec.status ?? 200);
   if (r.spec.public) {
-    return { description: 'The document itself (no success wrapper)', content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } };
+    return { description: 'The document itself (no success wrapper)', headers, content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } } as ResponseConfig;
+  }
+  if (r.spec.produces) {
+    return { description: `Success: the file itself (${r.spec.produces})`, headers, content: { [r.spec.produces]: { schema: z.string() } } } as ResponseConfig;
   }
   const data = (r.spec.response as z.ZodType | undefined) ?? UNDECLARED_DATA;
   return {
     description: 'Success: the contract wrapper `{success: true, data}`',
-    headers: rateHeaders,
+    headers,
     content: { 'application/json': { schema: z.object({ success: z.literal(true), data }) } },
   } as ResponseConfig;
 };
@@ -131,7 +158,6 @@ const operation = (r: RouteHandler, errorBody: (codes: readonly ErrorCode[]) => 
   const { route, scope, spec } = r;
   const category = rateCategory(route.method, route.path);
   const who = spec.public ? 'Public: no token, no workspace, no rate limit.' : `Scope: \`${scope ?? 'any valid token'}\`. Rate limit: ${category} (${RATE_LIMITS[category]} requests per 15 minutes per token).`;
-  const idempotent = !spec.public && spec.workspace !== false && (route.method === 'POST' || route.method === 'PATCH');
   return {
     method: route.method.toLowerCase() as RouteConfig['method'],
     path: route.path,
@@ -144,7 +170,7 @@ const operation = (r: RouteHandler, errorBody: (codes: readonly ErrorCode[]) => 
     request: {
       ...(zodObject(spec.params) ? { params: zodObject(spec.params) } : {}),
       ...(zodObject(spec.query) ? { query: zodObject(spec.query) } : {}),
-      ...(idempotent ? { headers: z.object({ 'Idempotency-Key': z.string().max(255).optional().describe('Makes a retry safe: the first response is kept and replayed') }) } : {}),
+      ...(keyed(r) ? { headers: z.object({ 'Idempotency-Key': z.string().max(255).optional().describe('Makes a retry safe: the first response is kept and replayed') }) } : {}),
       ...(spec.body ? { body: { required: true, content: { 'application/json': { schema: spec.body as z.ZodType } } } } : {}),
     },
     responses: { [String(spec.status ?? 200)]: successResponse(r), ...errorResponses(r, errorBody) },
@@ -167,11 +193,12 @@ const webhook = (event: { type: string; status: string; description: string; dat
   path: event.type,
   operationId: `event_${event.type.replaceAll('.', '_')}`,
   summary: event.type,
-  description: `${event.description}${event.status === 'planned' ? ' (planned: subscribable, not emitted yet)' : ''}`,
+  description: `${event.description}${event.status === 'planned' ? ' (planned: subscribable, not emitted yet)' : ''}${isEventType(event.type) ? '' : ' Not subscribable.'}`,
   tags: [event.type.split('.')[0]!],
   // Parley calls the receiver; the receiver checks the signature headers, not a token.
   security: [],
   'x-event-status': event.status,
+  'x-subscribable': isEventType(event.type),
   request: {
     headers: signatureHeaders,
     body: {
@@ -212,7 +239,6 @@ export const buildOpenApi = (handlers: readonly RouteHandler[]) => {
     name: 'x-workspace-id',
     description: 'The 24-character hex id of the workspace the request acts in (400 when missing or ill-formed, 403 when the token may not access it).',
   });
-  for (const [name, header] of Object.entries(headerComponents)) registry.registerComponent('headers', name, header);
   const errorBody = errorBodies(registry);
   for (const r of handlers) registry.registerPath(operation(r, errorBody));
   for (const event of [...eventCatalog, pingEvent]) registry.registerWebhook(webhook(event));

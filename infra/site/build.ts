@@ -64,6 +64,8 @@ export const buildSite = (): Site =>
     ['dashboard/index.html', { body: readFileSync(resolve(dashboard, 'index.html')), type: html }],
     ['dashboard/app.css', { body: readFileSync(resolve(dashboard, 'app.css')), type: 'text/css; charset=utf-8' }],
     ['dashboard/app.js', { body: bundleDashboard(), type: js }],
+    // Browsers ask every origin for it unprompted: without it, each page view would be an API request.
+    ['favicon.ico', { body: readFileSync(resolve(here, 'favicon.svg')), type: 'image/svg+xml' }],
   ]);
 
 /** Writes the site under `dir`, one file per key; returns `dir`. */
@@ -75,8 +77,9 @@ export const writeSite = (dir: string, site: Site = buildSite()): string => {
   return dir;
 };
 
-/** `/docs` and `/docs/` → `docs/index.html`, as CloudFront's viewer-request function rewrites them. */
+/** `/docs` and `/docs/` → `docs/index.html`, as CloudFront's viewer-request function rewrites them; `/favicon.ico` is the site's. */
 export const siteKey = (path: string): string | undefined => {
+  if (path === '/favicon.ico') return 'favicon.ico';
   const m = /^\/(docs|dashboard)(\/.*)?$/.exec(path);
   if (!m) return undefined;
   const rest = m[2] && m[2] !== '/' ? m[2] : '/index.html';

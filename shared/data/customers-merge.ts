@@ -1,4 +1,4 @@
-import { ConflictError, NotFoundError } from '../domain/errors';
+import { ConflictError, NotFoundError, ValidationError } from '../domain/errors';
 import { leadsOfCustomer } from '../domain/crm/lead-lists';
 import { assertMergeable } from '../domain/contacts/lifecycle';
 import { mergeCustomers as merged, uniqueValues, type Customer, type UniqueValue } from '../domain/contacts/customer';
@@ -7,7 +7,7 @@ import { customerCount, listPartition, mutateConversation } from './conversation
 import { lostRace, retryOnConflict } from './retry';
 import { tagCounters, tagLinks } from './tag-links';
 import { deleteItem, transact, updateItem, type Write } from './transact';
-import { contactEvent, customerUpdate, CUSTOMERS_COUNTER, guardKey, noLeads, requireCustomer, searchPartition } from './customers';
+import { contactEvent, customerUpdate, CUSTOMERS_COUNTER, guardKey, noLeads, requireCustomer, searchPartition, type StoredCustomer } from './customers';
 import { relinkLeadCustomer } from './leads';
 import { listPk } from './lists';
 import { customerKey } from './entity-keys';
@@ -81,6 +81,17 @@ const guardHandover = (ws: string, base: Customer, mergee: Customer, result: Cus
     });
 };
 
+/** Both ids are named in the body: one 422 names each that is unknown (or of another workspace). */
+const requireBoth = async (ws: string, baseId: string, mergeeId: string): Promise<[StoredCustomer, StoredCustomer]> => {
+  const found = await Promise.allSettled([requireCustomer(ws, baseId), requireCustomer(ws, mergeeId)]);
+  const unknown = (['baseId', 'mergeeId'] as const).filter((_, i) => found[i]!.status === 'rejected' && (found[i] as PromiseRejectedResult).reason instanceof NotFoundError);
+  if (unknown.length) throw new ValidationError(unknown.map((path) => ({ path, message: 'No such customer in this workspace' })));
+  const [base, mergee] = found;
+  if (base.status === 'rejected') throw base.reason;
+  if (mergee.status === 'rejected') throw mergee.reason;
+  return [base.value, mergee.value];
+};
+
 /**
  * Merges `mergeeId` into `baseId`: its conversations and leads move first (each in its own transaction),
  * then one transaction fills the base's gaps from the mergee, hands over its unique values, tags and attributes,
@@ -89,11 +100,11 @@ const guardHandover = (ws: string, base: Customer, mergee: Customer, result: Cus
  */
 export const mergeCustomers = async (ws: string, baseId: string, mergeeId: string, now: Date) => {
   assertMergeable(baseId, mergeeId);
-  await Promise.all([requireCustomer(ws, baseId), requireCustomer(ws, mergeeId)]);
+  await requireBoth(ws, baseId, mergeeId);
   const conversationsMoved = await moveConversations(ws, mergeeId, baseId, now);
   const leadsMoved = await moveLeads(ws, mergeeId, baseId, now);
   const customer = await retryOnConflict(async () => {
-    const [base, mergee] = await Promise.all([requireCustomer(ws, baseId), requireCustomer(ws, mergeeId)]);
+    const [base, mergee] = await requireBoth(ws, baseId, mergeeId);
     const result = merged(base.customer, mergee.customer, now);
     const newTags = mergee.customer.tagIds.filter((t) => !base.customer.tagIds.includes(t));
     const { updatedAt: _b, ...before } = base.customer;

@@ -59,6 +59,8 @@ export const finishTagDeletion = async (ws: string, tag: Tag, now: Date, deadlin
 
 /** How long a DELETE request sweeps before it answers and leaves the rest to the schedule. */
 const REQUEST_BUDGET_MS = 15_000;
+/** How long a repeated DELETE answers 404 while the first still sweeps: its budget, and a page's worth more. */
+const SWEEP_TURN_MS = REQUEST_BUDGET_MS + 15_000;
 
 /**
  * Deletes a tag: hide it first (so nothing new can attach and it leaves lists and totals at once), detach it
@@ -66,7 +68,7 @@ const REQUEST_BUDGET_MS = 15_000;
  * Each step is idempotent: a DELETE interrupted half-way is finished by the schedule, or by repeating it.
  */
 export const deleteTag = async (ws: string, id: string, now: Date): Promise<Detached & { tag: Tag }> => {
-  const tag = await hideTag(ws, id, now);
+  const tag = await hideTag(ws, id, now, new Date(now.getTime() + SWEEP_TURN_MS));
   if (!tag) throw new NotFoundError('Tag');
   return { tag, ...(await finishTagDeletion(ws, tag, now, Date.now() + REQUEST_BUDGET_MS)) };
 };

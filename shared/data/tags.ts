@@ -122,18 +122,25 @@ export const updateTag = (ws: string, id: string, input: UpdateTag, now: Date): 
 
 /**
  * First step of deleting a tag: hide it (no longer listed, counted, gettable or attachable) and free its
- * name, atomically. Returns the tag, or undefined when it does not exist; an interrupted deletion is
- * returned again so that a retried DELETE finishes it.
+ * name, atomically. Returns the tag to the one caller that takes on its deletion until `sweepUntil`, and
+ * undefined when it does not exist or another caller's turn has not run out: an interrupted deletion is taken
+ * on again by a retried DELETE, while concurrent DELETEs see it gone (404) and only one of them succeeds.
  */
-export const hideTag = (ws: string, id: string, now: Date): Promise<Tag | undefined> =>
+export const hideTag = (ws: string, id: string, now: Date, sweepUntil: Date = now): Promise<Tag | undefined> =>
   retryOnConflict(async () => {
     const item = await readTagItem(ws, id);
     if (!item) return undefined;
     const tag = fromItem(item);
-    if (item.deletingAt) return tag;
+    const lease = { ':until': sweepUntil.toISOString(), ':now': now.toISOString() };
+    if (item.deletingAt) {
+      // Another request is still working on this deletion: to this one the tag is gone, as to a GET.
+      if (typeof item.sweepUntil === 'string' && item.sweepUntil > lease[':now']) return undefined;
+      await transact([updateItem(tagKey(ws, id), 'SET sweepUntil = :until', { values: lease, condition: 'attribute_not_exists(sweepUntil) OR sweepUntil <= :now' })], lostRace);
+      return tag;
+    }
     await transact([
-      updateItem(tagKey(ws, id), 'SET deletingAt = :now, gsi2pk = :deletions, gsi2sk = :due REMOVE gsi1pk, gsi1sk', {
-          values: { ':now': now.toISOString(), ':deletions': DELETIONS, ':due': indexSk(now.toISOString(), ws, id), ':version': item.version },
+      updateItem(tagKey(ws, id), 'SET deletingAt = :now, sweepUntil = :until, gsi2pk = :deletions, gsi2sk = :due REMOVE gsi1pk, gsi1sk', {
+          values: { ...lease, ':deletions': DELETIONS, ':due': indexSk(now.toISOString(), ws, id), ':version': item.version },
           condition: `${LIVE} AND version = :version`,
         }),
       deleteItem(guardKey(ws, nameKey(tag.name))),

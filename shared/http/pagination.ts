@@ -20,6 +20,7 @@ export interface Pagination {
   nextCursor: string | null;
 }
 
+/** One rule for every list: `pages` is `ceil(total / limit)` (0 when empty) and `limit` the most a page holds (at least 1). */
 export const paginationOf = (total: number, query: Pick<ListQuery, 'page' | 'limit'>, nextCursor?: string): Pagination => ({
   total,
   page: query.page,
@@ -28,3 +29,6 @@ export const paginationOf = (total: number, query: Pick<ListQuery, 'page' | 'lim
   hasMore: nextCursor !== undefined,
   nextCursor: nextCursor ?? null,
 });
+
+/** A list answered whole, in one page: a page holds all of it, and at least as much as the largest `limit`. */
+export const wholeList = (total: number): Pagination => paginationOf(total, { page: 1, limit: Math.max(total, MAX_LIMIT) });

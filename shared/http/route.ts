@@ -2,6 +2,7 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { z } from 'zod';
 import type { Scope } from '../domain/auth/scopes';
+import type { ErrorCode } from '../domain/errors';
 import type { TokenRecord } from '../domain/auth/token';
 import { runKeyed } from './keyed-run';
 import { authenticate } from './middleware/authenticate';
@@ -36,6 +37,8 @@ export interface RouteSpec<B, Q, P> {
   public?: true;
   /** The schema of the success wrapper's `data`, where the route declares it (the OpenAPI document shows it). */
   response?: z.ZodType;
+  /** Errors the handler answers that the pipeline cannot (a 409 for a state that refuses a DELETE); documented with the rest. */
+  errors?: readonly ErrorCode[];
 }
 
 export interface RouteContext<B, Q, P, W> {

@@ -8,6 +8,8 @@ import { tokenFor } from '../support/tenants';
 import fc from 'fast-check';
 import * as z from 'zod';
 import { jsonSchemaOf, objectOf } from '../support/json-arbitraries';
+import { conformance } from '../support/conformance';
+import { openApiDocument } from '../../infra/docs/document';
 
 /**
  * Schema fuzz (DESIGN §6): requests generated from each route's zod schemas (valid, mutated, hostile,
@@ -20,6 +22,7 @@ const CASES_PER_ROUTE = Number(process.env.GATE_FUZZ_CASES ?? 30);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
 
 const routes = await loadRoutes();
+const document = await openApiDocument();
 const env = useTestStack({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
 let workspaceId: string;
 const factories = makeFactories({ webhookUrl: 'https://127.0.0.1:9/hook' });
@@ -104,6 +107,7 @@ describe('the schema fuzz', () => {
         cases: CASES_PER_ROUTE,
         seed: SEED + i * 7919,
         opts: { ids, hints: FUZZ_HINTS, cursors },
+        conform: (res) => conformance(document, route.route.method, route.route.path, { ...res, bodyLength: res.text.length }),
       });
       expect(stats.cases).toBe(CASES_PER_ROUTE);
       const report = stats.failures.map((f) => `${f.case}\n    → ${f.status}: ${f.problems.join('; ')}\n    ${f.body}`).join('\n');

@@ -5,6 +5,8 @@ import { SCOPES, type Scope } from '../../shared/domain/auth/scopes';
 import { client, type ApiResponse } from '../support/api';
 import { loadRoutes, type LoadedRoute } from '../support/routes';
 import { useTestStack } from '../support/stack';
+import { conformance } from '../support/conformance';
+import { openApiDocument } from '../../infra/docs/document';
 import { tokenFor } from '../support/tenants';
 
 /**
@@ -13,6 +15,7 @@ import { tokenFor } from '../support/tenants';
  * 403 FORBIDDEN naming the required scope. Routes without a scope (/auth/*) admit any valid token.
  */
 const routes = await loadRoutes();
+const document = await openApiDocument();
 const env = useTestStack();
 
 let workspaceId: string;
@@ -56,13 +59,19 @@ describe('the scope matrix', () => {
     it(`${route.key} admits ${who}${route.scope === null ? '' : ` and refuses the ${SCOPES.length - 2} other scopes with 403 FORBIDDEN naming ${route.scope}`}`, async () => {
       const seen: Record<string, string> = {};
       const want: Record<string, string> = {};
+      // Each answer, refused or let through, is also one the document lists for the route.
+      const undocumented: Record<string, string[]> = {};
       await Promise.all(
         SCOPES.map(async (held) => {
-          seen[held] = outcome(await call(route, tokens.get(held)!));
+          const res = await call(route, tokens.get(held)!);
+          seen[held] = outcome(res);
           want[held] = expected(route, held);
+          const off = conformance(document, route.route.method, route.route.path, { ...res, bodyLength: res.body === undefined ? 0 : 1 });
+          if (off.length) undocumented[held] = off;
         }),
       );
       expect(seen).toEqual(want);
+      expect(undocumented).toEqual({});
     });
   }
 });

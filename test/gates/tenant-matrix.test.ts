@@ -5,6 +5,8 @@ import { collectionKey, factoryFor, makeFactories, type ResourceFactory } from '
 import { loadRoutes } from '../support/routes';
 import { useTestStack } from '../support/stack';
 import { validBody } from '../support/valid-body';
+import { conformance } from '../support/conformance';
+import { openApiDocument } from '../../infra/docs/document';
 
 /**
  * Tenant matrix (DESIGN §6): on every route with an id path parameter, an id that belongs to another
@@ -13,6 +15,7 @@ import { validBody } from '../support/valid-body';
  * Resources are made through the API by the factory registered for the route's collection.
  */
 const routes = (await loadRoutes()).filter((r) => r.pathParams.length > 0);
+const document = await openApiDocument();
 // Loopback receivers allowed, so test deliveries reach the receiver below and settle as `success`.
 const env = useTestStack({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
 let receiver: Receiver;
@@ -76,6 +79,7 @@ describe('the tenant matrix', () => {
         const body = route.spec.body ? validBody(route, [ownTag]) : undefined;
         const res = await caller.api.call(route.route.method, path, body);
         expectError(res, 404, 'NOT_FOUND');
+        expect(conformance(document, route.route.method, route.route.path, { ...res, bodyLength: 1 })).toEqual([]);
         if (caller.workspaceId !== owner.workspaceId) expect(JSON.stringify(res.body)).not.toContain(owner.workspaceId);
       }
       expect(await factory.read(owner.api, theirs)).toEqual(before.theirs);

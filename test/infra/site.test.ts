@@ -58,9 +58,15 @@ describe('the static site (reference page and dashboard)', () => {
 
   it('is the reference page with its renderer bundled, and the dashboard bundle', () => {
     const site = buildSite();
-    expect([...site.keys()].sort()).toEqual(['dashboard/app.css', 'dashboard/app.js', 'dashboard/index.html', 'docs/index.html', 'docs/redoc.standalone.js']);
+    expect([...site.keys()].sort()).toEqual(['dashboard/app.css', 'dashboard/app.js', 'dashboard/index.html', 'docs/index.html', 'docs/redoc.standalone.js', 'favicon.ico']);
     expect(site.get('docs/index.html')!.body.toString()).not.toMatch(/https?:\/\//);
     expect(site.get('dashboard/app.js')!.body.length).toBeLessThan(64 * 1024);
-    expect([siteKey('/docs'), siteKey('/docs/'), siteKey('/dashboard/app.js'), siteKey('/api/v1/tags')]).toEqual(['docs/index.html', 'docs/index.html', 'dashboard/app.js', undefined]);
+    expect([siteKey('/docs'), siteKey('/docs/'), siteKey('/dashboard/app.js'), siteKey('/api/v1/tags'), siteKey('/favicon.ico')]).toEqual([
+      'docs/index.html',
+      'docs/index.html',
+      'dashboard/app.js',
+      undefined,
+      'favicon.ico',
+    ]);
   });
 });

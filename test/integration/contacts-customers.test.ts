@@ -167,7 +167,9 @@ describe('creating, reading, updating and deleting customers', () => {
     expectError(await t.api.delete(`${CUSTOMERS}/${theirs._id}`), 404, 'NOT_FOUND');
     expectError(await t.api.post(`${CUSTOMERS}/${theirs._id}/block`), 404, 'NOT_FOUND');
     const mine = await t.create({ name: 'Mine' });
-    expectError(await t.api.post(`${CUSTOMERS}/merge`, { baseId: mine._id, mergeeId: theirs._id }), 404, 'NOT_FOUND');
+    const merge = await t.api.post(`${CUSTOMERS}/merge`, { baseId: mine._id, mergeeId: theirs._id });
+    expectError(merge, 422, 'VALIDATION_ERROR');
+    expect(paths(merge)).toEqual(['mergeeId']);
     expect((await t.api.get(`${CUSTOMERS}?email=theirs`)).body.data.customers).toEqual([]);
     expect((await other.api.get(`${CUSTOMERS}/${theirs._id}`)).body.data.customer.name).toBe('Theirs');
     const reader = client(env.stack.baseUrl, { token: (await tokenFor([t.workspaceId], ['contacts:read'])).token, workspaceId: t.workspaceId });
@@ -270,13 +272,17 @@ describe('merging customers', () => {
     expect(del.body.error.details).toEqual({ conversations: 2 });
   });
 
-  it('refuses merging a customer into itself (422) and unknown ids (404)', async () => {
+  it('refuses merging a customer into itself and unknown ids named in the body (422, each named)', async () => {
     const t = await tenant();
     const c = await t.create({ name: 'Solo' });
     const self = await t.api.post(`${CUSTOMERS}/merge`, { baseId: c._id, mergeeId: c._id });
     expectError(self, 422, 'VALIDATION_ERROR');
     expect(paths(self)).toEqual(['mergeeId']);
-    expectError(await t.api.post(`${CUSTOMERS}/merge`, { baseId: c._id, mergeeId: '0123456789abcdef01234567' }), 404, 'NOT_FOUND');
+    const unknownMergee = await t.api.post(`${CUSTOMERS}/merge`, { baseId: c._id, mergeeId: '0123456789abcdef01234567' });
+    expectError(unknownMergee, 422, 'VALIDATION_ERROR');
+    expect(paths(unknownMergee)).toEqual(['mergeeId']);
+    const bothUnknown = await t.api.post(`${CUSTOMERS}/merge`, { baseId: '0123456789abcdef01234568', mergeeId: '0123456789abcdef01234567' });
+    expect(paths(bothUnknown)).toEqual(['baseId', 'mergeeId']);
     expectError(await t.api.post(`${CUSTOMERS}/merge`, { baseId: c._id }), 400, 'BAD_REQUEST');
   });
 });

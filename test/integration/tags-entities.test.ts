@@ -36,6 +36,19 @@ describe.each(['conversation', 'customer'] as const)('tagging one %s', (type) =>
     expect(ids(tagged[0]!.data.tags as { _id: string }[]).sort()).toEqual([zulu, alpha].sort());
   });
 
+  it('pages an empty tag list by the same rule as GET /tags: no pages, a page size of at least one', async () => {
+    const { api, workspaceId } = await tenant();
+    const entity = await newEntity(type, workspaceId);
+    const empty = (await api.get(`${base}/${entity}/tags`)).body.data.pagination;
+    const tags = (await api.get('/api/v1/tags')).body.data.pagination;
+    for (const p of [empty, tags]) {
+      expect(p).toMatchObject({ total: 0, page: 1, pages: 0, hasMore: false, nextCursor: null });
+      expect(p.limit).toBeGreaterThanOrEqual(1);
+    }
+    await api.post(`${base}/${entity}/tags`, { tagIds: [await newTag(api)] });
+    expect((await api.get(`${base}/${entity}/tags`)).body.data.pagination).toMatchObject({ total: 1, pages: 1 });
+  });
+
   it('is idempotent: attaching a tag again changes nothing and emits no event', async () => {
     const { api, workspaceId } = await tenant();
     const tag = await newTag(api);

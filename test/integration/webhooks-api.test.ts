@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { client, type Client } from '../support/api';
+import { client, expectError, type Client } from '../support/api';
 import { pingEvent } from '../../shared/events/catalog';
 import { createTenant } from '../support/tenants';
 import { eventually, verifyDelivery, useWebhookStack } from '../support/webhooks';
@@ -165,8 +165,21 @@ describe('event types and the delivery log', () => {
     });
     expect(byType.get('scheduling.booking.created')).toMatchObject({ category: 'scheduling', status: 'available', dataSchema: { required: ['booking'] } });
     expect(byType.get('inbox.message.updated')).toMatchObject({ category: 'inbox', status: 'planned' });
-    expect(byType.get('webhook.ping')).toMatchObject({ status: 'available', dataSchema: { required: ['subscription'] } });
+    expect(byType.get('webhook.ping')).toMatchObject({ status: 'available', subscribable: false, dataSchema: { required: ['subscription'] } });
     expect(res.body.data.wildcards).toEqual(expect.arrayContaining(['*', 'inbox.*', 'crm.*']));
+    expect(res.body.data.wildcards).not.toContain('webhook.*');
+  });
+
+  it('accepts a subscription to exactly the types the catalog marks subscribable, and refuses the rest', async () => {
+    const { api } = await tenantApi();
+    const { eventTypes } = (await api.get(`${HOOKS}/event-types`)).body.data as { eventTypes: { type: string; subscribable: boolean }[] };
+    const subscribable = eventTypes.filter((e) => e.subscribable).map((e) => e.type);
+    expect(subscribable.length).toBeGreaterThan(0);
+    expect((await api.post(HOOKS, { url: `${ctx.receiver.url}?all=1`, events: subscribable })).status).toBe(201);
+    for (const { type } of eventTypes.filter((e) => !e.subscribable)) {
+      expectError(await api.post(HOOKS, { url: `${ctx.receiver.url}?${type}=1`, events: [type] }), 422, 'VALIDATION_ERROR');
+    }
+    expectError(await api.post(HOOKS, { url: `${ctx.receiver.url}?wildcard=1`, events: ['webhook.*'] }), 422, 'VALIDATION_ERROR');
   });
 
   it('accepts a subscription to a planned type, which never fires yet', async () => {

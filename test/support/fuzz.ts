@@ -379,7 +379,22 @@ export const fuzzRoute = async (
   baseUrl: string,
   route: LoadedRoute,
   pool: TokenPool,
-  { cases, seed, concurrency = 8, opts = {}, keepFailures = 20 }: { cases: number; seed: number; concurrency?: number; opts?: DeriveOptions; keepFailures?: number },
+  {
+    cases,
+    seed,
+    concurrency = 8,
+    opts = {},
+    keepFailures = 20,
+    conform,
+  }: {
+    cases: number;
+    seed: number;
+    concurrency?: number;
+    opts?: DeriveOptions;
+    keepFailures?: number;
+    /** A further check of each answer (the document's statuses, headers and content types). */
+    conform?: (res: RawResponse) => string[];
+  },
 ): Promise<RouteStats> => {
   const started = Date.now();
   const stats: RouteStats = { route: route.key, cases: 0, statuses: new Map(), serverErrors: 0, nonJson: 0, failing: 0, failures: [], ms: 0 };
@@ -402,7 +417,7 @@ export const fuzzRoute = async (
         stats.cases++;
         stats.statuses.set(res.status, (stats.statuses.get(res.status) ?? 0) + 1);
         if (res.status >= 500 || res.status === 0) stats.serverErrors++;
-        const problems = res.status === 0 ? [res.text] : violations(c, res, { public: route.route.public, produces: route.spec.produces });
+        const problems = res.status === 0 ? [res.text] : [...violations(c, res, { public: route.route.public, produces: route.spec.produces }), ...(conform?.(res) ?? [])];
         if (problems.some((p) => p.startsWith('non-JSON') || p.startsWith('content-type'))) stats.nonJson++;
         if (problems.length) stats.failing++;
         if (problems.length && stats.failures.length < keepFailures) stats.failures.push({ case: describeCase(c), problems, status: res.status, body: res.text.slice(0, 300) });

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { route } from '../../../shared/http/route';
+import { wholeList } from '../../../shared/http/pagination';
 import { listTokens } from '../../../shared/data/tokens';
 import { tenantParts } from '../../../shared/domain/auth/tenant';
 import { manages } from '../../../shared/domain/auth/token-grant';
@@ -7,7 +8,7 @@ import { TokenView, tokenView } from './schemas';
 
 const Listed = z.object({
   tokens: z.array(TokenView),
-  pagination: z.object({ total: z.number(), page: z.number(), limit: z.number(), pages: z.number(), hasMore: z.boolean() }),
+  pagination: z.object({ total: z.number(), page: z.number(), limit: z.number(), pages: z.number(), hasMore: z.boolean(), nextCursor: z.null() }),
 });
 
 /** The workspace's tokens in the caller's mode, newest first, revoked and expired ones included; never a secret. */
@@ -17,5 +18,5 @@ export const handler = route({ scope: 'admin:all', response: Listed }, async ({ 
     .filter((t) => manages(caller, workspaceId, t))
     .sort((a, b) => b._id.localeCompare(a._id))
     .map((t) => tokenView(t, now));
-  return { tokens, pagination: { total: tokens.length, page: 1, limit: tokens.length, pages: 1, hasMore: false } };
+  return { tokens, pagination: wholeList(tokens.length) };
 });

@@ -8,7 +8,7 @@ import { TokenParams, TokenView, tokenView } from './schemas';
 
 /** Revoked at once: the token's very next request gets 401. A token the caller does not manage is not found. */
 export const handler = route(
-  { scope: 'admin:all', params: TokenParams, response: z.object({ token: TokenView }) },
+  { scope: 'admin:all', params: TokenParams, response: z.object({ token: TokenView }), errors: ['CONFLICT'] },
   async ({ params, token: caller, tenant, now }) => {
     const target = await getToken(params.id);
     if (!target || !manages(caller, tenantParts(tenant).workspaceId, target)) throw new NotFoundError('Token');

@@ -7,6 +7,6 @@ import { needsSecretBox } from '../../../shared/secrets/box';
 needsSecretBox();
 
 /** A provider's call: an incoming message, a raw email, or a status receipt, HMAC-signed with the account's signing secret. */
-export const handler = route({ scope: 'channels:write', params: ChannelParams, body: InboundEvent }, async ({ params, body, tenant, now, request }) => ({
+export const handler = route({ scope: 'channels:write', params: ChannelParams, body: InboundEvent, errors: ['UNAUTHORIZED'] }, async ({ params, body, tenant, now, request }) => ({
   inbound: await receiveInbound(tenant, params.id, body, { body: request.rawBody, signature: request.header(INBOUND_SIGNATURE_HEADER) }, now),
 }));

@@ -1,4 +1,5 @@
 import { route } from '../../../shared/http/route';
+import { wholeList } from '../../../shared/http/pagination';
 import { NotFoundError } from '../../../shared/domain/errors';
 import { TagIdsBody, type TagAction, type EntityType } from '../../../shared/domain/tags/tagging';
 import { getTag, tagsByName } from '../../../shared/data/tags';
@@ -18,7 +19,7 @@ export const listEntityTags = (type: EntityType) =>
     const tagIds = await entityTagIds(tenant, type, params.id);
     if (!tagIds) throw notFound[type]();
     const tags = await tagsByName(tenant, tagIds);
-    return { tags, pagination: { total: tags.length, page: 1, limit: tags.length, pages: 1, hasMore: false, nextCursor: null } };
+    return { tags, pagination: wholeList(tags.length) };
   });
 
 export const attachTags = (type: EntityType) =>

@@ -46,8 +46,12 @@ describe('the OpenAPI document', () => {
       expect('workspaceId' in op.security[0]!).toBe(r.spec.workspace !== false);
       expect(op['x-rate-limit-category']).toBe(rateCategory(r.route.method, r.route.path));
       const success = op.responses[String(r.spec.status ?? 200)]!;
-      expect(Object.keys(success.content['application/json'].schema.properties ?? {})).toEqual(['success', 'data']);
-      expect(Object.keys(success.headers ?? {})).toEqual(expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']));
+      if (r.spec.produces) expect(Object.keys(success.content)).toEqual([r.spec.produces]);
+      else expect(Object.keys(success.content['application/json'].schema.properties ?? {})).toEqual(['success', 'data']);
+      for (const name of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Request-Id']) expect(success.headers?.[name], name).toMatchObject({ required: true });
+      // No token is known when one is refused: a 401 reports no rate-limit window.
+      if (!r.spec.errors?.includes('UNAUTHORIZED')) expect(Object.keys(op.responses['401']!.headers ?? {})).toEqual(['X-Request-Id']);
+      expect(op.responses['429']!.headers?.['Retry-After']).toMatchObject({ required: true });
       const documented = Object.entries(op.responses)
         .filter(([status]) => Number(status) >= 400)
         .flatMap(([, res]) => schemaRef(res.content['application/json'].schema.$ref!).properties.error.properties.code.enum);
