@@ -28,3 +28,6 @@ export const paginationOf = (total: number, query: Pick<ListQuery, 'page' | 'lim
   hasMore: nextCursor !== undefined,
   nextCursor: nextCursor ?? null,
 });
+
+/** The pagination of a list answered whole, in one page (a page of at least one, even when empty). */
+export const onePage = (total: number): Pagination => paginationOf(total, { page: 1, limit: Math.max(total, 1) });

@@ -46,3 +46,27 @@ export const member = exactly<Member>()(
     updatedAt: time,
   }),
 ).meta({ id: 'Member' });
+
+/** A token as the API lists it: never its hash, nor its secret after creation. */
+export const apiToken = token.extend({ status: z.enum(['active', 'revoked', 'expired']), livemode: z.boolean() }).meta({ id: 'ApiToken' });
+
+/** A token just created: the one answer that shows its secret. */
+export const createdToken = apiToken.extend({ token: z.string().describe('The secret token: shown in this response only, never again') }).meta({ id: 'CreatedApiToken' });
+
+/** The calling token, as `GET /auth/token` describes it. */
+export const callerToken = z
+  .strictObject({
+    _id: id,
+    name: z.string(),
+    prefix: z.string(),
+    environment: z.enum(['live', 'test']),
+    livemode: z.boolean(),
+    scopes: z.array(z.string()),
+    workspaceIds: z.array(id),
+    createdAt: time,
+    expiresAt: time.nullable(),
+  })
+  .meta({ id: 'CallerToken' });
+
+/** A workspace the calling token may act in, in the token's mode. */
+export const tokenWorkspace = workspace.extend({ livemode: z.boolean() }).meta({ id: 'TokenWorkspace' });

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { Channel, Priority, Status, type Conversation } from '../domain/inbox/conversation';
 import { Attachment, MESSAGE_TYPES, type Message } from '../domain/inbox/message';
 import { exactly, id, time } from './common';
+import { contact } from './contacts';
 
 export const conversation = exactly<Conversation>()(
   z.strictObject({
@@ -39,3 +40,9 @@ export const message = exactly<Message>()(
     createdAt: time,
   }),
 ).meta({ id: 'Message' });
+
+/** A message just added, with its conversation as the message left it. */
+export const postedMessage = z.strictObject({ message, conversation }).meta({ id: 'PostedMessage' });
+
+/** A customer's message as received: with its sender, and `duplicate: true` when its `externalId` was seen before. */
+export const receivedMessage = postedMessage.extend({ customer: contact, duplicate: z.boolean() }).meta({ id: 'ReceivedMessage' });

@@ -1,21 +1,18 @@
-import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { listTokens } from '../../../shared/data/tokens';
 import { tenantParts } from '../../../shared/domain/auth/tenant';
 import { manages } from '../../../shared/domain/auth/token-grant';
-import { TokenView, tokenView } from './schemas';
-
-const Listed = z.object({
-  tokens: z.array(TokenView),
-  pagination: z.object({ total: z.number(), page: z.number(), limit: z.number(), pages: z.number(), hasMore: z.boolean() }),
-});
+import { onePage } from '../../../shared/http/pagination';
+import { apiToken } from '../../../shared/views/auth';
+import { listOf } from '../../../shared/views/common';
+import { tokenView } from './schemas';
 
 /** The workspace's tokens in the caller's mode, newest first, revoked and expired ones included; never a secret. */
-export const handler = route({ scope: 'admin:all', response: Listed }, async ({ token: caller, tenant, now }) => {
+export const handler = route({ scope: 'admin:all', response: listOf('tokens', apiToken) }, async ({ token: caller, tenant, now }) => {
   const { workspaceId } = tenantParts(tenant);
   const tokens = (await listTokens(workspaceId))
     .filter((t) => manages(caller, workspaceId, t))
     .sort((a, b) => b._id.localeCompare(a._id))
     .map((t) => tokenView(t, now));
-  return { tokens, pagination: { total: tokens.length, page: 1, limit: tokens.length, pages: 1, hasMore: false } };
+  return { tokens, pagination: onePage(tokens.length) };
 });
