@@ -1,15 +1,18 @@
 import * as z from 'zod';
 import { ACTIVITY_TYPES, type Activity } from '../domain/crm/activity';
-import { LeadStatus, type Lead } from '../domain/crm/lead';
+import { LeadStatus, type Lead, type StageStay } from '../domain/crm/lead';
 import { StageKind, type Pipeline } from '../domain/crm/pipeline';
 import { TaskPriority, TaskStatus, type Task } from '../domain/crm/task';
 import { exactly, id, nullableId, time } from './common';
+
+/** A stage of a pipeline, in its place in the pipeline's order. */
+export const stage = z.strictObject({ _id: id, name: z.string(), kind: StageKind, probability: z.number().min(0).max(1), position: z.number().int().min(0) }).meta({ id: 'Stage' });
 
 export const pipeline = exactly<Pipeline>()(
   z.strictObject({
     _id: id,
     name: z.string(),
-    stages: z.array(z.strictObject({ _id: id, name: z.string(), kind: StageKind, probability: z.number().min(0).max(1), position: z.number().int().min(0) })),
+    stages: z.array(stage),
     createdAt: time,
     updatedAt: time,
   }),
@@ -70,3 +73,21 @@ export const activity = exactly<Activity>()(
     createdAt: time,
   }),
 ).meta({ id: 'Activity' });
+
+/** A lead's stay in one stage: `exitedAt` and `durationSeconds` are null while it is still there. */
+export const stageStay = exactly<StageStay>()(
+  z.strictObject({ pipelineId: id, stageId: id, enteredAt: time, exitedAt: time.nullable(), durationSeconds: z.number().int().min(0).nullable() }),
+).meta({ id: 'StageStay' });
+
+const amount = z.number().int();
+const values = z.array(z.strictObject({ currency: z.string().length(3), amount, weightedAmount: amount }));
+
+/** A pipeline's open value by stage and currency, weighted by each stage's probability. */
+export const summary = z
+  .strictObject({
+    pipelineId: id,
+    stages: z.array(z.strictObject({ stageId: id, name: z.string(), kind: StageKind, probability: z.number().min(0).max(1), count: z.number().int().min(0), values })),
+    count: z.number().int().min(0),
+    values,
+  })
+  .meta({ id: 'PipelineSummary' });
