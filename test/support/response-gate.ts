@@ -116,6 +116,15 @@ export const checkJsonAnswer = async (method: string, path: string, res: { statu
   await checkAnswer({ method, path, status: res.status, body });
 };
 
+/** `fetch` with the gate on every answer, for callers that bring their own client (the typed one, raw requests). */
+export const gatedFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+  const request = new Request(input, init);
+  const response = await fetch(request);
+  const url = new URL(request.url);
+  await checkJsonAnswer(request.method, url.pathname + url.search, { status: response.status, text: await response.clone().text() });
+  return response;
+};
+
 /** The counts every test process left in `dir`, added up. */
 export const sumGateCounts = (dir: string): GateCounts =>
   readdirSync(dir)
