@@ -24,7 +24,7 @@ export const pagination = z.strictObject({
   pages: z.number().int().min(0),
   hasMore: z.boolean(),
   nextCursor: z.string().nullable(),
-});
+}).meta({ id: 'Pagination' });
 
 /** A list answer: `{<key>: [view…], pagination}`. */
 export const listOf = <K extends string, S extends z.ZodType>(key: K, view: S) =>
