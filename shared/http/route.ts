@@ -18,6 +18,9 @@ type Out<S> = S extends z.ZodType ? z.output<S> : Record<string, never>;
 /** What the handler must return: the input of the declared `response` schema (any object for a file or a public document). */
 type Answer<R> = R extends z.ZodType ? z.input<R> : object;
 
+/** Every JSON route declares its answer; a file, the public document and the unrouted fallback answer otherwise. */
+type Declared = { response: z.ZodType } | { produces: string } | { public: true } | { unrouted: true };
+
 export interface RouteSpec<B, Q, P, R = z.ZodType | undefined> {
   /** The one scope this route requires, or `null` for token-introspection routes any valid token may call. */
   scope: Scope | null;
@@ -72,7 +75,7 @@ export const route = <
   W extends boolean | undefined = undefined,
   R extends z.ZodType | undefined = undefined,
 >(
-  spec: RouteSpec<B, Q, P, R> & { workspace?: W },
+  spec: RouteSpec<B, Q, P, R> & { workspace?: W } & Declared,
   fn: (ctx: Ctx<B, Q, P, W>) => Promise<NoInfer<Answer<R>>>,
 ) => {
   const chain = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>().use(

@@ -11,6 +11,8 @@ describe('route() and its response schema', () => {
     route({ scope: null, workspace: false, response: Answer }, async () => ({ name: 1 }));
     // @ts-expect-error the handler leaves out a field the schema requires
     route({ scope: null, workspace: false, response: Answer }, async () => ({}));
+    // @ts-expect-error a JSON route must declare its response (a file, the public document and the fallback need not)
+    route({ scope: null, workspace: false }, async () => ({}));
     expect(declared.spec.response).toBe(Answer);
   });
 });
