@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createParleyClient } from '../../shared/client/client';
 import { createWorkspace } from '../../shared/data/workspaces';
+import { gatedFetch } from '../support/response-gate';
 import { useTestStack } from '../support/stack';
 import { tokenFor } from '../support/tenants';
 
@@ -10,7 +11,7 @@ import { tokenFor } from '../support/tenants';
  */
 const env = useTestStack();
 
-const sdk = (token: string, workspaceId?: string) => createParleyClient({ baseUrl: env.stack.baseUrl, token, workspaceId });
+const sdk = (token: string, workspaceId?: string) => createParleyClient({ baseUrl: env.stack.baseUrl, token, workspaceId, fetch: gatedFetch });
 
 const admin = async () => {
   const t = await env.tenant();

@@ -3,6 +3,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
+import * as z from 'zod';
 import { dynamo } from '../../shared/aws/dynamo';
 import { config } from '../../shared/config';
 import { keyDigest } from '../../shared/domain/idempotency/key';
@@ -177,7 +178,7 @@ describe('Idempotency-Key', () => {
     const t = await env.tenant();
     let calls = 0;
     // A route of the one pipeline whose handler fails the first time only.
-    const flaky = route({ scope: 'contacts:write', status: 201 }, async () => {
+    const flaky = route({ scope: 'contacts:write', status: 201, response: z.strictObject({ calls: z.number() }) }, async () => {
       if (++calls === 1) throw failure;
       return { calls };
     });

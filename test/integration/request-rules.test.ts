@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { objectId } from '../../shared/ids';
 import { expectError, type Client } from '../support/api';
 import { outboxEvents } from '../support/outbox';
+import { gatedFetch } from '../support/response-gate';
 import { useTestStack } from '../support/stack';
 
 const env = useTestStack({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
@@ -128,7 +129,7 @@ describe('text the storage cannot hold exactly', () => {
   it('refuses a body that is not valid UTF-8 with 400', async () => {
     const { token, workspaceId } = await env.tenant();
     const bytes = Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]);
-    const res = await fetch(`${env.stack.baseUrl}/api/v1/tags`, {
+    const res = await gatedFetch(`${env.stack.baseUrl}/api/v1/tags`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'x-workspace-id': workspaceId, 'content-type': 'application/json' },
       body: bytes,
@@ -138,7 +139,7 @@ describe('text the storage cannot hold exactly', () => {
   });
 
   it('answers a request line and headers over 16 KB in the error wrapper, as JSON', async () => {
-    const res = await fetch(`${env.stack.baseUrl}/api/v1/tags?q=${'x'.repeat(20_000)}`);
+    const res = await gatedFetch(`${env.stack.baseUrl}/api/v1/tags?q=${'x'.repeat(20_000)}`);
     expect(res.status).toBe(400);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expect(await res.json()).toMatchObject({ success: false, error: { code: 'BAD_REQUEST' } });

@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { checkAnswer } from './response-gate';
 export interface ApiResponse<T = any> {
   status: number;
   headers: Headers;
@@ -26,7 +27,9 @@ export const client = (baseUrl: string, caller: Caller = {}) => {
     const text = await res.text();
     // Files (an .ics) come back as text; everything else the API answers is JSON.
     const json = !/^text\/(?!json)/.test(res.headers.get('content-type') ?? '');
-    return { status: res.status, headers: res.headers, body: text ? (json ? JSON.parse(text) : text) : undefined };
+    const answer = { status: res.status, headers: res.headers, body: text ? (json ? JSON.parse(text) : text) : undefined };
+    await checkAnswer({ method, path, ...answer });
+    return answer;
   };
   return {
     get: (path: string, headers?: Record<string, string>) => call('GET', path, undefined, headers),

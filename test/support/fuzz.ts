@@ -21,6 +21,7 @@ import {
 import type { Client } from './api';
 import { factoryFor, type ResourceFactory } from './resource-factories';
 import type { LoadedRoute } from './routes';
+import { checkJsonAnswer } from './response-gate';
 import { tokenFor } from './tenants';
 
 /**
@@ -273,8 +274,16 @@ export class TokenPool {
 
 const agent = new Agent({ keepAlive: true, maxSockets: 16 });
 
-/** One raw HTTP request: bytes exactly as given, the answer as text whatever its type. */
-export const send = (baseUrl: string, c: { method: string; target: string; headers: Record<string, string>; body?: Buffer }, auth: { token: string; workspaceId: string }): Promise<RawResponse> =>
+type Request = { method: string; target: string; headers: Record<string, string>; body?: Buffer };
+
+/** One raw HTTP request: bytes exactly as given, the answer as text whatever its type (a JSON one held to the response gate). */
+export const send = async (baseUrl: string, c: Request, auth: { token: string; workspaceId: string }): Promise<RawResponse> => {
+  const res = await sendRaw(baseUrl, c, auth);
+  await checkJsonAnswer(c.method, c.target, res);
+  return res;
+};
+
+const sendRaw = (baseUrl: string, c: Request, auth: { token: string; workspaceId: string }): Promise<RawResponse> =>
   new Promise((resolve, reject) => {
     const url = new URL(baseUrl);
     const req = request(

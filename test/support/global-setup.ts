@@ -1,13 +1,23 @@
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { GATE_DIR_ENV, sumGateCounts } from './response-gate';
 import { TLS_DIR_ENV, createTestCertificate } from './tls';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
-/** The run's self-signed certificate, trusted by every test worker. */
+/** The run's self-signed certificate, trusted by every test worker, and the response gate's tally. */
 export default async function setup() {
   // Node reads NODE_EXTRA_CA_CERTS only at start-up, so it must be set before the test workers fork.
   const tls = await createTestCertificate();
   process.env[TLS_DIR_ENV] = tls.dir;
   process.env.NODE_EXTRA_CA_CERTS = tls.certFile;
-  return () => rmSync(tls.dir, { recursive: true, force: true });
+  const gate = mkdtempSync(join(tmpdir(), 'parley-response-gate-'));
+  process.env[GATE_DIR_ENV] = gate;
+  return () => {
+    const { checked, exempt, undeclared } = sumGateCounts(gate);
+    process.stdout.write(`response gate: ${checked} answers checked against their declared schemas (${exempt} files or public documents exempt, ${undeclared} from routes declaring no response)\n`);
+    rmSync(gate, { recursive: true, force: true });
+    rmSync(tls.dir, { recursive: true, force: true });
+  };
 }

@@ -4,13 +4,12 @@ import { createToken } from '../../../shared/data/tokens';
 import { grantToken } from '../../../shared/domain/auth/token-grant';
 import { tenantParts } from '../../../shared/domain/auth/tenant';
 import { CreateTokenBody } from '../../../shared/domain/auth/token-input';
-import { TokenView, tokenView } from './schemas';
-
-const Created = z.object({ token: TokenView.extend({ token: z.string().describe('The secret token: shown in this response only, never again') }) });
+import { createdToken } from '../../../shared/views/auth';
+import { tokenView } from './schemas';
 
 /** The dashboard's "create token": never wider than the caller's own scopes, workspaces or mode. */
 export const handler = route(
-  { scope: 'admin:all', body: CreateTokenBody, status: 201, response: Created },
+  { scope: 'admin:all', body: CreateTokenBody, status: 201, response: z.strictObject({ token: createdToken }) },
   async ({ body, token: caller, tenant, now }) => {
     const granted = grantToken(caller, tenantParts(tenant).workspaceId, body, now);
     const { token, record } = await createToken(granted, now);

@@ -1,7 +1,9 @@
+import * as z from 'zod';
 import { route } from '../../../shared/http/route';
+import { callerToken } from '../../../shared/views/auth';
 import { livemode } from '../../../shared/domain/auth/token';
 
-export const handler = route({ scope: null, workspace: false }, async ({ token }) => ({
+export const handler = route({ scope: null, workspace: false, response: z.strictObject({ token: callerToken }) }, async ({ token }) => ({
   token: {
     _id: token._id,
     name: token.name,

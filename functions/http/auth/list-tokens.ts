@@ -1,18 +1,14 @@
-import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { wholeList } from '../../../shared/http/pagination';
 import { listTokens } from '../../../shared/data/tokens';
 import { tenantParts } from '../../../shared/domain/auth/tenant';
 import { manages } from '../../../shared/domain/auth/token-grant';
-import { TokenView, tokenView } from './schemas';
-
-const Listed = z.object({
-  tokens: z.array(TokenView),
-  pagination: z.object({ total: z.number(), page: z.number(), limit: z.number(), pages: z.number(), hasMore: z.boolean(), nextCursor: z.null() }),
-});
+import { apiToken } from '../../../shared/views/auth';
+import { listOf } from '../../../shared/views/common';
+import { tokenView } from './schemas';
 
 /** The workspace's tokens in the caller's mode, newest first, revoked and expired ones included; never a secret. */
-export const handler = route({ scope: 'admin:all', response: Listed }, async ({ token: caller, tenant, now }) => {
+export const handler = route({ scope: 'admin:all', response: listOf('tokens', apiToken) }, async ({ token: caller, tenant, now }) => {
   const { workspaceId } = tenantParts(tenant);
   const tokens = (await listTokens(workspaceId))
     .filter((t) => manages(caller, workspaceId, t))

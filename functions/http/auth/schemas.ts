@@ -1,14 +1,11 @@
 import * as z from 'zod';
 import { OBJECT_ID } from '../../../shared/ids';
 import { livemode, tokenState, type TokenRecord } from '../../../shared/domain/auth/token';
-import { token } from '../../../shared/events/event-data';
+import { apiToken } from '../../../shared/views/auth';
 
 export const TokenParams = z.strictObject({ id: z.string().regex(OBJECT_ID) });
 
-/** A token as the API shows it: never its hash, its secret only in the creation response. */
-export const TokenView = token.extend({ status: z.enum(['active', 'revoked', 'expired']), livemode: z.boolean() });
-
-export const tokenView = (t: TokenRecord, now: Date): z.infer<typeof TokenView> => ({
+export const tokenView = (t: TokenRecord, now: Date): z.infer<typeof apiToken> => ({
   _id: t._id,
   name: t.name,
   prefix: t.prefix,

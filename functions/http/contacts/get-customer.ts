@@ -1,7 +1,9 @@
+import * as z from 'zod';
 import { route } from '../../../shared/http/route';
+import { contact } from '../../../shared/views/contacts';
 import { requireCustomer } from '../../../shared/data/customers';
 import { IdParams } from './schemas';
 
-export const handler = route({ scope: 'contacts:read', params: IdParams }, async ({ params, tenant }) => ({
+export const handler = route({ scope: 'contacts:read', params: IdParams, response: z.strictObject({ customer: contact }) }, async ({ params, tenant }) => ({
   customer: (await requireCustomer(tenant, params.id)).customer,
 }));

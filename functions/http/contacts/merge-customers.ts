@@ -1,7 +1,8 @@
 import { route } from '../../../shared/http/route';
+import { customerMerge } from '../../../shared/views/contacts';
 import { mergeCustomers } from '../../../shared/data/customers-merge';
 import { MergeCustomers } from './schemas';
 
-export const handler = route({ scope: 'contacts:write', body: MergeCustomers }, async ({ body, tenant, now }) =>
+export const handler = route({ scope: 'contacts:write', body: MergeCustomers, response: customerMerge }, async ({ body, tenant, now }) =>
   mergeCustomers(tenant, body.baseId, body.mergeeId, now),
 );

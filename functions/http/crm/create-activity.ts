@@ -1,7 +1,9 @@
+import * as z from 'zod';
 import { route } from '../../../shared/http/route';
+import { activity } from '../../../shared/views/crm';
 import { addActivity } from '../../../shared/data/activities';
 import { CreateActivity } from './schemas';
 
-export const handler = route({ scope: 'crm:create', body: CreateActivity, status: 201 }, async ({ body, tenant, now }) => ({
+export const handler = route({ scope: 'crm:create', body: CreateActivity, status: 201, response: z.strictObject({ activity }) }, async ({ body, tenant, now }) => ({
   activity: await addActivity(tenant, body, now),
 }));

@@ -1,7 +1,9 @@
+import * as z from 'zod';
 import { route } from '../../../shared/http/route';
+import { pipeline } from '../../../shared/views/crm';
 import { createStage } from '../../../shared/data/pipelines';
 import { CreateStage, IdParams } from './schemas';
 
-export const handler = route({ scope: 'crm:create', params: IdParams, body: CreateStage, status: 201 }, async ({ params, body, tenant, now }) => ({
+export const handler = route({ scope: 'crm:create', params: IdParams, body: CreateStage, status: 201, response: z.strictObject({ pipeline }) }, async ({ params, body, tenant, now }) => ({
   pipeline: await createStage(tenant, params.id, body, now),
 }));

@@ -1,7 +1,9 @@
+import * as z from 'zod';
 import { route } from '../../../shared/http/route';
+import { task } from '../../../shared/views/crm';
 import { createTask } from '../../../shared/data/tasks';
 import { CreateTask } from './schemas';
 
-export const handler = route({ scope: 'crm:create', body: CreateTask, status: 201 }, async ({ body, tenant, now }) => ({
+export const handler = route({ scope: 'crm:create', body: CreateTask, status: 201, response: z.strictObject({ task }) }, async ({ body, tenant, now }) => ({
   task: await createTask(tenant, body, now),
 }));

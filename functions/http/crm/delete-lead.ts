@@ -1,7 +1,9 @@
+import * as z from 'zod';
 import { route } from '../../../shared/http/route';
+import { lead } from '../../../shared/views/crm';
 import { deleteLead } from '../../../shared/data/leads';
 import { IdParams } from './schemas';
 
-export const handler = route({ scope: 'crm:delete', params: IdParams }, async ({ params, tenant, now }) => ({
+export const handler = route({ scope: 'crm:delete', params: IdParams, response: z.strictObject({ lead }) }, async ({ params, tenant, now }) => ({
   lead: await deleteLead(tenant, params.id, now),
 }));

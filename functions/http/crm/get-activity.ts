@@ -1,7 +1,9 @@
+import * as z from 'zod';
 import { route } from '../../../shared/http/route';
+import { activity } from '../../../shared/views/crm';
 import { requireActivity } from '../../../shared/data/activities';
 import { IdParams } from './schemas';
 
-export const handler = route({ scope: 'crm:read', params: IdParams }, async ({ params, tenant }) => ({
+export const handler = route({ scope: 'crm:read', params: IdParams, response: z.strictObject({ activity }) }, async ({ params, tenant }) => ({
   activity: await requireActivity(tenant, params.id),
 }));

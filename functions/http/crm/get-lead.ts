@@ -1,7 +1,9 @@
+import * as z from 'zod';
 import { route } from '../../../shared/http/route';
+import { lead } from '../../../shared/views/crm';
 import { requireLead } from '../../../shared/data/leads';
 import { IdParams } from './schemas';
 
-export const handler = route({ scope: 'crm:read', params: IdParams }, async ({ params, tenant }) => ({
+export const handler = route({ scope: 'crm:read', params: IdParams, response: z.strictObject({ lead }) }, async ({ params, tenant }) => ({
   lead: (await requireLead(tenant, params.id)).lead,
 }));

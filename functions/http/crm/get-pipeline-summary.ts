@@ -1,7 +1,9 @@
+import * as z from 'zod';
 import { route } from '../../../shared/http/route';
+import { summary } from '../../../shared/views/crm';
 import { pipelineSummary } from '../../../shared/data/pipelines';
 import { IdParams } from './schemas';
 
-export const handler = route({ scope: 'crm:read', params: IdParams }, async ({ params, tenant }) => ({
+export const handler = route({ scope: 'crm:read', params: IdParams, response: z.strictObject({ summary }) }, async ({ params, tenant }) => ({
   summary: await pipelineSummary(tenant, params.id),
 }));

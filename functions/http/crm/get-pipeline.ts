@@ -1,7 +1,9 @@
+import * as z from 'zod';
 import { route } from '../../../shared/http/route';
+import { pipeline } from '../../../shared/views/crm';
 import { requirePipeline } from '../../../shared/data/pipelines';
 import { IdParams } from './schemas';
 
-export const handler = route({ scope: 'crm:read', params: IdParams }, async ({ params, tenant }) => ({
+export const handler = route({ scope: 'crm:read', params: IdParams, response: z.strictObject({ pipeline }) }, async ({ params, tenant }) => ({
   pipeline: (await requirePipeline(tenant, params.id)).pipeline,
 }));

@@ -1,7 +1,9 @@
+import * as z from 'zod';
 import { route } from '../../../shared/http/route';
+import { lead } from '../../../shared/views/crm';
 import { moveLeadToStage } from '../../../shared/data/leads';
 import { IdParams, MoveLead } from './schemas';
 
-export const handler = route({ scope: 'crm:update', params: IdParams, body: MoveLead }, async ({ params, body, tenant, now }) => ({
+export const handler = route({ scope: 'crm:update', params: IdParams, body: MoveLead, response: z.strictObject({ lead }) }, async ({ params, body, tenant, now }) => ({
   lead: await moveLeadToStage(tenant, params.id, body, now),
 }));

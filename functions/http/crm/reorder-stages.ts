@@ -1,7 +1,9 @@
+import * as z from 'zod';
 import { route } from '../../../shared/http/route';
+import { pipeline } from '../../../shared/views/crm';
 import { reorderPipelineStages } from '../../../shared/data/pipelines';
 import { IdParams, ReorderStages } from './schemas';
 
-export const handler = route({ scope: 'crm:update', params: IdParams, body: ReorderStages }, async ({ params, body, tenant, now }) => ({
+export const handler = route({ scope: 'crm:update', params: IdParams, body: ReorderStages, response: z.strictObject({ pipeline }) }, async ({ params, body, tenant, now }) => ({
   pipeline: await reorderPipelineStages(tenant, params.id, body.stageIds, now),
 }));

@@ -1,7 +1,9 @@
+import * as z from 'zod';
 import { route } from '../../../shared/http/route';
+import { lead } from '../../../shared/views/crm';
 import { updateLead } from '../../../shared/data/leads';
 import { IdParams, UpdateLead } from './schemas';
 
-export const handler = route({ scope: 'crm:update', params: IdParams, body: UpdateLead }, async ({ params, body, tenant, now }) => ({
+export const handler = route({ scope: 'crm:update', params: IdParams, body: UpdateLead, response: z.strictObject({ lead }) }, async ({ params, body, tenant, now }) => ({
   lead: await updateLead(tenant, params.id, body, now),
 }));

@@ -1,7 +1,9 @@
+import * as z from 'zod';
 import { route } from '../../../shared/http/route';
+import { pipeline } from '../../../shared/views/crm';
 import { updateStage } from '../../../shared/data/pipelines';
 import { StageParams, UpdateStage } from './schemas';
 
-export const handler = route({ scope: 'crm:update', params: StageParams, body: UpdateStage }, async ({ params, body, tenant, now }) => ({
+export const handler = route({ scope: 'crm:update', params: StageParams, body: UpdateStage, response: z.strictObject({ pipeline }) }, async ({ params, body, tenant, now }) => ({
   pipeline: await updateStage(tenant, params.id, params.stageId, body, now),
 }));

@@ -1,7 +1,9 @@
+import * as z from 'zod';
 import { route } from '../../../shared/http/route';
+import { task } from '../../../shared/views/crm';
 import { updateTask } from '../../../shared/data/tasks';
 import { IdParams, UpdateTask } from './schemas';
 
-export const handler = route({ scope: 'crm:update', params: IdParams, body: UpdateTask }, async ({ params, body, tenant, now }) => ({
+export const handler = route({ scope: 'crm:update', params: IdParams, body: UpdateTask, response: z.strictObject({ task }) }, async ({ params, body, tenant, now }) => ({
   task: await updateTask(tenant, params.id, body, now),
 }));

@@ -1,8 +1,10 @@
+import * as z from 'zod';
 import { route } from '../../../shared/http/route';
+import { conversation } from '../../../shared/views/inbox';
 import { deleteConversation } from '../../../shared/data/conversations';
 import { IdParams } from './schemas';
 
-export const handler = route({ scope: 'inbox:write', params: IdParams }, async ({ params, tenant, now }) => ({
+export const handler = route({ scope: 'inbox:write', params: IdParams, response: z.strictObject({ conversation, deleted: z.literal(true) }) }, async ({ params, tenant, now }) => ({
   conversation: await deleteConversation(tenant, params.id, now),
-  deleted: true,
+  deleted: true as const,
 }));

@@ -1,7 +1,9 @@
+import * as z from 'zod';
 import { route } from '../../../shared/http/route';
+import { conversation } from '../../../shared/views/inbox';
 import { requireConversation } from '../../../shared/data/conversations';
 import { IdParams } from './schemas';
 
-export const handler = route({ scope: 'inbox:read', params: IdParams }, async ({ params, tenant }) => ({
+export const handler = route({ scope: 'inbox:read', params: IdParams, response: z.strictObject({ conversation }) }, async ({ params, tenant }) => ({
   conversation: (await requireConversation(tenant, params.id)).conversation,
 }));

@@ -1,7 +1,8 @@
 import { route } from '../../../shared/http/route';
+import { receivedMessage } from '../../../shared/views/inbox';
 import { receiveIncoming } from '../../../shared/data/messages-incoming';
 import { IncomingMessage } from './schemas';
 
-export const handler = route({ scope: 'inbox:write', body: IncomingMessage, status: 201 }, async ({ body, tenant, now }) =>
+export const handler = route({ scope: 'inbox:write', body: IncomingMessage, status: 201, response: receivedMessage }, async ({ body, tenant, now }) =>
   receiveIncoming(tenant, body, now),
 );

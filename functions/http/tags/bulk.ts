@@ -1,10 +1,12 @@
+import * as z from 'zod';
 import { route } from '../../../shared/http/route';
+import { bulkTagging } from '../../../shared/views/tags';
 import { BulkTagging, type TagAction } from '../../../shared/domain/tags/tagging';
 import { applyTagging } from '../../../shared/data/tags-tagging';
 
 /** `POST /tags/bulk` and `/tags/bulk/remove`: the same body and answer, adding or removing. */
 export const bulkRoute = (action: TagAction) =>
-  route({ scope: 'tags:write', body: BulkTagging }, async ({ body, tenant, now }) => {
+  route({ scope: 'tags:write', body: BulkTagging, response: z.strictObject({ bulk: bulkTagging }) }, async ({ body, tenant, now }) => {
     const { changed, unchanged } = await applyTagging(tenant, body, action, now);
     return { bulk: { action, entityType: body.entityType, tagIds: [...new Set(body.tagIds)], changed, unchanged } };
   });

@@ -1,7 +1,9 @@
+import * as z from 'zod';
 import { route } from '../../../shared/http/route';
+import { tag } from '../../../shared/views/tags';
 import { CreateTag } from '../../../shared/domain/tags/tag';
 import { createTag } from '../../../shared/data/tags';
 
-export const handler = route({ scope: 'tags:write', body: CreateTag, status: 201 }, async ({ body, tenant, now }) => ({
+export const handler = route({ scope: 'tags:write', body: CreateTag, status: 201, response: z.strictObject({ tag }) }, async ({ body, tenant, now }) => ({
   tag: await createTag(tenant, body, now),
 }));

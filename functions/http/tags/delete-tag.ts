@@ -1,8 +1,9 @@
 import { route } from '../../../shared/http/route';
+import { tagDeletion } from '../../../shared/views/tags';
 import { deleteTag } from '../../../shared/data/tags-delete';
 import { IdParams } from './params';
 
-export const handler = route({ scope: 'tags:write', params: IdParams }, async ({ params, tenant, now }) => {
+export const handler = route({ scope: 'tags:write', params: IdParams, response: tagDeletion }, async ({ params, tenant, now }) => {
   const { tag, detached, complete } = await deleteTag(tenant, params.id, now);
-  return { tag, deleted: true, detached, complete };
+  return { tag, deleted: true as const, detached, complete };
 });

@@ -1,5 +1,7 @@
-import { route } from '../../../shared/http/route';
 import { wholeList } from '../../../shared/http/pagination';
+import { route } from '../../../shared/http/route';
+import { listOf } from '../../../shared/views/common';
+import { entityTags, tag } from '../../../shared/views/tags';
 import { NotFoundError } from '../../../shared/domain/errors';
 import { TagIdsBody, type TagAction, type EntityType } from '../../../shared/domain/tags/tagging';
 import { getTag, tagsByName } from '../../../shared/data/tags';
@@ -15,7 +17,7 @@ const change = async (ws: string, type: EntityType, id: string, tagIds: string[]
 };
 
 export const listEntityTags = (type: EntityType) =>
-  route({ scope: 'tags:read', params: IdParams }, async ({ params, tenant }) => {
+  route({ scope: 'tags:read', params: IdParams, response: listOf('tags', tag) }, async ({ params, tenant }) => {
     const tagIds = await entityTagIds(tenant, type, params.id);
     if (!tagIds) throw notFound[type]();
     const tags = await tagsByName(tenant, tagIds);
@@ -23,12 +25,12 @@ export const listEntityTags = (type: EntityType) =>
   });
 
 export const attachTags = (type: EntityType) =>
-  route({ scope: 'tags:write', params: IdParams, body: TagIdsBody }, ({ params, body, tenant, now }) =>
+  route({ scope: 'tags:write', params: IdParams, body: TagIdsBody, response: entityTags }, ({ params, body, tenant, now }) =>
     change(tenant, type, params.id, body.tagIds, 'tag', now),
   );
 
 export const detachTag = (type: EntityType) =>
-  route({ scope: 'tags:write', params: EntityTagParams }, async ({ params, tenant, now }) => {
+  route({ scope: 'tags:write', params: EntityTagParams, response: entityTags }, async ({ params, tenant, now }) => {
     if (!(await getTag(tenant, params.tagId))) throw new NotFoundError('Tag');
     return change(tenant, type, params.id, [params.tagId], 'untag', now);
   });

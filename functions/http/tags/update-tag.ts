@@ -1,8 +1,10 @@
+import * as z from 'zod';
 import { route } from '../../../shared/http/route';
+import { tag } from '../../../shared/views/tags';
 import { UpdateTag } from '../../../shared/domain/tags/tag';
 import { updateTag } from '../../../shared/data/tags';
 import { IdParams } from './params';
 
-export const handler = route({ scope: 'tags:write', params: IdParams, body: UpdateTag }, async ({ params, body, tenant, now }) => ({
+export const handler = route({ scope: 'tags:write', params: IdParams, body: UpdateTag, response: z.strictObject({ tag }) }, async ({ params, body, tenant, now }) => ({
   tag: await updateTag(tenant, params.id, body, now),
 }));

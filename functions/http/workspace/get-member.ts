@@ -1,7 +1,9 @@
+import * as z from 'zod';
 import { route } from '../../../shared/http/route';
+import { member } from '../../../shared/views/auth';
 import { getMember } from '../../../shared/data/members';
 import { IdParams } from './schemas';
 
-export const handler = route({ scope: 'admin:all', params: IdParams }, async ({ params, tenant }) => ({
+export const handler = route({ scope: 'admin:all', params: IdParams, response: z.strictObject({ member }) }, async ({ params, tenant }) => ({
   member: await getMember(tenant, params.id),
 }));

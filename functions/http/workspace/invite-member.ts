@@ -1,7 +1,9 @@
+import * as z from 'zod';
 import { route } from '../../../shared/http/route';
+import { member } from '../../../shared/views/auth';
 import { addMember } from '../../../shared/data/members';
 import { InviteMember } from './schemas';
 
-export const handler = route({ scope: 'admin:all', body: InviteMember, status: 201 }, async ({ body, tenant, now }) => ({
+export const handler = route({ scope: 'admin:all', body: InviteMember, status: 201, response: z.strictObject({ member }) }, async ({ body, tenant, now }) => ({
   member: await addMember(tenant, body, now),
 }));

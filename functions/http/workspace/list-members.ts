@@ -1,9 +1,11 @@
 import { route } from '../../../shared/http/route';
+import { member } from '../../../shared/views/auth';
+import { listOf } from '../../../shared/views/common';
 import { paginationOf } from '../../../shared/http/pagination';
 import { listMembers } from '../../../shared/data/members';
 import { MemberFilters } from './schemas';
 
-export const handler = route({ scope: 'admin:all', query: MemberFilters }, async ({ query, tenant }) => {
+export const handler = route({ scope: 'admin:all', query: MemberFilters, response: listOf('members', member) }, async ({ query, tenant }) => {
   const { page, limit, cursor, ...filters } = query;
   const { members, total, nextCursor } = await listMembers(tenant, filters, { page, limit, cursor });
   return { members, pagination: paginationOf(total, query, nextCursor) };

@@ -1,7 +1,9 @@
+import * as z from 'zod';
 import { route } from '../../../shared/http/route';
+import { member } from '../../../shared/views/auth';
 import { removeMemberById } from '../../../shared/data/member-removal';
 import { IdParams } from './schemas';
 
-export const handler = route({ scope: 'admin:all', params: IdParams, errors: ['CONFLICT'] }, async ({ params, tenant, now }) => ({
+export const handler = route({ scope: 'admin:all', params: IdParams, response: z.strictObject({ member }), errors: ['CONFLICT'] }, async ({ params, tenant, now }) => ({
   member: await removeMemberById(tenant, params.id, now),
 }));

@@ -1,8 +1,10 @@
+import * as z from 'zod';
 import { route } from '../../../shared/http/route';
+import { workspace } from '../../../shared/views/auth';
 import { tenantParts } from '../../../shared/domain/auth/tenant';
 import { updateWorkspace } from '../../../shared/data/workspaces';
 import { UpdateWorkspace } from './schemas';
 
-export const handler = route({ scope: 'admin:all', body: UpdateWorkspace }, async ({ body, tenant, now }) => ({
+export const handler = route({ scope: 'admin:all', body: UpdateWorkspace, response: z.strictObject({ workspace }) }, async ({ body, tenant, now }) => ({
   workspace: await updateWorkspace(tenantParts(tenant).workspaceId, body, now),
 }));

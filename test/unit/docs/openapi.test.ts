@@ -64,9 +64,11 @@ describe('the OpenAPI document', () => {
 
   it('shows a declared response schema under the success wrapper (token creation shows the secret field)', () => {
     const op = operationOf('POST', '/api/v1/auth/tokens')!;
-    const data = op.responses['201']!.content['application/json'].schema.properties!.data as { properties: { token: { properties: Record<string, unknown>; required: string[] } } };
-    expect(Object.keys(data.properties.token.properties)).toEqual(expect.arrayContaining(['_id', 'prefix', 'scopes', 'status', 'token']));
-    expect(data.properties.token.required).toContain('token');
+    const data = op.responses['201']!.content['application/json'].schema.properties!.data as { properties: { token: { $ref: string } } };
+    // The view is a named component, referred to from the operation.
+    const token = document.components?.schemas?.[data.properties.token.$ref.split('/').pop()!] as { properties: Record<string, unknown>; required: string[] };
+    expect(Object.keys(token.properties)).toEqual(expect.arrayContaining(['_id', 'prefix', 'scopes', 'status', 'token']));
+    expect(token.required).toContain('token');
   });
 
   it('lists every catalog event, and the ping, as a webhook with its data schema', () => {

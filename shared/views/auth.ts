@@ -1,0 +1,72 @@
+import * as z from 'zod';
+import type { TokenRecord } from '../domain/auth/token';
+import { WEEKDAYS, type Workspace } from '../domain/auth/workspace';
+import { MemberStatus, Role, type Member } from '../domain/auth/member';
+import { exactly, id, time } from './common';
+
+export const token = exactly<TokenRecord>()(
+  z.strictObject({
+    _id: id,
+    name: z.string(),
+    prefix: z.string(),
+    environment: z.enum(['live', 'test']),
+    scopes: z.array(z.string()),
+    workspaceIds: z.array(id),
+    createdAt: time,
+    expiresAt: time.optional(),
+    revokedAt: time.optional(),
+  }),
+).meta({ id: 'Token' });
+
+const span = z.strictObject({ start: z.string(), end: z.string() });
+
+export const workspace = exactly<Workspace>()(
+  z.strictObject({
+    _id: id,
+    name: z.string(),
+    timezone: z.string(),
+    locale: z.string(),
+    businessHours: z.strictObject(Object.fromEntries(WEEKDAYS.map((d) => [d, z.array(span)])) as Record<(typeof WEEKDAYS)[number], z.ZodArray<typeof span>>),
+    createdAt: time,
+    updatedAt: time,
+  }),
+).meta({ id: 'Workspace' });
+
+export const member = exactly<Member>()(
+  z.strictObject({
+    _id: id,
+    email: z.string(),
+    name: z.string().nullable(),
+    role: Role,
+    status: MemberStatus,
+    invitedAt: time,
+    joinedAt: time.nullable(),
+    removedAt: time.nullable(),
+    createdAt: time,
+    updatedAt: time,
+  }),
+).meta({ id: 'Member' });
+
+/** A token as the API lists it: never its hash, nor its secret after creation. */
+export const apiToken = token.extend({ status: z.enum(['active', 'revoked', 'expired']), livemode: z.boolean() }).meta({ id: 'ApiToken' });
+
+/** A token just created: the one answer that shows its secret. */
+export const createdToken = apiToken.extend({ token: z.string().describe('The secret token: shown in this response only, never again') }).meta({ id: 'CreatedApiToken' });
+
+/** The calling token, as `GET /auth/token` describes it. */
+export const callerToken = z
+  .strictObject({
+    _id: id,
+    name: z.string(),
+    prefix: z.string(),
+    environment: z.enum(['live', 'test']),
+    livemode: z.boolean(),
+    scopes: z.array(z.string()),
+    workspaceIds: z.array(id),
+    createdAt: time,
+    expiresAt: time.nullable(),
+  })
+  .meta({ id: 'CallerToken' });
+
+/** A workspace the calling token may act in, in the token's mode. */
+export const tokenWorkspace = workspace.extend({ livemode: z.boolean() }).meta({ id: 'TokenWorkspace' });
