@@ -5,6 +5,7 @@
  *   shared/webhooks, shared/http     services and the HTTP chain
  *   shared/data                      repositories: keys, items, transactions
  *   shared/events                    event catalog, envelope and payload bytes
+ *   shared/views                     resource views (zod): what routes answer and events carry
  *   shared/domain                    pure rules: imports only itself, shared/ids, zod and node:crypto
  *   infra/local                      the local runtime: nothing in functions/ or shared/ may lean on it
  *
@@ -26,6 +27,13 @@ module.exports = {
       comment: 'shared/domain is pure: only the domain itself, shared/ids, zod and croner (no AWS SDK, no config, no http, no data).',
       from: { path: '^shared/domain/' },
       to: { dependencyTypesNot: ['core'], pathNot: ['^shared/domain/', '^shared/ids\\.ts$', '(^|/)node_modules/zod/', '(^|/)node_modules/croner/'] },
+    },
+    {
+      name: 'views-are-schemas',
+      severity: 'error',
+      comment: 'A resource view describes a domain entity: it reads only the domain, shared/ids and zod, so routes and events can both use it.',
+      from: { path: '^shared/views/' },
+      to: { pathNot: ['^shared/(views|domain)/', '^shared/ids\\.ts$', '(^|/)node_modules/zod/'] },
     },
     {
       name: 'domain-uses-no-node-io',

@@ -1,5 +1,15 @@
 import * as z from 'zod';
-import { account, activity, article, booking, campaign, contact, conversation, definition, execution, lead, member, message, pipeline, recipient, step, subscription, tag, task, token, workspace } from './event-data';
+import { article } from '../views/ai';
+import { member, token, workspace } from '../views/auth';
+import { campaign, recipient } from '../views/broadcasts';
+import { account } from '../views/channels';
+import { contact } from '../views/contacts';
+import { activity, lead, pipeline, task } from '../views/crm';
+import { conversation, message } from '../views/inbox';
+import { booking } from '../views/scheduling';
+import { tag } from '../views/tags';
+import { subscription } from '../views/webhooks';
+import { definition, execution, step } from '../views/workflows';
 
 /**
  * Every event type, `<category>.<entity>.<action>`, with a description and the schema of its `data`

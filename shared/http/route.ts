@@ -15,7 +15,10 @@ import { header, stateOf } from './state';
 
 type Out<S> = S extends z.ZodType ? z.output<S> : Record<string, never>;
 
-export interface RouteSpec<B, Q, P> {
+/** What the handler must return: the input of the declared `response` schema (any object for a file or a public document). */
+type Answer<R> = R extends z.ZodType ? z.input<R> : object;
+
+export interface RouteSpec<B, Q, P, R = z.ZodType | undefined> {
   /** The one scope this route requires, or `null` for token-introspection routes any valid token may call. */
   scope: Scope | null;
   /** Whether the route acts inside a workspace named by `x-workspace-id` (default true). */
@@ -34,8 +37,12 @@ export interface RouteSpec<B, Q, P> {
    * result is the body itself, not the success wrapper, so tools read it as is. The wiring states it too.
    */
   public?: true;
-  /** The schema of the success wrapper's `data`, where the route declares it (the OpenAPI document shows it). */
-  response?: z.ZodType;
+  /**
+   * The schema of the success wrapper's `data`, built from the resource views in `shared/views/`: the
+   * handler's return type is checked against it, the OpenAPI document shows it, and the tests check
+   * every answer against it strictly.
+   */
+  response?: R;
 }
 
 export interface RouteContext<B, Q, P, W> {
@@ -63,9 +70,10 @@ export const route = <
   Q extends z.ZodType | undefined = undefined,
   P extends z.ZodType | undefined = undefined,
   W extends boolean | undefined = undefined,
+  R extends z.ZodType | undefined = undefined,
 >(
-  spec: RouteSpec<B, Q, P> & { workspace?: W },
-  fn: (ctx: Ctx<B, Q, P, W>) => Promise<object>,
+  spec: RouteSpec<B, Q, P, R> & { workspace?: W },
+  fn: (ctx: Ctx<B, Q, P, W>) => Promise<NoInfer<Answer<R>>>,
 ) => {
   const chain = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>().use(
     respond(spec.status ?? 200, { wrap: !spec.public }),
@@ -97,7 +105,7 @@ export const route = <
         header: (name: string) => header(event, name),
       },
     } as Ctx<B, Q, P, W>;
-    const run = () => fn(ctx);
+    const run = () => fn(ctx) as Promise<object>;
     const data = state.idempotency ? await runKeyed(state.idempotency, spec.status ?? 200, state.now, run) : await run();
     return data as unknown as APIGatewayProxyStructuredResultV2;
   });

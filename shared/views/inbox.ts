@@ -1,0 +1,41 @@
+import * as z from 'zod';
+import { Channel, Priority, Status, type Conversation } from '../domain/inbox/conversation';
+import { Attachment, MESSAGE_TYPES, type Message } from '../domain/inbox/message';
+import { exactly, id, time } from './common';
+
+export const conversation = exactly<Conversation>()(
+  z.strictObject({
+    _id: id,
+    number: z.number().int().min(1),
+    customerId: id,
+    channel: Channel,
+    channelId: id.nullable(),
+    status: Status,
+    snoozedUntil: time.nullable(),
+    assigneeId: z.string().nullable(),
+    priority: Priority,
+    subject: z.string().nullable(),
+    lastMessageAt: time.nullable(),
+    unreadCount: z.number().int().min(0),
+    messageCount: z.number().int().min(0),
+    tagIds: z.array(id),
+    createdAt: time,
+    updatedAt: time,
+  }),
+).meta({ id: 'Conversation' });
+
+export const message = exactly<Message>()(
+  z.strictObject({
+    _id: id,
+    conversationId: id,
+    type: z.enum(MESSAGE_TYPES),
+    private: z.boolean(),
+    content: z.string().nullable(),
+    attachments: z.array(Attachment),
+    deliveryStatus: z.enum(['received', 'pending', 'sent', 'delivered', 'read', 'failed']).nullable(),
+    failureReason: z.string().nullable(),
+    author: z.strictObject({ type: z.enum(['customer', 'token', 'system', 'ai']), id: z.string().nullable() }),
+    externalId: z.string().nullable(),
+    createdAt: time,
+  }),
+).meta({ id: 'Message' });

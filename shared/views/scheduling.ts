@@ -1,0 +1,21 @@
+import * as z from 'zod';
+import { BookingStatus, type Booking } from '../domain/scheduling/booking';
+import { exactly, id, time } from './common';
+
+export const booking = exactly<Booking>()(
+  z.strictObject({
+    _id: id,
+    title: z.string(),
+    customerId: id,
+    assigneeId: id,
+    startAt: time,
+    endAt: time,
+    timezone: z.string(),
+    location: z.string().nullable(),
+    notes: z.string().nullable(),
+    status: BookingStatus,
+    cancellationReason: z.string().nullable(),
+    createdAt: time,
+    updatedAt: time,
+  }),
+).meta({ id: 'Booking' });

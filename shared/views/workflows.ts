@@ -1,0 +1,52 @@
+import * as z from 'zod';
+import { BRANCHES, NODE_TYPES, type NodeType } from '../domain/workflows/nodes';
+import { CATEGORIES } from '../domain/workflows/failure';
+import { EXECUTION_STATUSES, type Execution, type Step } from '../domain/workflows/execution';
+import { exactly, id, time } from './common';
+
+const workflowNode = z.strictObject({ id: z.string(), type: z.enum(NODE_TYPES as [NodeType, ...NodeType[]]), name: z.string().optional(), config: z.record(z.string(), z.unknown()) });
+
+/** A workflow definition (its nodes' configs are checked per type when saved; see the API reference). */
+export const definition = z.strictObject({
+  _id: id,
+  name: z.string(),
+  description: z.string().optional(),
+  active: z.boolean(),
+  version: z.number().int().min(1),
+  trigger: z.looseObject({ type: z.enum(['event', 'manual', 'schedule']) }),
+  nodes: z.array(workflowNode),
+  edges: z.array(z.strictObject({ from: z.string(), to: z.string(), branch: z.enum(BRANCHES) })),
+  createdAt: time,
+  updatedAt: time,
+}).meta({ id: 'Workflow' });
+
+const category = z.enum([...CATEGORIES, 'other']);
+
+export const execution = exactly<Execution>()(
+  z.strictObject({
+    _id: id,
+    workflowId: id,
+    workflowVersion: z.number().int().min(1),
+    status: z.enum(EXECUTION_STATUSES),
+    trigger: z.strictObject({ type: z.enum(['event', 'manual', 'schedule']), eventId: z.string().optional(), payload: z.unknown().optional() }),
+    depth: z.number().int().min(1),
+    startedAt: time,
+    endedAt: time.optional(),
+    error: z.strictObject({ message: z.string(), category, nodeId: z.string(), nodeType: z.string() }).optional(),
+  }),
+).meta({ id: 'WorkflowExecution' });
+
+export const step = exactly<Step>()(
+  z.strictObject({
+    nodeId: z.string(),
+    nodeType: z.string(),
+    attempt: z.number().int().min(1),
+    status: z.enum(['succeeded', 'failed', 'skipped']),
+    startedAt: time,
+    endedAt: time,
+    delayBeforeMs: z.number().int().min(0),
+    output: z.unknown().optional(),
+    error: z.strictObject({ message: z.string(), category }).optional(),
+    handledBy: z.string().optional(),
+  }),
+).meta({ id: 'WorkflowStep' });
