@@ -3,12 +3,28 @@ import { route } from '../../../shared/http/route';
 import { eventType } from '../../../shared/views/webhooks';
 import { eventCatalog, pingEvent } from '../../../shared/events/catalog';
 
+type Json = Record<string, unknown>;
+
+/** Writes each `$ref` to a view in place, so an event's data schema stands alone, without `$defs`. */
+const inlined = (node: unknown, defs: Json): unknown => {
+  if (Array.isArray(node)) return node.map((n) => inlined(n, defs));
+  if (node === null || typeof node !== 'object') return node;
+  const { $ref, $defs: _defs, ...rest } = node as Json;
+  if (typeof $ref === 'string') return inlined(defs[$ref.slice('#/$defs/'.length)], defs);
+  return Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, inlined(v, defs)]));
+};
+
+const selfContained = (schema: z.ZodType) => {
+  const json = z.toJSONSchema(schema);
+  return inlined(json, (json.$defs ?? {}) as Json) as Json;
+};
+
 const eventTypes = [...eventCatalog, pingEvent].map((e) => ({
   type: e.type,
   category: e.type.split('.')[0]!,
   status: e.status,
   description: e.description,
-  dataSchema: z.toJSONSchema(e.data),
+  dataSchema: selfContained(e.data),
 }));
 
 /**
