@@ -67,6 +67,6 @@ export const pipelineActivity = withSeries(leadFigures)
   .extend({ pipelines: z.array(z.strictObject({ pipelineId: id, name: z.string().nullable(), stages: z.array(funnelStage) })) })
   .meta({ id: 'PipelineReport' });
 
-export const webhookActivity = withSeries({ deliveries: count, succeeded: count, failed: count, successRate: rate, attempts: count, latencyMs: durations }).meta({
-  id: 'WebhooksReport',
-});
+const webhookFigures = { deliveries: count, succeeded: count, failed: count, successRate: rate, attempts: count, latencyMs: durations };
+
+export const webhookActivity = withSeries(webhookFigures).meta({ id: 'WebhooksReport' });
