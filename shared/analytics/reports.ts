@@ -59,7 +59,7 @@ export const pipelineReport = async (ws: Tenant, query: ReportQuery, now: Date) 
     [...byPipeline].map(async ([pipelineId, entered]) => {
       const stored = await getPipeline(ws, pipelineId);
       // A deleted pipeline's stages keep their counts, without names or order.
-      const stages = stored?.pipeline.stages ?? [...entered.keys()].map((_id) => ({ _id, name: null as unknown as string, kind: 'unknown' }));
+      const stages = stored?.pipeline.stages ?? [...entered.keys()].map((_id) => ({ _id, name: null, kind: 'unknown' as const }));
       return { pipelineId, name: stored?.pipeline.name ?? null, stages: funnel(stages, entered) };
     }),
   );

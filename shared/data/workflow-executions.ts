@@ -3,7 +3,7 @@ import { ConditionalCheckFailedException, TransactionCanceledException } from '@
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import type { Tenant } from '../domain/auth/tenant';
-import { isFinished, publicExecution, type ExecutionRecord, type ExecutionStatus, type Step } from '../domain/workflows/execution';
+import { isFinished, publicExecution, type Execution, type ExecutionRecord, type ExecutionStatus, type Step } from '../domain/workflows/execution';
 import { bump, readCount, type Counter } from './counters';
 import { fromIndexSk, indexSk, tenantPk } from './keys';
 import { collect, queryAll, queryPage, type PageRequest } from './query';
@@ -140,7 +140,7 @@ export const saveExecution = async (before: StoredExecution, after: StoredExecut
 };
 
 const SUMMARY_DROP = ['pk', 'sk', 'type', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'messaged', 'tenant', 'state', 'seq', 'dueAt', 'resumeState'];
-const summaryOf = (item: Record<string, unknown>) => Object.fromEntries(Object.entries(decode(item)).filter(([k]) => !SUMMARY_DROP.includes(k)));
+const summaryOf = (item: Record<string, unknown>) => Object.fromEntries(Object.entries(decode(item)).filter(([k]) => !SUMMARY_DROP.includes(k))) as unknown as Execution;
 
 export const listExecutions = async (t: Tenant, filter: ExecutionFilter, page: PageRequest) => {
   const partition = filter.workflowId

@@ -1,6 +1,8 @@
 import * as z from 'zod';
 import { ACCOUNT_STATUSES, ApiConfig, CHANNEL_TYPES, EmailConfig, SandboxConfig, type Account } from '../domain/channels/account';
+import { recipient } from './broadcasts';
 import { exactly, id, time } from './common';
+import { conversation, message } from './inbox';
 
 export const account = exactly<Account>()(
   z.strictObject({
@@ -16,3 +18,29 @@ export const account = exactly<Account>()(
     updatedAt: time,
   }),
 ).meta({ id: 'ChannelAccount' });
+
+/** An account as its creation answers it: with its signing secret, shown this once. */
+export const accountWithSecret = account.extend({ signingSecret: z.string() }).meta({ id: 'ChannelAccountWithSecret' });
+
+/** An account's connection state alone. */
+export const accountStatus = z
+  .strictObject({
+    channelId: id,
+    type: z.enum(CHANNEL_TYPES),
+    status: z.enum(ACCOUNT_STATUSES),
+    canSend: z.boolean(),
+    lastError: account.shape.lastError,
+    updatedAt: time,
+  })
+  .meta({ id: 'ChannelAccountStatus' });
+
+const received = { message, conversation, duplicate: z.boolean() };
+
+/** What an inbound call recorded: a message (from a provider's call or a raw email), or a status receipt. */
+export const inbound = z
+  .union([
+    z.strictObject({ type: z.enum(['message', 'email']), ...received }),
+    z.strictObject({ type: z.literal('status'), applied: z.boolean() }),
+    z.strictObject({ type: z.literal('status'), recipient: recipient.optional() }),
+  ])
+  .meta({ id: 'ChannelInbound' });

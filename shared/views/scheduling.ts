@@ -19,3 +19,15 @@ export const booking = exactly<Booking>()(
     updatedAt: time,
   }),
 ).meta({ id: 'Booking' });
+
+/** An assignee's free slots in a range: business hours in the workspace's timezone minus bookings. */
+export const availability = z
+  .strictObject({
+    assigneeId: id,
+    timezone: z.string(),
+    durationMinutes: z.number().int().min(1),
+    from: time,
+    to: time,
+    slots: z.array(z.strictObject({ startAt: time, endAt: time })),
+  })
+  .meta({ id: 'Availability' });

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { DELIVERY_STATUSES, type Attempt, type publicDelivery } from '../domain/webhooks/delivery';
 import type { publicSubscription } from '../domain/webhooks/subscription';
 import { exactly, id, time } from './common';
 
@@ -19,3 +20,50 @@ export const subscription = exactly<ReturnType<typeof publicSubscription>>()(
     updatedAt: time,
   }),
 ).meta({ id: 'WebhookSubscription' });
+
+/** A subscription as its creation answers it: with its secret, shown this once. */
+export const subscriptionWithSecret = subscription.extend({ secret: z.string() }).meta({ id: 'WebhookSubscriptionWithSecret' });
+
+export const attempt = exactly<Attempt>()(
+  z.strictObject({
+    attemptNumber: z.number().int().min(1),
+    status: z.enum(['success', 'failed']),
+    httpStatus: z.number().int().optional(),
+    latency: z.number().int().min(0),
+    failureReason: z.string().optional(),
+    at: time,
+  }),
+).meta({ id: 'WebhookAttempt' });
+
+/** A delivery as the log lists it: without its payload and attempts. */
+export const deliverySummary = exactly<ReturnType<typeof publicDelivery>>()(
+  z.strictObject({
+    deliveryId: id,
+    subscriptionId: id,
+    eventId: id,
+    eventType: z.string(),
+    status: z.enum(DELIVERY_STATUSES),
+    httpStatus: z.number().int().nullable(),
+    latency: z.number().int().min(0).nullable(),
+    attemptNumber: z.number().int().min(0),
+    nextRetryAt: time.nullable(),
+    failureReason: z.string().nullable(),
+    createdAt: time,
+    updatedAt: time,
+  }),
+).meta({ id: 'WebhookDeliverySummary' });
+
+/** One delivery with every attempt made so far. */
+export const delivery = deliverySummary.extend({ attempts: z.array(attempt) }).meta({ id: 'WebhookDelivery' });
+
+/** An entry of the event catalog, with the JSON Schema of its `data`. */
+export const eventType = z
+  .strictObject({
+    type: z.string(),
+    category: z.string(),
+    status: z.enum(['available', 'planned']),
+    subscribable: z.boolean().describe("Whether a subscription's `events` may name it (`webhook.ping` is sent by the test route alone)"),
+    description: z.string(),
+    dataSchema: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: 'WebhookEventType' });

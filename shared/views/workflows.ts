@@ -1,24 +1,38 @@
 import * as z from 'zod';
 import { BRANCHES, NODE_TYPES, type NodeType } from '../domain/workflows/nodes';
+import type { Workflow } from '../domain/workflows/definition';
 import { CATEGORIES } from '../domain/workflows/failure';
 import { EXECUTION_STATUSES, type Execution, type Step } from '../domain/workflows/execution';
 import { exactly, id, time } from './common';
 
 const workflowNode = z.strictObject({ id: z.string(), type: z.enum(NODE_TYPES as [NodeType, ...NodeType[]]), name: z.string().optional(), config: z.record(z.string(), z.unknown()) });
 
+/** How a run starts: an event in the catalog (with an optional filter on its `data`), by hand, or on a cron schedule. */
+const trigger = z.discriminatedUnion('type', [
+  z.strictObject({
+    type: z.literal('event'),
+    eventTypes: z.array(z.string()),
+    filter: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
+  }),
+  z.strictObject({ type: z.literal('manual') }),
+  z.strictObject({ type: z.literal('schedule'), cron: z.string(), timezone: z.string() }),
+]);
+
 /** A workflow definition (its nodes' configs are checked per type when saved; see the API reference). */
-export const definition = z.strictObject({
-  _id: id,
-  name: z.string(),
-  description: z.string().optional(),
-  active: z.boolean(),
-  version: z.number().int().min(1),
-  trigger: z.looseObject({ type: z.enum(['event', 'manual', 'schedule']) }),
-  nodes: z.array(workflowNode),
-  edges: z.array(z.strictObject({ from: z.string(), to: z.string(), branch: z.enum(BRANCHES) })),
-  createdAt: time,
-  updatedAt: time,
-}).meta({ id: 'Workflow' });
+export const definition = exactly<Workflow>()(
+  z.strictObject({
+    _id: id,
+    name: z.string(),
+    description: z.string().optional(),
+    active: z.boolean(),
+    version: z.number().int().min(1),
+    trigger,
+    nodes: z.array(workflowNode),
+    edges: z.array(z.strictObject({ from: z.string(), to: z.string(), branch: z.enum(BRANCHES) })),
+    createdAt: time,
+    updatedAt: time,
+  }),
+).meta({ id: 'Workflow' });
 
 const category = z.enum([...CATEGORIES, 'other']);
 
@@ -50,3 +64,9 @@ export const step = exactly<Step>()(
     handledBy: z.string().optional(),
   }),
 ).meta({ id: 'WorkflowStep' });
+
+/** An execution with every step attempt, in order. */
+export const executionWithSteps = execution.extend({ steps: z.array(step) }).meta({ id: 'WorkflowExecutionWithSteps' });
+
+/** The secret on_error notifications are signed with. */
+export const notificationSecret = z.strictObject({ secret: z.string() }).meta({ id: 'WorkflowNotificationSecret' });

@@ -4,6 +4,7 @@ import { outboxEvents } from '../support/outbox';
 import { useTestStack } from '../support/stack';
 import { eventually } from '../support/webhooks';
 import { answerIncoming } from '../../shared/ai/auto-reply';
+import { DEFAULT_SETTINGS } from '../../shared/domain/ai/settings';
 
 /** Knowledge base, search, suggestions and automatic replies, through HTTP against the local stack and its event workers. */
 const env = useTestStack();
@@ -136,8 +137,10 @@ describe('suggestions and automatic replies', () => {
     await indexed(t.api, 'authenticator', 'Two-factor authentication');
     const { conversation } = await incoming(t.api, 'pasword reset please');
     expectError(await t.api.post(SUGGEST, { conversationId: conversation._id }), 409, 'CONFLICT');
+    expect((await t.api.get(SETTINGS)).body.data.settings).toEqual({ ...DEFAULT_SETTINGS, updatedAt: null });
     const settings = await t.api.patch(SETTINGS, { enabled: true, tone: 'friendly' });
     expect(settings.body.data.settings).toMatchObject({ enabled: true, autoReply: 'off', tone: 'friendly', confidenceThreshold: 0.8 });
+    expect((await t.api.get(SETTINGS)).body.data.settings).toEqual(settings.body.data.settings);
     const res = await t.api.post(SUGGEST, { conversationId: conversation._id });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const s = res.body.data.suggestion;

@@ -87,3 +87,22 @@ it('a broadcast is a draft until scheduled; schedule needs a future time; ids fr
   expect((await api.post(`${BROADCASTS}/${b._id}/cancel`)).body.data.broadcast.status).toBe('cancelled');
   expect((await api.get(CHANNELS)).body.data.pagination.total).toBe(1);
 });
+
+it('a draft broadcast is listed newest first, edited while a draft, and deleted', async () => {
+  const { api } = await ctx.tenant();
+  const channel = await createChannel(api, { type: 'sandbox' });
+  const draft = (name: string) => api.post(BROADCASTS, { name, channelId: channel._id, audience: { customerIds: ['0'.repeat(24)] }, content: 'Hello' });
+  const first = (await draft('First')).body.data.broadcast;
+  const second = (await draft('Second')).body.data.broadcast;
+  const listed = (await api.get(`${BROADCASTS}?limit=1`)).body.data;
+  expect(listed.broadcasts.map((b: { _id: string }) => b._id)).toEqual([second._id]);
+  expect(listed.pagination).toMatchObject({ total: 2, page: 1, limit: 1, pages: 2, hasMore: true });
+  const edited = await api.patch(`${BROADCASTS}/${first._id}`, { content: 'Hello again', subject: 'News' });
+  expect(edited.status).toBe(200);
+  expect(edited.body.data.broadcast).toMatchObject({ _id: first._id, status: 'draft', content: 'Hello again', subject: 'News' });
+  const deleted = await api.delete(`${BROADCASTS}/${first._id}`);
+  expect(deleted.status).toBe(200);
+  expect(deleted.body.data).toEqual({ broadcast: { _id: first._id, deleted: true } });
+  expectError(await api.get(`${BROADCASTS}/${first._id}`), 404, 'NOT_FOUND');
+  expect((await api.get(BROADCASTS)).body.data.pagination.total).toBe(1);
+});

@@ -1,8 +1,13 @@
+import * as z from 'zod';
 import { route } from '../../../shared/http/route';
+import { article } from '../../../shared/views/ai';
 import { deleteArticle } from '../../../shared/data/kb-articles';
 import { IdParams } from './schemas';
 
-export const handler = route({ scope: 'ai:write', params: IdParams }, async ({ params, tenant, now }) => ({
-  article: await deleteArticle(tenant, params.id, now),
-  deleted: true,
-}));
+export const handler = route(
+  { scope: 'ai:write', params: IdParams, response: z.strictObject({ article, deleted: z.literal(true) }) },
+  async ({ params, tenant, now }) => ({
+    article: await deleteArticle(tenant, params.id, now),
+    deleted: true as const,
+  }),
+);

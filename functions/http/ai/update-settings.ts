@@ -1,7 +1,9 @@
+import * as z from 'zod';
 import { route } from '../../../shared/http/route';
+import { settings } from '../../../shared/views/ai';
 import { UpdateSettings } from '../../../shared/domain/ai/settings';
 import { updateAiSettings } from '../../../shared/data/ai-settings';
 
-export const handler = route({ scope: 'ai:write', body: UpdateSettings }, async ({ body, tenant, now }) => ({
+export const handler = route({ scope: 'ai:write', body: UpdateSettings, response: z.strictObject({ settings }) }, async ({ body, tenant, now }) => ({
   settings: await updateAiSettings(tenant, body, now),
 }));

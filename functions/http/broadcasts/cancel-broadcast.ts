@@ -1,7 +1,12 @@
+import * as z from 'zod';
 import { route } from '../../../shared/http/route';
+import { campaign } from '../../../shared/views/broadcasts';
 import { cancelBroadcast } from '../../../shared/broadcasts/service';
 import { BroadcastParams } from './schemas';
 
-export const handler = route({ scope: 'channels:write', params: BroadcastParams }, async ({ params, tenant, now }) => ({
-  broadcast: await cancelBroadcast(tenant, params.id, now),
-}));
+export const handler = route(
+  { scope: 'channels:write', params: BroadcastParams, response: z.strictObject({ broadcast: campaign }) },
+  async ({ params, tenant, now }) => ({
+    broadcast: await cancelBroadcast(tenant, params.id, now),
+  }),
+);

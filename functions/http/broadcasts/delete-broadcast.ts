@@ -1,8 +1,10 @@
+import * as z from 'zod';
 import { route } from '../../../shared/http/route';
+import { deleted } from '../../../shared/views/deletion';
 import { deleteBroadcast } from '../../../shared/data/broadcasts';
 import { BroadcastParams } from './schemas';
 
-export const handler = route({ scope: 'channels:write', params: BroadcastParams, errors: ['CONFLICT'] }, async ({ params, tenant }) => {
+export const handler = route({ scope: 'channels:write', params: BroadcastParams, response: z.strictObject({ broadcast: deleted }), errors: ['CONFLICT'] }, async ({ params, tenant }) => {
   await deleteBroadcast(tenant, params.id);
-  return { broadcast: { _id: params.id, deleted: true } };
+  return { broadcast: { _id: params.id, deleted: true as const } };
 });

@@ -1,7 +1,9 @@
+import * as z from 'zod';
 import { route } from '../../../shared/http/route';
+import { campaign } from '../../../shared/views/broadcasts';
 import { requireBroadcast } from '../../../shared/data/broadcasts';
 import { BroadcastParams } from './schemas';
 
-export const handler = route({ scope: 'channels:read', params: BroadcastParams }, async ({ params, tenant }) => ({
+export const handler = route({ scope: 'channels:read', params: BroadcastParams, response: z.strictObject({ broadcast: campaign }) }, async ({ params, tenant }) => ({
   broadcast: (await requireBroadcast(tenant, params.id)).broadcast,
 }));

@@ -1,8 +1,10 @@
 import { route } from '../../../shared/http/route';
+import { campaign } from '../../../shared/views/broadcasts';
+import { listOf } from '../../../shared/views/common';
 import { ListQuery, paginationOf } from '../../../shared/http/pagination';
 import { listBroadcasts } from '../../../shared/data/broadcasts';
 
-export const handler = route({ scope: 'channels:read', query: ListQuery }, async ({ query, tenant }) => {
+export const handler = route({ scope: 'channels:read', query: ListQuery, response: listOf('broadcasts', campaign) }, async ({ query, tenant }) => {
   const { broadcasts, total, nextCursor } = await listBroadcasts(tenant, query);
   return { broadcasts, pagination: paginationOf(total, query, nextCursor) };
 });

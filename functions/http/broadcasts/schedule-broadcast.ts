@@ -1,8 +1,13 @@
+import * as z from 'zod';
 import { route } from '../../../shared/http/route';
+import { campaign } from '../../../shared/views/broadcasts';
 import { ScheduleBroadcast } from '../../../shared/domain/broadcasts/broadcast';
 import { scheduleBroadcast } from '../../../shared/broadcasts/service';
 import { BroadcastParams } from './schemas';
 
-export const handler = route({ scope: 'channels:write', params: BroadcastParams, body: ScheduleBroadcast }, async ({ params, body, tenant, now }) => ({
-  broadcast: await scheduleBroadcast(tenant, params.id, body.at, now),
-}));
+export const handler = route(
+  { scope: 'channels:write', params: BroadcastParams, body: ScheduleBroadcast, response: z.strictObject({ broadcast: campaign }) },
+  async ({ params, body, tenant, now }) => ({
+    broadcast: await scheduleBroadcast(tenant, params.id, body.at, now),
+  }),
+);

@@ -1,8 +1,13 @@
+import * as z from 'zod';
 import { route } from '../../../shared/http/route';
+import { campaign } from '../../../shared/views/broadcasts';
 import { UpdateBroadcast } from '../../../shared/domain/broadcasts/broadcast';
 import { editBroadcast } from '../../../shared/broadcasts/service';
 import { BroadcastParams } from './schemas';
 
-export const handler = route({ scope: 'channels:write', params: BroadcastParams, body: UpdateBroadcast }, async ({ params, body, tenant, now }) => ({
-  broadcast: await editBroadcast(tenant, params.id, body, now),
-}));
+export const handler = route(
+  { scope: 'channels:write', params: BroadcastParams, body: UpdateBroadcast, response: z.strictObject({ broadcast: campaign }) },
+  async ({ params, body, tenant, now }) => ({
+    broadcast: await editBroadcast(tenant, params.id, body, now),
+  }),
+);

@@ -1,7 +1,12 @@
+import * as z from 'zod';
 import { route } from '../../../shared/http/route';
+import { account } from '../../../shared/views/channels';
 import { changeChannelStatus } from '../../../shared/data/channels';
 import { ChannelParams } from './schemas';
 
-export const handler = route({ scope: 'channels:write', params: ChannelParams }, async ({ params, tenant, now }) => ({
-  channel: await changeChannelStatus(tenant, params.id, 'connect', now),
-}));
+export const handler = route(
+  { scope: 'channels:write', params: ChannelParams, response: z.strictObject({ channel: account }) },
+  async ({ params, tenant, now }) => ({
+    channel: await changeChannelStatus(tenant, params.id, 'connect', now),
+  }),
+);

@@ -1,4 +1,6 @@
+import * as z from 'zod';
 import { route } from '../../../shared/http/route';
+import { accountWithSecret } from '../../../shared/views/channels';
 import { CreateChannel } from '../../../shared/domain/channels/account';
 import { createChannel } from '../../../shared/data/channels';
 import { assertChannelTarget } from '../../../shared/channels/targets';
@@ -7,8 +9,11 @@ import { needsSecretBox } from '../../../shared/secrets/box';
 needsSecretBox();
 
 /** The signing secret is returned here, once; other secrets never are. */
-export const handler = route({ scope: 'channels:write', body: CreateChannel, status: 201 }, async ({ body, tenant, now }) => {
-  await assertChannelTarget(body.type, body.config);
-  const { account, signingSecret } = await createChannel(tenant, body, now);
-  return { channel: { ...account, signingSecret } };
-});
+export const handler = route(
+  { scope: 'channels:write', body: CreateChannel, status: 201, response: z.strictObject({ channel: accountWithSecret }) },
+  async ({ body, tenant, now }) => {
+    await assertChannelTarget(body.type, body.config);
+    const { account, signingSecret } = await createChannel(tenant, body, now);
+    return { channel: { ...account, signingSecret } };
+  },
+);

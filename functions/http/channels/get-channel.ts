@@ -1,7 +1,9 @@
+import * as z from 'zod';
 import { route } from '../../../shared/http/route';
+import { account } from '../../../shared/views/channels';
 import { requireChannel } from '../../../shared/data/channels';
 import { ChannelParams } from './schemas';
 
-export const handler = route({ scope: 'channels:read', params: ChannelParams }, async ({ params, tenant }) => ({
+export const handler = route({ scope: 'channels:read', params: ChannelParams, response: z.strictObject({ channel: account }) }, async ({ params, tenant }) => ({
   channel: await requireChannel(tenant, params.id),
 }));

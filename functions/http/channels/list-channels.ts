@@ -1,8 +1,10 @@
 import { route } from '../../../shared/http/route';
+import { account } from '../../../shared/views/channels';
+import { listOf } from '../../../shared/views/common';
 import { ListQuery, paginationOf } from '../../../shared/http/pagination';
 import { listChannels } from '../../../shared/data/channels';
 
-export const handler = route({ scope: 'channels:read', query: ListQuery }, async ({ query, tenant }) => {
+export const handler = route({ scope: 'channels:read', query: ListQuery, response: listOf('channels', account) }, async ({ query, tenant }) => {
   const { channels, total, nextCursor } = await listChannels(tenant, query);
   return { channels, pagination: paginationOf(total, query, nextCursor) };
 });

@@ -1,4 +1,6 @@
+import * as z from 'zod';
 import { route } from '../../../shared/http/route';
+import { account } from '../../../shared/views/channels';
 import { UpdateChannel } from '../../../shared/domain/channels/account';
 import { updateChannel } from '../../../shared/data/channels';
 import { assertChannelTarget } from '../../../shared/channels/targets';
@@ -7,6 +9,9 @@ import { needsSecretBox } from '../../../shared/secrets/box';
 
 needsSecretBox();
 
-export const handler = route({ scope: 'channels:write', params: ChannelParams, body: UpdateChannel }, async ({ params, body, tenant, now }) => ({
-  channel: await updateChannel(tenant, params.id, body, now, (after) => assertChannelTarget(after.type, after.config)),
-}));
+export const handler = route(
+  { scope: 'channels:write', params: ChannelParams, body: UpdateChannel, response: z.strictObject({ channel: account }) },
+  async ({ params, body, tenant, now }) => ({
+    channel: await updateChannel(tenant, params.id, body, now, (after) => assertChannelTarget(after.type, after.config)),
+  }),
+);

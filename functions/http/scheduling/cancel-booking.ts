@@ -1,8 +1,13 @@
+import * as z from 'zod';
 import { route } from '../../../shared/http/route';
+import { booking } from '../../../shared/views/scheduling';
 import { transitionBooking } from '../../../shared/data/bookings';
 import { cancel } from '../../../shared/domain/scheduling/booking';
 import { CancelBooking, IdParams } from './schemas';
 
-export const handler = route({ scope: 'inbox:write', params: IdParams, body: CancelBooking }, async ({ params, body, tenant, now }) => ({
-  booking: await transitionBooking(tenant, params.id, (b) => cancel(b, body.reason, now), now),
-}));
+export const handler = route(
+  { scope: 'inbox:write', params: IdParams, body: CancelBooking, response: z.strictObject({ booking }) },
+  async ({ params, body, tenant, now }) => ({
+    booking: await transitionBooking(tenant, params.id, (b) => cancel(b, body.reason, now), now),
+  }),
+);

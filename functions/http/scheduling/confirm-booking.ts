@@ -1,8 +1,10 @@
+import * as z from 'zod';
 import { route } from '../../../shared/http/route';
+import { booking } from '../../../shared/views/scheduling';
 import { transitionBooking } from '../../../shared/data/bookings';
 import { confirm } from '../../../shared/domain/scheduling/booking';
 import { IdParams } from './schemas';
 
-export const handler = route({ scope: 'inbox:write', params: IdParams }, async ({ params, tenant, now }) => ({
+export const handler = route({ scope: 'inbox:write', params: IdParams, response: z.strictObject({ booking }) }, async ({ params, tenant, now }) => ({
   booking: await transitionBooking(tenant, params.id, (b) => confirm(b, now), now),
 }));

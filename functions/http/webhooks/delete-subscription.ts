@@ -1,8 +1,13 @@
+import * as z from 'zod';
 import { route } from '../../../shared/http/route';
+import { deleted } from '../../../shared/views/deletion';
 import { deleteSubscription } from '../../../shared/data/webhook-subscriptions';
 import { SubscriptionParams } from './params';
 
-export const handler = route({ scope: 'webhooks:write', params: SubscriptionParams }, async ({ params, tenant }) => {
-  await deleteSubscription(tenant, params.id);
-  return { subscription: { _id: params.id, deleted: true } };
-});
+export const handler = route(
+  { scope: 'webhooks:write', params: SubscriptionParams, response: z.strictObject({ subscription: deleted }) },
+  async ({ params, tenant }) => {
+    await deleteSubscription(tenant, params.id);
+    return { subscription: { _id: params.id, deleted: true as const } };
+  },
+);

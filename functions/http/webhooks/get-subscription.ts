@@ -1,8 +1,10 @@
+import * as z from 'zod';
 import { route } from '../../../shared/http/route';
+import { subscription } from '../../../shared/views/webhooks';
 import { publicSubscription } from '../../../shared/domain/webhooks/subscription';
 import { requireSubscription } from '../../../shared/data/webhook-subscriptions';
 import { SubscriptionParams } from './params';
 
-export const handler = route({ scope: 'webhooks:read', params: SubscriptionParams }, async ({ params, tenant }) => ({
+export const handler = route({ scope: 'webhooks:read', params: SubscriptionParams, response: z.strictObject({ subscription }) }, async ({ params, tenant }) => ({
   subscription: publicSubscription(await requireSubscription(tenant, params.id)),
 }));

@@ -1,5 +1,7 @@
 import * as z from 'zod';
 import { route } from '../../../shared/http/route';
+import { listOf } from '../../../shared/views/common';
+import { deliverySummary } from '../../../shared/views/webhooks';
 import { ListQuery, paginationOf } from '../../../shared/http/pagination';
 import { eventTypes } from '../../../shared/events/catalog';
 import { DELIVERY_STATUSES, publicDelivery } from '../../../shared/domain/webhooks/delivery';
@@ -12,8 +14,11 @@ const Query = ListQuery.extend({
   eventType: z.string().refine((t) => eventTypes.has(t) || t === 'webhook.ping', 'Unknown event type').optional(),
 });
 
-export const handler = route({ scope: 'webhooks:read', params: SubscriptionParams, query: Query }, async ({ params, query, tenant }) => {
-  await requireSubscription(tenant, params.id);
-  const { deliveries, total, nextCursor } = await listDeliveries(tenant, params.id, query, query);
-  return { deliveries: deliveries.map((d) => publicDelivery(d, false)), pagination: paginationOf(total, query, nextCursor) };
-});
+export const handler = route(
+  { scope: 'webhooks:read', params: SubscriptionParams, query: Query, response: listOf('deliveries', deliverySummary) },
+  async ({ params, query, tenant }) => {
+    await requireSubscription(tenant, params.id);
+    const { deliveries, total, nextCursor } = await listDeliveries(tenant, params.id, query, query);
+    return { deliveries: deliveries.map(publicDelivery), pagination: paginationOf(total, query, nextCursor) };
+  },
+);

@@ -1,6 +1,23 @@
 import * as z from 'zod';
 import { route } from '../../../shared/http/route';
+import { eventType } from '../../../shared/views/webhooks';
 import { eventCatalog, isEventType, pingEvent } from '../../../shared/events/catalog';
+
+type Json = Record<string, unknown>;
+
+/** Writes each `$ref` to a view in place, so an event's data schema stands alone, without `$defs`. */
+const inlined = (node: unknown, defs: Json): unknown => {
+  if (Array.isArray(node)) return node.map((n) => inlined(n, defs));
+  if (node === null || typeof node !== 'object') return node;
+  const { $ref, $defs: _defs, ...rest } = node as Json;
+  if (typeof $ref === 'string') return inlined(defs[$ref.slice('#/$defs/'.length)], defs);
+  return Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, inlined(v, defs)]));
+};
+
+const selfContained = (schema: z.ZodType) => {
+  const json = z.toJSONSchema(schema);
+  return inlined(json, (json.$defs ?? {}) as Json) as Json;
+};
 
 const eventTypes = [...eventCatalog, pingEvent].map((e) => ({
   type: e.type,
@@ -9,14 +26,14 @@ const eventTypes = [...eventCatalog, pingEvent].map((e) => ({
   // What a subscription's `events` may name: `webhook.ping` is sent by the test route alone, as GitHub's ping.
   subscribable: isEventType(e.type),
   description: e.description,
-  dataSchema: z.toJSONSchema(e.data),
+  dataSchema: selfContained(e.data),
 }));
 
 /**
  * The catalog a subscription's `events` may name (`subscribable`), plus the wildcards `*` and `<prefix>.*`. A
  * `planned` type may be subscribed to but never fires until its area ships.
  */
-export const handler = route({ scope: 'webhooks:read' }, async () => ({
+export const handler = route({ scope: 'webhooks:read', response: z.strictObject({ eventTypes: z.array(eventType), wildcards: z.array(z.string()) }) }, async () => ({
   eventTypes,
   wildcards: ['*', ...new Set(eventCatalog.map((e) => `${e.type.split('.')[0]}.*`))],
 }));

@@ -1,8 +1,13 @@
+import * as z from 'zod';
 import { route } from '../../../shared/http/route';
-import { publicDelivery } from '../../../shared/domain/webhooks/delivery';
+import { delivery } from '../../../shared/views/webhooks';
+import { deliveryWithAttempts } from '../../../shared/domain/webhooks/delivery';
 import { sendPing } from '../../../shared/webhooks/manual';
 import { SubscriptionParams } from './params';
 
-export const handler = route({ scope: 'webhooks:write', params: SubscriptionParams, status: 202 }, async ({ params, tenant, now }) => ({
-  delivery: publicDelivery(await sendPing(tenant, params.id, now), true),
-}));
+export const handler = route(
+  { scope: 'webhooks:write', params: SubscriptionParams, status: 202, response: z.strictObject({ delivery }) },
+  async ({ params, tenant, now }) => ({
+    delivery: deliveryWithAttempts(await sendPing(tenant, params.id, now)),
+  }),
+);

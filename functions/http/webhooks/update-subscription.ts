@@ -1,11 +1,13 @@
+import * as z from 'zod';
 import { route } from '../../../shared/http/route';
+import { subscription } from '../../../shared/views/webhooks';
 import { publicSubscription } from '../../../shared/domain/webhooks/subscription';
 import { changeSubscription } from '../../../shared/webhooks/subscriptions';
 import { SubscriptionParams } from './params';
 import { UpdateSubscription } from './schemas';
 
 export const handler = route(
-  { scope: 'webhooks:write', body: UpdateSubscription, params: SubscriptionParams },
+  { scope: 'webhooks:write', body: UpdateSubscription, params: SubscriptionParams, response: z.strictObject({ subscription }) },
   async ({ body, params, tenant, now }) => ({
     subscription: publicSubscription(await changeSubscription(tenant, params.id, body, now)),
   }),

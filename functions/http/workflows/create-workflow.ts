@@ -1,8 +1,13 @@
+import * as z from 'zod';
 import { route } from '../../../shared/http/route';
+import { definition } from '../../../shared/views/workflows';
 import { createWorkflow } from '../../../shared/workflows/definitions';
 import { CreateWorkflow } from './schemas';
 
 /** New workflows start inactive (`POST …/{id}/activate`); a manual trigger works on them at once. */
-export const handler = route({ scope: 'workflows:write', body: CreateWorkflow, status: 201 }, async ({ body, tenant, now }) => ({
-  workflow: await createWorkflow(tenant, body, now),
-}));
+export const handler = route(
+  { scope: 'workflows:write', body: CreateWorkflow, status: 201, response: z.strictObject({ workflow: definition }) },
+  async ({ body, tenant, now }) => ({
+    workflow: await createWorkflow(tenant, body, now),
+  }),
+);

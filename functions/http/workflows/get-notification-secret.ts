@@ -1,5 +1,10 @@
+import * as z from 'zod';
 import { route } from '../../../shared/http/route';
+import { notificationSecret as secretView } from '../../../shared/views/workflows';
 import { notificationSecret } from '../../../shared/data/workflow-secrets';
 
 /** The secret on_error `notify` signs with (made on first use): receivers verify notifications with it as they verify webhooks. */
-export const handler = route({ scope: 'workflows:write' }, async ({ tenant }) => ({ notificationSecret: { secret: await notificationSecret(tenant) } }));
+export const handler = route(
+  { scope: 'workflows:write', response: z.strictObject({ notificationSecret: secretView }) },
+  async ({ tenant }) => ({ notificationSecret: { secret: await notificationSecret(tenant) } }),
+);

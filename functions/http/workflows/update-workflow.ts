@@ -1,8 +1,13 @@
+import * as z from 'zod';
 import { route } from '../../../shared/http/route';
+import { definition } from '../../../shared/views/workflows';
 import { updateWorkflow } from '../../../shared/workflows/definitions';
 import { IdParams, UpdateWorkflow } from './schemas';
 
 /** A change makes a new `version`; running executions finish on the version they started with. */
-export const handler = route({ scope: 'workflows:write', params: IdParams, body: UpdateWorkflow }, async ({ params, body, tenant, now }) => ({
-  workflow: await updateWorkflow(tenant, params.id, body, now),
-}));
+export const handler = route(
+  { scope: 'workflows:write', params: IdParams, body: UpdateWorkflow, response: z.strictObject({ workflow: definition }) },
+  async ({ params, body, tenant, now }) => ({
+    workflow: await updateWorkflow(tenant, params.id, body, now),
+  }),
+);

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { addDays, daysBetween, periodsOf, type Interval } from './calendar';
 import { merge, summary, type Histogram } from './histogram';
 import { SKETCHES, type Sketch } from './measures';
+import type { StageKind } from '../crm/pipeline';
 
 /** A report covers at most this many days (a 400-item Query at most: O(days), never a scan). */
 export const MAX_RANGE_DAYS = 366;
@@ -127,10 +128,11 @@ export const stageEntries = (a: Aggregate): { pipelineId: string; stageId: strin
       return { pipelineId, stageId, entered };
     });
 
+/** A stage as the funnel shows it; a deleted pipeline's stages have no name and kind `unknown`. */
 export interface StageInfo {
   _id: string;
-  name: string;
-  kind: string;
+  name: string | null;
+  kind: StageKind | 'unknown';
 }
 
 /**

@@ -153,8 +153,8 @@ export const afterAttempt = (
   };
 };
 
-/** The delivery log's view: everything but the payload and internal bookkeeping. */
-export const publicDelivery = (d: Delivery, withAttempts: boolean) => ({
+/** The delivery log's view: everything but the payload, the attempts and internal bookkeeping. */
+export const publicDelivery = (d: Delivery) => ({
   deliveryId: d.deliveryId,
   subscriptionId: d.subscriptionId,
   eventId: d.eventId,
@@ -167,5 +167,7 @@ export const publicDelivery = (d: Delivery, withAttempts: boolean) => ({
   failureReason: d.failureReason ?? null,
   createdAt: d.createdAt,
   updatedAt: d.updatedAt,
-  ...(withAttempts ? { attempts: d.attempts } : {}),
 });
+
+/** One delivery's view: the log's, with every attempt made so far. */
+export const deliveryWithAttempts = (d: Delivery) => ({ ...publicDelivery(d), attempts: d.attempts });
