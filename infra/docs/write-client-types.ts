@@ -4,10 +4,11 @@ import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 import { openApiDocument } from './document';
 
 /**
- * `npm run client` (also run before `npm test`): regenerates the typed client's `shared/client/schema.d.ts`
- * from the OpenAPI document with openapi-typescript, so the client's types follow every route added.
+ * `npm run client` (also run before `npm test` and by the client package's build): generates the typed
+ * client's `infra/client/src/schema.d.ts` (never committed) from the OpenAPI document with openapi-typescript,
+ * so the client's types follow every route added.
  */
-const file = resolve(import.meta.dirname, '..', '..', 'shared', 'client', 'schema.d.ts');
+const file = resolve(import.meta.dirname, '..', 'client', 'src', 'schema.d.ts');
 const document = (await openApiDocument()) as unknown as OpenAPI3;
 const header = '/** Generated from the OpenAPI document by `npm run client` (infra/docs/write-client-types.ts); do not edit. */\n\n';
 writeFileSync(file, header + astToString(await openapiTS(document)));
