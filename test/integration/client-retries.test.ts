@@ -78,7 +78,7 @@ describe('the client\'s retries, against a real HTTP server', () => {
     const error = await caught(client().get('/tags'));
     expect(Date.now() - started).toBeLessThan(1000);
     expect(error).toBeInstanceOf(ParleyRateLimitError);
-    expect(error).toMatchObject({ status: 429, code: 'TOO_MANY_REQUESTS', message: 'm429', retryAfterMs: 157_000, requestId: 'req-1' });
+    expect(error).toMatchObject({ name: 'ParleyRateLimitError', status: 429, code: 'TOO_MANY_REQUESTS', message: 'm429', retryAfterMs: 157_000, requestId: 'req-1' });
     expect(seen).toHaveLength(1);
   });
 
@@ -105,6 +105,7 @@ describe('the client\'s retries, against a real HTTP server', () => {
     const started = Date.now();
     const error = await caught(client().post('/tags', { body: { name: 'slow' }, timeoutMs: 200, maxRetries: 1 }));
     expect(error).toBeInstanceOf(ParleyTimeoutError);
+    expect(error).toMatchObject({ name: 'ParleyTimeoutError', message: 'No answer within 200 ms' });
     expect(Date.now() - started).toBeLessThan(1500);
     expect(seen).toHaveLength(2);
     expect(seen[1]!.headers['idempotency-key']).toBe(seen[0]!.headers['idempotency-key']);

@@ -23,14 +23,16 @@ export interface ErrorDetails {
   [key: string]: unknown;
 }
 
-/** Every error the client throws. */
+/** Every error the client throws; its `name` is its class's. */
 export class ParleyError extends Error {
-  override name = 'ParleyError';
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = new.target.name;
+  }
 }
 
 /** The API answered with the error wrapper `{success: false, error: {code, message, details?}}`. */
 export class ParleyApiError extends ParleyError {
-  override name = 'ParleyApiError';
   readonly status: number;
   readonly code: ErrorCode;
   readonly details: ErrorDetails | undefined;
@@ -53,27 +55,14 @@ export class ParleyApiError extends ParleyError {
   }
 }
 
-export class ParleyInvalidRequestError extends ParleyApiError {
-  override name = 'ParleyInvalidRequestError';
-}
-export class ParleyAuthenticationError extends ParleyApiError {
-  override name = 'ParleyAuthenticationError';
-}
-export class ParleyPermissionError extends ParleyApiError {
-  override name = 'ParleyPermissionError';
-}
-export class ParleyNotFoundError extends ParleyApiError {
-  override name = 'ParleyNotFoundError';
-}
-export class ParleyConflictError extends ParleyApiError {
-  override name = 'ParleyConflictError';
-}
-export class ParleyServerError extends ParleyApiError {
-  override name = 'ParleyServerError';
-}
+export class ParleyInvalidRequestError extends ParleyApiError {}
+export class ParleyAuthenticationError extends ParleyApiError {}
+export class ParleyPermissionError extends ParleyApiError {}
+export class ParleyNotFoundError extends ParleyApiError {}
+export class ParleyConflictError extends ParleyApiError {}
+export class ParleyServerError extends ParleyApiError {}
 
 export class ParleyRateLimitError extends ParleyApiError {
-  override name = 'ParleyRateLimitError';
   /** How long the server asked to wait (`Retry-After`), when it said. */
   readonly retryAfterMs: number | undefined;
 
@@ -84,14 +73,10 @@ export class ParleyRateLimitError extends ParleyApiError {
 }
 
 /** No answer: the connection failed or was reset, after every retry. */
-export class ParleyConnectionError extends ParleyError {
-  override name = 'ParleyConnectionError';
-}
+export class ParleyConnectionError extends ParleyError {}
 
 /** No answer within the request's `timeoutMs`, after every retry. */
-export class ParleyTimeoutError extends ParleyConnectionError {
-  override name = 'ParleyTimeoutError';
-}
+export class ParleyTimeoutError extends ParleyConnectionError {}
 
 const byStatus: Record<number, typeof ParleyApiError> = {
   400: ParleyInvalidRequestError,
