@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 import { openApiDocument } from './document';
@@ -11,5 +11,7 @@ import { openApiDocument } from './document';
 const file = resolve(import.meta.dirname, '..', 'client', 'src', 'schema.d.ts');
 const document = (await openApiDocument()) as unknown as OpenAPI3;
 const header = '/** Generated from the OpenAPI document by `npm run client` (infra/docs/write-client-types.ts); do not edit. */\n\n';
-writeFileSync(file, header + astToString(await openapiTS(document)));
+// Written aside and renamed into place, so that a compiler reading the file meanwhile never sees half of it.
+writeFileSync(`${file}.${process.pid}`, header + astToString(await openapiTS(document)));
+renameSync(`${file}.${process.pid}`, file);
 process.stdout.write(`${file}: ${Object.keys(document.paths ?? {}).length} paths\n`);
