@@ -8,6 +8,7 @@
  *   shared/views                     resource views (zod): what routes answer and events carry
  *   shared/domain                    pure rules: imports only itself, shared/ids, zod and node:crypto
  *   infra/local                      the local runtime: nothing in functions/ or shared/ may lean on it
+ *   infra/client                     the typed client package (@parley/client): self-contained, used by no Lambda
  *
  * Type-only imports count: a circle of types is still a circle.
  */
@@ -57,6 +58,20 @@ module.exports = {
       to: { path: '^infra/local/' },
     },
     {
+      name: 'no-client-in-deployed-code',
+      severity: 'error',
+      comment: 'The typed client (infra/client, with openapi-fetch) is for API consumers; no Lambda bundle may carry it.',
+      from: { path: '^(functions|shared)/' },
+      to: { path: ['^infra/client/', '(^|/)node_modules/openapi-fetch/'] },
+    },
+    {
+      name: 'client-is-self-contained',
+      severity: 'error',
+      comment: 'infra/client is packed and published alone: it may import only itself, Node and its own dependencies.',
+      from: { path: '^infra/client/' },
+      to: { dependencyTypesNot: ['core', 'npm', 'npm-dev'], pathNot: '^infra/client/' },
+    },
+    {
       name: 'shared-is-below-functions-and-infra',
       severity: 'error',
       comment: 'shared/ is the library the handlers and the infrastructure use, never the other way round.',
@@ -94,7 +109,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: ['^cdk\\.out/', '^\\.data/'] },
+    exclude: { path: ['^cdk\\.out/', '^\\.data/', '^infra/client/dist/'] },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: {

@@ -4,6 +4,8 @@ import { createToken, listTokens, revokeToken } from '../../shared/data/tokens';
 import { createWorkspace, getWorkspaces, listWorkspaces, renameWorkspace } from '../../shared/data/workspaces';
 import { NewTokenInput, WorkspaceName } from '../../shared/domain/auth/token-input';
 import { tokenState, type TokenRecord } from '../../shared/domain/auth/token';
+import { paginationOf } from '../../shared/http/pagination';
+import { tokenView } from '../../functions/http/auth/schemas';
 import { AppError } from '../../shared/domain/errors';
 import { fieldErrors } from '../../shared/http/validation';
 import { OBJECT_ID } from '../../shared/ids';
@@ -28,7 +30,11 @@ const requireWorkspaces = async (ids: string[]) => {
   if (missing.length) throw new CliError(`No such workspace: ${missing.join(', ')}`);
 };
 
+/** `--json` prints what the API's `data` holds for the same resources, in the same views. */
 const print = (opts: Common, json: unknown, human: string) => process.stdout.write(`${opts.json ? JSON.stringify(json, null, 2) : human}\n`);
+
+/** The `pagination` of a list the API answers whole (tokens, workspaces): one page holding everything. */
+const wholeList = (total: number) => ({ total, page: 1, limit: total, pages: 1, hasMore: false });
 
 const tokenLine = (t: TokenRecord, now = new Date()) =>
   `${t._id}  ${t.prefix}…  ${tokenState(t, now).padEnd(7)}  ${t.name}  [${t.scopes.join(',')}]${t.expiresAt ? `  expires ${t.expiresAt}` : ''}`;
@@ -82,7 +88,7 @@ leaf(
 leaf(workspace.command('list').description('list workspaces')).action(
   run(async (opts: Common) => {
     const all = await listWorkspaces();
-    print(opts, { workspaces: all }, all.map((w) => `${w._id}  ${w.name}`).join('\n') || 'No workspaces.');
+    print(opts, { workspaces: all, pagination: wholeList(all.length) }, all.map((w) => `${w._id}  ${w.name}`).join('\n') || 'No workspaces.');
   }),
 );
 leaf(workspace.command('rename').description('rename a workspace').argument('<workspaceId>').requiredOption('--name <text>', 'new name')).action(
@@ -128,7 +134,7 @@ memberLeaf(member.command('list').description("list a workspace's members").opti
       members.push(...page.members);
       cursor = page.nextCursor;
     } while (cursor);
-    print(opts, { members }, members.map(memberLine).join('\n') || 'No members.');
+    print(opts, { members, pagination: paginationOf(members.length, { page: 1, limit: Math.max(1, members.length) }) }, members.map(memberLine).join('\n') || 'No members.');
   }),
 );
 memberLeaf(member.command('role').description("change a member's role").argument('<memberId>').requiredOption('--role <role>', `one of ${Role.options.join(', ')}`)).action(
@@ -161,10 +167,11 @@ leaf(
       expiresAt: opts.expires,
     });
     await requireWorkspaces(input.workspaceIds);
-    const { token: value, record } = await createToken(input);
+    const now = new Date();
+    const { token: value, record } = await createToken(input, now);
     print(
       opts,
-      { token: value, record },
+      { token: { ...tokenView(record, now), token: value } },
       `Created token ${record._id} (${record.name})\n\n  ${value}\n\nStore it now: it is shown only this once and cannot be recovered.`,
     );
   }),
@@ -172,14 +179,16 @@ leaf(
 leaf(token.command('list').description("list a workspace's tokens (never their values)").requiredOption('--workspace <id>', 'workspace id')).action(
   run(async (opts: Common & { workspace: string }) => {
     await requireWorkspaces([parse(z.string().regex(OBJECT_ID, 'Must be a 24-character hex workspace id'), opts.workspace, '--workspace')]);
-    const tokens = await listTokens(opts.workspace);
-    print(opts, { tokens }, tokens.map((t) => tokenLine(t)).join('\n') || 'No tokens.');
+    const now = new Date();
+    const tokens = (await listTokens(opts.workspace)).sort((a, b) => b._id.localeCompare(a._id));
+    print(opts, { tokens: tokens.map((t) => tokenView(t, now)), pagination: wholeList(tokens.length) }, tokens.map((t) => tokenLine(t, now)).join('\n') || 'No tokens.');
   }),
 );
 leaf(token.command('revoke').description('revoke a token; effective on its very next request').argument('<tokenId>')).action(
   run(async (id: string, opts: Common) => {
-    const revoked = await revokeToken(id);
-    print(opts, { token: revoked }, `Revoked token ${revoked._id} (${revoked.name}) at ${revoked.revokedAt}`);
+    const now = new Date();
+    const revoked = await revokeToken(id, now);
+    print(opts, { token: tokenView(revoked, now) }, `Revoked token ${revoked._id} (${revoked.name}) at ${revoked.revokedAt}`);
   }),
 );
 

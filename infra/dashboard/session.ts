@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-import { createParleyClient, type ParleyClient } from '../../shared/client/client';
+import { createParleyClient, type ParleyClient } from '../client/src/client';
 
 export interface Session {
   token: string;

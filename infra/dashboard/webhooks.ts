@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import { h, status, table, when } from './dom';
 import { unwrap } from './session';
-import type { ParleyClient } from '../../shared/client/client';
+import type { ParleyClient } from '../client/src/client';
 
 interface Subscription {
   _id: string;

@@ -5,6 +5,8 @@ import { RATE_LIMITS, rateCategory } from '../../shared/domain/auth/rate-limit';
 import { eventCatalog, isEventType, pingEvent } from '../../shared/events/catalog';
 import { errorStatus } from '../../shared/http/errors';
 import type { RouteHandler } from '../wiring/route-handlers';
+import { codeSamples } from './code-samples';
+import { documentTags, tagOf } from './tags';
 
 /**
  * The OpenAPI 3.1 description of the API, built from the wiring (paths, summaries, public routes) and
@@ -164,7 +166,8 @@ const operation = (r: RouteHandler, errorBody: (codes: readonly ErrorCode[]) => 
     operationId: route.handler.replace(/^functions\/http\//, '').replace(/\.ts$/, '').replace(/[/-](\w)/g, (_, c: string) => c.toUpperCase()),
     summary: route.summary,
     description: who,
-    tags: [area(r)],
+    tags: [tagOf(area(r))],
+    'x-codeSamples': codeSamples(r),
     security: spec.public ? [] : [{ bearerAuth: scope ? [scope] : [], ...(spec.workspace === false ? {} : { workspaceId: [] }) }],
     ...(spec.public ? {} : { 'x-required-scope': scope, 'x-rate-limit-category': category }),
     request: {
@@ -194,7 +197,7 @@ const webhook = (event: { type: string; status: string; description: string; dat
   operationId: `event_${event.type.replaceAll('.', '_')}`,
   summary: event.type,
   description: `${event.description}${event.status === 'planned' ? ' (planned: subscribable, not emitted yet)' : ''}${isEventType(event.type) ? '' : ' Not subscribable.'}`,
-  tags: [event.type.split('.')[0]!],
+  tags: [tagOf(event.type.split('.')[0]!)],
   // Parley calls the receiver; the receiver checks the signature headers, not a token.
   security: [],
   'x-event-status': event.status,
@@ -242,8 +245,7 @@ export const buildOpenApi = (handlers: readonly RouteHandler[]) => {
   const errorBody = errorBodies(registry);
   for (const r of handlers) registry.registerPath(operation(r, errorBody));
   for (const event of [...eventCatalog, pingEvent]) registry.registerWebhook(webhook(event));
-  const areas = [...new Set(handlers.map(area))].sort();
-  const eventAreas = [...new Set([...eventCatalog, pingEvent].map((e) => e.type.split('.')[0]!))].filter((t) => !areas.includes(t)).sort();
+  const keys = [...handlers.map(area), ...[...eventCatalog, pingEvent].map((e) => e.type.split('.')[0]!)];
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {
@@ -253,7 +255,7 @@ export const buildOpenApi = (handlers: readonly RouteHandler[]) => {
       license: { name: 'Proprietary', identifier: 'LicenseRef-Parley' },
     },
     servers: [{ url: '/', description: 'This deployment' }],
-    tags: [...areas.map((name) => ({ name, description: `The ${name} area` })), ...eventAreas.map((name) => ({ name, description: `Webhook events of ${name}` }))],
+    ...documentTags(keys.map(tagOf)),
   });
 };
 

@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:https';
 import { join, resolve } from 'node:path';
 import { verify } from '@octokit/webhooks-methods';
+import { generateSecret } from '../../shared/domain/webhooks/subscription';
 import { localhostCertificate } from './certificate';
 import { dataDir, readRuntime } from './runtime-file';
 
@@ -11,7 +11,7 @@ import { dataDir, readRuntime } from './runtime-file';
  * signature and prints one line per delivery. The secret comes from the argument or WEBHOOK_SECRET;
  * without either, one is generated. RECEIVER_PORT picks the port (default 4443, 0 for any).
  */
-const secret = process.argv[2] ?? process.env.WEBHOOK_SECRET ?? `whs_${randomBytes(24).toString('base64url')}`;
+const secret = process.argv[2] ?? process.env.WEBHOOK_SECRET ?? generateSecret();
 const { certFile, keyFile } = await localhostCertificate(join(dataDir(), 'receiver'));
 
 const server = createServer({ cert: readFileSync(certFile), key: readFileSync(keyFile) }, (req, res) => {

@@ -28,7 +28,8 @@ const docsPage = `<!doctype html>
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <title>Parley API reference</title>
-    <!-- Offline by construction: the renderer would fetch its logo from a CDN; only this origin is allowed. -->
+    <!-- Offline by construction: only this origin is allowed (the bundle's one outside URL is removed below). -->
+    <link rel="icon" href="data:," />
     <meta
       http-equiv="Content-Security-Policy"
       content="default-src 'self'; script-src 'self' blob:; worker-src 'self' blob:; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:"
@@ -40,6 +41,18 @@ const docsPage = `<!doctype html>
   </body>
 </html>
 `;
+
+/** Redoc's attribution logo, the only outside URL in its standalone bundle. */
+const REDOC_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
+const EMPTY_IMAGE = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='0' height='0'/%3E";
+
+/** Redoc's standalone bundle with its logo dropped, so the page requests nothing from another host. */
+export const offlineRedoc = (): Buffer => {
+  const bundle = readFileSync(require.resolve('redoc/bundles/redoc.standalone.js'), 'utf8');
+  const parts = bundle.split(REDOC_LOGO);
+  if (parts.length !== 2) throw new Error(`redoc.standalone.js: expected its logo URL once, found it ${parts.length - 1} times`);
+  return Buffer.from(parts.join(EMPTY_IMAGE));
+};
 
 /** The dashboard's browser bundle: one minified ES module. */
 export const bundleDashboard = (): Buffer => {
@@ -60,7 +73,7 @@ export const bundleDashboard = (): Buffer => {
 export const buildSite = (): Site =>
   new Map<string, SiteFile>([
     ['docs/index.html', { body: Buffer.from(docsPage), type: html }],
-    ['docs/redoc.standalone.js', { body: readFileSync(require.resolve('redoc/bundles/redoc.standalone.js')), type: js }],
+    ['docs/redoc.standalone.js', { body: offlineRedoc(), type: js }],
     ['dashboard/index.html', { body: readFileSync(resolve(dashboard, 'index.html')), type: html }],
     ['dashboard/app.css', { body: readFileSync(resolve(dashboard, 'app.css')), type: 'text/css; charset=utf-8' }],
     ['dashboard/app.js', { body: bundleDashboard(), type: js }],

@@ -1,9 +1,9 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { randomBytes } from 'node:crypto';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import type { Tenant } from '../domain/auth/tenant';
+import { generateSecret } from '../domain/webhooks/subscription';
 import { tenantPk } from './keys';
 import { createItem, transact } from './transact';
 
@@ -17,7 +17,7 @@ export const notificationSecret = async (t: Tenant): Promise<string> => {
   const existing = await read(t);
   if (existing) return existing;
   try {
-    await transact([createItem({ ...key(t), type: 'WF_NOTIFY_SECRET', secret: `whs_${randomBytes(32).toString('base64url')}` })]);
+    await transact([createItem({ ...key(t), type: 'WF_NOTIFY_SECRET', secret: generateSecret() })]);
   } catch (error) {
     if (!(error instanceof ConditionalCheckFailedException) && (error as Error).name !== 'TransactionCanceledException') throw error;
   }

@@ -30,7 +30,7 @@ describe('the parley CLI: members', () => {
     const test = json('member', 'list', '--workspace', workspace._id, '--test').members;
     expect(test.map((m: { email: string; role: string }) => `${m.email}:${m.role}`)).toEqual(['boss@example.com:owner']);
     const created = json('token', 'create', '--workspace', workspace._id, '--scopes', 'admin:all', '--name', 't', '--test');
-    const api = client(stack.baseUrl, { token: created.token, workspaceId: workspace._id });
+    const api = client(stack.baseUrl, { token: created.token.token, workspaceId: workspace._id });
     expect((await api.get('/api/v1/workspace/members')).body.data.members.map((m: { _id: string }) => m._id)).toEqual([test[0]._id]);
   });
 });

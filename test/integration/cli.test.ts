@@ -45,11 +45,44 @@ describe('the parley CLI', () => {
   it('binds one token to several workspaces and marks sandbox tokens with sk_test_', () => {
     const a = json('workspace', 'create', '--name', 'A').workspace._id;
     const b = json('workspace', 'create', '--name', 'B').workspace._id;
-    const { token, record } = json('token', 'create', '--workspace', a, '--workspace', b, '--scopes', 'admin:all', '--name', 'multi', '--test', '--expires', '2099-01-01');
-    expect(token).toMatch(/^sk_test_[0-9A-Za-z]{48}$/);
-    expect(record).toMatchObject({ workspaceIds: [a, b], expiresAt: '2099-01-01T00:00:00.000Z' });
-    expect(record).not.toHaveProperty('hash');
+    const { token } = json('token', 'create', '--workspace', a, '--workspace', b, '--scopes', 'admin:all', '--name', 'multi', '--test', '--expires', '2099-01-01');
+    expect(token.token).toMatch(/^sk_test_[0-9A-Za-z]{48}$/);
+    expect(token).toMatchObject({ workspaceIds: [a, b], expiresAt: '2099-01-01T00:00:00.000Z', environment: 'test', livemode: false });
+    expect(token).not.toHaveProperty('hash');
     expect(json('workspace', 'list').workspaces.map((w: { _id: string }) => w._id)).toEqual(expect.arrayContaining([a, b]));
+  });
+
+  it("prints with --json what the API's data holds for the same resources", async () => {
+    const { workspace } = json('workspace', 'create', '--name', 'Same Shapes');
+    const created = json('token', 'create', '--workspace', workspace._id, '--scopes', 'admin:all', '--name', 'admin', '--test');
+    const api = client(stack.baseUrl, { token: created.token.token, workspaceId: workspace._id });
+    const viaApi = await api.post('/api/v1/auth/tokens', { name: 'via api', scopes: ['tags:read'] });
+    expect(viaApi.status).toBe(201);
+    // The same view as POST /auth/tokens: the record's fields, status, livemode and the secret, once.
+    expect(Object.keys(created.token).sort()).toEqual(Object.keys(viaApi.body.data.token).sort());
+    expect(created.token.prefix).toBe(created.token.token.slice(0, 16));
+
+    const revoked = json('token', 'revoke', viaApi.body.data.token._id);
+    expect(revoked.token).toMatchObject({ _id: viaApi.body.data.token._id, status: 'revoked', revokedAt: expect.any(String) });
+    const listed = await api.get('/api/v1/auth/tokens');
+    expect(json('token', 'list', '--workspace', workspace._id)).toEqual(listed.body.data);
+    expect(listed.body.data.tokens.find((t: { _id: string }) => t._id === revoked.token._id)).toEqual(revoked.token);
+
+    const renamed = json('workspace', 'rename', workspace._id, '--name', 'Same Shapes Renamed');
+    expect(renamed).toEqual((await api.get('/api/v1/workspace')).body.data);
+
+    const members = (await api.get('/api/v1/workspace/members')).body.data;
+    const cliMembers = json('member', 'list', '--workspace', workspace._id, '--test');
+    expect(cliMembers.members).toEqual(members.members);
+    expect(Object.keys(cliMembers.pagination).sort()).toEqual(Object.keys(members.pagination).sort());
+    expect(cliMembers.pagination).toMatchObject({ total: members.pagination.total, page: 1, hasMore: false, nextCursor: null });
+
+    const mine = (await api.get('/api/v1/auth/workspaces')).body.data;
+    const all = json('workspace', 'list');
+    expect(Object.keys(all.pagination).sort()).toEqual(Object.keys(mine.pagination).sort());
+    expect(all.pagination).toMatchObject({ total: all.workspaces.length, hasMore: false });
+    const { livemode: _mode, ...sameWorkspace } = mine.workspaces[0];
+    expect(all.workspaces.find((w: { _id: string }) => w._id === workspace._id)).toEqual(sameWorkspace);
   });
 
   it.each([
@@ -91,6 +124,6 @@ describe('the parley CLI', () => {
     expect(spawnSync('git', ['ls-files', '--stage', bin], { encoding: 'utf8' }).stdout).toMatch(/^100755 /);
     const res = spawnSync(bin, ['workspace', 'list', '--json'], { encoding: 'utf8', env: targetEnv(), timeout: 30_000 });
     expect(res.stderr).toBe('');
-    expect(JSON.parse(res.stdout)).toEqual({ workspaces: expect.any(Array) });
+    expect(JSON.parse(res.stdout)).toEqual({ workspaces: expect.any(Array), pagination: expect.objectContaining({ total: expect.any(Number) }) });
   });
 });

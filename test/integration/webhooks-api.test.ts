@@ -28,7 +28,7 @@ describe('webhook subscriptions API', () => {
     expect(res.status).toBe(201);
     const sub = res.body.data.subscription;
     expect(sub).toMatchObject({ _id: expect.stringMatching(/^[0-9a-f]{24}$/), url: `${ctx.receiver.url}?a=1`, events: ['inbox.conversation.created', 'crm.*'], active: true });
-    expect(sub.secret).toMatch(/^whs_[A-Za-z0-9_-]{43}$/);
+    expect(sub.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     const fetched = await api.get(`${HOOKS}/${sub._id}`);
     expect(fetched.status).toBe(200);
     expect(fetched.body.data.subscription._id).toBe(sub._id);

@@ -5,11 +5,14 @@ import type { LocalStack } from '../../infra/local/stack';
 import { startReceiver, type Received, type Receiver } from './https-receiver';
 import { startTestStack } from './stack';
 
+/** The `standardwebhooks` verifier a subscriber builds: at its defaults for a `whsec_` secret, raw for any other. */
+export const standardVerifier = (secret: string) => (secret.startsWith('whsec_') ? new Webhook(secret) : new Webhook(secret, { format: 'raw' }));
+
 /** Verifies a received delivery the way a subscriber would, with both libraries; returns the parsed body. */
 export const verifyDelivery = async (secret: string, req: Received): Promise<Record<string, any>> => {
   const header = req.headers['x-webhook-signature'] as string;
   if (!(await verify(secret, req.body, header))) throw new Error('X-Webhook-Signature does not verify');
-  return new Webhook(secret, { format: 'raw' }).verify(req.body, req.headers as Record<string, string>) as Record<string, any>;
+  return standardVerifier(secret).verify(req.body, req.headers as Record<string, string>) as Record<string, any>;
 };
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

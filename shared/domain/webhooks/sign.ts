@@ -13,9 +13,21 @@ export interface SignedMessage {
 export const signature = (secret: string, body: string): string =>
   `sha256=${createHmac('sha256', secret).update(body, 'utf8').digest('hex')}`;
 
-/** Standard Webhooks `v1,<base64 HMAC-SHA256(secret, "<id>.<timestamp>.<body>")>`, with the secret used raw. */
+const STANDARD_SECRET = /^whsec_((?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?)$/;
+
+/**
+ * The key of the Standard Webhooks signature, read as the `standardwebhooks` libraries read it at their
+ * defaults: a `whsec_<base64>` secret keys with the bytes the base64 stands for; any other secret (`whs_…`,
+ * or one a subscriber chose) keys with its own characters' bytes, as those libraries do with `format: 'raw'`.
+ */
+export const standardKey = (secret: string): Buffer => {
+  const encoded = STANDARD_SECRET.exec(secret)?.[1];
+  return encoded ? Buffer.from(encoded, 'base64') : Buffer.from(secret, 'latin1');
+};
+
+/** Standard Webhooks `v1,<base64 HMAC-SHA256(standardKey(secret), "<id>.<timestamp>.<body>")>`. */
 export const standardSignature = (secret: string, id: string, timestamp: number, body: string): string =>
-  `v1,${createHmac('sha256', Buffer.from(secret, 'latin1')).update(`${id}.${timestamp}.${body}`, 'utf8').digest('base64')}`;
+  `v1,${createHmac('sha256', standardKey(secret)).update(`${id}.${timestamp}.${body}`, 'utf8').digest('base64')}`;
 
 /** Every header a delivery attempt carries; the body is sent exactly as signed. */
 export const deliveryHeaders = (secret: string, body: string, m: SignedMessage): Record<string, string> => ({

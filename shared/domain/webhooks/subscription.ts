@@ -40,7 +40,8 @@ export interface Subscription {
   updatedAt: string;
 }
 
-export const generateSecret = (): string => `whs_${randomBytes(32).toString('base64url')}`;
+/** A signing secret in the Standard Webhooks form: `whsec_` and the base64 of 32 random bytes (the key). */
+export const generateSecret = (): string => `whsec_${randomBytes(32).toString('base64')}`;
 
 /** The view every response gets: never the secret, and the workspace id with the mode rather than the tenant. */
 export const publicSubscription = ({ secret: _secret, workspaceId, ...rest }: Subscription) => ({ ...rest, ...tenantParts(workspaceId) });

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../../infra/docs/document';
 import { pipelineErrors } from '../../../infra/docs/openapi';
+import { tagOf } from '../../../infra/docs/tags';
 import { wiring } from '../../../infra/wiring';
 import { rateCategory } from '../../../shared/domain/auth/rate-limit';
 import { eventCatalog, pingEvent } from '../../../shared/events/catalog';
@@ -35,7 +36,7 @@ describe('the OpenAPI document', () => {
   for (const r of routes) {
     it(`${r.key} carries its handler's scope, its area tag, its rate-limit category and every error the pipeline can answer`, () => {
       const op = operationOf(r.route.method, r.route.path)!;
-      expect(op.tags).toEqual([r.route.handler.split('/')[2]]);
+      expect(op.tags).toEqual([tagOf(r.route.handler.split('/')[2]!)]);
       if (r.route.public) {
         expect(op.security).toEqual([]);
         expect(op['x-required-scope']).toBeUndefined();

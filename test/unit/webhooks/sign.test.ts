@@ -2,9 +2,11 @@ import { sign as octokitSign, verify as octokitVerify } from '@octokit/webhooks-
 import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { deliveryHeaders, signature } from '../../../shared/domain/webhooks/sign';
+import { deliveryHeaders, signature, standardKey } from '../../../shared/domain/webhooks/sign';
+import { generateSecret } from '../../../shared/domain/webhooks/subscription';
 
-const secretArb = fc.stringMatching(/^[\x21-\x7e]{16,64}$/);
+/** Printable secrets a subscriber may choose; the `whsec_<base64>` form is read differently (below). */
+const secretArb = fc.stringMatching(/^[\x21-\x7e]{16,64}$/).filter((s) => !s.startsWith('whsec_'));
 const message = { eventId: '65a1b2c3d4e5f60718293a4b', eventType: 'inbox.message.received', deliveryId: '65a1b2c3aabbccddeeff0011', attemptNumber: 3 };
 
 describe('delivery signing', () => {
@@ -33,6 +35,28 @@ describe('delivery signing', () => {
       }),
       { numRuns: 50 },
     );
+  });
+
+  it('generates whsec_ secrets that standardwebhooks verifies at its defaults, and @octokit/webhooks-methods with the string as given', async () => {
+    const secrets = new Set(Array.from({ length: 20 }, generateSecret));
+    expect(secrets.size).toBe(20);
+    for (const secret of secrets) {
+      expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+      expect(standardKey(secret)).toHaveLength(32);
+      const body = JSON.stringify({ eventId: 'e', text: secret });
+      const headers = deliveryHeaders(secret, body, { ...message, timestamp: Math.floor(Date.now() / 1000) });
+      expect(new Webhook(secret).verify(body, headers)).toMatchObject({ eventId: 'e' });
+      expect(() => new Webhook(secret, { format: 'raw' }).verify(body, headers)).toThrow();
+      expect(await octokitVerify(secret, body, headers['X-Webhook-Signature']!)).toBe(true);
+    }
+  });
+
+  it('keys the Standard Webhooks signature with the decoded bytes of a whsec_ secret only when the rest is base64', () => {
+    const key = Buffer.from('0123456789abcdef01234567');
+    expect(standardKey(`whsec_${key.toString('base64')}`)).toEqual(key);
+    for (const raw of ['whs_old-generated_secret-AbCdEf0123456789', 'whsec_not base64 at all!!', 'whsec_abc', 'my-own-secret-0123456789']) {
+      expect(standardKey(raw)).toEqual(Buffer.from(raw));
+    }
   });
 
   it('names the event, delivery, attempt and timestamp in headers', () => {
