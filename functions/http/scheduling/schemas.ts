@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { OBJECT_ID } from '../../../shared/ids';
 import { DateTime } from '../../../shared/domain/dates';
 import { ListQuery } from '../../../shared/http/pagination';
+import { queryInteger } from '../../../shared/http/query-integer';
 import { TimeZone } from '../../../shared/domain/auth/workspace';
 import { BookingStatus, MAX_DURATION_MINUTES, SLOT_MINUTES } from '../../../shared/domain/scheduling/booking';
 import { MAX_RANGE_DAYS } from '../../../shared/domain/scheduling/availability';
@@ -41,7 +42,7 @@ export const AvailabilityQuery = z
     assigneeId: ObjectId,
     from: DateTime,
     to: DateTime,
-    durationMinutes: z.coerce.number().int().multipleOf(SLOT_MINUTES).min(SLOT_MINUTES).max(MAX_DURATION_MINUTES).default(30),
+    durationMinutes: queryInteger(z.number().int().multipleOf(SLOT_MINUTES).min(SLOT_MINUTES).max(MAX_DURATION_MINUTES)).default(30),
   })
   .refine(inOrder, { message: 'Must be after from', path: ['to'] })
   .refine((q) => Date.parse(q.to) - Date.parse(q.from) <= MAX_RANGE_DAYS * 86_400_000, { message: `The range spans at most ${MAX_RANGE_DAYS} days`, path: ['to'] });
