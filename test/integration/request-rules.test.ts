@@ -123,6 +123,19 @@ describe('query parameters', () => {
       expect((await api.get(`${prefix}15`)).status, `${prefix}15`).toBe(200);
     }
   });
+
+  it('page by number at most 10,000 items deep (a bounded skip); deeper is 422 on page', async () => {
+    const { api } = await env.tenant();
+    for (const list of ['/api/v1/tags', '/api/v1/inbox/conversations', '/api/v1/contacts/customers', '/api/v1/scheduling/bookings']) {
+      expect((await api.get(`${list}?page=101&limit=100`)).status, list).toBe(200);
+      expect((await api.get(`${list}?page=10001&limit=1`)).status, list).toBe(200);
+      for (const query of ['page=102&limit=100', 'page=10002&limit=1', 'page=100000&limit=100']) {
+        const res = await api.get(`${list}?${query}`);
+        expectError(res, 422, 'VALIDATION_ERROR');
+        expect(paths(res), `${list}?${query}`).toEqual(['page']);
+      }
+    }
+  });
 });
 
 describe('a PATCH that changes nothing', () => {
