@@ -4,7 +4,7 @@
  * route, stops the stack and prints one row per route, the cases per input class and the slowest answer.
  * Exits 1 when any answer broke the contract or took over 2 s.
  *
- *   npm run fuzz -- [--cases 10000] [--seed 1] [--route tags] [--concurrency 8]
+ *   npm run fuzz -- [--cases 10000] [--seed 1] [--route tags] [--concurrency 2]
  */
 export {};
 
@@ -24,7 +24,7 @@ const { values } = parseArgs({
     cases: { type: 'string', default: '10000' },
     seed: { type: 'string', default: String(Date.now() % 1_000_000) },
     route: { type: 'string' },
-    concurrency: { type: 'string', default: '8' },
+    concurrency: { type: 'string', default: '2' },
   },
 });
 const cases = Number(values.cases);
