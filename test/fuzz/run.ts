@@ -66,6 +66,7 @@ try {
   process.stdout.write(`\ncases per class:\n${[...classes].sort(([a], [b]) => a.localeCompare(b)).map(([kind, n]) => `  ${pad(kind, 32)}${n}`).join('\n')}\n`);
   const slowest = all.reduce((a, s) => (s.slowest.ms > a.ms ? s.slowest : a), { ms: 0, case: '' });
   process.stdout.write(`slowest answer: ${slowest.ms} ms (limit ${MAX_ANSWER_MS} ms) for ${slowest.case}\n`);
+  process.stdout.write(`${all.reduce((n, s) => n + s.stalls, 0)} answers over the limit once, sent again\n`);
   for (const s of all.filter((x) => x.failures.length)) {
     process.stdout.write(`\n${s.route}: ${s.failing} failing cases, the first ${s.failures.length}:\n`);
     for (const f of s.failures) process.stdout.write(`  ${f.case}\n    → ${f.status}: ${f.problems.join('; ')}\n    ${f.body}\n`);
