@@ -28,9 +28,9 @@ const joinHeaders = (req: IncomingMessage): Record<string, string> => {
   return out;
 };
 
+/** Own properties for every name, `__proto__` included (an assignment would set the prototype and lose it), as API Gateway's JSON gives them. */
 const queryOf = (url: URL): Record<string, string> | undefined => {
-  const out: Record<string, string> = {};
-  for (const key of new Set(url.searchParams.keys())) out[key] = url.searchParams.getAll(key).join(',');
+  const out = Object.fromEntries([...new Set(url.searchParams.keys())].map((key) => [key, url.searchParams.getAll(key).join(',')]));
   return Object.keys(out).length ? out : undefined;
 };
 

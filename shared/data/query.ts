@@ -132,11 +132,17 @@ const skip = async (partition: Partition, count: number): Promise<Record<string,
   return start!;
 };
 
+/** Paging by number skips at most this many items (at most 10 key-only Queries); a cursor pages deeper at O(limit). */
+export const MAX_PAGE_DEPTH = 10_000;
+
 /** One page of a partition, by cursor (O(limit)) or by page number; `nextCursor` only when more items exist. */
 export const queryPage = async (partition: Partition, request: PageRequest): Promise<PageResult> => {
   let start: Record<string, unknown> | undefined;
   if (request.cursor) start = decode(request.cursor, partition);
   else if (request.page && request.page > 1) {
+    if ((request.page - 1) * request.limit > MAX_PAGE_DEPTH) {
+      throw new ValidationError([{ path: 'page', message: `(page − 1) × limit is at most ${MAX_PAGE_DEPTH}; page deeper with cursor` }]);
+    }
     const skipped = await skip(partition, (request.page - 1) * request.limit);
     if (skipped === 'end') return { items: [] };
     start = skipped;

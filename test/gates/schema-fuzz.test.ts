@@ -1,6 +1,6 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client } from '../support/api';
-import { FUZZ_HINTS, TokenPool, caseArb, fuzzRoute, realCursorsFor, realIdsFor, send, sharedIds, violations } from '../support/fuzz';
+import { FUZZ_HINTS, MAX_ANSWER_MS, TokenPool, caseArb, fuzzRoute, realCursorsFor, realIdsFor, send, sharedIds, violations, type FuzzCase, type RouteStats } from '../support/fuzz';
 import { makeFactories } from '../support/resource-factories';
 import { loadRoutes } from '../support/routes';
 import { useTestStack } from '../support/stack';
@@ -13,9 +13,11 @@ import { openApiDocument } from '../../infra/docs/document';
 
 /**
  * Schema fuzz (DESIGN §6): requests generated from each route's zod schemas (valid, mutated, hostile,
- * malformed, oversized, mistyped) sent through the real local gateway never get a 5xx or a non-JSON
- * answer, every error is the contract's wrapper, and the answers the contract fixes (400 for malformed
- * JSON, 413 over 256 KB…) are the ones given. `npm run fuzz` runs the same cases 10 000 times per route.
+ * malformed, oversized, mistyped; far dates, huge ranges, integer spellings, prototype-named parameters,
+ * deep nesting, numbers past 2^53 and a double's range) sent through the real local gateway never get a 5xx
+ * or a non-JSON answer, each within 2 s, every error is the contract's wrapper, and the answers the contract
+ * fixes (400 for malformed JSON, 413 over 256 KB, 422 for an inexact number or a parameter it must name…)
+ * are the ones given. `npm run fuzz` runs the same cases 10 000 times per route.
  */
 const CASES_PER_ROUTE = Number(process.env.GATE_FUZZ_CASES ?? 30);
 // A fixed seed per run of the gate keeps failures reproducible; FUZZ_SEED explores others.
@@ -29,6 +31,20 @@ const factories = makeFactories({ webhookUrl: 'https://127.0.0.1:9/hook' });
 
 let shared: Promise<Map<string, string[]>>;
 
+/** Cases per input class and the slowest answer over every route, printed once the gate has run. */
+const classes = new Map<string, number>();
+let slowest: RouteStats['slowest'] = { ms: 0, case: '' };
+let stalls = 0;
+const tally = (stats: RouteStats) => {
+  for (const [kind, n] of stats.classes) classes.set(kind, (classes.get(kind) ?? 0) + n);
+  if (stats.slowest.ms > slowest.ms) slowest = stats.slowest;
+  stalls += stats.stalls;
+};
+afterAll(() => {
+  const rows = [...classes].sort(([a], [b]) => a.localeCompare(b)).map(([kind, n]) => `  ${kind.padEnd(32)}${n}`);
+  process.stdout.write(`schema fuzz cases per class:\n${rows.join('\n')}\nslowest answer: ${slowest.ms} ms (limit ${MAX_ANSWER_MS} ms) for ${slowest.case}\n${stalls} answers over the limit once, sent again\n`);
+});
+
 beforeAll(async () => {
   const t = await env.tenant();
   workspaceId = t.workspaceId;
@@ -38,14 +54,25 @@ beforeAll(async () => {
 });
 
 describe('the schema fuzz', () => {
-  it('derives requests for every route of the wiring, bodies, query strings and path parameters alike', () => {
+  it('derives requests for every route of the wiring, bodies, query strings and path parameters alike, in every class that once broke the service', () => {
+    const all: FuzzCase[] = [];
     for (const route of routes) {
       const sample = fc.sample(caseArb(route), { seed: SEED, numRuns: 60 });
+      all.push(...sample);
       const kinds = new Set(sample.flatMap((c) => c.kinds.map((k) => k.split(':')[0]!.replace(/^path\..*/, 'path'))));
       if (route.pathParams.length) expect(kinds, route.key).toContain('path');
       expect(kinds, route.key).toContain('query');
       if (route.spec.body) expect(kinds, route.key).toContain('body');
     }
+    // Far dates, huge ranges, integer spellings, prototype names, nesting to 10,000, numbers past 2^53 and past a double's range.
+    const kinds = new Set(all.flatMap((c) => c.kinds));
+    for (const kind of ['query:far-date', 'query:huge-range', 'query:integer-spelling', 'query:proto-name']) expect(kinds).toContain(kind);
+    const text = (c: (typeof all)[number]) => c.body?.toString('utf8') ?? '';
+    expect(all.some((c) => text(c).includes(`${'{"a":'.repeat(10_000)}1`) || text(c).includes(`${'['.repeat(10_000)}1`))).toBe(true);
+    for (const n of ['9007199254740993', '1e400', '2e308']) expect(all.some((c) => text(c).includes(n)), n).toBe(true);
+    expect(all.some((c) => c.expect?.status === 422)).toBe(true);
+    expect(all.filter((c) => c.names).length).toBeGreaterThan(routes.length);
+    expect(all.some((c) => /(from|to)=(0000|9999)/.test(c.target))).toBe(true);
     // About half a second of sampling per route on a quiet 2-core machine: the budget grows with the wiring.
   }, routes.length * 2_000);
 
@@ -58,6 +85,10 @@ describe('the schema fuzz', () => {
     expect(violations(fixed, { status: 200, headers: json, text: '{"success":true,"data":{}}' })[0]).toMatch(/expected 400 BAD_REQUEST/);
     expect(violations(fixed, { status: 400, headers: json, text: '{"success":false,"error":{"code":"BAD_REQUEST","message":"m"}}' })).toEqual([]);
     expect(violations({}, { status: 200, headers: { ...json, 'x-ratelimit-limit': undefined }, text: '{"success":true,"data":{}}' })).toEqual(['no X-RateLimit-* headers']);
+    const refused = (path: string) => `{"success":false,"error":{"code":"VALIDATION_ERROR","message":"m","details":{"errors":[{"path":"${path}","message":"Unknown field"}]}}}`;
+    expect(violations({ names: '__proto__' }, { status: 200, headers: json, text: '{"success":true,"data":{}}' })[0]).toMatch(/naming the query parameter "__proto__"/);
+    expect(violations({ names: '__proto__' }, { status: 422, headers: json, text: refused('other') })[0]).toMatch(/naming/);
+    expect(violations({ names: '__proto__' }, { status: 422, headers: json, text: refused('__proto__') })).toEqual([]);
   });
 
   it('answers malformed JSON on a body route with 400 through the same sender and oracle', async () => {
@@ -109,6 +140,7 @@ describe('the schema fuzz', () => {
         opts: { ids, hints: FUZZ_HINTS, cursors },
         conform: (res) => conformance(document, route.route.method, route.route.path, { ...res, bodyLength: res.text.length }),
       });
+      tally(stats);
       expect(stats.cases).toBe(CASES_PER_ROUTE);
       const report = stats.failures.map((f) => `${f.case}\n    → ${f.status}: ${f.problems.join('; ')}\n    ${f.body}`).join('\n');
       expect(stats.failing, `${stats.failing} of ${stats.cases} cases broke the contract:\n${report}`).toBe(0);

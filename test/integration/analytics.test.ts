@@ -158,4 +158,30 @@ describe('analytics from live aggregates', () => {
     expect(res.status).toBe(200);
     expect(res.body.data.webhooks.series).toHaveLength(30);
   });
+
+  // Once, a far date sent every report into an endless day loop that took the whole process down.
+  it('refuses dates outside 2000-01-01..2100-01-01 and `from` after `to` on every report, at once, naming the field', async () => {
+    const t = await env.tenant();
+    const cases: [string, string][] = [
+      ['from=9999-12-31', 'from'],
+      ['to=9999-12-31', 'to'],
+      ['to=0000-01-01', 'to'],
+      ['from=0000-01-01&to=2000-01-02', 'from'],
+      ['from=1999-12-31&to=2000-01-05', 'from'],
+      ['from=2100-01-01&to=2100-01-02', 'to'],
+      ['from=2099-06-01', 'from'],
+    ];
+    for (const report of ['overview', 'conversations', 'agents', 'pipeline', 'webhooks']) {
+      for (const [query, field] of cases) {
+        const started = Date.now();
+        const res = await t.api.get(`${A}/${report}?${query}`);
+        expectError(res, 422, 'VALIDATION_ERROR');
+        expect(res.body.error.details.errors.map((e: { path: string }) => e.path), `${report}?${query}`).toEqual([field]);
+        expect(Date.now() - started, `${report}?${query}`).toBeLessThan(2_000);
+      }
+    }
+    // The bounds themselves are valid days.
+    expect((await t.api.get(`${A}/overview?from=2000-01-01&to=2000-01-01`)).status).toBe(200);
+    expect((await t.api.get(`${A}/conversations?from=2099-01-01&to=2100-01-01`)).body.data.conversations.series).toHaveLength(366);
+  });
 });

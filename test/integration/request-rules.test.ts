@@ -4,6 +4,8 @@ import { expectError, type Client } from '../support/api';
 import { outboxEvents } from '../support/outbox';
 import { gatedFetch } from '../support/response-gate';
 import { useTestStack } from '../support/stack';
+import { agentId } from '../support/members';
+import { loadRoutes } from '../support/routes';
 
 const env = useTestStack({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
 
@@ -90,6 +92,50 @@ describe('query parameters', () => {
     expect(paths(await api.patch(`${r.tag}?force=1`, { name: 'Gold' }))).toEqual(['force']);
     expect((await api.get('/api/v1/tags?page=1&limit=5')).status).toBe(200);
     expect((await api.get(`${r.subscription}/deliveries?status=failed&limit=5`)).status).toBe(200);
+  });
+
+  it('are refused whatever their name, prototype names included, on every GET route of the wiring', async () => {
+    const { api } = await env.tenant();
+    const gets = (await loadRoutes()).filter((r) => r.route.method === 'GET' && !r.pathParams.length && !r.route.public);
+    for (const { route } of gets) {
+      for (const name of ['__proto__', 'constructor']) {
+        const res = await api.get(`${route.path}?${name}=1`);
+        expect(res.status, `${route.path}?${name}=1`).toBeGreaterThanOrEqual(400);
+        expect(paths(res), `${route.path}?${name}=1`).toContain(name);
+      }
+    }
+  });
+
+  it('take integers in plain decimal digits only (no hex, sign, space, exponent, fraction or leading zero)', async () => {
+    const { api } = await env.tenant();
+    const member = await agentId(api);
+    const integers = [
+      ['/api/v1/tags?limit=', 'limit'],
+      ['/api/v1/inbox/conversations?page=', 'page'],
+      ['/api/v1/ai/knowledge-base/search?q=x&limit=', 'limit'],
+      [`/api/v1/scheduling/availability?assigneeId=${member}&from=2030-01-01T00:00:00Z&to=2030-01-02T00:00:00Z&durationMinutes=`, 'durationMinutes'],
+    ];
+    for (const [prefix, field] of integers) {
+      for (const spelling of ['0x10', '%2B15', '%2015', '15%20', '1e2', '015', '15.0', '', '-15', '１５']) {
+        const res = await api.get(`${prefix}${spelling}`);
+        expectError(res, 422, 'VALIDATION_ERROR');
+        expect(paths(res), `${prefix}${spelling}`).toEqual([field]);
+      }
+      expect((await api.get(`${prefix}15`)).status, `${prefix}15`).toBe(200);
+    }
+  });
+
+  it('page by number at most 10,000 items deep (a bounded skip); deeper is 422 on page', async () => {
+    const { api } = await env.tenant();
+    for (const list of ['/api/v1/tags', '/api/v1/inbox/conversations', '/api/v1/contacts/customers', '/api/v1/scheduling/bookings']) {
+      expect((await api.get(`${list}?page=101&limit=100`)).status, list).toBe(200);
+      expect((await api.get(`${list}?page=10001&limit=1`)).status, list).toBe(200);
+      for (const query of ['page=102&limit=100', 'page=10002&limit=1', 'page=100000&limit=100']) {
+        const res = await api.get(`${list}?${query}`);
+        expectError(res, 422, 'VALIDATION_ERROR');
+        expect(paths(res), `${list}?${query}`).toEqual(['page']);
+      }
+    }
   });
 });
 

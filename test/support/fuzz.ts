@@ -7,6 +7,7 @@ import { errorStatus } from '../../shared/http/errors';
 import { resolve as resolveRoute } from '../../shared/http/route-match';
 import {
   RawJson,
+  breaksStorage,
   hostileString,
   hostileValue,
   jsonSchemaOf,
@@ -40,6 +41,8 @@ export interface FuzzCase {
   body?: Buffer;
   /** The answer the contract fixes for this input, when it does. */
   expect?: { status: number; code: string; why: string };
+  /** A query parameter the answer must refuse by name (400 or 422 listing it), when nothing else is refused first. */
+  names?: string;
 }
 
 export interface RawResponse {
@@ -135,6 +138,10 @@ const isObjectJson = (v: unknown) => (v instanceof RawJson ? v.text.startsWith('
 const isPlainObject = (v: unknown) => v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof RawJson);
 
 const NOT_AN_OBJECT = { status: 400, code: 'BAD_REQUEST', why: 'a body that is not a JSON object is 400' } as const;
+const UNSTORABLE = { status: 422, code: 'VALIDATION_ERROR', why: 'a body with a number the storage cannot hold exactly, an unpaired surrogate or nesting past 32 is 422' } as const;
+
+/** What the contract fixes for a JSON body sent as JSON: 400 when it is not an object, 422 when it holds what no body may. */
+const fixedFor = (v: unknown) => (!isObjectJson(v) ? NOT_AN_OBJECT : breaksStorage(v) ? UNSTORABLE : undefined);
 const MALFORMED = { status: 400, code: 'BAD_REQUEST', why: 'malformed JSON is 400' } as const;
 const TOO_LARGE = { status: 413, code: 'PAYLOAD_TOO_LARGE', why: 'a body over 256 KB is 413' } as const;
 
@@ -146,15 +153,15 @@ const bodyArb = (route: LoadedRoute, schema: JsonSchema | undefined, opts: Deriv
     return pick<BodyPart>([
       [8, fc.constant({ kind: 'none' })],
       [writes ? 1 : 0, fc.constantFrom(...MALFORMED_JSON).map((t) => ({ kind: 'malformed-json', body: Buffer.from(t), contentType: 'application/json', expect: MALFORMED }))],
-      [1, hostileValue().map((v) => jsonBody('stray', v, 'application/json'))],
+      [1, hostileValue().map((v) => jsonBody('stray', v, 'application/json', fixedFor(v)))],
       [writes ? 1 : 0, fc.constant(jsonBody('oversized', padTo256k({}), 'application/json', TOO_LARGE))],
     ]);
   }
   const valid = validArb(schema, opts);
   return pick<BodyPart>([
-    [5, fc.tuple(valid, fc.constantFrom(...JSON_TYPES)).map(([v, t]) => jsonBody('valid', v, t))],
-    [8, mutatedArb(valid).map((v) => jsonBody('mutated', v, 'application/json', isObjectJson(v) ? undefined : NOT_AN_OBJECT))],
-    [1, hostileValue().map((v) => jsonBody('hostile', v, 'application/json', isObjectJson(v) ? undefined : NOT_AN_OBJECT))],
+    [5, fc.tuple(valid, fc.constantFrom(...JSON_TYPES)).map(([v, t]) => jsonBody('valid', v, t, fixedFor(v)))],
+    [8, mutatedArb(valid).map((v) => jsonBody('mutated', v, 'application/json', fixedFor(v)))],
+    [1, hostileValue().map((v) => jsonBody('hostile', v, 'application/json', fixedFor(v)))],
     [1, fc.constantFrom(...MALFORMED_JSON).map((t) => ({ kind: 'malformed-json', body: Buffer.from(t), contentType: 'application/json', expect: MALFORMED }))],
     [1, fc.tuple(valid, fc.constantFrom(...WRONG_TYPES)).map(([v, t]) => jsonBody('wrong-content-type', v, t, { status: 400, code: 'BAD_REQUEST', why: 'a body without Content-Type: application/json is 400' }))],
     [1, fc.constant({ kind: 'missing', expect: { status: 400, code: 'BAD_REQUEST', why: 'a missing body is 400' } })],
@@ -163,17 +170,80 @@ const bodyArb = (route: LoadedRoute, schema: JsonSchema | undefined, opts: Deriv
   ]);
 };
 
-const queryArb = (schema: JsonSchema | undefined, opts: DeriveOptions): fc.Arbitrary<{ kind: string; qs: string }> => {
+interface QueryPart {
+  kind: string;
+  qs: string;
+  /** The parameter the answer must refuse by name. */
+  names?: string;
+}
+
+/** Names every JavaScript object already has: as query parameters they are as unknown as any other. */
+const PROTOTYPE_NAMES = ['__proto__', 'constructor', 'prototype', 'hasOwnProperty', 'toString', 'valueOf', '__defineGetter__', 'isPrototypeOf'];
+/** Integers as `Number()` reads them but plain decimal digits do not write them, and integers past 2^53 or a double's range. */
+const INTEGER_SPELLINGS = ['0x10', '0b1', '0o7', '+1', ' 1', '1 ', '1e2', '01', '1.0', '-0', '1_000', '１', 'Infinity', '', '9007199254740993', `1${'0'.repeat(400)}`];
+const FAR_DAYS = ['0000-01-01', '0001-01-01', '1969-12-31', '1999-12-31', '2100-01-02', '9999-12-31'];
+const FAR_INSTANTS = [...FAR_DAYS.map((d) => `${d}T00:00:00Z`), '1999-12-31T23:59:59.999Z', '2100-01-01T00:00:00.001Z', '2099-12-31T23:00:00-05:00', '0000-01-01T00:00:00+14:00'];
+/** Ranges as long as the date bounds allow and beyond: spans each route must refuse or answer in bounded time. */
+const HUGE_RANGES = [
+  ['2000-01-01', '2100-01-01'],
+  ['0000-01-01', '9999-12-31'],
+  ['2000-01-01', '2001-01-02'],
+  ['2100-01-01', '2000-01-01'],
+] as const;
+
+const propertiesOf = (schema: JsonSchema | undefined, test: (p: JsonSchema) => boolean) =>
+  Object.entries(schema?.properties ?? {})
+    .filter(([, p]) => [p, ...(p.anyOf ?? [])].some(test))
+    .map(([name]) => name);
+const isInteger = (p: JsonSchema) => p.type === 'integer';
+const isDay = (p: JsonSchema) => p.format === 'date';
+const isInstant = (p: JsonSchema) => p.format === 'date-time';
+
+/** A valid query with `name` set to `value`, first, so a cut at the length limit never drops it. */
+const withParam = (valid: fc.Arbitrary<unknown>, name: string, value: string) =>
+  valid.map((v) => {
+    const rest = toQueryString(objectOf(Object.entries(v as object).filter(([k]) => k !== name)));
+    return `${percentEncode(name)}=${percentEncode(value)}${rest ? `&${rest}` : ''}`;
+  });
+
+/** One parameter made hostile in a class the API must refuse by name: a prototype name, an integer spelling, a far date. */
+const namedClassesArb = (schema: JsonSchema | undefined, valid: fc.Arbitrary<unknown>): [number, fc.Arbitrary<QueryPart>][] => {
+  const integers = propertiesOf(schema, isInteger);
+  const days = propertiesOf(schema, isDay);
+  const instants = propertiesOf(schema, isInstant);
+  const named = (kind: string, names: readonly string[], values: readonly string[]) =>
+    fc.tuple(fc.constantFrom(...names), fc.constantFrom(...values)).chain(([name, value]) => withParam(valid, name, value).map((qs) => ({ kind, qs, names: name })));
+  return [
+    [2, named('proto-name', PROTOTYPE_NAMES, ['1', 'x', '[object Object]'])],
+    [integers.length ? 2 : 0, integers.length ? named('integer-spelling', integers, INTEGER_SPELLINGS) : fc.constant({ kind: 'none', qs: '' })],
+    [days.length ? 2 : 0, days.length ? named('far-date', days, FAR_DAYS) : fc.constant({ kind: 'none', qs: '' })],
+    [instants.length ? 2 : 0, instants.length ? named('far-date', instants, FAR_INSTANTS) : fc.constant({ kind: 'none', qs: '' })],
+  ];
+};
+
+/** `from`/`to` as far apart as the bounds allow, beyond them, or inverted: the answer may be anything but slow or a 5xx. */
+const hugeRangeArb = (schema: JsonSchema | undefined, valid: fc.Arbitrary<unknown>): [number, fc.Arbitrary<QueryPart>][] => {
+  const from = schema?.properties?.from;
+  if (!from || !schema?.properties?.to) return [];
+  const time = [from, ...(from.anyOf ?? [])].some(isInstant) ? 'T00:00:00Z' : '';
+  const arb = fc.tuple(fc.constantFrom(...HUGE_RANGES), valid).map(([[a, b], v]) => {
+    const rest = toQueryString(objectOf(Object.entries(v as object).filter(([k]) => k !== 'from' && k !== 'to')));
+    return { kind: 'huge-range', qs: `from=${percentEncode(a + time)}&to=${percentEncode(b + time)}${rest ? `&${rest}` : ''}` };
+  });
+  return [[2, arb]];
+};
+
+const queryArb = (schema: JsonSchema | undefined, opts: DeriveOptions): fc.Arbitrary<QueryPart> => {
   const valid = schema ? validArb(schema, opts) : fc.constant({});
-  return pick([
+  return pick<QueryPart>([
     [3, fc.constant({ kind: 'none', qs: '' })],
     [schema ? 4 : 1, valid.map((v) => ({ kind: 'valid', qs: toQueryString(v) }))],
     [3, mutatedArb(valid).map((v) => ({ kind: 'mutated', qs: toQueryString(v) }))],
     [2, fc.constantFrom(...RAW_QUERIES).map((qs) => ({ kind: 'raw', qs }))],
     [1, fc.tuple(hostileString({ long: false }), hostileString({ long: false })).map(([k, v]) => ({ kind: 'hostile', qs: `${percentEncode(k)}=${percentEncode(v)}` }))],
-    ...(schema?.properties?.cursor && opts.cursors?.length
-      ? [[3, cursorArb(opts.cursors).map((cursor) => ({ kind: 'cursor', qs: `limit=1&cursor=${cursor}` }))] as [number, fc.Arbitrary<{ kind: string; qs: string }>]]
-      : []),
+    ...namedClassesArb(schema, valid),
+    ...hugeRangeArb(schema, valid),
+    ...(schema?.properties?.cursor && opts.cursors?.length ? [[3, cursorArb(opts.cursors).map((cursor) => ({ kind: 'cursor', qs: `limit=1&cursor=${cursor}` }))] as [number, fc.Arbitrary<QueryPart>]] : []),
   ]);
 };
 
@@ -238,6 +308,8 @@ export const caseArb = (route: LoadedRoute, opts: DeriveOptions = {}): fc.Arbitr
       headers: body.contentType !== undefined ? { 'content-type': body.contentType } : ({} as Record<string, string>),
       body: body.body,
       expect: reaches ? body.expect : undefined,
+      // The body is checked before the query, so only a request without one must name the parameter.
+      names: reaches && body.kind === 'none' && !route.spec.body ? query.names : undefined,
     };
   });
 };
@@ -318,7 +390,7 @@ const codesByStatus = new Map<number, string[]>();
 for (const [code, status] of Object.entries(errorStatus)) codesByStatus.set(status, [...(codesByStatus.get(status) ?? []), code]);
 
 /** Every way an answer breaks the contract: 5xx, non-JSON, a wrong wrapper or code, a stack trace, the fixed answer missed. */
-export const violations = (c: Pick<FuzzCase, 'expect'>, res: RawResponse, route: { public?: true; produces?: string } = {}): string[] => {
+export const violations = (c: Pick<FuzzCase, 'expect' | 'names'>, res: RawResponse, route: { public?: true; produces?: string } = {}): string[] => {
   const { produces } = route;
   const out: string[] = [];
   if (res.status >= 500) out.push(`status ${res.status}`);
@@ -354,8 +426,12 @@ export const violations = (c: Pick<FuzzCase, 'expect'>, res: RawResponse, route:
   if (c.expect && (res.status !== c.expect.status || body?.error?.code !== c.expect.code)) {
     out.push(`expected ${c.expect.status} ${c.expect.code} (${c.expect.why}), got ${res.status} ${body?.error?.code ?? ''}`);
   }
+  if (c.names !== undefined && !refusesByName(res.status, body, c.names)) out.push(`expected 400 or 422 naming the query parameter ${JSON.stringify(c.names)}, got ${res.status}`);
   return out;
 };
+
+const refusesByName = (status: number, body: any, name: string) =>
+  (status === 400 || status === 422) && Array.isArray(body?.error?.details?.errors) && body.error.details.errors.some((e: { path?: unknown }) => e.path === name);
 
 /** A short, printable description of a case for failure reports. */
 export const describeCase = (c: FuzzCase): string => {
@@ -368,9 +444,29 @@ export const describeCase = (c: FuzzCase): string => {
 // ---------------------------------------------------------------------------------------------------------
 // Running
 
+/** Every fuzzed request is answered within this, whatever it asks for. */
+export const MAX_ANSWER_MS = 2_000;
+
+const timed = async (baseUrl: string, c: FuzzCase, token: string, workspaceId: string): Promise<{ res: RawResponse; ms: number }> => {
+  const sent = performance.now();
+  let res: RawResponse;
+  try {
+    res = await send(baseUrl, c, { token, workspaceId });
+  } catch (error) {
+    res = { status: 0, headers: {}, text: `transport error: ${String(error)}` };
+  }
+  return { res, ms: Math.round(performance.now() - sent) };
+};
+
 export interface RouteStats {
   route: string;
   cases: number;
+  /** Cases per input class (`query:far-date`, `body:mutated`…; `valid` when nothing in the case is made hostile). */
+  classes: Map<string, number>;
+  /** The slowest answer (of a case sent again, the second) and the case that got it. */
+  slowest: { ms: number; case: string };
+  /** Cases answered over the limit once and sent again. */
+  stalls: number;
   statuses: Map<number, number>;
   serverErrors: number;
   nonJson: number;
@@ -381,7 +477,8 @@ export interface RouteStats {
 }
 
 /**
- * Sends `cases` generated requests to one route, `concurrency` at a time, and checks each answer.
+ * Sends `cases` generated requests to one route, `concurrency` at a time, and checks each answer and how
+ * long it took. Two at a time keep each answer's time its own on two cores rather than a queue's.
  * Deterministic for a given seed.
  */
 export const fuzzRoute = async (
@@ -391,7 +488,7 @@ export const fuzzRoute = async (
   {
     cases,
     seed,
-    concurrency = 8,
+    concurrency = 2,
     opts = {},
     keepFailures = 20,
     conform,
@@ -406,8 +503,13 @@ export const fuzzRoute = async (
   },
 ): Promise<RouteStats> => {
   const started = Date.now();
-  const stats: RouteStats = { route: route.key, cases: 0, statuses: new Map(), serverErrors: 0, nonJson: 0, failing: 0, failures: [], ms: 0 };
+  const stats: RouteStats = { route: route.key, cases: 0, classes: new Map(), slowest: { ms: 0, case: '' }, stalls: 0, statuses: new Map(), serverErrors: 0, nonJson: 0, failing: 0, failures: [], ms: 0 };
   const arb = caseArb(route, opts);
+  if (route.route.method === 'GET') {
+    // One untimed read first: what a cold function does once (the document built on first use) answers no input.
+    const path = route.pathParams.reduce((p, name) => p.replace(`{${name}}`, opts.ids?.(name)[0] ?? '000000000000000000000000'), route.route.path);
+    await send(baseUrl, { method: 'GET', target: path, headers: {} }, { token: await pool.take('GET', path), workspaceId: pool.workspaceId });
+  }
   // Generated in chunks so a 10 000-case run never holds every body at once.
   const chunk = 500;
   for (let done = 0; done < cases; done += chunk) {
@@ -417,16 +519,19 @@ export const fuzzRoute = async (
       while (next < batch.length) {
         const c = batch[next++]!;
         const token = await pool.take(c.method, c.target);
-        let res: RawResponse;
-        try {
-          res = await send(baseUrl, c, { token, workspaceId: pool.workspaceId });
-        } catch (error) {
-          res = { status: 0, headers: {}, text: `transport error: ${String(error)}` };
+        let { res, ms } = await timed(baseUrl, c, token, pool.workspaceId);
+        if (ms > MAX_ANSWER_MS) {
+          // Sent again once: an answer whose time grows with its input is slow every time, a stall of a busy machine is not.
+          stats.stalls++;
+          ({ res, ms } = await timed(baseUrl, c, await pool.take(c.method, c.target), pool.workspaceId));
         }
         stats.cases++;
+        for (const kind of c.kinds.length ? c.kinds : ['valid']) stats.classes.set(kind, (stats.classes.get(kind) ?? 0) + 1);
+        if (ms > stats.slowest.ms) stats.slowest = { ms, case: describeCase(c) };
         stats.statuses.set(res.status, (stats.statuses.get(res.status) ?? 0) + 1);
         if (res.status >= 500 || res.status === 0) stats.serverErrors++;
         const problems = res.status === 0 ? [res.text] : [...violations(c, res, { public: route.route.public, produces: route.spec.produces }), ...(conform?.(res) ?? [])];
+        if (ms > MAX_ANSWER_MS) problems.push(`answered in ${ms} ms, over ${MAX_ANSWER_MS} ms`);
         if (problems.some((p) => p.startsWith('non-JSON') || p.startsWith('content-type'))) stats.nonJson++;
         if (problems.length) stats.failing++;
         if (problems.length && stats.failures.length < keepFailures) stats.failures.push({ case: describeCase(c), problems, status: res.status, body: res.text.slice(0, 300) });

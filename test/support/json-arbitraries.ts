@@ -7,9 +7,15 @@ import * as z from 'zod';
  * cannot (own `__proto__` keys, `-0`, `1e400`, 2^53+1 as written, 100 000-deep nesting).
  */
 
-/** A piece of JSON text inserted verbatim by `toJsonText`. */
+/**
+ * A piece of JSON text inserted verbatim by `toJsonText`, with what the oracle needs to know about it:
+ * whether a number as written is one the storage holds exactly, and how many containers a nesting holds.
+ */
 export class RawJson {
-  constructor(readonly text: string) {}
+  constructor(
+    readonly text: string,
+    readonly facts: { storable?: boolean; depth?: number } = {},
+  ) {}
 }
 
 /** An object with these own enumerable keys, `__proto__` included (a literal would set the prototype instead). */
@@ -67,7 +73,10 @@ const HOSTILE_STRINGS = [
   '\r\nX-Injected: 1',
 ];
 
-/** Numbers at the edges of what JSON, JS and DynamoDB represent. */
+const unstorable = (text: string) => new RawJson(text, { storable: false });
+const storable = (text: string) => new RawJson(text, { storable: true });
+
+/** Numbers at the edges of what JSON, JS and DynamoDB represent: beyond 2^53, beyond a double's range, below DynamoDB's. */
 const HOSTILE_NUMBERS: unknown[] = [
   0,
   -1,
@@ -77,14 +86,19 @@ const HOSTILE_NUMBERS: unknown[] = [
   Number.MIN_VALUE,
   2 ** 64,
   0.1 + 0.2,
-  new RawJson('-0'),
-  new RawJson('1e-320'),
-  new RawJson('9007199254740993'),
-  new RawJson('123456789012345678901234567890123456789012'),
-  new RawJson('1e400'),
-  new RawJson('-1e400'),
-  new RawJson('1E+2'),
-  new RawJson('0.0000000000000000000000000000000000000000001'),
+  unstorable('-0'),
+  unstorable('1e-320'),
+  unstorable('9007199254740992'),
+  unstorable('9007199254740993'),
+  unstorable('-9007199254740993'),
+  unstorable('123456789012345678901234567890123456789012'),
+  unstorable('1e400'),
+  unstorable('-1e400'),
+  unstorable('2e308'),
+  unstorable('0.10000000000000000001'),
+  storable('9007199254740991'),
+  storable('1E+2'),
+  storable('0.0000000000000000000000000000000000000000001'),
 ];
 
 /** Hostile strings; `long` adds 1 001 to 70 000 characters (bodies only: a URL that long is refused before any function). */
@@ -102,8 +116,41 @@ export const hostileNumber = (): fc.Arbitrary<unknown> =>
 /** Arrays and objects nested `depth` deep, written directly as text (no recursion on either side of the wire). */
 export const deepNesting = (): fc.Arbitrary<RawJson> =>
   fc
-    .tuple(fc.constantFrom(32, 1000, 20_000, 100_000), fc.boolean())
-    .map(([depth, arrays]) => new RawJson(arrays ? `${'['.repeat(depth)}1${']'.repeat(depth)}` : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`));
+    .tuple(fc.constantFrom(32, 1000, 5_000, 10_000, 20_000, 100_000), fc.boolean())
+    .map(([depth, arrays]) => new RawJson(arrays ? `${'['.repeat(depth)}1${']'.repeat(depth)}` : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`, { depth }));
+
+/** How deep the API lets any body nest (objects and arrays inside one another, the body counting as the first). */
+export const MAX_BODY_DEPTH = 32;
+
+/** The documented rule for numbers, restated for the oracle: finite, not -0, |n| ≤ 2^53 − 1, and 0 or |n| ≥ 1e-130. */
+const storableNumber = (n: number) => Number.isFinite(n) && !Object.is(n, -0) && Math.abs(n) <= Number.MAX_SAFE_INTEGER && (n === 0 || Math.abs(n) >= 1e-130);
+
+/**
+ * Whether a generated body holds what no body may (422 on every route, before its own schema): a number the
+ * storage cannot hold exactly as written, text with an unpaired surrogate, or nesting past `MAX_BODY_DEPTH`.
+ */
+export const breaksStorage = (value: unknown): boolean => {
+  const pending: { value: unknown; enclosing: number }[] = [{ value, enclosing: 0 }];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const { value: v, enclosing } = next;
+    if (v instanceof RawJson) {
+      if (v.facts.storable === false || enclosing + (v.facts.depth ?? 0) > MAX_BODY_DEPTH) return true;
+    } else if (typeof v === 'number') {
+      // JSON.stringify writes -0 as 0 and a non-finite number as null.
+      if (Number.isFinite(v) && !storableNumber(Number(JSON.stringify(v)))) return true;
+    } else if (typeof v === 'string') {
+      if (!v.isWellFormed()) return true;
+    } else if (v !== null && typeof v === 'object') {
+      if (enclosing + 1 > MAX_BODY_DEPTH) return true;
+      for (const [k, inner] of Object.entries(v)) {
+        if (inner === undefined) continue;
+        if (!Array.isArray(v) && !k.isWellFormed()) return true;
+        pending.push({ value: inner, enclosing: enclosing + 1 });
+      }
+    }
+  }
+  return false;
+};
 
 /** Any JSON value, hostile ones included; objects may carry prototype keys. */
 export const hostileValue = (): fc.Arbitrary<unknown> => {

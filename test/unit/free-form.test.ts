@@ -4,9 +4,10 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { fieldErrors } from '../../shared/http/validation';
 import { ATTRIBUTE_LIMITS, mergeAttributes, mergeCustomers, newCustomer } from '../../shared/domain/contacts/customer';
-import { freeFormMap, isStorableNumber, storedSize } from '../../shared/domain/free-form';
+import { freeFormMap, isStorableNumber, jsonProblems, storedSize } from '../../shared/domain/free-form';
+import { inexactNumbers } from '../../shared/domain/written-numbers';
 
-const limits = { maxEntries: 5, maxKeyLength: 16, maxBytes: 200 };
+const limits = { maxEntries: 5, maxKeyLength: 16, maxBytes: 200, maxDepth: 3 };
 const Map = freeFormMap(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]), limits);
 const Body = z.strictObject({ attributes: Map });
 
@@ -59,8 +60,8 @@ describe('free-form maps refuse what the storage cannot hold', () => {
       return result.success ? [] : fieldErrors(result.error, input).errors;
     };
     expect(errors('{"data": {"a": {"__proto__": 1}, "b": [1, 1e300], "c": {"d": [true, null, "ok"]}}}')).toEqual([
-      { path: 'data.a', message: '"__proto__" is a reserved name' },
-      { path: 'data.b', message: expect.stringMatching(/stored exactly/) },
+      { path: 'data.a.__proto__', message: '"__proto__" is a reserved name' },
+      { path: 'data.b[1]', message: expect.stringMatching(/stored exactly/) },
     ]);
   });
 
@@ -79,6 +80,57 @@ describe('free-form maps refuse what the storage cannot hold', () => {
         expect(out).toEqual(input.attributes);
         expect(unmarshall(marshall({ out })).out).toEqual(out);
         for (const v of Object.values(out)) if (typeof v === 'number') expect(isStorableNumber(v)).toBe(true);
+      }),
+    );
+  });
+});
+
+describe('the walk', () => {
+  const nested = (depth: number, arrays: boolean) => JSON.parse(arrays ? `${'['.repeat(depth)}1${']'.repeat(depth)}` : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`);
+
+  it.each([10_000, 100_000])('refuses nesting %i deep once, at the first level past the limit, without recursing', (depth) => {
+    for (const arrays of [true, false]) {
+      const problems = jsonProblems(nested(depth, arrays), { maxDepth: 4 });
+      expect(problems).toEqual([{ path: arrays ? [0, 0, 0, 0] : ['a', 'a', 'a', 'a'], message: 'Nests at most 4 levels deep' }]);
+      expect(storedSize(nested(depth, arrays))).toBeGreaterThan(depth);
+    }
+  });
+
+  it('lists problems in document order, at most 50', () => {
+    expect(jsonProblems(JSON.parse('{"a":[1,-0,{"b":1e-200}],"c":"\\ud800"}'), { maxDepth: 8 }).map((p) => p.path)).toEqual([['a', 1], ['a', 2, 'b'], ['c']]);
+    expect(jsonProblems(Array.from({ length: 500 }, () => -0), { maxDepth: 8 })).toHaveLength(50);
+  });
+});
+
+describe('numbers as written', () => {
+  it.each([
+    ['{"big":1e309}', ['big']],
+    ['{"over":9007199254740993}', ['over']],
+    ['{"neg":-9007199254740993}', ['neg']],
+    ['{"zero":-0}', ['zero']],
+    ['{"zero":-0.0e5}', ['zero']],
+    ['{"tiny":1e-400}', ['tiny']],
+    ['{"long":0.10000000000000000001}', ['long']],
+    ['{"x":[1,2,{"y\\"z":[3,123456789012345678901]}]}', [['x', 2, 'y"z', 1]]],
+    ['{"n":1.0,"m":1E+2,"k":0.1,"j":100,"i":1.5e-7,"h":9007199254740991,"g":0,"f":-0.5}', []],
+    ['{"s":"1e309 and 9007199254740993","t":true,"u":null,"1e309":false}', []],
+  ])('%s', (text, paths) => {
+    expect(inexactNumbers(text).map((p) => p.path)).toEqual(paths.map((p) => (Array.isArray(p) ? p : [p])));
+  });
+
+  it('accepts every storable double as JSON.stringify writes it, and refuses each written with more digits than it holds', () => {
+    fc.assert(
+      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }).filter(isStorableNumber), (n) => {
+        expect(inexactNumbers(JSON.stringify({ n, list: [n] }))).toEqual([]);
+        if (n !== 0) expect(inexactNumbers(`{"n":${JSON.stringify(n).replace(/^(-?\d+)(\.\d+)?/, (_, w: string, f = '.') => `${w}${f}00000000000000000001`)}}`)).toHaveLength(1);
+      }),
+    );
+  });
+
+  it('refuses every integer past 2^53 - 1, exact as a double or not', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 2n ** 53n, max: 2n ** 80n }), fc.boolean(), (n, negative) => {
+        expect(inexactNumbers(`[${negative ? '-' : ''}${n}]`)).toEqual([{ path: [0], message: expect.stringMatching(/stored exactly/) }]);
       }),
     );
   });

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { OBJECT_ID } from '../../../shared/ids';
+import { CalendarDate, DateTime } from '../../../shared/domain/dates';
 import { ListQuery } from '../../../shared/http/pagination';
 import { Attributes } from '../../../shared/domain/contacts/customer';
 import { ActivityType } from '../../../shared/domain/crm/activity';
@@ -15,7 +16,6 @@ export const IdParams = z.object({ id: z.string().regex(OBJECT_ID) });
 export const StageParams = z.object({ id: z.string().regex(OBJECT_ID), stageId: z.string().regex(OBJECT_ID) });
 
 const Name = z.string().trim().min(1).max(200);
-const Time = z.iso.datetime({ offset: true });
 const Text = (max: number) => z.string().trim().min(1).max(max);
 const Assignee = z.union([ObjectId, z.literal(UNASSIGNED)]);
 
@@ -33,7 +33,7 @@ const LeadFields = {
   conversationId: ObjectId.nullable().optional(),
   assigneeId: ObjectId.nullable().optional(),
   source: Text(100).nullable().optional(),
-  expectedCloseDate: z.iso.date().nullable().optional(),
+  expectedCloseDate: CalendarDate.nullable().optional(),
   lostReason: Text(500).nullable().optional(),
   attributes: Attributes.optional(),
 };
@@ -54,7 +54,7 @@ export const LeadFilters = z.strictObject({
 const TaskFields = {
   description: Text(5000).nullable().optional(),
   priority: TaskPriority.optional(),
-  dueAt: Time.nullable().optional(),
+  dueAt: DateTime.nullable().optional(),
   assigneeId: ObjectId.nullable().optional(),
   leadId: ObjectId.nullable().optional(),
   customerId: ObjectId.nullable().optional(),
@@ -77,7 +77,7 @@ export const CreateActivity = z.strictObject({
   customerId: ObjectId.optional(),
   subject: Text(255).optional(),
   body: Text(10_000).optional(),
-  occurredAt: Time.optional(),
+  occurredAt: DateTime.optional(),
   durationSeconds: z.number().int().min(0).max(7 * 24 * 3600).optional(),
 });
 export const ActivityFilters = z.strictObject({ ...ListQuery.shape, leadId: ObjectId.optional(), customerId: ObjectId.optional() });

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { OBJECT_ID } from '../../../shared/ids';
+import { DateTime } from '../../../shared/domain/dates';
 import { ListQuery } from '../../../shared/http/pagination';
 import { Channel, Priority, Status } from '../../../shared/domain/inbox/conversation';
 import { UNASSIGNED } from '../../../shared/domain/inbox/lists';
@@ -36,7 +37,7 @@ export const Assign = z.strictObject({ assigneeId: ObjectId });
 
 export const ChangeStatus = z.strictObject({
   status: Status,
-  snoozedUntil: z.iso.datetime({ offset: true }).optional(),
+  snoozedUntil: DateTime.optional(),
 });
 
 const withBody = <T extends { content?: string; attachments?: unknown[] }>(schema: z.ZodType<T>) =>

@@ -2,11 +2,13 @@ import * as z from 'zod';
 import { isValidPattern } from '../../../shared/events/catalog';
 import { createWorkflowSchema, updateWorkflowSchema } from '../../../shared/domain/workflows/definition';
 import { EXECUTION_STATUSES } from '../../../shared/domain/workflows/execution';
+import { WORKFLOW_JSON_LIMITS } from '../../../shared/domain/workflows/nodes';
+import { freeFormMap } from '../../../shared/domain/free-form';
 import { ListQuery } from '../../../shared/http/pagination';
 import { OBJECT_ID } from '../../../shared/ids';
 
 export const CreateWorkflow = createWorkflowSchema(isValidPattern);
 export const UpdateWorkflow = updateWorkflowSchema(isValidPattern);
 export const IdParams = z.object({ id: z.string().regex(OBJECT_ID) });
-export const TriggerBody = z.strictObject({ payload: z.record(z.string(), z.unknown()).optional() });
+export const TriggerBody = z.strictObject({ payload: freeFormMap(z.string(), z.unknown(), WORKFLOW_JSON_LIMITS).optional() });
 export const ExecutionsQuery = ListQuery.extend({ workflowId: z.string().regex(OBJECT_ID).optional(), status: z.enum(EXECUTION_STATUSES).optional() });

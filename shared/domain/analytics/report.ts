@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { CalendarDate } from '../dates';
 import { addDays, daysBetween, periodsOf, type Interval } from './calendar';
 import { merge, summary, type Histogram } from './histogram';
 import { SKETCHES, type Sketch } from './measures';
@@ -10,8 +11,8 @@ export const DEFAULT_RANGE_DAYS = 30;
 
 export const ReportQuery = z
   .strictObject({
-    from: z.iso.date().optional(),
-    to: z.iso.date().optional(),
+    from: CalendarDate.optional(),
+    to: CalendarDate.optional(),
     interval: z.enum(['day', 'week']).default('day'),
   });
 export type ReportQuery = z.output<typeof ReportQuery>;
@@ -25,7 +26,7 @@ export interface Range {
 
 /** The report's range: `to` defaults to today and `from` to 29 days before `to`, in the workspace's timezone. */
 export const rangeOf = (q: ReportQuery, today: string, timezone: string): Range | { error: { path: string; message: string } } => {
-  const to = q.to ?? (q.from && q.from > today ? q.from : today);
+  const to = q.to ?? today;
   const from = q.from ?? addDays(to, -(DEFAULT_RANGE_DAYS - 1));
   if (from > to) return { error: { path: 'from', message: 'Must not be after to' } };
   if (daysBetween(from, to) >= MAX_RANGE_DAYS) return { error: { path: 'to', message: `A report covers at most ${MAX_RANGE_DAYS} days` } };

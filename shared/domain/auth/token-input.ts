@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { OBJECT_ID } from '../../ids';
+import { OUT_OF_RANGE, withinBounds } from '../dates';
 import { isScope, SCOPES } from './scopes';
 
 const name = z.string().trim().min(1, 'Required').max(100);
@@ -10,6 +11,7 @@ const scopes = z
   .max(SCOPES.length * 2);
 const expiresAt = z
   .union([z.iso.datetime({ offset: true }), z.iso.date()], { error: 'Must be an ISO-8601 date or date-time' })
+  .refine(withinBounds, OUT_OF_RANGE)
   .transform((v) => new Date(v).toISOString());
 
 export const isFuture = (iso: string, now: Date): boolean => Date.parse(iso) > now.getTime();

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { OBJECT_ID } from '../../ids';
+import { DateTime } from '../dates';
 import { ConflictError, ValidationError } from '../errors';
 
 export const BROADCAST_STATUSES = ['draft', 'scheduled', 'sending', 'sent', 'failed', 'cancelled'] as const;
@@ -31,7 +32,7 @@ export const CreateBroadcast = z.strictObject({ name: Name, channelId: Id, audie
 export type CreateBroadcast = z.output<typeof CreateBroadcast>;
 export const UpdateBroadcast = z.strictObject({ name: Name.optional(), channelId: Id.optional(), audience: Audience.optional(), content: Content.optional(), subject: Subject.optional() });
 export type UpdateBroadcast = z.output<typeof UpdateBroadcast>;
-export const ScheduleBroadcast = z.strictObject({ at: z.iso.datetime({ offset: true }) });
+export const ScheduleBroadcast = z.strictObject({ at: DateTime });
 
 export interface Stats {
   recipients: number;

@@ -7,7 +7,7 @@ import { Channel } from '../inbox/conversation';
 export const E164 = /^\+[1-9]\d{6,14}$/;
 
 /** Per customer; a map within them keeps the customer item and its events far below DynamoDB's 400 KB. */
-export const ATTRIBUTE_LIMITS: FreeFormLimits = { maxEntries: 50, maxKeyLength: 64, maxBytes: 32 * 1024 };
+export const ATTRIBUTE_LIMITS: FreeFormLimits = { maxEntries: 50, maxKeyLength: 64, maxBytes: 32 * 1024, maxDepth: 1 };
 
 export const AttributeValue = z.union([z.string().max(1000), z.number(), z.boolean(), z.null()]);
 export const Attributes = freeFormMap(

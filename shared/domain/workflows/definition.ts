@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { freeFormMap, type FreeFormLimits } from '../free-form';
 import { Cron } from 'croner';
 import { EdgeInput, NodeInput, type Edge, type WorkflowNode } from './nodes';
 import { graphProblems } from './graph';
@@ -16,6 +17,8 @@ const validCron = (cron: string) => {
   }
 };
 
+/** A filter's keys are dot paths of up to 8 segments of 64; its values are scalars. */
+const FILTER_LIMITS: FreeFormLimits = { maxEntries: 20, maxKeyLength: 8 * 65, maxBytes: 32 * 1024, maxDepth: 1 };
 const FilterPath = z.string().regex(/^[A-Za-z0-9_-]{1,64}(\.[A-Za-z0-9_-]{1,64}){0,7}$/, 'Must be a dot path such as conversation.priority');
 
 /** `isPattern` checks event names against the catalog; it is passed in so that this module stays free of it. */
@@ -27,10 +30,7 @@ export const triggerSchema = (isPattern: (name: string) => boolean) =>
         .array(z.string().max(100).refine(isPattern, 'Unknown event type'))
         .min(1, 'Must list at least one event type')
         .max(50),
-      filter: z
-        .record(FilterPath, z.union([z.string().max(1000), z.number(), z.boolean(), z.null()]))
-        .refine((f) => Object.keys(f).length <= 20, 'At most 20 entries')
-        .optional(),
+      filter: freeFormMap(FilterPath, z.union([z.string().max(1000), z.number(), z.boolean(), z.null()]), FILTER_LIMITS).optional(),
     }),
     z.strictObject({ type: z.literal('manual') }),
     z.strictObject({

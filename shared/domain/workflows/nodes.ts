@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { freeForm, freeFormMap, type FreeFormLimits } from '../free-form';
 import { BACKOFFS, CATEGORIES } from './failure';
 import { Status } from '../inbox/conversation';
 import { TaskPriority } from '../crm/task';
@@ -7,11 +8,17 @@ import { TaskPriority } from '../crm/task';
 const text = (max = 10_000) => z.string().max(max);
 const id24 = z.string().min(1).max(200);
 
+/** Free-form JSON in a workflow (trigger payloads, http_request bodies). */
+export const WORKFLOW_JSON_LIMITS: FreeFormLimits = { maxEntries: 100, maxKeyLength: 256, maxBytes: 64 * 1024, maxDepth: 16 };
+const HEADER_LIMITS: FreeFormLimits = { maxEntries: 50, maxKeyLength: 100, maxBytes: 32 * 1024, maxDepth: 1 };
+/** A node's config before its type's schema checks it: its keys are fields, its http_request body one level down. */
+const CONFIG_LIMITS: FreeFormLimits = { ...WORKFLOW_JSON_LIMITS, maxEntries: 20, maxBytes: 2 * WORKFLOW_JSON_LIMITS.maxBytes, maxDepth: WORKFLOW_JSON_LIMITS.maxDepth + 1 };
+
 const HttpRequest = z.strictObject({
   method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
   url: text(2048).refine((u) => u.includes('{{') || (URL.canParse(u) && new URL(u).protocol === 'https:'), 'Must be an https URL'),
-  headers: z.record(z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/, 'Must be an HTTP header name'), text(2000)).optional(),
-  body: z.unknown().optional(),
+  headers: freeFormMap(z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/, 'Must be an HTTP header name'), text(2000), HEADER_LIMITS).optional(),
+  body: freeForm(z.unknown(), WORKFLOW_JSON_LIMITS).optional(),
 });
 
 export const CONDITION_OPERATORS = ['eq', 'neq', 'contains', 'gt', 'gte', 'lt', 'lte', 'exists'] as const;
@@ -78,7 +85,7 @@ export const NodeInput = z.strictObject({
   id: NodeId,
   type: z.enum(NODE_TYPES as [NodeType, ...NodeType[]]),
   name: z.string().max(200).optional(),
-  config: z.record(z.string(), z.unknown()),
+  config: freeFormMap(z.string(), z.unknown(), CONFIG_LIMITS),
 });
 
 export interface WorkflowNode<T extends NodeType = NodeType> {

@@ -1,6 +1,8 @@
 import * as z from 'zod';
 import { AppError, NotFoundError, ValidationError } from '../../domain/errors';
-import { fieldErrors, illFormedText } from '../validation';
+import { jsonProblems, type JsonProblem } from '../../domain/free-form';
+import { inexactNumbers } from '../../domain/written-numbers';
+import { fieldErrors, formatPath } from '../validation';
 import { header, stateOf, type HttpMiddleware } from '../state';
 
 export const MAX_BODY_BYTES = 256 * 1024;
@@ -14,7 +16,7 @@ export interface InputSchemas {
 // ignoreBOM keeps a leading byte-order mark in the text, so JSON.parse refuses it (400) as RFC 8259 lets a parser do, instead of the decoder dropping it silently.
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-const parseJsonObject = (raw: Buffer, contentType: string | undefined): unknown => {
+const parseJsonObject = (raw: Buffer, contentType: string | undefined): { value: unknown; written: JsonProblem[] } => {
   if (!/^application\/json\s*(;|$)/i.test(contentType ?? '')) {
     throw new AppError('BAD_REQUEST', 'Content-Type must be application/json');
   }
@@ -33,15 +35,25 @@ const parseJsonObject = (raw: Buffer, contentType: string | undefined): unknown 
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new AppError('BAD_REQUEST', 'Request body must be a JSON object');
   }
-  return value;
+  return { value, written: inexactNumbers(text) };
 };
+
+/** Bodies nest at most this deep: far past any route's own shape and the free-form values inside it. */
+export const MAX_BODY_DEPTH = 32;
 
 /** What a route declares no body or query for accepts: nothing, or an empty object; any field in it is unknown (422). */
 const NOTHING = z.strictObject({});
 
-const check = <S extends z.ZodType>(schema: S, input: unknown): z.output<S> => {
-  const text = illFormedText(input);
-  if (text.length > 0) throw new ValidationError(text);
+/** What no route's schema could take: numbers changed by parsing or not stored exactly, ill-formed text, deep nesting; one entry a path. */
+const storageProblems = (input: unknown, written: JsonProblem[] = []) => {
+  const byPath = new Map<string, string>();
+  for (const p of [...written, ...jsonProblems(input, { maxDepth: MAX_BODY_DEPTH })]) if (!byPath.has(formatPath(p.path))) byPath.set(formatPath(p.path), p.message);
+  return [...byPath].map(([path, message]) => ({ path, message }));
+};
+
+const check = <S extends z.ZodType>(schema: S, input: unknown, written?: JsonProblem[]): z.output<S> => {
+  const problems = storageProblems(input, written);
+  if (problems.length > 0) throw new ValidationError(problems);
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const { missing, errors } = fieldErrors(result.error, input);
@@ -61,7 +73,8 @@ export const validate = (schemas: InputSchemas): HttpMiddleware => ({
     }
     const sent = raw !== undefined && raw.length > 0;
     if (schemas.body && !sent) throw new AppError('BAD_REQUEST', 'Request body is required');
-    const body = check(schemas.body ?? NOTHING, sent ? parseJsonObject(raw, header(event, 'content-type')) : {});
+    const parsed = sent ? parseJsonObject(raw, header(event, 'content-type')) : { value: {}, written: [] };
+    const body = check(schemas.body ?? NOTHING, parsed.value, parsed.written);
     const query = check(schemas.query ?? NOTHING, event.queryStringParameters ?? {});
     let params: unknown = {};
     if (schemas.params) {
