@@ -26,6 +26,8 @@ const Env = z.object({
   /** Failed authentications tolerated per source IP per rate-limit window. */
   AUTH_FAILURE_LIMIT: z.coerce.number().int().positive().default(100),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  /** Set by Lambda itself: metrics are written (as CloudWatch embedded metric format) only there. */
+  AWS_LAMBDA_FUNCTION_NAME: z.string().optional(),
 });
 
 export type Config = z.infer<typeof Env>;

@@ -3,4 +3,7 @@ import { handleBroadcastMessage } from '../../shared/broadcasts/worker';
 import type { BroadcastMessage } from '../../shared/broadcasts/queue';
 
 /** SQS consumer: broadcast fan-out and per-recipient sends (partial batch failures). */
-export const handler = consumer<BroadcastMessage>('BROADCAST_QUEUE_URL', 'broadcast', handleBroadcastMessage);
+export const handler = consumer<BroadcastMessage>('BROADCAST_QUEUE_URL', 'broadcast', handleBroadcastMessage, (m) => ({
+  broadcastId: m.broadcastId,
+  recipientId: m.kind === 'recipient' ? m.customerId : undefined,
+}));

@@ -2,4 +2,4 @@ import { consumer } from '../../shared/queues';
 import { handleOutgoing, type OutgoingMessage } from '../../shared/channels/outgoing';
 
 /** SQS consumer: sends conversation replies through their channel accounts (partial batch failures). */
-export const handler = consumer<OutgoingMessage>('CHANNEL_QUEUE_URL', 'channel send', handleOutgoing);
+export const handler = consumer<OutgoingMessage>('CHANNEL_QUEUE_URL', 'channel send', handleOutgoing, (m) => ({ outgoingId: m._id }));
