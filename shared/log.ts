@@ -8,7 +8,8 @@ const order: Record<Threshold, number> = { debug: 10, info: 20, warn: 30, error:
 
 /** One log line before it is written: level, message, time, the work's context, then the call's own fields. */
 export interface LogRecord {
-  level: Level;
+  /** Upper case, as Powertools writes it on AWS. */
+  level: Uppercase<Level>;
   message: string;
   timestamp: string;
   [field: string]: unknown;
@@ -42,7 +43,7 @@ const write = (level: Level, message: string, fields: Record<string, unknown> = 
   const threshold = sink ? sink.level : config().LOG_LEVEL;
   if (order[level] < order[threshold]) return;
   const own = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, serialise(v)]));
-  if (sink) sink.write({ level, message, timestamp: new Date().toISOString(), ...currentContext(), ...own });
+  if (sink) sink.write({ level: level.toUpperCase() as Uppercase<Level>, message, timestamp: new Date().toISOString(), ...currentContext(), ...own });
   else lambdaLogger()[level](message, { ...currentContext(), ...own });
 };
 

@@ -16,7 +16,7 @@ export const readable = (r: LogRecord): string => {
     .filter(([k, v]) => !FIRST.includes(k) && v !== undefined)
     .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
     .join(' ');
-  return `${timestamp.slice(11, 23)} ${level.toUpperCase().padEnd(5)} ${message}${outline}${fields ? `  ${fields}` : ''}`;
+  return `${timestamp.slice(11, 23)} ${level.padEnd(5)} ${message}${outline}${fields ? `  ${fields}` : ''}`;
 };
 
 /**

@@ -71,7 +71,7 @@ describe('npm start, its output piped', () => {
     expect(mine).toHaveLength(1);
     const line = JSON.parse(mine[0]!);
     expect(line).toMatchObject({
-      level: 'info',
+      level: 'INFO',
       message: 'request',
       requestId,
       method: 'GET',
