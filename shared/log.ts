@@ -1,6 +1,7 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { config } from './config';
 import { currentContext } from './observability/context';
+import { swappable } from './observability/swappable';
 
 export type Level = 'debug' | 'info' | 'warn' | 'error';
 export type Threshold = Level | 'silent';
@@ -21,17 +22,11 @@ export interface LogSink {
   write: (record: LogRecord) => void;
 }
 
-let sink: LogSink | undefined;
+const sinks = swappable<LogSink>();
 let powertools: Logger | undefined;
 
 /** Routes every line to `next` (or back to the function's JSON logs when undefined); returns the undo. */
-export const useLogSink = (next: LogSink | undefined): (() => void) => {
-  const previous = sink;
-  sink = next;
-  return () => {
-    sink = previous;
-  };
-};
+export const useLogSink = sinks.use;
 
 /** On AWS: Powertools' JSON lines (service, X-Ray trace id) on stdout, which Lambda sends to CloudWatch Logs. */
 const lambdaLogger = (): Logger => (powertools ??= new Logger({ serviceName: 'parley', logLevel: config().LOG_LEVEL.toUpperCase() as 'INFO' }));
@@ -40,6 +35,7 @@ const serialise = (value: unknown): unknown =>
   value instanceof Error ? { name: value.name, message: value.message, stack: value.stack } : value;
 
 const write = (level: Level, message: string, fields: Record<string, unknown> = {}): void => {
+  const sink = sinks.get();
   const threshold = sink ? sink.level : config().LOG_LEVEL;
   if (order[level] < order[threshold]) return;
   const own = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, serialise(v)]));

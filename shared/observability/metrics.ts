@@ -1,5 +1,6 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { config } from '../config';
+import { swappable } from './swappable';
 
 /** The CloudWatch namespace of every Parley metric; each also carries the `service` and `stage` dimensions. */
 export const METRIC_NAMESPACE = 'Parley';
@@ -14,16 +15,10 @@ export interface MetricRecord {
 }
 
 type MetricSink = (record: MetricRecord) => void;
-let sink: MetricSink | undefined;
+const sinks = swappable<MetricSink>();
 
 /** Routes metrics to `next` instead of the function's logs (tests read them); returns the undo. */
-export const useMetricSink = (next: MetricSink | undefined): (() => void) => {
-  const previous = sink;
-  sink = next;
-  return () => {
-    sink = previous;
-  };
-};
+export const useMetricSink = sinks.use;
 
 /** On Lambda: one EMF line on stdout, which CloudWatch turns into metrics with no API call. Elsewhere: nothing. */
 const emf: MetricSink = ({ dimensions, values }) => {
@@ -35,7 +30,7 @@ const emf: MetricSink = ({ dimensions, values }) => {
   metrics.publishStoredMetrics();
 };
 
-const emit = (dimensions: Record<string, string>, values: MetricRecord['values']): void => (sink ?? emf)({ dimensions, values });
+const emit = (dimensions: Record<string, string>, values: MetricRecord['values']): void => (sinks.get() ?? emf)({ dimensions, values });
 const count = (name: string, dimensions: Record<string, string> = {}) => emit(dimensions, [{ name, unit: 'Count', value: 1 }]);
 
 /** Every metric Parley writes, by name. */
