@@ -10,8 +10,9 @@ const FIRST = ['level', 'message', 'timestamp'];
 
 /** A line for a person: time, level, message, the request's outline, then the rest as key=value. */
 export const readable = (r: LogRecord): string => {
-  const { level, message, timestamp, method, route, status, durationMs, ...rest } = r;
-  const outline = message === 'request' ? ` ${String(method)} ${String(route)} → ${String(status)} ${String(durationMs)} ms` : '';
+  const { level, message, timestamp, method: _method, route, status, durationMs, ...rest } = r;
+  // A route template starts with its method.
+  const outline = message === 'request' ? ` ${String(route)} → ${String(status)} ${String(durationMs)} ms` : '';
   const fields = Object.entries(rest)
     .filter(([k, v]) => !FIRST.includes(k) && v !== undefined)
     .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
