@@ -1,4 +1,3 @@
-import { createWriteStream } from 'node:fs';
 import { createServer } from 'node:http';
 import type { LocalStack } from '../../infra/local/stack';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
@@ -10,9 +9,7 @@ import { getWorkspaces } from '../../shared/data/workspaces';
 import { hashToken } from '../../shared/domain/auth/token';
 import { RATE_LIMITS, windowOf } from '../../shared/domain/auth/rate-limit';
 import { createTenant, tokenFor } from '../support/tenants';
-import { useLogSink } from '../../shared/log';
-import { useMetricSink } from '../../shared/observability/metrics';
-import { measure, measureInterleaved, type Latency, type Section } from './measure';
+import { measure, type Latency, type Section } from './measure';
 
 const REQUESTS = 600;
 
@@ -87,32 +84,7 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
   }
   bare.close();
   samePipelineCalls.close();
-
-  // Logging on: every access line and metric serialised and written (to /dev/null) as the local runtime writes them.
-  const devNull = createWriteStream('/dev/null');
-  const line = (record: object) => void devNull.write(`${JSON.stringify(record)}\n`);
-  const quiet = () => [useLogSink({ level: 'silent', write: () => undefined }), useMetricSink(() => undefined)];
-  const logged = () => [useLogSink({ level: 'info', write: line }), useMetricSink(line)];
-  const withSinks = (sinks: () => (() => void)[]) => async () => {
-    const undo = sinks();
-    try {
-      await get(stack.baseUrl);
-    } finally {
-      for (const u of undo) u();
-    }
-  };
-  const logging = await measureInterleaved({ off: withSinks(quiet), on: withSinks(logged) }, { requests: REQUESTS });
-  devNull.end();
   return [
-    {
-      title: 'GET /api/v1/auth/workspaces: the pipeline with and without logging (access line + metrics)',
-      columns: ['logging', 'p50 ms', 'p99 ms', 'p50 ÷ off'],
-      rows: [
-        ['off', logging.off.p50Ms, logging.off.p99Ms, 1],
-        ['on (info)', logging.on.p50Ms, logging.on.p99Ms, logging.on.p50Ms / logging.off.p50Ms],
-      ],
-      notes: [`${REQUESTS} requests each, interleaved one at a time in the same process. The aim is at most 1.05x.`],
-    },
     {
       title: 'GET /api/v1/auth/workspaces: request pipeline vs bare storage cost',
       columns: ['path', 'concurrency', 'p50 ms', 'p99 ms', 'req/s', 'p50 ÷ bare reads', 'p50 ÷ same calls'],
