@@ -4,6 +4,11 @@ import { EVENT_ITEM_TYPE } from './table';
 import { createItem, type Write } from './transact';
 import { currentContext } from '../observability/context';
 
+const requestIdOf = () => {
+  const { requestId } = currentContext();
+  return requestId ? { requestId } : {};
+};
+
 /** Outbox items live a week: long enough for the stream consumer to catch up after an outage. */
 const OUTBOX_TTL_SECONDS = 7 * 24 * 3600;
 
@@ -21,6 +26,6 @@ export const outboxItem = (envelope: EventEnvelope): Write =>
     eventType: envelope.eventType,
     workspaceId: envelope.workspaceId,
     payload: serialise(envelope),
-    requestId: currentContext().requestId,
+    ...requestIdOf(),
     ttl: Math.floor(Date.parse(envelope.occurredAt) / 1000) + OUTBOX_TTL_SECONDS,
   });
