@@ -24,7 +24,7 @@ const Env = z.object({
   /** Failed authentications tolerated per source IP per rate-limit window. */
   AUTH_FAILURE_LIMIT: z.coerce.number().int().positive().default(100),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
-  /** Set by Lambda itself: this code runs deployed, in a function's container. */
+  /** Set by Lambda itself: this code runs deployed, in a function's container (and writes metrics only there, as CloudWatch embedded metric format). */
   AWS_LAMBDA_FUNCTION_NAME: z.string().optional(),
 });
 

@@ -1,8 +1,11 @@
 import { ChangeMessageVisibilityCommand, SendMessageBatchCommand } from '@aws-sdk/client-sqs';
-import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { config, type Config } from './config';
 import { log } from './log';
 import { sqs } from './aws/sqs';
+import { addContext, withContext, type LogContext } from './observability/context';
+import { requestIdOf } from './observability/correlation';
+import { observed } from './observability/invocation';
 
 /** SQS limits: DelaySeconds ≤ 900; a visibility timeout ≤ 12 h from receipt; 10 entries per batch. */
 export const MAX_DELAY_SECONDS = 900;
@@ -38,27 +41,39 @@ export const sendMessages = async (env: UrlEnv, bodies: readonly object[], delay
   }
 };
 
+/** Runs one record's handling in its log context: the message, the request that caused it, and the ids it names. */
+export const inRecordContext = <T>(record: SQSRecord, fields: LogContext, fn: () => Promise<T>): Promise<T> =>
+  withContext({ messageId: record.messageId, requestId: requestIdOf(record), ...fields }, fn);
+
 /**
  * An SQS consumer with partial batch failures: each record's body goes to `handle`; a message to be seen
  * again later has its visibility set to the delay and is reported failed, so SQS brings it back then. A
  * handler that throws leaves the message to come back after the queue's visibility timeout.
  */
-export const consumer =
-  <M>(env: UrlEnv, name: string, handle: (message: M, messageId: string) => Promise<Verdict>) =>
-  async (event: SQSEvent): Promise<SQSBatchResponse> => {
+export const consumer = <M>(
+  env: UrlEnv,
+  name: string,
+  handle: (message: M, messageId: string) => Promise<Verdict>,
+  describe: (message: M) => LogContext = () => ({}),
+): ((event: SQSEvent, context?: Context) => Promise<SQSBatchResponse>) =>
+  observed(async (event: SQSEvent): Promise<SQSBatchResponse> => {
     const failures = await Promise.all(
       event.Records.map(async (record) => {
-        try {
-          const verdict = await handle(JSON.parse(record.body) as M, record.messageId);
-          if (verdict.ack) return undefined;
-          await sqs().send(
-            new ChangeMessageVisibilityCommand({ QueueUrl: urlOf(env), ReceiptHandle: record.receiptHandle, VisibilityTimeout: seconds(verdict.delayMs, MAX_VISIBILITY_SECONDS) }),
-          );
-        } catch (error) {
-          log.error(`${name} message failed`, { messageId: record.messageId, error });
-        }
-        return { itemIdentifier: record.messageId };
+        return inRecordContext(record, {}, async () => {
+          try {
+            const message = JSON.parse(record.body) as M;
+            addContext(describe(message));
+            const verdict = await handle(message, record.messageId);
+            if (verdict.ack) return undefined;
+            await sqs().send(
+              new ChangeMessageVisibilityCommand({ QueueUrl: urlOf(env), ReceiptHandle: record.receiptHandle, VisibilityTimeout: seconds(verdict.delayMs, MAX_VISIBILITY_SECONDS) }),
+            );
+          } catch (error) {
+            log.error(`${name} message failed`, { error });
+          }
+          return { itemIdentifier: record.messageId };
+        });
       }),
     );
     return { batchItemFailures: failures.filter((f) => f !== undefined) };
-  };
+  });

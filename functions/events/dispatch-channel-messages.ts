@@ -1,6 +1,6 @@
 import { sendMessages } from '../../shared/queues';
 import { envelopeTenant } from '../../shared/events/envelope';
-import { outboxEvent, type OutboxBusEvent } from '../../shared/events/from-bus';
+import { outboxHandler } from '../../shared/events/from-bus';
 import type { Conversation } from '../../shared/domain/inbox/conversation';
 import type { Message } from '../../shared/domain/inbox/message';
 import type { OutgoingMessage } from '../../shared/channels/outgoing';
@@ -10,11 +10,10 @@ import type { OutgoingMessage } from '../../shared/channels/outgoing';
  * sending. The outbox event is the durable record that the reply must go out (the bus delivers it at
  * least once; the send worker's claim makes a repeat harmless).
  */
-export const handler = async (event: OutboxBusEvent): Promise<void> => {
-  const { envelope } = outboxEvent(event);
+export const handler = outboxHandler(async ({ envelope }) => {
   if (envelope.eventType !== 'inbox.message.sent') return;
   const { message, conversation } = envelope.data as { message: Message; conversation: Conversation };
   if (!conversation.channelId) return;
   const outgoing: OutgoingMessage = { workspaceId: envelopeTenant(envelope), _id: message._id, conversationId: message.conversationId, createdAt: message.createdAt };
   await sendMessages('CHANNEL_QUEUE_URL', [outgoing]);
-};
+});

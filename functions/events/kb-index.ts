@@ -1,5 +1,5 @@
 import { envelopeTenant } from '../../shared/events/envelope';
-import { outboxEvent, type OutboxBusEvent } from '../../shared/events/from-bus';
+import { outboxHandler } from '../../shared/events/from-bus';
 import { readArticle } from '../../shared/data/kb-articles';
 import { recordArticle } from '../../shared/data/kb-index';
 
@@ -8,9 +8,8 @@ import { recordArticle } from '../../shared/data/kb-index';
  * index's next change. Reading the article instead of trusting the event makes late, reordered or
  * redelivered events harmless: each one re-records the latest state.
  */
-export const handler = async (event: OutboxBusEvent): Promise<void> => {
-  const { envelope } = outboxEvent(event);
+export const handler = outboxHandler(async ({ envelope }) => {
   const ws = envelopeTenant(envelope);
   const articleId = (envelope.data.article as { _id: string })._id;
   await recordArticle(ws, articleId, async () => (await readArticle(ws, articleId))?.article);
-};
+});

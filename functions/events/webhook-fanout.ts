@@ -1,10 +1,9 @@
-import { outboxEvent, type OutboxBusEvent } from '../../shared/events/from-bus';
+import { outboxHandler } from '../../shared/events/from-bus';
 import { log } from '../../shared/log';
 import { fanOut } from '../../shared/webhooks/fanout';
 
 /** EventBridge rule target: one delivery per active matching subscription, written idempotently, then enqueued. */
-export const handler = async (event: OutboxBusEvent): Promise<void> => {
-  const { envelope, payload } = outboxEvent(event);
+export const handler = outboxHandler(async ({ envelope, payload }) => {
   const deliveries = await fanOut(envelope, payload);
-  if (deliveries > 0) log.info('webhook fan-out', { eventId: envelope.eventId, eventType: envelope.eventType, deliveries });
-};
+  if (deliveries > 0) log.info('webhook fan-out', { deliveries });
+});

@@ -1,10 +1,9 @@
-import { outboxEvent, type OutboxBusEvent } from '../../shared/events/from-bus';
+import { outboxHandler } from '../../shared/events/from-bus';
 import { log } from '../../shared/log';
 import { onEvent } from '../../shared/workflows/triggers';
 
 /** EventBridge rule target: starts the runs of the workspace's active workflows whose event trigger matches. */
-export const handler = async (event: OutboxBusEvent): Promise<void> => {
-  const { envelope } = outboxEvent(event);
+export const handler = outboxHandler(async ({ envelope }) => {
   const started = await onEvent(envelope);
-  if (started > 0) log.info('workflows triggered', { eventId: envelope.eventId, eventType: envelope.eventType, started });
-};
+  if (started > 0) log.info('workflows triggered', { started });
+});

@@ -6,4 +6,7 @@ import { needsSecretBox } from '../../shared/secrets/box';
 needsSecretBox();
 
 /** SQS consumer: broadcast fan-out and per-recipient sends (partial batch failures). */
-export const handler = consumer<BroadcastMessage>('BROADCAST_QUEUE_URL', 'broadcast', handleBroadcastMessage);
+export const handler = consumer<BroadcastMessage>('BROADCAST_QUEUE_URL', 'broadcast', handleBroadcastMessage, (m) => ({
+  broadcastId: m.broadcastId,
+  recipientId: m.kind === 'recipient' ? m.customerId : undefined,
+}));

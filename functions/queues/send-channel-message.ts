@@ -5,4 +5,4 @@ import { needsSecretBox } from '../../shared/secrets/box';
 needsSecretBox();
 
 /** SQS consumer: sends conversation replies through their channel accounts (partial batch failures). */
-export const handler = consumer<OutgoingMessage>('CHANNEL_QUEUE_URL', 'channel send', handleOutgoing);
+export const handler = consumer<OutgoingMessage>('CHANNEL_QUEUE_URL', 'channel send', handleOutgoing, (m) => ({ outgoingId: m._id }));

@@ -1,8 +1,9 @@
 import { log } from '../../shared/log';
 import { requeueStalled } from '../../shared/webhooks/sweep';
+import { scheduled } from '../../shared/observability/invocation';
 
 /** Every minute: re-enqueue deliveries that are overdue with no attempt under way (lost messages). */
-export const handler = async (): Promise<void> => {
+export const handler = scheduled(async (): Promise<void> => {
   const requeued = await requeueStalled();
   if (requeued > 0) log.warn('requeued stalled webhook deliveries', { requeued });
-};
+});

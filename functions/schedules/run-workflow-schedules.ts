@@ -1,4 +1,5 @@
 import { runDueSchedules } from '../../shared/workflows/triggers';
+import { scheduled } from '../../shared/observability/invocation';
 
 /** Every minute: starts the runs of schedule-triggered workflows whose cron time has come. */
-export const handler = async (): Promise<{ started: number }> => ({ started: await runDueSchedules(new Date()) });
+export const handler = scheduled(async (): Promise<{ started: number }> => ({ started: await runDueSchedules(new Date()) }));

@@ -13,6 +13,8 @@ import { addMember, listMembers, mutateMember } from '../../shared/data/members'
 import { changeRole, MemberStatus, Role, type Member } from '../../shared/domain/auth/member';
 import { tenantOf } from '../../shared/domain/auth/tenant';
 import { CliError, connect, type TargetOptions } from './target';
+import { readable, readLogLines, storyOf, type StoryKey } from '../local/log-file';
+import { dataDir } from '../local/runtime-file';
 
 interface Common extends TargetOptions {
   json?: boolean;
@@ -191,6 +193,21 @@ leaf(token.command('revoke').description('revoke a token; effective on its very 
     print(opts, { token: tokenView(revoked, now) }, `Revoked token ${revoked._id} (${revoked.name}) at ${revoked.revokedAt}`);
   }),
 );
+
+program
+  .command('logs')
+  .description("the local runtime's log lines about one request, event or webhook delivery, and what it led to")
+  .option('--request <id>', 'an X-Request-Id: the request, its events, their deliveries, runs and sends')
+  .option('--event <id>', 'an event id: its fan-out, deliveries and the work it triggered')
+  .option('--delivery <id>', 'a webhook delivery id: its attempts')
+  .option('--json', 'the lines as stored (JSON, one a line)')
+  .action((opts: { request?: string; event?: string; delivery?: string; json?: boolean }) => {
+    const asked = ([['requestId', opts.request], ['eventId', opts.event], ['deliveryId', opts.delivery]] as [StoryKey, string | undefined][]).filter(([, id]) => id);
+    if (asked.length !== 1) throw new CliError('name exactly one of --request, --event, --delivery');
+    const [key, id] = asked[0]!;
+    const lines = storyOf(readLogLines(dataDir(), () => true), key, id!);
+    for (const line of lines) process.stdout.write(`${opts.json ? JSON.stringify(line) : readable(line)}\n`);
+  });
 
 const fail = (message: string, exitCode = 1) => {
   process.stderr.write(jsonOutput ? `${JSON.stringify({ error: { message } })}\n` : `error: ${message}\n`);

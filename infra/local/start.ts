@@ -1,4 +1,6 @@
 import { mkdirSync } from 'node:fs';
+import { useLogSink, type Threshold } from '../../shared/log';
+import { localLogSink } from './log-file';
 import { isPortFree } from './ports';
 import { clearRuntime, dataDir, lockDataDir, StartRefused, writeRuntime } from './runtime-file';
 import { seedOnFirstStart } from './seed';
@@ -8,6 +10,8 @@ const run = async (dir: string, port: number, unlock: () => void) => {
   if (!(await isPortFree(port))) {
     throw new StartRefused(`Port ${port} on 127.0.0.1 is already in use; stop what uses it, or start with PORT=<another port>`);
   }
+  const logs = localLogSink({ dataDir: dir, level: (process.env.LOG_LEVEL ?? 'info') as Threshold, out: process.stdout });
+  useLogSink(logs);
   const stack = await startStack({
     dataDir: dir,
     port,
@@ -38,6 +42,7 @@ const run = async (dir: string, port: number, unlock: () => void) => {
     stopping = true;
     process.stdout.write(`\n${signal}: stopping Parley…\n`);
     await stack.stop();
+    await logs.close();
     clearRuntime();
     unlock();
     process.exit(0);

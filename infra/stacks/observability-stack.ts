@@ -3,9 +3,10 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
+import { ParleyDashboard } from '../constructs/dashboard';
 import type { Stage } from './stage';
 
-/** The alarm topic every stack's alarms notify; `-c alarmEmail=…` subscribes an address to it. */
+/** The alarm topic every stack's alarms notify (`-c alarmEmail=…` subscribes an address to it), and the stage's dashboard. */
 export class ObservabilityStack extends Stack {
   readonly alarmTopic: Topic;
 
@@ -13,6 +14,7 @@ export class ObservabilityStack extends Stack {
     super(scope, id, props);
     this.alarmTopic = new Topic(this, 'AlarmTopic', { displayName: `Parley ${props.stage.name} alarms`, enforceSSL: true });
     if (props.stage.alarmEmail) this.alarmTopic.addSubscription(new EmailSubscription(props.stage.alarmEmail));
+    new ParleyDashboard(this, 'Operations', { stage: props.stage.name });
     NagSuppressions.addResourceSuppressions(this.alarmTopic, [
       {
         id: 'AwsSolutions-SNS2',

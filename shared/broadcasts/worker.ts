@@ -119,7 +119,7 @@ const sendToRecipient = async (ws: string, broadcastId: string, customerId: stri
     context: { broadcast: { _id: broadcast._id, name: broadcast.name } },
     attempt: attempts,
   });
-  return sendOutcome(result, { tenant: ws, channelId: channel.account._id, key }, {
+  return sendOutcome(result, { tenant: ws, channelId: channel.account._id, key, kind: 'broadcast' }, {
     attempts,
     sent: async (ok) => {
       const writes = [...ok.writes, sendRecord(ws, channel.account._id, key, { target: 'recipient', broadcastId, customerId })];

@@ -1,12 +1,13 @@
 import type { Verdict } from '../queues';
 import { log } from '../log';
+import { metric } from '../observability/metrics';
 import { retryDelayMs } from '../domain/channels/delivery';
 import type { SendResult } from './provider';
 
 /** A provider's answer, logged (never with its content or the account's secrets) and routed: accepted, worth another attempt (until the attempts run out), or failed for good. */
 export const sendOutcome = (
   result: SendResult,
-  about: { tenant: string; channelId: string; key: string },
+  about: { tenant: string; channelId: string; key: string; kind: 'reply' | 'broadcast' },
   on: {
     sent: (r: Extract<SendResult, { ok: true }>) => Promise<Verdict>;
     retry: (delayMs: number) => Promise<Verdict>;
@@ -15,7 +16,8 @@ export const sendOutcome = (
   },
 ): Promise<Verdict> => {
   log.info('channel send', { ...about, attempt: on.attempts, ...(result.ok ? { ok: true } : { ok: false, reason: result.reason }) });
+  const delay = result.ok || !result.retryable ? undefined : retryDelayMs(on.attempts, result.retryAfterMs);
+  metric.channelSend(about.kind, result.ok ? 'sent' : delay === undefined ? 'failed' : 'retrying');
   if (result.ok) return on.sent(result);
-  const delay = result.retryable ? retryDelayMs(on.attempts, result.retryAfterMs) : undefined;
   return delay === undefined ? on.failed(result.reason, result.accountError ?? false) : on.retry(delay);
 };

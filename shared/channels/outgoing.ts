@@ -59,7 +59,7 @@ export const handleOutgoing = async (m: OutgoingMessage): Promise<Verdict> => {
     context: { message, conversation },
     attempt: attempts,
   });
-  return sendOutcome(result, { tenant: ws, channelId: channel.account._id, key: message._id }, {
+  return sendOutcome(result, { tenant: ws, channelId: channel.account._id, key: message._id, kind: 'reply' }, {
     sent: async (r) => {
       const writes = [
         ...r.writes,

@@ -1,6 +1,8 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { EventBridgeEvent } from 'aws-lambda';
+import type { Context, EventBridgeEvent } from 'aws-lambda';
+import { withContext } from '../observability/context';
+import { observed } from '../observability/invocation';
 import type { EventEnvelope } from './envelope';
 
 /** What the pipe puts on the bus: the DynamoDB stream record of an outbox item, untransformed. */
@@ -16,13 +18,30 @@ export const OUTBOX_PATTERN = { source: [OUTBOX_SOURCE], 'detail-type': [OUTBOX_
 
 export type OutboxBusEvent = EventBridgeEvent<typeof OUTBOX_DETAIL_TYPE, OutboxStreamRecord>;
 
-/** The stored envelope and the exact bytes that were serialised when the event was written. */
-export const outboxEvent = (event: OutboxBusEvent): { envelope: EventEnvelope; payload: string } => {
+export interface OutboxEvent {
+  envelope: EventEnvelope;
+  /** The exact bytes that were serialised when the event was written. */
+  payload: string;
+  /** The request (or scheduled run) that caused the event, when one did. */
+  requestId?: string;
+}
+
+/** The stored envelope, its bytes and its cause, from the bus event. */
+export const outboxEvent = (event: OutboxBusEvent): OutboxEvent => {
   const image = event.detail.dynamodb?.NewImage;
   if (!image) throw new Error(`bus event ${event.id} carries no outbox image`);
-  const { payload } = unmarshall(image) as { payload: string };
-  return { envelope: JSON.parse(payload) as EventEnvelope, payload };
+  const { payload, requestId } = unmarshall(image) as { payload: string; requestId?: string };
+  return { envelope: JSON.parse(payload) as EventEnvelope, payload, requestId };
 };
+
+/** A bus rule's target: `fn` gets the outbox event and logs under its id, type and causing request. */
+export const outboxHandler =
+  (fn: (event: OutboxEvent) => Promise<void>): ((event: OutboxBusEvent, context?: Context) => Promise<void>) =>
+  observed(async (busEvent: OutboxBusEvent) => {
+    const event = outboxEvent(busEvent);
+    const { eventId, eventType } = event.envelope;
+    return withContext({ eventId, eventType, requestId: event.requestId }, () => fn(event));
+  });
 
 /** The outbox pattern narrowed to some event types (exact names or `{ prefix }`): a rule's target then sees only those. */
 export const outboxPatternOf = (eventTypes: readonly (string | { prefix: string })[]) => ({

@@ -5,6 +5,7 @@ import type { Scope } from '../domain/auth/scopes';
 import type { ErrorCode } from '../domain/errors';
 import type { TokenRecord } from '../domain/auth/token';
 import { runKeyed } from './keyed-run';
+import { observeRequests } from './observe';
 import { authenticate } from './middleware/authenticate';
 import { idempotency } from './middleware/idempotency';
 import { rateLimit } from './middleware/rate-limit';
@@ -116,5 +117,5 @@ export const route = <
     return data as unknown as APIGatewayProxyStructuredResultV2;
   });
   // The route's own declaration: the one source of its scope and schemas for docs, gates and fuzzing.
-  return Object.assign(handler, { scope: spec.scope, spec: spec as RouteSpec<z.ZodType | undefined, z.ZodType | undefined, z.ZodType | undefined> });
+  return Object.assign(observeRequests(handler), { scope: spec.scope, spec: spec as RouteSpec<z.ZodType | undefined, z.ZodType | undefined, z.ZodType | undefined> });
 };

@@ -18,6 +18,10 @@ export interface RequestState {
   input?: { body: unknown; query: unknown; params: unknown };
   /** The `Idempotency-Key` this request holds (POST and PATCH that send one). */
   idempotency?: KeyRef;
+  /** The error code of the answer, when it is an error. */
+  errorCode?: string;
+  /** Whether the answer was replayed from an idempotency record. */
+  replayed?: boolean;
 }
 
 export type HttpMiddleware = MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>;
@@ -31,6 +35,9 @@ export const stateOf = (request: { event: APIGatewayProxyEventV2 }): RequestStat
   if (!state) throw new Error('request state used before the respond middleware opened it');
   return state;
 };
+
+/** The state, if the pipeline opened one (the access line reads it after the pipeline ends). */
+export const peekState = (event: APIGatewayProxyEventV2): RequestState | undefined => states.get(event);
 
 /** Header lookup tolerant of casing; API Gateway v2 lowercases, other callers may not. */
 export const header = (event: APIGatewayProxyEventV2, name: string): string | undefined => {

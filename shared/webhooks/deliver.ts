@@ -1,6 +1,8 @@
 import { attemptWrites } from '../analytics/record';
 import { config } from '../config';
 import { log } from '../log';
+import { addContext } from '../observability/context';
+import { metric } from '../observability/metrics';
 import { afterAttempt, stoppedDelivery, type Delivery } from '../domain/webhooks/delivery';
 import { DEACTIVATE_AFTER_FAILURES, type Subscription } from '../domain/webhooks/subscription';
 import { claimDelivery, deliveriesInStatus, getDelivery, saveDelivery, type DeliveryItem } from '../data/webhook-deliveries';
@@ -41,6 +43,7 @@ const maybeDeactivate = async (sub: Subscription, now: Date): Promise<void> => {
 const attempt = async (d: DeliveryItem, sub: Subscription): Promise<Delivery | undefined> => {
   const startedAt = new Date();
   const attemptNumber = d.attemptNumber + 1;
+  addContext({ attempt: attemptNumber });
   const headers = deliveryHeaders(sub.secret, d.payload, {
     eventId: d.eventId,
     eventType: d.eventType,
@@ -73,6 +76,8 @@ const attempt = async (d: DeliveryItem, sub: Subscription): Promise<Delivery | u
     extra.push(subscriptionUpdate(sub, { active: false, deactivatedAt: at, deactivationReason: 'gone_410', updatedAt: at }));
   }
   if (!(await saveDelivery(d, after, extra))) return undefined;
+  log.info('webhook delivery attempt', { subscriptionId: sub._id, status: after.status, httpStatus: after.httpStatus, latencyMs: latency, failureReason: after.failureReason });
+  metric.deliveryAttempt(after.status, attemptNumber, latency);
   if (result.gone) await stopPendingDeliveries(sub, now);
   if (result.countFailure) await maybeDeactivate(sub, now);
   return after;
@@ -107,6 +112,7 @@ export const handleDeliveryMessage = async (m: DeliveryMessage, carrier: string)
     d = await claimDelivery(m, carrier, Date.now(), Date.now() + EARLY_MS, LEASE_MS);
     if (!d) return unclaimed(m, carrier, Date.now());
   }
+  addContext({ eventId: d.eventId, eventType: d.eventType });
   const sub = await getSubscription(m.workspaceId, m.subscriptionId);
   if (!sub?.active || sub.activatedAt !== d.subscriptionActivatedAt) {
     await saveDelivery(d, stoppedDelivery(d, sub ? 'subscription_inactive' : 'subscription_deleted', new Date()));

@@ -5,6 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { ValidationError } from '../domain/errors';
 import { classifyError, classifyResponse, type AttemptOutcome } from '../domain/webhooks/classify';
 import { classifyAddress, isAllowedTarget } from './ssrf';
+import { inSubsegment } from '../observability/tracing';
 
 /** Subscribers must answer within this; the whole attempt (DNS, connect, TLS, response) shares it. */
 export const DELIVERY_TIMEOUT_MS = 10_000;
@@ -12,6 +13,9 @@ export const DELIVERY_TIMEOUT_MS = 10_000;
 const blocked = () => Object.assign(new Error('target address is not allowed'), { code: 'SSRF_BLOCKED' });
 
 export const bareHost = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, '$1');
+
+/** A URL's host for a trace's subsegment name (never its path or query, which may carry secrets). */
+export const hostOf = (url: string): string => (URL.canParse(url) ? new URL(url).host : 'invalid-url');
 
 /** Every address `host` resolves to, when all of them are allowed targets; else SSRF_BLOCKED. */
 const allowedAddresses = (host: string, allowLoopback: boolean): Promise<LookupAddress[]> =>
@@ -74,7 +78,7 @@ export interface SendResult {
  * One HTTPS POST of exactly `body`: redirects are never followed, nothing but loopback (when allowed)
  * or public addresses is ever connected to, and the attempt is abandoned after DELIVERY_TIMEOUT_MS.
  */
-export const postWebhook = (url: string, body: string, headers: Record<string, string>, opts: { allowLoopback: boolean; timeoutMs?: number }): Promise<SendResult> => {
+const post = (url: string, body: string, headers: Record<string, string>, opts: { allowLoopback: boolean; timeoutMs?: number }): Promise<SendResult> => {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const target = new URL(url);
@@ -109,3 +113,7 @@ export const postWebhook = (url: string, body: string, headers: Record<string, s
     req.end(body);
   });
 };
+
+/** One outbound POST (a webhook delivery, a workflow notification, an API channel's send), traced as its own subsegment. */
+export const postWebhook = (url: string, body: string, headers: Record<string, string>, opts: { allowLoopback: boolean; timeoutMs?: number }): Promise<SendResult> =>
+  inSubsegment(`POST ${hostOf(url)}`, () => post(url, body, headers, opts));

@@ -3,7 +3,8 @@ import { request } from 'node:https';
 import { isIP } from 'node:net';
 import type { Outcome } from '../domain/workflows/interpreter';
 import { classifyAddress, isAllowedTarget } from '../webhooks/ssrf';
-import { agentFor, bareHost, DELIVERY_TIMEOUT_MS } from '../webhooks/send';
+import { agentFor, bareHost, DELIVERY_TIMEOUT_MS, hostOf } from '../webhooks/send';
+import { inSubsegment } from '../observability/tracing';
 
 /** A response body kept in the execution state is cut here (the state lives in one 400 KB item). */
 const MAX_BODY_BYTES = 32 * 1024;
@@ -37,7 +38,7 @@ const parsed = (text: string): unknown => {
  * An `http_request` node's call: HTTPS only, SSRF-safe exactly like webhook deliveries (pinned lookup, no
  * redirects followed), 10 s for the whole exchange. A non-2xx answer fails as `HTTP <status> <reason>`.
  */
-export const httpRequest = (call: HttpCall): Promise<Outcome> => {
+const send = (call: HttpCall): Promise<Outcome> => {
   const target = new URL(call.url);
   if (target.protocol !== 'https:') return Promise.resolve(failure(`Invalid URL: ${call.url} is not https`));
   const host = bareHost(target);
@@ -80,3 +81,6 @@ export const httpRequest = (call: HttpCall): Promise<Outcome> => {
     req.end(body);
   });
 };
+
+/** The call, traced as its own subsegment. */
+export const httpRequest = (call: HttpCall): Promise<Outcome> => inSubsegment(`${call.method} ${hostOf(call.url)}`, () => send(call));

@@ -1,4 +1,5 @@
 import { log } from '../log';
+import { metric } from '../observability/metrics';
 import { buildEnvelope } from '../events/envelope';
 import { outboxItem } from '../data/outbox';
 import { getVersion } from '../data/workflows';
@@ -101,9 +102,11 @@ export const runStep = async (m: StepMessage): Promise<Verdict> => {
   const delayMs = transition.intent.kind === 'run' ? transition.intent.cursor.delayMs : 0;
   const messaged = transition.intent.kind === 'run' && fitsInDelay(delayMs);
   if (!(await saveExecution(e, after, step, events(e, after, step, ended), messaged))) {
-    log.info('workflow step already recorded', { executionId: e._id, seq: m.seq });
+    log.info('workflow step already recorded');
     return ACK;
   }
+  log.info('workflow step', { nodeId: node.id, nodeType: node.type, attempt, status: step.status, errorCategory: step.error?.category });
+  metric.workflowStep(step.status);
   if (messaged) await enqueueStep({ workspaceId: e.tenant, executionId: e._id, seq: after.seq }, delayMs);
   return ACK;
 };

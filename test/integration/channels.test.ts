@@ -191,7 +191,7 @@ describe('outgoing replies', () => {
 
 it('no secret ever appears in the logs', () => {
   const all = logged.join('');
-  expect(all).toContain('"msg":"channel send"');
+  expect(all).toContain('"message":"channel send"');
   expect(all).not.toContain(SMTP_PASSWORD);
   expect(all).not.toMatch(/chs_[A-Za-z0-9_-]{20,}/);
 });

@@ -27,6 +27,7 @@ export const idempotency = (): HttpMiddleware => ({
     const fingerprint = requestFingerprint(event.requestContext.http.method, event.rawPath, bodyBytes(event.body, event.isBase64Encoded));
     if (!(await claimKey(ref, fingerprint, state.now))) {
       const decision = decide(ref.key, await readKey(ref), fingerprint, Math.floor(state.now.getTime() / 1000));
+      state.replayed = decision.kind === 'replay';
       if (decision.kind === 'replay') return finish(state, decision.response, { 'Idempotent-Replayed': 'true' });
       // The record expired or its holder gave up between our claim and our read: one more try.
       if (!(await claimKey(ref, fingerprint, state.now))) throw new IdempotencyInProgress(ref.key);

@@ -3,6 +3,7 @@ import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { StoredResponse } from '../../domain/idempotency/decide';
 import { httpErrorOf, type HttpError } from '../errors';
 import { log } from '../../log';
+import { currentContext } from '../../observability/context';
 import { FileResponse } from '../file-response';
 import { openState, stateOf, type HttpMiddleware, type RequestState } from '../state';
 
@@ -44,7 +45,7 @@ export const finish = (state: RequestState, response: StoredResponse, extra: Rec
 export const respond = (successStatus: number, opts: { wrap: boolean } = { wrap: true }): HttpMiddleware => ({
   before: (request) => {
     openState(request.event, {
-      requestId: request.event.requestContext?.requestId ?? randomUUID(),
+      requestId: currentContext().requestId ?? request.event.requestContext?.requestId ?? randomUUID(),
       now: new Date(),
       headers: {},
     });
@@ -55,6 +56,7 @@ export const respond = (successStatus: number, opts: { wrap: boolean } = { wrap:
   onError: (request) => {
     const state = stateOf(request);
     const known = httpErrorOf(request.error);
+    state.errorCode = known ? known.body.code : 'INTERNAL_ERROR';
     if (known) {
       request.response = finish(state, errorResponse(known));
       return;

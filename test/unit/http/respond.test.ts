@@ -73,6 +73,6 @@ describe('the response wrapper', () => {
     expect(res.body).not.toContain('exploded');
     const logged = write.mock.calls.map(([line]) => String(line)).filter((l) => l.includes('unhandled error'));
     expect(logged).toHaveLength(1);
-    expect(JSON.parse(logged[0]!)).toMatchObject({ level: 'error', requestId: 'req-1', error: { message: expect.stringContaining('exploded') } });
+    expect(JSON.parse(logged[0]!)).toMatchObject({ level: 'ERROR', requestId: 'req-1', error: { message: expect.stringContaining('exploded') } });
   });
 });

@@ -1,0 +1,33 @@
+import { Tracer } from '@aws-lambda-powertools/tracer';
+import { SERVICE } from './metrics';
+
+/**
+ * X-Ray through Powertools. Active only inside Lambda with tracing on (elsewhere every call here does
+ * nothing); which requests are sampled is the stage's sampling rules' business, not this code's.
+ */
+const tracer = new Tracer({ serviceName: SERVICE });
+
+/** An AWS SDK client whose every call is a subsegment (DynamoDB, SQS, KMS). */
+export const tracedClient = <C>(client: C): C => (tracer.isTracingEnabled() ? tracer.captureAWSv3Client(client) : client);
+
+/**
+ * Runs `fn` in a subsegment named `name` (an outbound HTTP call, or a handler's own work: Lambda's own
+ * segment cannot carry annotations); `annotations` are read when it ends, so they may name what `fn` learnt.
+ */
+export const inSubsegment = async <T>(name: string, fn: () => Promise<T>, annotations: () => Record<string, string | undefined> = () => ({})): Promise<T> => {
+  if (!tracer.isTracingEnabled()) return fn();
+  const parent = tracer.getSegment();
+  const sub = parent?.addNewSubsegment(name);
+  if (!parent || !sub) return fn();
+  tracer.setSegment(sub);
+  try {
+    return await fn();
+  } catch (error) {
+    sub.addError(error as Error);
+    throw error;
+  } finally {
+    for (const [key, value] of Object.entries(annotations())) if (value !== undefined) sub.addAnnotation(key, value);
+    sub.close();
+    tracer.setSegment(parent);
+  }
+};
