@@ -43,7 +43,7 @@ export class Alarms extends Construct {
   /** Anything in a dead-letter queue needs a human (or a redrive). */
   deadLetters(id: string, dlq: IQueue, what: string): Alarm {
     return this.add(id, dlq.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }), {
-      description: `${what}: messages are waiting in the dead-letter queue; inspect and redrive them (README: Operations).`,
+      description: `${what}: messages are waiting in the dead-letter queue; inspect and redrive them (docs/operations/redrive.md).`,
       threshold: 1,
     });
   }

@@ -157,7 +157,7 @@ export class ParleyFunction extends NodejsFunction {
       true,
     );
     NagSuppressions.addResourceSuppressions(this, [
-      { id: 'AwsSolutions-L1', reason: 'DESIGN §3 pins nodejs22.x (the runtime the project is built and tested for), not the newest Node runtime.' },
+      { id: 'AwsSolutions-L1', reason: 'docs/operations/deploy.md pins nodejs22.x (the runtime the project is built and tested for), not the newest Node runtime.' },
     ]);
     platform.alarms.functionHealth(id, this, props.title);
   }

@@ -18,7 +18,7 @@ export const API_VERSION = '1.0.0';
 
 const area = (r: RouteHandler) => r.route.handler.split('/')[2]!;
 
-/** The errors a route can answer: the pipeline's, from what the route declares (DESIGN §5.1), and its handler's own (`errors`). */
+/** The errors a route can answer: the pipeline's, from what the route declares (docs/guide/conventions.md), and its handler's own (`errors`). */
 export const pipelineErrors = ({ route, scope, spec }: RouteHandler): ErrorCode[] => {
   // Any request may carry a body: malformed (400), over 256 KB (413), or fields where the route takes none (422).
   const codes = new Set<ErrorCode>(['INTERNAL_ERROR', 'BAD_REQUEST', 'PAYLOAD_TOO_LARGE', 'VALIDATION_ERROR', ...(spec.errors ?? [])]);
@@ -83,7 +83,7 @@ const RATE_HEADERS: HeaderName[] = ['X-RateLimit-Limit', 'X-RateLimit-Remaining'
 /** Whether POST/PATCH of the route honour `Idempotency-Key`. */
 const keyed = ({ route, spec }: RouteHandler) => !spec.public && spec.workspace !== false && (route.method === 'POST' || route.method === 'PATCH');
 
-/** Statuses a key keeps and replays: a success, and a 4xx from validation or the handler (README, Idempotency). */
+/** Statuses a key keeps and replays: a success, and a 4xx from validation or the handler (docs/guide/idempotency.md). */
 const REPLAYABLE = new Set([400, 404, 409, 413, 422]);
 
 /**

@@ -1,7 +1,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 
 /**
- * AWS service limits that the local emulators let pass (DESIGN §6). Each check returns the error AWS would
+ * AWS service limits that the local emulators let pass (docs/contributing/testing.md). Each check returns the error AWS would
  * answer with, as `{name, message}`, or undefined when the call is within limits.
  */
 export interface LimitError {

@@ -16,7 +16,7 @@ const routes: HttpRoute[] = [
   { method: 'PATCH', path: `${articles}/{id}`, handler: fn('update-article'), access: write, summary: 'Change an article' },
   { method: 'DELETE', path: `${articles}/{id}`, handler: fn('delete-article'), access: write, summary: 'Delete an article' },
   { method: 'GET', path: `${base}/knowledge-base/search`, handler: fn('search'), access: read, ...searching, summary: 'Ranked passages of published articles for a query' },
-  // A POST: write access for its idempotency record (README, Idempotency); the suggestion itself writes nothing.
+  // A POST: write access for its idempotency record (docs/guide/idempotency.md); the suggestion itself writes nothing.
   { method: 'POST', path: `${base}/suggest-reply`, handler: fn('suggest-reply'), access: write, ...searching, summary: "Passages and a reply for a conversation's latest incoming messages" },
   { method: 'GET', path: `${base}/settings`, handler: fn('get-settings'), access: read, summary: 'The AI settings' },
   { method: 'PATCH', path: `${base}/settings`, handler: fn('update-settings'), access: write, summary: 'Change the AI settings' },

@@ -54,7 +54,7 @@ export const conditionCheck = (key: Key, guard: Guard & { condition: string }): 
 });
 
 /**
- * The writes of one idempotent request (README, Idempotency). In `hold` mode the request's one
+ * The writes of one idempotent request (docs/guide/idempotency.md). In `hold` mode the request's one
  * transaction is not sent when the code calls `transact`: the pipeline commits it later together with
  * the idempotency record that holds the response, so the change and its response exist together or not
  * at all. A second transaction cannot be held (it may read what the first wrote), so it aborts the

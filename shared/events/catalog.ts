@@ -13,7 +13,7 @@ import { definition, execution, step } from '../views/workflows';
 
 /**
  * Every event type, `<category>.<entity>.<action>`, with a description and the schema of its `data`
- * (DESIGN §5.5). `available` types are emitted today; `planned` ones belong to areas not built yet: a
+ * (docs/guide/webhooks.md). `available` types are emitted today; `planned` ones belong to areas not built yet: a
  * subscription may name them, and they never fire until their area ships.
  */
 export type EventStatus = 'available' | 'planned';

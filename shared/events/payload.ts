@@ -1,6 +1,6 @@
 import type { EventEnvelope } from './envelope';
 
-/** The largest webhook body Parley sends (DESIGN §5.4). */
+/** The largest webhook body Parley sends (docs/guide/webhooks.md). */
 export const MAX_PAYLOAD_BYTES = 256 * 1024;
 
 /**

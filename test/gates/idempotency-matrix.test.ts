@@ -9,7 +9,7 @@ import { useTestStack } from '../support/stack';
 import { validBody } from '../support/valid-body';
 
 /**
- * Idempotency gate (README, Idempotency): every POST and PATCH route of the wiring, called on the
+ * Idempotency gate (docs/guide/idempotency.md): every POST and PATCH route of the wiring, called on the
  * caller's own resources (made by the tenant matrix's factories) with a body its schema accepts, is
  * called again with the same `Idempotency-Key`: the repeat gets the kept response (same status and body,
  * marked replayed); the key with another body is refused with 409 naming it. A kept 4xx (a state the

@@ -12,7 +12,7 @@ import { conformance } from '../support/conformance';
 import { openApiDocument } from '../../infra/docs/document';
 
 /**
- * Schema fuzz (DESIGN §6): requests generated from each route's zod schemas (valid, mutated, hostile,
+ * Schema fuzz (docs/contributing/testing.md): requests generated from each route's zod schemas (valid, mutated, hostile,
  * malformed, oversized, mistyped; far dates, huge ranges, integer spellings, prototype-named parameters,
  * deep nesting, numbers past 2^53 and a double's range) sent through the real local gateway never get a 5xx
  * or a non-JSON answer, each within 2 s, every error is the contract's wrapper, and the answers the contract

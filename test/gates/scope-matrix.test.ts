@@ -10,7 +10,7 @@ import { openApiDocument } from '../../infra/docs/document';
 import { tokenFor } from '../support/tenants';
 
 /**
- * Scope matrix (DESIGN §6): every wiring route, called with a token holding each single scope. The
+ * Scope matrix (docs/contributing/testing.md): every wiring route, called with a token holding each single scope. The
  * route's own scope (from its handler module) and admin:all pass the scope check; every other scope gets
  * 403 FORBIDDEN naming the required scope. Routes without a scope (/auth/*) admit any valid token.
  */

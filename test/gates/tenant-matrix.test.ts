@@ -9,7 +9,7 @@ import { conformance } from '../support/conformance';
 import { openApiDocument } from '../../infra/docs/document';
 
 /**
- * Tenant matrix (DESIGN §6): on every route with an id path parameter, an id that belongs to another
+ * Tenant matrix (docs/contributing/testing.md): on every route with an id path parameter, an id that belongs to another
  * tenant (another workspace, or the same workspace in the other mode) is 404 NOT_FOUND, and the resource
  * it names is exactly as it was, read back by its owner.
  * Resources are made through the API by the factory registered for the route's collection.

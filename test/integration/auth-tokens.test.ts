@@ -6,7 +6,7 @@ import { useTestStack } from '../support/stack';
 import { tokenFor } from '../support/tenants';
 
 /**
- * Token management for the dashboard (DESIGN §5.13), driven through the typed client generated from the
+ * Token management for the dashboard (docs/reference/api.md), driven through the typed client generated from the
  * OpenAPI document: if the document or the client drifts from the routes, these calls stop compiling or passing.
  */
 const env = useTestStack();

@@ -42,7 +42,7 @@ const setup = async (reply: (index: number) => Reply) => {
 
 const deliveryIdOf = (req: { headers: Record<string, unknown> }) => req.headers['x-webhook-delivery'] as string;
 
-describe('delivery attempts (contract § Delivery rules, DESIGN §5.4)', () => {
+describe('delivery attempts (contract § Delivery rules, docs/guide/webhooks.md)', () => {
   it('retries a receiver that keeps returning 503 after 1, 2, 4 and 8 s, sending identical signed bytes each time', async () => {
     const { receiver, sub, emit, deliveryWhen } = await setup(() => ({ status: 503 }));
     await emit();

@@ -1,7 +1,7 @@
 import type { Client } from './api';
 import { eventually } from './webhooks';
 
-/** Builders for hand-written workflow graphs, as users write them (DESIGN §5.7). */
+/** Builders for hand-written workflow graphs, as users write them (docs/guide/workflows.md). */
 export const node = (id: string, type: string, config: object = {}) => ({ id, type, config });
 export const edge = (from: string, to: string, branch = 'next') => ({ from, to, branch });
 export const call = (id: string, url: string, extra: object = {}) => node(id, 'http_request', { method: 'POST', url, ...extra });

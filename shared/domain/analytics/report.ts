@@ -105,7 +105,7 @@ export const agentFigures = (a: Aggregate) => ({
 
 const median90 = (s: { median: number | null; p90: number | null }) => ({ median: s.median, p90: s.p90 });
 
-/** DESIGN §5.12's `data.overview`. */
+/** docs/guide/analytics.md's `data.overview`. */
 export const overviewOf = (a: Aggregate) => {
   const c = conversationFigures(a);
   const l = leadFigures(a);

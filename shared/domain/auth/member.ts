@@ -9,7 +9,7 @@ export const MEMBER_STATUSES = ['invited', 'active', 'removed'] as const;
 export const MemberStatus = z.enum(MEMBER_STATUSES);
 export type MemberStatus = z.infer<typeof MemberStatus>;
 
-/** A person of the workspace (DESIGN §5.9). Every assignee id names an active member. */
+/** A person of the workspace (docs/guide/workspace.md). Every assignee id names an active member. */
 export interface Member {
   _id: string;
   email: string;

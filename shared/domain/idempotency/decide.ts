@@ -15,7 +15,7 @@ export interface IdempotencyRecord {
   lockUntil: number;
   /** Epoch seconds after which the record no longer exists for the API (TTL deletes it later). */
   expiresAt: number;
-  /** Transactions the first request committed outside its final one (see README, Idempotency). */
+  /** Transactions the first request committed outside its final one (see docs/guide/idempotency.md). */
   commits: number;
   response?: StoredResponse;
 }

@@ -1,4 +1,4 @@
-/** What one attempt's result means for the delivery (DESIGN §5.4 "What is retried"). */
+/** What one attempt's result means for the delivery (docs/guide/webhooks.md "What is retried"). */
 export type AttemptOutcome =
   | { kind: 'success'; httpStatus: number }
   | { kind: 'retry' | 'terminal'; failureReason: string; httpStatus?: number; retryAfterMs?: number };

@@ -117,7 +117,7 @@ export interface AttemptResult {
   gone: boolean;
 }
 
-/** The delivery state machine for one finished attempt (contract "Delivery status", DESIGN §5.4). */
+/** The delivery state machine for one finished attempt (contract "Delivery status", docs/guide/webhooks.md). */
 export const afterAttempt = (
   d: Pick<Delivery, 'attemptNumber' | 'roundStartAttempt' | 'roundStartedAt' | 'failureCounted'>,
   outcome: AttemptOutcome,

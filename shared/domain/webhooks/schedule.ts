@@ -1,5 +1,5 @@
 /**
- * The delivery retry schedule as data (DESIGN §5.4). Attempt numbers are counted within a round: a
+ * The delivery retry schedule as data (docs/guide/webhooks.md). Attempt numbers are counted within a round: a
  * delivery's first round starts when it is created, and a manual retry starts a new round.
  */
 export const FAST_DELAYS_MS = [1_000, 2_000, 4_000, 8_000] as const;

@@ -5,7 +5,7 @@ export const EXECUTION_STATUSES = ['queued', 'running', 'waiting', 'completed', 
 export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
 export const isFinished = (s: ExecutionStatus): boolean => ['completed', 'completed_with_errors', 'failed', 'cancelled'].includes(s);
 
-/** How deep a chain of workflow-caused events may go: an event at this depth triggers nothing more (DESIGN §5.7). */
+/** How deep a chain of workflow-caused events may go: an event at this depth triggers nothing more (docs/guide/workflows.md). */
 export const MAX_CAUSAL_DEPTH = 3;
 
 export interface ExecutionTrigger {

@@ -1,5 +1,5 @@
 /**
- * The contract's error categories and Retry backoff (DESIGN §5.6): categories are tried case-insensitively
+ * The contract's error categories and Retry backoff (docs/guide/workflows.md): categories are tried case-insensitively
  * in this order and the first match wins; anything else is `other`.
  */
 export const CATEGORIES = ['network', 'auth', 'validation', 'rate_limit', 'not_found'] as const;

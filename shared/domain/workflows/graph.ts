@@ -7,7 +7,7 @@ export interface GraphProblem {
   message: string;
 }
 
-/** A saved workflow's structure (DESIGN §5.7): one root, chains by `next`, containers owning sub-chains. */
+/** A saved workflow's structure (docs/guide/workflows.md): one root, chains by `next`, containers owning sub-chains. */
 export interface Graph {
   root: string;
   node(id: string): WorkflowNode;

@@ -3,7 +3,7 @@ import type { Graph } from './graph';
 import type { NodeConfig, NodeType } from './nodes';
 import type { TemplateScope } from './template';
 
-/** At most this many steps per execution (DESIGN §5.7). */
+/** At most this many steps per execution (docs/guide/workflows.md). */
 export const MAX_STEPS = 1000;
 
 /**
@@ -82,7 +82,7 @@ const after = (graph: Graph, state: ExecutionState, nodeId: string, delayMs: num
 };
 
 /**
- * An error leaves the node that raised it: the innermost container able to act on it does (DESIGN §5.6
+ * An error leaves the node that raised it: the innermost container able to act on it does (docs/guide/workflows.md
  * order): a retry with attempts left whose categories match re-runs its body after its backoff; a
  * try_catch runs its catch branch; a failing catch branch propagates; an on_error stops the execution or
  * records the error and continues after itself; at the root the execution fails.

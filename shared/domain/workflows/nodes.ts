@@ -4,7 +4,7 @@ import { BACKOFFS, CATEGORIES } from './failure';
 import { Status } from '../inbox/conversation';
 import { TaskPriority } from '../crm/task';
 
-/** Node configs (DESIGN §5.7). Strings may hold `{{path}}` templates, checked separately (`graph.ts`). */
+/** Node configs (docs/guide/workflows.md). Strings may hold `{{path}}` templates, checked separately (`graph.ts`). */
 const text = (max = 10_000) => z.string().max(max);
 const id24 = z.string().min(1).max(200);
 

@@ -1,5 +1,5 @@
 /**
- * `{{path}}` templates in node configs (DESIGN §5.7): a path names data, never code. A missing path renders
+ * `{{path}}` templates in node configs (docs/guide/workflows.md): a path names data, never code. A missing path renders
  * as an empty string; an object renders as its JSON.
  */
 const TEMPLATE = /\{\{\s*([^{}]*?)\s*\}\}/g;

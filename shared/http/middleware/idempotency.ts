@@ -12,7 +12,7 @@ const KEYED_METHODS = new Set(['POST', 'PATCH']);
 const bodyBytes = (body: string | undefined, base64: boolean | undefined) => Buffer.from(body ?? '', base64 ? 'base64' : 'utf8');
 
 /**
- * `Idempotency-Key` on POST and PATCH (README, Idempotency). Runs after the scope check and before
+ * `Idempotency-Key` on POST and PATCH (docs/guide/idempotency.md). Runs after the scope check and before
  * validation: a rate-limited or unauthorised request keeps nothing, a 4xx from validation or the handler
  * is kept, a 5xx gives the key back. A repeat of a finished request is answered from the record,
  * marked `Idempotent-Replayed: true`; the handler's own writes commit with the record (`./keyed-run.ts`).
