@@ -36,6 +36,12 @@ let parsed: Config | undefined;
 export const config = (): Config => (parsed ??= Env.parse(process.env));
 
 /**
+ * Whether this code runs deployed, in a Lambda container. Read without `config()`: module scope asks it, and
+ * the tools and tests that import handlers set the local endpoints only after that.
+ */
+export const deployed = (env: NodeJS.ProcessEnv = process.env): boolean => Boolean(env.AWS_LAMBDA_FUNCTION_NAME);
+
+/**
  * The KMS key channel secrets are sealed with: the CDK app sets it on the functions granted the key, the
  * local runtime on every function (its KMS stand-in holds each call to the function's grants). There is no
  * fallback: a function that seals or opens secrets without it fails at cold start.

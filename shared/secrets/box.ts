@@ -1,4 +1,4 @@
-import { config, secretsConfig } from '../config';
+import { deployed, secretsConfig } from '../config';
 import { kmsBox } from './kms-box';
 import type { SecretBox } from './secret-box';
 
@@ -16,5 +16,5 @@ export const secretBox = (): SecretBox => (box ??= kmsBox(secretsConfig().CHANNE
  * cold start. Elsewhere (tools that read the handlers' route options, the local runtime) loading it is harmless.
  */
 export const needsSecretBox = (): void => {
-  if (config().AWS_LAMBDA_FUNCTION_NAME) secretBox();
+  if (deployed()) secretBox();
 };
