@@ -18,6 +18,12 @@ installAwsGuard(wiring);
 installEmulatorRetries();
 installFaults();
 const loaded = new Map<string, Promise<Handler>>();
+const invocationListeners: ((name: string) => void)[] = [];
+
+/** Tells `listener` the name of every function invoked from now on (benchmarks count calls with it). */
+export const onInvoke = (listener: (name: string) => void): void => {
+  invocationListeners.push(listener);
+};
 
 /** Imports a function once and keeps it warm, as a Lambda container does between invocations. */
 const load = (file: string): Promise<Handler> => {
@@ -32,7 +38,7 @@ const load = (file: string): Promise<Handler> => {
   return handler;
 };
 
-const nameOf = (spec: FunctionSpec) => spec.handler.replace(/\.ts$/, '').replaceAll('/', '-');
+export const nameOf = (spec: FunctionSpec) => spec.handler.replace(/\.ts$/, '').replaceAll('/', '-');
 
 const contextFor = (spec: FunctionSpec): Context => {
   const deadline = Date.now() + (spec.timeoutSeconds ?? 30) * 1000;
@@ -63,6 +69,7 @@ export interface Role {
 export const invoke = async <R = unknown>(spec: FunctionSpec, role: Role, event: unknown): Promise<R> => {
   const handler = await load(spec.handler);
   const grants = grantsFor(spec, role.kind, role.consumes);
+  for (const listener of invocationListeners) listener(nameOf(spec));
   return (await runAs({ name: nameOf(spec), grants }, () => handler(event, contextFor(spec)))) as R;
 };
 
