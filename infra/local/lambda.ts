@@ -18,10 +18,12 @@ installAwsGuard(wiring);
 installEmulatorRetries();
 installFaults();
 const loaded = new Map<string, Promise<Handler>>();
-const invocationListeners: ((name: string) => void)[] = [];
+/** Told of each invocation as it starts; what it returns is called when the invocation ends. */
+type InvokeListener = (name: string, event: unknown) => (() => void) | void;
+const invocationListeners: InvokeListener[] = [];
 
-/** Tells `listener` the name of every function invoked from now on (benchmarks count calls with it). */
-export const onInvoke = (listener: (name: string) => void): void => {
+/** Tells `listener` of every function invoked from now on (benchmarks count and time calls with it). */
+export const onInvoke = (listener: InvokeListener): void => {
   invocationListeners.push(listener);
 };
 
@@ -69,8 +71,12 @@ export interface Role {
 export const invoke = async <R = unknown>(spec: FunctionSpec, role: Role, event: unknown): Promise<R> => {
   const handler = await load(spec.handler);
   const grants = grantsFor(spec, role.kind, role.consumes);
-  for (const listener of invocationListeners) listener(nameOf(spec));
-  return (await runAs({ name: nameOf(spec), grants }, () => handler(event, contextFor(spec)))) as R;
+  const ended = invocationListeners.map((listener) => listener(nameOf(spec), event));
+  try {
+    return (await runAs({ name: nameOf(spec), grants }, () => handler(event, contextFor(spec)))) as R;
+  } finally {
+    for (const end of ended) end?.();
+  }
 };
 
 export const preload = (specs: readonly FunctionSpec[]): Promise<unknown> => Promise.all(specs.map((s) => load(s.handler)));
