@@ -1,8 +1,9 @@
 import { DynamoDBClient, GetItemCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import type { Pluggable } from '@smithy/types';
 import { currentFunction } from '../../infra/local/aws-guard';
 import { onInvoke } from '../../infra/local/lambda';
-import { registerClientPlugin } from '../../shared/aws/plugins';
+import { registerClientPlugin, withPlugins } from '../../shared/aws/plugins';
 import { tableSchema } from '../../shared/data/table';
 
 const WRITES = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'TransactWriteItemsCommand', 'BatchWriteItemCommand']);
@@ -51,9 +52,18 @@ const indexUnits = (before: Item | undefined, after: Item | undefined): number =
   }, 0);
 
 let reader: DynamoDBClient | undefined;
+const READ_ATTEMPTS = 5;
+/** An item's image; DynamoDB Local may fail a read of an item a concurrent transaction holds, so it is read again. */
 const read = async (table: string, key: Item): Promise<Item | undefined> => {
-  reader ??= new DynamoDBClient({ endpoint: process.env.DYNAMODB_ENDPOINT, region: process.env.AWS_REGION ?? 'us-east-1' });
-  return (await reader.send(new GetItemCommand({ TableName: table, Key: key, ConsistentRead: true }))).Item;
+  reader ??= withPlugins(new DynamoDBClient({ endpoint: process.env.DYNAMODB_ENDPOINT, region: process.env.AWS_REGION ?? 'us-east-1' }));
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return (await reader.send(new GetItemCommand({ TableName: table, Key: key, ConsistentRead: true }))).Item;
+    } catch (error) {
+      if (attempt >= READ_ATTEMPTS) throw error;
+      await new Promise((r) => setTimeout(r, 20 * attempt));
+    }
+  }
 };
 
 interface Part {
@@ -62,10 +72,12 @@ interface Part {
   condition: boolean;
 }
 
+/** A transaction's parts; the document client's input is still plain values here (it marshalls just before serializing). */
 const partsOf = (input: Record<string, any>): Part[] =>
   (input.TransactItems as Record<string, any>[]).map((t) => {
     const w = t.Put ?? t.Update ?? t.Delete ?? t.ConditionCheck;
-    const key = t.Put ? { [tableSchema.partitionKey]: w.Item[tableSchema.partitionKey], [tableSchema.sortKey]: w.Item[tableSchema.sortKey] } : w.Key;
+    const raw = t.Put ? { [tableSchema.partitionKey]: w.Item[tableSchema.partitionKey], [tableSchema.sortKey]: w.Item[tableSchema.sortKey] } : w.Key;
+    const key = typeof raw[tableSchema.partitionKey] === 'string' ? marshall(raw) : (raw as Item);
     return { table: w.TableName as string, key, condition: !!t.ConditionCheck };
   });
 
