@@ -3,7 +3,7 @@ import { log } from '../../shared/log';
 import { fanOut } from '../../shared/webhooks/fanout';
 
 /** EventBridge rule target: one delivery per active matching subscription, written idempotently, then enqueued. */
-export const handler = outboxHandler(async ({ envelope, payload }) => {
-  const deliveries = await fanOut(envelope, payload);
+export const handler = outboxHandler(async ({ envelope }) => {
+  const deliveries = await fanOut(envelope);
   if (deliveries > 0) log.info('webhook fan-out', { deliveries });
 });

@@ -22,6 +22,14 @@ installPools();
 installEmulatorRetries();
 installFaults();
 const loaded = new Map<string, Promise<Handler>>();
+/** Told of each invocation as it starts; what it returns is called when the invocation ends. */
+type InvokeListener = (name: string, event: unknown) => (() => void) | void;
+const invocationListeners: InvokeListener[] = [];
+
+/** Tells `listener` of every function invoked from now on (benchmarks count and time calls with it). */
+export const onInvoke = (listener: InvokeListener): void => {
+  invocationListeners.push(listener);
+};
 
 /** Imports a function once and keeps it warm, as a Lambda container does between invocations. */
 const load = (file: string): Promise<Handler> => {
@@ -36,7 +44,7 @@ const load = (file: string): Promise<Handler> => {
   return handler;
 };
 
-const nameOf = (spec: FunctionSpec) => spec.handler.replace(/\.ts$/, '').replaceAll('/', '-');
+export const nameOf = (spec: FunctionSpec) => spec.handler.replace(/\.ts$/, '').replaceAll('/', '-');
 
 const contextFor = (spec: FunctionSpec): Context => {
   const deadline = Date.now() + (spec.timeoutSeconds ?? 30) * 1000;
@@ -67,7 +75,12 @@ export interface Role {
 export const invoke = async <R = unknown>(spec: FunctionSpec, role: Role, event: unknown): Promise<R> => {
   const handler = await load(spec.handler);
   const grants = grantsFor(spec, role.kind, role.consumes);
-  return (await runAs({ name: nameOf(spec), kind: role.kind, grants }, () => handler(event, contextFor(spec)))) as R;
+  const ended = invocationListeners.map((listener) => listener(nameOf(spec), event));
+  try {
+    return (await runAs({ name: nameOf(spec), kind: role.kind, grants }, () => handler(event, contextFor(spec)))) as R;
+  } finally {
+    for (const end of ended) end?.();
+  }
 };
 
 export const preload = (specs: readonly FunctionSpec[]): Promise<unknown> => Promise.all(specs.map((s) => load(s.handler)));

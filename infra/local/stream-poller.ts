@@ -17,15 +17,29 @@ interface Checkpoint {
   finished: string[];
 }
 
+/** Milliseconds between passes over the shards when the last pass found nothing. */
+const IDLE_MS = 10;
+/** Batches of one shard handed on and not yet handled, at most; the reader waits for the oldest past this. */
+const MAX_IN_FLIGHT = 16;
+
+/** A batch handed on: its handling, and the sequence number the checkpoint may advance to once it is done. */
+interface InFlight {
+  handled: Promise<boolean>;
+  sequenceNumber: string;
+}
+
 /**
  * Stands in for the EventBridge Pipe's stream source: reads every shard of the table's stream in
- * parent-before-child order and hands each batch to `onBatch`, advancing the checkpoint only after the
- * batch was handled, so a crash replays records rather than losing them.
+ * parent-before-child order and hands each batch to `onBatch`. As the pipe's PutEvents returns before the
+ * bus has run any rule target, the next batch is read without waiting for the last one's handling; but the
+ * checkpoint advances only past batches that were handled, each after every earlier one, so a crash replays
+ * records rather than losing them.
  */
 export class StreamPoller {
   private readonly client: DynamoDBStreamsClient;
   private shards: Shard[] = [];
   private readonly iterators = new Map<string, string>();
+  private readonly inFlight = new Map<string, InFlight[]>();
   private checkpoint: Checkpoint;
   private lastDescribe = 0;
   private running = false;
@@ -55,6 +69,7 @@ export class StreamPoller {
   async stop(): Promise<void> {
     this.running = false;
     await this.loop;
+    await Promise.all([...this.inFlight.keys()].map((id) => this.settle(id, 0)));
     this.client.destroy();
   }
 
@@ -66,7 +81,7 @@ export class StreamPoller {
       } catch (error) {
         process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'stream poller error', error: String(error) })}\n`);
       }
-      if (!busy) await new Promise((r) => setTimeout(r, 50));
+      if (!busy) await new Promise((r) => setTimeout(r, IDLE_MS));
     }
   }
 
@@ -122,19 +137,58 @@ export class StreamPoller {
       }
       const records = page.Records ?? [];
       if (records.length > 0) {
-        await this.opts.onBatch(records);
-        this.checkpoint.shards[id] = records.at(-1)!.dynamodb!.SequenceNumber!;
+        this.handOn(id, records);
         busy = true;
       }
       if (page.NextShardIterator) this.iterators.set(id, page.NextShardIterator);
       else {
+        // A closed shard is finished once all of it was handled: only then may its children start.
+        if (!(await this.settle(id, 0))) continue;
         this.iterators.delete(id);
         this.checkpoint.finished.push(id);
         finished.add(id);
+        this.save();
       }
-      if (records.length > 0 || !page.NextShardIterator) this.save();
+      await this.settle(id, MAX_IN_FLIGHT - 1);
     }
     return busy;
+  }
+
+  private handOn(shardId: string, records: _Record[]): void {
+    const handled = this.opts.onBatch(records).then(
+      () => true,
+      (error: unknown) => {
+        process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'stream batch failed', shardId, error: String(error) })}\n`);
+        return false;
+      },
+    );
+    const queue = this.inFlight.get(shardId) ?? [];
+    queue.push({ handled, sequenceNumber: records.at(-1)!.dynamodb!.SequenceNumber! });
+    this.inFlight.set(shardId, queue);
+    void handled.then(() => this.settle(shardId, Infinity));
+  }
+
+  /**
+   * Advances the shard's checkpoint past its handled batches, in order, waiting for the oldest while more
+   * than `keep` are in flight. False when a batch failed: the shard is then read again from its checkpoint.
+   */
+  private async settle(shardId: string, keep: number): Promise<boolean> {
+    const queue = this.inFlight.get(shardId) ?? [];
+    while (queue.length > 0) {
+      const oldest = queue[0]!;
+      const done = queue.length > keep ? await oldest.handled : await Promise.race([oldest.handled, Promise.resolve(undefined)]);
+      if (done === undefined) return true;
+      if (queue[0] !== oldest) continue;
+      queue.shift();
+      if (!done) {
+        queue.length = 0;
+        this.iterators.delete(shardId);
+        return false;
+      }
+      this.checkpoint.shards[shardId] = oldest.sequenceNumber;
+      this.save();
+    }
+    return true;
   }
 
   private save(): void {

@@ -1,3 +1,6 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo } from '../aws/dynamo';
+import { config } from '../config';
 import type { EventEnvelope } from '../events/envelope';
 import { serialise } from '../events/payload';
 import { EVENT_ITEM_TYPE } from './table';
@@ -9,8 +12,12 @@ const requestIdOf = () => {
   return requestId ? { requestId } : {};
 };
 
-/** Outbox items live a week: long enough for the stream consumer to catch up after an outage. */
-const OUTBOX_TTL_SECONDS = 7 * 24 * 3600;
+/**
+ * Outbox items live 30 days, as long as the webhook delivery log: an outbox item is also the one stored
+ * copy of its event's body, which every delivery attempt (manual retries included) reads and sends.
+ */
+const OUTBOX_TTL_SECONDS = 30 * 24 * 3600;
+const bodyKey = (eventId: string) => ({ pk: `EVT#${eventId}`, sk: EVENT_ITEM_TYPE });
 
 /**
  * The transactional-outbox item for an event. `payload` holds the serialised envelope (trimmed to ids and
@@ -19,8 +26,7 @@ const OUTBOX_TTL_SECONDS = 7 * 24 * 3600;
  */
 export const outboxItem = (envelope: EventEnvelope): Write =>
   createItem({
-    pk: `EVT#${envelope.eventId}`,
-    sk: EVENT_ITEM_TYPE,
+    ...bodyKey(envelope.eventId),
     type: EVENT_ITEM_TYPE,
     eventId: envelope.eventId,
     eventType: envelope.eventType,
@@ -29,3 +35,23 @@ export const outboxItem = (envelope: EventEnvelope): Write =>
     ...requestIdOf(),
     ttl: Math.floor(Date.parse(envelope.occurredAt) / 1000) + OUTBOX_TTL_SECONDS,
   });
+
+/** Item type of an event body stored for webhooks only (a ping): the event pipe forwards only outbox items. */
+const BODY_ITEM_TYPE = 'EVENT_BODY';
+
+/** Stores the body of an event that has no outbox item, where the delivery worker reads every event's body. */
+export const storeEventBody = (envelope: EventEnvelope, payload: string): Write =>
+  createItem({
+    ...bodyKey(envelope.eventId),
+    type: BODY_ITEM_TYPE,
+    payload,
+    ttl: Math.floor(Date.parse(envelope.occurredAt) / 1000) + OUTBOX_TTL_SECONDS,
+  });
+
+/** The exact bytes an event was serialised to, as its outbox (or body) item keeps them. */
+export const eventPayload = async (eventId: string): Promise<string | undefined> => {
+  const { Item } = await dynamo().send(
+    new GetCommand({ TableName: config().TABLE_NAME, Key: bodyKey(eventId), ProjectionExpression: 'payload', ConsistentRead: true }),
+  );
+  return Item?.payload as string | undefined;
+};

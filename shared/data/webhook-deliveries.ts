@@ -84,10 +84,19 @@ const isConditionFailure = (error: unknown) =>
 const COLLISION_ATTEMPTS = 25;
 const transactWithRetry = (items: Write[]): Promise<void> => retryOnConflict(() => transact(items), COLLISION_ATTEMPTS);
 
-/** Creates the delivery unless it already exists (fan-out retries); true when this call created it. */
-export const createDelivery = async (d: Delivery): Promise<boolean> => {
+/** An attempt lease: who holds it (an SQS message or the carrier named in one) and until when (epoch ms). */
+export interface Lease {
+  carrier: string;
+  until: number;
+}
+
+/**
+ * Creates the delivery leased to `lease` (with any `extra` items) unless it already exists (fan-out
+ * retries); true when this call created it.
+ */
+export const createDelivery = async (d: Delivery, lease: Lease, extra: Write[] = []): Promise<boolean> => {
   try {
-    await transactWithRetry([createItem(toItem(d)), ...statusCounters(d, undefined, d.status)]);
+    await transactWithRetry([createItem({ ...toItem(d), carrier: lease.carrier, leaseUntil: lease.until }), ...statusCounters(d, undefined, d.status), ...extra]);
     return true;
   } catch (error) {
     if (isConditionFailure(error)) return false;
@@ -143,14 +152,15 @@ const MUTABLE = [
 /**
  * Writes `after` over `before` if nobody moved it in between (same attemptNumber and status), with the
  * status counters and any `extra` items (e.g. the subscription's failure count) in the same transaction.
- * The lease is released. False when the delivery had already moved on (a duplicate attempt is dropped).
+ * The lease is released, or extended to `leaseUntil` for the carrier's next attempt. False when the
+ * delivery had already moved on (a duplicate attempt is dropped).
  */
-export const saveDelivery = async (before: Delivery, after: Delivery, extra: Write[] = []): Promise<boolean> => {
-  const fields: Record<string, unknown> = { ...Object.fromEntries(MUTABLE.map((k) => [k, after[k]])), ...statusIndex(after, after.status) };
+export const saveDelivery = async (before: Delivery, after: Delivery, extra: Write[] = [], leaseUntil?: number): Promise<boolean> => {
+  const fields: Record<string, unknown> = { ...Object.fromEntries(MUTABLE.map((k) => [k, after[k]])), ...statusIndex(after, after.status), leaseUntil };
   const set = Object.entries(fields).filter(([, v]) => v !== undefined);
-  const removed = [...Object.entries(fields).filter(([, v]) => v === undefined).map(([k]) => k), 'leaseUntil'];
-  const names = Object.fromEntries([...Object.keys(fields), 'leaseUntil'].map((k) => [`#${k}`, k]));
-  const expression = `SET ${set.map(([k]) => `#${k} = :${k}`).join(', ')} REMOVE ${removed.map((k) => `#${k}`).join(', ')}`;
+  const removed = Object.entries(fields).filter(([, v]) => v === undefined).map(([k]) => k);
+  const names = Object.fromEntries(Object.keys(fields).map((k) => [`#${k}`, k]));
+  const expression = `SET ${set.map(([k]) => `#${k} = :${k}`).join(', ')}${removed.length ? ` REMOVE ${removed.map((k) => `#${k}`).join(', ')}` : ''}`;
   try {
     await transactWithRetry([
       updateItem(key(before), expression, {

@@ -3,19 +3,20 @@ import { config } from '../config';
 import { log } from '../log';
 import { addContext } from '../observability/context';
 import { metric } from '../observability/metrics';
-import { afterAttempt, stoppedDelivery, type Delivery } from '../domain/webhooks/delivery';
+import { afterAttempt, LEASE_MS, stoppedDelivery, type Delivery } from '../domain/webhooks/delivery';
 import { DEACTIVATE_AFTER_FAILURES, type Subscription } from '../domain/webhooks/subscription';
 import { claimDelivery, deliveriesInStatus, getDelivery, saveDelivery, type DeliveryItem } from '../data/webhook-deliveries';
 import { countSubscriptionFailure, deactivateSubscription, getSubscription, subscriptionUpdate } from '../data/webhook-subscriptions';
 import type { Write } from '../data/transact';
+import { eventPayload } from '../data/outbox';
 import { parkInDlq, type DeliveryMessage } from './queue';
 import { postWebhook } from './send';
 import { deliveryHeaders } from '../domain/webhooks/sign';
 
-/** Longer than the worker's own timeout and shorter than the queue's visibility timeout (see wiring). */
-export const LEASE_MS = 25_000;
 /** A message that wakes this early is close enough to its attempt time. */
 const EARLY_MS = 25;
+/** The worker's own timeout (see wiring): a lease held for less than this no longer covers an attempt. */
+const ATTEMPT_MS = 20_000;
 
 /** What to do with the message: delete it, or make it reappear after `delayMs`. */
 export type Verdict = { ack: true } | { ack: false; delayMs: number };
@@ -40,18 +41,18 @@ const maybeDeactivate = async (sub: Subscription, now: Date): Promise<void> => {
 };
 
 /** Makes one attempt of a claimed delivery and records it; returns the delivery as saved, or undefined if it moved on. */
-const attempt = async (d: DeliveryItem, sub: Subscription): Promise<Delivery | undefined> => {
+const attempt = async (d: DeliveryItem, sub: Subscription, payload: string): Promise<Delivery | undefined> => {
   const startedAt = new Date();
   const attemptNumber = d.attemptNumber + 1;
   addContext({ attempt: attemptNumber });
-  const headers = deliveryHeaders(sub.secret, d.payload, {
+  const headers = deliveryHeaders(sub.secret, payload, {
     eventId: d.eventId,
     eventType: d.eventType,
     deliveryId: d.deliveryId,
     attemptNumber,
     timestamp: Math.floor(startedAt.getTime() / 1000),
   });
-  const { outcome, latency } = await postWebhook(sub.url, d.payload, headers, { allowLoopback: config().WEBHOOK_ALLOW_PRIVATE_TARGETS });
+  const { outcome, latency } = await postWebhook(sub.url, payload, headers, { allowLoopback: config().WEBHOOK_ALLOW_PRIVATE_TARGETS });
   const now = new Date();
   const roundStartedAt = d.roundStartedAt ?? startedAt.toISOString();
   const result = afterAttempt({ ...d, roundStartedAt }, outcome, latency, now);
@@ -75,7 +76,9 @@ const attempt = async (d: DeliveryItem, sub: Subscription): Promise<Delivery | u
     const at = now.toISOString();
     extra.push(subscriptionUpdate(sub, { active: false, deactivatedAt: at, deactivationReason: 'gone_410', updatedAt: at }));
   }
-  if (!(await saveDelivery(d, after, extra))) return undefined;
+  // A retry keeps the lease for the same carrier until its next attempt is over, so that attempt needs no claim.
+  const leaseUntil = after.nextRetryAt && after.status === 'retrying' ? Date.parse(after.nextRetryAt) + LEASE_MS : undefined;
+  if (!(await saveDelivery(d, after, extra, leaseUntil))) return undefined;
   log.info('webhook delivery attempt', { subscriptionId: sub._id, status: after.status, httpStatus: after.httpStatus, latencyMs: latency, failureReason: after.failureReason });
   metric.deliveryAttempt(after.status, attemptNumber, latency);
   if (result.gone) await stopPendingDeliveries(sub, now);
@@ -87,7 +90,9 @@ const attempt = async (d: DeliveryItem, sub: Subscription): Promise<Delivery | u
 const unclaimed = async (m: DeliveryMessage, carrier: string, now: number): Promise<Verdict> => {
   const d = await getDelivery(m.workspaceId, m.subscriptionId, m.deliveryId);
   if (!d || d.status === 'success' || d.status === 'failed') return ACK;
-  if (d.leaseUntil !== undefined && d.leaseUntil > now && d.carrier !== carrier) return { ack: false, delayMs: d.leaseUntil - now + 1000 };
+  // A lease on a retry not yet due only marks who carries its schedule; on a due delivery it is an attempt under way.
+  const due = Date.parse(d.nextRetryAt ?? d.createdAt) <= now;
+  if (due && d.leaseUntil !== undefined && d.leaseUntil > now && d.carrier !== carrier) return { ack: false, delayMs: d.leaseUntil - now + 1000 };
   // Another message carries this delivery's schedule: this one is a duplicate.
   if (d.carrier && d.carrier !== carrier) return ACK;
   return { ack: false, delayMs: Date.parse(d.nextRetryAt ?? d.createdAt) - now };
@@ -99,26 +104,44 @@ const unclaimed = async (m: DeliveryMessage, carrier: string, now: number): Prom
  */
 const MAX_ALIGN_MS = 1000;
 
+/** Whether `carrier` already holds a lease on the due delivery that outlasts an attempt (taken at its creation or last attempt). */
+const holds = (d: DeliveryItem, carrier: string, now: number): boolean =>
+  (d.status === 'pending' || d.status === 'retrying') &&
+  d.carrier === carrier &&
+  (d.leaseUntil ?? 0) >= now + ATTEMPT_MS &&
+  Date.parse(d.nextRetryAt ?? d.createdAt) <= now + EARLY_MS;
+
+/** The delivery with its lease for `carrier`: the one it holds, else a fresh claim; undefined when neither. */
+const take = async (m: DeliveryMessage, carrier: string): Promise<DeliveryItem | undefined> => {
+  const held = m.carrier === carrier ? await getDelivery(m.workspaceId, m.subscriptionId, m.deliveryId) : undefined;
+  if (held && holds(held, carrier, Date.now())) return held;
+  return claimDelivery(m, carrier, Date.now(), Date.now() + EARLY_MS, LEASE_MS);
+};
+
 /**
  * Handles one delivery message. Idempotent: a duplicate or stale message never makes a second attempt,
  * because an attempt needs the lease on a due delivery, and its record needs the attempt number unchanged.
+ * A message carries its own carrier when it started the delivery; any other is carried by its message id.
  */
-export const handleDeliveryMessage = async (m: DeliveryMessage, carrier: string): Promise<Verdict> => {
-  let d = await claimDelivery(m, carrier, Date.now(), Date.now() + EARLY_MS, LEASE_MS);
+export const handleDeliveryMessage = async (m: DeliveryMessage, messageId: string): Promise<Verdict> => {
+  const carrier = m.carrier ?? messageId;
+  let d = await take(m, carrier);
   if (!d) {
     const verdict = await unclaimed(m, carrier, Date.now());
     if (verdict.ack || verdict.delayMs > MAX_ALIGN_MS) return verdict;
     await new Promise((r) => setTimeout(r, Math.max(0, verdict.delayMs)));
-    d = await claimDelivery(m, carrier, Date.now(), Date.now() + EARLY_MS, LEASE_MS);
+    d = await take(m, carrier);
     if (!d) return unclaimed(m, carrier, Date.now());
   }
   addContext({ eventId: d.eventId, eventType: d.eventType });
-  const sub = await getSubscription(m.workspaceId, m.subscriptionId);
-  if (!sub?.active || sub.activatedAt !== d.subscriptionActivatedAt) {
-    await saveDelivery(d, stoppedDelivery(d, sub ? 'subscription_inactive' : 'subscription_deleted', new Date()));
+  const [sub, payload] = await Promise.all([getSubscription(m.workspaceId, m.subscriptionId), eventPayload(d.eventId)]);
+  if (!sub?.active || sub.activatedAt !== d.subscriptionActivatedAt || payload === undefined) {
+    // A body past its retention goes with its event: nothing is left to send.
+    const reason = !sub ? 'subscription_deleted' : sub.active && sub.activatedAt === d.subscriptionActivatedAt ? 'event_expired' : 'subscription_inactive';
+    await saveDelivery(d, stoppedDelivery(d, reason, new Date()));
     return ACK;
   }
-  const after = await attempt(d, sub);
+  const after = await attempt(d, sub, payload);
   if (after?.status === 'retrying') return { ack: false, delayMs: Date.parse(after.nextRetryAt!) - Date.now() };
   if (after?.status === 'failed') await parkInDlq(m, after.failureReason ?? 'failed');
   return ACK;

@@ -4,9 +4,10 @@ import { ConflictError, NotFoundError } from '../domain/errors';
 import { newDelivery, retriedDelivery, type Delivery } from '../domain/webhooks/delivery';
 import { assertActive, publicSubscription } from '../domain/webhooks/subscription';
 import { getDelivery, saveDelivery } from '../data/webhook-deliveries';
+import { storeEventBody } from '../data/outbox';
 import { requireSubscription } from '../data/webhook-subscriptions';
 import { afterCommit } from '../data/transact';
-import { startDeliveries } from './fanout';
+import { startDelivery } from './fanout';
 import { enqueueDeliveries } from './queue';
 import type { Tenant } from '../domain/auth/tenant';
 
@@ -27,7 +28,9 @@ export const sendPing = async (tenant: Tenant, subscriptionId: string, now: Date
   const sub = await requireSubscription(tenant, subscriptionId);
   assertActive(sub);
   const envelope = buildEnvelope('webhook.ping', tenant, { subscription: publicSubscription(sub) }, { now });
-  const delivery = newDelivery(envelope, serialise(envelope), sub, now);
-  await startDeliveries([delivery]);
+  const delivery = newDelivery(envelope, sub, now);
+  // A ping has no outbox item (it goes to this subscription only), so its body is stored with the delivery.
+  const message = await startDelivery(delivery, [storeEventBody(envelope, serialise(envelope))]);
+  await afterCommit(() => enqueueDeliveries([message]));
   return delivery;
 };

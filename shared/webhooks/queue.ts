@@ -9,6 +9,11 @@ export interface DeliveryMessage {
   workspaceId: Tenant;
   subscriptionId: string;
   deliveryId: string;
+  /**
+   * The carrier the delivery was created leased to: the message that starts a delivery holds its first
+   * lease from the start, so its worker attempts without claiming it (a message without one claims it).
+   */
+  carrier?: string;
 }
 
 /** SQS caps a visibility timeout at 12 h from receipt; a longer wait wakes early and defers again. */

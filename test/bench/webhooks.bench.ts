@@ -1,5 +1,7 @@
 import { performance } from 'node:perf_hooks';
+import { nameOf, onInvoke } from '../../infra/local/lambda';
 import type { LocalStack } from '../../infra/local/stack';
+import { wiring } from '../../infra/wiring';
 import { createSubscription } from '../../shared/data/webhook-subscriptions';
 import { renameWorkspace } from '../../shared/data/workspaces';
 import { postWebhook } from '../../shared/webhooks/send';
@@ -12,8 +14,40 @@ import { measure, type Section } from './measure';
 const LATENCY_EVENTS = { 1: 30, 50: 8 } as const;
 const THROUGHPUT_EVENTS = { 1: 150, 50: 6 } as const;
 const COST_EVENTS = 40;
+/** Lengthens the workspace name so that each cost event's body is about 1 KB. */
+const PADDING = 'x'.repeat(120);
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 50);
+
+const FANOUT = nameOf(wiring.rules.find((r) => r.name === 'webhook-fanout')!.target);
+const WORKER = nameOf(wiring.queues.find((q) => q.name === 'webhook-deliveries')!.consumer);
+
+/** When each event's fan-out started and ended, and when each delivery's worker first started (in-process clock). */
+const stageClock = () => {
+  const fanOuts = new Map<string, { start: number; end: number }>();
+  const workers = new Map<string, number>();
+  onInvoke((name, event) => {
+    const now = performance.now();
+    if (name === FANOUT) {
+      const eventId = (event as { detail: { dynamodb: { NewImage: { eventId: { S: string } } } } }).detail.dynamodb.NewImage.eventId.S;
+      if (fanOuts.has(eventId)) return undefined;
+      const times = { start: now, end: now };
+      fanOuts.set(eventId, times);
+      return () => {
+        times.end = performance.now();
+      };
+    }
+    if (name === WORKER) {
+      for (const r of (event as { Records: { body: string }[] }).Records) {
+        const { deliveryId } = JSON.parse(r.body) as { deliveryId: string };
+        if (!workers.has(deliveryId)) workers.set(deliveryId, now);
+      }
+    }
+    return undefined;
+  });
+  return { fanOuts, workers };
+};
 
 /**
  * Event → delivery through the whole pipeline (outbox write, stream poller, fan-out, queue, worker,
@@ -22,9 +56,14 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
  */
 export const run = async (_stack: LocalStack): Promise<Section[]> => {
   const arrivals = new Map<string, number[]>();
+  const firstDelivery = new Map<string, string>();
+  const bodyBytes: number[] = [];
+  const clock = stageClock();
   const receiver = await startReceiver((req) => {
     const eventId = req.headers['x-webhook-id'] as string | undefined;
     if (eventId) arrivals.set(eventId, [...(arrivals.get(eventId) ?? []), performance.now()]);
+    if (eventId && !firstDelivery.has(eventId)) firstDelivery.set(eventId, req.headers['x-webhook-delivery'] as string);
+    bodyBytes.push(Buffer.byteLength(req.body));
     return { status: 200 };
   });
   const waitForDeliveries = async (eventIds: string[], perEvent: number, timeoutMs = 120_000) => {
@@ -42,6 +81,7 @@ export const run = async (_stack: LocalStack): Promise<Section[]> => {
     const baselineSerial = await measure(direct, { requests: 100, concurrency: 1 });
     const baselineParallel = await measure(direct, { requests: 300, concurrency: 10 });
 
+    const stageRows: (string | number)[][] = [];
     const rows: (string | number)[][] = [
       ['baseline: direct POST, same client', '-', baselineSerial.p50Ms, baselineSerial.p99Ms, baselineParallel.rps, '1.00x / 1.00x'],
     ];
@@ -60,15 +100,29 @@ export const run = async (_stack: LocalStack): Promise<Section[]> => {
 
       // Latency: one event at a time, from just before its write to the first signed delivery arriving.
       const latencies: number[] = [];
+      const stages = { poll: [] as number[], fanOut: [] as number[], queue: [] as number[], send: [] as number[] };
       for (let i = 0; i < LATENCY_EVENTS[subs]; i++) {
         const seen = new Set(arrivals.keys());
         const started = await emit();
         while (eventIdsSince(seen).length === 0) await new Promise((r) => setTimeout(r, 2));
         const [id] = eventIdsSince(seen);
-        latencies.push(arrivals.get(id!)![0]! - started);
+        const arrived = arrivals.get(id!)![0]!;
+        latencies.push(arrived - started);
+        const fanOut = clock.fanOuts.get(id!);
+        const worker = clock.workers.get(firstDelivery.get(id!)!);
+        if (fanOut && worker !== undefined) {
+          stages.poll.push(fanOut.start - started);
+          stages.fanOut.push(Math.min(fanOut.end, worker) - fanOut.start);
+          stages.queue.push(Math.max(0, worker - fanOut.end));
+          stages.send.push(arrived - worker);
+        }
         await waitForDeliveries([id!], subs);
       }
       latencies.sort((a, b) => a - b);
+      const medians = Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, v.length ? median(v) : 0])) as Record<keyof typeof stages, number>;
+      const sum = Object.values(medians).reduce((a, b) => a + b, 0) || 1;
+      const share = (k: keyof typeof stages) => `${medians[k].toFixed(1)} ms (${Math.round((100 * medians[k]) / sum)} %)`;
+      stageRows.push([`${subs} subscription${subs > 1 ? 's' : ''}`, share('poll'), share('fanOut'), share('queue'), share('send')]);
 
       // Throughput: events written back to back, until every delivery of every event has arrived. One at a
       // time: each rename is conditional on the workspace's last change, so concurrent ones would mostly lose.
@@ -89,7 +143,7 @@ export const run = async (_stack: LocalStack): Promise<Section[]> => {
         `${(p50 / baselineSerial.p50Ms).toFixed(1)}x / ${(rps / baselineParallel.rps).toFixed(2)}x`,
       ]);
     }
-    const cost = await writeUnitsPerDelivery(receiver.url, arrivals, waitForDeliveries);
+    const cost = await writeUnitsPerDelivery(receiver.url, arrivals, waitForDeliveries, bodyBytes);
     return [
       cost,
       {
@@ -100,6 +154,16 @@ export const run = async (_stack: LocalStack): Promise<Section[]> => {
           'Latency: one event at a time, from the domain write to the first signed POST reaching the receiver',
           '(baseline: one direct POST). Throughput: events written back to back until every delivery arrived (baseline:',
           '10 concurrent direct POSTs). The pipeline adds the outbox stream poll, fan-out, SQS and the table writes.',
+        ],
+      },
+      {
+        title: 'Webhooks: where the first delivery\'s time goes (median per stage, share of their sum)',
+        columns: ['subscriptions', 'stream poll', 'fan-out', 'queue', 'send'],
+        rows: stageRows,
+        notes: [
+          'Stream poll: the domain write until the fan-out starts (stream read, bus). Fan-out: until its deliveries are enqueued',
+          "or the first worker starts. Queue: on to the worker's start (SQS receive). Send: the worker's reads, signing and the",
+          'HTTPS POST until it reaches the receiver.',
         ],
       },
     ];
@@ -116,17 +180,19 @@ const writeUnitsPerDelivery = async (
   url: string,
   arrivals: Map<string, number[]>,
   waitForDeliveries: (eventIds: string[], perEvent: number) => Promise<void>,
+  bodyBytes: number[],
 ): Promise<Section> => {
   const { workspaceId } = await createTenant();
   await createSubscription(workspaceId, { url: `${url}?cost`, events: ['auth.workspace.*'] }, new Date());
   const seen = new Set(arrivals.keys());
+  bodyBytes.length = 0;
   const units = await meterWrites(async () => {
-    for (let i = 0; i < COST_EVENTS; i++) await renameWorkspace(workspaceId, `cost ${i}`);
+    for (let i = 0; i < COST_EVENTS; i++) await renameWorkspace(workspaceId, `cost ${i} ${PADDING}`);
     while ([...arrivals.keys()].filter((id) => !seen.has(id)).length < COST_EVENTS) await new Promise((r) => setTimeout(r, 5));
     await waitForDeliveries([...arrivals.keys()].filter((id) => !seen.has(id)), 1);
   });
   const rows = [...units.entries()]
-    .filter(([name]) => name !== 'outside functions')
+    .filter(([, wcu]) => wcu > 0)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([name, wcu]) => [name, wcu / COST_EVENTS]);
   const total = rows.reduce((n, r) => n + (r[1] as number), 0);
@@ -135,7 +201,7 @@ const writeUnitsPerDelivery = async (
     columns: ['function', 'WCU per delivery'],
     rows: [...rows, ['total, end to end', total]],
     notes: [
-      `${COST_EVENTS} events, each delivered once. Units are those DynamoDB Local reports per write (1 KB steps), with transactional`,
+      `${COST_EVENTS} events of ${Math.round(bodyBytes.reduce((a, b) => a + b, 0) / Math.max(1, bodyBytes.length))} bytes on average, each delivered once. Units are those DynamoDB Local reports per write (1 KB steps), with transactional`,
       'writes doubled as DynamoDB bills them; the domain write that produced each event is not counted.',
       `At $0.625 per million on-demand WRU that is $${(total * 0.625).toFixed(2)} per million deliveries.`,
     ],

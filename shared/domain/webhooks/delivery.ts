@@ -24,8 +24,6 @@ export interface Delivery {
   subscriptionId: string;
   eventId: string;
   eventType: string;
-  /** The exact bytes sent and signed on every attempt. */
-  payload: string;
   status: DeliveryStatus;
   /** Attempts made so far (the latest attempt's number). */
   attemptNumber: number;
@@ -52,7 +50,6 @@ export const deliveryIdFor = (eventId: string, subscriptionId: string): string =
 /** A new delivery of one event to one subscription, due now. */
 export const newDelivery = (
   event: { eventId: string; eventType: string },
-  payload: string,
   sub: Pick<Subscription, '_id' | 'workspaceId' | 'activatedAt'>,
   now: Date,
 ): Delivery => ({
@@ -61,7 +58,6 @@ export const newDelivery = (
   subscriptionId: sub._id,
   eventId: event.eventId,
   eventType: event.eventType,
-  payload,
   status: 'pending',
   attemptNumber: 0,
   nextRetryAt: now.toISOString(),
@@ -98,6 +94,9 @@ export const retriedDelivery = (d: Delivery, sub: Pick<Subscription, 'activatedA
     updatedAt: now.toISOString(),
   };
 };
+
+/** An attempt's lease: longer than the worker's own timeout and shorter than the queue's visibility timeout (see wiring). */
+export const LEASE_MS = 25_000;
 
 /** A due delivery is presumed lost once it is this late and nobody holds its lease. */
 export const STALL_GRACE_MS = 2 * 60_000;
@@ -153,7 +152,7 @@ export const afterAttempt = (
   };
 };
 
-/** The delivery log's view: everything but the payload, the attempts and internal bookkeeping. */
+/** The delivery log's view: everything but the attempts and internal bookkeeping (the payload is stored once per event, not here). */
 export const publicDelivery = (d: Delivery) => ({
   deliveryId: d.deliveryId,
   subscriptionId: d.subscriptionId,

@@ -1,0 +1,69 @@
+import { randomBytes } from 'node:crypto';
+import { wiring } from '../../infra/wiring';
+import { busEvent } from '../../infra/local/event-router';
+import { invoke, nameOf } from '../../infra/local/lambda';
+import type { LocalStack } from '../../infra/local/stack';
+import { client } from '../support/api';
+import { startReceiver } from '../support/https-receiver';
+import { factoryFor, makeFactories } from '../support/resource-factories';
+import { loadRoutes } from '../support/routes';
+import { createTenant } from '../support/tenants';
+import { validBody } from '../support/valid-body';
+import { meterFunctions } from './capacity';
+import type { Section } from './measure';
+
+/** How long the consumers get to finish what the calls set off (stream, bus, queues) before the meter stops. */
+const SETTLE_MS = 8_000;
+
+/**
+ * `npm run bench -- cost`: the write cost of every POST, PATCH and DELETE route and of every queue, event
+ * and schedule consumer. Each route is called once on its caller's own resources (made through the API by
+ * the gates' factories, whose calls count too), then every schedule runs once; the meter attributes each
+ * write to the function that made it and divides by that function's invocations.
+ */
+export const run = async (stack: LocalStack): Promise<Section[]> => {
+  const receiver = await startReceiver();
+  const factories = makeFactories({ webhookUrl: receiver.url, settleDeliveries: true });
+  const routes = (await loadRoutes()).filter((r) => ['POST', 'PATCH', 'DELETE'].includes(r.route.method));
+  const statuses = new Map<string, number>();
+  try {
+    const writes = await meterFunctions(async () => {
+      for (const route of routes) {
+        const api = client(stack.baseUrl, await createTenant());
+        const ids = route.pathParams.length ? await factoryFor(factories, route)!.create(api) : {};
+        const ownTag = (await api.post('/api/v1/tags', { name: `own ${randomBytes(4).toString('hex')}` })).body.data.tag._id as string;
+        const path = route.pathParams.reduce((p, name) => p.replace(`{${name}}`, ids[name]!), route.route.path);
+        const res = await api.call(route.route.method, path, route.spec.body ? validBody(route, [ownTag]) : undefined);
+        statuses.set(route.key, res.status);
+      }
+      await new Promise((r) => setTimeout(r, SETTLE_MS));
+      for (const s of wiring.schedules) await invoke(s.target, { kind: 'schedule' }, busEvent('aws.scheduler', 'Scheduled Event', { schedule: s.name }));
+    });
+    const consumers: [string, string][] = [
+      ...wiring.queues.map((q) => [`queue ${q.name}`, nameOf(q.consumer)] as [string, string]),
+      ...wiring.rules.map((r) => [`event ${r.name}`, nameOf(r.target)] as [string, string]),
+      ...wiring.schedules.map((s) => [`schedule ${s.name}`, nameOf(s.target)] as [string, string]),
+    ];
+    const rows = [...routes.map((r) => [`${r.key} (${statuses.get(r.key)})`, nameOf(r.route)] as [string, string]), ...consumers].map(([label, fn]) => {
+      const w = writes.get(fn) ?? { calls: 0, items: 0, units: 0 };
+      const per = (n: number) => (w.calls ? n / w.calls : 0);
+      return [label, w.calls, per(w.items), per(w.units)] as [string, number, number, number];
+    });
+    rows.sort((a, b) => b[3] - a[3] || a[0].localeCompare(b[0]));
+    return [
+      {
+        title: 'Write cost per call: every POST, PATCH and DELETE route and every consumer, heaviest first',
+        columns: ['route (status of the measured call) or consumer', 'calls', 'items written / call', 'WCU / call'],
+        rows,
+        notes: [
+          'Units are those DynamoDB Local reports per write (ReturnConsumedCapacity INDEXES: the table in 1 KB steps plus every index',
+          "entry), with a transaction's table units doubled as DynamoDB bills them. A route's calls include those the resource factories",
+          'make to set up the other routes (realistic bodies); consumers are averaged over every invocation the run set off, each',
+          'schedule once at the end. A consumer with 0 calls had nothing to do in this run.',
+        ],
+      },
+    ];
+  } finally {
+    await receiver.stop();
+  }
+};
