@@ -130,6 +130,11 @@ const typescript = (r: RouteHandler, s: ReturnType<typeof samplesOf>): string =>
   };
   const init = { ...(Object.keys(params).length ? { params } : {}), ...(s.body === undefined ? {} : { body: s.body }) };
   const args = Object.keys(init).length ? `'${path}', ${literal(init)}` : `'${path}'`;
+  if (r.spec.produces) {
+    // A file is no success wrapper: openapi-fetch's own GET reads it as text.
+    const file = literal({ ...init, parseAs: 'text' });
+    return `${CLIENT_SETUP}\nconst { data: file } = await parley.GET('${r.route.path}', ${file});\nconsole.log(file);\n`;
+  }
   if (r.route.method === 'GET' && s.pages) return `${CLIENT_SETUP}\nfor await (const item of parley.list(${args})) {\n  console.log(item);\n}\n`;
   const method = r.route.method.toLowerCase();
   return `${CLIENT_SETUP}\nconst { data } = await parley.${method}(${args});\nconsole.log(data);\n`;

@@ -6,6 +6,7 @@ import { eventCatalog, isEventType, pingEvent } from '../../shared/events/catalo
 import { errorStatus } from '../../shared/http/errors';
 import type { RouteHandler } from '../wiring/route-handlers';
 import { codeSamples } from './code-samples';
+import { shareComponents } from './components';
 import { documentTags, tagOf } from './tags';
 
 /**
@@ -246,7 +247,7 @@ export const buildOpenApi = (handlers: readonly RouteHandler[]) => {
   for (const r of handlers) registry.registerPath(operation(r, errorBody));
   for (const event of [...eventCatalog, pingEvent]) registry.registerWebhook(webhook(event));
   const keys = [...handlers.map(area), ...[...eventCatalog, pingEvent].map((e) => e.type.split('.')[0]!)];
-  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+  const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {
       title: 'Parley API',
@@ -257,6 +258,7 @@ export const buildOpenApi = (handlers: readonly RouteHandler[]) => {
     servers: [{ url: '/', description: 'This deployment' }],
     ...documentTags(keys.map(tagOf)),
   });
+  return shareComponents(document);
 };
 
 export type OpenApiDocument = ReturnType<typeof buildOpenApi>;

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../../infra/docs/document';
+import { resolvedResponse } from '../../../infra/docs/components';
 import { pipelineErrors } from '../../../infra/docs/openapi';
 import { tagOf } from '../../../infra/docs/tags';
 import { wiring } from '../../../infra/wiring';
@@ -23,7 +24,11 @@ type Operation = {
   responses: Record<string, { headers?: Record<string, unknown>; content: { 'application/json': { schema: { $ref?: string; properties?: Record<string, unknown> } } } }>;
   requestBody?: unknown;
 };
-const operationOf = (method: string, path: string) => (document.paths?.[path] as Record<string, Operation> | undefined)?.[method.toLowerCase()];
+/** An operation as a reader sees it: its answers, shared through `components`, written out. */
+const operationOf = (method: string, path: string) => {
+  const op = (document.paths?.[path] as Record<string, Operation> | undefined)?.[method.toLowerCase()];
+  return op && { ...op, responses: Object.fromEntries(Object.entries(op.responses).map(([status, r]) => [status, resolvedResponse(document, r) as Operation['responses'][string]])) };
+};
 const schemaRef = (ref: string) => document.components?.schemas?.[ref.split('/').pop()!] as { properties: { error: { properties: { code: { enum: string[] } } } } };
 
 describe('the OpenAPI document', () => {
@@ -70,6 +75,21 @@ describe('the OpenAPI document', () => {
     const token = document.components?.schemas?.[data.properties.token.$ref.split('/').pop()!] as { properties: Record<string, unknown>; required: string[] };
     expect(Object.keys(token.properties)).toEqual(expect.arrayContaining(['_id', 'prefix', 'scopes', 'status', 'token']));
     expect(token.required).toContain('token');
+  });
+
+  it('states each error answer and each response header once, in components, and refers to them', () => {
+    const components = document.components as { responses: Record<string, { headers?: Record<string, { $ref?: string }> }>; headers: Record<string, unknown> };
+    const ref = (value: unknown, kind: string) => expect((value as { $ref?: string }).$ref, JSON.stringify(value).slice(0, 80)).toMatch(new RegExp(`^#/components/${kind}/[\\w.-]+$`));
+    for (const item of Object.values(document.paths ?? {})) {
+      for (const op of Object.values(item as Record<string, { responses: Record<string, { headers?: Record<string, unknown> }> }>)) {
+        for (const [status, response] of Object.entries(op.responses)) {
+          if (!status.startsWith('2')) ref(response, 'responses');
+          else for (const header of Object.values(response.headers ?? {})) ref(header, 'headers');
+        }
+      }
+    }
+    for (const response of Object.values(components.responses)) for (const header of Object.values(response.headers ?? {})) ref(header, 'headers');
+    for (const r of [...Object.values(components.responses), ...Object.values(components.headers)]) expect(r).not.toHaveProperty('$ref');
   });
 
   it('lists every catalog event, and the ping, as a webhook with its data schema', () => {
