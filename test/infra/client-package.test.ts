@@ -52,7 +52,10 @@ const refused = [
   `${header}await parley.get('/no/such/route');`,
   `${header}await parley.get('/tags/{id}');`,
   `${header}const t = await parley.post('/auth/tokens', { body: { name: 'n', scopes: ['crm:read'] } });\nt.data.token.nosuchfield;`,
+  `${header}const conv = (await parley.get('/inbox/conversations/{id}', { params: { path: { id: 'x' } } })).data.conversation;\nconv.nosuchfield;`,
 ];
+/** A resource read through the client is typed field by field. */
+const accepted = `${header}const conv = (await parley.get('/inbox/conversations/{id}', { params: { path: { id: 'x' } } })).data.conversation;\nconst status: 'open' | 'pending' | 'snoozed' | 'closed' = conv.status;\nconsole.log(status);`;
 
 describe('the @parley/client package', () => {
   it('packs the built JavaScript, its declarations with the generated types, and the README; no sources', () => {
@@ -62,15 +65,16 @@ describe('the @parley/client package', () => {
     expect(files.filter((f) => f.startsWith('package/src/') || f.endsWith('.test.ts'))).toEqual([]);
   });
 
-  it('compiles every example of its README against the packed types, and refuses a wrong path, a missing parameter and an unknown field', () => {
+  it('compiles every example of its README against the packed types, and a conversation with typed fields, and refuses a wrong path, a missing parameter and an unknown field', () => {
     const readme = examples();
     expect(readme.length).toBeGreaterThanOrEqual(4);
-    const errorsIn = compile([...readme, ...refused]);
-    readme.forEach((_, i) => expect(errorsIn(i)).toEqual([]));
-    const [route, param, field] = refused.map((_, i) => errorsIn(readme.length + i).join('\n'));
+    const errorsIn = compile([...readme, accepted, ...refused]);
+    [...readme, accepted].forEach((_, i) => expect(errorsIn(i)).toEqual([]));
+    const [route, param, field, conversationField] = refused.map((_, i) => errorsIn(readme.length + 1 + i).join('\n'));
     expect(route).toMatch(/"\/no\/such\/route"/);
     expect(param).toMatch(/error TS/);
     expect(field).toMatch(/nosuchfield/);
+    expect(conversationField).toMatch(/nosuchfield/);
   });
 
   it('runs as Node ESM from the package, with openapi-fetch its only dependency', () => {
