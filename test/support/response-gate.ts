@@ -82,7 +82,8 @@ export const answerProblems = (schema: z.ZodType, body: unknown): string[] => {
 
 const schemaFor = async (answer: Answer): Promise<z.ZodType | 'exempt' | 'undeclared'> => {
   if (answer.status >= 400) return ErrorAnswer;
-  const pathname = answer.path.split('?')[0]!;
+  // Resolved as the gateway resolves it: dot segments removed (`…/customers/.` is the list).
+  const { pathname } = new URL(answer.path, 'http://127.0.0.1');
   const { match } = resolve(wiring.routes, answer.method, pathname);
   if (!match) throw new Error(`response gate: ${answer.method} ${pathname} answered ${answer.status}, but no route has that method and path`);
   const { spec } = await declarationOf(match.route);
