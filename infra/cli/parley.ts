@@ -4,7 +4,7 @@ import { createToken, listTokens, revokeToken } from '../../shared/data/tokens';
 import { createWorkspace, getWorkspaces, listWorkspaces, renameWorkspace } from '../../shared/data/workspaces';
 import { NewTokenInput, WorkspaceName } from '../../shared/domain/auth/token-input';
 import { tokenState, type TokenRecord } from '../../shared/domain/auth/token';
-import { paginationOf } from '../../shared/http/pagination';
+import { wholeList } from '../../shared/http/pagination';
 import { tokenView } from '../../functions/http/auth/schemas';
 import { AppError } from '../../shared/domain/errors';
 import { fieldErrors } from '../../shared/http/validation';
@@ -35,8 +35,6 @@ const requireWorkspaces = async (ids: string[]) => {
 /** `--json` prints what the API's `data` holds for the same resources, in the same views. */
 const print = (opts: Common, json: unknown, human: string) => process.stdout.write(`${opts.json ? JSON.stringify(json, null, 2) : human}\n`);
 
-/** The `pagination` of a list the API answers whole (tokens, workspaces): one page holding everything. */
-const wholeList = (total: number) => ({ total, page: 1, limit: total, pages: 1, hasMore: false });
 
 const tokenLine = (t: TokenRecord, now = new Date()) =>
   `${t._id}  ${t.prefix}…  ${tokenState(t, now).padEnd(7)}  ${t.name}  [${t.scopes.join(',')}]${t.expiresAt ? `  expires ${t.expiresAt}` : ''}`;
@@ -136,7 +134,7 @@ memberLeaf(member.command('list').description("list a workspace's members").opti
       members.push(...page.members);
       cursor = page.nextCursor;
     } while (cursor);
-    print(opts, { members, pagination: paginationOf(members.length, { page: 1, limit: Math.max(1, members.length) }) }, members.map(memberLine).join('\n') || 'No members.');
+    print(opts, { members, pagination: wholeList(members.length) }, members.map(memberLine).join('\n') || 'No members.');
   }),
 );
 memberLeaf(member.command('role').description("change a member's role").argument('<memberId>').requiredOption('--role <role>', `one of ${Role.options.join(', ')}`)).action(
