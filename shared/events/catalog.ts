@@ -113,7 +113,7 @@ export const eventCatalog = [
     'channel.account.errored': 'A provider refused the account (e.g. an SMTP login, or a 401/403/410 from the api URL): `account.lastError` says why.',
     'channel.account.deleted': 'A channel account was deleted.',
   }),
-  ...group('available', z.strictObject({ message, conversation: conversation.nullable() }), {
+  ...group('available', z.strictObject({ message, conversation: z.union([conversation, z.null()]) }), {
     'channel.message.status_changed': 'An outgoing message’s `deliveryStatus` changed (`changes.deliveryStatus` is `[before, after]`); sent with each of the four below.',
     'channel.message.sent': 'The channel accepted an outgoing message.',
     'channel.message.delivered': 'The channel reported the message delivered.',

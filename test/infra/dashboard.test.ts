@@ -13,7 +13,7 @@ const bodyOf = (template: Template): string => {
 describe('the operations dashboard', () => {
   for (const stage of ['dev', 'prod']) {
     it(`exists once for the ${stage} stage, named after it, and draws every Parley metric of that stage only`, () => {
-      const app = new App({ context: { stage } });
+      const app = new App({ context: { stage, edge: 'false' } });
       const template = Template.fromStack(new ObservabilityStack(app, 'Obs', { stage: stageFrom(app.node) }));
       template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
       template.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: `parley-${stage}` });
