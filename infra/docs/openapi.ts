@@ -4,6 +4,7 @@ import { ERROR_CODES, type ErrorCode } from '../../shared/domain/errors';
 import { RATE_LIMITS, rateCategory } from '../../shared/domain/auth/rate-limit';
 import { eventCatalog, isEventType, pingEvent } from '../../shared/events/catalog';
 import { errorStatus } from '../../shared/http/errors';
+import { IDEMPOTENCY_KEY_PATTERN } from '../../shared/domain/idempotency/key';
 import type { RouteHandler } from '../wiring/route-handlers';
 import { codeSamples } from './code-samples';
 import { shareComponents } from './components';
@@ -174,7 +175,7 @@ const operation = (r: RouteHandler, errorBody: (codes: readonly ErrorCode[]) => 
     request: {
       ...(zodObject(spec.params) ? { params: zodObject(spec.params) } : {}),
       ...(zodObject(spec.query) ? { query: zodObject(spec.query) } : {}),
-      ...(keyed(r) ? { headers: z.object({ 'Idempotency-Key': z.string().max(255).optional().describe('Makes a retry safe: the first response is kept and replayed') }) } : {}),
+      ...(keyed(r) ? { headers: z.object({ 'Idempotency-Key': z.string().regex(IDEMPOTENCY_KEY_PATTERN).optional().describe('Makes a retry safe: the first response is kept and replayed') }) } : {}),
       ...(spec.body ? { body: { required: true, content: { 'application/json': { schema: spec.body as z.ZodType } } } } : {}),
     },
     responses: { [String(spec.status ?? 200)]: successResponse(r), ...errorResponses(r, errorBody) },

@@ -20,9 +20,12 @@ export const trigger = async (api: Client, workflowId: string, payload?: object)
 
 const FINISHED = ['completed', 'completed_with_errors', 'failed', 'cancelled'];
 
-/** Polls the execution until it has finished; returns it with its steps. */
+/**
+ * Polls the execution until it has finished; returns it with its steps. At most 200 reads per wait, so a long
+ * one (a crash test waiting out a visibility timeout) stays inside the token's 300 reads per window.
+ */
 export const finished = (api: Client, executionId: string, timeoutMs = 60_000) =>
   eventually(async () => {
     const res = await api.get(`/api/v1/workflows/executions/${executionId}`);
     return FINISHED.includes(res.body?.data?.execution?.status) && (res.body.data.execution as Record<string, any>);
-  }, timeoutMs, 250);
+  }, timeoutMs, Math.max(250, Math.ceil(timeoutMs / 200)));

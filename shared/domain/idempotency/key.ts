@@ -10,11 +10,12 @@ export const IDEMPOTENCY_WINDOW_SECONDS = 24 * 3600;
 /** How long a first request holds its key before a repeat may take it over (it wrote nothing by then). */
 export const IDEMPOTENCY_LOCK_SECONDS = 60;
 
-const KEY = /^[\x20-\x7e]{1,255}$/;
+/** 1–255 printable ASCII characters, the document's pattern for the header too. */
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
 
 /** The key as sent, or a 422 naming the header: 1–255 printable ASCII characters. */
 export const checkIdempotencyKey = (value: string): string => {
-  if (!KEY.test(value)) throw new ValidationError([{ path: IDEMPOTENCY_HEADER, message: 'must be 1 to 255 printable ASCII characters' }]);
+  if (!IDEMPOTENCY_KEY_PATTERN.test(value)) throw new ValidationError([{ path: IDEMPOTENCY_HEADER, message: 'must be 1 to 255 printable ASCII characters' }]);
   return value;
 };
 
