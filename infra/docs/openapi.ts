@@ -135,11 +135,6 @@ const errorResponses = (r: RouteHandler, errorBody: (codes: readonly ErrorCode[]
   );
 };
 
-/** Routes whose handlers declare no response schema get an open `data` object, said so in the document. */
-const UNDECLARED_DATA = z
-  .record(z.string(), z.unknown())
-  .describe('The shape of `data` is described in the contract for this route; its handler declares no response schema yet.');
-
 const successResponse = (r: RouteHandler): ResponseConfig => {
   const headers = responseHeaders(r, r.spec.status ?? 200);
   if (r.spec.public) {
@@ -148,7 +143,7 @@ const successResponse = (r: RouteHandler): ResponseConfig => {
   if (r.spec.produces) {
     return { description: `Success: the file itself (${r.spec.produces})`, headers, content: { [r.spec.produces]: { schema: z.string() } } } as ResponseConfig;
   }
-  const data = (r.spec.response as z.ZodType | undefined) ?? UNDECLARED_DATA;
+  const data = r.spec.response as z.ZodType;
   return {
     description: 'Success: the contract wrapper `{success: true, data}`',
     headers,

@@ -9,7 +9,7 @@ import { deliveryHeaders } from '../../shared/domain/webhooks/sign';
 import { startReceiver } from '../support/https-receiver';
 import { createTenant } from '../support/tenants';
 import { meterWrites } from './capacity';
-import { measure, type Section } from './measure';
+import { percentile, measure, type Section } from './measure';
 
 const LATENCY_EVENTS = { 1: 30, 50: 8 } as const;
 const THROUGHPUT_EVENTS = { 1: 150, 50: 6 } as const;
@@ -17,7 +17,6 @@ const COST_EVENTS = 40;
 /** Lengthens the workspace name so that each cost event's body is about 1 KB. */
 const PADDING = 'x'.repeat(120);
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 50);
 
 const FANOUT = nameOf(wiring.rules.find((r) => r.name === 'webhook-fanout')!.target);

@@ -7,7 +7,7 @@ import { createWorkflow } from '../../shared/workflows/definitions';
 import { triggerManually } from '../../shared/workflows/triggers';
 import { startReceiver, type Received } from '../support/https-receiver';
 import { createTenant } from '../support/tenants';
-import type { Section } from './measure';
+import { percentile, type Section } from './measure';
 
 const LATENCY_RUNS = 30;
 const BASELINE_ROUND_TRIPS = 30;
@@ -17,7 +17,6 @@ const LINEAR_NODES = 20;
 const LINEAR_RUNS = 5;
 const PARALLEL_RUNS = 10;
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
