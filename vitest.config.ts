@@ -20,8 +20,9 @@ class HeaviestFirst extends BaseSequencer {
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    globalSetup: ['test/support/global-setup.ts'],
-    // Two cores: two files at a time, each file with its own in-memory DynamoDB Local (test/support/stack.ts).
+    // The run's certificate and response-gate tally; one warm DynamoDB Local per worker slot (test/support/dynamo-slots.ts).
+    globalSetup: ['test/support/global-setup.ts', 'test/support/dynamo-slots.ts'],
+    // Two cores: two files at a time, each file with its own table, SQS emulator and workers (test/support/stack.ts).
     pool: 'forks',
     maxWorkers: 2,
     sequence: { sequencer: HeaviestFirst },

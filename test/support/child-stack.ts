@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import type { LocalStack } from '../../infra/local/stack';
+import { CLOCK_AHEAD_ENV } from './clock-ahead';
 
 const root = resolve(import.meta.dirname, '..', '..');
 
@@ -11,8 +12,9 @@ const root = resolve(import.meta.dirname, '..', '..');
 export const childProcesses = () => {
   const children = new Set<ChildProcess>();
 
-  const start = async (stack: LocalStack, dataDir: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; baseUrl: string }> => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/start.ts'], {
+  /** `clockAheadMs`: the child's wall clock runs that far ahead of this process's (`clock-ahead.ts`). */
+  const start = async (stack: LocalStack, dataDir: string, env: Record<string, string> = {}, clockAheadMs = 0): Promise<{ child: ChildProcess; baseUrl: string }> => {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--import', './test/support/clock-ahead.ts', 'infra/local/start.ts'], {
       cwd: root,
       env: {
         ...process.env,
@@ -21,6 +23,7 @@ export const childProcesses = () => {
         TABLE_NAME: stack.tableName,
         PORT: '0',
         PARLEY_DATA_DIR: dataDir,
+        [CLOCK_AHEAD_ENV]: String(clockAheadMs),
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -3,14 +3,28 @@ import { afterAll, beforeAll } from 'vitest';
 import { startStack, type LocalStack, type StackOptions } from '../../infra/local/stack';
 import type { Scope } from '../../shared/domain/auth/scopes';
 import { client } from './api';
+import { slotDynamo } from './dynamo-slots';
 import { createTenant, tokenFor } from './tenants';
 
 /**
- * A whole local stack for one test file: its own in-memory DynamoDB Local, SQS emulator and table, all
- * stopped with it. A DynamoDB Local shared across files slowed down as the run went on (files late in a
- * run took up to 4 times as long as early), and files sharing one waited on each other's SQLite lock.
+ * A whole local stack for one test file: its own table, SQS emulator and workers, stopped with it. Its
+ * table lives on the worker slot's warm in-memory DynamoDB Local (`dynamo-slots.ts`) and is dropped when
+ * the file is done, so a slot's database holds one file's data at a time; a stack that persists its data,
+ * or runs outside vitest, starts a DynamoDB Local of its own.
  */
-export const startTestStack = (opts: StackOptions = {}): Promise<LocalStack> => startStack({ tableName: `t-${randomUUID()}`, ...opts });
+export const startTestStack = async (opts: StackOptions = {}): Promise<LocalStack> => {
+  const tableName = opts.tableName ?? `t-${randomUUID()}`;
+  const shared = opts.dataDir || opts.dynamoEndpoint ? undefined : await slotDynamo();
+  const stack = await startStack({ ...opts, tableName, dynamoEndpoint: opts.dynamoEndpoint ?? shared?.endpoint });
+  if (!shared) return stack;
+  return {
+    ...stack,
+    stop: async () => {
+      await stack.stop();
+      await shared.drop(tableName);
+    },
+  };
+};
 
 /**
  * The calling test file's stack (started before its tests, stopped after them) and fresh tenants on it,

@@ -1,0 +1,45 @@
+import { ChangeMessageVisibilityCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { expect } from 'vitest';
+import type { LocalStack } from '../../infra/local/stack';
+import { wiring } from '../../infra/wiring';
+
+interface Inflight {
+  receiptHandle: string;
+  visibilityDeadline: number;
+  message: { approximateFirstReceiveTimestamp?: number; approximateReceiveCount: number };
+}
+
+/** The messages `queue` holds in flight, read from the SQS emulator's inspection endpoint. */
+const inflight = async (stack: LocalStack, queue: string): Promise<Inflight[]> => {
+  const res = await fetch(`${stack.sqsEndpoint}/_fauxqs/queues/${encodeURIComponent(queue)}`);
+  if (!res.ok) throw new Error(`no queue ${queue} in the SQS emulator: ${res.status}`);
+  return ((await res.json()) as { messages: { inflight: Inflight[] } }).messages.inflight;
+};
+
+/**
+ * Stands in for waiting out a dead worker's visibility timeout on `queue`. Checks that the emulator hid a
+ * message received once for exactly the wiring's timeout (others may have been hidden longer or shorter
+ * by the worker itself) and returns `aheadMs`, how far the latest deadline lies ahead: the restarted
+ * workers run with their clock that much ahead (`clock-ahead.ts`), so for them the whole timeout has
+ * passed, leases included. `lapse()`, called once they run, makes those messages visible, which the
+ * emulator would do at their deadlines. (Called before, the dead worker's pending long poll could take one.)
+ */
+export const skipVisibilityTimeout = async (stack: LocalStack, queue: string) => {
+  const spec = wiring.queues.find((q) => q.name === queue);
+  if (!spec) throw new Error(`no queue ${queue} in the wiring`);
+  const held = await inflight(stack, queue);
+  const hidden = held.filter((m) => m.message.approximateReceiveCount === 1).map((m) => m.visibilityDeadline - m.message.approximateFirstReceiveTimestamp!);
+  const timeout = spec.visibilityTimeoutSeconds * 1000;
+  expect(hidden.filter((ms) => ms >= timeout && ms < timeout + 50)).not.toEqual([]);
+  const lapse = async () => {
+    const sqs = new SQSClient({ endpoint: stack.sqsEndpoint, region: 'us-east-1' });
+    try {
+      for (const m of held) {
+        await sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: stack.queues[queue]!.url, ReceiptHandle: m.receiptHandle, VisibilityTimeout: 0 }));
+      }
+    } finally {
+      sqs.destroy();
+    }
+  };
+  return { aheadMs: Math.max(0, Math.max(...held.map((m) => m.visibilityDeadline)) - Date.now()), lapse };
+};
