@@ -33,32 +33,35 @@ describe('the idempotency gate', () => {
     expect(routes.map((r) => r.key).sort()).toEqual(keyed.sort());
   });
 
-  for (const route of routes) {
-    it(`${route.key} replays a repeat with the same key and refuses the key for another body`, async () => {
-      // A tenant per route: each has its own rate-limit budget.
-      const { api } = await env.tenant();
-      const ids = route.pathParams.length ? await factoryFor(factories, route)!.create(api) : {};
-      const ownTag = (await api.post('/api/v1/tags', { name: `own ${randomBytes(4).toString('hex')}` })).body.data.tag._id as string;
-      const path = route.pathParams.reduce((p, name) => p.replace(`{${name}}`, ids[name]!), route.route.path);
-      const body = route.spec.body ? validBody(route, [ownTag]) : undefined;
-      const key = `gate-${randomBytes(8).toString('hex')}`;
-      const send = (b: unknown) => api.call(route.route.method, path, b, { 'Idempotency-Key': key });
+  // A tenant per case: five run at once (vitest's maxConcurrency) on the one stack, before the tally below.
+  describe.concurrent('each route', () => {
+    for (const route of routes) {
+      it(`${route.key} replays a repeat with the same key and refuses the key for another body`, async () => {
+        // A tenant per route: each has its own rate-limit budget.
+        const { api } = await env.tenant();
+        const ids = route.pathParams.length ? await factoryFor(factories, route)!.create(api) : {};
+        const ownTag = (await api.post('/api/v1/tags', { name: `own ${randomBytes(4).toString('hex')}` })).body.data.tag._id as string;
+        const path = route.pathParams.reduce((p, name) => p.replace(`{${name}}`, ids[name]!), route.route.path);
+        const body = route.spec.body ? validBody(route, [ownTag]) : undefined;
+        const key = `gate-${randomBytes(8).toString('hex')}`;
+        const send = (b: unknown) => api.call(route.route.method, path, b, { 'Idempotency-Key': key });
 
-      const first = await send(body);
-      expect(first.headers.get('idempotent-replayed')).toBeNull();
-      expect(first.status).toBeLessThan(500);
-      firstStatuses.push(first.status);
-      const repeat = await send(body);
-      expect({ status: repeat.status, body: repeat.body, replayed: repeat.headers.get('idempotent-replayed') }).toEqual({
-        status: first.status,
-        body: first.body,
-        replayed: 'true',
+        const first = await send(body);
+        expect(first.headers.get('idempotent-replayed')).toBeNull();
+        expect(first.status).toBeLessThan(500);
+        firstStatuses.push(first.status);
+        const repeat = await send(body);
+        expect({ status: repeat.status, body: repeat.body, replayed: repeat.headers.get('idempotent-replayed') }).toEqual({
+          status: first.status,
+          body: first.body,
+          replayed: 'true',
+        });
+        const other = await send({ ...(body as object | undefined), otherField: true });
+        expectError(other, 409, 'CONFLICT');
+        expect(other.body.error.details).toEqual({ idempotencyKey: key });
       });
-      const other = await send({ ...(body as object | undefined), otherField: true });
-      expectError(other, 409, 'CONFLICT');
-      expect(other.body.error.details).toEqual({ idempotencyKey: key });
-    });
-  }
+    }
+  });
 
   it('ran most routes to a success, so the gate holds on real changes and not only on refusals', () => {
     expect(firstStatuses).toHaveLength(routes.length);

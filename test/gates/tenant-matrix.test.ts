@@ -38,7 +38,8 @@ const statuses = (snapshot: unknown): number[] =>
       : Object.values(snapshot).flatMap(statuses)
     : [];
 
-describe('the tenant matrix', () => {
+// Each case makes its own tenants and resources: five run at once (vitest's maxConcurrency) on the one stack.
+describe.concurrent('the tenant matrix', () => {
   it('has a resource factory for every route with an id path parameter', () => {
     const missing = routes.filter((r) => !covered.has(collectionKey(r.route.path)!)).map((r) => `${r.key} (needs a factory for ${collectionKey(r.route.path)})`);
     expect(missing, `add them to test/support/resource-factories.ts:\n${missing.join('\n')}`).toEqual([]);
