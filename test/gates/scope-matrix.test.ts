@@ -46,8 +46,7 @@ const outcome = (res: ApiResponse): string => {
 const expected = (route: LoadedRoute, held: Scope): string =>
   route.scope === null || held === 'admin:all' || held === route.scope ? 'passed' : `403 FORBIDDEN requiredScope=${route.scope}`;
 
-// Each route's case uses its own requests only: five run at once (vitest's maxConcurrency) on the one stack.
-describe.concurrent('the scope matrix', () => {
+describe('the scope matrix', () => {
   it('covers every route of the wiring, each with a handler that declares a known scope or none', () => {
     expect(routes.map((r) => r.key).sort()).toEqual(wiring.routes.map((r) => `${r.method} ${r.path}`).sort());
     for (const r of routes) expect(r.scope === null || (SCOPES as readonly string[]).includes(r.scope), r.key).toBe(true);
