@@ -37,7 +37,7 @@ afterAll(async () => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
-it('a worker killed mid-delivery still delivers the event afterwards, with the same eventId and bytes', { timeout: 120_000 }, async () => {
+it('a worker killed mid-delivery still delivers the event afterwards, with the same eventId and bytes', { timeout: 270_000 }, async () => {
   const tenant = await createTenant();
   const api = client(stack.baseUrl, tenant);
   const sub = (await api.post('/api/v1/integrations/webhooks', { url: receiver.url, events: ['auth.token.revoked', 'auth.token.created'] })).body.data.subscription;
@@ -51,7 +51,7 @@ it('a worker killed mid-delivery still delivers the event afterwards, with the s
   const skipped = await skipVisibilityTimeout(stack, webhooksWiring.queues[0]!.name);
   await startWorkers(skipped.aheadMs);
   await skipped.lapse();
-  const [, redelivered] = await receiver.waitFor(2, 60_000);
+  const [, redelivered] = await receiver.waitFor(2, 120_000);
   const body = await verifyDelivery(sub.secret, redelivered!);
   expect(body.data.token._id).toBe(record._id);
   expect(redelivered!.headers['x-webhook-id']).toBe(held!.headers['x-webhook-id']);

@@ -46,7 +46,7 @@ afterAll(async () => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
-it('a worker killed mid-step: the execution still finishes, and no completed effect happens twice', { timeout: 150_000 }, async () => {
+it('a worker killed mid-step: the execution still finishes, and no completed effect happens twice', { timeout: 300_000 }, async () => {
   const api = client(stack.baseUrl, await createTenant());
   const w = await createWorkflow(api, {
     nodes: [call('one', receiver.url), call('two', receiver.url), call('three', receiver.url)],
@@ -60,7 +60,7 @@ it('a worker killed mid-step: the execution still finishes, and no completed eff
   const skipped = await skipVisibilityTimeout(stack, workflowsWiring.queues[0]!.name);
   await startWorkers(skipped.aheadMs);
   await skipped.lapse();
-  const done = await finished(api, run._id);
+  const done = await finished(api, run._id, 120_000);
   expect(done.status).toBe('completed');
   expect(done.steps.map((s: any) => [s.nodeId, s.attempt, s.status])).toEqual([
     ['one', 1, 'succeeded'],
