@@ -1,0 +1,83 @@
+import { at, ids, incomingMessage, viewFixtures } from './fixtures';
+
+/**
+ * Values by field name, for the fields no fixture around them holds: request bodies' own fields, and the
+ * entities an event carries beside its main one. Same workspace, same ids.
+ */
+
+const customer = viewFixtures.Customer as Record<string, unknown>;
+const message = viewFixtures.Message as Record<string, unknown>;
+
+/** The entities as the keys an answer or an event names them by, e.g. `data.broadcast` of a deletion. */
+const entities = Object.fromEntries(
+  Object.entries({
+    conversation: 'Conversation',
+    message: 'Message',
+    lead: 'Lead',
+    pipeline: 'Pipeline',
+    stage: 'Stage',
+    task: 'Task',
+    activity: 'Activity',
+    tag: 'Tag',
+    subscription: 'WebhookSubscription',
+    channel: 'ChannelAccount',
+    workflow: 'Workflow',
+    execution: 'WorkflowExecution',
+    article: 'Article',
+    broadcast: 'Broadcast',
+    booking: 'Booking',
+    member: 'Member',
+  }).map(([key, view]) => [key, viewFixtures[view]]),
+);
+
+export const fieldValues: Record<string, unknown> = {
+  ...entities,
+  /** An incoming message's sender, as a channel names them. */
+  identifier: 'maya.chen@bluebird.example',
+  duplicate: false,
+  changed: true,
+  wildcards: ['*', 'inbox.*', 'crm.lead.*'],
+  customerId: ids.customer,
+  conversationId: ids.conversation,
+  leadId: ids.lead,
+  pipelineId: ids.pipeline,
+  stageId: ids.stageProposal,
+  assigneeId: ids.agent,
+  channelId: ids.channel,
+  tagIds: [ids.tag],
+  workflowId: ids.workflow,
+  subscriptionId: ids.subscription,
+  articleId: ids.article,
+  broadcastId: ids.broadcast,
+  eventId: ids.event,
+  messageIds: [ids.incoming],
+  customerIds: [ids.customer, ids.otherCustomer],
+  entityIds: [ids.conversation],
+  stageIds: [ids.stageNew, ids.stageProposal, ids.stageWon, ids.stageLost],
+  mergedCustomerId: ids.otherCustomer,
+  baseId: ids.customer,
+  mergeeId: ids.otherCustomer,
+  /** A private note: a message of type `note`. */
+  note: { ...message, _id: '66a2035e7d1c4f2a9b3e5d13', type: 'note', private: true, content: 'Called the courier: parcel is at the Utrecht depot.', deliveryStatus: null, createdAt: at.replied },
+  mergedContact: { ...customer, _id: ids.otherCustomer, name: 'Maya C.', email: null, externalId: null, tagIds: [] },
+};
+
+/** Whole answers of the operations whose `data` no view describes. */
+export const answers: Record<string, unknown> = {
+  'GET /api/v1/openapi.json': { openapi: '3.1.0', info: { title: 'Parley API', version: '1.0.0' }, paths: { '/api/v1/inbox/conversations': { get: { summary: 'List conversations' } } } },
+};
+
+/** Request bodies the operation's answer does not describe well enough to draw from. */
+export const requests: Record<string, unknown> = {
+  'POST /api/v1/channels/{id}/inbound': {
+    type: 'message',
+    customer: { identifier: 'maya.chen@bluebird.example', name: 'Maya Chen' },
+    externalId: 'msg-20260310-0814',
+    content: incomingMessage.content,
+  },
+};
+
+/** What each event's `data` holds where its catalog view's fixture alone would not fit the event. */
+const EVENT_DATA: Record<string, Record<string, unknown>> = {};
+
+export const eventData = (type: string): Record<string, unknown> | undefined => EVENT_DATA[type];
