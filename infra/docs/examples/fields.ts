@@ -62,22 +62,48 @@ export const fieldValues: Record<string, unknown> = {
   mergedContact: { ...customer, _id: ids.otherCustomer, name: 'Maya C.', email: null, externalId: null, tagIds: [] },
 };
 
-/** Whole answers of the operations whose `data` no view describes. */
-export const answers: Record<string, unknown> = {
-  'GET /api/v1/openapi.json': { openapi: '3.1.0', info: { title: 'Parley API', version: '1.0.0' }, paths: { '/api/v1/inbox/conversations': { get: { summary: 'List conversations' } } } },
-};
 
-/** Request bodies the operation's answer does not describe well enough to draw from. */
+/**
+ * Request bodies the operation's answer does not describe well enough to draw from: a change sends the
+ * fields it changes (to the values its answer shows), an incoming message is the customer's.
+ */
+const booking = viewFixtures.Booking as Record<string, unknown>;
 export const requests: Record<string, unknown> = {
+  'POST /api/v1/inbox/messages/incoming': {
+    channel: 'email',
+    customer: { identifier: 'maya.chen@bluebird.example', name: 'Maya Chen' },
+    externalId: incomingMessage.externalId,
+    content: incomingMessage.content,
+  },
   'POST /api/v1/channels/{id}/inbound': {
     type: 'message',
     customer: { identifier: 'maya.chen@bluebird.example', name: 'Maya Chen' },
     externalId: 'msg-20260310-0814',
     content: incomingMessage.content,
   },
+  'PATCH /api/v1/inbox/conversations/{id}': { priority: 'high' },
+  'PATCH /api/v1/tags/{id}': { color: '#2e7d32' },
+  'PATCH /api/v1/contacts/customers/{id}': { phone: '+31612345678', attributes: { plan: 'wholesale', city: 'Utrecht', ordersPlaced: 14 } },
+  'PATCH /api/v1/crm/pipelines/{id}': { name: 'Wholesale' },
+  'POST /api/v1/crm/pipelines/{id}/stages': { name: 'Proposal sent', kind: 'open', probability: 0.5, position: 1 },
+  'PATCH /api/v1/crm/pipelines/{id}/stages/{stageId}': { probability: 0.5 },
+  'PATCH /api/v1/crm/leads/{id}': { value: { amount: 240000, currency: 'EUR' }, expectedCloseDate: '2026-03-31' },
+  'PATCH /api/v1/crm/tasks/{id}': { priority: 'high', dueAt: at.due },
+  'PATCH /api/v1/integrations/webhooks/{id}': { events: ['inbox.conversation.*', 'crm.lead.won'] },
+  'PATCH /api/v1/ai/knowledge-base/articles/{id}': { published: true },
+  'PATCH /api/v1/ai/settings': { autoReply: 'suggest', confidenceThreshold: 0.75 },
+  'PATCH /api/v1/channels/{id}': { ratePerSecond: 20 },
+  'PATCH /api/v1/broadcasts/{id}': { subject: 'New: Ethiopia Guji' },
+  'PATCH /api/v1/workspace/members/{id}': { role: 'agent' },
+  'POST /api/v1/workflows/{id}/trigger': { payload: { conversation: { _id: ids.conversation, priority: 'urgent' } } },
+  'POST /api/v1/scheduling/bookings/{id}/cancel': { reason: 'Café closed for renovation that week' },
 };
 
-/** What each event's `data` holds where its catalog view's fixture alone would not fit the event. */
-const EVENT_DATA: Record<string, Record<string, unknown>> = {};
-
-export const eventData = (type: string): Record<string, unknown> | undefined => EVENT_DATA[type];
+/** Whole answers of the operations whose `data` no view describes, or whose entity the call changed. */
+export const answers: Record<string, unknown> = {
+  'GET /api/v1/openapi.json': { openapi: '3.1.0', info: { title: 'Parley API', version: '1.0.0' }, paths: { '/api/v1/inbox/conversations': { get: { summary: 'List conversations' } } } },
+  'POST /api/v1/scheduling/bookings/{id}/cancel': {
+    success: true,
+    data: { booking: { ...booking, status: 'cancelled', cancellationReason: 'Café closed for renovation that week', updatedAt: '2026-03-11T16:40:00.000Z' } },
+  },
+};

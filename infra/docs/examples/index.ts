@@ -1,7 +1,8 @@
 import type { ErrorCode } from '../../../shared/domain/errors';
-import { at, ids, viewFixtures } from './fixtures';
+import { viewFixtures } from './fixtures';
 import { computedFixtures } from './reports';
-import { answers, eventData, fieldValues, requests } from './fields';
+import { eventEnvelope } from './events';
+import { answers, fieldValues, requests } from './fields';
 import { sampler, type JsonSchema } from './sample';
 
 /**
@@ -55,16 +56,6 @@ const requestHint = (answer: unknown): Json => {
   return Object.assign({}, ...entities, data) as Json;
 };
 
-const envelope = (type: string) => ({
-  eventId: ids.event,
-  eventType: type,
-  workspaceId: ids.workspace,
-  livemode: true,
-  occurredAt: at.received,
-  apiVersion: 'v1',
-  data: eventData(type),
-});
-
 export const addExamples = <D extends object>(document: D): D => {
   const doc = document as Document;
   const sample = sampler({ schemas: doc.components?.schemas ?? {}, views: { ...viewFixtures, ...computedFixtures }, fields: fieldValues });
@@ -83,7 +74,7 @@ export const addExamples = <D extends object>(document: D): D => {
   }
   for (const [type, item] of Object.entries(doc.webhooks ?? {})) {
     const body = item.post?.requestBody?.content['application/json'];
-    if (body?.schema) body.example = sample(body.schema, envelope(type), `webhook ${type}`);
+    if (body?.schema) body.example = sample(body.schema, eventEnvelope(type), `webhook ${type}`);
   }
   for (const response of Object.values(doc.components?.responses ?? {})) {
     const json = response.content?.['application/json'];

@@ -102,12 +102,14 @@ export const sampler = ({ schemas, views, fields }: SampleSources) => {
     }
     const out: Json = {};
     for (const [key, property] of Object.entries(s.properties)) {
-      // A view's own fixture comes before a value by field name (`data.tag` of a tag with counts is that view).
+      // A view's own fixture comes before a value by field name (`data.tag` of a tag with counts is that view),
+      // and a fixture that leaves an optional field out means it.
       const own = property.$ref && views[property.$ref.split('/').pop()!] !== undefined;
-      const held = given?.[key] !== undefined ? given[key] : own ? undefined : fields[key];
+      const required = s.required?.includes(key);
+      const held = given?.[key] !== undefined ? given[key] : own || (given && !required) ? undefined : fields[key];
       // A null the fixture holds where this schema takes none (a request field that is left out instead).
       const value = held === null && !fits(property, null) ? undefined : held;
-      if (value === undefined && !s.required?.includes(key)) continue;
+      if (value === undefined && !required) continue;
       out[key] = sample(property, value, `${at}.${key}`);
     }
     return out;
