@@ -9,6 +9,7 @@ import type { RouteHandler } from '../wiring/route-handlers';
 import { codeSamples } from './code-samples';
 import { shareComponents } from './components';
 import { addExamples } from './examples';
+import { describeNodeConfigs } from './node-configs';
 import { documentTags, tagOf } from './tags';
 
 /**
@@ -261,7 +262,7 @@ export const buildOpenApi = (handlers: readonly RouteHandler[]) => {
     servers: [{ url: '/', description: 'This deployment' }],
     ...documentTags(keys.map(tagOf)),
   });
-  return addExamples(shareComponents(document));
+  return addExamples(describeNodeConfigs(shareComponents(document)));
 };
 
 export type OpenApiDocument = ReturnType<typeof buildOpenApi>;

@@ -335,7 +335,6 @@ const stepView: View<typeof step> = {
   endedAt: '2026-03-10T08:30:31.000Z',
   delayBeforeMs: 30000,
   output: { status: 202, body: { queued: true } },
-  handledBy: 'again',
 };
 
 const articleView: View<typeof article> = {
@@ -464,7 +463,13 @@ export const viewFixtures: Record<string, unknown> = {
   Workflow: workflowView,
   WorkflowExecution: executionView,
   WorkflowStep: stepView,
-  WorkflowExecutionWithSteps: { ...executionView, steps: [{ ...stepView, attempt: 1, status: 'failed', output: undefined, error: { message: 'HTTP 503 from orders.northwind.example', category: 'other' }, endedAt: '2026-03-10T08:30:00.400Z', startedAt: executionView.startedAt, delayBeforeMs: 0 }, stepView] },
+  WorkflowExecutionWithSteps: {
+    ...executionView,
+    steps: [
+      { ...stepView, attempt: 1, status: 'failed', output: undefined, error: { message: 'HTTP 503 from orders.northwind.example', category: 'other' }, handledBy: 'again', startedAt: executionView.startedAt, endedAt: '2026-03-10T08:30:00.400Z', delayBeforeMs: 0 },
+      stepView,
+    ],
+  },
   WorkflowNotificationSecret: { secret: 'whsec_3q2+7w2Fb0z3kq1jVwYt0r8G5m1xH6cE' },
   Article: articleView,
   ArticleSummary: articleView,
