@@ -17,8 +17,20 @@ export interface Example {
 
 const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/** Every `example`, and every entry of an `examples` map, of every media type in the document. */
-export const examplesOf = (document: object): Example[] => {
+const EXAMPLES = '#/components/examples/';
+
+type Entry = { value?: unknown; $ref?: string };
+type WithExamples = { components?: { examples?: Json } };
+
+const valueOf = (document: WithExamples, entry: Entry) =>
+  entry.$ref?.startsWith(EXAMPLES) ? (document.components?.examples?.[entry.$ref.slice(EXAMPLES.length)] as Entry).value : entry.value;
+
+/** A media type's example: its `example`, or its first `examples` entry's value. */
+export const exampleOf = (document: WithExamples, media: { example?: unknown; examples?: Record<string, Entry> }): unknown =>
+  'example' in media ? media.example : valueOf(document, Object.values(media.examples ?? {})[0] ?? {});
+
+/** Every `example`, and every entry of an `examples` map (one in `components/examples` followed), of every media type in the document. */
+export const examplesOf = (document: WithExamples): Example[] => {
   const found: Example[] = [];
   const walk = (node: unknown, at: string) => {
     if (Array.isArray(node)) return node.forEach((item, i) => walk(item, `${at}[${i}]`));
@@ -26,7 +38,7 @@ export const examplesOf = (document: object): Example[] => {
     if (isObject(node.schema)) {
       if ('example' in node) found.push({ where: `${at}.example`, value: node.example, schema: node.schema });
       for (const [name, entry] of Object.entries(isObject(node.examples) ? node.examples : {})) {
-        found.push({ where: `${at}.examples.${name}`, value: (entry as { value: unknown }).value, schema: node.schema });
+        found.push({ where: `${at}.examples.${name}`, value: valueOf(document, entry as Entry), schema: node.schema });
       }
     }
     for (const [key, value] of Object.entries(node)) walk(value, at ? `${at}.${key}` : key);
@@ -35,14 +47,17 @@ export const examplesOf = (document: object): Example[] => {
   return found;
 };
 
-/** How many `example` or `examples` keys the document holds anywhere but as a property's name: each must be one `examplesOf` finds. */
+/**
+ * How many `example` or `examples` keys the document holds anywhere but as a property's name (and the
+ * shared `components/examples`, reached through the media that refer to them): each must be one `examplesOf` finds.
+ */
 export const exampleKeys = (document: object): number => {
   let count = 0;
   const walk = (node: unknown, parentKey: string) => {
     if (Array.isArray(node)) return node.forEach((item) => walk(item, ''));
     if (!isObject(node)) return;
     for (const [key, value] of Object.entries(node)) {
-      if ((key === 'example' || key === 'examples') && parentKey !== 'properties') count += key === 'examples' && isObject(value) ? Object.keys(value).length : 1;
+      if ((key === 'example' || key === 'examples') && parentKey !== 'properties' && parentKey !== 'components') count += key === 'examples' && isObject(value) ? Object.keys(value).length : 1;
       walk(value, key);
     }
   };

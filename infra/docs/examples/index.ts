@@ -4,6 +4,7 @@ import { computedFixtures } from './reports';
 import { eventEnvelope } from './events';
 import { answers, fieldValues, requests } from './fields';
 import { sampler, type JsonSchema } from './sample';
+import { shareExamples } from './share';
 
 /**
  * Gives the document realistic examples, all drawn from one fictional workspace (`fixtures.ts`): every
@@ -83,5 +84,5 @@ export const addExamples = <D extends object>(document: D): D => {
     if (codes.length === 1) json.example = errorExample(codes[0]!);
     else json.examples = Object.fromEntries(codes.map((code) => [code, { summary: code, value: errorExample(code) }]));
   }
-  return document;
+  return shareExamples(document);
 };

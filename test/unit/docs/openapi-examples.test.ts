@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../../infra/docs/document';
 import { eventEnvelope } from '../../../infra/docs/openapi';
 import { eventCatalog, pingEvent } from '../../../shared/events/catalog';
-import { examplesOf, exampleKeys, placeholders, schemaChecker } from '../../support/openapi-examples';
+import { exampleOf, examplesOf, exampleKeys, placeholders, schemaChecker } from '../../support/openapi-examples';
 import { answerProblems } from '../../support/response-gate';
 import { loadRoutes } from '../../support/routes';
 
@@ -12,7 +12,7 @@ const routes = await loadRoutes();
 const examples = examplesOf(document);
 const check = schemaChecker(document);
 
-type Media = { schema?: object; example?: unknown };
+type Media = { schema?: object; example?: unknown; examples?: Record<string, { value?: unknown; $ref?: string }> };
 type Operation = { requestBody?: { content: Record<string, Media> }; responses: Record<string, { content?: Record<string, Media> }> };
 const operationOf = (method: string, path: string) => (document.paths?.[path] as Record<string, Operation>)[method.toLowerCase()]!;
 
@@ -36,20 +36,20 @@ describe('the examples of the OpenAPI document', () => {
     const op = operationOf(r.route.method, r.route.path);
     if (!r.spec.produces && !r.spec.public) {
       it(`${r.key}: its success example is what the handler's response schema accepts`, () => {
-        const example = op.responses[String(r.spec.status ?? 200)]!.content!['application/json']!.example;
+        const example = exampleOf(document, op.responses[String(r.spec.status ?? 200)]!.content!['application/json']!);
         expect(answerProblems(z.strictObject({ success: z.literal(true), data: r.spec.response as z.ZodType }), example)).toEqual([]);
       });
     }
     if (r.spec.body) {
       it(`${r.key}: its body example is what the handler's body schema accepts`, () => {
-        expect(answerProblems(r.spec.body as z.ZodType, op.requestBody!.content['application/json']!.example)).toEqual([]);
+        expect(answerProblems(r.spec.body as z.ZodType, exampleOf(document, op.requestBody!.content['application/json']!))).toEqual([]);
       });
     }
   }
 
   for (const event of [...eventCatalog, pingEvent]) {
     it(`${event.type}: its payload example is the catalog's envelope and data`, () => {
-      const example = (document.webhooks?.[event.type] as { post: Operation }).post.requestBody!.content['application/json']!.example;
+      const example = exampleOf(document, (document.webhooks?.[event.type] as { post: Operation }).post.requestBody!.content['application/json']!);
       expect(answerProblems(eventEnvelope(event), example)).toEqual([]);
     });
   }
@@ -77,7 +77,7 @@ describe('the example checks', () => {
   });
 
   it('count an example they would not validate (one outside a media type)', () => {
-    const extra = structuredClone(document) as unknown as { components: { schemas: Record<string, Record<string, unknown>> } };
+    const extra = structuredClone(document) as unknown as { components: { schemas: Record<string, Record<string, unknown>>; examples?: Record<string, unknown> } };
     extra.components.schemas.Tag!.example = { name: 'string' };
     expect(exampleKeys(extra)).toBe(examples.length + 1);
     expect(examplesOf(extra)).toHaveLength(examples.length);
