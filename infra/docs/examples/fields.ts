@@ -1,4 +1,5 @@
-import { at, ids, incomingMessage, viewFixtures } from './fixtures';
+import { bookingCalendar } from '../../../shared/scheduling/ics';
+import { at, bookingView, ids, incomingMessage, viewFixtures } from './fixtures';
 
 /**
  * Values by field name, for the fields no fixture around them holds: request bodies' own fields, and the
@@ -67,7 +68,6 @@ export const fieldValues: Record<string, unknown> = {
  * Request bodies the operation's answer does not describe well enough to draw from: a change sends the
  * fields it changes (to the values its answer shows), an incoming message is the customer's.
  */
-const booking = viewFixtures.Booking as Record<string, unknown>;
 export const requests: Record<string, unknown> = {
   'POST /api/v1/inbox/messages/incoming': {
     channel: 'email',
@@ -104,6 +104,11 @@ export const answers: Record<string, unknown> = {
   'GET /api/v1/openapi.json': { openapi: '3.1.0', info: { title: 'Parley API', version: '1.0.0' }, paths: { '/api/v1/inbox/conversations': { get: { summary: 'List conversations' } } } },
   'POST /api/v1/scheduling/bookings/{id}/cancel': {
     success: true,
-    data: { booking: { ...booking, status: 'cancelled', cancellationReason: 'Café closed for renovation that week', updatedAt: '2026-03-11T16:40:00.000Z' } },
+    data: { booking: { ...bookingView, status: 'cancelled', cancellationReason: 'Café closed for renovation that week', updatedAt: '2026-03-11T16:40:00.000Z' } },
   },
+};
+
+/** The files an operation answers, by media type, made by the code that makes them. */
+export const files: Record<string, string> = {
+  'text/calendar': bookingCalendar(bookingView, 1, 'Northwind Coffee'),
 };

@@ -394,7 +394,7 @@ const recipientView: View<typeof recipient> = {
   updatedAt: '2026-03-09T08:00:09.000Z',
 };
 
-const bookingView: View<typeof booking> = {
+export const bookingView: View<typeof booking> = {
   _id: ids.booking,
   title: 'Tasting session with Bluebird Café',
   customerId: ids.customer,

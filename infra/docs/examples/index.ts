@@ -2,7 +2,7 @@ import type { ErrorCode } from '../../../shared/domain/errors';
 import { viewFixtures } from './fixtures';
 import { computedFixtures } from './reports';
 import { eventEnvelope } from './events';
-import { answers, fieldValues, requests } from './fields';
+import { answers, fieldValues, files, requests } from './fields';
 import { sampler, type JsonSchema } from './sample';
 import { shareExamples } from './share';
 
@@ -65,9 +65,12 @@ export const addExamples = <D extends object>(document: D): D => {
       const at = `${method.toUpperCase()} ${path}`;
       let answer: unknown;
       for (const [status, response] of Object.entries(op.responses ?? {})) {
-        const json = response.content?.['application/json'];
-        if (!status.startsWith('2') || !json?.schema) continue;
-        answer = json.example = sample(json.schema, answers[at], `${at} ${status}`);
+        if (!status.startsWith('2')) continue;
+        for (const [type, media] of Object.entries(response.content ?? {})) {
+          if (type === 'application/json') answer = media.example = sample(media.schema!, answers[at], `${at} ${status}`);
+          else if (files[type]) media.example = files[type];
+          else throw new Error(`No example file for ${type} (${at}): give one in infra/docs/examples`);
+        }
       }
       const body = op.requestBody?.content['application/json'];
       if (body?.schema) body.example = sample(body.schema, requests[at] ?? requestHint(answer), `${at} body`);

@@ -19,11 +19,18 @@ const operationOf = (method: string, path: string) => (document.paths?.[path] as
 describe('the examples of the OpenAPI document', () => {
   it('are every example the document holds, one per answer, body and event at least', () => {
     expect(exampleKeys(document)).toBe(examples.length);
-    const json = routes.filter((r) => !r.spec.produces);
     const bodies = routes.filter((r) => r.spec.body);
     const events = eventCatalog.length + 1;
-    expect(examples.length).toBeGreaterThanOrEqual(json.length + bodies.length + events);
+    expect(examples.length).toBeGreaterThanOrEqual(routes.length + bodies.length + events);
   });
+
+  for (const r of routes) {
+    it(`${r.key}: its success answer has an example in each of its media types`, () => {
+      const content = operationOf(r.route.method, r.route.path).responses[String(r.spec.status ?? 200)]!.content!;
+      expect(Object.keys(content)).toEqual([r.spec.produces ?? 'application/json']);
+      for (const media of Object.values(content)) expect(exampleOf(document, media)).toBeDefined();
+    });
+  }
 
   for (const example of examples) {
     it(`${example.where} is valid under its own schema, with no placeholder`, () => {
