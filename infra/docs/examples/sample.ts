@@ -1,8 +1,8 @@
 /**
  * Builds a value a JSON Schema of the document accepts out of the workspace's fixtures: a `$ref` to a view
  * takes that view's fixture, a property takes the value its hint holds (the fixture around it) or the
- * field's value in `fieldValues`. Nothing is made up: a field with no value anywhere throws, naming it, so
- * the document never shows a placeholder.
+ * field's value in `fieldValues`. Beyond a schema's own `const`, `enum`, `default` and a date format, nothing
+ * is made up: a field with no value anywhere throws, naming it, so the document never shows a placeholder.
  */
 export interface JsonSchema {
   $ref?: string;
