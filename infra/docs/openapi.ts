@@ -8,6 +8,8 @@ import { IDEMPOTENCY_KEY_PATTERN } from '../../shared/domain/idempotency/key';
 import type { RouteHandler } from '../wiring/route-handlers';
 import { codeSamples } from './code-samples';
 import { shareComponents } from './components';
+import { addExamples } from './examples';
+import { describeNodeConfigs } from './node-configs';
 import { documentTags, tagOf } from './tags';
 
 /**
@@ -187,8 +189,24 @@ const signatureHeaders = z.object({
   'X-Webhook-Attempt': z.string(),
 });
 
+type CatalogEvent = { type: string; status: string; description: string; data: z.ZodType };
+
+/** What a receiver gets for one event type: the envelope with that type's `data`. */
+export const eventEnvelope = (event: CatalogEvent) =>
+  z.object({
+    eventId: z.string(),
+    eventType: z.literal(event.type),
+    workspaceId: z.string(),
+    livemode: z.boolean(),
+    occurredAt: z.string(),
+    apiVersion: z.literal('v1'),
+    data: event.data,
+    changes: z.record(z.string(), z.tuple([z.unknown(), z.unknown()])).optional().describe('On updates: field → [before, after]'),
+    causedBy: z.record(z.string(), z.unknown()).optional().describe('The workflow run that caused the event, and the chain depth'),
+  });
+
 /** One entry per event type: the envelope with that type's `data` (planned types are marked, they never fire yet). */
-const webhook = (event: { type: string; status: string; description: string; data: z.ZodType }): RouteConfig => ({
+const webhook = (event: CatalogEvent): RouteConfig => ({
   method: 'post',
   path: event.type,
   operationId: `event_${event.type.replaceAll('.', '_')}`,
@@ -205,17 +223,7 @@ const webhook = (event: { type: string; status: string; description: string; dat
       required: true,
       content: {
         'application/json': {
-          schema: z.object({
-            eventId: z.string(),
-            eventType: z.literal(event.type),
-            workspaceId: z.string(),
-            livemode: z.boolean(),
-            occurredAt: z.string(),
-            apiVersion: z.literal('v1'),
-            data: event.data,
-            changes: z.record(z.string(), z.tuple([z.unknown(), z.unknown()])).optional().describe('On updates: field → [before, after]'),
-            causedBy: z.record(z.string(), z.unknown()).optional().describe('The workflow run that caused the event, and the chain depth'),
-          }),
+          schema: eventEnvelope(event),
         },
       },
     },
@@ -254,7 +262,7 @@ export const buildOpenApi = (handlers: readonly RouteHandler[]) => {
     servers: [{ url: '/', description: 'This deployment' }],
     ...documentTags(keys.map(tagOf)),
   });
-  return shareComponents(document);
+  return addExamples(describeNodeConfigs(shareComponents(document)));
 };
 
 export type OpenApiDocument = ReturnType<typeof buildOpenApi>;

@@ -65,6 +65,17 @@ describe('the reference page in Chromium', () => {
     expect(await shown('@parley/client')).toMatch(/await parley\.post\('\/tags', \{/);
   });
 
+  it("shows the workspace's examples as samples, never a generated placeholder", async () => {
+    const operation = page.locator('[id="tag/Tags/operation/tagsCreateTag"]');
+    await operation.scrollIntoViewIfNeeded();
+    // The request sample's own tab: the case above leaves the client's selected.
+    await operation.getByRole('tab', { name: 'Payload', exact: true }).click();
+    await expect.poll(() => operation.innerText(), { timeout: 30_000 }).toContain('"Cafés and shops that buy beans in bulk"');
+    const text = await page.locator('.api-content').innerText();
+    expect(text).toContain('Northwind Coffee');
+    expect(text).not.toMatch(/property1|"string"/);
+  });
+
   it('shows the webhook events beside the routes of their area', async () => {
     const ping = page.locator('[id*="webhook.ping"], [id*="event_webhook_ping"]').first();
     await expect.poll(() => ping.count(), { timeout: 30_000 }).toBe(1);

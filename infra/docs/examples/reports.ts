@@ -1,0 +1,100 @@
+import type * as z from 'zod';
+import type { suggestion } from '../../../shared/views/ai';
+import type { agentActivity, conversationActivity, overview, pipelineActivity, range, webhookActivity } from '../../../shared/views/analytics';
+import type { summary } from '../../../shared/views/crm';
+import type { bulkTagging } from '../../../shared/views/tags';
+import type { eventType } from '../../../shared/views/webhooks';
+import { ids, passageView } from './fixtures';
+
+/** The workspace's reports and computed answers, for the week of the story (9–15 March 2026). */
+
+const week = { start: '2026-03-09', end: '2026-03-15' };
+const durations = { median: 420, p90: 3600, count: 38 };
+
+const rangeView: z.output<typeof range> = { from: week.start, to: week.end, interval: 'week', timezone: 'Europe/Amsterdam' };
+
+const overviewView: z.output<typeof overview> = {
+  conversations: { opened: 41, closed: 37 },
+  messages: { incoming: 96, outgoing: 88 },
+  firstResponseSeconds: { median: 420, p90: 3600 },
+  resolutionSeconds: { median: 14400, p90: 86400 },
+  leads: { created: 6, won: 2, lost: 1, wonValue: { EUR: 480000 } },
+  webhooks: { deliveries: 212, succeeded: 209, successRate: 0.986 },
+};
+
+const conversationFigures = { opened: 41, closed: 37, incoming: 96, outgoing: 88, aiOutgoing: 12, firstResponseSeconds: durations, resolutionSeconds: { ...durations, median: 14400, p90: 86400, count: 37 } };
+const conversationsView: z.output<typeof conversationActivity> = { ...conversationFigures, series: [{ ...week, ...conversationFigures }] };
+
+const agentView: z.output<typeof agentActivity> = {
+  assigneeId: ids.agent,
+  conversationsAssigned: 24,
+  conversationsClosed: 22,
+  messagesSent: 61,
+  firstResponseSeconds: { ...durations, count: 24 },
+  resolutionSeconds: { median: 12600, p90: 72000, count: 22 },
+};
+
+const leadFigures = { created: 6, won: 2, lost: 1, wonValue: { EUR: 480000 }, winRate: 0.667 };
+const pipelineView: z.output<typeof pipelineActivity> = {
+  ...leadFigures,
+  series: [{ ...week, ...leadFigures }],
+  pipelines: [
+    {
+      pipelineId: ids.pipeline,
+      name: 'Wholesale',
+      stages: [
+        { stageId: ids.stageNew, name: 'New enquiry', kind: 'open', entered: 6, conversionToNext: 0.667 },
+        { stageId: ids.stageProposal, name: 'Proposal sent', kind: 'open', entered: 4, conversionToNext: 0.5 },
+        { stageId: ids.stageWon, name: 'Won', kind: 'won', entered: 2, conversionToNext: null },
+        { stageId: ids.stageLost, name: 'Lost', kind: 'lost', entered: 1, conversionToNext: null },
+      ],
+    },
+  ],
+};
+
+const webhookFigures = { deliveries: 212, succeeded: 209, failed: 3, successRate: 0.986, attempts: 218, latencyMs: { median: 140, p90: 480, count: 218 } };
+const webhooksView: z.output<typeof webhookActivity> = { ...webhookFigures, series: [{ ...week, ...webhookFigures }] };
+
+const values = [{ currency: 'EUR', amount: 240000, weightedAmount: 120000 }];
+const summaryView: z.output<typeof summary> = {
+  pipelineId: ids.pipeline,
+  stages: [
+    { stageId: ids.stageNew, name: 'New enquiry', kind: 'open', probability: 0.1, count: 0, values: [] },
+    { stageId: ids.stageProposal, name: 'Proposal sent', kind: 'open', probability: 0.5, count: 1, values },
+  ],
+  count: 1,
+  values,
+};
+
+const suggestionView: z.output<typeof suggestion> = {
+  question: 'When will my order #4521 arrive?',
+  passages: [passageView],
+  confidence: 0.82,
+  reply: 'Orders placed before 14:00 leave the roastery the same day and arrive in 1–2 working days in the Netherlands.',
+  decision: { action: 'reply' },
+  messageIds: [ids.incoming],
+};
+
+const eventTypeView: z.output<typeof eventType> = {
+  type: 'crm.lead.won',
+  category: 'crm',
+  status: 'available',
+  subscribable: true,
+  description: 'A lead entered its pipeline’s won stage (after its `stage_changed`).',
+  dataSchema: { type: 'object', properties: { lead: { $ref: '#/components/schemas/Lead' } }, required: ['lead'], additionalProperties: false },
+};
+
+const bulkView: z.output<typeof bulkTagging> = { action: 'tag', entityType: 'conversation', tagIds: [ids.tag], changed: [ids.conversation], unchanged: [] };
+
+export const computedFixtures: Record<string, unknown> = {
+  ReportRange: rangeView,
+  OverviewReport: overviewView,
+  ConversationsReport: conversationsView,
+  AgentReport: agentView,
+  PipelineReport: pipelineView,
+  WebhooksReport: webhooksView,
+  PipelineSummary: summaryView,
+  Suggestion: suggestionView,
+  WebhookEventType: eventTypeView,
+  BulkTaggingResult: bulkView,
+};
