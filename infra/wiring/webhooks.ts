@@ -16,6 +16,7 @@ const routes: HttpRoute[] = [
   { method: 'GET', path: `${base}/{id}`, handler: fn('get-subscription'), access: read, summary: 'One webhook subscription' },
   { method: 'PATCH', path: `${base}/{id}`, handler: fn('update-subscription'), access: write, summary: 'Update events, url or active' },
   { method: 'DELETE', path: `${base}/{id}`, handler: fn('delete-subscription'), access: write, summary: 'Delete a webhook subscription' },
+  { method: 'POST', path: `${base}/{id}/rotate-secret`, handler: fn('rotate-secret'), access: write, summary: 'Rotate the signing secret (the new one is returned once); the old one keeps signing for an overlap' },
   { method: 'POST', path: `${base}/{id}/test`, handler: fn('send-test-event'), access: writeAndEnqueue, summary: 'Send a webhook.ping event' },
   { method: 'GET', path: `${base}/{id}/deliveries`, handler: fn('list-deliveries'), access: read, summary: 'Delivery log, filterable by status and eventType' },
   { method: 'GET', path: `${base}/{id}/deliveries/{deliveryId}`, handler: fn('get-delivery'), access: read, summary: 'One delivery with every attempt' },

@@ -16,6 +16,7 @@ export const subscription = exactly<ReturnType<typeof publicSubscription>>()(
     activatedAt: time.optional(),
     deactivatedAt: time.optional(),
     deactivationReason: z.enum(['manual', 'gone_410', 'consecutive_failures']).optional(),
+    previousSecretsExpireAt: time.optional().describe('When the last rotation\'s overlap ends (or ended): until then the replaced secrets sign deliveries too'),
     createdAt: time,
     updatedAt: time,
   }),

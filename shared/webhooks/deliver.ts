@@ -4,7 +4,7 @@ import { log } from '../log';
 import { addContext } from '../observability/context';
 import { metric } from '../observability/metrics';
 import { afterAttempt, LEASE_MS, stoppedDelivery, type Delivery } from '../domain/webhooks/delivery';
-import { DEACTIVATE_AFTER_FAILURES, type Subscription } from '../domain/webhooks/subscription';
+import { DEACTIVATE_AFTER_FAILURES, validPreviousSecrets, type Subscription } from '../domain/webhooks/subscription';
 import { claimDelivery, deliveriesInStatus, getDelivery, saveDelivery, type DeliveryItem } from '../data/webhook-deliveries';
 import { countSubscriptionFailure, deactivateSubscription, getSubscription, subscriptionUpdate } from '../data/webhook-subscriptions';
 import type { Write } from '../data/transact';
@@ -51,7 +51,7 @@ const attempt = async (d: DeliveryItem, sub: Subscription, payload: string): Pro
     deliveryId: d.deliveryId,
     attemptNumber,
     timestamp: Math.floor(startedAt.getTime() / 1000),
-  });
+  }, validPreviousSecrets(sub, startedAt));
   const { outcome, latency } = await postWebhook(sub.url, payload, headers, { allowLoopback: config().WEBHOOK_ALLOW_PRIVATE_TARGETS });
   const now = new Date();
   const roundStartedAt = d.roundStartedAt ?? startedAt.toISOString();
