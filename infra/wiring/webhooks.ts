@@ -20,6 +20,7 @@ const routes: HttpRoute[] = [
   { method: 'POST', path: `${base}/{id}/test`, handler: fn('send-test-event'), access: writeAndEnqueue, summary: 'Send a webhook.ping event' },
   { method: 'GET', path: `${base}/{id}/deliveries`, handler: fn('list-deliveries'), access: read, summary: 'Delivery log, filterable by status and eventType' },
   { method: 'GET', path: `${base}/{id}/deliveries/{deliveryId}`, handler: fn('get-delivery'), access: read, summary: 'One delivery with every attempt' },
+  { method: 'POST', path: `${base}/{id}/recover`, handler: fn('recover-deliveries'), access: writeAndEnqueue, summary: 'Re-send every failed delivery created in [since, until), each exactly once' },
   { method: 'POST', path: `${base}/{id}/retry/{deliveryId}`, handler: fn('retry-delivery'), access: writeAndEnqueue, summary: 'Retry a failed delivery now' },
 ];
 

@@ -197,6 +197,16 @@ export const listDeliveries = async (tenant: Tenant, subscriptionId: string, fil
   return { deliveries: items.map(fromItem), total, nextCursor };
 };
 
+/**
+ * A subscription's failed deliveries created before `until`, oldest first, one query page at a time. Ids
+ * begin with their event's creation second, and an event precedes its deliveries, so the index's sort key
+ * bounds the walk (a minute's margin for clocks); the caller checks `createdAt` itself.
+ */
+export async function* failedDeliveriesBefore(tenant: Tenant, subscriptionId: string, until: Date): AsyncGenerator<DeliveryItem> {
+  const bound = (Math.floor(until.getTime() / 1000) + 60).toString(16).padStart(8, '0');
+  for await (const item of queryAll({ index: 'gsi2', pk: `${base(tenant, subscriptionId)}#STATUS#failed`, skBelow: bound })) yield fromItem(item);
+}
+
 /** A subscription's deliveries in one status (pending/retrying are the ones the sweeper and deactivation need). */
 export const deliveriesInStatus = async (tenant: Tenant, subscriptionId: string, status: DeliveryStatus): Promise<DeliveryItem[]> => {
   const out: DeliveryItem[] = [];

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { DELIVERY_STATUSES, type Attempt, type publicDelivery } from '../domain/webhooks/delivery';
 import type { publicSubscription } from '../domain/webhooks/subscription';
+import { MAX_RECOVERED, type Recovery } from '../domain/webhooks/recovery';
 import { exactly, id, time } from './common';
 
 /** A subscription as every response shows it: without its secret. */
@@ -48,6 +49,7 @@ export const deliverySummary = exactly<ReturnType<typeof publicDelivery>>()(
     latency: z.number().int().min(0).nullable(),
     attemptNumber: z.number().int().min(0),
     nextRetryAt: time.nullable(),
+    nextAttemptAt: time.nullable().describe('When the next attempt is due, for a pending or retrying delivery (its first, a retry, or a manual one); null once it succeeded or failed'),
     failureReason: z.string().nullable(),
     createdAt: time,
     updatedAt: time,
@@ -68,3 +70,13 @@ export const eventType = z
     dataSchema: z.record(z.string(), z.unknown()),
   })
   .meta({ id: 'WebhookEventType' });
+
+/** A recovery: the failed deliveries created in [since, until) that it re-sent. */
+export const recovery = exactly<Recovery>()(
+  z.strictObject({
+    _id: id,
+    since: time,
+    until: time,
+    deliveries: z.number().int().min(0).describe(`Failed deliveries this call re-sent (at most ${MAX_RECOVERED}, the oldest first; call again for the rest)`),
+  }),
+).meta({ id: 'WebhookRecovery' });

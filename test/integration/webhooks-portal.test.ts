@@ -2,9 +2,9 @@ import { verify as octokitVerify } from '@octokit/webhooks-methods';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { client, expectError } from '../support/api';
-import type { Received } from '../support/https-receiver';
+import { startReceiver, type Received } from '../support/https-receiver';
 import { createTenant } from '../support/tenants';
-import { sleep, useWebhookStack } from '../support/webhooks';
+import { eventually, sleep, useWebhookStack } from '../support/webhooks';
 
 const HOOKS = '/api/v1/integrations/webhooks';
 const ctx = useWebhookStack();
@@ -90,5 +90,63 @@ describe('secret rotation with an overlap window', () => {
     expect(ends - before).toBeLessThanOrEqual(86_400_000 + 5000);
     const other = await subscribed();
     expectError(await other.api.post(`${HOOKS}/${sub._id}/rotate-secret`, {}), 404, 'NOT_FOUND');
+  });
+});
+
+describe('recovery: re-send every failed delivery since a time, exactly once', () => {
+  it('re-sends the failed deliveries created in the range once each, even when called twice at once and again', async () => {
+    const receiver = await startReceiver(() => ({ status: 503 }));
+    try {
+      const api = client(ctx.stack.baseUrl, await createTenant());
+      const sub = (await api.post(HOOKS, { url: receiver.url, events: ['*'] })).body.data.subscription as { _id: string };
+      const pingIds: string[] = [];
+      for (let i = 0; i < 4; i++) pingIds.push((await api.post(`${HOOKS}/${sub._id}/test`)).body.data.delivery.deliveryId);
+      await receiver.waitUntil((all) => pingIds.every((id) => all.some((r) => r.headers['x-webhook-delivery'] === id)), 15_000);
+      // Deactivating ends the pending retries as failed; the endpoint is then fixed and reactivated.
+      expect((await api.patch(`${HOOKS}/${sub._id}`, { active: false })).status).toBe(200);
+      const failed = await eventually(async () => {
+        const list = (await api.get(`${HOOKS}/${sub._id}/deliveries?status=failed`)).body.data.deliveries as any[];
+        return list.length === 4 && list;
+      }, 10_000);
+      expect(failed.every((d) => d.nextAttemptAt === null)).toBe(true);
+      const first = failed.find((d) => d.deliveryId === pingIds[0])!;
+      const since = new Date(Date.parse(first.createdAt) + 1).toISOString();
+      expectError(await api.post(`${HOOKS}/${sub._id}/recover`, { since }), 409, 'CONFLICT');
+      expect((await api.patch(`${HOOKS}/${sub._id}`, { active: true })).status).toBe(200);
+      receiver.setReply(() => ({ status: 200 }));
+      const before = receiver.received.length;
+
+      const [a, b] = await Promise.all([api.post(`${HOOKS}/${sub._id}/recover`, { since }), api.post(`${HOOKS}/${sub._id}/recover`, { since })]);
+      expect([a.status, b.status]).toEqual([202, 202]);
+      expect(a.body.data.recovery).toMatchObject({ _id: expect.any(String), since, until: expect.any(String) });
+      expect(a.body.data.recovery.deliveries + b.body.data.recovery.deliveries).toBe(3);
+
+      const resent = pingIds.slice(1);
+      await receiver.waitUntil((all) => all.length - before >= 3, 15_000);
+      const again = await api.post(`${HOOKS}/${sub._id}/recover`, { since });
+      expect(again.status).toBe(202);
+      expect(again.body.data.recovery.deliveries).toBe(0);
+      await eventually(async () => {
+        const list = (await api.get(`${HOOKS}/${sub._id}/deliveries?status=success`)).body.data.deliveries as any[];
+        return list.length === 3;
+      }, 10_000);
+      await sleep(1500);
+      const after = receiver.received.slice(before);
+      expect(after.map((r) => r.headers['x-webhook-delivery']).sort()).toEqual([...resent].sort());
+      const untouched = (await api.get(`${HOOKS}/${sub._id}/deliveries/${pingIds[0]}`)).body.data.delivery;
+      expect(untouched.status).toBe('failed');
+    } finally {
+      await receiver.stop();
+    }
+  });
+
+  it('refuses a range that ends before it starts or lies outside the date bounds (422), and another workspace (404)', async () => {
+    const { api, sub } = await subscribed();
+    const at = '2026-01-01T00:00:00Z';
+    expectError(await api.post(`${HOOKS}/${sub._id}/recover`, { since: at, until: at }), 422, 'VALIDATION_ERROR');
+    expectError(await api.post(`${HOOKS}/${sub._id}/recover`, { since: '1999-12-31T00:00:00Z' }), 422, 'VALIDATION_ERROR');
+    expectError(await api.post(`${HOOKS}/${sub._id}/recover`, {}), 400, 'BAD_REQUEST');
+    const other = await subscribed();
+    expectError(await other.api.post(`${HOOKS}/${sub._id}/recover`, { since: at }), 404, 'NOT_FOUND');
   });
 });
