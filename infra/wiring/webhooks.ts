@@ -14,6 +14,7 @@ const routes: HttpRoute[] = [
   { method: 'GET', path: base, handler: fn('list-subscriptions'), access: read, summary: "List the workspace's webhook subscriptions" },
   { method: 'GET', path: `${base}/event-types`, handler: fn('list-event-types'), access: read, summary: 'The event catalog and wildcards' },
   { method: 'GET', path: `${base}/{id}`, handler: fn('get-subscription'), access: read, summary: 'One webhook subscription' },
+  { method: 'GET', path: `${base}/{id}/health`, handler: fn('get-health'), access: read, summary: 'Success rate of the latest deliveries, consecutive failures, and why and when it was deactivated' },
   { method: 'PATCH', path: `${base}/{id}`, handler: fn('update-subscription'), access: write, summary: 'Update events, url or active' },
   { method: 'DELETE', path: `${base}/{id}`, handler: fn('delete-subscription'), access: write, summary: 'Delete a webhook subscription' },
   { method: 'POST', path: `${base}/{id}/rotate-secret`, handler: fn('rotate-secret'), access: write, summary: 'Rotate the signing secret (the new one is returned once); the old one keeps signing for an overlap' },

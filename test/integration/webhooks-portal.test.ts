@@ -150,3 +150,65 @@ describe('recovery: re-send every failed delivery since a time, exactly once', (
     expectError(await other.api.post(`${HOOKS}/${sub._id}/recover`, { since: at }), 404, 'NOT_FOUND');
   });
 });
+
+describe('the delivery log in depth', () => {
+  it("shows each attempt's request (headers without signatures, body) and response body, cut at 4 KB, and never a secret", async () => {
+    const long = 'é'.repeat(3000);
+    const receiver = await startReceiver((_req, i) => (i === 0 ? { status: 503, body: long } : { status: 200, body: '{"ok":true}' }));
+    try {
+      const api = client(ctx.stack.baseUrl, await createTenant());
+      const sub = (await api.post(HOOKS, { url: receiver.url, events: ['*'] })).body.data.subscription as { _id: string; secret: string };
+      const { deliveryId } = (await api.post(`${HOOKS}/${sub._id}/test`)).body.data.delivery;
+      const received = await receiver.waitFor(2, 15_000);
+      const d = await eventually(async () => {
+        const got = (await api.get(`${HOOKS}/${sub._id}/deliveries/${deliveryId}`)).body.data.delivery;
+        return got.status === 'success' && got;
+      }, 10_000);
+      expect(d.nextAttemptAt).toBeNull();
+      const [first, second] = d.attempts;
+      expect(first.response.bodyTruncated).toBe(true);
+      expect(Buffer.byteLength(first.response.body)).toBeLessThanOrEqual(4096);
+      expect(Buffer.byteLength(first.response.body)).toBeGreaterThan(4090);
+      expect(long.startsWith(first.response.body)).toBe(true);
+      expect(second.response).toEqual({ body: '{"ok":true}', bodyTruncated: false });
+      d.attempts.forEach((a: any, i: number) => {
+        expect(a.request).toMatchObject({ body: received[i]!.body, bodyTruncated: false });
+        // Every header shown is the one sent; the signature headers are left out.
+        for (const [name, value] of Object.entries(a.request.headers)) expect(received[i]!.headers[name.toLowerCase()]).toBe(value);
+        expect(Object.keys(a.request.headers).map((h) => h.toLowerCase())).not.toEqual(expect.arrayContaining(['webhook-signature']));
+        expect(a.request.headers).not.toHaveProperty('X-Webhook-Signature');
+      });
+      expect(JSON.stringify(d)).not.toContain(sub.secret);
+      expect(JSON.stringify(d)).not.toContain(received[0]!.headers['x-webhook-signature']);
+    } finally {
+      await receiver.stop();
+    }
+  });
+
+  it("reports an endpoint's health: success rate of the latest deliveries, consecutive failures, and why and when it was deactivated", async () => {
+    const receiver = await startReceiver((_req, i) => (i === 0 ? { status: 200 } : { status: 410 }));
+    try {
+      const api = client(ctx.stack.baseUrl, await createTenant());
+      const sub = (await api.post(HOOKS, { url: receiver.url, events: ['*'] })).body.data.subscription as { _id: string };
+      const fresh = await api.get(`${HOOKS}/${sub._id}/health`);
+      expect(fresh.body.data.health).toEqual({
+        subscriptionId: sub._id, active: true, consecutiveFailures: 0, deactivateAfter: 100, deactivatedAt: null, deactivationReason: null,
+        recent: { deliveries: 0, succeeded: 0, failed: 0, inProgress: 0, successRate: null },
+      });
+      await api.post(`${HOOKS}/${sub._id}/test`);
+      await receiver.waitFor(1, 15_000);
+      await eventually(async () => (await api.get(`${HOOKS}/${sub._id}/health`)).body.data.health.recent.succeeded === 1, 10_000);
+      await api.post(`${HOOKS}/${sub._id}/test`);
+      const health = await eventually(async () => {
+        const h = (await api.get(`${HOOKS}/${sub._id}/health`)).body.data.health;
+        return !h.active && h.recent.failed === 1 && h;
+      }, 15_000);
+      expect(health).toMatchObject({ deactivationReason: 'gone_410', recent: { deliveries: 2, succeeded: 1, failed: 1, inProgress: 0, successRate: 0.5 } });
+      expect(Date.parse(health.deactivatedAt)).not.toBeNaN();
+      const other = await subscribed();
+      expectError(await other.api.get(`${HOOKS}/${sub._id}/health`), 404, 'NOT_FOUND');
+    } finally {
+      await receiver.stop();
+    }
+  });
+});
