@@ -68,12 +68,23 @@ const eventsOf = (ws: string, before: Conversation, change: Change, now: Date): 
     return outboxItem(buildEnvelope(`inbox.conversation.${e.name}`, ws, { conversation: change.conversation }, { changes, now }));
   });
 
-/** A list's counter bump, unless the list's total is the sum of its status parts' counters. */
-const counted = (ws: string, list: string, delta: number): Write[] => (statusParts(list) ? [] : [bumpCounter(ws, listsCounter(list), delta)]);
+/** The customer whose list this is: its total is the customer's own count of its conversations, kept in the same transactions. */
+const customerOf = (list: string) => (list.startsWith('customer:') ? list.slice('customer:'.length) : undefined);
 
-/** A list's exact total: its counter, or the sum of its status parts' counters. */
-export const listTotal = async (ws: string, list: string): Promise<number> =>
-  (await Promise.all((statusParts(list) ?? [list]).map((l) => readCounter(ws, listsCounter(l))))).reduce((a, b) => a + b, 0);
+/** A list's counter bump, unless the list's total is kept elsewhere (its status parts' counters, its customer's count). */
+const counted = (ws: string, list: string, delta: number): Write[] => (statusParts(list) || customerOf(list) ? [] : [bumpCounter(ws, listsCounter(list), delta)]);
+
+/** A list's exact total: its counter, the sum of its status parts' counters, or its customer's count of conversations. */
+export const listTotal = async (ws: string, list: string): Promise<number> => {
+  const customerId = customerOf(list);
+  if (customerId) {
+    const { Item } = await dynamo().send(
+      new GetCommand({ TableName: config().TABLE_NAME, Key: customerKey(ws, customerId), ConsistentRead: true, ProjectionExpression: 'conversationCount' }),
+    );
+    return (Item?.conversationCount as number | undefined) ?? 0;
+  }
+  return (await Promise.all((statusParts(list) ?? [list]).map((l) => readCounter(ws, listsCounter(l))))).reduce((a, b) => a + b, 0);
+};
 
 /** List memberships and their counters follow the conversation's status, assignee, channel and customer. */
 const listWrites = (ws: string, before: Conversation | undefined, after: Conversation | undefined): Write[] => {
@@ -125,7 +136,7 @@ export const customerCount = (ws: string, customerId: string, delta: number): Wr
 /** The items a newly created conversation consists of, and the lists whose counters it adds to (for bulk loads). */
 export const createdItems = (ws: string, c: Conversation) => ({
   items: [toItem(ws, c), ...listsOf(c).map((l) => ({ ...listMembership(ws, l, c), type: 'CONV_LIST', conversationId: c._id }))],
-  counters: listsOf(c).filter((l) => !statusParts(l)).map(listsCounter),
+  counters: listsOf(c).filter((l) => !statusParts(l) && !customerOf(l)).map(listsCounter),
 });
 
 /** Display numbers come from a per-workspace sequence. */

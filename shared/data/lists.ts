@@ -18,7 +18,8 @@ export const listCounter = (kind: ListKind, list: string) => `${kind}s:${list}`;
 
 /**
  * The membership items and counters that follow an entity from `before` to `after` (either empty for a
- * create or delete). A list `parts` names as the union of others keeps no counter (see `listTotal`).
+ * create or delete). A list `uncounted` names keeps no counter: its total is the sum of its parts' (see
+ * `listTotal`), or never read from a counter.
  */
 export const membershipWrites = (
   ws: string,
@@ -26,13 +27,13 @@ export const membershipWrites = (
   id: string,
   before: readonly Membership[],
   after: readonly Membership[],
-  parts: (list: string) => string[] | undefined = () => undefined,
+  uncounted: (list: string) => boolean = () => false,
 ): Write[] => {
   const { leave, join, counts } = membershipMoves(before, after);
   return [
     ...leave.map((m) => deleteItem({ pk: listPk(ws, kind, m.list), sk: m.order })),
     ...join.map((m) => createItem({ pk: listPk(ws, kind, m.list), sk: m.order, type: 'LIST_MEMBER', entityId: id })),
-    ...counts.filter(([list]) => !parts(list)).map(([list, delta]) => bumpCounter(ws, listCounter(kind, list), delta)),
+    ...counts.filter(([list]) => !uncounted(list)).map(([list, delta]) => bumpCounter(ws, listCounter(kind, list), delta)),
   ];
 };
 
