@@ -1,12 +1,9 @@
-import { consumer } from '../../shared/queues';
-import { handleBroadcastMessage } from '../../shared/broadcasts/worker';
+import { groupedConsumer } from '../../shared/queues';
+import { broadcastGroup, handleBroadcastMessages } from '../../shared/broadcasts/worker';
 import type { BroadcastMessage } from '../../shared/broadcasts/queue';
 import { needsSecretBox } from '../../shared/secrets/box';
 
 needsSecretBox();
 
-/** SQS consumer: broadcast fan-out and per-recipient sends (partial batch failures). */
-export const handler = consumer<BroadcastMessage>('BROADCAST_QUEUE_URL', 'broadcast', handleBroadcastMessage, (m) => ({
-  broadcastId: m.broadcastId,
-  recipientId: m.kind === 'recipient' ? m.customerId : undefined,
-}));
+/** SQS consumer: broadcast fan-out, and the sends to a batch's recipients of one broadcast together (partial batch failures). */
+export const handler = groupedConsumer<BroadcastMessage>('BROADCAST_QUEUE_URL', 'broadcast', broadcastGroup, handleBroadcastMessages, (m) => ({ broadcastId: m.broadcastId }));

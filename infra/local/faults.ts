@@ -34,9 +34,9 @@ const crashAfterKeyedCommit: Pluggable<any, any> = {
 };
 
 /**
- * SIGKILLs this process the moment the Nth send through the sandbox provider has committed (N from
- * `PARLEY_FAULT_AFTER`, default 1), before its queue message is acknowledged: the other sends of the batch
- * are left claimed mid-flight.
+ * SIGKILLs this process the moment the transaction that commits the Nth send through the sandbox provider
+ * returns (N from `PARLEY_FAULT_AFTER`, default 1; a transaction may commit several), before its queue
+ * messages are acknowledged: other sends in flight are left claimed.
  */
 export const CRASH_AFTER_SANDBOX_SEND = 'crash-after-sandbox-send';
 export const FAULT_AFTER_ENV = 'PARLEY_FAULT_AFTER';
@@ -51,7 +51,9 @@ const crashAfterSandboxSend = (after: number): Pluggable<any, any> => {
         (next, context) => async (args) => {
           const result = await next(args);
           const parts = ((args.input as { TransactItems?: Part[] }).TransactItems ?? []) as Part[];
-          if (context.commandName === 'TransactWriteItemsCommand' && parts.some(isSandboxSend) && ++sends >= after) process.kill(process.pid, 'SIGKILL');
+          if (context.commandName !== 'TransactWriteItemsCommand') return result;
+          sends += parts.filter(isSandboxSend).length;
+          if (sends >= after) process.kill(process.pid, 'SIGKILL');
           return result;
         },
         { step: 'build', name: 'parleyFaultCrashAfterSandboxSend' },

@@ -21,3 +21,14 @@ export const recipientReceipt = async (ws: string, broadcastId: string, customer
   }
   return undefined;
 };
+
+/** What a send adds to the stats when the provider reported `receipts` with it: sent, then each receipt's move. */
+export const sentStats = (receipts: readonly ('delivered' | 'read')[]): Partial<Stats> => {
+  const stats: Partial<Stats> = { sent: 1 };
+  let from: RecipientStatus = 'sent';
+  for (const status of receipts) {
+    for (const [name, n] of Object.entries(MOVES[status].stats(from)) as [keyof Stats, number][]) stats[name] = (stats[name] ?? 0) + n;
+    from = status;
+  }
+  return stats;
+};

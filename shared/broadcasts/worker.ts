@@ -1,18 +1,18 @@
 import { ACK, later, MAX_DELAY_SECONDS, type Verdict } from '../queues';
 import { allSettled, complete, startSending, type Broadcast } from '../domain/broadcasts/broadcast';
-import { batchGet } from '../data/batch-get';
-import { addRecipient, claimRecipient, getRecipient, postponeRecipient, settleRecipient } from '../data/broadcast-recipients';
-import { getBroadcast, getBroadcastState, mutateBroadcast, readStats } from '../data/broadcasts';
-import { channelWithSecrets, markChannelErrored } from '../data/channels';
+import { batchGet, batchGetEach } from '../data/batch-get';
+import { addRecipients, claimRecipients, postponeRecipient, recipientKey, settleRecipients, storedOf, type Settle, type StoredRecipient } from '../data/broadcast-recipients';
+import { broadcastKey, getBroadcast, getBroadcastState, mutateBroadcast, readStats, stateOf } from '../data/broadcasts';
+import { channelKey, channelWithSecrets, markChannelErrored, openChannel } from '../data/channels';
 import { sendRecord } from '../data/channel-sends';
-import { takeSendSlot } from '../data/channel-rate';
+import { takeSendSlots } from '../data/channel-rate';
 import { fromItem as customerFromItem } from '../data/customers';
 import { customerKey } from '../data/entity-keys';
 import { sendOutcome } from '../channels/outcome';
 import { providers } from '../channels/providers';
 import { audienceOf } from './audience';
-import { enqueueBroadcast, type BroadcastMessage } from './queue';
-import { recipientReceipt } from './receipts';
+import { enqueueBroadcast, type BroadcastMessage, type RecipientMessage } from './queue';
+import { sentStats } from './receipts';
 
 /** Longer than the worker's timeout, shorter than the queue's visibility timeout (see wiring). */
 export const RECIPIENT_LEASE_MS = 20_000;
@@ -37,18 +37,13 @@ const fanOut = async (ws: string, b: Broadcast): Promise<void> => {
   let chunk: string[] = [];
   const flush = async () => {
     const customers = new Map((await batchGet(chunk.map((id) => customerKey(ws, id)))).map((item) => [item._id as string, customerFromItem(item)]));
-    const now = new Date();
-    const queued = await Promise.all(
-      chunk.map(async (id) => {
-        const customer = customers.get(id);
-        const skip = !customer ? 'customer_not_found' : customer.blocked ? 'customer_blocked' : undefined;
-        await addRecipient(ws, b._id, id, skip, now);
-        return skip ? undefined : id;
-      }),
-    );
+    const recipients = chunk.map((customerId) => {
+      const customer = customers.get(customerId);
+      return { customerId, skip: !customer ? 'customer_not_found' : customer.blocked ? 'customer_blocked' : undefined };
+    });
+    await addRecipients(ws, b._id, recipients, new Date());
     // A recipient this fan-out met already (a rerun) is enqueued again: its claim keeps it from a second send.
-    const messages: BroadcastMessage[] = queued.filter((id) => id !== undefined).map((customerId) => ({ kind: 'recipient', workspaceId: ws, broadcastId: b._id, customerId }));
-    await enqueueBroadcast(messages);
+    await enqueueBroadcast(recipients.filter((r) => !r.skip).map(({ customerId }) => ({ kind: 'recipient', workspaceId: ws, broadcastId: b._id, channelId: b.channelId, customerId })));
     chunk = [];
   };
   for await (const id of audienceOf(ws, b.audience)) {
@@ -77,67 +72,115 @@ const start = async (ws: string, id: string): Promise<Verdict> => {
   return ACK;
 };
 
-/** `recipient`: one send, throttled per channel account, claimed so that it happens once. */
-const sendToRecipient = async (ws: string, broadcastId: string, customerId: string): Promise<Verdict> => {
-  const r = await getRecipient(ws, broadcastId, customerId);
-  if (!r || (r.recipient.status !== 'queued' && r.recipient.status !== 'sending')) return ACK;
+const settled = (to: 'failed' | 'skipped' | 'cancelled', reason: string, lease?: number): Settle => ({ from: ['queued', 'sending'], to, reason, stats: { [to]: 1 }, lease });
+
+/**
+ * `recipient` messages of one broadcast, handled together: their recipients read at once, as many send
+ * slots taken as the account's rate allows, the sends claimed in one transaction, each provider called,
+ * and the outcomes recorded under those claims many to a transaction. Returns each customer's verdict.
+ */
+const sendToRecipients = async (ws: string, broadcastId: string, channelId: string | undefined, customerIds: string[]): Promise<Map<string, Verdict>> => {
+  const verdicts = new Map<string, Verdict>(customerIds.map((id) => [id, ACK]));
+  // The broadcast, the recipients, the customers and the channel (named by the message, else read once the broadcast names it), in one read.
+  const n = customerIds.length;
+  const read = await batchGetEach([
+    broadcastKey(ws, broadcastId),
+    ...customerIds.map((id) => recipientKey(ws, broadcastId, id)),
+    ...customerIds.map((id) => customerKey(ws, id)),
+    ...(channelId ? [channelKey(ws, channelId)] : []),
+  ]);
+  const [broadcastItem, found, customerItems, channelItem] = [read[0], read.slice(1, 1 + n), read.slice(1 + n, 1 + 2 * n), read[1 + 2 * n]];
+  const customers = new Map(customerIds.map((id, i) => [id, customerItems[i] && customerFromItem(customerItems[i])]));
   const now = Date.now();
-  if (r.recipient.status === 'sending' && r.leaseUntil !== undefined && r.leaseUntil >= now) return later(r.leaseUntil - now + 1000);
-  if (r.notBefore !== undefined && r.notBefore > now) return later(r.notBefore - now);
-  const stored = await getBroadcastState(ws, broadcastId);
-  if (!stored) return ACK;
+  const due: [string, StoredRecipient][] = [];
+  customerIds.forEach((id, i) => {
+    const r = found[i] && storedOf(found[i]);
+    if (!r || (r.recipient.status !== 'queued' && r.recipient.status !== 'sending')) return;
+    if (r.recipient.status === 'sending' && r.leaseUntil !== undefined && r.leaseUntil >= now) verdicts.set(id, later(r.leaseUntil - now + 1000));
+    else if (r.notBefore !== undefined && r.notBefore > now) verdicts.set(id, later(r.notBefore - now));
+    else due.push([id, r]);
+  });
+  if (due.length === 0 || !broadcastItem) return verdicts;
+  const stored = stateOf(broadcastItem);
   const fannedOut = stored.broadcast.status === 'sending' && stored.fannedOut;
-  const settle = async (to: 'failed' | 'skipped' | 'cancelled', reason: string, lease?: number) => {
-    await settleRecipient(ws, broadcastId, customerId, { from: ['queued', 'sending'], to, reason, stats: { [to]: 1 }, lease }, new Date());
+  const settles: { customerId: string; settle: Settle }[] = [];
+  const finish = async () => {
+    await settleRecipients(ws, broadcastId, settles, new Date());
     await maybeComplete(ws, broadcastId, fannedOut);
-    return ACK;
+    return verdicts;
   };
-  if (stored.broadcast.status === 'cancelled') return settle('cancelled', 'broadcast_cancelled');
-  if (stored.broadcast.status !== 'sending') return ACK;
-  const channel = await channelWithSecrets(ws, stored.broadcast.channelId);
-  if (!channel) return settle('failed', 'channel_deleted');
-  if (channel.account.status !== 'connected') return settle('failed', channel.account.status === 'error' ? 'channel_error' : 'channel_disconnected');
-  const wait = await takeSendSlot(ws, channel.account._id, channel.account.ratePerSecond);
-  if (wait > 0) return later(wait);
+  const settleAll = (settle: Settle) => {
+    for (const [customerId] of due) settles.push({ customerId, settle });
+    return finish();
+  };
+  if (stored.broadcast.status === 'cancelled') return settleAll(settled('cancelled', 'broadcast_cancelled'));
+  if (stored.broadcast.status !== 'sending') return verdicts;
+  const channel =
+    channelId === stored.broadcast.channelId
+      ? channelItem && (await openChannel(ws, channelItem))
+      : await channelWithSecrets(ws, stored.broadcast.channelId);
+  if (!channel) return settleAll(settled('failed', 'channel_deleted'));
+  if (channel.account.status !== 'connected') return settleAll(settled('failed', channel.account.status === 'error' ? 'channel_error' : 'channel_disconnected'));
+
+  const { granted, waitMs } = await takeSendSlots(ws, channel.account._id, channel.account.ratePerSecond, due.length);
+  for (const [id] of due.slice(granted)) verdicts.set(id, later(waitMs));
   const lease = Date.now() + RECIPIENT_LEASE_MS;
-  if (!(await claimRecipient(ws, broadcastId, customerId, r, Date.now(), lease))) return later(1000);
-  const attempts = r.attempts + 1;
-  const [item] = await batchGet([customerKey(ws, customerId)]);
-  const customer = item ? customerFromItem(item) : undefined;
-  if (!customer || customer.blocked) return settle('skipped', customer ? 'customer_blocked' : 'customer_not_found', lease);
-  const key = `${broadcastId}.${customerId}`;
+  const claimed = await claimRecipients(ws, broadcastId, due.slice(0, granted), Date.now(), lease);
+  for (const [id] of due.slice(0, granted)) if (!claimed.has(id)) verdicts.set(id, later(1000));
   const { broadcast } = stored;
-  const result = await providers[channel.account.type].send(channel.account, channel.secrets, {
-    tenant: ws,
-    key,
-    kind: 'broadcast',
-    to: customer,
-    content: broadcast.content,
-    attachments: [],
-    subject: broadcast.subject,
-    references: [],
-    context: { broadcast: { _id: broadcast._id, name: broadcast.name } },
-    attempt: attempts,
-  });
-  return sendOutcome(result, { tenant: ws, channelId: channel.account._id, key, kind: 'broadcast' }, {
-    attempts,
-    sent: async (ok) => {
-      const writes = [...ok.writes, sendRecord(ws, channel.account._id, key, { target: 'recipient', broadcastId, customerId })];
-      const sent = await settleRecipient(ws, broadcastId, customerId, { from: 'sending', to: 'sent', stats: { sent: 1 }, lease, writes }, new Date());
-      if (sent) for (const status of ok.receipts) await recipientReceipt(ws, broadcastId, customerId, status, undefined, new Date());
-      await maybeComplete(ws, broadcastId, fannedOut);
-      return ACK;
-    },
-    retry: async (delayMs) => {
-      await postponeRecipient(ws, broadcastId, customerId, lease, Date.now() + delayMs);
-      return later(delayMs);
-    },
-    failed: async (reason, accountError) => {
-      if (accountError) await markChannelErrored(ws, channel.account._id, reason, new Date());
-      return settle('failed', reason, lease);
-    },
-  });
+  await Promise.all(
+    due.filter(([id]) => claimed.has(id)).map(async ([customerId, r]) => {
+      const customer = customers.get(customerId);
+      if (!customer || customer.blocked) return settles.push({ customerId, settle: settled('skipped', customer ? 'customer_blocked' : 'customer_not_found', lease) });
+      const attempts = r.attempts + 1;
+      const key = `${broadcastId}.${customerId}`;
+      const result = await providers[channel.account.type].send(channel.account, channel.secrets, {
+        tenant: ws,
+        key,
+        kind: 'broadcast',
+        to: customer,
+        content: broadcast.content,
+        attachments: [],
+        subject: broadcast.subject,
+        references: [],
+        context: { broadcast: { _id: broadcast._id, name: broadcast.name } },
+        attempt: attempts,
+      });
+      verdicts.set(
+        customerId,
+        await sendOutcome(result, { tenant: ws, channelId: channel.account._id, key, kind: 'broadcast' }, {
+          attempts,
+          sent: async (ok) => {
+            const writes = [...ok.writes, sendRecord(ws, channel.account._id, key, { target: 'recipient', broadcastId, customerId })];
+            settles.push({ customerId, settle: { from: 'sending', to: 'sent', receipts: ok.receipts, stats: sentStats(ok.receipts), lease, writes } });
+            return ACK;
+          },
+          retry: async (delayMs) => {
+            await postponeRecipient(ws, broadcastId, customerId, lease, Date.now() + delayMs);
+            return later(delayMs);
+          },
+          failed: async (reason, accountError) => {
+            if (accountError) await markChannelErrored(ws, channel.account._id, reason, new Date());
+            settles.push({ customerId, settle: settled('failed', reason, lease) });
+            return ACK;
+          },
+        }),
+      );
+    }),
+  );
+  return finish();
 };
 
-export const handleBroadcastMessage = (m: BroadcastMessage): Promise<Verdict> =>
-  m.kind === 'start' ? start(m.workspaceId, m.broadcastId) : sendToRecipient(m.workspaceId, m.broadcastId, m.customerId);
+/** Handles one batch's messages: each `start` on its own, the `recipient` ones of a broadcast together. */
+export const broadcastGroup = (m: BroadcastMessage, messageId: string): string => (m.kind === 'start' ? messageId : `${m.workspaceId}#${m.broadcastId}`);
+
+export const handleBroadcastMessages = async (messages: BroadcastMessage[]): Promise<Verdict[]> => {
+  const [first] = messages;
+  if (first!.kind === 'start') return [await start(first!.workspaceId, first!.broadcastId)];
+  const recipients = messages as RecipientMessage[];
+  const verdicts = await sendToRecipients(first!.workspaceId, first!.broadcastId, recipients[0]!.channelId, [...new Set(recipients.map((m) => m.customerId))]);
+  return recipients.map((m) => verdicts.get(m.customerId)!);
+};
+
+/** One message on its own (as a batch of one). */
+export const handleBroadcastMessage = async (m: BroadcastMessage): Promise<Verdict> => (await handleBroadcastMessages([m]))[0]!;

@@ -24,12 +24,18 @@ const readChunk = async (keys: Key[], consistent: boolean, found: Map<string, Re
   }
 };
 
-/** Items for `keys` in the order of `keys` (missing ones left out); unprocessed keys are retried with backoff. */
-export const batchGet = async (keys: readonly Key[], { consistent = true } = {}): Promise<Record<string, unknown>[]> => {
+const readAll = async (keys: readonly Key[], consistent: boolean): Promise<Map<string, Record<string, unknown>>> => {
   const found = new Map<string, Record<string, unknown>>();
   for (let i = 0; i < keys.length; i += CHUNK) await readChunk(keys.slice(i, i + CHUNK), consistent, found);
-  return keys.flatMap((k) => {
-    const item = found.get(`${k.pk}|${k.sk}`);
-    return item ? [item] : [];
-  });
+  return found;
 };
+
+/** Each key's item (undefined when missing), in the order of `keys`; unprocessed keys are retried with backoff. */
+export const batchGetEach = async (keys: readonly Key[], { consistent = true } = {}): Promise<(Record<string, unknown> | undefined)[]> => {
+  const found = await readAll(keys, consistent);
+  return keys.map((k) => found.get(`${k.pk}|${k.sk}`));
+};
+
+/** Items for `keys` in the order of `keys` (missing ones left out). */
+export const batchGet = async (keys: readonly Key[], opts: { consistent?: boolean } = {}): Promise<Record<string, unknown>[]> =>
+  (await batchGetEach(keys, opts)).filter((item) => item !== undefined);

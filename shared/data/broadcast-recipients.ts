@@ -6,6 +6,7 @@ import type { Recipient, RecipientStatus, Stats } from '../domain/broadcasts/bro
 import { broadcastPartition, bumpStats, stillSending } from './broadcasts';
 import { outboxItem } from './outbox';
 import { queryPage, type PageRequest } from './query';
+import { retryOnConflict } from './retry';
 import { commit, createItem, updateItem, type Write } from './transact';
 
 /**
@@ -13,7 +14,7 @@ import { commit, createItem, updateItem, type Write } from './transact';
  * customer reached through two tags, or a fan-out that runs twice, is one recipient. The send state is on
  * the item: `leaseUntil` (a worker holds the send), `attempts`, `notBefore` (a retry's earliest time).
  */
-const key = (ws: string, broadcastId: string, customerId: string) => ({ pk: broadcastPartition(ws, broadcastId), sk: `RCPT#${customerId}` });
+export const recipientKey = (ws: string, broadcastId: string, customerId: string) => ({ pk: broadcastPartition(ws, broadcastId), sk: `RCPT#${customerId}` });
 const FIELDS = ['broadcastId', 'customerId', 'status', 'reason', 'sentAt', 'updatedAt'] as const;
 const fromItem = (item: Record<string, unknown>): Recipient => Object.fromEntries(FIELDS.map((f) => [f, item[f] ?? null])) as unknown as Recipient;
 
@@ -24,10 +25,17 @@ export interface StoredRecipient {
   notBefore?: number;
 }
 
+/** A recipient item read by the caller (at `recipientKey`). */
+export const storedOf = (item: Record<string, unknown>): StoredRecipient => ({
+  recipient: fromItem(item),
+  attempts: (item.attempts as number | undefined) ?? 0,
+  leaseUntil: item.leaseUntil as number | undefined,
+  notBefore: item.notBefore as number | undefined,
+});
+
 export const getRecipient = async (ws: string, broadcastId: string, customerId: string): Promise<StoredRecipient | undefined> => {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: key(ws, broadcastId, customerId), ConsistentRead: true }));
-  if (!Item) return undefined;
-  return { recipient: fromItem(Item), attempts: (Item.attempts as number | undefined) ?? 0, leaseUntil: Item.leaseUntil as number | undefined, notBefore: Item.notBefore as number | undefined };
+  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: recipientKey(ws, broadcastId, customerId), ConsistentRead: true }));
+  return Item && storedOf(Item);
 };
 
 export const listRecipients = async (ws: string, broadcastId: string, page: PageRequest) => {
@@ -36,15 +44,69 @@ export const listRecipients = async (ws: string, broadcastId: string, page: Page
 };
 
 class Exists extends Error {}
+class NotHeld extends Error {}
 
-/** Adds a recipient (queued, or skipped with a reason) and counts it; false when the fan-out already had. */
-export const addRecipient = async (ws: string, broadcastId: string, customerId: string, skip: string | undefined, now: Date): Promise<boolean> => {
+/** Writes per transaction, one under DynamoDB's 100 to leave room for the stats counter. */
+const MAX_WRITES = 99;
+
+/** Splits `parts` into runs whose writes fit one transaction beside the stats counter. */
+const transactionsOf = <T extends { writes: Write[] }>(parts: T[]): T[][] => {
+  const runs: { parts: T[]; size: number }[] = [];
+  for (const part of parts) {
+    const last = runs.at(-1);
+    if (last && last.size + part.writes.length <= MAX_WRITES) {
+      last.parts.push(part);
+      last.size += part.writes.length;
+    } else runs.push({ parts: [part], size: part.writes.length });
+  }
+  return runs.map((r) => r.parts);
+};
+
+const sumStats = (all: Partial<Stats>[]): Partial<Stats> => {
+  const sum: Partial<Stats> = {};
+  for (const stats of all) for (const [name, n] of Object.entries(stats) as [keyof Stats, number][]) sum[name] = (sum[name] ?? 0) + n;
+  return sum;
+};
+
+interface Part {
+  writes: Write[];
+  stats: Partial<Stats>;
+  /** The part committed on its own, when its run's transaction failed on some part's condition. */
+  alone: () => Promise<unknown>;
+}
+
+/**
+ * Commits `parts` a transaction at a time, each with one bump of their summed stats; when a condition of
+ * one part fails (`NotHeld`, `Exists`), that transaction's parts are committed one by one instead, so each
+ * applies or not on its own. A transaction that lost a race with another writer is simply run again.
+ */
+const commitEach = async (ws: string, broadcastId: string, parts: Part[]): Promise<void> => {
+  for (const run of transactionsOf(parts)) {
+    try {
+      await retryOnConflict(() => commit([...run.flatMap((p) => p.writes), bumpStats(ws, broadcastId, sumStats(run.map((p) => p.stats)))]));
+    } catch (error) {
+      if (!(error instanceof NotHeld || error instanceof Exists)) throw error;
+      for (const part of run) await part.alone();
+    }
+  }
+};
+
+export interface NewRecipient {
+  customerId: string;
+  /** Why the customer is skipped (blocked, unknown); a recipient without one is queued. */
+  skip?: string;
+}
+
+const recipientCreate = (ws: string, broadcastId: string, now: Date, { customerId, skip }: NewRecipient): Write => {
   const recipient: Recipient = { broadcastId, customerId, status: skip ? 'skipped' : 'queued', reason: skip ?? null, sentAt: null, updatedAt: now.toISOString() };
+  return createItem({ ...recipientKey(ws, broadcastId, customerId), type: 'BROADCAST_RECIPIENT', attempts: 0, ...recipient }, () => new Exists());
+};
+const addedStats = ({ skip }: NewRecipient): Partial<Stats> => (skip ? { recipients: 1, skipped: 1 } : { recipients: 1 });
+
+/** Adds one recipient (queued, or skipped with a reason) and counts it; false when the fan-out already had. */
+const addRecipient = async (ws: string, broadcastId: string, r: NewRecipient, now: Date): Promise<boolean> => {
   try {
-    await commit([
-      createItem({ ...key(ws, broadcastId, customerId), type: 'BROADCAST_RECIPIENT', attempts: 0, ...recipient }, () => new Exists()),
-      bumpStats(ws, broadcastId, skip ? { recipients: 1, skipped: 1 } : { recipients: 1 }),
-    ]);
+    await retryOnConflict(() => commit([recipientCreate(ws, broadcastId, now, r), bumpStats(ws, broadcastId, addedStats(r))]));
     return true;
   } catch (error) {
     if (error instanceof Exists) return false;
@@ -52,23 +114,30 @@ export const addRecipient = async (ws: string, broadcastId: string, customerId: 
   }
 };
 
-class NotHeld extends Error {}
-
 /**
- * Claims a queued recipient's send until `leaseUntil` (or takes over an expired lease) while the broadcast
- * is still sending, and only if nobody attempted it since `seen` was read: the claim is attempt `seen + 1`.
+ * Adds the fan-out's recipients and counts them, many per transaction; a recipient that exists already
+ * (the fan-out ran before) is neither added nor counted again.
  */
-export const claimRecipient = async (ws: string, broadcastId: string, customerId: string, seen: StoredRecipient, now: number, leaseUntil: number): Promise<boolean> => {
+export const addRecipients = (ws: string, broadcastId: string, recipients: NewRecipient[], now: Date): Promise<void> =>
+  commitEach(
+    ws,
+    broadcastId,
+    recipients.map((r) => ({ writes: [recipientCreate(ws, broadcastId, now, r)], stats: addedStats(r), alone: () => addRecipient(ws, broadcastId, r, now) })),
+  );
+
+const claimWrite = (ws: string, broadcastId: string, customerId: string, seen: StoredRecipient, now: number, leaseUntil: number): Write =>
+  updateItem(recipientKey(ws, broadcastId, customerId), 'SET #s = :sending, leaseUntil = :until ADD attempts :one', {
+    condition: '(#s = :queued OR (#s = :sending AND leaseUntil < :now)) AND attempts = :seen',
+    names: { '#s': 'status' },
+    values: { ':sending': 'sending', ':queued': 'queued', ':until': leaseUntil, ':now': now, ':one': 1, ':seen': seen.attempts },
+    onFail: () => new NotHeld(),
+  });
+
+const claimAll = async (ws: string, broadcastId: string, claims: [string, StoredRecipient][], now: number, leaseUntil: number): Promise<boolean> => {
   try {
-    await commit([
-      updateItem(key(ws, broadcastId, customerId), 'SET #s = :sending, leaseUntil = :until ADD attempts :one', {
-        condition: '(#s = :queued OR (#s = :sending AND leaseUntil < :now)) AND attempts = :seen',
-        names: { '#s': 'status' },
-        values: { ':sending': 'sending', ':queued': 'queued', ':until': leaseUntil, ':now': now, ':one': 1, ':seen': seen.attempts },
-        onFail: () => new NotHeld(),
-      }),
-      { ...stillSending(ws, broadcastId), onFail: () => new NotHeld() },
-    ]);
+    await retryOnConflict(() =>
+      commit([...claims.map(([id, seen]) => claimWrite(ws, broadcastId, id, seen, now, leaseUntil)), { ...stillSending(ws, broadcastId), onFail: () => new NotHeld() }]),
+    );
     return true;
   } catch (error) {
     if (error instanceof NotHeld) return false;
@@ -76,10 +145,25 @@ export const claimRecipient = async (ws: string, broadcastId: string, customerId
   }
 };
 
+/**
+ * Claims queued recipients' sends until `leaseUntil` (or takes over expired leases) while the broadcast is
+ * still sending, each only if nobody attempted it since `seen` was read: the claim is attempt `seen + 1`.
+ * All are claimed in one transaction; when one of them cannot be, each is tried on its own. Returns the
+ * customer ids claimed.
+ */
+export const claimRecipients = async (ws: string, broadcastId: string, claims: [string, StoredRecipient][], now: number, leaseUntil: number): Promise<Set<string>> => {
+  if (claims.length === 0) return new Set();
+  if (claims.length > 1 && (await claimAll(ws, broadcastId, claims, now, leaseUntil))) return new Set(claims.map(([id]) => id));
+  const held = await Promise.all(claims.map(async (claim) => ((await claimAll(ws, broadcastId, [claim], now, leaseUntil)) ? [claim[0]] : [])));
+  return new Set(held.flat());
+};
+
 export interface Settle {
   from: RecipientStatus | RecipientStatus[];
   to: RecipientStatus;
   reason?: string | null;
+  /** Receipts the provider gave with the send (`to` is then `sent`): the recipient ends at the last one. */
+  receipts?: ('delivered' | 'read')[];
   stats: Partial<Stats>;
   /** Only while the caller holds this lease. */
   lease?: number;
@@ -92,26 +176,38 @@ const EVENTS: Partial<Record<RecipientStatus, 'broadcast.recipient.delivered' | 
 };
 
 /**
- * Moves a recipient from one of `from` to `to`, with its stats and event, in one transaction conditional
+ * The writes that move a recipient from one of `from` to `to` (and on through its receipts), with the
+ * event of each status it passes, conditional on its status (and lease): a repeated or stale outcome
+ * fails the condition. The stats are the caller's to bump.
+ */
+const settleWrites = (ws: string, broadcastId: string, customerId: string, s: Settle, now: Date): { writes: Write[]; after: Recipient } => {
+  const from = Array.isArray(s.from) ? s.from : [s.from];
+  const at = now.toISOString();
+  const path = [s.to, ...(s.receipts ?? [])].map((status): Recipient => ({ broadcastId, customerId, status, reason: s.reason ?? null, sentAt: s.to === 'sent' ? at : null, updatedAt: at }));
+  const after = path.at(-1)!;
+  const values: Record<string, unknown> = { ':to': after.status, ':reason': after.reason, ':at': at, ...Object.fromEntries(from.map((f, i) => [`:f${i}`, f])) };
+  if (s.lease !== undefined) values[':lease'] = s.lease;
+  const sets = ['#s = :to', 'reason = :reason', 'updatedAt = :at', ...(s.to === 'sent' ? ['sentAt = :at'] : [])];
+  const condition = `(${from.map((_, i) => `#s = :f${i}`).join(' OR ')})${s.lease !== undefined ? ' AND leaseUntil = :lease' : ''}`;
+  const events = path.flatMap((recipient) => {
+    const type = EVENTS[recipient.status];
+    return type ? [outboxItem(buildEnvelope(type, ws, { recipient }, { now }))] : [];
+  });
+  return {
+    writes: [updateItem(recipientKey(ws, broadcastId, customerId), `SET ${sets.join(', ')} REMOVE leaseUntil, notBefore`, { condition, names: { '#s': 'status' }, values, onFail: () => new NotHeld() }), ...events, ...(s.writes ?? [])],
+    after,
+  };
+};
+
+/**
+ * Moves a recipient from one of `from` to `to`, with its stats and events, in one transaction conditional
  * on its status (and lease): a repeated or stale outcome changes nothing. Returns the recipient, or
  * undefined when it did not apply.
  */
 export const settleRecipient = async (ws: string, broadcastId: string, customerId: string, s: Settle, now: Date): Promise<Recipient | undefined> => {
-  const from = Array.isArray(s.from) ? s.from : [s.from];
-  const at = now.toISOString();
-  const after: Recipient = { broadcastId, customerId, status: s.to, reason: s.reason ?? null, sentAt: s.to === 'sent' ? at : null, updatedAt: at };
-  const values: Record<string, unknown> = { ':to': s.to, ':reason': after.reason, ':at': at, ...Object.fromEntries(from.map((f, i) => [`:f${i}`, f])) };
-  if (s.lease !== undefined) values[':lease'] = s.lease;
-  const sets = ['#s = :to', 'reason = :reason', 'updatedAt = :at', ...(s.to === 'sent' ? ['sentAt = :at'] : [])];
-  const condition = `(${from.map((_, i) => `#s = :f${i}`).join(' OR ')})${s.lease !== undefined ? ' AND leaseUntil = :lease' : ''}`;
-  const event = EVENTS[s.to];
+  const { writes, after } = settleWrites(ws, broadcastId, customerId, s, now);
   try {
-    await commit([
-      updateItem(key(ws, broadcastId, customerId), `SET ${sets.join(', ')} REMOVE leaseUntil, notBefore`, { condition, names: { '#s': 'status' }, values, onFail: () => new NotHeld() }),
-      bumpStats(ws, broadcastId, s.stats),
-      ...(event ? [outboxItem(buildEnvelope(event, ws, { recipient: after }, { now }))] : []),
-      ...(s.writes ?? []),
-    ]);
+    await retryOnConflict(() => commit([...writes, bumpStats(ws, broadcastId, s.stats)]));
   } catch (error) {
     if (error instanceof NotHeld) return undefined;
     throw error;
@@ -122,10 +218,25 @@ export const settleRecipient = async (ws: string, broadcastId: string, customerI
   return stored ? { ...after, sentAt: stored.recipient.sentAt } : after;
 };
 
+/**
+ * Settles several recipients of one broadcast, many per transaction (each part as `settleRecipient` would);
+ * a part whose condition fails changes nothing, and the others still apply.
+ */
+export const settleRecipients = (ws: string, broadcastId: string, settles: { customerId: string; settle: Settle }[], now: Date): Promise<void> =>
+  commitEach(
+    ws,
+    broadcastId,
+    settles.map(({ customerId, settle }) => ({
+      writes: settleWrites(ws, broadcastId, customerId, settle, now).writes,
+      stats: settle.stats,
+      alone: () => settleRecipient(ws, broadcastId, customerId, settle, now),
+    })),
+  );
+
 /** Gives a held send back (status queued again), to be retried no earlier than `notBefore`. */
 export const postponeRecipient = async (ws: string, broadcastId: string, customerId: string, leaseUntil: number, notBefore: number): Promise<void> => {
   await commit([
-    updateItem(key(ws, broadcastId, customerId), 'SET #s = :queued, notBefore = :nb REMOVE leaseUntil', {
+    updateItem(recipientKey(ws, broadcastId, customerId), 'SET #s = :queued, notBefore = :nb REMOVE leaseUntil', {
       condition: 'leaseUntil = :lease',
       names: { '#s': 'status' },
       values: { ':queued': 'queued', ':nb': notBefore, ':lease': leaseUntil },

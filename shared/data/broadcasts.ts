@@ -20,7 +20,8 @@ import { versionedUpdate } from './versioned';
  * and its recipients a partition, pk=<tenant>#BROADCAST#<id>.
  */
 export const DUE_INDEX = 'BROADCASTS_DUE';
-const key = (ws: string, id: string) => ({ pk: tenantPk(ws), sk: `BROADCAST#${id}` });
+export const broadcastKey = (ws: string, id: string) => ({ pk: tenantPk(ws), sk: `BROADCAST#${id}` });
+const key = broadcastKey;
 export const broadcastPartition = (ws: string, id: string) => tenantPk(ws, 'BROADCAST', id);
 const statsCounter = (ws: string, id: string): Counter => ({ pk: broadcastPartition(ws, id), sk: 'STATS', shards: 8 });
 const COUNTER = 'broadcasts';
@@ -51,12 +52,19 @@ export const readStats = async (ws: string, id: string): Promise<Stats> => {
 /** Adds to the broadcast's stats, in the transaction that settles a recipient. */
 export const bumpStats = (ws: string, id: string, deltas: Partial<Stats>): Write => bump(statsCounter(ws, id), deltas as Record<string, number>);
 
+export type BroadcastState = Omit<StoredBroadcast, 'broadcast'> & { broadcast: Omit<Broadcast, 'stats'> };
+
+/** A broadcast item read by the caller (at `broadcastKey`), without the stats. */
+export const stateOf = (item: Record<string, unknown>): BroadcastState => ({
+  broadcast: Object.fromEntries(FIELDS.map((f) => [f, item[f] ?? null])) as unknown as Omit<Broadcast, 'stats'>,
+  version: item.version as number,
+  fannedOut: item.fannedOut === true,
+});
+
 /** The broadcast's own item, without the stats (which take a Query of their shards). */
-export const getBroadcastState = async (ws: string, id: string): Promise<(Omit<StoredBroadcast, 'broadcast'> & { broadcast: Omit<Broadcast, 'stats'> }) | undefined> => {
+export const getBroadcastState = async (ws: string, id: string): Promise<BroadcastState | undefined> => {
   const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: key(ws, id), ConsistentRead: true }));
-  if (!Item) return undefined;
-  const fields = Object.fromEntries(FIELDS.map((f) => [f, Item[f] ?? null]));
-  return { broadcast: fields as unknown as Omit<Broadcast, 'stats'>, version: Item.version as number, fannedOut: Item.fannedOut === true };
+  return Item && stateOf(Item);
 };
 
 export const getBroadcast = async (ws: string, id: string): Promise<StoredBroadcast | undefined> => {

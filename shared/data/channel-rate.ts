@@ -1,4 +1,3 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
@@ -6,25 +5,24 @@ import { tenantPk } from './keys';
 
 /**
  * A channel account's send rate: one counter per account per clock second, pk=<tenant>#CHRATE#<channel>
- * sk=<unix second>, admitted atomically below the rate whatever the number of workers, expiring by TTL.
- * Returns 0 when a send may go now, else the milliseconds until the next second.
+ * sk=<unix second>, expiring by TTL. A worker asks for `wanted` slots with one atomic ADD and is granted
+ * what the counter shows was still below the rate before its own addition, so the slots granted in a
+ * second never exceed the rate whatever the number of workers (a counter past the rate only means "full").
+ * `waitMs` is the time until the next second when fewer than `wanted` were granted.
  */
-export const takeSendSlot = async (ws: string, channelId: string, ratePerSecond: number, nowMs = Date.now()): Promise<number> => {
+export const takeSendSlots = async (ws: string, channelId: string, ratePerSecond: number, wanted: number, nowMs = Date.now()): Promise<{ granted: number; waitMs: number }> => {
   const second = Math.floor(nowMs / 1000);
-  try {
-    await dynamo().send(
-      new UpdateCommand({
-        TableName: config().TABLE_NAME,
-        Key: { pk: tenantPk(ws, 'CHRATE', channelId), sk: String(second) },
-        UpdateExpression: 'SET #ttl = :ttl ADD n :one',
-        ConditionExpression: 'attribute_not_exists(n) OR n < :rate',
-        ExpressionAttributeNames: { '#ttl': 'ttl' },
-        ExpressionAttributeValues: { ':one': 1, ':rate': ratePerSecond, ':ttl': second + 120 },
-      }),
-    );
-    return 0;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return (second + 1) * 1000 - nowMs;
-    throw error;
-  }
+  const { Attributes } = await dynamo().send(
+    new UpdateCommand({
+      TableName: config().TABLE_NAME,
+      Key: { pk: tenantPk(ws, 'CHRATE', channelId), sk: String(second) },
+      UpdateExpression: 'SET #ttl = :ttl ADD n :wanted',
+      ExpressionAttributeNames: { '#ttl': 'ttl' },
+      ExpressionAttributeValues: { ':wanted': wanted, ':ttl': second + 120 },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  const before = (Attributes!.n as number) - wanted;
+  const granted = Math.max(0, Math.min(wanted, ratePerSecond - before));
+  return { granted, waitMs: granted < wanted ? (second + 1) * 1000 - nowMs : 0 };
 };

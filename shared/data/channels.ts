@@ -19,7 +19,8 @@ import { versionedUpdate } from './versioned';
  * workspace counter `channels`. The secrets are one sealed attribute (`sealedSecrets`), bound to the
  * tenant and the account id; no read path returns it.
  */
-const key = (ws: string, id: string) => ({ pk: tenantPk(ws), sk: `CHANNEL#${id}` });
+export const channelKey = (ws: string, id: string) => ({ pk: tenantPk(ws), sk: `CHANNEL#${id}` });
+const key = channelKey;
 const COUNTER = 'channels';
 
 const FIELDS = ['_id', 'name', 'status', 'config', 'ratePerSecond', 'secretNames', 'lastError', 'createdAt', 'updatedAt'] as const;
@@ -56,9 +57,14 @@ export const requireChannel = async (ws: string, id: string): Promise<Account> =
 
 /** The account with its secrets opened: for the code that talks to its provider, never for a response. */
 export const channelWithSecrets = async (ws: string, id: string): Promise<{ account: Account; secrets: Secrets } | undefined> => {
-  const stored = await readStored(ws, id);
-  if (!stored) return undefined;
-  return { account: stored.account, secrets: JSON.parse(await secretBox().open(stored.sealed, sealContext(ws, id))) as Secrets };
+  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: key(ws, id), ConsistentRead: true }));
+  return Item && openChannel(ws, Item);
+};
+
+/** A channel item read by the caller (at `channelKey`), with its secrets opened. */
+export const openChannel = async (ws: string, item: Record<string, unknown>): Promise<{ account: Account; secrets: Secrets }> => {
+  const account = fromItem(item);
+  return { account, secrets: JSON.parse(await secretBox().open(item.sealedSecrets as string, sealContext(ws, account._id))) as Secrets };
 };
 
 const event = (type: Parameters<typeof buildEnvelope>[0], ws: string, account: Account, now: Date, changes?: ReturnType<typeof diff>) =>

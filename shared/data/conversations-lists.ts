@@ -7,7 +7,7 @@ import { fromIndexSk } from './keys';
 import { batchGet } from './batch-get';
 import { conversationKey, tagLinkKey } from './entity-keys';
 import { queryPage, type PageRequest } from './query';
-import { fromItem, listPartition, listsCounter, SNOOZED_INDEX } from './conversations';
+import { fromItem, listPartition, listTotal, SNOOZED_INDEX } from './conversations';
 
 export interface ConversationPage {
   conversations: Conversation[];
@@ -20,7 +20,7 @@ export const listConversations = async (ws: string, filters: ConversationFilters
   const source = listSource(filters);
   const [result, total] = await Promise.all(
     'list' in source
-      ? [queryPage({ pk: listPartition(ws, source.list), newestFirst: true }, page), readCounter(ws, listsCounter(source.list))]
+      ? [queryPage({ pk: listPartition(ws, source.list), newestFirst: true }, page), listTotal(ws, source.list)]
       : [
           queryPage({ pk: tagLinkKey(ws, source.tagId, 'conversation', '').pk, skPrefix: 'conversation#', newestFirst: true }, page),
           readCounter(ws, taggedCounter(source.tagId, 'conversation')),

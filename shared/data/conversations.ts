@@ -6,9 +6,9 @@ import { buildEnvelope, diff } from '../events/envelope';
 import { outboxItem } from './outbox';
 import { NotFoundError, ValidationError } from '../domain/errors';
 import { newConversation, type Change, type Conversation, type NewConversation } from '../domain/inbox/conversation';
-import { listMoves, listsOf } from '../domain/inbox/lists';
+import { listMoves, listsOf, statusParts } from '../domain/inbox/lists';
 import { channelExists } from './channels';
-import { bumpCounter, nextInSequence } from './counters';
+import { bumpCounter, nextInSequence, readCounter } from './counters';
 import { conversationKey, customerKey } from './entity-keys';
 import { tagIdsOf, tagLinkWrites, unchangedSinceRead } from './tag-links';
 import { lostRace, retryOnConflict } from './retry';
@@ -68,13 +68,31 @@ const eventsOf = (ws: string, before: Conversation, change: Change, now: Date): 
     return outboxItem(buildEnvelope(`inbox.conversation.${e.name}`, ws, { conversation: change.conversation }, { changes, now }));
   });
 
+/** The customer whose list this is: its total is the customer's own count of its conversations, kept in the same transactions. */
+const customerOf = (list: string) => (list.startsWith('customer:') ? list.slice('customer:'.length) : undefined);
+
+/** A list's counter bump, unless the list's total is kept elsewhere (its status parts' counters, its customer's count). */
+const counted = (ws: string, list: string, delta: number): Write[] => (statusParts(list) || customerOf(list) ? [] : [bumpCounter(ws, listsCounter(list), delta)]);
+
+/** A list's exact total: its counter, the sum of its status parts' counters, or its customer's count of conversations. */
+export const listTotal = async (ws: string, list: string): Promise<number> => {
+  const customerId = customerOf(list);
+  if (customerId) {
+    const { Item } = await dynamo().send(
+      new GetCommand({ TableName: config().TABLE_NAME, Key: customerKey(ws, customerId), ConsistentRead: true, ProjectionExpression: 'conversationCount' }),
+    );
+    return (Item?.conversationCount as number | undefined) ?? 0;
+  }
+  return (await Promise.all((statusParts(list) ?? [list]).map((l) => readCounter(ws, listsCounter(l))))).reduce((a, b) => a + b, 0);
+};
+
 /** List memberships and their counters follow the conversation's status, assignee, channel and customer. */
 const listWrites = (ws: string, before: Conversation | undefined, after: Conversation | undefined): Write[] => {
   const { leave, join } = listMoves(before, after);
   const c = (after ?? before)!;
   return [
-    ...leave.flatMap((l) => [deleteItem(listMembership(ws, l, c)), bumpCounter(ws, listsCounter(l), -1)]),
-    ...join.flatMap((l) => [createItem({ ...listMembership(ws, l, c), type: 'CONV_LIST', conversationId: c._id }), bumpCounter(ws, listsCounter(l), 1)]),
+    ...leave.flatMap((l) => [deleteItem(listMembership(ws, l, c)), ...counted(ws, l, -1)]),
+    ...join.flatMap((l) => [createItem({ ...listMembership(ws, l, c), type: 'CONV_LIST', conversationId: c._id }), ...counted(ws, l, 1)]),
   ];
 };
 
@@ -118,7 +136,7 @@ export const customerCount = (ws: string, customerId: string, delta: number): Wr
 /** The items a newly created conversation consists of, and the lists whose counters it adds to (for bulk loads). */
 export const createdItems = (ws: string, c: Conversation) => ({
   items: [toItem(ws, c), ...listsOf(c).map((l) => ({ ...listMembership(ws, l, c), type: 'CONV_LIST', conversationId: c._id }))],
-  counters: listsOf(c).map(listsCounter),
+  counters: listsOf(c).filter((l) => !statusParts(l) && !customerOf(l)).map(listsCounter),
 });
 
 /** Display numbers come from a per-workspace sequence. */

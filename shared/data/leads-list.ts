@@ -1,5 +1,5 @@
 import { ValidationError } from '../domain/errors';
-import { leadListSource, type LeadFilters } from '../domain/crm/lead-lists';
+import { leadListSource, leadStatusParts, type LeadFilters } from '../domain/crm/lead-lists';
 import { stayView, type StageStay } from '../domain/crm/lead';
 import { stageOf } from '../domain/crm/pipeline';
 import { readCounter } from './counters';
@@ -23,7 +23,7 @@ export const listLeads = async (ws: string, filters: LeadFilters, page: PageRequ
   await checkStageOfPipeline(ws, filters);
   const { ids, total, nextCursor } =
     'list' in source
-      ? await readList(ws, 'lead', source.list, page, { newestFirst: true })
+      ? await readList(ws, 'lead', source.list, page, { newestFirst: true, parts: leadStatusParts(source.list) })
       : await Promise.all([
           queryPage({ pk: tagLinkKey(ws, source.tagId, 'lead', '').pk, skPrefix: 'lead#', newestFirst: true }, page),
           readCounter(ws, taggedCounter(source.tagId, 'lead')),

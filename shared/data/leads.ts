@@ -6,7 +6,7 @@ import { buildEnvelope, diff } from '../events/envelope';
 import { NotFoundError, ValidationError } from '../domain/errors';
 import { systemActivity } from '../domain/crm/activity';
 import { editLead, moveLead, newLead, type Lead, type LeadChange, type LeadFields } from '../domain/crm/lead';
-import { leadListsOf } from '../domain/crm/lead-lists';
+import { leadListsOf, leadStatusParts } from '../domain/crm/lead-lists';
 import { firstOpenStage, stageOf, type Pipeline, type Stage } from '../domain/crm/pipeline';
 import { byCreation } from '../domain/lists';
 import { activityWrites } from './activity-writes';
@@ -68,6 +68,7 @@ export const requireLead = async (ws: string, id: string): Promise<StoredLead> =
   return stored;
 };
 
+const hasStatusParts = (list: string) => leadStatusParts(list) !== undefined;
 const memberships = (lead: Lead) => byCreation(leadListsOf(lead), lead);
 
 /** What a lead adds to its stage's counters (negated when it leaves). */
@@ -130,7 +131,7 @@ export interface NewLeadInput extends LeadFields {
 /** The items a new lead consists of, and the lists whose counters it adds to (for bulk loads). */
 export const createdLeadItems = (ws: string, lead: Lead) => ({
   items: [toItem(ws, lead), stayItem(ws, lead, 1), ...membershipItems(ws, 'lead', lead._id, memberships(lead))],
-  lists: leadListsOf(lead),
+  lists: leadListsOf(lead).filter((l) => !hasStatusParts(l)),
 });
 
 /** Creates a lead in its stage: the lead, its first stay, its lists, its stage's counters and `crm.lead.created`, in one transaction. */
@@ -144,7 +145,7 @@ export const createLead = async (ws: string, input: NewLeadInput, now: Date): Pr
         createItem(toItem(ws, lead)),
         createItem(stayItem(ws, lead, 1)),
         ...stageWrites(ws, undefined, lead, stage.kind),
-        ...membershipWrites(ws, 'lead', lead._id, [], memberships(lead)),
+        ...membershipWrites(ws, 'lead', lead._id, [], memberships(lead), hasStatusParts),
         ...linkChecks(ws, lead),
         outboxItem(buildEnvelope('crm.lead.created', ws, { lead }, { now })),
       ],
@@ -180,7 +181,7 @@ const mutateLead = (
       [
         versionedUpdate(leadKey(ws, id), stored.version, before, after, { skip: ['tagIds'], set: step.set }),
         ...stageWrites(ws, before, after, step.kind),
-        ...membershipWrites(ws, 'lead', id, memberships(before), memberships(after)),
+        ...membershipWrites(ws, 'lead', id, memberships(before), memberships(after), hasStatusParts),
         ...linkChecks(ws, changedLinks(before, after)),
         ...eventsOf(ws, before, step.change, now),
         ...(step.extra ?? []),
@@ -250,7 +251,7 @@ export const deleteLead = async (ws: string, id: string, now: Date): Promise<Lea
       [
         deleteItem(leadKey(ws, id), unchangedSinceRead(version, tags)),
         ...stageWrites(ws, lead, undefined),
-        ...membershipWrites(ws, 'lead', id, memberships(lead), []),
+        ...membershipWrites(ws, 'lead', id, memberships(lead), [], hasStatusParts),
         ...tagLinkWrites(ws, 'lead', id, tags, -1, now),
         outboxItem(buildEnvelope('crm.lead.deleted', ws, { lead }, { now })),
       ],

@@ -16,15 +16,30 @@ export type ListKind = 'pipeline' | 'lead' | 'task' | 'activity' | 'member' | 'b
 export const listPk = (ws: string, kind: ListKind, list: string) => tenantPk(ws, `${kind.toUpperCase()}LIST`, list);
 export const listCounter = (kind: ListKind, list: string) => `${kind}s:${list}`;
 
-/** The membership items and counters that follow an entity from `before` to `after` (either empty for a create or delete). */
-export const membershipWrites = (ws: string, kind: ListKind, id: string, before: readonly Membership[], after: readonly Membership[]): Write[] => {
+/**
+ * The membership items and counters that follow an entity from `before` to `after` (either empty for a
+ * create or delete). A list `uncounted` names keeps no counter: its total is the sum of its parts' (see
+ * `listTotal`), or never read from a counter.
+ */
+export const membershipWrites = (
+  ws: string,
+  kind: ListKind,
+  id: string,
+  before: readonly Membership[],
+  after: readonly Membership[],
+  uncounted: (list: string) => boolean = () => false,
+): Write[] => {
   const { leave, join, counts } = membershipMoves(before, after);
   return [
     ...leave.map((m) => deleteItem({ pk: listPk(ws, kind, m.list), sk: m.order })),
     ...join.map((m) => createItem({ pk: listPk(ws, kind, m.list), sk: m.order, type: 'LIST_MEMBER', entityId: id })),
-    ...counts.map(([list, delta]) => bumpCounter(ws, listCounter(kind, list), delta)),
+    ...counts.filter(([list]) => !uncounted(list)).map(([list, delta]) => bumpCounter(ws, listCounter(kind, list), delta)),
   ];
 };
+
+/** A list's exact total: its counter, or for a list that is the union of `parts` (disjoint lists), the sum of theirs. */
+export const listTotal = async (ws: string, kind: ListKind, list: string, parts?: string[]): Promise<number> =>
+  parts ? (await Promise.all(parts.map((p) => readCounter(ws, listCounter(kind, p))))).reduce((a, b) => a + b, 0) : readCounter(ws, listCounter(kind, list));
 
 /** A transaction guard: the list has no members. */
 export const listIsEmpty = (ws: string, kind: ListKind, list: string, onFail: () => Error): Write => counterIsZero(ws, listCounter(kind, list), onFail);
@@ -49,14 +64,14 @@ export const readList = async (
   kind: ListKind,
   list: string,
   page: PageRequest,
-  opts: { newestFirst?: boolean; before?: string; from?: string; upTo?: string } = {},
+  opts: { newestFirst?: boolean; before?: string; from?: string; upTo?: string; parts?: string[] } = {},
 ): Promise<ListRead> => {
   const range = opts.from !== undefined ? { skBetween: [opts.from, opts.upTo ?? '\uffff'] as const } : { skUpTo: opts.upTo };
   const partition = { pk: listPk(ws, kind, list), newestFirst: opts.newestFirst, skBelow: opts.before, ...range };
   const ranged = opts.before !== undefined || opts.from !== undefined || opts.upTo !== undefined;
   const [result, total] = await Promise.all([
     queryPage(partition, page),
-    ranged ? countItems(partition) : readCounter(ws, listCounter(kind, list)),
+    ranged ? countItems(partition) : listTotal(ws, kind, list, opts.parts),
   ]);
   return { ids: result.items.map((i) => i.entityId as string), total, nextCursor: result.nextCursor };
 };

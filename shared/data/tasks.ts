@@ -14,6 +14,8 @@ import {
   owedReminder,
   taskListSource,
   taskListsOf,
+  taskStatusParts,
+  uncountedTaskList,
   type Task,
   type TaskChange,
   type TaskFields,
@@ -83,7 +85,7 @@ export const createTask = async (ws: string, input: TaskFields & { title: string
     transact(
       [
         createItem({ ...taskKey(ws, task._id), type: 'TASK', version: 1, ...task, ...dueIndex(ws, task, null) }),
-        ...membershipWrites(ws, 'task', task._id, [], taskListsOf(task)),
+        ...membershipWrites(ws, 'task', task._id, [], taskListsOf(task), uncountedTaskList),
         ...linkChecks(ws, task),
         event(ws, 'created', undefined, undefined, task, now),
         ...(extra?.(task) ?? []),
@@ -117,7 +119,7 @@ const mutateTask = (ws: string, id: string, decide: (stored: StoredTask) => Task
           set: { ...index, ...(remindedFor ? { remindedFor } : {}) },
           remove: index ? [] : ['gsi1pk', 'gsi1sk'],
         }),
-        ...membershipWrites(ws, 'task', id, taskListsOf(before), taskListsOf(after)),
+        ...membershipWrites(ws, 'task', id, taskListsOf(before), taskListsOf(after), uncountedTaskList),
         ...linkChecks(ws, changedLinks(before, after)),
         ...step.change.events.map((e) => event(ws, e.name, before, e, after, now)),
         ...(step.extra ?? []),
@@ -145,7 +147,7 @@ export const deleteTask = (ws: string, id: string, now: Date): Promise<Task> =>
     await transact(
       [
         deleteItem(taskKey(ws, id), { condition: '#v = :v', names: { '#v': 'version' }, values: { ':v': stored.version } }),
-        ...membershipWrites(ws, 'task', id, taskListsOf(stored.task), []),
+        ...membershipWrites(ws, 'task', id, taskListsOf(stored.task), [], uncountedTaskList),
         event(ws, 'deleted', undefined, undefined, stored.task, now),
       ],
       lostRace,
@@ -158,7 +160,7 @@ export const listTasks = async (ws: string, filters: TaskFilters, page: PageRequ
   const source = taskListSource(filters);
   const { ids, total, nextCursor } = source.overdue
     ? await readList(ws, 'task', source.list, page, { before: now.toISOString() })
-    : await readList(ws, 'task', source.list, page, { newestFirst: true });
+    : await readList(ws, 'task', source.list, page, { newestFirst: true, parts: taskStatusParts(source.list) });
   return { tasks: await readItems(ids.map((id) => taskKey(ws, id)), fromItem), total, nextCursor };
 };
 

@@ -4,7 +4,7 @@ import { dynamo } from '../../shared/aws/dynamo';
 import { config } from '../../shared/config';
 import { objectId } from '../../shared/ids';
 import { bumpCounter } from '../../shared/data/counters';
-import { createdItems, listPartition } from '../../shared/data/conversations';
+import { createdItems, customerCount, listPartition } from '../../shared/data/conversations';
 import { createCustomer } from '../../shared/data/customers';
 import { tenantPk } from '../../shared/data/keys';
 import { queryPage } from '../../shared/data/query';
@@ -31,7 +31,7 @@ const seed = async (ws: string, customerId: string) => {
     counters = created.counters;
   }
   await batchWriteAll(items);
-  await transact(counters.map((name) => bumpCounter(ws, name, CONVERSATIONS)));
+  await transact([...counters.map((name) => bumpCounter(ws, name, CONVERSATIONS)), customerCount(ws, customerId, CONVERSATIONS)]);
   await transact([createItem({ pk: tenantPk(ws), sk: 'SEQUENCE#conversation', n: CONVERSATIONS })]);
 };
 

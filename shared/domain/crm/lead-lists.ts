@@ -1,6 +1,6 @@
 import { ValidationError } from '../errors';
 import { UNASSIGNED } from '../lists';
-import type { Lead, LeadStatus } from './lead';
+import { LEAD_STATUSES, type Lead, type LeadStatus } from './lead';
 
 /** The list of a customer's leads. */
 export const leadsOfCustomer = (customerId: string): string => `customer:${customerId}`;
@@ -21,6 +21,16 @@ export const leadListsOf = (l: Pick<Lead, 'pipelineId' | 'stageId' | 'status' | 
     `assignee:${assignee}:status:${l.status}`,
     ...(l.customerId ? [leadsOfCustomer(l.customerId)] : []),
   ];
+};
+
+/**
+ * The lists that are the union of one list per status (a lead has one status at a time): `all`, a
+ * pipeline's and an assignee's. Their total is the sum of those lists' counters, so they keep no counter of their own.
+ */
+export const leadStatusParts = (list: string): string[] | undefined => {
+  if (list === 'all') return LEAD_STATUSES.map((s) => `status:${s}`);
+  const owner = /^((?:pipeline|assignee):[^:]+)$/.exec(list)?.[1];
+  return owner ? LEAD_STATUSES.map((s) => `${owner}:status:${s}`) : undefined;
 };
 
 export interface LeadFilters {

@@ -102,6 +102,19 @@ export const taskListsOf = (t: Task): Membership[] => {
   ];
 };
 
+/**
+ * The lists that are the union of one list per status (a task has one status at a time): `all` and an
+ * assignee's. Their total is the sum of those lists' counters, so they keep no counter of their own.
+ */
+export const taskStatusParts = (list: string): string[] | undefined => {
+  if (list === 'all') return TaskStatus.options.map((s) => `status:${s}`);
+  const assignee = /^assignee:([^:]+)$/.exec(list)?.[1];
+  return assignee ? TaskStatus.options.map((s) => `assignee:${assignee}:status:${s}`) : undefined;
+};
+
+/** Lists that keep no counter: those with status parts, and the due lists (an overdue total counts the members due so far). */
+export const uncountedTaskList = (list: string): boolean => taskStatusParts(list) !== undefined || list === 'due' || list.startsWith('due:');
+
 export interface TaskFilters {
   status?: TaskStatus;
   assigneeId?: string;

@@ -1,5 +1,5 @@
 import { ValidationError } from '../errors';
-import type { Conversation, Status } from './conversation';
+import { STATUSES, type Conversation, type Status } from './conversation';
 
 /**
  * Every conversation is a member of a few named lists, one per filter the API offers. A list is a
@@ -18,6 +18,16 @@ export const listsOf = (c: Pick<Conversation, 'status' | 'assigneeId' | 'channel
     `channel:${c.channel}`,
     `customer:${c.customerId}`,
   ];
+};
+
+/**
+ * The lists that are the union of one list per status (a conversation has one status at a time): `all`
+ * and an assignee's. Their total is the sum of those lists' counters, so they keep no counter of their own.
+ */
+export const statusParts = (list: string): string[] | undefined => {
+  if (list === 'all') return STATUSES.map((s) => `status:${s}`);
+  const assignee = /^assignee:([^:]+)$/.exec(list)?.[1];
+  return assignee ? STATUSES.map((s) => `assignee:${assignee}:status:${s}`) : undefined;
 };
 
 export interface ConversationFilters {

@@ -4,7 +4,7 @@ import { editLead, moveLead, newLead, stayView } from '../../../shared/domain/cr
 import { leadListSource } from '../../../shared/domain/crm/lead-lists';
 import { Money } from '../../../shared/domain/crm/money';
 import { newPipeline } from '../../../shared/domain/crm/pipeline';
-import { completeTask, editTask, isDue, newTask, taskListSource, taskListsOf } from '../../../shared/domain/crm/task';
+import { completeTask, editTask, isDue, newTask, taskListSource, taskListsOf, taskStatusParts, uncountedTaskList } from '../../../shared/domain/crm/task';
 import { membershipMoves, type Membership } from '../../../shared/domain/lists';
 
 const t0 = new Date('2026-01-01T00:00:00.000Z');
@@ -80,6 +80,13 @@ describe('tasks', () => {
     expect(taskListsOf(completeTask(task, t1).task).some((m) => m.list.startsWith('due'))).toBe(false);
     expect(taskListSource({ overdue: true, assigneeId: 'a' })).toEqual({ list: 'due:assignee:a', overdue: true });
     expect(() => taskListSource({ leadId: 'l', status: 'open' })).toThrow(expect.objectContaining({ code: 'VALIDATION_ERROR' }));
+  });
+
+  it('keeps counters only for the lists whose total is read from one and is no sum of others', () => {
+    const task = newTask({ title: 'Call', dueAt: t1.toISOString(), leadId: 'l'.repeat(24) }, 't'.repeat(24), t0);
+    expect(taskListsOf(task).filter((m) => !uncountedTaskList(m.list)).map((m) => m.list)).toEqual(['status:open', 'assignee:none:status:open', `lead:${'l'.repeat(24)}`]);
+    expect(taskStatusParts('assignee:none')).toEqual(['assignee:none:status:open', 'assignee:none:status:completed']);
+    expect(taskStatusParts('all')).toEqual(['status:open', 'status:completed']);
   });
 });
 

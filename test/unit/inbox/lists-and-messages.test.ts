@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { newConversation, type Conversation } from '../../../shared/domain/inbox/conversation';
 import { assign, edit, unassign } from '../../../shared/domain/inbox/edits';
-import { listMoves, listSource, listsOf } from '../../../shared/domain/inbox/lists';
+import { listMoves, listSource, listsOf, statusParts } from '../../../shared/domain/inbox/lists';
+import { leadListsOf, leadStatusParts } from '../../../shared/domain/crm/lead-lists';
 import { applyMessage, newMessage } from '../../../shared/domain/inbox/message';
 
 const now = new Date('2026-01-01T00:00:00Z');
@@ -11,6 +12,17 @@ const agent = 'b'.repeat(24);
 describe('conversation lists', () => {
   it('puts a conversation in one list per filter', () => {
     expect(listsOf(base)).toEqual(['all', 'status:open', 'assignee:none', 'assignee:none:status:open', 'channel:email', `customer:${base.customerId}`]);
+  });
+
+  it('counts only the lists whose total is not the sum of one list per status', () => {
+    const withParts = listsOf({ ...base, assigneeId: agent }).filter((l) => statusParts(l));
+    expect(withParts).toEqual(['all', `assignee:${agent}`]);
+    expect(statusParts(`assignee:${agent}`)).toEqual(['open', 'pending', 'snoozed', 'closed'].map((s) => `assignee:${agent}:status:${s}`));
+    for (const l of listsOf(base).filter((l) => !statusParts(l))) expect(statusParts(l)).toBeUndefined();
+    const lead = { pipelineId: 'p'.repeat(24), stageId: 's'.repeat(24), status: 'open' as const, assigneeId: null, customerId: base.customerId };
+    expect(leadListsOf(lead).filter((l) => leadStatusParts(l))).toEqual(['all', `pipeline:${lead.pipelineId}`, 'assignee:none']);
+    expect(leadStatusParts(`pipeline:${lead.pipelineId}`)).toEqual(['open', 'won', 'lost'].map((s) => `pipeline:${lead.pipelineId}:status:${s}`));
+    expect(leadStatusParts(`pipeline:${lead.pipelineId}:status:open`)).toBeUndefined();
   });
 
   it('moves only the lists that change, and all of them on create and delete', () => {
