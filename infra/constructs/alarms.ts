@@ -1,10 +1,11 @@
-import { Duration } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, TreatMissingData, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
+import { Duration, Stack } from 'aws-cdk-lib';
+import { Alarm, ComparisonOperator, Metric, TreatMissingData, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { FilterPattern, MetricFilter, type ILogGroup } from 'aws-cdk-lib/aws-logs';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { FUNCTION_FAILURES_GRAPH } from './dashboard';
 
 export interface AlarmOptions {
   description: string;
@@ -16,11 +17,25 @@ export interface AlarmOptions {
 
 const PERIOD = Duration.minutes(5);
 
+/** Where each stack's function-failure count goes: one metric per stack, named after the stack. */
+export const FAILURES_NAMESPACE = 'Parley/FunctionFailures';
+
+/**
+ * Lambda's own end-of-invocation record (JSON log format) for an invocation that did not succeed: an
+ * unhandled error, a timeout or running out of memory, exactly what the `Errors` metric counts.
+ */
+export const FAILED_INVOCATION = FilterPattern.all(
+  FilterPattern.stringValue('$.type', '=', 'platform.report'),
+  FilterPattern.stringValue('$.record.status', '!=', 'success'),
+);
+
 /**
  * The alarms of one stack, all notifying the alarm topic. Missing data (no traffic) is never an alarm.
  * Each stack owns the alarms of its own resources, so removing a route or queue never needs a cross-stack edit.
  */
 export class Alarms extends Construct {
+  private failures?: Metric;
+
   constructor(scope: Construct, id: string, private readonly topic: ITopic) {
     super(scope, id);
   }
@@ -48,14 +63,24 @@ export class Alarms extends Construct {
     });
   }
 
-  /** Unhandled errors (crashes, timeouts) and throttles of one function. */
-  functionHealth(id: string, fn: IFunction, what: string): void {
-    this.add(`${id}Errors`, fn.metricErrors({ period: PERIOD, statistic: 'Sum' }), {
-      description: `${what}: the function failed (unhandled error or timeout).`,
-      threshold: 1,
+  /**
+   * Counts the failed invocations of one function into its stack's failure metric (a log metric filter costs
+   * nothing, and publishes nothing while nothing fails). The stack's one alarm on that metric is made with
+   * the first function; the dashboard's failures graph names the function.
+   */
+  functionFailures(id: string, logGroup: ILogGroup): void {
+    const stack = Stack.of(this);
+    new MetricFilter(this, `${id}Failures`, {
+      logGroup,
+      filterPattern: FAILED_INVOCATION,
+      metricNamespace: FAILURES_NAMESPACE,
+      metricName: stack.stackName,
+      metricValue: '1',
     });
-    this.add(`${id}Throttles`, fn.metricThrottles({ period: PERIOD, statistic: 'Sum' }), {
-      description: `${what}: invocations were throttled (account or reserved concurrency exhausted).`,
+    if (this.failures) return;
+    this.failures = new Metric({ namespace: FAILURES_NAMESPACE, metricName: stack.stackName, period: PERIOD, statistic: 'Sum' });
+    this.add('FunctionFailures', this.failures, {
+      description: `${stack.stackName}: a function failed (unhandled error, timeout or out of memory). The "${FUNCTION_FAILURES_GRAPH}" graph of the stage's dashboard names it (docs/operations/alarms.md).`,
       threshold: 1,
     });
   }

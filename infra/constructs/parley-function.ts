@@ -98,7 +98,7 @@ const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
 
 /**
  * The house Lambda: Node 22 on arm64, bundled (AWS SDK included) minified ESM with source maps, its own log
- * group with retention, JSON logs, X-Ray, an alarm on errors and throttles, and exactly the table and queue
+ * group with retention, JSON logs, X-Ray, its failures counted towards its stack's alarm, and exactly the table and queue
  * permissions and environment its wiring `access` declares.
  */
 export class ParleyFunction extends NodejsFunction {
@@ -159,7 +159,7 @@ export class ParleyFunction extends NodejsFunction {
     NagSuppressions.addResourceSuppressions(this, [
       { id: 'AwsSolutions-L1', reason: 'docs/operations/deploy.md pins nodejs22.x (the runtime the project is built and tested for), not the newest Node runtime.' },
     ]);
-    platform.alarms.functionHealth(id, this, props.title);
+    platform.alarms.functionFailures(id, logGroup);
   }
 
   override addEnvironment(key: string, value: string, options?: Parameters<NodejsFunction['addEnvironment']>[2]): this {
