@@ -17,7 +17,7 @@ export interface AlarmOptions {
 
 const PERIOD = Duration.minutes(5);
 
-/** Where each stack's function-failure count goes: one metric per stack, named after the stack. */
+/** Where function failures are counted: one metric per alarm, named after the stack that holds the alarm. */
 export const FAILURES_NAMESPACE = 'Parley/FunctionFailures';
 
 /**
@@ -34,8 +34,6 @@ export const FAILED_INVOCATION = FilterPattern.all(
  * Each stack owns the alarms of its own resources, so removing a route or queue never needs a cross-stack edit.
  */
 export class Alarms extends Construct {
-  private failures?: Metric;
-
   constructor(scope: Construct, id: string, private readonly topic: ITopic) {
     super(scope, id);
   }
@@ -64,23 +62,24 @@ export class Alarms extends Construct {
   }
 
   /**
-   * Counts the failed invocations of one function into its stack's failure metric (a log metric filter costs
-   * nothing, and publishes nothing while nothing fails). The stack's one alarm on that metric is made with
-   * the first function; the dashboard's failures graph names the function.
+   * Counts the failed invocations of one function into its group's failure metric, named after the stack that
+   * alarms on it (a log metric filter costs nothing, and publishes nothing while nothing fails).
    */
-  functionFailures(id: string, logGroup: ILogGroup): void {
-    const stack = Stack.of(this);
+  functionFailures(id: string, logGroup: ILogGroup, group: string): void {
     new MetricFilter(this, `${id}Failures`, {
       logGroup,
       filterPattern: FAILED_INVOCATION,
       metricNamespace: FAILURES_NAMESPACE,
-      metricName: stack.stackName,
+      metricName: group,
       metricValue: '1',
     });
-    if (this.failures) return;
-    this.failures = new Metric({ namespace: FAILURES_NAMESPACE, metricName: stack.stackName, period: PERIOD, statistic: 'Sum' });
-    this.add('FunctionFailures', this.failures, {
-      description: `${stack.stackName}: a function failed (unhandled error, timeout or out of memory). The "${FUNCTION_FAILURES_GRAPH}" graph of the stage's dashboard names it (docs/operations/alarms.md).`,
+  }
+
+  /** The one alarm on the failures of every function counted into this stack's group; the dashboard names the function. */
+  failures(what: string): Alarm {
+    const group = Stack.of(this).stackName;
+    return this.add('FunctionFailures', new Metric({ namespace: FAILURES_NAMESPACE, metricName: group, period: PERIOD, statistic: 'Sum' }), {
+      description: `${what}: a function failed (unhandled error, timeout or out of memory). The "${FUNCTION_FAILURES_GRAPH}" graph of the stage's dashboard names it (docs/operations/alarms.md).`,
       threshold: 1,
     });
   }

@@ -44,6 +44,8 @@ export interface Platform {
   /** The wiring's KMS keys by name, with the variable that carries each key's ARN. */
   keys: ReadonlyMap<string, { key: IKey; idEnv: string }>;
   alarms: Alarms;
+  /** The stack whose failure alarm counts this function's failed invocations. */
+  failureGroup: string;
 }
 
 export interface ParleyFunctionProps {
@@ -152,7 +154,7 @@ export class ParleyFunction extends LambdaFunction {
     NagSuppressions.addResourceSuppressions(this, [
       { id: 'AwsSolutions-L1', reason: 'docs/operations/deploy.md pins nodejs22.x (the runtime the project is built and tested for), not the newest Node runtime.' },
     ]);
-    platform.alarms.functionFailures(id, logGroup);
+    platform.alarms.functionFailures(id, logGroup, platform.failureGroup);
   }
 
   override addEnvironment(key: string, value: string, options?: Parameters<LambdaFunction['addEnvironment']>[2]): this {

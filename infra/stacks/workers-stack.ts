@@ -49,6 +49,7 @@ export class WorkersStack extends Stack {
     super(scope, id, props);
     const platform = stackPlatform(this, props);
     const { stage, alarms } = platform;
+    alarms.failures('Workers (queue consumers, rule targets, schedules)');
 
     for (const { spec, queue } of platform.queues.values()) {
       const { batchSize, maxConcurrency } = spec.consumer;
