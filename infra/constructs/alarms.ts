@@ -1,10 +1,11 @@
-import { Duration } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, TreatMissingData, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
+import { Duration, Stack } from 'aws-cdk-lib';
+import { Alarm, ComparisonOperator, Metric, TreatMissingData, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { FilterPattern, MetricFilter, type ILogGroup } from 'aws-cdk-lib/aws-logs';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { FUNCTION_FAILURES_GRAPH } from './dashboard';
 
 export interface AlarmOptions {
   description: string;
@@ -15,6 +16,18 @@ export interface AlarmOptions {
 }
 
 const PERIOD = Duration.minutes(5);
+
+/** Where function failures are counted: one metric per alarm, named after the stack that holds the alarm. */
+export const FAILURES_NAMESPACE = 'Parley/FunctionFailures';
+
+/**
+ * Lambda's own end-of-invocation record (JSON log format) for an invocation that did not succeed: an
+ * unhandled error, a timeout or running out of memory, exactly what the `Errors` metric counts.
+ */
+export const FAILED_INVOCATION = FilterPattern.all(
+  FilterPattern.stringValue('$.type', '=', 'platform.report'),
+  FilterPattern.stringValue('$.record.status', '!=', 'success'),
+);
 
 /**
  * The alarms of one stack, all notifying the alarm topic. Missing data (no traffic) is never an alarm.
@@ -48,14 +61,25 @@ export class Alarms extends Construct {
     });
   }
 
-  /** Unhandled errors (crashes, timeouts) and throttles of one function. */
-  functionHealth(id: string, fn: IFunction, what: string): void {
-    this.add(`${id}Errors`, fn.metricErrors({ period: PERIOD, statistic: 'Sum' }), {
-      description: `${what}: the function failed (unhandled error or timeout).`,
-      threshold: 1,
+  /**
+   * Counts the failed invocations of one function into its group's failure metric, named after the stack that
+   * alarms on it (a log metric filter costs nothing, and publishes nothing while nothing fails).
+   */
+  functionFailures(id: string, logGroup: ILogGroup, group: string): void {
+    new MetricFilter(this, `${id}Failures`, {
+      logGroup,
+      filterPattern: FAILED_INVOCATION,
+      metricNamespace: FAILURES_NAMESPACE,
+      metricName: group,
+      metricValue: '1',
     });
-    this.add(`${id}Throttles`, fn.metricThrottles({ period: PERIOD, statistic: 'Sum' }), {
-      description: `${what}: invocations were throttled (account or reserved concurrency exhausted).`,
+  }
+
+  /** The one alarm on the failures of every function counted into this stack's group; the dashboard names the function. */
+  failures(what: string): Alarm {
+    const group = Stack.of(this).stackName;
+    return this.add('FunctionFailures', new Metric({ namespace: FAILURES_NAMESPACE, metricName: group, period: PERIOD, statistic: 'Sum' }), {
+      description: `${what}: a function failed (unhandled error, timeout or out of memory). The "${FUNCTION_FAILURES_GRAPH}" graph of the stage's dashboard names it (docs/operations/alarms.md).`,
       threshold: 1,
     });
   }

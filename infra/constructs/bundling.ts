@@ -1,43 +1,108 @@
-import { OutputFormat, SourceMapMode, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
-import type { BuildOptions } from 'esbuild';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { AssetHashType, Stack } from 'aws-cdk-lib';
+import { Code } from 'aws-cdk-lib/aws-lambda';
+import { build, buildSync, version, type BuildOptions, type Metafile } from 'esbuild';
+import type { Construct } from 'constructs';
+
+const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
+/** Bundles by entry and settings, each with the content hashes of the files it was built from (gitignored). */
+export const BUNDLE_CACHE = join(REPO_ROOT, '.build', 'bundles');
 
 /**
- * The one set of esbuild settings for every function: the house construct hands them to NodejsFunction and
- * the bundle benchmark hands them to esbuild directly, so the measured bundles are the deployed ones.
- * The AWS SDK is bundled (not taken from the runtime) so versions are pinned and tree-shaken.
+ * The one set of esbuild settings for every function: the house construct bundles with them and the bundle
+ * benchmark hands them to esbuild directly, so the measured bundles are the deployed ones. Single minified ESM
+ * files with a linked source map; the AWS SDK is bundled (not taken from the runtime) so versions are pinned
+ * and tree-shaken.
  */
-const settings = {
-  target: 'node22',
-  minify: true,
-  sourcesContent: false,
-  mainFields: ['module', 'main'],
-  // Some CommonJS dependencies call require() for Node built-ins; ESM output has no require of its own.
-  banner: "import { createRequire as __parleyRequire } from 'node:module'; const require = __parleyRequire(import.meta.url);",
-};
-
-export const nodejsBundling: BundlingOptions = {
-  target: settings.target,
-  format: OutputFormat.ESM,
-  minify: settings.minify,
-  sourceMap: true,
-  sourceMapMode: SourceMapMode.DEFAULT,
-  sourcesContent: settings.sourcesContent,
-  mainFields: settings.mainFields,
-  banner: settings.banner,
-  externalModules: [],
-  bundleAwsSDK: true,
-  forceDockerBundling: false,
-};
-
 export const esbuildOptions: BuildOptions = {
   bundle: true,
   platform: 'node',
   format: 'esm',
-  target: settings.target,
-  minify: settings.minify,
+  target: 'node22',
+  minify: true,
   sourcemap: true,
-  sourcesContent: settings.sourcesContent,
-  mainFields: settings.mainFields,
-  banner: { js: settings.banner },
+  sourcesContent: false,
+  mainFields: ['module', 'main'],
+  // Some CommonJS dependencies call require() for Node built-ins; ESM output has no require of its own.
+  banner: { js: "import { createRequire as __parleyRequire } from 'node:module'; const require = __parleyRequire(import.meta.url);" },
   outExtension: { '.js': '.mjs' },
+};
+
+const sha = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
+const SETTINGS = sha(JSON.stringify({ version, esbuildOptions }));
+/** A handler's cache key: its path (relative to the repo root) under the current settings and esbuild version. */
+const keyOf = (entry: string) => sha(`${SETTINGS}\n${entry}`).slice(0, 32);
+const assetDir = (key: string) => join(BUNDLE_CACHE, key, 'asset');
+const inputsFile = (key: string) => join(BUNDLE_CACHE, key, 'inputs.json');
+
+const fileHashes = new Map<string, string | undefined>();
+const hashOf = (path: string): string | undefined => {
+  if (!fileHashes.has(path)) {
+    const file = resolve(REPO_ROOT, path);
+    fileHashes.set(path, existsSync(file) ? sha(readFileSync(file)) : undefined);
+  }
+  return fileHashes.get(path);
+};
+
+/** A cached bundle is fresh while every file it was built from has the content it had then. */
+const fresh = (key: string): boolean => {
+  if (!existsSync(inputsFile(key))) return false;
+  const inputs = JSON.parse(readFileSync(inputsFile(key), 'utf8')) as Record<string, string>;
+  return Object.entries(inputs).every(([path, hash]) => hashOf(path) === hash);
+};
+
+const optionsFor = (entries: string[]): BuildOptions => ({
+  ...esbuildOptions,
+  entryPoints: Object.fromEntries(entries.map((entry) => [`${keyOf(entry)}/asset/index`, resolve(REPO_ROOT, entry)])),
+  outdir: BUNDLE_CACHE,
+  absWorkingDir: REPO_ROOT,
+  metafile: true,
+  logLevel: 'error',
+});
+
+/** Records what each new bundle was built from; written last, so a bundle interrupted mid-write is never taken as fresh. */
+const record = (entries: string[], metafile: Metafile) => {
+  for (const entry of entries) {
+    const key = keyOf(entry);
+    const output = Object.entries(metafile.outputs).find(([path]) => resolve(REPO_ROOT, path) === join(assetDir(key), 'index.mjs'));
+    if (!output) throw new Error(`esbuild wrote no bundle for ${entry}`);
+    const inputs = Object.keys(output[1].inputs).filter((path) => existsSync(resolve(REPO_ROOT, path)));
+    for (const path of inputs) fileHashes.delete(path);
+    writeFileSync(inputsFile(key), JSON.stringify(Object.fromEntries(inputs.map((path) => [path, hashOf(path)]))));
+  }
+};
+
+const stale = (entries: Iterable<string>) => [...new Set(entries)].filter((entry) => !fresh(keyOf(entry)));
+
+/**
+ * Bundles every handler whose cached bundle is missing or stale in one esbuild run (esbuild shares the
+ * parsing and uses every core), so the constructs then find them all in the cache.
+ */
+export const prebundle = async (entries: Iterable<string>): Promise<void> => {
+  const missing = stale(entries);
+  if (!missing.length) return;
+  mkdirSync(BUNDLE_CACHE, { recursive: true });
+  record(missing, (await build(optionsFor(missing))).metafile!);
+};
+
+const bundled = (entry: string): string => {
+  const missing = stale([entry]);
+  if (missing.length) {
+    mkdirSync(BUNDLE_CACHE, { recursive: true });
+    record(missing, buildSync(optionsFor(missing)).metafile!);
+  }
+  return assetDir(keyOf(entry));
+};
+
+/**
+ * A handler's deployment package (`index.mjs` and its map; handler `index.handler`). When the stack's bundling
+ * is skipped (`aws:cdk:bundling-stacks`, as template tests do), an empty asset named by the handler stands in.
+ */
+export const functionCode = (scope: Construct, entry: string): Code => {
+  if (Stack.of(scope).bundlingRequired) return Code.fromAsset(bundled(entry));
+  const empty = join(BUNDLE_CACHE, 'skipped');
+  mkdirSync(empty, { recursive: true });
+  return Code.fromAsset(empty, { assetHash: keyOf(entry), assetHashType: AssetHashType.CUSTOM });
 };

@@ -5,6 +5,9 @@ import { METRIC_NAMESPACE, SERVICE } from '../../shared/observability/metrics';
 
 const PERIOD = Duration.minutes(5);
 
+/** The dashboard graph the failure alarms send the reader to. */
+export const FUNCTION_FAILURES_GRAPH = 'Function errors and throttles';
+
 /**
  * The stage's operations dashboard: Parley's own metrics, which the functions write as CloudWatch embedded
  * metric format log lines (no API call). Metrics split by a dimension (route, outcome) are drawn with a
@@ -44,6 +47,15 @@ export class ParleyDashboard extends Construct {
       graph('Workflow steps by outcome', [search('WorkflowSteps', ['outcome'], 'Sum', 'steps')]),
       graph('Channel sends by outcome (broadcasts, replies)', [search('BroadcastSends', ['outcome'], 'Sum', 'broadcast'), search('ReplySends', ['outcome'], 'Sum', 'reply')]),
     );
+    // Lambda's own metrics by function: the graph that names the function behind a stack's failure alarm.
+    const lambda = (metric: string) =>
+      new MathExpression({
+        expression: `SEARCH('{AWS/Lambda,FunctionName} MetricName="${metric}" "Parley-${stage}-"', 'Sum', ${PERIOD.toSeconds()})`,
+        usingMetrics: {},
+        label: metric,
+        period: PERIOD,
+      });
+    this.dashboard.addWidgets(new GraphWidget({ title: FUNCTION_FAILURES_GRAPH, left: [lambda('Errors'), lambda('Throttles')], width: 24, height: 6 }));
     this.dashboard.addWidgets(
       new SingleValueWidget({
         title: 'Refusals and replays (5 min)',

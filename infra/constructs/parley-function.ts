@@ -1,10 +1,8 @@
-import { resolve } from 'node:path';
 import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, Function as LambdaFunction, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
-import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
@@ -15,7 +13,7 @@ import type { FunctionSpec, QueueSpec } from '../wiring/types';
 import { grantsFor, type FunctionKind, type Grant } from '../wiring/grants';
 import type { Stage } from '../stacks/stage';
 import type { Alarms } from './alarms';
-import { nodejsBundling } from './bundling';
+import { functionCode } from './bundling';
 import { FAULT_AFTER_ENV, FAULT_ENV } from '../local/faults';
 
 /** Memory and timeout per kind; a wiring spec may override either. */
@@ -46,6 +44,8 @@ export interface Platform {
   /** The wiring's KMS keys by name, with the variable that carries each key's ARN. */
   keys: ReadonlyMap<string, { key: IKey; idEnv: string }>;
   alarms: Alarms;
+  /** The stack whose failure alarm counts this function's failed invocations. */
+  failureGroup: string;
 }
 
 export interface ParleyFunctionProps {
@@ -94,14 +94,12 @@ const statementOf = (grant: Grant, platform: Platform, user: string): PolicyStat
   });
 };
 
-const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
-
 /**
  * The house Lambda: Node 22 on arm64, bundled (AWS SDK included) minified ESM with source maps, its own log
- * group with retention, JSON logs, X-Ray, an alarm on errors and throttles, and exactly the table and queue
+ * group with retention, JSON logs, X-Ray, its failures counted towards its stack's alarm, and exactly the table and queue
  * permissions and environment its wiring `access` declares.
  */
-export class ParleyFunction extends NodejsFunction {
+export class ParleyFunction extends LambdaFunction {
   /** The wiring entry this function deploys. */
   readonly spec: FunctionSpec;
   readonly kind: FunctionKind;
@@ -117,10 +115,8 @@ export class ParleyFunction extends NodejsFunction {
       queueNamed(platform.queues, name, spec.handler),
     );
     super(scope, id, {
-      entry: resolve(REPO_ROOT, spec.handler),
-      handler: 'handler',
-      projectRoot: REPO_ROOT,
-      depsLockFilePath: resolve(REPO_ROOT, 'package-lock.json'),
+      code: functionCode(scope, spec.handler),
+      handler: 'index.handler',
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
       memorySize: spec.memoryMb ?? KIND_DEFAULTS[kind].memoryMb,
@@ -130,7 +126,6 @@ export class ParleyFunction extends NodejsFunction {
       logGroup,
       loggingFormat: LoggingFormat.JSON,
       tracing: Tracing.ACTIVE,
-      bundling: nodejsBundling,
       environment: {
         STAGE: stage.name,
         TABLE_NAME: platform.table.tableName,
@@ -159,10 +154,10 @@ export class ParleyFunction extends NodejsFunction {
     NagSuppressions.addResourceSuppressions(this, [
       { id: 'AwsSolutions-L1', reason: 'docs/operations/deploy.md pins nodejs22.x (the runtime the project is built and tested for), not the newest Node runtime.' },
     ]);
-    platform.alarms.functionHealth(id, this, props.title);
+    platform.alarms.functionFailures(id, logGroup, platform.failureGroup);
   }
 
-  override addEnvironment(key: string, value: string, options?: Parameters<NodejsFunction['addEnvironment']>[2]): this {
+  override addEnvironment(key: string, value: string, options?: Parameters<LambdaFunction['addEnvironment']>[2]): this {
     if ((FORBIDDEN_ENV as readonly string[]).includes(key)) throw new Error(`${key} is local-only and must never be set on a deployed function`);
     return super.addEnvironment(key, value, options);
   }

@@ -101,6 +101,7 @@ export class ApiStack extends Stack {
       new CfnOutput(this, 'DomainTarget', { value: domainName.regionalDomainName, description: `Point ${stage.domain!.name} (CNAME/alias) here` });
     }
 
+    alarms.failures('API (any route, or the fallback)');
     const period = Duration.minutes(5);
     alarms.add(
       'Api5xxRate',

@@ -9,7 +9,7 @@ import { HANDLER_AUTH } from './api-stack';
 import { stackPlatform, type FunctionStackProps } from './function-stack';
 import { pascal } from './queues-stack';
 
-/** About 9 resources per route (function, role, policy, log group, integration, route, permission, 2 alarms). */
+/** About 9 resources per route (function, role, policy, log group, metric filter, integration, route, permission). */
 export const MAX_ROUTES_PER_STACK = 45;
 
 /** `/api/v1/integrations/webhooks/{id}` → `integrations`: the stack a route is deployed in. */
@@ -32,7 +32,8 @@ export class RoutesStack extends Stack {
     if (props.routes.length > MAX_ROUTES_PER_STACK) {
       throw new Error(`API area "${props.area}" has ${props.routes.length} routes; a stack holds at most ${MAX_ROUTES_PER_STACK}: split the area's paths`);
     }
-    const platform = stackPlatform(this, props);
+    // Every route's failures count towards the API stack's one alarm.
+    const platform = stackPlatform(this, props, Stack.of(props.api).stackName);
     for (const route of props.routes) {
       const name = routeId(route);
       const fn = new ParleyFunction(this, name, { spec: route, kind: 'http', title: `${route.method} ${route.path}: ${route.summary}`, platform });

@@ -42,13 +42,14 @@ export interface WorkersStackProps extends FunctionStackProps {
 
 /**
  * Everything that runs without an HTTP request: one function per queue consumer (SQS event source with
- * partial batch responses), per bus rule and per schedule, each failure path ending in a dead-letter queue.
+ * partial batch responses), per bus rule and per schedule, every failure path ending in a dead-letter queue.
  */
 export class WorkersStack extends Stack {
   constructor(scope: Construct, id: string, props: WorkersStackProps) {
     super(scope, id, props);
     const platform = stackPlatform(this, props);
     const { stage, alarms } = platform;
+    alarms.failures('Workers (queue consumers, rule targets, schedules)');
 
     for (const { spec, queue } of platform.queues.values()) {
       const { batchSize, maxConcurrency } = spec.consumer;
@@ -56,9 +57,13 @@ export class WorkersStack extends Stack {
       fn.addEventSource(new SqsEventSource(queue, { batchSize, maxConcurrency, reportBatchItemFailures: true }));
     }
 
+    // One dead-letter queue for every rule and schedule: each message names its rule or schedule and target
+    // (attributes, or the failure record), and one alarm watches them all.
+    const dlq = deadLetterQueue(this, 'WorkersDlq', stage.dlqRetention, 'every bus rule and schedule (undeliverable and failed events)');
+    if (props.rules.length + props.schedules.length) alarms.deadLetters('WorkersDeadLetters', dlq, 'Bus rules and schedules');
+
     for (const rule of props.rules) {
       const name = `Rule${pascal(rule.name)}`;
-      const dlq = deadLetterQueue(this, `${name}Dlq`, stage.dlqRetention, `rule ${rule.name} (undeliverable and failed events)`);
       const fn = new ParleyFunction(this, name, { spec: rule.target, kind: 'event', title: `Bus rule ${rule.name}`, platform, asyncFailures: dlq });
       new Rule(this, `${name}Rule`, {
         eventBus: props.bus,
@@ -66,19 +71,16 @@ export class WorkersStack extends Stack {
         eventPattern: cdkPattern(rule.pattern),
         targets: [new LambdaFunction(fn, { deadLetterQueue: dlq, ...RULE_RETRY })],
       });
-      alarms.deadLetters(`${name}DeadLetters`, dlq, `Rule ${rule.name}`);
     }
 
     for (const schedule of props.schedules) {
       const name = `Schedule${pascal(schedule.name)}`;
-      const dlq = deadLetterQueue(this, `${name}Dlq`, stage.dlqRetention, `schedule ${schedule.name}`);
       const fn = new ParleyFunction(this, name, { spec: schedule.target, kind: 'schedule', title: `Schedule ${schedule.name}`, platform, asyncFailures: dlq });
       new Schedule(this, `${name}Timer`, {
         description: `Parley ${schedule.name}, every ${schedule.everyMinutes} min`,
         schedule: ScheduleExpression.rate(Duration.minutes(schedule.everyMinutes)),
         target: new InvokeFunction(fn, { deadLetterQueue: dlq, ...SCHEDULE_RETRY }),
       });
-      alarms.deadLetters(`${name}DeadLetters`, dlq, `Schedule ${schedule.name}`);
     }
   }
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { writeMeasured } from '../../infra/cost/measured';
 import { wiring } from '../../infra/wiring';
 import { busEvent } from '../../infra/local/event-router';
 import { invoke, nameOf } from '../../infra/local/lambda';
@@ -50,6 +51,7 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
       return [label, w.calls, per(w.items), per(w.units)] as [string, number, number, number];
     });
     rows.sort((a, b) => b[3] - a[3] || a[0].localeCompare(b[0]));
+    writeMeasured(rows.map(([label, calls, itemsPerCall, unitsPerCall]) => ({ what: label.replace(/ \(\d+\)$/, ''), calls, itemsPerCall, unitsPerCall })));
     return [
       {
         title: 'Write cost per call: every POST, PATCH and DELETE route and every consumer, heaviest first',
@@ -60,6 +62,7 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
           "entry), with a transaction's table units doubled as DynamoDB bills them. A route's calls include those the resource factories",
           'make to set up the other routes (realistic bodies); consumers are averaged over every invocation the run set off, each',
           'schedule once at the end. A consumer with 0 calls had nothing to do in this run.',
+          'Written to infra/cost/measured-writes.json, which `npm run cost` prices workloads with.',
         ],
       },
     ];

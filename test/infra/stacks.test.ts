@@ -1,6 +1,8 @@
 import type { CfnElement } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { FAILURES_NAMESPACE } from '../../infra/constructs/alarms';
+import { FUNCTION_FAILURES_GRAPH } from '../../infra/constructs/dashboard';
 import { FORBIDDEN_ENV, type ParleyFunction } from '../../infra/constructs/parley-function';
 import { FAULT_ENV } from '../../infra/local/faults';
 import { wiring } from '../../infra/wiring';
@@ -130,7 +132,7 @@ describe('rules and schedules', () => {
       EventPattern: { source: [OUTBOX_SOURCE], 'detail-type': [OUTBOX_DETAIL_TYPE], detail: { eventName: ['INSERT'] } },
       Targets: [
         Match.objectLike({
-          DeadLetterConfig: { Arn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^RuleFanoutDlq'), 'Arn'] } },
+          DeadLetterConfig: { Arn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^WorkersDlq'), 'Arn'] } },
           RetryPolicy: { MaximumRetryAttempts: 185, MaximumEventAgeInSeconds: 86_400 },
         }),
       ],
@@ -140,7 +142,7 @@ describe('rules and schedules', () => {
   it('park events the target function failed on after Lambda retries in the same DLQ', () => {
     app.template(app.stacks.workers).hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
       MaximumRetryAttempts: 2,
-      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [Match.stringLikeRegexp('^RuleFanoutDlq'), 'Arn'] } } },
+      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [Match.stringLikeRegexp('^WorkersDlq'), 'Arn'] } } },
     });
   });
 
@@ -148,7 +150,7 @@ describe('rules and schedules', () => {
     app.template(app.stacks.workers).hasResourceProperties('AWS::Scheduler::Schedule', {
       ScheduleExpression: 'rate(1 minute)',
       Target: Match.objectLike({
-        DeadLetterConfig: { Arn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^ScheduleWakeUpDlq'), 'Arn'] } },
+        DeadLetterConfig: { Arn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^WorkersDlq'), 'Arn'] } },
         RetryPolicy: Match.objectLike({ MaximumRetryAttempts: 3 }),
       }),
     });
@@ -329,7 +331,7 @@ describe('least privilege', () => {
       const named = [...(fn.spec.access.queues ?? []), ...consumed].map((name) => JSON.stringify(fn.stack.resolve(arnOf(name))));
       const ownDlq = [...touched].filter((r) => !named.includes(r));
       expect(named.every((r) => touched.has(r))).toBe(true);
-      if (fn.kind === 'event' || fn.kind === 'schedule') expect(ownDlq).toEqual([expect.stringMatching(/^\{"Fn::GetAtt":\["(Rule|Schedule)\w+Dlq/)]);
+      if (fn.kind === 'event' || fn.kind === 'schedule') expect(ownDlq).toEqual([expect.stringMatching(/^\{"Fn::GetAtt":\["WorkersDlq/)]);
       else expect(ownDlq).toEqual([]);
     }
   });
@@ -341,8 +343,8 @@ describe('alarms', () => {
 
   it('watch every dead-letter queue, the delivery queue age, the pipe and the API 5xx rate', () => {
     const dlqAlarms = alarms().filter((a) => a.Properties.MetricName === 'ApproximateNumberOfMessagesVisible');
-    // pipe DLQ + delivery DLQ + rule DLQ + schedule DLQ
-    expect(dlqAlarms).toHaveLength(4);
+    // pipe DLQ + delivery DLQ + the one DLQ of every rule and schedule
+    expect(dlqAlarms).toHaveLength(3);
     for (const a of dlqAlarms) expect(a.Properties).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
     expect(metricNames()).toEqual(expect.arrayContaining(['ApproximateAgeOfOldestMessage', 'ExecutionFailed']));
     app.template(app.stacks.api).hasResourceProperties('AWS::CloudWatch::Alarm', {
@@ -351,15 +353,66 @@ describe('alarms', () => {
     });
   });
 
-  it('watch errors and throttles of every function and notify the alarm topic', () => {
-    const count = app.functions().length;
-    expect(metricNames().filter((n) => n === 'Errors')).toHaveLength(count);
-    expect(metricNames().filter((n) => n === 'Throttles')).toHaveLength(count);
+  it('count every failed invocation of a function into one alarm for the API and one for the workers, and notify the alarm topic', () => {
+    expect(metricNames()).not.toContain('Errors');
+    const groupOf = (stack: (typeof app.all)[number]) => (app.stacks.routes.includes(stack as never) ? app.stacks.api.stackName : stack.stackName);
+    for (const stack of app.all.filter((s) => s !== app.stacks.site)) {
+      const template = app.template(stack);
+      const fns = app.functions().filter((f) => f.stack === stack);
+      const filters = Object.values(template.findResources('AWS::Logs::MetricFilter')) as Resource[];
+      expect(filters).toHaveLength(fns.length);
+      for (const fn of fns) {
+        const logGroup = stack.getLogicalId(fn.logGroup.node.defaultChild as CfnElement);
+        expect(filters.filter((f) => JSON.stringify(f.Properties.LogGroupName) === JSON.stringify({ Ref: logGroup }))).toHaveLength(1);
+      }
+      for (const f of filters) {
+        expect(f.Properties).toMatchObject({
+          FilterPattern: '{ ($.type = "platform.report") && ($.record.status != "success") }',
+          MetricTransformations: [{ MetricNamespace: FAILURES_NAMESPACE, MetricName: groupOf(stack), MetricValue: '1' }],
+        });
+        expect((f.Properties.MetricTransformations as Record<string, unknown>[])[0]).not.toHaveProperty('DefaultValue');
+      }
+    }
+    const failureAlarms = alarms().filter((a) => a.Properties.Namespace === FAILURES_NAMESPACE);
+    expect(failureAlarms.map((a) => a.Properties.MetricName).sort()).toEqual([app.stacks.api.stackName, app.stacks.workers.stackName]);
     for (const a of alarms()) {
-      expect(a.Properties).toMatchObject({
-        TreatMissingData: 'notBreaching',
-        AlarmActions: [{ 'Fn::ImportValue': expect.stringMatching(/AlarmTopic/) }],
-      });
+      expect(a.Properties.TreatMissingData).toBe('notBreaching');
+      expect(JSON.stringify(a.Properties.AlarmActions)).toMatch(/^\[\{"(Fn::ImportValue|Ref)":"[^"]*AlarmTopic/);
+    }
+  });
+
+  it('watch throttling once, region-wide, and draw errors and throttles by function on the dashboard the alarms name', () => {
+    const observability = app.template(app.stacks.observability);
+    observability.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/Lambda',
+      MetricName: 'Throttles',
+      Dimensions: Match.absent(),
+      AlarmActions: [{ Ref: Match.stringLikeRegexp('^AlarmTopic') }],
+    });
+    expect(metricNames().filter((n) => n === 'Throttles')).toHaveLength(1);
+    const body = JSON.stringify(Object.values(observability.findResources('AWS::CloudWatch::Dashboard'))[0]!.Properties.DashboardBody);
+    expect(body).toContain(FUNCTION_FAILURES_GRAPH);
+    for (const metric of ['Errors', 'Throttles']) expect(body).toMatch(new RegExp(`SEARCH\\('\\{AWS/Lambda,FunctionName\\} MetricName=\\W+${metric}\\W+Parley-dev-`));
+    for (const a of alarms().filter((a) => a.Properties.Namespace === FAILURES_NAMESPACE)) {
+      expect(a.Properties.AlarmDescription).toContain(FUNCTION_FAILURES_GRAPH);
+    }
+  });
+});
+
+describe('X-Ray sampling', () => {
+  it('traces read routes and schedules at 1 % with no reservoir, matched on the function names CloudFormation gives them', () => {
+    const rules = Object.values(app.template(app.stacks.observability).findResources('AWS::XRay::SamplingRule')) as Resource[];
+    expect(rules.map((r) => r.Properties.SamplingRule)).toEqual([
+      expect.objectContaining({ RuleName: 'parley-dev-reads', ServiceName: 'Parley-dev-Api-*-Get*', FixedRate: 0.01, ReservoirSize: 0 }),
+      expect.objectContaining({ RuleName: 'parley-dev-schedules', ServiceName: 'Parley-dev-Workers-Schedule*', FixedRate: 0.01, ReservoirSize: 0 }),
+    ]);
+    // The patterns match what they are meant to: every GET route's function id, every schedule's, nothing else.
+    const glob = (pattern: string) => new RegExp(`^${pattern.replace(/\*/g, '.*')}$`);
+    for (const fn of app.functions()) {
+      const name = `${fn.stack.stackName}-${fn.node.id}`;
+      const read = fn.kind === 'http' && 'method' in fn.spec && fn.spec.method === 'GET';
+      expect(glob('Parley-dev-Api-*-Get*').test(name)).toBe(read);
+      expect(glob('Parley-dev-Workers-Schedule*').test(name)).toBe(fn.kind === 'schedule');
     }
   });
 });
