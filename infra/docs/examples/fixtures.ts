@@ -9,7 +9,7 @@ import type { activity, lead, pipeline, task } from '../../../shared/views/crm';
 import type { conversation, message } from '../../../shared/views/inbox';
 import type { availability, booking } from '../../../shared/views/scheduling';
 import type { tag } from '../../../shared/views/tags';
-import type { attempt, deliverySummary, subscription } from '../../../shared/views/webhooks';
+import type { attempt, attemptDetail, deliverySummary, health, recovery, subscription } from '../../../shared/views/webhooks';
 import type { definition, execution, step } from '../../../shared/views/workflows';
 
 /**
@@ -284,10 +284,33 @@ const deliveryView: View<typeof deliverySummary> = {
   latency: 142,
   attemptNumber: 1,
   nextRetryAt: null,
+  nextAttemptAt: null,
   failureReason: null,
   createdAt: at.received,
   updatedAt: '2026-03-10T08:14:06.000Z',
 };
+
+const attemptDetailView: View<typeof attemptDetail> = {
+  ...attemptView,
+  request: {
+    headers: { 'content-type': 'application/json', 'user-agent': 'Parley-Webhooks/1.0', 'webhook-id': ids.event, 'webhook-timestamp': '1773130445' },
+    body: `{"id":"${ids.event}","type":"inbox.conversation.created","data":{"conversation":{"_id":"${ids.conversation}","status":"open"}}}`,
+    bodyTruncated: false,
+  },
+  response: { body: '{"received":true}', bodyTruncated: false },
+};
+
+const healthView: View<typeof health> = {
+  subscriptionId: ids.subscription,
+  active: true,
+  consecutiveFailures: 0,
+  deactivateAfter: 100,
+  deactivatedAt: null,
+  deactivationReason: null,
+  recent: { deliveries: 100, succeeded: 97, failed: 2, inProgress: 1, successRate: 0.98 },
+};
+
+const recoveryView: View<typeof recovery> = { _id: '66a2ff00b1c2d3e4f5a6b7c8', since: at.created, until: '2026-03-11T00:00:00.000Z', deliveries: 3 };
 
 /** The Retry node here allows 2 retries after the first try: up to 3 tries of the request. */
 const workflowView: View<typeof definition> = {
@@ -460,6 +483,10 @@ export const viewFixtures: Record<string, unknown> = {
   WebhookAttempt: attemptView,
   WebhookDeliverySummary: deliveryView,
   WebhookDelivery: { ...deliveryView, attempts: [attemptView] },
+  WebhookAttemptDetail: attemptDetailView,
+  WebhookDeliveryDetail: { ...deliveryView, attempts: [attemptDetailView] },
+  WebhookEndpointHealth: healthView,
+  WebhookRecovery: recoveryView,
   Workflow: workflowView,
   WorkflowExecution: executionView,
   WorkflowStep: stepView,
