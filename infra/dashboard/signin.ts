@@ -5,23 +5,26 @@ import { ApiFailure, clientFor, saveSession, unwrap } from './session';
 const clock = (seconds: number) => `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 
 /**
- * Counts down a 429's `Retry-After` in `note`, with `button` disabled until it is over: the token is refused
- * until then, so trying again sooner would only be refused again.
+ * Counts down a 429's `Retry-After` in `note`, with `button` disabled until it is over (the token is refused
+ * until then) or until another token is typed. Returns the way to stop it early.
  */
-const waitOut = (seconds: number, note: HTMLElement, button: HTMLButtonElement) => {
+const waitOut = (seconds: number, note: HTMLElement, button: HTMLButtonElement): (() => void) => {
   const end = Date.now() + seconds * 1000;
-  button.disabled = true;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const stop = () => {
+    clearTimeout(timer);
+    note.textContent = '';
+    button.disabled = false;
+  };
   const tick = () => {
     const left = Math.ceil((end - Date.now()) / 1000);
-    if (left <= 0 || !note.isConnected) {
-      note.textContent = '';
-      button.disabled = false;
-      return;
-    }
+    if (left <= 0 || !note.isConnected) return stop();
     note.textContent = `Too many sign-ins with this token. Try again in ${clock(left)}.`;
-    setTimeout(tick, 1000);
+    timer = setTimeout(tick, 1000);
   };
+  button.disabled = true;
   tick();
+  return stop;
 };
 
 /** Sign-in: the token is checked against the API, which also lists the workspaces it may act in. */
@@ -29,6 +32,8 @@ export const signIn = (main: HTMLElement, done: () => void): void => {
   const token = h('input', { type: 'password', name: 'token', autocomplete: 'off', placeholder: 'sk_live_… or sk_test_…', required: true });
   const error = errorLine();
   const submit = h('button', { type: 'submit' }, 'Sign in');
+  let stopWaiting = () => {};
+  token.oninput = () => stopWaiting();
   const form = h(
     'form',
     {
@@ -45,7 +50,7 @@ export const signIn = (main: HTMLElement, done: () => void): void => {
           done();
         } catch (err) {
           submit.disabled = false;
-          if (err instanceof ApiFailure && err.status === 429 && err.retryAfterSeconds) waitOut(err.retryAfterSeconds, error, submit);
+          if (err instanceof ApiFailure && err.status === 429 && err.retryAfterSeconds) stopWaiting = waitOut(err.retryAfterSeconds, error, submit);
           else error.textContent = (err as Error).message;
         } finally {
           form.setAttribute('aria-busy', 'false');
