@@ -37,7 +37,6 @@ interface Page {
 const STATUSES: Record<DeliveryStatus, string> = { pending: 'pending', retrying: 'retrying', success: 'success', failed: 'failed' };
 
 const HEADINGS = ['Event', 'Status', 'HTTP', 'Attempts', 'Next retry', 'Created', ''];
-const SETTLED = new Set(['success', 'failed']);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A body as recorded (already cut short and free of secrets by the API), or why there is none. */
@@ -92,7 +91,8 @@ export const deliveryLog = (api: ParleyClient, id: string, eventTypes: string[])
 
   const rowFor = (d: Delivery): HTMLTableRowElement[] => {
     const detail = h('tr', { className: 'detail', hidden: true }, h('td', { colSpan: HEADINGS.length }));
-    const settled = SETTLED.has(d.status);
+    // A pending delivery's new attempt has no answer yet: the last one's status would be stale.
+    const waiting = d.status === 'pending';
     const toggle = h('button', { type: 'button', 'aria-expanded': 'false', 'data-attempts': d.deliveryId }, `${d.attemptNumber} attempt${d.attemptNumber === 1 ? '' : 's'}`);
     toggle.onclick = async () => {
       const open = detail.hidden;
@@ -105,7 +105,7 @@ export const deliveryLog = (api: ParleyClient, id: string, eventTypes: string[])
     const main = row(HEADINGS, [
       d.eventType,
       status(d.status),
-      settled ? (d.httpStatus ?? 'no answer') : '…',
+      waiting ? '…' : (d.httpStatus ?? 'no answer'),
       toggle,
       d.nextRetryAt ? when(d.nextRetryAt) : '—',
       when(d.createdAt),
@@ -123,7 +123,7 @@ export const deliveryLog = (api: ParleyClient, id: string, eventTypes: string[])
       shown.replaceWith(next!);
       detail.replaceWith(nextDetail!);
       [shown, detail] = [next!, nextDetail!];
-      if (SETTLED.has(now.status) || tries >= 30) return;
+      if (now.status !== 'pending' || tries >= 30) return;
       await sleep(1000);
       now = await one(d.deliveryId);
     }

@@ -5,13 +5,13 @@ import { unwrap } from './session';
 import { eventChoices, eventsField, health, HOOKS, whyOff, type Subscription } from './subscription';
 import type { ParleyClient } from '../client/src/client';
 
-/** Of the latest finished deliveries (at most 100), the share that succeeded. */
+/** Of the latest deliveries (at most 100) that had an answer, the share that succeeded; a retrying one has failed so far. */
 const successRate = async (api: ParleyClient, id: string): Promise<string> => {
   const { deliveries } = await unwrap<{ deliveries: Delivery[] }>(api.GET(`${HOOKS}/{id}/deliveries`, { params: { path: { id }, query: { limit: 100 } } }));
-  const finished = deliveries.filter((d) => d.status === 'success' || d.status === 'failed');
-  if (!finished.length) return 'no finished delivery yet';
-  const ok = finished.filter((d) => d.status === 'success').length;
-  return `${Math.round((100 * ok) / finished.length)}% of the last ${finished.length} finished deliveries`;
+  const tried = deliveries.filter((d) => d.status !== 'pending');
+  if (!tried.length) return 'no delivery attempted yet';
+  const ok = tried.filter((d) => d.status === 'success').length;
+  return `${Math.round((100 * ok) / tried.length)}% of the last ${tried.length === 1 ? 'delivery' : `${tried.length} deliveries`}`;
 };
 
 /** The rotate and recover routes, called before the generated client types know them. */

@@ -152,7 +152,7 @@ describe('webhook endpoints', () => {
     const state = page.locator('#health .status');
     expect(await state.textContent()).toBe('deactivated: the endpoint answered 410 Gone');
     expect(await state.getAttribute('class')).toContain('status-deactivated');
-    expect(await page.locator('#health').textContent()).toContain('0% of the last 1 finished deliveries');
+    expect(await page.locator('#health').textContent()).toContain('0% of the last delivery');
   });
 
   it('enables it, opens the attempts as labelled cards, retries, and the row follows the new attempt', async () => {
@@ -238,8 +238,10 @@ describe('a failing endpoint', () => {
     await state.waitFor();
     expect(await state.getAttribute('class')).toContain('status-failing');
     expect(await state.textContent()).toMatch(/^failing \(\d+ in a row\)$/);
+    expect(await page.locator('#health').textContent()).toContain('0% of the last 21 deliveries');
     const row = page.locator('tr[data-delivery]').filter({ hasText: 'retrying' }).first();
     expect(await row.locator('td[data-label="Next retry"]').textContent()).not.toBe('—');
+    expect(await row.locator('td[data-label=HTTP]').textContent()).toBe('500');
     await row.getByRole('button', { name: /attempts/ }).click();
     await page.locator('li.attempt').first().getByText('500').first().waitFor();
     await page.locator('.attempts').getByText('Next retry').waitFor();
