@@ -1,32 +1,14 @@
 /// <reference lib="dom" />
-import type { DeliveryStatus } from '../../shared/domain/webhooks/delivery';
+import type { Attempt as DeliveryAttempt, DeliveryStatus, publicDelivery } from '../../shared/domain/webhooks/delivery';
 import { actionButton, busy, empty, errorLine, facts, h, row, status, when } from './dom';
 import { unwrap } from './session';
 import { HOOKS } from './subscription';
 import type { ParleyClient } from '../client/src/client';
 
-interface Attempt {
-  attemptNumber: number;
-  status: string;
-  httpStatus?: number;
-  latency: number;
-  failureReason?: string;
-  at: string;
-  requestBody?: string;
-  responseBody?: string;
-}
+/** An attempt as the log shows it: with its request and response bodies when the API records them. */
+type Attempt = DeliveryAttempt & { requestBody?: string; responseBody?: string };
 
-export interface Delivery {
-  deliveryId: string;
-  eventType: string;
-  status: string;
-  httpStatus: number | null;
-  attemptNumber: number;
-  failureReason: string | null;
-  nextRetryAt: string | null;
-  createdAt: string;
-  attempts?: Attempt[];
-}
+export type Delivery = ReturnType<typeof publicDelivery> & { attempts?: Attempt[] };
 
 interface Page {
   deliveries: Delivery[];

@@ -2,33 +2,13 @@
 import { actionButton, errorLine, facts, h, json, status, when } from './dom';
 import { graphPicture } from './graph';
 import { unwrap } from './session';
-import { WORKFLOWS, type Workflow } from './workflows';
+import { WORKFLOWS } from './workflows';
+import type { Workflow } from '../../shared/domain/workflows/definition';
+import type { NodeConfig } from '../../shared/domain/workflows/nodes';
+import type { Execution as Run, Step } from '../../shared/domain/workflows/execution';
 import type { ParleyClient } from '../client/src/client';
 
-interface Step {
-  nodeId: string;
-  nodeType: string;
-  attempt: number;
-  status: string;
-  startedAt: string;
-  endedAt: string;
-  delayBeforeMs: number;
-  output?: unknown;
-  error?: { message: string; category: string };
-  handledBy?: string;
-}
-
-interface Execution {
-  _id: string;
-  workflowId: string;
-  workflowVersion: number;
-  status: string;
-  trigger: { type: string; payload?: unknown };
-  startedAt: string;
-  endedAt?: string;
-  error?: { message: string; nodeId: string };
-  steps: Step[];
-}
+type Execution = Run & { steps: Step[] };
 
 const CANCELLABLE = new Set(['queued', 'running', 'waiting']);
 
@@ -45,13 +25,13 @@ const definitionOf = async (api: ParleyClient, e: Execution): Promise<Workflow |
   }
 };
 
-/** The innermost retry node whose body holds `nodeId`: the only thing that runs a step more than once. */
-const retryAround = (def: Workflow, nodeId: string) => {
+/** The `maxAttempts` of the innermost retry node whose body holds `nodeId`: the only thing that runs a step again. */
+const retriesAround = (def: Workflow, nodeId: string): number | undefined => {
   for (let id = nodeId; ; ) {
     const edge = def.edges.find((e) => e.to === id);
     if (!edge) return undefined;
     const from = def.nodes.find((n) => n.id === edge.from);
-    if (from?.type === 'retry' && edge.branch === 'body') return from;
+    if (from?.type === 'retry' && edge.branch === 'body') return (from.config as NodeConfig<'retry'>).maxAttempts;
     id = edge.from;
   }
 };
@@ -64,13 +44,13 @@ const delay = (ms: number) => (ms === 0 ? 'none' : ms < 1000 ? `${ms} ms` : `${m
 
 const stepView = (s: Step, def: Workflow | undefined) => {
   const node = def?.nodes.find((n) => n.id === s.nodeId);
-  const retry = def && retryAround(def, s.nodeId);
+  const retries = def && retriesAround(def, s.nodeId);
   return h(
     'li',
     { className: 'step', 'data-step': `${s.nodeId}:${s.attempt}` },
     h('h3', {}, `${node?.name ?? s.nodeId} `, h('span', { className: 'muted' }, s.nodeType), ' ', status(s.status)),
     facts([
-      ['Attempt', attemptText(s.attempt, retry?.config.maxAttempts as number | undefined)],
+      ['Attempt', attemptText(s.attempt, retries)],
       ['Waited before', delay(s.delayBeforeMs)],
       ['Started', when(s.startedAt)],
       ['Ended', when(s.endedAt)],

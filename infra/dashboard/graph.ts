@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-import type { Workflow } from './workflows';
+import type { Workflow } from '../../shared/domain/workflows/definition';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const W = 150;

@@ -2,17 +2,9 @@
 import { h, status } from './dom';
 import { unwrap } from './session';
 import type { ParleyClient } from '../client/src/client';
+import type { publicSubscription } from '../../shared/domain/webhooks/subscription';
 
-export interface Subscription {
-  _id: string;
-  url: string;
-  events: string[];
-  active: boolean;
-  consecutiveFailures: number;
-  deactivatedAt?: string;
-  deactivationReason?: 'manual' | 'gone_410' | 'consecutive_failures';
-  createdAt: string;
-}
+export type Subscription = ReturnType<typeof publicSubscription>;
 
 export const HOOKS = '/api/v1/integrations/webhooks';
 

@@ -1,47 +1,20 @@
 /// <reference lib="dom" />
-import type { ExecutionStatus } from '../../shared/domain/workflows/execution';
+import type { Workflow } from '../../shared/domain/workflows/definition';
+import type { Execution } from '../../shared/domain/workflows/execution';
 import { actionButton, empty, errorLine, h, status, table, when } from './dom';
 import { unwrap } from './session';
 import type { ParleyClient } from '../client/src/client';
 
-export interface WorkflowNode {
-  id: string;
-  type: string;
-  name?: string;
-  config: Record<string, unknown>;
-}
-
-export interface Workflow {
-  _id: string;
-  name: string;
-  description?: string;
-  active: boolean;
-  version: number;
-  trigger: { type: string; eventTypes?: string[]; cron?: string };
-  nodes: WorkflowNode[];
-  edges: { from: string; to: string; branch: string }[];
-  updatedAt: string;
-}
-
-interface ExecutionRow {
-  _id: string;
-  workflowId: string;
-  workflowVersion: number;
-  status: ExecutionStatus;
-  startedAt: string;
-  endedAt?: string;
-}
-
 export const WORKFLOWS = '/api/v1/workflows';
 
 const triggerText = (t: Workflow['trigger']) =>
-  t.type === 'event' ? `on ${t.eventTypes?.join(', ')}` : t.type === 'schedule' ? `every ${t.cron}` : 'by hand';
+  t.type === 'event' ? `on ${t.eventTypes.join(', ')}` : t.type === 'schedule' ? `every ${t.cron}` : 'by hand';
 
 /** Workflows by name with activate and deactivate, and the latest executions, each opening its view. */
 export const workflowsPage = async (api: ParleyClient, main: HTMLElement): Promise<void> => {
   const [{ workflows }, { executions }] = await Promise.all([
     unwrap<{ workflows: Workflow[] }>(api.GET(WORKFLOWS, { params: { query: { limit: 100 } } })),
-    unwrap<{ executions: ExecutionRow[] }>(api.GET(`${WORKFLOWS}/executions`, { params: { query: { limit: 50 } } })),
+    unwrap<{ executions: Execution[] }>(api.GET(`${WORKFLOWS}/executions`, { params: { query: { limit: 50 } } })),
   ]);
   const error = errorLine();
   const names = new Map(workflows.map((w) => [w._id, w.name]));
