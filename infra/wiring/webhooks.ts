@@ -14,11 +14,14 @@ const routes: HttpRoute[] = [
   { method: 'GET', path: base, handler: fn('list-subscriptions'), access: read, summary: "List the workspace's webhook subscriptions" },
   { method: 'GET', path: `${base}/event-types`, handler: fn('list-event-types'), access: read, summary: 'The event catalog and wildcards' },
   { method: 'GET', path: `${base}/{id}`, handler: fn('get-subscription'), access: read, summary: 'One webhook subscription' },
+  { method: 'GET', path: `${base}/{id}/health`, handler: fn('get-health'), access: read, summary: 'Success rate of the latest deliveries, consecutive failures, and why and when it was deactivated' },
   { method: 'PATCH', path: `${base}/{id}`, handler: fn('update-subscription'), access: write, summary: 'Update events, url or active' },
   { method: 'DELETE', path: `${base}/{id}`, handler: fn('delete-subscription'), access: write, summary: 'Delete a webhook subscription' },
+  { method: 'POST', path: `${base}/{id}/rotate-secret`, handler: fn('rotate-secret'), access: write, summary: 'Rotate the signing secret (the new one is returned once); the old one keeps signing for an overlap' },
   { method: 'POST', path: `${base}/{id}/test`, handler: fn('send-test-event'), access: writeAndEnqueue, summary: 'Send a webhook.ping event' },
   { method: 'GET', path: `${base}/{id}/deliveries`, handler: fn('list-deliveries'), access: read, summary: 'Delivery log, filterable by status and eventType' },
   { method: 'GET', path: `${base}/{id}/deliveries/{deliveryId}`, handler: fn('get-delivery'), access: read, summary: 'One delivery with every attempt' },
+  { method: 'POST', path: `${base}/{id}/recover`, handler: fn('recover-deliveries'), access: writeAndEnqueue, summary: 'Re-send every failed delivery created in [since, until), each exactly once' },
   { method: 'POST', path: `${base}/{id}/retry/{deliveryId}`, handler: fn('retry-delivery'), access: writeAndEnqueue, summary: 'Retry a failed delivery now' },
 ];
 

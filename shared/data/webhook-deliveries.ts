@@ -1,4 +1,4 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
@@ -7,7 +7,7 @@ import { bump, readCount, type Counter } from './counters';
 import { queryAll, queryPage, type PageRequest } from './query';
 import { retryOnConflict } from './retry';
 import { tenantPk } from './keys';
-import { createItem, transact, updateItem, type Write } from './transact';
+import { createItem, putItem, transact, updateItem, type Write } from './transact';
 import type { Tenant } from '../domain/auth/tenant';
 
 /**
@@ -17,6 +17,7 @@ import type { Tenant } from '../domain/auth/tenant';
  * - by status .................. gsi2pk=<tenant>#WHSUB#<sub>#STATUS#<status>  gsi2sk=<deliveryId>
  * - by event type (± status) ... gsi1pk=<tenant>#WHSUB#<sub>#TYPE#<eventType>  gsi1sk=<status>#<deliveryId>
  * - delivery counters ......... pk=<tenant>#WHSUB#<sub>  sk=DLVCOUNT#<shard>
+ * - an attempt's response body . same pk, sk=DLVBODY#<deliveryId>#<attempt, 4 digits>  (own item: never indexed)
  */
 const base = (tenant: Tenant, subscriptionId: string) => tenantPk(tenant, 'WHSUB', subscriptionId);
 const key = (d: Pick<Delivery, 'workspaceId' | 'subscriptionId' | 'deliveryId'>) => ({
@@ -195,6 +196,53 @@ export const listDeliveries = async (tenant: Tenant, subscriptionId: string, fil
     countDeliveries(tenant, subscriptionId, filter),
   ]);
   return { deliveries: items.map(fromItem), total, nextCursor };
+};
+
+/**
+ * A subscription's failed deliveries created before `until`, oldest first, one query page at a time. Ids
+ * begin with their event's creation second, and an event precedes its deliveries, so the index's sort key
+ * bounds the walk (a minute's margin for clocks); the caller checks `createdAt` itself.
+ */
+export async function* failedDeliveriesBefore(tenant: Tenant, subscriptionId: string, until: Date): AsyncGenerator<DeliveryItem> {
+  const bound = (Math.floor(until.getTime() / 1000) + 60).toString(16).padStart(8, '0');
+  for await (const item of queryAll({ index: 'gsi2', pk: `${base(tenant, subscriptionId)}#STATUS#failed`, skBelow: bound })) yield fromItem(item);
+}
+
+const bodyPrefix = (d: Pick<Delivery, 'deliveryId'>) => `DLVBODY#${d.deliveryId}#`;
+
+/** The first bytes of an attempt's response body, kept beside the delivery as long as it is, written with the attempt. */
+export const responseBodyWrite = (d: Delivery, attemptNumber: number, body: Buffer): Write =>
+  putItem({
+    pk: base(d.workspaceId, d.subscriptionId),
+    sk: `${bodyPrefix(d)}${String(attemptNumber).padStart(4, '0')}`,
+    type: 'WEBHOOK_RESPONSE_BODY',
+    body,
+    ttl: Math.floor(Date.parse(d.createdAt) / 1000) + RETENTION_SECONDS,
+  });
+
+/** The response bodies kept for a delivery's attempts, by attempt number. */
+export const responseBodies = async (d: Pick<Delivery, 'workspaceId' | 'subscriptionId' | 'deliveryId'>): Promise<Map<number, Buffer>> => {
+  const out = new Map<number, Buffer>();
+  for await (const item of queryAll({ pk: base(d.workspaceId, d.subscriptionId), skPrefix: bodyPrefix(d), consistent: true })) {
+    out.set(Number((item.sk as string).slice(bodyPrefix(d).length)), Buffer.from(item.body as Uint8Array));
+  }
+  return out;
+};
+
+/** The statuses of a subscription's latest `limit` deliveries, newest first. */
+export const recentStatuses = async (tenant: Tenant, subscriptionId: string, limit: number): Promise<DeliveryStatus[]> => {
+  const { Items = [] } = await dynamo().send(
+    new QueryCommand({
+      TableName: config().TABLE_NAME,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :dlv)',
+      ExpressionAttributeNames: { '#s': 'status' },
+      ExpressionAttributeValues: { ':pk': base(tenant, subscriptionId), ':dlv': 'DLV#' },
+      ProjectionExpression: '#s',
+      ScanIndexForward: false,
+      Limit: limit,
+    }),
+  );
+  return Items.map((i) => i.status as DeliveryStatus);
 };
 
 /** A subscription's deliveries in one status (pending/retrying are the ones the sweeper and deactivation need). */

@@ -44,9 +44,12 @@ const toItem = (s: Subscription) => ({
 });
 
 const fromItem = (item: Record<string, unknown>): Subscription => {
-  const { _id, workspaceId, url, events, active, secret, consecutiveFailures, activatedAt, deactivatedAt, deactivationReason, createdAt, updatedAt } =
+  const { _id, workspaceId, url, events, active, secret, previousSecrets, consecutiveFailures, activatedAt, deactivatedAt, deactivationReason, createdAt, updatedAt } =
     item as unknown as Subscription;
-  return { _id, workspaceId, url, events, active, secret, consecutiveFailures: consecutiveFailures ?? 0, activatedAt, deactivatedAt, deactivationReason, createdAt, updatedAt };
+  return {
+    _id, workspaceId, url, events, active, secret, ...(previousSecrets ? { previousSecrets } : {}), consecutiveFailures: consecutiveFailures ?? 0,
+    activatedAt, deactivatedAt, deactivationReason, createdAt, updatedAt,
+  };
 };
 
 const duplicateUrl = () => new ConflictError('A subscription for this URL already exists in this workspace', { field: 'url' });
@@ -136,6 +139,15 @@ export const updateSubscription = async (tenant: Tenant, id: string, patch: Subs
     (index) => (index === 0 ? new NotFoundError('Subscription') : duplicateUrl()),
   );
   return fromItem({ ...before, ...fields });
+};
+
+/** Replaces the signing secrets if nobody rotated them since `before` was read (else 409). */
+export const replaceSecrets = async (before: Subscription, secrets: Pick<Subscription, 'secret' | 'previousSecrets'>, now: Date): Promise<Subscription> => {
+  const fields = { ...secrets, updatedAt: now.toISOString() };
+  await transact([subscriptionUpdate(before, fields, '#secret = :before', { ':before': before.secret })], () =>
+    new ConflictError('The secret was rotated by another request at the same time'),
+  );
+  return { ...before, ...fields };
 };
 
 export const deleteSubscription = async (tenant: Tenant, id: string): Promise<void> => {

@@ -1,6 +1,10 @@
 import * as z from 'zod';
 import { DELIVERY_STATUSES, type Attempt, type publicDelivery } from '../domain/webhooks/delivery';
 import type { publicSubscription } from '../domain/webhooks/subscription';
+import type { deliveryDetail as deliveryDetailOf } from '../domain/webhooks/delivery-log';
+import { LOGGED_BODY_BYTES } from '../domain/webhooks/logged-body';
+import { HEALTH_WINDOW, type endpointHealth } from '../domain/webhooks/health';
+import { MAX_RECOVERED, type Recovery } from '../domain/webhooks/recovery';
 import { exactly, id, time } from './common';
 
 /** A subscription as every response shows it: without its secret. */
@@ -16,6 +20,7 @@ export const subscription = exactly<ReturnType<typeof publicSubscription>>()(
     activatedAt: time.optional(),
     deactivatedAt: time.optional(),
     deactivationReason: z.enum(['manual', 'gone_410', 'consecutive_failures']).optional(),
+    previousSecretsExpireAt: time.optional().describe('When the last rotation\'s overlap ends (or ended): until then the replaced secrets sign deliveries too'),
     createdAt: time,
     updatedAt: time,
   }),
@@ -47,6 +52,7 @@ export const deliverySummary = exactly<ReturnType<typeof publicDelivery>>()(
     latency: z.number().int().min(0).nullable(),
     attemptNumber: z.number().int().min(0),
     nextRetryAt: time.nullable(),
+    nextAttemptAt: time.nullable().describe('When the next attempt is due, for a pending or retrying delivery (its first, a retry, or a manual one); null once it succeeded or failed'),
     failureReason: z.string().nullable(),
     createdAt: time,
     updatedAt: time,
@@ -55,6 +61,46 @@ export const deliverySummary = exactly<ReturnType<typeof publicDelivery>>()(
 
 /** One delivery with every attempt made so far. */
 export const delivery = deliverySummary.extend({ attempts: z.array(attempt) }).meta({ id: 'WebhookDelivery' });
+
+const loggedBody = {
+  body: z.string().describe(`The first ${LOGGED_BODY_BYTES} bytes of the body, as text`),
+  bodyTruncated: z.boolean().describe(`Whether the body was longer than ${LOGGED_BODY_BYTES} bytes and was cut`),
+};
+
+/** An attempt as the delivery log details it: what was sent and what came back. */
+export const attemptDetail = attempt
+  .extend({
+    request: z.strictObject({
+      headers: z.record(z.string(), z.string()).describe('The headers sent, without the signature headers (derived from the secret)'),
+      ...loggedBody,
+    }),
+    response: z.strictObject(loggedBody).nullable().describe('The body received; null when no response came (timeout, connection error)'),
+  })
+  .meta({ id: 'WebhookAttemptDetail' });
+
+/** One delivery with every attempt detailed, as `GET …/deliveries/{deliveryId}` answers it. */
+export const deliveryDetail = exactly<ReturnType<typeof deliveryDetailOf>>()(deliverySummary.extend({ attempts: z.array(attemptDetail) })).meta({
+  id: 'WebhookDeliveryDetail',
+});
+
+/** An endpoint's health, from its latest deliveries and its failure count. */
+export const health = exactly<ReturnType<typeof endpointHealth>>()(
+  z.strictObject({
+    subscriptionId: id,
+    active: z.boolean(),
+    consecutiveFailures: z.number().int().min(0).describe('Deliveries in a row whose first five attempts all failed; any success resets it'),
+    deactivateAfter: z.number().int().describe('The consecutive failures that deactivate the subscription'),
+    deactivatedAt: time.nullable(),
+    deactivationReason: z.enum(['manual', 'gone_410', 'consecutive_failures']).nullable(),
+    recent: z.strictObject({
+      deliveries: z.number().int().min(0).describe(`How many of the latest deliveries were looked at (at most ${HEALTH_WINDOW})`),
+      succeeded: z.number().int().min(0),
+      failed: z.number().int().min(0),
+      inProgress: z.number().int().min(0).describe('Pending or retrying'),
+      successRate: z.number().min(0).max(1).nullable().describe('succeeded / (succeeded + failed), to three decimals; null when none finished'),
+    }),
+  }),
+).meta({ id: 'WebhookEndpointHealth' });
 
 /** An entry of the event catalog, with the JSON Schema of its `data`. */
 export const eventType = z
@@ -67,3 +113,13 @@ export const eventType = z
     dataSchema: z.record(z.string(), z.unknown()),
   })
   .meta({ id: 'WebhookEventType' });
+
+/** A recovery: the failed deliveries created in [since, until) that it re-sent. */
+export const recovery = exactly<Recovery>()(
+  z.strictObject({
+    _id: id,
+    since: time,
+    until: time,
+    deliveries: z.number().int().min(0).describe(`Failed deliveries this call re-sent (at most ${MAX_RECOVERED}, the oldest first; call again for the rest)`),
+  }),
+).meta({ id: 'WebhookRecovery' });

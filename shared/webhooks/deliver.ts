@@ -4,8 +4,8 @@ import { log } from '../log';
 import { addContext } from '../observability/context';
 import { metric } from '../observability/metrics';
 import { afterAttempt, LEASE_MS, stoppedDelivery, type Delivery } from '../domain/webhooks/delivery';
-import { DEACTIVATE_AFTER_FAILURES, type Subscription } from '../domain/webhooks/subscription';
-import { claimDelivery, deliveriesInStatus, getDelivery, saveDelivery, type DeliveryItem } from '../data/webhook-deliveries';
+import { DEACTIVATE_AFTER_FAILURES, validPreviousSecrets, type Subscription } from '../domain/webhooks/subscription';
+import { claimDelivery, deliveriesInStatus, getDelivery, responseBodyWrite, saveDelivery, type DeliveryItem } from '../data/webhook-deliveries';
 import { countSubscriptionFailure, deactivateSubscription, getSubscription, subscriptionUpdate } from '../data/webhook-subscriptions';
 import type { Write } from '../data/transact';
 import { eventPayload } from '../data/outbox';
@@ -51,8 +51,8 @@ const attempt = async (d: DeliveryItem, sub: Subscription, payload: string): Pro
     deliveryId: d.deliveryId,
     attemptNumber,
     timestamp: Math.floor(startedAt.getTime() / 1000),
-  });
-  const { outcome, latency } = await postWebhook(sub.url, payload, headers, { allowLoopback: config().WEBHOOK_ALLOW_PRIVATE_TARGETS });
+  }, validPreviousSecrets(sub, startedAt));
+  const { outcome, latency, responseBody } = await postWebhook(sub.url, payload, headers, { allowLoopback: config().WEBHOOK_ALLOW_PRIVATE_TARGETS });
   const now = new Date();
   const roundStartedAt = d.roundStartedAt ?? startedAt.toISOString();
   const result = afterAttempt({ ...d, roundStartedAt }, outcome, latency, now);
@@ -70,6 +70,7 @@ const attempt = async (d: DeliveryItem, sub: Subscription, payload: string): Pro
     updatedAt: now.toISOString(),
   };
   const extra: Write[] = await attemptWrites(d.workspaceId, after.status, latency, now);
+  if (responseBody?.length) extra.push(responseBodyWrite(d, attemptNumber, responseBody));
   if (result.resetFailures && sub.consecutiveFailures > 0) extra.push(subscriptionUpdate(sub, { consecutiveFailures: 0 }));
   if (result.countFailure) extra.push(countSubscriptionFailure(sub));
   if (result.gone) {

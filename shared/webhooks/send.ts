@@ -5,6 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { ValidationError } from '../domain/errors';
 import { classifyError, classifyResponse, type AttemptOutcome } from '../domain/webhooks/classify';
 import { classifyAddress, isAllowedTarget } from './ssrf';
+import { LOGGED_BODY_BYTES } from '../domain/webhooks/logged-body';
 import { inSubsegment } from '../observability/tracing';
 
 /** Subscribers must answer within this; the whole attempt (DNS, connect, TLS, response) shares it. */
@@ -72,11 +73,14 @@ export interface SendResult {
   outcome: AttemptOutcome;
   /** Milliseconds until the response status arrived (or the attempt failed). */
   latency: number;
+  /** The first LOGGED_BODY_BYTES (and one more, to tell a cut) of the response body, when a response came. */
+  responseBody?: Buffer;
 }
 
 /**
  * One HTTPS POST of exactly `body`: redirects are never followed, nothing but loopback (when allowed)
- * or public addresses is ever connected to, and the attempt is abandoned after DELIVERY_TIMEOUT_MS.
+ * or public addresses is ever connected to, and the attempt is abandoned after DELIVERY_TIMEOUT_MS. The
+ * response body is read up to LOGGED_BODY_BYTES + 1 within the same time (for the delivery log); the rest is drained.
  */
 const post = (url: string, body: string, headers: Record<string, string>, opts: { allowLoopback: boolean; timeoutMs?: number }): Promise<SendResult> => {
   const started = performance.now();
@@ -88,28 +92,44 @@ const post = (url: string, body: string, headers: Record<string, string>, opts: 
   }
   return new Promise((resolve) => {
     let settled = false;
-    const finish = (outcome: AttemptOutcome) => {
+    let answered: { outcome: AttemptOutcome; latency: number; chunks: Buffer[]; size: number } | undefined;
+    const finish = (result: SendResult) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      resolve({ outcome, latency: elapsed() });
+      resolve(result);
     };
+    const finishAnswered = () => answered && finish({ outcome: answered.outcome, latency: answered.latency, responseBody: Buffer.concat(answered.chunks) });
     const req = request(
       target,
       { method: 'POST', headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) }, agent: agentFor(opts.allowLoopback) },
       (res) => {
         const retryAfter = res.headers['retry-after'];
-        finish(classifyResponse(res.statusCode ?? 0, Array.isArray(retryAfter) ? retryAfter[0] : retryAfter));
-        // The body is ignored; drain it so the connection can be reused, but never wait on it for long.
+        const got = { outcome: classifyResponse(res.statusCode ?? 0, Array.isArray(retryAfter) ? retryAfter[0] : retryAfter), latency: elapsed(), chunks: [] as Buffer[], size: 0 };
+        answered = got;
+        // Drain the rest so the connection can be reused, but never wait on it for long.
         const cutoff = setTimeout(() => res.destroy(), opts.timeoutMs ?? DELIVERY_TIMEOUT_MS);
-        res.on('close', () => clearTimeout(cutoff)).resume();
+        res
+          .on('data', (chunk: Buffer) => {
+            if (got.size > LOGGED_BODY_BYTES) return;
+            got.chunks.push(chunk);
+            got.size += chunk.length;
+            if (got.size > LOGGED_BODY_BYTES) finishAnswered();
+          })
+          .on('end', finishAnswered)
+          .on('error', finishAnswered)
+          .on('close', () => {
+            clearTimeout(cutoff);
+            finishAnswered();
+          });
       },
     );
     const timer = setTimeout(() => {
-      finish(classifyError('TIMEOUT'));
+      if (answered) finishAnswered();
+      else finish({ outcome: classifyError('TIMEOUT'), latency: elapsed() });
       req.destroy();
     }, opts.timeoutMs ?? DELIVERY_TIMEOUT_MS);
-    req.on('error', (error: NodeJS.ErrnoException) => finish(classifyError(error.code)));
+    req.on('error', (error: NodeJS.ErrnoException) => (answered ? finishAnswered() : finish({ outcome: classifyError(error.code), latency: elapsed() })));
     req.end(body);
   });
 };

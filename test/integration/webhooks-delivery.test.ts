@@ -122,7 +122,10 @@ describe('delivery attempts (contract § Delivery rules, docs/guide/webhooks.md)
     expect((await api.patch(`${HOOKS}/${sub._id}`, { active: true })).body.data.subscription.active).toBe(true);
     const retried = await api.post(`${HOOKS}/${sub._id}/retry/${id}`);
     expect(retried.status).toBe(202);
-    expect(retried.body.data.delivery).toMatchObject({ deliveryId: id, status: 'pending' });
+    // Pending again: the 410 stays in the attempts, not on the delivery awaiting its new attempt.
+    expect(retried.body.data.delivery).toMatchObject({ deliveryId: id, status: 'pending', httpStatus: null, latency: null, failureReason: null, attemptNumber: 1 });
+    expect(Date.parse(retried.body.data.delivery.nextAttemptAt)).not.toBeNaN();
+    expect(retried.body.data.delivery.attempts).toMatchObject([{ attemptNumber: 1, status: 'failed', httpStatus: 410 }]);
     const [, second] = await receiver.waitFor(2, 10_000);
     expect(second!.body).toBe(first!.body);
     expect(second!.headers['x-webhook-attempt']).toBe('2');

@@ -10,8 +10,8 @@ export interface Received {
   body: string;
 }
 
-/** What the receiver answers: a status (with headers, after `delayMs`), or `hang` to hold the request open without answering. */
-export type Reply = { status: number; headers?: Record<string, string>; delayMs?: number } | 'hang';
+/** What the receiver answers: a status (with headers and a body, after `delayMs`), or `hang` to hold the request open without answering. */
+export type Reply = { status: number; headers?: Record<string, string>; delayMs?: number; body?: string } | 'hang';
 
 /**
  * A real HTTPS webhook receiver on 127.0.0.1 with the run's trusted self-signed certificate. `reply`
@@ -30,7 +30,7 @@ export const startReceiver = async (reply: (req: Received, index: number) => Rep
       waiters.forEach((w) => w());
       const answer = respond(entry, received.length - 1);
       if (answer === 'hang') return;
-      setTimeout(() => res.writeHead(answer.status, answer.headers).end(), answer.delayMs ?? 0);
+      setTimeout(() => res.writeHead(answer.status, answer.headers).end(answer.body), answer.delayMs ?? 0);
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

@@ -1,5 +1,7 @@
 import * as z from 'zod';
 import { isValidPattern } from '../../../shared/events/catalog';
+import { DEFAULT_OVERLAP_SECONDS, MAX_OVERLAP_SECONDS } from '../../../shared/domain/webhooks/subscription';
+import { DateTime } from '../../../shared/domain/dates';
 
 const url = z
   .string()
@@ -24,3 +26,11 @@ const secret = z.string().min(16).max(256).regex(/^[\x21-\x7e]+$/, 'Must be prin
 
 export const CreateSubscription = z.strictObject({ url, events, secret: secret.optional(), active: z.boolean().optional() });
 export const UpdateSubscription = z.strictObject({ url: url.optional(), events: events.optional(), active: z.boolean().optional() });
+
+export const RotateSecret = z
+  .strictObject({ overlapSeconds: z.number().int().min(0).max(MAX_OVERLAP_SECONDS).default(DEFAULT_OVERLAP_SECONDS) })
+  .describe('`overlapSeconds`: how long the replaced secret keeps signing deliveries (0 replaces it at once)');
+
+export const RecoverDeliveries = z
+  .strictObject({ since: DateTime, until: DateTime.optional() })
+  .refine((b) => !b.until || Date.parse(b.since) < Date.parse(b.until), { message: 'Must be after since', path: ['until'] });

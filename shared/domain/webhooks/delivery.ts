@@ -87,6 +87,10 @@ export const retriedDelivery = (d: Delivery, sub: Pick<Subscription, 'activatedA
   return {
     ...d,
     status: 'pending',
+    // The last attempt's result stays in `attempts`; the delivery shows none until the new attempt's.
+    httpStatus: undefined,
+    latency: undefined,
+    failureReason: undefined,
     nextRetryAt: now.toISOString(),
     roundStartAttempt: d.attemptNumber + 1,
     roundStartedAt: undefined,
@@ -163,6 +167,7 @@ export const publicDelivery = (d: Delivery) => ({
   latency: d.latency ?? null,
   attemptNumber: d.attemptNumber,
   nextRetryAt: d.nextRetryAt ?? null,
+  nextAttemptAt: d.status === 'pending' || d.status === 'retrying' ? (d.nextRetryAt ?? d.createdAt) : null,
   failureReason: d.failureReason ?? null,
   createdAt: d.createdAt,
   updatedAt: d.updatedAt,

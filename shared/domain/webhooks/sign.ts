@@ -29,11 +29,10 @@ export const standardKey = (secret: string): Buffer => {
 export const standardSignature = (secret: string, id: string, timestamp: number, body: string): string =>
   `v1,${createHmac('sha256', standardKey(secret)).update(`${id}.${timestamp}.${body}`, 'utf8').digest('base64')}`;
 
-/** Every header a delivery attempt carries; the body is sent exactly as signed. */
-export const deliveryHeaders = (secret: string, body: string, m: SignedMessage): Record<string, string> => ({
+/** The headers of an attempt that do not depend on the secret: what the delivery log shows of a request. */
+export const unsignedHeaders = (m: SignedMessage): Record<string, string> => ({
   'Content-Type': 'application/json',
   'User-Agent': 'Parley-Webhooks/1.0',
-  'X-Webhook-Signature': signature(secret, body),
   'X-Webhook-Id': m.eventId,
   'X-Webhook-Event': m.eventType,
   'X-Webhook-Delivery': m.deliveryId,
@@ -41,7 +40,18 @@ export const deliveryHeaders = (secret: string, body: string, m: SignedMessage):
   'X-Webhook-Timestamp': String(m.timestamp),
   'webhook-id': m.eventId,
   'webhook-timestamp': String(m.timestamp),
-  'webhook-signature': standardSignature(secret, m.eventId, m.timestamp, body),
+});
+
+/**
+ * Every header a delivery attempt carries; the body is sent exactly as signed. `previous` are replaced
+ * secrets still in their rotation overlap, oldest first: `webhook-signature` carries one `v1,` signature per
+ * valid secret, space-separated, and `X-Webhook-Signature` (one value by contract) the oldest secret's, so a
+ * receiver keeps verifying with the secret it has until the overlap ends.
+ */
+export const deliveryHeaders = (secret: string, body: string, m: SignedMessage, previous: readonly string[] = []): Record<string, string> => ({
+  ...unsignedHeaders(m),
+  'X-Webhook-Signature': signature(previous[0] ?? secret, body),
+  'webhook-signature': [secret, ...[...previous].reverse()].map((s) => standardSignature(s, m.eventId, m.timestamp, body)).join(' '),
 });
 
 /** Whether `header` is the `sha256=` signature of `body` under `secret`, compared in constant time. */

@@ -36,15 +36,47 @@ export interface Subscription {
   activatedAt?: string;
   deactivatedAt?: string;
   deactivationReason?: 'manual' | 'gone_410' | 'consecutive_failures';
+  /** Secrets replaced by rotations, in the order they were replaced; each signs deliveries until its `expiresAt`. */
+  previousSecrets?: PreviousSecret[];
   createdAt: string;
   updatedAt: string;
+}
+
+export interface PreviousSecret {
+  secret: string;
+  expiresAt: string;
 }
 
 /** A signing secret in the Standard Webhooks form: `whsec_` and the base64 of 32 random bytes (the key). */
 export const generateSecret = (): string => `whsec_${randomBytes(32).toString('base64')}`;
 
-/** The view every response gets: never the secret, and the workspace id with the mode rather than the tenant. */
-export const publicSubscription = ({ secret: _secret, workspaceId, ...rest }: Subscription) => ({ ...rest, ...tenantParts(workspaceId) });
+/** The view every response gets: never a secret, and the workspace id with the mode rather than the tenant. */
+export const publicSubscription = ({ secret: _secret, previousSecrets, workspaceId, ...rest }: Subscription) => ({
+  ...rest,
+  ...tenantParts(workspaceId),
+  ...(previousSecrets?.length ? { previousSecretsExpireAt: previousSecrets.map((p) => p.expiresAt).sort().at(-1)! } : {}),
+});
+
+/** A rotation's overlap: by default a day, at most a week; 0 replaces the secret at once. */
+export const DEFAULT_OVERLAP_SECONDS = 86_400;
+export const MAX_OVERLAP_SECONDS = 604_800;
+/** Replaced secrets kept at once: with the current one, a delivery carries at most this many + 1 signatures. */
+export const MAX_PREVIOUS_SECRETS = 4;
+
+/** The replaced secrets that still sign a delivery made at `at`, the earliest replaced first. */
+export const validPreviousSecrets = (sub: Pick<Subscription, 'previousSecrets'>, at: Date): string[] =>
+  (sub.previousSecrets ?? []).filter((p) => Date.parse(p.expiresAt) > at.getTime()).map((p) => p.secret);
+
+/**
+ * A rotation: a new generated secret, and the current one kept valid for `overlapSeconds` beside those
+ * still in their own overlap (the oldest dropped beyond MAX_PREVIOUS_SECRETS).
+ */
+export const rotatedSecrets = (sub: Pick<Subscription, 'secret' | 'previousSecrets'>, overlapSeconds: number, now: Date) => {
+  const stillValid = (sub.previousSecrets ?? []).filter((p) => Date.parse(p.expiresAt) > now.getTime());
+  const replaced = overlapSeconds > 0 ? [{ secret: sub.secret, expiresAt: new Date(now.getTime() + overlapSeconds * 1000).toISOString() }] : [];
+  const previousSecrets = [...stillValid, ...replaced].slice(-MAX_PREVIOUS_SECRETS);
+  return { secret: generateSecret(), previousSecrets };
+};
 
 /** Whether an event that occurred at `occurredAt` goes to this subscription. */
 export const receives = (sub: Subscription, eventType: string, occurredAt: string): boolean =>

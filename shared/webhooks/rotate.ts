@@ -1,0 +1,9 @@
+import { rotatedSecrets, type Subscription } from '../domain/webhooks/subscription';
+import { replaceSecrets, requireSubscription } from '../data/webhook-subscriptions';
+import type { Tenant } from '../domain/auth/tenant';
+
+/** Gives the subscription a new generated secret; the current one keeps signing deliveries for `overlapSeconds`. */
+export const rotateSecret = async (tenant: Tenant, subscriptionId: string, overlapSeconds: number, now: Date): Promise<Subscription> => {
+  const sub = await requireSubscription(tenant, subscriptionId);
+  return replaceSecrets(sub, rotatedSecrets(sub, overlapSeconds, now), now);
+};
