@@ -1,14 +1,13 @@
 /// <reference lib="dom" />
-import type { Attempt as DeliveryAttempt, DeliveryStatus, publicDelivery } from '../../shared/domain/webhooks/delivery';
-import { actionButton, busy, empty, errorLine, facts, h, row, status, when } from './dom';
+import type { DeliveryStatus, publicDelivery } from '../../shared/domain/webhooks/delivery';
+import type { deliveryDetail } from '../../shared/domain/webhooks/delivery-log';
+import { actionButton, busy, empty, errorLine, facts, h, json, row, status, when } from './dom';
 import { unwrap } from './session';
 import { HOOKS } from './subscription';
 import type { ParleyClient } from '../client/src/client';
 
-/** An attempt as the log shows it: with its request and response bodies when the API records them. */
-type Attempt = DeliveryAttempt & { requestBody?: string; responseBody?: string };
-
-export type Delivery = ReturnType<typeof publicDelivery> & { attempts?: Attempt[] };
+export type Delivery = ReturnType<typeof publicDelivery>;
+type Detail = ReturnType<typeof deliveryDetail>;
 
 interface Page {
   deliveries: Delivery[];
@@ -18,14 +17,15 @@ interface Page {
 /** Every status, in words (the type makes it complete; the module itself stays out of the browser bundle). */
 const STATUSES: Record<DeliveryStatus, string> = { pending: 'pending', retrying: 'retrying', success: 'success', failed: 'failed' };
 
-const HEADINGS = ['Event', 'Status', 'HTTP', 'Attempts', 'Next retry', 'Created', ''];
+const HEADINGS = ['Event', 'Status', 'HTTP', 'Attempts', 'Next attempt', 'Created', ''];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** A body as recorded (already cut short and free of secrets by the API), or why there is none. */
-const body = (text: string | undefined, none: string) => (text ? h('pre', { className: 'json' }, text) : h('span', { className: 'muted' }, none));
+/** A body as the API logged it (its first 4 KB, never a signature), or why there is none. */
+const body = (logged: { body: string; bodyTruncated: boolean } | null, none: string) =>
+  logged?.body ? h('div', {}, h('pre', { className: 'json' }, logged.body), logged.bodyTruncated ? h('span', { className: 'muted' }, 'cut short') : null) : h('span', { className: 'muted' }, none);
 
 /** Every attempt, each a labelled card. */
-const attemptsView = (d: Delivery) =>
+const attemptsView = (d: Detail) =>
   h(
     'div',
     { className: 'attempts' },
@@ -45,14 +45,15 @@ const attemptsView = (d: Delivery) =>
                 ['Latency', `${a.latency} ms`],
                 ['Failure', a.failureReason ?? '—'],
                 ['At', when(a.at)],
-                ['Request body', body(a.requestBody, 'not recorded')],
-                ['Response body', body(a.responseBody, 'empty')],
+                ['Request headers', json(a.request.headers)],
+                ['Request body', body(a.request, 'gone (past its retention)')],
+                ['Response body', body(a.response, a.response ? 'empty' : 'no response')],
               ]),
             ),
           ),
         )
       : empty('No attempt yet: it is queued.'),
-    facts([['Next retry', d.nextRetryAt ? when(d.nextRetryAt) : 'none scheduled']]),
+    facts([['Next attempt', d.nextAttemptAt ? when(d.nextAttemptAt) : 'none: it has ended']]),
   );
 
 /**
@@ -69,7 +70,7 @@ export const deliveryLog = (api: ParleyClient, id: string, eventTypes: string[])
   let cursor: string | undefined;
 
   const one = async (deliveryId: string) =>
-    (await unwrap<{ delivery: Delivery }>(api.GET(`${HOOKS}/{id}/deliveries/{deliveryId}`, { params: { path: { id, deliveryId } } }))).delivery;
+    (await unwrap<{ delivery: Detail }>(api.GET(`${HOOKS}/{id}/deliveries/{deliveryId}`, { params: { path: { id, deliveryId } } }))).delivery;
 
   const rowFor = (d: Delivery): HTMLTableRowElement[] => {
     const detail = h('tr', { className: 'detail', hidden: true }, h('td', { colSpan: HEADINGS.length }));
@@ -89,7 +90,7 @@ export const deliveryLog = (api: ParleyClient, id: string, eventTypes: string[])
       status(d.status),
       waiting ? '…' : (d.httpStatus ?? 'no answer'),
       toggle,
-      d.nextRetryAt ? when(d.nextRetryAt) : '—',
+      d.nextAttemptAt ? when(d.nextAttemptAt) : '—',
       when(d.createdAt),
       d.status === 'failed' ? actionButton('Retry', error, () => retry(d, main, detail), { 'data-retry': d.deliveryId }) : null,
     ]);

@@ -1,21 +1,19 @@
 /// <reference lib="dom" />
 import { actionButton, errorLine, facts, h, onSubmit, showOnce, when } from './dom';
-import { deliveryLog, type Delivery } from './deliveries';
+import { deliveryLog } from './deliveries';
 import { unwrap } from './session';
 import { eventChoices, eventsField, health, HOOKS, whyOff, type Subscription } from './subscription';
 import type { ParleyClient } from '../client/src/client';
+import type { endpointHealth } from '../../shared/domain/webhooks/health';
 
-/** Of the latest deliveries (at most 100) that had an answer, the share that succeeded; a retrying one has failed so far. */
-const successRate = async (api: ParleyClient, id: string): Promise<string> => {
-  const { deliveries } = await unwrap<{ deliveries: Delivery[] }>(api.GET(`${HOOKS}/{id}/deliveries`, { params: { path: { id }, query: { limit: 100 } } }));
-  const tried = deliveries.filter((d) => d.status !== 'pending');
-  if (!tried.length) return 'no delivery attempted yet';
-  const ok = tried.filter((d) => d.status === 'success').length;
-  return `${Math.round((100 * ok) / tried.length)}% of the last ${tried.length === 1 ? 'delivery' : `${tried.length} deliveries`}`;
+type Health = ReturnType<typeof endpointHealth>;
+
+/** How the latest deliveries ended: the success rate counts finished ones (a retrying one is not yet). */
+const successRate = ({ recent }: Health): string => {
+  const finished = recent.succeeded + recent.failed;
+  const rate = recent.successRate === null ? 'no finished delivery yet' : `${Math.round(recent.successRate * 100)}% of ${finished} finished`;
+  return `${rate} (latest ${recent.deliveries}${recent.inProgress ? `, ${recent.inProgress} in progress` : ''})`;
 };
-
-/** The rotate and recover routes, called before the generated client types know them. */
-const untypedPost = (api: ParleyClient) => api.POST as unknown as (path: string, init: object) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
 
 const OVERLAPS: [number, string][] = [[3600, '1 hour'], [86_400, '24 hours'], [604_800, '7 days']];
 
@@ -28,10 +26,10 @@ const iso = (local: string) => new Date(local).toISOString();
  */
 export const endpointPage = async (api: ParleyClient, main: HTMLElement, id: string): Promise<void> => {
   const path = { params: { path: { id } } };
-  const [{ subscription: s }, choices, rate] = await Promise.all([
+  const [{ subscription: s }, { health: state }, choices] = await Promise.all([
     unwrap<{ subscription: Subscription }>(api.GET(`${HOOKS}/{id}`, path)),
+    unwrap<{ health: Health }>(api.GET(`${HOOKS}/{id}/health`, path)),
     eventChoices(api),
-    successRate(api, id),
   ]);
   const rerender = () => endpointPage(api, main, id);
   const log = deliveryLog(api, id, choices.filter((c) => !c.includes('*')).concat('webhook.ping'));
@@ -58,12 +56,16 @@ export const endpointPage = async (api: ParleyClient, main: HTMLElement, id: str
     {
       onsubmit: onSubmit(error, async () => {
         const { subscription } = await unwrap<{ subscription: { secret: string } }>(
-          untypedPost(api)(`${HOOKS}/{id}/rotate-secret`, { ...path, body: { overlapSeconds: Number(overlap.value) } }),
+          api.POST(`${HOOKS}/{id}/rotate-secret`, { ...path, body: { overlapSeconds: Number(overlap.value) } }),
         );
-        showOnce(shown, 'The new signing secret', subscription.secret, 'new-secret-value');
+        await rerender();
+        showOnce(main.querySelector('#shown-secret')!, 'The new signing secret', subscription.secret, 'new-secret-value');
       }),
     },
     h('p', {}, 'Deliveries are signed with both the old and the new secret until the overlap ends, so receivers can switch without missing one.'),
+    s.previousSecretsExpireAt && Date.parse(s.previousSecretsExpireAt) > Date.now()
+      ? h('p', { id: 'overlap' }, `The replaced secret also signs until ${when(s.previousSecretsExpireAt)}.`)
+      : null,
     h('label', {}, 'Old secret stays valid for ', overlap),
     h('button', { type: 'submit' }, 'Rotate secret'),
   );
@@ -76,7 +78,7 @@ export const endpointPage = async (api: ParleyClient, main: HTMLElement, id: str
     {
       onsubmit: onSubmit(error, async () => {
         const { recovery } = await unwrap<{ recovery: { deliveries: number } }>(
-          untypedPost(api)(`${HOOKS}/{id}/recover`, { ...path, body: { since: iso(since.value), ...(until.value ? { until: iso(until.value) } : {}) } }),
+          api.POST(`${HOOKS}/{id}/recover`, { ...path, body: { since: iso(since.value), ...(until.value ? { until: iso(until.value) } : {}) } }),
         );
         recovered.textContent = `${recovery.deliveries} failed ${recovery.deliveries === 1 ? 'delivery' : 'deliveries'} sent again.`;
         await log.reload();
@@ -115,8 +117,8 @@ export const endpointPage = async (api: ParleyClient, main: HTMLElement, id: str
       h('h2', {}, 'Health'),
       facts([
         ['State', health(s)],
-        ['Success rate', rate],
-        ['Consecutive failures', s.consecutiveFailures],
+        ['Success rate', successRate(state)],
+        ['Consecutive failures', `${state.consecutiveFailures} (deactivated at ${state.deactivateAfter})`],
         ...(s.active ? [] : ([['Deactivated', `${when(s.deactivatedAt)}: ${whyOff(s)}`]] as [string, string][])),
         ['Events', s.events.join(', ')],
       ]),

@@ -6,7 +6,7 @@ import type { Client } from '../support/api';
 import { startReceiver, type Receiver } from '../support/https-receiver';
 import { makeFactories } from '../support/resource-factories';
 import { useTestStack } from '../support/stack';
-import { eventually, sleep } from '../support/webhooks';
+import { eventually, sleep, standardVerifier } from '../support/webhooks';
 
 /**
  * The dashboard in a real headless Chromium (Debian's, driven by playwright-core) against the real local
@@ -152,7 +152,7 @@ describe('webhook endpoints', () => {
     const state = page.locator('#health .status');
     expect(await state.textContent()).toBe('deactivated: the endpoint answered 410 Gone');
     expect(await state.getAttribute('class')).toContain('status-deactivated');
-    expect(await page.locator('#health').textContent()).toContain('0% of the last delivery');
+    expect(await page.locator('#health').textContent()).toContain('0% of 1 finished (latest 1)');
   });
 
   it('enables it, opens the attempts as labelled cards, retries, and the row follows the new attempt', async () => {
@@ -165,8 +165,10 @@ describe('webhook endpoints', () => {
     await row.getByRole('button', { name: '1 attempt' }).click();
     const attempt = page.locator('li.attempt').first();
     await attempt.getByText('HTTP status').waitFor();
-    expect(await attempt.locator('dt').allTextContents()).toEqual(['Attempt', 'Result', 'HTTP status', 'Latency', 'Failure', 'At', 'Request body', 'Response body']);
+    expect(await attempt.locator('dt').allTextContents()).toEqual(['Attempt', 'Result', 'HTTP status', 'Latency', 'Failure', 'At', 'Request headers', 'Request body', 'Response body']);
     expect(await attempt.textContent()).toContain('410');
+    expect(await attempt.locator('dt:has-text("Request body") + dd').textContent()).toContain('webhook.ping');
+    expect(await attempt.locator('dt:has-text("Request headers") + dd').textContent()).toContain('webhook-id');
     await shot('endpoint');
     await row.getByRole('button', { name: 'Retry' }).click();
     // No reload: the row itself moves from the stale 410 to the new attempt's answer.
@@ -194,6 +196,45 @@ describe('webhook endpoints', () => {
     expect(await sub()).toMatchObject({ active: false, deactivationReason: 'manual' });
     await page.getByRole('button', { name: 'Enable' }).click();
     await page.locator('#health .status-healthy').waitFor();
+  });
+
+  it('rotates its secret: the new one is shown once, and deliveries carry both signatures during the overlap', async () => {
+    await page.selectOption('select[name=overlapSeconds]', '3600');
+    await page.click('button:has-text("Rotate secret")');
+    const secret = (await page.locator('#new-secret-value').textContent({ timeout: 20_000 }))!;
+    expect(secret).toMatch(/^whsec_/);
+    await page.locator('#overlap').getByText('The replaced secret also signs until').waitFor();
+    await shot('rotate');
+    const before = hook.received.length;
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    const [ping] = (await hook.waitFor(before + 1)).slice(before);
+    expect(String(ping!.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    expect(standardVerifier(secret).verify(ping!.body, ping!.headers as Record<string, string>)).toMatchObject({ data: { subscription: { _id: id } } });
+    await page.reload();
+    await page.locator('tr[data-delivery]').first().waitFor();
+    expect(await page.content()).not.toContain(secret);
+  });
+
+  it('recovers the failed deliveries since a time, once each', async () => {
+    hook.setReply(() => ({ status: 410 }));
+    const deliveryId = (await admin.api.post(`${HOOKS}/${id}/test`)).body.data.delivery.deliveryId as string;
+    const delivery = async () => (await admin.api.get(`${HOOKS}/${id}/deliveries/${deliveryId}`)).body.data.delivery;
+    await eventually(async () => (await delivery()).status === 'failed');
+    hook.setReply(() => ({ status: 204 }));
+    await page.reload();
+    await page.getByRole('button', { name: 'Enable' }).click();
+    await page.locator('#health .status-healthy').waitFor();
+    await page.$eval('input[name=since]', (el) => {
+      const hourAgo = new Date(Date.now() - 3_600_000);
+      (el as HTMLInputElement).value = new Date(hourAgo.getTime() - hourAgo.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+    });
+    await page.click('button:has-text("Recover failed deliveries")');
+    await page.locator('#recovered').getByText('1 failed delivery sent again.').waitFor();
+    await eventually(async () => (await delivery()).status === 'success');
+    await shot('recover');
+    // Asked again, nothing is sent twice.
+    await page.click('button:has-text("Recover failed deliveries")');
+    await page.locator('#recovered').getByText('0 failed deliveries sent again.').waitFor();
   });
 
   it('deletes it', async () => {
@@ -238,13 +279,13 @@ describe('a failing endpoint', () => {
     await state.waitFor();
     expect(await state.getAttribute('class')).toContain('status-failing');
     expect(await state.textContent()).toMatch(/^failing \(\d+ in a row\)$/);
-    expect(await page.locator('#health').textContent()).toContain('0% of the last 21 deliveries');
+    expect(await page.locator('#health').textContent()).toContain('no finished delivery yet (latest 21, 21 in progress)');
     const row = page.locator('tr[data-delivery]').filter({ hasText: 'retrying' }).first();
-    expect(await row.locator('td[data-label="Next retry"]').textContent()).not.toBe('—');
+    expect(await row.locator('td[data-label="Next attempt"]').textContent()).not.toBe('—');
     expect(await row.locator('td[data-label=HTTP]').textContent()).toBe('500');
     await row.getByRole('button', { name: /attempts/ }).click();
     await page.locator('li.attempt').first().getByText('500').first().waitFor();
-    await page.locator('.attempts').getByText('Next retry').waitFor();
+    await page.locator('.attempts').getByText('Next attempt').waitFor();
     await shot('endpoint-failing');
   }, 90_000);
 
@@ -281,11 +322,11 @@ describe('workflows', () => {
     const name = (await admin.api.get(`${WORKFLOWS}/${workflowId}`)).body.data.workflow.name as string;
     await page.reload();
     const row = page.getByRole('row').filter({ hasText: name });
-    await row.getByRole('button', { name: 'Activate' }).click();
-    await page.getByRole('row').filter({ hasText: name }).getByRole('button', { name: 'Deactivate' }).waitFor();
+    await row.getByRole('button', { name: 'Activate', exact: true }).click();
+    await page.getByRole('row').filter({ hasText: name }).getByRole('button', { name: 'Deactivate', exact: true }).waitFor();
     expect((await admin.api.get(`${WORKFLOWS}/${workflowId}`)).body.data.workflow.active).toBe(true);
-    await page.getByRole('row').filter({ hasText: name }).getByRole('button', { name: 'Deactivate' }).click();
-    await page.getByRole('row').filter({ hasText: name }).getByRole('button', { name: 'Activate' }).waitFor();
+    await page.getByRole('row').filter({ hasText: name }).getByRole('button', { name: 'Deactivate', exact: true }).click();
+    await page.getByRole('row').filter({ hasText: name }).getByRole('button', { name: 'Activate', exact: true }).waitFor();
     expect((await admin.api.get(`${WORKFLOWS}/${workflowId}`)).body.data.workflow.active).toBe(false);
     await page.getByRole('row').filter({ hasText: `${name} v1` }).waitFor();
     await shot('workflows');
