@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 import { SCOPES } from '../../shared/domain/auth/scopes';
-import { h, status, table, when } from './dom';
+import { empty, h, showOnce, status, table, when } from './dom';
 import { unwrap } from './session';
 import type { ParleyClient } from '../client/src/client';
 
@@ -36,7 +36,7 @@ export const tokensPage = async (api: ParleyClient, main: HTMLElement, rerender:
             }),
           );
           await tokensPage(api, main, rerender);
-          showOnce(main.querySelector('#created-token')!, token.name, token.token);
+          showOnce(main.querySelector('#created-token')!, `Token “${token.name}” created`, token.token, 'new-token-value');
         } catch (err) {
           error.textContent = (err as Error).message;
         }
@@ -63,24 +63,7 @@ export const tokensPage = async (api: ParleyClient, main: HTMLElement, rerender:
     h('h1', {}, 'API Tokens'),
     created,
     h('section', {}, h('h2', {}, 'Create a token'), form),
-    h('section', {}, h('h2', {}, 'Tokens'), tokens.length ? table(['Name', 'Prefix', 'Scopes', 'Status', 'Created', 'Expires', ''], rows) : h('p', {}, 'No tokens yet.')),
-  );
-};
-
-/** The secret, this once: copyable, and gone from the page when dismissed or on the next visit. */
-const showOnce = (slot: Element, name: string, secret: string) => {
-  const copied = h('span', { role: 'status' });
-  slot.replaceChildren(
-    h(
-      'section',
-      {},
-      h('h2', {}, `Token “${name}” created`),
-      h('p', {}, 'Copy it now: it is shown only this once and cannot be recovered.'),
-      h('div', { className: 'secret', id: 'new-token-value' }, secret),
-      h('button', { type: 'button', onclick: async () => { await navigator.clipboard.writeText(secret); copied.textContent = ' Copied.'; } }, 'Copy'),
-      copied,
-      h('button', { type: 'button', onclick: () => slot.replaceChildren() }, 'Done'),
-    ),
+    h('section', {}, h('h2', {}, 'Tokens'), tokens.length ? table(['Name', 'Prefix', 'Scopes', 'Status', 'Created', 'Expires', ''], rows) : empty('No tokens yet. Create one above to call the API.')),
   );
 };
 

@@ -1,48 +1,58 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../support/api';
 import { startReceiver, type Receiver } from '../support/https-receiver';
 import { makeFactories } from '../support/resource-factories';
 import { useTestStack } from '../support/stack';
+import { eventually, sleep, standardVerifier } from '../support/webhooks';
 
 /**
  * The dashboard in a real headless Chromium (Debian's, driven by playwright-core) against the real local
  * stack. Every request the pages make is watched: anything leaving 127.0.0.1 fails the test (offline).
- * Screenshots of each page go to `.build/test-output/dashboard/`.
+ * Screenshots of each page go to `.build/test-output/dashboard/` (`npm run screenshots` copies the README's).
  */
 const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = resolve('.build/test-output/dashboard');
 const HOOKS = '/api/v1/integrations/webhooks';
+const WORKFLOWS = '/api/v1/workflows';
+const PHONE = { width: 390, height: 844 };
 
 const env = useTestStack({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
 let browser: Browser;
+let context: BrowserContext;
 let page: Page;
-let receiver: Receiver;
+/** Answers as each test sets it. */
+let hook: Receiver;
+/** Always 500. */
+let failing: Receiver;
 let admin: { token: string; workspaceId: string; api: Client };
 const external: string[] = [];
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const until = async <T>(what: string, read: () => Promise<T | undefined>, ms = 20_000): Promise<T> => {
-  for (const end = Date.now() + ms; Date.now() < end; await sleep(200)) {
-    const value = await read();
-    if (value !== undefined) return value;
-  }
-  throw new Error(`timed out waiting for ${what}`);
+const dashboard = (hash = '') => `${env.stack.baseUrl}/dashboard${hash}`;
+const shot = (name: string) => page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+
+const signIn = async (token: string) => {
+  await page.goto(dashboard());
+  await page.fill('input[name=token]', token);
+  await page.click('button[type=submit]');
 };
+
+/** The page fits the width it is shown at: nothing scrolls sideways. */
+const fitsWidth = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does)`);
   mkdirSync(SHOTS, { recursive: true });
-  // The first attempt of each delivery is refused for good (410), the next ones succeed.
-  receiver = await startReceiver((_, i) => (i === 0 ? { status: 410 } : { status: 204 }));
+  hook = await startReceiver();
+  failing = await startReceiver(() => ({ status: 500 }));
   admin = await env.tenant();
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
   });
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.stack.baseUrl });
   await context.route('**/*', (route) => {
     const url = new URL(route.request().url());
@@ -52,19 +62,34 @@ beforeAll(async () => {
   });
   page = await context.newPage();
   page.on('dialog', (d) => void d.accept());
-  await page.goto(`${env.stack.baseUrl}/dashboard`);
-  await page.fill('input[name=token]', admin.token);
-  await page.click('button[type=submit]');
-  await page.getByRole('heading', { name: 'API Tokens' }).waitFor();
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
-  await receiver?.stop();
+  await hook?.stop();
+  await failing?.stop();
   expect(external).toEqual([]);
 });
 
-describe('the dashboard', () => {
+describe('signing in', () => {
+  it('shows no nav and no Sign out while signed out', async () => {
+    await page.goto(dashboard());
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    expect(await page.locator('#nav').isVisible()).toBe(false);
+    expect(await page.getByRole('button', { name: 'Sign out' }).isVisible()).toBe(false);
+    await shot('signin');
+  });
+
+  it('signs in, and the header names the workspace and the test mode', async () => {
+    await signIn(admin.token);
+    await page.getByRole('heading', { name: 'API Tokens' }).waitFor();
+    expect(await page.locator('#workspace').textContent()).toBe('Test workspace');
+    expect(await page.locator('#mode').textContent()).toBe('Test mode');
+    expect(await page.getByRole('button', { name: 'Sign out' }).isVisible()).toBe(true);
+  });
+});
+
+describe('API tokens', () => {
   let secret = '';
 
   it('creates a token and shows its value once, copyable', async () => {
@@ -75,7 +100,7 @@ describe('the dashboard', () => {
     expect(secret).toMatch(/^sk_test_[0-9A-Za-z]{48}$/);
     await page.click('button:has-text("Copy")');
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
-    await page.screenshot({ path: `${SHOTS}/tokens.png`, fullPage: true });
+    await shot('tokens');
     // The API answers it at once; the page never shows it again.
     const works = await fetch(`${env.stack.baseUrl}/api/v1/tags`, { headers: { authorization: `Bearer ${secret}`, 'x-workspace-id': admin.workspaceId } });
     expect(works.status).toBe(200);
@@ -91,39 +116,316 @@ describe('the dashboard', () => {
     const refused = await fetch(`${env.stack.baseUrl}/api/v1/tags`, { headers: { authorization: `Bearer ${secret}`, 'x-workspace-id': admin.workspaceId } });
     expect(refused.status).toBe(401);
   });
+});
 
-  it('shows a failed delivery with its attempts and retries it', async () => {
-    const sub = (await admin.api.post(HOOKS, { url: receiver.url, events: ['inbox.*'] })).body.data.subscription;
-    const deliveryId = (await admin.api.post(`${HOOKS}/${sub._id}/test`)).body.data.delivery.deliveryId as string;
-    const read = async () => (await admin.api.get(`${HOOKS}/${sub._id}/deliveries/${deliveryId}`)).body.data.delivery;
-    await until('the delivery to fail', async () => ((await read()).status === 'failed' ? true : undefined));
-    // A 410 deactivated the subscription; turned back on, its failed delivery may be retried.
-    expect((await admin.api.patch(`${HOOKS}/${sub._id}`, { active: true })).status).toBe(200);
+describe('webhook endpoints', () => {
+  let id = '';
+  const sub = async () => (await admin.api.get(`${HOOKS}/${id}`)).body.data.subscription;
+  const deliveries = async () => (await admin.api.get(`${HOOKS}/${id}/deliveries`)).body.data.deliveries as { deliveryId: string; status: string }[];
 
-    await page.goto(`${env.stack.baseUrl}/dashboard#/webhooks`);
-    await page.getByRole('link', { name: receiver.url }).click();
-    const row = page.getByRole('row').filter({ hasText: 'webhook.ping' });
-    await row.getByText('failed').waitFor();
-    await row.getByRole('button', { name: '1 attempt' }).click();
-    await row.getByText('gone_410').first().waitFor();
-    await page.screenshot({ path: `${SHOTS}/webhooks.png`, fullPage: true });
-    await row.getByRole('button', { name: 'Retry' }).click();
-    await until('the retried delivery to succeed', async () => ((await read()).status === 'success' ? true : undefined));
+  it('shows the empty list, then adds an endpoint and shows its signing secret once', async () => {
+    await page.goto(dashboard('#/webhooks'));
+    await page.getByText('No endpoints yet.').waitFor();
+    await page.fill('input[name=url]', hook.url);
+    await page.fill('input[name=events]', 'inbox.*');
+    await page.click('button:has-text("Add endpoint")');
+    const secret = (await page.locator('#new-secret-value').textContent({ timeout: 20_000 }))!;
+    expect(secret.length).toBeGreaterThanOrEqual(16);
+    const [listed] = (await admin.api.get(HOOKS)).body.data.subscriptions;
+    expect(listed).toMatchObject({ url: hook.url, events: ['inbox.*'], active: true });
+    id = listed._id;
+    await page.getByRole('link', { name: hook.url }).waitFor();
+    await shot('endpoints');
     await page.reload();
-    const after = page.getByRole('row').filter({ hasText: 'webhook.ping' }).first();
-    await after.getByText('success').first().waitFor();
-    await after.getByRole('button', { name: '2 attempts' }).click();
-    await after.getByRole('cell', { name: '204' }).first().waitFor();
-    expect(await after.getByRole('button', { name: 'Retry' }).count()).toBe(0);
+    await page.getByRole('link', { name: hook.url }).waitFor();
+    expect(await page.content()).not.toContain(secret);
   });
 
-  it('lists workflow executions and opens one with its step history', async () => {
-    const { id } = await makeFactories({ webhookUrl: receiver.url })['/api/v1/workflows/executions/{id}']!.create(admin.api);
-    await page.goto(`${env.stack.baseUrl}/dashboard#/workflows`);
-    await page.getByRole('link', { name: id }).click();
-    await page.getByRole('cell', { name: 'remember' }).waitFor();
-    await page.getByRole('heading', { name: `Execution ${id}` }).waitFor();
-    await page.screenshot({ path: `${SHOTS}/workflows.png`, fullPage: true });
+  it('sends a test event; a 410 shows as deactivated, not green, with why', async () => {
+    hook.setReply(() => ({ status: 410 }));
+    await page.getByRole('link', { name: hook.url }).click();
+    await page.getByText('No deliveries yet.').waitFor();
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    await page.locator('tr[data-delivery]').filter({ hasText: 'webhook.ping' }).waitFor();
+    await eventually(async () => (await sub()).deactivationReason === 'gone_410');
+    await page.reload();
+    const state = page.locator('#health .status');
+    expect(await state.textContent()).toBe('deactivated: the endpoint answered 410 Gone');
+    expect(await state.getAttribute('class')).toContain('status-deactivated');
+    expect(await page.locator('#health').textContent()).toContain('0% of 1 finished (latest 1)');
+  });
+
+  it('enables it, opens the attempts as labelled cards, retries, and the row follows the new attempt', async () => {
+    hook.setReply(() => ({ status: 204 }));
+    await page.getByRole('button', { name: 'Enable' }).click();
+    await page.locator('#health .status-healthy').waitFor();
+    expect((await sub()).active).toBe(true);
+    const row = page.locator('tr[data-delivery]').first();
+    await row.getByText('failed').waitFor();
+    await row.getByRole('button', { name: '1 attempt' }).click();
+    const attempt = page.locator('li.attempt').first();
+    await attempt.getByText('HTTP status').waitFor();
+    expect(await attempt.locator('dt').allTextContents()).toEqual(['Attempt', 'Result', 'HTTP status', 'Latency', 'Failure', 'At', 'Request headers', 'Request body', 'Response body']);
+    expect(await attempt.textContent()).toContain('410');
+    expect(await attempt.locator('dt:has-text("Request body") + dd').textContent()).toContain('webhook.ping');
+    expect(await attempt.locator('dt:has-text("Request headers") + dd').textContent()).toContain('webhook-id');
+    await shot('endpoint');
+    await row.getByRole('button', { name: 'Retry' }).click();
+    // No reload: the row itself moves from the stale 410 to the new attempt's answer.
+    const after = page.locator('tr[data-delivery]').first();
+    await after.getByText('success').waitFor({ timeout: 20_000 });
+    expect(await after.locator('td[data-label=HTTP]').textContent()).toBe('204');
+    expect(await after.getByRole('button', { name: 'Retry' }).count()).toBe(0);
+    expect(await after.textContent()).toContain('2 attempts');
+    await after.getByRole('button', { name: '2 attempts' }).click();
+    await page.locator('li.attempt').nth(1).getByText('204').first().waitFor();
+    expect((await deliveries())[0]!.status).toBe('success');
+  });
+
+  it('edits its url and events', async () => {
+    await page.fill('input[name=url]', `${hook.url}?v=2`);
+    await page.fill('input[name=events]', 'inbox.*, customer.contact.created');
+    await page.click('button:has-text("Save")');
+    await page.locator('h1').getByText('?v=2').waitFor();
+    expect(await sub()).toMatchObject({ url: `${hook.url}?v=2`, events: ['inbox.*', 'customer.contact.created'] });
+  });
+
+  it('disables it by hand and says so', async () => {
+    await page.getByRole('button', { name: 'Disable' }).click();
+    await page.locator('#health .status-disabled').waitFor();
+    expect(await sub()).toMatchObject({ active: false, deactivationReason: 'manual' });
+    await page.getByRole('button', { name: 'Enable' }).click();
+    await page.locator('#health .status-healthy').waitFor();
+  });
+
+  it('rotates its secret: the new one is shown once, and deliveries carry both signatures during the overlap', async () => {
+    await page.selectOption('select[name=overlapSeconds]', '3600');
+    await page.click('button:has-text("Rotate secret")');
+    const secret = (await page.locator('#new-secret-value').textContent({ timeout: 20_000 }))!;
+    expect(secret).toMatch(/^whsec_/);
+    await page.locator('#overlap').getByText('The replaced secret also signs until').waitFor();
+    await shot('rotate');
+    const before = hook.received.length;
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    const [ping] = (await hook.waitFor(before + 1)).slice(before);
+    expect(String(ping!.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    expect(standardVerifier(secret).verify(ping!.body, ping!.headers as Record<string, string>)).toMatchObject({ data: { subscription: { _id: id } } });
+    await page.reload();
+    await page.locator('tr[data-delivery]').first().waitFor();
+    expect(await page.content()).not.toContain(secret);
+  });
+
+  it('recovers the failed deliveries since a time, once each', async () => {
+    hook.setReply(() => ({ status: 410 }));
+    const deliveryId = (await admin.api.post(`${HOOKS}/${id}/test`)).body.data.delivery.deliveryId as string;
+    const delivery = async () => (await admin.api.get(`${HOOKS}/${id}/deliveries/${deliveryId}`)).body.data.delivery;
+    await eventually(async () => (await delivery()).status === 'failed');
+    hook.setReply(() => ({ status: 204 }));
+    await page.reload();
+    await page.getByRole('button', { name: 'Enable' }).click();
+    await page.locator('#health .status-healthy').waitFor();
+    await page.$eval('input[name=since]', (el) => {
+      const hourAgo = new Date(Date.now() - 3_600_000);
+      (el as HTMLInputElement).value = new Date(hourAgo.getTime() - hourAgo.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+    });
+    await page.click('button:has-text("Recover failed deliveries")');
+    await page.locator('#recovered').getByText('1 failed delivery sent again.').waitFor();
+    await eventually(async () => (await delivery()).status === 'success');
+    await shot('recover');
+    // Asked again, nothing is sent twice.
+    await page.click('button:has-text("Recover failed deliveries")');
+    await page.locator('#recovered').getByText('0 failed deliveries sent again.').waitFor();
+  });
+
+  it('deletes it', async () => {
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('heading', { name: 'Webhooks' }).waitFor();
+    await page.getByText('No endpoints yet.').waitFor();
+    expect((await admin.api.get(`${HOOKS}/${id}`)).status).toBe(404);
+  });
+});
+
+describe('a failing endpoint', () => {
+  let id = '';
+
+  it('pages through the log and filters it by status and event type', async () => {
+    id = (await admin.api.post(HOOKS, { url: failing.url, events: ['inbox.*'] })).body.data.subscription._id;
+    for (let i = 0; i < 21; i++) expect((await admin.api.post(`${HOOKS}/${id}/test`)).status).toBe(202);
+    await page.goto(dashboard(`#/webhooks/${id}`));
+    const rows = page.locator('tr[data-delivery]');
+    await page.getByText('21 in all').waitFor();
+    expect(await rows.count()).toBe(20);
+    const first = await rows.first().getAttribute('data-delivery');
+    await page.getByRole('button', { name: 'Older →' }).click();
+    await expect.poll(() => rows.count()).toBe(1);
+    expect(await page.getByRole('button', { name: 'Older →' }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: '← Newer' }).click();
+    await expect.poll(() => rows.first().getAttribute('data-delivery')).toBe(first);
+
+    await page.selectOption('select[name=status]', 'success');
+    await page.getByText('No delivery matches these filters.').waitFor();
+    await page.selectOption('select[name=status]', '');
+    await page.selectOption('select[name=eventType]', 'inbox.conversation.created');
+    await page.getByText('No delivery matches these filters.').waitFor();
+    await page.selectOption('select[name=eventType]', 'webhook.ping');
+    await page.getByText('21 in all').waitFor();
+  });
+
+  it('shows each retrying delivery with its next retry time, and the endpoint as failing', async () => {
+    // Each delivery's fast retries (about 15 s) run out before it counts as one consecutive failure.
+    await eventually(async () => (await admin.api.get(`${HOOKS}/${id}`)).body.data.subscription.consecutiveFailures > 0, 60_000, 1000);
+    await page.reload();
+    const state = page.locator('#health .status');
+    await state.waitFor();
+    expect(await state.getAttribute('class')).toContain('status-failing');
+    expect(await state.textContent()).toMatch(/^failing \(\d+ in a row\)$/);
+    expect(await page.locator('#health').textContent()).toContain('no finished delivery yet (latest 21, 21 in progress)');
+    const row = page.locator('tr[data-delivery]').filter({ hasText: 'retrying' }).first();
+    expect(await row.locator('td[data-label="Next attempt"]').textContent()).not.toBe('—');
+    expect(await row.locator('td[data-label=HTTP]').textContent()).toBe('500');
+    await row.getByRole('button', { name: /attempts/ }).click();
+    await page.locator('li.attempt').first().getByText('500').first().waitFor();
+    await page.locator('.attempts').getByText('Next attempt').waitFor();
+    await shot('endpoint-failing');
+  }, 90_000);
+
+  it('fits a 390 px screen', async () => {
+    await page.setViewportSize(PHONE);
+    await page.reload();
+    await page.locator('tr[data-delivery]').first().waitFor();
+    expect(await fitsWidth()).toBe(true);
+    await shot('phone-endpoint');
+    await page.goto(dashboard('#/webhooks'));
+    await page.getByRole('link', { name: failing.url }).waitFor();
+    expect(await fitsWidth()).toBe(true);
+    await page.goto(dashboard('#/settings/developer/tokens'));
+    await page.getByRole('heading', { name: 'API Tokens' }).waitFor();
+    expect(await fitsWidth()).toBe(true);
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+});
+
+describe('workflows', () => {
+  const create = async (body: Record<string, unknown>) => (await admin.api.post(WORKFLOWS, { trigger: { type: 'manual' }, ...body })).body.data.workflow._id as string;
+  const run = async (workflowId: string, until: (status: string) => boolean) => {
+    const id = (await admin.api.post(`${WORKFLOWS}/${workflowId}/trigger`, { payload: { name: 'Ada' } })).body.data.execution._id as string;
+    await eventually(async () => until((await admin.api.get(`${WORKFLOWS}/executions/${id}`)).body.data.execution.status), 60_000, 300);
+    return id;
+  };
+  const execution = async (id: string) => (await admin.api.get(`${WORKFLOWS}/executions/${id}`)).body.data.execution;
+
+  it('lists workflows by name and activates and deactivates one', async () => {
+    await page.goto(dashboard('#/workflows'));
+    await page.getByText('No workflows yet.').waitFor();
+    const id = (await makeFactories({ webhookUrl: hook.url })['/api/v1/workflows/executions/{id}']!.create(admin.api)).id!;
+    const { workflowId } = await execution(id);
+    const name = (await admin.api.get(`${WORKFLOWS}/${workflowId}`)).body.data.workflow.name as string;
+    await page.reload();
+    const row = page.getByRole('row').filter({ hasText: name });
+    await row.getByRole('button', { name: 'Activate', exact: true }).click();
+    await page.getByRole('row').filter({ hasText: name }).getByRole('button', { name: 'Deactivate', exact: true }).waitFor();
+    expect((await admin.api.get(`${WORKFLOWS}/${workflowId}`)).body.data.workflow.active).toBe(true);
+    await page.getByRole('row').filter({ hasText: name }).getByRole('button', { name: 'Deactivate', exact: true }).click();
+    await page.getByRole('row').filter({ hasText: name }).getByRole('button', { name: 'Activate', exact: true }).waitFor();
+    expect((await admin.api.get(`${WORKFLOWS}/${workflowId}`)).body.data.workflow.active).toBe(false);
+    await page.getByRole('row').filter({ hasText: `${name} v1` }).waitFor();
+    await shot('workflows');
+  });
+
+  it('shows a failed run: its graph, each step with input, output, attempt n of m and its handler, and retries it', async () => {
+    const workflowId = await create({
+      name: 'Sync with retries',
+      nodes: [
+        { id: 'who', type: 'set_variable', config: { name: 'who', value: '{{trigger.name}}' } },
+        { id: 'again', type: 'retry', config: { maxAttempts: 2, backoff: 'fixed', baseDelaySeconds: 0 } },
+        { id: 'sync', type: 'http_request', config: { method: 'POST', url: failing.url, body: { who: '{{vars.who}}' } } },
+      ],
+      edges: [
+        { from: 'who', to: 'again', branch: 'next' },
+        { from: 'again', to: 'sync', branch: 'body' },
+      ],
+    });
+    const id = await run(workflowId, (s) => s === 'failed');
+    await page.goto(dashboard(`#/workflows/executions/${id}`));
+    await page.getByRole('heading', { name: 'Sync with retries: execution' }).waitFor();
+    expect(await page.locator('svg.graph g[data-node]').evaluateAll((gs) => gs.map((g) => `${g.getAttribute('data-node')} ${g.getAttribute('class')}`))).toEqual([
+      'who node node-succeeded',
+      'again node node-not-run',
+      'sync node node-failed',
+    ]);
+    expect(await page.locator('svg.graph .branch').allTextContents()).toEqual(['body']);
+    const who = page.locator('li[data-step="who:1"]');
+    expect(await who.locator('.json').first().textContent()).toContain('{{trigger.name}}');
+    expect(await who.textContent()).toContain('attempt 1');
+    const second = page.locator('li[data-step="sync:2"]');
+    expect(await second.textContent()).toContain('attempt 2 of 3');
+    expect(await second.locator('dt:has-text("Handled by") + dd').textContent()).toBe('again');
+    expect(await second.locator('dt:has-text("Waited before") + dd').textContent()).toBe('none');
+    expect(await second.textContent()).toContain('HTTP 500');
+    expect(await page.locator('li[data-step="sync:3"]').textContent()).toContain('attempt 3 of 3');
+    expect(await page.locator('li[data-step="sync:1"] .json').first().textContent()).toContain(failing.url);
+    expect(await page.getByRole('button', { name: 'Cancel' }).count()).toBe(0);
+    await shot('execution');
+
+    await page.setViewportSize(PHONE);
+    await page.reload();
+    await page.locator('li[data-step="sync:3"]').waitFor();
+    expect(await fitsWidth()).toBe(true);
+    await shot('phone-execution');
+    await page.setViewportSize({ width: 1280, height: 900 });
+
+    await page.getByRole('button', { name: 'Retry from the failed step' }).click();
+    await eventually(async () => (await execution(id)).steps.length > 4, 60_000, 300);
+    await eventually(async () => (await execution(id)).status === 'failed', 60_000, 300);
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await page.locator('li[data-step="sync:4"]').waitFor();
+  }, 120_000);
+
+  it('cancels a waiting run', async () => {
+    const workflowId = await create({
+      name: 'Wait a while',
+      nodes: [
+        { id: 'pause', type: 'wait', config: { seconds: 600 } },
+        { id: 'later', type: 'set_variable', config: { name: 'done', value: 'yes' } },
+      ],
+      edges: [{ from: 'pause', to: 'later', branch: 'next' }],
+    });
+    const id = await run(workflowId, (s) => s === 'waiting');
+    await page.goto(dashboard(`#/workflows/executions/${id}`));
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.locator('.facts .status-cancelled').waitFor();
+    expect((await execution(id)).status).toBe('cancelled');
+    expect(await page.getByRole('button', { name: 'Cancel' }).count()).toBe(0);
+  });
+});
+
+describe('a sign-in over the rate limit', () => {
+  it('counts down the wait instead of waiting silently, and a live token shows as live', async () => {
+    // Not at the edge of a rate-limit window (15 minutes, aligned to the epoch), which would reset the count.
+    const left = 900 - ((Date.now() / 1000) % 900);
+    if (left < 30) await sleep(left * 1000 + 1000);
+    const live = await env.liveMode(admin);
+    for (let i = 0; ; i++) {
+      const res = await fetch(`${env.stack.baseUrl}/api/v1/auth/workspaces`, { headers: { authorization: `Bearer ${live.token}` } });
+      if (res.status === 429) break;
+      expect(i).toBeLessThan(30);
+    }
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    const started = Date.now();
+    await signIn(live.token);
+    const alert = page.getByRole('alert');
+    await alert.getByText(/Too many sign-ins with this token\. Try again in \d+:\d\d\./).waitFor();
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(await page.getByRole('button', { name: 'Sign in' }).isDisabled()).toBe(true);
+    const before = await alert.textContent();
+    await expect.poll(() => alert.textContent(), { timeout: 5_000 }).not.toBe(before);
+    await shot('signin-rate-limited');
+
+    const fresh = await env.liveMode(admin);
+    await page.fill('input[name=token]', fresh.token);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'API Tokens' }).waitFor();
+    expect(await page.locator('#mode').textContent()).toBe('Live');
   });
 });
 
