@@ -36,7 +36,8 @@ const stageClock = () => {
     if (name === FANOUT) {
       const eventId = (event as { detail: { dynamodb: { NewImage: { eventId: { S: string } } } } }).detail.dynamodb.NewImage.eventId.S;
       if (fanOuts.has(eventId)) return undefined;
-      const times = { start: now, end: now };
+      // Still running when the first delivery arrives (its later groups), its end stays unknown: past the worker's start.
+      const times = { start: now, end: Infinity };
       fanOuts.set(eventId, times);
       return () => {
         times.end = performance.now();
