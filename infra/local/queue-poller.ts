@@ -25,6 +25,9 @@ const toRecord = (message: Message, queueArn: string): SQSEvent['Records'][numbe
   awsRegion: 'us-east-1',
 });
 
+/** The event source mapping's long poll: a receive waits up to 20 s for a message and returns as soon as one arrives. */
+const WAIT_SECONDS = 20;
+
 /**
  * Stands in for a Lambda SQS event source mapping with ReportBatchItemFailures: up to `maxConcurrency`
  * pollers receive batches, invoke the consumer, and delete only the messages it did not report as failed.
@@ -33,6 +36,8 @@ const toRecord = (message: Message, queueArn: string): SQSEvent['Records'][numbe
 export class QueuePoller {
   private running = false;
   private loops: Promise<void>[] = [];
+  /** Ends the receives waiting on an empty queue when the poller stops. */
+  private readonly stopping = new AbortController();
 
   constructor(
     private readonly sqs: SQSClient,
@@ -48,6 +53,7 @@ export class QueuePoller {
 
   async stop(): Promise<void> {
     this.running = false;
+    this.stopping.abort();
     await Promise.all(this.loops);
   }
 
@@ -68,10 +74,11 @@ export class QueuePoller {
       new ReceiveMessageCommand({
         QueueUrl: this.queueUrl,
         MaxNumberOfMessages: this.spec.consumer.batchSize,
-        WaitTimeSeconds: 1,
+        WaitTimeSeconds: WAIT_SECONDS,
         MessageSystemAttributeNames: ['All'],
         MessageAttributeNames: ['All'],
       }),
+      { abortSignal: this.stopping.signal },
     );
     if (Messages.length === 0) return;
     const event: SQSEvent = { Records: Messages.map((m) => toRecord(m, this.queueArn)) };

@@ -76,7 +76,9 @@ export const startStack = async (opts: StackOptions = {}): Promise<LocalStack> =
     const streamArn = await ensureTable(ddb, tableName);
     ddb.destroy();
 
-    const sqs = new SQSClient({ endpoint: sqsEndpoint, region: REGION });
+    // One connection per queue poller, each holding a long poll open, and some to spare for the setup's calls.
+    const pollers = wiring.queues.reduce((n, q) => n + q.consumer.maxConcurrency, 0);
+    const sqs = new SQSClient({ endpoint: sqsEndpoint, region: REGION, requestHandler: { httpAgent: { keepAlive: true, maxSockets: pollers + 10 } } });
     stops.push(() => sqs.destroy());
     const queues: LocalStack['queues'] = {};
     for (const spec of wiring.queues) {

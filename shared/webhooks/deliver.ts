@@ -119,6 +119,9 @@ const take = async (m: DeliveryMessage, carrier: string): Promise<DeliveryItem |
   return claimDelivery(m, carrier, Date.now(), Date.now() + EARLY_MS, LEASE_MS);
 };
 
+/** What an attempt needs besides the delivery: its subscription as it is now, and the event's stored body. */
+const attemptInputs = (m: DeliveryMessage, eventId: string) => Promise.all([getSubscription(m.workspaceId, m.subscriptionId), eventPayload(eventId)]);
+
 /**
  * Handles one delivery message. Idempotent: a duplicate or stale message never makes a second attempt,
  * because an attempt needs the lease on a due delivery, and its record needs the attempt number unchanged.
@@ -126,7 +129,11 @@ const take = async (m: DeliveryMessage, carrier: string): Promise<DeliveryItem |
  */
 export const handleDeliveryMessage = async (m: DeliveryMessage, messageId: string): Promise<Verdict> => {
   const carrier = m.carrier ?? messageId;
+  // A message that names its event has the subscription and the body read beside the lease: one round trip, not two.
+  const early = m.eventId === undefined ? undefined : attemptInputs(m, m.eventId);
+  early?.catch(() => undefined);
   let d = await take(m, carrier);
+  const inputs = d && d.eventId === m.eventId ? early : undefined;
   if (!d) {
     const verdict = await unclaimed(m, carrier, Date.now());
     if (verdict.ack || verdict.delayMs > MAX_ALIGN_MS) return verdict;
@@ -135,7 +142,7 @@ export const handleDeliveryMessage = async (m: DeliveryMessage, messageId: strin
     if (!d) return unclaimed(m, carrier, Date.now());
   }
   addContext({ eventId: d.eventId, eventType: d.eventType });
-  const [sub, payload] = await Promise.all([getSubscription(m.workspaceId, m.subscriptionId), eventPayload(d.eventId)]);
+  const [sub, payload] = await (inputs ?? attemptInputs(m, d.eventId));
   if (!sub?.active || sub.activatedAt !== d.subscriptionActivatedAt || payload === undefined) {
     // A body past its retention goes with its event: nothing is left to send.
     const reason = !sub ? 'subscription_deleted' : sub.active && sub.activatedAt === d.subscriptionActivatedAt ? 'event_expired' : 'subscription_inactive';

@@ -14,6 +14,8 @@ export interface DeliveryMessage {
    * lease from the start, so its worker attempts without claiming it (a message without one claims it).
    */
   carrier?: string;
+  /** The delivery's event, so the worker reads its body beside the delivery; the delivery's own eventId decides. */
+  eventId?: string;
 }
 
 /** SQS caps a visibility timeout at 12 h from receipt; a longer wait wakes early and defers again. */
