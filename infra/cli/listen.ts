@@ -67,13 +67,13 @@ export const listen = async (session: Session, opts: ListenOptions): Promise<voi
   const events = opts.events ? opts.events.split(',').map((e) => e.trim()).filter(Boolean) : ['*'];
   const say = (line: string) => process.stderr.write(`${line}\n`);
   const print = (line: string) => process.stdout.write(`${line}\n`);
-  let verifier: Webhook | undefined;
+  let secret = '';
 
   const server: Server = createServer(receiverTls(runtime), async (req, res) => {
     const body = await readBody(req);
     let event: Delivery;
     try {
-      event = verifier!.verify(body, req.headers as Record<string, string>) as Delivery;
+      event = new Webhook(secret).verify(body, req.headers as Record<string, string>) as Delivery;
     } catch (error) {
       say(`Refused a delivery whose signature does not verify: ${error instanceof Error ? error.message : String(error)}`);
       res.writeHead(400).end();
@@ -92,36 +92,38 @@ export const listen = async (session: Session, opts: ListenOptions): Promise<voi
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `https://127.0.0.1:${(server.address() as { port: number }).port}/`;
 
-  let subscriptionId: string | undefined;
-  let stopping = false;
-  const stop = async (code: number) => {
-    if (stopping) return;
-    stopping = true;
-    server.close();
-    server.closeAllConnections();
-    if (subscriptionId) {
-      await api.delete('/integrations/webhooks/{id}', { params: { path: { id: subscriptionId } } }).catch((error: unknown) => say(`Could not delete subscription ${subscriptionId}: ${String(error)}`));
-      say(`Deleted subscription ${subscriptionId}.`);
-    }
-    await session.close();
-    process.exit(code);
-  };
-  process.on('SIGINT', () => void stop(0));
-  process.on('SIGTERM', () => void stop(0));
-
+  let subscriptionId: string;
   try {
     const { subscription } = (await api.post('/integrations/webhooks', { body: { url, events } })).data;
     subscriptionId = subscription._id;
-    verifier = new Webhook(subscription.secret);
+    secret = subscription.secret;
   } catch (error) {
     server.close();
     await session.close();
     throw error;
   }
+
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    server.close();
+    server.closeAllConnections();
+    const deleted = await api.delete('/integrations/webhooks/{id}', { params: { path: { id: subscriptionId } } }).then(
+      () => true,
+      (error: unknown) => (say(`Could not delete subscription ${subscriptionId}: ${error instanceof Error ? error.message : String(error)}`), false),
+    );
+    if (deleted) say(`Deleted subscription ${subscriptionId}.`);
+    await session.close();
+    process.exit(deleted ? 0 : 1);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
   say(
     [
       `Ready: listening on ${url} for ${events.join(', ')} in workspace ${session.workspaceId} (${session.mode} mode)`,
       `through subscription ${subscriptionId}, which is deleted on exit. Stop with Ctrl-C.`,
+      `Its signing secret, to verify forwarded events: ${secret}`,
     ].join('\n'),
   );
 };

@@ -4,9 +4,11 @@ import { request } from 'node:https';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventCatalog } from '../../shared/events/catalog';
 import { createParleyClient } from '../../infra/client/src/index';
+import { openSession } from '../../infra/cli/session';
 import { recipes, untriggerable } from '../../infra/cli/trigger';
 
 const root = resolve(import.meta.dirname, '..', '..');
@@ -55,6 +57,7 @@ const exited = (child: ChildProcess) => new Promise<number | null>((done) => (ch
 let parleyProcess: ChildProcess;
 let baseUrl: string;
 let testToken: string;
+let workspaceId: string;
 
 beforeAll(async () => {
   // A real `npm start` in its own process group (npm, sh, tsx and node), on a data folder of its own.
@@ -62,6 +65,7 @@ beforeAll(async () => {
   const { until } = watch(parleyProcess);
   baseUrl = (await until('stdout', /Parley is running at (\S+)\/api\/v1/, 120_000))[1]!;
   testToken = (await until('stdout', /test token:\s+(sk_test_\w+)/))[1]!;
+  workspaceId = (await until('stdout', /workspace id:\s+([0-9a-f]{24})/))[1]!;
 }, 150_000);
 
 afterAll(async () => {
@@ -163,7 +167,7 @@ describe('parley listen', () => {
       await lines.until('stdout', new RegExp(`^\\S+  ${type.replace(/\./g, '\\.')}  [0-9a-f]{24}  `, 'm'));
     }
     expect(lines.out.stdout).toMatch(/ {2}crm\.lead\.stage_changed {2}[0-9a-f]{24} {2}lead [0-9a-f]{24}\n/);
-    expect(lines.out.stdout).toMatch(/ {2}workflow\.step\.failed {2}[0-9a-f]{24} {2}step \S+ {2}execution [0-9a-f]{24}\n/);
+    expect(lines.out.stdout).toMatch(/ {2}workflow\.step\.failed {2}[0-9a-f]{24} {2}execution [0-9a-f]{24}\n/);
 
     await jsonLines.until('stdout', /"eventType":"crm\.lead\.won"/);
     const events = jsonLines.out.stdout.trim().split('\n').map((l) => JSON.parse(l));
@@ -172,13 +176,24 @@ describe('parley listen', () => {
     expect(events.find((e) => e.eventType === 'crm.lead.won')).toMatchObject({ livemode: false, apiVersion: 'v1', data: { lead: { status: 'won' } } });
 
     const created = forwarded.find((f) => JSON.parse(f.body).eventType === 'inbox.conversation.created');
-    expect(created?.headers).toMatchObject({ 'content-type': 'application/json', 'webhook-id': JSON.parse(created!.body).eventId, 'webhook-signature': expect.stringMatching(/^v1,/) });
+    expect(created?.headers).toMatchObject({ 'content-type': 'application/json', 'webhook-id': JSON.parse(created!.body).eventId });
+    const secret = (await lines.until('stderr', /signing secret, to verify forwarded events: (whsec_\S+)/))[1]!;
+    expect(new Webhook(secret).verify(created!.body, created!.headers as Record<string, string>)).toMatchObject({ eventType: 'inbox.conversation.created' });
     expect(lines.out.stderr).toMatch(/forwarded [0-9a-f]{24} to http:\/\/127\.0\.0\.1:\d+\/hooks: 204/);
   }, 120_000);
 
   it('causes every triggerable type', async () => {
-    const api = createParleyClient({ baseUrl, token: testToken });
-    for (const recipe of Object.values(recipes)) await recipe(api);
+    // As `parley trigger` runs them, in a few at a time: each with a token of its own, as rate limits are per token.
+    process.env.PARLEY_DATA_DIR = dataDir;
+    const types = Object.keys(recipes);
+    for (let i = 0; i < types.length; i += 5) {
+      await Promise.all(
+        types.slice(i, i + 5).map(async (type) => {
+          const session = await openSession({}, ['admin:all'], `trigger ${type}`);
+          await recipes[type]!(session.api).finally(() => session.close());
+        }),
+      );
+    }
     const missing = () => Object.keys(recipes).filter((type) => !lines.out.stdout.includes(`  ${type}  `));
     // The task timer runs once a minute.
     for (let waited = 0; missing().length > 0 && waited < 90_000; waited += 500) await new Promise((r) => setTimeout(r, 500));
@@ -200,7 +215,7 @@ describe('parley listen', () => {
   });
 
   it('deletes its subscription and revokes its token when stopped', async () => {
-    const api = createParleyClient({ baseUrl, token: testToken });
+    const api = createParleyClient({ baseUrl, token: testToken, workspaceId });
     const url = (await lines.until('stderr', /listening on (\S+)/))[1]!;
     const ours = async () => (await api.get('/integrations/webhooks')).data.subscriptions.filter((s) => s.url === url);
     expect(await ours()).toHaveLength(1);
