@@ -1,11 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
-import { dirname, join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
-import type { RuntimeInfo } from '../local/runtime-file';
 import type { Session } from './session';
-import { CliError } from './target';
+import { receiverTls } from './receiver-tls';
 
 export interface ListenOptions {
   events?: string;
@@ -19,22 +16,6 @@ interface Delivery {
   occurredAt: string;
   data: Record<string, { _id?: string } | unknown>;
 }
-
-/**
- * The certificate and key to serve with: those of the certificate the running Parley trusts
- * (NODE_EXTRA_CA_CERTS, which `npm start` points at `<data>/receiver/cert.pem`), with `key.pem` beside it.
- * Delivering to 127.0.0.1 also needs the local loopback allowance, which `npm start` turns on.
- */
-const receiverTls = (runtime: RuntimeInfo) => {
-  const restart = `restart it with \`npm start\` (which sets both), or with WEBHOOK_ALLOW_PRIVATE_TARGETS=true NODE_EXTRA_CA_CERTS=${join(runtime.dataDir, 'receiver', 'cert.pem')}`;
-  if (!runtime.allowsLoopbackTargets) throw new CliError(`The running Parley (pid ${runtime.pid}) refuses loopback webhook targets (WEBHOOK_ALLOW_PRIVATE_TARGETS is not true): ${restart}`);
-  const key = runtime.extraCaCerts && join(dirname(runtime.extraCaCerts), 'key.pem');
-  if (!runtime.extraCaCerts || !key || !existsSync(runtime.extraCaCerts) || !existsSync(key)) {
-    const trusted = runtime.extraCaCerts ? `trusts ${runtime.extraCaCerts}, which has no key.pem beside it` : 'trusts no local certificate (NODE_EXTRA_CA_CERTS is unset)';
-    throw new CliError(`The running Parley (pid ${runtime.pid}) ${trusted}, so it cannot verify a local HTTPS receiver: ${restart}`);
-  }
-  return { cert: readFileSync(runtime.extraCaCerts), key: readFileSync(key) };
-};
 
 /** The resources an event names, e.g. `conversation 6650…`, for its one-line summary. */
 const subjects = (data: Delivery['data']) =>

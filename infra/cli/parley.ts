@@ -250,7 +250,7 @@ apiLeaf(
   if (!recipe) throw new CliError(untriggerable[type] ? `${type} cannot be triggered: ${untriggerable[type]}` : `Unknown event type: ${type}. ${triggerHelp()}`);
   const session = await openSession(opts, ['admin:all'], `trigger ${type}`);
   try {
-    await recipe(session.api);
+    await recipe(session.api, session.runtime);
   } finally {
     await session.close();
   }

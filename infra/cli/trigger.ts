@@ -1,5 +1,9 @@
+import { createServer } from 'node:https';
 import { eventCatalog } from '../../shared/events/catalog';
 import type { ParleyClient, paths } from '../client/src/index';
+import type { RuntimeInfo } from '../local/runtime-file';
+import { receiverTls } from './receiver-tls';
+import { CliError } from './target';
 
 type Api = ParleyClient;
 type WorkflowNode = paths['/api/v1/workflows']['post']['requestBody']['content']['application/json']['nodes'][number];
@@ -10,7 +14,6 @@ type WorkflowNode = paths['/api/v1/workflows']['post']['requestBody']['content']
  */
 export const untriggerable: Record<string, string> = {
   'inbox.message.updated': 'planned: no channel reports message updates yet, so it is never emitted',
-  'channel.account.errored': 'only a provider refusing the account causes it (an SMTP login, or a 401/403/410 from an api channel URL)',
   'scheduling.booking.reminder': 'sent by a timer 24 h and 1 h before a booking starts, and a booking starts at the earliest on the next quarter hour',
   'scheduling.booking.completed': 'a booking can be completed only once it has started, and it cannot be made to start in the past',
   'scheduling.booking.no_show': 'a booking can be marked a no-show only once it has started, and it cannot be made to start in the past',
@@ -94,8 +97,31 @@ const article = async (api: Api) => (await api.post('/ai/knowledge-base/articles
 
 const path = (id: string) => ({ params: { path: { id } } });
 
+/**
+ * An `api` account whose URL is a provider that refuses it: an HTTPS endpoint on 127.0.0.1 (served with the
+ * certificate the running Parley trusts) answering 410 Gone, until a reply sent through it has errored it.
+ */
+const refusedAccount = async (api: Api, runtime: RuntimeInfo) => {
+  const provider = createServer(receiverTls(runtime), (req, res) => req.resume().on('end', () => res.writeHead(410).end()));
+  await new Promise<void>((resolve) => provider.listen(0, '127.0.0.1', resolve));
+  try {
+    const url = `https://127.0.0.1:${(provider.address() as { port: number }).port}/messages`;
+    const { channel } = (await api.post('/channels', { body: { type: 'api', name: `Refused ${unique()}`, config: { url } } })).data;
+    const id = await conversation(api, { channelId: channel._id });
+    await api.post('/inbox/conversations/{id}/messages', { ...path(id), body: { type: 'outgoing', content: 'Hello?' } });
+    for (let i = 0; i < 100; i++) {
+      if ((await api.get('/channels/{id}', path(channel._id))).data.channel.status === 'error') return;
+      await sleep(200);
+    }
+    throw new CliError(`channel ${channel._id} was not errored within 20 s of its provider's 410`);
+  } finally {
+    provider.close();
+    provider.closeAllConnections();
+  }
+};
+
 /** How to cause each triggerable type through the API: it makes whatever the change needs first. */
-export const recipes: Record<string, (api: Api) => Promise<unknown>> = {
+export const recipes: Record<string, (api: Api, runtime: RuntimeInfo) => Promise<unknown>> = {
   'inbox.conversation.created': (api) => conversation(api),
   'inbox.conversation.updated': async (api) => api.patch('/inbox/conversations/{id}', { ...path(await conversation(api)), body: { subject: 'Order #1234 is late' } }),
   'inbox.conversation.assigned': async (api) => api.post('/inbox/conversations/{id}/assign', { ...path(await conversation(api)), body: { assigneeId: await agent(api) } }),
@@ -194,6 +220,7 @@ export const recipes: Record<string, (api: Api) => Promise<unknown>> = {
   },
 
   'channel.account.connected': (api) => sandbox(api),
+  'channel.account.errored': (api, runtime) => refusedAccount(api, runtime),
   'channel.account.disconnected': async (api) => api.post('/channels/{id}/disconnect', path(await sandbox(api))),
   'channel.account.updated': async (api) => api.patch('/channels/{id}', { ...path(await sandbox(api)), body: { name: `Renamed ${unique()}` } }),
   'channel.account.deleted': async (api) => api.delete('/channels/{id}', path(await sandbox(api))),

@@ -190,15 +190,15 @@ describe('parley listen', () => {
       await Promise.all(
         types.slice(i, i + 5).map(async (type) => {
           const session = await openSession({}, ['admin:all'], `trigger ${type}`);
-          await recipes[type]!(session.api).finally(() => session.close());
+          await recipes[type]!(session.api, session.runtime).finally(() => session.close());
         }),
       );
     }
     const missing = () => Object.keys(recipes).filter((type) => !lines.out.stdout.includes(`  ${type}  `));
     // The task timer runs once a minute.
-    for (let waited = 0; missing().length > 0 && waited < 90_000; waited += 500) await new Promise((r) => setTimeout(r, 500));
-    expect(missing()).toEqual([]);
-  }, 180_000);
+    for (let waited = 0; missing().length > 0 && waited < 120_000; waited += 500) await new Promise((r) => setTimeout(r, 500));
+    expect(missing(), lines.out.stderr).toEqual([]);
+  }, 420_000);
 
   it('refuses a delivery whose signature does not verify, and prints nothing for it', async () => {
     const url = (await lines.until('stderr', /listening on (\S+)/))[1]!;
