@@ -61,7 +61,7 @@ const run = (fn: (...args: never[]) => Promise<void>) => async (...args: unknown
 const jsonOutput = process.argv.includes('--json');
 
 const program = new Command('parley')
-  .description('Manage Parley workspaces and API tokens, locally (a running `npm start`) or on AWS (--aws)')
+  .description('Manage Parley workspaces, members and API tokens, locally (a running `npm start`) or on AWS (--aws); receive and trigger webhooks locally (listen, trigger)')
   .exitOverride()
   .showHelpAfterError(!jsonOutput);
 // Under --json, commander stays silent on errors and the catch below reports them as JSON.

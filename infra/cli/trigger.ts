@@ -73,8 +73,11 @@ const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString();
 const HELLO: WorkflowNode = { id: 'hello', type: 'set_variable', config: { name: 'greeting', value: 'hello' } };
 const FAIL: WorkflowNode = { id: 'boom', type: 'fail', config: { message: 'Failed on purpose by parley trigger' } };
 
-const workflow = async (api: Api, nodes: WorkflowNode[] = [HELLO]) =>
-  (await api.post('/workflows', { body: { name: `Workflow ${unique()}`, trigger: { type: 'manual' }, nodes, edges: [] } })).data.workflow._id;
+/** A workflow of `nodes`, each leading to the next. */
+const workflow = async (api: Api, nodes: WorkflowNode[] = [HELLO]) => {
+  const edges = nodes.slice(1).map((node, i) => ({ from: nodes[i]!.id, to: node.id, branch: 'next' as const }));
+  return (await api.post('/workflows', { body: { name: `Workflow ${unique()}`, trigger: { type: 'manual' }, nodes, edges } })).data.workflow._id;
+};
 
 const run = async (api: Api, nodes: WorkflowNode[]) => {
   const id = await workflow(api, nodes);
@@ -247,16 +250,9 @@ export const recipes: Record<string, (api: Api, runtime: RuntimeInfo) => Promise
   'workflow.execution.failed': (api) => run(api, [FAIL]),
   'workflow.step.failed': (api) => run(api, [FAIL]),
   'workflow.execution.cancelled': async (api) => {
-    const id = await run(api, [{ id: 'later', type: 'wait', config: { seconds: 3600 } }]);
-    // Cancelling needs the run to exist as queued, running or waiting: it is created by the trigger call.
-    for (let i = 0; ; i++) {
-      try {
-        return await api.post('/workflows/executions/{id}/cancel', path(id));
-      } catch (error) {
-        if (i >= 20) throw error;
-        await sleep(250);
-      }
-    }
+    // A wait delays the node after it: the run waits an hour before saying hello.
+    const id = await run(api, [{ id: 'later', type: 'wait', config: { seconds: 3600 } }, HELLO]);
+    return api.post('/workflows/executions/{id}/cancel', path(id));
   },
 
   'ai.article.created': (api) => article(api),
