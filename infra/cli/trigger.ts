@@ -171,9 +171,11 @@ export const recipes: Record<string, (api: Api, runtime: RuntimeInfo) => Promise
     return api.delete('/contacts/customers/{id}/tags/{tagId}', { params: { path: { id, tagId } } });
   },
 
+  // Renamed and renamed back: two events, and the workspace is left as it was.
   'auth.workspace.updated': async (api) => {
-    const { workspace } = (await api.get('/workspace')).data;
-    return api.patch('/workspace', { body: { name: workspace.name.endsWith(' ') ? workspace.name.trimEnd() : `${workspace.name} ` } });
+    const { name } = (await api.get('/workspace')).data.workspace;
+    await api.patch('/workspace', { body: { name: `${name.slice(0, 80)} (renamed)` } });
+    return api.patch('/workspace', { body: { name } });
   },
   'auth.token.created': (api) => api.post('/auth/tokens', { body: { name: `parley trigger ${unique()}`, scopes: ['tags:read'] } }),
   'auth.token.revoked': async (api) => {
