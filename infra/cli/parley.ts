@@ -18,7 +18,7 @@ import { dataDir } from '../local/runtime-file';
 import { ParleyError } from '../client/src/index';
 import { listen, type ListenOptions } from './listen';
 import { openSession, type SessionOptions } from './session';
-import { recipes, triggerHelp, untriggerable } from './trigger';
+import { liveOnly, recipes, triggerHelp, untriggerable } from './trigger';
 
 interface Common extends TargetOptions {
   json?: boolean;
@@ -248,6 +248,7 @@ apiLeaf(
 ).action(async (type: string, opts: SessionOptions & { json?: boolean }) => {
   const recipe = recipes[type];
   if (!recipe) throw new CliError(untriggerable[type] ? `${type} cannot be triggered: ${untriggerable[type]}` : `Unknown event type: ${type}. ${triggerHelp()}`);
+  if (liveOnly.has(type) && !opts.live) throw new CliError(`${type} is emitted in live mode only (the workspace is shared by both modes): add --live, and listen with --live to see it`);
   const session = await openSession(opts, ['admin:all'], `trigger ${type}`);
   try {
     await recipe(session.api, session.runtime);

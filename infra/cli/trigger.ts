@@ -19,6 +19,9 @@ export const untriggerable: Record<string, string> = {
   'scheduling.booking.no_show': 'a booking can be marked a no-show only once it has started, and it cannot be made to start in the past',
 };
 
+/** Types emitted in live mode only, whichever mode caused them: the workspace is one for both modes. */
+export const liveOnly: ReadonlySet<string> = new Set(['auth.workspace.updated']);
+
 let serial = 0;
 const unique = () => `${Date.now().toString(36)}-${++serial}`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
