@@ -62,7 +62,9 @@ export const listen = async (session: Session, opts: ListenOptions): Promise<voi
     }
     print(opts.json ? JSON.stringify(event) : `${event.occurredAt}  ${event.eventType}  ${event.eventId}  ${subjects(event.data)}`);
     if (opts.forwardTo) {
-      const forwarded = await fetch(opts.forwardTo, { method: 'POST', headers: forwardedHeaders(req.headers), body }).then(
+      const post = () => fetch(opts.forwardTo!, { method: 'POST', headers: forwardedHeaders(req.headers), body });
+      // Once more on a network error, as when the app closes a kept-alive connection just as it is reused.
+      const forwarded = await post().catch(post).then(
         (r) => `${r.status}`,
         (error: unknown) => `failed (${error instanceof Error ? (error.cause as Error | undefined)?.message ?? error.message : String(error)})`,
       );
