@@ -12,9 +12,13 @@ import { OBJECT_ID } from '../../shared/ids';
 import { addMember, listMembers, mutateMember } from '../../shared/data/members';
 import { changeRole, MemberStatus, Role, type Member } from '../../shared/domain/auth/member';
 import { tenantOf } from '../../shared/domain/auth/tenant';
-import { CliError, connect, type TargetOptions } from './target';
+import { CliError, connect, localRuntime, type TargetOptions } from './target';
 import { readable, readLogLines, storyOf, type StoryKey } from '../local/log-file';
 import { dataDir } from '../local/runtime-file';
+import { ParleyError } from '../client/src/index';
+import { listen, type ListenOptions } from './listen';
+import { openSession, type SessionOptions } from './session';
+import { liveOnly, recipes, triggerHelp, untriggerable } from './trigger';
 
 interface Common extends TargetOptions {
   json?: boolean;
@@ -57,7 +61,7 @@ const run = (fn: (...args: never[]) => Promise<void>) => async (...args: unknown
 const jsonOutput = process.argv.includes('--json');
 
 const program = new Command('parley')
-  .description('Manage Parley workspaces and API tokens, locally (a running `npm start`) or on AWS (--aws)')
+  .description('Manage Parley workspaces, members and API tokens, locally (a running `npm start`) or on AWS (--aws); receive and trigger webhooks locally (listen, trigger)')
   .exitOverride()
   .showHelpAfterError(!jsonOutput);
 // Under --json, commander stays silent on errors and the catch below reports them as JSON.
@@ -192,6 +196,15 @@ leaf(token.command('revoke').description('revoke a token; effective on its very 
   }),
 );
 
+/** The data folder of the running Parley, else PARLEY_DATA_DIR or `.data`: logs stay readable once it stops. */
+const logDir = () => {
+  try {
+    return localRuntime().dataDir;
+  } catch {
+    return dataDir();
+  }
+};
+
 program
   .command('logs')
   .description("the local runtime's log lines about one request, event or webhook delivery, and what it led to")
@@ -203,9 +216,48 @@ program
     const asked = ([['requestId', opts.request], ['eventId', opts.event], ['deliveryId', opts.delivery]] as [StoryKey, string | undefined][]).filter(([, id]) => id);
     if (asked.length !== 1) throw new CliError('name exactly one of --request, --event, --delivery');
     const [key, id] = asked[0]!;
-    const lines = storyOf(readLogLines(dataDir(), () => true), key, id!);
+    const lines = storyOf(readLogLines(logDir(), () => true), key, id!);
     for (const line of lines) process.stdout.write(`${opts.json ? JSON.stringify(line) : readable(line)}\n`);
   });
+
+/** The options of the commands that act through the running Parley's API as one workspace. */
+const apiLeaf = (cmd: Command) =>
+  cmd
+    .option('--workspace <id>', 'the workspace (default: the only one there is, or the token\'s only one)')
+    .option('--live', "the workspace's live data (default: its test mode)")
+    .option('--token <token>', 'act as this API token (default: PARLEY_TOKEN, else a short-lived token of its own, revoked on exit)');
+
+apiLeaf(
+  program
+    .command('listen')
+    .description('receive webhooks locally: an HTTPS receiver with a subscription of its own that prints each verified event, until stopped')
+    .option('--events <list>', 'comma-separated event types or patterns such as inbox.* (default: every event)')
+    .option('--forward-to <url>', 'also POST each verified event, with its headers, to this URL')
+    .option('--json', "print each event's full payload, one JSON object a line"),
+).action(async (opts: SessionOptions & ListenOptions) => {
+  await listen(await openSession(opts, ['webhooks:read', 'webhooks:write'], 'listen'), opts);
+});
+
+apiLeaf(
+  program
+    .command('trigger')
+    .description('make a real change through the API that emits an event of this type (and whatever it needs first)')
+    .argument('<eventType>', 'a catalog event type, e.g. inbox.conversation.created')
+    .option('--json', 'print what was triggered as JSON')
+    .addHelpText('after', () => `\n${triggerHelp()}`),
+).action(async (type: string, opts: SessionOptions & { json?: boolean }) => {
+  const recipe = recipes[type];
+  if (!recipe) throw new CliError(untriggerable[type] ? `${type} cannot be triggered: ${untriggerable[type]}` : `Unknown event type: ${type}. ${triggerHelp()}`);
+  if (liveOnly.has(type) && !opts.live) throw new CliError(`${type} is emitted in live mode only (the workspace is shared by both modes): add --live, and listen with --live to see it`);
+  const session = await openSession(opts, ['admin:all'], `trigger ${type}`);
+  try {
+    await recipe(session.api, session.runtime);
+  } finally {
+    await session.close();
+  }
+  const done = { eventType: type, workspaceId: session.workspaceId, livemode: session.mode === 'live' };
+  print(opts, done, `Triggered ${type} in workspace ${session.workspaceId} (${session.mode} mode)`);
+});
 
 const fail = (message: string, exitCode = 1) => {
   process.stderr.write(jsonOutput ? `${JSON.stringify({ error: { message } })}\n` : `error: ${message}\n`);
@@ -223,6 +275,6 @@ try {
   await program.parseAsync(process.argv);
 } catch (error) {
   if (error instanceof CommanderError) usageError(error);
-  else if (error instanceof CliError || error instanceof AppError) fail(error.message);
+  else if (error instanceof CliError || error instanceof AppError || error instanceof ParleyError) fail(error.message);
   else fail(`unexpected failure: ${error instanceof Error ? error.message : String(error)}`);
 }

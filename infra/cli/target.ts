@@ -1,6 +1,16 @@
-import { readRuntime } from '../local/runtime-file';
+import { locateRuntime, RuntimeNotFound, type RuntimeInfo } from '../local/runtime-file';
 
 export class CliError extends Error {}
+
+/** The running `npm start` (found by its runtime file), or a CliError naming what to set. */
+export const localRuntime = (): RuntimeInfo => {
+  try {
+    return locateRuntime();
+  } catch (error) {
+    if (error instanceof RuntimeNotFound) throw new CliError(error.message);
+    throw error;
+  }
+};
 
 export interface TargetOptions {
   aws?: boolean;
@@ -20,8 +30,7 @@ export const connect = (opts: TargetOptions): string => {
     return `AWS table ${env.TABLE_NAME}`;
   }
   if (!env.DYNAMODB_ENDPOINT) {
-    const runtime = readRuntime();
-    if (!runtime) throw new CliError('Parley is not running locally: start it with `npm start`, or pass --aws --table <name>');
+    const runtime = localRuntime();
     env.DYNAMODB_ENDPOINT = runtime.dynamoEndpoint;
     env.TABLE_NAME ??= runtime.tableName;
   }

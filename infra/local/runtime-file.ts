@@ -1,5 +1,6 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
 
 /** Where a running `npm start` tells the CLI how to reach it. */
 export interface RuntimeInfo {
@@ -7,12 +8,35 @@ export interface RuntimeInfo {
   baseUrl: string;
   dynamoEndpoint: string;
   tableName: string;
+  /** The data folder, absolute. */
+  dataDir: string;
+  /** Whether it delivers webhooks to loopback receivers (WEBHOOK_ALLOW_PRIVATE_TARGETS). */
+  allowsLoopbackTargets: boolean;
+  /** The certificate file it trusts beyond the system's (NODE_EXTRA_CA_CERTS), absolute. */
+  extraCaCerts?: string;
 }
 
 export const dataDir = (): string => process.env.PARLEY_DATA_DIR ?? '.data';
-const file = () => join(dataDir(), 'runtime.json');
+const fileIn = (dir: string) => join(dir, 'runtime.json');
 
-export const writeRuntime = (info: RuntimeInfo): void => writeFileSync(file(), JSON.stringify(info, null, 2));
+/**
+ * Each running `npm start` of this user also leaves a pointer here, named by its PID, so that the CLI finds
+ * an instance started with another PARLEY_DATA_DIR than its own.
+ */
+export const registryDir = (): string => join(process.env.XDG_STATE_HOME || join(homedir(), '.local', 'state'), 'parley', 'instances');
+const pointerOf = (pid: number) => join(registryDir(), `${pid}.json`);
+
+export const writeRuntime = (info: RuntimeInfo): void => {
+  const text = JSON.stringify(info, null, 2);
+  writeFileSync(fileIn(info.dataDir), text);
+  mkdirSync(registryDir(), { recursive: true });
+  writeFileSync(pointerOf(info.pid), text);
+};
+
+export const clearRuntime = (info: Pick<RuntimeInfo, 'pid' | 'dataDir'>): void => {
+  rmSync(fileIn(info.dataDir), { force: true });
+  rmSync(pointerOf(info.pid), { force: true });
+};
 
 const isRunning = (pid: number): boolean => {
   try {
@@ -23,13 +47,56 @@ const isRunning = (pid: number): boolean => {
   }
 };
 
-export const readRuntime = (): RuntimeInfo | undefined => {
-  if (!existsSync(file())) return undefined;
-  const info = JSON.parse(readFileSync(file(), 'utf8')) as RuntimeInfo;
-  return isRunning(info.pid) ? info : undefined;
+const readInfo = (file: string): RuntimeInfo | undefined => {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as RuntimeInfo;
+  } catch {
+    return undefined;
+  }
 };
 
-export const clearRuntime = (): void => rmSync(file(), { force: true });
+/** The instance running on this data folder (default: PARLEY_DATA_DIR or `.data`), if any. */
+export const readRuntime = (dir = dataDir()): RuntimeInfo | undefined => {
+  const info = readInfo(fileIn(dir));
+  return info && isRunning(info.pid) ? info : undefined;
+};
+
+/** Why no instance could be used, in words that name what to set. */
+export class RuntimeNotFound extends Error {}
+
+/** Running instances named in the registry; pointers whose process is gone are removed, and counted. */
+const registered = (): { running: RuntimeInfo[]; stale: number } => {
+  const dir = registryDir();
+  const infos = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => ({ file: join(dir, f), info: readInfo(join(dir, f)) })) : [];
+  const running = infos.filter((e) => e.info && isRunning(e.info.pid));
+  const stale = infos.filter((e) => !running.includes(e));
+  for (const e of stale) rmSync(e.file, { force: true });
+  return { running: running.map((e) => e.info!), stale: stale.length };
+};
+
+/**
+ * The running `npm start` the CLI acts on: the one on PARLEY_DATA_DIR when that is set; else the one on
+ * `./.data`; else the only one this user runs. Otherwise says what was looked at and what to set.
+ */
+export const locateRuntime = (): RuntimeInfo => {
+  const dir = resolve(dataDir());
+  const file = fileIn(dir);
+  const own = readInfo(file);
+  if (own && isRunning(own.pid)) return own;
+  const here = own ? `${file} names pid ${own.pid}, which is no longer running (a stale file: that Parley stopped without cleaning up)` : `there is no ${file}`;
+  if (process.env.PARLEY_DATA_DIR) {
+    throw new RuntimeNotFound(`Parley is not running on PARLEY_DATA_DIR=${process.env.PARLEY_DATA_DIR}: ${here}. Start it with \`PARLEY_DATA_DIR=${process.env.PARLEY_DATA_DIR} npm start\`, or set PARLEY_DATA_DIR to the data folder of the Parley you started`);
+  }
+  const { running, stale } = registered();
+  if (running.length === 1) return running[0]!;
+  if (running.length > 1) {
+    throw new RuntimeNotFound(`Several Parleys are running; set PARLEY_DATA_DIR to the one to use: ${running.map((r) => `PARLEY_DATA_DIR=${r.dataDir} (pid ${r.pid}, ${r.baseUrl})`).join(', ')}`);
+  }
+  const staleNote = stale ? `; removed ${stale} stale ${stale === 1 ? 'entry' : 'entries'} of stopped instances from ${registryDir()}` : ` and none is registered in ${registryDir()}`;
+  throw new RuntimeNotFound(
+    `Parley is not running: ${here}${staleNote}. Start it with \`npm start\`; if it runs with another data folder, set PARLEY_DATA_DIR to that folder (as given to \`npm start\`)`,
+  );
+};
 
 /** A refusal to start, said in one line. */
 export class StartRefused extends Error {}

@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { useLogSink, type Threshold } from '../../shared/log';
 import { localLogSink } from './log-file';
 import { isPortFree } from './ports';
@@ -19,7 +20,16 @@ const run = async (dir: string, port: number, unlock: () => void) => {
     sqsEndpoint: process.env.SQS_ENDPOINT || undefined,
     tableName: process.env.TABLE_NAME || undefined,
   });
-  writeRuntime({ pid: process.pid, baseUrl: stack.baseUrl, dynamoEndpoint: stack.dynamoEndpoint, tableName: stack.tableName });
+  const runtime = {
+    pid: process.pid,
+    baseUrl: stack.baseUrl,
+    dynamoEndpoint: stack.dynamoEndpoint,
+    tableName: stack.tableName,
+    dataDir: resolve(dir),
+    allowsLoopbackTargets: process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true',
+    extraCaCerts: process.env.NODE_EXTRA_CA_CERTS ? resolve(process.env.NODE_EXTRA_CA_CERTS) : undefined,
+  };
+  writeRuntime(runtime);
 
   const seeded = await seedOnFirstStart();
   const lines = [`Parley is running at ${stack.baseUrl}/api/v1`, `Data: ${dir}/ (persists across restarts)`];
@@ -43,7 +53,7 @@ const run = async (dir: string, port: number, unlock: () => void) => {
     process.stdout.write(`\n${signal}: stopping Parley…\n`);
     await stack.stop();
     await logs.close();
-    clearRuntime();
+    clearRuntime(runtime);
     unlock();
     process.exit(0);
   };
