@@ -148,7 +148,7 @@ const sendToRecipients = async (ws: string, broadcastId: string, channelId: stri
       });
       verdicts.set(
         customerId,
-        await sendOutcome(result, { tenant: ws, channelId: channel.account._id, key, kind: 'broadcast' }, {
+        await sendOutcome(result, { tenant: ws, channelId: channel.account._id, key, kind: 'broadcast', recipientId: customerId }, {
           attempts,
           sent: async (ok) => {
             const writes = [...ok.writes, sendRecord(ws, channel.account._id, key, { target: 'recipient', broadcastId, customerId })];
