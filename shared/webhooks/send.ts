@@ -47,6 +47,7 @@ export const pinnedAddress = async (host: string, allowLoopback: boolean): Promi
 /** The creation-time check: 422 on `path` (default `url`) when the URL is, or resolves to, a forbidden address. */
 export const assertAllowedTarget = async (url: string, allowLoopback: boolean, path = 'url'): Promise<void> => {
   const fail = (message: string) => new ValidationError([{ path, message }]);
+  if (!URL.canParse(url)) throw fail('Not a valid host name or URL');
   const host = bareHost(new URL(url));
   const addresses = isIP(host)
     ? [host]

@@ -22,7 +22,12 @@ const Secret = z.string().min(16).max(256);
 export const ApiConfig = z.strictObject({ url: z.url({ protocol: /^https$/ }).max(2048) });
 export const EmailConfig = z.strictObject({
   from: z.email().max(320),
-  host: z.string().trim().min(1).max(255),
+  host: z
+    .string()
+    .trim()
+    .min(1)
+    .max(255)
+    .regex(/^(?:[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.?|[0-9A-Fa-f:.]+)$/, 'Must be a host name or an IP address'),
   port: z.number().int().min(1).max(65535),
   /** TLS from the first byte (port 465); otherwise STARTTLS when the server offers it. */
   secure: z.boolean().default(false),

@@ -1,7 +1,25 @@
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emailProvider } from '../../../shared/channels/email';
-import { pinnedAddress } from '../../../shared/webhooks/send';
+import { EmailConfig } from '../../../shared/domain/channels/account';
+import { ValidationError } from '../../../shared/domain/errors';
+import { assertAllowedTarget, pinnedAddress } from '../../../shared/webhooks/send';
+
+describe('an email account\'s host', () => {
+  // Found by the schema fuzz: `smtp://mxc<E\`[7Be1s:1` is no URL, and parsing it threw a 500.
+  const hosts = ['mxc<E`[7Be1s', 'smtp.example.com/x', 'a b', 'host?x'];
+
+  it('is a host name or an IP address, else 422 on config.host', () => {
+    for (const host of ['smtp.example.com', 'mail-1.example.co.uk.', '203.0.113.7', '2001:db8::1']) expect(EmailConfig.safeParse({ from: 'a@example.com', host, port: 587 }).success).toBe(true);
+    for (const host of hosts) expect(EmailConfig.safeParse({ from: 'a@example.com', host, port: 587 }).success, host).toBe(false);
+  });
+
+  it('that is no URL fails the target check as a validation error, not a crash', async () => {
+    for (const host of hosts) {
+      await expect(assertAllowedTarget(`smtp://${host}:1`, false, 'config.host')).rejects.toBeInstanceOf(ValidationError);
+    }
+  });
+});
 
 describe('pinnedAddress', () => {
   it('gives the address a name resolves to when every one is allowed', async () => {
