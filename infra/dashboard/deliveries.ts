@@ -112,10 +112,14 @@ export const deliveryLog = (api: ParleyClient, id: string, eventTypes: string[])
     }
   };
 
+  /** The latest load: an earlier one answering after it (filters changed in quick succession) is dropped. */
+  let latest = 0;
   const load = async () => {
+    const mine = ++latest;
     log.replaceChildren(busy());
     const query = { limit: 20, ...(cursor ? { cursor } : {}), ...(statusFilter.value ? { status: statusFilter.value } : {}), ...(typeFilter.value ? { eventType: typeFilter.value } : {}) };
     const { deliveries, pagination } = await unwrap<Page>(api.GET(`${HOOKS}/{id}/deliveries`, { params: { path: { id }, query: query as never } }));
+    if (mine !== latest) return;
     const older = h('button', { type: 'button', disabled: !pagination.nextCursor, onclick: () => page(pagination.nextCursor ?? undefined, [...previous, cursor]) }, 'Older →');
     const newer = h('button', { type: 'button', disabled: previous.length === 0, onclick: () => page(previous.at(-1), previous.slice(0, -1)) }, '← Newer');
     log.replaceChildren(

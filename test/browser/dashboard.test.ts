@@ -264,8 +264,20 @@ describe('a failing endpoint', () => {
 
     await page.selectOption('select[name=status]', 'success');
     await page.getByText('No delivery matches these filters.').waitFor();
+    // Filters changed in quick succession: the earlier, unfiltered answer arrives last and must not be shown.
+    const unfiltered = /\/deliveries\?(?!.*eventType)/;
+    await page.route(unfiltered, async (route) => {
+      await new Promise((r) => setTimeout(r, 1500));
+      await route.continue();
+    });
+    const late = page.waitForResponse((r) => unfiltered.test(r.url()));
     await page.selectOption('select[name=status]', '');
     await page.selectOption('select[name=eventType]', 'inbox.conversation.created');
+    await page.getByText('No delivery matches these filters.').waitFor();
+    await late;
+    await page.unroute(unfiltered);
+    await page.waitForLoadState('networkidle');
+    expect(await rows.count()).toBe(0);
     await page.getByText('No delivery matches these filters.').waitFor();
     await page.selectOption('select[name=eventType]', 'webhook.ping');
     await page.getByText('21 in all').waitFor();
