@@ -257,10 +257,10 @@ describe('a failing endpoint', () => {
     expect(await rows.count()).toBe(20);
     const first = await rows.first().getAttribute('data-delivery');
     await page.getByRole('button', { name: 'Older →' }).click();
-    await expect.poll(() => rows.count()).toBe(1);
+    await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(1);
     expect(await page.getByRole('button', { name: 'Older →' }).isDisabled()).toBe(true);
     await page.getByRole('button', { name: '← Newer' }).click();
-    await expect.poll(() => rows.first().getAttribute('data-delivery')).toBe(first);
+    await expect.poll(() => rows.first().getAttribute('data-delivery'), { timeout: 15_000 }).toBe(first);
 
     await page.selectOption('select[name=status]', 'success');
     await page.getByText('No delivery matches these filters.').waitFor();

@@ -165,7 +165,8 @@ describe('parley listen', () => {
     for (const type of ['inbox.conversation.created', 'crm.lead.won', 'customer.contact.merged', 'workflow.execution.failed']) {
       const res = parley(['trigger', type]);
       expect(res).toMatchObject({ code: 0, stdout: expect.stringMatching(new RegExp(`^Triggered ${type.replace(/\./g, '\\.')} in workspace [0-9a-f]{24} \\(test mode\\)`)) });
-      await lines.until('stdout', new RegExp(`^\\S+  ${type.replace(/\./g, '\\.')}  [0-9a-f]{24}  `, 'm'), 120_000);
+      // On a loaded machine a workflow run can take minutes: a step message received again waits out the 150 s visibility timeout.
+      await lines.until('stdout', new RegExp(`^\\S+  ${type.replace(/\./g, '\\.')}  [0-9a-f]{24}  `, 'm'), 240_000);
     }
     // What led to them, delivered in any order.
     await lines.until('stdout', / {2}crm\.lead\.stage_changed {2}[0-9a-f]{24} {2}lead [0-9a-f]{24}\n/);
@@ -182,7 +183,7 @@ describe('parley listen', () => {
     const secret = (await lines.until('stderr', /signing secret, to verify forwarded events: (whsec_\S+)/))[1]!;
     expect(new Webhook(secret).verify(created!.body, created!.headers as Record<string, string>)).toMatchObject({ eventType: 'inbox.conversation.created' });
     expect(lines.out.stderr).toMatch(/forwarded [0-9a-f]{24} to http:\/\/127\.0\.0\.1:\d+\/hooks: 204/);
-  }, 400_000);
+  }, 600_000);
 
   it('causes every triggerable type', async () => {
     // As `parley trigger` runs them, in a few at a time: each with a token of its own, as rate limits are per token.
