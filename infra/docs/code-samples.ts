@@ -135,6 +135,8 @@ const typescript = (r: RouteHandler, s: ReturnType<typeof samplesOf>): string =>
     const file = literal({ ...init, parseAs: 'text' });
     return `${CLIENT_SETUP}\nconst { data: file } = await parley.GET('${r.route.path}', ${file});\nconsole.log(file);\n`;
   }
+  // The public document is answered as itself, with no success wrapper.
+  if (r.spec.public) return `${CLIENT_SETUP}\nconst document = await parley.get(${args});\nconsole.log(document.info.version);\n`;
   if (r.route.method === 'GET' && s.pages) return `${CLIENT_SETUP}\nfor await (const item of parley.list(${args})) {\n  console.log(item);\n}\n`;
   const method = r.route.method.toLowerCase();
   return `${CLIENT_SETUP}\nconst { data } = await parley.${method}(${args});\nconsole.log(data);\n`;

@@ -140,7 +140,7 @@ const errorResponses = (r: RouteHandler, errorBody: (codes: readonly ErrorCode[]
 const successResponse = (r: RouteHandler): ResponseConfig => {
   const headers = responseHeaders(r, r.spec.status ?? 200);
   if (r.spec.public) {
-    return { description: 'The document itself (no success wrapper)', headers, content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } } as ResponseConfig;
+    return { description: 'The document itself (no success wrapper)', headers, content: { 'application/json': { schema: r.spec.response as z.ZodType } } } as ResponseConfig;
   }
   if (r.spec.produces) {
     return { description: `Success: the file itself (${r.spec.produces})`, headers, content: { [r.spec.produces]: { schema: z.string() } } } as ResponseConfig;

@@ -17,11 +17,14 @@ import { header, stateOf } from './state';
 
 type Out<S> = S extends z.ZodType ? z.output<S> : Record<string, never>;
 
-/** What the handler must return: the input of the declared `response` schema (any object for a file or a public document). */
+/** What the handler must return: the input of the declared `response` schema (any object for a file). */
 type Answer<R> = R extends z.ZodType ? z.input<R> : object;
 
-/** Every JSON route declares its answer; a file, the public document and the unrouted fallback answer otherwise. */
-type Declared = { response: z.ZodType } | { produces: string } | { public: true } | { unrouted: true };
+/**
+ * Every route declares its answer: a JSON route its `data`, the public document itself, a file its media
+ * type, and the unrouted fallback `z.never()`, since it only ever answers an error.
+ */
+type Declared = { response: z.ZodType } | { produces: string } | { unrouted: true; response: z.ZodNever };
 
 export interface RouteSpec<B, Q, P, R = z.ZodType | undefined> {
   /** The one scope this route requires, or `null` for token-introspection routes any valid token may call. */
@@ -39,11 +42,12 @@ export interface RouteSpec<B, Q, P, R = z.ZodType | undefined> {
   unrouted?: true;
   /**
    * A public document (the OpenAPI description): no token, no workspace, no rate limit, and the handler's
-   * result is the body itself, not the success wrapper, so tools read it as is. The wiring states it too.
+   * result is the body itself, not the success wrapper, so tools read it as is; `response` describes that
+   * body. The wiring states it too.
    */
   public?: true;
   /**
-   * The schema of the success wrapper's `data`, built from the resource views in `shared/views/`: the
+   * The schema of the success wrapper's `data` (of the whole body for a public document), built from the resource views in `shared/views/`: the
    * handler's return type is checked against it, the OpenAPI document shows it, and the tests check
    * every answer against it strictly.
    */

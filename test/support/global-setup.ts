@@ -16,7 +16,7 @@ export default async function setup() {
   process.env[GATE_DIR_ENV] = gate;
   return () => {
     const { checked, exempt } = sumGateCounts(gate);
-    process.stdout.write(`response gate: ${checked} answers checked against their declared schemas (${exempt} files or public documents exempt)\n`);
+    process.stdout.write(`response gate: ${checked} answers checked against their declared schemas (${exempt} files exempt)\n`);
     rmSync(gate, { recursive: true, force: true });
     rmSync(tls.dir, { recursive: true, force: true });
   };

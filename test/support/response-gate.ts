@@ -28,7 +28,7 @@ export interface Answer {
 export interface GateCounts {
   /** Answers parsed against a declared schema (successes) or the error wrapper (errors). */
   checked: number;
-  /** Successes whose body is not the wrapper by design: files and the public document. */
+  /** Successes whose body is a file by design, not JSON. */
   exempt: number;
 }
 
@@ -85,7 +85,8 @@ const schemaFor = async (answer: Answer): Promise<z.ZodType | 'exempt'> => {
   const { match } = resolve(wiring.routes, answer.method, pathname);
   if (!match) throw new Error(`response gate: ${answer.method} ${pathname} answered ${answer.status}, but no route has that method and path`);
   const { spec } = await declarationOf(match.route);
-  if (spec.public || spec.produces) return 'exempt';
+  if (spec.produces) return 'exempt';
+  if (spec.public) return spec.response as z.ZodType;
   return z.strictObject({ success: z.literal(true), data: spec.response as z.ZodType });
 };
 
