@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page, type Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../support/api';
 import { startReceiver, type Receiver } from '../support/https-receiver';
@@ -281,7 +281,7 @@ describe('a failing endpoint', () => {
     await page.getByText('No delivery matches these filters.').waitFor();
     await page.selectOption('select[name=eventType]', 'webhook.ping');
     await page.getByText('21 in all').waitFor();
-  });
+  }, 120_000);
 
   it('shows each retrying delivery with its next retry time, and the endpoint as failing', async () => {
     // Each delivery's fast retries (about 15 s) run out before it counts as one consecutive failure.
@@ -408,6 +408,77 @@ describe('workflows', () => {
     await page.locator('.facts .status-cancelled').waitFor();
     expect((await execution(id)).status).toBe('cancelled');
     expect(await page.getByRole('button', { name: 'Cancel' }).count()).toBe(0);
+  });
+});
+
+describe('busy states', () => {
+  /** Holds every API request until `release`, so the page is caught while it waits. */
+  const holdApi = async () => {
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const held: Promise<void>[] = [];
+    const hold = (route: Route) => {
+      const continued = gate.then(() => route.continue());
+      held.push(continued);
+      return continued;
+    };
+    await page.route('**/api/v1/**', hold);
+    return {
+      arrived: () => expect.poll(() => held.length, { timeout: 15_000 }).toBeGreaterThan(0),
+      release: async () => {
+        open();
+        await Promise.all(held);
+        await page.unroute('**/api/v1/**', hold);
+      },
+    };
+  };
+
+  it('shows each page busy while its data loads, then its content', async () => {
+    const subscription = (await admin.api.post(HOOKS, { url: `${hook.url}?busy`, events: ['inbox.*'] })).body.data.subscription._id as string;
+    const workflowId = (
+      await admin.api.post(WORKFLOWS, {
+        name: 'Busy check',
+        trigger: { type: 'manual' },
+        nodes: [{ id: 'set', type: 'set_variable', config: { name: 'x', value: '1' } }],
+        edges: [],
+      })
+    ).body.data.workflow._id as string;
+    const execution = (await admin.api.post(`${WORKFLOWS}/${workflowId}/trigger`, { payload: {} })).body.data.execution._id as string;
+    const pages = [
+      { hash: '#/settings/developer/tokens', loaded: page.getByRole('heading', { name: 'API Tokens' }) },
+      { hash: '#/webhooks', loaded: page.getByRole('heading', { name: 'Webhooks' }) },
+      { hash: `#/webhooks/${subscription}`, loaded: page.locator('h1').getByText('?busy') },
+      { hash: '#/workflows', loaded: page.getByRole('heading', { name: 'Workflows', level: 1 }) },
+      { hash: `#/workflows/executions/${execution}`, loaded: page.getByRole('heading', { name: 'Busy check: execution' }) },
+    ];
+    for (const { hash, loaded } of pages) {
+      await page.goto(dashboard('#/'));
+      await page.getByRole('heading', { name: 'API Tokens' }).waitFor();
+      const api = await holdApi();
+      await page.goto(dashboard(hash));
+      await api.arrived();
+      await page.locator('#main[aria-busy=true] .busy').getByText('Loading…').waitFor();
+      expect(await loaded.count()).toBe(0);
+      await api.release();
+      await page.locator('#main[aria-busy=false]').waitFor({ state: 'attached' });
+      expect(await loaded.isVisible()).toBe(true);
+      expect(await page.locator('#main .busy').count()).toBe(0);
+    }
+  });
+
+  it('shows the delivery log busy while a filtered page loads', async () => {
+    const log = page.locator('#main');
+    const id = (await admin.api.get(HOOKS)).body.data.subscriptions.find((s: { url: string }) => s.url.endsWith('?busy'))._id as string;
+    await page.goto(dashboard(`#/webhooks/${id}`));
+    await page.getByText('No deliveries yet. Send a test event to see one.').waitFor();
+    const api = await holdApi();
+    await page.selectOption('select[name=status]', 'failed');
+    await api.arrived();
+    await log.locator('.busy').getByText('Loading…').waitFor();
+    await shot('busy-log');
+    await api.release();
+    await page.getByText('No delivery matches these filters.').waitFor();
+    expect(await log.locator('.busy').count()).toBe(0);
   });
 });
 
