@@ -26,9 +26,16 @@ const loaded = new Map<string, Promise<Handler>>();
 type InvokeListener = (name: string, event: unknown) => (() => void) | void;
 const invocationListeners: InvokeListener[] = [];
 
-/** Tells `listener` of every function invoked from now on (benchmarks count and time calls with it). */
-export const onInvoke = (listener: InvokeListener): void => {
+/**
+ * Tells `listener` of every function invoked from now on (benchmarks count and time calls with it; a stack's
+ * stream reader reads after each); the returned function stops telling it.
+ */
+export const onInvoke = (listener: InvokeListener): (() => void) => {
   invocationListeners.push(listener);
+  return () => {
+    const i = invocationListeners.indexOf(listener);
+    if (i >= 0) invocationListeners.splice(i, 1);
+  };
 };
 
 /** Imports a function once and keeps it warm, as a Lambda container does between invocations. */

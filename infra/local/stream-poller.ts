@@ -17,8 +17,12 @@ interface Checkpoint {
   finished: string[];
 }
 
-/** Milliseconds between passes over the shards when the last pass found nothing. */
-const IDLE_MS = 10;
+/**
+ * Milliseconds between passes over the shards when the last pass found nothing and nothing woke the reader.
+ * Each pass costs DynamoDB Local a stream read, so an idle reader that polled every few milliseconds kept a
+ * core of the database busy; the runtime wakes the reader after each function it runs instead (`wake`).
+ */
+const IDLE_MS = 250;
 /** Batches of one shard handed on and not yet handled, at most; the reader waits for the oldest past this. */
 const MAX_IN_FLIGHT = 16;
 
@@ -44,6 +48,9 @@ export class StreamPoller {
   private lastDescribe = 0;
   private running = false;
   private loop?: Promise<void>;
+  /** Set by `wake` during a pass, so the pass after it starts at once. */
+  private woken = false;
+  private endIdle?: () => void;
 
   constructor(
     private readonly opts: {
@@ -66,8 +73,15 @@ export class StreamPoller {
     this.loop = this.run();
   }
 
+  /** Reads the stream now rather than at the end of the idle wait: something may just have written to the table. */
+  wake(): void {
+    this.woken = true;
+    this.endIdle?.();
+  }
+
   async stop(): Promise<void> {
     this.running = false;
+    this.wake();
     await this.loop;
     await Promise.all([...this.inFlight.keys()].map((id) => this.settle(id, 0)));
     this.client.destroy();
@@ -75,14 +89,26 @@ export class StreamPoller {
 
   private async run(): Promise<void> {
     while (this.running) {
+      this.woken = false;
       let busy = false;
       try {
         busy = await this.tick();
       } catch (error) {
         process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'stream poller error', error: String(error) })}\n`);
       }
-      if (!busy) await new Promise((r) => setTimeout(r, IDLE_MS));
+      if (!busy && !this.woken) await this.idle();
     }
+  }
+
+  private idle(): Promise<void> {
+    return new Promise((done) => {
+      const timer = setTimeout(() => this.endIdle?.(), IDLE_MS);
+      this.endIdle = () => {
+        clearTimeout(timer);
+        this.endIdle = undefined;
+        done();
+      };
+    });
   }
 
   private async describe(): Promise<void> {

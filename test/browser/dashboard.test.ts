@@ -4,9 +4,10 @@ import { chromium, type Browser, type BrowserContext, type Page, type Route } fr
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../support/api';
 import { startReceiver, type Receiver } from '../support/https-receiver';
+import { inFreshRateWindow } from '../support/rate-window';
 import { makeFactories } from '../support/resource-factories';
 import { useTestStack } from '../support/stack';
-import { eventually, sleep, standardVerifier } from '../support/webhooks';
+import { eventually, standardVerifier } from '../support/webhooks';
 
 /**
  * The dashboard in a real headless Chromium (Debian's, driven by playwright-core) against the real local
@@ -484,9 +485,7 @@ describe('busy states', () => {
 
 describe('a sign-in over the rate limit', () => {
   it('counts down the wait instead of waiting silently, and a live token shows as live', async () => {
-    // Not at the edge of a rate-limit window (15 minutes, aligned to the epoch), which would reset the count.
-    const left = 900 - ((Date.now() / 1000) % 900);
-    if (left < 30) await sleep(left * 1000 + 1000);
+    inFreshRateWindow();
     const live = await env.liveMode(admin);
     for (let i = 0; ; i++) {
       const res = await fetch(`${env.stack.baseUrl}/api/v1/auth/workspaces`, { headers: { authorization: `Bearer ${live.token}` } });

@@ -1,6 +1,7 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { LocalStack } from '../../infra/local/stack';
 import { client } from '../support/api';
+import { inFreshRateWindow } from '../support/rate-window';
 import { startTestStack } from '../support/stack';
 import { createTenant } from '../support/tenants';
 import { WINDOW_SECONDS } from '../../shared/domain/auth/rate-limit';
@@ -12,19 +13,12 @@ beforeAll(async () => {
   stack = await startTestStack({ env: { AUTH_FAILURE_LIMIT: String(LIMIT) } });
 });
 afterAll(() => stack?.stop());
-afterEach(() => void vi.useRealTimers());
 
 /**
- * Failures are counted per address in fixed 15-minute windows, and the stack runs in this process: each
- * test sets the clock one second into a window ahead that no other test uses (and leaves the next one free
- * for a test that moves on to it), so its requests all fall in that window wherever the wall clock is.
+ * Failures are counted per address in fixed 15-minute windows: each test starts in a window of its own, and
+ * leaves the next one free for a test that moves on to it.
  */
-const WINDOW_MS = WINDOW_SECONDS * 1000;
-const firstWindow = Math.floor(Date.now() / WINDOW_MS) + 2;
-let tests = 0;
-const freshWindow = () => {
-  vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true, now: (firstWindow + 2 * tests++) * WINDOW_MS + 1000 });
-};
+const freshWindow = () => inFreshRateWindow(2);
 
 const guesser = () => client(stack.baseUrl, { token: `sk_live_${'x'.repeat(48)}` });
 
@@ -42,7 +36,7 @@ describe('failed authentications per source IP', () => {
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(WINDOW_SECONDS - 60);
     expect((await client(stack.baseUrl, { token: 'Bearer-less garbage' }).get('/api/v1/auth/token')).status).toBe(429);
 
-    vi.setSystemTime(Date.now() + WINDOW_MS);
+    vi.setSystemTime(Date.now() + WINDOW_SECONDS * 1000);
     expect((await guesser().get('/api/v1/auth/token')).status).toBe(401);
   });
 

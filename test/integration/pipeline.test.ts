@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalStack } from '../../infra/local/stack';
 import { client, expectError, type Client } from '../support/api';
+import { inFreshRateWindow } from '../support/rate-window';
 import { startTestStack } from '../support/stack';
 import { createTenant, tokenFor } from '../support/tenants';
 
@@ -34,6 +35,7 @@ describe('the workspace header', () => {
   });
 
   it('answers a missing, ill-formed or foreign workspace before the rate limit, without counting the request', async () => {
+    inFreshRateWindow();
     const { token } = await tokenFor([tenant.workspaceId], ['webhooks:read']);
     const other = await createTenant(['admin:all']);
     const caller = api.as({ token, workspaceId: tenant.workspaceId });
@@ -120,6 +122,7 @@ describe('request bodies: 400 for malformed or missing, 422 for invalid', () => 
 
 describe('routing', () => {
   it('404 NOT_FOUND in the error wrapper for an unknown route, authenticated and rate-limited like any other', async () => {
+    inFreshRateWindow();
     const { token } = await tokenFor([tenant.workspaceId], ['inbox:read']);
     const caller = api.as({ token });
     const first = await caller.get('/api/v1/no/such/thing');

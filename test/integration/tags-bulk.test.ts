@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Client } from '../support/api';
 import { outboxEvents } from '../support/outbox';
 import { tokenFor } from '../support/tenants';
+import { inFreshRateWindow } from '../support/rate-window';
 import { ENTITY_PATHS, newConversation, newCustomer, newTag, errorPaths, tagsStack } from '../support/tags-fixtures';
 import { expectError } from '../support/api';
 
@@ -150,6 +151,7 @@ describe('POST /api/v1/tags/bulk/remove', () => {
 
 describe('bulk rate limit', () => {
   it('admits 10 bulk calls per 15-minute window and answers the 11th with 429 and Retry-After, leaving writes alone', async () => {
+    inFreshRateWindow();
     const { api, workspaceId } = await tenant();
     const tag = await newTag(api);
     const customer = await newCustomer(workspaceId);
