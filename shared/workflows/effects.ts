@@ -19,7 +19,7 @@ import { moveLeadToStage } from '../data/leads';
 import { effectRecord, getEffect, type StoredExecution } from '../data/workflow-executions';
 import { notificationSecret } from '../data/workflow-secrets';
 import { transact, type Write } from '../data/transact';
-import { postWebhook } from '../webhooks/send';
+import { postWebhook } from '../outbound/https';
 import { httpRequest } from './http';
 import { causeOf } from './start';
 
