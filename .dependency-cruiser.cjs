@@ -12,6 +12,9 @@
  *
  * Type-only imports count: a circle of types is still a circle.
  */
+/** The folders under shared/ that repositories may import: everything else there is a service above them. */
+const BELOW_DATA = ['domain', 'events', 'views', 'aws', 'observability'];
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -88,9 +91,19 @@ module.exports = {
     {
       name: 'data-below-services',
       severity: 'error',
-      comment: 'Repositories know the table, not the HTTP chain or the webhook and workflow services that call them.',
+      comment:
+        'Repositories know the table, not the services that call them: shared/data imports only the layers below it, ' +
+        'so every service folder (webhooks, workflows, channels, broadcasts, ai, analytics, scheduling, http, secrets and any new one) is out of reach.',
       from: { path: '^shared/data/' },
-      to: { path: '^shared/(http|webhooks|workflows)/' },
+      to: { path: '^shared/', pathNot: [`^shared/(data|${BELOW_DATA.join('|')})/`, '^shared/(ids|config|log)\\.ts$'] },
+    },
+    {
+      name: 'no-folder-cycles',
+      severity: 'error',
+      comment: 'Folders that import each other (directly or round a loop) are one layer in two places: move what both need down into one of them.',
+      scope: 'folder',
+      from: {},
+      to: { circular: true },
     },
     {
       name: 'no-dev-dependencies-in-deployed-code',
@@ -109,6 +122,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
+    metrics: true,
     exclude: { path: ['^cdk\\.out/', '^\\.data/', '^infra/client/dist/'] },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },

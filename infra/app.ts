@@ -3,7 +3,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { prebundle } from './constructs/bundling';
 import { wiring } from './wiring';
 import { buildParley } from './stacks/parley';
-import { stageFrom } from './stacks/stage';
+import { stageFrom } from './stage';
 
 /** `cdk synth|deploy [-c stage=dev|prod]`: the whole of Parley, checked by cdk-nag's AWS Solutions rules. */
 const app = new App();

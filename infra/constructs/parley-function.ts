@@ -11,7 +11,7 @@ import type { Construct } from 'constructs';
 import { tableSchema } from '../../shared/data/table';
 import type { FunctionSpec, QueueSpec } from '../wiring/types';
 import { grantsFor, type FunctionKind, type Grant } from '../wiring/grants';
-import type { Stage } from '../stacks/stage';
+import type { Stage } from '../stage';
 import type { Alarms } from './alarms';
 import { functionCode } from './bundling';
 import { FAULT_AFTER_ENV, FAULT_ENV } from '../local/faults';

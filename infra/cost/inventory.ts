@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { wiring } from '../wiring';
 import { buildParley } from '../stacks/parley';
-import { stageFrom, type StageName } from '../stacks/stage';
+import { stageFrom, type StageName } from '../stage';
 
 type Resource = { Type: string; Properties?: Record<string, unknown> };
 

@@ -3,7 +3,7 @@ import { edgeLines, idleLines, total, workloadLines, type Line, type Workload } 
 import { inventoryOf, type Inventory } from './inventory';
 import type { MeasuredWrites } from './measured';
 import { PRICE_REGION, PRICES, PRICES_AS_OF } from './prices';
-import type { StageName } from '../stacks/stage';
+import type { StageName } from '../stage';
 
 /** The workload the generated docs price. */
 export const STANDARD_WORKLOAD: Workload = { apiCalls: 1e6, deliveries: 1e6 };

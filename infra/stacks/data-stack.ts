@@ -4,7 +4,7 @@ import { Key } from 'aws-cdk-lib/aws-kms';
 import type { Construct } from 'constructs';
 import type { KeySpec } from '../wiring/types';
 import { tableSchema } from '../../shared/data/table';
-import type { Stage } from './stage';
+import type { Stage } from '../stage';
 
 const key = (name: string) => ({ name, type: AttributeType.STRING });
 

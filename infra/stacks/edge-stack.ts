@@ -1,7 +1,7 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
-import type { Stage } from './stage';
+import type { Stage } from '../stage';
 
 /** CloudFront only takes a web ACL of scope CLOUDFRONT, and those exist only in us-east-1. */
 export const EDGE_REGION = 'us-east-1';

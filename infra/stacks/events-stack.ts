@@ -11,7 +11,7 @@ import { EVENT_ITEM_TYPE } from '../../shared/data/table';
 import { OUTBOX_DETAIL_TYPE, OUTBOX_SOURCE } from '../../shared/events/from-bus';
 import { Alarms } from '../constructs/alarms';
 import { deadLetterQueue } from '../constructs/queue';
-import type { Stage } from './stage';
+import type { Stage } from '../stage';
 
 /** Only inserted outbox items leave the table; every other write stays private. */
 export const OUTBOX_FILTER = { eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: [EVENT_ITEM_TYPE] } } } };

@@ -7,7 +7,7 @@ import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { Alarms } from '../constructs/alarms';
 import { FUNCTION_FAILURES_GRAPH, ParleyDashboard } from '../constructs/dashboard';
-import type { Stage } from './stage';
+import type { Stage } from '../stage';
 
 /**
  * X-Ray sampling for the functions that run most and tell least: the API's read routes and the schedules

@@ -9,7 +9,7 @@ import { ObservabilityStack } from './observability-stack';
 import { pascal, QueuesStack } from './queues-stack';
 import { areaOf, RoutesStack } from './routes-stack';
 import { SiteStack } from './site-stack';
-import type { Stage } from './stage';
+import type { Stage } from '../stage';
 import { WorkersStack } from './workers-stack';
 
 export interface ParleyStacks {

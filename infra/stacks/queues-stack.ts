@@ -5,7 +5,7 @@ import { Alarms } from '../constructs/alarms';
 import { KIND_DEFAULTS, type DeployedQueue } from '../constructs/parley-function';
 import { secureQueue } from '../constructs/queue';
 import type { QueueSpec } from '../wiring/types';
-import type { Stage } from './stage';
+import type { Stage } from '../stage';
 
 export const MIN_RETENTION_DAYS = 4;
 /**

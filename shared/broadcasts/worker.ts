@@ -3,16 +3,17 @@ import { allSettled, complete, startSending, type Broadcast } from '../domain/br
 import { batchGet, batchGetEach } from '../data/batch-get';
 import { addRecipients, claimRecipients, postponeRecipient, recipientKey, settleRecipients, storedOf, type Settle, type StoredRecipient } from '../data/broadcast-recipients';
 import { broadcastKey, getBroadcast, getBroadcastState, mutateBroadcast, readStats, stateOf } from '../data/broadcasts';
-import { channelKey, channelWithSecrets, markChannelErrored, openChannel } from '../data/channels';
+import { channelKey, markChannelErrored } from '../data/channels';
 import { sendRecord } from '../data/channel-sends';
 import { takeSendSlots } from '../data/channel-rate';
 import { fromItem as customerFromItem } from '../data/customers';
 import { customerKey } from '../data/entity-keys';
 import { sendOutcome } from '../channels/outcome';
+import { channelWithSecrets, openChannel } from '../channels/secrets';
 import { providers } from '../channels/providers';
 import { audienceOf } from './audience';
 import { enqueueBroadcast, type BroadcastMessage, type RecipientMessage } from './queue';
-import { sentStats } from './receipts';
+import { sentStats } from '../domain/broadcasts/receipts';
 
 /** Longer than the worker's timeout, shorter than the queue's visibility timeout (see wiring). */
 export const RECIPIENT_LEASE_MS = 20_000;

@@ -1,7 +1,7 @@
 import type { ApiConfig } from '../domain/channels/account';
 import { deliveryHeaders } from '../domain/webhooks/sign';
 import { config } from '../config';
-import { postWebhook } from '../webhooks/send';
+import { postWebhook } from '../outbound/https';
 import type { z } from 'zod';
 import type { Provider } from './provider';
 

@@ -5,7 +5,7 @@ import type { EmailConfig } from '../domain/channels/account';
 import { emailMessageId } from '../domain/channels/email-threading';
 import { failureReasonOf } from '../domain/webhooks/classify';
 import { config } from '../config';
-import { pinnedAddress } from '../webhooks/send';
+import { pinnedAddress } from '../outbound/https';
 import type { Provider } from './provider';
 
 const TIMEOUT_MS = 10_000;

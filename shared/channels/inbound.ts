@@ -6,13 +6,13 @@ import type { InboundEvent } from '../domain/channels/inbound';
 import { INBOUND_SIGNATURE_HEADER } from '../domain/channels/inbound';
 import type { Channel } from '../domain/inbox/conversation';
 import { verifySignature } from '../domain/webhooks/sign';
-import { channelWithSecrets } from '../data/channels';
+import { channelWithSecrets } from './secrets';
 import { findSend } from '../data/channel-sends';
 import { conversationOfEmail, emailThread, threadWrites } from '../data/email-threads';
 import { changeDeliveryStatus } from '../data/message-delivery';
 import { receiveIncoming, type Incoming } from '../data/messages-incoming';
 import { transact } from '../data/transact';
-import { recipientReceipt } from '../broadcasts/receipts';
+import { recipientReceipt } from './receipts';
 
 /** The inbox channel a conversation started through an account is filed under. */
 const inboxChannel = (account: Account): Channel => (account.type === 'email' ? 'email' : 'api');

@@ -1,6 +1,7 @@
 import { ACK, later, type Verdict } from '../queues';
 import type { Tenant } from '../domain/auth/tenant';
-import { channelWithSecrets, markChannelErrored } from '../data/channels';
+import { markChannelErrored } from '../data/channels';
+import { channelWithSecrets } from './secrets';
 import { sendRecord } from '../data/channel-sends';
 import { getConversation } from '../data/conversations';
 import { getCustomer } from '../data/customers';

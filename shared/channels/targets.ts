@@ -1,6 +1,6 @@
 import { config } from '../config';
 import type { ChannelConfig, ChannelType } from '../domain/channels/account';
-import { assertAllowedTarget } from '../webhooks/send';
+import { assertAllowedTarget } from '../outbound/https';
 
 /**
  * Where an account sends must be a public address (loopback only behind the local setting), checked

@@ -3,7 +3,8 @@ import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { objectId } from '../ids';
 import { buildEnvelope } from '../events/envelope';
-import { NotFoundError, ValidationError } from '../domain/errors';
+import { NotFoundError } from '../domain/errors';
+import { Refused } from '../domain/refusal';
 import { assertDeletable, newActivity, type Activity, type ActivityFields } from '../domain/crm/activity';
 import { activityKey, activityMemberships, activityWrites, fromItem } from './activity-writes';
 import { linkChecks } from './crm-links';
@@ -17,11 +18,11 @@ import { deleteItem, transact } from './transact';
 /** Activities added through the API, and timelines. An activity outlives a deleted lead: it stays on its customer's timeline. */
 /** An activity on a lead and/or a customer (one at least); on a lead without a customer named, it also shows on the lead's customer. */
 export const addActivity = async (ws: string, input: ActivityFields, now: Date): Promise<Activity> => {
-  if (!input.leadId && !input.customerId) throw new ValidationError([{ path: 'leadId', message: 'Give leadId or customerId' }]);
+  if (!input.leadId && !input.customerId) throw new Refused('activity_without_subject', 'Give leadId or customerId');
   const _id = objectId(now.getTime());
   return retryOnConflict(async () => {
     const lead = input.leadId ? await getLead(ws, input.leadId) : undefined;
-    if (input.leadId && !lead) throw new ValidationError([{ path: 'leadId', message: 'No such lead in this workspace' }]);
+    if (input.leadId && !lead) throw new Refused('no_such_lead', 'No such lead in this workspace');
     const customerId = input.customerId ?? lead?.lead.customerId ?? null;
     const activity = newActivity(input, { leadId: input.leadId ?? null, customerId }, _id, now);
     await transact([...linkChecks(ws, { leadId: activity.leadId, customerId }), ...activityWrites(ws, activity, now)], lostRace);
@@ -53,7 +54,7 @@ export const deleteActivity = (ws: string, id: string, now: Date): Promise<Activ
 
 /** A timeline page, newest first: a lead's, a customer's, or the workspace's. */
 export const listActivities = async (ws: string, filter: { leadId?: string; customerId?: string }, page: PageRequest) => {
-  if (filter.leadId && filter.customerId) throw new ValidationError([{ path: 'customerId', message: 'Filter by leadId or customerId, not both' }]);
+  if (filter.leadId && filter.customerId) throw new Refused('timeline_of_lead_and_customer', 'Filter by leadId or customerId, not both');
   const list = filter.leadId ? `lead:${filter.leadId}` : filter.customerId ? `customer:${filter.customerId}` : 'all';
   const { ids, total, nextCursor } = await readList(ws, 'activity', list, page, { newestFirst: true });
   return { activities: await readItems(ids.map((id) => activityKey(ws, id)), fromItem), total, nextCursor };

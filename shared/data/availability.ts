@@ -1,4 +1,4 @@
-import { ValidationError } from '../domain/errors';
+import { Refused } from '../domain/refusal';
 import { tenantParts, type Tenant } from '../domain/auth/tenant';
 import { businessIntervals, freeSlots } from '../domain/scheduling/availability';
 import { busySlots } from './bookings';
@@ -20,7 +20,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
  */
 export const availability = async (ws: Tenant, q: AvailabilityQuery, now: Date) => {
   const [workspace, active] = await Promise.all([getWorkspace(tenantParts(ws).workspaceId), isActiveMember(ws, q.assigneeId)]);
-  if (!active) throw new ValidationError([{ path: 'assigneeId', message: 'Must be an active member of this workspace' }]);
+  if (!active) throw new Refused('assignee_not_active', 'Must be an active member of this workspace');
   const from = Date.parse(q.from);
   const to = Date.parse(q.to);
   const busy = await busySlots(ws, q.assigneeId, iso(from), iso(to));

@@ -3,7 +3,8 @@ import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { objectId } from '../ids';
 import { buildEnvelope, diff } from '../events/envelope';
-import { NotFoundError, ValidationError } from '../domain/errors';
+import { NotFoundError } from '../domain/errors';
+import { Refused } from '../domain/refusal';
 import { newBroadcast, STAT_NAMES, type Broadcast, type BroadcastStatus, type CreateBroadcast, type Stats } from '../domain/broadcasts/broadcast';
 import { bump, bumpCounter, readCounter, type Counter } from './counters';
 import { collect, queryAll, queryPage, type PageRequest } from './query';
@@ -139,7 +140,7 @@ export const deleteBroadcast = (ws: string, id: string): Promise<Broadcast> =>
   retryOnConflict(async () => {
     const { broadcast, version } = await requireBroadcast(ws, id);
     if (broadcast.status === 'scheduled' || broadcast.status === 'sending') {
-      throw new ValidationError([{ path: 'status', message: `A ${broadcast.status} broadcast must be cancelled before it is deleted` }]);
+      throw new Refused('broadcast_still_running', `A ${broadcast.status} broadcast must be cancelled before it is deleted`);
     }
     await transact([deleteItem(key(ws, id), { condition: 'version = :v', values: { ':v': version } }), bumpCounter(ws, COUNTER, -1)], lostRace);
     return broadcast;

@@ -5,7 +5,6 @@ import { objectId } from '../ids';
 import { buildEnvelope, diff } from '../events/envelope';
 import { NotFoundError } from '../domain/errors';
 import { errored, newAccount, patchAccount, transition, type Account, type AccountAction, type CreateChannel, type Secrets, type UpdateChannel } from '../domain/channels/account';
-import { secretBox } from '../secrets/box';
 import { bumpCounter, readCounter } from './counters';
 import { tenantPk } from './keys';
 import { outboxItem } from './outbox';
@@ -16,8 +15,8 @@ import { versionedUpdate } from './versioned';
 
 /**
  * Channel accounts: pk=<tenant> sk=CHANNEL#<id>, listed by that prefix (oldest first), counted by the
- * workspace counter `channels`. The secrets are one sealed attribute (`sealedSecrets`), bound to the
- * tenant and the account id; no read path returns it.
+ * workspace counter `channels`. The secrets are one sealed attribute (`sealedSecrets`), stored as the
+ * channels service sealed it (shared/channels/secrets.ts); only the reads named `sealed…` return it.
  */
 export const channelKey = (ws: string, id: string) => ({ pk: tenantPk(ws), sk: `CHANNEL#${id}` });
 const key = channelKey;
@@ -32,8 +31,16 @@ const toItem = (ws: string, a: Account, sealedSecrets: string) => {
   return { ...key(ws, a._id), type: 'CHANNEL', channelType: type, version: 1, ...fields, sealedSecrets };
 };
 
-const sealContext = (ws: string, id: string) => ({ workspace: ws, channel: id });
-const seal = (ws: string, id: string, secrets: Secrets) => secretBox().seal(JSON.stringify(secrets), sealContext(ws, id));
+/** Seals and opens an account's secrets, bound to the tenant and the account id. */
+export interface ChannelSealer {
+  seal(ws: string, id: string, secrets: Secrets): Promise<string>;
+  open(ws: string, id: string, sealed: string): Promise<Secrets>;
+}
+
+export interface SealedChannel {
+  account: Account;
+  sealed: string;
+}
 
 interface Stored {
   account: Account;
@@ -55,26 +62,23 @@ const requireStored = async (ws: string, id: string): Promise<Stored> => {
 export const getChannel = async (ws: string, id: string): Promise<Account | undefined> => (await readStored(ws, id))?.account;
 export const requireChannel = async (ws: string, id: string): Promise<Account> => (await requireStored(ws, id)).account;
 
-/** The account with its secrets opened: for the code that talks to its provider, never for a response. */
-export const channelWithSecrets = async (ws: string, id: string): Promise<{ account: Account; secrets: Secrets } | undefined> => {
+/** The account with its sealed secrets: for the code that talks to its provider, never for a response. */
+export const sealedChannel = async (ws: string, id: string): Promise<SealedChannel | undefined> => {
   const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: key(ws, id), ConsistentRead: true }));
-  return Item && openChannel(ws, Item);
+  return Item && sealedChannelOf(Item);
 };
 
-/** A channel item read by the caller (at `channelKey`), with its secrets opened. */
-export const openChannel = async (ws: string, item: Record<string, unknown>): Promise<{ account: Account; secrets: Secrets }> => {
-  const account = fromItem(item);
-  return { account, secrets: JSON.parse(await secretBox().open(item.sealedSecrets as string, sealContext(ws, account._id))) as Secrets };
-};
+/** A channel item read by the caller (at `channelKey`), with its sealed secrets. */
+export const sealedChannelOf = (item: Record<string, unknown>): SealedChannel => ({ account: fromItem(item), sealed: item.sealedSecrets as string });
 
 const event = (type: Parameters<typeof buildEnvelope>[0], ws: string, account: Account, now: Date, changes?: ReturnType<typeof diff>) =>
   outboxItem(buildEnvelope(type, ws, { account }, { changes, now }));
 
 /** Creates a connected account; returns it with its signing secret, which the caller shows once. */
-export const createChannel = async (ws: string, input: CreateChannel, now: Date): Promise<{ account: Account; signingSecret: string }> => {
+export const createChannel = async (ws: string, input: CreateChannel, now: Date, sealer: ChannelSealer): Promise<{ account: Account; signingSecret: string }> => {
   const { account, secrets } = newAccount(objectId(now.getTime()), input, now);
   await transact([
-    createItem(toItem(ws, account, await seal(ws, account._id, secrets))),
+    createItem(toItem(ws, account, await sealer.seal(ws, account._id, secrets))),
     bumpCounter(ws, COUNTER, 1),
     event('channel.account.connected', ws, account, now),
   ]);
@@ -93,14 +97,20 @@ const versioned = (ws: string, stored: Stored, after: Account, extra: Record<str
  * A PATCH; secrets given replace those of the same name, re-sealed. Nothing changed: no write, no event.
  * `check` vets the account as it would be saved (e.g. its target address) before anything is written.
  */
-export const updateChannel = (ws: string, id: string, patch: UpdateChannel, now: Date, check: (after: Account) => Promise<void>): Promise<Account> =>
+export const updateChannel = (
+  ws: string,
+  id: string,
+  patch: UpdateChannel,
+  now: Date,
+  { check, sealer }: { check: (after: Account) => Promise<void>; sealer: ChannelSealer },
+): Promise<Account> =>
   retryOnConflict(async () => {
     const stored = await requireStored(ws, id);
-    const current = JSON.parse(await secretBox().open(stored.sealed, sealContext(ws, id))) as Secrets;
+    const current = await sealer.open(ws, id, stored.sealed);
     const next = patchAccount(stored.account, current, patch, now);
     if (!next) return stored.account;
     await check(next.account);
-    const sealed = patch.secrets ? { sealedSecrets: await seal(ws, id, next.secrets) } : {};
+    const sealed = patch.secrets ? { sealedSecrets: await sealer.seal(ws, id, next.secrets) } : {};
     const changes = diff(stored.account, next.account);
     await transact([versioned(ws, stored, next.account, sealed), event('channel.account.updated', ws, next.account, now, changes)], lostRace);
     return next.account;

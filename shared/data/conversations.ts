@@ -4,7 +4,8 @@ import { config } from '../config';
 import { objectId } from '../ids';
 import { buildEnvelope, diff } from '../events/envelope';
 import { outboxItem } from './outbox';
-import { NotFoundError, ValidationError } from '../domain/errors';
+import { NotFoundError } from '../domain/errors';
+import { Refused } from '../domain/refusal';
 import { newConversation, type Change, type Conversation, type NewConversation } from '../domain/inbox/conversation';
 import { listMoves, listsOf, statusParts } from '../domain/inbox/lists';
 import { channelExists } from './channels';
@@ -153,11 +154,11 @@ export const createConversation = async (ws: string, input: NewConversation, now
           names: { '#ch': conversation.channel },
           values: { ':id': conversation._id, ':one': 1 },
           condition: 'attribute_exists(pk)',
-          onFail: () => new ValidationError([{ path: 'customerId', message: 'No such customer in this workspace' }]),
+          onFail: () => new Refused('no_such_customer', 'No such customer in this workspace'),
         }),
         createItem(toItem(ws, conversation)),
         ...(conversation.channelId
-          ? [channelExists(ws, conversation.channelId, () => new ValidationError([{ path: 'channelId', message: 'No such channel in this workspace' }]))]
+          ? [channelExists(ws, conversation.channelId, () => new Refused('no_such_channel', 'No such channel in this workspace'))]
           : []),
         ...(conversation.assigneeId ? [activeMemberCheck(ws, conversation.assigneeId)] : []),
         ...listWrites(ws, undefined, conversation),

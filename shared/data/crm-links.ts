@@ -1,4 +1,4 @@
-import { ValidationError } from '../domain/errors';
+import { Refused } from '../domain/refusal';
 import { conversationKey, customerKey, leadKey } from './entity-keys';
 import { activeMemberCheck } from './members';
 import { conditionCheck, type Write } from './transact';
@@ -12,11 +12,12 @@ export interface Links {
 
 const KEYS = { customerId: customerKey, conversationId: conversationKey, leadId: leadKey } as const;
 const NAMES = { customerId: 'customer', conversationId: 'conversation', leadId: 'lead' } as const;
+const REFUSALS = { customerId: 'no_such_customer', conversationId: 'no_such_conversation', leadId: 'no_such_lead' } as const;
 
 /**
  * Checks, inside the transaction that stores them, that the customer, conversation and lead a CRM record
  * links to exist in this workspace (another workspace's id is simply unknown), and that its assignee is an
- * active member: 422 on the field otherwise. Only links set to an id are checked; pass only the links that change.
+ * active member: refused otherwise. Only links set to an id are checked; pass only the links that change.
  */
 export const linkChecks = (ws: string, links: Links): Write[] => [
   ...(Object.keys(KEYS) as (keyof typeof KEYS)[]).flatMap((field) => {
@@ -25,7 +26,7 @@ export const linkChecks = (ws: string, links: Links): Write[] => [
     return [
       conditionCheck(KEYS[field](ws, id), {
         condition: 'attribute_exists(pk)',
-        onFail: () => new ValidationError([{ path: field, message: `No such ${NAMES[field]} in this workspace` }]),
+        onFail: () => new Refused(REFUSALS[field], `No such ${NAMES[field]} in this workspace`),
       }),
     ];
   }),

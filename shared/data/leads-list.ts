@@ -1,4 +1,4 @@
-import { ValidationError } from '../domain/errors';
+import { Refused } from '../domain/refusal';
 import { leadListSource, leadStatusParts, type LeadFilters } from '../domain/crm/lead-lists';
 import { stayView, type StageStay } from '../domain/crm/lead';
 import { stageOf } from '../domain/crm/pipeline';
@@ -10,11 +10,11 @@ import { getPipeline } from './pipelines';
 import { queryPage, type PageRequest } from './query';
 import { taggedCounter } from './tag-links';
 
-/** A stage filter given with its pipeline must name one of that pipeline's stages (422 otherwise). */
+/** A stage filter given with its pipeline must name one of that pipeline's stages (refused otherwise). */
 const checkStageOfPipeline = async (ws: string, f: LeadFilters) => {
   if (!f.pipelineId || !f.stageId) return;
   const stored = await getPipeline(ws, f.pipelineId);
-  if (stored && !stageOf(stored.pipeline, f.stageId)) throw new ValidationError([{ path: 'stageId', message: 'Not a stage of this pipeline' }]);
+  if (stored && !stageOf(stored.pipeline, f.stageId)) throw new Refused('stage_outside_pipeline', 'Not a stage of this pipeline');
 };
 
 /** One page of the list a filter selects: O(limit) reads with a cursor, and an O(1) exact total. */

@@ -3,7 +3,8 @@ import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { objectId } from '../ids';
 import { buildEnvelope, diff } from '../events/envelope';
-import { NotFoundError, ValidationError } from '../domain/errors';
+import { NotFoundError } from '../domain/errors';
+import { Refused } from '../domain/refusal';
 import { systemActivity } from '../domain/crm/activity';
 import { editLead, moveLead, newLead, type Lead, type LeadChange, type LeadFields } from '../domain/crm/lead';
 import { leadListsOf, leadStatusParts } from '../domain/crm/lead-lists';
@@ -112,12 +113,12 @@ const eventsOf = (ws: string, before: Lead, change: LeadChange, now: Date): Writ
     return outboxItem(buildEnvelope(`crm.lead.${e.name}`, ws, { lead: change.lead }, { changes: diff(pick(before), pick(change.lead)), now }));
   });
 
-/** A pipeline and one of its stages, named in a request body: unknown ones are 422 on the field. */
+/** A pipeline and one of its stages, named in a request body: unknown ones are refused. */
 const resolveStage = async (ws: string, pipelineId: string, stageId: string | undefined): Promise<{ pipeline: Pipeline; stage: Stage }> => {
   const stored = await getPipeline(ws, pipelineId);
-  if (!stored) throw new ValidationError([{ path: 'pipelineId', message: 'No such pipeline in this workspace' }]);
+  if (!stored) throw new Refused('no_such_pipeline', 'No such pipeline in this workspace');
   const stage = stageId === undefined ? firstOpenStage(stored.pipeline) : stageOf(stored.pipeline, stageId);
-  if (!stage) throw new ValidationError([{ path: 'stageId', message: 'No such stage in this pipeline' }]);
+  if (!stage) throw new Refused('no_such_stage', 'No such stage in this pipeline');
   return { pipeline: stored.pipeline, stage };
 };
 

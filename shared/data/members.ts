@@ -3,7 +3,8 @@ import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { objectId } from '../ids';
 import { buildEnvelope, diff } from '../events/envelope';
-import { ConflictError, NotFoundError, ValidationError } from '../domain/errors';
+import { ConflictError, NotFoundError } from '../domain/errors';
+import { Refused } from '../domain/refusal';
 import type { Tenant } from '../domain/auth/tenant';
 import { LAST_OWNER_MESSAGE, newMember, type Member, type MemberChange, type MemberStatus, type Role } from '../domain/auth/member';
 import { bump, workspaceCounter } from './counters';
@@ -33,14 +34,14 @@ const listsOf = (m: Member) => ['all', `status:${m.status}`].map((list) => ({ li
 
 /**
  * The check, inside the transaction that stores an assignee, that `id` names an active member of this
- * tenant: a member removed concurrently fails the write instead of slipping past a read. 422 on `path`.
+ * tenant: a member removed concurrently fails the write instead of slipping past a read.
  */
-export const activeMemberCheck = (ws: Tenant, id: string, path = 'assigneeId'): Write =>
+export const activeMemberCheck = (ws: Tenant, id: string): Write =>
   conditionCheck(memberKey(ws, id), {
     condition: '#status = :active',
     names: { '#status': 'status' },
     values: { ':active': 'active' },
-    onFail: () => new ValidationError([{ path, message: 'Must be an active member of this workspace' }]),
+    onFail: () => new Refused('assignee_not_active', 'Must be an active member of this workspace'),
   });
 
 /** The owner count follows the change; a decrement must leave an active owner (409 otherwise). */

@@ -1,7 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
-import { ConflictError, ValidationError } from '../domain/errors';
+import { ConflictError } from '../domain/errors';
+import { Refused } from '../domain/refusal';
 import { normalizeEmail, type Customer } from '../domain/contacts/customer';
 import { assertNotBlocked } from '../domain/contacts/lifecycle';
 import type { Channel } from '../domain/inbox/conversation';
@@ -69,7 +70,7 @@ const conversationFor = async (ws: string, customer: Customer, input: Incoming, 
   if (input.conversationId) {
     const stored = await getConversation(ws, input.conversationId);
     if (!stored || stored.conversation.customerId !== customer._id) {
-      throw new ValidationError([{ path: 'conversationId', message: 'No such conversation for this sender' }]);
+      throw new Refused('conversation_of_another_sender', 'No such conversation for this sender');
     }
     return stored.conversation._id;
   }

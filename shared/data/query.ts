@@ -1,7 +1,7 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
-import { ValidationError } from '../domain/errors';
+import { Refused } from '../domain/refusal';
 import { tableSchema, type IndexName } from './table';
 
 export interface Partition {
@@ -46,7 +46,7 @@ const MAX_SORT_KEY_BYTES = 1024;
 
 /** A cursor is only honoured for the partition it came from, so it can never reach another tenant's keys. */
 const decode = (cursor: string, partition: Partition): Record<string, string> => {
-  const invalid = () => new ValidationError([{ path: 'cursor', message: 'Invalid or expired cursor' }]);
+  const invalid = () => new Refused('invalid_cursor', 'Invalid or expired cursor');
   let key: unknown;
   try {
     key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
@@ -141,7 +141,7 @@ export const queryPage = async (partition: Partition, request: PageRequest): Pro
   if (request.cursor) start = decode(request.cursor, partition);
   else if (request.page && request.page > 1) {
     if ((request.page - 1) * request.limit > MAX_PAGE_DEPTH) {
-      throw new ValidationError([{ path: 'page', message: `(page − 1) × limit is at most ${MAX_PAGE_DEPTH}; page deeper with cursor` }]);
+      throw new Refused('page_too_deep', `(page − 1) × limit is at most ${MAX_PAGE_DEPTH}; page deeper with cursor`);
     }
     const skipped = await skip(partition, (request.page - 1) * request.limit);
     if (skipped === 'end') return { items: [] };

@@ -10,7 +10,7 @@ import { countSubscriptionFailure, deactivateSubscription, getSubscription, subs
 import type { Write } from '../data/transact';
 import { eventPayload } from '../data/outbox';
 import { parkInDlq, type DeliveryMessage } from './queue';
-import { postWebhook } from './send';
+import { postWebhook } from '../outbound/https';
 import { deliveryHeaders } from '../domain/webhooks/sign';
 
 /** A message that wakes this early is close enough to its attempt time. */

@@ -2,7 +2,7 @@ import { config } from '../config';
 import type { Subscription, SubscriptionInput, SubscriptionPatch } from '../domain/webhooks/subscription';
 import { createSubscription, updateSubscription } from '../data/webhook-subscriptions';
 import { stopPendingDeliveries } from './deliver';
-import { assertAllowedTarget } from './send';
+import { assertAllowedTarget } from '../outbound/https';
 import type { Tenant } from '../domain/auth/tenant';
 
 const checkTarget = (url: string) => assertAllowedTarget(url, config().WEBHOOK_ALLOW_PRIVATE_TARGETS);

@@ -5,7 +5,7 @@ import { outboxItem } from '../data/outbox';
 import { deleteWorkflow, requireWorkflow, saveWorkflow, type StoredWorkflow } from '../data/workflows';
 import { applyUpdate, literalUrls, newWorkflow, nextRunAt, setActive, type CreateWorkflow, type UpdateWorkflow, type Workflow } from '../domain/workflows/definition';
 import { retryOnConflict } from '../data/retry';
-import { assertAllowedTarget } from '../webhooks/send';
+import { assertAllowedTarget } from '../outbound/https';
 import type { Tenant } from '../domain/auth/tenant';
 
 /** Literal target URLs are SSRF-checked at save, as webhook URLs are (and again, pinned, at every request). */

@@ -1,5 +1,7 @@
 import { config } from '../config';
 import { AppError, ValidationError } from '../domain/errors';
+import { Refused } from '../domain/refusal';
+import { fieldErrorOf } from '../http/refusals';
 import type { Tenant } from '../domain/auth/tenant';
 import type { StepError } from '../domain/workflows/failure';
 import type { Outcome } from '../domain/workflows/interpreter';
@@ -19,7 +21,7 @@ import { moveLeadToStage } from '../data/leads';
 import { effectRecord, getEffect, type StoredExecution } from '../data/workflow-executions';
 import { notificationSecret } from '../data/workflow-secrets';
 import { transact, type Write } from '../data/transact';
-import { postWebhook } from '../webhooks/send';
+import { postWebhook } from '../outbound/https';
 import { httpRequest } from './http';
 import { causeOf } from './start';
 
@@ -122,8 +124,9 @@ const EFFECTS: Partial<Record<NodeType, Effect>> = {
     ),
 };
 
-/** An AppError (not found, validation, conflict) is the step's error; anything else is the worker's problem and retried by the queue. */
+/** An AppError (not found, validation, conflict) or a refusal is the step's error; anything else is the worker's problem and retried by the queue. */
 const asOutcome = (error: unknown): Outcome => {
+  if (error instanceof Refused) return { ok: false, message: fieldErrorOf(error).message };
   if (error instanceof AppError) return { ok: false, message: error.message };
   throw error;
 };

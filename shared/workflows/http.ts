@@ -2,8 +2,8 @@ import { STATUS_CODES } from 'node:http';
 import { request } from 'node:https';
 import { isIP } from 'node:net';
 import type { Outcome } from '../domain/workflows/interpreter';
-import { classifyAddress, isAllowedTarget } from '../webhooks/ssrf';
-import { agentFor, bareHost, DELIVERY_TIMEOUT_MS, hostOf } from '../webhooks/send';
+import { classifyAddress, isAllowedTarget } from '../outbound/ssrf';
+import { agentFor, bareHost, DELIVERY_TIMEOUT_MS, hostOf } from '../outbound/https';
 import { inSubsegment } from '../observability/tracing';
 
 /** A response body kept in the execution state is cut here (the state lives in one 400 KB item). */

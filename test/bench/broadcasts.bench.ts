@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { CreateQueueCommand, DeleteMessageBatchCommand, DeleteQueueCommand, ReceiveMessageCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { LocalStack } from '../../infra/local/stack';
 import { draftBroadcast, sendBroadcast } from '../../shared/broadcasts/service';
-import { createChannel } from '../../shared/data/channels';
+import { createChannel } from '../../shared/channels/accounts';
 import { getBroadcast } from '../../shared/data/broadcasts';
 import { createCustomers } from '../support/channels';
 import { createTenant } from '../support/tenants';

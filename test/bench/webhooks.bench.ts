@@ -7,7 +7,7 @@ import { renameWorkspace } from '../../shared/data/workspaces';
 import { outboxItem } from '../../shared/data/outbox';
 import { transact } from '../../shared/data/transact';
 import { buildEnvelope } from '../../shared/events/envelope';
-import { postWebhook } from '../../shared/webhooks/send';
+import { postWebhook } from '../../shared/outbound/https';
 import { deliveryHeaders } from '../../shared/domain/webhooks/sign';
 import { startReceiver } from '../support/https-receiver';
 import { createTenant } from '../support/tenants';

@@ -2,7 +2,7 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { ObservabilityStack } from '../../infra/stacks/observability-stack';
-import { stageFrom } from '../../infra/stacks/stage';
+import { stageFrom } from '../../infra/stage';
 
 /** The dashboard body as deployed: CloudFormation joins it from parts (the region); the parts are enough here. */
 const bodyOf = (template: Template): string => {

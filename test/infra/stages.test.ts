@@ -3,7 +3,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { checkQueueSpec } from '../../infra/stacks/queues-stack';
 import { wiring } from '../../infra/wiring';
-import { stageFrom } from '../../infra/stacks/stage';
+import { stageFrom } from '../../infra/stage';
 import { fullWiring, synth, type Synthesized } from './synth';
 
 const domain = { domainName: 'api.example.com', certificateArn: 'arn:aws:acm:us-east-1:111111111111:certificate/abc' };

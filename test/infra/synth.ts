@@ -8,7 +8,7 @@ import { wiring } from '../../infra/wiring';
 import type { Wiring } from '../../infra/wiring/types';
 import { ParleyFunction } from '../../infra/constructs/parley-function';
 import { buildParley, type ParleyStacks } from '../../infra/stacks/parley';
-import { stageFrom } from '../../infra/stacks/stage';
+import { stageFrom } from '../../infra/stage';
 import { OUTBOX_DETAIL_TYPE, OUTBOX_SOURCE } from '../../shared/events/from-bus';
 
 export interface Synthesized {

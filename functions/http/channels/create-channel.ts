@@ -2,8 +2,7 @@ import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { accountWithSecret } from '../../../shared/views/channels';
 import { CreateChannel } from '../../../shared/domain/channels/account';
-import { createChannel } from '../../../shared/data/channels';
-import { assertChannelTarget } from '../../../shared/channels/targets';
+import { createChannel } from '../../../shared/channels/accounts';
 import { needsSecretBox } from '../../../shared/secrets/box';
 
 needsSecretBox();
@@ -12,7 +11,6 @@ needsSecretBox();
 export const handler = route(
   { scope: 'channels:write', body: CreateChannel, status: 201, response: z.strictObject({ channel: accountWithSecret }) },
   async ({ body, tenant, now }) => {
-    await assertChannelTarget(body.type, body.config);
     const { account, signingSecret } = await createChannel(tenant, body, now);
     return { channel: { ...account, signingSecret } };
   },

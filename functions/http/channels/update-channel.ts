@@ -2,8 +2,7 @@ import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { account } from '../../../shared/views/channels';
 import { UpdateChannel } from '../../../shared/domain/channels/account';
-import { updateChannel } from '../../../shared/data/channels';
-import { assertChannelTarget } from '../../../shared/channels/targets';
+import { updateChannel } from '../../../shared/channels/accounts';
 import { ChannelParams } from './schemas';
 import { needsSecretBox } from '../../../shared/secrets/box';
 
@@ -11,7 +10,5 @@ needsSecretBox();
 
 export const handler = route(
   { scope: 'channels:write', params: ChannelParams, body: UpdateChannel, response: z.strictObject({ channel: account }) },
-  async ({ params, body, tenant, now }) => ({
-    channel: await updateChannel(tenant, params.id, body, now, (after) => assertChannelTarget(after.type, after.config)),
-  }),
+  async ({ params, body, tenant, now }) => ({ channel: await updateChannel(tenant, params.id, body, now) }),
 );

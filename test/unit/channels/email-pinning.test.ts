@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emailProvider } from '../../../shared/channels/email';
 import { EmailConfig } from '../../../shared/domain/channels/account';
 import { ValidationError } from '../../../shared/domain/errors';
-import { assertAllowedTarget, pinnedAddress } from '../../../shared/webhooks/send';
+import { assertAllowedTarget, pinnedAddress } from '../../../shared/outbound/https';
 
 describe('an email account\'s host', () => {
   // Found by the schema fuzz: `smtp://mxc<E\`[7Be1s:1` is no URL, and parsing it threw a 500.

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postWebhook } from '../../../shared/webhooks/send';
+import { postWebhook } from '../../../shared/outbound/https';
 import { startReceiver, type Receiver } from '../../support/https-receiver';
 
 /** The real HTTPS client against a local receiver (trusted via NODE_EXTRA_CA_CERTS), no mocks. */

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { classifyAddress, isAllowedTarget, type AddressKind } from '../../../shared/webhooks/ssrf';
+import { classifyAddress, isAllowedTarget, type AddressKind } from '../../../shared/outbound/ssrf';
 
 const octet = fc.integer({ min: 0, max: 255 });
 const v4 = (a: number, b: number, c: number, d: number) => `${a}.${b}.${c}.${d}`;

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 
-/** What kind of network an address belongs to; only `public` is a valid webhook target in AWS. */
+/** What kind of network an address belongs to; only `public` is a valid outbound target in AWS. */
 export type AddressKind = 'public' | 'loopback' | 'private' | 'link_local' | 'reserved' | 'invalid';
 
 type Family = 4 | 6;

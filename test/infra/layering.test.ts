@@ -1,0 +1,66 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { cruise, type ICruiseResult, type IForbiddenRuleType } from 'dependency-cruiser';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const config = createRequire(import.meta.url)('../../.dependency-cruiser.cjs') as {
+  forbidden: IForbiddenRuleType[];
+};
+
+const root = mkdtempSync(join(tmpdir(), 'parley-layering-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+/** Writes a small tree of modules (path → the relative imports it makes) and cruises it with the project's rules. */
+async function violations(name: string, tree: Record<string, string[]>): Promise<string[]> {
+  const base = join(root, name);
+  for (const [path, imports] of Object.entries(tree)) {
+    mkdirSync(dirname(join(base, path)), { recursive: true });
+    writeFileSync(join(base, path), `${imports.map((i) => `import '${i}';`).join('\n')}\nexport const x = 1;\n`);
+  }
+  const { output } = await cruise(['shared'], { baseDir: base, metrics: true, validate: true, ruleSet: { forbidden: config.forbidden } });
+  const result = output as ICruiseResult;
+  return result.summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`);
+}
+
+describe('layering rules', () => {
+  it('a repository may not import a service folder, including one made after the rule was written', async () => {
+    const found = await violations('data-up', {
+      'shared/data/a.ts': ['../brand-new/service', '../channels/send', '../domain/rule'],
+      'shared/brand-new/service.ts': [],
+      'shared/channels/send.ts': [],
+      'shared/domain/rule.ts': [],
+    });
+    expect(found.sort()).toEqual([
+      'data-below-services: shared/data/a.ts → shared/brand-new/service.ts',
+      'data-below-services: shared/data/a.ts → shared/channels/send.ts',
+    ]);
+  });
+
+  it('folders that import each other are a cycle, though no module is in one', async () => {
+    const found = await violations('folder-loop', {
+      'shared/one/a.ts': ['../two/b'],
+      'shared/two/c.ts': ['../three/d'],
+      'shared/three/e.ts': ['../one/f'],
+      'shared/two/b.ts': [],
+      'shared/three/d.ts': [],
+      'shared/one/f.ts': [],
+    });
+    expect(found.filter((v) => v.startsWith('no-circular'))).toEqual([]);
+    expect(found.filter((v) => v.startsWith('no-folder-cycles')).sort()).toEqual([
+      'no-folder-cycles: shared/one → shared/two',
+      'no-folder-cycles: shared/three → shared/one',
+      'no-folder-cycles: shared/two → shared/three',
+    ]);
+  });
+
+  it('folders that import in one direction pass', async () => {
+    const found = await violations('folder-line', {
+      'shared/one/a.ts': ['../two/b'],
+      'shared/two/b.ts': ['../three/d'],
+      'shared/three/d.ts': [],
+    });
+    expect(found).toEqual([]);
+  });
+});
