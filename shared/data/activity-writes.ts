@@ -5,12 +5,13 @@ import { tenantPk } from './keys';
 import { membershipWrites } from './lists';
 import { outboxItem } from './outbox';
 import { createItem, type Write } from './transact';
+import { K } from './registry/registry';
 
 /**
  * Activities: pk=<tenant>#ACTIVITY#<id> sk=ACTIVITY. Timelines are lists (`all`, `lead:<id>`,
  * `customer:<id>`), newest first by `occurredAt`.
  */
-export const activityKey = (ws: string, id: string) => ({ pk: tenantPk(ws, 'ACTIVITY', id), sk: 'ACTIVITY' });
+export const activityKey = (ws: string, id: string) => ({ pk: tenantPk(ws, K.ACTIVITY, id), sk: K.ACTIVITY });
 
 export const activityMemberships = (a: Activity): Membership[] => activityListsOf(a).map((list) => ({ list, order: `${a.occurredAt}#${a._id}` }));
 

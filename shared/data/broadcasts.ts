@@ -12,6 +12,7 @@ import { outboxItem } from './outbox';
 import { lostRace, retryOnConflict } from './retry';
 import { conditionCheck, createItem, deleteItem, transact, type Write } from './transact';
 import { versionedUpdate } from './versioned';
+import { K } from './registry/registry';
 
 /**
  * Broadcasts: pk=<tenant> sk=BROADCAST#<id>, counted by the workspace counter `broadcasts`. One waiting
@@ -19,11 +20,11 @@ import { versionedUpdate } from './versioned';
  * gsi1sk=<due time>#<tenant>#<id>. Its stats are a sharded counter (recipients are settled in parallel)
  * and its recipients a partition, pk=<tenant>#BROADCAST#<id>.
  */
-export const DUE_INDEX = 'BROADCASTS_DUE';
-export const broadcastKey = (ws: string, id: string) => ({ pk: tenantPk(ws), sk: `BROADCAST#${id}` });
+export const DUE_INDEX = K.BROADCASTS_DUE;
+export const broadcastKey = (ws: string, id: string) => ({ pk: tenantPk(ws), sk: `${K.BROADCAST}#${id}` });
 const key = broadcastKey;
-export const broadcastPartition = (ws: string, id: string) => tenantPk(ws, 'BROADCAST', id);
-const statsCounter = (ws: string, id: string): Counter => ({ pk: broadcastPartition(ws, id), sk: 'STATS', shards: 8 });
+export const broadcastPartition = (ws: string, id: string) => tenantPk(ws, K.BROADCAST, id);
+const statsCounter = (ws: string, id: string): Counter => ({ pk: broadcastPartition(ws, id), sk: K.STATS, shards: 8 });
 const COUNTER = 'broadcasts';
 
 const FIELDS = ['_id', 'name', 'channelId', 'audience', 'content', 'subject', 'status', 'scheduledAt', 'startedAt', 'completedAt', 'failureReason', 'createdAt', 'updatedAt'] as const;
@@ -45,7 +46,7 @@ const dueIndex = (ws: string, b: Broadcast, fannedOut: boolean) => {
 const withoutStats = ({ stats: _stats, ...b }: Broadcast) => b;
 
 export const readStats = async (ws: string, id: string): Promise<Stats> => {
-  const shards = await collect(queryAll({ pk: statsCounter(ws, id).pk, skPrefix: 'STATS#', consistent: true }));
+  const shards = await collect(queryAll({ pk: statsCounter(ws, id).pk, skPrefix: `${K.STATS}#`, consistent: true }));
   return Object.fromEntries(STAT_NAMES.map((n) => [n, shards.reduce((sum, s) => sum + ((s[n] as number | undefined) ?? 0), 0)])) as unknown as Stats;
 };
 
@@ -88,7 +89,7 @@ export const createBroadcast = async (ws: string, input: CreateBroadcast, now: D
 };
 
 export const listBroadcasts = async (ws: string, page: PageRequest) => {
-  const [{ items, nextCursor }, total] = await Promise.all([queryPage({ pk: tenantPk(ws), skPrefix: 'BROADCAST#', newestFirst: true }, page), readCounter(ws, COUNTER)]);
+  const [{ items, nextCursor }, total] = await Promise.all([queryPage({ pk: tenantPk(ws), skPrefix: `${K.BROADCAST}#`, newestFirst: true }, page), readCounter(ws, COUNTER)]);
   const broadcasts = await Promise.all(
     items.map(async (item) => ({ ...Object.fromEntries(FIELDS.map((f) => [f, item[f] ?? null])), stats: await readStats(ws, item._id as string) }) as unknown as Broadcast),
   );

@@ -13,13 +13,14 @@ import { queryPage, type PageRequest } from './query';
 import { lostRace, retryOnConflict } from './retry';
 import { conditionCheck, createItem, deleteItem, transact, type Write } from './transact';
 import { versionedUpdate } from './versioned';
+import { K } from './registry/registry';
 
 /**
  * Channel accounts: pk=<tenant> sk=CHANNEL#<id>, listed by that prefix (oldest first), counted by the
  * workspace counter `channels`. The secrets are one sealed attribute (`sealedSecrets`), bound to the
  * tenant and the account id; no read path returns it.
  */
-export const channelKey = (ws: string, id: string) => ({ pk: tenantPk(ws), sk: `CHANNEL#${id}` });
+export const channelKey = (ws: string, id: string) => ({ pk: tenantPk(ws), sk: `${K.CHANNEL}#${id}` });
 const key = channelKey;
 const COUNTER = 'channels';
 
@@ -82,7 +83,7 @@ export const createChannel = async (ws: string, input: CreateChannel, now: Date)
 };
 
 export const listChannels = async (ws: string, page: PageRequest) => {
-  const [{ items, nextCursor }, total] = await Promise.all([queryPage({ pk: tenantPk(ws), skPrefix: 'CHANNEL#' }, page), readCounter(ws, COUNTER)]);
+  const [{ items, nextCursor }, total] = await Promise.all([queryPage({ pk: tenantPk(ws), skPrefix: `${K.CHANNEL}#` }, page), readCounter(ws, COUNTER)]);
   return { channels: items.map(fromItem), total, nextCursor };
 };
 

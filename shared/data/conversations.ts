@@ -16,15 +16,16 @@ import { versionedUpdate } from './versioned';
 import { activeMemberCheck } from './members';
 import { indexSk, tenantPk } from './keys';
 import { createItem, deleteItem, transact, updateItem, type Write } from './transact';
+import { K } from './registry/registry';
 
 /**
  * Conversations: pk=<tenant>#CONV#<id> sk=CONVERSATION, with the messages in the same partition.
  * Snoozed ones carry gsi1pk=SNOOZED gsi1sk=<until>#<tenant>#<id>, the timer's sparse index of due wake-ups.
  */
-export const SNOOZED_INDEX = 'SNOOZED';
+export const SNOOZED_INDEX = K.SNOOZED;
 
 /** Membership of a conversation in list `list`: pk=<tenant>#CONVLIST#<list>, sk=<createdAt>#<id>, read newest first. */
-export const listPartition = (ws: string, list: string) => tenantPk(ws, 'CONVLIST', list);
+export const listPartition = (ws: string, list: string) => tenantPk(ws, K.CONVLIST, list);
 const listMembership = (ws: string, list: string, c: Conversation) => ({ pk: listPartition(ws, list), sk: `${c.createdAt}#${c._id}` });
 
 export const listsCounter = (list: string) => `conversations:${list}`;
@@ -140,7 +141,7 @@ export const createdItems = (ws: string, c: Conversation) => ({
 });
 
 /** Display numbers come from a per-workspace sequence. */
-const nextNumber = (ws: string): Promise<number> => nextInSequence({ pk: tenantPk(ws), sk: 'SEQUENCE#conversation' });
+const nextNumber = (ws: string): Promise<number> => nextInSequence({ pk: tenantPk(ws), sk: `${K.SEQUENCE}#conversation` });
 
 export const createConversation = async (ws: string, input: NewConversation, now: Date): Promise<Conversation> => {
   const conversation = newConversation(input, { _id: objectId(now.getTime()), number: await nextNumber(ws) }, now);

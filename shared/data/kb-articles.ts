@@ -12,6 +12,7 @@ import { queryPage, type PageRequest } from './query';
 import { lostRace, retryOnConflict } from './retry';
 import { createItem, deleteItem, putItem, transact } from './transact';
 import { versionedUpdate } from './versioned';
+import { K } from './registry/registry';
 
 /**
  * Knowledge-base articles of a workspace.
@@ -22,8 +23,8 @@ import { versionedUpdate } from './versioned';
  * Every change writes an `ai.article.*` event; the index consumer (shared/ai/index-writer.ts) follows them.
  */
 const COUNTER = 'kb-articles';
-const articleKey = (ws: string, id: string) => ({ pk: tenantPk(ws, 'KBART', id), sk: 'ARTICLE' });
-const listPk = (ws: string) => tenantPk(ws, 'KBARTS');
+const articleKey = (ws: string, id: string) => ({ pk: tenantPk(ws, K.KBART, id), sk: K.ARTICLE });
+const listPk = (ws: string) => tenantPk(ws, K.KBARTS);
 const FIELDS = ['_id', 'title', 'body', 'tags', 'published', 'locale', 'createdAt', 'updatedAt'] as const;
 const SUMMARY_FIELDS = FIELDS.filter((f) => f !== 'body');
 

@@ -7,6 +7,7 @@ import { tenantPk } from './keys';
 import { queryAll } from './query';
 import { lostRace, retryOnConflict } from './retry';
 import { deleteItem, putItem, transact, updateItem } from './transact';
+import { K } from './registry/registry';
 
 /**
  * The search side of the knowledge base, one partition per tenant (pk=<tenant>#KBIDX), written only by the
@@ -19,10 +20,10 @@ import { deleteItem, putItem, transact, updateItem } from './transact';
  * HEAD and the CHG item are written in one transaction conditional on the HEAD read, so CHG#n exists
  * exactly when HEAD ≥ n: a reader that has seen `seq` can never miss a change at or below it.
  */
-const pk = (ws: string) => tenantPk(ws, 'KBIDX');
-const HEAD = 'HEAD';
-const DOC = 'DOC#';
-const CHG = 'CHG#';
+const pk = (ws: string) => tenantPk(ws, K.KBIDX);
+const HEAD = K.HEAD;
+const DOC = `${K.DOC}#`;
+const CHG = `${K.CHG}#`;
 const seqKey = (seq: number) => `${CHG}${String(seq).padStart(12, '0')}`;
 
 const readSeq = async (ws: string): Promise<number> => {

@@ -14,6 +14,7 @@ import type { PageRequest } from './query';
 import { lostRace, retryOnConflict } from './retry';
 import { conditionCheck, createItem, deleteItem, transact, updateItem, type Write } from './transact';
 import { versionedUpdate } from './versioned';
+import { K } from './registry/registry';
 
 /**
  * Members, per tenant like every entity: pk=<tenant>#MEMBER#<id> sk=MEMBER (versioned). An email is
@@ -22,8 +23,8 @@ import { versionedUpdate } from './versioned';
  * leaving at least one: two concurrent demotions of the last two owners cannot both commit.
  * Lists: `all` and `status:<status>`, oldest first.
  */
-export const memberKey = (ws: Tenant, id: string) => ({ pk: tenantPk(ws, 'MEMBER', id), sk: 'MEMBER' });
-const emailKey = (ws: Tenant, email: string) => ({ pk: tenantPk(ws, 'MEMBEREMAIL', email.toLowerCase()), sk: 'EMAIL' });
+export const memberKey = (ws: Tenant, id: string) => ({ pk: tenantPk(ws, K.MEMBER, id), sk: K.MEMBER });
+const emailKey = (ws: Tenant, email: string) => ({ pk: tenantPk(ws, K.MEMBEREMAIL, email.toLowerCase()), sk: K.EMAIL });
 const ownersCounter = (ws: Tenant) => workspaceCounter(ws, 'owners');
 
 const FIELDS = ['_id', 'email', 'name', 'role', 'status', 'invitedAt', 'joinedAt', 'removedAt', 'createdAt', 'updatedAt'] as const;

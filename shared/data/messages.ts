@@ -10,9 +10,10 @@ import { conversationKey } from './entity-keys';
 import { mutateConversation, requireConversation } from './conversations';
 import { queryPage, type PageRequest } from './query';
 import { createItem, type Write } from './transact';
+import { K } from './registry/registry';
 
 /** Messages share their conversation's partition: pk=<tenant>#CONV#<conv>, sk=MSG#<createdAt>#<id>, oldest first. */
-const MSG = 'MSG#';
+const MSG = `${K.MSG}#`;
 export interface MessageRef {
   _id: string;
   conversationId: string;

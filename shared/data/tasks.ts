@@ -30,6 +30,7 @@ import { queryPage, type PageRequest } from './query';
 import { lostRace, retryOnConflict } from './retry';
 import { createItem, deleteItem, transact, type Write } from './transact';
 import { versionedUpdate } from './versioned';
+import { K } from './registry/registry';
 
 /**
  * Tasks: pk=<tenant>#TASK#<id> sk=TASK (versioned). `remindedFor` is the due time whose `crm.task.due` was
@@ -37,9 +38,9 @@ import { versionedUpdate } from './versioned';
  * gsi1pk=TASKDUE gsi1sk=<dueAt>#<tenant>#<id>: the timer's sparse index of reminders in due order.
  * Lists (taskListsOf) are <tenant>#TASKLIST#<list>.
  */
-export const TASK_DUE_INDEX = 'TASKDUE';
+export const TASK_DUE_INDEX = K.TASKDUE;
 
-const taskKey = (ws: string, id: string) => ({ pk: tenantPk(ws, 'TASK', id), sk: 'TASK' });
+const taskKey = (ws: string, id: string) => ({ pk: tenantPk(ws, K.TASK, id), sk: K.TASK });
 
 interface StoredTask {
   task: Task;
