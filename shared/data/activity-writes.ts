@@ -6,6 +6,8 @@ import { membershipWrites } from './lists';
 import { outboxItem } from './outbox';
 import { createItem, type Write } from './transact';
 import { K } from './registry/registry';
+import { itemCodec } from './codec';
+import { activity as activityView } from '../views/crm';
 
 /**
  * Activities: pk=<tenant>#ACTIVITY#<id> sk=ACTIVITY. Timelines are lists (`all`, `lead:<id>`,
@@ -18,10 +20,9 @@ export const activityMemberships = (a: Activity): Membership[] => activityListsO
 /** `type` names every item's kind in the table, so the activity's own type is stored as `activityType`. */
 const toItem = ({ type, ...fields }: Activity) => ({ ...fields, type: 'ACTIVITY', activityType: type });
 
-const FIELDS = ['_id', 'leadId', 'customerId', 'subject', 'body', 'occurredAt', 'durationSeconds', 'details', 'createdAt'] as const;
 
-export const fromItem = (item: Record<string, unknown>): Activity =>
-  ({ ...Object.fromEntries(FIELDS.map((f) => [f, item[f] ?? null])), type: item.activityType }) as unknown as Activity;
+const decode = itemCodec(activityView);
+export const fromItem = (item: Record<string, unknown>): Activity => decode({ ...item, type: item.activityType });
 
 /** Everything an activity's creation writes: the item, its timelines and `crm.activity.added`; system activities go inside their change's transaction. */
 export const activityWrites = (ws: string, activity: Activity, now: Date): Write[] => [

@@ -27,6 +27,8 @@ import { lostRace, retryOnConflict } from './retry';
 import { createItem, deleteItem, transact, type Write } from './transact';
 import { versionedUpdate } from './versioned';
 import { K } from './registry/registry';
+import { itemCodec } from './codec';
+import { booking as bookingView } from '../views/scheduling';
 
 /**
  * Bookings: pk=<tenant>#BOOKING#<id> sk=BOOKING (versioned), with `reminders` still to send and, while
@@ -49,10 +51,7 @@ interface Stored {
   reminders: Reminder[];
 }
 
-const FIELDS = [
-  '_id', 'title', 'customerId', 'assigneeId', 'startAt', 'endAt', 'timezone', 'location', 'notes', 'status', 'cancellationReason', 'createdAt', 'updatedAt',
-] as const;
-const fromItem = (item: Record<string, unknown>): Booking => Object.fromEntries(FIELDS.map((f) => [f, item[f] ?? null])) as unknown as Booking;
+const fromItem: (item: Record<string, unknown>) => Booking = itemCodec(bookingView);
 
 const listsOf = (b: Booking) =>
   ['all', `status:${b.status}`, `assignee:${b.assigneeId}`, `assignee:${b.assigneeId}:status:${b.status}`, `customer:${b.customerId}`].map((list) => ({

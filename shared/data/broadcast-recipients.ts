@@ -9,6 +9,8 @@ import { queryPage, type PageRequest } from './query';
 import { retryOnConflict } from './retry';
 import { commit, createItem, updateItem, type Write } from './transact';
 import { K } from './registry/registry';
+import { itemCodec } from './codec';
+import { recipient as recipientView } from '../views/broadcasts';
 
 /**
  * A broadcast's recipients: pk=<tenant>#BROADCAST#<id> sk=RCPT#<customerId>, one per customer, so a
@@ -16,8 +18,7 @@ import { K } from './registry/registry';
  * the item: `leaseUntil` (a worker holds the send), `attempts`, `notBefore` (a retry's earliest time).
  */
 export const recipientKey = (ws: string, broadcastId: string, customerId: string) => ({ pk: broadcastPartition(ws, broadcastId), sk: `${K.RCPT}#${customerId}` });
-const FIELDS = ['broadcastId', 'customerId', 'status', 'reason', 'sentAt', 'updatedAt'] as const;
-const fromItem = (item: Record<string, unknown>): Recipient => Object.fromEntries(FIELDS.map((f) => [f, item[f] ?? null])) as unknown as Recipient;
+const fromItem: (item: Record<string, unknown>) => Recipient = itemCodec(recipientView);
 
 export interface StoredRecipient {
   recipient: Recipient;

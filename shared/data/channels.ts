@@ -14,6 +14,8 @@ import { lostRace, retryOnConflict } from './retry';
 import { conditionCheck, createItem, deleteItem, transact, type Write } from './transact';
 import { versionedUpdate } from './versioned';
 import { K } from './registry/registry';
+import { itemCodec } from './codec';
+import { account as accountView } from '../views/channels';
 
 /**
  * Channel accounts: pk=<tenant> sk=CHANNEL#<id>, listed by that prefix (oldest first), counted by the
@@ -24,10 +26,9 @@ export const channelKey = (ws: string, id: string) => ({ pk: tenantPk(ws), sk: `
 const key = channelKey;
 const COUNTER = 'channels';
 
-const FIELDS = ['_id', 'name', 'status', 'config', 'ratePerSecond', 'secretNames', 'lastError', 'createdAt', 'updatedAt'] as const;
 /** The item's `type` names the entity (CHANNEL); the account's own type is stored as `channelType`. */
-const fromItem = (item: Record<string, unknown>): Account =>
-  ({ _id: item._id, type: item.channelType, ...Object.fromEntries(FIELDS.map((f) => [f, item[f] ?? null])) }) as unknown as Account;
+const decode = itemCodec(accountView);
+const fromItem = (item: Record<string, unknown>): Account => decode({ ...item, type: item.channelType });
 const toItem = (ws: string, a: Account, sealedSecrets: string) => {
   const { type, ...fields } = a;
   return { ...key(ws, a._id), type: 'CHANNEL', channelType: type, version: 1, ...fields, sealedSecrets };

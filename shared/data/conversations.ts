@@ -17,6 +17,8 @@ import { activeMemberCheck } from './members';
 import { indexSk, tenantPk } from './keys';
 import { createItem, deleteItem, transact, updateItem, type Write } from './transact';
 import { K } from './registry/registry';
+import { itemCodec } from './codec';
+import { conversation as conversationView } from '../views/inbox';
 
 /**
  * Conversations: pk=<tenant>#CONV#<id> sk=CONVERSATION, with the messages in the same partition.
@@ -38,13 +40,9 @@ export interface Stored {
 const snoozeIndex = (ws: string, c: Conversation) =>
   c.status === 'snoozed' && c.snoozedUntil ? { gsi1pk: SNOOZED_INDEX, gsi1sk: indexSk(c.snoozedUntil, ws, c._id) } : undefined;
 
-const FIELDS = [
-  '_id', 'number', 'customerId', 'channel', 'channelId', 'status', 'snoozedUntil', 'assigneeId', 'priority', 'subject',
-  'lastMessageAt', 'unreadCount', 'messageCount', 'createdAt', 'updatedAt',
-] as const;
 
-export const fromItem = (item: Record<string, unknown>): Conversation =>
-  ({ ...Object.fromEntries(FIELDS.map((f) => [f, item[f] ?? null])), tagIds: tagIdsOf(item.tagIds) }) as unknown as Conversation;
+const decode = itemCodec(conversationView);
+export const fromItem = (item: Record<string, unknown>): Conversation => decode({ ...item, tagIds: tagIdsOf(item.tagIds) });
 
 const toItem = (ws: string, c: Conversation) => {
   const { tagIds: _tags, ...fields } = c;

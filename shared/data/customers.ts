@@ -24,6 +24,8 @@ import { tagIdsOf, tagLinkWrites } from './tag-links';
 import { createItem, deleteItem, transact, type Write } from './transact';
 import { versionedUpdate } from './versioned';
 import { K } from './registry/registry';
+import { itemCodec } from './codec';
+import { contact as contactView } from '../views/contacts';
 
 /**
  * Customers: pk=<tenant>#CUSTOMER#<id> sk=CUSTOMER.
@@ -45,10 +47,9 @@ export interface StoredCustomer {
   lastConversations: Record<string, string>;
 }
 
-const FIELDS = ['_id', 'name', 'email', 'phone', 'externalId', 'attributes', 'identities', 'blocked', 'lastActivityAt', 'createdAt', 'updatedAt'] as const;
 
-export const fromItem = (item: Record<string, unknown>): Customer =>
-  ({ ...Object.fromEntries(FIELDS.map((f) => [f, item[f] ?? null])), tagIds: tagIdsOf(item.tagIds) }) as unknown as Customer;
+const decode = itemCodec(contactView);
+export const fromItem = (item: Record<string, unknown>): Customer => decode({ ...item, tagIds: tagIdsOf(item.tagIds) });
 
 const nameIndex = (ws: string, c: Customer) => (c.name ? { gsi2pk: searchPartition(ws, 'name'), gsi2sk: `${normalizeName(c.name)}#${c._id}` } : undefined);
 

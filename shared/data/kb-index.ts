@@ -8,6 +8,9 @@ import { queryAll } from './query';
 import { lostRace, retryOnConflict } from './retry';
 import { deleteItem, putItem, transact, updateItem } from './transact';
 import { K } from './registry/registry';
+import * as z from 'zod';
+import { itemCodec } from './codec';
+import { article as articleView } from '../views/ai';
 
 /**
  * The search side of the knowledge base, one partition per tenant (pk=<tenant>#KBIDX), written only by the
@@ -31,6 +34,9 @@ const readSeq = async (ws: string): Promise<number> => {
   return (Item?.seq as number | undefined) ?? 0;
 };
 
+const fromItem: (item: Record<string, unknown>) => IndexDoc = itemCodec(
+  z.object({ articleId: z.string(), ...articleView.pick({ title: true, body: true, tags: true, locale: true }).shape }),
+);
 const toDoc = (a: Article): IndexDoc => ({ articleId: a._id, title: a.title, body: a.body, tags: a.tags, locale: a.locale });
 
 /**
@@ -60,10 +66,7 @@ export const indexSeq = readSeq;
 
 /** Every indexed document of the tenant, read page by page. */
 export async function* indexDocs(ws: string): AsyncGenerator<IndexDoc> {
-  for await (const item of queryAll({ pk: pk(ws), skPrefix: DOC })) {
-    const { articleId, title, body, tags, locale } = item as unknown as IndexDoc;
-    yield { articleId, title, body, tags, locale };
-  }
+  for await (const item of queryAll({ pk: pk(ws), skPrefix: DOC })) yield fromItem(item);
 }
 
 /** The ids of the articles changed after change `after` up to `upTo`, oldest first. */
@@ -76,5 +79,5 @@ export const changesSince = async (ws: string, after: number, upTo: number): Pro
 /** The document of one article, or undefined when it is not indexed (unpublished or deleted). */
 export const indexDoc = async (ws: string, articleId: string): Promise<IndexDoc | undefined> => {
   const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: { pk: pk(ws), sk: `${DOC}${articleId}` }, ConsistentRead: true }));
-  return Item ? toDoc({ _id: Item.articleId, ...Item } as unknown as Article) : undefined;
+  return Item ? fromItem(Item) : undefined;
 };

@@ -21,6 +21,8 @@ import { tagIdsOf, tagLinkWrites, unchangedSinceRead } from './tag-links';
 import { createItem, deleteItem, transact, updateItem, type Write } from './transact';
 import { versionedUpdate } from './versioned';
 import { K } from './registry/registry';
+import { itemCodec } from './codec';
+import { lead as leadView } from '../views/crm';
 
 /**
  * Leads: pk=<tenant>#LEAD#<id> sk=LEAD (versioned; `stays` counts its stage stays). Its stage history is in
@@ -36,13 +38,9 @@ export interface StoredLead {
   stays: number;
 }
 
-const FIELDS = [
-  '_id', 'title', 'pipelineId', 'stageId', 'status', 'value', 'customerId', 'conversationId', 'assigneeId', 'source',
-  'expectedCloseDate', 'lostReason', 'attributes', 'stageEnteredAt', 'closedAt', 'createdAt', 'updatedAt',
-] as const;
 
-export const fromItem = (item: Record<string, unknown>): Lead =>
-  ({ ...Object.fromEntries(FIELDS.map((f) => [f, item[f] ?? null])), attributes: item.attributes ?? {}, tagIds: tagIdsOf(item.tagIds) }) as unknown as Lead;
+const decode = itemCodec(leadView);
+export const fromItem = (item: Record<string, unknown>): Lead => decode({ ...item, attributes: item.attributes ?? {}, tagIds: tagIdsOf(item.tagIds) });
 
 const toItem = (ws: string, lead: Lead) => {
   const { tagIds: _tags, ...fields } = lead;

@@ -15,6 +15,8 @@ import { lostRace, retryOnConflict } from './retry';
 import { conditionCheck, createItem, deleteItem, transact, updateItem, type Write } from './transact';
 import { versionedUpdate } from './versioned';
 import { K } from './registry/registry';
+import { itemCodec } from './codec';
+import { member as memberView } from '../views/auth';
 
 /**
  * Members, per tenant like every entity: pk=<tenant>#MEMBER#<id> sk=MEMBER (versioned). An email is
@@ -27,8 +29,7 @@ export const memberKey = (ws: Tenant, id: string) => ({ pk: tenantPk(ws, K.MEMBE
 const emailKey = (ws: Tenant, email: string) => ({ pk: tenantPk(ws, K.MEMBEREMAIL, email.toLowerCase()), sk: K.EMAIL });
 const ownersCounter = (ws: Tenant) => workspaceCounter(ws, 'owners');
 
-const FIELDS = ['_id', 'email', 'name', 'role', 'status', 'invitedAt', 'joinedAt', 'removedAt', 'createdAt', 'updatedAt'] as const;
-const fromItem = (item: Record<string, unknown>): Member => Object.fromEntries(FIELDS.map((f) => [f, item[f] ?? null])) as unknown as Member;
+const fromItem: (item: Record<string, unknown>) => Member = itemCodec(memberView);
 
 const listsOf = (m: Member) => ['all', `status:${m.status}`].map((list) => ({ list, order: `${m.createdAt}#${m._id}` }));
 

@@ -14,6 +14,8 @@ import { taggedCounter } from './tag-links';
 import { queryPage, type PageRequest } from './query';
 import { conditionCheck, createItem, deleteItem, transact, updateItem, type Write } from './transact';
 import { K } from './registry/registry';
+import { itemCodec } from './codec';
+import { tag as tagView } from '../views/tags';
 
 /**
  * Tags of a workspace.
@@ -35,10 +37,7 @@ const listKeys = (ws: string, tag: Tag) => ({ gsi1pk: listPk(ws), gsi1sk: `${nam
 
 const toItem = (ws: string, tag: Tag) => ({ ...tagKey(ws, tag._id), type: 'TAG', ...listKeys(ws, tag), version: 1, ...tag });
 
-const fromItem = (item: Record<string, unknown>): Tag => {
-  const { _id, name, color, description, createdAt, updatedAt } = item as unknown as Tag;
-  return { _id, name, color, description, createdAt, updatedAt };
-};
+const fromItem: (item: Record<string, unknown>) => Tag = itemCodec(tagView);
 
 const nameTaken = (name: string) => new ConflictError(`A tag named "${name}" already exists`, { field: 'name' });
 

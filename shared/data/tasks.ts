@@ -31,6 +31,8 @@ import { lostRace, retryOnConflict } from './retry';
 import { createItem, deleteItem, transact, type Write } from './transact';
 import { versionedUpdate } from './versioned';
 import { K } from './registry/registry';
+import { itemCodec } from './codec';
+import { task as taskView } from '../views/crm';
 
 /**
  * Tasks: pk=<tenant>#TASK#<id> sk=TASK (versioned). `remindedFor` is the due time whose `crm.task.due` was
@@ -48,12 +50,8 @@ interface StoredTask {
   remindedFor: string | null;
 }
 
-const FIELDS = [
-  '_id', 'title', 'description', 'status', 'priority', 'dueAt', 'assigneeId', 'leadId', 'customerId', 'conversationId',
-  'completedAt', 'createdAt', 'updatedAt',
-] as const;
 
-const fromItem = (item: Record<string, unknown>): Task => Object.fromEntries(FIELDS.map((f) => [f, item[f] ?? null])) as unknown as Task;
+const fromItem: (item: Record<string, unknown>) => Task = itemCodec(taskView);
 
 const dueIndex = (ws: string, task: Task, remindedFor: string | null) => {
   const due = owedReminder(task, remindedFor);

@@ -20,18 +20,16 @@ import { collect, queryAll } from './query';
 import { tenantPk } from './keys';
 import { createItem, transact, updateItem } from './transact';
 import { K } from './registry/registry';
+import { itemCodec } from './codec';
+import { token as tokenView } from '../views/auth';
 
 const mainKey = (hash: string) => ({ pk: `${K.TOKEN}#${hash}`, sk: K.TOKEN });
 const bindingKey = (workspaceId: string, tokenId: string) => ({ pk: tenantPk(workspaceId), sk: `${K.TOKEN}#${tokenId}` });
 
-const fromItem = (item: Record<string, unknown>): TokenRecord => {
-  const { _id, name, prefix, environment, scopes, workspaceIds, createdAt, expiresAt, revokedAt } =
-    item as unknown as TokenRecord;
-  return { _id, name, prefix, environment, scopes, workspaceIds, createdAt, expiresAt, revokedAt };
-};
+const fromItem: (item: Record<string, unknown>) => TokenRecord = itemCodec(tokenView);
 
 /** The public view of a token: never the hash, never the secret. */
-const tokenEventData = (t: TokenRecord) => ({ token: fromItem(t as unknown as Record<string, unknown>) });
+const tokenEventData = (t: TokenRecord) => ({ token: fromItem({ ...t }) });
 
 export interface NewToken {
   name: string;

@@ -10,6 +10,8 @@ import { collect, queryAll, queryPage, type PageRequest } from './query';
 import { retryOnConflict } from './retry';
 import { createItem, putItem, transact, type Write } from './transact';
 import { K } from './registry/registry';
+import { itemCodec } from './codec';
+import { execution as executionSchema, step as stepSchema } from '../views/workflows';
 
 /**
  * Workflow executions.
@@ -140,8 +142,8 @@ export const saveExecution = async (before: StoredExecution, after: StoredExecut
   }
 };
 
-const SUMMARY_DROP = ['pk', 'sk', 'type', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'messaged', 'tenant', 'state', 'seq', 'dueAt', 'resumeState'];
-const summaryOf = (item: Record<string, unknown>) => Object.fromEntries(Object.entries(decode(item)).filter(([k]) => !SUMMARY_DROP.includes(k))) as unknown as Execution;
+const decodeSummary = itemCodec(executionSchema);
+const summaryOf = (item: Record<string, unknown>): Execution => decodeSummary(decode(item));
 
 export const listExecutions = async (t: Tenant, filter: ExecutionFilter, page: PageRequest) => {
   const partition = filter.workflowId
@@ -162,12 +164,13 @@ export const listExecutions = async (t: Tenant, filter: ExecutionFilter, page: P
  * The steps recorded before `e` was read. A step commits with the record's move past it, so reading the
  * record first and the steps after gives every one of them; later steps are left for the next read.
  */
+const decodeStep: (item: Record<string, unknown>) => Step = itemCodec(stepSchema);
+
 export const listSteps = async (e: StoredExecution): Promise<Step[]> => {
   const before = stepKey(e.tenant, e._id, e.seq).sk;
   const items = await collect(queryAll({ pk: executionPk(e.tenant, e._id), skPrefix: `${K.STEP}#`, consistent: true }));
   return items.filter((item) => String(item.sk) < before).map((item) => {
-    const { pk: _p, sk: _s, type: _t, ...step } = decode(item);
-    return step as unknown as Step;
+    return decodeStep(decode(item));
   });
 };
 
