@@ -1,5 +1,6 @@
 import type { Pluggable } from '@smithy/types';
 import { registerClientPlugin } from '../../shared/aws/plugins';
+import { K } from '../../shared/data/registry/registry';
 
 /**
  * Fault points for crash tests, off unless the environment names one. Only the local runtime reads this:
@@ -41,7 +42,7 @@ const crashAfterKeyedCommit: Pluggable<any, any> = {
 export const CRASH_AFTER_SANDBOX_SEND = 'crash-after-sandbox-send';
 export const FAULT_AFTER_ENV = 'PARLEY_FAULT_AFTER';
 
-const isSandboxSend = (part: Part) => keyOf(part).pk?.S?.includes('#SANDBOX#') === true;
+const isSandboxSend = (part: Part) => keyOf(part).pk?.S?.includes(`#${K.SANDBOX}#`) === true;
 
 const crashAfterSandboxSend = (after: number): Pluggable<any, any> => {
   let sends = 0;

@@ -1,4 +1,5 @@
 import type { FunctionSpec } from './types';
+import { K } from '../../shared/data/registry/registry';
 
 /**
  * The one grant table: what a function's wiring `access` allows it to call. The CDK app turns these grants
@@ -31,7 +32,7 @@ export const CONSUME_ACTIONS = ['sqs:ReceiveMessage', 'sqs:ChangeMessageVisibili
  * Items every HTTP function writes while authenticating, whatever its own access: the token item (the
  * rate-limit count is admitted on it) and the per-IP failed-authentication counters.
  */
-export const REQUEST_PIPELINE_KEYS = ['TOKEN#', 'RL#'] as const;
+export const REQUEST_PIPELINE_KEYS = [`${K.TOKEN}#`, `${K.RL}#`] as const;
 
 export const grantsFor = (spec: FunctionSpec, kind: FunctionKind, consumes?: string): Grant[] => {
   const grants: Grant[] = [

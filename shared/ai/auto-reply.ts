@@ -6,6 +6,7 @@ import { tenantPk } from '../data/keys';
 import { postMessage } from '../data/messages';
 import { createItem } from '../data/transact';
 import { suggest, type Suggestion } from './suggest';
+import { K } from '../data/registry/registry';
 
 class AlreadyAnswered extends Error {}
 
@@ -26,7 +27,7 @@ export const answerIncoming = async (envelope: EventEnvelope, now = new Date()):
   const suggestion = await suggest(ws, message.content, settings);
   if (suggestion.decision.action !== 'reply' || !suggestion.reply) return { outcome: 'handoff', suggestion };
   const auto = settings.autoReply === 'auto';
-  const guard = createItem({ pk: tenantPk(ws, 'AIANSWER', message._id), sk: 'AIANSWER', type: 'AI_ANSWER', at: now.toISOString() }, () => new AlreadyAnswered());
+  const guard = createItem({ pk: tenantPk(ws, K.AIANSWER, message._id), sk: K.AIANSWER, type: 'AI_ANSWER', at: now.toISOString() }, () => new AlreadyAnswered());
   try {
     await postMessage(ws, message.conversationId, { type: auto ? 'outgoing' : 'note', content: suggestion.reply, author: { type: 'ai', id: null } }, now, () => [guard]);
   } catch (error) {

@@ -3,13 +3,14 @@ import { tenantPk } from '../data/keys';
 import { updateItem } from '../data/transact';
 import type { z } from 'zod';
 import type { Provider } from './provider';
+import { K } from '../data/registry/registry';
 
 /**
  * The simulated provider. Its "network" is its own log in the table, pk=<tenant>#SANDBOX#<channel>
  * sk=<key>, whose `sends` counter is bumped in the same transaction that records the send: a send is
  * committed once or not at all, so `sends` is exactly the number of times the provider accepted it.
  */
-export const sandboxLogKey = (tenant: string, channelId: string, key: string) => ({ pk: tenantPk(tenant, 'SANDBOX', channelId), sk: key });
+export const sandboxLogKey = (tenant: string, channelId: string, key: string) => ({ pk: tenantPk(tenant, K.SANDBOX, channelId), sk: key });
 
 export const sandboxProvider: Provider = {
   send: async (account, _secrets, outbound) => {

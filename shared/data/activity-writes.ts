@@ -5,22 +5,24 @@ import { tenantPk } from './keys';
 import { membershipWrites } from './lists';
 import { outboxItem } from './outbox';
 import { createItem, type Write } from './transact';
+import { K } from './registry/registry';
+import { itemCodec } from './codec';
+import { activity as activityView } from '../views/crm';
 
 /**
  * Activities: pk=<tenant>#ACTIVITY#<id> sk=ACTIVITY. Timelines are lists (`all`, `lead:<id>`,
  * `customer:<id>`), newest first by `occurredAt`.
  */
-export const activityKey = (ws: string, id: string) => ({ pk: tenantPk(ws, 'ACTIVITY', id), sk: 'ACTIVITY' });
+export const activityKey = (ws: string, id: string) => ({ pk: tenantPk(ws, K.ACTIVITY, id), sk: K.ACTIVITY });
 
 export const activityMemberships = (a: Activity): Membership[] => activityListsOf(a).map((list) => ({ list, order: `${a.occurredAt}#${a._id}` }));
 
 /** `type` names every item's kind in the table, so the activity's own type is stored as `activityType`. */
 const toItem = ({ type, ...fields }: Activity) => ({ ...fields, type: 'ACTIVITY', activityType: type });
 
-const FIELDS = ['_id', 'leadId', 'customerId', 'subject', 'body', 'occurredAt', 'durationSeconds', 'details', 'createdAt'] as const;
 
-export const fromItem = (item: Record<string, unknown>): Activity =>
-  ({ ...Object.fromEntries(FIELDS.map((f) => [f, item[f] ?? null])), type: item.activityType }) as unknown as Activity;
+const decode = itemCodec(activityView);
+export const fromItem = (item: Record<string, unknown>): Activity => decode({ ...item, type: item.activityType });
 
 /** Everything an activity's creation writes: the item, its timelines and `crm.activity.added`; system activities go inside their change's transaction. */
 export const activityWrites = (ws: string, activity: Activity, now: Date): Write[] => [

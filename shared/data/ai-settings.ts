@@ -5,9 +5,10 @@ import { applySettings, DEFAULT_SETTINGS, type AiSettings, type UpdateSettings }
 import { tenantPk } from './keys';
 import { lostRace, retryOnConflict } from './retry';
 import { putItem, transact } from './transact';
+import { K } from './registry/registry';
 
 /** One item per tenant: pk=<tenant> sk=AI_SETTINGS (version); absent means the defaults. */
-const key = (ws: string) => ({ pk: tenantPk(ws), sk: 'AI_SETTINGS' });
+const key = (ws: string) => ({ pk: tenantPk(ws), sk: K.AI_SETTINGS });
 
 const read = async (ws: string) => {
   const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: key(ws), ConsistentRead: true }));

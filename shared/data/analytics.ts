@@ -4,6 +4,7 @@ import { bump } from './counters';
 import { tenantPk } from './keys';
 import { collect, queryAll } from './query';
 import { createItem, type Write } from './transact';
+import { K } from './registry/registry';
 
 /**
  * Daily aggregates, written by the analytics consumer (and the webhook worker for attempts):
@@ -14,8 +15,8 @@ import { createItem, type Write } from './transact';
  * Counters are plain attributes; a sketch bucket is the attribute `<sketch>:<bucket>`. A report reads
  * one Query per partition over the date range: O(days) items (× active agents for the agents report).
  */
-const dayPk = (ws: string) => tenantPk(ws, 'ANDAY');
-const agentPk = (ws: string) => tenantPk(ws, 'ANAGENT');
+const dayPk = (ws: string) => tenantPk(ws, K.ANDAY);
+const agentPk = (ws: string) => tenantPk(ws, K.ANAGENT);
 const UNASSIGNED = '-';
 /** Longer than the outbox keeps an event (a week), so no redelivery outlives its dedupe item. */
 const COUNTED_TTL_SECONDS = 8 * 24 * 3600;
@@ -41,11 +42,11 @@ export const addToAgentDay = (ws: string, date: string, assigneeId: string | nul
 
 /** The dedupe item of a counted event: its transaction fails (with `onFail`) when the event was counted before. */
 export const countedEvent = (ws: string, eventId: string, now: Date, onFail: () => Error): Write =>
-  createItem({ pk: tenantPk(ws, 'ANEVT', eventId), sk: 'ANEVT', type: 'ANALYTICS_EVENT', ttl: Math.floor(now.getTime() / 1000) + COUNTED_TTL_SECONDS }, onFail);
+  createItem({ pk: tenantPk(ws, K.ANEVT, eventId), sk: K.ANEVT, type: 'ANALYTICS_EVENT', ttl: Math.floor(now.getTime() / 1000) + COUNTED_TTL_SECONDS }, onFail);
 
 /** The marker of a conversation's first reply: its transaction fails (with `onFail`) for every later reply. */
 export const firstReply = (ws: string, conversationId: string, onFail: () => Error): Write =>
-  createItem({ pk: tenantPk(ws, 'ANFR', conversationId), sk: 'ANFR', type: 'ANALYTICS_FIRST_REPLY' }, onFail);
+  createItem({ pk: tenantPk(ws, K.ANFR, conversationId), sk: K.ANFR, type: 'ANALYTICS_FIRST_REPLY' }, onFail);
 
 export interface DayAggregate {
   counts: Record<string, number>;

@@ -26,6 +26,9 @@ import { collect, queryAll, queryPage, type PageRequest } from './query';
 import { lostRace, retryOnConflict } from './retry';
 import { createItem, deleteItem, transact, type Write } from './transact';
 import { versionedUpdate } from './versioned';
+import { K } from './registry/registry';
+import { itemCodec } from './codec';
+import { booking as bookingView } from '../views/scheduling';
 
 /**
  * Bookings: pk=<tenant>#BOOKING#<id> sk=BOOKING (versioned), with `reminders` still to send and, while
@@ -37,10 +40,10 @@ import { versionedUpdate } from './versioned';
  * A move deletes the claims it leaves and creates the ones it enters; a cancellation frees its claims.
  * Lists are ordered by start: `all`, `status:<s>`, `assignee:<id>`, `assignee:<id>:status:<s>`, `customer:<id>`.
  */
-export const REMINDER_INDEX = 'BOOKINGREMIND';
+export const REMINDER_INDEX = K.BOOKINGREMIND;
 
-const bookingKey = (ws: Tenant, id: string) => ({ pk: tenantPk(ws, 'BOOKING', id), sk: 'BOOKING' });
-const slotPk = (ws: Tenant, assigneeId: string) => tenantPk(ws, 'SLOT', assigneeId);
+const bookingKey = (ws: Tenant, id: string) => ({ pk: tenantPk(ws, K.BOOKING, id), sk: K.BOOKING });
+const slotPk = (ws: Tenant, assigneeId: string) => tenantPk(ws, K.SLOT, assigneeId);
 
 interface Stored {
   booking: Booking;
@@ -48,10 +51,7 @@ interface Stored {
   reminders: Reminder[];
 }
 
-const FIELDS = [
-  '_id', 'title', 'customerId', 'assigneeId', 'startAt', 'endAt', 'timezone', 'location', 'notes', 'status', 'cancellationReason', 'createdAt', 'updatedAt',
-] as const;
-const fromItem = (item: Record<string, unknown>): Booking => Object.fromEntries(FIELDS.map((f) => [f, item[f] ?? null])) as unknown as Booking;
+const fromItem: (item: Record<string, unknown>) => Booking = itemCodec(bookingView);
 
 const listsOf = (b: Booking) =>
   ['all', `status:${b.status}`, `assignee:${b.assigneeId}`, `assignee:${b.assigneeId}:status:${b.status}`, `customer:${b.customerId}`].map((list) => ({

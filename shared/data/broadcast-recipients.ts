@@ -8,15 +8,17 @@ import { outboxItem } from './outbox';
 import { queryPage, type PageRequest } from './query';
 import { retryOnConflict } from './retry';
 import { commit, createItem, updateItem, type Write } from './transact';
+import { K } from './registry/registry';
+import { itemCodec } from './codec';
+import { recipient as recipientView } from '../views/broadcasts';
 
 /**
  * A broadcast's recipients: pk=<tenant>#BROADCAST#<id> sk=RCPT#<customerId>, one per customer, so a
  * customer reached through two tags, or a fan-out that runs twice, is one recipient. The send state is on
  * the item: `leaseUntil` (a worker holds the send), `attempts`, `notBefore` (a retry's earliest time).
  */
-export const recipientKey = (ws: string, broadcastId: string, customerId: string) => ({ pk: broadcastPartition(ws, broadcastId), sk: `RCPT#${customerId}` });
-const FIELDS = ['broadcastId', 'customerId', 'status', 'reason', 'sentAt', 'updatedAt'] as const;
-const fromItem = (item: Record<string, unknown>): Recipient => Object.fromEntries(FIELDS.map((f) => [f, item[f] ?? null])) as unknown as Recipient;
+export const recipientKey = (ws: string, broadcastId: string, customerId: string) => ({ pk: broadcastPartition(ws, broadcastId), sk: `${K.RCPT}#${customerId}` });
+const fromItem: (item: Record<string, unknown>) => Recipient = itemCodec(recipientView);
 
 export interface StoredRecipient {
   recipient: Recipient;
@@ -39,7 +41,7 @@ export const getRecipient = async (ws: string, broadcastId: string, customerId: 
 };
 
 export const listRecipients = async (ws: string, broadcastId: string, page: PageRequest) => {
-  const { items, nextCursor } = await queryPage({ pk: broadcastPartition(ws, broadcastId), skPrefix: 'RCPT#' }, page);
+  const { items, nextCursor } = await queryPage({ pk: broadcastPartition(ws, broadcastId), skPrefix: `${K.RCPT}#` }, page);
   return { recipients: items.map(fromItem), nextCursor };
 };
 

@@ -13,6 +13,9 @@ import { outboxItem } from './outbox';
 import { lostRace, retryOnConflict } from './retry';
 import { conditionCheck, createItem, deleteItem, transact, type Write } from './transact';
 import { versionedUpdate } from './versioned';
+import { K } from './registry/registry';
+import { itemCodec } from './codec';
+import { campaign } from '../views/broadcasts';
 
 /**
  * Broadcasts: pk=<tenant> sk=BROADCAST#<id>, counted by the workspace counter `broadcasts`. One waiting
@@ -20,14 +23,15 @@ import { versionedUpdate } from './versioned';
  * gsi1sk=<due time>#<tenant>#<id>. Its stats are a sharded counter (recipients are settled in parallel)
  * and its recipients a partition, pk=<tenant>#BROADCAST#<id>.
  */
-export const DUE_INDEX = 'BROADCASTS_DUE';
-export const broadcastKey = (ws: string, id: string) => ({ pk: tenantPk(ws), sk: `BROADCAST#${id}` });
+export const DUE_INDEX = K.BROADCASTS_DUE;
+export const broadcastKey = (ws: string, id: string) => ({ pk: tenantPk(ws), sk: `${K.BROADCAST}#${id}` });
 const key = broadcastKey;
-export const broadcastPartition = (ws: string, id: string) => tenantPk(ws, 'BROADCAST', id);
-const statsCounter = (ws: string, id: string): Counter => ({ pk: broadcastPartition(ws, id), sk: 'STATS', shards: 8 });
+export const broadcastPartition = (ws: string, id: string) => tenantPk(ws, K.BROADCAST, id);
+const statsCounter = (ws: string, id: string): Counter => ({ pk: broadcastPartition(ws, id), sk: K.STATS, shards: 8 });
 const COUNTER = 'broadcasts';
 
-const FIELDS = ['_id', 'name', 'channelId', 'audience', 'content', 'subject', 'status', 'scheduledAt', 'startedAt', 'completedAt', 'failureReason', 'createdAt', 'updatedAt'] as const;
+const withoutStatsOf: (item: Record<string, unknown>) => Omit<Broadcast, 'stats'> = itemCodec(campaign.omit({ stats: true }));
+const statsView = campaign.shape.stats;
 
 export interface StoredBroadcast {
   broadcast: Broadcast;
@@ -46,8 +50,8 @@ const dueIndex = (ws: string, b: Broadcast, fannedOut: boolean) => {
 const withoutStats = ({ stats: _stats, ...b }: Broadcast) => b;
 
 export const readStats = async (ws: string, id: string): Promise<Stats> => {
-  const shards = await collect(queryAll({ pk: statsCounter(ws, id).pk, skPrefix: 'STATS#', consistent: true }));
-  return Object.fromEntries(STAT_NAMES.map((n) => [n, shards.reduce((sum, s) => sum + ((s[n] as number | undefined) ?? 0), 0)])) as unknown as Stats;
+  const shards = await collect(queryAll({ pk: statsCounter(ws, id).pk, skPrefix: `${K.STATS}#`, consistent: true }));
+  return statsView.parse(Object.fromEntries(STAT_NAMES.map((n) => [n, shards.reduce((sum, s) => sum + ((s[n] as number | undefined) ?? 0), 0)])));
 };
 
 /** Adds to the broadcast's stats, in the transaction that settles a recipient. */
@@ -57,7 +61,7 @@ export type BroadcastState = Omit<StoredBroadcast, 'broadcast'> & { broadcast: O
 
 /** A broadcast item read by the caller (at `broadcastKey`), without the stats. */
 export const stateOf = (item: Record<string, unknown>): BroadcastState => ({
-  broadcast: Object.fromEntries(FIELDS.map((f) => [f, item[f] ?? null])) as unknown as Omit<Broadcast, 'stats'>,
+  broadcast: withoutStatsOf(item),
   version: item.version as number,
   fannedOut: item.fannedOut === true,
 });
@@ -89,9 +93,9 @@ export const createBroadcast = async (ws: string, input: CreateBroadcast, now: D
 };
 
 export const listBroadcasts = async (ws: string, page: PageRequest) => {
-  const [{ items, nextCursor }, total] = await Promise.all([queryPage({ pk: tenantPk(ws), skPrefix: 'BROADCAST#', newestFirst: true }, page), readCounter(ws, COUNTER)]);
+  const [{ items, nextCursor }, total] = await Promise.all([queryPage({ pk: tenantPk(ws), skPrefix: `${K.BROADCAST}#`, newestFirst: true }, page), readCounter(ws, COUNTER)]);
   const broadcasts = await Promise.all(
-    items.map(async (item) => ({ ...Object.fromEntries(FIELDS.map((f) => [f, item[f] ?? null])), stats: await readStats(ws, item._id as string) }) as unknown as Broadcast),
+    items.map(async (item): Promise<Broadcast> => ({ ...withoutStatsOf(item), stats: await readStats(ws, item._id as string) })),
   );
   return { broadcasts, total, nextCursor };
 };

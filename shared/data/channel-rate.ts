@@ -2,6 +2,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { tenantPk } from './keys';
+import { K } from './registry/registry';
 
 /**
  * A channel account's send rate: one counter per account per clock second, pk=<tenant>#CHRATE#<channel>
@@ -15,7 +16,7 @@ export const takeSendSlots = async (ws: string, channelId: string, ratePerSecond
   const { Attributes } = await dynamo().send(
     new UpdateCommand({
       TableName: config().TABLE_NAME,
-      Key: { pk: tenantPk(ws, 'CHRATE', channelId), sk: String(second) },
+      Key: { pk: tenantPk(ws, K.CHRATE, channelId), sk: String(second) },
       UpdateExpression: 'SET #ttl = :ttl ADD n :wanted',
       ExpressionAttributeNames: { '#ttl': 'ttl' },
       ExpressionAttributeValues: { ':wanted': wanted, ':ttl': second + 120 },

@@ -4,6 +4,7 @@ import { config } from '../config';
 import { tenantPk } from './keys';
 import type { MessageRef } from './messages';
 import { putItem, type Write } from './transact';
+import { K } from './registry/registry';
 
 /**
  * What a channel sent under a key (its `id` in the outgoing POST): pk=<tenant>#CHSEND#<channel>#<key>.
@@ -11,7 +12,7 @@ import { putItem, type Write } from './transact';
  */
 export type SendTarget = { target: 'message'; ref: MessageRef } | { target: 'recipient'; broadcastId: string; customerId: string };
 
-const key = (ws: string, channelId: string, sendKey: string) => ({ pk: tenantPk(ws, 'CHSEND', channelId, sendKey), sk: 'CHSEND' });
+const key = (ws: string, channelId: string, sendKey: string) => ({ pk: tenantPk(ws, K.CHSEND, channelId, sendKey), sk: K.CHSEND });
 
 export const sendRecord = (ws: string, channelId: string, sendKey: string, target: SendTarget): Write =>
   putItem({ ...key(ws, channelId, sendKey), type: 'CHANNEL_SEND', ...target });

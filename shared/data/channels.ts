@@ -12,20 +12,22 @@ import { queryPage, type PageRequest } from './query';
 import { lostRace, retryOnConflict } from './retry';
 import { conditionCheck, createItem, deleteItem, transact, type Write } from './transact';
 import { versionedUpdate } from './versioned';
+import { K } from './registry/registry';
+import { itemCodec } from './codec';
+import { account as accountView } from '../views/channels';
 
 /**
  * Channel accounts: pk=<tenant> sk=CHANNEL#<id>, listed by that prefix (oldest first), counted by the
  * workspace counter `channels`. The secrets are one sealed attribute (`sealedSecrets`), stored as the
  * channels service sealed it (shared/channels/secrets.ts); only the reads named `sealed…` return it.
  */
-export const channelKey = (ws: string, id: string) => ({ pk: tenantPk(ws), sk: `CHANNEL#${id}` });
+export const channelKey = (ws: string, id: string) => ({ pk: tenantPk(ws), sk: `${K.CHANNEL}#${id}` });
 const key = channelKey;
 const COUNTER = 'channels';
 
-const FIELDS = ['_id', 'name', 'status', 'config', 'ratePerSecond', 'secretNames', 'lastError', 'createdAt', 'updatedAt'] as const;
 /** The item's `type` names the entity (CHANNEL); the account's own type is stored as `channelType`. */
-const fromItem = (item: Record<string, unknown>): Account =>
-  ({ _id: item._id, type: item.channelType, ...Object.fromEntries(FIELDS.map((f) => [f, item[f] ?? null])) }) as unknown as Account;
+const decode = itemCodec(accountView);
+const fromItem = (item: Record<string, unknown>): Account => decode({ ...item, type: item.channelType });
 const toItem = (ws: string, a: Account, sealedSecrets: string) => {
   const { type, ...fields } = a;
   return { ...key(ws, a._id), type: 'CHANNEL', channelType: type, version: 1, ...fields, sealedSecrets };
@@ -86,7 +88,7 @@ export const createChannel = async (ws: string, input: CreateChannel, now: Date,
 };
 
 export const listChannels = async (ws: string, page: PageRequest) => {
-  const [{ items, nextCursor }, total] = await Promise.all([queryPage({ pk: tenantPk(ws), skPrefix: 'CHANNEL#' }, page), readCounter(ws, COUNTER)]);
+  const [{ items, nextCursor }, total] = await Promise.all([queryPage({ pk: tenantPk(ws), skPrefix: `${K.CHANNEL}#` }, page), readCounter(ws, COUNTER)]);
   return { channels: items.map(fromItem), total, nextCursor };
 };
 

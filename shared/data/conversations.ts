@@ -17,15 +17,18 @@ import { versionedUpdate } from './versioned';
 import { activeMemberCheck } from './members';
 import { indexSk, tenantPk } from './keys';
 import { createItem, deleteItem, transact, updateItem, type Write } from './transact';
+import { K } from './registry/registry';
+import { itemCodec } from './codec';
+import { conversation as conversationView } from '../views/inbox';
 
 /**
  * Conversations: pk=<tenant>#CONV#<id> sk=CONVERSATION, with the messages in the same partition.
  * Snoozed ones carry gsi1pk=SNOOZED gsi1sk=<until>#<tenant>#<id>, the timer's sparse index of due wake-ups.
  */
-export const SNOOZED_INDEX = 'SNOOZED';
+export const SNOOZED_INDEX = K.SNOOZED;
 
 /** Membership of a conversation in list `list`: pk=<tenant>#CONVLIST#<list>, sk=<createdAt>#<id>, read newest first. */
-export const listPartition = (ws: string, list: string) => tenantPk(ws, 'CONVLIST', list);
+export const listPartition = (ws: string, list: string) => tenantPk(ws, K.CONVLIST, list);
 const listMembership = (ws: string, list: string, c: Conversation) => ({ pk: listPartition(ws, list), sk: `${c.createdAt}#${c._id}` });
 
 export const listsCounter = (list: string) => `conversations:${list}`;
@@ -38,13 +41,9 @@ export interface Stored {
 const snoozeIndex = (ws: string, c: Conversation) =>
   c.status === 'snoozed' && c.snoozedUntil ? { gsi1pk: SNOOZED_INDEX, gsi1sk: indexSk(c.snoozedUntil, ws, c._id) } : undefined;
 
-const FIELDS = [
-  '_id', 'number', 'customerId', 'channel', 'channelId', 'status', 'snoozedUntil', 'assigneeId', 'priority', 'subject',
-  'lastMessageAt', 'unreadCount', 'messageCount', 'createdAt', 'updatedAt',
-] as const;
 
-export const fromItem = (item: Record<string, unknown>): Conversation =>
-  ({ ...Object.fromEntries(FIELDS.map((f) => [f, item[f] ?? null])), tagIds: tagIdsOf(item.tagIds) }) as unknown as Conversation;
+const decode = itemCodec(conversationView);
+export const fromItem = (item: Record<string, unknown>): Conversation => decode({ ...item, tagIds: tagIdsOf(item.tagIds) });
 
 const toItem = (ws: string, c: Conversation) => {
   const { tagIds: _tags, ...fields } = c;
@@ -141,7 +140,7 @@ export const createdItems = (ws: string, c: Conversation) => ({
 });
 
 /** Display numbers come from a per-workspace sequence. */
-const nextNumber = (ws: string): Promise<number> => nextInSequence({ pk: tenantPk(ws), sk: 'SEQUENCE#conversation' });
+const nextNumber = (ws: string): Promise<number> => nextInSequence({ pk: tenantPk(ws), sk: `${K.SEQUENCE}#conversation` });
 
 export const createConversation = async (ws: string, input: NewConversation, now: Date): Promise<Conversation> => {
   const conversation = newConversation(input, { _id: objectId(now.getTime()), number: await nextNumber(ws) }, now);

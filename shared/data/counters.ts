@@ -4,6 +4,7 @@ import { config } from '../config';
 import { tenantPk } from './keys';
 import { collect, queryAll } from './query';
 import { conditionCheck, updateItem, type Write } from './transact';
+import { K } from './registry/registry';
 
 /**
  * Exact counts, bumped in the same transaction as the writes they count. A counter is one item, or
@@ -61,7 +62,7 @@ export const nextInSequence = async (c: Counter): Promise<number> => {
 };
 
 /** A workspace's named count (`customers`, `tags`, `conversations:<list>`, `tagged:<tag>:<type>`). */
-export const workspaceCounter = (workspaceId: string, name: string): Counter => ({ pk: tenantPk(workspaceId), sk: `COUNTER#${name}` });
+export const workspaceCounter = (workspaceId: string, name: string): Counter => ({ pk: tenantPk(workspaceId), sk: `${K.COUNTER}#${name}` });
 
 export const bumpCounter = (workspaceId: string, name: string, delta: number): Write => bump(workspaceCounter(workspaceId, name), { [TOTAL]: delta });
 

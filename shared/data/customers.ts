@@ -23,6 +23,9 @@ import { lostRace, retryOnConflict } from './retry';
 import { tagIdsOf, tagLinkWrites } from './tag-links';
 import { createItem, deleteItem, transact, type Write } from './transact';
 import { versionedUpdate } from './versioned';
+import { K } from './registry/registry';
+import { itemCodec } from './codec';
+import { contact as contactView } from '../views/contacts';
 
 /**
  * Customers: pk=<tenant>#CUSTOMER#<id> sk=CUSTOMER.
@@ -34,8 +37,8 @@ import { versionedUpdate } from './versioned';
  */
 export const CUSTOMERS_COUNTER = 'customers';
 
-export const searchPartition = (ws: string, field: 'name' | 'email' | 'phone') => tenantPk(ws, 'CUSTOMER_SEARCH', field);
-export const allPartition = (ws: string) => tenantPk(ws, 'CUSTOMERS');
+export const searchPartition = (ws: string, field: 'name' | 'email' | 'phone') => tenantPk(ws, K.CUSTOMER_SEARCH, field);
+export const allPartition = (ws: string) => tenantPk(ws, K.CUSTOMERS);
 
 export interface StoredCustomer {
   customer: Customer;
@@ -44,10 +47,9 @@ export interface StoredCustomer {
   lastConversations: Record<string, string>;
 }
 
-const FIELDS = ['_id', 'name', 'email', 'phone', 'externalId', 'attributes', 'identities', 'blocked', 'lastActivityAt', 'createdAt', 'updatedAt'] as const;
 
-export const fromItem = (item: Record<string, unknown>): Customer =>
-  ({ ...Object.fromEntries(FIELDS.map((f) => [f, item[f] ?? null])), tagIds: tagIdsOf(item.tagIds) }) as unknown as Customer;
+const decode = itemCodec(contactView);
+export const fromItem = (item: Record<string, unknown>): Customer => decode({ ...item, tagIds: tagIdsOf(item.tagIds) });
 
 const nameIndex = (ws: string, c: Customer) => (c.name ? { gsi2pk: searchPartition(ws, 'name'), gsi2sk: `${normalizeName(c.name)}#${c._id}` } : undefined);
 
@@ -66,7 +68,8 @@ const toItem = (ws: string, c: Customer) => {
   };
 };
 
-export const guardKey = (ws: string, kind: UniqueValue['kind'], value: string) => ({ pk: tenantPk(ws, `CUSTOMER_${kind}`, value), sk: 'GUARD' });
+const GUARD_PREFIX = { EMAIL: K.CUSTOMER_EMAIL, PHONE: K.CUSTOMER_PHONE, IDENTITY: K.CUSTOMER_IDENTITY } as const satisfies Record<UniqueValue['kind'], string>;
+export const guardKey = (ws: string, kind: UniqueValue['kind'], value: string) => ({ pk: tenantPk(ws, GUARD_PREFIX[kind], value), sk: K.GUARD });
 
 const guardItem = (ws: string, u: UniqueValue, customerId: string) => ({
   ...guardKey(ws, u.kind, u.value),

@@ -5,6 +5,7 @@ import { batchGet } from './batch-get';
 import { conversationKey } from './entity-keys';
 import { tenantPk } from './keys';
 import { putItem, type Write } from './transact';
+import { K } from './registry/registry';
 
 /**
  * Email threading. A conversation's thread (the Message-IDs of its emails, oldest first, the latest
@@ -13,8 +14,8 @@ import { putItem, type Write } from './transact';
  * first id its References or In-Reply-To knows.
  */
 const THREAD_LENGTH = 20;
-const threadKey = (ws: string, conversationId: string) => ({ pk: conversationKey(ws, conversationId).pk, sk: 'EMAIL_THREAD' });
-const idKey = (ws: string, messageId: string) => ({ pk: tenantPk(ws, 'EMAILMSG', messageId), sk: 'EMAILMSG' });
+const threadKey = (ws: string, conversationId: string) => ({ pk: conversationKey(ws, conversationId).pk, sk: K.EMAIL_THREAD });
+const idKey = (ws: string, messageId: string) => ({ pk: tenantPk(ws, K.EMAILMSG, messageId), sk: K.EMAILMSG });
 
 export const emailThread = async (ws: string, conversationId: string): Promise<string[]> => {
   const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: threadKey(ws, conversationId), ConsistentRead: true }));

@@ -1,19 +1,20 @@
 import { tenantPk } from './keys';
+import { K } from './registry/registry';
 
 /**
  * Keys of the workspace entities that more than one area touches: tags reach into conversations,
  * customers and leads, merges move conversations, CRM links to customers and conversations. Every key starts with the owning tenant.
  */
-export const customerKey = (workspaceId: string, id: string) => ({ pk: tenantPk(workspaceId, 'CUSTOMER', id), sk: 'CUSTOMER' });
-export const conversationKey = (workspaceId: string, id: string) => ({ pk: tenantPk(workspaceId, 'CONV', id), sk: 'CONVERSATION' });
-export const leadKey = (workspaceId: string, id: string) => ({ pk: tenantPk(workspaceId, 'LEAD', id), sk: 'LEAD' });
-export const tagKey = (workspaceId: string, id: string) => ({ pk: tenantPk(workspaceId, 'TAG', id), sk: 'TAG' });
+export const customerKey = (workspaceId: string, id: string) => ({ pk: tenantPk(workspaceId, K.CUSTOMER, id), sk: K.CUSTOMER });
+export const conversationKey = (workspaceId: string, id: string) => ({ pk: tenantPk(workspaceId, K.CONV, id), sk: K.CONVERSATION });
+export const leadKey = (workspaceId: string, id: string) => ({ pk: tenantPk(workspaceId, K.LEAD, id), sk: K.LEAD });
+export const tagKey = (workspaceId: string, id: string) => ({ pk: tenantPk(workspaceId, K.TAG, id), sk: K.TAG });
 
 export type TaggableType = 'conversation' | 'customer' | 'lead';
 
 /** One item per (tag, entity): lists entities by tag in O(page). */
 export const tagLinkKey = (workspaceId: string, tagId: string, type: TaggableType, entityId: string) => ({
-  pk: tenantPk(workspaceId, 'TAGGED', tagId),
+  pk: tenantPk(workspaceId, K.TAGGED, tagId),
   sk: `${type}#${entityId}`,
 });
 

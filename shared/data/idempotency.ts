@@ -9,6 +9,7 @@ import { IDEMPOTENCY_LOCK_SECONDS, IDEMPOTENCY_WINDOW_SECONDS, keyDigest } from 
 import { tenantPk } from './keys';
 import { collect, queryAll } from './query';
 import { putItem, updateItem, type Write } from './transact';
+import { K } from './registry/registry';
 
 /**
  * Idempotency records: pk=<tenant>#IDEM#<token id>#<sha256 of the key>, sk=IDEM (TTL), so a key is
@@ -23,15 +24,15 @@ export interface KeyRef {
   owner: string;
 }
 
-const RECORD_SK = 'IDEM';
+const RECORD_SK = K.IDEM;
 /** Bodies up to this size are kept as text in the record; larger ones are gzipped into chunk items. */
 const INLINE_BODY_BYTES = 64 * 1024;
 /** Well under the 400 KB item limit. */
 const CHUNK_BYTES = 300 * 1024;
 
-const pkOf = (ref: KeyRef) => tenantPk(ref.tenant, 'IDEM', ref.tokenId, keyDigest(ref.key));
+const pkOf = (ref: KeyRef) => tenantPk(ref.tenant, K.IDEM, ref.tokenId, keyDigest(ref.key));
 const recordKey = (ref: KeyRef) => ({ pk: pkOf(ref), sk: RECORD_SK });
-const chunkSk = (n: number) => `BODY#${String(n).padStart(3, '0')}`;
+const chunkSk = (n: number) => `${K.BODY}#${String(n).padStart(3, '0')}`;
 const seconds = (now: Date) => Math.floor(now.getTime() / 1000);
 
 const takenOver = (ref: KeyRef) => () => new IdempotencyKeyTakenOver(ref.key);

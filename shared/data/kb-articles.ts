@@ -12,6 +12,9 @@ import { queryPage, type PageRequest } from './query';
 import { lostRace, retryOnConflict } from './retry';
 import { createItem, deleteItem, putItem, transact } from './transact';
 import { versionedUpdate } from './versioned';
+import { K } from './registry/registry';
+import { itemCodec } from './codec';
+import { article as articleView, articleSummary } from '../views/ai';
 
 /**
  * Knowledge-base articles of a workspace.
@@ -22,16 +25,13 @@ import { versionedUpdate } from './versioned';
  * Every change writes an `ai.article.*` event; the index consumer (shared/ai/index-writer.ts) follows them.
  */
 const COUNTER = 'kb-articles';
-const articleKey = (ws: string, id: string) => ({ pk: tenantPk(ws, 'KBART', id), sk: 'ARTICLE' });
-const listPk = (ws: string) => tenantPk(ws, 'KBARTS');
-const FIELDS = ['_id', 'title', 'body', 'tags', 'published', 'locale', 'createdAt', 'updatedAt'] as const;
-const SUMMARY_FIELDS = FIELDS.filter((f) => f !== 'body');
+const articleKey = (ws: string, id: string) => ({ pk: tenantPk(ws, K.KBART, id), sk: K.ARTICLE });
+const listPk = (ws: string) => tenantPk(ws, K.KBARTS);
 
 export type ArticleSummary = Omit<Article, 'body'>;
 
-const fromItem = (item: Record<string, unknown>): Article => Object.fromEntries(FIELDS.map((f) => [f, item[f]])) as unknown as Article;
-const summaryOf = (item: Record<string, unknown>): ArticleSummary =>
-  Object.fromEntries(SUMMARY_FIELDS.map((f) => [f, item[f]])) as unknown as ArticleSummary;
+const fromItem: (item: Record<string, unknown>) => Article = itemCodec(articleView);
+const summaryOf: (item: Record<string, unknown>) => ArticleSummary = itemCodec(articleSummary);
 const listItem = (ws: string, article: Article) => putItem({ pk: listPk(ws), sk: article._id, type: 'ARTICLE_SUMMARY', ...summaryOf({ ...article }) });
 
 export const readArticle = async (ws: string, id: string): Promise<{ article: Article; version: number } | undefined> => {

@@ -7,6 +7,10 @@ import { tenantPk } from './keys';
 import { queryAll } from './query';
 import { lostRace, retryOnConflict } from './retry';
 import { deleteItem, putItem, transact, updateItem } from './transact';
+import { K } from './registry/registry';
+import * as z from 'zod';
+import { itemCodec } from './codec';
+import { article as articleView } from '../views/ai';
 
 /**
  * The search side of the knowledge base, one partition per tenant (pk=<tenant>#KBIDX), written only by the
@@ -19,10 +23,10 @@ import { deleteItem, putItem, transact, updateItem } from './transact';
  * HEAD and the CHG item are written in one transaction conditional on the HEAD read, so CHG#n exists
  * exactly when HEAD ≥ n: a reader that has seen `seq` can never miss a change at or below it.
  */
-const pk = (ws: string) => tenantPk(ws, 'KBIDX');
-const HEAD = 'HEAD';
-const DOC = 'DOC#';
-const CHG = 'CHG#';
+const pk = (ws: string) => tenantPk(ws, K.KBIDX);
+const HEAD = K.HEAD;
+const DOC = `${K.DOC}#`;
+const CHG = `${K.CHG}#`;
 const seqKey = (seq: number) => `${CHG}${String(seq).padStart(12, '0')}`;
 
 const readSeq = async (ws: string): Promise<number> => {
@@ -30,6 +34,9 @@ const readSeq = async (ws: string): Promise<number> => {
   return (Item?.seq as number | undefined) ?? 0;
 };
 
+const fromItem: (item: Record<string, unknown>) => IndexDoc = itemCodec(
+  z.object({ articleId: z.string(), ...articleView.pick({ title: true, body: true, tags: true, locale: true }).shape }),
+);
 const toDoc = (a: Article): IndexDoc => ({ articleId: a._id, title: a.title, body: a.body, tags: a.tags, locale: a.locale });
 
 /**
@@ -59,10 +66,7 @@ export const indexSeq = readSeq;
 
 /** Every indexed document of the tenant, read page by page. */
 export async function* indexDocs(ws: string): AsyncGenerator<IndexDoc> {
-  for await (const item of queryAll({ pk: pk(ws), skPrefix: DOC })) {
-    const { articleId, title, body, tags, locale } = item as unknown as IndexDoc;
-    yield { articleId, title, body, tags, locale };
-  }
+  for await (const item of queryAll({ pk: pk(ws), skPrefix: DOC })) yield fromItem(item);
 }
 
 /** The ids of the articles changed after change `after` up to `upTo`, oldest first. */
@@ -75,5 +79,5 @@ export const changesSince = async (ws: string, after: number, upTo: number): Pro
 /** The document of one article, or undefined when it is not indexed (unpublished or deleted). */
 export const indexDoc = async (ws: string, articleId: string): Promise<IndexDoc | undefined> => {
   const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: { pk: pk(ws), sk: `${DOC}${articleId}` }, ConsistentRead: true }));
-  return Item ? toDoc({ _id: Item.articleId, ...Item } as unknown as Article) : undefined;
+  return Item ? fromItem(Item) : undefined;
 };

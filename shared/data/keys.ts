@@ -4,9 +4,10 @@
  * `tenantOf`) cannot address another's data, or the other mode's, by construction.
  */
 import type { Tenant } from '../domain/auth/tenant';
+import { K } from './registry/registry';
 
 /** A partition key of the tenant: the tenant alone, or the tenant followed by `parts`. */
-export const tenantPk = (tenant: Tenant, ...parts: string[]): string => ['WS', tenant, ...parts].join('#');
+export const tenantPk = (tenant: Tenant, ...parts: string[]): string => [K.WS, tenant, ...parts].join('#');
 
 /**
  * A sort key of a cross-tenant index (timers and sweeps read every tenant's due items in order):

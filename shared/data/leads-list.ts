@@ -9,6 +9,7 @@ import { readItems, readList } from './lists';
 import { getPipeline } from './pipelines';
 import { queryPage, type PageRequest } from './query';
 import { taggedCounter } from './tag-links';
+import { K } from './registry/registry';
 
 /** A stage filter given with its pipeline must name one of that pipeline's stages (refused otherwise). */
 const checkStageOfPipeline = async (ws: string, f: LeadFilters) => {
@@ -34,7 +35,7 @@ export const listLeads = async (ws: string, filters: LeadFilters, page: PageRequ
 /** A lead's stays, oldest first, with an exact total (the lead counts them). */
 export const stageHistory = async (ws: string, id: string, page: PageRequest): Promise<{ history: StageStay[]; total: number; nextCursor?: string }> => {
   const { stays } = await requireLead(ws, id);
-  const result = await queryPage({ pk: leadKey(ws, id).pk, skPrefix: 'STAY#' }, page);
+  const result = await queryPage({ pk: leadKey(ws, id).pk, skPrefix: `${K.STAY}#` }, page);
   const history = result.items.map((s) =>
     stayView({ pipelineId: s.pipelineId as string, stageId: s.stageId as string, enteredAt: s.enteredAt as string, exitedAt: (s.exitedAt as string | null) ?? null }),
   );

@@ -21,13 +21,16 @@ import { lostRace, retryOnConflict } from './retry';
 import { tagIdsOf, tagLinkWrites, unchangedSinceRead } from './tag-links';
 import { createItem, deleteItem, transact, updateItem, type Write } from './transact';
 import { versionedUpdate } from './versioned';
+import { K } from './registry/registry';
+import { itemCodec } from './codec';
+import { lead as leadView } from '../views/crm';
 
 /**
  * Leads: pk=<tenant>#LEAD#<id> sk=LEAD (versioned; `stays` counts its stage stays). Its stage history is in
  * the same partition, one item per stay, sk=STAY#<n> (n = 1, 2, … zero-padded, oldest first). Lists
  * (leadListsOf) are <tenant>#LEADLIST#<list>, newest first; every change also keeps its stages' counters.
  */
-const stayKey = (ws: string, leadId: string, n: number) => ({ pk: leadKey(ws, leadId).pk, sk: `STAY#${String(n).padStart(6, '0')}` });
+const stayKey = (ws: string, leadId: string, n: number) => ({ pk: leadKey(ws, leadId).pk, sk: `${K.STAY}#${String(n).padStart(6, '0')}` });
 
 export interface StoredLead {
   lead: Lead;
@@ -36,13 +39,9 @@ export interface StoredLead {
   stays: number;
 }
 
-const FIELDS = [
-  '_id', 'title', 'pipelineId', 'stageId', 'status', 'value', 'customerId', 'conversationId', 'assigneeId', 'source',
-  'expectedCloseDate', 'lostReason', 'attributes', 'stageEnteredAt', 'closedAt', 'createdAt', 'updatedAt',
-] as const;
 
-export const fromItem = (item: Record<string, unknown>): Lead =>
-  ({ ...Object.fromEntries(FIELDS.map((f) => [f, item[f] ?? null])), attributes: item.attributes ?? {}, tagIds: tagIdsOf(item.tagIds) }) as unknown as Lead;
+const decode = itemCodec(leadView);
+export const fromItem = (item: Record<string, unknown>): Lead => decode({ ...item, attributes: item.attributes ?? {}, tagIds: tagIdsOf(item.tagIds) });
 
 const toItem = (ws: string, lead: Lead) => {
   const { tagIds: _tags, ...fields } = lead;
@@ -261,7 +260,7 @@ export const deleteLead = async (ws: string, id: string, now: Date): Promise<Lea
     return lead;
   });
   // The history is unreachable once the lead is gone; clearing it is housekeeping, repeated by nothing.
-  const stays = await collect(queryAll({ pk: leadKey(ws, id).pk, skPrefix: 'STAY#' }));
+  const stays = await collect(queryAll({ pk: leadKey(ws, id).pk, skPrefix: `${K.STAY}#` }));
   for (let i = 0; i < stays.length; i += CLEAR_CHUNK) {
     await transact(stays.slice(i, i + CLEAR_CHUNK).map((s) => deleteItem({ pk: s.pk as string, sk: s.sk as string })));
   }

@@ -5,6 +5,7 @@ import { bumpCounter, counterIsZero, readCounter } from './counters';
 import { tenantPk } from './keys';
 import { countItems, queryPage, type PageRequest } from './query';
 import { createItem, deleteItem, type Write } from './transact';
+import { K } from './registry/registry';
 
 /**
  * Named lists of an area's entities (CRM leads, tasks, activities, pipelines): a list is the partition
@@ -13,7 +14,16 @@ import { createItem, deleteItem, type Write } from './transact';
  */
 export type ListKind = 'pipeline' | 'lead' | 'task' | 'activity' | 'member' | 'booking';
 
-export const listPk = (ws: string, kind: ListKind, list: string) => tenantPk(ws, `${kind.toUpperCase()}LIST`, list);
+const LIST_PREFIX = {
+  pipeline: K.PIPELINELIST,
+  lead: K.LEADLIST,
+  task: K.TASKLIST,
+  activity: K.ACTIVITYLIST,
+  member: K.MEMBERLIST,
+  booking: K.BOOKINGLIST,
+} as const satisfies Record<ListKind, string>;
+
+export const listPk = (ws: string, kind: ListKind, list: string) => tenantPk(ws, LIST_PREFIX[kind], list);
 export const listCounter = (kind: ListKind, list: string) => `${kind}s:${list}`;
 
 /**

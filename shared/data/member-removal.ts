@@ -8,6 +8,7 @@ import { fromIndexSk, indexSk } from './keys';
 import { memberKey, mutateMember, releaseEmail } from './members';
 import { collect, queryAll, queryPage } from './query';
 import { transact, updateItem } from './transact';
+import { K } from './registry/registry';
 
 /**
  * Removing a member: one transaction marks the member `removed` (from then on no write can assign them:
@@ -17,7 +18,7 @@ import { transact, updateItem } from './transact';
  * holds more than one), and the index entry goes. A crash in between leaves the entry, and the
  * `finish-member-removals` timer completes the work: nothing is lost and nothing is done twice.
  */
-export const UNASSIGN_INDEX = 'MEMBERUNASSIGN';
+export const UNASSIGN_INDEX = K.MEMBERUNASSIGN;
 
 const unassignOpenConversations = async (ws: Tenant, memberId: string, now: Date): Promise<void> => {
   for (const status of STATUSES.filter((s) => s !== 'closed')) {

@@ -15,6 +15,9 @@ import type { PageRequest } from './query';
 import { lostRace, retryOnConflict } from './retry';
 import { conditionCheck, createItem, deleteItem, transact, updateItem, type Write } from './transact';
 import { versionedUpdate } from './versioned';
+import { K } from './registry/registry';
+import { itemCodec } from './codec';
+import { member as memberView } from '../views/auth';
 
 /**
  * Members, per tenant like every entity: pk=<tenant>#MEMBER#<id> sk=MEMBER (versioned). An email is
@@ -23,12 +26,11 @@ import { versionedUpdate } from './versioned';
  * leaving at least one: two concurrent demotions of the last two owners cannot both commit.
  * Lists: `all` and `status:<status>`, oldest first.
  */
-export const memberKey = (ws: Tenant, id: string) => ({ pk: tenantPk(ws, 'MEMBER', id), sk: 'MEMBER' });
-const emailKey = (ws: Tenant, email: string) => ({ pk: tenantPk(ws, 'MEMBEREMAIL', email.toLowerCase()), sk: 'EMAIL' });
+export const memberKey = (ws: Tenant, id: string) => ({ pk: tenantPk(ws, K.MEMBER, id), sk: K.MEMBER });
+const emailKey = (ws: Tenant, email: string) => ({ pk: tenantPk(ws, K.MEMBEREMAIL, email.toLowerCase()), sk: K.EMAIL });
 const ownersCounter = (ws: Tenant) => workspaceCounter(ws, 'owners');
 
-const FIELDS = ['_id', 'email', 'name', 'role', 'status', 'invitedAt', 'joinedAt', 'removedAt', 'createdAt', 'updatedAt'] as const;
-const fromItem = (item: Record<string, unknown>): Member => Object.fromEntries(FIELDS.map((f) => [f, item[f] ?? null])) as unknown as Member;
+const fromItem: (item: Record<string, unknown>) => Member = itemCodec(memberView);
 
 const listsOf = (m: Member) => ['all', `status:${m.status}`].map((list) => ({ list, order: `${m.createdAt}#${m._id}` }));
 

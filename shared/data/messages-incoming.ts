@@ -13,6 +13,7 @@ import { customerKey } from './entity-keys';
 import { tenantPk } from './keys';
 import { getMessage, postMessage, type Posted } from './messages';
 import { createItem, updateItem } from './transact';
+import { K } from './registry/registry';
 
 export interface Incoming {
   channel: Channel;
@@ -28,7 +29,7 @@ export interface Incoming {
 
 class Duplicate extends Error {}
 
-const dedupeKey = (ws: string, channel: string, externalId: string) => ({ pk: tenantPk(ws, 'INCOMING', channel, externalId), sk: 'GUARD' });
+const dedupeKey = (ws: string, channel: string, externalId: string) => ({ pk: tenantPk(ws, K.INCOMING, channel, externalId), sk: K.GUARD });
 
 const alreadyRecorded = async (ws: string, input: Incoming): Promise<(Posted & { customer: Customer }) | undefined> => {
   if (!input.externalId) return undefined;

@@ -10,9 +10,12 @@ import { conversationKey } from './entity-keys';
 import { mutateConversation, requireConversation } from './conversations';
 import { queryPage, type PageRequest } from './query';
 import { createItem, type Write } from './transact';
+import { K } from './registry/registry';
+import { itemCodec } from './codec';
+import { message as messageView } from '../views/inbox';
 
 /** Messages share their conversation's partition: pk=<tenant>#CONV#<conv>, sk=MSG#<createdAt>#<id>, oldest first. */
-const MSG = 'MSG#';
+const MSG = `${K.MSG}#`;
 export interface MessageRef {
   _id: string;
   conversationId: string;
@@ -20,13 +23,12 @@ export interface MessageRef {
 }
 export const messageKey = (ws: string, m: MessageRef) => ({ pk: conversationKey(ws, m.conversationId).pk, sk: `${MSG}${m.createdAt}#${m._id}` });
 
-const FIELDS = ['_id', 'conversationId', 'type', 'private', 'content', 'attachments', 'deliveryStatus', 'failureReason', 'author', 'externalId', 'createdAt'] as const;
 
 /** The item's `type` names the entity (MESSAGE); the message's own type is stored as `messageType`. */
 const toItem = (ws: string, m: Message) => ({ ...messageKey(ws, m), ...m, type: 'MESSAGE', messageType: m.type });
 
-export const fromItem = (item: Record<string, unknown>): Message =>
-  ({ ...Object.fromEntries(FIELDS.map((f) => [f, item[f] ?? null])), type: item.messageType }) as unknown as Message;
+const decode = itemCodec(messageView);
+export const fromItem = (item: Record<string, unknown>): Message => decode({ ...item, type: item.messageType });
 
 const eventOf = (ws: string, message: Message, conversation: Conversation, now: Date) => {
   if (message.type === 'note') return buildEnvelope('inbox.note.created', ws, { note: message, conversation }, { now });

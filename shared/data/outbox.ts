@@ -6,6 +6,7 @@ import { serialise } from '../events/payload';
 import { EVENT_ITEM_TYPE } from './table';
 import { createItem, type Write } from './transact';
 import { currentContext } from '../observability/context';
+import { K } from './registry/registry';
 
 const requestIdOf = () => {
   const { requestId } = currentContext();
@@ -17,7 +18,7 @@ const requestIdOf = () => {
  * copy of its event's body, which every delivery attempt (manual retries included) reads and sends.
  */
 const OUTBOX_TTL_SECONDS = 30 * 24 * 3600;
-const bodyKey = (eventId: string) => ({ pk: `EVT#${eventId}`, sk: EVENT_ITEM_TYPE });
+const bodyKey = (eventId: string) => ({ pk: `${K.EVT}#${eventId}`, sk: K.EVENT });
 
 /**
  * The transactional-outbox item for an event. `payload` holds the serialised envelope (trimmed to ids and

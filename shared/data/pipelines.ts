@@ -27,6 +27,7 @@ import { collect, queryAll, type PageRequest } from './query';
 import { lostRace, retryOnConflict } from './retry';
 import { createItem, deleteItem, transact, updateItem, type Write } from './transact';
 import { versionedUpdate } from './versioned';
+import { K } from './registry/registry';
 
 /**
  * Pipelines: pk=<tenant>#PIPELINE#<id> sk=PIPELINE, stages embedded and versioned. In the same partition,
@@ -35,8 +36,8 @@ import { versionedUpdate } from './versioned';
  * summary is O(stages) and exact. A stage item exists exactly as long as its stage.
  * List: <tenant>#PIPELINELIST#all, oldest first.
  */
-export const pipelineKey = (ws: string, id: string) => ({ pk: tenantPk(ws, 'PIPELINE', id), sk: 'PIPELINE' });
-export const stageKey = (ws: string, pipelineId: string, stageId: string) => ({ pk: tenantPk(ws, 'PIPELINE', pipelineId), sk: `STAGE#${stageId}` });
+export const pipelineKey = (ws: string, id: string) => ({ pk: tenantPk(ws, K.PIPELINE, id), sk: K.PIPELINE });
+export const stageKey = (ws: string, pipelineId: string, stageId: string) => ({ pk: tenantPk(ws, K.PIPELINE, pipelineId), sk: `${K.STAGE}#${stageId}` });
 
 /** The count attribute of a stage item; values are `amount:<currency>`. */
 export const STAGE_COUNT = 'n';
@@ -181,7 +182,7 @@ const totalsOf = (item: Record<string, unknown> | undefined): StageTotals => {
 /** Per stage: count, summed value and probability-weighted value per currency, from the stage counters (O(stages)). */
 export const pipelineSummary = async (ws: string, id: string) => {
   const { pipeline } = await requirePipeline(ws, id);
-  const items = await collect(queryAll({ pk: pipelineKey(ws, id).pk, skPrefix: 'STAGE#', consistent: true }));
+  const items = await collect(queryAll({ pk: pipelineKey(ws, id).pk, skPrefix: `${K.STAGE}#`, consistent: true }));
   const bySk = new Map(items.map((i) => [i.sk as string, i]));
   const stages = pipeline.stages.map((s) => stageSummary(s, totalsOf(bySk.get(stageKey(ws, id, s._id).sk))));
   const totals = new Map<string, { amount: number; weightedAmount: number }>();

@@ -1,8 +1,9 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
+import { K } from './registry/registry';
 
-const key = (subject: string, window: number) => ({ pk: `RL#${subject}#${window}`, sk: 'RL' });
+const key = (subject: string, window: number) => ({ pk: `${K.RL}#${subject}#${window}`, sk: K.RL });
 
 export const countIn = async (subject: string, window: { start: number }): Promise<number> => {
   const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: key(subject, window.start) }));

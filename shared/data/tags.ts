@@ -13,6 +13,9 @@ import { lostRace, retryOnConflict } from './retry';
 import { taggedCounter } from './tag-links';
 import { queryPage, type PageRequest } from './query';
 import { conditionCheck, createItem, deleteItem, transact, updateItem, type Write } from './transact';
+import { K } from './registry/registry';
+import { itemCodec } from './codec';
+import { tag as tagView } from '../views/tags';
 
 /**
  * Tags of a workspace.
@@ -25,19 +28,16 @@ import { conditionCheck, createItem, deleteItem, transact, updateItem, type Writ
  * sparse index lets a schedule finish deletions a crash or timeout interrupted.
  */
 const TAGS_COUNTER = 'tags';
-const listPk = (ws: string) => tenantPk(ws, 'TAGS');
-const guardKey = (ws: string, key: string) => ({ pk: tenantPk(ws, 'TAGNAME', key), sk: 'TAGNAME' });
+const listPk = (ws: string) => tenantPk(ws, K.TAGS);
+const guardKey = (ws: string, key: string) => ({ pk: tenantPk(ws, K.TAGNAME, key), sk: K.TAGNAME });
 const LIVE = 'attribute_exists(pk) AND attribute_not_exists(deletingAt)';
-const DELETIONS = 'TAG_DELETIONS';
+const DELETIONS = K.TAG_DELETIONS;
 
 const listKeys = (ws: string, tag: Tag) => ({ gsi1pk: listPk(ws), gsi1sk: `${nameKey(tag.name)}#${tag._id}` });
 
 const toItem = (ws: string, tag: Tag) => ({ ...tagKey(ws, tag._id), type: 'TAG', ...listKeys(ws, tag), version: 1, ...tag });
 
-const fromItem = (item: Record<string, unknown>): Tag => {
-  const { _id, name, color, description, createdAt, updatedAt } = item as unknown as Tag;
-  return { _id, name, color, description, createdAt, updatedAt };
-};
+const fromItem: (item: Record<string, unknown>) => Tag = itemCodec(tagView);
 
 const nameTaken = (name: string) => new ConflictError(`A tag named "${name}" already exists`, { field: 'name' });
 

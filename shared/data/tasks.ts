@@ -30,6 +30,9 @@ import { queryPage, type PageRequest } from './query';
 import { lostRace, retryOnConflict } from './retry';
 import { createItem, deleteItem, transact, type Write } from './transact';
 import { versionedUpdate } from './versioned';
+import { K } from './registry/registry';
+import { itemCodec } from './codec';
+import { task as taskView } from '../views/crm';
 
 /**
  * Tasks: pk=<tenant>#TASK#<id> sk=TASK (versioned). `remindedFor` is the due time whose `crm.task.due` was
@@ -37,9 +40,9 @@ import { versionedUpdate } from './versioned';
  * gsi1pk=TASKDUE gsi1sk=<dueAt>#<tenant>#<id>: the timer's sparse index of reminders in due order.
  * Lists (taskListsOf) are <tenant>#TASKLIST#<list>.
  */
-export const TASK_DUE_INDEX = 'TASKDUE';
+export const TASK_DUE_INDEX = K.TASKDUE;
 
-const taskKey = (ws: string, id: string) => ({ pk: tenantPk(ws, 'TASK', id), sk: 'TASK' });
+const taskKey = (ws: string, id: string) => ({ pk: tenantPk(ws, K.TASK, id), sk: K.TASK });
 
 interface StoredTask {
   task: Task;
@@ -47,12 +50,8 @@ interface StoredTask {
   remindedFor: string | null;
 }
 
-const FIELDS = [
-  '_id', 'title', 'description', 'status', 'priority', 'dueAt', 'assigneeId', 'leadId', 'customerId', 'conversationId',
-  'completedAt', 'createdAt', 'updatedAt',
-] as const;
 
-const fromItem = (item: Record<string, unknown>): Task => Object.fromEntries(FIELDS.map((f) => [f, item[f] ?? null])) as unknown as Task;
+const fromItem: (item: Record<string, unknown>) => Task = itemCodec(taskView);
 
 const dueIndex = (ws: string, task: Task, remindedFor: string | null) => {
   const due = owedReminder(task, remindedFor);

@@ -19,18 +19,17 @@ import {
 import { collect, queryAll } from './query';
 import { tenantPk } from './keys';
 import { createItem, transact, updateItem } from './transact';
+import { K } from './registry/registry';
+import { itemCodec } from './codec';
+import { token as tokenView } from '../views/auth';
 
-const mainKey = (hash: string) => ({ pk: `TOKEN#${hash}`, sk: 'TOKEN' });
-const bindingKey = (workspaceId: string, tokenId: string) => ({ pk: tenantPk(workspaceId), sk: `TOKEN#${tokenId}` });
+const mainKey = (hash: string) => ({ pk: `${K.TOKEN}#${hash}`, sk: K.TOKEN });
+const bindingKey = (workspaceId: string, tokenId: string) => ({ pk: tenantPk(workspaceId), sk: `${K.TOKEN}#${tokenId}` });
 
-const fromItem = (item: Record<string, unknown>): TokenRecord => {
-  const { _id, name, prefix, environment, scopes, workspaceIds, createdAt, expiresAt, revokedAt } =
-    item as unknown as TokenRecord;
-  return { _id, name, prefix, environment, scopes, workspaceIds, createdAt, expiresAt, revokedAt };
-};
+const fromItem: (item: Record<string, unknown>) => TokenRecord = itemCodec(tokenView);
 
 /** The public view of a token: never the hash, never the secret. */
-const tokenEventData = (t: TokenRecord) => ({ token: fromItem(t as unknown as Record<string, unknown>) });
+const tokenEventData = (t: TokenRecord) => ({ token: fromItem({ ...t }) });
 
 export interface NewToken {
   name: string;
@@ -55,7 +54,7 @@ export const createToken = async (input: NewToken, now = new Date()): Promise<{ 
     expiresAt: input.expiresAt,
   };
   await transact([
-    createItem({ ...mainKey(hash), type: 'TOKEN', gsi1pk: `TOKENID#${record._id}`, gsi1sk: 'TOKEN', ...record }),
+    createItem({ ...mainKey(hash), type: 'TOKEN', gsi1pk: `${K.TOKENID}#${record._id}`, gsi1sk: K.TOKEN, ...record }),
     ...record.workspaceIds.flatMap((ws) => [
       createItem({ ...bindingKey(ws, record._id), type: 'TOKEN_BINDING', ...record }),
       outboxItem(buildEnvelope('auth.token.created', tenantOf(ws, record.environment), tokenEventData(record), { now })),
@@ -68,7 +67,7 @@ export type Admission =
   | { found: false }
   | { found: true; token: TokenRecord & { hash: string }; admitted: boolean; used: number };
 
-const withHash = (item: Record<string, unknown>) => ({ ...fromItem(item), hash: (item.pk as string).slice('TOKEN#'.length) });
+const withHash = (item: Record<string, unknown>) => ({ ...fromItem(item), hash: (item.pk as string).slice(`${K.TOKEN}#`.length) });
 
 export interface AdmissionRequest {
   category: RateCategory;
@@ -151,9 +150,9 @@ export const findToken = async (hash: string, req: Omit<AdmissionRequest, 'limit
 };
 
 export const listTokens = async (workspaceId: string): Promise<TokenRecord[]> =>
-  (await collect(queryAll({ pk: tenantPk(workspaceId), skPrefix: 'TOKEN#' }))).map(fromItem);
+  (await collect(queryAll({ pk: tenantPk(workspaceId), skPrefix: `${K.TOKEN}#` }))).map(fromItem);
 
-const tokenItem = async (tokenId: string) => (await collect(queryAll({ index: 'gsi1', pk: `TOKENID#${tokenId}` })))[0];
+const tokenItem = async (tokenId: string) => (await collect(queryAll({ index: 'gsi1', pk: `${K.TOKENID}#${tokenId}` })))[0];
 
 /** A token by its id (never its hash or secret), or undefined. */
 export const getToken = async (tokenId: string): Promise<TokenRecord | undefined> => {
@@ -173,7 +172,7 @@ export const revokeToken = async (tokenId: string, now = new Date()): Promise<To
   };
   await transact(
     [
-      updateItem({ pk: item.pk as string, sk: 'TOKEN' }, 'SET revokedAt = :r', setRevoked),
+      updateItem({ pk: item.pk as string, sk: K.TOKEN }, 'SET revokedAt = :r', setRevoked),
       ...record.workspaceIds.flatMap((ws) => [
         updateItem(bindingKey(ws, tokenId), 'SET revokedAt = :r', setRevoked),
         outboxItem(buildEnvelope('auth.token.revoked', tenantOf(ws, record.environment), tokenEventData(revoked), { now })),

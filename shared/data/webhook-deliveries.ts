@@ -9,6 +9,7 @@ import { retryOnConflict } from './retry';
 import { tenantPk } from './keys';
 import { createItem, putItem, transact, updateItem, type Write } from './transact';
 import type { Tenant } from '../domain/auth/tenant';
+import { K } from './registry/registry';
 
 /**
  * Access patterns (all within one subscription's partitions):
@@ -19,13 +20,13 @@ import type { Tenant } from '../domain/auth/tenant';
  * - delivery counters ......... pk=<tenant>#WHSUB#<sub>  sk=DLVCOUNT#<shard>
  * - an attempt's response body . same pk, sk=DLVBODY#<deliveryId>#<attempt, 4 digits>  (own item: never indexed)
  */
-const base = (tenant: Tenant, subscriptionId: string) => tenantPk(tenant, 'WHSUB', subscriptionId);
+const base = (tenant: Tenant, subscriptionId: string) => tenantPk(tenant, K.WHSUB, subscriptionId);
 const key = (d: Pick<Delivery, 'workspaceId' | 'subscriptionId' | 'deliveryId'>) => ({
   pk: base(d.workspaceId, d.subscriptionId),
-  sk: `DLV#${d.deliveryId}`,
+  sk: `${K.DLV}#${d.deliveryId}`,
 });
 const statusIndex = (d: Pick<Delivery, 'workspaceId' | 'subscriptionId' | 'deliveryId'>, status: DeliveryStatus) => ({
-  gsi2pk: `${base(d.workspaceId, d.subscriptionId)}#STATUS#${status}`,
+  gsi2pk: `${base(d.workspaceId, d.subscriptionId)}#${K.STATUS}#${status}`,
   gsi2sk: d.deliveryId,
   gsi1sk: `${status}#${d.deliveryId}`,
 });
@@ -43,7 +44,7 @@ const toItem = (d: Delivery) => ({
   ...key(d),
   type: 'WEBHOOK_DELIVERY',
   ...d,
-  gsi1pk: `${base(d.workspaceId, d.subscriptionId)}#TYPE#${d.eventType}`,
+  gsi1pk: `${base(d.workspaceId, d.subscriptionId)}#${K.TYPE}#${d.eventType}`,
   ...statusIndex(d, d.status),
   ttl: Math.floor(Date.parse(d.createdAt) / 1000) + RETENTION_SECONDS,
 });
@@ -58,7 +59,7 @@ const fromItem = (item: Record<string, unknown>): DeliveryItem => {
  * per status, per event type, per type×status), so a status change is one extra item in its transaction.
  * Concurrent deliveries of a subscription would all update that item, so it is sharded.
  */
-const deliveryCounter = (tenant: Tenant, subscriptionId: string): Counter => ({ pk: base(tenant, subscriptionId), sk: 'DLVCOUNT', shards: 8 });
+const deliveryCounter = (tenant: Tenant, subscriptionId: string): Counter => ({ pk: base(tenant, subscriptionId), sk: K.DLVCOUNT, shards: 8 });
 const totalName = (filter: DeliveryFilter) =>
   filter.eventType ? (filter.status ? `ts:${filter.eventType}:${filter.status}` : `t:${filter.eventType}`) : filter.status ? `s:${filter.status}` : 'total';
 
@@ -187,10 +188,10 @@ export interface DeliveryFilter {
 export const listDeliveries = async (tenant: Tenant, subscriptionId: string, filter: DeliveryFilter, page: PageRequest) => {
   const b = base(tenant, subscriptionId);
   const partition = filter.eventType
-    ? { index: 'gsi1' as const, pk: `${b}#TYPE#${filter.eventType}`, skPrefix: filter.status ? `${filter.status}#` : undefined }
+    ? { index: 'gsi1' as const, pk: `${b}#${K.TYPE}#${filter.eventType}`, skPrefix: filter.status ? `${filter.status}#` : undefined }
     : filter.status
-      ? { index: 'gsi2' as const, pk: `${b}#STATUS#${filter.status}` }
-      : { pk: b, skPrefix: 'DLV#' };
+      ? { index: 'gsi2' as const, pk: `${b}#${K.STATUS}#${filter.status}` }
+      : { pk: b, skPrefix: `${K.DLV}#` };
   const [{ items, nextCursor }, total] = await Promise.all([
     queryPage({ ...partition, newestFirst: true }, page),
     countDeliveries(tenant, subscriptionId, filter),
@@ -205,10 +206,10 @@ export const listDeliveries = async (tenant: Tenant, subscriptionId: string, fil
  */
 export async function* failedDeliveriesBefore(tenant: Tenant, subscriptionId: string, until: Date): AsyncGenerator<DeliveryItem> {
   const bound = (Math.floor(until.getTime() / 1000) + 60).toString(16).padStart(8, '0');
-  for await (const item of queryAll({ index: 'gsi2', pk: `${base(tenant, subscriptionId)}#STATUS#failed`, skBelow: bound })) yield fromItem(item);
+  for await (const item of queryAll({ index: 'gsi2', pk: `${base(tenant, subscriptionId)}#${K.STATUS}#failed`, skBelow: bound })) yield fromItem(item);
 }
 
-const bodyPrefix = (d: Pick<Delivery, 'deliveryId'>) => `DLVBODY#${d.deliveryId}#`;
+const bodyPrefix = (d: Pick<Delivery, 'deliveryId'>) => `${K.DLVBODY}#${d.deliveryId}#`;
 
 /** The first bytes of an attempt's response body, kept beside the delivery as long as it is, written with the attempt. */
 export const responseBodyWrite = (d: Delivery, attemptNumber: number, body: Buffer): Write =>
@@ -236,7 +237,7 @@ export const recentStatuses = async (tenant: Tenant, subscriptionId: string, lim
       TableName: config().TABLE_NAME,
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :dlv)',
       ExpressionAttributeNames: { '#s': 'status' },
-      ExpressionAttributeValues: { ':pk': base(tenant, subscriptionId), ':dlv': 'DLV#' },
+      ExpressionAttributeValues: { ':pk': base(tenant, subscriptionId), ':dlv': `${K.DLV}#` },
       ProjectionExpression: '#s',
       ScanIndexForward: false,
       Limit: limit,
@@ -248,6 +249,6 @@ export const recentStatuses = async (tenant: Tenant, subscriptionId: string, lim
 /** A subscription's deliveries in one status (pending/retrying are the ones the sweeper and deactivation need). */
 export const deliveriesInStatus = async (tenant: Tenant, subscriptionId: string, status: DeliveryStatus): Promise<DeliveryItem[]> => {
   const out: DeliveryItem[] = [];
-  for await (const item of queryAll({ index: 'gsi2', pk: `${base(tenant, subscriptionId)}#STATUS#${status}` })) out.push(fromItem(item));
+  for await (const item of queryAll({ index: 'gsi2', pk: `${base(tenant, subscriptionId)}#${K.STATUS}#${status}` })) out.push(fromItem(item));
   return out;
 };

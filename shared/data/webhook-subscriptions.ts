@@ -18,6 +18,7 @@ import { bump, readCount, type Counter } from './counters';
 import { tenantPk } from './keys';
 import { createItem, deleteItem, transact, updateItem, type Write } from './transact';
 import type { Tenant } from '../domain/auth/tenant';
+import { K } from './registry/registry';
 
 /**
  * Access patterns:
@@ -27,13 +28,13 @@ import type { Tenant } from '../domain/auth/tenant';
  * - one URL per workspace ...... pk=<tenant>#WHURL#<sha256(url)>  sk=WHURL  (uniqueness lock)
  * - subscription count ......... pk=<tenant>  sk=WHSUB_COUNT  (exact, conditionally bounded)
  */
-const key = (tenant: Tenant, id: string) => ({ pk: tenantPk(tenant), sk: `WHSUB#${id}` });
+const key = (tenant: Tenant, id: string) => ({ pk: tenantPk(tenant), sk: `${K.WHSUB}#${id}` });
 const urlLockKey = (tenant: Tenant, url: string) => ({
-  pk: tenantPk(tenant, 'WHURL', createHash('sha256').update(url).digest('hex')),
-  sk: 'WHURL',
+  pk: tenantPk(tenant, K.WHURL, createHash('sha256').update(url).digest('hex')),
+  sk: K.WHURL,
 });
-const subscriptionCounter = (tenant: Tenant): Counter => ({ pk: tenantPk(tenant), sk: 'WHSUB_COUNT' });
-const ALL_SUBSCRIPTIONS = 'WEBHOOK_SUBSCRIPTIONS';
+const subscriptionCounter = (tenant: Tenant): Counter => ({ pk: tenantPk(tenant), sk: K.WHSUB_COUNT });
+const ALL_SUBSCRIPTIONS = K.WEBHOOK_SUBSCRIPTIONS;
 
 const toItem = (s: Subscription) => ({
   ...key(s.workspaceId, s._id),
@@ -85,7 +86,7 @@ export const countSubscriptions = (tenant: Tenant): Promise<number> => readCount
 
 export const listSubscriptions = async (tenant: Tenant, page: PageRequest) => {
   const [{ items, nextCursor }, total] = await Promise.all([
-    queryPage({ pk: tenantPk(tenant), skPrefix: 'WHSUB#' }, page),
+    queryPage({ pk: tenantPk(tenant), skPrefix: `${K.WHSUB}#` }, page),
     countSubscriptions(tenant),
   ]);
   return { subscriptions: items.map(fromItem), total, nextCursor };
@@ -93,7 +94,7 @@ export const listSubscriptions = async (tenant: Tenant, page: PageRequest) => {
 
 /** All of a workspace's subscriptions (at most MAX_SUBSCRIPTIONS). */
 export const tenantSubscriptions = async (tenant: Tenant): Promise<Subscription[]> =>
-  (await collect(queryAll({ pk: tenantPk(tenant), skPrefix: 'WHSUB#' }))).map(fromItem);
+  (await collect(queryAll({ pk: tenantPk(tenant), skPrefix: `${K.WHSUB}#` }))).map(fromItem);
 
 /** Every subscription of every workspace, one page at a time (the sweeper's walk). */
 export async function* everySubscription(): AsyncGenerator<Subscription> {

@@ -9,6 +9,9 @@ import { fromIndexSk, indexSk, tenantPk } from './keys';
 import { collect, queryAll, queryPage, type PageRequest } from './query';
 import { retryOnConflict } from './retry';
 import { createItem, putItem, transact, type Write } from './transact';
+import { K } from './registry/registry';
+import { itemCodec } from './codec';
+import { execution as executionSchema, step as stepSchema } from '../views/workflows';
 
 /**
  * Workflow executions.
@@ -22,14 +25,14 @@ import { createItem, putItem, transact, type Write } from './transact';
  * - completed side effects ... pk=<tenant>#WFX#<id>   sk=EFFECT#<executionId:nodeId:attempt>
  * - totals ................... counter WFXCOUNT (sharded): all, per workflow, per status, per workflow × status
  */
-const DUE = 'WF_DUE';
-const recordKey = (t: Tenant, id: string) => ({ pk: tenantPk(t, 'WFXS'), sk: `X#${id}` });
-const executionPk = (t: Tenant, id: string) => tenantPk(t, 'WFX', id);
-const indexKey = (t: Tenant, id: string) => ({ pk: executionPk(t, id), sk: 'IDX' });
-const stepKey = (t: Tenant, id: string, n: number) => ({ pk: executionPk(t, id), sk: `STEP#${String(n).padStart(6, '0')}` });
-const effectKey = (t: Tenant, id: string, key: string) => ({ pk: executionPk(t, id), sk: `EFFECT#${key}` });
+const DUE = K.WF_DUE;
+const recordKey = (t: Tenant, id: string) => ({ pk: tenantPk(t, K.WFXS), sk: `${K.X}#${id}` });
+const executionPk = (t: Tenant, id: string) => tenantPk(t, K.WFX, id);
+const indexKey = (t: Tenant, id: string) => ({ pk: executionPk(t, id), sk: K.IDX });
+const stepKey = (t: Tenant, id: string, n: number) => ({ pk: executionPk(t, id), sk: `${K.STEP}#${String(n).padStart(6, '0')}` });
+const effectKey = (t: Tenant, id: string, key: string) => ({ pk: executionPk(t, id), sk: `${K.EFFECT}#${key}` });
 
-const counter = (t: Tenant): Counter => ({ pk: tenantPk(t), sk: 'WFXCOUNT', shards: 4 });
+const counter = (t: Tenant): Counter => ({ pk: tenantPk(t), sk: K.WFXCOUNT, shards: 4 });
 
 export interface ExecutionFilter {
   workflowId?: string;
@@ -71,16 +74,16 @@ const items = (e: StoredExecution, messaged: boolean): { record: Record<string, 
       ...recordKey(t, e._id),
       type: 'WF_EXECUTION',
       ...e,
-      gsi1pk: tenantPk(t, 'WFXWF', e.workflowId),
+      gsi1pk: tenantPk(t, K.WFXWF, e.workflowId),
       gsi1sk: e._id,
-      gsi2pk: tenantPk(t, 'WFXST', e.status),
+      gsi2pk: tenantPk(t, K.WFXST, e.status),
       gsi2sk: e._id,
     }),
     index: putItem(encode({
       ...indexKey(t, e._id),
       type: 'WF_EXECUTION_INDEX',
       ...summary,
-      gsi1pk: tenantPk(t, 'WFXWFST', e.workflowId, e.status),
+      gsi1pk: tenantPk(t, K.WFXWFST, e.workflowId, e.status),
       gsi1sk: e._id,
       ...(e.dueAt && !isFinished(e.status) ? { gsi2pk: DUE, gsi2sk: indexSk(e.dueAt, t, e._id), messaged, seq: e.seq } : {}),
     })),
@@ -139,17 +142,17 @@ export const saveExecution = async (before: StoredExecution, after: StoredExecut
   }
 };
 
-const SUMMARY_DROP = ['pk', 'sk', 'type', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'messaged', 'tenant', 'state', 'seq', 'dueAt', 'resumeState'];
-const summaryOf = (item: Record<string, unknown>) => Object.fromEntries(Object.entries(decode(item)).filter(([k]) => !SUMMARY_DROP.includes(k))) as unknown as Execution;
+const decodeSummary = itemCodec(executionSchema);
+const summaryOf = (item: Record<string, unknown>): Execution => decodeSummary(decode(item));
 
 export const listExecutions = async (t: Tenant, filter: ExecutionFilter, page: PageRequest) => {
   const partition = filter.workflowId
     ? filter.status
-      ? { index: 'gsi1' as const, pk: tenantPk(t, 'WFXWFST', filter.workflowId, filter.status) }
-      : { index: 'gsi1' as const, pk: tenantPk(t, 'WFXWF', filter.workflowId) }
+      ? { index: 'gsi1' as const, pk: tenantPk(t, K.WFXWFST, filter.workflowId, filter.status) }
+      : { index: 'gsi1' as const, pk: tenantPk(t, K.WFXWF, filter.workflowId) }
     : filter.status
-      ? { index: 'gsi2' as const, pk: tenantPk(t, 'WFXST', filter.status) }
-      : { pk: tenantPk(t, 'WFXS'), skPrefix: 'X#' };
+      ? { index: 'gsi2' as const, pk: tenantPk(t, K.WFXST, filter.status) }
+      : { pk: tenantPk(t, K.WFXS), skPrefix: `${K.X}#` };
   const [{ items: found, nextCursor }, total] = await Promise.all([
     queryPage({ ...partition, newestFirst: true }, page),
     readCount(counter(t), totalName(filter)),
@@ -161,12 +164,13 @@ export const listExecutions = async (t: Tenant, filter: ExecutionFilter, page: P
  * The steps recorded before `e` was read. A step commits with the record's move past it, so reading the
  * record first and the steps after gives every one of them; later steps are left for the next read.
  */
+const decodeStep: (item: Record<string, unknown>) => Step = itemCodec(stepSchema);
+
 export const listSteps = async (e: StoredExecution): Promise<Step[]> => {
   const before = stepKey(e.tenant, e._id, e.seq).sk;
-  const items = await collect(queryAll({ pk: executionPk(e.tenant, e._id), skPrefix: 'STEP#', consistent: true }));
+  const items = await collect(queryAll({ pk: executionPk(e.tenant, e._id), skPrefix: `${K.STEP}#`, consistent: true }));
   return items.filter((item) => String(item.sk) < before).map((item) => {
-    const { pk: _p, sk: _s, type: _t, ...step } = decode(item);
-    return step as unknown as Step;
+    return decodeStep(decode(item));
   });
 };
 

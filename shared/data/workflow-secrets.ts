@@ -6,9 +6,10 @@ import type { Tenant } from '../domain/auth/tenant';
 import { generateSecret } from '../domain/webhooks/subscription';
 import { tenantPk } from './keys';
 import { createItem, transact } from './transact';
+import { K } from './registry/registry';
 
 /** The workspace's notification secret (pk=<tenant> sk=WFNOTIFY): on_error `notify` signs with it. Made on first use. */
-const key = (t: Tenant) => ({ pk: tenantPk(t), sk: 'WFNOTIFY' });
+const key = (t: Tenant) => ({ pk: tenantPk(t), sk: K.WFNOTIFY });
 
 const read = async (t: Tenant): Promise<string | undefined> =>
   (await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: key(t), ConsistentRead: true }))).Item?.secret as string | undefined;

@@ -9,6 +9,7 @@ import { fromIndexSk, indexSk, tenantPk } from './keys';
 import { lostRace } from './retry';
 import { collect, queryAll, queryPage, type PageRequest } from './query';
 import { createItem, deleteItem, putItem, transact, type Write } from './transact';
+import { K } from './registry/registry';
 
 /**
  * Workflow definitions.
@@ -20,10 +21,10 @@ import { createItem, deleteItem, putItem, transact, type Write } from './transac
  * - total .................... counter `workflows`
  */
 const COUNTER = 'workflows';
-const SCHEDULES = 'WF_SCHEDULES';
-const key = (t: Tenant, id: string) => ({ pk: tenantPk(t, 'WF', id), sk: 'WF' });
-const versionKey = (t: Tenant, id: string, version: number) => ({ pk: tenantPk(t, 'WF', id), sk: `VER#${String(version).padStart(6, '0')}` });
-const triggersPk = (t: Tenant) => tenantPk(t, 'WFTRIG');
+const SCHEDULES = K.WF_SCHEDULES;
+const key = (t: Tenant, id: string) => ({ pk: tenantPk(t, K.WF, id), sk: K.WF });
+const versionKey = (t: Tenant, id: string, version: number) => ({ pk: tenantPk(t, K.WF, id), sk: `${K.VER}#${String(version).padStart(6, '0')}` });
+const triggersPk = (t: Tenant) => tenantPk(t, K.WFTRIG);
 
 /** A stored workflow: the definition, plus its revision and, for an active schedule, its next run. */
 export interface StoredWorkflow {
@@ -62,13 +63,13 @@ export const getVersion = async (t: Tenant, id: string, version: number): Promis
 };
 
 export const listVersions = async (t: Tenant, id: string, page: PageRequest) => {
-  const { items, nextCursor } = await queryPage({ pk: tenantPk(t, 'WF', id), skPrefix: 'VER#', newestFirst: true }, page);
+  const { items, nextCursor } = await queryPage({ pk: tenantPk(t, K.WF, id), skPrefix: `${K.VER}#`, newestFirst: true }, page);
   return { versions: items.map((i) => JSON.parse(i.workflow as string) as Workflow), nextCursor };
 };
 
 export const listWorkflows = async (t: Tenant, page: PageRequest) => {
   const [{ items, nextCursor }, total] = await Promise.all([
-    queryPage({ index: 'gsi1', pk: tenantPk(t, 'WFS'), newestFirst: true }, page),
+    queryPage({ index: 'gsi1', pk: tenantPk(t, K.WFS), newestFirst: true }, page),
     readCounter(t, COUNTER),
   ]);
   return { workflows: items.map((i) => fromItem(i).workflow), total, nextCursor };
@@ -95,7 +96,7 @@ export const saveWorkflow = async (t: Tenant, before: StoredWorkflow | undefined
     ...fields,
     graph: graphOf(after),
     rev,
-    gsi1pk: tenantPk(t, 'WFS'),
+    gsi1pk: tenantPk(t, K.WFS),
     gsi1sk: after._id,
     ...(nextRunAt ? { nextRunAt, gsi2pk: SCHEDULES, gsi2sk: indexSk(nextRunAt, t, after._id) } : {}),
   };

@@ -18,13 +18,14 @@ import { collect, queryAll } from './query';
 import { tenantPk } from './keys';
 import { lostRace, retryOnConflict } from './retry';
 import { createItem, transact, updateItem } from './transact';
+import { K } from './registry/registry';
 
 export { DEFAULT_TIMEZONE } from '../domain/auth/workspace';
 
 /** The workspace item, shared by both modes: pk=<workspace id> sk=WORKSPACE; an update is conditional on the `updatedAt` read. */
-const key = (id: string) => ({ pk: tenantPk(id), sk: 'WORKSPACE' });
+const key = (id: string) => ({ pk: tenantPk(id), sk: K.WORKSPACE });
 
-const toItem = (w: Workspace) => ({ ...key(w._id), type: 'WORKSPACE', gsi1pk: 'WORKSPACES', gsi1sk: w._id, ...w });
+const toItem = (w: Workspace) => ({ ...key(w._id), type: 'WORKSPACE', gsi1pk: K.WORKSPACES, gsi1sk: w._id, ...w });
 
 /** Items written before a setting existed read as its default. */
 const fromItem = (item: Record<string, unknown>): Workspace => {
@@ -65,7 +66,7 @@ export const getWorkspaces = async (ids: readonly string[]): Promise<Workspace[]
   (await batchGet(ids.map(key), { consistent: false })).map(fromItem);
 
 export const listWorkspaces = async (): Promise<Workspace[]> =>
-  (await collect(queryAll({ index: 'gsi1', pk: 'WORKSPACES' }))).map(fromItem);
+  (await collect(queryAll({ index: 'gsi1', pk: K.WORKSPACES }))).map(fromItem);
 
 const SETTINGS = ['name', 'timezone', 'locale', 'businessHours'] as const;
 

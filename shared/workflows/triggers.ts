@@ -9,6 +9,7 @@ import { MAX_CAUSAL_DEPTH, type Execution } from '../domain/workflows/execution'
 import { matchesAny } from '../domain/webhooks/event-patterns';
 import type { Tenant } from '../domain/auth/tenant';
 import { startExecution } from './start';
+import { K } from '../data/registry/registry';
 
 /** Dedupe guards live a week, longer than any redelivery of the event or schedule tick they guard. */
 const guardTtl = (now: Date) => Math.floor(now.getTime() / 1000) + 7 * 24 * 3600;
@@ -42,7 +43,7 @@ export const onEvent = async (envelope: EventEnvelope, now = new Date()): Promis
     const found = await getWorkflow(t, workflowId);
     if (!found?.workflow.active) continue;
     const trigger = { type: 'event' as const, eventId: envelope.eventId, payload: envelope.data };
-    const run = await startExecution(t, found.workflow, trigger, { depth, now, guard: guard(t, 'WFEVT', envelope.eventId, workflowId, now) });
+    const run = await startExecution(t, found.workflow, trigger, { depth, now, guard: guard(t, K.WFEVT, envelope.eventId, workflowId, now) });
     if (run) started++;
   }
   return started;
@@ -58,7 +59,7 @@ export const runDueSchedules = async (now: Date, batch = 100): Promise<number> =
     const s = await getWorkflow(tenant, id);
     if (!s?.nextRunAt || !s.workflow.active || Date.parse(s.nextRunAt) > now.getTime()) continue;
     const trigger = { type: 'schedule' as const, payload: { scheduledAt: s.nextRunAt } };
-    if (await startExecution(tenant, s.workflow, trigger, { depth: 1, now, guard: guard(tenant, 'WFSCHED', id, s.nextRunAt, now) })) started++;
+    if (await startExecution(tenant, s.workflow, trigger, { depth: 1, now, guard: guard(tenant, K.WFSCHED, id, s.nextRunAt, now) })) started++;
     await saveWorkflow(tenant, s, s.workflow, [], nextRunAt(s.workflow.trigger, now)).catch((error: unknown) =>
       log.warn('schedule not advanced (changed meanwhile)', { tenant, workflowId: id, error: String(error) }),
     );

@@ -6,6 +6,7 @@ import { isObjectId } from '../../ids';
 import { admitRequest, findToken } from '../../data/tokens';
 import { countIn, increment } from '../../data/rate-limits';
 import { header, stateOf, type HttpMiddleware } from '../state';
+import { K } from '../../data/registry/registry';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
@@ -44,7 +45,7 @@ export const authenticate = (opts: { workspace: boolean }): HttpMiddleware => ({
 
     const found = admission?.found && hash && sameHash(admission.token.hash, hash) ? admission : undefined;
     if (!found || tokenState(found.token, state.now) !== 'active') {
-      const failures = `AUTHFAIL#${event.requestContext?.http?.sourceIp ?? 'unknown'}`;
+      const failures = `${K.AUTHFAIL}#${event.requestContext?.http?.sourceIp ?? 'unknown'}`;
       if ((await countIn(failures, window)) >= config().AUTH_FAILURE_LIMIT) {
         throw new TooManyRequestsError(secondsUntil(window.end, state.now), 'Too many failed authentication attempts from this address');
       }

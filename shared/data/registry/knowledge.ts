@@ -1,0 +1,31 @@
+import { entity } from './define';
+
+export const article = entity({
+  name: 'Knowledge-base article',
+  about: 'An article (versioned) and its summary in the newest-first list.',
+  prefixes: ['KBART', 'ARTICLE', 'KBARTS'],
+  keys: { pk: '<tenant>#KBART#<id> | <tenant>#KBARTS', sk: 'ARTICLE | <id>' },
+  patterns: [
+    { read: 'article by id', by: 'pk=<tenant>#KBART#<id> sk=ARTICLE' },
+    { read: 'articles, newest first', by: 'pk=<tenant>#KBARTS' },
+  ],
+});
+
+export const searchIndex = entity({
+  name: 'Knowledge-base search index',
+  about: 'What the index holds of each published article, and a log of changes numbered by the head.',
+  prefixes: ['KBIDX', 'HEAD', 'DOC', 'CHG'],
+  keys: { pk: '<tenant>#KBIDX', sk: 'HEAD | DOC#<article id> | CHG#<seq, 12 digits>' },
+  patterns: [
+    { read: 'indexed articles', by: 'pk=<tenant>#KBIDX sk begins_with DOC#' },
+    { read: 'changes since a seq', by: 'pk=<tenant>#KBIDX sk between CHG#<from> and CHG#<to>' },
+  ],
+});
+
+export const ai = entity({
+  name: 'AI settings and answers',
+  about: 'The tenant\'s AI settings, and a guard so that a message is answered once.',
+  prefixes: ['AI_SETTINGS', 'AIANSWER'],
+  keys: { pk: '<tenant> | <tenant>#AIANSWER#<message id>', sk: 'AI_SETTINGS | AIANSWER' },
+  patterns: [{ read: 'AI settings', by: 'pk=<tenant> sk=AI_SETTINGS' }],
+});

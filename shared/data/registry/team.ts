@@ -1,0 +1,21 @@
+import { entity } from './define';
+
+export const member = entity({
+  name: 'Member',
+  about: 'A member of the workspace (versioned); removal unassigns their conversations through a sparse index.',
+  prefixes: ['MEMBER', 'MEMBERLIST', 'MEMBERUNASSIGN'],
+  keys: { pk: '<tenant>#MEMBER#<id>', sk: 'MEMBER', gsi1pk: 'MEMBERUNASSIGN', gsi1sk: '<removedAt>#<tenant>#<id>' },
+  patterns: [
+    { read: 'member by id', by: 'pk=<tenant>#MEMBER#<id> sk=MEMBER' },
+    { read: 'a list of members', by: 'pk=<tenant>#MEMBERLIST#<list>' },
+    { read: 'removed members still to unassign', by: 'gsi1pk=MEMBERUNASSIGN gsi1sk < now', index: 'gsi1' },
+  ],
+});
+
+export const memberEmail = entity({
+  name: 'Member email claim',
+  about: 'Holds an email for one member while that member is not removed.',
+  prefixes: ['MEMBEREMAIL', 'EMAIL'],
+  keys: { pk: '<tenant>#MEMBEREMAIL#<lower-case email>', sk: 'EMAIL' },
+  patterns: [{ read: 'member by email', by: 'pk=<tenant>#MEMBEREMAIL#<email> sk=EMAIL' }],
+});

@@ -1,0 +1,60 @@
+import { entity } from './define';
+
+export const workspace = entity({
+  name: 'Workspace',
+  about: 'A workspace; its partition `<tenant>` also holds the tenant-wide singletons and small collections below.',
+  prefixes: ['WS', 'WORKSPACE', 'WORKSPACES'],
+  keys: { pk: 'WS#<tenant>', sk: 'WORKSPACE', gsi1pk: 'WORKSPACES', gsi1sk: '<workspace id>' },
+  patterns: [
+    { read: 'workspace by id', by: 'pk=<tenant> sk=WORKSPACE' },
+    { read: 'all workspaces', by: 'gsi1pk=WORKSPACES', index: 'gsi1' },
+  ],
+});
+
+export const counter = entity({
+  name: 'Counter',
+  about: 'An exact per-tenant counter (optionally sharded: `#<shard>` appended) or a sequence of numbers.',
+  prefixes: ['COUNTER', 'SEQUENCE'],
+  keys: { pk: '<tenant>', sk: 'COUNTER#<name>[#<shard>] | SEQUENCE#<name>' },
+  patterns: [
+    { read: 'a counter', by: 'pk=<tenant> sk=COUNTER#<name>' },
+    { read: 'a sharded counter', by: 'pk=<tenant> sk begins_with COUNTER#<name>#' },
+    { read: 'next number of a sequence', by: 'pk=<tenant> sk=SEQUENCE#<name> (UpdateItem ADD)' },
+  ],
+});
+
+export const token = entity({
+  name: 'Token',
+  about: 'An API token, found by the hash of its secret; its binding lists it under its workspace.',
+  prefixes: ['TOKEN', 'TOKENID'],
+  keys: { pk: 'TOKEN#<sha256> | <tenant>', sk: 'TOKEN | TOKEN#<token id>', gsi1pk: 'TOKENID#<token id>', gsi1sk: 'TOKEN' },
+  patterns: [
+    { read: 'token by hash', by: 'pk=TOKEN#<sha256> sk=TOKEN' },
+    { read: 'token by id', by: 'gsi1pk=TOKENID#<token id>', index: 'gsi1' },
+    { read: 'tokens of a workspace', by: 'pk=<tenant> sk begins_with TOKEN#' },
+  ],
+});
+
+export const idempotency = entity({
+  name: 'Idempotency record',
+  about: 'The answer recorded for an `Idempotency-Key`, its large body gzipped in chunks (TTL).',
+  prefixes: ['IDEM', 'BODY'],
+  keys: { pk: '<tenant>#IDEM#<token id>#<sha256 of key>', sk: 'IDEM | BODY#<n, 3 digits>' },
+  patterns: [{ read: 'record and body chunks', by: 'pk=<tenant>#IDEM#<token id>#<sha256 of key>' }],
+});
+
+export const rateLimit = entity({
+  name: 'Rate-limit window',
+  about: 'A count of one subject in one fixed window (TTL); a failed authentication counts per source IP.',
+  prefixes: ['RL', 'AUTHFAIL'],
+  keys: { pk: 'RL#<subject>#<window start>', sk: 'RL' },
+  patterns: [{ read: 'count of a window', by: 'pk=RL#<subject>#<window start> sk=RL, subject AUTHFAIL#<source ip>' }],
+});
+
+export const outboxEvent = entity({
+  name: 'Outbox event',
+  about: 'An event written in the transaction of its change; the table stream forwards it to the bus (TTL).',
+  prefixes: ['EVT', 'EVENT'],
+  keys: { pk: 'EVT#<event id>', sk: 'EVENT' },
+  patterns: [{ read: 'event body', by: 'pk=EVT#<event id> sk=EVENT' }],
+});

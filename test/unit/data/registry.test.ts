@@ -1,0 +1,54 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { entities, K } from '../../../shared/data/registry/registry';
+
+const root = resolve(import.meta.dirname, '..', '..', '..');
+const declared: string[] = entities.flatMap((e): readonly string[] => e.prefixes);
+const KEY_ATTRIBUTES = new Set(['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'skPrefix']);
+/** Text that spells a key segment: an upper-case word joined to `#` on either side. */
+const SPELLED_SEGMENT = /(^|#)[A-Z][A-Z0-9_]*#|#[A-Z][A-Z0-9_]*(#|$)/;
+
+const sources = (dir: string): string[] =>
+  readdirSync(join(root, dir), { withFileTypes: true }).flatMap((d) =>
+    d.isDirectory() ? sources(join(dir, d.name)) : d.name.endsWith('.ts') ? [join(dir, d.name)] : [],
+  );
+
+/** Literal text the code (not its comments) uses as a key, or a part of one, in `file`. */
+const spelledKeys = (file: string): string[] => {
+  const source = ts.createSourceFile(file, readFileSync(join(root, file), 'utf8'), ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const bare = (n: ts.Node) => (ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n)) && /^[A-Z][A-Z0-9_]+$/.test(n.text);
+  const visit = (n: ts.Node): void => {
+    if (ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n) || ts.isTemplateHead(n) || ts.isTemplateMiddle(n) || ts.isTemplateTail(n)) {
+      if (SPELLED_SEGMENT.test(n.text)) found.push(n.text);
+    }
+    if (ts.isPropertyAssignment(n) && KEY_ATTRIBUTES.has(n.name.getText(source)) && bare(n.initializer)) found.push(n.initializer.getText(source));
+    if (ts.isCallExpression(n) && n.expression.getText(source) === 'tenantPk') found.push(...n.arguments.filter(bare).map((a) => a.getText(source)));
+    ts.forEachChild(n, visit);
+  };
+  visit(source);
+  return found.map((text) => `${file}: ${text}`);
+};
+
+describe('the key registry', () => {
+  it('declares each key segment once', () => {
+    expect(declared.filter((p, i) => declared.indexOf(p) !== i)).toEqual([]);
+    expect(Object.keys(K).sort()).toEqual([...declared].sort());
+  });
+
+  it('shows every declared segment in a key shape or access pattern, and declares every segment they show', () => {
+    const shapes = entities.flatMap((e) => [...Object.values(e.keys), ...e.patterns.map((p) => p.by)]);
+    const literal = (shape: string) => shape.replace(/\([^)]*\)|<[^>]*>[A-Z]*/g, ' ');
+    const shown = new Set(shapes.flatMap((s) => literal(s).match(/\b[A-Z][A-Z0-9_]*\b/g) ?? []));
+    expect(declared.filter((p) => !shown.has(p))).toEqual([]);
+    expect([...shown].filter((p) => !declared.includes(p))).toEqual([]);
+  });
+
+  it('is the only place that spells a key segment: repositories, services and the IAM grants build keys from it', () => {
+    const files = [...sources('shared'), ...sources('infra/wiring'), ...sources('infra/local')].filter((f) => !f.startsWith(join('shared', 'data', 'registry')));
+    expect(files.length).toBeGreaterThan(100);
+    expect(files.flatMap(spelledKeys).map((f) => relative('.', f))).toEqual([]);
+  });
+});
