@@ -1,3 +1,4 @@
+import type { Tenant } from '../domain/auth/tenant';
 import type { SandboxConfig } from '../domain/channels/account';
 import { tenantPk } from '../data/keys';
 import { updateItem } from '../data/transact';
@@ -9,7 +10,7 @@ import type { Provider } from './provider';
  * sk=<key>, whose `sends` counter is bumped in the same transaction that records the send: a send is
  * committed once or not at all, so `sends` is exactly the number of times the provider accepted it.
  */
-export const sandboxLogKey = (tenant: string, channelId: string, key: string) => ({ pk: tenantPk(tenant, 'SANDBOX', channelId), sk: key });
+export const sandboxLogKey = (tenant: Tenant, channelId: string, key: string) => ({ pk: tenantPk(tenant, 'SANDBOX', channelId), sk: key });
 
 export const sandboxProvider: Provider = {
   send: async (account, _secrets, outbound) => {

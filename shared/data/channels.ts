@@ -1,3 +1,4 @@
+import type { Tenant } from '../domain/auth/tenant';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
@@ -19,7 +20,7 @@ import { versionedUpdate } from './versioned';
  * workspace counter `channels`. The secrets are one sealed attribute (`sealedSecrets`), bound to the
  * tenant and the account id; no read path returns it.
  */
-export const channelKey = (ws: string, id: string) => ({ pk: tenantPk(ws), sk: `CHANNEL#${id}` });
+export const channelKey = (ws: Tenant, id: string) => ({ pk: tenantPk(ws), sk: `CHANNEL#${id}` });
 const key = channelKey;
 const COUNTER = 'channels';
 
@@ -27,13 +28,13 @@ const FIELDS = ['_id', 'name', 'status', 'config', 'ratePerSecond', 'secretNames
 /** The item's `type` names the entity (CHANNEL); the account's own type is stored as `channelType`. */
 const fromItem = (item: Record<string, unknown>): Account =>
   ({ _id: item._id, type: item.channelType, ...Object.fromEntries(FIELDS.map((f) => [f, item[f] ?? null])) }) as unknown as Account;
-const toItem = (ws: string, a: Account, sealedSecrets: string) => {
+const toItem = (ws: Tenant, a: Account, sealedSecrets: string) => {
   const { type, ...fields } = a;
   return { ...key(ws, a._id), type: 'CHANNEL', channelType: type, version: 1, ...fields, sealedSecrets };
 };
 
-const sealContext = (ws: string, id: string) => ({ workspace: ws, channel: id });
-const seal = (ws: string, id: string, secrets: Secrets) => secretBox().seal(JSON.stringify(secrets), sealContext(ws, id));
+const sealContext = (ws: Tenant, id: string) => ({ workspace: ws, channel: id });
+const seal = (ws: Tenant, id: string, secrets: Secrets) => secretBox().seal(JSON.stringify(secrets), sealContext(ws, id));
 
 interface Stored {
   account: Account;
@@ -41,37 +42,37 @@ interface Stored {
   sealed: string;
 }
 
-const readStored = async (ws: string, id: string): Promise<Stored | undefined> => {
+const readStored = async (ws: Tenant, id: string): Promise<Stored | undefined> => {
   const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: key(ws, id), ConsistentRead: true }));
   return Item ? { account: fromItem(Item), version: Item.version as number, sealed: Item.sealedSecrets as string } : undefined;
 };
 
-const requireStored = async (ws: string, id: string): Promise<Stored> => {
+const requireStored = async (ws: Tenant, id: string): Promise<Stored> => {
   const stored = await readStored(ws, id);
   if (!stored) throw new NotFoundError('Channel');
   return stored;
 };
 
-export const getChannel = async (ws: string, id: string): Promise<Account | undefined> => (await readStored(ws, id))?.account;
-export const requireChannel = async (ws: string, id: string): Promise<Account> => (await requireStored(ws, id)).account;
+export const getChannel = async (ws: Tenant, id: string): Promise<Account | undefined> => (await readStored(ws, id))?.account;
+export const requireChannel = async (ws: Tenant, id: string): Promise<Account> => (await requireStored(ws, id)).account;
 
 /** The account with its secrets opened: for the code that talks to its provider, never for a response. */
-export const channelWithSecrets = async (ws: string, id: string): Promise<{ account: Account; secrets: Secrets } | undefined> => {
+export const channelWithSecrets = async (ws: Tenant, id: string): Promise<{ account: Account; secrets: Secrets } | undefined> => {
   const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: key(ws, id), ConsistentRead: true }));
   return Item && openChannel(ws, Item);
 };
 
 /** A channel item read by the caller (at `channelKey`), with its secrets opened. */
-export const openChannel = async (ws: string, item: Record<string, unknown>): Promise<{ account: Account; secrets: Secrets }> => {
+export const openChannel = async (ws: Tenant, item: Record<string, unknown>): Promise<{ account: Account; secrets: Secrets }> => {
   const account = fromItem(item);
   return { account, secrets: JSON.parse(await secretBox().open(item.sealedSecrets as string, sealContext(ws, account._id))) as Secrets };
 };
 
-const event = (type: Parameters<typeof buildEnvelope>[0], ws: string, account: Account, now: Date, changes?: ReturnType<typeof diff>) =>
+const event = (type: Parameters<typeof buildEnvelope>[0], ws: Tenant, account: Account, now: Date, changes?: ReturnType<typeof diff>) =>
   outboxItem(buildEnvelope(type, ws, { account }, { changes, now }));
 
 /** Creates a connected account; returns it with its signing secret, which the caller shows once. */
-export const createChannel = async (ws: string, input: CreateChannel, now: Date): Promise<{ account: Account; signingSecret: string }> => {
+export const createChannel = async (ws: Tenant, input: CreateChannel, now: Date): Promise<{ account: Account; signingSecret: string }> => {
   const { account, secrets } = newAccount(objectId(now.getTime()), input, now);
   await transact([
     createItem(toItem(ws, account, await seal(ws, account._id, secrets))),
@@ -81,19 +82,19 @@ export const createChannel = async (ws: string, input: CreateChannel, now: Date)
   return { account, signingSecret: secrets.signingSecret! };
 };
 
-export const listChannels = async (ws: string, page: PageRequest) => {
+export const listChannels = async (ws: Tenant, page: PageRequest) => {
   const [{ items, nextCursor }, total] = await Promise.all([queryPage({ pk: tenantPk(ws), skPrefix: 'CHANNEL#' }, page), readCounter(ws, COUNTER)]);
   return { channels: items.map(fromItem), total, nextCursor };
 };
 
-const versioned = (ws: string, stored: Stored, after: Account, extra: Record<string, unknown> = {}): Write =>
+const versioned = (ws: Tenant, stored: Stored, after: Account, extra: Record<string, unknown> = {}): Write =>
   versionedUpdate(key(ws, after._id), stored.version, stored.account, after, { set: extra });
 
 /**
  * A PATCH; secrets given replace those of the same name, re-sealed. Nothing changed: no write, no event.
  * `check` vets the account as it would be saved (e.g. its target address) before anything is written.
  */
-export const updateChannel = (ws: string, id: string, patch: UpdateChannel, now: Date, check: (after: Account) => Promise<void>): Promise<Account> =>
+export const updateChannel = (ws: Tenant, id: string, patch: UpdateChannel, now: Date, check: (after: Account) => Promise<void>): Promise<Account> =>
   retryOnConflict(async () => {
     const stored = await requireStored(ws, id);
     const current = JSON.parse(await secretBox().open(stored.sealed, sealContext(ws, id))) as Secrets;
@@ -106,7 +107,7 @@ export const updateChannel = (ws: string, id: string, patch: UpdateChannel, now:
     return next.account;
   });
 
-export const changeChannelStatus = (ws: string, id: string, action: AccountAction, now: Date): Promise<Account> =>
+export const changeChannelStatus = (ws: Tenant, id: string, action: AccountAction, now: Date): Promise<Account> =>
   retryOnConflict(async () => {
     const stored = await requireStored(ws, id);
     const after = transition(stored.account, action, now);
@@ -116,7 +117,7 @@ export const changeChannelStatus = (ws: string, id: string, action: AccountActio
   });
 
 /** Marks a connected account `error` (a provider refused its credentials); a no-op when it is not connected. */
-export const markChannelErrored = (ws: string, id: string, reason: string, now: Date): Promise<void> =>
+export const markChannelErrored = (ws: Tenant, id: string, reason: string, now: Date): Promise<void> =>
   retryOnConflict(async () => {
     const stored = await readStored(ws, id);
     if (!stored || stored.account.status !== 'connected') return;
@@ -124,7 +125,7 @@ export const markChannelErrored = (ws: string, id: string, reason: string, now: 
     await transact([versioned(ws, stored, after), event('channel.account.errored', ws, after, now, diff({ status: stored.account.status }, { status: after.status }))], lostRace);
   });
 
-export const deleteChannel = (ws: string, id: string, now: Date): Promise<Account> =>
+export const deleteChannel = (ws: Tenant, id: string, now: Date): Promise<Account> =>
   retryOnConflict(async () => {
     const stored = await requireStored(ws, id);
     await transact(
@@ -139,5 +140,5 @@ export const deleteChannel = (ws: string, id: string, now: Date): Promise<Accoun
   });
 
 /** A condition that the account exists, for writes that name it (a conversation, a broadcast). */
-export const channelExists = (ws: string, id: string, onFail: () => Error): Write =>
+export const channelExists = (ws: Tenant, id: string, onFail: () => Error): Write =>
   conditionCheck(key(ws, id), { condition: 'attribute_exists(pk)', onFail });

@@ -1,3 +1,4 @@
+import type { Tenant } from '../domain/auth/tenant';
 import { ValidationError } from '../domain/errors';
 import { conversationKey, customerKey, leadKey } from './entity-keys';
 import { activeMemberCheck } from './members';
@@ -18,7 +19,7 @@ const NAMES = { customerId: 'customer', conversationId: 'conversation', leadId: 
  * links to exist in this workspace (another workspace's id is simply unknown), and that its assignee is an
  * active member: 422 on the field otherwise. Only links set to an id are checked; pass only the links that change.
  */
-export const linkChecks = (ws: string, links: Links): Write[] => [
+export const linkChecks = (ws: Tenant, links: Links): Write[] => [
   ...(Object.keys(KEYS) as (keyof typeof KEYS)[]).flatMap((field) => {
     const id = links[field];
     if (!id) return [];

@@ -1,18 +1,19 @@
+import type { Tenant } from '../domain/auth/tenant';
 import { tenantPk } from './keys';
 
 /**
  * Keys of the workspace entities that more than one area touches: tags reach into conversations,
  * customers and leads, merges move conversations, CRM links to customers and conversations. Every key starts with the owning tenant.
  */
-export const customerKey = (workspaceId: string, id: string) => ({ pk: tenantPk(workspaceId, 'CUSTOMER', id), sk: 'CUSTOMER' });
-export const conversationKey = (workspaceId: string, id: string) => ({ pk: tenantPk(workspaceId, 'CONV', id), sk: 'CONVERSATION' });
-export const leadKey = (workspaceId: string, id: string) => ({ pk: tenantPk(workspaceId, 'LEAD', id), sk: 'LEAD' });
-export const tagKey = (workspaceId: string, id: string) => ({ pk: tenantPk(workspaceId, 'TAG', id), sk: 'TAG' });
+export const customerKey = (workspaceId: Tenant, id: string) => ({ pk: tenantPk(workspaceId, 'CUSTOMER', id), sk: 'CUSTOMER' });
+export const conversationKey = (workspaceId: Tenant, id: string) => ({ pk: tenantPk(workspaceId, 'CONV', id), sk: 'CONVERSATION' });
+export const leadKey = (workspaceId: Tenant, id: string) => ({ pk: tenantPk(workspaceId, 'LEAD', id), sk: 'LEAD' });
+export const tagKey = (workspaceId: Tenant, id: string) => ({ pk: tenantPk(workspaceId, 'TAG', id), sk: 'TAG' });
 
 export type TaggableType = 'conversation' | 'customer' | 'lead';
 
 /** One item per (tag, entity): lists entities by tag in O(page). */
-export const tagLinkKey = (workspaceId: string, tagId: string, type: TaggableType, entityId: string) => ({
+export const tagLinkKey = (workspaceId: Tenant, tagId: string, type: TaggableType, entityId: string) => ({
   pk: tenantPk(workspaceId, 'TAGGED', tagId),
   sk: `${type}#${entityId}`,
 });

@@ -3,7 +3,7 @@
  * `<tenant>#<part>#<part>…`, so a request scoped to one tenant (a workspace in one mode, see
  * `tenantOf`) cannot address another's data, or the other mode's, by construction.
  */
-import type { Tenant } from '../domain/auth/tenant';
+import { storedTenant, type Tenant } from '../domain/auth/tenant';
 
 /** A partition key of the tenant: the tenant alone, or the tenant followed by `parts`. */
 export const tenantPk = (tenant: Tenant, ...parts: string[]): string => ['WS', tenant, ...parts].join('#');
@@ -16,5 +16,5 @@ export const indexSk = (order: string, tenant: Tenant, id: string): string => `$
 
 export const fromIndexSk = (sk: string): { tenant: Tenant; id: string } => {
   const [, tenant, id] = sk.split('#');
-  return { tenant: tenant!, id: id! };
+  return { tenant: storedTenant(tenant!), id: id! };
 };

@@ -1,3 +1,4 @@
+import type { Tenant } from '../domain/auth/tenant';
 import { ValidationError } from '../domain/errors';
 import { leadListSource, leadStatusParts, type LeadFilters } from '../domain/crm/lead-lists';
 import { stayView, type StageStay } from '../domain/crm/lead';
@@ -11,14 +12,14 @@ import { queryPage, type PageRequest } from './query';
 import { taggedCounter } from './tag-links';
 
 /** A stage filter given with its pipeline must name one of that pipeline's stages (422 otherwise). */
-const checkStageOfPipeline = async (ws: string, f: LeadFilters) => {
+const checkStageOfPipeline = async (ws: Tenant, f: LeadFilters) => {
   if (!f.pipelineId || !f.stageId) return;
   const stored = await getPipeline(ws, f.pipelineId);
   if (stored && !stageOf(stored.pipeline, f.stageId)) throw new ValidationError([{ path: 'stageId', message: 'Not a stage of this pipeline' }]);
 };
 
 /** One page of the list a filter selects: O(limit) reads with a cursor, and an O(1) exact total. */
-export const listLeads = async (ws: string, filters: LeadFilters, page: PageRequest) => {
+export const listLeads = async (ws: Tenant, filters: LeadFilters, page: PageRequest) => {
   const source = leadListSource(filters);
   await checkStageOfPipeline(ws, filters);
   const { ids, total, nextCursor } =
@@ -32,7 +33,7 @@ export const listLeads = async (ws: string, filters: LeadFilters, page: PageRequ
 };
 
 /** A lead's stays, oldest first, with an exact total (the lead counts them). */
-export const stageHistory = async (ws: string, id: string, page: PageRequest): Promise<{ history: StageStay[]; total: number; nextCursor?: string }> => {
+export const stageHistory = async (ws: Tenant, id: string, page: PageRequest): Promise<{ history: StageStay[]; total: number; nextCursor?: string }> => {
   const { stays } = await requireLead(ws, id);
   const result = await queryPage({ pk: leadKey(ws, id).pk, skPrefix: 'STAY#' }, page);
   const history = result.items.map((s) =>

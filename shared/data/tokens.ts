@@ -21,7 +21,7 @@ import { tenantPk } from './keys';
 import { createItem, transact, updateItem } from './transact';
 
 const mainKey = (hash: string) => ({ pk: `TOKEN#${hash}`, sk: 'TOKEN' });
-const bindingKey = (workspaceId: string, tokenId: string) => ({ pk: tenantPk(workspaceId), sk: `TOKEN#${tokenId}` });
+const bindingKey = (workspaceId: string, tokenId: string) => ({ pk: tenantPk(tenantOf(workspaceId, 'live')), sk: `TOKEN#${tokenId}` });
 
 const fromItem = (item: Record<string, unknown>): TokenRecord => {
   const { _id, name, prefix, environment, scopes, workspaceIds, createdAt, expiresAt, revokedAt } =
@@ -151,7 +151,7 @@ export const findToken = async (hash: string, req: Omit<AdmissionRequest, 'limit
 };
 
 export const listTokens = async (workspaceId: string): Promise<TokenRecord[]> =>
-  (await collect(queryAll({ pk: tenantPk(workspaceId), skPrefix: 'TOKEN#' }))).map(fromItem);
+  (await collect(queryAll({ pk: tenantPk(tenantOf(workspaceId, 'live')), skPrefix: 'TOKEN#' }))).map(fromItem);
 
 const tokenItem = async (tokenId: string) => (await collect(queryAll({ index: 'gsi1', pk: `TOKENID#${tokenId}` })))[0];
 
