@@ -15,8 +15,13 @@ const TEST_SUFFIX = '~test';
 export const tenantOf = (workspaceId: string, mode: TokenEnvironment): Tenant =>
   (mode === 'live' ? workspaceId : `${workspaceId}${TEST_SUFFIX}`) as Tenant;
 
-/** A tenant read back from where one was stored whole (a key, an index value, a queue message). */
-export const storedTenant = (stored: string): Tenant => stored as Tenant;
+const STORED = /^[0-9a-f]{24}(~test)?$/;
+
+/** A tenant read back from where one was stored whole (an index sort key); anything else there is corrupt data. */
+export const storedTenant = (stored: string): Tenant => {
+  if (!STORED.test(stored)) throw new Error(`not a stored tenant: ${JSON.stringify(stored)}`);
+  return stored as Tenant;
+};
 
 /** What users see of a tenant: the real workspace id and whether it is live (Stripe's `livemode`). */
 export const tenantParts = (tenant: Tenant): { workspaceId: string; livemode: boolean } =>

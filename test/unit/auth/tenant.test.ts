@@ -51,4 +51,10 @@ describe('the tenant type (checked by `tsc`: an unused `@ts-expect-error` fails 
     expect(spelled).toBe(tenantOf(workspaceId, 'test'));
     expect(fromIndexSk(indexSk('2026-01-01T00:00:00.000Z', tenantOf(workspaceId, 'test'), 'x')).tenant).toBe(spelled);
   });
+
+  it('reads back from a stored key only what tenantOf can make, refusing anything else as corrupt', () => {
+    for (const stored of ['ws1', workspaceId.toUpperCase(), `${workspaceId}~live`, `${workspaceId}~test~test`, '']) {
+      expect(() => fromIndexSk(`2026-01-01T00:00:00.000Z#${stored}#x`)).toThrow('not a stored tenant');
+    }
+  });
 });
