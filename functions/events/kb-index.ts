@@ -9,7 +9,7 @@ import { recordArticle } from '../../shared/data/kb-index';
  * redelivered events harmless: each one re-records the latest state.
  */
 export const handler = outboxHandler(async ({ envelope }) => {
-  const ws = envelopeTenant(envelope);
+  const tenant = envelopeTenant(envelope);
   const articleId = (envelope.data.article as { _id: string })._id;
-  await recordArticle(ws, articleId, async () => (await readArticle(ws, articleId))?.article);
+  await recordArticle(tenant, articleId, async () => (await readArticle(tenant, articleId))?.article);
 });

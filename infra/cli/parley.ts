@@ -121,20 +121,20 @@ memberLeaf(
     .option('--role <role>', `one of ${Role.options.join(', ')}`, 'agent'),
 ).action(
   run(async (opts: Common & { workspace: string; test?: boolean; email: string; name?: string; role: string }) => {
-    const ws = await memberTenant(opts);
+    const tenant = await memberTenant(opts);
     const input = { email: parse(Email, opts.email, '--email'), name: opts.name, role: parse(Role, opts.role, '--role') };
-    const invited = await addMember(ws, input, new Date());
+    const invited = await addMember(tenant, input, new Date());
     print(opts, { member: invited }, `Invited ${memberLine(invited)}`);
   }),
 );
 memberLeaf(member.command('list').description("list a workspace's members").option('--status <status>', `one of ${MemberStatus.options.join(', ')}`)).action(
   run(async (opts: Common & { workspace: string; test?: boolean; status?: string }) => {
-    const ws = await memberTenant(opts);
+    const tenant = await memberTenant(opts);
     const status = opts.status === undefined ? undefined : parse(MemberStatus, opts.status, '--status');
     const members: Member[] = [];
     let cursor: string | undefined;
     do {
-      const page = await listMembers(ws, { status }, { limit: 100, cursor });
+      const page = await listMembers(tenant, { status }, { limit: 100, cursor });
       members.push(...page.members);
       cursor = page.nextCursor;
     } while (cursor);
@@ -143,10 +143,10 @@ memberLeaf(member.command('list').description("list a workspace's members").opti
 );
 memberLeaf(member.command('role').description("change a member's role").argument('<memberId>').requiredOption('--role <role>', `one of ${Role.options.join(', ')}`)).action(
   run(async (id: string, opts: Common & { workspace: string; test?: boolean; role: string }) => {
-    const ws = await memberTenant(opts);
+    const tenant = await memberTenant(opts);
     const role = parse(Role, opts.role, '--role');
     const now = new Date();
-    const changed = await mutateMember(ws, parse(z.string().regex(OBJECT_ID, 'Must be a 24-character hex member id'), id, '<memberId>'), (m) => changeRole(m, role, now), now);
+    const changed = await mutateMember(tenant, parse(z.string().regex(OBJECT_ID, 'Must be a 24-character hex member id'), id, '<memberId>'), (m) => changeRole(m, role, now), now);
     print(opts, { member: changed }, `Member ${memberLine(changed)}`);
   }),
 );

@@ -5,22 +5,22 @@ import { createTask } from '../../shared/data/tasks';
 import type { Tenant } from '../../shared/domain/auth/tenant';
 
 /** A default pipeline with a few leads across its stages, a task and a note, so `GET /api/v1/crm/leads` shows something on a first start. */
-export const seedCrm = async (ws: Tenant, customerId: string, agentId: string): Promise<void> => {
+export const seedCrm = async (tenant: Tenant, customerId: string, agentId: string): Promise<void> => {
   const now = () => new Date();
-  const pipeline = await createPipeline(ws, { name: 'Sales' }, now());
+  const pipeline = await createPipeline(tenant, { name: 'Sales' }, now());
   const stage = (name: string) => pipeline.stages.find((s) => s.name === name)!._id;
   const lead = (title: string, amount: number, extra: Record<string, unknown> = {}) =>
-    createLead(ws, { title, pipelineId: pipeline._id, value: { amount, currency: 'USD' }, ...extra }, now());
+    createLead(tenant, { title, pipelineId: pipeline._id, value: { amount, currency: 'USD' }, ...extra }, now());
 
   const enterprise = await lead('Enterprise plan, 50 seats', 2_400_000, { customerId, assigneeId: agentId, source: 'website' });
-  await moveLeadToStage(ws, enterprise._id, { stageId: stage('Qualified') }, now());
-  await moveLeadToStage(ws, enterprise._id, { stageId: stage('Proposal') }, now());
-  await addActivity(ws, { type: 'call', leadId: enterprise._id, subject: 'Discovery call', body: 'Needs SSO and an EU region.', durationSeconds: 1800 }, now());
-  await createTask(ws, { title: 'Send the security questionnaire', leadId: enterprise._id, priority: 'high', dueAt: new Date(Date.now() + 24 * 3600_000).toISOString(), assigneeId: agentId }, now());
+  await moveLeadToStage(tenant, enterprise._id, { stageId: stage('Qualified') }, now());
+  await moveLeadToStage(tenant, enterprise._id, { stageId: stage('Proposal') }, now());
+  await addActivity(tenant, { type: 'call', leadId: enterprise._id, subject: 'Discovery call', body: 'Needs SSO and an EU region.', durationSeconds: 1800 }, now());
+  await createTask(tenant, { title: 'Send the security questionnaire', leadId: enterprise._id, priority: 'high', dueAt: new Date(Date.now() + 24 * 3600_000).toISOString(), assigneeId: agentId }, now());
 
   await lead('Starter plan', 49_00, { source: 'referral' });
   const won = await lead('Team plan, annual', 588_00, { customerId });
-  await moveLeadToStage(ws, won._id, { stageId: stage('Won') }, now());
+  await moveLeadToStage(tenant, won._id, { stageId: stage('Won') }, now());
   const lost = await lead('Pilot for the support team', 1_200_00);
-  await moveLeadToStage(ws, lost._id, { stageId: stage('Lost'), lostReason: 'No budget this quarter' }, now());
+  await moveLeadToStage(tenant, lost._id, { stageId: stage('Lost'), lostReason: 'No budget this quarter' }, now());
 };

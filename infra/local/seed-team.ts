@@ -5,13 +5,13 @@ import { confirm } from '../../shared/domain/scheduling/booking';
 import type { Tenant } from '../../shared/domain/auth/tenant';
 
 /** The demo team: an active owner, a manager and an agent, and an invitation still open. Returns the agent's id. */
-export const seedMembers = async (ws: Tenant): Promise<{ agentId: string }> => {
+export const seedMembers = async (tenant: Tenant): Promise<{ agentId: string }> => {
   const now = () => new Date();
-  await addMember(ws, { email: 'owner@example.com', name: 'Olivia Owner', role: 'owner' }, now(), 'active');
-  await addMember(ws, { email: 'manager@example.com', name: 'Max Manager', role: 'manager' }, now(), 'active');
-  const agent = await addMember(ws, { email: 'agent@example.com', name: 'Alex Agent', role: 'agent' }, now());
-  await mutateMember(ws, agent._id, (m) => acceptInvite(m, now()), now());
-  await addMember(ws, { email: 'new.hire@example.com', name: 'Nia New', role: 'agent' }, now());
+  await addMember(tenant, { email: 'owner@example.com', name: 'Olivia Owner', role: 'owner' }, now(), 'active');
+  await addMember(tenant, { email: 'manager@example.com', name: 'Max Manager', role: 'manager' }, now(), 'active');
+  const agent = await addMember(tenant, { email: 'agent@example.com', name: 'Alex Agent', role: 'agent' }, now());
+  await mutateMember(tenant, agent._id, (m) => acceptInvite(m, now()), now());
+  await addMember(tenant, { email: 'new.hire@example.com', name: 'Nia New', role: 'agent' }, now());
   return { agentId: agent._id };
 };
 
@@ -28,11 +28,11 @@ const nextWeekdayAt = (days: number, hour: number) => {
 };
 
 /** Two demo bookings with the agent in the coming weekdays, one confirmed, so availability shows them. */
-export const seedBookings = async (ws: Tenant, agentId: string, customerId: string): Promise<void> => {
+export const seedBookings = async (tenant: Tenant, agentId: string, customerId: string): Promise<void> => {
   const now = () => new Date();
   const book = (title: string, start: Date, minutes: number) =>
-    createBooking(ws, { title, customerId, assigneeId: agentId, startAt: start.toISOString(), endAt: new Date(start.getTime() + minutes * 60_000).toISOString(), timezone: 'UTC', location: 'https://meet.example.com/demo' }, now());
+    createBooking(tenant, { title, customerId, assigneeId: agentId, startAt: start.toISOString(), endAt: new Date(start.getTime() + minutes * 60_000).toISOString(), timezone: 'UTC', location: 'https://meet.example.com/demo' }, now());
   const demo = await book('Product demo', nextWeekdayAt(1, 10), 30);
-  await transitionBooking(ws, demo._id, (b) => confirm(b, now()), now());
+  await transitionBooking(tenant, demo._id, (b) => confirm(b, now()), now());
   await book('Onboarding call', nextWeekdayAt(2, 14), 60);
 };

@@ -20,16 +20,16 @@ export type AutoOutcome = 'off' | 'handoff' | 'replied' | 'suggested' | 'duplica
  * message's id: a redelivered event (or a second consumer) can never answer twice.
  */
 export const answerIncoming = async (envelope: EventEnvelope, now = new Date()): Promise<{ outcome: AutoOutcome; suggestion?: Suggestion }> => {
-  const ws = envelopeTenant(envelope);
+  const tenant = envelopeTenant(envelope);
   const message = envelope.data.message as Message;
-  const settings = await getAiSettings(ws);
+  const settings = await getAiSettings(tenant);
   if (!settings.enabled || settings.autoReply === 'off' || !message.content) return { outcome: 'off' };
-  const suggestion = await suggest(ws, message.content, settings);
+  const suggestion = await suggest(tenant, message.content, settings);
   if (suggestion.decision.action !== 'reply' || !suggestion.reply) return { outcome: 'handoff', suggestion };
   const auto = settings.autoReply === 'auto';
-  const guard = createItem({ pk: tenantPk(ws, K.AIANSWER, message._id), sk: K.AIANSWER, type: 'AI_ANSWER', at: now.toISOString() }, () => new AlreadyAnswered());
+  const guard = createItem({ pk: tenantPk(tenant, K.AIANSWER, message._id), sk: K.AIANSWER, type: 'AI_ANSWER', at: now.toISOString() }, () => new AlreadyAnswered());
   try {
-    await postMessage(ws, message.conversationId, { type: auto ? 'outgoing' : 'note', content: suggestion.reply, author: { type: 'ai', id: null } }, now, () => [guard]);
+    await postMessage(tenant, message.conversationId, { type: auto ? 'outgoing' : 'note', content: suggestion.reply, author: { type: 'ai', id: null } }, now, () => [guard]);
   } catch (error) {
     if (error instanceof AlreadyAnswered) return { outcome: 'duplicate', suggestion };
     if (error instanceof NotFoundError) return { outcome: 'gone', suggestion };

@@ -26,8 +26,8 @@ export interface Suggestion {
 }
 
 /** Suggests a reply to `question` from the knowledge base, with the automatic-reply decision the settings make of it. */
-export const suggest = async (ws: Tenant, question: string, settings: AiSettings): Promise<Suggestion> => {
-  const passages = await searchKnowledge(ws, question, { limit: SUGGESTED_PASSAGES, language: settings.language ?? undefined });
+export const suggest = async (tenant: Tenant, question: string, settings: AiSettings): Promise<Suggestion> => {
+  const passages = await searchKnowledge(tenant, question, { limit: SUGGESTED_PASSAGES, language: settings.language ?? undefined });
   passages.sort((a, b) => b.confidence - a.confidence || b.score - a.score);
   const reply = await GENERATORS[settings.provider].reply({ question, passages, settings });
   return { question, passages, confidence: passages[0]?.confidence ?? 0, reply, decision: decide(question, passages[0], settings) };
@@ -44,13 +44,13 @@ const unanswered = (newestFirst: Message[]): Message[] => {
 };
 
 /** `POST /ai/suggest-reply`: a suggestion for the conversation's latest incoming messages. */
-export const suggestForConversation = async (ws: Tenant, conversationId: string): Promise<Suggestion & { messageIds: string[] }> => {
-  const settings = await getAiSettings(ws);
+export const suggestForConversation = async (tenant: Tenant, conversationId: string): Promise<Suggestion & { messageIds: string[] }> => {
+  const settings = await getAiSettings(tenant);
   if (!settings.enabled) throw new ConflictError('AI is disabled for this workspace: PATCH /ai/settings {"enabled": true}');
-  await requireConversation(ws, conversationId).catch((error: unknown) => {
+  await requireConversation(tenant, conversationId).catch((error: unknown) => {
     throw error instanceof NotFoundError ? new ValidationError([{ path: 'conversationId', message: 'No such conversation in this workspace' }]) : error;
   });
-  const messages = unanswered(await latestMessages(ws, conversationId, RECENT_MESSAGES));
-  const suggestion = await suggest(ws, messages.map((m) => m.content).join('\n'), settings);
+  const messages = unanswered(await latestMessages(tenant, conversationId, RECENT_MESSAGES));
+  const suggestion = await suggest(tenant, messages.map((m) => m.content).join('\n'), settings);
   return { ...suggestion, messageIds: messages.map((m) => m._id) };
 };

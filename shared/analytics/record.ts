@@ -14,16 +14,16 @@ class NotFirstReply extends Error {}
 export const dayOf = async (tenant: Tenant, at: Date): Promise<string> =>
   localDate(at, (await getWorkspace(tenantParts(tenant).workspaceId))?.timezone ?? DEFAULT_TIMEZONE);
 
-const writesOf = (ws: Tenant, day: string, c: Contribution, withFirstReply: boolean): Write[] => {
+const writesOf = (tenant: Tenant, day: string, c: Contribution, withFirstReply: boolean): Write[] => {
   const fr = withFirstReply ? c.firstResponse : undefined;
   const agentTally: Tally | undefined = c.agent && {
     counts: c.agent.tally.counts,
     samples: { ...c.agent.tally.samples, ...(fr ? { firstResponse: fr.seconds } : {}) },
   };
   return [
-    ...(fr ? [firstReply(ws, fr.conversationId, () => new NotFirstReply())] : []),
-    ...addToDay(ws, day, { counts: c.workspace.counts, samples: { ...c.workspace.samples, ...(fr ? { firstResponse: fr.seconds } : {}) } }),
-    ...(c.agent && agentTally ? addToAgentDay(ws, day, c.agent.assigneeId, agentTally) : []),
+    ...(fr ? [firstReply(tenant, fr.conversationId, () => new NotFirstReply())] : []),
+    ...addToDay(tenant, day, { counts: c.workspace.counts, samples: { ...c.workspace.samples, ...(fr ? { firstResponse: fr.seconds } : {}) } }),
+    ...(c.agent && agentTally ? addToAgentDay(tenant, day, c.agent.assigneeId, agentTally) : []),
   ];
 };
 
@@ -36,16 +36,16 @@ const writesOf = (ws: Tenant, day: string, c: Contribution, withFirstReply: bool
 export const recordEvent = async (envelope: EventEnvelope, now = new Date()): Promise<'counted' | 'duplicate' | 'ignored'> => {
   const contribution = contributionOf(envelope);
   if (!contribution) return 'ignored';
-  const ws = envelopeTenant(envelope);
-  const day = await dayOf(ws, new Date(envelope.occurredAt));
-  const counted = () => countedEvent(ws, envelope.eventId, now, () => new AlreadyCounted());
+  const tenant = envelopeTenant(envelope);
+  const day = await dayOf(tenant, new Date(envelope.occurredAt));
+  const counted = () => countedEvent(tenant, envelope.eventId, now, () => new AlreadyCounted());
   try {
     await retryOnConflict(async () => {
       try {
-        await transact([counted(), ...writesOf(ws, day, contribution, true)]);
+        await transact([counted(), ...writesOf(tenant, day, contribution, true)]);
       } catch (error) {
         if (!(error instanceof NotFirstReply)) throw error;
-        await transact([counted(), ...writesOf(ws, day, contribution, false)]);
+        await transact([counted(), ...writesOf(tenant, day, contribution, false)]);
       }
     });
     return 'counted';

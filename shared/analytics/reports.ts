@@ -19,45 +19,45 @@ import { readAgentDays, readDays } from '../data/analytics';
 import { getPipeline } from '../data/pipelines';
 import { DEFAULT_TIMEZONE, getWorkspace } from '../data/workspaces';
 
-const resolveRange = async (ws: Tenant, query: ReportQuery, now: Date): Promise<Range> => {
-  const timezone = (await getWorkspace(tenantParts(ws).workspaceId))?.timezone ?? DEFAULT_TIMEZONE;
+const resolveRange = async (tenant: Tenant, query: ReportQuery, now: Date): Promise<Range> => {
+  const timezone = (await getWorkspace(tenantParts(tenant).workspaceId))?.timezone ?? DEFAULT_TIMEZONE;
   const range = rangeOf(query, localDate(now, timezone), timezone);
   if ('error' in range) throw new ValidationError([range.error]);
   return range;
 };
 
 /** The range and its days' aggregates: one Query of O(days) items. */
-const daysOf = async (ws: Tenant, query: ReportQuery, now: Date) => {
-  const range = await resolveRange(ws, query, now);
-  const days = await readDays(ws, range.from, range.to);
+const daysOf = async (tenant: Tenant, query: ReportQuery, now: Date) => {
+  const range = await resolveRange(tenant, query, now);
+  const days = await readDays(tenant, range.from, range.to);
   return { range, days, total: combine(days.map((d) => d.aggregate)) };
 };
 
-export const overviewReport = async (ws: Tenant, query: ReportQuery, now: Date) => {
-  const { range, total } = await daysOf(ws, query, now);
+export const overviewReport = async (tenant: Tenant, query: ReportQuery, now: Date) => {
+  const { range, total } = await daysOf(tenant, query, now);
   return { range, overview: overviewOf(total) };
 };
 
-export const conversationsReport = async (ws: Tenant, query: ReportQuery, now: Date) => {
-  const { range, days, total } = await daysOf(ws, query, now);
+export const conversationsReport = async (tenant: Tenant, query: ReportQuery, now: Date) => {
+  const { range, days, total } = await daysOf(tenant, query, now);
   return {
     range,
     conversations: { ...conversationFigures(total), series: series(range, days).map(({ aggregate, ...p }) => ({ ...p, ...conversationFigures(aggregate) })) },
   };
 };
 
-export const webhooksReport = async (ws: Tenant, query: ReportQuery, now: Date) => {
-  const { range, days, total } = await daysOf(ws, query, now);
+export const webhooksReport = async (tenant: Tenant, query: ReportQuery, now: Date) => {
+  const { range, days, total } = await daysOf(tenant, query, now);
   return { range, webhooks: { ...webhookFigures(total), series: series(range, days).map(({ aggregate, ...p }) => ({ ...p, ...webhookFigures(aggregate) })) } };
 };
 
-export const pipelineReport = async (ws: Tenant, query: ReportQuery, now: Date) => {
-  const { range, days, total } = await daysOf(ws, query, now);
+export const pipelineReport = async (tenant: Tenant, query: ReportQuery, now: Date) => {
+  const { range, days, total } = await daysOf(tenant, query, now);
   const byPipeline = new Map<string, Map<string, number>>();
   for (const e of stageEntries(total)) byPipeline.set(e.pipelineId, (byPipeline.get(e.pipelineId) ?? new Map()).set(e.stageId, e.entered));
   const pipelines = await Promise.all(
     [...byPipeline].map(async ([pipelineId, entered]) => {
-      const stored = await getPipeline(ws, pipelineId);
+      const stored = await getPipeline(tenant, pipelineId);
       // A deleted pipeline's stages keep their counts, without names or order.
       const stages = stored?.pipeline.stages ?? [...entered.keys()].map((_id) => ({ _id, name: null, kind: 'unknown' as const }));
       return { pipelineId, name: stored?.pipeline.name ?? null, stages: funnel(stages, entered) };
@@ -70,10 +70,10 @@ export const pipelineReport = async (ws: Tenant, query: ReportQuery, now: Date) 
 };
 
 /** Per assignee id as stored on the conversation (null: unassigned), busiest first. */
-export const agentsReport = async (ws: Tenant, query: ReportQuery, now: Date) => {
-  const range = await resolveRange(ws, query, now);
+export const agentsReport = async (tenant: Tenant, query: ReportQuery, now: Date) => {
+  const range = await resolveRange(tenant, query, now);
   const byAgent = new Map<string | null, ReturnType<typeof combine>[]>();
-  for (const d of await readAgentDays(ws, range.from, range.to)) byAgent.set(d.assigneeId, [...(byAgent.get(d.assigneeId) ?? []), d.aggregate]);
+  for (const d of await readAgentDays(tenant, range.from, range.to)) byAgent.set(d.assigneeId, [...(byAgent.get(d.assigneeId) ?? []), d.aggregate]);
   const agents = [...byAgent]
     .map(([assigneeId, parts]) => ({ assigneeId, ...agentFigures(combine(parts)) }))
     .sort((a, b) => b.messagesSent - a.messagesSent || b.conversationsClosed - a.conversationsClosed || String(a.assigneeId).localeCompare(String(b.assigneeId)));

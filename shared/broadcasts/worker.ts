@@ -1,3 +1,4 @@
+import type { Tenant } from '../domain/auth/tenant';
 import { ACK, later, MAX_DELAY_SECONDS, type Verdict } from '../queues';
 import { allSettled, complete, startSending, type Broadcast } from '../domain/broadcasts/broadcast';
 import { batchGet, batchGetEach } from '../data/batch-get';
@@ -23,31 +24,31 @@ const FAN_OUT_CHUNK = 100;
  * Ends a sending broadcast once every recipient has an outcome (conditional: one worker does it). A
  * recipient's worker that read it sending and fanned out says so, and only the stats are read again.
  */
-const maybeComplete = async (ws: string, id: string, fannedOut = false): Promise<void> => {
+const maybeComplete = async (tenant: Tenant, id: string, fannedOut = false): Promise<void> => {
   if (!fannedOut) {
-    const state = await getBroadcastState(ws, id);
+    const state = await getBroadcastState(tenant, id);
     if (!state || state.broadcast.status !== 'sending' || !state.fannedOut) return;
   }
-  if (!allSettled(await readStats(ws, id))) return;
+  if (!allSettled(await readStats(tenant, id))) return;
   const now = new Date();
-  await mutateBroadcast(ws, id, (s) => (s.broadcast.status === 'sending' && s.fannedOut && allSettled(s.broadcast.stats) ? complete(s.broadcast, s.broadcast.stats, now) : undefined), now);
+  await mutateBroadcast(tenant, id, (s) => (s.broadcast.status === 'sending' && s.fannedOut && allSettled(s.broadcast.stats) ? complete(s.broadcast, s.broadcast.stats, now) : undefined), now);
 };
 
 /** Writes each audience member as a recipient (blocked and unknown customers skipped) and enqueues the queued ones. */
-const fanOut = async (ws: string, b: Broadcast): Promise<void> => {
+const fanOut = async (tenant: Tenant, b: Broadcast): Promise<void> => {
   let chunk: string[] = [];
   const flush = async () => {
-    const customers = new Map((await batchGet(chunk.map((id) => customerKey(ws, id)))).map((item) => [item._id as string, customerFromItem(item)]));
+    const customers = new Map((await batchGet(chunk.map((id) => customerKey(tenant, id)))).map((item) => [item._id as string, customerFromItem(item)]));
     const recipients = chunk.map((customerId) => {
       const customer = customers.get(customerId);
       return { customerId, skip: !customer ? 'customer_not_found' : customer.blocked ? 'customer_blocked' : undefined };
     });
-    await addRecipients(ws, b._id, recipients, new Date());
+    await addRecipients(tenant, b._id, recipients, new Date());
     // A recipient this fan-out met already (a rerun) is enqueued again: its claim keeps it from a second send.
-    await enqueueBroadcast(recipients.filter((r) => !r.skip).map(({ customerId }) => ({ kind: 'recipient', workspaceId: ws, broadcastId: b._id, channelId: b.channelId, customerId })));
+    await enqueueBroadcast(recipients.filter((r) => !r.skip).map(({ customerId }) => ({ kind: 'recipient', workspaceId: tenant, broadcastId: b._id, channelId: b.channelId, customerId })));
     chunk = [];
   };
-  for await (const id of audienceOf(ws, b.audience)) {
+  for await (const id of audienceOf(tenant, b.audience)) {
     chunk.push(id);
     if (chunk.length === FAN_OUT_CHUNK) await flush();
   }
@@ -55,8 +56,8 @@ const fanOut = async (ws: string, b: Broadcast): Promise<void> => {
 };
 
 /** `start`: a scheduled broadcast whose time has come starts sending; a sending one not yet fanned out is fanned out. */
-const start = async (ws: string, id: string): Promise<Verdict> => {
-  let stored = await getBroadcast(ws, id);
+const start = async (tenant: Tenant, id: string): Promise<Verdict> => {
+  let stored = await getBroadcast(tenant, id);
   if (!stored) return ACK;
   const { broadcast } = stored;
   if (broadcast.status === 'scheduled') {
@@ -64,12 +65,12 @@ const start = async (ws: string, id: string): Promise<Verdict> => {
     // Early: wait on the queue when SQS can hold it that long; otherwise the timer sends a new message when it is due.
     if (wait > 0) return wait <= MAX_DELAY_SECONDS * 1000 ? later(wait) : ACK;
     const now = new Date();
-    stored = await mutateBroadcast(ws, id, (s) => (s.broadcast.status === 'scheduled' && Date.parse(s.broadcast.scheduledAt!) <= now.getTime() ? startSending(s.broadcast, now) : undefined), now);
+    stored = await mutateBroadcast(tenant, id, (s) => (s.broadcast.status === 'scheduled' && Date.parse(s.broadcast.scheduledAt!) <= now.getTime() ? startSending(s.broadcast, now) : undefined), now);
   }
   if (stored.broadcast.status !== 'sending' || stored.fannedOut) return ACK;
-  await fanOut(ws, stored.broadcast);
-  await mutateBroadcast(ws, id, (s) => (s.broadcast.status === 'sending' && !s.fannedOut ? s.broadcast : undefined), new Date(), { fannedOut: true });
-  await maybeComplete(ws, id);
+  await fanOut(tenant, stored.broadcast);
+  await mutateBroadcast(tenant, id, (s) => (s.broadcast.status === 'sending' && !s.fannedOut ? s.broadcast : undefined), new Date(), { fannedOut: true });
+  await maybeComplete(tenant, id);
   return ACK;
 };
 
@@ -80,15 +81,15 @@ const settled = (to: 'failed' | 'skipped' | 'cancelled', reason: string, lease?:
  * slots taken as the account's rate allows, the sends claimed in one transaction, each provider called,
  * and the outcomes recorded under those claims many to a transaction. Returns each customer's verdict.
  */
-const sendToRecipients = async (ws: string, broadcastId: string, channelId: string | undefined, customerIds: string[]): Promise<Map<string, Verdict>> => {
+const sendToRecipients = async (tenant: Tenant, broadcastId: string, channelId: string | undefined, customerIds: string[]): Promise<Map<string, Verdict>> => {
   const verdicts = new Map<string, Verdict>(customerIds.map((id) => [id, ACK]));
   // The broadcast, the recipients, the customers and the channel (named by the message, else read once the broadcast names it), in one read.
   const n = customerIds.length;
   const read = await batchGetEach([
-    broadcastKey(ws, broadcastId),
-    ...customerIds.map((id) => recipientKey(ws, broadcastId, id)),
-    ...customerIds.map((id) => customerKey(ws, id)),
-    ...(channelId ? [channelKey(ws, channelId)] : []),
+    broadcastKey(tenant, broadcastId),
+    ...customerIds.map((id) => recipientKey(tenant, broadcastId, id)),
+    ...customerIds.map((id) => customerKey(tenant, id)),
+    ...(channelId ? [channelKey(tenant, channelId)] : []),
   ]);
   const [broadcastItem, found, customerItems, channelItem] = [read[0], read.slice(1, 1 + n), read.slice(1 + n, 1 + 2 * n), read[1 + 2 * n]];
   const customers = new Map(customerIds.map((id, i) => [id, customerItems[i] && customerFromItem(customerItems[i])]));
@@ -106,8 +107,8 @@ const sendToRecipients = async (ws: string, broadcastId: string, channelId: stri
   const fannedOut = stored.broadcast.status === 'sending' && stored.fannedOut;
   const settles: { customerId: string; settle: Settle }[] = [];
   const finish = async () => {
-    await settleRecipients(ws, broadcastId, settles, new Date());
-    await maybeComplete(ws, broadcastId, fannedOut);
+    await settleRecipients(tenant, broadcastId, settles, new Date());
+    await maybeComplete(tenant, broadcastId, fannedOut);
     return verdicts;
   };
   const settleAll = (settle: Settle) => {
@@ -118,15 +119,15 @@ const sendToRecipients = async (ws: string, broadcastId: string, channelId: stri
   if (stored.broadcast.status !== 'sending') return verdicts;
   const channel =
     channelId === stored.broadcast.channelId
-      ? channelItem && (await openChannel(ws, channelItem))
-      : await channelWithSecrets(ws, stored.broadcast.channelId);
+      ? channelItem && (await openChannel(tenant, channelItem))
+      : await channelWithSecrets(tenant, stored.broadcast.channelId);
   if (!channel) return settleAll(settled('failed', 'channel_deleted'));
   if (channel.account.status !== 'connected') return settleAll(settled('failed', channel.account.status === 'error' ? 'channel_error' : 'channel_disconnected'));
 
-  const { granted, waitMs } = await takeSendSlots(ws, channel.account._id, channel.account.ratePerSecond, due.length);
+  const { granted, waitMs } = await takeSendSlots(tenant, channel.account._id, channel.account.ratePerSecond, due.length);
   for (const [id] of due.slice(granted)) verdicts.set(id, later(waitMs));
   const lease = Date.now() + RECIPIENT_LEASE_MS;
-  const claimed = await claimRecipients(ws, broadcastId, due.slice(0, granted), Date.now(), lease);
+  const claimed = await claimRecipients(tenant, broadcastId, due.slice(0, granted), Date.now(), lease);
   for (const [id] of due.slice(0, granted)) if (!claimed.has(id)) verdicts.set(id, later(1000));
   const { broadcast } = stored;
   await Promise.all(
@@ -136,7 +137,7 @@ const sendToRecipients = async (ws: string, broadcastId: string, channelId: stri
       const attempts = r.attempts + 1;
       const key = `${broadcastId}.${customerId}`;
       const result = await providers[channel.account.type].send(channel.account, channel.secrets, {
-        tenant: ws,
+        tenant,
         key,
         kind: 'broadcast',
         to: customer,
@@ -149,19 +150,19 @@ const sendToRecipients = async (ws: string, broadcastId: string, channelId: stri
       });
       verdicts.set(
         customerId,
-        await sendOutcome(result, { tenant: ws, channelId: channel.account._id, key, kind: 'broadcast', recipientId: customerId }, {
+        await sendOutcome(result, { tenant, channelId: channel.account._id, key, kind: 'broadcast', recipientId: customerId }, {
           attempts,
           sent: async (ok) => {
-            const writes = [...ok.writes, sendRecord(ws, channel.account._id, key, { target: 'recipient', broadcastId, customerId })];
+            const writes = [...ok.writes, sendRecord(tenant, channel.account._id, key, { target: 'recipient', broadcastId, customerId })];
             settles.push({ customerId, settle: { from: 'sending', to: 'sent', receipts: ok.receipts, stats: sentStats(ok.receipts), lease, writes } });
             return ACK;
           },
           retry: async (delayMs) => {
-            await postponeRecipient(ws, broadcastId, customerId, lease, Date.now() + delayMs);
+            await postponeRecipient(tenant, broadcastId, customerId, lease, Date.now() + delayMs);
             return later(delayMs);
           },
           failed: async (reason, accountError) => {
-            if (accountError) await markChannelErrored(ws, channel.account._id, reason, new Date());
+            if (accountError) await markChannelErrored(tenant, channel.account._id, reason, new Date());
             settles.push({ customerId, settle: settled('failed', reason, lease) });
             return ACK;
           },

@@ -1,3 +1,4 @@
+import type { Tenant } from '../domain/auth/tenant';
 import { simpleParser } from 'mailparser';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../domain/errors';
 import type { Account } from '../domain/channels/account';
@@ -17,13 +18,13 @@ import { recipientReceipt } from './receipts';
 /** The inbox channel a conversation started through an account is filed under. */
 const inboxChannel = (account: Account): Channel => (account.type === 'email' ? 'email' : 'api');
 
-const incoming = async (ws: string, account: Account, input: Incoming, now: Date) => {
-  const { message, conversation, duplicate } = await receiveIncoming(ws, { ...input, channel: inboxChannel(account), channelId: account._id }, now);
+const incoming = async (tenant: Tenant, account: Account, input: Incoming, now: Date) => {
+  const { message, conversation, duplicate } = await receiveIncoming(tenant, { ...input, channel: inboxChannel(account), channelId: account._id }, now);
   return { message, conversation, duplicate };
 };
 
 /** A raw email: the sender becomes (or finds) the customer; References / In-Reply-To thread it into its conversation. */
-const incomingEmail = async (ws: string, account: Account, mime: string, now: Date) => {
+const incomingEmail = async (tenant: Tenant, account: Account, mime: string, now: Date) => {
   if (account.type !== 'email') throw new ValidationError([{ path: 'type', message: 'Only email channels take raw email' }]);
   const parsed = await simpleParser(mime);
   const from = parsed.from?.value[0];
@@ -31,10 +32,10 @@ const incomingEmail = async (ws: string, account: Account, mime: string, now: Da
   const [messageId] = messageIdsIn(parsed.messageId);
   // The newest ids are the likeliest known; a long References chain is cut to its last 50.
   const threadIds = [...new Set([...messageIdsIn(parsed.inReplyTo), ...messageIdsIn(parsed.references as string | string[] | undefined).reverse()])].slice(0, 50);
-  const conversationId = await conversationOfEmail(ws, threadIds);
+  const conversationId = await conversationOfEmail(tenant, threadIds);
   const address = from.address.toLowerCase();
   const received = await incoming(
-    ws,
+    tenant,
     account,
     {
       channel: 'email',
@@ -46,17 +47,17 @@ const incomingEmail = async (ws: string, account: Account, mime: string, now: Da
     now,
   );
   if (messageId && !received.duplicate) {
-    await transact(threadWrites(ws, received.conversation._id, await emailThread(ws, received.conversation._id), messageId));
+    await transact(threadWrites(tenant, received.conversation._id, await emailThread(tenant, received.conversation._id), messageId));
   }
   return received;
 };
 
 /** A channel's receipt for something it sent: moves the message's, or the broadcast recipient's, status on. */
-const receipt = async (ws: string, account: Account, event: Extract<InboundEvent, { type: 'status' }>, now: Date) => {
-  const sent = await findSend(ws, account._id, event.id);
+const receipt = async (tenant: Tenant, account: Account, event: Extract<InboundEvent, { type: 'status' }>, now: Date) => {
+  const sent = await findSend(tenant, account._id, event.id);
   if (!sent) throw new NotFoundError('Outgoing message');
-  if (sent.target === 'recipient') return { recipient: await recipientReceipt(ws, sent.broadcastId, sent.customerId, event.status, event.reason, now) };
-  const message = await changeDeliveryStatus(ws, sent.ref, { status: event.status, reason: event.reason ?? 'provider_reported' }, now);
+  if (sent.target === 'recipient') return { recipient: await recipientReceipt(tenant, sent.broadcastId, sent.customerId, event.status, event.reason, now) };
+  const message = await changeDeliveryStatus(tenant, sent.ref, { status: event.status, reason: event.reason ?? 'provider_reported' }, now);
   return { applied: message !== undefined };
 };
 
@@ -64,16 +65,16 @@ const receipt = async (ws: string, account: Account, event: Extract<InboundEvent
  * `POST /channels/{id}/inbound`: verifies the HMAC over the raw body with the account's signing secret
  * (401 when it does not match), then records an incoming message, a raw email, or a status receipt.
  */
-export const receiveInbound = async (ws: string, channelId: string, event: InboundEvent, raw: { body: string; signature?: string }, now: Date) => {
-  const channel = await channelWithSecrets(ws, channelId);
+export const receiveInbound = async (tenant: Tenant, channelId: string, event: InboundEvent, raw: { body: string; signature?: string }, now: Date) => {
+  const channel = await channelWithSecrets(tenant, channelId);
   if (!channel) throw new NotFoundError('Channel');
   if (!verifySignature(channel.secrets.signingSecret!, raw.body, raw.signature)) {
     throw new AppError('UNAUTHORIZED', `Missing or invalid ${INBOUND_SIGNATURE_HEADER}: expected sha256=<hex HMAC-SHA256(signing secret, raw body)>`);
   }
   const { account } = channel;
   if (account.status === 'disconnected') throw new ConflictError('Channel is disconnected', { status: account.status });
-  if (event.type === 'status') return { type: event.type, ...(await receipt(ws, account, event, now)) };
-  if (event.type === 'email') return { type: event.type, ...(await incomingEmail(ws, account, event.mime, now)) };
+  if (event.type === 'status') return { type: event.type, ...(await receipt(tenant, account, event, now)) };
+  if (event.type === 'email') return { type: event.type, ...(await incomingEmail(tenant, account, event.mime, now)) };
   const { type: _type, ...message } = event;
-  return { type: event.type, ...(await incoming(ws, account, { ...message, channel: inboxChannel(account) }, now)) };
+  return { type: event.type, ...(await incoming(tenant, account, { ...message, channel: inboxChannel(account) }, now)) };
 };

@@ -1,3 +1,4 @@
+import type { Tenant } from '../domain/auth/tenant';
 import type { Verdict } from '../queues';
 import { log } from '../log';
 import { metric } from '../observability/metrics';
@@ -7,7 +8,7 @@ import type { SendResult } from './provider';
 /** A provider's answer, logged (never with its content or the account's secrets) and routed: accepted, worth another attempt (until the attempts run out), or failed for good. */
 export const sendOutcome = (
   result: SendResult,
-  about: { tenant: string; channelId: string; key: string; kind: 'reply' | 'broadcast'; recipientId?: string },
+  about: { tenant: Tenant; channelId: string; key: string; kind: 'reply' | 'broadcast'; recipientId?: string },
   on: {
     sent: (r: Extract<SendResult, { ok: true }>) => Promise<Verdict>;
     retry: (delayMs: number) => Promise<Verdict>;

@@ -27,29 +27,29 @@ export const SEND_LEASE_MS = 20_000;
  * the status, so it is accepted exactly once).
  */
 export const handleOutgoing = async (m: OutgoingMessage): Promise<Verdict> => {
-  const ws = m.workspaceId;
-  const state = await readSendState(ws, m);
+  const tenant = m.workspaceId;
+  const state = await readSendState(tenant, m);
   if (!state || state.message.deliveryStatus !== 'pending') return ACK;
   const now = Date.now();
   if (state.leaseUntil !== undefined && state.leaseUntil >= now) return later(state.leaseUntil - now + 1000);
   if (state.notBefore !== undefined && state.notBefore > now) return later(state.notBefore - now);
   const lease = now + SEND_LEASE_MS;
-  const attempts = await claimSend(ws, m, now, lease);
+  const attempts = await claimSend(tenant, m, now, lease);
   if (attempts === undefined) return later(1000);
-  const fail = (reason: string) => changeDeliveryStatus(ws, m, { status: 'failed', reason, lease }, new Date()).then(() => ACK);
+  const fail = (reason: string) => changeDeliveryStatus(tenant, m, { status: 'failed', reason, lease }, new Date()).then(() => ACK);
 
-  const conversation = (await getConversation(ws, m.conversationId))?.conversation;
-  const channel = conversation?.channelId ? await channelWithSecrets(ws, conversation.channelId) : undefined;
+  const conversation = (await getConversation(tenant, m.conversationId))?.conversation;
+  const channel = conversation?.channelId ? await channelWithSecrets(tenant, conversation.channelId) : undefined;
   if (!conversation || !channel) return fail('channel_deleted');
   if (channel.account.status !== 'connected') return fail(channel.account.status === 'error' ? 'channel_error' : 'channel_disconnected');
-  const customer = (await getCustomer(ws, conversation.customerId))?.customer;
+  const customer = (await getCustomer(tenant, conversation.customerId))?.customer;
   if (!customer) return fail('customer_deleted');
   if (customer.blocked) return fail('customer_blocked');
 
-  const thread = channel.account.type === 'email' ? await emailThread(ws, conversation._id) : [];
+  const thread = channel.account.type === 'email' ? await emailThread(tenant, conversation._id) : [];
   const { message } = state;
   const result = await providers[channel.account.type].send(channel.account, channel.secrets, {
-    tenant: ws,
+    tenant,
     key: message._id,
     kind: 'message',
     to: customer,
@@ -60,23 +60,23 @@ export const handleOutgoing = async (m: OutgoingMessage): Promise<Verdict> => {
     context: { message, conversation },
     attempt: attempts,
   });
-  return sendOutcome(result, { tenant: ws, channelId: channel.account._id, key: message._id, kind: 'reply' }, {
+  return sendOutcome(result, { tenant, channelId: channel.account._id, key: message._id, kind: 'reply' }, {
     sent: async (r) => {
       const writes = [
         ...r.writes,
-        sendRecord(ws, channel.account._id, message._id, { target: 'message', ref: { _id: m._id, conversationId: m.conversationId, createdAt: m.createdAt } }),
-        ...(channel.account.type === 'email' ? threadWrites(ws, conversation._id, thread, r.providerMessageId) : []),
+        sendRecord(tenant, channel.account._id, message._id, { target: 'message', ref: { _id: m._id, conversationId: m.conversationId, createdAt: m.createdAt } }),
+        ...(channel.account.type === 'email' ? threadWrites(tenant, conversation._id, thread, r.providerMessageId) : []),
       ];
-      const sent = await changeDeliveryStatus(ws, m, { status: 'sent', providerMessageId: r.providerMessageId, lease, writes }, new Date());
-      if (sent) for (const status of r.receipts) await changeDeliveryStatus(ws, m, { status }, new Date());
+      const sent = await changeDeliveryStatus(tenant, m, { status: 'sent', providerMessageId: r.providerMessageId, lease, writes }, new Date());
+      if (sent) for (const status of r.receipts) await changeDeliveryStatus(tenant, m, { status }, new Date());
       return ACK;
     },
     retry: async (delayMs) => {
-      await postponeSend(ws, m, lease, Date.now() + delayMs);
+      await postponeSend(tenant, m, lease, Date.now() + delayMs);
       return later(delayMs);
     },
     failed: async (reason, accountError) => {
-      if (accountError) await markChannelErrored(ws, channel.account._id, reason, new Date());
+      if (accountError) await markChannelErrored(tenant, channel.account._id, reason, new Date());
       return fail(reason);
     },
     attempts,

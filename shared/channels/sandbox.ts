@@ -1,3 +1,4 @@
+import type { Tenant } from '../domain/auth/tenant';
 import type { SandboxConfig } from '../domain/channels/account';
 import { tenantPk } from '../data/keys';
 import { updateItem } from '../data/transact';
@@ -10,7 +11,7 @@ import { K } from '../data/registry/registry';
  * sk=<key>, whose `sends` counter is bumped in the same transaction that records the send: a send is
  * committed once or not at all, so `sends` is exactly the number of times the provider accepted it.
  */
-export const sandboxLogKey = (tenant: string, channelId: string, key: string) => ({ pk: tenantPk(tenant, K.SANDBOX, channelId), sk: key });
+export const sandboxLogKey = (tenant: Tenant, channelId: string, key: string) => ({ pk: tenantPk(tenant, K.SANDBOX, channelId), sk: key });
 
 export const sandboxProvider: Provider = {
   send: async (account, _secrets, outbound) => {

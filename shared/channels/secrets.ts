@@ -1,13 +1,14 @@
+import type { Tenant } from '../domain/auth/tenant';
 import type { Account, Secrets } from '../domain/channels/account';
 import { sealedChannel, sealedChannelOf, type ChannelSealer } from '../data/channels';
 import { secretBox } from '../secrets/box';
 
-const context = (ws: string, id: string) => ({ workspace: ws, channel: id });
+const context = (tenant: Tenant, id: string) => ({ workspace: tenant, channel: id });
 
 /** An account's secrets sealed with the deployment's key, bound to the tenant and the account id. */
 export const channelSealer: ChannelSealer = {
-  seal: (ws, id, secrets) => secretBox().seal(JSON.stringify(secrets), context(ws, id)),
-  open: async (ws, id, sealed) => JSON.parse(await secretBox().open(sealed, context(ws, id))) as Secrets,
+  seal: (tenant, id, secrets) => secretBox().seal(JSON.stringify(secrets), context(tenant, id)),
+  open: async (tenant, id, sealed) => JSON.parse(await secretBox().open(sealed, context(tenant, id))) as Secrets,
 };
 
 interface OpenedChannel {
@@ -16,13 +17,13 @@ interface OpenedChannel {
 }
 
 /** A channel item read by the caller (at `channelKey`), with its secrets opened. */
-export const openChannel = async (ws: string, item: Record<string, unknown>): Promise<OpenedChannel> => {
+export const openChannel = async (tenant: Tenant, item: Record<string, unknown>): Promise<OpenedChannel> => {
   const { account, sealed } = sealedChannelOf(item);
-  return { account, secrets: await channelSealer.open(ws, account._id, sealed) };
+  return { account, secrets: await channelSealer.open(tenant, account._id, sealed) };
 };
 
 /** The account with its secrets opened: for the code that talks to its provider, never for a response. */
-export const channelWithSecrets = async (ws: string, id: string): Promise<OpenedChannel | undefined> => {
-  const stored = await sealedChannel(ws, id);
-  return stored && { account: stored.account, secrets: await channelSealer.open(ws, id, stored.sealed) };
+export const channelWithSecrets = async (tenant: Tenant, id: string): Promise<OpenedChannel | undefined> => {
+  const stored = await sealedChannel(tenant, id);
+  return stored && { account: stored.account, secrets: await channelSealer.open(tenant, id, stored.sealed) };
 };

@@ -1,3 +1,4 @@
+import type { Tenant } from '../domain/auth/tenant';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
@@ -17,7 +18,7 @@ import { deleteItem, transact } from './transact';
 
 /** Activities added through the API, and timelines. An activity outlives a deleted lead: it stays on its customer's timeline. */
 /** An activity on a lead and/or a customer (one at least); on a lead without a customer named, it also shows on the lead's customer. */
-export const addActivity = async (ws: string, input: ActivityFields, now: Date): Promise<Activity> => {
+export const addActivity = async (ws: Tenant, input: ActivityFields, now: Date): Promise<Activity> => {
   if (!input.leadId && !input.customerId) throw new Refused('activity_without_subject', 'Give leadId or customerId');
   const _id = objectId(now.getTime());
   return retryOnConflict(async () => {
@@ -30,14 +31,14 @@ export const addActivity = async (ws: string, input: ActivityFields, now: Date):
   });
 };
 
-export const requireActivity = async (ws: string, id: string): Promise<Activity> => {
+export const requireActivity = async (ws: Tenant, id: string): Promise<Activity> => {
   const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: activityKey(ws, id), ConsistentRead: true }));
   if (!Item) throw new NotFoundError('Activity');
   return fromItem(Item);
 };
 
 /** Deletes an activity the API added (system activities are 409), with its `crm.activity.deleted` event. */
-export const deleteActivity = (ws: string, id: string, now: Date): Promise<Activity> =>
+export const deleteActivity = (ws: Tenant, id: string, now: Date): Promise<Activity> =>
   retryOnConflict(async () => {
     const activity = await requireActivity(ws, id);
     assertDeletable(activity);
@@ -53,7 +54,7 @@ export const deleteActivity = (ws: string, id: string, now: Date): Promise<Activ
   });
 
 /** A timeline page, newest first: a lead's, a customer's, or the workspace's. */
-export const listActivities = async (ws: string, filter: { leadId?: string; customerId?: string }, page: PageRequest) => {
+export const listActivities = async (ws: Tenant, filter: { leadId?: string; customerId?: string }, page: PageRequest) => {
   if (filter.leadId && filter.customerId) throw new Refused('timeline_of_lead_and_customer', 'Filter by leadId or customerId, not both');
   const list = filter.leadId ? `lead:${filter.leadId}` : filter.customerId ? `customer:${filter.customerId}` : 'all';
   const { ids, total, nextCursor } = await readList(ws, 'activity', list, page, { newestFirst: true });

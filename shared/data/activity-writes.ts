@@ -1,3 +1,4 @@
+import type { Tenant } from '../domain/auth/tenant';
 import { buildEnvelope } from '../events/envelope';
 import { activityListsOf, type Activity } from '../domain/crm/activity';
 import type { Membership } from '../domain/lists';
@@ -13,7 +14,7 @@ import { activity as activityView } from '../views/crm';
  * Activities: pk=<tenant>#ACTIVITY#<id> sk=ACTIVITY. Timelines are lists (`all`, `lead:<id>`,
  * `customer:<id>`), newest first by `occurredAt`.
  */
-export const activityKey = (ws: string, id: string) => ({ pk: tenantPk(ws, K.ACTIVITY, id), sk: K.ACTIVITY });
+export const activityKey = (ws: Tenant, id: string) => ({ pk: tenantPk(ws, K.ACTIVITY, id), sk: K.ACTIVITY });
 
 export const activityMemberships = (a: Activity): Membership[] => activityListsOf(a).map((list) => ({ list, order: `${a.occurredAt}#${a._id}` }));
 
@@ -25,7 +26,7 @@ const decode = itemCodec(activityView);
 export const fromItem = (item: Record<string, unknown>): Activity => decode({ ...item, type: item.activityType });
 
 /** Everything an activity's creation writes: the item, its timelines and `crm.activity.added`; system activities go inside their change's transaction. */
-export const activityWrites = (ws: string, activity: Activity, now: Date): Write[] => [
+export const activityWrites = (ws: Tenant, activity: Activity, now: Date): Write[] => [
   createItem({ ...activityKey(ws, activity._id), ...toItem(activity) }),
   ...membershipWrites(ws, 'activity', activity._id, [], activityMemberships(activity)),
   outboxItem(buildEnvelope('crm.activity.added', ws, { activity }, { now })),

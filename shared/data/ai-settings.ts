@@ -1,3 +1,4 @@
+import type { Tenant } from '../domain/auth/tenant';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
@@ -8,17 +9,17 @@ import { putItem, transact } from './transact';
 import { K } from './registry/registry';
 
 /** One item per tenant: pk=<tenant> sk=AI_SETTINGS (version); absent means the defaults. */
-const key = (ws: string) => ({ pk: tenantPk(ws), sk: K.AI_SETTINGS });
+const key = (ws: Tenant) => ({ pk: tenantPk(ws), sk: K.AI_SETTINGS });
 
-const read = async (ws: string) => {
+const read = async (ws: Tenant) => {
   const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: key(ws), ConsistentRead: true }));
   const stored = (Item?.settings ?? {}) as Partial<AiSettings>;
   return { settings: { ...DEFAULT_SETTINGS, ...stored }, version: (Item?.version as number | undefined) ?? 0 };
 };
 
-export const getAiSettings = async (ws: string): Promise<AiSettings> => (await read(ws)).settings;
+export const getAiSettings = async (ws: Tenant): Promise<AiSettings> => (await read(ws)).settings;
 
-export const updateAiSettings = (ws: string, input: UpdateSettings, now: Date): Promise<AiSettings> =>
+export const updateAiSettings = (ws: Tenant, input: UpdateSettings, now: Date): Promise<AiSettings> =>
   retryOnConflict(async () => {
     const current = await read(ws);
     const { settings, changed } = applySettings(current.settings, input, now);

@@ -1,3 +1,4 @@
+import type { Tenant } from '../domain/auth/tenant';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
@@ -24,10 +25,10 @@ import { campaign } from '../views/broadcasts';
  * and its recipients a partition, pk=<tenant>#BROADCAST#<id>.
  */
 export const DUE_INDEX = K.BROADCASTS_DUE;
-export const broadcastKey = (ws: string, id: string) => ({ pk: tenantPk(ws), sk: `${K.BROADCAST}#${id}` });
+export const broadcastKey = (ws: Tenant, id: string) => ({ pk: tenantPk(ws), sk: `${K.BROADCAST}#${id}` });
 const key = broadcastKey;
-export const broadcastPartition = (ws: string, id: string) => tenantPk(ws, K.BROADCAST, id);
-const statsCounter = (ws: string, id: string): Counter => ({ pk: broadcastPartition(ws, id), sk: K.STATS, shards: 8 });
+export const broadcastPartition = (ws: Tenant, id: string) => tenantPk(ws, K.BROADCAST, id);
+const statsCounter = (ws: Tenant, id: string): Counter => ({ pk: broadcastPartition(ws, id), sk: K.STATS, shards: 8 });
 const COUNTER = 'broadcasts';
 
 const withoutStatsOf: (item: Record<string, unknown>) => Omit<Broadcast, 'stats'> = itemCodec(campaign.omit({ stats: true }));
@@ -42,20 +43,20 @@ export interface StoredBroadcast {
 
 const dueAt = (b: Broadcast, fannedOut: boolean): string | undefined =>
   b.status === 'scheduled' ? b.scheduledAt! : b.status === 'sending' && !fannedOut ? b.startedAt! : undefined;
-const dueIndex = (ws: string, b: Broadcast, fannedOut: boolean) => {
+const dueIndex = (ws: Tenant, b: Broadcast, fannedOut: boolean) => {
   const at = dueAt(b, fannedOut);
   return at ? { gsi1pk: DUE_INDEX, gsi1sk: indexSk(at, ws, b._id) } : undefined;
 };
 
 const withoutStats = ({ stats: _stats, ...b }: Broadcast) => b;
 
-export const readStats = async (ws: string, id: string): Promise<Stats> => {
+export const readStats = async (ws: Tenant, id: string): Promise<Stats> => {
   const shards = await collect(queryAll({ pk: statsCounter(ws, id).pk, skPrefix: `${K.STATS}#`, consistent: true }));
   return statsView.parse(Object.fromEntries(STAT_NAMES.map((n) => [n, shards.reduce((sum, s) => sum + ((s[n] as number | undefined) ?? 0), 0)])));
 };
 
 /** Adds to the broadcast's stats, in the transaction that settles a recipient. */
-export const bumpStats = (ws: string, id: string, deltas: Partial<Stats>): Write => bump(statsCounter(ws, id), deltas as Record<string, number>);
+export const bumpStats = (ws: Tenant, id: string, deltas: Partial<Stats>): Write => bump(statsCounter(ws, id), deltas as Record<string, number>);
 
 export type BroadcastState = Omit<StoredBroadcast, 'broadcast'> & { broadcast: Omit<Broadcast, 'stats'> };
 
@@ -67,32 +68,32 @@ export const stateOf = (item: Record<string, unknown>): BroadcastState => ({
 });
 
 /** The broadcast's own item, without the stats (which take a Query of their shards). */
-export const getBroadcastState = async (ws: string, id: string): Promise<BroadcastState | undefined> => {
+export const getBroadcastState = async (ws: Tenant, id: string): Promise<BroadcastState | undefined> => {
   const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: key(ws, id), ConsistentRead: true }));
   return Item && stateOf(Item);
 };
 
-export const getBroadcast = async (ws: string, id: string): Promise<StoredBroadcast | undefined> => {
+export const getBroadcast = async (ws: Tenant, id: string): Promise<StoredBroadcast | undefined> => {
   const state = await getBroadcastState(ws, id);
   return state && { ...state, broadcast: { ...state.broadcast, stats: await readStats(ws, id) } };
 };
 
-export const requireBroadcast = async (ws: string, id: string): Promise<StoredBroadcast> => {
+export const requireBroadcast = async (ws: Tenant, id: string): Promise<StoredBroadcast> => {
   const stored = await getBroadcast(ws, id);
   if (!stored) throw new NotFoundError('Broadcast');
   return stored;
 };
 
-const campaignEvent = (type: `broadcast.campaign.${'scheduled' | 'sending' | 'sent' | 'failed' | 'cancelled'}`, ws: string, campaign: Broadcast, before: Broadcast, now: Date) =>
+const campaignEvent = (type: `broadcast.campaign.${'scheduled' | 'sending' | 'sent' | 'failed' | 'cancelled'}`, ws: Tenant, campaign: Broadcast, before: Broadcast, now: Date) =>
   outboxItem(buildEnvelope(type, ws, { campaign }, { changes: diff({ status: before.status }, { status: campaign.status }), now }));
 
-export const createBroadcast = async (ws: string, input: CreateBroadcast, now: Date, channelGuard: Write): Promise<Broadcast> => {
+export const createBroadcast = async (ws: Tenant, input: CreateBroadcast, now: Date, channelGuard: Write): Promise<Broadcast> => {
   const broadcast = newBroadcast(objectId(now.getTime()), input, now);
   await transact([createItem({ ...key(ws, broadcast._id), type: 'BROADCAST', version: 1, fannedOut: false, ...withoutStats(broadcast) }), bumpCounter(ws, COUNTER, 1), channelGuard]);
   return broadcast;
 };
 
-export const listBroadcasts = async (ws: string, page: PageRequest) => {
+export const listBroadcasts = async (ws: Tenant, page: PageRequest) => {
   const [{ items, nextCursor }, total] = await Promise.all([queryPage({ pk: tenantPk(ws), skPrefix: `${K.BROADCAST}#`, newestFirst: true }, page), readCounter(ws, COUNTER)]);
   const broadcasts = await Promise.all(
     items.map(async (item): Promise<Broadcast> => ({ ...withoutStatsOf(item), stats: await readStats(ws, item._id as string) })),
@@ -114,7 +115,7 @@ const EVENT_OF: Partial<Record<BroadcastStatus, Parameters<typeof campaignEvent>
  * `opts.fannedOut` records that fan-out finished; `extra` rides in the same transaction.
  */
 export const mutateBroadcast = (
-  ws: string,
+  ws: Tenant,
   id: string,
   decide: (s: StoredBroadcast) => Broadcast | undefined,
   now: Date,
@@ -136,11 +137,11 @@ export const mutateBroadcast = (
   });
 
 /** A condition that the broadcast is still sending: a recipient's send is claimed only then. */
-export const stillSending = (ws: string, id: string): Write =>
+export const stillSending = (ws: Tenant, id: string): Write =>
   conditionCheck(key(ws, id), { condition: '#s = :sending', names: { '#s': 'status' }, values: { ':sending': 'sending' } });
 
 /** Drafts, and broadcasts that ended, can be deleted (with their recipients left to expire unlisted). */
-export const deleteBroadcast = (ws: string, id: string): Promise<Broadcast> =>
+export const deleteBroadcast = (ws: Tenant, id: string): Promise<Broadcast> =>
   retryOnConflict(async () => {
     const { broadcast, version } = await requireBroadcast(ws, id);
     if (broadcast.status === 'scheduled' || broadcast.status === 'sending') {
@@ -151,7 +152,7 @@ export const deleteBroadcast = (ws: string, id: string): Promise<Broadcast> =>
   });
 
 /** Broadcasts due to start (or whose fan-out should be running) by `now`, across tenants, for the timer. */
-export const dueBroadcasts = async (now: Date, limit: number): Promise<{ tenant: string; id: string }[]> => {
+export const dueBroadcasts = async (now: Date, limit: number): Promise<{ tenant: Tenant; id: string }[]> => {
   const { items } = await queryPage({ index: 'gsi1', pk: DUE_INDEX, skUpTo: `${now.toISOString()}#~` }, { limit });
   return items.map((item) => fromIndexSk(item.gsi1sk as string));
 };

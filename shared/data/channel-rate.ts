@@ -1,3 +1,4 @@
+import type { Tenant } from '../domain/auth/tenant';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
@@ -11,7 +12,7 @@ import { K } from './registry/registry';
  * second never exceed the rate whatever the number of workers (a counter past the rate only means "full").
  * `waitMs` is the time until the next second when fewer than `wanted` were granted.
  */
-export const takeSendSlots = async (ws: string, channelId: string, ratePerSecond: number, wanted: number, nowMs = Date.now()): Promise<{ granted: number; waitMs: number }> => {
+export const takeSendSlots = async (ws: Tenant, channelId: string, ratePerSecond: number, wanted: number, nowMs = Date.now()): Promise<{ granted: number; waitMs: number }> => {
   const second = Math.floor(nowMs / 1000);
   const { Attributes } = await dynamo().send(
     new UpdateCommand({

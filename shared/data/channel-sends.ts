@@ -1,3 +1,4 @@
+import type { Tenant } from '../domain/auth/tenant';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
@@ -12,12 +13,12 @@ import { K } from './registry/registry';
  */
 export type SendTarget = { target: 'message'; ref: MessageRef } | { target: 'recipient'; broadcastId: string; customerId: string };
 
-const key = (ws: string, channelId: string, sendKey: string) => ({ pk: tenantPk(ws, K.CHSEND, channelId, sendKey), sk: K.CHSEND });
+const key = (ws: Tenant, channelId: string, sendKey: string) => ({ pk: tenantPk(ws, K.CHSEND, channelId, sendKey), sk: K.CHSEND });
 
-export const sendRecord = (ws: string, channelId: string, sendKey: string, target: SendTarget): Write =>
+export const sendRecord = (ws: Tenant, channelId: string, sendKey: string, target: SendTarget): Write =>
   putItem({ ...key(ws, channelId, sendKey), type: 'CHANNEL_SEND', ...target });
 
-export const findSend = async (ws: string, channelId: string, sendKey: string): Promise<SendTarget | undefined> => {
+export const findSend = async (ws: Tenant, channelId: string, sendKey: string): Promise<SendTarget | undefined> => {
   const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: key(ws, channelId, sendKey), ConsistentRead: true }));
   if (!Item) return undefined;
   return Item.target === 'message'

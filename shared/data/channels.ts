@@ -1,3 +1,4 @@
+import type { Tenant } from '../domain/auth/tenant';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
@@ -21,22 +22,22 @@ import { account as accountView } from '../views/channels';
  * workspace counter `channels`. The secrets are one sealed attribute (`sealedSecrets`), stored as the
  * channels service sealed it (shared/channels/secrets.ts); only the reads named `sealed…` return it.
  */
-export const channelKey = (ws: string, id: string) => ({ pk: tenantPk(ws), sk: `${K.CHANNEL}#${id}` });
+export const channelKey = (ws: Tenant, id: string) => ({ pk: tenantPk(ws), sk: `${K.CHANNEL}#${id}` });
 const key = channelKey;
 const COUNTER = 'channels';
 
 /** The item's `type` names the entity (CHANNEL); the account's own type is stored as `channelType`. */
 const decode = itemCodec(accountView);
 const fromItem = (item: Record<string, unknown>): Account => decode({ ...item, type: item.channelType });
-const toItem = (ws: string, a: Account, sealedSecrets: string) => {
+const toItem = (ws: Tenant, a: Account, sealedSecrets: string) => {
   const { type, ...fields } = a;
   return { ...key(ws, a._id), type: 'CHANNEL', channelType: type, version: 1, ...fields, sealedSecrets };
 };
 
 /** Seals and opens an account's secrets, bound to the tenant and the account id. */
 export interface ChannelSealer {
-  seal(ws: string, id: string, secrets: Secrets): Promise<string>;
-  open(ws: string, id: string, sealed: string): Promise<Secrets>;
+  seal(ws: Tenant, id: string, secrets: Secrets): Promise<string>;
+  open(ws: Tenant, id: string, sealed: string): Promise<Secrets>;
 }
 
 export interface SealedChannel {
@@ -50,22 +51,22 @@ interface Stored {
   sealed: string;
 }
 
-const readStored = async (ws: string, id: string): Promise<Stored | undefined> => {
+const readStored = async (ws: Tenant, id: string): Promise<Stored | undefined> => {
   const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: key(ws, id), ConsistentRead: true }));
   return Item ? { account: fromItem(Item), version: Item.version as number, sealed: Item.sealedSecrets as string } : undefined;
 };
 
-const requireStored = async (ws: string, id: string): Promise<Stored> => {
+const requireStored = async (ws: Tenant, id: string): Promise<Stored> => {
   const stored = await readStored(ws, id);
   if (!stored) throw new NotFoundError('Channel');
   return stored;
 };
 
-export const getChannel = async (ws: string, id: string): Promise<Account | undefined> => (await readStored(ws, id))?.account;
-export const requireChannel = async (ws: string, id: string): Promise<Account> => (await requireStored(ws, id)).account;
+export const getChannel = async (ws: Tenant, id: string): Promise<Account | undefined> => (await readStored(ws, id))?.account;
+export const requireChannel = async (ws: Tenant, id: string): Promise<Account> => (await requireStored(ws, id)).account;
 
 /** The account with its sealed secrets: for the code that talks to its provider, never for a response. */
-export const sealedChannel = async (ws: string, id: string): Promise<SealedChannel | undefined> => {
+export const sealedChannel = async (ws: Tenant, id: string): Promise<SealedChannel | undefined> => {
   const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: key(ws, id), ConsistentRead: true }));
   return Item && sealedChannelOf(Item);
 };
@@ -73,11 +74,11 @@ export const sealedChannel = async (ws: string, id: string): Promise<SealedChann
 /** A channel item read by the caller (at `channelKey`), with its sealed secrets. */
 export const sealedChannelOf = (item: Record<string, unknown>): SealedChannel => ({ account: fromItem(item), sealed: item.sealedSecrets as string });
 
-const event = (type: Parameters<typeof buildEnvelope>[0], ws: string, account: Account, now: Date, changes?: ReturnType<typeof diff>) =>
+const event = (type: Parameters<typeof buildEnvelope>[0], ws: Tenant, account: Account, now: Date, changes?: ReturnType<typeof diff>) =>
   outboxItem(buildEnvelope(type, ws, { account }, { changes, now }));
 
 /** Creates a connected account; returns it with its signing secret, which the caller shows once. */
-export const createChannel = async (ws: string, input: CreateChannel, now: Date, sealer: ChannelSealer): Promise<{ account: Account; signingSecret: string }> => {
+export const createChannel = async (ws: Tenant, input: CreateChannel, now: Date, sealer: ChannelSealer): Promise<{ account: Account; signingSecret: string }> => {
   const { account, secrets } = newAccount(objectId(now.getTime()), input, now);
   await transact([
     createItem(toItem(ws, account, await sealer.seal(ws, account._id, secrets))),
@@ -87,12 +88,12 @@ export const createChannel = async (ws: string, input: CreateChannel, now: Date,
   return { account, signingSecret: secrets.signingSecret! };
 };
 
-export const listChannels = async (ws: string, page: PageRequest) => {
+export const listChannels = async (ws: Tenant, page: PageRequest) => {
   const [{ items, nextCursor }, total] = await Promise.all([queryPage({ pk: tenantPk(ws), skPrefix: `${K.CHANNEL}#` }, page), readCounter(ws, COUNTER)]);
   return { channels: items.map(fromItem), total, nextCursor };
 };
 
-const versioned = (ws: string, stored: Stored, after: Account, extra: Record<string, unknown> = {}): Write =>
+const versioned = (ws: Tenant, stored: Stored, after: Account, extra: Record<string, unknown> = {}): Write =>
   versionedUpdate(key(ws, after._id), stored.version, stored.account, after, { set: extra });
 
 /**
@@ -100,7 +101,7 @@ const versioned = (ws: string, stored: Stored, after: Account, extra: Record<str
  * `check` vets the account as it would be saved (e.g. its target address) before anything is written.
  */
 export const updateChannel = (
-  ws: string,
+  ws: Tenant,
   id: string,
   patch: UpdateChannel,
   now: Date,
@@ -118,7 +119,7 @@ export const updateChannel = (
     return next.account;
   });
 
-export const changeChannelStatus = (ws: string, id: string, action: AccountAction, now: Date): Promise<Account> =>
+export const changeChannelStatus = (ws: Tenant, id: string, action: AccountAction, now: Date): Promise<Account> =>
   retryOnConflict(async () => {
     const stored = await requireStored(ws, id);
     const after = transition(stored.account, action, now);
@@ -128,7 +129,7 @@ export const changeChannelStatus = (ws: string, id: string, action: AccountActio
   });
 
 /** Marks a connected account `error` (a provider refused its credentials); a no-op when it is not connected. */
-export const markChannelErrored = (ws: string, id: string, reason: string, now: Date): Promise<void> =>
+export const markChannelErrored = (ws: Tenant, id: string, reason: string, now: Date): Promise<void> =>
   retryOnConflict(async () => {
     const stored = await readStored(ws, id);
     if (!stored || stored.account.status !== 'connected') return;
@@ -136,7 +137,7 @@ export const markChannelErrored = (ws: string, id: string, reason: string, now: 
     await transact([versioned(ws, stored, after), event('channel.account.errored', ws, after, now, diff({ status: stored.account.status }, { status: after.status }))], lostRace);
   });
 
-export const deleteChannel = (ws: string, id: string, now: Date): Promise<Account> =>
+export const deleteChannel = (ws: Tenant, id: string, now: Date): Promise<Account> =>
   retryOnConflict(async () => {
     const stored = await requireStored(ws, id);
     await transact(
@@ -151,5 +152,5 @@ export const deleteChannel = (ws: string, id: string, now: Date): Promise<Accoun
   });
 
 /** A condition that the account exists, for writes that name it (a conversation, a broadcast). */
-export const channelExists = (ws: string, id: string, onFail: () => Error): Write =>
+export const channelExists = (ws: Tenant, id: string, onFail: () => Error): Write =>
   conditionCheck(key(ws, id), { condition: 'attribute_exists(pk)', onFail });

@@ -16,7 +16,7 @@ export interface ConversationPage {
 }
 
 /** One page of the list a filter selects: O(limit) reads with a cursor, and an O(1) exact total. */
-export const listConversations = async (ws: string, filters: ConversationFilters, page: PageRequest): Promise<ConversationPage> => {
+export const listConversations = async (ws: Tenant, filters: ConversationFilters, page: PageRequest): Promise<ConversationPage> => {
   const source = listSource(filters);
   const [result, total] = await Promise.all(
     'list' in source

@@ -1,3 +1,4 @@
+import type { Tenant } from '../domain/auth/tenant';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
@@ -28,8 +29,8 @@ import { conversation as conversationView } from '../views/inbox';
 export const SNOOZED_INDEX = K.SNOOZED;
 
 /** Membership of a conversation in list `list`: pk=<tenant>#CONVLIST#<list>, sk=<createdAt>#<id>, read newest first. */
-export const listPartition = (ws: string, list: string) => tenantPk(ws, K.CONVLIST, list);
-const listMembership = (ws: string, list: string, c: Conversation) => ({ pk: listPartition(ws, list), sk: `${c.createdAt}#${c._id}` });
+export const listPartition = (ws: Tenant, list: string) => tenantPk(ws, K.CONVLIST, list);
+const listMembership = (ws: Tenant, list: string, c: Conversation) => ({ pk: listPartition(ws, list), sk: `${c.createdAt}#${c._id}` });
 
 export const listsCounter = (list: string) => `conversations:${list}`;
 
@@ -38,30 +39,30 @@ export interface Stored {
   version: number;
 }
 
-const snoozeIndex = (ws: string, c: Conversation) =>
+const snoozeIndex = (ws: Tenant, c: Conversation) =>
   c.status === 'snoozed' && c.snoozedUntil ? { gsi1pk: SNOOZED_INDEX, gsi1sk: indexSk(c.snoozedUntil, ws, c._id) } : undefined;
 
 
 const decode = itemCodec(conversationView);
 export const fromItem = (item: Record<string, unknown>): Conversation => decode({ ...item, tagIds: tagIdsOf(item.tagIds) });
 
-const toItem = (ws: string, c: Conversation) => {
+const toItem = (ws: Tenant, c: Conversation) => {
   const { tagIds: _tags, ...fields } = c;
   return { ...conversationKey(ws, c._id), type: 'CONVERSATION', version: 1, ...fields, ...snoozeIndex(ws, c) };
 };
 
-export const getConversation = async (ws: string, id: string): Promise<Stored | undefined> => {
+export const getConversation = async (ws: Tenant, id: string): Promise<Stored | undefined> => {
   const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: conversationKey(ws, id), ConsistentRead: true }));
   return Item ? { conversation: fromItem(Item), version: Item.version as number } : undefined;
 };
 
-export const requireConversation = async (ws: string, id: string): Promise<Stored> => {
+export const requireConversation = async (ws: Tenant, id: string): Promise<Stored> => {
   const stored = await getConversation(ws, id);
   if (!stored) throw new NotFoundError('Conversation');
   return stored;
 };
 
-const eventsOf = (ws: string, before: Conversation, change: Change, now: Date): Write[] =>
+const eventsOf = (ws: Tenant, before: Conversation, change: Change, now: Date): Write[] =>
   change.events.map((e) => {
     const pick = (c: Conversation) => Object.fromEntries(e.fields.map((f) => [f, c[f]]));
     const changes = diff(pick(before), pick(change.conversation));
@@ -72,10 +73,10 @@ const eventsOf = (ws: string, before: Conversation, change: Change, now: Date): 
 const customerOf = (list: string) => (list.startsWith('customer:') ? list.slice('customer:'.length) : undefined);
 
 /** A list's counter bump, unless the list's total is kept elsewhere (its status parts' counters, its customer's count). */
-const counted = (ws: string, list: string, delta: number): Write[] => (statusParts(list) || customerOf(list) ? [] : [bumpCounter(ws, listsCounter(list), delta)]);
+const counted = (ws: Tenant, list: string, delta: number): Write[] => (statusParts(list) || customerOf(list) ? [] : [bumpCounter(ws, listsCounter(list), delta)]);
 
 /** A list's exact total: its counter, the sum of its status parts' counters, or its customer's count of conversations. */
-export const listTotal = async (ws: string, list: string): Promise<number> => {
+export const listTotal = async (ws: Tenant, list: string): Promise<number> => {
   const customerId = customerOf(list);
   if (customerId) {
     const { Item } = await dynamo().send(
@@ -87,7 +88,7 @@ export const listTotal = async (ws: string, list: string): Promise<number> => {
 };
 
 /** List memberships and their counters follow the conversation's status, assignee, channel and customer. */
-const listWrites = (ws: string, before: Conversation | undefined, after: Conversation | undefined): Write[] => {
+const listWrites = (ws: Tenant, before: Conversation | undefined, after: Conversation | undefined): Write[] => {
   const { leave, join } = listMoves(before, after);
   const c = (after ?? before)!;
   return [
@@ -108,7 +109,7 @@ export interface Step {
  * writer won the race.
  */
 export const mutateConversation = (
-  ws: string,
+  ws: Tenant,
   id: string,
   decide: (c: Conversation) => Step | undefined,
   now: Date,
@@ -130,19 +131,19 @@ export const mutateConversation = (
   });
 
 /** The customer's own count of its conversations: a customer with conversations cannot be deleted. */
-export const customerCount = (ws: string, customerId: string, delta: number): Write =>
+export const customerCount = (ws: Tenant, customerId: string, delta: number): Write =>
   updateItem(customerKey(ws, customerId), 'ADD conversationCount :d', { values: { ':d': delta }, condition: 'attribute_exists(pk)' });
 
 /** The items a newly created conversation consists of, and the lists whose counters it adds to (for bulk loads). */
-export const createdItems = (ws: string, c: Conversation) => ({
+export const createdItems = (ws: Tenant, c: Conversation) => ({
   items: [toItem(ws, c), ...listsOf(c).map((l) => ({ ...listMembership(ws, l, c), type: 'CONV_LIST', conversationId: c._id }))],
   counters: listsOf(c).filter((l) => !statusParts(l) && !customerOf(l)).map(listsCounter),
 });
 
 /** Display numbers come from a per-workspace sequence. */
-const nextNumber = (ws: string): Promise<number> => nextInSequence({ pk: tenantPk(ws), sk: `${K.SEQUENCE}#conversation` });
+const nextNumber = (ws: Tenant): Promise<number> => nextInSequence({ pk: tenantPk(ws), sk: `${K.SEQUENCE}#conversation` });
 
-export const createConversation = async (ws: string, input: NewConversation, now: Date): Promise<Conversation> => {
+export const createConversation = async (ws: Tenant, input: NewConversation, now: Date): Promise<Conversation> => {
   const conversation = newConversation(input, { _id: objectId(now.getTime()), number: await nextNumber(ws) }, now);
   // Creates share the list counters, so concurrent ones can collide; a collided transaction is simply re-run.
   await retryOnConflict(() =>
@@ -173,7 +174,7 @@ export const createConversation = async (ws: string, input: NewConversation, now
  * Deletes the conversation, its list memberships and its tag links (with their counters). The delete is
  * conditional on the version and the number of tags read, so a concurrent tagging makes it re-run.
  */
-export const deleteConversation = (ws: string, id: string, now: Date): Promise<Conversation> =>
+export const deleteConversation = (ws: Tenant, id: string, now: Date): Promise<Conversation> =>
   retryOnConflict(async () => {
     const { conversation, version } = await requireConversation(ws, id);
     const tags = conversation.tagIds;

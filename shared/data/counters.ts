@@ -1,3 +1,4 @@
+import type { Tenant } from '../domain/auth/tenant';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
@@ -62,14 +63,14 @@ export const nextInSequence = async (c: Counter): Promise<number> => {
 };
 
 /** A workspace's named count (`customers`, `tags`, `conversations:<list>`, `tagged:<tag>:<type>`). */
-export const workspaceCounter = (workspaceId: string, name: string): Counter => ({ pk: tenantPk(workspaceId), sk: `${K.COUNTER}#${name}` });
+export const workspaceCounter = (workspaceId: Tenant, name: string): Counter => ({ pk: tenantPk(workspaceId), sk: `${K.COUNTER}#${name}` });
 
-export const bumpCounter = (workspaceId: string, name: string, delta: number): Write => bump(workspaceCounter(workspaceId, name), { [TOTAL]: delta });
+export const bumpCounter = (workspaceId: Tenant, name: string, delta: number): Write => bump(workspaceCounter(workspaceId, name), { [TOTAL]: delta });
 
 /** A transaction guard: the workspace's named count is zero (or was never counted). */
-export const counterIsZero = (workspaceId: string, name: string, onFail: () => Error): Write => {
+export const counterIsZero = (workspaceId: Tenant, name: string, onFail: () => Error): Write => {
   const { pk, sk } = workspaceCounter(workspaceId, name);
   return conditionCheck({ pk, sk }, { condition: 'attribute_not_exists(#n) OR #n = :zero', names: { '#n': TOTAL }, values: { ':zero': 0 }, onFail });
 };
 
-export const readCounter = (workspaceId: string, name: string): Promise<number> => readCount(workspaceCounter(workspaceId, name));
+export const readCounter = (workspaceId: Tenant, name: string): Promise<number> => readCount(workspaceCounter(workspaceId, name));

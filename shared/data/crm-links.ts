@@ -1,4 +1,5 @@
 import { Refused } from '../domain/refusal';
+import type { Tenant } from '../domain/auth/tenant';
 import { conversationKey, customerKey, leadKey } from './entity-keys';
 import { activeMemberCheck } from './members';
 import { conditionCheck, type Write } from './transact';
@@ -19,7 +20,7 @@ const REFUSALS = { customerId: 'no_such_customer', conversationId: 'no_such_conv
  * links to exist in this workspace (another workspace's id is simply unknown), and that its assignee is an
  * active member: refused otherwise. Only links set to an id are checked; pass only the links that change.
  */
-export const linkChecks = (ws: string, links: Links): Write[] => [
+export const linkChecks = (ws: Tenant, links: Links): Write[] => [
   ...(Object.keys(KEYS) as (keyof typeof KEYS)[]).flatMap((field) => {
     const id = links[field];
     if (!id) return [];

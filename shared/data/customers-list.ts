@@ -1,3 +1,4 @@
+import type { Tenant } from '../domain/auth/tenant';
 import type { Customer } from '../domain/contacts/customer';
 import { customerSearch, type CustomerFilters } from '../domain/contacts/search';
 import { readCounter } from './counters';
@@ -7,10 +8,10 @@ import { customerKey, tagLinkKey } from './entity-keys';
 import { countItems, queryPage, type PageRequest, type Partition } from './query';
 import { allPartition, CUSTOMERS_COUNTER, fromItem, searchPartition } from './customers';
 
-const byIds = async (ws: string, ids: string[]) => (await batchGet(ids.map((id) => customerKey(ws, id)))).map(fromItem);
+const byIds = async (ws: Tenant, ids: string[]) => (await batchGet(ids.map((id) => customerKey(ws, id)))).map(fromItem);
 
 /** One page of the customers a search selects (see `customerSearch`), newest first unless searching by prefix, with its exact total. */
-export const listCustomers = async (ws: string, f: CustomerFilters, page: PageRequest): Promise<{ customers: Customer[]; total: number; nextCursor?: string }> => {
+export const listCustomers = async (ws: Tenant, f: CustomerFilters, page: PageRequest): Promise<{ customers: Customer[]; total: number; nextCursor?: string }> => {
   const search = customerSearch(f);
   if (search.by === 'tag') {
     const [result, total] = await Promise.all([

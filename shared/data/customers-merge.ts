@@ -1,3 +1,4 @@
+import type { Tenant } from '../domain/auth/tenant';
 import { ConflictError, NotFoundError, ValidationError } from '../domain/errors';
 import { leadsOfCustomer } from '../domain/crm/lead-lists';
 import { assertMergeable } from '../domain/contacts/lifecycle';
@@ -19,7 +20,7 @@ const MOVE_BATCH = 25;
 const MAX_TRANSACTION_ITEMS = 100;
 
 /** Moves every conversation of `from` to `to`, one transaction (and one `updated` event) per conversation. */
-const moveConversations = async (ws: string, from: string, to: string, now: Date): Promise<number> => {
+const moveConversations = async (ws: Tenant, from: string, to: string, now: Date): Promise<number> => {
   let moved = 0;
   for (;;) {
     const { items } = await queryPage({ pk: listPartition(ws, `customer:${from}`) }, { limit: MOVE_BATCH });
@@ -43,7 +44,7 @@ const moveConversations = async (ws: string, from: string, to: string, now: Date
 };
 
 /** Links the mergee's leads to the base, one lead per transaction (each with its `crm.lead.updated`). */
-const moveLeads = async (ws: string, from: string, to: string, now: Date): Promise<number> => {
+const moveLeads = async (ws: Tenant, from: string, to: string, now: Date): Promise<number> => {
   let moved = 0;
   for (;;) {
     const { items } = await queryPage({ pk: listPk(ws, 'lead', leadsOfCustomer(from)) }, { limit: MOVE_BATCH });
@@ -64,7 +65,7 @@ const moveLeads = async (ws: string, from: string, to: string, now: Date): Promi
 const keyOf = (u: UniqueValue) => `${u.kind}#${u.value}`;
 
 /** Unique values the mergee gives up are released; those the base takes over change owner. */
-const guardHandover = (ws: string, base: Customer, mergee: Customer, result: Customer): Write[] => {
+const guardHandover = (ws: Tenant, base: Customer, mergee: Customer, result: Customer): Write[] => {
   const kept = new Set(uniqueValues(result).map(keyOf));
   const baseHad = new Set(uniqueValues(base).map(keyOf));
   const ownedByMergee = 'customerId = :from';
@@ -82,7 +83,7 @@ const guardHandover = (ws: string, base: Customer, mergee: Customer, result: Cus
 };
 
 /** Both ids are named in the body: one 422 names each that is unknown (or of another workspace). */
-const requireBoth = async (ws: string, baseId: string, mergeeId: string): Promise<[StoredCustomer, StoredCustomer]> => {
+const requireBoth = async (ws: Tenant, baseId: string, mergeeId: string): Promise<[StoredCustomer, StoredCustomer]> => {
   const found = await Promise.allSettled([requireCustomer(ws, baseId), requireCustomer(ws, mergeeId)]);
   const unknown = (['baseId', 'mergeeId'] as const).filter((_, i) => found[i]!.status === 'rejected' && (found[i] as PromiseRejectedResult).reason instanceof NotFoundError);
   if (unknown.length) throw new ValidationError(unknown.map((path) => ({ path, message: 'No such customer in this workspace' })));
@@ -98,7 +99,7 @@ const requireBoth = async (ws: string, baseId: string, mergeeId: string): Promis
  * deletes it and writes `customer.contact.merged`. Every step is idempotent: a merge interrupted half-way
  * is finished by repeating the call.
  */
-export const mergeCustomers = async (ws: string, baseId: string, mergeeId: string, now: Date) => {
+export const mergeCustomers = async (ws: Tenant, baseId: string, mergeeId: string, now: Date) => {
   assertMergeable(baseId, mergeeId);
   await requireBoth(ws, baseId, mergeeId);
   const conversationsMoved = await moveConversations(ws, mergeeId, baseId, now);

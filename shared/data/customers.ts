@@ -1,3 +1,4 @@
+import type { Tenant } from '../domain/auth/tenant';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
@@ -37,8 +38,8 @@ import { contact as contactView } from '../views/contacts';
  */
 export const CUSTOMERS_COUNTER = 'customers';
 
-export const searchPartition = (ws: string, field: 'name' | 'email' | 'phone') => tenantPk(ws, K.CUSTOMER_SEARCH, field);
-export const allPartition = (ws: string) => tenantPk(ws, K.CUSTOMERS);
+export const searchPartition = (ws: Tenant, field: 'name' | 'email' | 'phone') => tenantPk(ws, K.CUSTOMER_SEARCH, field);
+export const allPartition = (ws: Tenant) => tenantPk(ws, K.CUSTOMERS);
 
 export interface StoredCustomer {
   customer: Customer;
@@ -51,9 +52,9 @@ export interface StoredCustomer {
 const decode = itemCodec(contactView);
 export const fromItem = (item: Record<string, unknown>): Customer => decode({ ...item, tagIds: tagIdsOf(item.tagIds) });
 
-const nameIndex = (ws: string, c: Customer) => (c.name ? { gsi2pk: searchPartition(ws, 'name'), gsi2sk: `${normalizeName(c.name)}#${c._id}` } : undefined);
+const nameIndex = (ws: Tenant, c: Customer) => (c.name ? { gsi2pk: searchPartition(ws, 'name'), gsi2sk: `${normalizeName(c.name)}#${c._id}` } : undefined);
 
-const toItem = (ws: string, c: Customer) => {
+const toItem = (ws: Tenant, c: Customer) => {
   const { tagIds: _tags, ...fields } = c;
   return {
     ...customerKey(ws, c._id),
@@ -69,9 +70,9 @@ const toItem = (ws: string, c: Customer) => {
 };
 
 const GUARD_PREFIX = { EMAIL: K.CUSTOMER_EMAIL, PHONE: K.CUSTOMER_PHONE, IDENTITY: K.CUSTOMER_IDENTITY } as const satisfies Record<UniqueValue['kind'], string>;
-export const guardKey = (ws: string, kind: UniqueValue['kind'], value: string) => ({ pk: tenantPk(ws, GUARD_PREFIX[kind], value), sk: K.GUARD });
+export const guardKey = (ws: Tenant, kind: UniqueValue['kind'], value: string) => ({ pk: tenantPk(ws, GUARD_PREFIX[kind], value), sk: K.GUARD });
 
-const guardItem = (ws: string, u: UniqueValue, customerId: string) => ({
+const guardItem = (ws: Tenant, u: UniqueValue, customerId: string) => ({
   ...guardKey(ws, u.kind, u.value),
   type: 'CUSTOMER_GUARD',
   customerId,
@@ -84,7 +85,7 @@ const duplicate = (u: UniqueValue) => () =>
   });
 
 /** Guards to release and to claim when a customer's unique values change (or it is created or deleted). */
-export const guardWrites = (ws: string, before: Customer | undefined, after: Customer | undefined): Write[] => {
+export const guardWrites = (ws: Tenant, before: Customer | undefined, after: Customer | undefined): Write[] => {
   const keyOf = (u: UniqueValue) => `${u.kind}#${u.value}`;
   const was = before ? uniqueValues(before) : [];
   const is = after ? uniqueValues(after) : [];
@@ -97,7 +98,7 @@ export const guardWrites = (ws: string, before: Customer | undefined, after: Cus
   ];
 };
 
-export const getCustomer = async (ws: string, id: string): Promise<StoredCustomer | undefined> => {
+export const getCustomer = async (ws: Tenant, id: string): Promise<StoredCustomer | undefined> => {
   const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: customerKey(ws, id), ConsistentRead: true }));
   if (!Item) return undefined;
   return {
@@ -108,22 +109,22 @@ export const getCustomer = async (ws: string, id: string): Promise<StoredCustome
   };
 };
 
-export const requireCustomer = async (ws: string, id: string): Promise<StoredCustomer> => {
+export const requireCustomer = async (ws: Tenant, id: string): Promise<StoredCustomer> => {
   const stored = await getCustomer(ws, id);
   if (!stored) throw new NotFoundError('Customer');
   return stored;
 };
 
 /** The customer id owning a unique value, if any. */
-export const customerIdBy = async (ws: string, kind: UniqueValue['kind'], value: string): Promise<string | undefined> => {
+export const customerIdBy = async (ws: Tenant, kind: UniqueValue['kind'], value: string): Promise<string | undefined> => {
   const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: guardKey(ws, kind, value), ConsistentRead: true }));
   return Item?.customerId as string | undefined;
 };
 
-export const contactEvent = (type: `customer.contact.${string}`, ws: string, customer: Customer, now: Date, extra: Partial<EventEnvelope> = {}) =>
+export const contactEvent = (type: `customer.contact.${string}`, ws: Tenant, customer: Customer, now: Date, extra: Partial<EventEnvelope> = {}) =>
   outboxItem(buildEnvelope(type as EventEnvelope['eventType'], ws, { contact: customer, ...extra.data }, { changes: extra.changes, now }));
 
-export const createCustomer = async (ws: string, input: CustomerFields, now: Date): Promise<Customer> => {
+export const createCustomer = async (ws: Tenant, input: CustomerFields, now: Date): Promise<Customer> => {
   const customer = newCustomer(input, objectId(now.getTime()), now);
   await retryOnConflict(() =>
     transact([
@@ -144,7 +145,7 @@ const changesOf = (before: Customer, after: Customer) => {
 };
 
 /** The versioned item update for a customer change, keeping the name search entry in step. */
-export const customerUpdate = (ws: string, version: number, before: Customer, after: Customer, set: Record<string, unknown> = {}): Write => {
+export const customerUpdate = (ws: Tenant, version: number, before: Customer, after: Customer, set: Record<string, unknown> = {}): Write => {
   const index = nameIndex(ws, after);
   return versionedUpdate(customerKey(ws, after._id), version, before, after, {
     skip: ['tagIds'],
@@ -158,7 +159,7 @@ export const customerUpdate = (ws: string, version: number, before: Customer, af
  * its event name, or throws (e.g. CONFLICT for a refused transition).
  */
 export const mutateCustomer = (
-  ws: string,
+  ws: Tenant,
   id: string,
   decide: (c: Customer) => { customer: Customer; event: `customer.contact.${string}` },
   now: Date,
@@ -178,9 +179,9 @@ export const mutateCustomer = (
 
 /** Deletes a customer that has no conversations (see `assertDeletable`), its guards and its tag links. */
 /** A guard for removing a customer: no lead is linked to it (the count is kept with every lead's links). */
-export const noLeads = (ws: string, customerId: string, onFail: () => Error): Write => listIsEmpty(ws, 'lead', leadsOfCustomer(customerId), onFail);
+export const noLeads = (ws: Tenant, customerId: string, onFail: () => Error): Write => listIsEmpty(ws, 'lead', leadsOfCustomer(customerId), onFail);
 
-export const deleteCustomer = (ws: string, id: string, now: Date): Promise<Customer> =>
+export const deleteCustomer = (ws: Tenant, id: string, now: Date): Promise<Customer> =>
   retryOnConflict(async () => {
     const { customer, version, conversationCount } = await requireCustomer(ws, id);
     assertDeletable(conversationCount);

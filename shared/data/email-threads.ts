@@ -1,3 +1,4 @@
+import type { Tenant } from '../domain/auth/tenant';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
@@ -14,22 +15,22 @@ import { K } from './registry/registry';
  * first id its References or In-Reply-To knows.
  */
 const THREAD_LENGTH = 20;
-const threadKey = (ws: string, conversationId: string) => ({ pk: conversationKey(ws, conversationId).pk, sk: K.EMAIL_THREAD });
-const idKey = (ws: string, messageId: string) => ({ pk: tenantPk(ws, K.EMAILMSG, messageId), sk: K.EMAILMSG });
+const threadKey = (ws: Tenant, conversationId: string) => ({ pk: conversationKey(ws, conversationId).pk, sk: K.EMAIL_THREAD });
+const idKey = (ws: Tenant, messageId: string) => ({ pk: tenantPk(ws, K.EMAILMSG, messageId), sk: K.EMAILMSG });
 
-export const emailThread = async (ws: string, conversationId: string): Promise<string[]> => {
+export const emailThread = async (ws: Tenant, conversationId: string): Promise<string[]> => {
   const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: threadKey(ws, conversationId), ConsistentRead: true }));
   return (Item?.ids as string[] | undefined) ?? [];
 };
 
 /** Adds `messageId` to the conversation's thread (written with the message or its `sent` record). */
-export const threadWrites = (ws: string, conversationId: string, thread: readonly string[], messageId: string): Write[] => [
+export const threadWrites = (ws: Tenant, conversationId: string, thread: readonly string[], messageId: string): Write[] => [
   putItem({ ...threadKey(ws, conversationId), type: 'EMAIL_THREAD', ids: [...thread.filter((id) => id !== messageId), messageId].slice(-THREAD_LENGTH) }),
   putItem({ ...idKey(ws, messageId), type: 'EMAIL_MESSAGE_ID', conversationId }),
 ];
 
 /** The conversation the first known id belongs to. */
-export const conversationOfEmail = async (ws: string, messageIds: readonly string[]): Promise<string | undefined> => {
+export const conversationOfEmail = async (ws: Tenant, messageIds: readonly string[]): Promise<string | undefined> => {
   if (messageIds.length === 0) return undefined;
   const found = await batchGet(messageIds.map((id) => idKey(ws, id)));
   const byId = new Map(found.map((item) => [item.pk as string, item.conversationId as string]));

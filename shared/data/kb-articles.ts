@@ -1,3 +1,4 @@
+import type { Tenant } from '../domain/auth/tenant';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
@@ -25,27 +26,27 @@ import { article as articleView, articleSummary } from '../views/ai';
  * Every change writes an `ai.article.*` event; the index consumer (shared/ai/index-writer.ts) follows them.
  */
 const COUNTER = 'kb-articles';
-const articleKey = (ws: string, id: string) => ({ pk: tenantPk(ws, K.KBART, id), sk: K.ARTICLE });
-const listPk = (ws: string) => tenantPk(ws, K.KBARTS);
+const articleKey = (ws: Tenant, id: string) => ({ pk: tenantPk(ws, K.KBART, id), sk: K.ARTICLE });
+const listPk = (ws: Tenant) => tenantPk(ws, K.KBARTS);
 
 export type ArticleSummary = Omit<Article, 'body'>;
 
 const fromItem: (item: Record<string, unknown>) => Article = itemCodec(articleView);
 const summaryOf: (item: Record<string, unknown>) => ArticleSummary = itemCodec(articleSummary);
-const listItem = (ws: string, article: Article) => putItem({ pk: listPk(ws), sk: article._id, type: 'ARTICLE_SUMMARY', ...summaryOf({ ...article }) });
+const listItem = (ws: Tenant, article: Article) => putItem({ pk: listPk(ws), sk: article._id, type: 'ARTICLE_SUMMARY', ...summaryOf({ ...article }) });
 
-export const readArticle = async (ws: string, id: string): Promise<{ article: Article; version: number } | undefined> => {
+export const readArticle = async (ws: Tenant, id: string): Promise<{ article: Article; version: number } | undefined> => {
   const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: articleKey(ws, id), ConsistentRead: true }));
   return Item ? { article: fromItem(Item), version: Item.version as number } : undefined;
 };
 
-export const getArticle = async (ws: string, id: string): Promise<Article> => {
+export const getArticle = async (ws: Tenant, id: string): Promise<Article> => {
   const found = await readArticle(ws, id);
   if (!found) throw new NotFoundError('Article');
   return found.article;
 };
 
-export const createArticle = async (ws: string, input: CreateArticle, now: Date): Promise<Article> => {
+export const createArticle = async (ws: Tenant, input: CreateArticle, now: Date): Promise<Article> => {
   const article = newArticle(objectId(now.getTime()), input, now);
   await transact([
     createItem({ ...articleKey(ws, article._id), type: 'ARTICLE', version: 1, ...article }),
@@ -57,7 +58,7 @@ export const createArticle = async (ws: string, input: CreateArticle, now: Date)
 };
 
 /** A PATCH that changes nothing writes nothing and emits no event. */
-export const updateArticle = (ws: string, id: string, input: UpdateArticle, now: Date): Promise<Article> =>
+export const updateArticle = (ws: Tenant, id: string, input: UpdateArticle, now: Date): Promise<Article> =>
   retryOnConflict(async () => {
     const found = await readArticle(ws, id);
     if (!found) throw new NotFoundError('Article');
@@ -74,7 +75,7 @@ export const updateArticle = (ws: string, id: string, input: UpdateArticle, now:
     return article;
   });
 
-export const deleteArticle = (ws: string, id: string, now: Date): Promise<Article> =>
+export const deleteArticle = (ws: Tenant, id: string, now: Date): Promise<Article> =>
   retryOnConflict(async () => {
     const found = await readArticle(ws, id);
     if (!found) throw new NotFoundError('Article');
@@ -90,7 +91,7 @@ export const deleteArticle = (ws: string, id: string, now: Date): Promise<Articl
     return found.article;
   });
 
-export const listArticles = async (ws: string, page: PageRequest) => {
+export const listArticles = async (ws: Tenant, page: PageRequest) => {
   const [result, total] = await Promise.all([queryPage({ pk: listPk(ws), newestFirst: true }, page), readCounter(ws, COUNTER)]);
   return { articles: result.items.map(summaryOf), total, nextCursor: result.nextCursor };
 };

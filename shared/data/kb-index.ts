@@ -1,3 +1,4 @@
+import type { Tenant } from '../domain/auth/tenant';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
@@ -23,13 +24,13 @@ import { article as articleView } from '../views/ai';
  * HEAD and the CHG item are written in one transaction conditional on the HEAD read, so CHG#n exists
  * exactly when HEAD ≥ n: a reader that has seen `seq` can never miss a change at or below it.
  */
-const pk = (ws: string) => tenantPk(ws, K.KBIDX);
+const pk = (ws: Tenant) => tenantPk(ws, K.KBIDX);
 const HEAD = K.HEAD;
 const DOC = `${K.DOC}#`;
 const CHG = `${K.CHG}#`;
 const seqKey = (seq: number) => `${CHG}${String(seq).padStart(12, '0')}`;
 
-const readSeq = async (ws: string): Promise<number> => {
+const readSeq = async (ws: Tenant): Promise<number> => {
   const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: { pk: pk(ws), sk: HEAD }, ConsistentRead: true }));
   return (Item?.seq as number | undefined) ?? 0;
 };
@@ -44,7 +45,7 @@ const toDoc = (a: Article): IndexDoc => ({ articleId: a._id, title: a.title, bod
  * sequence is read before the article, and the write is conditional on it: when two changes race, the one
  * that loses re-reads the article, so the last change recorded always holds the article's latest state.
  */
-export const recordArticle = (ws: string, articleId: string, load: () => Promise<Article | undefined>): Promise<void> =>
+export const recordArticle = (ws: Tenant, articleId: string, load: () => Promise<Article | undefined>): Promise<void> =>
   retryOnConflict(async () => {
     const seq = await readSeq(ws);
     const article = await load();
@@ -65,19 +66,19 @@ export const recordArticle = (ws: string, articleId: string, load: () => Promise
 export const indexSeq = readSeq;
 
 /** Every indexed document of the tenant, read page by page. */
-export async function* indexDocs(ws: string): AsyncGenerator<IndexDoc> {
+export async function* indexDocs(ws: Tenant): AsyncGenerator<IndexDoc> {
   for await (const item of queryAll({ pk: pk(ws), skPrefix: DOC })) yield fromItem(item);
 }
 
 /** The ids of the articles changed after change `after` up to `upTo`, oldest first. */
-export const changesSince = async (ws: string, after: number, upTo: number): Promise<string[]> => {
+export const changesSince = async (ws: Tenant, after: number, upTo: number): Promise<string[]> => {
   const ids: string[] = [];
   for await (const item of queryAll({ pk: pk(ws), skBetween: [seqKey(after + 1), seqKey(upTo)] })) ids.push(item.articleId as string);
   return ids;
 };
 
 /** The document of one article, or undefined when it is not indexed (unpublished or deleted). */
-export const indexDoc = async (ws: string, articleId: string): Promise<IndexDoc | undefined> => {
+export const indexDoc = async (ws: Tenant, articleId: string): Promise<IndexDoc | undefined> => {
   const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: { pk: pk(ws), sk: `${DOC}${articleId}` }, ConsistentRead: true }));
   return Item ? fromItem(Item) : undefined;
 };

@@ -3,8 +3,8 @@
  * `<tenant>#<part>#<part>…`, so a request scoped to one tenant (a workspace in one mode, see
  * `tenantOf`) cannot address another's data, or the other mode's, by construction.
  */
-import type { Tenant } from '../domain/auth/tenant';
 import { K } from './registry/registry';
+import { storedTenant, type Tenant } from '../domain/auth/tenant';
 
 /** A partition key of the tenant: the tenant alone, or the tenant followed by `parts`. */
 export const tenantPk = (tenant: Tenant, ...parts: string[]): string => [K.WS, tenant, ...parts].join('#');
@@ -17,5 +17,5 @@ export const indexSk = (order: string, tenant: Tenant, id: string): string => `$
 
 export const fromIndexSk = (sk: string): { tenant: Tenant; id: string } => {
   const [, tenant, id] = sk.split('#');
-  return { tenant: tenant!, id: id! };
+  return { tenant: storedTenant(tenant!), id: id! };
 };

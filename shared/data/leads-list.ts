@@ -1,4 +1,5 @@
 import { Refused } from '../domain/refusal';
+import type { Tenant } from '../domain/auth/tenant';
 import { leadListSource, leadStatusParts, type LeadFilters } from '../domain/crm/lead-lists';
 import { stayView, type StageStay } from '../domain/crm/lead';
 import { stageOf } from '../domain/crm/pipeline';
@@ -12,14 +13,14 @@ import { taggedCounter } from './tag-links';
 import { K } from './registry/registry';
 
 /** A stage filter given with its pipeline must name one of that pipeline's stages (refused otherwise). */
-const checkStageOfPipeline = async (ws: string, f: LeadFilters) => {
+const checkStageOfPipeline = async (ws: Tenant, f: LeadFilters) => {
   if (!f.pipelineId || !f.stageId) return;
   const stored = await getPipeline(ws, f.pipelineId);
   if (stored && !stageOf(stored.pipeline, f.stageId)) throw new Refused('stage_outside_pipeline', 'Not a stage of this pipeline');
 };
 
 /** One page of the list a filter selects: O(limit) reads with a cursor, and an O(1) exact total. */
-export const listLeads = async (ws: string, filters: LeadFilters, page: PageRequest) => {
+export const listLeads = async (ws: Tenant, filters: LeadFilters, page: PageRequest) => {
   const source = leadListSource(filters);
   await checkStageOfPipeline(ws, filters);
   const { ids, total, nextCursor } =
@@ -33,7 +34,7 @@ export const listLeads = async (ws: string, filters: LeadFilters, page: PageRequ
 };
 
 /** A lead's stays, oldest first, with an exact total (the lead counts them). */
-export const stageHistory = async (ws: string, id: string, page: PageRequest): Promise<{ history: StageStay[]; total: number; nextCursor?: string }> => {
+export const stageHistory = async (ws: Tenant, id: string, page: PageRequest): Promise<{ history: StageStay[]; total: number; nextCursor?: string }> => {
   const { stays } = await requireLead(ws, id);
   const result = await queryPage({ pk: leadKey(ws, id).pk, skPrefix: `${K.STAY}#` }, page);
   const history = result.items.map((s) =>

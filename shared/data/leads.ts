@@ -1,3 +1,4 @@
+import type { Tenant } from '../domain/auth/tenant';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
@@ -30,7 +31,7 @@ import { lead as leadView } from '../views/crm';
  * the same partition, one item per stay, sk=STAY#<n> (n = 1, 2, … zero-padded, oldest first). Lists
  * (leadListsOf) are <tenant>#LEADLIST#<list>, newest first; every change also keeps its stages' counters.
  */
-const stayKey = (ws: string, leadId: string, n: number) => ({ pk: leadKey(ws, leadId).pk, sk: `${K.STAY}#${String(n).padStart(6, '0')}` });
+const stayKey = (ws: Tenant, leadId: string, n: number) => ({ pk: leadKey(ws, leadId).pk, sk: `${K.STAY}#${String(n).padStart(6, '0')}` });
 
 export interface StoredLead {
   lead: Lead;
@@ -43,12 +44,12 @@ export interface StoredLead {
 const decode = itemCodec(leadView);
 export const fromItem = (item: Record<string, unknown>): Lead => decode({ ...item, attributes: item.attributes ?? {}, tagIds: tagIdsOf(item.tagIds) });
 
-const toItem = (ws: string, lead: Lead) => {
+const toItem = (ws: Tenant, lead: Lead) => {
   const { tagIds: _tags, ...fields } = lead;
   return { ...leadKey(ws, lead._id), type: 'LEAD', version: 1, stays: 1, ...fields };
 };
 
-const stayItem = (ws: string, lead: Lead, n: number) => ({
+const stayItem = (ws: Tenant, lead: Lead, n: number) => ({
   ...stayKey(ws, lead._id, n),
   type: 'STAGE_STAY',
   pipelineId: lead.pipelineId,
@@ -57,12 +58,12 @@ const stayItem = (ws: string, lead: Lead, n: number) => ({
   exitedAt: null,
 });
 
-export const getLead = async (ws: string, id: string): Promise<StoredLead | undefined> => {
+export const getLead = async (ws: Tenant, id: string): Promise<StoredLead | undefined> => {
   const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: leadKey(ws, id), ConsistentRead: true }));
   return Item ? { lead: fromItem(Item), version: Item.version as number, stays: Item.stays as number } : undefined;
 };
 
-export const requireLead = async (ws: string, id: string): Promise<StoredLead> => {
+export const requireLead = async (ws: Tenant, id: string): Promise<StoredLead> => {
   const stored = await getLead(ws, id);
   if (!stored) throw new NotFoundError('Lead');
   return stored;
@@ -81,7 +82,7 @@ const stageDeltas = (lead: Lead, sign: 1 | -1): Record<string, number> => ({
  * The stage counters a lead change moves, one write per stage. Entering a stage is conditional on the
  * stage still existing with the kind the lead's status was decided from; a failure re-runs the change.
  */
-const stageWrites = (ws: string, before: Lead | undefined, after: Lead | undefined, kind?: Stage['kind']): Write[] => {
+const stageWrites = (ws: Tenant, before: Lead | undefined, after: Lead | undefined, kind?: Stage['kind']): Write[] => {
   const byStage = new Map<string, { pipelineId: string; stageId: string; deltas: Record<string, number>; entering: boolean }>();
   for (const [lead, sign] of [[before, -1], [after, 1]] as const) {
     if (!lead) continue;
@@ -106,14 +107,14 @@ const stageWrites = (ws: string, before: Lead | undefined, after: Lead | undefin
   });
 };
 
-const eventsOf = (ws: string, before: Lead, change: LeadChange, now: Date): Write[] =>
+const eventsOf = (ws: Tenant, before: Lead, change: LeadChange, now: Date): Write[] =>
   change.events.map((e) => {
     const pick = (l: Lead) => Object.fromEntries(e.fields.map((f) => [f, l[f]]));
     return outboxItem(buildEnvelope(`crm.lead.${e.name}`, ws, { lead: change.lead }, { changes: diff(pick(before), pick(change.lead)), now }));
   });
 
 /** A pipeline and one of its stages, named in a request body: unknown ones are refused. */
-const resolveStage = async (ws: string, pipelineId: string, stageId: string | undefined): Promise<{ pipeline: Pipeline; stage: Stage }> => {
+const resolveStage = async (ws: Tenant, pipelineId: string, stageId: string | undefined): Promise<{ pipeline: Pipeline; stage: Stage }> => {
   const stored = await getPipeline(ws, pipelineId);
   if (!stored) throw new Refused('no_such_pipeline', 'No such pipeline in this workspace');
   const stage = stageId === undefined ? firstOpenStage(stored.pipeline) : stageOf(stored.pipeline, stageId);
@@ -129,13 +130,13 @@ export interface NewLeadInput extends LeadFields {
 }
 
 /** The items a new lead consists of, and the lists whose counters it adds to (for bulk loads). */
-export const createdLeadItems = (ws: string, lead: Lead) => ({
+export const createdLeadItems = (ws: Tenant, lead: Lead) => ({
   items: [toItem(ws, lead), stayItem(ws, lead, 1), ...membershipItems(ws, 'lead', lead._id, memberships(lead))],
   lists: leadListsOf(lead).filter((l) => !hasStatusParts(l)),
 });
 
 /** Creates a lead in its stage: the lead, its first stay, its lists, its stage's counters and `crm.lead.created`, in one transaction. */
-export const createLead = async (ws: string, input: NewLeadInput, now: Date): Promise<Lead> => {
+export const createLead = async (ws: Tenant, input: NewLeadInput, now: Date): Promise<Lead> => {
   const _id = objectId(now.getTime());
   return retryOnConflict(async () => {
     const { pipeline, stage } = await resolveStage(ws, input.pipelineId, input.stageId);
@@ -165,7 +166,7 @@ interface LeadStep {
 
 /** Read, decide, write under the version read; lists, stage counters, link checks and events follow the change. */
 const mutateLead = (
-  ws: string,
+  ws: Tenant,
   id: string,
   decide: (stored: StoredLead) => Promise<LeadStep> | LeadStep,
   now: Date,
@@ -192,11 +193,11 @@ const mutateLead = (
     return after;
   });
 
-export const updateLead = (ws: string, id: string, patch: LeadFields, now: Date): Promise<Lead> =>
+export const updateLead = (ws: Tenant, id: string, patch: LeadFields, now: Date): Promise<Lead> =>
   mutateLead(ws, id, ({ lead }) => ({ change: editLead(lead, patch, now) }), now);
 
 /** Links a lead of customer `from` to customer `to` (a merge); a lead no longer on `from` is left as it is. */
-export const relinkLeadCustomer = (ws: string, id: string, from: string, to: string, now: Date): Promise<Lead> =>
+export const relinkLeadCustomer = (ws: Tenant, id: string, from: string, to: string, now: Date): Promise<Lead> =>
   mutateLead(ws, id, ({ lead }) => ({ change: lead.customerId === from ? editLead(lead, { customerId: to }, now) : { lead, events: [] } }), now);
 
 export interface MoveInput {
@@ -212,7 +213,7 @@ export interface MoveInput {
  * `crm.activity.added`, all in one transaction. The service behind `POST /crm/leads/{id}/move` and workflows,
  * whose `extra` writes (the step's effect record) join that transaction; a move to the lead's own stage writes nothing.
  */
-export const moveLeadToStage = (ws: string, id: string, input: MoveInput, now: Date, extra?: (lead: Lead) => Write[]): Promise<Lead> =>
+export const moveLeadToStage = (ws: Tenant, id: string, input: MoveInput, now: Date, extra?: (lead: Lead) => Write[]): Promise<Lead> =>
   mutateLead(ws, id, async ({ lead, stays }) => {
     const { pipeline, stage } = await resolveStage(ws, input.pipelineId ?? lead.pipelineId, input.stageId);
     const change = moveLead(lead, pipeline, stage, input.lostReason, now);
@@ -243,7 +244,7 @@ const CLEAR_CHUNK = 100;
  * Deletes a lead with its lists, stage counters and tag links (conditional on the version and tag count
  * read), then clears its stage history. Its activities stay on its customer's timeline.
  */
-export const deleteLead = async (ws: string, id: string, now: Date): Promise<Lead> => {
+export const deleteLead = async (ws: Tenant, id: string, now: Date): Promise<Lead> => {
   const lead = await retryOnConflict(async () => {
     const { lead, version } = await requireLead(ws, id);
     const tags = lead.tagIds;

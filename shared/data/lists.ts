@@ -1,3 +1,4 @@
+import type { Tenant } from '../domain/auth/tenant';
 import type { Membership } from '../domain/lists';
 import { membershipMoves } from '../domain/lists';
 import { batchGet } from './batch-get';
@@ -23,7 +24,7 @@ const LIST_PREFIX = {
   booking: K.BOOKINGLIST,
 } as const satisfies Record<ListKind, string>;
 
-export const listPk = (ws: string, kind: ListKind, list: string) => tenantPk(ws, LIST_PREFIX[kind], list);
+export const listPk = (ws: Tenant, kind: ListKind, list: string) => tenantPk(ws, LIST_PREFIX[kind], list);
 export const listCounter = (kind: ListKind, list: string) => `${kind}s:${list}`;
 
 /**
@@ -32,7 +33,7 @@ export const listCounter = (kind: ListKind, list: string) => `${kind}s:${list}`;
  * `listTotal`), or never read from a counter.
  */
 export const membershipWrites = (
-  ws: string,
+  ws: Tenant,
   kind: ListKind,
   id: string,
   before: readonly Membership[],
@@ -48,14 +49,14 @@ export const membershipWrites = (
 };
 
 /** A list's exact total: its counter, or for a list that is the union of `parts` (disjoint lists), the sum of theirs. */
-export const listTotal = async (ws: string, kind: ListKind, list: string, parts?: string[]): Promise<number> =>
+export const listTotal = async (ws: Tenant, kind: ListKind, list: string, parts?: string[]): Promise<number> =>
   parts ? (await Promise.all(parts.map((p) => readCounter(ws, listCounter(kind, p))))).reduce((a, b) => a + b, 0) : readCounter(ws, listCounter(kind, list));
 
 /** A transaction guard: the list has no members. */
-export const listIsEmpty = (ws: string, kind: ListKind, list: string, onFail: () => Error): Write => counterIsZero(ws, listCounter(kind, list), onFail);
+export const listIsEmpty = (ws: Tenant, kind: ListKind, list: string, onFail: () => Error): Write => counterIsZero(ws, listCounter(kind, list), onFail);
 
 /** Membership items as plain items, for bulk loads (benchmarks): what `membershipWrites` puts for a new entity. */
-export const membershipItems = (ws: string, kind: ListKind, id: string, memberships: readonly Membership[]) =>
+export const membershipItems = (ws: Tenant, kind: ListKind, id: string, memberships: readonly Membership[]) =>
   memberships.map((m) => ({ pk: listPk(ws, kind, m.list), sk: m.order, type: 'LIST_MEMBER', entityId: id }));
 
 export interface ListRead {
@@ -70,7 +71,7 @@ export interface ListRead {
  * within that range, counted key-only: such a total costs O(matches).
  */
 export const readList = async (
-  ws: string,
+  ws: Tenant,
   kind: ListKind,
   list: string,
   page: PageRequest,

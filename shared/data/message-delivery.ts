@@ -1,3 +1,4 @@
+import type { Tenant } from '../domain/auth/tenant';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
@@ -25,7 +26,7 @@ export interface SendState {
 
 const table = () => config().TABLE_NAME;
 
-export const readSendState = async (ws: string, ref: MessageRef): Promise<SendState | undefined> => {
+export const readSendState = async (ws: Tenant, ref: MessageRef): Promise<SendState | undefined> => {
   const { Item } = await dynamo().send(new GetCommand({ TableName: table(), Key: messageKey(ws, ref), ConsistentRead: true }));
   if (!Item) return undefined;
   return {
@@ -38,7 +39,7 @@ export const readSendState = async (ws: string, ref: MessageRef): Promise<SendSt
 };
 
 /** Takes the send of a pending message until `leaseUntil` and counts the attempt; undefined when someone else holds it. */
-export const claimSend = async (ws: string, ref: MessageRef, now: number, leaseUntil: number): Promise<number | undefined> => {
+export const claimSend = async (ws: Tenant, ref: MessageRef, now: number, leaseUntil: number): Promise<number | undefined> => {
   try {
     const { Attributes } = await dynamo().send(
       new UpdateCommand({
@@ -58,7 +59,7 @@ export const claimSend = async (ws: string, ref: MessageRef, now: number, leaseU
 };
 
 /** Gives a held send back, to be retried no earlier than `notBefore`. */
-export const postponeSend = async (ws: string, ref: MessageRef, leaseUntil: number, notBefore: number): Promise<void> => {
+export const postponeSend = async (ws: Tenant, ref: MessageRef, leaseUntil: number, notBefore: number): Promise<void> => {
   await transact([
     updateItem(messageKey(ws, ref), 'SET sendNotBefore = :nb REMOVE sendLeaseUntil', { condition: 'sendLeaseUntil = :lease', values: { ':nb': notBefore, ':lease': leaseUntil } }),
   ]).catch(() => undefined);
@@ -74,7 +75,7 @@ export interface DeliveryChange {
   writes?: Write[];
 }
 
-const events = (ws: string, before: Message, after: Message, conversation: Conversation | undefined, now: Date): Write[] => {
+const events = (ws: Tenant, before: Message, after: Message, conversation: Conversation | undefined, now: Date): Write[] => {
   const data = { message: after, conversation: conversation ?? null };
   const changes = { deliveryStatus: [before.deliveryStatus, after.deliveryStatus] as [unknown, unknown] };
   return [
@@ -88,7 +89,7 @@ const events = (ws: string, before: Message, after: Message, conversation: Conve
  * (and on the caller's lease): a receipt that arrives twice, late or out of order changes nothing.
  * Returns the message after the change, or undefined when it did not apply.
  */
-export const changeDeliveryStatus = async (ws: string, ref: MessageRef, change: DeliveryChange, now: Date): Promise<Message | undefined> => {
+export const changeDeliveryStatus = async (ws: Tenant, ref: MessageRef, change: DeliveryChange, now: Date): Promise<Message | undefined> => {
   const state = await readSendState(ws, ref);
   if (!state || state.message.type !== 'outgoing' || !advances(state.message.deliveryStatus, change.status)) return undefined;
   const before = state.message;

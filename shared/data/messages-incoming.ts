@@ -1,3 +1,4 @@
+import type { Tenant } from '../domain/auth/tenant';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
@@ -29,9 +30,9 @@ export interface Incoming {
 
 class Duplicate extends Error {}
 
-const dedupeKey = (ws: string, channel: string, externalId: string) => ({ pk: tenantPk(ws, K.INCOMING, channel, externalId), sk: K.GUARD });
+const dedupeKey = (ws: Tenant, channel: string, externalId: string) => ({ pk: tenantPk(ws, K.INCOMING, channel, externalId), sk: K.GUARD });
 
-const alreadyRecorded = async (ws: string, input: Incoming): Promise<(Posted & { customer: Customer }) | undefined> => {
+const alreadyRecorded = async (ws: Tenant, input: Incoming): Promise<(Posted & { customer: Customer }) | undefined> => {
   if (!input.externalId) return undefined;
   const { Item } = await dynamo().send(
     new GetCommand({ TableName: config().TABLE_NAME, Key: dedupeKey(ws, input.channel, input.externalId), ConsistentRead: true }),
@@ -48,7 +49,7 @@ const alreadyRecorded = async (ws: string, input: Incoming): Promise<(Posted & {
  * else a new customer. A concurrent first message from the same sender makes one of the creates lose
  * on the identity guard; it then finds the winner.
  */
-const resolveCustomer = async (ws: string, input: Incoming, now: Date, retried = false): Promise<Customer> => {
+const resolveCustomer = async (ws: Tenant, input: Incoming, now: Date, retried = false): Promise<Customer> => {
   const identity = { channel: input.channel, identifier: input.customer.identifier };
   const { email, phone, name } = input.customer;
   const byIdentity = await customerIdBy(ws, 'IDENTITY', `${identity.channel}#${identity.identifier}`);
@@ -67,7 +68,7 @@ const resolveCustomer = async (ws: string, input: Incoming, now: Date, retried =
 };
 
 /** The conversation named in the request, else the sender's latest on this channel, else a new one. */
-const conversationFor = async (ws: string, customer: Customer, input: Incoming, now: Date): Promise<string> => {
+const conversationFor = async (ws: Tenant, customer: Customer, input: Incoming, now: Date): Promise<string> => {
   if (input.conversationId) {
     const stored = await getConversation(ws, input.conversationId);
     if (!stored || stored.conversation.customerId !== customer._id) {
@@ -86,7 +87,7 @@ const conversationFor = async (ws: string, customer: Customer, input: Incoming, 
  * conversation, records the message (reopening a closed or snoozed conversation) and stamps the
  * customer's last activity. Messages from a blocked customer are refused.
  */
-export const receiveIncoming = async (ws: string, input: Incoming, now: Date): Promise<Posted & { customer: Customer; duplicate: boolean }> => {
+export const receiveIncoming = async (ws: Tenant, input: Incoming, now: Date): Promise<Posted & { customer: Customer; duplicate: boolean }> => {
   const seen = await alreadyRecorded(ws, input);
   if (seen) return { ...seen, duplicate: true };
   const customer = await resolveCustomer(ws, input, now);

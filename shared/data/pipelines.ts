@@ -1,3 +1,4 @@
+import type { Tenant } from '../domain/auth/tenant';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
@@ -36,8 +37,8 @@ import { K } from './registry/registry';
  * summary is O(stages) and exact. A stage item exists exactly as long as its stage.
  * List: <tenant>#PIPELINELIST#all, oldest first.
  */
-export const pipelineKey = (ws: string, id: string) => ({ pk: tenantPk(ws, K.PIPELINE, id), sk: K.PIPELINE });
-export const stageKey = (ws: string, pipelineId: string, stageId: string) => ({ pk: tenantPk(ws, K.PIPELINE, pipelineId), sk: `${K.STAGE}#${stageId}` });
+export const pipelineKey = (ws: Tenant, id: string) => ({ pk: tenantPk(ws, K.PIPELINE, id), sk: K.PIPELINE });
+export const stageKey = (ws: Tenant, pipelineId: string, stageId: string) => ({ pk: tenantPk(ws, K.PIPELINE, pipelineId), sk: `${K.STAGE}#${stageId}` });
 
 /** The count attribute of a stage item; values are `amount:<currency>`. */
 export const STAGE_COUNT = 'n';
@@ -56,21 +57,21 @@ const fromItem = (item: Record<string, unknown>): Pipeline => ({
   updatedAt: item.updatedAt as string,
 });
 
-export const stageItem = (ws: string, pipelineId: string, stage: Stage) => ({ ...stageKey(ws, pipelineId, stage._id), type: 'STAGE', kind: stage.kind, [STAGE_COUNT]: 0 });
+export const stageItem = (ws: Tenant, pipelineId: string, stage: Stage) => ({ ...stageKey(ws, pipelineId, stage._id), type: 'STAGE', kind: stage.kind, [STAGE_COUNT]: 0 });
 
-export const getPipeline = async (ws: string, id: string): Promise<StoredPipeline | undefined> => {
+export const getPipeline = async (ws: Tenant, id: string): Promise<StoredPipeline | undefined> => {
   const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: pipelineKey(ws, id), ConsistentRead: true }));
   return Item ? { pipeline: fromItem(Item), version: Item.version as number } : undefined;
 };
 
-export const requirePipeline = async (ws: string, id: string): Promise<StoredPipeline> => {
+export const requirePipeline = async (ws: Tenant, id: string): Promise<StoredPipeline> => {
   const stored = await getPipeline(ws, id);
   if (!stored) throw new NotFoundError('Pipeline');
   return stored;
 };
 
 const lists = (p: Pipeline) => byCreation(['all'], p);
-const event = (type: 'created' | 'updated' | 'deleted', ws: string, pipeline: Pipeline, now: Date, before?: Pipeline) =>
+const event = (type: 'created' | 'updated' | 'deleted', ws: Tenant, pipeline: Pipeline, now: Date, before?: Pipeline) =>
   outboxItem(
     buildEnvelope(`crm.pipeline.${type}`, ws, { pipeline }, {
       now,
@@ -78,7 +79,7 @@ const event = (type: 'created' | 'updated' | 'deleted', ws: string, pipeline: Pi
     }),
   );
 
-export const createPipeline = async (ws: string, input: { name: string; stages?: StageInput[] }, now: Date): Promise<Pipeline> => {
+export const createPipeline = async (ws: Tenant, input: { name: string; stages?: StageInput[] }, now: Date): Promise<Pipeline> => {
   const pipeline = newPipeline(input, { _id: objectId(now.getTime()), newId: () => objectId(now.getTime()) }, now);
   await retryOnConflict(() =>
     transact(
@@ -101,7 +102,7 @@ interface PipelineStep {
 }
 
 /** Read, decide, write under the version read (re-run on a lost race); a step that changes nothing writes nothing. */
-const mutatePipeline = (ws: string, id: string, decide: (p: Pipeline) => PipelineStep, now: Date): Promise<Pipeline> =>
+const mutatePipeline = (ws: Tenant, id: string, decide: (p: Pipeline) => PipelineStep, now: Date): Promise<Pipeline> =>
   retryOnConflict(async () => {
     const { pipeline: before, version } = await requirePipeline(ws, id);
     const { pipeline: after, extra = [] } = decide(before);
@@ -119,9 +120,9 @@ const requireStage = (p: Pipeline, stageId: string): Stage => {
 const holdsLeads = () => new ConflictError('The stage still holds leads; move or delete them first');
 const emptyStage = { condition: '#n = :zero', names: { '#n': STAGE_COUNT }, values: { ':zero': 0 }, onFail: holdsLeads };
 
-export const renamePipeline = (ws: string, id: string, name: string, now: Date) => mutatePipeline(ws, id, (p) => ({ pipeline: rename(p, name, now) }), now);
+export const renamePipeline = (ws: Tenant, id: string, name: string, now: Date) => mutatePipeline(ws, id, (p) => ({ pipeline: rename(p, name, now) }), now);
 
-export const createStage = (ws: string, id: string, input: StageInput & { position?: number }, now: Date): Promise<Pipeline> => {
+export const createStage = (ws: Tenant, id: string, input: StageInput & { position?: number }, now: Date): Promise<Pipeline> => {
   const stageId = objectId(now.getTime());
   return mutatePipeline(ws, id, (p) => {
     const after = addStage(p, input, stageId, now, input.position);
@@ -130,7 +131,7 @@ export const createStage = (ws: string, id: string, input: StageInput & { positi
 };
 
 /** A kind change also changes what its leads' status means, so it is refused (409) while the stage holds leads. */
-export const updateStage = (ws: string, id: string, stageId: string, edit: StageEdit, now: Date): Promise<Pipeline> =>
+export const updateStage = (ws: Tenant, id: string, stageId: string, edit: StageEdit, now: Date): Promise<Pipeline> =>
   mutatePipeline(ws, id, (p) => {
     const stage = requireStage(p, stageId);
     const after = editStage(p, stage, edit, now);
@@ -140,17 +141,17 @@ export const updateStage = (ws: string, id: string, stageId: string, edit: Stage
     return { pipeline: after, extra };
   }, now);
 
-export const deleteStage = (ws: string, id: string, stageId: string, now: Date): Promise<Pipeline> =>
+export const deleteStage = (ws: Tenant, id: string, stageId: string, now: Date): Promise<Pipeline> =>
   mutatePipeline(ws, id, (p) => {
     const stage = requireStage(p, stageId);
     return { pipeline: removeStage(p, stage, now), extra: [deleteItem(stageKey(ws, id, stageId), emptyStage)] };
   }, now);
 
-export const reorderPipelineStages = (ws: string, id: string, stageIds: string[], now: Date) =>
+export const reorderPipelineStages = (ws: Tenant, id: string, stageIds: string[], now: Date) =>
   mutatePipeline(ws, id, (p) => ({ pipeline: reorderStages(p, stageIds, now) }), now);
 
 /** Deletes a pipeline whose stages are all empty (409 otherwise), with its stage items, in one transaction. */
-export const deletePipeline = (ws: string, id: string, now: Date): Promise<Pipeline> =>
+export const deletePipeline = (ws: Tenant, id: string, now: Date): Promise<Pipeline> =>
   retryOnConflict(async () => {
     const { pipeline, version } = await requirePipeline(ws, id);
     await transact(
@@ -165,7 +166,7 @@ export const deletePipeline = (ws: string, id: string, now: Date): Promise<Pipel
     return pipeline;
   });
 
-export const listPipelines = async (ws: string, page: PageRequest) => {
+export const listPipelines = async (ws: Tenant, page: PageRequest) => {
   const { ids, total, nextCursor } = await readList(ws, 'pipeline', 'all', page);
   return { pipelines: await readItems(ids.map((id) => pipelineKey(ws, id)), fromItem), total, nextCursor };
 };
@@ -180,7 +181,7 @@ const totalsOf = (item: Record<string, unknown> | undefined): StageTotals => {
 };
 
 /** Per stage: count, summed value and probability-weighted value per currency, from the stage counters (O(stages)). */
-export const pipelineSummary = async (ws: string, id: string) => {
+export const pipelineSummary = async (ws: Tenant, id: string) => {
   const { pipeline } = await requirePipeline(ws, id);
   const items = await collect(queryAll({ pk: pipelineKey(ws, id).pk, skPrefix: `${K.STAGE}#`, consistent: true }));
   const bySk = new Map(items.map((i) => [i.sk as string, i]));

@@ -1,3 +1,4 @@
+import type { Tenant } from '../domain/auth/tenant';
 import { bumpCounter } from './counters';
 import { tagLinkKey, type TaggableType } from './entity-keys';
 import { deleteItem, putItem, type Write } from './transact';
@@ -14,7 +15,7 @@ export const taggedCounter = (tagId: string, type: string) => `tagged:${tagId}:$
 export const tagIdsOf = (value: unknown): string[] => (value instanceof Set || Array.isArray(value) ? [...value].map(String).sort() : []);
 
 /** Puts (+1) or deletes (-1) an entity's tag link items, without touching the per-tag counters. */
-export const tagLinks = (ws: string, type: TaggableType, id: string, tagIds: string[], delta: 1 | -1, now: Date): Write[] =>
+export const tagLinks = (ws: Tenant, type: TaggableType, id: string, tagIds: string[], delta: 1 | -1, now: Date): Write[] =>
   tagIds.map((tagId) => {
     const link = tagLinkKey(ws, tagId, type, id);
     return delta > 0
@@ -23,7 +24,7 @@ export const tagLinks = (ws: string, type: TaggableType, id: string, tagIds: str
   });
 
 /** The tags area's per-tag counters of tagged entities (`tagged:<tagId>:<type>`). */
-export const tagCounters = (ws: string, type: TaggableType, tagIds: string[], delta: 1 | -1): Write[] =>
+export const tagCounters = (ws: Tenant, type: TaggableType, tagIds: string[], delta: 1 | -1): Write[] =>
   tagIds.map((tagId) => bumpCounter(ws, taggedCounter(tagId, type), delta));
 
 /**
@@ -37,7 +38,7 @@ export const unchangedSinceRead = (version: number, tagIds: readonly string[]) =
 });
 
 /** Adds (+1) or removes (-1) an entity's tag links, keeping the per-tag counters exact. */
-export const tagLinkWrites = (ws: string, type: TaggableType, id: string, tagIds: string[], delta: 1 | -1, now: Date): Write[] => [
+export const tagLinkWrites = (ws: Tenant, type: TaggableType, id: string, tagIds: string[], delta: 1 | -1, now: Date): Write[] => [
   ...tagLinks(ws, type, id, tagIds, delta, now),
   ...tagCounters(ws, type, tagIds, delta),
 ];

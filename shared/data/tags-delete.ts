@@ -1,3 +1,4 @@
+import type { Tenant } from '../domain/auth/tenant';
 import { NotFoundError } from '../domain/errors';
 import type { Tag } from '../domain/tags/tag';
 import { isEntityType, type EntityType } from '../domain/tags/tagging';
@@ -15,7 +16,7 @@ const SWEEP_CONCURRENCY = 4;
 class AlreadyDropped extends Error {}
 
 /** A link whose entity is gone or no longer carries the tag: drop it and its count, once. */
-const dropStaleLink = async (ws: string, tagId: string, type: TaggableType, entityId: string) => {
+const dropStaleLink = async (ws: Tenant, tagId: string, type: TaggableType, entityId: string) => {
   const link = tagLinkKey(ws, tagId, type, entityId);
   try {
     await transact([deleteItem(link, { condition: 'attribute_exists(pk)' }), bumpCounter(ws, taggedCounter(tagId, type), -1)], () => new AlreadyDropped());
@@ -24,7 +25,7 @@ const dropStaleLink = async (ws: string, tagId: string, type: TaggableType, enti
   }
 };
 
-const detach = async (ws: string, tag: Tag, sk: string, now: Date): Promise<TaggableType | undefined> => {
+const detach = async (ws: Tenant, tag: Tag, sk: string, now: Date): Promise<TaggableType | undefined> => {
   const [type, entityId] = sk.split('#') as [TaggableType, string];
   if (isEntityType(type)) {
     const outcome = await changeEntityTags(ws, type, entityId, [tag], 'untag', now);
@@ -42,7 +43,7 @@ export interface Detached {
 }
 
 /** Detaches a hidden tag from every entity, page by page, then removes it; stops early at `deadline` (ms). */
-export const finishTagDeletion = async (ws: string, tag: Tag, now: Date, deadline = Infinity): Promise<Detached> => {
+export const finishTagDeletion = async (ws: Tenant, tag: Tag, now: Date, deadline = Infinity): Promise<Detached> => {
   const detached = { conversation: 0, customer: 0, lead: 0 };
   const partition = { pk: tagLinkKey(ws, tag._id, 'conversation', '').pk };
   let cursor: string | undefined;
@@ -67,7 +68,7 @@ const SWEEP_TURN_MS = REQUEST_BUDGET_MS + 15_000;
  * from every entity with one transaction and one untagged event per entity, then remove the tag item.
  * Each step is idempotent: a DELETE interrupted half-way is finished by the schedule, or by repeating it.
  */
-export const deleteTag = async (ws: string, id: string, now: Date): Promise<Detached & { tag: Tag }> => {
+export const deleteTag = async (ws: Tenant, id: string, now: Date): Promise<Detached & { tag: Tag }> => {
   const tag = await hideTag(ws, id, now, new Date(now.getTime() + SWEEP_TURN_MS));
   if (!tag) throw new NotFoundError('Tag');
   return { tag, ...(await finishTagDeletion(ws, tag, now, Date.now() + REQUEST_BUDGET_MS)) };

@@ -1,3 +1,4 @@
+import type { Tenant } from '../domain/auth/tenant';
 import type { EntityType } from '../domain/tags/tagging';
 import { conversationKey, customerKey, leadKey, TAG_IDS_ATTRIBUTE } from './entity-keys';
 import { batchGet } from './batch-get';
@@ -9,7 +10,7 @@ import { fromItem as leadFromItem } from './leads';
 const KEYS = { conversation: conversationKey, customer: customerKey, lead: leadKey } as const;
 const VIEWS = { conversation: conversationFromItem, customer: customerFromItem, lead: leadFromItem } as const;
 
-export const entityKey = (ws: string, type: EntityType, id: string) => KEYS[type](ws, id);
+export const entityKey = (ws: Tenant, type: EntityType, id: string) => KEYS[type](ws, id);
 
 /** The catalog's entity name in event data: `inbox.conversation.*` → conversation, `customer.contact.*` → contact. */
 export const eventEntityName = { conversation: 'conversation', customer: 'contact', lead: 'lead' } as const;
@@ -21,7 +22,7 @@ export const entityView = (type: EntityType, item: Record<string, unknown>, tagI
 });
 
 /** Entity items by id; ids that name nothing in this workspace are absent. */
-export const readEntities = async (ws: string, type: EntityType, ids: readonly string[]): Promise<Map<string, Record<string, unknown>>> => {
+export const readEntities = async (ws: Tenant, type: EntityType, ids: readonly string[]): Promise<Map<string, Record<string, unknown>>> => {
   const unique = [...new Set(ids)];
   const keys = unique.map((id) => entityKey(ws, type, id));
   const items = new Map((await batchGet(keys)).map((i) => [i.pk as string, i]));

@@ -1,3 +1,4 @@
+import type { Tenant } from '../domain/auth/tenant';
 import { buildEnvelope } from '../events/envelope';
 import { outboxItem } from './outbox';
 import { ConflictError } from '../domain/errors';
@@ -51,7 +52,7 @@ const tagSetWrite = (key: { pk: string; sk: string }, before: string[], delta: s
  * changes, so a repeated call emits no event; a lost race re-reads and re-plans.
  */
 export const changeEntityTags = async (
-  ws: string,
+  ws: Tenant,
   type: EntityType,
   id: string,
   tags: readonly Tag[],
@@ -129,7 +130,7 @@ export interface TaggingResult {
  * `single` is for the per-entity routes: a missing entity is their 404 and errors name the body's `tagIds`.
  */
 export const applyTagging = async (
-  ws: string,
+  ws: Tenant,
   req: TaggingRequest,
   action: TagAction,
   now: Date,
@@ -161,7 +162,7 @@ export const applyTagging = async (
 };
 
 /** The tag ids an entity carries, or undefined when it does not exist in this workspace. */
-export const entityTagIds = async (ws: string, type: EntityType, id: string): Promise<string[] | undefined> => {
+export const entityTagIds = async (ws: Tenant, type: EntityType, id: string): Promise<string[] | undefined> => {
   const item = (await readEntities(ws, type, [id])).get(id);
   return item ? tagIdsOf(item[TAG_IDS_ATTRIBUTE]) : undefined;
 };

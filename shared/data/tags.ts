@@ -28,20 +28,20 @@ import { tag as tagView } from '../views/tags';
  * sparse index lets a schedule finish deletions a crash or timeout interrupted.
  */
 const TAGS_COUNTER = 'tags';
-const listPk = (ws: string) => tenantPk(ws, K.TAGS);
-const guardKey = (ws: string, key: string) => ({ pk: tenantPk(ws, K.TAGNAME, key), sk: K.TAGNAME });
+const listPk = (ws: Tenant) => tenantPk(ws, K.TAGS);
+const guardKey = (ws: Tenant, key: string) => ({ pk: tenantPk(ws, K.TAGNAME, key), sk: K.TAGNAME });
 const LIVE = 'attribute_exists(pk) AND attribute_not_exists(deletingAt)';
 const DELETIONS = K.TAG_DELETIONS;
 
-const listKeys = (ws: string, tag: Tag) => ({ gsi1pk: listPk(ws), gsi1sk: `${nameKey(tag.name)}#${tag._id}` });
+const listKeys = (ws: Tenant, tag: Tag) => ({ gsi1pk: listPk(ws), gsi1sk: `${nameKey(tag.name)}#${tag._id}` });
 
-const toItem = (ws: string, tag: Tag) => ({ ...tagKey(ws, tag._id), type: 'TAG', ...listKeys(ws, tag), version: 1, ...tag });
+const toItem = (ws: Tenant, tag: Tag) => ({ ...tagKey(ws, tag._id), type: 'TAG', ...listKeys(ws, tag), version: 1, ...tag });
 
 const fromItem: (item: Record<string, unknown>) => Tag = itemCodec(tagView);
 
 const nameTaken = (name: string) => new ConflictError(`A tag named "${name}" already exists`, { field: 'name' });
 
-export const createTag = async (ws: string, input: CreateTag, now: Date): Promise<Tag> => {
+export const createTag = async (ws: Tenant, input: CreateTag, now: Date): Promise<Tag> => {
   const tag = newTag(objectId(now.getTime()), input, now);
   await transact(
     [createItem(toItem(ws, tag)), createItem({ ...guardKey(ws, nameKey(tag.name)), type: 'TAGNAME', tagId: tag._id }), bumpCounter(ws, TAGS_COUNTER, 1)],
@@ -50,34 +50,34 @@ export const createTag = async (ws: string, input: CreateTag, now: Date): Promis
   return tag;
 };
 
-const readTagItem = async (ws: string, id: string) => {
+const readTagItem = async (ws: Tenant, id: string) => {
   const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: tagKey(ws, id), ConsistentRead: true }));
   return Item;
 };
 
 /** A live tag; a tag being deleted is already gone for every caller. */
-export const getTag = async (ws: string, id: string): Promise<Tag | undefined> => {
+export const getTag = async (ws: Tenant, id: string): Promise<Tag | undefined> => {
   const item = await readTagItem(ws, id);
   return item && !item.deletingAt ? fromItem(item) : undefined;
 };
 
 /** Live tags by id (strongly consistent), for validating the tag ids a request names. */
-export const getTags = async (ws: string, ids: readonly string[]): Promise<Map<string, Tag>> => {
+export const getTags = async (ws: Tenant, ids: readonly string[]): Promise<Map<string, Tag>> => {
   const items = await batchGet([...new Set(ids)].map((id) => tagKey(ws, id)));
   const live = items.filter((i) => !i.deletingAt).map(fromItem);
   return new Map(live.map((t) => [t._id, t]));
 };
 
 /** Live tags for `ids`, by name: what an entity's tag ids show as. */
-export const tagsByName = async (ws: string, ids: readonly string[]): Promise<Tag[]> =>
+export const tagsByName = async (ws: Tenant, ids: readonly string[]): Promise<Tag[]> =>
   [...(await getTags(ws, ids)).values()].sort((a, b) => nameKey(a.name).localeCompare(nameKey(b.name)));
 
-export const listTags = async (ws: string, page: PageRequest) => {
+export const listTags = async (ws: Tenant, page: PageRequest) => {
   const [result, total] = await Promise.all([queryPage({ index: 'gsi1', pk: listPk(ws) }, page), readCounter(ws, TAGS_COUNTER)]);
   return { tags: result.items.map(fromItem), total, nextCursor: result.nextCursor };
 };
 
-export const countTagged = async (ws: string, tagId: string) => {
+export const countTagged = async (ws: Tenant, tagId: string) => {
   const [conversation, customer, lead] = await Promise.all([
     readCounter(ws, taggedCounter(tagId, 'conversation')),
     readCounter(ws, taggedCounter(tagId, 'customer')),
@@ -90,7 +90,7 @@ export const countTagged = async (ws: string, tagId: string) => {
  * Optimistic: the write is conditional on the version read (re-run on a lost race), and a rename swaps the name
  * guard in the same transaction. A PATCH that changes no field writes nothing and returns the tag as it was.
  */
-export const updateTag = (ws: string, id: string, input: UpdateTag, now: Date): Promise<Tag> =>
+export const updateTag = (ws: Tenant, id: string, input: UpdateTag, now: Date): Promise<Tag> =>
   retryOnConflict(async () => {
     const item = await readTagItem(ws, id);
     if (!item || item.deletingAt) throw new NotFoundError('Tag');
@@ -126,7 +126,7 @@ export const updateTag = (ws: string, id: string, input: UpdateTag, now: Date): 
  * undefined when it does not exist or another caller's turn has not run out: an interrupted deletion is taken
  * on again by a retried DELETE, while concurrent DELETEs see it gone (404) and only one of them succeeds.
  */
-export const hideTag = (ws: string, id: string, now: Date, sweepUntil: Date = now): Promise<Tag | undefined> =>
+export const hideTag = (ws: Tenant, id: string, now: Date, sweepUntil: Date = now): Promise<Tag | undefined> =>
   retryOnConflict(async () => {
     const item = await readTagItem(ws, id);
     if (!item) return undefined;
@@ -150,7 +150,7 @@ export const hideTag = (ws: string, id: string, now: Date, sweepUntil: Date = no
   });
 
 /** Last step of deleting a tag, once no entity carries it any more. */
-export const removeHiddenTag = (ws: string, id: string): Promise<void> => transact([deleteItem(tagKey(ws, id))]);
+export const removeHiddenTag = (ws: Tenant, id: string): Promise<void> => transact([deleteItem(tagKey(ws, id))]);
 
 /** Deletions started before `before` and not finished (oldest first), across tenants. */
 export const unfinishedDeletions = async (before: Date, limit: number): Promise<{ tenant: Tenant; tag: Tag }[]> => {
@@ -159,4 +159,4 @@ export const unfinishedDeletions = async (before: Date, limit: number): Promise<
 };
 
 /** For a transaction that attaches the tag: it must exist and not be in deletion. */
-export const tagIsLive = (ws: string, id: string, onFail?: () => Error): Write => conditionCheck(tagKey(ws, id), { condition: LIVE, onFail });
+export const tagIsLive = (ws: Tenant, id: string, onFail?: () => Error): Write => conditionCheck(tagKey(ws, id), { condition: LIVE, onFail });

@@ -42,7 +42,7 @@ import { task as taskView } from '../views/crm';
  */
 export const TASK_DUE_INDEX = K.TASKDUE;
 
-const taskKey = (ws: string, id: string) => ({ pk: tenantPk(ws, K.TASK, id), sk: K.TASK });
+const taskKey = (ws: Tenant, id: string) => ({ pk: tenantPk(ws, K.TASK, id), sk: K.TASK });
 
 interface StoredTask {
   task: Task;
@@ -53,23 +53,23 @@ interface StoredTask {
 
 const fromItem: (item: Record<string, unknown>) => Task = itemCodec(taskView);
 
-const dueIndex = (ws: string, task: Task, remindedFor: string | null) => {
+const dueIndex = (ws: Tenant, task: Task, remindedFor: string | null) => {
   const due = owedReminder(task, remindedFor);
   return due ? { gsi1pk: TASK_DUE_INDEX, gsi1sk: indexSk(due, ws, task._id) } : undefined;
 };
 
-const getTask = async (ws: string, id: string): Promise<StoredTask | undefined> => {
+const getTask = async (ws: Tenant, id: string): Promise<StoredTask | undefined> => {
   const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: taskKey(ws, id), ConsistentRead: true }));
   return Item ? { task: fromItem(Item), version: Item.version as number, remindedFor: (Item.remindedFor as string | undefined) ?? null } : undefined;
 };
 
-export const requireTask = async (ws: string, id: string): Promise<Task> => {
+export const requireTask = async (ws: Tenant, id: string): Promise<Task> => {
   const stored = await getTask(ws, id);
   if (!stored) throw new NotFoundError('Task');
   return stored.task;
 };
 
-const event = (ws: string, name: string, before: Task | undefined, change: TaskChange['events'][number] | undefined, task: Task, now: Date) => {
+const event = (ws: Tenant, name: string, before: Task | undefined, change: TaskChange['events'][number] | undefined, task: Task, now: Date) => {
   const pick = (t: Task) => Object.fromEntries((change?.fields ?? []).map((f) => [f, t[f]]));
   return outboxItem(buildEnvelope(`crm.task.${name}` as 'crm.task.created', ws, { task }, { changes: before ? diff(pick(before), pick(task)) : undefined, now }));
 };
@@ -78,7 +78,7 @@ const event = (ws: string, name: string, before: Task | undefined, change: TaskC
  * Creates an open task (links checked, lists joined, `crm.task.created`): the service behind `POST /crm/tasks`
  * and workflows, whose `extra` writes (the step's effect record) join the task's transaction.
  */
-export const createTask = async (ws: string, input: TaskFields & { title: string }, now: Date, extra?: (task: Task) => Write[]): Promise<Task> => {
+export const createTask = async (ws: Tenant, input: TaskFields & { title: string }, now: Date, extra?: (task: Task) => Write[]): Promise<Task> => {
   const task = newTask(input, objectId(now.getTime()), now);
   await retryOnConflict(() =>
     transact(
@@ -102,7 +102,7 @@ interface TaskStep {
 }
 
 /** Read, decide, write under the version read; the due index, lists, link checks and events follow the change. */
-const mutateTask = (ws: string, id: string, decide: (stored: StoredTask) => TaskStep | undefined, now: Date): Promise<Task> =>
+const mutateTask = (ws: Tenant, id: string, decide: (stored: StoredTask) => TaskStep | undefined, now: Date): Promise<Task> =>
   retryOnConflict(async () => {
     const stored = await getTask(ws, id);
     if (!stored) throw new NotFoundError('Task');
@@ -128,18 +128,18 @@ const mutateTask = (ws: string, id: string, decide: (stored: StoredTask) => Task
     return after;
   });
 
-export const updateTask = (ws: string, id: string, patch: TaskFields, now: Date): Promise<Task> =>
+export const updateTask = (ws: Tenant, id: string, patch: TaskFields, now: Date): Promise<Task> =>
   mutateTask(ws, id, ({ task }) => ({ change: editTask(task, patch, now) }), now);
 
 /** Completes a task, with a `task_completed` activity on its lead and customer in the same transaction. */
-export const completeTaskById = (ws: string, id: string, now: Date): Promise<Task> =>
+export const completeTaskById = (ws: Tenant, id: string, now: Date): Promise<Task> =>
   mutateTask(ws, id, ({ task }) => {
     const change = completeTask(task, now);
     const activity = systemActivity('task_completed', { leadId: task.leadId, customerId: task.customerId }, `Completed: ${task.title}`, { taskId: task._id }, objectId(now.getTime()), now);
     return { change, extra: activityWrites(ws, activity, now) };
   }, now);
 
-export const deleteTask = (ws: string, id: string, now: Date): Promise<Task> =>
+export const deleteTask = (ws: Tenant, id: string, now: Date): Promise<Task> =>
   retryOnConflict(async () => {
     const stored = await getTask(ws, id);
     if (!stored) throw new NotFoundError('Task');
@@ -155,7 +155,7 @@ export const deleteTask = (ws: string, id: string, now: Date): Promise<Task> =>
   });
 
 /** One page of the list a filter selects; `overdue` reads open tasks due before `now`, most overdue first. */
-export const listTasks = async (ws: string, filters: TaskFilters, page: PageRequest, now: Date) => {
+export const listTasks = async (ws: Tenant, filters: TaskFilters, page: PageRequest, now: Date) => {
   const source = taskListSource(filters);
   const { ids, total, nextCursor } = source.overdue
     ? await readList(ws, 'task', source.list, page, { before: now.toISOString() })
@@ -173,7 +173,7 @@ export const dueReminders = async (now: Date, limit: number): Promise<{ tenant: 
  * Writes `crm.task.due` for a task whose reminder is owed, and records that it was: the version check
  * makes it happen once however many timer runs overlap; a task changed meanwhile is decided afresh.
  */
-export const remindDue = async (ws: string, id: string, now: Date): Promise<boolean> => {
+export const remindDue = async (ws: Tenant, id: string, now: Date): Promise<boolean> => {
   let reminded = false;
   await mutateTask(ws, id, ({ task, remindedFor }) => {
     if (!isDue(task, remindedFor, now)) return undefined;

@@ -24,7 +24,7 @@ import { itemCodec } from './codec';
 import { token as tokenView } from '../views/auth';
 
 const mainKey = (hash: string) => ({ pk: `${K.TOKEN}#${hash}`, sk: K.TOKEN });
-const bindingKey = (workspaceId: string, tokenId: string) => ({ pk: tenantPk(workspaceId), sk: `${K.TOKEN}#${tokenId}` });
+const bindingKey = (workspaceId: string, tokenId: string) => ({ pk: tenantPk(tenantOf(workspaceId, 'live')), sk: `${K.TOKEN}#${tokenId}` });
 
 const fromItem: (item: Record<string, unknown>) => TokenRecord = itemCodec(tokenView);
 
@@ -150,7 +150,7 @@ export const findToken = async (hash: string, req: Omit<AdmissionRequest, 'limit
 };
 
 export const listTokens = async (workspaceId: string): Promise<TokenRecord[]> =>
-  (await collect(queryAll({ pk: tenantPk(workspaceId), skPrefix: `${K.TOKEN}#` }))).map(fromItem);
+  (await collect(queryAll({ pk: tenantPk(tenantOf(workspaceId, 'live')), skPrefix: `${K.TOKEN}#` }))).map(fromItem);
 
 const tokenItem = async (tokenId: string) => (await collect(queryAll({ index: 'gsi1', pk: `${K.TOKENID}#${tokenId}` })))[0];
 

@@ -1,3 +1,4 @@
+import { tenantOf } from '../domain/auth/tenant';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
@@ -23,7 +24,7 @@ import { K } from './registry/registry';
 export { DEFAULT_TIMEZONE } from '../domain/auth/workspace';
 
 /** The workspace item, shared by both modes: pk=<workspace id> sk=WORKSPACE; an update is conditional on the `updatedAt` read. */
-const key = (id: string) => ({ pk: tenantPk(id), sk: K.WORKSPACE });
+const key = (id: string) => ({ pk: tenantPk(tenantOf(id, 'live')), sk: K.WORKSPACE });
 
 const toItem = (w: Workspace) => ({ ...key(w._id), type: 'WORKSPACE', gsi1pk: K.WORKSPACES, gsi1sk: w._id, ...w });
 
@@ -82,7 +83,7 @@ export const updateWorkspace = (id: string, patch: WorkspacePatch, now = new Dat
     const pick = (w: Workspace) => Object.fromEntries(SETTINGS.map((f) => [f, w[f]]));
     const changes = diff(pick(before), pick(after));
     if (!changes || Object.keys(changes).length === 0) return before;
-    const event = buildEnvelope('auth.workspace.updated', id, { workspace: after }, { changes, now });
+    const event = buildEnvelope('auth.workspace.updated', tenantOf(id, 'live'), { workspace: after }, { changes, now });
     await transact(
       [
         updateItem(key(id), 'SET #n = :n, #tz = :tz, #l = :l, businessHours = :bh, updatedAt = :u', {

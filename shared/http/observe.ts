@@ -18,10 +18,10 @@ const round = (ms: number) => Math.round(ms * 100) / 100;
 const accessFields = (state: RequestState | undefined) => {
   if (!state) return {};
   const { token, tenant, admission, errorCode } = state;
-  const ws = tenant ? tenantParts(tenant) : undefined;
+  const parts = tenant ? tenantParts(tenant) : undefined;
   return {
-    workspaceId: ws?.workspaceId,
-    mode: ws ? (ws.livemode ? 'live' : 'test') : token?.environment,
+    workspaceId: parts?.workspaceId,
+    mode: parts ? (parts.livemode ? 'live' : 'test') : token?.environment,
     tokenId: token?._id,
     rateCategory: admission?.category,
     rateRemaining: admission ? Math.max(0, RATE_LIMITS[admission.category] - admission.used) : undefined,

@@ -3,6 +3,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import type { z } from 'zod';
 import type { Scope } from '../domain/auth/scopes';
 import type { ErrorCode } from '../domain/errors';
+import type { Tenant } from '../domain/auth/tenant';
 import type { TokenRecord } from '../domain/auth/token';
 import { runKeyed } from './keyed-run';
 import { observeRequests } from './observe';
@@ -69,7 +70,7 @@ export interface RouteContext<B, Q, P, W> {
   request: { method: string; path: string; rawBody: string; header: (name: string) => string | undefined };
 }
 
-type Ctx<B, Q, P, W extends boolean | undefined> = RouteContext<Out<B>, Out<Q>, Out<P>, W extends false ? undefined : string>;
+type Ctx<B, Q, P, W extends boolean | undefined> = RouteContext<Out<B>, Out<Q>, Out<P>, W extends false ? undefined : Tenant>;
 
 /**
  * The one request pipeline: authenticate (401) → workspace (400/403) → rate limit (429) → scope (403)

@@ -8,8 +8,8 @@ import type { Tenant } from '../domain/auth/tenant';
 import { enqueueStep } from './queue';
 import { causeOf } from './start';
 
-const requireExecution = async (t: Tenant, id: string): Promise<StoredExecution> => {
-  const e = await getExecution(t, id);
+const requireExecution = async (tenant: Tenant, id: string): Promise<StoredExecution> => {
+  const e = await getExecution(tenant, id);
   if (!e) throw new NotFoundError('Execution');
   return e;
 };
@@ -21,9 +21,9 @@ const save = async (before: StoredExecution, after: StoredExecution, event?: 'wo
 };
 
 /** Stops a queued, running or waiting execution: its pending step message becomes stale. */
-export const cancelExecution = (t: Tenant, id: string, now: Date): Promise<Execution> =>
+export const cancelExecution = (tenant: Tenant, id: string, now: Date): Promise<Execution> =>
   retryOnConflict(async () => {
-    const e = await requireExecution(t, id);
+    const e = await requireExecution(tenant, id);
     if (isFinished(e.status)) throw new ConflictError(`The execution is already ${e.status}`, { status: e.status });
     const { dueAt: _d, ...rest } = e;
     const after: StoredExecution = { ...rest, status: 'cancelled', endedAt: now.toISOString(), seq: e.seq + 1 };
@@ -35,15 +35,15 @@ export const cancelExecution = (t: Tenant, id: string, now: Date): Promise<Execu
  * Re-runs a failed execution from its failed step, as a new attempt of that step (a new idempotency key):
  * variables, outputs and enclosing containers are as they were when it failed.
  */
-export const retryExecution = (t: Tenant, id: string, now: Date): Promise<Execution> =>
+export const retryExecution = (tenant: Tenant, id: string, now: Date): Promise<Execution> =>
   retryOnConflict(async () => {
-    const e = await requireExecution(t, id);
+    const e = await requireExecution(tenant, id);
     if (e.status !== 'failed' || !e.resumeState?.cursor) throw new ConflictError('Only a failed execution can be retried', { status: e.status });
     const { endedAt: _e, error: _r, resumeState, ...rest } = e;
     const nodeId = resumeState.cursor!.nodeId;
     const state = { ...resumeState, runs: { ...resumeState.runs, [nodeId]: (resumeState.runs[nodeId] ?? 0) + 1 }, cursor: { ...resumeState.cursor!, delayMs: 0 } };
     const after: StoredExecution = { ...rest, status: 'queued', state, seq: e.seq + 1, dueAt: now.toISOString() };
     await save(e, after);
-    await enqueueStep({ workspaceId: t, executionId: id, seq: after.seq }, 0);
+    await enqueueStep({ workspaceId: tenant, executionId: id, seq: after.seq }, 0);
     return executionView(after);
   });

@@ -13,9 +13,9 @@ const checkTargets = async (w: Workflow) => {
   for (const { path, url } of literalUrls(w.nodes)) await assertAllowedTarget(url, config().WEBHOOK_ALLOW_PRIVATE_TARGETS, path);
 };
 
-const event = (type: 'created' | 'updated' | 'activated' | 'deactivated' | 'deleted', t: Tenant, w: Workflow, now: Date, before?: Workflow) =>
+const event = (type: 'created' | 'updated' | 'activated' | 'deactivated' | 'deleted', tenant: Tenant, w: Workflow, now: Date, before?: Workflow) =>
   outboxItem(
-    buildEnvelope(`workflow.definition.${type}`, t, { definition: w }, {
+    buildEnvelope(`workflow.definition.${type}`, tenant, { definition: w }, {
       now,
       changes: before && type === 'updated' ? { version: [before.version, w.version] } : undefined,
     }),
@@ -24,35 +24,35 @@ const event = (type: 'created' | 'updated' | 'activated' | 'deactivated' | 'dele
 /** An active schedule's next run from now; none while inactive. */
 const schedule = (w: Workflow, now: Date) => (w.active ? nextRunAt(w.trigger, now) : undefined);
 
-export const createWorkflow = async (t: Tenant, input: CreateWorkflow, now: Date): Promise<Workflow> => {
+export const createWorkflow = async (tenant: Tenant, input: CreateWorkflow, now: Date): Promise<Workflow> => {
   const w = newWorkflow(objectId(now.getTime()), input, now);
   await checkTargets(w);
-  await saveWorkflow(t, undefined, w, [event('created', t, w, now)]);
+  await saveWorkflow(tenant, undefined, w, [event('created', tenant, w, now)]);
   return w;
 };
 
-const mutate = (t: Tenant, id: string, now: Date, change: (s: StoredWorkflow) => Promise<{ after: Workflow; type: 'updated' | 'activated' | 'deactivated' }>) =>
+const mutate = (tenant: Tenant, id: string, now: Date, change: (s: StoredWorkflow) => Promise<{ after: Workflow; type: 'updated' | 'activated' | 'deactivated' }>) =>
   retryOnConflict(async () => {
-    const before = await requireWorkflow(t, id);
+    const before = await requireWorkflow(tenant, id);
     const { after, type } = await change(before);
     if (after === before.workflow) return after;
     const keepsSchedule = type === 'updated' && JSON.stringify(after.trigger) === JSON.stringify(before.workflow.trigger) && before.nextRunAt;
-    await saveWorkflow(t, before, after, [event(type, t, after, now, before.workflow)], keepsSchedule ? before.nextRunAt : schedule(after, now));
+    await saveWorkflow(tenant, before, after, [event(type, tenant, after, now, before.workflow)], keepsSchedule ? before.nextRunAt : schedule(after, now));
     return after;
   });
 
-export const updateWorkflow = (t: Tenant, id: string, input: UpdateWorkflow, now: Date): Promise<Workflow> =>
-  mutate(t, id, now, async (s) => {
+export const updateWorkflow = (tenant: Tenant, id: string, input: UpdateWorkflow, now: Date): Promise<Workflow> =>
+  mutate(tenant, id, now, async (s) => {
     const after = applyUpdate(s.workflow, input, now);
     if (input.nodes) await checkTargets(after);
     return { after, type: 'updated' };
   });
 
-export const activateWorkflow = (t: Tenant, id: string, active: boolean, now: Date): Promise<Workflow> =>
-  mutate(t, id, now, async (s) => ({ after: setActive(s.workflow, active, now), type: active ? 'activated' : 'deactivated' }));
+export const activateWorkflow = (tenant: Tenant, id: string, active: boolean, now: Date): Promise<Workflow> =>
+  mutate(tenant, id, now, async (s) => ({ after: setActive(s.workflow, active, now), type: active ? 'activated' : 'deactivated' }));
 
-export const removeWorkflow = (t: Tenant, id: string, now: Date): Promise<void> =>
+export const removeWorkflow = (tenant: Tenant, id: string, now: Date): Promise<void> =>
   retryOnConflict(async () => {
-    const before = await requireWorkflow(t, id);
-    await deleteWorkflow(t, before, [event('deleted', t, before.workflow, now)]);
+    const before = await requireWorkflow(tenant, id);
+    await deleteWorkflow(tenant, before, [event('deleted', tenant, before.workflow, now)]);
   });

@@ -20,13 +20,13 @@ export const causeOf = (e: Pick<Execution, '_id' | 'workflowId' | 'depth'>): Cau
  * message. Undefined when the guard says this run was already started.
  */
 export const startExecution = async (
-  t: Tenant,
+  tenant: Tenant,
   w: Workflow,
   trigger: ExecutionTrigger,
   opts: { depth: number; now: Date; guard?: Write },
 ): Promise<Execution | undefined> => {
   const e: StoredExecution = {
-    tenant: t,
+    tenant,
     _id: objectId(opts.now.getTime()),
     workflowId: w._id,
     workflowVersion: w.version,
@@ -39,8 +39,8 @@ export const startExecution = async (
     dueAt: opts.now.toISOString(),
   };
   const execution = executionView(e);
-  const started = outboxItem(buildEnvelope('workflow.execution.started', t, { execution }, { now: opts.now, cause: causeOf(e) }));
+  const started = outboxItem(buildEnvelope('workflow.execution.started', tenant, { execution }, { now: opts.now, cause: causeOf(e) }));
   if (!(await createExecution(e, [started, ...(opts.guard ? [opts.guard] : [])], true))) return undefined;
-  await enqueueStep({ workspaceId: t, executionId: e._id, seq: 0 }, 0);
+  await enqueueStep({ workspaceId: tenant, executionId: e._id, seq: 0 }, 0);
   return execution;
 };

@@ -13,15 +13,15 @@ import { K } from '../data/registry/registry';
 
 /** Dedupe guards live a week, longer than any redelivery of the event or schedule tick they guard. */
 const guardTtl = (now: Date) => Math.floor(now.getTime() / 1000) + 7 * 24 * 3600;
-const guard = (t: Tenant, kind: string, id: string, sk: string, now: Date) => createItem({ pk: tenantPk(t, kind, id), sk, type: 'WF_GUARD', ttl: guardTtl(now) });
+const guard = (tenant: Tenant, kind: string, id: string, sk: string, now: Date) => createItem({ pk: tenantPk(tenant, kind, id), sk, type: 'WF_GUARD', ttl: guardTtl(now) });
 
 /** `POST /workflows/{id}/trigger`: any manual workflow, and any active one (for testing). */
-export const triggerManually = async (t: Tenant, id: string, payload: unknown, now: Date): Promise<Execution> => {
-  const { workflow } = await requireWorkflow(t, id);
+export const triggerManually = async (tenant: Tenant, id: string, payload: unknown, now: Date): Promise<Execution> => {
+  const { workflow } = await requireWorkflow(tenant, id);
   if (workflow.trigger.type !== 'manual' && !workflow.active) {
     throw new ConflictError(`An inactive ${workflow.trigger.type}-triggered workflow cannot be run; activate it first`);
   }
-  return (await startExecution(t, workflow, { type: 'manual', ...(payload ? { payload } : {}) }, { depth: 1, now }))!;
+  return (await startExecution(tenant, workflow, { type: 'manual', ...(payload ? { payload } : {}) }, { depth: 1, now }))!;
 };
 
 /**

@@ -1,3 +1,4 @@
+import type { Tenant } from '../../shared/domain/auth/tenant';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { LocalStack } from '../../infra/local/stack';
 import { dynamo } from '../../shared/aws/dynamo';
@@ -40,7 +41,7 @@ const query = (doc: ReturnType<typeof article>) => {
 };
 
 /** Writes the index documents directly, as the index consumer would have left them after 5,000 creates. */
-const seedIndex = async (tenant: string, docs: ReturnType<typeof article>[]) => {
+const seedIndex = async (tenant: Tenant, docs: ReturnType<typeof article>[]) => {
   const pk = tenantPk(tenant, 'KBIDX');
   const batches = Array.from({ length: Math.ceil(docs.length / 25) }, (_, i) => docs.slice(i * 25, i * 25 + 25));
   await mapLimit(batches, 8, async (batch) => {

@@ -1,3 +1,4 @@
+import type { Tenant } from '../../shared/domain/auth/tenant';
 import type { LocalStack } from '../../infra/local/stack';
 import { addDays } from '../../shared/domain/analytics/calendar';
 import { addToAgentDay, addToDay } from '../../shared/data/analytics';
@@ -38,7 +39,7 @@ const busyDay = (d: number) => ({
 });
 
 /** Seeds `DAYS` days of aggregates (sketch buckets one ADD per sample, as the consumer writes them). */
-const seed = async (tenant: string) => {
+const seed = async (tenant: Tenant) => {
   await mapLimit(Array.from({ length: DAYS }, (_, d) => d), 8, async (d) => {
     const date = addDays(FROM, d);
     await transact(addToDay(tenant, date, busyDay(d)));

@@ -1,3 +1,4 @@
+import type { Tenant } from '../../shared/domain/auth/tenant';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { LocalStack } from '../../infra/local/stack';
 import { dynamo } from '../../shared/aws/dynamo';
@@ -22,7 +23,7 @@ const DEEP_PAGE = 400;
 const AMOUNT = 10_000;
 
 /** Loads LEADS leads into the pipeline's first stage: the same items, lists and counters a create writes. */
-const seed = async (ws: string, pipeline: Awaited<ReturnType<typeof createPipeline>>) => {
+const seed = async (ws: Tenant, pipeline: Awaited<ReturnType<typeof createPipeline>>) => {
   const stage = pipeline.stages[0]!;
   const start = Date.now() - LEADS * 1000;
   const items: Record<string, unknown>[] = [];

@@ -1,3 +1,4 @@
+import type { Tenant } from '../../shared/domain/auth/tenant';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { LocalStack } from '../../infra/local/stack';
 import { dynamo } from '../../shared/aws/dynamo';
@@ -20,7 +21,7 @@ const LIMIT = 20;
 const DEEP_PAGE = 250;
 
 /** Loads the workspace straight into the table with BatchWrite: the same items and counters a create writes. */
-const seed = async (ws: string, customerId: string) => {
+const seed = async (ws: Tenant, customerId: string) => {
   const start = Date.now() - CONVERSATIONS * 1000;
   const items: Record<string, unknown>[] = [];
   let counters: string[] = [];

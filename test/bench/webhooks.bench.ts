@@ -1,3 +1,4 @@
+import { tenantOf } from '../../shared/domain/auth/tenant';
 import { performance } from 'node:perf_hooks';
 import { nameOf, onInvoke } from '../../infra/local/lambda';
 import type { LocalStack } from '../../infra/local/stack';
@@ -93,7 +94,7 @@ export const run = async (_stack: LocalStack): Promise<Section[]> => {
     for (const subs of [1, 50] as const) {
       const { workspaceId } = await createTenant();
       for (let i = 0; i < subs; i++) {
-        await createSubscription(workspaceId, { url: `${receiver.url}?s=${i}`, events: ['auth.workspace.*'] }, new Date());
+        await createSubscription(tenantOf(workspaceId, 'live'), { url: `${receiver.url}?s=${i}`, events: ['auth.workspace.*'] }, new Date());
       }
       let n = 0;
       const emit = async () => {
@@ -135,7 +136,7 @@ export const run = async (_stack: LocalStack): Promise<Section[]> => {
       // last change, so they go one at a time, and their rate would bound this one.
       const seen = new Set(arrivals.keys());
       const started = performance.now();
-      await measure((i) => transact([outboxItem(buildEnvelope('auth.workspace.updated', workspaceId, { workspace: { name: `bench ${i}` } }))]), {
+      await measure((i) => transact([outboxItem(buildEnvelope('auth.workspace.updated', tenantOf(workspaceId, 'live'), { workspace: { name: `bench ${i}` } }))]), {
         requests: THROUGHPUT_EVENTS[subs],
         concurrency: WRITERS,
         warmup: 0,
@@ -195,7 +196,7 @@ const writeUnitsPerDelivery = async (
   bodyBytes: number[],
 ): Promise<Section> => {
   const { workspaceId } = await createTenant();
-  await createSubscription(workspaceId, { url: `${url}?cost`, events: ['auth.workspace.*'] }, new Date());
+  await createSubscription(tenantOf(workspaceId, 'live'), { url: `${url}?cost`, events: ['auth.workspace.*'] }, new Date());
   const seen = new Set(arrivals.keys());
   bodyBytes.length = 0;
   const units = await meterWrites(async () => {

@@ -1,3 +1,4 @@
+import type { Tenant } from '../../shared/domain/auth/tenant';
 import { performance } from 'node:perf_hooks';
 import { CreateQueueCommand, DeleteQueueCommand, ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { LocalStack } from '../../infra/local/stack';
@@ -42,7 +43,7 @@ const sqsRoundTrips = async (stack: LocalStack, count: number, delaySeconds = 0)
   return times;
 };
 
-const waitUntilFinished = async (tenant: string, id: string) => {
+const waitUntilFinished = async (tenant: Tenant, id: string) => {
   for (;;) {
     const e = await getExecution(tenant, id);
     if (e && isFinished(e.status)) return e;
@@ -66,7 +67,7 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
     return { status: 503 };
   });
   try {
-    const { workspaceId: t } = await createTenant();
+    const { tenant: t } = await createTenant();
     const now = () => new Date();
 
     // 1. Trigger → first step.

@@ -1,3 +1,4 @@
+import type { Tenant } from '../../shared/domain/auth/tenant';
 import { ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
@@ -18,7 +19,7 @@ const env = useTestStack({ workers: false });
 const CUSTOMERS = '/api/v1/contacts/customers';
 const keyed = (key: string) => ({ 'Idempotency-Key': key });
 
-const recordKey = (t: { tenant: string; tokenId: string }, key: string) => ({ pk: tenantPk(t.tenant, 'IDEM', t.tokenId, keyDigest(key)), sk: 'IDEM' });
+const recordKey = (t: { tenant: Tenant; tokenId: string }, key: string) => ({ pk: tenantPk(t.tenant, 'IDEM', t.tokenId, keyDigest(key)), sk: 'IDEM' });
 
 const total = async (api: ReturnType<typeof client>) => (await api.get(CUSTOMERS)).body.data.pagination.total as number;
 

@@ -1,3 +1,4 @@
+import type { Tenant } from '../../shared/domain/auth/tenant';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../../shared/aws/dynamo';
 import { config } from '../../shared/config';
@@ -41,18 +42,18 @@ export const messageIn = async (api: Client, conversationId: string, messageId: 
 };
 
 /** The raw stored channel item, as DynamoDB holds it (test-only). */
-export const storedChannelItem = async (tenant: string, id: string) =>
+export const storedChannelItem = async (tenant: Tenant, id: string) =>
   (await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: { pk: `WS#${tenant}`, sk: `CHANNEL#${id}` }, ConsistentRead: true }))).Item;
 
 /** The sandbox provider's log entry for a send key (test-only). */
-export const sandboxSend = async (tenant: string, channelId: string, key: string) =>
+export const sandboxSend = async (tenant: Tenant, channelId: string, key: string) =>
   (await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: { pk: `WS#${tenant}#SANDBOX#${channelId}`, sk: key }, ConsistentRead: true }))).Item;
 
 /**
  * `count` customers of `tenant`, written through the customers repository in waves (one workspace counter
  * takes them all): an audience bigger than a token's write budget allows through the API.
  */
-export const createCustomers = async (tenant: string, count: number, wave = 20): Promise<string[]> => {
+export const createCustomers = async (tenant: Tenant, count: number, wave = 20): Promise<string[]> => {
   const ids: string[] = [];
   for (let i = 0; i < count; i += wave) {
     const made = await Promise.all(
@@ -64,7 +65,7 @@ export const createCustomers = async (tenant: string, count: number, wave = 20):
 };
 
 /** Every sandbox send of a channel account (test-only). */
-export const sandboxSends = async (tenant: string, channelId: string): Promise<Record<string, unknown>[]> => {
+export const sandboxSends = async (tenant: Tenant, channelId: string): Promise<Record<string, unknown>[]> => {
   const items: Record<string, unknown>[] = [];
   let ExclusiveStartKey: Record<string, unknown> | undefined;
   do {

@@ -1,3 +1,4 @@
+import type { Tenant } from '../../../shared/domain/auth/tenant';
 import { route } from '../../../shared/http/route';
 import { listOf } from '../../../shared/views/common';
 import { activity } from '../../../shared/views/crm';
@@ -6,7 +7,7 @@ import { listActivities } from '../../../shared/data/activities';
 import { IdParams } from './schemas';
 
 /** `GET …/{id}/activities` under a lead or a customer: that entity's timeline, newest first (404 for an unknown entity). */
-export const timeline = (filter: 'leadId' | 'customerId', requireEntity: (ws: string, id: string) => Promise<unknown>) =>
+export const timeline = (filter: 'leadId' | 'customerId', requireEntity: (tenant: Tenant, id: string) => Promise<unknown>) =>
   route({ scope: 'crm:read', params: IdParams, query: ListQuery, response: listOf('activities', activity) }, async ({ params, query, tenant }) => {
     await requireEntity(tenant, params.id);
     const { activities, total, nextCursor } = await listActivities(tenant, { [filter]: params.id }, query);

@@ -1,3 +1,4 @@
+import type { Tenant } from '../../../shared/domain/auth/tenant';
 import { wholeList } from '../../../shared/http/pagination';
 import { route } from '../../../shared/http/route';
 import { listOf } from '../../../shared/views/common';
@@ -11,9 +12,9 @@ import { EntityTagParams, IdParams } from './params';
 /** The tag routes under an entity: `…/{id}/tags` (GET, POST) and `…/{id}/tags/{tagId}` (DELETE). */
 const notFound = { conversation: () => new NotFoundError('Conversation'), customer: () => new NotFoundError('Customer'), lead: () => new NotFoundError('Lead') };
 
-const change = async (ws: string, type: EntityType, id: string, tagIds: string[], action: TagAction, now: Date) => {
-  const result = await applyTagging(ws, { entityType: type, entityIds: [id], tagIds }, action, now, { notFound: notFound[type] });
-  return { tags: await tagsByName(ws, result.tagIdsAfter.get(id)!), changed: result.changed.length > 0 };
+const change = async (tenant: Tenant, type: EntityType, id: string, tagIds: string[], action: TagAction, now: Date) => {
+  const result = await applyTagging(tenant, { entityType: type, entityIds: [id], tagIds }, action, now, { notFound: notFound[type] });
+  return { tags: await tagsByName(tenant, result.tagIdsAfter.get(id)!), changed: result.changed.length > 0 };
 };
 
 export const listEntityTags = (type: EntityType) =>

@@ -1,15 +1,27 @@
 import type { TokenEnvironment } from './token';
 
+declare const tenantBrand: unique symbol;
+
 /**
  * Whose data a request reads and writes: a workspace in one mode. Live is the workspace id alone, so live
  * keys are the keys from before test mode existed; test appends `~test` (`~` is in no hex id and no key
  * separator), so each mode has its own entities, counters and sequences under every key built from it.
+ * Branded: a plain workspace id is not a tenant, so only `tenantOf` and `storedTenant` make one.
  */
-export type Tenant = string;
+export type Tenant = string & { readonly [tenantBrand]: true };
 
 const TEST_SUFFIX = '~test';
 
-export const tenantOf = (workspaceId: string, mode: TokenEnvironment): Tenant => (mode === 'live' ? workspaceId : `${workspaceId}${TEST_SUFFIX}`);
+export const tenantOf = (workspaceId: string, mode: TokenEnvironment): Tenant =>
+  (mode === 'live' ? workspaceId : `${workspaceId}${TEST_SUFFIX}`) as Tenant;
+
+const STORED = /^[0-9a-f]{24}(~test)?$/;
+
+/** A tenant read back from where one was stored whole (an index sort key); anything else there is corrupt data. */
+export const storedTenant = (stored: string): Tenant => {
+  if (!STORED.test(stored)) throw new Error(`not a stored tenant: ${JSON.stringify(stored)}`);
+  return stored as Tenant;
+};
 
 /** What users see of a tenant: the real workspace id and whether it is live (Stripe's `livemode`). */
 export const tenantParts = (tenant: Tenant): { workspaceId: string; livemode: boolean } =>

@@ -82,12 +82,12 @@ export const rotatedSecrets = (sub: Pick<Subscription, 'secret' | 'previousSecre
 export const receives = (sub: Subscription, eventType: string, occurredAt: string): boolean =>
   sub.active && sub.activatedAt !== undefined && sub.activatedAt <= occurredAt && matchesAny(sub.events, eventType);
 
-export const newSubscription = (_id: string, workspaceId: string, input: SubscriptionInput, now: Date): Subscription => {
+export const newSubscription = (_id: string, tenant: Tenant, input: SubscriptionInput, now: Date): Subscription => {
   const at = now.toISOString();
   const active = input.active ?? true;
   return {
     _id,
-    workspaceId,
+    workspaceId: tenant,
     url: input.url,
     events: input.events,
     active,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import { tenantOf, tenantParts } from '../../../shared/domain/auth/tenant';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { tenantOf, tenantParts, type Tenant } from '../../../shared/domain/auth/tenant';
 import { fromIndexSk, indexSk, tenantPk } from '../../../shared/data/keys';
 
 const hexId = fc.stringMatching(/^[0-9a-f]{24}$/);
@@ -32,5 +32,29 @@ describe('the tenant of a workspace in one mode', () => {
         expect(fromIndexSk(indexSk('2026-01-01T00:00:00.000Z', tenant, id))).toEqual({ tenant, id });
       }),
     );
+  });
+});
+
+describe('the tenant type (checked by `tsc`: an unused `@ts-expect-error` fails the build)', () => {
+  const workspaceId = '65f0c0ffee00000000000001';
+
+  it('takes no plain workspace id, though a tenant is still a string wherever one is read', () => {
+    expectTypeOf(workspaceId).not.toExtend<Tenant>();
+    expectTypeOf(tenantOf(workspaceId, 'live')).toExtend<string>();
+    // @ts-expect-error a workspace id is not a tenant, even where the live tenant's key is the same text
+    expect(tenantPk(workspaceId)).toBe(tenantPk(tenantOf(workspaceId, 'live')));
+  });
+
+  it('is made by tenantOf or read back from a key, never written as a string', () => {
+    // @ts-expect-error a string spelled like a test-mode tenant is still not one
+    const spelled: Tenant = `${workspaceId}~test`;
+    expect(spelled).toBe(tenantOf(workspaceId, 'test'));
+    expect(fromIndexSk(indexSk('2026-01-01T00:00:00.000Z', tenantOf(workspaceId, 'test'), 'x')).tenant).toBe(spelled);
+  });
+
+  it('reads back from a stored key only what tenantOf can make, refusing anything else as corrupt', () => {
+    for (const stored of ['ws1', workspaceId.toUpperCase(), `${workspaceId}~live`, `${workspaceId}~test~test`, '']) {
+      expect(() => fromIndexSk(`2026-01-01T00:00:00.000Z#${stored}#x`)).toThrow('not a stored tenant');
+    }
   });
 });

@@ -1,13 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { tenantOf } from '../../../shared/domain/auth/tenant';
 import { fromIndexSk, indexSk, tenantPk } from '../../../shared/data/keys';
 
 const hexId = fc.stringMatching(/^[0-9a-f]{24}$/);
+const tenantArb = fc.tuple(hexId, fc.constantFrom('live' as const, 'test' as const)).map(([ws, mode]) => tenantOf(ws, mode));
 
 describe('tenant keys', () => {
   it('start every partition key with its tenant, so two tenants never share a key', () => {
     fc.assert(
-      fc.property(hexId, hexId, fc.array(fc.stringMatching(/^[A-Z_]{1,12}$/), { maxLength: 3 }), (a, b, parts) => {
+      fc.property(tenantArb, tenantArb, fc.array(fc.stringMatching(/^[A-Z_]{1,12}$/), { maxLength: 3 }), (a, b, parts) => {
         expect(tenantPk(a, ...parts).startsWith(tenantPk(a))).toBe(true);
         if (a !== b) expect(tenantPk(a, ...parts)).not.toBe(tenantPk(b, ...parts));
       }),
@@ -16,7 +18,7 @@ describe('tenant keys', () => {
 
   it('read the tenant and id back from a cross-tenant index sort key', () => {
     fc.assert(
-      fc.property(fc.date({ noInvalidDate: true }), hexId, hexId, (at, tenant, id) => {
+      fc.property(fc.date({ noInvalidDate: true }), tenantArb, hexId, (at, tenant, id) => {
         expect(fromIndexSk(indexSk(at.toISOString(), tenant, id))).toEqual({ tenant, id });
       }),
     );

@@ -10,7 +10,7 @@ const conversation = { _id: 'a'.repeat(24), subject: 'Hello' };
 
 describe('event payloads', () => {
   it('are the envelope as JSON, unchanged, up to 256 KB', () => {
-    const envelope = buildEnvelope('inbox.conversation.updated', 'b'.repeat(24), { conversation }, { changes: { subject: ['Hi', 'Hello'] } });
+    const envelope = buildEnvelope('inbox.conversation.updated', tenantOf('b'.repeat(24), 'live'), { conversation }, { changes: { subject: ['Hi', 'Hello'] } });
     expect(serialise(envelope)).toBe(JSON.stringify(envelope));
   });
 
@@ -38,7 +38,7 @@ describe('event payloads', () => {
   it('shrink when the body fits 256 KB but its escaped copy in the stream record would not fit an EventBridge entry', () => {
     // 150 KB of quotes: 150 KB as sent, about 300 KB once escaped inside the stream record the pipe forwards.
     const quoted = { ...conversation, notes: '"'.repeat(150 * 1024) };
-    const envelope = buildEnvelope('inbox.conversation.updated', 'b'.repeat(24), { conversation: quoted });
+    const envelope = buildEnvelope('inbox.conversation.updated', tenantOf('b'.repeat(24), 'live'), { conversation: quoted });
     const item = outboxItem(envelope).item.Put!.Item!;
     const record = {
       eventID: 'f'.repeat(32),
