@@ -18,35 +18,35 @@ import { deleteItem, transact } from './transact';
 
 /** Activities added through the API, and timelines. An activity outlives a deleted lead: it stays on its customer's timeline. */
 /** An activity on a lead and/or a customer (one at least); on a lead without a customer named, it also shows on the lead's customer. */
-export const addActivity = async (ws: Tenant, input: ActivityFields, now: Date): Promise<Activity> => {
+export const addActivity = async (tenant: Tenant, input: ActivityFields, now: Date): Promise<Activity> => {
   if (!input.leadId && !input.customerId) throw new Refused('activity_without_subject', 'Give leadId or customerId');
   const _id = objectId(now.getTime());
   return retryOnConflict(async () => {
-    const lead = input.leadId ? await getLead(ws, input.leadId) : undefined;
+    const lead = input.leadId ? await getLead(tenant, input.leadId) : undefined;
     if (input.leadId && !lead) throw new Refused('no_such_lead', 'No such lead in this workspace');
     const customerId = input.customerId ?? lead?.lead.customerId ?? null;
     const activity = newActivity(input, { leadId: input.leadId ?? null, customerId }, _id, now);
-    await transact([...linkChecks(ws, { leadId: activity.leadId, customerId }), ...activityWrites(ws, activity, now)], lostRace);
+    await transact([...linkChecks(tenant, { leadId: activity.leadId, customerId }), ...activityWrites(tenant, activity, now)], lostRace);
     return activity;
   });
 };
 
-export const requireActivity = async (ws: Tenant, id: string): Promise<Activity> => {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: activityKey(ws, id), ConsistentRead: true }));
+export const requireActivity = async (tenant: Tenant, id: string): Promise<Activity> => {
+  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: activityKey(tenant, id), ConsistentRead: true }));
   if (!Item) throw new NotFoundError('Activity');
   return fromItem(Item);
 };
 
 /** Deletes an activity the API added (system activities are 409), with its `crm.activity.deleted` event. */
-export const deleteActivity = (ws: Tenant, id: string, now: Date): Promise<Activity> =>
+export const deleteActivity = (tenant: Tenant, id: string, now: Date): Promise<Activity> =>
   retryOnConflict(async () => {
-    const activity = await requireActivity(ws, id);
+    const activity = await requireActivity(tenant, id);
     assertDeletable(activity);
     await transact(
       [
-        deleteItem(activityKey(ws, id), { condition: 'attribute_exists(pk)', onFail: () => new NotFoundError('Activity') }),
-        ...membershipWrites(ws, 'activity', id, activityMemberships(activity), []),
-        outboxItem(buildEnvelope('crm.activity.deleted', ws, { activity }, { now })),
+        deleteItem(activityKey(tenant, id), { condition: 'attribute_exists(pk)', onFail: () => new NotFoundError('Activity') }),
+        ...membershipWrites(tenant, 'activity', id, activityMemberships(activity), []),
+        outboxItem(buildEnvelope('crm.activity.deleted', tenant, { activity }, { now })),
       ],
       lostRace,
     );
@@ -54,9 +54,9 @@ export const deleteActivity = (ws: Tenant, id: string, now: Date): Promise<Activ
   });
 
 /** A timeline page, newest first: a lead's, a customer's, or the workspace's. */
-export const listActivities = async (ws: Tenant, filter: { leadId?: string; customerId?: string }, page: PageRequest) => {
+export const listActivities = async (tenant: Tenant, filter: { leadId?: string; customerId?: string }, page: PageRequest) => {
   if (filter.leadId && filter.customerId) throw new Refused('timeline_of_lead_and_customer', 'Filter by leadId or customerId, not both');
   const list = filter.leadId ? `lead:${filter.leadId}` : filter.customerId ? `customer:${filter.customerId}` : 'all';
-  const { ids, total, nextCursor } = await readList(ws, 'activity', list, page, { newestFirst: true });
-  return { activities: await readItems(ids.map((id) => activityKey(ws, id)), fromItem), total, nextCursor };
+  const { ids, total, nextCursor } = await readList(tenant, 'activity', list, page, { newestFirst: true });
+  return { activities: await readItems(ids.map((id) => activityKey(tenant, id)), fromItem), total, nextCursor };
 };

@@ -14,7 +14,7 @@ import { activity as activityView } from '../views/crm';
  * Activities: pk=<tenant>#ACTIVITY#<id> sk=ACTIVITY. Timelines are lists (`all`, `lead:<id>`,
  * `customer:<id>`), newest first by `occurredAt`.
  */
-export const activityKey = (ws: Tenant, id: string) => ({ pk: tenantPk(ws, K.ACTIVITY, id), sk: K.ACTIVITY });
+export const activityKey = (tenant: Tenant, id: string) => ({ pk: tenantPk(tenant, K.ACTIVITY, id), sk: K.ACTIVITY });
 
 export const activityMemberships = (a: Activity): Membership[] => activityListsOf(a).map((list) => ({ list, order: `${a.occurredAt}#${a._id}` }));
 
@@ -26,8 +26,8 @@ const decode = itemCodec(activityView);
 export const fromItem = (item: Record<string, unknown>): Activity => decode({ ...item, type: item.activityType });
 
 /** Everything an activity's creation writes: the item, its timelines and `crm.activity.added`; system activities go inside their change's transaction. */
-export const activityWrites = (ws: Tenant, activity: Activity, now: Date): Write[] => [
-  createItem({ ...activityKey(ws, activity._id), ...toItem(activity) }),
-  ...membershipWrites(ws, 'activity', activity._id, [], activityMemberships(activity)),
-  outboxItem(buildEnvelope('crm.activity.added', ws, { activity }, { now })),
+export const activityWrites = (tenant: Tenant, activity: Activity, now: Date): Write[] => [
+  createItem({ ...activityKey(tenant, activity._id), ...toItem(activity) }),
+  ...membershipWrites(tenant, 'activity', activity._id, [], activityMemberships(activity)),
+  outboxItem(buildEnvelope('crm.activity.added', tenant, { activity }, { now })),
 ];

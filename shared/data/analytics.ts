@@ -16,8 +16,8 @@ import { K } from './registry/registry';
  * Counters are plain attributes; a sketch bucket is the attribute `<sketch>:<bucket>`. A report reads
  * one Query per partition over the date range: O(days) items (× active agents for the agents report).
  */
-const dayPk = (ws: Tenant) => tenantPk(ws, K.ANDAY);
-const agentPk = (ws: Tenant) => tenantPk(ws, K.ANAGENT);
+const dayPk = (tenant: Tenant) => tenantPk(tenant, K.ANDAY);
+const agentPk = (tenant: Tenant) => tenantPk(tenant, K.ANAGENT);
 const UNASSIGNED = '-';
 /** Longer than the outbox keeps an event (a week), so no redelivery outlives its dedupe item. */
 const COUNTED_TTL_SECONDS = 8 * 24 * 3600;
@@ -36,18 +36,18 @@ const add = (key: { pk: string; sk: string }, t: Tally): Write[] => {
   return Object.keys(d).length ? [bump(key, d)] : [];
 };
 
-export const addToDay = (ws: Tenant, date: string, t: Tally): Write[] => add({ pk: dayPk(ws), sk: date }, t);
+export const addToDay = (tenant: Tenant, date: string, t: Tally): Write[] => add({ pk: dayPk(tenant), sk: date }, t);
 
-export const addToAgentDay = (ws: Tenant, date: string, assigneeId: string | null, t: Tally): Write[] =>
-  add({ pk: agentPk(ws), sk: `${date}#${assigneeId ?? UNASSIGNED}` }, t);
+export const addToAgentDay = (tenant: Tenant, date: string, assigneeId: string | null, t: Tally): Write[] =>
+  add({ pk: agentPk(tenant), sk: `${date}#${assigneeId ?? UNASSIGNED}` }, t);
 
 /** The dedupe item of a counted event: its transaction fails (with `onFail`) when the event was counted before. */
-export const countedEvent = (ws: Tenant, eventId: string, now: Date, onFail: () => Error): Write =>
-  createItem({ pk: tenantPk(ws, K.ANEVT, eventId), sk: K.ANEVT, type: 'ANALYTICS_EVENT', ttl: Math.floor(now.getTime() / 1000) + COUNTED_TTL_SECONDS }, onFail);
+export const countedEvent = (tenant: Tenant, eventId: string, now: Date, onFail: () => Error): Write =>
+  createItem({ pk: tenantPk(tenant, K.ANEVT, eventId), sk: K.ANEVT, type: 'ANALYTICS_EVENT', ttl: Math.floor(now.getTime() / 1000) + COUNTED_TTL_SECONDS }, onFail);
 
 /** The marker of a conversation's first reply: its transaction fails (with `onFail`) for every later reply. */
-export const firstReply = (ws: Tenant, conversationId: string, onFail: () => Error): Write =>
-  createItem({ pk: tenantPk(ws, K.ANFR, conversationId), sk: K.ANFR, type: 'ANALYTICS_FIRST_REPLY' }, onFail);
+export const firstReply = (tenant: Tenant, conversationId: string, onFail: () => Error): Write =>
+  createItem({ pk: tenantPk(tenant, K.ANFR, conversationId), sk: K.ANFR, type: 'ANALYTICS_FIRST_REPLY' }, onFail);
 
 export interface DayAggregate {
   counts: Record<string, number>;
@@ -69,12 +69,12 @@ const aggregateOf = (item: Record<string, unknown>): DayAggregate => {
 };
 
 /** The workspace's day aggregates from `from` to `to` (inclusive): one Query on a key range. */
-export const readDays = async (ws: Tenant, from: string, to: string): Promise<{ date: string; aggregate: DayAggregate }[]> =>
-  (await collect(queryAll({ pk: dayPk(ws), skBetween: [from, to] }))).map((item) => ({ date: item.sk as string, aggregate: aggregateOf(item) }));
+export const readDays = async (tenant: Tenant, from: string, to: string): Promise<{ date: string; aggregate: DayAggregate }[]> =>
+  (await collect(queryAll({ pk: dayPk(tenant), skBetween: [from, to] }))).map((item) => ({ date: item.sk as string, aggregate: aggregateOf(item) }));
 
 /** Every agent's day aggregates in the range: one Query on a key range. */
-export const readAgentDays = async (ws: Tenant, from: string, to: string) =>
-  (await collect(queryAll({ pk: agentPk(ws), skBetween: [from, `${to}#~`] }))).map((item) => {
+export const readAgentDays = async (tenant: Tenant, from: string, to: string) =>
+  (await collect(queryAll({ pk: agentPk(tenant), skBetween: [from, `${to}#~`] }))).map((item) => {
     const [date, agent] = (item.sk as string).split('#') as [string, string];
     return { date, assigneeId: agent === UNASSIGNED ? null : agent, aggregate: aggregateOf(item) };
   });

@@ -42,8 +42,8 @@ import { booking as bookingView } from '../views/scheduling';
  */
 export const REMINDER_INDEX = K.BOOKINGREMIND;
 
-const bookingKey = (ws: Tenant, id: string) => ({ pk: tenantPk(ws, K.BOOKING, id), sk: K.BOOKING });
-const slotPk = (ws: Tenant, assigneeId: string) => tenantPk(ws, K.SLOT, assigneeId);
+const bookingKey = (tenant: Tenant, id: string) => ({ pk: tenantPk(tenant, K.BOOKING, id), sk: K.BOOKING });
+const slotPk = (tenant: Tenant, assigneeId: string) => tenantPk(tenant, K.SLOT, assigneeId);
 
 interface Stored {
   booking: Booking;
@@ -62,10 +62,10 @@ const listsOf = (b: Booking) =>
 /** `<assignee>|<slot>` for every quarter hour the booking holds. */
 const claimsOf = (b: Booking) => (holdsTime(b.status) ? slotsOf(b).map((slot) => `${b.assigneeId}|${slot}`) : []);
 
-const claimWrites = (ws: Tenant, bookingId: string, before: string[], after: string[]): Write[] => {
+const claimWrites = (tenant: Tenant, bookingId: string, before: string[], after: string[]): Write[] => {
   const keyOf = (claim: string) => {
     const [assigneeId, slot] = claim.split('|');
-    return { pk: slotPk(ws, assigneeId!), sk: slot! };
+    return { pk: slotPk(tenant, assigneeId!), sk: slot! };
   };
   const kept = new Set(after);
   const had = new Set(before);
@@ -77,43 +77,43 @@ const claimWrites = (ws: Tenant, bookingId: string, before: string[], after: str
   ];
 };
 
-const reminderIndex = (ws: Tenant, id: string, reminders: Reminder[]) => {
+const reminderIndex = (tenant: Tenant, id: string, reminders: Reminder[]) => {
   const next = reminders.map((r) => r.at).sort()[0];
-  return next ? { gsi1pk: REMINDER_INDEX, gsi1sk: indexSk(next, ws, id) } : undefined;
+  return next ? { gsi1pk: REMINDER_INDEX, gsi1sk: indexSk(next, tenant, id) } : undefined;
 };
 
-const event = (ws: Tenant, before: Booking | undefined, change: Pick<BookingChange, 'event' | 'fields'>, after: Booking, now: Date): Write => {
+const event = (tenant: Tenant, before: Booking | undefined, change: Pick<BookingChange, 'event' | 'fields'>, after: Booking, now: Date): Write => {
   const pick = (b: Booking) => Object.fromEntries(change.fields.map((f) => [f, b[f]]));
-  return outboxItem(buildEnvelope(`scheduling.booking.${change.event}`, ws, { booking: after }, { changes: before ? diff(pick(before), pick(after)) : undefined, now }));
+  return outboxItem(buildEnvelope(`scheduling.booking.${change.event}`, tenant, { booking: after }, { changes: before ? diff(pick(before), pick(after)) : undefined, now }));
 };
 
-const getStored = async (ws: Tenant, id: string): Promise<Stored | undefined> => {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: bookingKey(ws, id), ConsistentRead: true }));
+const getStored = async (tenant: Tenant, id: string): Promise<Stored | undefined> => {
+  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: bookingKey(tenant, id), ConsistentRead: true }));
   return Item ? { booking: fromItem(Item), version: Item.version as number, reminders: (Item.reminders as Reminder[] | undefined) ?? [] } : undefined;
 };
 
 /** The booking with its stored version, which goes up with every change to it. */
-export const getVersionedBooking = async (ws: Tenant, id: string): Promise<{ booking: Booking; version: number }> => {
-  const stored = await getStored(ws, id);
+export const getVersionedBooking = async (tenant: Tenant, id: string): Promise<{ booking: Booking; version: number }> => {
+  const stored = await getStored(tenant, id);
   if (!stored) throw new NotFoundError('Booking');
   return stored;
 };
 
-export const getBooking = async (ws: Tenant, id: string): Promise<Booking> => (await getVersionedBooking(ws, id)).booking;
+export const getBooking = async (tenant: Tenant, id: string): Promise<Booking> => (await getVersionedBooking(tenant, id)).booking;
 
 /** Creates a pending booking: its claims, an active assignee and an existing customer, all in one transaction. */
-export const createBooking = async (ws: Tenant, input: NewBooking, now: Date): Promise<Booking> => {
+export const createBooking = async (tenant: Tenant, input: NewBooking, now: Date): Promise<Booking> => {
   const booking = newBooking(input, objectId(now.getTime()), now);
   const reminders = remindersFor(booking, now);
   await retryOnConflict(() =>
     transact(
       [
-        createItem({ ...bookingKey(ws, booking._id), type: 'BOOKING', version: 1, ...booking, reminders, ...reminderIndex(ws, booking._id, reminders) }),
-        activeMemberCheck(ws, booking.assigneeId),
-        ...linkChecks(ws, { customerId: booking.customerId }),
-        ...claimWrites(ws, booking._id, [], claimsOf(booking)),
-        ...membershipWrites(ws, 'booking', booking._id, [], listsOf(booking)),
-        event(ws, undefined, { event: 'created', fields: [] }, booking, now),
+        createItem({ ...bookingKey(tenant, booking._id), type: 'BOOKING', version: 1, ...booking, reminders, ...reminderIndex(tenant, booking._id, reminders) }),
+        activeMemberCheck(tenant, booking.assigneeId),
+        ...linkChecks(tenant, { customerId: booking.customerId }),
+        ...claimWrites(tenant, booking._id, [], claimsOf(booking)),
+        ...membershipWrites(tenant, 'booking', booking._id, [], listsOf(booking)),
+        event(tenant, undefined, { event: 'created', fields: [] }, booking, now),
       ],
       lostRace,
     ),
@@ -128,23 +128,23 @@ interface BookingStep {
 }
 
 /** Read, decide, write under the version read: claims, lists, reminders and the event follow the change. */
-const mutateBooking = (ws: Tenant, id: string, decide: (stored: Stored) => BookingStep | undefined, now: Date): Promise<Booking> =>
+const mutateBooking = (tenant: Tenant, id: string, decide: (stored: Stored) => BookingStep | undefined, now: Date): Promise<Booking> =>
   retryOnConflict(async () => {
-    const stored = await getStored(ws, id);
+    const stored = await getStored(tenant, id);
     if (!stored) throw new NotFoundError('Booking');
     const before = stored.booking;
     const step = decide(stored);
     if (!step) return before;
     const after = step.change?.booking ?? before;
     const reminders = step.reminders ?? stored.reminders;
-    const index = reminderIndex(ws, id, reminders);
+    const index = reminderIndex(tenant, id, reminders);
     await transact(
       [
-        versionedUpdate(bookingKey(ws, id), stored.version, before, after, { set: { reminders, ...index }, remove: index ? [] : ['gsi1pk', 'gsi1sk'] }),
-        ...(after.assigneeId !== before.assigneeId ? [activeMemberCheck(ws, after.assigneeId)] : []),
-        ...claimWrites(ws, id, claimsOf(before), claimsOf(after)),
-        ...membershipWrites(ws, 'booking', id, listsOf(before), listsOf(after)),
-        ...(step.change ? [event(ws, before, step.change, after, now)] : []),
+        versionedUpdate(bookingKey(tenant, id), stored.version, before, after, { set: { reminders, ...index }, remove: index ? [] : ['gsi1pk', 'gsi1sk'] }),
+        ...(after.assigneeId !== before.assigneeId ? [activeMemberCheck(tenant, after.assigneeId)] : []),
+        ...claimWrites(tenant, id, claimsOf(before), claimsOf(after)),
+        ...membershipWrites(tenant, 'booking', id, listsOf(before), listsOf(after)),
+        ...(step.change ? [event(tenant, before, step.change, after, now)] : []),
         ...(step.extra ?? []),
       ],
       lostRace,
@@ -156,9 +156,9 @@ const mutateBooking = (ws: Tenant, id: string, decide: (stored: Stored) => Booki
  * Applies a transition. A move schedules its reminders afresh; any other change keeps the ones still owed
  * while the booking is upcoming, and drops them once it is cancelled, completed or a no-show.
  */
-export const transitionBooking = (ws: Tenant, id: string, transition: (b: Booking) => BookingChange | undefined, now: Date): Promise<Booking> =>
+export const transitionBooking = (tenant: Tenant, id: string, transition: (b: Booking) => BookingChange | undefined, now: Date): Promise<Booking> =>
   mutateBooking(
-    ws,
+    tenant,
     id,
     (stored) => {
       const change = transition(stored.booking);
@@ -191,14 +191,14 @@ const listOf = (f: BookingFilters): string => {
 };
 
 /** One page of bookings by start time, optionally those starting in [from, to). */
-export const listBookings = async (ws: Tenant, filters: BookingFilters, page: PageRequest) => {
-  const { ids, total, nextCursor } = await readList(ws, 'booking', listOf(filters), page, { from: filters.from, upTo: filters.to });
-  return { bookings: await readItems(ids.map((id) => bookingKey(ws, id)), fromItem), total, nextCursor };
+export const listBookings = async (tenant: Tenant, filters: BookingFilters, page: PageRequest) => {
+  const { ids, total, nextCursor } = await readList(tenant, 'booking', listOf(filters), page, { from: filters.from, upTo: filters.to });
+  return { bookings: await readItems(ids.map((id) => bookingKey(tenant, id)), fromItem), total, nextCursor };
 };
 
 /** The start instants of the assignee's claimed quarter hours in [from, to]. */
-export const busySlots = async (ws: Tenant, assigneeId: string, from: string, to: string): Promise<Set<number>> => {
-  const claims = await collect(queryAll({ pk: slotPk(ws, assigneeId), skBetween: [from, to] }));
+export const busySlots = async (tenant: Tenant, assigneeId: string, from: string, to: string): Promise<Set<number>> => {
+  const claims = await collect(queryAll({ pk: slotPk(tenant, assigneeId), skBetween: [from, to] }));
   return new Set(claims.map((c) => Date.parse(c.sk as string)));
 };
 
@@ -212,10 +212,10 @@ export const dueBookingReminders = async (now: Date, limit: number): Promise<{ t
  * Sends the booking's reminders that are due (`scheduling.booking.reminder`, one event each) and drops them
  * from the booking in the same versioned write: overlapping timer runs and retries send each exactly once.
  */
-export const sendDueReminders = async (ws: Tenant, id: string, now: Date): Promise<boolean> => {
+export const sendDueReminders = async (tenant: Tenant, id: string, now: Date): Promise<boolean> => {
   let sent = false;
   await mutateBooking(
-    ws,
+    tenant,
     id,
     ({ booking, reminders }) => {
       const due = reminders.filter((r) => r.at <= now.toISOString());
@@ -223,7 +223,7 @@ export const sendDueReminders = async (ws: Tenant, id: string, now: Date): Promi
       sent = true;
       return {
         reminders: reminders.filter((r) => r.at > now.toISOString()),
-        extra: due.map((r) => outboxItem(buildEnvelope('scheduling.booking.reminder', ws, { booking, reminder: r.kind }, { now }))),
+        extra: due.map((r) => outboxItem(buildEnvelope('scheduling.booking.reminder', tenant, { booking, reminder: r.kind }, { now }))),
       };
     },
     now,

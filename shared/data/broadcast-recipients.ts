@@ -18,7 +18,7 @@ import { recipient as recipientView } from '../views/broadcasts';
  * customer reached through two tags, or a fan-out that runs twice, is one recipient. The send state is on
  * the item: `leaseUntil` (a worker holds the send), `attempts`, `notBefore` (a retry's earliest time).
  */
-export const recipientKey = (ws: Tenant, broadcastId: string, customerId: string) => ({ pk: broadcastPartition(ws, broadcastId), sk: `${K.RCPT}#${customerId}` });
+export const recipientKey = (tenant: Tenant, broadcastId: string, customerId: string) => ({ pk: broadcastPartition(tenant, broadcastId), sk: `${K.RCPT}#${customerId}` });
 const fromItem: (item: Record<string, unknown>) => Recipient = itemCodec(recipientView);
 
 export interface StoredRecipient {
@@ -36,13 +36,13 @@ export const storedOf = (item: Record<string, unknown>): StoredRecipient => ({
   notBefore: item.notBefore as number | undefined,
 });
 
-export const getRecipient = async (ws: Tenant, broadcastId: string, customerId: string): Promise<StoredRecipient | undefined> => {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: recipientKey(ws, broadcastId, customerId), ConsistentRead: true }));
+export const getRecipient = async (tenant: Tenant, broadcastId: string, customerId: string): Promise<StoredRecipient | undefined> => {
+  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: recipientKey(tenant, broadcastId, customerId), ConsistentRead: true }));
   return Item && storedOf(Item);
 };
 
-export const listRecipients = async (ws: Tenant, broadcastId: string, page: PageRequest) => {
-  const { items, nextCursor } = await queryPage({ pk: broadcastPartition(ws, broadcastId), skPrefix: `${K.RCPT}#` }, page);
+export const listRecipients = async (tenant: Tenant, broadcastId: string, page: PageRequest) => {
+  const { items, nextCursor } = await queryPage({ pk: broadcastPartition(tenant, broadcastId), skPrefix: `${K.RCPT}#` }, page);
   return { recipients: items.map(fromItem), nextCursor };
 };
 
@@ -83,10 +83,10 @@ interface Part {
  * one part fails (`NotHeld`, `Exists`), that transaction's parts are committed one by one instead, so each
  * applies or not on its own. A transaction that lost a race with another writer is simply run again.
  */
-const commitEach = async (ws: Tenant, broadcastId: string, parts: Part[]): Promise<void> => {
+const commitEach = async (tenant: Tenant, broadcastId: string, parts: Part[]): Promise<void> => {
   for (const run of transactionsOf(parts)) {
     try {
-      await retryOnConflict(() => commit([...run.flatMap((p) => p.writes), bumpStats(ws, broadcastId, sumStats(run.map((p) => p.stats)))]));
+      await retryOnConflict(() => commit([...run.flatMap((p) => p.writes), bumpStats(tenant, broadcastId, sumStats(run.map((p) => p.stats)))]));
     } catch (error) {
       if (!(error instanceof NotHeld || error instanceof Exists)) throw error;
       for (const part of run) await part.alone();
@@ -100,16 +100,16 @@ export interface NewRecipient {
   skip?: string;
 }
 
-const recipientCreate = (ws: Tenant, broadcastId: string, now: Date, { customerId, skip }: NewRecipient): Write => {
+const recipientCreate = (tenant: Tenant, broadcastId: string, now: Date, { customerId, skip }: NewRecipient): Write => {
   const recipient: Recipient = { broadcastId, customerId, status: skip ? 'skipped' : 'queued', reason: skip ?? null, sentAt: null, updatedAt: now.toISOString() };
-  return createItem({ ...recipientKey(ws, broadcastId, customerId), type: 'BROADCAST_RECIPIENT', attempts: 0, ...recipient }, () => new Exists());
+  return createItem({ ...recipientKey(tenant, broadcastId, customerId), type: 'BROADCAST_RECIPIENT', attempts: 0, ...recipient }, () => new Exists());
 };
 const addedStats = ({ skip }: NewRecipient): Partial<Stats> => (skip ? { recipients: 1, skipped: 1 } : { recipients: 1 });
 
 /** Adds one recipient (queued, or skipped with a reason) and counts it; false when the fan-out already had. */
-const addRecipient = async (ws: Tenant, broadcastId: string, r: NewRecipient, now: Date): Promise<boolean> => {
+const addRecipient = async (tenant: Tenant, broadcastId: string, r: NewRecipient, now: Date): Promise<boolean> => {
   try {
-    await retryOnConflict(() => commit([recipientCreate(ws, broadcastId, now, r), bumpStats(ws, broadcastId, addedStats(r))]));
+    await retryOnConflict(() => commit([recipientCreate(tenant, broadcastId, now, r), bumpStats(tenant, broadcastId, addedStats(r))]));
     return true;
   } catch (error) {
     if (error instanceof Exists) return false;
@@ -121,25 +121,25 @@ const addRecipient = async (ws: Tenant, broadcastId: string, r: NewRecipient, no
  * Adds the fan-out's recipients and counts them, many per transaction; a recipient that exists already
  * (the fan-out ran before) is neither added nor counted again.
  */
-export const addRecipients = (ws: Tenant, broadcastId: string, recipients: NewRecipient[], now: Date): Promise<void> =>
+export const addRecipients = (tenant: Tenant, broadcastId: string, recipients: NewRecipient[], now: Date): Promise<void> =>
   commitEach(
-    ws,
+    tenant,
     broadcastId,
-    recipients.map((r) => ({ writes: [recipientCreate(ws, broadcastId, now, r)], stats: addedStats(r), alone: () => addRecipient(ws, broadcastId, r, now) })),
+    recipients.map((r) => ({ writes: [recipientCreate(tenant, broadcastId, now, r)], stats: addedStats(r), alone: () => addRecipient(tenant, broadcastId, r, now) })),
   );
 
-const claimWrite = (ws: Tenant, broadcastId: string, customerId: string, seen: StoredRecipient, now: number, leaseUntil: number): Write =>
-  updateItem(recipientKey(ws, broadcastId, customerId), 'SET #s = :sending, leaseUntil = :until ADD attempts :one', {
+const claimWrite = (tenant: Tenant, broadcastId: string, customerId: string, seen: StoredRecipient, now: number, leaseUntil: number): Write =>
+  updateItem(recipientKey(tenant, broadcastId, customerId), 'SET #s = :sending, leaseUntil = :until ADD attempts :one', {
     condition: '(#s = :queued OR (#s = :sending AND leaseUntil < :now)) AND attempts = :seen',
     names: { '#s': 'status' },
     values: { ':sending': 'sending', ':queued': 'queued', ':until': leaseUntil, ':now': now, ':one': 1, ':seen': seen.attempts },
     onFail: () => new NotHeld(),
   });
 
-const claimAll = async (ws: Tenant, broadcastId: string, claims: [string, StoredRecipient][], now: number, leaseUntil: number): Promise<boolean> => {
+const claimAll = async (tenant: Tenant, broadcastId: string, claims: [string, StoredRecipient][], now: number, leaseUntil: number): Promise<boolean> => {
   try {
     await retryOnConflict(() =>
-      commit([...claims.map(([id, seen]) => claimWrite(ws, broadcastId, id, seen, now, leaseUntil)), { ...stillSending(ws, broadcastId), onFail: () => new NotHeld() }]),
+      commit([...claims.map(([id, seen]) => claimWrite(tenant, broadcastId, id, seen, now, leaseUntil)), { ...stillSending(tenant, broadcastId), onFail: () => new NotHeld() }]),
     );
     return true;
   } catch (error) {
@@ -154,10 +154,10 @@ const claimAll = async (ws: Tenant, broadcastId: string, claims: [string, Stored
  * All are claimed in one transaction; when one of them cannot be, each is tried on its own. Returns the
  * customer ids claimed.
  */
-export const claimRecipients = async (ws: Tenant, broadcastId: string, claims: [string, StoredRecipient][], now: number, leaseUntil: number): Promise<Set<string>> => {
+export const claimRecipients = async (tenant: Tenant, broadcastId: string, claims: [string, StoredRecipient][], now: number, leaseUntil: number): Promise<Set<string>> => {
   if (claims.length === 0) return new Set();
-  if (claims.length > 1 && (await claimAll(ws, broadcastId, claims, now, leaseUntil))) return new Set(claims.map(([id]) => id));
-  const held = await Promise.all(claims.map(async (claim) => ((await claimAll(ws, broadcastId, [claim], now, leaseUntil)) ? [claim[0]] : [])));
+  if (claims.length > 1 && (await claimAll(tenant, broadcastId, claims, now, leaseUntil))) return new Set(claims.map(([id]) => id));
+  const held = await Promise.all(claims.map(async (claim) => ((await claimAll(tenant, broadcastId, [claim], now, leaseUntil)) ? [claim[0]] : [])));
   return new Set(held.flat());
 };
 
@@ -183,7 +183,7 @@ const EVENTS: Partial<Record<RecipientStatus, 'broadcast.recipient.delivered' | 
  * event of each status it passes, conditional on its status (and lease): a repeated or stale outcome
  * fails the condition. The stats are the caller's to bump.
  */
-const settleWrites = (ws: Tenant, broadcastId: string, customerId: string, s: Settle, now: Date): { writes: Write[]; after: Recipient } => {
+const settleWrites = (tenant: Tenant, broadcastId: string, customerId: string, s: Settle, now: Date): { writes: Write[]; after: Recipient } => {
   const from = Array.isArray(s.from) ? s.from : [s.from];
   const at = now.toISOString();
   const path = [s.to, ...(s.receipts ?? [])].map((status): Recipient => ({ broadcastId, customerId, status, reason: s.reason ?? null, sentAt: s.to === 'sent' ? at : null, updatedAt: at }));
@@ -194,10 +194,10 @@ const settleWrites = (ws: Tenant, broadcastId: string, customerId: string, s: Se
   const condition = `(${from.map((_, i) => `#s = :f${i}`).join(' OR ')})${s.lease !== undefined ? ' AND leaseUntil = :lease' : ''}`;
   const events = path.flatMap((recipient) => {
     const type = EVENTS[recipient.status];
-    return type ? [outboxItem(buildEnvelope(type, ws, { recipient }, { now }))] : [];
+    return type ? [outboxItem(buildEnvelope(type, tenant, { recipient }, { now }))] : [];
   });
   return {
-    writes: [updateItem(recipientKey(ws, broadcastId, customerId), `SET ${sets.join(', ')} REMOVE leaseUntil, notBefore`, { condition, names: { '#s': 'status' }, values, onFail: () => new NotHeld() }), ...events, ...(s.writes ?? [])],
+    writes: [updateItem(recipientKey(tenant, broadcastId, customerId), `SET ${sets.join(', ')} REMOVE leaseUntil, notBefore`, { condition, names: { '#s': 'status' }, values, onFail: () => new NotHeld() }), ...events, ...(s.writes ?? [])],
     after,
   };
 };
@@ -207,17 +207,17 @@ const settleWrites = (ws: Tenant, broadcastId: string, customerId: string, s: Se
  * on its status (and lease): a repeated or stale outcome changes nothing. Returns the recipient, or
  * undefined when it did not apply.
  */
-export const settleRecipient = async (ws: Tenant, broadcastId: string, customerId: string, s: Settle, now: Date): Promise<Recipient | undefined> => {
-  const { writes, after } = settleWrites(ws, broadcastId, customerId, s, now);
+export const settleRecipient = async (tenant: Tenant, broadcastId: string, customerId: string, s: Settle, now: Date): Promise<Recipient | undefined> => {
+  const { writes, after } = settleWrites(tenant, broadcastId, customerId, s, now);
   try {
-    await retryOnConflict(() => commit([...writes, bumpStats(ws, broadcastId, s.stats)]));
+    await retryOnConflict(() => commit([...writes, bumpStats(tenant, broadcastId, s.stats)]));
   } catch (error) {
     if (error instanceof NotHeld) return undefined;
     throw error;
   }
   if (s.to === 'sent') return after;
   // A receipt keeps the time it was sent, which only the item knows.
-  const stored = await getRecipient(ws, broadcastId, customerId);
+  const stored = await getRecipient(tenant, broadcastId, customerId);
   return stored ? { ...after, sentAt: stored.recipient.sentAt } : after;
 };
 
@@ -225,21 +225,21 @@ export const settleRecipient = async (ws: Tenant, broadcastId: string, customerI
  * Settles several recipients of one broadcast, many per transaction (each part as `settleRecipient` would);
  * a part whose condition fails changes nothing, and the others still apply.
  */
-export const settleRecipients = (ws: Tenant, broadcastId: string, settles: { customerId: string; settle: Settle }[], now: Date): Promise<void> =>
+export const settleRecipients = (tenant: Tenant, broadcastId: string, settles: { customerId: string; settle: Settle }[], now: Date): Promise<void> =>
   commitEach(
-    ws,
+    tenant,
     broadcastId,
     settles.map(({ customerId, settle }) => ({
-      writes: settleWrites(ws, broadcastId, customerId, settle, now).writes,
+      writes: settleWrites(tenant, broadcastId, customerId, settle, now).writes,
       stats: settle.stats,
-      alone: () => settleRecipient(ws, broadcastId, customerId, settle, now),
+      alone: () => settleRecipient(tenant, broadcastId, customerId, settle, now),
     })),
   );
 
 /** Gives a held send back (status queued again), to be retried no earlier than `notBefore`. */
-export const postponeRecipient = async (ws: Tenant, broadcastId: string, customerId: string, leaseUntil: number, notBefore: number): Promise<void> => {
+export const postponeRecipient = async (tenant: Tenant, broadcastId: string, customerId: string, leaseUntil: number, notBefore: number): Promise<void> => {
   await commit([
-    updateItem(recipientKey(ws, broadcastId, customerId), 'SET #s = :queued, notBefore = :nb REMOVE leaseUntil', {
+    updateItem(recipientKey(tenant, broadcastId, customerId), 'SET #s = :queued, notBefore = :nb REMOVE leaseUntil', {
       condition: 'leaseUntil = :lease',
       names: { '#s': 'status' },
       values: { ':queued': 'queued', ':nb': notBefore, ':lease': leaseUntil },

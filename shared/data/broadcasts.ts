@@ -25,10 +25,10 @@ import { campaign } from '../views/broadcasts';
  * and its recipients a partition, pk=<tenant>#BROADCAST#<id>.
  */
 export const DUE_INDEX = K.BROADCASTS_DUE;
-export const broadcastKey = (ws: Tenant, id: string) => ({ pk: tenantPk(ws), sk: `${K.BROADCAST}#${id}` });
+export const broadcastKey = (tenant: Tenant, id: string) => ({ pk: tenantPk(tenant), sk: `${K.BROADCAST}#${id}` });
 const key = broadcastKey;
-export const broadcastPartition = (ws: Tenant, id: string) => tenantPk(ws, K.BROADCAST, id);
-const statsCounter = (ws: Tenant, id: string): Counter => ({ pk: broadcastPartition(ws, id), sk: K.STATS, shards: 8 });
+export const broadcastPartition = (tenant: Tenant, id: string) => tenantPk(tenant, K.BROADCAST, id);
+const statsCounter = (tenant: Tenant, id: string): Counter => ({ pk: broadcastPartition(tenant, id), sk: K.STATS, shards: 8 });
 const COUNTER = 'broadcasts';
 
 const withoutStatsOf: (item: Record<string, unknown>) => Omit<Broadcast, 'stats'> = itemCodec(campaign.omit({ stats: true }));
@@ -43,20 +43,20 @@ export interface StoredBroadcast {
 
 const dueAt = (b: Broadcast, fannedOut: boolean): string | undefined =>
   b.status === 'scheduled' ? b.scheduledAt! : b.status === 'sending' && !fannedOut ? b.startedAt! : undefined;
-const dueIndex = (ws: Tenant, b: Broadcast, fannedOut: boolean) => {
+const dueIndex = (tenant: Tenant, b: Broadcast, fannedOut: boolean) => {
   const at = dueAt(b, fannedOut);
-  return at ? { gsi1pk: DUE_INDEX, gsi1sk: indexSk(at, ws, b._id) } : undefined;
+  return at ? { gsi1pk: DUE_INDEX, gsi1sk: indexSk(at, tenant, b._id) } : undefined;
 };
 
 const withoutStats = ({ stats: _stats, ...b }: Broadcast) => b;
 
-export const readStats = async (ws: Tenant, id: string): Promise<Stats> => {
-  const shards = await collect(queryAll({ pk: statsCounter(ws, id).pk, skPrefix: `${K.STATS}#`, consistent: true }));
+export const readStats = async (tenant: Tenant, id: string): Promise<Stats> => {
+  const shards = await collect(queryAll({ pk: statsCounter(tenant, id).pk, skPrefix: `${K.STATS}#`, consistent: true }));
   return statsView.parse(Object.fromEntries(STAT_NAMES.map((n) => [n, shards.reduce((sum, s) => sum + ((s[n] as number | undefined) ?? 0), 0)])));
 };
 
 /** Adds to the broadcast's stats, in the transaction that settles a recipient. */
-export const bumpStats = (ws: Tenant, id: string, deltas: Partial<Stats>): Write => bump(statsCounter(ws, id), deltas as Record<string, number>);
+export const bumpStats = (tenant: Tenant, id: string, deltas: Partial<Stats>): Write => bump(statsCounter(tenant, id), deltas as Record<string, number>);
 
 export type BroadcastState = Omit<StoredBroadcast, 'broadcast'> & { broadcast: Omit<Broadcast, 'stats'> };
 
@@ -68,35 +68,35 @@ export const stateOf = (item: Record<string, unknown>): BroadcastState => ({
 });
 
 /** The broadcast's own item, without the stats (which take a Query of their shards). */
-export const getBroadcastState = async (ws: Tenant, id: string): Promise<BroadcastState | undefined> => {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: key(ws, id), ConsistentRead: true }));
+export const getBroadcastState = async (tenant: Tenant, id: string): Promise<BroadcastState | undefined> => {
+  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: key(tenant, id), ConsistentRead: true }));
   return Item && stateOf(Item);
 };
 
-export const getBroadcast = async (ws: Tenant, id: string): Promise<StoredBroadcast | undefined> => {
-  const state = await getBroadcastState(ws, id);
-  return state && { ...state, broadcast: { ...state.broadcast, stats: await readStats(ws, id) } };
+export const getBroadcast = async (tenant: Tenant, id: string): Promise<StoredBroadcast | undefined> => {
+  const state = await getBroadcastState(tenant, id);
+  return state && { ...state, broadcast: { ...state.broadcast, stats: await readStats(tenant, id) } };
 };
 
-export const requireBroadcast = async (ws: Tenant, id: string): Promise<StoredBroadcast> => {
-  const stored = await getBroadcast(ws, id);
+export const requireBroadcast = async (tenant: Tenant, id: string): Promise<StoredBroadcast> => {
+  const stored = await getBroadcast(tenant, id);
   if (!stored) throw new NotFoundError('Broadcast');
   return stored;
 };
 
-const campaignEvent = (type: `broadcast.campaign.${'scheduled' | 'sending' | 'sent' | 'failed' | 'cancelled'}`, ws: Tenant, campaign: Broadcast, before: Broadcast, now: Date) =>
-  outboxItem(buildEnvelope(type, ws, { campaign }, { changes: diff({ status: before.status }, { status: campaign.status }), now }));
+const campaignEvent = (type: `broadcast.campaign.${'scheduled' | 'sending' | 'sent' | 'failed' | 'cancelled'}`, tenant: Tenant, campaign: Broadcast, before: Broadcast, now: Date) =>
+  outboxItem(buildEnvelope(type, tenant, { campaign }, { changes: diff({ status: before.status }, { status: campaign.status }), now }));
 
-export const createBroadcast = async (ws: Tenant, input: CreateBroadcast, now: Date, channelGuard: Write): Promise<Broadcast> => {
+export const createBroadcast = async (tenant: Tenant, input: CreateBroadcast, now: Date, channelGuard: Write): Promise<Broadcast> => {
   const broadcast = newBroadcast(objectId(now.getTime()), input, now);
-  await transact([createItem({ ...key(ws, broadcast._id), type: 'BROADCAST', version: 1, fannedOut: false, ...withoutStats(broadcast) }), bumpCounter(ws, COUNTER, 1), channelGuard]);
+  await transact([createItem({ ...key(tenant, broadcast._id), type: 'BROADCAST', version: 1, fannedOut: false, ...withoutStats(broadcast) }), bumpCounter(tenant, COUNTER, 1), channelGuard]);
   return broadcast;
 };
 
-export const listBroadcasts = async (ws: Tenant, page: PageRequest) => {
-  const [{ items, nextCursor }, total] = await Promise.all([queryPage({ pk: tenantPk(ws), skPrefix: `${K.BROADCAST}#`, newestFirst: true }, page), readCounter(ws, COUNTER)]);
+export const listBroadcasts = async (tenant: Tenant, page: PageRequest) => {
+  const [{ items, nextCursor }, total] = await Promise.all([queryPage({ pk: tenantPk(tenant), skPrefix: `${K.BROADCAST}#`, newestFirst: true }, page), readCounter(tenant, COUNTER)]);
   const broadcasts = await Promise.all(
-    items.map(async (item): Promise<Broadcast> => ({ ...withoutStatsOf(item), stats: await readStats(ws, item._id as string) })),
+    items.map(async (item): Promise<Broadcast> => ({ ...withoutStatsOf(item), stats: await readStats(tenant, item._id as string) })),
   );
   return { broadcasts, total, nextCursor };
 };
@@ -115,39 +115,39 @@ const EVENT_OF: Partial<Record<BroadcastStatus, Parameters<typeof campaignEvent>
  * `opts.fannedOut` records that fan-out finished; `extra` rides in the same transaction.
  */
 export const mutateBroadcast = (
-  ws: Tenant,
+  tenant: Tenant,
   id: string,
   decide: (s: StoredBroadcast) => Broadcast | undefined,
   now: Date,
   opts: { fannedOut?: true; extra?: Write[] } = {},
 ): Promise<StoredBroadcast> =>
   retryOnConflict(async () => {
-    const stored = await requireBroadcast(ws, id);
+    const stored = await requireBroadcast(tenant, id);
     const after = decide(stored);
     if (!after) return stored;
     const fannedOut = opts.fannedOut ?? stored.fannedOut;
-    const index = dueIndex(ws, after, fannedOut);
-    const update = versionedUpdate(key(ws, id), stored.version, withoutStats(stored.broadcast), withoutStats(after), {
+    const index = dueIndex(tenant, after, fannedOut);
+    const update = versionedUpdate(key(tenant, id), stored.version, withoutStats(stored.broadcast), withoutStats(after), {
       set: { ...index, ...(opts.fannedOut ? { fannedOut: true } : {}) },
       remove: index ? [] : ['gsi1pk', 'gsi1sk'],
     });
     const event = after.status !== stored.broadcast.status ? EVENT_OF[after.status] : undefined;
-    await transact([update, ...(event ? [campaignEvent(event, ws, after, stored.broadcast, now)] : []), ...(opts.extra ?? [])], lostRace);
+    await transact([update, ...(event ? [campaignEvent(event, tenant, after, stored.broadcast, now)] : []), ...(opts.extra ?? [])], lostRace);
     return { broadcast: after, version: stored.version + 1, fannedOut };
   });
 
 /** A condition that the broadcast is still sending: a recipient's send is claimed only then. */
-export const stillSending = (ws: Tenant, id: string): Write =>
-  conditionCheck(key(ws, id), { condition: '#s = :sending', names: { '#s': 'status' }, values: { ':sending': 'sending' } });
+export const stillSending = (tenant: Tenant, id: string): Write =>
+  conditionCheck(key(tenant, id), { condition: '#s = :sending', names: { '#s': 'status' }, values: { ':sending': 'sending' } });
 
 /** Drafts, and broadcasts that ended, can be deleted (with their recipients left to expire unlisted). */
-export const deleteBroadcast = (ws: Tenant, id: string): Promise<Broadcast> =>
+export const deleteBroadcast = (tenant: Tenant, id: string): Promise<Broadcast> =>
   retryOnConflict(async () => {
-    const { broadcast, version } = await requireBroadcast(ws, id);
+    const { broadcast, version } = await requireBroadcast(tenant, id);
     if (broadcast.status === 'scheduled' || broadcast.status === 'sending') {
       throw new Refused('broadcast_still_running', `A ${broadcast.status} broadcast must be cancelled before it is deleted`);
     }
-    await transact([deleteItem(key(ws, id), { condition: 'version = :v', values: { ':v': version } }), bumpCounter(ws, COUNTER, -1)], lostRace);
+    await transact([deleteItem(key(tenant, id), { condition: 'version = :v', values: { ':v': version } }), bumpCounter(tenant, COUNTER, -1)], lostRace);
     return broadcast;
   });
 

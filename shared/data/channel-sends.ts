@@ -13,13 +13,13 @@ import { K } from './registry/registry';
  */
 export type SendTarget = { target: 'message'; ref: MessageRef } | { target: 'recipient'; broadcastId: string; customerId: string };
 
-const key = (ws: Tenant, channelId: string, sendKey: string) => ({ pk: tenantPk(ws, K.CHSEND, channelId, sendKey), sk: K.CHSEND });
+const key = (tenant: Tenant, channelId: string, sendKey: string) => ({ pk: tenantPk(tenant, K.CHSEND, channelId, sendKey), sk: K.CHSEND });
 
-export const sendRecord = (ws: Tenant, channelId: string, sendKey: string, target: SendTarget): Write =>
-  putItem({ ...key(ws, channelId, sendKey), type: 'CHANNEL_SEND', ...target });
+export const sendRecord = (tenant: Tenant, channelId: string, sendKey: string, target: SendTarget): Write =>
+  putItem({ ...key(tenant, channelId, sendKey), type: 'CHANNEL_SEND', ...target });
 
-export const findSend = async (ws: Tenant, channelId: string, sendKey: string): Promise<SendTarget | undefined> => {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: key(ws, channelId, sendKey), ConsistentRead: true }));
+export const findSend = async (tenant: Tenant, channelId: string, sendKey: string): Promise<SendTarget | undefined> => {
+  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: key(tenant, channelId, sendKey), ConsistentRead: true }));
   if (!Item) return undefined;
   return Item.target === 'message'
     ? { target: 'message', ref: Item.ref as MessageRef }

@@ -16,18 +16,18 @@ export interface ConversationPage {
 }
 
 /** One page of the list a filter selects: O(limit) reads with a cursor, and an O(1) exact total. */
-export const listConversations = async (ws: Tenant, filters: ConversationFilters, page: PageRequest): Promise<ConversationPage> => {
+export const listConversations = async (tenant: Tenant, filters: ConversationFilters, page: PageRequest): Promise<ConversationPage> => {
   const source = listSource(filters);
   const [result, total] = await Promise.all(
     'list' in source
-      ? [queryPage({ pk: listPartition(ws, source.list), newestFirst: true }, page), listTotal(ws, source.list)]
+      ? [queryPage({ pk: listPartition(tenant, source.list), newestFirst: true }, page), listTotal(tenant, source.list)]
       : [
-          queryPage({ pk: tagLinkKey(ws, source.tagId, 'conversation', '').pk, skPrefix: 'conversation#', newestFirst: true }, page),
-          readCounter(ws, taggedCounter(source.tagId, 'conversation')),
+          queryPage({ pk: tagLinkKey(tenant, source.tagId, 'conversation', '').pk, skPrefix: 'conversation#', newestFirst: true }, page),
+          readCounter(tenant, taggedCounter(source.tagId, 'conversation')),
         ],
   );
   const ids = result.items.map((i) => (i.conversationId as string | undefined) ?? (i.sk as string).slice('conversation#'.length));
-  const items = await batchGet(ids.map((id) => conversationKey(ws, id)));
+  const items = await batchGet(ids.map((id) => conversationKey(tenant, id)));
   return { conversations: items.map(fromItem), total, nextCursor: result.nextCursor };
 };
 

@@ -63,14 +63,14 @@ export const nextInSequence = async (c: Counter): Promise<number> => {
 };
 
 /** A workspace's named count (`customers`, `tags`, `conversations:<list>`, `tagged:<tag>:<type>`). */
-export const workspaceCounter = (workspaceId: Tenant, name: string): Counter => ({ pk: tenantPk(workspaceId), sk: `${K.COUNTER}#${name}` });
+export const workspaceCounter = (tenant: Tenant, name: string): Counter => ({ pk: tenantPk(tenant), sk: `${K.COUNTER}#${name}` });
 
-export const bumpCounter = (workspaceId: Tenant, name: string, delta: number): Write => bump(workspaceCounter(workspaceId, name), { [TOTAL]: delta });
+export const bumpCounter = (tenant: Tenant, name: string, delta: number): Write => bump(workspaceCounter(tenant, name), { [TOTAL]: delta });
 
 /** A transaction guard: the workspace's named count is zero (or was never counted). */
-export const counterIsZero = (workspaceId: Tenant, name: string, onFail: () => Error): Write => {
-  const { pk, sk } = workspaceCounter(workspaceId, name);
+export const counterIsZero = (tenant: Tenant, name: string, onFail: () => Error): Write => {
+  const { pk, sk } = workspaceCounter(tenant, name);
   return conditionCheck({ pk, sk }, { condition: 'attribute_not_exists(#n) OR #n = :zero', names: { '#n': TOTAL }, values: { ':zero': 0 }, onFail });
 };
 
-export const readCounter = (workspaceId: Tenant, name: string): Promise<number> => readCount(workspaceCounter(workspaceId, name));
+export const readCounter = (tenant: Tenant, name: string): Promise<number> => readCount(workspaceCounter(tenant, name));

@@ -20,18 +20,18 @@ const REFUSALS = { customerId: 'no_such_customer', conversationId: 'no_such_conv
  * links to exist in this workspace (another workspace's id is simply unknown), and that its assignee is an
  * active member: refused otherwise. Only links set to an id are checked; pass only the links that change.
  */
-export const linkChecks = (ws: Tenant, links: Links): Write[] => [
+export const linkChecks = (tenant: Tenant, links: Links): Write[] => [
   ...(Object.keys(KEYS) as (keyof typeof KEYS)[]).flatMap((field) => {
     const id = links[field];
     if (!id) return [];
     return [
-      conditionCheck(KEYS[field](ws, id), {
+      conditionCheck(KEYS[field](tenant, id), {
         condition: 'attribute_exists(pk)',
         onFail: () => new Refused(REFUSALS[field], `No such ${NAMES[field]} in this workspace`),
       }),
     ];
   }),
-  ...(links.assigneeId ? [activeMemberCheck(ws, links.assigneeId)] : []),
+  ...(links.assigneeId ? [activeMemberCheck(tenant, links.assigneeId)] : []),
 ];
 
 /** The links of `after` that differ from `before`: the ones a change must check. */

@@ -8,27 +8,27 @@ import { customerKey, tagLinkKey } from './entity-keys';
 import { countItems, queryPage, type PageRequest, type Partition } from './query';
 import { allPartition, CUSTOMERS_COUNTER, fromItem, searchPartition } from './customers';
 
-const byIds = async (ws: Tenant, ids: string[]) => (await batchGet(ids.map((id) => customerKey(ws, id)))).map(fromItem);
+const byIds = async (tenant: Tenant, ids: string[]) => (await batchGet(ids.map((id) => customerKey(tenant, id)))).map(fromItem);
 
 /** One page of the customers a search selects (see `customerSearch`), newest first unless searching by prefix, with its exact total. */
-export const listCustomers = async (ws: Tenant, f: CustomerFilters, page: PageRequest): Promise<{ customers: Customer[]; total: number; nextCursor?: string }> => {
+export const listCustomers = async (tenant: Tenant, f: CustomerFilters, page: PageRequest): Promise<{ customers: Customer[]; total: number; nextCursor?: string }> => {
   const search = customerSearch(f);
   if (search.by === 'tag') {
     const [result, total] = await Promise.all([
-      queryPage({ pk: tagLinkKey(ws, search.tagId, 'customer', '').pk, skPrefix: 'customer#', newestFirst: true }, page),
-      readCounter(ws, taggedCounter(search.tagId, 'customer')),
+      queryPage({ pk: tagLinkKey(tenant, search.tagId, 'customer', '').pk, skPrefix: 'customer#', newestFirst: true }, page),
+      readCounter(tenant, taggedCounter(search.tagId, 'customer')),
     ]);
-    return { customers: await byIds(ws, result.items.map((i) => (i.sk as string).slice('customer#'.length))), total, nextCursor: result.nextCursor };
+    return { customers: await byIds(tenant, result.items.map((i) => (i.sk as string).slice('customer#'.length))), total, nextCursor: result.nextCursor };
   }
   if (search.by !== 'all') {
-    const partition: Partition = { index: 'gsi2', pk: searchPartition(ws, search.by), skPrefix: search.prefix };
+    const partition: Partition = { index: 'gsi2', pk: searchPartition(tenant, search.by), skPrefix: search.prefix };
     const [result, total] = await Promise.all([queryPage(partition, page), countItems(partition)]);
-    const customers = search.by === 'name' ? result.items.map(fromItem) : await byIds(ws, result.items.map((i) => i.customerId as string));
+    const customers = search.by === 'name' ? result.items.map(fromItem) : await byIds(tenant, result.items.map((i) => i.customerId as string));
     return { customers, total, nextCursor: result.nextCursor };
   }
   const [result, total] = await Promise.all([
-    queryPage({ index: 'gsi1', pk: allPartition(ws), newestFirst: true }, page),
-    readCounter(ws, CUSTOMERS_COUNTER),
+    queryPage({ index: 'gsi1', pk: allPartition(tenant), newestFirst: true }, page),
+    readCounter(tenant, CUSTOMERS_COUNTER),
   ]);
   return { customers: result.items.map(fromItem), total, nextCursor: result.nextCursor };
 };

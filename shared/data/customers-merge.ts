@@ -20,21 +20,21 @@ const MOVE_BATCH = 25;
 const MAX_TRANSACTION_ITEMS = 100;
 
 /** Moves every conversation of `from` to `to`, one transaction (and one `updated` event) per conversation. */
-const moveConversations = async (ws: Tenant, from: string, to: string, now: Date): Promise<number> => {
+const moveConversations = async (tenant: Tenant, from: string, to: string, now: Date): Promise<number> => {
   let moved = 0;
   for (;;) {
-    const { items } = await queryPage({ pk: listPartition(ws, `customer:${from}`) }, { limit: MOVE_BATCH });
+    const { items } = await queryPage({ pk: listPartition(tenant, `customer:${from}`) }, { limit: MOVE_BATCH });
     if (items.length === 0) return moved;
     for (const item of items) {
       await mutateConversation(
-        ws,
+        tenant,
         item.conversationId as string,
         (c) =>
           c.customerId !== from
             ? undefined
             : {
                 change: { conversation: { ...c, customerId: to, updatedAt: now.toISOString() }, events: [{ name: 'updated', fields: ['customerId'] }] },
-                extra: [customerCount(ws, from, -1), customerCount(ws, to, 1)],
+                extra: [customerCount(tenant, from, -1), customerCount(tenant, to, 1)],
               },
         now,
       );
@@ -44,14 +44,14 @@ const moveConversations = async (ws: Tenant, from: string, to: string, now: Date
 };
 
 /** Links the mergee's leads to the base, one lead per transaction (each with its `crm.lead.updated`). */
-const moveLeads = async (ws: Tenant, from: string, to: string, now: Date): Promise<number> => {
+const moveLeads = async (tenant: Tenant, from: string, to: string, now: Date): Promise<number> => {
   let moved = 0;
   for (;;) {
-    const { items } = await queryPage({ pk: listPk(ws, 'lead', leadsOfCustomer(from)) }, { limit: MOVE_BATCH });
+    const { items } = await queryPage({ pk: listPk(tenant, 'lead', leadsOfCustomer(from)) }, { limit: MOVE_BATCH });
     if (items.length === 0) return moved;
     for (const item of items) {
       // A lead deleted since the page was read has left the list with its delete.
-      moved += await relinkLeadCustomer(ws, item.entityId as string, from, to, now).then(
+      moved += await relinkLeadCustomer(tenant, item.entityId as string, from, to, now).then(
         () => 1,
         (error: unknown) => {
           if (error instanceof NotFoundError) return 0;
@@ -65,16 +65,16 @@ const moveLeads = async (ws: Tenant, from: string, to: string, now: Date): Promi
 const keyOf = (u: UniqueValue) => `${u.kind}#${u.value}`;
 
 /** Unique values the mergee gives up are released; those the base takes over change owner. */
-const guardHandover = (ws: Tenant, base: Customer, mergee: Customer, result: Customer): Write[] => {
+const guardHandover = (tenant: Tenant, base: Customer, mergee: Customer, result: Customer): Write[] => {
   const kept = new Set(uniqueValues(result).map(keyOf));
   const baseHad = new Set(uniqueValues(base).map(keyOf));
   const ownedByMergee = 'customerId = :from';
   return uniqueValues(mergee)
     .filter((u) => !baseHad.has(keyOf(u)))
     .map((u) => {
-      const key = guardKey(ws, u.kind, u.value);
+      const key = guardKey(tenant, u.kind, u.value);
       if (!kept.has(keyOf(u))) return deleteItem(key, { condition: ownedByMergee, values: { ':from': mergee._id } });
-      const search = u.kind === 'IDENTITY' ? {} : { gsi2pk: searchPartition(ws, u.kind === 'EMAIL' ? 'email' : 'phone'), gsi2sk: `${u.value}#${base._id}` };
+      const search = u.kind === 'IDENTITY' ? {} : { gsi2pk: searchPartition(tenant, u.kind === 'EMAIL' ? 'email' : 'phone'), gsi2sk: `${u.value}#${base._id}` };
       return updateItem(key, `SET customerId = :to${u.kind === 'IDENTITY' ? '' : ', gsi2sk = :sk'}`, {
         condition: ownedByMergee,
         values: { ':from': mergee._id, ':to': base._id, ...('gsi2sk' in search ? { ':sk': search.gsi2sk } : {}) },
@@ -83,8 +83,8 @@ const guardHandover = (ws: Tenant, base: Customer, mergee: Customer, result: Cus
 };
 
 /** Both ids are named in the body: one 422 names each that is unknown (or of another workspace). */
-const requireBoth = async (ws: Tenant, baseId: string, mergeeId: string): Promise<[StoredCustomer, StoredCustomer]> => {
-  const found = await Promise.allSettled([requireCustomer(ws, baseId), requireCustomer(ws, mergeeId)]);
+const requireBoth = async (tenant: Tenant, baseId: string, mergeeId: string): Promise<[StoredCustomer, StoredCustomer]> => {
+  const found = await Promise.allSettled([requireCustomer(tenant, baseId), requireCustomer(tenant, mergeeId)]);
   const unknown = (['baseId', 'mergeeId'] as const).filter((_, i) => found[i]!.status === 'rejected' && (found[i] as PromiseRejectedResult).reason instanceof NotFoundError);
   if (unknown.length) throw new ValidationError(unknown.map((path) => ({ path, message: 'No such customer in this workspace' })));
   const [base, mergee] = found;
@@ -99,35 +99,35 @@ const requireBoth = async (ws: Tenant, baseId: string, mergeeId: string): Promis
  * deletes it and writes `customer.contact.merged`. Every step is idempotent: a merge interrupted half-way
  * is finished by repeating the call.
  */
-export const mergeCustomers = async (ws: Tenant, baseId: string, mergeeId: string, now: Date) => {
+export const mergeCustomers = async (tenant: Tenant, baseId: string, mergeeId: string, now: Date) => {
   assertMergeable(baseId, mergeeId);
-  await requireBoth(ws, baseId, mergeeId);
-  const conversationsMoved = await moveConversations(ws, mergeeId, baseId, now);
-  const leadsMoved = await moveLeads(ws, mergeeId, baseId, now);
+  await requireBoth(tenant, baseId, mergeeId);
+  const conversationsMoved = await moveConversations(tenant, mergeeId, baseId, now);
+  const leadsMoved = await moveLeads(tenant, mergeeId, baseId, now);
   const customer = await retryOnConflict(async () => {
-    const [base, mergee] = await requireBoth(ws, baseId, mergeeId);
+    const [base, mergee] = await requireBoth(tenant, baseId, mergeeId);
     const result = merged(base.customer, mergee.customer, now);
     const newTags = mergee.customer.tagIds.filter((t) => !base.customer.tagIds.includes(t));
     const { updatedAt: _b, ...before } = base.customer;
     const { updatedAt: _a, ...after } = result;
     const writes = [
-      customerUpdate(ws, base.version, base.customer, result, {
+      customerUpdate(tenant, base.version, base.customer, result, {
         ...(result.tagIds.length ? { tagIds: new Set(result.tagIds) } : {}),
         lastConversations: { ...mergee.lastConversations, ...base.lastConversations },
       }),
-      deleteItem(customerKey(ws, mergeeId), {
+      deleteItem(customerKey(tenant, mergeeId), {
         condition: '#v = :v AND (attribute_not_exists(conversationCount) OR conversationCount = :zero)',
         names: { '#v': 'version' },
         values: { ':v': mergee.version, ':zero': 0 },
       }),
-      ...guardHandover(ws, base.customer, mergee.customer, result),
+      ...guardHandover(tenant, base.customer, mergee.customer, result),
       // A tag moving to the base keeps its count; a tag both carried loses one tagged customer.
-      ...tagLinks(ws, 'customer', mergeeId, mergee.customer.tagIds, -1, now),
-      ...tagLinks(ws, 'customer', baseId, newTags, 1, now),
-      ...tagCounters(ws, 'customer', mergee.customer.tagIds.filter((t) => base.customer.tagIds.includes(t)), -1),
-      noLeads(ws, mergeeId, () => new ConflictError('A lead was linked to the merged customer during the merge; repeat the merge to finish it')),
-      bumpCounter(ws, CUSTOMERS_COUNTER, -1),
-      contactEvent('customer.contact.merged', ws, result, now, { data: { mergedContact: mergee.customer }, changes: diff(before, after) }),
+      ...tagLinks(tenant, 'customer', mergeeId, mergee.customer.tagIds, -1, now),
+      ...tagLinks(tenant, 'customer', baseId, newTags, 1, now),
+      ...tagCounters(tenant, 'customer', mergee.customer.tagIds.filter((t) => base.customer.tagIds.includes(t)), -1),
+      noLeads(tenant, mergeeId, () => new ConflictError('A lead was linked to the merged customer during the merge; repeat the merge to finish it')),
+      bumpCounter(tenant, CUSTOMERS_COUNTER, -1),
+      contactEvent('customer.contact.merged', tenant, result, now, { data: { mergedContact: mergee.customer }, changes: diff(before, after) }),
     ];
     if (writes.length > MAX_TRANSACTION_ITEMS) {
       throw new ConflictError('Too many tags and identities to merge in one step; detach some tags from the mergee first', {

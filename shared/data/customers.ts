@@ -38,8 +38,8 @@ import { contact as contactView } from '../views/contacts';
  */
 export const CUSTOMERS_COUNTER = 'customers';
 
-export const searchPartition = (ws: Tenant, field: 'name' | 'email' | 'phone') => tenantPk(ws, K.CUSTOMER_SEARCH, field);
-export const allPartition = (ws: Tenant) => tenantPk(ws, K.CUSTOMERS);
+export const searchPartition = (tenant: Tenant, field: 'name' | 'email' | 'phone') => tenantPk(tenant, K.CUSTOMER_SEARCH, field);
+export const allPartition = (tenant: Tenant) => tenantPk(tenant, K.CUSTOMERS);
 
 export interface StoredCustomer {
   customer: Customer;
@@ -52,31 +52,31 @@ export interface StoredCustomer {
 const decode = itemCodec(contactView);
 export const fromItem = (item: Record<string, unknown>): Customer => decode({ ...item, tagIds: tagIdsOf(item.tagIds) });
 
-const nameIndex = (ws: Tenant, c: Customer) => (c.name ? { gsi2pk: searchPartition(ws, 'name'), gsi2sk: `${normalizeName(c.name)}#${c._id}` } : undefined);
+const nameIndex = (tenant: Tenant, c: Customer) => (c.name ? { gsi2pk: searchPartition(tenant, 'name'), gsi2sk: `${normalizeName(c.name)}#${c._id}` } : undefined);
 
-const toItem = (ws: Tenant, c: Customer) => {
+const toItem = (tenant: Tenant, c: Customer) => {
   const { tagIds: _tags, ...fields } = c;
   return {
-    ...customerKey(ws, c._id),
+    ...customerKey(tenant, c._id),
     type: 'CUSTOMER',
     version: 1,
     conversationCount: 0,
     lastConversations: {},
-    gsi1pk: allPartition(ws),
+    gsi1pk: allPartition(tenant),
     gsi1sk: c._id,
     ...fields,
-    ...nameIndex(ws, c),
+    ...nameIndex(tenant, c),
   };
 };
 
 const GUARD_PREFIX = { EMAIL: K.CUSTOMER_EMAIL, PHONE: K.CUSTOMER_PHONE, IDENTITY: K.CUSTOMER_IDENTITY } as const satisfies Record<UniqueValue['kind'], string>;
-export const guardKey = (ws: Tenant, kind: UniqueValue['kind'], value: string) => ({ pk: tenantPk(ws, GUARD_PREFIX[kind], value), sk: K.GUARD });
+export const guardKey = (tenant: Tenant, kind: UniqueValue['kind'], value: string) => ({ pk: tenantPk(tenant, GUARD_PREFIX[kind], value), sk: K.GUARD });
 
-const guardItem = (ws: Tenant, u: UniqueValue, customerId: string) => ({
-  ...guardKey(ws, u.kind, u.value),
+const guardItem = (tenant: Tenant, u: UniqueValue, customerId: string) => ({
+  ...guardKey(tenant, u.kind, u.value),
   type: 'CUSTOMER_GUARD',
   customerId,
-  ...(u.kind === 'IDENTITY' ? {} : { gsi2pk: searchPartition(ws, u.kind === 'EMAIL' ? 'email' : 'phone'), gsi2sk: `${u.value}#${customerId}` }),
+  ...(u.kind === 'IDENTITY' ? {} : { gsi2pk: searchPartition(tenant, u.kind === 'EMAIL' ? 'email' : 'phone'), gsi2sk: `${u.value}#${customerId}` }),
 });
 
 const duplicate = (u: UniqueValue) => () =>
@@ -85,7 +85,7 @@ const duplicate = (u: UniqueValue) => () =>
   });
 
 /** Guards to release and to claim when a customer's unique values change (or it is created or deleted). */
-export const guardWrites = (ws: Tenant, before: Customer | undefined, after: Customer | undefined): Write[] => {
+export const guardWrites = (tenant: Tenant, before: Customer | undefined, after: Customer | undefined): Write[] => {
   const keyOf = (u: UniqueValue) => `${u.kind}#${u.value}`;
   const was = before ? uniqueValues(before) : [];
   const is = after ? uniqueValues(after) : [];
@@ -93,13 +93,13 @@ export const guardWrites = (ws: Tenant, before: Customer | undefined, after: Cus
   const released = was.filter((u) => !is.some((v) => keyOf(v) === keyOf(u)));
   const claimed = is.filter((u) => !was.some((v) => keyOf(v) === keyOf(u)));
   return [
-    ...released.map((u) => deleteItem(guardKey(ws, u.kind, u.value), { condition: 'customerId = :id', values: { ':id': id } })),
-    ...claimed.map((u) => createItem(guardItem(ws, u, id), duplicate(u))),
+    ...released.map((u) => deleteItem(guardKey(tenant, u.kind, u.value), { condition: 'customerId = :id', values: { ':id': id } })),
+    ...claimed.map((u) => createItem(guardItem(tenant, u, id), duplicate(u))),
   ];
 };
 
-export const getCustomer = async (ws: Tenant, id: string): Promise<StoredCustomer | undefined> => {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: customerKey(ws, id), ConsistentRead: true }));
+export const getCustomer = async (tenant: Tenant, id: string): Promise<StoredCustomer | undefined> => {
+  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: customerKey(tenant, id), ConsistentRead: true }));
   if (!Item) return undefined;
   return {
     customer: fromItem(Item),
@@ -109,29 +109,29 @@ export const getCustomer = async (ws: Tenant, id: string): Promise<StoredCustome
   };
 };
 
-export const requireCustomer = async (ws: Tenant, id: string): Promise<StoredCustomer> => {
-  const stored = await getCustomer(ws, id);
+export const requireCustomer = async (tenant: Tenant, id: string): Promise<StoredCustomer> => {
+  const stored = await getCustomer(tenant, id);
   if (!stored) throw new NotFoundError('Customer');
   return stored;
 };
 
 /** The customer id owning a unique value, if any. */
-export const customerIdBy = async (ws: Tenant, kind: UniqueValue['kind'], value: string): Promise<string | undefined> => {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: guardKey(ws, kind, value), ConsistentRead: true }));
+export const customerIdBy = async (tenant: Tenant, kind: UniqueValue['kind'], value: string): Promise<string | undefined> => {
+  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: guardKey(tenant, kind, value), ConsistentRead: true }));
   return Item?.customerId as string | undefined;
 };
 
-export const contactEvent = (type: `customer.contact.${string}`, ws: Tenant, customer: Customer, now: Date, extra: Partial<EventEnvelope> = {}) =>
-  outboxItem(buildEnvelope(type as EventEnvelope['eventType'], ws, { contact: customer, ...extra.data }, { changes: extra.changes, now }));
+export const contactEvent = (type: `customer.contact.${string}`, tenant: Tenant, customer: Customer, now: Date, extra: Partial<EventEnvelope> = {}) =>
+  outboxItem(buildEnvelope(type as EventEnvelope['eventType'], tenant, { contact: customer, ...extra.data }, { changes: extra.changes, now }));
 
-export const createCustomer = async (ws: Tenant, input: CustomerFields, now: Date): Promise<Customer> => {
+export const createCustomer = async (tenant: Tenant, input: CustomerFields, now: Date): Promise<Customer> => {
   const customer = newCustomer(input, objectId(now.getTime()), now);
   await retryOnConflict(() =>
     transact([
-      createItem(toItem(ws, customer)),
-      ...guardWrites(ws, undefined, customer),
-      bumpCounter(ws, CUSTOMERS_COUNTER, 1),
-      contactEvent('customer.contact.created', ws, customer, now),
+      createItem(toItem(tenant, customer)),
+      ...guardWrites(tenant, undefined, customer),
+      bumpCounter(tenant, CUSTOMERS_COUNTER, 1),
+      contactEvent('customer.contact.created', tenant, customer, now),
     ], lostRace),
   );
   return customer;
@@ -145,9 +145,9 @@ const changesOf = (before: Customer, after: Customer) => {
 };
 
 /** The versioned item update for a customer change, keeping the name search entry in step. */
-export const customerUpdate = (ws: Tenant, version: number, before: Customer, after: Customer, set: Record<string, unknown> = {}): Write => {
-  const index = nameIndex(ws, after);
-  return versionedUpdate(customerKey(ws, after._id), version, before, after, {
+export const customerUpdate = (tenant: Tenant, version: number, before: Customer, after: Customer, set: Record<string, unknown> = {}): Write => {
+  const index = nameIndex(tenant, after);
+  return versionedUpdate(customerKey(tenant, after._id), version, before, after, {
     skip: ['tagIds'],
     set: { ...index, ...set },
     remove: index ? [] : ['gsi2pk', 'gsi2sk'],
@@ -159,47 +159,47 @@ export const customerUpdate = (ws: Tenant, version: number, before: Customer, af
  * its event name, or throws (e.g. CONFLICT for a refused transition).
  */
 export const mutateCustomer = (
-  ws: Tenant,
+  tenant: Tenant,
   id: string,
   decide: (c: Customer) => { customer: Customer; event: `customer.contact.${string}` },
   now: Date,
 ): Promise<Customer> =>
   retryOnConflict(async () => {
-    const { customer: before, version } = await requireCustomer(ws, id);
+    const { customer: before, version } = await requireCustomer(tenant, id);
     const { customer: after, event } = decide(before);
     const changes = changesOf(before, after);
     if (Object.keys(changes).length === 0) return before;
     await transact([
-      customerUpdate(ws, version, before, after),
-      ...guardWrites(ws, before, after),
-      contactEvent(event, ws, after, now, { changes }),
+      customerUpdate(tenant, version, before, after),
+      ...guardWrites(tenant, before, after),
+      contactEvent(event, tenant, after, now, { changes }),
     ], lostRace);
     return after;
   });
 
 /** Deletes a customer that has no conversations (see `assertDeletable`), its guards and its tag links. */
 /** A guard for removing a customer: no lead is linked to it (the count is kept with every lead's links). */
-export const noLeads = (ws: Tenant, customerId: string, onFail: () => Error): Write => listIsEmpty(ws, 'lead', leadsOfCustomer(customerId), onFail);
+export const noLeads = (tenant: Tenant, customerId: string, onFail: () => Error): Write => listIsEmpty(tenant, 'lead', leadsOfCustomer(customerId), onFail);
 
-export const deleteCustomer = (ws: Tenant, id: string, now: Date): Promise<Customer> =>
+export const deleteCustomer = (tenant: Tenant, id: string, now: Date): Promise<Customer> =>
   retryOnConflict(async () => {
-    const { customer, version, conversationCount } = await requireCustomer(ws, id);
+    const { customer, version, conversationCount } = await requireCustomer(tenant, id);
     assertDeletable(conversationCount);
     const tags = customer.tagIds;
     await transact(
       [
-        deleteItem(customerKey(ws, id), {
+        deleteItem(customerKey(tenant, id), {
           condition:
             '#v = :v AND (attribute_not_exists(conversationCount) OR conversationCount = :zero) AND ' +
             (tags.length ? 'size(tagIds) = :n' : 'attribute_not_exists(tagIds)'),
           names: { '#v': 'version' },
           values: { ':v': version, ':zero': 0, ...(tags.length ? { ':n': tags.length } : {}) },
         }),
-        ...guardWrites(ws, customer, undefined),
-        ...tagLinkWrites(ws, 'customer', id, tags, -1, now),
-        noLeads(ws, id, () => new ConflictError('Customer has leads; delete them, link them to another customer, or merge this customer into another')),
-        bumpCounter(ws, CUSTOMERS_COUNTER, -1),
-        contactEvent('customer.contact.deleted', ws, customer, now),
+        ...guardWrites(tenant, customer, undefined),
+        ...tagLinkWrites(tenant, 'customer', id, tags, -1, now),
+        noLeads(tenant, id, () => new ConflictError('Customer has leads; delete them, link them to another customer, or merge this customer into another')),
+        bumpCounter(tenant, CUSTOMERS_COUNTER, -1),
+        contactEvent('customer.contact.deleted', tenant, customer, now),
       ],
       lostRace,
     );

@@ -15,27 +15,27 @@ import { K } from './registry/registry';
  * first id its References or In-Reply-To knows.
  */
 const THREAD_LENGTH = 20;
-const threadKey = (ws: Tenant, conversationId: string) => ({ pk: conversationKey(ws, conversationId).pk, sk: K.EMAIL_THREAD });
-const idKey = (ws: Tenant, messageId: string) => ({ pk: tenantPk(ws, K.EMAILMSG, messageId), sk: K.EMAILMSG });
+const threadKey = (tenant: Tenant, conversationId: string) => ({ pk: conversationKey(tenant, conversationId).pk, sk: K.EMAIL_THREAD });
+const idKey = (tenant: Tenant, messageId: string) => ({ pk: tenantPk(tenant, K.EMAILMSG, messageId), sk: K.EMAILMSG });
 
-export const emailThread = async (ws: Tenant, conversationId: string): Promise<string[]> => {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: threadKey(ws, conversationId), ConsistentRead: true }));
+export const emailThread = async (tenant: Tenant, conversationId: string): Promise<string[]> => {
+  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: threadKey(tenant, conversationId), ConsistentRead: true }));
   return (Item?.ids as string[] | undefined) ?? [];
 };
 
 /** Adds `messageId` to the conversation's thread (written with the message or its `sent` record). */
-export const threadWrites = (ws: Tenant, conversationId: string, thread: readonly string[], messageId: string): Write[] => [
-  putItem({ ...threadKey(ws, conversationId), type: 'EMAIL_THREAD', ids: [...thread.filter((id) => id !== messageId), messageId].slice(-THREAD_LENGTH) }),
-  putItem({ ...idKey(ws, messageId), type: 'EMAIL_MESSAGE_ID', conversationId }),
+export const threadWrites = (tenant: Tenant, conversationId: string, thread: readonly string[], messageId: string): Write[] => [
+  putItem({ ...threadKey(tenant, conversationId), type: 'EMAIL_THREAD', ids: [...thread.filter((id) => id !== messageId), messageId].slice(-THREAD_LENGTH) }),
+  putItem({ ...idKey(tenant, messageId), type: 'EMAIL_MESSAGE_ID', conversationId }),
 ];
 
 /** The conversation the first known id belongs to. */
-export const conversationOfEmail = async (ws: Tenant, messageIds: readonly string[]): Promise<string | undefined> => {
+export const conversationOfEmail = async (tenant: Tenant, messageIds: readonly string[]): Promise<string | undefined> => {
   if (messageIds.length === 0) return undefined;
-  const found = await batchGet(messageIds.map((id) => idKey(ws, id)));
+  const found = await batchGet(messageIds.map((id) => idKey(tenant, id)));
   const byId = new Map(found.map((item) => [item.pk as string, item.conversationId as string]));
   for (const id of messageIds) {
-    const conversationId = byId.get(idKey(ws, id).pk);
+    const conversationId = byId.get(idKey(tenant, id).pk);
     if (conversationId) return conversationId;
   }
   return undefined;

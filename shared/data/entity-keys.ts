@@ -6,16 +6,16 @@ import { K } from './registry/registry';
  * Keys of the workspace entities that more than one area touches: tags reach into conversations,
  * customers and leads, merges move conversations, CRM links to customers and conversations. Every key starts with the owning tenant.
  */
-export const customerKey = (workspaceId: Tenant, id: string) => ({ pk: tenantPk(workspaceId, K.CUSTOMER, id), sk: K.CUSTOMER });
-export const conversationKey = (workspaceId: Tenant, id: string) => ({ pk: tenantPk(workspaceId, K.CONV, id), sk: K.CONVERSATION });
-export const leadKey = (workspaceId: Tenant, id: string) => ({ pk: tenantPk(workspaceId, K.LEAD, id), sk: K.LEAD });
-export const tagKey = (workspaceId: Tenant, id: string) => ({ pk: tenantPk(workspaceId, K.TAG, id), sk: K.TAG });
+export const customerKey = (tenant: Tenant, id: string) => ({ pk: tenantPk(tenant, K.CUSTOMER, id), sk: K.CUSTOMER });
+export const conversationKey = (tenant: Tenant, id: string) => ({ pk: tenantPk(tenant, K.CONV, id), sk: K.CONVERSATION });
+export const leadKey = (tenant: Tenant, id: string) => ({ pk: tenantPk(tenant, K.LEAD, id), sk: K.LEAD });
+export const tagKey = (tenant: Tenant, id: string) => ({ pk: tenantPk(tenant, K.TAG, id), sk: K.TAG });
 
 export type TaggableType = 'conversation' | 'customer' | 'lead';
 
 /** One item per (tag, entity): lists entities by tag in O(page). */
-export const tagLinkKey = (workspaceId: Tenant, tagId: string, type: TaggableType, entityId: string) => ({
-  pk: tenantPk(workspaceId, K.TAGGED, tagId),
+export const tagLinkKey = (tenant: Tenant, tagId: string, type: TaggableType, entityId: string) => ({
+  pk: tenantPk(tenant, K.TAGGED, tagId),
   sk: `${type}#${entityId}`,
 });
 

@@ -26,72 +26,72 @@ import { article as articleView, articleSummary } from '../views/ai';
  * Every change writes an `ai.article.*` event; the index consumer (shared/ai/index-writer.ts) follows them.
  */
 const COUNTER = 'kb-articles';
-const articleKey = (ws: Tenant, id: string) => ({ pk: tenantPk(ws, K.KBART, id), sk: K.ARTICLE });
-const listPk = (ws: Tenant) => tenantPk(ws, K.KBARTS);
+const articleKey = (tenant: Tenant, id: string) => ({ pk: tenantPk(tenant, K.KBART, id), sk: K.ARTICLE });
+const listPk = (tenant: Tenant) => tenantPk(tenant, K.KBARTS);
 
 export type ArticleSummary = Omit<Article, 'body'>;
 
 const fromItem: (item: Record<string, unknown>) => Article = itemCodec(articleView);
 const summaryOf: (item: Record<string, unknown>) => ArticleSummary = itemCodec(articleSummary);
-const listItem = (ws: Tenant, article: Article) => putItem({ pk: listPk(ws), sk: article._id, type: 'ARTICLE_SUMMARY', ...summaryOf({ ...article }) });
+const listItem = (tenant: Tenant, article: Article) => putItem({ pk: listPk(tenant), sk: article._id, type: 'ARTICLE_SUMMARY', ...summaryOf({ ...article }) });
 
-export const readArticle = async (ws: Tenant, id: string): Promise<{ article: Article; version: number } | undefined> => {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: articleKey(ws, id), ConsistentRead: true }));
+export const readArticle = async (tenant: Tenant, id: string): Promise<{ article: Article; version: number } | undefined> => {
+  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: articleKey(tenant, id), ConsistentRead: true }));
   return Item ? { article: fromItem(Item), version: Item.version as number } : undefined;
 };
 
-export const getArticle = async (ws: Tenant, id: string): Promise<Article> => {
-  const found = await readArticle(ws, id);
+export const getArticle = async (tenant: Tenant, id: string): Promise<Article> => {
+  const found = await readArticle(tenant, id);
   if (!found) throw new NotFoundError('Article');
   return found.article;
 };
 
-export const createArticle = async (ws: Tenant, input: CreateArticle, now: Date): Promise<Article> => {
+export const createArticle = async (tenant: Tenant, input: CreateArticle, now: Date): Promise<Article> => {
   const article = newArticle(objectId(now.getTime()), input, now);
   await transact([
-    createItem({ ...articleKey(ws, article._id), type: 'ARTICLE', version: 1, ...article }),
-    listItem(ws, article),
-    bumpCounter(ws, COUNTER, 1),
-    outboxItem(buildEnvelope('ai.article.created', ws, { article }, { now })),
+    createItem({ ...articleKey(tenant, article._id), type: 'ARTICLE', version: 1, ...article }),
+    listItem(tenant, article),
+    bumpCounter(tenant, COUNTER, 1),
+    outboxItem(buildEnvelope('ai.article.created', tenant, { article }, { now })),
   ]);
   return article;
 };
 
 /** A PATCH that changes nothing writes nothing and emits no event. */
-export const updateArticle = (ws: Tenant, id: string, input: UpdateArticle, now: Date): Promise<Article> =>
+export const updateArticle = (tenant: Tenant, id: string, input: UpdateArticle, now: Date): Promise<Article> =>
   retryOnConflict(async () => {
-    const found = await readArticle(ws, id);
+    const found = await readArticle(tenant, id);
     if (!found) throw new NotFoundError('Article');
     const { article, changed } = applyArticleUpdate(found.article, input, now);
     if (!changed) return found.article;
     await transact(
       [
-        versionedUpdate(articleKey(ws, id), found.version, found.article, article),
-        listItem(ws, article),
-        outboxItem(buildEnvelope('ai.article.updated', ws, { article }, { now, changes: diff(found.article, input) })),
+        versionedUpdate(articleKey(tenant, id), found.version, found.article, article),
+        listItem(tenant, article),
+        outboxItem(buildEnvelope('ai.article.updated', tenant, { article }, { now, changes: diff(found.article, input) })),
       ],
       lostRace,
     );
     return article;
   });
 
-export const deleteArticle = (ws: Tenant, id: string, now: Date): Promise<Article> =>
+export const deleteArticle = (tenant: Tenant, id: string, now: Date): Promise<Article> =>
   retryOnConflict(async () => {
-    const found = await readArticle(ws, id);
+    const found = await readArticle(tenant, id);
     if (!found) throw new NotFoundError('Article');
     await transact(
       [
-        deleteItem(articleKey(ws, id), { condition: 'version = :v', values: { ':v': found.version } }),
-        deleteItem({ pk: listPk(ws), sk: id }),
-        bumpCounter(ws, COUNTER, -1),
-        outboxItem(buildEnvelope('ai.article.deleted', ws, { article: found.article }, { now })),
+        deleteItem(articleKey(tenant, id), { condition: 'version = :v', values: { ':v': found.version } }),
+        deleteItem({ pk: listPk(tenant), sk: id }),
+        bumpCounter(tenant, COUNTER, -1),
+        outboxItem(buildEnvelope('ai.article.deleted', tenant, { article: found.article }, { now })),
       ],
       lostRace,
     );
     return found.article;
   });
 
-export const listArticles = async (ws: Tenant, page: PageRequest) => {
-  const [result, total] = await Promise.all([queryPage({ pk: listPk(ws), newestFirst: true }, page), readCounter(ws, COUNTER)]);
+export const listArticles = async (tenant: Tenant, page: PageRequest) => {
+  const [result, total] = await Promise.all([queryPage({ pk: listPk(tenant), newestFirst: true }, page), readCounter(tenant, COUNTER)]);
   return { articles: result.items.map(summaryOf), total, nextCursor: result.nextCursor };
 };

@@ -24,14 +24,14 @@ import { article as articleView } from '../views/ai';
  * HEAD and the CHG item are written in one transaction conditional on the HEAD read, so CHG#n exists
  * exactly when HEAD ≥ n: a reader that has seen `seq` can never miss a change at or below it.
  */
-const pk = (ws: Tenant) => tenantPk(ws, K.KBIDX);
+const pk = (tenant: Tenant) => tenantPk(tenant, K.KBIDX);
 const HEAD = K.HEAD;
 const DOC = `${K.DOC}#`;
 const CHG = `${K.CHG}#`;
 const seqKey = (seq: number) => `${CHG}${String(seq).padStart(12, '0')}`;
 
-const readSeq = async (ws: Tenant): Promise<number> => {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: { pk: pk(ws), sk: HEAD }, ConsistentRead: true }));
+const readSeq = async (tenant: Tenant): Promise<number> => {
+  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: { pk: pk(tenant), sk: HEAD }, ConsistentRead: true }));
   return (Item?.seq as number | undefined) ?? 0;
 };
 
@@ -45,19 +45,19 @@ const toDoc = (a: Article): IndexDoc => ({ articleId: a._id, title: a.title, bod
  * sequence is read before the article, and the write is conditional on it: when two changes race, the one
  * that loses re-reads the article, so the last change recorded always holds the article's latest state.
  */
-export const recordArticle = (ws: Tenant, articleId: string, load: () => Promise<Article | undefined>): Promise<void> =>
+export const recordArticle = (tenant: Tenant, articleId: string, load: () => Promise<Article | undefined>): Promise<void> =>
   retryOnConflict(async () => {
-    const seq = await readSeq(ws);
+    const seq = await readSeq(tenant);
     const article = await load();
-    const docKey = { pk: pk(ws), sk: `${DOC}${articleId}` };
+    const docKey = { pk: pk(tenant), sk: `${DOC}${articleId}` };
     await transact(
       [
-        updateItem({ pk: pk(ws), sk: HEAD }, 'SET seq = :next', {
+        updateItem({ pk: pk(tenant), sk: HEAD }, 'SET seq = :next', {
           values: { ':next': seq + 1, ':seq': seq, ':zero': 0 },
           condition: '(attribute_not_exists(seq) AND :seq = :zero) OR seq = :seq',
         }),
         article?.published ? putItem({ ...docKey, type: 'KB_DOC', ...toDoc(article) }) : deleteItem(docKey),
-        putItem({ pk: pk(ws), sk: seqKey(seq + 1), type: 'KB_CHANGE', articleId }),
+        putItem({ pk: pk(tenant), sk: seqKey(seq + 1), type: 'KB_CHANGE', articleId }),
       ],
       lostRace,
     );
@@ -66,19 +66,19 @@ export const recordArticle = (ws: Tenant, articleId: string, load: () => Promise
 export const indexSeq = readSeq;
 
 /** Every indexed document of the tenant, read page by page. */
-export async function* indexDocs(ws: Tenant): AsyncGenerator<IndexDoc> {
-  for await (const item of queryAll({ pk: pk(ws), skPrefix: DOC })) yield fromItem(item);
+export async function* indexDocs(tenant: Tenant): AsyncGenerator<IndexDoc> {
+  for await (const item of queryAll({ pk: pk(tenant), skPrefix: DOC })) yield fromItem(item);
 }
 
 /** The ids of the articles changed after change `after` up to `upTo`, oldest first. */
-export const changesSince = async (ws: Tenant, after: number, upTo: number): Promise<string[]> => {
+export const changesSince = async (tenant: Tenant, after: number, upTo: number): Promise<string[]> => {
   const ids: string[] = [];
-  for await (const item of queryAll({ pk: pk(ws), skBetween: [seqKey(after + 1), seqKey(upTo)] })) ids.push(item.articleId as string);
+  for await (const item of queryAll({ pk: pk(tenant), skBetween: [seqKey(after + 1), seqKey(upTo)] })) ids.push(item.articleId as string);
   return ids;
 };
 
 /** The document of one article, or undefined when it is not indexed (unpublished or deleted). */
-export const indexDoc = async (ws: Tenant, articleId: string): Promise<IndexDoc | undefined> => {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: { pk: pk(ws), sk: `${DOC}${articleId}` }, ConsistentRead: true }));
+export const indexDoc = async (tenant: Tenant, articleId: string): Promise<IndexDoc | undefined> => {
+  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: { pk: pk(tenant), sk: `${DOC}${articleId}` }, ConsistentRead: true }));
   return Item ? fromItem(Item) : undefined;
 };

@@ -31,7 +31,7 @@ import { lead as leadView } from '../views/crm';
  * the same partition, one item per stay, sk=STAY#<n> (n = 1, 2, … zero-padded, oldest first). Lists
  * (leadListsOf) are <tenant>#LEADLIST#<list>, newest first; every change also keeps its stages' counters.
  */
-const stayKey = (ws: Tenant, leadId: string, n: number) => ({ pk: leadKey(ws, leadId).pk, sk: `${K.STAY}#${String(n).padStart(6, '0')}` });
+const stayKey = (tenant: Tenant, leadId: string, n: number) => ({ pk: leadKey(tenant, leadId).pk, sk: `${K.STAY}#${String(n).padStart(6, '0')}` });
 
 export interface StoredLead {
   lead: Lead;
@@ -44,13 +44,13 @@ export interface StoredLead {
 const decode = itemCodec(leadView);
 export const fromItem = (item: Record<string, unknown>): Lead => decode({ ...item, attributes: item.attributes ?? {}, tagIds: tagIdsOf(item.tagIds) });
 
-const toItem = (ws: Tenant, lead: Lead) => {
+const toItem = (tenant: Tenant, lead: Lead) => {
   const { tagIds: _tags, ...fields } = lead;
-  return { ...leadKey(ws, lead._id), type: 'LEAD', version: 1, stays: 1, ...fields };
+  return { ...leadKey(tenant, lead._id), type: 'LEAD', version: 1, stays: 1, ...fields };
 };
 
-const stayItem = (ws: Tenant, lead: Lead, n: number) => ({
-  ...stayKey(ws, lead._id, n),
+const stayItem = (tenant: Tenant, lead: Lead, n: number) => ({
+  ...stayKey(tenant, lead._id, n),
   type: 'STAGE_STAY',
   pipelineId: lead.pipelineId,
   stageId: lead.stageId,
@@ -58,13 +58,13 @@ const stayItem = (ws: Tenant, lead: Lead, n: number) => ({
   exitedAt: null,
 });
 
-export const getLead = async (ws: Tenant, id: string): Promise<StoredLead | undefined> => {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: leadKey(ws, id), ConsistentRead: true }));
+export const getLead = async (tenant: Tenant, id: string): Promise<StoredLead | undefined> => {
+  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: leadKey(tenant, id), ConsistentRead: true }));
   return Item ? { lead: fromItem(Item), version: Item.version as number, stays: Item.stays as number } : undefined;
 };
 
-export const requireLead = async (ws: Tenant, id: string): Promise<StoredLead> => {
-  const stored = await getLead(ws, id);
+export const requireLead = async (tenant: Tenant, id: string): Promise<StoredLead> => {
+  const stored = await getLead(tenant, id);
   if (!stored) throw new NotFoundError('Lead');
   return stored;
 };
@@ -82,7 +82,7 @@ const stageDeltas = (lead: Lead, sign: 1 | -1): Record<string, number> => ({
  * The stage counters a lead change moves, one write per stage. Entering a stage is conditional on the
  * stage still existing with the kind the lead's status was decided from; a failure re-runs the change.
  */
-const stageWrites = (ws: Tenant, before: Lead | undefined, after: Lead | undefined, kind?: Stage['kind']): Write[] => {
+const stageWrites = (tenant: Tenant, before: Lead | undefined, after: Lead | undefined, kind?: Stage['kind']): Write[] => {
   const byStage = new Map<string, { pipelineId: string; stageId: string; deltas: Record<string, number>; entering: boolean }>();
   for (const [lead, sign] of [[before, -1], [after, 1]] as const) {
     if (!lead) continue;
@@ -98,7 +98,7 @@ const stageWrites = (ws: Tenant, before: Lead | undefined, after: Lead | undefin
     const values: Record<string, unknown> = Object.fromEntries(entries.map(([, d], i) => [`:c${i}`, d]));
     if (entering) values[':kind'] = kind;
     return [
-      updateItem(stageKey(ws, pipelineId, stageId), `ADD ${entries.map((_, i) => `#c${i} :c${i}`).join(', ')}`, {
+      updateItem(stageKey(tenant, pipelineId, stageId), `ADD ${entries.map((_, i) => `#c${i} :c${i}`).join(', ')}`, {
         names,
         values,
         condition: entering ? 'attribute_exists(pk) AND kind = :kind' : 'attribute_exists(pk)',
@@ -107,15 +107,15 @@ const stageWrites = (ws: Tenant, before: Lead | undefined, after: Lead | undefin
   });
 };
 
-const eventsOf = (ws: Tenant, before: Lead, change: LeadChange, now: Date): Write[] =>
+const eventsOf = (tenant: Tenant, before: Lead, change: LeadChange, now: Date): Write[] =>
   change.events.map((e) => {
     const pick = (l: Lead) => Object.fromEntries(e.fields.map((f) => [f, l[f]]));
-    return outboxItem(buildEnvelope(`crm.lead.${e.name}`, ws, { lead: change.lead }, { changes: diff(pick(before), pick(change.lead)), now }));
+    return outboxItem(buildEnvelope(`crm.lead.${e.name}`, tenant, { lead: change.lead }, { changes: diff(pick(before), pick(change.lead)), now }));
   });
 
 /** A pipeline and one of its stages, named in a request body: unknown ones are refused. */
-const resolveStage = async (ws: Tenant, pipelineId: string, stageId: string | undefined): Promise<{ pipeline: Pipeline; stage: Stage }> => {
-  const stored = await getPipeline(ws, pipelineId);
+const resolveStage = async (tenant: Tenant, pipelineId: string, stageId: string | undefined): Promise<{ pipeline: Pipeline; stage: Stage }> => {
+  const stored = await getPipeline(tenant, pipelineId);
   if (!stored) throw new Refused('no_such_pipeline', 'No such pipeline in this workspace');
   const stage = stageId === undefined ? firstOpenStage(stored.pipeline) : stageOf(stored.pipeline, stageId);
   if (!stage) throw new Refused('no_such_stage', 'No such stage in this pipeline');
@@ -130,25 +130,25 @@ export interface NewLeadInput extends LeadFields {
 }
 
 /** The items a new lead consists of, and the lists whose counters it adds to (for bulk loads). */
-export const createdLeadItems = (ws: Tenant, lead: Lead) => ({
-  items: [toItem(ws, lead), stayItem(ws, lead, 1), ...membershipItems(ws, 'lead', lead._id, memberships(lead))],
+export const createdLeadItems = (tenant: Tenant, lead: Lead) => ({
+  items: [toItem(tenant, lead), stayItem(tenant, lead, 1), ...membershipItems(tenant, 'lead', lead._id, memberships(lead))],
   lists: leadListsOf(lead).filter((l) => !hasStatusParts(l)),
 });
 
 /** Creates a lead in its stage: the lead, its first stay, its lists, its stage's counters and `crm.lead.created`, in one transaction. */
-export const createLead = async (ws: Tenant, input: NewLeadInput, now: Date): Promise<Lead> => {
+export const createLead = async (tenant: Tenant, input: NewLeadInput, now: Date): Promise<Lead> => {
   const _id = objectId(now.getTime());
   return retryOnConflict(async () => {
-    const { pipeline, stage } = await resolveStage(ws, input.pipelineId, input.stageId);
+    const { pipeline, stage } = await resolveStage(tenant, input.pipelineId, input.stageId);
     const lead = newLead(input, pipeline, stage, _id, now);
     await transact(
       [
-        createItem(toItem(ws, lead)),
-        createItem(stayItem(ws, lead, 1)),
-        ...stageWrites(ws, undefined, lead, stage.kind),
-        ...membershipWrites(ws, 'lead', lead._id, [], memberships(lead), hasStatusParts),
-        ...linkChecks(ws, lead),
-        outboxItem(buildEnvelope('crm.lead.created', ws, { lead }, { now })),
+        createItem(toItem(tenant, lead)),
+        createItem(stayItem(tenant, lead, 1)),
+        ...stageWrites(tenant, undefined, lead, stage.kind),
+        ...membershipWrites(tenant, 'lead', lead._id, [], memberships(lead), hasStatusParts),
+        ...linkChecks(tenant, lead),
+        outboxItem(buildEnvelope('crm.lead.created', tenant, { lead }, { now })),
       ],
       lostRace,
     );
@@ -166,25 +166,25 @@ interface LeadStep {
 
 /** Read, decide, write under the version read; lists, stage counters, link checks and events follow the change. */
 const mutateLead = (
-  ws: Tenant,
+  tenant: Tenant,
   id: string,
   decide: (stored: StoredLead) => Promise<LeadStep> | LeadStep,
   now: Date,
   also?: (lead: Lead) => Write[],
 ): Promise<Lead> =>
   retryOnConflict(async () => {
-    const stored = await requireLead(ws, id);
+    const stored = await requireLead(tenant, id);
     const before = stored.lead;
     const step = await decide(stored);
     const after = step.change.lead;
     if (step.change.events.length === 0) return before;
     await transact(
       [
-        versionedUpdate(leadKey(ws, id), stored.version, before, after, { skip: ['tagIds'], set: step.set }),
-        ...stageWrites(ws, before, after, step.kind),
-        ...membershipWrites(ws, 'lead', id, memberships(before), memberships(after), hasStatusParts),
-        ...linkChecks(ws, changedLinks(before, after)),
-        ...eventsOf(ws, before, step.change, now),
+        versionedUpdate(leadKey(tenant, id), stored.version, before, after, { skip: ['tagIds'], set: step.set }),
+        ...stageWrites(tenant, before, after, step.kind),
+        ...membershipWrites(tenant, 'lead', id, memberships(before), memberships(after), hasStatusParts),
+        ...linkChecks(tenant, changedLinks(before, after)),
+        ...eventsOf(tenant, before, step.change, now),
         ...(step.extra ?? []),
         ...(also?.(after) ?? []),
       ],
@@ -193,12 +193,12 @@ const mutateLead = (
     return after;
   });
 
-export const updateLead = (ws: Tenant, id: string, patch: LeadFields, now: Date): Promise<Lead> =>
-  mutateLead(ws, id, ({ lead }) => ({ change: editLead(lead, patch, now) }), now);
+export const updateLead = (tenant: Tenant, id: string, patch: LeadFields, now: Date): Promise<Lead> =>
+  mutateLead(tenant, id, ({ lead }) => ({ change: editLead(lead, patch, now) }), now);
 
 /** Links a lead of customer `from` to customer `to` (a merge); a lead no longer on `from` is left as it is. */
-export const relinkLeadCustomer = (ws: Tenant, id: string, from: string, to: string, now: Date): Promise<Lead> =>
-  mutateLead(ws, id, ({ lead }) => ({ change: lead.customerId === from ? editLead(lead, { customerId: to }, now) : { lead, events: [] } }), now);
+export const relinkLeadCustomer = (tenant: Tenant, id: string, from: string, to: string, now: Date): Promise<Lead> =>
+  mutateLead(tenant, id, ({ lead }) => ({ change: lead.customerId === from ? editLead(lead, { customerId: to }, now) : { lead, events: [] } }), now);
 
 export interface MoveInput {
   stageId: string;
@@ -213,9 +213,9 @@ export interface MoveInput {
  * `crm.activity.added`, all in one transaction. The service behind `POST /crm/leads/{id}/move` and workflows,
  * whose `extra` writes (the step's effect record) join that transaction; a move to the lead's own stage writes nothing.
  */
-export const moveLeadToStage = (ws: Tenant, id: string, input: MoveInput, now: Date, extra?: (lead: Lead) => Write[]): Promise<Lead> =>
-  mutateLead(ws, id, async ({ lead, stays }) => {
-    const { pipeline, stage } = await resolveStage(ws, input.pipelineId ?? lead.pipelineId, input.stageId);
+export const moveLeadToStage = (tenant: Tenant, id: string, input: MoveInput, now: Date, extra?: (lead: Lead) => Write[]): Promise<Lead> =>
+  mutateLead(tenant, id, async ({ lead, stays }) => {
+    const { pipeline, stage } = await resolveStage(tenant, input.pipelineId ?? lead.pipelineId, input.stageId);
     const change = moveLead(lead, pipeline, stage, input.lostReason, now);
     const activity = systemActivity(
       'stage_change',
@@ -230,9 +230,9 @@ export const moveLeadToStage = (ws: Tenant, id: string, input: MoveInput, now: D
       kind: stage.kind,
       set: { stays: stays + 1 },
       extra: [
-        updateItem(stayKey(ws, id, stays), 'SET exitedAt = :at', { values: { ':at': now.toISOString() }, condition: 'attribute_exists(pk)' }),
-        createItem(stayItem(ws, change.lead, stays + 1)),
-        ...activityWrites(ws, activity, now),
+        updateItem(stayKey(tenant, id, stays), 'SET exitedAt = :at', { values: { ':at': now.toISOString() }, condition: 'attribute_exists(pk)' }),
+        createItem(stayItem(tenant, change.lead, stays + 1)),
+        ...activityWrites(tenant, activity, now),
       ],
     };
   }, now, extra);
@@ -244,24 +244,24 @@ const CLEAR_CHUNK = 100;
  * Deletes a lead with its lists, stage counters and tag links (conditional on the version and tag count
  * read), then clears its stage history. Its activities stay on its customer's timeline.
  */
-export const deleteLead = async (ws: Tenant, id: string, now: Date): Promise<Lead> => {
+export const deleteLead = async (tenant: Tenant, id: string, now: Date): Promise<Lead> => {
   const lead = await retryOnConflict(async () => {
-    const { lead, version } = await requireLead(ws, id);
+    const { lead, version } = await requireLead(tenant, id);
     const tags = lead.tagIds;
     await transact(
       [
-        deleteItem(leadKey(ws, id), unchangedSinceRead(version, tags)),
-        ...stageWrites(ws, lead, undefined),
-        ...membershipWrites(ws, 'lead', id, memberships(lead), [], hasStatusParts),
-        ...tagLinkWrites(ws, 'lead', id, tags, -1, now),
-        outboxItem(buildEnvelope('crm.lead.deleted', ws, { lead }, { now })),
+        deleteItem(leadKey(tenant, id), unchangedSinceRead(version, tags)),
+        ...stageWrites(tenant, lead, undefined),
+        ...membershipWrites(tenant, 'lead', id, memberships(lead), [], hasStatusParts),
+        ...tagLinkWrites(tenant, 'lead', id, tags, -1, now),
+        outboxItem(buildEnvelope('crm.lead.deleted', tenant, { lead }, { now })),
       ],
       lostRace,
     );
     return lead;
   });
   // The history is unreachable once the lead is gone; clearing it is housekeeping, repeated by nothing.
-  const stays = await collect(queryAll({ pk: leadKey(ws, id).pk, skPrefix: `${K.STAY}#` }));
+  const stays = await collect(queryAll({ pk: leadKey(tenant, id).pk, skPrefix: `${K.STAY}#` }));
   for (let i = 0; i < stays.length; i += CLEAR_CHUNK) {
     await transact(stays.slice(i, i + CLEAR_CHUNK).map((s) => deleteItem({ pk: s.pk as string, sk: s.sk as string })));
   }

@@ -24,7 +24,7 @@ const LIST_PREFIX = {
   booking: K.BOOKINGLIST,
 } as const satisfies Record<ListKind, string>;
 
-export const listPk = (ws: Tenant, kind: ListKind, list: string) => tenantPk(ws, LIST_PREFIX[kind], list);
+export const listPk = (tenant: Tenant, kind: ListKind, list: string) => tenantPk(tenant, LIST_PREFIX[kind], list);
 export const listCounter = (kind: ListKind, list: string) => `${kind}s:${list}`;
 
 /**
@@ -33,7 +33,7 @@ export const listCounter = (kind: ListKind, list: string) => `${kind}s:${list}`;
  * `listTotal`), or never read from a counter.
  */
 export const membershipWrites = (
-  ws: Tenant,
+  tenant: Tenant,
   kind: ListKind,
   id: string,
   before: readonly Membership[],
@@ -42,22 +42,22 @@ export const membershipWrites = (
 ): Write[] => {
   const { leave, join, counts } = membershipMoves(before, after);
   return [
-    ...leave.map((m) => deleteItem({ pk: listPk(ws, kind, m.list), sk: m.order })),
-    ...join.map((m) => createItem({ pk: listPk(ws, kind, m.list), sk: m.order, type: 'LIST_MEMBER', entityId: id })),
-    ...counts.filter(([list]) => !uncounted(list)).map(([list, delta]) => bumpCounter(ws, listCounter(kind, list), delta)),
+    ...leave.map((m) => deleteItem({ pk: listPk(tenant, kind, m.list), sk: m.order })),
+    ...join.map((m) => createItem({ pk: listPk(tenant, kind, m.list), sk: m.order, type: 'LIST_MEMBER', entityId: id })),
+    ...counts.filter(([list]) => !uncounted(list)).map(([list, delta]) => bumpCounter(tenant, listCounter(kind, list), delta)),
   ];
 };
 
 /** A list's exact total: its counter, or for a list that is the union of `parts` (disjoint lists), the sum of theirs. */
-export const listTotal = async (ws: Tenant, kind: ListKind, list: string, parts?: string[]): Promise<number> =>
-  parts ? (await Promise.all(parts.map((p) => readCounter(ws, listCounter(kind, p))))).reduce((a, b) => a + b, 0) : readCounter(ws, listCounter(kind, list));
+export const listTotal = async (tenant: Tenant, kind: ListKind, list: string, parts?: string[]): Promise<number> =>
+  parts ? (await Promise.all(parts.map((p) => readCounter(tenant, listCounter(kind, p))))).reduce((a, b) => a + b, 0) : readCounter(tenant, listCounter(kind, list));
 
 /** A transaction guard: the list has no members. */
-export const listIsEmpty = (ws: Tenant, kind: ListKind, list: string, onFail: () => Error): Write => counterIsZero(ws, listCounter(kind, list), onFail);
+export const listIsEmpty = (tenant: Tenant, kind: ListKind, list: string, onFail: () => Error): Write => counterIsZero(tenant, listCounter(kind, list), onFail);
 
 /** Membership items as plain items, for bulk loads (benchmarks): what `membershipWrites` puts for a new entity. */
-export const membershipItems = (ws: Tenant, kind: ListKind, id: string, memberships: readonly Membership[]) =>
-  memberships.map((m) => ({ pk: listPk(ws, kind, m.list), sk: m.order, type: 'LIST_MEMBER', entityId: id }));
+export const membershipItems = (tenant: Tenant, kind: ListKind, id: string, memberships: readonly Membership[]) =>
+  memberships.map((m) => ({ pk: listPk(tenant, kind, m.list), sk: m.order, type: 'LIST_MEMBER', entityId: id }));
 
 export interface ListRead {
   ids: string[];
@@ -71,18 +71,18 @@ export interface ListRead {
  * within that range, counted key-only: such a total costs O(matches).
  */
 export const readList = async (
-  ws: Tenant,
+  tenant: Tenant,
   kind: ListKind,
   list: string,
   page: PageRequest,
   opts: { newestFirst?: boolean; before?: string; from?: string; upTo?: string; parts?: string[] } = {},
 ): Promise<ListRead> => {
   const range = opts.from !== undefined ? { skBetween: [opts.from, opts.upTo ?? '\uffff'] as const } : { skUpTo: opts.upTo };
-  const partition = { pk: listPk(ws, kind, list), newestFirst: opts.newestFirst, skBelow: opts.before, ...range };
+  const partition = { pk: listPk(tenant, kind, list), newestFirst: opts.newestFirst, skBelow: opts.before, ...range };
   const ranged = opts.before !== undefined || opts.from !== undefined || opts.upTo !== undefined;
   const [result, total] = await Promise.all([
     queryPage(partition, page),
-    ranged ? countItems(partition) : listTotal(ws, kind, list, opts.parts),
+    ranged ? countItems(partition) : listTotal(tenant, kind, list, opts.parts),
   ]);
   return { ids: result.items.map((i) => i.entityId as string), total, nextCursor: result.nextCursor };
 };

@@ -20,12 +20,12 @@ import { K } from './registry/registry';
  */
 export const UNASSIGN_INDEX = K.MEMBERUNASSIGN;
 
-const unassignOpenConversations = async (ws: Tenant, memberId: string, now: Date): Promise<void> => {
+const unassignOpenConversations = async (tenant: Tenant, memberId: string, now: Date): Promise<void> => {
   for (const status of STATUSES.filter((s) => s !== 'closed')) {
-    const items = await collect(queryAll({ pk: listPartition(ws, `assignee:${memberId}:status:${status}`), consistent: true }));
+    const items = await collect(queryAll({ pk: listPartition(tenant, `assignee:${memberId}:status:${status}`), consistent: true }));
     for (const item of items) {
       // A conversation deleted meanwhile has nothing left to unassign.
-      await mutateConversation(ws, item.conversationId as string, (c) => (c.assigneeId === memberId ? { change: unassign(c, now) } : undefined), now).catch(
+      await mutateConversation(tenant, item.conversationId as string, (c) => (c.assigneeId === memberId ? { change: unassign(c, now) } : undefined), now).catch(
         (error: unknown) => {
           if (!(error instanceof NotFoundError)) throw error;
         },
@@ -34,17 +34,17 @@ const unassignOpenConversations = async (ws: Tenant, memberId: string, now: Date
   }
 };
 
-const finishRemoval = async (ws: Tenant, memberId: string, now: Date): Promise<void> => {
-  await unassignOpenConversations(ws, memberId, now);
-  await transact([updateItem(memberKey(ws, memberId), 'REMOVE gsi1pk, gsi1sk', { condition: 'attribute_exists(pk)' })]);
+const finishRemoval = async (tenant: Tenant, memberId: string, now: Date): Promise<void> => {
+  await unassignOpenConversations(tenant, memberId, now);
+  await transact([updateItem(memberKey(tenant, memberId), 'REMOVE gsi1pk, gsi1sk', { condition: 'attribute_exists(pk)' })]);
 };
 
-export const removeMemberById = async (ws: Tenant, id: string, now: Date): Promise<Member> => {
-  const member = await mutateMember(ws, id, (m) => removeMember(m, now), now, (m) => ({
-    writes: [releaseEmail(ws, m)],
-    set: { gsi1pk: UNASSIGN_INDEX, gsi1sk: indexSk(now.toISOString(), ws, id) },
+export const removeMemberById = async (tenant: Tenant, id: string, now: Date): Promise<Member> => {
+  const member = await mutateMember(tenant, id, (m) => removeMember(m, now), now, (m) => ({
+    writes: [releaseEmail(tenant, m)],
+    set: { gsi1pk: UNASSIGN_INDEX, gsi1sk: indexSk(now.toISOString(), tenant, id) },
   }));
-  await finishRemoval(ws, id, now);
+  await finishRemoval(tenant, id, now);
   return member;
 };
 
@@ -54,7 +54,7 @@ export const pendingRemovals = async (before: Date, limit: number) => {
   return items.map((i) => fromIndexSk(i.gsi1sk as string));
 };
 
-export const resumeRemoval = async (ws: Tenant, id: string, now: Date): Promise<boolean> => {
-  await finishRemoval(ws, id, now);
+export const resumeRemoval = async (tenant: Tenant, id: string, now: Date): Promise<boolean> => {
+  await finishRemoval(tenant, id, now);
   return true;
 };

@@ -26,9 +26,9 @@ import { member as memberView } from '../views/auth';
  * leaving at least one: two concurrent demotions of the last two owners cannot both commit.
  * Lists: `all` and `status:<status>`, oldest first.
  */
-export const memberKey = (ws: Tenant, id: string) => ({ pk: tenantPk(ws, K.MEMBER, id), sk: K.MEMBER });
-const emailKey = (ws: Tenant, email: string) => ({ pk: tenantPk(ws, K.MEMBEREMAIL, email.toLowerCase()), sk: K.EMAIL });
-const ownersCounter = (ws: Tenant) => workspaceCounter(ws, 'owners');
+export const memberKey = (tenant: Tenant, id: string) => ({ pk: tenantPk(tenant, K.MEMBER, id), sk: K.MEMBER });
+const emailKey = (tenant: Tenant, email: string) => ({ pk: tenantPk(tenant, K.MEMBEREMAIL, email.toLowerCase()), sk: K.EMAIL });
+const ownersCounter = (tenant: Tenant) => workspaceCounter(tenant, 'owners');
 
 const fromItem: (item: Record<string, unknown>) => Member = itemCodec(memberView);
 
@@ -38,8 +38,8 @@ const listsOf = (m: Member) => ['all', `status:${m.status}`].map((list) => ({ li
  * The check, inside the transaction that stores an assignee, that `id` names an active member of this
  * tenant: a member removed concurrently fails the write instead of slipping past a read.
  */
-export const activeMemberCheck = (ws: Tenant, id: string): Write =>
-  conditionCheck(memberKey(ws, id), {
+export const activeMemberCheck = (tenant: Tenant, id: string): Write =>
+  conditionCheck(memberKey(tenant, id), {
     condition: '#status = :active',
     names: { '#status': 'status' },
     values: { ':active': 'active' },
@@ -47,10 +47,10 @@ export const activeMemberCheck = (ws: Tenant, id: string): Write =>
   });
 
 /** The owner count follows the change; a decrement must leave an active owner (409 otherwise). */
-const ownerWrites = (ws: Tenant, delta: number): Write[] => {
-  if (delta > 0) return [bump(ownersCounter(ws), { n: delta })];
+const ownerWrites = (tenant: Tenant, delta: number): Write[] => {
+  if (delta > 0) return [bump(ownersCounter(tenant), { n: delta })];
   if (delta === 0) return [];
-  const counter = ownersCounter(ws);
+  const counter = ownersCounter(tenant);
   return [
     updateItem({ pk: counter.pk, sk: counter.sk }, 'ADD #n :d', {
       names: { '#n': 'n' },
@@ -61,27 +61,27 @@ const ownerWrites = (ws: Tenant, delta: number): Write[] => {
   ];
 };
 
-const memberEvent = (ws: Tenant, before: Member | undefined, change: MemberChange, now: Date): Write => {
+const memberEvent = (tenant: Tenant, before: Member | undefined, change: MemberChange, now: Date): Write => {
   const fields = change.event === 'role_changed' ? (['role'] as const) : change.event === 'invited' ? [] : (['status'] as const);
   const pick = (m: Member) => Object.fromEntries(fields.map((f) => [f, m[f]]));
   const changes = before ? diff(pick(before), pick(change.member)) : undefined;
-  return outboxItem(buildEnvelope(`auth.member.${change.event}`, ws, { member: change.member }, { changes, now }));
+  return outboxItem(buildEnvelope(`auth.member.${change.event}`, tenant, { member: change.member }, { changes, now }));
 };
 
-const getStored = async (ws: Tenant, id: string): Promise<{ member: Member; version: number } | undefined> => {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: memberKey(ws, id), ConsistentRead: true }));
+const getStored = async (tenant: Tenant, id: string): Promise<{ member: Member; version: number } | undefined> => {
+  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: memberKey(tenant, id), ConsistentRead: true }));
   return Item ? { member: fromItem(Item), version: Item.version as number } : undefined;
 };
 
-export const getMember = async (ws: Tenant, id: string): Promise<Member> => {
-  const stored = await getStored(ws, id);
+export const getMember = async (tenant: Tenant, id: string): Promise<Member> => {
+  const stored = await getStored(tenant, id);
   if (!stored) throw new NotFoundError('Member');
   return stored.member;
 };
 
 /** Invites a member (or, for a workspace's first owner, adds an active one): 409 when the email is already a member's. */
 export const addMember = async (
-  ws: Tenant,
+  tenant: Tenant,
   input: { email: string; name?: string | null; role: Role },
   now: Date,
   status: 'invited' | 'active' = 'invited',
@@ -91,13 +91,13 @@ export const addMember = async (
   await retryOnConflict(() =>
     transact(
       [
-        createItem({ ...memberKey(ws, member._id), type: 'MEMBER', version: 1, ...member }),
-        createItem({ ...emailKey(ws, member.email), type: 'MEMBER_EMAIL', memberId: member._id }, () =>
+        createItem({ ...memberKey(tenant, member._id), type: 'MEMBER', version: 1, ...member }),
+        createItem({ ...emailKey(tenant, member.email), type: 'MEMBER_EMAIL', memberId: member._id }, () =>
           new ConflictError('A member with this email already exists', { email: member.email }),
         ),
-        ...membershipWrites(ws, 'member', member._id, [], listsOf(member)),
-        ...ownerWrites(ws, change.owners),
-        memberEvent(ws, undefined, change, now),
+        ...membershipWrites(tenant, 'member', member._id, [], listsOf(member)),
+        ...ownerWrites(tenant, change.owners),
+        memberEvent(tenant, undefined, change, now),
       ],
       lostRace,
     ),
@@ -110,24 +110,24 @@ export const addMember = async (
  * transaction; `extra` joins it (a removal's email release and pending unassignment).
  */
 export const mutateMember = (
-  ws: Tenant,
+  tenant: Tenant,
   id: string,
   decide: (m: Member) => MemberChange | undefined,
   now: Date,
   extra: (m: Member) => { writes?: Write[]; set?: Record<string, unknown> } = () => ({}),
 ): Promise<Member> =>
   retryOnConflict(async () => {
-    const stored = await getStored(ws, id);
+    const stored = await getStored(tenant, id);
     if (!stored) throw new NotFoundError('Member');
     const change = decide(stored.member);
     if (!change) return stored.member;
     const more = extra(stored.member);
     await transact(
       [
-        versionedUpdate(memberKey(ws, id), stored.version, stored.member, change.member, { set: more.set }),
-        ...membershipWrites(ws, 'member', id, listsOf(stored.member), listsOf(change.member)),
-        ...ownerWrites(ws, change.owners),
-        memberEvent(ws, stored.member, change, now),
+        versionedUpdate(memberKey(tenant, id), stored.version, stored.member, change.member, { set: more.set }),
+        ...membershipWrites(tenant, 'member', id, listsOf(stored.member), listsOf(change.member)),
+        ...ownerWrites(tenant, change.owners),
+        memberEvent(tenant, stored.member, change, now),
         ...(more.writes ?? []),
       ],
       lostRace,
@@ -136,12 +136,12 @@ export const mutateMember = (
   });
 
 /** The email claim a removal releases, so the address can be invited again. */
-export const releaseEmail = (ws: Tenant, m: Member): Write => deleteItem(emailKey(ws, m.email));
+export const releaseEmail = (tenant: Tenant, m: Member): Write => deleteItem(emailKey(tenant, m.email));
 
-export const listMembers = async (ws: Tenant, filters: { status?: MemberStatus }, page: PageRequest) => {
-  const { ids, total, nextCursor } = await readList(ws, 'member', filters.status ? `status:${filters.status}` : 'all', page);
-  return { members: await readItems(ids.map((id) => memberKey(ws, id)), fromItem), total, nextCursor };
+export const listMembers = async (tenant: Tenant, filters: { status?: MemberStatus }, page: PageRequest) => {
+  const { ids, total, nextCursor } = await readList(tenant, 'member', filters.status ? `status:${filters.status}` : 'all', page);
+  return { members: await readItems(ids.map((id) => memberKey(tenant, id)), fromItem), total, nextCursor };
 };
 
 /** Whether `id` names an active member now (a read, for queries such as availability; writes use `activeMemberCheck`). */
-export const isActiveMember = async (ws: Tenant, id: string): Promise<boolean> => (await getStored(ws, id))?.member.status === 'active';
+export const isActiveMember = async (tenant: Tenant, id: string): Promise<boolean> => (await getStored(tenant, id))?.member.status === 'active';

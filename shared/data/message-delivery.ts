@@ -26,8 +26,8 @@ export interface SendState {
 
 const table = () => config().TABLE_NAME;
 
-export const readSendState = async (ws: Tenant, ref: MessageRef): Promise<SendState | undefined> => {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: table(), Key: messageKey(ws, ref), ConsistentRead: true }));
+export const readSendState = async (tenant: Tenant, ref: MessageRef): Promise<SendState | undefined> => {
+  const { Item } = await dynamo().send(new GetCommand({ TableName: table(), Key: messageKey(tenant, ref), ConsistentRead: true }));
   if (!Item) return undefined;
   return {
     message: fromItem(Item),
@@ -39,12 +39,12 @@ export const readSendState = async (ws: Tenant, ref: MessageRef): Promise<SendSt
 };
 
 /** Takes the send of a pending message until `leaseUntil` and counts the attempt; undefined when someone else holds it. */
-export const claimSend = async (ws: Tenant, ref: MessageRef, now: number, leaseUntil: number): Promise<number | undefined> => {
+export const claimSend = async (tenant: Tenant, ref: MessageRef, now: number, leaseUntil: number): Promise<number | undefined> => {
   try {
     const { Attributes } = await dynamo().send(
       new UpdateCommand({
         TableName: table(),
-        Key: messageKey(ws, ref),
+        Key: messageKey(tenant, ref),
         UpdateExpression: 'SET sendLeaseUntil = :until ADD sendAttempts :one',
         ConditionExpression: 'deliveryStatus = :pending AND (attribute_not_exists(sendLeaseUntil) OR sendLeaseUntil < :now)',
         ExpressionAttributeValues: { ':until': leaseUntil, ':one': 1, ':pending': 'pending', ':now': now },
@@ -59,9 +59,9 @@ export const claimSend = async (ws: Tenant, ref: MessageRef, now: number, leaseU
 };
 
 /** Gives a held send back, to be retried no earlier than `notBefore`. */
-export const postponeSend = async (ws: Tenant, ref: MessageRef, leaseUntil: number, notBefore: number): Promise<void> => {
+export const postponeSend = async (tenant: Tenant, ref: MessageRef, leaseUntil: number, notBefore: number): Promise<void> => {
   await transact([
-    updateItem(messageKey(ws, ref), 'SET sendNotBefore = :nb REMOVE sendLeaseUntil', { condition: 'sendLeaseUntil = :lease', values: { ':nb': notBefore, ':lease': leaseUntil } }),
+    updateItem(messageKey(tenant, ref), 'SET sendNotBefore = :nb REMOVE sendLeaseUntil', { condition: 'sendLeaseUntil = :lease', values: { ':nb': notBefore, ':lease': leaseUntil } }),
   ]).catch(() => undefined);
 };
 
@@ -75,12 +75,12 @@ export interface DeliveryChange {
   writes?: Write[];
 }
 
-const events = (ws: Tenant, before: Message, after: Message, conversation: Conversation | undefined, now: Date): Write[] => {
+const events = (tenant: Tenant, before: Message, after: Message, conversation: Conversation | undefined, now: Date): Write[] => {
   const data = { message: after, conversation: conversation ?? null };
   const changes = { deliveryStatus: [before.deliveryStatus, after.deliveryStatus] as [unknown, unknown] };
   return [
-    outboxItem(buildEnvelope('channel.message.status_changed', ws, data, { changes, now })),
-    outboxItem(buildEnvelope(receiptEvent(after.deliveryStatus as Receipt), ws, data, { changes, now })),
+    outboxItem(buildEnvelope('channel.message.status_changed', tenant, data, { changes, now })),
+    outboxItem(buildEnvelope(receiptEvent(after.deliveryStatus as Receipt), tenant, data, { changes, now })),
   ];
 };
 
@@ -89,17 +89,17 @@ const events = (ws: Tenant, before: Message, after: Message, conversation: Conve
  * (and on the caller's lease): a receipt that arrives twice, late or out of order changes nothing.
  * Returns the message after the change, or undefined when it did not apply.
  */
-export const changeDeliveryStatus = async (ws: Tenant, ref: MessageRef, change: DeliveryChange, now: Date): Promise<Message | undefined> => {
-  const state = await readSendState(ws, ref);
+export const changeDeliveryStatus = async (tenant: Tenant, ref: MessageRef, change: DeliveryChange, now: Date): Promise<Message | undefined> => {
+  const state = await readSendState(tenant, ref);
   if (!state || state.message.type !== 'outgoing' || !advances(state.message.deliveryStatus, change.status)) return undefined;
   const before = state.message;
   const after: Message = { ...before, deliveryStatus: change.status, failureReason: change.status === 'failed' ? (change.reason ?? 'unknown') : null };
-  const conversation = (await getConversation(ws, ref.conversationId))?.conversation;
+  const conversation = (await getConversation(tenant, ref.conversationId))?.conversation;
   const sets = ['deliveryStatus = :next', 'failureReason = :reason', ...(change.providerMessageId ? ['providerMessageId = :pid'] : [])];
   const condition = `deliveryStatus = :current${change.lease !== undefined ? ' AND sendLeaseUntil = :lease' : ''}`;
   try {
     await transact([
-      updateItem(messageKey(ws, ref), `SET ${sets.join(', ')} REMOVE sendLeaseUntil, sendNotBefore`, {
+      updateItem(messageKey(tenant, ref), `SET ${sets.join(', ')} REMOVE sendLeaseUntil, sendNotBefore`, {
         condition,
         values: {
           ':next': after.deliveryStatus,
@@ -110,7 +110,7 @@ export const changeDeliveryStatus = async (ws: Tenant, ref: MessageRef, change: 
         },
         onFail: () => new StaleChange(),
       }),
-      ...events(ws, before, after, conversation, now),
+      ...events(tenant, before, after, conversation, now),
       ...(change.writes ?? []),
     ]);
   } catch (error) {

@@ -30,17 +30,17 @@ export interface Incoming {
 
 class Duplicate extends Error {}
 
-const dedupeKey = (ws: Tenant, channel: string, externalId: string) => ({ pk: tenantPk(ws, K.INCOMING, channel, externalId), sk: K.GUARD });
+const dedupeKey = (tenant: Tenant, channel: string, externalId: string) => ({ pk: tenantPk(tenant, K.INCOMING, channel, externalId), sk: K.GUARD });
 
-const alreadyRecorded = async (ws: Tenant, input: Incoming): Promise<(Posted & { customer: Customer }) | undefined> => {
+const alreadyRecorded = async (tenant: Tenant, input: Incoming): Promise<(Posted & { customer: Customer }) | undefined> => {
   if (!input.externalId) return undefined;
   const { Item } = await dynamo().send(
-    new GetCommand({ TableName: config().TABLE_NAME, Key: dedupeKey(ws, input.channel, input.externalId), ConsistentRead: true }),
+    new GetCommand({ TableName: config().TABLE_NAME, Key: dedupeKey(tenant, input.channel, input.externalId), ConsistentRead: true }),
   );
   if (!Item) return undefined;
-  const { conversation } = await requireConversation(ws, Item.conversationId as string);
-  const message = await getMessage(ws, { _id: Item.messageId as string, conversationId: conversation._id, createdAt: Item.messageCreatedAt as string });
-  const { customer } = await requireCustomer(ws, conversation.customerId);
+  const { conversation } = await requireConversation(tenant, Item.conversationId as string);
+  const message = await getMessage(tenant, { _id: Item.messageId as string, conversationId: conversation._id, createdAt: Item.messageCreatedAt as string });
+  const { customer } = await requireCustomer(tenant, conversation.customerId);
   return message && { message, conversation, customer };
 };
 
@@ -49,37 +49,37 @@ const alreadyRecorded = async (ws: Tenant, input: Incoming): Promise<(Posted & {
  * else a new customer. A concurrent first message from the same sender makes one of the creates lose
  * on the identity guard; it then finds the winner.
  */
-const resolveCustomer = async (ws: Tenant, input: Incoming, now: Date, retried = false): Promise<Customer> => {
+const resolveCustomer = async (tenant: Tenant, input: Incoming, now: Date, retried = false): Promise<Customer> => {
   const identity = { channel: input.channel, identifier: input.customer.identifier };
   const { email, phone, name } = input.customer;
-  const byIdentity = await customerIdBy(ws, 'IDENTITY', `${identity.channel}#${identity.identifier}`);
-  if (byIdentity) return (await requireCustomer(ws, byIdentity)).customer;
+  const byIdentity = await customerIdBy(tenant, 'IDENTITY', `${identity.channel}#${identity.identifier}`);
+  if (byIdentity) return (await requireCustomer(tenant, byIdentity)).customer;
   const known =
-    (email ? await customerIdBy(ws, 'EMAIL', normalizeEmail(email)) : undefined) ?? (phone ? await customerIdBy(ws, 'PHONE', phone) : undefined);
+    (email ? await customerIdBy(tenant, 'EMAIL', normalizeEmail(email)) : undefined) ?? (phone ? await customerIdBy(tenant, 'PHONE', phone) : undefined);
   try {
     if (known) {
-      return await mutateCustomer(ws, known, (c) => ({ customer: { ...c, identities: [...c.identities, identity], updatedAt: now.toISOString() }, event: 'customer.contact.updated' }), now);
+      return await mutateCustomer(tenant, known, (c) => ({ customer: { ...c, identities: [...c.identities, identity], updatedAt: now.toISOString() }, event: 'customer.contact.updated' }), now);
     }
-    return await createCustomer(ws, { name, email, phone, identities: [identity] }, now);
+    return await createCustomer(tenant, { name, email, phone, identities: [identity] }, now);
   } catch (error) {
-    if (error instanceof ConflictError && !retried) return resolveCustomer(ws, input, now, true);
+    if (error instanceof ConflictError && !retried) return resolveCustomer(tenant, input, now, true);
     throw error;
   }
 };
 
 /** The conversation named in the request, else the sender's latest on this channel, else a new one. */
-const conversationFor = async (ws: Tenant, customer: Customer, input: Incoming, now: Date): Promise<string> => {
+const conversationFor = async (tenant: Tenant, customer: Customer, input: Incoming, now: Date): Promise<string> => {
   if (input.conversationId) {
-    const stored = await getConversation(ws, input.conversationId);
+    const stored = await getConversation(tenant, input.conversationId);
     if (!stored || stored.conversation.customerId !== customer._id) {
       throw new Refused('conversation_of_another_sender', 'No such conversation for this sender');
     }
     return stored.conversation._id;
   }
-  const latest = (await getCustomer(ws, customer._id))?.lastConversations[input.channel];
-  const stored = latest ? await getConversation(ws, latest) : undefined;
+  const latest = (await getCustomer(tenant, customer._id))?.lastConversations[input.channel];
+  const stored = latest ? await getConversation(tenant, latest) : undefined;
   if (stored && stored.conversation.customerId === customer._id) return stored.conversation._id;
-  return (await createConversation(ws, { customerId: customer._id, channel: input.channel, channelId: input.channelId }, now))._id;
+  return (await createConversation(tenant, { customerId: customer._id, channel: input.channel, channelId: input.channelId }, now))._id;
 };
 
 /**
@@ -87,28 +87,28 @@ const conversationFor = async (ws: Tenant, customer: Customer, input: Incoming, 
  * conversation, records the message (reopening a closed or snoozed conversation) and stamps the
  * customer's last activity. Messages from a blocked customer are refused.
  */
-export const receiveIncoming = async (ws: Tenant, input: Incoming, now: Date): Promise<Posted & { customer: Customer; duplicate: boolean }> => {
-  const seen = await alreadyRecorded(ws, input);
+export const receiveIncoming = async (tenant: Tenant, input: Incoming, now: Date): Promise<Posted & { customer: Customer; duplicate: boolean }> => {
+  const seen = await alreadyRecorded(tenant, input);
   if (seen) return { ...seen, duplicate: true };
-  const customer = await resolveCustomer(ws, input, now);
+  const customer = await resolveCustomer(tenant, input, now);
   assertNotBlocked(customer);
-  const conversationId = await conversationFor(ws, customer, input, now);
+  const conversationId = await conversationFor(tenant, customer, input, now);
   try {
     const posted = await postMessage(
-      ws,
+      tenant,
       conversationId,
       { type: 'incoming', content: input.content, attachments: input.attachments, author: { type: 'customer', id: customer._id }, externalId: input.externalId },
       now,
       (message) => [
-        updateItem(customerKey(ws, customer._id), 'SET lastActivityAt = :t', { values: { ':t': now.toISOString() }, condition: 'attribute_exists(pk)' }),
+        updateItem(customerKey(tenant, customer._id), 'SET lastActivityAt = :t', { values: { ':t': now.toISOString() }, condition: 'attribute_exists(pk)' }),
         ...(input.externalId
-          ? [createItem({ ...dedupeKey(ws, input.channel, input.externalId), type: 'INCOMING_GUARD', conversationId, messageId: message._id, messageCreatedAt: message.createdAt }, () => new Duplicate())]
+          ? [createItem({ ...dedupeKey(tenant, input.channel, input.externalId), type: 'INCOMING_GUARD', conversationId, messageId: message._id, messageCreatedAt: message.createdAt }, () => new Duplicate())]
           : []),
       ],
     );
     return { ...posted, customer: { ...customer, lastActivityAt: now.toISOString() }, duplicate: false };
   } catch (error) {
     if (!(error instanceof Duplicate)) throw error;
-    return { ...(await alreadyRecorded(ws, input))!, duplicate: true };
+    return { ...(await alreadyRecorded(tenant, input))!, duplicate: true };
   }
 };

@@ -22,19 +22,19 @@ export interface MessageRef {
   conversationId: string;
   createdAt: string;
 }
-export const messageKey = (ws: Tenant, m: MessageRef) => ({ pk: conversationKey(ws, m.conversationId).pk, sk: `${MSG}${m.createdAt}#${m._id}` });
+export const messageKey = (tenant: Tenant, m: MessageRef) => ({ pk: conversationKey(tenant, m.conversationId).pk, sk: `${MSG}${m.createdAt}#${m._id}` });
 
 
 /** The item's `type` names the entity (MESSAGE); the message's own type is stored as `messageType`. */
-const toItem = (ws: Tenant, m: Message) => ({ ...messageKey(ws, m), ...m, type: 'MESSAGE', messageType: m.type });
+const toItem = (tenant: Tenant, m: Message) => ({ ...messageKey(tenant, m), ...m, type: 'MESSAGE', messageType: m.type });
 
 const decode = itemCodec(messageView);
 export const fromItem = (item: Record<string, unknown>): Message => decode({ ...item, type: item.messageType });
 
-const eventOf = (ws: Tenant, message: Message, conversation: Conversation, now: Date) => {
-  if (message.type === 'note') return buildEnvelope('inbox.note.created', ws, { note: message, conversation }, { now });
+const eventOf = (tenant: Tenant, message: Message, conversation: Conversation, now: Date) => {
+  if (message.type === 'note') return buildEnvelope('inbox.note.created', tenant, { note: message, conversation }, { now });
   const type = message.type === 'incoming' ? 'inbox.message.received' : 'inbox.message.sent';
-  return buildEnvelope(type, ws, { message, conversation }, { now });
+  return buildEnvelope(type, tenant, { message, conversation }, { now });
 };
 
 export interface Posted {
@@ -47,7 +47,7 @@ export interface Posted {
  * transaction with its event. `extra` rides along in the same transaction (e.g. an idempotency guard).
  */
 export const postMessage = async (
-  ws: Tenant,
+  tenant: Tenant,
   conversationId: string,
   input: NewMessage,
   now: Date,
@@ -55,15 +55,15 @@ export const postMessage = async (
 ): Promise<Posted> => {
   const message = newMessage(input, { _id: objectId(now.getTime()), conversationId }, now);
   const conversation = await mutateConversation(
-    ws,
+    tenant,
     conversationId,
     (before) => {
       const change = applyMessage(before, message);
       return {
         change,
         extra: [
-          createItem(toItem(ws, message)),
-          outboxItem(eventOf(ws, message, change.conversation, now)),
+          createItem(toItem(tenant, message)),
+          outboxItem(eventOf(tenant, message, change.conversation, now)),
           ...extra(message),
         ],
       };
@@ -73,20 +73,20 @@ export const postMessage = async (
   return { message, conversation };
 };
 
-export const getMessage = async (ws: Tenant, ref: MessageRef): Promise<Message | undefined> => {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: messageKey(ws, ref), ConsistentRead: true }));
+export const getMessage = async (tenant: Tenant, ref: MessageRef): Promise<Message | undefined> => {
+  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: messageKey(tenant, ref), ConsistentRead: true }));
   return Item ? fromItem(Item) : undefined;
 };
 
 /** A conversation's messages oldest → newest; the total is the conversation's own message count. */
-export const listMessages = async (ws: Tenant, conversationId: string, page: PageRequest) => {
-  const { conversation } = await requireConversation(ws, conversationId);
-  const result = await queryPage({ pk: conversationKey(ws, conversationId).pk, skPrefix: MSG }, page);
+export const listMessages = async (tenant: Tenant, conversationId: string, page: PageRequest) => {
+  const { conversation } = await requireConversation(tenant, conversationId);
+  const result = await queryPage({ pk: conversationKey(tenant, conversationId).pk, skPrefix: MSG }, page);
   return { messages: result.items.map(fromItem), total: conversation.messageCount, nextCursor: result.nextCursor };
 };
 
 /** A conversation's latest messages, newest first: one Query of `limit` items. */
-export const latestMessages = async (ws: Tenant, conversationId: string, limit: number): Promise<Message[]> => {
-  const result = await queryPage({ pk: conversationKey(ws, conversationId).pk, skPrefix: MSG, newestFirst: true }, { limit });
+export const latestMessages = async (tenant: Tenant, conversationId: string, limit: number): Promise<Message[]> => {
+  const result = await queryPage({ pk: conversationKey(tenant, conversationId).pk, skPrefix: MSG, newestFirst: true }, { limit });
   return result.items.map(fromItem);
 };

@@ -37,8 +37,8 @@ import { K } from './registry/registry';
  * summary is O(stages) and exact. A stage item exists exactly as long as its stage.
  * List: <tenant>#PIPELINELIST#all, oldest first.
  */
-export const pipelineKey = (ws: Tenant, id: string) => ({ pk: tenantPk(ws, K.PIPELINE, id), sk: K.PIPELINE });
-export const stageKey = (ws: Tenant, pipelineId: string, stageId: string) => ({ pk: tenantPk(ws, K.PIPELINE, pipelineId), sk: `${K.STAGE}#${stageId}` });
+export const pipelineKey = (tenant: Tenant, id: string) => ({ pk: tenantPk(tenant, K.PIPELINE, id), sk: K.PIPELINE });
+export const stageKey = (tenant: Tenant, pipelineId: string, stageId: string) => ({ pk: tenantPk(tenant, K.PIPELINE, pipelineId), sk: `${K.STAGE}#${stageId}` });
 
 /** The count attribute of a stage item; values are `amount:<currency>`. */
 export const STAGE_COUNT = 'n';
@@ -57,37 +57,37 @@ const fromItem = (item: Record<string, unknown>): Pipeline => ({
   updatedAt: item.updatedAt as string,
 });
 
-export const stageItem = (ws: Tenant, pipelineId: string, stage: Stage) => ({ ...stageKey(ws, pipelineId, stage._id), type: 'STAGE', kind: stage.kind, [STAGE_COUNT]: 0 });
+export const stageItem = (tenant: Tenant, pipelineId: string, stage: Stage) => ({ ...stageKey(tenant, pipelineId, stage._id), type: 'STAGE', kind: stage.kind, [STAGE_COUNT]: 0 });
 
-export const getPipeline = async (ws: Tenant, id: string): Promise<StoredPipeline | undefined> => {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: pipelineKey(ws, id), ConsistentRead: true }));
+export const getPipeline = async (tenant: Tenant, id: string): Promise<StoredPipeline | undefined> => {
+  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: pipelineKey(tenant, id), ConsistentRead: true }));
   return Item ? { pipeline: fromItem(Item), version: Item.version as number } : undefined;
 };
 
-export const requirePipeline = async (ws: Tenant, id: string): Promise<StoredPipeline> => {
-  const stored = await getPipeline(ws, id);
+export const requirePipeline = async (tenant: Tenant, id: string): Promise<StoredPipeline> => {
+  const stored = await getPipeline(tenant, id);
   if (!stored) throw new NotFoundError('Pipeline');
   return stored;
 };
 
 const lists = (p: Pipeline) => byCreation(['all'], p);
-const event = (type: 'created' | 'updated' | 'deleted', ws: Tenant, pipeline: Pipeline, now: Date, before?: Pipeline) =>
+const event = (type: 'created' | 'updated' | 'deleted', tenant: Tenant, pipeline: Pipeline, now: Date, before?: Pipeline) =>
   outboxItem(
-    buildEnvelope(`crm.pipeline.${type}`, ws, { pipeline }, {
+    buildEnvelope(`crm.pipeline.${type}`, tenant, { pipeline }, {
       now,
       changes: before ? diff({ name: before.name, stages: before.stages }, { name: pipeline.name, stages: pipeline.stages }) : undefined,
     }),
   );
 
-export const createPipeline = async (ws: Tenant, input: { name: string; stages?: StageInput[] }, now: Date): Promise<Pipeline> => {
+export const createPipeline = async (tenant: Tenant, input: { name: string; stages?: StageInput[] }, now: Date): Promise<Pipeline> => {
   const pipeline = newPipeline(input, { _id: objectId(now.getTime()), newId: () => objectId(now.getTime()) }, now);
   await retryOnConflict(() =>
     transact(
       [
-        createItem({ ...pipelineKey(ws, pipeline._id), type: 'PIPELINE', version: 1, ...pipeline }),
-        ...pipeline.stages.map((s) => createItem(stageItem(ws, pipeline._id, s))),
-        ...membershipWrites(ws, 'pipeline', pipeline._id, [], lists(pipeline)),
-        event('created', ws, pipeline, now),
+        createItem({ ...pipelineKey(tenant, pipeline._id), type: 'PIPELINE', version: 1, ...pipeline }),
+        ...pipeline.stages.map((s) => createItem(stageItem(tenant, pipeline._id, s))),
+        ...membershipWrites(tenant, 'pipeline', pipeline._id, [], lists(pipeline)),
+        event('created', tenant, pipeline, now),
       ],
       lostRace,
     ),
@@ -102,12 +102,12 @@ interface PipelineStep {
 }
 
 /** Read, decide, write under the version read (re-run on a lost race); a step that changes nothing writes nothing. */
-const mutatePipeline = (ws: Tenant, id: string, decide: (p: Pipeline) => PipelineStep, now: Date): Promise<Pipeline> =>
+const mutatePipeline = (tenant: Tenant, id: string, decide: (p: Pipeline) => PipelineStep, now: Date): Promise<Pipeline> =>
   retryOnConflict(async () => {
-    const { pipeline: before, version } = await requirePipeline(ws, id);
+    const { pipeline: before, version } = await requirePipeline(tenant, id);
     const { pipeline: after, extra = [] } = decide(before);
     if (after === before && extra.length === 0) return before;
-    await transact([versionedUpdate(pipelineKey(ws, id), version, before, after), ...extra, event('updated', ws, after, now, before)], lostRace);
+    await transact([versionedUpdate(pipelineKey(tenant, id), version, before, after), ...extra, event('updated', tenant, after, now, before)], lostRace);
     return after;
   });
 
@@ -120,55 +120,55 @@ const requireStage = (p: Pipeline, stageId: string): Stage => {
 const holdsLeads = () => new ConflictError('The stage still holds leads; move or delete them first');
 const emptyStage = { condition: '#n = :zero', names: { '#n': STAGE_COUNT }, values: { ':zero': 0 }, onFail: holdsLeads };
 
-export const renamePipeline = (ws: Tenant, id: string, name: string, now: Date) => mutatePipeline(ws, id, (p) => ({ pipeline: rename(p, name, now) }), now);
+export const renamePipeline = (tenant: Tenant, id: string, name: string, now: Date) => mutatePipeline(tenant, id, (p) => ({ pipeline: rename(p, name, now) }), now);
 
-export const createStage = (ws: Tenant, id: string, input: StageInput & { position?: number }, now: Date): Promise<Pipeline> => {
+export const createStage = (tenant: Tenant, id: string, input: StageInput & { position?: number }, now: Date): Promise<Pipeline> => {
   const stageId = objectId(now.getTime());
-  return mutatePipeline(ws, id, (p) => {
+  return mutatePipeline(tenant, id, (p) => {
     const after = addStage(p, input, stageId, now, input.position);
-    return { pipeline: after, extra: [createItem(stageItem(ws, id, stageOf(after, stageId)!))] };
+    return { pipeline: after, extra: [createItem(stageItem(tenant, id, stageOf(after, stageId)!))] };
   }, now);
 };
 
 /** A kind change also changes what its leads' status means, so it is refused (409) while the stage holds leads. */
-export const updateStage = (ws: Tenant, id: string, stageId: string, edit: StageEdit, now: Date): Promise<Pipeline> =>
-  mutatePipeline(ws, id, (p) => {
+export const updateStage = (tenant: Tenant, id: string, stageId: string, edit: StageEdit, now: Date): Promise<Pipeline> =>
+  mutatePipeline(tenant, id, (p) => {
     const stage = requireStage(p, stageId);
     const after = editStage(p, stage, edit, now);
     const kind = stageOf(after, stageId)!.kind;
     const extra =
-      kind === stage.kind ? [] : [updateItem(stageKey(ws, id, stageId), 'SET kind = :kind', { ...emptyStage, values: { ...emptyStage.values, ':kind': kind } })];
+      kind === stage.kind ? [] : [updateItem(stageKey(tenant, id, stageId), 'SET kind = :kind', { ...emptyStage, values: { ...emptyStage.values, ':kind': kind } })];
     return { pipeline: after, extra };
   }, now);
 
-export const deleteStage = (ws: Tenant, id: string, stageId: string, now: Date): Promise<Pipeline> =>
-  mutatePipeline(ws, id, (p) => {
+export const deleteStage = (tenant: Tenant, id: string, stageId: string, now: Date): Promise<Pipeline> =>
+  mutatePipeline(tenant, id, (p) => {
     const stage = requireStage(p, stageId);
-    return { pipeline: removeStage(p, stage, now), extra: [deleteItem(stageKey(ws, id, stageId), emptyStage)] };
+    return { pipeline: removeStage(p, stage, now), extra: [deleteItem(stageKey(tenant, id, stageId), emptyStage)] };
   }, now);
 
-export const reorderPipelineStages = (ws: Tenant, id: string, stageIds: string[], now: Date) =>
-  mutatePipeline(ws, id, (p) => ({ pipeline: reorderStages(p, stageIds, now) }), now);
+export const reorderPipelineStages = (tenant: Tenant, id: string, stageIds: string[], now: Date) =>
+  mutatePipeline(tenant, id, (p) => ({ pipeline: reorderStages(p, stageIds, now) }), now);
 
 /** Deletes a pipeline whose stages are all empty (409 otherwise), with its stage items, in one transaction. */
-export const deletePipeline = (ws: Tenant, id: string, now: Date): Promise<Pipeline> =>
+export const deletePipeline = (tenant: Tenant, id: string, now: Date): Promise<Pipeline> =>
   retryOnConflict(async () => {
-    const { pipeline, version } = await requirePipeline(ws, id);
+    const { pipeline, version } = await requirePipeline(tenant, id);
     await transact(
       [
-        deleteItem(pipelineKey(ws, id), { condition: '#v = :v', names: { '#v': 'version' }, values: { ':v': version } }),
-        ...pipeline.stages.map((s) => deleteItem(stageKey(ws, id, s._id), emptyStage)),
-        ...membershipWrites(ws, 'pipeline', id, lists(pipeline), []),
-        event('deleted', ws, pipeline, now),
+        deleteItem(pipelineKey(tenant, id), { condition: '#v = :v', names: { '#v': 'version' }, values: { ':v': version } }),
+        ...pipeline.stages.map((s) => deleteItem(stageKey(tenant, id, s._id), emptyStage)),
+        ...membershipWrites(tenant, 'pipeline', id, lists(pipeline), []),
+        event('deleted', tenant, pipeline, now),
       ],
       lostRace,
     );
     return pipeline;
   });
 
-export const listPipelines = async (ws: Tenant, page: PageRequest) => {
-  const { ids, total, nextCursor } = await readList(ws, 'pipeline', 'all', page);
-  return { pipelines: await readItems(ids.map((id) => pipelineKey(ws, id)), fromItem), total, nextCursor };
+export const listPipelines = async (tenant: Tenant, page: PageRequest) => {
+  const { ids, total, nextCursor } = await readList(tenant, 'pipeline', 'all', page);
+  return { pipelines: await readItems(ids.map((id) => pipelineKey(tenant, id)), fromItem), total, nextCursor };
 };
 
 const totalsOf = (item: Record<string, unknown> | undefined): StageTotals => {
@@ -181,11 +181,11 @@ const totalsOf = (item: Record<string, unknown> | undefined): StageTotals => {
 };
 
 /** Per stage: count, summed value and probability-weighted value per currency, from the stage counters (O(stages)). */
-export const pipelineSummary = async (ws: Tenant, id: string) => {
-  const { pipeline } = await requirePipeline(ws, id);
-  const items = await collect(queryAll({ pk: pipelineKey(ws, id).pk, skPrefix: `${K.STAGE}#`, consistent: true }));
+export const pipelineSummary = async (tenant: Tenant, id: string) => {
+  const { pipeline } = await requirePipeline(tenant, id);
+  const items = await collect(queryAll({ pk: pipelineKey(tenant, id).pk, skPrefix: `${K.STAGE}#`, consistent: true }));
   const bySk = new Map(items.map((i) => [i.sk as string, i]));
-  const stages = pipeline.stages.map((s) => stageSummary(s, totalsOf(bySk.get(stageKey(ws, id, s._id).sk))));
+  const stages = pipeline.stages.map((s) => stageSummary(s, totalsOf(bySk.get(stageKey(tenant, id, s._id).sk))));
   const totals = new Map<string, { amount: number; weightedAmount: number }>();
   for (const v of stages.flatMap((s) => s.values)) {
     const t = totals.get(v.currency) ?? { amount: 0, weightedAmount: 0 };

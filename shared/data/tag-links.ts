@@ -15,17 +15,17 @@ export const taggedCounter = (tagId: string, type: string) => `tagged:${tagId}:$
 export const tagIdsOf = (value: unknown): string[] => (value instanceof Set || Array.isArray(value) ? [...value].map(String).sort() : []);
 
 /** Puts (+1) or deletes (-1) an entity's tag link items, without touching the per-tag counters. */
-export const tagLinks = (ws: Tenant, type: TaggableType, id: string, tagIds: string[], delta: 1 | -1, now: Date): Write[] =>
+export const tagLinks = (tenant: Tenant, type: TaggableType, id: string, tagIds: string[], delta: 1 | -1, now: Date): Write[] =>
   tagIds.map((tagId) => {
-    const link = tagLinkKey(ws, tagId, type, id);
+    const link = tagLinkKey(tenant, tagId, type, id);
     return delta > 0
       ? putItem({ ...link, type: 'TAG_LINK', tagId, entityType: type, entityId: id, createdAt: now.toISOString() })
       : deleteItem(link);
   });
 
 /** The tags area's per-tag counters of tagged entities (`tagged:<tagId>:<type>`). */
-export const tagCounters = (ws: Tenant, type: TaggableType, tagIds: string[], delta: 1 | -1): Write[] =>
-  tagIds.map((tagId) => bumpCounter(ws, taggedCounter(tagId, type), delta));
+export const tagCounters = (tenant: Tenant, type: TaggableType, tagIds: string[], delta: 1 | -1): Write[] =>
+  tagIds.map((tagId) => bumpCounter(tenant, taggedCounter(tagId, type), delta));
 
 /**
  * The condition of deleting a tagged entity: the version read and the number of tags read, so a concurrent
@@ -38,7 +38,7 @@ export const unchangedSinceRead = (version: number, tagIds: readonly string[]) =
 });
 
 /** Adds (+1) or removes (-1) an entity's tag links, keeping the per-tag counters exact. */
-export const tagLinkWrites = (ws: Tenant, type: TaggableType, id: string, tagIds: string[], delta: 1 | -1, now: Date): Write[] => [
-  ...tagLinks(ws, type, id, tagIds, delta, now),
-  ...tagCounters(ws, type, tagIds, delta),
+export const tagLinkWrites = (tenant: Tenant, type: TaggableType, id: string, tagIds: string[], delta: 1 | -1, now: Date): Write[] => [
+  ...tagLinks(tenant, type, id, tagIds, delta, now),
+  ...tagCounters(tenant, type, tagIds, delta),
 ];

@@ -16,22 +16,22 @@ const SWEEP_CONCURRENCY = 4;
 class AlreadyDropped extends Error {}
 
 /** A link whose entity is gone or no longer carries the tag: drop it and its count, once. */
-const dropStaleLink = async (ws: Tenant, tagId: string, type: TaggableType, entityId: string) => {
-  const link = tagLinkKey(ws, tagId, type, entityId);
+const dropStaleLink = async (tenant: Tenant, tagId: string, type: TaggableType, entityId: string) => {
+  const link = tagLinkKey(tenant, tagId, type, entityId);
   try {
-    await transact([deleteItem(link, { condition: 'attribute_exists(pk)' }), bumpCounter(ws, taggedCounter(tagId, type), -1)], () => new AlreadyDropped());
+    await transact([deleteItem(link, { condition: 'attribute_exists(pk)' }), bumpCounter(tenant, taggedCounter(tagId, type), -1)], () => new AlreadyDropped());
   } catch (error) {
     if (!(error instanceof AlreadyDropped)) throw error;
   }
 };
 
-const detach = async (ws: Tenant, tag: Tag, sk: string, now: Date): Promise<TaggableType | undefined> => {
+const detach = async (tenant: Tenant, tag: Tag, sk: string, now: Date): Promise<TaggableType | undefined> => {
   const [type, entityId] = sk.split('#') as [TaggableType, string];
   if (isEntityType(type)) {
-    const outcome = await changeEntityTags(ws, type, entityId, [tag], 'untag', now);
+    const outcome = await changeEntityTags(tenant, type, entityId, [tag], 'untag', now);
     if (outcome.kind === 'changed') return type;
   }
-  await dropStaleLink(ws, tag._id, type, entityId);
+  await dropStaleLink(tenant, tag._id, type, entityId);
   return undefined;
 };
 
@@ -43,18 +43,18 @@ export interface Detached {
 }
 
 /** Detaches a hidden tag from every entity, page by page, then removes it; stops early at `deadline` (ms). */
-export const finishTagDeletion = async (ws: Tenant, tag: Tag, now: Date, deadline = Infinity): Promise<Detached> => {
+export const finishTagDeletion = async (tenant: Tenant, tag: Tag, now: Date, deadline = Infinity): Promise<Detached> => {
   const detached = { conversation: 0, customer: 0, lead: 0 };
-  const partition = { pk: tagLinkKey(ws, tag._id, 'conversation', '').pk };
+  const partition = { pk: tagLinkKey(tenant, tag._id, 'conversation', '').pk };
   let cursor: string | undefined;
   do {
     if (Date.now() >= deadline) return { detached, complete: false };
     const page = await queryPage(partition, { limit: SWEEP_PAGE, cursor });
-    const types = await mapLimit(page.items, SWEEP_CONCURRENCY, (link) => detach(ws, tag, link.sk as string, now));
+    const types = await mapLimit(page.items, SWEEP_CONCURRENCY, (link) => detach(tenant, tag, link.sk as string, now));
     for (const type of types) if (type) detached[type]++;
     cursor = page.nextCursor;
   } while (cursor);
-  await removeHiddenTag(ws, tag._id);
+  await removeHiddenTag(tenant, tag._id);
   return { detached, complete: true };
 };
 
@@ -68,10 +68,10 @@ const SWEEP_TURN_MS = REQUEST_BUDGET_MS + 15_000;
  * from every entity with one transaction and one untagged event per entity, then remove the tag item.
  * Each step is idempotent: a DELETE interrupted half-way is finished by the schedule, or by repeating it.
  */
-export const deleteTag = async (ws: Tenant, id: string, now: Date): Promise<Detached & { tag: Tag }> => {
-  const tag = await hideTag(ws, id, now, new Date(now.getTime() + SWEEP_TURN_MS));
+export const deleteTag = async (tenant: Tenant, id: string, now: Date): Promise<Detached & { tag: Tag }> => {
+  const tag = await hideTag(tenant, id, now, new Date(now.getTime() + SWEEP_TURN_MS));
   if (!tag) throw new NotFoundError('Tag');
-  return { tag, ...(await finishTagDeletion(ws, tag, now, Date.now() + REQUEST_BUDGET_MS)) };
+  return { tag, ...(await finishTagDeletion(tenant, tag, now, Date.now() + REQUEST_BUDGET_MS)) };
 };
 
 /**

@@ -10,7 +10,7 @@ import { fromItem as leadFromItem } from './leads';
 const KEYS = { conversation: conversationKey, customer: customerKey, lead: leadKey } as const;
 const VIEWS = { conversation: conversationFromItem, customer: customerFromItem, lead: leadFromItem } as const;
 
-export const entityKey = (ws: Tenant, type: EntityType, id: string) => KEYS[type](ws, id);
+export const entityKey = (tenant: Tenant, type: EntityType, id: string) => KEYS[type](tenant, id);
 
 /** The catalog's entity name in event data: `inbox.conversation.*` → conversation, `customer.contact.*` → contact. */
 export const eventEntityName = { conversation: 'conversation', customer: 'contact', lead: 'lead' } as const;
@@ -22,9 +22,9 @@ export const entityView = (type: EntityType, item: Record<string, unknown>, tagI
 });
 
 /** Entity items by id; ids that name nothing in this workspace are absent. */
-export const readEntities = async (ws: Tenant, type: EntityType, ids: readonly string[]): Promise<Map<string, Record<string, unknown>>> => {
+export const readEntities = async (tenant: Tenant, type: EntityType, ids: readonly string[]): Promise<Map<string, Record<string, unknown>>> => {
   const unique = [...new Set(ids)];
-  const keys = unique.map((id) => entityKey(ws, type, id));
+  const keys = unique.map((id) => entityKey(tenant, type, id));
   const items = new Map((await batchGet(keys)).map((i) => [i.pk as string, i]));
   return new Map(unique.flatMap((id, i) => {
     const item = items.get(keys[i]!.pk);

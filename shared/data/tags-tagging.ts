@@ -52,7 +52,7 @@ const tagSetWrite = (key: { pk: string; sk: string }, before: string[], delta: s
  * changes, so a repeated call emits no event; a lost race re-reads and re-plans.
  */
 export const changeEntityTags = async (
-  ws: Tenant,
+  tenant: Tenant,
   type: EntityType,
   id: string,
   tags: readonly Tag[],
@@ -64,7 +64,7 @@ export const changeEntityTags = async (
   let known = read;
   try {
     return await retryOnConflict(async (): Promise<Outcome> => {
-      const item = known ?? (await readEntities(ws, type, [id])).get(id);
+      const item = known ?? (await readEntities(tenant, type, [id])).get(id);
       known = undefined;
       if (!item) return { kind: 'entity-missing' };
       const change = planChange(tagIdsOf(item[TAG_IDS_ATTRIBUTE]), tags.map((t) => t._id), action);
@@ -74,11 +74,11 @@ export const changeEntityTags = async (
         [eventEntityName[type]]: entityView(type, item, change.after),
         tags: tags.filter((t) => change.delta.includes(t._id)),
       };
-      const event = buildEnvelope(taggingEventType(type, action), ws, data, { changes: { tagIds: [change.before, change.after] }, now });
+      const event = buildEnvelope(taggingEventType(type, action), tenant, data, { changes: { tagIds: [change.before, change.after] }, now });
       await transact([
-        tagSetWrite(entityKey(ws, type, id), change.before, change.delta, action),
-        ...(action === 'tag' ? change.delta.map((t) => tagIsLive(ws, t, () => new TagGone(t))) : []),
-        ...tagLinkWrites(ws, type, id, change.delta, action === 'tag' ? 1 : -1, now),
+        tagSetWrite(entityKey(tenant, type, id), change.before, change.delta, action),
+        ...(action === 'tag' ? change.delta.map((t) => tagIsLive(tenant, t, () => new TagGone(t))) : []),
+        ...tagLinkWrites(tenant, type, id, change.delta, action === 'tag' ? 1 : -1, now),
         outboxItem(event),
       ], lostRace);
       return { kind: 'changed', tagIds: change.after };
@@ -130,7 +130,7 @@ export interface TaggingResult {
  * `single` is for the per-entity routes: a missing entity is their 404 and errors name the body's `tagIds`.
  */
 export const applyTagging = async (
-  ws: Tenant,
+  tenant: Tenant,
   req: TaggingRequest,
   action: TagAction,
   now: Date,
@@ -138,8 +138,8 @@ export const applyTagging = async (
 ): Promise<TaggingResult> => {
   const { entityType } = req;
   const [tags, entities] = await Promise.all([
-    getTags(ws, req.tagIds.filter(isWellFormedId)),
-    readEntities(ws, entityType, req.entityIds.filter(isWellFormedId)),
+    getTags(tenant, req.tagIds.filter(isWellFormedId)),
+    readEntities(tenant, entityType, req.entityIds.filter(isWellFormedId)),
   ]);
   if (single && entities.size === 0) throw single.notFound();
   const current = new Map([...entities].map(([id, item]) => [id, tagIdsOf(item[TAG_IDS_ATTRIBUTE])]));
@@ -147,7 +147,7 @@ export const applyTagging = async (
 
   const ids = [...new Set(req.entityIds)];
   const wanted = [...tags.values()];
-  const outcomes = await mapLimit(ids, APPLY_CONCURRENCY, (id) => changeEntityTags(ws, entityType, id, wanted, action, now, entities.get(id)));
+  const outcomes = await mapLimit(ids, APPLY_CONCURRENCY, (id) => changeEntityTags(tenant, entityType, id, wanted, action, now, entities.get(id)));
   const done = (kind: Outcome['kind']) => ids.filter((_, i) => outcomes[i]!.kind === kind);
   const changed = done('changed');
   const tagIdsAfter = new Map(ids.flatMap((id, i) => {
@@ -162,7 +162,7 @@ export const applyTagging = async (
 };
 
 /** The tag ids an entity carries, or undefined when it does not exist in this workspace. */
-export const entityTagIds = async (ws: Tenant, type: EntityType, id: string): Promise<string[] | undefined> => {
-  const item = (await readEntities(ws, type, [id])).get(id);
+export const entityTagIds = async (tenant: Tenant, type: EntityType, id: string): Promise<string[] | undefined> => {
+  const item = (await readEntities(tenant, type, [id])).get(id);
   return item ? tagIdsOf(item[TAG_IDS_ATTRIBUTE]) : undefined;
 };

@@ -28,60 +28,60 @@ import { tag as tagView } from '../views/tags';
  * sparse index lets a schedule finish deletions a crash or timeout interrupted.
  */
 const TAGS_COUNTER = 'tags';
-const listPk = (ws: Tenant) => tenantPk(ws, K.TAGS);
-const guardKey = (ws: Tenant, key: string) => ({ pk: tenantPk(ws, K.TAGNAME, key), sk: K.TAGNAME });
+const listPk = (tenant: Tenant) => tenantPk(tenant, K.TAGS);
+const guardKey = (tenant: Tenant, key: string) => ({ pk: tenantPk(tenant, K.TAGNAME, key), sk: K.TAGNAME });
 const LIVE = 'attribute_exists(pk) AND attribute_not_exists(deletingAt)';
 const DELETIONS = K.TAG_DELETIONS;
 
-const listKeys = (ws: Tenant, tag: Tag) => ({ gsi1pk: listPk(ws), gsi1sk: `${nameKey(tag.name)}#${tag._id}` });
+const listKeys = (tenant: Tenant, tag: Tag) => ({ gsi1pk: listPk(tenant), gsi1sk: `${nameKey(tag.name)}#${tag._id}` });
 
-const toItem = (ws: Tenant, tag: Tag) => ({ ...tagKey(ws, tag._id), type: 'TAG', ...listKeys(ws, tag), version: 1, ...tag });
+const toItem = (tenant: Tenant, tag: Tag) => ({ ...tagKey(tenant, tag._id), type: 'TAG', ...listKeys(tenant, tag), version: 1, ...tag });
 
 const fromItem: (item: Record<string, unknown>) => Tag = itemCodec(tagView);
 
 const nameTaken = (name: string) => new ConflictError(`A tag named "${name}" already exists`, { field: 'name' });
 
-export const createTag = async (ws: Tenant, input: CreateTag, now: Date): Promise<Tag> => {
+export const createTag = async (tenant: Tenant, input: CreateTag, now: Date): Promise<Tag> => {
   const tag = newTag(objectId(now.getTime()), input, now);
   await transact(
-    [createItem(toItem(ws, tag)), createItem({ ...guardKey(ws, nameKey(tag.name)), type: 'TAGNAME', tagId: tag._id }), bumpCounter(ws, TAGS_COUNTER, 1)],
+    [createItem(toItem(tenant, tag)), createItem({ ...guardKey(tenant, nameKey(tag.name)), type: 'TAGNAME', tagId: tag._id }), bumpCounter(tenant, TAGS_COUNTER, 1)],
     () => nameTaken(tag.name),
   );
   return tag;
 };
 
-const readTagItem = async (ws: Tenant, id: string) => {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: tagKey(ws, id), ConsistentRead: true }));
+const readTagItem = async (tenant: Tenant, id: string) => {
+  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: tagKey(tenant, id), ConsistentRead: true }));
   return Item;
 };
 
 /** A live tag; a tag being deleted is already gone for every caller. */
-export const getTag = async (ws: Tenant, id: string): Promise<Tag | undefined> => {
-  const item = await readTagItem(ws, id);
+export const getTag = async (tenant: Tenant, id: string): Promise<Tag | undefined> => {
+  const item = await readTagItem(tenant, id);
   return item && !item.deletingAt ? fromItem(item) : undefined;
 };
 
 /** Live tags by id (strongly consistent), for validating the tag ids a request names. */
-export const getTags = async (ws: Tenant, ids: readonly string[]): Promise<Map<string, Tag>> => {
-  const items = await batchGet([...new Set(ids)].map((id) => tagKey(ws, id)));
+export const getTags = async (tenant: Tenant, ids: readonly string[]): Promise<Map<string, Tag>> => {
+  const items = await batchGet([...new Set(ids)].map((id) => tagKey(tenant, id)));
   const live = items.filter((i) => !i.deletingAt).map(fromItem);
   return new Map(live.map((t) => [t._id, t]));
 };
 
 /** Live tags for `ids`, by name: what an entity's tag ids show as. */
-export const tagsByName = async (ws: Tenant, ids: readonly string[]): Promise<Tag[]> =>
-  [...(await getTags(ws, ids)).values()].sort((a, b) => nameKey(a.name).localeCompare(nameKey(b.name)));
+export const tagsByName = async (tenant: Tenant, ids: readonly string[]): Promise<Tag[]> =>
+  [...(await getTags(tenant, ids)).values()].sort((a, b) => nameKey(a.name).localeCompare(nameKey(b.name)));
 
-export const listTags = async (ws: Tenant, page: PageRequest) => {
-  const [result, total] = await Promise.all([queryPage({ index: 'gsi1', pk: listPk(ws) }, page), readCounter(ws, TAGS_COUNTER)]);
+export const listTags = async (tenant: Tenant, page: PageRequest) => {
+  const [result, total] = await Promise.all([queryPage({ index: 'gsi1', pk: listPk(tenant) }, page), readCounter(tenant, TAGS_COUNTER)]);
   return { tags: result.items.map(fromItem), total, nextCursor: result.nextCursor };
 };
 
-export const countTagged = async (ws: Tenant, tagId: string) => {
+export const countTagged = async (tenant: Tenant, tagId: string) => {
   const [conversation, customer, lead] = await Promise.all([
-    readCounter(ws, taggedCounter(tagId, 'conversation')),
-    readCounter(ws, taggedCounter(tagId, 'customer')),
-    readCounter(ws, taggedCounter(tagId, 'lead')),
+    readCounter(tenant, taggedCounter(tagId, 'conversation')),
+    readCounter(tenant, taggedCounter(tagId, 'customer')),
+    readCounter(tenant, taggedCounter(tagId, 'lead')),
   ]);
   return { conversation, customer, lead };
 };
@@ -90,9 +90,9 @@ export const countTagged = async (ws: Tenant, tagId: string) => {
  * Optimistic: the write is conditional on the version read (re-run on a lost race), and a rename swaps the name
  * guard in the same transaction. A PATCH that changes no field writes nothing and returns the tag as it was.
  */
-export const updateTag = (ws: Tenant, id: string, input: UpdateTag, now: Date): Promise<Tag> =>
+export const updateTag = (tenant: Tenant, id: string, input: UpdateTag, now: Date): Promise<Tag> =>
   retryOnConflict(async () => {
-    const item = await readTagItem(ws, id);
+    const item = await readTagItem(tenant, id);
     if (!item || item.deletingAt) throw new NotFoundError('Tag');
     const before = fromItem(item);
     const after = applyUpdate(before, input, now);
@@ -100,21 +100,21 @@ export const updateTag = (ws: Tenant, id: string, input: UpdateTag, now: Date): 
     const [oldKey, newKey] = [nameKey(before.name), nameKey(after.name)];
     const renamed = oldKey !== newKey;
     await transact([
-      updateItem(tagKey(ws, id), 'SET #name = :name, color = :color, description = :description, updatedAt = :updatedAt, gsi1sk = :gsi1sk, version = version + :one', {
+      updateItem(tagKey(tenant, id), 'SET #name = :name, color = :color, description = :description, updatedAt = :updatedAt, gsi1sk = :gsi1sk, version = version + :one', {
           names: { '#name': 'name' },
           values: {
             ':name': after.name,
             ':color': after.color,
             ':description': after.description,
             ':updatedAt': after.updatedAt,
-            ':gsi1sk': listKeys(ws, after).gsi1sk,
+            ':gsi1sk': listKeys(tenant, after).gsi1sk,
             ':one': 1,
             ':version': item.version,
           },
           condition: `${LIVE} AND version = :version`,
         }),
       ...(renamed
-        ? [deleteItem(guardKey(ws, oldKey)), createItem({ ...guardKey(ws, newKey), type: 'TAGNAME', tagId: id }, () => nameTaken(after.name))]
+        ? [deleteItem(guardKey(tenant, oldKey)), createItem({ ...guardKey(tenant, newKey), type: 'TAGNAME', tagId: id }, () => nameTaken(after.name))]
         : []),
     ], lostRace);
     return after;
@@ -126,31 +126,31 @@ export const updateTag = (ws: Tenant, id: string, input: UpdateTag, now: Date): 
  * undefined when it does not exist or another caller's turn has not run out: an interrupted deletion is taken
  * on again by a retried DELETE, while concurrent DELETEs see it gone (404) and only one of them succeeds.
  */
-export const hideTag = (ws: Tenant, id: string, now: Date, sweepUntil: Date = now): Promise<Tag | undefined> =>
+export const hideTag = (tenant: Tenant, id: string, now: Date, sweepUntil: Date = now): Promise<Tag | undefined> =>
   retryOnConflict(async () => {
-    const item = await readTagItem(ws, id);
+    const item = await readTagItem(tenant, id);
     if (!item) return undefined;
     const tag = fromItem(item);
     const lease = { ':until': sweepUntil.toISOString(), ':now': now.toISOString() };
     if (item.deletingAt) {
       // Another request is still working on this deletion: to this one the tag is gone, as to a GET.
       if (typeof item.sweepUntil === 'string' && item.sweepUntil > lease[':now']) return undefined;
-      await transact([updateItem(tagKey(ws, id), 'SET sweepUntil = :until', { values: lease, condition: 'attribute_not_exists(sweepUntil) OR sweepUntil <= :now' })], lostRace);
+      await transact([updateItem(tagKey(tenant, id), 'SET sweepUntil = :until', { values: lease, condition: 'attribute_not_exists(sweepUntil) OR sweepUntil <= :now' })], lostRace);
       return tag;
     }
     await transact([
-      updateItem(tagKey(ws, id), 'SET deletingAt = :now, sweepUntil = :until, gsi2pk = :deletions, gsi2sk = :due REMOVE gsi1pk, gsi1sk', {
-          values: { ...lease, ':deletions': DELETIONS, ':due': indexSk(now.toISOString(), ws, id), ':version': item.version },
+      updateItem(tagKey(tenant, id), 'SET deletingAt = :now, sweepUntil = :until, gsi2pk = :deletions, gsi2sk = :due REMOVE gsi1pk, gsi1sk', {
+          values: { ...lease, ':deletions': DELETIONS, ':due': indexSk(now.toISOString(), tenant, id), ':version': item.version },
           condition: `${LIVE} AND version = :version`,
         }),
-      deleteItem(guardKey(ws, nameKey(tag.name))),
-      bumpCounter(ws, TAGS_COUNTER, -1),
+      deleteItem(guardKey(tenant, nameKey(tag.name))),
+      bumpCounter(tenant, TAGS_COUNTER, -1),
     ], lostRace);
     return tag;
   });
 
 /** Last step of deleting a tag, once no entity carries it any more. */
-export const removeHiddenTag = (ws: Tenant, id: string): Promise<void> => transact([deleteItem(tagKey(ws, id))]);
+export const removeHiddenTag = (tenant: Tenant, id: string): Promise<void> => transact([deleteItem(tagKey(tenant, id))]);
 
 /** Deletions started before `before` and not finished (oldest first), across tenants. */
 export const unfinishedDeletions = async (before: Date, limit: number): Promise<{ tenant: Tenant; tag: Tag }[]> => {
@@ -159,4 +159,4 @@ export const unfinishedDeletions = async (before: Date, limit: number): Promise<
 };
 
 /** For a transaction that attaches the tag: it must exist and not be in deletion. */
-export const tagIsLive = (ws: Tenant, id: string, onFail?: () => Error): Write => conditionCheck(tagKey(ws, id), { condition: LIVE, onFail });
+export const tagIsLive = (tenant: Tenant, id: string, onFail?: () => Error): Write => conditionCheck(tagKey(tenant, id), { condition: LIVE, onFail });

@@ -55,9 +55,9 @@ export const createToken = async (input: NewToken, now = new Date()): Promise<{ 
   };
   await transact([
     createItem({ ...mainKey(hash), type: 'TOKEN', gsi1pk: `${K.TOKENID}#${record._id}`, gsi1sk: K.TOKEN, ...record }),
-    ...record.workspaceIds.flatMap((ws) => [
-      createItem({ ...bindingKey(ws, record._id), type: 'TOKEN_BINDING', ...record }),
-      outboxItem(buildEnvelope('auth.token.created', tenantOf(ws, record.environment), tokenEventData(record), { now })),
+    ...record.workspaceIds.flatMap((workspaceId) => [
+      createItem({ ...bindingKey(workspaceId, record._id), type: 'TOKEN_BINDING', ...record }),
+      outboxItem(buildEnvelope('auth.token.created', tenantOf(workspaceId, record.environment), tokenEventData(record), { now })),
     ]),
   ]);
   return { token, record };
@@ -173,9 +173,9 @@ export const revokeToken = async (tokenId: string, now = new Date()): Promise<To
   await transact(
     [
       updateItem({ pk: item.pk as string, sk: K.TOKEN }, 'SET revokedAt = :r', setRevoked),
-      ...record.workspaceIds.flatMap((ws) => [
-        updateItem(bindingKey(ws, tokenId), 'SET revokedAt = :r', setRevoked),
-        outboxItem(buildEnvelope('auth.token.revoked', tenantOf(ws, record.environment), tokenEventData(revoked), { now })),
+      ...record.workspaceIds.flatMap((workspaceId) => [
+        updateItem(bindingKey(workspaceId, tokenId), 'SET revokedAt = :r', setRevoked),
+        outboxItem(buildEnvelope('auth.token.revoked', tenantOf(workspaceId, record.environment), tokenEventData(revoked), { now })),
       ]),
     ],
     () => new ConflictError('Token is already revoked'),

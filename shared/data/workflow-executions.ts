@@ -26,13 +26,13 @@ import { execution as executionSchema, step as stepSchema } from '../views/workf
  * - totals ................... counter WFXCOUNT (sharded): all, per workflow, per status, per workflow × status
  */
 const DUE = K.WF_DUE;
-const recordKey = (t: Tenant, id: string) => ({ pk: tenantPk(t, K.WFXS), sk: `${K.X}#${id}` });
-const executionPk = (t: Tenant, id: string) => tenantPk(t, K.WFX, id);
-const indexKey = (t: Tenant, id: string) => ({ pk: executionPk(t, id), sk: K.IDX });
-const stepKey = (t: Tenant, id: string, n: number) => ({ pk: executionPk(t, id), sk: `${K.STEP}#${String(n).padStart(6, '0')}` });
-const effectKey = (t: Tenant, id: string, key: string) => ({ pk: executionPk(t, id), sk: `${K.EFFECT}#${key}` });
+const recordKey = (tenant: Tenant, id: string) => ({ pk: tenantPk(tenant, K.WFXS), sk: `${K.X}#${id}` });
+const executionPk = (tenant: Tenant, id: string) => tenantPk(tenant, K.WFX, id);
+const indexKey = (tenant: Tenant, id: string) => ({ pk: executionPk(tenant, id), sk: K.IDX });
+const stepKey = (tenant: Tenant, id: string, n: number) => ({ pk: executionPk(tenant, id), sk: `${K.STEP}#${String(n).padStart(6, '0')}` });
+const effectKey = (tenant: Tenant, id: string, key: string) => ({ pk: executionPk(tenant, id), sk: `${K.EFFECT}#${key}` });
 
-const counter = (t: Tenant): Counter => ({ pk: tenantPk(t), sk: K.WFXCOUNT, shards: 4 });
+const counter = (tenant: Tenant): Counter => ({ pk: tenantPk(tenant), sk: K.WFXCOUNT, shards: 4 });
 
 export interface ExecutionFilter {
   workflowId?: string;
@@ -41,12 +41,12 @@ export interface ExecutionFilter {
 const totalName = ({ workflowId, status }: ExecutionFilter) =>
   workflowId ? (status ? `ws:${workflowId}:${status}` : `w:${workflowId}`) : status ? `s:${status}` : 'total';
 
-const statusCounters = (t: Tenant, workflowId: string, from: ExecutionStatus | undefined, to: ExecutionStatus): Write[] => {
+const statusCounters = (tenant: Tenant, workflowId: string, from: ExecutionStatus | undefined, to: ExecutionStatus): Write[] => {
   if (from === to) return [];
   const deltas: Record<string, number> = { [totalName({ status: to })]: 1, [totalName({ workflowId, status: to })]: 1 };
   if (from) Object.assign(deltas, { [totalName({ status: from })]: -1, [totalName({ workflowId, status: from })]: -1 });
   else Object.assign(deltas, { [totalName({})]: 1, [totalName({ workflowId })]: 1 });
-  return [bump(counter(t), deltas)];
+  return [bump(counter(tenant), deltas)];
 };
 
 /** A stored execution with the tenant it belongs to (which the queue message and sweeps carry). */
@@ -113,8 +113,8 @@ export const createExecution = async (e: StoredExecution, extra: Write[], messag
   }
 };
 
-export const getExecution = async (t: Tenant, id: string): Promise<StoredExecution | undefined> => {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: recordKey(t, id), ConsistentRead: true }));
+export const getExecution = async (tenant: Tenant, id: string): Promise<StoredExecution | undefined> => {
+  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: recordKey(tenant, id), ConsistentRead: true }));
   return Item && fromRecord(Item);
 };
 
@@ -145,17 +145,17 @@ export const saveExecution = async (before: StoredExecution, after: StoredExecut
 const decodeSummary = itemCodec(executionSchema);
 const summaryOf = (item: Record<string, unknown>): Execution => decodeSummary(decode(item));
 
-export const listExecutions = async (t: Tenant, filter: ExecutionFilter, page: PageRequest) => {
+export const listExecutions = async (tenant: Tenant, filter: ExecutionFilter, page: PageRequest) => {
   const partition = filter.workflowId
     ? filter.status
-      ? { index: 'gsi1' as const, pk: tenantPk(t, K.WFXWFST, filter.workflowId, filter.status) }
-      : { index: 'gsi1' as const, pk: tenantPk(t, K.WFXWF, filter.workflowId) }
+      ? { index: 'gsi1' as const, pk: tenantPk(tenant, K.WFXWFST, filter.workflowId, filter.status) }
+      : { index: 'gsi1' as const, pk: tenantPk(tenant, K.WFXWF, filter.workflowId) }
     : filter.status
-      ? { index: 'gsi2' as const, pk: tenantPk(t, K.WFXST, filter.status) }
-      : { pk: tenantPk(t, K.WFXS), skPrefix: `${K.X}#` };
+      ? { index: 'gsi2' as const, pk: tenantPk(tenant, K.WFXST, filter.status) }
+      : { pk: tenantPk(tenant, K.WFXS), skPrefix: `${K.X}#` };
   const [{ items: found, nextCursor }, total] = await Promise.all([
     queryPage({ ...partition, newestFirst: true }, page),
-    readCount(counter(t), totalName(filter)),
+    readCount(counter(tenant), totalName(filter)),
   ]);
   return { executions: found.map(summaryOf), total, nextCursor };
 };
@@ -175,12 +175,12 @@ export const listSteps = async (e: StoredExecution): Promise<Step[]> => {
 };
 
 /** A side effect's recorded result, by its idempotency key. */
-export const getEffect = async (t: Tenant, id: string, key: string): Promise<unknown> => {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: effectKey(t, id, key), ConsistentRead: true }));
+export const getEffect = async (tenant: Tenant, id: string, key: string): Promise<unknown> => {
+  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: effectKey(tenant, id, key), ConsistentRead: true }));
   return Item && decode(Item).outcome;
 };
 
-export const effectRecord = (t: Tenant, id: string, key: string, outcome: unknown): Write => putItem(encode({ ...effectKey(t, id, key), type: 'WF_EFFECT', outcome }));
+export const effectRecord = (tenant: Tenant, id: string, key: string, outcome: unknown): Write => putItem(encode({ ...effectKey(tenant, id, key), type: 'WF_EFFECT', outcome }));
 
 /** Unfinished executions due before `before`, across tenants, oldest first: the sweep's work list. */
 export const dueExecutions = async (before: Date, limit: number) => {
@@ -189,15 +189,15 @@ export const dueExecutions = async (before: Date, limit: number) => {
 };
 
 /** Marks an execution's due entry as carried by a queue message (sent by the sweep); false if it moved meanwhile. */
-export const markMessaged = async (t: Tenant, id: string, dueAt: string): Promise<boolean> => {
+export const markMessaged = async (tenant: Tenant, id: string, dueAt: string): Promise<boolean> => {
   try {
     await dynamo().send(
       new UpdateCommand({
         TableName: config().TABLE_NAME,
-        Key: indexKey(t, id),
+        Key: indexKey(tenant, id),
         UpdateExpression: 'SET messaged = :yes',
         ConditionExpression: 'gsi2sk = :due',
-        ExpressionAttributeValues: { ':yes': true, ':due': indexSk(dueAt, t, id) },
+        ExpressionAttributeValues: { ':yes': true, ':due': indexSk(dueAt, tenant, id) },
       }),
     );
     return true;

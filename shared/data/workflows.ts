@@ -22,9 +22,9 @@ import { K } from './registry/registry';
  */
 const COUNTER = 'workflows';
 const SCHEDULES = K.WF_SCHEDULES;
-const key = (t: Tenant, id: string) => ({ pk: tenantPk(t, K.WF, id), sk: K.WF });
-const versionKey = (t: Tenant, id: string, version: number) => ({ pk: tenantPk(t, K.WF, id), sk: `${K.VER}#${String(version).padStart(6, '0')}` });
-const triggersPk = (t: Tenant) => tenantPk(t, K.WFTRIG);
+const key = (tenant: Tenant, id: string) => ({ pk: tenantPk(tenant, K.WF, id), sk: K.WF });
+const versionKey = (tenant: Tenant, id: string, version: number) => ({ pk: tenantPk(tenant, K.WF, id), sk: `${K.VER}#${String(version).padStart(6, '0')}` });
+const triggersPk = (tenant: Tenant) => tenantPk(tenant, K.WFTRIG);
 
 /** A stored workflow: the definition, plus its revision and, for an active schedule, its next run. */
 export interface StoredWorkflow {
@@ -45,85 +45,85 @@ const fromItem = (item: Record<string, unknown>): StoredWorkflow => ({
 const read = async (k: { pk: string; sk: string }) =>
   (await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: k, ConsistentRead: true }))).Item;
 
-export const getWorkflow = async (t: Tenant, id: string): Promise<StoredWorkflow | undefined> => {
-  const item = await read(key(t, id));
+export const getWorkflow = async (tenant: Tenant, id: string): Promise<StoredWorkflow | undefined> => {
+  const item = await read(key(tenant, id));
   return item && fromItem(item);
 };
 
-export const requireWorkflow = async (t: Tenant, id: string): Promise<StoredWorkflow> => {
-  const found = await getWorkflow(t, id);
+export const requireWorkflow = async (tenant: Tenant, id: string): Promise<StoredWorkflow> => {
+  const found = await getWorkflow(tenant, id);
   if (!found) throw new NotFoundError('Workflow');
   return found;
 };
 
 /** The graph of one version (the current one lives on the workflow item too). */
-export const getVersion = async (t: Tenant, id: string, version: number): Promise<Workflow | undefined> => {
-  const item = await read(versionKey(t, id, version));
+export const getVersion = async (tenant: Tenant, id: string, version: number): Promise<Workflow | undefined> => {
+  const item = await read(versionKey(tenant, id, version));
   return item && (JSON.parse(item.workflow as string) as Workflow);
 };
 
-export const listVersions = async (t: Tenant, id: string, page: PageRequest) => {
-  const { items, nextCursor } = await queryPage({ pk: tenantPk(t, K.WF, id), skPrefix: `${K.VER}#`, newestFirst: true }, page);
+export const listVersions = async (tenant: Tenant, id: string, page: PageRequest) => {
+  const { items, nextCursor } = await queryPage({ pk: tenantPk(tenant, K.WF, id), skPrefix: `${K.VER}#`, newestFirst: true }, page);
   return { versions: items.map((i) => JSON.parse(i.workflow as string) as Workflow), nextCursor };
 };
 
-export const listWorkflows = async (t: Tenant, page: PageRequest) => {
+export const listWorkflows = async (tenant: Tenant, page: PageRequest) => {
   const [{ items, nextCursor }, total] = await Promise.all([
-    queryPage({ index: 'gsi1', pk: tenantPk(t, K.WFS), newestFirst: true }, page),
-    readCounter(t, COUNTER),
+    queryPage({ index: 'gsi1', pk: tenantPk(tenant, K.WFS), newestFirst: true }, page),
+    readCounter(tenant, COUNTER),
   ]);
   return { workflows: items.map((i) => fromItem(i).workflow), total, nextCursor };
 };
 
-const triggerWrites = (t: Tenant, before: Workflow | undefined, after: Workflow | undefined): Write[] => {
+const triggerWrites = (tenant: Tenant, before: Workflow | undefined, after: Workflow | undefined): Write[] => {
   const listens = (w?: Workflow) => !!w?.active && w.trigger.type === 'event';
   if (after && listens(after)) {
-    return [putItem({ pk: triggersPk(t), sk: after._id, type: 'WF_TRIGGER', workflowId: after._id, trigger: JSON.stringify(after.trigger) })];
+    return [putItem({ pk: triggersPk(tenant), sk: after._id, type: 'WF_TRIGGER', workflowId: after._id, trigger: JSON.stringify(after.trigger) })];
   }
-  return listens(before) ? [deleteItem({ pk: triggersPk(t), sk: before!._id })] : [];
+  return listens(before) ? [deleteItem({ pk: triggersPk(tenant), sk: before!._id })] : [];
 };
 
 /**
  * Writes `after` over the stored workflow (or creates it), with its version's graph when the version is
  * new, its trigger entries and `extra` (its event), in one transaction guarded by the revision read.
  */
-export const saveWorkflow = async (t: Tenant, before: StoredWorkflow | undefined, after: Workflow, extra: Write[], nextRunAt?: string): Promise<void> => {
+export const saveWorkflow = async (tenant: Tenant, before: StoredWorkflow | undefined, after: Workflow, extra: Write[], nextRunAt?: string): Promise<void> => {
   const rev = (before?.rev ?? 0) + 1;
   const { trigger: _t, nodes: _n, edges: _e, ...fields } = after;
   const item = {
-    ...key(t, after._id),
+    ...key(tenant, after._id),
     type: 'WORKFLOW',
     ...fields,
     graph: graphOf(after),
     rev,
-    gsi1pk: tenantPk(t, K.WFS),
+    gsi1pk: tenantPk(tenant, K.WFS),
     gsi1sk: after._id,
-    ...(nextRunAt ? { nextRunAt, gsi2pk: SCHEDULES, gsi2sk: indexSk(nextRunAt, t, after._id) } : {}),
+    ...(nextRunAt ? { nextRunAt, gsi2pk: SCHEDULES, gsi2sk: indexSk(nextRunAt, tenant, after._id) } : {}),
   };
   const writes: Write[] = [
     before ? putItem(item, { condition: 'rev = :rev', values: { ':rev': before.rev } }) : createItem(item),
-    ...(before?.workflow.version === after.version ? [] : [createItem({ ...versionKey(t, after._id, after.version), type: 'WORKFLOW_VERSION', workflow: JSON.stringify(after) })]),
-    ...triggerWrites(t, before?.workflow, after),
-    ...(before ? [] : [bumpCounter(t, COUNTER, 1)]),
+    ...(before?.workflow.version === after.version ? [] : [createItem({ ...versionKey(tenant, after._id, after.version), type: 'WORKFLOW_VERSION', workflow: JSON.stringify(after) })]),
+    ...triggerWrites(tenant, before?.workflow, after),
+    ...(before ? [] : [bumpCounter(tenant, COUNTER, 1)]),
     ...extra,
   ];
   await transact(writes, lostRace);
 };
 
-export const deleteWorkflow = async (t: Tenant, before: StoredWorkflow, extra: Write[]): Promise<void> =>
+export const deleteWorkflow = async (tenant: Tenant, before: StoredWorkflow, extra: Write[]): Promise<void> =>
   transact(
     [
-      deleteItem(key(t, before.workflow._id), { condition: 'rev = :rev', values: { ':rev': before.rev } }),
-      ...triggerWrites(t, before.workflow, undefined),
-      bumpCounter(t, COUNTER, -1),
+      deleteItem(key(tenant, before.workflow._id), { condition: 'rev = :rev', values: { ':rev': before.rev } }),
+      ...triggerWrites(tenant, before.workflow, undefined),
+      bumpCounter(tenant, COUNTER, -1),
       ...extra,
     ],
     lostRace,
   );
 
 /** The tenant's active event-triggered workflows (id and trigger). */
-export const eventTriggers = async (t: Tenant) =>
-  (await collect(queryAll({ pk: triggersPk(t) }))).map((i) => ({ workflowId: i.workflowId as string, trigger: JSON.parse(i.trigger as string) as Extract<Workflow['trigger'], { type: 'event' }> }));
+export const eventTriggers = async (tenant: Tenant) =>
+  (await collect(queryAll({ pk: triggersPk(tenant) }))).map((i) => ({ workflowId: i.workflowId as string, trigger: JSON.parse(i.trigger as string) as Extract<Workflow['trigger'], { type: 'event' }> }));
 
 /** Active schedules whose next run is due by `now`, across tenants, oldest first. */
 export const dueSchedules = async (now: Date, limit: number): Promise<{ tenant: Tenant; id: string }[]> => {
