@@ -12,7 +12,7 @@ import { batchGet } from './batch-get';
 import { lostRace, retryOnConflict } from './retry';
 import { taggedCounter } from './tag-links';
 import { queryPage, type PageRequest } from './query';
-import { conditionCheck, createItem, deleteItem, transact, updateItem, type Write } from './transact';
+import { conditionCheck, createItem, deleteItem, transact, updateItem, type Write, type Commit } from './transact';
 
 /**
  * Tags of a workspace.
@@ -150,7 +150,7 @@ export const hideTag = (ws: string, id: string, now: Date, sweepUntil: Date = no
   });
 
 /** Last step of deleting a tag, once no entity carries it any more. */
-export const removeHiddenTag = (ws: string, id: string): Promise<void> => transact([deleteItem(tagKey(ws, id))]);
+export const removeHiddenTag = (ws: string, id: string): Promise<Commit> => transact([deleteItem(tagKey(ws, id))]);
 
 /** Deletions started before `before` and not finished (oldest first), across tenants. */
 export const unfinishedDeletions = async (before: Date, limit: number): Promise<{ tenant: Tenant; tag: Tag }[]> => {
