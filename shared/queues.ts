@@ -1,14 +1,17 @@
 import { ChangeMessageVisibilityCommand, SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { z } from 'zod';
 import { config, type Config } from './config';
 import { log } from './log';
 import { sqs } from './aws/sqs';
+import { isStoredTenant, type Tenant } from './domain/auth/tenant';
 import { withContext, type LogContext } from './observability/context';
 import { requestIdOf } from './observability/correlation';
 import { observed } from './observability/invocation';
 
 /** SQS limits: DelaySeconds ≤ 900; a visibility timeout ≤ 12 h from receipt; 10 entries per batch. */
 export const MAX_DELAY_SECONDS = 900;
+/** A longer wait wakes its message early; its worker finds it not yet due and defers it again. */
 const MAX_VISIBILITY_SECONDS = 11 * 3600;
 const BATCH = 10;
 
@@ -19,91 +22,128 @@ export const later = (delayMs: number): Verdict => ({ ack: false, delayMs: Math.
 
 type UrlEnv = Extract<keyof Config, `${string}_QUEUE_URL`>;
 
+/** A queue: the setting that holds its URL, its name in log lines, and the schema every message on it is parsed with. */
+export interface Queue<M> {
+  env: UrlEnv;
+  name: string;
+  message: z.ZodType<M>;
+}
+
+/** The tenant a message names, carried as its string form. */
+export const tenantField = z.custom<Tenant>(isStoredTenant);
+
 const urlOf = (env: UrlEnv): string => {
   const url = config()[env];
   if (!url) throw new Error(`${env} is not configured`);
   return url as string;
 };
 
-const seconds = (ms: number, cap: number) => Math.min(cap, Math.max(0, Math.ceil(ms / 1000)));
+/**
+ * SQS counts delays and visibility timeouts in whole seconds. Every delay is rounded up, so a message never
+ * comes back before it is due, and a delay of whole seconds (the webhook schedule's 1/2/4/8 s) is kept exactly.
+ */
+export const toWholeSecondsRoundingUp = (ms: number): number => (ms > 0 ? Math.max(1, Math.ceil(ms / 1000)) : 0);
 
-/** Sends JSON messages to the queue named by `env`, in batches sent in parallel, each visible after `delayMs` (≤ 900 s). */
-export const sendMessages = async (env: UrlEnv, bodies: readonly object[], delayMs = 0): Promise<void> => {
+/** Sends messages to `queue`, in batches sent in parallel, each visible after `delayMs` (rounded up; ≤ 900 s). */
+export const sendMessages = async <M>(queue: Queue<M>, bodies: readonly M[], delayMs = 0): Promise<void> => {
+  const DelaySeconds = Math.min(MAX_DELAY_SECONDS, toWholeSecondsRoundingUp(delayMs));
   const chunks = Array.from({ length: Math.ceil(bodies.length / BATCH) }, (_, i) => bodies.slice(i * BATCH, (i + 1) * BATCH));
   await Promise.all(
     chunks.map(async (chunk) => {
       const { Failed = [] } = await sqs().send(
         new SendMessageBatchCommand({
-          QueueUrl: urlOf(env),
-          Entries: chunk.map((body, j) => ({ Id: String(j), MessageBody: JSON.stringify(body), DelaySeconds: seconds(delayMs, MAX_DELAY_SECONDS) })),
+          QueueUrl: urlOf(queue.env),
+          Entries: chunk.map((body, j) => ({ Id: String(j), MessageBody: JSON.stringify(body), DelaySeconds })),
         }),
       );
-      if (Failed.length > 0) throw new Error(`failed to enqueue ${Failed.length} messages on ${env}: ${Failed[0]!.Message ?? Failed[0]!.Code}`);
+      if (Failed.length > 0) throw new Error(`failed to enqueue ${Failed.length} messages on ${queue.env}: ${Failed[0]!.Message ?? Failed[0]!.Code}`);
     }),
   );
 };
 
 /** Runs one record's handling in its log context: the message, the request that caused it, and the ids it names. */
-export const inRecordContext = <T>(record: SQSRecord, fields: LogContext, fn: () => Promise<T>): Promise<T> =>
+const inRecordContext = <T>(record: SQSRecord, fields: LogContext, fn: () => Promise<T>): Promise<T> =>
   withContext({ messageId: record.messageId, requestId: requestIdOf(record), ...fields }, fn);
+
+/**
+ * The record's message parsed with the queue's schema, or undefined after logging why not. The log names
+ * where the message is wrong, never what it holds.
+ */
+const parse = async <M>(queue: Queue<M>, record: SQSRecord): Promise<M | undefined> => {
+  let body: unknown;
+  try {
+    body = JSON.parse(record.body);
+  } catch {
+    await inRecordContext(record, {}, async () => log.error(`${queue.name} message is not JSON`));
+    return undefined;
+  }
+  const parsed = queue.message.safeParse(body);
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues.map((i) => ({ path: i.path.join('.'), code: i.code }));
+  await inRecordContext(record, {}, async () => log.error(`${queue.name} message does not match its schema`, { issues }));
+  return undefined;
+};
+
+/** Makes a record reappear after `delayMs`, rounded up to whole seconds (capped: see MAX_VISIBILITY_SECONDS). */
+const defer = (queue: Queue<unknown>, record: SQSRecord, delayMs: number) =>
+  sqs().send(
+    new ChangeMessageVisibilityCommand({
+      QueueUrl: urlOf(queue.env),
+      ReceiptHandle: record.receiptHandle,
+      VisibilityTimeout: Math.min(MAX_VISIBILITY_SECONDS, toWholeSecondsRoundingUp(delayMs)),
+    }),
+  );
 
 /**
  * An SQS consumer with partial batch failures whose records are handled in groups: the records whose
  * messages `groupOf` puts together go to `handle` at once (in one log context, the first record's), each
  * group in parallel. A message to be seen again later has its visibility set to the delay and is reported
- * failed, so SQS brings it back then. A group whose handling throws (or a body that is not JSON) leaves
- * its messages to come back after the queue's visibility timeout.
+ * failed, so SQS brings it back then. A group whose handling throws leaves its messages to come back after
+ * the queue's visibility timeout; a message that fails its schema is reported failed alone, so after
+ * maxReceiveCount it lands in the DLQ.
  */
 export const groupedConsumer = <M>(
-  env: UrlEnv,
-  name: string,
+  queue: Queue<M>,
   groupOf: (message: M, messageId: string) => string,
   handle: (messages: M[], messageIds: string[]) => Promise<Verdict[]>,
-  describe: (message: M) => LogContext = () => ({}),
+  describe: (message: M) => LogContext,
 ): ((event: SQSEvent, context?: Context) => Promise<SQSBatchResponse>) =>
   observed(async (event: SQSEvent): Promise<SQSBatchResponse> => {
     const groups = new Map<string, { records: SQSRecord[]; messages: M[] }>();
     const failed: SQSRecord[] = [];
     for (const record of event.Records) {
-      try {
-        const message = JSON.parse(record.body) as M;
-        const key = groupOf(message, record.messageId);
-        const group = groups.get(key) ?? { records: [], messages: [] };
-        group.records.push(record);
-        group.messages.push(message);
-        groups.set(key, group);
-      } catch (error) {
-        await inRecordContext(record, {}, async () => log.error(`${name} message failed`, { error }));
+      const message = await parse(queue, record);
+      if (message === undefined) {
         failed.push(record);
+        continue;
       }
+      const key = groupOf(message, record.messageId);
+      const group = groups.get(key) ?? { records: [], messages: [] };
+      group.records.push(record);
+      group.messages.push(message);
+      groups.set(key, group);
     }
-    const later = await Promise.all(
+    const unfinished = await Promise.all(
       [...groups.values()].map(({ records, messages }) =>
         inRecordContext(records[0]!, describe(messages[0]!), async () => {
           try {
             const verdicts = await handle(messages, records.map((r) => r.messageId));
-            const delayed = records.flatMap((record, i) => (verdicts[i]?.ack === false ? [{ record, delayMs: verdicts[i].delayMs }] : []));
-            await Promise.all(
-              delayed.map(({ record, delayMs }) =>
-                sqs().send(new ChangeMessageVisibilityCommand({ QueueUrl: urlOf(env), ReceiptHandle: record.receiptHandle, VisibilityTimeout: seconds(delayMs, MAX_VISIBILITY_SECONDS) })),
-              ),
-            );
+            await Promise.all(records.map((record, i) => (verdicts[i]?.ack === false ? defer(queue, record, verdicts[i].delayMs) : undefined)));
             return records.filter((_, i) => verdicts[i]?.ack !== true);
           } catch (error) {
-            log.error(`${name} message failed`, { error });
+            log.error(`${queue.name} message failed`, { error });
             return records;
           }
         }),
       ),
     );
-    return { batchItemFailures: [...failed, ...later.flat()].map((r) => ({ itemIdentifier: r.messageId })) };
+    return { batchItemFailures: [...failed, ...unfinished.flat()].map((r) => ({ itemIdentifier: r.messageId })) };
   });
 
-/** A consumer that handles each message on its own (see `groupedConsumer`). */
+/** A consumer that handles each message on its own, in its own log context (see `groupedConsumer`). */
 export const consumer = <M>(
-  env: UrlEnv,
-  name: string,
+  queue: Queue<M>,
   handle: (message: M, messageId: string) => Promise<Verdict>,
-  describe: (message: M) => LogContext = () => ({}),
+  describe: (message: M) => LogContext,
 ): ((event: SQSEvent, context?: Context) => Promise<SQSBatchResponse>) =>
-  groupedConsumer(env, name, (_m, messageId) => messageId, ([message], [messageId]) => Promise.all([handle(message!, messageId!)]), describe);
+  groupedConsumer(queue, (_m, messageId) => messageId, ([message], [messageId]) => Promise.all([handle(message!, messageId!)]), describe);

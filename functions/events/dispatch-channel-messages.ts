@@ -1,9 +1,8 @@
-import { sendMessages } from '../../shared/queues';
 import { envelopeTenant } from '../../shared/events/envelope';
 import { outboxHandler } from '../../shared/events/from-bus';
 import type { Conversation } from '../../shared/domain/inbox/conversation';
 import type { Message } from '../../shared/domain/inbox/message';
-import type { OutgoingMessage } from '../../shared/channels/outgoing';
+import { enqueueOutgoing } from '../../shared/channels/queue';
 
 /**
  * EventBridge rule target: a reply recorded on a conversation with a channel account is queued for
@@ -14,6 +13,5 @@ export const handler = outboxHandler(async ({ envelope }) => {
   if (envelope.eventType !== 'inbox.message.sent') return;
   const { message, conversation } = envelope.data as { message: Message; conversation: Conversation };
   if (!conversation.channelId) return;
-  const outgoing: OutgoingMessage = { workspaceId: envelopeTenant(envelope), _id: message._id, conversationId: message.conversationId, createdAt: message.createdAt };
-  await sendMessages('CHANNEL_QUEUE_URL', [outgoing]);
+  await enqueueOutgoing({ workspaceId: envelopeTenant(envelope), _id: message._id, conversationId: message.conversationId, createdAt: message.createdAt });
 });

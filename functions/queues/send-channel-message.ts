@@ -1,8 +1,9 @@
 import { consumer } from '../../shared/queues';
-import { handleOutgoing, type OutgoingMessage } from '../../shared/channels/outgoing';
+import { handleOutgoing } from '../../shared/channels/outgoing';
+import { channelQueue } from '../../shared/channels/queue';
 import { needsSecretBox } from '../../shared/secrets/box';
 
 needsSecretBox();
 
 /** SQS consumer: sends conversation replies through their channel accounts (partial batch failures). */
-export const handler = consumer<OutgoingMessage>('CHANNEL_QUEUE_URL', 'channel send', handleOutgoing, (m) => ({ outgoingId: m._id }));
+export const handler = consumer(channelQueue, handleOutgoing, (m) => ({ outgoingId: m._id }));

@@ -1,45 +1,41 @@
 import { OUTBOX_PATTERN } from '../../shared/events/from-bus';
-import type { Access, EventRule, HttpMethod, HttpRoute, KeySpec, QueueSpec, ScheduleSpec } from './types';
+import { areaRoutes } from './route';
+import type { Access, AreaWiring, EventRule, KeySpec, QueueSpec, ScheduleSpec } from './types';
 
 export const CHANNEL_QUEUE = 'channel-sends';
 export const BROADCAST_QUEUE = 'broadcast-sends';
 /** The KMS key channel secrets are sealed with (a wiring name, like a queue's). */
 export const CHANNEL_SECRETS_KEY = 'channel-secrets';
 
-const read: Access = { table: 'read' };
-const write: Access = { table: 'write' };
 const seal: Access = { table: 'write', keys: { [CHANNEL_SECRETS_KEY]: ['encrypt'] } };
 const reseal: Access = { table: 'write', keys: { [CHANNEL_SECRETS_KEY]: ['encrypt', 'decrypt'] } };
 const open = (queues: string[] = []): Access => ({ table: 'write', queues, keys: { [CHANNEL_SECRETS_KEY]: ['decrypt'] } });
 const startBroadcasts: Access = { table: 'write', queues: [BROADCAST_QUEUE] };
 
-const route = (area: 'channels' | 'broadcasts', method: HttpMethod, path: string, file: string, access: Access, summary: string): HttpRoute => ({
-  method,
-  path: `/api/v1/${area}${path}`,
-  handler: `functions/http/${area}/${file}.ts`,
-  access,
-  summary,
-});
+const CHANNELS = '/api/v1/channels';
+const BROADCASTS = '/api/v1/broadcasts';
+const channel = areaRoutes('channels');
+const broadcast = areaRoutes('broadcasts');
 
-const routes: HttpRoute[] = [
-  route('channels', 'POST', '', 'create-channel', seal, 'Connect a channel account (api, email or sandbox); the signing secret is returned once'),
-  route('channels', 'GET', '', 'list-channels', read, "List the workspace's channel accounts"),
-  route('channels', 'GET', '/{id}', 'get-channel', read, 'One channel account (secrets are never shown)'),
-  route('channels', 'PATCH', '/{id}', 'update-channel', reseal, "Change a channel account's name, rate, config or secrets"),
-  route('channels', 'DELETE', '/{id}', 'delete-channel', write, 'Delete a channel account'),
-  route('channels', 'POST', '/{id}/connect', 'connect-channel', write, 'Reconnect a disconnected or errored account'),
-  route('channels', 'POST', '/{id}/disconnect', 'disconnect-channel', write, 'Disconnect an account: nothing is sent through it'),
-  route('channels', 'GET', '/{id}/status', 'get-channel-status', read, "An account's connection status and last error"),
-  route('channels', 'POST', '/{id}/inbound', 'receive-inbound', open(), 'A provider call: incoming message, raw email or status receipt (HMAC-signed)'),
-  route('broadcasts', 'POST', '', 'create-broadcast', write, 'Create a draft broadcast'),
-  route('broadcasts', 'GET', '', 'list-broadcasts', read, 'List broadcasts, newest first, with their stats'),
-  route('broadcasts', 'GET', '/{id}', 'get-broadcast', read, 'One broadcast with its stats'),
-  route('broadcasts', 'PATCH', '/{id}', 'update-broadcast', write, 'Edit a draft broadcast'),
-  route('broadcasts', 'DELETE', '/{id}', 'delete-broadcast', write, 'Delete a draft or finished broadcast'),
-  route('broadcasts', 'POST', '/{id}/schedule', 'schedule-broadcast', startBroadcasts, 'Schedule a draft (or move a scheduled) broadcast'),
-  route('broadcasts', 'POST', '/{id}/send', 'send-broadcast', startBroadcasts, 'Start sending a draft or scheduled broadcast now (202)'),
-  route('broadcasts', 'POST', '/{id}/cancel', 'cancel-broadcast', write, 'Cancel a broadcast: recipients not yet sent to never are'),
-  route('broadcasts', 'GET', '/{id}/recipients', 'list-recipients', read, "A broadcast's recipients with their status"),
+const routes = [
+  channel('POST', CHANNELS, 'create-channel', 'Connect a channel account (api, email or sandbox); the signing secret is returned once', { access: seal }),
+  channel('GET', CHANNELS, 'list-channels', "List the workspace's channel accounts"),
+  channel('GET', `${CHANNELS}/{id}`, 'get-channel', 'One channel account (secrets are never shown)'),
+  channel('PATCH', `${CHANNELS}/{id}`, 'update-channel', "Change a channel account's name, rate, config or secrets", { access: reseal }),
+  channel('DELETE', `${CHANNELS}/{id}`, 'delete-channel', 'Delete a channel account'),
+  channel('POST', `${CHANNELS}/{id}/connect`, 'connect-channel', 'Reconnect a disconnected or errored account'),
+  channel('POST', `${CHANNELS}/{id}/disconnect`, 'disconnect-channel', 'Disconnect an account: nothing is sent through it'),
+  channel('GET', `${CHANNELS}/{id}/status`, 'get-channel-status', "An account's connection status and last error"),
+  channel('POST', `${CHANNELS}/{id}/inbound`, 'receive-inbound', 'A provider call: incoming message, raw email or status receipt (HMAC-signed)', { access: open() }),
+  broadcast('POST', BROADCASTS, 'create-broadcast', 'Create a draft broadcast'),
+  broadcast('GET', BROADCASTS, 'list-broadcasts', 'List broadcasts, newest first, with their stats'),
+  broadcast('GET', `${BROADCASTS}/{id}`, 'get-broadcast', 'One broadcast with its stats'),
+  broadcast('PATCH', `${BROADCASTS}/{id}`, 'update-broadcast', 'Edit a draft broadcast'),
+  broadcast('DELETE', `${BROADCASTS}/{id}`, 'delete-broadcast', 'Delete a draft or finished broadcast'),
+  broadcast('POST', `${BROADCASTS}/{id}/schedule`, 'schedule-broadcast', 'Schedule a draft (or move a scheduled) broadcast', { access: startBroadcasts }),
+  broadcast('POST', `${BROADCASTS}/{id}/send`, 'send-broadcast', 'Start sending a draft or scheduled broadcast now (202)', { access: startBroadcasts }),
+  broadcast('POST', `${BROADCASTS}/{id}/cancel`, 'cancel-broadcast', 'Cancel a broadcast: recipients not yet sent to never are'),
+  broadcast('GET', `${BROADCASTS}/{id}/recipients`, 'list-recipients', "A broadcast's recipients with their status"),
 ];
 
 /**
@@ -78,4 +74,4 @@ const schedules: ScheduleSpec[] = [
 
 const keys: KeySpec[] = [{ name: CHANNEL_SECRETS_KEY, idEnv: 'CHANNEL_SECRETS_KEY_ID', description: 'Seals channel account secrets (encryption context: workspace and channel)' }];
 
-export const channelsWiring = { routes, queues, rules, schedules, keys };
+export const channelsWiring = { routes, queues, rules, schedules, keys } satisfies AreaWiring;

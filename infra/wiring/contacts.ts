@@ -1,16 +1,18 @@
-import { areaRoute } from './inbox';
-import type { HttpRoute } from './types';
+import { areaRoutes } from './route';
+import type { AreaWiring } from './types';
 
 const BASE = '/api/v1/contacts/customers';
-const http = areaRoute('contacts');
+const route = areaRoutes('contacts');
 
-export const contactsRoutes: HttpRoute[] = [
-  http('POST', BASE, 'create-customer', 'Create a customer'),
-  http('GET', BASE, 'list-customers', 'List customers; search by name, email or phone prefix, or filter by tag'),
-  http('POST', `${BASE}/merge`, 'merge-customers', 'Merge one customer into another'),
-  http('GET', `${BASE}/{id}`, 'get-customer', 'Get a customer'),
-  http('PATCH', `${BASE}/{id}`, 'update-customer', 'Update a customer'),
-  http('DELETE', `${BASE}/{id}`, 'delete-customer', 'Delete a customer without conversations'),
-  http('POST', `${BASE}/{id}/block`, 'block-customer', 'Block a customer'),
-  http('POST', `${BASE}/{id}/unblock`, 'unblock-customer', 'Unblock a customer'),
-];
+export const contactsWiring = {
+  routes: [
+    route('POST', BASE, 'create-customer', 'Create a customer'),
+    route('GET', BASE, 'list-customers', 'List customers; search by name, email or phone prefix, or filter by tag'),
+    route('POST', `${BASE}/merge`, 'merge-customers', 'Merge one customer into another'),
+    route('GET', `${BASE}/{id}`, 'get-customer', 'Get a customer'),
+    route('PATCH', `${BASE}/{id}`, 'update-customer', 'Update a customer'),
+    route('DELETE', `${BASE}/{id}`, 'delete-customer', 'Delete a customer without conversations'),
+    route('POST', `${BASE}/{id}/block`, 'block-customer', 'Block a customer'),
+    route('POST', `${BASE}/{id}/unblock`, 'unblock-customer', 'Unblock a customer'),
+  ],
+} satisfies AreaWiring;

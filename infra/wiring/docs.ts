@@ -1,12 +1,8 @@
-import type { HttpRoute } from './types';
+import { areaRoutes } from './route';
+import type { AreaWiring } from './types';
 
-export const docsRoutes: HttpRoute[] = [
-  {
-    method: 'GET',
-    path: '/api/v1/openapi.json',
-    handler: 'functions/http/docs/get-openapi.ts',
-    access: { table: 'read' },
-    summary: 'This API described as OpenAPI 3.1 (public: no token, no workspace, no rate limit)',
-    public: true,
-  },
-];
+const route = areaRoutes('docs');
+
+export const docsWiring = {
+  routes: [route('GET', '/api/v1/openapi.json', 'get-openapi', 'This API described as OpenAPI 3.1 (public: no token, no workspace, no rate limit)', { public: true })],
+} satisfies AreaWiring;

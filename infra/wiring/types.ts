@@ -79,3 +79,6 @@ export interface Wiring {
   schedules: readonly ScheduleSpec[];
   keys: readonly KeySpec[];
 }
+
+/** What one area module (`infra/wiring/<area>.ts`, exporting `<area>Wiring`) contributes to the wiring. */
+export type AreaWiring = Partial<Omit<Wiring, 'fallback'>>;

@@ -1,28 +1,27 @@
 import { OUTBOX_PATTERN } from '../../shared/events/from-bus';
-import type { EventRule, HttpRoute, QueueSpec, ScheduleSpec } from './types';
+import { areaRoutes } from './route';
+import type { AreaWiring, EventRule, QueueSpec, ScheduleSpec } from './types';
 
 const QUEUE = 'webhook-deliveries';
 const DLQ = 'webhook-deliveries-dlq';
 const base = '/api/v1/integrations/webhooks';
-const fn = (name: string) => `functions/http/webhooks/${name}.ts`;
-const read = { table: 'read' } as const;
-const write = { table: 'write' } as const;
+const route = areaRoutes('webhooks');
 const writeAndEnqueue = { table: 'write', queues: [QUEUE] } as const;
 
-const routes: HttpRoute[] = [
-  { method: 'POST', path: base, handler: fn('create-subscription'), access: write, summary: 'Create a webhook subscription (the secret is returned once)' },
-  { method: 'GET', path: base, handler: fn('list-subscriptions'), access: read, summary: "List the workspace's webhook subscriptions" },
-  { method: 'GET', path: `${base}/event-types`, handler: fn('list-event-types'), access: read, summary: 'The event catalog and wildcards' },
-  { method: 'GET', path: `${base}/{id}`, handler: fn('get-subscription'), access: read, summary: 'One webhook subscription' },
-  { method: 'GET', path: `${base}/{id}/health`, handler: fn('get-health'), access: read, summary: 'Success rate of the latest deliveries, consecutive failures, and why and when it was deactivated' },
-  { method: 'PATCH', path: `${base}/{id}`, handler: fn('update-subscription'), access: write, summary: 'Update events, url or active' },
-  { method: 'DELETE', path: `${base}/{id}`, handler: fn('delete-subscription'), access: write, summary: 'Delete a webhook subscription' },
-  { method: 'POST', path: `${base}/{id}/rotate-secret`, handler: fn('rotate-secret'), access: write, summary: 'Rotate the signing secret (the new one is returned once); the old one keeps signing for an overlap' },
-  { method: 'POST', path: `${base}/{id}/test`, handler: fn('send-test-event'), access: writeAndEnqueue, summary: 'Send a webhook.ping event' },
-  { method: 'GET', path: `${base}/{id}/deliveries`, handler: fn('list-deliveries'), access: read, summary: 'Delivery log, filterable by status and eventType' },
-  { method: 'GET', path: `${base}/{id}/deliveries/{deliveryId}`, handler: fn('get-delivery'), access: read, summary: 'One delivery with every attempt' },
-  { method: 'POST', path: `${base}/{id}/recover`, handler: fn('recover-deliveries'), access: writeAndEnqueue, summary: 'Re-send every failed delivery created in [since, until), each exactly once' },
-  { method: 'POST', path: `${base}/{id}/retry/{deliveryId}`, handler: fn('retry-delivery'), access: writeAndEnqueue, summary: 'Retry a failed delivery now' },
+const routes = [
+  route('POST', base, 'create-subscription', 'Create a webhook subscription (the secret is returned once)'),
+  route('GET', base, 'list-subscriptions', "List the workspace's webhook subscriptions"),
+  route('GET', `${base}/event-types`, 'list-event-types', 'The event catalog and wildcards'),
+  route('GET', `${base}/{id}`, 'get-subscription', 'One webhook subscription'),
+  route('GET', `${base}/{id}/health`, 'get-health', 'Success rate of the latest deliveries, consecutive failures, and why and when it was deactivated'),
+  route('PATCH', `${base}/{id}`, 'update-subscription', 'Update events, url or active'),
+  route('DELETE', `${base}/{id}`, 'delete-subscription', 'Delete a webhook subscription'),
+  route('POST', `${base}/{id}/rotate-secret`, 'rotate-secret', 'Rotate the signing secret (the new one is returned once); the old one keeps signing for an overlap'),
+  route('POST', `${base}/{id}/test`, 'send-test-event', 'Send a webhook.ping event', { access: writeAndEnqueue }),
+  route('GET', `${base}/{id}/deliveries`, 'list-deliveries', 'Delivery log, filterable by status and eventType'),
+  route('GET', `${base}/{id}/deliveries/{deliveryId}`, 'get-delivery', 'One delivery with every attempt'),
+  route('POST', `${base}/{id}/recover`, 'recover-deliveries', 'Re-send every failed delivery created in [since, until), each exactly once', { access: writeAndEnqueue }),
+  route('POST', `${base}/{id}/retry/{deliveryId}`, 'retry-delivery', 'Retry a failed delivery now', { access: writeAndEnqueue }),
 ];
 
 /**
@@ -66,4 +65,4 @@ const schedules: ScheduleSpec[] = [
   },
 ];
 
-export const webhooksWiring = { routes, queues, rules, schedules };
+export const webhooksWiring = { routes, queues, rules, schedules } satisfies AreaWiring;

@@ -1,30 +1,30 @@
 import { OUTBOX_PATTERN } from '../../shared/events/from-bus';
-import type { EventRule, HttpRoute, QueueSpec, ScheduleSpec } from './types';
+import { areaRoutes } from './route';
+import type { AreaWiring, EventRule, QueueSpec, ScheduleSpec } from './types';
 
 const QUEUE = 'workflow-steps';
 const DLQ = 'workflow-steps-dlq';
 const base = '/api/v1/workflows';
 const executions = `${base}/executions`;
-const fn = (name: string) => `functions/http/workflows/${name}.ts`;
-const read = { table: 'read' } as const;
+const route = areaRoutes('workflows');
 const write = { table: 'write' } as const;
 const writeAndEnqueue = { table: 'write', queues: [QUEUE] } as const;
 
-const routes: HttpRoute[] = [
-  { method: 'POST', path: base, handler: fn('create-workflow'), access: write, summary: 'Create a workflow (inactive until activated)' },
-  { method: 'GET', path: base, handler: fn('list-workflows'), access: read, summary: "List the workspace's workflows, newest first" },
-  { method: 'GET', path: `${base}/notification-secret`, handler: fn('get-notification-secret'), access: write, summary: 'The secret on_error notifications are signed with' },
-  { method: 'GET', path: executions, handler: fn('list-executions'), access: read, summary: 'Executions, newest first, filterable by workflowId and status' },
-  { method: 'GET', path: `${executions}/{id}`, handler: fn('get-execution'), access: read, summary: 'One execution with every step attempt' },
-  { method: 'POST', path: `${executions}/{id}/cancel`, handler: fn('cancel-execution'), access: write, summary: 'Cancel a queued, running or waiting execution' },
-  { method: 'POST', path: `${executions}/{id}/retry`, handler: fn('retry-execution'), access: writeAndEnqueue, summary: 'Re-run a failed execution from its failed step' },
-  { method: 'GET', path: `${base}/{id}`, handler: fn('get-workflow'), access: read, summary: 'One workflow' },
-  { method: 'PATCH', path: `${base}/{id}`, handler: fn('update-workflow'), access: write, summary: 'Change a workflow (a new version)' },
-  { method: 'DELETE', path: `${base}/{id}`, handler: fn('delete-workflow'), access: write, summary: 'Delete a workflow (its executions stay readable)' },
-  { method: 'POST', path: `${base}/{id}/activate`, handler: fn('activate-workflow'), access: write, summary: 'Activate: event and schedule triggers start runs' },
-  { method: 'POST', path: `${base}/{id}/deactivate`, handler: fn('deactivate-workflow'), access: write, summary: 'Deactivate: triggers stop starting runs' },
-  { method: 'GET', path: `${base}/{id}/versions`, handler: fn('list-versions'), access: read, summary: "A workflow's saved versions, newest first" },
-  { method: 'POST', path: `${base}/{id}/trigger`, handler: fn('trigger-workflow'), access: writeAndEnqueue, summary: 'Start a run now (202 with the execution)' },
+const routes = [
+  route('POST', base, 'create-workflow', 'Create a workflow (inactive until activated)'),
+  route('GET', base, 'list-workflows', "List the workspace's workflows, newest first"),
+  route('GET', `${base}/notification-secret`, 'get-notification-secret', 'The secret on_error notifications are signed with', { access: write }),
+  route('GET', executions, 'list-executions', 'Executions, newest first, filterable by workflowId and status'),
+  route('GET', `${executions}/{id}`, 'get-execution', 'One execution with every step attempt'),
+  route('POST', `${executions}/{id}/cancel`, 'cancel-execution', 'Cancel a queued, running or waiting execution'),
+  route('POST', `${executions}/{id}/retry`, 'retry-execution', 'Re-run a failed execution from its failed step', { access: writeAndEnqueue }),
+  route('GET', `${base}/{id}`, 'get-workflow', 'One workflow'),
+  route('PATCH', `${base}/{id}`, 'update-workflow', 'Change a workflow (a new version)'),
+  route('DELETE', `${base}/{id}`, 'delete-workflow', 'Delete a workflow (its executions stay readable)'),
+  route('POST', `${base}/{id}/activate`, 'activate-workflow', 'Activate: event and schedule triggers start runs'),
+  route('POST', `${base}/{id}/deactivate`, 'deactivate-workflow', 'Deactivate: triggers stop starting runs'),
+  route('GET', `${base}/{id}/versions`, 'list-versions', "A workflow's saved versions, newest first"),
+  route('POST', `${base}/{id}/trigger`, 'trigger-workflow', 'Start a run now (202 with the execution)', { access: writeAndEnqueue }),
 ];
 
 /**
@@ -61,4 +61,4 @@ const schedules: ScheduleSpec[] = [
   { name: 'sweep-workflow-steps', everyMinutes: 1, target: { handler: 'functions/schedules/sweep-workflow-steps.ts', access: writeAndEnqueue, timeoutSeconds: 60 } },
 ];
 
-export const workflowsWiring = { routes, queues, rules, schedules };
+export const workflowsWiring = { routes, queues, rules, schedules } satisfies AreaWiring;

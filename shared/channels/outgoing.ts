@@ -1,5 +1,4 @@
 import { ACK, later, type Verdict } from '../queues';
-import type { Tenant } from '../domain/auth/tenant';
 import { markChannelErrored } from '../data/channels';
 import { channelWithSecrets } from './secrets';
 import { sendRecord } from '../data/channel-sends';
@@ -7,14 +6,9 @@ import { getConversation } from '../data/conversations';
 import { getCustomer } from '../data/customers';
 import { emailThread, threadWrites } from '../data/email-threads';
 import { changeDeliveryStatus, claimSend, postponeSend, readSendState } from '../data/message-delivery';
-import type { MessageRef } from '../data/messages';
 import { providers } from './providers';
 import { sendOutcome } from './outcome';
-
-/** The body of a channel-send message: which outgoing message to send; the truth is in the table. */
-export interface OutgoingMessage extends MessageRef {
-  workspaceId: Tenant;
-}
+import type { OutgoingMessage } from './queue';
 
 /** Longer than the worker's timeout (one provider call, 10 s), shorter than the queue's visibility timeout (see wiring). */
 export const SEND_LEASE_MS = 20_000;

@@ -12,7 +12,7 @@ import { batchGet } from './batch-get';
 import { lostRace, retryOnConflict } from './retry';
 import { taggedCounter } from './tag-links';
 import { queryPage, type PageRequest } from './query';
-import { conditionCheck, createItem, deleteItem, transact, updateItem, type Write } from './transact';
+import { conditionCheck, createItem, deleteItem, transact, updateItem, type Write, type Commit } from './transact';
 import { K } from './registry/registry';
 import { itemCodec } from './codec';
 import { tag as tagView } from '../views/tags';
@@ -150,7 +150,7 @@ export const hideTag = (tenant: Tenant, id: string, now: Date, sweepUntil: Date 
   });
 
 /** Last step of deleting a tag, once no entity carries it any more. */
-export const removeHiddenTag = (tenant: Tenant, id: string): Promise<void> => transact([deleteItem(tagKey(tenant, id))]);
+export const removeHiddenTag = (tenant: Tenant, id: string): Promise<Commit> => transact([deleteItem(tagKey(tenant, id))]);
 
 /** Deletions started before `before` and not finished (oldest first), across tenants. */
 export const unfinishedDeletions = async (before: Date, limit: number): Promise<{ tenant: Tenant; tag: Tag }[]> => {

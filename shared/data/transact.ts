@@ -108,18 +108,27 @@ export const commit = async (writes: Write[], onConditionFailed?: (index: number
 };
 
 /**
- * Writes all items atomically. When a condition fails, the failing write's own `onFail` error is thrown,
- * else `onConditionFailed(index)`'s (e.g. a lost version race), else DynamoDB's cancellation.
- * Inside an idempotent request (a `UnitOfWork`) the first transaction is held for the pipeline's final
- * commit, and every transaction of a request that needs more than one carries the idempotency marker.
+ * What `transact` did with its writes. `committed`: they are in the table. `held`: this is the first
+ * transaction of an idempotent request (docs/guide/idempotency.md), so nothing is written yet: the pipeline
+ * commits the writes together with the idempotency record once the handler has returned, and a read now
+ * does not see them. A second `transact` in that request throws `SecondTransaction` instead (nothing was
+ * written), and the pipeline runs the request again with every transaction committed at once.
  */
-export const transact = async (writes: Write[], onConditionFailed?: (index: number) => Error): Promise<void> => {
+export type Commit = 'committed' | 'held';
+
+/**
+ * Writes all items atomically (or holds them: see `Commit`). When a condition fails, the failing write's own
+ * `onFail` error is thrown, else `onConditionFailed(index)`'s (e.g. a lost version race), else DynamoDB's
+ * cancellation. Every transaction of an idempotent request that needs more than one carries the
+ * idempotency marker.
+ */
+export const transact = async (writes: Write[], onConditionFailed?: (index: number) => Error): Promise<Commit> => {
   const unit = currentUnit();
-  if (!unit) return commit(writes, onConditionFailed);
-  if (unit.mode === 'hold') {
+  if (unit?.mode === 'hold') {
     if (unit.held) throw new SecondTransaction();
     unit.held = { writes, onConditionFailed };
-    return;
+    return 'held';
   }
-  await commit([...writes, unit.marker], onConditionFailed);
+  await commit(unit ? [...writes, unit.marker] : writes, onConditionFailed);
+  return 'committed';
 };

@@ -7,7 +7,7 @@ import { bump, readCount, type Counter } from './counters';
 import { queryAll, queryPage, type PageRequest } from './query';
 import { retryOnConflict } from './retry';
 import { tenantPk } from './keys';
-import { createItem, putItem, transact, updateItem, type Write } from './transact';
+import { createItem, putItem, transact, updateItem, type Write, type Commit } from './transact';
 import type { Tenant } from '../domain/auth/tenant';
 import { K } from './registry/registry';
 
@@ -84,7 +84,7 @@ const isConditionFailure = (error: unknown) =>
 
 /** Concurrent deliveries of one subscription share its counter items, so their transactions collide more than most. */
 const COLLISION_ATTEMPTS = 25;
-const transactWithRetry = (items: Write[]): Promise<void> => retryOnConflict(() => transact(items), COLLISION_ATTEMPTS);
+const transactWithRetry = (items: Write[]): Promise<Commit> => retryOnConflict(() => transact(items), COLLISION_ATTEMPTS);
 
 /** An attempt lease: who holds it (an SQS message or the carrier named in one) and until when (epoch ms). */
 export interface Lease {

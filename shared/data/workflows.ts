@@ -8,7 +8,7 @@ import { bumpCounter, readCounter } from './counters';
 import { fromIndexSk, indexSk, tenantPk } from './keys';
 import { lostRace } from './retry';
 import { collect, queryAll, queryPage, type PageRequest } from './query';
-import { createItem, deleteItem, putItem, transact, type Write } from './transact';
+import { createItem, deleteItem, putItem, transact, type Write, type Commit } from './transact';
 import { K } from './registry/registry';
 
 /**
@@ -110,7 +110,7 @@ export const saveWorkflow = async (tenant: Tenant, before: StoredWorkflow | unde
   await transact(writes, lostRace);
 };
 
-export const deleteWorkflow = async (tenant: Tenant, before: StoredWorkflow, extra: Write[]): Promise<void> =>
+export const deleteWorkflow = async (tenant: Tenant, before: StoredWorkflow, extra: Write[]): Promise<Commit> =>
   transact(
     [
       deleteItem(key(tenant, before.workflow._id), { condition: 'rev = :rev', values: { ':rev': before.rev } }),

@@ -100,8 +100,9 @@ const unclaimed = async (m: DeliveryMessage, carrier: string, now: number): Prom
 };
 
 /**
- * Visibility timeouts are whole seconds and are rounded down, so a message may come back up to a second
- * early; the worker then waits out that remainder so attempts keep the schedule's exact spacing.
+ * A retry's message asks to come back this much before the retry is due (visibility timeouts are whole
+ * seconds, rounded up, so it comes back up to this early), and the worker waits out the remainder, so
+ * attempts keep the schedule's exact spacing.
  */
 const MAX_ALIGN_MS = 1000;
 
@@ -150,7 +151,7 @@ export const handleDeliveryMessage = async (m: DeliveryMessage, messageId: strin
     return ACK;
   }
   const after = await attempt(d, sub, payload);
-  if (after?.status === 'retrying') return { ack: false, delayMs: Date.parse(after.nextRetryAt!) - Date.now() };
+  if (after?.status === 'retrying') return { ack: false, delayMs: Date.parse(after.nextRetryAt!) - MAX_ALIGN_MS - Date.now() };
   if (after?.status === 'failed') await parkInDlq(m, after.failureReason ?? 'failed');
   return ACK;
 };

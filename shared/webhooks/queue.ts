@@ -1,25 +1,26 @@
-import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { SendMessageBatchCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { z } from 'zod';
 import { sqs } from '../aws/sqs';
 import { config } from '../config';
-import type { Tenant } from '../domain/auth/tenant';
+import { tenantField, type Queue } from '../queues';
 
 /** The body of a delivery message: a reference only; the truth (payload, status, schedule) is in the table. */
-export interface DeliveryMessage {
+const deliveryMessage = z.object({
   /** The delivery's tenant. */
-  workspaceId: Tenant;
-  subscriptionId: string;
-  deliveryId: string;
+  workspaceId: tenantField,
+  subscriptionId: z.string(),
+  deliveryId: z.string(),
   /**
    * The carrier the delivery was created leased to: the message that starts a delivery holds its first
    * lease from the start, so its worker attempts without claiming it (a message without one claims it).
    */
-  carrier?: string;
+  carrier: z.string().optional(),
   /** The delivery's event, so the worker reads its body beside the delivery; the delivery's own eventId decides. */
-  eventId?: string;
-}
+  eventId: z.string().optional(),
+});
+export type DeliveryMessage = z.infer<typeof deliveryMessage>;
 
-/** SQS caps a visibility timeout at 12 h from receipt; a longer wait wakes early and defers again. */
-export const MAX_VISIBILITY_SECONDS = 11 * 3600;
+export const webhookQueue: Queue<DeliveryMessage> = { env: 'WEBHOOK_QUEUE_URL', name: 'webhook delivery', message: deliveryMessage };
 
 const queueUrl = (which: 'WEBHOOK_QUEUE_URL' | 'WEBHOOK_DLQ_URL'): string => {
   const url = config()[which];
@@ -47,13 +48,5 @@ export const parkInDlq = async (message: DeliveryMessage, failureReason: string)
       QueueUrl: queueUrl('WEBHOOK_DLQ_URL'),
       MessageBody: JSON.stringify({ ...message, failureReason }),
     }),
-  );
-};
-
-/** Makes a received message reappear after about `delayMs`: rounded down to whole seconds (the worker aligns the rest), capped. */
-export const deferMessage = async (receiptHandle: string, delayMs: number): Promise<void> => {
-  const seconds = Math.min(MAX_VISIBILITY_SECONDS, Math.max(0, Math.floor(delayMs / 1000)));
-  await sqs().send(
-    new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl('WEBHOOK_QUEUE_URL'), ReceiptHandle: receiptHandle, VisibilityTimeout: seconds }),
   );
 };

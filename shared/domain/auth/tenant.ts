@@ -17,9 +17,12 @@ export const tenantOf = (workspaceId: string, mode: TokenEnvironment): Tenant =>
 
 const STORED = /^[0-9a-f]{24}(~test)?$/;
 
+/** Whether a value read back from storage or a queue message is a tenant as `tenantOf` makes them. */
+export const isStoredTenant = (value: unknown): value is Tenant => typeof value === 'string' && STORED.test(value);
+
 /** A tenant read back from where one was stored whole (an index sort key); anything else there is corrupt data. */
 export const storedTenant = (stored: string): Tenant => {
-  if (!STORED.test(stored)) throw new Error(`not a stored tenant: ${JSON.stringify(stored)}`);
+  if (!isStoredTenant(stored)) throw new Error(`not a stored tenant: ${JSON.stringify(stored)}`);
   return stored as Tenant;
 };
 

@@ -1,0 +1,15 @@
+import { z } from 'zod';
+import { sendMessages, tenantField, type Queue } from '../queues';
+
+/** The body of a channel-send message: which outgoing message to send (its `MessageRef`); the truth is in the table. */
+const outgoingMessage = z.object({
+  workspaceId: tenantField,
+  _id: z.string(),
+  conversationId: z.string(),
+  createdAt: z.string(),
+});
+export type OutgoingMessage = z.infer<typeof outgoingMessage>;
+
+export const channelQueue: Queue<OutgoingMessage> = { env: 'CHANNEL_QUEUE_URL', name: 'channel send', message: outgoingMessage };
+
+export const enqueueOutgoing = (message: OutgoingMessage): Promise<void> => sendMessages(channelQueue, [message]);

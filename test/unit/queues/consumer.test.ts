@@ -1,0 +1,81 @@
+import type { SQSRecord } from 'aws-lambda';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { log, useLogSink, type LogRecord } from '../../../shared/log';
+import { tenantOf } from '../../../shared/domain/auth/tenant';
+import { ACK, consumer, groupedConsumer, tenantField, type Queue } from '../../../shared/queues';
+
+const SECRET = 'whsec_canary-never-logged';
+const TENANT = tenantOf('5f1d7c2e9a3b4c6d8e0f1a2b', 'test');
+const queue: Queue<{ workspaceId: string; itemId: string }> = {
+  env: 'WORKFLOW_QUEUE_URL',
+  name: 'test item',
+  message: z.object({ workspaceId: tenantField, itemId: z.string() }),
+};
+
+const record = (messageId: string, body: string): SQSRecord =>
+  ({ messageId, receiptHandle: `rh-${messageId}`, body, attributes: {}, messageAttributes: {} }) as unknown as SQSRecord;
+const event = (...records: SQSRecord[]) => ({ Records: records });
+const good = (messageId: string, itemId = messageId) => record(messageId, JSON.stringify({ workspaceId: TENANT, itemId }));
+
+let logs: LogRecord[];
+let undo: () => void;
+beforeEach(() => {
+  logs = [];
+  undo = useLogSink({ level: 'debug', write: (r) => logs.push(r) });
+});
+afterEach(() => undo());
+
+describe('a message that does not parse', () => {
+  it('is reported failed alone (so it ends in the DLQ), and the rest of the batch is handled', async () => {
+    const handled: string[] = [];
+    const handler = consumer(queue, async (m) => (handled.push(m.itemId), ACK), (m) => ({ deliveryId: m.itemId }));
+    const result = await handler(
+      event(
+        good('m1'),
+        record('m2', `{"workspaceId": "${TENANT}", "itemId": "${SECRET}"`),
+        record('m3', JSON.stringify({ workspaceId: TENANT, itemId: 7, token: SECRET })),
+        record('m4', JSON.stringify({ itemId: 'x' })),
+        good('m5'),
+      ),
+    );
+    expect(result.batchItemFailures).toEqual([{ itemIdentifier: 'm2' }, { itemIdentifier: 'm3' }, { itemIdentifier: 'm4' }]);
+    expect(handled).toEqual(['m1', 'm5']);
+  });
+
+  it('is logged with its message id and where it is wrong, never with what it holds', async () => {
+    const handler = consumer(queue, async () => ACK, () => ({}));
+    await handler(event(record('m2', `{"itemId": "${SECRET}"`), record('m3', JSON.stringify({ workspaceId: TENANT, itemId: 7, token: SECRET }))));
+    expect(logs).toEqual([
+      expect.objectContaining({ level: 'ERROR', message: 'test item message is not JSON', messageId: 'm2' }),
+      expect.objectContaining({ level: 'ERROR', message: 'test item message does not match its schema', messageId: 'm3', issues: [{ path: 'itemId', code: 'invalid_type' }] }),
+    ]);
+    expect(JSON.stringify(logs)).not.toContain('canary');
+  });
+});
+
+describe('a message that parses', () => {
+  it('is handled in its own log context: message id and the ids it names', async () => {
+    const handler = consumer(queue, async () => (log.info('handled'), ACK), (m) => ({ deliveryId: m.itemId }));
+    expect((await handler(event(good('m1', 'dlv-1'), good('m2', 'dlv-2')))).batchItemFailures).toEqual([]);
+    expect(logs.map((l) => [l.messageId, l.deliveryId])).toEqual([
+      ['m1', 'dlv-1'],
+      ['m2', 'dlv-2'],
+    ]);
+  });
+
+  it('whose handling throws is reported failed with the rest of its group, and other groups are unaffected', async () => {
+    const handler = groupedConsumer(
+      queue,
+      (m) => m.itemId,
+      async (messages) => {
+        if (messages[0]!.itemId === 'bad') throw new Error('boom');
+        return messages.map(() => ACK);
+      },
+      () => ({}),
+    );
+    const result = await handler(event(good('m1', 'bad'), good('m2', 'ok'), good('m3', 'bad')));
+    expect(result.batchItemFailures).toEqual([{ itemIdentifier: 'm1' }, { itemIdentifier: 'm3' }]);
+    expect(logs).toEqual([expect.objectContaining({ level: 'ERROR', message: 'test item message failed', messageId: 'm1' })]);
+  });
+});
