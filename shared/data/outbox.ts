@@ -49,6 +49,12 @@ export const storeEventBody = (envelope: EventEnvelope, payload: string): Write 
     ttl: Math.floor(Date.parse(envelope.occurredAt) / 1000) + OUTBOX_TTL_SECONDS,
   });
 
+/** An event body's key and parser, for reading it in one BatchGetItem with other items. */
+export const eventPayloadRead = (eventId: string) => ({
+  key: bodyKey(eventId),
+  parse: (item: Record<string, unknown> | undefined): string | undefined => item?.payload as string | undefined,
+});
+
 /** The exact bytes an event was serialised to, as its outbox (or body) item keeps them. */
 export const eventPayload = async (eventId: string): Promise<string | undefined> => {
   const { Item } = await dynamo().send(

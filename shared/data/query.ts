@@ -20,6 +20,8 @@ export interface Partition {
   newestFirst?: boolean;
   /** Strongly consistent (base table only). */
   consistent?: boolean;
+  /** Only items matching this FilterExpression: a Query still reads (and bills) every item it passes over. */
+  filter?: { expression: string; names: Record<string, string>; values: Record<string, unknown> };
 }
 
 export interface PageRequest {
@@ -93,8 +95,9 @@ const baseInput = (partition: Partition): QueryCommandInput => {
     TableName: config().TABLE_NAME,
     IndexName: partition.index,
     KeyConditionExpression: sk ? `#pk = :pk AND ${sk.expression}` : '#pk = :pk',
-    ExpressionAttributeNames: sk ? { '#pk': names.pk, '#sk': names.sk } : { '#pk': names.pk },
-    ExpressionAttributeValues: { ':pk': partition.pk, ...sk?.values },
+    FilterExpression: partition.filter?.expression,
+    ExpressionAttributeNames: { '#pk': names.pk, ...(sk ? { '#sk': names.sk } : {}), ...partition.filter?.names },
+    ExpressionAttributeValues: { ':pk': partition.pk, ...sk?.values, ...partition.filter?.values },
     ScanIndexForward: !partition.newestFirst,
     ConsistentRead: partition.consistent,
   };
@@ -108,8 +111,11 @@ const projectionOf = (partition: Partition) => {
 const keyOf = (item: Record<string, unknown>, partition: Partition) =>
   Object.fromEntries(projectionOf(partition).map((p) => [p, item[p]]));
 
-/** Walks past `count` items reading keys only: page N costs O(N·limit) key reads; a cursor costs nothing. */
-const skip = async (partition: Partition, count: number): Promise<Record<string, unknown> | 'end'> => {
+/**
+ * Walks past `count` items reading keys only: page N costs O(N·limit) key reads; a cursor costs nothing.
+ * Returns where the next item starts, or how many were left to skip when the partition ended first.
+ */
+const skip = async (partition: Partition, count: number): Promise<{ start?: Record<string, unknown>; left: number }> => {
   const projection = projectionOf(partition);
   const input = baseInput(partition);
   let start: Record<string, unknown> | undefined;
@@ -126,31 +132,88 @@ const skip = async (partition: Partition, count: number): Promise<Record<string,
     );
     const items = res.Items ?? [];
     left -= items.length;
-    if (items.length === 0 || (left > 0 && !res.LastEvaluatedKey)) return 'end';
-    start = keyOf(items.at(-1)!, partition);
+    if (left === 0) return { start: keyOf(items.at(-1)!, partition), left };
+    if (!res.LastEvaluatedKey) return { left };
+    start = res.LastEvaluatedKey;
   }
-  return start!;
+  return { start, left };
 };
 
 /** Paging by number skips at most this many items (at most 10 key-only Queries); a cursor pages deeper at O(limit). */
 export const MAX_PAGE_DEPTH = 10_000;
+
+const checkDepth = (request: PageRequest) => {
+  if ((request.page! - 1) * request.limit > MAX_PAGE_DEPTH) {
+    throw new Refused('page_too_deep', `(page − 1) × limit is at most ${MAX_PAGE_DEPTH}; page deeper with cursor`);
+  }
+};
+
+/** Up to `wanted` items of a partition from `start` on (a filtered Query may return fewer than it reads, so it reads on). */
+const readFrom = async (partition: Partition, start: Record<string, unknown> | undefined, wanted: number) => {
+  const items: Record<string, unknown>[] = [];
+  let from = start;
+  do {
+    const res = await dynamo().send(
+      new QueryCommand({ ...baseInput(partition), ExclusiveStartKey: from, Limit: partition.filter ? Math.min(1000, 10 * wanted) : wanted - items.length }),
+    );
+    items.push(...(res.Items ?? []));
+    from = res.LastEvaluatedKey;
+  } while (from && items.length < wanted);
+  return items.slice(0, wanted);
+};
 
 /** One page of a partition, by cursor (O(limit)) or by page number; `nextCursor` only when more items exist. */
 export const queryPage = async (partition: Partition, request: PageRequest): Promise<PageResult> => {
   let start: Record<string, unknown> | undefined;
   if (request.cursor) start = decode(request.cursor, partition);
   else if (request.page && request.page > 1) {
-    if ((request.page - 1) * request.limit > MAX_PAGE_DEPTH) {
-      throw new Refused('page_too_deep', `(page − 1) × limit is at most ${MAX_PAGE_DEPTH}; page deeper with cursor`);
-    }
+    checkDepth(request);
     const skipped = await skip(partition, (request.page - 1) * request.limit);
-    if (skipped === 'end') return { items: [] };
-    start = skipped;
+    if (skipped.left > 0) return { items: [] };
+    start = skipped.start;
   }
-  const res = await dynamo().send(new QueryCommand({ ...baseInput(partition), ExclusiveStartKey: start, Limit: request.limit + 1 }));
-  const items = (res.Items ?? []).slice(0, request.limit);
-  const more = (res.Items?.length ?? 0) > request.limit;
-  return { items, nextCursor: more ? encode(keyOf(items.at(-1)!, partition)) : undefined };
+  const read = await readFrom(partition, start, request.limit + 1);
+  const items = read.slice(0, request.limit);
+  return { items, nextCursor: read.length > request.limit ? encode(keyOf(items.at(-1)!, partition)) : undefined };
+};
+
+/**
+ * One page over several partitions read one after another as if they were one list (e.g. one per status).
+ * A cursor names the partition it stops in (`<index>.<key>`), so it resumes there.
+ */
+export const queryChainPage = async (partitions: readonly Partition[], request: PageRequest): Promise<PageResult> => {
+  let first = 0;
+  let start: Record<string, unknown> | undefined;
+  if (request.cursor) {
+    const [index, key] = request.cursor.split('.', 2);
+    first = Number(index);
+    const partition = partitions[first];
+    if (!partition || !/^\d+$/.test(index!) || key === undefined) throw new Refused('invalid_cursor', 'Invalid or expired cursor');
+    start = decode(key, partition);
+  } else if (request.page && request.page > 1) {
+    checkDepth(request);
+    let left = (request.page - 1) * request.limit;
+    for (; first < partitions.length; first++) {
+      const skipped = await skip(partitions[first]!, left);
+      left = skipped.left;
+      if (left === 0) {
+        start = skipped.start;
+        break;
+      }
+    }
+    if (left > 0) return { items: [] };
+  }
+  const read: { item: Record<string, unknown>; from: number }[] = [];
+  for (let i = first; i < partitions.length && read.length <= request.limit; i++) {
+    const items = await readFrom(partitions[i]!, i === first ? start : undefined, request.limit + 1 - read.length);
+    read.push(...items.map((item) => ({ item, from: i })));
+  }
+  const page = read.slice(0, request.limit);
+  const last = page.at(-1);
+  return {
+    items: page.map((r) => r.item),
+    nextCursor: read.length > request.limit && last ? `${last.from}.${encode(keyOf(last.item, partitions[last.from]!))}` : undefined,
+  };
 };
 
 /** Every item of a partition, page by page: for partitions bounded by design and for background walks. */

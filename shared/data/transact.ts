@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
@@ -130,5 +130,19 @@ export const transact = async (writes: Write[], onConditionFailed?: (index: numb
     return 'held';
   }
   await commit(unit ? [...writes, unit.marker] : writes, onConditionFailed);
+  return 'committed';
+};
+
+/**
+ * One write on its own, billed as a standard write (half a transaction's units): a put, update or delete
+ * whose condition makes it safe alone. Its failed condition throws ConditionalCheckFailedException. Inside
+ * an idempotent request it joins the unit of work as a transaction of one, so it commits with the response.
+ */
+export const writeAlone = async (write: Write): Promise<Commit> => {
+  const { Put, Update, Delete } = write.item;
+  if (currentUnit() || !(Put || Update || Delete)) return transact([write]);
+  if (Put) await dynamo().send(new PutCommand(Put));
+  else if (Update) await dynamo().send(new UpdateCommand(Update));
+  else await dynamo().send(new DeleteCommand(Delete!));
   return 'committed';
 };

@@ -3,11 +3,10 @@ import { ConditionalCheckFailedException, TransactionCanceledException } from '@
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import type { Delivery, DeliveryStatus } from '../domain/webhooks/delivery';
-import { bump, readCount, type Counter } from './counters';
-import { queryAll, queryPage, type PageRequest } from './query';
+import { countItems, queryAll, queryChainPage, queryPage, type PageRequest, type Partition } from './query';
 import { retryOnConflict } from './retry';
 import { tenantPk } from './keys';
-import { createItem, putItem, transact, updateItem, type Write, type Commit } from './transact';
+import { createItem, putItem, transact, updateItem, writeAlone, type Commit, type Write } from './transact';
 import type { Tenant } from '../domain/auth/tenant';
 import { K } from './registry/registry';
 
@@ -16,19 +15,22 @@ import { K } from './registry/registry';
  * - delivery by id ............. pk=<tenant>#WHSUB#<sub>  sk=DLV#<deliveryId>
  * - a subscription's deliveries  same pk, newest first (ids are time-ordered)
  * - by status .................. gsi2pk=<tenant>#WHSUB#<sub>#STATUS#<status>  gsi2sk=<deliveryId>
- * - by event type (± status) ... gsi1pk=<tenant>#WHSUB#<sub>#TYPE#<eventType>  gsi1sk=<status>#<deliveryId>
- * - delivery counters ......... pk=<tenant>#WHSUB#<sub>  sk=DLVCOUNT#<shard>
+ * - by event type (± status) ... the status partitions (success, retrying, pending, failed), filtered on eventType
+ * - exact totals ............... a key-only COUNT of the partition the list reads (no counters to write)
  * - an attempt's response body . same pk, sk=DLVBODY#<deliveryId>#<attempt, 4 digits>  (own item: never indexed)
+ * A delivery has one index entry: created with it, moved once per status change.
  */
+const DELIVERY_PREFIX = `${K.DLV}#`;
+
 const base = (tenant: Tenant, subscriptionId: string) => tenantPk(tenant, K.WHSUB, subscriptionId);
 const key = (d: Pick<Delivery, 'workspaceId' | 'subscriptionId' | 'deliveryId'>) => ({
   pk: base(d.workspaceId, d.subscriptionId),
-  sk: `${K.DLV}#${d.deliveryId}`,
+  sk: `${DELIVERY_PREFIX}${d.deliveryId}`,
 });
+const statusPk = (tenant: Tenant, subscriptionId: string, status: DeliveryStatus) => `${base(tenant, subscriptionId)}#${K.STATUS}#${status}`;
 const statusIndex = (d: Pick<Delivery, 'workspaceId' | 'subscriptionId' | 'deliveryId'>, status: DeliveryStatus) => ({
-  gsi2pk: `${base(d.workspaceId, d.subscriptionId)}#${K.STATUS}#${status}`,
+  gsi2pk: statusPk(d.workspaceId, d.subscriptionId, status),
   gsi2sk: d.deliveryId,
-  gsi1sk: `${status}#${d.deliveryId}`,
 });
 
 /** Delivery logs are kept 30 days. */
@@ -44,7 +46,6 @@ const toItem = (d: Delivery) => ({
   ...key(d),
   type: 'WEBHOOK_DELIVERY',
   ...d,
-  gsi1pk: `${base(d.workspaceId, d.subscriptionId)}#${K.TYPE}#${d.eventType}`,
   ...statusIndex(d, d.status),
   ttl: Math.floor(Date.parse(d.createdAt) / 1000) + RETENTION_SECONDS,
 });
@@ -54,37 +55,13 @@ const fromItem = (item: Record<string, unknown>): DeliveryItem => {
   return rest as unknown as DeliveryItem;
 };
 
-/**
- * Exact delivery counts: one counter in the subscription's partition with one total per attribute (all,
- * per status, per event type, per type×status), so a status change is one extra item in its transaction.
- * Concurrent deliveries of a subscription would all update that item, so it is sharded.
- */
-const deliveryCounter = (tenant: Tenant, subscriptionId: string): Counter => ({ pk: base(tenant, subscriptionId), sk: K.DLVCOUNT, shards: 8 });
-const totalName = (filter: DeliveryFilter) =>
-  filter.eventType ? (filter.status ? `ts:${filter.eventType}:${filter.status}` : `t:${filter.eventType}`) : filter.status ? `s:${filter.status}` : 'total';
-
-const statusCounters = (d: Delivery, from: DeliveryStatus | undefined, to: DeliveryStatus): Write[] => {
-  if (from === to) return [];
-  const deltas: [string, number][] = [
-    ...(from
-      ? ([[totalName({ status: from }), -1], [totalName({ status: from, eventType: d.eventType }), -1]] as [string, number][])
-      : ([[totalName({}), 1], [totalName({ eventType: d.eventType }), 1]] as [string, number][])),
-    [totalName({ status: to }), 1],
-    [totalName({ status: to, eventType: d.eventType }), 1],
-  ];
-  return [bump(deliveryCounter(d.workspaceId, d.subscriptionId), Object.fromEntries(deltas))];
-};
-
-const countDeliveries = (tenant: Tenant, subscriptionId: string, filter: DeliveryFilter): Promise<number> =>
-  readCount(deliveryCounter(tenant, subscriptionId), totalName(filter));
-
 const isConditionFailure = (error: unknown) =>
   error instanceof ConditionalCheckFailedException ||
   (error instanceof TransactionCanceledException && !!error.CancellationReasons?.some((r) => r.Code === 'ConditionalCheckFailed'));
 
-/** Concurrent deliveries of one subscription share its counter items, so their transactions collide more than most. */
-const COLLISION_ATTEMPTS = 25;
-const transactWithRetry = (items: Write[]): Promise<Commit> => retryOnConflict(() => transact(items), COLLISION_ATTEMPTS);
+/** One conditional write alone (a standard write); with `extra` items (another item's change), one transaction. */
+const write = (main: Write, extra: Write[]): Promise<Commit> =>
+  extra.length === 0 ? writeAlone(main) : retryOnConflict(() => transact([main, ...extra]));
 
 /** An attempt lease: who holds it (an SQS message or the carrier named in one) and until when (epoch ms). */
 export interface Lease {
@@ -98,13 +75,19 @@ export interface Lease {
  */
 export const createDelivery = async (d: Delivery, lease: Lease, extra: Write[] = []): Promise<boolean> => {
   try {
-    await transactWithRetry([createItem({ ...toItem(d), carrier: lease.carrier, leaseUntil: lease.until }), ...statusCounters(d, undefined, d.status), ...extra]);
+    await write(createItem({ ...toItem(d), carrier: lease.carrier, leaseUntil: lease.until }), extra);
     return true;
   } catch (error) {
     if (isConditionFailure(error)) return false;
     throw error;
   }
 };
+
+/** A delivery's key and parser, for reading it in one BatchGetItem with other items. */
+export const deliveryRead = (ref: Pick<Delivery, 'workspaceId' | 'subscriptionId' | 'deliveryId'>) => ({
+  key: key(ref),
+  parse: (item: Record<string, unknown> | undefined): DeliveryItem | undefined => (item ? fromItem(item) : undefined),
+});
 
 export const getDelivery = async (tenant: Tenant, subscriptionId: string, deliveryId: string): Promise<DeliveryItem | undefined> => {
   const { Item } = await dynamo().send(
@@ -152,27 +135,27 @@ const MUTABLE = [
 ] as const;
 
 /**
- * Writes `after` over `before` if nobody moved it in between (same attemptNumber and status), with the
- * status counters and any `extra` items (e.g. the subscription's failure count) in the same transaction.
+ * Writes `after` over `before` if nobody moved it in between (same attemptNumber and status), with any
+ * `extra` items (e.g. the subscription's failure count) in the same transaction; alone, it is one update.
  * The lease is released, or extended to `leaseUntil` for the carrier's next attempt. False when the
  * delivery had already moved on (a duplicate attempt is dropped).
  */
 export const saveDelivery = async (before: Delivery, after: Delivery, extra: Write[] = [], leaseUntil?: number): Promise<boolean> => {
-  const fields: Record<string, unknown> = { ...Object.fromEntries(MUTABLE.map((k) => [k, after[k]])), ...statusIndex(after, after.status), leaseUntil };
+  // A delivery written before the log counted by query also had a type index entry: the first change drops it.
+  const fields: Record<string, unknown> = {
+    ...Object.fromEntries(MUTABLE.map((k) => [k, after[k]])), ...statusIndex(after, after.status), leaseUntil, gsi1pk: undefined, gsi1sk: undefined,
+  };
   const set = Object.entries(fields).filter(([, v]) => v !== undefined);
   const removed = Object.entries(fields).filter(([, v]) => v === undefined).map(([k]) => k);
   const names = Object.fromEntries(Object.keys(fields).map((k) => [`#${k}`, k]));
   const expression = `SET ${set.map(([k]) => `#${k} = :${k}`).join(', ')}${removed.length ? ` REMOVE ${removed.map((k) => `#${k}`).join(', ')}` : ''}`;
   try {
-    await transactWithRetry([
-      updateItem(key(before), expression, {
-        names,
-        values: { ...Object.fromEntries(set.map(([k, v]) => [`:${k}`, v])), ':n0': before.attemptNumber, ':s0': before.status },
-        condition: '#attemptNumber = :n0 AND #status = :s0',
-      }),
-      ...statusCounters(after, before.status, after.status),
-      ...extra,
-    ]);
+    const update = updateItem(key(before), expression, {
+      names,
+      values: { ...Object.fromEntries(set.map(([k, v]) => [`:${k}`, v])), ':n0': before.attemptNumber, ':s0': before.status },
+      condition: '#attemptNumber = :n0 AND #status = :s0',
+    });
+    await write(update, extra);
     return true;
   } catch (error) {
     if (isConditionFailure(error)) return false;
@@ -185,18 +168,32 @@ export interface DeliveryFilter {
   eventType?: string;
 }
 
+/** The order a list filtered by event type alone shows its statuses in (each newest first). */
+const TYPE_LIST_ORDER: readonly DeliveryStatus[] = ['success', 'retrying', 'pending', 'failed'];
+
+const ofType = (eventType: string) => ({ expression: '#eventType = :eventType', names: { '#eventType': 'eventType' }, values: { ':eventType': eventType } });
+
+const statusPartition = (tenant: Tenant, subscriptionId: string, status: DeliveryStatus, eventType?: string): Partition => ({
+  index: 'gsi2',
+  pk: statusPk(tenant, subscriptionId, status),
+  newestFirst: true,
+  ...(eventType ? { filter: ofType(eventType) } : {}),
+});
+
+/** The partitions a filter lists, in order; its exact total is the sum of their counts. */
+const partitionsOf = (tenant: Tenant, subscriptionId: string, filter: DeliveryFilter): Partition[] => {
+  if (filter.status) return [statusPartition(tenant, subscriptionId, filter.status, filter.eventType)];
+  if (filter.eventType) return TYPE_LIST_ORDER.map((status) => statusPartition(tenant, subscriptionId, status, filter.eventType));
+  return [{ pk: base(tenant, subscriptionId), skPrefix: DELIVERY_PREFIX, newestFirst: true }];
+};
+
 export const listDeliveries = async (tenant: Tenant, subscriptionId: string, filter: DeliveryFilter, page: PageRequest) => {
-  const b = base(tenant, subscriptionId);
-  const partition = filter.eventType
-    ? { index: 'gsi1' as const, pk: `${b}#${K.TYPE}#${filter.eventType}`, skPrefix: filter.status ? `${filter.status}#` : undefined }
-    : filter.status
-      ? { index: 'gsi2' as const, pk: `${b}#${K.STATUS}#${filter.status}` }
-      : { pk: b, skPrefix: `${K.DLV}#` };
-  const [{ items, nextCursor }, total] = await Promise.all([
-    queryPage({ ...partition, newestFirst: true }, page),
-    countDeliveries(tenant, subscriptionId, filter),
+  const partitions = partitionsOf(tenant, subscriptionId, filter);
+  const [{ items, nextCursor }, counts] = await Promise.all([
+    partitions.length === 1 ? queryPage(partitions[0]!, page) : queryChainPage(partitions, page),
+    Promise.all(partitions.map((p) => countItems(p))),
   ]);
-  return { deliveries: items.map(fromItem), total, nextCursor };
+  return { deliveries: items.map(fromItem), total: counts.reduce((a, b) => a + b, 0), nextCursor };
 };
 
 /**
@@ -206,7 +203,7 @@ export const listDeliveries = async (tenant: Tenant, subscriptionId: string, fil
  */
 export async function* failedDeliveriesBefore(tenant: Tenant, subscriptionId: string, until: Date): AsyncGenerator<DeliveryItem> {
   const bound = (Math.floor(until.getTime() / 1000) + 60).toString(16).padStart(8, '0');
-  for await (const item of queryAll({ index: 'gsi2', pk: `${base(tenant, subscriptionId)}#${K.STATUS}#failed`, skBelow: bound })) yield fromItem(item);
+  for await (const item of queryAll({ index: 'gsi2', pk: statusPk(tenant, subscriptionId, 'failed'), skBelow: bound })) yield fromItem(item);
 }
 
 const bodyPrefix = (d: Pick<Delivery, 'deliveryId'>) => `${K.DLVBODY}#${d.deliveryId}#`;
@@ -237,7 +234,7 @@ export const recentStatuses = async (tenant: Tenant, subscriptionId: string, lim
       TableName: config().TABLE_NAME,
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :dlv)',
       ExpressionAttributeNames: { '#s': 'status' },
-      ExpressionAttributeValues: { ':pk': base(tenant, subscriptionId), ':dlv': `${K.DLV}#` },
+      ExpressionAttributeValues: { ':pk': base(tenant, subscriptionId), ':dlv': DELIVERY_PREFIX },
       ProjectionExpression: '#s',
       ScanIndexForward: false,
       Limit: limit,
@@ -249,6 +246,6 @@ export const recentStatuses = async (tenant: Tenant, subscriptionId: string, lim
 /** A subscription's deliveries in one status (pending/retrying are the ones the sweeper and deactivation need). */
 export const deliveriesInStatus = async (tenant: Tenant, subscriptionId: string, status: DeliveryStatus): Promise<DeliveryItem[]> => {
   const out: DeliveryItem[] = [];
-  for await (const item of queryAll({ index: 'gsi2', pk: `${base(tenant, subscriptionId)}#${K.STATUS}#${status}` })) out.push(fromItem(item));
+  for await (const item of queryAll({ index: 'gsi2', pk: statusPk(tenant, subscriptionId, status) })) out.push(fromItem(item));
   return out;
 };

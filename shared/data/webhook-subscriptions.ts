@@ -71,6 +71,12 @@ export const createSubscription = async (tenant: Tenant, input: SubscriptionInpu
   return sub;
 };
 
+/** A subscription's key and parser, for reading it in one BatchGetItem with other items. */
+export const subscriptionRead = (tenant: Tenant, id: string) => ({
+  key: key(tenant, id),
+  parse: (item: Record<string, unknown> | undefined): Subscription | undefined => (item ? fromItem(item) : undefined),
+});
+
 export const getSubscription = async (tenant: Tenant, id: string): Promise<Subscription | undefined> => {
   const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: key(tenant, id), ConsistentRead: true }));
   return Item ? fromItem(Item) : undefined;

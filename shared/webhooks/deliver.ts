@@ -5,10 +5,11 @@ import { addContext } from '../observability/context';
 import { metric } from '../observability/metrics';
 import { afterAttempt, LEASE_MS, stoppedDelivery, type Delivery } from '../domain/webhooks/delivery';
 import { DEACTIVATE_AFTER_FAILURES, validPreviousSecrets, type Subscription } from '../domain/webhooks/subscription';
-import { claimDelivery, deliveriesInStatus, getDelivery, responseBodyWrite, saveDelivery, type DeliveryItem } from '../data/webhook-deliveries';
-import { countSubscriptionFailure, deactivateSubscription, getSubscription, subscriptionUpdate } from '../data/webhook-subscriptions';
-import type { Write } from '../data/transact';
-import { eventPayload } from '../data/outbox';
+import { claimDelivery, deliveriesInStatus, deliveryRead, getDelivery, responseBodyWrite, saveDelivery, type DeliveryItem } from '../data/webhook-deliveries';
+import { countSubscriptionFailure, deactivateSubscription, getSubscription, subscriptionRead, subscriptionUpdate } from '../data/webhook-subscriptions';
+import { batchGetEach } from '../data/batch-get';
+import { writeAlone, type Write } from '../data/transact';
+import { eventPayload, eventPayloadRead } from '../data/outbox';
 import { parkInDlq, type DeliveryMessage } from './queue';
 import { postWebhook } from '../outbound/https';
 import { deliveryHeaders } from '../domain/webhooks/sign';
@@ -40,6 +41,14 @@ const maybeDeactivate = async (sub: Subscription, now: Date): Promise<void> => {
   }
 };
 
+/**
+ * Adds a recorded attempt to its day's analytics: one ADD after the conditional write that recorded it, so a
+ * duplicate message (whose record fails) never counts it twice; a crash between the two loses its tally.
+ */
+const tallyAttempt = async (tenant: Delivery['workspaceId'], status: string, latency: number, at: Date): Promise<void> => {
+  for (const w of await attemptWrites(tenant, status, latency, at)) await writeAlone(w);
+};
+
 /** Makes one attempt of a claimed delivery and records it; returns the delivery as saved, or undefined if it moved on. */
 const attempt = async (d: DeliveryItem, sub: Subscription, payload: string): Promise<Delivery | undefined> => {
   const startedAt = new Date();
@@ -69,8 +78,7 @@ const attempt = async (d: DeliveryItem, sub: Subscription, payload: string): Pro
     failureCounted: d.failureCounted || result.countFailure,
     updatedAt: now.toISOString(),
   };
-  const extra: Write[] = await attemptWrites(d.workspaceId, after.status, latency, now);
-  if (responseBody?.length) extra.push(responseBodyWrite(d, attemptNumber, responseBody));
+  const extra: Write[] = [];
   if (result.resetFailures && sub.consecutiveFailures > 0) extra.push(subscriptionUpdate(sub, { consecutiveFailures: 0 }));
   if (result.countFailure) extra.push(countSubscriptionFailure(sub));
   if (result.gone) {
@@ -79,7 +87,10 @@ const attempt = async (d: DeliveryItem, sub: Subscription, payload: string): Pro
   }
   // A retry keeps the lease for the same carrier until its next attempt is over, so that attempt needs no claim.
   const leaseUntil = after.nextRetryAt && after.status === 'retrying' ? Date.parse(after.nextRetryAt) + LEASE_MS : undefined;
+  // The body goes first under its attempt's number: a crash before the record leaves it to be overwritten by the attempt made again.
+  if (responseBody?.length) await writeAlone(responseBodyWrite(d, attemptNumber, responseBody));
   if (!(await saveDelivery(d, after, extra, leaseUntil))) return undefined;
+  await tallyAttempt(d.workspaceId, after.status, latency, now);
   log.info('webhook delivery attempt', { subscriptionId: sub._id, status: after.status, httpStatus: after.httpStatus, latencyMs: latency, failureReason: after.failureReason });
   metric.deliveryAttempt(after.status, attemptNumber, latency);
   if (result.gone) await stopPendingDeliveries(sub, now);
@@ -113,15 +124,34 @@ const holds = (d: DeliveryItem, carrier: string, now: number): boolean =>
   (d.leaseUntil ?? 0) >= now + ATTEMPT_MS &&
   Date.parse(d.nextRetryAt ?? d.createdAt) <= now + EARLY_MS;
 
-/** The delivery with its lease for `carrier`: the one it holds, else a fresh claim; undefined when neither. */
-const take = async (m: DeliveryMessage, carrier: string): Promise<DeliveryItem | undefined> => {
-  const held = m.carrier === carrier ? await getDelivery(m.workspaceId, m.subscriptionId, m.deliveryId) : undefined;
-  if (held && holds(held, carrier, Date.now())) return held;
-  return claimDelivery(m, carrier, Date.now(), Date.now() + EARLY_MS, LEASE_MS);
+/** What an attempt needs besides the delivery: its subscription as it is now, and the event's stored body. */
+type AttemptInputs = readonly [Subscription | undefined, string | undefined];
+const attemptInputs = (m: DeliveryMessage, eventId: string): Promise<AttemptInputs> =>
+  Promise.all([getSubscription(m.workspaceId, m.subscriptionId), eventPayload(eventId)]);
+
+/** The delivery, its subscription and its event's body in one consistent BatchGetItem: one round trip. */
+const readTogether = async (m: DeliveryMessage, eventId: string): Promise<{ d?: DeliveryItem; inputs: AttemptInputs }> => {
+  const [delivery, subscription, body] = [deliveryRead(m), subscriptionRead(m.workspaceId, m.subscriptionId), eventPayloadRead(eventId)];
+  const [d, sub, payload] = await batchGetEach([delivery.key, subscription.key, body.key]);
+  return { d: delivery.parse(d), inputs: [subscription.parse(sub), body.parse(payload)] };
 };
 
-/** What an attempt needs besides the delivery: its subscription as it is now, and the event's stored body. */
-const attemptInputs = (m: DeliveryMessage, eventId: string) => Promise.all([getSubscription(m.workspaceId, m.subscriptionId), eventPayload(eventId)]);
+/**
+ * The delivery with its lease for `carrier` (the one it holds, else a fresh claim; none when neither), and
+ * what its attempt needs when that was read with it. A message names its event, so the subscription and the
+ * body are read beside the delivery: in one BatchGetItem when the message holds the lease, else beside the claim.
+ */
+const take = async (m: DeliveryMessage, carrier: string): Promise<{ d?: DeliveryItem; inputs?: Promise<AttemptInputs> }> => {
+  if (m.eventId === undefined) return { d: await claimDelivery(m, carrier, Date.now(), Date.now() + EARLY_MS, LEASE_MS) };
+  if (m.carrier === carrier) {
+    const held = await readTogether(m, m.eventId);
+    if (held.d && holds(held.d, carrier, Date.now())) return { d: held.d, inputs: held.d.eventId === m.eventId ? Promise.resolve(held.inputs) : undefined };
+  }
+  const early = attemptInputs(m, m.eventId);
+  early.catch(() => undefined);
+  const d = await claimDelivery(m, carrier, Date.now(), Date.now() + EARLY_MS, LEASE_MS);
+  return { d, inputs: d?.eventId === m.eventId ? early : undefined };
+};
 
 /**
  * Handles one delivery message. Idempotent: a duplicate or stale message never makes a second attempt,
@@ -130,16 +160,12 @@ const attemptInputs = (m: DeliveryMessage, eventId: string) => Promise.all([getS
  */
 export const handleDeliveryMessage = async (m: DeliveryMessage, messageId: string): Promise<Verdict> => {
   const carrier = m.carrier ?? messageId;
-  // A message that names its event has the subscription and the body read beside the lease: one round trip, not two.
-  const early = m.eventId === undefined ? undefined : attemptInputs(m, m.eventId);
-  early?.catch(() => undefined);
-  let d = await take(m, carrier);
-  const inputs = d && d.eventId === m.eventId ? early : undefined;
+  let { d, inputs } = await take(m, carrier);
   if (!d) {
     const verdict = await unclaimed(m, carrier, Date.now());
     if (verdict.ack || verdict.delayMs > MAX_ALIGN_MS) return verdict;
     await new Promise((r) => setTimeout(r, Math.max(0, verdict.delayMs)));
-    d = await take(m, carrier);
+    ({ d, inputs } = await take(m, carrier));
     if (!d) return unclaimed(m, carrier, Date.now());
   }
   addContext({ eventId: d.eventId, eventType: d.eventType });

@@ -20,21 +20,18 @@ export const subscription = entity({
 
 export const delivery = entity({
   name: 'Webhook delivery',
-  about: 'A delivery of one event to one subscription, its counters and its attempts\' response bodies.',
-  prefixes: ['DLV', 'DLVBODY', 'DLVCOUNT', 'STATUS', 'TYPE'],
+  about: 'A delivery of one event to one subscription and its attempts\' response bodies; its one index entry names its status.',
+  prefixes: ['DLV', 'DLVBODY', 'STATUS'],
   keys: {
     pk: '<tenant>#WHSUB#<subscription id>',
-    sk: 'DLV#<delivery id> | DLVCOUNT#<shard> | DLVBODY#<delivery id>#<attempt, 4 digits>',
-    gsi1pk: '<tenant>#WHSUB#<subscription id>#TYPE#<event type>',
-    gsi1sk: '<status>#<delivery id>',
+    sk: 'DLV#<delivery id> | DLVBODY#<delivery id>#<attempt, 4 digits>',
     gsi2pk: '<tenant>#WHSUB#<subscription id>#STATUS#<status>',
     gsi2sk: '<delivery id>',
   },
   patterns: [
-    { read: 'delivery by id; the log', by: 'pk=<tenant>#WHSUB#<sub> sk begins_with DLV#' },
-    { read: 'deliveries by status', by: 'gsi2pk=<tenant>#WHSUB#<sub>#STATUS#<status>', index: 'gsi2' },
-    { read: 'deliveries by event type (± status)', by: 'gsi1pk=<tenant>#WHSUB#<sub>#TYPE#<event type> gsi1sk begins_with <status>#', index: 'gsi1' },
+    { read: 'delivery by id; the log; its exact total (a key-only COUNT)', by: 'pk=<tenant>#WHSUB#<sub> sk begins_with DLV#' },
+    { read: 'deliveries by status, and its exact total', by: 'gsi2pk=<tenant>#WHSUB#<sub>#STATUS#<status>', index: 'gsi2' },
+    { read: 'deliveries by event type (± status): the status partitions in turn, filtered on eventType', by: 'gsi2pk=<tenant>#WHSUB#<sub>#STATUS#<status>', index: 'gsi2' },
     { read: 'response bodies of a delivery', by: 'pk=<tenant>#WHSUB#<sub> sk begins_with DLVBODY#<delivery id>#' },
-    { read: 'delivery counters', by: 'pk=<tenant>#WHSUB#<sub> sk begins_with DLVCOUNT#' },
   ],
 });
