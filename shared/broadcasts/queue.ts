@@ -2,20 +2,22 @@ import { z } from 'zod';
 import { sendMessages, tenantField, type Queue } from '../queues';
 
 /**
- * `recipient`: send the broadcast to one customer, through its channel (which a sending broadcast keeps;
- * absent from messages enqueued before it was carried, then read from the broadcast).
+ * `recipient`: send the broadcast to some of its customers, through its channel (which a sending broadcast
+ * keeps; absent from messages enqueued before it was carried, then read from the broadcast). A message
+ * names up to `RECIPIENTS_PER_MESSAGE` customers in `customerIds`; one enqueued before recipients were
+ * batched names its one customer in `customerId`.
  */
-const recipientMessage = z.object({
-  kind: z.literal('recipient'),
-  workspaceId: tenantField,
-  broadcastId: z.string(),
-  channelId: z.string().optional(),
-  customerId: z.string(),
-});
+const recipient = { kind: z.literal('recipient'), workspaceId: tenantField, broadcastId: z.string(), channelId: z.string().optional() };
+const recipientMessage = z.union([z.object({ ...recipient, customerIds: z.array(z.string()).min(1) }), z.object({ ...recipient, customerId: z.string() })]);
 export type RecipientMessage = z.infer<typeof recipientMessage>;
 
-/** `start`: begin (or resume) a broadcast's fan-out; `recipient`: send it to one customer. The truth is in the table. */
-const broadcastMessage = z.discriminatedUnion('kind', [z.object({ kind: z.literal('start'), workspaceId: tenantField, broadcastId: z.string() }), recipientMessage]);
+/** Customers per `recipient` message: a batch of 10 messages then reaches up to 100 recipients. */
+export const RECIPIENTS_PER_MESSAGE = 10;
+
+export const customersOf = (m: RecipientMessage): string[] => ('customerIds' in m ? m.customerIds : [m.customerId]);
+
+/** `start`: begin (or resume) a broadcast's fan-out; `recipient`: send it to some customers. The truth is in the table. */
+const broadcastMessage = z.union([z.object({ kind: z.literal('start'), workspaceId: tenantField, broadcastId: z.string() }), recipientMessage]);
 export type BroadcastMessage = z.infer<typeof broadcastMessage>;
 
 export const broadcastQueue: Queue<BroadcastMessage> = { env: 'BROADCAST_QUEUE_URL', name: 'broadcast', message: broadcastMessage };

@@ -13,12 +13,23 @@ import { sendOutcome } from '../channels/outcome';
 import { channelWithSecrets, openChannel } from '../channels/secrets';
 import { providers } from '../channels/providers';
 import { audienceOf } from './audience';
-import { enqueueBroadcast, type BroadcastMessage, type RecipientMessage } from './queue';
+import { customersOf, enqueueBroadcast, RECIPIENTS_PER_MESSAGE, type BroadcastMessage, type RecipientMessage } from './queue';
 import { sentStats } from '../domain/broadcasts/receipts';
 
 /** Longer than the worker's timeout, shorter than the queue's visibility timeout (see wiring). */
 export const RECIPIENT_LEASE_MS = 20_000;
 const FAN_OUT_CHUNK = 100;
+/**
+ * Recipients sent to together: their read (recipients and customers, with the broadcast and the channel)
+ * is one BatchGetItem of at most 100 keys, and their claims (with the broadcast's check) one transaction.
+ */
+const SEND_CHUNK = 49;
+
+/** `items` in as few runs of at most `max` as can be, of sizes that differ by one at most. */
+const evenRuns = <T>(items: readonly T[], max: number): T[][] => {
+  const size = Math.ceil(items.length / Math.ceil(items.length / max));
+  return Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
+};
 
 /**
  * Ends a sending broadcast once every recipient has an outcome (conditional: one worker does it). A
@@ -45,7 +56,10 @@ const fanOut = async (tenant: Tenant, b: Broadcast): Promise<void> => {
     });
     await addRecipients(tenant, b._id, recipients, new Date());
     // A recipient this fan-out met already (a rerun) is enqueued again: its claim keeps it from a second send.
-    await enqueueBroadcast(recipients.filter((r) => !r.skip).map(({ customerId }) => ({ kind: 'recipient', workspaceId: tenant, broadcastId: b._id, channelId: b.channelId, customerId })));
+    const queued = recipients.filter((r) => !r.skip).map((r) => r.customerId);
+    await enqueueBroadcast(
+      evenRuns(queued, RECIPIENTS_PER_MESSAGE).map((customerIds) => ({ kind: 'recipient', workspaceId: tenant, broadcastId: b._id, channelId: b.channelId, customerIds })),
+    );
     chunk = [];
   };
   for await (const id of audienceOf(tenant, b.audience)) {
@@ -76,12 +90,18 @@ const start = async (tenant: Tenant, id: string): Promise<Verdict> => {
 
 const settled = (to: 'failed' | 'skipped' | 'cancelled', reason: string, lease?: number): Settle => ({ from: ['queued', 'sending'], to, reason, stats: { [to]: 1 }, lease });
 
+interface Sent {
+  verdicts: Map<string, Verdict>;
+  /** Some recipient was settled, and whether the broadcast read then had been fanned out. */
+  settled?: { fannedOut: boolean };
+}
+
 /**
- * `recipient` messages of one broadcast, handled together: their recipients read at once, as many send
- * slots taken as the account's rate allows, the sends claimed in one transaction, each provider called,
- * and the outcomes recorded under those claims many to a transaction. Returns each customer's verdict.
+ * Some of one broadcast's recipients, sent to together: their recipients read at once, as many send slots
+ * taken as the account's rate allows, the sends claimed in one transaction, each provider called, and the
+ * outcomes recorded under those claims many to a transaction. Returns each customer's verdict.
  */
-const sendToRecipients = async (tenant: Tenant, broadcastId: string, channelId: string | undefined, customerIds: string[]): Promise<Map<string, Verdict>> => {
+const sendToRecipients = async (tenant: Tenant, broadcastId: string, channelId: string | undefined, customerIds: string[]): Promise<Sent> => {
   const verdicts = new Map<string, Verdict>(customerIds.map((id) => [id, ACK]));
   // The broadcast, the recipients, the customers and the channel (named by the message, else read once the broadcast names it), in one read.
   const n = customerIds.length;
@@ -102,21 +122,20 @@ const sendToRecipients = async (tenant: Tenant, broadcastId: string, channelId: 
     else if (r.notBefore !== undefined && r.notBefore > now) verdicts.set(id, later(r.notBefore - now));
     else due.push([id, r]);
   });
-  if (due.length === 0 || !broadcastItem) return verdicts;
+  if (due.length === 0 || !broadcastItem) return { verdicts };
   const stored = stateOf(broadcastItem);
   const fannedOut = stored.broadcast.status === 'sending' && stored.fannedOut;
   const settles: { customerId: string; settle: Settle }[] = [];
-  const finish = async () => {
+  const finish = async (): Promise<Sent> => {
     await settleRecipients(tenant, broadcastId, settles, new Date());
-    await maybeComplete(tenant, broadcastId, fannedOut);
-    return verdicts;
+    return { verdicts, settled: { fannedOut } };
   };
   const settleAll = (settle: Settle) => {
     for (const [customerId] of due) settles.push({ customerId, settle });
     return finish();
   };
   if (stored.broadcast.status === 'cancelled') return settleAll(settled('cancelled', 'broadcast_cancelled'));
-  if (stored.broadcast.status !== 'sending') return verdicts;
+  if (stored.broadcast.status !== 'sending') return { verdicts };
   const channel =
     channelId === stored.broadcast.channelId
       ? channelItem && (await openChannel(tenant, channelItem))
@@ -176,12 +195,24 @@ const sendToRecipients = async (tenant: Tenant, broadcastId: string, channelId: 
 /** Handles one batch's messages: each `start` on its own, the `recipient` ones of a broadcast together. */
 export const broadcastGroup = (m: BroadcastMessage, messageId: string): string => (m.kind === 'start' ? messageId : `${m.workspaceId}#${m.broadcastId}`);
 
+/** A message's verdict from its customers': done when all are, else back when the soonest of the others is due. */
+const verdictOf = (customers: Verdict[]): Verdict => {
+  const waits = customers.flatMap((v) => (v.ack ? [] : [v.delayMs]));
+  return waits.length === 0 ? ACK : later(Math.min(...waits));
+};
+
 export const handleBroadcastMessages = async (messages: BroadcastMessage[]): Promise<Verdict[]> => {
   const [first] = messages;
   if (first!.kind === 'start') return [await start(first!.workspaceId, first!.broadcastId)];
+  const { workspaceId: ws, broadcastId } = first!;
   const recipients = messages as RecipientMessage[];
-  const verdicts = await sendToRecipients(first!.workspaceId, first!.broadcastId, recipients[0]!.channelId, [...new Set(recipients.map((m) => m.customerId))]);
-  return recipients.map((m) => verdicts.get(m.customerId)!);
+  const chunks = await Promise.all(
+    evenRuns([...new Set(recipients.flatMap(customersOf))], SEND_CHUNK).map((ids) => sendToRecipients(ws, broadcastId, recipients[0]!.channelId, ids)),
+  );
+  const settled = chunks.flatMap((c) => (c.settled ? [c.settled] : []));
+  if (settled.length > 0) await maybeComplete(ws, broadcastId, settled.some((s) => s.fannedOut));
+  const verdicts = new Map(chunks.flatMap((c) => [...c.verdicts]));
+  return recipients.map((m) => verdictOf(customersOf(m).map((id) => verdicts.get(id)!)));
 };
 
 /** One message on its own (as a batch of one). */

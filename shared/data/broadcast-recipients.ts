@@ -79,19 +79,22 @@ interface Part {
 }
 
 /**
- * Commits `parts` a transaction at a time, each with one bump of their summed stats; when a condition of
- * one part fails (`NotHeld`, `Exists`), that transaction's parts are committed one by one instead, so each
- * applies or not on its own. A transaction that lost a race with another writer is simply run again.
+ * Commits `parts` in transactions run side by side, each with one bump of their summed stats; when a
+ * condition of one part fails (`NotHeld`, `Exists`), that transaction's parts are committed one by one
+ * instead, so each applies or not on its own. A transaction that lost a race with another writer is simply
+ * run again.
  */
 const commitEach = async (tenant: Tenant, broadcastId: string, parts: Part[]): Promise<void> => {
-  for (const run of transactionsOf(parts)) {
-    try {
-      await retryOnConflict(() => commit([...run.flatMap((p) => p.writes), bumpStats(tenant, broadcastId, sumStats(run.map((p) => p.stats)))]));
-    } catch (error) {
-      if (!(error instanceof NotHeld || error instanceof Exists)) throw error;
-      for (const part of run) await part.alone();
-    }
-  }
+  await Promise.all(
+    transactionsOf(parts).map(async (run) => {
+      try {
+        await retryOnConflict(() => commit([...run.flatMap((p) => p.writes), bumpStats(tenant, broadcastId, sumStats(run.map((p) => p.stats)))]));
+      } catch (error) {
+        if (!(error instanceof NotHeld || error instanceof Exists)) throw error;
+        for (const part of run) await part.alone();
+      }
+    }),
+  );
 };
 
 export interface NewRecipient {

@@ -11,12 +11,22 @@ export const conversationChannelOf = (type: ChannelType): 'api' | 'email' => (ty
 export const ACCOUNT_STATUSES = ['connected', 'disconnected', 'error'] as const;
 export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
 
-/** Sends per second per account when the account does not say (broadcast fan-out is throttled to it). */
-export const DEFAULT_RATE_PER_SECOND = 20;
+/**
+ * Sends per second per account when the account does not say (broadcast sends are throttled to it): what
+ * the far end can take. An `api` URL is the customer's own server and an `email` host an SMTP relay, both
+ * commonly limited to tens of messages a second; the sandbox sends nowhere, so it runs at provider speed.
+ * See docs/guide/channels.md.
+ */
+export const DEFAULT_RATE_PER_SECOND: Record<ChannelType, number> = { api: 20, email: 20, sandbox: 500 };
 export const MAX_RATE_PER_SECOND = 1000;
 
 const Name = z.string().trim().min(1).max(100);
-const Rate = z.number().int().min(1).max(MAX_RATE_PER_SECOND);
+const Rate = z
+  .number()
+  .int()
+  .min(1)
+  .max(MAX_RATE_PER_SECOND)
+  .describe(`Broadcast sends per second through the account; when not given at creation, by type: ${CHANNEL_TYPES.map((t) => `${t} ${DEFAULT_RATE_PER_SECOND[t]}`).join(', ')}`);
 const Secret = z.string().min(16).max(256);
 
 export const ApiConfig = z.strictObject({ url: z.url({ protocol: /^https$/ }).max(2048) });
@@ -100,7 +110,7 @@ export const newAccount = (_id: string, input: CreateChannel, now: Date): { acco
       name: input.name,
       status: 'connected',
       config: input.config,
-      ratePerSecond: input.ratePerSecond ?? DEFAULT_RATE_PER_SECOND,
+      ratePerSecond: input.ratePerSecond ?? DEFAULT_RATE_PER_SECOND[input.type],
       secretNames: secretNamesOf(secrets),
       lastError: null,
       createdAt: at,
