@@ -30,12 +30,16 @@ module.exports = {
       severity: 'error',
       comment: 'shared/domain is pure: only the domain itself, shared/ids, zod and croner (no AWS SDK, no config, no http, no data).',
       from: { path: '^shared/domain/' },
-      to: { dependencyTypesNot: ['core'], pathNot: ['^shared/domain/', '^shared/ids\\.ts$', '(^|/)node_modules/zod/', '(^|/)node_modules/croner/'] },
+      to: {
+        dependencyTypesNot: ['core'],
+        pathNot: ['^shared/domain/', '^shared/ids\\.ts$', '(^|/)node_modules/zod/', '(^|/)node_modules/croner/'],
+      },
     },
     {
       name: 'views-are-schemas',
       severity: 'error',
-      comment: 'A resource view describes a domain entity: it reads only the domain, shared/ids and zod, so routes and events can both use it.',
+      comment:
+        'A resource view describes a domain entity: it reads only the domain, shared/ids and zod, so routes and events can both use it.',
       from: { path: '^shared/views/' },
       to: { pathNot: ['^shared/(views|domain)/', '^shared/ids\\.ts$', '(^|/)node_modules/zod/'] },
     },
@@ -100,7 +104,8 @@ module.exports = {
     {
       name: 'no-folder-cycles',
       severity: 'error',
-      comment: 'Folders that import each other (directly or round a loop) are one layer in two places: move what both need down into one of them.',
+      comment:
+        'Folders that import each other (directly or round a loop) are one layer in two places: move what both need down into one of them.',
       scope: 'folder',
       from: {},
       to: { circular: true },

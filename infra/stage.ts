@@ -64,7 +64,8 @@ export const stageFrom = (node: Node): Stage => {
   if (Boolean(domainName) !== Boolean(certificateArn)) throw new Error('context domainName and certificateArn go together');
   const cors = text(node, 'corsOrigins');
   const edgeFlag = text(node, 'edge');
-  if (edgeFlag !== undefined && edgeFlag !== 'true' && edgeFlag !== 'false') throw new Error(`context edge must be true or false, got "${edgeFlag}"`);
+  if (edgeFlag !== undefined && edgeFlag !== 'true' && edgeFlag !== 'false')
+    throw new Error(`context edge must be true or false, got "${edgeFlag}"`);
   const edge = edgeFlag === undefined ? STAGES[name].edge : edgeFlag === 'true';
   if (edge && !domainName) {
     throw new Error(
@@ -76,7 +77,10 @@ export const stageFrom = (node: Node): Stage => {
     ...STAGES[name],
     alarmEmail: text(node, 'alarmEmail'),
     domain: domainName && certificateArn ? { name: domainName, certificateArn } : undefined,
-    corsOrigins: cors?.split(',').map((o) => o.trim()).filter(Boolean),
+    corsOrigins: cors
+      ?.split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
     edge,
   };
 };

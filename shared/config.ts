@@ -1,6 +1,9 @@
 import * as z from 'zod';
 
-const flag = z.enum(['true', 'false']).default('false').transform((v) => v === 'true');
+const flag = z
+  .enum(['true', 'false'])
+  .default('false')
+  .transform((v) => v === 'true');
 
 const Env = z.object({
   STAGE: z.string().default('local'),
@@ -46,7 +49,8 @@ export const deployed = (env: NodeJS.ProcessEnv = process.env): boolean => Boole
  * local runtime on every function (its KMS stand-in holds each call to the function's grants). There is no
  * fallback: a function that seals or opens secrets without it fails at cold start.
  */
-const MISSING_KEY = 'CHANNEL_SECRETS_KEY_ID is not set: this function seals or opens channel secrets, but its wiring access grants it no channel-secrets key';
+const MISSING_KEY =
+  'CHANNEL_SECRETS_KEY_ID is not set: this function seals or opens channel secrets, but its wiring access grants it no channel-secrets key';
 const SecretsEnv = z.object({
   CHANNEL_SECRETS_KEY_ID: z.string({ error: MISSING_KEY }).min(1, MISSING_KEY),
 });

@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 
 /** 24 lowercase hex chars: 4 bytes of epoch seconds, then 8 random bytes, so ids sort by creation time. */
 export const objectId = (now: number = Date.now()): string =>
-  Math.floor(now / 1000).toString(16).padStart(8, '0') + randomBytes(8).toString('hex');
+  Math.floor(now / 1000)
+    .toString(16)
+    .padStart(8, '0') + randomBytes(8).toString('hex');
 
 export const OBJECT_ID = /^[0-9a-f]{24}$/;
 

@@ -3,7 +3,7 @@ import { config } from './config';
 import { currentContext } from './observability/context';
 import { swappable } from './observability/swappable';
 
-export type Level = 'debug' | 'info' | 'warn' | 'error';
+type Level = 'debug' | 'info' | 'warn' | 'error';
 export type Threshold = Level | 'silent';
 const order: Record<Threshold, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 99 };
 
@@ -29,7 +29,8 @@ let powertools: Logger | undefined;
 export const useLogSink = sinks.use;
 
 /** On AWS: Powertools' JSON lines (service, X-Ray trace id) on stdout, which Lambda sends to CloudWatch Logs. */
-const lambdaLogger = (): Logger => (powertools ??= new Logger({ serviceName: 'parley', logLevel: config().LOG_LEVEL.toUpperCase() as 'INFO' }));
+const lambdaLogger = (): Logger =>
+  (powertools ??= new Logger({ serviceName: 'parley', logLevel: config().LOG_LEVEL.toUpperCase() as 'INFO' }));
 
 const serialise = (value: unknown): unknown =>
   value instanceof Error ? { name: value.name, message: value.message, stack: value.stack } : value;
@@ -39,7 +40,14 @@ const write = (level: Level, message: string, fields: Record<string, unknown> = 
   const threshold = sink ? sink.level : config().LOG_LEVEL;
   if (order[level] < order[threshold]) return;
   const own = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, serialise(v)]));
-  if (sink) sink.write({ level: level.toUpperCase() as Uppercase<Level>, message, timestamp: new Date().toISOString(), ...currentContext(), ...own });
+  if (sink)
+    sink.write({
+      level: level.toUpperCase() as Uppercase<Level>,
+      message,
+      timestamp: new Date().toISOString(),
+      ...currentContext(),
+      ...own,
+    });
   else lambdaLogger()[level](message, { ...currentContext(), ...own });
 };
 

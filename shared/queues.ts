@@ -56,7 +56,8 @@ export const sendMessages = async <M>(queue: Queue<M>, bodies: readonly M[], del
           Entries: chunk.map((body, j) => ({ Id: String(j), MessageBody: JSON.stringify(body), DelaySeconds })),
         }),
       );
-      if (Failed.length > 0) throw new Error(`failed to enqueue ${Failed.length} messages on ${queue.env}: ${Failed[0]!.Message ?? Failed[0]!.Code}`);
+      if (Failed.length > 0)
+        throw new Error(`failed to enqueue ${Failed.length} messages on ${queue.env}: ${Failed[0]!.Message ?? Failed[0]!.Code}`);
     }),
   );
 };
@@ -127,8 +128,13 @@ export const groupedConsumer = <M>(
       [...groups.values()].map(({ records, messages }) =>
         inRecordContext(records[0]!, describe(messages[0]!), async () => {
           try {
-            const verdicts = await handle(messages, records.map((r) => r.messageId));
-            await Promise.all(records.map((record, i) => (verdicts[i]?.ack === false ? defer(queue, record, verdicts[i].delayMs) : undefined)));
+            const verdicts = await handle(
+              messages,
+              records.map((r) => r.messageId),
+            );
+            await Promise.all(
+              records.map((record, i) => (verdicts[i]?.ack === false ? defer(queue, record, verdicts[i].delayMs) : undefined)),
+            );
             return records.filter((_, i) => verdicts[i]?.ack !== true);
           } catch (error) {
             log.error(`${queue.name} message failed`, { error });
@@ -146,4 +152,9 @@ export const consumer = <M>(
   handle: (message: M, messageId: string) => Promise<Verdict>,
   describe: (message: M) => LogContext,
 ): ((event: SQSEvent, context?: Context) => Promise<SQSBatchResponse>) =>
-  groupedConsumer(queue, (_m, messageId) => messageId, ([message], [messageId]) => Promise.all([handle(message!, messageId!)]), describe);
+  groupedConsumer(
+    queue,
+    (_m, messageId) => messageId,
+    ([message], [messageId]) => Promise.all([handle(message!, messageId!)]),
+    describe,
+  );

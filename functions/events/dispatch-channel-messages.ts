@@ -13,5 +13,10 @@ export const handler = outboxHandler(async ({ envelope }) => {
   if (envelope.eventType !== 'inbox.message.sent') return;
   const { message, conversation } = envelope.data as { message: Message; conversation: Conversation };
   if (!conversation.channelId) return;
-  await enqueueOutgoing({ workspaceId: envelopeTenant(envelope), _id: message._id, conversationId: message.conversationId, createdAt: message.createdAt });
+  await enqueueOutgoing({
+    workspaceId: envelopeTenant(envelope),
+    _id: message._id,
+    conversationId: message.conversationId,
+    createdAt: message.createdAt,
+  });
 });

@@ -8,6 +8,10 @@ const GRACE_MS = 60_000;
 /** Every minute: unassigns the open conversations of members whose removal did not finish (see member-removal.ts). */
 export const handler = scheduled(async (): Promise<{ finished: number }> => {
   const now = new Date();
-  const finished = await drainDue('member removal', (limit) => pendingRemovals(new Date(now.getTime() - GRACE_MS), limit), ({ tenant, id }) => resumeRemoval(tenant, id, now));
+  const finished = await drainDue(
+    'member removal',
+    (limit) => pendingRemovals(new Date(now.getTime() - GRACE_MS), limit),
+    ({ tenant, id }) => resumeRemoval(tenant, id, now),
+  );
   return { finished };
 });

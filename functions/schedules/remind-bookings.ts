@@ -8,6 +8,10 @@ import { scheduled } from '../../shared/observability/invocation';
  */
 export const handler = scheduled(async (): Promise<{ reminded: number }> => {
   const now = new Date();
-  const reminded = await drainDue('booking reminder', (limit) => dueBookingReminders(now, limit), ({ tenant, id }) => sendDueReminders(tenant, id, now));
+  const reminded = await drainDue(
+    'booking reminder',
+    (limit) => dueBookingReminders(now, limit),
+    ({ tenant, id }) => sendDueReminders(tenant, id, now),
+  );
   return { reminded };
 });

@@ -9,6 +9,10 @@ import { scheduled } from '../../shared/observability/invocation';
  */
 export const handler = scheduled(async (): Promise<{ reminded: number }> => {
   const now = new Date();
-  const reminded = await drainDue('task reminder', (limit) => dueReminders(now, limit), ({ tenant, id }) => remindDue(tenant, id, now));
+  const reminded = await drainDue(
+    'task reminder',
+    (limit) => dueReminders(now, limit),
+    ({ tenant, id }) => remindDue(tenant, id, now),
+  );
   return { reminded };
 });

@@ -16,8 +16,10 @@ export const handler = scheduled(async (): Promise<{ woken: number }> => {
     const change = wake(c, now);
     return change && { change };
   };
-  const woken = await drainDue('wake snoozed', (limit) => dueSnoozed(now, limit), async ({ tenant, id }) =>
-    (await mutateConversation(tenant, id, decide, now)).status === 'open',
+  const woken = await drainDue(
+    'wake snoozed',
+    (limit) => dueSnoozed(now, limit),
+    async ({ tenant, id }) => (await mutateConversation(tenant, id, decide, now)).status === 'open',
   );
   return { woken };
 });

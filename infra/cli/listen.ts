@@ -35,7 +35,10 @@ const readBody = (req: NodeJS.ReadableStream) =>
 /** The delivery's own headers, passed on to `--forward-to` so that the application can verify it too. */
 const forwardedHeaders = (headers: IncomingHttpHeaders) =>
   Object.fromEntries(
-    Object.entries(headers).filter((e): e is [string, string] => typeof e[1] === 'string' && (/^(x-)?webhook-/.test(e[0]) || e[0] === 'content-type' || e[0] === 'user-agent')),
+    Object.entries(headers).filter(
+      (e): e is [string, string] =>
+        typeof e[1] === 'string' && (/^(x-)?webhook-/.test(e[0]) || e[0] === 'content-type' || e[0] === 'user-agent'),
+    ),
   );
 
 /**
@@ -45,7 +48,12 @@ const forwardedHeaders = (headers: IncomingHttpHeaders) =>
  */
 export const listen = async (session: Session, opts: ListenOptions): Promise<void> => {
   const { api, runtime } = session;
-  const events = opts.events ? opts.events.split(',').map((e) => e.trim()).filter(Boolean) : ['*'];
+  const events = opts.events
+    ? opts.events
+        .split(',')
+        .map((e) => e.trim())
+        .filter(Boolean)
+    : ['*'];
   const say = (line: string) => process.stderr.write(`${line}\n`);
   const print = (line: string) => process.stdout.write(`${line}\n`);
   let secret = '';
@@ -64,10 +72,13 @@ export const listen = async (session: Session, opts: ListenOptions): Promise<voi
     if (opts.forwardTo) {
       const post = () => fetch(opts.forwardTo!, { method: 'POST', headers: forwardedHeaders(req.headers), body });
       // Once more on a network error, as when the app closes a kept-alive connection just as it is reused.
-      const forwarded = await post().catch(post).then(
-        (r) => `${r.status}`,
-        (error: unknown) => `failed (${error instanceof Error ? (error.cause as Error | undefined)?.message ?? error.message : String(error)})`,
-      );
+      const forwarded = await post()
+        .catch(post)
+        .then(
+          (r) => `${r.status}`,
+          (error: unknown) =>
+            `failed (${error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error)})`,
+        );
       say(`  forwarded ${event.eventId} to ${opts.forwardTo}: ${forwarded}`);
     }
     res.writeHead(200).end();
@@ -94,7 +105,9 @@ export const listen = async (session: Session, opts: ListenOptions): Promise<voi
     server.closeAllConnections();
     const deleted = await api.delete('/integrations/webhooks/{id}', { params: { path: { id: subscriptionId } } }).then(
       () => true,
-      (error: unknown) => (say(`Could not delete subscription ${subscriptionId}: ${error instanceof Error ? error.message : String(error)}`), false),
+      (error: unknown) => (
+        say(`Could not delete subscription ${subscriptionId}: ${error instanceof Error ? error.message : String(error)}`), false
+      ),
     );
     if (deleted) say(`Deleted subscription ${subscriptionId}.`);
     await session.close();

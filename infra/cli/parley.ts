@@ -27,7 +27,11 @@ interface Common extends TargetOptions {
 const parse = <S extends z.ZodType>(schema: S, input: unknown, label = 'value'): z.output<S> => {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  throw new CliError(fieldErrors(result.error, input).errors.map((e) => `${e.path || label}: ${e.message}`).join('\n'));
+  throw new CliError(
+    fieldErrors(result.error, input)
+      .errors.map((e) => `${e.path || label}: ${e.message}`)
+      .join('\n'),
+  );
 };
 
 const requireWorkspaces = async (ids: string[]) => {
@@ -37,8 +41,8 @@ const requireWorkspaces = async (ids: string[]) => {
 };
 
 /** `--json` prints what the API's `data` holds for the same resources, in the same views. */
-const print = (opts: Common, json: unknown, human: string) => process.stdout.write(`${opts.json ? JSON.stringify(json, null, 2) : human}\n`);
-
+const print = (opts: Common, json: unknown, human: string) =>
+  process.stdout.write(`${opts.json ? JSON.stringify(json, null, 2) : human}\n`);
 
 const tokenLine = (t: TokenRecord, now = new Date()) =>
   `${t._id}  ${t.prefix}…  ${tokenState(t, now).padEnd(7)}  ${t.name}  [${t.scopes.join(',')}]${t.expiresAt ? `  expires ${t.expiresAt}` : ''}`;
@@ -51,17 +55,21 @@ const leaf = (cmd: Command) =>
     .option('--table <name>', 'DynamoDB table name');
 
 /** Commander passes (...arguments, options, command); actions receive (...arguments, options). */
-const run = (fn: (...args: never[]) => Promise<void>) => async (...args: unknown[]) => {
-  const opts = args.at(-2) as Common;
-  connect(opts);
-  await (fn as (...a: unknown[]) => Promise<void>)(...args.slice(0, -1));
-};
+const run =
+  (fn: (...args: never[]) => Promise<void>) =>
+  async (...args: unknown[]) => {
+    const opts = args.at(-2) as Common;
+    connect(opts);
+    await (fn as (...a: unknown[]) => Promise<void>)(...args.slice(0, -1));
+  };
 
 /** Decided before parsing, so that commander's own usage errors follow it too. */
 const jsonOutput = process.argv.includes('--json');
 
 const program = new Command('parley')
-  .description('Manage Parley workspaces, members and API tokens, locally (a running `npm start`) or on AWS (--aws); receive and trigger webhooks locally (listen, trigger)')
+  .description(
+    'Manage Parley workspaces, members and API tokens, locally (a running `npm start`) or on AWS (--aws); receive and trigger webhooks locally (listen, trigger)',
+  )
   .exitOverride()
   .showHelpAfterError(!jsonOutput);
 // Under --json, commander stays silent on errors and the catch below reports them as JSON.
@@ -81,7 +89,11 @@ leaf(
     const email = opts.ownerEmail === undefined ? undefined : parse(Email, opts.ownerEmail, '--owner-email');
     const created = await createWorkspace(name);
     const now = new Date();
-    const owners = email ? await Promise.all((['live', 'test'] as const).map((mode) => addMember(tenantOf(created._id, mode), { email, role: 'owner' }, now, 'active'))) : [];
+    const owners = email
+      ? await Promise.all(
+          (['live', 'test'] as const).map((mode) => addMember(tenantOf(created._id, mode), { email, role: 'owner' }, now, 'active')),
+        )
+      : [];
     print(
       opts,
       { workspace: created, ...(owners[0] ? { owner: owners[0] } : {}) },
@@ -92,10 +104,16 @@ leaf(
 leaf(workspace.command('list').description('list workspaces')).action(
   run(async (opts: Common) => {
     const all = await listWorkspaces();
-    print(opts, { workspaces: all, pagination: wholeList(all.length) }, all.map((w) => `${w._id}  ${w.name}`).join('\n') || 'No workspaces.');
+    print(
+      opts,
+      { workspaces: all, pagination: wholeList(all.length) },
+      all.map((w) => `${w._id}  ${w.name}`).join('\n') || 'No workspaces.',
+    );
   }),
 );
-leaf(workspace.command('rename').description('rename a workspace').argument('<workspaceId>').requiredOption('--name <text>', 'new name')).action(
+leaf(
+  workspace.command('rename').description('rename a workspace').argument('<workspaceId>').requiredOption('--name <text>', 'new name'),
+).action(
   run(async (id: string, opts: Common & { name: string }) => {
     const updated = await renameWorkspace(id, parse(WorkspaceName, opts.name, '--name'));
     print(opts, { workspace: updated }, `Renamed workspace ${updated._id} to ${updated.name}`);
@@ -111,7 +129,8 @@ const memberTenant = async (opts: { workspace: string; test?: boolean }) => {
   return tenantOf(opts.workspace, opts.test ? 'test' : 'live');
 };
 const member = program.command('member').description('workspace members');
-const memberLeaf = (cmd: Command) => leaf(cmd.requiredOption('--workspace <id>', 'workspace id').option('--test', "the workspace's test mode instead of live"));
+const memberLeaf = (cmd: Command) =>
+  leaf(cmd.requiredOption('--workspace <id>', 'workspace id').option('--test', "the workspace's test mode instead of live"));
 memberLeaf(
   member
     .command('invite')
@@ -127,7 +146,12 @@ memberLeaf(
     print(opts, { member: invited }, `Invited ${memberLine(invited)}`);
   }),
 );
-memberLeaf(member.command('list').description("list a workspace's members").option('--status <status>', `one of ${MemberStatus.options.join(', ')}`)).action(
+memberLeaf(
+  member
+    .command('list')
+    .description("list a workspace's members")
+    .option('--status <status>', `one of ${MemberStatus.options.join(', ')}`),
+).action(
   run(async (opts: Common & { workspace: string; test?: boolean; status?: string }) => {
     const tenant = await memberTenant(opts);
     const status = opts.status === undefined ? undefined : parse(MemberStatus, opts.status, '--status');
@@ -141,12 +165,23 @@ memberLeaf(member.command('list').description("list a workspace's members").opti
     print(opts, { members, pagination: wholeList(members.length) }, members.map(memberLine).join('\n') || 'No members.');
   }),
 );
-memberLeaf(member.command('role').description("change a member's role").argument('<memberId>').requiredOption('--role <role>', `one of ${Role.options.join(', ')}`)).action(
+memberLeaf(
+  member
+    .command('role')
+    .description("change a member's role")
+    .argument('<memberId>')
+    .requiredOption('--role <role>', `one of ${Role.options.join(', ')}`),
+).action(
   run(async (id: string, opts: Common & { workspace: string; test?: boolean; role: string }) => {
     const tenant = await memberTenant(opts);
     const role = parse(Role, opts.role, '--role');
     const now = new Date();
-    const changed = await mutateMember(tenant, parse(z.string().regex(OBJECT_ID, 'Must be a 24-character hex member id'), id, '<memberId>'), (m) => changeRole(m, role, now), now);
+    const changed = await mutateMember(
+      tenant,
+      parse(z.string().regex(OBJECT_ID, 'Must be a 24-character hex member id'), id, '<memberId>'),
+      (m) => changeRole(m, role, now),
+      now,
+    );
     print(opts, { member: changed }, `Member ${memberLine(changed)}`);
   }),
 );
@@ -160,13 +195,16 @@ leaf(
     .requiredOption('--scopes <list>', 'comma-separated scopes, e.g. inbox:read,webhooks:write or admin:all')
     .requiredOption('--name <text>', 'descriptive label')
     .option('--expires <iso8601>', 'expiry date-time, e.g. 2027-01-31T00:00:00Z')
-    .option('--test', 'test-mode token (sk_test_): works on its workspaces\' test-mode sandbox, never on live data'),
+    .option('--test', "test-mode token (sk_test_): works on its workspaces' test-mode sandbox, never on live data"),
 ).action(
   run(async (opts: Common & { workspace: string[]; scopes: string; name: string; expires?: string; test?: boolean }) => {
     const input = parse(NewTokenInput(new Date()), {
       name: opts.name,
       workspaceIds: opts.workspace,
-      scopes: opts.scopes.split(',').map((s) => s.trim()).filter(Boolean),
+      scopes: opts.scopes
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
       environment: opts.test ? 'test' : 'live',
       expiresAt: opts.expires,
     });
@@ -180,12 +218,18 @@ leaf(
     );
   }),
 );
-leaf(token.command('list').description("list a workspace's tokens (never their values)").requiredOption('--workspace <id>', 'workspace id')).action(
+leaf(
+  token.command('list').description("list a workspace's tokens (never their values)").requiredOption('--workspace <id>', 'workspace id'),
+).action(
   run(async (opts: Common & { workspace: string }) => {
     await requireWorkspaces([parse(z.string().regex(OBJECT_ID, 'Must be a 24-character hex workspace id'), opts.workspace, '--workspace')]);
     const now = new Date();
     const tokens = (await listTokens(opts.workspace)).sort((a, b) => b._id.localeCompare(a._id));
-    print(opts, { tokens: tokens.map((t) => tokenView(t, now)), pagination: wholeList(tokens.length) }, tokens.map((t) => tokenLine(t, now)).join('\n') || 'No tokens.');
+    print(
+      opts,
+      { tokens: tokens.map((t) => tokenView(t, now)), pagination: wholeList(tokens.length) },
+      tokens.map((t) => tokenLine(t, now)).join('\n') || 'No tokens.',
+    );
   }),
 );
 leaf(token.command('revoke').description('revoke a token; effective on its very next request').argument('<tokenId>')).action(
@@ -213,24 +257,36 @@ program
   .option('--delivery <id>', 'a webhook delivery id: its attempts')
   .option('--json', 'the lines as stored (JSON, one a line)')
   .action((opts: { request?: string; event?: string; delivery?: string; json?: boolean }) => {
-    const asked = ([['requestId', opts.request], ['eventId', opts.event], ['deliveryId', opts.delivery]] as [StoryKey, string | undefined][]).filter(([, id]) => id);
+    const asked = (
+      [
+        ['requestId', opts.request],
+        ['eventId', opts.event],
+        ['deliveryId', opts.delivery],
+      ] as [StoryKey, string | undefined][]
+    ).filter(([, id]) => id);
     if (asked.length !== 1) throw new CliError('name exactly one of --request, --event, --delivery');
     const [key, id] = asked[0]!;
-    const lines = storyOf(readLogLines(logDir(), () => true), key, id!);
+    const lines = storyOf(
+      readLogLines(logDir(), () => true),
+      key,
+      id!,
+    );
     for (const line of lines) process.stdout.write(`${opts.json ? JSON.stringify(line) : readable(line)}\n`);
   });
 
 /** The options of the commands that act through the running Parley's API as one workspace. */
 const apiLeaf = (cmd: Command) =>
   cmd
-    .option('--workspace <id>', 'the workspace (default: the only one there is, or the token\'s only one)')
+    .option('--workspace <id>', "the workspace (default: the only one there is, or the token's only one)")
     .option('--live', "the workspace's live data (default: its test mode)")
     .option('--token <token>', 'act as this API token (default: PARLEY_TOKEN, else a short-lived token of its own, revoked on exit)');
 
 apiLeaf(
   program
     .command('listen')
-    .description('receive webhooks locally: an HTTPS receiver with a subscription of its own that prints each verified event, until stopped')
+    .description(
+      'receive webhooks locally: an HTTPS receiver with a subscription of its own that prints each verified event, until stopped',
+    )
     .option('--events <list>', 'comma-separated event types or patterns such as inbox.* (default: every event)')
     .option('--forward-to <url>', 'also POST each verified event, with its headers, to this URL')
     .option('--json', "print each event's full payload, one JSON object a line"),
@@ -247,8 +303,14 @@ apiLeaf(
     .addHelpText('after', () => `\n${triggerHelp()}`),
 ).action(async (type: string, opts: SessionOptions & { json?: boolean }) => {
   const recipe = recipes[type];
-  if (!recipe) throw new CliError(untriggerable[type] ? `${type} cannot be triggered: ${untriggerable[type]}` : `Unknown event type: ${type}. ${triggerHelp()}`);
-  if (liveOnly.has(type) && !opts.live) throw new CliError(`${type} is emitted in live mode only (the workspace is shared by both modes): add --live, and listen with --live to see it`);
+  if (!recipe)
+    throw new CliError(
+      untriggerable[type] ? `${type} cannot be triggered: ${untriggerable[type]}` : `Unknown event type: ${type}. ${triggerHelp()}`,
+    );
+  if (liveOnly.has(type) && !opts.live)
+    throw new CliError(
+      `${type} is emitted in live mode only (the workspace is shared by both modes): add --live, and listen with --live to see it`,
+    );
   const session = await openSession(opts, ['admin:all'], `trigger ${type}`);
   try {
     await recipe(session.api, session.runtime);

@@ -10,12 +10,16 @@ import { CliError } from './target';
  */
 export const receiverTls = (runtime: RuntimeInfo) => {
   const restart = `restart it with \`npm start\` (which sets both), or with WEBHOOK_ALLOW_PRIVATE_TARGETS=true NODE_EXTRA_CA_CERTS=${join(runtime.dataDir, 'receiver', 'cert.pem')}`;
-  if (!runtime.allowsLoopbackTargets) throw new CliError(`The running Parley (pid ${runtime.pid}) refuses loopback webhook targets (WEBHOOK_ALLOW_PRIVATE_TARGETS is not true): ${restart}`);
+  if (!runtime.allowsLoopbackTargets)
+    throw new CliError(
+      `The running Parley (pid ${runtime.pid}) refuses loopback webhook targets (WEBHOOK_ALLOW_PRIVATE_TARGETS is not true): ${restart}`,
+    );
   const key = runtime.extraCaCerts && join(dirname(runtime.extraCaCerts), 'key.pem');
   if (!runtime.extraCaCerts || !key || !existsSync(runtime.extraCaCerts) || !existsSync(key)) {
-    const trusted = runtime.extraCaCerts ? `trusts ${runtime.extraCaCerts}, which has no key.pem beside it` : 'trusts no local certificate (NODE_EXTRA_CA_CERTS is unset)';
+    const trusted = runtime.extraCaCerts
+      ? `trusts ${runtime.extraCaCerts}, which has no key.pem beside it`
+      : 'trusts no local certificate (NODE_EXTRA_CA_CERTS is unset)';
     throw new CliError(`The running Parley (pid ${runtime.pid}) ${trusted}, so it cannot verify a local HTTPS receiver: ${restart}`);
   }
   return { cert: readFileSync(runtime.extraCaCerts), key: readFileSync(key) };
 };
-

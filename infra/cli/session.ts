@@ -30,7 +30,11 @@ const oneWorkspace = (ids: string[], given?: string): string => {
     return given;
   }
   if (ids.length === 1) return ids[0]!;
-  throw new CliError(ids.length ? `Name the workspace with --workspace: one of ${ids.join(', ')}` : 'There is no workspace yet: create one with `npx parley workspace create --name <name>`');
+  throw new CliError(
+    ids.length
+      ? `Name the workspace with --workspace: one of ${ids.join(', ')}`
+      : 'There is no workspace yet: create one with `npx parley workspace create --name <name>`',
+  );
 };
 
 /**
@@ -47,13 +51,25 @@ export const openSession = async (opts: SessionOptions, scopes: Scope[], purpose
     const api = createParleyClient({ baseUrl: runtime.baseUrl, token: given });
     const { token } = (await api.get('/auth/token')).data;
     const workspaceId = oneWorkspace(token.workspaceIds, opts.workspace);
-    return { api: createParleyClient({ baseUrl: runtime.baseUrl, token: given, workspaceId }), runtime, workspaceId, mode: token.environment, close: async () => {} };
+    return {
+      api: createParleyClient({ baseUrl: runtime.baseUrl, token: given, workspaceId }),
+      runtime,
+      workspaceId,
+      mode: token.environment,
+      close: async () => {},
+    };
   }
-  const workspaceId = oneWorkspace((await listWorkspaces()).map((w) => w._id), opts.workspace);
+  const workspaceId = oneWorkspace(
+    (await listWorkspaces()).map((w) => w._id),
+    opts.workspace,
+  );
   const mode = opts.live ? 'live' : 'test';
   const now = new Date();
   const expiresAt = new Date(now.getTime() + SESSION_TOKEN_MS).toISOString();
-  const { token, record } = await createToken({ name: `parley ${purpose}`, workspaceIds: [workspaceId], scopes, environment: mode, expiresAt }, now);
+  const { token, record } = await createToken(
+    { name: `parley ${purpose}`, workspaceIds: [workspaceId], scopes, environment: mode, expiresAt },
+    now,
+  );
   return {
     api: createParleyClient({ baseUrl: runtime.baseUrl, token, workspaceId }),
     runtime,

@@ -25,7 +25,8 @@ export const connect = (opts: TargetOptions): string => {
   const env = process.env;
   if (opts.table) env.TABLE_NAME = opts.table;
   if (opts.aws || env.PARLEY_TARGET === 'aws') {
-    if (!env.TABLE_NAME) throw new CliError('AWS target needs the table name: pass --table <name> or set TABLE_NAME (stack output TableName)');
+    if (!env.TABLE_NAME)
+      throw new CliError('AWS target needs the table name: pass --table <name> or set TABLE_NAME (stack output TableName)');
     delete env.DYNAMODB_ENDPOINT;
     return `AWS table ${env.TABLE_NAME}`;
   }

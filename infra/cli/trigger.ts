@@ -18,7 +18,8 @@ const planned = Object.fromEntries(
  */
 export const untriggerable: Record<string, string> = {
   ...planned,
-  'scheduling.booking.reminder': 'sent by a timer 24 h and 1 h before a booking starts, and a booking starts at the earliest on the next quarter hour',
+  'scheduling.booking.reminder':
+    'sent by a timer 24 h and 1 h before a booking starts, and a booking starts at the earliest on the next quarter hour',
   'scheduling.booking.completed': 'a booking can be completed only once it has started, and it cannot be made to start in the past',
   'scheduling.booking.no_show': 'a booking can be marked a no-show only once it has started, and it cannot be made to start in the past',
 };
@@ -34,7 +35,8 @@ const customer = async (api: Api) =>
   (await api.post('/contacts/customers', { body: { name: 'Ada Lovelace', email: `ada-${unique()}@example.com` } })).data.customer._id;
 
 const conversation = async (api: Api, body: { channelId?: string } = {}) =>
-  (await api.post('/inbox/conversations', { body: { customerId: await customer(api), subject: 'Where is my order?', ...body } })).data.conversation._id;
+  (await api.post('/inbox/conversations', { body: { customerId: await customer(api), subject: 'Where is my order?', ...body } })).data
+    .conversation._id;
 
 const tag = async (api: Api) => (await api.post('/tags', { body: { name: `parley trigger ${unique()}` } })).data.tag._id;
 
@@ -57,21 +59,34 @@ const lead = async (api: Api) => {
   return { id: created._id, stage };
 };
 
-const task = async (api: Api, dueAt?: string) => (await api.post('/crm/tasks', { body: { title: 'Call back', ...(dueAt ? { dueAt } : {}) } })).data.task._id;
+const task = async (api: Api, dueAt?: string) =>
+  (await api.post('/crm/tasks', { body: { title: 'Call back', ...(dueAt ? { dueAt } : {}) } })).data.task._id;
 
 const sandbox = async (api: Api, config: { deliver?: boolean; read?: boolean; failWith?: string } = {}) =>
-  (await api.post('/channels', { body: { type: 'sandbox', name: `Sandbox ${unique()}`, config: { deliver: true, read: false, failWith: null, ...config } } })).data.channel._id;
+  (
+    await api.post('/channels', {
+      body: { type: 'sandbox', name: `Sandbox ${unique()}`, config: { deliver: true, read: false, failWith: null, ...config } },
+    })
+  ).data.channel._id;
 
 /** A reply through a sandbox channel: it is sent, then its configured receipts move its status on. */
 const sendThroughSandbox = async (api: Api, config: { deliver?: boolean; read?: boolean; failWith?: string }) => {
   const id = await conversation(api, { channelId: await sandbox(api, config) });
-  await api.post('/inbox/conversations/{id}/messages', { params: { path: { id } }, body: { type: 'outgoing', content: 'Your order shipped today.' } });
+  await api.post('/inbox/conversations/{id}/messages', {
+    params: { path: { id } },
+    body: { type: 'outgoing', content: 'Your order shipped today.' },
+  });
 };
 
 const broadcast = async (api: Api, config: { failWith?: string } = {}) =>
   (
     await api.post('/broadcasts', {
-      body: { name: `Broadcast ${unique()}`, channelId: await sandbox(api, config), audience: { customerIds: [await customer(api)] }, content: 'Our summer sale starts today.' },
+      body: {
+        name: `Broadcast ${unique()}`,
+        channelId: await sandbox(api, config),
+        audience: { customerIds: [await customer(api)] },
+        content: 'Our summer sale starts today.',
+      },
     })
   ).data.broadcast._id;
 
@@ -83,7 +98,8 @@ const FAIL: WorkflowNode = { id: 'boom', type: 'fail', config: { message: 'Faile
 /** A workflow of `nodes`, each leading to the next. */
 const workflow = async (api: Api, nodes: WorkflowNode[] = [HELLO]) => {
   const edges = nodes.slice(1).map((node, i) => ({ from: nodes[i]!.id, to: node.id, branch: 'next' as const }));
-  return (await api.post('/workflows', { body: { name: `Workflow ${unique()}`, trigger: { type: 'manual' }, nodes, edges } })).data.workflow._id;
+  return (await api.post('/workflows', { body: { name: `Workflow ${unique()}`, trigger: { type: 'manual' }, nodes, edges } })).data.workflow
+    ._id;
 };
 
 const run = async (api: Api, nodes: WorkflowNode[]) => {
@@ -99,11 +115,19 @@ const quarterHourIn = (hours: number) => {
 
 const booking = async (api: Api) => {
   const start = quarterHourIn(48);
-  const body = { title: 'Demo call', customerId: await customer(api), assigneeId: await agent(api), startAt: new Date(start).toISOString(), endAt: new Date(start + 30 * 60_000).toISOString() };
+  const body = {
+    title: 'Demo call',
+    customerId: await customer(api),
+    assigneeId: await agent(api),
+    startAt: new Date(start).toISOString(),
+    endAt: new Date(start + 30 * 60_000).toISOString(),
+  };
   return (await api.post('/scheduling/bookings', { body })).data.booking._id;
 };
 
-const article = async (api: Api) => (await api.post('/ai/knowledge-base/articles', { body: { title: `Returns ${unique()}`, body: 'Returns are free for 30 days.' } })).data.article._id;
+const article = async (api: Api) =>
+  (await api.post('/ai/knowledge-base/articles', { body: { title: `Returns ${unique()}`, body: 'Returns are free for 30 days.' } })).data
+    .article._id;
 
 const path = (id: string) => ({ params: { path: { id } } });
 
@@ -133,36 +157,58 @@ const refusedAccount = async (api: Api, runtime: RuntimeInfo) => {
 /** How to cause each triggerable type through the API: it makes whatever the change needs first. */
 export const recipes: Record<string, (api: Api, runtime: RuntimeInfo) => Promise<unknown>> = {
   'inbox.conversation.created': (api) => conversation(api),
-  'inbox.conversation.updated': async (api) => api.patch('/inbox/conversations/{id}', { ...path(await conversation(api)), body: { subject: 'Order #1234 is late' } }),
-  'inbox.conversation.assigned': async (api) => api.post('/inbox/conversations/{id}/assign', { ...path(await conversation(api)), body: { assigneeId: await agent(api) } }),
+  'inbox.conversation.updated': async (api) =>
+    api.patch('/inbox/conversations/{id}', { ...path(await conversation(api)), body: { subject: 'Order #1234 is late' } }),
+  'inbox.conversation.assigned': async (api) =>
+    api.post('/inbox/conversations/{id}/assign', { ...path(await conversation(api)), body: { assigneeId: await agent(api) } }),
   'inbox.conversation.unassigned': async (api) => {
     const id = await conversation(api);
     await api.post('/inbox/conversations/{id}/assign', { ...path(id), body: { assigneeId: await agent(api) } });
     return api.post('/inbox/conversations/{id}/unassign', path(id));
   },
-  'inbox.conversation.status_changed': async (api) => api.post('/inbox/conversations/{id}/status', { ...path(await conversation(api)), body: { status: 'pending' } }),
-  'inbox.conversation.snoozed': async (api) => api.post('/inbox/conversations/{id}/status', { ...path(await conversation(api)), body: { status: 'snoozed', snoozedUntil: inAnHour() } }),
-  'inbox.conversation.closed': async (api) => api.post('/inbox/conversations/{id}/status', { ...path(await conversation(api)), body: { status: 'closed' } }),
+  'inbox.conversation.status_changed': async (api) =>
+    api.post('/inbox/conversations/{id}/status', { ...path(await conversation(api)), body: { status: 'pending' } }),
+  'inbox.conversation.snoozed': async (api) =>
+    api.post('/inbox/conversations/{id}/status', {
+      ...path(await conversation(api)),
+      body: { status: 'snoozed', snoozedUntil: inAnHour() },
+    }),
+  'inbox.conversation.closed': async (api) =>
+    api.post('/inbox/conversations/{id}/status', { ...path(await conversation(api)), body: { status: 'closed' } }),
   'inbox.conversation.reopened': async (api) => {
     const id = await conversation(api);
     await api.post('/inbox/conversations/{id}/status', { ...path(id), body: { status: 'closed' } });
     return api.post('/inbox/conversations/{id}/status', { ...path(id), body: { status: 'open' } });
   },
-  'inbox.conversation.priority_changed': async (api) => api.patch('/inbox/conversations/{id}', { ...path(await conversation(api)), body: { priority: 'urgent' } }),
+  'inbox.conversation.priority_changed': async (api) =>
+    api.patch('/inbox/conversations/{id}', { ...path(await conversation(api)), body: { priority: 'urgent' } }),
   'inbox.conversation.deleted': async (api) => api.delete('/inbox/conversations/{id}', path(await conversation(api))),
-  'inbox.conversation.tagged': async (api) => api.post('/inbox/conversations/{id}/tags', { ...path(await conversation(api)), body: { tagIds: [await tag(api)] } }),
+  'inbox.conversation.tagged': async (api) =>
+    api.post('/inbox/conversations/{id}/tags', { ...path(await conversation(api)), body: { tagIds: [await tag(api)] } }),
   'inbox.conversation.untagged': async (api) => {
     const [id, tagId] = [await conversation(api), await tag(api)];
     await api.post('/inbox/conversations/{id}/tags', { ...path(id), body: { tagIds: [tagId] } });
     return api.delete('/inbox/conversations/{id}/tags/{tagId}', { params: { path: { id, tagId } } });
   },
   'inbox.message.received': (api) =>
-    api.post('/inbox/messages/incoming', { body: { channel: 'api', customer: { identifier: `customer-${unique()}@example.com`, name: 'Grace' }, content: 'Hello, is anyone there?' } }),
-  'inbox.message.sent': async (api) => api.post('/inbox/conversations/{id}/messages', { ...path(await conversation(api)), body: { type: 'outgoing', content: 'On its way!' } }),
-  'inbox.note.created': async (api) => api.post('/inbox/conversations/{id}/messages', { ...path(await conversation(api)), body: { type: 'note', content: 'VIP customer' } }),
+    api.post('/inbox/messages/incoming', {
+      body: {
+        channel: 'api',
+        customer: { identifier: `customer-${unique()}@example.com`, name: 'Grace' },
+        content: 'Hello, is anyone there?',
+      },
+    }),
+  'inbox.message.sent': async (api) =>
+    api.post('/inbox/conversations/{id}/messages', {
+      ...path(await conversation(api)),
+      body: { type: 'outgoing', content: 'On its way!' },
+    }),
+  'inbox.note.created': async (api) =>
+    api.post('/inbox/conversations/{id}/messages', { ...path(await conversation(api)), body: { type: 'note', content: 'VIP customer' } }),
 
   'customer.contact.created': (api) => customer(api),
-  'customer.contact.updated': async (api) => api.patch('/contacts/customers/{id}', { ...path(await customer(api)), body: { name: 'Ada King' } }),
+  'customer.contact.updated': async (api) =>
+    api.patch('/contacts/customers/{id}', { ...path(await customer(api)), body: { name: 'Ada King' } }),
   'customer.contact.deleted': async (api) => api.delete('/contacts/customers/{id}', path(await customer(api))),
   'customer.contact.blocked': async (api) => api.post('/contacts/customers/{id}/block', path(await customer(api))),
   'customer.contact.unblocked': async (api) => {
@@ -170,8 +216,10 @@ export const recipes: Record<string, (api: Api, runtime: RuntimeInfo) => Promise
     await api.post('/contacts/customers/{id}/block', path(id));
     return api.post('/contacts/customers/{id}/unblock', path(id));
   },
-  'customer.contact.merged': async (api) => api.post('/contacts/customers/merge', { body: { baseId: await customer(api), mergeeId: await customer(api) } }),
-  'customer.contact.tagged': async (api) => api.post('/contacts/customers/{id}/tags', { ...path(await customer(api)), body: { tagIds: [await tag(api)] } }),
+  'customer.contact.merged': async (api) =>
+    api.post('/contacts/customers/merge', { body: { baseId: await customer(api), mergeeId: await customer(api) } }),
+  'customer.contact.tagged': async (api) =>
+    api.post('/contacts/customers/{id}/tags', { ...path(await customer(api)), body: { tagIds: [await tag(api)] } }),
   'customer.contact.untagged': async (api) => {
     const [id, tagId] = [await customer(api), await tag(api)];
     await api.post('/contacts/customers/{id}/tags', { ...path(id), body: { tagIds: [tagId] } });
@@ -195,13 +243,15 @@ export const recipes: Record<string, (api: Api, runtime: RuntimeInfo) => Promise
   'auth.member.role_changed': async (api) => api.patch('/workspace/members/{id}', { ...path(await agent(api)), body: { role: 'manager' } }),
 
   'crm.lead.created': (api) => lead(api),
-  'crm.lead.updated': async (api) => api.patch('/crm/leads/{id}', { ...path((await lead(api)).id), body: { title: 'Annual plan, 20 seats' } }),
+  'crm.lead.updated': async (api) =>
+    api.patch('/crm/leads/{id}', { ...path((await lead(api)).id), body: { title: 'Annual plan, 20 seats' } }),
   'crm.lead.deleted': async (api) => api.delete('/crm/leads/{id}', path((await lead(api)).id)),
   'crm.lead.stage_changed': async (api) => {
     const l = await lead(api);
     return api.post('/crm/leads/{id}/move', { ...path(l.id), body: { stageId: l.stage('open') } });
   },
-  'crm.lead.assigned': async (api) => api.patch('/crm/leads/{id}', { ...path((await lead(api)).id), body: { assigneeId: await agent(api) } }),
+  'crm.lead.assigned': async (api) =>
+    api.patch('/crm/leads/{id}', { ...path((await lead(api)).id), body: { assigneeId: await agent(api) } }),
   'crm.lead.won': async (api) => {
     const l = await lead(api);
     return api.post('/crm/leads/{id}/move', { ...path(l.id), body: { stageId: l.stage('won') } });
@@ -217,7 +267,8 @@ export const recipes: Record<string, (api: Api, runtime: RuntimeInfo) => Promise
     return api.delete('/crm/leads/{id}/tags/{tagId}', { params: { path: { id, tagId } } });
   },
   'crm.pipeline.created': (api) => pipeline(api),
-  'crm.pipeline.updated': async (api) => api.patch('/crm/pipelines/{id}', { ...path((await pipeline(api))._id), body: { name: `Renamed ${unique()}` } }),
+  'crm.pipeline.updated': async (api) =>
+    api.patch('/crm/pipelines/{id}', { ...path((await pipeline(api))._id), body: { name: `Renamed ${unique()}` } }),
   'crm.pipeline.deleted': async (api) => api.delete('/crm/pipelines/{id}', path((await pipeline(api))._id)),
   'crm.task.created': (api) => task(api),
   'crm.task.updated': async (api) => api.patch('/crm/tasks/{id}', { ...path(await task(api)), body: { title: 'Call back before noon' } }),
@@ -225,16 +276,20 @@ export const recipes: Record<string, (api: Api, runtime: RuntimeInfo) => Promise
   'crm.task.deleted': async (api) => api.delete('/crm/tasks/{id}', path(await task(api))),
   // Due already: the task timer, which runs every minute, sends it.
   'crm.task.due': (api) => task(api, new Date().toISOString()),
-  'crm.activity.added': async (api) => api.post('/crm/activities', { body: { type: 'call', leadId: (await lead(api)).id, subject: 'Discovery call' } }),
+  'crm.activity.added': async (api) =>
+    api.post('/crm/activities', { body: { type: 'call', leadId: (await lead(api)).id, subject: 'Discovery call' } }),
   'crm.activity.deleted': async (api) => {
-    const { activity } = (await api.post('/crm/activities', { body: { type: 'note', leadId: (await lead(api)).id, body: 'Wants a quote' } })).data;
+    const { activity } = (
+      await api.post('/crm/activities', { body: { type: 'note', leadId: (await lead(api)).id, body: 'Wants a quote' } })
+    ).data;
     return api.delete('/crm/activities/{id}', path(activity._id));
   },
 
   'channel.account.connected': (api) => sandbox(api),
   'channel.account.errored': (api, runtime) => refusedAccount(api, runtime),
   'channel.account.disconnected': async (api) => api.post('/channels/{id}/disconnect', path(await sandbox(api))),
-  'channel.account.updated': async (api) => api.patch('/channels/{id}', { ...path(await sandbox(api)), body: { name: `Renamed ${unique()}` } }),
+  'channel.account.updated': async (api) =>
+    api.patch('/channels/{id}', { ...path(await sandbox(api)), body: { name: `Renamed ${unique()}` } }),
   'channel.account.deleted': async (api) => api.delete('/channels/{id}', path(await sandbox(api))),
   'channel.message.status_changed': (api) => sendThroughSandbox(api, { deliver: false }),
   'channel.message.sent': (api) => sendThroughSandbox(api, { deliver: false }),
@@ -265,20 +320,24 @@ export const recipes: Record<string, (api: Api, runtime: RuntimeInfo) => Promise
   },
 
   'ai.article.created': (api) => article(api),
-  'ai.article.updated': async (api) => api.patch('/ai/knowledge-base/articles/{id}', { ...path(await article(api)), body: { title: `Returns policy ${unique()}` } }),
+  'ai.article.updated': async (api) =>
+    api.patch('/ai/knowledge-base/articles/{id}', { ...path(await article(api)), body: { title: `Returns policy ${unique()}` } }),
   'ai.article.deleted': async (api) => api.delete('/ai/knowledge-base/articles/{id}', path(await article(api))),
 
-  'broadcast.campaign.scheduled': async (api) => api.post('/broadcasts/{id}/schedule', { ...path(await broadcast(api)), body: { at: inAnHour() } }),
+  'broadcast.campaign.scheduled': async (api) =>
+    api.post('/broadcasts/{id}/schedule', { ...path(await broadcast(api)), body: { at: inAnHour() } }),
   'broadcast.campaign.sending': async (api) => api.post('/broadcasts/{id}/send', path(await broadcast(api))),
   'broadcast.campaign.sent': async (api) => api.post('/broadcasts/{id}/send', path(await broadcast(api))),
-  'broadcast.campaign.failed': async (api) => api.post('/broadcasts/{id}/send', path(await broadcast(api, { failWith: 'invalid_recipient' }))),
+  'broadcast.campaign.failed': async (api) =>
+    api.post('/broadcasts/{id}/send', path(await broadcast(api, { failWith: 'invalid_recipient' }))),
   'broadcast.campaign.cancelled': async (api) => {
     const id = await broadcast(api);
     await api.post('/broadcasts/{id}/schedule', { ...path(id), body: { at: inAnHour() } });
     return api.post('/broadcasts/{id}/cancel', path(id));
   },
   'broadcast.recipient.delivered': async (api) => api.post('/broadcasts/{id}/send', path(await broadcast(api))),
-  'broadcast.recipient.failed': async (api) => api.post('/broadcasts/{id}/send', path(await broadcast(api, { failWith: 'invalid_recipient' }))),
+  'broadcast.recipient.failed': async (api) =>
+    api.post('/broadcasts/{id}/send', path(await broadcast(api, { failWith: 'invalid_recipient' }))),
 
   'scheduling.booking.created': (api) => booking(api),
   'scheduling.booking.confirmed': async (api) => api.post('/scheduling/bookings/{id}/confirm', path(await booking(api))),
@@ -289,10 +348,14 @@ export const recipes: Record<string, (api: Api, runtime: RuntimeInfo) => Promise
       body: { startAt: new Date(start).toISOString(), endAt: new Date(start + 30 * 60_000).toISOString() },
     });
   },
-  'scheduling.booking.cancelled': async (api) => api.post('/scheduling/bookings/{id}/cancel', { ...path(await booking(api)), body: { reason: 'Customer asked' } }),
+  'scheduling.booking.cancelled': async (api) =>
+    api.post('/scheduling/bookings/{id}/cancel', { ...path(await booking(api)), body: { reason: 'Customer asked' } }),
 };
 
 /** Every catalog type, in catalog order, that `trigger` can cause. */
-export const triggerableTypes = (): string[] => eventCatalog.map((e) => e.type).filter((t) => t in recipes);
+const triggerableTypes = (): string[] => eventCatalog.map((e) => e.type).filter((t) => t in recipes);
 
-export const triggerHelp = () => `Triggerable: ${triggerableTypes().join(', ')}.\nNot triggerable: ${Object.entries(untriggerable).map(([t, why]) => `${t} (${why})`).join('; ')}.`;
+export const triggerHelp = () =>
+  `Triggerable: ${triggerableTypes().join(', ')}.\nNot triggerable: ${Object.entries(untriggerable)
+    .map(([t, why]) => `${t} (${why})`)
+    .join('; ')}.`;

@@ -24,7 +24,7 @@ export const FAILURES_NAMESPACE = 'Parley/FunctionFailures';
  * Lambda's own end-of-invocation record (JSON log format) for an invocation that did not succeed: an
  * unhandled error, a timeout or running out of memory, exactly what the `Errors` metric counts.
  */
-export const FAILED_INVOCATION = FilterPattern.all(
+const FAILED_INVOCATION = FilterPattern.all(
   FilterPattern.stringValue('$.type', '=', 'platform.report'),
   FilterPattern.stringValue('$.record.status', '!=', 'success'),
 );
@@ -34,7 +34,11 @@ export const FAILED_INVOCATION = FilterPattern.all(
  * Each stack owns the alarms of its own resources, so removing a route or queue never needs a cross-stack edit.
  */
 export class Alarms extends Construct {
-  constructor(scope: Construct, id: string, private readonly topic: ITopic) {
+  constructor(
+    scope: Construct,
+    id: string,
+    private readonly topic: ITopic,
+  ) {
     super(scope, id);
   }
 
@@ -78,9 +82,13 @@ export class Alarms extends Construct {
   /** The one alarm on the failures of every function counted into this stack's group; the dashboard names the function. */
   failures(what: string): Alarm {
     const group = Stack.of(this).stackName;
-    return this.add('FunctionFailures', new Metric({ namespace: FAILURES_NAMESPACE, metricName: group, period: PERIOD, statistic: 'Sum' }), {
-      description: `${what}: a function failed (unhandled error, timeout or out of memory). The "${FUNCTION_FAILURES_GRAPH}" graph of the stage's dashboard names it (docs/operations/alarms.md).`,
-      threshold: 1,
-    });
+    return this.add(
+      'FunctionFailures',
+      new Metric({ namespace: FAILURES_NAMESPACE, metricName: group, period: PERIOD, statistic: 'Sum' }),
+      {
+        description: `${what}: a function failed (unhandled error, timeout or out of memory). The "${FUNCTION_FAILURES_GRAPH}" graph of the stage's dashboard names it (docs/operations/alarms.md).`,
+        threshold: 1,
+      },
+    );
   }
 }

@@ -8,7 +8,7 @@ import type { Construct } from 'constructs';
 
 const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
 /** Bundles by entry and settings, each with the content hashes of the files it was built from (gitignored). */
-export const BUNDLE_CACHE = join(REPO_ROOT, '.build', 'bundles');
+const BUNDLE_CACHE = join(REPO_ROOT, '.build', 'bundles');
 
 /**
  * The one set of esbuild settings for every function: the house construct bundles with them and the bundle

@@ -28,7 +28,13 @@ export class ParleyDashboard extends Construct {
         period: PERIOD,
       });
     const total = (metric: string): Metric =>
-      new Metric({ namespace: METRIC_NAMESPACE, metricName: metric, dimensionsMap: { service: SERVICE, stage }, statistic: 'Sum', period: PERIOD });
+      new Metric({
+        namespace: METRIC_NAMESPACE,
+        metricName: metric,
+        dimensionsMap: { service: SERVICE, stage },
+        statistic: 'Sum',
+        period: PERIOD,
+      });
     const graph = (title: string, metrics: IMetric[]) => new GraphWidget({ title, left: metrics, width: 12, height: 6 });
 
     this.dashboard = new Dashboard(this, 'Dashboard', { dashboardName: `parley-${stage}`, defaultInterval: Duration.hours(3) });
@@ -45,7 +51,10 @@ export class ParleyDashboard extends Construct {
     );
     this.dashboard.addWidgets(
       graph('Workflow steps by outcome', [search('WorkflowSteps', ['outcome'], 'Sum', 'steps')]),
-      graph('Channel sends by outcome (broadcasts, replies)', [search('BroadcastSends', ['outcome'], 'Sum', 'broadcast'), search('ReplySends', ['outcome'], 'Sum', 'reply')]),
+      graph('Channel sends by outcome (broadcasts, replies)', [
+        search('BroadcastSends', ['outcome'], 'Sum', 'broadcast'),
+        search('ReplySends', ['outcome'], 'Sum', 'reply'),
+      ]),
     );
     // Lambda's own metrics by function: the graph that names the function behind a stack's failure alarm.
     const lambda = (metric: string) =>
@@ -55,7 +64,9 @@ export class ParleyDashboard extends Construct {
         label: metric,
         period: PERIOD,
       });
-    this.dashboard.addWidgets(new GraphWidget({ title: FUNCTION_FAILURES_GRAPH, left: [lambda('Errors'), lambda('Throttles')], width: 24, height: 6 }));
+    this.dashboard.addWidgets(
+      new GraphWidget({ title: FUNCTION_FAILURES_GRAPH, left: [lambda('Errors'), lambda('Throttles')], width: 24, height: 6 }),
+    );
     this.dashboard.addWidgets(
       new SingleValueWidget({
         title: 'Refusals and replays (5 min)',

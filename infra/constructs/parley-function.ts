@@ -27,7 +27,14 @@ export const KIND_DEFAULTS: Record<FunctionKind, { memoryMb: number; timeoutSeco
 };
 
 /** Local-only settings that must never reach a deployed function. */
-export const FORBIDDEN_ENV = ['WEBHOOK_ALLOW_PRIVATE_TARGETS', 'DYNAMODB_ENDPOINT', 'SQS_ENDPOINT', FAULT_ENV, FAULT_AFTER_ENV, 'LOCAL_SECRETS_KEY_FILE'] as const;
+export const FORBIDDEN_ENV = [
+  'WEBHOOK_ALLOW_PRIVATE_TARGETS',
+  'DYNAMODB_ENDPOINT',
+  'SQS_ENDPOINT',
+  FAULT_ENV,
+  FAULT_AFTER_ENV,
+  'LOCAL_SECRETS_KEY_FILE',
+] as const;
 
 export interface DeployedQueue {
   spec: QueueSpec;
@@ -83,8 +90,8 @@ const statementOf = (grant: Grant, platform: Platform, user: string): PolicyStat
       : 'key' in resource
         ? [keyNamed(platform.keys, resource.key, user).key.keyArn]
         : resource.table === 'items'
-        ? [tableArn]
-        : tableSchema.indexes.map((index) => `${tableArn}/index/${index.name}`);
+          ? [tableArn]
+          : tableSchema.indexes.map((index) => `${tableArn}/index/${index.name}`);
   return new PolicyStatement({
     actions: [...grant.actions],
     resources,
@@ -132,10 +139,12 @@ export class ParleyFunction extends LambdaFunction {
         EVENT_BUS_NAME: platform.busName,
         NODE_OPTIONS: '--enable-source-maps',
         ...Object.fromEntries(used.map(({ urlEnv, queue }) => [urlEnv, queue.queueUrl])),
-        ...Object.fromEntries(Object.keys(spec.access.keys ?? {}).map((name) => {
-          const { idEnv, key } = keyNamed(platform.keys, name, spec.handler);
-          return [idEnv, key.keyArn];
-        })),
+        ...Object.fromEntries(
+          Object.keys(spec.access.keys ?? {}).map((name) => {
+            const { idEnv, key } = keyNamed(platform.keys, name, spec.handler);
+            return [idEnv, key.keyArn];
+          }),
+        ),
       },
       ...(props.asyncFailures
         ? { onFailure: new SqsDestination(props.asyncFailures), retryAttempts: 2, maxEventAge: Duration.hours(6) }
@@ -148,17 +157,27 @@ export class ParleyFunction extends LambdaFunction {
     for (const grant of grants) role.addToPrincipalPolicy(statementOf(grant, platform, spec.handler));
     NagSuppressions.addResourceSuppressions(
       role,
-      [{ id: 'AwsSolutions-IAM5', reason: 'X-Ray PutTraceSegments/PutTelemetryRecords support no resource-level permissions; AWS requires "*".', appliesTo: ['Resource::*'] }],
+      [
+        {
+          id: 'AwsSolutions-IAM5',
+          reason: 'X-Ray PutTraceSegments/PutTelemetryRecords support no resource-level permissions; AWS requires "*".',
+          appliesTo: ['Resource::*'],
+        },
+      ],
       true,
     );
     NagSuppressions.addResourceSuppressions(this, [
-      { id: 'AwsSolutions-L1', reason: 'docs/operations/deploy.md pins nodejs22.x (the runtime the project is built and tested for), not the newest Node runtime.' },
+      {
+        id: 'AwsSolutions-L1',
+        reason: 'docs/operations/deploy.md pins nodejs22.x (the runtime the project is built and tested for), not the newest Node runtime.',
+      },
     ]);
     platform.alarms.functionFailures(id, logGroup, platform.failureGroup);
   }
 
   override addEnvironment(key: string, value: string, options?: Parameters<LambdaFunction['addEnvironment']>[2]): this {
-    if ((FORBIDDEN_ENV as readonly string[]).includes(key)) throw new Error(`${key} is local-only and must never be set on a deployed function`);
+    if ((FORBIDDEN_ENV as readonly string[]).includes(key))
+      throw new Error(`${key} is local-only and must never be set on a deployed function`);
     return super.addEnvironment(key, value, options);
   }
 }

@@ -1,4 +1,4 @@
-import { Duration } from 'aws-cdk-lib';
+import type { Duration } from 'aws-cdk-lib';
 import { Queue, QueueEncryption, type QueueProps } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';

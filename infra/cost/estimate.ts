@@ -12,7 +12,13 @@ export interface Line {
   usd: number;
 }
 
-const line = (item: string, quantity: number, price: PriceName, basis: string): Line => ({ item, quantity, basis, price, usd: quantity * PRICES[price].usd });
+const line = (item: string, quantity: number, price: PriceName, basis: string): Line => ({
+  item,
+  quantity,
+  basis,
+  price,
+  usd: quantity * PRICES[price].usd,
+});
 const GB = 1024 ** 3;
 
 /** What a stage costs a month with no traffic at all: the fixed resources and everything that polls or runs on a timer. */
@@ -31,14 +37,29 @@ export const idleLines = (inv: Inventory): Line[] => {
     line('Logs (schedules)', (runs * A.idleRunLogBytes) / GB, 'logsIngestGb', `${A.idleRunLogBytes} B per run`),
     line('X-Ray (schedules)', traces, 'xrayTrace', 'runs × the sampling rule that matches each'),
     line('DynamoDB reads (schedules)', runs * A.idleRunReadUnits, 'dynamoReadUnit', `${A.idleRunReadUnits} RRU per run`),
-    line('SQS idle long polls', polls, 'sqsRequest', `${inv.sqsEventSources} queue consumers × ${A.sqsIdlePollers} polls of ${A.sqsLongPollSeconds} s`),
-    line('Stream reads by the outbox pipe', inv.pipes * A.streamPollsPerSecond * SECONDS_PER_MONTH, 'streamReadRequest', `${A.streamPollsPerSecond} GetRecords a second on one shard`),
+    line(
+      'SQS idle long polls',
+      polls,
+      'sqsRequest',
+      `${inv.sqsEventSources} queue consumers × ${A.sqsIdlePollers} polls of ${A.sqsLongPollSeconds} s`,
+    ),
+    line(
+      'Stream reads by the outbox pipe',
+      inv.pipes * A.streamPollsPerSecond * SECONDS_PER_MONTH,
+      'streamReadRequest',
+      `${A.streamPollsPerSecond} GetRecords a second on one shard`,
+    ),
   ];
 };
 
 /** The optional edge (CloudFront's WAF), priced apart: a web ACL and its rules, whatever the traffic. */
 export const edgeLines = (inv: Inventory): Line[] =>
-  inv.wafAcls ? [line('WAF web ACL', inv.wafAcls, 'wafWebAcl', `${inv.wafAcls} web ACL`), line('WAF rules', inv.wafRules, 'wafRule', `${inv.wafRules} rules`)] : [];
+  inv.wafAcls
+    ? [
+        line('WAF web ACL', inv.wafAcls, 'wafWebAcl', `${inv.wafAcls} web ACL`),
+        line('WAF rules', inv.wafRules, 'wafRule', `${inv.wafRules} rules`),
+      ]
+    : [];
 
 export interface Workload {
   apiCalls: number;
@@ -51,7 +72,7 @@ const mean = (rows: { calls: number; unitsPerCall: number }[]) => {
 };
 
 /** Write units from the bench: a write call is the call-weighted mean of the measured routes; a delivery is the worker's units per message. */
-export const measuredUnits = (measured: MeasuredWrites) => {
+const measuredUnits = (measured: MeasuredWrites) => {
   const routes = measured.rows.filter((r) => /^(POST|PATCH|DELETE) /.test(r.what));
   const row = (what: string) => measured.rows.find((r) => r.what === what);
   return {
@@ -67,25 +88,51 @@ export const workloadLines = (w: Workload, measured: MeasuredWrites, edge: boole
   const writes = w.apiCalls * A.writeShare;
   const reads = w.apiCalls - writes;
   const invocations = w.apiCalls + writes + w.deliveries;
-  const writeUnits = reads * A.writeUnitsPerReadCall + writes * units.perWriteCall + writes * units.perEventFanOut + w.deliveries * units.perDelivery;
+  const writeUnits =
+    reads * A.writeUnitsPerReadCall + writes * units.perWriteCall + writes * units.perEventFanOut + w.deliveries * units.perDelivery;
   return [
     line('HTTP API requests', w.apiCalls, 'httpApiRequest', `${w.apiCalls.toLocaleString('en-US')} calls`),
     ...(edge ? [line('WAF requests', w.apiCalls, 'wafRequest', 'every API call passes the WAF')] : []),
     line('Lambda invocations', invocations, 'lambdaRequest', 'API calls + one fan-out per write + one worker run per delivery'),
-    line('Lambda compute', w.apiCalls * A.apiCallSeconds * 1 + w.deliveries * A.deliverySeconds * 0.5 + writes * A.apiCallSeconds * 0.5, 'lambdaGbSecond', `API ${A.apiCallSeconds} s at 1 GB, delivery ${A.deliverySeconds} s at 0.5 GB`),
+    line(
+      'Lambda compute',
+      w.apiCalls * A.apiCallSeconds * 1 + w.deliveries * A.deliverySeconds * 0.5 + writes * A.apiCallSeconds * 0.5,
+      'lambdaGbSecond',
+      `API ${A.apiCallSeconds} s at 1 GB, delivery ${A.deliverySeconds} s at 0.5 GB`,
+    ),
     line(
       'DynamoDB writes',
       writeUnits,
       'dynamoWriteUnit',
       `measured ${measured.measuredOn}: ${units.perWriteCall.toFixed(1)} WCU per write call, ${units.perEventFanOut.toFixed(1)} per event fanned out, ${units.perDelivery.toFixed(1)} per delivery; ${A.writeUnitsPerReadCall} per read call`,
     ),
-    line('DynamoDB reads', reads * A.readUnitsPerApiCall + w.deliveries * 1, 'dynamoReadUnit', `${A.readUnitsPerApiCall} RRU per read call, 1 per delivery`),
+    line(
+      'DynamoDB reads',
+      reads * A.readUnitsPerApiCall + w.deliveries * 1,
+      'dynamoReadUnit',
+      `${A.readUnitsPerApiCall} RRU per read call, 1 per delivery`,
+    ),
     line('Bus events', writes, 'busEvent', 'one domain event per write'),
     line('Pipe events', writes, 'pipeEvent', 'one outbox item per write'),
     line('SQS', w.deliveries * A.sqsRequestsPerDelivery, 'sqsRequest', `${A.sqsRequestsPerDelivery} requests per delivery`),
-    line('Logs', (w.apiCalls * A.apiLogBytes + w.deliveries * A.deliveryLogBytes) / GB, 'logsIngestGb', `${A.apiLogBytes} B per call, ${A.deliveryLogBytes} B per delivery`),
-    line('X-Ray', reads * 0.01 + (writes + w.deliveries) * A.defaultTraceRate, 'xrayTrace', `reads at the 1 % rule, the rest at ${A.defaultTraceRate * 100} %`),
-    line('Data transfer out', (w.apiCalls * A.apiResponseBytes + w.deliveries * A.deliveryBodyBytes) / GB, 'transferOutGb', 'responses and webhook bodies'),
+    line(
+      'Logs',
+      (w.apiCalls * A.apiLogBytes + w.deliveries * A.deliveryLogBytes) / GB,
+      'logsIngestGb',
+      `${A.apiLogBytes} B per call, ${A.deliveryLogBytes} B per delivery`,
+    ),
+    line(
+      'X-Ray',
+      reads * 0.01 + (writes + w.deliveries) * A.defaultTraceRate,
+      'xrayTrace',
+      `reads at the 1 % rule, the rest at ${A.defaultTraceRate * 100} %`,
+    ),
+    line(
+      'Data transfer out',
+      (w.apiCalls * A.apiResponseBytes + w.deliveries * A.deliveryBodyBytes) / GB,
+      'transferOutGb',
+      'responses and webhook bodies',
+    ),
   ];
 };
 

@@ -37,7 +37,13 @@ const minutesOf = (expression: string): number => {
   return Number(match[1]);
 };
 
-const globMatches = (pattern: string, name: string) => new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`).test(name);
+const globMatches = (pattern: string, name: string) =>
+  new RegExp(
+    `^${pattern
+      .split('*')
+      .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  ).test(name);
 
 /** Synthesizes a stage as `cdk synth` does (bundling skipped: only asset hashes differ) and counts its templates. */
 export const inventoryOf = (stage: StageName): Inventory => {
@@ -45,18 +51,27 @@ export const inventoryOf = (stage: StageName): Inventory => {
   try {
     const app = new App({ outdir, context: { ...CONTEXT[stage], 'aws:cdk:bundling-stacks': [] } });
     buildParley(app, { stage: stageFrom(app.node), wiring, env: { account: '123456789012', region: 'us-east-1' } });
-    const stacks = app.synth().stacks.map((s) => ({ name: s.stackName, resources: (s.template as { Resources?: Record<string, Resource> }).Resources ?? {} }));
+    const stacks = app
+      .synth()
+      .stacks.map((s) => ({ name: s.stackName, resources: (s.template as { Resources?: Record<string, Resource> }).Resources ?? {} }));
     const all = stacks.flatMap((s) => Object.values(s.resources));
     const of = (type: string) => all.filter((r) => r.Type === type);
-    const samplingRules = of('AWS::XRay::SamplingRule').map((r) => r.Properties!.SamplingRule as { ServiceName: string; FixedRate: number });
+    const samplingRules = of('AWS::XRay::SamplingRule').map(
+      (r) => r.Properties!.SamplingRule as { ServiceName: string; FixedRate: number },
+    );
     const schedules = stacks.flatMap(({ name: stackName, resources }) =>
       Object.entries(resources)
         .filter(([, r]) => r.Type === 'AWS::Scheduler::Schedule')
         .map(([id, r]) => {
-          const target = ((r.Properties!.Target as { Arn: { 'Fn::GetAtt': [string, string] } }).Arn['Fn::GetAtt'])[0];
+          const target = (r.Properties!.Target as { Arn: { 'Fn::GetAtt': [string, string] } }).Arn['Fn::GetAtt'][0];
           const memoryMb = (resources[target]!.Properties!.MemorySize as number | undefined) ?? 128;
           const rule = samplingRules.find((s) => globMatches(s.ServiceName, `${stackName}-${target}`));
-          return { name: id, runsPerMonth: (30 * 24 * 60) / minutesOf(r.Properties!.ScheduleExpression as string), memoryGb: memoryMb / 1024, traceRate: rule ? rule.FixedRate : 1 };
+          return {
+            name: id,
+            runsPerMonth: (30 * 24 * 60) / minutesOf(r.Properties!.ScheduleExpression as string),
+            memoryGb: memoryMb / 1024,
+            traceRate: rule ? rule.FixedRate : 1,
+          };
         }),
     );
     const alarms = of('AWS::CloudWatch::Alarm');
@@ -64,7 +79,10 @@ export const inventoryOf = (stage: StageName): Inventory => {
       stage,
       functions: of('AWS::Lambda::Function').length,
       alarms: alarms.length,
-      alarmMetrics: alarms.reduce((n, a) => n + ((a.Properties!.Metrics as { MetricStat?: unknown }[] | undefined)?.filter((m) => m.MetricStat).length ?? 1), 0),
+      alarmMetrics: alarms.reduce(
+        (n, a) => n + ((a.Properties!.Metrics as { MetricStat?: unknown }[] | undefined)?.filter((m) => m.MetricStat).length ?? 1),
+        0,
+      ),
       keys: of('AWS::KMS::Key').length,
       dashboards: of('AWS::CloudWatch::Dashboard').length,
       queues: of('AWS::SQS::Queue').length,

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** `npm run bench -- cost` writes what it measured here; `npm run cost` prices workloads with it. */
-export const MEASURED_FILE = join(import.meta.dirname, 'measured-writes.json');
+const MEASURED_FILE = join(import.meta.dirname, 'measured-writes.json');
 
 export interface MeasuredRow {
   /** A route (`POST /api/v1/tags`) or a consumer (`queue webhook-deliveries`, `event webhook-fanout`, `schedule …`). */
@@ -18,6 +18,9 @@ export interface MeasuredWrites {
 }
 
 export const writeMeasured = (rows: MeasuredRow[], now = new Date()): void =>
-  writeFileSync(MEASURED_FILE, `${JSON.stringify({ measuredOn: now.toISOString().slice(0, 10), rows } satisfies MeasuredWrites, null, 2)}\n`);
+  writeFileSync(
+    MEASURED_FILE,
+    `${JSON.stringify({ measuredOn: now.toISOString().slice(0, 10), rows } satisfies MeasuredWrites, null, 2)}\n`,
+  );
 
 export const readMeasured = (): MeasuredWrites => JSON.parse(readFileSync(MEASURED_FILE, 'utf8')) as MeasuredWrites;

@@ -35,7 +35,10 @@ const workloadName = (w: Workload) => `${qty(w.apiCalls)} API calls + ${qty(w.de
 export const summary = (costs: StageCost[], measured: MeasuredWrites, w: Workload): string[] => [
   `| Stage | Idle | Optional edge (WAF) | ${workloadName(w)}, on top of idle |`,
   '|---|---:|---:|---:|',
-  ...costs.map((c) => `| ${c.inventory.stage} | ${usd(total(c.idle))} | ${c.edge.length ? usd(total(c.edge)) : 'off'} | ${usd(total(workloadLines(w, measured, c.edge.length > 0)))} |`),
+  ...costs.map(
+    (c) =>
+      `| ${c.inventory.stage} | ${usd(total(c.idle))} | ${c.edge.length ? usd(total(c.edge)) : 'off'} | ${usd(total(workloadLines(w, measured, c.edge.length > 0)))} |`,
+  ),
 ];
 
 /** The whole report `npm run cost` prints and docs/operations/cost.md holds. */

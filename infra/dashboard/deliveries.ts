@@ -22,7 +22,14 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A body as the API logged it (its first 4 KB, never a signature), or why there is none. */
 const body = (logged: { body: string; bodyTruncated: boolean } | null, none: string) =>
-  logged?.body ? h('div', {}, h('pre', { className: 'json' }, logged.body), logged.bodyTruncated ? h('span', { className: 'muted' }, 'cut short') : null) : h('span', { className: 'muted' }, none);
+  logged?.body
+    ? h(
+        'div',
+        {},
+        h('pre', { className: 'json' }, logged.body),
+        logged.bodyTruncated ? h('span', { className: 'muted' }, 'cut short') : null,
+      )
+    : h('span', { className: 'muted' }, none);
 
 /** Every attempt, each a labelled card. */
 const attemptsView = (d: Detail) =>
@@ -61,8 +68,18 @@ const attemptsView = (d: Detail) =>
  * its attempts, and Retry for failed ones (the row follows the new attempt until it settles).
  */
 export const deliveryLog = (api: ParleyClient, id: string, eventTypes: string[]) => {
-  const statusFilter = h('select', { name: 'status' }, h('option', { value: '' }, 'Any status'), ...Object.entries(STATUSES).map(([v, label]) => h('option', { value: v }, label)));
-  const typeFilter = h('select', { name: 'eventType' }, h('option', { value: '' }, 'Any event type'), ...eventTypes.map((t) => h('option', { value: t }, t)));
+  const statusFilter = h(
+    'select',
+    { name: 'status' },
+    h('option', { value: '' }, 'Any status'),
+    ...Object.entries(STATUSES).map(([v, label]) => h('option', { value: v }, label)),
+  );
+  const typeFilter = h(
+    'select',
+    { name: 'eventType' },
+    h('option', { value: '' }, 'Any event type'),
+    ...eventTypes.map((t) => h('option', { value: t }, t)),
+  );
   const log = h('div', {});
   const error = errorLine();
   /** Cursors of the pages before the one shown: the pager's way back. */
@@ -70,13 +87,18 @@ export const deliveryLog = (api: ParleyClient, id: string, eventTypes: string[])
   let cursor: string | undefined;
 
   const one = async (deliveryId: string) =>
-    (await unwrap<{ delivery: Detail }>(api.GET(`${HOOKS}/{id}/deliveries/{deliveryId}`, { params: { path: { id, deliveryId } } }))).delivery;
+    (await unwrap<{ delivery: Detail }>(api.GET(`${HOOKS}/{id}/deliveries/{deliveryId}`, { params: { path: { id, deliveryId } } })))
+      .delivery;
 
   const rowFor = (d: Delivery): HTMLTableRowElement[] => {
     const detail = h('tr', { className: 'detail', hidden: true }, h('td', { colSpan: HEADINGS.length }));
     // A pending delivery's new attempt has no answer yet: the last one's status would be stale.
     const waiting = d.status === 'pending';
-    const toggle = h('button', { type: 'button', 'aria-expanded': 'false', 'data-attempts': d.deliveryId }, `${d.attemptNumber} attempt${d.attemptNumber === 1 ? '' : 's'}`);
+    const toggle = h(
+      'button',
+      { type: 'button', 'aria-expanded': 'false', 'data-attempts': d.deliveryId },
+      `${d.attemptNumber} attempt${d.attemptNumber === 1 ? '' : 's'}`,
+    );
     toggle.onclick = async () => {
       const open = detail.hidden;
       toggle.setAttribute('aria-expanded', String(open));
@@ -100,7 +122,11 @@ export const deliveryLog = (api: ParleyClient, id: string, eventTypes: string[])
 
   /** The row is replaced by the delivery as it now is, again until its new attempt has an answer. */
   const retry = async (d: Delivery, shown: HTMLTableRowElement, detail: HTMLTableRowElement) => {
-    let now = (await unwrap<{ delivery: Delivery }>(api.POST(`${HOOKS}/{id}/retry/{deliveryId}`, { params: { path: { id, deliveryId: d.deliveryId } } }))).delivery;
+    let now = (
+      await unwrap<{ delivery: Delivery }>(
+        api.POST(`${HOOKS}/{id}/retry/{deliveryId}`, { params: { path: { id, deliveryId: d.deliveryId } } }),
+      )
+    ).delivery;
     for (let tries = 0; ; tries++) {
       const [next, nextDetail] = rowFor(now);
       shown.replaceWith(next!);
@@ -117,15 +143,34 @@ export const deliveryLog = (api: ParleyClient, id: string, eventTypes: string[])
   const load = async () => {
     const mine = ++latest;
     log.replaceChildren(busy());
-    const query = { limit: 20, ...(cursor ? { cursor } : {}), ...(statusFilter.value ? { status: statusFilter.value } : {}), ...(typeFilter.value ? { eventType: typeFilter.value } : {}) };
-    const { deliveries, pagination } = await unwrap<Page>(api.GET(`${HOOKS}/{id}/deliveries`, { params: { path: { id }, query: query as never } }));
+    const query = {
+      limit: 20,
+      ...(cursor ? { cursor } : {}),
+      ...(statusFilter.value ? { status: statusFilter.value } : {}),
+      ...(typeFilter.value ? { eventType: typeFilter.value } : {}),
+    };
+    const { deliveries, pagination } = await unwrap<Page>(
+      api.GET(`${HOOKS}/{id}/deliveries`, { params: { path: { id }, query: query as never } }),
+    );
     if (mine !== latest) return;
-    const older = h('button', { type: 'button', disabled: !pagination.nextCursor, onclick: () => page(pagination.nextCursor ?? undefined, [...previous, cursor]) }, 'Older →');
-    const newer = h('button', { type: 'button', disabled: previous.length === 0, onclick: () => page(previous.at(-1), previous.slice(0, -1)) }, '← Newer');
+    const older = h(
+      'button',
+      { type: 'button', disabled: !pagination.nextCursor, onclick: () => page(pagination.nextCursor ?? undefined, [...previous, cursor]) },
+      'Older →',
+    );
+    const newer = h(
+      'button',
+      { type: 'button', disabled: previous.length === 0, onclick: () => page(previous.at(-1), previous.slice(0, -1)) },
+      '← Newer',
+    );
     log.replaceChildren(
       deliveries.length
         ? h('table', {}, h('thead', {}, h('tr', {}, ...HEADINGS.map((t) => h('th', {}, t)))), h('tbody', {}, ...deliveries.flatMap(rowFor)))
-        : empty(statusFilter.value || typeFilter.value ? 'No delivery matches these filters.' : 'No deliveries yet. Send a test event to see one.'),
+        : empty(
+            statusFilter.value || typeFilter.value
+              ? 'No delivery matches these filters.'
+              : 'No deliveries yet. Send a test event to see one.',
+          ),
       h('nav', { className: 'pager', 'aria-label': 'Delivery log pages' }, newer, h('span', {}, `${pagination.total} in all`), older),
     );
   };
@@ -139,6 +184,13 @@ export const deliveryLog = (api: ParleyClient, id: string, eventTypes: string[])
   const filtered = () => page(undefined, []);
   statusFilter.onchange = filtered;
   typeFilter.onchange = filtered;
-  const el = h('section', { id: 'delivery-log' }, h('h2', {}, 'Delivery log'), h('div', { className: 'filters' }, h('label', {}, 'Status ', statusFilter), h('label', {}, 'Event type ', typeFilter)), error, log);
+  const el = h(
+    'section',
+    { id: 'delivery-log' },
+    h('h2', {}, 'Delivery log'),
+    h('div', { className: 'filters' }, h('label', {}, 'Status ', statusFilter), h('label', {}, 'Event type ', typeFilter)),
+    error,
+    log,
+  );
   return { el, reload: filtered };
 };

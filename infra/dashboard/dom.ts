@@ -3,13 +3,18 @@
 type Child = Node | string | number | null | undefined | false;
 
 /** `h('button', { onclick }, 'Revoke')`: an element with properties, attributes (`data-*`, `aria-*`) and children. */
-export const h = <K extends keyof HTMLElementTagNameMap>(tag: K, props: Record<string, unknown> = {}, ...children: Child[]): HTMLElementTagNameMap[K] => {
+export const h = <K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Record<string, unknown> = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] => {
   const el = document.createElement(tag);
   for (const [key, value] of Object.entries(props)) {
     if (key.startsWith('data-') || key.startsWith('aria-') || key === 'for') el.setAttribute(key, String(value));
     else (el as unknown as Record<string, unknown>)[key] = value;
   }
-  for (const child of children) if (child !== null && child !== undefined && child !== false) el.append(typeof child === 'number' ? String(child) : child);
+  for (const child of children)
+    if (child !== null && child !== undefined && child !== false) el.append(typeof child === 'number' ? String(child) : child);
   return el;
 };
 
@@ -31,7 +36,8 @@ export const busy = (what = 'Loading…'): HTMLParagraphElement => h('p', { clas
 export const empty = (text: string): HTMLParagraphElement => h('p', { className: 'empty' }, text);
 
 /** A JSON value as readable, wrapped text. */
-export const json = (value: unknown): HTMLPreElement => h('pre', { className: 'json' }, value === undefined ? '—' : JSON.stringify(value, null, 2));
+export const json = (value: unknown): HTMLPreElement =>
+  h('pre', { className: 'json' }, value === undefined ? '—' : JSON.stringify(value, null, 2));
 
 /** A labelled list of facts: `[['Status', 'failed'], …]`. */
 export const facts = (pairs: [string, Child][]): HTMLDListElement =>
@@ -43,24 +49,33 @@ export const errorLine = (): HTMLParagraphElement => h('p', { className: 'error'
  * A button that runs `task` once per click: disabled and marked busy while it runs, its failure shown in
  * `error`.
  */
-export const actionButton = (label: string, error: HTMLElement, task: () => Promise<void>, props: Record<string, unknown> = {}): HTMLButtonElement => {
-  const button: HTMLButtonElement = h('button', {
-    type: 'button',
-    ...props,
-    onclick: async () => {
-      error.textContent = '';
-      button.disabled = true;
-      button.setAttribute('aria-busy', 'true');
-      try {
-        await task();
-      } catch (err) {
-        error.textContent = (err as Error).message;
-      } finally {
-        button.disabled = false;
-        button.setAttribute('aria-busy', 'false');
-      }
+export const actionButton = (
+  label: string,
+  error: HTMLElement,
+  task: () => Promise<void>,
+  props: Record<string, unknown> = {},
+): HTMLButtonElement => {
+  const button: HTMLButtonElement = h(
+    'button',
+    {
+      type: 'button',
+      ...props,
+      onclick: async () => {
+        error.textContent = '';
+        button.disabled = true;
+        button.setAttribute('aria-busy', 'true');
+        try {
+          await task();
+        } catch (err) {
+          error.textContent = (err as Error).message;
+        } finally {
+          button.disabled = false;
+          button.setAttribute('aria-busy', 'false');
+        }
+      },
     },
-  }, label);
+    label,
+  );
   return button;
 };
 
@@ -92,7 +107,17 @@ export const showOnce = (slot: Element, title: string, secret: string, id: strin
       h('h2', {}, title),
       h('p', {}, 'Copy it now: it is shown only this once and cannot be recovered.'),
       h('div', { className: 'secret', id }, secret),
-      h('button', { type: 'button', onclick: async () => { await navigator.clipboard.writeText(secret); copied.textContent = ' Copied.'; } }, 'Copy'),
+      h(
+        'button',
+        {
+          type: 'button',
+          onclick: async () => {
+            await navigator.clipboard.writeText(secret);
+            copied.textContent = ' Copied.';
+          },
+        },
+        'Copy',
+      ),
       copied,
       h('button', { type: 'button', onclick: () => slot.replaceChildren() }, 'Done'),
     ),

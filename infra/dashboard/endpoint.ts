@@ -11,11 +11,16 @@ type Health = ReturnType<typeof endpointHealth>;
 /** How the latest deliveries ended: the success rate counts finished ones (a retrying one is not yet). */
 const successRate = ({ recent }: Health): string => {
   const finished = recent.succeeded + recent.failed;
-  const rate = recent.successRate === null ? 'no finished delivery yet' : `${Math.round(recent.successRate * 100)}% of ${finished} finished`;
+  const rate =
+    recent.successRate === null ? 'no finished delivery yet' : `${Math.round(recent.successRate * 100)}% of ${finished} finished`;
   return `${rate} (latest ${recent.deliveries}${recent.inProgress ? `, ${recent.inProgress} in progress` : ''})`;
 };
 
-const OVERLAPS: [number, string][] = [[3600, '1 hour'], [86_400, '24 hours'], [604_800, '7 days']];
+const OVERLAPS: [number, string][] = [
+  [3600, '1 hour'],
+  [86_400, '24 hours'],
+  [604_800, '7 days'],
+];
 
 /** Local `datetime-local` input → ISO time. */
 const iso = (local: string) => new Date(local).toISOString();
@@ -44,13 +49,22 @@ export const endpointPage = async (api: ParleyClient, main: HTMLElement, id: str
     await unwrap(api.PATCH(`${HOOKS}/{id}`, { ...path, body: { active: !s.active } }));
     await rerender();
   });
-  const remove = actionButton('Delete', error, async () => {
-    if (!confirm(`Delete the endpoint ${s.url}? Its deliveries stop at once.`)) return;
-    await unwrap(api.DELETE(`${HOOKS}/{id}`, path));
-    location.hash = '#/webhooks';
-  }, { className: 'danger' });
+  const remove = actionButton(
+    'Delete',
+    error,
+    async () => {
+      if (!confirm(`Delete the endpoint ${s.url}? Its deliveries stop at once.`)) return;
+      await unwrap(api.DELETE(`${HOOKS}/{id}`, path));
+      location.hash = '#/webhooks';
+    },
+    { className: 'danger' },
+  );
 
-  const overlap = h('select', { name: 'overlapSeconds' }, ...OVERLAPS.map(([v, label]) => h('option', { value: String(v), selected: v === 86_400 }, label)));
+  const overlap = h(
+    'select',
+    { name: 'overlapSeconds' },
+    ...OVERLAPS.map(([v, label]) => h('option', { value: String(v), selected: v === 86_400 }, label)),
+  );
   const rotate = h(
     'form',
     {
@@ -62,7 +76,11 @@ export const endpointPage = async (api: ParleyClient, main: HTMLElement, id: str
         showOnce(main.querySelector('#shown-secret')!, 'The new signing secret', subscription.secret, 'new-secret-value');
       }),
     },
-    h('p', {}, 'Deliveries are signed with both the old and the new secret until the overlap ends, so receivers can switch without missing one.'),
+    h(
+      'p',
+      {},
+      'Deliveries are signed with both the old and the new secret until the overlap ends, so receivers can switch without missing one.',
+    ),
     s.previousSecretsExpireAt && Date.parse(s.previousSecretsExpireAt) > Date.now()
       ? h('p', { id: 'overlap' }, `The replaced secret also signs until ${when(s.previousSecretsExpireAt)}.`)
       : null,
@@ -78,7 +96,10 @@ export const endpointPage = async (api: ParleyClient, main: HTMLElement, id: str
     {
       onsubmit: onSubmit(error, async () => {
         const { recovery } = await unwrap<{ recovery: { deliveries: number } }>(
-          api.POST(`${HOOKS}/{id}/recover`, { ...path, body: { since: iso(since.value), ...(until.value ? { until: iso(until.value) } : {}) } }),
+          api.POST(`${HOOKS}/{id}/recover`, {
+            ...path,
+            body: { since: iso(since.value), ...(until.value ? { until: iso(until.value) } : {}) },
+          }),
         );
         recovered.textContent = `${recovery.deliveries} failed ${recovery.deliveries === 1 ? 'delivery' : 'deliveries'} sent again.`;
         await log.reload();

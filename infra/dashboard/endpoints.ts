@@ -19,7 +19,12 @@ export const endpointsPage = async (api: ParleyClient, main: HTMLElement): Promi
           api.POST(HOOKS, { body: { url: url.value, events: events.read() } }),
         );
         await endpointsPage(api, main);
-        showOnce(main.querySelector('#created-secret')!, `Endpoint ${subscription.url} added: its signing secret`, subscription.secret, 'new-secret-value');
+        showOnce(
+          main.querySelector('#created-secret')!,
+          `Endpoint ${subscription.url} added: its signing secret`,
+          subscription.secret,
+          'new-secret-value',
+        );
       }),
     },
     h('label', {}, 'Endpoint URL (https) ', url),
@@ -27,7 +32,12 @@ export const endpointsPage = async (api: ParleyClient, main: HTMLElement): Promi
     h('button', { type: 'submit' }, 'Add endpoint'),
     error,
   );
-  const rows = subscriptions.map((s) => [h('a', { href: `#/webhooks/${s._id}` }, s.url), s.events.join(', '), health(s), when(s.createdAt)]);
+  const rows = subscriptions.map((s) => [
+    h('a', { href: `#/webhooks/${s._id}` }, s.url),
+    s.events.join(', '),
+    health(s),
+    when(s.createdAt),
+  ]);
   main.replaceChildren(
     h('h1', {}, 'Webhooks'),
     created,
@@ -35,7 +45,9 @@ export const endpointsPage = async (api: ParleyClient, main: HTMLElement): Promi
       'section',
       {},
       h('h2', {}, 'Endpoints'),
-      subscriptions.length ? table(['Endpoint', 'Events', 'Health', 'Created'], rows) : empty('No endpoints yet. Add one below to receive events.'),
+      subscriptions.length
+        ? table(['Endpoint', 'Events', 'Health', 'Created'], rows)
+        : empty('No endpoints yet. Add one below to receive events.'),
     ),
     h('section', {}, h('h2', {}, 'Add an endpoint'), form),
   );

@@ -18,7 +18,9 @@ const definitionOf = async (api: ParleyClient, e: Execution): Promise<Workflow |
   try {
     const { workflow } = await unwrap<{ workflow: Workflow }>(api.GET(`${WORKFLOWS}/{id}`, path));
     if (workflow.version === e.workflowVersion) return workflow;
-    const { versions } = await unwrap<{ versions: Workflow[] }>(api.GET(`${WORKFLOWS}/{id}/versions`, { params: { ...path.params, query: { limit: 100 } } }));
+    const { versions } = await unwrap<{ versions: Workflow[] }>(
+      api.GET(`${WORKFLOWS}/{id}/versions`, { params: { ...path.params, query: { limit: 100 } } }),
+    );
     return versions.find((v) => v.version === e.workflowVersion);
   } catch {
     return undefined;
@@ -37,7 +39,7 @@ const retriesAround = (def: Workflow, nodeId: string): number | undefined => {
 };
 
 /** "attempt 2 of 3": a retry's `maxAttempts` counts retries after the first try, so it allows one more try. */
-export const attemptText = (attempt: number, maxRetries: number | undefined): string =>
+const attemptText = (attempt: number, maxRetries: number | undefined): string =>
   maxRetries === undefined || attempt > maxRetries + 1 ? `attempt ${attempt}` : `attempt ${attempt} of ${maxRetries + 1}`;
 
 const delay = (ms: number) => (ms === 0 ? 'none' : ms < 1000 ? `${ms} ms` : `${ms / 1000} s`);
@@ -57,7 +59,12 @@ const stepView = (s: Step, def: Workflow | undefined) => {
       ['Handled by', s.handledBy ?? '—'],
       ['Error', s.error ? `${s.error.category}: ${s.error.message}` : '—'],
     ]),
-    h('div', { className: 'io' }, h('div', {}, h('h4', {}, 'Input (its config, templates as written)'), json(node?.config)), h('div', {}, h('h4', {}, 'Output'), json(s.output))),
+    h(
+      'div',
+      { className: 'io' },
+      h('div', {}, h('h4', {}, 'Input (its config, templates as written)'), json(node?.config)),
+      h('div', {}, h('h4', {}, 'Output'), json(s.output)),
+    ),
   );
 };
 
@@ -97,13 +104,22 @@ export const executionPage = async (api: ParleyClient, main: HTMLElement, id: st
       ),
       error,
     ),
-    h('section', {}, h('h2', {}, 'Graph'), def ? h('div', { className: 'graph-box' }, graphPicture(def, latest)) : h('p', { className: 'empty' }, 'The workflow was deleted: its graph is gone.')),
+    h(
+      'section',
+      {},
+      h('h2', {}, 'Graph'),
+      def
+        ? h('div', { className: 'graph-box' }, graphPicture(def, latest))
+        : h('p', { className: 'empty' }, 'The workflow was deleted: its graph is gone.'),
+    ),
     h('section', {}, h('h2', {}, 'Trigger'), facts([['Type', e.trigger.type]]), json(e.trigger.payload)),
     h(
       'section',
       {},
       h('h2', {}, 'Steps'),
-      e.steps.length ? h('ol', { className: 'steps' }, ...e.steps.map((s) => stepView(s, def))) : h('p', { className: 'empty' }, 'No step has run yet.'),
+      e.steps.length
+        ? h('ol', { className: 'steps' }, ...e.steps.map((s) => stepView(s, def)))
+        : h('p', { className: 'empty' }, 'No step has run yet.'),
     ),
   );
 };

@@ -23,7 +23,7 @@ interface Placed {
  * A tidy top-down tree (a definition has one root and at most one incoming edge per node): each node one row
  * below its parent, leaves left to right in edge order, a parent centred over its children.
  */
-export const layout = (def: Pick<Workflow, 'nodes' | 'edges'>): Map<string, Placed> => {
+const layout = (def: Pick<Workflow, 'nodes' | 'edges'>): Map<string, Placed> => {
   const children = new Map<string, string[]>();
   for (const e of def.edges) children.set(e.from, [...(children.get(e.from) ?? []), e.to]);
   const targets = new Set(def.edges.map((e) => e.to));
@@ -48,7 +48,11 @@ export const graphPicture = (def: Pick<Workflow, 'nodes' | 'edges'>, statuses: M
   const at = layout(def);
   const width = Math.max(...[...at.values()].map((p) => p.x)) + W;
   const height = Math.max(...[...at.values()].map((p) => p.y)) + H;
-  const arrow = svg('marker', { id: 'arrow', viewBox: '0 0 10 10', refX: 10, refY: 5, markerWidth: 6, markerHeight: 6, orient: 'auto-start-reverse' }, svg('path', { d: 'M0,0 L10,5 L0,10 z', fill: '#6b7385' }));
+  const arrow = svg(
+    'marker',
+    { id: 'arrow', viewBox: '0 0 10 10', refX: 10, refY: 5, markerWidth: 6, markerHeight: 6, orient: 'auto-start-reverse' },
+    svg('path', { d: 'M0,0 L10,5 L0,10 z', fill: '#6b7385' }),
+  );
   const edges = def.edges.map((e) => {
     const a = at.get(e.from)!;
     const b = at.get(e.to)!;
@@ -56,7 +60,12 @@ export const graphPicture = (def: Pick<Workflow, 'nodes' | 'edges'>, statuses: M
     return svg(
       'g',
       { class: 'edge' },
-      svg('path', { d: `M${x1},${y1} C${x1},${y1 + GAP_Y / 2} ${x2},${y2 - GAP_Y / 2} ${x2},${y2}`, fill: 'none', stroke: '#6b7385', 'marker-end': 'url(#arrow)' }),
+      svg('path', {
+        d: `M${x1},${y1} C${x1},${y1 + GAP_Y / 2} ${x2},${y2 - GAP_Y / 2} ${x2},${y2}`,
+        fill: 'none',
+        stroke: '#6b7385',
+        'marker-end': 'url(#arrow)',
+      }),
       e.branch === 'next' ? '' : svg('text', { x: (x1 + x2) / 2 + 4, y: (y1 + y2) / 2, class: 'branch' }, e.branch),
     );
   });

@@ -44,7 +44,11 @@ export const unwrap = async <T>(call: Promise<{ data?: unknown; error?: unknown;
   if (error !== undefined || data === undefined) {
     const message = (error as { error?: { message?: string } } | undefined)?.error?.message;
     const retryAfter = Number(response.headers.get('Retry-After'));
-    throw new ApiFailure(message ?? `HTTP ${response.status}`, response.status, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined);
+    throw new ApiFailure(
+      message ?? `HTTP ${response.status}`,
+      response.status,
+      Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined,
+    );
   }
   return (data as { data: T }).data;
 };

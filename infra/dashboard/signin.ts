@@ -43,14 +43,17 @@ export const signIn = (main: HTMLElement, done: () => void): void => {
         submit.disabled = true;
         form.setAttribute('aria-busy', 'true');
         try {
-          const { workspaces } = await unwrap<{ workspaces: { _id: string; name: string }[] }>(clientFor({ token: token.value }).GET('/api/v1/auth/workspaces'));
+          const { workspaces } = await unwrap<{ workspaces: { _id: string; name: string }[] }>(
+            clientFor({ token: token.value }).GET('/api/v1/auth/workspaces'),
+          );
           if (!workspaces[0]) throw new Error('This token has no workspace');
           saveSession({ token: token.value, workspaceId: workspaces[0]._id, workspaceName: workspaces[0].name });
           location.hash = '#/settings/developer/tokens';
           done();
         } catch (err) {
           submit.disabled = false;
-          if (err instanceof ApiFailure && err.status === 429 && err.retryAfterSeconds) stopWaiting = waitOut(err.retryAfterSeconds, error, submit);
+          if (err instanceof ApiFailure && err.status === 429 && err.retryAfterSeconds)
+            stopWaiting = waitOut(err.retryAfterSeconds, error, submit);
           else error.textContent = (err as Error).message;
         } finally {
           form.setAttribute('aria-busy', 'false');

@@ -19,22 +19,35 @@ export const whyOff = (s: Subscription): string => (s.deactivationReason ? REASO
 
 /** Its state at a glance: green only when it is on and its last delivery did not fail. */
 export const health = (s: Subscription): HTMLSpanElement => {
-  if (!s.active) return s.deactivationReason === 'manual' ? status('disabled', 'disabled') : status('deactivated', `deactivated: ${whyOff(s)}`);
+  if (!s.active)
+    return s.deactivationReason === 'manual' ? status('disabled', 'disabled') : status('deactivated', `deactivated: ${whyOff(s)}`);
   if (s.consecutiveFailures > 0) return status('failing', `failing (${s.consecutiveFailures} in a row)`);
   return status('healthy', 'healthy');
 };
 
 /** The event types a subscription may name, and the wildcards, for a field's suggestions. */
 export const eventChoices = async (api: ParleyClient): Promise<string[]> => {
-  const { eventTypes, wildcards } = await unwrap<{ eventTypes: { type: string; subscribable: boolean }[]; wildcards: string[] }>(api.GET(`${HOOKS}/event-types`));
+  const { eventTypes, wildcards } = await unwrap<{ eventTypes: { type: string; subscribable: boolean }[]; wildcards: string[] }>(
+    api.GET(`${HOOKS}/event-types`),
+  );
   return [...wildcards, ...eventTypes.filter((t) => t.subscribable).map((t) => t.type)];
 };
 
 /** `events` as one comma-separated field, suggesting the catalog (typed names stay free: the API checks them). */
 export const eventsField = (choices: string[], value: string[] = []) => {
   const list = h('datalist', { id: 'event-choices' }, ...choices.map((c) => h('option', { value: c })));
-  const input = h('input', { type: 'text', name: 'events', required: true, value: value.join(', '), placeholder: 'e.g. inbox.*, customer.contact.created' });
+  const input = h('input', {
+    type: 'text',
+    name: 'events',
+    required: true,
+    value: value.join(', '),
+    placeholder: 'e.g. inbox.*, customer.contact.created',
+  });
   input.setAttribute('list', 'event-choices');
-  const read = () => input.value.split(',').map((e) => e.trim()).filter(Boolean);
+  const read = () =>
+    input.value
+      .split(',')
+      .map((e) => e.trim())
+      .filter(Boolean);
   return { field: h('label', {}, 'Events (comma-separated; wildcards such as inbox.* allowed) ', input, list), read };
 };

@@ -55,15 +55,20 @@ export const tokensPage = async (api: ParleyClient, main: HTMLElement, rerender:
     status(t.status),
     when(t.createdAt),
     when(t.expiresAt),
-    t.status === 'active'
-      ? h('button', { type: 'button', 'data-revoke': t._id, onclick: () => revoke(api, t, rerender) }, 'Revoke')
-      : null,
+    t.status === 'active' ? h('button', { type: 'button', 'data-revoke': t._id, onclick: () => revoke(api, t, rerender) }, 'Revoke') : null,
   ]);
   main.replaceChildren(
     h('h1', {}, 'API Tokens'),
     created,
     h('section', {}, h('h2', {}, 'Create a token'), form),
-    h('section', {}, h('h2', {}, 'Tokens'), tokens.length ? table(['Name', 'Prefix', 'Scopes', 'Status', 'Created', 'Expires', ''], rows) : empty('No tokens yet. Create one above to call the API.')),
+    h(
+      'section',
+      {},
+      h('h2', {}, 'Tokens'),
+      tokens.length
+        ? table(['Name', 'Prefix', 'Scopes', 'Status', 'Created', 'Expires', ''], rows)
+        : empty('No tokens yet. Create one above to call the API.'),
+    ),
   );
 };
 

@@ -33,7 +33,14 @@ export const workflowsPage = async (api: ParleyClient, main: HTMLElement): Promi
       workflows.length
         ? table(
             ['Name', 'Trigger', 'Version', 'State', 'Updated', ''],
-            workflows.map((w) => [w.name, triggerText(w.trigger), `v${w.version}`, status(w.active ? 'active' : 'inactive'), when(w.updatedAt), flip(w)]),
+            workflows.map((w) => [
+              w.name,
+              triggerText(w.trigger),
+              `v${w.version}`,
+              status(w.active ? 'active' : 'inactive'),
+              when(w.updatedAt),
+              flip(w),
+            ]),
           )
         : empty('No workflows yet. Create one with POST /api/v1/workflows (see the API reference).'),
     ),

@@ -84,7 +84,8 @@ const sample = (s: JsonSchema, name = '', fillOne = false): unknown => {
   }
 };
 
-const schemaOf = (zod: unknown) => (zod instanceof z.ZodType ? (z.toJSONSchema(zod, { io: 'input', unrepresentable: 'any' }) as JsonSchema) : undefined);
+const schemaOf = (zod: unknown) =>
+  zod instanceof z.ZodType ? (z.toJSONSchema(zod, { io: 'input', unrepresentable: 'any' }) as JsonSchema) : undefined;
 
 const samplesOf = (r: RouteHandler) => {
   const params = schemaOf(r.spec.params);
@@ -98,12 +99,15 @@ const samplesOf = (r: RouteHandler) => {
   };
 };
 
-const withPath = (path: string, values: Record<string, string>) => path.replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? SAMPLE_ID);
+const withPath = (path: string, values: Record<string, string>) =>
+  path.replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? SAMPLE_ID);
 
 const curl = (r: RouteHandler, s: ReturnType<typeof samplesOf>): string => {
   const { method } = r.route;
   const search = new URLSearchParams(Object.entries(s.query).map(([k, v]) => [k, String(v)])).toString();
-  const lines = [`curl${method === 'GET' ? '' : ` -X ${method}`} "$PARLEY_URL${withPath(r.route.path, s.path)}${search ? `?${search}` : ''}"`];
+  const lines = [
+    `curl${method === 'GET' ? '' : ` -X ${method}`} "$PARLEY_URL${withPath(r.route.path, s.path)}${search ? `?${search}` : ''}"`,
+  ];
   if (!r.spec.public) lines.push('-H "Authorization: Bearer $PARLEY_TOKEN"');
   if (!r.spec.public && r.spec.workspace !== false) lines.push('-H "x-workspace-id: $PARLEY_WORKSPACE"');
   if (s.body !== undefined) lines.push('-H "Content-Type: application/json"', `-d '${JSON.stringify(s.body).replaceAll("'", "'\\''")}'`);
@@ -137,7 +141,8 @@ const typescript = (r: RouteHandler, s: ReturnType<typeof samplesOf>): string =>
   }
   // The public document is answered as itself, with no success wrapper.
   if (r.spec.public) return `${CLIENT_SETUP}\nconst document = await parley.get(${args});\nconsole.log(document.info.version);\n`;
-  if (r.route.method === 'GET' && s.pages) return `${CLIENT_SETUP}\nfor await (const item of parley.list(${args})) {\n  console.log(item);\n}\n`;
+  if (r.route.method === 'GET' && s.pages)
+    return `${CLIENT_SETUP}\nfor await (const item of parley.list(${args})) {\n  console.log(item);\n}\n`;
   const method = r.route.method.toLowerCase();
   return `${CLIENT_SETUP}\nconst { data } = await parley.${method}(${args});\nconsole.log(data);\n`;
 };

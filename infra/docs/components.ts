@@ -11,7 +11,8 @@ interface Response {
 const RESPONSES = '#/components/responses/';
 const HEADERS = '#/components/headers/';
 
-const operationsOf = (doc: Document) => Object.values(doc.paths ?? {}).flatMap((item) => Object.values(item) as { responses?: Record<string, Json> }[]);
+const operationsOf = (doc: Document) =>
+  Object.values(doc.paths ?? {}).flatMap((item) => Object.values(item) as { responses?: Record<string, Json> }[]);
 
 /** `X-RateLimit-Limit` or `X-RateLimit-Limit.required`: a header as one status of one operation lists it. */
 const headerName = (name: string, header: Json) => (header.required ? `${name}.required` : name);
@@ -21,7 +22,11 @@ const headerName = (name: string, header: Json) => (header.required ? `${name}.r
  * `ValidationErrorKeyed` where an `Idempotency-Key` can replay it, `BadRequestPublic` on the public document.
  */
 const responseName = (status: string, response: Response): string => {
-  const body = response.content?.['application/json']?.schema?.$ref?.split('/').pop()?.replace(/Error$/, '') ?? `Status${status}`;
+  const body =
+    response.content?.['application/json']?.schema?.$ref
+      ?.split('/')
+      .pop()
+      ?.replace(/Error$/, '') ?? `Status${status}`;
   const headers = response.headers ?? {};
   const rate = headers['X-RateLimit-Limit'];
   const variant = [
@@ -56,7 +61,8 @@ export const shareComponents = <D extends object>(document: D): D => {
       }
       const name = responseName(status, response as Response);
       const text = JSON.stringify(response);
-      if (responses[name] && JSON.stringify(responses[name]) !== text) throw new Error(`Two different ${status} answers would share the component name ${name}`);
+      if (responses[name] && JSON.stringify(responses[name]) !== text)
+        throw new Error(`Two different ${status} answers would share the component name ${name}`);
       responses[name] = response;
       op.responses![status] = { $ref: `${RESPONSES}${name}` };
     }
@@ -66,7 +72,8 @@ export const shareComponents = <D extends object>(document: D): D => {
   return document;
 };
 
-const refTarget = (doc: Document, ref: string, prefix: string) => doc.components?.[prefix.split('/')[2]!]?.[ref.slice(prefix.length)] as Json;
+const refTarget = (doc: Document, ref: string, prefix: string) =>
+  doc.components?.[prefix.split('/')[2]!]?.[ref.slice(prefix.length)] as Json;
 
 /** The answer `response` stands for, with its headers written out: a `$ref` into `components` resolved. */
 export const resolvedResponse = (document: object, response: Json | undefined): Response | undefined => {

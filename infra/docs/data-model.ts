@@ -4,7 +4,11 @@ import { tableSchema } from '../../shared/data/table';
 
 const ATTRIBUTES: readonly KeyAttribute[] = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk'];
 const code = (text: string) => `\`${text.replaceAll('|', '\\|')}\``;
-const anchor = (e: Entity) => e.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+const anchor = (e: Entity) =>
+  e.name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 
 const keyTable = (e: Entity) => [
   '| Key | Shape |',
@@ -22,7 +26,9 @@ const section = (e: Entity) => [
   ...keyTable(e),
 ];
 
-const chart = entities.flatMap((e) => e.patterns.map((p) => `| [${e.name}](#${anchor(e)}) | ${p.read} | ${p.index ? `\`${p.index}\`` : 'table'} | ${code(p.by)} |`));
+const chart = entities.flatMap((e) =>
+  e.patterns.map((p) => `| [${e.name}](#${anchor(e)}) | ${p.read} | ${p.index ? `\`${p.index}\`` : 'table'} | ${code(p.by)} |`),
+);
 
 /** The data-model page, rendered from the key registry (`shared/data/registry/`). */
 export const dataModelPage = (): string =>
@@ -35,7 +41,7 @@ export const dataModelPage = (): string =>
     `TTL attribute \`${tableSchema.ttlAttribute}\`, and the global secondary indexes ${tableSchema.indexes.map((i) => `\`${i.name}\` (\`${i.partitionKey}\`, \`${i.sortKey}\`)`).join(' and ')}.`,
     'Keys are segments joined by `#`. `<tenant>` stands for `WS#<tenant>`: the workspace id, followed by `~test` in',
     '[test mode](../guide/test-mode.md), so every workspace-owned key starts with its tenant and a request scoped to',
-    'one tenant cannot address another\'s items. A cross-tenant index (a timer\'s due items) sorts by',
+    "one tenant cannot address another's items. A cross-tenant index (a timer's due items) sorts by",
     '`<time>#<tenant>#<id>`. Nothing scans: every read below is a GetItem or a Query on a known partition.',
     '',
     'Each literal key segment is declared once, by one entity, in `shared/data/registry/`; repositories build',

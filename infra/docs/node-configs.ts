@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import type * as z from 'zod';
 import { NODE_CONFIGS, NODE_TYPES } from '../../shared/domain/workflows/nodes';
 
 /**
@@ -9,12 +9,15 @@ import { NODE_CONFIGS, NODE_TYPES } from '../../shared/domain/workflows/nodes';
 
 const fieldsOf = (schema: z.ZodType): string => {
   const shape = (schema as unknown as { shape?: Record<string, z.ZodType> }).shape ?? {};
-  return Object.entries(shape).map(([name, field]) => (field.safeParse(undefined).success ? `${name}?` : name)).join(', ');
+  return Object.entries(shape)
+    .map(([name, field]) => (field.safeParse(undefined).success ? `${name}?` : name))
+    .join(', ');
 };
 
-export const RETRY_COUNT = '`maxAttempts` (1–10) is the maximum number of retries after the first try, not of tries: `maxAttempts: 2` makes up to 3 tries.';
+const RETRY_COUNT =
+  '`maxAttempts` (1–10) is the maximum number of retries after the first try, not of tries: `maxAttempts: 2` makes up to 3 tries.';
 
-export const NODE_CONFIG_DESCRIPTION = [
+const NODE_CONFIG_DESCRIPTION = [
   'The node’s settings, checked against its type’s fields when the workflow is saved (a wrong one answers 422 naming `nodes[i].config.<field>`). String values may hold `{{path}}` templates.',
   ...NODE_TYPES.map((type) => `- \`${type}\`: ${fieldsOf(NODE_CONFIGS[type]) || 'no fields'}`),
   `For \`retry\`, ${RETRY_COUNT}`,

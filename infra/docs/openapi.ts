@@ -18,7 +18,7 @@ import { documentTags, tagOf } from './tags';
  * `webhooks`. Nothing here restates a route: a route added to the wiring appears on its own.
  */
 
-export const API_VERSION = '1.0.0';
+const API_VERSION = '1.0.0';
 
 const area = (r: RouteHandler) => r.route.handler.split('/')[2]!;
 
@@ -76,7 +76,10 @@ const HEADERS = {
   'X-RateLimit-Reset': { description: 'Unix time (seconds) at which the window resets', schema: { type: 'integer' } },
   'X-Request-Id': { description: 'The request id, also logged; quote it when reporting a problem', schema: { type: 'string' } },
   'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer' } },
-  'Idempotent-Replayed': { description: 'On an answer replayed for a repeated Idempotency-Key', schema: { type: 'string', enum: ['true'] } },
+  'Idempotent-Replayed': {
+    description: 'On an answer replayed for a repeated Idempotency-Key',
+    schema: { type: 'string', enum: ['true'] },
+  },
   'Content-Disposition': { description: 'The file\'s name: `attachment; filename="…"`', schema: { type: 'string' } },
 } as const;
 
@@ -85,7 +88,8 @@ type HeaderName = keyof typeof HEADERS;
 const RATE_HEADERS: HeaderName[] = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
 
 /** Whether POST/PATCH of the route honour `Idempotency-Key`. */
-const keyed = ({ route, spec }: RouteHandler) => !spec.public && spec.workspace !== false && (route.method === 'POST' || route.method === 'PATCH');
+const keyed = ({ route, spec }: RouteHandler) =>
+  !spec.public && spec.workspace !== false && (route.method === 'POST' || route.method === 'PATCH');
 
 /** Statuses a key keeps and replays: a success, and a 4xx from validation or the handler (docs/guide/idempotency.md). */
 const REPLAYABLE = new Set([400, 404, 409, 413, 422]);
@@ -96,17 +100,21 @@ const REPLAYABLE = new Set([400, 404, 409, 413, 422]);
  * one too) and not on a 429 or 500 that came before the token was (the guessing slowdown, a failed lookup); `Retry-After` on a 429 and on a 409
  * for a key still in flight; `Idempotent-Replayed` on what a key can replay.
  */
-export const responseHeaders = (r: RouteHandler, status: number): Record<string, { description: string; schema: object; required?: true }> => {
+const responseHeaders = (r: RouteHandler, status: number): Record<string, { description: string; schema: object; required?: true }> => {
   const required: HeaderName[] = ['X-Request-Id'];
   const optional: HeaderName[] = [];
   // A 401 the handler answers (a bad provider signature) comes after the token was known.
   const handler401 = r.spec.errors?.includes('UNAUTHORIZED');
-  if (!r.spec.public && (status !== 401 || handler401)) (status === 429 || status === 500 || status === 401 ? optional : required).push(...RATE_HEADERS);
+  if (!r.spec.public && (status !== 401 || handler401))
+    (status === 429 || status === 500 || status === 401 ? optional : required).push(...RATE_HEADERS);
   if (status === 429) required.push('Retry-After');
   if (keyed(r) && status === 409) optional.push('Retry-After');
   if (keyed(r) && (status < 300 || REPLAYABLE.has(status))) optional.push('Idempotent-Replayed');
   if (status < 300 && r.spec.produces) required.push('Content-Disposition');
-  return Object.fromEntries([...required.map((n) => [n, { ...HEADERS[n], required: true as const }]), ...optional.map((n) => [n, HEADERS[n]])]);
+  return Object.fromEntries([
+    ...required.map((n) => [n, { ...HEADERS[n], required: true as const }]),
+    ...optional.map((n) => [n, HEADERS[n]]),
+  ]);
 };
 
 const DESCRIPTIONS: Record<ErrorCode, string> = {
@@ -140,10 +148,18 @@ const errorResponses = (r: RouteHandler, errorBody: (codes: readonly ErrorCode[]
 const successResponse = (r: RouteHandler): ResponseConfig => {
   const headers = responseHeaders(r, r.spec.status ?? 200);
   if (r.spec.public) {
-    return { description: 'The document itself (no success wrapper)', headers, content: { 'application/json': { schema: r.spec.response as z.ZodType } } } as ResponseConfig;
+    return {
+      description: 'The document itself (no success wrapper)',
+      headers,
+      content: { 'application/json': { schema: r.spec.response as z.ZodType } },
+    } as ResponseConfig;
   }
   if (r.spec.produces) {
-    return { description: `Success: the file itself (${r.spec.produces})`, headers, content: { [r.spec.produces]: { schema: z.string() } } } as ResponseConfig;
+    return {
+      description: `Success: the file itself (${r.spec.produces})`,
+      headers,
+      content: { [r.spec.produces]: { schema: z.string() } },
+    } as ResponseConfig;
   }
   const data = r.spec.response as z.ZodType;
   return {
@@ -158,11 +174,16 @@ const zodObject = (schema: unknown) => (schema instanceof z.ZodObject ? schema :
 const operation = (r: RouteHandler, errorBody: (codes: readonly ErrorCode[]) => ErrorBody): RouteConfig => {
   const { route, scope, spec } = r;
   const category = rateCategory(route.method, route.path);
-  const who = spec.public ? 'Public: no token, no workspace, no rate limit.' : `Scope: \`${scope ?? 'any valid token'}\`. Rate limit: ${category} (${RATE_LIMITS[category]} requests per 15 minutes per token).`;
+  const who = spec.public
+    ? 'Public: no token, no workspace, no rate limit.'
+    : `Scope: \`${scope ?? 'any valid token'}\`. Rate limit: ${category} (${RATE_LIMITS[category]} requests per 15 minutes per token).`;
   return {
     method: route.method.toLowerCase() as RouteConfig['method'],
     path: route.path,
-    operationId: route.handler.replace(/^functions\/http\//, '').replace(/\.ts$/, '').replace(/[/-](\w)/g, (_, c: string) => c.toUpperCase()),
+    operationId: route.handler
+      .replace(/^functions\/http\//, '')
+      .replace(/\.ts$/, '')
+      .replace(/[/-](\w)/g, (_, c: string) => c.toUpperCase()),
     summary: route.summary,
     description: who,
     tags: [tagOf(area(r))],
@@ -172,7 +193,17 @@ const operation = (r: RouteHandler, errorBody: (codes: readonly ErrorCode[]) => 
     request: {
       ...(zodObject(spec.params) ? { params: zodObject(spec.params) } : {}),
       ...(zodObject(spec.query) ? { query: zodObject(spec.query) } : {}),
-      ...(keyed(r) ? { headers: z.object({ 'Idempotency-Key': z.string().regex(IDEMPOTENCY_KEY_PATTERN).optional().describe('Makes a retry safe: the first response is kept and replayed') }) } : {}),
+      ...(keyed(r)
+        ? {
+            headers: z.object({
+              'Idempotency-Key': z
+                .string()
+                .regex(IDEMPOTENCY_KEY_PATTERN)
+                .optional()
+                .describe('Makes a retry safe: the first response is kept and replayed'),
+            }),
+          }
+        : {}),
       ...(spec.body ? { body: { required: true, content: { 'application/json': { schema: spec.body as z.ZodType } } } } : {}),
     },
     responses: { [String(spec.status ?? 200)]: successResponse(r), ...errorResponses(r, errorBody) },
@@ -201,7 +232,10 @@ export const eventEnvelope = (event: CatalogEvent) =>
     occurredAt: z.string(),
     apiVersion: z.literal('v1'),
     data: event.data,
-    changes: z.record(z.string(), z.tuple([z.unknown(), z.unknown()])).optional().describe('On updates: field → [before, after]'),
+    changes: z
+      .record(z.string(), z.tuple([z.unknown(), z.unknown()]))
+      .optional()
+      .describe('On updates: field → [before, after]'),
     causedBy: z.record(z.string(), z.unknown()).optional().describe('The workflow run that caused the event, and the chain depth'),
   });
 
@@ -245,7 +279,8 @@ export const buildOpenApi = (handlers: readonly RouteHandler[]) => {
     type: 'apiKey',
     in: 'header',
     name: 'x-workspace-id',
-    description: 'The 24-character hex id of the workspace the request acts in (400 when missing or ill-formed, 403 when the token may not access it).',
+    description:
+      'The 24-character hex id of the workspace the request acts in (400 when missing or ill-formed, 403 when the token may not access it).',
   });
   const errorBody = errorBodies(registry);
   for (const r of handlers) registry.registerPath(operation(r, errorBody));
@@ -256,7 +291,8 @@ export const buildOpenApi = (handlers: readonly RouteHandler[]) => {
     info: {
       title: 'Parley API',
       version: API_VERSION,
-      description: 'Workspace-based customer messaging and CRM. Every request carries `Authorization: Bearer <token>` and `x-workspace-id`.',
+      description:
+        'Workspace-based customer messaging and CRM. Every request carries `Authorization: Bearer <token>` and `x-workspace-id`.',
       license: { name: 'Proprietary', identifier: 'LicenseRef-Parley' },
     },
     servers: [{ url: '/', description: 'This deployment' }],

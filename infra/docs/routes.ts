@@ -10,7 +10,10 @@ const end = '<!-- routes:end -->';
 
 const rows = (await loadRouteHandlers(wiring.routes))
   .sort((a, b) => a.route.path.localeCompare(b.route.path) || a.route.method.localeCompare(b.route.method))
-  .map(({ route: r, scope }) => `| \`${r.method} ${r.path}\` | ${r.public ? 'public (no token)' : scope ? `\`${scope}\`` : 'any valid token'} | ${r.summary} |`);
+  .map(
+    ({ route: r, scope }) =>
+      `| \`${r.method} ${r.path}\` | ${r.public ? 'public (no token)' : scope ? `\`${scope}\`` : 'any valid token'} | ${r.summary} |`,
+  );
 const table = ['| Route | Scope | What it does |', '|---|---|---|', ...rows].join('\n');
 
 const readme = readFileSync(file, 'utf8');

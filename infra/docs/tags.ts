@@ -14,12 +14,14 @@ const AREAS: readonly Area[] = [
   {
     name: 'Inbox',
     keys: ['inbox'],
-    description: 'Conversations with customers and the messages in them: assignment, status, snoozing, notes and the events each change emits.',
+    description:
+      'Conversations with customers and the messages in them: assignment, status, snoozing, notes and the events each change emits.',
   },
   {
     name: 'Channels',
     keys: ['channels', 'channel'],
-    description: 'Connected channel accounts (API, email, sandbox) that carry messages in and out, with their write-only signing secrets and send status.',
+    description:
+      'Connected channel accounts (API, email, sandbox) that carry messages in and out, with their write-only signing secrets and send status.',
   },
   {
     name: 'Broadcasts',
@@ -44,7 +46,8 @@ const AREAS: readonly Area[] = [
   {
     name: 'Workflows',
     keys: ['workflows', 'workflow'],
-    description: 'Automations triggered by events, schedules or a call: versions, executions step by step, retries and error notifications.',
+    description:
+      'Automations triggered by events, schedules or a call: versions, executions step by step, retries and error notifications.',
   },
   {
     name: 'AI',
@@ -64,7 +67,8 @@ const AREAS: readonly Area[] = [
   {
     name: 'Webhooks',
     keys: ['webhooks', 'webhook'],
-    description: 'Subscriptions that deliver events to your HTTPS endpoint, signed and retried, with a log of every attempt and the catalog of event types.',
+    description:
+      'Subscriptions that deliver events to your HTTPS endpoint, signed and retried, with a log of every attempt and the catalog of event types.',
   },
   {
     name: 'Authentication',

@@ -7,4 +7,6 @@ const file = resolve(process.argv[2] ?? 'openapi.json');
 const document = await openApiDocument();
 mkdirSync(dirname(file), { recursive: true });
 writeFileSync(file, await openApiText());
-process.stdout.write(`${file}: ${Object.keys(document.paths ?? {}).length} paths, ${Object.keys(document.webhooks ?? {}).length} webhook events\n`);
+process.stdout.write(
+  `${file}: ${Object.keys(document.paths ?? {}).length} paths, ${Object.keys(document.webhooks ?? {}).length} webhook events\n`,
+);

@@ -62,7 +62,8 @@ const dynamoRequests = (command: string, input: Input, table: string): CallReque
     case 'BatchGetItem':
     case 'BatchWriteItem':
       for (const [tableName, request] of Object.entries((input.RequestItems ?? {}) as Record<string, any>)) {
-        const keys: Key[] = command === 'BatchGetItem' ? request.Keys : request.map((r: Input) => r.PutRequest?.Item ?? r.DeleteRequest?.Key);
+        const keys: Key[] =
+          command === 'BatchGetItem' ? request.Keys : request.map((r: Input) => r.PutRequest?.Item ?? r.DeleteRequest?.Key);
         parts.push(onItems(command, tableName, keys));
       }
       break;
@@ -112,11 +113,13 @@ const describe = (resource: GrantResource, table: string) =>
       ? `arn:aws:kms:us-east-1:000000000000:alias/${resource.key}`
       : `arn:aws:dynamodb:us-east-1:000000000000:table/${table}${resource.table === 'indexes' ? '/index/*' : ''}`;
 
-const keyNameOf = (wiring: Wiring, keyId: string | undefined): string | undefined => wiring.keys.find((k) => process.env[k.idEnv] === keyId)?.name;
+const keyNameOf = (wiring: Wiring, keyId: string | undefined): string | undefined =>
+  wiring.keys.find((k) => process.env[k.idEnv] === keyId)?.name;
 
 const check = (wiring: Wiring, clientName: string, command: string, input: Input): void => {
   const serviceName = SERVICES[clientName];
-  const limit = serviceName === 'dynamodb' ? dynamoLimitError(command, input) : serviceName === 'sqs' ? sqsLimitError(command, input) : undefined;
+  const limit =
+    serviceName === 'dynamodb' ? dynamoLimitError(command, input) : serviceName === 'sqs' ? sqsLimitError(command, input) : undefined;
   if (limit) throw serviceError(limit, serviceName!);
   const caller = callers.getStore();
   if (!caller) return;
@@ -133,7 +136,8 @@ const check = (wiring: Wiring, clientName: string, command: string, input: Input
   }
   if (serviceName === 'dynamodb') {
     const requests = dynamoRequests(command, input, table);
-    if (requests === 'other-table') throw denied(caller, `dynamodb:${command}`, `arn:aws:dynamodb:us-east-1:000000000000:table/${String(input.TableName)}`, serviceName);
+    if (requests === 'other-table')
+      throw denied(caller, `dynamodb:${command}`, `arn:aws:dynamodb:us-east-1:000000000000:table/${String(input.TableName)}`, serviceName);
     const refused = requests.find((r) => !allows(caller.grants, r));
     if (refused) throw denied(caller, refused.action, describe(refused.resource, table), serviceName);
     return;

@@ -41,7 +41,7 @@ const numberBytes = (n: string): number => {
   return Math.ceil(Math.max(1, digits.length) / 2) + 1;
 };
 
-export const itemBytes = (item: Record<string, AttributeValue>): number =>
+const itemBytes = (item: Record<string, AttributeValue>): number =>
   Object.entries(item).reduce((n, [name, value]) => n + utf8(name) + valueBytes(value), 0);
 
 const validation = (message: string): LimitError => ({ name: 'ValidationException', message });
@@ -69,13 +69,18 @@ export const dynamoLimitError = (command: string, input: Input): LimitError | un
     case 'PutItem':
       return tooLarge(input.Item);
     case 'BatchGetItem': {
-      const keys = Object.values((input.RequestItems ?? {}) as Record<string, { Keys?: unknown[] }>).reduce((n, r) => n + (r.Keys?.length ?? 0), 0);
+      const keys = Object.values((input.RequestItems ?? {}) as Record<string, { Keys?: unknown[] }>).reduce(
+        (n, r) => n + (r.Keys?.length ?? 0),
+        0,
+      );
       return keys > LIMITS.batchGetKeys ? validation('Too many items requested for the BatchGetItem call') : undefined;
     }
     case 'BatchWriteItem': {
       const requests = Object.values((input.RequestItems ?? {}) as Record<string, unknown[]>).reduce((n, r) => n + r.length, 0);
       return requests > LIMITS.batchWriteRequests
-        ? validation(`1 validation error detected: Value at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: Member must have length less than or equal to ${LIMITS.batchWriteRequests}`)
+        ? validation(
+            `1 validation error detected: Value at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: Member must have length less than or equal to ${LIMITS.batchWriteRequests}`,
+          )
         : undefined;
     }
     default:
@@ -93,9 +98,13 @@ const outOf = (value: unknown, max: number) => typeof value === 'number' && (val
 export const sqsLimitError = (command: string, input: Input): LimitError | undefined => {
   const entries = (input.Entries ?? []) as Input[];
   if (command.endsWith('Batch') && entries.length > LIMITS.sqsBatchEntries) {
-    return { name: 'TooManyEntriesInBatchRequest', message: `Maximum number of entries per request are ${LIMITS.sqsBatchEntries}. You have sent ${entries.length}.` };
+    return {
+      name: 'TooManyEntriesInBatchRequest',
+      message: `Maximum number of entries per request are ${LIMITS.sqsBatchEntries}. You have sent ${entries.length}.`,
+    };
   }
-  const delays = command === 'SendMessage' ? [input.DelaySeconds] : command === 'SendMessageBatch' ? entries.map((e) => e.DelaySeconds) : [];
+  const delays =
+    command === 'SendMessage' ? [input.DelaySeconds] : command === 'SendMessageBatch' ? entries.map((e) => e.DelaySeconds) : [];
   const badDelay = delays.find((d) => outOf(d, LIMITS.sqsDelaySeconds));
   if (badDelay !== undefined) return invalidValue('DelaySeconds', badDelay, LIMITS.sqsDelaySeconds);
   const visibilities =
@@ -110,4 +119,8 @@ export const sqsLimitError = (command: string, input: Input): LimitError | undef
 
 /** EventBridge's PutEvents entry size: Time (14 bytes), Source, DetailType, Detail and Resources, in UTF-8. */
 export const eventEntryBytes = (entry: { source: string; 'detail-type': string; detail: unknown; resources?: readonly string[] }): number =>
-  14 + utf8(entry.source) + utf8(entry['detail-type']) + utf8(JSON.stringify(entry.detail)) + (entry.resources ?? []).reduce((n, r) => n + utf8(r), 0);
+  14 +
+  utf8(entry.source) +
+  utf8(entry['detail-type']) +
+  utf8(JSON.stringify(entry.detail)) +
+  (entry.resources ?? []).reduce((n, r) => n + utf8(r), 0);

@@ -21,7 +21,14 @@ export const localhostCertificate = async (dir: string): Promise<CertificateFile
       { name: 'basicConstraints', cA: true },
       { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, keyCertSign: true },
       { name: 'extKeyUsage', serverAuth: true },
-      { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }, { type: 7, ip: '::1' }] },
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 2, value: 'localhost' },
+          { type: 7, ip: '127.0.0.1' },
+          { type: 7, ip: '::1' },
+        ],
+      },
     ],
   });
   mkdirSync(dir, { recursive: true });

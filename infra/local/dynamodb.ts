@@ -34,8 +34,19 @@ export const startDynamoLocal = async (opts: { dataDir?: string; port?: number }
   if (opts.dataDir) mkdirSync(opts.dataDir, { recursive: true });
   const child = spawn(
     'bash',
-    ['-c', WATCHDOG, 'dynamodb-local', `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`, '-Xms64m',
-      '-jar', join(dir, 'DynamoDBLocal.jar'), '-port', String(port), '-sharedDb', ...storage],
+    [
+      '-c',
+      WATCHDOG,
+      'dynamodb-local',
+      `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
+      '-Xms64m',
+      '-jar',
+      join(dir, 'DynamoDBLocal.jar'),
+      '-port',
+      String(port),
+      '-sharedDb',
+      ...storage,
+    ],
     { cwd: dir, stdio: ['pipe', 'ignore', 'pipe'], detached: true },
   );
   let stderr = '';

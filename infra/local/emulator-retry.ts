@@ -11,7 +11,8 @@ import { backoff } from '../../shared/data/retry';
 const LOCK_TIMEOUT = /too long waiting for a lock/;
 const EXTRA_ATTEMPTS = 6;
 
-const isLockTimeout = (error: unknown) => error instanceof Error && error.name === 'InternalServerError' && LOCK_TIMEOUT.test(error.message);
+const isLockTimeout = (error: unknown) =>
+  error instanceof Error && error.name === 'InternalServerError' && LOCK_TIMEOUT.test(error.message);
 
 export const retryLockTimeouts: Pluggable<any, any> = {
   applyToStack: (stack) => {

@@ -5,7 +5,7 @@
 import { execSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 
-const packages = (file) => (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')).packages ?? {} : {});
+const packages = (file) => (existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')).packages ?? {}) : {});
 const locked = packages('package-lock.json');
 const installed = packages('node_modules/.package-lock.json');
 const stale = Object.entries(locked).some(([path, p]) => path !== '' && !p.optional && installed[path]?.version !== p.version);
@@ -17,7 +17,9 @@ if (stale) {
 const java = spawnSync('java', ['-version'], { encoding: 'utf8' });
 const major = Number(/version "(\d+)/.exec(java.stderr ?? '')?.[1] ?? 0);
 if (java.error || major < 17) {
-  process.stderr.write('Parley runs Amazon DynamoDB Local, which needs Java 17 or newer on PATH (e.g. `apt-get install openjdk-17-jre-headless`).\n');
+  process.stderr.write(
+    'Parley runs Amazon DynamoDB Local, which needs Java 17 or newer on PATH (e.g. `apt-get install openjdk-17-jre-headless`).\n',
+  );
   process.exit(1);
 }
 

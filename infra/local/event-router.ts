@@ -21,11 +21,13 @@ const matchesValue = (allowed: readonly PatternValue[], actual: unknown): boolea
 const matchesDetail = (pattern: Record<string, unknown>, actual: unknown): boolean =>
   Object.entries(pattern).every(([key, expected]) => {
     const value = actual !== null && typeof actual === 'object' ? (actual as Record<string, unknown>)[key] : undefined;
-    return Array.isArray(expected) ? matchesValue(expected as PatternValue[], value) : matchesDetail(expected as Record<string, unknown>, value);
+    return Array.isArray(expected)
+      ? matchesValue(expected as PatternValue[], value)
+      : matchesDetail(expected as Record<string, unknown>, value);
   });
 
 /** The subset of EventBridge pattern semantics the wiring uses: lists of exact values or prefixes. */
-export const matches = (pattern: EventPattern, event: BusEvent): boolean =>
+const matches = (pattern: EventPattern, event: BusEvent): boolean =>
   matchesValue(pattern.source, event.source) &&
   (!pattern['detail-type'] || matchesValue(pattern['detail-type'], event['detail-type'])) &&
   (!pattern.detail || matchesDetail(pattern.detail, event.detail));
@@ -44,8 +46,7 @@ export const busEvent = (source: string, detailType: string, detail: unknown): B
 
 const RETRY_DELAYS_MS = [100, 500, 2000];
 
-const deadLetter = (fields: Record<string, unknown>) =>
-  process.stderr.write(`${JSON.stringify({ level: 'error', ...fields })}\n`);
+const deadLetter = (fields: Record<string, unknown>) => process.stderr.write(`${JSON.stringify({ level: 'error', ...fields })}\n`);
 
 /**
  * Delivers an event to every matching rule's target, retrying a failing target as EventBridge would

@@ -34,7 +34,13 @@ const queryOf = (url: URL): Record<string, string> | undefined => {
   return Object.keys(out).length ? out : undefined;
 };
 
-const buildEvent = (req: IncomingMessage, url: URL, body: Buffer, routeKey: string, params: Record<string, string>): APIGatewayProxyEventV2 => {
+const buildEvent = (
+  req: IncomingMessage,
+  url: URL,
+  body: Buffer,
+  routeKey: string,
+  params: Record<string, string>,
+): APIGatewayProxyEventV2 => {
   const now = new Date();
   const headers = joinHeaders(req);
   const text = body.toString('utf8');
@@ -92,7 +98,10 @@ export const startGateway = async (wiring: Wiring, port: number): Promise<{ url:
       const { match } = resolve(wiring.routes, req.method ?? 'GET', url.pathname);
       const spec = match?.route ?? wiring.fallback;
       const routeKey = match ? `${match.route.method} ${match.route.path}` : '$default';
-      send(res, await invoke<APIGatewayProxyStructuredResultV2>(spec, { kind: 'http' }, buildEvent(req, url, body, routeKey, match?.params ?? {})));
+      send(
+        res,
+        await invoke<APIGatewayProxyStructuredResultV2>(spec, { kind: 'http' }, buildEvent(req, url, body, routeKey, match?.params ?? {})),
+      );
     } catch (error) {
       process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'function crashed', error: String(error) })}\n`);
       send(res, gatewayError(500, 'INTERNAL_ERROR', 'Internal server error'));

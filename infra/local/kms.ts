@@ -12,7 +12,7 @@ import type { Wiring } from '../wiring/types';
  * behind the IAM guard, so a call reaches it only with the function's key grant. Only this runtime loads it:
  * deployed functions call KMS itself and never read a key file.
  */
-export const localKeyId = (name: string) => `arn:aws:kms:us-east-1:000000000000:alias/parley-${name}`;
+const localKeyId = (name: string) => `arn:aws:kms:us-east-1:000000000000:alias/parley-${name}`;
 
 /** The 256-bit key in `file`, created (owner-only) on first use; a concurrent creator's key wins. */
 const loadFileKey = (file: string): Buffer => {
@@ -28,7 +28,8 @@ const loadFileKey = (file: string): Buffer => {
 };
 
 let fileKey: Buffer | undefined;
-const keyFor = (keyId: string) => Buffer.from(hkdfSync('sha256', (fileKey ??= loadFileKey(config().LOCAL_SECRETS_KEY_FILE)), '', keyId, 32));
+const keyFor = (keyId: string) =>
+  Buffer.from(hkdfSync('sha256', (fileKey ??= loadFileKey(config().LOCAL_SECRETS_KEY_FILE)), '', keyId, 32));
 
 const aad = (context: Record<string, string> | undefined) => Buffer.from(JSON.stringify(Object.entries(context ?? {}).sort()), 'utf8');
 
@@ -52,7 +53,8 @@ const decrypt = (input: Input) => {
   const blob = Buffer.from(input.CiphertextBlob ?? new Uint8Array());
   const idLength = blob[0] ?? 0;
   const keyId = blob.subarray(1, 1 + idLength).toString('utf8');
-  if (input.KeyId !== undefined && input.KeyId !== keyId) throw kmsError('IncorrectKeyException', 'The key ID in the request does not identify a KMS key that can perform this operation');
+  if (input.KeyId !== undefined && input.KeyId !== keyId)
+    throw kmsError('IncorrectKeyException', 'The key ID in the request does not identify a KMS key that can perform this operation');
   const rest = blob.subarray(1 + idLength);
   try {
     const decipher = createDecipheriv('aes-256-gcm', keyFor(keyId), rest.subarray(0, 12)).setAAD(aad(input.EncryptionContext));
@@ -75,7 +77,11 @@ const kmsPlugin = (keys: ReadonlySet<string>): Pluggable<any, any> => ({
             : context.commandName === 'DecryptCommand'
               ? decrypt(input)
               : undefined;
-        if (!output) throw kmsError('UnsupportedOperationException', `The local KMS answers Encrypt and Decrypt only, not ${String(context.commandName)}`);
+        if (!output)
+          throw kmsError(
+            'UnsupportedOperationException',
+            `The local KMS answers Encrypt and Decrypt only, not ${String(context.commandName)}`,
+          );
         return { output: { ...output, $metadata: { httpStatusCode: 200 } }, response: { statusCode: 200, headers: {} } };
       },
       // After the IAM guard (build, high), before anything is signed or sent.

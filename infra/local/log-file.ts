@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { LogRecord, LogSink, Threshold } from '../../shared/log';
 
 /** Where `npm start` keeps its log lines (JSON, one a line) for `parley logs`; the previous file is kept beside it. */
-export const logFile = (dataDir: string): string => join(dataDir, 'logs.jsonl');
+const logFile = (dataDir: string): string => join(dataDir, 'logs.jsonl');
 const MAX_BYTES = 50 * 1024 * 1024;
 
 const FIRST = ['level', 'message', 'timestamp'];
@@ -24,7 +24,11 @@ export const readable = (r: LogRecord): string => {
  * The local runtime's log sink: every line goes to `<dataDir>/logs.jsonl`, and to the terminal as a
  * readable line (or as JSON when the output is piped, as on AWS).
  */
-export const localLogSink = (opts: { dataDir: string; level: Threshold; out: NodeJS.WriteStream }): LogSink & { close: () => Promise<void> } => {
+export const localLogSink = (opts: {
+  dataDir: string;
+  level: Threshold;
+  out: NodeJS.WriteStream;
+}): LogSink & { close: () => Promise<void> } => {
   const path = logFile(opts.dataDir);
   if (existsSync(path) && statSync(path).size > MAX_BYTES) renameSync(path, `${path}.1`);
   const file = createWriteStream(path, { flags: 'a' });

@@ -63,7 +63,9 @@ export class QueuePoller {
         await this.poll();
       } catch (error) {
         if (!this.running) return;
-        process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'queue poller error', queue: this.spec.name, error: String(error) })}\n`);
+        process.stderr.write(
+          `${JSON.stringify({ level: 'error', msg: 'queue poller error', queue: this.spec.name, error: String(error) })}\n`,
+        );
         await new Promise((r) => setTimeout(r, 500));
       }
     }
@@ -87,7 +89,9 @@ export class QueuePoller {
       const response = await invoke<SQSBatchResponse | undefined>(this.spec.consumer, { kind: 'queue', consumes: this.spec.name }, event);
       failed = new Set((response?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
     } catch (error) {
-      process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'queue consumer failed', queue: this.spec.name, error: String(error) })}\n`);
+      process.stderr.write(
+        `${JSON.stringify({ level: 'error', msg: 'queue consumer failed', queue: this.spec.name, error: String(error) })}\n`,
+      );
       return;
     }
     const done = Messages.filter((m) => !failed.has(m.MessageId!));

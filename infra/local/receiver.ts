@@ -22,7 +22,9 @@ const server = createServer({ cert: readFileSync(certFile), key: readFileSync(ke
     const signature = req.headers['x-webhook-signature'];
     const valid = typeof signature === 'string' && (await verify(secret, body, signature).catch(() => false));
     const event = `${req.headers['x-webhook-event'] ?? '?'} ${req.headers['x-webhook-id'] ?? '?'}`;
-    process.stdout.write(`${new Date().toISOString()}  ${event}  attempt ${req.headers['x-webhook-attempt'] ?? '?'}  signature ${valid ? 'valid' : 'INVALID'}\n`);
+    process.stdout.write(
+      `${new Date().toISOString()}  ${event}  attempt ${req.headers['x-webhook-attempt'] ?? '?'}  signature ${valid ? 'valid' : 'INVALID'}\n`,
+    );
     res.writeHead(valid ? 200 : 401).end();
   });
 });

@@ -23,7 +23,7 @@ const fileIn = (dir: string) => join(dir, 'runtime.json');
  * Each running `npm start` of this user also leaves a pointer here, named by its PID, so that the CLI finds
  * an instance started with another PARLEY_DATA_DIR than its own.
  */
-export const registryDir = (): string => join(process.env.XDG_STATE_HOME || join(homedir(), '.local', 'state'), 'parley', 'instances');
+const registryDir = (): string => join(process.env.XDG_STATE_HOME || join(homedir(), '.local', 'state'), 'parley', 'instances');
 const pointerOf = (pid: number) => join(registryDir(), `${pid}.json`);
 
 export const writeRuntime = (info: RuntimeInfo): void => {
@@ -67,7 +67,11 @@ export class RuntimeNotFound extends Error {}
 /** Running instances named in the registry; pointers whose process is gone are removed, and counted. */
 const registered = (): { running: RuntimeInfo[]; stale: number } => {
   const dir = registryDir();
-  const infos = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => ({ file: join(dir, f), info: readInfo(join(dir, f)) })) : [];
+  const infos = existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith('.json'))
+        .map((f) => ({ file: join(dir, f), info: readInfo(join(dir, f)) }))
+    : [];
   const running = infos.filter((e) => e.info && isRunning(e.info.pid));
   const stale = infos.filter((e) => !running.includes(e));
   for (const e of stale) rmSync(e.file, { force: true });
@@ -83,16 +87,24 @@ export const locateRuntime = (): RuntimeInfo => {
   const file = fileIn(dir);
   const own = readInfo(file);
   if (own && isRunning(own.pid)) return own;
-  const here = own ? `${file} names pid ${own.pid}, which is no longer running (a stale file: that Parley stopped without cleaning up)` : `there is no ${file}`;
+  const here = own
+    ? `${file} names pid ${own.pid}, which is no longer running (a stale file: that Parley stopped without cleaning up)`
+    : `there is no ${file}`;
   if (process.env.PARLEY_DATA_DIR) {
-    throw new RuntimeNotFound(`Parley is not running on PARLEY_DATA_DIR=${process.env.PARLEY_DATA_DIR}: ${here}. Start it with \`PARLEY_DATA_DIR=${process.env.PARLEY_DATA_DIR} npm start\`, or set PARLEY_DATA_DIR to the data folder of the Parley you started`);
+    throw new RuntimeNotFound(
+      `Parley is not running on PARLEY_DATA_DIR=${process.env.PARLEY_DATA_DIR}: ${here}. Start it with \`PARLEY_DATA_DIR=${process.env.PARLEY_DATA_DIR} npm start\`, or set PARLEY_DATA_DIR to the data folder of the Parley you started`,
+    );
   }
   const { running, stale } = registered();
   if (running.length === 1) return running[0]!;
   if (running.length > 1) {
-    throw new RuntimeNotFound(`Several Parleys are running; set PARLEY_DATA_DIR to the one to use: ${running.map((r) => `PARLEY_DATA_DIR=${r.dataDir} (pid ${r.pid}, ${r.baseUrl})`).join(', ')}`);
+    throw new RuntimeNotFound(
+      `Several Parleys are running; set PARLEY_DATA_DIR to the one to use: ${running.map((r) => `PARLEY_DATA_DIR=${r.dataDir} (pid ${r.pid}, ${r.baseUrl})`).join(', ')}`,
+    );
   }
-  const staleNote = stale ? `; removed ${stale} stale ${stale === 1 ? 'entry' : 'entries'} of stopped instances from ${registryDir()}` : ` and none is registered in ${registryDir()}`;
+  const staleNote = stale
+    ? `; removed ${stale} stale ${stale === 1 ? 'entry' : 'entries'} of stopped instances from ${registryDir()}`
+    : ` and none is registered in ${registryDir()}`;
   throw new RuntimeNotFound(
     `Parley is not running: ${here}${staleNote}. Start it with \`npm start\`; if it runs with another data folder, set PARLEY_DATA_DIR to that folder (as given to \`npm start\`)`,
   );
@@ -117,7 +129,9 @@ export const lockDataDir = (dir: string): (() => void) => {
     }
     const holder = Number(readFileSync(lock, 'utf8'));
     if (holder && isRunning(holder)) {
-      throw new StartRefused(`Parley is already running on ${dir}/ (pid ${holder}); stop it first, or use another PARLEY_DATA_DIR (if no such Parley runs, delete ${lock})`);
+      throw new StartRefused(
+        `Parley is already running on ${dir}/ (pid ${holder}); stop it first, or use another PARLEY_DATA_DIR (if no such Parley runs, delete ${lock})`,
+      );
     }
     rmSync(lock, { force: true });
   }

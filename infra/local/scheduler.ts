@@ -7,7 +7,9 @@ export const startSchedules = (schedules: readonly ScheduleSpec[]): (() => void)
   const timers = schedules.map((s) =>
     setInterval(() => {
       invoke(s.target, { kind: 'schedule' }, busEvent('aws.scheduler', 'Scheduled Event', { schedule: s.name })).catch((error: unknown) =>
-        process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'scheduled job failed', schedule: s.name, error: String(error) })}\n`),
+        process.stderr.write(
+          `${JSON.stringify({ level: 'error', msg: 'scheduled job failed', schedule: s.name, error: String(error) })}\n`,
+        ),
       );
     }, s.everyMinutes * 60_000),
   );

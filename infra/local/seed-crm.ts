@@ -15,8 +15,22 @@ export const seedCrm = async (tenant: Tenant, customerId: string, agentId: strin
   const enterprise = await lead('Enterprise plan, 50 seats', 2_400_000, { customerId, assigneeId: agentId, source: 'website' });
   await moveLeadToStage(tenant, enterprise._id, { stageId: stage('Qualified') }, now());
   await moveLeadToStage(tenant, enterprise._id, { stageId: stage('Proposal') }, now());
-  await addActivity(tenant, { type: 'call', leadId: enterprise._id, subject: 'Discovery call', body: 'Needs SSO and an EU region.', durationSeconds: 1800 }, now());
-  await createTask(tenant, { title: 'Send the security questionnaire', leadId: enterprise._id, priority: 'high', dueAt: new Date(Date.now() + 24 * 3600_000).toISOString(), assigneeId: agentId }, now());
+  await addActivity(
+    tenant,
+    { type: 'call', leadId: enterprise._id, subject: 'Discovery call', body: 'Needs SSO and an EU region.', durationSeconds: 1800 },
+    now(),
+  );
+  await createTask(
+    tenant,
+    {
+      title: 'Send the security questionnaire',
+      leadId: enterprise._id,
+      priority: 'high',
+      dueAt: new Date(Date.now() + 24 * 3600_000).toISOString(),
+      assigneeId: agentId,
+    },
+    now(),
+  );
 
   await lead('Starter plan', 49_00, { source: 'referral' });
   const won = await lead('Team plan, annual', 588_00, { customerId });

@@ -31,7 +31,19 @@ const nextWeekdayAt = (days: number, hour: number) => {
 export const seedBookings = async (tenant: Tenant, agentId: string, customerId: string): Promise<void> => {
   const now = () => new Date();
   const book = (title: string, start: Date, minutes: number) =>
-    createBooking(tenant, { title, customerId, assigneeId: agentId, startAt: start.toISOString(), endAt: new Date(start.getTime() + minutes * 60_000).toISOString(), timezone: 'UTC', location: 'https://meet.example.com/demo' }, now());
+    createBooking(
+      tenant,
+      {
+        title,
+        customerId,
+        assigneeId: agentId,
+        startAt: start.toISOString(),
+        endAt: new Date(start.getTime() + minutes * 60_000).toISOString(),
+        timezone: 'UTC',
+        location: 'https://meet.example.com/demo',
+      },
+      now(),
+    );
   const demo = await book('Product demo', nextWeekdayAt(1, 10), 30);
   await transitionBooking(tenant, demo._id, (b) => confirm(b, now()), now());
   await book('Onboarding call', nextWeekdayAt(2, 14), 60);

@@ -20,7 +20,12 @@ export const seedOnFirstStart = async (): Promise<Seeded | undefined> => {
   if ((await listWorkspaces()).length > 0) return undefined;
   const workspace = await createWorkspace('Demo workspace');
   const seedMode = async (environment: TokenEnvironment) => {
-    const { token } = await createToken({ name: `Demo admin token (${environment})`, scopes: ['admin:all'], workspaceIds: [workspace._id], environment });
+    const { token } = await createToken({
+      name: `Demo admin token (${environment})`,
+      scopes: ['admin:all'],
+      workspaceIds: [workspace._id],
+      environment,
+    });
     const tenant = tenantOf(workspace._id, environment);
     const { agentId } = await seedMembers(tenant);
     const { customerId } = await seedInbox(tenant, agentId);

@@ -68,7 +68,8 @@ export const startStack = async (opts: StackOptions = {}): Promise<LocalStack> =
     process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
     const dynamoEndpoint: string =
-      opts.dynamoEndpoint ?? (await owned(startDynamoLocal({ dataDir: opts.dataDir ? join(opts.dataDir, 'dynamodb') : undefined }))).endpoint;
+      opts.dynamoEndpoint ??
+      (await owned(startDynamoLocal({ dataDir: opts.dataDir ? join(opts.dataDir, 'dynamodb') : undefined }))).endpoint;
     const sqsEndpoint: string = opts.sqsEndpoint ?? (await owned(startSqsLocal())).endpoint;
 
     const tableName = opts.tableName ?? 'parley';
@@ -78,7 +79,11 @@ export const startStack = async (opts: StackOptions = {}): Promise<LocalStack> =
 
     // One connection per queue poller, each holding a long poll open, and some to spare for the setup's calls.
     const pollers = wiring.queues.reduce((n, q) => n + q.consumer.maxConcurrency, 0);
-    const sqs = new SQSClient({ endpoint: sqsEndpoint, region: REGION, requestHandler: { httpAgent: { keepAlive: true, maxSockets: pollers + 10 } } });
+    const sqs = new SQSClient({
+      endpoint: sqsEndpoint,
+      region: REGION,
+      requestHandler: { httpAgent: { keepAlive: true, maxSockets: pollers + 10 } },
+    });
     stops.push(() => sqs.destroy());
     const queues: LocalStack['queues'] = {};
     for (const spec of wiring.queues) {
@@ -89,16 +94,18 @@ export const startStack = async (opts: StackOptions = {}): Promise<LocalStack> =
     Object.assign(process.env, { TABLE_NAME: tableName, DYNAMODB_ENDPOINT: dynamoEndpoint, SQS_ENDPOINT: sqsEndpoint }, opts.env);
 
     if (opts.workers !== false) {
-      await preload([...wiring.rules.map((r) => r.target), ...wiring.queues.map((q) => q.consumer), ...wiring.schedules.map((s) => s.target)]);
+      await preload([
+        ...wiring.rules.map((r) => r.target),
+        ...wiring.queues.map((q) => q.consumer),
+        ...wiring.schedules.map((s) => s.target),
+      ]);
       const poller = new StreamPoller({
         endpoint: dynamoEndpoint,
         region: REGION,
         streamArn,
         checkpointFile: opts.dataDir ? join(opts.dataDir, 'stream-checkpoint.json') : undefined,
         onBatch: async (records) => {
-          await Promise.all(
-            records.filter(isOutboxInsert).map((r) => route(wiring.rules, busEvent(OUTBOX_SOURCE, OUTBOX_DETAIL_TYPE, r))),
-          );
+          await Promise.all(records.filter(isOutboxInsert).map((r) => route(wiring.rules, busEvent(OUTBOX_SOURCE, OUTBOX_DETAIL_TYPE, r))));
         },
       });
       poller.start();
@@ -118,10 +125,13 @@ export const startStack = async (opts: StackOptions = {}): Promise<LocalStack> =
     if (opts.gateway !== false) {
       await preload([...wiring.routes, wiring.fallback]);
       const gateway = await startGateway(wiring, opts.port ?? 0);
-      stops.push(() => new Promise<void>((r) => {
-        gateway.server.close(() => r());
-        gateway.server.closeAllConnections();
-      }));
+      stops.push(
+        () =>
+          new Promise<void>((r) => {
+            gateway.server.close(() => r());
+            gateway.server.closeAllConnections();
+          }),
+      );
       baseUrl = gateway.url;
     }
     return { baseUrl, tableName, dynamoEndpoint, sqsEndpoint, queues, stop };

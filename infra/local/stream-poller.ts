@@ -62,9 +62,10 @@ export class StreamPoller {
     },
   ) {
     this.client = new DynamoDBStreamsClient({ endpoint: opts.endpoint, region: opts.region });
-    const saved = opts.checkpointFile && existsSync(opts.checkpointFile)
-      ? (JSON.parse(readFileSync(opts.checkpointFile, 'utf8')) as Checkpoint)
-      : undefined;
+    const saved =
+      opts.checkpointFile && existsSync(opts.checkpointFile)
+        ? (JSON.parse(readFileSync(opts.checkpointFile, 'utf8')) as Checkpoint)
+        : undefined;
     this.checkpoint = saved?.streamArn === opts.streamArn ? saved : { streamArn: opts.streamArn, shards: {}, finished: [] };
   }
 

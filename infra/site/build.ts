@@ -47,7 +47,7 @@ const REDOC_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
 const EMPTY_IMAGE = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='0' height='0'/%3E";
 
 /** Redoc's standalone bundle with its logo dropped, so the page requests nothing from another host. */
-export const offlineRedoc = (): Buffer => {
+const offlineRedoc = (): Buffer => {
   const bundle = readFileSync(require.resolve('redoc/bundles/redoc.standalone.js'), 'utf8');
   const parts = bundle.split(REDOC_LOGO);
   if (parts.length !== 2) throw new Error(`redoc.standalone.js: expected its logo URL once, found it ${parts.length - 1} times`);
@@ -55,7 +55,7 @@ export const offlineRedoc = (): Buffer => {
 };
 
 /** The dashboard's browser bundle: one minified ES module. */
-export const bundleDashboard = (): Buffer => {
+const bundleDashboard = (): Buffer => {
   const out = buildSync({
     entryPoints: [resolve(dashboard, 'app.ts')],
     bundle: true,

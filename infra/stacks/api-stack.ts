@@ -40,7 +40,8 @@ const ACCESS_LOG = AccessLogFormat.custom(
 /** Why no route has an API Gateway authorizer. */
 export const HANDLER_AUTH = {
   id: 'AwsSolutions-APIG4',
-  reason: 'Every route authenticates in its own handler pipeline (Bearer API token, hashed lookup, workspace access, scope); the contract returns its own 401/403 bodies.',
+  reason:
+    'Every route authenticates in its own handler pipeline (Bearer API token, hashed lookup, workspace access, scope); the contract returns its own 401/403 bodies.',
 };
 
 const cors = (origins: string[]): CorsPreflightOptions => ({
@@ -69,7 +70,12 @@ export class ApiStack extends Stack {
     const platform = stackPlatform(this, props);
     const { stage, alarms } = platform;
 
-    const fallback = new ParleyFunction(this, 'Fallback', { spec: props.fallback, kind: 'http', title: 'HTTP $default (unknown routes)', platform });
+    const fallback = new ParleyFunction(this, 'Fallback', {
+      spec: props.fallback,
+      kind: 'http',
+      title: 'HTTP $default (unknown routes)',
+      platform,
+    });
     this.api = new HttpApi(this, 'Api', {
       apiName: `parley-${stage.name}`,
       description: `Parley public API (${stage.name})`,
@@ -98,7 +104,10 @@ export class ApiStack extends Stack {
     this.url = httpStage.url;
     if (!stage.edge) new CfnOutput(this, 'ApiUrl', { value: this.url, description: 'Base URL of the Parley API' });
     if (domainName) {
-      new CfnOutput(this, 'DomainTarget', { value: domainName.regionalDomainName, description: `Point ${stage.domain!.name} (CNAME/alias) here` });
+      new CfnOutput(this, 'DomainTarget', {
+        value: domainName.regionalDomainName,
+        description: `Point ${stage.domain!.name} (CNAME/alias) here`,
+      });
     }
 
     alarms.failures('API (any route, or the fallback)');
@@ -107,11 +116,19 @@ export class ApiStack extends Stack {
       'Api5xxRate',
       new MathExpression({
         expression: 'IF(requests > 0, 100 * errors / requests, 0)',
-        usingMetrics: { errors: httpStage.metricServerError({ period, statistic: 'Sum' }), requests: httpStage.metricCount({ period, statistic: 'Sum' }) },
+        usingMetrics: {
+          errors: httpStage.metricServerError({ period, statistic: 'Sum' }),
+          requests: httpStage.metricCount({ period, statistic: 'Sum' }),
+        },
         period,
         label: '5xx %',
       }),
-      { description: 'API: 1% or more of requests answered 5xx in 2 of the last 3 five-minute periods.', threshold: 1, evaluationPeriods: 3, datapointsToAlarm: 2 },
+      {
+        description: 'API: 1% or more of requests answered 5xx in 2 of the last 3 five-minute periods.',
+        threshold: 1,
+        evaluationPeriods: 3,
+        datapointsToAlarm: 2,
+      },
     );
 
     NagSuppressions.addResourceSuppressions(this.api, [HANDLER_AUTH], true);

@@ -31,7 +31,11 @@ export class DataStack extends Stack {
       this.table.addGlobalSecondaryIndex({ indexName: index.name, partitionKey: key(index.partitionKey), sortKey: key(index.sortKey) });
     }
     for (const spec of props.keys) {
-      const key = new Key(this, `Key-${spec.name}`, { description: spec.description, enableKeyRotation: true, removalPolicy: stage.removalPolicy });
+      const key = new Key(this, `Key-${spec.name}`, {
+        description: spec.description,
+        enableKeyRotation: true,
+        removalPolicy: stage.removalPolicy,
+      });
       this.keys.set(spec.name, { key, idEnv: spec.idEnv });
     }
     new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'TABLE_NAME for `npm run parley -- --aws`' });

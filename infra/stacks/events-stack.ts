@@ -75,7 +75,13 @@ export class EventsStack extends Stack {
     alarms.deadLetters('PipeDeadLetters', dlq, 'Outbox pipe');
     alarms.add(
       'PipeFailures',
-      new Metric({ namespace: 'AWS/EventBridge/Pipes', metricName: 'ExecutionFailed', dimensionsMap: { PipeName: pipe.ref }, period: Duration.minutes(5), statistic: 'Sum' }),
+      new Metric({
+        namespace: 'AWS/EventBridge/Pipes',
+        metricName: 'ExecutionFailed',
+        dimensionsMap: { PipeName: pipe.ref },
+        period: Duration.minutes(5),
+        statistic: 'Sum',
+      }),
       { description: 'Outbox pipe: batches failed to reach the bus and are being retried (events are delayed).', threshold: 1 },
     );
   }

@@ -15,7 +15,7 @@ import type { Stage } from '../stage';
  * trace 1 % with no reservoir. X-Ray matches a Lambda trace on its function name, which CloudFormation builds
  * from the stack name and the construct id (`Parley-dev-Api-Inbox-GetInboxConversations…`).
  */
-export const samplingRules = (stage: string) => [
+const samplingRules = (stage: string) => [
   { ruleName: `parley-${stage}-reads`, priority: 100, serviceName: `Parley-${stage}-Api-*-Get*`, fixedRate: 0.01 },
   { ruleName: `parley-${stage}-schedules`, priority: 101, serviceName: `Parley-${stage}-Workers-Schedule*`, fixedRate: 0.01 },
 ];
@@ -45,7 +45,16 @@ export class ObservabilityStack extends Stack {
     );
     for (const rule of samplingRules(stage.name)) {
       new CfnSamplingRule(this, `Sampling-${rule.ruleName}`, {
-        samplingRule: { ...rule, reservoirSize: 0, serviceType: '*', host: '*', httpMethod: '*', urlPath: '*', resourceArn: '*', version: 1 },
+        samplingRule: {
+          ...rule,
+          reservoirSize: 0,
+          serviceType: '*',
+          host: '*',
+          httpMethod: '*',
+          urlPath: '*',
+          resourceArn: '*',
+          version: 1,
+        },
       });
     }
     NagSuppressions.addResourceSuppressions(this.alarmTopic, [

@@ -35,7 +35,9 @@ export interface ParleyStacks {
 /** The edge stack's environment: the app's account in us-east-1; cross-region references need both regions named. */
 const edgeEnv = (env: Environment | undefined): Environment => {
   if (!env?.region || Token.isUnresolved(env.region)) {
-    throw new Error(`the edge's web ACL lives in ${EDGE_REGION} and the site refers to it across regions: deploy with an explicit region (CDK_DEFAULT_REGION), or -c edge=false`);
+    throw new Error(
+      `the edge's web ACL lives in ${EDGE_REGION} and the site refers to it across regions: deploy with an explicit region (CDK_DEFAULT_REGION), or -c edge=false`,
+    );
   }
   return { account: env.account, region: EDGE_REGION };
 };
@@ -56,7 +58,8 @@ export const buildParley = (app: App, opts: { stage: Stage; wiring: Wiring; env?
   const areas = new Map<string, HttpRoute[]>();
   for (const route of wiring.routes) areas.set(areaOf(route), [...(areas.get(areaOf(route)) ?? []), route]);
   const routes = [...areas].map(
-    ([area, areaRoutes]) => new RoutesStack(app, `${prefix}-Api-${pascal(area)}`, { ...common, area, routes: areaRoutes, api: api.api, platform, alarmTopic }),
+    ([area, areaRoutes]) =>
+      new RoutesStack(app, `${prefix}-Api-${pascal(area)}`, { ...common, area, routes: areaRoutes, api: api.api, platform, alarmTopic }),
   );
   const workers = new WorkersStack(app, `${prefix}-Workers`, {
     ...common,

@@ -7,33 +7,35 @@ import { secureQueue } from '../constructs/queue';
 import type { QueueSpec } from '../wiring/types';
 import type { Stage } from '../stage';
 
-export const MIN_RETENTION_DAYS = 4;
+const MIN_RETENTION_DAYS = 4;
 /**
  * AWS's advice for a queue feeding a Lambda event source: a visibility timeout of at least 6× the function
  * timeout, so a batch whose invocation is throttled and retried is not received again meanwhile.
  */
-export const VISIBILITY_PER_TIMEOUT = 6;
+const VISIBILITY_PER_TIMEOUT = 6;
 /**
  * Each receive of a throttled batch counts towards maxReceiveCount, at most one per visibility timeout. A
  * queue's receives must outlast this much throttling, well past its age alarm, before a message is
  * dead-lettered unprocessed.
  */
-export const MIN_THROTTLE_SECONDS = 3600;
+const MIN_THROTTLE_SECONDS = 3600;
 /**
  * A dead-lettered message keeps its original enqueue time, so it expires from the DLQ once the DLQ's retention
  * has passed since it was first sent. The source's retention stays this much shorter than the DLQ's, so every
  * message has at least this long for a redrive.
  */
-export const MIN_REDRIVE_DAYS = 7;
+const MIN_REDRIVE_DAYS = 7;
 /** Alarm when the oldest waiting message is older than this, unless the queue spec says otherwise. */
-export const DEFAULT_AGE_ALARM_SECONDS = 900;
+const DEFAULT_AGE_ALARM_SECONDS = 900;
 
 /** Refuses specs that would lose messages, deliver them twice in parallel or dead-letter them for throttling alone. */
 export const checkQueueSpec = (spec: QueueSpec, dlqRetention: Duration): void => {
   const consumerTimeout = spec.consumer.timeoutSeconds ?? KIND_DEFAULTS.queue.timeoutSeconds;
   const visibility = spec.visibilityTimeoutSeconds;
   if (visibility < VISIBILITY_PER_TIMEOUT * consumerTimeout) {
-    throw new Error(`queue ${spec.name}: visibility timeout ${visibility}s must be at least ${VISIBILITY_PER_TIMEOUT}x its consumer's timeout ${consumerTimeout}s`);
+    throw new Error(
+      `queue ${spec.name}: visibility timeout ${visibility}s must be at least ${VISIBILITY_PER_TIMEOUT}x its consumer's timeout ${consumerTimeout}s`,
+    );
   }
   if (spec.dlq.maxReceiveCount * visibility < MIN_THROTTLE_SECONDS) {
     throw new Error(
@@ -42,7 +44,9 @@ export const checkQueueSpec = (spec: QueueSpec, dlqRetention: Duration): void =>
   }
   if (spec.retentionDays < MIN_RETENTION_DAYS) throw new Error(`queue ${spec.name}: retention must be at least ${MIN_RETENTION_DAYS} days`);
   if (spec.retentionDays + MIN_REDRIVE_DAYS > dlqRetention.toDays()) {
-    throw new Error(`queue ${spec.name}: retention ${spec.retentionDays} days must be at least ${MIN_REDRIVE_DAYS} days shorter than its DLQ's ${dlqRetention.toDays()}`);
+    throw new Error(
+      `queue ${spec.name}: retention ${spec.retentionDays} days must be at least ${MIN_REDRIVE_DAYS} days shorter than its DLQ's ${dlqRetention.toDays()}`,
+    );
   }
   const { batchSize, maxConcurrency } = spec.consumer;
   // Lambda's limits for an SQS event source without a batching window.

@@ -16,7 +16,7 @@ export const MAX_ROUTES_PER_STACK = 45;
 export const areaOf = (route: Pick<WiringRoute, 'path'>): string => route.path.split('/').filter(Boolean)[2] ?? 'root';
 
 /** `GET /api/v1/integrations/webhooks/{id}` → `GetIntegrationsWebhooksId`: one stable construct id per route. */
-export const routeId = (route: Pick<WiringRoute, 'method' | 'path'>): string =>
+const routeId = (route: Pick<WiringRoute, 'method' | 'path'>): string =>
   pascal(route.method.toLowerCase()) + pascal(route.path.replace(/^\/api\/v1\//, ''));
 
 export interface RoutesStackProps extends FunctionStackProps {
@@ -30,13 +30,20 @@ export class RoutesStack extends Stack {
   constructor(scope: Construct, id: string, props: RoutesStackProps) {
     super(scope, id, props);
     if (props.routes.length > MAX_ROUTES_PER_STACK) {
-      throw new Error(`API area "${props.area}" has ${props.routes.length} routes; a stack holds at most ${MAX_ROUTES_PER_STACK}: split the area's paths`);
+      throw new Error(
+        `API area "${props.area}" has ${props.routes.length} routes; a stack holds at most ${MAX_ROUTES_PER_STACK}: split the area's paths`,
+      );
     }
     // Every route's failures count towards the API stack's one alarm.
     const platform = stackPlatform(this, props, Stack.of(props.api).stackName);
     for (const route of props.routes) {
       const name = routeId(route);
-      const fn = new ParleyFunction(this, name, { spec: route, kind: 'http', title: `${route.method} ${route.path}: ${route.summary}`, platform });
+      const fn = new ParleyFunction(this, name, {
+        spec: route,
+        kind: 'http',
+        title: `${route.method} ${route.path}: ${route.summary}`,
+        platform,
+      });
       const httpRoute = new HttpRoute(this, `${name}Route`, {
         httpApi: props.api,
         routeKey: HttpRouteKey.with(route.path, HttpMethod[route.method]),

@@ -68,7 +68,10 @@ export class SiteStack extends Stack {
         origin: S3BucketOrigin.withOriginAccessControl(bucket),
         viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
         functionAssociations: [
-          { eventType: FunctionEventType.VIEWER_REQUEST, function: new CloudFrontFunction(this, 'IndexRewrite', { code: FunctionCode.fromInline(INDEX_REWRITE) }) },
+          {
+            eventType: FunctionEventType.VIEWER_REQUEST,
+            function: new CloudFrontFunction(this, 'IndexRewrite', { code: FunctionCode.fromInline(INDEX_REWRITE) }),
+          },
         ],
       },
       additionalBehaviors: {
@@ -87,14 +90,24 @@ export class SiteStack extends Stack {
       distribution: this.distribution,
       distributionPaths: ['/docs/*', '/dashboard/*'],
     });
-    new CfnOutput(this, 'DashboardUrl', { value: `https://${this.distribution.distributionDomainName}/dashboard`, description: 'The Parley dashboard' });
-    if (props.edge) new CfnOutput(this, 'ApiUrl', { value: `https://${this.distribution.distributionDomainName}`, description: 'Base URL of the Parley API (through the WAF)' });
+    new CfnOutput(this, 'DashboardUrl', {
+      value: `https://${this.distribution.distributionDomainName}/dashboard`,
+      description: 'The Parley dashboard',
+    });
+    if (props.edge)
+      new CfnOutput(this, 'ApiUrl', {
+        value: `https://${this.distribution.distributionDomainName}`,
+        description: 'Base URL of the Parley API (through the WAF)',
+      });
     new CfnOutput(this, 'DocsUrl', { value: `https://${this.distribution.distributionDomainName}/docs`, description: 'The API reference' });
 
     NagSuppressions.addStackSuppressions(
       this,
       [
-        { id: 'AwsSolutions-S1', reason: 'The bucket holds public build output only, read solely by CloudFront; the API keeps its own access log.' },
+        {
+          id: 'AwsSolutions-S1',
+          reason: 'The bucket holds public build output only, read solely by CloudFront; the API keeps its own access log.',
+        },
         { id: 'AwsSolutions-CFR1', reason: 'Public documentation and an app shell: no geographic restriction applies.' },
         { id: 'AwsSolutions-CFR2', reason: 'Static files; the API behind /api/* rate-limits every token itself (contract § Limits).' },
         { id: 'AwsSolutions-CFR3', reason: 'Static files carry no data; every API request is in the API access log.' },

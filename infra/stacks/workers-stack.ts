@@ -19,7 +19,10 @@ const SCHEDULE_RETRY = { retryAttempts: 3, maxEventAge: Duration.hours(1) };
 
 /** Scheduler's invoke grant, narrowed to the function itself (CDK's also covers every version and alias: `arn:*`). */
 class InvokeFunction extends LambdaInvoke {
-  constructor(private readonly fn: IFunction, props: ScheduleTargetBaseProps) {
+  constructor(
+    private readonly fn: IFunction,
+    props: ScheduleTargetBaseProps,
+  ) {
     super(fn, props);
   }
 
@@ -53,7 +56,12 @@ export class WorkersStack extends Stack {
 
     for (const { spec, queue } of platform.queues.values()) {
       const { batchSize, maxConcurrency } = spec.consumer;
-      const fn = new ParleyFunction(this, `Consumer${pascal(spec.name)}`, { spec: spec.consumer, kind: 'queue', title: `Consumer of queue ${spec.name}`, platform });
+      const fn = new ParleyFunction(this, `Consumer${pascal(spec.name)}`, {
+        spec: spec.consumer,
+        kind: 'queue',
+        title: `Consumer of queue ${spec.name}`,
+        platform,
+      });
       fn.addEventSource(new SqsEventSource(queue, { batchSize, maxConcurrency, reportBatchItemFailures: true }));
     }
 
@@ -64,7 +72,13 @@ export class WorkersStack extends Stack {
 
     for (const rule of props.rules) {
       const name = `Rule${pascal(rule.name)}`;
-      const fn = new ParleyFunction(this, name, { spec: rule.target, kind: 'event', title: `Bus rule ${rule.name}`, platform, asyncFailures: dlq });
+      const fn = new ParleyFunction(this, name, {
+        spec: rule.target,
+        kind: 'event',
+        title: `Bus rule ${rule.name}`,
+        platform,
+        asyncFailures: dlq,
+      });
       new Rule(this, `${name}Rule`, {
         eventBus: props.bus,
         description: `Parley ${rule.name}`,
@@ -75,7 +89,13 @@ export class WorkersStack extends Stack {
 
     for (const schedule of props.schedules) {
       const name = `Schedule${pascal(schedule.name)}`;
-      const fn = new ParleyFunction(this, name, { spec: schedule.target, kind: 'schedule', title: `Schedule ${schedule.name}`, platform, asyncFailures: dlq });
+      const fn = new ParleyFunction(this, name, {
+        spec: schedule.target,
+        kind: 'schedule',
+        title: `Schedule ${schedule.name}`,
+        platform,
+        asyncFailures: dlq,
+      });
       new Schedule(this, `${name}Timer`, {
         description: `Parley ${schedule.name}, every ${schedule.everyMinutes} min`,
         schedule: ScheduleExpression.rate(Duration.minutes(schedule.everyMinutes)),

@@ -17,7 +17,13 @@ export const aiWiring = {
     route('DELETE', `${articles}/{id}`, 'delete-article', 'Delete an article'),
     route('GET', `${base}/knowledge-base/search`, 'search', 'Ranked passages of published articles for a query', searching),
     // A POST: write access for its idempotency record (docs/guide/idempotency.md); the suggestion itself writes nothing.
-    route('POST', `${base}/suggest-reply`, 'suggest-reply', "Passages and a reply for a conversation's latest incoming messages", searching),
+    route(
+      'POST',
+      `${base}/suggest-reply`,
+      'suggest-reply',
+      "Passages and a reply for a conversation's latest incoming messages",
+      searching,
+    ),
     route('GET', `${base}/settings`, 'get-settings', 'The AI settings'),
     route('PATCH', `${base}/settings`, 'update-settings', 'Change the AI settings'),
   ],

@@ -2,7 +2,7 @@ import { OUTBOX_PATTERN } from '../../shared/events/from-bus';
 import { areaRoutes } from './route';
 import type { Access, AreaWiring, EventRule, KeySpec, QueueSpec, ScheduleSpec } from './types';
 
-export const CHANNEL_QUEUE = 'channel-sends';
+const CHANNEL_QUEUE = 'channel-sends';
 export const BROADCAST_QUEUE = 'broadcast-sends';
 /** The KMS key channel secrets are sealed with (a wiring name, like a queue's). */
 export const CHANNEL_SECRETS_KEY = 'channel-secrets';
@@ -18,7 +18,9 @@ const channel = areaRoutes('channels');
 const broadcast = areaRoutes('broadcasts');
 
 const routes = [
-  channel('POST', CHANNELS, 'create-channel', 'Connect a channel account (api, email or sandbox); the signing secret is returned once', { access: seal }),
+  channel('POST', CHANNELS, 'create-channel', 'Connect a channel account (api, email or sandbox); the signing secret is returned once', {
+    access: seal,
+  }),
   channel('GET', CHANNELS, 'list-channels', "List the workspace's channel accounts"),
   channel('GET', `${CHANNELS}/{id}`, 'get-channel', 'One channel account (secrets are never shown)'),
   channel('PATCH', `${CHANNELS}/{id}`, 'update-channel', "Change a channel account's name, rate, config or secrets", { access: reseal }),
@@ -26,14 +28,24 @@ const routes = [
   channel('POST', `${CHANNELS}/{id}/connect`, 'connect-channel', 'Reconnect a disconnected or errored account'),
   channel('POST', `${CHANNELS}/{id}/disconnect`, 'disconnect-channel', 'Disconnect an account: nothing is sent through it'),
   channel('GET', `${CHANNELS}/{id}/status`, 'get-channel-status', "An account's connection status and last error"),
-  channel('POST', `${CHANNELS}/{id}/inbound`, 'receive-inbound', 'A provider call: incoming message, raw email or status receipt (HMAC-signed)', { access: open() }),
+  channel(
+    'POST',
+    `${CHANNELS}/{id}/inbound`,
+    'receive-inbound',
+    'A provider call: incoming message, raw email or status receipt (HMAC-signed)',
+    { access: open() },
+  ),
   broadcast('POST', BROADCASTS, 'create-broadcast', 'Create a draft broadcast'),
   broadcast('GET', BROADCASTS, 'list-broadcasts', 'List broadcasts, newest first, with their stats'),
   broadcast('GET', `${BROADCASTS}/{id}`, 'get-broadcast', 'One broadcast with its stats'),
   broadcast('PATCH', `${BROADCASTS}/{id}`, 'update-broadcast', 'Edit a draft broadcast'),
   broadcast('DELETE', `${BROADCASTS}/{id}`, 'delete-broadcast', 'Delete a draft or finished broadcast'),
-  broadcast('POST', `${BROADCASTS}/{id}/schedule`, 'schedule-broadcast', 'Schedule a draft (or move a scheduled) broadcast', { access: startBroadcasts }),
-  broadcast('POST', `${BROADCASTS}/{id}/send`, 'send-broadcast', 'Start sending a draft or scheduled broadcast now (202)', { access: startBroadcasts }),
+  broadcast('POST', `${BROADCASTS}/{id}/schedule`, 'schedule-broadcast', 'Schedule a draft (or move a scheduled) broadcast', {
+    access: startBroadcasts,
+  }),
+  broadcast('POST', `${BROADCASTS}/{id}/send`, 'send-broadcast', 'Start sending a draft or scheduled broadcast now (202)', {
+    access: startBroadcasts,
+  }),
   broadcast('POST', `${BROADCASTS}/{id}/cancel`, 'cancel-broadcast', 'Cancel a broadcast: recipients not yet sent to never are'),
   broadcast('GET', `${BROADCASTS}/{id}/recipients`, 'list-recipients', "A broadcast's recipients with their status"),
 ];
@@ -64,14 +76,32 @@ const rules: EventRule[] = [
     name: 'channel-dispatch',
     // Every outbox event: the function picks the replies on conversations that have a channel account.
     pattern: OUTBOX_PATTERN,
-    target: { handler: 'functions/events/dispatch-channel-messages.ts', access: { table: 'read', queues: [CHANNEL_QUEUE] }, timeoutSeconds: 30 },
+    target: {
+      handler: 'functions/events/dispatch-channel-messages.ts',
+      access: { table: 'read', queues: [CHANNEL_QUEUE] },
+      timeoutSeconds: 30,
+    },
   },
 ];
 
 const schedules: ScheduleSpec[] = [
-  { name: 'start-due-broadcasts', everyMinutes: 1, target: { handler: 'functions/schedules/start-due-broadcasts.ts', access: { table: 'read', queues: [BROADCAST_QUEUE] }, timeoutSeconds: 60 } },
+  {
+    name: 'start-due-broadcasts',
+    everyMinutes: 1,
+    target: {
+      handler: 'functions/schedules/start-due-broadcasts.ts',
+      access: { table: 'read', queues: [BROADCAST_QUEUE] },
+      timeoutSeconds: 60,
+    },
+  },
 ];
 
-const keys: KeySpec[] = [{ name: CHANNEL_SECRETS_KEY, idEnv: 'CHANNEL_SECRETS_KEY_ID', description: 'Seals channel account secrets (encryption context: workspace and channel)' }];
+const keys: KeySpec[] = [
+  {
+    name: CHANNEL_SECRETS_KEY,
+    idEnv: 'CHANNEL_SECRETS_KEY_ID',
+    description: 'Seals channel account secrets (encryption context: workspace and channel)',
+  },
+];
 
 export const channelsWiring = { routes, queues, rules, schedules, keys } satisfies AreaWiring;

@@ -18,7 +18,12 @@ export const crmWiring = {
     route('GET', `${PIPELINES}/{id}/summary`, 'get-pipeline-summary', 'Per stage: lead count, summed value and probability-weighted value'),
     route('POST', `${PIPELINES}/{id}/stages`, 'create-stage', 'Add a stage to a pipeline'),
     route('POST', `${PIPELINES}/{id}/stages/reorder`, 'reorder-stages', "Reorder a pipeline's stages"),
-    route('PATCH', `${PIPELINES}/{id}/stages/{stageId}`, 'update-stage', "Rename a stage, change its probability, or its kind while it is empty"),
+    route(
+      'PATCH',
+      `${PIPELINES}/{id}/stages/{stageId}`,
+      'update-stage',
+      'Rename a stage, change its probability, or its kind while it is empty',
+    ),
     route('DELETE', `${PIPELINES}/{id}/stages/{stageId}`, 'delete-stage', 'Delete a stage that holds no leads'),
     route('POST', LEADS, 'create-lead', 'Create a lead in a pipeline stage'),
     route('GET', LEADS, 'list-leads', 'List leads, filtered by pipeline, stage, status, assignee, customer or tag'),

@@ -26,13 +26,19 @@ const WRITE_ITEMS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:Delete
 /** SendMessageBatch is authorised by sqs:SendMessage. */
 export const SEND_ACTIONS = ['sqs:SendMessage'] as const;
 /** What a Lambda SQS event source needs on its queue (CDK's grantConsumeMessages), and what lets a consumer defer a message. */
-export const CONSUME_ACTIONS = ['sqs:ReceiveMessage', 'sqs:ChangeMessageVisibility', 'sqs:GetQueueUrl', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes'] as const;
+export const CONSUME_ACTIONS = [
+  'sqs:ReceiveMessage',
+  'sqs:ChangeMessageVisibility',
+  'sqs:GetQueueUrl',
+  'sqs:DeleteMessage',
+  'sqs:GetQueueAttributes',
+] as const;
 
 /**
  * Items every HTTP function writes while authenticating, whatever its own access: the token item (the
  * rate-limit count is admitted on it) and the per-IP failed-authentication counters.
  */
-export const REQUEST_PIPELINE_KEYS = [`${K.TOKEN}#`, `${K.RL}#`] as const;
+const REQUEST_PIPELINE_KEYS = [`${K.TOKEN}#`, `${K.RL}#`] as const;
 
 export const grantsFor = (spec: FunctionSpec, kind: FunctionKind, consumes?: string): Grant[] => {
   const grants: Grant[] = [
@@ -45,7 +51,8 @@ export const grantsFor = (spec: FunctionSpec, kind: FunctionKind, consumes?: str
   }
   for (const queue of spec.access.queues ?? []) grants.push({ actions: SEND_ACTIONS, resource: { queue } });
   if (consumes) grants.push({ actions: CONSUME_ACTIONS, resource: { queue: consumes } });
-  for (const [key, uses] of Object.entries(spec.access.keys ?? {})) grants.push({ actions: uses.map((u) => KEY_ACTIONS[u]), resource: { key } });
+  for (const [key, uses] of Object.entries(spec.access.keys ?? {}))
+    grants.push({ actions: uses.map((u) => KEY_ACTIONS[u]), resource: { key } });
   return grants;
 };
 
@@ -70,6 +77,7 @@ export const allows = (grants: readonly Grant[], call: CallRequest): boolean =>
       g.actions.includes(call.action) &&
       sameResource(g.resource, call.resource) &&
       (!g.leadingKeyPrefixes ||
-        (call.leadingKeys !== undefined && call.leadingKeys.length > 0 &&
+        (call.leadingKeys !== undefined &&
+          call.leadingKeys.length > 0 &&
           call.leadingKeys.every((k) => g.leadingKeyPrefixes!.some((p) => k.startsWith(p))))),
   );

@@ -15,7 +15,12 @@ export const schedulingWiring = {
     route('POST', `${BOOKINGS}/{id}/cancel`, 'cancel-booking', 'Cancel a pending or confirmed booking, freeing its time'),
     route('POST', `${BOOKINGS}/{id}/complete`, 'complete-booking', 'Mark a confirmed booking that has started as completed'),
     route('POST', `${BOOKINGS}/{id}/no-show`, 'no-show-booking', 'Mark a confirmed booking that has started as a no-show'),
-    route('GET', '/api/v1/scheduling/availability', 'get-availability', "An assignee's free slots: business hours in the workspace's timezone minus bookings"),
+    route(
+      'GET',
+      '/api/v1/scheduling/availability',
+      'get-availability',
+      "An assignee's free slots: business hours in the workspace's timezone minus bookings",
+    ),
   ],
   schedules: [
     {

@@ -2,7 +2,11 @@ import { areaRoutes } from './route';
 import type { AreaWiring, HttpRoute } from './types';
 
 const TAGS = '/api/v1/tags';
-const ENTITY_PATHS = { conversation: '/api/v1/inbox/conversations', customer: '/api/v1/contacts/customers', lead: '/api/v1/crm/leads' } as const;
+const ENTITY_PATHS = {
+  conversation: '/api/v1/inbox/conversations',
+  customer: '/api/v1/contacts/customers',
+  lead: '/api/v1/crm/leads',
+} as const;
 const route = areaRoutes('tags');
 /** Deleting a tag detaches it everywhere, and a bulk call writes one transaction per entity (up to 100): the API's longest timeout. */
 const long = { timeoutSeconds: 29 };

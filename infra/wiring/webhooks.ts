@@ -13,14 +13,30 @@ const routes = [
   route('GET', base, 'list-subscriptions', "List the workspace's webhook subscriptions"),
   route('GET', `${base}/event-types`, 'list-event-types', 'The event catalog and wildcards'),
   route('GET', `${base}/{id}`, 'get-subscription', 'One webhook subscription'),
-  route('GET', `${base}/{id}/health`, 'get-health', 'Success rate of the latest deliveries, consecutive failures, and why and when it was deactivated'),
+  route(
+    'GET',
+    `${base}/{id}/health`,
+    'get-health',
+    'Success rate of the latest deliveries, consecutive failures, and why and when it was deactivated',
+  ),
   route('PATCH', `${base}/{id}`, 'update-subscription', 'Update events, url or active'),
   route('DELETE', `${base}/{id}`, 'delete-subscription', 'Delete a webhook subscription'),
-  route('POST', `${base}/{id}/rotate-secret`, 'rotate-secret', 'Rotate the signing secret (the new one is returned once); the old one keeps signing for an overlap'),
+  route(
+    'POST',
+    `${base}/{id}/rotate-secret`,
+    'rotate-secret',
+    'Rotate the signing secret (the new one is returned once); the old one keeps signing for an overlap',
+  ),
   route('POST', `${base}/{id}/test`, 'send-test-event', 'Send a webhook.ping event', { access: writeAndEnqueue }),
   route('GET', `${base}/{id}/deliveries`, 'list-deliveries', 'Delivery log, filterable by status and eventType'),
   route('GET', `${base}/{id}/deliveries/{deliveryId}`, 'get-delivery', 'One delivery with every attempt'),
-  route('POST', `${base}/{id}/recover`, 'recover-deliveries', 'Re-send every failed delivery created in [since, until), each exactly once', { access: writeAndEnqueue }),
+  route(
+    'POST',
+    `${base}/{id}/recover`,
+    'recover-deliveries',
+    'Re-send every failed delivery created in [since, until), each exactly once',
+    { access: writeAndEnqueue },
+  ),
   route('POST', `${base}/{id}/retry/{deliveryId}`, 'retry-delivery', 'Retry a failed delivery now', { access: writeAndEnqueue }),
 ];
 

@@ -13,11 +13,15 @@ const writeAndEnqueue = { table: 'write', queues: [QUEUE] } as const;
 const routes = [
   route('POST', base, 'create-workflow', 'Create a workflow (inactive until activated)'),
   route('GET', base, 'list-workflows', "List the workspace's workflows, newest first"),
-  route('GET', `${base}/notification-secret`, 'get-notification-secret', 'The secret on_error notifications are signed with', { access: write }),
+  route('GET', `${base}/notification-secret`, 'get-notification-secret', 'The secret on_error notifications are signed with', {
+    access: write,
+  }),
   route('GET', executions, 'list-executions', 'Executions, newest first, filterable by workflowId and status'),
   route('GET', `${executions}/{id}`, 'get-execution', 'One execution with every step attempt'),
   route('POST', `${executions}/{id}/cancel`, 'cancel-execution', 'Cancel a queued, running or waiting execution'),
-  route('POST', `${executions}/{id}/retry`, 'retry-execution', 'Re-run a failed execution from its failed step', { access: writeAndEnqueue }),
+  route('POST', `${executions}/{id}/retry`, 'retry-execution', 'Re-run a failed execution from its failed step', {
+    access: writeAndEnqueue,
+  }),
   route('GET', `${base}/{id}`, 'get-workflow', 'One workflow'),
   route('PATCH', `${base}/{id}`, 'update-workflow', 'Change a workflow (a new version)'),
   route('DELETE', `${base}/{id}`, 'delete-workflow', 'Delete a workflow (its executions stay readable)'),
@@ -42,7 +46,13 @@ const queues: QueueSpec[] = [
     visibilityTimeoutSeconds: 150,
     retentionDays: 7,
     dlq: { name: DLQ, urlEnv: 'WORKFLOW_DLQ_URL', maxReceiveCount: 25 },
-    consumer: { handler: 'functions/queues/run-workflow-step.ts', access: writeAndEnqueue, timeoutSeconds: 25, batchSize: 10, maxConcurrency: 5 },
+    consumer: {
+      handler: 'functions/queues/run-workflow-step.ts',
+      access: writeAndEnqueue,
+      timeoutSeconds: 25,
+      batchSize: 10,
+      maxConcurrency: 5,
+    },
     ageAlarmSeconds: 300,
   },
 ];
@@ -57,8 +67,16 @@ const rules: EventRule[] = [
 ];
 
 const schedules: ScheduleSpec[] = [
-  { name: 'run-workflow-schedules', everyMinutes: 1, target: { handler: 'functions/schedules/run-workflow-schedules.ts', access: writeAndEnqueue, timeoutSeconds: 60 } },
-  { name: 'sweep-workflow-steps', everyMinutes: 1, target: { handler: 'functions/schedules/sweep-workflow-steps.ts', access: writeAndEnqueue, timeoutSeconds: 60 } },
+  {
+    name: 'run-workflow-schedules',
+    everyMinutes: 1,
+    target: { handler: 'functions/schedules/run-workflow-schedules.ts', access: writeAndEnqueue, timeoutSeconds: 60 },
+  },
+  {
+    name: 'sweep-workflow-steps',
+    everyMinutes: 1,
+    target: { handler: 'functions/schedules/sweep-workflow-steps.ts', access: writeAndEnqueue, timeoutSeconds: 60 },
+  },
 ];
 
 export const workflowsWiring = { routes, queues, rules, schedules } satisfies AreaWiring;

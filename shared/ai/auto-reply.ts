@@ -19,7 +19,10 @@ export type AutoOutcome = 'off' | 'handoff' | 'replied' | 'suggested' | 'duplica
  * same `postMessage` as an agent's reply, in one transaction with a guard item keyed by the incoming
  * message's id: a redelivered event (or a second consumer) can never answer twice.
  */
-export const answerIncoming = async (envelope: EventEnvelope, now = new Date()): Promise<{ outcome: AutoOutcome; suggestion?: Suggestion }> => {
+export const answerIncoming = async (
+  envelope: EventEnvelope,
+  now = new Date(),
+): Promise<{ outcome: AutoOutcome; suggestion?: Suggestion }> => {
   const tenant = envelopeTenant(envelope);
   const message = envelope.data.message as Message;
   const settings = await getAiSettings(tenant);
@@ -27,9 +30,18 @@ export const answerIncoming = async (envelope: EventEnvelope, now = new Date()):
   const suggestion = await suggest(tenant, message.content, settings);
   if (suggestion.decision.action !== 'reply' || !suggestion.reply) return { outcome: 'handoff', suggestion };
   const auto = settings.autoReply === 'auto';
-  const guard = createItem({ pk: tenantPk(tenant, K.AIANSWER, message._id), sk: K.AIANSWER, type: 'AI_ANSWER', at: now.toISOString() }, () => new AlreadyAnswered());
+  const guard = createItem(
+    { pk: tenantPk(tenant, K.AIANSWER, message._id), sk: K.AIANSWER, type: 'AI_ANSWER', at: now.toISOString() },
+    () => new AlreadyAnswered(),
+  );
   try {
-    await postMessage(tenant, message.conversationId, { type: auto ? 'outgoing' : 'note', content: suggestion.reply, author: { type: 'ai', id: null } }, now, () => [guard]);
+    await postMessage(
+      tenant,
+      message.conversationId,
+      { type: auto ? 'outgoing' : 'note', content: suggestion.reply, author: { type: 'ai', id: null } },
+      now,
+      () => [guard],
+    );
   } catch (error) {
     if (error instanceof AlreadyAnswered) return { outcome: 'duplicate', suggestion };
     if (error instanceof NotFoundError) return { outcome: 'gone', suggestion };

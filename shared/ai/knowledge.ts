@@ -44,7 +44,7 @@ const catchUp = async (tenant: Tenant, cached: Cached): Promise<Cached> => {
  * The tenant's index, current as of this call: one consistent GetItem when nothing changed, a Query of the
  * changes since otherwise, a full build on a cold container. Concurrent callers share one refresh.
  */
-export const knowledgeIndex = async (tenant: Tenant): Promise<KnowledgeIndex> => {
+const knowledgeIndex = async (tenant: Tenant): Promise<KnowledgeIndex> => {
   const previous = cache.get(tenant);
   const next = previous ? previous.then((c) => catchUp(tenant, c)) : build(tenant);
   cache.delete(tenant);

@@ -17,11 +17,16 @@ const STOPWORDS = new Set(
   ),
 );
 
-const tokenize = (text: string): string[] => text.toLowerCase().normalize('NFKC').split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+const tokenize = (text: string): string[] =>
+  text
+    .toLowerCase()
+    .normalize('NFKC')
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
 const processTerm = (term: string): string | null => (STOPWORDS.has(term) ? null : term);
 
 /** The query terms confidence is measured against. */
-export const queryTerms = (query: string): string[] => [...new Set(tokenize(query).filter((t) => !STOPWORDS.has(t)))];
+const queryTerms = (query: string): string[] => [...new Set(tokenize(query).filter((t) => !STOPWORDS.has(t)))];
 
 /** Typo tolerance grows with the term (0.2 × length edits: none below 5 letters), and any term also matches as a prefix. */
 const SEARCH_OPTIONS = { fuzzy: 0.2, prefix: true, boost: { title: 2, tags: 1.5 }, combineWith: 'OR' } as const;

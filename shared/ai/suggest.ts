@@ -9,7 +9,7 @@ import { requireConversation } from '../data/conversations';
 import { latestMessages } from '../data/messages';
 import { searchKnowledge } from './knowledge';
 
-export const SUGGESTED_PASSAGES = 3;
+const SUGGESTED_PASSAGES = 3;
 /** How far back the latest incoming messages are looked for. */
 const RECENT_MESSAGES = 20;
 
@@ -48,7 +48,9 @@ export const suggestForConversation = async (tenant: Tenant, conversationId: str
   const settings = await getAiSettings(tenant);
   if (!settings.enabled) throw new ConflictError('AI is disabled for this workspace: PATCH /ai/settings {"enabled": true}');
   await requireConversation(tenant, conversationId).catch((error: unknown) => {
-    throw error instanceof NotFoundError ? new ValidationError([{ path: 'conversationId', message: 'No such conversation in this workspace' }]) : error;
+    throw error instanceof NotFoundError
+      ? new ValidationError([{ path: 'conversationId', message: 'No such conversation in this workspace' }])
+      : error;
   });
   const messages = unanswered(await latestMessages(tenant, conversationId, RECENT_MESSAGES));
   const suggestion = await suggest(tenant, messages.map((m) => m.content).join('\n'), settings);

@@ -11,7 +11,7 @@ class AlreadyCounted extends Error {}
 class NotFirstReply extends Error {}
 
 /** The workspace's calendar day of `at`, in its timezone as set when the event is counted. */
-export const dayOf = async (tenant: Tenant, at: Date): Promise<string> =>
+const dayOf = async (tenant: Tenant, at: Date): Promise<string> =>
   localDate(at, (await getWorkspace(tenantParts(tenant).workspaceId))?.timezone ?? DEFAULT_TIMEZONE);
 
 const writesOf = (tenant: Tenant, day: string, c: Contribution, withFirstReply: boolean): Write[] => {
@@ -22,7 +22,10 @@ const writesOf = (tenant: Tenant, day: string, c: Contribution, withFirstReply: 
   };
   return [
     ...(fr ? [firstReply(tenant, fr.conversationId, () => new NotFirstReply())] : []),
-    ...addToDay(tenant, day, { counts: c.workspace.counts, samples: { ...c.workspace.samples, ...(fr ? { firstResponse: fr.seconds } : {}) } }),
+    ...addToDay(tenant, day, {
+      counts: c.workspace.counts,
+      samples: { ...c.workspace.samples, ...(fr ? { firstResponse: fr.seconds } : {}) },
+    }),
     ...(c.agent && agentTally ? addToAgentDay(tenant, day, c.agent.assigneeId, agentTally) : []),
   ];
 };

@@ -42,13 +42,22 @@ export const conversationsReport = async (tenant: Tenant, query: ReportQuery, no
   const { range, days, total } = await daysOf(tenant, query, now);
   return {
     range,
-    conversations: { ...conversationFigures(total), series: series(range, days).map(({ aggregate, ...p }) => ({ ...p, ...conversationFigures(aggregate) })) },
+    conversations: {
+      ...conversationFigures(total),
+      series: series(range, days).map(({ aggregate, ...p }) => ({ ...p, ...conversationFigures(aggregate) })),
+    },
   };
 };
 
 export const webhooksReport = async (tenant: Tenant, query: ReportQuery, now: Date) => {
   const { range, days, total } = await daysOf(tenant, query, now);
-  return { range, webhooks: { ...webhookFigures(total), series: series(range, days).map(({ aggregate, ...p }) => ({ ...p, ...webhookFigures(aggregate) })) } };
+  return {
+    range,
+    webhooks: {
+      ...webhookFigures(total),
+      series: series(range, days).map(({ aggregate, ...p }) => ({ ...p, ...webhookFigures(aggregate) })),
+    },
+  };
 };
 
 export const pipelineReport = async (tenant: Tenant, query: ReportQuery, now: Date) => {
@@ -65,7 +74,11 @@ export const pipelineReport = async (tenant: Tenant, query: ReportQuery, now: Da
   );
   return {
     range,
-    pipeline: { ...leadFigures(total), pipelines, series: series(range, days).map(({ aggregate, ...p }) => ({ ...p, ...leadFigures(aggregate) })) },
+    pipeline: {
+      ...leadFigures(total),
+      pipelines,
+      series: series(range, days).map(({ aggregate, ...p }) => ({ ...p, ...leadFigures(aggregate) })),
+    },
   };
 };
 
@@ -73,9 +86,15 @@ export const pipelineReport = async (tenant: Tenant, query: ReportQuery, now: Da
 export const agentsReport = async (tenant: Tenant, query: ReportQuery, now: Date) => {
   const range = await resolveRange(tenant, query, now);
   const byAgent = new Map<string | null, ReturnType<typeof combine>[]>();
-  for (const d of await readAgentDays(tenant, range.from, range.to)) byAgent.set(d.assigneeId, [...(byAgent.get(d.assigneeId) ?? []), d.aggregate]);
+  for (const d of await readAgentDays(tenant, range.from, range.to))
+    byAgent.set(d.assigneeId, [...(byAgent.get(d.assigneeId) ?? []), d.aggregate]);
   const agents = [...byAgent]
     .map(([assigneeId, parts]) => ({ assigneeId, ...agentFigures(combine(parts)) }))
-    .sort((a, b) => b.messagesSent - a.messagesSent || b.conversationsClosed - a.conversationsClosed || String(a.assigneeId).localeCompare(String(b.assigneeId)));
+    .sort(
+      (a, b) =>
+        b.messagesSent - a.messagesSent ||
+        b.conversationsClosed - a.conversationsClosed ||
+        String(a.assigneeId).localeCompare(String(b.assigneeId)),
+    );
   return { range, agents };
 };

@@ -6,7 +6,10 @@ import { tracedClient } from '../observability/tracing';
 
 export const dynamo = clientPerLane((requestHandler) => {
   const { AWS_REGION, DYNAMODB_ENDPOINT } = config();
-  return DynamoDBDocumentClient.from(tracedClient(withPlugins(new DynamoDBClient({ region: AWS_REGION, endpoint: DYNAMODB_ENDPOINT, requestHandler }))), {
-    marshallOptions: { removeUndefinedValues: true },
-  });
+  return DynamoDBDocumentClient.from(
+    tracedClient(withPlugins(new DynamoDBClient({ region: AWS_REGION, endpoint: DYNAMODB_ENDPOINT, requestHandler }))),
+    {
+      marshallOptions: { removeUndefinedValues: true },
+    },
+  );
 });

@@ -8,7 +8,10 @@ import { sendMessages, tenantField, type Queue } from '../queues';
  * batched names its one customer in `customerId`.
  */
 const recipient = { kind: z.literal('recipient'), workspaceId: tenantField, broadcastId: z.string(), channelId: z.string().optional() };
-const recipientMessage = z.union([z.object({ ...recipient, customerIds: z.array(z.string()).min(1) }), z.object({ ...recipient, customerId: z.string() })]);
+const recipientMessage = z.union([
+  z.object({ ...recipient, customerIds: z.array(z.string()).min(1) }),
+  z.object({ ...recipient, customerId: z.string() }),
+]);
 export type RecipientMessage = z.infer<typeof recipientMessage>;
 
 /** Customers per `recipient` message: a batch of 10 messages then reaches up to 100 recipients. */
@@ -17,9 +20,13 @@ export const RECIPIENTS_PER_MESSAGE = 10;
 export const customersOf = (m: RecipientMessage): string[] => ('customerIds' in m ? m.customerIds : [m.customerId]);
 
 /** `start`: begin (or resume) a broadcast's fan-out; `recipient`: send it to some customers. The truth is in the table. */
-const broadcastMessage = z.union([z.object({ kind: z.literal('start'), workspaceId: tenantField, broadcastId: z.string() }), recipientMessage]);
+const broadcastMessage = z.union([
+  z.object({ kind: z.literal('start'), workspaceId: tenantField, broadcastId: z.string() }),
+  recipientMessage,
+]);
 export type BroadcastMessage = z.infer<typeof broadcastMessage>;
 
 export const broadcastQueue: Queue<BroadcastMessage> = { env: 'BROADCAST_QUEUE_URL', name: 'broadcast', message: broadcastMessage };
 
-export const enqueueBroadcast = (messages: readonly BroadcastMessage[], delayMs = 0): Promise<void> => sendMessages(broadcastQueue, messages, delayMs);
+export const enqueueBroadcast = (messages: readonly BroadcastMessage[], delayMs = 0): Promise<void> =>
+  sendMessages(broadcastQueue, messages, delayMs);

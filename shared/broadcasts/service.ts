@@ -1,7 +1,15 @@
 import type { Tenant } from '../domain/auth/tenant';
 import { MAX_DELAY_SECONDS } from '../queues';
 import { ValidationError } from '../domain/errors';
-import { cancel, editDraft, schedule, startSending, type Broadcast, type CreateBroadcast, type UpdateBroadcast } from '../domain/broadcasts/broadcast';
+import {
+  cancel,
+  editDraft,
+  schedule,
+  startSending,
+  type Broadcast,
+  type CreateBroadcast,
+  type UpdateBroadcast,
+} from '../domain/broadcasts/broadcast';
 import { createBroadcast, mutateBroadcast } from '../data/broadcasts';
 import { channelExists } from '../data/channels';
 import { afterCommit } from '../data/transact';
@@ -13,7 +21,11 @@ export const draftBroadcast = (tenant: Tenant, input: CreateBroadcast, now: Date
   createBroadcast(tenant, input, now, channelExists(tenant, input.channelId, noSuchChannel));
 
 export const editBroadcast = async (tenant: Tenant, id: string, patch: UpdateBroadcast, now: Date): Promise<Broadcast> =>
-  (await mutateBroadcast(tenant, id, (s) => editDraft(s.broadcast, patch, now), now, { extra: patch.channelId ? [channelExists(tenant, patch.channelId, noSuchChannel)] : [] })).broadcast;
+  (
+    await mutateBroadcast(tenant, id, (s) => editDraft(s.broadcast, patch, now), now, {
+      extra: patch.channelId ? [channelExists(tenant, patch.channelId, noSuchChannel)] : [],
+    })
+  ).broadcast;
 
 /**
  * Its start message goes on the queue now, delayed to the scheduled time when SQS can hold it (≤ 15 min);
@@ -22,7 +34,8 @@ export const editBroadcast = async (tenant: Tenant, id: string, patch: UpdateBro
 export const scheduleBroadcast = async (tenant: Tenant, id: string, at: string, now: Date): Promise<Broadcast> => {
   const { broadcast } = await mutateBroadcast(tenant, id, (s) => schedule(s.broadcast, at, now), now);
   const wait = Date.parse(broadcast.scheduledAt!) - now.getTime();
-  if (wait <= MAX_DELAY_SECONDS * 1000) await afterCommit(() => enqueueBroadcast([{ kind: 'start', workspaceId: tenant, broadcastId: id }], wait));
+  if (wait <= MAX_DELAY_SECONDS * 1000)
+    await afterCommit(() => enqueueBroadcast([{ kind: 'start', workspaceId: tenant, broadcastId: id }], wait));
   return broadcast;
 };
 

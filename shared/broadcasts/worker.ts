@@ -2,7 +2,16 @@ import type { Tenant } from '../domain/auth/tenant';
 import { ACK, later, MAX_DELAY_SECONDS, type Verdict } from '../queues';
 import { allSettled, complete, startSending, type Broadcast } from '../domain/broadcasts/broadcast';
 import { batchGet, batchGetEach } from '../data/batch-get';
-import { addRecipients, claimRecipients, postponeRecipient, recipientKey, settleRecipients, storedOf, type Settle, type StoredRecipient } from '../data/broadcast-recipients';
+import {
+  addRecipients,
+  claimRecipients,
+  postponeRecipient,
+  recipientKey,
+  settleRecipients,
+  storedOf,
+  type Settle,
+  type StoredRecipient,
+} from '../data/broadcast-recipients';
 import { broadcastKey, getBroadcast, getBroadcastState, mutateBroadcast, readStats, stateOf } from '../data/broadcasts';
 import { channelKey, markChannelErrored } from '../data/channels';
 import { sendRecord } from '../data/channel-sends';
@@ -17,7 +26,7 @@ import { customersOf, enqueueBroadcast, RECIPIENTS_PER_MESSAGE, type BroadcastMe
 import { sentStats } from '../domain/broadcasts/receipts';
 
 /** Longer than the worker's timeout, shorter than the queue's visibility timeout (see wiring). */
-export const RECIPIENT_LEASE_MS = 20_000;
+const RECIPIENT_LEASE_MS = 20_000;
 const FAN_OUT_CHUNK = 100;
 /**
  * Recipients sent to together: their read (recipients and customers, with the broadcast and the channel)
@@ -42,14 +51,24 @@ const maybeComplete = async (tenant: Tenant, id: string, fannedOut = false): Pro
   }
   if (!allSettled(await readStats(tenant, id))) return;
   const now = new Date();
-  await mutateBroadcast(tenant, id, (s) => (s.broadcast.status === 'sending' && s.fannedOut && allSettled(s.broadcast.stats) ? complete(s.broadcast, s.broadcast.stats, now) : undefined), now);
+  await mutateBroadcast(
+    tenant,
+    id,
+    (s) =>
+      s.broadcast.status === 'sending' && s.fannedOut && allSettled(s.broadcast.stats)
+        ? complete(s.broadcast, s.broadcast.stats, now)
+        : undefined,
+    now,
+  );
 };
 
 /** Writes each audience member as a recipient (blocked and unknown customers skipped) and enqueues the queued ones. */
 const fanOut = async (tenant: Tenant, b: Broadcast): Promise<void> => {
   let chunk: string[] = [];
   const flush = async () => {
-    const customers = new Map((await batchGet(chunk.map((id) => customerKey(tenant, id)))).map((item) => [item._id as string, customerFromItem(item)]));
+    const customers = new Map(
+      (await batchGet(chunk.map((id) => customerKey(tenant, id)))).map((item) => [item._id as string, customerFromItem(item)]),
+    );
     const recipients = chunk.map((customerId) => {
       const customer = customers.get(customerId);
       return { customerId, skip: !customer ? 'customer_not_found' : customer.blocked ? 'customer_blocked' : undefined };
@@ -58,7 +77,13 @@ const fanOut = async (tenant: Tenant, b: Broadcast): Promise<void> => {
     // A recipient this fan-out met already (a rerun) is enqueued again: its claim keeps it from a second send.
     const queued = recipients.filter((r) => !r.skip).map((r) => r.customerId);
     await enqueueBroadcast(
-      evenRuns(queued, RECIPIENTS_PER_MESSAGE).map((customerIds) => ({ kind: 'recipient', workspaceId: tenant, broadcastId: b._id, channelId: b.channelId, customerIds })),
+      evenRuns(queued, RECIPIENTS_PER_MESSAGE).map((customerIds) => ({
+        kind: 'recipient',
+        workspaceId: tenant,
+        broadcastId: b._id,
+        channelId: b.channelId,
+        customerIds,
+      })),
     );
     chunk = [];
   };
@@ -79,16 +104,32 @@ const start = async (tenant: Tenant, id: string): Promise<Verdict> => {
     // Early: wait on the queue when SQS can hold it that long; otherwise the timer sends a new message when it is due.
     if (wait > 0) return wait <= MAX_DELAY_SECONDS * 1000 ? later(wait) : ACK;
     const now = new Date();
-    stored = await mutateBroadcast(tenant, id, (s) => (s.broadcast.status === 'scheduled' && Date.parse(s.broadcast.scheduledAt!) <= now.getTime() ? startSending(s.broadcast, now) : undefined), now);
+    stored = await mutateBroadcast(
+      tenant,
+      id,
+      (s) =>
+        s.broadcast.status === 'scheduled' && Date.parse(s.broadcast.scheduledAt!) <= now.getTime()
+          ? startSending(s.broadcast, now)
+          : undefined,
+      now,
+    );
   }
   if (stored.broadcast.status !== 'sending' || stored.fannedOut) return ACK;
   await fanOut(tenant, stored.broadcast);
-  await mutateBroadcast(tenant, id, (s) => (s.broadcast.status === 'sending' && !s.fannedOut ? s.broadcast : undefined), new Date(), { fannedOut: true });
+  await mutateBroadcast(tenant, id, (s) => (s.broadcast.status === 'sending' && !s.fannedOut ? s.broadcast : undefined), new Date(), {
+    fannedOut: true,
+  });
   await maybeComplete(tenant, id);
   return ACK;
 };
 
-const settled = (to: 'failed' | 'skipped' | 'cancelled', reason: string, lease?: number): Settle => ({ from: ['queued', 'sending'], to, reason, stats: { [to]: 1 }, lease });
+const settled = (to: 'failed' | 'skipped' | 'cancelled', reason: string, lease?: number): Settle => ({
+  from: ['queued', 'sending'],
+  to,
+  reason,
+  stats: { [to]: 1 },
+  lease,
+});
 
 interface Sent {
   verdicts: Map<string, Verdict>;
@@ -101,7 +142,12 @@ interface Sent {
  * taken as the account's rate allows, the sends claimed in one transaction, each provider called, and the
  * outcomes recorded under those claims many to a transaction. Returns each customer's verdict.
  */
-const sendToRecipients = async (tenant: Tenant, broadcastId: string, channelId: string | undefined, customerIds: string[]): Promise<Sent> => {
+const sendToRecipients = async (
+  tenant: Tenant,
+  broadcastId: string,
+  channelId: string | undefined,
+  customerIds: string[],
+): Promise<Sent> => {
   const verdicts = new Map<string, Verdict>(customerIds.map((id) => [id, ACK]));
   // The broadcast, the recipients, the customers and the channel (named by the message, else read once the broadcast names it), in one read.
   const n = customerIds.length;
@@ -118,7 +164,8 @@ const sendToRecipients = async (tenant: Tenant, broadcastId: string, channelId: 
   customerIds.forEach((id, i) => {
     const r = found[i] && storedOf(found[i]);
     if (!r || (r.recipient.status !== 'queued' && r.recipient.status !== 'sending')) return;
-    if (r.recipient.status === 'sending' && r.leaseUntil !== undefined && r.leaseUntil >= now) verdicts.set(id, later(r.leaseUntil - now + 1000));
+    if (r.recipient.status === 'sending' && r.leaseUntil !== undefined && r.leaseUntil >= now)
+      verdicts.set(id, later(r.leaseUntil - now + 1000));
     else if (r.notBefore !== undefined && r.notBefore > now) verdicts.set(id, later(r.notBefore - now));
     else due.push([id, r]);
   });
@@ -141,7 +188,8 @@ const sendToRecipients = async (tenant: Tenant, broadcastId: string, channelId: 
       ? channelItem && (await openChannel(tenant, channelItem))
       : await channelWithSecrets(tenant, stored.broadcast.channelId);
   if (!channel) return settleAll(settled('failed', 'channel_deleted'));
-  if (channel.account.status !== 'connected') return settleAll(settled('failed', channel.account.status === 'error' ? 'channel_error' : 'channel_disconnected'));
+  if (channel.account.status !== 'connected')
+    return settleAll(settled('failed', channel.account.status === 'error' ? 'channel_error' : 'channel_disconnected'));
 
   const { granted, waitMs } = await takeSendSlots(tenant, channel.account._id, channel.account.ratePerSecond, due.length);
   for (const [id] of due.slice(granted)) verdicts.set(id, later(waitMs));
@@ -150,50 +198,64 @@ const sendToRecipients = async (tenant: Tenant, broadcastId: string, channelId: 
   for (const [id] of due.slice(0, granted)) if (!claimed.has(id)) verdicts.set(id, later(1000));
   const { broadcast } = stored;
   await Promise.all(
-    due.filter(([id]) => claimed.has(id)).map(async ([customerId, r]) => {
-      const customer = customers.get(customerId);
-      if (!customer || customer.blocked) return settles.push({ customerId, settle: settled('skipped', customer ? 'customer_blocked' : 'customer_not_found', lease) });
-      const attempts = r.attempts + 1;
-      const key = `${broadcastId}.${customerId}`;
-      const result = await providers[channel.account.type].send(channel.account, channel.secrets, {
-        tenant,
-        key,
-        kind: 'broadcast',
-        to: customer,
-        content: broadcast.content,
-        attachments: [],
-        subject: broadcast.subject,
-        references: [],
-        context: { broadcast: { _id: broadcast._id, name: broadcast.name } },
-        attempt: attempts,
-      });
-      verdicts.set(
-        customerId,
-        await sendOutcome(result, { tenant, channelId: channel.account._id, key, kind: 'broadcast', recipientId: customerId }, {
-          attempts,
-          sent: async (ok) => {
-            const writes = [...ok.writes, sendRecord(tenant, channel.account._id, key, { target: 'recipient', broadcastId, customerId })];
-            settles.push({ customerId, settle: { from: 'sending', to: 'sent', receipts: ok.receipts, stats: sentStats(ok.receipts), lease, writes } });
-            return ACK;
-          },
-          retry: async (delayMs) => {
-            await postponeRecipient(tenant, broadcastId, customerId, lease, Date.now() + delayMs);
-            return later(delayMs);
-          },
-          failed: async (reason, accountError) => {
-            if (accountError) await markChannelErrored(tenant, channel.account._id, reason, new Date());
-            settles.push({ customerId, settle: settled('failed', reason, lease) });
-            return ACK;
-          },
-        }),
-      );
-    }),
+    due
+      .filter(([id]) => claimed.has(id))
+      .map(async ([customerId, r]) => {
+        const customer = customers.get(customerId);
+        if (!customer || customer.blocked)
+          return settles.push({ customerId, settle: settled('skipped', customer ? 'customer_blocked' : 'customer_not_found', lease) });
+        const attempts = r.attempts + 1;
+        const key = `${broadcastId}.${customerId}`;
+        const result = await providers[channel.account.type].send(channel.account, channel.secrets, {
+          tenant,
+          key,
+          kind: 'broadcast',
+          to: customer,
+          content: broadcast.content,
+          attachments: [],
+          subject: broadcast.subject,
+          references: [],
+          context: { broadcast: { _id: broadcast._id, name: broadcast.name } },
+          attempt: attempts,
+        });
+        verdicts.set(
+          customerId,
+          await sendOutcome(
+            result,
+            { tenant, channelId: channel.account._id, key, kind: 'broadcast', recipientId: customerId },
+            {
+              attempts,
+              sent: async (ok) => {
+                const writes = [
+                  ...ok.writes,
+                  sendRecord(tenant, channel.account._id, key, { target: 'recipient', broadcastId, customerId }),
+                ];
+                settles.push({
+                  customerId,
+                  settle: { from: 'sending', to: 'sent', receipts: ok.receipts, stats: sentStats(ok.receipts), lease, writes },
+                });
+                return ACK;
+              },
+              retry: async (delayMs) => {
+                await postponeRecipient(tenant, broadcastId, customerId, lease, Date.now() + delayMs);
+                return later(delayMs);
+              },
+              failed: async (reason, accountError) => {
+                if (accountError) await markChannelErrored(tenant, channel.account._id, reason, new Date());
+                settles.push({ customerId, settle: settled('failed', reason, lease) });
+                return ACK;
+              },
+            },
+          ),
+        );
+      }),
   );
   return finish();
 };
 
 /** Handles one batch's messages: each `start` on its own, the `recipient` ones of a broadcast together. */
-export const broadcastGroup = (m: BroadcastMessage, messageId: string): string => (m.kind === 'start' ? messageId : `${m.workspaceId}#${m.broadcastId}`);
+export const broadcastGroup = (m: BroadcastMessage, messageId: string): string =>
+  m.kind === 'start' ? messageId : `${m.workspaceId}#${m.broadcastId}`;
 
 /** A message's verdict from its customers': done when all are, else back when the soonest of the others is due. */
 const verdictOf = (customers: Verdict[]): Verdict => {
@@ -207,10 +269,17 @@ export const handleBroadcastMessages = async (messages: BroadcastMessage[]): Pro
   const { workspaceId: ws, broadcastId } = first!;
   const recipients = messages as RecipientMessage[];
   const chunks = await Promise.all(
-    evenRuns([...new Set(recipients.flatMap(customersOf))], SEND_CHUNK).map((ids) => sendToRecipients(ws, broadcastId, recipients[0]!.channelId, ids)),
+    evenRuns([...new Set(recipients.flatMap(customersOf))], SEND_CHUNK).map((ids) =>
+      sendToRecipients(ws, broadcastId, recipients[0]!.channelId, ids),
+    ),
   );
   const settled = chunks.flatMap((c) => (c.settled ? [c.settled] : []));
-  if (settled.length > 0) await maybeComplete(ws, broadcastId, settled.some((s) => s.fannedOut));
+  if (settled.length > 0)
+    await maybeComplete(
+      ws,
+      broadcastId,
+      settled.some((s) => s.fannedOut),
+    );
   const verdicts = new Map(chunks.flatMap((c) => [...c.verdicts]));
   return recipients.map((m) => verdictOf(customersOf(m).map((id) => verdicts.get(id)!)));
 };

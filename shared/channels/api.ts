@@ -34,11 +34,17 @@ export const apiProvider: Provider = {
       attemptNumber: outbound.attempt,
       timestamp: Math.floor(Date.now() / 1000),
     });
-    const { outcome } = await postWebhook(url, body, { ...headers, 'User-Agent': 'Parley-Channels/1.0', 'Idempotency-Key': outbound.key }, {
-      allowLoopback: config().WEBHOOK_ALLOW_PRIVATE_TARGETS,
-    });
+    const { outcome } = await postWebhook(
+      url,
+      body,
+      { ...headers, 'User-Agent': 'Parley-Channels/1.0', 'Idempotency-Key': outbound.key },
+      {
+        allowLoopback: config().WEBHOOK_ALLOW_PRIVATE_TARGETS,
+      },
+    );
     if (outcome.kind === 'success') return { ok: true, providerMessageId: outbound.key, writes: [], receipts: [] };
-    const refused = outcome.failureReason === 'ssrf_blocked' || (outcome.httpStatus !== undefined && ACCOUNT_REFUSED.has(outcome.httpStatus));
+    const refused =
+      outcome.failureReason === 'ssrf_blocked' || (outcome.httpStatus !== undefined && ACCOUNT_REFUSED.has(outcome.httpStatus));
     return { ok: false, reason: outcome.failureReason, retryable: !refused, retryAfterMs: outcome.retryAfterMs, accountError: refused };
   },
 };

@@ -18,7 +18,8 @@ interface SmtpError {
 /** SMTP's answer as a delivery outcome: 5xx is permanent, 4xx and transport errors are retried, a refused login is the account's. */
 const failure = (error: SmtpError) => {
   if (error.code === 'EAUTH') return { ok: false as const, reason: 'smtp_auth_failed', retryable: false, accountError: true };
-  if (error.responseCode && error.responseCode >= 500) return { ok: false as const, reason: `smtp_${error.responseCode}`, retryable: false };
+  if (error.responseCode && error.responseCode >= 500)
+    return { ok: false as const, reason: `smtp_${error.responseCode}`, retryable: false };
   if (error.responseCode) return { ok: false as const, reason: `smtp_${error.responseCode}`, retryable: true };
   return { ok: false as const, reason: error.code === 'ETIMEDOUT' ? 'timeout' : 'connection_error', retryable: true };
 };
@@ -40,7 +41,9 @@ export const emailProvider: Provider = {
       address = await pinnedAddress(c.host, config().WEBHOOK_ALLOW_PRIVATE_TARGETS);
     } catch (error) {
       const reason = failureReasonOf((error as { code?: string }).code);
-      return reason === 'ssrf_blocked' ? { ok: false, reason, retryable: false, accountError: true } : { ok: false, reason, retryable: true };
+      return reason === 'ssrf_blocked'
+        ? { ok: false, reason, retryable: false, accountError: true }
+        : { ok: false, reason, retryable: true };
     }
     const transport = createTransport({
       host: address,

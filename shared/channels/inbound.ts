@@ -19,7 +19,11 @@ import { recipientReceipt } from './receipts';
 const inboxChannel = (account: Account): Channel => (account.type === 'email' ? 'email' : 'api');
 
 const incoming = async (tenant: Tenant, account: Account, input: Incoming, now: Date) => {
-  const { message, conversation, duplicate } = await receiveIncoming(tenant, { ...input, channel: inboxChannel(account), channelId: account._id }, now);
+  const { message, conversation, duplicate } = await receiveIncoming(
+    tenant,
+    { ...input, channel: inboxChannel(account), channelId: account._id },
+    now,
+  );
   return { message, conversation, duplicate };
 };
 
@@ -31,7 +35,9 @@ const incomingEmail = async (tenant: Tenant, account: Account, mime: string, now
   if (!from?.address) throw new ValidationError([{ path: 'mime', message: 'The email has no From address' }]);
   const [messageId] = messageIdsIn(parsed.messageId);
   // The newest ids are the likeliest known; a long References chain is cut to its last 50.
-  const threadIds = [...new Set([...messageIdsIn(parsed.inReplyTo), ...messageIdsIn(parsed.references as string | string[] | undefined).reverse()])].slice(0, 50);
+  const threadIds = [
+    ...new Set([...messageIdsIn(parsed.inReplyTo), ...messageIdsIn(parsed.references as string | string[] | undefined).reverse()]),
+  ].slice(0, 50);
   const conversationId = await conversationOfEmail(tenant, threadIds);
   const address = from.address.toLowerCase();
   const received = await incoming(
@@ -56,7 +62,8 @@ const incomingEmail = async (tenant: Tenant, account: Account, mime: string, now
 const receipt = async (tenant: Tenant, account: Account, event: Extract<InboundEvent, { type: 'status' }>, now: Date) => {
   const sent = await findSend(tenant, account._id, event.id);
   if (!sent) throw new NotFoundError('Outgoing message');
-  if (sent.target === 'recipient') return { recipient: await recipientReceipt(tenant, sent.broadcastId, sent.customerId, event.status, event.reason, now) };
+  if (sent.target === 'recipient')
+    return { recipient: await recipientReceipt(tenant, sent.broadcastId, sent.customerId, event.status, event.reason, now) };
   const message = await changeDeliveryStatus(tenant, sent.ref, { status: event.status, reason: event.reason ?? 'provider_reported' }, now);
   return { applied: message !== undefined };
 };
@@ -65,11 +72,20 @@ const receipt = async (tenant: Tenant, account: Account, event: Extract<InboundE
  * `POST /channels/{id}/inbound`: verifies the HMAC over the raw body with the account's signing secret
  * (401 when it does not match), then records an incoming message, a raw email, or a status receipt.
  */
-export const receiveInbound = async (tenant: Tenant, channelId: string, event: InboundEvent, raw: { body: string; signature?: string }, now: Date) => {
+export const receiveInbound = async (
+  tenant: Tenant,
+  channelId: string,
+  event: InboundEvent,
+  raw: { body: string; signature?: string },
+  now: Date,
+) => {
   const channel = await channelWithSecrets(tenant, channelId);
   if (!channel) throw new NotFoundError('Channel');
   if (!verifySignature(channel.secrets.signingSecret!, raw.body, raw.signature)) {
-    throw new AppError('UNAUTHORIZED', `Missing or invalid ${INBOUND_SIGNATURE_HEADER}: expected sha256=<hex HMAC-SHA256(signing secret, raw body)>`);
+    throw new AppError(
+      'UNAUTHORIZED',
+      `Missing or invalid ${INBOUND_SIGNATURE_HEADER}: expected sha256=<hex HMAC-SHA256(signing secret, raw body)>`,
+    );
   }
   const { account } = channel;
   if (account.status === 'disconnected') throw new ConflictError('Channel is disconnected', { status: account.status });

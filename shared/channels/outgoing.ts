@@ -11,7 +11,7 @@ import { sendOutcome } from './outcome';
 import type { OutgoingMessage } from './queue';
 
 /** Longer than the worker's timeout (one provider call, 10 s), shorter than the queue's visibility timeout (see wiring). */
-export const SEND_LEASE_MS = 20_000;
+const SEND_LEASE_MS = 20_000;
 
 /**
  * Sends one outgoing message through its conversation's channel account, at most once per attempt and
@@ -54,25 +54,37 @@ export const handleOutgoing = async (m: OutgoingMessage): Promise<Verdict> => {
     context: { message, conversation },
     attempt: attempts,
   });
-  return sendOutcome(result, { tenant, channelId: channel.account._id, key: message._id, kind: 'reply' }, {
-    sent: async (r) => {
-      const writes = [
-        ...r.writes,
-        sendRecord(tenant, channel.account._id, message._id, { target: 'message', ref: { _id: m._id, conversationId: m.conversationId, createdAt: m.createdAt } }),
-        ...(channel.account.type === 'email' ? threadWrites(tenant, conversation._id, thread, r.providerMessageId) : []),
-      ];
-      const sent = await changeDeliveryStatus(tenant, m, { status: 'sent', providerMessageId: r.providerMessageId, lease, writes }, new Date());
-      if (sent) for (const status of r.receipts) await changeDeliveryStatus(tenant, m, { status }, new Date());
-      return ACK;
+  return sendOutcome(
+    result,
+    { tenant, channelId: channel.account._id, key: message._id, kind: 'reply' },
+    {
+      sent: async (r) => {
+        const writes = [
+          ...r.writes,
+          sendRecord(tenant, channel.account._id, message._id, {
+            target: 'message',
+            ref: { _id: m._id, conversationId: m.conversationId, createdAt: m.createdAt },
+          }),
+          ...(channel.account.type === 'email' ? threadWrites(tenant, conversation._id, thread, r.providerMessageId) : []),
+        ];
+        const sent = await changeDeliveryStatus(
+          tenant,
+          m,
+          { status: 'sent', providerMessageId: r.providerMessageId, lease, writes },
+          new Date(),
+        );
+        if (sent) for (const status of r.receipts) await changeDeliveryStatus(tenant, m, { status }, new Date());
+        return ACK;
+      },
+      retry: async (delayMs) => {
+        await postponeSend(tenant, m, lease, Date.now() + delayMs);
+        return later(delayMs);
+      },
+      failed: async (reason, accountError) => {
+        if (accountError) await markChannelErrored(tenant, channel.account._id, reason, new Date());
+        return fail(reason);
+      },
+      attempts,
     },
-    retry: async (delayMs) => {
-      await postponeSend(tenant, m, lease, Date.now() + delayMs);
-      return later(delayMs);
-    },
-    failed: async (reason, accountError) => {
-      if (accountError) await markChannelErrored(tenant, channel.account._id, reason, new Date());
-      return fail(reason);
-    },
-    attempts,
-  });
+  );
 };

@@ -5,7 +5,7 @@ import type { Attachment } from '../domain/inbox/message';
 import type { Write } from '../data/transact';
 
 /** One thing to send through a channel account: a conversation reply or a broadcast to one recipient. */
-export interface Outbound {
+interface Outbound {
   tenant: Tenant;
   /** Stable across every attempt (the message id, or `<broadcastId>.<customerId>`): the provider's idempotency key. */
   key: string;

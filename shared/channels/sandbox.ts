@@ -11,7 +11,7 @@ import { K } from '../data/registry/registry';
  * sk=<key>, whose `sends` counter is bumped in the same transaction that records the send: a send is
  * committed once or not at all, so `sends` is exactly the number of times the provider accepted it.
  */
-export const sandboxLogKey = (tenant: Tenant, channelId: string, key: string) => ({ pk: tenantPk(tenant, K.SANDBOX, channelId), sk: key });
+const sandboxLogKey = (tenant: Tenant, channelId: string, key: string) => ({ pk: tenantPk(tenant, K.SANDBOX, channelId), sk: key });
 
 export const sandboxProvider: Provider = {
   send: async (account, _secrets, outbound) => {
@@ -21,7 +21,10 @@ export const sandboxProvider: Provider = {
     const log = updateItem(
       sandboxLogKey(outbound.tenant, account._id, outbound.key),
       'SET #type = :type, kind = :kind, customerId = :customer, content = :content ADD sends :one',
-      { names: { '#type': 'type' }, values: { ':type': 'SANDBOX_SEND', ':kind': outbound.kind, ':customer': outbound.to._id, ':content': outbound.content, ':one': 1 } },
+      {
+        names: { '#type': 'type' },
+        values: { ':type': 'SANDBOX_SEND', ':kind': outbound.kind, ':customer': outbound.to._id, ':content': outbound.content, ':one': 1 },
+      },
     );
     return { ok: true, providerMessageId: `sbx_${outbound.key}`, writes: [log], receipts };
   },

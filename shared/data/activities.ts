@@ -32,7 +32,9 @@ export const addActivity = async (tenant: Tenant, input: ActivityFields, now: Da
 };
 
 export const requireActivity = async (tenant: Tenant, id: string): Promise<Activity> => {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: activityKey(tenant, id), ConsistentRead: true }));
+  const { Item } = await dynamo().send(
+    new GetCommand({ TableName: config().TABLE_NAME, Key: activityKey(tenant, id), ConsistentRead: true }),
+  );
   if (!Item) throw new NotFoundError('Activity');
   return fromItem(Item);
 };
@@ -58,5 +60,12 @@ export const listActivities = async (tenant: Tenant, filter: { leadId?: string; 
   if (filter.leadId && filter.customerId) throw new Refused('timeline_of_lead_and_customer', 'Filter by leadId or customerId, not both');
   const list = filter.leadId ? `lead:${filter.leadId}` : filter.customerId ? `customer:${filter.customerId}` : 'all';
   const { ids, total, nextCursor } = await readList(tenant, 'activity', list, page, { newestFirst: true });
-  return { activities: await readItems(ids.map((id) => activityKey(tenant, id)), fromItem), total, nextCursor };
+  return {
+    activities: await readItems(
+      ids.map((id) => activityKey(tenant, id)),
+      fromItem,
+    ),
+    total,
+    nextCursor,
+  };
 };

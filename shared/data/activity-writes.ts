@@ -16,11 +16,11 @@ import { activity as activityView } from '../views/crm';
  */
 export const activityKey = (tenant: Tenant, id: string) => ({ pk: tenantPk(tenant, K.ACTIVITY, id), sk: K.ACTIVITY });
 
-export const activityMemberships = (a: Activity): Membership[] => activityListsOf(a).map((list) => ({ list, order: `${a.occurredAt}#${a._id}` }));
+export const activityMemberships = (a: Activity): Membership[] =>
+  activityListsOf(a).map((list) => ({ list, order: `${a.occurredAt}#${a._id}` }));
 
 /** `type` names every item's kind in the table, so the activity's own type is stored as `activityType`. */
 const toItem = ({ type, ...fields }: Activity) => ({ ...fields, type: 'ACTIVITY', activityType: type });
-
 
 const decode = itemCodec(activityView);
 export const fromItem = (item: Record<string, unknown>): Activity => decode({ ...item, type: item.activityType });

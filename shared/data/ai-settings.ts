@@ -28,7 +28,9 @@ export const updateAiSettings = (tenant: Tenant, input: UpdateSettings, now: Dat
       [
         putItem(
           { ...key(tenant), type: 'AI_SETTINGS', settings, version: current.version + 1 },
-          current.version === 0 ? { condition: 'attribute_not_exists(pk)' } : { condition: 'version = :v', values: { ':v': current.version } },
+          current.version === 0
+            ? { condition: 'attribute_not_exists(pk)' }
+            : { condition: 'version = :v', values: { ':v': current.version } },
         ),
       ],
       lostRace,

@@ -43,7 +43,15 @@ export const addToAgentDay = (tenant: Tenant, date: string, assigneeId: string |
 
 /** The dedupe item of a counted event: its transaction fails (with `onFail`) when the event was counted before. */
 export const countedEvent = (tenant: Tenant, eventId: string, now: Date, onFail: () => Error): Write =>
-  createItem({ pk: tenantPk(tenant, K.ANEVT, eventId), sk: K.ANEVT, type: 'ANALYTICS_EVENT', ttl: Math.floor(now.getTime() / 1000) + COUNTED_TTL_SECONDS }, onFail);
+  createItem(
+    {
+      pk: tenantPk(tenant, K.ANEVT, eventId),
+      sk: K.ANEVT,
+      type: 'ANALYTICS_EVENT',
+      ttl: Math.floor(now.getTime() / 1000) + COUNTED_TTL_SECONDS,
+    },
+    onFail,
+  );
 
 /** The marker of a conversation's first reply: its transaction fails (with `onFail`) for every later reply. */
 export const firstReply = (tenant: Tenant, conversationId: string, onFail: () => Error): Write =>
@@ -70,7 +78,10 @@ const aggregateOf = (item: Record<string, unknown>): DayAggregate => {
 
 /** The workspace's day aggregates from `from` to `to` (inclusive): one Query on a key range. */
 export const readDays = async (tenant: Tenant, from: string, to: string): Promise<{ date: string; aggregate: DayAggregate }[]> =>
-  (await collect(queryAll({ pk: dayPk(tenant), skBetween: [from, to] }))).map((item) => ({ date: item.sk as string, aggregate: aggregateOf(item) }));
+  (await collect(queryAll({ pk: dayPk(tenant), skBetween: [from, to] }))).map((item) => ({
+    date: item.sk as string,
+    aggregate: aggregateOf(item),
+  }));
 
 /** Every agent's day aggregates in the range: one Query on a key range. */
 export const readAgentDays = async (tenant: Tenant, from: string, to: string) =>

@@ -24,7 +24,12 @@ export const availability = async (tenant: Tenant, q: AvailabilityQuery, now: Da
   const from = Date.parse(q.from);
   const to = Date.parse(q.to);
   const busy = await busySlots(tenant, q.assigneeId, iso(from), iso(to));
-  const slots = freeSlots(businessIntervals(workspace!.businessHours, workspace!.timezone, from, to), busy, q.durationMinutes, now.getTime());
+  const slots = freeSlots(
+    businessIntervals(workspace!.businessHours, workspace!.timezone, from, to),
+    busy,
+    q.durationMinutes,
+    now.getTime(),
+  );
   return {
     assigneeId: q.assigneeId,
     timezone: workspace!.timezone,

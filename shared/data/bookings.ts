@@ -40,7 +40,7 @@ import { booking as bookingView } from '../views/scheduling';
  * A move deletes the claims it leaves and creates the ones it enters; a cancellation frees its claims.
  * Lists are ordered by start: `all`, `status:<s>`, `assignee:<id>`, `assignee:<id>:status:<s>`, `customer:<id>`.
  */
-export const REMINDER_INDEX = K.BOOKINGREMIND;
+const REMINDER_INDEX = K.BOOKINGREMIND;
 
 const bookingKey = (tenant: Tenant, id: string) => ({ pk: tenantPk(tenant, K.BOOKING, id), sk: K.BOOKING });
 const slotPk = (tenant: Tenant, assigneeId: string) => tenantPk(tenant, K.SLOT, assigneeId);
@@ -54,10 +54,12 @@ interface Stored {
 const fromItem: (item: Record<string, unknown>) => Booking = itemCodec(bookingView);
 
 const listsOf = (b: Booking) =>
-  ['all', `status:${b.status}`, `assignee:${b.assigneeId}`, `assignee:${b.assigneeId}:status:${b.status}`, `customer:${b.customerId}`].map((list) => ({
-    list,
-    order: `${b.startAt}#${b._id}`,
-  }));
+  ['all', `status:${b.status}`, `assignee:${b.assigneeId}`, `assignee:${b.assigneeId}:status:${b.status}`, `customer:${b.customerId}`].map(
+    (list) => ({
+      list,
+      order: `${b.startAt}#${b._id}`,
+    }),
+  );
 
 /** `<assignee>|<slot>` for every quarter hour the booking holds. */
 const claimsOf = (b: Booking) => (holdsTime(b.status) ? slotsOf(b).map((slot) => `${b.assigneeId}|${slot}`) : []);
@@ -73,7 +75,9 @@ const claimWrites = (tenant: Tenant, bookingId: string, before: string[], after:
     ...before.filter((c) => !kept.has(c)).map((c) => deleteItem(keyOf(c), { condition: 'bookingId = :b', values: { ':b': bookingId } })),
     ...after
       .filter((c) => !had.has(c))
-      .map((c) => createItem({ ...keyOf(c), type: 'SLOT_CLAIM', bookingId }, () => new ConflictError(DOUBLE_BOOKED, { slot: keyOf(c).sk }))),
+      .map((c) =>
+        createItem({ ...keyOf(c), type: 'SLOT_CLAIM', bookingId }, () => new ConflictError(DOUBLE_BOOKED, { slot: keyOf(c).sk })),
+      ),
   ];
 };
 
@@ -82,14 +86,31 @@ const reminderIndex = (tenant: Tenant, id: string, reminders: Reminder[]) => {
   return next ? { gsi1pk: REMINDER_INDEX, gsi1sk: indexSk(next, tenant, id) } : undefined;
 };
 
-const event = (tenant: Tenant, before: Booking | undefined, change: Pick<BookingChange, 'event' | 'fields'>, after: Booking, now: Date): Write => {
+const event = (
+  tenant: Tenant,
+  before: Booking | undefined,
+  change: Pick<BookingChange, 'event' | 'fields'>,
+  after: Booking,
+  now: Date,
+): Write => {
   const pick = (b: Booking) => Object.fromEntries(change.fields.map((f) => [f, b[f]]));
-  return outboxItem(buildEnvelope(`scheduling.booking.${change.event}`, tenant, { booking: after }, { changes: before ? diff(pick(before), pick(after)) : undefined, now }));
+  return outboxItem(
+    buildEnvelope(
+      `scheduling.booking.${change.event}`,
+      tenant,
+      { booking: after },
+      { changes: before ? diff(pick(before), pick(after)) : undefined, now },
+    ),
+  );
 };
 
 const getStored = async (tenant: Tenant, id: string): Promise<Stored | undefined> => {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: bookingKey(tenant, id), ConsistentRead: true }));
-  return Item ? { booking: fromItem(Item), version: Item.version as number, reminders: (Item.reminders as Reminder[] | undefined) ?? [] } : undefined;
+  const { Item } = await dynamo().send(
+    new GetCommand({ TableName: config().TABLE_NAME, Key: bookingKey(tenant, id), ConsistentRead: true }),
+  );
+  return Item
+    ? { booking: fromItem(Item), version: Item.version as number, reminders: (Item.reminders as Reminder[] | undefined) ?? [] }
+    : undefined;
 };
 
 /** The booking with its stored version, which goes up with every change to it. */
@@ -108,7 +129,14 @@ export const createBooking = async (tenant: Tenant, input: NewBooking, now: Date
   await retryOnConflict(() =>
     transact(
       [
-        createItem({ ...bookingKey(tenant, booking._id), type: 'BOOKING', version: 1, ...booking, reminders, ...reminderIndex(tenant, booking._id, reminders) }),
+        createItem({
+          ...bookingKey(tenant, booking._id),
+          type: 'BOOKING',
+          version: 1,
+          ...booking,
+          reminders,
+          ...reminderIndex(tenant, booking._id, reminders),
+        }),
         activeMemberCheck(tenant, booking.assigneeId),
         ...linkChecks(tenant, { customerId: booking.customerId }),
         ...claimWrites(tenant, booking._id, [], claimsOf(booking)),
@@ -140,7 +168,10 @@ const mutateBooking = (tenant: Tenant, id: string, decide: (stored: Stored) => B
     const index = reminderIndex(tenant, id, reminders);
     await transact(
       [
-        versionedUpdate(bookingKey(tenant, id), stored.version, before, after, { set: { reminders, ...index }, remove: index ? [] : ['gsi1pk', 'gsi1sk'] }),
+        versionedUpdate(bookingKey(tenant, id), stored.version, before, after, {
+          set: { reminders, ...index },
+          remove: index ? [] : ['gsi1pk', 'gsi1sk'],
+        }),
         ...(after.assigneeId !== before.assigneeId ? [activeMemberCheck(tenant, after.assigneeId)] : []),
         ...claimWrites(tenant, id, claimsOf(before), claimsOf(after)),
         ...membershipWrites(tenant, 'booking', id, listsOf(before), listsOf(after)),
@@ -156,7 +187,12 @@ const mutateBooking = (tenant: Tenant, id: string, decide: (stored: Stored) => B
  * Applies a transition. A move schedules its reminders afresh; any other change keeps the ones still owed
  * while the booking is upcoming, and drops them once it is cancelled, completed or a no-show.
  */
-export const transitionBooking = (tenant: Tenant, id: string, transition: (b: Booking) => BookingChange | undefined, now: Date): Promise<Booking> =>
+export const transitionBooking = (
+  tenant: Tenant,
+  id: string,
+  transition: (b: Booking) => BookingChange | undefined,
+  now: Date,
+): Promise<Booking> =>
   mutateBooking(
     tenant,
     id,
@@ -182,7 +218,11 @@ export interface BookingFilters {
 const listOf = (f: BookingFilters): string => {
   const given = (['assigneeId', 'customerId', 'status'] as const).filter((k) => f[k] !== undefined);
   if (given.length > 1 && !(given.length === 2 && f.assigneeId && f.status)) {
-    throw new ValidationError(given.slice(1).map((path) => ({ path, message: 'Filters cannot be combined, except assigneeId with status (from and to combine with any)' })));
+    throw new ValidationError(
+      given
+        .slice(1)
+        .map((path) => ({ path, message: 'Filters cannot be combined, except assigneeId with status (from and to combine with any)' })),
+    );
   }
   if (f.assigneeId) return f.status ? `assignee:${f.assigneeId}:status:${f.status}` : `assignee:${f.assigneeId}`;
   if (f.status) return `status:${f.status}`;
@@ -193,7 +233,14 @@ const listOf = (f: BookingFilters): string => {
 /** One page of bookings by start time, optionally those starting in [from, to). */
 export const listBookings = async (tenant: Tenant, filters: BookingFilters, page: PageRequest) => {
   const { ids, total, nextCursor } = await readList(tenant, 'booking', listOf(filters), page, { from: filters.from, upTo: filters.to });
-  return { bookings: await readItems(ids.map((id) => bookingKey(tenant, id)), fromItem), total, nextCursor };
+  return {
+    bookings: await readItems(
+      ids.map((id) => bookingKey(tenant, id)),
+      fromItem,
+    ),
+    total,
+    nextCursor,
+  };
 };
 
 /** The start instants of the assignee's claimed quarter hours in [from, to]. */

@@ -18,7 +18,10 @@ import { recipient as recipientView } from '../views/broadcasts';
  * customer reached through two tags, or a fan-out that runs twice, is one recipient. The send state is on
  * the item: `leaseUntil` (a worker holds the send), `attempts`, `notBefore` (a retry's earliest time).
  */
-export const recipientKey = (tenant: Tenant, broadcastId: string, customerId: string) => ({ pk: broadcastPartition(tenant, broadcastId), sk: `${K.RCPT}#${customerId}` });
+export const recipientKey = (tenant: Tenant, broadcastId: string, customerId: string) => ({
+  pk: broadcastPartition(tenant, broadcastId),
+  sk: `${K.RCPT}#${customerId}`,
+});
 const fromItem: (item: Record<string, unknown>) => Recipient = itemCodec(recipientView);
 
 export interface StoredRecipient {
@@ -36,8 +39,10 @@ export const storedOf = (item: Record<string, unknown>): StoredRecipient => ({
   notBefore: item.notBefore as number | undefined,
 });
 
-export const getRecipient = async (tenant: Tenant, broadcastId: string, customerId: string): Promise<StoredRecipient | undefined> => {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: recipientKey(tenant, broadcastId, customerId), ConsistentRead: true }));
+const getRecipient = async (tenant: Tenant, broadcastId: string, customerId: string): Promise<StoredRecipient | undefined> => {
+  const { Item } = await dynamo().send(
+    new GetCommand({ TableName: config().TABLE_NAME, Key: recipientKey(tenant, broadcastId, customerId), ConsistentRead: true }),
+  );
   return Item && storedOf(Item);
 };
 
@@ -88,7 +93,9 @@ const commitEach = async (tenant: Tenant, broadcastId: string, parts: Part[]): P
   await Promise.all(
     transactionsOf(parts).map(async (run) => {
       try {
-        await retryOnConflict(() => commit([...run.flatMap((p) => p.writes), bumpStats(tenant, broadcastId, sumStats(run.map((p) => p.stats)))]));
+        await retryOnConflict(() =>
+          commit([...run.flatMap((p) => p.writes), bumpStats(tenant, broadcastId, sumStats(run.map((p) => p.stats)))]),
+        );
       } catch (error) {
         if (!(error instanceof NotHeld || error instanceof Exists)) throw error;
         for (const part of run) await part.alone();
@@ -104,8 +111,18 @@ export interface NewRecipient {
 }
 
 const recipientCreate = (tenant: Tenant, broadcastId: string, now: Date, { customerId, skip }: NewRecipient): Write => {
-  const recipient: Recipient = { broadcastId, customerId, status: skip ? 'skipped' : 'queued', reason: skip ?? null, sentAt: null, updatedAt: now.toISOString() };
-  return createItem({ ...recipientKey(tenant, broadcastId, customerId), type: 'BROADCAST_RECIPIENT', attempts: 0, ...recipient }, () => new Exists());
+  const recipient: Recipient = {
+    broadcastId,
+    customerId,
+    status: skip ? 'skipped' : 'queued',
+    reason: skip ?? null,
+    sentAt: null,
+    updatedAt: now.toISOString(),
+  };
+  return createItem(
+    { ...recipientKey(tenant, broadcastId, customerId), type: 'BROADCAST_RECIPIENT', attempts: 0, ...recipient },
+    () => new Exists(),
+  );
 };
 const addedStats = ({ skip }: NewRecipient): Partial<Stats> => (skip ? { recipients: 1, skipped: 1 } : { recipients: 1 });
 
@@ -128,10 +145,21 @@ export const addRecipients = (tenant: Tenant, broadcastId: string, recipients: N
   commitEach(
     tenant,
     broadcastId,
-    recipients.map((r) => ({ writes: [recipientCreate(tenant, broadcastId, now, r)], stats: addedStats(r), alone: () => addRecipient(tenant, broadcastId, r, now) })),
+    recipients.map((r) => ({
+      writes: [recipientCreate(tenant, broadcastId, now, r)],
+      stats: addedStats(r),
+      alone: () => addRecipient(tenant, broadcastId, r, now),
+    })),
   );
 
-const claimWrite = (tenant: Tenant, broadcastId: string, customerId: string, seen: StoredRecipient, now: number, leaseUntil: number): Write =>
+const claimWrite = (
+  tenant: Tenant,
+  broadcastId: string,
+  customerId: string,
+  seen: StoredRecipient,
+  now: number,
+  leaseUntil: number,
+): Write =>
   updateItem(recipientKey(tenant, broadcastId, customerId), 'SET #s = :sending, leaseUntil = :until ADD attempts :one', {
     condition: '(#s = :queued OR (#s = :sending AND leaseUntil < :now)) AND attempts = :seen',
     names: { '#s': 'status' },
@@ -139,10 +167,19 @@ const claimWrite = (tenant: Tenant, broadcastId: string, customerId: string, see
     onFail: () => new NotHeld(),
   });
 
-const claimAll = async (tenant: Tenant, broadcastId: string, claims: [string, StoredRecipient][], now: number, leaseUntil: number): Promise<boolean> => {
+const claimAll = async (
+  tenant: Tenant,
+  broadcastId: string,
+  claims: [string, StoredRecipient][],
+  now: number,
+  leaseUntil: number,
+): Promise<boolean> => {
   try {
     await retryOnConflict(() =>
-      commit([...claims.map(([id, seen]) => claimWrite(tenant, broadcastId, id, seen, now, leaseUntil)), { ...stillSending(tenant, broadcastId), onFail: () => new NotHeld() }]),
+      commit([
+        ...claims.map(([id, seen]) => claimWrite(tenant, broadcastId, id, seen, now, leaseUntil)),
+        { ...stillSending(tenant, broadcastId), onFail: () => new NotHeld() },
+      ]),
     );
     return true;
   } catch (error) {
@@ -157,10 +194,18 @@ const claimAll = async (tenant: Tenant, broadcastId: string, claims: [string, St
  * All are claimed in one transaction; when one of them cannot be, each is tried on its own. Returns the
  * customer ids claimed.
  */
-export const claimRecipients = async (tenant: Tenant, broadcastId: string, claims: [string, StoredRecipient][], now: number, leaseUntil: number): Promise<Set<string>> => {
+export const claimRecipients = async (
+  tenant: Tenant,
+  broadcastId: string,
+  claims: [string, StoredRecipient][],
+  now: number,
+  leaseUntil: number,
+): Promise<Set<string>> => {
   if (claims.length === 0) return new Set();
   if (claims.length > 1 && (await claimAll(tenant, broadcastId, claims, now, leaseUntil))) return new Set(claims.map(([id]) => id));
-  const held = await Promise.all(claims.map(async (claim) => ((await claimAll(tenant, broadcastId, [claim], now, leaseUntil)) ? [claim[0]] : [])));
+  const held = await Promise.all(
+    claims.map(async (claim) => ((await claimAll(tenant, broadcastId, [claim], now, leaseUntil)) ? [claim[0]] : [])),
+  );
   return new Set(held.flat());
 };
 
@@ -186,12 +231,32 @@ const EVENTS: Partial<Record<RecipientStatus, 'broadcast.recipient.delivered' | 
  * event of each status it passes, conditional on its status (and lease): a repeated or stale outcome
  * fails the condition. The stats are the caller's to bump.
  */
-const settleWrites = (tenant: Tenant, broadcastId: string, customerId: string, s: Settle, now: Date): { writes: Write[]; after: Recipient } => {
+const settleWrites = (
+  tenant: Tenant,
+  broadcastId: string,
+  customerId: string,
+  s: Settle,
+  now: Date,
+): { writes: Write[]; after: Recipient } => {
   const from = Array.isArray(s.from) ? s.from : [s.from];
   const at = now.toISOString();
-  const path = [s.to, ...(s.receipts ?? [])].map((status): Recipient => ({ broadcastId, customerId, status, reason: s.reason ?? null, sentAt: s.to === 'sent' ? at : null, updatedAt: at }));
+  const path = [s.to, ...(s.receipts ?? [])].map(
+    (status): Recipient => ({
+      broadcastId,
+      customerId,
+      status,
+      reason: s.reason ?? null,
+      sentAt: s.to === 'sent' ? at : null,
+      updatedAt: at,
+    }),
+  );
   const after = path.at(-1)!;
-  const values: Record<string, unknown> = { ':to': after.status, ':reason': after.reason, ':at': at, ...Object.fromEntries(from.map((f, i) => [`:f${i}`, f])) };
+  const values: Record<string, unknown> = {
+    ':to': after.status,
+    ':reason': after.reason,
+    ':at': at,
+    ...Object.fromEntries(from.map((f, i) => [`:f${i}`, f])),
+  };
   if (s.lease !== undefined) values[':lease'] = s.lease;
   const sets = ['#s = :to', 'reason = :reason', 'updatedAt = :at', ...(s.to === 'sent' ? ['sentAt = :at'] : [])];
   const condition = `(${from.map((_, i) => `#s = :f${i}`).join(' OR ')})${s.lease !== undefined ? ' AND leaseUntil = :lease' : ''}`;
@@ -200,7 +265,16 @@ const settleWrites = (tenant: Tenant, broadcastId: string, customerId: string, s
     return type ? [outboxItem(buildEnvelope(type, tenant, { recipient }, { now }))] : [];
   });
   return {
-    writes: [updateItem(recipientKey(tenant, broadcastId, customerId), `SET ${sets.join(', ')} REMOVE leaseUntil, notBefore`, { condition, names: { '#s': 'status' }, values, onFail: () => new NotHeld() }), ...events, ...(s.writes ?? [])],
+    writes: [
+      updateItem(recipientKey(tenant, broadcastId, customerId), `SET ${sets.join(', ')} REMOVE leaseUntil, notBefore`, {
+        condition,
+        names: { '#s': 'status' },
+        values,
+        onFail: () => new NotHeld(),
+      }),
+      ...events,
+      ...(s.writes ?? []),
+    ],
     after,
   };
 };
@@ -210,7 +284,13 @@ const settleWrites = (tenant: Tenant, broadcastId: string, customerId: string, s
  * on its status (and lease): a repeated or stale outcome changes nothing. Returns the recipient, or
  * undefined when it did not apply.
  */
-export const settleRecipient = async (tenant: Tenant, broadcastId: string, customerId: string, s: Settle, now: Date): Promise<Recipient | undefined> => {
+export const settleRecipient = async (
+  tenant: Tenant,
+  broadcastId: string,
+  customerId: string,
+  s: Settle,
+  now: Date,
+): Promise<Recipient | undefined> => {
   const { writes, after } = settleWrites(tenant, broadcastId, customerId, s, now);
   try {
     await retryOnConflict(() => commit([...writes, bumpStats(tenant, broadcastId, s.stats)]));
@@ -228,7 +308,12 @@ export const settleRecipient = async (tenant: Tenant, broadcastId: string, custo
  * Settles several recipients of one broadcast, many per transaction (each part as `settleRecipient` would);
  * a part whose condition fails changes nothing, and the others still apply.
  */
-export const settleRecipients = (tenant: Tenant, broadcastId: string, settles: { customerId: string; settle: Settle }[], now: Date): Promise<void> =>
+export const settleRecipients = (
+  tenant: Tenant,
+  broadcastId: string,
+  settles: { customerId: string; settle: Settle }[],
+  now: Date,
+): Promise<void> =>
   commitEach(
     tenant,
     broadcastId,
@@ -240,7 +325,13 @@ export const settleRecipients = (tenant: Tenant, broadcastId: string, settles: {
   );
 
 /** Gives a held send back (status queued again), to be retried no earlier than `notBefore`. */
-export const postponeRecipient = async (tenant: Tenant, broadcastId: string, customerId: string, leaseUntil: number, notBefore: number): Promise<void> => {
+export const postponeRecipient = async (
+  tenant: Tenant,
+  broadcastId: string,
+  customerId: string,
+  leaseUntil: number,
+  notBefore: number,
+): Promise<void> => {
   await commit([
     updateItem(recipientKey(tenant, broadcastId, customerId), 'SET #s = :queued, notBefore = :nb REMOVE leaseUntil', {
       condition: 'leaseUntil = :lease',

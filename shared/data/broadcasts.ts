@@ -6,7 +6,14 @@ import { objectId } from '../ids';
 import { buildEnvelope, diff } from '../events/envelope';
 import { NotFoundError } from '../domain/errors';
 import { Refused } from '../domain/refusal';
-import { newBroadcast, STAT_NAMES, type Broadcast, type BroadcastStatus, type CreateBroadcast, type Stats } from '../domain/broadcasts/broadcast';
+import {
+  newBroadcast,
+  STAT_NAMES,
+  type Broadcast,
+  type BroadcastStatus,
+  type CreateBroadcast,
+  type Stats,
+} from '../domain/broadcasts/broadcast';
 import { bump, bumpCounter, readCounter, type Counter } from './counters';
 import { collect, queryAll, queryPage, type PageRequest } from './query';
 import { fromIndexSk, indexSk, tenantPk } from './keys';
@@ -24,7 +31,7 @@ import { campaign } from '../views/broadcasts';
  * gsi1sk=<due time>#<tenant>#<id>. Its stats are a sharded counter (recipients are settled in parallel)
  * and its recipients a partition, pk=<tenant>#BROADCAST#<id>.
  */
-export const DUE_INDEX = K.BROADCASTS_DUE;
+const DUE_INDEX = K.BROADCASTS_DUE;
 export const broadcastKey = (tenant: Tenant, id: string) => ({ pk: tenantPk(tenant), sk: `${K.BROADCAST}#${id}` });
 const key = broadcastKey;
 export const broadcastPartition = (tenant: Tenant, id: string) => tenantPk(tenant, K.BROADCAST, id);
@@ -52,11 +59,14 @@ const withoutStats = ({ stats: _stats, ...b }: Broadcast) => b;
 
 export const readStats = async (tenant: Tenant, id: string): Promise<Stats> => {
   const shards = await collect(queryAll({ pk: statsCounter(tenant, id).pk, skPrefix: `${K.STATS}#`, consistent: true }));
-  return statsView.parse(Object.fromEntries(STAT_NAMES.map((n) => [n, shards.reduce((sum, s) => sum + ((s[n] as number | undefined) ?? 0), 0)])));
+  return statsView.parse(
+    Object.fromEntries(STAT_NAMES.map((n) => [n, shards.reduce((sum, s) => sum + ((s[n] as number | undefined) ?? 0), 0)])),
+  );
 };
 
 /** Adds to the broadcast's stats, in the transaction that settles a recipient. */
-export const bumpStats = (tenant: Tenant, id: string, deltas: Partial<Stats>): Write => bump(statsCounter(tenant, id), deltas as Record<string, number>);
+export const bumpStats = (tenant: Tenant, id: string, deltas: Partial<Stats>): Write =>
+  bump(statsCounter(tenant, id), deltas as Record<string, number>);
 
 export type BroadcastState = Omit<StoredBroadcast, 'broadcast'> & { broadcast: Omit<Broadcast, 'stats'> };
 
@@ -84,17 +94,29 @@ export const requireBroadcast = async (tenant: Tenant, id: string): Promise<Stor
   return stored;
 };
 
-const campaignEvent = (type: `broadcast.campaign.${'scheduled' | 'sending' | 'sent' | 'failed' | 'cancelled'}`, tenant: Tenant, campaign: Broadcast, before: Broadcast, now: Date) =>
-  outboxItem(buildEnvelope(type, tenant, { campaign }, { changes: diff({ status: before.status }, { status: campaign.status }), now }));
+const campaignEvent = (
+  type: `broadcast.campaign.${'scheduled' | 'sending' | 'sent' | 'failed' | 'cancelled'}`,
+  tenant: Tenant,
+  campaign: Broadcast,
+  before: Broadcast,
+  now: Date,
+) => outboxItem(buildEnvelope(type, tenant, { campaign }, { changes: diff({ status: before.status }, { status: campaign.status }), now }));
 
 export const createBroadcast = async (tenant: Tenant, input: CreateBroadcast, now: Date, channelGuard: Write): Promise<Broadcast> => {
   const broadcast = newBroadcast(objectId(now.getTime()), input, now);
-  await transact([createItem({ ...key(tenant, broadcast._id), type: 'BROADCAST', version: 1, fannedOut: false, ...withoutStats(broadcast) }), bumpCounter(tenant, COUNTER, 1), channelGuard]);
+  await transact([
+    createItem({ ...key(tenant, broadcast._id), type: 'BROADCAST', version: 1, fannedOut: false, ...withoutStats(broadcast) }),
+    bumpCounter(tenant, COUNTER, 1),
+    channelGuard,
+  ]);
   return broadcast;
 };
 
 export const listBroadcasts = async (tenant: Tenant, page: PageRequest) => {
-  const [{ items, nextCursor }, total] = await Promise.all([queryPage({ pk: tenantPk(tenant), skPrefix: `${K.BROADCAST}#`, newestFirst: true }, page), readCounter(tenant, COUNTER)]);
+  const [{ items, nextCursor }, total] = await Promise.all([
+    queryPage({ pk: tenantPk(tenant), skPrefix: `${K.BROADCAST}#`, newestFirst: true }, page),
+    readCounter(tenant, COUNTER),
+  ]);
   const broadcasts = await Promise.all(
     items.map(async (item): Promise<Broadcast> => ({ ...withoutStatsOf(item), stats: await readStats(tenant, item._id as string) })),
   );
@@ -132,7 +154,10 @@ export const mutateBroadcast = (
       remove: index ? [] : ['gsi1pk', 'gsi1sk'],
     });
     const event = after.status !== stored.broadcast.status ? EVENT_OF[after.status] : undefined;
-    await transact([update, ...(event ? [campaignEvent(event, tenant, after, stored.broadcast, now)] : []), ...(opts.extra ?? [])], lostRace);
+    await transact(
+      [update, ...(event ? [campaignEvent(event, tenant, after, stored.broadcast, now)] : []), ...(opts.extra ?? [])],
+      lostRace,
+    );
     return { broadcast: after, version: stored.version + 1, fannedOut };
   });
 
@@ -147,7 +172,10 @@ export const deleteBroadcast = (tenant: Tenant, id: string): Promise<Broadcast> 
     if (broadcast.status === 'scheduled' || broadcast.status === 'sending') {
       throw new Refused('broadcast_still_running', `A ${broadcast.status} broadcast must be cancelled before it is deleted`);
     }
-    await transact([deleteItem(key(tenant, id), { condition: 'version = :v', values: { ':v': version } }), bumpCounter(tenant, COUNTER, -1)], lostRace);
+    await transact(
+      [deleteItem(key(tenant, id), { condition: 'version = :v', values: { ':v': version } }), bumpCounter(tenant, COUNTER, -1)],
+      lostRace,
+    );
     return broadcast;
   });
 

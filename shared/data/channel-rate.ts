@@ -12,7 +12,13 @@ import { K } from './registry/registry';
  * second never exceed the rate whatever the number of workers (a counter past the rate only means "full").
  * `waitMs` is the time until the next second when fewer than `wanted` were granted.
  */
-export const takeSendSlots = async (tenant: Tenant, channelId: string, ratePerSecond: number, wanted: number, nowMs = Date.now()): Promise<{ granted: number; waitMs: number }> => {
+export const takeSendSlots = async (
+  tenant: Tenant,
+  channelId: string,
+  ratePerSecond: number,
+  wanted: number,
+  nowMs = Date.now(),
+): Promise<{ granted: number; waitMs: number }> => {
   const second = Math.floor(nowMs / 1000);
   const { Attributes } = await dynamo().send(
     new UpdateCommand({

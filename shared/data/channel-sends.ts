@@ -19,7 +19,9 @@ export const sendRecord = (tenant: Tenant, channelId: string, sendKey: string, t
   putItem({ ...key(tenant, channelId, sendKey), type: 'CHANNEL_SEND', ...target });
 
 export const findSend = async (tenant: Tenant, channelId: string, sendKey: string): Promise<SendTarget | undefined> => {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: key(tenant, channelId, sendKey), ConsistentRead: true }));
+  const { Item } = await dynamo().send(
+    new GetCommand({ TableName: config().TABLE_NAME, Key: key(tenant, channelId, sendKey), ConsistentRead: true }),
+  );
   if (!Item) return undefined;
   return Item.target === 'message'
     ? { target: 'message', ref: Item.ref as MessageRef }

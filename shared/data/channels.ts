@@ -5,7 +5,17 @@ import { config } from '../config';
 import { objectId } from '../ids';
 import { buildEnvelope, diff } from '../events/envelope';
 import { NotFoundError } from '../domain/errors';
-import { errored, newAccount, patchAccount, transition, type Account, type AccountAction, type CreateChannel, type Secrets, type UpdateChannel } from '../domain/channels/account';
+import {
+  errored,
+  newAccount,
+  patchAccount,
+  transition,
+  type Account,
+  type AccountAction,
+  type CreateChannel,
+  type Secrets,
+  type UpdateChannel,
+} from '../domain/channels/account';
 import { bumpCounter, readCounter } from './counters';
 import { tenantPk } from './keys';
 import { outboxItem } from './outbox';
@@ -72,13 +82,21 @@ export const sealedChannel = async (tenant: Tenant, id: string): Promise<SealedC
 };
 
 /** A channel item read by the caller (at `channelKey`), with its sealed secrets. */
-export const sealedChannelOf = (item: Record<string, unknown>): SealedChannel => ({ account: fromItem(item), sealed: item.sealedSecrets as string });
+export const sealedChannelOf = (item: Record<string, unknown>): SealedChannel => ({
+  account: fromItem(item),
+  sealed: item.sealedSecrets as string,
+});
 
 const event = (type: Parameters<typeof buildEnvelope>[0], tenant: Tenant, account: Account, now: Date, changes?: ReturnType<typeof diff>) =>
   outboxItem(buildEnvelope(type, tenant, { account }, { changes, now }));
 
 /** Creates a connected account; returns it with its signing secret, which the caller shows once. */
-export const createChannel = async (tenant: Tenant, input: CreateChannel, now: Date, sealer: ChannelSealer): Promise<{ account: Account; signingSecret: string }> => {
+export const createChannel = async (
+  tenant: Tenant,
+  input: CreateChannel,
+  now: Date,
+  sealer: ChannelSealer,
+): Promise<{ account: Account; signingSecret: string }> => {
   const { account, secrets } = newAccount(objectId(now.getTime()), input, now);
   await transact([
     createItem(toItem(tenant, account, await sealer.seal(tenant, account._id, secrets))),
@@ -89,7 +107,10 @@ export const createChannel = async (tenant: Tenant, input: CreateChannel, now: D
 };
 
 export const listChannels = async (tenant: Tenant, page: PageRequest) => {
-  const [{ items, nextCursor }, total] = await Promise.all([queryPage({ pk: tenantPk(tenant), skPrefix: `${K.CHANNEL}#` }, page), readCounter(tenant, COUNTER)]);
+  const [{ items, nextCursor }, total] = await Promise.all([
+    queryPage({ pk: tenantPk(tenant), skPrefix: `${K.CHANNEL}#` }, page),
+    readCounter(tenant, COUNTER),
+  ]);
   return { channels: items.map(fromItem), total, nextCursor };
 };
 
@@ -115,7 +136,10 @@ export const updateChannel = (
     await check(next.account);
     const sealed = patch.secrets ? { sealedSecrets: await sealer.seal(tenant, id, next.secrets) } : {};
     const changes = diff(stored.account, next.account);
-    await transact([versioned(tenant, stored, next.account, sealed), event('channel.account.updated', tenant, next.account, now, changes)], lostRace);
+    await transact(
+      [versioned(tenant, stored, next.account, sealed), event('channel.account.updated', tenant, next.account, now, changes)],
+      lostRace,
+    );
     return next.account;
   });
 
@@ -124,7 +148,13 @@ export const changeChannelStatus = (tenant: Tenant, id: string, action: AccountA
     const stored = await requireStored(tenant, id);
     const after = transition(stored.account, action, now);
     const type = action === 'connect' ? 'channel.account.connected' : 'channel.account.disconnected';
-    await transact([versioned(tenant, stored, after), event(type, tenant, after, now, diff({ status: stored.account.status }, { status: after.status }))], lostRace);
+    await transact(
+      [
+        versioned(tenant, stored, after),
+        event(type, tenant, after, now, diff({ status: stored.account.status }, { status: after.status })),
+      ],
+      lostRace,
+    );
     return after;
   });
 
@@ -134,7 +164,13 @@ export const markChannelErrored = (tenant: Tenant, id: string, reason: string, n
     const stored = await readStored(tenant, id);
     if (!stored || stored.account.status !== 'connected') return;
     const after = errored(stored.account, reason, now);
-    await transact([versioned(tenant, stored, after), event('channel.account.errored', tenant, after, now, diff({ status: stored.account.status }, { status: after.status }))], lostRace);
+    await transact(
+      [
+        versioned(tenant, stored, after),
+        event('channel.account.errored', tenant, after, now, diff({ status: stored.account.status }, { status: after.status })),
+      ],
+      lostRace,
+    );
   });
 
 export const deleteChannel = (tenant: Tenant, id: string, now: Date): Promise<Account> =>

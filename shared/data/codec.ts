@@ -6,6 +6,10 @@ import type * as z from 'zod';
  * the schema does not allow to be absent reads as null (items store no attribute for an unset field).
  */
 export const itemCodec = <S extends z.ZodObject>(schema: S) => {
-  const fields = Object.entries(schema.shape as Record<string, z.ZodType>).map(([name, field]) => ({ name, absent: field.safeParse(undefined).success ? undefined : null }));
-  return (item: Record<string, unknown>): z.output<S> => schema.parse(Object.fromEntries(fields.map(({ name, absent }) => [name, item[name] ?? absent])));
+  const fields = Object.entries(schema.shape as Record<string, z.ZodType>).map(([name, field]) => ({
+    name,
+    absent: field.safeParse(undefined).success ? undefined : null,
+  }));
+  return (item: Record<string, unknown>): z.output<S> =>
+    schema.parse(Object.fromEntries(fields.map(({ name, absent }) => [name, item[name] ?? absent])));
 };

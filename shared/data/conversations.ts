@@ -30,9 +30,12 @@ export const SNOOZED_INDEX = K.SNOOZED;
 
 /** Membership of a conversation in list `list`: pk=<tenant>#CONVLIST#<list>, sk=<createdAt>#<id>, read newest first. */
 export const listPartition = (tenant: Tenant, list: string) => tenantPk(tenant, K.CONVLIST, list);
-const listMembership = (tenant: Tenant, list: string, c: Conversation) => ({ pk: listPartition(tenant, list), sk: `${c.createdAt}#${c._id}` });
+const listMembership = (tenant: Tenant, list: string, c: Conversation) => ({
+  pk: listPartition(tenant, list),
+  sk: `${c.createdAt}#${c._id}`,
+});
 
-export const listsCounter = (list: string) => `conversations:${list}`;
+const listsCounter = (list: string) => `conversations:${list}`;
 
 export interface Stored {
   conversation: Conversation;
@@ -41,7 +44,6 @@ export interface Stored {
 
 const snoozeIndex = (tenant: Tenant, c: Conversation) =>
   c.status === 'snoozed' && c.snoozedUntil ? { gsi1pk: SNOOZED_INDEX, gsi1sk: indexSk(c.snoozedUntil, tenant, c._id) } : undefined;
-
 
 const decode = itemCodec(conversationView);
 export const fromItem = (item: Record<string, unknown>): Conversation => decode({ ...item, tagIds: tagIdsOf(item.tagIds) });
@@ -52,7 +54,9 @@ const toItem = (tenant: Tenant, c: Conversation) => {
 };
 
 export const getConversation = async (tenant: Tenant, id: string): Promise<Stored | undefined> => {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: conversationKey(tenant, id), ConsistentRead: true }));
+  const { Item } = await dynamo().send(
+    new GetCommand({ TableName: config().TABLE_NAME, Key: conversationKey(tenant, id), ConsistentRead: true }),
+  );
   return Item ? { conversation: fromItem(Item), version: Item.version as number } : undefined;
 };
 
@@ -73,14 +77,20 @@ const eventsOf = (tenant: Tenant, before: Conversation, change: Change, now: Dat
 const customerOf = (list: string) => (list.startsWith('customer:') ? list.slice('customer:'.length) : undefined);
 
 /** A list's counter bump, unless the list's total is kept elsewhere (its status parts' counters, its customer's count). */
-const counted = (tenant: Tenant, list: string, delta: number): Write[] => (statusParts(list) || customerOf(list) ? [] : [bumpCounter(tenant, listsCounter(list), delta)]);
+const counted = (tenant: Tenant, list: string, delta: number): Write[] =>
+  statusParts(list) || customerOf(list) ? [] : [bumpCounter(tenant, listsCounter(list), delta)];
 
 /** A list's exact total: its counter, the sum of its status parts' counters, or its customer's count of conversations. */
 export const listTotal = async (tenant: Tenant, list: string): Promise<number> => {
   const customerId = customerOf(list);
   if (customerId) {
     const { Item } = await dynamo().send(
-      new GetCommand({ TableName: config().TABLE_NAME, Key: customerKey(tenant, customerId), ConsistentRead: true, ProjectionExpression: 'conversationCount' }),
+      new GetCommand({
+        TableName: config().TABLE_NAME,
+        Key: customerKey(tenant, customerId),
+        ConsistentRead: true,
+        ProjectionExpression: 'conversationCount',
+      }),
     );
     return (Item?.conversationCount as number | undefined) ?? 0;
   }
@@ -93,7 +103,10 @@ const listWrites = (tenant: Tenant, before: Conversation | undefined, after: Con
   const c = (after ?? before)!;
   return [
     ...leave.flatMap((l) => [deleteItem(listMembership(tenant, l, c)), ...counted(tenant, l, -1)]),
-    ...join.flatMap((l) => [createItem({ ...listMembership(tenant, l, c), type: 'CONV_LIST', conversationId: c._id }), ...counted(tenant, l, 1)]),
+    ...join.flatMap((l) => [
+      createItem({ ...listMembership(tenant, l, c), type: 'CONV_LIST', conversationId: c._id }),
+      ...counted(tenant, l, 1),
+    ]),
   ];
 };
 
@@ -126,7 +139,10 @@ export const mutateConversation = (
       remove: index ? [] : ['gsi1pk', 'gsi1sk'],
     });
     const assignee = after.assigneeId && after.assigneeId !== before.assigneeId ? [activeMemberCheck(tenant, after.assigneeId)] : [];
-    await transact([update, ...assignee, ...listWrites(tenant, before, after), ...eventsOf(tenant, before, step.change, now), ...(step.extra ?? [])], lostRace);
+    await transact(
+      [update, ...assignee, ...listWrites(tenant, before, after), ...eventsOf(tenant, before, step.change, now), ...(step.extra ?? [])],
+      lostRace,
+    );
     return after;
   });
 
@@ -137,7 +153,9 @@ export const customerCount = (tenant: Tenant, customerId: string, delta: number)
 /** The items a newly created conversation consists of, and the lists whose counters it adds to (for bulk loads). */
 export const createdItems = (tenant: Tenant, c: Conversation) => ({
   items: [toItem(tenant, c), ...listsOf(c).map((l) => ({ ...listMembership(tenant, l, c), type: 'CONV_LIST', conversationId: c._id }))],
-  counters: listsOf(c).filter((l) => !statusParts(l) && !customerOf(l)).map(listsCounter),
+  counters: listsOf(c)
+    .filter((l) => !statusParts(l) && !customerOf(l))
+    .map(listsCounter),
 });
 
 /** Display numbers come from a per-workspace sequence. */

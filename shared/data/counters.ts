@@ -35,7 +35,8 @@ export const bump = (c: Counter, deltas: Record<string, number>, limit: { below?
   });
 };
 
-const totalOf = (item: Record<string, unknown> | undefined, total: string) => (typeof item?.[total] === 'number' ? (item[total] as number) : 0);
+const totalOf = (item: Record<string, unknown> | undefined, total: string) =>
+  typeof item?.[total] === 'number' ? (item[total] as number) : 0;
 
 /** One total of a counter, read consistently (all shards of a sharded one). */
 export const readCount = async (c: Counter, total = TOTAL): Promise<number> => {
@@ -43,7 +44,9 @@ export const readCount = async (c: Counter, total = TOTAL): Promise<number> => {
     const shards = await collect(queryAll({ pk: c.pk, skPrefix: `${c.sk}#`, consistent: true }));
     return shards.reduce((sum, item) => sum + totalOf(item, total), 0);
   }
-  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: { pk: c.pk, sk: c.sk }, ConsistentRead: true }));
+  const { Item } = await dynamo().send(
+    new GetCommand({ TableName: config().TABLE_NAME, Key: { pk: c.pk, sk: c.sk }, ConsistentRead: true }),
+  );
   return totalOf(Item, total);
 };
 
@@ -70,7 +73,10 @@ export const bumpCounter = (tenant: Tenant, name: string, delta: number): Write 
 /** A transaction guard: the workspace's named count is zero (or was never counted). */
 export const counterIsZero = (tenant: Tenant, name: string, onFail: () => Error): Write => {
   const { pk, sk } = workspaceCounter(tenant, name);
-  return conditionCheck({ pk, sk }, { condition: 'attribute_not_exists(#n) OR #n = :zero', names: { '#n': TOTAL }, values: { ':zero': 0 }, onFail });
+  return conditionCheck(
+    { pk, sk },
+    { condition: 'attribute_not_exists(#n) OR #n = :zero', names: { '#n': TOTAL }, values: { ':zero': 0 }, onFail },
+  );
 };
 
 export const readCounter = (tenant: Tenant, name: string): Promise<number> => readCount(workspaceCounter(tenant, name));

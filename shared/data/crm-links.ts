@@ -36,4 +36,6 @@ export const linkChecks = (tenant: Tenant, links: Links): Write[] => [
 
 /** The links of `after` that differ from `before`: the ones a change must check. */
 export const changedLinks = (before: Links, after: Links): Links =>
-  Object.fromEntries(([...Object.keys(KEYS), 'assigneeId'] as (keyof Links)[]).filter((f) => after[f] !== before[f]).map((f) => [f, after[f]]));
+  Object.fromEntries(
+    ([...Object.keys(KEYS), 'assigneeId'] as (keyof Links)[]).filter((f) => after[f] !== before[f]).map((f) => [f, after[f]]),
+  );

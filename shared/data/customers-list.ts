@@ -11,19 +11,36 @@ import { allPartition, CUSTOMERS_COUNTER, fromItem, searchPartition } from './cu
 const byIds = async (tenant: Tenant, ids: string[]) => (await batchGet(ids.map((id) => customerKey(tenant, id)))).map(fromItem);
 
 /** One page of the customers a search selects (see `customerSearch`), newest first unless searching by prefix, with its exact total. */
-export const listCustomers = async (tenant: Tenant, f: CustomerFilters, page: PageRequest): Promise<{ customers: Customer[]; total: number; nextCursor?: string }> => {
+export const listCustomers = async (
+  tenant: Tenant,
+  f: CustomerFilters,
+  page: PageRequest,
+): Promise<{ customers: Customer[]; total: number; nextCursor?: string }> => {
   const search = customerSearch(f);
   if (search.by === 'tag') {
     const [result, total] = await Promise.all([
       queryPage({ pk: tagLinkKey(tenant, search.tagId, 'customer', '').pk, skPrefix: 'customer#', newestFirst: true }, page),
       readCounter(tenant, taggedCounter(search.tagId, 'customer')),
     ]);
-    return { customers: await byIds(tenant, result.items.map((i) => (i.sk as string).slice('customer#'.length))), total, nextCursor: result.nextCursor };
+    return {
+      customers: await byIds(
+        tenant,
+        result.items.map((i) => (i.sk as string).slice('customer#'.length)),
+      ),
+      total,
+      nextCursor: result.nextCursor,
+    };
   }
   if (search.by !== 'all') {
     const partition: Partition = { index: 'gsi2', pk: searchPartition(tenant, search.by), skPrefix: search.prefix };
     const [result, total] = await Promise.all([queryPage(partition, page), countItems(partition)]);
-    const customers = search.by === 'name' ? result.items.map(fromItem) : await byIds(tenant, result.items.map((i) => i.customerId as string));
+    const customers =
+      search.by === 'name'
+        ? result.items.map(fromItem)
+        : await byIds(
+            tenant,
+            result.items.map((i) => i.customerId as string),
+          );
     return { customers, total, nextCursor: result.nextCursor };
   }
   const [result, total] = await Promise.all([

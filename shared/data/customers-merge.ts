@@ -8,7 +8,16 @@ import { customerCount, listPartition, mutateConversation } from './conversation
 import { lostRace, retryOnConflict } from './retry';
 import { tagCounters, tagLinks } from './tag-links';
 import { deleteItem, transact, updateItem, type Write } from './transact';
-import { contactEvent, customerUpdate, CUSTOMERS_COUNTER, guardKey, noLeads, requireCustomer, searchPartition, type StoredCustomer } from './customers';
+import {
+  contactEvent,
+  customerUpdate,
+  CUSTOMERS_COUNTER,
+  guardKey,
+  noLeads,
+  requireCustomer,
+  searchPartition,
+  type StoredCustomer,
+} from './customers';
 import { relinkLeadCustomer } from './leads';
 import { listPk } from './lists';
 import { customerKey } from './entity-keys';
@@ -33,7 +42,10 @@ const moveConversations = async (tenant: Tenant, from: string, to: string, now: 
           c.customerId !== from
             ? undefined
             : {
-                change: { conversation: { ...c, customerId: to, updatedAt: now.toISOString() }, events: [{ name: 'updated', fields: ['customerId'] }] },
+                change: {
+                  conversation: { ...c, customerId: to, updatedAt: now.toISOString() },
+                  events: [{ name: 'updated', fields: ['customerId'] }],
+                },
                 extra: [customerCount(tenant, from, -1), customerCount(tenant, to, 1)],
               },
         now,
@@ -74,7 +86,10 @@ const guardHandover = (tenant: Tenant, base: Customer, mergee: Customer, result:
     .map((u) => {
       const key = guardKey(tenant, u.kind, u.value);
       if (!kept.has(keyOf(u))) return deleteItem(key, { condition: ownedByMergee, values: { ':from': mergee._id } });
-      const search = u.kind === 'IDENTITY' ? {} : { gsi2pk: searchPartition(tenant, u.kind === 'EMAIL' ? 'email' : 'phone'), gsi2sk: `${u.value}#${base._id}` };
+      const search =
+        u.kind === 'IDENTITY'
+          ? {}
+          : { gsi2pk: searchPartition(tenant, u.kind === 'EMAIL' ? 'email' : 'phone'), gsi2sk: `${u.value}#${base._id}` };
       return updateItem(key, `SET customerId = :to${u.kind === 'IDENTITY' ? '' : ', gsi2sk = :sk'}`, {
         condition: ownedByMergee,
         values: { ':from': mergee._id, ':to': base._id, ...('gsi2sk' in search ? { ':sk': search.gsi2sk } : {}) },
@@ -85,7 +100,9 @@ const guardHandover = (tenant: Tenant, base: Customer, mergee: Customer, result:
 /** Both ids are named in the body: one 422 names each that is unknown (or of another workspace). */
 const requireBoth = async (tenant: Tenant, baseId: string, mergeeId: string): Promise<[StoredCustomer, StoredCustomer]> => {
   const found = await Promise.allSettled([requireCustomer(tenant, baseId), requireCustomer(tenant, mergeeId)]);
-  const unknown = (['baseId', 'mergeeId'] as const).filter((_, i) => found[i]!.status === 'rejected' && (found[i] as PromiseRejectedResult).reason instanceof NotFoundError);
+  const unknown = (['baseId', 'mergeeId'] as const).filter(
+    (_, i) => found[i]!.status === 'rejected' && (found[i] as PromiseRejectedResult).reason instanceof NotFoundError,
+  );
   if (unknown.length) throw new ValidationError(unknown.map((path) => ({ path, message: 'No such customer in this workspace' })));
   const [base, mergee] = found;
   if (base.status === 'rejected') throw base.reason;
@@ -124,10 +141,22 @@ export const mergeCustomers = async (tenant: Tenant, baseId: string, mergeeId: s
       // A tag moving to the base keeps its count; a tag both carried loses one tagged customer.
       ...tagLinks(tenant, 'customer', mergeeId, mergee.customer.tagIds, -1, now),
       ...tagLinks(tenant, 'customer', baseId, newTags, 1, now),
-      ...tagCounters(tenant, 'customer', mergee.customer.tagIds.filter((t) => base.customer.tagIds.includes(t)), -1),
-      noLeads(tenant, mergeeId, () => new ConflictError('A lead was linked to the merged customer during the merge; repeat the merge to finish it')),
+      ...tagCounters(
+        tenant,
+        'customer',
+        mergee.customer.tagIds.filter((t) => base.customer.tagIds.includes(t)),
+        -1,
+      ),
+      noLeads(
+        tenant,
+        mergeeId,
+        () => new ConflictError('A lead was linked to the merged customer during the merge; repeat the merge to finish it'),
+      ),
       bumpCounter(tenant, CUSTOMERS_COUNTER, -1),
-      contactEvent('customer.contact.merged', tenant, result, now, { data: { mergedContact: mergee.customer }, changes: diff(before, after) }),
+      contactEvent('customer.contact.merged', tenant, result, now, {
+        data: { mergedContact: mergee.customer },
+        changes: diff(before, after),
+      }),
     ];
     if (writes.length > MAX_TRANSACTION_ITEMS) {
       throw new ConflictError('Too many tags and identities to merge in one step; detach some tags from the mergee first', {

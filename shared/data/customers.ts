@@ -48,11 +48,11 @@ export interface StoredCustomer {
   lastConversations: Record<string, string>;
 }
 
-
 const decode = itemCodec(contactView);
 export const fromItem = (item: Record<string, unknown>): Customer => decode({ ...item, tagIds: tagIdsOf(item.tagIds) });
 
-const nameIndex = (tenant: Tenant, c: Customer) => (c.name ? { gsi2pk: searchPartition(tenant, 'name'), gsi2sk: `${normalizeName(c.name)}#${c._id}` } : undefined);
+const nameIndex = (tenant: Tenant, c: Customer) =>
+  c.name ? { gsi2pk: searchPartition(tenant, 'name'), gsi2sk: `${normalizeName(c.name)}#${c._id}` } : undefined;
 
 const toItem = (tenant: Tenant, c: Customer) => {
   const { tagIds: _tags, ...fields } = c;
@@ -69,23 +69,34 @@ const toItem = (tenant: Tenant, c: Customer) => {
   };
 };
 
-const GUARD_PREFIX = { EMAIL: K.CUSTOMER_EMAIL, PHONE: K.CUSTOMER_PHONE, IDENTITY: K.CUSTOMER_IDENTITY } as const satisfies Record<UniqueValue['kind'], string>;
-export const guardKey = (tenant: Tenant, kind: UniqueValue['kind'], value: string) => ({ pk: tenantPk(tenant, GUARD_PREFIX[kind], value), sk: K.GUARD });
+const GUARD_PREFIX = { EMAIL: K.CUSTOMER_EMAIL, PHONE: K.CUSTOMER_PHONE, IDENTITY: K.CUSTOMER_IDENTITY } as const satisfies Record<
+  UniqueValue['kind'],
+  string
+>;
+export const guardKey = (tenant: Tenant, kind: UniqueValue['kind'], value: string) => ({
+  pk: tenantPk(tenant, GUARD_PREFIX[kind], value),
+  sk: K.GUARD,
+});
 
 const guardItem = (tenant: Tenant, u: UniqueValue, customerId: string) => ({
   ...guardKey(tenant, u.kind, u.value),
   type: 'CUSTOMER_GUARD',
   customerId,
-  ...(u.kind === 'IDENTITY' ? {} : { gsi2pk: searchPartition(tenant, u.kind === 'EMAIL' ? 'email' : 'phone'), gsi2sk: `${u.value}#${customerId}` }),
+  ...(u.kind === 'IDENTITY'
+    ? {}
+    : { gsi2pk: searchPartition(tenant, u.kind === 'EMAIL' ? 'email' : 'phone'), gsi2sk: `${u.value}#${customerId}` }),
 });
 
 const duplicate = (u: UniqueValue) => () =>
-  new ConflictError(`Another customer in this workspace already has this ${u.kind === 'IDENTITY' ? 'channel identity' : u.kind.toLowerCase()}`, {
-    field: u.path,
-  });
+  new ConflictError(
+    `Another customer in this workspace already has this ${u.kind === 'IDENTITY' ? 'channel identity' : u.kind.toLowerCase()}`,
+    {
+      field: u.path,
+    },
+  );
 
 /** Guards to release and to claim when a customer's unique values change (or it is created or deleted). */
-export const guardWrites = (tenant: Tenant, before: Customer | undefined, after: Customer | undefined): Write[] => {
+const guardWrites = (tenant: Tenant, before: Customer | undefined, after: Customer | undefined): Write[] => {
   const keyOf = (u: UniqueValue) => `${u.kind}#${u.value}`;
   const was = before ? uniqueValues(before) : [];
   const is = after ? uniqueValues(after) : [];
@@ -99,7 +110,9 @@ export const guardWrites = (tenant: Tenant, before: Customer | undefined, after:
 };
 
 export const getCustomer = async (tenant: Tenant, id: string): Promise<StoredCustomer | undefined> => {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: customerKey(tenant, id), ConsistentRead: true }));
+  const { Item } = await dynamo().send(
+    new GetCommand({ TableName: config().TABLE_NAME, Key: customerKey(tenant, id), ConsistentRead: true }),
+  );
   if (!Item) return undefined;
   return {
     customer: fromItem(Item),
@@ -117,22 +130,35 @@ export const requireCustomer = async (tenant: Tenant, id: string): Promise<Store
 
 /** The customer id owning a unique value, if any. */
 export const customerIdBy = async (tenant: Tenant, kind: UniqueValue['kind'], value: string): Promise<string | undefined> => {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: guardKey(tenant, kind, value), ConsistentRead: true }));
+  const { Item } = await dynamo().send(
+    new GetCommand({ TableName: config().TABLE_NAME, Key: guardKey(tenant, kind, value), ConsistentRead: true }),
+  );
   return Item?.customerId as string | undefined;
 };
 
-export const contactEvent = (type: `customer.contact.${string}`, tenant: Tenant, customer: Customer, now: Date, extra: Partial<EventEnvelope> = {}) =>
-  outboxItem(buildEnvelope(type as EventEnvelope['eventType'], tenant, { contact: customer, ...extra.data }, { changes: extra.changes, now }));
+export const contactEvent = (
+  type: `customer.contact.${string}`,
+  tenant: Tenant,
+  customer: Customer,
+  now: Date,
+  extra: Partial<EventEnvelope> = {},
+) =>
+  outboxItem(
+    buildEnvelope(type as EventEnvelope['eventType'], tenant, { contact: customer, ...extra.data }, { changes: extra.changes, now }),
+  );
 
 export const createCustomer = async (tenant: Tenant, input: CustomerFields, now: Date): Promise<Customer> => {
   const customer = newCustomer(input, objectId(now.getTime()), now);
   await retryOnConflict(() =>
-    transact([
-      createItem(toItem(tenant, customer)),
-      ...guardWrites(tenant, undefined, customer),
-      bumpCounter(tenant, CUSTOMERS_COUNTER, 1),
-      contactEvent('customer.contact.created', tenant, customer, now),
-    ], lostRace),
+    transact(
+      [
+        createItem(toItem(tenant, customer)),
+        ...guardWrites(tenant, undefined, customer),
+        bumpCounter(tenant, CUSTOMERS_COUNTER, 1),
+        contactEvent('customer.contact.created', tenant, customer, now),
+      ],
+      lostRace,
+    ),
   );
   return customer;
 };
@@ -145,7 +171,13 @@ const changesOf = (before: Customer, after: Customer) => {
 };
 
 /** The versioned item update for a customer change, keeping the name search entry in step. */
-export const customerUpdate = (tenant: Tenant, version: number, before: Customer, after: Customer, set: Record<string, unknown> = {}): Write => {
+export const customerUpdate = (
+  tenant: Tenant,
+  version: number,
+  before: Customer,
+  after: Customer,
+  set: Record<string, unknown> = {},
+): Write => {
   const index = nameIndex(tenant, after);
   return versionedUpdate(customerKey(tenant, after._id), version, before, after, {
     skip: ['tagIds'],
@@ -169,17 +201,21 @@ export const mutateCustomer = (
     const { customer: after, event } = decide(before);
     const changes = changesOf(before, after);
     if (Object.keys(changes).length === 0) return before;
-    await transact([
-      customerUpdate(tenant, version, before, after),
-      ...guardWrites(tenant, before, after),
-      contactEvent(event, tenant, after, now, { changes }),
-    ], lostRace);
+    await transact(
+      [
+        customerUpdate(tenant, version, before, after),
+        ...guardWrites(tenant, before, after),
+        contactEvent(event, tenant, after, now, { changes }),
+      ],
+      lostRace,
+    );
     return after;
   });
 
 /** Deletes a customer that has no conversations (see `assertDeletable`), its guards and its tag links. */
 /** A guard for removing a customer: no lead is linked to it (the count is kept with every lead's links). */
-export const noLeads = (tenant: Tenant, customerId: string, onFail: () => Error): Write => listIsEmpty(tenant, 'lead', leadsOfCustomer(customerId), onFail);
+export const noLeads = (tenant: Tenant, customerId: string, onFail: () => Error): Write =>
+  listIsEmpty(tenant, 'lead', leadsOfCustomer(customerId), onFail);
 
 export const deleteCustomer = (tenant: Tenant, id: string, now: Date): Promise<Customer> =>
   retryOnConflict(async () => {
@@ -197,7 +233,11 @@ export const deleteCustomer = (tenant: Tenant, id: string, now: Date): Promise<C
         }),
         ...guardWrites(tenant, customer, undefined),
         ...tagLinkWrites(tenant, 'customer', id, tags, -1, now),
-        noLeads(tenant, id, () => new ConflictError('Customer has leads; delete them, link them to another customer, or merge this customer into another')),
+        noLeads(
+          tenant,
+          id,
+          () => new ConflictError('Customer has leads; delete them, link them to another customer, or merge this customer into another'),
+        ),
         bumpCounter(tenant, CUSTOMERS_COUNTER, -1),
         contactEvent('customer.contact.deleted', tenant, customer, now),
       ],

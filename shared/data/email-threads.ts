@@ -19,13 +19,19 @@ const threadKey = (tenant: Tenant, conversationId: string) => ({ pk: conversatio
 const idKey = (tenant: Tenant, messageId: string) => ({ pk: tenantPk(tenant, K.EMAILMSG, messageId), sk: K.EMAILMSG });
 
 export const emailThread = async (tenant: Tenant, conversationId: string): Promise<string[]> => {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: threadKey(tenant, conversationId), ConsistentRead: true }));
+  const { Item } = await dynamo().send(
+    new GetCommand({ TableName: config().TABLE_NAME, Key: threadKey(tenant, conversationId), ConsistentRead: true }),
+  );
   return (Item?.ids as string[] | undefined) ?? [];
 };
 
 /** Adds `messageId` to the conversation's thread (written with the message or its `sent` record). */
 export const threadWrites = (tenant: Tenant, conversationId: string, thread: readonly string[], messageId: string): Write[] => [
-  putItem({ ...threadKey(tenant, conversationId), type: 'EMAIL_THREAD', ids: [...thread.filter((id) => id !== messageId), messageId].slice(-THREAD_LENGTH) }),
+  putItem({
+    ...threadKey(tenant, conversationId),
+    type: 'EMAIL_THREAD',
+    ids: [...thread.filter((id) => id !== messageId), messageId].slice(-THREAD_LENGTH),
+  }),
   putItem({ ...idKey(tenant, messageId), type: 'EMAIL_MESSAGE_ID', conversationId }),
 ];
 

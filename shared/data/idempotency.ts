@@ -78,7 +78,9 @@ const responseOf = (record: Record<string, unknown>, chunks: Record<string, unkn
   const body =
     typeof record.body === 'string'
       ? record.body
-      : gunzipSync(Buffer.concat(chunks.slice(0, record.bodyChunks as number).map((c) => Buffer.from(c.data as Uint8Array)))).toString('utf8');
+      : gunzipSync(Buffer.concat(chunks.slice(0, record.bodyChunks as number).map((c) => Buffer.from(c.data as Uint8Array)))).toString(
+          'utf8',
+        );
   return { statusCode: record.statusCode, headers: record.headers as Record<string, string>, body };
 };
 
@@ -98,7 +100,11 @@ export const readKey = async (ref: KeyRef): Promise<IdempotencyRecord | undefine
 
 /** Rides in every transaction of a request that commits more than one: the record counts them. */
 export const commitMarker = (ref: KeyRef): Write =>
-  updateItem(recordKey(ref), 'ADD commits :one', { ...HELD_BY_ME, values: { ':one': 1, ':me': ref.owner, ':running': 'running' }, onFail: takenOver(ref) });
+  updateItem(recordKey(ref), 'ADD commits :one', {
+    ...HELD_BY_ME,
+    values: { ':one': 1, ':me': ref.owner, ':running': 'running' },
+    onFail: takenOver(ref),
+  });
 
 /** The record's completion with the response it keeps (and the body's chunk items when it is large). */
 export const completionWrites = (ref: KeyRef, response: StoredResponse, now: Date): Write[] => {
@@ -106,7 +112,13 @@ export const completionWrites = (ref: KeyRef, response: StoredResponse, now: Dat
   const large = Buffer.byteLength(response.body) > INLINE_BODY_BYTES;
   const zipped = large ? gzipSync(response.body) : Buffer.alloc(0);
   const chunks = Array.from({ length: Math.ceil(zipped.length / CHUNK_BYTES) }, (_, n) =>
-    putItem({ pk: pkOf(ref), sk: chunkSk(n), type: 'IDEMPOTENCY_BODY', data: zipped.subarray(n * CHUNK_BYTES, (n + 1) * CHUNK_BYTES), ttl }),
+    putItem({
+      pk: pkOf(ref),
+      sk: chunkSk(n),
+      type: 'IDEMPOTENCY_BODY',
+      data: zipped.subarray(n * CHUNK_BYTES, (n + 1) * CHUNK_BYTES),
+      ttl,
+    }),
   );
   const body = large ? 'bodyChunks = :chunks' : '#body = :body';
   return [

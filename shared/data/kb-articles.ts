@@ -29,14 +29,17 @@ const COUNTER = 'kb-articles';
 const articleKey = (tenant: Tenant, id: string) => ({ pk: tenantPk(tenant, K.KBART, id), sk: K.ARTICLE });
 const listPk = (tenant: Tenant) => tenantPk(tenant, K.KBARTS);
 
-export type ArticleSummary = Omit<Article, 'body'>;
+type ArticleSummary = Omit<Article, 'body'>;
 
 const fromItem: (item: Record<string, unknown>) => Article = itemCodec(articleView);
 const summaryOf: (item: Record<string, unknown>) => ArticleSummary = itemCodec(articleSummary);
-const listItem = (tenant: Tenant, article: Article) => putItem({ pk: listPk(tenant), sk: article._id, type: 'ARTICLE_SUMMARY', ...summaryOf({ ...article }) });
+const listItem = (tenant: Tenant, article: Article) =>
+  putItem({ pk: listPk(tenant), sk: article._id, type: 'ARTICLE_SUMMARY', ...summaryOf({ ...article }) });
 
 export const readArticle = async (tenant: Tenant, id: string): Promise<{ article: Article; version: number } | undefined> => {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: articleKey(tenant, id), ConsistentRead: true }));
+  const { Item } = await dynamo().send(
+    new GetCommand({ TableName: config().TABLE_NAME, Key: articleKey(tenant, id), ConsistentRead: true }),
+  );
   return Item ? { article: fromItem(Item), version: Item.version as number } : undefined;
 };
 

@@ -31,7 +31,9 @@ const CHG = `${K.CHG}#`;
 const seqKey = (seq: number) => `${CHG}${String(seq).padStart(12, '0')}`;
 
 const readSeq = async (tenant: Tenant): Promise<number> => {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: { pk: pk(tenant), sk: HEAD }, ConsistentRead: true }));
+  const { Item } = await dynamo().send(
+    new GetCommand({ TableName: config().TABLE_NAME, Key: { pk: pk(tenant), sk: HEAD }, ConsistentRead: true }),
+  );
   return (Item?.seq as number | undefined) ?? 0;
 };
 
@@ -79,6 +81,8 @@ export const changesSince = async (tenant: Tenant, after: number, upTo: number):
 
 /** The document of one article, or undefined when it is not indexed (unpublished or deleted). */
 export const indexDoc = async (tenant: Tenant, articleId: string): Promise<IndexDoc | undefined> => {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: { pk: pk(tenant), sk: `${DOC}${articleId}` }, ConsistentRead: true }));
+  const { Item } = await dynamo().send(
+    new GetCommand({ TableName: config().TABLE_NAME, Key: { pk: pk(tenant), sk: `${DOC}${articleId}` }, ConsistentRead: true }),
+  );
   return Item ? fromItem(Item) : undefined;
 };

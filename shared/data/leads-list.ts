@@ -29,16 +29,36 @@ export const listLeads = async (tenant: Tenant, filters: LeadFilters, page: Page
       : await Promise.all([
           queryPage({ pk: tagLinkKey(tenant, source.tagId, 'lead', '').pk, skPrefix: 'lead#', newestFirst: true }, page),
           readCounter(tenant, taggedCounter(source.tagId, 'lead')),
-        ]).then(([result, total]) => ({ ids: result.items.map((i) => (i.sk as string).slice('lead#'.length)), total, nextCursor: result.nextCursor }));
-  return { leads: await readItems(ids.map((id) => leadKey(tenant, id)), fromItem), total, nextCursor };
+        ]).then(([result, total]) => ({
+          ids: result.items.map((i) => (i.sk as string).slice('lead#'.length)),
+          total,
+          nextCursor: result.nextCursor,
+        }));
+  return {
+    leads: await readItems(
+      ids.map((id) => leadKey(tenant, id)),
+      fromItem,
+    ),
+    total,
+    nextCursor,
+  };
 };
 
 /** A lead's stays, oldest first, with an exact total (the lead counts them). */
-export const stageHistory = async (tenant: Tenant, id: string, page: PageRequest): Promise<{ history: StageStay[]; total: number; nextCursor?: string }> => {
+export const stageHistory = async (
+  tenant: Tenant,
+  id: string,
+  page: PageRequest,
+): Promise<{ history: StageStay[]; total: number; nextCursor?: string }> => {
   const { stays } = await requireLead(tenant, id);
   const result = await queryPage({ pk: leadKey(tenant, id).pk, skPrefix: `${K.STAY}#` }, page);
   const history = result.items.map((s) =>
-    stayView({ pipelineId: s.pipelineId as string, stageId: s.stageId as string, enteredAt: s.enteredAt as string, exitedAt: (s.exitedAt as string | null) ?? null }),
+    stayView({
+      pipelineId: s.pipelineId as string,
+      stageId: s.stageId as string,
+      enteredAt: s.enteredAt as string,
+      exitedAt: (s.exitedAt as string | null) ?? null,
+    }),
   );
   return { history, total: stays, nextCursor: result.nextCursor };
 };

@@ -31,7 +31,10 @@ import { lead as leadView } from '../views/crm';
  * the same partition, one item per stay, sk=STAY#<n> (n = 1, 2, … zero-padded, oldest first). Lists
  * (leadListsOf) are <tenant>#LEADLIST#<list>, newest first; every change also keeps its stages' counters.
  */
-const stayKey = (tenant: Tenant, leadId: string, n: number) => ({ pk: leadKey(tenant, leadId).pk, sk: `${K.STAY}#${String(n).padStart(6, '0')}` });
+const stayKey = (tenant: Tenant, leadId: string, n: number) => ({
+  pk: leadKey(tenant, leadId).pk,
+  sk: `${K.STAY}#${String(n).padStart(6, '0')}`,
+});
 
 export interface StoredLead {
   lead: Lead;
@@ -40,9 +43,9 @@ export interface StoredLead {
   stays: number;
 }
 
-
 const decode = itemCodec(leadView);
-export const fromItem = (item: Record<string, unknown>): Lead => decode({ ...item, attributes: item.attributes ?? {}, tagIds: tagIdsOf(item.tagIds) });
+export const fromItem = (item: Record<string, unknown>): Lead =>
+  decode({ ...item, attributes: item.attributes ?? {}, tagIds: tagIdsOf(item.tagIds) });
 
 const toItem = (tenant: Tenant, lead: Lead) => {
   const { tagIds: _tags, ...fields } = lead;
@@ -84,7 +87,10 @@ const stageDeltas = (lead: Lead, sign: 1 | -1): Record<string, number> => ({
  */
 const stageWrites = (tenant: Tenant, before: Lead | undefined, after: Lead | undefined, kind?: Stage['kind']): Write[] => {
   const byStage = new Map<string, { pipelineId: string; stageId: string; deltas: Record<string, number>; entering: boolean }>();
-  for (const [lead, sign] of [[before, -1], [after, 1]] as const) {
+  for (const [lead, sign] of [
+    [before, -1],
+    [after, 1],
+  ] as const) {
     if (!lead) continue;
     const at = byStage.get(lead.stageId) ?? { pipelineId: lead.pipelineId, stageId: lead.stageId, deltas: {}, entering: false };
     for (const [k, d] of Object.entries(stageDeltas(lead, sign))) at.deltas[k] = (at.deltas[k] ?? 0) + d;
@@ -110,11 +116,17 @@ const stageWrites = (tenant: Tenant, before: Lead | undefined, after: Lead | und
 const eventsOf = (tenant: Tenant, before: Lead, change: LeadChange, now: Date): Write[] =>
   change.events.map((e) => {
     const pick = (l: Lead) => Object.fromEntries(e.fields.map((f) => [f, l[f]]));
-    return outboxItem(buildEnvelope(`crm.lead.${e.name}`, tenant, { lead: change.lead }, { changes: diff(pick(before), pick(change.lead)), now }));
+    return outboxItem(
+      buildEnvelope(`crm.lead.${e.name}`, tenant, { lead: change.lead }, { changes: diff(pick(before), pick(change.lead)), now }),
+    );
   });
 
 /** A pipeline and one of its stages, named in a request body: unknown ones are refused. */
-const resolveStage = async (tenant: Tenant, pipelineId: string, stageId: string | undefined): Promise<{ pipeline: Pipeline; stage: Stage }> => {
+const resolveStage = async (
+  tenant: Tenant,
+  pipelineId: string,
+  stageId: string | undefined,
+): Promise<{ pipeline: Pipeline; stage: Stage }> => {
   const stored = await getPipeline(tenant, pipelineId);
   if (!stored) throw new Refused('no_such_pipeline', 'No such pipeline in this workspace');
   const stage = stageId === undefined ? firstOpenStage(stored.pipeline) : stageOf(stored.pipeline, stageId);
@@ -198,7 +210,12 @@ export const updateLead = (tenant: Tenant, id: string, patch: LeadFields, now: D
 
 /** Links a lead of customer `from` to customer `to` (a merge); a lead no longer on `from` is left as it is. */
 export const relinkLeadCustomer = (tenant: Tenant, id: string, from: string, to: string, now: Date): Promise<Lead> =>
-  mutateLead(tenant, id, ({ lead }) => ({ change: lead.customerId === from ? editLead(lead, { customerId: to }, now) : { lead, events: [] } }), now);
+  mutateLead(
+    tenant,
+    id,
+    ({ lead }) => ({ change: lead.customerId === from ? editLead(lead, { customerId: to }, now) : { lead, events: [] } }),
+    now,
+  );
 
 export interface MoveInput {
   stageId: string;
@@ -214,28 +231,43 @@ export interface MoveInput {
  * whose `extra` writes (the step's effect record) join that transaction; a move to the lead's own stage writes nothing.
  */
 export const moveLeadToStage = (tenant: Tenant, id: string, input: MoveInput, now: Date, extra?: (lead: Lead) => Write[]): Promise<Lead> =>
-  mutateLead(tenant, id, async ({ lead, stays }) => {
-    const { pipeline, stage } = await resolveStage(tenant, input.pipelineId ?? lead.pipelineId, input.stageId);
-    const change = moveLead(lead, pipeline, stage, input.lostReason, now);
-    const activity = systemActivity(
-      'stage_change',
-      { leadId: lead._id, customerId: lead.customerId },
-      `Moved to ${stage.name}`,
-      { fromPipelineId: lead.pipelineId, fromStageId: lead.stageId, toPipelineId: pipeline._id, toStageId: stage._id, lostReason: change.lead.lostReason },
-      objectId(now.getTime()),
-      now,
-    );
-    return {
-      change,
-      kind: stage.kind,
-      set: { stays: stays + 1 },
-      extra: [
-        updateItem(stayKey(tenant, id, stays), 'SET exitedAt = :at', { values: { ':at': now.toISOString() }, condition: 'attribute_exists(pk)' }),
-        createItem(stayItem(tenant, change.lead, stays + 1)),
-        ...activityWrites(tenant, activity, now),
-      ],
-    };
-  }, now, extra);
+  mutateLead(
+    tenant,
+    id,
+    async ({ lead, stays }) => {
+      const { pipeline, stage } = await resolveStage(tenant, input.pipelineId ?? lead.pipelineId, input.stageId);
+      const change = moveLead(lead, pipeline, stage, input.lostReason, now);
+      const activity = systemActivity(
+        'stage_change',
+        { leadId: lead._id, customerId: lead.customerId },
+        `Moved to ${stage.name}`,
+        {
+          fromPipelineId: lead.pipelineId,
+          fromStageId: lead.stageId,
+          toPipelineId: pipeline._id,
+          toStageId: stage._id,
+          lostReason: change.lead.lostReason,
+        },
+        objectId(now.getTime()),
+        now,
+      );
+      return {
+        change,
+        kind: stage.kind,
+        set: { stays: stays + 1 },
+        extra: [
+          updateItem(stayKey(tenant, id, stays), 'SET exitedAt = :at', {
+            values: { ':at': now.toISOString() },
+            condition: 'attribute_exists(pk)',
+          }),
+          createItem(stayItem(tenant, change.lead, stays + 1)),
+          ...activityWrites(tenant, activity, now),
+        ],
+      };
+    },
+    now,
+    extra,
+  );
 
 /** Stays per transaction when a deleted lead's history is cleared. */
 const CLEAR_CHUNK = 100;

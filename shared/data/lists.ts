@@ -49,11 +49,14 @@ export const membershipWrites = (
 };
 
 /** A list's exact total: its counter, or for a list that is the union of `parts` (disjoint lists), the sum of theirs. */
-export const listTotal = async (tenant: Tenant, kind: ListKind, list: string, parts?: string[]): Promise<number> =>
-  parts ? (await Promise.all(parts.map((p) => readCounter(tenant, listCounter(kind, p))))).reduce((a, b) => a + b, 0) : readCounter(tenant, listCounter(kind, list));
+const listTotal = async (tenant: Tenant, kind: ListKind, list: string, parts?: string[]): Promise<number> =>
+  parts
+    ? (await Promise.all(parts.map((p) => readCounter(tenant, listCounter(kind, p))))).reduce((a, b) => a + b, 0)
+    : readCounter(tenant, listCounter(kind, list));
 
 /** A transaction guard: the list has no members. */
-export const listIsEmpty = (tenant: Tenant, kind: ListKind, list: string, onFail: () => Error): Write => counterIsZero(tenant, listCounter(kind, list), onFail);
+export const listIsEmpty = (tenant: Tenant, kind: ListKind, list: string, onFail: () => Error): Write =>
+  counterIsZero(tenant, listCounter(kind, list), onFail);
 
 /** Membership items as plain items, for bulk loads (benchmarks): what `membershipWrites` puts for a new entity. */
 export const membershipItems = (tenant: Tenant, kind: ListKind, id: string, memberships: readonly Membership[]) =>

@@ -18,18 +18,21 @@ import { K } from './registry/registry';
  * holds more than one), and the index entry goes. A crash in between leaves the entry, and the
  * `finish-member-removals` timer completes the work: nothing is lost and nothing is done twice.
  */
-export const UNASSIGN_INDEX = K.MEMBERUNASSIGN;
+const UNASSIGN_INDEX = K.MEMBERUNASSIGN;
 
 const unassignOpenConversations = async (tenant: Tenant, memberId: string, now: Date): Promise<void> => {
   for (const status of STATUSES.filter((s) => s !== 'closed')) {
     const items = await collect(queryAll({ pk: listPartition(tenant, `assignee:${memberId}:status:${status}`), consistent: true }));
     for (const item of items) {
       // A conversation deleted meanwhile has nothing left to unassign.
-      await mutateConversation(tenant, item.conversationId as string, (c) => (c.assigneeId === memberId ? { change: unassign(c, now) } : undefined), now).catch(
-        (error: unknown) => {
-          if (!(error instanceof NotFoundError)) throw error;
-        },
-      );
+      await mutateConversation(
+        tenant,
+        item.conversationId as string,
+        (c) => (c.assigneeId === memberId ? { change: unassign(c, now) } : undefined),
+        now,
+      ).catch((error: unknown) => {
+        if (!(error instanceof NotFoundError)) throw error;
+      });
     }
   }
 };
@@ -40,10 +43,16 @@ const finishRemoval = async (tenant: Tenant, memberId: string, now: Date): Promi
 };
 
 export const removeMemberById = async (tenant: Tenant, id: string, now: Date): Promise<Member> => {
-  const member = await mutateMember(tenant, id, (m) => removeMember(m, now), now, (m) => ({
-    writes: [releaseEmail(tenant, m)],
-    set: { gsi1pk: UNASSIGN_INDEX, gsi1sk: indexSk(now.toISOString(), tenant, id) },
-  }));
+  const member = await mutateMember(
+    tenant,
+    id,
+    (m) => removeMember(m, now),
+    now,
+    (m) => ({
+      writes: [releaseEmail(tenant, m)],
+      set: { gsi1pk: UNASSIGN_INDEX, gsi1sk: indexSk(now.toISOString(), tenant, id) },
+    }),
+  );
   await finishRemoval(tenant, id, now);
   return member;
 };

@@ -69,7 +69,9 @@ const memberEvent = (tenant: Tenant, before: Member | undefined, change: MemberC
 };
 
 const getStored = async (tenant: Tenant, id: string): Promise<{ member: Member; version: number } | undefined> => {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: memberKey(tenant, id), ConsistentRead: true }));
+  const { Item } = await dynamo().send(
+    new GetCommand({ TableName: config().TABLE_NAME, Key: memberKey(tenant, id), ConsistentRead: true }),
+  );
   return Item ? { member: fromItem(Item), version: Item.version as number } : undefined;
 };
 
@@ -87,13 +89,18 @@ export const addMember = async (
   status: 'invited' | 'active' = 'invited',
 ): Promise<Member> => {
   const member = newMember(input, objectId(now.getTime()), now, status);
-  const change: MemberChange = { member, event: status === 'active' ? 'joined' : 'invited', owners: status === 'active' && member.role === 'owner' ? 1 : 0 };
+  const change: MemberChange = {
+    member,
+    event: status === 'active' ? 'joined' : 'invited',
+    owners: status === 'active' && member.role === 'owner' ? 1 : 0,
+  };
   await retryOnConflict(() =>
     transact(
       [
         createItem({ ...memberKey(tenant, member._id), type: 'MEMBER', version: 1, ...member }),
-        createItem({ ...emailKey(tenant, member.email), type: 'MEMBER_EMAIL', memberId: member._id }, () =>
-          new ConflictError('A member with this email already exists', { email: member.email }),
+        createItem(
+          { ...emailKey(tenant, member.email), type: 'MEMBER_EMAIL', memberId: member._id },
+          () => new ConflictError('A member with this email already exists', { email: member.email }),
         ),
         ...membershipWrites(tenant, 'member', member._id, [], listsOf(member)),
         ...ownerWrites(tenant, change.owners),
@@ -140,8 +147,16 @@ export const releaseEmail = (tenant: Tenant, m: Member): Write => deleteItem(ema
 
 export const listMembers = async (tenant: Tenant, filters: { status?: MemberStatus }, page: PageRequest) => {
   const { ids, total, nextCursor } = await readList(tenant, 'member', filters.status ? `status:${filters.status}` : 'all', page);
-  return { members: await readItems(ids.map((id) => memberKey(tenant, id)), fromItem), total, nextCursor };
+  return {
+    members: await readItems(
+      ids.map((id) => memberKey(tenant, id)),
+      fromItem,
+    ),
+    total,
+    nextCursor,
+  };
 };
 
 /** Whether `id` names an active member now (a read, for queries such as availability; writes use `activeMemberCheck`). */
-export const isActiveMember = async (tenant: Tenant, id: string): Promise<boolean> => (await getStored(tenant, id))?.member.status === 'active';
+export const isActiveMember = async (tenant: Tenant, id: string): Promise<boolean> =>
+  (await getStored(tenant, id))?.member.status === 'active';

@@ -61,7 +61,10 @@ export const claimSend = async (tenant: Tenant, ref: MessageRef, now: number, le
 /** Gives a held send back, to be retried no earlier than `notBefore`. */
 export const postponeSend = async (tenant: Tenant, ref: MessageRef, leaseUntil: number, notBefore: number): Promise<void> => {
   await transact([
-    updateItem(messageKey(tenant, ref), 'SET sendNotBefore = :nb REMOVE sendLeaseUntil', { condition: 'sendLeaseUntil = :lease', values: { ':nb': notBefore, ':lease': leaseUntil } }),
+    updateItem(messageKey(tenant, ref), 'SET sendNotBefore = :nb REMOVE sendLeaseUntil', {
+      condition: 'sendLeaseUntil = :lease',
+      values: { ':nb': notBefore, ':lease': leaseUntil },
+    }),
   ]).catch(() => undefined);
 };
 
@@ -89,11 +92,20 @@ const events = (tenant: Tenant, before: Message, after: Message, conversation: C
  * (and on the caller's lease): a receipt that arrives twice, late or out of order changes nothing.
  * Returns the message after the change, or undefined when it did not apply.
  */
-export const changeDeliveryStatus = async (tenant: Tenant, ref: MessageRef, change: DeliveryChange, now: Date): Promise<Message | undefined> => {
+export const changeDeliveryStatus = async (
+  tenant: Tenant,
+  ref: MessageRef,
+  change: DeliveryChange,
+  now: Date,
+): Promise<Message | undefined> => {
   const state = await readSendState(tenant, ref);
   if (!state || state.message.type !== 'outgoing' || !advances(state.message.deliveryStatus, change.status)) return undefined;
   const before = state.message;
-  const after: Message = { ...before, deliveryStatus: change.status, failureReason: change.status === 'failed' ? (change.reason ?? 'unknown') : null };
+  const after: Message = {
+    ...before,
+    deliveryStatus: change.status,
+    failureReason: change.status === 'failed' ? (change.reason ?? 'unknown') : null,
+  };
   const conversation = (await getConversation(tenant, ref.conversationId))?.conversation;
   const sets = ['deliveryStatus = :next', 'failureReason = :reason', ...(change.providerMessageId ? ['providerMessageId = :pid'] : [])];
   const condition = `deliveryStatus = :current${change.lease !== undefined ? ' AND sendLeaseUntil = :lease' : ''}`;

@@ -30,7 +30,10 @@ export interface Incoming {
 
 class Duplicate extends Error {}
 
-const dedupeKey = (tenant: Tenant, channel: string, externalId: string) => ({ pk: tenantPk(tenant, K.INCOMING, channel, externalId), sk: K.GUARD });
+const dedupeKey = (tenant: Tenant, channel: string, externalId: string) => ({
+  pk: tenantPk(tenant, K.INCOMING, channel, externalId),
+  sk: K.GUARD,
+});
 
 const alreadyRecorded = async (tenant: Tenant, input: Incoming): Promise<(Posted & { customer: Customer }) | undefined> => {
   if (!input.externalId) return undefined;
@@ -39,7 +42,11 @@ const alreadyRecorded = async (tenant: Tenant, input: Incoming): Promise<(Posted
   );
   if (!Item) return undefined;
   const { conversation } = await requireConversation(tenant, Item.conversationId as string);
-  const message = await getMessage(tenant, { _id: Item.messageId as string, conversationId: conversation._id, createdAt: Item.messageCreatedAt as string });
+  const message = await getMessage(tenant, {
+    _id: Item.messageId as string,
+    conversationId: conversation._id,
+    createdAt: Item.messageCreatedAt as string,
+  });
   const { customer } = await requireCustomer(tenant, conversation.customerId);
   return message && { message, conversation, customer };
 };
@@ -55,10 +62,19 @@ const resolveCustomer = async (tenant: Tenant, input: Incoming, now: Date, retri
   const byIdentity = await customerIdBy(tenant, 'IDENTITY', `${identity.channel}#${identity.identifier}`);
   if (byIdentity) return (await requireCustomer(tenant, byIdentity)).customer;
   const known =
-    (email ? await customerIdBy(tenant, 'EMAIL', normalizeEmail(email)) : undefined) ?? (phone ? await customerIdBy(tenant, 'PHONE', phone) : undefined);
+    (email ? await customerIdBy(tenant, 'EMAIL', normalizeEmail(email)) : undefined) ??
+    (phone ? await customerIdBy(tenant, 'PHONE', phone) : undefined);
   try {
     if (known) {
-      return await mutateCustomer(tenant, known, (c) => ({ customer: { ...c, identities: [...c.identities, identity], updatedAt: now.toISOString() }, event: 'customer.contact.updated' }), now);
+      return await mutateCustomer(
+        tenant,
+        known,
+        (c) => ({
+          customer: { ...c, identities: [...c.identities, identity], updatedAt: now.toISOString() },
+          event: 'customer.contact.updated',
+        }),
+        now,
+      );
     }
     return await createCustomer(tenant, { name, email, phone, identities: [identity] }, now);
   } catch (error) {
@@ -87,7 +103,11 @@ const conversationFor = async (tenant: Tenant, customer: Customer, input: Incomi
  * conversation, records the message (reopening a closed or snoozed conversation) and stamps the
  * customer's last activity. Messages from a blocked customer are refused.
  */
-export const receiveIncoming = async (tenant: Tenant, input: Incoming, now: Date): Promise<Posted & { customer: Customer; duplicate: boolean }> => {
+export const receiveIncoming = async (
+  tenant: Tenant,
+  input: Incoming,
+  now: Date,
+): Promise<Posted & { customer: Customer; duplicate: boolean }> => {
   const seen = await alreadyRecorded(tenant, input);
   if (seen) return { ...seen, duplicate: true };
   const customer = await resolveCustomer(tenant, input, now);
@@ -97,12 +117,32 @@ export const receiveIncoming = async (tenant: Tenant, input: Incoming, now: Date
     const posted = await postMessage(
       tenant,
       conversationId,
-      { type: 'incoming', content: input.content, attachments: input.attachments, author: { type: 'customer', id: customer._id }, externalId: input.externalId },
+      {
+        type: 'incoming',
+        content: input.content,
+        attachments: input.attachments,
+        author: { type: 'customer', id: customer._id },
+        externalId: input.externalId,
+      },
       now,
       (message) => [
-        updateItem(customerKey(tenant, customer._id), 'SET lastActivityAt = :t', { values: { ':t': now.toISOString() }, condition: 'attribute_exists(pk)' }),
+        updateItem(customerKey(tenant, customer._id), 'SET lastActivityAt = :t', {
+          values: { ':t': now.toISOString() },
+          condition: 'attribute_exists(pk)',
+        }),
         ...(input.externalId
-          ? [createItem({ ...dedupeKey(tenant, input.channel, input.externalId), type: 'INCOMING_GUARD', conversationId, messageId: message._id, messageCreatedAt: message.createdAt }, () => new Duplicate())]
+          ? [
+              createItem(
+                {
+                  ...dedupeKey(tenant, input.channel, input.externalId),
+                  type: 'INCOMING_GUARD',
+                  conversationId,
+                  messageId: message._id,
+                  messageCreatedAt: message.createdAt,
+                },
+                () => new Duplicate(),
+              ),
+            ]
           : []),
       ],
     );

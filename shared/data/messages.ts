@@ -22,8 +22,10 @@ export interface MessageRef {
   conversationId: string;
   createdAt: string;
 }
-export const messageKey = (tenant: Tenant, m: MessageRef) => ({ pk: conversationKey(tenant, m.conversationId).pk, sk: `${MSG}${m.createdAt}#${m._id}` });
-
+export const messageKey = (tenant: Tenant, m: MessageRef) => ({
+  pk: conversationKey(tenant, m.conversationId).pk,
+  sk: `${MSG}${m.createdAt}#${m._id}`,
+});
 
 /** The item's `type` names the entity (MESSAGE); the message's own type is stored as `messageType`. */
 const toItem = (tenant: Tenant, m: Message) => ({ ...messageKey(tenant, m), ...m, type: 'MESSAGE', messageType: m.type });
@@ -61,11 +63,7 @@ export const postMessage = async (
       const change = applyMessage(before, message);
       return {
         change,
-        extra: [
-          createItem(toItem(tenant, message)),
-          outboxItem(eventOf(tenant, message, change.conversation, now)),
-          ...extra(message),
-        ],
+        extra: [createItem(toItem(tenant, message)), outboxItem(eventOf(tenant, message, change.conversation, now)), ...extra(message)],
       };
     },
     now,
@@ -74,7 +72,9 @@ export const postMessage = async (
 };
 
 export const getMessage = async (tenant: Tenant, ref: MessageRef): Promise<Message | undefined> => {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: messageKey(tenant, ref), ConsistentRead: true }));
+  const { Item } = await dynamo().send(
+    new GetCommand({ TableName: config().TABLE_NAME, Key: messageKey(tenant, ref), ConsistentRead: true }),
+  );
   return Item ? fromItem(Item) : undefined;
 };
 

@@ -37,8 +37,11 @@ import { K } from './registry/registry';
  * summary is O(stages) and exact. A stage item exists exactly as long as its stage.
  * List: <tenant>#PIPELINELIST#all, oldest first.
  */
-export const pipelineKey = (tenant: Tenant, id: string) => ({ pk: tenantPk(tenant, K.PIPELINE, id), sk: K.PIPELINE });
-export const stageKey = (tenant: Tenant, pipelineId: string, stageId: string) => ({ pk: tenantPk(tenant, K.PIPELINE, pipelineId), sk: `${K.STAGE}#${stageId}` });
+const pipelineKey = (tenant: Tenant, id: string) => ({ pk: tenantPk(tenant, K.PIPELINE, id), sk: K.PIPELINE });
+export const stageKey = (tenant: Tenant, pipelineId: string, stageId: string) => ({
+  pk: tenantPk(tenant, K.PIPELINE, pipelineId),
+  sk: `${K.STAGE}#${stageId}`,
+});
 
 /** The count attribute of a stage item; values are `amount:<currency>`. */
 export const STAGE_COUNT = 'n';
@@ -57,10 +60,17 @@ const fromItem = (item: Record<string, unknown>): Pipeline => ({
   updatedAt: item.updatedAt as string,
 });
 
-export const stageItem = (tenant: Tenant, pipelineId: string, stage: Stage) => ({ ...stageKey(tenant, pipelineId, stage._id), type: 'STAGE', kind: stage.kind, [STAGE_COUNT]: 0 });
+const stageItem = (tenant: Tenant, pipelineId: string, stage: Stage) => ({
+  ...stageKey(tenant, pipelineId, stage._id),
+  type: 'STAGE',
+  kind: stage.kind,
+  [STAGE_COUNT]: 0,
+});
 
 export const getPipeline = async (tenant: Tenant, id: string): Promise<StoredPipeline | undefined> => {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: pipelineKey(tenant, id), ConsistentRead: true }));
+  const { Item } = await dynamo().send(
+    new GetCommand({ TableName: config().TABLE_NAME, Key: pipelineKey(tenant, id), ConsistentRead: true }),
+  );
   return Item ? { pipeline: fromItem(Item), version: Item.version as number } : undefined;
 };
 
@@ -73,10 +83,15 @@ export const requirePipeline = async (tenant: Tenant, id: string): Promise<Store
 const lists = (p: Pipeline) => byCreation(['all'], p);
 const event = (type: 'created' | 'updated' | 'deleted', tenant: Tenant, pipeline: Pipeline, now: Date, before?: Pipeline) =>
   outboxItem(
-    buildEnvelope(`crm.pipeline.${type}`, tenant, { pipeline }, {
-      now,
-      changes: before ? diff({ name: before.name, stages: before.stages }, { name: pipeline.name, stages: pipeline.stages }) : undefined,
-    }),
+    buildEnvelope(
+      `crm.pipeline.${type}`,
+      tenant,
+      { pipeline },
+      {
+        now,
+        changes: before ? diff({ name: before.name, stages: before.stages }, { name: pipeline.name, stages: pipeline.stages }) : undefined,
+      },
+    ),
   );
 
 export const createPipeline = async (tenant: Tenant, input: { name: string; stages?: StageInput[] }, now: Date): Promise<Pipeline> => {
@@ -107,7 +122,10 @@ const mutatePipeline = (tenant: Tenant, id: string, decide: (p: Pipeline) => Pip
     const { pipeline: before, version } = await requirePipeline(tenant, id);
     const { pipeline: after, extra = [] } = decide(before);
     if (after === before && extra.length === 0) return before;
-    await transact([versionedUpdate(pipelineKey(tenant, id), version, before, after), ...extra, event('updated', tenant, after, now, before)], lostRace);
+    await transact(
+      [versionedUpdate(pipelineKey(tenant, id), version, before, after), ...extra, event('updated', tenant, after, now, before)],
+      lostRace,
+    );
     return after;
   });
 
@@ -120,32 +138,55 @@ const requireStage = (p: Pipeline, stageId: string): Stage => {
 const holdsLeads = () => new ConflictError('The stage still holds leads; move or delete them first');
 const emptyStage = { condition: '#n = :zero', names: { '#n': STAGE_COUNT }, values: { ':zero': 0 }, onFail: holdsLeads };
 
-export const renamePipeline = (tenant: Tenant, id: string, name: string, now: Date) => mutatePipeline(tenant, id, (p) => ({ pipeline: rename(p, name, now) }), now);
+export const renamePipeline = (tenant: Tenant, id: string, name: string, now: Date) =>
+  mutatePipeline(tenant, id, (p) => ({ pipeline: rename(p, name, now) }), now);
 
 export const createStage = (tenant: Tenant, id: string, input: StageInput & { position?: number }, now: Date): Promise<Pipeline> => {
   const stageId = objectId(now.getTime());
-  return mutatePipeline(tenant, id, (p) => {
-    const after = addStage(p, input, stageId, now, input.position);
-    return { pipeline: after, extra: [createItem(stageItem(tenant, id, stageOf(after, stageId)!))] };
-  }, now);
+  return mutatePipeline(
+    tenant,
+    id,
+    (p) => {
+      const after = addStage(p, input, stageId, now, input.position);
+      return { pipeline: after, extra: [createItem(stageItem(tenant, id, stageOf(after, stageId)!))] };
+    },
+    now,
+  );
 };
 
 /** A kind change also changes what its leads' status means, so it is refused (409) while the stage holds leads. */
 export const updateStage = (tenant: Tenant, id: string, stageId: string, edit: StageEdit, now: Date): Promise<Pipeline> =>
-  mutatePipeline(tenant, id, (p) => {
-    const stage = requireStage(p, stageId);
-    const after = editStage(p, stage, edit, now);
-    const kind = stageOf(after, stageId)!.kind;
-    const extra =
-      kind === stage.kind ? [] : [updateItem(stageKey(tenant, id, stageId), 'SET kind = :kind', { ...emptyStage, values: { ...emptyStage.values, ':kind': kind } })];
-    return { pipeline: after, extra };
-  }, now);
+  mutatePipeline(
+    tenant,
+    id,
+    (p) => {
+      const stage = requireStage(p, stageId);
+      const after = editStage(p, stage, edit, now);
+      const kind = stageOf(after, stageId)!.kind;
+      const extra =
+        kind === stage.kind
+          ? []
+          : [
+              updateItem(stageKey(tenant, id, stageId), 'SET kind = :kind', {
+                ...emptyStage,
+                values: { ...emptyStage.values, ':kind': kind },
+              }),
+            ];
+      return { pipeline: after, extra };
+    },
+    now,
+  );
 
 export const deleteStage = (tenant: Tenant, id: string, stageId: string, now: Date): Promise<Pipeline> =>
-  mutatePipeline(tenant, id, (p) => {
-    const stage = requireStage(p, stageId);
-    return { pipeline: removeStage(p, stage, now), extra: [deleteItem(stageKey(tenant, id, stageId), emptyStage)] };
-  }, now);
+  mutatePipeline(
+    tenant,
+    id,
+    (p) => {
+      const stage = requireStage(p, stageId);
+      return { pipeline: removeStage(p, stage, now), extra: [deleteItem(stageKey(tenant, id, stageId), emptyStage)] };
+    },
+    now,
+  );
 
 export const reorderPipelineStages = (tenant: Tenant, id: string, stageIds: string[], now: Date) =>
   mutatePipeline(tenant, id, (p) => ({ pipeline: reorderStages(p, stageIds, now) }), now);
@@ -168,7 +209,14 @@ export const deletePipeline = (tenant: Tenant, id: string, now: Date): Promise<P
 
 export const listPipelines = async (tenant: Tenant, page: PageRequest) => {
   const { ids, total, nextCursor } = await readList(tenant, 'pipeline', 'all', page);
-  return { pipelines: await readItems(ids.map((id) => pipelineKey(tenant, id)), fromItem), total, nextCursor };
+  return {
+    pipelines: await readItems(
+      ids.map((id) => pipelineKey(tenant, id)),
+      fromItem,
+    ),
+    total,
+    nextCursor,
+  };
 };
 
 const totalsOf = (item: Record<string, unknown> | undefined): StageTotals => {

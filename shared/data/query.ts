@@ -80,7 +80,12 @@ const sortKeyWithin = (sk: string, { skPrefix, skBelow, skUpTo, skBetween }: Par
   (skBetween === undefined || (sk >= skBetween[0] && sk <= skBetween[1]));
 
 /** The key condition for a partition: one sort-key restriction at most, as DynamoDB allows. */
-const sortKeyCondition = ({ skPrefix, skBelow, skUpTo, skBetween }: Partition): { expression: string; values: Record<string, string> } | undefined => {
+const sortKeyCondition = ({
+  skPrefix,
+  skBelow,
+  skUpTo,
+  skBetween,
+}: Partition): { expression: string; values: Record<string, string> } | undefined => {
   if (skPrefix !== undefined) return { expression: 'begins_with(#sk, :sk)', values: { ':sk': skPrefix } };
   if (skBelow !== undefined) return { expression: '#sk < :sk', values: { ':sk': skBelow } };
   if (skUpTo !== undefined) return { expression: '#sk <= :sk', values: { ':sk': skUpTo } };
@@ -108,8 +113,7 @@ const projectionOf = (partition: Partition) => {
   return [...new Set([tableSchema.partitionKey, tableSchema.sortKey, names.pk, names.sk])];
 };
 
-const keyOf = (item: Record<string, unknown>, partition: Partition) =>
-  Object.fromEntries(projectionOf(partition).map((p) => [p, item[p]]));
+const keyOf = (item: Record<string, unknown>, partition: Partition) => Object.fromEntries(projectionOf(partition).map((p) => [p, item[p]]));
 
 /**
  * Walks past `count` items reading keys only: page N costs O(N·limit) key reads; a cursor costs nothing.
@@ -140,7 +144,7 @@ const skip = async (partition: Partition, count: number): Promise<{ start?: Reco
 };
 
 /** Paging by number skips at most this many items (at most 10 key-only Queries); a cursor pages deeper at O(limit). */
-export const MAX_PAGE_DEPTH = 10_000;
+const MAX_PAGE_DEPTH = 10_000;
 
 const checkDepth = (request: PageRequest) => {
   if ((request.page! - 1) * request.limit > MAX_PAGE_DEPTH) {
@@ -154,7 +158,11 @@ const readFrom = async (partition: Partition, start: Record<string, unknown> | u
   let from = start;
   do {
     const res = await dynamo().send(
-      new QueryCommand({ ...baseInput(partition), ExclusiveStartKey: from, Limit: partition.filter ? Math.min(1000, 10 * wanted) : wanted - items.length }),
+      new QueryCommand({
+        ...baseInput(partition),
+        ExclusiveStartKey: from,
+        Limit: partition.filter ? Math.min(1000, 10 * wanted) : wanted - items.length,
+      }),
     );
     items.push(...(res.Items ?? []));
     from = res.LastEvaluatedKey;

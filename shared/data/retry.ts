@@ -16,7 +16,12 @@ const cancelledFor = (error: unknown, codes: readonly string[]) =>
 const isTransactionConflict = (error: unknown) => cancelledFor(error, ['TransactionConflict']);
 
 /** DynamoDB's answers that mean "too much at once here; the same request later will do". */
-const THROTTLED = ['ThrottlingException', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded', 'TransactionInProgressException'];
+const THROTTLED = [
+  'ThrottlingException',
+  'ProvisionedThroughputExceededException',
+  'RequestLimitExceeded',
+  'TransactionInProgressException',
+];
 
 /** A cancelled write that lost a race with another writer: nothing was written, so running it again is safe. */
 export const isRaceLost = (error: unknown): boolean => error instanceof VersionConflict || isTransactionConflict(error);
@@ -26,7 +31,9 @@ export const isRaceLost = (error: unknown): boolean => error instanceof VersionC
  * was written, and the same request a moment later will do, so callers hear "retry", never "failed".
  */
 export const isContention = (error: unknown): boolean =>
-  isRaceLost(error) || cancelledFor(error, ['ThrottlingError', 'ProvisionedThroughputExceeded']) || (error instanceof Error && THROTTLED.includes(error.name));
+  isRaceLost(error) ||
+  cancelledFor(error, ['ThrottlingError', 'ProvisionedThroughputExceeded']) ||
+  (error instanceof Error && THROTTLED.includes(error.name));
 
 /** Full jitter on an exponential ceiling: the n-th wait (n ≥ 1) is uniform in [0, min(capMs, baseMs·2ⁿ)). */
 export const backoff = (attempt: number, baseMs = 10, capMs = 400): Promise<void> =>

@@ -19,7 +19,10 @@ class AlreadyDropped extends Error {}
 const dropStaleLink = async (tenant: Tenant, tagId: string, type: TaggableType, entityId: string) => {
   const link = tagLinkKey(tenant, tagId, type, entityId);
   try {
-    await transact([deleteItem(link, { condition: 'attribute_exists(pk)' }), bumpCounter(tenant, taggedCounter(tagId, type), -1)], () => new AlreadyDropped());
+    await transact(
+      [deleteItem(link, { condition: 'attribute_exists(pk)' }), bumpCounter(tenant, taggedCounter(tagId, type), -1)],
+      () => new AlreadyDropped(),
+    );
   } catch (error) {
     if (!(error instanceof AlreadyDropped)) throw error;
   }
@@ -43,7 +46,7 @@ export interface Detached {
 }
 
 /** Detaches a hidden tag from every entity, page by page, then removes it; stops early at `deadline` (ms). */
-export const finishTagDeletion = async (tenant: Tenant, tag: Tag, now: Date, deadline = Infinity): Promise<Detached> => {
+const finishTagDeletion = async (tenant: Tenant, tag: Tag, now: Date, deadline = Infinity): Promise<Detached> => {
   const detached = { conversation: 0, customer: 0, lead: 0 };
   const partition = { pk: tagLinkKey(tenant, tag._id, 'conversation', '').pk };
   let cursor: string | undefined;

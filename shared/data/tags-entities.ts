@@ -22,12 +22,18 @@ export const entityView = (type: EntityType, item: Record<string, unknown>, tagI
 });
 
 /** Entity items by id; ids that name nothing in this workspace are absent. */
-export const readEntities = async (tenant: Tenant, type: EntityType, ids: readonly string[]): Promise<Map<string, Record<string, unknown>>> => {
+export const readEntities = async (
+  tenant: Tenant,
+  type: EntityType,
+  ids: readonly string[],
+): Promise<Map<string, Record<string, unknown>>> => {
   const unique = [...new Set(ids)];
   const keys = unique.map((id) => entityKey(tenant, type, id));
   const items = new Map((await batchGet(keys)).map((i) => [i.pk as string, i]));
-  return new Map(unique.flatMap((id, i) => {
-    const item = items.get(keys[i]!.pk);
-    return item ? [[id, item] as const] : [];
-  }));
+  return new Map(
+    unique.flatMap((id, i) => {
+      const item = items.get(keys[i]!.pk);
+      return item ? [[id, item] as const] : [];
+    }),
+  );
 };

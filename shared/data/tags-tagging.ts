@@ -67,20 +67,30 @@ export const changeEntityTags = async (
       const item = known ?? (await readEntities(tenant, type, [id])).get(id);
       known = undefined;
       if (!item) return { kind: 'entity-missing' };
-      const change = planChange(tagIdsOf(item[TAG_IDS_ATTRIBUTE]), tags.map((t) => t._id), action);
+      const change = planChange(
+        tagIdsOf(item[TAG_IDS_ATTRIBUTE]),
+        tags.map((t) => t._id),
+        action,
+      );
       if (change.delta.length === 0) return { kind: 'unchanged', tagIds: change.after };
       if (exceedsEntityLimit(change)) return { kind: 'over-limit' };
       const data = {
         [eventEntityName[type]]: entityView(type, item, change.after),
         tags: tags.filter((t) => change.delta.includes(t._id)),
       };
-      const event = buildEnvelope(taggingEventType(type, action), tenant, data, { changes: { tagIds: [change.before, change.after] }, now });
-      await transact([
-        tagSetWrite(entityKey(tenant, type, id), change.before, change.delta, action),
-        ...(action === 'tag' ? change.delta.map((t) => tagIsLive(tenant, t, () => new TagGone(t))) : []),
-        ...tagLinkWrites(tenant, type, id, change.delta, action === 'tag' ? 1 : -1, now),
-        outboxItem(event),
-      ], lostRace);
+      const event = buildEnvelope(taggingEventType(type, action), tenant, data, {
+        changes: { tagIds: [change.before, change.after] },
+        now,
+      });
+      await transact(
+        [
+          tagSetWrite(entityKey(tenant, type, id), change.before, change.delta, action),
+          ...(action === 'tag' ? change.delta.map((t) => tagIsLive(tenant, t, () => new TagGone(t))) : []),
+          ...tagLinkWrites(tenant, type, id, change.delta, action === 'tag' ? 1 : -1, now),
+          outboxItem(event),
+        ],
+        lostRace,
+      );
       return { kind: 'changed', tagIds: change.after };
     });
   } catch (error) {
@@ -147,13 +157,17 @@ export const applyTagging = async (
 
   const ids = [...new Set(req.entityIds)];
   const wanted = [...tags.values()];
-  const outcomes = await mapLimit(ids, APPLY_CONCURRENCY, (id) => changeEntityTags(tenant, entityType, id, wanted, action, now, entities.get(id)));
+  const outcomes = await mapLimit(ids, APPLY_CONCURRENCY, (id) =>
+    changeEntityTags(tenant, entityType, id, wanted, action, now, entities.get(id)),
+  );
   const done = (kind: Outcome['kind']) => ids.filter((_, i) => outcomes[i]!.kind === kind);
   const changed = done('changed');
-  const tagIdsAfter = new Map(ids.flatMap((id, i) => {
-    const outcome = outcomes[i]!;
-    return 'tagIds' in outcome ? [[id, outcome.tagIds] as const] : [];
-  }));
+  const tagIdsAfter = new Map(
+    ids.flatMap((id, i) => {
+      const outcome = outcomes[i]!;
+      return 'tagIds' in outcome ? [[id, outcome.tagIds] as const] : [];
+    }),
+  );
   if (tagIdsAfter.size < ids.length) {
     const interrupted = ids.filter((id) => !tagIdsAfter.has(id));
     throw new ConflictError('Some tags or entities changed while the call ran; repeat it to see what remains', { changed, interrupted });

@@ -44,7 +44,11 @@ const nameTaken = (name: string) => new ConflictError(`A tag named "${name}" alr
 export const createTag = async (tenant: Tenant, input: CreateTag, now: Date): Promise<Tag> => {
   const tag = newTag(objectId(now.getTime()), input, now);
   await transact(
-    [createItem(toItem(tenant, tag)), createItem({ ...guardKey(tenant, nameKey(tag.name)), type: 'TAGNAME', tagId: tag._id }), bumpCounter(tenant, TAGS_COUNTER, 1)],
+    [
+      createItem(toItem(tenant, tag)),
+      createItem({ ...guardKey(tenant, nameKey(tag.name)), type: 'TAGNAME', tagId: tag._id }),
+      bumpCounter(tenant, TAGS_COUNTER, 1),
+    ],
     () => nameTaken(tag.name),
   );
   return tag;
@@ -99,24 +103,34 @@ export const updateTag = (tenant: Tenant, id: string, input: UpdateTag, now: Dat
     if ((['name', 'color', 'description'] as const).every((k) => after[k] === before[k])) return before;
     const [oldKey, newKey] = [nameKey(before.name), nameKey(after.name)];
     const renamed = oldKey !== newKey;
-    await transact([
-      updateItem(tagKey(tenant, id), 'SET #name = :name, color = :color, description = :description, updatedAt = :updatedAt, gsi1sk = :gsi1sk, version = version + :one', {
-          names: { '#name': 'name' },
-          values: {
-            ':name': after.name,
-            ':color': after.color,
-            ':description': after.description,
-            ':updatedAt': after.updatedAt,
-            ':gsi1sk': listKeys(tenant, after).gsi1sk,
-            ':one': 1,
-            ':version': item.version,
+    await transact(
+      [
+        updateItem(
+          tagKey(tenant, id),
+          'SET #name = :name, color = :color, description = :description, updatedAt = :updatedAt, gsi1sk = :gsi1sk, version = version + :one',
+          {
+            names: { '#name': 'name' },
+            values: {
+              ':name': after.name,
+              ':color': after.color,
+              ':description': after.description,
+              ':updatedAt': after.updatedAt,
+              ':gsi1sk': listKeys(tenant, after).gsi1sk,
+              ':one': 1,
+              ':version': item.version,
+            },
+            condition: `${LIVE} AND version = :version`,
           },
-          condition: `${LIVE} AND version = :version`,
-        }),
-      ...(renamed
-        ? [deleteItem(guardKey(tenant, oldKey)), createItem({ ...guardKey(tenant, newKey), type: 'TAGNAME', tagId: id }, () => nameTaken(after.name))]
-        : []),
-    ], lostRace);
+        ),
+        ...(renamed
+          ? [
+              deleteItem(guardKey(tenant, oldKey)),
+              createItem({ ...guardKey(tenant, newKey), type: 'TAGNAME', tagId: id }, () => nameTaken(after.name)),
+            ]
+          : []),
+      ],
+      lostRace,
+    );
     return after;
   });
 
@@ -135,17 +149,32 @@ export const hideTag = (tenant: Tenant, id: string, now: Date, sweepUntil: Date 
     if (item.deletingAt) {
       // Another request is still working on this deletion: to this one the tag is gone, as to a GET.
       if (typeof item.sweepUntil === 'string' && item.sweepUntil > lease[':now']) return undefined;
-      await transact([updateItem(tagKey(tenant, id), 'SET sweepUntil = :until', { values: lease, condition: 'attribute_not_exists(sweepUntil) OR sweepUntil <= :now' })], lostRace);
+      await transact(
+        [
+          updateItem(tagKey(tenant, id), 'SET sweepUntil = :until', {
+            values: lease,
+            condition: 'attribute_not_exists(sweepUntil) OR sweepUntil <= :now',
+          }),
+        ],
+        lostRace,
+      );
       return tag;
     }
-    await transact([
-      updateItem(tagKey(tenant, id), 'SET deletingAt = :now, sweepUntil = :until, gsi2pk = :deletions, gsi2sk = :due REMOVE gsi1pk, gsi1sk', {
-          values: { ...lease, ':deletions': DELETIONS, ':due': indexSk(now.toISOString(), tenant, id), ':version': item.version },
-          condition: `${LIVE} AND version = :version`,
-        }),
-      deleteItem(guardKey(tenant, nameKey(tag.name))),
-      bumpCounter(tenant, TAGS_COUNTER, -1),
-    ], lostRace);
+    await transact(
+      [
+        updateItem(
+          tagKey(tenant, id),
+          'SET deletingAt = :now, sweepUntil = :until, gsi2pk = :deletions, gsi2sk = :due REMOVE gsi1pk, gsi1sk',
+          {
+            values: { ...lease, ':deletions': DELETIONS, ':due': indexSk(now.toISOString(), tenant, id), ':version': item.version },
+            condition: `${LIVE} AND version = :version`,
+          },
+        ),
+        deleteItem(guardKey(tenant, nameKey(tag.name))),
+        bumpCounter(tenant, TAGS_COUNTER, -1),
+      ],
+      lostRace,
+    );
     return tag;
   });
 
@@ -159,4 +188,5 @@ export const unfinishedDeletions = async (before: Date, limit: number): Promise<
 };
 
 /** For a transaction that attaches the tag: it must exist and not be in deletion. */
-export const tagIsLive = (tenant: Tenant, id: string, onFail?: () => Error): Write => conditionCheck(tagKey(tenant, id), { condition: LIVE, onFail });
+export const tagIsLive = (tenant: Tenant, id: string, onFail?: () => Error): Write =>
+  conditionCheck(tagKey(tenant, id), { condition: LIVE, onFail });

@@ -40,7 +40,7 @@ import { task as taskView } from '../views/crm';
  * gsi1pk=TASKDUE gsi1sk=<dueAt>#<tenant>#<id>: the timer's sparse index of reminders in due order.
  * Lists (taskListsOf) are <tenant>#TASKLIST#<list>.
  */
-export const TASK_DUE_INDEX = K.TASKDUE;
+const TASK_DUE_INDEX = K.TASKDUE;
 
 const taskKey = (tenant: Tenant, id: string) => ({ pk: tenantPk(tenant, K.TASK, id), sk: K.TASK });
 
@@ -49,7 +49,6 @@ interface StoredTask {
   version: number;
   remindedFor: string | null;
 }
-
 
 const fromItem: (item: Record<string, unknown>) => Task = itemCodec(taskView);
 
@@ -60,7 +59,9 @@ const dueIndex = (tenant: Tenant, task: Task, remindedFor: string | null) => {
 
 const getTask = async (tenant: Tenant, id: string): Promise<StoredTask | undefined> => {
   const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: taskKey(tenant, id), ConsistentRead: true }));
-  return Item ? { task: fromItem(Item), version: Item.version as number, remindedFor: (Item.remindedFor as string | undefined) ?? null } : undefined;
+  return Item
+    ? { task: fromItem(Item), version: Item.version as number, remindedFor: (Item.remindedFor as string | undefined) ?? null }
+    : undefined;
 };
 
 export const requireTask = async (tenant: Tenant, id: string): Promise<Task> => {
@@ -69,16 +70,35 @@ export const requireTask = async (tenant: Tenant, id: string): Promise<Task> => 
   return stored.task;
 };
 
-const event = (tenant: Tenant, name: string, before: Task | undefined, change: TaskChange['events'][number] | undefined, task: Task, now: Date) => {
+const event = (
+  tenant: Tenant,
+  name: string,
+  before: Task | undefined,
+  change: TaskChange['events'][number] | undefined,
+  task: Task,
+  now: Date,
+) => {
   const pick = (t: Task) => Object.fromEntries((change?.fields ?? []).map((f) => [f, t[f]]));
-  return outboxItem(buildEnvelope(`crm.task.${name}` as 'crm.task.created', tenant, { task }, { changes: before ? diff(pick(before), pick(task)) : undefined, now }));
+  return outboxItem(
+    buildEnvelope(
+      `crm.task.${name}` as 'crm.task.created',
+      tenant,
+      { task },
+      { changes: before ? diff(pick(before), pick(task)) : undefined, now },
+    ),
+  );
 };
 
 /**
  * Creates an open task (links checked, lists joined, `crm.task.created`): the service behind `POST /crm/tasks`
  * and workflows, whose `extra` writes (the step's effect record) join the task's transaction.
  */
-export const createTask = async (tenant: Tenant, input: TaskFields & { title: string }, now: Date, extra?: (task: Task) => Write[]): Promise<Task> => {
+export const createTask = async (
+  tenant: Tenant,
+  input: TaskFields & { title: string },
+  now: Date,
+  extra?: (task: Task) => Write[],
+): Promise<Task> => {
   const task = newTask(input, objectId(now.getTime()), now);
   await retryOnConflict(() =>
     transact(
@@ -133,11 +153,23 @@ export const updateTask = (tenant: Tenant, id: string, patch: TaskFields, now: D
 
 /** Completes a task, with a `task_completed` activity on its lead and customer in the same transaction. */
 export const completeTaskById = (tenant: Tenant, id: string, now: Date): Promise<Task> =>
-  mutateTask(tenant, id, ({ task }) => {
-    const change = completeTask(task, now);
-    const activity = systemActivity('task_completed', { leadId: task.leadId, customerId: task.customerId }, `Completed: ${task.title}`, { taskId: task._id }, objectId(now.getTime()), now);
-    return { change, extra: activityWrites(tenant, activity, now) };
-  }, now);
+  mutateTask(
+    tenant,
+    id,
+    ({ task }) => {
+      const change = completeTask(task, now);
+      const activity = systemActivity(
+        'task_completed',
+        { leadId: task.leadId, customerId: task.customerId },
+        `Completed: ${task.title}`,
+        { taskId: task._id },
+        objectId(now.getTime()),
+        now,
+      );
+      return { change, extra: activityWrites(tenant, activity, now) };
+    },
+    now,
+  );
 
 export const deleteTask = (tenant: Tenant, id: string, now: Date): Promise<Task> =>
   retryOnConflict(async () => {
@@ -160,7 +192,14 @@ export const listTasks = async (tenant: Tenant, filters: TaskFilters, page: Page
   const { ids, total, nextCursor } = source.overdue
     ? await readList(tenant, 'task', source.list, page, { before: now.toISOString() })
     : await readList(tenant, 'task', source.list, page, { newestFirst: true, parts: taskStatusParts(source.list) });
-  return { tasks: await readItems(ids.map((id) => taskKey(tenant, id)), fromItem), total, nextCursor };
+  return {
+    tasks: await readItems(
+      ids.map((id) => taskKey(tenant, id)),
+      fromItem,
+    ),
+    total,
+    nextCursor,
+  };
 };
 
 /** Reminders owed by `now`, across tenants, from the sparse due index. */
@@ -175,10 +214,15 @@ export const dueReminders = async (now: Date, limit: number): Promise<{ tenant: 
  */
 export const remindDue = async (tenant: Tenant, id: string, now: Date): Promise<boolean> => {
   let reminded = false;
-  await mutateTask(tenant, id, ({ task, remindedFor }) => {
-    if (!isDue(task, remindedFor, now)) return undefined;
-    reminded = true;
-    return { change: { task, events: [{ name: 'due', fields: [] }] }, remindedFor: task.dueAt };
-  }, now);
+  await mutateTask(
+    tenant,
+    id,
+    ({ task, remindedFor }) => {
+      if (!isDue(task, remindedFor, now)) return undefined;
+      reminded = true;
+      return { change: { task, events: [{ name: 'due', fields: [] }] }, remindedFor: task.dueAt };
+    },
+    now,
+  );
   return reminded;
 };

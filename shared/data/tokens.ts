@@ -9,13 +9,7 @@ import { outboxItem } from './outbox';
 import { ConflictError, NotFoundError } from '../domain/errors';
 import { tenantOf } from '../domain/auth/tenant';
 import { admissionRefusal, type RateCategory } from '../domain/auth/rate-limit';
-import {
-  generateToken,
-  hashToken,
-  visiblePrefix,
-  type TokenEnvironment,
-  type TokenRecord,
-} from '../domain/auth/token';
+import { generateToken, hashToken, visiblePrefix, type TokenEnvironment, type TokenRecord } from '../domain/auth/token';
 import { collect, queryAll } from './query';
 import { tenantPk } from './keys';
 import { createItem, transact, updateItem } from './transact';
@@ -63,9 +57,7 @@ export const createToken = async (input: NewToken, now = new Date()): Promise<{ 
   return { token, record };
 };
 
-export type Admission =
-  | { found: false }
-  | { found: true; token: TokenRecord & { hash: string }; admitted: boolean; used: number };
+export type Admission = { found: false } | { found: true; token: TokenRecord & { hash: string }; admitted: boolean; used: number };
 
 const withHash = (item: Record<string, unknown>) => ({ ...fromItem(item), hash: (item.pk as string).slice(`${K.TOKEN}#`.length) });
 

@@ -27,7 +27,10 @@ export const versionedUpdate = (
     names[`#r${i}`] = k;
     return `#r${i}`;
   });
-  const expression = [`SET ${[...assignments, '#version = #version + :one'].join(', ')}`, removals.length ? `REMOVE ${removals.join(', ')}` : '']
+  const expression = [
+    `SET ${[...assignments, '#version = #version + :one'].join(', ')}`,
+    removals.length ? `REMOVE ${removals.join(', ')}` : '',
+  ]
     .filter(Boolean)
     .join(' ');
   return updateItem(key, expression, { names, values, condition: '#version = :version' });

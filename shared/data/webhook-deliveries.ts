@@ -27,7 +27,8 @@ const key = (d: Pick<Delivery, 'workspaceId' | 'subscriptionId' | 'deliveryId'>)
   pk: base(d.workspaceId, d.subscriptionId),
   sk: `${DELIVERY_PREFIX}${d.deliveryId}`,
 });
-const statusPk = (tenant: Tenant, subscriptionId: string, status: DeliveryStatus) => `${base(tenant, subscriptionId)}#${K.STATUS}#${status}`;
+const statusPk = (tenant: Tenant, subscriptionId: string, status: DeliveryStatus) =>
+  `${base(tenant, subscriptionId)}#${K.STATUS}#${status}`;
 const statusIndex = (d: Pick<Delivery, 'workspaceId' | 'subscriptionId' | 'deliveryId'>, status: DeliveryStatus) => ({
   gsi2pk: statusPk(d.workspaceId, d.subscriptionId, status),
   gsi2sk: d.deliveryId,
@@ -117,7 +118,12 @@ export const claimDelivery = async (
           '#s IN (:p, :r) AND nextRetryAt <= :due AND (attribute_not_exists(leaseUntil) OR leaseUntil < :now OR carrier = :c)',
         ExpressionAttributeNames: { '#s': 'status' },
         ExpressionAttributeValues: {
-          ':until': now + leaseMs, ':c': carrier, ':p': 'pending', ':r': 'retrying', ':now': now, ':due': new Date(dueBy).toISOString(),
+          ':until': now + leaseMs,
+          ':c': carrier,
+          ':p': 'pending',
+          ':r': 'retrying',
+          ':now': now,
+          ':due': new Date(dueBy).toISOString(),
         },
         ReturnValues: 'ALL_NEW',
       }),
@@ -130,8 +136,18 @@ export const claimDelivery = async (
 };
 
 const MUTABLE = [
-  'status', 'attemptNumber', 'httpStatus', 'latency', 'failureReason', 'nextRetryAt', 'attempts',
-  'roundStartAttempt', 'roundStartedAt', 'subscriptionActivatedAt', 'failureCounted', 'updatedAt',
+  'status',
+  'attemptNumber',
+  'httpStatus',
+  'latency',
+  'failureReason',
+  'nextRetryAt',
+  'attempts',
+  'roundStartAttempt',
+  'roundStartedAt',
+  'subscriptionActivatedAt',
+  'failureCounted',
+  'updatedAt',
 ] as const;
 
 /**
@@ -143,10 +159,16 @@ const MUTABLE = [
 export const saveDelivery = async (before: Delivery, after: Delivery, extra: Write[] = [], leaseUntil?: number): Promise<boolean> => {
   // A delivery written before the log counted by query also had a type index entry: the first change drops it.
   const fields: Record<string, unknown> = {
-    ...Object.fromEntries(MUTABLE.map((k) => [k, after[k]])), ...statusIndex(after, after.status), leaseUntil, gsi1pk: undefined, gsi1sk: undefined,
+    ...Object.fromEntries(MUTABLE.map((k) => [k, after[k]])),
+    ...statusIndex(after, after.status),
+    leaseUntil,
+    gsi1pk: undefined,
+    gsi1sk: undefined,
   };
   const set = Object.entries(fields).filter(([, v]) => v !== undefined);
-  const removed = Object.entries(fields).filter(([, v]) => v === undefined).map(([k]) => k);
+  const removed = Object.entries(fields)
+    .filter(([, v]) => v === undefined)
+    .map(([k]) => k);
   const names = Object.fromEntries(Object.keys(fields).map((k) => [`#${k}`, k]));
   const expression = `SET ${set.map(([k]) => `#${k} = :${k}`).join(', ')}${removed.length ? ` REMOVE ${removed.map((k) => `#${k}`).join(', ')}` : ''}`;
   try {
@@ -171,7 +193,11 @@ export interface DeliveryFilter {
 /** The order a list filtered by event type alone shows its statuses in (each newest first). */
 const TYPE_LIST_ORDER: readonly DeliveryStatus[] = ['success', 'retrying', 'pending', 'failed'];
 
-const ofType = (eventType: string) => ({ expression: '#eventType = :eventType', names: { '#eventType': 'eventType' }, values: { ':eventType': eventType } });
+const ofType = (eventType: string) => ({
+  expression: '#eventType = :eventType',
+  names: { '#eventType': 'eventType' },
+  values: { ':eventType': eventType },
+});
 
 const statusPartition = (tenant: Tenant, subscriptionId: string, status: DeliveryStatus, eventType?: string): Partition => ({
   index: 'gsi2',
@@ -203,7 +229,8 @@ export const listDeliveries = async (tenant: Tenant, subscriptionId: string, fil
  */
 export async function* failedDeliveriesBefore(tenant: Tenant, subscriptionId: string, until: Date): AsyncGenerator<DeliveryItem> {
   const bound = (Math.floor(until.getTime() / 1000) + 60).toString(16).padStart(8, '0');
-  for await (const item of queryAll({ index: 'gsi2', pk: statusPk(tenant, subscriptionId, 'failed'), skBelow: bound })) yield fromItem(item);
+  for await (const item of queryAll({ index: 'gsi2', pk: statusPk(tenant, subscriptionId, 'failed'), skBelow: bound }))
+    yield fromItem(item);
 }
 
 const bodyPrefix = (d: Pick<Delivery, 'deliveryId'>) => `${K.DLVBODY}#${d.deliveryId}#`;

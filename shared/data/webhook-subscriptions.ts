@@ -45,11 +45,35 @@ const toItem = (s: Subscription) => ({
 });
 
 const fromItem = (item: Record<string, unknown>): Subscription => {
-  const { _id, workspaceId, url, events, active, secret, previousSecrets, consecutiveFailures, activatedAt, deactivatedAt, deactivationReason, createdAt, updatedAt } =
-    item as unknown as Subscription;
+  const {
+    _id,
+    workspaceId,
+    url,
+    events,
+    active,
+    secret,
+    previousSecrets,
+    consecutiveFailures,
+    activatedAt,
+    deactivatedAt,
+    deactivationReason,
+    createdAt,
+    updatedAt,
+  } = item as unknown as Subscription;
   return {
-    _id, workspaceId, url, events, active, secret, ...(previousSecrets ? { previousSecrets } : {}), consecutiveFailures: consecutiveFailures ?? 0,
-    activatedAt, deactivatedAt, deactivationReason, createdAt, updatedAt,
+    _id,
+    workspaceId,
+    url,
+    events,
+    active,
+    secret,
+    ...(previousSecrets ? { previousSecrets } : {}),
+    consecutiveFailures: consecutiveFailures ?? 0,
+    activatedAt,
+    deactivatedAt,
+    deactivationReason,
+    createdAt,
+    updatedAt,
   };
 };
 
@@ -88,7 +112,7 @@ export const requireSubscription = async (tenant: Tenant, id: string): Promise<S
   return sub;
 };
 
-export const countSubscriptions = (tenant: Tenant): Promise<number> => readCount(subscriptionCounter(tenant));
+const countSubscriptions = (tenant: Tenant): Promise<number> => readCount(subscriptionCounter(tenant));
 
 export const listSubscriptions = async (tenant: Tenant, page: PageRequest) => {
   const [{ items, nextCursor }, total] = await Promise.all([
@@ -115,7 +139,9 @@ const setAndRemove = (fields: Record<string, unknown>) => {
   const expression = [
     set.length ? `SET ${set.map(([k]) => `#${k} = :${k}`).join(', ')}` : '',
     remove.length ? `REMOVE ${remove.map(([k]) => `#${k}`).join(', ')}` : '',
-  ].join(' ').trim();
+  ]
+    .join(' ')
+    .trim();
   return {
     expression,
     names: Object.fromEntries(entries.map(([k]) => [`#${k}`, k])),
@@ -123,7 +149,12 @@ const setAndRemove = (fields: Record<string, unknown>) => {
   };
 };
 
-export const subscriptionUpdate = (s: Pick<Subscription, 'workspaceId' | '_id'>, fields: Record<string, unknown>, condition = 'attribute_exists(pk)', values: Record<string, unknown> = {}): Write => {
+export const subscriptionUpdate = (
+  s: Pick<Subscription, 'workspaceId' | '_id'>,
+  fields: Record<string, unknown>,
+  condition = 'attribute_exists(pk)',
+  values: Record<string, unknown> = {},
+): Write => {
   const u = setAndRemove(fields);
   return updateItem(key(s.workspaceId, s._id), u.expression, { names: u.names, values: { ...u.values, ...values }, condition });
 };
@@ -149,10 +180,15 @@ export const updateSubscription = async (tenant: Tenant, id: string, patch: Subs
 };
 
 /** Replaces the signing secrets if nobody rotated them since `before` was read (else 409). */
-export const replaceSecrets = async (before: Subscription, secrets: Pick<Subscription, 'secret' | 'previousSecrets'>, now: Date): Promise<Subscription> => {
+export const replaceSecrets = async (
+  before: Subscription,
+  secrets: Pick<Subscription, 'secret' | 'previousSecrets'>,
+  now: Date,
+): Promise<Subscription> => {
   const fields = { ...secrets, updatedAt: now.toISOString() };
-  await transact([subscriptionUpdate(before, fields, '#secret = :before', { ':before': before.secret })], () =>
-    new ConflictError('The secret was rotated by another request at the same time'),
+  await transact(
+    [subscriptionUpdate(before, fields, '#secret = :before', { ':before': before.secret })],
+    () => new ConflictError('The secret was rotated by another request at the same time'),
   );
   return { ...before, ...fields };
 };

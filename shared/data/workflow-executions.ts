@@ -3,7 +3,14 @@ import { ConditionalCheckFailedException, TransactionCanceledException } from '@
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import type { Tenant } from '../domain/auth/tenant';
-import { isFinished, publicExecution, type Execution, type ExecutionRecord, type ExecutionStatus, type Step } from '../domain/workflows/execution';
+import {
+  isFinished,
+  publicExecution,
+  type Execution,
+  type ExecutionRecord,
+  type ExecutionStatus,
+  type Step,
+} from '../domain/workflows/execution';
 import { bump, readCount, type Counter } from './counters';
 import { fromIndexSk, indexSk, tenantPk } from './keys';
 import { collect, queryAll, queryPage, type PageRequest } from './query';
@@ -58,9 +65,13 @@ export type StoredExecution = ExecutionRecord & { tenant: Tenant };
  */
 const JSON_FIELDS = ['trigger', 'state', 'resumeState', 'output', 'outcome'] as const;
 const encode = (item: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(item).map(([k, v]) => [k, (JSON_FIELDS as readonly string[]).includes(k) && v !== undefined ? JSON.stringify(v) : v]));
+  Object.fromEntries(
+    Object.entries(item).map(([k, v]) => [k, (JSON_FIELDS as readonly string[]).includes(k) && v !== undefined ? JSON.stringify(v) : v]),
+  );
 const decode = (item: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(item).map(([k, v]) => [k, (JSON_FIELDS as readonly string[]).includes(k) && typeof v === 'string' ? JSON.parse(v) : v]));
+  Object.fromEntries(
+    Object.entries(item).map(([k, v]) => [k, (JSON_FIELDS as readonly string[]).includes(k) && typeof v === 'string' ? JSON.parse(v) : v]),
+  );
 
 /** What the API shows of a stored execution. */
 export const executionView = ({ tenant: _t, ...record }: StoredExecution) => publicExecution(record);
@@ -79,14 +90,16 @@ const items = (e: StoredExecution, messaged: boolean): { record: Record<string, 
       gsi2pk: tenantPk(t, K.WFXST, e.status),
       gsi2sk: e._id,
     }),
-    index: putItem(encode({
-      ...indexKey(t, e._id),
-      type: 'WF_EXECUTION_INDEX',
-      ...summary,
-      gsi1pk: tenantPk(t, K.WFXWFST, e.workflowId, e.status),
-      gsi1sk: e._id,
-      ...(e.dueAt && !isFinished(e.status) ? { gsi2pk: DUE, gsi2sk: indexSk(e.dueAt, t, e._id), messaged, seq: e.seq } : {}),
-    })),
+    index: putItem(
+      encode({
+        ...indexKey(t, e._id),
+        type: 'WF_EXECUTION_INDEX',
+        ...summary,
+        gsi1pk: tenantPk(t, K.WFXWFST, e.workflowId, e.status),
+        gsi1sk: e._id,
+        ...(e.dueAt && !isFinished(e.status) ? { gsi2pk: DUE, gsi2sk: indexSk(e.dueAt, t, e._id), messaged, seq: e.seq } : {}),
+      }),
+    ),
   };
 };
 
@@ -114,7 +127,9 @@ export const createExecution = async (e: StoredExecution, extra: Write[], messag
 };
 
 export const getExecution = async (tenant: Tenant, id: string): Promise<StoredExecution | undefined> => {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: recordKey(tenant, id), ConsistentRead: true }));
+  const { Item } = await dynamo().send(
+    new GetCommand({ TableName: config().TABLE_NAME, Key: recordKey(tenant, id), ConsistentRead: true }),
+  );
   return Item && fromRecord(Item);
 };
 
@@ -122,9 +137,19 @@ export const getExecution = async (tenant: Tenant, id: string): Promise<StoredEx
  * Writes `after` over `before` if nobody moved it since (same step number and status), with the step's
  * record, the counters and `extra` (events) in the same transaction. False when it had moved on.
  */
-export const saveExecution = async (before: StoredExecution, after: StoredExecution, step: Step | undefined, extra: Write[], messaged: boolean): Promise<boolean> => {
+export const saveExecution = async (
+  before: StoredExecution,
+  after: StoredExecution,
+  step: Step | undefined,
+  extra: Write[],
+  messaged: boolean,
+): Promise<boolean> => {
   const { record, index } = items(after, messaged);
-  const guarded = putItem(record, { condition: 'seq = :seq AND #status = :status', names: { '#status': 'status' }, values: { ':seq': before.seq, ':status': before.status } });
+  const guarded = putItem(record, {
+    condition: 'seq = :seq AND #status = :status',
+    names: { '#status': 'status' },
+    values: { ':seq': before.seq, ':status': before.status },
+  });
   try {
     await retryOnConflict(() =>
       transact([
@@ -169,23 +194,33 @@ const decodeStep: (item: Record<string, unknown>) => Step = itemCodec(stepSchema
 export const listSteps = async (e: StoredExecution): Promise<Step[]> => {
   const before = stepKey(e.tenant, e._id, e.seq).sk;
   const items = await collect(queryAll({ pk: executionPk(e.tenant, e._id), skPrefix: `${K.STEP}#`, consistent: true }));
-  return items.filter((item) => String(item.sk) < before).map((item) => {
-    return decodeStep(decode(item));
-  });
+  return items
+    .filter((item) => String(item.sk) < before)
+    .map((item) => {
+      return decodeStep(decode(item));
+    });
 };
 
 /** A side effect's recorded result, by its idempotency key. */
 export const getEffect = async (tenant: Tenant, id: string, key: string): Promise<unknown> => {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: effectKey(tenant, id, key), ConsistentRead: true }));
+  const { Item } = await dynamo().send(
+    new GetCommand({ TableName: config().TABLE_NAME, Key: effectKey(tenant, id, key), ConsistentRead: true }),
+  );
   return Item && decode(Item).outcome;
 };
 
-export const effectRecord = (tenant: Tenant, id: string, key: string, outcome: unknown): Write => putItem(encode({ ...effectKey(tenant, id, key), type: 'WF_EFFECT', outcome }));
+export const effectRecord = (tenant: Tenant, id: string, key: string, outcome: unknown): Write =>
+  putItem(encode({ ...effectKey(tenant, id, key), type: 'WF_EFFECT', outcome }));
 
 /** Unfinished executions due before `before`, across tenants, oldest first: the sweep's work list. */
 export const dueExecutions = async (before: Date, limit: number) => {
   const { items: found } = await queryPage({ index: 'gsi2', pk: DUE, skBelow: before.toISOString() }, { limit });
-  return found.map((i) => ({ ...fromIndexSk(i.gsi2sk as string), seq: i.seq as number, messaged: i.messaged === true, dueAt: (i.gsi2sk as string).split('#')[0]! }));
+  return found.map((i) => ({
+    ...fromIndexSk(i.gsi2sk as string),
+    seq: i.seq as number,
+    messaged: i.messaged === true,
+    dueAt: (i.gsi2sk as string).split('#')[0]!,
+  }));
 };
 
 /** Marks an execution's due entry as carried by a queue message (sent by the sweep); false if it moved meanwhile. */

@@ -12,7 +12,9 @@ import { K } from './registry/registry';
 const key = (tenant: Tenant) => ({ pk: tenantPk(tenant), sk: K.WFNOTIFY });
 
 const read = async (tenant: Tenant): Promise<string | undefined> =>
-  (await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: key(tenant), ConsistentRead: true }))).Item?.secret as string | undefined;
+  (await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: key(tenant), ConsistentRead: true }))).Item?.secret as
+    | string
+    | undefined;
 
 export const notificationSecret = async (tenant: Tenant): Promise<string> => {
   const existing = await read(tenant);

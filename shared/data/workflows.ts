@@ -23,7 +23,10 @@ import { K } from './registry/registry';
 const COUNTER = 'workflows';
 const SCHEDULES = K.WF_SCHEDULES;
 const key = (tenant: Tenant, id: string) => ({ pk: tenantPk(tenant, K.WF, id), sk: K.WF });
-const versionKey = (tenant: Tenant, id: string, version: number) => ({ pk: tenantPk(tenant, K.WF, id), sk: `${K.VER}#${String(version).padStart(6, '0')}` });
+const versionKey = (tenant: Tenant, id: string, version: number) => ({
+  pk: tenantPk(tenant, K.WF, id),
+  sk: `${K.VER}#${String(version).padStart(6, '0')}`,
+});
 const triggersPk = (tenant: Tenant) => tenantPk(tenant, K.WFTRIG);
 
 /** A stored workflow: the definition, plus its revision and, for an active schedule, its next run. */
@@ -37,7 +40,10 @@ const FIELDS = ['_id', 'name', 'description', 'active', 'version', 'createdAt', 
 /** The graph and trigger are stored as JSON text: configs hold arbitrary JSON, which DynamoDB cannot always hold as is. */
 const graphOf = (w: Workflow) => JSON.stringify({ trigger: w.trigger, nodes: w.nodes, edges: w.edges });
 const fromItem = (item: Record<string, unknown>): StoredWorkflow => ({
-  workflow: { ...Object.fromEntries(FIELDS.filter((f) => item[f] !== undefined).map((f) => [f, item[f]])), ...JSON.parse(item.graph as string) } as Workflow,
+  workflow: {
+    ...Object.fromEntries(FIELDS.filter((f) => item[f] !== undefined).map((f) => [f, item[f]])),
+    ...JSON.parse(item.graph as string),
+  } as Workflow,
   rev: item.rev as number,
   nextRunAt: item.nextRunAt as string | undefined,
 });
@@ -78,7 +84,9 @@ export const listWorkflows = async (tenant: Tenant, page: PageRequest) => {
 const triggerWrites = (tenant: Tenant, before: Workflow | undefined, after: Workflow | undefined): Write[] => {
   const listens = (w?: Workflow) => !!w?.active && w.trigger.type === 'event';
   if (after && listens(after)) {
-    return [putItem({ pk: triggersPk(tenant), sk: after._id, type: 'WF_TRIGGER', workflowId: after._id, trigger: JSON.stringify(after.trigger) })];
+    return [
+      putItem({ pk: triggersPk(tenant), sk: after._id, type: 'WF_TRIGGER', workflowId: after._id, trigger: JSON.stringify(after.trigger) }),
+    ];
   }
   return listens(before) ? [deleteItem({ pk: triggersPk(tenant), sk: before!._id })] : [];
 };
@@ -87,7 +95,13 @@ const triggerWrites = (tenant: Tenant, before: Workflow | undefined, after: Work
  * Writes `after` over the stored workflow (or creates it), with its version's graph when the version is
  * new, its trigger entries and `extra` (its event), in one transaction guarded by the revision read.
  */
-export const saveWorkflow = async (tenant: Tenant, before: StoredWorkflow | undefined, after: Workflow, extra: Write[], nextRunAt?: string): Promise<void> => {
+export const saveWorkflow = async (
+  tenant: Tenant,
+  before: StoredWorkflow | undefined,
+  after: Workflow,
+  extra: Write[],
+  nextRunAt?: string,
+): Promise<void> => {
   const rev = (before?.rev ?? 0) + 1;
   const { trigger: _t, nodes: _n, edges: _e, ...fields } = after;
   const item = {
@@ -102,7 +116,9 @@ export const saveWorkflow = async (tenant: Tenant, before: StoredWorkflow | unde
   };
   const writes: Write[] = [
     before ? putItem(item, { condition: 'rev = :rev', values: { ':rev': before.rev } }) : createItem(item),
-    ...(before?.workflow.version === after.version ? [] : [createItem({ ...versionKey(tenant, after._id, after.version), type: 'WORKFLOW_VERSION', workflow: JSON.stringify(after) })]),
+    ...(before?.workflow.version === after.version
+      ? []
+      : [createItem({ ...versionKey(tenant, after._id, after.version), type: 'WORKFLOW_VERSION', workflow: JSON.stringify(after) })]),
     ...triggerWrites(tenant, before?.workflow, after),
     ...(before ? [] : [bumpCounter(tenant, COUNTER, 1)]),
     ...extra,
@@ -123,7 +139,10 @@ export const deleteWorkflow = async (tenant: Tenant, before: StoredWorkflow, ext
 
 /** The tenant's active event-triggered workflows (id and trigger). */
 export const eventTriggers = async (tenant: Tenant) =>
-  (await collect(queryAll({ pk: triggersPk(tenant) }))).map((i) => ({ workflowId: i.workflowId as string, trigger: JSON.parse(i.trigger as string) as Extract<Workflow['trigger'], { type: 'event' }> }));
+  (await collect(queryAll({ pk: triggersPk(tenant) }))).map((i) => ({
+    workflowId: i.workflowId as string,
+    trigger: JSON.parse(i.trigger as string) as Extract<Workflow['trigger'], { type: 'event' }>,
+  }));
 
 /** Active schedules whose next run is due by `now`, across tenants, oldest first. */
 export const dueSchedules = async (now: Date, limit: number): Promise<{ tenant: Tenant; id: string }[]> => {

@@ -88,7 +88,14 @@ export const updateWorkspace = (id: string, patch: WorkspacePatch, now = new Dat
       [
         updateItem(key(id), 'SET #n = :n, #tz = :tz, #l = :l, businessHours = :bh, updatedAt = :u', {
           names: { '#n': 'name', '#tz': 'timezone', '#l': 'locale' },
-          values: { ':n': after.name, ':tz': after.timezone, ':l': after.locale, ':bh': after.businessHours, ':u': after.updatedAt, ':prev': before.updatedAt },
+          values: {
+            ':n': after.name,
+            ':tz': after.timezone,
+            ':l': after.locale,
+            ':bh': after.businessHours,
+            ':u': after.updatedAt,
+            ':prev': before.updatedAt,
+          },
           condition: 'updatedAt = :prev',
         }),
         outboxItem(event),

@@ -6,8 +6,8 @@ import * as z from 'zod';
  * date in it and a report's span around it keep four-digit years, so ISO strings sort as the dates do and
  * day-by-day arithmetic stays within the years `Date` and `Intl` handle alike.
  */
-export const EARLIEST_DATE = '2000-01-01';
-export const LATEST_DATE = '2100-01-01';
+const EARLIEST_DATE = '2000-01-01';
+const LATEST_DATE = '2100-01-01';
 
 const EARLIEST_MS = Date.parse(`${EARLIEST_DATE}T00:00:00Z`);
 const LATEST_MS = Date.parse(`${LATEST_DATE}T00:00:00Z`);

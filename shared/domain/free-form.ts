@@ -35,7 +35,7 @@ const SMALLEST_STORED_MAGNITUDE = 1e-130;
 
 export const NUMBER_RULE =
   'Must be a number stored exactly as written: not -0, |n| at most 9007199254740991, 0 or at least 1e-130, and no more digits than a double holds';
-export const ILL_FORMED = 'Must be valid Unicode text (no unpaired surrogate)';
+const ILL_FORMED = 'Must be valid Unicode text (no unpaired surrogate)';
 
 /**
  * A number both DynamoDB and JavaScript hold exactly: finite, not -0 (DynamoDB has no signed zero), within
@@ -43,7 +43,10 @@ export const ILL_FORMED = 'Must be valid Unicode text (no unpaired surrogate)';
  * A double has at most 17 significant digits, far within DynamoDB's 38.
  */
 export const isStorableNumber = (n: number): boolean =>
-  Number.isFinite(n) && !Object.is(n, -0) && Math.abs(n) <= Number.MAX_SAFE_INTEGER && (n === 0 || Math.abs(n) >= SMALLEST_STORED_MAGNITUDE);
+  Number.isFinite(n) &&
+  !Object.is(n, -0) &&
+  Math.abs(n) <= Number.MAX_SAFE_INTEGER &&
+  (n === 0 || Math.abs(n) >= SMALLEST_STORED_MAGNITUDE);
 
 const utf8Bytes = (s: string) => Buffer.byteLength(s, 'utf8');
 
@@ -66,7 +69,7 @@ export const storedSize = (value: unknown): number => {
   return size;
 };
 
-export const keyProblem = (key: string, maxKeyLength: number): string | undefined => {
+const keyProblem = (key: string, maxKeyLength: number): string | undefined => {
   if (key.length === 0) return 'Keys must not be empty';
   if (RESERVED_KEYS.has(key)) return `"${key}" is a reserved name`;
   if (!key.isWellFormed()) return ILL_FORMED;
@@ -93,7 +96,14 @@ export const jsonProblems = (value: unknown, limits: { maxDepth: number; maxKeyL
   const pending: Node[] = [{ value, path: [], depth: 0 }];
   for (let node = pending.pop(); node && problems.length < MAX_PROBLEMS; node = pending.pop()) {
     const { value: v, path, depth, key } = node;
-    const keyIssue = key === undefined ? undefined : limits.maxKeyLength === undefined ? (key.isWellFormed() ? undefined : ILL_FORMED) : keyProblem(key, limits.maxKeyLength);
+    const keyIssue =
+      key === undefined
+        ? undefined
+        : limits.maxKeyLength === undefined
+          ? key.isWellFormed()
+            ? undefined
+            : ILL_FORMED
+          : keyProblem(key, limits.maxKeyLength);
     if (keyIssue) problems.push({ path, message: keyIssue });
     else if (typeof v === 'number') {
       if (!isStorableNumber(v)) problems.push({ path, message: NUMBER_RULE });
@@ -103,7 +113,9 @@ export const jsonProblems = (value: unknown, limits: { maxDepth: number; maxKeyL
       if (depth >= limits.maxDepth) problems.push({ path, message: `Nests at most ${limits.maxDepth} levels deep` });
       else {
         const array = Array.isArray(v);
-        const children = Object.entries(v).map(([k, inner]): Node => ({ value: inner, path: [...path, array ? Number(k) : k], depth: depth + 1, ...(array ? {} : { key: k }) }));
+        const children = Object.entries(v).map(
+          ([k, inner]): Node => ({ value: inner, path: [...path, array ? Number(k) : k], depth: depth + 1, ...(array ? {} : { key: k }) }),
+        );
         pending.push(...children.reverse());
       }
     }
@@ -113,7 +125,8 @@ export const jsonProblems = (value: unknown, limits: { maxDepth: number; maxKeyL
 
 /** Why a whole value breaks its size limits, if it does: also for maps built by merging, not only for requests. */
 export const limitProblem = (value: unknown, limits: FreeFormLimits): string | undefined => {
-  if (value !== null && typeof value === 'object' && Object.keys(value).length > limits.maxEntries) return `At most ${limits.maxEntries} entries`;
+  if (value !== null && typeof value === 'object' && Object.keys(value).length > limits.maxEntries)
+    return `At most ${limits.maxEntries} entries`;
   if (storedSize(value) > limits.maxBytes) return `At most ${limits.maxBytes} bytes in all (UTF-8 keys and values)`;
   return undefined;
 };
@@ -133,4 +146,5 @@ export const freeForm = <S extends z.ZodType>(schema: S, limits: FreeFormLimits)
   }, schema);
 
 /** A free-form map: `key` and `value` say what it may hold. */
-export const freeFormMap = <K extends z.ZodType<string, string>, V extends z.ZodType>(key: K, value: V, limits: FreeFormLimits) => freeForm(z.record(key, value), limits);
+export const freeFormMap = <K extends z.ZodType<string, string>, V extends z.ZodType>(key: K, value: V, limits: FreeFormLimits) =>
+  freeForm(z.record(key, value), limits);

@@ -44,7 +44,8 @@ export const inexactNumbers = (text: string): JsonProblem[] => {
       NUMBER.lastIndex = i;
       const written = NUMBER.exec(text)![0];
       const parsed = Number(written);
-      if (!isStorableNumber(parsed) || exactDecimal(written) !== exactDecimal(String(parsed))) problems.push({ path: pathHere(), message: NUMBER_RULE });
+      if (!isStorableNumber(parsed) || exactDecimal(written) !== exactDecimal(String(parsed)))
+        problems.push({ path: pathHere(), message: NUMBER_RULE });
       i += written.length;
     } else i++;
   }

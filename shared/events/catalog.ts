@@ -32,7 +32,8 @@ export const eventCatalog = [
     'inbox.conversation.status_changed': 'A conversation’s status changed to pending, or from pending back to open.',
     'inbox.conversation.snoozed': 'A conversation was snoozed, or its wake-up time moved.',
     'inbox.conversation.closed': 'A conversation was closed.',
-    'inbox.conversation.reopened': 'A closed or snoozed conversation was opened again: by an agent, an incoming message or its snooze timer.',
+    'inbox.conversation.reopened':
+      'A closed or snoozed conversation was opened again: by an agent, an incoming message or its snooze timer.',
     'inbox.conversation.priority_changed': 'A conversation’s priority changed.',
     'inbox.conversation.deleted': 'A conversation was deleted, with its messages.',
   }),
@@ -92,7 +93,8 @@ export const eventCatalog = [
   }),
   ...group('available', z.strictObject({ pipeline }), {
     'crm.pipeline.created': 'A pipeline was created.',
-    'crm.pipeline.updated': 'A pipeline was renamed or its stages changed (added, edited, removed or reordered; `changes` names name or stages).',
+    'crm.pipeline.updated':
+      'A pipeline was renamed or its stages changed (added, edited, removed or reordered; `changes` names name or stages).',
     'crm.pipeline.deleted': 'An empty pipeline was deleted.',
   }),
   ...group('available', z.strictObject({ task }), {
@@ -103,18 +105,22 @@ export const eventCatalog = [
     'crm.task.due': 'An open task reached its due time: sent once per due time, by the task timer.',
   }),
   ...group('available', z.strictObject({ activity }), {
-    'crm.activity.added': 'An activity was logged on a lead or customer: through the API, or by Parley for a stage change or a completed task.',
+    'crm.activity.added':
+      'An activity was logged on a lead or customer: through the API, or by Parley for a stage change or a completed task.',
     'crm.activity.deleted': 'An activity added through the API was deleted.',
   }),
   ...group('available', z.strictObject({ account }), {
     'channel.account.connected': 'A channel account was created (accounts start connected) or reconnected.',
     'channel.account.disconnected': 'A channel account was disconnected: replies through it fail with `channel_disconnected`.',
-    'channel.account.updated': 'A channel account’s name, rate, config or secrets changed (`changes` names the fields; secret values never appear).',
-    'channel.account.errored': 'A provider refused the account (e.g. an SMTP login, or a 401/403/410 from the api URL): `account.lastError` says why.',
+    'channel.account.updated':
+      'A channel account’s name, rate, config or secrets changed (`changes` names the fields; secret values never appear).',
+    'channel.account.errored':
+      'A provider refused the account (e.g. an SMTP login, or a 401/403/410 from the api URL): `account.lastError` says why.',
     'channel.account.deleted': 'A channel account was deleted.',
   }),
   ...group('available', z.strictObject({ message, conversation: z.union([conversation, z.null()]) }), {
-    'channel.message.status_changed': 'An outgoing message’s `deliveryStatus` changed (`changes.deliveryStatus` is `[before, after]`); sent with each of the four below.',
+    'channel.message.status_changed':
+      'An outgoing message’s `deliveryStatus` changed (`changes.deliveryStatus` is `[before, after]`); sent with each of the four below.',
     'channel.message.sent': 'The channel accepted an outgoing message.',
     'channel.message.delivered': 'The channel reported the message delivered.',
     'channel.message.read': 'The channel reported the message read.',

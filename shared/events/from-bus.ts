@@ -6,7 +6,7 @@ import { observed } from '../observability/invocation';
 import type { EventEnvelope } from './envelope';
 
 /** What the pipe puts on the bus: the DynamoDB stream record of an outbox item, untransformed. */
-export interface OutboxStreamRecord {
+interface OutboxStreamRecord {
   eventName?: string;
   dynamodb?: { NewImage?: Record<string, AttributeValue> };
 }
@@ -27,7 +27,7 @@ export interface OutboxEvent {
 }
 
 /** The stored envelope, its bytes and its cause, from the bus event. */
-export const outboxEvent = (event: OutboxBusEvent): OutboxEvent => {
+const outboxEvent = (event: OutboxBusEvent): OutboxEvent => {
   const image = event.detail.dynamodb?.NewImage;
   if (!image) throw new Error(`bus event ${event.id} carries no outbox image`);
   const { payload, requestId } = unmarshall(image) as { payload: string; requestId?: string };
@@ -35,8 +35,7 @@ export const outboxEvent = (event: OutboxBusEvent): OutboxEvent => {
 };
 
 /** A bus rule's target: `fn` gets the outbox event and logs under its id, type and causing request. */
-export const outboxHandler =
-  (fn: (event: OutboxEvent) => Promise<void>): ((event: OutboxBusEvent, context?: Context) => Promise<void>) =>
+export const outboxHandler = (fn: (event: OutboxEvent) => Promise<void>): ((event: OutboxBusEvent, context?: Context) => Promise<void>) =>
   observed(async (busEvent: OutboxBusEvent) => {
     const event = outboxEvent(busEvent);
     const { eventId, eventType } = event.envelope;

@@ -12,7 +12,8 @@ const STREAM_RECORD_ALLOWANCE_BYTES = 4 * 1024;
 
 /** Whether a body fits both limits: as sent (256 KB) and escaped inside the pipe's bus entry. */
 const fits = (body: string) =>
-  Buffer.byteLength(body) <= MAX_PAYLOAD_BYTES && Buffer.byteLength(JSON.stringify(body)) + STREAM_RECORD_ALLOWANCE_BYTES <= MAX_PAYLOAD_BYTES;
+  Buffer.byteLength(body) <= MAX_PAYLOAD_BYTES &&
+  Buffer.byteLength(JSON.stringify(body)) + STREAM_RECORD_ALLOWANCE_BYTES <= MAX_PAYLOAD_BYTES;
 
 /** Where an API client fetches the full entity named in a trimmed event. */
 const entityLinks: Record<string, (id: string) => string> = {

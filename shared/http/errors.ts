@@ -31,7 +31,8 @@ export const isRetryableStatus = (status: number): boolean => status === 429 || 
 
 /** A typed error as the response it becomes; anything else is not ours to describe (undefined). */
 export const httpErrorOf = (error: unknown): HttpError | undefined => {
-  if (isContention(error)) return httpErrorOf(new TooManyRequestsError(CONTENTION_RETRY_AFTER_SECONDS, 'Too many concurrent changes to the same records'));
+  if (isContention(error))
+    return httpErrorOf(new TooManyRequestsError(CONTENTION_RETRY_AFTER_SECONDS, 'Too many concurrent changes to the same records'));
   if (error instanceof Refused) return httpErrorOf(fieldErrorOf(error));
   if (!(error instanceof AppError)) return undefined;
   const headers: Record<string, string> = {};

@@ -51,10 +51,14 @@ export const observeRequests =
       const started = performance.now();
       let status = 500;
       try {
-        const response = await inSubsegment(`## ${route}`, () => handler(event, context), () => ({
-          route,
-          workspace: peekState(event)?.tenant ? tenantParts(peekState(event)!.tenant!).workspaceId : undefined,
-        }));
+        const response = await inSubsegment(
+          `## ${route}`,
+          () => handler(event, context),
+          () => ({
+            route,
+            workspace: peekState(event)?.tenant ? tenantParts(peekState(event)!.tenant!).workspaceId : undefined,
+          }),
+        );
         status = response.statusCode ?? 200;
         return response;
       } finally {

@@ -20,4 +20,5 @@ const FIELD: Record<Refusal, string> = {
 };
 
 /** A repository's refusal as the 422 that names the request field it concerns. */
-export const fieldErrorOf = (refused: Refused): ValidationError => new ValidationError([{ path: FIELD[refused.refusal], message: refused.message }]);
+export const fieldErrorOf = (refused: Refused): ValidationError =>
+  new ValidationError([{ path: FIELD[refused.refusal], message: refused.message }]);

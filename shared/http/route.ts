@@ -57,7 +57,7 @@ export interface RouteSpec<B, Q, P, R = z.ZodType | undefined> {
   errors?: readonly ErrorCode[];
 }
 
-export interface RouteContext<B, Q, P, W> {
+interface RouteContext<B, Q, P, W> {
   body: B;
   query: Q;
   params: P;
@@ -122,5 +122,8 @@ export const route = <
     return data as unknown as APIGatewayProxyStructuredResultV2;
   });
   // The route's own declaration: the one source of its scope and schemas for docs, gates and fuzzing.
-  return Object.assign(observeRequests(handler), { scope: spec.scope, spec: spec as RouteSpec<z.ZodType | undefined, z.ZodType | undefined, z.ZodType | undefined> });
+  return Object.assign(observeRequests(handler), {
+    scope: spec.scope,
+    spec: spec as RouteSpec<z.ZodType | undefined, z.ZodType | undefined, z.ZodType | undefined>,
+  });
 };

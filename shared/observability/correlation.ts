@@ -3,7 +3,7 @@ import type { SQSRecord } from 'aws-lambda';
 import { currentContext } from './context';
 
 /** The SQS message attribute that carries the id of the request that set the work off. */
-export const REQUEST_ID_ATTRIBUTE = 'requestId';
+const REQUEST_ID_ATTRIBUTE = 'requestId';
 
 type Entry = { MessageAttributes?: Record<string, { DataType: string; StringValue?: string }> };
 
@@ -28,4 +28,5 @@ export const requestIdOnMessages: Pluggable<any, any> = {
   applyToStack: (stack) => stack.add(carryRequestId, { step: 'initialize', name: 'parleyRequestId' }),
 };
 
-export const requestIdOf = (record: Pick<SQSRecord, 'messageAttributes'>): string | undefined => record.messageAttributes?.[REQUEST_ID_ATTRIBUTE]?.stringValue;
+export const requestIdOf = (record: Pick<SQSRecord, 'messageAttributes'>): string | undefined =>
+  record.messageAttributes?.[REQUEST_ID_ATTRIBUTE]?.stringValue;

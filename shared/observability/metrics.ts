@@ -6,7 +6,7 @@ import { swappable } from './swappable';
 export const METRIC_NAMESPACE = 'Parley';
 export const SERVICE = 'parley';
 
-export type Unit = 'Count' | 'Milliseconds';
+type Unit = 'Count' | 'Milliseconds';
 
 /** Metrics that share one set of dimensions, as one embedded-metric-format line. */
 export interface MetricRecord {
@@ -51,5 +51,6 @@ export const metric = {
     ]),
   workflowStep: (outcome: string) => count('WorkflowSteps', { outcome }),
   /** A channel send's outcome: a broadcast's to one recipient, or a conversation reply's. */
-  channelSend: (kind: 'reply' | 'broadcast', outcome: 'sent' | 'retrying' | 'failed') => count(kind === 'broadcast' ? 'BroadcastSends' : 'ReplySends', { outcome }),
+  channelSend: (kind: 'reply' | 'broadcast', outcome: 'sent' | 'retrying' | 'failed') =>
+    count(kind === 'broadcast' ? 'BroadcastSends' : 'ReplySends', { outcome }),
 };

@@ -14,7 +14,11 @@ export const tracedClient = <C>(client: C): C => (tracer.isTracingEnabled() ? tr
  * Runs `fn` in a subsegment named `name` (an outbound HTTP call, or a handler's own work: Lambda's own
  * segment cannot carry annotations); `annotations` are read when it ends, so they may name what `fn` learnt.
  */
-export const inSubsegment = async <T>(name: string, fn: () => Promise<T>, annotations: () => Record<string, string | undefined> = () => ({})): Promise<T> => {
+export const inSubsegment = async <T>(
+  name: string,
+  fn: () => Promise<T>,
+  annotations: () => Record<string, string | undefined> = () => ({}),
+): Promise<T> => {
   if (!tracer.isTracingEnabled()) return fn();
   const parent = tracer.getSegment();
   const sub = parent?.addNewSubsegment(name);

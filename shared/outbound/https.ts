@@ -23,7 +23,8 @@ const allowedAddresses = (host: string, allowLoopback: boolean): Promise<LookupA
   new Promise((resolve, reject) =>
     dnsLookup(host, { all: true }, (error, addresses: LookupAddress[]) => {
       if (error) return reject(error);
-      if (addresses.length === 0 || addresses.some((a) => !isAllowedTarget(classifyAddress(a.address), allowLoopback))) return reject(blocked());
+      if (addresses.length === 0 || addresses.some((a) => !isAllowedTarget(classifyAddress(a.address), allowLoopback)))
+        return reject(blocked());
       resolve(addresses);
     }),
   );
@@ -33,7 +34,7 @@ const allowedAddresses = (host: string, allowLoopback: boolean): Promise<LookupA
  * hands the socket exactly the address it checked: the target is pinned, so a rebinding name cannot
  * swap in a private address between the check and the connect.
  */
-export const safeLookup = (allowLoopback: boolean): LookupFunction =>
+const safeLookup = (allowLoopback: boolean): LookupFunction =>
   ((hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
     allowedAddresses(hostname, allowLoopback).then(
       (addresses) => (options.all ? callback(null, addresses) : callback(null, addresses[0]!.address, addresses[0]!.family)),
@@ -42,7 +43,8 @@ export const safeLookup = (allowLoopback: boolean): LookupFunction =>
   }) as LookupFunction;
 
 /** The address a connection to `host` must use, checked as `safeLookup` checks it: for clients that take an address, not a lookup. */
-export const pinnedAddress = async (host: string, allowLoopback: boolean): Promise<string> => (await allowedAddresses(host, allowLoopback))[0]!.address;
+export const pinnedAddress = async (host: string, allowLoopback: boolean): Promise<string> =>
+  (await allowedAddresses(host, allowLoopback))[0]!.address;
 
 /** The creation-time check: 422 on `path` (default `url`) when the URL is, or resolves to, a forbidden address. */
 export const assertAllowedTarget = async (url: string, allowLoopback: boolean, path = 'url'): Promise<void> => {
@@ -52,7 +54,9 @@ export const assertAllowedTarget = async (url: string, allowLoopback: boolean, p
   const addresses = isIP(host)
     ? [host]
     : await new Promise<string[]>((resolve, reject) =>
-        dnsLookup(host, { all: true }, (error, found) => (error ? reject(fail('Host name does not resolve')) : resolve(found.map((a) => a.address)))),
+        dnsLookup(host, { all: true }, (error, found) =>
+          error ? reject(fail('Host name does not resolve')) : resolve(found.map((a) => a.address)),
+        ),
       );
   if (addresses.length === 0 || addresses.some((a) => !isAllowedTarget(classifyAddress(a), allowLoopback))) {
     throw fail('Must not point at a loopback, private, link-local or metadata address');
@@ -83,7 +87,12 @@ export interface SendResult {
  * or public addresses is ever connected to, and the attempt is abandoned after DELIVERY_TIMEOUT_MS. The
  * response body is read up to LOGGED_BODY_BYTES + 1 within the same time (for the delivery log); the rest is drained.
  */
-const post = (url: string, body: string, headers: Record<string, string>, opts: { allowLoopback: boolean; timeoutMs?: number }): Promise<SendResult> => {
+const post = (
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  opts: { allowLoopback: boolean; timeoutMs?: number },
+): Promise<SendResult> => {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const target = new URL(url);
@@ -100,13 +109,19 @@ const post = (url: string, body: string, headers: Record<string, string>, opts: 
       clearTimeout(timer);
       resolve(result);
     };
-    const finishAnswered = () => answered && finish({ outcome: answered.outcome, latency: answered.latency, responseBody: Buffer.concat(answered.chunks) });
+    const finishAnswered = () =>
+      answered && finish({ outcome: answered.outcome, latency: answered.latency, responseBody: Buffer.concat(answered.chunks) });
     const req = request(
       target,
       { method: 'POST', headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) }, agent: agentFor(opts.allowLoopback) },
       (res) => {
         const retryAfter = res.headers['retry-after'];
-        const got = { outcome: classifyResponse(res.statusCode ?? 0, Array.isArray(retryAfter) ? retryAfter[0] : retryAfter), latency: elapsed(), chunks: [] as Buffer[], size: 0 };
+        const got = {
+          outcome: classifyResponse(res.statusCode ?? 0, Array.isArray(retryAfter) ? retryAfter[0] : retryAfter),
+          latency: elapsed(),
+          chunks: [] as Buffer[],
+          size: 0,
+        };
         answered = got;
         // Drain the rest so the connection can be reused, but never wait on it for long.
         const cutoff = setTimeout(() => res.destroy(), opts.timeoutMs ?? DELIVERY_TIMEOUT_MS);
@@ -130,11 +145,17 @@ const post = (url: string, body: string, headers: Record<string, string>, opts: 
       else finish({ outcome: classifyError('TIMEOUT'), latency: elapsed() });
       req.destroy();
     }, opts.timeoutMs ?? DELIVERY_TIMEOUT_MS);
-    req.on('error', (error: NodeJS.ErrnoException) => (answered ? finishAnswered() : finish({ outcome: classifyError(error.code), latency: elapsed() })));
+    req.on('error', (error: NodeJS.ErrnoException) =>
+      answered ? finishAnswered() : finish({ outcome: classifyError(error.code), latency: elapsed() }),
+    );
     req.end(body);
   });
 };
 
 /** One outbound POST (a webhook delivery, a workflow notification, an API channel's send), traced as its own subsegment. */
-export const postWebhook = (url: string, body: string, headers: Record<string, string>, opts: { allowLoopback: boolean; timeoutMs?: number }): Promise<SendResult> =>
-  inSubsegment(`POST ${hostOf(url)}`, () => post(url, body, headers, opts));
+export const postWebhook = (
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  opts: { allowLoopback: boolean; timeoutMs?: number },
+): Promise<SendResult> => inSubsegment(`POST ${hostOf(url)}`, () => post(url, body, headers, opts));

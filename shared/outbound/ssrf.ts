@@ -17,7 +17,9 @@ const ipv4Value = (text: string): bigint => text.split('.').reduce((acc, octet) 
 const ipv6Value = (text: string): bigint => {
   const groups = (part: string) =>
     part
-      ? part.split(':').flatMap((g) => (g.includes('.') ? [Number(ipv4Value(g) >> 16n), Number(ipv4Value(g) & 0xffffn)] : [parseInt(g, 16)]))
+      ? part
+          .split(':')
+          .flatMap((g) => (g.includes('.') ? [Number(ipv4Value(g) >> 16n), Number(ipv4Value(g) & 0xffffn)] : [parseInt(g, 16)]))
       : [];
   const [head, tail] = text.split('::') as [string, string | undefined];
   const left = groups(head);
@@ -60,7 +62,8 @@ const rule = (cidr: string, kind: Rule['kind'], embeds?: Embeds): Rule => {
   return { family, net: value, prefix: BigInt(prefix), kind, embeds };
 };
 
-const contains = (r: Rule, a: Address) => r.family === a.family && a.value >> (BITS[a.family] - r.prefix) === r.net >> (BITS[a.family] - r.prefix);
+const contains = (r: Rule, a: Address) =>
+  r.family === a.family && a.value >> (BITS[a.family] - r.prefix) === r.net >> (BITS[a.family] - r.prefix);
 
 /**
  * The IANA IPv4 and IPv6 Special-Purpose Address Registries: every entry that is not globally reachable,

@@ -15,7 +15,11 @@ const STATUS = {
  * cancellation updates the same calendar entry instead of being ignored as stale.
  */
 export const bookingCalendar = (b: Booking, version: number, workspaceName: string): string => {
-  const calendar = ical({ name: workspaceName, prodId: { company: 'Parley', product: 'Parley', language: 'EN' }, method: ICalCalendarMethod.PUBLISH });
+  const calendar = ical({
+    name: workspaceName,
+    prodId: { company: 'Parley', product: 'Parley', language: 'EN' },
+    method: ICalCalendarMethod.PUBLISH,
+  });
   calendar.createEvent({
     id: `${b._id}@parley`,
     sequence: version - 1,

@@ -7,7 +7,9 @@ const PREFIX = 'kms:';
 /** KMS Encrypt/Decrypt with the deployment's key; secrets are far below KMS's 4 KB plaintext limit. */
 export const kmsBox = (keyId: string): SecretBox => ({
   seal: async (plaintext, context) => {
-    const { CiphertextBlob } = await kms().send(new EncryptCommand({ KeyId: keyId, Plaintext: Buffer.from(plaintext, 'utf8'), EncryptionContext: context }));
+    const { CiphertextBlob } = await kms().send(
+      new EncryptCommand({ KeyId: keyId, Plaintext: Buffer.from(plaintext, 'utf8'), EncryptionContext: context }),
+    );
     return PREFIX + Buffer.from(CiphertextBlob!).toString('base64');
   },
   open: async (sealed, context) => {

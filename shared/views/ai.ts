@@ -39,7 +39,11 @@ export const suggestion = z
     reply: z.string().nullable(),
     decision: z.discriminatedUnion('action', [
       z.strictObject({ action: z.literal('reply') }),
-      z.strictObject({ action: z.literal('handoff'), reason: z.enum(['keyword', 'low_confidence', 'no_match']), keywords: z.array(z.string()).optional() }),
+      z.strictObject({
+        action: z.literal('handoff'),
+        reason: z.enum(['keyword', 'low_confidence', 'no_match']),
+        keywords: z.array(z.string()).optional(),
+      }),
     ]),
     /** The incoming messages the suggestion answers. */
     messageIds: z.array(id),

@@ -8,7 +8,9 @@ const rate = z.number().min(0).max(1).nullable();
 const date = z.iso.date();
 
 /** The dates a report covers, as resolved in the workspace's timezone. */
-export const range = z.strictObject({ from: date, to: date, interval: z.enum(['day', 'week']), timezone: z.string() }).meta({ id: 'ReportRange' });
+export const range = z
+  .strictObject({ from: date, to: date, interval: z.enum(['day', 'week']), timezone: z.string() })
+  .meta({ id: 'ReportRange' });
 
 /** A duration's median and 90th percentile (null when nothing was measured), and how many were measured. */
 const durations = z.strictObject({ median: count.nullable(), p90: count.nullable(), count });
@@ -17,7 +19,8 @@ const wonValue = z.record(z.string().length(3), count);
 /** One day or week of a report's range (`start` and `end` inclusive). */
 const period = { start: date, end: date };
 /** A report's figures for its whole range, then per period. */
-const withSeries = <S extends z.ZodRawShape>(figures: S) => z.strictObject({ ...figures, series: z.array(z.strictObject({ ...period, ...figures })) });
+const withSeries = <S extends z.ZodRawShape>(figures: S) =>
+  z.strictObject({ ...figures, series: z.array(z.strictObject({ ...period, ...figures })) });
 
 export const overview = z
   .strictObject({

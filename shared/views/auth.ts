@@ -26,7 +26,9 @@ export const workspace = exactly<Workspace>()(
     name: z.string(),
     timezone: z.string(),
     locale: z.string(),
-    businessHours: z.strictObject(Object.fromEntries(WEEKDAYS.map((d) => [d, z.array(span)])) as Record<(typeof WEEKDAYS)[number], z.ZodArray<typeof span>>),
+    businessHours: z.strictObject(
+      Object.fromEntries(WEEKDAYS.map((d) => [d, z.array(span)])) as Record<(typeof WEEKDAYS)[number], z.ZodArray<typeof span>>,
+    ),
     createdAt: time,
     updatedAt: time,
   }),
@@ -51,7 +53,9 @@ export const member = exactly<Member>()(
 export const apiToken = token.extend({ status: z.enum(['active', 'revoked', 'expired']), livemode: z.boolean() }).meta({ id: 'ApiToken' });
 
 /** A token just created: the one answer that shows its secret. */
-export const createdToken = apiToken.extend({ token: z.string().describe('The secret token: shown in this response only, never again') }).meta({ id: 'CreatedApiToken' });
+export const createdToken = apiToken
+  .extend({ token: z.string().describe('The secret token: shown in this response only, never again') })
+  .meta({ id: 'CreatedApiToken' });
 
 /** The calling token, as `GET /auth/token` describes it. */
 export const callerToken = z

@@ -1,5 +1,12 @@
 import * as z from 'zod';
-import { Audience, BROADCAST_STATUSES, RECIPIENT_STATUSES, STAT_NAMES, type Broadcast, type Recipient } from '../domain/broadcasts/broadcast';
+import {
+  Audience,
+  BROADCAST_STATUSES,
+  RECIPIENT_STATUSES,
+  STAT_NAMES,
+  type Broadcast,
+  type Recipient,
+} from '../domain/broadcasts/broadcast';
 import { exactly, id, time } from './common';
 
 export const campaign = exactly<Broadcast>()(
@@ -15,7 +22,9 @@ export const campaign = exactly<Broadcast>()(
     startedAt: time.nullable(),
     completedAt: time.nullable(),
     failureReason: z.string().nullable(),
-    stats: z.strictObject(Object.fromEntries(STAT_NAMES.map((n) => [n, z.number().int().min(0)])) as Record<(typeof STAT_NAMES)[number], z.ZodNumber>),
+    stats: z.strictObject(
+      Object.fromEntries(STAT_NAMES.map((n) => [n, z.number().int().min(0)])) as Record<(typeof STAT_NAMES)[number], z.ZodNumber>,
+    ),
     createdAt: time,
     updatedAt: time,
   }),

@@ -17,14 +17,16 @@ export const time = z.iso.datetime();
 export const nullableId = id.nullable();
 
 /** The `pagination` of every list answer. */
-export const pagination = z.strictObject({
-  total: z.number().int().min(0),
-  page: z.number().int().min(1),
-  limit: z.number().int().min(1),
-  pages: z.number().int().min(0),
-  hasMore: z.boolean(),
-  nextCursor: z.string().nullable(),
-}).meta({ id: 'Pagination' });
+export const pagination = z
+  .strictObject({
+    total: z.number().int().min(0),
+    page: z.number().int().min(1),
+    limit: z.number().int().min(1),
+    pages: z.number().int().min(0),
+    hasMore: z.boolean(),
+    nextCursor: z.string().nullable(),
+  })
+  .meta({ id: 'Pagination' });
 
 /** A list answer: `{<key>: [view…], pagination}`. */
 export const listOf = <K extends string, S extends z.ZodType>(key: K, view: S) =>

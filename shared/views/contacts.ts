@@ -21,5 +21,10 @@ export const contact = exactly<Customer>()(
 
 /** A merge's outcome: the customer kept, the id of the one merged into it (now deleted), and what moved. */
 export const customerMerge = z
-  .strictObject({ customer: contact, mergedCustomerId: id, conversationsMoved: z.number().int().min(0), leadsMoved: z.number().int().min(0) })
+  .strictObject({
+    customer: contact,
+    mergedCustomerId: id,
+    conversationsMoved: z.number().int().min(0),
+    leadsMoved: z.number().int().min(0),
+  })
   .meta({ id: 'CustomerMerge' });

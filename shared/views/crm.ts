@@ -6,7 +6,9 @@ import { TaskPriority, TaskStatus, type Task } from '../domain/crm/task';
 import { exactly, id, nullableId, time } from './common';
 
 /** A stage of a pipeline, in its place in the pipeline's order. */
-export const stage = z.strictObject({ _id: id, name: z.string(), kind: StageKind, probability: z.number().min(0).max(1), position: z.number().int().min(0) }).meta({ id: 'Stage' });
+const stage = z
+  .strictObject({ _id: id, name: z.string(), kind: StageKind, probability: z.number().min(0).max(1), position: z.number().int().min(0) })
+  .meta({ id: 'Stage' });
 
 export const pipeline = exactly<Pipeline>()(
   z.strictObject({
@@ -76,7 +78,13 @@ export const activity = exactly<Activity>()(
 
 /** A lead's stay in one stage: `exitedAt` and `durationSeconds` are null while it is still there. */
 export const stageStay = exactly<StageStay>()(
-  z.strictObject({ pipelineId: id, stageId: id, enteredAt: time, exitedAt: time.nullable(), durationSeconds: z.number().int().min(0).nullable() }),
+  z.strictObject({
+    pipelineId: id,
+    stageId: id,
+    enteredAt: time,
+    exitedAt: time.nullable(),
+    durationSeconds: z.number().int().min(0).nullable(),
+  }),
 ).meta({ id: 'StageStay' });
 
 const amount = z.number().int();
@@ -86,7 +94,16 @@ const values = z.array(z.strictObject({ currency: z.string().length(3), amount, 
 export const summary = z
   .strictObject({
     pipelineId: id,
-    stages: z.array(z.strictObject({ stageId: id, name: z.string(), kind: StageKind, probability: z.number().min(0).max(1), count: z.number().int().min(0), values })),
+    stages: z.array(
+      z.strictObject({
+        stageId: id,
+        name: z.string(),
+        kind: StageKind,
+        probability: z.number().min(0).max(1),
+        count: z.number().int().min(0),
+        values,
+      }),
+    ),
     count: z.number().int().min(0),
     values,
   })

@@ -18,7 +18,15 @@ export const OpenApiDocumentView = z.strictObject({
   tags: z.array(z.strictObject({ name: z.string(), description: z.string().optional() })).optional(),
   'x-tagGroups': z.array(z.strictObject({ name: z.string(), tags: z.array(z.string()) })).optional(),
   components: z
-    .strictObject({ schemas: Record, responses: Record, parameters: Record, examples: Record, requestBodies: Record, headers: Record, securitySchemes: Record })
+    .strictObject({
+      schemas: Record,
+      responses: Record,
+      parameters: Record,
+      examples: Record,
+      requestBodies: Record,
+      headers: Record,
+      securitySchemes: Record,
+    })
     .partial()
     .optional(),
   paths: Record.optional(),

@@ -7,18 +7,28 @@ export const tag = exactly<Tag>()(
   z.strictObject({ _id: id, name: z.string(), color: z.string(), description: z.string().nullable(), createdAt: time, updatedAt: time }),
 ).meta({ id: 'Tag' });
 
-const perEntity = z.strictObject(Object.fromEntries(ENTITY_TYPES.map((t) => [t, z.number().int().min(0)])) as Record<EntityType, z.ZodNumber>);
+const perEntity = z.strictObject(
+  Object.fromEntries(ENTITY_TYPES.map((t) => [t, z.number().int().min(0)])) as Record<EntityType, z.ZodNumber>,
+);
 
 /** A tag with how many conversations, customers and leads carry it. */
 export const tagWithCounts = tag.extend({ counts: perEntity }).meta({ id: 'TagWithCounts' });
 
 /** A deleted tag and how many entities this request untagged (`complete: false`: the schedule finishes the rest). */
-export const tagDeletion = z.strictObject({ tag, deleted: z.literal(true), detached: perEntity, complete: z.boolean() }).meta({ id: 'TagDeletion' });
+export const tagDeletion = z
+  .strictObject({ tag, deleted: z.literal(true), detached: perEntity, complete: z.boolean() })
+  .meta({ id: 'TagDeletion' });
 
 /** One entity's tags after a change, and whether the call changed them. */
 export const entityTags = z.strictObject({ tags: z.array(tag), changed: z.boolean() }).meta({ id: 'EntityTags' });
 
 /** What a bulk call did: the entities it changed and those already in the requested state. */
 export const bulkTagging = z
-  .strictObject({ action: z.enum(['tag', 'untag']), entityType: z.enum(ENTITY_TYPES), tagIds: z.array(id), changed: z.array(id), unchanged: z.array(id) })
+  .strictObject({
+    action: z.enum(['tag', 'untag']),
+    entityType: z.enum(ENTITY_TYPES),
+    tagIds: z.array(id),
+    changed: z.array(id),
+    unchanged: z.array(id),
+  })
   .meta({ id: 'BulkTaggingResult' });

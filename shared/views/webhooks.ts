@@ -20,7 +20,9 @@ export const subscription = exactly<ReturnType<typeof publicSubscription>>()(
     activatedAt: time.optional(),
     deactivatedAt: time.optional(),
     deactivationReason: z.enum(['manual', 'gone_410', 'consecutive_failures']).optional(),
-    previousSecretsExpireAt: time.optional().describe('When the last rotation\'s overlap ends (or ended): until then the replaced secrets sign deliveries too'),
+    previousSecretsExpireAt: time
+      .optional()
+      .describe("When the last rotation's overlap ends (or ended): until then the replaced secrets sign deliveries too"),
     createdAt: time,
     updatedAt: time,
   }),
@@ -52,7 +54,11 @@ export const deliverySummary = exactly<ReturnType<typeof publicDelivery>>()(
     latency: z.number().int().min(0).nullable(),
     attemptNumber: z.number().int().min(0),
     nextRetryAt: time.nullable(),
-    nextAttemptAt: time.nullable().describe('When the next attempt is due, for a pending or retrying delivery (its first, a retry, or a manual one); null once it succeeded or failed'),
+    nextAttemptAt: time
+      .nullable()
+      .describe(
+        'When the next attempt is due, for a pending or retrying delivery (its first, a retry, or a manual one); null once it succeeded or failed',
+      ),
     failureReason: z.string().nullable(),
     createdAt: time,
     updatedAt: time,
@@ -79,7 +85,9 @@ export const attemptDetail = attempt
   .meta({ id: 'WebhookAttemptDetail' });
 
 /** One delivery with every attempt detailed, as `GET …/deliveries/{deliveryId}` answers it. */
-export const deliveryDetail = exactly<ReturnType<typeof deliveryDetailOf>>()(deliverySummary.extend({ attempts: z.array(attemptDetail) })).meta({
+export const deliveryDetail = exactly<ReturnType<typeof deliveryDetailOf>>()(
+  deliverySummary.extend({ attempts: z.array(attemptDetail) }),
+).meta({
   id: 'WebhookDeliveryDetail',
 });
 
@@ -88,7 +96,11 @@ export const health = exactly<ReturnType<typeof endpointHealth>>()(
   z.strictObject({
     subscriptionId: id,
     active: z.boolean(),
-    consecutiveFailures: z.number().int().min(0).describe('Deliveries in a row whose first five attempts all failed; any success resets it'),
+    consecutiveFailures: z
+      .number()
+      .int()
+      .min(0)
+      .describe('Deliveries in a row whose first five attempts all failed; any success resets it'),
     deactivateAfter: z.number().int().describe('The consecutive failures that deactivate the subscription'),
     deactivatedAt: time.nullable(),
     deactivationReason: z.enum(['manual', 'gone_410', 'consecutive_failures']).nullable(),
@@ -97,7 +109,12 @@ export const health = exactly<ReturnType<typeof endpointHealth>>()(
       succeeded: z.number().int().min(0),
       failed: z.number().int().min(0),
       inProgress: z.number().int().min(0).describe('Pending or retrying'),
-      successRate: z.number().min(0).max(1).nullable().describe('succeeded / (succeeded + failed), to three decimals; null when none finished'),
+      successRate: z
+        .number()
+        .min(0)
+        .max(1)
+        .nullable()
+        .describe('succeeded / (succeeded + failed), to three decimals; null when none finished'),
     }),
   }),
 ).meta({ id: 'WebhookEndpointHealth' });
@@ -120,6 +137,10 @@ export const recovery = exactly<Recovery>()(
     _id: id,
     since: time,
     until: time,
-    deliveries: z.number().int().min(0).describe(`Failed deliveries this call re-sent (at most ${MAX_RECOVERED}, the oldest first; call again for the rest)`),
+    deliveries: z
+      .number()
+      .int()
+      .min(0)
+      .describe(`Failed deliveries this call re-sent (at most ${MAX_RECOVERED}, the oldest first; call again for the rest)`),
   }),
 ).meta({ id: 'WebhookRecovery' });

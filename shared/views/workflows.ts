@@ -5,7 +5,12 @@ import { CATEGORIES } from '../domain/workflows/failure';
 import { EXECUTION_STATUSES, type Execution, type Step } from '../domain/workflows/execution';
 import { exactly, id, time } from './common';
 
-const workflowNode = z.strictObject({ id: z.string(), type: z.enum(NODE_TYPES as [NodeType, ...NodeType[]]), name: z.string().optional(), config: z.record(z.string(), z.unknown()) });
+const workflowNode = z.strictObject({
+  id: z.string(),
+  type: z.enum(NODE_TYPES as [NodeType, ...NodeType[]]),
+  name: z.string().optional(),
+  config: z.record(z.string(), z.unknown()),
+});
 
 /** How a run starts: an event in the catalog (with an optional filter on its `data`), by hand, or on a cron schedule. */
 const trigger = z.discriminatedUnion('type', [
@@ -42,7 +47,11 @@ export const execution = exactly<Execution>()(
     workflowId: id,
     workflowVersion: z.number().int().min(1),
     status: z.enum(EXECUTION_STATUSES),
-    trigger: z.strictObject({ type: z.enum(['event', 'manual', 'schedule']), eventId: z.string().optional(), payload: z.unknown().optional() }),
+    trigger: z.strictObject({
+      type: z.enum(['event', 'manual', 'schedule']),
+      eventId: z.string().optional(),
+      payload: z.unknown().optional(),
+    }),
     depth: z.number().int().min(1),
     startedAt: time,
     endedAt: time.optional(),

@@ -5,8 +5,22 @@ import { addContext } from '../observability/context';
 import { metric } from '../observability/metrics';
 import { afterAttempt, LEASE_MS, stoppedDelivery, type Delivery } from '../domain/webhooks/delivery';
 import { DEACTIVATE_AFTER_FAILURES, validPreviousSecrets, type Subscription } from '../domain/webhooks/subscription';
-import { claimDelivery, deliveriesInStatus, deliveryRead, getDelivery, responseBodyWrite, saveDelivery, type DeliveryItem } from '../data/webhook-deliveries';
-import { countSubscriptionFailure, deactivateSubscription, getSubscription, subscriptionRead, subscriptionUpdate } from '../data/webhook-subscriptions';
+import {
+  claimDelivery,
+  deliveriesInStatus,
+  deliveryRead,
+  getDelivery,
+  responseBodyWrite,
+  saveDelivery,
+  type DeliveryItem,
+} from '../data/webhook-deliveries';
+import {
+  countSubscriptionFailure,
+  deactivateSubscription,
+  getSubscription,
+  subscriptionRead,
+  subscriptionUpdate,
+} from '../data/webhook-subscriptions';
 import { batchGetEach } from '../data/batch-get';
 import { writeAlone, type Write } from '../data/transact';
 import { eventPayload, eventPayloadRead } from '../data/outbox';
@@ -54,14 +68,21 @@ const attempt = async (d: DeliveryItem, sub: Subscription, payload: string): Pro
   const startedAt = new Date();
   const attemptNumber = d.attemptNumber + 1;
   addContext({ attempt: attemptNumber });
-  const headers = deliveryHeaders(sub.secret, payload, {
-    eventId: d.eventId,
-    eventType: d.eventType,
-    deliveryId: d.deliveryId,
-    attemptNumber,
-    timestamp: Math.floor(startedAt.getTime() / 1000),
-  }, validPreviousSecrets(sub, startedAt));
-  const { outcome, latency, responseBody } = await postWebhook(sub.url, payload, headers, { allowLoopback: config().WEBHOOK_ALLOW_PRIVATE_TARGETS });
+  const headers = deliveryHeaders(
+    sub.secret,
+    payload,
+    {
+      eventId: d.eventId,
+      eventType: d.eventType,
+      deliveryId: d.deliveryId,
+      attemptNumber,
+      timestamp: Math.floor(startedAt.getTime() / 1000),
+    },
+    validPreviousSecrets(sub, startedAt),
+  );
+  const { outcome, latency, responseBody } = await postWebhook(sub.url, payload, headers, {
+    allowLoopback: config().WEBHOOK_ALLOW_PRIVATE_TARGETS,
+  });
   const now = new Date();
   const roundStartedAt = d.roundStartedAt ?? startedAt.toISOString();
   const result = afterAttempt({ ...d, roundStartedAt }, outcome, latency, now);
@@ -91,7 +112,13 @@ const attempt = async (d: DeliveryItem, sub: Subscription, payload: string): Pro
   if (responseBody?.length) await writeAlone(responseBodyWrite(d, attemptNumber, responseBody));
   if (!(await saveDelivery(d, after, extra, leaseUntil))) return undefined;
   await tallyAttempt(d.workspaceId, after.status, latency, now);
-  log.info('webhook delivery attempt', { subscriptionId: sub._id, status: after.status, httpStatus: after.httpStatus, latencyMs: latency, failureReason: after.failureReason });
+  log.info('webhook delivery attempt', {
+    subscriptionId: sub._id,
+    status: after.status,
+    httpStatus: after.httpStatus,
+    latencyMs: latency,
+    failureReason: after.failureReason,
+  });
   metric.deliveryAttempt(after.status, attemptNumber, latency);
   if (result.gone) await stopPendingDeliveries(sub, now);
   if (result.countFailure) await maybeDeactivate(sub, now);
@@ -104,7 +131,8 @@ const unclaimed = async (m: DeliveryMessage, carrier: string, now: number): Prom
   if (!d || d.status === 'success' || d.status === 'failed') return ACK;
   // A lease on a retry not yet due only marks who carries its schedule; on a due delivery it is an attempt under way.
   const due = Date.parse(d.nextRetryAt ?? d.createdAt) <= now;
-  if (due && d.leaseUntil !== undefined && d.leaseUntil > now && d.carrier !== carrier) return { ack: false, delayMs: d.leaseUntil - now + 1000 };
+  if (due && d.leaseUntil !== undefined && d.leaseUntil > now && d.carrier !== carrier)
+    return { ack: false, delayMs: d.leaseUntil - now + 1000 };
   // Another message carries this delivery's schedule: this one is a duplicate.
   if (d.carrier && d.carrier !== carrier) return ACK;
   return { ack: false, delayMs: Date.parse(d.nextRetryAt ?? d.createdAt) - now };
@@ -145,7 +173,8 @@ const take = async (m: DeliveryMessage, carrier: string): Promise<{ d?: Delivery
   if (m.eventId === undefined) return { d: await claimDelivery(m, carrier, Date.now(), Date.now() + EARLY_MS, LEASE_MS) };
   if (m.carrier === carrier) {
     const held = await readTogether(m, m.eventId);
-    if (held.d && holds(held.d, carrier, Date.now())) return { d: held.d, inputs: held.d.eventId === m.eventId ? Promise.resolve(held.inputs) : undefined };
+    if (held.d && holds(held.d, carrier, Date.now()))
+      return { d: held.d, inputs: held.d.eventId === m.eventId ? Promise.resolve(held.inputs) : undefined };
   }
   const early = attemptInputs(m, m.eventId);
   early.catch(() => undefined);
@@ -172,7 +201,11 @@ export const handleDeliveryMessage = async (m: DeliveryMessage, messageId: strin
   const [sub, payload] = await (inputs ?? attemptInputs(m, d.eventId));
   if (!sub?.active || sub.activatedAt !== d.subscriptionActivatedAt || payload === undefined) {
     // A body past its retention goes with its event: nothing is left to send.
-    const reason = !sub ? 'subscription_deleted' : sub.active && sub.activatedAt === d.subscriptionActivatedAt ? 'event_expired' : 'subscription_inactive';
+    const reason = !sub
+      ? 'subscription_deleted'
+      : sub.active && sub.activatedAt === d.subscriptionActivatedAt
+        ? 'event_expired'
+        : 'subscription_inactive';
     await saveDelivery(d, stoppedDelivery(d, reason, new Date()));
     return ACK;
   }

@@ -22,7 +22,7 @@ export const startDelivery = async (d: Delivery, extra: Write[] = []): Promise<D
 };
 
 /** Writes and enqueues deliveries; re-running it for the same event creates nothing twice. */
-export const startDeliveries = async (deliveries: readonly Delivery[]): Promise<void> => {
+const startDeliveries = async (deliveries: readonly Delivery[]): Promise<void> => {
   const groups = Array.from({ length: Math.ceil(deliveries.length / GROUP) }, (_, i) => deliveries.slice(i * GROUP, (i + 1) * GROUP));
   for (const group of groups) {
     const messages = await Promise.all(group.map((d) => startDelivery(d)));

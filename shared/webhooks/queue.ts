@@ -37,7 +37,8 @@ export const enqueueDeliveries = async (messages: readonly DeliveryMessage[]): P
         Entries: chunk.map((m, j) => ({ Id: String(j), MessageBody: JSON.stringify(m) })),
       }),
     );
-    if (Failed.length > 0) throw new Error(`failed to enqueue ${Failed.length} webhook deliveries: ${Failed[0]!.Message ?? Failed[0]!.Code}`);
+    if (Failed.length > 0)
+      throw new Error(`failed to enqueue ${Failed.length} webhook deliveries: ${Failed[0]!.Message ?? Failed[0]!.Code}`);
   }
 };
 

@@ -18,7 +18,9 @@ const PAGE = 100;
 const resend = async (page: DeliveryItem[], sub: Parameters<typeof retriedDelivery>[1], now: Date): Promise<DeliveryItem[]> => {
   const moved = await mapLimit(page, PARALLEL, (d) => saveDelivery(d, retriedDelivery(d, sub, now)));
   const refs = page.filter((_, i) => moved[i]);
-  await afterCommit(() => enqueueDeliveries(refs.map(({ workspaceId, subscriptionId, deliveryId }) => ({ workspaceId, subscriptionId, deliveryId }))));
+  await afterCommit(() =>
+    enqueueDeliveries(refs.map(({ workspaceId, subscriptionId, deliveryId }) => ({ workspaceId, subscriptionId, deliveryId }))),
+  );
   return refs;
 };
 
@@ -28,7 +30,12 @@ const resend = async (page: DeliveryItem[], sub: Parameters<typeof retriedDelive
  * repeated, concurrent or resumed call finds it pending and skips it; a crash before its enqueue leaves a
  * pending delivery the sweeper re-enqueues. Nothing is held in memory beyond one page.
  */
-export const recoverDeliveries = async (tenant: Tenant, subscriptionId: string, range: { since: Date; until: Date }, now: Date): Promise<Recovery> => {
+export const recoverDeliveries = async (
+  tenant: Tenant,
+  subscriptionId: string,
+  range: { since: Date; until: Date },
+  now: Date,
+): Promise<Recovery> => {
   const sub = await requireSubscription(tenant, subscriptionId);
   assertActive(sub);
   const [since, until] = [range.since.toISOString(), range.until.toISOString()];

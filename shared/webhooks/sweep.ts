@@ -14,7 +14,8 @@ export const requeueStalled = async (now = Date.now()): Promise<number> => {
     if (!sub.active) continue;
     for (const status of ['pending', 'retrying'] as const) {
       for (const d of await deliveriesInStatus(sub.workspaceId, sub._id, status)) {
-        if (isStalled(d, now)) stalled.push({ workspaceId: d.workspaceId, subscriptionId: d.subscriptionId, deliveryId: d.deliveryId, eventId: d.eventId });
+        if (isStalled(d, now))
+          stalled.push({ workspaceId: d.workspaceId, subscriptionId: d.subscriptionId, deliveryId: d.deliveryId, eventId: d.eventId });
       }
     }
   }

@@ -16,7 +16,9 @@ const requireExecution = async (tenant: Tenant, id: string): Promise<StoredExecu
 
 /** Writes `after` if the execution did not move meanwhile; a lost race is re-run by `retryOnConflict`. */
 const save = async (before: StoredExecution, after: StoredExecution, event?: 'workflow.execution.cancelled') => {
-  const extra = event ? [outboxItem(buildEnvelope(event, after.tenant, { execution: executionView(after) }, { cause: causeOf(after) }))] : [];
+  const extra = event
+    ? [outboxItem(buildEnvelope(event, after.tenant, { execution: executionView(after) }, { cause: causeOf(after) }))]
+    : [];
   if (!(await saveExecution(before, after, undefined, extra, false))) throw lostRace();
 };
 
@@ -38,10 +40,15 @@ export const cancelExecution = (tenant: Tenant, id: string, now: Date): Promise<
 export const retryExecution = (tenant: Tenant, id: string, now: Date): Promise<Execution> =>
   retryOnConflict(async () => {
     const e = await requireExecution(tenant, id);
-    if (e.status !== 'failed' || !e.resumeState?.cursor) throw new ConflictError('Only a failed execution can be retried', { status: e.status });
+    if (e.status !== 'failed' || !e.resumeState?.cursor)
+      throw new ConflictError('Only a failed execution can be retried', { status: e.status });
     const { endedAt: _e, error: _r, resumeState, ...rest } = e;
     const nodeId = resumeState.cursor!.nodeId;
-    const state = { ...resumeState, runs: { ...resumeState.runs, [nodeId]: (resumeState.runs[nodeId] ?? 0) + 1 }, cursor: { ...resumeState.cursor!, delayMs: 0 } };
+    const state = {
+      ...resumeState,
+      runs: { ...resumeState.runs, [nodeId]: (resumeState.runs[nodeId] ?? 0) + 1 },
+      cursor: { ...resumeState.cursor!, delayMs: 0 },
+    };
     const after: StoredExecution = { ...rest, status: 'queued', state, seq: e.seq + 1, dueAt: now.toISOString() };
     await save(e, after);
     await enqueueStep({ workspaceId: tenant, executionId: id, seq: after.seq }, 0);

@@ -3,7 +3,16 @@ import { objectId } from '../ids';
 import { buildEnvelope } from '../events/envelope';
 import { outboxItem } from '../data/outbox';
 import { deleteWorkflow, requireWorkflow, saveWorkflow, type StoredWorkflow } from '../data/workflows';
-import { applyUpdate, literalUrls, newWorkflow, nextRunAt, setActive, type CreateWorkflow, type UpdateWorkflow, type Workflow } from '../domain/workflows/definition';
+import {
+  applyUpdate,
+  literalUrls,
+  newWorkflow,
+  nextRunAt,
+  setActive,
+  type CreateWorkflow,
+  type UpdateWorkflow,
+  type Workflow,
+} from '../domain/workflows/definition';
 import { retryOnConflict } from '../data/retry';
 import { assertAllowedTarget } from '../outbound/https';
 import type { Tenant } from '../domain/auth/tenant';
@@ -13,12 +22,23 @@ const checkTargets = async (w: Workflow) => {
   for (const { path, url } of literalUrls(w.nodes)) await assertAllowedTarget(url, config().WEBHOOK_ALLOW_PRIVATE_TARGETS, path);
 };
 
-const event = (type: 'created' | 'updated' | 'activated' | 'deactivated' | 'deleted', tenant: Tenant, w: Workflow, now: Date, before?: Workflow) =>
+const event = (
+  type: 'created' | 'updated' | 'activated' | 'deactivated' | 'deleted',
+  tenant: Tenant,
+  w: Workflow,
+  now: Date,
+  before?: Workflow,
+) =>
   outboxItem(
-    buildEnvelope(`workflow.definition.${type}`, tenant, { definition: w }, {
-      now,
-      changes: before && type === 'updated' ? { version: [before.version, w.version] } : undefined,
-    }),
+    buildEnvelope(
+      `workflow.definition.${type}`,
+      tenant,
+      { definition: w },
+      {
+        now,
+        changes: before && type === 'updated' ? { version: [before.version, w.version] } : undefined,
+      },
+    ),
   );
 
 /** An active schedule's next run from now; none while inactive. */
@@ -31,13 +51,25 @@ export const createWorkflow = async (tenant: Tenant, input: CreateWorkflow, now:
   return w;
 };
 
-const mutate = (tenant: Tenant, id: string, now: Date, change: (s: StoredWorkflow) => Promise<{ after: Workflow; type: 'updated' | 'activated' | 'deactivated' }>) =>
+const mutate = (
+  tenant: Tenant,
+  id: string,
+  now: Date,
+  change: (s: StoredWorkflow) => Promise<{ after: Workflow; type: 'updated' | 'activated' | 'deactivated' }>,
+) =>
   retryOnConflict(async () => {
     const before = await requireWorkflow(tenant, id);
     const { after, type } = await change(before);
     if (after === before.workflow) return after;
-    const keepsSchedule = type === 'updated' && JSON.stringify(after.trigger) === JSON.stringify(before.workflow.trigger) && before.nextRunAt;
-    await saveWorkflow(tenant, before, after, [event(type, tenant, after, now, before.workflow)], keepsSchedule ? before.nextRunAt : schedule(after, now));
+    const keepsSchedule =
+      type === 'updated' && JSON.stringify(after.trigger) === JSON.stringify(before.workflow.trigger) && before.nextRunAt;
+    await saveWorkflow(
+      tenant,
+      before,
+      after,
+      [event(type, tenant, after, now, before.workflow)],
+      keepsSchedule ? before.nextRunAt : schedule(after, now),
+    );
     return after;
   });
 

@@ -44,7 +44,11 @@ const author = (ctx: StepContext) => ({ type: 'system' as const, id: ctx.executi
 type Record_ = (outcome: Outcome) => Write;
 
 /** Runs a service that takes extra writes for its transaction, recording the step's outcome there (a no-op change is recorded after). */
-const recordedIn = async <T>(run: (extra: (result: T) => Write[]) => Promise<T>, output: (result: T) => unknown, record: Record_): Promise<Outcome> => {
+const recordedIn = async <T>(
+  run: (extra: (result: T) => Write[]) => Promise<T>,
+  output: (result: T) => unknown,
+  record: Record_,
+): Promise<Outcome> => {
   const result = await run((r) => [record({ ok: true, output: output(r) })]);
   return { ok: true, output: output(result) };
 };
@@ -115,10 +119,18 @@ const EFFECTS: Partial<Record<NodeType, Effect>> = {
     });
     return { ok: true, output: { tagIds: result.tagIdsAfter.get(c.entityId) } };
   },
-  create_task: (c: NodeConfig<'create_task'>, ctx, record) => recordedIn((extra) => createTask(ctx.tenant, taskInput(c), ctx.now, extra), taskOutput, record),
+  create_task: (c: NodeConfig<'create_task'>, ctx, record) =>
+    recordedIn((extra) => createTask(ctx.tenant, taskInput(c), ctx.now, extra), taskOutput, record),
   move_lead: (c: NodeConfig<'move_lead'>, ctx, record) =>
     recordedIn(
-      (extra) => moveLeadToStage(ctx.tenant, c.leadId, { stageId: c.stageId, pipelineId: given(c.pipelineId), lostReason: given(c.lostReason) }, ctx.now, extra),
+      (extra) =>
+        moveLeadToStage(
+          ctx.tenant,
+          c.leadId,
+          { stageId: c.stageId, pipelineId: given(c.pipelineId), lostReason: given(c.lostReason) },
+          ctx.now,
+          extra,
+        ),
       (l: Lead) => ({ leadId: l._id, pipelineId: l.pipelineId, stageId: l.stageId, status: l.status }),
       record,
     ),
@@ -136,13 +148,29 @@ type Handler = (config: NodeConfig<'on_error'>, error: StepError, ctx: StepConte
 /** `notify`: the error, POSTed and signed as webhooks are (with the workspace's notification secret) to every target. */
 const notify: Handler = async (config_, error, ctx) => {
   const secret = await notificationSecret(ctx.tenant);
-  const body = JSON.stringify({ workflowId: ctx.execution.workflowId, executionId: ctx.execution._id, nodeId: error.nodeId, nodeType: error.nodeType, error: { message: error.message, category: error.category } });
+  const body = JSON.stringify({
+    workflowId: ctx.execution.workflowId,
+    executionId: ctx.execution._id,
+    nodeId: error.nodeId,
+    nodeType: error.nodeType,
+    error: { message: error.message, category: error.category },
+  });
   const results = await Promise.all(
     (config_.targets ?? []).map(async (target, i) => {
       const id = `${ctx.key}:${i}`;
-      const headers = deliveryHeaders(secret, body, { eventId: id, eventType: 'workflow.notification', deliveryId: id, attemptNumber: 1, timestamp: Math.floor(ctx.now.getTime() / 1000) });
+      const headers = deliveryHeaders(secret, body, {
+        eventId: id,
+        eventType: 'workflow.notification',
+        deliveryId: id,
+        attemptNumber: 1,
+        timestamp: Math.floor(ctx.now.getTime() / 1000),
+      });
       const { outcome } = await postWebhook(target.url, body, headers, { allowLoopback: allowLoopback() });
-      return { url: target.url, delivered: outcome.kind === 'success', ...(outcome.kind === 'success' ? {} : { failureReason: outcome.failureReason }) };
+      return {
+        url: target.url,
+        delivered: outcome.kind === 'success',
+        ...(outcome.kind === 'success' ? {} : { failureReason: outcome.failureReason }),
+      };
     }),
   );
   return { ok: true, output: { action: 'notify', notified: results } };
@@ -152,8 +180,17 @@ const notify: Handler = async (config_, error, ctx) => {
 const escalate: Handler = async (config_, error, ctx, record) => {
   const description = `Workflow ${ctx.execution.workflowId}, execution ${ctx.execution._id}: ${error.nodeType} node ${error.nodeId} failed: ${error.message}`;
   const title = `Workflow step failed: ${error.nodeId}`;
-  const input = { title, description: description.slice(0, 5000), priority: 'urgent' as const, assigneeId: given(config_.assigneeId) ?? null };
-  return recordedIn((extra) => createTask(ctx.tenant, input, ctx.now, extra), (t: Task) => ({ action: 'escalate', ...taskOutput(t) }), record);
+  const input = {
+    title,
+    description: description.slice(0, 5000),
+    priority: 'urgent' as const,
+    assigneeId: given(config_.assigneeId) ?? null,
+  };
+  return recordedIn(
+    (extra) => createTask(ctx.tenant, input, ctx.now, extra),
+    (t: Task) => ({ action: 'escalate', ...taskOutput(t) }),
+    record,
+  );
 };
 
 const HANDLERS: Partial<Record<NodeConfig<'on_error'>['action'], Handler>> = { notify, escalate };
@@ -173,11 +210,13 @@ export const runEffect = async (ctx: StepContext, rendered: unknown, handling?: 
     return record(outcome);
   };
   const onError = rendered as NodeConfig<'on_error'>;
-  const effect = handling ? () => HANDLERS[onError.action]!(onError, handling, ctx, recordInside) : () => (EFFECTS[ctx.node.type] as (c: unknown, x: StepContext, r: typeof record) => Promise<Outcome>)(rendered, ctx, recordInside);
+  const effect = handling
+    ? () => HANDLERS[onError.action]!(onError, handling, ctx, recordInside)
+    : () => (EFFECTS[ctx.node.type] as (c: unknown, x: StepContext, r: typeof record) => Promise<Outcome>)(rendered, ctx, recordInside);
   const outcome = await withCause(causeOf(ctx.execution), effect).catch(asOutcome);
   // A failed outcome was never written inside an effect's transaction (that transaction failed with it).
   if (!selfRecorded || !outcome.ok) await transact([record(outcome)]);
   return outcome;
 };
 
-export const hasEffect = (node: WorkflowNode): boolean => node.type in EFFECTS;
+const hasEffect = (node: WorkflowNode): boolean => node.type in EFFECTS;

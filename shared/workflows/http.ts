@@ -42,7 +42,8 @@ const send = (call: HttpCall): Promise<Outcome> => {
   const target = new URL(call.url);
   if (target.protocol !== 'https:') return Promise.resolve(failure(`Invalid URL: ${call.url} is not https`));
   const host = bareHost(target);
-  if (isIP(host) && !isAllowedTarget(classifyAddress(host), call.allowLoopback)) return Promise.resolve(failure('SSRF blocked: the target address is not allowed'));
+  if (isIP(host) && !isAllowedTarget(classifyAddress(host), call.allowLoopback))
+    return Promise.resolve(failure('SSRF blocked: the target address is not allowed'));
   const body = call.body === undefined ? undefined : typeof call.body === 'string' ? call.body : JSON.stringify(call.body);
   const headers = {
     ...(body !== undefined && typeof call.body !== 'string' ? { 'Content-Type': 'application/json' } : {}),
@@ -69,7 +70,11 @@ const send = (call: HttpCall): Promise<Outcome> => {
       res.on('end', () => {
         const status = res.statusCode ?? 0;
         const text = Buffer.concat(chunks).subarray(0, MAX_BODY_BYTES).toString('utf8');
-        finish(status >= 200 && status < 300 ? { ok: true, output: { status, body: parsed(text) } } : failure(`HTTP ${status} ${STATUS_CODES[status] ?? ''}`.trim()));
+        finish(
+          status >= 200 && status < 300
+            ? { ok: true, output: { status, body: parsed(text) } }
+            : failure(`HTTP ${status} ${STATUS_CODES[status] ?? ''}`.trim()),
+        );
       });
       res.on('error', (error) => finish(failure(errorMessage(error))));
     });

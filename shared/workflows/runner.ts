@@ -20,7 +20,12 @@ const MAX_STATE_BYTES = 150_000;
 /** A step whose result would outgrow the record fails the execution instead (the record stays as it was). */
 const withinSize = (t: Transition, before: StoredExecution, node: { id: string; type: string }): Transition => {
   if (Buffer.byteLength(JSON.stringify(t.state)) <= MAX_STATE_BYTES) return t;
-  const error = { message: `Execution state over ${MAX_STATE_BYTES / 1000} KB: keep outputs and variables smaller`, category: 'other' as const, nodeId: node.id, nodeType: node.type };
+  const error = {
+    message: `Execution state over ${MAX_STATE_BYTES / 1000} KB: keep outputs and variables smaller`,
+    category: 'other' as const,
+    nodeId: node.id,
+    nodeType: node.type,
+  };
   return { state: before.state, intent: { kind: 'end', status: 'failed', error }, error };
 };
 
@@ -53,7 +58,8 @@ const events = (before: StoredExecution, after: StoredExecution, step: Step, at:
   const t = after.tenant;
   const execution = executionView(after);
   const out: Write[] = [];
-  if (step.status === 'failed') out.push(outboxItem(buildEnvelope('workflow.step.failed', t, { step, execution }, { now: at, cause: causeOf(after) })));
+  if (step.status === 'failed')
+    out.push(outboxItem(buildEnvelope('workflow.step.failed', t, { step, execution }, { now: at, cause: causeOf(after) })));
   if (after.status !== before.status && isFinished(after.status)) {
     const type = after.status === 'failed' ? 'workflow.execution.failed' : 'workflow.execution.completed';
     out.push(outboxItem(buildEnvelope(type, t, { execution }, { now: new Date(at.getTime() + 1), cause: causeOf(after) })));

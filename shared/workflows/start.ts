@@ -12,7 +12,11 @@ import type { Cause } from '../events/cause';
 import { enqueueStep } from './queue';
 
 /** Events about a run, or caused by its actions, carry the run and its depth (loops stop at a depth limit). */
-export const causeOf = (e: Pick<Execution, '_id' | 'workflowId' | 'depth'>): Cause => ({ workflowId: e.workflowId, executionId: e._id, depth: e.depth });
+export const causeOf = (e: Pick<Execution, '_id' | 'workflowId' | 'depth'>): Cause => ({
+  workflowId: e.workflowId,
+  executionId: e._id,
+  depth: e.depth,
+});
 
 /**
  * Starts a run of the workflow's current version: the execution (queued, its first step due now) and its

@@ -13,7 +13,8 @@ import { K } from '../data/registry/registry';
 
 /** Dedupe guards live a week, longer than any redelivery of the event or schedule tick they guard. */
 const guardTtl = (now: Date) => Math.floor(now.getTime() / 1000) + 7 * 24 * 3600;
-const guard = (tenant: Tenant, kind: string, id: string, sk: string, now: Date) => createItem({ pk: tenantPk(tenant, kind, id), sk, type: 'WF_GUARD', ttl: guardTtl(now) });
+const guard = (tenant: Tenant, kind: string, id: string, sk: string, now: Date) =>
+  createItem({ pk: tenantPk(tenant, kind, id), sk, type: 'WF_GUARD', ttl: guardTtl(now) });
 
 /** `POST /workflows/{id}/trigger`: any manual workflow, and any active one (for testing). */
 export const triggerManually = async (tenant: Tenant, id: string, payload: unknown, now: Date): Promise<Execution> => {
@@ -32,10 +33,17 @@ export const triggerManually = async (tenant: Tenant, id: string, payload: unkno
 export const onEvent = async (envelope: EventEnvelope, now = new Date()): Promise<number> => {
   const t = envelopeTenant(envelope);
   const depth = (envelope.causedBy?.depth ?? 0) + 1;
-  const matching = (await eventTriggers(t)).filter(({ trigger }) => matchesAny(trigger.eventTypes, envelope.eventType) && matchesFilter(trigger.filter, envelope.data));
+  const matching = (await eventTriggers(t)).filter(
+    ({ trigger }) => matchesAny(trigger.eventTypes, envelope.eventType) && matchesFilter(trigger.filter, envelope.data),
+  );
   if (matching.length === 0) return 0;
   if (depth > MAX_CAUSAL_DEPTH) {
-    log.warn('workflow trigger skipped: causal depth limit', { eventId: envelope.eventId, eventType: envelope.eventType, depth, causedBy: envelope.causedBy });
+    log.warn('workflow trigger skipped: causal depth limit', {
+      eventId: envelope.eventId,
+      eventType: envelope.eventType,
+      depth,
+      causedBy: envelope.causedBy,
+    });
     return 0;
   }
   let started = 0;
@@ -43,7 +51,11 @@ export const onEvent = async (envelope: EventEnvelope, now = new Date()): Promis
     const found = await getWorkflow(t, workflowId);
     if (!found?.workflow.active) continue;
     const trigger = { type: 'event' as const, eventId: envelope.eventId, payload: envelope.data };
-    const run = await startExecution(t, found.workflow, trigger, { depth, now, guard: guard(t, K.WFEVT, envelope.eventId, workflowId, now) });
+    const run = await startExecution(t, found.workflow, trigger, {
+      depth,
+      now,
+      guard: guard(t, K.WFEVT, envelope.eventId, workflowId, now),
+    });
     if (run) started++;
   }
   return started;
@@ -59,7 +71,8 @@ export const runDueSchedules = async (now: Date, batch = 100): Promise<number> =
     const s = await getWorkflow(tenant, id);
     if (!s?.nextRunAt || !s.workflow.active || Date.parse(s.nextRunAt) > now.getTime()) continue;
     const trigger = { type: 'schedule' as const, payload: { scheduledAt: s.nextRunAt } };
-    if (await startExecution(tenant, s.workflow, trigger, { depth: 1, now, guard: guard(tenant, K.WFSCHED, id, s.nextRunAt, now) })) started++;
+    if (await startExecution(tenant, s.workflow, trigger, { depth: 1, now, guard: guard(tenant, K.WFSCHED, id, s.nextRunAt, now) }))
+      started++;
     await saveWorkflow(tenant, s, s.workflow, [], nextRunAt(s.workflow.trigger, now)).catch((error: unknown) =>
       log.warn('schedule not advanced (changed meanwhile)', { tenant, workflowId: id, error: String(error) }),
     );

@@ -19,10 +19,12 @@ const PARAGRAPHS = 4;
 const WORDS_PER_PARAGRAPH = 70;
 
 /** A deterministic pseudo-random corpus: 3,000 made-up words, Zipf-ish frequencies, ~2 KB per article. */
-const rng = (seed: number) => () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+const rng = (seed: number) => () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
 const random = rng(42);
 const SYLLABLES = ['ka', 'lo', 'mi', 'ter', 'van', 'os', 'rie', 'pul', 'den', 'sho', 'qua', 'nix', 'bel', 'tor', 'ami', 'zu'];
-const VOCABULARY = Array.from({ length: 3_000 }, () => Array.from({ length: 2 + Math.floor(random() * 3) }, () => SYLLABLES[Math.floor(random() * SYLLABLES.length)]).join(''));
+const VOCABULARY = Array.from({ length: 3_000 }, () =>
+  Array.from({ length: 2 + Math.floor(random() * 3) }, () => SYLLABLES[Math.floor(random() * SYLLABLES.length)]).join(''),
+);
 const word = () => VOCABULARY[Math.floor(VOCABULARY.length * random() ** 2)]!;
 const sentence = (n: number) => Array.from({ length: n }, word).join(' ');
 const article = (i: number) => ({
@@ -70,12 +72,15 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
 
   const readToken = tokenPool(workspaceId, RATE_LIMITS.read, 'ai:read');
   const get = async (path: string) => {
-    const res = await fetch(`${stack.baseUrl}${path}`, { headers: { authorization: `Bearer ${await readToken()}`, 'x-workspace-id': workspaceId } });
+    const res = await fetch(`${stack.baseUrl}${path}`, {
+      headers: { authorization: `Bearer ${await readToken()}`, 'x-workspace-id': workspaceId },
+    });
     const json = (await res.json()) as { data: { passages?: unknown[] } };
     if (!res.ok) throw new Error(`${path}: unexpected ${res.status} ${JSON.stringify(json)}`);
     return json.data;
   };
-  const search = (i: number) => get(`/api/v1/ai/knowledge-base/search?q=${encodeURIComponent(query(docs[(i * 7919) % ARTICLES]!))}&limit=10`);
+  const search = (i: number) =>
+    get(`/api/v1/ai/knowledge-base/search?q=${encodeURIComponent(query(docs[(i * 7919) % ARTICLES]!))}&limit=10`);
 
   const heapBefore = process.memoryUsage().heapUsed;
   const coldStarted = performance.now();
@@ -94,7 +99,14 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
       },
       changed: async (i) => {
         const doc = docs[i % ARTICLES]!;
-        await recordArticle(tenant, doc.articleId, async () => ({ _id: doc.articleId, ...doc, body: `${doc.body} edit${i}`, published: true, createdAt: '', updatedAt: '' }));
+        await recordArticle(tenant, doc.articleId, async () => ({
+          _id: doc.articleId,
+          ...doc,
+          body: `${doc.body} edit${i}`,
+          published: true,
+          createdAt: '',
+          updatedAt: '',
+        }));
         await search(i + 2);
       },
     },

@@ -40,17 +40,26 @@ const busyDay = (d: number) => ({
 
 /** Seeds `DAYS` days of aggregates (sketch buckets one ADD per sample, as the consumer writes them). */
 const seed = async (tenant: Tenant) => {
-  await mapLimit(Array.from({ length: DAYS }, (_, d) => d), 8, async (d) => {
-    const date = addDays(FROM, d);
-    await transact(addToDay(tenant, date, busyDay(d)));
-    for (let s = 0; s < 40; s++) {
-      const samples = { firstResponse: 2 ** (s / 4), resolution: 60 * 2 ** (s / 4), webhookLatencyMs: 10 * 2 ** (s / 8) };
-      await transact(addToDay(tenant, date, { counts: {}, samples }));
-    }
-    for (let a = 0; a < AGENTS; a++) {
-      await transact(addToAgentDay(tenant, date, `${a}`.repeat(24), { counts: { messagesOut: 100, conversationsClosed: 20 }, samples: { firstResponse: 30 * (a + 1), resolution: 3600 } }));
-    }
-  });
+  await mapLimit(
+    Array.from({ length: DAYS }, (_, d) => d),
+    8,
+    async (d) => {
+      const date = addDays(FROM, d);
+      await transact(addToDay(tenant, date, busyDay(d)));
+      for (let s = 0; s < 40; s++) {
+        const samples = { firstResponse: 2 ** (s / 4), resolution: 60 * 2 ** (s / 4), webhookLatencyMs: 10 * 2 ** (s / 8) };
+        await transact(addToDay(tenant, date, { counts: {}, samples }));
+      }
+      for (let a = 0; a < AGENTS; a++) {
+        await transact(
+          addToAgentDay(tenant, date, `${a}`.repeat(24), {
+            counts: { messagesOut: 100, conversationsClosed: 20 },
+            samples: { firstResponse: 30 * (a + 1), resolution: 3600 },
+          }),
+        );
+      }
+    },
+  );
 };
 
 const row = (name: string, l: Latency, base: Latency) => [name, l.p50Ms, l.p99Ms, l.p50Ms / base.p50Ms, l.p99Ms / base.p99Ms];
@@ -64,7 +73,9 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
   await seed(tenant);
   const readToken = tokenPool(workspaceId, RATE_LIMITS.read, 'analytics:read');
   const get = async (path: string) => {
-    const res = await fetch(`${stack.baseUrl}${path}`, { headers: { authorization: `Bearer ${await readToken()}`, 'x-workspace-id': workspaceId } });
+    const res = await fetch(`${stack.baseUrl}${path}`, {
+      headers: { authorization: `Bearer ${await readToken()}`, 'x-workspace-id': workspaceId },
+    });
     if (!res.ok) throw new Error(`${path}: unexpected ${res.status} ${await res.text()}`);
     return res.json();
   };

@@ -18,11 +18,16 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
   const { workspaceId } = await createTenant(['admin:all']);
   const perToken = RATE_LIMITS.auth;
   const tokens = await Promise.all(
-    Array.from({ length: Math.ceil((2 * (REQUESTS + WARMUP)) / perToken) + 1 }, async () => (await tokenFor([workspaceId], ['inbox:read'])).token),
+    Array.from(
+      { length: Math.ceil((2 * (REQUESTS + WARMUP)) / perToken) + 1 },
+      async () => (await tokenFor([workspaceId], ['inbox:read'])).token,
+    ),
   );
   let used = 0;
   const get = async () => {
-    const res = await fetch(`${stack.baseUrl}/api/v1/auth/workspaces`, { headers: { authorization: `Bearer ${tokens[Math.floor(used++ / perToken)]!}` } });
+    const res = await fetch(`${stack.baseUrl}/api/v1/auth/workspaces`, {
+      headers: { authorization: `Bearer ${tokens[Math.floor(used++ / perToken)]!}` },
+    });
     if (res.status !== 200) throw new Error(`unexpected ${res.status}`);
     await res.arrayBuffer();
   };
@@ -49,7 +54,9 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
         ['off', l.off.p50Ms, l.off.p99Ms, l.off.rps, 1],
         ['on (info)', l.on.p50Ms, l.on.p99Ms, l.on.rps, l.on.p50Ms / l.off.p50Ms],
       ],
-      notes: [`${REQUESTS} requests each after ${WARMUP} warm-up requests, interleaved one at a time in the same process. The aim is at most 1.05x.`],
+      notes: [
+        `${REQUESTS} requests each after ${WARMUP} warm-up requests, interleaved one at a time in the same process. The aim is at most 1.05x.`,
+      ],
     },
   ];
 };

@@ -70,7 +70,15 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
     const bareHttp = await measure(() => get(bare.url), opts);
     const sameCalls = await measure(() => get(samePipelineCalls.url), opts);
     const pipeline = await measure(() => get(stack.baseUrl), opts);
-    const row = (name: string, l: Latency) => [name, concurrency, l.p50Ms, l.p99Ms, l.rps, l.p50Ms / bareHttp.p50Ms, l.p50Ms / sameCalls.p50Ms];
+    const row = (name: string, l: Latency) => [
+      name,
+      concurrency,
+      l.p50Ms,
+      l.p99Ms,
+      l.rps,
+      l.p50Ms / bareHttp.p50Ms,
+      l.p50Ms / sameCalls.p50Ms,
+    ];
     rows.push(
       row('DynamoDB reads only (in-process)', storage),
       row('token + workspace reads behind bare HTTP', bareHttp),

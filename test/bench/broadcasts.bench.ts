@@ -1,5 +1,12 @@
 import { performance } from 'node:perf_hooks';
-import { CreateQueueCommand, DeleteMessageBatchCommand, DeleteQueueCommand, ReceiveMessageCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import {
+  CreateQueueCommand,
+  DeleteMessageBatchCommand,
+  DeleteQueueCommand,
+  ReceiveMessageCommand,
+  SendMessageBatchCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
 import { nameOf, onInvoke } from '../../infra/local/lambda';
 import type { LocalStack } from '../../infra/local/stack';
 import { wiring } from '../../infra/wiring';
@@ -22,12 +29,20 @@ const bareQueueLoop = async (stack: LocalStack, count: number): Promise<number> 
   const { QueueUrl } = await sqs.send(new CreateQueueCommand({ QueueName: `bench-bare-${Date.now()}` }));
   const started = performance.now();
   for (let i = 0; i < count; i += 10) {
-    await sqs.send(new SendMessageBatchCommand({ QueueUrl, Entries: Array.from({ length: Math.min(10, count - i) }, (_, j) => ({ Id: String(j), MessageBody: JSON.stringify({ n: i + j }) })) }));
+    await sqs.send(
+      new SendMessageBatchCommand({
+        QueueUrl,
+        Entries: Array.from({ length: Math.min(10, count - i) }, (_, j) => ({ Id: String(j), MessageBody: JSON.stringify({ n: i + j }) })),
+      }),
+    );
   }
   let received = 0;
   while (received < count) {
     const { Messages = [] } = await sqs.send(new ReceiveMessageCommand({ QueueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
-    if (Messages.length > 0) await sqs.send(new DeleteMessageBatchCommand({ QueueUrl, Entries: Messages.map((m, j) => ({ Id: String(j), ReceiptHandle: m.ReceiptHandle! })) }));
+    if (Messages.length > 0)
+      await sqs.send(
+        new DeleteMessageBatchCommand({ QueueUrl, Entries: Messages.map((m, j) => ({ Id: String(j), ReceiptHandle: m.ReceiptHandle! })) }),
+      );
     received += Messages.length;
   }
   const seconds = (performance.now() - started) / 1000;
@@ -53,9 +68,17 @@ const settled = async (quietMs = 2000): Promise<void> => {
 const sendToNewCustomers = async (count: number): Promise<{ seconds: number; ratePerSecond: number }> => {
   const { tenant } = await createTenant();
   const now = new Date();
-  const { account } = await createChannel(tenant, { type: 'sandbox', name: 'bench', config: { deliver: true, read: false, failWith: null } }, now);
+  const { account } = await createChannel(
+    tenant,
+    { type: 'sandbox', name: 'bench', config: { deliver: true, read: false, failWith: null } },
+    now,
+  );
   const customerIds = await createCustomers(tenant, count, 25);
-  const broadcast = await draftBroadcast(tenant, { name: 'bench', channelId: account._id, audience: { customerIds }, content: 'Hello' }, now);
+  const broadcast = await draftBroadcast(
+    tenant,
+    { name: 'bench', channelId: account._id, audience: { customerIds }, content: 'Hello' },
+    now,
+  );
   await settled();
   const started = performance.now();
   await sendBroadcast(tenant, broadcast._id, new Date());
@@ -91,10 +114,10 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
         ['broadcast: send → fan-out → claim, throttle slots, sandbox send, stats → sent', rate, `${(rate / baseline).toFixed(2)}x`],
       ],
       notes: [
-        'The fan-out enqueues 10 recipients to a message. A batch of one broadcast\'s messages is sent to in runs of up to 49',
+        "The fan-out enqueues 10 recipients to a message. A batch of one broadcast's messages is sent to in runs of up to 49",
         'recipients side by side; a run costs one read (broadcast, channel, recipients, customers), one throttle-slot add, one',
         'claim transaction, and transactions of up to 99 writes recording the sends (status with receipts, stats shard, sandbox',
-        "log, send record, event); the batch one completion check. The baseline makes one queue round trip per 10 messages.",
+        'log, send record, event); the batch one completion check. The baseline makes one queue round trip per 10 messages.',
       ],
     },
     {
@@ -102,7 +125,7 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
       columns: ['writer', 'WCU / recipient'],
       rows: [
         [`queue broadcast-sends (fan-out and sends, ${consumer.calls} invocations)`, consumer.units / METERED],
-        ['every function (with the consumers of the broadcast\'s events)', sum([...writes.values()])],
+        ["every function (with the consumers of the broadcast's events)", sum([...writes.values()])],
       ],
       notes: ["Transactions' table units doubled as DynamoDB bills them (see `npm run bench -- cost`)."],
     },

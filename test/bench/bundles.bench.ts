@@ -39,8 +39,17 @@ const coldInit = (file: string): number =>
   Number(
     execFileSync(
       process.execPath,
-      ['--enable-source-maps', '--input-type=module', '-e', `const t = performance.now(); await import(${JSON.stringify(pathToFileURL(file).href)}); process.stdout.write(String(performance.now() - t));`],
-      { env: { PATH: process.env.PATH, LOG_LEVEL: 'silent', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' }, encoding: 'utf8', timeout: 30_000 },
+      [
+        '--enable-source-maps',
+        '--input-type=module',
+        '-e',
+        `const t = performance.now(); await import(${JSON.stringify(pathToFileURL(file).href)}); process.stdout.write(String(performance.now() - t));`,
+      ],
+      {
+        env: { PATH: process.env.PATH, LOG_LEVEL: 'silent', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+        encoding: 'utf8',
+        timeout: 30_000,
+      },
     ),
   );
 
@@ -64,7 +73,8 @@ export const run = async (): Promise<Section[]> => {
     await build({
       ...esbuildOptions,
       stdin: {
-        contents: "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nexport const client = new DynamoDBClient({});\nexport const handler = async () => client.config.apiVersion;\n",
+        contents:
+          "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nexport const client = new DynamoDBClient({});\nexport const handler = async () => client.config.apiVersion;\n",
         resolveDir: REPO_ROOT,
         loader: 'ts',
       },

@@ -33,7 +33,12 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
   });
   try {
     const reader = await createTenant(['inbox:read']);
-    const token = await rotatingTokens(reader.workspaceId, ['inbox:read'], IDLE_REQUESTS + 2 * MAX_BURST_REQUESTS + 100, RATE_LIMITS.read - 5);
+    const token = await rotatingTokens(
+      reader.workspaceId,
+      ['inbox:read'],
+      IDLE_REQUESTS + 2 * MAX_BURST_REQUESTS + 100,
+      RATE_LIMITS.read - 5,
+    );
     const read = async () => {
       const res = await fetch(`${stack.baseUrl}/api/v1/inbox/conversations?limit=20`, {
         headers: { authorization: `Bearer ${token()}`, 'x-workspace-id': reader.workspaceId },
@@ -46,24 +51,36 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
     const burst = async (): Promise<Latency & { delivered: string }> => {
       const writers = await Promise.all(Array.from({ length: WRITERS }, () => createTenant()));
       for (const { workspaceId } of writers) {
-        for (let s = 0; s < SUBSCRIPTIONS; s++) await createSubscription(tenantOf(workspaceId, 'live'), { url: `${receiver.url}?s=${s}`, events: ['auth.workspace.*'] }, new Date());
+        for (let s = 0; s < SUBSCRIPTIONS; s++)
+          await createSubscription(
+            tenantOf(workspaceId, 'live'),
+            { url: `${receiver.url}?s=${s}`, events: ['auth.workspace.*'] },
+            new Date(),
+          );
       }
       const already = received.size;
       const expected = already + EVENTS * SUBSCRIPTIONS;
       const started = performance.now();
       const deadline = Date.now() + BURST_TIMEOUT_MS;
-      const writing = Promise.all(writers.map(async ({ workspaceId }, w) => {
-        for (let i = 0; i < EVENTS / WRITERS; i++) await renameWorkspace(workspaceId, `burst ${w}.${i}`);
-      }));
+      const writing = Promise.all(
+        writers.map(async ({ workspaceId }, w) => {
+          for (let i = 0; i < EVENTS / WRITERS; i++) await renameWorkspace(workspaceId, `burst ${w}.${i}`);
+        }),
+      );
       const durations: number[] = [];
-      const progress = setInterval(() => process.stderr.write(`burst: ${received.size - already}/${EVENTS * SUBSCRIPTIONS} delivered, ${durations.length} reads\n`), 15_000);
-      await Promise.all(Array.from({ length: READERS }, async () => {
-        while (received.size < expected && durations.length < MAX_BURST_REQUESTS && Date.now() < deadline) {
-          const t = performance.now();
-          await read();
-          durations.push(performance.now() - t);
-        }
-      }));
+      const progress = setInterval(
+        () => process.stderr.write(`burst: ${received.size - already}/${EVENTS * SUBSCRIPTIONS} delivered, ${durations.length} reads\n`),
+        15_000,
+      );
+      await Promise.all(
+        Array.from({ length: READERS }, async () => {
+          while (received.size < expected && durations.length < MAX_BURST_REQUESTS && Date.now() < deadline) {
+            const t = performance.now();
+            await read();
+            durations.push(performance.now() - t);
+          }
+        }),
+      );
       clearInterval(progress);
       const seconds = (performance.now() - started) / 1000;
       await writing;
@@ -84,20 +101,43 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
     const drainUntil = Date.now() + BURST_TIMEOUT_MS;
     while (received.size < EVENTS * SUBSCRIPTIONS && Date.now() < drainUntil) await new Promise((r) => setTimeout(r, 1000));
     const after = await burst();
-    return [{
-      title: `Burst: an unrelated API read while ${EVENTS} events fan out to ${SUBSCRIPTIONS} webhook subscriptions each`,
-      columns: ['SDK connection pools', 'reads', 'read p50 ms', 'read p99 ms', `deliveries (of ${EVENTS * SUBSCRIPTIONS})`, 'p99 vs split pools'],
-      rows: [
-        ['no burst (idle)', idle.requests, idle.p50Ms, idle.p99Ms, '-', (idle.p99Ms / after.p99Ms).toFixed(2) + 'x'],
-        ['one shared pool of 50 (before)', before.requests, before.p50Ms, before.p99Ms, before.delivered, (before.p99Ms / after.p99Ms).toFixed(2) + 'x'],
-        [`split: API ${POOLS.requests}, background ${POOLS.background} (now)`, after.requests, after.p50Ms, after.p99Ms, after.delivered, '1.00x'],
-      ],
-      notes: [
-        `${READERS} readers loop GET /api/v1/inbox/conversations from the first event write until all ${EVENTS * SUBSCRIPTIONS} signed`,
-        `deliveries reached the local HTTPS receiver, or ${BURST_TIMEOUT_MS / 1000} s passed (events: ${WRITERS} workspaces renamed in parallel).`,
-        'Both bursts run in this process, one after the other; deliveries of the first that arrive during the second count for the second.',
-      ],
-    }];
+    return [
+      {
+        title: `Burst: an unrelated API read while ${EVENTS} events fan out to ${SUBSCRIPTIONS} webhook subscriptions each`,
+        columns: [
+          'SDK connection pools',
+          'reads',
+          'read p50 ms',
+          'read p99 ms',
+          `deliveries (of ${EVENTS * SUBSCRIPTIONS})`,
+          'p99 vs split pools',
+        ],
+        rows: [
+          ['no burst (idle)', idle.requests, idle.p50Ms, idle.p99Ms, '-', (idle.p99Ms / after.p99Ms).toFixed(2) + 'x'],
+          [
+            'one shared pool of 50 (before)',
+            before.requests,
+            before.p50Ms,
+            before.p99Ms,
+            before.delivered,
+            (before.p99Ms / after.p99Ms).toFixed(2) + 'x',
+          ],
+          [
+            `split: API ${POOLS.requests}, background ${POOLS.background} (now)`,
+            after.requests,
+            after.p50Ms,
+            after.p99Ms,
+            after.delivered,
+            '1.00x',
+          ],
+        ],
+        notes: [
+          `${READERS} readers loop GET /api/v1/inbox/conversations from the first event write until all ${EVENTS * SUBSCRIPTIONS} signed`,
+          `deliveries reached the local HTTPS receiver, or ${BURST_TIMEOUT_MS / 1000} s passed (events: ${WRITERS} workspaces renamed in parallel).`,
+          'Both bursts run in this process, one after the other; deliveries of the first that arrive during the second count for the second.',
+        ],
+      },
+    ];
   } finally {
     await receiver.stop();
   }

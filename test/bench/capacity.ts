@@ -44,7 +44,8 @@ const unitsOfItem = (item: Item | undefined) => (item ? Math.max(1, Math.ceil(it
 /** The index entries a change rewrites (every index projects ALL): a put or delete each, both when its key moved. */
 const indexUnits = (before: Item | undefined, after: Item | undefined): number =>
   tableSchema.indexes.reduce((n, i) => {
-    const keyOf = (item: Item | undefined) => (item?.[i.partitionKey] && item[i.sortKey] ? `${item[i.partitionKey]!.S}|${item[i.sortKey]!.S}` : undefined);
+    const keyOf = (item: Item | undefined) =>
+      item?.[i.partitionKey] && item[i.sortKey] ? `${item[i.partitionKey]!.S}|${item[i.sortKey]!.S}` : undefined;
     const [was, is] = [keyOf(before), keyOf(after)];
     if (was === undefined && is === undefined) return n;
     if (was !== is) return n + unitsOfItem(was ? before : undefined) + unitsOfItem(is ? after : undefined);
@@ -76,7 +77,9 @@ interface Part {
 const partsOf = (input: Record<string, any>): Part[] =>
   (input.TransactItems as Record<string, any>[]).map((t) => {
     const w = t.Put ?? t.Update ?? t.Delete ?? t.ConditionCheck;
-    const raw = t.Put ? { [tableSchema.partitionKey]: w.Item[tableSchema.partitionKey], [tableSchema.sortKey]: w.Item[tableSchema.sortKey] } : w.Key;
+    const raw = t.Put
+      ? { [tableSchema.partitionKey]: w.Item[tableSchema.partitionKey], [tableSchema.sortKey]: w.Item[tableSchema.sortKey] }
+      : w.Key;
     const key = typeof raw[tableSchema.partitionKey] === 'string' ? marshall(raw) : (raw as Item);
     return { table: w.TableName as string, key, condition: !!t.ConditionCheck };
   });
@@ -96,8 +99,10 @@ const transactionUnits = async (parts: Part[], before: (Item | undefined)[]): Pr
 
 /** The items one write request puts, updates or deletes (a transaction's condition checks write nothing). */
 const itemsOf = (command: string, input: Record<string, any>): number => {
-  if (command === 'TransactWriteItemsCommand') return (input.TransactItems ?? []).filter((t: Record<string, unknown>) => !t.ConditionCheck).length;
-  if (command === 'BatchWriteItemCommand') return Object.values(input.RequestItems ?? {}).reduce((n: number, r) => n + (r as unknown[]).length, 0);
+  if (command === 'TransactWriteItemsCommand')
+    return (input.TransactItems ?? []).filter((t: Record<string, unknown>) => !t.ConditionCheck).length;
+  if (command === 'BatchWriteItemCommand')
+    return Object.values(input.RequestItems ?? {}).reduce((n: number, r) => n + (r as unknown[]).length, 0);
   return 1;
 };
 

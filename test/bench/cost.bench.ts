@@ -38,20 +38,30 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
         statuses.set(route.key, res.status);
       }
       await new Promise((r) => setTimeout(r, SETTLE_MS));
-      for (const s of wiring.schedules) await invoke(s.target, { kind: 'schedule' }, busEvent('aws.scheduler', 'Scheduled Event', { schedule: s.name }));
+      for (const s of wiring.schedules)
+        await invoke(s.target, { kind: 'schedule' }, busEvent('aws.scheduler', 'Scheduled Event', { schedule: s.name }));
     });
     const consumers: [string, string][] = [
       ...wiring.queues.map((q) => [`queue ${q.name}`, nameOf(q.consumer)] as [string, string]),
       ...wiring.rules.map((r) => [`event ${r.name}`, nameOf(r.target)] as [string, string]),
       ...wiring.schedules.map((s) => [`schedule ${s.name}`, nameOf(s.target)] as [string, string]),
     ];
-    const rows = [...routes.map((r) => [`${r.key} (${statuses.get(r.key)})`, nameOf(r.route)] as [string, string]), ...consumers].map(([label, fn]) => {
-      const w = writes.get(fn) ?? { calls: 0, items: 0, units: 0 };
-      const per = (n: number) => (w.calls ? n / w.calls : 0);
-      return [label, w.calls, per(w.items), per(w.units)] as [string, number, number, number];
-    });
+    const rows = [...routes.map((r) => [`${r.key} (${statuses.get(r.key)})`, nameOf(r.route)] as [string, string]), ...consumers].map(
+      ([label, fn]) => {
+        const w = writes.get(fn) ?? { calls: 0, items: 0, units: 0 };
+        const per = (n: number) => (w.calls ? n / w.calls : 0);
+        return [label, w.calls, per(w.items), per(w.units)] as [string, number, number, number];
+      },
+    );
     rows.sort((a, b) => b[3] - a[3] || a[0].localeCompare(b[0]));
-    writeMeasured(rows.map(([label, calls, itemsPerCall, unitsPerCall]) => ({ what: label.replace(/ \(\d+\)$/, ''), calls, itemsPerCall, unitsPerCall })));
+    writeMeasured(
+      rows.map(([label, calls, itemsPerCall, unitsPerCall]) => ({
+        what: label.replace(/ \(\d+\)$/, ''),
+        calls,
+        itemsPerCall,
+        unitsPerCall,
+      })),
+    );
     return [
       {
         title: 'Write cost per call: every POST, PATCH and DELETE route and every consumer, heaviest first',

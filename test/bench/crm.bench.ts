@@ -57,22 +57,35 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
   const list = async (query: string) => {
     const res = await fetch(`${stack.baseUrl}/api/v1/crm/leads?${query}`, { headers: headers(reads()) });
     const body = (await res.json()) as { data: { leads: unknown[]; pagination: { total: number } } };
-    if (res.status !== 200 || body.data.leads.length !== LIMIT || body.data.pagination.total !== LEADS) throw new Error(`unexpected ${res.status}`);
+    if (res.status !== 200 || body.data.leads.length !== LIMIT || body.data.pagination.total !== LEADS)
+      throw new Error(`unexpected ${res.status}`);
   };
 
   const partition = { pk: listPk(tenant, 'lead', `stage:${stage._id}`), newestFirst: true };
   const deepCursor = (await queryPage(partition, { limit: LIMIT, page: DEEP_PAGE - 1 })).nextCursor!;
   const bareQuery = () =>
     dynamo().send(
-      new QueryCommand({ TableName: config().TABLE_NAME, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': partition.pk }, ScanIndexForward: false, Limit: LIMIT }),
+      new QueryCommand({
+        TableName: config().TABLE_NAME,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': partition.pk },
+        ScanIndexForward: false,
+        Limit: LIMIT,
+      }),
     );
   const one = { requests: 100, concurrency: 1 };
   const baseline = await measure(bareQuery, one);
   const rows: [string, Latency][] = [
     ['bare DynamoDB Query, one page of 20 list items (in-process)', baseline],
     [`GET ?stageId=…&limit=20 (page 1)`, await measure(() => list(`stageId=${stage._id}&limit=${LIMIT}`), one)],
-    [`GET ?stageId=…&limit=20&cursor=… (at page ${DEEP_PAGE})`, await measure(() => list(`stageId=${stage._id}&limit=${LIMIT}&cursor=${deepCursor}`), one)],
-    [`GET ?pipelineId=…&stageId=…&limit=20 (page 1)`, await measure(() => list(`pipelineId=${pipeline._id}&stageId=${stage._id}&limit=${LIMIT}`), one)],
+    [
+      `GET ?stageId=…&limit=20&cursor=… (at page ${DEEP_PAGE})`,
+      await measure(() => list(`stageId=${stage._id}&limit=${LIMIT}&cursor=${deepCursor}`), one),
+    ],
+    [
+      `GET ?pipelineId=…&stageId=…&limit=20 (page 1)`,
+      await measure(() => list(`pipelineId=${pipeline._id}&stageId=${stage._id}&limit=${LIMIT}`), one),
+    ],
   ];
 
   // Moves: each request moves a different seeded lead out of the first stage (newest first).
@@ -95,7 +108,9 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
   const txParallel = await measure(bareTx, parallel);
   const movesParallel = await measure(move, parallel);
 
-  const row = (base: Latency) => ([name, l]: [string, Latency]) => [name, l.concurrency, l.p50Ms, l.p99Ms, l.rps, l.p50Ms / base.p50Ms, l.rps / base.rps];
+  const row =
+    (base: Latency) =>
+    ([name, l]: [string, Latency]) => [name, l.concurrency, l.p50Ms, l.p99Ms, l.rps, l.p50Ms / base.p50Ms, l.rps / base.rps];
   return [
     {
       title: `GET /api/v1/crm/leads of one stage, in a pipeline of ${LEADS.toLocaleString('en')} leads`,
@@ -112,10 +127,14 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
       rows: [
         ['bare TransactWrite of one Put (in-process)', txSerial] as [string, Latency],
         ['POST move (full pipeline)', movesSerial] as [string, Latency],
-      ].map(row(txSerial)).concat([
-        ['bare TransactWrite of one Put (in-process)', txParallel] as [string, Latency],
-        ['POST move (full pipeline)', movesParallel] as [string, Latency],
-      ].map(row(txParallel))),
+      ]
+        .map(row(txSerial))
+        .concat(
+          [
+            ['bare TransactWrite of one Put (in-process)', txParallel] as [string, Latency],
+            ['POST move (full pipeline)', movesParallel] as [string, Latency],
+          ].map(row(txParallel)),
+        ),
       notes: [
         'A move is a GetItem of the lead and of the pipeline, then one transaction of about 25 items: the lead (versioned), the closed and the new stay, 2 stage counters, 3 list memberships out and in with their counters, the stage_change activity with its 2 timelines and counters, and 2 events.',
         'Concurrent moves out of one stage share its counter items, so some transactions are cancelled and re-run (TransactionConflict): that is in the concurrency-8 figures.',

@@ -47,7 +47,7 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
       rows: [row('unkeyed POST (baseline)', unkeyed), row('keyed POST, fresh key', keyed), row('keyed repeat, replayed', replay)],
       notes: [
         `${REQUESTS} requests per row, one at a time, the three kinds interleaved in rotating order; every request succeeds, none is rate limited.`,
-        'A fresh key adds one conditional PutItem (the claim) and one item to the create\'s own transaction (the record with the response).',
+        "A fresh key adds one conditional PutItem (the claim) and one item to the create's own transaction (the record with the response).",
       ],
     },
   ];

@@ -50,7 +50,8 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
       headers: { authorization: `Bearer ${reads()}`, 'x-workspace-id': workspaceId },
     });
     const body = (await res.json()) as { data: { conversations: unknown[]; pagination: { total: number } } };
-    if (res.status !== 200 || body.data.conversations.length !== LIMIT || body.data.pagination.total < CONVERSATIONS) throw new Error(`unexpected ${res.status}`);
+    if (res.status !== 200 || body.data.conversations.length !== LIMIT || body.data.pagination.total < CONVERSATIONS)
+      throw new Error(`unexpected ${res.status}`);
   };
   const create = async () => {
     const res = await fetch(`${stack.baseUrl}/api/v1/inbox/conversations`, {
@@ -66,7 +67,13 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
   const deepCursor = (await queryPage(all, { limit: LIMIT, page: DEEP_PAGE - 1 })).nextCursor!;
   const bareQuery = () =>
     dynamo().send(
-      new QueryCommand({ TableName: config().TABLE_NAME, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': all.pk }, ScanIndexForward: false, Limit: LIMIT }),
+      new QueryCommand({
+        TableName: config().TABLE_NAME,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': all.pk },
+        ScanIndexForward: false,
+        Limit: LIMIT,
+      }),
     );
 
   const one = { requests: 100, concurrency: 1 };
@@ -75,10 +82,16 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
     ['bare DynamoDB Query, one page of 20 list items (in-process)', baseline],
     ['GET ?limit=20 (page 1)', await measure(() => get(`limit=${LIMIT}`), one)],
     [`GET ?limit=20&cursor=… (at page ${DEEP_PAGE})`, await measure(() => get(`limit=${LIMIT}&cursor=${deepCursor}`), one)],
-    [`GET ?limit=20&page=${DEEP_PAGE} (skips ${(DEEP_PAGE - 1) * LIMIT} keys)`, await measure(() => get(`limit=${LIMIT}&page=${DEEP_PAGE}`), { requests: 20, concurrency: 1, warmup: 2 })],
+    [
+      `GET ?limit=20&page=${DEEP_PAGE} (skips ${(DEEP_PAGE - 1) * LIMIT} keys)`,
+      await measure(() => get(`limit=${LIMIT}&page=${DEEP_PAGE}`), { requests: 20, concurrency: 1, warmup: 2 }),
+    ],
     ['GET ?limit=20&status=open (page 1, filtered)', await measure(() => get(`limit=${LIMIT}&status=open`), one)],
   ];
-  const createBaseline = await measure(() => transact([createItem({ pk: tenantPk(tenant, 'BENCH', objectId()), sk: 'X' })]), { requests: 200, concurrency: 8 });
+  const createBaseline = await measure(() => transact([createItem({ pk: tenantPk(tenant, 'BENCH', objectId()), sk: 'X' })]), {
+    requests: 200,
+    concurrency: 8,
+  });
   const creates = await measure(create, { requests: 200, concurrency: 8 });
 
   const row = ([name, l]: [string, Latency]) => [name, l.concurrency, l.p50Ms, l.p99Ms, l.rps, l.p50Ms / baseline.p50Ms];
@@ -96,10 +109,26 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
       title: 'POST /api/v1/inbox/conversations throughput',
       columns: ['request', 'concurrency', 'p50 ms', 'p99 ms', 'req/s', 'p50 ÷ bare tx'],
       rows: [
-        ['bare TransactWrite of one Put (in-process)', createBaseline.concurrency, createBaseline.p50Ms, createBaseline.p99Ms, createBaseline.rps, 1],
-        ['POST create conversation (full pipeline, 15-item transaction)', creates.concurrency, creates.p50Ms, creates.p99Ms, creates.rps, creates.p50Ms / createBaseline.p50Ms],
+        [
+          'bare TransactWrite of one Put (in-process)',
+          createBaseline.concurrency,
+          createBaseline.p50Ms,
+          createBaseline.p99Ms,
+          createBaseline.rps,
+          1,
+        ],
+        [
+          'POST create conversation (full pipeline, 15-item transaction)',
+          creates.concurrency,
+          creates.p50Ms,
+          creates.p99Ms,
+          creates.rps,
+          creates.p50Ms / createBaseline.p50Ms,
+        ],
       ],
-      notes: ['A create is one sequence update (display number) then one transaction: customer check, conversation, 6 list memberships, 6 counters, event.'],
+      notes: [
+        'A create is one sequence update (display number) then one transaction: customer check, conversation, 6 list memberships, 6 counters, event.',
+      ],
     },
   ];
 };

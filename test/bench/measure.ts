@@ -11,7 +11,10 @@ export interface Latency {
 export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 /** Runs `op` `requests` times with `concurrency` in flight (after `warmup` untimed runs); bounded by count. */
-export const measure = async (op: (i: number) => Promise<unknown>, opts: { requests: number; concurrency: number; warmup?: number }): Promise<Latency> => {
+export const measure = async (
+  op: (i: number) => Promise<unknown>,
+  opts: { requests: number; concurrency: number; warmup?: number },
+): Promise<Latency> => {
   for (let i = 0; i < (opts.warmup ?? 20); i++) await op(i);
   const durations: number[] = [];
   let next = 0;
@@ -62,7 +65,16 @@ export const measureInterleaved = async <K extends string>(
   return Object.fromEntries(
     names.map((n) => {
       const sorted = durations[n].sort((a, b) => a - b);
-      return [n, { requests: opts.requests, concurrency: 1, p50Ms: percentile(sorted, 50), p99Ms: percentile(sorted, 99), rps: (opts.requests / spent[n]) * 1000 }];
+      return [
+        n,
+        {
+          requests: opts.requests,
+          concurrency: 1,
+          p50Ms: percentile(sorted, 50),
+          p99Ms: percentile(sorted, 99),
+          rps: (opts.requests / spent[n]) * 1000,
+        },
+      ];
     }),
   ) as Record<K, Latency>;
 };

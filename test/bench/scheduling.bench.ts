@@ -29,7 +29,14 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
   const seedStarted = Date.now();
   for (let i = 0; i < BOOKINGS; i++) {
     const start = first + i * MINUTES * 60_000;
-    const input = { title: `Booking ${i}`, customerId: customer._id, assigneeId: busy!._id, startAt: new Date(start).toISOString(), endAt: new Date(start + MINUTES * 60_000).toISOString(), timezone: 'UTC' };
+    const input = {
+      title: `Booking ${i}`,
+      customerId: customer._id,
+      assigneeId: busy!._id,
+      startAt: new Date(start).toISOString(),
+      endAt: new Date(start + MINUTES * 60_000).toISOString(),
+      timezone: 'UTC',
+    };
     await createBooking(tenant, input, now);
   }
   const seedSeconds = (Date.now() - seedStarted) / 1000;
@@ -37,12 +44,22 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
   const tokens = await rotatingTokens(workspaceId, ['inbox:read'], REQUESTS * 4 + 100, RATE_LIMITS.read - 5);
   const availability = (assigneeId: string, days: number, expectSlots: (n: number) => boolean) => async () => {
     const query = `assigneeId=${assigneeId}&from=${new Date(first).toISOString()}&to=${new Date(first + days * DAY).toISOString()}&durationMinutes=30`;
-    const res = await fetch(`${stack.baseUrl}/api/v1/scheduling/availability?${query}`, { headers: { authorization: `Bearer ${tokens()}`, 'x-workspace-id': workspaceId } });
+    const res = await fetch(`${stack.baseUrl}/api/v1/scheduling/availability?${query}`, {
+      headers: { authorization: `Bearer ${tokens()}`, 'x-workspace-id': workspaceId },
+    });
     const body = (await res.json()) as { data: { availability: { slots: unknown[] } } };
-    if (res.status !== 200 || !expectSlots(body.data.availability.slots.length)) throw new Error(`unexpected ${res.status}: ${JSON.stringify(body).slice(0, 200)}`);
+    if (res.status !== 200 || !expectSlots(body.data.availability.slots.length))
+      throw new Error(`unexpected ${res.status}: ${JSON.stringify(body).slice(0, 200)}`);
   };
   const bareQuery = () =>
-    dynamo().send(new QueryCommand({ TableName: config().TABLE_NAME, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': tenantPk(tenant, 'SLOT', busy!._id) }, Limit: 20 }));
+    dynamo().send(
+      new QueryCommand({
+        TableName: config().TABLE_NAME,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': tenantPk(tenant, 'SLOT', busy!._id) },
+        Limit: 20,
+      }),
+    );
 
   const results = await measureInterleaved(
     {

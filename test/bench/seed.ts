@@ -25,7 +25,9 @@ export const batchWriteAll = async (items: Record<string, unknown>[]): Promise<v
 
 /** Tokens enough that no timed request is rate limited: each one serves `perToken` requests. */
 export const rotatingTokens = async (ws: string, scopes: Scope[], requests: number, perToken: number): Promise<() => string> => {
-  const tokens = await Promise.all(Array.from({ length: Math.ceil(requests / perToken) + 1 }, async () => (await tokenFor([ws], scopes)).token));
+  const tokens = await Promise.all(
+    Array.from({ length: Math.ceil(requests / perToken) + 1 }, async () => (await tokenFor([ws], scopes)).token),
+  );
   let used = 0;
   return () => tokens[Math.floor(used++ / perToken)]!;
 };

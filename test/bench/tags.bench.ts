@@ -56,11 +56,14 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
   const tenTags = await bulk(tags);
   const done = await customers(ENTITIES_PER_BULK);
   await post(await bulkToken(), '/api/v1/tags/bulk', { entityType: 'customer', entityIds: done, tagIds: tags });
-  const repeat = await measure(async () => post(await bulkToken(), '/api/v1/tags/bulk', { entityType: 'customer', entityIds: done, tagIds: tags }), {
-    requests: BULK_REQUESTS,
-    concurrency: 1,
-    warmup: 1,
-  });
+  const repeat = await measure(
+    async () => post(await bulkToken(), '/api/v1/tags/bulk', { entityType: 'customer', entityIds: done, tagIds: tags }),
+    {
+      requests: BULK_REQUESTS,
+      concurrency: 1,
+      warmup: 1,
+    },
+  );
 
   const row = (name: string, entities: number, l: Latency) => [
     name,

@@ -23,7 +23,11 @@ const COST_EVENTS = 40;
 /** Lengthens the workspace name so that each cost event's body is about 1 KB. */
 const PADDING = 'x'.repeat(120);
 
-const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 50);
+const median = (values: number[]) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
 
 const FANOUT = nameOf(wiring.rules.find((r) => r.name === 'webhook-fanout')!.target);
 const WORKER = nameOf(wiring.queues.find((q) => q.name === 'webhook-deliveries')!.consumer);
@@ -81,8 +85,21 @@ export const run = async (_stack: LocalStack): Promise<Section[]> => {
   };
 
   try {
-    const sampleBody = JSON.stringify({ eventId: '0'.repeat(24), eventType: 'auth.workspace.updated', workspaceId: '1'.repeat(24), occurredAt: new Date().toISOString(), apiVersion: 'v1', data: { workspace: { name: 'bench' } } });
-    const headers = deliveryHeaders('whs_bench_secret_0123456789', sampleBody, { eventId: 'x', eventType: 'auth.workspace.updated', deliveryId: 'y', attemptNumber: 1, timestamp: 0 });
+    const sampleBody = JSON.stringify({
+      eventId: '0'.repeat(24),
+      eventType: 'auth.workspace.updated',
+      workspaceId: '1'.repeat(24),
+      occurredAt: new Date().toISOString(),
+      apiVersion: 'v1',
+      data: { workspace: { name: 'bench' } },
+    });
+    const headers = deliveryHeaders('whs_bench_secret_0123456789', sampleBody, {
+      eventId: 'x',
+      eventType: 'auth.workspace.updated',
+      deliveryId: 'y',
+      attemptNumber: 1,
+      timestamp: 0,
+    });
     const direct = () => postWebhook(receiver.url, sampleBody, headers, { allowLoopback: true });
     const baselineSerial = await measure(direct, { requests: 100, concurrency: 1 });
     const baselineParallel = await measure(direct, { requests: 300, concurrency: 10 });
@@ -94,7 +111,11 @@ export const run = async (_stack: LocalStack): Promise<Section[]> => {
     for (const subs of [1, 50] as const) {
       const { workspaceId } = await createTenant();
       for (let i = 0; i < subs; i++) {
-        await createSubscription(tenantOf(workspaceId, 'live'), { url: `${receiver.url}?s=${i}`, events: ['auth.workspace.*'] }, new Date());
+        await createSubscription(
+          tenantOf(workspaceId, 'live'),
+          { url: `${receiver.url}?s=${i}`, events: ['auth.workspace.*'] },
+          new Date(),
+        );
       }
       let n = 0;
       const emit = async () => {
@@ -126,21 +147,37 @@ export const run = async (_stack: LocalStack): Promise<Section[]> => {
         await waitForDeliveries([id!], subs);
       }
       latencies.sort((a, b) => a - b);
-      const medians = Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, v.length ? median(v) : 0])) as Record<keyof typeof stages, number>;
+      const medians = Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, v.length ? median(v) : 0])) as Record<
+        keyof typeof stages,
+        number
+      >;
       const sum = Object.values(medians).reduce((a, b) => a + b, 0) || 1;
       const share = (k: keyof typeof stages) => `${medians[k].toFixed(1)} ms (${Math.round((100 * medians[k]) / sum)} %)`;
-      stageRows.push([`${subs} subscription${subs > 1 ? 's' : ''}`, share('write'), share('poll'), share('fanOut'), share('queue'), share('send')]);
+      stageRows.push([
+        `${subs} subscription${subs > 1 ? 's' : ''}`,
+        share('write'),
+        share('poll'),
+        share('fanOut'),
+        share('queue'),
+        share('send'),
+      ]);
 
       // Throughput: events written WRITERS at a time until every delivery of every event has arrived. Each is
       // the outbox item a rename writes, without the rename: renames of one workspace are conditional on its
       // last change, so they go one at a time, and their rate would bound this one.
       const seen = new Set(arrivals.keys());
       const started = performance.now();
-      await measure((i) => transact([outboxItem(buildEnvelope('auth.workspace.updated', tenantOf(workspaceId, 'live'), { workspace: { name: `bench ${i}` } }))]), {
-        requests: THROUGHPUT_EVENTS[subs],
-        concurrency: WRITERS,
-        warmup: 0,
-      });
+      await measure(
+        (i) =>
+          transact([
+            outboxItem(buildEnvelope('auth.workspace.updated', tenantOf(workspaceId, 'live'), { workspace: { name: `bench ${i}` } })),
+          ]),
+        {
+          requests: THROUGHPUT_EVENTS[subs],
+          concurrency: WRITERS,
+          warmup: 0,
+        },
+      );
       const deliveries = THROUGHPUT_EVENTS[subs] * subs;
       while (eventIdsSince(seen).length < THROUGHPUT_EVENTS[subs]) await new Promise((r) => setTimeout(r, 5));
       await waitForDeliveries(eventIdsSince(seen), subs);
@@ -169,7 +206,7 @@ export const run = async (_stack: LocalStack): Promise<Section[]> => {
         ],
       },
       {
-        title: 'Webhooks: where the first delivery\'s time goes (median per stage, share of their sum)',
+        title: "Webhooks: where the first delivery's time goes (median per stage, share of their sum)",
         columns: ['subscriptions', 'domain write', 'stream poll', 'fan-out', 'queue', 'send'],
         rows: stageRows,
         notes: [
@@ -202,7 +239,10 @@ const writeUnitsPerDelivery = async (
   const units = await meterWrites(async () => {
     for (let i = 0; i < COST_EVENTS; i++) await renameWorkspace(workspaceId, `cost ${i} ${PADDING}`);
     while ([...arrivals.keys()].filter((id) => !seen.has(id)).length < COST_EVENTS) await new Promise((r) => setTimeout(r, 5));
-    await waitForDeliveries([...arrivals.keys()].filter((id) => !seen.has(id)), 1);
+    await waitForDeliveries(
+      [...arrivals.keys()].filter((id) => !seen.has(id)),
+      1,
+    );
   });
   const rows = [...units.entries()]
     .filter(([, wcu]) => wcu > 0)

@@ -72,7 +72,16 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
 
     // 1. Trigger → first step.
     const baseline = sorted(await sqsRoundTrips(stack, BASELINE_ROUND_TRIPS));
-    const single = await createWorkflow(t, { name: 'first step', trigger: { type: 'manual' }, nodes: [{ id: 'call', type: 'http_request', config: { method: 'POST', url: ok.url } }], edges: [] } as never, now());
+    const single = await createWorkflow(
+      t,
+      {
+        name: 'first step',
+        trigger: { type: 'manual' },
+        nodes: [{ id: 'call', type: 'http_request', config: { method: 'POST', url: ok.url } }],
+        edges: [],
+      } as never,
+      now(),
+    );
     const latencies: number[] = [];
     for (let i = 0; i < LATENCY_RUNS; i++) {
       const before = arrivals.length;
@@ -86,15 +95,19 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
 
     // 2. Timed retries: fixed 1 s, RETRIES retries per run; error = gap between attempts − 1000 ms.
     const delayed = sorted((await sqsRoundTrips(stack, 10, 1)).map((ms) => ms - 1000));
-    const retrying = await createWorkflow(t, {
-      name: 'retries',
-      trigger: { type: 'manual' },
-      nodes: [
-        { id: 'again', type: 'retry', config: { maxAttempts: RETRIES, backoff: 'fixed', baseDelaySeconds: 1 } },
-        { id: 'call', type: 'http_request', config: { method: 'POST', url: failing.url } },
-      ],
-      edges: [{ from: 'again', to: 'call', branch: 'body' }],
-    } as never, now());
+    const retrying = await createWorkflow(
+      t,
+      {
+        name: 'retries',
+        trigger: { type: 'manual' },
+        nodes: [
+          { id: 'again', type: 'retry', config: { maxAttempts: RETRIES, backoff: 'fixed', baseDelaySeconds: 1 } },
+          { id: 'call', type: 'http_request', config: { method: 'POST', url: failing.url } },
+        ],
+        edges: [{ from: 'again', to: 'call', branch: 'body' }],
+      } as never,
+      now(),
+    );
     const errors: number[] = [];
     for (let i = 0; i < RETRY_RUNS; i++) {
       const before = arrivals.length;
@@ -106,7 +119,11 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
     const spacing = sorted(errors);
 
     // 3. Steps per second, 20-node linear workflow: one run at a time, then PARALLEL_RUNS at once.
-    const nodes = Array.from({ length: LINEAR_NODES }, (_, i) => ({ id: `n${i}`, type: 'set_variable', config: { name: `v${i}`, value: i } }));
+    const nodes = Array.from({ length: LINEAR_NODES }, (_, i) => ({
+      id: `n${i}`,
+      type: 'set_variable',
+      config: { name: `v${i}`, value: i },
+    }));
     const edges = nodes.slice(1).map((n, i) => ({ from: `n${i}`, to: n.id, branch: 'next' }));
     const linear = await createWorkflow(t, { name: 'linear', trigger: { type: 'manual' }, nodes, edges } as never, now());
     const serialStarted = performance.now();
@@ -123,13 +140,43 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
         title: 'Workflows: trigger-to-first-step latency, timed-retry spacing, steps/s (local SQS emulator, HTTPS receiver)',
         columns: ['measure', 'samples', 'p50', 'p99 / max', 'vs baseline'],
         rows: [
-          ['baseline: bare SQS send → receive round trip (ms)', BASELINE_ROUND_TRIPS, percentile(baseline, 50), percentile(baseline, 99), '1.00x'],
-          ['trigger → first step request at the receiver (ms)', LATENCY_RUNS, percentile(lat, 50), percentile(lat, 99), `${(percentile(lat, 50) / percentile(baseline, 50)).toFixed(1)}x`],
+          [
+            'baseline: bare SQS send → receive round trip (ms)',
+            BASELINE_ROUND_TRIPS,
+            percentile(baseline, 50),
+            percentile(baseline, 99),
+            '1.00x',
+          ],
+          [
+            'trigger → first step request at the receiver (ms)',
+            LATENCY_RUNS,
+            percentile(lat, 50),
+            percentile(lat, 99),
+            `${(percentile(lat, 50) / percentile(baseline, 50)).toFixed(1)}x`,
+          ],
           ['baseline: SQS DelaySeconds=1 lateness (ms)', delayed.length, percentile(delayed, 50), delayed.at(-1)!, '1.00x'],
-          ['timed retry spacing error, fixed 1 s (ms)', spacing.length, percentile(spacing, 50), spacing.at(-1)!, `${(percentile(spacing, 50) / Math.max(1, percentile(delayed, 50))).toFixed(1)}x`],
+          [
+            'timed retry spacing error, fixed 1 s (ms)',
+            spacing.length,
+            percentile(spacing, 50),
+            spacing.at(-1)!,
+            `${(percentile(spacing, 50) / Math.max(1, percentile(delayed, 50))).toFixed(1)}x`,
+          ],
           ['baseline: sequential SQS round trips per second', BASELINE_ROUND_TRIPS, baselineRate, '-', '1.00x'],
-          [`steps/s, ${LINEAR_NODES}-node linear workflow, 1 run at a time`, LINEAR_RUNS * LINEAR_NODES, serialRate, '-', `${(serialRate / baselineRate).toFixed(2)}x`],
-          [`steps/s, ${LINEAR_NODES}-node linear workflow, ${PARALLEL_RUNS} runs at once`, PARALLEL_RUNS * LINEAR_NODES, parallelRate, '-', `${(parallelRate / baselineRate).toFixed(2)}x`],
+          [
+            `steps/s, ${LINEAR_NODES}-node linear workflow, 1 run at a time`,
+            LINEAR_RUNS * LINEAR_NODES,
+            serialRate,
+            '-',
+            `${(serialRate / baselineRate).toFixed(2)}x`,
+          ],
+          [
+            `steps/s, ${LINEAR_NODES}-node linear workflow, ${PARALLEL_RUNS} runs at once`,
+            PARALLEL_RUNS * LINEAR_NODES,
+            parallelRate,
+            '-',
+            `${(parallelRate / baselineRate).toFixed(2)}x`,
+          ],
         ],
         notes: [
           'Every step is one SQS message plus one DynamoDB transaction (state, step record, index, counters);',

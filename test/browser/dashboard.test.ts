@@ -51,7 +51,14 @@ beforeAll(async () => {
   admin = await env.tenant();
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
   });
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.stack.baseUrl });
@@ -103,7 +110,9 @@ describe('API tokens', () => {
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
     await shot('tokens');
     // The API answers it at once; the page never shows it again.
-    const works = await fetch(`${env.stack.baseUrl}/api/v1/tags`, { headers: { authorization: `Bearer ${secret}`, 'x-workspace-id': admin.workspaceId } });
+    const works = await fetch(`${env.stack.baseUrl}/api/v1/tags`, {
+      headers: { authorization: `Bearer ${secret}`, 'x-workspace-id': admin.workspaceId },
+    });
     expect(works.status).toBe(200);
     await page.reload();
     await page.getByRole('cell', { name: 'browser-made' }).waitFor();
@@ -114,7 +123,9 @@ describe('API tokens', () => {
     const row = page.getByRole('row').filter({ hasText: 'browser-made' });
     await row.getByRole('button', { name: 'Revoke' }).click();
     await row.getByText('revoked').waitFor({ timeout: 20_000 });
-    const refused = await fetch(`${env.stack.baseUrl}/api/v1/tags`, { headers: { authorization: `Bearer ${secret}`, 'x-workspace-id': admin.workspaceId } });
+    const refused = await fetch(`${env.stack.baseUrl}/api/v1/tags`, {
+      headers: { authorization: `Bearer ${secret}`, 'x-workspace-id': admin.workspaceId },
+    });
     expect(refused.status).toBe(401);
   });
 });
@@ -122,7 +133,8 @@ describe('API tokens', () => {
 describe('webhook endpoints', () => {
   let id = '';
   const sub = async () => (await admin.api.get(`${HOOKS}/${id}`)).body.data.subscription;
-  const deliveries = async () => (await admin.api.get(`${HOOKS}/${id}/deliveries`)).body.data.deliveries as { deliveryId: string; status: string }[];
+  const deliveries = async () =>
+    (await admin.api.get(`${HOOKS}/${id}/deliveries`)).body.data.deliveries as { deliveryId: string; status: string }[];
 
   it('shows the empty list, then adds an endpoint and shows its signing secret once', async () => {
     await page.goto(dashboard('#/webhooks'));
@@ -166,7 +178,17 @@ describe('webhook endpoints', () => {
     await row.getByRole('button', { name: '1 attempt' }).click();
     const attempt = page.locator('li.attempt').first();
     await attempt.getByText('HTTP status').waitFor();
-    expect(await attempt.locator('dt').allTextContents()).toEqual(['Attempt', 'Result', 'HTTP status', 'Latency', 'Failure', 'At', 'Request headers', 'Request body', 'Response body']);
+    expect(await attempt.locator('dt').allTextContents()).toEqual([
+      'Attempt',
+      'Result',
+      'HTTP status',
+      'Latency',
+      'Failure',
+      'At',
+      'Request headers',
+      'Request body',
+      'Response body',
+    ]);
     expect(await attempt.textContent()).toContain('410');
     expect(await attempt.locator('dt:has-text("Request body") + dd').textContent()).toContain('webhook.ping');
     expect(await attempt.locator('dt:has-text("Request headers") + dd').textContent()).toContain('webhook-id');
@@ -210,7 +232,9 @@ describe('webhook endpoints', () => {
     await page.getByRole('button', { name: 'Send test event' }).click();
     const [ping] = (await hook.waitFor(before + 1)).slice(before);
     expect(String(ping!.headers['webhook-signature']).split(' ')).toHaveLength(2);
-    expect(standardVerifier(secret).verify(ping!.body, ping!.headers as Record<string, string>)).toMatchObject({ data: { subscription: { _id: id } } });
+    expect(standardVerifier(secret).verify(ping!.body, ping!.headers as Record<string, string>)).toMatchObject({
+      data: { subscription: { _id: id } },
+    });
     await page.reload();
     await page.locator('tr[data-delivery]').first().waitFor();
     expect(await page.content()).not.toContain(secret);
@@ -319,7 +343,8 @@ describe('a failing endpoint', () => {
 });
 
 describe('workflows', () => {
-  const create = async (body: Record<string, unknown>) => (await admin.api.post(WORKFLOWS, { trigger: { type: 'manual' }, ...body })).body.data.workflow._id as string;
+  const create = async (body: Record<string, unknown>) =>
+    (await admin.api.post(WORKFLOWS, { trigger: { type: 'manual' }, ...body })).body.data.workflow._id as string;
   const run = async (workflowId: string, until: (status: string) => boolean) => {
     const id = (await admin.api.post(`${WORKFLOWS}/${workflowId}/trigger`, { payload: { name: 'Ada' } })).body.data.execution._id as string;
     await eventually(async () => until((await admin.api.get(`${WORKFLOWS}/executions/${id}`)).body.data.execution.status), 60_000, 300);
@@ -341,7 +366,10 @@ describe('workflows', () => {
     await page.getByRole('row').filter({ hasText: name }).getByRole('button', { name: 'Deactivate', exact: true }).click();
     await page.getByRole('row').filter({ hasText: name }).getByRole('button', { name: 'Activate', exact: true }).waitFor();
     expect((await admin.api.get(`${WORKFLOWS}/${workflowId}`)).body.data.workflow.active).toBe(false);
-    await page.getByRole('row').filter({ hasText: `${name} v1` }).waitFor();
+    await page
+      .getByRole('row')
+      .filter({ hasText: `${name} v1` })
+      .waitFor();
     await shot('workflows');
   });
 
@@ -361,11 +389,11 @@ describe('workflows', () => {
     const id = await run(workflowId, (s) => s === 'failed');
     await page.goto(dashboard(`#/workflows/executions/${id}`));
     await page.getByRole('heading', { name: 'Sync with retries: execution' }).waitFor();
-    expect(await page.locator('svg.graph g[data-node]').evaluateAll((gs) => gs.map((g) => `${g.getAttribute('data-node')} ${g.getAttribute('class')}`))).toEqual([
-      'who node node-succeeded',
-      'again node node-not-run',
-      'sync node node-failed',
-    ]);
+    expect(
+      await page
+        .locator('svg.graph g[data-node]')
+        .evaluateAll((gs) => gs.map((g) => `${g.getAttribute('data-node')} ${g.getAttribute('class')}`)),
+    ).toEqual(['who node node-succeeded', 'again node node-not-run', 'sync node node-failed']);
     expect(await page.locator('svg.graph .branch').allTextContents()).toEqual(['body']);
     const who = page.locator('li[data-step="who:1"]');
     expect(await who.locator('.json').first().textContent()).toContain('{{trigger.name}}');
@@ -435,7 +463,8 @@ describe('busy states', () => {
   };
 
   it('shows each page busy while its data loads, then its content', async () => {
-    const subscription = (await admin.api.post(HOOKS, { url: `${hook.url}?busy`, events: ['inbox.*'] })).body.data.subscription._id as string;
+    const subscription = (await admin.api.post(HOOKS, { url: `${hook.url}?busy`, events: ['inbox.*'] })).body.data.subscription
+      ._id as string;
     const workflowId = (
       await admin.api.post(WORKFLOWS, {
         name: 'Busy check',

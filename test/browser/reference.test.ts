@@ -22,7 +22,14 @@ beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does)`);
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
   });
   page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   page.on('request', (r) => {
@@ -53,7 +60,7 @@ describe('the reference page in Chromium', () => {
     expect(menu).not.toMatch(/^webhook$/m);
   });
 
-  it('shows each operation\'s curl and @parley/client samples', async () => {
+  it("shows each operation's curl and @parley/client samples", async () => {
     const operation = page.locator('[id="tag/Tags/operation/tagsCreateTag"]');
     await operation.scrollIntoViewIfNeeded();
     await expect.poll(() => operation.innerText(), { timeout: 30_000 }).toContain('@parley/client');

@@ -18,14 +18,23 @@ const json = named('json', () => true);
 const typescript = named('ts', () => true);
 
 const scripts = Object.keys(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts as Record<string, string>);
-const bins = new Set(['parley', ...(existsSync(join(root, 'node_modules', '.bin')) ? spawnSync('ls', [join(root, 'node_modules', '.bin')], { encoding: 'utf8' }).stdout.split('\n') : [])]);
+const bins = new Set([
+  'parley',
+  ...(existsSync(join(root, 'node_modules', '.bin'))
+    ? spawnSync('ls', [join(root, 'node_modules', '.bin')], { encoding: 'utf8' }).stdout.split('\n')
+    : []),
+]);
 
 const cliHelp = new Map<string, string>();
 /** The CLI's own help for a command: what it accepts, as a user would read it. */
 const helpOf = (words: string[]): string => {
   const key = words.join(' ');
   if (!cliHelp.has(key)) {
-    const res = spawnSync(process.execPath, ['--import', 'tsx', 'infra/cli/parley.ts', ...words, '--help'], { cwd: root, encoding: 'utf8', timeout: 30_000 });
+    const res = spawnSync(process.execPath, ['--import', 'tsx', 'infra/cli/parley.ts', ...words, '--help'], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     cliHelp.set(key, res.status === 0 ? res.stdout : '');
   }
   return cliHelp.get(key)!;
@@ -74,7 +83,10 @@ describe('every example in the README and docs/', () => {
         env: { ...process.env, API: `${base}/api/v1`, TOKEN: token, WS: workspaceId },
       });
       expect(res.stderr).toBe('');
-      const answers = res.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+      const answers = res.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l));
       expect(answers.length).toBeGreaterThan(0);
       for (const answer of answers) expect(answer, JSON.stringify(answer)).toMatchObject({ success: true });
     });
@@ -106,7 +118,11 @@ describe('every example in the README and docs/', () => {
         writeFileSync(file, `// ${e.file}:${e.line}\n${e.code.replace(/from '\.\//g, "from '../../")}\nexport {};\n`);
         return file;
       });
-      const config = ts.getParsedCommandLineOfConfigFile(join(root, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} })!;
+      const config = ts.getParsedCommandLineOfConfigFile(
+        join(root, 'tsconfig.json'),
+        {},
+        { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
+      )!;
       const program = ts.createProgram(files, { ...config.options, noUnusedLocals: false });
       const errors = ts
         .getPreEmitDiagnostics(program)

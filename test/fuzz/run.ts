@@ -33,7 +33,11 @@ const concurrency = Number(values.concurrency);
 
 const pad = (s: string | number, n: number) => String(s).padEnd(n);
 const lpad = (s: string | number, n: number) => String(s).padStart(n);
-const statusList = (m: Map<number, number>) => [...m].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(' ');
+const statusList = (m: Map<number, number>) =>
+  [...m]
+    .sort(([a], [b]) => a - b)
+    .map(([s, n]) => `${s}×${n}`)
+    .join(' ');
 
 const stack = await startStack({ port: 0, workers: false, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
 let failing = 0;
@@ -52,7 +56,13 @@ try {
     const ids = await realIdsFor(api, route, factories);
     const cursors = await realCursorsFor(api, route, ids);
     const pool = new TokenPool(workspaceId);
-    const stats = await fuzzRoute(stack.baseUrl, route, pool, { cases, seed: seed + i * 7919, concurrency, opts: { ids, hints: FUZZ_HINTS, cursors }, keepFailures: 5 });
+    const stats = await fuzzRoute(stack.baseUrl, route, pool, {
+      cases,
+      seed: seed + i * 7919,
+      concurrency,
+      opts: { ids, hints: FUZZ_HINTS, cursors },
+      keepFailures: 5,
+    });
     all.push(stats);
     failing += stats.failing;
     process.stdout.write(
@@ -63,7 +73,12 @@ try {
   process.stdout.write(`\n${total} requests in ${((Date.now() - started) / 1000).toFixed(0)} s; ${failing} broke the contract.\n`);
   const classes = new Map<string, number>();
   for (const s of all) for (const [kind, n] of s.classes) classes.set(kind, (classes.get(kind) ?? 0) + n);
-  process.stdout.write(`\ncases per class:\n${[...classes].sort(([a], [b]) => a.localeCompare(b)).map(([kind, n]) => `  ${pad(kind, 32)}${n}`).join('\n')}\n`);
+  process.stdout.write(
+    `\ncases per class:\n${[...classes]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([kind, n]) => `  ${pad(kind, 32)}${n}`)
+      .join('\n')}\n`,
+  );
   const slowest = all.reduce((a, s) => (s.slowest.ms > a.ms ? s.slowest : a), { ms: 0, case: '' });
   process.stdout.write(`slowest answer: ${slowest.ms} ms (limit ${MAX_ANSWER_MS} ms) for ${slowest.case}\n`);
   process.stdout.write(`${all.reduce((n, s) => n + s.stalls, 0)} answers over the limit once, sent again\n`);

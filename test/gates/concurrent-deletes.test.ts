@@ -23,7 +23,9 @@ const factories = makeFactories({ webhookUrl: 'https://127.0.0.1:9/hook' });
 describe('concurrent deletes of one resource', () => {
   it('covers every DELETE route of the wiring', () => {
     expect(routes.length).toBeGreaterThan(0);
-    expect(routes.filter((r) => !factoryFor(factories, r)).map((r) => `${r.key} (needs a factory for ${collectionKey(r.route.path)})`)).toEqual([]);
+    expect(
+      routes.filter((r) => !factoryFor(factories, r)).map((r) => `${r.key} (needs a factory for ${collectionKey(r.route.path)})`),
+    ).toEqual([]);
   });
 
   for (const route of routes) {
@@ -42,7 +44,8 @@ describe('concurrent deletes of one resource', () => {
       expect([404, 409, ok], outcome(repeat)).toContain(repeat.status);
       expect(answers.filter((a) => !did(a)).map(outcome), shown).toEqual(Array.from({ length: BURST - 1 }, () => outcome(repeat)));
       // Each of these answers is one the document lists for the route.
-      for (const a of [...answers, repeat]) expect(conformance(document, 'DELETE', route.route.path, { ...a, bodyLength: 1 }), outcome(a)).toEqual([]);
+      for (const a of [...answers, repeat])
+        expect(conformance(document, 'DELETE', route.route.path, { ...a, bodyLength: 1 }), outcome(a)).toEqual([]);
     });
   }
 });

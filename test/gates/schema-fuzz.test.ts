@@ -1,6 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client } from '../support/api';
-import { FUZZ_HINTS, MAX_ANSWER_MS, TokenPool, caseArb, fuzzRoute, realCursorsFor, realIdsFor, send, sharedIds, violations, type FuzzCase, type RouteStats } from '../support/fuzz';
+import {
+  FUZZ_HINTS,
+  MAX_ANSWER_MS,
+  TokenPool,
+  caseArb,
+  fuzzRoute,
+  realCursorsFor,
+  realIdsFor,
+  send,
+  sharedIds,
+  violations,
+  type FuzzCase,
+  type RouteStats,
+} from '../support/fuzz';
 import { makeFactories } from '../support/resource-factories';
 import { loadRoutes } from '../support/routes';
 import { useTestStack } from '../support/stack';
@@ -42,7 +55,9 @@ const tally = (stats: RouteStats) => {
 };
 afterAll(() => {
   const rows = [...classes].sort(([a], [b]) => a.localeCompare(b)).map(([kind, n]) => `  ${kind.padEnd(32)}${n}`);
-  process.stdout.write(`schema fuzz cases per class:\n${rows.join('\n')}\nslowest answer: ${slowest.ms} ms (limit ${MAX_ANSWER_MS} ms) for ${slowest.case}\n${stalls} answers over the limit once, sent again\n`);
+  process.stdout.write(
+    `schema fuzz cases per class:\n${rows.join('\n')}\nslowest answer: ${slowest.ms} ms (limit ${MAX_ANSWER_MS} ms) for ${slowest.case}\n${stalls} answers over the limit once, sent again\n`,
+  );
 });
 
 beforeAll(async () => {
@@ -54,39 +69,63 @@ beforeAll(async () => {
 });
 
 describe('the schema fuzz', () => {
-  it('derives requests for every route of the wiring, bodies, query strings and path parameters alike, in every class that once broke the service', () => {
-    const all: FuzzCase[] = [];
-    for (const route of routes) {
-      const sample = fc.sample(caseArb(route), { seed: SEED, numRuns: 60 });
-      all.push(...sample);
-      const kinds = new Set(sample.flatMap((c) => c.kinds.map((k) => k.split(':')[0]!.replace(/^path\..*/, 'path'))));
-      if (route.pathParams.length) expect(kinds, route.key).toContain('path');
-      expect(kinds, route.key).toContain('query');
-      if (route.spec.body) expect(kinds, route.key).toContain('body');
-    }
-    // Far dates, huge ranges, integer spellings, prototype names, nesting to 10,000, numbers past 2^53 and past a double's range.
-    const kinds = new Set(all.flatMap((c) => c.kinds));
-    for (const kind of ['query:far-date', 'query:huge-range', 'query:integer-spelling', 'query:proto-name']) expect(kinds).toContain(kind);
-    const text = (c: (typeof all)[number]) => c.body?.toString('utf8') ?? '';
-    expect(all.some((c) => text(c).includes(`${'{"a":'.repeat(10_000)}1`) || text(c).includes(`${'['.repeat(10_000)}1`))).toBe(true);
-    for (const n of ['9007199254740993', '1e400', '2e308']) expect(all.some((c) => text(c).includes(n)), n).toBe(true);
-    expect(all.some((c) => c.expect?.status === 422)).toBe(true);
-    expect(all.filter((c) => c.names).length).toBeGreaterThan(routes.length);
-    expect(all.some((c) => /(from|to)=(0000|9999)/.test(c.target))).toBe(true);
-    // About half a second of sampling per route on a quiet 2-core machine: the budget grows with the wiring.
-  }, routes.length * 2_000);
+  it(
+    'derives requests for every route of the wiring, bodies, query strings and path parameters alike, in every class that once broke the service',
+    () => {
+      const all: FuzzCase[] = [];
+      for (const route of routes) {
+        const sample = fc.sample(caseArb(route), { seed: SEED, numRuns: 60 });
+        all.push(...sample);
+        const kinds = new Set(sample.flatMap((c) => c.kinds.map((k) => k.split(':')[0]!.replace(/^path\..*/, 'path'))));
+        if (route.pathParams.length) expect(kinds, route.key).toContain('path');
+        expect(kinds, route.key).toContain('query');
+        if (route.spec.body) expect(kinds, route.key).toContain('body');
+      }
+      // Far dates, huge ranges, integer spellings, prototype names, nesting to 10,000, numbers past 2^53 and past a double's range.
+      const kinds = new Set(all.flatMap((c) => c.kinds));
+      for (const kind of ['query:far-date', 'query:huge-range', 'query:integer-spelling', 'query:proto-name'])
+        expect(kinds).toContain(kind);
+      const text = (c: (typeof all)[number]) => c.body?.toString('utf8') ?? '';
+      expect(all.some((c) => text(c).includes(`${'{"a":'.repeat(10_000)}1`) || text(c).includes(`${'['.repeat(10_000)}1`))).toBe(true);
+      for (const n of ['9007199254740993', '1e400', '2e308'])
+        expect(
+          all.some((c) => text(c).includes(n)),
+          n,
+        ).toBe(true);
+      expect(all.some((c) => c.expect?.status === 422)).toBe(true);
+      expect(all.filter((c) => c.names).length).toBeGreaterThan(routes.length);
+      expect(all.some((c) => /(from|to)=(0000|9999)/.test(c.target))).toBe(true);
+      // About half a second of sampling per route on a quiet 2-core machine: the budget grows with the wiring.
+    },
+    routes.length * 2_000,
+  );
 
   it('recognises a 500, a non-JSON answer and a missed fixed answer as violations', () => {
-    const json = { 'content-type': 'application/json', 'x-request-id': 'r', 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '9', 'x-ratelimit-reset': '1' };
-    expect(violations({}, { status: 500, headers: json, text: '{"success":false,"error":{"code":"INTERNAL_ERROR","message":"x"}}' })).toEqual(['status 500']);
+    const json = {
+      'content-type': 'application/json',
+      'x-request-id': 'r',
+      'x-ratelimit-limit': '100',
+      'x-ratelimit-remaining': '9',
+      'x-ratelimit-reset': '1',
+    };
+    expect(
+      violations({}, { status: 500, headers: json, text: '{"success":false,"error":{"code":"INTERNAL_ERROR","message":"x"}}' }),
+    ).toEqual(['status 500']);
     expect(violations({}, { status: 400, headers: { ...json, 'content-type': 'text/plain' }, text: 'Bad' })[0]).toMatch(/content-type/);
     expect(violations({}, { status: 422, headers: json, text: '{"error":"x"}' })[0]).toMatch(/not the error wrapper/);
     const fixed = { expect: { status: 400, code: 'BAD_REQUEST', why: 'malformed JSON is 400' } };
     expect(violations(fixed, { status: 200, headers: json, text: '{"success":true,"data":{}}' })[0]).toMatch(/expected 400 BAD_REQUEST/);
-    expect(violations(fixed, { status: 400, headers: json, text: '{"success":false,"error":{"code":"BAD_REQUEST","message":"m"}}' })).toEqual([]);
-    expect(violations({}, { status: 200, headers: { ...json, 'x-ratelimit-limit': undefined }, text: '{"success":true,"data":{}}' })).toEqual(['no X-RateLimit-* headers']);
-    const refused = (path: string) => `{"success":false,"error":{"code":"VALIDATION_ERROR","message":"m","details":{"errors":[{"path":"${path}","message":"Unknown field"}]}}}`;
-    expect(violations({ names: '__proto__' }, { status: 200, headers: json, text: '{"success":true,"data":{}}' })[0]).toMatch(/naming the query parameter "__proto__"/);
+    expect(
+      violations(fixed, { status: 400, headers: json, text: '{"success":false,"error":{"code":"BAD_REQUEST","message":"m"}}' }),
+    ).toEqual([]);
+    expect(
+      violations({}, { status: 200, headers: { ...json, 'x-ratelimit-limit': undefined }, text: '{"success":true,"data":{}}' }),
+    ).toEqual(['no X-RateLimit-* headers']);
+    const refused = (path: string) =>
+      `{"success":false,"error":{"code":"VALIDATION_ERROR","message":"m","details":{"errors":[{"path":"${path}","message":"Unknown field"}]}}}`;
+    expect(violations({ names: '__proto__' }, { status: 200, headers: json, text: '{"success":true,"data":{}}' })[0]).toMatch(
+      /naming the query parameter "__proto__"/,
+    );
     expect(violations({ names: '__proto__' }, { status: 422, headers: json, text: refused('other') })[0]).toMatch(/naming/);
     expect(violations({ names: '__proto__' }, { status: 422, headers: json, text: refused('__proto__') })).toEqual([]);
   });
@@ -101,7 +140,9 @@ describe('the schema fuzz', () => {
 
   // Found by the fuzz: a cursor naming the right partition with a key attribute emptied, missing or over
   // DynamoDB's size limit reached the Query and failed it (500). Every list route with a cursor refuses them.
-  const cursorLists = routes.filter((r) => r.route.method === 'GET' && !r.pathParams.length && jsonSchemaOf(r.spec.query ?? z.object({})).properties?.cursor);
+  const cursorLists = routes.filter(
+    (r) => r.route.method === 'GET' && !r.pathParams.length && jsonSchemaOf(r.spec.query ?? z.object({})).properties?.cursor,
+  );
   for (const list of cursorLists) {
     it(`${list.key} refuses a cursor whose keys are emptied, missing, extra or oversized with 422 on cursor`, async () => {
       const { token } = await tokenFor([workspaceId], ['admin:all']);

@@ -38,7 +38,8 @@ const call = (route: LoadedRoute, token: string): Promise<ApiResponse> => {
 
 /** `passed` when the answer shows the scope check let the request through, else what stopped it. */
 const outcome = (res: ApiResponse): string => {
-  if (res.status === 403 && res.body?.error?.code === 'FORBIDDEN') return `403 FORBIDDEN requiredScope=${res.body.error.details?.requiredScope}`;
+  if (res.status === 403 && res.body?.error?.code === 'FORBIDDEN')
+    return `403 FORBIDDEN requiredScope=${res.body.error.details?.requiredScope}`;
   if ([401, 403, 429].includes(res.status)) return `stopped before the scope check: ${res.status} ${res.body?.error?.code}`;
   return 'passed';
 };

@@ -41,7 +41,9 @@ const statuses = (snapshot: unknown): number[] =>
 // Each case makes its own tenants and resources: five run at once (vitest's maxConcurrency) on the one stack.
 describe.concurrent('the tenant matrix', () => {
   it('has a resource factory for every route with an id path parameter', () => {
-    const missing = routes.filter((r) => !covered.has(collectionKey(r.route.path)!)).map((r) => `${r.key} (needs a factory for ${collectionKey(r.route.path)})`);
+    const missing = routes
+      .filter((r) => !covered.has(collectionKey(r.route.path)!))
+      .map((r) => `${r.key} (needs a factory for ${collectionKey(r.route.path)})`);
     expect(missing, `add them to test/support/resource-factories.ts:\n${missing.join('\n')}`).toEqual([]);
     expect(routes.length).toBeGreaterThan(0);
   });
@@ -49,42 +51,46 @@ describe.concurrent('the tenant matrix', () => {
   /** Who owns the resources, and who calls with their ids from another tenant. */
   const pairs = {
     "another workspace's ids": async () => Promise.all([env.tenant(), env.tenant()]),
-    'the same workspace\'s ids from the other mode (test resources, live token)': async () => {
+    "the same workspace's ids from the other mode (test resources, live token)": async () => {
       const owner = await env.tenant();
       return [owner, await env.liveMode(owner)] as const;
     },
-    'the same workspace\'s ids from the other mode (live resources, test token)': async () => {
+    "the same workspace's ids from the other mode (live resources, test token)": async () => {
       const caller = await env.tenant();
       return [await env.liveMode(caller), caller] as const;
     },
   };
 
-  for (const route of routes) for (const [foreign, pair] of Object.entries(pairs)) {
-    const variants = route.pathParams.length > 1 ? ' (every id foreign, and each id foreign alone)' : '';
-    it(`${route.key} answers 404 NOT_FOUND for ${foreign}${variants} and leaves the resource unchanged`, async () => {
-      const factory = factoryFor(factories, route);
-      if (!factory) throw new Error(`no resource factory covers ${route.key}: register one for ${collectionKey(route.route.path)} in test/support/resource-factories.ts`);
-      const [owner, caller] = await pair();
-      const [theirs, mine] = await Promise.all([factory.create(owner.api), factory.create(caller.api)]);
-      // The caller's own tag, for bodies that name tags: the only foreign thing in a request is its path.
-      const ownTag = (await caller.api.post('/api/v1/tags', { name: `own ${Date.now()}` })).body.data.tag._id as string;
+  for (const route of routes)
+    for (const [foreign, pair] of Object.entries(pairs)) {
+      const variants = route.pathParams.length > 1 ? ' (every id foreign, and each id foreign alone)' : '';
+      it(`${route.key} answers 404 NOT_FOUND for ${foreign}${variants} and leaves the resource unchanged`, async () => {
+        const factory = factoryFor(factories, route);
+        if (!factory)
+          throw new Error(
+            `no resource factory covers ${route.key}: register one for ${collectionKey(route.route.path)} in test/support/resource-factories.ts`,
+          );
+        const [owner, caller] = await pair();
+        const [theirs, mine] = await Promise.all([factory.create(owner.api), factory.create(caller.api)]);
+        // The caller's own tag, for bodies that name tags: the only foreign thing in a request is its path.
+        const ownTag = (await caller.api.post('/api/v1/tags', { name: `own ${Date.now()}` })).body.data.tag._id as string;
 
-      // All ids foreign; then, for nested routes, one foreign id beside the caller's own others.
-      const idSets = [theirs, ...(route.pathParams.length > 1 ? route.pathParams.map((p) => ({ ...mine, [p]: theirs[p]! })) : [])];
-      const before = { theirs: await factory.read(owner.api, theirs), mine: await factory.read(caller.api, mine) };
-      // Every read in the snapshots succeeded: comparing two "404"s would prove nothing.
-      expect(statuses(before), JSON.stringify(before)).toEqual(expect.arrayContaining([200]));
-      expect(new Set(statuses(before))).toEqual(new Set([200]));
-      for (const ids of idSets) {
-        const path = route.pathParams.reduce((p, name) => p.replace(`{${name}}`, ids[name]!), route.route.path);
-        const body = route.spec.body ? validBody(route, [ownTag]) : undefined;
-        const res = await caller.api.call(route.route.method, path, body);
-        expectError(res, 404, 'NOT_FOUND');
-        expect(conformance(document, route.route.method, route.route.path, { ...res, bodyLength: 1 })).toEqual([]);
-        if (caller.workspaceId !== owner.workspaceId) expect(JSON.stringify(res.body)).not.toContain(owner.workspaceId);
-      }
-      expect(await factory.read(owner.api, theirs)).toEqual(before.theirs);
-      expect(await factory.read(caller.api, mine)).toEqual(before.mine);
-    });
-  }
+        // All ids foreign; then, for nested routes, one foreign id beside the caller's own others.
+        const idSets = [theirs, ...(route.pathParams.length > 1 ? route.pathParams.map((p) => ({ ...mine, [p]: theirs[p]! })) : [])];
+        const before = { theirs: await factory.read(owner.api, theirs), mine: await factory.read(caller.api, mine) };
+        // Every read in the snapshots succeeded: comparing two "404"s would prove nothing.
+        expect(statuses(before), JSON.stringify(before)).toEqual(expect.arrayContaining([200]));
+        expect(new Set(statuses(before))).toEqual(new Set([200]));
+        for (const ids of idSets) {
+          const path = route.pathParams.reduce((p, name) => p.replace(`{${name}}`, ids[name]!), route.route.path);
+          const body = route.spec.body ? validBody(route, [ownTag]) : undefined;
+          const res = await caller.api.call(route.route.method, path, body);
+          expectError(res, 404, 'NOT_FOUND');
+          expect(conformance(document, route.route.method, route.route.path, { ...res, bodyLength: 1 })).toEqual([]);
+          if (caller.workspaceId !== owner.workspaceId) expect(JSON.stringify(res.body)).not.toContain(owner.workspaceId);
+        }
+        expect(await factory.read(owner.api, theirs)).toEqual(before.theirs);
+        expect(await factory.read(caller.api, mine)).toEqual(before.mine);
+      });
+    }
 });

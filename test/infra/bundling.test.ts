@@ -76,18 +76,34 @@ describe('bundled functions', () => {
     const ddb = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
     await ensureTable(ddb, table);
     ddb.destroy();
-    Object.assign(process.env, { DYNAMODB_ENDPOINT: endpoint, TABLE_NAME: table, AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' });
+    Object.assign(process.env, {
+      DYNAMODB_ENDPOINT: endpoint,
+      TABLE_NAME: table,
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+    });
     const { createTenant } = await import('../support/tenants');
     const { token } = await createTenant(['inbox:read']);
     const fallback = app.functions().find((f) => f.spec === wiring.fallback)!;
-    const env = { DYNAMODB_ENDPOINT: endpoint, TABLE_NAME: table, AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' };
+    const env = {
+      DYNAMODB_ENDPOINT: endpoint,
+      TABLE_NAME: table,
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+    };
     const call = (authorization?: string) => {
       const event = {
         rawPath: '/api/v1/nope',
         requestContext: { requestId: 'r-1', http: { method: 'GET', sourceIp: '127.0.0.1' } },
         headers: authorization ? { authorization } : {},
       };
-      const response = JSON.parse(importFresh(join(assetOf(fallback), 'index.mjs'), event, env)) as { statusCode: number; body: string; headers: Record<string, string> };
+      const response = JSON.parse(importFresh(join(assetOf(fallback), 'index.mjs'), event, env)) as {
+        statusCode: number;
+        body: string;
+        headers: Record<string, string>;
+      };
       return { ...response, body: JSON.parse(response.body) };
     };
     expect(call()).toMatchObject({ statusCode: 401, body: { success: false, error: { code: 'UNAUTHORIZED' } } });

@@ -12,7 +12,9 @@ beforeAll(() => {
 }, 300_000);
 
 const keyActions = (handler: string) => {
-  const spec = [...wiring.routes, ...wiring.queues.map((q) => q.consumer), ...wiring.rules.map((r) => r.target)].find((s) => s.handler === handler)!;
+  const spec = [...wiring.routes, ...wiring.queues.map((q) => q.consumer), ...wiring.rules.map((r) => r.target)].find(
+    (s) => s.handler === handler,
+  )!;
   const queue = wiring.queues.find((q) => q.consumer === spec);
   return grantsFor(spec, queue ? 'queue' : 'http', queue?.name).flatMap((g) => ('key' in g.resource ? g.actions : []));
 };
@@ -25,7 +27,9 @@ const kmsStatements = (template: ReturnType<Synthesized['template']>) =>
 
 describe('channel secrets', () => {
   it('are sealed with a customer-managed KMS key that rotates', () => {
-    app.template(app.stacks.data).hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true, Description: Match.stringLikeRegexp('channel account secrets') });
+    app
+      .template(app.stacks.data)
+      .hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true, Description: Match.stringLikeRegexp('channel account secrets') });
   });
 
   it('only the functions that seal or open secrets get the key, each with just the action it needs', () => {
@@ -34,7 +38,12 @@ describe('channel secrets', () => {
     expect(keyActions('functions/http/channels/receive-inbound.ts')).toEqual(['kms:Decrypt']);
     expect(keyActions('functions/queues/send-channel-message.ts')).toEqual(['kms:Decrypt']);
     expect(keyActions('functions/queues/send-broadcast.ts')).toEqual(['kms:Decrypt']);
-    const holders = [...wiring.routes, ...wiring.queues.map((q) => q.consumer), ...wiring.rules.map((r) => r.target), ...wiring.schedules.map((s) => s.target)]
+    const holders = [
+      ...wiring.routes,
+      ...wiring.queues.map((q) => q.consumer),
+      ...wiring.rules.map((r) => r.target),
+      ...wiring.schedules.map((s) => s.target),
+    ]
       .filter((s) => s.access.keys?.[CHANNEL_SECRETS_KEY])
       .map((s) => s.handler);
     expect(new Set(holders)).toEqual(
@@ -51,7 +60,9 @@ describe('channel secrets', () => {
   it('deploys those grants as IAM statements on the key alone, and tells the function the key', () => {
     const channels = app.template(app.stacks.routes.find((s) => s.stackName.endsWith('-Api-Channels'))!);
     const statements = kmsStatements(channels);
-    expect(statements.map((s) => [s.Action].flat()).sort()).toEqual([['kms:Decrypt'], ['kms:Encrypt'], ['kms:Encrypt', 'kms:Decrypt']].sort());
+    expect(statements.map((s) => [s.Action].flat()).sort()).toEqual(
+      [['kms:Decrypt'], ['kms:Encrypt'], ['kms:Encrypt', 'kms:Decrypt']].sort(),
+    );
     for (const s of statements) expect(JSON.stringify(s.Resource)).toMatch(/KeychannelsecretsKey|Keychannelsecrets/i);
     channels.hasResourceProperties('AWS::Lambda::Function', {
       Description: Match.stringLikeRegexp('^POST /api/v1/channels: '),
@@ -68,7 +79,9 @@ describe('channel and broadcast queues', () => {
       expect(q.consumer.timeoutSeconds! * 1000).toBeLessThan(20_000);
       expect(20_000).toBeLessThan(q.visibilityTimeoutSeconds * 1000);
     }
-    app.template(app.stacks.queues).hasResourceProperties('AWS::SQS::Queue', { VisibilityTimeout: 90, RedrivePolicy: Match.objectLike({ maxReceiveCount: 100 }) });
+    app
+      .template(app.stacks.queues)
+      .hasResourceProperties('AWS::SQS::Queue', { VisibilityTimeout: 90, RedrivePolicy: Match.objectLike({ maxReceiveCount: 100 }) });
     app.template(app.stacks.workers).hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       EventSourceArn: { 'Fn::ImportValue': Match.stringLikeRegexp('BroadcastSends') },
       FunctionResponseTypes: ['ReportBatchItemFailures'],
@@ -77,7 +90,13 @@ describe('channel and broadcast queues', () => {
 
   it('starts due broadcasts every minute and routes outbox events to the reply dispatcher', () => {
     const workers = app.template(app.stacks.workers);
-    workers.hasResourceProperties('AWS::Scheduler::Schedule', { Description: 'Parley start-due-broadcasts, every 1 min', ScheduleExpression: 'rate(1 minute)' });
-    workers.hasResourceProperties('AWS::Events::Rule', { Description: 'Parley channel-dispatch', EventPattern: { source: ['parley.outbox'], 'detail-type': ['DomainEvent'] } });
+    workers.hasResourceProperties('AWS::Scheduler::Schedule', {
+      Description: 'Parley start-due-broadcasts, every 1 min',
+      ScheduleExpression: 'rate(1 minute)',
+    });
+    workers.hasResourceProperties('AWS::Events::Rule', {
+      Description: 'Parley channel-dispatch',
+      EventPattern: { source: ['parley.outbox'], 'detail-type': ['DomainEvent'] },
+    });
   });
 });

@@ -19,7 +19,11 @@ let files: string[];
 beforeAll(() => {
   rmSync(scratch, { recursive: true, force: true });
   mkdirSync(installed, { recursive: true });
-  const out = execFileSync('npm', ['pack', '--json', '--pack-destination', scratch], { cwd: packageDir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  const out = execFileSync('npm', ['pack', '--json', '--pack-destination', scratch], {
+    cwd: packageDir,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   // The build's own lines (prepack) come first; npm's JSON report is the rest.
   const [packed] = JSON.parse(out.slice(out.search(/^\[$/m))) as { filename: string }[];
   const tarball = join(scratch, packed!.filename);
@@ -38,7 +42,16 @@ const compile = (sources: string[]) => {
   writeFileSync(
     join(dir, 'tsconfig.json'),
     JSON.stringify({
-      compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, types: ['node'], typeRoots: [join(root, 'node_modules', '@types')] },
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+        types: ['node'],
+        typeRoots: [join(root, 'node_modules', '@types')],
+      },
       include: ['*.ts'],
     }),
   );
@@ -47,7 +60,8 @@ const compile = (sources: string[]) => {
   return (i: number) => result.stdout.split('\n').filter((line) => line.startsWith(`example-${i}.ts`) || line.includes(`/example-${i}.ts`));
 };
 
-const header = "import { createParleyClient } from '@parley/client';\nconst parley = createParleyClient({ baseUrl: 'http://x', token: 't' });\n";
+const header =
+  "import { createParleyClient } from '@parley/client';\nconst parley = createParleyClient({ baseUrl: 'http://x', token: 't' });\n";
 const refused = [
   `${header}await parley.get('/no/such/route');`,
   `${header}await parley.get('/tags/{id}');`,
@@ -59,7 +73,16 @@ const accepted = `${header}const conv = (await parley.get('/inbox/conversations/
 
 describe('the @parley/client package', () => {
   it('packs the built JavaScript, its declarations with the generated types, and the README; no sources', () => {
-    for (const f of ['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts', 'dist/client.js', 'dist/schema.d.ts', 'dist/webhooks.js', 'dist/webhooks.d.ts']) {
+    for (const f of [
+      'package.json',
+      'README.md',
+      'dist/index.js',
+      'dist/index.d.ts',
+      'dist/client.js',
+      'dist/schema.d.ts',
+      'dist/webhooks.js',
+      'dist/webhooks.d.ts',
+    ]) {
       expect(files).toContain(`package/${f}`);
     }
     expect(files.filter((f) => f.startsWith('package/src/') || f.endsWith('.test.ts'))).toEqual([]);
@@ -82,7 +105,11 @@ describe('the @parley/client package', () => {
     expect(Object.keys(manifest.dependencies)).toEqual(['openapi-fetch']);
     const out = execFileSync(
       process.execPath,
-      ['--input-type=module', '-e', "const c = await import('@parley/client'); const w = await import('@parley/client/webhooks'); console.log(typeof c.createParleyClient, typeof c.ParleyRateLimitError, typeof w.verifyWebhook);"],
+      [
+        '--input-type=module',
+        '-e',
+        "const c = await import('@parley/client'); const w = await import('@parley/client/webhooks'); console.log(typeof c.createParleyClient, typeof c.ParleyRateLimitError, typeof w.verifyWebhook);",
+      ],
       { cwd: scratch, encoding: 'utf8' },
     );
     expect(out.trim()).toBe('function function function');

@@ -18,10 +18,19 @@ describe('the operations dashboard', () => {
       template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
       template.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: `parley-${stage}` });
       const body = bodyOf(template);
-      for (const metric of ['Requests', 'RequestLatency', 'DeliveryAttempts', 'DeliveryLatency', 'WorkflowSteps', 'BroadcastSends', 'ReplySends']) {
+      for (const metric of [
+        'Requests',
+        'RequestLatency',
+        'DeliveryAttempts',
+        'DeliveryLatency',
+        'WorkflowSteps',
+        'BroadcastSends',
+        'ReplySends',
+      ]) {
         expect(body).toContain(`MetricName=\\\\\\"${metric}\\\\\\" stage=\\\\\\"${stage}\\\\\\"`);
       }
-      for (const metric of ['RateLimitRefusals', 'AuthFailures', 'IdempotentReplays']) expect(body).toContain(`\\"Parley\\",\\"${metric}\\",\\"service\\",\\"parley\\",\\"stage\\",\\"${stage}\\"`);
+      for (const metric of ['RateLimitRefusals', 'AuthFailures', 'IdempotentReplays'])
+        expect(body).toContain(`\\"Parley\\",\\"${metric}\\",\\"service\\",\\"parley\\",\\"stage\\",\\"${stage}\\"`);
       expect(body).toContain('{Parley,route,service,stage,statusClass}');
     });
   }

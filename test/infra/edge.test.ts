@@ -6,8 +6,7 @@ import { fullWiring, synth, type Synthesized } from './synth';
 const DOMAIN = { domainName: 'api.example.com', certificateArn: 'arn:aws:acm:eu-west-1:111111111111:certificate/abc' };
 const ENV = { account: '111111111111', region: 'eu-west-1' };
 
-const apiOrigin = (app: Synthesized) =>
-  app.template(app.stacks.site).findResources('AWS::CloudFront::Distribution');
+const apiOrigin = (app: Synthesized) => app.template(app.stacks.site).findResources('AWS::CloudFront::Distribution');
 
 describe('the edge in prod (on by default)', () => {
   let prod: Synthesized;
@@ -44,7 +43,10 @@ describe('the edge in prod (on by default)', () => {
     const config = distribution!.Properties.DistributionConfig;
     expect(JSON.stringify(config.WebACLId)).toMatch(/ExportsReader/);
     const apiOriginId = config.CacheBehaviors.find((b: { PathPattern: string }) => b.PathPattern === '/api/*').TargetOriginId;
-    expect(config.Origins.find((o: { Id: string }) => o.Id === apiOriginId)).toMatchObject({ DomainName: 'api.example.com', CustomOriginConfig: { OriginProtocolPolicy: 'https-only' } });
+    expect(config.Origins.find((o: { Id: string }) => o.Id === apiOriginId)).toMatchObject({
+      DomainName: 'api.example.com',
+      CustomOriginConfig: { OriginProtocolPolicy: 'https-only' },
+    });
     prod.template(prod.stacks.site).hasOutput('ApiUrl', {});
   });
 
@@ -60,7 +62,9 @@ describe('the edge elsewhere', () => {
     const dev = synth({ wiring: fullWiring });
     expect(dev.stacks.edge).toBeUndefined();
     dev.template(dev.stacks.api).hasResourceProperties('AWS::ApiGatewayV2::Api', { DisableExecuteApiEndpoint: false });
-    dev.template(dev.stacks.site).hasResourceProperties('AWS::CloudFront::Distribution', { DistributionConfig: Match.objectLike({ WebACLId: Match.absent() }) });
+    dev
+      .template(dev.stacks.site)
+      .hasResourceProperties('AWS::CloudFront::Distribution', { DistributionConfig: Match.objectLike({ WebACLId: Match.absent() }) });
   });
 
   it('can be turned on in dev and off in prod', () => {
@@ -72,7 +76,9 @@ describe('the edge elsewhere', () => {
   });
 
   it('refuses to synthesize without the API custom domain CloudFront needs, without a named region, or with an unclear flag', () => {
-    expect(() => synth({ wiring: fullWiring, env: ENV, context: { stage: 'prod' } })).toThrow(/CloudFront needs the API's custom domain: give -c domainName/);
+    expect(() => synth({ wiring: fullWiring, env: ENV, context: { stage: 'prod' } })).toThrow(
+      /CloudFront needs the API's custom domain: give -c domainName/,
+    );
     expect(() => synth({ wiring: fullWiring, context: { stage: 'prod', ...DOMAIN } })).toThrow(/deploy with an explicit region/);
     expect(() => synth({ wiring: fullWiring, context: { edge: 'yes' } })).toThrow(/edge must be true or false/);
   });

@@ -2,7 +2,12 @@ import { ManagedPolicy } from 'aws-cdk-lib/aws-iam';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fullWiring, synth, type Synthesized } from './synth';
 
-const PROD = { stage: 'prod', alarmEmail: 'ops@example.com', domainName: 'api.example.com', certificateArn: 'arn:aws:acm:us-east-1:111111111111:certificate/abc' };
+const PROD = {
+  stage: 'prod',
+  alarmEmail: 'ops@example.com',
+  domainName: 'api.example.com',
+  certificateArn: 'arn:aws:acm:us-east-1:111111111111:certificate/abc',
+};
 
 /**
  * Unsuppressed AwsSolutions errors and warnings of every stack, from one synthesis (`Annotations.fromStack`
@@ -20,7 +25,14 @@ describe('cdk-nag AWS Solutions checks', () => {
   let prod: string[];
   beforeAll(() => {
     dev = findings(synth({ nag: true }));
-    prod = findings(synth({ nag: true, wiring: fullWiring, env: { account: '111111111111', region: 'eu-west-1' }, context: { ...PROD, corsOrigins: 'https://app.example.com' } }));
+    prod = findings(
+      synth({
+        nag: true,
+        wiring: fullWiring,
+        env: { account: '111111111111', region: 'eu-west-1' },
+        context: { ...PROD, corsOrigins: 'https://app.example.com' },
+      }),
+    );
   }, 300_000);
 
   it('pass for the real wiring in dev, every suppression carrying a reason', () => {

@@ -15,11 +15,18 @@ describe('the static site (reference page and dashboard)', () => {
   it('is a private, encrypted, TLS-only bucket read by CloudFront through origin access control', () => {
     const site = app.template(app.stacks.site);
     site.hasResourceProperties('AWS::S3::Bucket', {
-      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
       BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
     });
     site.hasResourceProperties('AWS::S3::BucketPolicy', {
-      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+      PolicyDocument: {
+        Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]),
+      },
     });
     site.resourceCountIs('AWS::CloudFront::OriginAccessControl', 1);
   });
@@ -48,7 +55,7 @@ describe('the static site (reference page and dashboard)', () => {
     site.hasOutput('DocsUrl', {});
   });
 
-  it('deploys the built site and invalidates its paths, with no function but the deployment\'s own', () => {
+  it("deploys the built site and invalidates its paths, with no function but the deployment's own", () => {
     const site = app.template(app.stacks.site);
     site.hasResourceProperties('Custom::CDKBucketDeployment', { DistributionPaths: ['/docs/*', '/dashboard/*'] });
     const fns = Object.values(site.findResources('AWS::Lambda::Function')) as { Properties: { Handler: string } }[];
@@ -58,7 +65,14 @@ describe('the static site (reference page and dashboard)', () => {
 
   it('is the reference page with its renderer bundled, and the dashboard bundle', () => {
     const site = buildSite();
-    expect([...site.keys()].sort()).toEqual(['dashboard/app.css', 'dashboard/app.js', 'dashboard/index.html', 'docs/index.html', 'docs/redoc.standalone.js', 'favicon.ico']);
+    expect([...site.keys()].sort()).toEqual([
+      'dashboard/app.css',
+      'dashboard/app.js',
+      'dashboard/index.html',
+      'docs/index.html',
+      'docs/redoc.standalone.js',
+      'favicon.ico',
+    ]);
     expect(site.get('docs/index.html')!.body.toString()).not.toMatch(/https?:\/\//);
     expect(site.get('dashboard/app.js')!.body.length).toBeLessThan(64 * 1024);
     expect([siteKey('/docs'), siteKey('/docs/'), siteKey('/dashboard/app.js'), siteKey('/api/v1/tags'), siteKey('/favicon.ico')]).toEqual([

@@ -23,7 +23,9 @@ type Resource = { Type: string; Properties: Record<string, unknown> };
  * BucketDeployment custom resource (test/infra/site.test.ts checks that stack).
  */
 const resources = (type: string): Resource[] =>
-  app.all.filter((stack) => stack !== app.stacks.site).flatMap((stack) => Object.values(app.template(stack).findResources(type)) as Resource[]);
+  app.all
+    .filter((stack) => stack !== app.stacks.site)
+    .flatMap((stack) => Object.values(app.template(stack).findResources(type)) as Resource[]);
 
 describe('the table', () => {
   it('is on-demand with point-in-time recovery, new-and-old-image streams, TTL and the data layer GSIs', () => {
@@ -71,7 +73,10 @@ describe('the outbox pipe', () => {
       Target: { 'Fn::GetAtt': [Match.stringLikeRegexp('^Bus'), 'Arn'] },
       TargetParameters: { EventBridgeEventBusParameters: { Source: OUTBOX_SOURCE, DetailType: OUTBOX_DETAIL_TYPE } },
     });
-    expect(JSON.parse(JSON.stringify(OUTBOX_FILTER))).toEqual({ eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['EVENT'] } } } });
+    expect(JSON.parse(JSON.stringify(OUTBOX_FILTER))).toEqual({
+      eventName: ['INSERT'],
+      dynamodb: { NewImage: { type: { S: ['EVENT'] } } },
+    });
     const [props] = Object.values(pipe.findResources('AWS::Pipes::Pipe')).map((r) => r.Properties as Record<string, unknown>);
     expect(props!.TargetParameters).not.toHaveProperty('InputTemplate');
     expect(props).not.toHaveProperty('Enrichment');
@@ -164,7 +169,10 @@ describe('the HTTP API', () => {
       StageName: '$default',
       AutoDeploy: true,
       DefaultRouteSettings: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
-      AccessLogSettings: { DestinationArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^AccessLogs'), 'Arn'] }, Format: Match.stringLikeRegexp('"requestId":"\\$context.requestId"') },
+      AccessLogSettings: {
+        DestinationArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^AccessLogs'), 'Arn'] },
+        Format: Match.stringLikeRegexp('"requestId":"\\$context.requestId"'),
+      },
     });
     const [stage] = Object.values(api.findResources('AWS::ApiGatewayV2::Stage'));
     expect(JSON.stringify(stage)).not.toMatch(/authorization|header/i);
@@ -195,7 +203,8 @@ describe('every function', () => {
   });
 
   it('gets memory and timeout by kind: API handlers answer within API Gateway limits, workers run longer', () => {
-    for (const stack of [app.stacks.api, ...app.stacks.routes]) app.template(stack).allResourcesProperties('AWS::Lambda::Function', { MemorySize: 1024, Timeout: 10 });
+    for (const stack of [app.stacks.api, ...app.stacks.routes])
+      app.template(stack).allResourcesProperties('AWS::Lambda::Function', { MemorySize: 1024, Timeout: 10 });
     app.template(app.stacks.workers).hasResourceProperties('AWS::Lambda::Function', { MemorySize: 512, Timeout: 30 });
   });
 
@@ -211,7 +220,7 @@ describe('every function', () => {
     expect(app.functions().filter((f) => f.spec.access.queues?.length)).toHaveLength(3);
   });
 
-  it('never carries a local-only setting such as WEBHOOK_ALLOW_PRIVATE_TARGETS or the crash tests\' fault point', () => {
+  it("never carries a local-only setting such as WEBHOOK_ALLOW_PRIVATE_TARGETS or the crash tests' fault point", () => {
     expect(FORBIDDEN_ENV).toContain(FAULT_ENV);
     for (const fn of resources('AWS::Lambda::Function')) {
       for (const name of FORBIDDEN_ENV) expect(fn.Properties).not.toHaveProperty(['Environment', 'Variables', name]);
@@ -224,7 +233,9 @@ describe('every function', () => {
 
 describe('least privilege', () => {
   const statements = () =>
-    resources('AWS::IAM::Policy').flatMap((p) => (p.Properties.PolicyDocument as { Statement: { Action: string | string[]; Resource: unknown }[] }).Statement);
+    resources('AWS::IAM::Policy').flatMap(
+      (p) => (p.Properties.PolicyDocument as { Statement: { Action: string | string[]; Resource: unknown }[] }).Statement,
+    );
   const actions = (s: { Action: string | string[] }) => [s.Action].flat();
 
   it('grants no wildcard actions and no "*" resource except for X-Ray, which requires it', () => {
@@ -246,20 +257,29 @@ describe('least privilege', () => {
       .flatMap((st) =>
         actions(st)
           .filter((a) => a.startsWith(`${service}:`))
-          .flatMap((a) => [st.Resource].flat().map((r) => `${a} on ${JSON.stringify(r)}${st.Condition ? ` if ${JSON.stringify(st.Condition)}` : ''}`)),
+          .flatMap((a) =>
+            [st.Resource].flat().map((r) => `${a} on ${JSON.stringify(r)}${st.Condition ? ` if ${JSON.stringify(st.Condition)}` : ''}`),
+          ),
       );
     return [...new Set(lines)].sort();
   };
-  const functionNamed = (handlerKind: ParleyFunction['kind'], spec: unknown) => app.functions().find((f) => f.kind === handlerKind && f.spec === spec)!;
+  const functionNamed = (handlerKind: ParleyFunction['kind'], spec: unknown) =>
+    app.functions().find((f) => f.kind === handlerKind && f.spec === spec)!;
 
   it('gives a read-only HTTP function table reads, plus UpdateItem only on the token and rate-limit items its pipeline counts on', () => {
     const fallback = functionNamed('http', fullWiring.fallback);
     expect(fallback.spec.access.table).toBe('read');
     const lines = grantLines(fallback, 'dynamodb');
-    expect(lines.filter((l) => l.includes('/index/'))).toEqual([expect.stringMatching(/^dynamodb:Query on .*gsi1/), expect.stringMatching(/^dynamodb:Query on .*gsi2/)]);
-    expect(lines.filter((l) => !l.includes('/index/')).map((l) => l.split(' on ')[0])).toEqual(
-      ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
-    );
+    expect(lines.filter((l) => l.includes('/index/'))).toEqual([
+      expect.stringMatching(/^dynamodb:Query on .*gsi1/),
+      expect.stringMatching(/^dynamodb:Query on .*gsi2/),
+    ]);
+    expect(lines.filter((l) => !l.includes('/index/')).map((l) => l.split(' on ')[0])).toEqual([
+      'dynamodb:BatchGetItem',
+      'dynamodb:GetItem',
+      'dynamodb:Query',
+      'dynamodb:UpdateItem',
+    ]);
     const update = lines.find((l) => l.startsWith('dynamodb:UpdateItem'))!;
     expect(update).toContain(JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['TOKEN#*', 'RL#*'] } }));
   });
@@ -268,7 +288,13 @@ describe('least privilege', () => {
     const writer = functionNamed('http', fullWiring.routes[1]);
     const lines = grantLines(writer, 'dynamodb');
     expect(lines.filter((l) => !l.includes('/index/')).map((l) => l.split(' on ')[0])).toEqual([
-      'dynamodb:BatchGetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem',
+      'dynamodb:BatchGetItem',
+      'dynamodb:ConditionCheckItem',
+      'dynamodb:DeleteItem',
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:Query',
+      'dynamodb:UpdateItem',
     ]);
     expect(lines.filter((l) => l.includes('/index/')).every((l) => l.startsWith('dynamodb:Query on'))).toBe(true);
     for (const fn of app.functions()) expect(grantLines(fn, 'dynamodb').some((l) => l.includes('BatchWriteItem'))).toBe(false);
@@ -288,7 +314,10 @@ describe('least privilege', () => {
     for (const route of keyed) {
       const table = grantLines(functionNamed('http', route), 'dynamodb').filter((l) => !l.includes('/index/'));
       for (const action of ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem']) {
-        expect(table.filter((l) => l.startsWith(`${action} on`)), `${route.method} ${route.path} ${action}`).toEqual([expect.not.stringContaining('LeadingKeys')]);
+        expect(
+          table.filter((l) => l.startsWith(`${action} on`)),
+          `${route.method} ${route.path} ${action}`,
+        ).toEqual([expect.not.stringContaining('LeadingKeys')]);
       }
     }
   });
@@ -305,8 +334,18 @@ describe('least privilege', () => {
   it('lets a queue consumer receive, delete and defer on its own queue and only send to the DLQ it names', () => {
     const consumer = functionNamed('queue', fullWiring.queues[0]!.consumer);
     const lines = grantLines(consumer, 'sqs');
-    const onQueue = (re: RegExp) => lines.filter((l) => re.test(l.split(' on ')[1]!)).map((l) => l.split(' on ')[0]).sort();
-    expect(onQueue(/GetAttDeliveries(?!Dlq)/)).toEqual(['sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage']);
+    const onQueue = (re: RegExp) =>
+      lines
+        .filter((l) => re.test(l.split(' on ')[1]!))
+        .map((l) => l.split(' on ')[0])
+        .sort();
+    expect(onQueue(/GetAttDeliveries(?!Dlq)/)).toEqual([
+      'sqs:ChangeMessageVisibility',
+      'sqs:DeleteMessage',
+      'sqs:GetQueueAttributes',
+      'sqs:GetQueueUrl',
+      'sqs:ReceiveMessage',
+    ]);
     expect(onQueue(/Dlq/)).toEqual(['sqs:SendMessage']);
   });
 
@@ -355,7 +394,8 @@ describe('alarms', () => {
 
   it('count every failed invocation of a function into one alarm for the API and one for the workers, and notify the alarm topic', () => {
     expect(metricNames()).not.toContain('Errors');
-    const groupOf = (stack: (typeof app.all)[number]) => (app.stacks.routes.includes(stack as never) ? app.stacks.api.stackName : stack.stackName);
+    const groupOf = (stack: (typeof app.all)[number]) =>
+      app.stacks.routes.includes(stack as never) ? app.stacks.api.stackName : stack.stackName;
     for (const stack of app.all.filter((s) => s !== app.stacks.site)) {
       const template = app.template(stack);
       const fns = app.functions().filter((f) => f.stack === stack);
@@ -392,7 +432,8 @@ describe('alarms', () => {
     expect(metricNames().filter((n) => n === 'Throttles')).toHaveLength(1);
     const body = JSON.stringify(Object.values(observability.findResources('AWS::CloudWatch::Dashboard'))[0]!.Properties.DashboardBody);
     expect(body).toContain(FUNCTION_FAILURES_GRAPH);
-    for (const metric of ['Errors', 'Throttles']) expect(body).toMatch(new RegExp(`SEARCH\\('\\{AWS/Lambda,FunctionName\\} MetricName=\\W+${metric}\\W+Parley-dev-`));
+    for (const metric of ['Errors', 'Throttles'])
+      expect(body).toMatch(new RegExp(`SEARCH\\('\\{AWS/Lambda,FunctionName\\} MetricName=\\W+${metric}\\W+Parley-dev-`));
     for (const a of alarms().filter((a) => a.Properties.Namespace === FAILURES_NAMESPACE)) {
       expect(a.Properties.AlarmDescription).toContain(FUNCTION_FAILURES_GRAPH);
     }
@@ -404,7 +445,12 @@ describe('X-Ray sampling', () => {
     const rules = Object.values(app.template(app.stacks.observability).findResources('AWS::XRay::SamplingRule')) as Resource[];
     expect(rules.map((r) => r.Properties.SamplingRule)).toEqual([
       expect.objectContaining({ RuleName: 'parley-dev-reads', ServiceName: 'Parley-dev-Api-*-Get*', FixedRate: 0.01, ReservoirSize: 0 }),
-      expect.objectContaining({ RuleName: 'parley-dev-schedules', ServiceName: 'Parley-dev-Workers-Schedule*', FixedRate: 0.01, ReservoirSize: 0 }),
+      expect.objectContaining({
+        RuleName: 'parley-dev-schedules',
+        ServiceName: 'Parley-dev-Workers-Schedule*',
+        FixedRate: 0.01,
+        ReservoirSize: 0,
+      }),
     ]);
     // The patterns match what they are meant to: every GET route's function id, every schedule's, nothing else.
     const glob = (pattern: string) => new RegExp(`^${pattern.replace(/\*/g, '.*')}$`);

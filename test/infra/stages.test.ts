@@ -11,7 +11,11 @@ const domain = { domainName: 'api.example.com', certificateArn: 'arn:aws:acm:us-
 describe('the prod stage', () => {
   let prod: Synthesized;
   beforeAll(() => {
-    prod = synth({ wiring: fullWiring, env: { account: '111111111111', region: 'eu-west-1' }, context: { stage: 'prod', alarmEmail: 'ops@example.com', corsOrigins: 'https://app.example.com', ...domain } });
+    prod = synth({
+      wiring: fullWiring,
+      env: { account: '111111111111', region: 'eu-west-1' },
+      context: { stage: 'prod', alarmEmail: 'ops@example.com', corsOrigins: 'https://app.example.com', ...domain },
+    });
   }, 300_000);
 
   it('protects the table from deletion and retains it (and its logs) when the stack goes', () => {
@@ -24,7 +28,17 @@ describe('the prod stage', () => {
   });
 
   it('names its stacks, bus and API after the stage', () => {
-    expect(prod.all.map((s) => s.stackName)).toEqual(['Parley-prod-Observability', 'Parley-prod-Data', 'Parley-prod-Events', 'Parley-prod-Queues', 'Parley-prod-Api', 'Parley-prod-Workers', 'Parley-prod-Site', 'Parley-prod-Edge', 'Parley-prod-Api-Fixtures']);
+    expect(prod.all.map((s) => s.stackName)).toEqual([
+      'Parley-prod-Observability',
+      'Parley-prod-Data',
+      'Parley-prod-Events',
+      'Parley-prod-Queues',
+      'Parley-prod-Api',
+      'Parley-prod-Workers',
+      'Parley-prod-Site',
+      'Parley-prod-Edge',
+      'Parley-prod-Api-Fixtures',
+    ]);
     prod.template(prod.stacks.events).hasResourceProperties('AWS::Events::EventBus', { Name: 'parley-prod' });
     prod.template(prod.stacks.api).hasResourceProperties('AWS::ApiGatewayV2::Api', { Name: 'parley-prod' });
   });
@@ -35,26 +49,39 @@ describe('the prod stage', () => {
       DomainName: 'api.example.com',
       DomainNameConfigurations: [Match.objectLike({ CertificateArn: domain.certificateArn, EndpointType: 'REGIONAL' })],
     });
-    api.hasResourceProperties('AWS::ApiGatewayV2::ApiMapping', { DomainName: { Ref: Match.stringLikeRegexp('^Domain') }, Stage: '$default' });
+    api.hasResourceProperties('AWS::ApiGatewayV2::ApiMapping', {
+      DomainName: { Ref: Match.stringLikeRegexp('^Domain') },
+      Stage: '$default',
+    });
     api.hasOutput('DomainTarget', {});
   });
 
   it('answers CORS preflights only for the configured origins', () => {
     prod.template(prod.stacks.api).hasResourceProperties('AWS::ApiGatewayV2::Api', {
-      CorsConfiguration: Match.objectLike({ AllowOrigins: ['https://app.example.com'], AllowHeaders: Match.arrayWith(['authorization', 'x-workspace-id']) }),
+      CorsConfiguration: Match.objectLike({
+        AllowOrigins: ['https://app.example.com'],
+        AllowHeaders: Match.arrayWith(['authorization', 'x-workspace-id']),
+      }),
     });
   });
 
   it('throttles at production rates and e-mails alarms', () => {
-    prod.template(prod.stacks.api).hasResourceProperties('AWS::ApiGatewayV2::Stage', { DefaultRouteSettings: { ThrottlingRateLimit: 500, ThrottlingBurstLimit: 1000 } });
-    prod.template(prod.stacks.observability).hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com' });
+    prod.template(prod.stacks.api).hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      DefaultRouteSettings: { ThrottlingRateLimit: 500, ThrottlingBurstLimit: 1000 },
+    });
+    prod
+      .template(prod.stacks.observability)
+      .hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com' });
   });
 });
 
 describe('the dev stage', () => {
   it('can be torn down: no deletion protection, resources destroyed with the stack', () => {
     const dev = synth({ wiring: fullWiring });
-    dev.template(dev.stacks.data).hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Delete', Properties: Match.objectLike({ DeletionProtectionEnabled: false }) });
+    dev.template(dev.stacks.data).hasResource('AWS::DynamoDB::Table', {
+      DeletionPolicy: 'Delete',
+      Properties: Match.objectLike({ DeletionProtectionEnabled: false }),
+    });
     dev.template(dev.stacks.observability).resourceCountIs('AWS::SNS::Subscription', 0);
     dev.template(dev.stacks.api).resourceCountIs('AWS::ApiGatewayV2::DomainName', 0);
   });
@@ -72,13 +99,21 @@ describe('configuration mistakes fail the synth', () => {
   it('rejects a queue whose visibility timeout is under 6x its consumer timeout, whose receives throttling alone could exhaust within an hour, that keeps messages under 4 days or within a week of its DLQ, or whose consumer settings Lambda refuses', () => {
     const [queue] = fullWiring.queues;
     const dlq = Duration.days(14);
-    expect(() => checkQueueSpec({ ...queue!, visibilityTimeoutSeconds: 179 }, dlq)).toThrow(/must be at least 6x its consumer's timeout 30s/);
-    expect(() => checkQueueSpec({ ...queue!, consumer: { ...queue!.consumer, timeoutSeconds: undefined }, visibilityTimeoutSeconds: 30 }, dlq)).toThrow(/30s/);
-    expect(() => checkQueueSpec({ ...queue!, dlq: { ...queue!.dlq, maxReceiveCount: 19 } }, dlq)).toThrow(/maxReceiveCount 19 x visibility 180s must cover 3600s/);
+    expect(() => checkQueueSpec({ ...queue!, visibilityTimeoutSeconds: 179 }, dlq)).toThrow(
+      /must be at least 6x its consumer's timeout 30s/,
+    );
+    expect(() =>
+      checkQueueSpec({ ...queue!, consumer: { ...queue!.consumer, timeoutSeconds: undefined }, visibilityTimeoutSeconds: 30 }, dlq),
+    ).toThrow(/30s/);
+    expect(() => checkQueueSpec({ ...queue!, dlq: { ...queue!.dlq, maxReceiveCount: 19 } }, dlq)).toThrow(
+      /maxReceiveCount 19 x visibility 180s must cover 3600s/,
+    );
     expect(() => checkQueueSpec({ ...queue!, retentionDays: 3 }, dlq)).toThrow(/at least 4 days/);
     expect(() => checkQueueSpec({ ...queue!, retentionDays: 8 }, dlq)).toThrow(/at least 7 days shorter than its DLQ's 14/);
     expect(() => checkQueueSpec({ ...queue!, consumer: { ...queue!.consumer, batchSize: 11 } }, dlq)).toThrow(/batch size must be 1 to 10/);
-    expect(() => checkQueueSpec({ ...queue!, consumer: { ...queue!.consumer, maxConcurrency: 1 } }, dlq)).toThrow(/maximum concurrency must be 2 to 1000/);
+    expect(() => checkQueueSpec({ ...queue!, consumer: { ...queue!.consumer, maxConcurrency: 1 } }, dlq)).toThrow(
+      /maximum concurrency must be 2 to 1000/,
+    );
     expect(() => checkQueueSpec(queue!, dlq)).not.toThrow();
   });
 

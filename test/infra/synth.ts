@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { App, Aspects, Stack, type Environment } from 'aws-cdk-lib';
+import { App, Aspects, type Stack, type Environment } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { wiring } from '../../infra/wiring';
@@ -27,8 +27,13 @@ export interface Synthesized {
 const scratch = mkdtempSync(join(tmpdir(), 'parley-synth-'));
 process.on('exit', () => rmSync(scratch, { recursive: true, force: true }));
 
-export const synth = (opts: { wiring?: Wiring; context?: Record<string, string>; bundle?: boolean; nag?: boolean; env?: Environment } = {}): Synthesized => {
-  const app = new App({ outdir: mkdtempSync(join(scratch, 'cdk.out-')), context: { ...opts.context, ...(opts.bundle ? {} : { 'aws:cdk:bundling-stacks': [] }) } });
+export const synth = (
+  opts: { wiring?: Wiring; context?: Record<string, string>; bundle?: boolean; nag?: boolean; env?: Environment } = {},
+): Synthesized => {
+  const app = new App({
+    outdir: mkdtempSync(join(scratch, 'cdk.out-')),
+    context: { ...opts.context, ...(opts.bundle ? {} : { 'aws:cdk:bundling-stacks': [] }) },
+  });
   const stacks = buildParley(app, { stage: stageFrom(app.node), wiring: opts.wiring ?? wiring, env: opts.env });
   if (opts.nag) Aspects.of(app).add(new AwsSolutionsChecks());
   const templates = new Map<Stack, Template>();
@@ -53,7 +58,13 @@ const handler = 'functions/http/not-found.ts';
 export const fullWiring: Wiring = {
   routes: [
     { method: 'GET', path: '/api/v1/fixtures/{id}', handler, access: { table: 'read' }, summary: 'Read one' },
-    { method: 'POST', path: '/api/v1/fixtures/{id}/retry', handler, access: { table: 'write', queues: ['deliveries'] }, summary: 'Enqueue' },
+    {
+      method: 'POST',
+      path: '/api/v1/fixtures/{id}/retry',
+      handler,
+      access: { table: 'write', queues: ['deliveries'] },
+      summary: 'Enqueue',
+    },
   ],
   fallback: wiring.fallback,
   queues: [

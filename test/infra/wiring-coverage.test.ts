@@ -45,7 +45,13 @@ const synthesized = new Map<Wiring, Synthesized>();
 /** One synth per wiring for the whole file. */
 const synthOnce = (w: Wiring): Synthesized => synthesized.get(w) ?? synthesized.set(w, synth({ wiring: w })).get(w)!;
 
-const declared = (w: Wiring): FunctionSpec[] => [...w.routes, w.fallback, ...w.queues.map((q) => q.consumer), ...w.rules.map((r) => r.target), ...w.schedules.map((s) => s.target)];
+const declared = (w: Wiring): FunctionSpec[] => [
+  ...w.routes,
+  w.fallback,
+  ...w.queues.map((q) => q.consumer),
+  ...w.rules.map((r) => r.target),
+  ...w.schedules.map((s) => s.target),
+];
 
 describe.each([
   ['the real wiring', wiring],
@@ -65,7 +71,9 @@ describe.each([
       const deployed = functions.filter((f: ParleyFunction) => f.spec === spec);
       expect(deployed, spec.handler).toHaveLength(1);
       const fn = deployed[0]!;
-      expect(triggersOf(resources.get(fn.stack)!, fn.stack.getLogicalId(fn.node.defaultChild as CfnElement))).toEqual([expectedTrigger(w, spec)]);
+      expect(triggersOf(resources.get(fn.stack)!, fn.stack.getLogicalId(fn.node.defaultChild as CfnElement))).toEqual([
+        expectedTrigger(w, spec),
+      ]);
     }
   });
 

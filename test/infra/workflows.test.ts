@@ -43,15 +43,22 @@ describe('the workflow engine infrastructure', () => {
 
   it('routes every outbox event to the trigger function, and runs the schedule and due-step sweeps every minute', () => {
     const workers = app.template(app.stacks.workers);
-    workers.hasResourceProperties('AWS::Events::Rule', { Description: 'Parley workflow-trigger', EventPattern: { source: ['parley.outbox'], 'detail-type': ['DomainEvent'] } });
+    workers.hasResourceProperties('AWS::Events::Rule', {
+      Description: 'Parley workflow-trigger',
+      EventPattern: { source: ['parley.outbox'], 'detail-type': ['DomainEvent'] },
+    });
     for (const name of ['run-workflow-schedules', 'sweep-workflow-steps']) {
-      workers.hasResourceProperties('AWS::Scheduler::Schedule', { Description: `Parley ${name}, every 1 min`, ScheduleExpression: 'rate(1 minute)' });
+      workers.hasResourceProperties('AWS::Scheduler::Schedule', {
+        Description: `Parley ${name}, every 1 min`,
+        ScheduleExpression: 'rate(1 minute)',
+      });
     }
   });
 
   it('lets the step worker send to and consume only its own queue, and lets only the routes that start runs send to it', () => {
     const spec = stepsQueue();
-    const queueGrants = (g: ReturnType<typeof grantsFor>) => g.filter((x) => 'queue' in x.resource).map((x) => [(x.resource as { queue: string }).queue, [...x.actions]]);
+    const queueGrants = (g: ReturnType<typeof grantsFor>) =>
+      g.filter((x) => 'queue' in x.resource).map((x) => [(x.resource as { queue: string }).queue, [...x.actions]]);
     expect(queueGrants(grantsFor(spec.consumer, 'queue', spec.name))).toEqual([
       ['workflow-steps', [...SEND_ACTIONS]],
       ['workflow-steps', [...CONSUME_ACTIONS]],

@@ -15,10 +15,22 @@ const SUGGEST = '/api/v1/ai/suggest-reply';
 const INCOMING = '/api/v1/inbox/messages/incoming';
 
 const CORPUS = [
-  { title: 'Resetting your password', body: 'To reset your password, open Settings > Security and click **Reset password**.\n\nWe email you a link that stays valid for one hour.', tags: ['account'] },
-  { title: 'Refund policy', body: 'Refunds are issued within 14 days of purchase.\n\nContact billing to request a refund for an annual subscription.', tags: ['billing'] },
+  {
+    title: 'Resetting your password',
+    body: 'To reset your password, open Settings > Security and click **Reset password**.\n\nWe email you a link that stays valid for one hour.',
+    tags: ['account'],
+  },
+  {
+    title: 'Refund policy',
+    body: 'Refunds are issued within 14 days of purchase.\n\nContact billing to request a refund for an annual subscription.',
+    tags: ['billing'],
+  },
   { title: 'Shipping times', body: 'Orders ship within two business days. International shipping takes 7 to 10 days.', tags: ['orders'] },
-  { title: 'Two-factor authentication', body: 'Enable two-factor authentication under Settings > Security with an authenticator app.', tags: ['account', 'security'] },
+  {
+    title: 'Two-factor authentication',
+    body: 'Enable two-factor authentication under Settings > Security with an authenticator app.',
+    tags: ['account', 'security'],
+  },
   { title: 'Internal escalation runbook', body: 'Password escalation steps for staff only.', published: false },
 ];
 
@@ -127,7 +139,11 @@ describe('suggestions and automatic replies', () => {
     return res.body.data as { conversation: { _id: string }; message: { _id: string } };
   };
   const messages = async (api: Api, conversationId: string) =>
-    (await api.get(`/api/v1/inbox/conversations/${conversationId}/messages`)).body.data.messages as { type: string; author: { type: string }; content: string }[];
+    (await api.get(`/api/v1/inbox/conversations/${conversationId}/messages`)).body.data.messages as {
+      type: string;
+      author: { type: string };
+      content: string;
+    }[];
   const envelopeOf = async (workspaceId: string, messageId: string) =>
     (await outboxEvents(workspaceId, 'inbox.message.received')).find((e) => (e.data.message as { _id: string })._id === messageId)!;
 
@@ -153,14 +169,19 @@ describe('suggestions and automatic replies', () => {
     expectError(await t.api.post(SUGGEST, { conversationId: 'aaaaaaaaaaaaaaaaaaaaaaaa' }), 422, 'VALIDATION_ERROR');
   });
 
-  it('auto-replies once per incoming message when confident, and leaves handoff keywords and low confidence to an agent', { timeout: 60_000 }, async () => {
+  it('auto-replies once per incoming message when confident, and leaves handoff keywords and low confidence to an agent', {
+    timeout: 60_000,
+  }, async () => {
     const t = await env.tenant();
     await seed(t.api);
     await indexed(t.api, 'authenticator', 'Two-factor authentication');
     await t.api.patch(SETTINGS, { enabled: true, autoReply: 'auto', confidenceThreshold: 0.9 });
 
     const confident = await incoming(t.api, 'How do I reset my password?');
-    const replied = await eventually(async () => (await messages(t.api, confident.conversation._id)).find((m) => m.author.type === 'ai'), 20_000);
+    const replied = await eventually(
+      async () => (await messages(t.api, confident.conversation._id)).find((m) => m.author.type === 'ai'),
+      20_000,
+    );
     expect(replied).toMatchObject({ type: 'outgoing', author: { type: 'ai', id: null } });
     expect(replied.content).toContain('To reset your password');
     expect((await outboxEvents(t.workspaceId, 'inbox.message.sent')).length).toBe(1);
@@ -171,15 +192,25 @@ describe('suggestions and automatic replies', () => {
     expect((await messages(t.api, confident.conversation._id)).filter((m) => m.author.type === 'ai')).toHaveLength(1);
 
     const human = await incoming(t.api, 'I need a human to reset my password');
-    expect((await answerIncoming(await envelopeOf(t.workspaceId, human.message._id))).suggestion?.decision).toEqual({ action: 'handoff', reason: 'keyword', keywords: ['human'] });
+    expect((await answerIncoming(await envelopeOf(t.workspaceId, human.message._id))).suggestion?.decision).toEqual({
+      action: 'handoff',
+      reason: 'keyword',
+      keywords: ['human'],
+    });
     const vague = await incoming(t.api, 'password banana');
-    expect((await answerIncoming(await envelopeOf(t.workspaceId, vague.message._id))).suggestion?.decision).toEqual({ action: 'handoff', reason: 'low_confidence' });
+    expect((await answerIncoming(await envelopeOf(t.workspaceId, vague.message._id))).suggestion?.decision).toEqual({
+      action: 'handoff',
+      reason: 'low_confidence',
+    });
     for (const c of [human, vague]) expect((await messages(t.api, c.conversation._id)).map((m) => m.type)).toEqual(['incoming']);
 
     // `suggest` leaves the reply as a private note for the agent instead.
     await t.api.patch(SETTINGS, { autoReply: 'suggest' });
     const noted = await incoming(t.api, 'reset password');
     expect((await answerIncoming(await envelopeOf(t.workspaceId, noted.message._id))).outcome).toMatch(/^(suggested|duplicate)$/);
-    expect((await messages(t.api, noted.conversation._id)).map((m) => [m.type, m.author.type])).toEqual([['incoming', 'customer'], ['note', 'ai']]);
+    expect((await messages(t.api, noted.conversation._id)).map((m) => [m.type, m.author.type])).toEqual([
+      ['incoming', 'customer'],
+      ['note', 'ai'],
+    ]);
   });
 });

@@ -19,7 +19,13 @@ const AGENT2 = 'b2b2b2b2b2b2b2b2b2b2b2b2';
 
 const setTimezone = (workspaceId: string, timezone: string) =>
   dynamo().send(
-    new UpdateCommand({ TableName: config().TABLE_NAME, Key: { pk: `WS#${workspaceId}`, sk: 'WORKSPACE' }, UpdateExpression: 'SET #tz = :tz', ExpressionAttributeNames: { '#tz': 'timezone' }, ExpressionAttributeValues: { ':tz': timezone } }),
+    new UpdateCommand({
+      TableName: config().TABLE_NAME,
+      Key: { pk: `WS#${workspaceId}`, sk: 'WORKSPACE' },
+      UpdateExpression: 'SET #tz = :tz',
+      ExpressionAttributeNames: { '#tz': 'timezone' },
+      ExpressionAttributeValues: { ':tz': timezone },
+    }),
   );
 
 /** A duration the sketch reports: within its documented relative error of the exact value. */
@@ -31,7 +37,11 @@ const approx = (exact: number) => ({
 describe('analytics from live aggregates', () => {
   it('counts what happens through the API (conversation, reply, close, lead) via the outbox consumer', { timeout: 60_000 }, async () => {
     const t = await env.tenant();
-    const incoming = await t.api.post('/api/v1/inbox/messages/incoming', { channel: 'email', customer: { identifier: 'x@example.com', email: 'x@example.com' }, content: 'Hi' });
+    const incoming = await t.api.post('/api/v1/inbox/messages/incoming', {
+      channel: 'email',
+      customer: { identifier: 'x@example.com', email: 'x@example.com' },
+      content: 'Hi',
+    });
     const conversationId = incoming.body.data.conversation._id;
     await t.api.post(`/api/v1/inbox/conversations/${conversationId}/messages`, { content: 'Hello!' });
     await t.api.post(`/api/v1/inbox/conversations/${conversationId}/messages`, { content: 'Anything else?' });
@@ -42,12 +52,18 @@ describe('analytics from live aggregates', () => {
       const o = res.body.data.overview;
       return o.conversations.closed === 1 && o.messages.outgoing === 2 ? o : undefined;
     }, 20_000);
-    expect(overview).toMatchObject({ conversations: { opened: 1, closed: 1 }, messages: { incoming: 1, outgoing: 2 }, leads: { created: 0, won: 0, lost: 0, wonValue: {} } });
+    expect(overview).toMatchObject({
+      conversations: { opened: 1, closed: 1 },
+      messages: { incoming: 1, outgoing: 2 },
+      leads: { created: 0, won: 0, lost: 0, wonValue: {} },
+    });
     expect(overview.firstResponseSeconds.median).toEqual(overview.firstResponseSeconds.p90);
     expect(overview.firstResponseSeconds.median).toBeLessThan(60);
   });
 
-  it('matches a hand-computed scenario across two days and a timezone boundary, and never double-counts a redelivered event', { timeout: 60_000 }, async () => {
+  it('matches a hand-computed scenario across two days and a timezone boundary, and never double-counts a redelivered event', {
+    timeout: 60_000,
+  }, async () => {
     const t = await env.tenant();
     await setTimezone(t.workspaceId, 'America/New_York'); // UTC−5 in January: 2026-01-05T05:00Z is local midnight.
     const { pipeline, stage } = await makePipeline(t.api);
@@ -55,9 +71,13 @@ describe('analytics from live aggregates', () => {
     const A1 = conv('a', '2026-01-05T04:30:00.000Z', AGENT1); // local Jan 4, 23:30
     const B2 = conv('b', '2026-01-05T05:10:00.000Z', AGENT2); // local Jan 5, 00:10
     const C1 = conv('c', '2026-01-05T14:00:00.000Z', AGENT1); // local Jan 5, 09:00
-    const at = (iso: string, type: Parameters<typeof buildEnvelope>[0], data: Record<string, unknown>) => buildEnvelope(type, t.tenant, data, { now: new Date(iso) });
-    const sent = (c: typeof A1, iso: string, author = 'token') => at(iso, 'inbox.message.sent', { conversation: c, message: { createdAt: iso, author: { type: author, id: null } } });
-    const lead = (id: string, stageName: string, value: unknown = null) => ({ lead: { _id: id.repeat(24), pipelineId: pipeline._id, stageId: stage(stageName)._id, value } });
+    const at = (iso: string, type: Parameters<typeof buildEnvelope>[0], data: Record<string, unknown>) =>
+      buildEnvelope(type, t.tenant, data, { now: new Date(iso) });
+    const sent = (c: typeof A1, iso: string, author = 'token') =>
+      at(iso, 'inbox.message.sent', { conversation: c, message: { createdAt: iso, author: { type: author, id: null } } });
+    const lead = (id: string, stageName: string, value: unknown = null) => ({
+      lead: { _id: id.repeat(24), pipelineId: pipeline._id, stageId: stage(stageName)._id, value },
+    });
     const events: EventEnvelope[] = [
       at(A1.createdAt, 'inbox.conversation.created', { conversation: A1 }),
       at(A1.createdAt, 'inbox.message.received', { conversation: A1, message: {} }),
@@ -83,7 +103,12 @@ describe('analytics from live aggregates', () => {
     // Every event delivered again, as EventBridge may: nothing counts twice.
     for (const e of events) expect(await recordEvent(e)).toBe('duplicate');
     // Webhook attempts as the delivery worker records them: a failure (250 ms) then a success (100 ms), and one success (400 ms).
-    for (const [status, ms] of [['retrying', 250], ['success', 100], ['success', 400]] as const) await transact(await attemptWrites(t.tenant, status, ms, new Date('2026-01-05T12:00:00Z')));
+    for (const [status, ms] of [
+      ['retrying', 250],
+      ['success', 100],
+      ['success', 400],
+    ] as const)
+      await transact(await attemptWrites(t.tenant, status, ms, new Date('2026-01-05T12:00:00Z')));
 
     const q = '?from=2026-01-04&to=2026-01-05';
     const overview = (await t.api.get(`${A}/overview${q}`)).body.data;
@@ -99,11 +124,32 @@ describe('analytics from live aggregates', () => {
 
     const conversations = (await t.api.get(`${A}/conversations${q}`)).body.data.conversations;
     expect(conversations.series).toEqual([
-      expect.objectContaining({ start: '2026-01-04', end: '2026-01-04', opened: 1, closed: 0, incoming: 1, outgoing: 2, aiOutgoing: 0, firstResponseSeconds: { median: approx(120), p90: approx(120), count: 1 } }),
-      expect.objectContaining({ start: '2026-01-05', end: '2026-01-05', opened: 2, closed: 2, incoming: 2, outgoing: 2, aiOutgoing: 1, firstResponseSeconds: { median: approx(60), p90: approx(600), count: 2 } }),
+      expect.objectContaining({
+        start: '2026-01-04',
+        end: '2026-01-04',
+        opened: 1,
+        closed: 0,
+        incoming: 1,
+        outgoing: 2,
+        aiOutgoing: 0,
+        firstResponseSeconds: { median: approx(120), p90: approx(120), count: 1 },
+      }),
+      expect.objectContaining({
+        start: '2026-01-05',
+        end: '2026-01-05',
+        opened: 2,
+        closed: 2,
+        incoming: 2,
+        outgoing: 2,
+        aiOutgoing: 1,
+        firstResponseSeconds: { median: approx(60), p90: approx(600), count: 2 },
+      }),
     ]);
     // The same days in UTC would hold everything on Jan 5; only Jan 5 is asked for here.
-    expect((await t.api.get(`${A}/overview?from=2026-01-05&to=2026-01-05`)).body.data.overview.conversations).toEqual({ opened: 2, closed: 2 });
+    expect((await t.api.get(`${A}/overview?from=2026-01-05&to=2026-01-05`)).body.data.overview.conversations).toEqual({
+      opened: 2,
+      closed: 2,
+    });
     // 2026-01-04 is a Sunday: weekly periods are ISO weeks clipped to the range.
     const weekly = (await t.api.get(`${A}/conversations?from=2026-01-01&to=2026-01-12&interval=week`)).body.data.conversations.series;
     expect(weekly.map((p: { start: string; end: string; opened: number }) => [p.start, p.end, p.opened])).toEqual([
@@ -114,8 +160,22 @@ describe('analytics from live aggregates', () => {
 
     const agents = (await t.api.get(`${A}/agents${q}`)).body.data.agents;
     expect(agents).toEqual([
-      { assigneeId: AGENT1, conversationsAssigned: 0, conversationsClosed: 2, messagesSent: 3, firstResponseSeconds: { median: approx(60), p90: approx(120), count: 2 }, resolutionSeconds: { median: approx(7200), p90: approx(10800), count: 2 } },
-      { assigneeId: AGENT2, conversationsAssigned: 0, conversationsClosed: 0, messagesSent: 1, firstResponseSeconds: { median: approx(600), p90: approx(600), count: 1 }, resolutionSeconds: { median: null, p90: null, count: 0 } },
+      {
+        assigneeId: AGENT1,
+        conversationsAssigned: 0,
+        conversationsClosed: 2,
+        messagesSent: 3,
+        firstResponseSeconds: { median: approx(60), p90: approx(120), count: 2 },
+        resolutionSeconds: { median: approx(7200), p90: approx(10800), count: 2 },
+      },
+      {
+        assigneeId: AGENT2,
+        conversationsAssigned: 0,
+        conversationsClosed: 0,
+        messagesSent: 1,
+        firstResponseSeconds: { median: approx(600), p90: approx(600), count: 1 },
+        resolutionSeconds: { median: null, p90: null, count: 0 },
+      },
     ]);
 
     const report = (await t.api.get(`${A}/pipeline${q}`)).body.data.pipeline;
@@ -136,7 +196,14 @@ describe('analytics from live aggregates', () => {
     expect(report.series.map((p: { created: number }) => p.created)).toEqual([1, 1]);
 
     const webhooks = (await t.api.get(`${A}/webhooks${q}`)).body.data.webhooks;
-    expect(webhooks).toMatchObject({ deliveries: 2, succeeded: 2, failed: 0, successRate: 1, attempts: 3, latencyMs: { median: approx(250), p90: approx(400), count: 3 } });
+    expect(webhooks).toMatchObject({
+      deliveries: 2,
+      succeeded: 2,
+      failed: 0,
+      successRate: 1,
+      attempts: 3,
+      latencyMs: { median: approx(250), p90: approx(400), count: 3 },
+    });
 
     // Another workspace (and this one's live mode) sees none of it.
     const other = await env.tenant();
@@ -176,7 +243,10 @@ describe('analytics from live aggregates', () => {
         const started = Date.now();
         const res = await t.api.get(`${A}/${report}?${query}`);
         expectError(res, 422, 'VALIDATION_ERROR');
-        expect(res.body.error.details.errors.map((e: { path: string }) => e.path), `${report}?${query}`).toEqual([field]);
+        expect(
+          res.body.error.details.errors.map((e: { path: string }) => e.path),
+          `${report}?${query}`,
+        ).toEqual([field]);
         expect(Date.now() - started, `${report}?${query}`).toBeLessThan(2_000);
       }
     }

@@ -11,7 +11,8 @@ import { tokenFor } from '../support/tenants';
  */
 const env = useTestStack();
 
-const sdk = (token: string, workspaceId?: string) => createParleyClient({ baseUrl: env.stack.baseUrl, token, workspaceId, fetch: gatedFetch });
+const sdk = (token: string, workspaceId?: string) =>
+  createParleyClient({ baseUrl: env.stack.baseUrl, token, workspaceId, fetch: gatedFetch });
 
 const admin = async () => {
   const t = await env.tenant();
@@ -24,7 +25,14 @@ describe('API token management (/api/v1/auth/tokens)', () => {
     const created = await api.POST('/api/v1/auth/tokens', { body: { name: 'CRM sync', scopes: ['crm:read', 'tags:read'] } });
     expect(created.response.status).toBe(201);
     const token = created.data!.data.token;
-    expect(token).toMatchObject({ name: 'CRM sync', scopes: ['crm:read', 'tags:read'], workspaceIds: [workspaceId], environment: 'test', status: 'active', livemode: false });
+    expect(token).toMatchObject({
+      name: 'CRM sync',
+      scopes: ['crm:read', 'tags:read'],
+      workspaceIds: [workspaceId],
+      environment: 'test',
+      status: 'active',
+      livemode: false,
+    });
     expect(token.token).toMatch(/^sk_test_[0-9A-Za-z]{48}$/);
     expect(token.prefix).toBe(token.token.slice(0, 16));
 
@@ -58,7 +66,9 @@ describe('API token management (/api/v1/auth/tokens)', () => {
   it('never widens: a workspace the creator lacks is 403 WORKSPACE_ACCESS_DENIED, a live token from a test token 403 FORBIDDEN', async () => {
     const { sdk: api } = await admin();
     const elsewhere = await createWorkspace('not mine');
-    const foreign = await api.POST('/api/v1/auth/tokens', { body: { name: 'wider', scopes: ['tags:read'], workspaceIds: [elsewhere._id] } });
+    const foreign = await api.POST('/api/v1/auth/tokens', {
+      body: { name: 'wider', scopes: ['tags:read'], workspaceIds: [elsewhere._id] },
+    });
     expect(foreign.response.status).toBe(403);
     expect(foreign.error).toMatchObject({ error: { code: 'WORKSPACE_ACCESS_DENIED' } });
     const live = await api.POST('/api/v1/auth/tokens', { body: { name: 'live', scopes: ['tags:read'], test: false } });
@@ -66,10 +76,12 @@ describe('API token management (/api/v1/auth/tokens)', () => {
     expect(live.error).toMatchObject({ error: { code: 'FORBIDDEN' } });
   });
 
-  it('grants several of the creator\'s workspaces, and a live creator may make a test token', async () => {
+  it("grants several of the creator's workspaces, and a live creator may make a test token", async () => {
     const [a, b] = await Promise.all([createWorkspace('a'), createWorkspace('b')]);
     const { token: liveAdmin } = await tokenFor([a._id, b._id], ['admin:all'], { environment: 'live' });
-    const res = await sdk(liveAdmin, a._id).POST('/api/v1/auth/tokens', { body: { name: 'both', scopes: ['inbox:read'], workspaceIds: [a._id, b._id], test: true } });
+    const res = await sdk(liveAdmin, a._id).POST('/api/v1/auth/tokens', {
+      body: { name: 'both', scopes: ['inbox:read'], workspaceIds: [a._id, b._id], test: true },
+    });
     expect(res.response.status).toBe(201);
     expect(res.data!.data.token).toMatchObject({ workspaceIds: [a._id, b._id], environment: 'test' });
   });

@@ -69,7 +69,9 @@ describe('authentication (contract § Authentication)', () => {
     const expired = await tokenFor([tenant.workspaceId], ['admin:all'], { expiresAt: new Date(Date.now() + 1000).toISOString() });
     await new Promise((r) => setTimeout(r, 1100));
     const answers = await Promise.all(
-      [revoked.token, expired.token, `sk_live_${'z'.repeat(48)}`, 'sk_live_short'].map((token) => api.as({ token }).get('/api/v1/auth/token')),
+      [revoked.token, expired.token, `sk_live_${'z'.repeat(48)}`, 'sk_live_short'].map((token) =>
+        api.as({ token }).get('/api/v1/auth/token'),
+      ),
     );
     for (const res of answers) expectError(res, 401, 'UNAUTHORIZED');
     expect(new Set(answers.map((r) => JSON.stringify({ error: r.body.error, headers: r.headers.get('x-ratelimit-limit') }))).size).toBe(1);

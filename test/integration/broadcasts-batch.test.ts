@@ -18,17 +18,26 @@ it('send slots taken at once by concurrent workers never exceed the rate within 
   expect(await takeSendSlots(tenant, 'rated', 5, 2, second + 1000)).toEqual({ granted: 2, waitMs: 0 });
 });
 
-it("a batch of one broadcast's recipients is sent together within the rate, with its receipts, and a redelivered batch sends nothing twice", { timeout: 60_000 }, async () => {
+it("a batch of one broadcast's recipients is sent together within the rate, with its receipts, and a redelivered batch sends nothing twice", {
+  timeout: 60_000,
+}, async () => {
   const { api, tenant, workspaceId } = await ctx.tenant();
   const channel = await createChannel(api, { type: 'sandbox', ratePerSecond: 5, config: { deliver: true, read: true } });
   const ids = await createCustomers(tenant, 8);
-  const b = (await api.post(BROADCASTS, { name: 'Batch', channelId: channel._id, audience: { customerIds: ids }, content: 'Hi' })).body.data.broadcast;
+  const b = (await api.post(BROADCASTS, { name: 'Batch', channelId: channel._id, audience: { customerIds: ids }, content: 'Hi' })).body.data
+    .broadcast;
   expect((await api.post(`${BROADCASTS}/${b._id}/send`)).status).toBe(202);
   expect(await handleBroadcastMessage({ kind: 'start', workspaceId: tenant, broadcastId: b._id })).toEqual({ ack: true });
 
   // Two messages of four customers each, and the first customer once more in a message of one (as enqueued
   // before messages named several); the rate lets five sends through this second.
-  const message = (m: { customerIds: string[] } | { customerId: string }): BroadcastMessage => ({ kind: 'recipient', workspaceId: tenant, broadcastId: b._id, channelId: channel._id, ...m });
+  const message = (m: { customerIds: string[] } | { customerId: string }): BroadcastMessage => ({
+    kind: 'recipient',
+    workspaceId: tenant,
+    broadcastId: b._id,
+    channelId: channel._id,
+    ...m,
+  });
   const batch = [message({ customerIds: ids.slice(0, 4) }), message({ customerIds: ids.slice(4) }), message({ customerId: ids[0]! })];
   const [done4, throttled, again] = await handleBroadcastMessages(batch);
   expect([done4, again]).toEqual([{ ack: true }, { ack: true }]);
@@ -36,8 +45,13 @@ it("a batch of one broadcast's recipients is sent together within the rate, with
   expect(throttled!.ack === false && throttled!.delayMs > 0 && throttled!.delayMs <= 1000).toBe(true);
   const midway = (await api.get(`${BROADCASTS}/${b._id}`)).body.data.broadcast;
   expect(midway).toMatchObject({ status: 'sending', stats: { recipients: 8, sent: 5, delivered: 5, read: 5 } });
-  const recipients = (await api.get(`${BROADCASTS}/${b._id}/recipients`)).body.data.recipients as { customerId: string; status: string; sentAt: string | null }[];
-  for (const r of recipients.filter((r) => ids.slice(0, 5).includes(r.customerId))) expect(r).toMatchObject({ status: 'read', sentAt: expect.any(String) });
+  const recipients = (await api.get(`${BROADCASTS}/${b._id}/recipients`)).body.data.recipients as {
+    customerId: string;
+    status: string;
+    sentAt: string | null;
+  }[];
+  for (const r of recipients.filter((r) => ids.slice(0, 5).includes(r.customerId)))
+    expect(r).toMatchObject({ status: 'read', sentAt: expect.any(String) });
   const delivered = await outboxEvents(workspaceId, 'broadcast.recipient.delivered');
   expect(delivered.map((e) => (e.data as { recipient: { status: string } }).recipient.status)).toEqual(Array(5).fill('delivered'));
 

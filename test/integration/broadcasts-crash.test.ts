@@ -35,12 +35,15 @@ afterAll(async () => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
-it('a scheduled broadcast to 500 recipients sends each exactly once, even when its worker is killed mid-send', { timeout: 480_000 }, async () => {
+it('a scheduled broadcast to 500 recipients sends each exactly once, even when its worker is killed mid-send', {
+  timeout: 480_000,
+}, async () => {
   const tenant = await createTenant();
   const api = client(stack.baseUrl, tenant);
   const channel = await createChannel(api, { type: 'sandbox', ratePerSecond: 100 });
   const ids = await createCustomers(tenant.tenant, 500, 25);
-  const b = (await api.post(BROADCASTS, { name: 'Big', channelId: channel._id, audience: { customerIds: ids }, content: 'Hello all' })).body.data.broadcast;
+  const b = (await api.post(BROADCASTS, { name: 'Big', channelId: channel._id, audience: { customerIds: ids }, content: 'Hello all' })).body
+    .data.broadcast;
   const at = new Date(Date.now() + 2000).toISOString();
   expect((await api.post(`${BROADCASTS}/${b._id}/schedule`, { at })).body.data.broadcast.status).toBe('scheduled');
 
@@ -55,10 +58,14 @@ it('a scheduled broadcast to 500 recipients sends each exactly once, even when i
   const skipped = await skipVisibilityTimeout(stack, BROADCAST_QUEUE);
   await children.start(stack, dataDir, {}, skipped.aheadMs);
   await skipped.lapse();
-  const done = await eventually(async () => {
-    const now = (await api.get(`${BROADCASTS}/${b._id}`)).body.data.broadcast;
-    return now.status === 'sent' && now;
-  }, 390_000, 1000);
+  const done = await eventually(
+    async () => {
+      const now = (await api.get(`${BROADCASTS}/${b._id}`)).body.data.broadcast;
+      return now.status === 'sent' && now;
+    },
+    390_000,
+    1000,
+  );
   expect(done.stats).toMatchObject({ recipients: 500, sent: 500, failed: 0, skipped: 0, cancelled: 0 });
   const sends = await sandboxSends(tenant.tenant, channel._id);
   expect(sends).toHaveLength(500);

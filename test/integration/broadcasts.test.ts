@@ -7,16 +7,24 @@ import { eventually } from '../support/webhooks';
 
 const ctx = useTestStack();
 
-const broadcastOf = async (api: Awaited<ReturnType<typeof ctx.tenant>>['api'], id: string) => (await api.get(`${BROADCASTS}/${id}`)).body.data.broadcast;
+const broadcastOf = async (api: Awaited<ReturnType<typeof ctx.tenant>>['api'], id: string) =>
+  (await api.get(`${BROADCASTS}/${id}`)).body.data.broadcast;
 
-it('a broadcast to tags and ids sends once per customer, skips the blocked one, lists recipients and counts stats', { timeout: 60_000 }, async () => {
+it('a broadcast to tags and ids sends once per customer, skips the blocked one, lists recipients and counts stats', {
+  timeout: 60_000,
+}, async () => {
   const { api, tenant, workspaceId } = await ctx.tenant();
   const channel = await createChannel(api, { type: 'sandbox', config: { deliver: true, read: false } });
   const ids = await createCustomers(tenant, 6);
   const tag = (await api.post('/api/v1/tags', { name: 'vip' })).body.data.tag;
   for (const id of ids.slice(2, 5)) expect((await api.post(`${CUSTOMERS}/${id}/tags`, { tagIds: [tag._id] })).status).toBeLessThan(300);
   expect((await api.post(`${CUSTOMERS}/${ids[0]}/block`)).status).toBe(200);
-  const created = await api.post(BROADCASTS, { name: 'Launch', channelId: channel._id, audience: { customerIds: ids.slice(0, 3), tagIds: [tag._id] }, content: 'We launched' });
+  const created = await api.post(BROADCASTS, {
+    name: 'Launch',
+    channelId: channel._id,
+    audience: { customerIds: ids.slice(0, 3), tagIds: [tag._id] },
+    content: 'We launched',
+  });
   expect(created.status).toBe(201);
   const b = created.body.data.broadcast;
   expect(b).toMatchObject({ status: 'draft', stats: { recipients: 0, sent: 0 } });
@@ -45,7 +53,8 @@ it('cancelling mid-send stops the remaining recipients', { timeout: 90_000 }, as
   // Two sends a second: the send is still going when it is cancelled.
   const channel = await createChannel(api, { type: 'sandbox', ratePerSecond: 2 });
   const ids = await createCustomers(tenant, 40);
-  const b = (await api.post(BROADCASTS, { name: 'Slow', channelId: channel._id, audience: { customerIds: ids }, content: 'Hi' })).body.data.broadcast;
+  const b = (await api.post(BROADCASTS, { name: 'Slow', channelId: channel._id, audience: { customerIds: ids }, content: 'Hi' })).body.data
+    .broadcast;
   await api.post(`${BROADCASTS}/${b._id}/send`);
   await eventually(async () => (await broadcastOf(api, b._id)).stats.sent >= 2, 30_000);
   const cancelled = await api.post(`${BROADCASTS}/${b._id}/cancel`);
@@ -67,10 +76,20 @@ it('a broadcast is a draft until scheduled; schedule needs a future time; ids fr
   const { api } = await ctx.tenant();
   const other = await ctx.tenant();
   const channel = await createChannel(api, { type: 'sandbox' });
-  expectError(await api.post(BROADCASTS, { name: 'x', channelId: '0'.repeat(24), audience: { customerIds: ['0'.repeat(24)] }, content: 'x' }), 422, 'VALIDATION_ERROR');
+  expectError(
+    await api.post(BROADCASTS, { name: 'x', channelId: '0'.repeat(24), audience: { customerIds: ['0'.repeat(24)] }, content: 'x' }),
+    422,
+    'VALIDATION_ERROR',
+  );
   expectError(await api.post(BROADCASTS, { name: 'x', channelId: channel._id, audience: {}, content: 'x' }), 422, 'VALIDATION_ERROR');
-  const b = (await api.post(BROADCASTS, { name: 'Later', channelId: channel._id, audience: { customerIds: ['0'.repeat(24)] }, content: 'Soon' })).body.data.broadcast;
-  expectError(await api.post(`${BROADCASTS}/${b._id}/schedule`, { at: new Date(Date.now() - 1000).toISOString() }), 422, 'VALIDATION_ERROR');
+  const b = (
+    await api.post(BROADCASTS, { name: 'Later', channelId: channel._id, audience: { customerIds: ['0'.repeat(24)] }, content: 'Soon' })
+  ).body.data.broadcast;
+  expectError(
+    await api.post(`${BROADCASTS}/${b._id}/schedule`, { at: new Date(Date.now() - 1000).toISOString() }),
+    422,
+    'VALIDATION_ERROR',
+  );
   const at = new Date(Date.now() + 3600_000).toISOString();
   const scheduled = await api.post(`${BROADCASTS}/${b._id}/schedule`, { at });
   expect(scheduled.body.data.broadcast).toMatchObject({ status: 'scheduled', scheduledAt: at });
@@ -91,7 +110,8 @@ it('a broadcast is a draft until scheduled; schedule needs a future time; ids fr
 it('a draft broadcast is listed newest first, edited while a draft, and deleted', async () => {
   const { api } = await ctx.tenant();
   const channel = await createChannel(api, { type: 'sandbox' });
-  const draft = (name: string) => api.post(BROADCASTS, { name, channelId: channel._id, audience: { customerIds: ['0'.repeat(24)] }, content: 'Hello' });
+  const draft = (name: string) =>
+    api.post(BROADCASTS, { name, channelId: channel._id, audience: { customerIds: ['0'.repeat(24)] }, content: 'Hello' });
   const first = (await draft('First')).body.data.broadcast;
   const second = (await draft('Second')).body.data.broadcast;
   const listed = (await api.get(`${BROADCASTS}?limit=1`)).body.data;

@@ -17,7 +17,9 @@ beforeAll(async () => {
     disabledCommands: ['STARTTLS'],
     allowInsecureAuth: true,
     onAuth: (auth, _session, callback) =>
-      auth.username === 'parley' && auth.password === 'smtp-secret' ? callback(null, { user: 'parley' }) : callback(new Error('Invalid username or password')),
+      auth.username === 'parley' && auth.password === 'smtp-secret'
+        ? callback(null, { user: 'parley' })
+        : callback(new Error('Invalid username or password')),
     onData: (stream, _session, callback) => {
       simpleParser(stream).then((mail) => (mails.push(mail), callback()), callback);
     },
@@ -35,7 +37,9 @@ const emailChannel = (api: Awaited<ReturnType<typeof ctx.tenant>>['api'], passwo
     secrets: { smtpPassword: password },
   });
 
-it('a reply goes out by SMTP with the right headers, and a raw MIME answer threads back into the same conversation', { timeout: 60_000 }, async () => {
+it('a reply goes out by SMTP with the right headers, and a raw MIME answer threads back into the same conversation', {
+  timeout: 60_000,
+}, async () => {
   const { api } = await ctx.tenant();
   const channel = await emailChannel(api, 'smtp-secret');
   const { conversation, customer } = await conversationOn(api, channel._id, { email: 'jane@example.com', name: 'Jane Doe' });
@@ -44,7 +48,8 @@ it('a reply goes out by SMTP with the right headers, and a raw MIME answer threa
   const labelled = await api.post(CONVERSATIONS, { customerId: customer._id, channelId: channel._id, channel: 'web' });
   expect(labelled.body.data.conversation.channel).toBe('web');
   await api.patch(`${CONVERSATIONS}/${conversation._id}`, { subject: 'Your order' });
-  const id = (await api.post(`${CONVERSATIONS}/${conversation._id}/messages`, { content: 'Your order has shipped.' })).body.data.message._id;
+  const id = (await api.post(`${CONVERSATIONS}/${conversation._id}/messages`, { content: 'Your order has shipped.' })).body.data.message
+    ._id;
 
   const mail = await eventually(async () => mails.find((m) => m.messageId === `<${id}@acme.test>`));
   expect(mail.from?.value[0]).toMatchObject({ address: 'support@acme.test', name: 'Acme Support' });
@@ -68,7 +73,11 @@ it('a reply goes out by SMTP with the right headers, and a raw MIME answer threa
   const inbound = await postInbound(api, channel._id, channel.signingSecret, { type: 'email', mime: answer });
   expect(inbound.status).toBe(200);
   expect(inbound.body.data.inbound.conversation._id).toBe(conversation._id);
-  expect(inbound.body.data.inbound.message).toMatchObject({ type: 'incoming', content: 'Thanks, when will it arrive?', externalId: '<answer-1@example.com>' });
+  expect(inbound.body.data.inbound.message).toMatchObject({
+    type: 'incoming',
+    content: 'Thanks, when will it arrive?',
+    externalId: '<answer-1@example.com>',
+  });
   expect(inbound.body.data.inbound.message.author.id).toBe(customer._id);
 
   const second = (await api.post(`${CONVERSATIONS}/${conversation._id}/messages`, { content: 'Tomorrow.' })).body.data.message._id;
@@ -90,5 +99,8 @@ it('a refused SMTP login fails the reply and puts the account in error', { timeo
     return m.deliveryStatus === 'failed' && m;
   });
   expect(failed.failureReason).toBe('smtp_auth_failed');
-  expect((await api.get(`/api/v1/channels/${channel._id}/status`)).body.data.status).toMatchObject({ status: 'error', lastError: { reason: 'smtp_auth_failed' } });
+  expect((await api.get(`/api/v1/channels/${channel._id}/status`)).body.data.status).toMatchObject({
+    status: 'error',
+    lastError: { reason: 'smtp_auth_failed' },
+  });
 });

@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../support/api';
-import { CHANNELS, CONVERSATIONS, conversationOn, createChannel, messageIn, postInbound, sandboxSend, storedChannelItem } from '../support/channels';
+import {
+  CHANNELS,
+  CONVERSATIONS,
+  conversationOn,
+  createChannel,
+  messageIn,
+  postInbound,
+  sandboxSend,
+  storedChannelItem,
+} from '../support/channels';
 import { startReceiver, type Receiver } from '../support/https-receiver';
 import { outboxEvents } from '../support/outbox';
 import { useTestStack } from '../support/stack';
@@ -15,8 +24,12 @@ const logged: string[] = [];
 const writes = { out: process.stdout.write.bind(process.stdout), err: process.stderr.write.bind(process.stderr) };
 let receiver: Receiver;
 beforeAll(async () => {
-  process.stdout.write = ((chunk: string | Uint8Array, ...rest: any[]) => (logged.push(String(chunk)), writes.out(chunk, ...rest))) as typeof process.stdout.write;
-  process.stderr.write = ((chunk: string | Uint8Array, ...rest: any[]) => (logged.push(String(chunk)), writes.err(chunk, ...rest))) as typeof process.stderr.write;
+  process.stdout.write = ((chunk: string | Uint8Array, ...rest: any[]) => (
+    logged.push(String(chunk)), writes.out(chunk, ...rest)
+  )) as typeof process.stdout.write;
+  process.stderr.write = ((chunk: string | Uint8Array, ...rest: any[]) => (
+    logged.push(String(chunk)), writes.err(chunk, ...rest)
+  )) as typeof process.stderr.write;
   receiver = await startReceiver((req) => (JSON.parse(req.body).content === 'refuse me' ? { status: 401 } : { status: 200 }));
 });
 afterAll(async () => {
@@ -36,11 +49,20 @@ describe('channel accounts', () => {
       config: { from: 'support@example.com', host: '127.0.0.1', port: 2525 },
       secrets: { signingSecret, smtpPassword: SMTP_PASSWORD },
     });
-    expect(created).toMatchObject({ type: 'email', status: 'connected', signingSecret, secretNames: ['signingSecret', 'smtpPassword'], ratePerSecond: 20 });
+    expect(created).toMatchObject({
+      type: 'email',
+      status: 'connected',
+      signingSecret,
+      secretNames: ['signingSecret', 'smtpPassword'],
+      ratePerSecond: 20,
+    });
 
     const got = await api.get(`${CHANNELS}/${created._id}`);
     const listed = await api.get(CHANNELS);
-    const patched = await api.patch(`${CHANNELS}/${created._id}`, { name: 'Support inbox', secrets: { smtpPassword: `${SMTP_PASSWORD}-2` } });
+    const patched = await api.patch(`${CHANNELS}/${created._id}`, {
+      name: 'Support inbox',
+      secrets: { smtpPassword: `${SMTP_PASSWORD}-2` },
+    });
     expect(patched.status).toBe(200);
     expect(patched.body.data.channel.name).toBe('Support inbox');
     for (const res of [got, listed, patched]) {
@@ -128,7 +150,10 @@ describe('outgoing replies', () => {
     const failing = await createChannel(api, { type: 'sandbox', config: { failWith: 'invalid_recipient' } });
     const off = await createChannel(api, { type: 'sandbox' });
     await api.post(`${CHANNELS}/${off._id}/disconnect`);
-    for (const [channel, reason] of [[failing, 'invalid_recipient'], [off, 'channel_disconnected']] as const) {
+    for (const [channel, reason] of [
+      [failing, 'invalid_recipient'],
+      [off, 'channel_disconnected'],
+    ] as const) {
       const { conversation } = await conversationOn(api, channel._id);
       const id = (await api.post(`${CONVERSATIONS}/${conversation._id}/messages`, { content: 'Will fail' })).body.data.message._id;
       const m = await eventually(async () => {
@@ -150,7 +175,13 @@ describe('outgoing replies', () => {
       return mine.length > 0 && mine;
     }))!;
     const body = await verifyDelivery(channel.signingSecret, req!);
-    expect(body).toMatchObject({ id, type: 'outgoing_message', channelId: channel._id, content: 'Over the api channel', to: { customerId: customer._id } });
+    expect(body).toMatchObject({
+      id,
+      type: 'outgoing_message',
+      channelId: channel._id,
+      content: 'Over the api channel',
+      to: { customerId: customer._id },
+    });
     expect(req!.headers['idempotency-key']).toBe(id);
     await eventually(async () => (await messageIn(api, conversation._id, id)).deliveryStatus === 'sent');
 
@@ -169,7 +200,11 @@ describe('outgoing replies', () => {
     expect(incoming.body.data.inbound.message).toMatchObject({ type: 'incoming', content: 'A reply from the customer' });
 
     const raw = JSON.stringify({ type: 'status', id, status: 'read' });
-    expectError(await api.post(`${CHANNELS}/${channel._id}/inbound`, raw, { 'x-parley-signature': 'sha256=' + '0'.repeat(64) }), 401, 'UNAUTHORIZED');
+    expectError(
+      await api.post(`${CHANNELS}/${channel._id}/inbound`, raw, { 'x-parley-signature': 'sha256=' + '0'.repeat(64) }),
+      401,
+      'UNAUTHORIZED',
+    );
     expectError(await api.post(`${CHANNELS}/${channel._id}/inbound`, raw), 401, 'UNAUTHORIZED');
     expect((await messageIn(api, conversation._id, id)).deliveryStatus).toBe('delivered');
   });

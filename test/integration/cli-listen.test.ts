@@ -22,14 +22,27 @@ const stateHome = join(home, 'state');
  */
 const userEnv = (extra: Record<string, string> = {}) => {
   const env: NodeJS.ProcessEnv = { ...process.env, XDG_STATE_HOME: stateHome, ...extra };
-  for (const name of ['NODE_EXTRA_CA_CERTS', 'WEBHOOK_ALLOW_PRIVATE_TARGETS', 'DYNAMODB_ENDPOINT', 'SQS_ENDPOINT', 'TABLE_NAME', 'PARLEY_DATA_DIR', 'PORT']) {
+  for (const name of [
+    'NODE_EXTRA_CA_CERTS',
+    'WEBHOOK_ALLOW_PRIVATE_TARGETS',
+    'DYNAMODB_ENDPOINT',
+    'SQS_ENDPOINT',
+    'TABLE_NAME',
+    'PARLEY_DATA_DIR',
+    'PORT',
+  ]) {
     if (!(name in extra)) delete env[name];
   }
   return env;
 };
 
 const parley = (args: string[], extra: Record<string, string> = {}) => {
-  const res = spawnSync(process.execPath, ['--import', 'tsx', 'infra/cli/parley.ts', ...args], { cwd: root, encoding: 'utf8', env: userEnv(extra), timeout: 60_000 });
+  const res = spawnSync(process.execPath, ['--import', 'tsx', 'infra/cli/parley.ts', ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    env: userEnv(extra),
+    timeout: 60_000,
+  });
   return { code: res.status, stdout: res.stdout, stderr: res.stderr };
 };
 
@@ -44,7 +57,8 @@ const watch = (child: ChildProcess) => {
       const check = () => {
         const found = pattern.exec(out[stream]);
         if (found) return done(found);
-        if (child.exitCode !== null || Date.now() - started > timeoutMs) return fail(new Error(`no ${pattern} in ${stream}: ${JSON.stringify(out)}`));
+        if (child.exitCode !== null || Date.now() - started > timeoutMs)
+          return fail(new Error(`no ${pattern} in ${stream}: ${JSON.stringify(out)}`));
         setTimeout(check, 100);
       };
       check();
@@ -52,7 +66,8 @@ const watch = (child: ChildProcess) => {
   return { out, until };
 };
 
-const exited = (child: ChildProcess) => new Promise<number | null>((done) => (child.exitCode !== null ? done(child.exitCode) : child.once('exit', (code) => done(code))));
+const exited = (child: ChildProcess) =>
+  new Promise<number | null>((done) => (child.exitCode !== null ? done(child.exitCode) : child.once('exit', (code) => done(code))));
 
 let parleyProcess: ChildProcess;
 let baseUrl: string;
@@ -61,7 +76,12 @@ let workspaceId: string;
 
 beforeAll(async () => {
   // A real `npm start` in its own process group (npm, sh, tsx and node), on a data folder of its own.
-  parleyProcess = spawn('npm', ['start', '--silent'], { cwd: root, env: userEnv({ PARLEY_DATA_DIR: dataDir, PORT: '0' }), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  parleyProcess = spawn('npm', ['start', '--silent'], {
+    cwd: root,
+    env: userEnv({ PARLEY_DATA_DIR: dataDir, PORT: '0' }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   const { until } = watch(parleyProcess);
   baseUrl = (await until('stdout', /Parley is running at (\S+)\/api\/v1/, 120_000))[1]!;
   testToken = (await until('stdout', /test token:\s+(sk_test_\w+)/))[1]!;
@@ -89,7 +109,9 @@ describe('finding the running Parley', () => {
     writeFileSync(join(stale, 'runtime.json'), JSON.stringify({ pid: 2 ** 22 + 1, baseUrl: 'http://127.0.0.1:1', dataDir: stale }));
     const res = parley(['workspace', 'list'], { PARLEY_DATA_DIR: stale });
     expect(res.code).toBe(1);
-    expect(res.stderr).toContain(`Parley is not running on PARLEY_DATA_DIR=${stale}: ${join(stale, 'runtime.json')} names pid ${2 ** 22 + 1}, which is no longer running`);
+    expect(res.stderr).toContain(
+      `Parley is not running on PARLEY_DATA_DIR=${stale}: ${join(stale, 'runtime.json')} names pid ${2 ** 22 + 1}, which is no longer running`,
+    );
 
     const empty = join(home, 'empty');
     expect(parley(['workspace', 'list'], { PARLEY_DATA_DIR: empty }).stderr).toContain(`there is no ${join(empty, 'runtime.json')}`);
@@ -120,9 +142,18 @@ describe('parley trigger', () => {
   });
 
   it('refuses a type it cannot trigger with the reason, and an unknown one', () => {
-    expect(parley(['trigger', 'scheduling.booking.reminder'])).toMatchObject({ code: 1, stderr: expect.stringContaining('cannot be triggered: sent by a timer') });
-    expect(parley(['trigger', 'inbox.nothing.happened'])).toMatchObject({ code: 1, stderr: expect.stringContaining('Unknown event type: inbox.nothing.happened') });
-    expect(parley(['trigger', 'auth.workspace.updated'])).toMatchObject({ code: 1, stderr: expect.stringContaining('is emitted in live mode only') });
+    expect(parley(['trigger', 'scheduling.booking.reminder'])).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('cannot be triggered: sent by a timer'),
+    });
+    expect(parley(['trigger', 'inbox.nothing.happened'])).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('Unknown event type: inbox.nothing.happened'),
+    });
+    expect(parley(['trigger', 'auth.workspace.updated'])).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('is emitted in live mode only'),
+    });
   });
 });
 
@@ -149,8 +180,16 @@ describe('parley listen', () => {
   beforeAll(async () => {
     await new Promise<void>((r) => app.listen(0, '127.0.0.1', r));
     const appUrl = `http://127.0.0.1:${(app.address() as { port: number }).port}/hooks`;
-    listener = spawn(process.execPath, ['--import', 'tsx', 'infra/cli/parley.ts', 'listen', '--forward-to', appUrl], { cwd: root, env: userEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-    jsonListener = spawn(process.execPath, ['--import', 'tsx', 'infra/cli/parley.ts', 'listen', '--events', 'inbox.*,crm.lead.*', '--json'], { cwd: root, env: userEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    listener = spawn(process.execPath, ['--import', 'tsx', 'infra/cli/parley.ts', 'listen', '--forward-to', appUrl], {
+      cwd: root,
+      env: userEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    jsonListener = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'infra/cli/parley.ts', 'listen', '--events', 'inbox.*,crm.lead.*', '--json'],
+      { cwd: root, env: userEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     lines = watch(listener);
     jsonLines = watch(jsonListener);
     await Promise.all([lines.until('stderr', /^Ready: listening on/m), jsonLines.until('stderr', /^Ready: listening on/m)]);
@@ -164,7 +203,10 @@ describe('parley listen', () => {
   it('prints each verified event that `parley trigger` causes, forwards it, and prints full payloads with --json', async () => {
     for (const type of ['inbox.conversation.created', 'crm.lead.won', 'customer.contact.merged', 'workflow.execution.failed']) {
       const res = parley(['trigger', type]);
-      expect(res).toMatchObject({ code: 0, stdout: expect.stringMatching(new RegExp(`^Triggered ${type.replace(/\./g, '\\.')} in workspace [0-9a-f]{24} \\(test mode\\)`)) });
+      expect(res).toMatchObject({
+        code: 0,
+        stdout: expect.stringMatching(new RegExp(`^Triggered ${type.replace(/\./g, '\\.')} in workspace [0-9a-f]{24} \\(test mode\\)`)),
+      });
       // On a loaded machine a workflow run can take minutes: a step message received again waits out the 150 s visibility timeout.
       await lines.until('stdout', new RegExp(`^\\S+  ${type.replace(/\./g, '\\.')}  [0-9a-f]{24}  `, 'm'), 240_000);
     }
@@ -173,15 +215,26 @@ describe('parley listen', () => {
     await lines.until('stdout', / {2}workflow\.step\.failed {2}[0-9a-f]{24} {2}execution [0-9a-f]{24}\n/);
 
     await jsonLines.until('stdout', /"eventType":"crm\.lead\.won"/);
-    const events = jsonLines.out.stdout.trim().split('\n').map((l) => JSON.parse(l));
-    expect(events.map((e) => e.eventType)).toEqual(expect.arrayContaining(['inbox.conversation.created', 'crm.lead.created', 'crm.lead.won']));
+    const events = jsonLines.out.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(events.map((e) => e.eventType)).toEqual(
+      expect.arrayContaining(['inbox.conversation.created', 'crm.lead.created', 'crm.lead.won']),
+    );
     expect(events.every((e) => /^(inbox|crm\.lead)\./.test(e.eventType))).toBe(true);
-    expect(events.find((e) => e.eventType === 'crm.lead.won')).toMatchObject({ livemode: false, apiVersion: 'v1', data: { lead: { status: 'won' } } });
+    expect(events.find((e) => e.eventType === 'crm.lead.won')).toMatchObject({
+      livemode: false,
+      apiVersion: 'v1',
+      data: { lead: { status: 'won' } },
+    });
 
     const created = forwarded.find((f) => JSON.parse(f.body).eventType === 'inbox.conversation.created');
     expect(created?.headers).toMatchObject({ 'content-type': 'application/json', 'webhook-id': JSON.parse(created!.body).eventId });
     const secret = (await lines.until('stderr', /signing secret, to verify forwarded events: (whsec_\S+)/))[1]!;
-    expect(new Webhook(secret).verify(created!.body, created!.headers as Record<string, string>)).toMatchObject({ eventType: 'inbox.conversation.created' });
+    expect(new Webhook(secret).verify(created!.body, created!.headers as Record<string, string>)).toMatchObject({
+      eventType: 'inbox.conversation.created',
+    });
     expect(lines.out.stderr).toMatch(/forwarded [0-9a-f]{24} to http:\/\/127\.0\.0\.1:\d+\/hooks: 204/);
   }, 600_000);
 
@@ -206,10 +259,18 @@ describe('parley listen', () => {
   it('refuses a delivery whose signature does not verify, and prints nothing for it', async () => {
     const url = (await lines.until('stderr', /listening on (\S+)/))[1]!;
     const status = await new Promise<number>((done, fail) => {
-      const req = request(url, { method: 'POST', ca: readFileSync(join(dataDir, 'receiver', 'cert.pem')), headers: { 'webhook-id': 'x', 'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': 'v1,AAAA' } }, (res) => {
-        res.resume();
-        done(res.statusCode!);
-      });
+      const req = request(
+        url,
+        {
+          method: 'POST',
+          ca: readFileSync(join(dataDir, 'receiver', 'cert.pem')),
+          headers: { 'webhook-id': 'x', 'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': 'v1,AAAA' },
+        },
+        (res) => {
+          res.resume();
+          done(res.statusCode!);
+        },
+      );
       req.on('error', fail);
       req.end('{"eventType":"inbox.conversation.created"}');
     });

@@ -17,12 +17,29 @@ describe('the parley CLI: members', () => {
   it('creates a workspace with an active owner in both modes, invites, lists and changes roles; the last owner stays', async () => {
     const { workspace, owner } = json('workspace', 'create', '--name', 'Acme', '--owner-email', 'Boss@Example.com');
     expect(owner).toMatchObject({ email: 'boss@example.com', role: 'owner', status: 'active' });
-    const { member } = json('member', 'invite', '--workspace', workspace._id, '--email', 'ada@example.com', '--name', 'Ada', '--role', 'manager');
+    const { member } = json(
+      'member',
+      'invite',
+      '--workspace',
+      workspace._id,
+      '--email',
+      'ada@example.com',
+      '--name',
+      'Ada',
+      '--role',
+      'manager',
+    );
     expect(member).toMatchObject({ role: 'manager', status: 'invited' });
-    expect(json('member', 'list', '--workspace', workspace._id).members.map((m: { email: string }) => m.email)).toEqual(['boss@example.com', 'ada@example.com']);
+    expect(json('member', 'list', '--workspace', workspace._id).members.map((m: { email: string }) => m.email)).toEqual([
+      'boss@example.com',
+      'ada@example.com',
+    ]);
     expect(json('member', 'list', '--workspace', workspace._id, '--status', 'active').members).toHaveLength(1);
     expect(json('member', 'role', member._id, '--workspace', workspace._id, '--role', 'agent').member.role).toBe('agent');
-    expect(parley('member', 'role', owner._id, '--workspace', workspace._id, '--role', 'admin')).toMatchObject({ code: 1, stderr: 'error: The workspace must keep at least one active owner\n' });
+    expect(parley('member', 'role', owner._id, '--workspace', workspace._id, '--role', 'admin')).toMatchObject({
+      code: 1,
+      stderr: 'error: The workspace must keep at least one active owner\n',
+    });
     expect(parley('member', 'invite', '--workspace', workspace._id, '--email', 'nope', '--json').code).toBe(1);
     expect(parley('member', 'role', member._id, '--workspace', workspace._id, '--role', 'king').code).toBe(1);
 

@@ -45,7 +45,21 @@ describe('the parley CLI', () => {
   it('binds one token to several workspaces and marks sandbox tokens with sk_test_', () => {
     const a = json('workspace', 'create', '--name', 'A').workspace._id;
     const b = json('workspace', 'create', '--name', 'B').workspace._id;
-    const { token } = json('token', 'create', '--workspace', a, '--workspace', b, '--scopes', 'admin:all', '--name', 'multi', '--test', '--expires', '2099-01-01');
+    const { token } = json(
+      'token',
+      'create',
+      '--workspace',
+      a,
+      '--workspace',
+      b,
+      '--scopes',
+      'admin:all',
+      '--name',
+      'multi',
+      '--test',
+      '--expires',
+      '2099-01-01',
+    );
     expect(token.token).toMatch(/^sk_test_[0-9A-Za-z]{48}$/);
     expect(token).toMatchObject({ workspaceIds: [a, b], expiresAt: '2099-01-01T00:00:00.000Z', environment: 'test', livemode: false });
     expect(token).not.toHaveProperty('hash');
@@ -89,7 +103,10 @@ describe('the parley CLI', () => {
     [['token', 'create', '--workspace', '0'.repeat(24), '--scopes', 'inbox:read', '--name', 'x'], /No such workspace/],
     [['token', 'create', '--workspace', 'nope', '--scopes', 'inbox:read', '--name', 'x'], /workspaceIds\[0\]: Must be a 24-character hex/],
     [['token', 'create', '--workspace', '0'.repeat(24), '--scopes', 'inbox:read,everything', '--name', 'x'], /scopes\[1\]: Unknown scope/],
-    [['token', 'create', '--workspace', '0'.repeat(24), '--scopes', 'inbox:read', '--name', 'x', '--expires', '2001-01-01'], /expiresAt: Must be in the future/],
+    [
+      ['token', 'create', '--workspace', '0'.repeat(24), '--scopes', 'inbox:read', '--name', 'x', '--expires', '2001-01-01'],
+      /expiresAt: Must be in the future/,
+    ],
     [['token', 'list', '--workspace', 'nope'], /--workspace: Must be a 24-character hex/],
     [['token', 'revoke', '0'.repeat(24)], /Token not found/],
     [['workspace', 'create', '--name', '   '], /--name: Required/],
@@ -124,6 +141,9 @@ describe('the parley CLI', () => {
     expect(spawnSync('git', ['ls-files', '--stage', bin], { encoding: 'utf8' }).stdout).toMatch(/^100755 /);
     const res = spawnSync(bin, ['workspace', 'list', '--json'], { encoding: 'utf8', env: targetEnv(), timeout: 30_000 });
     expect(res.stderr).toBe('');
-    expect(JSON.parse(res.stdout)).toEqual({ workspaces: expect.any(Array), pagination: expect.objectContaining({ total: expect.any(Number) }) });
+    expect(JSON.parse(res.stdout)).toEqual({
+      workspaces: expect.any(Array),
+      pagination: expect.objectContaining({ total: expect.any(Number) }),
+    });
   });
 });

@@ -31,7 +31,14 @@ const server = createServer((req, res) => {
     const payload =
       a.status < 400
         ? { success: true, data: { tag: { _id: 'a'.repeat(24), name: 'vip' } } }
-        : { success: false, error: { code: a.status === 429 ? 'TOO_MANY_REQUESTS' : a.status === 422 ? 'VALIDATION_ERROR' : 'INTERNAL_ERROR', message: `m${a.status}`, details: a.details } };
+        : {
+            success: false,
+            error: {
+              code: a.status === 429 ? 'TOO_MANY_REQUESTS' : a.status === 422 ? 'VALIDATION_ERROR' : 'INTERNAL_ERROR',
+              message: `m${a.status}`,
+              details: a.details,
+            },
+          };
     setTimeout(() => {
       if (res.destroyed) return;
       res.writeHead(a.status, { 'content-type': 'application/json', 'x-request-id': 'req-1', ...a.headers }).end(JSON.stringify(payload));
@@ -53,10 +60,15 @@ beforeEach(() => {
 });
 
 const WS = 'a'.repeat(24);
-const client = (opts: Partial<ParleyClientOptions> = {}) => createParleyClient({ baseUrl, token: 'sk_test_x', workspaceId: WS, baseDelayMs: 50, ...opts });
-const caught = (p: Promise<unknown>) => p.then(() => expect.unreachable('no error thrown'), (e: unknown) => e);
+const client = (opts: Partial<ParleyClientOptions> = {}) =>
+  createParleyClient({ baseUrl, token: 'sk_test_x', workspaceId: WS, baseDelayMs: 50, ...opts });
+const caught = (p: Promise<unknown>) =>
+  p.then(
+    () => expect.unreachable('no error thrown'),
+    (e: unknown) => e,
+  );
 
-describe('the client\'s retries, against a real HTTP server', () => {
+describe("the client's retries, against a real HTTP server", () => {
   it('retries a 429 after its Retry-After, with the same generated Idempotency-Key, token, workspace and body', async () => {
     answers = [{ status: 429, headers: { 'Retry-After': '1' } }, { status: 201 }];
     const res = await client().post('/tags', { body: { name: 'vip' } });
@@ -78,16 +90,29 @@ describe('the client\'s retries, against a real HTTP server', () => {
     const error = await caught(client().get('/tags'));
     expect(Date.now() - started).toBeLessThan(1000);
     expect(error).toBeInstanceOf(ParleyRateLimitError);
-    expect(error).toMatchObject({ name: 'ParleyRateLimitError', status: 429, code: 'TOO_MANY_REQUESTS', message: 'm429', retryAfterMs: 157_000, requestId: 'req-1' });
+    expect(error).toMatchObject({
+      name: 'ParleyRateLimitError',
+      status: 429,
+      code: 'TOO_MANY_REQUESTS',
+      message: 'm429',
+      retryAfterMs: 157_000,
+      requestId: 'req-1',
+    });
     expect(seen).toHaveLength(1);
   });
 
-  it('keeps the caller\'s Idempotency-Key on every retry of a PATCH and throws a server error once the retries are spent', async () => {
+  it("keeps the caller's Idempotency-Key on every retry of a PATCH and throws a server error once the retries are spent", async () => {
     answers = [{ status: 503 }, { status: 500 }, { status: 502 }];
-    const error = await caught(client().patch('/tags/{id}', { params: { path: { id: 'b'.repeat(24) } }, body: { name: 'x' }, idempotencyKey: 'mine-1' }));
+    const error = await caught(
+      client().patch('/tags/{id}', { params: { path: { id: 'b'.repeat(24) } }, body: { name: 'x' }, idempotencyKey: 'mine-1' }),
+    );
     expect(error).toBeInstanceOf(ParleyServerError);
     expect(error).toMatchObject({ status: 502, code: 'INTERNAL_ERROR' });
-    expect(seen.map((s) => [s.method, s.headers['idempotency-key']])).toEqual([['PATCH', 'mine-1'], ['PATCH', 'mine-1'], ['PATCH', 'mine-1']]);
+    expect(seen.map((s) => [s.method, s.headers['idempotency-key']])).toEqual([
+      ['PATCH', 'mine-1'],
+      ['PATCH', 'mine-1'],
+      ['PATCH', 'mine-1'],
+    ]);
   });
 
   it('never retries a 4xx, gives its field errors typed, and sends no Idempotency-Key on a GET', async () => {
@@ -100,8 +125,11 @@ describe('the client\'s retries, against a real HTTP server', () => {
     expect(seen[0]!.headers['idempotency-key']).toBeUndefined();
   });
 
-  it('abandons an attempt after the request\'s timeout, retries it with the same key, then throws a timeout error', async () => {
-    answers = [{ status: 201, delayMs: 2000 }, { status: 201, delayMs: 2000 }];
+  it("abandons an attempt after the request's timeout, retries it with the same key, then throws a timeout error", async () => {
+    answers = [
+      { status: 201, delayMs: 2000 },
+      { status: 201, delayMs: 2000 },
+    ];
     const started = Date.now();
     const error = await caught(client().post('/tags', { body: { name: 'slow' }, timeoutMs: 200, maxRetries: 1 }));
     expect(error).toBeInstanceOf(ParleyTimeoutError);
@@ -111,7 +139,7 @@ describe('the client\'s retries, against a real HTTP server', () => {
     expect(seen[1]!.headers['idempotency-key']).toBe(seen[0]!.headers['idempotency-key']);
   });
 
-  it('sends a request in the workspace it names, and the client\'s default otherwise', async () => {
+  it("sends a request in the workspace it names, and the client's default otherwise", async () => {
     const other = 'c'.repeat(24);
     await client().get('/tags', { workspaceId: other });
     await client().get('/tags');

@@ -17,15 +17,22 @@ const parley = async (scopes?: Parameters<typeof createTenant>[0]) => {
   const t = await createTenant(scopes);
   return { ...t, client: createParleyClient({ baseUrl: env.stack.baseUrl, token: t.token, workspaceId: t.workspaceId }) };
 };
-const caught = (p: Promise<unknown>) => p.then(() => expect.unreachable('no error thrown'), (e: unknown) => e);
+const caught = (p: Promise<unknown>) =>
+  p.then(
+    () => expect.unreachable('no error thrown'),
+    (e: unknown) => e,
+  );
 
 describe('the typed client against the local stack', () => {
   it('pages through every conversation with for await, however small the page', async () => {
     const { client } = await parley();
-    const { customer } = (await client.post('/contacts/customers', { body: { name: 'Ada', email: 'ada@example.com' } })).data as { customer: { _id: string } };
+    const { customer } = (await client.post('/contacts/customers', { body: { name: 'Ada', email: 'ada@example.com' } })).data as {
+      customer: { _id: string };
+    };
     const made: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const { conversation } = (await client.post('/inbox/conversations', { body: { customerId: customer._id, subject: `c${i}` } })).data as { conversation: { _id: string } };
+      const { conversation } = (await client.post('/inbox/conversations', { body: { customerId: customer._id, subject: `c${i}` } }))
+        .data as { conversation: { _id: string } };
       made.push(conversation._id);
     }
     const seen: string[] = [];
@@ -49,7 +56,9 @@ describe('the typed client against the local stack', () => {
 
   it('throws typed errors with the code, message and field errors the API answered', async () => {
     const { client, token } = await parley(['tags:read']);
-    const invalid = await caught(createParleyClient({ baseUrl: env.stack.baseUrl, token, workspaceId: (await parley()).workspaceId }).get('/tags'));
+    const invalid = await caught(
+      createParleyClient({ baseUrl: env.stack.baseUrl, token, workspaceId: (await parley()).workspaceId }).get('/tags'),
+    );
     expect(invalid).toBeInstanceOf(ParleyPermissionError);
     expect(invalid).toMatchObject({ status: 403, code: 'WORKSPACE_ACCESS_DENIED' });
 
@@ -85,7 +94,7 @@ describe('the typed client against the local stack', () => {
     expect((await caught(client.post('/tags', { body: { name: 'twice' } }))) as ParleyConflictError).toMatchObject({ status: 409 });
   });
 
-  it('acts in the workspace a request names, over the client\'s default', async () => {
+  it("acts in the workspace a request names, over the client's default", async () => {
     const a = await parley();
     const b = await parley();
     const both = createParleyClient({ baseUrl: env.stack.baseUrl, token: a.token, workspaceId: a.workspaceId });

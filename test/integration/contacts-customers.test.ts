@@ -20,7 +20,6 @@ const tenant = async () => {
   return { ...t, api, create };
 };
 
-
 const paths = (res: { body: any }) => res.body.error.details.errors.map((e: { path: string }) => e.path).sort();
 
 const contactEvents = async (ws: string, type: string, id: string) =>
@@ -30,12 +29,22 @@ describe('creating, reading, updating and deleting customers', () => {
   it('creates a customer with a normalised email and one created event', async () => {
     const t = await tenant();
     const customer = await t.create({
-      name: 'Ada Lovelace', email: 'Ada@Example.com', phone: '+442071234567', externalId: 'crm-1',
-      attributes: { plan: 'pro', seats: 3 }, identities: [{ channel: 'email', identifier: 'ada@example.com' }],
+      name: 'Ada Lovelace',
+      email: 'Ada@Example.com',
+      phone: '+442071234567',
+      externalId: 'crm-1',
+      attributes: { plan: 'pro', seats: 3 },
+      identities: [{ channel: 'email', identifier: 'ada@example.com' }],
     });
     expect(customer).toMatchObject({
-      name: 'Ada Lovelace', email: 'ada@example.com', phone: '+442071234567', externalId: 'crm-1',
-      attributes: { plan: 'pro', seats: 3 }, tagIds: [], blocked: false, lastActivityAt: null,
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      phone: '+442071234567',
+      externalId: 'crm-1',
+      attributes: { plan: 'pro', seats: 3 },
+      tagIds: [],
+      blocked: false,
+      lastActivityAt: null,
     });
     expect((await t.api.get(`${CUSTOMERS}/${customer._id}`)).body.data.customer).toEqual(customer);
     expect(await contactEvents(t.workspaceId, 'customer.contact.created', customer._id)).toHaveLength(1);
@@ -60,7 +69,13 @@ describe('creating, reading, updating and deleting customers', () => {
 
   it('reports each invalid field with its path', async () => {
     const t = await tenant();
-    const res = await t.api.post(CUSTOMERS, { email: 'nope', phone: '555-1234', attributes: { '1bad': 1 }, identities: [{ channel: 'fax', identifier: 'x' }], vip: true });
+    const res = await t.api.post(CUSTOMERS, {
+      email: 'nope',
+      phone: '555-1234',
+      attributes: { '1bad': 1 },
+      identities: [{ channel: 'fax', identifier: 'x' }],
+      vip: true,
+    });
     expectError(res, 422, 'VALIDATION_ERROR');
     expect(paths(res)).toEqual(['attributes.1bad', 'email', 'identities[0].channel', 'phone', 'vip']);
   });
@@ -82,7 +97,10 @@ describe('creating, reading, updating and deleting customers', () => {
       ['{"text": "\\ud800"}', 'attributes.text'],
     ];
     for (const [attributes, path] of cases) {
-      for (const res of [await t.api.post(CUSTOMERS, `{"attributes": ${attributes}}`), await t.api.patch(`${CUSTOMERS}/${c._id}`, `{"attributes": ${attributes}}`)]) {
+      for (const res of [
+        await t.api.post(CUSTOMERS, `{"attributes": ${attributes}}`),
+        await t.api.patch(`${CUSTOMERS}/${c._id}`, `{"attributes": ${attributes}}`),
+      ]) {
         expectError(res, 422, 'VALIDATION_ERROR');
         expect(paths(res), attributes).toEqual([path]);
       }
@@ -117,17 +135,26 @@ describe('creating, reading, updating and deleting customers', () => {
     expectError(await t.api.post(CUSTOMERS, { email: 'lee@new.example.com' }), 409, 'CONFLICT');
   });
 
-  it('refuses a PATCH that takes another customer\'s email or identity (409) and leaves the customer unchanged', async () => {
+  it("refuses a PATCH that takes another customer's email or identity (409) and leaves the customer unchanged", async () => {
     const t = await tenant();
     await t.create({ email: 'taken@example.com', identities: [{ channel: 'web', identifier: 'v1' }] });
     const c = await t.create({ email: 'mine@example.com' });
     const email = await t.api.patch(`${CUSTOMERS}/${c._id}`, { email: 'taken@example.com', name: 'X' });
     expectError(email, 409, 'CONFLICT');
     expect(email.body.error.details.field).toBe('email');
-    const identity = await t.api.patch(`${CUSTOMERS}/${c._id}`, { identities: [{ channel: 'sms', identifier: 's1' }, { channel: 'web', identifier: 'v1' }] });
+    const identity = await t.api.patch(`${CUSTOMERS}/${c._id}`, {
+      identities: [
+        { channel: 'sms', identifier: 's1' },
+        { channel: 'web', identifier: 'v1' },
+      ],
+    });
     expectError(identity, 409, 'CONFLICT');
     expect(identity.body.error.details.field).toBe('identities[1]');
-    expect((await t.api.get(`${CUSTOMERS}/${c._id}`)).body.data.customer).toMatchObject({ email: 'mine@example.com', name: null, identities: [] });
+    expect((await t.api.get(`${CUSTOMERS}/${c._id}`)).body.data.customer).toMatchObject({
+      email: 'mine@example.com',
+      name: null,
+      identities: [],
+    });
     expect(await contactEvents(t.workspaceId, 'customer.contact.updated', c._id)).toHaveLength(0);
   });
 
@@ -138,8 +165,12 @@ describe('creating, reading, updating and deleting customers', () => {
     expectError(await t.api.post(`${CUSTOMERS}/${c._id}/block`), 409, 'CONFLICT');
     expect((await t.api.post(`${CUSTOMERS}/${c._id}/unblock`)).body.data.customer.blocked).toBe(false);
     expectError(await t.api.post(`${CUSTOMERS}/${c._id}/unblock`), 409, 'CONFLICT');
-    expect((await contactEvents(t.workspaceId, 'customer.contact.blocked', c._id)).map((e) => e.changes)).toEqual([{ blocked: [false, true] }]);
-    expect((await contactEvents(t.workspaceId, 'customer.contact.unblocked', c._id)).map((e) => e.changes)).toEqual([{ blocked: [true, false] }]);
+    expect((await contactEvents(t.workspaceId, 'customer.contact.blocked', c._id)).map((e) => e.changes)).toEqual([
+      { blocked: [false, true] },
+    ]);
+    expect((await contactEvents(t.workspaceId, 'customer.contact.unblocked', c._id)).map((e) => e.changes)).toEqual([
+      { blocked: [true, false] },
+    ]);
   });
 
   it('deletes a customer without conversations and frees its email; one with conversations is 409', async () => {
@@ -172,11 +203,17 @@ describe('creating, reading, updating and deleting customers', () => {
     expect(paths(merge)).toEqual(['mergeeId']);
     expect((await t.api.get(`${CUSTOMERS}?email=theirs`)).body.data.customers).toEqual([]);
     expect((await other.api.get(`${CUSTOMERS}/${theirs._id}`)).body.data.customer.name).toBe('Theirs');
-    const reader = client(env.stack.baseUrl, { token: (await tokenFor([t.workspaceId], ['contacts:read'])).token, workspaceId: t.workspaceId });
+    const reader = client(env.stack.baseUrl, {
+      token: (await tokenFor([t.workspaceId], ['contacts:read'])).token,
+      workspaceId: t.workspaceId,
+    });
     expect((await reader.get(CUSTOMERS)).status).toBe(200);
     expectError(await reader.post(CUSTOMERS, { name: 'x' }), 403, 'FORBIDDEN');
     expectError(await reader.delete(`${CUSTOMERS}/${mine._id}`), 403, 'FORBIDDEN');
-    const inbox = client(env.stack.baseUrl, { token: (await tokenFor([t.workspaceId], ['inbox:read', 'inbox:write'])).token, workspaceId: t.workspaceId });
+    const inbox = client(env.stack.baseUrl, {
+      token: (await tokenFor([t.workspaceId], ['inbox:read', 'inbox:write'])).token,
+      workspaceId: t.workspaceId,
+    });
     expectError(await inbox.get(CUSTOMERS), 403, 'FORBIDDEN');
   });
 });
@@ -238,7 +275,10 @@ describe('merging customers', () => {
     const tag = (await t.api.post('/api/v1/tags', { name: 'lead' })).body.data.tag;
     const base = await t.create({ name: 'Base', attributes: { plan: 'pro' } });
     const mergee = await t.create({
-      name: 'Dup', email: 'dup@example.com', phone: '+15550000003', attributes: { plan: 'free', city: 'Rome' },
+      name: 'Dup',
+      email: 'dup@example.com',
+      phone: '+15550000003',
+      attributes: { plan: 'free', city: 'Rome' },
       identities: [{ channel: 'whatsapp', identifier: '+15550000003' }],
     });
     await t.api.post(`${CUSTOMERS}/${mergee._id}/tags`, { tagIds: [tag._id] });
@@ -247,8 +287,13 @@ describe('merging customers', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.data).toMatchObject({ mergedCustomerId: mergee._id, conversationsMoved: 2 });
     expect(res.body.data.customer).toMatchObject({
-      _id: base._id, name: 'Base', email: 'dup@example.com', phone: '+15550000003',
-      attributes: { plan: 'pro', city: 'Rome' }, tagIds: [tag._id], identities: [{ channel: 'whatsapp', identifier: '+15550000003' }],
+      _id: base._id,
+      name: 'Base',
+      email: 'dup@example.com',
+      phone: '+15550000003',
+      attributes: { plan: 'pro', city: 'Rome' },
+      tagIds: [tag._id],
+      identities: [{ channel: 'whatsapp', identifier: '+15550000003' }],
     });
     expectError(await t.api.get(`${CUSTOMERS}/${mergee._id}`), 404, 'NOT_FOUND');
     for (const c of convs) expect((await t.api.get(`${CONV}/${c._id}`)).body.data.conversation.customerId).toBe(base._id);
@@ -266,7 +311,10 @@ describe('merging customers', () => {
     expect((merged[0]!.data.mergedContact as { _id: string })._id).toBe(mergee._id);
     expect(await outboxEvents(t.workspaceId, 'customer.contact.deleted')).toHaveLength(0);
     const moved = (await outboxEvents(t.workspaceId, 'inbox.conversation.updated')).map((e) => e.changes!.customerId);
-    expect(moved).toEqual([[mergee._id, base._id], [mergee._id, base._id]]);
+    expect(moved).toEqual([
+      [mergee._id, base._id],
+      [mergee._id, base._id],
+    ]);
     const del = await t.api.delete(`${CUSTOMERS}/${base._id}`);
     expectError(del, 409, 'CONFLICT');
     expect(del.body.error.details).toEqual({ conversations: 2 });
@@ -281,7 +329,10 @@ describe('merging customers', () => {
     const unknownMergee = await t.api.post(`${CUSTOMERS}/merge`, { baseId: c._id, mergeeId: '0123456789abcdef01234567' });
     expectError(unknownMergee, 422, 'VALIDATION_ERROR');
     expect(paths(unknownMergee)).toEqual(['mergeeId']);
-    const bothUnknown = await t.api.post(`${CUSTOMERS}/merge`, { baseId: '0123456789abcdef01234568', mergeeId: '0123456789abcdef01234567' });
+    const bothUnknown = await t.api.post(`${CUSTOMERS}/merge`, {
+      baseId: '0123456789abcdef01234568',
+      mergeeId: '0123456789abcdef01234567',
+    });
     expect(paths(bothUnknown)).toEqual(['baseId', 'mergeeId']);
     expectError(await t.api.post(`${CUSTOMERS}/merge`, { baseId: c._id }), 400, 'BAD_REQUEST');
   });

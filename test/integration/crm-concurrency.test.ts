@@ -19,7 +19,10 @@ describe('CRM totals under concurrency', () => {
     const created = await Promise.all(
       Array.from({ length: CREATES }, async (_, i) => {
         const res = await api.post(LEADS, {
-          title: `Lead ${i}`, pipelineId: pipeline._id, stageId: open[i % 3]!._id, value: { amount: 1000 + i, currency: currencies[i % 2] },
+          title: `Lead ${i}`,
+          pipelineId: pipeline._id,
+          stageId: open[i % 3]!._id,
+          value: { amount: 1000 + i, currency: currencies[i % 2] },
         });
         expect(res.status, JSON.stringify(res.body)).toBe(201);
         return res.body.data.lead as { _id: string };
@@ -32,7 +35,9 @@ describe('CRM totals under concurrency', () => {
     const moves = created.map((lead, i) => move(lead._id, targets[i % 4]!));
     const moreMoves = created.flatMap((lead, i) => (i % 3 === 1 ? [move(lead._id, targets[(i + 1) % 4]!)] : []));
     const deletes = created.flatMap((lead, i) => (i % 3 === 0 ? [api.delete(`${LEADS}/${lead._id}`)] : []));
-    const extra = Array.from({ length: 3 }, (_, i) => api.post(LEADS, { title: `Late ${i}`, pipelineId: pipeline._id, value: { amount: 7, currency: 'USD' } }));
+    const extra = Array.from({ length: 3 }, (_, i) =>
+      api.post(LEADS, { title: `Late ${i}`, pipelineId: pipeline._id, value: { amount: 7, currency: 'USD' } }),
+    );
     const [moved, deleted, added] = await Promise.all([Promise.all([...moves, ...moreMoves]), Promise.all(deletes), Promise.all(extra)]);
     // A move may find its lead already in that stage (409) or already deleted (404); nothing else may fail.
     for (const r of moved) expect([200, 404, 409], JSON.stringify(r.body)).toContain(r.status);
@@ -61,7 +66,9 @@ describe('CRM totals under concurrency', () => {
       expect(await total(`stageId=${s._id}`), s.name).toBe(inStage.length);
       const row = summary.stages.find((x: { stageId: string }) => x.stageId === s._id);
       expect(row.count, s.name).toBe(inStage.length);
-      const amounts = Object.fromEntries(currencies.map((c) => [c, inStage.filter((l) => l.value.currency === c).reduce((n, l) => n + l.value.amount, 0)]));
+      const amounts = Object.fromEntries(
+        currencies.map((c) => [c, inStage.filter((l) => l.value.currency === c).reduce((n, l) => n + l.value.amount, 0)]),
+      );
       expect(Object.fromEntries(row.values.map((v: { currency: string; amount: number }) => [v.currency, v.amount])), s.name).toEqual(
         Object.fromEntries(Object.entries(amounts).filter(([, a]) => a !== 0)),
       );

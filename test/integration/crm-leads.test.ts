@@ -15,7 +15,8 @@ const tenant = async () => {
   const t = await env.tenant();
   const { pipeline, stage } = await makePipeline(t.api);
   const customer = await create(t.api, CUSTOMERS, { name: 'Ada Lovelace' }, 'customer');
-  const lead = (body: Record<string, unknown> = {}) => create(t.api, LEADS, { title: 'Annual plan', pipelineId: pipeline._id, ...body }, 'lead');
+  const lead = (body: Record<string, unknown> = {}) =>
+    create(t.api, LEADS, { title: 'Annual plan', pipelineId: pipeline._id, ...body }, 'lead');
   const move = (id: string, body: Record<string, unknown>) => t.api.post(`${LEADS}/${id}/move`, body);
   return { ...t, pipeline, stage, customer, lead, move };
 };
@@ -28,13 +29,29 @@ describe('leads', () => {
     const AGENT = await agentId(t.api);
     const conversation = await create(t.api, '/api/v1/inbox/conversations', { customerId: t.customer._id }, 'conversation');
     const lead = await t.lead({
-      value: { amount: 129_900, currency: 'EUR' }, customerId: t.customer._id, conversationId: conversation._id, assigneeId: AGENT,
-      source: 'website', expectedCloseDate: '2027-03-31', attributes: { seats: 12 },
+      value: { amount: 129_900, currency: 'EUR' },
+      customerId: t.customer._id,
+      conversationId: conversation._id,
+      assigneeId: AGENT,
+      source: 'website',
+      expectedCloseDate: '2027-03-31',
+      attributes: { seats: 12 },
     });
     expect(lead).toMatchObject({
-      title: 'Annual plan', pipelineId: t.pipeline._id, stageId: t.stage('New')._id, status: 'open', value: { amount: 129_900, currency: 'EUR' },
-      customerId: t.customer._id, conversationId: conversation._id, assigneeId: AGENT, source: 'website', expectedCloseDate: '2027-03-31',
-      lostReason: null, tagIds: [], attributes: { seats: 12 }, closedAt: null,
+      title: 'Annual plan',
+      pipelineId: t.pipeline._id,
+      stageId: t.stage('New')._id,
+      status: 'open',
+      value: { amount: 129_900, currency: 'EUR' },
+      customerId: t.customer._id,
+      conversationId: conversation._id,
+      assigneeId: AGENT,
+      source: 'website',
+      expectedCloseDate: '2027-03-31',
+      lostReason: null,
+      tagIds: [],
+      attributes: { seats: 12 },
+      closedAt: null,
     });
     expect(lead.stageEnteredAt).toBe(lead.createdAt);
     expect((await t.api.get(`${LEADS}/${lead._id}`)).body.data.lead).toEqual(lead);
@@ -46,9 +63,18 @@ describe('leads', () => {
   it('refuses bad values, unknown links and unknown stages with 422 naming each field', async () => {
     const t = await tenant();
     const other = await tenant();
-    const bad = await t.api.post(LEADS, { title: 'x', pipelineId: t.pipeline._id, value: { amount: 12.5, currency: 'usd' }, expectedCloseDate: '2027-13-01' });
+    const bad = await t.api.post(LEADS, {
+      title: 'x',
+      pipelineId: t.pipeline._id,
+      value: { amount: 12.5, currency: 'usd' },
+      expectedCloseDate: '2027-13-01',
+    });
     expectError(bad, 422, 'VALIDATION_ERROR');
-    expect(bad.body.error.details.errors.map((e: { path: string }) => e.path).sort()).toEqual(['expectedCloseDate', 'value.amount', 'value.currency']);
+    expect(bad.body.error.details.errors.map((e: { path: string }) => e.path).sort()).toEqual([
+      'expectedCloseDate',
+      'value.amount',
+      'value.currency',
+    ]);
     for (const [body, path] of [
       [{ customerId: other.customer._id }, 'customerId'],
       [{ conversationId: 'c'.repeat(24) }, 'conversationId'],
@@ -68,9 +94,19 @@ describe('leads', () => {
     const t = await tenant();
     const AGENT = await agentId(t.api);
     const lead = await t.lead({ value: { amount: 100, currency: 'USD' }, attributes: { plan: 'pro' } });
-    const res = await t.api.patch(`${LEADS}/${lead._id}`, { title: 'Bigger plan', value: { amount: 250, currency: 'USD' }, assigneeId: AGENT, attributes: { plan: null, seats: 3 } });
+    const res = await t.api.patch(`${LEADS}/${lead._id}`, {
+      title: 'Bigger plan',
+      value: { amount: 250, currency: 'USD' },
+      assigneeId: AGENT,
+      attributes: { plan: null, seats: 3 },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.data.lead).toMatchObject({ title: 'Bigger plan', value: { amount: 250, currency: 'USD' }, assigneeId: AGENT, attributes: { seats: 3 } });
+    expect(res.body.data.lead).toMatchObject({
+      title: 'Bigger plan',
+      value: { amount: 250, currency: 'USD' },
+      assigneeId: AGENT,
+      attributes: { seats: 3 },
+    });
     const same = await t.api.patch(`${LEADS}/${lead._id}`, { title: 'Bigger plan', assigneeId: AGENT });
     expect(same.body.data.lead.updatedAt).toBe(res.body.data.lead.updatedAt);
     const events = await eventsOf(t.workspaceId, 'lead', lead._id);
@@ -79,7 +115,10 @@ describe('leads', () => {
     expect(events.map((e) => e.eventType).sort()).toEqual(['crm.lead.assigned', 'crm.lead.created', 'crm.lead.updated']);
     expect(byType.get('crm.lead.updated')!.changes).toEqual({
       title: ['Annual plan', 'Bigger plan'],
-      value: [{ amount: 100, currency: 'USD' }, { amount: 250, currency: 'USD' }],
+      value: [
+        { amount: 100, currency: 'USD' },
+        { amount: 250, currency: 'USD' },
+      ],
       attributes: [{ plan: 'pro' }, { seats: 3 }],
     });
     expect(byType.get('crm.lead.assigned')!.changes).toEqual({ assigneeId: [null, AGENT] });
@@ -106,7 +145,9 @@ describe('leads', () => {
 
     const events = await outboxEvents(t.workspaceId);
     const count = (type: string) => events.filter((e) => e.eventType === type && (e.data.lead as { _id: string })._id === lead._id).length;
-    expect([count('crm.lead.created'), count('crm.lead.stage_changed'), count('crm.lead.won'), count('crm.lead.lost')]).toEqual([1, 4, 1, 1]);
+    expect([count('crm.lead.created'), count('crm.lead.stage_changed'), count('crm.lead.won'), count('crm.lead.lost')]).toEqual([
+      1, 4, 1, 1,
+    ]);
     const changed = events.filter((e) => e.eventType === 'crm.lead.stage_changed');
     expect(changed.map((e) => e.changes!.stageId)).toEqual([
       [t.stage('New')._id, t.stage('Qualified')._id],
@@ -115,13 +156,19 @@ describe('leads', () => {
       [t.stage('Lost')._id, t.stage('Proposal')._id],
     ]);
     expect(changed[1]!.changes!.status).toEqual(['open', 'won']);
-    expect(events.find((e) => e.eventType === 'crm.lead.lost')!.changes).toEqual({ status: ['won', 'lost'], closedAt: [won.closedAt, lost.closedAt] });
+    expect(events.find((e) => e.eventType === 'crm.lead.lost')!.changes).toEqual({
+      status: ['won', 'lost'],
+      closedAt: [won.closedAt, lost.closedAt],
+    });
     const added = events.filter((e) => e.eventType === 'crm.activity.added');
     expect(added).toHaveLength(4);
     const timeline = (await t.api.get(`${LEADS}/${lead._id}/activities`)).body.data;
     expect(timeline.pagination.total).toBe(4);
     expect(timeline.activities[0]).toMatchObject({
-      type: 'stage_change', leadId: lead._id, customerId: t.customer._id, subject: 'Moved to Proposal',
+      type: 'stage_change',
+      leadId: lead._id,
+      customerId: t.customer._id,
+      subject: 'Moved to Proposal',
       details: { fromStageId: t.stage('Lost')._id, toStageId: t.stage('Proposal')._id },
     });
     const customerTimeline = (await t.api.get(`${CUSTOMERS}/${t.customer._id}/activities`)).body.data;
@@ -141,9 +188,27 @@ describe('leads', () => {
     const { history, pagination } = res.body.data;
     expect(pagination.total).toBe(4);
     expect(history).toEqual([
-      { pipelineId: t.pipeline._id, stageId: t.stage('New')._id, enteredAt: lead.createdAt, exitedAt: q.stageEnteredAt, durationSeconds: Math.round((Date.parse(q.stageEnteredAt) - Date.parse(lead.createdAt)) / 1000) },
-      { pipelineId: t.pipeline._id, stageId: t.stage('Qualified')._id, enteredAt: q.stageEnteredAt, exitedAt: p.stageEnteredAt, durationSeconds: Math.round((Date.parse(p.stageEnteredAt) - Date.parse(q.stageEnteredAt)) / 1000) },
-      { pipelineId: t.pipeline._id, stageId: t.stage('Proposal')._id, enteredAt: p.stageEnteredAt, exitedAt: w.stageEnteredAt, durationSeconds: expect.any(Number) },
+      {
+        pipelineId: t.pipeline._id,
+        stageId: t.stage('New')._id,
+        enteredAt: lead.createdAt,
+        exitedAt: q.stageEnteredAt,
+        durationSeconds: Math.round((Date.parse(q.stageEnteredAt) - Date.parse(lead.createdAt)) / 1000),
+      },
+      {
+        pipelineId: t.pipeline._id,
+        stageId: t.stage('Qualified')._id,
+        enteredAt: q.stageEnteredAt,
+        exitedAt: p.stageEnteredAt,
+        durationSeconds: Math.round((Date.parse(p.stageEnteredAt) - Date.parse(q.stageEnteredAt)) / 1000),
+      },
+      {
+        pipelineId: t.pipeline._id,
+        stageId: t.stage('Proposal')._id,
+        enteredAt: p.stageEnteredAt,
+        exitedAt: w.stageEnteredAt,
+        durationSeconds: expect.any(Number),
+      },
       { pipelineId: t.pipeline._id, stageId: t.stage('Won')._id, enteredAt: w.stageEnteredAt, exitedAt: null, durationSeconds: null },
     ]);
     expect(history[0].durationSeconds).toBeGreaterThanOrEqual(1);
@@ -160,7 +225,9 @@ describe('leads', () => {
     const moved = (await t.move(lead._id, { stageId: other.stage('Qualified')._id, pipelineId: other.pipeline._id })).body.data.lead;
     expect(moved).toMatchObject({ pipelineId: other.pipeline._id, stageId: other.stage('Qualified')._id });
     expect((await t.api.get(`${PIPELINES}/${t.pipeline._id}/summary`)).body.data.summary.count).toBe(0);
-    expect((await t.api.get(`${PIPELINES}/${other.pipeline._id}/summary`)).body.data.summary.values).toEqual([{ currency: 'GBP', amount: 900, weightedAmount: 270 }]);
+    expect((await t.api.get(`${PIPELINES}/${other.pipeline._id}/summary`)).body.data.summary.values).toEqual([
+      { currency: 'GBP', amount: 900, weightedAmount: 270 },
+    ]);
     expect(ids(await t.api.get(`${LEADS}?pipelineId=${other.pipeline._id}`))).toEqual([lead._id]);
     expect((await t.api.get(`${LEADS}?pipelineId=${t.pipeline._id}`)).body.data.pagination.total).toBe(0);
     const [event] = await eventsOf(t.workspaceId, 'lead', lead._id, 'crm.lead.stage_changed');

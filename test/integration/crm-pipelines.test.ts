@@ -11,7 +11,13 @@ describe('pipelines and stages', () => {
   it('creates a pipeline with default stages, gets, lists and renames it, one event each', async () => {
     const { api, workspaceId } = await env.tenant();
     const { pipeline } = await makePipeline(api);
-    expect(kinds(pipeline.stages)).toEqual(['New:open:0.1:0', 'Qualified:open:0.3:1', 'Proposal:open:0.6:2', 'Won:won:1:3', 'Lost:lost:0:4']);
+    expect(kinds(pipeline.stages)).toEqual([
+      'New:open:0.1:0',
+      'Qualified:open:0.3:1',
+      'Proposal:open:0.6:2',
+      'Won:won:1:3',
+      'Lost:lost:0:4',
+    ]);
     expect((await api.get(`${PIPELINES}/${pipeline._id}`)).body.data.pipeline).toEqual(pipeline);
     const second = await create(api, PIPELINES, { name: 'Renewals', stages: [{ name: 'Due', probability: 0.9 }] }, 'pipeline');
     expect(kinds(second.stages)).toEqual(['Due:open:0.9:0', 'Won:won:1:1', 'Lost:lost:0:2']);
@@ -23,8 +29,10 @@ describe('pipelines and stages', () => {
 
     const renamed = await api.patch(`${PIPELINES}/${pipeline._id}`, { name: 'New business' });
     expect(renamed.body.data.pipeline.name).toBe('New business');
-    expect((await api.patch(`${PIPELINES}/${pipeline._id}`, { name: 'New business' })).body.data.pipeline.updatedAt).toBe(renamed.body.data.pipeline.updatedAt);
-    expect((await eventsOf(workspaceId, 'pipeline', pipeline._id, 'crm.pipeline.created'))).toHaveLength(1);
+    expect((await api.patch(`${PIPELINES}/${pipeline._id}`, { name: 'New business' })).body.data.pipeline.updatedAt).toBe(
+      renamed.body.data.pipeline.updatedAt,
+    );
+    expect(await eventsOf(workspaceId, 'pipeline', pipeline._id, 'crm.pipeline.created')).toHaveLength(1);
     const updated = await eventsOf(workspaceId, 'pipeline', pipeline._id, 'crm.pipeline.updated');
     expect(updated).toHaveLength(1);
     expect(updated[0]!.changes).toEqual({ name: ['Sales', 'New business'] });
@@ -35,7 +43,10 @@ describe('pipelines and stages', () => {
     const only = await create(api, PIPELINES, { name: 'Only won', stages: [{ name: 'Done', kind: 'won' }] }, 'pipeline');
     expect(kinds(only.stages)).toEqual(['New:open:0.5:0', 'Done:won:1:1', 'Lost:lost:0:2']);
     for (const stages of [
-      [{ name: 'A', kind: 'won' }, { name: 'B', kind: 'won' }],
+      [
+        { name: 'A', kind: 'won' },
+        { name: 'B', kind: 'won' },
+      ],
       [{ name: 'A' }, { name: 'a' }],
     ]) {
       const res = await api.post(PIPELINES, { name: 'Bad', stages });
@@ -53,7 +64,12 @@ describe('pipelines and stages', () => {
     const added = await api.post(`${PIPELINES}/${pipeline._id}/stages`, { name: 'Negotiation', probability: 0.8 });
     expect(added.status).toBe(201);
     expect(kinds(added.body.data.pipeline.stages)).toEqual([
-      'New:open:0.1:0', 'Qualified:open:0.3:1', 'Proposal:open:0.6:2', 'Negotiation:open:0.8:3', 'Won:won:1:4', 'Lost:lost:0:5',
+      'New:open:0.1:0',
+      'Qualified:open:0.3:1',
+      'Proposal:open:0.6:2',
+      'Negotiation:open:0.8:3',
+      'Won:won:1:4',
+      'Lost:lost:0:5',
     ]);
     const negotiation = added.body.data.pipeline.stages[3] as StageView;
     const edited = await api.patch(`${PIPELINES}/${pipeline._id}/stages/${negotiation._id}`, { name: 'Negotiating', probability: 0.75 });
@@ -72,7 +88,10 @@ describe('pipelines and stages', () => {
     const events = await eventsOf(workspaceId, 'pipeline', pipeline._id, 'crm.pipeline.updated');
     expect(events).toHaveLength(4);
     for (const e of events) expect(Object.keys(e.changes!)).toEqual(['stages']);
-    expect((events[1]!.changes!.stages as [StageView[], StageView[]])[1].find((s) => s._id === negotiation._id)).toMatchObject({ name: 'Negotiating', probability: 0.75 });
+    expect((events[1]!.changes!.stages as [StageView[], StageView[]])[1].find((s) => s._id === negotiation._id)).toMatchObject({
+      name: 'Negotiating',
+      probability: 0.75,
+    });
   });
 
   it('refuses to remove the won or lost stage or the last open one, or a second won stage (409)', async () => {
@@ -131,6 +150,10 @@ describe('pipelines and stages', () => {
     ]);
     await api.patch(`${PIPELINES}/${pipeline._id}/stages/${stage('Qualified')._id}`, { probability: 0.5 });
     const after = (await api.get(`${PIPELINES}/${pipeline._id}/summary`)).body.data.summary;
-    expect(after.stages.find((s: { name: string }) => s.name === 'Qualified').values[1]).toEqual({ currency: 'USD', amount: 15001, weightedAmount: 7501 });
+    expect(after.stages.find((s: { name: string }) => s.name === 'Qualified').values[1]).toEqual({
+      currency: 'USD',
+      amount: 15001,
+      weightedAmount: 7501,
+    });
   });
 });

@@ -28,12 +28,30 @@ describe('tasks', () => {
     const t = await tenant();
     const AGENT = await agentId(t.api);
     const dueAt = inMs(3_600_000);
-    const task = await t.task({ description: 'Ask about seats', priority: 'high', dueAt, assigneeId: AGENT, leadId: t.lead._id, customerId: t.customer._id });
-    expect(task).toMatchObject({ title: 'Call back', status: 'open', priority: 'high', dueAt, assigneeId: AGENT, leadId: t.lead._id, completedAt: null, conversationId: null });
+    const task = await t.task({
+      description: 'Ask about seats',
+      priority: 'high',
+      dueAt,
+      assigneeId: AGENT,
+      leadId: t.lead._id,
+      customerId: t.customer._id,
+    });
+    expect(task).toMatchObject({
+      title: 'Call back',
+      status: 'open',
+      priority: 'high',
+      dueAt,
+      assigneeId: AGENT,
+      leadId: t.lead._id,
+      completedAt: null,
+      conversationId: null,
+    });
     expect((await t.api.get(`${TASKS}/${task._id}`)).body.data.task).toEqual(task);
     const updated = await t.api.patch(`${TASKS}/${task._id}`, { priority: 'urgent', dueAt: null });
     expect(updated.body.data.task).toMatchObject({ priority: 'urgent', dueAt: null });
-    expect((await t.api.patch(`${TASKS}/${task._id}`, { priority: 'urgent' })).body.data.task.updatedAt).toBe(updated.body.data.task.updatedAt);
+    expect((await t.api.patch(`${TASKS}/${task._id}`, { priority: 'urgent' })).body.data.task.updatedAt).toBe(
+      updated.body.data.task.updatedAt,
+    );
     expect((await t.api.delete(`${TASKS}/${task._id}`)).status).toBe(200);
     expectError(await t.api.get(`${TASKS}/${task._id}`), 404, 'NOT_FOUND');
     const events = await eventsOf(t.workspaceId, 'task', task._id);
@@ -69,7 +87,12 @@ describe('tasks', () => {
     expect(completed).toHaveLength(1);
     expect(completed[0]!.changes).toEqual({ status: ['open', 'completed'], completedAt: [null, done.body.data.task.completedAt] });
     const [activity] = (await t.api.get(`${LEADS}/${t.lead._id}/activities`)).body.data.activities;
-    expect(activity).toMatchObject({ type: 'task_completed', leadId: t.lead._id, customerId: t.customer._id, details: { taskId: task._id } });
+    expect(activity).toMatchObject({
+      type: 'task_completed',
+      leadId: t.lead._id,
+      customerId: t.customer._id,
+      details: { taskId: task._id },
+    });
     expect(await eventsOf(t.workspaceId, 'activity', activity._id, 'crm.activity.added')).toHaveLength(1);
     expectError(await t.api.delete(`${ACTIVITIES}/${activity._id}`), 409, 'CONFLICT');
   });
@@ -100,7 +123,8 @@ describe('tasks', () => {
     }
     const page = await t.api.get(`${TASKS}?overdue=true&limit=1`);
     expect(ids(await t.api.get(`${TASKS}?overdue=true&limit=1&cursor=${page.body.data.pagination.nextCursor}`))).toEqual([overdue._id]);
-    for (const q of ['overdue=false', `status=open&leadId=${t.lead._id}`, 'overdue=yes']) expectError(await t.api.get(`${TASKS}?${q}`), 422, 'VALIDATION_ERROR');
+    for (const q of ['overdue=false', `status=open&leadId=${t.lead._id}`, 'overdue=yes'])
+      expectError(await t.api.get(`${TASKS}?${q}`), 422, 'VALIDATION_ERROR');
   });
 
   it('the timer emits crm.task.due exactly once per due time, not before, not for completed tasks, and again only when dueAt moves', async () => {
@@ -144,9 +168,13 @@ describe('tasks', () => {
       await t.api.patch(`${TASKS}/${theirs._id}`, { title: 'x' }),
       await t.api.post(`${TASKS}/${theirs._id}/complete`),
       await t.api.delete(`${TASKS}/${theirs._id}`),
-    ]) expectError(res, 404, 'NOT_FOUND');
+    ])
+      expectError(res, 404, 'NOT_FOUND');
     const reader = client(env.stack.baseUrl, { token: (await tokenFor([t.workspaceId], ['crm:read'])).token, workspaceId: t.workspaceId });
-    const updater = client(env.stack.baseUrl, { token: (await tokenFor([t.workspaceId], ['crm:update'])).token, workspaceId: t.workspaceId });
+    const updater = client(env.stack.baseUrl, {
+      token: (await tokenFor([t.workspaceId], ['crm:update'])).token,
+      workspaceId: t.workspaceId,
+    });
     const mine = await t.task();
     expect((await reader.get(`${TASKS}/${mine._id}`)).status).toBe(200);
     expectError(await reader.post(TASKS, { title: 'x' }), 403, 'FORBIDDEN');
@@ -160,11 +188,26 @@ describe('activities and timelines', () => {
   it('logs notes, calls, emails and meetings on a lead (and its customer) with one activity.added each; timelines newest first', async () => {
     const t = await tenant();
     const when = (minutesAgo: number) => inMs(-minutesAgo * 60_000);
-    const call = await create(t.api, ACTIVITIES, { type: 'call', leadId: t.lead._id, subject: 'Discovery', durationSeconds: 900, occurredAt: when(30) }, 'activity');
+    const call = await create(
+      t.api,
+      ACTIVITIES,
+      { type: 'call', leadId: t.lead._id, subject: 'Discovery', durationSeconds: 900, occurredAt: when(30) },
+      'activity',
+    );
     expect(call).toMatchObject({ type: 'call', leadId: t.lead._id, customerId: t.customer._id, durationSeconds: 900, details: null });
     const note = await create(t.api, ACTIVITIES, { type: 'note', leadId: t.lead._id, body: 'Wants SSO', occurredAt: when(10) }, 'activity');
-    const email = await create(t.api, ACTIVITIES, { type: 'email', customerId: t.customer._id, subject: 'Pricing', occurredAt: when(20) }, 'activity');
-    const meeting = await create(t.api, ACTIVITIES, { type: 'meeting', leadId: t.lead._id, subject: 'Demo', occurredAt: when(5) }, 'activity');
+    const email = await create(
+      t.api,
+      ACTIVITIES,
+      { type: 'email', customerId: t.customer._id, subject: 'Pricing', occurredAt: when(20) },
+      'activity',
+    );
+    const meeting = await create(
+      t.api,
+      ACTIVITIES,
+      { type: 'meeting', leadId: t.lead._id, subject: 'Demo', occurredAt: when(5) },
+      'activity',
+    );
     expect((await t.api.get(`${ACTIVITIES}/${call._id}`)).body.data.activity).toEqual(call);
     const lead = await t.api.get(`${LEADS}/${t.lead._id}/activities`);
     expect(ids(lead, 'activities')).toEqual([meeting._id, note._id, call._id]);
@@ -176,7 +219,8 @@ describe('activities and timelines', () => {
     expect(ids(rest, 'activities')).toEqual([email._id, call._id]);
     expect(ids(await t.api.get(`${ACTIVITIES}?leadId=${t.lead._id}`), 'activities')).toEqual([meeting._id, note._id, call._id]);
     expect((await t.api.get(ACTIVITIES)).body.data.pagination.total).toBe(4);
-    for (const a of [call, note, email, meeting]) expect(await eventsOf(t.workspaceId, 'activity', a._id, 'crm.activity.added')).toHaveLength(1);
+    for (const a of [call, note, email, meeting])
+      expect(await eventsOf(t.workspaceId, 'activity', a._id, 'crm.activity.added')).toHaveLength(1);
 
     expect((await t.api.delete(`${ACTIVITIES}/${note._id}`)).status).toBe(200);
     expect(await eventsOf(t.workspaceId, 'activity', note._id, 'crm.activity.deleted')).toHaveLength(1);

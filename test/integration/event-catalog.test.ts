@@ -32,9 +32,19 @@ const crmCalls = async (api: Client, customerId: string, tag: string): Promise<[
   const pipeline = (await api.post(`${CRM}/pipelines`, { name: 'Sales' })).body.data.pipeline;
   const [open, won, lost] = ['open', 'won', 'lost'].map((kind) => pipeline.stages.find((s: { kind: string }) => s.kind === kind)._id);
   const spare = await created(api, `${CRM}/pipelines`, { name: 'Spare' }, 'pipeline');
-  const lead = await created(api, `${CRM}/leads`, { title: 'Deal', pipelineId: pipeline._id, customerId, value: { amount: 100, currency: 'USD' } }, 'lead');
+  const lead = await created(
+    api,
+    `${CRM}/leads`,
+    { title: 'Deal', pipelineId: pipeline._id, customerId, value: { amount: 100, currency: 'USD' } },
+    'lead',
+  );
   const doomed = await created(api, `${CRM}/leads`, { title: 'Doomed', pipelineId: pipeline._id, stageId: open }, 'lead');
-  const task = await created(api, `${CRM}/tasks`, { title: 'Call', leadId: lead, dueAt: new Date(Date.now() - 1000).toISOString() }, 'task');
+  const task = await created(
+    api,
+    `${CRM}/tasks`,
+    { title: 'Call', leadId: lead, dueAt: new Date(Date.now() - 1000).toISOString() },
+    'task',
+  );
   const other = await created(api, `${CRM}/tasks`, { title: 'Other' }, 'task');
   const note = await created(api, `${CRM}/activities`, { type: 'note', leadId: lead, body: 'hi' }, 'activity');
   return [
@@ -60,10 +70,18 @@ const memberAndBookingCalls = async (api: Client, workspaceId: string, customerI
   const member = await addMember(api, { role: 'agent' });
   const assigneeId = await agentId(api);
   const startAt = quarterHourIn(48);
-  const booking = await created(api, '/api/v1/scheduling/bookings', { title: 'Call', customerId, assigneeId, startAt, endAt: quarterHourIn(49) }, 'booking');
+  const booking = await created(
+    api,
+    '/api/v1/scheduling/bookings',
+    { title: 'Call', customerId, assigneeId, startAt, endAt: quarterHourIn(49) },
+    'booking',
+  );
   const started = quarterHourIn(-0.5);
   const input = { title: 'Call', customerId, assigneeId, startAt: started, endAt: quarterHourIn(-0.25), timezone: 'UTC' };
-  const [done, missed] = await Promise.all([createBooking(tenant, input, new Date(Date.now() - 86_400_000)), createBooking(tenant, { ...input, assigneeId: member._id }, new Date(Date.now() - 86_400_000))]);
+  const [done, missed] = await Promise.all([
+    createBooking(tenant, input, new Date(Date.now() - 86_400_000)),
+    createBooking(tenant, { ...input, assigneeId: member._id }, new Date(Date.now() - 86_400_000)),
+  ]);
   await sendDueReminders(tenant, booking, new Date(Date.parse(startAt) - 3_000_000));
   const B = '/api/v1/scheduling/bookings';
   return [
@@ -114,7 +132,11 @@ const emitEverything = async (api: Client, workspaceId: string) => {
     ['patch', `${ARTICLES}/${article}`, { tags: ['returns'] }],
     ['delete', `${ARTICLES}/${article}`],
   ];
-  for (const [method, path, body] of [...calls, ...(await crmCalls(api, ada, tag)), ...(await memberAndBookingCalls(api, workspaceId, ada))]) {
+  for (const [method, path, body] of [
+    ...calls,
+    ...(await crmCalls(api, ada, tag)),
+    ...(await memberAndBookingCalls(api, workspaceId, ada)),
+  ]) {
     const res = await api.call(method.toUpperCase(), path, body);
     expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
   }
@@ -149,20 +171,31 @@ const channelsAndBroadcasts = async (api: Client, workspaceId: string) => {
     const conv = await created(api, CONV, { customerId: customer, channelId }, 'conversation');
     const message = (await api.post(`${CONV}/${conv}/messages`, { content: 'Through a channel' })).body.data.message;
     await handleOutgoing({ workspaceId: tenant, _id: message._id, conversationId: conv, createdAt: message.createdAt });
-    const broadcast = await created(api, '/api/v1/broadcasts', { name: 'b', channelId, audience: { customerIds: [customer] }, content: 'Hi' }, 'broadcast');
+    const broadcast = await created(
+      api,
+      '/api/v1/broadcasts',
+      { name: 'b', channelId, audience: { customerIds: [customer] }, content: 'Hi' },
+      'broadcast',
+    );
     await api.post(`/api/v1/broadcasts/${broadcast}/schedule`, { at: new Date(Date.now() + 3_600_000).toISOString() });
     await api.post(`/api/v1/broadcasts/${broadcast}/send`);
     await handleBroadcastMessage({ kind: 'start', workspaceId: tenant, broadcastId: broadcast });
     await handleBroadcastMessage({ kind: 'recipient', workspaceId: tenant, broadcastId: broadcast, customerId: customer });
   }
-  const cancelled = await created(api, '/api/v1/broadcasts', { name: 'c', channelId: reading, audience: { customerIds: [customer] }, content: 'Hi' }, 'broadcast');
+  const cancelled = await created(
+    api,
+    '/api/v1/broadcasts',
+    { name: 'c', channelId: reading, audience: { customerIds: [customer] }, content: 'Hi' },
+    'broadcast',
+  );
   await api.post(`/api/v1/broadcasts/${cancelled}/cancel`);
 };
 
 /** Workflow definitions through the API; their runs' steps run here, one message at a time (no workers in this file). */
 const runWorkflows = async (api: Client, workspaceId: string) => {
   const tenant = tenantOf(workspaceId, 'test');
-  const manual = (nodes: object[]) => created(api, '/api/v1/workflows', { name: 'w', trigger: { type: 'manual' }, nodes, edges: [] }, 'workflow');
+  const manual = (nodes: object[]) =>
+    created(api, '/api/v1/workflows', { name: 'w', trigger: { type: 'manual' }, nodes, edges: [] }, 'workflow');
   const runToEnd = async (workflowId: string) => {
     const execution = (await api.post(`/api/v1/workflows/${workflowId}/trigger`, {})).body.data.execution;
     for (let seq = 0; seq < 5; seq++) await runStep({ workspaceId: tenant, executionId: execution._id, seq });
@@ -170,7 +203,8 @@ const runWorkflows = async (api: Client, workspaceId: string) => {
   const failing = await manual([{ id: 'f', type: 'fail', config: { message: 'boom' } }]);
   await runToEnd(failing);
   await runToEnd(await manual([{ id: 'v', type: 'set_variable', config: { name: 'x', value: 1 } }]));
-  const waiting = (await api.post(`/api/v1/workflows/${await manual([{ id: 'w', type: 'wait', config: { seconds: 60 } }])}/trigger`, {})).body.data.execution;
+  const waiting = (await api.post(`/api/v1/workflows/${await manual([{ id: 'w', type: 'wait', config: { seconds: 60 } }])}/trigger`, {}))
+    .body.data.execution;
   for (const [method, path, body] of [
     ['POST', `/api/v1/workflows/executions/${waiting._id}/cancel`],
     ['PATCH', `/api/v1/workflows/${failing}`, { name: 'renamed' }],

@@ -47,7 +47,9 @@ const crashOn = async (tenant: { token: string; workspaceId: string }, path: str
 };
 
 describe('exactly once across a crash', () => {
-  it('a process killed right after committing a keyed create: the retry gets the one resource, with exactly one event', { timeout: 120_000 }, async () => {
+  it('a process killed right after committing a keyed create: the retry gets the one resource, with exactly one event', {
+    timeout: 120_000,
+  }, async () => {
     const tenant = await createTenant();
     const body = { name: 'Crash Test', email: 'crash@example.com' };
     await crashOn(tenant, '/api/v1/contacts/customers', body, 'crash-create');
@@ -64,7 +66,9 @@ describe('exactly once across a crash', () => {
     expect(await outboxEvents(tenant.workspaceId, 'customer.contact.created')).toHaveLength(1);
   });
 
-  it('a request of several transactions killed after its first commit is never run again: no second change', { timeout: 120_000 }, async () => {
+  it('a request of several transactions killed after its first commit is never run again: no second change', {
+    timeout: 120_000,
+  }, async () => {
     const tenant = await createTenant();
     const body = { channel: 'email', customer: { identifier: 'half@example.com' }, content: 'Hi' };
     await crashOn(tenant, '/api/v1/inbox/messages/incoming', body, 'crash-incoming');

@@ -19,7 +19,10 @@ const env = useTestStack({ workers: false });
 const CUSTOMERS = '/api/v1/contacts/customers';
 const keyed = (key: string) => ({ 'Idempotency-Key': key });
 
-const recordKey = (t: { tenant: Tenant; tokenId: string }, key: string) => ({ pk: tenantPk(t.tenant, 'IDEM', t.tokenId, keyDigest(key)), sk: 'IDEM' });
+const recordKey = (t: { tenant: Tenant; tokenId: string }, key: string) => ({
+  pk: tenantPk(t.tenant, 'IDEM', t.tokenId, keyDigest(key)),
+  sk: 'IDEM',
+});
 
 const total = async (api: ReturnType<typeof client>) => (await api.get(CUSTOMERS)).body.data.pagination.total as number;
 
@@ -55,7 +58,10 @@ describe('Idempotency-Key', () => {
   it('the same key with another body or path gets 409 CONFLICT naming the key, and changes nothing', async () => {
     const t = await env.tenant();
     await t.api.post(CUSTOMERS, { name: 'Cy' }, keyed('k-conflict'));
-    for (const res of [await t.api.post(CUSTOMERS, { name: 'Cyril' }, keyed('k-conflict')), await t.api.post('/api/v1/tags', { name: 'Cy' }, keyed('k-conflict'))]) {
+    for (const res of [
+      await t.api.post(CUSTOMERS, { name: 'Cyril' }, keyed('k-conflict')),
+      await t.api.post('/api/v1/tags', { name: 'Cy' }, keyed('k-conflict')),
+    ]) {
       expectError(res, 409, 'CONFLICT');
       expect(res.body.error.message).toContain('"k-conflict"');
       expect(res.body.error.details).toEqual({ idempotencyKey: 'k-conflict' });
@@ -77,7 +83,9 @@ describe('Idempotency-Key', () => {
       expect(await outboxEvents(t.workspaceId, type), type).toHaveLength(1);
     }
     // It ran eagerly: each of its transactions carried the record's marker.
-    const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: recordKey(t, 'incoming-1'), ConsistentRead: true }));
+    const { Item } = await dynamo().send(
+      new GetCommand({ TableName: config().TABLE_NAME, Key: recordKey(t, 'incoming-1'), ConsistentRead: true }),
+    );
     expect(Item).toMatchObject({ status: 'done', commits: 3 });
   });
 
@@ -174,7 +182,11 @@ describe('Idempotency-Key', () => {
 
   it.each([
     { answer: 'a 5xx', failure: new Error('unexpected failure'), status: 500 },
-    { answer: 'a 429 for throttling', failure: new ProvisionedThroughputExceededException({ message: 'throttled', $metadata: {} }), status: 429 },
+    {
+      answer: 'a 429 for throttling',
+      failure: new ProvisionedThroughputExceededException({ message: 'throttled', $metadata: {} }),
+      status: 429,
+    },
   ])('$answer is not kept: the retry with the key runs the request again', async ({ failure, status }) => {
     const t = await env.tenant();
     let calls = 0;

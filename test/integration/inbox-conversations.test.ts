@@ -24,10 +24,8 @@ const tenant = async (scopes: Scope[] = ['admin:all']) => {
   return { ...t, api, customer, open };
 };
 
-
 /** Outbox events in the order they happened (event ids only order by the second). */
-const events = async (ws: string, type?: string) =>
-  (await outboxEvents(ws, type)).sort((a, b) => a.occurredAt.localeCompare(b.occurredAt));
+const events = async (ws: string, type?: string) => (await outboxEvents(ws, type)).sort((a, b) => a.occurredAt.localeCompare(b.occurredAt));
 
 const eventsFor = async (ws: string, type: string, id: string) =>
   (await events(ws, type)).filter((e) => (e.data.conversation as { _id: string })._id === id);
@@ -38,8 +36,18 @@ describe('creating and reading conversations', () => {
     const first = await t.open({ channel: 'email', subject: 'Refund', priority: 'high' });
     const second = await t.open();
     expect(first).toMatchObject({
-      customerId: t.customer._id, channel: 'email', status: 'open', priority: 'high', subject: 'Refund',
-      assigneeId: null, snoozedUntil: null, unreadCount: 0, messageCount: 0, lastMessageAt: null, tagIds: [], number: 1,
+      customerId: t.customer._id,
+      channel: 'email',
+      status: 'open',
+      priority: 'high',
+      subject: 'Refund',
+      assigneeId: null,
+      snoozedUntil: null,
+      unreadCount: 0,
+      messageCount: 0,
+      lastMessageAt: null,
+      tagIds: [],
+      number: 1,
     });
     expect(second).toMatchObject({ number: 2, channel: 'api', priority: 'none' });
     expect(await eventsFor(t.workspaceId, 'inbox.conversation.created', first._id)).toHaveLength(1);
@@ -84,8 +92,14 @@ describe('creating and reading conversations', () => {
     const t = await tenant();
     const AGENT = await agentId(t.api);
     const conversation = await t.open();
-    const reader = client(env.stack.baseUrl, { token: (await tokenFor([t.workspaceId], ['inbox:read'])).token, workspaceId: t.workspaceId });
-    const contacts = client(env.stack.baseUrl, { token: (await tokenFor([t.workspaceId], ['contacts:read', 'contacts:write'])).token, workspaceId: t.workspaceId });
+    const reader = client(env.stack.baseUrl, {
+      token: (await tokenFor([t.workspaceId], ['inbox:read'])).token,
+      workspaceId: t.workspaceId,
+    });
+    const contacts = client(env.stack.baseUrl, {
+      token: (await tokenFor([t.workspaceId], ['contacts:read', 'contacts:write'])).token,
+      workspaceId: t.workspaceId,
+    });
     expect((await reader.get(CONV)).status).toBe(200);
     expect((await reader.get(`${CONV}/${conversation._id}`)).status).toBe(200);
     expectError(await reader.post(CONV, { customerId: t.customer._id }), 403, 'FORBIDDEN');
@@ -204,7 +218,10 @@ describe('assignment and edits', () => {
     expect((await t.api.post(`${CONV}/${c._id}/unassign`)).body.data.conversation.assigneeId).toBeNull();
     expectError(await t.api.post(`${CONV}/${c._id}/unassign`), 409, 'CONFLICT');
     const assigned = await eventsFor(t.workspaceId, 'inbox.conversation.assigned', c._id);
-    expect(assigned.map((e) => e.changes!.assigneeId)).toEqual([[null, AGENT], [AGENT, OTHER_AGENT]]);
+    expect(assigned.map((e) => e.changes!.assigneeId)).toEqual([
+      [null, AGENT],
+      [AGENT, OTHER_AGENT],
+    ]);
     const unassigned = await eventsFor(t.workspaceId, 'inbox.conversation.unassigned', c._id);
     expect(unassigned.map((e) => e.changes!.assigneeId)).toEqual([[OTHER_AGENT, null]]);
     const bad = await t.api.post(`${CONV}/${c._id}/assign`, { assigneeId: 'bob' });

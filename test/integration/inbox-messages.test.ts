@@ -11,7 +11,6 @@ const INCOMING = '/api/v1/inbox/messages/incoming';
 
 const tenant = () => env.tenant();
 
-
 const conversationWith = async (t: Awaited<ReturnType<typeof tenant>>) => {
   const customer = (await t.api.post('/api/v1/contacts/customers', { name: 'Ada' })).body.data.customer;
   return (await t.api.post(CONV, { customerId: customer._id })).body.data.conversation;
@@ -28,7 +27,11 @@ describe('agent replies and notes', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const { message, conversation } = res.body.data;
     expect(message).toMatchObject({
-      conversationId: c._id, type: 'outgoing', private: false, content: 'Hello!', deliveryStatus: 'pending',
+      conversationId: c._id,
+      type: 'outgoing',
+      private: false,
+      content: 'Hello!',
+      deliveryStatus: 'pending',
       author: { type: 'token', id: t.tokenId },
       attachments: [{ url: 'https://files.example.com/a.png', name: 'a.png', size: 1234, contentType: 'image/png' }],
     });
@@ -62,7 +65,12 @@ describe('agent replies and notes', () => {
     });
     expectError(bad, 422, 'VALIDATION_ERROR');
     expect(bad.body.error.details.errors.map((e: { path: string }) => e.path).sort()).toEqual([
-      'attachments[0].contentType', 'attachments[0].name', 'attachments[0].size', 'attachments[0].url', 'content', 'type',
+      'attachments[0].contentType',
+      'attachments[0].name',
+      'attachments[0].size',
+      'attachments[0].url',
+      'content',
+      'type',
     ]);
   });
 
@@ -91,7 +99,10 @@ describe('agent replies and notes', () => {
     await other.api.post(`${CONV}/${theirs._id}/messages`, { content: 'secret' });
     expectError(await t.api.get(`${CONV}/${theirs._id}/messages`), 404, 'NOT_FOUND');
     expectError(await t.api.post(`${CONV}/${theirs._id}/messages`, { content: 'hi' }), 404, 'NOT_FOUND');
-    const reader = client(env.stack.baseUrl, { token: (await tokenFor([other.workspaceId], ['inbox:read'])).token, workspaceId: other.workspaceId });
+    const reader = client(env.stack.baseUrl, {
+      token: (await tokenFor([other.workspaceId], ['inbox:read'])).token,
+      workspaceId: other.workspaceId,
+    });
     expect((await reader.get(`${CONV}/${theirs._id}/messages`)).status).toBe(200);
     expectError(await reader.post(`${CONV}/${theirs._id}/messages`, { content: 'hi' }), 403, 'FORBIDDEN');
     expectError(await reader.post(INCOMING, { channel: 'sms', customer: { identifier: '+15550001' }, content: 'hi' }), 403, 'FORBIDDEN');
@@ -105,7 +116,11 @@ describe('incoming messages (channel entry point)', () => {
     const first = await t.api.post(INCOMING, body);
     expect(first.status, JSON.stringify(first.body)).toBe(201);
     const { customer, conversation, message } = first.body.data;
-    expect(customer).toMatchObject({ name: 'Zoe', phone: '+14155550123', identities: [{ channel: 'whatsapp', identifier: '+14155550123' }] });
+    expect(customer).toMatchObject({
+      name: 'Zoe',
+      phone: '+14155550123',
+      identities: [{ channel: 'whatsapp', identifier: '+14155550123' }],
+    });
     expect(customer.lastActivityAt).toBe(message.createdAt);
     expect(conversation).toMatchObject({ customerId: customer._id, channel: 'whatsapp', status: 'open', unreadCount: 1, messageCount: 1 });
     expect(message).toMatchObject({ type: 'incoming', deliveryStatus: 'received', author: { type: 'customer', id: customer._id } });
@@ -121,7 +136,11 @@ describe('incoming messages (channel entry point)', () => {
   it('recognises a known customer by email and adds the new channel identity to them', async () => {
     const t = await tenant();
     const known = (await t.api.post('/api/v1/contacts/customers', { name: 'Kim', email: 'kim@example.com' })).body.data.customer;
-    const res = await t.api.post(INCOMING, { channel: 'email', customer: { identifier: 'kim@example.com', email: 'KIM@example.com' }, content: 'Hello' });
+    const res = await t.api.post(INCOMING, {
+      channel: 'email',
+      customer: { identifier: 'kim@example.com', email: 'KIM@example.com' },
+      content: 'Hello',
+    });
     expect(res.body.data.customer._id).toBe(known._id);
     const got = (await t.api.get(`/api/v1/contacts/customers/${known._id}`)).body.data.customer;
     expect(got.identities).toEqual([{ channel: 'email', identifier: 'kim@example.com' }]);
@@ -134,11 +153,17 @@ describe('incoming messages (channel entry point)', () => {
     await t.api.post(`${CONV}/${conversation._id}/status`, { status: 'closed' });
     const reopened = await t.api.post(INCOMING, { ...body, content: 'Two' });
     expect(reopened.body.data.conversation).toMatchObject({ _id: conversation._id, status: 'open' });
-    await t.api.post(`${CONV}/${conversation._id}/status`, { status: 'snoozed', snoozedUntil: new Date(Date.now() + 3_600_000).toISOString() });
+    await t.api.post(`${CONV}/${conversation._id}/status`, {
+      status: 'snoozed',
+      snoozedUntil: new Date(Date.now() + 3_600_000).toISOString(),
+    });
     const woken = await t.api.post(INCOMING, { ...body, content: 'Three' });
     expect(woken.body.data.conversation).toMatchObject({ status: 'open', snoozedUntil: null });
     const events = await outboxEvents(t.workspaceId, 'inbox.conversation.reopened');
-    expect(events.map((e) => e.changes!.status).sort()).toEqual([['closed', 'open'], ['snoozed', 'open']]);
+    expect(events.map((e) => e.changes!.status).sort()).toEqual([
+      ['closed', 'open'],
+      ['snoozed', 'open'],
+    ]);
   });
 
   it('records a redelivered channel message (same externalId) once', async () => {
@@ -161,11 +186,15 @@ describe('incoming messages (channel entry point)', () => {
     expectError(await t.api.post(INCOMING, body), 409, 'CONFLICT');
   });
 
-  it('validates the sender and content, and refuses a conversation that is not the sender\'s', async () => {
+  it("validates the sender and content, and refuses a conversation that is not the sender's", async () => {
     const t = await tenant();
     const bad = await t.api.post(INCOMING, { channel: 'pigeon', customer: { identifier: '', phone: '555' } });
     expectError(bad, 422, 'VALIDATION_ERROR');
-    expect(bad.body.error.details.errors.map((e: { path: string }) => e.path).sort()).toEqual(['channel', 'customer.identifier', 'customer.phone']);
+    expect(bad.body.error.details.errors.map((e: { path: string }) => e.path).sort()).toEqual([
+      'channel',
+      'customer.identifier',
+      'customer.phone',
+    ]);
     const someone = await conversationWith(t);
     const wrong = await t.api.post(INCOMING, { channel: 'api', customer: { identifier: 'x' }, content: 'hi', conversationId: someone._id });
     expectError(wrong, 422, 'VALIDATION_ERROR');

@@ -46,8 +46,12 @@ describe('the local runtime holds each function to the IAM grants of its wiring 
   });
 
   it('lets a function send only to the queues its wiring names', async () => {
-    await expect(run({ table: 'read', queues: ['webhook-deliveries'] }, 'http', { call: 'send', queueUrl: queueUrl() })).resolves.toBe('ok');
-    await expect(run({ table: 'read', queues: ['webhook-deliveries'] }, 'http', { call: 'send', queueUrl: dlqUrl() })).rejects.toMatchObject({
+    await expect(run({ table: 'read', queues: ['webhook-deliveries'] }, 'http', { call: 'send', queueUrl: queueUrl() })).resolves.toBe(
+      'ok',
+    );
+    await expect(
+      run({ table: 'read', queues: ['webhook-deliveries'] }, 'http', { call: 'send', queueUrl: dlqUrl() }),
+    ).rejects.toMatchObject({
       name: 'AccessDenied',
       message: expect.stringContaining('sqs:SendMessage'),
     });
@@ -57,7 +61,9 @@ describe('the local runtime holds each function to the IAM grants of its wiring 
   it('refuses a function without a grant on the channel-secrets key the secret store, with AccessDeniedException', async () => {
     await expect(run({ table: 'write' }, 'http', { call: 'seal' })).rejects.toMatchObject({
       name: 'AccessDeniedException',
-      message: expect.stringContaining('is not authorized to perform: kms:Encrypt on resource: arn:aws:kms:us-east-1:000000000000:alias/channel-secrets'),
+      message: expect.stringContaining(
+        'is not authorized to perform: kms:Encrypt on resource: arn:aws:kms:us-east-1:000000000000:alias/channel-secrets',
+      ),
     });
   });
 
@@ -68,11 +74,17 @@ describe('the local runtime holds each function to the IAM grants of its wiring 
       name: 'AccessDeniedException',
       message: expect.stringContaining('kms:Decrypt'),
     });
-    await expect(run({ table: 'write', keys: { [key]: ['encrypt', 'decrypt'] } }, 'queue', { call: 'seal', open: true })).resolves.toBe('ok');
+    await expect(run({ table: 'write', keys: { [key]: ['encrypt', 'decrypt'] } }, 'queue', { call: 'seal', open: true })).resolves.toBe(
+      'ok',
+    );
   });
 
   it('refuses every call of a client no grant can name, before it leaves the process', async () => {
-    await expect(run({ table: 'write', queues: ['webhook-deliveries'], keys: { [CHANNEL_SECRETS_KEY]: ['encrypt', 'decrypt'] } }, 'event', { call: 'unknown-client' })).rejects.toMatchObject({
+    await expect(
+      run({ table: 'write', queues: ['webhook-deliveries'], keys: { [CHANNEL_SECRETS_KEY]: ['encrypt', 'decrypt'] } }, 'event', {
+        call: 'unknown-client',
+      }),
+    ).rejects.toMatchObject({
       name: 'AccessDeniedException',
       message: expect.stringContaining('is not authorized to perform: eventbridge:PutEvents'),
     });
@@ -97,7 +109,9 @@ describe('the local runtime enforces the AWS service limits the emulators let pa
   });
 
   it('refuses an SQS delay over 900 s and a visibility timeout over 12 h', async () => {
-    await expect(run({ table: 'read', queues: ['webhook-deliveries'] }, 'http', { call: 'send', queueUrl: queueUrl(), delaySeconds: 901 })).rejects.toMatchObject({
+    await expect(
+      run({ table: 'read', queues: ['webhook-deliveries'] }, 'http', { call: 'send', queueUrl: queueUrl(), delaySeconds: 901 }),
+    ).rejects.toMatchObject({
       name: 'InvalidParameterValue',
     });
     await expect(

@@ -27,7 +27,14 @@ afterAll(() => {
  */
 const spawnStart = (opts: { dir?: string; port?: number; detached?: boolean } = {}) => {
   const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/start.ts'], {
-    env: { ...process.env, PARLEY_DATA_DIR: opts.dir ?? dataDir, PORT: String(opts.port ?? 0), DYNAMODB_ENDPOINT: '', SQS_ENDPOINT: '', TABLE_NAME: '' },
+    env: {
+      ...process.env,
+      PARLEY_DATA_DIR: opts.dir ?? dataDir,
+      PORT: String(opts.port ?? 0),
+      DYNAMODB_ENDPOINT: '',
+      SQS_ENDPOINT: '',
+      TABLE_NAME: '',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: opts.detached,
   });
@@ -60,7 +67,9 @@ const refusedStart = async (opts: Parameters<typeof spawnStart>[0]) => {
 
 const descendants = (pid: number): number[] => {
   const kids = spawnSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
-    .stdout.split('\n').map((s) => Number(s.trim())).filter(Boolean);
+    .stdout.split('\n')
+    .map((s) => Number(s.trim()))
+    .filter(Boolean);
   return kids.flatMap((k) => [k, ...descendants(k)]);
 };
 
@@ -94,7 +103,10 @@ describe('npm start', () => {
     const run = await start();
     const live = /live token:\s+(sk_live_[0-9A-Za-z]{48})/.exec(run.output())?.[1] ?? '';
     token = /test token:\s+(sk_test_[0-9A-Za-z]{48})/.exec(run.output())?.[1] ?? '';
-    for (const [t, livemode] of [[live, true], [token, false]] as const) {
+    for (const [t, livemode] of [
+      [live, true],
+      [token, false],
+    ] as const) {
       expect(t).not.toBe('');
       const res = await client(run.baseUrl, { token: t }).get('/api/v1/auth/workspaces');
       expect(res.status).toBe(200);
@@ -105,7 +117,12 @@ describe('npm start', () => {
       expect(pipelines.map((p: { name: string }) => p.name)).toEqual(['Sales']);
       const summary = (await api.get(`/api/v1/crm/pipelines/${pipelines[0]._id}/summary`)).body.data.summary;
       expect(summary.count).toBe(4);
-      expect(summary.stages.filter((s: { count: number }) => s.count > 0).map((s: { name: string }) => s.name)).toEqual(['New', 'Proposal', 'Won', 'Lost']);
+      expect(summary.stages.filter((s: { count: number }) => s.count > 0).map((s: { name: string }) => s.name)).toEqual([
+        'New',
+        'Proposal',
+        'Won',
+        'Lost',
+      ]);
     }
     run.child.kill('SIGINT');
     await exited(run.child);

@@ -16,9 +16,16 @@ const writes = { out: process.stdout.write.bind(process.stdout), err: process.st
 const undo: (() => void)[] = [];
 let receiver: Receiver;
 beforeAll(async () => {
-  undo.push(useLogSink({ level: 'debug', write: (r) => records.push(r) }), useMetricSink((m) => metrics.push(m)));
-  process.stdout.write = ((chunk: string | Uint8Array, ...rest: any[]) => (written.push(String(chunk)), writes.out(chunk, ...rest))) as typeof process.stdout.write;
-  process.stderr.write = ((chunk: string | Uint8Array, ...rest: any[]) => (written.push(String(chunk)), writes.err(chunk, ...rest))) as typeof process.stderr.write;
+  undo.push(
+    useLogSink({ level: 'debug', write: (r) => records.push(r) }),
+    useMetricSink((m) => metrics.push(m)),
+  );
+  process.stdout.write = ((chunk: string | Uint8Array, ...rest: any[]) => (
+    written.push(String(chunk)), writes.out(chunk, ...rest)
+  )) as typeof process.stdout.write;
+  process.stderr.write = ((chunk: string | Uint8Array, ...rest: any[]) => (
+    written.push(String(chunk)), writes.err(chunk, ...rest)
+  )) as typeof process.stderr.write;
   receiver = await startReceiver();
 });
 afterAll(async () => {
@@ -41,22 +48,38 @@ const CANARY = {
   idempotencyKey: 'canary-idempotency-key',
 };
 
-it('no log line, metric or other output ever holds a token, secret, content, personal data, body or header value', { timeout: 120_000 }, async () => {
+it('no log line, metric or other output ever holds a token, secret, content, personal data, body or header value', {
+  timeout: 120_000,
+}, async () => {
   const { api, token } = await ctx.tenant();
   const sub = await api.post('/api/v1/integrations/webhooks', { url: receiver.url, events: ['*'] });
   expect(sub.status).toBe(201);
-  const channel = await api.post(CHANNELS, { name: 'api', type: 'api', config: { url: receiver.url }, secrets: { signingSecret: CANARY.channelSecret } });
+  const channel = await api.post(CHANNELS, {
+    name: 'api',
+    type: 'api',
+    config: { url: receiver.url },
+    secrets: { signingSecret: CANARY.channelSecret },
+  });
   expect(channel.status).toBe(201);
   const channelId = channel.body.data.channel._id as string;
 
-  const customer = await api.post(CUSTOMERS, { name: CANARY.name, email: CANARY.email }, { 'x-canary': CANARY.header, 'Idempotency-Key': CANARY.idempotencyKey });
+  const customer = await api.post(
+    CUSTOMERS,
+    { name: CANARY.name, email: CANARY.email },
+    { 'x-canary': CANARY.header, 'Idempotency-Key': CANARY.idempotencyKey },
+  );
   expect(customer.status).toBe(201);
   const customerId = customer.body.data.customer._id as string;
   const conversation = await api.post(CONVERSATIONS, { customerId, channelId });
   const conversationId = conversation.body.data.conversation._id as string;
   const reply = await api.post(`${CONVERSATIONS}/${conversationId}/messages`, { content: CANARY.content });
   expect(reply.status).toBe(201);
-  const broadcast = await api.post(BROADCASTS, { name: 'b', channelId, audience: { customerIds: [customerId] }, content: CANARY.broadcast });
+  const broadcast = await api.post(BROADCASTS, {
+    name: 'b',
+    channelId,
+    audience: { customerIds: [customerId] },
+    content: CANARY.broadcast,
+  });
   expect((await api.post(`${BROADCASTS}/${broadcast.body.data.broadcast._id}/send`)).status).toBe(202);
 
   expect((await api.post(CUSTOMERS, { name: CANARY.body, unknown: CANARY.body })).status).toBe(422);
@@ -66,16 +89,30 @@ it('no log line, metric or other output ever holds a token, secret, content, per
   // The reply reaches the channel's URL, the webhooks of the events the subscription's; the broadcast is sent to the customer.
   await eventually(async () => {
     const bodies = receiver.received.map((r) => r.body);
-    return bodies.some((b) => b.includes(CANARY.content)) && bodies.some((b) => b.includes(CANARY.broadcast)) && bodies.some((b) => b.includes('"inbox.message.sent"'));
+    return (
+      bodies.some((b) => b.includes(CANARY.content)) &&
+      bodies.some((b) => b.includes(CANARY.broadcast)) &&
+      bodies.some((b) => b.includes('"inbox.message.sent"'))
+    );
   }, 60_000);
-  await eventually(async () => records.some((r) => r.message === 'webhook delivery attempt' && r.eventType === 'inbox.message.sent'), 20_000);
+  await eventually(
+    async () => records.some((r) => r.message === 'webhook delivery attempt' && r.eventType === 'inbox.message.sent'),
+    20_000,
+  );
   await eventually(async () => records.some((r) => r.message === 'channel send' && r.broadcastId && r.recipientId === customerId), 30_000);
 
   const messages = new Set(records.map((r) => r.message));
   for (const expected of ['request', 'webhook fan-out', 'webhook delivery attempt', 'channel send']) expect(messages).toContain(expected);
-  expect(metrics.map((m) => m.values[0]!.name)).toEqual(expect.arrayContaining(['Requests', 'AuthFailures', 'DeliveryAttempts', 'ReplySends', 'BroadcastSends']));
+  expect(metrics.map((m) => m.values[0]!.name)).toEqual(
+    expect.arrayContaining(['Requests', 'AuthFailures', 'DeliveryAttempts', 'ReplySends', 'BroadcastSends']),
+  );
 
   const haystack = [...records.map((r) => JSON.stringify(r)), ...metrics.map((m) => JSON.stringify(m)), ...written].join('\n');
-  const secrets = { ...CANARY, token, webhookSecret: sub.body.data.subscription.secret as string, channelSigningSecret: channel.body.data.channel.signingSecret as string };
+  const secrets = {
+    ...CANARY,
+    token,
+    webhookSecret: sub.body.data.subscription.secret as string,
+    channelSigningSecret: channel.body.data.channel.signingSecret as string,
+  };
   for (const [kind, value] of Object.entries(secrets)) expect(haystack.includes(value), `${kind} reached the logs`).toBe(false);
 });

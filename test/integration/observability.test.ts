@@ -122,7 +122,12 @@ describe('npm start, its output piped', () => {
       return found.some((r) => r.message === 'webhook delivery attempt') && found;
     }, 20_000);
     expect(story.find((r) => r.message === 'request')).toMatchObject({ requestId, method: 'POST', status: 201 });
-    expect(story.find((r) => r.message === 'webhook fan-out')).toMatchObject({ requestId, eventId, eventType: 'customer.contact.created', deliveries: 1 });
+    expect(story.find((r) => r.message === 'webhook fan-out')).toMatchObject({
+      requestId,
+      eventId,
+      eventType: 'customer.contact.created',
+      deliveries: 1,
+    });
     // The request id reached the delivery worker itself (on the queue message), not only through the event id.
     expect(story.find((r) => r.message === 'webhook delivery attempt')).toMatchObject({
       requestId,
@@ -135,6 +140,8 @@ describe('npm start, its output piped', () => {
     });
 
     expect(parleyLogs('--delivery', deliveryId).map((r) => r.message)).toEqual(['webhook delivery attempt']);
-    expect(parleyLogs('--event', eventId).map((r) => r.message)).toEqual(expect.arrayContaining(['webhook fan-out', 'webhook delivery attempt']));
+    expect(parleyLogs('--event', eventId).map((r) => r.message)).toEqual(
+      expect.arrayContaining(['webhook fan-out', 'webhook delivery attempt']),
+    );
   });
 });

@@ -27,7 +27,7 @@ describe('the workspace header', () => {
     expectError(await api.as({ token: tenant.token, workspaceId: 'not-an-id' }).get(WEBHOOKS), 400, 'BAD_REQUEST');
   });
 
-  it("refuses a workspace the token is not bound to with 403 WORKSPACE_ACCESS_DENIED, even if it exists", async () => {
+  it('refuses a workspace the token is not bound to with 403 WORKSPACE_ACCESS_DENIED, even if it exists', async () => {
     const other = await createTenant(['admin:all']);
     const res = await api.as({ token: tenant.token, workspaceId: other.workspaceId }).get(WEBHOOKS);
     expectError(res, 403, 'WORKSPACE_ACCESS_DENIED');
@@ -92,7 +92,11 @@ describe('request bodies: 400 for malformed or missing, 422 for invalid', () => 
   });
 
   it('400 when Content-Type is not application/json', async () => {
-    expectError(await api.post(WEBHOOKS, JSON.stringify({ url: 'https://example.com', events: ['*'] }), { 'content-type': 'text/plain' }), 400, 'BAD_REQUEST');
+    expectError(
+      await api.post(WEBHOOKS, JSON.stringify({ url: 'https://example.com', events: ['*'] }), { 'content-type': 'text/plain' }),
+      400,
+      'BAD_REQUEST',
+    );
   });
 
   it('400 for an empty body or a JSON value that is not an object', async () => {

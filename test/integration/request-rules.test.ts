@@ -44,7 +44,12 @@ describe('a route that declares no body', () => {
   it('refuses a body that is not JSON, not sent as JSON, or not an object (400), on every such route', async () => {
     const { api } = await env.tenant();
     const r = await resources(api);
-    for (const path of [`${r.customer}/block`, `${r.conversation}/unassign`, `${r.subscription}/test`, `${r.subscription}/retry/${objectId()}`]) {
+    for (const path of [
+      `${r.customer}/block`,
+      `${r.conversation}/unassign`,
+      `${r.subscription}/test`,
+      `${r.subscription}/retry/${objectId()}`,
+    ]) {
       expectError(await api.post(path, '{"force": tru'), 400, 'BAD_REQUEST');
       expectError(await api.post(path, '{}', { 'content-type': 'text/plain' }), 400, 'BAD_REQUEST');
       expectError(await api.post(path, '[]'), 400, 'BAD_REQUEST');
@@ -72,12 +77,22 @@ describe('query parameters', () => {
     const { api } = await env.tenant();
     const r = await resources(api);
     const gets = [
-      '/api/v1/auth/token', '/api/v1/auth/workspaces',
-      '/api/v1/contacts/customers', r.customer, `${r.customer}/tags`,
-      '/api/v1/inbox/conversations', r.conversation, `${r.conversation}/messages`, `${r.conversation}/tags`,
-      '/api/v1/tags', r.tag,
-      '/api/v1/integrations/webhooks', '/api/v1/integrations/webhooks/event-types', r.subscription,
-      `${r.subscription}/deliveries`, `${r.subscription}/deliveries/${objectId()}`,
+      '/api/v1/auth/token',
+      '/api/v1/auth/workspaces',
+      '/api/v1/contacts/customers',
+      r.customer,
+      `${r.customer}/tags`,
+      '/api/v1/inbox/conversations',
+      r.conversation,
+      `${r.conversation}/messages`,
+      `${r.conversation}/tags`,
+      '/api/v1/tags',
+      r.tag,
+      '/api/v1/integrations/webhooks',
+      '/api/v1/integrations/webhooks/event-types',
+      r.subscription,
+      `${r.subscription}/deliveries`,
+      `${r.subscription}/deliveries/${objectId()}`,
     ];
     for (const path of gets) {
       const res = await api.get(`${path}?bogus=1&sort=name`);
@@ -113,7 +128,10 @@ describe('query parameters', () => {
       ['/api/v1/tags?limit=', 'limit'],
       ['/api/v1/inbox/conversations?page=', 'page'],
       ['/api/v1/ai/knowledge-base/search?q=x&limit=', 'limit'],
-      [`/api/v1/scheduling/availability?assigneeId=${member}&from=2030-01-01T00:00:00Z&to=2030-01-02T00:00:00Z&durationMinutes=`, 'durationMinutes'],
+      [
+        `/api/v1/scheduling/availability?assigneeId=${member}&from=2030-01-01T00:00:00Z&to=2030-01-02T00:00:00Z&durationMinutes=`,
+        'durationMinutes',
+      ],
     ];
     for (const [prefix, field] of integers) {
       for (const spelling of ['0x10', '%2B15', '%2015', '15%20', '1e2', '015', '15.0', '', '-15', '１５']) {
@@ -144,7 +162,11 @@ describe('a PATCH that changes nothing', () => {
     ['customer', (r: Awaited<ReturnType<typeof resources>>) => r.customer, { name: 'Ada', attributes: { plan: 'pro' } }],
     ['conversation', (r: Awaited<ReturnType<typeof resources>>) => r.conversation, { subject: 'Hi', priority: 'none' }],
     ['tag', (r: Awaited<ReturnType<typeof resources>>) => r.tag, { name: 'VIP', color: '#112233' }],
-    ['subscription', (r: Awaited<ReturnType<typeof resources>>) => r.subscription, { url: 'https://127.0.0.1:9/hook', events: ['*'], active: true }],
+    [
+      'subscription',
+      (r: Awaited<ReturnType<typeof resources>>) => r.subscription,
+      { url: 'https://127.0.0.1:9/hook', events: ['*'], active: true },
+    ],
   ])('returns the %s unchanged (200) for {} or the current values, and emits no event', async (kind, pathOf, same) => {
     const { api, workspaceId } = await env.tenant();
     const path = pathOf(await resources(api));
@@ -191,4 +213,3 @@ describe('text the storage cannot hold exactly', () => {
     expect(await res.json()).toMatchObject({ success: false, error: { code: 'BAD_REQUEST' } });
   });
 });
-

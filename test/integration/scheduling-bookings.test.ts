@@ -24,7 +24,9 @@ const tenant = async () => {
 };
 
 const bookingEvents = async (workspaceId: string, id: string) =>
-  (await outboxEvents(workspaceId)).filter((e) => e.eventType.startsWith('scheduling.booking.') && (e.data.booking as { _id: string })._id === id);
+  (await outboxEvents(workspaceId)).filter(
+    (e) => e.eventType.startsWith('scheduling.booking.') && (e.data.booking as { _id: string })._id === id,
+  );
 
 describe('bookings', () => {
   it('creates, gets, confirms, reschedules and cancels a booking, one event each, with changes on the move', async () => {
@@ -33,7 +35,15 @@ describe('bookings', () => {
     const res = await t.book(startAt, 45, { location: 'Zoom', notes: 'Bring the contract' });
     expect(res.status).toBe(201);
     const booking = res.body.data.booking;
-    expect(booking).toMatchObject({ status: 'pending', startAt, endAt: at(startAt, 45), timezone: 'UTC', location: 'Zoom', assigneeId: t.assigneeId, customerId: t.customer._id });
+    expect(booking).toMatchObject({
+      status: 'pending',
+      startAt,
+      endAt: at(startAt, 45),
+      timezone: 'UTC',
+      location: 'Zoom',
+      assigneeId: t.assigneeId,
+      customerId: t.customer._id,
+    });
     expect((await t.api.get(`${BOOKINGS}/${booking._id}`)).body.data.booking).toEqual(booking);
 
     expect((await t.api.post(`${BOOKINGS}/${booking._id}/confirm`)).body.data.booking.status).toBe('confirmed');
@@ -43,7 +53,12 @@ describe('bookings', () => {
     expect(cancelled.body.data.booking).toMatchObject({ status: 'cancelled', cancellationReason: 'Customer asked' });
 
     const events = await bookingEvents(t.workspaceId, booking._id);
-    expect(events.map((e) => e.eventType)).toEqual(['scheduling.booking.created', 'scheduling.booking.confirmed', 'scheduling.booking.rescheduled', 'scheduling.booking.cancelled']);
+    expect(events.map((e) => e.eventType)).toEqual([
+      'scheduling.booking.created',
+      'scheduling.booking.confirmed',
+      'scheduling.booking.rescheduled',
+      'scheduling.booking.cancelled',
+    ]);
     expect(events[2]!.changes).toEqual({ startAt: [startAt, at(startAt, 30)], endAt: [at(startAt, 45), at(startAt, 90)] });
     expect(events[3]!.changes).toEqual({ status: ['confirmed', 'cancelled'], cancellationReason: [null, 'Customer asked'] });
   });
@@ -53,17 +68,38 @@ describe('bookings', () => {
     // Booked yesterday for a time that has now started (the repository takes the clock as an argument).
     const started = quarterHourIn(-0.5);
     const yesterday = new Date(Date.now() - 24 * HOUR);
-    const make = () => createBooking(t.tenant, { title: 'Call', customerId: t.customer._id, assigneeId: t.assigneeId, startAt: started, endAt: at(started, 15), timezone: 'UTC' }, yesterday);
+    const make = () =>
+      createBooking(
+        t.tenant,
+        { title: 'Call', customerId: t.customer._id, assigneeId: t.assigneeId, startAt: started, endAt: at(started, 15), timezone: 'UTC' },
+        yesterday,
+      );
     const a = await make();
     expectError(await t.api.post(`${BOOKINGS}/${a._id}/complete`), 409, 'CONFLICT'); // pending
     await t.api.post(`${BOOKINGS}/${a._id}/confirm`);
     expectError(await t.api.post(`${BOOKINGS}/${a._id}/confirm`), 409, 'CONFLICT');
     expect((await t.api.post(`${BOOKINGS}/${a._id}/complete`)).body.data.booking.status).toBe('completed');
-    for (const action of ['complete', 'no-show', 'confirm']) expectError(await t.api.post(`${BOOKINGS}/${a._id}/${action}`), 409, 'CONFLICT');
-    expectError(await t.api.post(`${BOOKINGS}/${a._id}/reschedule`, { startAt: quarterHourIn(30), endAt: quarterHourIn(31) }), 409, 'CONFLICT');
+    for (const action of ['complete', 'no-show', 'confirm'])
+      expectError(await t.api.post(`${BOOKINGS}/${a._id}/${action}`), 409, 'CONFLICT');
+    expectError(
+      await t.api.post(`${BOOKINGS}/${a._id}/reschedule`, { startAt: quarterHourIn(30), endAt: quarterHourIn(31) }),
+      409,
+      'CONFLICT',
+    );
 
     await t.api.post(`${BOOKINGS}/${a._id}/cancel`, {}).then((r) => expect(r.status).toBe(409));
-    const b = await createBooking(t.tenant, { title: 'Call', customerId: t.customer._id, assigneeId: await agentId(t.api), startAt: started, endAt: at(started, 15), timezone: 'UTC' }, yesterday);
+    const b = await createBooking(
+      t.tenant,
+      {
+        title: 'Call',
+        customerId: t.customer._id,
+        assigneeId: await agentId(t.api),
+        startAt: started,
+        endAt: at(started, 15),
+        timezone: 'UTC',
+      },
+      yesterday,
+    );
     await t.api.post(`${BOOKINGS}/${b._id}/confirm`);
     expect((await t.api.post(`${BOOKINGS}/${b._id}/no-show`)).body.data.booking.status).toBe('no_show');
     expectError(await t.api.post(`${BOOKINGS}/${b._id}/complete`), 409, 'CONFLICT');
@@ -74,7 +110,11 @@ describe('bookings', () => {
     expectError(await t.api.post(`${BOOKINGS}/${future._id}/no-show`), 409, 'CONFLICT');
     expectError(await t.api.post(`${BOOKINGS}/${future._id}/complete`), 409, 'CONFLICT');
     const events = await bookingEvents(t.workspaceId, b._id);
-    expect(events.map((e) => e.eventType)).toEqual(['scheduling.booking.created', 'scheduling.booking.confirmed', 'scheduling.booking.no_show']);
+    expect(events.map((e) => e.eventType)).toEqual([
+      'scheduling.booking.created',
+      'scheduling.booking.confirmed',
+      'scheduling.booking.no_show',
+    ]);
     expect((await bookingEvents(t.workspaceId, a._id)).at(-1)!.eventType).toBe('scheduling.booking.completed');
   });
 
@@ -92,7 +132,10 @@ describe('bookings', () => {
     ] as const) {
       const res = await t.api.post(BOOKINGS, { ...valid, ...body });
       expectError(res, 422, 'VALIDATION_ERROR');
-      expect(res.body.error.details.errors.map((e: { path: string }) => e.path), JSON.stringify(body)).toEqual(paths);
+      expect(
+        res.body.error.details.errors.map((e: { path: string }) => e.path),
+        JSON.stringify(body),
+      ).toEqual(paths);
     }
   });
 
@@ -100,7 +143,9 @@ describe('bookings', () => {
     const t = await tenant();
     const start = quarterHourIn(72);
     // Ten requests, every one overlapping every other (each covers start+45..start+60).
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => t.book(at(start, (i % 4) * 15), 60 - (i % 4) * 15 + 15 * (i % 3))));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => t.book(at(start, (i % 4) * 15), 60 - (i % 4) * 15 + 15 * (i % 3))),
+    );
     const won = results.filter((r) => r.status === 201);
     expect(won).toHaveLength(1);
     for (const r of results.filter((x) => x.status !== 201)) {
@@ -120,14 +165,22 @@ describe('bookings', () => {
     const base = quarterHourIn(96);
     const bookings = await Promise.all([0, 1, 2, 3].map(async (i) => (await t.book(at(base, i * 120), 60)).body.data.booking));
     const target = at(base, 600);
-    const results = await Promise.all(bookings.map((b, i) => t.api.post(`${BOOKINGS}/${b._id}/reschedule`, { startAt: at(target, i * 15), endAt: at(target, 60 + i * 15) })));
+    const results = await Promise.all(
+      bookings.map((b, i) =>
+        t.api.post(`${BOOKINGS}/${b._id}/reschedule`, { startAt: at(target, i * 15), endAt: at(target, 60 + i * 15) }),
+      ),
+    );
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     for (const r of results.filter((x) => x.status !== 200)) expectError(r, 409, 'CONFLICT');
     // The losers kept their old times; the winner moves half an hour later, over its own quarter hours.
     const winner = results.find((r) => r.status === 200)!.body.data.booking;
-    expect((await t.api.post(`${BOOKINGS}/${winner._id}/reschedule`, { startAt: at(winner.startAt, 30), endAt: at(winner.endAt, 30) })).status).toBe(200);
+    expect(
+      (await t.api.post(`${BOOKINGS}/${winner._id}/reschedule`, { startAt: at(winner.startAt, 30), endAt: at(winner.endAt, 30) })).status,
+    ).toBe(200);
     const list = (await t.api.get(`${BOOKINGS}?assigneeId=${t.assigneeId}`)).body.data.bookings;
-    const intervals = list.map((b: { startAt: string; endAt: string }) => [Date.parse(b.startAt), Date.parse(b.endAt)]).sort((x: number[], y: number[]) => x[0]! - y[0]!);
+    const intervals = list
+      .map((b: { startAt: string; endAt: string }) => [Date.parse(b.startAt), Date.parse(b.endAt)])
+      .sort((x: number[], y: number[]) => x[0]! - y[0]!);
     for (let i = 1; i < intervals.length; i++) expect(intervals[i][0]).toBeGreaterThanOrEqual(intervals[i - 1][1]);
     expect(list).toHaveLength(4);
   });
@@ -151,7 +204,10 @@ describe('bookings', () => {
     expect(await ids(`?assigneeId=${t.assigneeId}&status=confirmed`)).toEqual({ ids: [b3._id], total: 1 });
     expect(await ids(`?customerId=${otherCustomer._id}`)).toEqual({ ids: [b2._id], total: 1 });
     expect(await ids('?status=pending')).toEqual({ ids: [b1._id, b2._id], total: 2 });
-    expect(await ids(`?from=${encodeURIComponent(at(start, 30))}&to=${encodeURIComponent(at(start, 120))}`)).toEqual({ ids: [b2._id], total: 1 });
+    expect(await ids(`?from=${encodeURIComponent(at(start, 30))}&to=${encodeURIComponent(at(start, 120))}`)).toEqual({
+      ids: [b2._id],
+      total: 1,
+    });
     expect(await ids(`?assigneeId=${t.assigneeId}&from=${encodeURIComponent(at(start, 1))}`)).toEqual({ ids: [b3._id], total: 1 });
     expectError(await t.api.get(`${BOOKINGS}?customerId=${t.customer._id}&status=pending`), 422, 'VALIDATION_ERROR');
     expectError(await t.api.get(`${BOOKINGS}?from=${encodeURIComponent(start)}&to=${encodeURIComponent(start)}`), 422, 'VALIDATION_ERROR');
@@ -175,25 +231,46 @@ describe('availability', () => {
     // Europe/Berlin leaves CET (+01:00) for CEST (+02:00) on Sunday 28 March 2027.
     await t.api.patch('/api/v1/workspace', {
       timezone: 'Europe/Berlin',
-      businessHours: { friday: [{ start: '09:00', end: '11:00' }], monday: [{ start: '09:00', end: '10:00' }, { start: '14:00', end: '15:00' }], saturday: [], sunday: [{ start: '09:00', end: '09:30' }] },
+      businessHours: {
+        friday: [{ start: '09:00', end: '11:00' }],
+        monday: [
+          { start: '09:00', end: '10:00' },
+          { start: '14:00', end: '15:00' },
+        ],
+        saturday: [],
+        sunday: [{ start: '09:00', end: '09:30' }],
+      },
     });
     // Monday 09:15–09:30 Berlin (07:15Z in CEST) is booked.
     expect((await t.book('2027-03-29T07:15:00.000Z', 15)).status).toBe(201);
-    const res = await t.api.get(`${AVAILABILITY}?assigneeId=${t.assigneeId}&from=2027-03-26T00:00:00Z&to=2027-03-30T00:00:00Z&durationMinutes=30`);
+    const res = await t.api.get(
+      `${AVAILABILITY}?assigneeId=${t.assigneeId}&from=2027-03-26T00:00:00Z&to=2027-03-30T00:00:00Z&durationMinutes=30`,
+    );
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const slots = res.body.data.availability.slots.map((s: { startAt: string }) => s.startAt.slice(0, 16));
     expect(res.body.data.availability).toMatchObject({ assigneeId: t.assigneeId, timezone: 'Europe/Berlin', durationMinutes: 30 });
     expect(slots).toEqual([
       // Friday 26th, CET: 09:00–11:00 local is 08:00–10:00Z.
-      '2027-03-26T08:00', '2027-03-26T08:15', '2027-03-26T08:30', '2027-03-26T08:45', '2027-03-26T09:00', '2027-03-26T09:15', '2027-03-26T09:30',
+      '2027-03-26T08:00',
+      '2027-03-26T08:15',
+      '2027-03-26T08:30',
+      '2027-03-26T08:45',
+      '2027-03-26T09:00',
+      '2027-03-26T09:15',
+      '2027-03-26T09:30',
       // Sunday 28th, the change day, already CEST: 09:00 local is 07:00Z.
       '2027-03-28T07:00',
       // Monday 29th, CEST: 09:00–10:00 minus 09:15–09:30, and 14:00–15:00 local.
-      '2027-03-29T07:30', '2027-03-29T12:00', '2027-03-29T12:15', '2027-03-29T12:30',
+      '2027-03-29T07:30',
+      '2027-03-29T12:00',
+      '2027-03-29T12:15',
+      '2027-03-29T12:30',
     ]);
     expect(res.body.data.availability.slots[0].endAt).toBe('2027-03-26T08:30:00.000Z');
     // Autumn: the last Sunday of October 2027 (31st) returns to CET, 09:00 local is 08:00Z again.
-    const autumn = await t.api.get(`${AVAILABILITY}?assigneeId=${t.assigneeId}&from=2027-10-30T00:00:00Z&to=2027-11-01T00:00:00Z&durationMinutes=30`);
+    const autumn = await t.api.get(
+      `${AVAILABILITY}?assigneeId=${t.assigneeId}&from=2027-10-30T00:00:00Z&to=2027-11-01T00:00:00Z&durationMinutes=30`,
+    );
     expect(autumn.body.data.availability.slots.map((s: { startAt: string }) => s.startAt)).toEqual(['2027-10-31T08:00:00.000Z']);
   });
 
@@ -213,7 +290,8 @@ describe('ics', () => {
   it('returns an iCalendar file that an independent parser (ical.js) reads back as the booking, its SEQUENCE rising with each change', async () => {
     const t = await tenant();
     const startAt = quarterHourIn(50);
-    const booking = (await t.book(startAt, 45, { title: 'Demo, with; punctuation', location: 'Room 1', notes: 'Line one\nLine two' })).body.data.booking;
+    const booking = (await t.book(startAt, 45, { title: 'Demo, with; punctuation', location: 'Room 1', notes: 'Line one\nLine two' })).body
+      .data.booking;
     const res = await t.api.get(`${BOOKINGS}/${booking._id}/ics`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/calendar; charset=utf-8');
@@ -232,7 +310,9 @@ describe('ics', () => {
     expect(event.sequence).toBe(0);
     const later = quarterHourIn(60);
     expect((await t.api.post(`${BOOKINGS}/${booking._id}/reschedule`, { startAt: later, endAt: at(later, 45) })).status).toBe(200);
-    const moved = new ICAL.Event(new ICAL.Component(ICAL.parse((await t.api.get(`${BOOKINGS}/${booking._id}/ics`)).body as string)).getFirstSubcomponent('vevent')!);
+    const moved = new ICAL.Event(
+      new ICAL.Component(ICAL.parse((await t.api.get(`${BOOKINGS}/${booking._id}/ics`)).body as string)).getFirstSubcomponent('vevent')!,
+    );
     expect(moved.startDate.toJSDate().toISOString()).toBe(later);
     expect(moved.sequence).toBeGreaterThan(event.sequence);
     await t.api.post(`${BOOKINGS}/${booking._id}/cancel`, {});
@@ -255,7 +335,10 @@ describe('reminders', () => {
 
     await Promise.all([remindBookings(), remindBookings(), remindBookings()]);
     await remindBookings();
-    const reminders = async (id: string) => (await outboxEvents(t.workspaceId, 'scheduling.booking.reminder')).filter((e) => (e.data.booking as { _id: string })._id === id).map((e) => e.data.reminder);
+    const reminders = async (id: string) =>
+      (await outboxEvents(t.workspaceId, 'scheduling.booking.reminder'))
+        .filter((e) => (e.data.booking as { _id: string })._id === id)
+        .map((e) => e.data.reminder);
     expect(await reminders(booking._id)).toEqual(['24h']);
     // An hour before the start (the timer's clock, moved forward): the 1 h reminder, once, however often it runs.
     const hourBefore = new Date(Date.parse(startAt) - HOUR + 1000);

@@ -14,7 +14,12 @@ describe('the first-start demo data', () => {
     for (const token of Object.values(seeded!.tokens)) {
       const api = client(env.stack.baseUrl, { token, workspaceId: seeded!.workspaceId });
       const members = (await api.get('/api/v1/workspace/members')).body.data.members;
-      expect(members.map((m: { role: string; status: string }) => `${m.role}:${m.status}`)).toEqual(['owner:active', 'manager:active', 'agent:active', 'agent:invited']);
+      expect(members.map((m: { role: string; status: string }) => `${m.role}:${m.status}`)).toEqual([
+        'owner:active',
+        'manager:active',
+        'agent:active',
+        'agent:invited',
+      ]);
       const agent = members[2]._id;
       expect((await api.get(`/api/v1/inbox/conversations?assigneeId=${agent}`)).body.data.pagination.total).toBe(1);
       expect((await api.get(`/api/v1/crm/leads?assigneeId=${agent}`)).body.data.pagination.total).toBe(1);

@@ -77,7 +77,11 @@ describe('POST /api/v1/tags/bulk', () => {
     expect(await outboxEvents(workspaceId, 'customer.contact.tagged')).toHaveLength(103);
     expect((await api.get(`/api/v1/tags/${tags[0]}`)).body.data.tag.counts.customer).toBe(100);
     expect((await api.get(`/api/v1/tags/${tags[9]}`)).body.data.tag.counts.customer).toBe(3);
-    const dup = await api.post('/api/v1/tags/bulk', { entityType: 'customer', entityIds: [customers[0], customers[0]], tagIds: [tags[0], tags[0]] });
+    const dup = await api.post('/api/v1/tags/bulk', {
+      entityType: 'customer',
+      entityIds: [customers[0], customers[0]],
+      tagIds: [tags[0], tags[0]],
+    });
     expect(dup.body.data.bulk).toMatchObject({ changed: [], unchanged: [customers[0]], tagIds: [tags[0]] });
   });
 
@@ -114,7 +118,10 @@ describe('POST /api/v1/tags/bulk', () => {
     const shape = await api.post('/api/v1/tags/bulk', { entityType: 'deal', entityIds: tooMany, tagIds: Array(11).fill(id), extra: 1 });
     expectError(shape, 422, 'VALIDATION_ERROR');
     expect(errorPaths(shape)).toEqual(['entityIds', 'entityType', 'extra', 'tagIds']);
-    expect(errorPaths(await api.post('/api/v1/tags/bulk', { entityType: 'customer', entityIds: [], tagIds: [5] }))).toEqual(['entityIds', 'tagIds[0]']);
+    expect(errorPaths(await api.post('/api/v1/tags/bulk', { entityType: 'customer', entityIds: [], tagIds: [5] }))).toEqual([
+      'entityIds',
+      'tagIds[0]',
+    ]);
     expectError(await api.post('/api/v1/tags/bulk', { entityType: 'customer', tagIds: [id] }), 400, 'BAD_REQUEST');
     expectError(await api.post('/api/v1/tags/bulk', '{"entityType":'), 400, 'BAD_REQUEST');
   });
@@ -138,7 +145,13 @@ describe('POST /api/v1/tags/bulk/remove', () => {
     const body = { entityType: 'conversation', entityIds: conversations, tagIds: [a] };
     const res = await api.post('/api/v1/tags/bulk/remove', body);
     expect(res.status).toBe(200);
-    expect(res.body.data.bulk).toEqual({ action: 'untag', entityType: 'conversation', tagIds: [a], changed: conversations.slice(0, 2), unchanged: [conversations[2]] });
+    expect(res.body.data.bulk).toEqual({
+      action: 'untag',
+      entityType: 'conversation',
+      tagIds: [a],
+      changed: conversations.slice(0, 2),
+      unchanged: [conversations[2]],
+    });
     const again = await api.post('/api/v1/tags/bulk/remove', body);
     expect(again.body.data.bulk.changed).toEqual([]);
     const events = await outboxEvents(workspaceId, 'inbox.conversation.untagged');

@@ -84,7 +84,9 @@ describe('reading and listing tags', () => {
     const { api } = await tenant();
     expect(errorPaths(await api.get('/api/v1/tags?limit=101'))).toEqual(['limit']);
     const other = await tenant();
-    const otherWs = Buffer.from(JSON.stringify({ gsi1pk: tenantPk(other.tenant, 'TAGS'), gsi1sk: 'a', pk: 'x', sk: 'y' })).toString('base64url');
+    const otherWs = Buffer.from(JSON.stringify({ gsi1pk: tenantPk(other.tenant, 'TAGS'), gsi1sk: 'a', pk: 'x', sk: 'y' })).toString(
+      'base64url',
+    );
     expect(errorPaths(await api.get(`/api/v1/tags?cursor=${otherWs}`))).toEqual(['cursor']);
   });
 
@@ -99,7 +101,7 @@ describe('reading and listing tags', () => {
     expect(res.body.data.tag).toMatchObject({ _id: tagId, name: 'Counted', counts: { conversation: 1, customer: 1 } });
   });
 
-  it('answers 404 for an unknown id, a malformed id and another workspace\'s tag', async () => {
+  it("answers 404 for an unknown id, a malformed id and another workspace's tag", async () => {
     const [a, b] = await Promise.all([tenant(), tenant()]);
     const foreign = await newTag(b.api, 'Theirs');
     expectError(await a.api.get('/api/v1/tags/0123456789abcdef01234567'), 404, 'NOT_FOUND');
@@ -120,7 +122,13 @@ describe('updating tags', () => {
     const created = (await api.post('/api/v1/tags', { name: 'Old', color: '#111111', description: 'd' })).body.data.tag;
     const res = await api.patch(`/api/v1/tags/${created._id}`, { name: 'New', description: null });
     expect(res.status).toBe(200);
-    expect(res.body.data.tag).toMatchObject({ _id: created._id, name: 'New', color: '#111111', description: null, createdAt: created.createdAt });
+    expect(res.body.data.tag).toMatchObject({
+      _id: created._id,
+      name: 'New',
+      color: '#111111',
+      description: null,
+      createdAt: created.createdAt,
+    });
     expect((await api.get(`/api/v1/tags/${created._id}`)).body.data.tag.name).toBe('New');
     expect((await api.get('/api/v1/tags')).body.data.tags.map((t: { name: string }) => t.name)).toEqual(['New']);
   });
@@ -165,7 +173,12 @@ describe('deleting tags', () => {
     const id = await newTag(api, 'Doomed');
     const res = await api.delete(`/api/v1/tags/${id}`);
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ deleted: true, complete: true, tag: { _id: id, name: 'Doomed' }, detached: { conversation: 0, customer: 0 } });
+    expect(res.body.data).toMatchObject({
+      deleted: true,
+      complete: true,
+      tag: { _id: id, name: 'Doomed' },
+      detached: { conversation: 0, customer: 0 },
+    });
     expectError(await api.get(`/api/v1/tags/${id}`), 404, 'NOT_FOUND');
     expect((await api.get('/api/v1/tags')).body.data.pagination.total).toBe(0);
     expectError(await api.delete(`/api/v1/tags/${id}`), 404, 'NOT_FOUND');

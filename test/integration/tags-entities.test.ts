@@ -128,7 +128,10 @@ describe.each(['conversation', 'customer'] as const)('tagging one %s', (type) =>
     const owner = await tenant();
     const tag = await newTag(owner.api);
     const entity = await newEntity(type, owner.workspaceId);
-    const reader = owner.api.as({ token: (await tokenFor([owner.workspaceId], ['tags:read', 'inbox:write', 'contacts:write'])).token, workspaceId: owner.workspaceId });
+    const reader = owner.api.as({
+      token: (await tokenFor([owner.workspaceId], ['tags:read', 'inbox:write', 'contacts:write'])).token,
+      workspaceId: owner.workspaceId,
+    });
     expectError(await reader.post(`${base}/${entity}/tags`, { tagIds: [tag] }), 403, 'FORBIDDEN');
     expectError(await reader.delete(`${base}/${entity}/tags/${tag}`), 403, 'FORBIDDEN');
     expect((await reader.get(`${base}/${entity}/tags`)).status).toBe(200);

@@ -25,7 +25,10 @@ const bothModes = async () => {
 describe('test mode', () => {
   it('reports the mode of the token on GET /auth/token and of each workspace on GET /auth/workspaces', async () => {
     const { test, live } = await bothModes();
-    for (const [t, livemode] of [[test, false], [live, true]] as const) {
+    for (const [t, livemode] of [
+      [test, false],
+      [live, true],
+    ] as const) {
       expect((await t.api.get('/api/v1/auth/token')).body.data.token).toMatchObject({ environment: livemode ? 'live' : 'test', livemode });
       expect((await t.api.get('/api/v1/auth/workspaces')).body.data.workspaces).toEqual([
         expect.objectContaining({ _id: test.workspaceId, livemode }),

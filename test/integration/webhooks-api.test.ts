@@ -27,7 +27,12 @@ describe('webhook subscriptions API', () => {
     const res = await api.post(HOOKS, { url: `${ctx.receiver.url}?a=1`, events: ['inbox.conversation.created', 'crm.*'] });
     expect(res.status).toBe(201);
     const sub = res.body.data.subscription;
-    expect(sub).toMatchObject({ _id: expect.stringMatching(/^[0-9a-f]{24}$/), url: `${ctx.receiver.url}?a=1`, events: ['inbox.conversation.created', 'crm.*'], active: true });
+    expect(sub).toMatchObject({
+      _id: expect.stringMatching(/^[0-9a-f]{24}$/),
+      url: `${ctx.receiver.url}?a=1`,
+      events: ['inbox.conversation.created', 'crm.*'],
+      active: true,
+    });
     expect(sub.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     const fetched = await api.get(`${HOOKS}/${sub._id}`);
     expect(fetched.status).toBe(200);
@@ -154,18 +159,32 @@ describe('event types and the delivery log', () => {
       dataSchema: {
         type: 'object',
         required: ['message', 'conversation'],
-        properties: { message: { required: expect.arrayContaining(['_id', 'content']) }, conversation: { properties: { status: { enum: ['open', 'pending', 'snoozed', 'closed'] } } } },
+        properties: {
+          message: { required: expect.arrayContaining(['_id', 'content']) },
+          conversation: { properties: { status: { enum: ['open', 'pending', 'snoozed', 'closed'] } } },
+        },
       },
     });
-    expect(byType.get('customer.contact.merged')).toMatchObject({ status: 'available', dataSchema: { required: ['contact', 'mergedContact'] } });
+    expect(byType.get('customer.contact.merged')).toMatchObject({
+      status: 'available',
+      dataSchema: { required: ['contact', 'mergedContact'] },
+    });
     expect(byType.get('crm.lead.stage_changed')).toMatchObject({
       category: 'crm',
       status: 'available',
       dataSchema: { required: ['lead'], properties: { lead: { properties: { status: { enum: ['open', 'won', 'lost'] } } } } },
     });
-    expect(byType.get('scheduling.booking.created')).toMatchObject({ category: 'scheduling', status: 'available', dataSchema: { required: ['booking'] } });
+    expect(byType.get('scheduling.booking.created')).toMatchObject({
+      category: 'scheduling',
+      status: 'available',
+      dataSchema: { required: ['booking'] },
+    });
     expect(byType.get('inbox.message.updated')).toMatchObject({ category: 'inbox', status: 'planned' });
-    expect(byType.get('webhook.ping')).toMatchObject({ status: 'available', subscribable: false, dataSchema: { required: ['subscription'] } });
+    expect(byType.get('webhook.ping')).toMatchObject({
+      status: 'available',
+      subscribable: false,
+      dataSchema: { required: ['subscription'] },
+    });
     expect(res.body.data.wildcards).toEqual(expect.arrayContaining(['*', 'inbox.*', 'crm.*']));
     expect(res.body.data.wildcards).not.toContain('webhook.*');
   });
@@ -194,19 +213,39 @@ describe('event types and the delivery log', () => {
     const sent = await api.post(`${HOOKS}/${sub._id}/test`);
     expect(sent.status).toBe(202);
     const { deliveryId } = sent.body.data.delivery;
-    const [req] = await ctx.receiver.waitUntil((all) => all.some((r) => r.headers['x-webhook-delivery'] === deliveryId), 15_000)
+    const [req] = await ctx.receiver
+      .waitUntil((all) => all.some((r) => r.headers['x-webhook-delivery'] === deliveryId), 15_000)
       .then((all) => all.filter((r) => r.headers['x-webhook-delivery'] === deliveryId));
     const body = await verifyDelivery(sub.secret, req!);
-    expect(body).toMatchObject({ eventType: 'webhook.ping', workspaceId: sub.workspaceId, apiVersion: 'v1', data: { subscription: { _id: sub._id } } });
+    expect(body).toMatchObject({
+      eventType: 'webhook.ping',
+      workspaceId: sub.workspaceId,
+      apiVersion: 'v1',
+      data: { subscription: { _id: sub._id } },
+    });
     expect(pingEvent.data.safeParse(body.data).error).toBeUndefined();
-    expect(req!.headers).toMatchObject({ 'x-webhook-id': body.eventId, 'x-webhook-event': 'webhook.ping', 'x-webhook-attempt': '1', 'webhook-id': body.eventId });
+    expect(req!.headers).toMatchObject({
+      'x-webhook-id': body.eventId,
+      'x-webhook-event': 'webhook.ping',
+      'x-webhook-attempt': '1',
+      'webhook-id': body.eventId,
+    });
 
     const done = await eventually(async () => {
       const d = (await api.get(`${HOOKS}/${sub._id}/deliveries/${deliveryId}`)).body.data.delivery;
       return d.status === 'success' && d;
     }, 5000);
-    expect(done).toMatchObject({ eventId: body.eventId, eventType: 'webhook.ping', httpStatus: 200, attemptNumber: 1, nextRetryAt: null, failureReason: null });
-    expect(done.attempts).toEqual([expect.objectContaining({ attemptNumber: 1, status: 'success', httpStatus: 200, latency: expect.any(Number) })]);
+    expect(done).toMatchObject({
+      eventId: body.eventId,
+      eventType: 'webhook.ping',
+      httpStatus: 200,
+      attemptNumber: 1,
+      nextRetryAt: null,
+      failureReason: null,
+    });
+    expect(done.attempts).toEqual([
+      expect.objectContaining({ attemptNumber: 1, status: 'success', httpStatus: 200, latency: expect.any(Number) }),
+    ]);
 
     const bySuccess = await api.get(`${HOOKS}/${sub._id}/deliveries?status=success`);
     expect(bySuccess.body.data.deliveries.map((d: any) => d.deliveryId)).toEqual([deliveryId]);

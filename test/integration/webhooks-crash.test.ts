@@ -23,7 +23,8 @@ let stack: LocalStack;
 let receiver: Receiver;
 let dataDir: string;
 const children = childProcesses();
-const startWorkers = async (clockAheadMs = 0) => (await children.start(stack, dataDir, { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }, clockAheadMs)).child;
+const startWorkers = async (clockAheadMs = 0) =>
+  (await children.start(stack, dataDir, { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }, clockAheadMs)).child;
 
 beforeAll(async () => {
   stack = await startTestStack({ workers: false, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
@@ -40,7 +41,8 @@ afterAll(async () => {
 it('a worker killed mid-delivery still delivers the event afterwards, with the same eventId and bytes', { timeout: 270_000 }, async () => {
   const tenant = await createTenant();
   const api = client(stack.baseUrl, tenant);
-  const sub = (await api.post('/api/v1/integrations/webhooks', { url: receiver.url, events: ['auth.token.revoked', 'auth.token.created'] })).body.data.subscription;
+  const sub = (await api.post('/api/v1/integrations/webhooks', { url: receiver.url, events: ['auth.token.revoked', 'auth.token.created'] }))
+    .body.data.subscription;
 
   const first = await startWorkers();
   const { record } = await tokenFor([tenant.workspaceId], ['inbox:read']);

@@ -10,7 +10,9 @@ const ctx = useWebhookStack();
 
 // 500 attempts (100 deliveries × the 5-attempt fast schedule) take ~20 s on an idle machine; the budget
 // leaves room for the shared, heavily loaded CI box.
-it('100 consecutive failed deliveries deactivate; events while inactive never arrive; PATCH {active:true} resumes for new events', { timeout: 180_000 }, async () => {
+it('100 consecutive failed deliveries deactivate; events while inactive never arrive; PATCH {active:true} resumes for new events', {
+  timeout: 180_000,
+}, async () => {
   const tenant = await createTenant();
   const api = client(ctx.stack.baseUrl, tenant);
   // Nothing listens on this port: every attempt fails fast with connection_refused.
@@ -19,13 +21,17 @@ it('100 consecutive failed deliveries deactivate; events while inactive never ar
   const emit = () => createToken({ name: 'event source', scopes: ['inbox:read'], workspaceIds: [tenant.workspaceId], environment: 'test' });
 
   await Promise.all(Array.from({ length: 100 }, emit));
-  const inactive = await eventually(async () => {
-    const res = await api.get(`${HOOKS}/${sub._id}`);
-    // A 429 says wait and ask again, as the contract tells clients; anything else but 200 is a failure.
-    if (res.status === 429) return false;
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    return !res.body.data.subscription.active && res.body.data.subscription;
-  }, 150_000, 1000);
+  const inactive = await eventually(
+    async () => {
+      const res = await api.get(`${HOOKS}/${sub._id}`);
+      // A 429 says wait and ask again, as the contract tells clients; anything else but 200 is a failure.
+      if (res.status === 429) return false;
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return !res.body.data.subscription.active && res.body.data.subscription;
+    },
+    150_000,
+    1000,
+  );
   expect(inactive).toMatchObject({ active: false, deactivationReason: 'consecutive_failures', consecutiveFailures: 100 });
 
   // Every delivery ran its fast schedule (5 attempts), and the pending retries were stopped.

@@ -123,7 +123,14 @@ describe('delivery attempts (contract § Delivery rules, docs/guide/webhooks.md)
     const retried = await api.post(`${HOOKS}/${sub._id}/retry/${id}`);
     expect(retried.status).toBe(202);
     // Pending again: the 410 stays in the attempts, not on the delivery awaiting its new attempt.
-    expect(retried.body.data.delivery).toMatchObject({ deliveryId: id, status: 'pending', httpStatus: null, latency: null, failureReason: null, attemptNumber: 1 });
+    expect(retried.body.data.delivery).toMatchObject({
+      deliveryId: id,
+      status: 'pending',
+      httpStatus: null,
+      latency: null,
+      failureReason: null,
+      attemptNumber: 1,
+    });
     expect(Date.parse(retried.body.data.delivery.nextAttemptAt)).not.toBeNaN();
     expect(retried.body.data.delivery.attempts).toMatchObject([{ attemptNumber: 1, status: 'failed', httpStatus: 410 }]);
     const [, second] = await receiver.waitFor(2, 10_000);
@@ -131,7 +138,10 @@ describe('delivery attempts (contract § Delivery rules, docs/guide/webhooks.md)
     expect(second!.headers['x-webhook-attempt']).toBe('2');
     await verifyDelivery(sub.secret, second!);
     const done = await deliveryWhen(id, (x) => x.status === 'success', 5000);
-    expect(done.attempts.map((a: any) => [a.attemptNumber, a.status, a.httpStatus])).toEqual([[1, 'failed', 410], [2, 'success', 204]]);
+    expect(done.attempts.map((a: any) => [a.attemptNumber, a.status, a.httpStatus])).toEqual([
+      [1, 'failed', 410],
+      [2, 'success', 204],
+    ]);
 
     const again = await api.post(`${HOOKS}/${sub._id}/retry/${id}`);
     expect(again.status).toBe(409);

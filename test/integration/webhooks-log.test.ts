@@ -27,12 +27,20 @@ const walk = async (list: (page: { limit: number; page?: number; cursor?: string
   return { byCursor, byNumber, total: (await list({ limit: 2 })).total };
 };
 
-it('the delivery log filtered by event type lists success, retrying, pending, failed in turn, each newest first, with exact totals by count', { timeout: 120_000 }, async () => {
+it('the delivery log filtered by event type lists success, retrying, pending, failed in turn, each newest first, with exact totals by count', {
+  timeout: 120_000,
+}, async () => {
   const { tenant } = await createTenant();
   const sub = await createSubscription(tenant, { url: `${ctx.receiver.url}?log`, events: ['*'] }, new Date());
   const plan: [string, DeliveryStatus][] = [
-    ['crm.lead.created', 'success'], ['crm.lead.updated', 'success'], ['crm.lead.created', 'failed'], ['crm.lead.created', 'pending'],
-    ['crm.lead.created', 'success'], ['crm.lead.created', 'retrying'], ['crm.lead.updated', 'failed'], ['crm.lead.created', 'failed'],
+    ['crm.lead.created', 'success'],
+    ['crm.lead.updated', 'success'],
+    ['crm.lead.created', 'failed'],
+    ['crm.lead.created', 'pending'],
+    ['crm.lead.created', 'success'],
+    ['crm.lead.created', 'retrying'],
+    ['crm.lead.updated', 'failed'],
+    ['crm.lead.created', 'failed'],
   ];
   const start = Date.now() - 60_000;
   const made: Delivery[] = [];
@@ -40,7 +48,12 @@ it('the delivery log filtered by event type lists success, retrying, pending, fa
     const at = new Date(start + i * 1000);
     const d = newDelivery({ eventId: objectId(at.getTime()), eventType }, sub, at);
     expect(await createDelivery(d, { carrier: 'test', until: 0 })).toBe(true);
-    const after: Delivery = { ...d, status, attemptNumber: status === 'pending' ? 0 : 1, nextRetryAt: status === 'failed' || status === 'success' ? undefined : d.nextRetryAt };
+    const after: Delivery = {
+      ...d,
+      status,
+      attemptNumber: status === 'pending' ? 0 : 1,
+      nextRetryAt: status === 'failed' || status === 'success' ? undefined : d.nextRetryAt,
+    };
     if (status !== 'pending') expect(await saveDelivery(d, after)).toBe(true);
     made.push(after);
   }
@@ -54,7 +67,11 @@ it('the delivery log filtered by event type lists success, retrying, pending, fa
   expect(byType).toEqual({ byCursor: order, byNumber: order, total: 6 });
 
   const failedOfType = await walk((page) => listDeliveries(tenant, sub._id, { eventType: 'crm.lead.created', status: 'failed' }, page));
-  expect(failedOfType).toEqual({ byCursor: expected('crm.lead.created', ['failed']), byNumber: expected('crm.lead.created', ['failed']), total: 2 });
+  expect(failedOfType).toEqual({
+    byCursor: expected('crm.lead.created', ['failed']),
+    byNumber: expected('crm.lead.created', ['failed']),
+    total: 2,
+  });
 
   const failed = await walk((page) => listDeliveries(tenant, sub._id, { status: 'failed' }, page));
   expect(failed.total).toBe(3);
@@ -65,5 +82,7 @@ it('the delivery log filtered by event type lists success, retrying, pending, fa
 
   // A cursor of one filter is no cursor of another.
   const typed = await listDeliveries(tenant, sub._id, { eventType: 'crm.lead.created' }, { limit: 2 });
-  await expect(listDeliveries(tenant, sub._id, { status: 'failed' }, { limit: 2, cursor: typed.nextCursor! })).rejects.toBeInstanceOf(ValidationError);
+  await expect(listDeliveries(tenant, sub._id, { status: 'failed' }, { limit: 2, cursor: typed.nextCursor! })).rejects.toBeInstanceOf(
+    ValidationError,
+  );
 });

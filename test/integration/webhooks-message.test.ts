@@ -19,7 +19,9 @@ const storedPing = async (tenant: Awaited<ReturnType<typeof createTenant>>['tena
   return envelope;
 };
 
-it("a delivery message's eventId only lets the worker read the body early: one naming another event still sends the delivery's own", { timeout: 60_000 }, async () => {
+it("a delivery message's eventId only lets the worker read the body early: one naming another event still sends the delivery's own", {
+  timeout: 60_000,
+}, async () => {
   const { tenant } = await createTenant();
   const sub = await createSubscription(tenant, { url: `${ctx.receiver.url}?message`, events: ['*'] }, new Date());
   const own = buildEnvelope('webhook.ping', tenant, { note: 'own' });

@@ -116,7 +116,10 @@ describe('recovery: re-send every failed delivery since a time, exactly once', (
       receiver.setReply(() => ({ status: 200 }));
       const before = receiver.received.length;
 
-      const [a, b] = await Promise.all([api.post(`${HOOKS}/${sub._id}/recover`, { since }), api.post(`${HOOKS}/${sub._id}/recover`, { since })]);
+      const [a, b] = await Promise.all([
+        api.post(`${HOOKS}/${sub._id}/recover`, { since }),
+        api.post(`${HOOKS}/${sub._id}/recover`, { since }),
+      ]);
       expect([a.status, b.status]).toEqual([202, 202]);
       expect(a.body.data.recovery).toMatchObject({ _id: expect.any(String), since, until: expect.any(String) });
       expect(a.body.data.recovery.deliveries + b.body.data.recovery.deliveries).toBe(3);
@@ -192,7 +195,12 @@ describe('the delivery log in depth', () => {
       const sub = (await api.post(HOOKS, { url: receiver.url, events: ['*'] })).body.data.subscription as { _id: string };
       const fresh = await api.get(`${HOOKS}/${sub._id}/health`);
       expect(fresh.body.data.health).toEqual({
-        subscriptionId: sub._id, active: true, consecutiveFailures: 0, deactivateAfter: 100, deactivatedAt: null, deactivationReason: null,
+        subscriptionId: sub._id,
+        active: true,
+        consecutiveFailures: 0,
+        deactivateAfter: 100,
+        deactivatedAt: null,
+        deactivationReason: null,
         recent: { deliveries: 0, succeeded: 0, failed: 0, inProgress: 0, successRate: null },
       });
       await api.post(`${HOOKS}/${sub._id}/test`);
@@ -203,7 +211,10 @@ describe('the delivery log in depth', () => {
         const h = (await api.get(`${HOOKS}/${sub._id}/health`)).body.data.health;
         return !h.active && h.recent.failed === 1 && h;
       }, 15_000);
-      expect(health).toMatchObject({ deactivationReason: 'gone_410', recent: { deliveries: 2, succeeded: 1, failed: 1, inProgress: 0, successRate: 0.5 } });
+      expect(health).toMatchObject({
+        deactivationReason: 'gone_410',
+        recent: { deliveries: 2, succeeded: 1, failed: 1, inProgress: 0, successRate: 0.5 },
+      });
       expect(Date.parse(health.deactivatedAt)).not.toBeNaN();
       const other = await subscribed();
       expectError(await other.api.get(`${HOOKS}/${sub._id}/health`), 404, 'NOT_FOUND');

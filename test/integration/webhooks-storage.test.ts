@@ -15,11 +15,16 @@ const ctx = useWebhookStack();
 const storedDelivery = async (workspaceId: string, subscriptionId: string, deliveryId: string) =>
   (
     await dynamo().send(
-      new GetCommand({ TableName: config().TABLE_NAME, Key: { pk: tenantPk(tenantOf(workspaceId, 'test'), 'WHSUB', subscriptionId), sk: `DLV#${deliveryId}` } }),
+      new GetCommand({
+        TableName: config().TABLE_NAME,
+        Key: { pk: tenantPk(tenantOf(workspaceId, 'test'), 'WHSUB', subscriptionId), sk: `DLV#${deliveryId}` },
+      }),
     )
   ).Item;
 
-it('a delivery item keeps no event body: every attempt sends the one stored copy of its event, a ping its own', { timeout: 60_000 }, async () => {
+it('a delivery item keeps no event body: every attempt sends the one stored copy of its event, a ping its own', {
+  timeout: 60_000,
+}, async () => {
   const tenant = await createTenant();
   const api = client(ctx.stack.baseUrl, tenant);
   const sub = (await api.post(HOOKS, { url: ctx.receiver.url, events: ['auth.token.created'] })).body.data.subscription;

@@ -26,12 +26,18 @@ describe('workflow definitions', () => {
     expect(w).toMatchObject({ name: 'Greeter', active: false, version: 1, trigger: { type: 'manual' }, nodes: simple.nodes, edges: [] });
     expect((await api.get(`${WF}/${w._id}`)).body.data.workflow).toEqual(w);
 
-    const changed = await api.patch(`${WF}/${w._id}`, { nodes: [...simple.nodes, node('b', 'wait', { seconds: 0 })], edges: [edge('a', 'b')] });
+    const changed = await api.patch(`${WF}/${w._id}`, {
+      nodes: [...simple.nodes, node('b', 'wait', { seconds: 0 })],
+      edges: [edge('a', 'b')],
+    });
     expect(changed.status).toBe(200);
     expect(changed.body.data.workflow.version).toBe(2);
     const same = await api.patch(`${WF}/${w._id}`, { name: 'Greeter' });
     expect(same.body.data.workflow).toEqual(changed.body.data.workflow);
-    expect((await api.get(`${WF}/${w._id}/versions`)).body.data.versions.map((v: any) => [v.version, v.nodes.length])).toEqual([[2, 2], [1, 1]]);
+    expect((await api.get(`${WF}/${w._id}/versions`)).body.data.versions.map((v: any) => [v.version, v.nodes.length])).toEqual([
+      [2, 2],
+      [1, 1],
+    ]);
 
     expect((await api.post(`${WF}/${w._id}/activate`)).body.data.workflow.active).toBe(true);
     expect((await api.post(`${WF}/${w._id}/deactivate`)).body.data.workflow.active).toBe(false);
@@ -60,7 +66,11 @@ describe('workflow definitions', () => {
     const res = await api.post(WF, {
       name: 'Broken',
       trigger: { type: 'manual' },
-      nodes: [call('a', 'https://example.com/a'), node('b', 'retry', { maxAttempts: 0, backoff: 'fixed', baseDelaySeconds: 1 }), call('c', 'ftp://example.com')],
+      nodes: [
+        call('a', 'https://example.com/a'),
+        node('b', 'retry', { maxAttempts: 0, backoff: 'fixed', baseDelaySeconds: 1 }),
+        call('c', 'ftp://example.com'),
+      ],
       edges: [edge('a', 'b'), edge('b', 'c', 'body'), edge('a', 'c', 'try')],
     });
     expect(res.status).toBe(422);
@@ -71,7 +81,12 @@ describe('workflow definitions', () => {
         { path: 'edges[2].to', message: expect.stringContaining('already has an incoming edge') },
       ]),
     );
-    const configs = await api.post(WF, { name: 'Configs', trigger: { type: 'manual' }, nodes: [node('b', 'retry', { maxAttempts: 0, backoff: 'fixed', baseDelaySeconds: 1 }), call('c', 'ftp://example.com')], edges: [edge('b', 'c', 'body')] });
+    const configs = await api.post(WF, {
+      name: 'Configs',
+      trigger: { type: 'manual' },
+      nodes: [node('b', 'retry', { maxAttempts: 0, backoff: 'fixed', baseDelaySeconds: 1 }), call('c', 'ftp://example.com')],
+      edges: [edge('b', 'c', 'body')],
+    });
     expect(configs.body.error.details.errors).toEqual([
       { path: 'nodes[0].config.maxAttempts', message: expect.any(String) },
       { path: 'nodes[1].config.url', message: 'Must be an https URL' },
@@ -80,23 +95,43 @@ describe('workflow definitions', () => {
 
   it('refuse an http_request URL on a private address, as webhook URLs are refused', async () => {
     const { api } = await tenant();
-    const res = await api.post(WF, { name: 'SSRF', trigger: { type: 'manual' }, nodes: [call('a', 'https://10.1.2.3/internal')], edges: [] });
+    const res = await api.post(WF, {
+      name: 'SSRF',
+      trigger: { type: 'manual' },
+      nodes: [call('a', 'https://10.1.2.3/internal')],
+      edges: [],
+    });
     expect(res.status).toBe(422);
     expect(res.body.error.details.errors).toEqual([{ path: 'nodes[0].config.url', message: expect.stringContaining('private') }]);
   });
 });
 
 describe('workflow executions', () => {
-  it('answer a manual trigger with 202 and the queued execution, and list by workflow and status with exact totals', { timeout: 60_000 }, async () => {
+  it('answer a manual trigger with 202 and the queued execution, and list by workflow and status with exact totals', {
+    timeout: 60_000,
+  }, async () => {
     const { api, workspaceId } = await tenant();
     const a = await createWorkflow(api, simple);
     const b = await createWorkflow(api, { nodes: [node('f', 'fail', { message: 'nope' })], edges: [] });
     const res = await api.post(`${WF}/${a._id}/trigger`, { payload: { n: 7 } });
     expect(res.status).toBe(202);
-    expect(res.body.data.execution).toMatchObject({ workflowId: a._id, workflowVersion: 1, status: 'queued', trigger: { type: 'manual', payload: { n: 7 } }, depth: 1 });
+    expect(res.body.data.execution).toMatchObject({
+      workflowId: a._id,
+      workflowVersion: 1,
+      status: 'queued',
+      trigger: { type: 'manual', payload: { n: 7 } },
+      depth: 1,
+    });
     const done = await finished(api, res.body.data.execution._id);
     expect(done.steps).toEqual([
-      expect.objectContaining({ nodeId: 'a', nodeType: 'set_variable', attempt: 1, status: 'succeeded', delayBeforeMs: 0, output: { name: 'x', value: '7' } }),
+      expect.objectContaining({
+        nodeId: 'a',
+        nodeType: 'set_variable',
+        attempt: 1,
+        status: 'succeeded',
+        delayBeforeMs: 0,
+        output: { name: 'x', value: '7' },
+      }),
     ]);
     const failed = await finished(api, (await trigger(api, b._id))._id);
     expect(failed.status).toBe('failed');
@@ -109,8 +144,16 @@ describe('workflow executions', () => {
     expect((await list(`?workflowId=${b._id}&status=failed`)).pagination.total).toBe(1);
     expect((await api.get(`${WF}/executions?status=sleeping`)).status).toBe(422);
 
-    const events = (await outboxEvents(workspaceId)).map((e) => e.eventType).filter((t) => t.startsWith('workflow.execution') || t === 'workflow.step.failed');
-    expect(events.sort()).toEqual(['workflow.execution.completed', 'workflow.execution.failed', 'workflow.execution.started', 'workflow.execution.started', 'workflow.step.failed']);
+    const events = (await outboxEvents(workspaceId))
+      .map((e) => e.eventType)
+      .filter((t) => t.startsWith('workflow.execution') || t === 'workflow.step.failed');
+    expect(events.sort()).toEqual([
+      'workflow.execution.completed',
+      'workflow.execution.failed',
+      'workflow.execution.started',
+      'workflow.execution.started',
+      'workflow.step.failed',
+    ]);
   });
 
   it('refuse to run an inactive event-triggered workflow by hand (409)', async () => {
@@ -121,7 +164,10 @@ describe('workflow executions', () => {
 
   it('cancel a waiting execution, which then never runs its next step', { timeout: 60_000 }, async () => {
     const { api } = await tenant();
-    const w = await createWorkflow(api, { nodes: [node('pause', 'wait', { seconds: 2 }), node('after', 'set_variable', { name: 'y', value: 1 })], edges: [edge('pause', 'after')] });
+    const w = await createWorkflow(api, {
+      nodes: [node('pause', 'wait', { seconds: 2 }), node('after', 'set_variable', { name: 'y', value: 1 })],
+      edges: [edge('pause', 'after')],
+    });
     const run = await trigger(api, w._id);
     await eventually(async () => (await api.get(`${WF}/executions/${run._id}`)).body.data.execution.status === 'waiting');
     const cancelled = await api.post(`${WF}/executions/${run._id}/cancel`);
@@ -137,7 +183,10 @@ describe('workflow executions', () => {
     const receiver = await startReceiver((_r, i) => ({ status: i === 0 ? 503 : 200 }));
     try {
       const { api } = await tenant();
-      const w = await createWorkflow(api, { nodes: [node('first', 'set_variable', { name: 'v', value: 'kept' }), call('call', receiver.url, { body: { v: '{{vars.v}}' } })], edges: [edge('first', 'call')] });
+      const w = await createWorkflow(api, {
+        nodes: [node('first', 'set_variable', { name: 'v', value: 'kept' }), call('call', receiver.url, { body: { v: '{{vars.v}}' } })],
+        edges: [edge('first', 'call')],
+      });
       const failed = await finished(api, (await trigger(api, w._id))._id);
       expect(failed.status).toBe('failed');
       expect((await api.post(`${WF}/executions/${failed._id}/retry`)).status).toBe(202);
@@ -155,9 +204,14 @@ describe('workflow executions', () => {
     }
   });
 
-  it('leave a wait beyond the SQS delay limit to the due-time sweep, which sends its message when it is nearly due', { timeout: 60_000 }, async () => {
+  it('leave a wait beyond the SQS delay limit to the due-time sweep, which sends its message when it is nearly due', {
+    timeout: 60_000,
+  }, async () => {
     const { api } = await tenant();
-    const w = await createWorkflow(api, { nodes: [node('pause', 'wait', { seconds: 3600 }), node('after', 'set_variable', { name: 'y', value: 1 })], edges: [edge('pause', 'after')] });
+    const w = await createWorkflow(api, {
+      nodes: [node('pause', 'wait', { seconds: 3600 }), node('after', 'set_variable', { name: 'y', value: 1 })],
+      edges: [edge('pause', 'after')],
+    });
     const run = await trigger(api, w._id);
     await eventually(async () => (await api.get(`${WF}/executions/${run._id}`)).body.data.execution.status === 'waiting');
     expect(await sweepDueSteps(new Date())).toBe(0);
@@ -167,9 +221,15 @@ describe('workflow executions', () => {
 });
 
 describe('workflow triggers', () => {
-  it('start a run of an active event-triggered workflow on a real domain event that matches its type and filter, once', { timeout: 60_000 }, async () => {
+  it('start a run of an active event-triggered workflow on a real domain event that matches its type and filter, once', {
+    timeout: 60_000,
+  }, async () => {
     const { api } = await tenant();
-    const w = await createWorkflow(api, { trigger: { type: 'event', eventTypes: ['customer.contact.*'], filter: { 'contact.name': 'Ada' } }, nodes: [node('a', 'set_variable', { name: 'who', value: '{{trigger.contact.email}}' })], edges: [] });
+    const w = await createWorkflow(api, {
+      trigger: { type: 'event', eventTypes: ['customer.contact.*'], filter: { 'contact.name': 'Ada' } },
+      nodes: [node('a', 'set_variable', { name: 'who', value: '{{trigger.contact.email}}' })],
+      edges: [],
+    });
     await api.post(`${WF}/${w._id}/activate`);
     await api.post('/api/v1/contacts/customers', { name: 'Bob', email: 'bob@example.com' });
     const ada = (await api.post('/api/v1/contacts/customers', { name: 'Ada', email: 'ada@example.com' })).body.data.customer;
@@ -187,7 +247,8 @@ describe('workflow triggers', () => {
   it('stop a workflow that triggers itself at causal depth 3', { timeout: 90_000 }, async () => {
     const { api, workspaceId } = await tenant();
     const customer = (await api.post('/api/v1/contacts/customers', { name: 'Loop', email: 'loop@example.com' })).body.data.customer;
-    const conversation = (await api.post('/api/v1/inbox/conversations', { customerId: customer._id, subject: 'loop' })).body.data.conversation;
+    const conversation = (await api.post('/api/v1/inbox/conversations', { customerId: customer._id, subject: 'loop' })).body.data
+      .conversation;
     const w = await createWorkflow(api, {
       trigger: { type: 'event', eventTypes: ['inbox.note.created'] },
       nodes: [node('echo', 'add_note', { conversationId: '{{trigger.conversation._id}}', content: 'echo of {{trigger.note.content}}' })],
@@ -195,7 +256,10 @@ describe('workflow triggers', () => {
     });
     await api.post(`${WF}/${w._id}/activate`);
     await api.post(`/api/v1/inbox/conversations/${conversation._id}/messages`, { type: 'note', content: 'hello' });
-    await eventually(async () => (await api.get(`${WF}/executions?workflowId=${w._id}&status=completed`)).body.data.pagination.total === 3, 60_000);
+    await eventually(
+      async () => (await api.get(`${WF}/executions?workflowId=${w._id}&status=completed`)).body.data.pagination.total === 3,
+      60_000,
+    );
     await sleep(3000);
     const runs = (await api.get(`${WF}/executions?workflowId=${w._id}`)).body.data.executions;
     expect(runs.map((r: any) => r.depth).sort()).toEqual([1, 2, 3]);
@@ -220,10 +284,13 @@ describe('workflow triggers', () => {
 });
 
 describe('workflow actions', () => {
-  it('reply, note, tag, assign and close a conversation from templates, each with its domain event caused by the run', { timeout: 60_000 }, async () => {
+  it('reply, note, tag, assign and close a conversation from templates, each with its domain event caused by the run', {
+    timeout: 60_000,
+  }, async () => {
     const { api, workspaceId } = await tenant();
     const customer = (await api.post('/api/v1/contacts/customers', { name: 'Grace', email: 'grace@example.com' })).body.data.customer;
-    const conversation = (await api.post('/api/v1/inbox/conversations', { customerId: customer._id, subject: 'order' })).body.data.conversation;
+    const conversation = (await api.post('/api/v1/inbox/conversations', { customerId: customer._id, subject: 'order' })).body.data
+      .conversation;
     const tag = (await api.post('/api/v1/tags', { name: 'automated' })).body.data.tag;
     const agent = await agentId(api);
     const w = await createWorkflow(api, {
@@ -245,13 +312,24 @@ describe('workflow actions', () => {
       ['outgoing', 'Hello Grace'],
       ['note', `replied as ${done.steps[0].output.messageId}`],
     ]);
-    const caused = (await outboxEvents(workspaceId)).filter((e) => e.causedBy?.executionId === done._id && !e.eventType.startsWith('workflow.'));
-    expect(caused.map((e) => e.eventType)).toEqual(['inbox.message.sent', 'inbox.note.created', 'inbox.conversation.tagged', 'inbox.conversation.assigned', 'inbox.conversation.closed']);
+    const caused = (await outboxEvents(workspaceId)).filter(
+      (e) => e.causedBy?.executionId === done._id && !e.eventType.startsWith('workflow.'),
+    );
+    expect(caused.map((e) => e.eventType)).toEqual([
+      'inbox.message.sent',
+      'inbox.note.created',
+      'inbox.conversation.tagged',
+      'inbox.conversation.assigned',
+      'inbox.conversation.closed',
+    ]);
   });
 
   it('fail the step, not the worker, on a missing conversation: the error is categorized not_found', { timeout: 60_000 }, async () => {
     const { api } = await tenant();
-    const w = await createWorkflow(api, { nodes: [node('reply', 'send_message', { conversationId: '0123456789abcdef01234567', content: 'hi' })], edges: [] });
+    const w = await createWorkflow(api, {
+      nodes: [node('reply', 'send_message', { conversationId: '0123456789abcdef01234567', content: 'hi' })],
+      edges: [],
+    });
     const done = await finished(api, (await trigger(api, w._id))._id);
     expect(done.status).toBe('failed');
     expect(done.steps[0].error).toEqual({ message: 'Conversation not found', category: 'not_found' });

@@ -24,7 +24,8 @@ let stack: LocalStack;
 let receiver: Receiver;
 let dataDir: string;
 const children = childProcesses();
-const startWorkers = async (clockAheadMs = 0) => (await children.start(stack, dataDir, { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }, clockAheadMs)).child;
+const startWorkers = async (clockAheadMs = 0) =>
+  (await children.start(stack, dataDir, { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }, clockAheadMs)).child;
 const keyOf = (r: Received) => r.headers['idempotency-key'] as string;
 
 beforeAll(async () => {

@@ -30,7 +30,9 @@ const expectSpacing = (arrivals: number[], seconds: number[]) => {
 const tenantApi = async () => client(ctx.stack.baseUrl, await createTenant());
 
 describe('workflow error handling', () => {
-  it('a Retry (max 2, fixed 1 s) inside a Try-Catch inside an On-Error makes exactly 3 attempts 1 s apart, then runs the catch body once with error.*', { timeout: 90_000 }, async () => {
+  it('a Retry (max 2, fixed 1 s) inside a Try-Catch inside an On-Error makes exactly 3 attempts 1 s apart, then runs the catch body once with error.*', {
+    timeout: 90_000,
+  }, async () => {
     const failing = await startReceiver(() => ({ status: 503 }));
     const report = await startReceiver();
     try {
@@ -41,7 +43,14 @@ describe('workflow error handling', () => {
           node('try', 'try_catch', { categorize: true }),
           node('again', 'retry', { maxAttempts: 2, backoff: 'fixed', baseDelaySeconds: 1 }),
           call('flaky', failing.url, { body: { n: 1 } }),
-          call('report', report.url, { body: { message: '{{error.message}}', category: '{{error.category}}', nodeType: '{{error.nodeType}}', nodeId: '{{error.nodeId}}' } }),
+          call('report', report.url, {
+            body: {
+              message: '{{error.message}}',
+              category: '{{error.category}}',
+              nodeType: '{{error.nodeType}}',
+              nodeId: '{{error.nodeId}}',
+            },
+          }),
         ],
         edges: [edge('guard', 'try', 'body'), edge('try', 'again', 'try'), edge('again', 'flaky', 'body'), edge('try', 'report', 'catch')],
       });
@@ -49,9 +58,17 @@ describe('workflow error handling', () => {
       const done = await finished(api, run._id);
       expect(done.status).toBe('completed');
       expect(failing.received).toHaveLength(3);
-      expectSpacing(failing.received.map((r) => r.at), [1, 1]);
+      expectSpacing(
+        failing.received.map((r) => r.at),
+        [1, 1],
+      );
       expect(report.received).toHaveLength(1);
-      expect(JSON.parse(report.received[0]!.body)).toEqual({ message: 'HTTP 503 Service Unavailable', category: 'other', nodeType: 'http_request', nodeId: 'flaky' });
+      expect(JSON.parse(report.received[0]!.body)).toEqual({
+        message: 'HTTP 503 Service Unavailable',
+        category: 'other',
+        nodeType: 'http_request',
+        nodeId: 'flaky',
+      });
       expect(done.steps.map((s: any) => [s.nodeId, s.attempt, s.status, s.handledBy])).toEqual([
         ['flaky', 1, 'failed', 'again'],
         ['flaky', 2, 'failed', 'again'],
@@ -80,7 +97,10 @@ describe('workflow error handling', () => {
       expect(done.status).toBe('failed');
       expect(done.error).toMatchObject({ message: 'HTTP 500 Internal Server Error', nodeId: 'flaky', nodeType: 'http_request' });
       expect(failing.received).toHaveLength(4);
-      expectSpacing(failing.received.map((r) => r.at), [1, 2, 4]);
+      expectSpacing(
+        failing.received.map((r) => r.at),
+        [1, 2, 4],
+      );
     } finally {
       await failing.stop();
     }
@@ -91,7 +111,10 @@ describe('workflow error handling', () => {
     try {
       const api = await tenantApi();
       const w = await createWorkflow(api, {
-        nodes: [node('again', 'retry', { maxAttempts: 3, backoff: 'fixed', baseDelaySeconds: 1, categories: ['network', 'rate_limit'] }), call('call', auth.url)],
+        nodes: [
+          node('again', 'retry', { maxAttempts: 3, backoff: 'fixed', baseDelaySeconds: 1, categories: ['network', 'rate_limit'] }),
+          call('call', auth.url),
+        ],
         edges: [edge('again', 'call', 'body')],
       });
       const done = await finished(api, (await trigger(api, w._id))._id);
@@ -123,10 +146,17 @@ describe('workflow error handling', () => {
       ['boom', 'failed', 'try'],
       ['cleanup', 'failed', 'guard'],
     ]);
-    expect(done.error).toEqual({ message: 'cleanup failed after validation failed: order 42 is invalid', category: 'validation', nodeId: 'cleanup', nodeType: 'fail' });
+    expect(done.error).toEqual({
+      message: 'cleanup failed after validation failed: order 42 is invalid',
+      category: 'validation',
+      nodeId: 'cleanup',
+      nodeType: 'fail',
+    });
   });
 
-  it('a failing catch body reaches On-Error: log ends the execution completed_with_errors and continues after it', { timeout: 60_000 }, async () => {
+  it('a failing catch body reaches On-Error: log ends the execution completed_with_errors and continues after it', {
+    timeout: 60_000,
+  }, async () => {
     const api = await tenantApi();
     const done = await finished(api, (await trigger(api, (await createWorkflow(api, failingCatch('log')))._id))._id);
     expect(done.status).toBe('completed_with_errors');
@@ -147,7 +177,13 @@ describe('workflow error handling', () => {
     const [notification] = ctx.receiver.received.slice(before);
     const secret = (await api.get('/api/v1/workflows/notification-secret')).body.data.notificationSecret.secret;
     const body = await verifyDelivery(secret, notification!);
-    expect(body).toEqual({ workflowId: w._id, executionId: done._id, nodeId: 'cleanup', nodeType: 'fail', error: { message: expect.stringContaining('cleanup failed'), category: 'validation' } });
+    expect(body).toEqual({
+      workflowId: w._id,
+      executionId: done._id,
+      nodeId: 'cleanup',
+      nodeType: 'fail',
+      error: { message: expect.stringContaining('cleanup failed'), category: 'validation' },
+    });
     expect(done.steps[2].output).toEqual({ action: 'notify', notified: [{ url: ctx.receiver.url, delivered: true }] });
   });
 });

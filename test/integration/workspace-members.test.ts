@@ -22,19 +22,32 @@ describe('workspace settings', () => {
     expect(before.businessHours.monday).toEqual([{ start: '09:00', end: '17:00' }]);
     expect(before.businessHours.sunday).toEqual([]);
 
-    const patch = { name: 'Acme', timezone: 'Europe/Berlin', locale: 'de-DE', businessHours: { saturday: [{ start: '10:00', end: '14:00' }], monday: [] } };
+    const patch = {
+      name: 'Acme',
+      timezone: 'Europe/Berlin',
+      locale: 'de-DE',
+      businessHours: { saturday: [{ start: '10:00', end: '14:00' }], monday: [] },
+    };
     const res = await t.api.patch(WORKSPACE, patch);
     expect(res.status).toBe(200);
     const after = res.body.data.workspace;
     expect(after).toMatchObject({ name: 'Acme', timezone: 'Europe/Berlin', locale: 'de-DE' });
-    expect(after.businessHours).toMatchObject({ saturday: [{ start: '10:00', end: '14:00' }], monday: [], tuesday: [{ start: '09:00', end: '17:00' }] });
+    expect(after.businessHours).toMatchObject({
+      saturday: [{ start: '10:00', end: '14:00' }],
+      monday: [],
+      tuesday: [{ start: '09:00', end: '17:00' }],
+    });
     expect((await t.api.get(WORKSPACE)).body.data.workspace).toEqual(after);
 
     // The same values again: a no-op, no event.
     expect((await t.api.patch(WORKSPACE, patch)).body.data.workspace.updatedAt).toBe(after.updatedAt);
     const events = await outboxEvents(t.workspaceId, 'auth.workspace.updated');
     expect(events).toHaveLength(1);
-    expect(events[0]!.changes).toMatchObject({ name: ['Test workspace', 'Acme'], timezone: ['UTC', 'Europe/Berlin'], locale: ['en-US', 'de-DE'] });
+    expect(events[0]!.changes).toMatchObject({
+      name: ['Test workspace', 'Acme'],
+      timezone: ['UTC', 'Europe/Berlin'],
+      locale: ['en-US', 'de-DE'],
+    });
     expect(Object.keys(events[0]!.changes!).sort()).toEqual(['businessHours', 'locale', 'name', 'timezone']);
   });
 
@@ -45,13 +58,26 @@ describe('workspace settings', () => {
       [{ timezone: 'Europe/Berlin ' }, 'timezone'],
       [{ locale: 'not a locale!' }, 'locale'],
       [{ businessHours: { monday: [{ start: '17:00', end: '09:00' }] } }, 'businessHours.monday[0].end'],
-      [{ businessHours: { monday: [{ start: '09:00', end: '12:00' }, { start: '11:00', end: '13:00' }] } }, 'businessHours.monday[1].start'],
+      [
+        {
+          businessHours: {
+            monday: [
+              { start: '09:00', end: '12:00' },
+              { start: '11:00', end: '13:00' },
+            ],
+          },
+        },
+        'businessHours.monday[1].start',
+      ],
       [{ businessHours: { monday: [{ start: '9:00', end: '12:00' }] } }, 'businessHours.monday[0].start'],
       [{ businessHours: { funday: [] } }, 'businessHours.funday'],
     ] as const) {
       const res = await t.api.patch(WORKSPACE, body);
       expectError(res, 422, 'VALIDATION_ERROR');
-      expect(res.body.error.details.errors.map((e: { path: string }) => e.path), JSON.stringify(body)).toEqual([path]);
+      expect(
+        res.body.error.details.errors.map((e: { path: string }) => e.path),
+        JSON.stringify(body),
+      ).toEqual([path]);
     }
   });
 
@@ -69,7 +95,14 @@ describe('members', () => {
     const invited = await t.api.post(MEMBERS, { email: 'Ada@Example.com', name: 'Ada', role: 'manager' });
     expect(invited.status).toBe(201);
     const member = invited.body.data.member;
-    expect(member).toMatchObject({ email: 'ada@example.com', name: 'Ada', role: 'manager', status: 'invited', joinedAt: null, removedAt: null });
+    expect(member).toMatchObject({
+      email: 'ada@example.com',
+      name: 'Ada',
+      role: 'manager',
+      status: 'invited',
+      joinedAt: null,
+      removedAt: null,
+    });
     expectError(await t.api.post(MEMBERS, { email: 'ada@example.com' }), 409, 'CONFLICT');
 
     const accepted = await t.api.post(`${MEMBERS}/${member._id}/accept`);
@@ -79,7 +112,9 @@ describe('members', () => {
     const promoted = await t.api.patch(`${MEMBERS}/${member._id}`, { role: 'admin' });
     expect(promoted.body.data.member.role).toBe('admin');
     // The same role again is a no-op.
-    expect((await t.api.patch(`${MEMBERS}/${member._id}`, { role: 'admin' })).body.data.member.updatedAt).toBe(promoted.body.data.member.updatedAt);
+    expect((await t.api.patch(`${MEMBERS}/${member._id}`, { role: 'admin' })).body.data.member.updatedAt).toBe(
+      promoted.body.data.member.updatedAt,
+    );
 
     const removed = await t.api.delete(`${MEMBERS}/${member._id}`);
     expect(removed.body.data.member).toMatchObject({ status: 'removed', removedAt: expect.any(String) });
@@ -90,7 +125,12 @@ describe('members', () => {
     expect((await t.api.post(MEMBERS, { email: 'ada@example.com' })).status).toBe(201);
 
     const events = await memberEvents(t.workspaceId, member._id);
-    expect(events.map((e) => e.eventType)).toEqual(['auth.member.invited', 'auth.member.joined', 'auth.member.role_changed', 'auth.member.removed']);
+    expect(events.map((e) => e.eventType)).toEqual([
+      'auth.member.invited',
+      'auth.member.joined',
+      'auth.member.role_changed',
+      'auth.member.removed',
+    ]);
     expect(events[1]!.changes).toEqual({ status: ['invited', 'active'] });
     expect(events[2]!.changes).toEqual({ role: ['manager', 'admin'] });
     expect(events[3]!.changes).toEqual({ status: ['active', 'removed'] });
@@ -130,7 +170,9 @@ describe('members', () => {
       const owners = [first._id, second._id];
       const results = await Promise.all(owners.map((id) => t.api.patch(`${MEMBERS}/${id}`, { role: 'admin' })));
       expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
-      const active = (await t.api.get(`${MEMBERS}?status=active&limit=100`)).body.data.members.filter((m: { role: string }) => m.role === 'owner');
+      const active = (await t.api.get(`${MEMBERS}?status=active&limit=100`)).body.data.members.filter(
+        (m: { role: string }) => m.role === 'owner',
+      );
       expect(active).toHaveLength(1);
       // Restore: the demoted one leaves; `first` is the owner again for the next round.
       const demoted = owners[results.findIndex((r) => r.status === 200)]!;
@@ -166,21 +208,32 @@ describe('assignees must be active members', () => {
     await t.api.delete(`${MEMBERS}/${removed._id}`);
     const foreign = await addMember(other.api);
     const start = new Date(Math.ceil((Date.now() + 86_400_000) / 900_000) * 900_000);
-    const booking = (assigneeId: string) => ({ title: 'Call', customerId: customer._id, assigneeId, startAt: start.toISOString(), endAt: new Date(start.getTime() + 1_800_000).toISOString() });
+    const booking = (assigneeId: string) => ({
+      title: 'Call',
+      customerId: customer._id,
+      assigneeId,
+      startAt: start.toISOString(),
+      endAt: new Date(start.getTime() + 1_800_000).toISOString(),
+    });
 
-    const cases = ['a'.repeat(24), invited._id, removed._id, foreign._id].flatMap((assigneeId) => [
-      ['POST', `${CONV}/${conversation._id}/assign`, { assigneeId }],
-      ['POST', CONV, { customerId: customer._id, assigneeId }],
-      ['POST', LEADS, { title: 'Deal', pipelineId: pipeline._id, assigneeId }],
-      ['PATCH', `${LEADS}/${lead._id}`, { assigneeId }],
-      ['POST', TASKS, { title: 'Call', assigneeId }],
-      ['POST', BOOKINGS, booking(assigneeId)],
-    ] as const);
+    const cases = ['a'.repeat(24), invited._id, removed._id, foreign._id].flatMap(
+      (assigneeId) =>
+        [
+          ['POST', `${CONV}/${conversation._id}/assign`, { assigneeId }],
+          ['POST', CONV, { customerId: customer._id, assigneeId }],
+          ['POST', LEADS, { title: 'Deal', pipelineId: pipeline._id, assigneeId }],
+          ['PATCH', `${LEADS}/${lead._id}`, { assigneeId }],
+          ['POST', TASKS, { title: 'Call', assigneeId }],
+          ['POST', BOOKINGS, booking(assigneeId)],
+        ] as const,
+    );
     // In parallel: 24 requests in sequence can outlast the test timeout on a loaded machine.
     const answers = await Promise.all(cases.map(([method, path, body]) => t.api.call(method, path, body)));
     answers.forEach((res, i) => {
       expectError(res, 422, 'VALIDATION_ERROR');
-      expect(res.body.error.details.errors, `${cases[i]![0]} ${cases[i]![1]}`).toEqual([{ path: 'assigneeId', message: 'Must be an active member of this workspace' }]);
+      expect(res.body.error.details.errors, `${cases[i]![0]} ${cases[i]![1]}`).toEqual([
+        { path: 'assigneeId', message: 'Must be an active member of this workspace' },
+      ]);
     });
     const agent = await addMember(t.api);
     expect((await t.api.post(`${CONV}/${conversation._id}/assign`, { assigneeId: agent._id })).status).toBe(200);
@@ -191,7 +244,9 @@ describe('assignees must be active members', () => {
     const t = await env.tenant();
     const agent = await addMember(t.api);
     const customer = await create(t.api, CUSTOMERS, { name: 'Ada' }, 'customer');
-    const open = await Promise.all([1, 2, 3].map(() => create(t.api, CONV, { customerId: customer._id, assigneeId: agent._id }, 'conversation')));
+    const open = await Promise.all(
+      [1, 2, 3].map(() => create(t.api, CONV, { customerId: customer._id, assigneeId: agent._id }, 'conversation')),
+    );
     await t.api.post(`${CONV}/${open[2]._id}/status`, { status: 'pending' });
     const closed = await create(t.api, CONV, { customerId: customer._id, assigneeId: agent._id }, 'conversation');
     await t.api.post(`${CONV}/${closed._id}/status`, { status: 'closed' });
@@ -208,7 +263,9 @@ describe('assignees must be active members', () => {
   it('a removal racing assignments leaves no open conversation with the removed member', async () => {
     const t = await env.tenant();
     const customer = await create(t.api, CUSTOMERS, { name: 'Ada' }, 'customer');
-    const conversations = await Promise.all(Array.from({ length: 6 }, () => create(t.api, CONV, { customerId: customer._id }, 'conversation')));
+    const conversations = await Promise.all(
+      Array.from({ length: 6 }, () => create(t.api, CONV, { customerId: customer._id }, 'conversation')),
+    );
     for (let round = 0; round < 2; round++) {
       const agent = await addMember(t.api);
       const [removal, ...assigns] = await Promise.all([

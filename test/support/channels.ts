@@ -43,11 +43,19 @@ export const messageIn = async (api: Client, conversationId: string, messageId: 
 
 /** The raw stored channel item, as DynamoDB holds it (test-only). */
 export const storedChannelItem = async (tenant: Tenant, id: string) =>
-  (await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: { pk: `WS#${tenant}`, sk: `CHANNEL#${id}` }, ConsistentRead: true }))).Item;
+  (
+    await dynamo().send(
+      new GetCommand({ TableName: config().TABLE_NAME, Key: { pk: `WS#${tenant}`, sk: `CHANNEL#${id}` }, ConsistentRead: true }),
+    )
+  ).Item;
 
 /** The sandbox provider's log entry for a send key (test-only). */
 export const sandboxSend = async (tenant: Tenant, channelId: string, key: string) =>
-  (await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: { pk: `WS#${tenant}#SANDBOX#${channelId}`, sk: key }, ConsistentRead: true }))).Item;
+  (
+    await dynamo().send(
+      new GetCommand({ TableName: config().TABLE_NAME, Key: { pk: `WS#${tenant}#SANDBOX#${channelId}`, sk: key }, ConsistentRead: true }),
+    )
+  ).Item;
 
 /**
  * `count` customers of `tenant`, written through the customers repository in waves (one workspace counter

@@ -13,7 +13,12 @@ export const childProcesses = () => {
   const children = new Set<ChildProcess>();
 
   /** `clockAheadMs`: the child's wall clock runs that far ahead of this process's (`clock-ahead.ts`). */
-  const start = async (stack: LocalStack, dataDir: string, env: Record<string, string> = {}, clockAheadMs = 0): Promise<{ child: ChildProcess; baseUrl: string }> => {
+  const start = async (
+    stack: LocalStack,
+    dataDir: string,
+    env: Record<string, string> = {},
+    clockAheadMs = 0,
+  ): Promise<{ child: ChildProcess; baseUrl: string }> => {
     const child = spawn(process.execPath, ['--import', 'tsx', '--import', './test/support/clock-ahead.ts', 'infra/local/start.ts'], {
       cwd: root,
       env: {

@@ -2,7 +2,14 @@ import { resolvedResponse } from '../../infra/docs/components';
 import type { OpenApiDocument } from '../../infra/docs/openapi';
 
 /** The response headers whose presence the document states, and the check compares (Content-Type apart). */
-export const CHECKED_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Idempotent-Replayed', 'X-Request-Id'] as const;
+const CHECKED_HEADERS = [
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'Retry-After',
+  'Idempotent-Replayed',
+  'X-Request-Id',
+] as const;
 
 /** An answer as any client saw it: fetch's `Headers`, or node's lower-cased header record. */
 export interface Answer {
@@ -31,9 +38,14 @@ const mediaType = (contentType: string | undefined) => contentType?.split(';')[0
  * and absent, and a content type it does not list. Empty when they agree.
  */
 export const conformance = (document: OpenApiDocument, method: string, pathTemplate: string, answer: Answer): string[] => {
-  const operation = (document.paths?.[pathTemplate] as Record<string, { responses?: Record<string, Record<string, unknown>> }> | undefined)?.[method.toLowerCase()];
+  const operation = (
+    document.paths?.[pathTemplate] as Record<string, { responses?: Record<string, Record<string, unknown>> }> | undefined
+  )?.[method.toLowerCase()];
   if (!operation) return [`${method} ${pathTemplate} is not in the document`];
-  const documented: DocumentedResponse | undefined = resolvedResponse(document, operation.responses?.[String(answer.status)] ?? operation.responses?.default);
+  const documented: DocumentedResponse | undefined = resolvedResponse(
+    document,
+    operation.responses?.[String(answer.status)] ?? operation.responses?.default,
+  );
   if (!documented) return [`status ${answer.status} is not documented (documented: ${Object.keys(operation.responses ?? {}).join(', ')})`];
   const out: string[] = [];
   const listed = new Map(Object.entries(documented.headers ?? {}).map(([name, h]) => [name.toLowerCase(), h]));

@@ -20,7 +20,9 @@ export interface DocExample {
 
 const markdownFiles = (root: string): string[] => {
   const walk = (dir: string): string[] =>
-    readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : e.name.endsWith('.md') ? [join(dir, e.name)] : []));
+    readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? walk(join(dir, e.name)) : e.name.endsWith('.md') ? [join(dir, e.name)] : [],
+    );
   return [join(root, 'README.md'), ...walk(join(root, 'docs'))];
 };
 
@@ -33,7 +35,10 @@ export const docExamples = (root: string): DocExample[] =>
       if (!open) continue;
       const indent = open[1]!.length;
       const end = lines.findIndex((l, j) => j > i && /^\s*```\s*$/.test(l));
-      const code = lines.slice(i + 1, end).map((l) => l.slice(indent)).join('\n');
+      const code = lines
+        .slice(i + 1, end)
+        .map((l) => l.slice(indent))
+        .join('\n');
       found.push({ file: relative(root, path), line: i + 1, lang: open[2]!, args: open[3]!.trim().split(/\s+/).filter(Boolean), code });
       i = end;
     }

@@ -57,11 +57,35 @@ export interface RawResponse {
 const UNRESERVED = /[A-Za-z0-9\-._~]/;
 
 /** Percent-encodes every byte of the UTF-8 form except unreserved characters (lone surrogates become U+FFFD). */
-export const percentEncode = (s: string): string =>
-  [...Buffer.from(s, 'utf8')].map((b) => (UNRESERVED.test(String.fromCharCode(b)) && b < 0x80 ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`)).join('');
+const percentEncode = (s: string): string =>
+  [...Buffer.from(s, 'utf8')]
+    .map((b) =>
+      UNRESERVED.test(String.fromCharCode(b)) && b < 0x80 ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`,
+    )
+    .join('');
 
 /** Path segments no encoder would produce: broken escapes, overlong UTF-8, encoded CESU surrogates, dot segments. */
-const RAW_SEGMENTS = ['%', '%zz', '%E0%A4%A', '%ED%A0%80', '%C0%AF', '%00', '%FF%FE', '..', '.', '%2e%2e', '%2F', '%252F', 'bulk', 'event-types', 'merge', 'a'.repeat(3000), '000000000000000000000000', 'FFFFFFFFFFFFFFFFFFFFFFFF', '0123456789abcdef0123456'];
+const RAW_SEGMENTS = [
+  '%',
+  '%zz',
+  '%E0%A4%A',
+  '%ED%A0%80',
+  '%C0%AF',
+  '%00',
+  '%FF%FE',
+  '..',
+  '.',
+  '%2e%2e',
+  '%2F',
+  '%252F',
+  'bulk',
+  'event-types',
+  'merge',
+  'a'.repeat(3000),
+  '000000000000000000000000',
+  'FFFFFFFFFFFFFFFFFFFFFFFF',
+  '0123456789abcdef0123456',
+];
 const RAW_QUERIES = [
   '%',
   '%zz=1',
@@ -88,9 +112,18 @@ const RAW_QUERIES = [
   'cursor=eyJwayI6IldTI3gifQ',
   'cursor=%7B%7D',
   // Well-formed base64url around JSON of every wrong shape: cursors are decoded before they are checked.
-  ...['{}', 'null', '[]', '"s"', '1e308', '{"pk":"WS#x","sk":1}', '{"pk":null,"sk":{}}', '{"__proto__":{"pk":"x"}}', '{"gsi1pk":"WS#000000000000000000000000#TAGS","gsi1sk":"\\ud800","pk":"x","sk":"y"}', `{"pk":"${'p'.repeat(1500)}"}`].map(
-    (json) => `cursor=${Buffer.from(json).toString('base64url')}`,
-  ),
+  ...[
+    '{}',
+    'null',
+    '[]',
+    '"s"',
+    '1e308',
+    '{"pk":"WS#x","sk":1}',
+    '{"pk":null,"sk":{}}',
+    '{"__proto__":{"pk":"x"}}',
+    '{"gsi1pk":"WS#000000000000000000000000#TAGS","gsi1sk":"\\ud800","pk":"x","sk":"y"}',
+    `{"pk":"${'p'.repeat(1500)}"}`,
+  ].map((json) => `cursor=${Buffer.from(json).toString('base64url')}`),
   'status=open&status=closed',
   'tagId[]=1',
 ];
@@ -98,7 +131,8 @@ const RAW_QUERIES = [
 // ---------------------------------------------------------------------------------------------------------
 // Case arbitraries
 
-const pick = <T>(weighted: [number, fc.Arbitrary<T>][]): fc.Arbitrary<T> => fc.oneof(...weighted.filter(([w]) => w > 0).map(([weight, arbitrary]) => ({ weight, arbitrary })));
+const pick = <T>(weighted: [number, fc.Arbitrary<T>][]): fc.Arbitrary<T> =>
+  fc.oneof(...weighted.filter(([w]) => w > 0).map(([weight, arbitrary]) => ({ weight, arbitrary })));
 
 /** Query values as a client would write them: arrays repeat the key, objects use brackets, the rest is text. */
 const toQueryString = (value: unknown): string => {
@@ -106,17 +140,47 @@ const toQueryString = (value: unknown): string => {
   const parts: string[] = [];
   for (const [k, v] of Object.entries(value)) {
     if (v === undefined) continue;
-    if (Array.isArray(v)) for (const item of v) parts.push(`${percentEncode(k)}=${percentEncode(typeof item === 'string' ? item : toJsonText(item))}`);
+    if (Array.isArray(v))
+      for (const item of v) parts.push(`${percentEncode(k)}=${percentEncode(typeof item === 'string' ? item : toJsonText(item))}`);
     else if (v !== null && typeof v === 'object' && !(v instanceof RawJson)) {
-      for (const [sk, sv] of Object.entries(v)) parts.push(`${percentEncode(`${k}[${sk}]`)}=${percentEncode(typeof sv === 'string' ? sv : toJsonText(sv))}`);
+      for (const [sk, sv] of Object.entries(v))
+        parts.push(`${percentEncode(`${k}[${sk}]`)}=${percentEncode(typeof sv === 'string' ? sv : toJsonText(sv))}`);
     } else parts.push(`${percentEncode(k)}=${percentEncode(typeof v === 'string' ? v : toJsonText(v))}`);
   }
   return parts.join('&');
 };
 
 const JSON_TYPES = ['application/json', 'application/json; charset=utf-8', 'Application/JSON', 'application/json;charset=UTF-8'];
-const WRONG_TYPES = [undefined, 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonx', 'application/xml', 'text/json', ''];
-const MALFORMED_JSON = ['{', '{"a":}', "{'a':1}", '{"a":1,}', 'nul', '{"a":1}x', '\u0000', '{"a":"\\ud800"', 'NaN', '{"a":NaN}', '[1,]', '{"a" 1}', '\uFEFF{}', '{"a":"\u0001"}', '{"a":1e}', '{"\\u"}', '}{', '{"a":"b"}}'];
+const WRONG_TYPES = [
+  undefined,
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/jsonx',
+  'application/xml',
+  'text/json',
+  '',
+];
+const MALFORMED_JSON = [
+  '{',
+  '{"a":}',
+  "{'a':1}",
+  '{"a":1,}',
+  'nul',
+  '{"a":1}x',
+  '\u0000',
+  '{"a":"\\ud800"',
+  'NaN',
+  '{"a":NaN}',
+  '[1,]',
+  '{"a" 1}',
+  '\uFEFF{}',
+  '{"a":"\u0001"}',
+  '{"a":1e}',
+  '{"\\u"}',
+  '}{',
+  '{"a":"b"}}',
+];
 
 interface BodyPart {
   kind: string;
@@ -134,25 +198,36 @@ const jsonBody = (kind: string, value: unknown, contentType: string | undefined,
 const MAX_BODY_BYTES = 256 * 1024;
 
 /** Whether the JSON text of `v` is an object (raw deep nesting included). */
-const isObjectJson = (v: unknown) => (v instanceof RawJson ? v.text.startsWith('{') : v !== null && typeof v === 'object' && !Array.isArray(v));
+const isObjectJson = (v: unknown) =>
+  v instanceof RawJson ? v.text.startsWith('{') : v !== null && typeof v === 'object' && !Array.isArray(v);
 const isPlainObject = (v: unknown) => v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof RawJson);
 
 const NOT_AN_OBJECT = { status: 400, code: 'BAD_REQUEST', why: 'a body that is not a JSON object is 400' } as const;
-const UNSTORABLE = { status: 422, code: 'VALIDATION_ERROR', why: 'a body with a number the storage cannot hold exactly, an unpaired surrogate or nesting past 32 is 422' } as const;
+const UNSTORABLE = {
+  status: 422,
+  code: 'VALIDATION_ERROR',
+  why: 'a body with a number the storage cannot hold exactly, an unpaired surrogate or nesting past 32 is 422',
+} as const;
 
 /** What the contract fixes for a JSON body sent as JSON: 400 when it is not an object, 422 when it holds what no body may. */
 const fixedFor = (v: unknown) => (!isObjectJson(v) ? NOT_AN_OBJECT : breaksStorage(v) ? UNSTORABLE : undefined);
 const MALFORMED = { status: 400, code: 'BAD_REQUEST', why: 'malformed JSON is 400' } as const;
 const TOO_LARGE = { status: 413, code: 'PAYLOAD_TOO_LARGE', why: 'a body over 256 KB is 413' } as const;
 
-const padTo256k = (value: unknown) => objectOf([...(isPlainObject(value) ? Object.entries(value as object) : []), ['pad', 'p'.repeat(257 * 1024)]]);
+const padTo256k = (value: unknown) =>
+  objectOf([...(isPlainObject(value) ? Object.entries(value as object) : []), ['pad', 'p'.repeat(257 * 1024)]]);
 
 const bodyArb = (route: LoadedRoute, schema: JsonSchema | undefined, opts: DeriveOptions): fc.Arbitrary<BodyPart> => {
   const writes = ['POST', 'PATCH', 'PUT'].includes(route.route.method);
   if (!schema) {
     return pick<BodyPart>([
       [8, fc.constant({ kind: 'none' })],
-      [writes ? 1 : 0, fc.constantFrom(...MALFORMED_JSON).map((t) => ({ kind: 'malformed-json', body: Buffer.from(t), contentType: 'application/json', expect: MALFORMED }))],
+      [
+        writes ? 1 : 0,
+        fc
+          .constantFrom(...MALFORMED_JSON)
+          .map((t) => ({ kind: 'malformed-json', body: Buffer.from(t), contentType: 'application/json', expect: MALFORMED })),
+      ],
       [1, hostileValue().map((v) => jsonBody('stray', v, 'application/json', fixedFor(v)))],
       [writes ? 1 : 0, fc.constant(jsonBody('oversized', padTo256k({}), 'application/json', TOO_LARGE))],
     ]);
@@ -162,11 +237,36 @@ const bodyArb = (route: LoadedRoute, schema: JsonSchema | undefined, opts: Deriv
     [5, fc.tuple(valid, fc.constantFrom(...JSON_TYPES)).map(([v, t]) => jsonBody('valid', v, t, fixedFor(v)))],
     [8, mutatedArb(valid).map((v) => jsonBody('mutated', v, 'application/json', fixedFor(v)))],
     [1, hostileValue().map((v) => jsonBody('hostile', v, 'application/json', fixedFor(v)))],
-    [1, fc.constantFrom(...MALFORMED_JSON).map((t) => ({ kind: 'malformed-json', body: Buffer.from(t), contentType: 'application/json', expect: MALFORMED }))],
-    [1, fc.tuple(valid, fc.constantFrom(...WRONG_TYPES)).map(([v, t]) => jsonBody('wrong-content-type', v, t, { status: 400, code: 'BAD_REQUEST', why: 'a body without Content-Type: application/json is 400' }))],
+    [
+      1,
+      fc
+        .constantFrom(...MALFORMED_JSON)
+        .map((t) => ({ kind: 'malformed-json', body: Buffer.from(t), contentType: 'application/json', expect: MALFORMED })),
+    ],
+    [
+      1,
+      fc.tuple(valid, fc.constantFrom(...WRONG_TYPES)).map(([v, t]) =>
+        jsonBody('wrong-content-type', v, t, {
+          status: 400,
+          code: 'BAD_REQUEST',
+          why: 'a body without Content-Type: application/json is 400',
+        }),
+      ),
+    ],
     [1, fc.constant({ kind: 'missing', expect: { status: 400, code: 'BAD_REQUEST', why: 'a missing body is 400' } })],
     [1, valid.map((v) => jsonBody('oversized', padTo256k(v), 'application/json', TOO_LARGE))],
-    [1, valid.map((v) => ({ kind: 'invalid-utf8', body: Buffer.concat([Buffer.from(toJsonText(v).slice(0, -1) + (isPlainObject(v) && Object.keys(v as object).length ? ',' : '') + '"\u00e9x":"'), Buffer.from([0xff, 0xfe, 0xc0, 0xaf, 0xed, 0xa0, 0x80]), Buffer.from('"}')]), contentType: 'application/json' }))],
+    [
+      1,
+      valid.map((v) => ({
+        kind: 'invalid-utf8',
+        body: Buffer.concat([
+          Buffer.from(toJsonText(v).slice(0, -1) + (isPlainObject(v) && Object.keys(v as object).length ? ',' : '') + '"\u00e9x":"'),
+          Buffer.from([0xff, 0xfe, 0xc0, 0xaf, 0xed, 0xa0, 0x80]),
+          Buffer.from('"}'),
+        ]),
+        contentType: 'application/json',
+      })),
+    ],
   ]);
 };
 
@@ -178,11 +278,43 @@ interface QueryPart {
 }
 
 /** Names every JavaScript object already has: as query parameters they are as unknown as any other. */
-const PROTOTYPE_NAMES = ['__proto__', 'constructor', 'prototype', 'hasOwnProperty', 'toString', 'valueOf', '__defineGetter__', 'isPrototypeOf'];
+const PROTOTYPE_NAMES = [
+  '__proto__',
+  'constructor',
+  'prototype',
+  'hasOwnProperty',
+  'toString',
+  'valueOf',
+  '__defineGetter__',
+  'isPrototypeOf',
+];
 /** Integers as `Number()` reads them but plain decimal digits do not write them, and integers past 2^53 or a double's range. */
-const INTEGER_SPELLINGS = ['0x10', '0b1', '0o7', '+1', ' 1', '1 ', '1e2', '01', '1.0', '-0', '1_000', '１', 'Infinity', '', '9007199254740993', `1${'0'.repeat(400)}`];
+const INTEGER_SPELLINGS = [
+  '0x10',
+  '0b1',
+  '0o7',
+  '+1',
+  ' 1',
+  '1 ',
+  '1e2',
+  '01',
+  '1.0',
+  '-0',
+  '1_000',
+  '１',
+  'Infinity',
+  '',
+  '9007199254740993',
+  `1${'0'.repeat(400)}`,
+];
 const FAR_DAYS = ['0000-01-01', '0001-01-01', '1969-12-31', '1999-12-31', '2100-01-02', '9999-12-31'];
-const FAR_INSTANTS = [...FAR_DAYS.map((d) => `${d}T00:00:00Z`), '1999-12-31T23:59:59.999Z', '2100-01-01T00:00:00.001Z', '2099-12-31T23:00:00-05:00', '0000-01-01T00:00:00+14:00'];
+const FAR_INSTANTS = [
+  ...FAR_DAYS.map((d) => `${d}T00:00:00Z`),
+  '1999-12-31T23:59:59.999Z',
+  '2100-01-01T00:00:00.001Z',
+  '2099-12-31T23:00:00-05:00',
+  '0000-01-01T00:00:00+14:00',
+];
 /** Ranges as long as the date bounds allow and beyond: spans each route must refuse or answer in bounded time. */
 const HUGE_RANGES = [
   ['2000-01-01', '2100-01-01'],
@@ -212,10 +344,15 @@ const namedClassesArb = (schema: JsonSchema | undefined, valid: fc.Arbitrary<unk
   const days = propertiesOf(schema, isDay);
   const instants = propertiesOf(schema, isInstant);
   const named = (kind: string, names: readonly string[], values: readonly string[]) =>
-    fc.tuple(fc.constantFrom(...names), fc.constantFrom(...values)).chain(([name, value]) => withParam(valid, name, value).map((qs) => ({ kind, qs, names: name })));
+    fc
+      .tuple(fc.constantFrom(...names), fc.constantFrom(...values))
+      .chain(([name, value]) => withParam(valid, name, value).map((qs) => ({ kind, qs, names: name })));
   return [
     [2, named('proto-name', PROTOTYPE_NAMES, ['1', 'x', '[object Object]'])],
-    [integers.length ? 2 : 0, integers.length ? named('integer-spelling', integers, INTEGER_SPELLINGS) : fc.constant({ kind: 'none', qs: '' })],
+    [
+      integers.length ? 2 : 0,
+      integers.length ? named('integer-spelling', integers, INTEGER_SPELLINGS) : fc.constant({ kind: 'none', qs: '' }),
+    ],
     [days.length ? 2 : 0, days.length ? named('far-date', days, FAR_DAYS) : fc.constant({ kind: 'none', qs: '' })],
     [instants.length ? 2 : 0, instants.length ? named('far-date', instants, FAR_INSTANTS) : fc.constant({ kind: 'none', qs: '' })],
   ];
@@ -240,10 +377,22 @@ const queryArb = (schema: JsonSchema | undefined, opts: DeriveOptions): fc.Arbit
     [schema ? 4 : 1, valid.map((v) => ({ kind: 'valid', qs: toQueryString(v) }))],
     [3, mutatedArb(valid).map((v) => ({ kind: 'mutated', qs: toQueryString(v) }))],
     [2, fc.constantFrom(...RAW_QUERIES).map((qs) => ({ kind: 'raw', qs }))],
-    [1, fc.tuple(hostileString({ long: false }), hostileString({ long: false })).map(([k, v]) => ({ kind: 'hostile', qs: `${percentEncode(k)}=${percentEncode(v)}` }))],
+    [
+      1,
+      fc
+        .tuple(hostileString({ long: false }), hostileString({ long: false }))
+        .map(([k, v]) => ({ kind: 'hostile', qs: `${percentEncode(k)}=${percentEncode(v)}` })),
+    ],
     ...namedClassesArb(schema, valid),
     ...hugeRangeArb(schema, valid),
-    ...(schema?.properties?.cursor && opts.cursors?.length ? [[3, cursorArb(opts.cursors).map((cursor) => ({ kind: 'cursor', qs: `limit=1&cursor=${cursor}` }))] as [number, fc.Arbitrary<QueryPart>]] : []),
+    ...(schema?.properties?.cursor && opts.cursors?.length
+      ? [
+          [3, cursorArb(opts.cursors).map((cursor) => ({ kind: 'cursor', qs: `limit=1&cursor=${cursor}` }))] as [
+            number,
+            fc.Arbitrary<QueryPart>,
+          ],
+        ]
+      : []),
   ]);
 };
 
@@ -278,7 +427,7 @@ const segmentArb = (schema: JsonSchema | undefined, name: string, opts: DeriveOp
 const MAX_QUERY_CHARS = 4096;
 
 /** A route's JSON Schemas, derived once. */
-export const schemasOf = (route: LoadedRoute) => ({
+const schemasOf = (route: LoadedRoute) => ({
   body: route.spec.body ? jsonSchemaOf(route.spec.body) : undefined,
   query: route.spec.query ? jsonSchemaOf(route.spec.query) : undefined,
   params: route.spec.params ? jsonSchemaOf(route.spec.params) : undefined,
@@ -288,30 +437,32 @@ export const schemasOf = (route: LoadedRoute) => ({
 export const caseArb = (route: LoadedRoute, opts: DeriveOptions = {}): fc.Arbitrary<FuzzCase> => {
   const schemas = schemasOf(route);
   const segments = route.pathParams.map((p) => segmentArb(schemas.params, p, opts));
-  return fc.tuple(fc.tuple(...segments), queryArb(schemas.query, opts), bodyArb(route, schemas.body, opts)).map(([segs, query, body]): FuzzCase => {
-    let path = route.route.path;
-    route.pathParams.forEach((p, i) => (path = path.replace(`{${p}}`, segs[i]!.seg)));
-    // Node's HTTP parser refuses request lines over 16 KB before any function runs (API Gateway: 10 KB).
-    const qs = query.qs.length > MAX_QUERY_CHARS ? query.qs.slice(0, MAX_QUERY_CHARS) : query.qs;
-    const target = qs ? `${path}?${qs}` : path;
-    // The contract fixes the answer only when the request still reaches this route.
-    const pathname = new URL(target, 'http://x').pathname;
-    const reaches = resolveRoute(wiring.routes, route.route.method, pathname).match?.route.path === route.route.path;
-    return {
-      kinds: [
-        ...segs.map((s, i) => `path.${route.pathParams[i]}:${s.kind}`).filter((k) => !k.endsWith(':valid')),
-        ...(query.kind !== 'none' ? [`query:${query.kind}`] : []),
-        ...(body.kind !== 'none' ? [`body:${body.kind}`] : []),
-      ],
-      method: route.route.method,
-      target,
-      headers: body.contentType !== undefined ? { 'content-type': body.contentType } : ({} as Record<string, string>),
-      body: body.body,
-      expect: reaches ? body.expect : undefined,
-      // The body is checked before the query, so only a request without one must name the parameter.
-      names: reaches && body.kind === 'none' && !route.spec.body ? query.names : undefined,
-    };
-  });
+  return fc
+    .tuple(fc.tuple(...segments), queryArb(schemas.query, opts), bodyArb(route, schemas.body, opts))
+    .map(([segs, query, body]): FuzzCase => {
+      let path = route.route.path;
+      route.pathParams.forEach((p, i) => (path = path.replace(`{${p}}`, segs[i]!.seg)));
+      // Node's HTTP parser refuses request lines over 16 KB before any function runs (API Gateway: 10 KB).
+      const qs = query.qs.length > MAX_QUERY_CHARS ? query.qs.slice(0, MAX_QUERY_CHARS) : query.qs;
+      const target = qs ? `${path}?${qs}` : path;
+      // The contract fixes the answer only when the request still reaches this route.
+      const pathname = new URL(target, 'http://x').pathname;
+      const reaches = resolveRoute(wiring.routes, route.route.method, pathname).match?.route.path === route.route.path;
+      return {
+        kinds: [
+          ...segs.map((s, i) => `path.${route.pathParams[i]}:${s.kind}`).filter((k) => !k.endsWith(':valid')),
+          ...(query.kind !== 'none' ? [`query:${query.kind}`] : []),
+          ...(body.kind !== 'none' ? [`body:${body.kind}`] : []),
+        ],
+        method: route.route.method,
+        target,
+        headers: body.contentType !== undefined ? { 'content-type': body.contentType } : ({} as Record<string, string>),
+        body: body.body,
+        expect: reaches ? body.expect : undefined,
+        // The body is checked before the query, so only a request without one must name the parameter.
+        names: reaches && body.kind === 'none' && !route.spec.body ? query.names : undefined,
+      };
+    });
 };
 
 // ---------------------------------------------------------------------------------------------------------
@@ -390,7 +541,11 @@ const codesByStatus = new Map<number, string[]>();
 for (const [code, status] of Object.entries(errorStatus)) codesByStatus.set(status, [...(codesByStatus.get(status) ?? []), code]);
 
 /** Every way an answer breaks the contract: 5xx, non-JSON, a wrong wrapper or code, a stack trace, the fixed answer missed. */
-export const violations = (c: Pick<FuzzCase, 'expect' | 'names'>, res: RawResponse, route: { public?: true; produces?: string } = {}): string[] => {
+export const violations = (
+  c: Pick<FuzzCase, 'expect' | 'names'>,
+  res: RawResponse,
+  route: { public?: true; produces?: string } = {},
+): string[] => {
   const { produces } = route;
   const out: string[] = [];
   if (res.status >= 500) out.push(`status ${res.status}`);
@@ -406,7 +561,8 @@ export const violations = (c: Pick<FuzzCase, 'expect' | 'names'>, res: RawRespon
   if (!/^application\/json/i.test(type)) out.push(`content-type ${JSON.stringify(type)}`);
   if (!res.headers['x-request-id']) out.push('no X-Request-Id');
   // Every request but a public route's is authenticated, so its answer carries the rate-limit headers, errors included.
-  if (!route.public && (!res.headers['x-ratelimit-limit'] || !res.headers['x-ratelimit-remaining'] || !res.headers['x-ratelimit-reset'])) out.push('no X-RateLimit-* headers');
+  if (!route.public && (!res.headers['x-ratelimit-limit'] || !res.headers['x-ratelimit-remaining'] || !res.headers['x-ratelimit-reset']))
+    out.push('no X-RateLimit-* headers');
   let body: any;
   try {
     body = JSON.parse(res.text);
@@ -416,25 +572,30 @@ export const violations = (c: Pick<FuzzCase, 'expect' | 'names'>, res: RawRespon
   }
   if (res.status >= 400) {
     const e = body?.error;
-    if (body?.success !== false || typeof e?.code !== 'string' || typeof e?.message !== 'string') out.push(`not the error wrapper: ${res.text.slice(0, 120)}`);
+    if (body?.success !== false || typeof e?.code !== 'string' || typeof e?.message !== 'string')
+      out.push(`not the error wrapper: ${res.text.slice(0, 120)}`);
     else if (!(codesByStatus.get(res.status) ?? []).includes(e.code)) out.push(`code ${e.code} with status ${res.status}`);
   } else if (route.public) {
     // A public document is answered as itself, no wrapper.
     if (body === null || typeof body !== 'object' || 'success' in body) out.push(`not a bare JSON document: ${res.text.slice(0, 120)}`);
-  } else if (body?.success !== true || body.data === null || typeof body.data !== 'object') out.push(`not the success wrapper: ${res.text.slice(0, 120)}`);
+  } else if (body?.success !== true || body.data === null || typeof body.data !== 'object')
+    out.push(`not the success wrapper: ${res.text.slice(0, 120)}`);
   if (/\.(ts|js|mjs):\d+|\n\s+at /.test(res.text)) out.push('stack trace in body');
   if (c.expect && (res.status !== c.expect.status || body?.error?.code !== c.expect.code)) {
     out.push(`expected ${c.expect.status} ${c.expect.code} (${c.expect.why}), got ${res.status} ${body?.error?.code ?? ''}`);
   }
-  if (c.names !== undefined && !refusesByName(res.status, body, c.names)) out.push(`expected 400 or 422 naming the query parameter ${JSON.stringify(c.names)}, got ${res.status}`);
+  if (c.names !== undefined && !refusesByName(res.status, body, c.names))
+    out.push(`expected 400 or 422 naming the query parameter ${JSON.stringify(c.names)}, got ${res.status}`);
   return out;
 };
 
 const refusesByName = (status: number, body: any, name: string) =>
-  (status === 400 || status === 422) && Array.isArray(body?.error?.details?.errors) && body.error.details.errors.some((e: { path?: unknown }) => e.path === name);
+  (status === 400 || status === 422) &&
+  Array.isArray(body?.error?.details?.errors) &&
+  body.error.details.errors.some((e: { path?: unknown }) => e.path === name);
 
 /** A short, printable description of a case for failure reports. */
-export const describeCase = (c: FuzzCase): string => {
+const describeCase = (c: FuzzCase): string => {
   const body = c.body ? c.body.toString('utf8') : '';
   const shown = body.length > 200 ? `${body.slice(0, 200)}… (${c.body!.length} bytes)` : body;
   const target = c.target.length > 200 ? `${c.target.slice(0, 200)}…` : c.target;
@@ -503,12 +664,31 @@ export const fuzzRoute = async (
   },
 ): Promise<RouteStats> => {
   const started = Date.now();
-  const stats: RouteStats = { route: route.key, cases: 0, classes: new Map(), slowest: { ms: 0, case: '' }, stalls: 0, statuses: new Map(), serverErrors: 0, nonJson: 0, failing: 0, failures: [], ms: 0 };
+  const stats: RouteStats = {
+    route: route.key,
+    cases: 0,
+    classes: new Map(),
+    slowest: { ms: 0, case: '' },
+    stalls: 0,
+    statuses: new Map(),
+    serverErrors: 0,
+    nonJson: 0,
+    failing: 0,
+    failures: [],
+    ms: 0,
+  };
   const arb = caseArb(route, opts);
   if (route.route.method === 'GET') {
     // One untimed read first: what a cold function does once (the document built on first use) answers no input.
-    const path = route.pathParams.reduce((p, name) => p.replace(`{${name}}`, opts.ids?.(name)[0] ?? '000000000000000000000000'), route.route.path);
-    await send(baseUrl, { method: 'GET', target: path, headers: {} }, { token: await pool.take('GET', path), workspaceId: pool.workspaceId });
+    const path = route.pathParams.reduce(
+      (p, name) => p.replace(`{${name}}`, opts.ids?.(name)[0] ?? '000000000000000000000000'),
+      route.route.path,
+    );
+    await send(
+      baseUrl,
+      { method: 'GET', target: path, headers: {} },
+      { token: await pool.take('GET', path), workspaceId: pool.workspaceId },
+    );
   }
   // Generated in chunks so a 10 000-case run never holds every body at once.
   const chunk = 500;
@@ -530,11 +710,15 @@ export const fuzzRoute = async (
         if (ms > stats.slowest.ms) stats.slowest = { ms, case: describeCase(c) };
         stats.statuses.set(res.status, (stats.statuses.get(res.status) ?? 0) + 1);
         if (res.status >= 500 || res.status === 0) stats.serverErrors++;
-        const problems = res.status === 0 ? [res.text] : [...violations(c, res, { public: route.route.public, produces: route.spec.produces }), ...(conform?.(res) ?? [])];
+        const problems =
+          res.status === 0
+            ? [res.text]
+            : [...violations(c, res, { public: route.route.public, produces: route.spec.produces }), ...(conform?.(res) ?? [])];
         if (ms > MAX_ANSWER_MS) problems.push(`answered in ${ms} ms, over ${MAX_ANSWER_MS} ms`);
         if (problems.some((p) => p.startsWith('non-JSON') || p.startsWith('content-type'))) stats.nonJson++;
         if (problems.length) stats.failing++;
-        if (problems.length && stats.failures.length < keepFailures) stats.failures.push({ case: describeCase(c), problems, status: res.status, body: res.text.slice(0, 300) });
+        if (problems.length && stats.failures.length < keepFailures)
+          stats.failures.push({ case: describeCase(c), problems, status: res.status, body: res.text.slice(0, 300) });
       }
     };
     await Promise.all(Array.from({ length: concurrency }, worker));
@@ -573,7 +757,13 @@ export const realIdsFor = async (
 
 /** Tags, customers and a conversation for ids in bodies, by collection; make once and share between routes. */
 export const sharedIds = async (api: Client, factories: Record<string, ResourceFactory>): Promise<Map<string, string[]>> => {
-  const kinds = ['/api/v1/tags/{id}', '/api/v1/tags/{id}', '/api/v1/contacts/customers/{id}', '/api/v1/contacts/customers/{id}', '/api/v1/inbox/conversations/{id}'];
+  const kinds = [
+    '/api/v1/tags/{id}',
+    '/api/v1/tags/{id}',
+    '/api/v1/contacts/customers/{id}',
+    '/api/v1/contacts/customers/{id}',
+    '/api/v1/inbox/conversations/{id}',
+  ];
   const made = await Promise.all(kinds.map((k) => factories[k]!.create(api)));
   const byKind = new Map<string, string[]>();
   made.forEach((ids, i) => byKind.set(kinds[i]!, [...(byKind.get(kinds[i]!) ?? []), ids.id!]));
@@ -581,4 +771,15 @@ export const sharedIds = async (api: Client, factories: Record<string, ResourceF
 };
 
 /** Strings that satisfy refinements JSON Schema cannot carry (event names, https URLs), mixed into plain strings. */
-export const FUZZ_HINTS = ['*', 'inbox.*', 'inbox.conversation.*', 'webhook.ping', 'https://127.0.0.1:9/hook', 'https://example.com/x', 'VIP', 'note', 'outgoing', 'tags:read'];
+export const FUZZ_HINTS = [
+  '*',
+  'inbox.*',
+  'inbox.conversation.*',
+  'webhook.ping',
+  'https://127.0.0.1:9/hook',
+  'https://example.com/x',
+  'VIP',
+  'note',
+  'outgoing',
+  'tags:read',
+];

@@ -39,7 +39,7 @@ export const toJsonText = (value: unknown): string => {
   return JSON.stringify(value) ?? 'null';
 };
 
-export const PROTO_KEYS = ['__proto__', 'constructor', 'prototype'] as const;
+const PROTO_KEYS = ['__proto__', 'constructor', 'prototype'] as const;
 
 const HOSTILE_STRINGS = [
   '',
@@ -110,20 +110,24 @@ export const hostileString = ({ long = true }: { long?: boolean } = {}): fc.Arbi
     { weight: 1, arbitrary: fc.constantFrom(...(long ? [1001, 2049, 10_001, 70_000] : [201, 321, 1001])).map((n) => 'x'.repeat(n)) },
   );
 
-export const hostileNumber = (): fc.Arbitrary<unknown> =>
+const hostileNumber = (): fc.Arbitrary<unknown> =>
   fc.oneof(fc.constantFrom(...HOSTILE_NUMBERS), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer());
 
 /** Arrays and objects nested `depth` deep, written directly as text (no recursion on either side of the wire). */
-export const deepNesting = (): fc.Arbitrary<RawJson> =>
+const deepNesting = (): fc.Arbitrary<RawJson> =>
   fc
     .tuple(fc.constantFrom(32, 1000, 5_000, 10_000, 20_000, 100_000), fc.boolean())
-    .map(([depth, arrays]) => new RawJson(arrays ? `${'['.repeat(depth)}1${']'.repeat(depth)}` : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`, { depth }));
+    .map(
+      ([depth, arrays]) =>
+        new RawJson(arrays ? `${'['.repeat(depth)}1${']'.repeat(depth)}` : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`, { depth }),
+    );
 
 /** How deep the API lets any body nest (objects and arrays inside one another, the body counting as the first). */
-export const MAX_BODY_DEPTH = 32;
+const MAX_BODY_DEPTH = 32;
 
 /** The documented rule for numbers, restated for the oracle: finite, not -0, |n| ≤ 2^53 − 1, and 0 or |n| ≥ 1e-130. */
-const storableNumber = (n: number) => Number.isFinite(n) && !Object.is(n, -0) && Math.abs(n) <= Number.MAX_SAFE_INTEGER && (n === 0 || Math.abs(n) >= 1e-130);
+const storableNumber = (n: number) =>
+  Number.isFinite(n) && !Object.is(n, -0) && Math.abs(n) <= Number.MAX_SAFE_INTEGER && (n === 0 || Math.abs(n) >= 1e-130);
 
 /**
  * Whether a generated body holds what no body may (422 on every route, before its own schema): a number the
@@ -160,7 +164,9 @@ export const hostileValue = (): fc.Arbitrary<unknown> => {
       { depthSize: 'small', withCrossShrink: true },
       leaf,
       fc.array(tie('value'), { maxLength: 4 }),
-      fc.array(fc.tuple(fc.oneof(fc.constantFrom(...PROTO_KEYS), fc.string({ maxLength: 8 })), tie('value')), { maxLength: 4 }).map(objectOf),
+      fc
+        .array(fc.tuple(fc.oneof(fc.constantFrom(...PROTO_KEYS), fc.string({ maxLength: 8 })), tie('value')), { maxLength: 4 })
+        .map(objectOf),
     ),
   }));
   return fc.oneof({ weight: 8, arbitrary: value }, { weight: 1, arbitrary: deepNesting() });
@@ -210,7 +216,7 @@ export interface DeriveOptions {
   cursors?: readonly string[];
 }
 
-export const OBJECT_ID_PATTERN = '^[0-9a-f]{24}$';
+const OBJECT_ID_PATTERN = '^[0-9a-f]{24}$';
 
 const regexArb = (pattern: string): fc.Arbitrary<string> | undefined => {
   try {
@@ -239,13 +245,19 @@ const stringArb = (s: JsonSchema, field: string, opts: DeriveOptions): fc.Arbitr
     if (matching) options.push({ weight: 3, arbitrary: matching.map((v) => fitLength(v, min, s.maxLength)) });
   }
   if (s.format === 'email') options.push({ weight: 3, arbitrary: fc.emailAddress().map((v) => fitLength(v, min, s.maxLength)) });
-  if (s.format === 'date-time') options.push({ weight: 3, arbitrary: fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => d.toISOString()) });
-  if (s.format === 'uri') options.push({ weight: 3, arbitrary: fc.webUrl({ validSchemes: ['https', 'http'] }).map((v) => fitLength(v, min, s.maxLength)) });
+  if (s.format === 'date-time')
+    options.push({
+      weight: 3,
+      arbitrary: fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => d.toISOString()),
+    });
+  if (s.format === 'uri')
+    options.push({ weight: 3, arbitrary: fc.webUrl({ validSchemes: ['https', 'http'] }).map((v) => fitLength(v, min, s.maxLength)) });
   if (!s.pattern && !s.format) {
     options.push({ weight: 3, arbitrary: fc.string({ minLength: min, maxLength: Math.min(max, Math.max(min, 40)) }) });
     options.push({ weight: 1, arbitrary: fc.string({ unit: 'grapheme', minLength: min, maxLength: Math.min(max, Math.max(min, 12)) }) });
     if (s.maxLength !== undefined) options.push({ weight: 1, arbitrary: fc.constant('y'.repeat(max)) });
-    if (opts.hints?.length) options.push({ weight: 3, arbitrary: fc.constantFrom(...opts.hints).map((v) => fitLength(v, min, s.maxLength)) });
+    if (opts.hints?.length)
+      options.push({ weight: 3, arbitrary: fc.constantFrom(...opts.hints).map((v) => fitLength(v, min, s.maxLength)) });
   }
   return fc.oneof(...options);
 };
@@ -345,7 +357,10 @@ const mutationArb = (): fc.Arbitrary<Mutation> =>
     {
       weight: 4,
       arbitrary: fc
-        .tuple(fc.oneof(fc.constantFrom(...PROTO_KEYS), fc.constantFrom('extra', 'hasOwnProperty', '$where', ''), hostileString()), hostileValue())
+        .tuple(
+          fc.oneof(fc.constantFrom(...PROTO_KEYS), fc.constantFrom('extra', 'hasOwnProperty', '$where', ''), hostileString()),
+          hostileValue(),
+        )
         .map(([key, v]) => ({ kind: 'extra-key' as const, key, with: v })),
     },
     { weight: 2, arbitrary: fc.constant({ kind: 'drop-key' as const }) },
@@ -357,17 +372,31 @@ const applyMutation = (value: unknown, path: Path, m: Mutation): unknown => {
     case 'replace':
       return cloneWith(value, path, () => m.with);
     case 'extra-key':
-      return cloneWith(value, path, (v) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? objectOf([...Object.entries(v), [m.key, m.with]]) : objectOf([[m.key, m.with]])));
+      return cloneWith(value, path, (v) =>
+        v !== null && typeof v === 'object' && !Array.isArray(v)
+          ? objectOf([...Object.entries(v), [m.key, m.with]])
+          : objectOf([[m.key, m.with]]),
+      );
     case 'drop-key': {
       if (path.length === 0) return value;
       const parent = path.slice(0, -1);
       const last = path[path.length - 1];
       return cloneWith(value, parent, (v) =>
-        Array.isArray(v) ? v.filter((_, i) => i !== last) : v !== null && typeof v === 'object' ? objectOf(Object.entries(v).filter(([k]) => k !== last)) : v,
+        Array.isArray(v)
+          ? v.filter((_, i) => i !== last)
+          : v !== null && typeof v === 'object'
+            ? objectOf(Object.entries(v).filter(([k]) => k !== last))
+            : v,
       );
     }
     case 'oversize':
-      return cloneWith(value, path, (v) => (Array.isArray(v) ? Array.from({ length: 1001 }, (_, i) => v[i % Math.max(v.length, 1)] ?? 'x') : typeof v === 'string' ? v.padEnd(20_000, 'z') : 'z'.repeat(300 * 1024)));
+      return cloneWith(value, path, (v) =>
+        Array.isArray(v)
+          ? Array.from({ length: 1001 }, (_, i) => v[i % Math.max(v.length, 1)] ?? 'x')
+          : typeof v === 'string'
+            ? v.padEnd(20_000, 'z')
+            : 'z'.repeat(300 * 1024),
+      );
   }
 };
 

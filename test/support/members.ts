@@ -5,7 +5,11 @@ export const MEMBERS = '/api/v1/workspace/members';
 let serial = 0;
 
 /** Invites a member through the API and, unless `invited`, accepts for them: their `_id` is then a valid assignee. */
-export const addMember = async (api: Client, body: { role?: string; email?: string; name?: string } = {}, opts: { invited?: boolean } = {}) => {
+export const addMember = async (
+  api: Client,
+  body: { role?: string; email?: string; name?: string } = {},
+  opts: { invited?: boolean } = {},
+) => {
   const email = body.email ?? `agent-${process.pid}-${Date.now().toString(36)}-${++serial}@example.com`;
   const invited = await api.post(MEMBERS, { role: 'agent', ...body, email });
   if (invited.status !== 201) throw new Error(`inviting a member failed: ${invited.status} ${JSON.stringify(invited.body)}`);

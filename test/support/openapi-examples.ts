@@ -57,7 +57,8 @@ export const exampleKeys = (document: object): number => {
     if (Array.isArray(node)) return node.forEach((item) => walk(item, ''));
     if (!isObject(node)) return;
     for (const [key, value] of Object.entries(node)) {
-      if ((key === 'example' || key === 'examples') && parentKey !== 'properties' && parentKey !== 'components') count += key === 'examples' && isObject(value) ? Object.keys(value).length : 1;
+      if ((key === 'example' || key === 'examples') && parentKey !== 'properties' && parentKey !== 'components')
+        count += key === 'examples' && isObject(value) ? Object.keys(value).length : 1;
       walk(value, key);
     }
   };
@@ -83,5 +84,8 @@ export const placeholders = (value: unknown, at = '$'): string[] => {
   if (Array.isArray(value)) return value.flatMap((item, i) => placeholders(item, `${at}[${i}]`));
   if (typeof value === 'string') return /^(string|property\d+)$/.test(value) ? [`${at}: "${value}"`] : [];
   if (!isObject(value)) return [];
-  return Object.entries(value).flatMap(([key, v]) => [...(/^property\d+$/.test(key) ? [`${at}.${key}: placeholder key`] : []), ...placeholders(v, `${at}.${key}`)]);
+  return Object.entries(value).flatMap(([key, v]) => [
+    ...(/^property\d+$/.test(key) ? [`${at}.${key}: placeholder key`] : []),
+    ...placeholders(v, `${at}.${key}`),
+  ]);
 };

@@ -63,31 +63,58 @@ const TOKENS = '/api/v1/auth/tokens';
 
 export const makeFactories = (opts: FactoryOptions): Record<string, ResourceFactory> => {
   const tag: ResourceFactory = {
-    create: async (api) => ({ id: await created(api.post(TAGS, { name: `tag ${unique()}`, color: '#336699', description: 'made by a gate' }), 'tag', 'tag') }),
+    create: async (api) => ({
+      id: await created(api.post(TAGS, { name: `tag ${unique()}`, color: '#336699', description: 'made by a gate' }), 'tag', 'tag'),
+    }),
     read: (api, { id }) => snapshot(api, `${TAGS}/${id}`),
   };
   const channel: ResourceFactory = {
-    create: async (api) => ({ id: await created(api.post(CHANNELS, { type: 'sandbox', name: `sandbox ${unique()}` }), 'channel', 'channel') }),
-    read: async (api, { id }) => ({ channel: await snapshot(api, `${CHANNELS}/${id}`), status: await snapshot(api, `${CHANNELS}/${id}/status`) }),
+    create: async (api) => ({
+      id: await created(api.post(CHANNELS, { type: 'sandbox', name: `sandbox ${unique()}` }), 'channel', 'channel'),
+    }),
+    read: async (api, { id }) => ({
+      channel: await snapshot(api, `${CHANNELS}/${id}`),
+      status: await snapshot(api, `${CHANNELS}/${id}/status`),
+    }),
   };
   const broadcast: ResourceFactory = {
     create: async (api) => {
       const { id: channelId } = await channel.create(api);
       const { id: customerId } = await customer.create(api);
-      return { id: await created(api.post(BROADCASTS, { name: `broadcast ${unique()}`, channelId, audience: { customerIds: [customerId] }, content: 'Hello' }), 'broadcast', 'broadcast') };
+      return {
+        id: await created(
+          api.post(BROADCASTS, { name: `broadcast ${unique()}`, channelId, audience: { customerIds: [customerId] }, content: 'Hello' }),
+          'broadcast',
+          'broadcast',
+        ),
+      };
     },
-    read: async (api, { id }) => ({ broadcast: await snapshot(api, `${BROADCASTS}/${id}`), recipients: await snapshot(api, `${BROADCASTS}/${id}/recipients`) }),
+    read: async (api, { id }) => ({
+      broadcast: await snapshot(api, `${BROADCASTS}/${id}`),
+      recipients: await snapshot(api, `${BROADCASTS}/${id}/recipients`),
+    }),
   };
   const customer: ResourceFactory = {
     create: async (api) => ({
-      id: await created(api.post(CUSTOMERS, { name: 'Grace Hopper', email: `grace-${unique()}@example.com`, attributes: { plan: 'pro', seats: 3 } }), 'customer', 'customer'),
+      id: await created(
+        api.post(CUSTOMERS, { name: 'Grace Hopper', email: `grace-${unique()}@example.com`, attributes: { plan: 'pro', seats: 3 } }),
+        'customer',
+        'customer',
+      ),
     }),
-    read: async (api, { id }) => ({ customer: await snapshot(api, `${CUSTOMERS}/${id}`), tags: await snapshot(api, `${CUSTOMERS}/${id}/tags`) }),
+    read: async (api, { id }) => ({
+      customer: await snapshot(api, `${CUSTOMERS}/${id}`),
+      tags: await snapshot(api, `${CUSTOMERS}/${id}/tags`),
+    }),
   };
   const conversation: ResourceFactory = {
     create: async (api) => {
       const { id: customerId } = await customer.create(api);
-      const id = await created(api.post(CONVERSATIONS, { customerId, subject: 'Where is my order?', priority: 'high' }), 'conversation', 'conversation');
+      const id = await created(
+        api.post(CONVERSATIONS, { customerId, subject: 'Where is my order?', priority: 'high' }),
+        'conversation',
+        'conversation',
+      );
       await created(api.post(`${CONVERSATIONS}/${id}/messages`, { type: 'note', content: 'first note' }), 'message', 'message');
       return { id };
     },
@@ -109,7 +136,10 @@ export const makeFactories = (opts: FactoryOptions): Record<string, ResourceFact
   });
   const pipeline: ResourceFactory = {
     create: async (api) => ({ id: await created(api.post(PIPELINES, { name: `pipeline ${unique()}` }), 'pipeline', 'pipeline') }),
-    read: async (api, { id }) => ({ pipeline: await snapshot(api, `${PIPELINES}/${id}`), summary: await snapshot(api, `${PIPELINES}/${id}/summary`) }),
+    read: async (api, { id }) => ({
+      pipeline: await snapshot(api, `${PIPELINES}/${id}`),
+      summary: await snapshot(api, `${PIPELINES}/${id}/summary`),
+    }),
   };
   const stage: ResourceFactory = {
     create: async (api) => {
@@ -145,13 +175,24 @@ export const makeFactories = (opts: FactoryOptions): Record<string, ResourceFact
   const activity: ResourceFactory = {
     create: async (api) => {
       const { id: leadId } = await lead.create(api);
-      return { id: await created(api.post(ACTIVITIES, { type: 'call', leadId, subject: 'Discovery call', durationSeconds: 900 }), 'activity', 'activity') };
+      return {
+        id: await created(
+          api.post(ACTIVITIES, { type: 'call', leadId, subject: 'Discovery call', durationSeconds: 900 }),
+          'activity',
+          'activity',
+        ),
+      };
     },
     read: (api, { id }) => snapshot(api, `${ACTIVITIES}/${id}`),
   };
   const subscription: ResourceFactory = {
-    create: async (api) => ({ id: await created(api.post(HOOKS, { url: `${opts.webhookUrl}?s=${unique()}`, events: ['inbox.*'] }), 'subscription', 'subscription') }),
-    read: async (api, { id }) => ({ subscription: await snapshot(api, `${HOOKS}/${id}`), deliveries: await snapshot(api, `${HOOKS}/${id}/deliveries`) }),
+    create: async (api) => ({
+      id: await created(api.post(HOOKS, { url: `${opts.webhookUrl}?s=${unique()}`, events: ['inbox.*'] }), 'subscription', 'subscription'),
+    }),
+    read: async (api, { id }) => ({
+      subscription: await snapshot(api, `${HOOKS}/${id}`),
+      deliveries: await snapshot(api, `${HOOKS}/${id}/deliveries`),
+    }),
   };
   const delivery: ResourceFactory = {
     create: async (api) => {
@@ -165,7 +206,10 @@ export const makeFactories = (opts: FactoryOptions): Record<string, ResourceFact
       }
       return { id: id!, deliveryId };
     },
-    read: async (api, { id, deliveryId }) => ({ delivery: await snapshot(api, `${HOOKS}/${id}/deliveries/${deliveryId}`), subscription: await snapshot(api, `${HOOKS}/${id}`) }),
+    read: async (api, { id, deliveryId }) => ({
+      delivery: await snapshot(api, `${HOOKS}/${id}/deliveries/${deliveryId}`),
+      subscription: await snapshot(api, `${HOOKS}/${id}`),
+    }),
   };
   const workflow: ResourceFactory = {
     create: async (api) => ({
@@ -180,7 +224,10 @@ export const makeFactories = (opts: FactoryOptions): Record<string, ResourceFact
         'workflow',
       ),
     }),
-    read: async (api, { id }) => ({ workflow: await snapshot(api, `${WORKFLOWS}/${id}`), versions: await snapshot(api, `${WORKFLOWS}/${id}/versions`) }),
+    read: async (api, { id }) => ({
+      workflow: await snapshot(api, `${WORKFLOWS}/${id}`),
+      versions: await snapshot(api, `${WORKFLOWS}/${id}/versions`),
+    }),
   };
   const execution: ResourceFactory = {
     create: async (api) => {
@@ -197,7 +244,13 @@ export const makeFactories = (opts: FactoryOptions): Record<string, ResourceFact
     read: (api, { id }) => snapshot(api, `${WORKFLOWS}/executions/${id}`),
   };
   const article: ResourceFactory = {
-    create: async (api) => ({ id: await created(api.post(ARTICLES, { title: `Article ${unique()}`, body: 'Made by a gate.', tags: ['gate'] }), 'article', 'article') }),
+    create: async (api) => ({
+      id: await created(
+        api.post(ARTICLES, { title: `Article ${unique()}`, body: 'Made by a gate.', tags: ['gate'] }),
+        'article',
+        'article',
+      ),
+    }),
     read: (api, { id }) => snapshot(api, `${ARTICLES}/${id}`),
   };
   const member: ResourceFactory = {
@@ -209,12 +262,16 @@ export const makeFactories = (opts: FactoryOptions): Record<string, ResourceFact
       const [{ id: customerId }, assigneeId] = await Promise.all([customer.create(api), agentId(api)]);
       const startAt = quarterHourIn(48);
       const endAt = new Date(Date.parse(startAt) + 30 * 60_000).toISOString();
-      return { id: await created(api.post(BOOKINGS, { title: 'Demo call', customerId, assigneeId, startAt, endAt }), 'booking', 'booking') };
+      return {
+        id: await created(api.post(BOOKINGS, { title: 'Demo call', customerId, assigneeId, startAt, endAt }), 'booking', 'booking'),
+      };
     },
     read: (api, { id }) => snapshot(api, `${BOOKINGS}/${id}`),
   };
   const apiToken: ResourceFactory = {
-    create: async (api) => ({ id: await created(api.post(TOKENS, { name: `token ${unique()}`, scopes: ['tags:read'] }), 'token', 'token') }),
+    create: async (api) => ({
+      id: await created(api.post(TOKENS, { name: `token ${unique()}`, scopes: ['tags:read'] }), 'token', 'token'),
+    }),
     read: async (api, { id }) => {
       const { status, body } = await api.get(TOKENS);
       return { status, body: body.data?.tokens?.find((t: { _id: string }) => t._id === id) ?? null };

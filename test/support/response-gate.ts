@@ -42,7 +42,7 @@ const count = (kind: keyof GateCounts) => {
   if (countsFile) writeFileSync(countsFile, JSON.stringify(counts));
 };
 
-export const gateCounts = (): Readonly<GateCounts> => ({ ...counts });
+const gateCounts = (): Readonly<GateCounts> => ({ ...counts });
 
 const ErrorAnswer = z.strictObject({
   success: z.literal(false),
@@ -68,7 +68,9 @@ const dropped = (sent: Json, kept: unknown, at: string): string[] => {
   if (Array.isArray(sent)) return Array.isArray(kept) ? sent.flatMap((item, i) => dropped(item, kept[i], `${at}[${i}]`)) : [];
   if (sent === null || typeof sent !== 'object' || kept === null || typeof kept !== 'object') return [];
   const out = kept as Record<string, unknown>;
-  return Object.entries(sent).flatMap(([key, value]) => (key in out ? dropped(value, out[key], `${at}.${key}`) : [`${at}.${key}: not declared`]));
+  return Object.entries(sent).flatMap(([key, value]) =>
+    key in out ? dropped(value, out[key], `${at}.${key}`) : [`${at}.${key}: not declared`],
+  );
 };
 
 /** What is wrong with `body` as an answer of `schema`: its parse issues, or the fields the schema does not declare. */
@@ -83,7 +85,8 @@ const schemaFor = async (answer: Answer): Promise<z.ZodType | 'exempt'> => {
   // Resolved as the gateway resolves it: dot segments removed (`…/customers/.` is the list).
   const { pathname } = new URL(answer.path, 'http://127.0.0.1');
   const { match } = resolve(wiring.routes, answer.method, pathname);
-  if (!match) throw new Error(`response gate: ${answer.method} ${pathname} answered ${answer.status}, but no route has that method and path`);
+  if (!match)
+    throw new Error(`response gate: ${answer.method} ${pathname} answered ${answer.status}, but no route has that method and path`);
   const { spec } = await declarationOf(match.route);
   if (spec.produces) return 'exempt';
   if (spec.public) return spec.response as z.ZodType;
@@ -99,7 +102,9 @@ export const checkAnswer = async (answer: Answer): Promise<void> => {
   }
   const problems = answerProblems(schema, answer.body);
   if (problems.length > 0) {
-    throw new Error(`response gate: ${answer.method} ${answer.path} answered ${answer.status} outside its declared schema:\n  ${problems.join('\n  ')}\n${JSON.stringify(answer.body).slice(0, 2000)}`);
+    throw new Error(
+      `response gate: ${answer.method} ${answer.path} answered ${answer.status} outside its declared schema:\n  ${problems.join('\n  ')}\n${JSON.stringify(answer.body).slice(0, 2000)}`,
+    );
   }
   count('checked');
 };

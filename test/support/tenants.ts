@@ -18,5 +18,8 @@ export const createTenant = async (scopes: Scope[] = ['admin:all'], opts: { expi
 };
 
 /** Another token for the workspaces: by default in test mode, like `createTenant`'s, so it sees the same data. */
-export const tokenFor = async (workspaceIds: string[], scopes: Scope[], opts: { expiresAt?: string; environment?: TokenEnvironment } = {}) =>
-  createToken({ name: 'extra token', scopes, workspaceIds, environment: opts.environment ?? 'test', expiresAt: opts.expiresAt });
+export const tokenFor = async (
+  workspaceIds: string[],
+  scopes: Scope[],
+  opts: { expiresAt?: string; environment?: TokenEnvironment } = {},
+) => createToken({ name: 'extra token', scopes, workspaceIds, environment: opts.environment ?? 'test', expiresAt: opts.expiresAt });

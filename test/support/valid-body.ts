@@ -5,7 +5,12 @@ import type { LoadedRoute } from './routes';
 /** Bodies whose rules span fields (a workflow's graph) or name fixed values (scopes) that random generation does not find. */
 const EXAMPLES: Record<string, unknown> = {
   'POST /api/v1/auth/tokens': { name: 'example', scopes: ['tags:read'] },
-  'POST /api/v1/workflows': { name: 'example', trigger: { type: 'manual' }, nodes: [{ id: 'a', type: 'wait', config: { seconds: 0 } }], edges: [] },
+  'POST /api/v1/workflows': {
+    name: 'example',
+    trigger: { type: 'manual' },
+    nodes: [{ id: 'a', type: 'wait', config: { seconds: 0 } }],
+    edges: [],
+  },
 };
 
 /** A body the route's schema accepts (refinements included), naming the caller's own tag where it wants ids. */

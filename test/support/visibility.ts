@@ -28,7 +28,9 @@ export const skipVisibilityTimeout = async (stack: LocalStack, queue: string) =>
   const spec = wiring.queues.find((q) => q.name === queue);
   if (!spec) throw new Error(`no queue ${queue} in the wiring`);
   const held = await inflight(stack, queue);
-  const hidden = held.filter((m) => m.message.approximateReceiveCount === 1).map((m) => m.visibilityDeadline - m.message.approximateFirstReceiveTimestamp!);
+  const hidden = held
+    .filter((m) => m.message.approximateReceiveCount === 1)
+    .map((m) => m.visibilityDeadline - m.message.approximateFirstReceiveTimestamp!);
   const timeout = spec.visibilityTimeoutSeconds * 1000;
   expect(hidden.filter((ms) => ms >= timeout && ms < timeout + 50)).not.toEqual([]);
   const lapse = async () => {
@@ -37,7 +39,13 @@ export const skipVisibilityTimeout = async (stack: LocalStack, queue: string) =>
       for (const m of held) {
         // One the dead worker hid only briefly (a throttled batch) may be back on the queue already, or sent and deleted.
         await sqs
-          .send(new ChangeMessageVisibilityCommand({ QueueUrl: stack.queues[queue]!.url, ReceiptHandle: m.receiptHandle, VisibilityTimeout: 0 }))
+          .send(
+            new ChangeMessageVisibilityCommand({
+              QueueUrl: stack.queues[queue]!.url,
+              ReceiptHandle: m.receiptHandle,
+              VisibilityTimeout: 0,
+            }),
+          )
           .catch((error: unknown) => {
             if (!(error instanceof Error && error.name === 'MessageNotInflight')) throw error;
           });

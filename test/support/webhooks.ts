@@ -6,7 +6,8 @@ import { startReceiver, type Received, type Receiver } from './https-receiver';
 import { startTestStack } from './stack';
 
 /** The `standardwebhooks` verifier a subscriber builds: at its defaults for a `whsec_` secret, raw for any other. */
-export const standardVerifier = (secret: string) => (secret.startsWith('whsec_') ? new Webhook(secret) : new Webhook(secret, { format: 'raw' }));
+export const standardVerifier = (secret: string) =>
+  secret.startsWith('whsec_') ? new Webhook(secret) : new Webhook(secret, { format: 'raw' });
 
 /** Verifies a received delivery the way a subscriber would, with both libraries; returns the parsed body. */
 export const verifyDelivery = async (secret: string, req: Received): Promise<Record<string, any>> => {

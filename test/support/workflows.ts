@@ -25,7 +25,11 @@ const FINISHED = ['completed', 'completed_with_errors', 'failed', 'cancelled'];
  * one (a crash test waiting out a visibility timeout) stays inside the token's 300 reads per window.
  */
 export const finished = (api: Client, executionId: string, timeoutMs = 60_000) =>
-  eventually(async () => {
-    const res = await api.get(`/api/v1/workflows/executions/${executionId}`);
-    return FINISHED.includes(res.body?.data?.execution?.status) && (res.body.data.execution as Record<string, any>);
-  }, timeoutMs, Math.max(250, Math.ceil(timeoutMs / 200)));
+  eventually(
+    async () => {
+      const res = await api.get(`/api/v1/workflows/executions/${executionId}`);
+      return FINISHED.includes(res.body?.data?.execution?.status) && (res.body.data.execution as Record<string, any>);
+    },
+    timeoutMs,
+    Math.max(250, Math.ceil(timeoutMs / 200)),
+  );

@@ -22,7 +22,9 @@ describe('free-form maps refuse what the storage cannot hold', () => {
   it.each(['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', '__defineGetter__'])(
     'refuses the key %s, naming it',
     (key) => {
-      expect(errorsOf(`{"attributes": {"ok": 1, "${key}": 1}}`)).toEqual([{ path: `attributes.${key}`, message: `"${key}" is a reserved name` }]);
+      expect(errorsOf(`{"attributes": {"ok": 1, "${key}": 1}}`)).toEqual([
+        { path: `attributes.${key}`, message: `"${key}" is a reserved name` },
+      ]);
     },
   );
 
@@ -48,8 +50,12 @@ describe('free-form maps refuse what the storage cannot hold', () => {
   });
 
   it('refuses a map with too many entries or too many bytes, on the map itself', () => {
-    expect(errorsOf(JSON.stringify({ attributes: { a: 1, b: 1, c: 1, d: 1, e: 1, f: 1 } }))).toEqual([{ path: 'attributes', message: 'At most 5 entries' }]);
-    expect(errorsOf(JSON.stringify({ attributes: { a: 'é'.repeat(100) } }))).toEqual([{ path: 'attributes', message: expect.stringMatching(/bytes/) }]);
+    expect(errorsOf(JSON.stringify({ attributes: { a: 1, b: 1, c: 1, d: 1, e: 1, f: 1 } }))).toEqual([
+      { path: 'attributes', message: 'At most 5 entries' },
+    ]);
+    expect(errorsOf(JSON.stringify({ attributes: { a: 'é'.repeat(100) } }))).toEqual([
+      { path: 'attributes', message: expect.stringMatching(/bytes/) },
+    ]);
   });
 
   it('checks nested values too, when the value schema lets objects and lists through', () => {
@@ -86,7 +92,8 @@ describe('free-form maps refuse what the storage cannot hold', () => {
 });
 
 describe('the walk', () => {
-  const nested = (depth: number, arrays: boolean) => JSON.parse(arrays ? `${'['.repeat(depth)}1${']'.repeat(depth)}` : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`);
+  const nested = (depth: number, arrays: boolean) =>
+    JSON.parse(arrays ? `${'['.repeat(depth)}1${']'.repeat(depth)}` : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`);
 
   it.each([10_000, 100_000])('refuses nesting %i deep once, at the first level past the limit, without recursing', (depth) => {
     for (const arrays of [true, false]) {
@@ -97,8 +104,17 @@ describe('the walk', () => {
   });
 
   it('lists problems in document order, at most 50', () => {
-    expect(jsonProblems(JSON.parse('{"a":[1,-0,{"b":1e-200}],"c":"\\ud800"}'), { maxDepth: 8 }).map((p) => p.path)).toEqual([['a', 1], ['a', 2, 'b'], ['c']]);
-    expect(jsonProblems(Array.from({ length: 500 }, () => -0), { maxDepth: 8 })).toHaveLength(50);
+    expect(jsonProblems(JSON.parse('{"a":[1,-0,{"b":1e-200}],"c":"\\ud800"}'), { maxDepth: 8 }).map((p) => p.path)).toEqual([
+      ['a', 1],
+      ['a', 2, 'b'],
+      ['c'],
+    ]);
+    expect(
+      jsonProblems(
+        Array.from({ length: 500 }, () => -0),
+        { maxDepth: 8 },
+      ),
+    ).toHaveLength(50);
   });
 });
 
@@ -122,7 +138,12 @@ describe('numbers as written', () => {
     fc.assert(
       fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }).filter(isStorableNumber), (n) => {
         expect(inexactNumbers(JSON.stringify({ n, list: [n] }))).toEqual([]);
-        if (n !== 0) expect(inexactNumbers(`{"n":${JSON.stringify(n).replace(/^(-?\d+)(\.\d+)?/, (_, w: string, f = '.') => `${w}${f}00000000000000000001`)}}`)).toHaveLength(1);
+        if (n !== 0)
+          expect(
+            inexactNumbers(
+              `{"n":${JSON.stringify(n).replace(/^(-?\d+)(\.\d+)?/, (_, w: string, f = '.') => `${w}${f}00000000000000000001`)}}`,
+            ),
+          ).toHaveLength(1);
       }),
     );
   });

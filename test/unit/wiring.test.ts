@@ -23,9 +23,12 @@ describe('the wiring module', () => {
     }
   });
 
-  it.each(handlers.map((h) => [`${h.route.method} ${h.route.path}`, h] as const))('%s is documented in the route table with its handler scope', (_, { route, scope }) => {
-    const row = routeTable.split('\n').find((line) => line.includes(`\`${route.method} ${route.path}\``));
-    expect(row, `docs/reference/routes.md has no row for ${route.method} ${route.path}`).toBeDefined();
-    expect(row).toContain(route.public ? 'public (no token)' : scope ? `\`${scope}\`` : 'any valid token');
-  });
+  it.each(handlers.map((h) => [`${h.route.method} ${h.route.path}`, h] as const))(
+    '%s is documented in the route table with its handler scope',
+    (_, { route, scope }) => {
+      const row = routeTable.split('\n').find((line) => line.includes(`\`${route.method} ${route.path}\``));
+      expect(row, `docs/reference/routes.md has no row for ${route.method} ${route.path}`).toBeDefined();
+      expect(row).toContain(route.public ? 'public (no token)' : scope ? `\`${scope}\`` : 'any valid token');
+    },
+  );
 });

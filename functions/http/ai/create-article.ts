@@ -4,6 +4,9 @@ import { article } from '../../../shared/views/ai';
 import { CreateArticle } from '../../../shared/domain/ai/article';
 import { createArticle } from '../../../shared/data/kb-articles';
 
-export const handler = route({ scope: 'ai:write', body: CreateArticle, status: 201, response: z.strictObject({ article }) }, async ({ body, tenant, now }) => ({
-  article: await createArticle(tenant, body, now),
-}));
+export const handler = route(
+  { scope: 'ai:write', body: CreateArticle, status: 201, response: z.strictObject({ article }) },
+  async ({ body, tenant, now }) => ({
+    article: await createArticle(tenant, body, now),
+  }),
+);

@@ -4,7 +4,6 @@ import { article } from '../../../shared/views/ai';
 import { getArticle } from '../../../shared/data/kb-articles';
 import { IdParams } from './schemas';
 
-export const handler = route(
-  { scope: 'ai:read', params: IdParams, response: z.strictObject({ article }) },
-  async ({ params, tenant }) => ({ article: await getArticle(tenant, params.id) }),
-);
+export const handler = route({ scope: 'ai:read', params: IdParams, response: z.strictObject({ article }) }, async ({ params, tenant }) => ({
+  article: await getArticle(tenant, params.id),
+}));

@@ -3,4 +3,6 @@ import { route } from '../../../shared/http/route';
 import { settings } from '../../../shared/views/ai';
 import { getAiSettings } from '../../../shared/data/ai-settings';
 
-export const handler = route({ scope: 'ai:read', response: z.strictObject({ settings }) }, async ({ tenant }) => ({ settings: await getAiSettings(tenant) }));
+export const handler = route({ scope: 'ai:read', response: z.strictObject({ settings }) }, async ({ tenant }) => ({
+  settings: await getAiSettings(tenant),
+}));

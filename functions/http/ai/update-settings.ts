@@ -4,6 +4,9 @@ import { settings } from '../../../shared/views/ai';
 import { UpdateSettings } from '../../../shared/domain/ai/settings';
 import { updateAiSettings } from '../../../shared/data/ai-settings';
 
-export const handler = route({ scope: 'ai:write', body: UpdateSettings, response: z.strictObject({ settings }) }, async ({ body, tenant, now }) => ({
-  settings: await updateAiSettings(tenant, body, now),
-}));
+export const handler = route(
+  { scope: 'ai:write', body: UpdateSettings, response: z.strictObject({ settings }) },
+  async ({ body, tenant, now }) => ({
+    settings: await updateAiSettings(tenant, body, now),
+  }),
+);

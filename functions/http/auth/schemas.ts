@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { OBJECT_ID } from '../../../shared/ids';
 import { livemode, tokenState, type TokenRecord } from '../../../shared/domain/auth/token';
-import { apiToken } from '../../../shared/views/auth';
+import type { apiToken } from '../../../shared/views/auth';
 
 export const TokenParams = z.strictObject({ id: z.string().regex(OBJECT_ID) });
 

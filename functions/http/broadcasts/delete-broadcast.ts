@@ -4,7 +4,10 @@ import { deleted } from '../../../shared/views/deletion';
 import { deleteBroadcast } from '../../../shared/data/broadcasts';
 import { BroadcastParams } from './schemas';
 
-export const handler = route({ scope: 'channels:write', params: BroadcastParams, response: z.strictObject({ broadcast: deleted }), errors: ['CONFLICT'] }, async ({ params, tenant }) => {
-  await deleteBroadcast(tenant, params.id);
-  return { broadcast: { _id: params.id, deleted: true as const } };
-});
+export const handler = route(
+  { scope: 'channels:write', params: BroadcastParams, response: z.strictObject({ broadcast: deleted }), errors: ['CONFLICT'] },
+  async ({ params, tenant }) => {
+    await deleteBroadcast(tenant, params.id);
+    return { broadcast: { _id: params.id, deleted: true as const } };
+  },
+);

@@ -4,6 +4,9 @@ import { campaign } from '../../../shared/views/broadcasts';
 import { requireBroadcast } from '../../../shared/data/broadcasts';
 import { BroadcastParams } from './schemas';
 
-export const handler = route({ scope: 'channels:read', params: BroadcastParams, response: z.strictObject({ broadcast: campaign }) }, async ({ params, tenant }) => ({
-  broadcast: (await requireBroadcast(tenant, params.id)).broadcast,
-}));
+export const handler = route(
+  { scope: 'channels:read', params: BroadcastParams, response: z.strictObject({ broadcast: campaign }) },
+  async ({ params, tenant }) => ({
+    broadcast: (await requireBroadcast(tenant, params.id)).broadcast,
+  }),
+);

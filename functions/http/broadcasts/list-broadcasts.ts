@@ -4,7 +4,10 @@ import { listOf } from '../../../shared/views/common';
 import { ListQuery, paginationOf } from '../../../shared/http/pagination';
 import { listBroadcasts } from '../../../shared/data/broadcasts';
 
-export const handler = route({ scope: 'channels:read', query: ListQuery, response: listOf('broadcasts', campaign) }, async ({ query, tenant }) => {
-  const { broadcasts, total, nextCursor } = await listBroadcasts(tenant, query);
-  return { broadcasts, pagination: paginationOf(total, query, nextCursor) };
-});
+export const handler = route(
+  { scope: 'channels:read', query: ListQuery, response: listOf('broadcasts', campaign) },
+  async ({ query, tenant }) => {
+    const { broadcasts, total, nextCursor } = await listBroadcasts(tenant, query);
+    return { broadcasts, pagination: paginationOf(total, query, nextCursor) };
+  },
+);

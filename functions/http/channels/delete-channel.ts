@@ -5,7 +5,10 @@ import { deleteChannel } from '../../../shared/data/channels';
 import { ChannelParams } from './schemas';
 
 /** Replies on conversations that named the account fail with `channel_deleted` from then on. */
-export const handler = route({ scope: 'channels:write', params: ChannelParams, response: z.strictObject({ channel: deleted }) }, async ({ params, tenant, now }) => {
-  await deleteChannel(tenant, params.id, now);
-  return { channel: { _id: params.id, deleted: true as const } };
-});
+export const handler = route(
+  { scope: 'channels:write', params: ChannelParams, response: z.strictObject({ channel: deleted }) },
+  async ({ params, tenant, now }) => {
+    await deleteChannel(tenant, params.id, now);
+    return { channel: { _id: params.id, deleted: true as const } };
+  },
+);

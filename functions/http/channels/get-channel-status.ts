@@ -5,7 +5,10 @@ import { requireChannel } from '../../../shared/data/channels';
 import { ChannelParams } from './schemas';
 
 /** The account's connection state alone: what a status page polls. */
-export const handler = route({ scope: 'channels:read', params: ChannelParams, response: z.strictObject({ status: accountStatus }) }, async ({ params, tenant }) => {
-  const { _id, type, status, lastError, updatedAt } = await requireChannel(tenant, params.id);
-  return { status: { channelId: _id, type, status, canSend: status === 'connected', lastError, updatedAt } };
-});
+export const handler = route(
+  { scope: 'channels:read', params: ChannelParams, response: z.strictObject({ status: accountStatus }) },
+  async ({ params, tenant }) => {
+    const { _id, type, status, lastError, updatedAt } = await requireChannel(tenant, params.id);
+    return { status: { channelId: _id, type, status, canSend: status === 'connected', lastError, updatedAt } };
+  },
+);

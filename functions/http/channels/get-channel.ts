@@ -4,6 +4,9 @@ import { account } from '../../../shared/views/channels';
 import { requireChannel } from '../../../shared/data/channels';
 import { ChannelParams } from './schemas';
 
-export const handler = route({ scope: 'channels:read', params: ChannelParams, response: z.strictObject({ channel: account }) }, async ({ params, tenant }) => ({
-  channel: await requireChannel(tenant, params.id),
-}));
+export const handler = route(
+  { scope: 'channels:read', params: ChannelParams, response: z.strictObject({ channel: account }) },
+  async ({ params, tenant }) => ({
+    channel: await requireChannel(tenant, params.id),
+  }),
+);

@@ -4,7 +4,10 @@ import { listOf } from '../../../shared/views/common';
 import { ListQuery, paginationOf } from '../../../shared/http/pagination';
 import { listChannels } from '../../../shared/data/channels';
 
-export const handler = route({ scope: 'channels:read', query: ListQuery, response: listOf('channels', account) }, async ({ query, tenant }) => {
-  const { channels, total, nextCursor } = await listChannels(tenant, query);
-  return { channels, pagination: paginationOf(total, query, nextCursor) };
-});
+export const handler = route(
+  { scope: 'channels:read', query: ListQuery, response: listOf('channels', account) },
+  async ({ query, tenant }) => {
+    const { channels, total, nextCursor } = await listChannels(tenant, query);
+    return { channels, pagination: paginationOf(total, query, nextCursor) };
+  },
+);

@@ -12,6 +12,12 @@ needsSecretBox();
 export const handler = route(
   { scope: 'channels:write', params: ChannelParams, body: InboundEvent, response: z.strictObject({ inbound }), errors: ['UNAUTHORIZED'] },
   async ({ params, body, tenant, now, request }) => ({
-    inbound: await receiveInbound(tenant, params.id, body, { body: request.rawBody, signature: request.header(INBOUND_SIGNATURE_HEADER) }, now),
+    inbound: await receiveInbound(
+      tenant,
+      params.id,
+      body,
+      { body: request.rawBody, signature: request.header(INBOUND_SIGNATURE_HEADER) },
+      now,
+    ),
   }),
 );

@@ -5,6 +5,9 @@ import { mutateCustomer } from '../../../shared/data/customers';
 import { setBlocked } from '../../../shared/domain/contacts/customer';
 import { IdParams } from './schemas';
 
-export const handler = route({ scope: 'contacts:write', params: IdParams, response: z.strictObject({ customer: contact }) }, async ({ params, tenant, now }) => ({
-  customer: await mutateCustomer(tenant, params.id, (c) => setBlocked(c, true, now), now),
-}));
+export const handler = route(
+  { scope: 'contacts:write', params: IdParams, response: z.strictObject({ customer: contact }) },
+  async ({ params, tenant, now }) => ({
+    customer: await mutateCustomer(tenant, params.id, (c) => setBlocked(c, true, now), now),
+  }),
+);

@@ -4,6 +4,9 @@ import { contact } from '../../../shared/views/contacts';
 import { createCustomer } from '../../../shared/data/customers';
 import { CreateCustomer } from './schemas';
 
-export const handler = route({ scope: 'contacts:write', body: CreateCustomer, status: 201, response: z.strictObject({ customer: contact }) }, async ({ body, tenant, now }) => ({
-  customer: await createCustomer(tenant, body, now),
-}));
+export const handler = route(
+  { scope: 'contacts:write', body: CreateCustomer, status: 201, response: z.strictObject({ customer: contact }) },
+  async ({ body, tenant, now }) => ({
+    customer: await createCustomer(tenant, body, now),
+  }),
+);

@@ -4,7 +4,15 @@ import { contact } from '../../../shared/views/contacts';
 import { deleteCustomer } from '../../../shared/data/customers';
 import { IdParams } from './schemas';
 
-export const handler = route({ scope: 'contacts:write', params: IdParams, response: z.strictObject({ customer: contact, deleted: z.literal(true) }), errors: ['CONFLICT'] }, async ({ params, tenant, now }) => ({
-  customer: await deleteCustomer(tenant, params.id, now),
-  deleted: true as const,
-}));
+export const handler = route(
+  {
+    scope: 'contacts:write',
+    params: IdParams,
+    response: z.strictObject({ customer: contact, deleted: z.literal(true) }),
+    errors: ['CONFLICT'],
+  },
+  async ({ params, tenant, now }) => ({
+    customer: await deleteCustomer(tenant, params.id, now),
+    deleted: true as const,
+  }),
+);

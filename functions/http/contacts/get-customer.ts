@@ -4,6 +4,9 @@ import { contact } from '../../../shared/views/contacts';
 import { requireCustomer } from '../../../shared/data/customers';
 import { IdParams } from './schemas';
 
-export const handler = route({ scope: 'contacts:read', params: IdParams, response: z.strictObject({ customer: contact }) }, async ({ params, tenant }) => ({
-  customer: (await requireCustomer(tenant, params.id)).customer,
-}));
+export const handler = route(
+  { scope: 'contacts:read', params: IdParams, response: z.strictObject({ customer: contact }) },
+  async ({ params, tenant }) => ({
+    customer: (await requireCustomer(tenant, params.id)).customer,
+  }),
+);

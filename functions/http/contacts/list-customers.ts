@@ -5,8 +5,11 @@ import { paginationOf } from '../../../shared/http/pagination';
 import { listCustomers } from '../../../shared/data/customers-list';
 import { CustomerFilters } from './schemas';
 
-export const handler = route({ scope: 'contacts:read', query: CustomerFilters, response: listOf('customers', contact) }, async ({ query, tenant }) => {
-  const { page, limit, cursor, ...filters } = query;
-  const { customers, total, nextCursor } = await listCustomers(tenant, filters, { page, limit, cursor });
-  return { customers, pagination: paginationOf(total, query, nextCursor) };
-});
+export const handler = route(
+  { scope: 'contacts:read', query: CustomerFilters, response: listOf('customers', contact) },
+  async ({ query, tenant }) => {
+    const { page, limit, cursor, ...filters } = query;
+    const { customers, total, nextCursor } = await listCustomers(tenant, filters, { page, limit, cursor });
+    return { customers, pagination: paginationOf(total, query, nextCursor) };
+  },
+);

@@ -22,7 +22,10 @@ export const CustomerFilters = z.strictObject({
   ...ListQuery.shape,
   name: z.string().trim().min(1).max(200).optional(),
   email: z.string().trim().min(1).max(320).optional(),
-  phone: z.string().regex(/^\+?\d{1,15}$/, 'Digits, optionally after a +').optional(),
+  phone: z
+    .string()
+    .regex(/^\+?\d{1,15}$/, 'Digits, optionally after a +')
+    .optional(),
   tagId: ObjectId.optional(),
 });
 

@@ -4,6 +4,9 @@ import { task } from '../../../shared/views/crm';
 import { completeTaskById } from '../../../shared/data/tasks';
 import { IdParams } from './schemas';
 
-export const handler = route({ scope: 'crm:update', params: IdParams, response: z.strictObject({ task }) }, async ({ params, tenant, now }) => ({
-  task: await completeTaskById(tenant, params.id, now),
-}));
+export const handler = route(
+  { scope: 'crm:update', params: IdParams, response: z.strictObject({ task }) },
+  async ({ params, tenant, now }) => ({
+    task: await completeTaskById(tenant, params.id, now),
+  }),
+);

@@ -4,6 +4,9 @@ import { activity } from '../../../shared/views/crm';
 import { addActivity } from '../../../shared/data/activities';
 import { CreateActivity } from './schemas';
 
-export const handler = route({ scope: 'crm:create', body: CreateActivity, status: 201, response: z.strictObject({ activity }) }, async ({ body, tenant, now }) => ({
-  activity: await addActivity(tenant, body, now),
-}));
+export const handler = route(
+  { scope: 'crm:create', body: CreateActivity, status: 201, response: z.strictObject({ activity }) },
+  async ({ body, tenant, now }) => ({
+    activity: await addActivity(tenant, body, now),
+  }),
+);

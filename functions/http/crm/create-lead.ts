@@ -4,6 +4,9 @@ import { lead } from '../../../shared/views/crm';
 import { createLead } from '../../../shared/data/leads';
 import { CreateLead } from './schemas';
 
-export const handler = route({ scope: 'crm:create', body: CreateLead, status: 201, response: z.strictObject({ lead }) }, async ({ body, tenant, now }) => ({
-  lead: await createLead(tenant, body, now),
-}));
+export const handler = route(
+  { scope: 'crm:create', body: CreateLead, status: 201, response: z.strictObject({ lead }) },
+  async ({ body, tenant, now }) => ({
+    lead: await createLead(tenant, body, now),
+  }),
+);

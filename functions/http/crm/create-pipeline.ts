@@ -4,6 +4,9 @@ import { pipeline } from '../../../shared/views/crm';
 import { createPipeline } from '../../../shared/data/pipelines';
 import { CreatePipeline } from './schemas';
 
-export const handler = route({ scope: 'crm:create', body: CreatePipeline, status: 201, response: z.strictObject({ pipeline }) }, async ({ body, tenant, now }) => ({
-  pipeline: await createPipeline(tenant, body, now),
-}));
+export const handler = route(
+  { scope: 'crm:create', body: CreatePipeline, status: 201, response: z.strictObject({ pipeline }) },
+  async ({ body, tenant, now }) => ({
+    pipeline: await createPipeline(tenant, body, now),
+  }),
+);

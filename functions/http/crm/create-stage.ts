@@ -4,6 +4,9 @@ import { pipeline } from '../../../shared/views/crm';
 import { createStage } from '../../../shared/data/pipelines';
 import { CreateStage, IdParams } from './schemas';
 
-export const handler = route({ scope: 'crm:create', params: IdParams, body: CreateStage, status: 201, response: z.strictObject({ pipeline }) }, async ({ params, body, tenant, now }) => ({
-  pipeline: await createStage(tenant, params.id, body, now),
-}));
+export const handler = route(
+  { scope: 'crm:create', params: IdParams, body: CreateStage, status: 201, response: z.strictObject({ pipeline }) },
+  async ({ params, body, tenant, now }) => ({
+    pipeline: await createStage(tenant, params.id, body, now),
+  }),
+);

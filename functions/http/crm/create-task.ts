@@ -4,6 +4,9 @@ import { task } from '../../../shared/views/crm';
 import { createTask } from '../../../shared/data/tasks';
 import { CreateTask } from './schemas';
 
-export const handler = route({ scope: 'crm:create', body: CreateTask, status: 201, response: z.strictObject({ task }) }, async ({ body, tenant, now }) => ({
-  task: await createTask(tenant, body, now),
-}));
+export const handler = route(
+  { scope: 'crm:create', body: CreateTask, status: 201, response: z.strictObject({ task }) },
+  async ({ body, tenant, now }) => ({
+    task: await createTask(tenant, body, now),
+  }),
+);

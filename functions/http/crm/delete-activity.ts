@@ -4,6 +4,9 @@ import { activity } from '../../../shared/views/crm';
 import { deleteActivity } from '../../../shared/data/activities';
 import { IdParams } from './schemas';
 
-export const handler = route({ scope: 'crm:delete', params: IdParams, response: z.strictObject({ activity }), errors: ['CONFLICT'] }, async ({ params, tenant, now }) => ({
-  activity: await deleteActivity(tenant, params.id, now),
-}));
+export const handler = route(
+  { scope: 'crm:delete', params: IdParams, response: z.strictObject({ activity }), errors: ['CONFLICT'] },
+  async ({ params, tenant, now }) => ({
+    activity: await deleteActivity(tenant, params.id, now),
+  }),
+);

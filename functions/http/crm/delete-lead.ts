@@ -4,6 +4,9 @@ import { lead } from '../../../shared/views/crm';
 import { deleteLead } from '../../../shared/data/leads';
 import { IdParams } from './schemas';
 
-export const handler = route({ scope: 'crm:delete', params: IdParams, response: z.strictObject({ lead }) }, async ({ params, tenant, now }) => ({
-  lead: await deleteLead(tenant, params.id, now),
-}));
+export const handler = route(
+  { scope: 'crm:delete', params: IdParams, response: z.strictObject({ lead }) },
+  async ({ params, tenant, now }) => ({
+    lead: await deleteLead(tenant, params.id, now),
+  }),
+);

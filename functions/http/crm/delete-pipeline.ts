@@ -4,6 +4,9 @@ import { pipeline } from '../../../shared/views/crm';
 import { deletePipeline } from '../../../shared/data/pipelines';
 import { IdParams } from './schemas';
 
-export const handler = route({ scope: 'crm:delete', params: IdParams, response: z.strictObject({ pipeline }), errors: ['CONFLICT'] }, async ({ params, tenant, now }) => ({
-  pipeline: await deletePipeline(tenant, params.id, now),
-}));
+export const handler = route(
+  { scope: 'crm:delete', params: IdParams, response: z.strictObject({ pipeline }), errors: ['CONFLICT'] },
+  async ({ params, tenant, now }) => ({
+    pipeline: await deletePipeline(tenant, params.id, now),
+  }),
+);

@@ -4,6 +4,9 @@ import { pipeline } from '../../../shared/views/crm';
 import { deleteStage } from '../../../shared/data/pipelines';
 import { StageParams } from './schemas';
 
-export const handler = route({ scope: 'crm:delete', params: StageParams, response: z.strictObject({ pipeline }), errors: ['CONFLICT'] }, async ({ params, tenant, now }) => ({
-  pipeline: await deleteStage(tenant, params.id, params.stageId, now),
-}));
+export const handler = route(
+  { scope: 'crm:delete', params: StageParams, response: z.strictObject({ pipeline }), errors: ['CONFLICT'] },
+  async ({ params, tenant, now }) => ({
+    pipeline: await deleteStage(tenant, params.id, params.stageId, now),
+  }),
+);

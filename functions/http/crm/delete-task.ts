@@ -4,6 +4,9 @@ import { task } from '../../../shared/views/crm';
 import { deleteTask } from '../../../shared/data/tasks';
 import { IdParams } from './schemas';
 
-export const handler = route({ scope: 'crm:delete', params: IdParams, response: z.strictObject({ task }) }, async ({ params, tenant, now }) => ({
-  task: await deleteTask(tenant, params.id, now),
-}));
+export const handler = route(
+  { scope: 'crm:delete', params: IdParams, response: z.strictObject({ task }) },
+  async ({ params, tenant, now }) => ({
+    task: await deleteTask(tenant, params.id, now),
+  }),
+);

@@ -4,6 +4,9 @@ import { activity } from '../../../shared/views/crm';
 import { requireActivity } from '../../../shared/data/activities';
 import { IdParams } from './schemas';
 
-export const handler = route({ scope: 'crm:read', params: IdParams, response: z.strictObject({ activity }) }, async ({ params, tenant }) => ({
-  activity: await requireActivity(tenant, params.id),
-}));
+export const handler = route(
+  { scope: 'crm:read', params: IdParams, response: z.strictObject({ activity }) },
+  async ({ params, tenant }) => ({
+    activity: await requireActivity(tenant, params.id),
+  }),
+);

@@ -4,6 +4,9 @@ import { summary } from '../../../shared/views/crm';
 import { pipelineSummary } from '../../../shared/data/pipelines';
 import { IdParams } from './schemas';
 
-export const handler = route({ scope: 'crm:read', params: IdParams, response: z.strictObject({ summary }) }, async ({ params, tenant }) => ({
-  summary: await pipelineSummary(tenant, params.id),
-}));
+export const handler = route(
+  { scope: 'crm:read', params: IdParams, response: z.strictObject({ summary }) },
+  async ({ params, tenant }) => ({
+    summary: await pipelineSummary(tenant, params.id),
+  }),
+);

@@ -4,6 +4,9 @@ import { pipeline } from '../../../shared/views/crm';
 import { requirePipeline } from '../../../shared/data/pipelines';
 import { IdParams } from './schemas';
 
-export const handler = route({ scope: 'crm:read', params: IdParams, response: z.strictObject({ pipeline }) }, async ({ params, tenant }) => ({
-  pipeline: (await requirePipeline(tenant, params.id)).pipeline,
-}));
+export const handler = route(
+  { scope: 'crm:read', params: IdParams, response: z.strictObject({ pipeline }) },
+  async ({ params, tenant }) => ({
+    pipeline: (await requirePipeline(tenant, params.id)).pipeline,
+  }),
+);

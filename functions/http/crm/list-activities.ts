@@ -5,8 +5,11 @@ import { paginationOf } from '../../../shared/http/pagination';
 import { listActivities } from '../../../shared/data/activities';
 import { ActivityFilters } from './schemas';
 
-export const handler = route({ scope: 'crm:read', query: ActivityFilters, response: listOf('activities', activity) }, async ({ query, tenant }) => {
-  const { page, limit, cursor, ...filter } = query;
-  const { activities, total, nextCursor } = await listActivities(tenant, filter, { page, limit, cursor });
-  return { activities, pagination: paginationOf(total, query, nextCursor) };
-});
+export const handler = route(
+  { scope: 'crm:read', query: ActivityFilters, response: listOf('activities', activity) },
+  async ({ query, tenant }) => {
+    const { page, limit, cursor, ...filter } = query;
+    const { activities, total, nextCursor } = await listActivities(tenant, filter, { page, limit, cursor });
+    return { activities, pagination: paginationOf(total, query, nextCursor) };
+  },
+);

@@ -4,7 +4,10 @@ import { pipeline } from '../../../shared/views/crm';
 import { ListQuery, paginationOf } from '../../../shared/http/pagination';
 import { listPipelines } from '../../../shared/data/pipelines';
 
-export const handler = route({ scope: 'crm:read', query: ListQuery, response: listOf('pipelines', pipeline) }, async ({ query, tenant }) => {
-  const { pipelines, total, nextCursor } = await listPipelines(tenant, query);
-  return { pipelines, pagination: paginationOf(total, query, nextCursor) };
-});
+export const handler = route(
+  { scope: 'crm:read', query: ListQuery, response: listOf('pipelines', pipeline) },
+  async ({ query, tenant }) => {
+    const { pipelines, total, nextCursor } = await listPipelines(tenant, query);
+    return { pipelines, pagination: paginationOf(total, query, nextCursor) };
+  },
+);

@@ -4,6 +4,9 @@ import { lead } from '../../../shared/views/crm';
 import { moveLeadToStage } from '../../../shared/data/leads';
 import { IdParams, MoveLead } from './schemas';
 
-export const handler = route({ scope: 'crm:update', params: IdParams, body: MoveLead, response: z.strictObject({ lead }) }, async ({ params, body, tenant, now }) => ({
-  lead: await moveLeadToStage(tenant, params.id, body, now),
-}));
+export const handler = route(
+  { scope: 'crm:update', params: IdParams, body: MoveLead, response: z.strictObject({ lead }) },
+  async ({ params, body, tenant, now }) => ({
+    lead: await moveLeadToStage(tenant, params.id, body, now),
+  }),
+);

@@ -4,6 +4,9 @@ import { pipeline } from '../../../shared/views/crm';
 import { reorderPipelineStages } from '../../../shared/data/pipelines';
 import { IdParams, ReorderStages } from './schemas';
 
-export const handler = route({ scope: 'crm:update', params: IdParams, body: ReorderStages, response: z.strictObject({ pipeline }) }, async ({ params, body, tenant, now }) => ({
-  pipeline: await reorderPipelineStages(tenant, params.id, body.stageIds, now),
-}));
+export const handler = route(
+  { scope: 'crm:update', params: IdParams, body: ReorderStages, response: z.strictObject({ pipeline }) },
+  async ({ params, body, tenant, now }) => ({
+    pipeline: await reorderPipelineStages(tenant, params.id, body.stageIds, now),
+  }),
+);

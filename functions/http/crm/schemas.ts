@@ -67,7 +67,10 @@ export const TaskFilters = z.strictObject({
   status: TaskStatus.optional(),
   assigneeId: Assignee.optional(),
   leadId: ObjectId.optional(),
-  overdue: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
+  overdue: z
+    .enum(['true', 'false'])
+    .transform((v) => v === 'true')
+    .optional(),
 });
 
 // Activities
@@ -78,6 +81,11 @@ export const CreateActivity = z.strictObject({
   subject: Text(255).optional(),
   body: Text(10_000).optional(),
   occurredAt: DateTime.optional(),
-  durationSeconds: z.number().int().min(0).max(7 * 24 * 3600).optional(),
+  durationSeconds: z
+    .number()
+    .int()
+    .min(0)
+    .max(7 * 24 * 3600)
+    .optional(),
 });
 export const ActivityFilters = z.strictObject({ ...ListQuery.shape, leadId: ObjectId.optional(), customerId: ObjectId.optional() });

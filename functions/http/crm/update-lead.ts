@@ -4,6 +4,9 @@ import { lead } from '../../../shared/views/crm';
 import { updateLead } from '../../../shared/data/leads';
 import { IdParams, UpdateLead } from './schemas';
 
-export const handler = route({ scope: 'crm:update', params: IdParams, body: UpdateLead, response: z.strictObject({ lead }) }, async ({ params, body, tenant, now }) => ({
-  lead: await updateLead(tenant, params.id, body, now),
-}));
+export const handler = route(
+  { scope: 'crm:update', params: IdParams, body: UpdateLead, response: z.strictObject({ lead }) },
+  async ({ params, body, tenant, now }) => ({
+    lead: await updateLead(tenant, params.id, body, now),
+  }),
+);

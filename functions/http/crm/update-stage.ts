@@ -4,6 +4,9 @@ import { pipeline } from '../../../shared/views/crm';
 import { updateStage } from '../../../shared/data/pipelines';
 import { StageParams, UpdateStage } from './schemas';
 
-export const handler = route({ scope: 'crm:update', params: StageParams, body: UpdateStage, response: z.strictObject({ pipeline }) }, async ({ params, body, tenant, now }) => ({
-  pipeline: await updateStage(tenant, params.id, params.stageId, body, now),
-}));
+export const handler = route(
+  { scope: 'crm:update', params: StageParams, body: UpdateStage, response: z.strictObject({ pipeline }) },
+  async ({ params, body, tenant, now }) => ({
+    pipeline: await updateStage(tenant, params.id, params.stageId, body, now),
+  }),
+);

@@ -4,6 +4,9 @@ import { task } from '../../../shared/views/crm';
 import { updateTask } from '../../../shared/data/tasks';
 import { IdParams, UpdateTask } from './schemas';
 
-export const handler = route({ scope: 'crm:update', params: IdParams, body: UpdateTask, response: z.strictObject({ task }) }, async ({ params, body, tenant, now }) => ({
-  task: await updateTask(tenant, params.id, body, now),
-}));
+export const handler = route(
+  { scope: 'crm:update', params: IdParams, body: UpdateTask, response: z.strictObject({ task }) },
+  async ({ params, body, tenant, now }) => ({
+    task: await updateTask(tenant, params.id, body, now),
+  }),
+);

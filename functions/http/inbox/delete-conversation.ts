@@ -4,7 +4,10 @@ import { conversation } from '../../../shared/views/inbox';
 import { deleteConversation } from '../../../shared/data/conversations';
 import { IdParams } from './schemas';
 
-export const handler = route({ scope: 'inbox:write', params: IdParams, response: z.strictObject({ conversation, deleted: z.literal(true) }) }, async ({ params, tenant, now }) => ({
-  conversation: await deleteConversation(tenant, params.id, now),
-  deleted: true as const,
-}));
+export const handler = route(
+  { scope: 'inbox:write', params: IdParams, response: z.strictObject({ conversation, deleted: z.literal(true) }) },
+  async ({ params, tenant, now }) => ({
+    conversation: await deleteConversation(tenant, params.id, now),
+    deleted: true as const,
+  }),
+);

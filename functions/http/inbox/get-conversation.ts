@@ -4,6 +4,9 @@ import { conversation } from '../../../shared/views/inbox';
 import { requireConversation } from '../../../shared/data/conversations';
 import { IdParams } from './schemas';
 
-export const handler = route({ scope: 'inbox:read', params: IdParams, response: z.strictObject({ conversation }) }, async ({ params, tenant }) => ({
-  conversation: (await requireConversation(tenant, params.id)).conversation,
-}));
+export const handler = route(
+  { scope: 'inbox:read', params: IdParams, response: z.strictObject({ conversation }) },
+  async ({ params, tenant }) => ({
+    conversation: (await requireConversation(tenant, params.id)).conversation,
+  }),
+);

@@ -5,8 +5,11 @@ import { paginationOf } from '../../../shared/http/pagination';
 import { listConversations } from '../../../shared/data/conversations-lists';
 import { ConversationFilters } from './schemas';
 
-export const handler = route({ scope: 'inbox:read', query: ConversationFilters, response: listOf('conversations', conversation) }, async ({ query, tenant }) => {
-  const { page, limit, cursor, ...filters } = query;
-  const { conversations, total, nextCursor } = await listConversations(tenant, filters, { page, limit, cursor });
-  return { conversations, pagination: paginationOf(total, query, nextCursor) };
-});
+export const handler = route(
+  { scope: 'inbox:read', query: ConversationFilters, response: listOf('conversations', conversation) },
+  async ({ query, tenant }) => {
+    const { page, limit, cursor, ...filters } = query;
+    const { conversations, total, nextCursor } = await listConversations(tenant, filters, { page, limit, cursor });
+    return { conversations, pagination: paginationOf(total, query, nextCursor) };
+  },
+);

@@ -3,6 +3,7 @@ import { receivedMessage } from '../../../shared/views/inbox';
 import { receiveIncoming } from '../../../shared/data/messages-incoming';
 import { IncomingMessage } from './schemas';
 
-export const handler = route({ scope: 'inbox:write', body: IncomingMessage, status: 201, response: receivedMessage }, async ({ body, tenant, now }) =>
-  receiveIncoming(tenant, body, now),
+export const handler = route(
+  { scope: 'inbox:write', body: IncomingMessage, status: 201, response: receivedMessage },
+  async ({ body, tenant, now }) => receiveIncoming(tenant, body, now),
 );

@@ -5,6 +5,9 @@ import { mutateConversation } from '../../../shared/data/conversations';
 import { unassign } from '../../../shared/domain/inbox/edits';
 import { IdParams } from './schemas';
 
-export const handler = route({ scope: 'inbox:write', params: IdParams, response: z.strictObject({ conversation }) }, async ({ params, tenant, now }) => ({
-  conversation: await mutateConversation(tenant, params.id, (c) => ({ change: unassign(c, now) }), now),
-}));
+export const handler = route(
+  { scope: 'inbox:write', params: IdParams, response: z.strictObject({ conversation }) },
+  async ({ params, tenant, now }) => ({
+    conversation: await mutateConversation(tenant, params.id, (c) => ({ change: unassign(c, now) }), now),
+  }),
+);

@@ -6,7 +6,10 @@ import { createBooking } from '../../../shared/data/bookings';
 import { getWorkspace } from '../../../shared/data/workspaces';
 import { CreateBooking } from './schemas';
 
-export const handler = route({ scope: 'inbox:write', body: CreateBooking, status: 201, response: z.strictObject({ booking }) }, async ({ body, tenant, now }) => {
-  const timezone = body.timezone ?? (await getWorkspace(tenantParts(tenant).workspaceId))!.timezone;
-  return { booking: await createBooking(tenant, { ...body, timezone }, now) };
-});
+export const handler = route(
+  { scope: 'inbox:write', body: CreateBooking, status: 201, response: z.strictObject({ booking }) },
+  async ({ body, tenant, now }) => {
+    const timezone = body.timezone ?? (await getWorkspace(tenantParts(tenant).workspaceId))!.timezone;
+    return { booking: await createBooking(tenant, { ...body, timezone }, now) };
+  },
+);

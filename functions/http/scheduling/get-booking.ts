@@ -4,6 +4,9 @@ import { booking } from '../../../shared/views/scheduling';
 import { getBooking } from '../../../shared/data/bookings';
 import { IdParams } from './schemas';
 
-export const handler = route({ scope: 'inbox:read', params: IdParams, response: z.strictObject({ booking }) }, async ({ params, tenant }) => ({
-  booking: await getBooking(tenant, params.id),
-}));
+export const handler = route(
+  { scope: 'inbox:read', params: IdParams, response: z.strictObject({ booking }) },
+  async ({ params, tenant }) => ({
+    booking: await getBooking(tenant, params.id),
+  }),
+);

@@ -45,4 +45,7 @@ export const AvailabilityQuery = z
     durationMinutes: queryInteger(z.number().int().multipleOf(SLOT_MINUTES).min(SLOT_MINUTES).max(MAX_DURATION_MINUTES)).default(30),
   })
   .refine(inOrder, { message: 'Must be after from', path: ['to'] })
-  .refine((q) => Date.parse(q.to) - Date.parse(q.from) <= MAX_RANGE_DAYS * 86_400_000, { message: `The range spans at most ${MAX_RANGE_DAYS} days`, path: ['to'] });
+  .refine((q) => Date.parse(q.to) - Date.parse(q.from) <= MAX_RANGE_DAYS * 86_400_000, {
+    message: `The range spans at most ${MAX_RANGE_DAYS} days`,
+    path: ['to'],
+  });

@@ -4,6 +4,9 @@ import { tag } from '../../../shared/views/tags';
 import { CreateTag } from '../../../shared/domain/tags/tag';
 import { createTag } from '../../../shared/data/tags';
 
-export const handler = route({ scope: 'tags:write', body: CreateTag, status: 201, response: z.strictObject({ tag }) }, async ({ body, tenant, now }) => ({
-  tag: await createTag(tenant, body, now),
-}));
+export const handler = route(
+  { scope: 'tags:write', body: CreateTag, status: 201, response: z.strictObject({ tag }) },
+  async ({ body, tenant, now }) => ({
+    tag: await createTag(tenant, body, now),
+  }),
+);

@@ -10,7 +10,11 @@ import { applyTagging, entityTagIds } from '../../../shared/data/tags-tagging';
 import { EntityTagParams, IdParams } from './params';
 
 /** The tag routes under an entity: `…/{id}/tags` (GET, POST) and `…/{id}/tags/{tagId}` (DELETE). */
-const notFound = { conversation: () => new NotFoundError('Conversation'), customer: () => new NotFoundError('Customer'), lead: () => new NotFoundError('Lead') };
+const notFound = {
+  conversation: () => new NotFoundError('Conversation'),
+  customer: () => new NotFoundError('Customer'),
+  lead: () => new NotFoundError('Lead'),
+};
 
 const change = async (tenant: Tenant, type: EntityType, id: string, tagIds: string[], action: TagAction, now: Date) => {
   const result = await applyTagging(tenant, { entityType: type, entityIds: [id], tagIds }, action, now, { notFound: notFound[type] });

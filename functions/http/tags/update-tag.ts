@@ -5,6 +5,9 @@ import { UpdateTag } from '../../../shared/domain/tags/tag';
 import { updateTag } from '../../../shared/data/tags';
 import { IdParams } from './params';
 
-export const handler = route({ scope: 'tags:write', params: IdParams, body: UpdateTag, response: z.strictObject({ tag }) }, async ({ params, body, tenant, now }) => ({
-  tag: await updateTag(tenant, params.id, body, now),
-}));
+export const handler = route(
+  { scope: 'tags:write', params: IdParams, body: UpdateTag, response: z.strictObject({ tag }) },
+  async ({ params, body, tenant, now }) => ({
+    tag: await updateTag(tenant, params.id, body, now),
+  }),
+);

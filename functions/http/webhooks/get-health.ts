@@ -6,7 +6,10 @@ import { recentStatuses } from '../../../shared/data/webhook-deliveries';
 import { requireSubscription } from '../../../shared/data/webhook-subscriptions';
 import { SubscriptionParams } from './params';
 
-export const handler = route({ scope: 'webhooks:read', params: SubscriptionParams, response: z.strictObject({ health }) }, async ({ params, tenant }) => {
-  const [sub, recent] = await Promise.all([requireSubscription(tenant, params.id), recentStatuses(tenant, params.id, HEALTH_WINDOW)]);
-  return { health: endpointHealth(sub, recent) };
-});
+export const handler = route(
+  { scope: 'webhooks:read', params: SubscriptionParams, response: z.strictObject({ health }) },
+  async ({ params, tenant }) => {
+    const [sub, recent] = await Promise.all([requireSubscription(tenant, params.id), recentStatuses(tenant, params.id, HEALTH_WINDOW)]);
+    return { health: endpointHealth(sub, recent) };
+  },
+);

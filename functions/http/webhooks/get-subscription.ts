@@ -5,6 +5,9 @@ import { publicSubscription } from '../../../shared/domain/webhooks/subscription
 import { requireSubscription } from '../../../shared/data/webhook-subscriptions';
 import { SubscriptionParams } from './params';
 
-export const handler = route({ scope: 'webhooks:read', params: SubscriptionParams, response: z.strictObject({ subscription }) }, async ({ params, tenant }) => ({
-  subscription: publicSubscription(await requireSubscription(tenant, params.id)),
-}));
+export const handler = route(
+  { scope: 'webhooks:read', params: SubscriptionParams, response: z.strictObject({ subscription }) },
+  async ({ params, tenant }) => ({
+    subscription: publicSubscription(await requireSubscription(tenant, params.id)),
+  }),
+);

@@ -11,7 +11,10 @@ import { SubscriptionParams } from './params';
 
 const Query = ListQuery.extend({
   status: z.enum(DELIVERY_STATUSES).optional(),
-  eventType: z.string().refine((t) => eventTypes.has(t) || t === 'webhook.ping', 'Unknown event type').optional(),
+  eventType: z
+    .string()
+    .refine((t) => eventTypes.has(t) || t === 'webhook.ping', 'Unknown event type')
+    .optional(),
 });
 
 export const handler = route(

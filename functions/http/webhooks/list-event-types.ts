@@ -33,7 +33,10 @@ const eventTypes = [...eventCatalog, pingEvent].map((e) => ({
  * The catalog a subscription's `events` may name (`subscribable`), plus the wildcards `*` and `<prefix>.*`. A
  * `planned` type may be subscribed to but never fires until its area ships.
  */
-export const handler = route({ scope: 'webhooks:read', response: z.strictObject({ eventTypes: z.array(eventType), wildcards: z.array(z.string()) }) }, async () => ({
-  eventTypes,
-  wildcards: ['*', ...new Set(eventCatalog.map((e) => `${e.type.split('.')[0]}.*`))],
-}));
+export const handler = route(
+  { scope: 'webhooks:read', response: z.strictObject({ eventTypes: z.array(eventType), wildcards: z.array(z.string()) }) },
+  async () => ({
+    eventTypes,
+    wildcards: ['*', ...new Set(eventCatalog.map((e) => `${e.type.split('.')[0]}.*`))],
+  }),
+);

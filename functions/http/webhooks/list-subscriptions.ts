@@ -5,7 +5,10 @@ import { ListQuery, paginationOf } from '../../../shared/http/pagination';
 import { publicSubscription } from '../../../shared/domain/webhooks/subscription';
 import { listSubscriptions } from '../../../shared/data/webhook-subscriptions';
 
-export const handler = route({ scope: 'webhooks:read', query: ListQuery, response: listOf('subscriptions', subscription) }, async ({ query, tenant }) => {
-  const { subscriptions, total, nextCursor } = await listSubscriptions(tenant, query);
-  return { subscriptions: subscriptions.map(publicSubscription), pagination: paginationOf(total, query, nextCursor) };
-});
+export const handler = route(
+  { scope: 'webhooks:read', query: ListQuery, response: listOf('subscriptions', subscription) },
+  async ({ query, tenant }) => {
+    const { subscriptions, total, nextCursor } = await listSubscriptions(tenant, query);
+    return { subscriptions: subscriptions.map(publicSubscription), pagination: paginationOf(total, query, nextCursor) };
+  },
+);

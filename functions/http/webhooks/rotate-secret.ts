@@ -8,7 +8,12 @@ import { RotateSecret } from './schemas';
 
 /** The new secret is returned here, once, as at creation. */
 export const handler = route(
-  { scope: 'webhooks:write', body: RotateSecret, params: SubscriptionParams, response: z.strictObject({ subscription: subscriptionWithSecret }) },
+  {
+    scope: 'webhooks:write',
+    body: RotateSecret,
+    params: SubscriptionParams,
+    response: z.strictObject({ subscription: subscriptionWithSecret }),
+  },
   async ({ body, params, tenant, now }) => {
     const sub = await rotateSecret(tenant, params.id, body.overlapSeconds, now);
     return { subscription: { ...publicSubscription(sub), secret: sub.secret } };

@@ -22,7 +22,11 @@ const events = z
   .transform((list) => [...new Set(list)]);
 
 /** Printable ASCII, so HMAC keys are the same bytes for every verifier (Standard Webhooks raw format). */
-const secret = z.string().min(16).max(256).regex(/^[\x21-\x7e]+$/, 'Must be printable ASCII without spaces');
+const secret = z
+  .string()
+  .min(16)
+  .max(256)
+  .regex(/^[\x21-\x7e]+$/, 'Must be printable ASCII without spaces');
 
 export const CreateSubscription = z.strictObject({ url, events, secret: secret.optional(), active: z.boolean().optional() });
 export const UpdateSubscription = z.strictObject({ url: url.optional(), events: events.optional(), active: z.boolean().optional() });

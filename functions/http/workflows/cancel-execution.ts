@@ -4,6 +4,9 @@ import { execution } from '../../../shared/views/workflows';
 import { cancelExecution } from '../../../shared/workflows/control';
 import { IdParams } from './schemas';
 
-export const handler = route({ scope: 'workflows:write', params: IdParams, response: z.strictObject({ execution }) }, async ({ params, tenant, now }) => ({
-  execution: await cancelExecution(tenant, params.id, now),
-}));
+export const handler = route(
+  { scope: 'workflows:write', params: IdParams, response: z.strictObject({ execution }) },
+  async ({ params, tenant, now }) => ({
+    execution: await cancelExecution(tenant, params.id, now),
+  }),
+);

@@ -4,6 +4,9 @@ import { definition } from '../../../shared/views/workflows';
 import { requireWorkflow } from '../../../shared/data/workflows';
 import { IdParams } from './schemas';
 
-export const handler = route({ scope: 'workflows:read', params: IdParams, response: z.strictObject({ workflow: definition }) }, async ({ params, tenant }) => ({
-  workflow: (await requireWorkflow(tenant, params.id)).workflow,
-}));
+export const handler = route(
+  { scope: 'workflows:read', params: IdParams, response: z.strictObject({ workflow: definition }) },
+  async ({ params, tenant }) => ({
+    workflow: (await requireWorkflow(tenant, params.id)).workflow,
+  }),
+);

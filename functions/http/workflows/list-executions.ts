@@ -5,7 +5,10 @@ import { paginationOf } from '../../../shared/http/pagination';
 import { listExecutions } from '../../../shared/data/workflow-executions';
 import { ExecutionsQuery } from './schemas';
 
-export const handler = route({ scope: 'workflows:read', query: ExecutionsQuery, response: listOf('executions', execution) }, async ({ query, tenant }) => {
-  const { executions, total, nextCursor } = await listExecutions(tenant, query, query);
-  return { executions, pagination: paginationOf(total, query, nextCursor) };
-});
+export const handler = route(
+  { scope: 'workflows:read', query: ExecutionsQuery, response: listOf('executions', execution) },
+  async ({ query, tenant }) => {
+    const { executions, total, nextCursor } = await listExecutions(tenant, query, query);
+    return { executions, pagination: paginationOf(total, query, nextCursor) };
+  },
+);

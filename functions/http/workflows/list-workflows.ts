@@ -4,7 +4,10 @@ import { definition } from '../../../shared/views/workflows';
 import { ListQuery, paginationOf } from '../../../shared/http/pagination';
 import { listWorkflows } from '../../../shared/data/workflows';
 
-export const handler = route({ scope: 'workflows:read', query: ListQuery, response: listOf('workflows', definition) }, async ({ query, tenant }) => {
-  const { workflows, total, nextCursor } = await listWorkflows(tenant, query);
-  return { workflows, pagination: paginationOf(total, query, nextCursor) };
-});
+export const handler = route(
+  { scope: 'workflows:read', query: ListQuery, response: listOf('workflows', definition) },
+  async ({ query, tenant }) => {
+    const { workflows, total, nextCursor } = await listWorkflows(tenant, query);
+    return { workflows, pagination: paginationOf(total, query, nextCursor) };
+  },
+);

@@ -11,4 +11,7 @@ export const CreateWorkflow = createWorkflowSchema(isValidPattern);
 export const UpdateWorkflow = updateWorkflowSchema(isValidPattern);
 export const IdParams = z.object({ id: z.string().regex(OBJECT_ID) });
 export const TriggerBody = z.strictObject({ payload: freeFormMap(z.string(), z.unknown(), WORKFLOW_JSON_LIMITS).optional() });
-export const ExecutionsQuery = ListQuery.extend({ workflowId: z.string().regex(OBJECT_ID).optional(), status: z.enum(EXECUTION_STATUSES).optional() });
+export const ExecutionsQuery = ListQuery.extend({
+  workflowId: z.string().regex(OBJECT_ID).optional(),
+  status: z.enum(EXECUTION_STATUSES).optional(),
+});

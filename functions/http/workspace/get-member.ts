@@ -4,6 +4,9 @@ import { member } from '../../../shared/views/auth';
 import { getMember } from '../../../shared/data/members';
 import { IdParams } from './schemas';
 
-export const handler = route({ scope: 'admin:all', params: IdParams, response: z.strictObject({ member }) }, async ({ params, tenant }) => ({
-  member: await getMember(tenant, params.id),
-}));
+export const handler = route(
+  { scope: 'admin:all', params: IdParams, response: z.strictObject({ member }) },
+  async ({ params, tenant }) => ({
+    member: await getMember(tenant, params.id),
+  }),
+);

@@ -4,6 +4,9 @@ import { member } from '../../../shared/views/auth';
 import { addMember } from '../../../shared/data/members';
 import { InviteMember } from './schemas';
 
-export const handler = route({ scope: 'admin:all', body: InviteMember, status: 201, response: z.strictObject({ member }) }, async ({ body, tenant, now }) => ({
-  member: await addMember(tenant, body, now),
-}));
+export const handler = route(
+  { scope: 'admin:all', body: InviteMember, status: 201, response: z.strictObject({ member }) },
+  async ({ body, tenant, now }) => ({
+    member: await addMember(tenant, body, now),
+  }),
+);

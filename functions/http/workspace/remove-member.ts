@@ -4,6 +4,9 @@ import { member } from '../../../shared/views/auth';
 import { removeMemberById } from '../../../shared/data/member-removal';
 import { IdParams } from './schemas';
 
-export const handler = route({ scope: 'admin:all', params: IdParams, response: z.strictObject({ member }), errors: ['CONFLICT'] }, async ({ params, tenant, now }) => ({
-  member: await removeMemberById(tenant, params.id, now),
-}));
+export const handler = route(
+  { scope: 'admin:all', params: IdParams, response: z.strictObject({ member }), errors: ['CONFLICT'] },
+  async ({ params, tenant, now }) => ({
+    member: await removeMemberById(tenant, params.id, now),
+  }),
+);

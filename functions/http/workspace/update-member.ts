@@ -5,6 +5,9 @@ import { mutateMember } from '../../../shared/data/members';
 import { changeRole } from '../../../shared/domain/auth/member';
 import { IdParams, UpdateMember } from './schemas';
 
-export const handler = route({ scope: 'admin:all', params: IdParams, body: UpdateMember, response: z.strictObject({ member }) }, async ({ params, body, tenant, now }) => ({
-  member: await mutateMember(tenant, params.id, (m) => changeRole(m, body.role, now), now),
-}));
+export const handler = route(
+  { scope: 'admin:all', params: IdParams, body: UpdateMember, response: z.strictObject({ member }) },
+  async ({ params, body, tenant, now }) => ({
+    member: await mutateMember(tenant, params.id, (m) => changeRole(m, body.role, now), now),
+  }),
+);

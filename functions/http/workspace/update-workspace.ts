@@ -5,6 +5,9 @@ import { tenantParts } from '../../../shared/domain/auth/tenant';
 import { updateWorkspace } from '../../../shared/data/workspaces';
 import { UpdateWorkspace } from './schemas';
 
-export const handler = route({ scope: 'admin:all', body: UpdateWorkspace, response: z.strictObject({ workspace }) }, async ({ body, tenant, now }) => ({
-  workspace: await updateWorkspace(tenantParts(tenant).workspaceId, body, now),
-}));
+export const handler = route(
+  { scope: 'admin:all', body: UpdateWorkspace, response: z.strictObject({ workspace }) },
+  async ({ body, tenant, now }) => ({
+    workspace: await updateWorkspace(tenantParts(tenant).workspaceId, body, now),
+  }),
+);

@@ -45,12 +45,19 @@ const untyped = (init: unknown) => (init ?? {}) as CallInit<Record<string, unkno
 
 export const createParleyClient = (opts: ParleyClientOptions): ParleyClient => {
   const defaults: Transport = {
-    policy: { ...DEFAULT_RETRY, ...definedOf({ maxRetries: opts.maxRetries, maxRetryWaitMs: opts.maxRetryWaitMs, baseDelayMs: opts.baseDelayMs }) },
+    policy: {
+      ...DEFAULT_RETRY,
+      ...definedOf({ maxRetries: opts.maxRetries, maxRetryWaitMs: opts.maxRetryWaitMs, baseDelayMs: opts.baseDelayMs }),
+    },
     timeoutMs: opts.timeoutMs ?? 60_000,
     fetch: opts.fetch ?? globalThis.fetch.bind(globalThis),
     workspaceId: opts.workspaceId,
   };
-  const raw = createClient<paths>({ baseUrl: opts.baseUrl, headers: { Authorization: `Bearer ${opts.token}` }, fetch: (request) => send(request, defaults) });
+  const raw = createClient<paths>({
+    baseUrl: opts.baseUrl,
+    headers: { Authorization: `Bearer ${opts.token}` },
+    fetch: (request) => send(request, defaults),
+  });
 
   const call = async (method: Method, path: string, init: unknown): Promise<never> => {
     const { timeoutMs, idempotencyKey, workspaceId, maxRetries, ...fetchInit } = untyped(init);
@@ -94,4 +101,5 @@ export const createParleyClient = (opts: ParleyClientOptions): ParleyClient => {
 const withoutPage = ({ page: _page, ...rest }: Record<string, unknown>) => rest;
 
 /** The entries whose value is given, so that an undefined option does not override a default. */
-const definedOf = <T extends object>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+const definedOf = <T extends object>(o: T): Partial<T> =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;

@@ -95,7 +95,9 @@ const isWrapper = (body: unknown): body is { error: { code: string; message: str
 
 /** The typed error for an answer that is not a success; a body that is not the wrapper still gets one. */
 export const apiError = (response: Response, body: unknown, retryAfterMs: number | undefined): ParleyApiError => {
-  const error = isWrapper(body) ? body.error : { code: `HTTP_${response.status}`, message: `HTTP ${response.status} ${response.statusText}`.trim() };
+  const error = isWrapper(body)
+    ? body.error
+    : { code: `HTTP_${response.status}`, message: `HTTP ${response.status} ${response.statusText}`.trim() };
   if (response.status === 429) return new ParleyRateLimitError(response.status, error, response.headers, retryAfterMs);
   const Class = byStatus[response.status] ?? (response.status >= 500 ? ParleyServerError : ParleyApiError);
   return new Class(response.status, error, response.headers);

@@ -40,13 +40,17 @@ export const send = async (input: Request, t: Transport): Promise<Response> => {
   if (KEYED.has(request.method) && !request.headers.has('Idempotency-Key')) request.headers.set('Idempotency-Key', newKey());
   const body = request.body ? await request.arrayBuffer() : undefined;
   const attempt = () =>
-    t.fetch(new Request(request, { body, signal: AbortSignal.any([request.signal, AbortSignal.timeout(t.timeoutMs)]) })).catch((error: unknown) =>
-      noAnswer(error, t.timeoutMs, request.signal),
-    );
+    t
+      .fetch(new Request(request, { body, signal: AbortSignal.any([request.signal, AbortSignal.timeout(t.timeoutMs)]) }))
+      .catch((error: unknown) => noAnswer(error, t.timeoutMs, request.signal));
   for (let retry = 1; ; retry++) {
     const outcome = await attempt();
     if (outcome instanceof Response && !retryable(outcome.status)) return outcome;
-    const wait = nextDelayMs(t.policy, retry, outcome instanceof Response ? retryAfterMs(outcome.headers.get('Retry-After'), Date.now()) : undefined);
+    const wait = nextDelayMs(
+      t.policy,
+      retry,
+      outcome instanceof Response ? retryAfterMs(outcome.headers.get('Retry-After'), Date.now()) : undefined,
+    );
     if (wait === undefined) {
       if (outcome instanceof Response) return outcome;
       throw outcome;

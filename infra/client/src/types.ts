@@ -11,7 +11,9 @@ export type ApiPath<M extends Method> = {
 type FullPath<P extends string> = Extract<keyof paths, `/api/v1${P}`>;
 
 /** The operation behind `M path`, as openapi-typescript generated it from the document. */
-export type Operation<M extends Method, P extends string> = paths[FullPath<P>] extends { [K in M]: infer O extends Record<string, unknown> } ? O : never;
+export type Operation<M extends Method, P extends string> = paths[FullPath<P>] extends { [K in M]: infer O extends Record<string, unknown> }
+  ? O
+  : never;
 
 /** What each call may add to the client's settings. */
 export interface RequestOptions {
@@ -32,7 +34,7 @@ export type CallArgs<O> = {} extends FetchOptions<O> ? [init?: CallInit<O>] : [i
 /** The 2xx JSON body: `{success: true, data}`. */
 export type Success<O extends Record<string, unknown>> = NonNullable<FetchResponse<O, {}, 'application/json'>['data']>;
 
-export type Data<O extends Record<string, unknown>> = Success<O> extends { data: infer D } ? D : never;
+type Data<O extends Record<string, unknown>> = Success<O> extends { data: infer D } ? D : never;
 
 /** The element type of the list in `data` (`data.conversations` for the conversations, …). */
 export type ListItem<O extends Record<string, unknown>> = {
@@ -47,5 +49,9 @@ type Query<O> = O extends { parameters: { query?: infer Q } } ? NonNullable<Q> :
 
 /** The GET paths that page: their query takes `limit`. */
 export type ListPath = {
-  [P in ApiPath<'get'>]: [Query<Operation<'get', P>>] extends [never] ? never : 'limit' extends keyof Query<Operation<'get', P>> ? P : never;
+  [P in ApiPath<'get'>]: [Query<Operation<'get', P>>] extends [never]
+    ? never
+    : 'limit' extends keyof Query<Operation<'get', P>>
+      ? P
+      : never;
 }[ApiPath<'get'>];

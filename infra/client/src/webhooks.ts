@@ -23,7 +23,8 @@ const headerOf = (headers: HeaderBag, name: string): string | undefined => {
 
 const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
-const hmac = (key: Buffer | string, text: string, encoding: 'hex' | 'base64') => createHmac('sha256', key).update(text, 'utf8').digest(encoding);
+const hmac = (key: Buffer | string, text: string, encoding: 'hex' | 'base64') =>
+  createHmac('sha256', key).update(text, 'utf8').digest(encoding);
 
 /** Standard Webhooks' reading of a secret: `whsec_<base64>` stands for the decoded bytes, anything else for itself. */
 const standardWebhooksKey = (secret: string): Buffer => {
@@ -45,7 +46,9 @@ export const verifyWebhook = (
   headers: HeaderBag,
   opts: { toleranceSeconds?: number; now?: Date } = {},
 ): WebhookEvent => {
-  const [id, timestamp, signatures, github] = ['webhook-id', 'webhook-timestamp', 'webhook-signature', 'x-webhook-signature'].map((h) => headerOf(headers, h));
+  const [id, timestamp, signatures, github] = ['webhook-id', 'webhook-timestamp', 'webhook-signature', 'x-webhook-signature'].map((h) =>
+    headerOf(headers, h),
+  );
   if (!id || !timestamp || !signatures || !github) {
     throw new WebhookVerificationError('Missing webhook-id, webhook-timestamp, webhook-signature or X-Webhook-Signature');
   }

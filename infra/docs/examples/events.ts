@@ -30,7 +30,10 @@ const EVENTS: Record<string, EventParts> = {
   'inbox.conversation.updated': { data: conversation({}), changes: { subject: ['Late order', 'Order #4521 has not arrived'] } },
   'inbox.conversation.unassigned': { data: conversation({ assigneeId: null }), changes: { assigneeId: [ids.agent, null] } },
   'inbox.conversation.status_changed': { data: conversation({ status: 'pending' }), changes: { status: ['open', 'pending'] } },
-  'inbox.conversation.snoozed': { data: conversation({ status: 'snoozed', snoozedUntil: at.due }), changes: { status: ['open', 'snoozed'] } },
+  'inbox.conversation.snoozed': {
+    data: conversation({ status: 'snoozed', snoozedUntil: at.due }),
+    changes: { status: ['open', 'snoozed'] },
+  },
   'inbox.conversation.closed': { data: conversation({ status: 'closed' }), changes: { status: ['open', 'closed'] } },
   'inbox.conversation.priority_changed': { data: conversation({ priority: 'urgent' }), changes: { priority: ['high', 'urgent'] } },
   'inbox.message.received': { data: { message: incomingMessage } },
@@ -43,7 +46,9 @@ const EVENTS: Record<string, EventParts> = {
   'crm.lead.lost': { data: lead({ stageId: ids.stageLost, status: 'lost', lostReason: 'Chose a local roaster', closedAt: later }) },
   'crm.task.completed': { data: { task: { ...view('Task'), status: 'completed', completedAt: later } } },
   'channel.account.disconnected': { data: account({ status: 'disconnected' }) },
-  'channel.account.errored': { data: account({ status: 'error', lastError: { reason: 'SMTP login failed: 535 authentication failed', at: later } }) },
+  'channel.account.errored': {
+    data: account({ status: 'error', lastError: { reason: 'SMTP login failed: 535 authentication failed', at: later } }),
+  },
   'channel.message.status_changed': { data: sent('delivered'), changes: { deliveryStatus: ['sent', 'delivered'] } },
   'channel.message.sent': { data: sent('sent') },
   'channel.message.read': { data: sent('read') },
@@ -55,7 +60,14 @@ const EVENTS: Record<string, EventParts> = {
     data: {
       execution: failedExecution,
       // The third try of a node under `retry` with `maxAttempts: 2`: no retry left, so nothing handled it.
-      step: { ...view('WorkflowStep'), attempt: 3, status: 'failed', delayBeforeMs: 60000, output: undefined, error: { message: 'HTTP 503 from orders.northwind.example', category: 'other' } },
+      step: {
+        ...view('WorkflowStep'),
+        attempt: 3,
+        status: 'failed',
+        delayBeforeMs: 60000,
+        output: undefined,
+        error: { message: 'HTTP 503 from orders.northwind.example', category: 'other' },
+      },
     },
   },
   'workflow.execution.cancelled': { data: { execution: { ...view('WorkflowExecution'), status: 'cancelled' } } },
@@ -63,12 +75,17 @@ const EVENTS: Record<string, EventParts> = {
   'broadcast.campaign.sending': { data: campaign({ status: 'sending', completedAt: null }) },
   'broadcast.campaign.failed': { data: campaign({ status: 'failed', failureReason: 'Every recipient failed: channel_disconnected' }) },
   'broadcast.campaign.cancelled': { data: campaign({ status: 'cancelled', completedAt: null }) },
-  'broadcast.recipient.failed': { data: { recipient: { ...view('BroadcastRecipient'), status: 'failed', reason: 'invalid_recipient', sentAt: null } } },
+  'broadcast.recipient.failed': {
+    data: { recipient: { ...view('BroadcastRecipient'), status: 'failed', reason: 'invalid_recipient', sentAt: null } },
+  },
   'scheduling.booking.created': { data: booking('pending') },
   'scheduling.booking.cancelled': { data: booking('cancelled', { cancellationReason: 'Café closed for renovation that week' }) },
   'scheduling.booking.completed': { data: booking('completed') },
   'scheduling.booking.no_show': { data: booking('no_show') },
-  'scheduling.booking.rescheduled': { data: booking('confirmed'), changes: { startAt: ['2026-03-12T10:00:00.000Z', at.meeting], endAt: ['2026-03-12T10:30:00.000Z', at.meetingEnd] } },
+  'scheduling.booking.rescheduled': {
+    data: booking('confirmed'),
+    changes: { startAt: ['2026-03-12T10:00:00.000Z', at.meeting], endAt: ['2026-03-12T10:30:00.000Z', at.meetingEnd] },
+  },
 };
 
 /** The envelope every event shares, with this type's `data` (and `changes`) where the fixtures need help. */

@@ -59,10 +59,17 @@ export const fieldValues: Record<string, unknown> = {
   baseId: ids.customer,
   mergeeId: ids.otherCustomer,
   /** A private note: a message of type `note`. */
-  note: { ...message, _id: '66a2035e7d1c4f2a9b3e5d13', type: 'note', private: true, content: 'Called the courier: parcel is at the Utrecht depot.', deliveryStatus: null, createdAt: at.replied },
+  note: {
+    ...message,
+    _id: '66a2035e7d1c4f2a9b3e5d13',
+    type: 'note',
+    private: true,
+    content: 'Called the courier: parcel is at the Utrecht depot.',
+    deliveryStatus: null,
+    createdAt: at.replied,
+  },
   mergedContact: { ...customer, _id: ids.otherCustomer, name: 'Maya C.', email: null, externalId: null, tagIds: [] },
 };
-
 
 /**
  * Request bodies the operation's answer does not describe well enough to draw from: a change sends the
@@ -101,10 +108,21 @@ export const requests: Record<string, unknown> = {
 
 /** Whole answers of the operations whose `data` no view describes, or whose entity the call changed. */
 export const answers: Record<string, unknown> = {
-  'GET /api/v1/openapi.json': { openapi: '3.1.0', info: { title: 'Parley API', version: '1.0.0' }, paths: { '/api/v1/inbox/conversations': { get: { summary: 'List conversations' } } } },
+  'GET /api/v1/openapi.json': {
+    openapi: '3.1.0',
+    info: { title: 'Parley API', version: '1.0.0' },
+    paths: { '/api/v1/inbox/conversations': { get: { summary: 'List conversations' } } },
+  },
   'POST /api/v1/scheduling/bookings/{id}/cancel': {
     success: true,
-    data: { booking: { ...bookingView, status: 'cancelled', cancellationReason: 'Café closed for renovation that week', updatedAt: '2026-03-11T16:40:00.000Z' } },
+    data: {
+      booking: {
+        ...bookingView,
+        status: 'cancelled',
+        cancellationReason: 'Café closed for renovation that week',
+        updatedAt: '2026-03-11T16:40:00.000Z',
+      },
+    },
   },
 };
 

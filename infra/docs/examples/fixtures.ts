@@ -242,7 +242,13 @@ const channelView: View<typeof account> = {
   type: 'email',
   name: 'Support inbox',
   status: 'connected',
-  config: { from: 'support@northwind.example', host: 'smtp.northwind.example', port: 587, secure: false, username: 'support@northwind.example' },
+  config: {
+    from: 'support@northwind.example',
+    host: 'smtp.northwind.example',
+    port: 587,
+    secure: false,
+    username: 'support@northwind.example',
+  },
   ratePerSecond: 20,
   secretNames: ['smtpPassword'],
   lastError: null,
@@ -272,7 +278,13 @@ const subscriptionView: View<typeof subscription> = {
   updatedAt: at.created,
 };
 
-const attemptView: View<typeof attempt> = { attemptNumber: 1, status: 'success', httpStatus: 200, latency: 142, at: '2026-03-10T08:14:06.000Z' };
+const attemptView: View<typeof attempt> = {
+  attemptNumber: 1,
+  status: 'success',
+  httpStatus: 200,
+  latency: 142,
+  at: '2026-03-10T08:14:06.000Z',
+};
 
 const deliveryView: View<typeof deliverySummary> = {
   deliveryId: ids.delivery,
@@ -293,7 +305,12 @@ const deliveryView: View<typeof deliverySummary> = {
 const attemptDetailView: View<typeof attemptDetail> = {
   ...attemptView,
   request: {
-    headers: { 'content-type': 'application/json', 'user-agent': 'Parley-Webhooks/1.0', 'webhook-id': ids.event, 'webhook-timestamp': '1773130445' },
+    headers: {
+      'content-type': 'application/json',
+      'user-agent': 'Parley-Webhooks/1.0',
+      'webhook-id': ids.event,
+      'webhook-timestamp': '1773130445',
+    },
     body: `{"id":"${ids.event}","type":"inbox.conversation.created","data":{"conversation":{"_id":"${ids.conversation}","status":"open"}}}`,
     bodyTruncated: false,
   },
@@ -310,7 +327,12 @@ const healthView: View<typeof health> = {
   recent: { deliveries: 100, succeeded: 97, failed: 2, inProgress: 1, successRate: 0.98 },
 };
 
-const recoveryView: View<typeof recovery> = { _id: '66a2ff00b1c2d3e4f5a6b7c8', since: at.created, until: '2026-03-11T00:00:00.000Z', deliveries: 3 };
+const recoveryView: View<typeof recovery> = {
+  _id: '66a2ff00b1c2d3e4f5a6b7c8',
+  since: at.created,
+  until: '2026-03-11T00:00:00.000Z',
+  deliveries: 3,
+};
 
 /** The Retry node here allows 2 retries after the first try: up to 3 tries of the request. */
 const workflowView: View<typeof definition> = {
@@ -493,7 +515,17 @@ export const viewFixtures: Record<string, unknown> = {
   WorkflowExecutionWithSteps: {
     ...executionView,
     steps: [
-      { ...stepView, attempt: 1, status: 'failed', output: undefined, error: { message: 'HTTP 503 from orders.northwind.example', category: 'other' }, handledBy: 'again', startedAt: executionView.startedAt, endedAt: '2026-03-10T08:30:00.400Z', delayBeforeMs: 0 },
+      {
+        ...stepView,
+        attempt: 1,
+        status: 'failed',
+        output: undefined,
+        error: { message: 'HTTP 503 from orders.northwind.example', category: 'other' },
+        handledBy: 'again',
+        startedAt: executionView.startedAt,
+        endedAt: '2026-03-10T08:30:00.400Z',
+        delayBeforeMs: 0,
+      },
       stepView,
     ],
   },

@@ -82,7 +82,9 @@ export const addExamples = <D extends object>(document: D): D => {
   }
   for (const response of Object.values(doc.components?.responses ?? {})) {
     const json = response.content?.['application/json'];
-    const codes = ((json?.schema?.$ref && doc.components?.schemas?.[json.schema.$ref.split('/').pop()!]?.properties?.error?.properties?.code?.enum) ?? []) as ErrorCode[];
+    const codes = ((json?.schema?.$ref &&
+      doc.components?.schemas?.[json.schema.$ref.split('/').pop()!]?.properties?.error?.properties?.code?.enum) ??
+      []) as ErrorCode[];
     if (!json || codes.length === 0) continue;
     if (codes.length === 1) json.example = errorExample(codes[0]!);
     else json.examples = Object.fromEntries(codes.map((code) => [code, { summary: code, value: errorExample(code) }]));

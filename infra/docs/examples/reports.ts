@@ -1,6 +1,13 @@
 import type * as z from 'zod';
 import type { suggestion } from '../../../shared/views/ai';
-import type { agentActivity, conversationActivity, overview, pipelineActivity, range, webhookActivity } from '../../../shared/views/analytics';
+import type {
+  agentActivity,
+  conversationActivity,
+  overview,
+  pipelineActivity,
+  range,
+  webhookActivity,
+} from '../../../shared/views/analytics';
 import type { summary } from '../../../shared/views/crm';
 import type { bulkTagging } from '../../../shared/views/tags';
 import type { eventType } from '../../../shared/views/webhooks';
@@ -22,7 +29,15 @@ const overviewView: z.output<typeof overview> = {
   webhooks: { deliveries: 212, succeeded: 209, successRate: 0.986 },
 };
 
-const conversationFigures = { opened: 41, closed: 37, incoming: 96, outgoing: 88, aiOutgoing: 12, firstResponseSeconds: durations, resolutionSeconds: { ...durations, median: 14400, p90: 86400, count: 37 } };
+const conversationFigures = {
+  opened: 41,
+  closed: 37,
+  incoming: 96,
+  outgoing: 88,
+  aiOutgoing: 12,
+  firstResponseSeconds: durations,
+  resolutionSeconds: { ...durations, median: 14400, p90: 86400, count: 37 },
+};
 const conversationsView: z.output<typeof conversationActivity> = { ...conversationFigures, series: [{ ...week, ...conversationFigures }] };
 
 const agentView: z.output<typeof agentActivity> = {
@@ -52,7 +67,14 @@ const pipelineView: z.output<typeof pipelineActivity> = {
   ],
 };
 
-const webhookFigures = { deliveries: 212, succeeded: 209, failed: 3, successRate: 0.986, attempts: 218, latencyMs: { median: 140, p90: 480, count: 218 } };
+const webhookFigures = {
+  deliveries: 212,
+  succeeded: 209,
+  failed: 3,
+  successRate: 0.986,
+  attempts: 218,
+  latencyMs: { median: 140, p90: 480, count: 218 },
+};
 const webhooksView: z.output<typeof webhookActivity> = { ...webhookFigures, series: [{ ...week, ...webhookFigures }] };
 
 const values = [{ currency: 'EUR', amount: 240000, weightedAmount: 120000 }];
@@ -81,10 +103,21 @@ const eventTypeView: z.output<typeof eventType> = {
   status: 'available',
   subscribable: true,
   description: 'A lead entered its pipeline’s won stage (after its `stage_changed`).',
-  dataSchema: { type: 'object', properties: { lead: { $ref: '#/components/schemas/Lead' } }, required: ['lead'], additionalProperties: false },
+  dataSchema: {
+    type: 'object',
+    properties: { lead: { $ref: '#/components/schemas/Lead' } },
+    required: ['lead'],
+    additionalProperties: false,
+  },
 };
 
-const bulkView: z.output<typeof bulkTagging> = { action: 'tag', entityType: 'conversation', tagIds: [ids.tag], changed: [ids.conversation], unchanged: [] };
+const bulkView: z.output<typeof bulkTagging> = {
+  action: 'tag',
+  entityType: 'conversation',
+  tagIds: [ids.tag],
+  changed: [ids.conversation],
+  unchanged: [],
+};
 
 export const computedFixtures: Record<string, unknown> = {
   ReportRange: rangeView,

@@ -12,13 +12,13 @@ export const channel = entity({
     { read: 'channel account by id', by: 'pk=<tenant> sk=CHANNEL#<id>' },
     { read: 'channel accounts', by: 'pk=<tenant> sk begins_with CHANNEL#' },
     { read: 'what was sent under a key', by: 'pk=<tenant>#CHSEND#<channel id>#<send key> sk=CHSEND' },
-    { read: 'the sandbox provider\'s log', by: 'pk=<tenant>#SANDBOX#<channel id> sk=<send key>' },
+    { read: "the sandbox provider's log", by: 'pk=<tenant>#SANDBOX#<channel id> sk=<send key>' },
   ],
 });
 
 export const broadcast = entity({
   name: 'Broadcast',
-  about: 'A broadcast, its sharded stats and its recipients; one not yet fanned out is in the timer\'s index.',
+  about: "A broadcast, its sharded stats and its recipients; one not yet fanned out is in the timer's index.",
   prefixes: ['BROADCAST', 'BROADCASTS_DUE', 'STATS', 'RCPT'],
   keys: {
     pk: '<tenant> | <tenant>#BROADCAST#<id>',

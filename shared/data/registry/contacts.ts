@@ -31,6 +31,10 @@ export const customerGuard = entity({
   },
   patterns: [
     { read: 'customer by email, phone or identity', by: 'pk=<tenant>#CUSTOMER_EMAIL|CUSTOMER_PHONE|CUSTOMER_IDENTITY#<value> sk=GUARD' },
-    { read: 'customers by email or phone prefix', by: 'gsi2pk=<tenant>#CUSTOMER_SEARCH#<field> gsi2sk begins_with <prefix>', index: 'gsi2' },
+    {
+      read: 'customers by email or phone prefix',
+      by: 'gsi2pk=<tenant>#CUSTOMER_SEARCH#<field> gsi2sk begins_with <prefix>',
+      index: 'gsi2',
+    },
   ],
 });

@@ -26,7 +26,7 @@ export const pipeline = entity({
 
 export const task = entity({
   name: 'Task',
-  about: 'A task (versioned); an unreminded due task is in the timer\'s sparse index.',
+  about: "A task (versioned); an unreminded due task is in the timer's sparse index.",
   prefixes: ['TASK', 'TASKDUE', 'TASKLIST'],
   keys: { pk: '<tenant>#TASK#<id>', sk: 'TASK', gsi1pk: 'TASKDUE', gsi1sk: '<dueAt>#<tenant>#<id>' },
   patterns: [

@@ -4,7 +4,7 @@ import type { IndexName } from '../table';
 export type KeyAttribute = 'pk' | 'sk' | 'gsi1pk' | 'gsi1sk' | 'gsi2pk' | 'gsi2sk';
 
 /** One read the code makes: what it reads, the key condition it reads by, and on which index. */
-export interface AccessPattern {
+interface AccessPattern {
   read: string;
   by: string;
   index?: IndexName;

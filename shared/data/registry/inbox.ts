@@ -2,7 +2,7 @@ import { entity } from './define';
 
 export const conversation = entity({
   name: 'Conversation',
-  about: 'A conversation; snoozed ones are in the timer\'s sparse index of wake-ups.',
+  about: "A conversation; snoozed ones are in the timer's sparse index of wake-ups.",
   prefixes: ['CONV', 'CONVERSATION', 'SNOOZED'],
   keys: { pk: '<tenant>#CONV#<id>', sk: 'CONVERSATION', gsi1pk: 'SNOOZED', gsi1sk: '<snoozedUntil>#<tenant>#<id>' },
   patterns: [
@@ -21,7 +21,7 @@ export const conversationList = entity({
 
 export const message = entity({
   name: 'Message',
-  about: 'A message, in its conversation\'s partition; the email thread headers share it too.',
+  about: "A message, in its conversation's partition; the email thread headers share it too.",
   prefixes: ['MSG', 'EMAIL_THREAD'],
   keys: { pk: '<tenant>#CONV#<conversation id>', sk: 'MSG#<createdAt>#<id> | EMAIL_THREAD' },
   patterns: [
@@ -32,7 +32,7 @@ export const message = entity({
 
 export const incomingGuard = entity({
   name: 'Incoming message guard',
-  about: 'Records a channel\'s message id once, so a repeated delivery is not recorded twice.',
+  about: "Records a channel's message id once, so a repeated delivery is not recorded twice.",
   prefixes: ['INCOMING', 'GUARD'],
   keys: { pk: '<tenant>#INCOMING#<channel>#<external id>', sk: 'GUARD' },
   patterns: [{ read: 'message already recorded', by: 'pk=<tenant>#INCOMING#<channel>#<external id> sk=GUARD' }],

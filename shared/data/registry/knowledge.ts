@@ -24,7 +24,7 @@ export const searchIndex = entity({
 
 export const ai = entity({
   name: 'AI settings and answers',
-  about: 'The tenant\'s AI settings, and a guard so that a message is answered once.',
+  about: "The tenant's AI settings, and a guard so that a message is answered once.",
   prefixes: ['AI_SETTINGS', 'AIANSWER'],
   keys: { pk: '<tenant> | <tenant>#AIANSWER#<message id>', sk: 'AI_SETTINGS | AIANSWER' },
   patterns: [{ read: 'AI settings', by: 'pk=<tenant> sk=AI_SETTINGS' }],

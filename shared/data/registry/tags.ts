@@ -2,9 +2,16 @@ import { entity } from './define';
 
 export const tag = entity({
   name: 'Tag',
-  about: 'A tag, listed by name; one being deleted is in the sweeper\'s sparse index instead.',
+  about: "A tag, listed by name; one being deleted is in the sweeper's sparse index instead.",
   prefixes: ['TAG', 'TAGS', 'TAG_DELETIONS'],
-  keys: { pk: '<tenant>#TAG#<id>', sk: 'TAG', gsi1pk: '<tenant>#TAGS', gsi1sk: '<name key>#<id>', gsi2pk: 'TAG_DELETIONS', gsi2sk: '<deletingAt>#<tenant>#<id>' },
+  keys: {
+    pk: '<tenant>#TAG#<id>',
+    sk: 'TAG',
+    gsi1pk: '<tenant>#TAGS',
+    gsi1sk: '<name key>#<id>',
+    gsi2pk: 'TAG_DELETIONS',
+    gsi2sk: '<deletingAt>#<tenant>#<id>',
+  },
   patterns: [
     { read: 'tag by id', by: 'pk=<tenant>#TAG#<id> sk=TAG' },
     { read: 'tags by name', by: 'gsi1pk=<tenant>#TAGS', index: 'gsi1' },

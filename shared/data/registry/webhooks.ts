@@ -20,7 +20,7 @@ export const subscription = entity({
 
 export const delivery = entity({
   name: 'Webhook delivery',
-  about: 'A delivery of one event to one subscription and its attempts\' response bodies; its one index entry names its status.',
+  about: "A delivery of one event to one subscription and its attempts' response bodies; its one index entry names its status.",
   prefixes: ['DLV', 'DLVBODY', 'STATUS'],
   keys: {
     pk: '<tenant>#WHSUB#<subscription id>',
@@ -31,7 +31,11 @@ export const delivery = entity({
   patterns: [
     { read: 'delivery by id; the log; its exact total (a key-only COUNT)', by: 'pk=<tenant>#WHSUB#<sub> sk begins_with DLV#' },
     { read: 'deliveries by status, and its exact total', by: 'gsi2pk=<tenant>#WHSUB#<sub>#STATUS#<status>', index: 'gsi2' },
-    { read: 'deliveries by event type (± status): the status partitions in turn, filtered on eventType', by: 'gsi2pk=<tenant>#WHSUB#<sub>#STATUS#<status>', index: 'gsi2' },
+    {
+      read: 'deliveries by event type (± status): the status partitions in turn, filtered on eventType',
+      by: 'gsi2pk=<tenant>#WHSUB#<sub>#STATUS#<status>',
+      index: 'gsi2',
+    },
     { read: 'response bodies of a delivery', by: 'pk=<tenant>#WHSUB#<sub> sk begins_with DLVBODY#<delivery id>#' },
   ],
 });

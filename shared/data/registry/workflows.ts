@@ -2,7 +2,7 @@ import { entity } from './define';
 
 export const workflow = entity({
   name: 'Workflow',
-  about: 'A workflow and its versions\' graphs; active ones are in the trigger partition or the schedule index.',
+  about: "A workflow and its versions' graphs; active ones are in the trigger partition or the schedule index.",
   prefixes: ['WF', 'VER', 'WFS', 'WFTRIG', 'WF_SCHEDULES', 'WFNOTIFY'],
   keys: {
     pk: '<tenant>#WF#<id> | <tenant>#WFTRIG',

@@ -1,9 +1,9 @@
 import * as z from 'zod';
 
-export const MAX_TITLE_LENGTH = 200;
+const MAX_TITLE_LENGTH = 200;
 /** 100 KB of markdown per article keeps an article item (and its index document) far below DynamoDB's 400 KB. */
-export const MAX_BODY_LENGTH = 100_000;
-export const MAX_ARTICLE_TAGS = 20;
+const MAX_BODY_LENGTH = 100_000;
+const MAX_ARTICLE_TAGS = 20;
 
 /** A knowledge-base article: markdown the search index splits into passages. */
 export interface Article {
@@ -52,7 +52,7 @@ export const UpdateArticle = z.strictObject({
 });
 export type UpdateArticle = z.output<typeof UpdateArticle>;
 
-export const DEFAULT_LOCALE = 'en';
+const DEFAULT_LOCALE = 'en';
 
 const uniqueTags = (tags: string[] | undefined) => [...new Set(tags ?? [])];
 
@@ -70,6 +70,8 @@ export const newArticle = (id: string, input: CreateArticle, now: Date): Article
 /** The article after a PATCH; `changed` is false when every given field already had its value. */
 export const applyArticleUpdate = (article: Article, input: UpdateArticle, now: Date): { article: Article; changed: boolean } => {
   const next = { ...article, ...input, ...(input.tags ? { tags: uniqueTags(input.tags) } : {}) };
-  const changed = (['title', 'body', 'tags', 'published', 'locale'] as const).some((k) => JSON.stringify(next[k]) !== JSON.stringify(article[k]));
+  const changed = (['title', 'body', 'tags', 'published', 'locale'] as const).some(
+    (k) => JSON.stringify(next[k]) !== JSON.stringify(article[k]),
+  );
   return { article: changed ? { ...next, updatedAt: now.toISOString() } : article, changed };
 };

@@ -2,7 +2,7 @@ import type { Passage } from './passages';
 import type { AiSettings } from './settings';
 
 /** What a reply is built from: the customer's words and the passages the knowledge base ranked for them. */
-export interface ReplyInput {
+interface ReplyInput {
   question: string;
   passages: Passage[];
   settings: Pick<AiSettings, 'tone' | 'language'>;
@@ -42,7 +42,11 @@ export const handoffMatches = (text: string, keywords: readonly string[]): strin
 export type Decision = { action: 'reply' } | { action: 'handoff'; reason: 'keyword' | 'low_confidence' | 'no_match'; keywords?: string[] };
 
 /** Whether an automatic reply may answer, given the best passage's confidence. */
-export const decide = (text: string, best: Passage | undefined, settings: Pick<AiSettings, 'handoffKeywords' | 'confidenceThreshold'>): Decision => {
+export const decide = (
+  text: string,
+  best: Passage | undefined,
+  settings: Pick<AiSettings, 'handoffKeywords' | 'confidenceThreshold'>,
+): Decision => {
   const keywords = handoffMatches(text, settings.handoffKeywords);
   if (keywords.length > 0) return { action: 'handoff', reason: 'keyword', keywords };
   if (!best) return { action: 'handoff', reason: 'no_match' };

@@ -6,17 +6,18 @@
  * percentile is within ±4.4% (2^(1/16) − 1) of the exact nearest-rank value; bucket 0 holds values below
  * 1 and reports 0. Values beyond 2^25 (about 388 days in seconds) share the last bucket.
  */
-export const BUCKETS_PER_DOUBLING = 8;
-export const MAX_BUCKET = 25 * BUCKETS_PER_DOUBLING + 1;
+const BUCKETS_PER_DOUBLING = 8;
+const MAX_BUCKET = 25 * BUCKETS_PER_DOUBLING + 1;
 export const RELATIVE_ERROR = 2 ** (1 / (2 * BUCKETS_PER_DOUBLING)) - 1;
 
 export type Histogram = Map<number, number>;
 
-export const bucketOf = (value: number): number => (value < 1 ? 0 : Math.min(MAX_BUCKET, Math.floor(Math.log2(value) * BUCKETS_PER_DOUBLING) + 1));
+export const bucketOf = (value: number): number =>
+  value < 1 ? 0 : Math.min(MAX_BUCKET, Math.floor(Math.log2(value) * BUCKETS_PER_DOUBLING) + 1);
 
 const representative = (bucket: number): number => (bucket === 0 ? 0 : 2 ** ((bucket - 0.5) / BUCKETS_PER_DOUBLING));
 
-export const countOf = (h: Histogram): number => [...h.values()].reduce((a, b) => a + b, 0);
+const countOf = (h: Histogram): number => [...h.values()].reduce((a, b) => a + b, 0);
 
 /** The nearest-rank q-quantile (0 < q ≤ 1), rounded to whole units; null for an empty sketch. */
 export const quantile = (h: Histogram, q: number): number | null => {

@@ -26,8 +26,8 @@ export interface Contribution {
 export const SKETCHES = ['firstResponse', 'resolution', 'webhookLatencyMs'] as const;
 export type Sketch = (typeof SKETCHES)[number];
 
-export const stageCounter = (pipelineId: string, stageId: string) => `stage:${pipelineId}:${stageId}`;
-export const wonValueCounter = (currency: string) => `wonValue:${currency}`;
+const stageCounter = (pipelineId: string, stageId: string) => `stage:${pipelineId}:${stageId}`;
+const wonValueCounter = (currency: string) => `wonValue:${currency}`;
 
 const tally = (counts: Record<string, number>, samples: Partial<Record<Sketch, number>> = {}): Tally => ({ counts, samples });
 const seconds = (from: string, to: string) => Math.max(0, (Date.parse(to) - Date.parse(from)) / 1000);
@@ -55,7 +55,11 @@ export const contributionOf = (e: CountedEvent): Contribution | undefined => {
       return {
         workspace: tally({ messagesOut: 1, ...(message.author.type === 'ai' ? { aiMessagesOut: 1 } : {}) }),
         agent: { assigneeId: conversation!.assigneeId, tally: tally({ messagesOut: 1 }) },
-        firstResponse: { conversationId: conversation!._id, seconds: seconds(conversation!.createdAt, message.createdAt), assigneeId: conversation!.assigneeId },
+        firstResponse: {
+          conversationId: conversation!._id,
+          seconds: seconds(conversation!.createdAt, message.createdAt),
+          assigneeId: conversation!.assigneeId,
+        },
       };
     }
     case 'crm.lead.created':

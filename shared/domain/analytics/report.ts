@@ -6,15 +6,14 @@ import { SKETCHES, type Sketch } from './measures';
 import type { StageKind } from '../crm/pipeline';
 
 /** A report covers at most this many days (a 400-item Query at most: O(days), never a scan). */
-export const MAX_RANGE_DAYS = 366;
-export const DEFAULT_RANGE_DAYS = 30;
+const MAX_RANGE_DAYS = 366;
+const DEFAULT_RANGE_DAYS = 30;
 
-export const ReportQuery = z
-  .strictObject({
-    from: CalendarDate.optional(),
-    to: CalendarDate.optional(),
-    interval: z.enum(['day', 'week']).default('day'),
-  });
+export const ReportQuery = z.strictObject({
+  from: CalendarDate.optional(),
+  to: CalendarDate.optional(),
+  interval: z.enum(['day', 'week']).default('day'),
+});
 export type ReportQuery = z.output<typeof ReportQuery>;
 
 export interface Range {
@@ -38,7 +37,7 @@ export interface Aggregate {
   sketches: Record<Sketch, Histogram>;
 }
 
-export const emptyAggregate = (): Aggregate => ({
+const emptyAggregate = (): Aggregate => ({
   counts: {},
   sketches: Object.fromEntries(SKETCHES.map((s) => [s, new Map()])) as Record<Sketch, Histogram>,
 });
@@ -60,11 +59,15 @@ export const series = (range: Range, days: readonly { date: string; aggregate: A
 const n = (a: Aggregate, key: string) => a.counts[key] ?? 0;
 const ratio = (part: number, whole: number) => (whole === 0 ? null : Math.round((part / whole) * 10_000) / 10_000);
 
-export const seconds = (a: Aggregate, s: Sketch) => summary(a.sketches[s]);
+const seconds = (a: Aggregate, s: Sketch) => summary(a.sketches[s]);
 
 /** Won value per currency, in minor units. */
-export const wonValue = (a: Aggregate): Record<string, number> =>
-  Object.fromEntries(Object.entries(a.counts).filter(([k]) => k.startsWith('wonValue:')).map(([k, v]) => [k.slice('wonValue:'.length), v]));
+const wonValue = (a: Aggregate): Record<string, number> =>
+  Object.fromEntries(
+    Object.entries(a.counts)
+      .filter(([k]) => k.startsWith('wonValue:'))
+      .map(([k, v]) => [k.slice('wonValue:'.length), v]),
+  );
 
 export const conversationFigures = (a: Aggregate) => ({
   opened: n(a, 'conversationsOpened'),
@@ -145,5 +148,11 @@ export const funnel = (stages: readonly StageInfo[], entered: ReadonlyMap<string
   stages.map((s, i) => {
     const next = stages.slice(i + 1).find((t) => t.kind !== 'lost');
     const count = entered.get(s._id) ?? 0;
-    return { stageId: s._id, name: s.name, kind: s.kind, entered: count, conversionToNext: s.kind === 'open' && next ? ratio(entered.get(next._id) ?? 0, count) : null };
+    return {
+      stageId: s._id,
+      name: s.name,
+      kind: s.kind,
+      entered: count,
+      conversionToNext: s.kind === 'open' && next ? ratio(entered.get(next._id) ?? 0, count) : null,
+    };
   });

@@ -1,11 +1,11 @@
 import * as z from 'zod';
 import { ConflictError } from '../errors';
 
-export const ROLES = ['owner', 'admin', 'manager', 'agent'] as const;
+const ROLES = ['owner', 'admin', 'manager', 'agent'] as const;
 export const Role = z.enum(ROLES);
 export type Role = z.infer<typeof Role>;
 
-export const MEMBER_STATUSES = ['invited', 'active', 'removed'] as const;
+const MEMBER_STATUSES = ['invited', 'active', 'removed'] as const;
 export const MemberStatus = z.enum(MEMBER_STATUSES);
 export type MemberStatus = z.infer<typeof MemberStatus>;
 
@@ -23,7 +23,7 @@ export interface Member {
   updatedAt: string;
 }
 
-export type MemberEventName = 'invited' | 'joined' | 'removed' | 'role_changed';
+type MemberEventName = 'invited' | 'joined' | 'removed' | 'role_changed';
 
 /** A member's change: the member after it, its event, and how the count of active owners moves. */
 export interface MemberChange {
@@ -40,7 +40,12 @@ const change = (before: Member, after: Member, event: MemberEventName): MemberCh
   owners: activeOwner(after) - activeOwner(before),
 });
 
-export const newMember = (input: { email: string; name?: string | null; role: Role }, id: string, now: Date, status: 'invited' | 'active' = 'invited'): Member => ({
+export const newMember = (
+  input: { email: string; name?: string | null; role: Role },
+  id: string,
+  now: Date,
+  status: 'invited' | 'active' = 'invited',
+): Member => ({
   _id: id,
   email: input.email.toLowerCase(),
   name: input.name ?? null,

@@ -28,4 +28,6 @@ export const storedTenant = (stored: string): Tenant => {
 
 /** What users see of a tenant: the real workspace id and whether it is live (Stripe's `livemode`). */
 export const tenantParts = (tenant: Tenant): { workspaceId: string; livemode: boolean } =>
-  tenant.endsWith(TEST_SUFFIX) ? { workspaceId: tenant.slice(0, -TEST_SUFFIX.length), livemode: false } : { workspaceId: tenant, livemode: true };
+  tenant.endsWith(TEST_SUFFIX)
+    ? { workspaceId: tenant.slice(0, -TEST_SUFFIX.length), livemode: false }
+    : { workspaceId: tenant, livemode: true };

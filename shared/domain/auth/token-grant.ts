@@ -27,16 +27,25 @@ type Caller = Pick<TokenRecord, 'scopes' | 'workspaceIds' | 'environment'>;
  * creates test-mode tokens only (a live token reaches live data, which a test token never does).
  */
 export const grantToken = (caller: Caller, workspaceId: string, req: TokenRequest, now: Date): GrantedToken => {
-  if (req.expiresAt !== undefined && !isFuture(req.expiresAt, now)) throw new ValidationError([{ path: 'expiresAt', message: 'Must be in the future' }]);
+  if (req.expiresAt !== undefined && !isFuture(req.expiresAt, now))
+    throw new ValidationError([{ path: 'expiresAt', message: 'Must be in the future' }]);
   const workspaceIds = [...new Set(req.workspaceIds ?? [workspaceId])];
   if (workspaceIds.some((w) => !caller.workspaceIds.includes(w))) {
     throw new AppError('WORKSPACE_ACCESS_DENIED', 'A token can only be granted workspaces its creator can access');
   }
   const wider = req.scopes.filter((s) => !grants(caller.scopes, s as Scope));
-  if (wider.length > 0) throw new AppError('FORBIDDEN', `A token can only be granted scopes its creator holds; not held: ${wider.join(', ')}`);
+  if (wider.length > 0)
+    throw new AppError('FORBIDDEN', `A token can only be granted scopes its creator holds; not held: ${wider.join(', ')}`);
   const environment: TokenEnvironment = (req.test ?? caller.environment === 'test') ? 'test' : 'live';
-  if (caller.environment === 'test' && environment === 'live') throw new AppError('FORBIDDEN', 'A test-mode token cannot create live tokens');
-  return { name: req.name, scopes: [...new Set(req.scopes)], workspaceIds, environment, ...(req.expiresAt ? { expiresAt: req.expiresAt } : {}) };
+  if (caller.environment === 'test' && environment === 'live')
+    throw new AppError('FORBIDDEN', 'A test-mode token cannot create live tokens');
+  return {
+    name: req.name,
+    scopes: [...new Set(req.scopes)],
+    workspaceIds,
+    environment,
+    ...(req.expiresAt ? { expiresAt: req.expiresAt } : {}),
+  };
 };
 
 /**

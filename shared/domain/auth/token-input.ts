@@ -4,7 +4,10 @@ import { OUT_OF_RANGE, withinBounds } from '../dates';
 import { isScope, SCOPES } from './scopes';
 
 const name = z.string().trim().min(1, 'Required').max(100);
-const workspaceIds = z.array(z.string().regex(OBJECT_ID, 'Must be a 24-character hex workspace id')).min(1, 'At least one workspace').max(100);
+const workspaceIds = z
+  .array(z.string().regex(OBJECT_ID, 'Must be a 24-character hex workspace id'))
+  .min(1, 'At least one workspace')
+  .max(100);
 const scopes = z
   .array(z.string().refine(isScope, { message: `Unknown scope; expected one of ${SCOPES.join(', ')}` }))
   .min(1, 'At least one scope')

@@ -2,9 +2,9 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export type TokenEnvironment = 'live' | 'test';
 
-export const TOKEN_PREFIX: Record<TokenEnvironment, string> = { live: 'sk_live_', test: 'sk_test_' };
-export const TOKEN_SECRET_LENGTH = 48;
-export const VISIBLE_PREFIX_LENGTH = 16;
+const TOKEN_PREFIX: Record<TokenEnvironment, string> = { live: 'sk_live_', test: 'sk_test_' };
+const TOKEN_SECRET_LENGTH = 48;
+const VISIBLE_PREFIX_LENGTH = 16;
 export const TOKEN_PATTERN = /^sk_(live|test)_[0-9A-Za-z]{48}$/;
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';

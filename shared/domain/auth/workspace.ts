@@ -75,11 +75,14 @@ const Spans = z
   .superRefine((spans, ctx) => {
     spans.forEach((s, i) => {
       const previous = spans[i - 1];
-      if (previous && wellFormed(s.start, previous.end) && minutesOf(s.start) < minutesOf(previous.end)) ctx.addIssue({ code: 'custom', message: 'Spans must be in order and not overlap', path: [i, 'start'] });
+      if (previous && wellFormed(s.start, previous.end) && minutesOf(s.start) < minutesOf(previous.end))
+        ctx.addIssue({ code: 'custom', message: 'Spans must be in order and not overlap', path: [i, 'start'] });
     });
   });
 /** Business hours in a PATCH: the weekdays given replace theirs; `[]` closes a day. */
-export const BusinessHoursPatch = z.strictObject(Object.fromEntries(WEEKDAYS.map((d) => [d, Spans.optional()])) as Record<Weekday, z.ZodOptional<typeof Spans>>);
+export const BusinessHoursPatch = z.strictObject(
+  Object.fromEntries(WEEKDAYS.map((d) => [d, Spans.optional()])) as Record<Weekday, z.ZodOptional<typeof Spans>>,
+);
 
 export interface WorkspacePatch {
   name?: string;
@@ -90,7 +93,16 @@ export interface WorkspacePatch {
 
 /** The workspace after a PATCH: business hours merge per weekday. */
 export const patchWorkspace = (w: Workspace, patch: WorkspacePatch, now: Date): Workspace => {
-  const businessHours = { ...w.businessHours, ...Object.fromEntries(Object.entries(patch.businessHours ?? {}).filter(([, v]) => v !== undefined)) };
-  const after = { ...w, ...(patch.name !== undefined ? { name: patch.name } : {}), ...(patch.timezone ? { timezone: patch.timezone } : {}), ...(patch.locale ? { locale: patch.locale } : {}), businessHours };
+  const businessHours = {
+    ...w.businessHours,
+    ...Object.fromEntries(Object.entries(patch.businessHours ?? {}).filter(([, v]) => v !== undefined)),
+  };
+  const after = {
+    ...w,
+    ...(patch.name !== undefined ? { name: patch.name } : {}),
+    ...(patch.timezone ? { timezone: patch.timezone } : {}),
+    ...(patch.locale ? { locale: patch.locale } : {}),
+    businessHours,
+  };
   return { ...after, updatedAt: now.toISOString() };
 };

@@ -7,10 +7,10 @@ export const BROADCAST_STATUSES = ['draft', 'scheduled', 'sending', 'sent', 'fai
 export type BroadcastStatus = (typeof BROADCAST_STATUSES)[number];
 
 /** The largest audience by explicit ids, and the most tags one broadcast may target. */
-export const MAX_CUSTOMER_IDS = 1000;
-export const MAX_TAG_IDS = 20;
+const MAX_CUSTOMER_IDS = 1000;
+const MAX_TAG_IDS = 20;
 /** How far ahead a broadcast may be scheduled. */
-export const MAX_SCHEDULE_AHEAD_MS = 366 * 24 * 3600_000;
+const MAX_SCHEDULE_AHEAD_MS = 366 * 24 * 3600_000;
 
 const Id = z.string().regex(OBJECT_ID, 'Must be a 24-character hex id');
 const unique = (ids: string[]) => new Set(ids).size === ids.length;
@@ -21,16 +21,31 @@ export const Audience = z
     tagIds: z.array(Id).max(MAX_TAG_IDS).refine(unique, 'Ids must be unique').optional(),
     customerIds: z.array(Id).max(MAX_CUSTOMER_IDS).refine(unique, 'Ids must be unique').optional(),
   })
-  .refine((a) => (a.tagIds?.length ?? 0) + (a.customerIds?.length ?? 0) > 0, { message: 'Name at least one tag or customer', path: ['tagIds'] });
+  .refine((a) => (a.tagIds?.length ?? 0) + (a.customerIds?.length ?? 0) > 0, {
+    message: 'Name at least one tag or customer',
+    path: ['tagIds'],
+  });
 export type Audience = z.output<typeof Audience>;
 
 const Name = z.string().trim().min(1).max(200);
 const Content = z.string().trim().min(1).max(10_000);
 const Subject = z.string().trim().min(1).max(255).nullable();
 
-export const CreateBroadcast = z.strictObject({ name: Name, channelId: Id, audience: Audience, content: Content, subject: Subject.optional() });
+export const CreateBroadcast = z.strictObject({
+  name: Name,
+  channelId: Id,
+  audience: Audience,
+  content: Content,
+  subject: Subject.optional(),
+});
 export type CreateBroadcast = z.output<typeof CreateBroadcast>;
-export const UpdateBroadcast = z.strictObject({ name: Name.optional(), channelId: Id.optional(), audience: Audience.optional(), content: Content.optional(), subject: Subject.optional() });
+export const UpdateBroadcast = z.strictObject({
+  name: Name.optional(),
+  channelId: Id.optional(),
+  audience: Audience.optional(),
+  content: Content.optional(),
+  subject: Subject.optional(),
+});
 export type UpdateBroadcast = z.output<typeof UpdateBroadcast>;
 export const ScheduleBroadcast = z.strictObject({ at: DateTime });
 
@@ -43,7 +58,15 @@ export interface Stats {
   skipped: number;
   cancelled: number;
 }
-export const STAT_NAMES = ['recipients', 'sent', 'delivered', 'read', 'failed', 'skipped', 'cancelled'] as const satisfies readonly (keyof Stats)[];
+export const STAT_NAMES = [
+  'recipients',
+  'sent',
+  'delivered',
+  'read',
+  'failed',
+  'skipped',
+  'cancelled',
+] as const satisfies readonly (keyof Stats)[];
 
 export interface Broadcast {
   _id: string;
@@ -62,7 +85,7 @@ export interface Broadcast {
   updatedAt: string;
 }
 
-export const emptyStats = (): Stats => ({ recipients: 0, sent: 0, delivered: 0, read: 0, failed: 0, skipped: 0, cancelled: 0 });
+const emptyStats = (): Stats => ({ recipients: 0, sent: 0, delivered: 0, read: 0, failed: 0, skipped: 0, cancelled: 0 });
 
 export const newBroadcast = (_id: string, input: CreateBroadcast, now: Date): Broadcast => ({
   _id,
@@ -118,7 +141,13 @@ export const allSettled = (s: Stats): boolean => s.sent + s.failed + s.skipped +
 /** sending → sent, or failed when no recipient could be sent to although some were tried. */
 export const complete = (b: Broadcast, s: Stats, now: Date): Broadcast => {
   const failed = s.sent === 0 && s.failed > 0;
-  return { ...b, status: failed ? 'failed' : 'sent', failureReason: failed ? 'all_recipients_failed' : null, completedAt: now.toISOString(), updatedAt: now.toISOString() };
+  return {
+    ...b,
+    status: failed ? 'failed' : 'sent',
+    failureReason: failed ? 'all_recipients_failed' : null,
+    completedAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+  };
 };
 
 export const RECIPIENT_STATUSES = ['queued', 'sending', 'sent', 'delivered', 'read', 'failed', 'skipped', 'cancelled'] as const;

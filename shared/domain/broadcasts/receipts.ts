@@ -2,7 +2,10 @@ import type { Receipt } from '../channels/delivery';
 import type { RecipientStatus, Stats } from './broadcast';
 
 /** How a receipt moves a recipient that was sent to: from which statuses, and what it adds to the stats. */
-export const RECEIPT_MOVES: Record<Exclude<Receipt, 'sent'>, { from: RecipientStatus[]; stats: (from: RecipientStatus) => Partial<Stats> }> = {
+export const RECEIPT_MOVES: Record<
+  Exclude<Receipt, 'sent'>,
+  { from: RecipientStatus[]; stats: (from: RecipientStatus) => Partial<Stats> }
+> = {
   delivered: { from: ['sent'], stats: () => ({ delivered: 1 }) },
   read: { from: ['sent', 'delivered'], stats: (from) => (from === 'sent' ? { delivered: 1, read: 1 } : { read: 1 }) },
   failed: { from: ['sent'], stats: () => ({ sent: -1, failed: 1 }) },
@@ -13,7 +16,8 @@ export const sentStats = (receipts: readonly ('delivered' | 'read')[]): Partial<
   const stats: Partial<Stats> = { sent: 1 };
   let from: RecipientStatus = 'sent';
   for (const status of receipts) {
-    for (const [name, n] of Object.entries(RECEIPT_MOVES[status].stats(from)) as [keyof Stats, number][]) stats[name] = (stats[name] ?? 0) + n;
+    for (const [name, n] of Object.entries(RECEIPT_MOVES[status].stats(from)) as [keyof Stats, number][])
+      stats[name] = (stats[name] ?? 0) + n;
     from = status;
   }
   return stats;

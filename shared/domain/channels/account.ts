@@ -9,7 +9,7 @@ export type ChannelType = (typeof CHANNEL_TYPES)[number];
 export const conversationChannelOf = (type: ChannelType): 'api' | 'email' => (type === 'email' ? 'email' : 'api');
 
 export const ACCOUNT_STATUSES = ['connected', 'disconnected', 'error'] as const;
-export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
+type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
 
 /**
  * Sends per second per account when the account does not say (broadcast sends are throttled to it): what
@@ -17,8 +17,8 @@ export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
  * commonly limited to tens of messages a second; the sandbox sends nowhere, so it runs at provider speed.
  * See docs/guide/channels.md.
  */
-export const DEFAULT_RATE_PER_SECOND: Record<ChannelType, number> = { api: 20, email: 20, sandbox: 500 };
-export const MAX_RATE_PER_SECOND = 1000;
+const DEFAULT_RATE_PER_SECOND: Record<ChannelType, number> = { api: 20, email: 20, sandbox: 500 };
+const MAX_RATE_PER_SECOND = 1000;
 
 const Name = z.string().trim().min(1).max(100);
 const Rate = z
@@ -26,7 +26,9 @@ const Rate = z
   .int()
   .min(1)
   .max(MAX_RATE_PER_SECOND)
-  .describe(`Broadcast sends per second through the account; when not given at creation, by type: ${CHANNEL_TYPES.map((t) => `${t} ${DEFAULT_RATE_PER_SECOND[t]}`).join(', ')}`);
+  .describe(
+    `Broadcast sends per second through the account; when not given at creation, by type: ${CHANNEL_TYPES.map((t) => `${t} ${DEFAULT_RATE_PER_SECOND[t]}`).join(', ')}`,
+  );
 const Secret = z.string().min(16).max(256);
 
 export const ApiConfig = z.strictObject({ url: z.url({ protocol: /^https$/ }).max(2048) });
@@ -47,7 +49,11 @@ export const EmailConfig = z.strictObject({
 export const SandboxConfig = z.strictObject({
   deliver: z.boolean().default(true),
   read: z.boolean().default(false),
-  failWith: z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, 'Must be a snake_case reason like invalid_recipient').nullable().default(null),
+  failWith: z
+    .string()
+    .regex(/^[a-z][a-z0-9_]{0,63}$/, 'Must be a snake_case reason like invalid_recipient')
+    .nullable()
+    .default(null),
 });
 
 const CONFIGS = { api: ApiConfig, email: EmailConfig, sandbox: SandboxConfig } as const;
@@ -88,7 +94,7 @@ export interface Account {
   updatedAt: string;
 }
 
-export const generateSigningSecret = (): string => `chs_${randomBytes(32).toString('base64url')}`;
+const generateSigningSecret = (): string => `chs_${randomBytes(32).toString('base64url')}`;
 
 const secretNamesOf = (secrets: Secrets) => (Object.keys(secrets) as (keyof Secrets)[]).filter((k) => secrets[k] !== undefined).sort();
 
@@ -129,7 +135,12 @@ const parseConfig = (type: ChannelType, config: unknown): ChannelConfig => {
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /** The account after a PATCH and the merged secrets, or undefined when nothing changes. */
-export const patchAccount = (before: Account, secrets: Secrets, patch: UpdateChannel, now: Date): { account: Account; secrets: Secrets } | undefined => {
+export const patchAccount = (
+  before: Account,
+  secrets: Secrets,
+  patch: UpdateChannel,
+  now: Date,
+): { account: Account; secrets: Secrets } | undefined => {
   const merged: Secrets = { ...secrets, ...patch.secrets };
   checkSecrets(before.type, merged);
   const after: Account = {

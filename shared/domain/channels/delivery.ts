@@ -2,7 +2,7 @@ import type { DeliveryStatus } from '../inbox/message';
 
 /** What a channel reports about an outgoing message (a send, a receipt or a failure). */
 export type Receipt = 'sent' | 'delivered' | 'read' | 'failed';
-export const RECEIPTS = ['sent', 'delivered', 'read', 'failed'] as const;
+const RECEIPTS = ['sent', 'delivered', 'read', 'failed'] as const;
 
 const RANK: Partial<Record<DeliveryStatus, number>> = { pending: 0, sent: 1, delivered: 2, read: 3 };
 
@@ -22,8 +22,8 @@ export const advances = (current: DeliveryStatus | null, next: Receipt): boolean
 export const receiptEvent = (status: Receipt) => `channel.message.${status}` as const;
 
 /** Sends of one message or recipient before a retryable failure becomes final, and the waits between them. */
-export const SEND_RETRY_DELAYS_MS = [1_000, 2_000, 4_000, 8_000] as const;
-export const MAX_SEND_ATTEMPTS = SEND_RETRY_DELAYS_MS.length + 1;
+const SEND_RETRY_DELAYS_MS = [1_000, 2_000, 4_000, 8_000] as const;
+const MAX_SEND_ATTEMPTS = SEND_RETRY_DELAYS_MS.length + 1;
 
 /** The wait before attempt `attempts + 1`, or undefined when the failure after `attempts` attempts is final. */
 export const retryDelayMs = (attempts: number, retryAfterMs?: number): number | undefined => {

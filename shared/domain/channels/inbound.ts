@@ -6,7 +6,7 @@ import { IncomingSender, MessageContent, hasBody } from '../inbox/message';
 export const INBOUND_SIGNATURE_HEADER = 'X-Parley-Signature';
 
 /** The largest raw email accepted (the whole request is capped at 256 KB anyway). */
-export const MAX_MIME_BYTES = 200_000;
+const MAX_MIME_BYTES = 200_000;
 
 const InboundMessage = z.strictObject({
   type: z.literal('message'),
@@ -21,7 +21,10 @@ const InboundStatus = z.strictObject({
   type: z.literal('status'),
   id: z.string().min(1).max(100),
   status: z.enum(['delivered', 'read', 'failed']),
-  reason: z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, 'Must be a snake_case reason').optional(),
+  reason: z
+    .string()
+    .regex(/^[a-z][a-z0-9_]{0,63}$/, 'Must be a snake_case reason')
+    .optional(),
 });
 
 /** An email as received, raw RFC 5322 MIME (email channels only). */

@@ -9,7 +9,7 @@ export const E164 = /^\+[1-9]\d{6,14}$/;
 /** Per customer; a map within them keeps the customer item and its events far below DynamoDB's 400 KB. */
 export const ATTRIBUTE_LIMITS: FreeFormLimits = { maxEntries: 50, maxKeyLength: 64, maxBytes: 32 * 1024, maxDepth: 1 };
 
-export const AttributeValue = z.union([z.string().max(1000), z.number(), z.boolean(), z.null()]);
+const AttributeValue = z.union([z.string().max(1000), z.number(), z.boolean(), z.null()]);
 export const Attributes = freeFormMap(
   z.string().regex(/^[A-Za-z][\w-]{0,63}$/, 'Keys are 1-64 letters, digits, _ or -, starting with a letter'),
   AttributeValue,
@@ -125,13 +125,18 @@ export const mergeCustomers = (base: Customer, mergee: Customer, now: Date): Cus
   email: base.email ?? mergee.email,
   phone: base.phone ?? mergee.phone,
   externalId: base.externalId ?? mergee.externalId,
-  attributes: withinLimits({ ...mergee.attributes, ...base.attributes }, (problem) =>
-    new ConflictError(`The merged customer's attributes would break the limits: ${problem}`, { field: 'attributes' }),
+  attributes: withinLimits(
+    { ...mergee.attributes, ...base.attributes },
+    (problem) => new ConflictError(`The merged customer's attributes would break the limits: ${problem}`, { field: 'attributes' }),
   ),
   identities: [...base.identities, ...mergee.identities.filter((i) => !base.identities.some((b) => sameIdentity(b, i)))],
   tagIds: [...new Set([...base.tagIds, ...mergee.tagIds])].sort(),
   blocked: base.blocked,
-  lastActivityAt: [base.lastActivityAt, mergee.lastActivityAt].filter((t): t is string => t !== null).sort().at(-1) ?? null,
+  lastActivityAt:
+    [base.lastActivityAt, mergee.lastActivityAt]
+      .filter((t): t is string => t !== null)
+      .sort()
+      .at(-1) ?? null,
   updatedAt: now.toISOString(),
 });
 

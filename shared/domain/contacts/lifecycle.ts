@@ -4,7 +4,9 @@ import type { Customer } from './customer';
 /** A customer with conversations cannot be deleted: merge it into another customer, or delete those first. */
 export const assertDeletable = (conversationCount: number): void => {
   if (conversationCount > 0) {
-    throw new ConflictError('Customer has conversations; delete them or merge this customer into another', { conversations: conversationCount });
+    throw new ConflictError('Customer has conversations; delete them or merge this customer into another', {
+      conversations: conversationCount,
+    });
   }
 };
 

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { ConflictError } from '../errors';
 
 /** Types the API adds; `stage_change` and `task_completed` are written by Parley itself, with the change they record. */
-export const USER_ACTIVITY_TYPES = ['note', 'call', 'email', 'meeting'] as const;
+const USER_ACTIVITY_TYPES = ['note', 'call', 'email', 'meeting'] as const;
 export const SYSTEM_ACTIVITY_TYPES = ['stage_change', 'task_completed'] as const;
 export const ACTIVITY_TYPES = [...USER_ACTIVITY_TYPES, ...SYSTEM_ACTIVITY_TYPES] as const;
 export type ActivityType = (typeof ACTIVITY_TYPES)[number];
@@ -33,7 +33,12 @@ export interface ActivityFields {
 
 export const ActivityType = z.enum(USER_ACTIVITY_TYPES);
 
-export const newActivity = (input: ActivityFields, links: { leadId: string | null; customerId: string | null }, _id: string, now: Date): Activity => ({
+export const newActivity = (
+  input: ActivityFields,
+  links: { leadId: string | null; customerId: string | null },
+  _id: string,
+  now: Date,
+): Activity => ({
   _id,
   type: input.type,
   ...links,
@@ -52,11 +57,22 @@ export const systemActivity = (
   details: Record<string, string | null>,
   _id: string,
   now: Date,
-): Activity => ({ _id, type, ...links, subject, body: null, occurredAt: now.toISOString(), durationSeconds: null, details, createdAt: now.toISOString() });
+): Activity => ({
+  _id,
+  type,
+  ...links,
+  subject,
+  body: null,
+  occurredAt: now.toISOString(),
+  durationSeconds: null,
+  details,
+  createdAt: now.toISOString(),
+});
 
 /** System activities are the record of a change: they cannot be deleted through the API. */
 export const assertDeletable = (a: Activity): void => {
-  if ((SYSTEM_ACTIVITY_TYPES as readonly string[]).includes(a.type)) throw new ConflictError('System activities cannot be deleted', { type: a.type });
+  if ((SYSTEM_ACTIVITY_TYPES as readonly string[]).includes(a.type))
+    throw new ConflictError('System activities cannot be deleted', { type: a.type });
 };
 
 /** Timelines an activity shows in, newest first by when it happened. */

@@ -33,7 +33,7 @@ export interface Lead {
   updatedAt: string;
 }
 
-export type LeadEvent = 'created' | 'updated' | 'deleted' | 'stage_changed' | 'assigned' | 'won' | 'lost';
+type LeadEvent = 'created' | 'updated' | 'deleted' | 'stage_changed' | 'assigned' | 'won' | 'lost';
 
 /** A lead after a change and the events describing it, each with the fields its `changes` names. */
 export interface LeadChange {
@@ -59,7 +59,8 @@ const closing = (stage: Stage, now: Date) => ({
 });
 
 const checkLostReason = (stage: Stage, lostReason: string | null | undefined) => {
-  if (lostReason && stage.kind !== 'lost') throw new ValidationError([{ path: 'lostReason', message: 'Only a lead in a lost stage has a lost reason' }]);
+  if (lostReason && stage.kind !== 'lost')
+    throw new ValidationError([{ path: 'lostReason', message: 'Only a lead in a lost stage has a lost reason' }]);
 };
 
 /** A new lead in `stage` (the pipeline's first open stage when none is named). */
@@ -91,9 +92,14 @@ export const newLead = (input: LeadFields & { title: string }, pipeline: Pipelin
  * emitted. Stage and pipeline change only by a move.
  */
 export const editLead = (lead: Lead, patch: LeadFields, now: Date): LeadChange => {
-  if (patch.lostReason && lead.status !== 'lost') throw new ValidationError([{ path: 'lostReason', message: 'Only a lost lead has a lost reason' }]);
+  if (patch.lostReason && lead.status !== 'lost')
+    throw new ValidationError([{ path: 'lostReason', message: 'Only a lost lead has a lost reason' }]);
   const { attributes, ...fields } = patch;
-  const after: Lead = { ...lead, ...fields, ...(attributes !== undefined ? { attributes: mergeAttributes(lead.attributes, attributes) } : {}) };
+  const after: Lead = {
+    ...lead,
+    ...fields,
+    ...(attributes !== undefined ? { attributes: mergeAttributes(lead.attributes, attributes) } : {}),
+  };
   const changed = (Object.keys(patch) as (keyof LeadFields)[]).filter((k) => JSON.stringify(after[k]) !== JSON.stringify(lead[k]));
   if (changed.length === 0) return { lead, events: [] };
   const others = changed.filter((k) => k !== 'assigneeId');

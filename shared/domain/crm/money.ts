@@ -7,7 +7,7 @@ const CURRENCIES: ReadonlySet<string> = new Set(Intl.supportedValuesOf('currency
  * Amounts are integer minor units (cents). The cap keeps every per-stage sum of a pipeline an exact
  * JavaScript integer (below 2^53) up to about 90,000 leads at the cap.
  */
-export const MAX_AMOUNT = 100_000_000_000;
+const MAX_AMOUNT = 100_000_000_000;
 
 export const Money = z.strictObject({
   amount: z.number().int('Must be an integer number of minor units (cents)').min(0).max(MAX_AMOUNT),

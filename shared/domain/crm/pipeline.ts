@@ -26,7 +26,7 @@ export interface Pipeline {
   updatedAt: string;
 }
 
-export const StageName = z.string().trim().min(1).max(100);
+const StageName = z.string().trim().min(1).max(100);
 /** 0–1, and a number DynamoDB can store exactly (no denormals below 1e-130). */
 export const Probability = z.number().min(0).max(1).refine(isStorableNumber, 'Must be 0 or at least 1e-130');
 
@@ -39,7 +39,7 @@ export type StageEdit = z.infer<typeof StageEdit>;
 const DEFAULT_PROBABILITY: Record<StageKind, number> = { open: 0.5, won: 1, lost: 0 };
 
 /** What a pipeline created without stages gets. */
-export const DEFAULT_STAGES: StageInput[] = [
+const DEFAULT_STAGES: StageInput[] = [
   { name: 'New', probability: 0.1 },
   { name: 'Qualified', probability: 0.3 },
   { name: 'Proposal', probability: 0.6 },
@@ -94,7 +94,8 @@ const changed = (p: Pipeline, stages: Omit<Stage, 'position'>[], now: Date): Pip
   return { ...p, stages: withPositions(stages), updatedAt: now.toISOString() };
 };
 
-export const rename = (p: Pipeline, name: string, now: Date): Pipeline => (name === p.name ? p : { ...p, name, updatedAt: now.toISOString() });
+export const rename = (p: Pipeline, name: string, now: Date): Pipeline =>
+  name === p.name ? p : { ...p, name, updatedAt: now.toISOString() };
 
 /** Adds a stage at `position` (default: before the won and lost stages). A second won or lost stage is 409. */
 export const addStage = (p: Pipeline, input: StageInput, id: string, now: Date, position?: number): Pipeline => {
@@ -108,22 +109,38 @@ export const addStage = (p: Pipeline, input: StageInput, id: string, now: Date, 
 export const editStage = (p: Pipeline, stage: Stage, edit: StageEdit, now: Date): Pipeline => {
   const after = { ...stage, ...edit };
   if (after.name === stage.name && after.kind === stage.kind && after.probability === stage.probability) return p;
-  return changed(p, p.stages.map((s) => (s._id === stage._id ? after : s)), now);
+  return changed(
+    p,
+    p.stages.map((s) => (s._id === stage._id ? after : s)),
+    now,
+  );
 };
 
 /** Removes a stage; removing the won or lost stage, or the last open one, is 409. */
-export const removeStage = (p: Pipeline, stage: Stage, now: Date): Pipeline => changed(p, p.stages.filter((s) => s._id !== stage._id), now);
+export const removeStage = (p: Pipeline, stage: Stage, now: Date): Pipeline =>
+  changed(
+    p,
+    p.stages.filter((s) => s._id !== stage._id),
+    now,
+  );
 
 /** Puts the stages in the given order; `stageIds` must name each stage exactly once (422 otherwise). */
 export const reorderStages = (p: Pipeline, stageIds: readonly string[], now: Date): Pipeline => {
   const byId = new Map(p.stages.map((s) => [s._id, s]));
   const errors = stageIds.flatMap((id, i) =>
-    byId.has(id) && stageIds.indexOf(id) === i ? [] : [{ path: `stageIds[${i}]`, message: byId.has(id) ? 'Named twice' : 'No such stage in this pipeline' }],
+    byId.has(id) && stageIds.indexOf(id) === i
+      ? []
+      : [{ path: `stageIds[${i}]`, message: byId.has(id) ? 'Named twice' : 'No such stage in this pipeline' }],
   );
-  if (errors.length === 0 && stageIds.length !== p.stages.length) errors.push({ path: 'stageIds', message: 'Must name every stage of the pipeline once' });
+  if (errors.length === 0 && stageIds.length !== p.stages.length)
+    errors.push({ path: 'stageIds', message: 'Must name every stage of the pipeline once' });
   if (errors.length) throw new ValidationError(errors);
   if (stageIds.every((id, i) => p.stages[i]!._id === id)) return p;
-  return changed(p, stageIds.map((id) => byId.get(id)!), now);
+  return changed(
+    p,
+    stageIds.map((id) => byId.get(id)!),
+    now,
+  );
 };
 
 export interface StageTotals {

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { ConflictError, ValidationError } from '../errors';
 import { UNASSIGNED, type Membership } from '../lists';
 
-export const TASK_PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
+const TASK_PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
 export const TaskPriority = z.enum(TASK_PRIORITIES);
 export type TaskPriority = z.infer<typeof TaskPriority>;
 export const TaskStatus = z.enum(['open', 'completed']);
@@ -24,7 +24,7 @@ export interface Task {
   updatedAt: string;
 }
 
-export type TaskEvent = 'created' | 'updated' | 'completed' | 'deleted' | 'due';
+type TaskEvent = 'created' | 'updated' | 'completed' | 'deleted' | 'due';
 
 export interface TaskChange {
   task: Task;
@@ -94,7 +94,13 @@ export const isDue = (task: Pick<Task, 'status' | 'dueAt'>, remindedFor: string 
 /** Lists a task belongs to; `due:*` lists hold open tasks with a due time, ordered by it, for the overdue filter. */
 export const taskListsOf = (t: Task): Membership[] => {
   const assignee = t.assigneeId ?? UNASSIGNED;
-  const byCreation = ['all', `status:${t.status}`, `assignee:${assignee}`, `assignee:${assignee}:status:${t.status}`, ...(t.leadId ? [`lead:${t.leadId}`] : [])];
+  const byCreation = [
+    'all',
+    `status:${t.status}`,
+    `assignee:${assignee}`,
+    `assignee:${assignee}:status:${t.status}`,
+    ...(t.leadId ? [`lead:${t.leadId}`] : []),
+  ];
   const byDue = t.status === 'open' && t.dueAt ? ['due', `due:assignee:${assignee}`] : [];
   return [
     ...byCreation.map((list) => ({ list, order: `${t.createdAt}#${t._id}` })),
@@ -113,7 +119,8 @@ export const taskStatusParts = (list: string): string[] | undefined => {
 };
 
 /** Lists that keep no counter: those with status parts, and the due lists (an overdue total counts the members due so far). */
-export const uncountedTaskList = (list: string): boolean => taskStatusParts(list) !== undefined || list === 'due' || list.startsWith('due:');
+export const uncountedTaskList = (list: string): boolean =>
+  taskStatusParts(list) !== undefined || list === 'due' || list.startsWith('due:');
 
 export interface TaskFilters {
   status?: TaskStatus;

@@ -37,14 +37,19 @@ export type Decision = { kind: 'claim' } | { kind: 'replay'; response: StoredRes
 export const decide = (key: string, record: IdempotencyRecord | undefined, fingerprint: string, nowSeconds: number): Decision => {
   if (!record || record.expiresAt <= nowSeconds) return { kind: 'claim' };
   if (record.fingerprint !== fingerprint) {
-    throw new ConflictError(`Idempotency-Key "${key}" was already used for a different request (method, path or body)`, { idempotencyKey: key });
+    throw new ConflictError(`Idempotency-Key "${key}" was already used for a different request (method, path or body)`, {
+      idempotencyKey: key,
+    });
   }
   if (record.status === 'done' && record.response) return { kind: 'replay', response: record.response };
   if (record.lockUntil > nowSeconds) throw new IdempotencyInProgress(key);
   if (record.commits > 0) {
-    throw new ConflictError(`The request with Idempotency-Key "${key}" stopped after committing its change and its response was lost; it will not run again`, {
-      idempotencyKey: key,
-    });
+    throw new ConflictError(
+      `The request with Idempotency-Key "${key}" stopped after committing its change and its response was lost; it will not run again`,
+      {
+        idempotencyKey: key,
+      },
+    );
   }
   return { kind: 'claim' };
 };

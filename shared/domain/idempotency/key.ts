@@ -15,7 +15,8 @@ export const IDEMPOTENCY_KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
 
 /** The key as sent, or a 422 naming the header: 1–255 printable ASCII characters. */
 export const checkIdempotencyKey = (value: string): string => {
-  if (!IDEMPOTENCY_KEY_PATTERN.test(value)) throw new ValidationError([{ path: IDEMPOTENCY_HEADER, message: 'must be 1 to 255 printable ASCII characters' }]);
+  if (!IDEMPOTENCY_KEY_PATTERN.test(value))
+    throw new ValidationError([{ path: IDEMPOTENCY_HEADER, message: 'must be 1 to 255 printable ASCII characters' }]);
   return value;
 };
 

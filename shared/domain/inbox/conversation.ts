@@ -1,8 +1,8 @@
 import * as z from 'zod';
 
 export const STATUSES = ['open', 'pending', 'snoozed', 'closed'] as const;
-export const PRIORITIES = ['none', 'low', 'medium', 'high', 'urgent'] as const;
-export const CHANNELS = ['api', 'email', 'web', 'sms', 'whatsapp', 'messenger', 'instagram', 'telegram'] as const;
+const PRIORITIES = ['none', 'low', 'medium', 'high', 'urgent'] as const;
+const CHANNELS = ['api', 'email', 'web', 'sms', 'whatsapp', 'messenger', 'instagram', 'telegram'] as const;
 
 export const Status = z.enum(STATUSES);
 export const Priority = z.enum(PRIORITIES);
@@ -35,8 +35,16 @@ export interface Conversation {
 
 /** The fields a conversation event names as `changes`, and the event that goes with them. */
 export type ConversationEvent =
-  | 'created' | 'updated' | 'assigned' | 'unassigned' | 'status_changed' | 'snoozed'
-  | 'closed' | 'reopened' | 'priority_changed' | 'deleted';
+  | 'created'
+  | 'updated'
+  | 'assigned'
+  | 'unassigned'
+  | 'status_changed'
+  | 'snoozed'
+  | 'closed'
+  | 'reopened'
+  | 'priority_changed'
+  | 'deleted';
 
 /** A conversation after a change, and the events that describe it (each with the fields its `changes` names). */
 export interface Change {

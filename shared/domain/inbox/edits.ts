@@ -9,7 +9,10 @@ export const assign = (c: Conversation, assigneeId: string, now: Date): Change =
 
 export const unassign = (c: Conversation, now: Date): Change => {
   if (c.assigneeId === null) throw new ConflictError('Conversation is not assigned', { assigneeId: null });
-  return { conversation: { ...c, assigneeId: null, updatedAt: now.toISOString() }, events: [{ name: 'unassigned', fields: ['assigneeId'] }] };
+  return {
+    conversation: { ...c, assigneeId: null, updatedAt: now.toISOString() },
+    events: [{ name: 'unassigned', fields: ['assigneeId'] }],
+  };
 };
 
 export interface ConversationEdit {

@@ -2,20 +2,27 @@ import * as z from 'zod';
 import type { Change, Conversation } from './conversation';
 
 export const MESSAGE_TYPES = ['incoming', 'outgoing', 'note', 'activity'] as const;
-export type MessageType = (typeof MESSAGE_TYPES)[number];
+type MessageType = (typeof MESSAGE_TYPES)[number];
 
 /** Delivery status: incoming messages are `received`; outgoing ones start `pending` until a channel reports. */
 export type DeliveryStatus = 'received' | 'pending' | 'sent' | 'delivered' | 'read' | 'failed';
 
-export const MAX_CONTENT_LENGTH = 10_000;
-export const MAX_ATTACHMENTS = 10;
+const MAX_CONTENT_LENGTH = 10_000;
+const MAX_ATTACHMENTS = 10;
 
 /** Attachment metadata only: the file itself lives wherever `url` points. */
 export const Attachment = z.strictObject({
   url: z.url({ protocol: /^https?$/ }).max(2048),
   name: z.string().trim().min(1).max(255),
-  size: z.number().int().min(0).max(100 * 1024 * 1024),
-  contentType: z.string().regex(/^[\w.+-]+\/[\w.+-]+$/, 'Must be a MIME type like image/png').max(127),
+  size: z
+    .number()
+    .int()
+    .min(0)
+    .max(100 * 1024 * 1024),
+  contentType: z
+    .string()
+    .regex(/^[\w.+-]+\/[\w.+-]+$/, 'Must be a MIME type like image/png')
+    .max(127),
 });
 export type Attachment = z.infer<typeof Attachment>;
 
@@ -30,12 +37,15 @@ export const IncomingSender = z.strictObject({
   identifier: z.string().trim().min(1).max(320),
   name: z.string().trim().min(1).max(200).optional(),
   email: z.email().max(320).optional(),
-  phone: z.string().regex(/^\+[1-9]\d{6,14}$/, 'Must be an E.164 number like +14155550123').optional(),
+  phone: z
+    .string()
+    .regex(/^\+[1-9]\d{6,14}$/, 'Must be an E.164 number like +14155550123')
+    .optional(),
 });
 
 export const hasBody = (m: { content?: string; attachments?: unknown[] }) => Boolean(m.content) || (m.attachments?.length ?? 0) > 0;
 
-export interface Author {
+interface Author {
   /** `ai`: written by the AI auto-reply (id null). */
   type: 'customer' | 'token' | 'system' | 'ai';
   id: string | null;

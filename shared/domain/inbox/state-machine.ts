@@ -22,11 +22,7 @@ const eventFor = (from: Status, to: Status): ConversationEvent => {
   return 'status_changed';
 };
 
-export const changeStatus = (
-  conversation: Conversation,
-  to: Status,
-  opts: { snoozedUntil?: string; now: Date },
-): Change => {
+export const changeStatus = (conversation: Conversation, to: Status, opts: { snoozedUntil?: string; now: Date }): Change => {
   const from = conversation.status;
   if (!TRANSITIONS[from].includes(to)) {
     throw new ConflictError(`Cannot change a ${from} conversation to ${to}`, { status: from, requested: to, allowed: TRANSITIONS[from] });
@@ -50,7 +46,7 @@ export const changeStatus = (
   };
 };
 
-export const isDue = (conversation: Conversation, now: Date): boolean =>
+const isDue = (conversation: Conversation, now: Date): boolean =>
   conversation.status === 'snoozed' && conversation.snoozedUntil !== null && Date.parse(conversation.snoozedUntil) <= now.getTime();
 
 /** The timer's transition: a due snoozed conversation opens again. */

@@ -12,7 +12,16 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 const formatter = (timeZone: string) => {
   let f = formatters.get(timeZone);
   if (!f) {
-    f = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
     formatters.set(timeZone, f);
   }
   return f;
@@ -20,7 +29,11 @@ const formatter = (timeZone: string) => {
 
 /** The wall-clock fields of instant `t` in `timeZone`. */
 const wallClock = (t: number, timeZone: string) => {
-  const parts = Object.fromEntries(formatter(timeZone).formatToParts(new Date(t)).map((p) => [p.type, Number(p.value)]));
+  const parts = Object.fromEntries(
+    formatter(timeZone)
+      .formatToParts(new Date(t))
+      .map((p) => [p.type, Number(p.value)]),
+  );
   return { year: parts.year!, month: parts.month!, day: parts.day!, hour: parts.hour!, minute: parts.minute!, second: parts.second! };
 };
 

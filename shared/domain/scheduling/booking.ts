@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { ConflictError, ValidationError } from '../errors';
 
-export const BOOKING_STATUSES = ['pending', 'confirmed', 'cancelled', 'completed', 'no_show'] as const;
+const BOOKING_STATUSES = ['pending', 'confirmed', 'cancelled', 'completed', 'no_show'] as const;
 export const BookingStatus = z.enum(BOOKING_STATUSES);
 export type BookingStatus = z.infer<typeof BookingStatus>;
 
@@ -10,7 +10,7 @@ export const SLOT_MINUTES = 15;
 const SLOT_MS = SLOT_MINUTES * 60_000;
 export const MAX_DURATION_MINUTES = 8 * 60;
 
-export const REMINDERS = { '24h': 24 * 3_600_000, '1h': 3_600_000 } as const;
+const REMINDERS = { '24h': 24 * 3_600_000, '1h': 3_600_000 } as const;
 export type ReminderKind = keyof typeof REMINDERS;
 
 export interface Booking {
@@ -36,7 +36,7 @@ export interface Reminder {
   at: string;
 }
 
-export type BookingEventName = 'created' | 'confirmed' | 'rescheduled' | 'cancelled' | 'completed' | 'no_show';
+type BookingEventName = 'created' | 'confirmed' | 'rescheduled' | 'cancelled' | 'completed' | 'no_show';
 
 export interface BookingChange {
   booking: Booking;
@@ -58,7 +58,8 @@ export const checkTimes = (startAt: string, endAt: string): void => {
   if (start % SLOT_MS !== 0) errors.push({ path: 'startAt', message: `Must be on a ${SLOT_MINUTES}-minute boundary` });
   if (end % SLOT_MS !== 0) errors.push({ path: 'endAt', message: `Must be on a ${SLOT_MINUTES}-minute boundary` });
   else if (end <= start) errors.push({ path: 'endAt', message: 'Must be after startAt' });
-  else if (end - start > MAX_DURATION_MINUTES * 60_000) errors.push({ path: 'endAt', message: `A booking lasts at most ${MAX_DURATION_MINUTES} minutes` });
+  else if (end - start > MAX_DURATION_MINUTES * 60_000)
+    errors.push({ path: 'endAt', message: `A booking lasts at most ${MAX_DURATION_MINUTES} minutes` });
   if (errors.length) throw new ValidationError(errors);
 };
 
@@ -72,10 +73,13 @@ export const slotsOf = (b: Pick<Booking, 'startAt' | 'endAt'>): string[] => {
 /** Reminders whose time is still ahead when the booking is made or moved; the others are never sent. */
 export const remindersFor = (b: Booking, now: Date): Reminder[] =>
   upcoming(b.status)
-    ? (Object.keys(REMINDERS) as ReminderKind[]).map((kind) => ({ kind, at: iso(Date.parse(b.startAt) - REMINDERS[kind]) })).filter((r) => r.at > now.toISOString())
+    ? (Object.keys(REMINDERS) as ReminderKind[])
+        .map((kind) => ({ kind, at: iso(Date.parse(b.startAt) - REMINDERS[kind]) }))
+        .filter((r) => r.at > now.toISOString())
     : [];
 
-export type NewBooking = Pick<Booking, 'title' | 'customerId' | 'assigneeId' | 'startAt' | 'endAt' | 'timezone'> & Partial<Pick<Booking, 'location' | 'notes'>>;
+export type NewBooking = Pick<Booking, 'title' | 'customerId' | 'assigneeId' | 'startAt' | 'endAt' | 'timezone'> &
+  Partial<Pick<Booking, 'location' | 'notes'>>;
 
 export const newBooking = (input: NewBooking, id: string, now: Date): Booking => {
   checkTimes(input.startAt, input.endAt);
@@ -100,7 +104,8 @@ export const newBooking = (input: NewBooking, id: string, now: Date): Booking =>
 const refuse = (b: Booking, action: string) => new ConflictError(`A ${b.status} booking cannot be ${action}`, { status: b.status });
 
 const started = (b: Booking, now: Date, action: string) => {
-  if (Date.parse(b.startAt) > now.getTime()) throw new ConflictError(`A booking cannot be ${action} before it starts`, { startAt: b.startAt });
+  if (Date.parse(b.startAt) > now.getTime())
+    throw new ConflictError(`A booking cannot be ${action} before it starts`, { startAt: b.startAt });
 };
 
 const to = (b: Booking, status: BookingStatus, event: BookingEventName, now: Date, extra: Partial<Booking> = {}): BookingChange => ({
@@ -132,11 +137,20 @@ export const markNoShow = (b: Booking, now: Date): BookingChange => {
 };
 
 /** A move to new times (and, optionally, another assignee); the same place is a no-op (undefined). */
-export const reschedule = (b: Booking, input: { startAt: string; endAt: string; assigneeId?: string }, now: Date): BookingChange | undefined => {
+export const reschedule = (
+  b: Booking,
+  input: { startAt: string; endAt: string; assigneeId?: string },
+  now: Date,
+): BookingChange | undefined => {
   if (!upcoming(b.status)) throw refuse(b, 'rescheduled');
   checkTimes(input.startAt, input.endAt);
   if (Date.parse(input.startAt) <= now.getTime()) throw new ValidationError([{ path: 'startAt', message: 'Must be in the future' }]);
-  const after = { ...b, startAt: iso(Date.parse(input.startAt)), endAt: iso(Date.parse(input.endAt)), assigneeId: input.assigneeId ?? b.assigneeId };
+  const after = {
+    ...b,
+    startAt: iso(Date.parse(input.startAt)),
+    endAt: iso(Date.parse(input.endAt)),
+    assigneeId: input.assigneeId ?? b.assigneeId,
+  };
   const fields = (['startAt', 'endAt', 'assigneeId'] as const).filter((f) => after[f] !== b[f]);
   if (fields.length === 0) return undefined;
   return { booking: { ...after, updatedAt: now.toISOString() }, event: 'rescheduled', fields: [...fields] };

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 
-export const MAX_TAG_NAME_LENGTH = 50;
-export const MAX_TAG_DESCRIPTION_LENGTH = 500;
+const MAX_TAG_NAME_LENGTH = 50;
+const MAX_TAG_DESCRIPTION_LENGTH = 500;
 export const DEFAULT_TAG_COLOR = '#6b7280';
 
 export interface Tag {

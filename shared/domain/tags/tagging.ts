@@ -3,8 +3,8 @@ import { OBJECT_ID } from '../../ids';
 import { ValidationError, type FieldError } from '../errors';
 
 /** Bulk calls name at most this many entities and tags: 100 × 10 stays one transaction per entity. */
-export const MAX_BULK_ENTITIES = 100;
-export const MAX_TAGS_PER_CALL = 10;
+const MAX_BULK_ENTITIES = 100;
+const MAX_TAGS_PER_CALL = 10;
 /** Bounds the per-entity transaction and its exact-state condition. */
 export const MAX_TAGS_PER_ENTITY = 50;
 
@@ -18,7 +18,7 @@ export type TagAction = 'tag' | 'untag';
  * Ids are checked for shape together with existence, so one 422 names every failing index at once
  * (a malformed id and an unknown one are both "no such" here).
  */
-export const MALFORMED_ID = 'Must be a 24-character hex id';
+const MALFORMED_ID = 'Must be a 24-character hex id';
 export const isWellFormedId = (id: string): boolean => OBJECT_ID.test(id);
 
 const Id = z.string().max(64, MALFORMED_ID);
@@ -81,7 +81,11 @@ export const checkTaggingRequest = (
       if (!isWellFormedId(id)) return [{ path: entityPath(i), message: MALFORMED_ID }];
       const tagIds = current.get(id);
       if (!tagIds) return [{ path: entityPath(i), message: `No such ${label[req.entityType]} in this workspace` }];
-      const change = planChange(tagIds, req.tagIds.filter((t) => knownTags.has(t)), action);
+      const change = planChange(
+        tagIds,
+        req.tagIds.filter((t) => knownTags.has(t)),
+        action,
+      );
       return exceedsEntityLimit(change) ? [{ path: entityPath(i), message: `Would carry more than ${MAX_TAGS_PER_ENTITY} tags` }] : [];
     }),
     ...req.tagIds.flatMap((id, i) =>

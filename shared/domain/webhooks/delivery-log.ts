@@ -7,10 +7,16 @@ import { unsignedHeaders } from './sign';
  * which derive from the secret, and the body, the same bytes every attempt) and the response's body, or
  * `null` when no response came. Bodies are cut at LOGGED_BODY_BYTES.
  */
-export const attemptDetail = (d: Delivery, a: Attempt, request: LoggedBody, responseBody: Buffer | undefined) => ({
+const attemptDetail = (d: Delivery, a: Attempt, request: LoggedBody, responseBody: Buffer | undefined) => ({
   ...a,
   request: {
-    headers: unsignedHeaders({ eventId: d.eventId, eventType: d.eventType, deliveryId: d.deliveryId, attemptNumber: a.attemptNumber, timestamp: Math.floor(Date.parse(a.at) / 1000) }),
+    headers: unsignedHeaders({
+      eventId: d.eventId,
+      eventType: d.eventType,
+      deliveryId: d.deliveryId,
+      attemptNumber: a.attemptNumber,
+      timestamp: Math.floor(Date.parse(a.at) / 1000),
+    }),
     ...request,
   },
   response: a.httpStatus === undefined ? null : loggedBody(responseBody ?? Buffer.alloc(0)),

@@ -44,7 +44,7 @@ export interface Delivery {
 }
 
 /** One delivery per (event, subscription): the id is derived from both, so fan-out retries are idempotent. */
-export const deliveryIdFor = (eventId: string, subscriptionId: string): string =>
+const deliveryIdFor = (eventId: string, subscriptionId: string): string =>
   eventId.slice(0, 8) + createHash('sha256').update(`${eventId}:${subscriptionId}`).digest('hex').slice(0, 16);
 
 /** A new delivery of one event to one subscription, due now. */
@@ -139,7 +139,14 @@ export const afterAttempt = (
       gone: false,
     };
   }
-  const attempt: Attempt = { attemptNumber, status: 'failed', httpStatus: outcome.httpStatus, latency, failureReason: outcome.failureReason, at };
+  const attempt: Attempt = {
+    attemptNumber,
+    status: 'failed',
+    httpStatus: outcome.httpStatus,
+    latency,
+    failureReason: outcome.failureReason,
+    at,
+  };
   const inRound = attemptNumber - d.roundStartAttempt + 1;
   const countFailure = !d.failureCounted && inRound >= FAST_ATTEMPTS;
   if (outcome.kind === 'terminal') return { attempt, status: 'failed', countFailure: false, resetFailures: false, gone: true };

@@ -10,5 +10,11 @@ export interface LoggedBody {
 /** A body as the log shows it: its first LOGGED_BODY_BYTES as text, without a character cut in half. */
 export const loggedBody = (bytes: Buffer): LoggedBody => {
   if (bytes.length <= LOGGED_BODY_BYTES) return { body: bytes.toString('utf8'), bodyTruncated: false };
-  return { body: bytes.subarray(0, LOGGED_BODY_BYTES).toString('utf8').replace(/\uFFFD$/, ''), bodyTruncated: true };
+  return {
+    body: bytes
+      .subarray(0, LOGGED_BODY_BYTES)
+      .toString('utf8')
+      .replace(/\uFFFD$/, ''),
+    bodyTruncated: true,
+  };
 };

@@ -5,7 +5,7 @@
 export const FAST_DELAYS_MS = [1_000, 2_000, 4_000, 8_000] as const;
 export const FAST_ATTEMPTS = FAST_DELAYS_MS.length + 1;
 export const LONG_DELAYS_MS = [60_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000] as const;
-export const LONG_JITTER = 0.1;
+const LONG_JITTER = 0.1;
 /** The last attempt goes this long after the round's first one. */
 export const WINDOW_MS = 24 * 3_600_000;
 export const MAX_RETRY_AFTER_MS = 12 * 3_600_000;

@@ -26,7 +26,7 @@ export const standardKey = (secret: string): Buffer => {
 };
 
 /** Standard Webhooks `v1,<base64 HMAC-SHA256(standardKey(secret), "<id>.<timestamp>.<body>")>`. */
-export const standardSignature = (secret: string, id: string, timestamp: number, body: string): string =>
+const standardSignature = (secret: string, id: string, timestamp: number, body: string): string =>
   `v1,${createHmac('sha256', standardKey(secret)).update(`${id}.${timestamp}.${body}`, 'utf8').digest('base64')}`;
 
 /** The headers of an attempt that do not depend on the secret: what the delivery log shows of a request. */
@@ -48,7 +48,12 @@ export const unsignedHeaders = (m: SignedMessage): Record<string, string> => ({
  * valid secret, space-separated, and `X-Webhook-Signature` (one value by contract) the oldest secret's, so a
  * receiver keeps verifying with the secret it has until the overlap ends.
  */
-export const deliveryHeaders = (secret: string, body: string, m: SignedMessage, previous: readonly string[] = []): Record<string, string> => ({
+export const deliveryHeaders = (
+  secret: string,
+  body: string,
+  m: SignedMessage,
+  previous: readonly string[] = [],
+): Record<string, string> => ({
   ...unsignedHeaders(m),
   'X-Webhook-Signature': signature(previous[0] ?? secret, body),
   'webhook-signature': [secret, ...[...previous].reverse()].map((s) => standardSignature(s, m.eventId, m.timestamp, body)).join(' '),

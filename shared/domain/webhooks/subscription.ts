@@ -42,7 +42,7 @@ export interface Subscription {
   updatedAt: string;
 }
 
-export interface PreviousSecret {
+interface PreviousSecret {
   secret: string;
   expiresAt: string;
 }
@@ -54,7 +54,14 @@ export const generateSecret = (): string => `whsec_${randomBytes(32).toString('b
 export const publicSubscription = ({ secret: _secret, previousSecrets, workspaceId, ...rest }: Subscription) => ({
   ...rest,
   ...tenantParts(workspaceId),
-  ...(previousSecrets?.length ? { previousSecretsExpireAt: previousSecrets.map((p) => p.expiresAt).sort().at(-1)! } : {}),
+  ...(previousSecrets?.length
+    ? {
+        previousSecretsExpireAt: previousSecrets
+          .map((p) => p.expiresAt)
+          .sort()
+          .at(-1)!,
+      }
+    : {}),
 });
 
 /** A rotation's overlap: by default a day, at most a week; 0 replaces the secret at once. */
@@ -73,7 +80,8 @@ export const validPreviousSecrets = (sub: Pick<Subscription, 'previousSecrets'>,
  */
 export const rotatedSecrets = (sub: Pick<Subscription, 'secret' | 'previousSecrets'>, overlapSeconds: number, now: Date) => {
   const stillValid = (sub.previousSecrets ?? []).filter((p) => Date.parse(p.expiresAt) > now.getTime());
-  const replaced = overlapSeconds > 0 ? [{ secret: sub.secret, expiresAt: new Date(now.getTime() + overlapSeconds * 1000).toISOString() }] : [];
+  const replaced =
+    overlapSeconds > 0 ? [{ secret: sub.secret, expiresAt: new Date(now.getTime() + overlapSeconds * 1000).toISOString() }] : [];
   const previousSecrets = [...stillValid, ...replaced].slice(-MAX_PREVIOUS_SECRETS);
   return { secret: generateSecret(), previousSecrets };
 };
@@ -110,7 +118,13 @@ export const patchedFields = (before: Subscription, patch: SubscriptionPatch, at
   if (patch.url !== undefined && patch.url !== before.url) fields.url = patch.url;
   if (patch.events !== undefined && !sameEvents(patch.events, before.events)) fields.events = patch.events;
   if (patch.active === true && !before.active) {
-    Object.assign(fields, { active: true, activatedAt: at, consecutiveFailures: 0, deactivatedAt: undefined, deactivationReason: undefined });
+    Object.assign(fields, {
+      active: true,
+      activatedAt: at,
+      consecutiveFailures: 0,
+      deactivatedAt: undefined,
+      deactivationReason: undefined,
+    });
   }
   if (patch.active === false && before.active) Object.assign(fields, { active: false, deactivatedAt: at, deactivationReason: 'manual' });
   return Object.keys(fields).length > 0 ? { ...fields, updatedAt: at } : fields;

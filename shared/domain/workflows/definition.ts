@@ -5,8 +5,8 @@ import { EdgeInput, NodeInput, type Edge, type WorkflowNode } from './nodes';
 import { graphProblems } from './graph';
 import { isTimeZone } from '../auth/workspace';
 
-export const MAX_NODES = 100;
-export const MAX_EDGES = 200;
+const MAX_NODES = 100;
+const MAX_EDGES = 200;
 
 const validCron = (cron: string) => {
   try {
@@ -19,17 +19,16 @@ const validCron = (cron: string) => {
 
 /** A filter's keys are dot paths of up to 8 segments of 64; its values are scalars. */
 const FILTER_LIMITS: FreeFormLimits = { maxEntries: 20, maxKeyLength: 8 * 65, maxBytes: 32 * 1024, maxDepth: 1 };
-const FilterPath = z.string().regex(/^[A-Za-z0-9_-]{1,64}(\.[A-Za-z0-9_-]{1,64}){0,7}$/, 'Must be a dot path such as conversation.priority');
+const FilterPath = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,64}(\.[A-Za-z0-9_-]{1,64}){0,7}$/, 'Must be a dot path such as conversation.priority');
 
 /** `isPattern` checks event names against the catalog; it is passed in so that this module stays free of it. */
-export const triggerSchema = (isPattern: (name: string) => boolean) =>
+const triggerSchema = (isPattern: (name: string) => boolean) =>
   z.discriminatedUnion('type', [
     z.strictObject({
       type: z.literal('event'),
-      eventTypes: z
-        .array(z.string().max(100).refine(isPattern, 'Unknown event type'))
-        .min(1, 'Must list at least one event type')
-        .max(50),
+      eventTypes: z.array(z.string().max(100).refine(isPattern, 'Unknown event type')).min(1, 'Must list at least one event type').max(50),
       filter: freeFormMap(FilterPath, z.union([z.string().max(1000), z.number(), z.boolean(), z.null()]), FILTER_LIMITS).optional(),
     }),
     z.strictObject({ type: z.literal('manual') }),
@@ -54,13 +53,20 @@ const fields = (isPattern: (name: string) => boolean) => ({
   edges: z.array(EdgeInput).max(MAX_EDGES, `At most ${MAX_EDGES} edges`),
 });
 
-export const createWorkflowSchema = (isPattern: (name: string) => boolean) => z.strictObject(fields(isPattern)).superRefine(graphRefinement);
+export const createWorkflowSchema = (isPattern: (name: string) => boolean) =>
+  z.strictObject(fields(isPattern)).superRefine(graphRefinement);
 
 /** A PATCH replaces whole fields; nodes and edges go together, since each is only valid with the other. */
 export const updateWorkflowSchema = (isPattern: (name: string) => boolean) => {
   const f = fields(isPattern);
   return z
-    .strictObject({ name: f.name.optional(), description: f.description.nullable(), trigger: f.trigger.optional(), nodes: f.nodes.optional(), edges: f.edges.optional() })
+    .strictObject({
+      name: f.name.optional(),
+      description: f.description.nullable(),
+      trigger: f.trigger.optional(),
+      nodes: f.nodes.optional(),
+      edges: f.edges.optional(),
+    })
     .partial()
     .superRefine((body, ctx) => {
       if ((body.nodes === undefined) !== (body.edges === undefined)) {
@@ -135,7 +141,12 @@ export const literalUrls = (nodes: readonly WorkflowNode[]): { path: string; url
   });
 
 const valueAt = (data: unknown, path: string): unknown =>
-  path.split('.').reduce<unknown>((v, seg) => (v !== null && typeof v === 'object' && Object.hasOwn(v, seg) ? (v as Record<string, unknown>)[seg] : undefined), data);
+  path
+    .split('.')
+    .reduce<unknown>(
+      (v, seg) => (v !== null && typeof v === 'object' && Object.hasOwn(v, seg) ? (v as Record<string, unknown>)[seg] : undefined),
+      data,
+    );
 
 /** An event trigger's `filter`: every dot path into the event's `data` holds exactly its value. */
 export const matchesFilter = (filter: Record<string, unknown> | undefined, data: unknown): boolean =>

@@ -53,4 +53,9 @@ export interface ExecutionRecord extends Execution {
 
 export const publicExecution = ({ state: _s, seq: _q, dueAt: _d, resumeState: _r, ...execution }: ExecutionRecord): Execution => execution;
 
-export const errorOf = (e: StepError): NonNullable<Execution['error']> => ({ message: e.message, category: e.category, nodeId: e.nodeId, nodeType: e.nodeType });
+export const errorOf = (e: StepError): NonNullable<Execution['error']> => ({
+  message: e.message,
+  category: e.category,
+  nodeId: e.nodeId,
+  nodeType: e.nodeType,
+});

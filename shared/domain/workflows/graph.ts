@@ -60,8 +60,16 @@ const edgeProblems = (nodes: readonly RawNode[], edges: readonly Edge[]): GraphP
   const roots = nodes.filter((n) => !incoming.has(n.id));
   if (roots.length !== 1) {
     return roots.length === 0
-      ? [{ path: ['edges'], message: 'Must leave exactly one root (a node no edge points to); every node has an incoming edge, so there is a cycle' }]
-      : roots.slice(1).map((r) => ({ path: ['nodes', nodes.indexOf(r), 'id'], message: `Only one root is allowed, but neither "${roots[0]!.id}" nor "${r.id}" has an incoming edge` }));
+      ? [
+          {
+            path: ['edges'],
+            message: 'Must leave exactly one root (a node no edge points to); every node has an incoming edge, so there is a cycle',
+          },
+        ]
+      : roots.slice(1).map((r) => ({
+          path: ['nodes', nodes.indexOf(r), 'id'],
+          message: `Only one root is allowed, but neither "${roots[0]!.id}" nor "${r.id}" has an incoming edge`,
+        }));
   }
   // With one parent per node, a node the root does not reach sits on a cycle (or hangs off one).
   const reached = new Set<string>();
@@ -70,7 +78,9 @@ const edgeProblems = (nodes: readonly RawNode[], edges: readonly Edge[]): GraphP
     reached.add(id);
     edges.filter((e) => e.from === id).forEach((e) => pending.push(e.to));
   }
-  return nodes.filter((n) => !reached.has(n.id)).map((n) => ({ path: ['edges', incoming.get(n.id)!, 'to'], message: `Edge to "${n.id}" forms a cycle` }));
+  return nodes
+    .filter((n) => !reached.has(n.id))
+    .map((n) => ({ path: ['edges', incoming.get(n.id)!, 'to'], message: `Edge to "${n.id}" forms a cycle` }));
 };
 
 /** Whether a node runs inside some catch branch, where `error.*` is in scope. */
@@ -112,7 +122,9 @@ const configProblems = (nodes: readonly RawNode[], edges: readonly Edge[]): Grap
 
 /** Every rule of a saved graph broken, as field errors naming `nodes[i]…` and `edges[j]…`. */
 export const graphProblems = (nodes: readonly RawNode[], edges: readonly Edge[]): GraphProblem[] => {
-  const duplicates = nodes.flatMap((n, i) => (nodes.findIndex((m) => m.id === n.id) < i ? [{ path: ['nodes', i, 'id'], message: `Duplicate node id "${n.id}"` }] : []));
+  const duplicates = nodes.flatMap((n, i) =>
+    nodes.findIndex((m) => m.id === n.id) < i ? [{ path: ['nodes', i, 'id'], message: `Duplicate node id "${n.id}"` }] : [],
+  );
   if (duplicates.length > 0) return duplicates;
   return [...edgeProblems(nodes, edges), ...configProblems(nodes, edges)];
 };

@@ -10,7 +10,7 @@ export const MAX_STEPS = 1000;
  * The containers an execution is inside, innermost last. A frame is pushed when a container's sub-chain
  * starts and popped when it ends (or an error leaves it).
  */
-export type Frame =
+type Frame =
   | { kind: 'branch'; container: string }
   | { kind: 'try'; container: string }
   | { kind: 'catch'; container: string; error: StepError }
@@ -18,7 +18,7 @@ export type Frame =
   | { kind: 'on_error'; container: string };
 
 /** What runs next: a node after `delayMs`; `handling` when it is an on_error node acting on an error (notify, escalate). */
-export interface Cursor {
+interface Cursor {
   nodeId: string;
   delayMs: number;
   handling?: StepError;
@@ -40,7 +40,7 @@ export type Outcome = { ok: true; output?: unknown } | { ok: false; message: str
 
 export type EndStatus = 'completed' | 'completed_with_errors' | 'failed';
 
-export type Intent = { kind: 'run'; cursor: Cursor } | { kind: 'end'; status: EndStatus; error?: StepError };
+type Intent = { kind: 'run'; cursor: Cursor } | { kind: 'end'; status: EndStatus; error?: StepError };
 
 export interface Transition {
   state: ExecutionState;
@@ -105,7 +105,8 @@ const propagate = (graph: Graph, state: ExecutionState, error: StepError): Omit<
       const { action } = graph.node(id).config as NodeConfig<'on_error'>;
       if (action === 'stop') return { intent: { kind: 'end', status: 'failed', error }, handledBy: id };
       state.handledErrors++;
-      const intent: Intent = action === 'log' ? after(graph, state, id, 0) : { kind: 'run', cursor: { nodeId: id, delayMs: 0, handling: error } };
+      const intent: Intent =
+        action === 'log' ? after(graph, state, id, 0) : { kind: 'run', cursor: { nodeId: id, delayMs: 0, handling: error } };
       return { intent, handledBy: id };
     }
   }
@@ -147,7 +148,12 @@ export const advance = (graph: Graph, before: ExecutionState, outcome: Outcome):
   }
   if (transition.intent.kind === 'run') {
     if (state.steps >= MAX_STEPS) {
-      const error = { message: `Step limit reached: an execution runs at most ${MAX_STEPS} steps`, category: categorize(''), nodeId: node.id, nodeType: node.type };
+      const error = {
+        message: `Step limit reached: an execution runs at most ${MAX_STEPS} steps`,
+        category: categorize(''),
+        nodeId: node.id,
+        nodeType: node.type,
+      };
       transition = { ...transition, intent: { kind: 'end', status: 'failed', error } };
     } else {
       state.cursor = transition.intent.cursor;
@@ -180,7 +186,14 @@ export const scopeOf = (graph: Graph, state: ExecutionState, trigger: unknown): 
     nodes: Object.fromEntries(Object.entries(state.outputs).map(([id, output]) => [id, { output }])),
     vars: state.vars,
     ...(catching
-      ? { error: { message: catching.error.message, category: categorized ? catching.error.category : '', nodeType: catching.error.nodeType, nodeId: catching.error.nodeId } }
+      ? {
+          error: {
+            message: catching.error.message,
+            category: categorized ? catching.error.category : '',
+            nodeType: catching.error.nodeType,
+            nodeId: catching.error.nodeId,
+          },
+        }
       : {}),
   };
 };

@@ -12,19 +12,28 @@ const id24 = z.string().min(1).max(200);
 export const WORKFLOW_JSON_LIMITS: FreeFormLimits = { maxEntries: 100, maxKeyLength: 256, maxBytes: 64 * 1024, maxDepth: 16 };
 const HEADER_LIMITS: FreeFormLimits = { maxEntries: 50, maxKeyLength: 100, maxBytes: 32 * 1024, maxDepth: 1 };
 /** A node's config before its type's schema checks it: its keys are fields, its http_request body one level down. */
-const CONFIG_LIMITS: FreeFormLimits = { ...WORKFLOW_JSON_LIMITS, maxEntries: 20, maxBytes: 2 * WORKFLOW_JSON_LIMITS.maxBytes, maxDepth: WORKFLOW_JSON_LIMITS.maxDepth + 1 };
+const CONFIG_LIMITS: FreeFormLimits = {
+  ...WORKFLOW_JSON_LIMITS,
+  maxEntries: 20,
+  maxBytes: 2 * WORKFLOW_JSON_LIMITS.maxBytes,
+  maxDepth: WORKFLOW_JSON_LIMITS.maxDepth + 1,
+};
 
 const HttpRequest = z.strictObject({
   method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
   url: text(2048).refine((u) => u.includes('{{') || (URL.canParse(u) && new URL(u).protocol === 'https:'), 'Must be an https URL'),
-  headers: freeFormMap(z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/, 'Must be an HTTP header name'), text(2000), HEADER_LIMITS).optional(),
+  headers: freeFormMap(
+    z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/, 'Must be an HTTP header name'),
+    text(2000),
+    HEADER_LIMITS,
+  ).optional(),
   body: freeForm(z.unknown(), WORKFLOW_JSON_LIMITS).optional(),
 });
 
-export const CONDITION_OPERATORS = ['eq', 'neq', 'contains', 'gt', 'gte', 'lt', 'lte', 'exists'] as const;
+const CONDITION_OPERATORS = ['eq', 'neq', 'contains', 'gt', 'gte', 'lt', 'lte', 'exists'] as const;
 const scalar = z.union([text(), z.number(), z.boolean()]);
 
-export const ON_ERROR_ACTIONS = ['log', 'notify', 'stop', 'escalate'] as const;
+const ON_ERROR_ACTIONS = ['log', 'notify', 'stop', 'escalate'] as const;
 
 export const NODE_CONFIGS = {
   http_request: HttpRequest,
@@ -45,7 +54,13 @@ export const NODE_CONFIGS = {
   }),
   move_lead: z.strictObject({ leadId: id24, stageId: id24, pipelineId: id24.optional(), lostReason: text(500).optional() }),
   set_variable: z.strictObject({ name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Must be 1–64 letters, digits, _ or -'), value: scalar }),
-  wait: z.strictObject({ seconds: z.number().int().min(0).max(30 * 24 * 3600) }),
+  wait: z.strictObject({
+    seconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(30 * 24 * 3600),
+  }),
   condition: z.strictObject({ left: scalar, operator: z.enum(CONDITION_OPERATORS), right: scalar.optional() }),
   fail: z.strictObject({ message: text(1000).min(1) }),
   try_catch: z.strictObject({ categorize: z.boolean().optional() }),
@@ -55,11 +70,16 @@ export const NODE_CONFIGS = {
     baseDelaySeconds: z.number().int().min(0).max(3600),
     categories: z.array(z.enum(CATEGORIES)).min(1).max(CATEGORIES.length).optional(),
   }),
-  on_error: z.strictObject({
-    action: z.enum(ON_ERROR_ACTIONS),
-    targets: z.array(z.strictObject({ type: z.literal('webhook'), url: text(2048) })).min(1).max(10).optional(),
-    assigneeId: id24.optional(),
-  })
+  on_error: z
+    .strictObject({
+      action: z.enum(ON_ERROR_ACTIONS),
+      targets: z
+        .array(z.strictObject({ type: z.literal('webhook'), url: text(2048) }))
+        .min(1)
+        .max(10)
+        .optional(),
+      assigneeId: id24.optional(),
+    })
     .refine((c) => c.action !== 'notify' || c.targets, { path: ['targets'], message: 'notify needs at least one target' }),
 } as const;
 
@@ -78,7 +98,7 @@ export const CONTAINER_BRANCHES: Partial<Record<NodeType, { required: readonly s
 export const BRANCHES = ['next', 'true', 'false', 'try', 'catch', 'body'] as const;
 export type Branch = (typeof BRANCHES)[number];
 
-export const NodeId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Must be 1–64 letters, digits, _ or -');
+const NodeId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Must be 1–64 letters, digits, _ or -');
 
 /** A node as saved; its config is checked against its type's schema in `graph.ts`, so errors name `nodes[i].config.x`. */
 export const NodeInput = z.strictObject({

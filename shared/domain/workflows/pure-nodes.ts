@@ -28,7 +28,7 @@ export const compare = ({ left, operator, right }: NodeConfig<'condition'>): boo
 };
 
 /** The nodes that touch nothing outside the execution; their outcome depends only on the rendered config. */
-export const PURE_NODES: Partial<Record<NodeType, (config: never) => Outcome>> = {
+const PURE_NODES: Partial<Record<NodeType, (config: never) => Outcome>> = {
   condition: (c: NodeConfig<'condition'>) => ({ ok: true, output: { result: compare(c) } }),
   set_variable: (c: NodeConfig<'set_variable'>) => ({ ok: true, output: { name: c.name, value: c.value } }),
   wait: (c: NodeConfig<'wait'>) => ({ ok: true, output: { seconds: c.seconds } }),

@@ -25,18 +25,25 @@ export const templatePaths = (text: string): { paths: string[]; problem?: string
 };
 
 const lookup = (scope: TemplateScope, path: string): unknown =>
-  path.split('.').reduce<unknown>((v, seg) => (v !== null && typeof v === 'object' && Object.hasOwn(v, seg) ? (v as Record<string, unknown>)[seg] : undefined), scope);
+  path
+    .split('.')
+    .reduce<unknown>(
+      (v, seg) => (v !== null && typeof v === 'object' && Object.hasOwn(v, seg) ? (v as Record<string, unknown>)[seg] : undefined),
+      scope,
+    );
 
 const text = (value: unknown): string =>
   value === undefined || value === null ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
 
-export const renderString = (template: string, scope: TemplateScope): string => template.replace(TEMPLATE, (_, path: string) => text(lookup(scope, path)));
+const renderString = (template: string, scope: TemplateScope): string =>
+  template.replace(TEMPLATE, (_, path: string) => text(lookup(scope, path)));
 
 /** Every string inside `value` rendered; other values kept. */
 export const render = <T>(value: T, scope: TemplateScope): T => {
   if (typeof value === 'string') return renderString(value, scope) as T;
   if (Array.isArray(value)) return value.map((v: unknown) => render(v, scope)) as T;
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, render(v, scope)])) as T;
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, render(v, scope)])) as T;
   return value;
 };
 

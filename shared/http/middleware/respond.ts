@@ -25,13 +25,21 @@ export const errorResponse = (known: HttpError): StoredResponse => ({
 /** A success as it goes out: a file as itself, data in the wrapper, a public document as itself. */
 const outgoing = (statusCode: number, out: unknown, wrap: boolean): StoredResponse => {
   if (out instanceof FileResponse) {
-    return { statusCode, headers: { 'Content-Type': out.contentType, 'Content-Disposition': `attachment; filename="${out.filename}"` }, body: out.body };
+    return {
+      statusCode,
+      headers: { 'Content-Type': out.contentType, 'Content-Disposition': `attachment; filename="${out.filename}"` },
+      body: out.body,
+    };
   }
   return wrap ? successResponse(statusCode, out) : { statusCode, headers: JSON_CONTENT, body: JSON.stringify(out) };
 };
 
 /** `response` with this request's id and rate-limit headers. */
-export const finish = (state: RequestState, response: StoredResponse, extra: Record<string, string> = {}): APIGatewayProxyStructuredResultV2 => ({
+export const finish = (
+  state: RequestState,
+  response: StoredResponse,
+  extra: Record<string, string> = {},
+): APIGatewayProxyStructuredResultV2 => ({
   statusCode: response.statusCode,
   headers: { ...response.headers, 'X-Request-Id': state.requestId, ...state.headers, ...extra },
   body: response.body,
@@ -65,7 +73,10 @@ export const respond = (successStatus: number, opts: { wrap: boolean } = { wrap:
     request.response = finish(state, {
       statusCode: 500,
       headers: JSON_CONTENT,
-      body: JSON.stringify({ success: false, error: { code: 'INTERNAL_ERROR', message: 'Internal server error', details: { requestId: state.requestId } } }),
+      body: JSON.stringify({
+        success: false,
+        error: { code: 'INTERNAL_ERROR', message: 'Internal server error', details: { requestId: state.requestId } },
+      }),
     });
   },
 });

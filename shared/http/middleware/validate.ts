@@ -5,7 +5,7 @@ import { inexactNumbers } from '../../domain/written-numbers';
 import { fieldErrors, formatPath } from '../validation';
 import { header, stateOf, type HttpMiddleware } from '../state';
 
-export const MAX_BODY_BYTES = 256 * 1024;
+const MAX_BODY_BYTES = 256 * 1024;
 
 export interface InputSchemas {
   body?: z.ZodType;
@@ -39,7 +39,7 @@ const parseJsonObject = (raw: Buffer, contentType: string | undefined): { value:
 };
 
 /** Bodies nest at most this deep: far past any route's own shape and the free-form values inside it. */
-export const MAX_BODY_DEPTH = 32;
+const MAX_BODY_DEPTH = 32;
 
 /** What a route declares no body or query for accepts: nothing, or an empty object; any field in it is unknown (422). */
 const NOTHING = z.strictObject({});
@@ -47,7 +47,8 @@ const NOTHING = z.strictObject({});
 /** What no route's schema could take: numbers changed by parsing or not stored exactly, ill-formed text, deep nesting; one entry a path. */
 const storageProblems = (input: unknown, written: JsonProblem[] = []) => {
   const byPath = new Map<string, string>();
-  for (const p of [...written, ...jsonProblems(input, { maxDepth: MAX_BODY_DEPTH })]) if (!byPath.has(formatPath(p.path))) byPath.set(formatPath(p.path), p.message);
+  for (const p of [...written, ...jsonProblems(input, { maxDepth: MAX_BODY_DEPTH })])
+    if (!byPath.has(formatPath(p.path))) byPath.set(formatPath(p.path), p.message);
   return [...byPath].map(([path, message]) => ({ path, message }));
 };
 

@@ -11,7 +11,8 @@ export const workspace = (): HttpMiddleware => ({
   before: (request) => {
     const state = stateOf(request);
     const id = header(request.event, 'x-workspace-id');
-    if (!id) throw new AppError('BAD_REQUEST', 'Missing x-workspace-id header', { errors: [{ path: 'x-workspace-id', message: 'Required' }] });
+    if (!id)
+      throw new AppError('BAD_REQUEST', 'Missing x-workspace-id header', { errors: [{ path: 'x-workspace-id', message: 'Required' }] });
     if (!isObjectId(id)) {
       throw new AppError('BAD_REQUEST', 'x-workspace-id must be a 24-character hex workspace id', {
         errors: [{ path: 'x-workspace-id', message: 'Must be a 24-character lowercase hex id' }],

@@ -17,8 +17,12 @@ describe('passages', () => {
 
 describe('replies and handoff', () => {
   it('frames the best passage by tone, in English only', async () => {
-    expect(await extractiveReply.reply({ question: 'q', passages: [passage(1)], settings: { tone: 'formal', language: null } })).toBe('Hello, Click Reset. Kind regards.');
-    expect(await extractiveReply.reply({ question: 'q', passages: [passage(1)], settings: { tone: 'friendly', language: 'de' } })).toBe('Click Reset.');
+    expect(await extractiveReply.reply({ question: 'q', passages: [passage(1)], settings: { tone: 'formal', language: null } })).toBe(
+      'Hello, Click Reset. Kind regards.',
+    );
+    expect(await extractiveReply.reply({ question: 'q', passages: [passage(1)], settings: { tone: 'friendly', language: 'de' } })).toBe(
+      'Click Reset.',
+    );
     expect(await extractiveReply.reply({ question: 'q', passages: [], settings: { tone: 'neutral', language: null } })).toBeNull();
   });
 

@@ -14,10 +14,14 @@ const exact = (values: number[], q: number) => [...values].sort((a, b) => a - b)
 describe('the log-scale sketch', () => {
   it('reports every nearest-rank percentile within its documented relative error (+0.5 for rounding)', () => {
     fc.assert(
-      fc.property(fc.array(fc.double({ min: 1, max: 3e7, noNaN: true }), { minLength: 1, maxLength: 200 }), fc.double({ min: 0.01, max: 1, noNaN: true }), (values, q) => {
-        const truth = exact(values, q);
-        expect(Math.abs(quantile(sketch(values), q)! - truth)).toBeLessThanOrEqual(truth * RELATIVE_ERROR + 0.5);
-      }),
+      fc.property(
+        fc.array(fc.double({ min: 1, max: 3e7, noNaN: true }), { minLength: 1, maxLength: 200 }),
+        fc.double({ min: 0.01, max: 1, noNaN: true }),
+        (values, q) => {
+          const truth = exact(values, q);
+          expect(Math.abs(quantile(sketch(values), q)! - truth)).toBeLessThanOrEqual(truth * RELATIVE_ERROR + 0.5);
+        },
+      ),
     );
   });
 
@@ -52,9 +56,18 @@ describe('calendar days and periods', () => {
   });
 
   it('defaults to the 30 days up to today and refuses reversed or overlong ranges', () => {
-    expect(rangeOf({ interval: 'day' }, '2026-03-31', 'UTC')).toEqual({ from: '2026-03-02', to: '2026-03-31', interval: 'day', timezone: 'UTC' });
-    expect(rangeOf({ from: '2026-02-01', to: '2026-01-01', interval: 'day' }, '2026-03-31', 'UTC')).toMatchObject({ error: { path: 'from' } });
-    expect(rangeOf({ from: '2024-12-31', to: '2026-01-01', interval: 'day' }, '2026-03-31', 'UTC')).toMatchObject({ error: { path: 'to' } });
+    expect(rangeOf({ interval: 'day' }, '2026-03-31', 'UTC')).toEqual({
+      from: '2026-03-02',
+      to: '2026-03-31',
+      interval: 'day',
+      timezone: 'UTC',
+    });
+    expect(rangeOf({ from: '2026-02-01', to: '2026-01-01', interval: 'day' }, '2026-03-31', 'UTC')).toMatchObject({
+      error: { path: 'from' },
+    });
+    expect(rangeOf({ from: '2024-12-31', to: '2026-01-01', interval: 'day' }, '2026-03-31', 'UTC')).toMatchObject({
+      error: { path: 'to' },
+    });
     expect(rangeOf({ from: '2025-01-01', to: '2026-01-01', interval: 'week' }, '2026-03-31', 'UTC')).not.toHaveProperty('error');
   });
 });

@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { admissionRefusal, RATE_LIMITS, rateCategory, rateHeaders, secondsUntil, WINDOW_SECONDS, windowOf } from '../../../shared/domain/auth/rate-limit';
+import {
+  admissionRefusal,
+  RATE_LIMITS,
+  rateCategory,
+  rateHeaders,
+  secondsUntil,
+  WINDOW_SECONDS,
+  windowOf,
+} from '../../../shared/domain/auth/rate-limit';
 import { grants } from '../../../shared/domain/auth/scopes';
 
 describe('rate-limit categories', () => {

@@ -7,8 +7,13 @@ const now = new Date('2026-06-01T00:00:00Z');
 const caller = { scopes: ['tags:read', 'inbox:write'], workspaceIds: [A], environment: 'live' as const };
 
 describe('granting a token', () => {
-  it('defaults to the workspace acted in and the caller\'s mode, and drops repeated scopes', () => {
-    expect(grantToken(caller, A, { name: 'n', scopes: ['tags:read', 'tags:read'] }, now)).toEqual({ name: 'n', scopes: ['tags:read'], workspaceIds: [A], environment: 'live' });
+  it("defaults to the workspace acted in and the caller's mode, and drops repeated scopes", () => {
+    expect(grantToken(caller, A, { name: 'n', scopes: ['tags:read', 'tags:read'] }, now)).toEqual({
+      name: 'n',
+      scopes: ['tags:read'],
+      workspaceIds: [A],
+      environment: 'live',
+    });
   });
 
   it('refuses a scope the caller does not hold, naming it', () => {
@@ -17,18 +22,24 @@ describe('granting a token', () => {
   });
 
   it('refuses a workspace the caller lacks, and a live token from a test caller', () => {
-    expect(() => grantToken(caller, A, { name: 'n', scopes: ['tags:read'], workspaceIds: [A, B] }, now)).toThrow(expect.objectContaining({ code: 'WORKSPACE_ACCESS_DENIED' }));
-    expect(() => grantToken({ ...caller, environment: 'test' }, A, { name: 'n', scopes: ['tags:read'], test: false }, now)).toThrow(expect.objectContaining({ code: 'FORBIDDEN' }));
+    expect(() => grantToken(caller, A, { name: 'n', scopes: ['tags:read'], workspaceIds: [A, B] }, now)).toThrow(
+      expect.objectContaining({ code: 'WORKSPACE_ACCESS_DENIED' }),
+    );
+    expect(() => grantToken({ ...caller, environment: 'test' }, A, { name: 'n', scopes: ['tags:read'], test: false }, now)).toThrow(
+      expect.objectContaining({ code: 'FORBIDDEN' }),
+    );
     expect(grantToken(caller, A, { name: 'n', scopes: ['tags:read'], test: true }, now).environment).toBe('test');
   });
 
   it('refuses an expiry that is not in the future', () => {
-    expect(() => grantToken(caller, A, { name: 'n', scopes: ['tags:read'], expiresAt: now.toISOString() }, now)).toThrow(expect.objectContaining({ code: 'VALIDATION_ERROR' }));
+    expect(() => grantToken(caller, A, { name: 'n', scopes: ['tags:read'], expiresAt: now.toISOString() }, now)).toThrow(
+      expect.objectContaining({ code: 'VALIDATION_ERROR' }),
+    );
   });
 });
 
 describe('which tokens a caller manages', () => {
-  it('those bound to the workspace, in the caller\'s mode, and to none of someone else\'s workspaces', () => {
+  it("those bound to the workspace, in the caller's mode, and to none of someone else's workspaces", () => {
     expect(manages(caller, A, { workspaceIds: [A], environment: 'live' })).toBe(true);
     expect(manages(caller, A, { workspaceIds: [A], environment: 'test' })).toBe(false);
     expect(manages(caller, A, { workspaceIds: [A, B], environment: 'live' })).toBe(false);

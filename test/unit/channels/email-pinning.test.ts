@@ -5,12 +5,13 @@ import { EmailConfig } from '../../../shared/domain/channels/account';
 import { ValidationError } from '../../../shared/domain/errors';
 import { assertAllowedTarget, pinnedAddress } from '../../../shared/outbound/https';
 
-describe('an email account\'s host', () => {
+describe("an email account's host", () => {
   // Found by the schema fuzz: `smtp://mxc<E\`[7Be1s:1` is no URL, and parsing it threw a 500.
   const hosts = ['mxc<E`[7Be1s', 'smtp.example.com/x', 'a b', 'host?x'];
 
   it('is a host name or an IP address, else 422 on config.host', () => {
-    for (const host of ['smtp.example.com', 'mail-1.example.co.uk.', '203.0.113.7', '2001:db8::1']) expect(EmailConfig.safeParse({ from: 'a@example.com', host, port: 587 }).success).toBe(true);
+    for (const host of ['smtp.example.com', 'mail-1.example.co.uk.', '203.0.113.7', '2001:db8::1'])
+      expect(EmailConfig.safeParse({ from: 'a@example.com', host, port: 587 }).success).toBe(true);
     for (const host of hosts) expect(EmailConfig.safeParse({ from: 'a@example.com', host, port: 587 }).success, host).toBe(false);
   });
 
@@ -51,9 +52,24 @@ describe('the email provider at send time', () => {
 
   it('fails a send whose host now resolves to a loopback address as ssrf_blocked, an account error, without connecting', async () => {
     // WEBHOOK_ALLOW_PRIVATE_TARGETS is unset here, as on AWS.
-    const account = { _id: 'a'.repeat(24), name: 'Support', type: 'email', config: { from: 'support@acme.test', host: 'localhost', port, secure: false } };
+    const account = {
+      _id: 'a'.repeat(24),
+      name: 'Support',
+      type: 'email',
+      config: { from: 'support@acme.test', host: 'localhost', port, secure: false },
+    };
     const to = { _id: 'b'.repeat(24), name: 'Jane', email: 'jane@example.com' };
-    const outcome = await emailProvider.send(account as never, {}, { key: 'k1', kind: 'message', to: to as never, content: 'Hi', attachments: [], subject: null, references: [], context: {}, attempt: 1 } as never);
+    const outcome = await emailProvider.send(account as never, {}, {
+      key: 'k1',
+      kind: 'message',
+      to: to as never,
+      content: 'Hi',
+      attachments: [],
+      subject: null,
+      references: [],
+      context: {},
+      attempt: 1,
+    } as never);
     expect(outcome).toEqual({ ok: false, reason: 'ssrf_blocked', retryable: false, accountError: true });
     expect(connections).toBe(0);
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RETRY, nextDelayMs, retryAfterMs, retryable } from '../../../infra/client/src/retry';
 
-describe('the client\'s retry decisions', () => {
+describe("the client's retry decisions", () => {
   it('retries 429 and 5xx only', () => {
     expect([429, 500, 502, 503, 504].every(retryable)).toBe(true);
     expect([200, 201, 400, 401, 403, 404, 409, 413, 422].some(retryable)).toBe(false);

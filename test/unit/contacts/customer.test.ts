@@ -27,7 +27,11 @@ describe('customer rules', () => {
   });
 
   it('names every unique value by the field it came from', () => {
-    const c = newCustomer({ email: 'A@B.io', phone: '+15550000001', identities: [{ channel: 'sms', identifier: 'x' }] }, 'a'.repeat(24), now);
+    const c = newCustomer(
+      { email: 'A@B.io', phone: '+15550000001', identities: [{ channel: 'sms', identifier: 'x' }] },
+      'a'.repeat(24),
+      now,
+    );
     expect(uniqueValues(c)).toEqual([
       { kind: 'EMAIL', value: 'a@b.io', path: 'email' },
       { kind: 'PHONE', value: '+15550000001', path: 'phone' },
@@ -38,13 +42,22 @@ describe('customer rules', () => {
   it('a merge keeps the base values and fills its gaps from the mergee', () => {
     const base = { ...newCustomer({ name: 'Base', attributes: { plan: 'pro' } }, 'a'.repeat(24), now), tagIds: ['t1'] };
     const mergee = {
-      ...newCustomer({ name: 'Dup', email: 'd@x.io', attributes: { plan: 'free', city: 'Rome' }, identities: [{ channel: 'web', identifier: 'v' }] }, 'b'.repeat(24), now),
+      ...newCustomer(
+        { name: 'Dup', email: 'd@x.io', attributes: { plan: 'free', city: 'Rome' }, identities: [{ channel: 'web', identifier: 'v' }] },
+        'b'.repeat(24),
+        now,
+      ),
       tagIds: ['t1', 't2'],
       lastActivityAt: '2026-01-01T05:00:00.000Z',
     };
     expect(mergeCustomers(base, mergee, now)).toMatchObject({
-      _id: base._id, name: 'Base', email: 'd@x.io', attributes: { plan: 'pro', city: 'Rome' },
-      identities: [{ channel: 'web', identifier: 'v' }], tagIds: ['t1', 't2'], lastActivityAt: '2026-01-01T05:00:00.000Z',
+      _id: base._id,
+      name: 'Base',
+      email: 'd@x.io',
+      attributes: { plan: 'pro', city: 'Rome' },
+      identities: [{ channel: 'web', identifier: 'v' }],
+      tagIds: ['t1', 't2'],
+      lastActivityAt: '2026-01-01T05:00:00.000Z',
     });
   });
 

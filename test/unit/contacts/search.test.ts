@@ -5,7 +5,15 @@ import { customerSearch } from '../../../shared/domain/contacts/search';
 describe('customer search', () => {
   it('takes one filter at a time and names every extra one', () => {
     expect(() => customerSearch({ name: 'a', email: 'b', tagId: 'c' })).toThrow(
-      expect.objectContaining({ code: 'VALIDATION_ERROR', details: { errors: [{ path: 'email', message: 'Only one search or filter at a time' }, { path: 'tagId', message: 'Only one search or filter at a time' }] } }),
+      expect.objectContaining({
+        code: 'VALIDATION_ERROR',
+        details: {
+          errors: [
+            { path: 'email', message: 'Only one search or filter at a time' },
+            { path: 'tagId', message: 'Only one search or filter at a time' },
+          ],
+        },
+      }),
     );
   });
 
@@ -22,6 +30,8 @@ describe('customer lifecycle', () => {
     expect(() => assertDeletable(2)).toThrow(expect.objectContaining({ code: 'CONFLICT', details: { conversations: 2 } }));
     expect(() => assertDeletable(0)).not.toThrow();
     expect(() => assertMergeable('a', 'a')).toThrow(expect.objectContaining({ code: 'VALIDATION_ERROR' }));
-    expect(() => assertNotBlocked({ _id: 'c', blocked: true })).toThrow(expect.objectContaining({ code: 'CONFLICT', details: { customerId: 'c' } }));
+    expect(() => assertNotBlocked({ _id: 'c', blocked: true })).toThrow(
+      expect.objectContaining({ code: 'CONFLICT', details: { customerId: 'c' } }),
+    );
   });
 });

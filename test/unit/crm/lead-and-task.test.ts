@@ -4,7 +4,16 @@ import { editLead, moveLead, newLead, stayView } from '../../../shared/domain/cr
 import { leadListSource } from '../../../shared/domain/crm/lead-lists';
 import { Money } from '../../../shared/domain/crm/money';
 import { newPipeline } from '../../../shared/domain/crm/pipeline';
-import { completeTask, editTask, isDue, newTask, taskListSource, taskListsOf, taskStatusParts, uncountedTaskList } from '../../../shared/domain/crm/task';
+import {
+  completeTask,
+  editTask,
+  isDue,
+  newTask,
+  taskListSource,
+  taskListsOf,
+  taskStatusParts,
+  uncountedTaskList,
+} from '../../../shared/domain/crm/task';
 import { membershipMoves, type Membership } from '../../../shared/domain/lists';
 
 const t0 = new Date('2026-01-01T00:00:00.000Z');
@@ -38,13 +47,20 @@ describe('leads', () => {
   });
 
   it('measures a stay in whole seconds, open stays have none', () => {
-    expect(stayView({ pipelineId: 'p', stageId: 's', enteredAt: t0.toISOString(), exitedAt: t1.toISOString() }).durationSeconds).toBe(86_400);
+    expect(stayView({ pipelineId: 'p', stageId: 's', enteredAt: t0.toISOString(), exitedAt: t1.toISOString() }).durationSeconds).toBe(
+      86_400,
+    );
     expect(stayView({ pipelineId: 'p', stageId: 's', enteredAt: t0.toISOString(), exitedAt: null }).durationSeconds).toBeNull();
   });
 
   it('accepts ISO 4217 codes and integer minor units only', () => {
     expect(Money.safeParse({ amount: 100, currency: 'JPY' }).success).toBe(true);
-    for (const bad of [{ amount: 1.5, currency: 'USD' }, { amount: 1, currency: 'usd' }, { amount: 1, currency: 'XYZ' }, { amount: -1, currency: 'USD' }]) {
+    for (const bad of [
+      { amount: 1.5, currency: 'USD' },
+      { amount: 1, currency: 'usd' },
+      { amount: 1, currency: 'XYZ' },
+      { amount: -1, currency: 'USD' },
+    ]) {
       expect(Money.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
     }
   });
@@ -84,7 +100,11 @@ describe('tasks', () => {
 
   it('keeps counters only for the lists whose total is read from one and is no sum of others', () => {
     const task = newTask({ title: 'Call', dueAt: t1.toISOString(), leadId: 'l'.repeat(24) }, 't'.repeat(24), t0);
-    expect(taskListsOf(task).filter((m) => !uncountedTaskList(m.list)).map((m) => m.list)).toEqual(['status:open', 'assignee:none:status:open', `lead:${'l'.repeat(24)}`]);
+    expect(
+      taskListsOf(task)
+        .filter((m) => !uncountedTaskList(m.list))
+        .map((m) => m.list),
+    ).toEqual(['status:open', 'assignee:none:status:open', `lead:${'l'.repeat(24)}`]);
     expect(taskStatusParts('assignee:none')).toEqual(['assignee:none:status:open', 'assignee:none:status:completed']);
     expect(taskStatusParts('all')).toEqual(['status:open', 'status:completed']);
   });

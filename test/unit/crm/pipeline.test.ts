@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { addStage, editStage, newPipeline, Probability, removeStage, reorderStages, stageSummary, type Pipeline } from '../../../shared/domain/crm/pipeline';
+import {
+  addStage,
+  editStage,
+  newPipeline,
+  Probability,
+  removeStage,
+  reorderStages,
+  stageSummary,
+  type Pipeline,
+} from '../../../shared/domain/crm/pipeline';
 
 const now = new Date('2026-01-01T00:00:00.000Z');
 let n = 0;
@@ -8,8 +17,18 @@ const shape = (p: Pipeline) => p.stages.map((s) => `${s.name}/${s.kind}/${s.posi
 
 describe('pipeline stage rules', () => {
   it('adds an open, a won and a lost stage when the given stages lack them, open first, won and lost last', () => {
-    expect(shape(newPipeline({ name: 'x', stages: [{ name: 'Lost it', kind: 'lost' }] }, ids(), now))).toEqual(['New/open/0', 'Lost it/lost/1', 'Won/won/2']);
-    expect(shape(newPipeline({ name: 'x' }, ids(), now))).toEqual(['New/open/0', 'Qualified/open/1', 'Proposal/open/2', 'Won/won/3', 'Lost/lost/4']);
+    expect(shape(newPipeline({ name: 'x', stages: [{ name: 'Lost it', kind: 'lost' }] }, ids(), now))).toEqual([
+      'New/open/0',
+      'Lost it/lost/1',
+      'Won/won/2',
+    ]);
+    expect(shape(newPipeline({ name: 'x' }, ids(), now))).toEqual([
+      'New/open/0',
+      'Qualified/open/1',
+      'Proposal/open/2',
+      'Won/won/3',
+      'Lost/lost/4',
+    ]);
   });
 
   it('keeps exactly one won and one lost stage and at least one open one (409 on a change that breaks it)', () => {
@@ -34,7 +53,13 @@ describe('pipeline stage rules', () => {
     const p = newPipeline({ name: 'x' }, ids(), now);
     const order = [...p.stages].reverse().map((s) => s._id);
     expect(reorderStages(p, order, now).stages.map((s) => s._id)).toEqual(order);
-    expect(reorderStages(p, p.stages.map((s) => s._id), now)).toBe(p);
+    expect(
+      reorderStages(
+        p,
+        p.stages.map((s) => s._id),
+        now,
+      ),
+    ).toBe(p);
     expect(() => reorderStages(p, order.slice(1), now)).toThrow(expect.objectContaining({ code: 'VALIDATION_ERROR' }));
   });
 

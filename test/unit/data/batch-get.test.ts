@@ -13,7 +13,10 @@ describe('batch reads', () => {
     send
       .mockResolvedValueOnce({ Responses: { [table]: [{ ...key(2), n: 2 }] }, UnprocessedKeys: { [table]: { Keys: [key(1)] } } })
       .mockResolvedValueOnce({ Responses: { [table]: [{ ...key(1), n: 1 }] } });
-    expect(await batchGet([key(1), key(2), key(3)])).toEqual([{ ...key(1), n: 1 }, { ...key(2), n: 2 }]);
+    expect(await batchGet([key(1), key(2), key(3)])).toEqual([
+      { ...key(1), n: 1 },
+      { ...key(2), n: 2 },
+    ]);
     expect(send).toHaveBeenCalledTimes(2);
     expect(send.mock.calls[1]![0].input.RequestItems[table].Keys).toEqual([key(1)]);
   });

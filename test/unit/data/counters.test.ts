@@ -15,7 +15,10 @@ describe('counters', () => {
 
   it('refuse a bounded bump once the total has reached its bound', () => {
     const { Update } = bump({ pk: 'P', sk: 'C' }, { n: 1 }, { below: 100 }).item;
-    expect(Update).toMatchObject({ ConditionExpression: 'attribute_not_exists(#c0) OR #c0 < :below', ExpressionAttributeValues: { ':c0': 1, ':below': 100 } });
+    expect(Update).toMatchObject({
+      ConditionExpression: 'attribute_not_exists(#c0) OR #c0 < :below',
+      ExpressionAttributeValues: { ':c0': 1, ':below': 100 },
+    });
   });
 
   it('spread the bumps of a sharded counter over its shards', () => {

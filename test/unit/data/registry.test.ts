@@ -21,11 +21,19 @@ const spelledKeys = (file: string): string[] => {
   const found: string[] = [];
   const bare = (n: ts.Node) => (ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n)) && /^[A-Z][A-Z0-9_]+$/.test(n.text);
   const visit = (n: ts.Node): void => {
-    if (ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n) || ts.isTemplateHead(n) || ts.isTemplateMiddle(n) || ts.isTemplateTail(n)) {
+    if (
+      ts.isStringLiteral(n) ||
+      ts.isNoSubstitutionTemplateLiteral(n) ||
+      ts.isTemplateHead(n) ||
+      ts.isTemplateMiddle(n) ||
+      ts.isTemplateTail(n)
+    ) {
       if (SPELLED_SEGMENT.test(n.text)) found.push(n.text);
     }
-    if (ts.isPropertyAssignment(n) && KEY_ATTRIBUTES.has(n.name.getText(source)) && bare(n.initializer)) found.push(n.initializer.getText(source));
-    if (ts.isCallExpression(n) && n.expression.getText(source) === 'tenantPk') found.push(...n.arguments.filter(bare).map((a) => a.getText(source)));
+    if (ts.isPropertyAssignment(n) && KEY_ATTRIBUTES.has(n.name.getText(source)) && bare(n.initializer))
+      found.push(n.initializer.getText(source));
+    if (ts.isCallExpression(n) && n.expression.getText(source) === 'tenantPk')
+      found.push(...n.arguments.filter(bare).map((a) => a.getText(source)));
     ts.forEachChild(n, visit);
   };
   visit(source);
@@ -47,7 +55,9 @@ describe('the key registry', () => {
   });
 
   it('is the only place that spells a key segment: repositories, services and the IAM grants build keys from it', () => {
-    const files = [...sources('shared'), ...sources('infra/wiring'), ...sources('infra/local')].filter((f) => !f.startsWith(join('shared', 'data', 'registry')));
+    const files = [...sources('shared'), ...sources('infra/wiring'), ...sources('infra/local')].filter(
+      (f) => !f.startsWith(join('shared', 'data', 'registry')),
+    );
     expect(files.length).toBeGreaterThan(100);
     expect(files.flatMap(spelledKeys).map((f) => relative('.', f))).toEqual([]);
   });

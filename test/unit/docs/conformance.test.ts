@@ -8,13 +8,24 @@ const rate = { 'x-ratelimit-limit': '300', 'x-ratelimit-remaining': '299', 'x-ra
 
 describe('the response-conformance check', () => {
   it('accepts answers as the document lists them', () => {
-    expect(conformance(document, 'GET', '/api/v1/tags', { status: 200, headers: { 'content-type': json, 'x-request-id': 'r', ...rate } })).toEqual([]);
-    expect(conformance(document, 'GET', '/api/v1/tags', { status: 401, headers: new Headers({ 'content-type': json, 'x-request-id': 'r' }) })).toEqual([]);
+    expect(
+      conformance(document, 'GET', '/api/v1/tags', { status: 200, headers: { 'content-type': json, 'x-request-id': 'r', ...rate } }),
+    ).toEqual([]);
+    expect(
+      conformance(document, 'GET', '/api/v1/tags', { status: 401, headers: new Headers({ 'content-type': json, 'x-request-id': 'r' }) }),
+    ).toEqual([]);
     const address429 = { 'content-type': json, 'x-request-id': 'r', 'retry-after': '60' };
     expect(conformance(document, 'GET', '/api/v1/tags', { status: 429, headers: address429 })).toEqual([]);
-    const ics = { 'content-type': 'text/calendar; charset=utf-8', 'content-disposition': 'attachment; filename="b.ics"', 'x-request-id': 'r', ...rate };
+    const ics = {
+      'content-type': 'text/calendar; charset=utf-8',
+      'content-disposition': 'attachment; filename="b.ics"',
+      'x-request-id': 'r',
+      ...rate,
+    };
     expect(conformance(document, 'GET', '/api/v1/scheduling/bookings/{id}/ics', { status: 200, headers: ics })).toEqual([]);
-    expect(conformance(document, 'GET', '/api/v1/openapi.json', { status: 200, headers: { 'content-type': json, 'x-request-id': 'r' } })).toEqual([]);
+    expect(
+      conformance(document, 'GET', '/api/v1/openapi.json', { status: 200, headers: { 'content-type': json, 'x-request-id': 'r' } }),
+    ).toEqual([]);
   });
 
   it('fails a deliberately wrong answer: an undocumented status, header or content type, or a required header missing', () => {
@@ -28,10 +39,20 @@ describe('the response-conformance check', () => {
     expect(conformance(document, 'GET', '/api/v1/tags', { status: 200, headers: { ...ok, 'idempotent-replayed': 'true' } })).toEqual([
       '200 carries Idempotent-Replayed, which the document does not list for it',
     ]);
-    expect(conformance(document, 'GET', '/api/v1/tags', { status: 200, headers: { 'content-type': json, ...rate } })).toEqual(['200 lacks X-Request-Id, which the document requires']);
-    expect(conformance(document, 'GET', '/api/v1/tags', { status: 429, headers: { 'content-type': json, 'x-request-id': 'r' } })).toEqual(['429 lacks Retry-After, which the document requires']);
-    expect(conformance(document, 'GET', '/api/v1/scheduling/bookings/{id}/ics', { status: 200, headers: ok })[0]).toMatch(/content type application\/json, the document lists text\/calendar/);
-    expect(conformance(document, 'GET', '/api/v1/tags', { status: 200, headers: { ...ok, 'content-type': 'text/html' } })[0]).toMatch(/content type text\/html/);
-    expect(conformance(document, 'GET', '/api/v1/nowhere', { status: 200, headers: ok })).toEqual(['GET /api/v1/nowhere is not in the document']);
+    expect(conformance(document, 'GET', '/api/v1/tags', { status: 200, headers: { 'content-type': json, ...rate } })).toEqual([
+      '200 lacks X-Request-Id, which the document requires',
+    ]);
+    expect(conformance(document, 'GET', '/api/v1/tags', { status: 429, headers: { 'content-type': json, 'x-request-id': 'r' } })).toEqual([
+      '429 lacks Retry-After, which the document requires',
+    ]);
+    expect(conformance(document, 'GET', '/api/v1/scheduling/bookings/{id}/ics', { status: 200, headers: ok })[0]).toMatch(
+      /content type application\/json, the document lists text\/calendar/,
+    );
+    expect(conformance(document, 'GET', '/api/v1/tags', { status: 200, headers: { ...ok, 'content-type': 'text/html' } })[0]).toMatch(
+      /content type text\/html/,
+    );
+    expect(conformance(document, 'GET', '/api/v1/nowhere', { status: 200, headers: ok })).toEqual([
+      'GET /api/v1/nowhere is not in the document',
+    ]);
   });
 });

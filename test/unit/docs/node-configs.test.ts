@@ -4,7 +4,10 @@ import { NODE_TYPES } from '../../../shared/domain/workflows/nodes';
 
 const document = (await openApiDocument()) as unknown as {
   components: { schemas: Record<string, { properties: Record<string, NodeList> }> };
-  paths: Record<string, Record<string, { requestBody?: { content: { 'application/json': { schema: { properties: Record<string, NodeList> } } } } }>>;
+  paths: Record<
+    string,
+    Record<string, { requestBody?: { content: { 'application/json': { schema: { properties: Record<string, NodeList> } } } } }>
+  >;
 };
 type NodeList = { items: { properties: { config: { description?: string } } } };
 
@@ -12,7 +15,8 @@ describe("the document's workflow node config", () => {
   const configs = {
     'the Workflow view': document.components.schemas.Workflow!.properties.nodes!,
     'POST /workflows': document.paths['/api/v1/workflows']!.post!.requestBody!.content['application/json'].schema.properties.nodes!,
-    'PATCH /workflows/{id}': document.paths['/api/v1/workflows/{id}']!.patch!.requestBody!.content['application/json'].schema.properties.nodes!,
+    'PATCH /workflows/{id}':
+      document.paths['/api/v1/workflows/{id}']!.patch!.requestBody!.content['application/json'].schema.properties.nodes!,
   };
 
   for (const [where, nodes] of Object.entries(configs)) {

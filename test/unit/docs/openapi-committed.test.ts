@@ -14,7 +14,20 @@ describe('the committed OpenAPI document', () => {
 
   it('names its resource views once, in components/schemas, and refers to them', () => {
     const document = JSON.parse(readFileSync(committed, 'utf8')) as { components: { schemas: Record<string, unknown> } };
-    for (const view of ['Conversation', 'Message', 'Customer', 'Lead', 'Pipeline', 'Stage', 'Task', 'Activity', 'Tag', 'Member', 'Workspace', 'ApiToken']) {
+    for (const view of [
+      'Conversation',
+      'Message',
+      'Customer',
+      'Lead',
+      'Pipeline',
+      'Stage',
+      'Task',
+      'Activity',
+      'Tag',
+      'Member',
+      'Workspace',
+      'ApiToken',
+    ]) {
       expect(document.components.schemas[view], view).toBeDefined();
     }
     expect(readFileSync(committed, 'utf8')).toContain('"$ref": "#/components/schemas/Conversation"');

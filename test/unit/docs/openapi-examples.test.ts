@@ -56,7 +56,10 @@ describe('the examples of the OpenAPI document', () => {
 
   for (const event of [...eventCatalog, pingEvent]) {
     it(`${event.type}: its payload example is the catalog's envelope and data`, () => {
-      const example = exampleOf(document, (document.webhooks?.[event.type] as { post: Operation }).post.requestBody!.content['application/json']!);
+      const example = exampleOf(
+        document,
+        (document.webhooks?.[event.type] as { post: Operation }).post.requestBody!.content['application/json']!,
+      );
       expect(answerProblems(eventEnvelope(event), example)).toEqual([]);
     });
   }
@@ -84,7 +87,9 @@ describe('the example checks', () => {
   });
 
   it('count an example they would not validate (one outside a media type)', () => {
-    const extra = structuredClone(document) as unknown as { components: { schemas: Record<string, Record<string, unknown>>; examples?: Record<string, unknown> } };
+    const extra = structuredClone(document) as unknown as {
+      components: { schemas: Record<string, Record<string, unknown>>; examples?: Record<string, unknown> };
+    };
     extra.components.schemas.Tag!.example = { name: 'string' };
     expect(exampleKeys(extra)).toBe(examples.length + 1);
     expect(examplesOf(extra)).toHaveLength(examples.length);

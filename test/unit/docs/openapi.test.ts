@@ -21,19 +21,35 @@ type Operation = {
   security: Record<string, string[]>[];
   'x-required-scope'?: string | null;
   'x-rate-limit-category'?: string;
-  responses: Record<string, { headers?: Record<string, unknown>; content: { 'application/json': { schema: { $ref?: string; properties?: Record<string, unknown> } } } }>;
+  responses: Record<
+    string,
+    {
+      headers?: Record<string, unknown>;
+      content: { 'application/json': { schema: { $ref?: string; properties?: Record<string, unknown> } } };
+    }
+  >;
   requestBody?: unknown;
 };
 /** An operation as a reader sees it: its answers, shared through `components`, written out. */
 const operationOf = (method: string, path: string) => {
   const op = (document.paths?.[path] as Record<string, Operation> | undefined)?.[method.toLowerCase()];
-  return op && { ...op, responses: Object.fromEntries(Object.entries(op.responses).map(([status, r]) => [status, resolvedResponse(document, r) as Operation['responses'][string]])) };
+  return (
+    op && {
+      ...op,
+      responses: Object.fromEntries(
+        Object.entries(op.responses).map(([status, r]) => [status, resolvedResponse(document, r) as Operation['responses'][string]]),
+      ),
+    }
+  );
 };
-const schemaRef = (ref: string) => document.components?.schemas?.[ref.split('/').pop()!] as { properties: { error: { properties: { code: { enum: string[] } } } } };
+const schemaRef = (ref: string) =>
+  document.components?.schemas?.[ref.split('/').pop()!] as { properties: { error: { properties: { code: { enum: string[] } } } } };
 
 describe('the OpenAPI document', () => {
   it('describes every route of the wiring, and nothing else', () => {
-    const described = Object.entries(document.paths ?? {}).flatMap(([path, item]) => Object.keys(item as object).map((m) => `${m.toUpperCase()} ${path}`));
+    const described = Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
+      Object.keys(item as object).map((m) => `${m.toUpperCase()} ${path}`),
+    );
     expect(described.sort()).toEqual(wiring.routes.map((r) => `${r.method} ${r.path}`).sort());
     expect(described.length).toBeGreaterThan(50);
   });
@@ -54,7 +70,8 @@ describe('the OpenAPI document', () => {
       const success = op.responses[String(r.spec.status ?? 200)]!;
       if (r.spec.produces) expect(Object.keys(success.content)).toEqual([r.spec.produces]);
       else expect(Object.keys(success.content['application/json'].schema.properties ?? {})).toEqual(['success', 'data']);
-      for (const name of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Request-Id']) expect(success.headers?.[name], name).toMatchObject({ required: true });
+      for (const name of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Request-Id'])
+        expect(success.headers?.[name], name).toMatchObject({ required: true });
       // No token is known when one is refused: a 401 reports no rate-limit window.
       if (!r.spec.errors?.includes('UNAUTHORIZED')) expect(Object.keys(op.responses['401']!.headers ?? {})).toEqual(['X-Request-Id']);
       expect(op.responses['429']!.headers?.['Retry-After']).toMatchObject({ required: true });
@@ -72,14 +89,21 @@ describe('the OpenAPI document', () => {
     const op = operationOf('POST', '/api/v1/auth/tokens')!;
     const data = op.responses['201']!.content['application/json'].schema.properties!.data as { properties: { token: { $ref: string } } };
     // The view is a named component, referred to from the operation.
-    const token = document.components?.schemas?.[data.properties.token.$ref.split('/').pop()!] as { properties: Record<string, unknown>; required: string[] };
+    const token = document.components?.schemas?.[data.properties.token.$ref.split('/').pop()!] as {
+      properties: Record<string, unknown>;
+      required: string[];
+    };
     expect(Object.keys(token.properties)).toEqual(expect.arrayContaining(['_id', 'prefix', 'scopes', 'status', 'token']));
     expect(token.required).toContain('token');
   });
 
   it('states each error answer and each response header once, in components, and refers to them', () => {
-    const components = document.components as { responses: Record<string, { headers?: Record<string, { $ref?: string }> }>; headers: Record<string, unknown> };
-    const ref = (value: unknown, kind: string) => expect((value as { $ref?: string }).$ref, JSON.stringify(value).slice(0, 80)).toMatch(new RegExp(`^#/components/${kind}/[\\w.-]+$`));
+    const components = document.components as {
+      responses: Record<string, { headers?: Record<string, { $ref?: string }> }>;
+      headers: Record<string, unknown>;
+    };
+    const ref = (value: unknown, kind: string) =>
+      expect((value as { $ref?: string }).$ref, JSON.stringify(value).slice(0, 80)).toMatch(new RegExp(`^#/components/${kind}/[\\w.-]+$`));
     for (const item of Object.values(document.paths ?? {})) {
       for (const op of Object.values(item as Record<string, { responses: Record<string, { headers?: Record<string, unknown> }> }>)) {
         for (const [status, response] of Object.entries(op.responses)) {
@@ -88,12 +112,16 @@ describe('the OpenAPI document', () => {
         }
       }
     }
-    for (const response of Object.values(components.responses)) for (const header of Object.values(response.headers ?? {})) ref(header, 'headers');
+    for (const response of Object.values(components.responses))
+      for (const header of Object.values(response.headers ?? {})) ref(header, 'headers');
     for (const r of [...Object.values(components.responses), ...Object.values(components.headers)]) expect(r).not.toHaveProperty('$ref');
   });
 
   it('lists every catalog event, and the ping, as a webhook with its data schema', () => {
-    const webhooks = document.webhooks as Record<string, { post: { requestBody: { content: { 'application/json': { schema: { properties: Record<string, { enum?: string[] }> } } } } } }>;
+    const webhooks = document.webhooks as Record<
+      string,
+      { post: { requestBody: { content: { 'application/json': { schema: { properties: Record<string, { enum?: string[] }> } } } } } }
+    >;
     expect(Object.keys(webhooks).sort()).toEqual([...eventCatalog.map((e) => e.type), pingEvent.type].sort());
     const created = webhooks['inbox.conversation.created']!.post.requestBody.content['application/json'].schema.properties;
     expect(created.eventType).toMatchObject({ enum: ['inbox.conversation.created'] });
@@ -104,9 +132,11 @@ describe('the OpenAPI document', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'openapi-')), 'openapi.json');
     writeFileSync(file, JSON.stringify(document));
     const cli = resolve('node_modules/@redocly/cli/bin/cli.js');
-    const { stdout } = await promisify(execFile)(process.execPath, [cli, 'lint', file, '--config', 'infra/docs/redocly.yaml', '--format', 'json'], { maxBuffer: 64 << 20 }).catch(
-      (e: { stdout: string }) => ({ stdout: e.stdout }),
-    );
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [cli, 'lint', file, '--config', 'infra/docs/redocly.yaml', '--format', 'json'],
+      { maxBuffer: 64 << 20 },
+    ).catch((e: { stdout: string }) => ({ stdout: e.stdout }));
     const report = JSON.parse(stdout) as { totals: { errors: number; warnings: number }; problems: { ruleId: string; message: string }[] };
     expect(report.problems.map((p) => `${p.ruleId}: ${p.message}`)).toEqual([]);
     expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });

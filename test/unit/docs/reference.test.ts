@@ -12,7 +12,9 @@ const document = (await openApiDocument()) as unknown as {
   paths: Record<string, Record<string, { tags: string[]; 'x-codeSamples': { lang: string; label: string; source: string }[] }>>;
   webhooks: Record<string, { post: { tags: string[] } }>;
 };
-const operations = Object.entries(document.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ path, method, op })));
+const operations = Object.entries(document.paths).flatMap(([path, item]) =>
+  Object.entries(item).map(([method, op]) => ({ path, method, op })),
+);
 const root = resolve(import.meta.dirname, '..', '..', '..');
 
 describe('the reference page: tags', () => {
@@ -30,7 +32,14 @@ describe('the reference page: tags', () => {
 
   it('puts the events of an area under the same tag as its routes (webhook and webhooks are one area)', () => {
     expect(['webhooks', 'webhook'].map(tagOf)).toEqual(['Webhooks', 'Webhooks']);
-    expect(['workflows', 'workflow', 'channels', 'channel', 'broadcasts', 'broadcast'].map(tagOf)).toEqual(['Workflows', 'Workflows', 'Channels', 'Channels', 'Broadcasts', 'Broadcasts']);
+    expect(['workflows', 'workflow', 'channels', 'channel', 'broadcasts', 'broadcast'].map(tagOf)).toEqual([
+      'Workflows',
+      'Workflows',
+      'Channels',
+      'Channels',
+      'Broadcasts',
+      'Broadcasts',
+    ]);
     expect(document.webhooks['webhook.ping']!.post.tags).toEqual(['Webhooks']);
     expect(() => tagOf('nosuch')).toThrow(/No reference tag covers "nosuch"/);
   });
@@ -46,7 +55,10 @@ describe('the reference page: tags', () => {
 describe('the reference page: code samples', () => {
   it('gives every operation a curl and a @parley/client sample', () => {
     for (const { path, method, op } of operations) {
-      expect(op['x-codeSamples'].map((s) => s.label), `${method} ${path}`).toEqual(['curl', '@parley/client']);
+      expect(
+        op['x-codeSamples'].map((s) => s.label),
+        `${method} ${path}`,
+      ).toEqual(['curl', '@parley/client']);
       const [curl] = op['x-codeSamples'];
       expect(curl!.source).toMatch(new RegExp(`^curl${method === 'get' ? '' : ` -X ${method.toUpperCase()}`} "\\$PARLEY_URL/api/v1/`));
       expect(curl!.source).not.toMatch(/\{\w+\}/);
@@ -62,7 +74,12 @@ describe('the reference page: code samples', () => {
       join(dir, 'tsconfig.json'),
       JSON.stringify({
         extends: '../../tsconfig.json',
-        compilerOptions: { module: 'ESNext', moduleResolution: 'Bundler', noUnusedLocals: false, paths: { '@parley/client': ['../../infra/client/src/index.ts'] } },
+        compilerOptions: {
+          module: 'ESNext',
+          moduleResolution: 'Bundler',
+          noUnusedLocals: false,
+          paths: { '@parley/client': ['../../infra/client/src/index.ts'] },
+        },
         include: ['*.ts'],
       }),
     );

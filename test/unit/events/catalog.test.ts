@@ -4,7 +4,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import * as z from 'zod';
 import { eventCatalog, pingEvent, type EventType } from '../../../shared/events/catalog';
 import type { ConversationEvent } from '../../../shared/domain/inbox/conversation';
-import { taggingEventType } from '../../../shared/domain/tags/tagging';
+import type { taggingEventType } from '../../../shared/domain/tags/tagging';
 
 const CATALOG_FILE = join('shared', 'events', 'catalog.ts');
 const listed = [...eventCatalog, pingEvent];

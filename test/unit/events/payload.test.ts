@@ -10,14 +10,24 @@ const conversation = { _id: 'a'.repeat(24), subject: 'Hello' };
 
 describe('event payloads', () => {
   it('are the envelope as JSON, unchanged, up to 256 KB', () => {
-    const envelope = buildEnvelope('inbox.conversation.updated', tenantOf('b'.repeat(24), 'live'), { conversation }, { changes: { subject: ['Hi', 'Hello'] } });
+    const envelope = buildEnvelope(
+      'inbox.conversation.updated',
+      tenantOf('b'.repeat(24), 'live'),
+      { conversation },
+      { changes: { subject: ['Hi', 'Hello'] } },
+    );
     expect(serialise(envelope)).toBe(JSON.stringify(envelope));
   });
 
   it('over 256 KB carry each entity as its id and API link, without changes, marked truncated', () => {
     const big = { ...conversation, notes: 'x'.repeat(MAX_PAYLOAD_BYTES) };
     const message = { _id: 'c'.repeat(24), content: 'y'.repeat(1000) };
-    const envelope = buildEnvelope('inbox.message.received', tenantOf('b'.repeat(24), 'test'), { message, conversation: big }, { changes: { notes: ['', big.notes] } });
+    const envelope = buildEnvelope(
+      'inbox.message.received',
+      tenantOf('b'.repeat(24), 'test'),
+      { message, conversation: big },
+      { changes: { notes: ['', big.notes] } },
+    );
     const body = serialise(envelope);
     expect(Buffer.byteLength(body)).toBeLessThanOrEqual(MAX_PAYLOAD_BYTES);
     expect(JSON.parse(body)).toEqual({
@@ -57,6 +67,8 @@ describe('event payloads', () => {
       eventSourceARN: `arn:aws:dynamodb:eu-west-1:123456789012:table/Parley-prod-Data-Table-ABCDEFGHIJKL/stream/2026-11-22T00:00:00.000`,
     };
     expect(JSON.parse(item.payload as string).truncated).toBe(true);
-    expect(eventEntryBytes({ source: 'parley.outbox', 'detail-type': 'DomainEvent', detail: record })).toBeLessThanOrEqual(LIMITS.eventBridgeEntryBytes);
+    expect(eventEntryBytes({ source: 'parley.outbox', 'detail-type': 'DomainEvent', detail: record })).toBeLessThanOrEqual(
+      LIMITS.eventBridgeEntryBytes,
+    );
   });
 });

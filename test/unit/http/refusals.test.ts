@@ -16,7 +16,11 @@ describe('a repository refusal as an HTTP answer', () => {
   });
 
   it('names the paging field for a cursor or page it cannot give', () => {
-    expect(httpErrorOf(new Refused('invalid_cursor', 'Invalid or expired cursor'))?.body.details).toEqual({ errors: [{ path: 'cursor', message: 'Invalid or expired cursor' }] });
-    expect(httpErrorOf(new Refused('page_too_deep', 'too deep'))?.body.details).toEqual({ errors: [{ path: 'page', message: 'too deep' }] });
+    expect(httpErrorOf(new Refused('invalid_cursor', 'Invalid or expired cursor'))?.body.details).toEqual({
+      errors: [{ path: 'cursor', message: 'Invalid or expired cursor' }],
+    });
+    expect(httpErrorOf(new Refused('page_too_deep', 'too deep'))?.body.details).toEqual({
+      errors: [{ path: 'page', message: 'too deep' }],
+    });
   });
 });

@@ -7,8 +7,7 @@ import { VersionConflict } from '../../../shared/data/retry';
 import { ConflictError, TooManyRequestsError, ValidationError } from '../../../shared/domain/errors';
 
 const event = { requestContext: { requestId: 'req-1', http: { method: 'GET' } }, routeKey: 'GET /x' } as unknown as APIGatewayProxyEventV2;
-const invoke = (fn: () => Promise<object>) =>
-  middy<APIGatewayProxyEventV2, any>().use(respond(201)).handler(fn)(event, {} as Context);
+const invoke = (fn: () => Promise<object>) => middy<APIGatewayProxyEventV2, any>().use(respond(201)).handler(fn)(event, {} as Context);
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -48,7 +47,15 @@ describe('the response wrapper', () => {
 
   it.each([
     ['a lost optimistic race', () => new VersionConflict()],
-    ['a cancelled transaction that conflicted', () => new TransactionCanceledException({ message: 'cancelled', $metadata: {}, CancellationReasons: [{ Code: 'None' }, { Code: 'TransactionConflict' }] })],
+    [
+      'a cancelled transaction that conflicted',
+      () =>
+        new TransactionCanceledException({
+          message: 'cancelled',
+          $metadata: {},
+          CancellationReasons: [{ Code: 'None' }, { Code: 'TransactionConflict' }],
+        }),
+    ],
     ['DynamoDB throttling', () => new ProvisionedThroughputExceededException({ message: 'throttled', $metadata: {} })],
   ])('answers contention that outlasted the retries (%s) with 429 and Retry-After, never a 500', async (_, failure) => {
     const res = await invoke(async () => {
@@ -73,6 +80,10 @@ describe('the response wrapper', () => {
     expect(res.body).not.toContain('exploded');
     const logged = write.mock.calls.map(([line]) => String(line)).filter((l) => l.includes('unhandled error'));
     expect(logged).toHaveLength(1);
-    expect(JSON.parse(logged[0]!)).toMatchObject({ level: 'ERROR', requestId: 'req-1', error: { message: expect.stringContaining('exploded') } });
+    expect(JSON.parse(logged[0]!)).toMatchObject({
+      level: 'ERROR',
+      requestId: 'req-1',
+      error: { message: expect.stringContaining('exploded') },
+    });
   });
 });

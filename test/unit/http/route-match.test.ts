@@ -17,7 +17,9 @@ describe('route matching', () => {
   });
 
   it('prefers the route with more literal segments, as API Gateway does', () => {
-    expect(resolve(routes, 'GET', '/api/v1/integrations/webhooks/event-types').match?.route.path).toBe('/api/v1/integrations/webhooks/event-types');
+    expect(resolve(routes, 'GET', '/api/v1/integrations/webhooks/event-types').match?.route.path).toBe(
+      '/api/v1/integrations/webhooks/event-types',
+    );
     expect(resolve(routes, 'GET', '/api/v1/integrations/webhooks/abc').match?.params).toEqual({ id: 'abc' });
   });
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ConflictError, ValidationError } from '../../../shared/domain/errors';
+import { type ConflictError, ValidationError } from '../../../shared/domain/errors';
 import { decide, IdempotencyInProgress, type IdempotencyRecord } from '../../../shared/domain/idempotency/decide';
 import { checkIdempotencyKey, requestFingerprint } from '../../../shared/domain/idempotency/key';
 
@@ -19,11 +19,15 @@ const record = (over: Partial<IdempotencyRecord> = {}): IdempotencyRecord => ({
 describe('Idempotency-Key values', () => {
   it('accept 1 to 255 printable ASCII characters, and nothing else', () => {
     fc.assert(
-      fc.property(fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), minLength: 1, maxLength: 255 }), (key) => {
-        expect(checkIdempotencyKey(key)).toBe(key);
-      }),
+      fc.property(
+        fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), minLength: 1, maxLength: 255 }),
+        (key) => {
+          expect(checkIdempotencyKey(key)).toBe(key);
+        },
+      ),
     );
-    for (const bad of ['', 'x'.repeat(256), 'tab\there', 'clé', 'new\nline']) expect(() => checkIdempotencyKey(bad)).toThrow(ValidationError);
+    for (const bad of ['', 'x'.repeat(256), 'tab\there', 'clé', 'new\nline'])
+      expect(() => checkIdempotencyKey(bad)).toThrow(ValidationError);
   });
 });
 
@@ -35,7 +39,8 @@ describe('request fingerprints', () => {
       requestFingerprint('PATCH', '/a', Buffer.from('{"x":1}')),
       requestFingerprint('POST', '/b', Buffer.from('{"x":1}')),
       requestFingerprint('POST', '/a', Buffer.from('{"x": 1}')),
-    ]) expect(other).not.toBe(base);
+    ])
+      expect(other).not.toBe(base);
   });
 });
 

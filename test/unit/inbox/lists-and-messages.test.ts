@@ -11,7 +11,14 @@ const agent = 'b'.repeat(24);
 
 describe('conversation lists', () => {
   it('puts a conversation in one list per filter', () => {
-    expect(listsOf(base)).toEqual(['all', 'status:open', 'assignee:none', 'assignee:none:status:open', 'channel:email', `customer:${base.customerId}`]);
+    expect(listsOf(base)).toEqual([
+      'all',
+      'status:open',
+      'assignee:none',
+      'assignee:none:status:open',
+      'channel:email',
+      `customer:${base.customerId}`,
+    ]);
   });
 
   it('counts only the lists whose total is not the sum of one list per status', () => {
@@ -19,9 +26,17 @@ describe('conversation lists', () => {
     expect(withParts).toEqual(['all', `assignee:${agent}`]);
     expect(statusParts(`assignee:${agent}`)).toEqual(['open', 'pending', 'snoozed', 'closed'].map((s) => `assignee:${agent}:status:${s}`));
     for (const l of listsOf(base).filter((l) => !statusParts(l))) expect(statusParts(l)).toBeUndefined();
-    const lead = { pipelineId: 'p'.repeat(24), stageId: 's'.repeat(24), status: 'open' as const, assigneeId: null, customerId: base.customerId };
+    const lead = {
+      pipelineId: 'p'.repeat(24),
+      stageId: 's'.repeat(24),
+      status: 'open' as const,
+      assigneeId: null,
+      customerId: base.customerId,
+    };
     expect(leadListsOf(lead).filter((l) => leadStatusParts(l))).toEqual(['all', `pipeline:${lead.pipelineId}`, 'assignee:none']);
-    expect(leadStatusParts(`pipeline:${lead.pipelineId}`)).toEqual(['open', 'won', 'lost'].map((s) => `pipeline:${lead.pipelineId}:status:${s}`));
+    expect(leadStatusParts(`pipeline:${lead.pipelineId}`)).toEqual(
+      ['open', 'won', 'lost'].map((s) => `pipeline:${lead.pipelineId}:status:${s}`),
+    );
     expect(leadStatusParts(`pipeline:${lead.pipelineId}:status:open`)).toBeUndefined();
   });
 
@@ -49,12 +64,19 @@ describe('conversation lists', () => {
 describe('messages and their effect on the conversation', () => {
   const author = { type: 'customer' as const, id: base.customerId };
   const at = new Date('2026-01-02T00:00:00Z');
-  const message = (type: 'incoming' | 'outgoing' | 'note') => newMessage({ type, content: 'x', author }, { _id: 'd'.repeat(24), conversationId: base._id }, at);
+  const message = (type: 'incoming' | 'outgoing' | 'note') =>
+    newMessage({ type, content: 'x', author }, { _id: 'd'.repeat(24), conversationId: base._id }, at);
 
   it('an incoming message counts, raises unread and reopens a closed or snoozed conversation', () => {
     for (const status of ['closed', 'snoozed'] as const) {
       const change = applyMessage({ ...base, status, snoozedUntil: status === 'snoozed' ? at.toISOString() : null }, message('incoming'));
-      expect(change.conversation).toMatchObject({ status: 'open', snoozedUntil: null, unreadCount: 1, messageCount: 1, lastMessageAt: at.toISOString() });
+      expect(change.conversation).toMatchObject({
+        status: 'open',
+        snoozedUntil: null,
+        unreadCount: 1,
+        messageCount: 1,
+        lastMessageAt: at.toISOString(),
+      });
       expect(change.events.map((e) => e.name)).toEqual(['reopened']);
     }
     expect(applyMessage({ ...base, status: 'pending' }, message('incoming')).conversation.status).toBe('pending');
@@ -62,7 +84,11 @@ describe('messages and their effect on the conversation', () => {
 
   it('an outgoing reply marks the conversation read; a note changes only the count', () => {
     const unread = { ...base, unreadCount: 3 };
-    expect(applyMessage(unread, message('outgoing')).conversation).toMatchObject({ unreadCount: 0, messageCount: 1, lastMessageAt: at.toISOString() });
+    expect(applyMessage(unread, message('outgoing')).conversation).toMatchObject({
+      unreadCount: 0,
+      messageCount: 1,
+      lastMessageAt: at.toISOString(),
+    });
     expect(applyMessage(unread, message('note')).conversation).toMatchObject({ unreadCount: 3, messageCount: 1, lastMessageAt: null });
     expect(message('note')).toMatchObject({ private: true, deliveryStatus: null });
     expect(message('outgoing').deliveryStatus).toBe('pending');

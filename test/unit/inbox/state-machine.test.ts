@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../../shared/domain/errors';
+import type { AppError } from '../../../shared/domain/errors';
 import { newConversation, STATUSES, type Conversation, type Status } from '../../../shared/domain/inbox/conversation';
 import { allowedTransitions, changeStatus, wake } from '../../../shared/domain/inbox/state-machine';
 
@@ -43,7 +43,10 @@ describe('conversation status machine', () => {
       it(`${allowed ? `allows, emitting ${event},` : 'refuses with 409'} ${from} → ${to}`, () => {
         const opts = { now, snoozedUntil: to === 'snoozed' ? later : undefined };
         if (!allowed) {
-          expect(refusal(() => changeStatus(conversation(from), to, opts))).toMatchObject({ code: 'CONFLICT', details: { status: from, requested: to } });
+          expect(refusal(() => changeStatus(conversation(from), to, opts))).toMatchObject({
+            code: 'CONFLICT',
+            details: { status: from, requested: to },
+          });
           expect(allowedTransitions(from)).not.toContain(to);
           return;
         }
@@ -64,8 +67,12 @@ describe('conversation status machine', () => {
 
   it('snoozing needs a future time, and other statuses refuse one (422)', () => {
     expect(refusal(() => changeStatus(conversation('open'), 'snoozed', { now }))).toMatchObject({ code: 'VALIDATION_ERROR' });
-    expect(refusal(() => changeStatus(conversation('open'), 'snoozed', { now, snoozedUntil: now.toISOString() }))).toMatchObject({ code: 'VALIDATION_ERROR' });
-    expect(refusal(() => changeStatus(conversation('open'), 'closed', { now, snoozedUntil: later }))).toMatchObject({ code: 'VALIDATION_ERROR' });
+    expect(refusal(() => changeStatus(conversation('open'), 'snoozed', { now, snoozedUntil: now.toISOString() }))).toMatchObject({
+      code: 'VALIDATION_ERROR',
+    });
+    expect(refusal(() => changeStatus(conversation('open'), 'closed', { now, snoozedUntil: later }))).toMatchObject({
+      code: 'VALIDATION_ERROR',
+    });
   });
 
   it('the timer wakes a snoozed conversation only once it is due', () => {

@@ -10,7 +10,11 @@ const middleware = (): Middleware => {
 };
 
 const failure = (name: string, message: string) => Object.assign(new Error(message), { name });
-const lockTimeout = () => failure('InternalServerError', 'This action timed out because it too long waiting for a lock. This request will succeed in actual DynamoDB API');
+const lockTimeout = () =>
+  failure(
+    'InternalServerError',
+    'This action timed out because it too long waiting for a lock. This request will succeed in actual DynamoDB API',
+  );
 
 /** A `next` that throws the given errors in turn, then answers. */
 const failingThen = (errors: Error[]) => {

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { readable, storyOf } from '../../../infra/local/log-file';
 import type { LogRecord } from '../../../shared/log';
 
-const line = (message: string, fields: Record<string, unknown>): LogRecord => ({ level: 'INFO', message, timestamp: '2026-01-01T10:00:00.000Z', ...fields });
+const line = (message: string, fields: Record<string, unknown>): LogRecord => ({
+  level: 'INFO',
+  message,
+  timestamp: '2026-01-01T10:00:00.000Z',
+  ...fields,
+});
 
 const records = [
   line('request', { requestId: 'r1', method: 'POST', route: 'POST /api/v1/contacts/customers', status: 201, durationMs: 8 }),

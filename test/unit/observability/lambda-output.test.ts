@@ -14,7 +14,11 @@ afterEach(() => vi.restoreAllMocks());
 const captured = () => {
   const lines: string[] = [];
   vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (lines.push(String(chunk)), true));
-  return () => lines.flatMap((l) => l.split('\n')).filter(Boolean).map((l) => JSON.parse(l) as Record<string, any>);
+  return () =>
+    lines
+      .flatMap((l) => l.split('\n'))
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, any>);
 };
 
 describe('on Lambda', () => {
@@ -22,7 +26,14 @@ describe('on Lambda', () => {
     const lines = captured();
     withContext({ requestId: 'req-7', deliveryId: 'dlv-1' }, () => log.info('webhook delivery attempt', { status: 'success' }));
     expect(lines()).toEqual([
-      expect.objectContaining({ level: 'INFO', message: 'webhook delivery attempt', service: 'parley', requestId: 'req-7', deliveryId: 'dlv-1', status: 'success' }),
+      expect.objectContaining({
+        level: 'INFO',
+        message: 'webhook delivery attempt',
+        service: 'parley',
+        requestId: 'req-7',
+        deliveryId: 'dlv-1',
+        status: 'success',
+      }),
     ]);
   });
 
@@ -40,6 +51,13 @@ describe('on Lambda', () => {
         ],
       },
     ]);
-    expect(emf).toMatchObject({ service: 'parley', stage: 'dev', route: 'GET /api/v1/contacts/customers/{id}', statusClass: '4xx', Requests: 1, RequestLatency: 12.5 });
+    expect(emf).toMatchObject({
+      service: 'parley',
+      stage: 'dev',
+      route: 'GET /api/v1/contacts/customers/{id}',
+      statusClass: '4xx',
+      Requests: 1,
+      RequestLatency: 12.5,
+    });
   });
 });

@@ -29,7 +29,11 @@ afterEach(() => undo());
 describe('a message that does not parse', () => {
   it('is reported failed alone (so it ends in the DLQ), and the rest of the batch is handled', async () => {
     const handled: string[] = [];
-    const handler = consumer(queue, async (m) => (handled.push(m.itemId), ACK), (m) => ({ deliveryId: m.itemId }));
+    const handler = consumer(
+      queue,
+      async (m) => (handled.push(m.itemId), ACK),
+      (m) => ({ deliveryId: m.itemId }),
+    );
     const result = await handler(
       event(
         good('m1'),
@@ -44,11 +48,22 @@ describe('a message that does not parse', () => {
   });
 
   it('is logged with its message id and where it is wrong, never with what it holds', async () => {
-    const handler = consumer(queue, async () => ACK, () => ({}));
-    await handler(event(record('m2', `{"itemId": "${SECRET}"`), record('m3', JSON.stringify({ workspaceId: TENANT, itemId: 7, token: SECRET }))));
+    const handler = consumer(
+      queue,
+      async () => ACK,
+      () => ({}),
+    );
+    await handler(
+      event(record('m2', `{"itemId": "${SECRET}"`), record('m3', JSON.stringify({ workspaceId: TENANT, itemId: 7, token: SECRET }))),
+    );
     expect(logs).toEqual([
       expect.objectContaining({ level: 'ERROR', message: 'test item message is not JSON', messageId: 'm2' }),
-      expect.objectContaining({ level: 'ERROR', message: 'test item message does not match its schema', messageId: 'm3', issues: [{ path: 'itemId', code: 'invalid_type' }] }),
+      expect.objectContaining({
+        level: 'ERROR',
+        message: 'test item message does not match its schema',
+        messageId: 'm3',
+        issues: [{ path: 'itemId', code: 'invalid_type' }],
+      }),
     ]);
     expect(JSON.stringify(logs)).not.toContain('canary');
   });
@@ -56,7 +71,11 @@ describe('a message that does not parse', () => {
 
 describe('a message that parses', () => {
   it('is handled in its own log context: message id and the ids it names', async () => {
-    const handler = consumer(queue, async () => (log.info('handled'), ACK), (m) => ({ deliveryId: m.itemId }));
+    const handler = consumer(
+      queue,
+      async () => (log.info('handled'), ACK),
+      (m) => ({ deliveryId: m.itemId }),
+    );
     expect((await handler(event(good('m1', 'dlv-1'), good('m2', 'dlv-2')))).batchItemFailures).toEqual([]);
     expect(logs.map((l) => [l.messageId, l.deliveryId])).toEqual([
       ['m1', 'dlv-1'],

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { defaultBusinessHours } from '../../../shared/domain/auth/workspace';
 import { businessIntervals, freeSlots, zonedInstant } from '../../../shared/domain/scheduling/availability';
-import { cancel, checkTimes, complete, confirm, remindersFor, reschedule, slotsOf, type Booking } from '../../../shared/domain/scheduling/booking';
+import {
+  cancel,
+  checkTimes,
+  complete,
+  confirm,
+  remindersFor,
+  reschedule,
+  slotsOf,
+  type Booking,
+} from '../../../shared/domain/scheduling/booking';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -35,7 +44,9 @@ describe('business intervals and free slots', () => {
   it('offers only slots that touch no busy quarter hour and start no earlier than the given instant', () => {
     const start = Date.parse('2027-01-04T09:00:00Z');
     const busy = new Set([Date.parse('2027-01-04T09:30:00Z')]);
-    const slots = freeSlots([{ start, end: start + 2 * 3_600_000 }], busy, 30, Date.parse('2027-01-04T09:05:00Z')).map((s) => iso(s.start).slice(11, 16));
+    const slots = freeSlots([{ start, end: start + 2 * 3_600_000 }], busy, 30, Date.parse('2027-01-04T09:05:00Z')).map((s) =>
+      iso(s.start).slice(11, 16),
+    );
     expect(slots).toEqual(['09:45', '10:00', '10:15', '10:30']);
   });
 });
@@ -43,8 +54,19 @@ describe('business intervals and free slots', () => {
 describe('the booking state machine', () => {
   const now = new Date('2027-01-01T00:00:00Z');
   const b: Booking = {
-    _id: 'a'.repeat(24), title: 'Call', customerId: 'c'.repeat(24), assigneeId: 'd'.repeat(24), startAt: '2027-01-03T10:00:00.000Z', endAt: '2027-01-03T10:30:00.000Z',
-    timezone: 'UTC', location: null, notes: null, status: 'pending', cancellationReason: null, createdAt: now.toISOString(), updatedAt: now.toISOString(),
+    _id: 'a'.repeat(24),
+    title: 'Call',
+    customerId: 'c'.repeat(24),
+    assigneeId: 'd'.repeat(24),
+    startAt: '2027-01-03T10:00:00.000Z',
+    endAt: '2027-01-03T10:30:00.000Z',
+    timezone: 'UTC',
+    location: null,
+    notes: null,
+    status: 'pending',
+    cancellationReason: null,
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
   };
 
   it('claims every quarter hour of the booking and owes the reminders still ahead', () => {

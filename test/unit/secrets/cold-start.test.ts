@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { secretsConfig } from '../../../shared/config';
 
-const MISSING = /CHANNEL_SECRETS_KEY_ID is not set: this function seals or opens channel secrets, but its wiring access grants it no channel-secrets key/;
+const MISSING =
+  /CHANNEL_SECRETS_KEY_ID is not set: this function seals or opens channel secrets, but its wiring access grants it no channel-secrets key/;
 
 let saved: string | undefined;
 beforeEach(() => {
@@ -36,12 +37,15 @@ const SEALERS: Record<string, () => Promise<unknown>> = {
   'send-broadcast': () => import('../../../functions/queues/send-broadcast'),
 };
 
-it.each(Object.keys(SEALERS))('%s fails its cold start (the module load) on Lambda without the key setting, and never falls back to a key file', async (name) => {
-  deployed();
-  await expect(SEALERS[name]!()).rejects.toThrow(MISSING);
-});
+it.each(Object.keys(SEALERS))(
+  '%s fails its cold start (the module load) on Lambda without the key setting, and never falls back to a key file',
+  async (name) => {
+    deployed();
+    await expect(SEALERS[name]!()).rejects.toThrow(MISSING);
+  },
+);
 
-it('loads off Lambda without the key setting, for the tools that read the handlers\' route options', async () => {
+it("loads off Lambda without the key setting, for the tools that read the handlers' route options", async () => {
   await expect(SEALERS['create-channel']!()).resolves.toHaveProperty('handler');
 });
 

@@ -23,20 +23,30 @@ describe('tag names', () => {
 describe('tag colors', () => {
   it('accept #rrggbb in any case, store it lowercase, and refuse anything else', () => {
     expect(CreateTag.parse({ name: 'a', color: '#ABCdef' }).color).toBe('#abcdef');
-    for (const color of ['red', '#abc', 'abcdef', '#abcdeg', '#abcdef0']) expect(CreateTag.safeParse({ name: 'a', color }).success).toBe(false);
+    for (const color of ['red', '#abc', 'abcdef', '#abcdeg', '#abcdef0'])
+      expect(CreateTag.safeParse({ name: 'a', color }).success).toBe(false);
   });
 });
 
 describe('creating and updating', () => {
   it('a new tag gets the default color and a null description', () => {
     expect(newTag('t1', CreateTag.parse({ name: 'a' }), now)).toEqual({
-      _id: 't1', name: 'a', color: DEFAULT_TAG_COLOR, description: null, createdAt: now.toISOString(), updatedAt: now.toISOString(),
+      _id: 't1',
+      name: 'a',
+      color: DEFAULT_TAG_COLOR,
+      description: null,
+      createdAt: now.toISOString(),
+      updatedAt: now.toISOString(),
     });
   });
 
   it('an update changes only the fields it names, and an empty or null description clears it', () => {
     const tag = newTag('t1', CreateTag.parse({ name: 'a', color: '#111111', description: 'd' }), now);
-    expect(applyUpdate(tag, UpdateTag.parse({ color: '#222222' }), later)).toEqual({ ...tag, color: '#222222', updatedAt: later.toISOString() });
+    expect(applyUpdate(tag, UpdateTag.parse({ color: '#222222' }), later)).toEqual({
+      ...tag,
+      color: '#222222',
+      updatedAt: later.toISOString(),
+    });
     expect(applyUpdate(tag, UpdateTag.parse({ description: null }), later).description).toBeNull();
     expect(applyUpdate(tag, UpdateTag.parse({ description: '' }), later).description).toBeNull();
   });

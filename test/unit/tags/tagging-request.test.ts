@@ -14,7 +14,10 @@ const errorsOf = (fn: () => void) => {
 describe('tagging requests', () => {
   it('report every malformed, unknown or overfull entity and every unknown tag by index, at once', () => {
     const full = Array.from({ length: MAX_TAGS_PER_ENTITY }, (_, i) => `t${i}`);
-    const current = new Map([[id('a'), []], [id('b'), full]]);
+    const current = new Map([
+      [id('a'), []],
+      [id('b'), full],
+    ]);
     const errors = errorsOf(() =>
       checkTaggingRequest(
         { entityType: 'customer', entityIds: [id('a'), 'nope', id('c'), id('b')], tagIds: [id('1'), id('2')] },

@@ -17,11 +17,14 @@ describe('attempt classification', () => {
 
   it('retries every other status, naming redirects and statuses specifically', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 100, max: 599 }).filter((s) => (s < 200 || s >= 300) && s !== 410), (s) => {
-        const outcome = classifyResponse(s);
-        expect(outcome.kind).toBe('retry');
-        expect(outcome).toMatchObject({ httpStatus: s, failureReason: s >= 300 && s < 400 ? `redirect_${s}` : `http_${s}` });
-      }),
+      fc.property(
+        fc.integer({ min: 100, max: 599 }).filter((s) => (s < 200 || s >= 300) && s !== 410),
+        (s) => {
+          const outcome = classifyResponse(s);
+          expect(outcome.kind).toBe('retry');
+          expect(outcome).toMatchObject({ httpStatus: s, failureReason: s >= 300 && s < 400 ? `redirect_${s}` : `http_${s}` });
+        },
+      ),
     );
   });
 

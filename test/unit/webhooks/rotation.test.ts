@@ -5,7 +5,12 @@ import { deliveryHeaders } from '../../../shared/domain/webhooks/sign';
 import { generateSecret, MAX_PREVIOUS_SECRETS, rotatedSecrets, validPreviousSecrets } from '../../../shared/domain/webhooks/subscription';
 import { loggedBody } from '../../../shared/domain/webhooks/logged-body';
 
-const message = { eventId: '65a1b2c3d4e5f60718293a4b', eventType: 'webhook.ping', deliveryId: '65a1b2c3aabbccddeeff0011', attemptNumber: 1 };
+const message = {
+  eventId: '65a1b2c3d4e5f60718293a4b',
+  eventType: 'webhook.ping',
+  deliveryId: '65a1b2c3aabbccddeeff0011',
+  attemptNumber: 1,
+};
 const at = new Date('2026-03-01T12:00:00Z');
 
 describe('secret rotation', () => {

@@ -53,7 +53,8 @@ describe('the retry schedule', () => {
 
   it('finishes a whole round inside the 24 h window even at maximum jitter', () => {
     let at = t0;
-    for (let attempt = 1; attempt < ATTEMPTS_PER_ROUND; attempt++) at += nextDelayMs({ attempt, roundStartedAt: t0, now: at, random: () => 0.9999 })!;
+    for (let attempt = 1; attempt < ATTEMPTS_PER_ROUND; attempt++)
+      at += nextDelayMs({ attempt, roundStartedAt: t0, now: at, random: () => 0.9999 })!;
     expect(at).toBe(t0 + WINDOW_MS);
   });
 });

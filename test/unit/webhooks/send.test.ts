@@ -16,7 +16,12 @@ beforeAll(async () => {
 afterAll(() => receiver?.stop());
 
 const post = (url: string, status: number, allowLoopback = true, timeoutMs?: number, delayMs = 0) =>
-  postWebhook(url, '{"a":1}', { 'Content-Type': 'application/json', 'x-test-path': `/?status=${status}&delay=${delayMs}` }, { allowLoopback, timeoutMs });
+  postWebhook(
+    url,
+    '{"a":1}',
+    { 'Content-Type': 'application/json', 'x-test-path': `/?status=${status}&delay=${delayMs}` },
+    { allowLoopback, timeoutMs },
+  );
 
 describe('sending one attempt', () => {
   it('reports a 2xx as success with its latency, and sends the body bytes unchanged', async () => {

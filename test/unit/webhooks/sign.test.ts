@@ -7,7 +7,12 @@ import { generateSecret } from '../../../shared/domain/webhooks/subscription';
 
 /** Printable secrets a subscriber may choose; the `whsec_<base64>` form is read differently (below). */
 const secretArb = fc.stringMatching(/^[\x21-\x7e]{16,64}$/).filter((s) => !s.startsWith('whsec_'));
-const message = { eventId: '65a1b2c3d4e5f60718293a4b', eventType: 'inbox.message.received', deliveryId: '65a1b2c3aabbccddeeff0011', attemptNumber: 3 };
+const message = {
+  eventId: '65a1b2c3d4e5f60718293a4b',
+  eventType: 'inbox.message.received',
+  deliveryId: '65a1b2c3aabbccddeeff0011',
+  attemptNumber: 3,
+};
 
 describe('delivery signing', () => {
   it('signs the exact body bytes as GitHub does, so @octokit/webhooks-methods verifies it', async () => {

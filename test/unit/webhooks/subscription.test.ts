@@ -7,9 +7,17 @@ import { CreateSubscription } from '../../../functions/http/webhooks/schemas';
 import { isValidPattern } from '../../../shared/events/catalog';
 
 const sub = (over: Partial<Subscription> = {}): Subscription => ({
-  _id: 'a'.repeat(24), workspaceId: tenantOf('b'.repeat(24), 'live'), url: 'https://example.com/', events: ['inbox.*'], active: true,
-  secret: 's'.repeat(20), consecutiveFailures: 0, activatedAt: '2026-01-01T00:00:00.000Z',
-  createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z', ...over,
+  _id: 'a'.repeat(24),
+  workspaceId: tenantOf('b'.repeat(24), 'live'),
+  url: 'https://example.com/',
+  events: ['inbox.*'],
+  active: true,
+  secret: 's'.repeat(20),
+  consecutiveFailures: 0,
+  activatedAt: '2026-01-01T00:00:00.000Z',
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+  ...over,
 });
 
 describe('event patterns', () => {
@@ -45,7 +53,11 @@ describe('the delivery state machine', () => {
   const now = new Date('2026-01-01T00:00:00Z');
 
   it('a success ends the delivery and resets the failure count', () => {
-    expect(afterAttempt(fresh, { kind: 'success', httpStatus: 200 }, 12, now)).toMatchObject({ status: 'success', resetFailures: true, countFailure: false });
+    expect(afterAttempt(fresh, { kind: 'success', httpStatus: 200 }, 12, now)).toMatchObject({
+      status: 'success',
+      resetFailures: true,
+      countFailure: false,
+    });
   });
 
   it('a 410 fails it at once and deactivates the subscription', () => {
@@ -64,14 +76,24 @@ describe('the delivery state machine', () => {
 
   it('fails the delivery for good after the last attempt of the round', () => {
     const fail = { kind: 'retry', failureReason: 'timeout' } as const;
-    const r = afterAttempt({ ...fresh, attemptNumber: 11, roundStartedAt: '2025-12-31T00:00:00Z', failureCounted: true }, fail, 10_000, now);
+    const r = afterAttempt(
+      { ...fresh, attemptNumber: 11, roundStartedAt: '2025-12-31T00:00:00Z', failureCounted: true },
+      fail,
+      10_000,
+      now,
+    );
     expect(r.status).toBe('failed');
     expect(r.nextRetryAt).toBeUndefined();
   });
 
   it('a manual retry round restarts the schedule from its first attempt', () => {
     const fail = { kind: 'retry', failureReason: 'http_500', httpStatus: 500 } as const;
-    const r = afterAttempt({ attemptNumber: 12, roundStartAttempt: 13, roundStartedAt: now.toISOString(), failureCounted: true }, fail, 5, now);
+    const r = afterAttempt(
+      { attemptNumber: 12, roundStartAttempt: 13, roundStartedAt: now.toISOString(), failureCounted: true },
+      fail,
+      5,
+      now,
+    );
     expect(r).toMatchObject({ status: 'retrying', attempt: { attemptNumber: 13 } });
     expect(Date.parse(r.nextRetryAt!) - now.getTime()).toBe(1000);
   });

@@ -10,11 +10,25 @@ const errorsOf = (nodes: object[], edges: object[] = []) => {
 };
 const one = (type: string, config: object) => errorsOf([{ id: 'n', type, config }]);
 const guarded = (config: object) =>
-  errorsOf([{ id: 'guard', type: 'on_error', config }, { id: 'boom', type: 'fail', config: { message: 'x' } }], [{ from: 'guard', to: 'boom', branch: 'body' }]);
+  errorsOf(
+    [
+      { id: 'guard', type: 'on_error', config },
+      { id: 'boom', type: 'fail', config: { message: 'x' } },
+    ],
+    [{ from: 'guard', to: 'boom', branch: 'body' }],
+  );
 
 describe('CRM node configs', () => {
   it('accepts create_task and move_lead with templates, and escalate with or without an assignee', () => {
-    expect(one('create_task', { title: 'Call {{trigger.name}}', priority: 'high', dueAt: '{{trigger.due}}', leadId: '{{trigger.leadId}}', assigneeId: 'a1' })).toEqual([]);
+    expect(
+      one('create_task', {
+        title: 'Call {{trigger.name}}',
+        priority: 'high',
+        dueAt: '{{trigger.due}}',
+        leadId: '{{trigger.leadId}}',
+        assigneeId: 'a1',
+      }),
+    ).toEqual([]);
     expect(one('move_lead', { leadId: '{{trigger.leadId}}', stageId: 's1', pipelineId: 'p1', lostReason: 'price' })).toEqual([]);
     expect(guarded({ action: 'escalate' })).toEqual([]);
     expect(guarded({ action: 'escalate', assigneeId: 'agent-1' })).toEqual([]);

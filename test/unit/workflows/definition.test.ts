@@ -19,7 +19,11 @@ const valid = {
   nodes: [
     { id: 'guard', type: 'try_catch', config: { categorize: true } },
     http('call'),
-    { id: 'report', type: 'http_request', config: { method: 'POST', url: 'https://example.com/{{error.category}}', body: { m: '{{error.message}}' } } },
+    {
+      id: 'report',
+      type: 'http_request',
+      config: { method: 'POST', url: 'https://example.com/{{error.category}}', body: { m: '{{error.message}}' } },
+    },
   ],
   edges: [
     { from: 'guard', to: 'call', branch: 'try' },
@@ -34,31 +38,107 @@ describe('workflow definition validation', () => {
 
   it('names the failing edge or node by path', () => {
     const cases: [object, { path: string; message: RegExp }][] = [
-      [{ ...valid, edges: [...valid.edges, { from: 'call', to: 'nowhere', branch: 'next' }] }, { path: 'edges[2].to', message: /Unknown node/ }],
-      [{ ...valid, edges: [...valid.edges, { from: 'call', to: 'report', branch: 'next' }] }, { path: 'edges[2].to', message: /already has an incoming edge/ }],
-      [{ ...valid, edges: [valid.edges[0], { from: 'call', to: 'report', branch: 'true' }] }, { path: 'edges[1].branch', message: /has no "true" branch/ }],
-      [{ ...valid, edges: [valid.edges[0]] }, { path: 'nodes[0]', message: /needs a "catch" branch/ }],
-      [{ ...valid, nodes: [...valid.nodes, http('loose')] }, { path: 'nodes[3].id', message: /Only one root/ }],
-      [{ ...valid, nodes: [http('a'), http('b')], edges: [{ from: 'a', to: 'b', branch: 'next' }, { from: 'b', to: 'a', branch: 'next' }] }, { path: 'edges', message: /cycle/ }],
       [
-        { ...valid, nodes: [http('r'), http('a'), http('b')], edges: [{ from: 'a', to: 'b', branch: 'next' }, { from: 'b', to: 'a', branch: 'next' }] },
+        { ...valid, edges: [...valid.edges, { from: 'call', to: 'nowhere', branch: 'next' }] },
+        { path: 'edges[2].to', message: /Unknown node/ },
+      ],
+      [
+        { ...valid, edges: [...valid.edges, { from: 'call', to: 'report', branch: 'next' }] },
+        { path: 'edges[2].to', message: /already has an incoming edge/ },
+      ],
+      [
+        { ...valid, edges: [valid.edges[0], { from: 'call', to: 'report', branch: 'true' }] },
+        { path: 'edges[1].branch', message: /has no "true" branch/ },
+      ],
+      [
+        { ...valid, edges: [valid.edges[0]] },
+        { path: 'nodes[0]', message: /needs a "catch" branch/ },
+      ],
+      [
+        { ...valid, nodes: [...valid.nodes, http('loose')] },
+        { path: 'nodes[3].id', message: /Only one root/ },
+      ],
+      [
+        {
+          ...valid,
+          nodes: [http('a'), http('b')],
+          edges: [
+            { from: 'a', to: 'b', branch: 'next' },
+            { from: 'b', to: 'a', branch: 'next' },
+          ],
+        },
+        { path: 'edges', message: /cycle/ },
+      ],
+      [
+        {
+          ...valid,
+          nodes: [http('r'), http('a'), http('b')],
+          edges: [
+            { from: 'a', to: 'b', branch: 'next' },
+            { from: 'b', to: 'a', branch: 'next' },
+          ],
+        },
         { path: 'edges[0].to', message: /forms a cycle/ },
       ],
-      [{ ...valid, nodes: [{ id: 'x', type: 'teleport', config: {} }], edges: [] }, { path: 'nodes[0].type', message: /Invalid option/ }],
-      [{ ...valid, nodes: [http('x', 'http://example.com')], edges: [] }, { path: 'nodes[0].config.url', message: /https/ }],
-      [{ ...valid, nodes: [{ ...http('x'), config: { method: 'GET', url: 'https://a.example', extra: 1 } }], edges: [] }, { path: 'nodes[0].config.extra', message: /Unknown field/ }],
-      [{ ...valid, nodes: [{ id: 'r', type: 'retry', config: { maxAttempts: 11, backoff: 'fixed', baseDelaySeconds: 1 } }, http('x')], edges: [{ from: 'r', to: 'x', branch: 'body' }] }, { path: 'nodes[0].config.maxAttempts', message: /10/ }],
-      [{ ...valid, nodes: [http('x', 'https://e.example/{{error.message}}')], edges: [] }, { path: 'nodes[0].config.url', message: /only in scope inside a catch/ }],
-      [{ ...valid, nodes: [http('x', 'https://e.example/{{process.env}}')], edges: [] }, { path: 'nodes[0].config.url', message: /not trigger/ }],
-      [{ ...valid, nodes: [http('x', 'https://e.example/{{nodes.ghost.output}}')], edges: [] }, { path: 'nodes[0].config.url', message: /unknown node/ }],
-      [{ ...valid, nodes: [http('x', 'https://e.example/{{vars.a')], edges: [] }, { path: 'nodes[0].config.url', message: /Unclosed/ }],
-      [{ ...valid, nodes: [http('x'), http('x')], edges: [] }, { path: 'nodes[1].id', message: /Duplicate/ }],
-      [{ ...valid, trigger: { type: 'schedule', cron: '* * *', timezone: 'Europe/Berlin' } }, { path: 'trigger.cron', message: /cron/ }],
-      [{ ...valid, trigger: { type: 'schedule', cron: '0 9 * * 1', timezone: 'Mars/Olympus' } }, { path: 'trigger.timezone', message: /time zone/ }],
-      [{ ...valid, trigger: { type: 'event', eventTypes: ['nope.nope.nope'] } }, { path: 'trigger.eventTypes[0]', message: /Unknown event type/ }],
-      [{ ...valid, nodes: Array.from({ length: 101 }, (_, i) => http(`n${i}`)), edges: [] }, { path: 'nodes', message: /100/ }],
+      [
+        { ...valid, nodes: [{ id: 'x', type: 'teleport', config: {} }], edges: [] },
+        { path: 'nodes[0].type', message: /Invalid option/ },
+      ],
+      [
+        { ...valid, nodes: [http('x', 'http://example.com')], edges: [] },
+        { path: 'nodes[0].config.url', message: /https/ },
+      ],
+      [
+        { ...valid, nodes: [{ ...http('x'), config: { method: 'GET', url: 'https://a.example', extra: 1 } }], edges: [] },
+        { path: 'nodes[0].config.extra', message: /Unknown field/ },
+      ],
+      [
+        {
+          ...valid,
+          nodes: [{ id: 'r', type: 'retry', config: { maxAttempts: 11, backoff: 'fixed', baseDelaySeconds: 1 } }, http('x')],
+          edges: [{ from: 'r', to: 'x', branch: 'body' }],
+        },
+        { path: 'nodes[0].config.maxAttempts', message: /10/ },
+      ],
+      [
+        { ...valid, nodes: [http('x', 'https://e.example/{{error.message}}')], edges: [] },
+        { path: 'nodes[0].config.url', message: /only in scope inside a catch/ },
+      ],
+      [
+        { ...valid, nodes: [http('x', 'https://e.example/{{process.env}}')], edges: [] },
+        { path: 'nodes[0].config.url', message: /not trigger/ },
+      ],
+      [
+        { ...valid, nodes: [http('x', 'https://e.example/{{nodes.ghost.output}}')], edges: [] },
+        { path: 'nodes[0].config.url', message: /unknown node/ },
+      ],
+      [
+        { ...valid, nodes: [http('x', 'https://e.example/{{vars.a')], edges: [] },
+        { path: 'nodes[0].config.url', message: /Unclosed/ },
+      ],
+      [
+        { ...valid, nodes: [http('x'), http('x')], edges: [] },
+        { path: 'nodes[1].id', message: /Duplicate/ },
+      ],
+      [
+        { ...valid, trigger: { type: 'schedule', cron: '* * *', timezone: 'Europe/Berlin' } },
+        { path: 'trigger.cron', message: /cron/ },
+      ],
+      [
+        { ...valid, trigger: { type: 'schedule', cron: '0 9 * * 1', timezone: 'Mars/Olympus' } },
+        { path: 'trigger.timezone', message: /time zone/ },
+      ],
+      [
+        { ...valid, trigger: { type: 'event', eventTypes: ['nope.nope.nope'] } },
+        { path: 'trigger.eventTypes[0]', message: /Unknown event type/ },
+      ],
+      [
+        { ...valid, nodes: Array.from({ length: 101 }, (_, i) => http(`n${i}`)), edges: [] },
+        { path: 'nodes', message: /100/ },
+      ],
     ];
-    for (const [body, expected] of cases) expect(errorsOf(body)).toContainEqual({ path: expected.path, message: expect.stringMatching(expected.message) });
+    for (const [body, expected] of cases)
+      expect(errorsOf(body)).toContainEqual({ path: expected.path, message: expect.stringMatching(expected.message) });
   });
 
   it('replaces nodes and edges only together on update', () => {
@@ -98,9 +178,16 @@ describe('error categories and backoff', () => {
 
 describe('condition operators', () => {
   it('compare numbers as numbers and everything else as text', () => {
-    const c = (left: string | number, operator: Parameters<typeof compare>[0]['operator'], right?: string | number) => compare({ left, operator, right });
+    const c = (left: string | number, operator: Parameters<typeof compare>[0]['operator'], right?: string | number) =>
+      compare({ left, operator, right });
     expect([c('10', 'gt', '9'), c('10', 'lt', 9), c(3, 'gte', '3'), c('2', 'lte', '1')]).toEqual([true, false, true, false]);
-    expect([c('abc', 'contains', 'b'), c('abc', 'eq', 'abc'), c('abc', 'neq', 'abd'), c('', 'exists'), c('x', 'exists')]).toEqual([true, true, true, false, true]);
+    expect([c('abc', 'contains', 'b'), c('abc', 'eq', 'abc'), c('abc', 'neq', 'abd'), c('', 'exists'), c('x', 'exists')]).toEqual([
+      true,
+      true,
+      true,
+      false,
+      true,
+    ]);
     expect(c('ten', 'gt', '9')).toBe(false);
   });
 });

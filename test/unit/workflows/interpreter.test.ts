@@ -2,7 +2,15 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { categorize, retryDelaySeconds, type Category } from '../../../shared/domain/workflows/failure';
 import { buildGraph } from '../../../shared/domain/workflows/graph';
-import { advance, attemptOf, initialState, MAX_STEPS, scopeOf, type EndStatus, type Outcome } from '../../../shared/domain/workflows/interpreter';
+import {
+  advance,
+  attemptOf,
+  initialState,
+  MAX_STEPS,
+  scopeOf,
+  type EndStatus,
+  type Outcome,
+} from '../../../shared/domain/workflows/interpreter';
 import type { Edge, WorkflowNode } from '../../../shared/domain/workflows/nodes';
 
 /**
@@ -17,7 +25,15 @@ type Stmt =
   | { kind: 'try'; categorize: boolean; body: Stmt[]; handler: Stmt[] }
   | { kind: 'on_error'; action: 'log' | 'stop' | 'notify'; body: Stmt[] };
 
-const MESSAGES = ['ECONNREFUSED', 'HTTP 401 Unauthorized', 'HTTP 422 Unprocessable Entity', 'HTTP 429 Too Many Requests', 'HTTP 404 Not Found', 'HTTP 503 Service Unavailable', 'boom'];
+const MESSAGES = [
+  'ECONNREFUSED',
+  'HTTP 401 Unauthorized',
+  'HTTP 422 Unprocessable Entity',
+  'HTTP 429 Too Many Requests',
+  'HTTP 404 Not Found',
+  'HTTP 503 Service Unavailable',
+  'boom',
+];
 const CATS: Category[] = ['network', 'auth', 'validation', 'rate_limit', 'not_found'];
 
 const program = fc.letrec<{ block: Stmt[]; stmt: Stmt }>((tie) => ({
@@ -25,7 +41,12 @@ const program = fc.letrec<{ block: Stmt[]; stmt: Stmt }>((tie) => ({
   stmt: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
     fc.record({ kind: fc.constant('leaf' as const), failUntil: fc.integer({ min: 0, max: 4 }), message: fc.constantFrom(...MESSAGES) }),
-    fc.record({ kind: fc.constant('cond' as const), result: fc.boolean(), then: tie('block'), otherwise: fc.oneof(fc.constant([]), tie('block')) }),
+    fc.record({
+      kind: fc.constant('cond' as const),
+      result: fc.boolean(),
+      then: tie('block'),
+      otherwise: fc.oneof(fc.constant([]), tie('block')),
+    }),
     fc.record(
       {
         kind: fc.constant('retry' as const),
@@ -38,7 +59,11 @@ const program = fc.letrec<{ block: Stmt[]; stmt: Stmt }>((tie) => ({
       { requiredKeys: ['kind', 'maxAttempts', 'backoff', 'base', 'body'] },
     ),
     fc.record({ kind: fc.constant('try' as const), categorize: fc.boolean(), body: tie('block'), handler: tie('block') }),
-    fc.record({ kind: fc.constant('on_error' as const), action: fc.constantFrom('log' as const, 'stop' as const, 'notify' as const), body: tie('block') }),
+    fc.record({
+      kind: fc.constant('on_error' as const),
+      action: fc.constantFrom('log' as const, 'stop' as const, 'notify' as const),
+      body: tie('block'),
+    }),
   ) as fc.Arbitrary<Stmt>,
 }));
 
@@ -60,7 +85,10 @@ const build = (block: Stmt[]): Built & { ids: Map<Stmt, string> } => {
       const node = (type: string, config: object) => ({ id, type, config }) as WorkflowNode;
       if (s.kind === 'leaf') built.nodes.push(node('http_request', {}));
       if (s.kind === 'cond') built.nodes.push(node('condition', {}));
-      if (s.kind === 'retry') built.nodes.push(node('retry', { maxAttempts: s.maxAttempts, backoff: s.backoff, baseDelaySeconds: s.base, categories: s.categories }));
+      if (s.kind === 'retry')
+        built.nodes.push(
+          node('retry', { maxAttempts: s.maxAttempts, backoff: s.backoff, baseDelaySeconds: s.base, categories: s.categories }),
+        );
       if (s.kind === 'try') built.nodes.push(node('try_catch', { categorize: s.categorize }));
       if (s.kind === 'on_error') built.nodes.push(node('on_error', { action: s.action }));
       if (link) built.edges.push({ from: link.id, to: id, branch: link.branch });
@@ -117,7 +145,8 @@ const reference = (block: Stmt[], ids: Map<Stmt, string>): { steps: Step[]; stat
         try {
           return run(s.body);
         } catch (e) {
-          if (!(e instanceof Failure) || n > s.maxAttempts || (s.categories && !s.categories.includes(categorize(e.message) as Category))) throw e;
+          if (!(e instanceof Failure) || n > s.maxAttempts || (s.categories && !s.categories.includes(categorize(e.message) as Category)))
+            throw e;
           delay = retryDelaySeconds(s.backoff, s.base, n) * 1000;
         }
       }
@@ -158,7 +187,9 @@ const interpret = (built: Built): { steps: Step[]; status: EndStatus; retryDelay
     steps.push({ nodeId: cursor.nodeId, attempt, delayBeforeMs: cursor.delayMs, ...(cursor.handling ? { handling: true } : {}) });
     const s = built.stmts.get(cursor.nodeId)!;
     const outcome: Outcome =
-      s.kind === 'leaf' && !cursor.handling && attempt <= s.failUntil ? { ok: false, message: s.message } : { ok: true, output: s.kind === 'cond' ? { result: s.result } : {} };
+      s.kind === 'leaf' && !cursor.handling && attempt <= s.failUntil
+        ? { ok: false, message: s.message }
+        : { ok: true, output: s.kind === 'cond' ? { result: s.result } : {} };
     const t = advance(graph, state, outcome);
     if (t.intent.kind === 'end') return { steps, status: t.intent.status, retryDelays };
     if (t.handledBy && graph.node(t.handledBy).type === 'retry') {
@@ -201,7 +232,9 @@ describe('the workflow interpreter', () => {
         {
           kind: 'try',
           categorize: true,
-          body: [{ kind: 'retry', maxAttempts: 2, backoff: 'fixed', base: 1, body: [{ kind: 'leaf', failUntil: 99, message: 'ECONNREFUSED' }] }],
+          body: [
+            { kind: 'retry', maxAttempts: 2, backoff: 'fixed', base: 1, body: [{ kind: 'leaf', failUntil: 99, message: 'ECONNREFUSED' }] },
+          ],
           handler: [{ kind: 'leaf', failUntil: 0, message: '' }],
         },
       ],
@@ -226,18 +259,35 @@ describe('the workflow interpreter', () => {
     let state = initialState(graph);
     for (let i = 0; i < 3; i++) state = advance(graph, state, { ok: false, message: 'connect ECONNREFUSED 127.0.0.1:1' }).state;
     expect(state.cursor?.nodeId).toBe('n4');
-    expect(scopeOf(graph, state, {}).error).toEqual({ message: 'connect ECONNREFUSED 127.0.0.1:1', category: 'network', nodeType: 'http_request', nodeId: 'n3' });
+    expect(scopeOf(graph, state, {}).error).toEqual({
+      message: 'connect ECONNREFUSED 127.0.0.1:1',
+      category: 'network',
+      nodeType: 'http_request',
+      nodeId: 'n3',
+    });
   });
 
   it('does not retry an error of a category the retry does not list', () => {
-    const block: Stmt[] = [{ kind: 'retry', maxAttempts: 3, backoff: 'fixed', base: 1, categories: ['network'], body: [{ kind: 'leaf', failUntil: 9, message: 'HTTP 401 Unauthorized' }] }];
+    const block: Stmt[] = [
+      {
+        kind: 'retry',
+        maxAttempts: 3,
+        backoff: 'fixed',
+        base: 1,
+        categories: ['network'],
+        body: [{ kind: 'leaf', failUntil: 9, message: 'HTTP 401 Unauthorized' }],
+      },
+    ];
     const { steps, status } = interpret(build(block));
     expect(steps).toHaveLength(1);
     expect(status).toBe('failed');
   });
 
   it(`fails an execution that reaches ${MAX_STEPS} steps`, () => {
-    const block: Stmt[] = Array.from({ length: 3 }, () => ({ kind: 'retry', maxAttempts: 10, backoff: 'fixed', base: 0, body: [{ kind: 'leaf', failUntil: 0, message: '' }] }) as Stmt);
+    const block: Stmt[] = Array.from(
+      { length: 3 },
+      () => ({ kind: 'retry', maxAttempts: 10, backoff: 'fixed', base: 0, body: [{ kind: 'leaf', failUntil: 0, message: '' }] }) as Stmt,
+    );
     const built = build(block);
     const graph = buildGraph(built.nodes, built.edges);
     const state = { ...initialState(graph), steps: MAX_STEPS - 1 };
