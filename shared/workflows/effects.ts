@@ -218,5 +218,3 @@ export const runEffect = async (ctx: StepContext, rendered: unknown, handling?: 
   if (!selfRecorded || !outcome.ok) await transact([record(outcome)]);
   return outcome;
 };
-
-const hasEffect = (node: WorkflowNode): boolean => node.type in EFFECTS;

@@ -42,8 +42,6 @@ const count = (kind: keyof GateCounts) => {
   if (countsFile) writeFileSync(countsFile, JSON.stringify(counts));
 };
 
-const gateCounts = (): Readonly<GateCounts> => ({ ...counts });
-
 const ErrorAnswer = z.strictObject({
   success: z.literal(false),
   error: z.strictObject({ code: z.enum(ERROR_CODES), message: z.string(), details: z.record(z.string(), z.unknown()).optional() }),

@@ -2,7 +2,6 @@ import type { DeliveryStatus } from '../inbox/message';
 
 /** What a channel reports about an outgoing message (a send, a receipt or a failure). */
 export type Receipt = 'sent' | 'delivered' | 'read' | 'failed';
-const RECEIPTS = ['sent', 'delivered', 'read', 'failed'] as const;
 
 const RANK: Partial<Record<DeliveryStatus, number>> = { pending: 0, sent: 1, delivered: 2, read: 3 };
 
