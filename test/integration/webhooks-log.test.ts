@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { objectId } from '../../shared/ids';
-import { ValidationError } from '../../shared/domain/errors';
+import { Refused } from '../../shared/domain/refusal';
 import { createDelivery, listDeliveries, saveDelivery } from '../../shared/data/webhook-deliveries';
 import { createSubscription } from '../../shared/data/webhook-subscriptions';
 import { newDelivery, type Delivery, type DeliveryStatus } from '../../shared/domain/webhooks/delivery';
@@ -82,7 +82,7 @@ it('the delivery log filtered by event type lists success, retrying, pending, fa
 
   // A cursor of one filter is no cursor of another.
   const typed = await listDeliveries(tenant, sub._id, { eventType: 'crm.lead.created' }, { limit: 2 });
-  await expect(listDeliveries(tenant, sub._id, { status: 'failed' }, { limit: 2, cursor: typed.nextCursor! })).rejects.toBeInstanceOf(
-    ValidationError,
+  await expect(listDeliveries(tenant, sub._id, { status: 'failed' }, { limit: 2, cursor: typed.nextCursor! })).rejects.toThrow(
+    new Refused('invalid_cursor', 'Invalid or expired cursor'),
   );
 });
