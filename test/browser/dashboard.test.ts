@@ -1,11 +1,12 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page, type Route } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../support/api';
 import { startReceiver, type Receiver } from '../support/https-receiver';
 import { inFreshRateWindow } from '../support/rate-window';
 import { makeFactories } from '../support/resource-factories';
+import { launchChromium } from '../support/chromium';
 import { useTestStack } from '../support/stack';
 import { eventually, standardVerifier } from '../support/webhooks';
 
@@ -14,7 +15,6 @@ import { eventually, standardVerifier } from '../support/webhooks';
  * stack. Every request the pages make is watched: anything leaving 127.0.0.1 fails the test (offline).
  * Screenshots of each page go to `.build/test-output/dashboard/` (`npm run screenshots` copies the README's).
  */
-const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = resolve('.build/test-output/dashboard');
 const HOOKS = '/api/v1/integrations/webhooks';
 const WORKFLOWS = '/api/v1/workflows';
@@ -44,22 +44,11 @@ const signIn = async (token: string) => {
 const fitsWidth = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does)`);
   mkdirSync(SHOTS, { recursive: true });
   hook = await startReceiver();
   failing = await startReceiver(() => ({ status: 500 }));
   admin = await env.tenant();
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.stack.baseUrl });
   await context.route('**/*', (route) => {

@@ -1,6 +1,6 @@
-import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/chromium';
 import { useTestStack } from '../support/stack';
 
 /**
@@ -8,7 +8,6 @@ import { useTestStack } from '../support/stack';
  * page makes is recorded with its host (one the page's CSP then blocks included), and every console error or
  * warning: the page must need nothing but its own origin.
  */
-const CHROMIUM = '/usr/bin/chromium';
 const env = useTestStack();
 let browser: Browser;
 let page: Page;
@@ -19,18 +18,7 @@ const problems: string[] = [];
 const hostOf = (url: string) => new URL(url.startsWith('blob:') ? url.slice('blob:'.length) : url).host;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does)`);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   page.on('request', (r) => {
     if (!r.url().startsWith('data:')) hosts.add(hostOf(r.url()));
