@@ -26,7 +26,7 @@ const toRecord = (message: Message, queueArn: string): SQSEvent['Records'][numbe
 });
 
 /** The event source mapping's long poll: a receive waits up to 20 s for a message and returns as soon as one arrives. */
-const WAIT_SECONDS = 20;
+export const LONG_POLL_SECONDS = 20;
 
 /**
  * Stands in for a Lambda SQS event source mapping with ReportBatchItemFailures: up to `maxConcurrency`
@@ -76,7 +76,7 @@ export class QueuePoller {
       new ReceiveMessageCommand({
         QueueUrl: this.queueUrl,
         MaxNumberOfMessages: this.spec.consumer.batchSize,
-        WaitTimeSeconds: WAIT_SECONDS,
+        WaitTimeSeconds: LONG_POLL_SECONDS,
         MessageSystemAttributeNames: ['All'],
         MessageAttributeNames: ['All'],
       }),

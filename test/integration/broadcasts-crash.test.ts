@@ -55,7 +55,7 @@ it('a scheduled broadcast to 500 recipients sends each exactly once, even when i
   expect(atCrash.stats.sent).toBeGreaterThanOrEqual(150);
   expect(atCrash.stats.sent).toBeLessThan(500);
 
-  const skipped = await skipVisibilityTimeout(stack, BROADCAST_QUEUE);
+  const skipped = await skipVisibilityTimeout(stack, BROADCAST_QUEUE, Date.now());
   await children.start(stack, dataDir, {}, skipped.aheadMs);
   await skipped.lapse();
   const done = await eventually(

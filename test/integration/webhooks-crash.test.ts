@@ -50,7 +50,7 @@ it('a worker killed mid-delivery still delivers the event afterwards, with the s
   await children.kill(first);
 
   // The killed worker's message comes back once the queue's visibility timeout has passed.
-  const skipped = await skipVisibilityTimeout(stack, webhooksWiring.queues[0]!.name);
+  const skipped = await skipVisibilityTimeout(stack, webhooksWiring.queues[0]!.name, Date.now());
   await startWorkers(skipped.aheadMs);
   await skipped.lapse();
   const [, redelivered] = await receiver.waitFor(2, 120_000);

@@ -58,7 +58,7 @@ it('a worker killed mid-step: the execution still finishes, and no completed eff
   await receiver.waitUntil((all) => all.some((r) => keyOf(r).endsWith(':two:1')), 30_000);
   await children.kill(first);
 
-  const skipped = await skipVisibilityTimeout(stack, workflowsWiring.queues[0]!.name);
+  const skipped = await skipVisibilityTimeout(stack, workflowsWiring.queues[0]!.name, Date.now());
   await startWorkers(skipped.aheadMs);
   await skipped.lapse();
   const done = await finished(api, run._id, 120_000);

@@ -1,5 +1,6 @@
 import { ChangeMessageVisibilityCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { expect } from 'vitest';
+import { LONG_POLL_SECONDS } from '../../infra/local/queue-poller';
 import type { LocalStack } from '../../infra/local/stack';
 import { wiring } from '../../infra/wiring';
 
@@ -22,11 +23,15 @@ const inflight = async (stack: LocalStack, queue: string): Promise<Inflight[]> =
  * by the worker itself) and returns `aheadMs`, how far the latest deadline lies ahead: the restarted
  * workers run with their clock that much ahead (`clock-ahead.ts`), so for them the whole timeout has
  * passed, leases included. `lapse()`, called once they run, makes those messages visible, which the
- * emulator would do at their deadlines. (Called before, the dead worker's pending long poll could take one.)
+ * emulator would do at their deadlines.
+ *
+ * A receive the worker had open when it was killed (`killedAt`) still takes what arrives, as SQS does for a
+ * caller gone mid long poll, so the messages are read once every such receive has returned.
  */
-export const skipVisibilityTimeout = async (stack: LocalStack, queue: string) => {
+export const skipVisibilityTimeout = async (stack: LocalStack, queue: string, killedAt: number) => {
   const spec = wiring.queues.find((q) => q.name === queue);
   if (!spec) throw new Error(`no queue ${queue} in the wiring`);
+  await new Promise((r) => setTimeout(r, Math.max(0, killedAt + LONG_POLL_SECONDS * 1000 + 500 - Date.now())));
   const held = await inflight(stack, queue);
   const hidden = held
     .filter((m) => m.message.approximateReceiveCount === 1)
