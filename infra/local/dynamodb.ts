@@ -40,11 +40,16 @@ export const startDynamoLocal = async (opts: { dataDir?: string; port?: number }
       'dynamodb-local',
       `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
       '-Xms64m',
+      // The client compiler only, and one GC thread: measured on 2 cores, DynamoDB Local then spends about a
+      // third less CPU (half on a fresh start) answering the same requests, as fast once warm.
+      '-XX:TieredStopAtLevel=1',
+      '-XX:+UseSerialGC',
       '-jar',
       join(dir, 'DynamoDBLocal.jar'),
       '-port',
       String(port),
       '-sharedDb',
+      '-disableTelemetry',
       ...storage,
     ],
     { cwd: dir, stdio: ['pipe', 'ignore', 'pipe'], detached: true },
