@@ -23,6 +23,14 @@ interface Checkpoint {
  * core of the database busy; the runtime wakes the reader after each function it runs instead (`wake`).
  */
 const IDLE_MS = 250;
+/**
+ * A shard's successor appears once it closes, which the reader sees as a page without a next iterator: it
+ * describes the stream then, and otherwise this seldom. DescribeStream costs DynamoDB Local more the more
+ * the stream holds; once a second, it was most of the database's work in a busy test run.
+ */
+const REDESCRIBE_MS = 30_000;
+/** While the stream shows no shard yet, it is described again after this long. */
+const NO_SHARD_REDESCRIBE_MS = 1000;
 /** Batches of one shard handed on and not yet handled, at most; the reader waits for the oldest past this. */
 const MAX_IN_FLIGHT = 16;
 
@@ -46,6 +54,8 @@ export class StreamPoller {
   private readonly inFlight = new Map<string, InFlight[]>();
   private checkpoint: Checkpoint;
   private lastDescribe = 0;
+  /** Set at start and when a shard closes: the next pass describes the stream first. */
+  private describeDue = true;
   private running = false;
   private loop?: Promise<void>;
   /** Set by `wake` during a pass, so the pass after it starts at once. */
@@ -124,6 +134,7 @@ export class StreamPoller {
     } while (ExclusiveStartShardId);
     this.shards = shards;
     this.lastDescribe = Date.now();
+    this.describeDue = false;
   }
 
   private async iteratorFor(shardId: string): Promise<string | undefined> {
@@ -140,7 +151,8 @@ export class StreamPoller {
 
   /** One pass over the readable shards; true when any records were handled. */
   private async tick(): Promise<boolean> {
-    if (Date.now() - this.lastDescribe > 1000) await this.describe();
+    const sinceDescribe = Date.now() - this.lastDescribe;
+    if (this.describeDue || sinceDescribe > (this.shards.length ? REDESCRIBE_MS : NO_SHARD_REDESCRIBE_MS)) await this.describe();
     const finished = new Set(this.checkpoint.finished);
     const known = new Set(this.shards.map((s) => s.ShardId));
     let busy = false;
@@ -175,6 +187,7 @@ export class StreamPoller {
         this.checkpoint.finished.push(id);
         finished.add(id);
         this.save();
+        this.describeDue = true;
       }
       await this.settle(id, MAX_IN_FLIGHT - 1);
     }
