@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
 import { startStack, type LocalStack, type StackOptions } from '../../infra/local/stack';
 import type { Scope } from '../../shared/domain/auth/scopes';
+import { useLogSink, type LogSink } from '../../shared/log';
 import { client } from './api';
 import { slotDynamo } from './dynamo-slots';
 import { createTenant, tokenFor } from './tenants';
@@ -16,14 +17,27 @@ export const startTestStack = async (opts: StackOptions = {}): Promise<LocalStac
   const tableName = opts.tableName ?? `t-${randomUUID()}`;
   const shared = opts.dataDir || opts.dynamoEndpoint ? undefined : await slotDynamo();
   const stack = await startStack({ ...opts, tableName, dynamoEndpoint: opts.dynamoEndpoint ?? shared?.endpoint });
-  if (!shared) return stack;
+  // A run that keeps its logs (LOG_LEVEL set) sees every line as the functions write them.
+  const restoreLogs = process.env.LOG_LEVEL === 'silent' ? useLogSink(unhandledErrors) : () => undefined;
   return {
     ...stack,
     stop: async () => {
+      restoreLogs();
       await stack.stop();
-      await shared.drop(tableName);
+      await shared?.drop(tableName);
     },
   };
+};
+
+/**
+ * A 500 is a defect, even in a run whose LOG_LEVEL is silent: the error behind it goes to stderr, which
+ * vitest prints with the test, so a failing run says why. A test's own log sink takes over while it runs.
+ */
+const unhandledErrors: LogSink = {
+  level: 'error',
+  write: (record) => {
+    if (record.message === 'unhandled error') process.stderr.write(`${JSON.stringify(record)}\n`);
+  },
 };
 
 /**
