@@ -1,10 +1,9 @@
 import { ChangeMessageVisibilityCommand, SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { config, type Config } from './config';
 import { log } from './log';
 import { sqs } from './aws/sqs';
-import { isStoredTenant, type Tenant } from './domain/auth/tenant';
 import { withContext, type LogContext } from './observability/context';
 import { requestIdOf } from './observability/correlation';
 import { observed } from './observability/invocation';
@@ -30,8 +29,6 @@ export interface Queue<M> {
 }
 
 /** The tenant a message names, carried as its string form. */
-export const tenantField = z.custom<Tenant>(isStoredTenant);
-
 const urlOf = (env: UrlEnv): string => {
   const url = config()[env];
   if (!url) throw new Error(`${env} is not configured`);

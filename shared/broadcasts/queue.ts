@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { sendMessages, tenantField, type Queue } from '../queues';
+import { sendMessages, type Queue } from '../queues';
+import { tenantField } from '../domain/auth/tenant';
 
 /**
  * `recipient`: send the broadcast to some of its customers, through its channel (which a sending broadcast

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { sendMessages, tenantField, type Queue } from '../queues';
+import { sendMessages, type Queue } from '../queues';
+import { tenantField } from '../domain/auth/tenant';
 
 /** The body of a channel-send message: which outgoing message to send (its `MessageRef`); the truth is in the table. */
 const outgoingMessage = z.object({

@@ -2,12 +2,16 @@ import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
-import type { Delivery, DeliveryStatus } from '../domain/webhooks/delivery';
+import * as z from 'zod';
+import { DELIVERY_STATUSES, type Delivery, type DeliveryStatus } from '../domain/webhooks/delivery';
 import { countItems, queryAll, queryChainPage, queryPage, type PageRequest, type Partition } from './query';
 import { retryOnConflict } from './retry';
 import { tenantPk } from './keys';
 import { createItem, putItem, transact, updateItem, writeAlone, type Commit, type Write } from './transact';
-import type { Tenant } from '../domain/auth/tenant';
+import { tenantField, type Tenant } from '../domain/auth/tenant';
+import { attempt } from '../views/webhooks';
+import { exactly } from '../views/common';
+import { itemCodec } from './codec';
 import { K } from './registry/registry';
 
 /**
@@ -51,10 +55,31 @@ const toItem = (d: Delivery) => ({
   ttl: Math.floor(Date.parse(d.createdAt) / 1000) + RETENTION_SECONDS,
 });
 
-const fromItem = (item: Record<string, unknown>): DeliveryItem => {
-  const { pk: _pk, sk: _sk, type: _t, gsi1pk: _g1, gsi1sk: _g1s, gsi2pk: _g2, gsi2sk: _g2s, ttl: _ttl, ...rest } = item;
-  return rest as unknown as DeliveryItem;
-};
+const storedDelivery = exactly<DeliveryItem>()(
+  z.object({
+    deliveryId: z.string(),
+    workspaceId: tenantField,
+    subscriptionId: z.string(),
+    eventId: z.string(),
+    eventType: z.string(),
+    status: z.enum(DELIVERY_STATUSES),
+    attemptNumber: z.number(),
+    httpStatus: z.number().optional(),
+    latency: z.number().optional(),
+    failureReason: z.string().optional(),
+    nextRetryAt: z.string().optional(),
+    attempts: z.array(attempt),
+    roundStartAttempt: z.number(),
+    roundStartedAt: z.string().optional(),
+    subscriptionActivatedAt: z.string(),
+    failureCounted: z.boolean(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    leaseUntil: z.number().optional(),
+    carrier: z.string().optional(),
+  }),
+);
+const fromItem = itemCodec(storedDelivery);
 
 const isConditionFailure = (error: unknown) =>
   error instanceof ConditionalCheckFailedException ||

@@ -17,7 +17,10 @@ import { collect, queryAll, queryPage, type PageRequest } from './query';
 import { bump, readCount, type Counter } from './counters';
 import { tenantPk } from './keys';
 import { createItem, deleteItem, transact, updateItem, type Write } from './transact';
-import type { Tenant } from '../domain/auth/tenant';
+import * as z from 'zod';
+import { tenantField, type Tenant } from '../domain/auth/tenant';
+import { exactly } from '../views/common';
+import { itemCodec } from './codec';
 import { K } from './registry/registry';
 
 /**
@@ -44,38 +47,28 @@ const toItem = (s: Subscription) => ({
   ...s,
 });
 
-const fromItem = (item: Record<string, unknown>): Subscription => {
-  const {
-    _id,
-    workspaceId,
-    url,
-    events,
-    active,
-    secret,
-    previousSecrets,
-    consecutiveFailures,
-    activatedAt,
-    deactivatedAt,
-    deactivationReason,
-    createdAt,
-    updatedAt,
-  } = item as unknown as Subscription;
-  return {
-    _id,
-    workspaceId,
-    url,
-    events,
-    active,
-    secret,
-    ...(previousSecrets ? { previousSecrets } : {}),
-    consecutiveFailures: consecutiveFailures ?? 0,
-    activatedAt,
-    deactivatedAt,
-    deactivationReason,
-    createdAt,
-    updatedAt,
-  };
-};
+/** A stored subscription, secrets included; an item from before failures were counted reads 0. */
+const storedSubscription = exactly<Subscription>()(
+  z.object({
+    _id: z.string(),
+    workspaceId: tenantField,
+    url: z.string(),
+    events: z.array(z.string()),
+    active: z.boolean(),
+    secret: z.string(),
+    previousSecrets: z.array(z.object({ secret: z.string(), expiresAt: z.string() })).optional(),
+    consecutiveFailures: z
+      .number()
+      .optional()
+      .transform((n) => n ?? 0),
+    activatedAt: z.string().optional(),
+    deactivatedAt: z.string().optional(),
+    deactivationReason: z.enum(['manual', 'gone_410', 'consecutive_failures']).optional(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  }),
+);
+const fromItem = itemCodec(storedSubscription);
 
 const duplicateUrl = () => new ConflictError('A subscription for this URL already exists in this workspace', { field: 'url' });
 

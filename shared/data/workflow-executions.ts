@@ -2,7 +2,10 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
-import type { Tenant } from '../domain/auth/tenant';
+import * as z from 'zod';
+import { tenantField, type Tenant } from '../domain/auth/tenant';
+import type { ExecutionState } from '../domain/workflows/interpreter';
+import { exactly } from '../views/common';
 import {
   isFinished,
   publicExecution,
@@ -103,10 +106,22 @@ const items = (e: StoredExecution, messaged: boolean): { record: Record<string, 
   };
 };
 
-const fromRecord = (item: Record<string, unknown>): StoredExecution => {
-  const { pk: _p, sk: _s, type: _t, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, ...rest } = decode(item);
-  return rest as unknown as StoredExecution;
-};
+/** The interpreter's state, kept as JSON it alone writes: read back whole once its shape is recognised. */
+const interpreterState = z.custom<ExecutionState>(
+  (v) =>
+    typeof v === 'object' && v !== null && Array.isArray((v as ExecutionState).frames) && typeof (v as ExecutionState).steps === 'number',
+);
+const storedExecution = exactly<StoredExecution>()(
+  executionSchema.extend({
+    tenant: tenantField,
+    state: interpreterState,
+    seq: z.number(),
+    dueAt: z.string().optional(),
+    resumeState: interpreterState.optional(),
+  }),
+);
+const decodeRecord = itemCodec(storedExecution);
+const fromRecord = (item: Record<string, unknown>): StoredExecution => decodeRecord(decode(item));
 
 const isConditionFailure = (error: unknown) =>
   error instanceof ConditionalCheckFailedException ||

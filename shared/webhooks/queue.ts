@@ -2,7 +2,8 @@ import { SendMessageBatchCommand, SendMessageCommand } from '@aws-sdk/client-sqs
 import { z } from 'zod';
 import { sqs } from '../aws/sqs';
 import { config } from '../config';
-import { tenantField, type Queue } from '../queues';
+import type { Queue } from '../queues';
+import { tenantField } from '../domain/auth/tenant';
 
 /** The body of a delivery message: a reference only; the truth (payload, status, schedule) is in the table. */
 const deliveryMessage = z.object({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { MAX_DELAY_SECONDS, sendMessages, tenantField, type Queue } from '../queues';
+import { MAX_DELAY_SECONDS, sendMessages, type Queue } from '../queues';
+import { tenantField } from '../domain/auth/tenant';
 
 /** A step message names the execution and the step number it is for; the truth is in the table. */
 const stepMessage = z.object({

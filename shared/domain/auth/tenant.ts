@@ -1,3 +1,4 @@
+import * as z from 'zod';
 import type { TokenEnvironment } from './token';
 
 declare const tenantBrand: unique symbol;
@@ -18,7 +19,10 @@ export const tenantOf = (workspaceId: string, mode: TokenEnvironment): Tenant =>
 const STORED = /^[0-9a-f]{24}(~test)?$/;
 
 /** Whether a value read back from storage or a queue message is a tenant as `tenantOf` makes them. */
-export const isStoredTenant = (value: unknown): value is Tenant => typeof value === 'string' && STORED.test(value);
+const isStoredTenant = (value: unknown): value is Tenant => typeof value === 'string' && STORED.test(value);
+
+/** A tenant field of a stored item or a queue message, parsed. */
+export const tenantField = z.custom<Tenant>(isStoredTenant);
 
 /** A tenant read back from where one was stored whole (an index sort key); anything else there is corrupt data. */
 export const storedTenant = (stored: string): Tenant => {

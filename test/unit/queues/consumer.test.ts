@@ -2,8 +2,8 @@ import type { SQSRecord } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { log, useLogSink, type LogRecord } from '../../../shared/log';
-import { tenantOf } from '../../../shared/domain/auth/tenant';
-import { ACK, consumer, groupedConsumer, tenantField, type Queue } from '../../../shared/queues';
+import { tenantField, tenantOf } from '../../../shared/domain/auth/tenant';
+import { ACK, consumer, groupedConsumer, type Queue } from '../../../shared/queues';
 
 const SECRET = 'whsec_canary-never-logged';
 const TENANT = tenantOf('5f1d7c2e9a3b4c6d8e0f1a2b', 'test');
