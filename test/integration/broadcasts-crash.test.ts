@@ -14,13 +14,15 @@ import { skipVisibilityTimeout } from '../support/visibility';
 import { eventually } from '../support/webhooks';
 
 /**
- * The workers run in a child `npm start` that is SIGKILLed right after its 150th committed send, with a
+ * The workers run in a child `npm start` that is SIGKILLed right after its 75th committed send, with a
  * batch of sends claimed mid-flight; DynamoDB Local, the SQS emulator and the gateway live in this test
  * process and survive, as the managed services do on AWS. The claimed batch comes back once the queue's
  * visibility timeout (90 s, from the wiring) has passed, which the test skips rather than waits out
- * (`support/visibility.ts`). The budget is for a full suite run on 2 busy cores, where the sandbox sends
- * run at a few recipients a second.
+ * (`support/visibility.ts`). The budget is for a full suite run on 2 busy cores, where two `npm start`
+ * children boot and the sandbox sends run at a few recipients a second; the state is read every 3 s, well
+ * within the token's read limit however long that takes.
  */
+const RECIPIENTS = 250;
 let stack: LocalStack;
 let dataDir: string;
 const children = childProcesses();
@@ -35,25 +37,25 @@ afterAll(async () => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
-it('a scheduled broadcast to 500 recipients sends each exactly once, even when its worker is killed mid-send', {
-  timeout: 480_000,
+it(`a scheduled broadcast to ${RECIPIENTS} recipients sends each exactly once, even when its worker is killed mid-send`, {
+  timeout: 720_000,
 }, async () => {
   const tenant = await createTenant();
   const api = client(stack.baseUrl, tenant);
   const channel = await createChannel(api, { type: 'sandbox', ratePerSecond: 100 });
-  const ids = await createCustomers(tenant.tenant, 500, 25);
+  const ids = await createCustomers(tenant.tenant, RECIPIENTS, 25);
   const b = (await api.post(BROADCASTS, { name: 'Big', channelId: channel._id, audience: { customerIds: ids }, content: 'Hello all' })).body
     .data.broadcast;
   const at = new Date(Date.now() + 2000).toISOString();
   expect((await api.post(`${BROADCASTS}/${b._id}/schedule`, { at })).body.data.broadcast.status).toBe('scheduled');
 
-  const first = await children.start(stack, dataDir, { [FAULT_ENV]: CRASH_AFTER_SANDBOX_SEND, [FAULT_AFTER_ENV]: '150' });
+  const first = await children.start(stack, dataDir, { [FAULT_ENV]: CRASH_AFTER_SANDBOX_SEND, [FAULT_AFTER_ENV]: '75' });
   await new Promise<void>((done) => first.child.once('exit', () => done()));
   expect(first.child.signalCode).toBe('SIGKILL');
   const atCrash = (await api.get(`${BROADCASTS}/${b._id}`)).body.data.broadcast;
   expect(atCrash.status).toBe('sending');
-  expect(atCrash.stats.sent).toBeGreaterThanOrEqual(150);
-  expect(atCrash.stats.sent).toBeLessThan(500);
+  expect(atCrash.stats.sent).toBeGreaterThanOrEqual(75);
+  expect(atCrash.stats.sent).toBeLessThan(RECIPIENTS);
 
   const skipped = await skipVisibilityTimeout(stack, BROADCAST_QUEUE, Date.now());
   await children.start(stack, dataDir, {}, skipped.aheadMs);
@@ -63,12 +65,12 @@ it('a scheduled broadcast to 500 recipients sends each exactly once, even when i
       const now = (await api.get(`${BROADCASTS}/${b._id}`)).body.data.broadcast;
       return now.status === 'sent' && now;
     },
-    390_000,
-    1000,
+    540_000,
+    3000,
   );
-  expect(done.stats).toMatchObject({ recipients: 500, sent: 500, failed: 0, skipped: 0, cancelled: 0 });
+  expect(done.stats).toMatchObject({ recipients: RECIPIENTS, sent: RECIPIENTS, failed: 0, skipped: 0, cancelled: 0 });
   const sends = await sandboxSends(tenant.tenant, channel._id);
-  expect(sends).toHaveLength(500);
-  expect(new Set(sends.map((s) => s.customerId)).size).toBe(500);
+  expect(sends).toHaveLength(RECIPIENTS);
+  expect(new Set(sends.map((s) => s.customerId)).size).toBe(RECIPIENTS);
   expect(sends.filter((s) => s.sends !== 1)).toEqual([]);
 });
