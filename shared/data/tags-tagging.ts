@@ -11,9 +11,11 @@ import {
   taggingEventType,
   type EntityType,
   type TagAction,
+  type TagSetChange,
 } from '../domain/tags/tagging';
 import { lostRace, retryOnConflict } from './retry';
-import { tagIdsOf, tagLinkWrites } from './tag-links';
+import { taggedCounter, tagIdsOf, tagLinks } from './tag-links';
+import { bumpCounter } from './counters';
 import { TAG_IDS_ATTRIBUTE } from './entity-keys';
 import { entityKey, entityView, eventEntityName, readEntities } from './tags-entities';
 import { getTags, tagIsLive } from './tags';
@@ -46,11 +48,94 @@ const tagSetWrite = (key: { pk: string; sk: string }, before: string[], delta: s
   });
 };
 
+/** One entity whose tags change: its item as read and the change planned from it. */
+interface Planned {
+  id: string;
+  item: Record<string, unknown>;
+  change: TagSetChange;
+}
+
+/** An entity's part of a tagging transaction: its tag set (exactly as read), its tag links and its event. */
+const entityWrites = (tenant: Tenant, type: EntityType, tags: readonly Tag[], action: TagAction, now: Date, p: Planned): Write[] => {
+  const data = {
+    [eventEntityName[type]]: entityView(type, p.item, p.change.after),
+    tags: tags.filter((t) => p.change.delta.includes(t._id)),
+  };
+  const event = buildEnvelope(taggingEventType(type, action), tenant, data, {
+    changes: { tagIds: [p.change.before, p.change.after] },
+    now,
+  });
+  return [
+    tagSetWrite(entityKey(tenant, type, p.id), p.change.before, p.change.delta, action),
+    ...tagLinks(tenant, type, p.id, p.change.delta, action === 'tag' ? 1 : -1, now),
+    outboxItem(event),
+  ];
+};
+
+/** What the entities of one transaction share: each tag's liveness check when attaching, and one counter write per tag. */
+const sharedWrites = (tenant: Tenant, type: EntityType, action: TagAction, planned: readonly Planned[]): Write[] => {
+  const counts = new Map<string, number>();
+  for (const p of planned) for (const t of p.change.delta) counts.set(t, (counts.get(t) ?? 0) + 1);
+  return [
+    ...(action === 'tag' ? [...counts.keys()].map((t) => tagIsLive(tenant, t, () => new TagGone(t))) : []),
+    ...[...counts].map(([t, n]) => bumpCounter(tenant, taggedCounter(t, type), action === 'tag' ? n : -n)),
+  ];
+};
+
 /**
- * Adds or removes `tags` on one entity in ONE transaction: the tag set, one link item and one counter per
- * tag, and the event. Attaching also checks each tag is still live. Nothing is written when nothing
- * changes, so a repeated call emits no event; a lost race re-reads and re-plans.
+ * Adds or removes `tags` on some entities in ONE transaction: each one's tag set, links and event, and per
+ * tag one liveness check (attaching) and one counter write for them all. Entities whose tags would not
+ * change are left out, so a repeated call writes nothing and emits no event; a lost race re-reads and
+ * re-plans them all. `read` holds items the caller just read (saves the first read).
  */
+const changeTagsTogether = async (
+  tenant: Tenant,
+  type: EntityType,
+  ids: readonly string[],
+  tags: readonly Tag[],
+  action: TagAction,
+  now: Date,
+  read?: ReadonlyMap<string, Record<string, unknown>>,
+): Promise<Map<string, Outcome>> => {
+  let known = read;
+  const outcomes = new Map<string, Outcome>();
+  let planned: Planned[] = [];
+  try {
+    await retryOnConflict(async () => {
+      const items = known ?? (await readEntities(tenant, type, ids));
+      known = undefined;
+      planned = [];
+      for (const id of ids) {
+        const item = items.get(id);
+        const change =
+          item &&
+          planChange(
+            tagIdsOf(item[TAG_IDS_ATTRIBUTE]),
+            tags.map((t) => t._id),
+            action,
+          );
+        if (!item || !change) outcomes.set(id, { kind: 'entity-missing' });
+        else if (change.delta.length === 0) outcomes.set(id, { kind: 'unchanged', tagIds: change.after });
+        else if (exceedsEntityLimit(change)) outcomes.set(id, { kind: 'over-limit' });
+        else {
+          planned.push({ id, item, change });
+          outcomes.set(id, { kind: 'changed', tagIds: change.after });
+        }
+      }
+      if (planned.length === 0) return;
+      await transact(
+        [...planned.flatMap((p) => entityWrites(tenant, type, tags, action, now, p)), ...sharedWrites(tenant, type, action, planned)],
+        lostRace,
+      );
+    });
+  } catch (error) {
+    if (!(error instanceof TagGone)) throw error;
+    for (const p of planned) outcomes.set(p.id, { kind: 'tag-missing', tagId: error.tagId });
+  }
+  return outcomes;
+};
+
+/** Adds or removes `tags` on one entity in one transaction (see `changeTagsTogether`). */
 export const changeEntityTags = async (
   tenant: Tenant,
   type: EntityType,
@@ -58,46 +143,7 @@ export const changeEntityTags = async (
   tags: readonly Tag[],
   action: TagAction,
   now: Date,
-  /** The entity item if the caller just read it: saves the first read; a lost race reads again. */
-  read?: Record<string, unknown>,
-): Promise<Outcome> => {
-  let known = read;
-  try {
-    return await retryOnConflict(async (): Promise<Outcome> => {
-      const item = known ?? (await readEntities(tenant, type, [id])).get(id);
-      known = undefined;
-      if (!item) return { kind: 'entity-missing' };
-      const change = planChange(
-        tagIdsOf(item[TAG_IDS_ATTRIBUTE]),
-        tags.map((t) => t._id),
-        action,
-      );
-      if (change.delta.length === 0) return { kind: 'unchanged', tagIds: change.after };
-      if (exceedsEntityLimit(change)) return { kind: 'over-limit' };
-      const data = {
-        [eventEntityName[type]]: entityView(type, item, change.after),
-        tags: tags.filter((t) => change.delta.includes(t._id)),
-      };
-      const event = buildEnvelope(taggingEventType(type, action), tenant, data, {
-        changes: { tagIds: [change.before, change.after] },
-        now,
-      });
-      await transact(
-        [
-          tagSetWrite(entityKey(tenant, type, id), change.before, change.delta, action),
-          ...(action === 'tag' ? change.delta.map((t) => tagIsLive(tenant, t, () => new TagGone(t))) : []),
-          ...tagLinkWrites(tenant, type, id, change.delta, action === 'tag' ? 1 : -1, now),
-          outboxItem(event),
-        ],
-        lostRace,
-      );
-      return { kind: 'changed', tagIds: change.after };
-    });
-  } catch (error) {
-    if (error instanceof TagGone) return { kind: 'tag-missing', tagId: error.tagId };
-    throw error;
-  }
-};
+): Promise<Outcome> => (await changeTagsTogether(tenant, type, [id], tags, action, now)).get(id)!;
 
 /** Runs `fn` over `items` with at most `limit` in flight, keeping order. */
 export const mapLimit = async <T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> => {
@@ -114,8 +160,11 @@ export const mapLimit = async <T, R>(items: readonly T[], limit: number, fn: (it
   return out;
 };
 
-/** Entity transactions in flight per call: they share hot counter items, so more only adds conflicts. */
-const APPLY_CONCURRENCY = 4;
+/**
+ * Items of one tagging transaction at most: DynamoDB's 100, less room for the idempotency marker. An
+ * entity takes 2 items and one per tag, and the transaction 2 per tag it shares among them.
+ */
+const MAX_TRANSACTION_ITEMS = 90;
 
 export interface TaggingRequest {
   entityType: EntityType;
@@ -157,9 +206,14 @@ export const applyTagging = async (
 
   const ids = [...new Set(req.entityIds)];
   const wanted = [...tags.values()];
-  const outcomes = await mapLimit(ids, APPLY_CONCURRENCY, (id) =>
-    changeEntityTags(tenant, entityType, id, wanted, action, now, entities.get(id)),
-  );
+  // The transactions run one after another: each writes every tag's counter, so side by side they would conflict.
+  const perTransaction = Math.floor((MAX_TRANSACTION_ITEMS - 2 * wanted.length) / (2 + wanted.length));
+  const byId = new Map<string, Outcome>();
+  for (let i = 0; i < ids.length; i += perTransaction) {
+    const some = ids.slice(i, i + perTransaction);
+    for (const [id, outcome] of await changeTagsTogether(tenant, entityType, some, wanted, action, now, entities)) byId.set(id, outcome);
+  }
+  const outcomes = ids.map((id) => byId.get(id)!);
   const done = (kind: Outcome['kind']) => ids.filter((_, i) => outcomes[i]!.kind === kind);
   const changed = done('changed');
   const tagIdsAfter = new Map(

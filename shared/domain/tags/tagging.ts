@@ -2,10 +2,10 @@ import * as z from 'zod';
 import { OBJECT_ID } from '../../ids';
 import { ValidationError, type FieldError } from '../errors';
 
-/** Bulk calls name at most this many entities and tags: 100 × 10 stays one transaction per entity. */
+/** Bulk calls name at most this many entities and tags: 100 × 10 is at most 20 transactions of 5 entities. */
 const MAX_BULK_ENTITIES = 100;
 const MAX_TAGS_PER_CALL = 10;
-/** Bounds the per-entity transaction and its exact-state condition. */
+/** Bounds an entity's exact-state condition (one term per tag it carries). */
 export const MAX_TAGS_PER_ENTITY = 50;
 
 export const ENTITY_TYPES = ['conversation', 'customer', 'lead'] as const;
