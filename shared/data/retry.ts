@@ -1,4 +1,5 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { timeLeft } from '../observability/deadline';
 
 /** A read-modify-write whose version check (or other optimistic condition) lost a race with another writer. */
 export class VersionConflict extends Error {
@@ -40,17 +41,24 @@ export const backoff = (attempt: number, baseMs = 10, capMs = 400): Promise<void
   new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(capMs, baseMs * 2 ** attempt)));
 
 /**
+ * Time an invocation keeps for answering once it stops retrying: API Gateway gives up on a function a
+ * second before its 30 s timeout, and one more attempt on a busy table can take seconds.
+ */
+const ANSWER_RESERVE_MS = 6000;
+
+/**
  * Re-runs `attempt` when it lost a race: its version check failed, or DynamoDB cancelled its transaction
  * because another one touched the same item. A cancelled transaction wrote nothing, so re-running is safe.
  * Twelve attempts (at most about 3 s of waiting) let a burst of concurrent creates that all bump one
- * workspace counter drain without failing any of them.
+ * workspace counter drain without failing any of them. Near the invocation's timeout it stops, so the
+ * caller hears "retry" (429) rather than a timeout.
  */
 export const retryOnConflict = async <T>(attempt: () => Promise<T>, attempts = 12): Promise<T> => {
   for (let i = 1; ; i++) {
     try {
       return await attempt();
     } catch (error) {
-      if (i >= attempts || !isRaceLost(error)) throw error;
+      if (i >= attempts || !isRaceLost(error) || timeLeft() < ANSWER_RESERVE_MS) throw error;
       await backoff(i);
     }
   }

@@ -5,6 +5,7 @@ import { RATE_LIMITS } from '../domain/auth/rate-limit';
 import { tenantParts } from '../domain/auth/tenant';
 import { log } from '../log';
 import { withContext } from '../observability/context';
+import { withDeadline } from '../observability/deadline';
 import { invocationOf } from '../observability/invocation';
 import { metric } from '../observability/metrics';
 import { inSubsegment } from '../observability/tracing';
@@ -47,25 +48,27 @@ export const observeRequests =
   (event, context) => {
     const requestId = event.requestContext?.requestId ?? randomUUID();
     const route = event.routeKey ?? '$default';
-    return withContext({ ...invocationOf(context), requestId }, async () => {
-      const started = performance.now();
-      let status = 500;
-      try {
-        const response = await inSubsegment(
-          `## ${route}`,
-          () => handler(event, context),
-          () => ({
-            route,
-            workspace: peekState(event)?.tenant ? tenantParts(peekState(event)!.tenant!).workspaceId : undefined,
-          }),
-        );
-        status = response.statusCode ?? 200;
-        return response;
-      } finally {
-        const durationMs = round(performance.now() - started);
-        const state = peekState(event);
-        log.info('request', { method: event.requestContext?.http?.method, route, status, durationMs, ...accessFields(state) });
-        countOutcome(route, status, durationMs, state);
-      }
-    });
+    return withContext({ ...invocationOf(context), requestId }, () =>
+      withDeadline(context, async () => {
+        const started = performance.now();
+        let status = 500;
+        try {
+          const response = await inSubsegment(
+            `## ${route}`,
+            () => handler(event, context),
+            () => ({
+              route,
+              workspace: peekState(event)?.tenant ? tenantParts(peekState(event)!.tenant!).workspaceId : undefined,
+            }),
+          );
+          status = response.statusCode ?? 200;
+          return response;
+        } finally {
+          const durationMs = round(performance.now() - started);
+          const state = peekState(event);
+          log.info('request', { method: event.requestContext?.http?.method, route, status, durationMs, ...accessFields(state) });
+          countOutcome(route, status, durationMs, state);
+        }
+      }),
+    );
   };
