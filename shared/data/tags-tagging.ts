@@ -98,6 +98,7 @@ const changeTagsTogether = async (
   read?: ReadonlyMap<string, Record<string, unknown>>,
 ): Promise<Map<string, Outcome>> => {
   let known = read;
+  const wanted = tags.map((t) => t._id);
   const outcomes = new Map<string, Outcome>();
   let planned: Planned[] = [];
   try {
@@ -107,15 +108,12 @@ const changeTagsTogether = async (
       planned = [];
       for (const id of ids) {
         const item = items.get(id);
-        const change =
-          item &&
-          planChange(
-            tagIdsOf(item[TAG_IDS_ATTRIBUTE]),
-            tags.map((t) => t._id),
-            action,
-          );
-        if (!item || !change) outcomes.set(id, { kind: 'entity-missing' });
-        else if (change.delta.length === 0) outcomes.set(id, { kind: 'unchanged', tagIds: change.after });
+        if (!item) {
+          outcomes.set(id, { kind: 'entity-missing' });
+          continue;
+        }
+        const change = planChange(tagIdsOf(item[TAG_IDS_ATTRIBUTE]), wanted, action);
+        if (change.delta.length === 0) outcomes.set(id, { kind: 'unchanged', tagIds: change.after });
         else if (exceedsEntityLimit(change)) outcomes.set(id, { kind: 'over-limit' });
         else {
           planned.push({ id, item, change });
