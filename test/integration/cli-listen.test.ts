@@ -88,13 +88,26 @@ beforeAll(async () => {
   workspaceId = (await until('stdout', /workspace id:\s+([0-9a-f]{24})/))[1]!;
 }, 150_000);
 
+/** npm may exit before the node process under it has stopped DynamoDB Local, which still writes to the data folder. */
+const groupGone = async (pgid: number) => {
+  for (;;) {
+    try {
+      process.kill(-pgid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+};
+
 afterAll(async () => {
   if (parleyProcess?.exitCode === null) {
     process.kill(-parleyProcess.pid!, 'SIGTERM');
     await exited(parleyProcess);
   }
+  if (parleyProcess?.pid) await groupGone(parleyProcess.pid);
   rmSync(home, { recursive: true, force: true });
-});
+}, 60_000);
 
 describe('finding the running Parley', () => {
   it('finds an instance started with PARLEY_DATA_DIR when the CLI runs without it', () => {
