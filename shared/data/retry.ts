@@ -46,6 +46,9 @@ export const backoff = (attempt: number, baseMs = 10, capMs = 400): Promise<void
  */
 const ANSWER_RESERVE_MS = 6000;
 
+/** Whether the invocation in hand should stop retrying and answer now. */
+export const outOfRetryTime = (): boolean => timeLeft() < ANSWER_RESERVE_MS;
+
 /**
  * Re-runs `attempt` when it lost a race: its version check failed, or DynamoDB cancelled its transaction
  * because another one touched the same item. A cancelled transaction wrote nothing, so re-running is safe.
@@ -58,7 +61,7 @@ export const retryOnConflict = async <T>(attempt: () => Promise<T>, attempts = 1
     try {
       return await attempt();
     } catch (error) {
-      if (i >= attempts || !isRaceLost(error) || timeLeft() < ANSWER_RESERVE_MS) throw error;
+      if (i >= attempts || !isRaceLost(error) || outOfRetryTime()) throw error;
       await backoff(i);
     }
   }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { retryLockTimeouts } from '../../../infra/local/emulator-retry';
+import { isContention } from '../../../shared/data/retry';
+import { withDeadline } from '../../../shared/observability/deadline';
 
 type Middleware = (next: (args: unknown) => Promise<unknown>, context: { clientName?: string }) => (args: unknown) => Promise<unknown>;
 
@@ -34,11 +36,22 @@ describe("DynamoDB Local's lock timeouts", () => {
     expect(calls()).toBe(3);
   });
 
-  it('give up after six more attempts, with the emulator error', async () => {
+  it('give up after six more attempts as a throttled request, with the emulator message', async () => {
     const { next, calls } = failingThen(Array.from({ length: 10 }, lockTimeout));
-    await expect(middleware()(next, { clientName: 'DynamoDBClient' })({})).rejects.toThrow(/waiting for a lock/);
+    const failed = middleware()(next, { clientName: 'DynamoDBClient' })({});
+    await expect(failed).rejects.toThrow(/waiting for a lock/);
+    await expect(failed).rejects.toMatchObject({ name: 'ThrottlingException' });
     expect(calls()).toBe(7);
   }, 30_000);
+
+  it('give up at once when the invocation has too little time left to wait, so it answers 429, not a timeout', async () => {
+    const { next, calls } = failingThen([lockTimeout(), lockTimeout()]);
+    const failed = withDeadline({ getRemainingTimeInMillis: () => 5000 }, () => middleware()(next, { clientName: 'DynamoDBClient' })({}));
+    const error = await failed.catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'ThrottlingException' });
+    expect(isContention(error)).toBe(true);
+    expect(calls()).toBe(1);
+  });
 
   it('leave every other error, and other services, alone', async () => {
     const other = failingThen([failure('InternalServerError', 'something else broke')]);
