@@ -295,7 +295,9 @@ export const deleteLead = async (tenant: Tenant, id: string, now: Date): Promise
   // The history is unreachable once the lead is gone; clearing it is housekeeping, repeated by nothing.
   const stays = await collect(queryAll({ pk: leadKey(tenant, id).pk, skPrefix: `${K.STAY}#` }));
   for (let i = 0; i < stays.length; i += CLEAR_CHUNK) {
-    await transact(stays.slice(i, i + CLEAR_CHUNK).map((s) => deleteItem({ pk: s.pk as string, sk: s.sk as string })));
+    const chunk = stays.slice(i, i + CLEAR_CHUNK).map((s) => deleteItem({ pk: s.pk as string, sk: s.sk as string }));
+    // A move that read the lead before it went may still touch a stay; its transaction then fails, and this one is run again.
+    await retryOnConflict(() => transact(chunk));
   }
   return lead;
 };
