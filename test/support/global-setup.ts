@@ -3,10 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GATE_DIR_ENV, sumGateCounts } from './response-gate';
 import { TLS_DIR_ENV, createTestCertificate } from './tls';
+import { UNHANDLED_DIR_ENV, unhandledSummary } from './unhandled';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
-/** The run's self-signed certificate, trusted by every test worker, and the response gate's tally. */
+/** The run's self-signed certificate, trusted by every test worker, the response gate's tally and the run's 500s. */
 export default async function setup() {
   // Node reads NODE_EXTRA_CA_CERTS only at start-up, so it must be set before the test workers fork.
   const tls = await createTestCertificate();
@@ -14,7 +15,11 @@ export default async function setup() {
   process.env.NODE_EXTRA_CA_CERTS = tls.certFile;
   const gate = mkdtempSync(join(tmpdir(), 'parley-response-gate-'));
   process.env[GATE_DIR_ENV] = gate;
+  const unhandled = mkdtempSync(join(tmpdir(), 'parley-unhandled-'));
+  process.env[UNHANDLED_DIR_ENV] = unhandled;
   return () => {
+    process.stdout.write(unhandledSummary(unhandled));
+    rmSync(unhandled, { recursive: true, force: true });
     const { checked, exempt } = sumGateCounts(gate);
     process.stdout.write(`response gate: ${checked} answers checked against their declared schemas (${exempt} files exempt)\n`);
     rmSync(gate, { recursive: true, force: true });

@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
 import { startStack, type LocalStack, type StackOptions } from '../../infra/local/stack';
 import type { Scope } from '../../shared/domain/auth/scopes';
-import { useLogSink, type LogSink } from '../../shared/log';
+import { useLogSink } from '../../shared/log';
 import { client } from './api';
 import { slotDynamo } from './dynamo-slots';
 import { createTenant, tokenFor } from './tenants';
+import { unhandledErrors } from './unhandled';
 
 /**
  * A whole local stack for one test file: its own table, SQS emulator and workers, stopped with it. Its
@@ -27,17 +28,6 @@ export const startTestStack = async (opts: StackOptions = {}): Promise<LocalStac
       await shared?.drop(tableName);
     },
   };
-};
-
-/**
- * A 500 is a defect, even in a run whose LOG_LEVEL is silent: the error behind it goes to stderr, which
- * vitest prints with the test, so a failing run says why. A test's own log sink takes over while it runs.
- */
-const unhandledErrors: LogSink = {
-  level: 'error',
-  write: (record) => {
-    if (record.message === 'unhandled error') process.stderr.write(`${JSON.stringify(record)}\n`);
-  },
 };
 
 /**
