@@ -105,9 +105,10 @@ export const listen = async (session: Session, opts: ListenOptions): Promise<voi
     server.closeAllConnections();
     const deleted = await api.delete('/integrations/webhooks/{id}', { params: { path: { id: subscriptionId } } }).then(
       () => true,
-      (error: unknown) => (
-        say(`Could not delete subscription ${subscriptionId}: ${error instanceof Error ? error.message : String(error)}`), false
-      ),
+      (error: unknown) => {
+        say(`Could not delete subscription ${subscriptionId}: ${error instanceof Error ? error.message : String(error)}`);
+        return false;
+      },
     );
     if (deleted) say(`Deleted subscription ${subscriptionId}.`);
     await session.close();

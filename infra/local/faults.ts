@@ -67,7 +67,7 @@ const crashAfterSandboxSend = (after: number): Pluggable<any, any> => {
 export const installFaults = (): void => {
   const fault = process.env[FAULT_ENV];
   if (!fault) return;
-  if (fault === CRASH_AFTER_KEYED_COMMIT) return registerClientPlugin(crashAfterKeyedCommit);
-  if (fault === CRASH_AFTER_SANDBOX_SEND) return registerClientPlugin(crashAfterSandboxSend(Number(process.env[FAULT_AFTER_ENV] ?? '1')));
-  throw new Error(`${FAULT_ENV}=${fault} names no fault point`);
+  if (fault === CRASH_AFTER_KEYED_COMMIT) registerClientPlugin(crashAfterKeyedCommit);
+  else if (fault === CRASH_AFTER_SANDBOX_SEND) registerClientPlugin(crashAfterSandboxSend(Number(process.env[FAULT_AFTER_ENV] ?? '1')));
+  else throw new Error(`${FAULT_ENV}=${fault} names no fault point`);
 };

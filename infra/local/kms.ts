@@ -28,8 +28,10 @@ const loadFileKey = (file: string): Buffer => {
 };
 
 let fileKey: Buffer | undefined;
-const keyFor = (keyId: string) =>
-  Buffer.from(hkdfSync('sha256', (fileKey ??= loadFileKey(config().LOCAL_SECRETS_KEY_FILE)), '', keyId, 32));
+const keyFor = (keyId: string) => {
+  fileKey ??= loadFileKey(config().LOCAL_SECRETS_KEY_FILE);
+  return Buffer.from(hkdfSync('sha256', fileKey, '', keyId, 32));
+};
 
 const aad = (context: Record<string, string> | undefined) => Buffer.from(JSON.stringify(Object.entries(context ?? {}).sort()), 'utf8');
 

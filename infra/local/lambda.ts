@@ -23,7 +23,7 @@ installEmulatorRetries();
 installFaults();
 const loaded = new Map<string, Promise<Handler>>();
 /** Told of each invocation as it starts; what it returns is called when the invocation ends. */
-type InvokeListener = (name: string, event: unknown) => (() => void) | void;
+type InvokeListener = (name: string, event: unknown) => (() => void) | undefined;
 const invocationListeners: InvokeListener[] = [];
 
 /**

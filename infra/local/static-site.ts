@@ -10,7 +10,8 @@ let site: Site | undefined;
 export const serveSite = async (method: string, path: string, res: ServerResponse): Promise<boolean> => {
   const key = siteKey(path);
   if (!key || (method !== 'GET' && method !== 'HEAD')) return false;
-  const file = (site ??= buildSite()).get(key);
+  site ??= buildSite();
+  const file = site.get(key);
   if (!file) return false;
   res.writeHead(200, { 'Content-Type': file.type, 'Content-Length': file.body.length, 'Cache-Control': 'no-cache' });
   res.end(method === 'HEAD' ? undefined : file.body);

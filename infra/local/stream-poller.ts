@@ -5,6 +5,7 @@ import {
   ExpiredIteratorException,
   TrimmedDataAccessException,
   GetRecordsCommand,
+  type GetRecordsCommandOutput,
   GetShardIteratorCommand,
   type _Record,
   type Shard,
@@ -162,7 +163,7 @@ export class StreamPoller {
       if (finished.has(id) || parentPending) continue;
       const iterator = this.iterators.get(id) ?? (await this.iteratorFor(id));
       if (!iterator) continue;
-      let page;
+      let page: GetRecordsCommandOutput;
       try {
         page = await this.client.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 100 }));
       } catch (error) {

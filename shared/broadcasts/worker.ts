@@ -47,7 +47,7 @@ const evenRuns = <T>(items: readonly T[], max: number): T[][] => {
 const maybeComplete = async (tenant: Tenant, id: string, fannedOut = false): Promise<void> => {
   if (!fannedOut) {
     const state = await getBroadcastState(tenant, id);
-    if (!state || state.broadcast.status !== 'sending' || !state.fannedOut) return;
+    if (state?.broadcast.status !== 'sending' || !state.fannedOut) return;
   }
   if (!allSettled(await readStats(tenant, id))) return;
   const now = new Date();

@@ -23,7 +23,7 @@ const SEND_LEASE_MS = 20_000;
 export const handleOutgoing = async (m: OutgoingMessage): Promise<Verdict> => {
   const tenant = m.workspaceId;
   const state = await readSendState(tenant, m);
-  if (!state || state.message.deliveryStatus !== 'pending') return ACK;
+  if (state?.message.deliveryStatus !== 'pending') return ACK;
   const now = Date.now();
   if (state.leaseUntil !== undefined && state.leaseUntil >= now) return later(state.leaseUntil - now + 1000);
   if (state.notBefore !== undefined && state.notBefore > now) return later(state.notBefore - now);

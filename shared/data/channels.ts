@@ -162,7 +162,7 @@ export const changeChannelStatus = (tenant: Tenant, id: string, action: AccountA
 export const markChannelErrored = (tenant: Tenant, id: string, reason: string, now: Date): Promise<void> =>
   retryOnConflict(async () => {
     const stored = await readStored(tenant, id);
-    if (!stored || stored.account.status !== 'connected') return;
+    if (stored?.account.status !== 'connected') return;
     const after = errored(stored.account, reason, now);
     await transact(
       [

@@ -99,7 +99,7 @@ export const changeDeliveryStatus = async (
   now: Date,
 ): Promise<Message | undefined> => {
   const state = await readSendState(tenant, ref);
-  if (!state || state.message.type !== 'outgoing' || !advances(state.message.deliveryStatus, change.status)) return undefined;
+  if (state?.message.type !== 'outgoing' || !advances(state.message.deliveryStatus, change.status)) return undefined;
   const before = state.message;
   const after: Message = {
     ...before,

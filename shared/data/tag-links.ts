@@ -32,7 +32,7 @@ export const tagCounters = (tenant: Tenant, type: TaggableType, tagIds: string[]
  * tagging (which changes the tag set, not the version) makes the delete re-run with the links it must remove.
  */
 export const unchangedSinceRead = (version: number, tagIds: readonly string[]) => ({
-  condition: '#v = :v AND ' + (tagIds.length ? 'size(tagIds) = :n' : 'attribute_not_exists(tagIds)'),
+  condition: `#v = :v AND ${tagIds.length ? 'size(tagIds) = :n' : 'attribute_not_exists(tagIds)'}`,
   names: { '#v': 'version' },
   values: { ':v': version, ...(tagIds.length ? { ':n': tagIds.length } : {}) },
 });

@@ -19,7 +19,13 @@ const PARAGRAPHS = 4;
 const WORDS_PER_PARAGRAPH = 70;
 
 /** A deterministic pseudo-random corpus: 3,000 made-up words, Zipf-ish frequencies, ~2 KB per article. */
-const rng = (seed: number) => () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+const rng = (seed: number) => {
+  let state = seed;
+  return () => {
+    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+    return state / 2 ** 31;
+  };
+};
 const random = rng(42);
 const SYLLABLES = ['ka', 'lo', 'mi', 'ter', 'van', 'os', 'rie', 'pul', 'den', 'sho', 'qua', 'nix', 'bel', 'tor', 'ami', 'zu'];
 const VOCABULARY = Array.from({ length: 3_000 }, () =>

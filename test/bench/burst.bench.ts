@@ -113,14 +113,14 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
           'p99 vs split pools',
         ],
         rows: [
-          ['no burst (idle)', idle.requests, idle.p50Ms, idle.p99Ms, '-', (idle.p99Ms / after.p99Ms).toFixed(2) + 'x'],
+          ['no burst (idle)', idle.requests, idle.p50Ms, idle.p99Ms, '-', `${(idle.p99Ms / after.p99Ms).toFixed(2)}x`],
           [
             'one shared pool of 50 (before)',
             before.requests,
             before.p50Ms,
             before.p99Ms,
             before.delivered,
-            (before.p99Ms / after.p99Ms).toFixed(2) + 'x',
+            `${(before.p99Ms / after.p99Ms).toFixed(2)}x`,
           ],
           [
             `split: API ${POOLS.requests}, background ${POOLS.background} (now)`,

@@ -118,8 +118,8 @@ const writes = new Map<string, FunctionWrites>();
 let metering = false;
 
 const entry = (name: string): FunctionWrites => {
-  let e = writes.get(name);
-  if (!e) writes.set(name, (e = { calls: 0, items: 0, units: 0 }));
+  const e = writes.get(name) ?? { calls: 0, items: 0, units: 0 };
+  writes.set(name, e);
   return e;
 };
 
@@ -157,6 +157,7 @@ export const registerCapacityMeter = (): void => {
   registerClientPlugin(plugin);
   onInvoke((name) => {
     if (metering) entry(name).calls++;
+    return undefined;
   });
 };
 

@@ -21,7 +21,10 @@ beforeAll(async () => {
         ? callback(null, { user: 'parley' })
         : callback(new Error('Invalid username or password')),
     onData: (stream, _session, callback) => {
-      simpleParser(stream).then((mail) => (mails.push(mail), callback()), callback);
+      simpleParser(stream).then((mail) => {
+        mails.push(mail);
+        callback();
+      }, callback);
     },
   });
   await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));

@@ -12,6 +12,7 @@ import {
 } from '../support/channels';
 import { startReceiver, type Receiver } from '../support/https-receiver';
 import { outboxEvents } from '../support/outbox';
+import { captureOutput } from '../support/captured-output';
 import { useTestStack } from '../support/stack';
 import { eventually, verifyDelivery } from '../support/webhooks';
 
@@ -21,20 +22,14 @@ const ctx = useTestStack({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
 
 /** Everything this process writes to stdout and stderr while the file runs: the in-process functions' logs. */
 const logged: string[] = [];
-const writes = { out: process.stdout.write.bind(process.stdout), err: process.stderr.write.bind(process.stderr) };
+let restoreOutput: (() => void) | undefined;
 let receiver: Receiver;
 beforeAll(async () => {
-  process.stdout.write = ((chunk: string | Uint8Array, ...rest: any[]) => (
-    logged.push(String(chunk)), writes.out(chunk, ...rest)
-  )) as typeof process.stdout.write;
-  process.stderr.write = ((chunk: string | Uint8Array, ...rest: any[]) => (
-    logged.push(String(chunk)), writes.err(chunk, ...rest)
-  )) as typeof process.stderr.write;
+  restoreOutput = captureOutput(logged);
   receiver = await startReceiver((req) => (JSON.parse(req.body).content === 'refuse me' ? { status: 401 } : { status: 200 }));
 });
 afterAll(async () => {
-  process.stdout.write = writes.out;
-  process.stderr.write = writes.err;
+  restoreOutput?.();
   await receiver?.stop();
 });
 
@@ -201,7 +196,7 @@ describe('outgoing replies', () => {
 
     const raw = JSON.stringify({ type: 'status', id, status: 'read' });
     expectError(
-      await api.post(`${CHANNELS}/${channel._id}/inbound`, raw, { 'x-parley-signature': 'sha256=' + '0'.repeat(64) }),
+      await api.post(`${CHANNELS}/${channel._id}/inbound`, raw, { 'x-parley-signature': `sha256=${'0'.repeat(64)}` }),
       401,
       'UNAUTHORIZED',
     );

@@ -265,7 +265,7 @@ describe('leads', () => {
     expect(page2.body.data.pagination).toMatchObject({ total: 3, page: 2, limit: 2, pages: 2, hasMore: false });
     const first = await t.api.get(`${LEADS}?limit=2`);
     expect(ids(await t.api.get(`${LEADS}?limit=2&cursor=${first.body.data.pagination.nextCursor}`))).toEqual([a._id]);
-    for (const query of ['status=open&customerId=' + t.customer._id, `tagId=${tag._id}&status=open`, 'status=closed', 'limit=101']) {
+    for (const query of [`status=open&customerId=${t.customer._id}`, `tagId=${tag._id}&status=open`, 'status=closed', 'limit=101']) {
       expectError(await t.api.get(`${LEADS}?${query}`), 422, 'VALIDATION_ERROR');
     }
     const mismatch = await t.api.get(`${LEADS}?pipelineId=${t.pipeline._id}&stageId=${'d'.repeat(24)}`);

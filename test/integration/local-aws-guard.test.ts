@@ -128,7 +128,10 @@ describe('the local runtime enforces the AWS service limits the emulators let pa
     const small = busEvent('probe', 'Probe', { call: 'update', pk: 'PROBE#small' });
     const big = busEvent('probe', 'Probe', { call: 'update', pk: 'PROBE#big', padding: 'x'.repeat(256 * 1024) });
     const write = process.stderr.write.bind(process.stderr);
-    process.stderr.write = ((chunk: string) => (calls.push(chunk), true)) as typeof process.stderr.write;
+    process.stderr.write = ((chunk: string) => {
+      calls.push(chunk);
+      return true;
+    }) as typeof process.stderr.write;
     try {
       await route([rule], big);
       await route([rule], small);

@@ -3,6 +3,7 @@ import { useLogSink, type LogRecord } from '../../shared/log';
 import { useMetricSink, type MetricRecord } from '../../shared/observability/metrics';
 import { BROADCASTS, CHANNELS, CONVERSATIONS, CUSTOMERS } from '../support/channels';
 import { startReceiver, type Receiver } from '../support/https-receiver';
+import { captureOutput } from '../support/captured-output';
 import { useTestStack } from '../support/stack';
 import { eventually } from '../support/webhooks';
 
@@ -12,25 +13,17 @@ const ctx = useTestStack({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
 const records: LogRecord[] = [];
 const metrics: MetricRecord[] = [];
 const written: string[] = [];
-const writes = { out: process.stdout.write.bind(process.stdout), err: process.stderr.write.bind(process.stderr) };
 const undo: (() => void)[] = [];
 let receiver: Receiver;
 beforeAll(async () => {
   undo.push(
     useLogSink({ level: 'debug', write: (r) => records.push(r) }),
     useMetricSink((m) => metrics.push(m)),
+    captureOutput(written),
   );
-  process.stdout.write = ((chunk: string | Uint8Array, ...rest: any[]) => (
-    written.push(String(chunk)), writes.out(chunk, ...rest)
-  )) as typeof process.stdout.write;
-  process.stderr.write = ((chunk: string | Uint8Array, ...rest: any[]) => (
-    written.push(String(chunk)), writes.err(chunk, ...rest)
-  )) as typeof process.stderr.write;
   receiver = await startReceiver();
 });
 afterAll(async () => {
-  process.stdout.write = writes.out;
-  process.stderr.write = writes.err;
   for (const u of undo) u();
   await receiver?.stop();
 });

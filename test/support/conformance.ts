@@ -30,7 +30,7 @@ const headerOf = (headers: Answer['headers'], name: string): string | undefined 
   return Array.isArray(value) ? value.join(', ') : value;
 };
 
-const mediaType = (contentType: string | undefined) => contentType?.split(';')[0]!.trim().toLowerCase() || undefined;
+const mediaType = (contentType: string | undefined) => contentType?.split(';')[0]?.trim().toLowerCase() || undefined;
 
 /**
  * How `answer` to `method pathTemplate` differs from what the document lists for that operation: a status

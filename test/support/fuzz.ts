@@ -260,7 +260,7 @@ const bodyArb = (route: LoadedRoute, schema: JsonSchema | undefined, opts: Deriv
       valid.map((v) => ({
         kind: 'invalid-utf8',
         body: Buffer.concat([
-          Buffer.from(toJsonText(v).slice(0, -1) + (isPlainObject(v) && Object.keys(v as object).length ? ',' : '') + '"\u00e9x":"'),
+          Buffer.from(`${toJsonText(v).slice(0, -1) + (isPlainObject(v) && Object.keys(v as object).length ? ',' : '')}"\u00e9x":"`),
           Buffer.from([0xff, 0xfe, 0xc0, 0xaf, 0xed, 0xa0, 0x80]),
           Buffer.from('"}'),
         ]),
@@ -441,7 +441,7 @@ export const caseArb = (route: LoadedRoute, opts: DeriveOptions = {}): fc.Arbitr
     .tuple(fc.tuple(...segments), queryArb(schemas.query, opts), bodyArb(route, schemas.body, opts))
     .map(([segs, query, body]): FuzzCase => {
       let path = route.route.path;
-      route.pathParams.forEach((p, i) => (path = path.replace(`{${p}}`, segs[i]!.seg)));
+      for (const [i, p] of route.pathParams.entries()) path = path.replace(`{${p}}`, segs[i]!.seg);
       // Node's HTTP parser refuses request lines over 16 KB before any function runs (API Gateway: 10 KB).
       const qs = query.qs.length > MAX_QUERY_CHARS ? query.qs.slice(0, MAX_QUERY_CHARS) : query.qs;
       const target = qs ? `${path}?${qs}` : path;
@@ -777,7 +777,7 @@ export const sharedIds = async (api: Client, factories: Record<string, ResourceF
   ];
   const made = await Promise.all(kinds.map((k) => factories[k]!.create(api)));
   const byKind = new Map<string, string[]>();
-  made.forEach((ids, i) => byKind.set(kinds[i]!, [...(byKind.get(kinds[i]!) ?? []), ids.id!]));
+  for (const [i, ids] of made.entries()) byKind.set(kinds[i]!, [...(byKind.get(kinds[i]!) ?? []), ids.id!]);
   return byKind;
 };
 

@@ -27,7 +27,7 @@ export const startReceiver = async (reply: (req: Received, index: number) => Rep
     req.on('end', () => {
       const entry = { at: Date.now(), headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
       received.push(entry);
-      waiters.forEach((w) => w());
+      for (const w of waiters) w();
       const answer = respond(entry, received.length - 1);
       if (answer === 'hang') return;
       setTimeout(() => res.writeHead(answer.status, answer.headers).end(answer.body), answer.delayMs ?? 0);

@@ -60,6 +60,7 @@ const HOSTILE_STRINGS = [
   '%00%ff',
   '<script>alert(1)</script>',
   "' OR 1=1 --",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a Log4Shell probe, meant literally
   '${jndi:ldap://x}',
   '{{7*7}}',
   '__proto__',
@@ -328,7 +329,7 @@ type Path = readonly (string | number)[];
 
 const pathsOf = (value: unknown, at: Path = [], out: Path[] = []): Path[] => {
   out.push(at);
-  if (Array.isArray(value)) value.forEach((v, i) => pathsOf(v, [...at, i], out));
+  if (Array.isArray(value)) for (const [i, v] of value.entries()) pathsOf(v, [...at, i], out);
   else if (value !== null && typeof value === 'object' && !(value instanceof RawJson)) {
     for (const [k, v] of Object.entries(value)) pathsOf(v, [...at, k], out);
   }

@@ -22,23 +22,28 @@ const EXAMPLES = '#/components/examples/';
 type Entry = { value?: unknown; $ref?: string };
 type WithExamples = { components?: { examples?: Json } };
 
-const valueOf = (document: WithExamples, entry: Entry) =>
-  entry.$ref?.startsWith(EXAMPLES) ? (document.components?.examples?.[entry.$ref.slice(EXAMPLES.length)] as Entry).value : entry.value;
+const entryValue = (document: WithExamples, entry: Entry) =>
+  entry.$ref?.startsWith(EXAMPLES)
+    ? (document.components?.examples?.[entry.$ref.slice(EXAMPLES.length)] as Entry | undefined)?.value
+    : entry.value;
 
 /** A media type's example: its `example`, or its first `examples` entry's value. */
 export const exampleOf = (document: WithExamples, media: { example?: unknown; examples?: Record<string, Entry> }): unknown =>
-  'example' in media ? media.example : valueOf(document, Object.values(media.examples ?? {})[0] ?? {});
+  'example' in media ? media.example : entryValue(document, Object.values(media.examples ?? {})[0] ?? {});
 
 /** Every `example`, and every entry of an `examples` map (one in `components/examples` followed), of every media type in the document. */
 export const examplesOf = (document: WithExamples): Example[] => {
   const found: Example[] = [];
   const walk = (node: unknown, at: string) => {
-    if (Array.isArray(node)) return node.forEach((item, i) => walk(item, `${at}[${i}]`));
+    if (Array.isArray(node)) {
+      for (const [i, item] of node.entries()) walk(item, `${at}[${i}]`);
+      return;
+    }
     if (!isObject(node)) return;
     if (isObject(node.schema)) {
       if ('example' in node) found.push({ where: `${at}.example`, value: node.example, schema: node.schema });
       for (const [name, entry] of Object.entries(isObject(node.examples) ? node.examples : {})) {
-        found.push({ where: `${at}.examples.${name}`, value: valueOf(document, entry as Entry), schema: node.schema });
+        found.push({ where: `${at}.examples.${name}`, value: entryValue(document, entry as Entry), schema: node.schema });
       }
     }
     for (const [key, value] of Object.entries(node)) walk(value, at ? `${at}.${key}` : key);
@@ -54,7 +59,10 @@ export const examplesOf = (document: WithExamples): Example[] => {
 export const exampleKeys = (document: object): number => {
   let count = 0;
   const walk = (node: unknown, parentKey: string) => {
-    if (Array.isArray(node)) return node.forEach((item) => walk(item, ''));
+    if (Array.isArray(node)) {
+      for (const item of node) walk(item, '');
+      return;
+    }
     if (!isObject(node)) return;
     for (const [key, value] of Object.entries(node)) {
       if ((key === 'example' || key === 'examples') && parentKey !== 'properties' && parentKey !== 'components')

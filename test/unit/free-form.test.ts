@@ -8,8 +8,8 @@ import { freeFormMap, isStorableNumber, jsonProblems, storedSize } from '../../s
 import { inexactNumbers } from '../../shared/domain/written-numbers';
 
 const limits = { maxEntries: 5, maxKeyLength: 16, maxBytes: 200, maxDepth: 3 };
-const Map = freeFormMap(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]), limits);
-const Body = z.strictObject({ attributes: Map });
+const Attributes = freeFormMap(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]), limits);
+const Body = z.strictObject({ attributes: Attributes });
 
 /** As the API sees it: the body text through JSON.parse, errors as the response lists them. */
 const errorsOf = (json: string) => {

@@ -29,9 +29,11 @@ export interface RequestOptions {
 
 /** The operation's path, query and body (required when the operation requires them), with the request options. */
 export type CallInit<O> = FetchOptions<O> & RequestOptions;
+// biome-ignore lint/complexity/noBannedTypes: `{} extends T` is how TypeScript asks "has T no required keys?"
 export type CallArgs<O> = {} extends FetchOptions<O> ? [init?: CallInit<O>] : [init: CallInit<O>];
 
 /** The 2xx JSON body: `{success: true, data}`. */
+// biome-ignore lint/complexity/noBannedTypes: openapi-fetch's own spelling of "no request options" for this parameter
 export type Success<O extends Record<string, unknown>> = NonNullable<FetchResponse<O, {}, 'application/json'>['data']>;
 
 type Data<O extends Record<string, unknown>> = Success<O> extends { data: infer D } ? D : never;

@@ -33,11 +33,13 @@ export const extractiveReply: ReplyGenerator = {
   },
 };
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The handoff keywords the text contains, as whole words or phrases, ignoring case. */
 export const handoffMatches = (text: string, keywords: readonly string[]): string[] =>
-  keywords.filter((k) => new RegExp(`(^|[^\\p{L}\\p{N}])${escape(k.toLowerCase())}($|[^\\p{L}\\p{N}])`, 'u').test(text.toLowerCase()));
+  keywords.filter((k) =>
+    new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegExp(k.toLowerCase())}($|[^\\p{L}\\p{N}])`, 'u').test(text.toLowerCase()),
+  );
 
 export type Decision = { action: 'reply' } | { action: 'handoff'; reason: 'keyword' | 'low_confidence' | 'no_match'; keywords?: string[] };
 

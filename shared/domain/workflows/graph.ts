@@ -76,7 +76,7 @@ const edgeProblems = (nodes: readonly RawNode[], edges: readonly Edge[]): GraphP
   const pending = [roots[0]!.id];
   for (let id = pending.pop(); id !== undefined; id = pending.pop()) {
     reached.add(id);
-    edges.filter((e) => e.from === id).forEach((e) => pending.push(e.to));
+    for (const e of edges) if (e.from === id) pending.push(e.to);
   }
   return nodes
     .filter((n) => !reached.has(n.id))

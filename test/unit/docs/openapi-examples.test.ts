@@ -14,7 +14,7 @@ const check = schemaChecker(document);
 
 type Media = { schema?: object; example?: unknown; examples?: Record<string, { value?: unknown; $ref?: string }> };
 type Operation = { requestBody?: { content: Record<string, Media> }; responses: Record<string, { content?: Record<string, Media> }> };
-const operationOf = (method: string, path: string) => (document.paths?.[path] as Record<string, Operation>)[method.toLowerCase()]!;
+const operationOf = (method: string, path: string) => (document.paths![path] as Record<string, Operation>)[method.toLowerCase()]!;
 
 describe('the examples of the OpenAPI document', () => {
   it('are every example the document holds, one per answer, body and event at least', () => {
@@ -58,7 +58,7 @@ describe('the examples of the OpenAPI document', () => {
     it(`${event.type}: its payload example is the catalog's envelope and data`, () => {
       const example = exampleOf(
         document,
-        (document.webhooks?.[event.type] as { post: Operation }).post.requestBody!.content['application/json']!,
+        (document.webhooks![event.type] as { post: Operation }).post.requestBody!.content['application/json']!,
       );
       expect(answerProblems(eventEnvelope(event), example)).toEqual([]);
     });

@@ -69,7 +69,8 @@ describe('the reference page: code samples', () => {
     const dir = join(root, '.build', 'code-samples');
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
-    operations.forEach(({ op }, i) => writeFileSync(join(dir, `sample-${i}.ts`), `${op['x-codeSamples'][1]!.source}\nexport {};\n`));
+    for (const [i, { op }] of operations.entries())
+      writeFileSync(join(dir, `sample-${i}.ts`), `${op['x-codeSamples'][1]!.source}\nexport {};\n`);
     writeFileSync(
       join(dir, 'tsconfig.json'),
       JSON.stringify({

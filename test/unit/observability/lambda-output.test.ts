@@ -13,7 +13,10 @@ afterEach(() => vi.restoreAllMocks());
 
 const captured = () => {
   const lines: string[] = [];
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (lines.push(String(chunk)), true));
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+    lines.push(String(chunk));
+    return true;
+  });
   return () =>
     lines
       .flatMap((l) => l.split('\n'))

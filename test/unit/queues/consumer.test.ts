@@ -31,7 +31,10 @@ describe('a message that does not parse', () => {
     const handled: string[] = [];
     const handler = consumer(
       queue,
-      async (m) => (handled.push(m.itemId), ACK),
+      async (m) => {
+        handled.push(m.itemId);
+        return ACK;
+      },
       (m) => ({ deliveryId: m.itemId }),
     );
     const result = await handler(
@@ -73,7 +76,10 @@ describe('a message that parses', () => {
   it('is handled in its own log context: message id and the ids it names', async () => {
     const handler = consumer(
       queue,
-      async () => (log.info('handled'), ACK),
+      async () => {
+        log.info('handled');
+        return ACK;
+      },
       (m) => ({ deliveryId: m.itemId }),
     );
     expect((await handler(event(good('m1', 'dlv-1'), good('m2', 'dlv-2')))).batchItemFailures).toEqual([]);

@@ -44,6 +44,7 @@ const program = fc.letrec<{ block: Stmt[]; stmt: Stmt }>((tie) => ({
     fc.record({
       kind: fc.constant('cond' as const),
       result: fc.boolean(),
+      // biome-ignore lint/suspicious/noThenProperty: the model mirrors the workflow definition's `then` branch
       then: tie('block'),
       otherwise: fc.oneof(fc.constant([]), tie('block')),
     }),
@@ -143,7 +144,8 @@ const reference = (block: Stmt[], ids: Map<Stmt, string>): { steps: Step[]; stat
     } else if (s.kind === 'retry') {
       for (let n = 1; ; n++) {
         try {
-          return run(s.body);
+          run(s.body);
+          return;
         } catch (e) {
           if (!(e instanceof Failure) || n > s.maxAttempts || (s.categories && !s.categories.includes(categorize(e.message) as Category)))
             throw e;
