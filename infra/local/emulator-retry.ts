@@ -24,11 +24,12 @@ export const retryLockTimeouts: Pluggable<any, any> = {
       (next, context) => async (args) => {
         if (!(context.clientName ?? '').startsWith('DynamoDB')) return next(args);
         for (let attempt = 1; ; attempt++) {
+          const started = Date.now();
           try {
             return await next(args);
           } catch (error) {
             if (!isLockTimeout(error)) throw error;
-            if (attempt > EXTRA_ATTEMPTS || outOfRetryTime()) throw throttled(error);
+            if (attempt > EXTRA_ATTEMPTS || outOfRetryTime(Date.now() - started)) throw throttled(error);
             await backoff(attempt, 100, 2000);
           }
         }

@@ -46,22 +46,27 @@ export const backoff = (attempt: number, baseMs = 10, capMs = 400): Promise<void
  */
 const ANSWER_RESERVE_MS = 6000;
 
-/** Whether the invocation in hand should stop retrying and answer now. */
-export const outOfRetryTime = (): boolean => timeLeft() < ANSWER_RESERVE_MS;
+/**
+ * Whether the invocation in hand should stop retrying and answer now: an attempt that took `lastAttemptMs`
+ * is not started again unless twice that fits before the reserve (a loaded table slows every attempt alike).
+ */
+export const outOfRetryTime = (lastAttemptMs = 0): boolean => timeLeft() < ANSWER_RESERVE_MS + 2 * lastAttemptMs;
 
 /**
  * Re-runs `attempt` when it lost a race: its version check failed, or DynamoDB cancelled its transaction
  * because another one touched the same item. A cancelled transaction wrote nothing, so re-running is safe.
  * Twelve attempts (at most about 3 s of waiting) let a burst of concurrent creates that all bump one
- * workspace counter drain without failing any of them. Near the invocation's timeout it stops, so the
- * caller hears "retry" (429) rather than a timeout.
+ * workspace counter drain without failing any of them. Near the invocation's timeout, or when another
+ * attempt as slow as the last would not fit before it, it stops, so the caller hears "retry" (429) rather
+ * than a timeout.
  */
 export const retryOnConflict = async <T>(attempt: () => Promise<T>, attempts = 12): Promise<T> => {
   for (let i = 1; ; i++) {
+    const started = Date.now();
     try {
       return await attempt();
     } catch (error) {
-      if (i >= attempts || !isRaceLost(error) || outOfRetryTime()) throw error;
+      if (i >= attempts || !isRaceLost(error) || outOfRetryTime(Date.now() - started)) throw error;
       await backoff(i);
     }
   }

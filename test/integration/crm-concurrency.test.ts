@@ -93,5 +93,6 @@ describe('CRM totals under concurrency', () => {
     expect(count('crm.lead.deleted')).toBe(CREATES / 3);
     expect(count('crm.lead.stage_changed')).toBe(moved.filter((r) => r.status === 200).length);
     expect(count('crm.activity.added')).toBe(moved.filter((r) => r.status === 200).length);
-  });
+    // Resends after a 429 included: on a loaded 2-core machine the contention alone takes tens of seconds.
+  }, 180_000);
 });

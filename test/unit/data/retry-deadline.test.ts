@@ -26,6 +26,19 @@ describe('retryOnConflict', () => {
     expect(ran.times).toBe(1);
   });
 
+  it('does not start an attempt that, as slow as the last, would not fit before the reserve', async () => {
+    const ran = { times: 0 };
+    const slowAttempt = async (): Promise<never> => {
+      ran.times++;
+      await new Promise((r) => setTimeout(r, 300));
+      throw new VersionConflict();
+    };
+    // 6.5 s left: the reserve (6 s) leaves room for attempts of up to 250 ms, not for one of 300 ms.
+    const context = { getRemainingTimeInMillis: () => 6500 };
+    await expect(withDeadline(context, () => retryOnConflict(slowAttempt, 12))).rejects.toBeInstanceOf(VersionConflict);
+    expect(ran.times).toBe(1);
+  });
+
   it('keeps retrying while the invocation has time', async () => {
     const { ran, attempt } = alwaysLost();
     const context = { getRemainingTimeInMillis: () => 30_000 };
