@@ -7,7 +7,7 @@ import { bumpCounter } from './counters';
 import { customerCount, listPartition, mutateConversation } from './conversations';
 import { lostRace, retryOnConflict } from './retry';
 import { tagCounters, tagLinks } from './tag-links';
-import { deleteItem, transact, updateItem, type Write } from './transact';
+import { deleteItem, MAX_TRANSACTION_WRITES, transact, updateItem, type Write } from './transact';
 import {
   contactEvent,
   customerUpdate,
@@ -25,8 +25,6 @@ import { queryPage } from './query';
 import { diff } from '../events/envelope';
 
 const MOVE_BATCH = 25;
-/** DynamoDB's limit of items in one transaction. */
-const MAX_TRANSACTION_ITEMS = 100;
 
 /** Moves every conversation of `from` to `to`, one transaction (and one `updated` event) per conversation. */
 const moveConversations = async (tenant: Tenant, from: string, to: string, now: Date): Promise<number> => {
@@ -158,7 +156,7 @@ export const mergeCustomers = async (tenant: Tenant, baseId: string, mergeeId: s
         changes: diff(before, after),
       }),
     ];
-    if (writes.length > MAX_TRANSACTION_ITEMS) {
+    if (writes.length > MAX_TRANSACTION_WRITES) {
       throw new ConflictError('Too many tags and identities to merge in one step; detach some tags from the mergee first', {
         tags: mergee.customer.tagIds.length,
         identities: mergee.customer.identities.length,

@@ -20,7 +20,7 @@ import { amountAttribute, getPipeline, STAGE_COUNT, stageKey } from './pipelines
 import { collect, queryAll } from './query';
 import { lostRace, retryOnConflict } from './retry';
 import { tagIdsOf, tagLinkWrites, unchangedSinceRead } from './tag-links';
-import { createItem, deleteItem, transact, updateItem, type Write } from './transact';
+import { createItem, deleteItem, MAX_TRANSACTION_WRITES, transact, updateItem, type Write } from './transact';
 import { versionedUpdate } from './versioned';
 import { K } from './registry/registry';
 import { itemCodec } from './codec';
@@ -269,34 +269,32 @@ export const moveLeadToStage = (tenant: Tenant, id: string, input: MoveInput, no
     extra,
   );
 
-/** Stays per transaction when a deleted lead's history is cleared. */
-const CLEAR_CHUNK = 100;
-
 /**
- * Deletes a lead with its lists, stage counters and tag links (conditional on the version and tag count
- * read), then clears its stage history. Its activities stay on its customer's timeline.
+ * Deletes a lead with its lists, stage counters, tag links and stage history, in one transaction
+ * (conditional on the version and tag count read, so a racing move re-runs it with the stays it added).
+ * Its activities stay on its customer's timeline.
  */
 export const deleteLead = async (tenant: Tenant, id: string, now: Date): Promise<Lead> => {
-  const lead = await retryOnConflict(async () => {
+  const { lead, overflow } = await retryOnConflict(async () => {
     const { lead, version } = await requireLead(tenant, id);
     const tags = lead.tagIds;
-    await transact(
-      [
-        deleteItem(leadKey(tenant, id), unchangedSinceRead(version, tags)),
-        ...stageWrites(tenant, lead, undefined),
-        ...membershipWrites(tenant, 'lead', id, memberships(lead), [], hasStatusParts),
-        ...tagLinkWrites(tenant, 'lead', id, tags, -1, now),
-        outboxItem(buildEnvelope('crm.lead.deleted', tenant, { lead }, { now })),
-      ],
-      lostRace,
+    const writes = [
+      deleteItem(leadKey(tenant, id), unchangedSinceRead(version, tags)),
+      ...stageWrites(tenant, lead, undefined),
+      ...membershipWrites(tenant, 'lead', id, memberships(lead), [], hasStatusParts),
+      ...tagLinkWrites(tenant, 'lead', id, tags, -1, now),
+      outboxItem(buildEnvelope('crm.lead.deleted', tenant, { lead }, { now })),
+    ];
+    const stays = (await collect(queryAll({ pk: leadKey(tenant, id).pk, skPrefix: `${K.STAY}#`, consistent: true }))).map((s) =>
+      deleteItem({ pk: s.pk as string, sk: s.sk as string }),
     );
-    return lead;
+    const room = MAX_TRANSACTION_WRITES - writes.length;
+    await transact([...writes, ...stays.slice(0, room)], lostRace);
+    return { lead, overflow: stays.slice(room) };
   });
-  // The history is unreachable once the lead is gone; clearing it is housekeeping, repeated by nothing.
-  const stays = await collect(queryAll({ pk: leadKey(tenant, id).pk, skPrefix: `${K.STAY}#` }));
-  for (let i = 0; i < stays.length; i += CLEAR_CHUNK) {
-    const chunk = stays.slice(i, i + CLEAR_CHUNK).map((s) => deleteItem({ pk: s.pk as string, sk: s.sk as string }));
-    // A move that read the lead before it went may still touch a stay; its transaction then fails, and this one is run again.
+  // Only a lead moved more often than one transaction holds: the stays left over, unreachable once the lead is gone.
+  for (let i = 0; i < overflow.length; i += MAX_TRANSACTION_WRITES) {
+    const chunk = overflow.slice(i, i + MAX_TRANSACTION_WRITES);
     await retryOnConflict(() => transact(chunk));
   }
   return lead;

@@ -122,6 +122,12 @@ export type Commit = 'committed' | 'held';
  * cancellation. Every transaction of an idempotent request that needs more than one carries the
  * idempotency marker.
  */
+/**
+ * The most writes one `transact` call may hold: DynamoDB's 100 items per transaction, less the one an
+ * idempotent request adds to each (its marker, or the record committed with the held writes).
+ */
+export const MAX_TRANSACTION_WRITES = 99;
+
 export const transact = async (writes: Write[], onConditionFailed?: (index: number) => Error): Promise<Commit> => {
   const unit = currentUnit();
   if (unit?.mode === 'hold') {

@@ -1,4 +1,8 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { dynamo } from '../../shared/aws/dynamo';
+import { config } from '../../shared/config';
+import { leadKey } from '../../shared/data/entity-keys';
 import { client, expectError } from '../support/api';
 import { create, CUSTOMERS, eventsOf, LEADS, makePipeline, PIPELINES } from '../support/crm';
 import { outboxEvents } from '../support/outbox';
@@ -276,6 +280,8 @@ describe('leads', () => {
     const t = await tenant();
     const lead = await t.lead({ customerId: t.customer._id, value: { amount: 500, currency: 'USD' } });
     await t.move(lead._id, { stageId: t.stage('Qualified')._id });
+    await t.move(lead._id, { stageId: t.stage('Proposal')._id });
+    await t.move(lead._id, { stageId: t.stage('Qualified')._id });
     const tag = await create(t.api, '/api/v1/tags', { name: 'hot' }, 'tag');
     await t.api.post(`${LEADS}/${lead._id}/tags`, { tagIds: [tag._id] });
     const res = await t.api.delete(`${LEADS}/${lead._id}`);
@@ -284,13 +290,25 @@ describe('leads', () => {
     expectError(await t.api.get(`${LEADS}/${lead._id}`), 404, 'NOT_FOUND');
     expectError(await t.api.get(`${LEADS}/${lead._id}/stage-history`), 404, 'NOT_FOUND');
     expectError(await t.api.delete(`${LEADS}/${lead._id}`), 404, 'NOT_FOUND');
+    // Its four stays went in the delete's transaction: nothing is left under the lead's partition.
+    const left = await dynamo().send(
+      new QueryCommand({
+        TableName: config().TABLE_NAME,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': leadKey(t.tenant, lead._id).pk },
+        ConsistentRead: true,
+        Select: 'COUNT',
+      }),
+    );
+    expect(left.Count).toBe(0);
     for (const q of ['', `tagId=${tag._id}`, `customerId=${t.customer._id}`, `stageId=${t.stage('Qualified')._id}`]) {
       expect((await t.api.get(`${LEADS}?${q}`)).body.data.pagination.total, q).toBe(0);
     }
     expect((await t.api.get(`/api/v1/tags/${tag._id}`)).body.data.tag.counts).toMatchObject({ lead: 0 });
     expect((await t.api.get(`${PIPELINES}/${t.pipeline._id}/summary`)).body.data.summary).toMatchObject({ count: 0, values: [] });
     expect(await eventsOf(t.workspaceId, 'lead', lead._id, 'crm.lead.deleted')).toHaveLength(1);
-    expect((await t.api.get(`${CUSTOMERS}/${t.customer._id}/activities`)).body.data.pagination.total).toBe(1);
+    // One stage_change activity per move.
+    expect((await t.api.get(`${CUSTOMERS}/${t.customer._id}/activities`)).body.data.pagination.total).toBe(3);
   });
 
   it('tags leads one by one and in bulk, with crm.lead.tagged/untagged events and the tag counts', async () => {
