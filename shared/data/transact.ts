@@ -117,17 +117,17 @@ export const commit = async (writes: Write[], onConditionFailed?: (index: number
 export type Commit = 'committed' | 'held';
 
 /**
- * Writes all items atomically (or holds them: see `Commit`). When a condition fails, the failing write's own
- * `onFail` error is thrown, else `onConditionFailed(index)`'s (e.g. a lost version race), else DynamoDB's
- * cancellation. Every transaction of an idempotent request that needs more than one carries the
- * idempotency marker.
- */
-/**
  * The most writes one `transact` call may hold: DynamoDB's 100 items per transaction, less the one an
  * idempotent request adds to each (its marker, or the record committed with the held writes).
  */
 export const MAX_TRANSACTION_WRITES = 99;
 
+/**
+ * Writes all items atomically (or holds them: see `Commit`). When a condition fails, the failing write's own
+ * `onFail` error is thrown, else `onConditionFailed(index)`'s (e.g. a lost version race), else DynamoDB's
+ * cancellation. Every transaction of an idempotent request that needs more than one carries the
+ * idempotency marker.
+ */
 export const transact = async (writes: Write[], onConditionFailed?: (index: number) => Error): Promise<Commit> => {
   const unit = currentUnit();
   if (unit?.mode === 'hold') {
