@@ -38,10 +38,33 @@ const countOutcome = (route: string, status: number, durationMs: number, state: 
   if (state?.replayed) metric.idempotentReplay();
 };
 
+/** Runs the handler traced with its route and workspace, then writes its access line and its metrics. */
+const measured = async (handler: Handler, event: APIGatewayProxyEventV2, context: Context, route: string) => {
+  const started = performance.now();
+  let status = 500;
+  try {
+    const response = await inSubsegment(
+      `## ${route}`,
+      () => handler(event, context),
+      () => ({
+        route,
+        workspace: peekState(event)?.tenant ? tenantParts(peekState(event)!.tenant!).workspaceId : undefined,
+      }),
+    );
+    status = response.statusCode ?? 200;
+    return response;
+  } finally {
+    const durationMs = round(performance.now() - started);
+    const state = peekState(event);
+    log.info('request', { method: event.requestContext?.http?.method, route, status, durationMs, ...accessFields(state) });
+    countOutcome(route, status, durationMs, state);
+  }
+};
+
 /**
  * The request pipeline as the platform runs it: in the request's log context (its id travels with every
- * event and message the request causes), traced with its route and workspace, and closed by one access
- * line at info level and its metrics.
+ * event and message the request causes) and with the invocation's deadline known, traced with its route and
+ * workspace, and closed by one access line at info level and its metrics.
  */
 export const observeRequests =
   (handler: Handler): Handler =>
@@ -49,26 +72,6 @@ export const observeRequests =
     const requestId = event.requestContext?.requestId ?? randomUUID();
     const route = event.routeKey ?? '$default';
     return withContext({ ...invocationOf(context), requestId }, () =>
-      withDeadline(context, async () => {
-        const started = performance.now();
-        let status = 500;
-        try {
-          const response = await inSubsegment(
-            `## ${route}`,
-            () => handler(event, context),
-            () => ({
-              route,
-              workspace: peekState(event)?.tenant ? tenantParts(peekState(event)!.tenant!).workspaceId : undefined,
-            }),
-          );
-          status = response.statusCode ?? 200;
-          return response;
-        } finally {
-          const durationMs = round(performance.now() - started);
-          const state = peekState(event);
-          log.info('request', { method: event.requestContext?.http?.method, route, status, durationMs, ...accessFields(state) });
-          countOutcome(route, status, durationMs, state);
-        }
-      }),
+      withDeadline(context, () => measured(handler, event, context, route)),
     );
   };
