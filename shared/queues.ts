@@ -6,6 +6,7 @@ import { log } from './log';
 import { sqs } from './aws/sqs';
 import { withContext, type LogContext } from './observability/context';
 import { requestIdOf } from './observability/correlation';
+import { isContention } from './data/retry';
 import { observed } from './observability/invocation';
 
 /** SQS limits: DelaySeconds ≤ 900; a visibility timeout ≤ 12 h from receipt; 10 entries per batch. */
@@ -93,11 +94,31 @@ const defer = (queue: Queue<unknown>, record: SQSRecord, delayMs: number) =>
   );
 
 /**
+ * How long a group that met contention (a transaction that kept losing to others on a hot item) waits
+ * before it is tried again: a few seconds, jittered so the losers do not meet again, where the queue's
+ * visibility timeout would hold it for minutes. Nothing it lost was written.
+ */
+const contentionDelayMs = (): number => 1000 + Math.floor(Math.random() * 4000);
+
+/** Brings back after `contentionDelayMs` the records of a group whose handling met contention; they are reported failed. */
+const retrySoon = async (queue: Queue<unknown>, records: SQSRecord[]): Promise<SQSRecord[]> => {
+  const delayMs = contentionDelayMs();
+  log.warn(`${queue.name} message met contention; it is tried again shortly`, { delayMs });
+  try {
+    await Promise.all(records.map((record) => defer(queue, record, delayMs)));
+  } catch (error) {
+    log.error(`${queue.name} message could not be brought back early`, { error });
+  }
+  return records;
+};
+
+/**
  * An SQS consumer with partial batch failures whose records are handled in groups: the records whose
  * messages `groupOf` puts together go to `handle` at once (in one log context, the first record's), each
  * group in parallel. A message to be seen again later has its visibility set to the delay and is reported
- * failed, so SQS brings it back then. A group whose handling throws leaves its messages to come back after
- * the queue's visibility timeout; a message that fails its schema is reported failed alone, so after
+ * failed, so SQS brings it back then. A group whose handling throws contention comes back after
+ * `contentionDelayMs`; one that throws anything else leaves its messages to come back after the queue's
+ * visibility timeout; a message that fails its schema is reported failed alone, so after
  * maxReceiveCount it lands in the DLQ.
  */
 export const groupedConsumer = <M>(
@@ -134,6 +155,7 @@ export const groupedConsumer = <M>(
             );
             return records.filter((_, i) => verdicts[i]?.ack !== true);
           } catch (error) {
+            if (isContention(error)) return retrySoon(queue, records);
             log.error(`${queue.name} message failed`, { error });
             return records;
           }

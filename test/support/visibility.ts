@@ -11,8 +11,8 @@ interface Inflight {
 }
 
 /** The messages `queue` holds in flight, read from the SQS emulator's inspection endpoint. */
-const inflight = async (stack: LocalStack, queue: string): Promise<Inflight[]> => {
-  const res = await fetch(`${stack.sqsEndpoint}/_fauxqs/queues/${encodeURIComponent(queue)}`);
+export const inflight = async (sqsEndpoint: string, queue: string): Promise<Inflight[]> => {
+  const res = await fetch(`${sqsEndpoint}/_fauxqs/queues/${encodeURIComponent(queue)}`);
   if (!res.ok) throw new Error(`no queue ${queue} in the SQS emulator: ${res.status}`);
   return ((await res.json()) as { messages: { inflight: Inflight[] } }).messages.inflight;
 };
@@ -32,7 +32,7 @@ export const skipVisibilityTimeout = async (stack: LocalStack, queue: string, ki
   const spec = wiring.queues.find((q) => q.name === queue);
   if (!spec) throw new Error(`no queue ${queue} in the wiring`);
   await new Promise((r) => setTimeout(r, Math.max(0, killedAt + LONG_POLL_SECONDS * 1000 + 500 - Date.now())));
-  const held = await inflight(stack, queue);
+  const held = await inflight(stack.sqsEndpoint, queue);
   const hidden = held
     .filter((m) => m.message.approximateReceiveCount === 1)
     .map((m) => m.visibilityDeadline - m.message.approximateFirstReceiveTimestamp!);
