@@ -10,6 +10,7 @@ import { installPools } from './aws-pools';
 import { installEmulatorRetries } from './emulator-retry';
 import { installFaults } from './faults';
 import { installLocalKms } from './kms';
+import { installSlowInvocationLog, timedInvocation } from './slow-invocations';
 
 type Handler = (event: unknown, context: Context) => Promise<unknown>;
 
@@ -21,6 +22,7 @@ installLocalKms(wiring);
 installPools();
 installEmulatorRetries();
 installFaults();
+installSlowInvocationLog();
 const loaded = new Map<string, Promise<Handler>>();
 /** Told of each invocation as it starts; what it returns is called when the invocation ends. */
 type InvokeListener = (name: string, event: unknown) => (() => void) | undefined;
@@ -53,8 +55,10 @@ const load = (file: string): Promise<Handler> => {
 
 export const nameOf = (spec: FunctionSpec) => spec.handler.replace(/\.ts$/, '').replaceAll('/', '-');
 
+const timeoutMs = (spec: FunctionSpec) => (spec.timeoutSeconds ?? 30) * 1000;
+
 const contextFor = (spec: FunctionSpec): Context => {
-  const deadline = Date.now() + (spec.timeoutSeconds ?? 30) * 1000;
+  const deadline = Date.now() + timeoutMs(spec);
   const name = nameOf(spec);
   return {
     callbackWaitsForEmptyEventLoop: false,
@@ -84,7 +88,9 @@ export const invoke = async <R = unknown>(spec: FunctionSpec, role: Role, event:
   const grants = grantsFor(spec, role.kind, role.consumes);
   const ended = invocationListeners.map((listener) => listener(nameOf(spec), event));
   try {
-    return (await runAs({ name: nameOf(spec), kind: role.kind, grants }, () => handler(event, contextFor(spec)))) as R;
+    return (await runAs({ name: nameOf(spec), kind: role.kind, grants }, () =>
+      timedInvocation(nameOf(spec), timeoutMs(spec), () => handler(event, contextFor(spec))),
+    )) as R;
   } finally {
     for (const end of ended) end?.();
   }

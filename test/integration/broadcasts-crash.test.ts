@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CRASH_AFTER_SANDBOX_SEND, FAULT_AFTER_ENV, FAULT_ENV } from '../../infra/local/faults';
 import type { LocalStack } from '../../infra/local/stack';
 import { BROADCAST_QUEUE } from '../../infra/wiring/channels';
-import { client } from '../support/api';
+import { client, pollData } from '../support/api';
 import { BROADCASTS, createChannel, createCustomers, sandboxSends } from '../support/channels';
 import { childProcesses } from '../support/child-stack';
 import { startTestStack } from '../support/stack';
@@ -62,8 +62,8 @@ it(`a scheduled broadcast to ${RECIPIENTS} recipients sends each exactly once, e
   await skipped.lapse();
   const done = await eventually(
     async () => {
-      const now = (await api.get(`${BROADCASTS}/${b._id}`)).body.data.broadcast;
-      return now.status === 'sent' && now;
+      const now = (await pollData(api, `${BROADCASTS}/${b._id}`))?.broadcast;
+      return now?.status === 'sent' && now;
     },
     540_000,
     3000,

@@ -44,6 +44,17 @@ export const client = (baseUrl: string, caller: Caller = {}) => {
 
 export type Client = ReturnType<typeof client>;
 
+/**
+ * For a poll: the `data` of GET `path`, or undefined on a 429, which tells a client to ask again later
+ * (as the poll will); any other answer but 200 fails the test.
+ */
+export const pollData = async (api: Client, path: string): Promise<any> => {
+  const res = await api.get(path);
+  if (res.status === 429) return undefined;
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.data;
+};
+
 /** The contract's error wrapper as JSON, with the expected status and code, and never a stack trace. */
 export const expectError = (res: ApiResponse, status: number, code: string) => {
   expect(res.status, JSON.stringify(res.body)).toBe(status);

@@ -1,0 +1,65 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Pluggable } from '@smithy/types';
+import { registerClientPlugin } from '../../shared/aws/plugins';
+import { log } from '../../shared/log';
+
+/**
+ * An invocation that used more than half its time is logged with its AWS calls still unanswered, then its
+ * slowest, each with when it started and how long it took, so a timeout in a loaded run says whether an
+ * emulator held it up or this process did. X-Ray answers the same question on AWS.
+ */
+interface Call {
+  command: string;
+  startedAt: number;
+  tookMs?: number;
+}
+
+const SHOWN_CALLS = 8;
+const invocations = new AsyncLocalStorage<Call[]>();
+
+export const timeCalls: Pluggable<any, any> = {
+  applyToStack: (stack) => {
+    stack.add(
+      (next, context) => async (args) => {
+        const calls = invocations.getStore();
+        if (!calls) return next(args);
+        const call: Call = {
+          command: `${context.clientName}.${context.commandName}`.replace(/(Client|Command)\b/g, ''),
+          startedAt: Date.now(),
+        };
+        calls.push(call);
+        try {
+          return await next(args);
+        } finally {
+          call.tookMs = Date.now() - call.startedAt;
+        }
+      },
+      { step: 'initialize', name: 'parleyLocalCallTiming', priority: 'high' },
+    );
+  },
+};
+
+export const installSlowInvocationLog = (): void => registerClientPlugin(timeCalls);
+
+/** Runs one invocation of `name`, logging it if it took more than half of `timeoutMs`. */
+export const timedInvocation = async <T>(name: string, timeoutMs: number, fn: () => Promise<T>): Promise<T> => {
+  const calls: Call[] = [];
+  const started = Date.now();
+  try {
+    return await invocations.run(calls, fn);
+  } finally {
+    const ms = Date.now() - started;
+    if (ms > timeoutMs / 2) {
+      const slowest = calls
+        .map((c) => ({
+          command: c.command,
+          atMs: c.startedAt - started,
+          tookMs: c.tookMs ?? Date.now() - c.startedAt,
+          ended: c.tookMs !== undefined,
+        }))
+        .sort((a, b) => Number(a.ended) - Number(b.ended) || b.tookMs - a.tookMs)
+        .slice(0, SHOWN_CALLS);
+      log.warn('slow invocation', { function: name, ms, timeoutMs, awsCalls: calls.length, slowest });
+    }
+  }
+};

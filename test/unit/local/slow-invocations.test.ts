@@ -1,0 +1,55 @@
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { timeCalls, timedInvocation } from '../../../infra/local/slow-invocations';
+import { useLogSink, type LogRecord } from '../../../shared/log';
+
+type Middleware = (
+  next: (args: unknown) => Promise<unknown>,
+  context: { clientName?: string; commandName?: string },
+) => (args: unknown) => Promise<unknown>;
+
+const middleware = (() => {
+  let added: Middleware | undefined;
+  timeCalls.applyToStack({ add: (mw: Middleware) => (added = mw) } as never);
+  return added!;
+})();
+
+/** One DynamoDB call through the timing middleware that takes `ms`. */
+const call = (command: string, ms: number) =>
+  middleware(() => new Promise((answer) => setTimeout(() => answer({ output: {} }), ms)), {
+    clientName: 'DynamoDBClient',
+    commandName: `${command}Command`,
+  })({});
+
+let logs: LogRecord[];
+let undo: () => void;
+beforeEach(() => {
+  logs = [];
+  undo = useLogSink({ level: 'debug', write: (r) => logs.push(r) });
+});
+afterEach(() => undo());
+
+it('an invocation over half its timeout is logged with its unanswered calls, then its slowest', async () => {
+  let unanswered: Promise<unknown> | undefined;
+  await timedInvocation('functions-http-slow', 400, async () => {
+    await call('GetItem', 10);
+    await call('Query', 250);
+    unanswered = call('PutItem', 600);
+  });
+  expect(logs).toEqual([
+    expect.objectContaining({ level: 'WARN', message: 'slow invocation', function: 'functions-http-slow', timeoutMs: 400, awsCalls: 3 }),
+  ]);
+  const [put, query, get] = logs[0]!.slowest as { command: string; atMs: number; tookMs: number; ended: boolean }[];
+  expect(query).toMatchObject({ command: 'DynamoDB.Query', ended: true });
+  expect(query!.tookMs).toBeGreaterThanOrEqual(240);
+  expect(put).toMatchObject({ command: 'DynamoDB.PutItem', ended: false });
+  expect(put!.atMs).toBeGreaterThanOrEqual(query!.atMs + query!.tookMs);
+  expect(get).toMatchObject({ command: 'DynamoDB.GetItem', ended: true, atMs: expect.any(Number) });
+  expect(get!.tookMs).toBeLessThan(query!.tookMs);
+  await unanswered;
+});
+
+it('an invocation within half its timeout, and calls outside any invocation, are not logged', async () => {
+  await timedInvocation('functions-http-quick', 10_000, () => call('GetItem', 10));
+  await call('Query', 10);
+  expect(logs).toEqual([]);
+});
