@@ -1,6 +1,6 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { timeCalls, timedInvocation } from '../../../infra/local/slow-invocations';
-import { useLogSink, type LogRecord } from '../../../shared/log';
+import { useCapturedLogs } from '../../support/captured-logs';
 
 type Middleware = (
   next: (args: unknown) => Promise<unknown>,
@@ -20,13 +20,7 @@ const call = (command: string, ms: number) =>
     commandName: `${command}Command`,
   })({});
 
-let logs: LogRecord[];
-let undo: () => void;
-beforeEach(() => {
-  logs = [];
-  undo = useLogSink({ level: 'debug', write: (r) => logs.push(r) });
-});
-afterEach(() => undo());
+const logs = useCapturedLogs();
 
 it('an invocation over half its timeout is logged with its unanswered calls, then its slowest', async () => {
   let unanswered: Promise<unknown> | undefined;

@@ -1,9 +1,10 @@
 import type { SQSRecord } from 'aws-lambda';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { log, useLogSink, type LogRecord } from '../../../shared/log';
+import { log } from '../../../shared/log';
 import { tenantField, tenantOf } from '../../../shared/domain/auth/tenant';
 import { ACK, consumer, groupedConsumer, type Queue } from '../../../shared/queues';
+import { useCapturedLogs } from '../../support/captured-logs';
 
 const SECRET = 'whsec_canary-never-logged';
 const TENANT = tenantOf('5f1d7c2e9a3b4c6d8e0f1a2b', 'test');
@@ -18,13 +19,7 @@ const record = (messageId: string, body: string): SQSRecord =>
 const event = (...records: SQSRecord[]) => ({ Records: records });
 const good = (messageId: string, itemId = messageId) => record(messageId, JSON.stringify({ workspaceId: TENANT, itemId }));
 
-let logs: LogRecord[];
-let undo: () => void;
-beforeEach(() => {
-  logs = [];
-  undo = useLogSink({ level: 'debug', write: (r) => logs.push(r) });
-});
-afterEach(() => undo());
+const logs = useCapturedLogs();
 
 describe('a message that does not parse', () => {
   it('is reported failed alone (so it ends in the DLQ), and the rest of the batch is handled', async () => {
