@@ -93,16 +93,25 @@ const defer = (queue: Queue<unknown>, record: SQSRecord, delayMs: number) =>
     }),
   );
 
+/** The contention delay's ceiling: under the shortest visibility timeout of the queues (90 s, channels). */
+const MAX_CONTENTION_DELAY_MS = 60_000;
+
 /**
  * How long a group that met contention (a transaction that kept losing to others on a hot item) waits
- * before it is tried again: a few seconds, jittered so the losers do not meet again, where the queue's
- * visibility timeout would hold it for minutes. Nothing it lost was written.
+ * before it is tried again, where the queue's visibility timeout would hold it for minutes. Nothing it lost
+ * was written. The wait doubles with each receive of its message (1 s, 2 s, 4 s … 60 s) and is jittered in
+ * its upper half, so the losers do not meet again and a message that keeps losing spends its
+ * maxReceiveCount over tens of minutes, not seconds, before SQS dead-letters it.
  */
-const contentionDelayMs = (): number => 1000 + Math.floor(Math.random() * 4000);
+const contentionDelayMs = (records: SQSRecord[]): number => {
+  const receives = Math.max(...records.map((r) => Number(r.attributes?.ApproximateReceiveCount) || 1));
+  const ceiling = Math.min(MAX_CONTENTION_DELAY_MS, 1000 * 2 ** Math.min(receives - 1, 16));
+  return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
+};
 
 /** Brings back after `contentionDelayMs` the records of a group whose handling met contention; they are reported failed. */
 const retrySoon = async (queue: Queue<unknown>, records: SQSRecord[]): Promise<SQSRecord[]> => {
-  const delayMs = contentionDelayMs();
+  const delayMs = contentionDelayMs(records);
   log.warn(`${queue.name} message met contention; it is tried again shortly`, { delayMs });
   try {
     await Promise.all(records.map((record) => defer(queue, record, delayMs)));
