@@ -46,10 +46,10 @@ const measured = async (handler: Handler, event: APIGatewayProxyEventV2, context
     const response = await inSubsegment(
       `## ${route}`,
       () => handler(event, context),
-      () => ({
-        route,
-        workspace: peekState(event)?.tenant ? tenantParts(peekState(event)!.tenant!).workspaceId : undefined,
-      }),
+      () => {
+        const tenant = peekState(event)?.tenant;
+        return { route, workspace: tenant ? tenantParts(tenant).workspaceId : undefined };
+      },
     );
     status = response.statusCode ?? 200;
     return response;
