@@ -88,8 +88,10 @@ export const invoke = async <R = unknown>(spec: FunctionSpec, role: Role, event:
   const grants = grantsFor(spec, role.kind, role.consumes);
   const ended = invocationListeners.map((listener) => listener(nameOf(spec), event));
   try {
+    const context = contextFor(spec);
+    const requestId = (event as { requestContext?: { requestId?: string } }).requestContext?.requestId ?? context.awsRequestId;
     return (await runAs({ name: nameOf(spec), kind: role.kind, grants }, () =>
-      timedInvocation(nameOf(spec), timeoutMs(spec), () => handler(event, contextFor(spec))),
+      timedInvocation({ function: context.functionName, requestId }, timeoutMs(spec), () => handler(event, context)),
     )) as R;
   } finally {
     for (const end of ended) end?.();

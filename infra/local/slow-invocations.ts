@@ -41,8 +41,14 @@ export const timeCalls: Pluggable<any, any> = {
 
 export const installSlowInvocationLog = (): void => registerClientPlugin(timeCalls);
 
-/** Runs one invocation of `name`, logging it if it took more than half of `timeoutMs`. */
-export const timedInvocation = async <T>(name: string, timeoutMs: number, fn: () => Promise<T>): Promise<T> => {
+/** Which invocation: its function, and the id its logs carry (an API request's own, else Lambda's). */
+export interface InvocationId {
+  function: string;
+  requestId: string;
+}
+
+/** Runs one invocation, logging it if it took more than half of `timeoutMs`. */
+export const timedInvocation = async <T>(id: InvocationId, timeoutMs: number, fn: () => Promise<T>): Promise<T> => {
   const calls: Call[] = [];
   const started = Date.now();
   try {
@@ -59,7 +65,7 @@ export const timedInvocation = async <T>(name: string, timeoutMs: number, fn: ()
         }))
         .sort((a, b) => Number(a.ended) - Number(b.ended) || b.tookMs - a.tookMs)
         .slice(0, SHOWN_CALLS);
-      log.warn('slow invocation', { function: name, ms, timeoutMs, awsCalls: calls.length, slowest });
+      log.warn('slow invocation', { ...id, ms, timeoutMs, awsCalls: calls.length, slowest });
     }
   }
 };

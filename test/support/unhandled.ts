@@ -33,15 +33,28 @@ export const unhandledErrors: LogSink = {
 const SHOWN = 5;
 const SHOWN_CHARS = 1500;
 
-const section = (dir: string, { file, heading }: (typeof COLLECTED)[keyof typeof COLLECTED]): string => {
+type Collected = (typeof COLLECTED)[keyof typeof COLLECTED];
+
+const records = (dir: string, { file }: Collected): Record<string, unknown>[] => {
   const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(`.${file}.jsonl`)) : [];
-  const lines = files.flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n').filter(Boolean));
-  if (lines.length === 0) return `${heading}: none\n`;
-  const shown = lines.slice(0, SHOWN).map((l) => `  ${l.slice(0, SHOWN_CHARS)}`);
-  return `${heading}: ${lines.length}, the first ${shown.length}:\n${shown.join('\n')}\n`;
+  return files.flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n').filter(Boolean)).map((l) => JSON.parse(l));
 };
 
-export const unhandledSummary = (dir: string): string =>
-  Object.values(COLLECTED)
-    .map((c) => section(dir, c))
-    .join('');
+const section = (heading: string, shown: Record<string, unknown>[], total: number, which: string): string =>
+  total === 0
+    ? `${heading}: none\n`
+    : `${heading}: ${total}, ${which} ${shown.length}:\n${shown.map((r) => `  ${JSON.stringify(r).slice(0, SHOWN_CHARS)}`).join('\n')}\n`;
+
+/**
+ * The run's 500s, the first few each followed by its own invocation's slow record when it had one (where a
+ * timeout's time went), then the slowest invocations.
+ */
+export const unhandledSummary = (dir: string): string => {
+  const errors = records(dir, COLLECTED['unhandled error']);
+  const slow = records(dir, COLLECTED['slow invocation']).sort((a, b) => Number(b.ms) - Number(a.ms));
+  const shownErrors = errors.slice(0, SHOWN).flatMap((e) => [e, ...slow.filter((s) => s.requestId && s.requestId === e.requestId)]);
+  return (
+    section(COLLECTED['unhandled error'].heading, shownErrors, errors.length, 'the first') +
+    section(COLLECTED['slow invocation'].heading, slow.slice(0, SHOWN), slow.length, 'the slowest')
+  );
+};

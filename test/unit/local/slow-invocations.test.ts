@@ -24,13 +24,20 @@ const logs = useCapturedLogs();
 
 it('an invocation over half its timeout is logged with its unanswered calls, then its slowest', async () => {
   let unanswered: Promise<unknown> | undefined;
-  await timedInvocation('functions-http-slow', 400, async () => {
+  await timedInvocation({ function: 'functions-http-slow', requestId: 'req-1' }, 400, async () => {
     await call('GetItem', 10);
     await call('Query', 250);
     unanswered = call('PutItem', 600);
   });
   expect(logs).toEqual([
-    expect.objectContaining({ level: 'WARN', message: 'slow invocation', function: 'functions-http-slow', timeoutMs: 400, awsCalls: 3 }),
+    expect.objectContaining({
+      level: 'WARN',
+      message: 'slow invocation',
+      function: 'functions-http-slow',
+      requestId: 'req-1',
+      timeoutMs: 400,
+      awsCalls: 3,
+    }),
   ]);
   const [put, query, get] = logs[0]!.slowest as { command: string; atMs: number; tookMs: number; ended: boolean }[];
   expect(query).toMatchObject({ command: 'DynamoDB.Query', ended: true });
@@ -43,7 +50,7 @@ it('an invocation over half its timeout is logged with its unanswered calls, the
 });
 
 it('an invocation within half its timeout, and calls outside any invocation, are not logged', async () => {
-  await timedInvocation('functions-http-quick', 10_000, () => call('GetItem', 10));
+  await timedInvocation({ function: 'functions-http-quick', requestId: 'req-2' }, 10_000, () => call('GetItem', 10));
   await call('Query', 10);
   expect(logs).toEqual([]);
 });
