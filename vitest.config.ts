@@ -28,6 +28,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // The run's certificate and response-gate tally; one warm DynamoDB Local per worker slot (test/support/dynamo-slots.ts).
     globalSetup: ['test/support/global-setup.ts', 'test/support/dynamo-slots.ts'],
+    setupFiles: ['test/support/cpu-priority.ts'],
     // Two cores: two files at a time, each file with its own table, SQS emulator and workers (test/support/stack.ts).
     pool: 'forks',
     maxWorkers: 2,
