@@ -46,11 +46,14 @@ export const backoff = (attempt: number, baseMs = 10, capMs = 400): Promise<void
  */
 const ANSWER_RESERVE_MS = 6000;
 
+/** Whether an attempt that may take `attemptMs` no longer fits in the invocation's time before the reserve. */
+export const outOfTimeFor = (attemptMs: number): boolean => timeLeft() < ANSWER_RESERVE_MS + attemptMs;
+
 /**
  * Whether the invocation in hand should stop retrying and answer now: an attempt that took `lastAttemptMs`
  * is not started again unless twice that fits before the reserve (a loaded table slows every attempt alike).
  */
-export const outOfRetryTime = (lastAttemptMs = 0): boolean => timeLeft() < ANSWER_RESERVE_MS + 2 * lastAttemptMs;
+const outOfRetryTime = (lastAttemptMs = 0): boolean => outOfTimeFor(2 * lastAttemptMs);
 
 /**
  * Re-runs `attempt` when it lost a race: its version check failed, or DynamoDB cancelled its transaction
