@@ -6,7 +6,8 @@ import { log } from '../../shared/log';
 /**
  * An invocation that used more than half its time is logged with its AWS calls still unanswered, then its
  * slowest, each with when it started and how long it took, so a timeout in a loaded run says whether an
- * emulator held it up or this process did. X-Ray answers the same question on AWS.
+ * emulator held it up or this process did. X-Ray answers the same question on AWS. Times are read off the
+ * monotonic clock: a test that moves `Date` (a fresh rate-limit window) does not make an invocation slow.
  */
 interface Call {
   command: string;
@@ -25,13 +26,13 @@ export const timeCalls: Pluggable<any, any> = {
         if (!calls) return next(args);
         const call: Call = {
           command: `${context.clientName}.${context.commandName}`.replace(/(Client|Command)\b/g, ''),
-          startedAt: Date.now(),
+          startedAt: performance.now(),
         };
         calls.push(call);
         try {
           return await next(args);
         } finally {
-          call.tookMs = Date.now() - call.startedAt;
+          call.tookMs = performance.now() - call.startedAt;
         }
       },
       { step: 'initialize', name: 'parleyLocalCallTiming', priority: 'high' },
@@ -50,22 +51,22 @@ export interface InvocationId {
 /** Runs one invocation, logging it if it took more than half of `timeoutMs`. */
 export const timedInvocation = async <T>(id: InvocationId, timeoutMs: number, fn: () => Promise<T>): Promise<T> => {
   const calls: Call[] = [];
-  const started = Date.now();
+  const started = performance.now();
   try {
     return await invocations.run(calls, fn);
   } finally {
-    const ms = Date.now() - started;
+    const ms = performance.now() - started;
     if (ms > timeoutMs / 2) {
       const slowest = calls
         .map((c) => ({
           command: c.command,
-          atMs: c.startedAt - started,
-          tookMs: c.tookMs ?? Date.now() - c.startedAt,
+          atMs: Math.round(c.startedAt - started),
+          tookMs: Math.round(c.tookMs ?? performance.now() - c.startedAt),
           ended: c.tookMs !== undefined,
         }))
         .sort((a, b) => Number(a.ended) - Number(b.ended) || b.tookMs - a.tookMs)
         .slice(0, SHOWN_CALLS);
-      log.warn('slow invocation', { ...id, ms, timeoutMs, awsCalls: calls.length, slowest });
+      log.warn('slow invocation', { ...id, ms: Math.round(ms), timeoutMs, awsCalls: calls.length, slowest });
     }
   }
 };

@@ -1,4 +1,4 @@
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import { timeCalls, timedInvocation } from '../../../infra/local/slow-invocations';
 import { useCapturedLogs } from '../../support/captured-logs';
 
@@ -52,5 +52,18 @@ it('an invocation over half its timeout is logged with its unanswered calls, the
 it('an invocation within half its timeout, and calls outside any invocation, are not logged', async () => {
   await timedInvocation({ function: 'functions-http-quick', requestId: 'req-2' }, 10_000, () => call('GetItem', 10));
   await call('Query', 10);
+  expect(logs).toEqual([]);
+});
+
+it('a test moving the wall clock during an invocation does not make it slow', async () => {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  try {
+    await timedInvocation({ function: 'functions-schedules-quick', requestId: 'req-3' }, 10_000, async () => {
+      vi.setSystemTime(Date.now() + 15 * 60_000);
+      await call('Query', 10);
+    });
+  } finally {
+    vi.useRealTimers();
+  }
   expect(logs).toEqual([]);
 });
