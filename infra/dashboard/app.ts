@@ -23,10 +23,16 @@ const showAccount = (session: Session | undefined) => {
   mode.className = `mode ${live ? 'mode-live' : 'mode-test'}`;
 };
 
+/** Shows the page at `hash`, rendering it once: a change of hash renders through `hashchange`. */
+const go = (hash: string) => {
+  if (location.hash === hash) void render();
+  else location.hash = hash;
+};
+
 const render = async () => {
   const session = loadSession();
   showAccount(session);
-  if (!session) return signIn(main, render);
+  if (!session) return signIn(main, () => go('#/settings/developer/tokens'));
   const api = clientFor(session);
   const hash = location.hash.replace(/^#/, '') || '/settings/developer/tokens';
   const [, section, id, sub] = hash.split('/');
@@ -49,8 +55,7 @@ const render = async () => {
 
 document.querySelector('#sign-out')!.addEventListener('click', () => {
   clearSession();
-  location.hash = '';
-  render();
+  go('');
 });
 window.addEventListener('hashchange', render);
 render();

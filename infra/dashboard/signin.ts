@@ -27,7 +27,7 @@ const waitOut = (seconds: number, note: HTMLElement, button: HTMLButtonElement):
   return stop;
 };
 
-/** Sign-in: the token is checked against the API, which also lists the workspaces it may act in. */
+/** Sign-in: the token is checked against the API, which also lists the workspaces it may act in; `done` shows the first page. */
 export const signIn = (main: HTMLElement, done: () => void): void => {
   const token = h('input', { type: 'password', name: 'token', autocomplete: 'off', placeholder: 'sk_live_… or sk_test_…', required: true });
   const error = errorLine();
@@ -48,7 +48,6 @@ export const signIn = (main: HTMLElement, done: () => void): void => {
           );
           if (!workspaces[0]) throw new Error('This token has no workspace');
           saveSession({ token: token.value, workspaceId: workspaces[0]._id, workspaceName: workspaces[0].name });
-          location.hash = '#/settings/developer/tokens';
           done();
         } catch (err) {
           submit.disabled = false;
