@@ -7,7 +7,7 @@ import type { LocalStack } from '../../infra/local/stack';
 import { client, type Client } from '../support/api';
 import { startReceiver } from '../support/https-receiver';
 import { factoryFor, makeFactories, type ResourceFactory } from '../support/resource-factories';
-import { loadRoutes } from '../support/routes';
+import { loadRoutes, type LoadedRoute } from '../support/routes';
 import { createTenant } from '../support/tenants';
 import { validBody } from '../support/valid-body';
 import { meterFunctions } from './capacity';
@@ -20,7 +20,7 @@ const SETTLE_MS = 8_000;
 const BULK_ENTITIES = 10;
 const CUSTOMER = '/api/v1/contacts/customers/{id}';
 
-type BodyMaker = (api: Client, ownTag: string, factories: Record<string, ResourceFactory>) => Promise<unknown>;
+type BodyMaker = (api: Client, ownTag: string, factories: Record<string, ResourceFactory>, ids: Record<string, string>) => Promise<unknown>;
 
 const bulkTagging: BodyMaker = async (api, ownTag, factories) => {
   const entityIds: string[] = [];
@@ -34,17 +34,40 @@ const bulkTagging: BodyMaker = async (api, ownTag, factories) => {
  */
 const OWNED_BODIES: Record<string, BodyMaker> = {
   'POST /api/v1/tags/bulk': bulkTagging,
-  'POST /api/v1/tags/bulk/remove': async (api, ownTag, factories) => {
-    const body = await bulkTagging(api, ownTag, factories);
+  'POST /api/v1/tags/bulk/remove': async (api, ownTag, factories, ids) => {
+    const body = await bulkTagging(api, ownTag, factories, ids);
     await api.post('/api/v1/tags/bulk', body);
     return body;
   },
+  // To the pipeline's next stage, so the move closes one stay and opens another.
+  'POST /api/v1/crm/leads/{id}/move': async (api, _ownTag, _factories, { id }) => {
+    const { lead } = (await api.get(`/api/v1/crm/leads/${id}`)).body.data;
+    const { stages } = (await api.get(`/api/v1/crm/pipelines/${lead.pipelineId}`)).body.data.pipeline;
+    const next = stages[stages.findIndex((stage: { _id: string }) => stage._id === lead.stageId) + 1];
+    return { stageId: next._id };
+  },
+};
+
+/** A collection's create (`POST /x` beside `/x/{id}`) is measured as its factory makes one: a realistic body naming the caller's own parents. */
+const creatorOf = (factories: Record<string, ResourceFactory>, route: LoadedRoute): ResourceFactory | undefined =>
+  route.route.method === 'POST' && route.pathParams.length === 0 ? factories[`${route.route.path}/{id}`] : undefined;
+
+/** Runs a factory's create, returning the status its own call to `route` got (its parents' calls go to their routes). */
+const createdStatus = async (api: Client, route: LoadedRoute, factory: ResourceFactory): Promise<number> => {
+  let status = 0;
+  const post: Client['post'] = async (path, body, headers) => {
+    const res = await api.post(path, body, headers);
+    if (path === route.route.path) status = res.status;
+    return res;
+  };
+  await factory.create({ ...api, post });
+  return status;
 };
 
 /**
  * `npm run bench -- cost`: the write cost of every POST, PATCH and DELETE route and of every queue, event
  * and schedule consumer. Each route is called once on its caller's own resources (made through the API by
- * the gates' factories, whose calls count too), then every schedule runs once; the meter attributes each
+ * the gates' factories, whose calls count too; a create is one of them), then every schedule runs once; the meter attributes each
  * write to the function that made it and divides by that function's invocations.
  */
 export const run = async (stack: LocalStack): Promise<Section[]> => {
@@ -56,11 +79,16 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
     const writes = await meterFunctions(async () => {
       for (const route of routes) {
         const api = client(stack.baseUrl, await createTenant());
+        const creator = creatorOf(factories, route);
+        if (creator) {
+          statuses.set(route.key, await createdStatus(api, route, creator));
+          continue;
+        }
         const ids = route.pathParams.length ? await factoryFor(factories, route)!.create(api) : {};
         const ownTag = (await api.post('/api/v1/tags', { name: `own ${randomBytes(4).toString('hex')}` })).body.data.tag._id as string;
         const path = route.pathParams.reduce((p, name) => p.replace(`{${name}}`, ids[name]!), route.route.path);
         const owned = OWNED_BODIES[route.key];
-        const body = owned ? await owned(api, ownTag, factories) : route.spec.body && validBody(route, [ownTag]);
+        const body = owned ? await owned(api, ownTag, factories, ids) : route.spec.body && validBody(route, [ownTag]);
         const res = await api.call(route.route.method, path, body);
         statuses.set(route.key, res.status);
       }
