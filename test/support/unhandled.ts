@@ -40,10 +40,14 @@ const records = (dir: string, { file }: Collected): Record<string, unknown>[] =>
   return files.flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n').filter(Boolean)).map((l) => JSON.parse(l));
 };
 
-const section = (heading: string, shown: Record<string, unknown>[], total: number, which: string): string =>
+/** `shown` records each with the records that follow it (a 500's own slow record). */
+const section = (heading: string, shown: Record<string, unknown>[][], total: number, which: string): string =>
   total === 0
     ? `${heading}: none\n`
-    : `${heading}: ${total}, ${which} ${shown.length}:\n${shown.map((r) => `  ${JSON.stringify(r).slice(0, SHOWN_CHARS)}`).join('\n')}\n`;
+    : `${heading}: ${total}, ${which} ${shown.length}:\n${shown
+        .flat()
+        .map((r) => `  ${JSON.stringify(r).slice(0, SHOWN_CHARS)}`)
+        .join('\n')}\n`;
 
 /**
  * The run's 500s, the first few each followed by its own invocation's slow record when it had one (where a
@@ -52,9 +56,14 @@ const section = (heading: string, shown: Record<string, unknown>[], total: numbe
 export const unhandledSummary = (dir: string): string => {
   const errors = records(dir, COLLECTED['unhandled error']);
   const slow = records(dir, COLLECTED['slow invocation']).sort((a, b) => Number(b.ms) - Number(a.ms));
-  const shownErrors = errors.slice(0, SHOWN).flatMap((e) => [e, ...slow.filter((s) => s.requestId && s.requestId === e.requestId)]);
+  const shownErrors = errors.slice(0, SHOWN).map((e) => [e, ...slow.filter((s) => s.requestId && s.requestId === e.requestId)]);
   return (
     section(COLLECTED['unhandled error'].heading, shownErrors, errors.length, 'the first') +
-    section(COLLECTED['slow invocation'].heading, slow.slice(0, SHOWN), slow.length, 'the slowest')
+    section(
+      COLLECTED['slow invocation'].heading,
+      slow.slice(0, SHOWN).map((s) => [s]),
+      slow.length,
+      'the slowest',
+    )
   );
 };

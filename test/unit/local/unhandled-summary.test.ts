@@ -28,9 +28,10 @@ it("shows each 500 with its own invocation's slow record, then the slowest invoc
       { message: 'slow invocation', requestId: 'r-third', ms: 17_000 },
     ),
   );
-  const [errors, slow] = unhandledSummary(dir)
-    .split(/\n(?=slow)/)
-    .map(shownRecords);
+  const summary = unhandledSummary(dir);
+  expect(summary).toMatch(/^unhandled errors \(500s\): 1, the first 1:\n/);
+  expect(summary).toMatch(/\nslow invocations \(.*\): 3, the slowest 3:\n/);
+  const [errors, slow] = summary.split(/\n(?=slow)/).map(shownRecords);
   expect(errors!.map((r) => r.requestId)).toEqual(['r-timeout', 'r-timeout']);
   expect(slow!.map((r) => r.ms)).toEqual([30_001, 17_000, 16_000]);
 });
