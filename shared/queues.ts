@@ -7,6 +7,7 @@ import { sqs } from './aws/sqs';
 import { withContext, type LogContext } from './observability/context';
 import { requestIdOf } from './observability/correlation';
 import { isContention } from './data/retry';
+import { afterCommit } from './data/transact';
 import { observed } from './observability/invocation';
 
 /** SQS limits: DelaySeconds ≤ 900; a visibility timeout ≤ 12 h from receipt; 10 entries per batch. */
@@ -42,8 +43,15 @@ const urlOf = (env: UrlEnv): string => {
  */
 export const toWholeSecondsRoundingUp = (ms: number): number => (ms > 0 ? Math.max(1, Math.ceil(ms / 1000)) : 0);
 
-/** Sends messages to `queue`, in batches sent in parallel, each visible after `delayMs` (rounded up; ≤ 900 s). */
-export const sendMessages = async <M>(queue: Queue<M>, bodies: readonly M[], delayMs = 0): Promise<void> => {
+/**
+ * Sends messages to `queue`, in batches sent in parallel, each visible after `delayMs` (rounded up; ≤ 900 s).
+ * Inside an idempotent request they go out once its writes are committed (`afterCommit`), so a worker never
+ * receives a message about something not yet written.
+ */
+export const sendMessages = <M>(queue: Queue<M>, bodies: readonly M[], delayMs = 0): Promise<void> =>
+  afterCommit(() => sendNow(queue, bodies, delayMs));
+
+const sendNow = async <M>(queue: Queue<M>, bodies: readonly M[], delayMs: number): Promise<void> => {
   const DelaySeconds = Math.min(MAX_DELAY_SECONDS, toWholeSecondsRoundingUp(delayMs));
   const chunks = Array.from({ length: Math.ceil(bodies.length / BATCH) }, (_, i) => bodies.slice(i * BATCH, (i + 1) * BATCH));
   await Promise.all(

@@ -12,7 +12,6 @@ import {
 } from '../domain/broadcasts/broadcast';
 import { createBroadcast, mutateBroadcast } from '../data/broadcasts';
 import { channelExists } from '../data/channels';
-import { afterCommit } from '../data/transact';
 import { enqueueBroadcast } from './queue';
 
 const noSuchChannel = () => new ValidationError([{ path: 'channelId', message: 'No such channel in this workspace' }]);
@@ -34,15 +33,14 @@ export const editBroadcast = async (tenant: Tenant, id: string, patch: UpdateBro
 export const scheduleBroadcast = async (tenant: Tenant, id: string, at: string, now: Date): Promise<Broadcast> => {
   const { broadcast } = await mutateBroadcast(tenant, id, (s) => schedule(s.broadcast, at, now), now);
   const wait = Date.parse(broadcast.scheduledAt!) - now.getTime();
-  if (wait <= MAX_DELAY_SECONDS * 1000)
-    await afterCommit(() => enqueueBroadcast([{ kind: 'start', workspaceId: tenant, broadcastId: id }], wait));
+  if (wait <= MAX_DELAY_SECONDS * 1000) await enqueueBroadcast([{ kind: 'start', workspaceId: tenant, broadcastId: id }], wait);
   return broadcast;
 };
 
 /** Starts sending now; a crash before the start message is sent leaves it in the timer's due index. */
 export const sendBroadcast = async (tenant: Tenant, id: string, now: Date): Promise<Broadcast> => {
   const { broadcast } = await mutateBroadcast(tenant, id, (s) => startSending(s.broadcast, now), now);
-  await afterCommit(() => enqueueBroadcast([{ kind: 'start', workspaceId: tenant, broadcastId: id }]));
+  await enqueueBroadcast([{ kind: 'start', workspaceId: tenant, broadcastId: id }]);
   return broadcast;
 };
 

@@ -10,6 +10,9 @@ import { startTestStack } from '../support/stack';
 import { createTenant } from '../support/tenants';
 import { childProcesses } from '../support/child-stack';
 import { runStep } from '../../shared/workflows/runner';
+import { workflowQueue } from '../../shared/workflows/queue';
+import { getExecution } from '../../shared/data/workflow-executions';
+import { registerClientPlugin } from '../../shared/aws/plugins';
 import { skipVisibilityTimeout } from '../support/visibility';
 import { call, createWorkflow, edge, finished, trigger } from '../support/workflows';
 
@@ -27,6 +30,25 @@ const children = childProcesses();
 const startWorkers = async (clockAheadMs = 0) =>
   (await children.start(stack, dataDir, { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }, clockAheadMs)).child;
 const keyOf = (r: Received) => r.headers['idempotency-key'] as string;
+
+/** Each step message as it is sent, and whether its execution was in the table at that moment. */
+const stepSends: { executionId: string; written: boolean }[] = [];
+registerClientPlugin({
+  applyToStack: (middleware) =>
+    middleware.add(
+      (next, context) => async (args) => {
+        const input = args.input as { QueueUrl?: string; Entries?: { MessageBody: string }[] };
+        if (context.commandName === 'SendMessageBatchCommand' && input.QueueUrl === process.env[workflowQueue.env]) {
+          for (const entry of input.Entries ?? []) {
+            const m = workflowQueue.message.parse(JSON.parse(entry.MessageBody));
+            stepSends.push({ executionId: m.executionId, written: (await getExecution(m.workspaceId, m.executionId)) !== undefined });
+          }
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'testStepSendOrder' },
+    ),
+});
 
 beforeAll(async () => {
   stack = await startTestStack({ workers: false, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
@@ -86,4 +108,14 @@ it('a step message delivered again after its step was recorded repeats nothing',
   const done = await finished(api, run._id);
   expect(done.steps.map((s: any) => [s.nodeId, s.attempt])).toEqual([['once', 1]]);
   expect(receiver.received.slice(before).map(keyOf)).toEqual([`${run._id}:once:1`]);
+});
+
+it('a run started under an Idempotency-Key sends its first step only once the run is written', async () => {
+  const api = client(stack.baseUrl, await createTenant());
+  const w = await createWorkflow(api, { nodes: [call('once', receiver.url)], edges: [] });
+  const res = await api.post(`/api/v1/workflows/${w._id}/trigger`, {}, { 'Idempotency-Key': `run-${w._id}` });
+  expect(res.status).toBe(202);
+  const executionId = res.body.data.execution._id as string;
+  // The request's writes commit with its idempotency record after the handler returns: a message sent before would name nothing.
+  expect(stepSends.filter((s) => s.executionId === executionId)).toEqual([{ executionId, written: true }]);
 });
