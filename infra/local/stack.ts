@@ -29,6 +29,8 @@ export interface StackOptions {
   /** Run the gateway, and the stream/queue pollers and schedules (default both). */
   gateway?: boolean;
   workers?: boolean;
+  /** Run every rate schedule this often instead of at its deployed rate. */
+  scheduleSeconds?: number;
 }
 
 export interface LocalStack {
@@ -118,7 +120,7 @@ export const startStack = async (opts: StackOptions = {}): Promise<LocalStack> =
         queuePoller.start();
         stops.push(() => queuePoller.stop());
       }
-      stops.push(startSchedules(wiring.schedules));
+      stops.push(startSchedules(wiring.schedules, opts.scheduleSeconds));
     }
 
     let baseUrl = '';

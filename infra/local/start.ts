@@ -7,6 +7,8 @@ import { clearRuntime, dataDir, lockDataDir, StartRefused, writeRuntime } from '
 import { seedOnFirstStart } from './seed';
 import { startStack } from './stack';
 
+const positive = (n: number) => (n > 0 ? n : undefined);
+
 const run = async (dir: string, port: number, unlock: () => void) => {
   if (!(await isPortFree(port))) {
     throw new StartRefused(`Port ${port} on 127.0.0.1 is already in use; stop what uses it, or start with PORT=<another port>`);
@@ -19,6 +21,7 @@ const run = async (dir: string, port: number, unlock: () => void) => {
     dynamoEndpoint: process.env.DYNAMODB_ENDPOINT || undefined,
     sqsEndpoint: process.env.SQS_ENDPOINT || undefined,
     tableName: process.env.TABLE_NAME || undefined,
+    scheduleSeconds: positive(Number(process.env.PARLEY_SCHEDULE_SECONDS)),
   });
   const runtime = {
     pid: process.pid,

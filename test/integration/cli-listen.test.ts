@@ -75,10 +75,11 @@ let testToken: string;
 let workspaceId: string;
 
 beforeAll(async () => {
-  // A real `npm start` in its own process group (npm, sh, tsx and node), on a data folder of its own.
+  // A real `npm start` in its own process group (npm, sh, tsx and node), on a data folder of its own, with
+  // its timers every 5 s instead of every minute.
   parleyProcess = spawn('npm', ['start', '--silent'], {
     cwd: root,
-    env: userEnv({ PARLEY_DATA_DIR: dataDir, PORT: '0' }),
+    env: userEnv({ PARLEY_DATA_DIR: dataDir, PORT: '0', PARLEY_SCHEDULE_SECONDS: '5' }),
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -220,7 +221,7 @@ describe('parley listen', () => {
         code: 0,
         stdout: expect.stringMatching(new RegExp(`^Triggered ${type.replace(/\./g, '\\.')} in workspace [0-9a-f]{24} \\(test mode\\)`)),
       });
-      // On a loaded machine a workflow run can take minutes: a step message received again waits out the 150 s visibility timeout.
+      // A loaded machine delays the queues.
       await lines.until('stdout', new RegExp(`^\\S+  ${type.replace(/\./g, '\\.')}  [0-9a-f]{24}  `, 'm'), 240_000);
     }
     // What led to them, delivered in any order.
@@ -264,7 +265,7 @@ describe('parley listen', () => {
       );
     }
     const missing = () => types.filter((type) => !lines.out.stdout.includes(`  ${type}  `));
-    // The task timer runs once a minute, and a loaded machine delays the queues.
+    // The task timer's event comes within its 5 s; a loaded machine delays the queues.
     for (let waited = 0; missing().length > 0 && waited < 180_000; waited += 500) await new Promise((r) => setTimeout(r, 500));
     expect(missing(), lines.out.stdout).toEqual([]);
   }, 420_000);
