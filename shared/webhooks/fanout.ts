@@ -4,7 +4,7 @@ import { newDelivery, type Delivery } from '../domain/webhooks/delivery';
 import { receives } from '../domain/webhooks/subscription';
 import { createDelivery } from '../data/webhook-deliveries';
 import { tenantSubscriptions } from '../data/webhook-subscriptions';
-import { afterCommit, type Write } from '../data/transact';
+import type { Write } from '../data/transact';
 import { LEASE_MS } from '../domain/webhooks/delivery';
 import { enqueueDeliveries, type DeliveryMessage } from './queue';
 
@@ -26,7 +26,7 @@ const startDeliveries = async (deliveries: readonly Delivery[]): Promise<void> =
   const groups = Array.from({ length: Math.ceil(deliveries.length / GROUP) }, (_, i) => deliveries.slice(i * GROUP, (i + 1) * GROUP));
   for (const group of groups) {
     const messages = await Promise.all(group.map((d) => startDelivery(d)));
-    await afterCommit(() => enqueueDeliveries(messages));
+    await enqueueDeliveries(messages);
   }
 };
 

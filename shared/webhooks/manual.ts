@@ -6,7 +6,6 @@ import { assertActive, publicSubscription } from '../domain/webhooks/subscriptio
 import { getDelivery, saveDelivery } from '../data/webhook-deliveries';
 import { storeEventBody } from '../data/outbox';
 import { requireSubscription } from '../data/webhook-subscriptions';
-import { afterCommit } from '../data/transact';
 import { startDelivery } from './fanout';
 import { enqueueDeliveries } from './queue';
 import type { Tenant } from '../domain/auth/tenant';
@@ -19,7 +18,7 @@ export const retryDelivery = async (tenant: Tenant, subscriptionId: string, deli
   const after = retriedDelivery(d, sub, now);
   assertActive(sub);
   if (!(await saveDelivery(d, after))) throw new ConflictError('The delivery changed while it was being retried');
-  await afterCommit(() => enqueueDeliveries([{ workspaceId: tenant, subscriptionId, deliveryId }]));
+  await enqueueDeliveries([{ workspaceId: tenant, subscriptionId, deliveryId }]);
   return after;
 };
 
@@ -31,6 +30,6 @@ export const sendPing = async (tenant: Tenant, subscriptionId: string, now: Date
   const delivery = newDelivery(envelope, sub, now);
   // A ping has no outbox item (it goes to this subscription only), so its body is stored with the delivery.
   const message = await startDelivery(delivery, [storeEventBody(envelope, serialise(envelope))]);
-  await afterCommit(() => enqueueDeliveries([message]));
+  await enqueueDeliveries([message]);
   return delivery;
 };

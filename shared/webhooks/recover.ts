@@ -5,7 +5,6 @@ import { MAX_RECOVERED, type Recovery } from '../domain/webhooks/recovery';
 import { failedDeliveriesBefore, saveDelivery, type DeliveryItem } from '../data/webhook-deliveries';
 import { requireSubscription } from '../data/webhook-subscriptions';
 import { mapLimit } from '../data/tags-tagging';
-import { afterCommit } from '../data/transact';
 import { log } from '../log';
 import { enqueueDeliveries } from './queue';
 import type { Tenant } from '../domain/auth/tenant';
@@ -18,9 +17,7 @@ const PAGE = 100;
 const resend = async (page: DeliveryItem[], sub: Parameters<typeof retriedDelivery>[1], now: Date): Promise<DeliveryItem[]> => {
   const moved = await mapLimit(page, PARALLEL, (d) => saveDelivery(d, retriedDelivery(d, sub, now)));
   const refs = page.filter((_, i) => moved[i]);
-  await afterCommit(() =>
-    enqueueDeliveries(refs.map(({ workspaceId, subscriptionId, deliveryId }) => ({ workspaceId, subscriptionId, deliveryId }))),
-  );
+  await enqueueDeliveries(refs.map(({ workspaceId, subscriptionId, deliveryId }) => ({ workspaceId, subscriptionId, deliveryId })));
   return refs;
 };
 
