@@ -75,7 +75,12 @@ const events = (before: StoredExecution, after: StoredExecution, step: Step, at:
  */
 export const runStep = async (m: StepMessage): Promise<Verdict> => {
   const e = await getExecution(m.workspaceId, m.executionId);
-  if (!e || isFinished(e.status) || e.seq !== m.seq || !e.state.cursor) return ACK;
+  if (!e) {
+    // A step message is sent after its execution is committed: one that names none is foreign, or a bug.
+    log.warn('workflow step message names no execution; dropped');
+    return ACK;
+  }
+  if (isFinished(e.status) || e.seq !== m.seq || !e.state.cursor) return ACK;
   const early = e.dueAt ? Date.parse(e.dueAt) - Date.now() : 0;
   if (early > EARLY_MS) return { ack: false, delayMs: early };
 

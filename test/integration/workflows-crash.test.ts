@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalStack } from '../../infra/local/stack';
 import { workflowsWiring } from '../../infra/wiring/workflows';
 import { client } from '../support/api';
@@ -13,6 +13,7 @@ import { runStep } from '../../shared/workflows/runner';
 import { workflowQueue } from '../../shared/workflows/queue';
 import { getExecution } from '../../shared/data/workflow-executions';
 import { registerClientPlugin } from '../../shared/aws/plugins';
+import { useCapturedLogs } from '../support/captured-logs';
 import { skipVisibilityTimeout } from '../support/visibility';
 import { call, createWorkflow, edge, finished, trigger } from '../support/workflows';
 
@@ -118,4 +119,13 @@ it('a run started under an Idempotency-Key sends its first step only once the ru
   const executionId = res.body.data.execution._id as string;
   // The request's writes commit with its idempotency record after the handler returns: a message sent before would name nothing.
   expect(stepSends.filter((s) => s.executionId === executionId)).toEqual([{ executionId, written: true }]);
+});
+
+describe('a step message that names no execution', () => {
+  const logs = useCapturedLogs();
+  it('is dropped with a warning', async () => {
+    const t = await createTenant();
+    expect(await runStep({ workspaceId: t.tenant, executionId: '0'.repeat(24), seq: 0 })).toEqual({ ack: true });
+    expect(logs.filter((l) => l.level === 'WARN').map((l) => l.message)).toEqual(['workflow step message names no execution; dropped']);
+  });
 });
