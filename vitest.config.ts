@@ -29,9 +29,10 @@ export default defineConfig({
     // The run's certificate and response-gate tally; one warm DynamoDB Local per worker slot (test/support/dynamo-slots.ts).
     globalSetup: ['test/support/global-setup.ts', 'test/support/dynamo-slots.ts'],
     setupFiles: ['test/support/cpu-priority.ts'],
-    // Two cores: two files at a time, each file with its own table, SQS emulator and workers (test/support/stack.ts).
+    // Three files at a time on two cores, each with its own table, SQS emulator and workers (test/support/stack.ts):
+    // with two, the cores sat idle while a file waited (docs/contributing/testing.md).
     pool: 'forks',
-    maxWorkers: 2,
+    maxWorkers: 3,
     sequence: { sequencer: HeaviestFirst },
     testTimeout: 60_000,
     hookTimeout: 120_000,
