@@ -57,13 +57,13 @@ export const timedInvocation = async <T>(id: InvocationId, timeoutMs: number, fn
   } finally {
     const ms = performance.now() - started;
     if (ms > timeoutMs / 2) {
+      // Start and end are rounded, and the duration taken between them, so a call that began after another ended shows so.
       const slowest = calls
-        .map((c) => ({
-          command: c.command,
-          atMs: Math.round(c.startedAt - started),
-          tookMs: Math.round(c.tookMs ?? performance.now() - c.startedAt),
-          ended: c.tookMs !== undefined,
-        }))
+        .map((c) => {
+          const atMs = Math.round(c.startedAt - started);
+          const endMs = Math.round(c.startedAt - started + (c.tookMs ?? performance.now() - c.startedAt));
+          return { command: c.command, atMs, tookMs: endMs - atMs, ended: c.tookMs !== undefined };
+        })
         .sort((a, b) => Number(a.ended) - Number(b.ended) || b.tookMs - a.tookMs)
         .slice(0, SHOWN_CALLS);
       log.warn('slow invocation', { ...id, ms: Math.round(ms), timeoutMs, awsCalls: calls.length, slowest });
