@@ -1,6 +1,14 @@
+/** One formatter per timezone: making one costs far more than formatting with it, and every event asks. */
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+const dayFormat = (timeZone: string): Intl.DateTimeFormat => {
+  const found =
+    dayFormats.get(timeZone) ?? new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+  dayFormats.set(timeZone, found);
+  return found;
+};
+
 /** Dates are `YYYY-MM-DD` calendar days of the workspace's timezone. */
-export const localDate = (at: Date, timeZone: string): string =>
-  new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
+export const localDate = (at: Date, timeZone: string): string => dayFormat(timeZone).format(at);
 
 const DAY_MS = 86_400_000;
 const asUtc = (date: string) => Date.parse(`${date}T00:00:00Z`);
