@@ -54,15 +54,9 @@ export interface RawResponse {
 // ---------------------------------------------------------------------------------------------------------
 // Encoding
 
-const UNRESERVED = /[A-Za-z0-9\-._~]/;
-
-/** Percent-encodes every byte of the UTF-8 form except unreserved characters (lone surrogates become U+FFFD). */
+/** Percent-encodes every byte of the UTF-8 form except RFC 3986's unreserved characters (lone surrogates become U+FFFD). */
 const percentEncode = (s: string): string =>
-  [...Buffer.from(s, 'utf8')]
-    .map((b) =>
-      UNRESERVED.test(String.fromCharCode(b)) && b < 0x80 ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`,
-    )
-    .join('');
+  encodeURIComponent(s.toWellFormed()).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /** Path segments no encoder would produce: broken escapes, overlong UTF-8, encoded CESU surrogates, dot segments. */
 const RAW_SEGMENTS = [
