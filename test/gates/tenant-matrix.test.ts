@@ -38,7 +38,7 @@ const statuses = (snapshot: unknown): number[] =>
       : Object.values(snapshot).flatMap(statuses)
     : [];
 
-// Each case makes its own tenants and resources: five run at once (vitest's maxConcurrency) on the one stack.
+// Five cases run at once (vitest's maxConcurrency) on the one stack.
 describe.concurrent('the tenant matrix', () => {
   it('has a resource factory for every route with an id path parameter', () => {
     const missing = routes
@@ -61,8 +61,28 @@ describe.concurrent('the tenant matrix', () => {
     },
   };
 
+  /**
+   * The tenants and resources of one collection and one kind of foreign id, made once and shared by the
+   * collection's routes: every call the matrix makes must be refused, so none changes them, and each case
+   * still reads both resources back before and after its own calls.
+   */
+  const fixtures = new Map<string, ReturnType<typeof makeFixture>>();
+  const makeFixture = async (factory: ResourceFactory, pair: (typeof pairs)[keyof typeof pairs]) => {
+    const [owner, caller] = await pair();
+    const [theirs, mine] = await Promise.all([factory.create(owner.api), factory.create(caller.api)]);
+    // The caller's own tag, for bodies that name tags: the only foreign thing in a request is its path.
+    const ownTag = (await caller.api.post('/api/v1/tags', { name: `own ${Date.now()}` })).body.data.tag._id as string;
+    return { owner, caller, theirs, mine, ownTag };
+  };
+  const fixtureFor = (route: (typeof routes)[number], factory: ResourceFactory, foreign: keyof typeof pairs) => {
+    const key = `${collectionKey(route.route.path)} ${foreign}`;
+    const found = fixtures.get(key) ?? makeFixture(factory, pairs[foreign]);
+    fixtures.set(key, found);
+    return found;
+  };
+
   for (const route of routes)
-    for (const [foreign, pair] of Object.entries(pairs)) {
+    for (const foreign of Object.keys(pairs) as (keyof typeof pairs)[]) {
       const variants = route.pathParams.length > 1 ? ' (every id foreign, and each id foreign alone)' : '';
       it(`${route.key} answers 404 NOT_FOUND for ${foreign}${variants} and leaves the resource unchanged`, async () => {
         const factory = factoryFor(factories, route);
@@ -70,10 +90,7 @@ describe.concurrent('the tenant matrix', () => {
           throw new Error(
             `no resource factory covers ${route.key}: register one for ${collectionKey(route.route.path)} in test/support/resource-factories.ts`,
           );
-        const [owner, caller] = await pair();
-        const [theirs, mine] = await Promise.all([factory.create(owner.api), factory.create(caller.api)]);
-        // The caller's own tag, for bodies that name tags: the only foreign thing in a request is its path.
-        const ownTag = (await caller.api.post('/api/v1/tags', { name: `own ${Date.now()}` })).body.data.tag._id as string;
+        const { owner, caller, theirs, mine, ownTag } = await fixtureFor(route, factory, foreign);
 
         // All ids foreign; then, for nested routes, one foreign id beside the caller's own others.
         const idSets = [theirs, ...(route.pathParams.length > 1 ? route.pathParams.map((p) => ({ ...mine, [p]: theirs[p]! })) : [])];
