@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod';
 import { wiring } from '../../infra/wiring';
@@ -37,9 +37,12 @@ const counts: GateCounts = { checked: 0, exempt: 0 };
 const countsFile = process.env[GATE_DIR_ENV] && join(process.env[GATE_DIR_ENV], `${process.pid}-${randomUUID()}.json`);
 
 let unsaved: NodeJS.Timeout | undefined;
+/** Replaces the file whole (a write then a rename), so the global teardown never reads one half written. */
 const save = () => {
   unsaved = undefined;
-  if (countsFile) writeFileSync(countsFile, JSON.stringify(counts));
+  if (!countsFile) return;
+  writeFileSync(`${countsFile}.partial`, JSON.stringify(counts));
+  renameSync(`${countsFile}.partial`, countsFile);
 };
 process.once('exit', () => unsaved && save());
 
@@ -137,5 +140,6 @@ export const gatedFetch = async (input: string | URL | Request, init?: RequestIn
 /** The counts every test process left in `dir`, added up. */
 export const sumGateCounts = (dir: string): GateCounts =>
   readdirSync(dir)
+    .filter((file) => file.endsWith('.json'))
     .map((file) => JSON.parse(readFileSync(join(dir, file), 'utf8')) as GateCounts)
     .reduce((sum, c) => ({ checked: sum.checked + c.checked, exempt: sum.exempt + c.exempt }), { checked: 0, exempt: 0 });
