@@ -22,16 +22,21 @@ export interface Synthesized {
 /**
  * The Parley app as `cdk synth` builds it, for assertions. Bundling is skipped unless asked for (CDK's own
  * `aws:cdk:bundling-stacks` switch): templates are identical except for asset hashes, and one test bundles for real.
+ * So is CDK's built-in CloudFormation validation, which only reports (it never changes a template) and
+ * costs about 5 CPU s per test process: `cfn-validation.test.ts` runs it on every stage.
  */
 /** Every synthesis of this test process writes under one temporary folder, removed when the process exits. */
 const scratch = mkdtempSync(join(tmpdir(), 'parley-synth-'));
 process.on('exit', () => rmSync(scratch, { recursive: true, force: true }));
+/** A fresh cloud assembly folder under it. */
+export const scratchOutdir = (): string => mkdtempSync(join(scratch, 'cdk.out-'));
 
 export const synth = (
-  opts: { wiring?: Wiring; context?: Record<string, string>; bundle?: boolean; nag?: boolean; env?: Environment } = {},
+  opts: { wiring?: Wiring; context?: Record<string, string>; bundle?: boolean; nag?: boolean; validate?: boolean; env?: Environment } = {},
 ): Synthesized => {
   const app = new App({
-    outdir: mkdtempSync(join(scratch, 'cdk.out-')),
+    outdir: scratchOutdir(),
+    builtinCloudFormationValidation: opts.validate ?? false,
     context: { ...opts.context, ...(opts.bundle ? {} : { 'aws:cdk:bundling-stacks': [] }) },
   });
   const stacks = buildParley(app, { stage: stageFrom(app.node), wiring: opts.wiring ?? wiring, env: opts.env });

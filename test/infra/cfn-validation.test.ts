@@ -1,0 +1,40 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { App, CfnResource, Stack } from 'aws-cdk-lib';
+import { describe, expect, it } from 'vitest';
+import { scratchOutdir, synth } from './synth';
+
+/** The part of the cloud assembly's `validation-report.json` read here. */
+interface ValidationReport {
+  pluginReports: { pluginName: string; violations: { ruleName: string; description: string }[] }[];
+}
+
+/** What CDK's built-in CloudFormation validation (resource schemas and its default rules) found in the app's templates. */
+const findings = (app: App): string[] => {
+  const report = JSON.parse(readFileSync(join(app.synth().directory, 'validation-report.json'), 'utf8')) as ValidationReport;
+  return report.pluginReports.flatMap((plugin) => plugin.violations.map((v) => `${plugin.pluginName} ${v.ruleName}: ${v.description}`));
+};
+
+describe("CDK's built-in CloudFormation validation", () => {
+  it('finds nothing in the dev stage or the prod stage', () => {
+    expect(findings(synth({ validate: true }).app)).toEqual([]);
+    const prod = synth({
+      validate: true,
+      env: { account: '111111111111', region: 'eu-west-1' },
+      context: {
+        stage: 'prod',
+        alarmEmail: 'ops@example.com',
+        corsOrigins: 'https://app.example.com',
+        domainName: 'api.example.com',
+        certificateArn: 'arn:aws:acm:us-east-1:111111111111:certificate/abc',
+      },
+    });
+    expect(findings(prod.app)).toEqual([]);
+  }, 120_000);
+
+  it('reports a property its resource schema does not have (so the check above can fail)', () => {
+    const app = new App({ outdir: scratchOutdir() });
+    new CfnResource(new Stack(app, 'Broken'), 'Queue', { type: 'AWS::SQS::Queue', properties: { VisibilityTimeout: 'soon' } });
+    expect(findings(app)).toEqual([expect.stringContaining("'soon' is not of type 'integer'")]);
+  });
+});
