@@ -58,6 +58,6 @@ export const recordEvent = async (envelope: EventEnvelope, now = new Date()): Pr
   }
 };
 
-/** The day-aggregate writes of one webhook attempt, for the transaction that records the attempt (exactly once with it). */
-export const attemptWrites = async (tenant: Tenant, status: string, latencyMs: number | undefined, at: Date): Promise<Write[]> =>
-  addToDay(tenant, await dayOf(tenant, at), attemptTally(status, latencyMs));
+/** The day-aggregate writes of one webhook attempt made at `at`, its day in the workspace's `timezone`. */
+export const attemptWrites = (tenant: Tenant, timezone: string, status: string, latencyMs: number | undefined, at: Date): Write[] =>
+  addToDay(tenant, localDate(at, timezone), attemptTally(status, latencyMs));

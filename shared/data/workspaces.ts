@@ -63,6 +63,12 @@ const getStored = async (id: string): Promise<Workspace | undefined> => {
 
 export const getWorkspace = (id: string): Promise<Workspace | undefined> => getStored(id);
 
+/** The workspace's key and parser, for reading it in one BatchGetItem with other items. */
+export const workspaceRead = (id: string) => ({
+  key: key(id),
+  parse: (item: Record<string, unknown> | undefined): Workspace | undefined => (item ? fromItem(item) : undefined),
+});
+
 export const getWorkspaces = async (ids: readonly string[]): Promise<Workspace[]> =>
   (await batchGet(ids.map(key), { consistent: false })).map(fromItem);
 

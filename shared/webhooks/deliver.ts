@@ -24,6 +24,9 @@ import {
 import { batchGetEach } from '../data/batch-get';
 import { writeAlone, type Write } from '../data/transact';
 import { eventPayload, eventPayloadRead } from '../data/outbox';
+import { DEFAULT_TIMEZONE, getWorkspace, workspaceRead } from '../data/workspaces';
+import { tenantParts } from '../domain/auth/tenant';
+import type { Workspace } from '../domain/auth/workspace';
 import { parkInDlq, type DeliveryMessage } from './queue';
 import { postWebhook } from '../outbound/https';
 import { deliveryHeaders } from '../domain/webhooks/sign';
@@ -59,12 +62,12 @@ const maybeDeactivate = async (sub: Subscription, now: Date): Promise<void> => {
  * Adds a recorded attempt to its day's analytics: one ADD after the conditional write that recorded it, so a
  * duplicate message (whose record fails) never counts it twice; a crash between the two loses its tally.
  */
-const tallyAttempt = async (tenant: Delivery['workspaceId'], status: string, latency: number, at: Date): Promise<void> => {
-  for (const w of await attemptWrites(tenant, status, latency, at)) await writeAlone(w);
+const tallyAttempt = async (tenant: Delivery['workspaceId'], timezone: string, status: string, latency: number, at: Date) => {
+  for (const w of attemptWrites(tenant, timezone, status, latency, at)) await writeAlone(w);
 };
 
 /** Makes one attempt of a claimed delivery and records it; returns the delivery as saved, or undefined if it moved on. */
-const attempt = async (d: DeliveryItem, sub: Subscription, payload: string): Promise<Delivery | undefined> => {
+const attempt = async (d: DeliveryItem, { sub, payload, timezone }: AttemptInputs): Promise<Delivery | undefined> => {
   const startedAt = new Date();
   const attemptNumber = d.attemptNumber + 1;
   addContext({ attempt: attemptNumber });
@@ -111,7 +114,7 @@ const attempt = async (d: DeliveryItem, sub: Subscription, payload: string): Pro
   // The body goes first under its attempt's number: a crash before the record leaves it to be overwritten by the attempt made again.
   if (responseBody?.length) await writeAlone(responseBodyWrite(d, attemptNumber, responseBody));
   if (!(await saveDelivery(d, after, extra, leaseUntil))) return undefined;
-  await tallyAttempt(d.workspaceId, after.status, latency, now);
+  await tallyAttempt(d.workspaceId, timezone, after.status, latency, now);
   log.info('webhook delivery attempt', {
     subscriptionId: sub._id,
     status: after.status,
@@ -152,16 +155,39 @@ const holds = (d: DeliveryItem, carrier: string, now: number): boolean =>
   (d.leaseUntil ?? 0) >= now + ATTEMPT_MS &&
   Date.parse(d.nextRetryAt ?? d.createdAt) <= now + EARLY_MS;
 
-/** What an attempt needs besides the delivery: its subscription as it is now, and the event's stored body. */
-type AttemptInputs = readonly [Subscription | undefined, string | undefined];
-const attemptInputs = (m: DeliveryMessage, eventId: string): Promise<AttemptInputs> =>
-  Promise.all([getSubscription(m.workspaceId, m.subscriptionId), eventPayload(eventId)]);
+/**
+ * What an attempt needs besides the delivery: its subscription as it is now, the event's stored body, and the
+ * workspace's timezone (the attempt's analytics day).
+ */
+interface Inputs {
+  sub?: Subscription;
+  payload?: string;
+  timezone: string;
+}
+type AttemptInputs = Inputs & Required<Pick<Inputs, 'sub' | 'payload'>>;
 
-/** The delivery, its subscription and its event's body in one consistent BatchGetItem: one round trip. */
-const readTogether = async (m: DeliveryMessage, eventId: string): Promise<{ d?: DeliveryItem; inputs: AttemptInputs }> => {
-  const [delivery, subscription, body] = [deliveryRead(m), subscriptionRead(m.workspaceId, m.subscriptionId), eventPayloadRead(eventId)];
-  const [d, sub, payload] = await batchGetEach([delivery.key, subscription.key, body.key]);
-  return { d: delivery.parse(d), inputs: [subscription.parse(sub), body.parse(payload)] };
+const timezoneOf = (workspace: Workspace | undefined) => workspace?.timezone ?? DEFAULT_TIMEZONE;
+
+const attemptInputs = async (m: DeliveryMessage, eventId: string): Promise<Inputs> => {
+  const [sub, payload, workspace] = await Promise.all([
+    getSubscription(m.workspaceId, m.subscriptionId),
+    eventPayload(eventId),
+    getWorkspace(tenantParts(m.workspaceId).workspaceId),
+  ]);
+  return { sub, payload, timezone: timezoneOf(workspace) };
+};
+
+/** The delivery, its subscription, its event's body and its workspace in one consistent BatchGetItem: one round trip. */
+const readTogether = async (m: DeliveryMessage, eventId: string): Promise<{ d?: DeliveryItem; inputs: Inputs }> => {
+  const delivery = deliveryRead(m);
+  const subscription = subscriptionRead(m.workspaceId, m.subscriptionId);
+  const body = eventPayloadRead(eventId);
+  const workspace = workspaceRead(tenantParts(m.workspaceId).workspaceId);
+  const [d, sub, payload, ws] = await batchGetEach([delivery.key, subscription.key, body.key, workspace.key]);
+  return {
+    d: delivery.parse(d),
+    inputs: { sub: subscription.parse(sub), payload: body.parse(payload), timezone: timezoneOf(workspace.parse(ws)) },
+  };
 };
 
 /**
@@ -169,7 +195,7 @@ const readTogether = async (m: DeliveryMessage, eventId: string): Promise<{ d?: 
  * what its attempt needs when that was read with it. A message names its event, so the subscription and the
  * body are read beside the delivery: in one BatchGetItem when the message holds the lease, else beside the claim.
  */
-const take = async (m: DeliveryMessage, carrier: string): Promise<{ d?: DeliveryItem; inputs?: Promise<AttemptInputs> }> => {
+const take = async (m: DeliveryMessage, carrier: string): Promise<{ d?: DeliveryItem; inputs?: Promise<Inputs> }> => {
   if (m.eventId === undefined) return { d: await claimDelivery(m, carrier, Date.now(), Date.now() + EARLY_MS, LEASE_MS) };
   if (m.carrier === carrier) {
     const held = await readTogether(m, m.eventId);
@@ -198,7 +224,8 @@ export const handleDeliveryMessage = async (m: DeliveryMessage, messageId: strin
     if (!d) return unclaimed(m, carrier, Date.now());
   }
   addContext({ eventId: d.eventId, eventType: d.eventType });
-  const [sub, payload] = await (inputs ?? attemptInputs(m, d.eventId));
+  const read = await (inputs ?? attemptInputs(m, d.eventId));
+  const { sub, payload } = read;
   if (!sub?.active || sub.activatedAt !== d.subscriptionActivatedAt || payload === undefined) {
     // A body past its retention goes with its event: nothing is left to send.
     const reason = !sub
@@ -209,7 +236,7 @@ export const handleDeliveryMessage = async (m: DeliveryMessage, messageId: strin
     await saveDelivery(d, stoppedDelivery(d, reason, new Date()));
     return ACK;
   }
-  const after = await attempt(d, sub, payload);
+  const after = await attempt(d, { ...read, sub, payload });
   if (after?.status === 'retrying') return { ack: false, delayMs: Date.parse(after.nextRetryAt!) - MAX_ALIGN_MS - Date.now() };
   if (after?.status === 'failed') await parkInDlq(m, after.failureReason ?? 'failed');
   return ACK;

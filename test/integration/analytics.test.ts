@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { expectError } from '../support/api';
 import { makePipeline } from '../support/crm';
 import { useTestStack } from '../support/stack';
+import { startReceiver } from '../support/https-receiver';
 import { eventually } from '../support/webhooks';
+import { localDate } from '../../shared/domain/analytics/calendar';
 import { dynamo } from '../../shared/aws/dynamo';
 import { config } from '../../shared/config';
 import { attemptWrites, recordEvent } from '../../shared/analytics/record';
@@ -11,8 +13,11 @@ import { transact } from '../../shared/data/transact';
 import { buildEnvelope, type EventEnvelope } from '../../shared/events/envelope';
 import { RELATIVE_ERROR } from '../../shared/domain/analytics/histogram';
 
-/** Reports through HTTP, from the aggregates the analytics consumer keeps (run by the stack's workers, or fed crafted events). */
-const env = useTestStack();
+/**
+ * Reports through HTTP, from the aggregates the analytics consumer keeps (run by the stack's workers, or fed
+ * crafted events). Loopback receivers allowed, for the delivery worker's attempts.
+ */
+const env = useTestStack({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
 const A = '/api/v1/analytics';
 const AGENT1 = 'a1a1a1a1a1a1a1a1a1a1a1a1';
 const AGENT2 = 'b2b2b2b2b2b2b2b2b2b2b2b2';
@@ -108,7 +113,7 @@ describe('analytics from live aggregates', () => {
       ['success', 100],
       ['success', 400],
     ] as const)
-      await transact(await attemptWrites(t.tenant, status, ms, new Date('2026-01-05T12:00:00Z')));
+      await transact(attemptWrites(t.tenant, 'America/New_York', status, ms, new Date('2026-01-05T12:00:00Z')));
 
     const q = '?from=2026-01-04&to=2026-01-05';
     const overview = (await t.api.get(`${A}/overview${q}`)).body.data;
@@ -210,6 +215,29 @@ describe('analytics from live aggregates', () => {
     expect((await other.api.get(`${A}/overview${q}`)).body.data.overview.conversations).toEqual({ opened: 0, closed: 0 });
     const live = await env.liveMode(t);
     expect((await live.api.get(`${A}/overview${q}`)).body.data.overview.messages).toEqual({ incoming: 0, outgoing: 0 });
+  });
+
+  it('counts a webhook attempt on its day in the workspace timezone, as the delivery worker records it', { timeout: 60_000 }, async () => {
+    const t = await env.tenant();
+    // A timezone whose date is not UTC's now: 14 hours ahead from 10:00 UTC, else 12 behind.
+    const timezone = new Date().getUTCHours() >= 10 ? 'Pacific/Kiritimati' : 'Etc/GMT+12';
+    await setTimezone(t.workspaceId, timezone);
+    const receiver = await startReceiver();
+    try {
+      const sub = (await t.api.post('/api/v1/integrations/webhooks', { url: receiver.url, events: ['crm.lead.created'] })).body.data
+        .subscription;
+      expect((await t.api.post(`/api/v1/integrations/webhooks/${sub._id}/test`)).status).toBe(202);
+      await receiver.waitFor(1, 15_000);
+      const day = localDate(new Date(), timezone);
+      expect(day).not.toBe(localDate(new Date(), 'UTC'));
+      const counted = await eventually(async () => {
+        const report = (await t.api.get(`${A}/webhooks?from=${day}&to=${day}`)).body.data.webhooks;
+        return report.attempts === 1 && report;
+      }, 10_000);
+      expect(counted).toMatchObject({ deliveries: 1, succeeded: 1, failed: 0, attempts: 1 });
+    } finally {
+      await receiver.stop();
+    }
   });
 
   it('validates the range and needs analytics:read', async () => {
