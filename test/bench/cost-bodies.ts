@@ -51,7 +51,8 @@ const CUSTOMER = `${CUSTOMERS}/{id}`;
 const HOOKS = '/api/v1/integrations/webhooks';
 const DELIVERY = `${HOOKS}/{id}/deliveries/{deliveryId}`;
 const BOOKINGS = '/api/v1/scheduling/bookings';
-const EXECUTIONS = '/api/v1/workflows/executions';
+const WORKFLOWS = '/api/v1/workflows';
+const EXECUTIONS = `${WORKFLOWS}/executions`;
 
 const minutesAfter = (iso: string, minutes: number) => new Date(Date.parse(iso) + minutes * 60_000).toISOString();
 
@@ -137,6 +138,7 @@ const failedExecution: BodyMaker = async ({ api, failingUrl }) => {
 export const MEASURED_APART: ReadonlySet<string> = new Set([
   'POST /api/v1/integrations/webhooks/{id}/retry/{deliveryId}',
   'POST /api/v1/workflows/executions/{id}/retry',
+  'POST /api/v1/integrations/webhooks/{id}/recover',
 ]);
 
 /**
@@ -204,6 +206,12 @@ export const BODIES: Record<string, BodyMaker> = {
   'POST /api/v1/scheduling/bookings/{id}/complete': startedBooking,
   'POST /api/v1/scheduling/bookings/{id}/no-show': startedBooking,
   'POST /api/v1/integrations/webhooks/{id}/retry/{deliveryId}': failedDelivery,
+  // Every delivery the subscription failed in the last hour, attempted again.
+  'POST /api/v1/integrations/webhooks/{id}/recover': async (setup) => {
+    const { ids } = await failedDelivery(setup);
+    return { ids: { id: ids!.id! }, body: { since: new Date(Date.now() - 3_600_000).toISOString() } };
+  },
+  'POST /api/v1/workflows/{id}/deactivate': after((api, id) => ok(api.post(`${WORKFLOWS}/${id}/activate`), 'activating the workflow')),
   'POST /api/v1/workflows/executions/{id}/cancel': waitingExecution,
   'POST /api/v1/workflows/executions/{id}/retry': failedExecution,
 };
