@@ -27,12 +27,12 @@ export const inSubsegment = async <T>(
   fn: () => Promise<T>,
   annotations: () => Record<string, string | undefined> = () => ({}),
 ): Promise<T> => {
-  const tracer = tracing();
-  if (!tracer) return fn();
-  const parent = tracer.getSegment();
+  const active = tracing();
+  if (!active) return fn();
+  const parent = active.getSegment();
   const sub = parent?.addNewSubsegment(name);
   if (!parent || !sub) return fn();
-  tracer.setSegment(sub);
+  active.setSegment(sub);
   try {
     return await fn();
   } catch (error) {
@@ -41,6 +41,6 @@ export const inSubsegment = async <T>(
   } finally {
     for (const [key, value] of Object.entries(annotations())) if (value !== undefined) sub.addAnnotation(key, value);
     sub.close();
-    tracer.setSegment(parent);
+    active.setSegment(parent);
   }
 };

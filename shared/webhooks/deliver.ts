@@ -192,8 +192,8 @@ const readTogether = async (m: DeliveryMessage, eventId: string): Promise<{ d?: 
 
 /**
  * The delivery with its lease for `carrier` (the one it holds, else a fresh claim; none when neither), and
- * what its attempt needs when that was read with it. A message names its event, so the subscription and the
- * body are read beside the delivery: in one BatchGetItem when the message holds the lease, else beside the claim.
+ * what its attempt needs when that was read with it. A message names its event, so the subscription, the body
+ * and the workspace are read beside the delivery: in one BatchGetItem when the message holds the lease, else beside the claim.
  */
 const take = async (m: DeliveryMessage, carrier: string): Promise<{ d?: DeliveryItem; inputs?: Promise<Inputs> }> => {
   if (m.eventId === undefined) return { d: await claimDelivery(m, carrier, Date.now(), Date.now() + EARLY_MS, LEASE_MS) };
