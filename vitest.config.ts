@@ -33,6 +33,9 @@ export default defineConfig({
     // with two, the cores sat idle while a file waited (docs/contributing/testing.md).
     pool: 'forks',
     maxWorkers: 3,
+    // A test process allocates fast (every request's SDK and HTTP objects): with a 64 MB young generation instead
+    // of 16 MB it collects less often, and four heavy files took 6 % less CPU (docs/contributing/testing.md).
+    execArgv: ['--max-semi-space-size=64'],
     sequence: { sequencer: HeaviestFirst },
     testTimeout: 60_000,
     hookTimeout: 120_000,
