@@ -104,11 +104,11 @@ const startedBooking: BodyMaker = async ({ api, tenant, factories }) => {
 };
 
 /** A test event its subscriber refused with a 410, which also turned the subscription off; it is turned back on. */
-const failedDelivery: BodyMaker = async ({ api, failingUrl }) => {
+const failedDelivery = async ({ api, failingUrl }: Setup): Promise<{ id: string; deliveryId: string }> => {
   const { id, deliveryId } = await makeFactories({ webhookUrl: failingUrl })[DELIVERY]!.create(api);
   await eventually(async () => (await api.get(`${HOOKS}/${id}/deliveries/${deliveryId}`)).body.data?.delivery?.status === 'failed');
   await ok(api.patch(`${HOOKS}/${id}`, { active: true }), 'turning the subscription back on');
-  return { ids: { id: id!, deliveryId: deliveryId! } };
+  return { id: id!, deliveryId: deliveryId! };
 };
 
 /** An execution waiting out the hour before its follow-up step. */
@@ -205,11 +205,11 @@ export const BODIES: Record<string, BodyMaker> = {
   }),
   'POST /api/v1/scheduling/bookings/{id}/complete': startedBooking,
   'POST /api/v1/scheduling/bookings/{id}/no-show': startedBooking,
-  'POST /api/v1/integrations/webhooks/{id}/retry/{deliveryId}': failedDelivery,
+  'POST /api/v1/integrations/webhooks/{id}/retry/{deliveryId}': async (setup) => ({ ids: await failedDelivery(setup) }),
   // Every delivery the subscription failed in the last hour, attempted again.
   'POST /api/v1/integrations/webhooks/{id}/recover': async (setup) => {
-    const { ids } = await failedDelivery(setup);
-    return { ids: { id: ids!.id! }, body: { since: new Date(Date.now() - 3_600_000).toISOString() } };
+    const { id } = await failedDelivery(setup);
+    return { ids: { id }, body: { since: new Date(Date.now() - 3_600_000).toISOString() } };
   },
   'POST /api/v1/workflows/{id}/deactivate': after((api, id) => ok(api.post(`${WORKFLOWS}/${id}/activate`), 'activating the workflow')),
   'POST /api/v1/workflows/executions/{id}/cancel': waitingExecution,

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { App, CfnResource, Stack } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
-import { scratchOutdir, synth } from './synth';
+import { prodStage, scratchOutdir, synth } from './synth';
 
 /** The part of the cloud assembly's `validation-report.json` read here. */
 interface ValidationReport {
@@ -18,17 +18,7 @@ const findings = (app: App): string[] => {
 describe("CDK's built-in CloudFormation validation", () => {
   it('finds nothing in the dev stage or the prod stage', () => {
     expect(findings(synth({ validate: true }).app)).toEqual([]);
-    const prod = synth({
-      validate: true,
-      env: { account: '111111111111', region: 'eu-west-1' },
-      context: {
-        stage: 'prod',
-        alarmEmail: 'ops@example.com',
-        corsOrigins: 'https://app.example.com',
-        domainName: 'api.example.com',
-        certificateArn: 'arn:aws:acm:us-east-1:111111111111:certificate/abc',
-      },
-    });
+    const prod = synth({ validate: true, ...prodStage });
     expect(findings(prod.app)).toEqual([]);
   }, 120_000);
 

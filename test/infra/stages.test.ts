@@ -4,18 +4,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { checkQueueSpec } from '../../infra/stacks/queues-stack';
 import { wiring } from '../../infra/wiring';
 import { stageFrom } from '../../infra/stage';
-import { fullWiring, synth, type Synthesized } from './synth';
-
-const domain = { domainName: 'api.example.com', certificateArn: 'arn:aws:acm:us-east-1:111111111111:certificate/abc' };
+import { fullWiring, prodDomain, prodStage, synth, type Synthesized } from './synth';
 
 describe('the prod stage', () => {
   let prod: Synthesized;
   beforeAll(() => {
-    prod = synth({
-      wiring: fullWiring,
-      env: { account: '111111111111', region: 'eu-west-1' },
-      context: { stage: 'prod', alarmEmail: 'ops@example.com', corsOrigins: 'https://app.example.com', ...domain },
-    });
+    prod = synth({ wiring: fullWiring, ...prodStage });
   }, 300_000);
 
   it('protects the table from deletion and retains it (and its logs) when the stack goes', () => {
@@ -47,7 +41,7 @@ describe('the prod stage', () => {
     const api = prod.template(prod.stacks.api);
     api.hasResourceProperties('AWS::ApiGatewayV2::DomainName', {
       DomainName: 'api.example.com',
-      DomainNameConfigurations: [Match.objectLike({ CertificateArn: domain.certificateArn, EndpointType: 'REGIONAL' })],
+      DomainNameConfigurations: [Match.objectLike({ CertificateArn: prodDomain.certificateArn, EndpointType: 'REGIONAL' })],
     });
     api.hasResourceProperties('AWS::ApiGatewayV2::ApiMapping', {
       DomainName: { Ref: Match.stringLikeRegexp('^Domain') },

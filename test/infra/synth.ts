@@ -19,18 +19,25 @@ export interface Synthesized {
   functions(): ParleyFunction[];
 }
 
-/**
- * The Parley app as `cdk synth` builds it, for assertions. Bundling is skipped unless asked for (CDK's own
- * `aws:cdk:bundling-stacks` switch): templates are identical except for asset hashes, and one test bundles for real.
- * So is CDK's built-in CloudFormation validation, which only reports (it never changes a template) and
- * costs about 5 CPU s per test process: `cfn-validation.test.ts` runs it on every stage.
- */
 /** Every synthesis of this test process writes under one temporary folder, removed when the process exits. */
 const scratch = mkdtempSync(join(tmpdir(), 'parley-synth-'));
 process.on('exit', () => rmSync(scratch, { recursive: true, force: true }));
 /** A fresh cloud assembly folder under it. */
 export const scratchOutdir = (): string => mkdtempSync(join(scratch, 'cdk.out-'));
 
+/** The API's custom domain, and a prod stage with everything it requires (a named account and region, alarm email, CORS origins). */
+export const prodDomain = { domainName: 'api.example.com', certificateArn: 'arn:aws:acm:us-east-1:111111111111:certificate/abc' };
+export const prodStage = {
+  env: { account: '111111111111', region: 'eu-west-1' },
+  context: { stage: 'prod', alarmEmail: 'ops@example.com', corsOrigins: 'https://app.example.com', ...prodDomain },
+};
+
+/**
+ * The Parley app as `cdk synth` builds it, for assertions. Bundling is skipped unless asked for (CDK's own
+ * `aws:cdk:bundling-stacks` switch): templates are identical except for asset hashes, and one test bundles for real.
+ * So is CDK's built-in CloudFormation validation, which only reports (it never changes a template) and
+ * costs about 5 CPU s per test process: `cfn-validation.test.ts` runs it on every stage.
+ */
 export const synth = (
   opts: { wiring?: Wiring; context?: Record<string, string>; bundle?: boolean; nag?: boolean; validate?: boolean; env?: Environment } = {},
 ): Synthesized => {
