@@ -1,8 +1,8 @@
 /**
  * The layering rules `npm test` enforces (`npm run deps` runs them alone).
  *
- *   functions/  thin adapters: parse, call shared/, shape the output
- *   shared/webhooks, shared/http     services and the HTTP chain
+ *   functions/  thin adapters: parse, call the area's service, shape the output
+ *   shared/<area>, shared/http       services (one folder per area) and the HTTP chain
  *   shared/data                      repositories: keys, items, transactions
  *   shared/events                    event catalog, envelope and payload bytes
  *   shared/views                     resource views (zod): what routes answer and events carry
@@ -100,6 +100,15 @@ module.exports = {
         'so every service folder (webhooks, workflows, channels, broadcasts, ai, analytics, scheduling, http, secrets and any new one) is out of reach.',
       from: { path: '^shared/data/' },
       to: { path: '^shared/', pathNot: [`^shared/(data|${BELOW_DATA.join('|')})/`, '^shared/(ids|config|log)\\.ts$'] },
+    },
+    {
+      name: 'repositories-report-refusals',
+      severity: 'error',
+      comment:
+        "A repository says what stopped it in the data's own terms (a Refused, a Missing record: shared/domain/refusal.ts); " +
+        'which contract error that answers (404, 409, a 422 naming a field) is decided above it.',
+      from: { path: '^shared/data/' },
+      to: { path: '^shared/domain/errors\\.ts$' },
     },
     {
       name: 'no-folder-cycles',

@@ -4,8 +4,7 @@ import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { objectId } from '../ids';
 import { buildEnvelope } from '../events/envelope';
-import { NotFoundError } from '../domain/errors';
-import { Refused } from '../domain/refusal';
+import { Refused, Missing } from '../domain/refusal';
 import { assertDeletable, newActivity, type Activity, type ActivityFields } from '../domain/crm/activity';
 import { activityKey, activityMemberships, activityWrites, fromItem } from './activity-writes';
 import { linkChecks } from './crm-links';
@@ -35,7 +34,7 @@ export const requireActivity = async (tenant: Tenant, id: string): Promise<Activ
   const { Item } = await dynamo().send(
     new GetCommand({ TableName: config().TABLE_NAME, Key: activityKey(tenant, id), ConsistentRead: true }),
   );
-  if (!Item) throw new NotFoundError('Activity');
+  if (!Item) throw new Missing('Activity');
   return fromItem(Item);
 };
 
@@ -46,7 +45,7 @@ export const deleteActivity = (tenant: Tenant, id: string, now: Date): Promise<A
     assertDeletable(activity);
     await transact(
       [
-        deleteItem(activityKey(tenant, id), { condition: 'attribute_exists(pk)', onFail: () => new NotFoundError('Activity') }),
+        deleteItem(activityKey(tenant, id), { condition: 'attribute_exists(pk)', onFail: () => new Missing('Activity') }),
         ...membershipWrites(tenant, 'activity', id, activityMemberships(activity), []),
         outboxItem(buildEnvelope('crm.activity.deleted', tenant, { activity }, { now })),
       ],

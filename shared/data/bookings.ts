@@ -1,9 +1,10 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { Missing, Refused } from '../domain/refusal';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { objectId } from '../ids';
 import { buildEnvelope, diff } from '../events/envelope';
-import { ConflictError, NotFoundError, ValidationError } from '../domain/errors';
+import { bookingListOf, type BookingFilters } from '../domain/scheduling/booking-filters';
 import type { Tenant } from '../domain/auth/tenant';
 import {
   DOUBLE_BOOKED,
@@ -13,7 +14,6 @@ import {
   slotsOf,
   type Booking,
   type BookingChange,
-  type BookingStatus,
   type NewBooking,
   type Reminder,
 } from '../domain/scheduling/booking';
@@ -76,7 +76,7 @@ const claimWrites = (tenant: Tenant, bookingId: string, before: string[], after:
     ...after
       .filter((c) => !had.has(c))
       .map((c) =>
-        createItem({ ...keyOf(c), type: 'SLOT_CLAIM', bookingId }, () => new ConflictError(DOUBLE_BOOKED, { slot: keyOf(c).sk })),
+        createItem({ ...keyOf(c), type: 'SLOT_CLAIM', bookingId }, () => new Refused('slot_taken', DOUBLE_BOOKED, { slot: keyOf(c).sk })),
       ),
   ];
 };
@@ -116,7 +116,7 @@ const getStored = async (tenant: Tenant, id: string): Promise<Stored | undefined
 /** The booking with its stored version, which goes up with every change to it. */
 export const getVersionedBooking = async (tenant: Tenant, id: string): Promise<{ booking: Booking; version: number }> => {
   const stored = await getStored(tenant, id);
-  if (!stored) throw new NotFoundError('Booking');
+  if (!stored) throw new Missing('Booking');
   return stored;
 };
 
@@ -159,7 +159,7 @@ interface BookingStep {
 const mutateBooking = (tenant: Tenant, id: string, decide: (stored: Stored) => BookingStep | undefined, now: Date): Promise<Booking> =>
   retryOnConflict(async () => {
     const stored = await getStored(tenant, id);
-    if (!stored) throw new NotFoundError('Booking');
+    if (!stored) throw new Missing('Booking');
     const before = stored.booking;
     const step = decide(stored);
     if (!step) return before;
@@ -206,33 +206,12 @@ export const transitionBooking = (
     now,
   );
 
-export interface BookingFilters {
-  assigneeId?: string;
-  customerId?: string;
-  status?: BookingStatus;
-  from?: string;
-  to?: string;
-}
-
-/** The list a filter combination reads: only assigneeId and status combine; `from`/`to` narrow any list by start. */
-const listOf = (f: BookingFilters): string => {
-  const given = (['assigneeId', 'customerId', 'status'] as const).filter((k) => f[k] !== undefined);
-  if (given.length > 1 && !(given.length === 2 && f.assigneeId && f.status)) {
-    throw new ValidationError(
-      given
-        .slice(1)
-        .map((path) => ({ path, message: 'Filters cannot be combined, except assigneeId with status (from and to combine with any)' })),
-    );
-  }
-  if (f.assigneeId) return f.status ? `assignee:${f.assigneeId}:status:${f.status}` : `assignee:${f.assigneeId}`;
-  if (f.status) return `status:${f.status}`;
-  if (f.customerId) return `customer:${f.customerId}`;
-  return 'all';
-};
-
 /** One page of bookings by start time, optionally those starting in [from, to). */
 export const listBookings = async (tenant: Tenant, filters: BookingFilters, page: PageRequest) => {
-  const { ids, total, nextCursor } = await readList(tenant, 'booking', listOf(filters), page, { from: filters.from, upTo: filters.to });
+  const { ids, total, nextCursor } = await readList(tenant, 'booking', bookingListOf(filters), page, {
+    from: filters.from,
+    upTo: filters.to,
+  });
   return {
     bookings: await readItems(
       ids.map((id) => bookingKey(tenant, id)),

@@ -4,8 +4,7 @@ import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { objectId } from '../ids';
 import { buildEnvelope, diff } from '../events/envelope';
-import { NotFoundError } from '../domain/errors';
-import { Refused } from '../domain/refusal';
+import { Refused, Missing } from '../domain/refusal';
 import {
   newBroadcast,
   STAT_NAMES,
@@ -90,7 +89,7 @@ export const getBroadcast = async (tenant: Tenant, id: string): Promise<StoredBr
 
 export const requireBroadcast = async (tenant: Tenant, id: string): Promise<StoredBroadcast> => {
   const stored = await getBroadcast(tenant, id);
-  if (!stored) throw new NotFoundError('Broadcast');
+  if (!stored) throw new Missing('Broadcast');
   return stored;
 };
 

@@ -1,10 +1,10 @@
 import type { Tenant } from '../domain/auth/tenant';
+import { Missing } from '../domain/refusal';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { objectId } from '../ids';
 import { buildEnvelope, diff } from '../events/envelope';
-import { NotFoundError } from '../domain/errors';
 import {
   errored,
   newAccount,
@@ -68,7 +68,7 @@ const readStored = async (tenant: Tenant, id: string): Promise<Stored | undefine
 
 const requireStored = async (tenant: Tenant, id: string): Promise<Stored> => {
   const stored = await readStored(tenant, id);
-  if (!stored) throw new NotFoundError('Channel');
+  if (!stored) throw new Missing('Channel');
   return stored;
 };
 

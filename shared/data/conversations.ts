@@ -5,8 +5,7 @@ import { config } from '../config';
 import { objectId } from '../ids';
 import { buildEnvelope, diff } from '../events/envelope';
 import { outboxItem } from './outbox';
-import { NotFoundError } from '../domain/errors';
-import { Refused } from '../domain/refusal';
+import { Refused, Missing } from '../domain/refusal';
 import { newConversation, type Change, type Conversation, type NewConversation } from '../domain/inbox/conversation';
 import { listMoves, listsOf, statusParts } from '../domain/inbox/lists';
 import { channelExists } from './channels';
@@ -62,7 +61,7 @@ export const getConversation = async (tenant: Tenant, id: string): Promise<Store
 
 export const requireConversation = async (tenant: Tenant, id: string): Promise<Stored> => {
   const stored = await getConversation(tenant, id);
-  if (!stored) throw new NotFoundError('Conversation');
+  if (!stored) throw new Missing('Conversation');
   return stored;
 };
 

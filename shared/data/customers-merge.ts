@@ -1,23 +1,13 @@
 import type { Tenant } from '../domain/auth/tenant';
-import { ConflictError, NotFoundError, ValidationError } from '../domain/errors';
+import { Missing, Refused } from '../domain/refusal';
 import { leadsOfCustomer } from '../domain/crm/lead-lists';
-import { assertMergeable } from '../domain/contacts/lifecycle';
 import { mergeCustomers as merged, uniqueValues, type Customer, type UniqueValue } from '../domain/contacts/customer';
 import { bumpCounter } from './counters';
 import { customerCount, listPartition, mutateConversation } from './conversations';
 import { lostRace, retryOnConflict } from './retry';
 import { tagCounters, tagLinks } from './tag-links';
 import { deleteItem, MAX_TRANSACTION_WRITES, transact, updateItem, type Write } from './transact';
-import {
-  contactEvent,
-  customerUpdate,
-  CUSTOMERS_COUNTER,
-  guardKey,
-  noLeads,
-  requireCustomer,
-  searchPartition,
-  type StoredCustomer,
-} from './customers';
+import { contactEvent, customerUpdate, CUSTOMERS_COUNTER, guardKey, noLeads, requireCustomer, searchPartition } from './customers';
 import { relinkLeadCustomer } from './leads';
 import { listPk } from './lists';
 import { customerKey } from './entity-keys';
@@ -64,7 +54,7 @@ const moveLeads = async (tenant: Tenant, from: string, to: string, now: Date): P
       moved += await relinkLeadCustomer(tenant, item.entityId as string, from, to, now).then(
         () => 1,
         (error: unknown) => {
-          if (error instanceof NotFoundError) return 0;
+          if (error instanceof Missing) return 0;
           throw error;
         },
       );
@@ -95,32 +85,17 @@ const guardHandover = (tenant: Tenant, base: Customer, mergee: Customer, result:
     });
 };
 
-/** Both ids are named in the body: one 422 names each that is unknown (or of another workspace). */
-const requireBoth = async (tenant: Tenant, baseId: string, mergeeId: string): Promise<[StoredCustomer, StoredCustomer]> => {
-  const found = await Promise.allSettled([requireCustomer(tenant, baseId), requireCustomer(tenant, mergeeId)]);
-  const unknown = (['baseId', 'mergeeId'] as const).filter(
-    (_, i) => found[i]!.status === 'rejected' && (found[i] as PromiseRejectedResult).reason instanceof NotFoundError,
-  );
-  if (unknown.length) throw new ValidationError(unknown.map((path) => ({ path, message: 'No such customer in this workspace' })));
-  const [base, mergee] = found;
-  if (base.status === 'rejected') throw base.reason;
-  if (mergee.status === 'rejected') throw mergee.reason;
-  return [base.value, mergee.value];
-};
-
 /**
  * Merges `mergeeId` into `baseId`: its conversations and leads move first (each in its own transaction),
  * then one transaction fills the base's gaps from the mergee, hands over its unique values, tags and attributes,
  * deletes it and writes `customer.contact.merged`. Every step is idempotent: a merge interrupted half-way
- * is finished by repeating the call.
+ * is finished by repeating the call. The caller has checked both exist.
  */
 export const mergeCustomers = async (tenant: Tenant, baseId: string, mergeeId: string, now: Date) => {
-  assertMergeable(baseId, mergeeId);
-  await requireBoth(tenant, baseId, mergeeId);
   const conversationsMoved = await moveConversations(tenant, mergeeId, baseId, now);
   const leadsMoved = await moveLeads(tenant, mergeeId, baseId, now);
   const customer = await retryOnConflict(async () => {
-    const [base, mergee] = await requireBoth(tenant, baseId, mergeeId);
+    const [base, mergee] = await Promise.all([requireCustomer(tenant, baseId), requireCustomer(tenant, mergeeId)]);
     const result = merged(base.customer, mergee.customer, now);
     const newTags = mergee.customer.tagIds.filter((t) => !base.customer.tagIds.includes(t));
     const { updatedAt: _b, ...before } = base.customer;
@@ -148,7 +123,7 @@ export const mergeCustomers = async (tenant: Tenant, baseId: string, mergeeId: s
       noLeads(
         tenant,
         mergeeId,
-        () => new ConflictError('A lead was linked to the merged customer during the merge; repeat the merge to finish it'),
+        () => new Refused('merge_raced', 'A lead was linked to the merged customer during the merge; repeat the merge to finish it'),
       ),
       bumpCounter(tenant, CUSTOMERS_COUNTER, -1),
       contactEvent('customer.contact.merged', tenant, result, now, {
@@ -157,7 +132,7 @@ export const mergeCustomers = async (tenant: Tenant, baseId: string, mergeeId: s
       }),
     ];
     if (writes.length > MAX_TRANSACTION_WRITES) {
-      throw new ConflictError('Too many tags and identities to merge in one step; detach some tags from the mergee first', {
+      throw new Refused('merge_too_large', 'Too many tags and identities to merge in one step; detach some tags from the mergee first', {
         tags: mergee.customer.tagIds.length,
         identities: mergee.customer.identities.length,
       });

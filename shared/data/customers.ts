@@ -1,11 +1,11 @@
 import type { Tenant } from '../domain/auth/tenant';
+import { Missing, Refused } from '../domain/refusal';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { objectId } from '../ids';
 import { buildEnvelope, diff, type EventEnvelope } from '../events/envelope';
 import { outboxItem } from './outbox';
-import { ConflictError, NotFoundError } from '../domain/errors';
 import {
   newCustomer,
   normalizeName,
@@ -88,7 +88,8 @@ const guardItem = (tenant: Tenant, u: UniqueValue, customerId: string) => ({
 });
 
 const duplicate = (u: UniqueValue) => () =>
-  new ConflictError(
+  new Refused(
+    'unique_value_taken',
     `Another customer in this workspace already has this ${u.kind === 'IDENTITY' ? 'channel identity' : u.kind.toLowerCase()}`,
     {
       field: u.path,
@@ -124,7 +125,7 @@ export const getCustomer = async (tenant: Tenant, id: string): Promise<StoredCus
 
 export const requireCustomer = async (tenant: Tenant, id: string): Promise<StoredCustomer> => {
   const stored = await getCustomer(tenant, id);
-  if (!stored) throw new NotFoundError('Customer');
+  if (!stored) throw new Missing('Customer');
   return stored;
 };
 
@@ -236,7 +237,11 @@ export const deleteCustomer = (tenant: Tenant, id: string, now: Date): Promise<C
         noLeads(
           tenant,
           id,
-          () => new ConflictError('Customer has leads; delete them, link them to another customer, or merge this customer into another'),
+          () =>
+            new Refused(
+              'customer_has_leads',
+              'Customer has leads; delete them, link them to another customer, or merge this customer into another',
+            ),
         ),
         bumpCounter(tenant, CUSTOMERS_COUNTER, -1),
         contactEvent('customer.contact.deleted', tenant, customer, now),

@@ -1,10 +1,10 @@
 import type { Tenant } from '../domain/auth/tenant';
+import { Missing } from '../domain/refusal';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { objectId } from '../ids';
 import { buildEnvelope, diff } from '../events/envelope';
-import { NotFoundError } from '../domain/errors';
 import { applyArticleUpdate, newArticle, type Article, type CreateArticle, type UpdateArticle } from '../domain/ai/article';
 import { bumpCounter, readCounter } from './counters';
 import { tenantPk } from './keys';
@@ -45,7 +45,7 @@ export const readArticle = async (tenant: Tenant, id: string): Promise<{ article
 
 export const getArticle = async (tenant: Tenant, id: string): Promise<Article> => {
   const found = await readArticle(tenant, id);
-  if (!found) throw new NotFoundError('Article');
+  if (!found) throw new Missing('Article');
   return found.article;
 };
 
@@ -64,7 +64,7 @@ export const createArticle = async (tenant: Tenant, input: CreateArticle, now: D
 export const updateArticle = (tenant: Tenant, id: string, input: UpdateArticle, now: Date): Promise<Article> =>
   retryOnConflict(async () => {
     const found = await readArticle(tenant, id);
-    if (!found) throw new NotFoundError('Article');
+    if (!found) throw new Missing('Article');
     const { article, changed } = applyArticleUpdate(found.article, input, now);
     if (!changed) return found.article;
     await transact(
@@ -81,7 +81,7 @@ export const updateArticle = (tenant: Tenant, id: string, input: UpdateArticle, 
 export const deleteArticle = (tenant: Tenant, id: string, now: Date): Promise<Article> =>
   retryOnConflict(async () => {
     const found = await readArticle(tenant, id);
-    if (!found) throw new NotFoundError('Article');
+    if (!found) throw new Missing('Article');
     await transact(
       [
         deleteItem(articleKey(tenant, id), { condition: 'version = :v', values: { ':v': found.version } }),

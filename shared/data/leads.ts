@@ -4,8 +4,7 @@ import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { objectId } from '../ids';
 import { buildEnvelope, diff } from '../events/envelope';
-import { NotFoundError } from '../domain/errors';
-import { Refused } from '../domain/refusal';
+import { Refused, Missing } from '../domain/refusal';
 import { systemActivity } from '../domain/crm/activity';
 import { editLead, moveLead, newLead, type Lead, type LeadChange, type LeadFields } from '../domain/crm/lead';
 import { leadListsOf, leadStatusParts } from '../domain/crm/lead-lists';
@@ -68,7 +67,7 @@ export const getLead = async (tenant: Tenant, id: string): Promise<StoredLead | 
 
 export const requireLead = async (tenant: Tenant, id: string): Promise<StoredLead> => {
   const stored = await getLead(tenant, id);
-  if (!stored) throw new NotFoundError('Lead');
+  if (!stored) throw new Missing('Lead');
   return stored;
 };
 

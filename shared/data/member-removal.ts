@@ -1,5 +1,5 @@
 import type { Tenant } from '../domain/auth/tenant';
-import { NotFoundError } from '../domain/errors';
+import { Missing } from '../domain/refusal';
 import { removeMember, type Member } from '../domain/auth/member';
 import { unassign } from '../domain/inbox/edits';
 import { STATUSES } from '../domain/inbox/conversation';
@@ -31,7 +31,7 @@ const unassignOpenConversations = async (tenant: Tenant, memberId: string, now: 
         (c) => (c.assigneeId === memberId ? { change: unassign(c, now) } : undefined),
         now,
       ).catch((error: unknown) => {
-        if (!(error instanceof NotFoundError)) throw error;
+        if (!(error instanceof Missing)) throw error;
       });
     }
   }

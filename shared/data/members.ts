@@ -3,8 +3,7 @@ import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { objectId } from '../ids';
 import { buildEnvelope, diff } from '../events/envelope';
-import { ConflictError, NotFoundError } from '../domain/errors';
-import { Refused } from '../domain/refusal';
+import { Refused, Missing } from '../domain/refusal';
 import type { Tenant } from '../domain/auth/tenant';
 import { LAST_OWNER_MESSAGE, newMember, type Member, type MemberChange, type MemberStatus, type Role } from '../domain/auth/member';
 import { bump, workspaceCounter } from './counters';
@@ -56,7 +55,7 @@ const ownerWrites = (tenant: Tenant, delta: number): Write[] => {
       names: { '#n': 'n' },
       values: { ':d': delta, ':min': 1 - delta },
       condition: '#n >= :min',
-      onFail: () => new ConflictError(LAST_OWNER_MESSAGE),
+      onFail: () => new Refused('last_owner', LAST_OWNER_MESSAGE),
     }),
   ];
 };
@@ -77,7 +76,7 @@ const getStored = async (tenant: Tenant, id: string): Promise<{ member: Member; 
 
 export const getMember = async (tenant: Tenant, id: string): Promise<Member> => {
   const stored = await getStored(tenant, id);
-  if (!stored) throw new NotFoundError('Member');
+  if (!stored) throw new Missing('Member');
   return stored.member;
 };
 
@@ -100,7 +99,7 @@ export const addMember = async (
         createItem({ ...memberKey(tenant, member._id), type: 'MEMBER', version: 1, ...member }),
         createItem(
           { ...emailKey(tenant, member.email), type: 'MEMBER_EMAIL', memberId: member._id },
-          () => new ConflictError('A member with this email already exists', { email: member.email }),
+          () => new Refused('member_email_taken', 'A member with this email already exists', { email: member.email }),
         ),
         ...membershipWrites(tenant, 'member', member._id, [], listsOf(member)),
         ...ownerWrites(tenant, change.owners),
@@ -125,7 +124,7 @@ export const mutateMember = (
 ): Promise<Member> =>
   retryOnConflict(async () => {
     const stored = await getStored(tenant, id);
-    if (!stored) throw new NotFoundError('Member');
+    if (!stored) throw new Missing('Member');
     const change = decide(stored.member);
     if (!change) return stored.member;
     const more = extra(stored.member);

@@ -2,7 +2,6 @@ import type { Tenant } from '../domain/auth/tenant';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
-import { ConflictError } from '../domain/errors';
 import { Refused } from '../domain/refusal';
 import { normalizeEmail, type Customer } from '../domain/contacts/customer';
 import { assertNotBlocked } from '../domain/contacts/lifecycle';
@@ -78,7 +77,7 @@ const resolveCustomer = async (tenant: Tenant, input: Incoming, now: Date, retri
     }
     return await createCustomer(tenant, { name, email, phone, identities: [identity] }, now);
   } catch (error) {
-    if (error instanceof ConflictError && !retried) return resolveCustomer(tenant, input, now, true);
+    if (error instanceof Refused && !retried) return resolveCustomer(tenant, input, now, true);
     throw error;
   }
 };

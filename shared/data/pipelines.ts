@@ -1,10 +1,10 @@
 import type { Tenant } from '../domain/auth/tenant';
+import { Missing, Refused } from '../domain/refusal';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { objectId } from '../ids';
 import { buildEnvelope, diff } from '../events/envelope';
-import { ConflictError, NotFoundError } from '../domain/errors';
 import { byCreation } from '../domain/lists';
 import {
   addStage,
@@ -76,7 +76,7 @@ export const getPipeline = async (tenant: Tenant, id: string): Promise<StoredPip
 
 export const requirePipeline = async (tenant: Tenant, id: string): Promise<StoredPipeline> => {
   const stored = await getPipeline(tenant, id);
-  if (!stored) throw new NotFoundError('Pipeline');
+  if (!stored) throw new Missing('Pipeline');
   return stored;
 };
 
@@ -131,11 +131,11 @@ const mutatePipeline = (tenant: Tenant, id: string, decide: (p: Pipeline) => Pip
 
 const requireStage = (p: Pipeline, stageId: string): Stage => {
   const stage = stageOf(p, stageId);
-  if (!stage) throw new NotFoundError('Stage');
+  if (!stage) throw new Missing('Stage');
   return stage;
 };
 
-const holdsLeads = () => new ConflictError('The stage still holds leads; move or delete them first');
+const holdsLeads = () => new Refused('stage_holds_leads', 'The stage still holds leads; move or delete them first');
 const emptyStage = { condition: '#n = :zero', names: { '#n': STAGE_COUNT }, values: { ':zero': 0 }, onFail: holdsLeads };
 
 export const renamePipeline = (tenant: Tenant, id: string, name: string, now: Date) =>

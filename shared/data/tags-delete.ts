@@ -1,5 +1,5 @@
 import type { Tenant } from '../domain/auth/tenant';
-import { NotFoundError } from '../domain/errors';
+import { Missing } from '../domain/refusal';
 import type { Tag } from '../domain/tags/tag';
 import { isEntityType, type EntityType } from '../domain/tags/tagging';
 import { bumpCounter } from './counters';
@@ -73,7 +73,7 @@ const SWEEP_TURN_MS = REQUEST_BUDGET_MS + 15_000;
  */
 export const deleteTag = async (tenant: Tenant, id: string, now: Date): Promise<Detached & { tag: Tag }> => {
   const tag = await hideTag(tenant, id, now, new Date(now.getTime() + SWEEP_TURN_MS));
-  if (!tag) throw new NotFoundError('Tag');
+  if (!tag) throw new Missing('Tag');
   return { tag, ...(await finishTagDeletion(tenant, tag, now, Date.now() + REQUEST_BUDGET_MS)) };
 };
 

@@ -1,7 +1,7 @@
 import type { Tenant } from '../domain/auth/tenant';
+import { Refused } from '../domain/refusal';
 import { buildEnvelope } from '../events/envelope';
 import { outboxItem } from './outbox';
-import { ConflictError } from '../domain/errors';
 import type { Tag } from '../domain/tags/tag';
 import {
   checkTaggingRequest,
@@ -222,7 +222,10 @@ export const applyTagging = async (
   );
   if (tagIdsAfter.size < ids.length) {
     const interrupted = ids.filter((id) => !tagIdsAfter.has(id));
-    throw new ConflictError('Some tags or entities changed while the call ran; repeat it to see what remains', { changed, interrupted });
+    throw new Refused('tagging_interrupted', 'Some tags or entities changed while the call ran; repeat it to see what remains', {
+      changed,
+      interrupted,
+    });
   }
   return { changed, unchanged: done('unchanged'), tagIdsAfter };
 };

@@ -1,8 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { Missing, Refused } from '../domain/refusal';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { objectId } from '../ids';
-import { ConflictError, NotFoundError } from '../domain/errors';
 import type { Tenant } from '../domain/auth/tenant';
 import { applyUpdate, nameKey, newTag, type CreateTag, type Tag, type UpdateTag } from '../domain/tags/tag';
 import { bumpCounter, readCounter } from './counters';
@@ -39,7 +39,7 @@ const toItem = (tenant: Tenant, tag: Tag) => ({ ...tagKey(tenant, tag._id), type
 
 const fromItem: (item: Record<string, unknown>) => Tag = itemCodec(tagView);
 
-const nameTaken = (name: string) => new ConflictError(`A tag named "${name}" already exists`, { field: 'name' });
+const nameTaken = (name: string) => new Refused('tag_name_taken', `A tag named "${name}" already exists`, { field: 'name' });
 
 export const createTag = async (tenant: Tenant, input: CreateTag, now: Date): Promise<Tag> => {
   const tag = newTag(objectId(now.getTime()), input, now);
@@ -97,7 +97,7 @@ export const countTagged = async (tenant: Tenant, tagId: string) => {
 export const updateTag = (tenant: Tenant, id: string, input: UpdateTag, now: Date): Promise<Tag> =>
   retryOnConflict(async () => {
     const item = await readTagItem(tenant, id);
-    if (!item || item.deletingAt) throw new NotFoundError('Tag');
+    if (!item || item.deletingAt) throw new Missing('Tag');
     const before = fromItem(item);
     const after = applyUpdate(before, input, now);
     if ((['name', 'color', 'description'] as const).every((k) => after[k] === before[k])) return before;

@@ -1,9 +1,9 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { Missing } from '../domain/refusal';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { objectId } from '../ids';
 import { buildEnvelope, diff } from '../events/envelope';
-import { NotFoundError } from '../domain/errors';
 import type { Tenant } from '../domain/auth/tenant';
 import { systemActivity } from '../domain/crm/activity';
 import {
@@ -66,7 +66,7 @@ const getTask = async (tenant: Tenant, id: string): Promise<StoredTask | undefin
 
 export const requireTask = async (tenant: Tenant, id: string): Promise<Task> => {
   const stored = await getTask(tenant, id);
-  if (!stored) throw new NotFoundError('Task');
+  if (!stored) throw new Missing('Task');
   return stored.task;
 };
 
@@ -125,7 +125,7 @@ interface TaskStep {
 const mutateTask = (tenant: Tenant, id: string, decide: (stored: StoredTask) => TaskStep | undefined, now: Date): Promise<Task> =>
   retryOnConflict(async () => {
     const stored = await getTask(tenant, id);
-    if (!stored) throw new NotFoundError('Task');
+    if (!stored) throw new Missing('Task');
     const before = stored.task;
     const step = decide(stored);
     if (!step || step.change.events.length === 0) return before;
@@ -174,7 +174,7 @@ export const completeTaskById = (tenant: Tenant, id: string, now: Date): Promise
 export const deleteTask = (tenant: Tenant, id: string, now: Date): Promise<Task> =>
   retryOnConflict(async () => {
     const stored = await getTask(tenant, id);
-    if (!stored) throw new NotFoundError('Task');
+    if (!stored) throw new Missing('Task');
     await transact(
       [
         deleteItem(taskKey(tenant, id), { condition: '#v = :v', names: { '#v': 'version' }, values: { ':v': stored.version } }),

@@ -1,4 +1,5 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { Missing, Refused } from '../domain/refusal';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { dynamo } from '../aws/dynamo';
@@ -6,7 +7,6 @@ import { config } from '../config';
 import { objectId } from '../ids';
 import { buildEnvelope } from '../events/envelope';
 import { outboxItem } from './outbox';
-import { ConflictError, NotFoundError } from '../domain/errors';
 import { tenantOf } from '../domain/auth/tenant';
 import { admissionRefusal, type RateCategory } from '../domain/auth/rate-limit';
 import { generateToken, hashToken, visiblePrefix, type TokenEnvironment, type TokenRecord } from '../domain/auth/token';
@@ -154,9 +154,9 @@ export const getToken = async (tokenId: string): Promise<TokenRecord | undefined
 
 export const revokeToken = async (tokenId: string, now = new Date()): Promise<TokenRecord> => {
   const item = await tokenItem(tokenId);
-  if (!item) throw new NotFoundError('Token');
+  if (!item) throw new Missing('Token');
   const record = fromItem(item);
-  if (record.revokedAt) throw new ConflictError('Token is already revoked');
+  if (record.revokedAt) throw new Refused('token_already_revoked', 'Token is already revoked');
   const revoked = { ...record, revokedAt: now.toISOString() };
   const setRevoked = {
     values: { ':r': revoked.revokedAt },
@@ -170,7 +170,7 @@ export const revokeToken = async (tokenId: string, now = new Date()): Promise<To
         outboxItem(buildEnvelope('auth.token.revoked', tenantOf(workspaceId, record.environment), tokenEventData(revoked), { now })),
       ]),
     ],
-    () => new ConflictError('Token is already revoked'),
+    () => new Refused('token_already_revoked', 'Token is already revoked'),
   );
   return revoked;
 };

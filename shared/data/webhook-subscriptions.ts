@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
+import { Missing, Refused } from '../domain/refusal';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { objectId } from '../ids';
-import { ConflictError, NotFoundError } from '../domain/errors';
 import {
   MAX_SUBSCRIPTIONS,
   newSubscription,
@@ -70,7 +70,8 @@ const storedSubscription = exactly<Subscription>()(
 );
 const fromItem = itemCodec(storedSubscription);
 
-const duplicateUrl = () => new ConflictError('A subscription for this URL already exists in this workspace', { field: 'url' });
+const duplicateUrl = () =>
+  new Refused('subscription_url_taken', 'A subscription for this URL already exists in this workspace', { field: 'url' });
 
 export const createSubscription = async (tenant: Tenant, input: SubscriptionInput, now: Date): Promise<Subscription> => {
   const sub = newSubscription(objectId(now.getTime()), tenant, input, now);
@@ -82,7 +83,9 @@ export const createSubscription = async (tenant: Tenant, input: SubscriptionInpu
     ],
     (index) =>
       index === 0
-        ? new ConflictError(`A workspace can have at most ${MAX_SUBSCRIPTIONS} webhook subscriptions`, { limit: MAX_SUBSCRIPTIONS })
+        ? new Refused('subscription_limit_reached', `A workspace can have at most ${MAX_SUBSCRIPTIONS} webhook subscriptions`, {
+            limit: MAX_SUBSCRIPTIONS,
+          })
         : duplicateUrl(),
   );
   return sub;
@@ -101,7 +104,7 @@ export const getSubscription = async (tenant: Tenant, id: string): Promise<Subsc
 
 export const requireSubscription = async (tenant: Tenant, id: string): Promise<Subscription> => {
   const sub = await getSubscription(tenant, id);
-  if (!sub) throw new NotFoundError('Subscription');
+  if (!sub) throw new Missing('Subscription');
   return sub;
 };
 
@@ -167,7 +170,7 @@ export const updateSubscription = async (tenant: Tenant, id: string, patch: Subs
           ]
         : []),
     ],
-    (index) => (index === 0 ? new NotFoundError('Subscription') : duplicateUrl()),
+    (index) => (index === 0 ? new Missing('Subscription') : duplicateUrl()),
   );
   return fromItem({ ...before, ...fields });
 };
@@ -181,7 +184,7 @@ export const replaceSecrets = async (
   const fields = { ...secrets, updatedAt: now.toISOString() };
   await transact(
     [subscriptionUpdate(before, fields, '#secret = :before', { ':before': before.secret })],
-    () => new ConflictError('The secret was rotated by another request at the same time'),
+    () => new Refused('secret_rotated_concurrently', 'The secret was rotated by another request at the same time'),
   );
   return { ...before, ...fields };
 };
@@ -194,7 +197,7 @@ export const deleteSubscription = async (tenant: Tenant, id: string): Promise<vo
       deleteItem(urlLockKey(tenant, sub.url)),
       bump(subscriptionCounter(tenant), { n: -1 }),
     ],
-    () => new NotFoundError('Subscription'),
+    () => new Missing('Subscription'),
   );
 };
 

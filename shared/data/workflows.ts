@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { Missing } from '../domain/refusal';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
-import { NotFoundError } from '../domain/errors';
 import type { Tenant } from '../domain/auth/tenant';
 import type { Workflow } from '../domain/workflows/definition';
 import { bumpCounter, readCounter } from './counters';
@@ -58,7 +58,7 @@ export const getWorkflow = async (tenant: Tenant, id: string): Promise<StoredWor
 
 export const requireWorkflow = async (tenant: Tenant, id: string): Promise<StoredWorkflow> => {
   const found = await getWorkflow(tenant, id);
-  if (!found) throw new NotFoundError('Workflow');
+  if (!found) throw new Missing('Workflow');
   return found;
 };
 

@@ -1,11 +1,11 @@
 import { tenantOf } from '../domain/auth/tenant';
+import { Missing } from '../domain/refusal';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { objectId } from '../ids';
 import { buildEnvelope, diff } from '../events/envelope';
 import { outboxItem } from './outbox';
-import { NotFoundError } from '../domain/errors';
 import {
   DEFAULT_LOCALE,
   DEFAULT_TIMEZONE,
@@ -84,7 +84,7 @@ const SETTINGS = ['name', 'timezone', 'locale', 'businessHours'] as const;
 export const updateWorkspace = (id: string, patch: WorkspacePatch, now = new Date()): Promise<Workspace> =>
   retryOnConflict(async () => {
     const before = await getStored(id);
-    if (!before) throw new NotFoundError('Workspace');
+    if (!before) throw new Missing('Workspace');
     const after = patchWorkspace(before, patch, now);
     const pick = (w: Workspace) => Object.fromEntries(SETTINGS.map((f) => [f, w[f]]));
     const changes = diff(pick(before), pick(after));

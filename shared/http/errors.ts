@@ -1,7 +1,6 @@
 import { AppError, TooManyRequestsError, type ErrorCode } from '../domain/errors';
-import { Refused } from '../domain/refusal';
 import { isContention } from '../data/retry';
-import { fieldErrorOf } from './refusals';
+import { answerOf } from './refusals';
 
 /** The contract's error codes and their HTTP statuses: the single mapping table. */
 export const errorStatus: Record<ErrorCode, number> = {
@@ -33,7 +32,8 @@ export const isRetryableStatus = (status: number): boolean => status === 429 || 
 export const httpErrorOf = (error: unknown): HttpError | undefined => {
   if (isContention(error))
     return httpErrorOf(new TooManyRequestsError(CONTENTION_RETRY_AFTER_SECONDS, 'Too many concurrent changes to the same records'));
-  if (error instanceof Refused) return httpErrorOf(fieldErrorOf(error));
+  const answer = answerOf(error);
+  if (answer) return httpErrorOf(answer);
   if (!(error instanceof AppError)) return undefined;
   const headers: Record<string, string> = {};
   // 429s and a repeat of a request still in progress say when to try again.

@@ -1,7 +1,6 @@
 import { config } from '../config';
 import { AppError, ValidationError } from '../domain/errors';
-import { Refused } from '../domain/refusal';
-import { fieldErrorOf } from '../http/refusals';
+import { answerOf } from '../http/refusals';
 import type { Tenant } from '../domain/auth/tenant';
 import type { StepError } from '../domain/workflows/failure';
 import type { Outcome } from '../domain/workflows/interpreter';
@@ -136,9 +135,10 @@ const EFFECTS: Partial<Record<NodeType, Effect>> = {
     ),
 };
 
-/** An AppError (not found, validation, conflict) or a refusal is the step's error; anything else is the worker's problem and retried by the queue. */
+/** An AppError (not found, validation, conflict), a refusal or a missing record is the step's error; anything else is the worker's problem and retried by the queue. */
 const asOutcome = (error: unknown): Outcome => {
-  if (error instanceof Refused) return { ok: false, message: fieldErrorOf(error).message };
+  const refused = answerOf(error);
+  if (refused) return { ok: false, message: refused.message };
   if (error instanceof AppError) return { ok: false, message: error.message };
   throw error;
 };

@@ -1,6 +1,6 @@
 import { route } from '../../../shared/http/route';
 import { customerMerge } from '../../../shared/views/contacts';
-import { mergeCustomers } from '../../../shared/data/customers-merge';
+import { mergeCustomers } from '../../../shared/contacts/merge';
 import { MergeCustomers } from './schemas';
 
 export const handler = route({ scope: 'contacts:write', body: MergeCustomers, response: customerMerge }, async ({ body, tenant, now }) =>

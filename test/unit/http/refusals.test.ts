@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Refused } from '../../../shared/domain/refusal';
+import { Missing, Refused } from '../../../shared/domain/refusal';
 import { httpErrorOf } from '../../../shared/http/errors';
 
 describe('a repository refusal as an HTTP answer', () => {
@@ -22,5 +22,29 @@ describe('a repository refusal as an HTTP answer', () => {
     expect(httpErrorOf(new Refused('page_too_deep', 'too deep'))?.body.details).toEqual({
       errors: [{ path: 'page', message: 'too deep' }],
     });
+  });
+
+  it('is a 409 with the repository message and details when a condition stood in the way', () => {
+    expect(httpErrorOf(new Refused('subscription_limit_reached', 'At most 25', { limit: 25 }))).toEqual({
+      status: 409,
+      headers: {},
+      body: { code: 'CONFLICT', message: 'At most 25', details: { limit: 25 } },
+    });
+    expect(httpErrorOf(new Refused('stage_holds_leads', 'Still holds leads'))?.body).toEqual({
+      code: 'CONFLICT',
+      message: 'Still holds leads',
+    });
+  });
+
+  it('is the 404 naming the entity when the record a call names is missing', () => {
+    expect(httpErrorOf(new Missing('Task'))).toEqual({
+      status: 404,
+      headers: {},
+      body: { code: 'NOT_FOUND', message: 'Task not found' },
+    });
+  });
+
+  it('leaves any other error undescribed', () => {
+    expect(httpErrorOf(new Error('boom'))).toBeUndefined();
   });
 });
