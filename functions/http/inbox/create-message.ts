@@ -1,6 +1,6 @@
 import { route } from '../../../shared/http/route';
 import { postedMessage } from '../../../shared/views/inbox';
-import { postMessage } from '../../../shared/data/messages';
+import { postMessage } from '../../../shared/inbox/messages';
 import { CreateMessage, IdParams } from './schemas';
 
 export const handler = route(

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { conversation } from '../../../shared/views/inbox';
-import { deleteConversation } from '../../../shared/data/conversations';
+import { deleteConversation } from '../../../shared/inbox/conversations';
 import { IdParams } from './schemas';
 
 export const handler = route(

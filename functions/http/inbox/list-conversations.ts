@@ -2,7 +2,7 @@ import { route } from '../../../shared/http/route';
 import { listOf } from '../../../shared/views/common';
 import { conversation } from '../../../shared/views/inbox';
 import { paginationOf } from '../../../shared/http/pagination';
-import { listConversations } from '../../../shared/data/conversations-lists';
+import { listConversations } from '../../../shared/inbox/conversations';
 import { ConversationFilters } from './schemas';
 
 export const handler = route(

@@ -2,7 +2,7 @@ import { route } from '../../../shared/http/route';
 import { listOf } from '../../../shared/views/common';
 import { message } from '../../../shared/views/inbox';
 import { ListQuery, paginationOf } from '../../../shared/http/pagination';
-import { listMessages } from '../../../shared/data/messages';
+import { listMessages } from '../../../shared/inbox/messages';
 import { IdParams } from './schemas';
 
 export const handler = route(

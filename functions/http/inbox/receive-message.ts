@@ -1,6 +1,6 @@
 import { route } from '../../../shared/http/route';
 import { receivedMessage } from '../../../shared/views/inbox';
-import { receiveIncoming } from '../../../shared/data/messages-incoming';
+import { receiveIncoming } from '../../../shared/inbox/messages';
 import { IncomingMessage } from './schemas';
 
 export const handler = route(

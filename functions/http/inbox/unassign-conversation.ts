@@ -1,13 +1,12 @@
 import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { conversation } from '../../../shared/views/inbox';
-import { mutateConversation } from '../../../shared/data/conversations';
-import { unassign } from '../../../shared/domain/inbox/edits';
+import { unassignConversation } from '../../../shared/inbox/conversations';
 import { IdParams } from './schemas';
 
 export const handler = route(
   { scope: 'inbox:write', params: IdParams, response: z.strictObject({ conversation }) },
   async ({ params, tenant, now }) => ({
-    conversation: await mutateConversation(tenant, params.id, (c) => ({ change: unassign(c, now) }), now),
+    conversation: await unassignConversation(tenant, params.id, now),
   }),
 );

@@ -1,0 +1,2 @@
+export { listMessages, postMessage } from '../data/messages';
+export { receiveIncoming } from '../data/messages-incoming';
