@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { task } from '../../../shared/views/crm';
-import { completeTaskById } from '../../../shared/data/tasks';
+import { completeTaskById } from '../../../shared/crm/tasks';
 import { IdParams } from './schemas';
 
 export const handler = route(

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { activity } from '../../../shared/views/crm';
-import { addActivity } from '../../../shared/data/activities';
+import { addActivity } from '../../../shared/crm/activities';
 import { CreateActivity } from './schemas';
 
 export const handler = route(

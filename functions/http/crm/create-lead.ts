@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { lead } from '../../../shared/views/crm';
-import { createLead } from '../../../shared/data/leads';
+import { createLead } from '../../../shared/crm/leads';
 import { CreateLead } from './schemas';
 
 export const handler = route(

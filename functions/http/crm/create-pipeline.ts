@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { pipeline } from '../../../shared/views/crm';
-import { createPipeline } from '../../../shared/data/pipelines';
+import { createPipeline } from '../../../shared/crm/pipelines';
 import { CreatePipeline } from './schemas';
 
 export const handler = route(

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { pipeline } from '../../../shared/views/crm';
-import { createStage } from '../../../shared/data/pipelines';
+import { createStage } from '../../../shared/crm/pipelines';
 import { CreateStage, IdParams } from './schemas';
 
 export const handler = route(

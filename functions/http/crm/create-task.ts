@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { task } from '../../../shared/views/crm';
-import { createTask } from '../../../shared/data/tasks';
+import { createTask } from '../../../shared/crm/tasks';
 import { CreateTask } from './schemas';
 
 export const handler = route(

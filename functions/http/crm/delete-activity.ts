@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { activity } from '../../../shared/views/crm';
-import { deleteActivity } from '../../../shared/data/activities';
+import { deleteActivity } from '../../../shared/crm/activities';
 import { IdParams } from './schemas';
 
 export const handler = route(

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { lead } from '../../../shared/views/crm';
-import { deleteLead } from '../../../shared/data/leads';
+import { deleteLead } from '../../../shared/crm/leads';
 import { IdParams } from './schemas';
 
 export const handler = route(

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { pipeline } from '../../../shared/views/crm';
-import { deletePipeline } from '../../../shared/data/pipelines';
+import { deletePipeline } from '../../../shared/crm/pipelines';
 import { IdParams } from './schemas';
 
 export const handler = route(

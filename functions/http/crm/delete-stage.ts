@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { pipeline } from '../../../shared/views/crm';
-import { deleteStage } from '../../../shared/data/pipelines';
+import { deleteStage } from '../../../shared/crm/pipelines';
 import { StageParams } from './schemas';
 
 export const handler = route(

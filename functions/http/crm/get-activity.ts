@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { activity } from '../../../shared/views/crm';
-import { requireActivity } from '../../../shared/data/activities';
+import { requireActivity } from '../../../shared/crm/activities';
 import { IdParams } from './schemas';
 
 export const handler = route(

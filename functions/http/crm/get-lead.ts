@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { lead } from '../../../shared/views/crm';
-import { requireLead } from '../../../shared/data/leads';
+import { requireLead } from '../../../shared/crm/leads';
 import { IdParams } from './schemas';
 
 export const handler = route({ scope: 'crm:read', params: IdParams, response: z.strictObject({ lead }) }, async ({ params, tenant }) => ({

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { summary } from '../../../shared/views/crm';
-import { pipelineSummary } from '../../../shared/data/pipelines';
+import { pipelineSummary } from '../../../shared/crm/pipelines';
 import { IdParams } from './schemas';
 
 export const handler = route(

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { pipeline } from '../../../shared/views/crm';
-import { requirePipeline } from '../../../shared/data/pipelines';
+import { requirePipeline } from '../../../shared/crm/pipelines';
 import { IdParams } from './schemas';
 
 export const handler = route(

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { task } from '../../../shared/views/crm';
-import { requireTask } from '../../../shared/data/tasks';
+import { requireTask } from '../../../shared/crm/tasks';
 import { IdParams } from './schemas';
 
 export const handler = route({ scope: 'crm:read', params: IdParams, response: z.strictObject({ task }) }, async ({ params, tenant }) => ({

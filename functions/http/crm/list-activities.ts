@@ -2,7 +2,7 @@ import { route } from '../../../shared/http/route';
 import { listOf } from '../../../shared/views/common';
 import { activity } from '../../../shared/views/crm';
 import { paginationOf } from '../../../shared/http/pagination';
-import { listActivities } from '../../../shared/data/activities';
+import { listActivities } from '../../../shared/crm/activities';
 import { ActivityFilters } from './schemas';
 
 export const handler = route(

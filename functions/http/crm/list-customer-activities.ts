@@ -1,4 +1,3 @@
-import { requireCustomer } from '../../../shared/data/customers';
 import { timeline } from './timeline';
 
-export const handler = timeline('customerId', requireCustomer);
+export const handler = timeline('customerId');

@@ -1,4 +1,3 @@
-import { requireLead } from '../../../shared/data/leads';
 import { timeline } from './timeline';
 
-export const handler = timeline('leadId', requireLead);
+export const handler = timeline('leadId');

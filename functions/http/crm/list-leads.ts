@@ -2,7 +2,7 @@ import { route } from '../../../shared/http/route';
 import { listOf } from '../../../shared/views/common';
 import { lead } from '../../../shared/views/crm';
 import { paginationOf } from '../../../shared/http/pagination';
-import { listLeads } from '../../../shared/data/leads-list';
+import { listLeads } from '../../../shared/crm/leads';
 import { LeadFilters } from './schemas';
 
 export const handler = route({ scope: 'crm:read', query: LeadFilters, response: listOf('leads', lead) }, async ({ query, tenant }) => {

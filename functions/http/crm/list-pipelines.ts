@@ -2,7 +2,7 @@ import { route } from '../../../shared/http/route';
 import { listOf } from '../../../shared/views/common';
 import { pipeline } from '../../../shared/views/crm';
 import { ListQuery, paginationOf } from '../../../shared/http/pagination';
-import { listPipelines } from '../../../shared/data/pipelines';
+import { listPipelines } from '../../../shared/crm/pipelines';
 
 export const handler = route(
   { scope: 'crm:read', query: ListQuery, response: listOf('pipelines', pipeline) },

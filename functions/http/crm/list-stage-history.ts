@@ -2,7 +2,7 @@ import { route } from '../../../shared/http/route';
 import { listOf } from '../../../shared/views/common';
 import { stageStay } from '../../../shared/views/crm';
 import { ListQuery, paginationOf } from '../../../shared/http/pagination';
-import { stageHistory } from '../../../shared/data/leads-list';
+import { stageHistory } from '../../../shared/crm/leads';
 import { IdParams } from './schemas';
 
 export const handler = route(

@@ -2,7 +2,7 @@ import { route } from '../../../shared/http/route';
 import { listOf } from '../../../shared/views/common';
 import { task } from '../../../shared/views/crm';
 import { paginationOf } from '../../../shared/http/pagination';
-import { listTasks } from '../../../shared/data/tasks';
+import { listTasks } from '../../../shared/crm/tasks';
 import { TaskFilters } from './schemas';
 
 export const handler = route({ scope: 'crm:read', query: TaskFilters, response: listOf('tasks', task) }, async ({ query, tenant, now }) => {

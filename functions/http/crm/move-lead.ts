@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { lead } from '../../../shared/views/crm';
-import { moveLeadToStage } from '../../../shared/data/leads';
+import { moveLeadToStage } from '../../../shared/crm/leads';
 import { IdParams, MoveLead } from './schemas';
 
 export const handler = route(

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { pipeline } from '../../../shared/views/crm';
-import { reorderPipelineStages } from '../../../shared/data/pipelines';
+import { reorderPipelineStages } from '../../../shared/crm/pipelines';
 import { IdParams, ReorderStages } from './schemas';
 
 export const handler = route(

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { lead } from '../../../shared/views/crm';
-import { updateLead } from '../../../shared/data/leads';
+import { updateLead } from '../../../shared/crm/leads';
 import { IdParams, UpdateLead } from './schemas';
 
 export const handler = route(

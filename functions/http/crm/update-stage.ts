@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { pipeline } from '../../../shared/views/crm';
-import { updateStage } from '../../../shared/data/pipelines';
+import { updateStage } from '../../../shared/crm/pipelines';
 import { StageParams, UpdateStage } from './schemas';
 
 export const handler = route(

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { task } from '../../../shared/views/crm';
-import { updateTask } from '../../../shared/data/tasks';
+import { updateTask } from '../../../shared/crm/tasks';
 import { IdParams, UpdateTask } from './schemas';
 
 export const handler = route(

@@ -1,0 +1,1 @@
+export { completeTaskById, createTask, deleteTask, listTasks, requireTask, updateTask } from '../data/tasks';
