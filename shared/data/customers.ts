@@ -213,11 +213,11 @@ export const mutateCustomer = (
     return after;
   });
 
-/** Deletes a customer that has no conversations (see `assertDeletable`), its guards and its tag links. */
 /** A guard for removing a customer: no lead is linked to it (the count is kept with every lead's links). */
 export const noLeads = (tenant: Tenant, customerId: string, onFail: () => Error): Write =>
   listIsEmpty(tenant, 'lead', leadsOfCustomer(customerId), onFail);
 
+/** Deletes a customer that has no conversations (see `assertDeletable`), its guards and its tag links. */
 export const deleteCustomer = (tenant: Tenant, id: string, now: Date): Promise<Customer> =>
   retryOnConflict(async () => {
     const { customer, version, conversationCount } = await requireCustomer(tenant, id);

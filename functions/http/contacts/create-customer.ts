@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { contact } from '../../../shared/views/contacts';
-import { createCustomer } from '../../../shared/data/customers';
+import { createCustomer } from '../../../shared/contacts/customers';
 import { CreateCustomer } from './schemas';
 
 export const handler = route(

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { contact } from '../../../shared/views/contacts';
-import { requireCustomer } from '../../../shared/data/customers';
+import { requireCustomer } from '../../../shared/contacts/customers';
 import { IdParams } from './schemas';
 
 export const handler = route(

@@ -2,7 +2,7 @@ import { route } from '../../../shared/http/route';
 import { listOf } from '../../../shared/views/common';
 import { contact } from '../../../shared/views/contacts';
 import { paginationOf } from '../../../shared/http/pagination';
-import { listCustomers } from '../../../shared/data/customers-list';
+import { listCustomers } from '../../../shared/contacts/customers';
 import { CustomerFilters } from './schemas';
 
 export const handler = route(

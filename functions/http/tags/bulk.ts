@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { bulkTagging } from '../../../shared/views/tags';
 import { BulkTagging, type TagAction } from '../../../shared/domain/tags/tagging';
-import { applyTagging } from '../../../shared/data/tags-tagging';
+import { applyTagging } from '../../../shared/tags/tagging';
 
 /** `POST /tags/bulk` and `/tags/bulk/remove`: the same body and answer, adding or removing. */
 export const bulkRoute = (action: TagAction) =>

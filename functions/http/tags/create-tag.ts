@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { tag } from '../../../shared/views/tags';
 import { CreateTag } from '../../../shared/domain/tags/tag';
-import { createTag } from '../../../shared/data/tags';
+import { createTag } from '../../../shared/tags/catalogue';
 
 export const handler = route(
   { scope: 'tags:write', body: CreateTag, status: 201, response: z.strictObject({ tag }) },

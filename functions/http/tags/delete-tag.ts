@@ -1,6 +1,6 @@
 import { route } from '../../../shared/http/route';
 import { tagDeletion } from '../../../shared/views/tags';
-import { deleteTag } from '../../../shared/data/tags-delete';
+import { deleteTag } from '../../../shared/tags/deletions';
 import { IdParams } from './params';
 
 export const handler = route({ scope: 'tags:write', params: IdParams, response: tagDeletion }, async ({ params, tenant, now }) => {

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { tag } from '../../../shared/views/tags';
 import { UpdateTag } from '../../../shared/domain/tags/tag';
-import { updateTag } from '../../../shared/data/tags';
+import { updateTag } from '../../../shared/tags/catalogue';
 import { IdParams } from './params';
 
 export const handler = route(
