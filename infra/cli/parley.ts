@@ -7,10 +7,11 @@ import { tokenState, type TokenRecord } from '../../shared/domain/auth/token';
 import { wholeList } from '../../shared/http/pagination';
 import { tokenView } from '../../functions/http/auth/schemas';
 import { AppError } from '../../shared/domain/errors';
+import { answerOf } from '../../shared/http/refusals';
 import { fieldErrors } from '../../shared/http/validation';
 import { OBJECT_ID } from '../../shared/ids';
-import { addMember, listMembers, mutateMember } from '../../shared/data/members';
-import { changeRole, MemberStatus, Role, type Member } from '../../shared/domain/auth/member';
+import { addMember, changeMemberRole, listMembers } from '../../shared/workspace/members';
+import { MemberStatus, Role, type Member } from '../../shared/domain/auth/member';
 import { tenantOf } from '../../shared/domain/auth/tenant';
 import { CliError, connect, localRuntime, type TargetOptions } from './target';
 import { readable, readLogLines, storyOf, type StoryKey } from '../local/log-file';
@@ -176,10 +177,10 @@ memberLeaf(
     const tenant = await memberTenant(opts);
     const role = parse(Role, opts.role, '--role');
     const now = new Date();
-    const changed = await mutateMember(
+    const changed = await changeMemberRole(
       tenant,
       parse(z.string().regex(OBJECT_ID, 'Must be a 24-character hex member id'), id, '<memberId>'),
-      (m) => changeRole(m, role, now),
+      role,
       now,
     );
     print(opts, { member: changed }, `Member ${memberLine(changed)}`);
@@ -336,7 +337,9 @@ const usageError = (error: CommanderError) => {
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
+  const refused = answerOf(error);
   if (error instanceof CommanderError) usageError(error);
+  else if (refused) fail(refused.message);
   else if (error instanceof CliError || error instanceof AppError || error instanceof ParleyError) fail(error.message);
   else fail(`unexpected failure: ${error instanceof Error ? error.message : String(error)}`);
 }

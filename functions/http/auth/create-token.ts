@@ -1,8 +1,6 @@
 import * as z from 'zod';
 import { route } from '../../../shared/http/route';
-import { createToken } from '../../../shared/data/tokens';
-import { grantToken } from '../../../shared/domain/auth/token-grant';
-import { tenantParts } from '../../../shared/domain/auth/tenant';
+import { issueToken } from '../../../shared/auth/tokens';
 import { CreateTokenBody } from '../../../shared/domain/auth/token-input';
 import { createdToken } from '../../../shared/views/auth';
 import { tokenView } from './schemas';
@@ -11,8 +9,7 @@ import { tokenView } from './schemas';
 export const handler = route(
   { scope: 'admin:all', body: CreateTokenBody, status: 201, response: z.strictObject({ token: createdToken }) },
   async ({ body, token: caller, tenant, now }) => {
-    const granted = grantToken(caller, tenantParts(tenant).workspaceId, body, now);
-    const { token, record } = await createToken(granted, now);
+    const { token, record } = await issueToken(caller, tenant, body, now);
     return { token: { ...tokenView(record, now), token } };
   },
 );

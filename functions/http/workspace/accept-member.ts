@@ -1,13 +1,12 @@
 import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { member } from '../../../shared/views/auth';
-import { mutateMember } from '../../../shared/data/members';
-import { acceptInvite } from '../../../shared/domain/auth/member';
+import { acceptMember } from '../../../shared/workspace/members';
 import { IdParams } from './schemas';
 
 export const handler = route(
   { scope: 'admin:all', params: IdParams, response: z.strictObject({ member }) },
   async ({ params, tenant, now }) => ({
-    member: await mutateMember(tenant, params.id, (m) => acceptInvite(m, now), now),
+    member: await acceptMember(tenant, params.id, now),
   }),
 );

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { member } from '../../../shared/views/auth';
-import { getMember } from '../../../shared/data/members';
+import { getMember } from '../../../shared/workspace/members';
 import { IdParams } from './schemas';
 
 export const handler = route(

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { member } from '../../../shared/views/auth';
-import { addMember } from '../../../shared/data/members';
+import { addMember } from '../../../shared/workspace/members';
 import { InviteMember } from './schemas';
 
 export const handler = route(

@@ -2,7 +2,7 @@ import { route } from '../../../shared/http/route';
 import { member } from '../../../shared/views/auth';
 import { listOf } from '../../../shared/views/common';
 import { paginationOf } from '../../../shared/http/pagination';
-import { listMembers } from '../../../shared/data/members';
+import { listMembers } from '../../../shared/workspace/members';
 import { MemberFilters } from './schemas';
 
 export const handler = route(

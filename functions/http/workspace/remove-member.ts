@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { member } from '../../../shared/views/auth';
-import { removeMemberById } from '../../../shared/data/member-removal';
+import { removeMemberById } from '../../../shared/workspace/member-removals';
 import { IdParams } from './schemas';
 
 export const handler = route(

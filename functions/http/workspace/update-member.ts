@@ -1,13 +1,12 @@
 import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { member } from '../../../shared/views/auth';
-import { mutateMember } from '../../../shared/data/members';
-import { changeRole } from '../../../shared/domain/auth/member';
+import { changeMemberRole } from '../../../shared/workspace/members';
 import { IdParams, UpdateMember } from './schemas';
 
 export const handler = route(
   { scope: 'admin:all', params: IdParams, body: UpdateMember, response: z.strictObject({ member }) },
   async ({ params, body, tenant, now }) => ({
-    member: await mutateMember(tenant, params.id, (m) => changeRole(m, body.role, now), now),
+    member: await changeMemberRole(tenant, params.id, body.role, now),
   }),
 );

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { workspace } from '../../../shared/views/auth';
 import { tenantParts } from '../../../shared/domain/auth/tenant';
-import { updateWorkspace } from '../../../shared/data/workspaces';
+import { updateWorkspace } from '../../../shared/workspace/settings';
 import { UpdateWorkspace } from './schemas';
 
 export const handler = route(
