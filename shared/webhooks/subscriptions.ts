@@ -5,6 +5,8 @@ import { stopPendingDeliveries } from './deliver';
 import { assertAllowedTarget } from '../outbound/https';
 import type { Tenant } from '../domain/auth/tenant';
 
+export { deleteSubscription, listSubscriptions, requireSubscription } from '../data/webhook-subscriptions';
+
 const checkTarget = (url: string) => assertAllowedTarget(url, config().WEBHOOK_ALLOW_PRIVATE_TARGETS);
 
 /** Creates a subscription whose URL is an allowed target (checked literally and through DNS). */

@@ -1,18 +1,13 @@
 import { buildEnvelope } from '../events/envelope';
 import { outboxItem } from '../data/outbox';
 import { lostRace, retryOnConflict } from '../data/retry';
-import { executionView, getExecution, saveExecution, type StoredExecution } from '../data/workflow-executions';
-import { ConflictError, NotFoundError } from '../domain/errors';
+import { executionView, saveExecution, type StoredExecution } from '../data/workflow-executions';
+import { ConflictError } from '../domain/errors';
 import { isFinished, type Execution } from '../domain/workflows/execution';
 import type { Tenant } from '../domain/auth/tenant';
 import { enqueueStep } from './queue';
 import { causeOf } from './start';
-
-const requireExecution = async (tenant: Tenant, id: string): Promise<StoredExecution> => {
-  const e = await getExecution(tenant, id);
-  if (!e) throw new NotFoundError('Execution');
-  return e;
-};
+import { requireExecution } from './executions';
 
 /** Writes `after` if the execution did not move meanwhile; a lost race is re-run by `retryOnConflict`. */
 const save = async (before: StoredExecution, after: StoredExecution, event?: 'workflow.execution.cancelled') => {

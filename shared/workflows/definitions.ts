@@ -2,7 +2,8 @@ import { config } from '../config';
 import { objectId } from '../ids';
 import { buildEnvelope } from '../events/envelope';
 import { outboxItem } from '../data/outbox';
-import { deleteWorkflow, requireWorkflow, saveWorkflow, type StoredWorkflow } from '../data/workflows';
+import { deleteWorkflow, listVersions, requireWorkflow, saveWorkflow, type StoredWorkflow } from '../data/workflows';
+import type { PageRequest } from '../data/query';
 import {
   applyUpdate,
   literalUrls,
@@ -16,6 +17,8 @@ import {
 import { retryOnConflict } from '../data/retry';
 import { assertAllowedTarget } from '../outbound/https';
 import type { Tenant } from '../domain/auth/tenant';
+
+export { listWorkflows, requireWorkflow } from '../data/workflows';
 
 /** Literal target URLs are SSRF-checked at save, as webhook URLs are (and again, pinned, at every request). */
 const checkTargets = async (w: Workflow) => {
@@ -88,3 +91,10 @@ export const removeWorkflow = (tenant: Tenant, id: string, now: Date): Promise<v
     const before = await requireWorkflow(tenant, id);
     await deleteWorkflow(tenant, before, [event('deleted', tenant, before.workflow, now)]);
   });
+
+/** One page of the workflow's saved versions, newest first: `total` is the current version (versions are numbered from 1 and never deleted). */
+export const workflowVersions = async (tenant: Tenant, id: string, page: PageRequest) => {
+  const { workflow } = await requireWorkflow(tenant, id);
+  const { versions, nextCursor } = await listVersions(tenant, id, page);
+  return { versions, total: workflow.version, nextCursor };
+};

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { booking } from '../../../shared/views/scheduling';
-import { transitionBooking } from '../../../shared/data/bookings';
+import { transitionBooking } from '../../../shared/scheduling/bookings';
 import { cancel } from '../../../shared/domain/scheduling/booking';
 import { CancelBooking, IdParams } from './schemas';
 

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { booking } from '../../../shared/views/scheduling';
-import { getBooking } from '../../../shared/data/bookings';
+import { getBooking } from '../../../shared/scheduling/bookings';
 import { IdParams } from './schemas';
 
 export const handler = route(

@@ -2,7 +2,7 @@ import { route } from '../../../shared/http/route';
 import { listOf } from '../../../shared/views/common';
 import { booking } from '../../../shared/views/scheduling';
 import { paginationOf } from '../../../shared/http/pagination';
-import { listBookings } from '../../../shared/data/bookings';
+import { listBookings } from '../../../shared/scheduling/bookings';
 import { BookingFilters } from './schemas';
 
 const utc = (t: string | undefined) => (t === undefined ? undefined : new Date(t).toISOString());

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { booking } from '../../../shared/views/scheduling';
-import { transitionBooking } from '../../../shared/data/bookings';
+import { transitionBooking } from '../../../shared/scheduling/bookings';
 import { markNoShow } from '../../../shared/domain/scheduling/booking';
 import { IdParams } from './schemas';
 

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { deleted } from '../../../shared/views/deletion';
-import { deleteSubscription } from '../../../shared/data/webhook-subscriptions';
+import { deleteSubscription } from '../../../shared/webhooks/subscriptions';
 import { SubscriptionParams } from './params';
 
 export const handler = route(

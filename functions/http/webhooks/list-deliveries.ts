@@ -4,9 +4,8 @@ import { listOf } from '../../../shared/views/common';
 import { deliverySummary } from '../../../shared/views/webhooks';
 import { ListQuery, paginationOf } from '../../../shared/http/pagination';
 import { eventTypes } from '../../../shared/events/catalog';
-import { DELIVERY_STATUSES, publicDelivery } from '../../../shared/domain/webhooks/delivery';
-import { listDeliveries } from '../../../shared/data/webhook-deliveries';
-import { requireSubscription } from '../../../shared/data/webhook-subscriptions';
+import { DELIVERY_STATUSES } from '../../../shared/domain/webhooks/delivery';
+import { loggedDeliveries } from '../../../shared/webhooks/delivery-log';
 import { SubscriptionParams } from './params';
 
 const Query = ListQuery.extend({
@@ -20,8 +19,7 @@ const Query = ListQuery.extend({
 export const handler = route(
   { scope: 'webhooks:read', params: SubscriptionParams, query: Query, response: listOf('deliveries', deliverySummary) },
   async ({ params, query, tenant }) => {
-    await requireSubscription(tenant, params.id);
-    const { deliveries, total, nextCursor } = await listDeliveries(tenant, params.id, query, query);
-    return { deliveries: deliveries.map(publicDelivery), pagination: paginationOf(total, query, nextCursor) };
+    const { deliveries, total, nextCursor } = await loggedDeliveries(tenant, params.id, query, query);
+    return { deliveries, pagination: paginationOf(total, query, nextCursor) };
   },
 );

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { definition } from '../../../shared/views/workflows';
-import { requireWorkflow } from '../../../shared/data/workflows';
+import { requireWorkflow } from '../../../shared/workflows/definitions';
 import { IdParams } from './schemas';
 
 export const handler = route(

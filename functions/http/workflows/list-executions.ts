@@ -2,7 +2,7 @@ import { route } from '../../../shared/http/route';
 import { listOf } from '../../../shared/views/common';
 import { execution } from '../../../shared/views/workflows';
 import { paginationOf } from '../../../shared/http/pagination';
-import { listExecutions } from '../../../shared/data/workflow-executions';
+import { listExecutions } from '../../../shared/workflows/executions';
 import { ExecutionsQuery } from './schemas';
 
 export const handler = route(

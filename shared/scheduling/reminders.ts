@@ -1,0 +1,13 @@
+import { dueBookingReminders, sendDueReminders } from '../data/bookings';
+import { drainDue } from '../data/timers';
+
+/**
+ * Sends each booking's reminders due by `now` and returns how many bookings it reminded. Each send is a versioned
+ * write that also drops the reminder, so overlapping runs never repeat one.
+ */
+export const remindDueBookings = (now: Date): Promise<number> =>
+  drainDue(
+    'booking reminder',
+    (limit) => dueBookingReminders(now, limit),
+    ({ tenant, id }) => sendDueReminders(tenant, id, now),
+  );

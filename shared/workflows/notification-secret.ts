@@ -1,0 +1,1 @@
+export { notificationSecret } from '../data/workflow-secrets';
