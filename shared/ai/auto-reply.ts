@@ -1,5 +1,5 @@
 import { envelopeTenant, type EventEnvelope } from '../events/envelope';
-import { NotFoundError } from '../domain/errors';
+import { Missing } from '../domain/refusal';
 import type { Message } from '../domain/inbox/message';
 import { getAiSettings } from '../data/ai-settings';
 import { tenantPk } from '../data/keys';
@@ -44,7 +44,7 @@ export const answerIncoming = async (
     );
   } catch (error) {
     if (error instanceof AlreadyAnswered) return { outcome: 'duplicate', suggestion };
-    if (error instanceof NotFoundError) return { outcome: 'gone', suggestion };
+    if (error instanceof Missing) return { outcome: 'gone', suggestion };
     throw error;
   }
   return { outcome: auto ? 'replied' : 'suggested', suggestion };

@@ -1,5 +1,6 @@
 import type { Tenant } from '../domain/auth/tenant';
-import { ConflictError, NotFoundError, ValidationError } from '../domain/errors';
+import { ConflictError, ValidationError } from '../domain/errors';
+import { Missing } from '../domain/refusal';
 import { decide, extractiveReply, type Decision, type ReplyGenerator } from '../domain/ai/reply';
 import type { Passage } from '../domain/ai/passages';
 import type { AiSettings } from '../domain/ai/settings';
@@ -48,7 +49,7 @@ export const suggestForConversation = async (tenant: Tenant, conversationId: str
   const settings = await getAiSettings(tenant);
   if (!settings.enabled) throw new ConflictError('AI is disabled for this workspace: PATCH /ai/settings {"enabled": true}');
   await requireConversation(tenant, conversationId).catch((error: unknown) => {
-    throw error instanceof NotFoundError
+    throw error instanceof Missing
       ? new ValidationError([{ path: 'conversationId', message: 'No such conversation in this workspace' }])
       : error;
   });

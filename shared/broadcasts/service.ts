@@ -10,9 +10,11 @@ import {
   type CreateBroadcast,
   type UpdateBroadcast,
 } from '../domain/broadcasts/broadcast';
-import { createBroadcast, mutateBroadcast } from '../data/broadcasts';
+import { createBroadcast, dueBroadcasts, mutateBroadcast } from '../data/broadcasts';
 import { channelExists } from '../data/channels';
-import { enqueueBroadcast } from './queue';
+import { enqueueBroadcast, type BroadcastMessage } from './queue';
+
+const startMessage = (tenant: Tenant, broadcastId: string): BroadcastMessage => ({ kind: 'start', workspaceId: tenant, broadcastId });
 
 const noSuchChannel = () => new ValidationError([{ path: 'channelId', message: 'No such channel in this workspace' }]);
 
@@ -33,17 +35,31 @@ export const editBroadcast = async (tenant: Tenant, id: string, patch: UpdateBro
 export const scheduleBroadcast = async (tenant: Tenant, id: string, at: string, now: Date): Promise<Broadcast> => {
   const { broadcast } = await mutateBroadcast(tenant, id, (s) => schedule(s.broadcast, at, now), now);
   const wait = Date.parse(broadcast.scheduledAt!) - now.getTime();
-  if (wait <= MAX_DELAY_SECONDS * 1000) await enqueueBroadcast([{ kind: 'start', workspaceId: tenant, broadcastId: id }], wait);
+  if (wait <= MAX_DELAY_SECONDS * 1000) await enqueueBroadcast([startMessage(tenant, id)], wait);
   return broadcast;
 };
 
 /** Starts sending now; a crash before the start message is sent leaves it in the timer's due index. */
 export const sendBroadcast = async (tenant: Tenant, id: string, now: Date): Promise<Broadcast> => {
   const { broadcast } = await mutateBroadcast(tenant, id, (s) => startSending(s.broadcast, now), now);
-  await enqueueBroadcast([{ kind: 'start', workspaceId: tenant, broadcastId: id }]);
+  await enqueueBroadcast([startMessage(tenant, id)]);
   return broadcast;
 };
 
 /** Recipients not yet claimed are never sent to; sends already in flight finish. */
 export const cancelBroadcast = async (tenant: Tenant, id: string, now: Date): Promise<Broadcast> =>
   (await mutateBroadcast(tenant, id, (s) => cancel(s.broadcast, now), now)).broadcast;
+
+/** Broadcasts the minute timer starts or wakes per run; the rest wait for the next minute. */
+const DUE_PER_RUN = 500;
+
+/**
+ * A start message for each broadcast whose scheduled time has come, or whose fan-out has not finished (a crash
+ * between `send` and its message); answers how many. Starting is conditional on the broadcast's state, so a
+ * broadcast that is also started by its own delayed message starts once.
+ */
+export const startDueBroadcasts = async (now: Date): Promise<number> => {
+  const due = await dueBroadcasts(now, DUE_PER_RUN);
+  await enqueueBroadcast(due.map(({ tenant, id }) => startMessage(tenant, id)));
+  return due.length;
+};

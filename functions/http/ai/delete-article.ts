@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { article } from '../../../shared/views/ai';
-import { deleteArticle } from '../../../shared/data/kb-articles';
+import { deleteArticle } from '../../../shared/ai/articles';
 import { IdParams } from './schemas';
 
 export const handler = route(

@@ -2,7 +2,7 @@ import { route } from '../../../shared/http/route';
 import { articleSummary } from '../../../shared/views/ai';
 import { listOf } from '../../../shared/views/common';
 import { ListQuery, paginationOf } from '../../../shared/http/pagination';
-import { listArticles } from '../../../shared/data/kb-articles';
+import { listArticles } from '../../../shared/ai/articles';
 
 export const handler = route(
   { scope: 'ai:read', query: ListQuery, response: listOf('articles', articleSummary) },

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { article } from '../../../shared/views/ai';
 import { UpdateArticle } from '../../../shared/domain/ai/article';
-import { updateArticle } from '../../../shared/data/kb-articles';
+import { updateArticle } from '../../../shared/ai/articles';
 import { IdParams } from './schemas';
 
 export const handler = route(

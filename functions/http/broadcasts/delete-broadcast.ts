@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { deleted } from '../../../shared/views/deletion';
-import { deleteBroadcast } from '../../../shared/data/broadcasts';
+import { deleteBroadcast } from '../../../shared/broadcasts/records';
 import { BroadcastParams } from './schemas';
 
 export const handler = route(

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { campaign } from '../../../shared/views/broadcasts';
-import { requireBroadcast } from '../../../shared/data/broadcasts';
+import { requireBroadcast } from '../../../shared/broadcasts/records';
 import { BroadcastParams } from './schemas';
 
 export const handler = route(

@@ -2,7 +2,7 @@ import { route } from '../../../shared/http/route';
 import { campaign } from '../../../shared/views/broadcasts';
 import { listOf } from '../../../shared/views/common';
 import { ListQuery, paginationOf } from '../../../shared/http/pagination';
-import { listBroadcasts } from '../../../shared/data/broadcasts';
+import { listBroadcasts } from '../../../shared/broadcasts/records';
 
 export const handler = route(
   { scope: 'channels:read', query: ListQuery, response: listOf('broadcasts', campaign) },

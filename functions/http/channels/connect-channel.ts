@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { account } from '../../../shared/views/channels';
-import { changeChannelStatus } from '../../../shared/data/channels';
+import { changeChannelStatus } from '../../../shared/channels/account-records';
 import { ChannelParams } from './schemas';
 
 export const handler = route(

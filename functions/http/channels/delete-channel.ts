@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { deleted } from '../../../shared/views/deletion';
-import { deleteChannel } from '../../../shared/data/channels';
+import { deleteChannel } from '../../../shared/channels/account-records';
 import { ChannelParams } from './schemas';
 
 /** Replies on conversations that named the account fail with `channel_deleted` from then on. */

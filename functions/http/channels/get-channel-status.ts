@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { accountStatus } from '../../../shared/views/channels';
-import { requireChannel } from '../../../shared/data/channels';
+import { requireChannel } from '../../../shared/channels/account-records';
 import { ChannelParams } from './schemas';
 
 /** The account's connection state alone: what a status page polls. */

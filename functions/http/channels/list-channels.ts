@@ -2,7 +2,7 @@ import { route } from '../../../shared/http/route';
 import { account } from '../../../shared/views/channels';
 import { listOf } from '../../../shared/views/common';
 import { ListQuery, paginationOf } from '../../../shared/http/pagination';
-import { listChannels } from '../../../shared/data/channels';
+import { listChannels } from '../../../shared/channels/account-records';
 
 export const handler = route(
   { scope: 'channels:read', query: ListQuery, response: listOf('channels', account) },

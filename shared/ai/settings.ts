@@ -1,0 +1,1 @@
+export { getAiSettings, updateAiSettings } from '../data/ai-settings';
