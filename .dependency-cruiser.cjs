@@ -111,6 +111,15 @@ module.exports = {
       to: { path: '^shared/domain/errors\\.ts$' },
     },
     {
+      name: 'handlers-call-services',
+      severity: 'error',
+      comment:
+        'Every area runs functions/ → its service in shared/<area>/ → its repositories in shared/data/: ' +
+        'a handler parses and shapes, the service decides, so no handler reaches a repository itself.',
+      from: { path: '^functions/' },
+      to: { path: '^shared/data/' },
+    },
+    {
       name: 'no-folder-cycles',
       severity: 'error',
       comment:

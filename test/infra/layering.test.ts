@@ -19,7 +19,8 @@ async function violations(name: string, tree: Record<string, string[]>): Promise
     mkdirSync(dirname(join(base, path)), { recursive: true });
     writeFileSync(join(base, path), `${imports.map((i) => `import '${i}';`).join('\n')}\nexport const x = 1;\n`);
   }
-  const { output } = await cruise(['shared'], { baseDir: base, metrics: true, validate: true, ruleSet: { forbidden: config.forbidden } });
+  const tops = [...new Set(Object.keys(tree).map((path) => path.split('/')[0]!))];
+  const { output } = await cruise(tops, { baseDir: base, metrics: true, validate: true, ruleSet: { forbidden: config.forbidden } });
   const result = output as ICruiseResult;
   return result.summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`);
 }
@@ -35,6 +36,29 @@ describe('layering rules', () => {
     expect(found.sort()).toEqual([
       'data-below-services: shared/data/a.ts → shared/brand-new/service.ts',
       'data-below-services: shared/data/a.ts → shared/channels/send.ts',
+    ]);
+  });
+
+  it('a repository reports a refusal or a missing record, never a contract error', async () => {
+    const found = await violations('data-errors', {
+      'shared/data/a.ts': ['../domain/errors', '../domain/refusal'],
+      'shared/domain/errors.ts': [],
+      'shared/domain/refusal.ts': [],
+    });
+    expect(found).toEqual(['repositories-report-refusals: shared/data/a.ts → shared/domain/errors.ts']);
+  });
+
+  it('a handler reaches the repositories only through its area service', async () => {
+    const found = await violations('handler-data', {
+      'functions/http/crm/get-lead.ts': ['../../../shared/data/leads', '../../../shared/crm/leads'],
+      'functions/schedules/remind.ts': ['../../shared/data/timers'],
+      'shared/crm/leads.ts': ['../data/leads'],
+      'shared/data/leads.ts': [],
+      'shared/data/timers.ts': [],
+    });
+    expect(found.sort()).toEqual([
+      'handlers-call-services: functions/http/crm/get-lead.ts → shared/data/leads.ts',
+      'handlers-call-services: functions/schedules/remind.ts → shared/data/timers.ts',
     ]);
   });
 
