@@ -136,13 +136,15 @@ const retrySoon = async (queue: Queue<unknown>, records: SQSRecord[]): Promise<S
  * failed, so SQS brings it back then. A group whose handling throws contention comes back after
  * `contentionDelayMs`; one that throws anything else leaves its messages to come back after the queue's
  * visibility timeout; a message that fails its schema is reported failed alone, so after
- * maxReceiveCount it lands in the DLQ.
+ * maxReceiveCount it lands in the DLQ. `afterBatch` runs once every group is handled, before the
+ * invocation returns (work gathered over the batch; it must not throw).
  */
 export const groupedConsumer = <M>(
   queue: Queue<M>,
   groupOf: (message: M, messageId: string) => string,
   handle: (messages: M[], messageIds: string[]) => Promise<Verdict[]>,
   describe: (message: M) => LogContext,
+  afterBatch?: () => Promise<void>,
 ): ((event: SQSEvent, context?: Context) => Promise<SQSBatchResponse>) =>
   observed(async (event: SQSEvent): Promise<SQSBatchResponse> => {
     const groups = new Map<string, { records: SQSRecord[]; messages: M[] }>();
@@ -179,6 +181,7 @@ export const groupedConsumer = <M>(
         }),
       ),
     );
+    await afterBatch?.();
     return { batchItemFailures: [...failed, ...unfinished.flat()].map((r) => ({ itemIdentifier: r.messageId })) };
   });
 
@@ -187,10 +190,12 @@ export const consumer = <M>(
   queue: Queue<M>,
   handle: (message: M, messageId: string) => Promise<Verdict>,
   describe: (message: M) => LogContext,
+  afterBatch?: () => Promise<void>,
 ): ((event: SQSEvent, context?: Context) => Promise<SQSBatchResponse>) =>
   groupedConsumer(
     queue,
     (_m, messageId) => messageId,
     ([message], [messageId]) => Promise.all([handle(message!, messageId!)]),
     describe,
+    afterBatch,
   );

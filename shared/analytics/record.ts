@@ -58,6 +58,32 @@ export const recordEvent = async (envelope: EventEnvelope, now = new Date()): Pr
   }
 };
 
-/** The day-aggregate writes of one webhook attempt made at `at`, its day in the workspace's `timezone`. */
-export const attemptWrites = (tenant: Tenant, timezone: string, status: string, latencyMs: number | undefined, at: Date): Write[] =>
-  addToDay(tenant, localDate(at, timezone), attemptTally(status, latencyMs));
+/** A recorded webhook attempt, as analytics counts it: made at `at`, its day in the workspace's `timezone`. */
+export interface RecordedAttempt {
+  tenant: Tenant;
+  timezone: string;
+  status: string;
+  latencyMs: number | undefined;
+  at: Date;
+}
+
+/**
+ * The day-aggregate writes of some recorded attempts: one update per workspace day they fall on, each with the
+ * attempts it sums, so a write that fails can give its own attempts back to be written again.
+ */
+export const attemptWrites = (attempts: readonly RecordedAttempt[]): { write: Write; attempts: RecordedAttempt[] }[] => {
+  const days = new Map<string, { tenant: Tenant; date: string; attempts: RecordedAttempt[] }>();
+  for (const a of attempts) {
+    const date = localDate(a.at, a.timezone);
+    const key = `${a.tenant} ${date}`;
+    const day = days.get(key) ?? { tenant: a.tenant, date, attempts: [] };
+    day.attempts.push(a);
+    days.set(key, day);
+  }
+  return [...days.values()].flatMap((day) =>
+    addToDay(day.tenant, day.date, ...day.attempts.map((a) => attemptTally(a.status, a.latencyMs))).map((write) => ({
+      write,
+      attempts: day.attempts,
+    })),
+  );
+};

@@ -22,24 +22,28 @@ const UNASSIGNED = '-';
 /** Longer than the outbox keeps an event (a week), so no redelivery outlives its dedupe item. */
 const COUNTED_TTL_SECONDS = 8 * 24 * 3600;
 
-const deltas = (t: Tally): Record<string, number> => {
-  const out: Record<string, number> = { ...t.counts };
-  for (const [sketch, value] of Object.entries(t.samples)) {
-    const attr = `${sketch}:${bucketOf(value)}`;
-    out[attr] = (out[attr] ?? 0) + 1;
+const deltas = (tallies: readonly Tally[]): Record<string, number> => {
+  const out: Record<string, number> = {};
+  const plus = (attr: string, n: number) => {
+    out[attr] = (out[attr] ?? 0) + n;
+  };
+  for (const t of tallies) {
+    for (const [counter, n] of Object.entries(t.counts)) plus(counter, n);
+    for (const [sketch, value] of Object.entries(t.samples)) plus(`${sketch}:${bucketOf(value)}`, 1);
   }
   return out;
 };
 
-const add = (key: { pk: string; sk: string }, t: Tally): Write[] => {
-  const d = deltas(t);
+const add = (key: { pk: string; sk: string }, tallies: readonly Tally[]): Write[] => {
+  const d = deltas(tallies);
   return Object.keys(d).length ? [bump(key, d)] : [];
 };
 
-export const addToDay = (tenant: Tenant, date: string, t: Tally): Write[] => add({ pk: dayPk(tenant), sk: date }, t);
+/** What the tallies add to the workspace's day, summed into one update of its aggregate. */
+export const addToDay = (tenant: Tenant, date: string, ...tallies: Tally[]): Write[] => add({ pk: dayPk(tenant), sk: date }, tallies);
 
 export const addToAgentDay = (tenant: Tenant, date: string, assigneeId: string | null, t: Tally): Write[] =>
-  add({ pk: agentPk(tenant), sk: `${date}#${assigneeId ?? UNASSIGNED}` }, t);
+  add({ pk: agentPk(tenant), sk: `${date}#${assigneeId ?? UNASSIGNED}` }, [t]);
 
 /** The dedupe item of a counted event: its transaction fails (with `onFail`) when the event was counted before. */
 export const countedEvent = (tenant: Tenant, eventId: string, now: Date, onFail: () => Error): Write =>

@@ -18,11 +18,13 @@ import { K } from './registry/registry';
  * Access patterns (all within one subscription's partitions):
  * - delivery by id ............. pk=<tenant>#WHSUB#<sub>  sk=DLV#<deliveryId>
  * - a subscription's deliveries  same pk, newest first (ids are time-ordered)
- * - by status .................. gsi2pk=<tenant>#WHSUB#<sub>#STATUS#<status>  gsi2sk=<deliveryId>
- * - by event type (± status) ... the status partitions (success, retrying, pending, failed), filtered on eventType
+ * - open or failed, by status .. gsi2pk=<tenant>#WHSUB#<sub>#STATUS#<status>  gsi2sk=<deliveryId>
+ * - succeeded .................. the subscription's deliveries, filtered on status
+ * - by event type (± status) ... the same partitions (success, retrying, pending, failed), filtered on eventType
  * - exact totals ............... a key-only COUNT of the partition the list reads (no counters to write)
  * - an attempt's response body . same pk, sk=DLVBODY#<deliveryId>#<attempt, 4 digits>  (own item: never indexed)
- * A delivery has one index entry: created with it, moved once per status change.
+ * A delivery has one index entry while it is pending, retrying or failed: created with it, moved when its status
+ * changes, and dropped (one delete, not a move) when it succeeds, which most deliveries do at once.
  */
 const DELIVERY_PREFIX = `${K.DLV}#`;
 
@@ -33,10 +35,10 @@ const key = (d: Pick<Delivery, 'workspaceId' | 'subscriptionId' | 'deliveryId'>)
 });
 const statusPk = (tenant: Tenant, subscriptionId: string, status: DeliveryStatus) =>
   `${base(tenant, subscriptionId)}#${K.STATUS}#${status}`;
-const statusIndex = (d: Pick<Delivery, 'workspaceId' | 'subscriptionId' | 'deliveryId'>, status: DeliveryStatus) => ({
-  gsi2pk: statusPk(d.workspaceId, d.subscriptionId, status),
-  gsi2sk: d.deliveryId,
-});
+const statusIndex = (d: Pick<Delivery, 'workspaceId' | 'subscriptionId' | 'deliveryId'>, status: DeliveryStatus) =>
+  status === 'success'
+    ? { gsi2pk: undefined, gsi2sk: undefined }
+    : { gsi2pk: statusPk(d.workspaceId, d.subscriptionId, status), gsi2sk: d.deliveryId };
 
 /** Delivery logs are kept 30 days. */
 const RETENTION_SECONDS = 30 * 24 * 3600;
@@ -224,18 +226,34 @@ const ofType = (eventType: string) => ({
   values: { ':eventType': eventType },
 });
 
-const statusPartition = (tenant: Tenant, subscriptionId: string, status: DeliveryStatus, eventType?: string): Partition => ({
-  index: 'gsi2',
-  pk: statusPk(tenant, subscriptionId, status),
-  newestFirst: true,
-  ...(eventType ? { filter: ofType(eventType) } : {}),
+const succeeded = (eventType?: string) => ({
+  expression: `#status = :success${eventType ? ' AND #eventType = :eventType' : ''}`,
+  names: { '#status': 'status', ...(eventType ? { '#eventType': 'eventType' } : {}) },
+  values: { ':success': 'success', ...(eventType ? { ':eventType': eventType } : {}) },
 });
+
+const allDeliveries = (tenant: Tenant, subscriptionId: string): Partition => ({
+  pk: base(tenant, subscriptionId),
+  skPrefix: DELIVERY_PREFIX,
+  newestFirst: true,
+});
+
+/** Succeeded deliveries are not indexed: their list reads every delivery of the subscription, filtered. */
+const statusPartition = (tenant: Tenant, subscriptionId: string, status: DeliveryStatus, eventType?: string): Partition =>
+  status === 'success'
+    ? { ...allDeliveries(tenant, subscriptionId), filter: succeeded(eventType) }
+    : {
+        index: 'gsi2',
+        pk: statusPk(tenant, subscriptionId, status),
+        newestFirst: true,
+        ...(eventType ? { filter: ofType(eventType) } : {}),
+      };
 
 /** The partitions a filter lists, in order; its exact total is the sum of their counts. */
 const partitionsOf = (tenant: Tenant, subscriptionId: string, filter: DeliveryFilter): Partition[] => {
   if (filter.status) return [statusPartition(tenant, subscriptionId, filter.status, filter.eventType)];
   if (filter.eventType) return TYPE_LIST_ORDER.map((status) => statusPartition(tenant, subscriptionId, status, filter.eventType));
-  return [{ pk: base(tenant, subscriptionId), skPrefix: DELIVERY_PREFIX, newestFirst: true }];
+  return [allDeliveries(tenant, subscriptionId)];
 };
 
 export const listDeliveries = async (tenant: Tenant, subscriptionId: string, filter: DeliveryFilter, page: PageRequest) => {
@@ -295,8 +313,12 @@ export const recentStatuses = async (tenant: Tenant, subscriptionId: string, lim
   return Items.map((i) => i.status as DeliveryStatus);
 };
 
-/** A subscription's deliveries in one status (pending/retrying are the ones the sweeper and deactivation need). */
-export const deliveriesInStatus = async (tenant: Tenant, subscriptionId: string, status: DeliveryStatus): Promise<DeliveryItem[]> => {
+/** A subscription's open deliveries in one status (the sweeper's and deactivation's). */
+export const deliveriesInStatus = async (
+  tenant: Tenant,
+  subscriptionId: string,
+  status: 'pending' | 'retrying',
+): Promise<DeliveryItem[]> => {
   const out: DeliveryItem[] = [];
   for await (const item of queryAll({ index: 'gsi2', pk: statusPk(tenant, subscriptionId, status) })) out.push(fromItem(item));
   return out;

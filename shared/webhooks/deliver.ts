@@ -1,4 +1,3 @@
-import { attemptWrites } from '../analytics/record';
 import { config } from '../config';
 import { log } from '../log';
 import { addContext } from '../observability/context';
@@ -28,6 +27,7 @@ import { DEFAULT_TIMEZONE, getWorkspace, workspaceRead } from '../data/workspace
 import { tenantParts } from '../domain/auth/tenant';
 import type { Workspace } from '../domain/auth/workspace';
 import { parkInDlq, type DeliveryMessage } from './queue';
+import { tallyAttempt } from './attempt-tallies';
 import { postWebhook } from '../outbound/https';
 import { deliveryHeaders } from '../domain/webhooks/sign';
 
@@ -56,14 +56,6 @@ const maybeDeactivate = async (sub: Subscription, now: Date): Promise<void> => {
     log.warn('webhook subscription deactivated', { tenant: sub.workspaceId, subscriptionId: sub._id, reason: 'consecutive_failures' });
     await stopPendingDeliveries(fresh, now);
   }
-};
-
-/**
- * Adds a recorded attempt to its day's analytics: one ADD after the conditional write that recorded it, so a
- * duplicate message (whose record fails) never counts it twice; a crash between the two loses its tally.
- */
-const tallyAttempt = async (tenant: Delivery['workspaceId'], timezone: string, status: string, latency: number, at: Date) => {
-  for (const w of attemptWrites(tenant, timezone, status, latency, at)) await writeAlone(w);
 };
 
 /** Makes one attempt of a claimed delivery and records it; returns the delivery as saved, or undefined if it moved on. */
@@ -114,7 +106,7 @@ const attempt = async (d: DeliveryItem, { sub, payload, timezone }: AttemptInput
   // The body goes first under its attempt's number: a crash before the record leaves it to be overwritten by the attempt made again.
   if (responseBody?.length) await writeAlone(responseBodyWrite(d, attemptNumber, responseBody));
   if (!(await saveDelivery(d, after, extra, leaseUntil))) return undefined;
-  await tallyAttempt(d.workspaceId, timezone, after.status, latency, now);
+  tallyAttempt({ tenant: d.workspaceId, timezone, status: after.status, latencyMs: latency, at: now });
   log.info('webhook delivery attempt', {
     subscriptionId: sub._id,
     status: after.status,

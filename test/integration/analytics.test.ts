@@ -108,12 +108,22 @@ describe('analytics from live aggregates', () => {
     // Every event delivered again, as EventBridge may: nothing counts twice.
     for (const e of events) expect(await recordEvent(e)).toBe('duplicate');
     // Webhook attempts as the delivery worker records them: a failure (250 ms) then a success (100 ms), and one success (400 ms).
-    for (const [status, ms] of [
-      ['retrying', 250],
-      ['success', 100],
-      ['success', 400],
-    ] as const)
-      await transact(attemptWrites(t.tenant, 'America/New_York', status, ms, new Date('2026-01-05T12:00:00Z')));
+    const attempts = (
+      [
+        ['retrying', 250],
+        ['success', 100],
+        ['success', 400],
+      ] as const
+    ).map(([status, latencyMs]) => ({
+      tenant: t.tenant,
+      timezone: 'America/New_York',
+      status,
+      latencyMs,
+      at: new Date('2026-01-05T12:00:00Z'),
+    }));
+    const writes = attemptWrites(attempts);
+    expect(writes).toHaveLength(1);
+    await transact(writes.map((w) => w.write));
 
     const q = '?from=2026-01-04&to=2026-01-05';
     const overview = (await t.api.get(`${A}/overview${q}`)).body.data;

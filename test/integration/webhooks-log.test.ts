@@ -77,6 +77,14 @@ it('the delivery log filtered by event type lists success, retrying, pending, fa
   expect(failed.total).toBe(3);
   expect(failed.byCursor).toEqual(newestFirst.filter((d) => d.status === 'failed').map((d) => d.deliveryId));
 
+  // Succeeded deliveries leave the status index: their list is the log, filtered.
+  const succeeded = newestFirst.filter((d) => d.status === 'success').map((d) => d.deliveryId);
+  expect(await walk((page) => listDeliveries(tenant, sub._id, { status: 'success' }, page))).toEqual({
+    byCursor: succeeded,
+    byNumber: succeeded,
+    total: 3,
+  });
+
   const all = await walk((page) => listDeliveries(tenant, sub._id, {}, page));
   expect(all).toEqual({ byCursor: newestFirst.map((d) => d.deliveryId), byNumber: newestFirst.map((d) => d.deliveryId), total: 8 });
 

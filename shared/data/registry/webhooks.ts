@@ -20,19 +20,25 @@ export const subscription = entity({
 
 export const delivery = entity({
   name: 'Webhook delivery',
-  about: "A delivery of one event to one subscription and its attempts' response bodies; its one index entry names its status.",
+  about:
+    "A delivery of one event to one subscription and its attempts' response bodies; while it is pending, retrying or failed, its one index entry names its status (a success leaves the index).",
   prefixes: ['DLV', 'DLVBODY', 'STATUS'],
   keys: {
     pk: '<tenant>#WHSUB#<subscription id>',
     sk: 'DLV#<delivery id> | DLVBODY#<delivery id>#<attempt, 4 digits>',
-    gsi2pk: '<tenant>#WHSUB#<subscription id>#STATUS#<status>',
+    gsi2pk: '<tenant>#WHSUB#<subscription id>#STATUS#<pending | retrying | failed>',
     gsi2sk: '<delivery id>',
   },
   patterns: [
     { read: 'delivery by id; the log; its exact total (a key-only COUNT)', by: 'pk=<tenant>#WHSUB#<sub> sk begins_with DLV#' },
-    { read: 'deliveries by status, and its exact total', by: 'gsi2pk=<tenant>#WHSUB#<sub>#STATUS#<status>', index: 'gsi2' },
     {
-      read: 'deliveries by event type (± status): the status partitions in turn, filtered on eventType',
+      read: 'pending, retrying or failed deliveries, and their exact total',
+      by: 'gsi2pk=<tenant>#WHSUB#<sub>#STATUS#<status>',
+      index: 'gsi2',
+    },
+    { read: 'succeeded deliveries, and their exact total: the log, filtered on status', by: 'pk=<tenant>#WHSUB#<sub> sk begins_with DLV#' },
+    {
+      read: 'deliveries by event type (± status): the same partitions in turn, filtered on eventType',
       by: 'gsi2pk=<tenant>#WHSUB#<sub>#STATUS#<status>',
       index: 'gsi2',
     },
