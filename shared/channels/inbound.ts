@@ -1,11 +1,10 @@
 import type { Tenant } from '../domain/auth/tenant';
 import { simpleParser } from 'mailparser';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../domain/errors';
-import type { Account } from '../domain/channels/account';
+import { conversationChannelOf, type Account } from '../domain/channels/account';
 import { messageIdsIn } from '../domain/channels/email-threading';
 import type { InboundEvent } from '../domain/channels/inbound';
 import { INBOUND_SIGNATURE_HEADER } from '../domain/channels/inbound';
-import type { Channel } from '../domain/inbox/conversation';
 import { verifySignature } from '../domain/webhooks/sign';
 import { channelWithSecrets } from './secrets';
 import { findSend } from '../data/channel-sends';
@@ -15,13 +14,10 @@ import { receiveIncoming, type Incoming } from '../data/messages-incoming';
 import { transact } from '../data/transact';
 import { recipientReceipt } from './receipts';
 
-/** The inbox channel a conversation started through an account is filed under. */
-const inboxChannel = (account: Account): Channel => (account.type === 'email' ? 'email' : 'api');
-
 const incoming = async (tenant: Tenant, account: Account, input: Incoming, now: Date) => {
   const { message, conversation, duplicate } = await receiveIncoming(
     tenant,
-    { ...input, channel: inboxChannel(account), channelId: account._id },
+    { ...input, channel: conversationChannelOf(account.type), channelId: account._id },
     now,
   );
   return { message, conversation, duplicate };
@@ -92,5 +88,5 @@ export const receiveInbound = async (
   if (event.type === 'status') return { type: event.type, ...(await receipt(tenant, account, event, now)) };
   if (event.type === 'email') return { type: event.type, ...(await incomingEmail(tenant, account, event.mime, now)) };
   const { type: _type, ...message } = event;
-  return { type: event.type, ...(await incoming(tenant, account, { ...message, channel: inboxChannel(account) }, now)) };
+  return { type: event.type, ...(await incoming(tenant, account, { ...message, channel: conversationChannelOf(account.type) }, now)) };
 };

@@ -1,10 +1,10 @@
 import * as z from 'zod';
-import { OBJECT_ID } from '../../../shared/ids';
 import { queryInteger } from '../../../shared/http/query-integer';
 import { Locale } from '../../../shared/domain/ai/article';
+import { ObjectId } from '../../../shared/http/params';
+export { IdParams } from '../../../shared/http/params';
 
 /** Path ids that are not object ids are unknown resources (404), like ids of another workspace. */
-export const IdParams = z.object({ id: z.string().regex(OBJECT_ID) });
 
 export const SearchQuery = z.strictObject({
   q: z.string().trim().min(1).max(1000),
@@ -12,4 +12,4 @@ export const SearchQuery = z.strictObject({
   locale: Locale.optional(),
 });
 
-export const SuggestReply = z.strictObject({ conversationId: z.string().regex(OBJECT_ID, 'Must be a 24-character hex id') });
+export const SuggestReply = z.strictObject({ conversationId: ObjectId });

@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import { OBJECT_ID } from '../../../shared/ids';
 import { livemode, tokenState, type TokenRecord } from '../../../shared/domain/auth/token';
 import type { apiToken } from '../../../shared/views/auth';
+import { ObjectId } from '../../../shared/http/params';
 
-export const TokenParams = z.strictObject({ id: z.string().regex(OBJECT_ID) });
+export const TokenParams = z.strictObject({ id: ObjectId });
 
 export const tokenView = (t: TokenRecord, now: Date): z.infer<typeof apiToken> => ({
   _id: t._id,

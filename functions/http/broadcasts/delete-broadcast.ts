@@ -2,10 +2,10 @@ import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { deleted } from '../../../shared/views/deletion';
 import { deleteBroadcast } from '../../../shared/broadcasts/records';
-import { BroadcastParams } from './schemas';
+import { IdParams } from '../../../shared/http/params';
 
 export const handler = route(
-  { scope: 'channels:write', params: BroadcastParams, response: z.strictObject({ broadcast: deleted }), errors: ['CONFLICT'] },
+  { scope: 'channels:write', params: IdParams, response: z.strictObject({ broadcast: deleted }), errors: ['CONFLICT'] },
   async ({ params, tenant }) => {
     await deleteBroadcast(tenant, params.id);
     return { broadcast: { _id: params.id, deleted: true as const } };

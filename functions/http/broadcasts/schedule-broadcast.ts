@@ -3,10 +3,10 @@ import { route } from '../../../shared/http/route';
 import { campaign } from '../../../shared/views/broadcasts';
 import { ScheduleBroadcast } from '../../../shared/domain/broadcasts/broadcast';
 import { scheduleBroadcast } from '../../../shared/broadcasts/service';
-import { BroadcastParams } from './schemas';
+import { IdParams } from '../../../shared/http/params';
 
 export const handler = route(
-  { scope: 'channels:write', params: BroadcastParams, body: ScheduleBroadcast, response: z.strictObject({ broadcast: campaign }) },
+  { scope: 'channels:write', params: IdParams, body: ScheduleBroadcast, response: z.strictObject({ broadcast: campaign }) },
   async ({ params, body, tenant, now }) => ({
     broadcast: await scheduleBroadcast(tenant, params.id, body.at, now),
   }),

@@ -2,10 +2,10 @@ import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { campaign } from '../../../shared/views/broadcasts';
 import { sendBroadcast } from '../../../shared/broadcasts/service';
-import { BroadcastParams } from './schemas';
+import { IdParams } from '../../../shared/http/params';
 
 export const handler = route(
-  { scope: 'channels:write', params: BroadcastParams, status: 202, response: z.strictObject({ broadcast: campaign }) },
+  { scope: 'channels:write', params: IdParams, status: 202, response: z.strictObject({ broadcast: campaign }) },
   async ({ params, tenant, now }) => ({
     broadcast: await sendBroadcast(tenant, params.id, now),
   }),

@@ -3,10 +3,10 @@ import { route } from '../../../shared/http/route';
 import { campaign } from '../../../shared/views/broadcasts';
 import { UpdateBroadcast } from '../../../shared/domain/broadcasts/broadcast';
 import { editBroadcast } from '../../../shared/broadcasts/service';
-import { BroadcastParams } from './schemas';
+import { IdParams } from '../../../shared/http/params';
 
 export const handler = route(
-  { scope: 'channels:write', params: BroadcastParams, body: UpdateBroadcast, response: z.strictObject({ broadcast: campaign }) },
+  { scope: 'channels:write', params: IdParams, body: UpdateBroadcast, response: z.strictObject({ broadcast: campaign }) },
   async ({ params, body, tenant, now }) => ({
     broadcast: await editBroadcast(tenant, params.id, body, now),
   }),

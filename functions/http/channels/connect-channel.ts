@@ -2,10 +2,10 @@ import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { account } from '../../../shared/views/channels';
 import { changeChannelStatus } from '../../../shared/channels/account-records';
-import { ChannelParams } from './schemas';
+import { IdParams } from '../../../shared/http/params';
 
 export const handler = route(
-  { scope: 'channels:write', params: ChannelParams, response: z.strictObject({ channel: account }) },
+  { scope: 'channels:write', params: IdParams, response: z.strictObject({ channel: account }) },
   async ({ params, tenant, now }) => ({
     channel: await changeChannelStatus(tenant, params.id, 'connect', now),
   }),

@@ -3,12 +3,12 @@ import { route } from '../../../shared/http/route';
 import { account } from '../../../shared/views/channels';
 import { UpdateChannel } from '../../../shared/domain/channels/account';
 import { updateChannel } from '../../../shared/channels/accounts';
-import { ChannelParams } from './schemas';
+import { IdParams } from '../../../shared/http/params';
 import { needsSecretBox } from '../../../shared/secrets/box';
 
 needsSecretBox();
 
 export const handler = route(
-  { scope: 'channels:write', params: ChannelParams, body: UpdateChannel, response: z.strictObject({ channel: account }) },
+  { scope: 'channels:write', params: IdParams, body: UpdateChannel, response: z.strictObject({ channel: account }) },
   async ({ params, body, tenant, now }) => ({ channel: await updateChannel(tenant, params.id, body, now) }),
 );

@@ -1,9 +1,8 @@
 import * as z from 'zod';
 import { ListQuery } from '../../../shared/http/pagination';
 import { Attributes, E164, Identity, MAX_IDENTITIES } from '../../../shared/domain/contacts/customer';
-import { ObjectId } from '../inbox/schemas';
-
-export { IdParams } from '../inbox/schemas';
+import { ObjectId } from '../../../shared/http/params';
+export { IdParams } from '../../../shared/http/params';
 
 const fields = {
   name: z.string().trim().min(1).max(200).nullable().optional(),

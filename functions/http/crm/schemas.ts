@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import { OBJECT_ID } from '../../../shared/ids';
 import { CalendarDate, DateTime } from '../../../shared/domain/dates';
 import { ListQuery } from '../../../shared/http/pagination';
 import { Attributes } from '../../../shared/domain/contacts/customer';
@@ -9,11 +8,11 @@ import { UNASSIGNED } from '../../../shared/domain/lists';
 import { Money } from '../../../shared/domain/crm/money';
 import { MAX_STAGES, StageEdit, StageInput } from '../../../shared/domain/crm/pipeline';
 import { TaskPriority, TaskStatus } from '../../../shared/domain/crm/task';
+import { ObjectId } from '../../../shared/http/params';
+export { IdParams } from '../../../shared/http/params';
 
-export const ObjectId = z.string().regex(OBJECT_ID, 'Must be a 24-character hex id');
 /** Path ids that are not object ids are unknown resources (404), like ids of another workspace. */
-export const IdParams = z.object({ id: z.string().regex(OBJECT_ID) });
-export const StageParams = z.object({ id: z.string().regex(OBJECT_ID), stageId: z.string().regex(OBJECT_ID) });
+export const StageParams = z.object({ id: ObjectId, stageId: ObjectId });
 
 const Name = z.string().trim().min(1).max(200);
 const Text = (max: number) => z.string().trim().min(1).max(max);

@@ -1,13 +1,11 @@
 import * as z from 'zod';
-import { OBJECT_ID } from '../../../shared/ids';
 import { DateTime } from '../../../shared/domain/dates';
 import { ListQuery } from '../../../shared/http/pagination';
 import { Channel, Priority, Status } from '../../../shared/domain/inbox/conversation';
 import { UNASSIGNED } from '../../../shared/domain/inbox/lists';
 import { hasBody, IncomingSender, MessageContent } from '../../../shared/domain/inbox/message';
-
-export const ObjectId = z.string().regex(OBJECT_ID, 'Must be a 24-character hex id');
-export const IdParams = z.object({ id: ObjectId });
+import { ObjectId } from '../../../shared/http/params';
+export { IdParams } from '../../../shared/http/params';
 
 export const Subject = z.string().trim().min(1).max(255).nullable();
 

@@ -1,14 +1,13 @@
 import * as z from 'zod';
-import { OBJECT_ID } from '../../../shared/ids';
 import { DateTime } from '../../../shared/domain/dates';
 import { ListQuery } from '../../../shared/http/pagination';
 import { queryInteger } from '../../../shared/http/query-integer';
 import { TimeZone } from '../../../shared/domain/auth/workspace';
 import { BookingStatus, MAX_DURATION_MINUTES, SLOT_MINUTES } from '../../../shared/domain/scheduling/booking';
 import { MAX_RANGE_DAYS } from '../../../shared/domain/scheduling/availability';
+import { ObjectId } from '../../../shared/http/params';
+export { IdParams } from '../../../shared/http/params';
 
-export const IdParams = z.object({ id: z.string().regex(OBJECT_ID) });
-const ObjectId = z.string().regex(OBJECT_ID, 'Must be a 24-character hex id');
 const Text = (max: number) => z.string().trim().min(1).max(max);
 
 export const CreateBooking = z.strictObject({

@@ -6,7 +6,7 @@ import { ListQuery, paginationOf } from '../../../shared/http/pagination';
 import { eventTypes } from '../../../shared/events/catalog';
 import { DELIVERY_STATUSES } from '../../../shared/domain/webhooks/delivery';
 import { loggedDeliveries } from '../../../shared/webhooks/delivery-log';
-import { SubscriptionParams } from './params';
+import { IdParams } from '../../../shared/http/params';
 
 const Query = ListQuery.extend({
   status: z.enum(DELIVERY_STATUSES).optional(),
@@ -17,7 +17,7 @@ const Query = ListQuery.extend({
 });
 
 export const handler = route(
-  { scope: 'webhooks:read', params: SubscriptionParams, query: Query, response: listOf('deliveries', deliverySummary) },
+  { scope: 'webhooks:read', params: IdParams, query: Query, response: listOf('deliveries', deliverySummary) },
   async ({ params, query, tenant }) => {
     const { deliveries, total, nextCursor } = await loggedDeliveries(tenant, params.id, query, query);
     return { deliveries, pagination: paginationOf(total, query, nextCursor) };

@@ -1,5 +1,3 @@
-import * as z from 'zod';
-import { OBJECT_ID } from '../../../shared/ids';
+import { IdParams, ObjectId } from '../../../shared/http/params';
 
-export const SubscriptionParams = z.object({ id: z.string().regex(OBJECT_ID) });
-export const DeliveryParams = SubscriptionParams.extend({ deliveryId: z.string().regex(OBJECT_ID) });
+export const DeliveryParams = IdParams.extend({ deliveryId: ObjectId });

@@ -3,7 +3,7 @@ import { route } from '../../../shared/http/route';
 import { subscriptionWithSecret } from '../../../shared/views/webhooks';
 import { publicSubscription } from '../../../shared/domain/webhooks/subscription';
 import { rotateSecret } from '../../../shared/webhooks/rotate';
-import { SubscriptionParams } from './params';
+import { IdParams } from '../../../shared/http/params';
 import { RotateSecret } from './schemas';
 
 /** The new secret is returned here, once, as at creation. */
@@ -11,7 +11,7 @@ export const handler = route(
   {
     scope: 'webhooks:write',
     body: RotateSecret,
-    params: SubscriptionParams,
+    params: IdParams,
     response: z.strictObject({ subscription: subscriptionWithSecret }),
   },
   async ({ body, params, tenant, now }) => {

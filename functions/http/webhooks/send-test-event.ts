@@ -3,10 +3,10 @@ import { route } from '../../../shared/http/route';
 import { delivery } from '../../../shared/views/webhooks';
 import { deliveryWithAttempts } from '../../../shared/domain/webhooks/delivery';
 import { sendPing } from '../../../shared/webhooks/manual';
-import { SubscriptionParams } from './params';
+import { IdParams } from '../../../shared/http/params';
 
 export const handler = route(
-  { scope: 'webhooks:write', params: SubscriptionParams, status: 202, response: z.strictObject({ delivery }) },
+  { scope: 'webhooks:write', params: IdParams, status: 202, response: z.strictObject({ delivery }) },
   async ({ params, tenant, now }) => ({
     delivery: deliveryWithAttempts(await sendPing(tenant, params.id, now)),
   }),

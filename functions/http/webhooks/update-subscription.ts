@@ -3,11 +3,11 @@ import { route } from '../../../shared/http/route';
 import { subscription } from '../../../shared/views/webhooks';
 import { publicSubscription } from '../../../shared/domain/webhooks/subscription';
 import { changeSubscription } from '../../../shared/webhooks/subscriptions';
-import { SubscriptionParams } from './params';
+import { IdParams } from '../../../shared/http/params';
 import { UpdateSubscription } from './schemas';
 
 export const handler = route(
-  { scope: 'webhooks:write', body: UpdateSubscription, params: SubscriptionParams, response: z.strictObject({ subscription }) },
+  { scope: 'webhooks:write', body: UpdateSubscription, params: IdParams, response: z.strictObject({ subscription }) },
   async ({ body, params, tenant, now }) => ({
     subscription: publicSubscription(await changeSubscription(tenant, params.id, body, now)),
   }),

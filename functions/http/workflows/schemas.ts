@@ -6,10 +6,10 @@ import { WORKFLOW_JSON_LIMITS } from '../../../shared/domain/workflows/nodes';
 import { freeFormMap } from '../../../shared/domain/free-form';
 import { ListQuery } from '../../../shared/http/pagination';
 import { OBJECT_ID } from '../../../shared/ids';
+export { IdParams } from '../../../shared/http/params';
 
 export const CreateWorkflow = createWorkflowSchema(isValidPattern);
 export const UpdateWorkflow = updateWorkflowSchema(isValidPattern);
-export const IdParams = z.object({ id: z.string().regex(OBJECT_ID) });
 export const TriggerBody = z.strictObject({ payload: freeFormMap(z.string(), z.unknown(), WORKFLOW_JSON_LIMITS).optional() });
 export const ExecutionsQuery = ListQuery.extend({
   workflowId: z.string().regex(OBJECT_ID).optional(),

@@ -1,11 +1,10 @@
 import * as z from 'zod';
-import { OBJECT_ID } from '../../../shared/ids';
 import { ListQuery } from '../../../shared/http/pagination';
 import { MemberStatus, Role } from '../../../shared/domain/auth/member';
 import { BusinessHoursPatch, Locale, TimeZone } from '../../../shared/domain/auth/workspace';
+export { IdParams } from '../../../shared/http/params';
 
 /** Path ids that are not object ids are unknown resources (404), like ids of another workspace. */
-export const IdParams = z.object({ id: z.string().regex(OBJECT_ID) });
 
 export const UpdateWorkspace = z.strictObject({
   name: z.string().trim().min(1).max(200).optional(),
