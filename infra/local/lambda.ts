@@ -10,7 +10,6 @@ import { installPools } from './aws-pools';
 import { installEmulatorRetries } from './emulator-retry';
 import { installFaults } from './faults';
 import { installLocalKms } from './kms';
-import { installOutboxWrites, watchingOutbox } from './outbox-writes';
 import { installSlowInvocationLog, timedInvocation } from './slow-invocations';
 
 type Handler = (event: unknown, context: Context) => Promise<unknown>;
@@ -24,15 +23,14 @@ installPools();
 installEmulatorRetries();
 installFaults();
 installSlowInvocationLog();
-installOutboxWrites();
 const loaded = new Map<string, Promise<Handler>>();
 /** Told of each invocation as it starts; what it returns is called when the invocation ends. */
 type InvokeListener = (name: string, event: unknown) => (() => void) | undefined;
 const invocationListeners: InvokeListener[] = [];
 
 /**
- * Tells `listener` of every function invoked from now on (benchmarks count and time calls with it); the
- * returned function stops telling it.
+ * Tells `listener` of every function invoked from now on (benchmarks count and time calls with it; a stack's
+ * stream reader reads after each); the returned function stops telling it.
  */
 export const onInvoke = (listener: InvokeListener): (() => void) => {
   invocationListeners.push(listener);
@@ -93,7 +91,7 @@ export const invoke = async <R = unknown>(spec: FunctionSpec, role: Role, event:
     const context = contextFor(spec);
     const requestId = (event as { requestContext?: { requestId?: string } }).requestContext?.requestId ?? context.awsRequestId;
     return (await runAs({ name: nameOf(spec), kind: role.kind, grants }, () =>
-      watchingOutbox(() => timedInvocation({ function: context.functionName, requestId }, timeoutMs(spec), () => handler(event, context))),
+      timedInvocation({ function: context.functionName, requestId }, timeoutMs(spec), () => handler(event, context)),
     )) as R;
   } finally {
     for (const end of ended) end?.();

@@ -8,8 +8,7 @@ import { OUTBOX_DETAIL_TYPE, OUTBOX_SOURCE } from '../../shared/events/from-bus'
 import { startDynamoLocal } from './dynamodb';
 import { busEvent, route } from './event-router';
 import { startGateway } from './gateway';
-import { preload } from './lambda';
-import { onOutboxWrite } from './outbox-writes';
+import { onInvoke, preload } from './lambda';
 import { QueuePoller } from './queue-poller';
 import { startSchedules } from './scheduler';
 import { ensureQueue, startSqsLocal } from './sqs';
@@ -113,7 +112,8 @@ export const startStack = async (opts: StackOptions = {}): Promise<LocalStack> =
       });
       poller.start();
       stops.push(() => poller.stop());
-      stops.push(onOutboxWrite(() => poller.wake()));
+      // A function that ran may have written: the reader reads now instead of at the end of its idle wait.
+      stops.push(onInvoke(() => () => poller.wake()));
       for (const spec of wiring.queues) {
         const q = queues[spec.name]!;
         const queuePoller = new QueuePoller(sqs, spec, q.url, q.arn);

@@ -21,9 +21,7 @@ interface Checkpoint {
 /**
  * Milliseconds between passes over the shards when the last pass found nothing and nothing woke the reader.
  * Each pass costs DynamoDB Local a stream read, so an idle reader that polled every few milliseconds kept a
- * core of the database busy; the runtime wakes the reader when an event was written instead (`wake`, from
- * infra/local/outbox-writes.ts). A read holds the database as a write does, so waking it after every function
- * made it wait in front of the next call of the same event's pipeline (a worker's reads after the fan-out).
+ * core of the database busy; the runtime wakes the reader after each function it runs instead (`wake`).
  */
 const IDLE_MS = 250;
 /**
@@ -87,7 +85,7 @@ export class StreamPoller {
     this.loop = this.run();
   }
 
-  /** Reads the stream now rather than at the end of the idle wait: an event was just written. */
+  /** Reads the stream now rather than at the end of the idle wait: something may just have written to the table. */
   wake(): void {
     this.woken = true;
     this.endIdle?.();
