@@ -7,8 +7,12 @@ import { UNHANDLED_DIR_ENV, unhandledSummary } from './unhandled';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
-/** The run's self-signed certificate, trusted by every test worker, the response gate's tally and the run's 500s. */
+/** The run's scratch folder, its self-signed certificate (trusted by every test worker), the response gate's tally and the run's 500s. */
 export default async function setup() {
+  // Every temporary folder of the run (CDK output, the site build, crash tests' data) goes under one folder that
+  // goes when the run ends: a test process that is stopped rather than exited cannot remove its own.
+  const scratch = mkdtempSync(join(tmpdir(), 'parley-test-run-'));
+  process.env.TMPDIR = scratch;
   // Node reads NODE_EXTRA_CA_CERTS only at start-up, so it must be set before the test workers fork.
   const tls = await createTestCertificate();
   process.env[TLS_DIR_ENV] = tls.dir;
@@ -24,5 +28,6 @@ export default async function setup() {
     process.stdout.write(`response gate: ${checked} answers checked against their declared schemas (${exempt} files exempt)\n`);
     rmSync(gate, { recursive: true, force: true });
     rmSync(tls.dir, { recursive: true, force: true });
+    rmSync(scratch, { recursive: true, force: true });
   };
 }
