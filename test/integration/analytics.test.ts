@@ -10,6 +10,8 @@ import { dynamo } from '../../shared/aws/dynamo';
 import { config } from '../../shared/config';
 import { attemptWrites, recordEvent } from '../../shared/analytics/record';
 import { transact } from '../../shared/data/transact';
+import { tallyAttempt, writeAttemptTallies } from '../../shared/webhooks/attempt-tallies';
+import { runAs } from '../../infra/local/aws-guard';
 import { buildEnvelope, type EventEnvelope } from '../../shared/events/envelope';
 import { RELATIVE_ERROR } from '../../shared/domain/analytics/histogram';
 
@@ -248,6 +250,20 @@ describe('analytics from live aggregates', () => {
     } finally {
       await receiver.stop();
     }
+  });
+
+  it("keeps a batch's attempt tallies whose write was refused and writes them, once, with the next batch", async () => {
+    const t = await env.tenant();
+    const at = new Date('2026-02-10T12:00:00Z');
+    const report = async () => (await t.api.get(`${A}/webhooks?from=2026-02-10&to=2026-02-10`)).body.data.webhooks;
+    tallyAttempt({ tenant: t.tenant, timezone: 'UTC', status: 'success', latencyMs: 120, at });
+    // A worker whose role grants nothing: AWS refuses its write (the local runtime, as IAM would).
+    await runAs({ name: 'worker-without-grants', kind: 'queue', grants: [] }, writeAttemptTallies);
+    expect(await report()).toMatchObject({ attempts: 0 });
+    await writeAttemptTallies();
+    expect(await report()).toMatchObject({ attempts: 1, succeeded: 1 });
+    await writeAttemptTallies();
+    expect(await report()).toMatchObject({ attempts: 1, succeeded: 1 });
   });
 
   it('validates the range and needs analytics:read', async () => {
