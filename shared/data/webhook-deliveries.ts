@@ -226,10 +226,14 @@ const ofType = (eventType: string) => ({
   values: { ':eventType': eventType },
 });
 
-const succeeded = (eventType?: string) => ({
-  expression: `#status = :success${eventType ? ' AND #eventType = :eventType' : ''}`,
-  names: { '#status': 'status', ...(eventType ? { '#eventType': 'eventType' } : {}) },
-  values: { ':success': 'success', ...(eventType ? { ':eventType': eventType } : {}) },
+type Filter = NonNullable<Partition['filter']>;
+
+const succeeded: Filter = { expression: '#status = :success', names: { '#status': 'status' }, values: { ':success': 'success' } };
+
+const both = (a: Filter, b: Filter): Filter => ({
+  expression: `${a.expression} AND ${b.expression}`,
+  names: { ...a.names, ...b.names },
+  values: { ...a.values, ...b.values },
 });
 
 const allDeliveries = (tenant: Tenant, subscriptionId: string): Partition => ({
@@ -241,7 +245,7 @@ const allDeliveries = (tenant: Tenant, subscriptionId: string): Partition => ({
 /** Succeeded deliveries are not indexed: their list reads every delivery of the subscription, filtered. */
 const statusPartition = (tenant: Tenant, subscriptionId: string, status: DeliveryStatus, eventType?: string): Partition =>
   status === 'success'
-    ? { ...allDeliveries(tenant, subscriptionId), filter: succeeded(eventType) }
+    ? { ...allDeliveries(tenant, subscriptionId), filter: eventType ? both(succeeded, ofType(eventType)) : succeeded }
     : {
         index: 'gsi2',
         pk: statusPk(tenant, subscriptionId, status),
