@@ -29,14 +29,20 @@ const toRecord = (message: Message, queueArn: string): SQSEvent['Records'][numbe
 export const LONG_POLL_SECONDS = 20;
 
 /**
- * Stands in for a Lambda SQS event source mapping with ReportBatchItemFailures: up to `maxConcurrency`
- * pollers receive batches, invoke the consumer, and delete only the messages it did not report as failed.
+ * Stands in for a Lambda SQS event source mapping with ReportBatchItemFailures: a long poll receives a
+ * batch, hands it to an invocation of the consumer and receives again, with up to `maxConcurrency`
+ * invocations running at once; each deletes only the messages its consumer did not report as failed.
  * A consumer that throws fails the whole batch, which reappears after its visibility timeout.
+ *
+ * One receive is open per queue, not one per invocation slot: the emulator answers every receive waiting
+ * on a queue when one message arrives, so ten idle slots made nine empty receives per message, each a
+ * round trip through the SDK and the emulator on the process's one thread (about a third of a delivery's
+ * time from its enqueueing to its POST, measured in `npm run bench -- webhooks`).
  */
 export class QueuePoller {
   private running = false;
-  private loops: Promise<void>[] = [];
-  /** Ends the receives waiting on an empty queue when the poller stops. */
+  private loop?: Promise<void>;
+  /** Ends the receive waiting on an empty queue when the poller stops. */
   private readonly stopping = new AbortController();
 
   constructor(
@@ -48,30 +54,39 @@ export class QueuePoller {
 
   start(): void {
     this.running = true;
-    this.loops = Array.from({ length: this.spec.consumer.maxConcurrency }, () => this.run());
+    this.loop = this.run();
   }
 
   async stop(): Promise<void> {
     this.running = false;
     this.stopping.abort();
-    await Promise.all(this.loops);
+    await this.loop;
   }
 
   private async run(): Promise<void> {
+    const invocations = new Set<Promise<void>>();
     while (this.running) {
-      try {
-        await this.poll();
-      } catch (error) {
-        if (!this.running) return;
-        process.stderr.write(
-          `${JSON.stringify({ level: 'error', msg: 'queue poller error', queue: this.spec.name, error: String(error) })}\n`,
-        );
-        await new Promise((r) => setTimeout(r, 500));
+      if (invocations.size >= this.spec.consumer.maxConcurrency) {
+        await Promise.race(invocations);
+        continue;
       }
+      let messages: Message[];
+      try {
+        messages = await this.receive();
+      } catch (error) {
+        if (!this.running) break;
+        this.report('queue poller error', error);
+        await new Promise((r) => setTimeout(r, 500));
+        continue;
+      }
+      if (messages.length === 0) continue;
+      const invocation = this.invoke(messages).finally(() => invocations.delete(invocation));
+      invocations.add(invocation);
     }
+    await Promise.all(invocations);
   }
 
-  private async poll(): Promise<void> {
+  private async receive(): Promise<Message[]> {
     const { Messages = [] } = await this.sqs.send(
       new ReceiveMessageCommand({
         QueueUrl: this.queueUrl,
@@ -82,26 +97,34 @@ export class QueuePoller {
       }),
       { abortSignal: this.stopping.signal },
     );
-    if (Messages.length === 0) return;
-    const event: SQSEvent = { Records: Messages.map((m) => toRecord(m, this.queueArn)) };
+    return Messages;
+  }
+
+  private async invoke(messages: Message[]): Promise<void> {
+    const event: SQSEvent = { Records: messages.map((m) => toRecord(m, this.queueArn)) };
     let failed: Set<string>;
     try {
       const response = await invoke<SQSBatchResponse | undefined>(this.spec.consumer, { kind: 'queue', consumes: this.spec.name }, event);
       failed = new Set((response?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
     } catch (error) {
-      process.stderr.write(
-        `${JSON.stringify({ level: 'error', msg: 'queue consumer failed', queue: this.spec.name, error: String(error) })}\n`,
-      );
+      this.report('queue consumer failed', error);
       return;
     }
-    const done = Messages.filter((m) => !failed.has(m.MessageId!));
-    if (done.length > 0) {
+    const done = messages.filter((m) => !failed.has(m.MessageId!));
+    if (done.length === 0) return;
+    try {
       await this.sqs.send(
         new DeleteMessageBatchCommand({
           QueueUrl: this.queueUrl,
           Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })),
         }),
       );
+    } catch (error) {
+      this.report('queue poller error', error);
     }
+  }
+
+  private report(msg: string, error: unknown): void {
+    process.stderr.write(`${JSON.stringify({ level: 'error', msg, queue: this.spec.name, error: String(error) })}\n`);
   }
 }

@@ -79,7 +79,7 @@ export const startStack = async (opts: StackOptions = {}): Promise<LocalStack> =
     const streamArn = await ensureTable(ddb, tableName);
     ddb.destroy();
 
-    // One connection per queue poller, each holding a long poll open, and some to spare for the setup's calls.
+    // A long poll open per queue, a delete per running invocation, and some to spare for the setup's calls.
     const pollers = wiring.queues.reduce((n, q) => n + q.consumer.maxConcurrency, 0);
     const sqs = new SQSClient({
       endpoint: sqsEndpoint,
