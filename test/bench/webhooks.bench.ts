@@ -16,6 +16,8 @@ import { meterWrites } from './capacity';
 import { percentile, measure, type Section } from './measure';
 
 const LATENCY_EVENTS = { 1: 30, 50: 8 } as const;
+/** Untimed events through the whole pipeline before each latency run, as `measure` warms up its baselines (20 runs). */
+const WARMUP_EVENTS = { 1: 20, 50: 4 } as const;
 const THROUGHPUT_EVENTS = { 1: 400, 50: 8 } as const;
 /** Events written concurrently in the throughput runs. */
 const WRITERS = 8;
@@ -124,6 +126,13 @@ export const run = async (_stack: LocalStack): Promise<Section[]> => {
         return { started: before, written: performance.now() };
       };
       const eventIdsSince = (seen: Set<string>) => [...arrivals.keys()].filter((id) => !seen.has(id));
+
+      for (let i = 0; i < WARMUP_EVENTS[subs]; i++) {
+        const seen = new Set(arrivals.keys());
+        await emit();
+        while (eventIdsSince(seen).length === 0) await new Promise((r) => setTimeout(r, 2));
+        await waitForDeliveries(eventIdsSince(seen), subs);
+      }
 
       // Latency: one event at a time, from just before its write to the first signed delivery arriving.
       const latencies: number[] = [];
