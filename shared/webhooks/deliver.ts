@@ -20,7 +20,7 @@ import {
   subscriptionRead,
   subscriptionUpdate,
 } from '../data/webhook-subscriptions';
-import { batchGetEach } from '../data/batch-get';
+import { batchGetJoined } from '../data/batch-get';
 import { writeAlone, type Write } from '../data/transact';
 import { eventPayload, eventPayloadRead } from '../data/outbox';
 import { DEFAULT_TIMEZONE, getWorkspace, workspaceRead } from '../data/workspaces';
@@ -169,13 +169,16 @@ const attemptInputs = async (m: DeliveryMessage, eventId: string): Promise<Input
   return { sub, payload, timezone: timezoneOf(workspace) };
 };
 
-/** The delivery, its subscription, its event's body and its workspace in one consistent BatchGetItem: one round trip. */
+/**
+ * The delivery, its subscription, its event's body and its workspace in one consistent BatchGetItem: one round
+ * trip, shared with the other messages of the batch.
+ */
 const readTogether = async (m: DeliveryMessage, eventId: string): Promise<{ d?: DeliveryItem; inputs: Inputs }> => {
   const delivery = deliveryRead(m);
   const subscription = subscriptionRead(m.workspaceId, m.subscriptionId);
   const body = eventPayloadRead(eventId);
   const workspace = workspaceRead(tenantParts(m.workspaceId).workspaceId);
-  const [d, sub, payload, ws] = await batchGetEach([delivery.key, subscription.key, body.key, workspace.key]);
+  const [d, sub, payload, ws] = await batchGetJoined([delivery.key, subscription.key, body.key, workspace.key]);
   return {
     d: delivery.parse(d),
     inputs: { sub: subscription.parse(sub), payload: body.parse(payload), timezone: timezoneOf(workspace.parse(ws)) },
