@@ -16,10 +16,15 @@ import { TLS_DIR_ENV, createTestCertificate } from '../support/tls';
 // start-up, so the first run makes the certificate and re-runs itself once with it trusted.
 if (!process.env[TLS_DIR_ENV]) {
   const tls = await createTestCertificate();
-  const rerun = spawnSync(process.execPath, ['--import', 'tsx', import.meta.filename, ...process.argv.slice(2)], {
-    stdio: 'inherit',
-    env: { ...process.env, [TLS_DIR_ENV]: tls.dir, NODE_EXTRA_CA_CERTS: tls.certFile },
-  });
+  // The young generation `npm start` and the tests give the local runtime (vitest.config.ts).
+  const rerun = spawnSync(
+    process.execPath,
+    ['--max-semi-space-size=64', '--import', 'tsx', import.meta.filename, ...process.argv.slice(2)],
+    {
+      stdio: 'inherit',
+      env: { ...process.env, [TLS_DIR_ENV]: tls.dir, NODE_EXTRA_CA_CERTS: tls.certFile },
+    },
+  );
   rmSync(tls.dir, { recursive: true, force: true });
   process.exit(rerun.status ?? 1);
 }
