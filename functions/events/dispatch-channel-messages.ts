@@ -5,12 +5,11 @@ import type { Message } from '../../shared/domain/inbox/message';
 import { enqueueOutgoing } from '../../shared/channels/queue';
 
 /**
- * EventBridge rule target: a reply recorded on a conversation with a channel account is queued for
+ * EventBridge rule target (inbox.message.sent): a reply recorded on a conversation with a channel account is queued for
  * sending. The outbox event is the durable record that the reply must go out (the bus delivers it at
  * least once; the send worker's claim makes a repeat harmless).
  */
 export const handler = outboxHandler(async ({ envelope }) => {
-  if (envelope.eventType !== 'inbox.message.sent') return;
   const { message, conversation } = envelope.data as { message: Message; conversation: Conversation };
   if (!conversation.channelId) return;
   await enqueueOutgoing({

@@ -1,4 +1,4 @@
-import { OUTBOX_PATTERN } from '../../shared/events/from-bus';
+import { outboxPatternOf } from '../../shared/events/from-bus';
 import { areaRoutes } from './route';
 import type { Access, AreaWiring, EventRule, KeySpec, QueueSpec, ScheduleSpec } from './types';
 
@@ -74,8 +74,8 @@ const queues: QueueSpec[] = [
 const rules: EventRule[] = [
   {
     name: 'channel-dispatch',
-    // Every outbox event: the function picks the replies on conversations that have a channel account.
-    pattern: OUTBOX_PATTERN,
+    // Replies only: the function queues those on conversations that have a channel account.
+    pattern: outboxPatternOf(['inbox.message.sent']),
     target: {
       handler: 'functions/events/dispatch-channel-messages.ts',
       access: { table: 'read', queues: [CHANNEL_QUEUE] },
