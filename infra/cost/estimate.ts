@@ -83,22 +83,28 @@ const measuredUnits = (measured: MeasuredWrites) => {
 };
 
 /** The traffic-driven cost of a workload on top of the idle cost. */
-export const workloadLines = (w: Workload, measured: MeasuredWrites, edge: boolean): Line[] => {
+export const workloadLines = (w: Workload, measured: MeasuredWrites, inv: Inventory): Line[] => {
+  const edge = inv.wafAcls > 0;
   const units = measuredUnits(measured);
   const writes = w.apiCalls * A.writeShare;
   const reads = w.apiCalls - writes;
-  const invocations = w.apiCalls + writes + w.deliveries;
+  const invocations = w.apiCalls + writes * inv.targetsPerEvent + w.deliveries;
   const writeUnits =
     reads * A.writeUnitsPerReadCall + writes * units.perWriteCall + writes * units.perEventFanOut + w.deliveries * units.perDelivery;
   return [
     line('HTTP API requests', w.apiCalls, 'httpApiRequest', `${w.apiCalls.toLocaleString('en-US')} calls`),
     ...(edge ? [line('WAF requests', w.apiCalls, 'wafRequest', 'every API call passes the WAF')] : []),
-    line('Lambda invocations', invocations, 'lambdaRequest', 'API calls + one fan-out per write + one worker run per delivery'),
+    line(
+      'Lambda invocations',
+      invocations,
+      'lambdaRequest',
+      `API calls + ${inv.targetsPerEvent} rule targets per write (every domain event) + one worker run per delivery`,
+    ),
     line(
       'Lambda compute',
-      w.apiCalls * A.apiCallSeconds * 1 + w.deliveries * A.deliverySeconds * 0.5 + writes * A.apiCallSeconds * 0.5,
+      w.apiCalls * A.apiCallSeconds * 1 + w.deliveries * A.deliverySeconds * 0.5 + writes * inv.targetsPerEvent * A.apiCallSeconds * 0.5,
       'lambdaGbSecond',
-      `API ${A.apiCallSeconds} s at 1 GB, delivery ${A.deliverySeconds} s at 0.5 GB`,
+      `API ${A.apiCallSeconds} s at 1 GB, delivery ${A.deliverySeconds} s and rule target ${A.apiCallSeconds} s at 0.5 GB`,
     ),
     line(
       'DynamoDB writes',

@@ -19,6 +19,8 @@ export interface Inventory {
   queues: number;
   sqsEventSources: number;
   pipes: number;
+  /** Functions every domain event invokes: the targets of bus rules that match any outbox event, whatever its type. */
+  targetsPerEvent: number;
   /** Each schedule's runs per month, its function's memory and the share of its runs X-Ray records. */
   schedules: { name: string; runsPerMonth: number; memoryGb: number; traceRate: number }[];
   wafAcls: number;
@@ -88,6 +90,9 @@ export const inventoryOf = (stage: StageName): Inventory => {
       queues: of('AWS::SQS::Queue').length,
       sqsEventSources: of('AWS::Lambda::EventSourceMapping').length,
       pipes: of('AWS::Pipes::Pipe').length,
+      targetsPerEvent: of('AWS::Events::Rule')
+        .filter((r) => !(r.Properties!.EventPattern as { detail?: unknown }).detail)
+        .reduce((n, r) => n + (r.Properties!.Targets as unknown[]).length, 0),
       schedules,
       wafAcls: of('AWS::WAFv2::WebACL').length,
       wafRules: of('AWS::WAFv2::WebACL').reduce((n, a) => n + ((a.Properties!.Rules as unknown[] | undefined)?.length ?? 0), 0),

@@ -37,7 +37,7 @@ export const summary = (costs: StageCost[], measured: MeasuredWrites, w: Workloa
   '|---|---:|---:|---:|',
   ...costs.map(
     (c) =>
-      `| ${c.inventory.stage} | ${usd(total(c.idle))} | ${c.edge.length ? usd(total(c.edge)) : 'off'} | ${usd(total(workloadLines(w, measured, c.edge.length > 0)))} |`,
+      `| ${c.inventory.stage} | ${usd(total(c.idle))} | ${c.edge.length ? usd(total(c.edge)) : 'off'} | ${usd(total(workloadLines(w, measured, c.inventory)))} |`,
   ),
 ];
 
@@ -54,9 +54,9 @@ export const report = (costs: StageCost[], measured: MeasuredWrites, w: Workload
     ...(c.edge.length ? ['', `Optional edge, ${c.inventory.stage}:`, '', ...table(c.edge)] : []),
   ]),
   '',
-  `### ${workloadName(w)} (dev, on top of idle)`,
+  `### ${workloadName(w)} (${costs[0]!.inventory.stage}, on top of idle)`,
   '',
-  ...table(workloadLines(w, measured, false)),
+  ...table(workloadLines(w, measured, costs[0]!.inventory)),
   '',
   '### Prices',
   '',

@@ -27,6 +27,9 @@ describe('npm run cost', () => {
     expect(dev.keys).toBe(wiring.keys.length);
     expect(dev.dashboards).toBe(1);
     expect(dev.sqsEventSources).toBe(wiring.queues.length);
+    // Every domain event invokes the rule targets that match any outbox event (the webhook fan-out, the workflow trigger).
+    expect(dev.targetsPerEvent).toBe(wiring.rules.filter((r) => !r.pattern.detail).length);
+    expect(dev.targetsPerEvent).toBe(2);
     expect(dev.schedules.map((s) => s.runsPerMonth).sort()).toEqual(wiring.schedules.map((s) => (30 * 24 * 60) / s.everyMinutes).sort());
     // Every schedule matches the 1 % sampling rule; without it each idle run would be traced.
     for (const s of dev.schedules) expect(s.traceRate).toBe(0.01);
@@ -38,11 +41,12 @@ describe('npm run cost', () => {
 
   it('prices a workload on top from the measured write units, growing with it', () => {
     const measured = readMeasured();
-    const one = total(workloadLines(STANDARD_WORKLOAD, measured, false));
-    const two = total(workloadLines({ apiCalls: 2e6, deliveries: 2e6 }, measured, false));
+    const dev = stage('dev').inventory;
+    const one = total(workloadLines(STANDARD_WORKLOAD, measured, dev));
+    const two = total(workloadLines({ apiCalls: 2e6, deliveries: 2e6 }, measured, dev));
     expect(one).toBeGreaterThan(0);
     expect(two).toBeCloseTo(2 * one, 6);
-    expect(total(workloadLines(STANDARD_WORKLOAD, measured, true))).toBeGreaterThan(one);
+    expect(total(workloadLines(STANDARD_WORKLOAD, measured, stage('prod').inventory))).toBeGreaterThan(one);
     expect(total(edgeLines(stage('dev').inventory))).toBe(0);
   });
 
