@@ -36,8 +36,8 @@ export const LONG_POLL_SECONDS = 20;
  *
  * One receive is open per queue, not one per invocation slot: the emulator answers every receive waiting
  * on a queue when one message arrives, so ten idle slots made nine empty receives per message, each a
- * round trip through the SDK and the emulator on the process's one thread (about a third of a delivery's
- * time from its enqueueing to its POST, measured in `npm run bench -- webhooks`).
+ * round trip through the SDK and the emulator on the process's one thread: they made about half of the
+ * time from a delivery's receive to its POST (`npm run bench -- webhooks`, docs/guide/webhooks.md).
  */
 export class QueuePoller {
   private running = false;
