@@ -80,11 +80,11 @@ export const startStack = async (opts: StackOptions = {}): Promise<LocalStack> =
     ddb.destroy();
 
     // A long poll open per queue, a delete per running invocation, and some to spare for the setup's calls.
-    const pollers = wiring.queues.reduce((n, q) => n + q.consumer.maxConcurrency, 0);
+    const invocationSlots = wiring.queues.reduce((n, q) => n + q.consumer.maxConcurrency, 0);
     const sqs = new SQSClient({
       endpoint: sqsEndpoint,
       region: REGION,
-      requestHandler: { httpAgent: { keepAlive: true, maxSockets: pollers + 10 } },
+      requestHandler: { httpAgent: { keepAlive: true, maxSockets: wiring.queues.length + invocationSlots + 10 } },
     });
     stops.push(() => sqs.destroy());
     const queues: LocalStack['queues'] = {};

@@ -127,25 +127,26 @@ export const run = async (_stack: LocalStack): Promise<Section[]> => {
       };
       const eventIdsSince = (seen: Set<string>) => [...arrivals.keys()].filter((id) => !seen.has(id));
 
-      for (let i = 0; i < WARMUP_EVENTS[subs]; i++) {
+      /** Writes one event and waits for every delivery of it: its id, and when its write started and ended. */
+      const oneEvent = async () => {
         const seen = new Set(arrivals.keys());
-        await emit();
+        const times = await emit();
         while (eventIdsSince(seen).length === 0) await new Promise((r) => setTimeout(r, 2));
-        await waitForDeliveries(eventIdsSince(seen), subs);
-      }
+        const [id] = eventIdsSince(seen);
+        await waitForDeliveries([id!], subs);
+        return { id: id!, ...times };
+      };
+      for (let i = 0; i < WARMUP_EVENTS[subs]; i++) await oneEvent();
 
       // Latency: one event at a time, from just before its write to the first signed delivery arriving.
       const latencies: number[] = [];
       const stages = { write: [] as number[], poll: [] as number[], fanOut: [] as number[], queue: [] as number[], send: [] as number[] };
       for (let i = 0; i < LATENCY_EVENTS[subs]; i++) {
-        const seen = new Set(arrivals.keys());
-        const { started, written } = await emit();
-        while (eventIdsSince(seen).length === 0) await new Promise((r) => setTimeout(r, 2));
-        const [id] = eventIdsSince(seen);
-        const arrived = arrivals.get(id!)![0]!;
+        const { id, started, written } = await oneEvent();
+        const arrived = arrivals.get(id)![0]!;
         latencies.push(arrived - started);
-        const fanOut = clock.fanOuts.get(id!);
-        const worker = clock.workers.get(firstDelivery.get(id!)!);
+        const fanOut = clock.fanOuts.get(id);
+        const worker = clock.workers.get(firstDelivery.get(id)!);
         if (fanOut && worker !== undefined) {
           stages.write.push(written - started);
           stages.poll.push(fanOut.start - written);
@@ -153,7 +154,6 @@ export const run = async (_stack: LocalStack): Promise<Section[]> => {
           stages.queue.push(Math.max(0, worker - fanOut.end));
           stages.send.push(arrived - worker);
         }
-        await waitForDeliveries([id!], subs);
       }
       latencies.sort((a, b) => a - b);
       const medians = Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, v.length ? median(v) : 0])) as Record<

@@ -88,7 +88,7 @@ describe('channel and broadcast queues', () => {
     });
   });
 
-  it('starts due broadcasts every minute and routes outbox events to the reply dispatcher', () => {
+  it('starts due broadcasts every minute and routes replies, and no other outbox event, to the reply dispatcher', () => {
     const workers = app.template(app.stacks.workers);
     workers.hasResourceProperties('AWS::Scheduler::Schedule', {
       Description: 'Parley start-due-broadcasts, every 1 min',
@@ -96,7 +96,11 @@ describe('channel and broadcast queues', () => {
     });
     workers.hasResourceProperties('AWS::Events::Rule', {
       Description: 'Parley channel-dispatch',
-      EventPattern: { source: ['parley.outbox'], 'detail-type': ['DomainEvent'] },
+      EventPattern: {
+        source: ['parley.outbox'],
+        'detail-type': ['DomainEvent'],
+        detail: { dynamodb: { NewImage: { eventType: { S: ['inbox.message.sent'] } } } },
+      },
     });
   });
 });
