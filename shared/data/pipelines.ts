@@ -117,17 +117,21 @@ interface PipelineStep {
 }
 
 /** Read, decide, write under the version read (re-run on a lost race); a step that changes nothing writes nothing. */
-const mutatePipeline = (tenant: Tenant, id: string, decide: (p: Pipeline) => PipelineStep, now: Date): Promise<Pipeline> =>
+/** The pipeline before and after the change `decide` makes, written in one versioned transaction. */
+const mutated = (tenant: Tenant, id: string, decide: (p: Pipeline) => PipelineStep, now: Date) =>
   retryOnConflict(async () => {
     const { pipeline: before, version } = await requirePipeline(tenant, id);
     const { pipeline: after, extra = [] } = decide(before);
-    if (after === before && extra.length === 0) return before;
+    if (after === before && extra.length === 0) return { before, after };
     await transact(
       [versionedUpdate(pipelineKey(tenant, id), version, before, after), ...extra, event('updated', tenant, after, now, before)],
       lostRace,
     );
-    return after;
+    return { before, after };
   });
+
+const mutatePipeline = async (tenant: Tenant, id: string, decide: (p: Pipeline) => PipelineStep, now: Date): Promise<Pipeline> =>
+  (await mutated(tenant, id, decide, now)).after;
 
 const requireStage = (p: Pipeline, stageId: string): Stage => {
   const stage = stageOf(p, stageId);
@@ -177,8 +181,9 @@ export const updateStage = (tenant: Tenant, id: string, stageId: string, edit: S
     now,
   );
 
-export const deleteStage = (tenant: Tenant, id: string, stageId: string, now: Date): Promise<Pipeline> =>
-  mutatePipeline(
+/** Deletes an empty stage; answers it as it was. */
+export const deleteStage = async (tenant: Tenant, id: string, stageId: string, now: Date): Promise<Stage> => {
+  const { before } = await mutated(
     tenant,
     id,
     (p) => {
@@ -187,6 +192,8 @@ export const deleteStage = (tenant: Tenant, id: string, stageId: string, now: Da
     },
     now,
   );
+  return requireStage(before, stageId);
+};
 
 export const reorderPipelineStages = (tenant: Tenant, id: string, stageIds: string[], now: Date) =>
   mutatePipeline(tenant, id, (p) => ({ pipeline: reorderStages(p, stageIds, now) }), now);

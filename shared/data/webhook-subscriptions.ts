@@ -189,7 +189,8 @@ export const replaceSecrets = async (
   return { ...before, ...fields };
 };
 
-export const deleteSubscription = async (tenant: Tenant, id: string): Promise<void> => {
+/** Deletes the subscription; answers it as it was. */
+export const deleteSubscription = async (tenant: Tenant, id: string): Promise<Subscription> => {
   const sub = await requireSubscription(tenant, id);
   await transact(
     [
@@ -199,6 +200,7 @@ export const deleteSubscription = async (tenant: Tenant, id: string): Promise<vo
     ],
     () => new Missing('Subscription'),
   );
+  return sub;
 };
 
 /** One more consecutive failure, counted in the transaction that records the attempt. */

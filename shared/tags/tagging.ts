@@ -28,8 +28,14 @@ export const tagsOf = async (tenant: Tenant, type: EntityType, id: string) => {
 export const addTags = (tenant: Tenant, type: EntityType, id: string, tagIds: string[], now: Date) =>
   change(tenant, type, id, tagIds, 'tag', now);
 
-/** Removes one tag from one entity; a 404 when the tag does not exist. */
+/**
+ * Removes one tag from one entity and answers the tag; a 404 when the tag does not exist or the entity does not
+ * carry it (any more), as a repeated DELETE of any resource answers.
+ */
 export const removeTag = async (tenant: Tenant, type: EntityType, id: string, tagId: string, now: Date) => {
-  if (!(await getTag(tenant, tagId))) throw new NotFoundError('Tag');
-  return change(tenant, type, id, [tagId], 'untag', now);
+  const tag = await getTag(tenant, tagId);
+  if (!tag) throw new NotFoundError('Tag');
+  const { changed } = await change(tenant, type, id, [tagId], 'untag', now);
+  if (!changed) throw new NotFoundError('Tag');
+  return tag;
 };

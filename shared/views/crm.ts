@@ -6,7 +6,7 @@ import { TaskPriority, TaskStatus, type Task } from '../domain/crm/task';
 import { exactly, id, nullableId, time } from './common';
 
 /** A stage of a pipeline, in its place in the pipeline's order. */
-const stage = z
+export const stage = z
   .strictObject({ _id: id, name: z.string(), kind: StageKind, probability: z.number().min(0).max(1), position: z.number().int().min(0) })
   .meta({ id: 'Stage' });
 

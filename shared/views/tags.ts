@@ -14,10 +14,8 @@ const perEntity = z.strictObject(
 /** A tag with how many conversations, customers and leads carry it. */
 export const tagWithCounts = tag.extend({ counts: perEntity }).meta({ id: 'TagWithCounts' });
 
-/** A deleted tag and how many entities this request untagged (`complete: false`: the schedule finishes the rest). */
-export const tagDeletion = z
-  .strictObject({ tag, deleted: z.literal(true), detached: perEntity, complete: z.boolean() })
-  .meta({ id: 'TagDeletion' });
+/** A deleted tag with how many entities this request untagged (`complete: false`: the schedule finishes the rest). */
+export const deletedTag = tag.extend({ detached: perEntity, complete: z.boolean() }).meta({ id: 'DeletedTag' });
 
 /** One entity's tags after a change, and whether the call changed them. */
 export const entityTags = z.strictObject({ tags: z.array(tag), changed: z.boolean() }).meta({ id: 'EntityTags' });

@@ -86,10 +86,12 @@ export const updateWorkflow = (tenant: Tenant, id: string, input: UpdateWorkflow
 export const activateWorkflow = (tenant: Tenant, id: string, active: boolean, now: Date): Promise<Workflow> =>
   mutate(tenant, id, now, async (s) => ({ after: setActive(s.workflow, active, now), type: active ? 'activated' : 'deactivated' }));
 
-export const removeWorkflow = (tenant: Tenant, id: string, now: Date): Promise<void> =>
+/** Deletes the workflow; answers it as it was. */
+export const removeWorkflow = (tenant: Tenant, id: string, now: Date): Promise<Workflow> =>
   retryOnConflict(async () => {
     const before = await requireWorkflow(tenant, id);
     await deleteWorkflow(tenant, before, [event('deleted', tenant, before.workflow, now)]);
+    return before.workflow;
   });
 
 /** One page of the workflow's saved versions, newest first: `total` is the current version (versions are numbered from 1 and never deleted). */

@@ -10,7 +10,7 @@ import { openApiDocument } from '../../infra/docs/document';
  * Every DELETE route of the wiring, against a burst of concurrent deletes of one freshly created resource:
  * exactly one does it, and every other answers what a delete repeated after it answers, as if they had
  * come one after another: 404 for a resource that is gone, 409 for one that stays readable as revoked or
- * removed, and for a link (a detached tag) the same success with `changed: false`. A delete that reads,
+ * removed. A delete that reads,
  * then deletes unconditionally, lets several "succeed" (and emit several events).
  */
 const BURST = 5;
@@ -36,8 +36,8 @@ describe('concurrent deletes of one resource', () => {
       const answers = await Promise.all(Array.from({ length: BURST }, () => t.api.delete(path)));
       const repeat = await t.api.delete(path);
       const ok = route.spec.status ?? 200;
-      const did = (a: ApiResponse) => a.status === ok && a.body.data.changed !== false;
-      const outcome = (a: ApiResponse) => `${a.status} ${a.body.error?.code ?? `changed: ${String(a.body.data?.changed)}`}`;
+      const did = (a: ApiResponse) => a.status === ok && a.body.data.deleted === true;
+      const outcome = (a: ApiResponse) => `${a.status} ${a.body.error?.code ?? `deleted: ${String(a.body.data?.deleted)}`}`;
       const shown = JSON.stringify(answers.map(outcome));
       expect(answers.filter(did), shown).toHaveLength(1);
       expect(did(repeat), outcome(repeat)).toBe(false);

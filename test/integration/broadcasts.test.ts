@@ -122,7 +122,7 @@ it('a draft broadcast is listed newest first, edited while a draft, and deleted'
   expect(edited.body.data.broadcast).toMatchObject({ _id: first._id, status: 'draft', content: 'Hello again', subject: 'News' });
   const deleted = await api.delete(`${BROADCASTS}/${first._id}`);
   expect(deleted.status).toBe(200);
-  expect(deleted.body.data).toEqual({ broadcast: { _id: first._id, deleted: true } });
+  expect(deleted.body.data).toMatchObject({ broadcast: { _id: first._id, status: 'draft', content: 'Hello again' }, deleted: true });
   expectError(await api.get(`${BROADCASTS}/${first._id}`), 404, 'NOT_FOUND');
   expect((await api.get(BROADCASTS)).body.data.pagination.total).toBe(1);
 });

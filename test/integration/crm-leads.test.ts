@@ -321,7 +321,7 @@ describe('leads', () => {
     expect((await t.api.get(`${LEADS}/${a._id}`)).body.data.lead.tagIds).toEqual([tag._id]);
     expect((await t.api.get(`${LEADS}/${a._id}/tags`)).body.data.tags.map((x: { _id: string }) => x._id)).toEqual([tag._id]);
     expect((await t.api.get(`/api/v1/tags/${tag._id}`)).body.data.tag.counts).toMatchObject({ lead: 2 });
-    expect((await t.api.delete(`${LEADS}/${a._id}/tags/${tag._id}`)).body.data.changed).toBe(true);
+    expect((await t.api.delete(`${LEADS}/${a._id}/tags/${tag._id}`)).body.data).toMatchObject({ tag: { _id: tag._id }, deleted: true });
     const other = await tenant();
     const res = await t.api.post('/api/v1/tags/bulk', { entityType: 'lead', entityIds: [(await other.lead())._id], tagIds: [tag._id] });
     expectError(res, 422, 'VALIDATION_ERROR');

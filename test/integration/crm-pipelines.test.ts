@@ -82,7 +82,9 @@ describe('pipelines and stages', () => {
     expectError(bad, 422, 'VALIDATION_ERROR');
     expect(bad.body.error.details.errors.map((e: { path: string }) => e.path)).toEqual(['stageIds[1]', 'stageIds[2]']);
     const removed = await api.delete(`${PIPELINES}/${pipeline._id}/stages/${negotiation._id}`);
-    expect(removed.body.data.pipeline.stages.map((s: StageView) => s._id)).not.toContain(negotiation._id);
+    expect(removed.body.data).toMatchObject({ stage: { _id: negotiation._id, name: 'Negotiating', probability: 0.75 }, deleted: true });
+    const after = (await api.get(`${PIPELINES}/${pipeline._id}`)).body.data.pipeline;
+    expect(after.stages.map((s: StageView) => s._id)).not.toContain(negotiation._id);
     expectError(await api.delete(`${PIPELINES}/${pipeline._id}/stages/${negotiation._id}`), 404, 'NOT_FOUND');
 
     const events = await eventsOf(workspaceId, 'pipeline', pipeline._id, 'crm.pipeline.updated');

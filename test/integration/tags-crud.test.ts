@@ -175,9 +175,7 @@ describe('deleting tags', () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({
       deleted: true,
-      complete: true,
-      tag: { _id: id, name: 'Doomed' },
-      detached: { conversation: 0, customer: 0 },
+      tag: { _id: id, name: 'Doomed', complete: true, detached: { conversation: 0, customer: 0 } },
     });
     expectError(await api.get(`/api/v1/tags/${id}`), 404, 'NOT_FOUND');
     expect((await api.get('/api/v1/tags')).body.data.pagination.total).toBe(0);
@@ -194,7 +192,7 @@ describe('deleting tags', () => {
     await api.post(`${ENTITY_PATHS.customer}/${customer}/tags`, { tagIds: [doomed] });
 
     const res = await api.delete(`/api/v1/tags/${doomed}`);
-    expect(res.body.data.detached).toEqual({ conversation: 2, customer: 1, lead: 0 });
+    expect(res.body.data.tag.detached).toEqual({ conversation: 2, customer: 1, lead: 0 });
     for (const id of conversations) {
       expect((await api.get(`${ENTITY_PATHS.conversation}/${id}/tags`)).body.data.tags.map((t: { _id: string }) => t._id)).toEqual([kept]);
     }
@@ -246,7 +244,7 @@ describe('deleting tags', () => {
     await hideTag(t, tagId, new Date());
     const res = await api.delete(`/api/v1/tags/${tagId}`);
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ deleted: true, complete: true, detached: { conversation: 1, customer: 0 } });
+    expect(res.body.data).toMatchObject({ deleted: true, tag: { complete: true, detached: { conversation: 1, customer: 0 } } });
     expect((await api.get(`${ENTITY_PATHS.conversation}/${conversation}/tags`)).body.data.tags).toEqual([]);
   });
 

@@ -73,16 +73,16 @@ describe.each(['conversation', 'customer'] as const)('tagging one %s', (type) =>
     expect(ids(tagged[1]!.data.tags as { _id: string }[])).toEqual([b]);
   });
 
-  it('detaches a tag with one untagged event, and detaching it again is a no-op', async () => {
+  it('detaches a tag with one untagged event, and detaching it again is a 404', async () => {
     const { api, workspaceId } = await tenant();
     const [a, b] = [await newTag(api), await newTag(api)];
     const entity = await newEntity(type, workspaceId);
     await api.post(`${base}/${entity}/tags`, { tagIds: [a, b] });
     const res = await api.delete(`${base}/${entity}/tags/${a}`);
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ changed: true, tags: [{ _id: b }] });
-    const again = await api.delete(`${base}/${entity}/tags/${a}`);
-    expect(again.body.data).toMatchObject({ changed: false, tags: [{ _id: b }] });
+    expect(res.body.data).toEqual({ tag: expect.objectContaining({ _id: a }), deleted: true });
+    expect(ids((await api.get(`${base}/${entity}/tags`)).body.data.tags)).toEqual([b]);
+    expectError(await api.delete(`${base}/${entity}/tags/${a}`), 404, 'NOT_FOUND');
     const untagged = await outboxEvents(workspaceId, events.untagged);
     expect(untagged).toHaveLength(1);
     expect(untagged[0]!.changes).toEqual({ tagIds: [[a, b].sort(), [b]] });
@@ -173,7 +173,7 @@ describe('tags and entity deletion', () => {
     expect((await api.delete(`${ENTITY_PATHS.customer}/${removed}`)).status).toBe(200);
     expect((await api.get(`/api/v1/tags/${tag}`)).body.data.tag.counts.customer).toBe(1);
     const res = await api.delete(`/api/v1/tags/${tag}`);
-    expect(res.body.data.detached).toEqual({ conversation: 0, customer: 1, lead: 0 });
+    expect(res.body.data.tag.detached).toEqual({ conversation: 0, customer: 1, lead: 0 });
     expect(await outboxEvents(workspaceId, 'customer.contact.untagged')).toHaveLength(1);
   });
 });

@@ -96,7 +96,8 @@ describe('webhook subscriptions API', () => {
     const sub = (await api.post(HOOKS, { url, events: ['*'] })).body.data.subscription;
     const del = await api.delete(`${HOOKS}/${sub._id}`);
     expect(del.status).toBe(200);
-    expect(del.body.data.subscription).toEqual({ _id: sub._id, deleted: true });
+    expect(del.body.data).toMatchObject({ subscription: { _id: sub._id, url }, deleted: true });
+    expect(del.body.data.subscription).not.toHaveProperty('secret');
     expect((await api.get(`${HOOKS}/${sub._id}`)).status).toBe(404);
     expect((await api.delete(`${HOOKS}/${sub._id}`)).status).toBe(404);
     expect((await api.post(HOOKS, { url, events: ['*'] })).status).toBe(201);

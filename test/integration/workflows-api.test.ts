@@ -45,7 +45,9 @@ describe('workflow definitions', () => {
     expect(list.pagination.total).toBe(1);
     expect(list.workflows.map((x: any) => x._id)).toEqual([w._id]);
 
-    expect((await api.delete(`${WF}/${w._id}`)).status).toBe(200);
+    const deleted = await api.delete(`${WF}/${w._id}`);
+    expect(deleted.status).toBe(200);
+    expect(deleted.body.data).toMatchObject({ workflow: { _id: w._id, name: w.name }, deleted: true });
     expect((await api.get(`${WF}/${w._id}`)).status).toBe(404);
     expect((await api.get(WF)).body.data.pagination.total).toBe(0);
 

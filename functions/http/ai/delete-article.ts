@@ -1,11 +1,11 @@
-import * as z from 'zod';
 import { route } from '../../../shared/http/route';
+import { deletion } from '../../../shared/views/deletion';
 import { article } from '../../../shared/views/ai';
 import { deleteArticle } from '../../../shared/ai/articles';
 import { IdParams } from './schemas';
 
 export const handler = route(
-  { scope: 'ai:write', params: IdParams, response: z.strictObject({ article, deleted: z.literal(true) }) },
+  { scope: 'ai:write', params: IdParams, response: deletion('article', article) },
   async ({ params, tenant, now }) => ({
     article: await deleteArticle(tenant, params.id, now),
     deleted: true as const,

@@ -1,5 +1,5 @@
-import * as z from 'zod';
 import { route } from '../../../shared/http/route';
+import { deletion } from '../../../shared/views/deletion';
 import { contact } from '../../../shared/views/contacts';
 import { deleteCustomer } from '../../../shared/contacts/customers';
 import { IdParams } from './schemas';
@@ -8,7 +8,7 @@ export const handler = route(
   {
     scope: 'contacts:write',
     params: IdParams,
-    response: z.strictObject({ customer: contact, deleted: z.literal(true) }),
+    response: deletion('customer', contact),
     errors: ['CONFLICT'],
   },
   async ({ params, tenant, now }) => ({

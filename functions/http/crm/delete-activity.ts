@@ -1,12 +1,13 @@
-import * as z from 'zod';
 import { route } from '../../../shared/http/route';
+import { deletion } from '../../../shared/views/deletion';
 import { activity } from '../../../shared/views/crm';
 import { deleteActivity } from '../../../shared/crm/activities';
 import { IdParams } from './schemas';
 
 export const handler = route(
-  { scope: 'crm:delete', params: IdParams, response: z.strictObject({ activity }), errors: ['CONFLICT'] },
+  { scope: 'crm:delete', params: IdParams, response: deletion('activity', activity), errors: ['CONFLICT'] },
   async ({ params, tenant, now }) => ({
     activity: await deleteActivity(tenant, params.id, now),
+    deleted: true as const,
   }),
 );

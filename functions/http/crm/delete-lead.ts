@@ -1,12 +1,13 @@
-import * as z from 'zod';
 import { route } from '../../../shared/http/route';
+import { deletion } from '../../../shared/views/deletion';
 import { lead } from '../../../shared/views/crm';
 import { deleteLead } from '../../../shared/crm/leads';
 import { IdParams } from './schemas';
 
 export const handler = route(
-  { scope: 'crm:delete', params: IdParams, response: z.strictObject({ lead }) },
+  { scope: 'crm:delete', params: IdParams, response: deletion('lead', lead) },
   async ({ params, tenant, now }) => ({
     lead: await deleteLead(tenant, params.id, now),
+    deleted: true as const,
   }),
 );

@@ -1,12 +1,13 @@
-import * as z from 'zod';
 import { route } from '../../../shared/http/route';
+import { deletion } from '../../../shared/views/deletion';
 import { pipeline } from '../../../shared/views/crm';
 import { deletePipeline } from '../../../shared/crm/pipelines';
 import { IdParams } from './schemas';
 
 export const handler = route(
-  { scope: 'crm:delete', params: IdParams, response: z.strictObject({ pipeline }), errors: ['CONFLICT'] },
+  { scope: 'crm:delete', params: IdParams, response: deletion('pipeline', pipeline), errors: ['CONFLICT'] },
   async ({ params, tenant, now }) => ({
     pipeline: await deletePipeline(tenant, params.id, now),
+    deleted: true as const,
   }),
 );

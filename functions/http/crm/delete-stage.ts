@@ -1,12 +1,10 @@
-import * as z from 'zod';
 import { route } from '../../../shared/http/route';
-import { pipeline } from '../../../shared/views/crm';
+import { deletion } from '../../../shared/views/deletion';
+import { stage } from '../../../shared/views/crm';
 import { deleteStage } from '../../../shared/crm/pipelines';
 import { StageParams } from './schemas';
 
 export const handler = route(
-  { scope: 'crm:delete', params: StageParams, response: z.strictObject({ pipeline }), errors: ['CONFLICT'] },
-  async ({ params, tenant, now }) => ({
-    pipeline: await deleteStage(tenant, params.id, params.stageId, now),
-  }),
+  { scope: 'crm:delete', params: StageParams, response: deletion('stage', stage), errors: ['CONFLICT'] },
+  async ({ params, tenant, now }) => ({ stage: await deleteStage(tenant, params.id, params.stageId, now), deleted: true as const }),
 );

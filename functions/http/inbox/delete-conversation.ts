@@ -1,11 +1,11 @@
-import * as z from 'zod';
 import { route } from '../../../shared/http/route';
+import { deletion } from '../../../shared/views/deletion';
 import { conversation } from '../../../shared/views/inbox';
 import { deleteConversation } from '../../../shared/inbox/conversations';
 import { IdParams } from './schemas';
 
 export const handler = route(
-  { scope: 'inbox:write', params: IdParams, response: z.strictObject({ conversation, deleted: z.literal(true) }) },
+  { scope: 'inbox:write', params: IdParams, response: deletion('conversation', conversation) },
   async ({ params, tenant, now }) => ({
     conversation: await deleteConversation(tenant, params.id, now),
     deleted: true as const,

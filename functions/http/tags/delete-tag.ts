@@ -1,9 +1,13 @@
 import { route } from '../../../shared/http/route';
-import { tagDeletion } from '../../../shared/views/tags';
+import { deletion } from '../../../shared/views/deletion';
+import { deletedTag } from '../../../shared/views/tags';
 import { deleteTag } from '../../../shared/tags/deletions';
 import { IdParams } from './params';
 
-export const handler = route({ scope: 'tags:write', params: IdParams, response: tagDeletion }, async ({ params, tenant, now }) => {
-  const { tag, detached, complete } = await deleteTag(tenant, params.id, now);
-  return { tag, deleted: true as const, detached, complete };
-});
+export const handler = route(
+  { scope: 'tags:write', params: IdParams, response: deletion('tag', deletedTag) },
+  async ({ params, tenant, now }) => {
+    const { tag, detached, complete } = await deleteTag(tenant, params.id, now);
+    return { tag: { ...tag, detached, complete }, deleted: true as const };
+  },
+);

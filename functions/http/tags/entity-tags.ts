@@ -1,12 +1,13 @@
 import { wholeList } from '../../../shared/http/pagination';
 import { route } from '../../../shared/http/route';
+import { deletion } from '../../../shared/views/deletion';
 import { listOf } from '../../../shared/views/common';
 import { entityTags, tag } from '../../../shared/views/tags';
 import { TagIdsBody, type EntityType } from '../../../shared/domain/tags/tagging';
 import { addTags, removeTag, tagsOf } from '../../../shared/tags/tagging';
 import { EntityTagParams, IdParams } from './params';
 
-/** The tag routes under an entity: `…/{id}/tags` (GET, POST) and `…/{id}/tags/{tagId}` (DELETE). */
+/** The tag routes under an entity: `…/{id}/tags` (GET, POST) and `…/{id}/tags/{tagId}` (DELETE: a 404 when it is not attached). */
 export const listEntityTags = (type: EntityType) =>
   route({ scope: 'tags:read', params: IdParams, response: listOf('tags', tag) }, async ({ params, tenant }) => {
     const tags = await tagsOf(tenant, type, params.id);
@@ -19,6 +20,7 @@ export const attachTags = (type: EntityType) =>
   );
 
 export const detachTag = (type: EntityType) =>
-  route({ scope: 'tags:write', params: EntityTagParams, response: entityTags }, ({ params, tenant, now }) =>
-    removeTag(tenant, type, params.id, params.tagId, now),
-  );
+  route({ scope: 'tags:write', params: EntityTagParams, response: deletion('tag', tag) }, async ({ params, tenant, now }) => ({
+    tag: await removeTag(tenant, type, params.id, params.tagId, now),
+    deleted: true as const,
+  }));

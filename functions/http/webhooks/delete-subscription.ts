@@ -1,13 +1,14 @@
-import * as z from 'zod';
 import { route } from '../../../shared/http/route';
-import { deleted } from '../../../shared/views/deletion';
+import { deletion } from '../../../shared/views/deletion';
+import { subscription } from '../../../shared/views/webhooks';
+import { publicSubscription } from '../../../shared/domain/webhooks/subscription';
 import { deleteSubscription } from '../../../shared/webhooks/subscriptions';
 import { IdParams } from '../../../shared/http/params';
 
 export const handler = route(
-  { scope: 'webhooks:write', params: IdParams, response: z.strictObject({ subscription: deleted }) },
-  async ({ params, tenant }) => {
-    await deleteSubscription(tenant, params.id);
-    return { subscription: { _id: params.id, deleted: true as const } };
-  },
+  { scope: 'webhooks:write', params: IdParams, response: deletion('subscription', subscription) },
+  async ({ params, tenant }) => ({
+    subscription: publicSubscription(await deleteSubscription(tenant, params.id)),
+    deleted: true as const,
+  }),
 );

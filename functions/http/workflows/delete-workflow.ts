@@ -1,12 +1,10 @@
-import * as z from 'zod';
 import { route } from '../../../shared/http/route';
+import { deletion } from '../../../shared/views/deletion';
+import { definition } from '../../../shared/views/workflows';
 import { removeWorkflow } from '../../../shared/workflows/definitions';
 import { IdParams } from './schemas';
 
 export const handler = route(
-  { scope: 'workflows:write', params: IdParams, response: z.strictObject({}) },
-  async ({ params, tenant, now }) => {
-    await removeWorkflow(tenant, params.id, now);
-    return {};
-  },
+  { scope: 'workflows:write', params: IdParams, response: deletion('workflow', definition) },
+  async ({ params, tenant, now }) => ({ workflow: await removeWorkflow(tenant, params.id, now), deleted: true as const }),
 );

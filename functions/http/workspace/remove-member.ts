@@ -1,12 +1,13 @@
-import * as z from 'zod';
 import { route } from '../../../shared/http/route';
+import { deletion } from '../../../shared/views/deletion';
 import { member } from '../../../shared/views/auth';
 import { removeMemberById } from '../../../shared/workspace/member-removals';
 import { IdParams } from './schemas';
 
 export const handler = route(
-  { scope: 'admin:all', params: IdParams, response: z.strictObject({ member }), errors: ['CONFLICT'] },
+  { scope: 'admin:all', params: IdParams, response: deletion('member', member), errors: ['CONFLICT'] },
   async ({ params, tenant, now }) => ({
     member: await removeMemberById(tenant, params.id, now),
+    deleted: true as const,
   }),
 );

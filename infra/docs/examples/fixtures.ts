@@ -488,7 +488,7 @@ export const viewFixtures: Record<string, unknown> = {
   Tag: tagView,
   ReceivedMessage: { message: incomingMessage, conversation: conversationView, customer, duplicate: false },
   ChannelInbound: { type: 'message', message: incomingMessage, conversation: conversationView, duplicate: false },
-  TagDeletion: { tag: tagView, deleted: true, detached: { conversation: 12, customer: 31, lead: 4 }, complete: true },
+  DeletedTag: { ...tagView, detached: { conversation: 12, customer: 31, lead: 4 }, complete: true },
   CustomerMerge: { customer, mergedCustomerId: ids.otherCustomer, conversationsMoved: 1, leadsMoved: 0 },
   TagWithCounts: { ...tagView, counts: { conversation: 12, customer: 31, lead: 4 } },
   Pipeline: pipelineView,
