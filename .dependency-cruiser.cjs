@@ -51,6 +51,14 @@ module.exports = {
       to: { dependencyTypes: ['core'], pathNot: '^(node:)?crypto$' },
     },
     {
+      name: 'keys-only-in-data',
+      severity: 'error',
+      comment:
+        'A key is built in shared/data alone: the key parts (the registry) and the key helpers are out of reach of services, handlers and the HTTP chain.',
+      from: { path: '^(functions|shared)/', pathNot: '^shared/data/' },
+      to: { path: ['^shared/data/keys\\.ts$', '^shared/data/registry/'] },
+    },
+    {
       name: 'functions-are-thin-adapters',
       severity: 'error',
       comment: 'A handler reaches AWS only through shared/ (repositories, services): no SDK, no client singletons, no config.',

@@ -1,6 +1,6 @@
 import { ChangeMessageVisibilityCommand, SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { config, type Config } from './config';
 import { log } from './log';
 import { sqs } from './aws/sqs';
@@ -9,17 +9,14 @@ import { requestIdOf } from './observability/correlation';
 import { isContention } from './data/retry';
 import { afterCommit } from './data/transact';
 import { observed } from './observability/invocation';
+import type { Verdict } from './domain/verdict';
+import { tenantField } from './domain/auth/tenant';
 
 /** SQS limits: DelaySeconds ≤ 900; a visibility timeout ≤ 12 h from receipt; 10 entries per batch. */
 export const MAX_DELAY_SECONDS = 900;
 /** A longer wait wakes its message early; its worker finds it not yet due and defers it again. */
 const MAX_VISIBILITY_SECONDS = 11 * 3600;
 const BATCH = 10;
-
-/** What a worker decides for a message: delete it, or make it reappear after `delayMs`. */
-export type Verdict = { ack: true } | { ack: false; delayMs: number };
-export const ACK: Verdict = { ack: true };
-export const later = (delayMs: number): Verdict => ({ ack: false, delayMs: Math.max(0, delayMs) });
 
 type UrlEnv = Extract<keyof Config, `${string}_QUEUE_URL`>;
 
@@ -30,7 +27,23 @@ export interface Queue<M> {
   message: z.ZodType<M>;
 }
 
-/** The tenant a message names, carried as its string form. */
+/**
+ * Every queue message names the tenant whose records it refers to as `tenant`. One sent before the field had
+ * that name carries it as `workspaceId`, and is read the same (for as long as such a message can still be on
+ * a queue: 14 days of SQS retention after the deploy).
+ */
+const legacyTenant = (body: unknown): unknown => {
+  if (body === null || typeof body !== 'object' || 'tenant' in body || !('workspaceId' in body)) return body;
+  const { workspaceId, ...rest } = body as Record<string, unknown>;
+  return { ...rest, tenant: workspaceId };
+};
+
+/** The schema of a queue's messages: `schema`, read after renaming a legacy `workspaceId` to `tenant`. */
+export const queueMessage = <S extends z.ZodType<{ tenant: unknown }>>(schema: S) => z.preprocess(legacyTenant, schema);
+
+/** A message's `tenant` field. */
+export const messageTenant = { tenant: tenantField };
+
 const urlOf = (env: UrlEnv): string => {
   const url = config()[env];
   if (!url) throw new Error(`${env} is not configured`);

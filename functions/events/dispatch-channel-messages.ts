@@ -13,7 +13,7 @@ export const handler = outboxHandler(async ({ envelope }) => {
   const { message, conversation } = envelope.data as { message: Message; conversation: Conversation };
   if (!conversation.channelId) return;
   await enqueueOutgoing({
-    workspaceId: envelopeTenant(envelope),
+    tenant: envelopeTenant(envelope),
     _id: message._id,
     conversationId: message.conversationId,
     createdAt: message.createdAt,

@@ -2,11 +2,9 @@ import { envelopeTenant, type EventEnvelope } from '../events/envelope';
 import { Missing } from '../domain/refusal';
 import type { Message } from '../domain/inbox/message';
 import { getAiSettings } from '../data/ai-settings';
-import { tenantPk } from '../data/keys';
+import { answerGuard } from '../data/ai-answers';
 import { postMessage } from '../data/messages';
-import { createItem } from '../data/transact';
 import { suggest, type Suggestion } from './suggest';
-import { K } from '../data/registry/registry';
 
 class AlreadyAnswered extends Error {}
 
@@ -30,10 +28,7 @@ export const answerIncoming = async (
   const suggestion = await suggest(tenant, message.content, settings);
   if (suggestion.decision.action !== 'reply' || !suggestion.reply) return { outcome: 'handoff', suggestion };
   const auto = settings.autoReply === 'auto';
-  const guard = createItem(
-    { pk: tenantPk(tenant, K.AIANSWER, message._id), sk: K.AIANSWER, type: 'AI_ANSWER', at: now.toISOString() },
-    () => new AlreadyAnswered(),
-  );
+  const guard = answerGuard(tenant, message._id, now, () => new AlreadyAnswered());
   try {
     await postMessage(
       tenant,

@@ -1,7 +1,6 @@
 import type { Tenant } from '../domain/auth/tenant';
 import type { Audience } from '../domain/broadcasts/broadcast';
-import { tagLinkKey } from '../data/entity-keys';
-import { queryAll } from '../data/query';
+import { taggedEntityIds } from '../data/tag-links';
 
 /** The audience's customer ids, each once: the listed ones first, then those carrying any of the tags. */
 export async function* audienceOf(tenant: Tenant, audience: Audience): AsyncGenerator<string> {
@@ -11,9 +10,7 @@ export async function* audienceOf(tenant: Tenant, audience: Audience): AsyncGene
     seen.add(id);
   }
   for (const tagId of audience.tagIds ?? []) {
-    const { pk } = tagLinkKey(tenant, tagId, 'customer', '');
-    for await (const link of queryAll({ pk, skPrefix: 'customer#' })) {
-      const id = (link.sk as string).slice('customer#'.length);
+    for await (const id of taggedEntityIds(tenant, tagId, 'customer')) {
       if (!seen.has(id)) yield id;
       seen.add(id);
     }

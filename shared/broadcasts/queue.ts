@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { sendMessages, type Queue } from '../queues';
-import { tenantField } from '../domain/auth/tenant';
+import { messageTenant, queueMessage, sendMessages, type Queue } from '../queues';
 
 /**
  * `recipient`: send the broadcast to some of its customers, through its channel (which a sending broadcast
@@ -8,7 +7,7 @@ import { tenantField } from '../domain/auth/tenant';
  * names up to `RECIPIENTS_PER_MESSAGE` customers in `customerIds`; one enqueued before recipients were
  * batched names its one customer in `customerId`.
  */
-const recipient = { kind: z.literal('recipient'), workspaceId: tenantField, broadcastId: z.string(), channelId: z.string().optional() };
+const recipient = { kind: z.literal('recipient'), ...messageTenant, broadcastId: z.string(), channelId: z.string().optional() };
 const recipientMessage = z.union([
   z.object({ ...recipient, customerIds: z.array(z.string()).min(1) }),
   z.object({ ...recipient, customerId: z.string() }),
@@ -21,10 +20,9 @@ export const RECIPIENTS_PER_MESSAGE = 10;
 export const customersOf = (m: RecipientMessage): string[] => ('customerIds' in m ? m.customerIds : [m.customerId]);
 
 /** `start`: begin (or resume) a broadcast's fan-out; `recipient`: send it to some customers. The truth is in the table. */
-const broadcastMessage = z.union([
-  z.object({ kind: z.literal('start'), workspaceId: tenantField, broadcastId: z.string() }),
-  recipientMessage,
-]);
+const broadcastMessage = queueMessage(
+  z.union([z.object({ kind: z.literal('start'), ...messageTenant, broadcastId: z.string() }), recipientMessage]),
+);
 export type BroadcastMessage = z.infer<typeof broadcastMessage>;
 
 export const broadcastQueue: Queue<BroadcastMessage> = { env: 'BROADCAST_QUEUE_URL', name: 'broadcast', message: broadcastMessage };

@@ -14,7 +14,7 @@ import { createBroadcast, dueBroadcasts, mutateBroadcast } from '../data/broadca
 import { channelExists } from '../data/channels';
 import { enqueueBroadcast, type BroadcastMessage } from './queue';
 
-const startMessage = (tenant: Tenant, broadcastId: string): BroadcastMessage => ({ kind: 'start', workspaceId: tenant, broadcastId });
+const startMessage = (tenant: Tenant, broadcastId: string): BroadcastMessage => ({ kind: 'start', tenant, broadcastId });
 
 const noSuchChannel = () => new ValidationError([{ path: 'channelId', message: 'No such channel in this workspace' }]);
 

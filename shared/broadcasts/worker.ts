@@ -1,5 +1,6 @@
 import type { Tenant } from '../domain/auth/tenant';
-import { ACK, later, MAX_DELAY_SECONDS, type Verdict } from '../queues';
+import { MAX_DELAY_SECONDS } from '../queues';
+import { ACK, later, type Verdict } from '../domain/verdict';
 import { allSettled, complete, startSending, type Broadcast } from '../domain/broadcasts/broadcast';
 import { batchGet, batchGetEach } from '../data/batch-get';
 import {
@@ -79,7 +80,7 @@ const fanOut = async (tenant: Tenant, b: Broadcast): Promise<void> => {
     await enqueueBroadcast(
       evenRuns(queued, RECIPIENTS_PER_MESSAGE).map((customerIds) => ({
         kind: 'recipient',
-        workspaceId: tenant,
+        tenant,
         broadcastId: b._id,
         channelId: b.channelId,
         customerIds,
@@ -255,7 +256,7 @@ const sendToRecipients = async (
 
 /** Handles one batch's messages: each `start` on its own, the `recipient` ones of a broadcast together. */
 export const broadcastGroup = (m: BroadcastMessage, messageId: string): string =>
-  m.kind === 'start' ? messageId : `${m.workspaceId}#${m.broadcastId}`;
+  m.kind === 'start' ? messageId : `${m.tenant}#${m.broadcastId}`;
 
 /** A message's verdict from its customers': done when all are, else back when the soonest of the others is due. */
 const verdictOf = (customers: Verdict[]): Verdict => {
@@ -265,18 +266,18 @@ const verdictOf = (customers: Verdict[]): Verdict => {
 
 export const handleBroadcastMessages = async (messages: BroadcastMessage[]): Promise<Verdict[]> => {
   const [first] = messages;
-  if (first!.kind === 'start') return [await start(first!.workspaceId, first!.broadcastId)];
-  const { workspaceId: ws, broadcastId } = first!;
+  if (first!.kind === 'start') return [await start(first!.tenant, first!.broadcastId)];
+  const { tenant, broadcastId } = first!;
   const recipients = messages as RecipientMessage[];
   const chunks = await Promise.all(
     evenRuns([...new Set(recipients.flatMap(customersOf))], SEND_CHUNK).map((ids) =>
-      sendToRecipients(ws, broadcastId, recipients[0]!.channelId, ids),
+      sendToRecipients(tenant, broadcastId, recipients[0]!.channelId, ids),
     ),
   );
   const settled = chunks.flatMap((c) => (c.settled ? [c.settled] : []));
   if (settled.length > 0)
     await maybeComplete(
-      ws,
+      tenant,
       broadcastId,
       settled.some((s) => s.fannedOut),
     );

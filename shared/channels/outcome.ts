@@ -1,5 +1,5 @@
 import type { Tenant } from '../domain/auth/tenant';
-import type { Verdict } from '../queues';
+import type { Verdict } from '../domain/verdict';
 import { log } from '../log';
 import { metric } from '../observability/metrics';
 import { retryDelayMs } from '../domain/channels/delivery';

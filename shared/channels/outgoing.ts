@@ -1,4 +1,4 @@
-import { ACK, later, type Verdict } from '../queues';
+import { ACK, later, type Verdict } from '../domain/verdict';
 import { markChannelErrored } from '../data/channels';
 import { channelWithSecrets } from './secrets';
 import { sendRecord } from '../data/channel-sends';
@@ -21,7 +21,7 @@ const SEND_LEASE_MS = 20_000;
  * the status, so it is accepted exactly once).
  */
 export const handleOutgoing = async (m: OutgoingMessage): Promise<Verdict> => {
-  const tenant = m.workspaceId;
+  const { tenant } = m;
   const state = await readSendState(tenant, m);
   if (state?.message.deliveryStatus !== 'pending') return ACK;
   const now = Date.now();

@@ -1,14 +1,8 @@
 import { z } from 'zod';
-import { sendMessages, type Queue } from '../queues';
-import { tenantField } from '../domain/auth/tenant';
+import { messageTenant, queueMessage, sendMessages, type Queue } from '../queues';
 
 /** The body of a channel-send message: which outgoing message to send (its `MessageRef`); the truth is in the table. */
-const outgoingMessage = z.object({
-  workspaceId: tenantField,
-  _id: z.string(),
-  conversationId: z.string(),
-  createdAt: z.string(),
-});
+const outgoingMessage = queueMessage(z.object({ ...messageTenant, _id: z.string(), conversationId: z.string(), createdAt: z.string() }));
 export type OutgoingMessage = z.infer<typeof outgoingMessage>;
 
 export const channelQueue: Queue<OutgoingMessage> = { env: 'CHANNEL_QUEUE_URL', name: 'channel send', message: outgoingMessage };

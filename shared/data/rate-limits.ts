@@ -5,6 +5,9 @@ import { K } from './registry/registry';
 
 const key = (subject: string, window: number) => ({ pk: `${K.RL}#${subject}#${window}`, sk: K.RL });
 
+/** The failed authentications counted against one source address. */
+export const authFailures = (sourceIp: string) => `${K.AUTHFAIL}#${sourceIp}`;
+
 export const countIn = async (subject: string, window: { start: number }): Promise<number> => {
   const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: key(subject, window.start) }));
   return Number(Item?.n ?? 0);

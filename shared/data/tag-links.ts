@@ -2,6 +2,7 @@ import type { Tenant } from '../domain/auth/tenant';
 import { bumpCounter } from './counters';
 import { tagLinkKey, type TaggableType } from './entity-keys';
 import { deleteItem, putItem, type Write } from './transact';
+import { queryAll } from './query';
 
 /**
  * The tag links and per-tag counters that follow an entity's tags; the inbox and contacts repositories
@@ -42,3 +43,9 @@ export const tagLinkWrites = (tenant: Tenant, type: TaggableType, id: string, ta
   ...tagLinks(tenant, type, id, tagIds, delta, now),
   ...tagCounters(tenant, type, tagIds, delta),
 ];
+
+/** The ids of the entities of `type` that carry the tag, one page of links at a time. */
+export async function* taggedEntityIds(tenant: Tenant, tagId: string, type: TaggableType): AsyncGenerator<string> {
+  const { pk } = tagLinkKey(tenant, tagId, type, '');
+  for await (const link of queryAll({ pk, skPrefix: `${type}#` })) yield (link.sk as string).slice(type.length + 1);
+}

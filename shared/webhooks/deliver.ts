@@ -1,3 +1,4 @@
+import { ACK, type Verdict } from '../domain/verdict';
 import { config } from '../config';
 import { log } from '../log';
 import { addContext } from '../observability/context';
@@ -35,10 +36,6 @@ import { deliveryHeaders } from '../domain/webhooks/sign';
 const EARLY_MS = 25;
 /** The worker's own timeout (see wiring): a lease held for less than this no longer covers an attempt. */
 const ATTEMPT_MS = 20_000;
-
-/** What to do with the message: delete it, or make it reappear after `delayMs`. */
-export type Verdict = { ack: true } | { ack: false; delayMs: number };
-const ACK: Verdict = { ack: true };
 
 /** Ends every pending or retrying delivery of a subscription that is no longer active. */
 export const stopPendingDeliveries = async (sub: Pick<Subscription, 'workspaceId' | '_id'>, now = new Date()): Promise<void> => {
@@ -120,9 +117,12 @@ const attempt = async (d: DeliveryItem, { sub, payload, timezone }: AttemptInput
   return after;
 };
 
+/** The delivery a message names, as the delivery records name it. */
+const refOf = (m: DeliveryMessage) => ({ workspaceId: m.tenant, subscriptionId: m.subscriptionId, deliveryId: m.deliveryId });
+
 /** Why a message could not take the lease: decides whether to drop it or bring it back later. */
 const unclaimed = async (m: DeliveryMessage, carrier: string, now: number): Promise<Verdict> => {
-  const d = await getDelivery(m.workspaceId, m.subscriptionId, m.deliveryId);
+  const d = await getDelivery(m.tenant, m.subscriptionId, m.deliveryId);
   if (!d || d.status === 'success' || d.status === 'failed') return ACK;
   // A lease on a retry not yet due only marks who carries its schedule; on a due delivery it is an attempt under way.
   const due = Date.parse(d.nextRetryAt ?? d.createdAt) <= now;
@@ -162,9 +162,9 @@ const timezoneOf = (workspace: Workspace | undefined) => workspace?.timezone ?? 
 
 const attemptInputs = async (m: DeliveryMessage, eventId: string): Promise<Inputs> => {
   const [sub, payload, workspace] = await Promise.all([
-    getSubscription(m.workspaceId, m.subscriptionId),
+    getSubscription(m.tenant, m.subscriptionId),
     eventPayload(eventId),
-    getWorkspace(tenantParts(m.workspaceId).workspaceId),
+    getWorkspace(tenantParts(m.tenant).workspaceId),
   ]);
   return { sub, payload, timezone: timezoneOf(workspace) };
 };
@@ -174,10 +174,10 @@ const attemptInputs = async (m: DeliveryMessage, eventId: string): Promise<Input
  * trip, shared with the other messages of the batch.
  */
 const readTogether = async (m: DeliveryMessage, eventId: string): Promise<{ d?: DeliveryItem; inputs: Inputs }> => {
-  const delivery = deliveryRead(m);
-  const subscription = subscriptionRead(m.workspaceId, m.subscriptionId);
+  const delivery = deliveryRead(refOf(m));
+  const subscription = subscriptionRead(m.tenant, m.subscriptionId);
   const body = eventPayloadRead(eventId);
-  const workspace = workspaceRead(tenantParts(m.workspaceId).workspaceId);
+  const workspace = workspaceRead(tenantParts(m.tenant).workspaceId);
   const [d, sub, payload, ws] = await batchGetJoined([delivery.key, subscription.key, body.key, workspace.key]);
   return {
     d: delivery.parse(d),
@@ -191,7 +191,7 @@ const readTogether = async (m: DeliveryMessage, eventId: string): Promise<{ d?: 
  * and the workspace are read beside the delivery: in one BatchGetItem when the message holds the lease, else beside the claim.
  */
 const take = async (m: DeliveryMessage, carrier: string): Promise<{ d?: DeliveryItem; inputs?: Promise<Inputs> }> => {
-  if (m.eventId === undefined) return { d: await claimDelivery(m, carrier, Date.now(), Date.now() + EARLY_MS, LEASE_MS) };
+  if (m.eventId === undefined) return { d: await claimDelivery(refOf(m), carrier, Date.now(), Date.now() + EARLY_MS, LEASE_MS) };
   if (m.carrier === carrier) {
     const held = await readTogether(m, m.eventId);
     if (held.d && holds(held.d, carrier, Date.now()))
@@ -199,7 +199,7 @@ const take = async (m: DeliveryMessage, carrier: string): Promise<{ d?: Delivery
   }
   const early = attemptInputs(m, m.eventId);
   early.catch(() => undefined);
-  const d = await claimDelivery(m, carrier, Date.now(), Date.now() + EARLY_MS, LEASE_MS);
+  const d = await claimDelivery(refOf(m), carrier, Date.now(), Date.now() + EARLY_MS, LEASE_MS);
   return { d, inputs: d?.eventId === m.eventId ? early : undefined };
 };
 

@@ -16,7 +16,7 @@ const GROUP = 10;
  * already existed (a re-run), the message names no carrier, so it must claim the delivery like any other.
  */
 export const startDelivery = async (d: Delivery, extra: Write[] = []): Promise<DeliveryMessage> => {
-  const ref = { workspaceId: d.workspaceId, subscriptionId: d.subscriptionId, deliveryId: d.deliveryId, eventId: d.eventId };
+  const ref = { tenant: d.workspaceId, subscriptionId: d.subscriptionId, deliveryId: d.deliveryId, eventId: d.eventId };
   const lease = { carrier: randomUUID(), until: Date.parse(d.createdAt) + LEASE_MS };
   return (await createDelivery(d, lease, extra)) ? { ...ref, carrier: lease.carrier } : ref;
 };

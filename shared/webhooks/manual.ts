@@ -18,7 +18,7 @@ export const retryDelivery = async (tenant: Tenant, subscriptionId: string, deli
   const after = retriedDelivery(d, sub, now);
   assertActive(sub);
   if (!(await saveDelivery(d, after))) throw new ConflictError('The delivery changed while it was being retried');
-  await enqueueDeliveries([{ workspaceId: tenant, subscriptionId, deliveryId }]);
+  await enqueueDeliveries([{ tenant, subscriptionId, deliveryId }]);
   return after;
 };
 

@@ -2,23 +2,23 @@ import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { z } from 'zod';
 import { sqs } from '../aws/sqs';
 import { config } from '../config';
-import { sendMessages, type Queue } from '../queues';
-import { tenantField } from '../domain/auth/tenant';
+import { messageTenant, queueMessage, sendMessages, type Queue } from '../queues';
 
 /** The body of a delivery message: a reference only; the truth (payload, status, schedule) is in the table. */
-const deliveryMessage = z.object({
-  /** The delivery's tenant. */
-  workspaceId: tenantField,
-  subscriptionId: z.string(),
-  deliveryId: z.string(),
-  /**
-   * The carrier the delivery was created leased to: the message that starts a delivery holds its first
-   * lease from the start, so its worker attempts without claiming it (a message without one claims it).
-   */
-  carrier: z.string().optional(),
-  /** The delivery's event, so the worker reads its body beside the delivery; the delivery's own eventId decides. */
-  eventId: z.string().optional(),
-});
+const deliveryMessage = queueMessage(
+  z.object({
+    ...messageTenant,
+    subscriptionId: z.string(),
+    deliveryId: z.string(),
+    /**
+     * The carrier the delivery was created leased to: the message that starts a delivery holds its first
+     * lease from the start, so its worker attempts without claiming it (a message without one claims it).
+     */
+    carrier: z.string().optional(),
+    /** The delivery's event, so the worker reads its body beside the delivery; the delivery's own eventId decides. */
+    eventId: z.string().optional(),
+  }),
+);
 export type DeliveryMessage = z.infer<typeof deliveryMessage>;
 
 export const webhookQueue: Queue<DeliveryMessage> = { env: 'WEBHOOK_QUEUE_URL', name: 'webhook delivery', message: deliveryMessage };

@@ -17,7 +17,7 @@ const PAGE = 100;
 const resend = async (page: DeliveryItem[], sub: Parameters<typeof retriedDelivery>[1], now: Date): Promise<DeliveryItem[]> => {
   const moved = await mapLimit(page, PARALLEL, (d) => saveDelivery(d, retriedDelivery(d, sub, now)));
   const refs = page.filter((_, i) => moved[i]);
-  await enqueueDeliveries(refs.map(({ workspaceId, subscriptionId, deliveryId }) => ({ workspaceId, subscriptionId, deliveryId })));
+  await enqueueDeliveries(refs.map(({ workspaceId, subscriptionId, deliveryId }) => ({ tenant: workspaceId, subscriptionId, deliveryId })));
   return refs;
 };
 

@@ -15,7 +15,7 @@ export const requeueStalled = async (now = Date.now()): Promise<number> => {
     for (const status of ['pending', 'retrying'] as const) {
       for (const d of await deliveriesInStatus(sub.workspaceId, sub._id, status)) {
         if (isStalled(d, now))
-          stalled.push({ workspaceId: d.workspaceId, subscriptionId: d.subscriptionId, deliveryId: d.deliveryId, eventId: d.eventId });
+          stalled.push({ tenant: d.workspaceId, subscriptionId: d.subscriptionId, deliveryId: d.deliveryId, eventId: d.eventId });
       }
     }
   }

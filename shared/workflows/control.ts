@@ -46,6 +46,6 @@ export const retryExecution = (tenant: Tenant, id: string, now: Date): Promise<E
     };
     const after: StoredExecution = { ...rest, status: 'queued', state, seq: e.seq + 1, dueAt: now.toISOString() };
     await save(e, after);
-    await enqueueStep({ workspaceId: tenant, executionId: id, seq: after.seq }, 0);
+    await enqueueStep({ tenant, executionId: id, seq: after.seq }, 0);
     return executionView(after);
   });

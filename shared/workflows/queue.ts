@@ -1,13 +1,8 @@
 import { z } from 'zod';
-import { MAX_DELAY_SECONDS, sendMessages, type Queue } from '../queues';
-import { tenantField } from '../domain/auth/tenant';
+import { MAX_DELAY_SECONDS, messageTenant, queueMessage, sendMessages, type Queue } from '../queues';
 
 /** A step message names the execution and the step number it is for; the truth is in the table. */
-const stepMessage = z.object({
-  workspaceId: tenantField,
-  executionId: z.string(),
-  seq: z.int().nonnegative(),
-});
+const stepMessage = queueMessage(z.object({ ...messageTenant, executionId: z.string(), seq: z.int().nonnegative() }));
 export type StepMessage = z.infer<typeof stepMessage>;
 
 export const workflowQueue: Queue<StepMessage> = { env: 'WORKFLOW_QUEUE_URL', name: 'workflow step', message: stepMessage };

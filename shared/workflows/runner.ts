@@ -1,3 +1,4 @@
+import { ACK, type Verdict } from '../domain/verdict';
 import { log } from '../log';
 import { metric } from '../observability/metrics';
 import { buildEnvelope } from '../events/envelope';
@@ -31,9 +32,6 @@ const withinSize = (t: Transition, before: StoredExecution, node: { id: string; 
 
 /** A message that arrives this much before its step is due is deferred again. */
 const EARLY_MS = 50;
-
-export type Verdict = { ack: true } | { ack: false; delayMs: number };
-const ACK: Verdict = { ack: true };
 
 const statusAfter = (t: Transition): ExecutionStatus =>
   t.intent.kind === 'end' ? t.intent.status : t.intent.cursor.delayMs > 0 ? 'waiting' : 'running';
@@ -74,7 +72,7 @@ const events = (before: StoredExecution, after: StoredExecution, step: Step, at:
  * due-time sweep, a duplicate is stale).
  */
 export const runStep = async (m: StepMessage): Promise<Verdict> => {
-  const e = await getExecution(m.workspaceId, m.executionId);
+  const e = await getExecution(m.tenant, m.executionId);
   if (!e) {
     // A step message is sent after its execution is committed: one that names none is foreign, or a bug.
     log.warn('workflow step message names no execution; dropped');
@@ -118,6 +116,6 @@ export const runStep = async (m: StepMessage): Promise<Verdict> => {
   }
   log.info('workflow step', { nodeId: node.id, nodeType: node.type, attempt, status: step.status, errorCategory: step.error?.category });
   metric.workflowStep(step.status);
-  if (messaged) await enqueueStep({ workspaceId: e.tenant, executionId: e._id, seq: after.seq }, delayMs);
+  if (messaged) await enqueueStep({ tenant: e.tenant, executionId: e._id, seq: after.seq }, delayMs);
   return ACK;
 };

@@ -45,6 +45,6 @@ export const startExecution = async (
   const execution = executionView(e);
   const started = outboxItem(buildEnvelope('workflow.execution.started', tenant, { execution }, { now: opts.now, cause: causeOf(e) }));
   if (!(await createExecution(e, [started, ...(opts.guard ? [opts.guard] : [])], true))) return undefined;
-  await enqueueStep({ workspaceId: tenant, executionId: e._id, seq: 0 }, 0);
+  await enqueueStep({ tenant, executionId: e._id, seq: 0 }, 0);
   return execution;
 };

@@ -18,7 +18,7 @@ export const sweepDueSteps = async (now: Date, batch = 100): Promise<number> => 
     const wait = Date.parse(due.dueAt) - now.getTime();
     const lost = due.messaged && wait < -LOST_AFTER_MS;
     if ((!due.messaged && (await markMessaged(due.tenant, due.id, due.dueAt))) || lost) {
-      await enqueueStep({ workspaceId: due.tenant, executionId: due.id, seq: due.seq }, Math.max(0, wait));
+      await enqueueStep({ tenant: due.tenant, executionId: due.id, seq: due.seq }, Math.max(0, wait));
       sent++;
     }
   }

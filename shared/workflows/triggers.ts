@@ -1,7 +1,6 @@
 import { log } from '../log';
 import { envelopeTenant, type EventEnvelope } from '../events/envelope';
-import { tenantPk } from '../data/keys';
-import { createItem } from '../data/transact';
+import { triggerGuard } from '../data/workflow-guards';
 import { dueSchedules, eventTriggers, getWorkflow, requireWorkflow, saveWorkflow } from '../data/workflows';
 import { ConflictError } from '../domain/errors';
 import { matchesFilter, nextRunAt } from '../domain/workflows/definition';
@@ -9,12 +8,6 @@ import { MAX_CAUSAL_DEPTH, type Execution } from '../domain/workflows/execution'
 import { matchesAny } from '../domain/webhooks/event-patterns';
 import type { Tenant } from '../domain/auth/tenant';
 import { startExecution } from './start';
-import { K } from '../data/registry/registry';
-
-/** Dedupe guards live a week, longer than any redelivery of the event or schedule tick they guard. */
-const guardTtl = (now: Date) => Math.floor(now.getTime() / 1000) + 7 * 24 * 3600;
-const guard = (tenant: Tenant, kind: string, id: string, sk: string, now: Date) =>
-  createItem({ pk: tenantPk(tenant, kind, id), sk, type: 'WF_GUARD', ttl: guardTtl(now) });
 
 /** `POST /workflows/{id}/trigger`: any manual workflow, and any active one (for testing). */
 export const triggerManually = async (tenant: Tenant, id: string, payload: unknown, now: Date): Promise<Execution> => {
@@ -54,7 +47,7 @@ export const onEvent = async (envelope: EventEnvelope, now = new Date()): Promis
     const run = await startExecution(t, found.workflow, trigger, {
       depth,
       now,
-      guard: guard(t, K.WFEVT, envelope.eventId, workflowId, now),
+      guard: triggerGuard(t, 'event', envelope.eventId, workflowId, now),
     });
     if (run) started++;
   }
@@ -71,7 +64,7 @@ export const runDueSchedules = async (now: Date, batch = 100): Promise<number> =
     const s = await getWorkflow(tenant, id);
     if (!s?.nextRunAt || !s.workflow.active || Date.parse(s.nextRunAt) > now.getTime()) continue;
     const trigger = { type: 'schedule' as const, payload: { scheduledAt: s.nextRunAt } };
-    if (await startExecution(tenant, s.workflow, trigger, { depth: 1, now, guard: guard(tenant, K.WFSCHED, id, s.nextRunAt, now) }))
+    if (await startExecution(tenant, s.workflow, trigger, { depth: 1, now, guard: triggerGuard(tenant, 'schedule', id, s.nextRunAt, now) }))
       started++;
     await saveWorkflow(tenant, s, s.workflow, [], nextRunAt(s.workflow.trigger, now)).catch((error: unknown) =>
       log.warn('schedule not advanced (changed meanwhile)', { tenant, workflowId: id, error: String(error) }),

@@ -27,13 +27,13 @@ it("a batch of one broadcast's recipients is sent together within the rate, with
   const b = (await api.post(BROADCASTS, { name: 'Batch', channelId: channel._id, audience: { customerIds: ids }, content: 'Hi' })).body.data
     .broadcast;
   expect((await api.post(`${BROADCASTS}/${b._id}/send`)).status).toBe(202);
-  expect(await handleBroadcastMessage({ kind: 'start', workspaceId: tenant, broadcastId: b._id })).toEqual({ ack: true });
+  expect(await handleBroadcastMessage({ kind: 'start', tenant, broadcastId: b._id })).toEqual({ ack: true });
 
   // Two messages of four customers each, and the first customer once more in a message of one (as enqueued
   // before messages named several); the rate lets five sends through this second.
   const message = (m: { customerIds: string[] } | { customerId: string }): BroadcastMessage => ({
     kind: 'recipient',
-    workspaceId: tenant,
+    tenant,
     broadcastId: b._id,
     channelId: channel._id,
     ...m,

@@ -170,7 +170,7 @@ const channelsAndBroadcasts = async (api: Client, workspaceId: string) => {
   for (const channelId of [reading, failing]) {
     const conv = await created(api, CONV, { customerId: customer, channelId }, 'conversation');
     const message = (await api.post(`${CONV}/${conv}/messages`, { content: 'Through a channel' })).body.data.message;
-    await handleOutgoing({ workspaceId: tenant, _id: message._id, conversationId: conv, createdAt: message.createdAt });
+    await handleOutgoing({ tenant, _id: message._id, conversationId: conv, createdAt: message.createdAt });
     const broadcast = await created(
       api,
       '/api/v1/broadcasts',
@@ -179,8 +179,8 @@ const channelsAndBroadcasts = async (api: Client, workspaceId: string) => {
     );
     await api.post(`/api/v1/broadcasts/${broadcast}/schedule`, { at: new Date(Date.now() + 3_600_000).toISOString() });
     await api.post(`/api/v1/broadcasts/${broadcast}/send`);
-    await handleBroadcastMessage({ kind: 'start', workspaceId: tenant, broadcastId: broadcast });
-    await handleBroadcastMessage({ kind: 'recipient', workspaceId: tenant, broadcastId: broadcast, customerId: customer });
+    await handleBroadcastMessage({ kind: 'start', tenant, broadcastId: broadcast });
+    await handleBroadcastMessage({ kind: 'recipient', tenant, broadcastId: broadcast, customerId: customer });
   }
   const cancelled = await created(
     api,
@@ -198,7 +198,7 @@ const runWorkflows = async (api: Client, workspaceId: string) => {
     created(api, '/api/v1/workflows', { name: 'w', trigger: { type: 'manual' }, nodes, edges: [] }, 'workflow');
   const runToEnd = async (workflowId: string) => {
     const execution = (await api.post(`/api/v1/workflows/${workflowId}/trigger`, {})).body.data.execution;
-    for (let seq = 0; seq < 5; seq++) await runStep({ workspaceId: tenant, executionId: execution._id, seq });
+    for (let seq = 0; seq < 5; seq++) await runStep({ tenant, executionId: execution._id, seq });
   };
   const failing = await manual([{ id: 'f', type: 'fail', config: { message: 'boom' } }]);
   await runToEnd(failing);

@@ -42,7 +42,7 @@ registerClientPlugin({
         if (context.commandName === 'SendMessageBatchCommand' && input.QueueUrl === process.env[workflowQueue.env]) {
           for (const entry of input.Entries ?? []) {
             const m = workflowQueue.message.parse(JSON.parse(entry.MessageBody));
-            stepSends.push({ executionId: m.executionId, written: (await getExecution(m.workspaceId, m.executionId)) !== undefined });
+            stepSends.push({ executionId: m.executionId, written: (await getExecution(m.tenant, m.executionId)) !== undefined });
           }
         }
         return next(args);
@@ -102,7 +102,7 @@ it('a step message delivered again after its step was recorded repeats nothing',
   const w = await createWorkflow(api, { nodes: [call('once', receiver.url)], edges: [] });
   const run = await trigger(api, w._id);
   const before = receiver.received.length;
-  const message = { workspaceId: t.tenant, executionId: run._id, seq: 0 };
+  const message = { tenant: t.tenant, executionId: run._id, seq: 0 };
   // No workers run now: this test is the queue consumer, and it receives the same message twice.
   expect(await runStep(message)).toEqual({ ack: true });
   expect(await runStep(message)).toEqual({ ack: true });
@@ -125,7 +125,7 @@ describe('a step message that names no execution', () => {
   const logs = useCapturedLogs();
   it('is dropped with a warning', async () => {
     const t = await createTenant();
-    expect(await runStep({ workspaceId: t.tenant, executionId: '0'.repeat(24), seq: 0 })).toEqual({ ack: true });
+    expect(await runStep({ tenant: t.tenant, executionId: '0'.repeat(24), seq: 0 })).toEqual({ ack: true });
     expect(logs.filter((l) => l.level === 'WARN').map((l) => l.message)).toEqual(['workflow step message names no execution; dropped']);
   });
 });

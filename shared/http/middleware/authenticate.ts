@@ -4,9 +4,8 @@ import { hashToken, sameHash, tokenState, TOKEN_PATTERN } from '../../domain/aut
 import { RATE_LIMITS, rateCategory, rateHeaders, secondsUntil, windowOf } from '../../domain/auth/rate-limit';
 import { isObjectId } from '../../ids';
 import { admitRequest, findToken } from '../../data/tokens';
-import { countIn, increment } from '../../data/rate-limits';
+import { authFailures, countIn, increment } from '../../data/rate-limits';
 import { header, stateOf, type HttpMiddleware } from '../state';
-import { K } from '../../data/registry/registry';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
@@ -45,7 +44,7 @@ export const authenticate = (opts: { workspace: boolean }): HttpMiddleware => ({
 
     const found = admission?.found && hash && sameHash(admission.token.hash, hash) ? admission : undefined;
     if (!found || tokenState(found.token, state.now) !== 'active') {
-      const failures = `${K.AUTHFAIL}#${event.requestContext?.http?.sourceIp ?? 'unknown'}`;
+      const failures = authFailures(event.requestContext?.http?.sourceIp ?? 'unknown');
       if ((await countIn(failures, window)) >= config().AUTH_FAILURE_LIMIT) {
         throw new TooManyRequestsError(secondsUntil(window.end, state.now), 'Too many failed authentication attempts from this address');
       }

@@ -2,24 +2,46 @@ import type { SQSRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { log } from '../../../shared/log';
-import { tenantField, tenantOf } from '../../../shared/domain/auth/tenant';
-import { ACK, consumer, groupedConsumer, type Queue } from '../../../shared/queues';
+import { tenantOf, type Tenant } from '../../../shared/domain/auth/tenant';
+import { ACK } from '../../../shared/domain/verdict';
+import { consumer, groupedConsumer, messageTenant, queueMessage, type Queue } from '../../../shared/queues';
 import { useCapturedLogs } from '../../support/captured-logs';
 
 const SECRET = 'whsec_canary-never-logged';
 const TENANT = tenantOf('5f1d7c2e9a3b4c6d8e0f1a2b', 'test');
-const queue: Queue<{ workspaceId: string; itemId: string }> = {
+const queue: Queue<{ tenant: Tenant; itemId: string }> = {
   env: 'WORKFLOW_QUEUE_URL',
   name: 'test item',
-  message: z.object({ workspaceId: tenantField, itemId: z.string() }),
+  message: queueMessage(z.object({ ...messageTenant, itemId: z.string() })),
 };
 
 const record = (messageId: string, body: string): SQSRecord =>
   ({ messageId, receiptHandle: `rh-${messageId}`, body, attributes: {}, messageAttributes: {} }) as unknown as SQSRecord;
 const event = (...records: SQSRecord[]) => ({ Records: records });
-const good = (messageId: string, itemId = messageId) => record(messageId, JSON.stringify({ workspaceId: TENANT, itemId }));
+const good = (messageId: string, itemId = messageId) => record(messageId, JSON.stringify({ tenant: TENANT, itemId }));
 
 const logs = useCapturedLogs();
+
+describe('a message', () => {
+  it('names its tenant as `tenant`; one sent when the field was `workspaceId` is read the same', async () => {
+    const seen: { tenant: Tenant; itemId: string }[] = [];
+    const handler = consumer(
+      queue,
+      async (m) => {
+        seen.push(m);
+        return ACK;
+      },
+      () => ({}),
+    );
+    const legacy = record('m2', JSON.stringify({ workspaceId: TENANT, itemId: 'old' }));
+    const result = await handler(event(good('m1', 'new'), legacy, record('m3', JSON.stringify({ workspaceId: 'nope', itemId: 'x' }))));
+    expect(seen).toEqual([
+      { tenant: TENANT, itemId: 'new' },
+      { tenant: TENANT, itemId: 'old' },
+    ]);
+    expect(result.batchItemFailures).toEqual([{ itemIdentifier: 'm3' }]);
+  });
+});
 
 describe('a message that does not parse', () => {
   it('is reported failed alone (so it ends in the DLQ), and the rest of the batch is handled', async () => {
@@ -35,8 +57,8 @@ describe('a message that does not parse', () => {
     const result = await handler(
       event(
         good('m1'),
-        record('m2', `{"workspaceId": "${TENANT}", "itemId": "${SECRET}"`),
-        record('m3', JSON.stringify({ workspaceId: TENANT, itemId: 7, token: SECRET })),
+        record('m2', `{"tenant": "${TENANT}", "itemId": "${SECRET}"`),
+        record('m3', JSON.stringify({ tenant: TENANT, itemId: 7, token: SECRET })),
         record('m4', JSON.stringify({ itemId: 'x' })),
         good('m5'),
       ),
@@ -52,7 +74,7 @@ describe('a message that does not parse', () => {
       () => ({}),
     );
     await handler(
-      event(record('m2', `{"itemId": "${SECRET}"`), record('m3', JSON.stringify({ workspaceId: TENANT, itemId: 7, token: SECRET }))),
+      event(record('m2', `{"itemId": "${SECRET}"`), record('m3', JSON.stringify({ tenant: TENANT, itemId: 7, token: SECRET }))),
     );
     expect(logs).toEqual([
       expect.objectContaining({ level: 'ERROR', message: 'test item message is not JSON', messageId: 'm2' }),

@@ -1,0 +1,26 @@
+import type { Tenant } from '../domain/auth/tenant';
+import { tenantPk } from './keys';
+import { K } from './registry/registry';
+import { updateItem, type Write } from './transact';
+
+/** What the simulated provider records of one send. */
+export interface SandboxSend {
+  kind: string;
+  customerId: string;
+  content: string | null;
+}
+
+/**
+ * The simulated provider's "network" is its own log in the table, pk=<tenant>#SANDBOX#<channel> sk=<key>, whose
+ * `sends` counter is bumped in the same transaction that records the send: a send is committed once or not at
+ * all, so `sends` is exactly the number of times the provider accepted it.
+ */
+export const sandboxSendLog = (tenant: Tenant, channelId: string, key: string, send: SandboxSend): Write =>
+  updateItem(
+    { pk: tenantPk(tenant, K.SANDBOX, channelId), sk: key },
+    'SET #type = :type, kind = :kind, customerId = :customer, content = :content ADD sends :one',
+    {
+      names: { '#type': 'type' },
+      values: { ':type': 'SANDBOX_SEND', ':kind': send.kind, ':customer': send.customerId, ':content': send.content, ':one': 1 },
+    },
+  );
