@@ -8,7 +8,7 @@
  *   shared/views                     resource views (zod): what routes answer and events carry
  *   shared/domain                    pure rules: imports only itself, shared/ids, zod and node:crypto
  *   infra/local                      the local runtime: nothing in functions/ or shared/ may lean on it
- *   infra/client                     the typed client package (@parley/client): self-contained, used by no Lambda
+ *   packages/client                  the typed client package (@parley/client): self-contained, used by no Lambda
  *
  * Type-only imports count: a circle of types is still a circle.
  */
@@ -75,16 +75,16 @@ module.exports = {
     {
       name: 'no-client-in-deployed-code',
       severity: 'error',
-      comment: 'The typed client (infra/client, with openapi-fetch) is for API consumers; no Lambda bundle may carry it.',
+      comment: 'The typed client (packages/client, with openapi-fetch) is for API consumers; no Lambda bundle may carry it.',
       from: { path: '^(functions|shared)/' },
-      to: { path: ['^infra/client/', '(^|/)node_modules/openapi-fetch/'] },
+      to: { path: ['^packages/client/', '(^|/)node_modules/openapi-fetch/'] },
     },
     {
       name: 'client-is-self-contained',
       severity: 'error',
-      comment: 'infra/client is packed and published alone: it may import only itself, Node and its own dependencies.',
-      from: { path: '^infra/client/' },
-      to: { dependencyTypesNot: ['core', 'npm', 'npm-dev'], pathNot: '^infra/client/' },
+      comment: 'packages/client is packed and published alone: it may import only itself, Node and its own dependencies.',
+      from: { path: '^packages/client/' },
+      to: { dependencyTypesNot: ['core', 'npm', 'npm-dev'], pathNot: '^packages/client/' },
     },
     {
       name: 'shared-is-below-functions-and-infra',
@@ -154,7 +154,7 @@ module.exports = {
   options: {
     doNotFollow: { path: 'node_modules' },
     metrics: true,
-    exclude: { path: ['^cdk\\.out/', '^\\.data/', '^infra/client/dist/'] },
+    exclude: { path: ['^cdk\\.out/', '^\\.data/', '^packages/client/dist/'] },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: {

@@ -16,7 +16,7 @@ import { tenantOf } from '../../shared/domain/auth/tenant';
 import { CliError, connect, localRuntime, type TargetOptions } from './target';
 import { readable, readLogLines, storyOf, type StoryKey } from '../local/log-file';
 import { dataDir } from '../local/runtime-file';
-import { ParleyError } from '../client/src/index';
+import { ParleyError } from '../../packages/client/src/index';
 import { listen, type ListenOptions } from './listen';
 import { openSession, type SessionOptions } from './session';
 import { liveOnly, recipes, triggerHelp, untriggerable } from './trigger';

@@ -1,7 +1,7 @@
 import { createToken, revokeToken } from '../../shared/data/tokens';
 import { listWorkspaces } from '../../shared/data/workspaces';
 import type { Scope } from '../../shared/domain/auth/scopes';
-import { createParleyClient, type ParleyClient } from '../client/src/index';
+import { createParleyClient, type ParleyClient } from '../../packages/client/src/index';
 import type { RuntimeInfo } from '../local/runtime-file';
 import { CliError, connect, localRuntime } from './target';
 

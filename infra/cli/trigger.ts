@@ -1,6 +1,6 @@
 import { createServer } from 'node:https';
 import { eventCatalog } from '../../shared/events/catalog';
-import type { ParleyClient, paths } from '../client/src/index';
+import type { ParleyClient, paths } from '../../packages/client/src/index';
 import type { RuntimeInfo } from '../local/runtime-file';
 import { receiverTls } from './receiver-tls';
 import { CliError } from './target';

@@ -4,7 +4,7 @@ import type { deliveryDetail } from '../../shared/domain/webhooks/delivery-log';
 import { actionButton, busy, empty, errorLine, facts, h, json, row, status, when } from './dom';
 import { unwrap } from './session';
 import { HOOKS } from './subscription';
-import type { ParleyClient } from '../client/src/client';
+import type { ParleyClient } from '../../packages/client/src/client';
 
 export type Delivery = ReturnType<typeof publicDelivery>;
 type Detail = ReturnType<typeof deliveryDetail>;

@@ -3,7 +3,7 @@ import { actionButton, errorLine, facts, h, onSubmit, showOnce, when } from './d
 import { deliveryLog } from './deliveries';
 import { unwrap } from './session';
 import { eventChoices, eventsField, health, HOOKS, whyOff, type Subscription } from './subscription';
-import type { ParleyClient } from '../client/src/client';
+import type { ParleyClient } from '../../packages/client/src/client';
 import type { endpointHealth } from '../../shared/domain/webhooks/health';
 
 type Health = ReturnType<typeof endpointHealth>;

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import { h, status } from './dom';
 import { unwrap } from './session';
-import type { ParleyClient } from '../client/src/client';
+import type { ParleyClient } from '../../packages/client/src/client';
 import type { publicSubscription } from '../../shared/domain/webhooks/subscription';
 
 export type Subscription = ReturnType<typeof publicSubscription>;

@@ -5,10 +5,10 @@ import { openApiDocument } from './document';
 
 /**
  * `npm run client` (also run before `npm test` and by the client package's build): generates the typed
- * client's `infra/client/src/schema.d.ts` (never committed) from the OpenAPI document with openapi-typescript,
+ * client's `packages/client/src/schema.d.ts` (never committed) from the OpenAPI document with openapi-typescript,
  * so the client's types follow every route added.
  */
-const file = resolve(import.meta.dirname, '..', 'client', 'src', 'schema.d.ts');
+const file = resolve(import.meta.dirname, '..', '..', 'packages', 'client', 'src', 'schema.d.ts');
 const document = (await openApiDocument()) as unknown as OpenAPI3;
 const header = '/** Generated from the OpenAPI document by `npm run client` (infra/docs/write-client-types.ts); do not edit. */\n\n';
 // Written aside and renamed into place, so that a compiler reading the file meanwhile never sees half of it.

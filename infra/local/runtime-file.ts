@@ -1,10 +1,13 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { isAlive, ownIdentity, type ProcessIdentity } from './process-identity';
 
 /** Where a running `npm start` tells the CLI how to reach it. */
 export interface RuntimeInfo {
   pid: number;
+  /** When that process started (/proc), so that a PID reused by another process is not taken for it. */
+  startTime?: string;
   baseUrl: string;
   dynamoEndpoint: string;
   tableName: string;
@@ -38,14 +41,7 @@ export const clearRuntime = (info: Pick<RuntimeInfo, 'pid' | 'dataDir'>): void =
   rmSync(pointerOf(info.pid), { force: true });
 };
 
-const isRunning = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
+const isRunning = (info: RuntimeInfo): boolean => isAlive({ pid: info.pid, startTime: info.startTime });
 
 const readInfo = (file: string): RuntimeInfo | undefined => {
   try {
@@ -58,7 +54,7 @@ const readInfo = (file: string): RuntimeInfo | undefined => {
 /** The instance running on this data folder (default: PARLEY_DATA_DIR or `.data`), if any. */
 export const readRuntime = (dir = dataDir()): RuntimeInfo | undefined => {
   const info = readInfo(fileIn(dir));
-  return info && isRunning(info.pid) ? info : undefined;
+  return info && isRunning(info) ? info : undefined;
 };
 
 /** Why no instance could be used, in words that name what to set. */
@@ -72,7 +68,7 @@ const registered = (): { running: RuntimeInfo[]; stale: number } => {
         .filter((f) => f.endsWith('.json'))
         .map((f) => ({ file: join(dir, f), info: readInfo(join(dir, f)) }))
     : [];
-  const running = infos.filter((e) => e.info && isRunning(e.info.pid));
+  const running = infos.filter((e) => e.info && isRunning(e.info));
   const stale = infos.filter((e) => !running.includes(e));
   for (const e of stale) rmSync(e.file, { force: true });
   return { running: running.map((e) => e.info!), stale: stale.length };
@@ -86,7 +82,7 @@ export const locateRuntime = (): RuntimeInfo => {
   const dir = resolve(dataDir());
   const file = fileIn(dir);
   const own = readInfo(file);
-  if (own && isRunning(own.pid)) return own;
+  if (own && isRunning(own)) return own;
   const here = own
     ? `${file} names pid ${own.pid}, which is no longer running (a stale file: that Parley stopped without cleaning up)`
     : `there is no ${file}`;
@@ -113,24 +109,35 @@ export const locateRuntime = (): RuntimeInfo => {
 /** A refusal to start, said in one line. */
 export class StartRefused extends Error {}
 
+/** The holder a lock file names: `{pid, startTime}`, or a bare PID as older versions wrote it. */
+const holderOf = (text: string): ProcessIdentity | undefined => {
+  try {
+    const parsed = JSON.parse(text) as ProcessIdentity | number;
+    return typeof parsed === 'number' ? { pid: parsed } : parsed;
+  } catch {
+    return undefined;
+  }
+};
+
 /**
  * Makes this process the only `npm start` on `dir`: two DynamoDB Locals on the same files would corrupt
- * them. The lock file, created atomically, holds our PID; a lock whose process is gone (a crash, a
- * SIGKILL) is stale and taken over. Returns the release.
+ * them. The lock file, created atomically, names our PID and start time; a lock whose process is gone (a
+ * crash, a SIGKILL), is a zombie not yet reaped, or whose PID now belongs to another process, is stale and
+ * taken over. Returns the release.
  */
 export const lockDataDir = (dir: string): (() => void) => {
   const lock = join(dir, 'parley.lock');
   for (;;) {
     try {
-      writeFileSync(lock, String(process.pid), { flag: 'wx' });
+      writeFileSync(lock, JSON.stringify(ownIdentity()), { flag: 'wx' });
       return () => rmSync(lock, { force: true });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
-    const holder = Number(readFileSync(lock, 'utf8'));
-    if (holder && isRunning(holder)) {
+    const holder = holderOf(readFileSync(lock, 'utf8'));
+    if (holder && isAlive(holder)) {
       throw new StartRefused(
-        `Parley is already running on ${dir}/ (pid ${holder}); stop it first, or use another PARLEY_DATA_DIR (if no such Parley runs, delete ${lock})`,
+        `Parley is already running on ${dir}/ (pid ${holder.pid}); stop it first, or use another PARLEY_DATA_DIR (if no such Parley runs, delete ${lock})`,
       );
     }
     rmSync(lock, { force: true });

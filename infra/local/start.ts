@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { useLogSink, type Threshold } from '../../shared/log';
 import { localLogSink } from './log-file';
 import { isPortFree } from './ports';
+import { ownIdentity } from './process-identity';
 import { clearRuntime, dataDir, lockDataDir, StartRefused, writeRuntime } from './runtime-file';
 import { seedOnFirstStart } from './seed';
 import { startStack } from './stack';
@@ -24,7 +25,7 @@ const run = async (dir: string, port: number, unlock: () => void) => {
     scheduleSeconds: positive(Number(process.env.PARLEY_SCHEDULE_SECONDS)),
   });
   const runtime = {
-    pid: process.pid,
+    ...ownIdentity(),
     baseUrl: stack.baseUrl,
     dynamoEndpoint: stack.dynamoEndpoint,
     tableName: stack.tableName,

@@ -96,8 +96,8 @@ export class SiteStack extends Stack {
     });
     if (props.edge)
       new CfnOutput(this, 'ApiUrl', {
-        value: `https://${this.distribution.distributionDomainName}`,
-        description: 'Base URL of the Parley API (through the WAF)',
+        value: `https://${this.distribution.distributionDomainName}/`,
+        description: 'Base URL of the Parley API (through the WAF), ending in / as the API stack gives it without the edge',
       });
     new CfnOutput(this, 'DocsUrl', { value: `https://${this.distribution.distributionDomainName}/docs`, description: 'The API reference' });
 

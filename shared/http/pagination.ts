@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { FieldError } from '../domain/errors';
 import { queryInteger } from './query-integer';
 
 export const MAX_LIMIT = 100;
@@ -14,17 +15,26 @@ export type ListQuery = z.infer<typeof ListQuery>;
 
 export interface Pagination {
   total: number;
-  page: number;
+  /** The page's number when fetched by `page`; null when fetched by `cursor`, which names a position, not a page. */
+  page: number | null;
   limit: number;
   pages: number;
   hasMore: boolean;
   nextCursor: string | null;
 }
 
-/** One rule for every list: `pages` is `ceil(total / limit)` (0 when empty) and `limit` the most a page holds (at least 1). */
-export const paginationOf = (total: number, query: Pick<ListQuery, 'page' | 'limit'>, nextCursor?: string): Pagination => ({
+/**
+ * One rule for every list: `pages` is `ceil(total / limit)` (0 when empty), `limit` the most a page holds (at
+ * least 1), and a page fetched by `cursor` reports no `page` number (null): where it starts is no multiple of
+ * `limit` once items come and go, so any number would mislead.
+ */
+export const paginationOf = (
+  total: number,
+  query: Pick<ListQuery, 'page' | 'limit'> & { cursor?: string },
+  nextCursor?: string,
+): Pagination => ({
   total,
-  page: query.page,
+  page: query.cursor === undefined ? query.page : null,
   limit: query.limit,
   pages: Math.ceil(total / query.limit),
   hasMore: nextCursor !== undefined,
@@ -33,3 +43,12 @@ export const paginationOf = (total: number, query: Pick<ListQuery, 'page' | 'lim
 
 /** A list answered whole, in one page: a page holds all of it, and at least as much as the largest `limit`. */
 export const wholeList = (total: number): Pagination => paginationOf(total, { page: 1, limit: Math.max(total, MAX_LIMIT) });
+
+/**
+ * `cursor` and an explicit `page` together are refused (422 on `page`): the cursor already says where the
+ * page starts, and either one silently winning would answer a page the client did not ask for.
+ */
+export const pageWithCursor = (query: Record<string, string | undefined>): FieldError[] =>
+  query.cursor !== undefined && query.page !== undefined
+    ? [{ path: 'page', message: 'Give either page or cursor, not both: a cursor already says where the page starts' }]
+    : [];

@@ -20,7 +20,7 @@ export const nullableId = id.nullable();
 export const pagination = z
   .strictObject({
     total: z.number().int().min(0),
-    page: z.number().int().min(1),
+    page: z.number().int().min(1).nullable().describe('The page number when fetched by `page`; null when fetched by `cursor`'),
     limit: z.number().int().min(1),
     pages: z.number().int().min(0),
     hasMore: z.boolean(),

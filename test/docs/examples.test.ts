@@ -123,7 +123,10 @@ describe('every example in the README and docs/', () => {
         {},
         { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
       )!;
-      const program = ts.createProgram(files, { ...config.options, noUnusedLocals: false });
+      // `@parley/client` is its workspace's sources, as an install of the built package would type it.
+      const client = (entry: string) => [join(root, 'packages', 'client', 'src', `${entry}.ts`)];
+      const paths = { '@parley/client': client('index'), '@parley/client/webhooks': client('webhooks') };
+      const program = ts.createProgram(files, { ...config.options, noUnusedLocals: false, paths });
       const errors = ts
         .getPreEmitDiagnostics(program)
         .filter((d) => d.file && files.includes(resolve(d.file.fileName)))

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createParleyClient } from '../../infra/client/src/client';
+import { createParleyClient } from '../../packages/client/src/client';
 import { createWorkspace } from '../../shared/data/workspaces';
 import { gatedFetch } from '../support/response-gate';
 import { useTestStack } from '../support/stack';

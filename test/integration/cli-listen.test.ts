@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventCatalog } from '../../shared/events/catalog';
-import { createParleyClient } from '../../infra/client/src/index';
+import { createParleyClient } from '../../packages/client/src/index';
 import { openSession } from '../../infra/cli/session';
 import { liveOnly, recipes, untriggerable } from '../../infra/cli/trigger';
 

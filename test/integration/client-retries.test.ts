@@ -9,7 +9,7 @@ import {
   ParleyServerError,
   ParleyTimeoutError,
   type ParleyClientOptions,
-} from '../../infra/client/src/index';
+} from '../../packages/client/src/index';
 
 /** What the scripted server answers next; its body is the contract's error wrapper unless the status is 2xx. */
 interface Answer {

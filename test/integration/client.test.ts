@@ -6,7 +6,7 @@ import {
   ParleyInvalidRequestError,
   ParleyNotFoundError,
   ParleyPermissionError,
-} from '../../infra/client/src/index';
+} from '../../packages/client/src/index';
 import { useTestStack } from '../support/stack';
 import { createTenant } from '../support/tenants';
 

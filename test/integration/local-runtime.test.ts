@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,10 +23,13 @@ afterAll(() => {
 
 /**
  * Runs `npm start`'s entry point as a user would, with a stack of its own. `detached` gives it its own
- * process group, as a terminal does, so a Ctrl-C can be sent to the whole group.
+ * process group, as a terminal does, so a Ctrl-C can be sent to the whole group. `unreaped` runs it under a
+ * parent that never reaps its children (`sleep`, as a container's init that does not): killed, it stays a zombie.
  */
-const spawnStart = (opts: { dir?: string; port?: number; detached?: boolean } = {}) => {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/start.ts'], {
+const spawnStart = (opts: { dir?: string; port?: number; detached?: boolean; unreaped?: boolean } = {}) => {
+  const command = [process.execPath, '--import', 'tsx', 'infra/local/start.ts'];
+  const [file, ...args] = opts.unreaped ? ['sh', '-c', '"$@" & exec sleep 600', 'sh', ...command] : command;
+  const child = spawn(file!, args, {
     env: {
       ...process.env,
       PARLEY_DATA_DIR: opts.dir ?? dataDir,
@@ -94,6 +97,8 @@ const gone = async (pid: number) => {
   return !alive(pid);
 };
 
+const processState = (pid: number) => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]![0];
+
 const exited = (child: ChildProcess) => new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
 
 describe('npm start', () => {
@@ -151,6 +156,33 @@ describe('npm start', () => {
     again.child.kill('SIGTERM');
     await exited(again.child);
   });
+
+  it('killed outright mid-traffic and left an unreaped zombie, starts again at once on the same data with every acknowledged write', async () => {
+    const run = await start({ unreaped: true });
+    const parley = descendants(run.child.pid!)[0]!;
+    const workspaceId = (await client(run.baseUrl, { token }).get('/api/v1/auth/workspaces')).body.data.workspaces[0]._id;
+    const api = client(run.baseUrl, { token, workspaceId });
+    const acknowledged: string[] = [];
+    let killed = false;
+    const writer = async (w: number) => {
+      for (let i = 0; !killed; i++) {
+        const res = await api.post('/api/v1/tags', { name: `crash-${w}-${i}`, color: '#112233' }).catch(() => undefined);
+        if (res?.status === 201) acknowledged.push(res.body.data.tag._id);
+      }
+    };
+    const writers = [1, 2, 3].map(writer);
+    while (acknowledged.length < 20) await new Promise((r) => setTimeout(r, 20));
+    process.kill(parley, 'SIGKILL');
+    killed = true;
+    await Promise.all(writers);
+    expect(processState(parley)).toBe('Z');
+
+    const again = await start();
+    const after = client(again.baseUrl, { token, workspaceId });
+    for (const id of acknowledged) expect((await after.get(`/api/v1/tags/${id}`)).status, id).toBe(200);
+    again.child.kill('SIGTERM');
+    await exited(again.child);
+  }, 180_000);
 
   it('stops quietly on Ctrl-C: no poller errors, exit code 0, no Java left', async () => {
     const run = await start({ detached: true });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import * as z from 'zod';
 import { objectId } from '../../shared/ids';
 import { expectError, type Client } from '../support/api';
 import { outboxEvents } from '../support/outbox';
@@ -141,6 +142,25 @@ describe('query parameters', () => {
       }
       expect((await api.get(`${prefix}15`)).status, `${prefix}15`).toBe(200);
     }
+  });
+
+  it('on every list route of the wiring, refuse cursor with page (422 on page); a cursor page reports no page number', async () => {
+    const { api } = await env.tenant();
+    for (const name of ['Alpha', 'Bravo', 'Charlie']) await created(api.post('/api/v1/tags', { name, color: '#112233' }));
+    const lists = (await loadRoutes()).filter(
+      (r) => r.route.method === 'GET' && !r.pathParams.length && r.spec.query instanceof z.ZodObject && 'cursor' in r.spec.query.shape,
+    );
+    expect(lists.length).toBeGreaterThan(10);
+    for (const { route } of lists) {
+      const res = await api.get(`${route.path}?page=3&cursor=x`);
+      expectError(res, 422, 'VALIDATION_ERROR');
+      expect(paths(res), route.path).toContain('page');
+    }
+    const first = await api.get('/api/v1/tags?limit=1&page=2');
+    expect(first.body.data.pagination).toMatchObject({ page: 2, pages: 3, hasMore: true });
+    const next = await api.get(`/api/v1/tags?limit=1&cursor=${first.body.data.pagination.nextCursor}`);
+    expect(next.body.data.tags.map((t: { name: string }) => t.name)).toEqual(['Charlie']);
+    expect(next.body.data.pagination).toEqual({ total: 3, page: null, limit: 1, pages: 3, hasMore: false, nextCursor: null });
   });
 
   it('page by number at most 10,000 items deep (a bounded skip); deeper is 422 on page', async () => {

@@ -1,5 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import { markdownFiles } from './doc-links';
 
 /**
  * A fenced code block of the README or docs/. Its info string says how the doc test treats it:
@@ -17,14 +18,6 @@ export interface DocExample {
   args: string[];
   code: string;
 }
-
-const markdownFiles = (root: string): string[] => {
-  const walk = (dir: string): string[] =>
-    readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-      e.isDirectory() ? walk(join(dir, e.name)) : e.name.endsWith('.md') ? [join(dir, e.name)] : [],
-    );
-  return [join(root, 'README.md'), ...walk(join(root, 'docs'))];
-};
 
 export const docExamples = (root: string): DocExample[] =>
   markdownFiles(root).flatMap((path) => {

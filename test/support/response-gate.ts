@@ -88,6 +88,35 @@ export const answerProblems = (schema: z.ZodType, body: unknown): string[] => {
   return dropped(body as Json, parsed.data, '$');
 };
 
+interface Paged {
+  total: number;
+  page: number | null;
+  limit: number;
+  pages: number;
+  hasMore: boolean;
+  nextCursor: string | null;
+}
+
+/**
+ * A list answer's `pagination` against what was asked (docs/guide/conventions.md): `cursor` with `page` is never
+ * answered, a page fetched by `cursor` has no number, a page fetched by number is the one asked for (1 unless
+ * given), `pages` is `ceil(total / limit)` and `hasMore` says whether a `nextCursor` follows.
+ */
+export const paginationProblems = (path: string, status: number, body: unknown): string[] => {
+  const query = new URL(path, 'http://127.0.0.1').searchParams;
+  const paged = (body as { data?: { pagination?: Paged } } | null)?.data?.pagination;
+  if (status >= 300 || !paged || typeof paged !== 'object') return [];
+  const problems: string[] = [];
+  if (query.has('cursor') && query.has('page')) problems.push(`cursor with page answered ${status}, not 422 on page`);
+  const page = query.has('cursor') ? null : Number(query.get('page') ?? 1);
+  if (paged.page !== page) problems.push(`$.data.pagination.page: ${paged.page}, not ${page} as asked`);
+  if (paged.pages !== Math.ceil(paged.total / paged.limit))
+    problems.push(`$.data.pagination.pages: ${paged.pages} pages of ${paged.limit} for ${paged.total}`);
+  if (paged.hasMore !== (paged.nextCursor !== null))
+    problems.push(`$.data.pagination.hasMore: ${paged.hasMore} with nextCursor ${paged.nextCursor}`);
+  return problems;
+};
+
 const schemaFor = async (answer: Answer): Promise<z.ZodType | 'exempt'> => {
   if (answer.status >= 400) return ErrorAnswer;
   // Resolved as the gateway resolves it: dot segments removed (`…/customers/.` is the list).
@@ -108,7 +137,7 @@ export const checkAnswer = async (answer: Answer): Promise<void> => {
     count(schema);
     return;
   }
-  const problems = answerProblems(schema, answer.body);
+  const problems = [...answerProblems(schema, answer.body), ...paginationProblems(answer.path, answer.status, answer.body)];
   if (problems.length > 0) {
     throw new Error(
       `response gate: ${answer.method} ${answer.path} answered ${answer.status} outside its declared schema:\n  ${problems.join('\n  ')}\n${JSON.stringify(answer.body).slice(0, 2000)}`,

@@ -1,7 +1,8 @@
 import * as z from 'zod';
-import { AppError, NotFoundError, ValidationError } from '../../domain/errors';
+import { AppError, type FieldError, NotFoundError, ValidationError } from '../../domain/errors';
 import { jsonProblems, type JsonProblem } from '../../domain/free-form';
 import { inexactNumbers } from '../../domain/written-numbers';
+import { pageWithCursor } from '../pagination';
 import { fieldErrors, formatPath } from '../validation';
 import { header, stateOf, type HttpMiddleware } from '../state';
 
@@ -52,14 +53,19 @@ const storageProblems = (input: unknown, written: JsonProblem[] = []) => {
   return [...byPath].map(([path, message]) => ({ path, message }));
 };
 
-const check = <S extends z.ZodType>(schema: S, input: unknown, written?: JsonProblem[]): z.output<S> => {
+const check = <S extends z.ZodType>(schema: S, input: unknown, written?: JsonProblem[], conflicts: FieldError[] = []): z.output<S> => {
   const problems = storageProblems(input, written);
   if (problems.length > 0) throw new ValidationError(problems);
   const result = schema.safeParse(input);
-  if (result.success) return result.data;
-  const { missing, errors } = fieldErrors(result.error, input);
-  throw new ValidationError(errors, missing ? 'BAD_REQUEST' : 'VALIDATION_ERROR');
+  if (result.success && conflicts.length === 0) return result.data;
+  const { missing, errors } = result.success ? { missing: false, errors: [] } : fieldErrors(result.error, input);
+  const paths = new Set(errors.map((e) => e.path));
+  throw new ValidationError([...errors, ...conflicts.filter((c) => !paths.has(c.path))], missing ? 'BAD_REQUEST' : 'VALIDATION_ERROR');
 };
+
+/** A list's query (it declares `cursor`) may not give `cursor` and `page` together. */
+const pagingConflicts = (schema: z.ZodType | undefined, query: Record<string, string | undefined>): FieldError[] =>
+  schema instanceof z.ZodObject && 'cursor' in schema.shape ? pageWithCursor(query) : [];
 
 /**
  * Size (413), content type and JSON (400), then the route's zod schemas (400 missing / 422 invalid). A body,
@@ -76,7 +82,8 @@ export const validate = (schemas: InputSchemas): HttpMiddleware => ({
     if (schemas.body && !sent) throw new AppError('BAD_REQUEST', 'Request body is required');
     const parsed = sent ? parseJsonObject(raw, header(event, 'content-type')) : { value: {}, written: [] };
     const body = check(schemas.body ?? NOTHING, parsed.value, parsed.written);
-    const query = check(schemas.query ?? NOTHING, event.queryStringParameters ?? {});
+    const rawQuery = event.queryStringParameters ?? {};
+    const query = check(schemas.query ?? NOTHING, rawQuery, [], pagingConflicts(schemas.query, rawQuery));
     let params: unknown = {};
     if (schemas.params) {
       const parsed = schemas.params.safeParse(event.pathParameters ?? {});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RETRY, nextDelayMs, retryAfterMs, retryable } from '../../../infra/client/src/retry';
+import { DEFAULT_RETRY, nextDelayMs, retryAfterMs, retryable } from '../../../packages/client/src/retry';
 
 describe("the client's retry decisions", () => {
   it('retries 429 and 5xx only', () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { verifyWebhook, WebhookVerificationError } from '../../../infra/client/src/webhooks';
+import { verifyWebhook, WebhookVerificationError } from '../../../packages/client/src/webhooks';
 import { deliveryHeaders } from '../../../shared/domain/webhooks/sign';
 import { generateSecret } from '../../../shared/domain/webhooks/subscription';
 

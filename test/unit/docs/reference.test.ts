@@ -79,7 +79,7 @@ describe('the reference page: code samples', () => {
           module: 'ESNext',
           moduleResolution: 'Bundler',
           noUnusedLocals: false,
-          paths: { '@parley/client': ['../../infra/client/src/index.ts'] },
+          paths: { '@parley/client': ['../../packages/client/src/index.ts'] },
         },
         include: ['*.ts'],
       }),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { answerProblems, checkAnswer } from '../../support/response-gate';
+import { answerProblems, checkAnswer, paginationProblems } from '../../support/response-gate';
 
 const tag = {
   _id: '6b0000000000000000000001',
@@ -70,5 +70,29 @@ describe('the response gate', () => {
     expect(answerProblems(z.object({ a: z.array(z.object({ b: z.number() })) }), { a: [{ b: 1 }, { b: 2, c: 3 }] })).toEqual([
       '$.a[1].c: not declared',
     ]);
+  });
+
+  it('fails a list answer whose pagination misreports what was asked: a number for a cursor page, another page, cursor with page answered', async () => {
+    const list = (pagination: object) => ({ success: true, data: { tags: [], pagination } });
+    const paged = { total: 25, page: 2, limit: 10, pages: 3, hasMore: true, nextCursor: 'c2' };
+    await expect(
+      checkAnswer({ method: 'GET', path: '/api/v1/tags?limit=10&page=2', status: 200, body: list(paged) }),
+    ).resolves.toBeUndefined();
+    await expect(
+      checkAnswer({ method: 'GET', path: '/api/v1/tags?limit=10&cursor=c1', status: 200, body: list({ ...paged, page: null }) }),
+    ).resolves.toBeUndefined();
+    expect(paginationProblems('/api/v1/tags?limit=10&cursor=c1', 200, list({ ...paged, page: 1 }))).toEqual([
+      '$.data.pagination.page: 1, not null as asked',
+    ]);
+    expect(paginationProblems('/api/v1/tags?limit=10&cursor=c1&page=3', 200, list({ ...paged, page: 3, pages: 1 }))).toEqual([
+      'cursor with page answered 200, not 422 on page',
+      '$.data.pagination.page: 3, not null as asked',
+      '$.data.pagination.pages: 1 pages of 10 for 25',
+    ]);
+    expect(paginationProblems('/api/v1/tags?limit=10', 200, list({ ...paged, hasMore: false }))).toEqual([
+      '$.data.pagination.page: 2, not 1 as asked',
+      '$.data.pagination.hasMore: false with nextCursor c2',
+    ]);
+    expect(paginationProblems('/api/v1/tags?cursor=c1&page=3', 422, { success: false })).toEqual([]);
   });
 });
