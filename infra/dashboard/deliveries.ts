@@ -65,7 +65,7 @@ const attemptsView = (d: Detail) =>
   );
 
 /** What the log asks of its page: whether a retry can work now, and to refresh the endpoint once one has settled. */
-export interface LogHost {
+interface LogHost {
   canRetry(): boolean;
   settled(): Promise<void>;
 }
