@@ -44,7 +44,8 @@ const forwardedHeaders = (headers: IncomingHttpHeaders) =>
 /**
  * `parley listen`: an HTTPS receiver on 127.0.0.1 with a webhook subscription of its own, which prints
  * each delivery whose Standard Webhooks signature verifies (and refuses the others), optionally forwards
- * it, and deletes the subscription when stopped (SIGINT, SIGTERM).
+ * it, and deletes the subscription when stopped (SIGINT, SIGTERM, SIGHUP). Whatever ends it, a failure to
+ * start or a crash included, it deletes the subscription it made and revokes the session's own token.
  */
 export const listen = async (session: Session, opts: ListenOptions): Promise<void> => {
   const { api, runtime } = session;
@@ -57,70 +58,92 @@ export const listen = async (session: Session, opts: ListenOptions): Promise<voi
   const say = (line: string) => process.stderr.write(`${line}\n`);
   const print = (line: string) => process.stdout.write(`${line}\n`);
   let secret = '';
+  let server: Server | undefined;
+  let subscriptionId: string | undefined;
 
-  const server: Server = createServer(receiverTls(runtime), async (req, res) => {
-    const body = await readBody(req);
-    let event: Delivery;
-    try {
-      event = new Webhook(secret).verify(body, req.headers as Record<string, string>) as Delivery;
-    } catch (error) {
-      say(`Refused a delivery whose signature does not verify: ${error instanceof Error ? error.message : String(error)}`);
-      res.writeHead(400).end();
-      return;
+  /** Deletes what it made and revokes the token; true when nothing was left behind. */
+  const cleanUp = async (): Promise<boolean> => {
+    server?.close();
+    server?.closeAllConnections();
+    let clean = true;
+    if (subscriptionId) {
+      const id = subscriptionId;
+      clean = await api.delete('/integrations/webhooks/{id}', { params: { path: { id } } }).then(
+        () => {
+          say(`Deleted subscription ${id}.`);
+          return true;
+        },
+        (error: unknown) => {
+          say(`Could not delete subscription ${id}: ${messageOf(error)}`);
+          return false;
+        },
+      );
     }
-    print(opts.json ? JSON.stringify(event) : `${event.occurredAt}  ${event.eventType}  ${event.eventId}  ${subjects(event.data)}`);
-    if (opts.forwardTo) {
-      const post = () => fetch(opts.forwardTo!, { method: 'POST', headers: forwardedHeaders(req.headers), body });
-      // Once more on a network error, as when the app closes a kept-alive connection just as it is reused.
-      const forwarded = await post()
-        .catch(post)
-        .then(
-          (r) => `${r.status}`,
-          (error: unknown) =>
-            `failed (${error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error)})`,
-        );
-      say(`  forwarded ${event.eventId} to ${opts.forwardTo}: ${forwarded}`);
-    }
-    res.writeHead(200).end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `https://127.0.0.1:${(server.address() as { port: number }).port}/`;
+    await session.close().catch((error: unknown) => {
+      clean = false;
+      say(`Could not revoke this session's token: ${messageOf(error)}`);
+    });
+    return clean;
+  };
 
-  let subscriptionId: string;
   try {
+    server = createServer(receiverTls(runtime), async (req, res) => {
+      const body = await readBody(req);
+      let event: Delivery;
+      try {
+        event = new Webhook(secret).verify(body, req.headers as Record<string, string>) as Delivery;
+      } catch (error) {
+        say(`Refused a delivery whose signature does not verify: ${messageOf(error)}`);
+        res.writeHead(400).end();
+        return;
+      }
+      print(opts.json ? JSON.stringify(event) : `${event.occurredAt}  ${event.eventType}  ${event.eventId}  ${subjects(event.data)}`);
+      if (opts.forwardTo) {
+        const post = () => fetch(opts.forwardTo!, { method: 'POST', headers: forwardedHeaders(req.headers), body });
+        // Once more on a network error, as when the app closes a kept-alive connection just as it is reused.
+        const forwarded = await post()
+          .catch(post)
+          .then(
+            (r) => `${r.status}`,
+            (error: unknown) =>
+              `failed (${error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error)})`,
+          );
+        say(`  forwarded ${event.eventId} to ${opts.forwardTo}: ${forwarded}`);
+      }
+      res.writeHead(200).end();
+    });
+    const listening = server;
+    await new Promise<void>((resolve, reject) => {
+      listening.once('error', reject);
+      listening.listen(0, '127.0.0.1', resolve);
+    });
+    const url = `https://127.0.0.1:${(listening.address() as { port: number }).port}/`;
     const { subscription } = (await api.post('/integrations/webhooks', { body: { url, events } })).data;
     subscriptionId = subscription._id;
     secret = subscription.secret;
+    say(
+      [
+        `Ready: listening on ${url} for ${events.join(', ')} in workspace ${session.workspaceId} (${session.mode} mode)`,
+        `through subscription ${subscriptionId}, which is deleted on exit. Stop with Ctrl-C.`,
+        `Its signing secret, to verify forwarded events: ${secret}`,
+      ].join('\n'),
+    );
   } catch (error) {
-    server.close();
-    await session.close();
+    await cleanUp();
     throw error;
   }
 
   let stopping = false;
-  const stop = async () => {
+  const stop = async (failure?: unknown) => {
     if (stopping) return;
     stopping = true;
-    server.close();
-    server.closeAllConnections();
-    const deleted = await api.delete('/integrations/webhooks/{id}', { params: { path: { id: subscriptionId } } }).then(
-      () => true,
-      (error: unknown) => {
-        say(`Could not delete subscription ${subscriptionId}: ${error instanceof Error ? error.message : String(error)}`);
-        return false;
-      },
-    );
-    if (deleted) say(`Deleted subscription ${subscriptionId}.`);
-    await session.close();
-    process.exit(deleted ? 0 : 1);
+    if (failure !== undefined) say(`error: ${messageOf(failure)}`);
+    const clean = await cleanUp();
+    process.exit(clean && failure === undefined ? 0 : 1);
   };
-  process.on('SIGINT', () => void stop());
-  process.on('SIGTERM', () => void stop());
-  say(
-    [
-      `Ready: listening on ${url} for ${events.join(', ')} in workspace ${session.workspaceId} (${session.mode} mode)`,
-      `through subscription ${subscriptionId}, which is deleted on exit. Stop with Ctrl-C.`,
-      `Its signing secret, to verify forwarded events: ${secret}`,
-    ].join('\n'),
-  );
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stop());
+  process.on('uncaughtException', (error) => void stop(error));
+  process.on('unhandledRejection', (error) => void stop(error ?? 'unhandled rejection'));
 };
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));

@@ -1,9 +1,12 @@
-import { createToken, revokeToken } from '../../shared/data/tokens';
+import { createToken, listTokens, revokeToken } from '../../shared/data/tokens';
+import { tokenState } from '../../shared/domain/auth/token';
 import { listWorkspaces } from '../../shared/data/workspaces';
 import type { Scope } from '../../shared/domain/auth/scopes';
 import { createParleyClient, type ParleyClient } from '../../packages/client/src/index';
 import type { RuntimeInfo } from '../local/runtime-file';
+import { DEMO_TOKEN_NAMES } from '../local/seed';
 import { CliError, connect, localRuntime } from './target';
+import { chooseWorkspace, type WorkspaceCandidate } from './workspace-choice';
 
 export interface SessionOptions {
   workspace?: string;
@@ -23,6 +26,8 @@ export interface Session {
 
 /** A token lasts this long at most, so that one left behind by a killed CLI stops working by itself. */
 const SESSION_TOKEN_MS = 24 * 3_600_000;
+/** The names of the tokens the CLI makes for itself: `parley listen`, `parley trigger <type>`. */
+const SESSION_TOKEN_PREFIX = 'parley ';
 
 const oneWorkspace = (ids: string[], given?: string): string => {
   if (given) {
@@ -32,10 +37,24 @@ const oneWorkspace = (ids: string[], given?: string): string => {
   if (ids.length === 1) return ids[0]!;
   throw new CliError(
     ids.length
-      ? `Name the workspace with --workspace: one of ${ids.join(', ')}`
+      ? `This token reaches ${ids.length} workspaces; name one with --workspace <id>: ${ids.join(', ')}`
       : 'There is no workspace yet: create one with `npx parley workspace create --name <name>`',
   );
 };
+
+/** The local workspaces with what tells them apart: whether `npm start` made it, and its usable test-mode tokens. */
+const localWorkspaces = async (now: Date): Promise<WorkspaceCandidate[]> =>
+  Promise.all(
+    (await listWorkspaces()).map(async (w) => {
+      const tokens = (await listTokens(w._id)).filter((t) => t.environment === 'test' && tokenState(t, now) === 'active');
+      return {
+        id: w._id,
+        name: w.name,
+        demo: tokens.some((t) => t.name === DEMO_TOKEN_NAMES.test),
+        testTokens: tokens.filter((t) => !t.name.startsWith(SESSION_TOKEN_PREFIX)).length,
+      };
+    }),
+  );
 
 /**
  * Opens a session on the locally running Parley. With `--token` (or PARLEY_TOKEN) it acts as that token;
@@ -59,15 +78,13 @@ export const openSession = async (opts: SessionOptions, scopes: Scope[], purpose
       close: async () => {},
     };
   }
-  const workspaceId = oneWorkspace(
-    (await listWorkspaces()).map((w) => w._id),
-    opts.workspace,
-  );
-  const mode = opts.live ? 'live' : 'test';
   const now = new Date();
+  const { workspaceId, why } = chooseWorkspace(await localWorkspaces(now), opts.workspace);
+  if (why) process.stderr.write(`Using workspace ${workspaceId}, ${why} (choose another with --workspace <id>).\n`);
+  const mode = opts.live ? 'live' : 'test';
   const expiresAt = new Date(now.getTime() + SESSION_TOKEN_MS).toISOString();
   const { token, record } = await createToken(
-    { name: `parley ${purpose}`, workspaceIds: [workspaceId], scopes, environment: mode, expiresAt },
+    { name: `${SESSION_TOKEN_PREFIX}${purpose}`, workspaceIds: [workspaceId], scopes, environment: mode, expiresAt },
     now,
   );
   return {

@@ -3,6 +3,7 @@ import type { DeliveryStatus, publicDelivery } from '../../shared/domain/webhook
 import type { deliveryDetail } from '../../shared/domain/webhooks/delivery-log';
 import { actionButton, busy, empty, errorLine, facts, h, json, row, status, when } from './dom';
 import { unwrap } from './session';
+import { inWords } from './words';
 import { HOOKS } from './subscription';
 import type { ParleyClient } from '../../packages/client/src/client';
 
@@ -63,11 +64,18 @@ const attemptsView = (d: Detail) =>
     facts([['Next attempt', d.nextAttemptAt ? when(d.nextAttemptAt) : 'none: it has ended']]),
   );
 
+/** What the log asks of its page: whether a retry can work now, and to refresh the endpoint once one has settled. */
+interface LogHost {
+  canRetry(): boolean;
+  settled(): Promise<void>;
+}
+
 /**
  * One endpoint's delivery log: filters by status and event type, a cursor pager, each delivery opening into
- * its attempts, and Retry for failed ones (the row follows the new attempt until it settles).
+ * its attempts, and Retry for failed ones while the endpoint is active (the row follows the new attempt until
+ * it settles, then the page refreshes what it shows of the endpoint).
  */
-export const deliveryLog = (api: ParleyClient, id: string, eventTypes: string[]) => {
+export const deliveryLog = (api: ParleyClient, id: string, eventTypes: string[], host: LogHost) => {
   const statusFilter = h(
     'select',
     { name: 'status' },
@@ -114,10 +122,29 @@ export const deliveryLog = (api: ParleyClient, id: string, eventTypes: string[])
       toggle,
       d.nextAttemptAt ? when(d.nextAttemptAt) : '—',
       when(d.createdAt),
-      d.status === 'failed' ? actionButton('Retry', error, () => retry(d, main, detail), { 'data-retry': d.deliveryId }) : null,
+      d.status === 'failed' ? retryControl(d, () => [main, detail]) : null,
     ]);
     main.dataset.delivery = d.deliveryId;
     return [main, detail];
+  };
+
+  /** Retry, with its failure said beside it. */
+  const retryControl = (d: Delivery, rows: () => HTMLTableRowElement[]) => {
+    const said = errorLine();
+    const button = actionButton(
+      'Retry',
+      said,
+      async () => {
+        const [shown, detail] = rows();
+        await retry(d, shown!, detail!).catch(async (err: unknown) => {
+          await host.settled();
+          throw new Error(inWords(err, 'Not retried', !host.canRetry()));
+        });
+        await host.settled();
+      },
+      { 'data-retry': d.deliveryId, hidden: !host.canRetry() },
+    );
+    return h('div', { className: 'control' }, button, said);
   };
 
   /** The row is replaced by the delivery as it now is, again until its new attempt has an answer. */
@@ -192,5 +219,11 @@ export const deliveryLog = (api: ParleyClient, id: string, eventTypes: string[])
     error,
     log,
   );
-  return { el, reload: filtered };
+  /** The page shown now, as it now is (an open delivery closes). */
+  const refresh = () => load().catch((err: Error) => (error.textContent = err.message));
+  /** Retry is offered only while it can work: hidden on a deactivated endpoint (a failure said beside it stays). */
+  const retryable = (on: boolean) => {
+    for (const button of Array.from(el.querySelectorAll<HTMLButtonElement>('button[data-retry]'))) button.hidden = !on;
+  };
+  return { el, reload: filtered, refresh, retryable };
 };

@@ -1,4 +1,5 @@
 /// <reference lib="dom" />
+import { FAST_ATTEMPTS } from '../../shared/domain/webhooks/schedule';
 import { h, status } from './dom';
 import { unwrap } from './session';
 import type { ParleyClient } from '../../packages/client/src/client';
@@ -17,11 +18,18 @@ const REASONS: Record<NonNullable<Subscription['deactivationReason']>, string> =
 /** Why an endpoint is off, in words. */
 export const whyOff = (s: Subscription): string => (s.deactivationReason ? REASONS[s.deactivationReason] : 'inactive');
 
-/** Its state at a glance: green only when it is on and its last delivery did not fail. */
-export const health = (s: Subscription): HTMLSpanElement => {
+/**
+ * Its state at a glance: green only when it is on, no delivery is failing in a row, and none of its latest
+ * finished deliveries failed (`recentFailed`, when known). A delivery counts as failing in a row once its
+ * quick attempts are spent, while it is still retried later: the words say so, beside "none finished yet".
+ */
+export const health = (s: Subscription, recentFailed = 0): HTMLSpanElement => {
   if (!s.active)
     return s.deactivationReason === 'manual' ? status('disabled', 'disabled') : status('deactivated', `deactivated: ${whyOff(s)}`);
-  if (s.consecutiveFailures > 0) return status('failing', `failing (${s.consecutiveFailures} in a row)`);
+  const n = s.consecutiveFailures;
+  if (n > 0)
+    return status('failing', `failing: ${n === 1 ? '1 delivery' : `${n} deliveries in a row`} failed all ${FAST_ATTEMPTS} quick attempts`);
+  if (recentFailed > 0) return status('recent-failures', `active: ${recentFailed} of its latest deliveries failed`);
   return status('healthy', 'healthy');
 };
 

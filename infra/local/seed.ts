@@ -11,6 +11,12 @@ export interface Seeded {
   tokens: Record<TokenEnvironment, string>;
 }
 
+/** The admin tokens the first start prints: the CLI knows the demo workspace by its test one. */
+export const DEMO_TOKEN_NAMES: Record<TokenEnvironment, string> = {
+  live: 'Demo admin token (live)',
+  test: 'Demo admin token (test)',
+};
+
 /**
  * On the very first start only: a demo workspace whose live data and test-mode sandbox both hold a team of
  * members, demo conversations, a CRM pipeline with leads and a few bookings, and an admin token for each
@@ -21,7 +27,7 @@ export const seedOnFirstStart = async (): Promise<Seeded | undefined> => {
   const workspace = await createWorkspace('Demo workspace');
   const seedMode = async (environment: TokenEnvironment) => {
     const { token } = await createToken({
-      name: `Demo admin token (${environment})`,
+      name: DEMO_TOKEN_NAMES[environment],
       scopes: ['admin:all'],
       workspaceIds: [workspace._id],
       environment,

@@ -46,12 +46,27 @@ const docsPage = `<!doctype html>
 const REDOC_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
 const EMPTY_IMAGE = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='0' height='0'/%3E";
 
-/** Redoc's standalone bundle with its logo dropped, so the page requests nothing from another host. */
+/**
+ * Where Redoc files each operation under its tag (`getTagsWithOperations`): it adds the document's webhook
+ * events first and its paths after, so an area's events came before its routes. Paths first, events after.
+ */
+const EVENTS_FIRST = 'return i&&o(e,i,!0),n.paths&&o(e,n.paths),r}';
+const ROUTES_FIRST = 'return n.paths&&o(e,n.paths),i&&o(e,i,!0),r}';
+
+/** `text` with `from` replaced by `to`, which must occur exactly once (a Redoc upgrade that moves it fails here). */
+const replaceOnce = (text: string, from: string, to: string): string => {
+  const parts = text.split(from);
+  if (parts.length !== 2) throw new Error(`redoc.standalone.js: expected ${from} once, found it ${parts.length - 1} times`);
+  return parts.join(to);
+};
+
+/**
+ * Redoc's standalone bundle with its logo dropped, so the page requests nothing from another host, and each
+ * area's routes listed before its webhook events.
+ */
 const offlineRedoc = (): Buffer => {
   const bundle = readFileSync(require.resolve('redoc/bundles/redoc.standalone.js'), 'utf8');
-  const parts = bundle.split(REDOC_LOGO);
-  if (parts.length !== 2) throw new Error(`redoc.standalone.js: expected its logo URL once, found it ${parts.length - 1} times`);
-  return Buffer.from(parts.join(EMPTY_IMAGE));
+  return Buffer.from(replaceOnce(replaceOnce(bundle, REDOC_LOGO, EMPTY_IMAGE), EVENTS_FIRST, ROUTES_FIRST));
 };
 
 /** The dashboard's browser bundle: one minified ES module. */

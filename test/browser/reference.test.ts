@@ -79,4 +79,20 @@ describe('the reference page in Chromium', () => {
     const section = await page.locator('[id="tag/Webhooks"]').count();
     expect(section).toBe(1);
   });
+
+  it("lists each area's routes first and its webhook events after, the areas in the document's order", async () => {
+    const document = await (await fetch(`${env.stack.baseUrl}/api/v1/openapi.json`)).json();
+    const tagOrder = (document['x-tagGroups'] as { tags: string[] }[]).flatMap((g) => g.tags);
+    const ids = await page.locator('[id^="tag/"][id*="/operation/"]').evaluateAll((els) => els.map((el) => el.id));
+    const sections = [...new Set(ids.map((id) => id.split('/')[1]!))];
+    expect(sections).toEqual(tagOrder.filter((t) => sections.includes(t)));
+    for (const tag of sections) {
+      const kinds = ids.filter((id) => id.startsWith(`tag/${tag}/`)).map((id) => (id.includes('/operation/event_') ? 'event' : 'route'));
+      expect(kinds.join(' '), tag).toMatch(/^(route ?)*(event ?)*$/);
+    }
+    // Inbox has both: its first entry is a route, not one of its events.
+    const inbox = ids.filter((id) => id.startsWith('tag/Inbox/'));
+    expect(inbox[0]).not.toContain('/operation/event_');
+    expect(inbox.some((id) => id.includes('/operation/event_'))).toBe(true);
+  });
 });

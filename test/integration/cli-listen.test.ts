@@ -1,7 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer as createHttpServer, type IncomingHttpHeaders } from 'node:http';
 import { request } from 'node:https';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Webhook } from 'standardwebhooks';
@@ -16,12 +16,16 @@ const home = mkdtempSync(join(tmpdir(), 'parley-cli-listen-'));
 const dataDir = join(home, 'data');
 const stateHome = join(home, 'state');
 
+/** What a machine behind a company proxy, or a shell profile, commonly exports: Node must trust it and the receiver. */
+const SYSTEM_CA_BUNDLE = '/etc/ssl/certs/ca-certificates.crt';
+
 /**
- * The user's environment: no test certificate, no loopback allowance, no table, and no PARLEY_DATA_DIR
- * (only `npm start` gets that); the per-user state folder is the test's own.
+ * The user's environment: NODE_EXTRA_CA_CERTS already set (to the system bundle) instead of the test
+ * certificate, no loopback allowance, no table, and no PARLEY_DATA_DIR (only `npm start` gets that); the
+ * per-user state folder is the test's own.
  */
 const userEnv = (extra: Record<string, string> = {}) => {
-  const env: NodeJS.ProcessEnv = { ...process.env, XDG_STATE_HOME: stateHome, ...extra };
+  const env: NodeJS.ProcessEnv = { ...process.env, XDG_STATE_HOME: stateHome, NODE_EXTRA_CA_CERTS: SYSTEM_CA_BUNDLE, ...extra };
   for (const name of [
     'NODE_EXTRA_CA_CERTS',
     'WEBHOOK_ALLOW_PRIVATE_TARGETS',
@@ -31,7 +35,7 @@ const userEnv = (extra: Record<string, string> = {}) => {
     'PARLEY_DATA_DIR',
     'PORT',
   ]) {
-    if (!(name in extra)) delete env[name];
+    if (!(name in extra) && name !== 'NODE_EXTRA_CA_CERTS') delete env[name];
   }
   return env;
 };
@@ -171,6 +175,56 @@ describe('parley trigger', () => {
   });
 });
 
+/** The CLI's own tokens still active, and the loopback subscriptions left, as the demo workspace sees them. */
+const leftBehind = async () => {
+  const api = createParleyClient({ baseUrl, token: testToken, workspaceId });
+  const tokens = (await api.get('/auth/tokens')).data.tokens.filter((t) => t.name === 'parley listen' && t.status === 'active');
+  const subscriptions = (await api.get('/integrations/webhooks')).data.subscriptions.filter((s) => s.url.startsWith('https://127.0.0.1:'));
+  return { tokens: tokens.length, subscriptions: subscriptions.length };
+};
+
+describe('a listen that fails', () => {
+  it('started in the inherited NODE_EXTRA_CA_CERTS, `npm start` trusts both it and the receiver certificate', () => {
+    const bundle = readFileSync(join(dataDir, 'receiver', 'trusted.pem'), 'utf8');
+    expect(bundle.startsWith(readFileSync(SYSTEM_CA_BUNDLE, 'utf8'))).toBe(true);
+    expect(bundle.endsWith(readFileSync(join(dataDir, 'receiver', 'cert.pem'), 'utf8'))).toBe(true);
+  });
+
+  it('revokes its token when it cannot serve (no receiver key), and says what to do', async () => {
+    const key = join(dataDir, 'receiver', 'key.pem');
+    renameSync(key, `${key}.away`);
+    try {
+      const res = parley(['listen']);
+      expect(res.code).toBe(1);
+      expect(res.stderr).toContain(`There is no receiver certificate in ${join(dataDir, 'receiver')}`);
+    } finally {
+      renameSync(`${key}.away`, key);
+    }
+    expect(await leftBehind()).toEqual({ tokens: 0, subscriptions: 0 });
+  });
+
+  it('revokes its token when its subscription is refused', async () => {
+    const res = parley(['listen', '--events', 'no.such.event']);
+    expect(res.code).toBe(1);
+    expect(await leftBehind()).toEqual({ tokens: 0, subscriptions: 0 });
+  });
+
+  it('deletes its subscription and revokes its token when its terminal closes (SIGHUP)', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'infra/cli/parley.ts', 'listen'], {
+      cwd: root,
+      env: userEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const out = watch(child);
+    await out.until('stderr', /^Ready: listening on/m);
+    expect(await leftBehind()).toEqual({ tokens: 1, subscriptions: 1 });
+    process.kill(child.pid!, 'SIGHUP');
+    expect(await exited(child)).toBe(0);
+    expect(out.out.stderr).toMatch(/Deleted subscription [0-9a-f]{24}\./);
+    expect(await leftBehind()).toEqual({ tokens: 0, subscriptions: 0 });
+  });
+});
+
 interface Forwarded {
   headers: IncomingHttpHeaders;
   body: string;
@@ -192,6 +246,8 @@ describe('parley listen', () => {
   let jsonLines: ReturnType<typeof watch>;
 
   beforeAll(async () => {
+    // The README's order: a workspace of one's own first, then listen and trigger without --workspace.
+    expect(parley(['workspace', 'create', '--name', 'Acme Support', '--owner-email', 'you@example.com'])).toMatchObject({ code: 0 });
     await new Promise<void>((r) => app.listen(0, '127.0.0.1', r));
     const appUrl = `http://127.0.0.1:${(app.address() as { port: number }).port}/hooks`;
     listener = spawn(process.execPath, ['--import', 'tsx', 'infra/cli/parley.ts', 'listen', '--forward-to', appUrl], {
@@ -208,6 +264,13 @@ describe('parley listen', () => {
     jsonLines = watch(jsonListener);
     await Promise.all([lines.until('stderr', /^Ready: listening on/m), jsonLines.until('stderr', /^Ready: listening on/m)]);
   }, 90_000);
+
+  it('chooses the demo workspace, of the test token the first start printed, and says so', () => {
+    expect(lines.out.stderr).toContain(
+      `Using workspace ${workspaceId}, "Demo workspace", the demo workspace of the test token printed by the first npm start (choose another with --workspace <id>).`,
+    );
+    expect(lines.out.stderr).toContain(`in workspace ${workspaceId} (test mode)`);
+  });
 
   afterAll(async () => {
     for (const child of [listener, jsonListener]) if (child?.exitCode === null) child.kill('SIGKILL');
@@ -296,6 +359,9 @@ describe('parley listen', () => {
     const api = createParleyClient({ baseUrl, token: testToken, workspaceId });
     const url = (await lines.until('stderr', /listening on (\S+)/))[1]!;
     const ours = async () => (await api.get('/integrations/webhooks')).data.subscriptions.filter((s) => s.url === url);
+    const revoked = async () =>
+      (await api.get('/auth/tokens')).data.tokens.filter((t) => t.name === 'parley listen' && t.status === 'revoked').length;
+    const revokedBefore = await revoked();
     expect(await ours()).toHaveLength(1);
     listener.kill('SIGTERM');
     expect(await exited(listener)).toBe(0);
@@ -304,6 +370,6 @@ describe('parley listen', () => {
     const tokens = (await api.get('/auth/tokens')).data.tokens.filter((t) => t.name === 'parley listen');
     expect(tokens.length).toBeGreaterThan(0);
     expect(tokens.some((t) => t.status === 'active')).toBe(true); // the --json listener's, still running
-    expect(tokens.filter((t) => t.status === 'revoked')).toHaveLength(1);
+    expect(await revoked()).toBe(revokedBefore + 1);
   });
 });
