@@ -1,5 +1,5 @@
 import { addMember, mutateMember } from '../../shared/data/members';
-import { createBooking, transitionBooking } from '../../shared/data/bookings';
+import { createBooking, transitionBooking } from '../../shared/scheduling/bookings';
 import { acceptInvite } from '../../shared/domain/auth/member';
 import { confirm } from '../../shared/domain/scheduling/booking';
 import type { Tenant } from '../../shared/domain/auth/tenant';

@@ -1,7 +1,7 @@
 import { envelopeTenant, type EventEnvelope } from '../events/envelope';
 import { Missing } from '../domain/refusal';
 import type { Message } from '../domain/inbox/message';
-import { getAiSettings } from '../data/ai-settings';
+import { getAiSettings } from './settings';
 import { answerGuard } from '../data/ai-answers';
 import { postMessage } from '../data/messages';
 import { suggest, type Suggestion } from './suggest';

@@ -5,7 +5,7 @@ import { decide, extractiveReply, type Decision, type ReplyGenerator } from '../
 import type { Passage } from '../domain/ai/passages';
 import type { AiSettings } from '../domain/ai/settings';
 import type { Message } from '../domain/inbox/message';
-import { getAiSettings } from '../data/ai-settings';
+import { getAiSettings } from './settings';
 import { requireConversation } from '../data/conversations';
 import { latestMessages } from '../data/messages';
 import { searchKnowledge } from './knowledge';

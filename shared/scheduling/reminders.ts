@@ -1,4 +1,5 @@
-import { dueBookingReminders, sendDueReminders } from '../data/bookings';
+import { dueBookingReminders } from '../data/bookings';
+import { sendDueReminders } from './bookings';
 import { drainDue } from '../data/timers';
 
 /**

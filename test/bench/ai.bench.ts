@@ -3,7 +3,7 @@ import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { LocalStack } from '../../infra/local/stack';
 import { dynamo } from '../../shared/aws/dynamo';
 import { config } from '../../shared/config';
-import { createArticle } from '../../shared/data/kb-articles';
+import { createArticle } from '../../shared/ai/articles';
 import { recordArticle } from '../../shared/data/kb-index';
 import { tenantPk } from '../../shared/data/keys';
 import { mapLimit } from '../../shared/data/tags-tagging';

@@ -1,5 +1,5 @@
 import type { Tenant } from '../../shared/domain/auth/tenant';
-import { createBooking } from '../../shared/data/bookings';
+import { createBooking } from '../../shared/scheduling/bookings';
 import type { ApiResponse, Client } from '../support/api';
 import { CHANNELS, CONVERSATIONS, CUSTOMERS, createChannel, postInbound } from '../support/channels';
 import { PIPELINES } from '../support/crm';

@@ -2,7 +2,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { LocalStack } from '../../infra/local/stack';
 import { dynamo } from '../../shared/aws/dynamo';
 import { config } from '../../shared/config';
-import { createBooking } from '../../shared/data/bookings';
+import { createBooking } from '../../shared/scheduling/bookings';
 import { createCustomer } from '../../shared/data/customers';
 import { tenantPk } from '../../shared/data/keys';
 import { addMember } from '../../shared/data/members';

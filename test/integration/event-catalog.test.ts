@@ -12,7 +12,7 @@ import { runStep } from '../../shared/workflows/runner';
 import { handleOutgoing } from '../../shared/channels/outgoing';
 import { handleBroadcastMessage } from '../../shared/broadcasts/worker';
 import { markChannelErrored } from '../../shared/data/channels';
-import { createBooking, sendDueReminders } from '../../shared/data/bookings';
+import { createBooking, sendDueReminders } from '../../shared/scheduling/bookings';
 import { addMember, agentId, MEMBERS, quarterHourIn } from '../support/members';
 
 const env = useTestStack({ workers: false });

@@ -1,7 +1,7 @@
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
 import { handler as remindBookings } from '../../functions/schedules/remind-bookings';
-import { createBooking, sendDueReminders } from '../../shared/data/bookings';
+import { createBooking, sendDueReminders } from '../../shared/scheduling/bookings';
 import { expectError } from '../support/api';
 import { create, CUSTOMERS } from '../support/crm';
 import { agentId, quarterHourIn } from '../support/members';

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { availability as availabilityView } from '../../../shared/views/scheduling';
-import { availability } from '../../../shared/scheduling/bookings';
+import { availability } from '../../../shared/scheduling/availability';
 import { AvailabilityQuery } from './schemas';
 
 export const handler = route(

@@ -1,9 +1,9 @@
 import { Refused } from '../domain/refusal';
 import { tenantParts, type Tenant } from '../domain/auth/tenant';
 import { businessIntervals, freeSlots } from '../domain/scheduling/availability';
-import { busySlots } from './bookings';
-import { isActiveMember } from './members';
-import { getWorkspace } from './workspaces';
+import { busySlots } from '../data/bookings';
+import { isActiveMember } from '../data/members';
+import { getWorkspace } from '../data/workspaces';
 
 export interface AvailabilityQuery {
   assigneeId: string;
