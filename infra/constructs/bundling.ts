@@ -3,12 +3,34 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { AssetHashType, Stack } from 'aws-cdk-lib';
 import { Code } from 'aws-cdk-lib/aws-lambda';
-import { build, buildSync, version, type BuildOptions, type Metafile } from 'esbuild';
+import { gzipSync } from 'node:zlib';
+import { build, buildSync, version, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
 import type { Construct } from 'constructs';
 
 const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
 /** Bundles by entry and settings, each with the content hashes of the files it was built from (gitignored). */
 const BUNDLE_CACHE = join(REPO_ROOT, '.build', 'bundles');
+
+const COMMITTED_DOCUMENT = join(REPO_ROOT, 'openapi.json');
+
+/**
+ * `shared/http/openapi-document.ts` reads the committed OpenAPI document from the repository; in a bundle it
+ * is the document itself, minified and gzipped (1.6 MB of JSON in about 65 KB of base64). The module resolves
+ * to `openapi.json`, so the bundle cache sees the document as an input and rebuilds when it changes.
+ */
+const committedDocument: Plugin = {
+  name: 'committed-openapi-document',
+  setup: (b) => {
+    b.onResolve({ filter: /\/openapi-document$/ }, () => ({ path: COMMITTED_DOCUMENT }));
+    b.onLoad({ filter: /\/openapi\.json$/ }, () => {
+      const gzipped = gzipSync(JSON.stringify(JSON.parse(readFileSync(COMMITTED_DOCUMENT, 'utf8')))).toString('base64');
+      return {
+        loader: 'js',
+        contents: `import { gunzipSync } from 'node:zlib';\nexport const openApiBytes = () => gunzipSync(Buffer.from(${JSON.stringify(gzipped)}, 'base64'));\n`,
+      };
+    });
+  },
+};
 
 /**
  * The one set of esbuild settings for every function: the house construct bundles with them and the bundle
@@ -28,6 +50,7 @@ export const esbuildOptions: BuildOptions = {
   // Some CommonJS dependencies call require() for Node built-ins; ESM output has no require of its own.
   banner: { js: "import { createRequire as __parleyRequire } from 'node:module'; const require = __parleyRequire(import.meta.url);" },
   outExtension: { '.js': '.mjs' },
+  plugins: [committedDocument],
 };
 
 const sha = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { sendMessages, type Queue } from '../queues';
 import { tenantField } from '../domain/auth/tenant';
 
