@@ -51,6 +51,7 @@ export const esbuildOptions: BuildOptions = {
   banner: { js: "import { createRequire as __parleyRequire } from 'node:module'; const require = __parleyRequire(import.meta.url);" },
   outExtension: { '.js': '.mjs' },
   plugins: [committedDocument],
+  alias: { '@aws-sdk/credential-provider-node': resolve(REPO_ROOT, 'shared', 'aws', 'lambda-credentials.ts') },
 };
 
 const sha = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
