@@ -31,9 +31,7 @@ const incomingEmail = async (tenant: Tenant, account: Account, mime: string, now
   if (!from?.address) throw new ValidationError([{ path: 'mime', message: 'The email has no From address' }]);
   const [messageId] = messageIdsIn(parsed.messageId);
   // The newest ids are the likeliest known; a long References chain is cut to its last 50.
-  const threadIds = [
-    ...new Set([...messageIdsIn(parsed.inReplyTo), ...messageIdsIn(parsed.references).reverse()]),
-  ].slice(0, 50);
+  const threadIds = [...new Set([...messageIdsIn(parsed.inReplyTo), ...messageIdsIn(parsed.references).reverse()])].slice(0, 50);
   const conversationId = await conversationOfEmail(tenant, threadIds);
   const address = from.address.toLowerCase();
   const received = await incoming(

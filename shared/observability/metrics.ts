@@ -31,7 +31,11 @@ const emf: MetricSink = ({ dimensions, values }) => {
     _aws: {
       Timestamp: Date.now(),
       CloudWatchMetrics: [
-        { Namespace: METRIC_NAMESPACE, Dimensions: [Object.keys(all)], Metrics: values.map(({ name, unit }) => ({ Name: name, Unit: unit })) },
+        {
+          Namespace: METRIC_NAMESPACE,
+          Dimensions: [Object.keys(all)],
+          Metrics: values.map(({ name, unit }) => ({ Name: name, Unit: unit })),
+        },
       ],
     },
     ...all,

@@ -26,7 +26,11 @@ const sampledTrace = (env: NodeJS.ProcessEnv = process.env): Trace | undefined =
 
 /** `host:port`, or the two-protocol form `tcp:host:port udp:host:port`: subsegments go over UDP. */
 export const daemonAddress = (value = process.env.AWS_XRAY_DAEMON_ADDRESS ?? '127.0.0.1:2000'): { host: string; port: number } => {
-  const udp = value.split(' ').find((part) => part.startsWith('udp:'))?.slice('udp:'.length) ?? value;
+  const udp =
+    value
+      .split(' ')
+      .find((part) => part.startsWith('udp:'))
+      ?.slice('udp:'.length) ?? value;
   const at = udp.lastIndexOf(':');
   return { host: udp.slice(0, at), port: Number(udp.slice(at + 1)) };
 };
@@ -47,7 +51,7 @@ const send = (document: Record<string, unknown>): void => {
 const open = new AsyncLocalStorage<string>();
 const seconds = () => Date.now() / 1000;
 
-export interface Detail {
+interface Detail {
   namespace?: 'aws' | 'remote';
   annotations?: Record<string, string | undefined>;
   aws?: Record<string, unknown>;

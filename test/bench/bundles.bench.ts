@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -58,7 +58,14 @@ const firstEvent = (kind: string, route?: string): unknown => {
     };
   }
   if (kind === 'queue') return { Records: [] };
-  return { version: '0', id: 'bench', source: 'aws.scheduler', 'detail-type': 'Scheduled Event', time: new Date().toISOString(), detail: {} };
+  return {
+    version: '0',
+    id: 'bench',
+    source: 'aws.scheduler',
+    'detail-type': 'Scheduled Event',
+    time: new Date().toISOString(),
+    detail: {},
+  };
 };
 
 /** Lambda's environment for a traced function whose invocation is not sampled, with every endpoint refusing. */
@@ -90,13 +97,15 @@ const coldInit = (b: Bundle): number => {
     try { await handler(${JSON.stringify(b.event)}, { functionName: 'parley-bench', awsRequestId: 'bench', getRemainingTimeInMillis: () => 30000 }); } catch {}
     process.stderr.write('INIT ' + (performance.now() - t));
     process.exit(0);`;
-  const result = execFileSync(process.execPath, ['--enable-source-maps', '--input-type=module', '-e', script], {
+  const { stderr } = spawnSync(process.execPath, ['--enable-source-maps', '--input-type=module', '-e', script], {
     env: { PATH: process.env.PATH, ...LAMBDA_ENV },
     encoding: 'utf8',
     stdio: ['ignore', 'ignore', 'pipe'],
     timeout: 30_000,
   });
-  return Number(/INIT ([\d.]+)/.exec(result)![1]);
+  const ms = /INIT ([\d.]+)/.exec(stderr)?.[1];
+  if (!ms) throw new Error(`${b.name} did not start: ${stderr}`);
+  return Number(ms);
 };
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -108,7 +117,8 @@ const groupOf = (path: string) =>
 /** KB in the output by input group. */
 const groups = (output: Metafile['outputs'][string]): Map<string, number> => {
   const by = new Map<string, number>();
-  for (const [path, input] of Object.entries(output.inputs)) by.set(groupOf(path), (by.get(groupOf(path)) ?? 0) + input.bytesInOutput / 1024);
+  for (const [path, input] of Object.entries(output.inputs))
+    by.set(groupOf(path), (by.get(groupOf(path)) ?? 0) + input.bytesInOutput / 1024);
   return by;
 };
 
@@ -162,7 +172,12 @@ export const run = async (): Promise<Section[]> => {
     const baselineGroups = groups(outputOf(base.metafile, join(outdir, 'baseline.mjs')));
     const bundles: Bundle[] = [
       { name: BASELINE, kind: '-', file: join(outdir, 'baseline.mjs'), event: {} },
-      ...functions.map((f) => ({ name: f.name, kind: f.kind, file: join(outdir, `${entry(f.name)}.mjs`), event: firstEvent(f.kind, f.path) })),
+      ...functions.map((f) => ({
+        name: f.name,
+        kind: f.kind,
+        file: join(outdir, `${entry(f.name)}.mjs`),
+        event: firstEvent(f.kind, f.path),
+      })),
     ];
 
     const runs = new Map(bundles.map((b) => [b.name, [] as number[]]));
@@ -188,7 +203,15 @@ export const run = async (): Promise<Section[]> => {
     return [
       {
         title: `Function bundles: size, what they carry, and cold start (fresh node: import + first call, median of ${RUNS}) vs the bare DynamoDB client`,
-        columns: ['function', 'kind', 'size KB', 'size × baseline', 'largest inputs beyond the baseline (KB)', 'init ms', 'init × baseline'],
+        columns: [
+          'function',
+          'kind',
+          'size KB',
+          'size × baseline',
+          'largest inputs beyond the baseline (KB)',
+          'init ms',
+          'init × baseline',
+        ],
         rows,
         notes: [
           `Minified ESM, AWS SDK bundled, same esbuild settings as the deployed functions (infra/constructs/bundling.ts); sizes exclude source maps.`,

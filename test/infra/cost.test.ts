@@ -53,7 +53,9 @@ describe('npm run cost', () => {
   it("prices a month's incoming messages at the measured units of the route that records them", () => {
     const measured = readMeasured();
     const route = measured.rows.find((r) => r.what === INCOMING_MESSAGE_ROUTE)!;
-    const row = workloadLines(STANDARD_WORKLOAD, measured, stage('dev').inventory).find((l) => l.item === 'DynamoDB writes, incoming messages')!;
+    const row = workloadLines(STANDARD_WORKLOAD, measured, stage('dev').inventory).find(
+      (l) => l.item === 'DynamoDB writes, incoming messages',
+    )!;
     expect(route.unitsPerCall).toBeGreaterThan(0);
     expect(row.quantity).toBeGreaterThanOrEqual(STANDARD_WORKLOAD.incomingMessages * route.unitsPerCall);
     expect(row.usd).toBeGreaterThan(0);

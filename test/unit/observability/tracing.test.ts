@@ -41,7 +41,11 @@ beforeEach(() => {
 
 describe('tracing', () => {
   it("sends a sampled invocation's subsegments to the daemon, nested under Lambda's segment, with their annotations", async () => {
-    await inSubsegment('## GET /api/v1/x', () => inSubsegment('POST example.com', async () => 'sent'), () => ({ route: 'GET /api/v1/x' }));
+    await inSubsegment(
+      '## GET /api/v1/x',
+      () => inSubsegment('POST example.com', async () => 'sent'),
+      () => ({ route: 'GET /api/v1/x' }),
+    );
     await settle();
     expect(received.map((r) => r.header)).toEqual([
       { format: 'json', version: 1 },
