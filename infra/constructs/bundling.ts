@@ -1,10 +1,12 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { AssetHashType, Stack } from 'aws-cdk-lib';
 import { Code } from 'aws-cdk-lib/aws-lambda';
 import { gzipSync } from 'node:zlib';
-import { build, buildSync, version, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
+import { build, version, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
 import type { Construct } from 'constructs';
 
 const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
@@ -111,11 +113,15 @@ export const prebundle = async (entries: Iterable<string>): Promise<void> => {
   record(missing, (await build(optionsFor(missing))).metafile!);
 };
 
+/**
+ * A handler's bundle, built now if the cache has none. CDK constructs are synchronous and esbuild runs plugins
+ * only in its asynchronous build, so a missing bundle is built by `prebundle` in a child process.
+ */
 const bundled = (entry: string): string => {
-  const missing = stale([entry]);
-  if (missing.length) {
-    mkdirSync(BUNDLE_CACHE, { recursive: true });
-    record(missing, buildSync(optionsFor(missing)).metafile!);
+  if (stale([entry]).length) {
+    const script = `import { prebundle } from ${JSON.stringify(pathToFileURL(import.meta.filename).href)}; await prebundle(${JSON.stringify([entry])});`;
+    execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: REPO_ROOT, stdio: 'inherit' });
+    fileHashes.clear();
   }
   return assetDir(keyOf(entry));
 };
