@@ -1,14 +1,38 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { AssetHashType, Stack } from 'aws-cdk-lib';
 import { Code } from 'aws-cdk-lib/aws-lambda';
-import { build, buildSync, version, type BuildOptions, type Metafile } from 'esbuild';
+import { gzipSync } from 'node:zlib';
+import { build, version, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
 import type { Construct } from 'constructs';
 
 const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
 /** Bundles by entry and settings, each with the content hashes of the files it was built from (gitignored). */
 const BUNDLE_CACHE = join(REPO_ROOT, '.build', 'bundles');
+
+const COMMITTED_DOCUMENT = join(REPO_ROOT, 'openapi.json');
+
+/**
+ * `shared/http/openapi-document.ts` reads the committed OpenAPI document from the repository; in a bundle it
+ * is the document itself, minified and gzipped (1.6 MB of JSON in about 65 KB of base64). The module resolves
+ * to `openapi.json`, so the bundle cache sees the document as an input and rebuilds when it changes.
+ */
+const committedDocument: Plugin = {
+  name: 'committed-openapi-document',
+  setup: (b) => {
+    b.onResolve({ filter: /\/openapi-document$/ }, () => ({ path: COMMITTED_DOCUMENT }));
+    b.onLoad({ filter: /\/openapi\.json$/ }, () => {
+      const gzipped = gzipSync(JSON.stringify(JSON.parse(readFileSync(COMMITTED_DOCUMENT, 'utf8')))).toString('base64');
+      return {
+        loader: 'js',
+        contents: `import { gunzipSync } from 'node:zlib';\nexport const openApiBytes = () => gunzipSync(Buffer.from(${JSON.stringify(gzipped)}, 'base64'));\n`,
+      };
+    });
+  },
+};
 
 /**
  * The one set of esbuild settings for every function: the house construct bundles with them and the bundle
@@ -28,6 +52,8 @@ export const esbuildOptions: BuildOptions = {
   // Some CommonJS dependencies call require() for Node built-ins; ESM output has no require of its own.
   banner: { js: "import { createRequire as __parleyRequire } from 'node:module'; const require = __parleyRequire(import.meta.url);" },
   outExtension: { '.js': '.mjs' },
+  plugins: [committedDocument],
+  alias: { '@aws-sdk/credential-provider-node': resolve(REPO_ROOT, 'shared', 'aws', 'lambda-credentials.ts') },
 };
 
 const sha = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
@@ -87,11 +113,15 @@ export const prebundle = async (entries: Iterable<string>): Promise<void> => {
   record(missing, (await build(optionsFor(missing))).metafile!);
 };
 
+/**
+ * A handler's bundle, built now if the cache has none. CDK constructs are synchronous and esbuild runs plugins
+ * only in its asynchronous build, so a missing bundle is built by `prebundle` in a child process.
+ */
 const bundled = (entry: string): string => {
-  const missing = stale([entry]);
-  if (missing.length) {
-    mkdirSync(BUNDLE_CACHE, { recursive: true });
-    record(missing, buildSync(optionsFor(missing)).metafile!);
+  if (stale([entry]).length) {
+    const script = `import { prebundle } from ${JSON.stringify(pathToFileURL(import.meta.filename).href)}; await prebundle(${JSON.stringify([entry])});`;
+    execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: REPO_ROOT, stdio: 'inherit' });
+    fileHashes.clear();
   }
   return assetDir(keyOf(entry));
 };

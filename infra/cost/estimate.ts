@@ -64,7 +64,12 @@ export const edgeLines = (inv: Inventory): Line[] =>
 export interface Workload {
   apiCalls: number;
   deliveries: number;
+  /** Customers' messages a channel delivers (`POST /inbox/messages/incoming`), on top of the API calls. */
+  incomingMessages: number;
 }
+
+/** The route a channel's incoming message is recorded by. */
+export const INCOMING_MESSAGE_ROUTE = 'POST /api/v1/inbox/messages/incoming';
 
 const mean = (rows: { calls: number; unitsPerCall: number }[]) => {
   const calls = rows.reduce((n, r) => n + r.calls, 0);
@@ -79,6 +84,7 @@ const measuredUnits = (measured: MeasuredWrites) => {
     perWriteCall: mean(routes),
     perEventFanOut: row('event webhook-fanout')?.unitsPerCall ?? 0,
     perDelivery: row('queue webhook-deliveries')?.unitsPerCall ?? 0,
+    perIncomingMessage: row(INCOMING_MESSAGE_ROUTE)?.unitsPerCall ?? 0,
   };
 };
 
@@ -111,6 +117,12 @@ export const workloadLines = (w: Workload, measured: MeasuredWrites, inv: Invent
       writeUnits,
       'dynamoWriteUnit',
       `measured ${measured.measuredOn}: ${units.perWriteCall.toFixed(1)} WCU per write call, ${units.perEventFanOut.toFixed(1)} per event fanned out, ${units.perDelivery.toFixed(1)} per delivery; ${A.writeUnitsPerReadCall} per read call`,
+    ),
+    line(
+      'DynamoDB writes, incoming messages',
+      w.incomingMessages * (units.perIncomingMessage + units.perEventFanOut),
+      'dynamoWriteUnit',
+      `measured ${measured.measuredOn}: ${units.perIncomingMessage.toFixed(1)} WCU per \`${INCOMING_MESSAGE_ROUTE}\`, ${units.perEventFanOut.toFixed(1)} per event fanned out`,
     ),
     line(
       'DynamoDB reads',

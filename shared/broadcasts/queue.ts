@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { messageTenant, queueMessage, sendMessages, type Queue } from '../queues';
 
 /**

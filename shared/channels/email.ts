@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
-import { createTransport } from 'nodemailer';
+import Mail from 'nodemailer/lib/mailer';
+import SMTPTransport from 'nodemailer/lib/smtp-transport';
 import type { z } from 'zod';
 import type { EmailConfig } from '../domain/channels/account';
 import { emailMessageId } from '../domain/channels/email-threading';
@@ -45,7 +46,8 @@ export const emailProvider: Provider = {
         ? { ok: false, reason, retryable: false, accountError: true }
         : { ok: false, reason, retryable: true };
     }
-    const transport = createTransport({
+    // The SMTP transport alone: nodemailer's `createTransport` carries every other transport too (SES, sendmail, pools).
+    const options = {
       host: address,
       servername: isIP(c.host) ? undefined : c.host,
       port: c.port,
@@ -54,7 +56,8 @@ export const emailProvider: Provider = {
       connectionTimeout: TIMEOUT_MS,
       greetingTimeout: TIMEOUT_MS,
       socketTimeout: TIMEOUT_MS,
-    });
+    };
+    const transport = new Mail(new SMTPTransport(options), options);
     const messageId = emailMessageId(outbound.key, c.from);
     try {
       await transport.sendMail({

@@ -1,5 +1,5 @@
 import type { Tenant } from '../domain/auth/tenant';
-import { simpleParser } from 'mailparser';
+import PostalMime from 'postal-mime';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../domain/errors';
 import { conversationChannelOf, type Account } from '../domain/channels/account';
 import { messageIdsIn } from '../domain/channels/email-threading';
@@ -26,14 +26,12 @@ const incoming = async (tenant: Tenant, account: Account, input: Incoming, now: 
 /** A raw email: the sender becomes (or finds) the customer; References / In-Reply-To thread it into its conversation. */
 const incomingEmail = async (tenant: Tenant, account: Account, mime: string, now: Date) => {
   if (account.type !== 'email') throw new ValidationError([{ path: 'type', message: 'Only email channels take raw email' }]);
-  const parsed = await simpleParser(mime);
-  const from = parsed.from?.value[0];
+  const parsed = await PostalMime.parse(mime);
+  const from = parsed.from;
   if (!from?.address) throw new ValidationError([{ path: 'mime', message: 'The email has no From address' }]);
   const [messageId] = messageIdsIn(parsed.messageId);
   // The newest ids are the likeliest known; a long References chain is cut to its last 50.
-  const threadIds = [
-    ...new Set([...messageIdsIn(parsed.inReplyTo), ...messageIdsIn(parsed.references as string | string[] | undefined).reverse()]),
-  ].slice(0, 50);
+  const threadIds = [...new Set([...messageIdsIn(parsed.inReplyTo), ...messageIdsIn(parsed.references).reverse()])].slice(0, 50);
   const conversationId = await conversationOfEmail(tenant, threadIds);
   const address = from.address.toLowerCase();
   const received = await incoming(

@@ -1,4 +1,3 @@
-import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { config } from '../config';
 import { swappable } from './swappable';
 
@@ -20,14 +19,29 @@ const sinks = swappable<MetricSink>();
 /** Routes metrics to `next` instead of the function's logs (tests read them); returns the undo. */
 export const useMetricSink = sinks.use;
 
-/** On Lambda: one EMF line on stdout, which CloudWatch turns into metrics with no API call. Elsewhere: nothing. */
+/**
+ * On Lambda: one line of CloudWatch's embedded metric format on stdout, which CloudWatch turns into metrics
+ * with no API call (what Powertools' Metrics writes, without its 16 KB and its cold-start cost). Elsewhere: nothing.
+ */
 const emf: MetricSink = ({ dimensions, values }) => {
   const { STAGE, AWS_LAMBDA_FUNCTION_NAME } = config();
   if (!AWS_LAMBDA_FUNCTION_NAME) return;
-  const metrics = new Metrics({ namespace: METRIC_NAMESPACE, serviceName: SERVICE, defaultDimensions: { stage: STAGE } });
-  metrics.addDimensions(dimensions);
-  for (const { name, unit, value } of values) metrics.addMetric(name, unit === 'Count' ? MetricUnit.Count : MetricUnit.Milliseconds, value);
-  metrics.publishStoredMetrics();
+  const all = { service: SERVICE, stage: STAGE, ...dimensions };
+  const line = {
+    _aws: {
+      Timestamp: Date.now(),
+      CloudWatchMetrics: [
+        {
+          Namespace: METRIC_NAMESPACE,
+          Dimensions: [Object.keys(all)],
+          Metrics: values.map(({ name, unit }) => ({ Name: name, Unit: unit })),
+        },
+      ],
+    },
+    ...all,
+    ...Object.fromEntries(values.map(({ name, value }) => [name, value])),
+  };
+  process.stdout.write(`${JSON.stringify(line)}\n`);
 };
 
 const emit = (dimensions: Record<string, string>, values: MetricRecord['values']): void => (sinks.get() ?? emf)({ dimensions, values });

@@ -1,5 +1,5 @@
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { sqs } from '../aws/sqs';
 import { config } from '../config';
 import { messageTenant, queueMessage, sendMessages, type Queue } from '../queues';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_DELAY_SECONDS, messageTenant, queueMessage, sendMessages, type Queue } from '../queues';
 
 /** A step message names the execution and the step number it is for; the truth is in the table. */

@@ -1,10 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { CfnElement } from 'aws-cdk-lib';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { esbuildOptions } from '../../infra/constructs/bundling';
 import { startDynamoLocal, type DynamoLocal } from '../../infra/local/dynamodb';
 import { ensureTable } from '../../infra/local/table';
 import { wiring } from '../../infra/wiring';
@@ -110,5 +113,36 @@ describe('bundled functions', () => {
     const found = call(`Bearer ${token}`);
     expect(found).toMatchObject({ statusCode: 404, body: { success: false, error: { code: 'NOT_FOUND' } } });
     expect(found.headers['X-RateLimit-Limit']).toBe('300');
+  });
+});
+
+describe('the OpenAPI function', () => {
+  it('serves the committed document from its bundle, without the generator', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'parley-openapi-'));
+    try {
+      const root = resolve(import.meta.dirname, '..', '..');
+      const { metafile } = await build({
+        ...esbuildOptions,
+        entryPoints: { index: join(root, 'functions/http/docs/get-openapi.ts') },
+        outdir: dir,
+        absWorkingDir: root,
+        metafile: true,
+        logLevel: 'error',
+      });
+      const inputs = Object.keys(metafile.inputs);
+      expect(inputs).toContain('openapi.json');
+      expect(inputs.filter((path) => path.startsWith('infra/'))).toEqual([]);
+      expect(statSync(join(dir, 'index.mjs')).size).toBeLessThan(500 * 1024);
+      const event = {
+        rawPath: '/api/v1/openapi.json',
+        requestContext: { requestId: 'r-1', http: { method: 'GET', sourceIp: '127.0.0.1' } },
+        headers: {},
+      };
+      const response = JSON.parse(importFresh(join(dir, 'index.mjs'), event)) as { statusCode: number; body: string };
+      expect(response.statusCode).toBe(200);
+      expect(JSON.parse(response.body)).toEqual(JSON.parse(readFileSync(join(root, 'openapi.json'), 'utf8')));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

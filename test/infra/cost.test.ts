@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generatedRegions, pagePath, withRegion } from '../../infra/cost/docs';
-import { edgeLines, idleLines, total, workloadLines } from '../../infra/cost/estimate';
+import { edgeLines, idleLines, INCOMING_MESSAGE_ROUTE, total, workloadLines } from '../../infra/cost/estimate';
 import { readMeasured } from '../../infra/cost/measured';
 import { stageCosts, STANDARD_WORKLOAD, type StageCost } from '../../infra/cost/report';
 import { wiring } from '../../infra/wiring';
@@ -43,11 +43,22 @@ describe('npm run cost', () => {
     const measured = readMeasured();
     const dev = stage('dev').inventory;
     const one = total(workloadLines(STANDARD_WORKLOAD, measured, dev));
-    const two = total(workloadLines({ apiCalls: 2e6, deliveries: 2e6 }, measured, dev));
+    const two = total(workloadLines({ apiCalls: 2e6, deliveries: 2e6, incomingMessages: 2e6 }, measured, dev));
     expect(one).toBeGreaterThan(0);
     expect(two).toBeCloseTo(2 * one, 6);
     expect(total(workloadLines(STANDARD_WORKLOAD, measured, stage('prod').inventory))).toBeGreaterThan(one);
     expect(total(edgeLines(stage('dev').inventory))).toBe(0);
+  });
+
+  it("prices a month's incoming messages at the measured units of the route that records them", () => {
+    const measured = readMeasured();
+    const route = measured.rows.find((r) => r.what === INCOMING_MESSAGE_ROUTE)!;
+    const row = workloadLines(STANDARD_WORKLOAD, measured, stage('dev').inventory).find(
+      (l) => l.item === 'DynamoDB writes, incoming messages',
+    )!;
+    expect(route.unitsPerCall).toBeGreaterThan(0);
+    expect(row.quantity).toBeGreaterThanOrEqual(STANDARD_WORKLOAD.incomingMessages * route.unitsPerCall);
+    expect(row.usd).toBeGreaterThan(0);
   });
 
   it('reads write units measured for every write route and every consumer the wiring declares', () => {

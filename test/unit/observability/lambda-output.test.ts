@@ -25,7 +25,7 @@ const captured = () => {
 };
 
 describe('on Lambda', () => {
-  it('a log line is Powertools JSON carrying the context of the work in hand', () => {
+  it("a log line is JSON in Powertools' shape, carrying the context of the work in hand", () => {
     const lines = captured();
     withContext({ requestId: 'req-7', deliveryId: 'dlv-1' }, () => log.info('webhook delivery attempt', { status: 'success' }));
     expect(lines()).toEqual([
