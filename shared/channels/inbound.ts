@@ -13,6 +13,7 @@ import { changeDeliveryStatus } from '../data/message-delivery';
 import { receiveIncoming, type Incoming } from '../data/messages-incoming';
 import { transact } from '../data/transact';
 import { recipientReceipt } from './receipts';
+import { resolveAttachments, storeReceivedFiles } from '../files/files';
 
 const incoming = async (tenant: Tenant, account: Account, input: Incoming, now: Date) => {
   const { message, conversation, duplicate } = await receiveIncoming(
@@ -36,13 +37,19 @@ const incomingEmail = async (tenant: Tenant, account: Account, mime: string, now
   ].slice(0, 50);
   const conversationId = await conversationOfEmail(tenant, threadIds);
   const address = from.address.toLowerCase();
+  const attachments = await storeReceivedFiles(
+    tenant,
+    parsed.attachments.map((a) => ({ name: a.filename ?? 'attachment', contentType: a.contentType, bytes: a.content })),
+    now,
+  );
   const received = await incoming(
     tenant,
     account,
     {
       channel: 'email',
       customer: { identifier: address, email: address, ...(from.name ? { name: from.name.slice(0, 200) } : {}) },
-      content: (parsed.text ?? '').trim().slice(0, 10_000) || (parsed.subject ?? '(no content)'),
+      content: (parsed.text ?? '').trim().slice(0, 10_000) || (attachments.length ? undefined : (parsed.subject ?? '(no content)')),
+      attachments,
       externalId: messageId?.slice(0, 200),
       conversationId,
     },
@@ -87,6 +94,10 @@ export const receiveInbound = async (
   if (account.status === 'disconnected') throw new ConflictError('Channel is disconnected', { status: account.status });
   if (event.type === 'status') return { type: event.type, ...(await receipt(tenant, account, event, now)) };
   if (event.type === 'email') return { type: event.type, ...(await incomingEmail(tenant, account, event.mime, now)) };
-  const { type: _type, ...message } = event;
-  return { type: event.type, ...(await incoming(tenant, account, { ...message, channel: conversationChannelOf(account.type) }, now)) };
+  const { type: _type, attachments: refs, ...message } = event;
+  const attachments = await resolveAttachments(tenant, refs, message.conversationId, now);
+  return {
+    type: event.type,
+    ...(await incoming(tenant, account, { ...message, attachments, channel: conversationChannelOf(account.type) }, now)),
+  };
 };
