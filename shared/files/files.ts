@@ -1,5 +1,5 @@
 import { ConflictError, NotFoundError } from '../domain/errors';
-import { Missing } from '../domain/refusal';
+import { Missing, Refused } from '../domain/refusal';
 import { storedTenant, tenantParts, type Tenant } from '../domain/auth/tenant';
 import { DEFAULT_STORAGE_QUOTA_BYTES } from '../domain/auth/workspace';
 import {
@@ -86,7 +86,13 @@ export const deleteFile = async (tenant: Tenant, id: string, now: Date): Promise
   if (file.conversationId) {
     throw new ConflictError('A message holds this file: it is deleted with its conversation', { conversationId: file.conversationId });
   }
-  await deleteFileRecord(tenant, file, now, { alone: true });
+  try {
+    await deleteFileRecord(tenant, file, now, { alone: true });
+  } catch (error) {
+    // Deleted or attached meanwhile: a repeat would now answer 404, or the 409 above.
+    if (!(error instanceof Refused)) throw error;
+    return deleteFile(tenant, id, now);
+  }
   await afterCommit(() => deleteObject(objectKey(tenant, file._id)));
   return file;
 };
