@@ -185,6 +185,16 @@ export class ParleyFunction extends LambdaFunction {
           reason: 'X-Ray PutTraceSegments/PutTelemetryRecords support no resource-level permissions; AWS requires "*".',
           appliesTo: ['Resource::*'],
         },
+        ...(spec.access.buckets
+          ? [
+              {
+                id: 'AwsSolutions-IAM5',
+                reason:
+                  'Object keys are <tenant>/<fileId>, made per request: the grant is on the objects of the one bucket its wiring names (under its key prefix), with only the object actions it uses.',
+                appliesTo: [{ regex: '/^Resource::<Bucket[A-Za-z0-9]+\\.Arn>\\/.*\\*$/g' }],
+              },
+            ]
+          : []),
       ],
       true,
     );

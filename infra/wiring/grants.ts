@@ -1,5 +1,6 @@
 import type { BucketSpec, BucketUse, FunctionSpec } from './types';
 import { K } from '../../shared/data/registry/registry';
+import { wiring } from '../wiring';
 
 /**
  * The one grant table: what a function's wiring `access` allows it to call. The CDK app turns these grants
@@ -49,7 +50,7 @@ export const grantsFor = (
   spec: FunctionSpec,
   kind: FunctionKind,
   consumes?: string,
-  buckets: readonly Pick<BucketSpec, 'name' | 'keyPrefix'>[] = [],
+  buckets: readonly Pick<BucketSpec, 'name' | 'keyPrefix'>[] = wiring.buckets,
 ): Grant[] => {
   const grants: Grant[] = [
     { actions: READ_ITEMS, resource: { table: 'items' } },
