@@ -4,5 +4,9 @@ import { deleteConversationFiles } from '../../shared/files/files';
 
 /** EventBridge rule target (inbox.conversation.deleted): the files its messages held are deleted, bytes and records. */
 export const handler = outboxHandler(async ({ envelope }) => {
-  await deleteConversationFiles(envelopeTenant(envelope), (envelope.data.conversation as { _id: string })._id, new Date(envelope.occurredAt));
+  await deleteConversationFiles(
+    envelopeTenant(envelope),
+    (envelope.data.conversation as { _id: string })._id,
+    new Date(envelope.occurredAt),
+  );
 });

@@ -101,8 +101,8 @@ const statementOf = (grant: Grant, platform: Platform, user: string): PolicyStat
         : 'bucket' in resource
           ? [`${bucketNamed(platform.buckets, resource.bucket, user).bucket.bucketArn}/${grant.objectKeyPrefix ?? ''}*`]
           : resource.table === 'items'
-          ? [tableArn]
-          : tableSchema.indexes.map((index) => `${tableArn}/index/${index.name}`);
+            ? [tableArn]
+            : tableSchema.indexes.map((index) => `${tableArn}/index/${index.name}`);
   return new PolicyStatement({
     actions: [...grant.actions],
     resources,

@@ -110,10 +110,10 @@ const describe = (resource: GrantResource, table: string, objectKey?: string) =>
   'bucket' in resource
     ? `arn:aws:s3:::${resource.bucket}/${objectKey ?? ''}`
     : 'queue' in resource
-    ? `arn:aws:sqs:us-east-1:000000000000:${resource.queue}`
-    : 'key' in resource
-      ? `arn:aws:kms:us-east-1:000000000000:alias/${resource.key}`
-      : `arn:aws:dynamodb:us-east-1:000000000000:table/${table}${resource.table === 'indexes' ? '/index/*' : ''}`;
+      ? `arn:aws:sqs:us-east-1:000000000000:${resource.queue}`
+      : 'key' in resource
+        ? `arn:aws:kms:us-east-1:000000000000:alias/${resource.key}`
+        : `arn:aws:dynamodb:us-east-1:000000000000:table/${table}${resource.table === 'indexes' ? '/index/*' : ''}`;
 
 const keyNameOf = (wiring: Wiring, keyId: string | undefined): string | undefined =>
   wiring.keys.find((k) => process.env[k.idEnv] === keyId)?.name;

@@ -31,7 +31,8 @@ const sameHex = (a: string, b: string) => a.length === b.length && timingSafeEqu
 /** `AKID/20261129/us-east-1/s3/aws4_request`, checked against the local credentials. */
 const checkCredential = (credential: string, creds: Credentials): { date: string } | S3Refusal => {
   const [keyId, date, region, service, terminator] = credential.split('/');
-  if (keyId !== creds.accessKeyId) return refuse(403, 'InvalidAccessKeyId', 'The AWS Access Key Id you provided does not exist in our records.');
+  if (keyId !== creds.accessKeyId)
+    return refuse(403, 'InvalidAccessKeyId', 'The AWS Access Key Id you provided does not exist in our records.');
   if (!date || region !== creds.region || service !== 's3' || terminator !== 'aws4_request')
     return refuse(400, 'AuthorizationQueryParametersError', `Error parsing the X-Amz-Credential parameter: ${credential}`);
   return { date };
@@ -86,7 +87,8 @@ export const checkPostUpload = (form: PostForm, creds: Credentials, now: Date): 
     if (Array.isArray(c)) {
       const [op, a, b] = c;
       if (op === 'content-length-range') {
-        if (form.fileSize < Number(a)) return refuse(400, 'EntityTooSmall', 'Your proposed upload is smaller than the minimum allowed size');
+        if (form.fileSize < Number(a))
+          return refuse(400, 'EntityTooSmall', 'Your proposed upload is smaller than the minimum allowed size');
         if (form.fileSize > Number(b)) return refuse(400, 'EntityTooLarge', 'Your proposed upload exceeds the maximum allowed size');
         continue;
       }
@@ -100,7 +102,11 @@ export const checkPostUpload = (form: PostForm, creds: Credentials, now: Date): 
         const name = rawName.toLowerCase();
         covered.add(name);
         if ((values[name] ?? '') !== expectedValue)
-          return refuse(403, 'AccessDenied', `Invalid according to Policy: Policy Condition failed: ${quote(['eq', `$${rawName}`, expectedValue])}`);
+          return refuse(
+            403,
+            'AccessDenied',
+            `Invalid according to Policy: Policy Condition failed: ${quote(['eq', `$${rawName}`, expectedValue])}`,
+          );
       }
     }
   }
@@ -147,7 +153,9 @@ export const checkPresigned = (req: PresignedRequest, creds: Credentials, now: D
   const canonicalHeaders = signedHeaders.map((h) => `${h}:${(req.headers[h] ?? '').trim().replace(/\s+/g, ' ')}\n`).join('');
   const canonicalRequest = [req.method, req.path, canonicalQuery, canonicalHeaders, signedHeaders.join(';'), 'UNSIGNED-PAYLOAD'].join('\n');
   const scope = `${credential.date}/${creds.region}/s3/aws4_request`;
-  const stringToSign = ['AWS4-HMAC-SHA256', get('X-Amz-Date'), scope, createHash('sha256').update(canonicalRequest).digest('hex')].join('\n');
+  const stringToSign = ['AWS4-HMAC-SHA256', get('X-Amz-Date'), scope, createHash('sha256').update(canonicalRequest).digest('hex')].join(
+    '\n',
+  );
   const expected = hmac(signingKey(creds.secretAccessKey, credential.date, creds.region, 's3'), stringToSign).toString('hex');
   if (!sameHex(expected, get('X-Amz-Signature')!.toLowerCase()))
     return refuse(403, 'SignatureDoesNotMatch', 'The request signature we calculated does not match the signature you provided.');

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { CreateBucketCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { checkPostUpload, checkPresigned, errorXml, type Credentials, type S3Refusal } from './s3-post-policy';
 
@@ -80,7 +80,12 @@ export const startS3Local = async (opts: S3LocalOptions): Promise<S3Local> => {
       const [bucket, ...rest] = decodeURIComponent(name).split('/');
       const meta = JSON.parse(await readFile(join(objectsDir, `${name}.meta`), 'utf8').catch(() => '{}')) as { contentType?: string };
       await store.send(
-        new PutObjectCommand({ Bucket: bucket, Key: rest.join('/'), Body: await readFile(join(objectsDir, name)), ContentType: meta.contentType }),
+        new PutObjectCommand({
+          Bucket: bucket,
+          Key: rest.join('/'),
+          Body: await readFile(join(objectsDir, name)),
+          ContentType: meta.contentType,
+        }),
       );
     }
   }
@@ -95,24 +100,35 @@ export const startS3Local = async (opts: S3LocalOptions): Promise<S3Local> => {
   const stored = async (bucket: string, key: string, reason: ObjectCreated['reason'], body?: Buffer, contentType?: string) => {
     const head = await store.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
     if (objectsDir) {
-      const bytes = body ?? Buffer.from(await (await store.send(new GetObjectCommand({ Bucket: bucket, Key: key }))).Body!.transformToByteArray());
+      const bytes =
+        body ?? Buffer.from(await (await store.send(new GetObjectCommand({ Bucket: bucket, Key: key }))).Body!.transformToByteArray());
       await writeFile(join(objectsDir, diskName(bucket, key)), bytes);
       await writeFile(join(objectsDir, `${diskName(bucket, key)}.meta`), JSON.stringify({ contentType: contentType ?? head.ContentType }));
     }
     // S3 answers the upload first; its notification follows on its own.
-    void notify({ bucket, key, size: head.ContentLength ?? 0, etag: (head.ETag ?? '').replaceAll('"', ''), reason }).catch((error: unknown) =>
-      process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'S3 notification failed', key, error: String(error) })}\n`),
+    void notify({ bucket, key, size: head.ContentLength ?? 0, etag: (head.ETag ?? '').replaceAll('"', ''), reason }).catch(
+      (error: unknown) =>
+        process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'S3 notification failed', key, error: String(error) })}\n`),
     );
   };
 
   const postUpload = async (req: IncomingMessage, res: ServerResponse, bucket: string) => {
     const body = await readBody(req, MAX_POST_BYTES);
-    if (!body) return sendRefusal(res, { status: 400, code: 'EntityTooLarge', message: 'Your proposed upload exceeds the maximum allowed size' }, `/${bucket}`);
+    if (!body)
+      return sendRefusal(
+        res,
+        { status: 400, code: 'EntityTooLarge', message: 'Your proposed upload exceeds the maximum allowed size' },
+        `/${bucket}`,
+      );
     let form: FormData;
     try {
       form = await new Response(new Uint8Array(body), { headers: { 'content-type': req.headers['content-type'] ?? '' } }).formData();
     } catch {
-      return sendRefusal(res, { status: 400, code: 'MalformedPOSTRequest', message: 'The body of your POST request is not well-formed multipart/form-data.' }, `/${bucket}`);
+      return sendRefusal(
+        res,
+        { status: 400, code: 'MalformedPOSTRequest', message: 'The body of your POST request is not well-formed multipart/form-data.' },
+        `/${bucket}`,
+      );
     }
     // S3 reads the fields up to `file` and ignores any after it.
     const fields: Record<string, string> = {};
@@ -124,7 +140,12 @@ export const startS3Local = async (opts: S3LocalOptions): Promise<S3Local> => {
       }
       if (typeof value === 'string') fields[name.toLowerCase()] = value;
     }
-    if (!file) return sendRefusal(res, { status: 400, code: 'InvalidArgument', message: "POST requires exactly one file upload per request." }, `/${bucket}`);
+    if (!file)
+      return sendRefusal(
+        res,
+        { status: 400, code: 'InvalidArgument', message: 'POST requires exactly one file upload per request.' },
+        `/${bucket}`,
+      );
     const refusal = checkPostUpload({ bucket, fields, fileSize: file.size }, opts.credentials, now());
     if (refusal) return sendRefusal(res, refusal, `/${bucket}`);
     const key = fields.key!;
@@ -138,7 +159,12 @@ export const startS3Local = async (opts: S3LocalOptions): Promise<S3Local> => {
   const presignedGet = async (req: IncomingMessage, res: ServerResponse, url: URL, bucket: string, key: string) => {
     const rawPath = (req.url ?? '/').split('?')[0]!;
     const refusal = checkPresigned(
-      { method: req.method ?? 'GET', path: rawPath, query: [...url.searchParams.entries()], headers: req.headers as Record<string, string> },
+      {
+        method: req.method ?? 'GET',
+        path: rawPath,
+        query: [...url.searchParams.entries()],
+        headers: req.headers as Record<string, string>,
+      },
       opts.credentials,
       now(),
     );

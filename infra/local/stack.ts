@@ -123,7 +123,9 @@ export const startStack = async (opts: StackOptions = {}): Promise<LocalStack> =
         credentials: { accessKeyId: process.env.AWS_ACCESS_KEY_ID!, secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY!, region: REGION },
         dataDir: opts.dataDir ? join(opts.dataDir, 's3') : undefined,
         onObjectCreated:
-          opts.workers === false ? undefined : (created: ObjectCreated) => route(bucketRules, busEvent('aws.s3', 'Object Created', s3Detail(created))),
+          opts.workers === false
+            ? undefined
+            : (created: ObjectCreated) => route(bucketRules, busEvent('aws.s3', 'Object Created', s3Detail(created))),
       }),
     );
     Object.assign(

@@ -18,7 +18,11 @@ export class DataStack extends Stack {
   /** The wiring's buckets, by name. */
   readonly buckets = new Map<string, { bucket: Bucket; nameEnv: string; keyPrefix: string }>();
 
-  constructor(scope: Construct, id: string, props: StackProps & { stage: Stage; keys: readonly KeySpec[]; buckets: readonly BucketSpec[] }) {
+  constructor(
+    scope: Construct,
+    id: string,
+    props: StackProps & { stage: Stage; keys: readonly KeySpec[]; buckets: readonly BucketSpec[] },
+  ) {
     super(scope, id, props);
     const { stage } = props;
     this.table = new Table(this, 'Table', {
@@ -42,7 +46,8 @@ export class DataStack extends Stack {
       });
       this.keys.set(spec.name, { key, idEnv: spec.idEnv });
     }
-    for (const spec of props.buckets) this.buckets.set(spec.name, { bucket: this.privateBucket(spec, stage), nameEnv: spec.nameEnv, keyPrefix: spec.keyPrefix });
+    for (const spec of props.buckets)
+      this.buckets.set(spec.name, { bucket: this.privateBucket(spec, stage), nameEnv: spec.nameEnv, keyPrefix: spec.keyPrefix });
     new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'TABLE_NAME for `npm run parley -- --aws`' });
   }
 

@@ -44,7 +44,7 @@ export const CONSUME_ACTIONS = [
 const REQUEST_PIPELINE_KEYS = [`${K.TOKEN}#`, `${K.RL}#`] as const;
 
 /** What each use of a bucket allows on its objects. */
-export const BUCKET_ACTIONS: Record<BucketUse, string> = { read: 's3:GetObject', write: 's3:PutObject', delete: 's3:DeleteObject' };
+const BUCKET_ACTIONS: Record<BucketUse, string> = { read: 's3:GetObject', write: 's3:PutObject', delete: 's3:DeleteObject' };
 
 export const grantsFor = (
   spec: FunctionSpec,
@@ -100,7 +100,7 @@ export const allows = (grants: readonly Grant[], call: CallRequest): boolean =>
     (g) =>
       g.actions.includes(call.action) &&
       sameResource(g.resource, call.resource) &&
-      (g.objectKeyPrefix === undefined || (call.objectKey !== undefined && call.objectKey.startsWith(g.objectKeyPrefix))) &&
+      (g.objectKeyPrefix === undefined || call.objectKey?.startsWith(g.objectKeyPrefix) === true) &&
       (!g.leadingKeyPrefixes ||
         (call.leadingKeys !== undefined &&
           call.leadingKeys.length > 0 &&

@@ -7,7 +7,7 @@ import { clientPerLane, withPlugins } from './plugins';
 import { tracedClient } from '../observability/tracing';
 
 /** The files bucket's client. Locally it talks path-style to the S3 stand-in; on AWS to S3 itself. */
-export const s3 = clientPerLane((requestHandler) => {
+const s3 = clientPerLane((requestHandler) => {
   const { AWS_REGION, S3_ENDPOINT } = config();
   return tracedClient(
     withPlugins(new S3Client({ region: AWS_REGION, endpoint: S3_ENDPOINT, forcePathStyle: Boolean(S3_ENDPOINT), requestHandler })),

@@ -1,7 +1,15 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '../domain/auth/tenant';
 import { Missing, Refused } from '../domain/refusal';
-import { isExpired, newFile, PENDING_TTL_SECONDS, type Attachment, type CreateFile, type RejectedReason, type StoredFile } from '../domain/files/file';
+import {
+  isExpired,
+  newFile,
+  PENDING_TTL_SECONDS,
+  type Attachment,
+  type CreateFile,
+  type RejectedReason,
+  type StoredFile,
+} from '../domain/files/file';
 import { buildEnvelope } from '../events/envelope';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
@@ -165,7 +173,8 @@ export const deleteFileRecord = async (tenant: Tenant, file: StoredFile, now: Da
         condition: 'attribute_exists(pk) AND attribute_not_exists(conversationId) AND #s = :s',
         names: { '#s': 'status' },
         values: { ':s': file.status },
-        onFail: () => new Refused('file_attached', 'A message holds this file (or it changed meanwhile): delete the conversation, or read it again'),
+        onFail: () =>
+          new Refused('file_attached', 'A message holds this file (or it changed meanwhile): delete the conversation, or read it again'),
       }
     : { condition: 'attribute_exists(pk)', onFail: () => new Missing('File') };
   await transact([

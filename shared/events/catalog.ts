@@ -53,7 +53,8 @@ export const eventCatalog = [
     'inbox.note.created': 'A private note was added to a conversation.',
   }),
   ...group('available', z.strictObject({ file }), {
-    'inbox.file.ready': 'An uploaded file was verified (its size and first bytes match what was declared): it can be attached and downloaded.',
+    'inbox.file.ready':
+      'An uploaded file was verified (its size and first bytes match what was declared): it can be attached and downloaded.',
     'inbox.file.rejected':
       'An uploaded file failed verification (`file.rejectedReason`: size_mismatch, type_mismatch or quota_exceeded); its bytes were deleted.',
     'inbox.file.deleted': 'A file was deleted: alone (`DELETE /files/{id}`), or with the conversation whose message held it.',

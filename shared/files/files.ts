@@ -20,15 +20,7 @@ import {
 } from '../domain/files/file';
 import { SNIFF_BYTES, verdict } from '../domain/files/sniff';
 import { deleteObject, presignDownload, presignUpload, readHead, writeObject } from '../aws/s3';
-import {
-  conversationFiles,
-  createFile,
-  deleteFileRecord,
-  getFile,
-  getFiles,
-  settleFile,
-  storageUsage,
-} from '../data/files';
+import { conversationFiles, createFile, deleteFileRecord, getFile, getFiles, settleFile, storageUsage } from '../data/files';
 import { getWorkspace } from '../data/workspaces';
 import { afterCommit } from '../data/transact';
 import { log } from '../log';
@@ -108,7 +100,11 @@ export const resolveAttachments = async (
   now: Date,
 ): Promise<Attachment[] | undefined> => {
   if (!refs?.length) return undefined;
-  const files = await getFiles(tenant, refs.map((r) => r.fileId), now);
+  const files = await getFiles(
+    tenant,
+    refs.map((r) => r.fileId),
+    now,
+  );
   return refs.map(({ fileId }) => {
     const file = files.get(fileId);
     if (!file) throw new NotFoundError('File', { fileId });
@@ -133,7 +129,7 @@ export const verifyUpload = async (key: string, now: Date): Promise<StoredFile |
   }
   const tenant = storedTenant(parsed.tenant);
   const file = await getFile(tenant, parsed.fileId, now);
-  if (!file || file.status !== 'pending') return file;
+  if (file?.status !== 'pending') return file;
   const head = await readHead(key, SNIFF_BYTES);
   if (!head) return file;
   const check = verdict(file, head.size, head.sample);

@@ -10,7 +10,12 @@ type WithRefs<T> = Omit<T, 'attachments'> & { attachments?: { fileId: string }[]
 
 /** A reply or note: the files it names must be ready files of this tenant (404 otherwise), bound to the conversation with it. */
 export const postReply = async (tenant: Tenant, conversationId: string, input: WithRefs<NewMessage>, now: Date): Promise<Posted> =>
-  postMessage(tenant, conversationId, { ...input, attachments: await resolveAttachments(tenant, input.attachments, conversationId, now) }, now);
+  postMessage(
+    tenant,
+    conversationId,
+    { ...input, attachments: await resolveAttachments(tenant, input.attachments, conversationId, now) },
+    now,
+  );
 
 /** A customer's message through the API, with the files it names resolved as for a reply. */
 export const receiveMessage = async (tenant: Tenant, input: WithRefs<Incoming>, now: Date) =>

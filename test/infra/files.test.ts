@@ -29,11 +29,18 @@ describe('the files bucket', () => {
   it('is private: public access blocked, TLS enforced, encrypted at rest, owner-enforced, no website', () => {
     const data = app.template(app.stacks.data);
     data.hasResourceProperties('AWS::S3::Bucket', {
-      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
       BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
       OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] },
       NotificationConfiguration: { EventBridgeConfiguration: { EventBridgeEnabled: true } },
-      LifecycleConfiguration: { Rules: [Match.objectLike({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' })] },
+      LifecycleConfiguration: {
+        Rules: [Match.objectLike({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' })],
+      },
       WebsiteConfiguration: Match.absent(),
     });
     data.hasResourceProperties('AWS::S3::BucketPolicy', {
@@ -79,9 +86,7 @@ describe('the files bucket', () => {
         detail: { bucket: { name: [Match.anyValue()] } },
       },
     });
-    const rules = Object.values(workers.findResources('AWS::Events::Rule')).filter(
-      (r: any) => r.Properties.EventBusName === 'default',
-    );
+    const rules = Object.values(workers.findResources('AWS::Events::Rule')).filter((r: any) => r.Properties.EventBusName === 'default');
     expect(rules).toHaveLength(1);
   });
 

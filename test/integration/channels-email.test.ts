@@ -109,14 +109,15 @@ it('a refused SMTP login fails the reply and puts the account in error', { timeo
   });
 });
 
-it('files go out as MIME parts read from the bucket, and an email\'s attachments come in as verified files on its message', {
+it("files go out as MIME parts read from the bucket, and an email's attachments come in as verified files on its message", {
   timeout: 60_000,
 }, async () => {
   const { api } = await ctx.tenant();
   const channel = await emailChannel(api, 'smtp-secret');
   const { conversation } = await conversationOn(api, channel._id, { email: 'jane@example.com', name: 'Jane Doe' });
   const pdf = await readyFile(api, 'invoice.pdf', PDF_BYTES, 'application/pdf');
-  const id = (await api.post(`${CONVERSATIONS}/${conversation._id}/messages`, { attachments: [{ fileId: pdf._id }] })).body.data.message._id;
+  const id = (await api.post(`${CONVERSATIONS}/${conversation._id}/messages`, { attachments: [{ fileId: pdf._id }] })).body.data.message
+    ._id;
   const mail = await eventually(async () => mails.find((m) => m.messageId === `<${id}@acme.test>`));
   expect(mail.attachments.map((a) => ({ name: a.filename, type: a.contentType, sha: sha256(a.content) }))).toEqual([
     { name: 'invoice.pdf', type: 'application/pdf', sha: sha256(PDF_BYTES) },
@@ -155,7 +156,9 @@ it('files go out as MIME parts read from the bucket, and an email\'s attachments
   const { message } = inbound.body.data.inbound;
   expect(message.conversationId).toBe(conversation._id);
   // The PNG is verified ready and attached; the PNG named a PDF is rejected and left off.
-  expect(message.attachments).toEqual([{ fileId: expect.any(String), name: 'photo.png', contentType: 'image/png', size: PNG_BYTES.length }]);
+  expect(message.attachments).toEqual([
+    { fileId: expect.any(String), name: 'photo.png', contentType: 'image/png', size: PNG_BYTES.length },
+  ]);
   const file = (await api.get(`/api/v1/files/${message.attachments[0].fileId}`)).body.data.file;
   expect(file).toMatchObject({ status: 'ready', conversationId: conversation._id });
   const download = await fetch(file.download.url);

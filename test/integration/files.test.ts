@@ -2,17 +2,7 @@ import { GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { expectError } from '../support/api';
-import {
-  PDF_BYTES,
-  PNG_BYTES,
-  postForm,
-  readyFile,
-  repolicied,
-  settledFile,
-  sha256,
-  signPolicy,
-  uploadFile,
-} from '../support/files';
+import { PDF_BYTES, PNG_BYTES, postForm, readyFile, repolicied, settledFile, sha256, signPolicy, uploadFile } from '../support/files';
 import { outboxEvents } from '../support/outbox';
 import { useTestStack } from '../support/stack';
 
@@ -54,7 +44,10 @@ describe('an upload, end to end', () => {
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const { file, upload } = created.body.data;
     expect(file).toMatchObject({ name: 'invoice.pdf', contentType: 'application/pdf', size: PDF_BYTES.length, status: 'pending' });
-    expect(upload).toMatchObject({ method: 'POST', fields: { key: `${t.workspaceId}~test/${file._id}`, 'Content-Type': 'application/pdf' } });
+    expect(upload).toMatchObject({
+      method: 'POST',
+      fields: { key: `${t.workspaceId}~test/${file._id}`, 'Content-Type': 'application/pdf' },
+    });
     const expiresIn = Date.parse(upload.expiresAt) - Date.now();
     expect(expiresIn).toBeGreaterThan(14 * 60_000);
     expect(expiresIn).toBeLessThanOrEqual(15 * 60_000);
@@ -132,7 +125,9 @@ describe('the S3 stand-in refuses what S3 refuses for a presigned POST', () => {
     const { t, upload, id } = await pending();
     const otherType = await postForm({ ...upload, fields: { ...upload.fields, 'Content-Type': 'text/html' } }, hello);
     expect(otherType.status).toBe(403);
-    expect(otherType.body).toContain('Policy Condition failed: [&#34;eq&#34;,&#34;$Content-Type&#34;,&#34;text/plain&#34;]'.replaceAll('&#34;', '"'));
+    expect(otherType.body).toContain(
+      'Policy Condition failed: [&#34;eq&#34;,&#34;$Content-Type&#34;,&#34;text/plain&#34;]'.replaceAll('&#34;', '"'),
+    );
     const otherKey = await postForm({ ...upload, fields: { ...upload.fields, key: `${t.workspaceId}/${id}` } }, hello);
     expect(otherKey.status).toBe(403);
     expect(otherKey.body).toContain('$key');
@@ -152,7 +147,10 @@ describe('the S3 stand-in refuses what S3 refuses for a presigned POST', () => {
     expect(stray.body).toContain('Extra input fields: x-amz-meta-owner');
     const credential = upload.fields['X-Amz-Credential'].replace(/^[^/]+/, 'someone-else');
     const otherKey = await postForm(
-      { ...upload, fields: { ...upload.fields, 'X-Amz-Credential': credential, 'X-Amz-Signature': signPolicy(upload.fields.Policy, credential) } },
+      {
+        ...upload,
+        fields: { ...upload.fields, 'X-Amz-Credential': credential, 'X-Amz-Signature': signPolicy(upload.fields.Policy, credential) },
+      },
       hello,
     );
     expect(otherKey.status).toBe(403);
@@ -260,7 +258,9 @@ describe('files on messages', () => {
       attachments: [{ fileId: file._id }],
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    expect(res.body.data.message.attachments).toEqual([{ fileId: file._id, name: 'receipt.pdf', contentType: 'application/pdf', size: PDF_BYTES.length }]);
+    expect(res.body.data.message.attachments).toEqual([
+      { fileId: file._id, name: 'receipt.pdf', contentType: 'application/pdf', size: PDF_BYTES.length },
+    ]);
     const c = await conversationOf(t.api);
     const empty = await t.api.post(`${CONV}/${c._id}/messages`, { content: '   ', attachments: [] });
     expectError(empty, 422, 'VALIDATION_ERROR');
@@ -273,7 +273,9 @@ describe('files on messages', () => {
     const res = await t.api.post(`${CONV}/${c._id}/messages`, { attachments: [{ fileId: pending._id }] });
     expectError(res, 409, 'CONFLICT');
     expect(res.body.error.details).toEqual({ fileId: pending._id, status: 'pending' });
-    const many = await t.api.post(`${CONV}/${c._id}/messages`, { attachments: Array.from({ length: 11 }, () => ({ fileId: pending._id })) });
+    const many = await t.api.post(`${CONV}/${c._id}/messages`, {
+      attachments: Array.from({ length: 11 }, () => ({ fileId: pending._id })),
+    });
     expectError(many, 422, 'VALIDATION_ERROR');
     const twice = await t.api.post(`${CONV}/${c._id}/messages`, { attachments: [{ fileId: pending._id }, { fileId: pending._id }] });
     expectError(twice, 422, 'VALIDATION_ERROR');

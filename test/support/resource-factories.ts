@@ -71,7 +71,9 @@ export const makeFactories = (opts: FactoryOptions): Record<string, ResourceFact
     read: (api, { id }) => snapshot(api, `${TAGS}/${id}`),
   };
   const file: ResourceFactory = {
-    create: async (api) => ({ id: (await readyFile(api, `file ${unique()}.txt`, new TextEncoder().encode('made by a gate'), 'text/plain'))._id }),
+    create: async (api) => ({
+      id: (await readyFile(api, `file ${unique()}.txt`, new TextEncoder().encode('made by a gate'), 'text/plain'))._id,
+    }),
     // A download URL is signed afresh on every read: whether there is one is what stays the same.
     read: async (api, { id }) => {
       const { status, body } = await snapshot(api, `${FILES}/${id}`);

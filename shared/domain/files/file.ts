@@ -13,7 +13,7 @@ export const PENDING_TTL_SECONDS = 24 * 3600;
 export const MAX_ATTACHMENTS = 10;
 
 export const FILE_STATUSES = ['pending', 'ready', 'rejected'] as const;
-export type FileStatus = (typeof FILE_STATUSES)[number];
+type FileStatus = (typeof FILE_STATUSES)[number];
 
 export const REJECTED_REASONS = ['size_mismatch', 'type_mismatch', 'quota_exceeded'] as const;
 export type RejectedReason = (typeof REJECTED_REASONS)[number];
@@ -39,12 +39,15 @@ export interface Attachment {
   size: number;
 }
 
-/** Control characters, path separators and quotes never reach a stored name (and so never a header). */
-const UNSAFE = /[\u0000-\u001f\u007f/\\"]/g;
-/** A file's name as stored: its last path segment, without control characters, slashes, backslashes or quotes. */
+/** Control characters (CR and LF among them), slashes, backslashes and quotes never reach a stored name, so never a header. */
+const isUnsafe = (c: string) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f || c === '"' || c === '/' || c === '\\';
+/** A file's name as stored: its last path segment, each unsafe character replaced by `_`. */
 export const sanitizeName = (raw: string): string => {
   const last = raw.split(/[/\\]/).pop() ?? '';
-  return last.replace(UNSAFE, '_').trim();
+  return [...last]
+    .map((c) => (isUnsafe(c) ? '_' : c))
+    .join('')
+    .trim();
 };
 
 export const FileName = z
@@ -95,7 +98,10 @@ export const parseObjectKey = (key: string): { tenant: string; fileId: string } 
 
 /** `attachment` with an ASCII fallback name and the exact UTF-8 one (RFC 6266 / 5987): never `inline`. */
 export const attachmentDisposition = (name: string): string => {
-  const ascii = sanitizeName(name).replace(/[^\x20-\x7e]/g, '_').replace(/[%;]/g, '_') || 'file';
+  const ascii =
+    sanitizeName(name)
+      .replace(/[^\x20-\x7e]/g, '_')
+      .replace(/[%;]/g, '_') || 'file';
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(sanitizeName(name) || 'file')}`;
 };
 
@@ -107,6 +113,14 @@ export const attachmentOf = (file: StoredFile): Attachment => ({
 });
 
 /** Types a browser would run or render as a page: served as opaque bytes, whatever was declared. */
-const ACTIVE = new Set(['text/html', 'application/xhtml+xml', 'image/svg+xml', 'text/xml', 'application/xml', 'text/javascript', 'application/javascript']);
+const ACTIVE = new Set([
+  'text/html',
+  'application/xhtml+xml',
+  'image/svg+xml',
+  'text/xml',
+  'application/xml',
+  'text/javascript',
+  'application/javascript',
+]);
 /** The Content-Type a download is served with. */
 export const servedContentType = (contentType: string): string => (ACTIVE.has(contentType) ? 'application/octet-stream' : contentType);

@@ -40,8 +40,6 @@ const KNOWN: Record<string, (b: Uint8Array) => boolean> = {
   'text/csv': isText,
 };
 
-export const isKnownType = (contentType: string): boolean => contentType in KNOWN;
-
 /**
  * The verdict on a landed object: its size must be the declared one, and for a known type its first bytes
  * must be that type's. `sample` is the object's first bytes (at most SNIFF_BYTES), `landedSize` its full size.

@@ -14,7 +14,7 @@ export type DeliveryStatus = 'received' | 'pending' | 'sent' | 'delivered' | 're
 const MAX_CONTENT_LENGTH = 10_000;
 
 /** A file a message carries, as a client names it: a ready file of the same workspace and mode (`POST /files`). */
-export const AttachmentRef = z.strictObject({ fileId: z.string().regex(OBJECT_ID, 'Must be a 24-character hex id') });
+const AttachmentRef = z.strictObject({ fileId: z.string().regex(OBJECT_ID, 'Must be a 24-character hex id') });
 
 /** Content and attachments as a client sends them; at least one of the two is required (the content may be empty with attachments). */
 export const MessageContent = {
