@@ -2,9 +2,15 @@ import { GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { expectError } from '../support/api';
-import { PDF_BYTES, PNG_BYTES, postForm, readyFile, repolicied, settledFile, sha256, signPolicy, uploadFile } from '../support/files';
+import { PDF_BYTES, PNG_BYTES, postForm, readyFile, repolicied, settledFile, sha256, signPolicy, sendUpload } from '../support/files';
 import { outboxEvents } from '../support/outbox';
 import { useTestStack } from '../support/stack';
+import { createParleyClient, ParleyFileRejectedError, uploadFile } from '../../infra/client/src/index';
+import { uploadPath } from '../../infra/cli/files';
+import type { Session } from '../../infra/cli/session';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const env = useTestStack();
 const FILES = '/api/v1/files';
@@ -188,7 +194,7 @@ describe('presigned downloads', () => {
 describe('verification', () => {
   it('PNG bytes declared as application/pdf are rejected (type_mismatch), with their event, and the bytes deleted', async () => {
     const t = await env.tenant();
-    const { id, upload } = await uploadFile(t.api, 'scan.pdf', PNG_BYTES, 'application/pdf');
+    const { id, upload } = await sendUpload(t.api, 'scan.pdf', PNG_BYTES, 'application/pdf');
     const file = await settledFile(t.api, id);
     expect(file).toMatchObject({ status: 'rejected', rejectedReason: 'type_mismatch', download: null });
     await vi.waitFor(async () => expect(await objectExists(upload.fields.key)).toBe(false));
@@ -199,14 +205,14 @@ describe('verification', () => {
 
   it('bytes that are not UTF-8 text declared text/plain are rejected; a type it does not know is taken as declared', async () => {
     const t = await env.tenant();
-    const binary = await uploadFile(t.api, 'a.txt', Uint8Array.from([0xff, 0xfe, 0x00, 0x01]), 'text/plain');
+    const binary = await sendUpload(t.api, 'a.txt', Uint8Array.from([0xff, 0xfe, 0x00, 0x01]), 'text/plain');
     expect((await settledFile(t.api, binary.id)).rejectedReason).toBe('type_mismatch');
     await readyFile(t.api, 'a.bin', Uint8Array.from([1, 2, 3]), 'application/x-custom');
   });
 
   it('a notification delivered twice, at once and again later, makes the file ready exactly once', async () => {
     const t = await env.tenant();
-    const { id, upload } = await uploadFile(t.api, 'twice.txt', new TextEncoder().encode('twice'), 'text/plain');
+    const { id, upload } = await sendUpload(t.api, 'twice.txt', new TextEncoder().encode('twice'), 'text/plain');
     const { handler } = await import('../../functions/events/verify-upload');
     const event = {
       version: '0',
@@ -355,5 +361,44 @@ describe('the storage quota', () => {
     expect((await settledFile(t.api, a.body.data.file._id)).status).toBe('ready');
     expect((await postForm(b.body.data.upload, new TextEncoder().encode('bbbbb'))).status).toBe(204);
     expect(await settledFile(t.api, b.body.data.file._id)).toMatchObject({ status: 'rejected', rejectedReason: 'quota_exceeded' });
+  });
+});
+
+describe('the client and the CLI', () => {
+  const clientOf = (t: { token: string; workspaceId: string }) =>
+    createParleyClient({ baseUrl: env.stack.baseUrl, token: t.token, workspaceId: t.workspaceId });
+
+  it('uploadFile does both steps and resolves with the ready file, from bytes or a stream; a lying file throws', async () => {
+    const t = await env.tenant();
+    const parley = clientOf(t);
+    const file = await uploadFile(parley, 'invoice.pdf', PDF_BYTES, 'application/pdf');
+    expect(file).toMatchObject({ name: 'invoice.pdf', status: 'ready', size: PDF_BYTES.length });
+    expect(sha256(new Uint8Array(await (await fetch(file.download!.url)).arrayBuffer()))).toBe(sha256(PDF_BYTES));
+    const chunks = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(PDF_BYTES.subarray(0, 10));
+        controller.enqueue(PDF_BYTES.subarray(10));
+        controller.close();
+      },
+    });
+    expect((await uploadFile(parley, 'streamed.pdf', chunks, 'application/pdf')).size).toBe(PDF_BYTES.length);
+    const lying = uploadFile(parley, 'scan.pdf', PNG_BYTES, 'application/pdf');
+    await expect(lying).rejects.toBeInstanceOf(ParleyFileRejectedError);
+    await expect(lying).rejects.toMatchObject({ reason: 'type_mismatch' });
+  });
+
+  it('`parley files upload <path>` takes the type from the extension, or refuses to guess', async () => {
+    const t = await env.tenant();
+    const dir = mkdtempSync(join(tmpdir(), 'parley-files-'));
+    try {
+      writeFileSync(join(dir, 'notes.txt'), 'some notes');
+      writeFileSync(join(dir, 'blob.unknown'), 'x');
+      const session = { api: clientOf(t), workspaceId: t.workspaceId, mode: 'test' } as Session;
+      const file = await uploadPath(session, join(dir, 'notes.txt'), {});
+      expect(file).toMatchObject({ name: 'notes.txt', contentType: 'text/plain', status: 'ready' });
+      await expect(uploadPath(session, join(dir, 'blob.unknown'), {})).rejects.toThrow(/--type/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -20,7 +20,7 @@ export const postForm = async (upload: Pick<Upload, 'url' | 'fields'>, bytes: Ui
 };
 
 /** Starts an upload of `bytes` as `contentType` and sends it; answers the created file's id and the upload. */
-export const uploadFile = async (api: Client, name: string, bytes: Uint8Array, contentType: string) => {
+export const sendUpload = async (api: Client, name: string, bytes: Uint8Array, contentType: string) => {
   const created = await api.post('/api/v1/files', { name, contentType, size: bytes.length });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   const sent = await postForm(created.body.data.upload, bytes);
@@ -42,7 +42,7 @@ export const settledFile = async (api: Client, id: string) =>
 
 /** Uploads and waits for the verdict. */
 export const readyFile = async (api: Client, name: string, bytes: Uint8Array, contentType: string) => {
-  const { id } = await uploadFile(api, name, bytes, contentType);
+  const { id } = await sendUpload(api, name, bytes, contentType);
   const file = await settledFile(api, id);
   expect(file.status, JSON.stringify(file)).toBe('ready');
   return file;
