@@ -90,9 +90,13 @@ export const startS3Local = async (opts: S3LocalOptions): Promise<S3Local> => {
     }
   }
 
-  const notify = async (event: ObjectCreated) => {
+  /** Kept on disk before the upload is answered (S3 never loses a notification it owes), forgotten once delivered. */
+  const journal = async (event: ObjectCreated): Promise<string | undefined> => {
     const file = pendingDir && join(pendingDir, `${randomUUID()}.json`);
     if (file) await writeFile(file, JSON.stringify(event));
+    return file;
+  };
+  const deliver = async (event: ObjectCreated, file: string | undefined) => {
     await opts.onObjectCreated?.(event);
     if (file) await rm(file, { force: true });
   };
@@ -105,10 +109,11 @@ export const startS3Local = async (opts: S3LocalOptions): Promise<S3Local> => {
       await writeFile(join(objectsDir, diskName(bucket, key)), bytes);
       await writeFile(join(objectsDir, `${diskName(bucket, key)}.meta`), JSON.stringify({ contentType: contentType ?? head.ContentType }));
     }
+    const event: ObjectCreated = { bucket, key, size: head.ContentLength ?? 0, etag: (head.ETag ?? '').replaceAll('"', ''), reason };
+    const file = await journal(event);
     // S3 answers the upload first; its notification follows on its own.
-    void notify({ bucket, key, size: head.ContentLength ?? 0, etag: (head.ETag ?? '').replaceAll('"', ''), reason }).catch(
-      (error: unknown) =>
-        process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'S3 notification failed', key, error: String(error) })}\n`),
+    void deliver(event, file).catch((error: unknown) =>
+      process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'S3 notification failed', key, error: String(error) })}\n`),
     );
   };
 
@@ -236,8 +241,7 @@ export const startS3Local = async (opts: S3LocalOptions): Promise<S3Local> => {
     await mkdir(pendingDir, { recursive: true });
     for (const name of await readdir(pendingDir)) {
       const event = JSON.parse(await readFile(join(pendingDir, name), 'utf8')) as ObjectCreated;
-      await rm(join(pendingDir, name), { force: true });
-      await notify(event);
+      await deliver(event, join(pendingDir, name));
     }
   }
 

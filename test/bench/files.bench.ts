@@ -19,7 +19,7 @@ const SIZES = [
 /**
  * Upload-to-ready: `POST /files`, the multipart POST of the bytes to the S3 stand-in (policy and signature
  * checked, then stored), and the verifier's run on the object-created notification, until the file's record
- * says `ready`; next to a bare PutObject of the same bytes to the same stand-in. Also the DynamoDB write units
+ * says `ready`; next to a bare PutObject of the same bytes to the stand-in's object store (fauxqs). Also the DynamoDB write units
  * one file costs, by function.
  */
 export const run = async (stack: LocalStack): Promise<Section[]> => {
@@ -27,7 +27,8 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
   const total = SIZES.reduce((n, s) => n + s.requests + 2, 0);
   const tokens = await rotatingTokens(workspaceId, ['inbox:write'], total + 10, RATE_LIMITS.write - 5);
   const s3 = new S3Client({
-    endpoint: stack.s3Endpoint,
+    // The stand-in's object store itself (fauxqs), which the gate stores into.
+    endpoint: stack.sqsEndpoint,
     region: 'us-east-1',
     forcePathStyle: true,
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
@@ -65,7 +66,7 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
         { requests: size.requests, warmup: 1 },
       );
       rows.push(
-        [`${size.label}: bare PutObject to the stand-in`, results.bare.p50Ms, results.bare.p99Ms, 1],
+        [`${size.label}: bare PutObject to the object store`, results.bare.p50Ms, results.bare.p99Ms, 1],
         [`${size.label}: upload to ready`, results.upload.p50Ms, results.upload.p99Ms, results.upload.p50Ms / results.bare.p50Ms],
       );
     }

@@ -5,6 +5,7 @@ import { expectError } from '../support/api';
 import { PDF_BYTES, PNG_BYTES, postForm, readyFile, repolicied, settledFile, sha256, signPolicy, sendUpload } from '../support/files';
 import { outboxEvents } from '../support/outbox';
 import { useTestStack } from '../support/stack';
+import { startS3Local, type ObjectCreated } from '../../infra/local/s3';
 import { createParleyClient, ParleyFileRejectedError, uploadFile } from '../../infra/client/src/index';
 import { uploadPath } from '../../infra/cli/files';
 import type { Session } from '../../infra/cli/session';
@@ -399,6 +400,59 @@ describe('the client and the CLI', () => {
       await expect(uploadPath(session, join(dir, 'blob.unknown'), {})).rejects.toThrow(/--type/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a crash between upload and verification', () => {
+  it('the stored notification is delivered when the stand-in starts again, and the file becomes ready exactly once', async () => {
+    const t = await env.tenant();
+    const dataDir = mkdtempSync(join(tmpdir(), 'parley-s3-crash-'));
+    const { handler } = await import('../../functions/events/verify-upload');
+    const verify = (c: ObjectCreated) =>
+      handler({
+        'detail-type': 'Object Created',
+        source: 'aws.s3',
+        detail: { bucket: { name: c.bucket }, object: { key: c.key } },
+      } as never);
+    const gate = (onObjectCreated: (c: ObjectCreated) => Promise<void>) =>
+      startS3Local({
+        storeEndpoint: env.stack.sqsEndpoint,
+        buckets: [BUCKET()],
+        credentials: { accessKeyId: 'local', secretAccessKey: 'local', region: 'us-east-1' },
+        dataDir,
+        onObjectCreated,
+      });
+    try {
+      // The first stand-in stores the object, then dies before its notification reaches any rule.
+      const dying = await gate(() => new Promise<void>(() => {}));
+      const created = await t.api.post(FILES, { name: 'crash.txt', contentType: 'text/plain', size: 5 });
+      const { upload, file } = created.body.data;
+      const url = new URL(upload.url);
+      const sent = await postForm({ ...upload, url: `${dying.endpoint}${url.pathname}` }, new TextEncoder().encode('crash'));
+      expect(sent.status).toBe(204);
+      await dying.stop();
+      expect((await t.api.get(`${FILES}/${file._id}`)).body.data.file.status).toBe('pending');
+
+      // Started again on the same data, it delivers what it owed; a third start owes nothing.
+      const delivered: string[] = [];
+      const restarted = await gate(async (c) => {
+        delivered.push(c.key);
+        await verify(c);
+      });
+      await restarted.stop();
+      expect(delivered).toEqual([upload.fields.key]);
+      const again = await gate(async (c) => {
+        delivered.push(c.key);
+        await verify(c);
+      });
+      await again.stop();
+      expect(delivered).toHaveLength(1);
+      expect((await settledFile(t.api, file._id)).status).toBe('ready');
+      const ready = await outboxEvents(t.workspaceId, 'inbox.file.ready');
+      expect(ready.map((e) => (e.data.file as { _id: string })._id)).toEqual([file._id]);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });
