@@ -3,7 +3,16 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { CreateBucketCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  CompleteMultipartUploadCommand,
+  CreateBucketCommand,
+  CreateMultipartUploadCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  UploadPartCommand,
+} from '@aws-sdk/client-s3';
 import { checkPostUpload, checkPresigned, errorXml, type Credentials, type S3Refusal } from './s3-post-policy';
 
 /**
@@ -42,6 +51,26 @@ export interface S3Local {
 /** S3 itself refuses a POST upload's body past 5 GB; the files here are ≤ 25 MiB, so the gate stops reading sooner. */
 const MAX_POST_BYTES = 64 * 1024 * 1024;
 
+/** fauxqs takes at most 11 MiB in one request: a larger object goes into the store in parts, as S3's own clients send it. */
+const PART_BYTES = 8 * 1024 * 1024;
+
+/** Stores `bytes` under `key`: one PutObject, or a multipart upload past PART_BYTES. */
+export const putObject = async (store: S3Client, bucket: string, key: string, bytes: Uint8Array, contentType?: string): Promise<void> => {
+  if (bytes.length <= PART_BYTES) {
+    await store.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: bytes, ContentType: contentType }));
+    return;
+  }
+  const { UploadId } = await store.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key, ContentType: contentType }));
+  const parts = [];
+  for (let start = 0, n = 1; start < bytes.length; start += PART_BYTES, n++) {
+    const part = await store.send(
+      new UploadPartCommand({ Bucket: bucket, Key: key, UploadId, PartNumber: n, Body: bytes.subarray(start, start + PART_BYTES) }),
+    );
+    parts.push({ ETag: part.ETag, PartNumber: n });
+  }
+  await store.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId, MultipartUpload: { Parts: parts } }));
+};
+
 const send = (res: ServerResponse, status: number, body = '', headers: Record<string, string> = {}) => {
   res.writeHead(status, { 'content-type': 'application/xml', ...headers });
   res.end(body);
@@ -79,14 +108,7 @@ export const startS3Local = async (opts: S3LocalOptions): Promise<S3Local> => {
       if (name.endsWith('.meta')) continue;
       const [bucket, ...rest] = decodeURIComponent(name).split('/');
       const meta = JSON.parse(await readFile(join(objectsDir, `${name}.meta`), 'utf8').catch(() => '{}')) as { contentType?: string };
-      await store.send(
-        new PutObjectCommand({
-          Bucket: bucket,
-          Key: rest.join('/'),
-          Body: await readFile(join(objectsDir, name)),
-          ContentType: meta.contentType,
-        }),
-      );
+      await putObject(store, bucket!, rest.join('/'), await readFile(join(objectsDir, name)), meta.contentType);
     }
   }
 
@@ -155,7 +177,7 @@ export const startS3Local = async (opts: S3LocalOptions): Promise<S3Local> => {
     if (refusal) return sendRefusal(res, refusal, `/${bucket}`);
     const key = fields.key!;
     const bytes = Buffer.from(await file.arrayBuffer());
-    await store.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: bytes, ContentType: fields['content-type'] }));
+    await putObject(store, bucket, key, bytes, fields['content-type']);
     await stored(bucket, key, 'PostObject', bytes, fields['content-type']);
     send(res, 204, '', { location: `/${bucket}/${encodeURIComponent(key)}` });
   };

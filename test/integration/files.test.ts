@@ -198,7 +198,7 @@ describe('verification', () => {
     const { id, upload } = await sendUpload(t.api, 'scan.pdf', PNG_BYTES, 'application/pdf');
     const file = await settledFile(t.api, id);
     expect(file).toMatchObject({ status: 'rejected', rejectedReason: 'type_mismatch', download: null });
-    await vi.waitFor(async () => expect(await objectExists(upload.fields.key)).toBe(false));
+    await vi.waitFor(async () => expect(await objectExists(upload.fields.key!)).toBe(false));
     expect(await outboxEvents(t.workspaceId, 'inbox.file.rejected')).toHaveLength(1);
     expect(await outboxEvents(t.workspaceId, 'inbox.file.ready')).toHaveLength(0);
     expect((await t.api.get(FILES)).body.data.pagination.total).toBe(0);

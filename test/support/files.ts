@@ -14,7 +14,7 @@ export interface Upload {
 export const postForm = async (upload: Pick<Upload, 'url' | 'fields'>, bytes: Uint8Array, fileType = 'application/octet-stream') => {
   const form = new FormData();
   for (const [name, value] of Object.entries(upload.fields)) form.append(name, value);
-  form.append('file', new Blob([bytes], { type: fileType }), 'upload.bin');
+  form.append('file', new Blob([Uint8Array.from(bytes)], { type: fileType }), 'upload.bin');
   const res = await fetch(upload.url, { method: 'POST', body: form });
   return { status: res.status, body: await res.text() };
 };
