@@ -75,7 +75,7 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
     const perFunction = [...units].sort(([, a], [, b]) => b - a);
     return [
       {
-        title: 'Files: upload to ready (POST /files, presigned POST to the S3 stand-in, verification) vs a bare PutObject',
+        title: 'Files: upload to ready (POST /files, presigned POST to the S3 stand-in, verification) vs a bare PUT to the object store',
         columns: ['path', 'p50 ms', 'p99 ms', 'p50 ÷ bare PUT'],
         rows,
         notes: [
