@@ -5,6 +5,7 @@ import { channelsWiring } from './wiring/channels';
 import { contactsWiring } from './wiring/contacts';
 import { crmWiring } from './wiring/crm';
 import { docsWiring } from './wiring/docs';
+import { filesWiring } from './wiring/files';
 import { inboxWiring } from './wiring/inbox';
 import { schedulingWiring } from './wiring/scheduling';
 import { tagsWiring } from './wiring/tags';
@@ -20,6 +21,7 @@ const areas: readonly AreaWiring[] = [
   tagsWiring,
   webhooksWiring,
   inboxWiring,
+  filesWiring,
   contactsWiring,
   crmWiring,
   workflowsWiring,
@@ -41,4 +43,5 @@ export const wiring: Wiring = {
   rules: areas.flatMap((a) => a.rules ?? []),
   schedules: areas.flatMap((a) => a.schedules ?? []),
   keys: areas.flatMap((a) => a.keys ?? []),
+  buckets: areas.flatMap((a) => a.buckets ?? []),
 };

@@ -20,6 +20,10 @@ const Env = z.object({
   CHANNEL_DLQ_URL: z.string().optional(),
   BROADCAST_QUEUE_URL: z.string().optional(),
   BROADCAST_DLQ_URL: z.string().optional(),
+  /** The private bucket files live in (`<tenant>/<fileId>`); set on the functions its wiring `access.buckets` names. */
+  FILES_BUCKET: z.string().default('parley-files'),
+  /** Local runtime only: the S3 stand-in's endpoint (path-style addressing); unset on AWS. */
+  S3_ENDPOINT: z.url().optional(),
   /** Local runtime only: the key file behind its stand-in for KMS (never read by function code). */
   LOCAL_SECRETS_KEY_FILE: z.string().default('.data/secrets.key'),
   /** Local-only escape hatch for loopback webhook receivers (and workflow HTTP targets); the CDK app never sets it. */

@@ -20,6 +20,7 @@ import { ParleyError } from '../../packages/client/src/index';
 import { listen, type ListenOptions } from './listen';
 import { openSession, type SessionOptions } from './session';
 import { liveOnly, recipes, triggerHelp, untriggerable } from './trigger';
+import { uploadPath, type UploadCliOptions } from './files';
 
 interface Common extends TargetOptions {
   json?: boolean;
@@ -320,6 +321,26 @@ apiLeaf(
   }
   const done = { eventType: type, workspaceId: session.workspaceId, livemode: session.mode === 'live' };
   print(opts, done, `Triggered ${type} in workspace ${session.workspaceId} (${session.mode} mode)`);
+});
+
+apiLeaf(
+  program
+    .command('files')
+    .description('files on messages')
+    .command('upload')
+    .description('upload a file (straight to storage, with a presigned POST) and wait until it is verified ready')
+    .argument('<path>', 'the file to upload (at most 25 MiB)')
+    .option('--type <contentType>', 'its content type (default: from its extension)')
+    .option('--name <name>', 'its name (default: the file name of <path>)')
+    .option('--json', 'print the ready file as JSON'),
+).action(async (path: string, opts: SessionOptions & UploadCliOptions & { json?: boolean }) => {
+  const session = await openSession(opts, ['inbox:read', 'inbox:write'], 'files upload');
+  try {
+    const file = await uploadPath(session, path, opts);
+    print(opts, file, `${file._id}  ${file.name}  ${file.contentType}  ${file.size} bytes  ready`);
+  } finally {
+    await session.close();
+  }
 });
 
 const fail = (message: string, exitCode = 1) => {

@@ -5,6 +5,7 @@ import { Architecture, Function as LambdaFunction, LoggingFormat, Runtime, Traci
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
@@ -50,6 +51,8 @@ export interface Platform {
   queues: ReadonlyMap<string, DeployedQueue>;
   /** The wiring's KMS keys by name, with the variable that carries each key's ARN. */
   keys: ReadonlyMap<string, { key: IKey; idEnv: string }>;
+  /** The wiring's buckets by name, with the variable that carries each one's name. */
+  buckets: ReadonlyMap<string, { bucket: IBucket; nameEnv: string; keyPrefix: string }>;
   alarms: Alarms;
   /** The stack whose failure alarm counts this function's failed invocations. */
   failureGroup: string;
@@ -80,6 +83,12 @@ const keyNamed = (keys: Platform['keys'], name: string, user: string) => {
   return found;
 };
 
+const bucketNamed = (buckets: Platform['buckets'], name: string, user: string) => {
+  const found = buckets.get(name);
+  if (!found) throw new Error(`${user} uses bucket "${name}", which the wiring does not declare`);
+  return found;
+};
+
 /** A grant as IAM sees it: table items, its indexes, or a queue; leading-key prefixes become a `dynamodb:LeadingKeys` condition. */
 const statementOf = (grant: Grant, platform: Platform, user: string): PolicyStatement => {
   const tableArn = platform.table.tableArn;
@@ -89,9 +98,11 @@ const statementOf = (grant: Grant, platform: Platform, user: string): PolicyStat
       ? [queueNamed(platform.queues, resource.queue, user).queue.queueArn]
       : 'key' in resource
         ? [keyNamed(platform.keys, resource.key, user).key.keyArn]
-        : resource.table === 'items'
-          ? [tableArn]
-          : tableSchema.indexes.map((index) => `${tableArn}/index/${index.name}`);
+        : 'bucket' in resource
+          ? [`${bucketNamed(platform.buckets, resource.bucket, user).bucket.bucketArn}/${grant.objectKeyPrefix ?? ''}*`]
+          : resource.table === 'items'
+            ? [tableArn]
+            : tableSchema.indexes.map((index) => `${tableArn}/index/${index.name}`);
   return new PolicyStatement({
     actions: [...grant.actions],
     resources,
@@ -117,7 +128,12 @@ export class ParleyFunction extends LambdaFunction {
     const logGroup = new LogGroup(scope, `${id}Logs`, { retention: stage.logRetention, removalPolicy: stage.removalPolicy });
     const role = new Role(scope, `${id}Role`, { assumedBy: new ServicePrincipal('lambda.amazonaws.com'), description: props.title });
     const consumes = kind === 'queue' ? [...platform.queues.values()].find((q) => q.spec.consumer === spec)?.spec.name : undefined;
-    const grants = grantsFor(spec, kind, consumes);
+    const grants = grantsFor(
+      spec,
+      kind,
+      consumes,
+      [...platform.buckets].map(([name, b]) => ({ name, keyPrefix: b.keyPrefix })),
+    );
     const used = [...new Set([...(spec.access.queues ?? []), ...(consumes ? [consumes] : [])])].map((name) =>
       queueNamed(platform.queues, name, spec.handler),
     );
@@ -145,6 +161,12 @@ export class ParleyFunction extends LambdaFunction {
             return [idEnv, key.keyArn];
           }),
         ),
+        ...Object.fromEntries(
+          Object.keys(spec.access.buckets ?? {}).map((name) => {
+            const { nameEnv, bucket } = bucketNamed(platform.buckets, name, spec.handler);
+            return [nameEnv, bucket.bucketName];
+          }),
+        ),
       },
       ...(props.asyncFailures
         ? { onFailure: new SqsDestination(props.asyncFailures), retryAttempts: 2, maxEventAge: Duration.hours(6) }
@@ -163,6 +185,16 @@ export class ParleyFunction extends LambdaFunction {
           reason: 'X-Ray PutTraceSegments/PutTelemetryRecords support no resource-level permissions; AWS requires "*".',
           appliesTo: ['Resource::*'],
         },
+        ...(spec.access.buckets
+          ? [
+              {
+                id: 'AwsSolutions-IAM5',
+                reason:
+                  'Object keys are <tenant>/<fileId>, made per request: the grant is on the objects of the one bucket its wiring names (under its key prefix), with only the object actions it uses.',
+                appliesTo: [{ regex: '/^Resource::<Bucket[A-Za-z0-9]+\\.Arn>\\/.*\\*$/g' }],
+              },
+            ]
+          : []),
       ],
       true,
     );

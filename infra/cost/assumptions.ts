@@ -27,6 +27,12 @@ export const ASSUMPTIONS = {
   sqsRequestsPerDelivery: 3,
   deliveryLogBytes: 1000,
   deliveryBodyBytes: 2000,
+  /** Files uploaded per API call of a workload (one in a hundred), their mean size, and how often each is downloaded. */
+  filesPerApiCall: 0.01,
+  fileBytes: 200 * 1024,
+  downloadsPerFile: 2,
+  /** A file stays until its conversation is deleted: the storage billed is this many months of uploads. */
+  fileMonthsKept: 12,
 } as const;
 
 export const SECONDS_PER_MONTH = 30 * 24 * 3600;

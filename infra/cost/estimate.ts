@@ -151,6 +151,28 @@ export const workloadLines = (w: Workload, measured: MeasuredWrites, inv: Invent
       'transferOutGb',
       'responses and webhook bodies',
     ),
+    ...fileLines(w.apiCalls * A.filesPerApiCall),
+  ];
+};
+
+/**
+ * Files: the bytes go between the client and S3, so they cost S3 storage and requests, not Lambda. S3's
+ * object-created notifications to the default bus are free (AWS service events); the verifier's run is in
+ * the rule targets above only as one more invocation per upload.
+ */
+const fileLines = (uploads: number): Line[] => {
+  const basis = `${uploads.toLocaleString('en-US')} uploads of ${A.fileBytes / 1024} KiB`;
+  return [
+    line('S3 storage (files)', (uploads * A.fileBytes * A.fileMonthsKept) / GB, 's3StorageGb', `${basis}, kept ${A.fileMonthsKept} months`),
+    line('S3 uploads (presigned POST)', uploads, 's3PutRequest', basis),
+    line(
+      'S3 GETs (verification + downloads)',
+      uploads * (1 + A.downloadsPerFile),
+      's3GetRequest',
+      `one ranged GET by the verifier and ${A.downloadsPerFile} downloads per file`,
+    ),
+    line('Lambda invocations (verifier)', uploads, 'lambdaRequest', 'one verification per upload'),
+    line('Data transfer out (downloads)', (uploads * A.downloadsPerFile * A.fileBytes) / GB, 'transferOutGb', 'downloads'),
   ];
 };
 

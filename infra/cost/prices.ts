@@ -25,6 +25,9 @@ export const PRICES = {
   logsIngestGb: { usd: 0.5, per: 'GB of CloudWatch Logs ingested' },
   xrayTrace: { usd: 5.0 / 1e6, per: 'X-Ray trace recorded' },
   transferOutGb: { usd: 0.09, per: 'GB of data transfer out to the internet' },
+  s3StorageGb: { usd: 0.023, per: 'GB-month of S3 Standard storage' },
+  s3PutRequest: { usd: 0.005 / 1000, per: 'S3 PUT, POST or DELETE-tier request' },
+  s3GetRequest: { usd: 0.0004 / 1000, per: 'S3 GET request (ranged GETs included)' },
 } as const;
 
 export type PriceName = keyof typeof PRICES;

@@ -18,6 +18,12 @@ const AREAS: readonly Area[] = [
       'Conversations with customers and the messages in them: assignment, status, snoozing, notes and the events each change emits.',
   },
   {
+    name: 'Files',
+    keys: ['files'],
+    description:
+      'Files on messages: uploaded straight to storage with a presigned POST, verified, attached to messages and downloaded (never inline) from a short-lived URL.',
+  },
+  {
     name: 'Channels',
     keys: ['channels', 'channel'],
     description:
@@ -88,7 +94,7 @@ const AREAS: readonly Area[] = [
 ];
 
 const GROUPS: readonly { name: string; tags: readonly string[] }[] = [
-  { name: 'Messaging', tags: ['Inbox', 'Channels', 'Broadcasts'] },
+  { name: 'Messaging', tags: ['Inbox', 'Files', 'Channels', 'Broadcasts'] },
   { name: 'Customers', tags: ['Contacts', 'CRM', 'Tags'] },
   { name: 'Automation', tags: ['Workflows', 'AI', 'Scheduling'] },
   { name: 'Insights', tags: ['Analytics'] },

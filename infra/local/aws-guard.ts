@@ -10,7 +10,7 @@ import { dynamoLimitError, sqsLimitError, type LimitError } from './aws-limits';
 /**
  * Makes the local runtime refuse what AWS would refuse. Every SDK call a function makes is checked against
  * the grants its wiring `access` gives it (the same table CDK deploys): DynamoDB, SQS and KMS calls by
- * action and resource, and any other client's calls refused outright, as IAM refuses what no policy allows.
+ * action and resource (S3: by bucket and object key), and any other client's calls refused outright, as IAM refuses what no policy allows.
  * Every call, inside a function or not, is also checked against the service limits the emulators do not enforce.
  */
 interface Caller {
@@ -33,10 +33,10 @@ export const currentKind = (): FunctionKind | undefined => callers.getStore()?.k
 type Input = Record<string, any>;
 type Key = Record<string, AttributeValue> | undefined;
 
-type Service = 'dynamodb' | 'sqs' | 'kms';
+type Service = 'dynamodb' | 'sqs' | 'kms' | 's3';
 
 /** The IAM service prefix of a client's calls; undefined for a client no grant can name. */
-const SERVICES: Record<string, Service> = { DynamoDBClient: 'dynamodb', SQSClient: 'sqs', KMSClient: 'kms' };
+const SERVICES: Record<string, Service> = { DynamoDBClient: 'dynamodb', SQSClient: 'sqs', KMSClient: 'kms', S3Client: 's3' };
 
 const leadingKey = (key: Key) => key?.[tableSchema.partitionKey]?.S;
 
@@ -100,21 +100,34 @@ const serviceError = (error: LimitError, serviceName: string): Error =>
 const denied = (caller: Caller, action: string, resource: string, serviceName: string): Error =>
   serviceError(
     {
-      name: serviceName === 'sqs' ? 'AccessDenied' : 'AccessDeniedException',
+      name: serviceName === 'sqs' || serviceName === 's3' ? 'AccessDenied' : 'AccessDeniedException',
       message: `User: arn:aws:sts::000000000000:assumed-role/${caller.name}/${caller.name} is not authorized to perform: ${action} on resource: ${resource} because no identity-based policy allows the ${action} action`,
     },
     serviceName,
   );
 
-const describe = (resource: GrantResource, table: string) =>
-  'queue' in resource
-    ? `arn:aws:sqs:us-east-1:000000000000:${resource.queue}`
-    : 'key' in resource
-      ? `arn:aws:kms:us-east-1:000000000000:alias/${resource.key}`
-      : `arn:aws:dynamodb:us-east-1:000000000000:table/${table}${resource.table === 'indexes' ? '/index/*' : ''}`;
+const describe = (resource: GrantResource, table: string, objectKey?: string) =>
+  'bucket' in resource
+    ? `arn:aws:s3:::${resource.bucket}/${objectKey ?? ''}`
+    : 'queue' in resource
+      ? `arn:aws:sqs:us-east-1:000000000000:${resource.queue}`
+      : 'key' in resource
+        ? `arn:aws:kms:us-east-1:000000000000:alias/${resource.key}`
+        : `arn:aws:dynamodb:us-east-1:000000000000:table/${table}${resource.table === 'indexes' ? '/index/*' : ''}`;
 
 const keyNameOf = (wiring: Wiring, keyId: string | undefined): string | undefined =>
   wiring.keys.find((k) => process.env[k.idEnv] === keyId)?.name;
+
+const bucketNameOf = (wiring: Wiring, bucket: string | undefined): string | undefined =>
+  wiring.buckets.find((b) => process.env[b.nameEnv] === bucket)?.name;
+
+/** The object actions IAM knows the S3 calls the code makes by (a ranged GET is GetObject; HeadObject needs GetObject). */
+const S3_ACTIONS: Record<string, string> = {
+  GetObject: 's3:GetObject',
+  HeadObject: 's3:GetObject',
+  PutObject: 's3:PutObject',
+  DeleteObject: 's3:DeleteObject',
+};
 
 const check = (wiring: Wiring, clientName: string, command: string, input: Input): void => {
   const serviceName = SERVICES[clientName];
@@ -132,6 +145,17 @@ const check = (wiring: Wiring, clientName: string, command: string, input: Input
     const key = keyNameOf(wiring, input.KeyId);
     const request: CallRequest = { action: `kms:${command}`, resource: { key: key ?? String(input.KeyId) } };
     if (!key || !allows(caller.grants, request)) throw denied(caller, request.action, describe(request.resource, table), serviceName);
+    return;
+  }
+  if (serviceName === 's3') {
+    const bucket = bucketNameOf(wiring, input.Bucket);
+    const request: CallRequest = {
+      action: S3_ACTIONS[command] ?? `s3:${command}`,
+      resource: { bucket: bucket ?? String(input.Bucket) },
+      objectKey: input.Key,
+    };
+    if (!bucket || !allows(caller.grants, request))
+      throw denied(caller, request.action, describe(request.resource, table, input.Key), serviceName);
     return;
   }
   if (serviceName === 'dynamodb') {

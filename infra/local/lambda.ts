@@ -85,7 +85,7 @@ export interface Role {
 /** Invokes a function as Lambda would, its AWS calls held to the grants of its role. */
 export const invoke = async <R = unknown>(spec: FunctionSpec, role: Role, event: unknown): Promise<R> => {
   const handler = await load(spec.handler);
-  const grants = grantsFor(spec, role.kind, role.consumes);
+  const grants = grantsFor(spec, role.kind, role.consumes, wiring.buckets);
   const ended = invocationListeners.map((listener) => listener(nameOf(spec), event));
   try {
     const context = contextFor(spec);

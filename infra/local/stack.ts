@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
@@ -11,6 +12,7 @@ import { startGateway } from './gateway';
 import { onInvoke, preload } from './lambda';
 import { QueuePoller } from './queue-poller';
 import { startSchedules } from './scheduler';
+import { startS3Local, type ObjectCreated } from './s3';
 import { ensureQueue, startSqsLocal } from './sqs';
 import { StreamPoller } from './stream-poller';
 import { ensureTable } from './table';
@@ -38,6 +40,8 @@ export interface LocalStack {
   tableName: string;
   dynamoEndpoint: string;
   sqsEndpoint: string;
+  /** The S3 stand-in (presigned POSTs and GETs are checked there). */
+  s3Endpoint: string;
   queues: Record<string, { url: string; arn: string; dlqUrl: string }>;
   stop(): Promise<void>;
 }
@@ -47,6 +51,17 @@ const REGION = 'us-east-1';
 /** The event pipe's filter: only inserted outbox items go to the bus. */
 const isOutboxInsert = (record: { eventName?: string; dynamodb?: { NewImage?: Record<string, AttributeValue> } }) =>
   record.eventName === 'INSERT' && record.dynamodb?.NewImage?.type?.S === EVENT_ITEM_TYPE;
+
+/** The `detail` of S3's EventBridge notification of a new object. */
+const s3Detail = (c: ObjectCreated) => ({
+  version: '0',
+  bucket: { name: c.bucket },
+  object: { key: c.key, size: c.size, etag: c.etag, sequencer: Date.now().toString(16).toUpperCase() },
+  'request-id': randomUUID(),
+  requester: '000000000000',
+  'source-ip-address': '127.0.0.1',
+  reason: c.reason,
+});
 
 /**
  * Brings up the whole system on loopback: DynamoDB Local, the SQS emulator, the event pipe and router,
@@ -93,7 +108,31 @@ export const startStack = async (opts: StackOptions = {}): Promise<LocalStack> =
       process.env[spec.urlEnv] = queues[spec.name]!.url;
       process.env[spec.dlq.urlEnv] = queues[spec.name]!.dlqUrl;
     }
-    Object.assign(process.env, { TABLE_NAME: tableName, DYNAMODB_ENDPOINT: dynamoEndpoint, SQS_ENDPOINT: sqsEndpoint }, opts.env);
+    for (const bucket of wiring.buckets) process.env[bucket.nameEnv] ??= `parley-${bucket.name}`;
+    // A bucket's notifications reach the rules that name it, as S3's reach the default bus.
+    const bucketRules = wiring.rules
+      .filter((r) => r.bucket)
+      .map((r) => {
+        const spec = wiring.buckets.find((b) => b.name === r.bucket)!;
+        return { ...r, pattern: { ...r.pattern, detail: { bucket: { name: [process.env[spec.nameEnv]!] } } } };
+      });
+    const s3 = await owned(
+      startS3Local({
+        storeEndpoint: sqsEndpoint,
+        buckets: wiring.buckets.map((b) => process.env[b.nameEnv]!),
+        credentials: { accessKeyId: process.env.AWS_ACCESS_KEY_ID!, secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY!, region: REGION },
+        dataDir: opts.dataDir ? join(opts.dataDir, 's3') : undefined,
+        onObjectCreated:
+          opts.workers === false
+            ? undefined
+            : (created: ObjectCreated) => route(bucketRules, busEvent('aws.s3', 'Object Created', s3Detail(created))),
+      }),
+    );
+    Object.assign(
+      process.env,
+      { TABLE_NAME: tableName, DYNAMODB_ENDPOINT: dynamoEndpoint, SQS_ENDPOINT: sqsEndpoint, S3_ENDPOINT: s3.endpoint },
+      opts.env,
+    );
 
     if (opts.workers !== false) {
       await preload([
@@ -136,7 +175,7 @@ export const startStack = async (opts: StackOptions = {}): Promise<LocalStack> =
       );
       baseUrl = gateway.url;
     }
-    return { baseUrl, tableName, dynamoEndpoint, sqsEndpoint, queues, stop };
+    return { baseUrl, tableName, dynamoEndpoint, sqsEndpoint, s3Endpoint: s3.endpoint, queues, stop };
   } catch (error) {
     await stop();
     throw error;

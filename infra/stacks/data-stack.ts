@@ -1,8 +1,10 @@
-import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { BlockPublicAccess, Bucket, BucketEncryption, type CfnBucket, HttpMethods, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { NagSuppressions } from 'cdk-nag';
 import { AttributeType, BillingMode, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import type { Construct } from 'constructs';
-import type { KeySpec } from '../wiring/types';
+import type { BucketSpec, KeySpec } from '../wiring/types';
 import { tableSchema } from '../../shared/data/table';
 import type { Stage } from '../stage';
 
@@ -13,8 +15,14 @@ export class DataStack extends Stack {
   readonly table: Table;
   /** The wiring's KMS keys (customer managed, rotated yearly), by name. */
   readonly keys = new Map<string, { key: Key; idEnv: string }>();
+  /** The wiring's buckets, by name. */
+  readonly buckets = new Map<string, { bucket: Bucket; nameEnv: string; keyPrefix: string }>();
 
-  constructor(scope: Construct, id: string, props: StackProps & { stage: Stage; keys: readonly KeySpec[] }) {
+  constructor(
+    scope: Construct,
+    id: string,
+    props: StackProps & { stage: Stage; keys: readonly KeySpec[]; buckets: readonly BucketSpec[] },
+  ) {
     super(scope, id, props);
     const { stage } = props;
     this.table = new Table(this, 'Table', {
@@ -38,6 +46,46 @@ export class DataStack extends Stack {
       });
       this.keys.set(spec.name, { key, idEnv: spec.idEnv });
     }
+    for (const spec of props.buckets)
+      this.buckets.set(spec.name, { bucket: this.privateBucket(spec, stage), nameEnv: spec.nameEnv, keyPrefix: spec.keyPrefix });
     new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'TABLE_NAME for `npm run parley -- --aws`' });
+  }
+
+  /**
+   * A private bucket: public access blocked, TLS only, encrypted at rest, objects owned by the bucket (no
+   * ACLs), no website. Clients reach it only through presigned POSTs and GETs; CORS allows exactly those
+   * from the stage's dashboard origins. S3 tells EventBridge of every new object (the verifier's rule).
+   */
+  private privateBucket(spec: BucketSpec, stage: Stage): Bucket {
+    const bucket = new Bucket(this, `Bucket-${spec.name}`, {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      lifecycleRules: [{ id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+      ...(stage.corsOrigins?.length
+        ? {
+            cors: [
+              {
+                allowedOrigins: stage.corsOrigins,
+                allowedMethods: [HttpMethods.POST, HttpMethods.GET],
+                allowedHeaders: ['*'],
+                maxAge: 3000,
+              },
+            ],
+          }
+        : {}),
+      removalPolicy: stage.removalPolicy,
+    });
+    // Set on the bucket itself: CDK's `eventBridgeEnabled` adds a custom-resource Lambda to do the same.
+    (bucket.node.defaultChild as CfnBucket).notificationConfiguration = { eventBridgeConfiguration: { eventBridgeEnabled: true } };
+    NagSuppressions.addResourceSuppressions(bucket, [
+      {
+        id: 'AwsSolutions-S1',
+        reason:
+          'Object access is already recorded per file (its record and events); server access logs would double the request cost of an idle workspace',
+      },
+    ]);
+    return bucket;
   }
 }

@@ -50,10 +50,17 @@ export const buildParley = (app: App, opts: { stage: Stage; wiring: Wiring; env?
   const common = { env, tags: { project: 'parley', stage: stage.name } };
   const observability = new ObservabilityStack(app, `${prefix}-Observability`, { ...common, stage });
   const alarmTopic = observability.alarmTopic;
-  const data = new DataStack(app, `${prefix}-Data`, { ...common, stage, keys: wiring.keys });
+  const data = new DataStack(app, `${prefix}-Data`, { ...common, stage, keys: wiring.keys, buckets: wiring.buckets });
   const events = new EventsStack(app, `${prefix}-Events`, { ...common, stage, table: data.table, alarmTopic });
   const queues = new QueuesStack(app, `${prefix}-Queues`, { ...common, stage, queues: wiring.queues, alarmTopic });
-  const platform = { stage, table: data.table, busName: events.bus.eventBusName, queues: queues.queues, keys: data.keys };
+  const platform = {
+    stage,
+    table: data.table,
+    busName: events.bus.eventBusName,
+    queues: queues.queues,
+    keys: data.keys,
+    buckets: data.buckets,
+  };
   const api = new ApiStack(app, `${prefix}-Api`, { ...common, fallback: wiring.fallback, platform, alarmTopic });
   const areas = new Map<string, HttpRoute[]>();
   for (const route of wiring.routes) areas.set(areaOf(route), [...(areas.get(areaOf(route)) ?? []), route]);

@@ -1,5 +1,5 @@
 import { Duration, Stack } from 'aws-cdk-lib';
-import { Rule, type EventPattern as CdkEventPattern, type IEventBus } from 'aws-cdk-lib/aws-events';
+import { EventBus, Rule, type EventPattern as CdkEventPattern, type IEventBus } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement, type IRole } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
@@ -79,10 +79,13 @@ export class WorkersStack extends Stack {
         platform,
         asyncFailures: dlq,
       });
+      // S3 notifies the account's default bus, of that bucket's objects only.
+      const bucket = rule.bucket && platform.buckets.get(rule.bucket);
+      if (rule.bucket && !bucket) throw new Error(`rule ${rule.name} names bucket ${rule.bucket}, which the wiring does not declare`);
       new Rule(this, `${name}Rule`, {
-        eventBus: props.bus,
+        eventBus: bucket ? EventBus.fromEventBusName(this, `${name}DefaultBus`, 'default') : props.bus,
         description: `Parley ${rule.name}`,
-        eventPattern: cdkPattern(rule.pattern),
+        eventPattern: cdkPattern(bucket ? { ...rule.pattern, detail: { bucket: { name: [bucket.bucket.bucketName] } } } : rule.pattern),
         targets: [new LambdaFunction(fn, { deadLetterQueue: dlq, ...RULE_RETRY })],
       });
     }

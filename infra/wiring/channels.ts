@@ -1,4 +1,5 @@
 import { outboxPatternOf } from '../../shared/events/from-bus';
+import { FILES_BUCKET } from './files';
 import { areaRoutes } from './route';
 import type { Access, AreaWiring, EventRule, KeySpec, QueueSpec, ScheduleSpec } from './types';
 
@@ -33,7 +34,8 @@ const routes = [
     `${CHANNELS}/{id}/inbound`,
     'receive-inbound',
     'A provider call: incoming message, raw email or status receipt (HMAC-signed)',
-    { access: open() },
+    // A raw email's attachments become files: stored, then verified at once (first bytes; a rejected one deleted).
+    { access: { ...open(), buckets: { [FILES_BUCKET]: ['write', 'read', 'delete'] } } },
   ),
   broadcast('POST', BROADCASTS, 'create-broadcast', 'Create a draft broadcast'),
   broadcast('GET', BROADCASTS, 'list-broadcasts', 'List broadcasts, newest first, with their stats'),
@@ -67,7 +69,11 @@ const queue = (name: string, urlEnv: string, dlqEnv: string, handler: string, ac
 });
 
 const queues: QueueSpec[] = [
-  queue(CHANNEL_QUEUE, 'CHANNEL_QUEUE_URL', 'CHANNEL_DLQ_URL', 'functions/queues/send-channel-message.ts', open()),
+  // The email channel streams each attachment from the bucket into its MIME part.
+  queue(CHANNEL_QUEUE, 'CHANNEL_QUEUE_URL', 'CHANNEL_DLQ_URL', 'functions/queues/send-channel-message.ts', {
+    ...open(),
+    buckets: { [FILES_BUCKET]: ['read'] },
+  }),
   queue(BROADCAST_QUEUE, 'BROADCAST_QUEUE_URL', 'BROADCAST_DLQ_URL', 'functions/queues/send-broadcast.ts', open([BROADCAST_QUEUE])),
 ];
 

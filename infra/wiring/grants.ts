@@ -1,5 +1,6 @@
-import type { FunctionSpec } from './types';
+import type { BucketSpec, BucketUse, FunctionSpec } from './types';
 import { K } from '../../shared/data/registry/registry';
+import { wiring } from '../wiring';
 
 /**
  * The one grant table: what a function's wiring `access` allows it to call. The CDK app turns these grants
@@ -9,13 +10,15 @@ import { K } from '../../shared/data/registry/registry';
 export type FunctionKind = 'http' | 'queue' | 'event' | 'schedule';
 
 /** Where a grant applies: the table, its secondary indexes, or one wiring queue (by name). */
-export type GrantResource = { table: 'items' | 'indexes' } | { queue: string } | { key: string };
+export type GrantResource = { table: 'items' | 'indexes' } | { queue: string } | { key: string } | { bucket: string };
 
 export interface Grant {
   actions: readonly string[];
   resource: GrantResource;
   /** When set, only items whose partition key starts with one of these prefixes (IAM `dynamodb:LeadingKeys`). */
   leadingKeyPrefixes?: readonly string[];
+  /** A bucket grant covers only object keys under this prefix (IAM resource `<bucket arn>/<prefix>*`). */
+  objectKeyPrefix?: string;
 }
 
 /** Every DynamoDB call the code makes; TransactWriteItems is authorised part by part through these. */
@@ -40,7 +43,15 @@ export const CONSUME_ACTIONS = [
  */
 const REQUEST_PIPELINE_KEYS = [`${K.TOKEN}#`, `${K.RL}#`] as const;
 
-export const grantsFor = (spec: FunctionSpec, kind: FunctionKind, consumes?: string): Grant[] => {
+/** What each use of a bucket allows on its objects. */
+const BUCKET_ACTIONS: Record<BucketUse, string> = { read: 's3:GetObject', write: 's3:PutObject', delete: 's3:DeleteObject' };
+
+export const grantsFor = (
+  spec: FunctionSpec,
+  kind: FunctionKind,
+  consumes?: string,
+  buckets: readonly Pick<BucketSpec, 'name' | 'keyPrefix'>[] = wiring.buckets,
+): Grant[] => {
   const grants: Grant[] = [
     { actions: READ_ITEMS, resource: { table: 'items' } },
     { actions: READ_INDEXES, resource: { table: 'indexes' } },
@@ -53,6 +64,11 @@ export const grantsFor = (spec: FunctionSpec, kind: FunctionKind, consumes?: str
   if (consumes) grants.push({ actions: CONSUME_ACTIONS, resource: { queue: consumes } });
   for (const [key, uses] of Object.entries(spec.access.keys ?? {}))
     grants.push({ actions: uses.map((u) => KEY_ACTIONS[u]), resource: { key } });
+  for (const [bucket, uses] of Object.entries(spec.access.buckets ?? {})) {
+    const declared = buckets.find((b) => b.name === bucket);
+    if (!declared) throw new Error(`${spec.handler} is granted bucket ${bucket}, which the wiring does not declare`);
+    grants.push({ actions: uses.map((u) => BUCKET_ACTIONS[u]), resource: { bucket }, objectKeyPrefix: declared.keyPrefix });
+  }
   return grants;
 };
 
@@ -65,10 +81,18 @@ export interface CallRequest {
   resource: GrantResource;
   /** The partition key value(s) the call addresses, when IAM would evaluate `dynamodb:LeadingKeys`. */
   leadingKeys?: readonly string[];
+  /** The object key an S3 call addresses. */
+  objectKey?: string;
 }
 
 const sameResource = (a: GrantResource, b: GrantResource) =>
-  'queue' in a ? 'queue' in b && a.queue === b.queue : 'key' in a ? 'key' in b && a.key === b.key : 'table' in b && a.table === b.table;
+  'queue' in a
+    ? 'queue' in b && a.queue === b.queue
+    : 'key' in a
+      ? 'key' in b && a.key === b.key
+      : 'bucket' in a
+        ? 'bucket' in b && a.bucket === b.bucket
+        : 'table' in b && a.table === b.table;
 
 /** IAM's verdict: some grant names the action and resource, and every leading key fits its prefixes. */
 export const allows = (grants: readonly Grant[], call: CallRequest): boolean =>
@@ -76,6 +100,7 @@ export const allows = (grants: readonly Grant[], call: CallRequest): boolean =>
     (g) =>
       g.actions.includes(call.action) &&
       sameResource(g.resource, call.resource) &&
+      (g.objectKeyPrefix === undefined || call.objectKey?.startsWith(g.objectKeyPrefix) === true) &&
       (!g.leadingKeyPrefixes ||
         (call.leadingKeys !== undefined &&
           call.leadingKeys.length > 0 &&

@@ -6,7 +6,14 @@ export interface Access {
   queues?: readonly string[];
   /** KMS keys (by wiring name) and what the function does with each: seal secrets (`encrypt`), open them (`decrypt`). */
   keys?: Readonly<Record<string, readonly ('encrypt' | 'decrypt')[]>>;
+  /**
+   * Buckets (by wiring name) and what the function does with their objects: `read` (GetObject, also what a
+   * presigned GET it signs needs), `write` (PutObject, also a presigned POST's), `delete` (DeleteObject).
+   */
+  buckets?: Readonly<Record<string, readonly BucketUse[]>>;
 }
+
+export type BucketUse = 'read' | 'write' | 'delete';
 
 export interface FunctionSpec {
   /** Source file relative to the repo root; it exports `handler`. */
@@ -55,6 +62,11 @@ export interface EventRule {
   name: string;
   pattern: EventPattern;
   target: FunctionSpec;
+  /**
+   * A rule for a bucket's S3 notifications (source `aws.s3`): it listens on the account's default bus, where
+   * S3 puts them, and matches only that bucket's objects (`detail.bucket.name`, filled in by CDK and locally).
+   */
+  bucket?: string;
 }
 
 export interface ScheduleSpec {
@@ -70,6 +82,15 @@ export interface KeySpec {
   description: string;
 }
 
+/** A private S3 bucket the deployment creates; functions granted it get its name in `nameEnv`. */
+export interface BucketSpec {
+  name: string;
+  nameEnv: string;
+  description: string;
+  /** Grants cover only keys under this prefix (IAM resource `<bucket arn>/<prefix>*`); '' for the whole bucket. */
+  keyPrefix: string;
+}
+
 export interface Wiring {
   routes: readonly HttpRoute[];
   /** Handles requests that match no route (404, or 405 reported as 404 with the allowed methods). */
@@ -78,6 +99,7 @@ export interface Wiring {
   rules: readonly EventRule[];
   schedules: readonly ScheduleSpec[];
   keys: readonly KeySpec[];
+  buckets: readonly BucketSpec[];
 }
 
 /** What one area module (`infra/wiring/<area>.ts`, exporting `<area>Wiring`) contributes to the wiring. */

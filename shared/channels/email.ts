@@ -7,6 +7,8 @@ import { emailMessageId } from '../domain/channels/email-threading';
 import { failureReasonOf } from '../domain/webhooks/classify';
 import { config } from '../config';
 import { pinnedAddress } from '../outbound/https';
+import { readObject } from '../aws/s3';
+import { objectKey } from '../domain/files/file';
 import type { Provider } from './provider';
 
 const TIMEOUT_MS = 10_000;
@@ -64,8 +66,15 @@ export const emailProvider: Provider = {
         from: { name: account.name, address: c.from },
         to: outbound.to.name ? { name: outbound.to.name, address: outbound.to.email } : outbound.to.email,
         subject: outbound.subject ?? account.name,
-        // Attachments go as links: fetching them here would let a message make Parley fetch any URL.
-        text: [outbound.content ?? '', ...outbound.attachments.map((a) => `${a.name}: ${a.url}`)].filter(Boolean).join('\n\n'),
+        text: outbound.content ?? '',
+        // Each file is a MIME part streamed from the bucket, never read whole into memory here.
+        attachments: await Promise.all(
+          outbound.attachments.map(async (a) => ({
+            filename: a.name,
+            contentType: a.contentType,
+            content: await readObject(objectKey(outbound.tenant, a.fileId)),
+          })),
+        ),
         messageId,
         ...(outbound.references.length > 0 ? { inReplyTo: outbound.references.at(-1), references: outbound.references } : {}),
       });

@@ -13,6 +13,7 @@ import { changeDeliveryStatus } from '../data/message-delivery';
 import { receiveIncoming, type Incoming } from '../data/messages-incoming';
 import { transact } from '../data/transact';
 import { recipientReceipt } from './receipts';
+import { resolveAttachments, storeReceivedFiles } from '../files/files';
 
 const incoming = async (tenant: Tenant, account: Account, input: Incoming, now: Date) => {
   const { message, conversation, duplicate } = await receiveIncoming(
@@ -34,13 +35,24 @@ const incomingEmail = async (tenant: Tenant, account: Account, mime: string, now
   const threadIds = [...new Set([...messageIdsIn(parsed.inReplyTo), ...messageIdsIn(parsed.references).reverse()])].slice(0, 50);
   const conversationId = await conversationOfEmail(tenant, threadIds);
   const address = from.address.toLowerCase();
+  const attachments = await storeReceivedFiles(
+    tenant,
+    parsed.attachments.map((a) => ({
+      name: a.filename ?? 'attachment',
+      contentType: a.mimeType,
+      // postal-mime answers binary content as an ArrayBuffer unless asked for a string encoding (it is not).
+      bytes: typeof a.content === 'string' ? Buffer.from(a.content, 'utf8') : new Uint8Array(a.content),
+    })),
+    now,
+  );
   const received = await incoming(
     tenant,
     account,
     {
       channel: 'email',
       customer: { identifier: address, email: address, ...(from.name ? { name: from.name.slice(0, 200) } : {}) },
-      content: (parsed.text ?? '').trim().slice(0, 10_000) || (parsed.subject ?? '(no content)'),
+      content: (parsed.text ?? '').trim().slice(0, 10_000) || (attachments.length ? undefined : (parsed.subject ?? '(no content)')),
+      attachments,
       externalId: messageId?.slice(0, 200),
       conversationId,
     },
@@ -85,6 +97,10 @@ export const receiveInbound = async (
   if (account.status === 'disconnected') throw new ConflictError('Channel is disconnected', { status: account.status });
   if (event.type === 'status') return { type: event.type, ...(await receipt(tenant, account, event, now)) };
   if (event.type === 'email') return { type: event.type, ...(await incomingEmail(tenant, account, event.mime, now)) };
-  const { type: _type, ...message } = event;
-  return { type: event.type, ...(await incoming(tenant, account, { ...message, channel: conversationChannelOf(account.type) }, now)) };
+  const { type: _type, attachments: refs, ...message } = event;
+  const attachments = await resolveAttachments(tenant, refs, message.conversationId, now);
+  return {
+    type: event.type,
+    ...(await incoming(tenant, account, { ...message, attachments, channel: conversationChannelOf(account.type) }, now)),
+  };
 };

@@ -11,6 +11,7 @@ import { conversationKey } from './entity-keys';
 import { mutateConversation, requireConversation } from './conversations';
 import { queryPage, type PageRequest } from './query';
 import { createItem, type Write } from './transact';
+import { attachWrites } from './files';
 import { K } from './registry/registry';
 import { itemCodec } from './codec';
 import { message as messageView } from '../views/inbox';
@@ -63,7 +64,12 @@ export const postMessage = async (
       const change = applyMessage(before, message);
       return {
         change,
-        extra: [createItem(toItem(tenant, message)), outboxItem(eventOf(tenant, message, change.conversation, now)), ...extra(message)],
+        extra: [
+          createItem(toItem(tenant, message)),
+          outboxItem(eventOf(tenant, message, change.conversation, now)),
+          ...attachWrites(tenant, conversationId, message.attachments),
+          ...extra(message),
+        ],
       };
     },
     now,

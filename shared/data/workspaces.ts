@@ -8,6 +8,7 @@ import { buildEnvelope, diff } from '../events/envelope';
 import { outboxItem } from './outbox';
 import {
   DEFAULT_LOCALE,
+  DEFAULT_STORAGE_QUOTA_BYTES,
   DEFAULT_TIMEZONE,
   defaultBusinessHours,
   patchWorkspace,
@@ -37,6 +38,7 @@ const fromItem = (item: Record<string, unknown>): Workspace => {
     timezone: w.timezone ?? DEFAULT_TIMEZONE,
     locale: w.locale ?? DEFAULT_LOCALE,
     businessHours: w.businessHours ?? defaultBusinessHours(),
+    storageQuotaBytes: w.storageQuotaBytes ?? DEFAULT_STORAGE_QUOTA_BYTES,
     createdAt: w.createdAt,
     updatedAt: w.updatedAt,
   };
@@ -49,6 +51,7 @@ export const createWorkspace = async (name: string, now = new Date()): Promise<W
     timezone: DEFAULT_TIMEZONE,
     locale: DEFAULT_LOCALE,
     businessHours: defaultBusinessHours(),
+    storageQuotaBytes: DEFAULT_STORAGE_QUOTA_BYTES,
     createdAt: now.toISOString(),
     updatedAt: now.toISOString(),
   };
@@ -75,7 +78,7 @@ export const getWorkspaces = async (ids: readonly string[]): Promise<Workspace[]
 export const listWorkspaces = async (): Promise<Workspace[]> =>
   (await collect(queryAll({ index: 'gsi1', pk: K.WORKSPACES }))).map(fromItem);
 
-const SETTINGS = ['name', 'timezone', 'locale', 'businessHours'] as const;
+const SETTINGS = ['name', 'timezone', 'locale', 'businessHours', 'storageQuotaBytes'] as const;
 
 /**
  * Changes the workspace's settings under the version read, with `auth.workspace.updated` (live, with
@@ -92,13 +95,14 @@ export const updateWorkspace = (id: string, patch: WorkspacePatch, now = new Dat
     const event = buildEnvelope('auth.workspace.updated', tenantOf(id, 'live'), { workspace: after }, { changes, now });
     await transact(
       [
-        updateItem(key(id), 'SET #n = :n, #tz = :tz, #l = :l, businessHours = :bh, updatedAt = :u', {
+        updateItem(key(id), 'SET #n = :n, #tz = :tz, #l = :l, businessHours = :bh, storageQuotaBytes = :q, updatedAt = :u', {
           names: { '#n': 'name', '#tz': 'timezone', '#l': 'locale' },
           values: {
             ':n': after.name,
             ':tz': after.timezone,
             ':l': after.locale,
             ':bh': after.businessHours,
+            ':q': after.storageQuotaBytes,
             ':u': after.updatedAt,
             ':prev': before.updatedAt,
           },

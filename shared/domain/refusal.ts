@@ -32,7 +32,10 @@ export type Refusal =
   | 'secret_rotated_concurrently'
   | 'token_already_revoked'
   | 'last_owner'
-  | 'member_email_taken';
+  | 'member_email_taken'
+  | 'storage_quota_exceeded'
+  | 'file_attached'
+  | 'file_not_attachable';
 
 export class Refused extends Error {
   constructor(
@@ -53,6 +56,7 @@ export type Entity =
   | 'Broadcast'
   | 'Channel'
   | 'Conversation'
+  | 'File'
   | 'Customer'
   | 'Lead'
   | 'Member'

@@ -6,6 +6,7 @@ import { account } from '../views/channels';
 import { contact } from '../views/contacts';
 import { activity, lead, pipeline, task } from '../views/crm';
 import { conversation, message } from '../views/inbox';
+import { file } from '../views/files';
 import { booking } from '../views/scheduling';
 import { tag } from '../views/tags';
 import { subscription } from '../views/webhooks';
@@ -50,6 +51,13 @@ export const eventCatalog = [
   }),
   ...group('available', z.strictObject({ note: message, conversation }), {
     'inbox.note.created': 'A private note was added to a conversation.',
+  }),
+  ...group('available', z.strictObject({ file }), {
+    'inbox.file.ready':
+      'An uploaded file was verified (its size and first bytes match what was declared): it can be attached and downloaded.',
+    'inbox.file.rejected':
+      'An uploaded file failed verification (`file.rejectedReason`: size_mismatch, type_mismatch or quota_exceeded); its bytes were deleted.',
+    'inbox.file.deleted': 'A file was deleted: alone (`DELETE /files/{id}`), or with the conversation whose message held it.',
   }),
   ...group('available', z.strictObject({ contact }), {
     'customer.contact.created': 'A customer was created.',

@@ -31,6 +31,9 @@ const ANSWER: Record<Refusal, { field: string } | 'conflict'> = {
   token_already_revoked: 'conflict',
   last_owner: 'conflict',
   member_email_taken: 'conflict',
+  storage_quota_exceeded: 'conflict',
+  file_attached: 'conflict',
+  file_not_attachable: 'conflict',
 };
 
 /** A repository's refusal or missing record as the contract error it answers; anything else is undefined. */

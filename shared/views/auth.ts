@@ -29,6 +29,7 @@ export const workspace = exactly<Workspace>()(
     businessHours: z.strictObject(
       Object.fromEntries(WEEKDAYS.map((d) => [d, z.array(span)])) as Record<(typeof WEEKDAYS)[number], z.ZodArray<typeof span>>,
     ),
+    storageQuotaBytes: z.number().int().min(0),
     createdAt: time,
     updatedAt: time,
   }),

@@ -15,7 +15,15 @@ import type { ParleyFunction } from '../../infra/constructs/parley-function';
 import { synth, type Synthesized } from './synth';
 
 /** Bundles for real (local esbuild, no Docker): the fallback and the first real route, as `cdk synth` does. */
-const bundled = { routes: wiring.routes.slice(0, 1), fallback: wiring.fallback, queues: [], rules: [], schedules: [], keys: [] };
+const bundled = {
+  routes: wiring.routes.slice(0, 1),
+  fallback: wiring.fallback,
+  queues: [],
+  rules: [],
+  schedules: [],
+  keys: [],
+  buckets: [],
+};
 
 let app: Synthesized;
 let outdir: string;

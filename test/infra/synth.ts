@@ -98,4 +98,5 @@ export const fullWiring: Wiring = {
   ],
   schedules: [{ name: 'wake-up', everyMinutes: 1, target: { handler, access: { table: 'write' } } }],
   keys: [],
+  buckets: [],
 };

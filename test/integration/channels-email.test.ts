@@ -3,6 +3,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CONVERSATIONS, conversationOn, createChannel, messageIn, postInbound } from '../support/channels';
 import { useTestStack } from '../support/stack';
+import { PDF_BYTES, PNG_BYTES, readyFile, sha256 } from '../support/files';
 import { eventually } from '../support/webhooks';
 
 const ctx = useTestStack({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
@@ -106,4 +107,60 @@ it('a refused SMTP login fails the reply and puts the account in error', { timeo
     status: 'error',
     lastError: { reason: 'smtp_auth_failed' },
   });
+});
+
+it("files go out as MIME parts read from the bucket, and an email's attachments come in as verified files on its message", {
+  timeout: 60_000,
+}, async () => {
+  const { api } = await ctx.tenant();
+  const channel = await emailChannel(api, 'smtp-secret');
+  const { conversation } = await conversationOn(api, channel._id, { email: 'jane@example.com', name: 'Jane Doe' });
+  const pdf = await readyFile(api, 'invoice.pdf', PDF_BYTES, 'application/pdf');
+  const id = (await api.post(`${CONVERSATIONS}/${conversation._id}/messages`, { attachments: [{ fileId: pdf._id }] })).body.data.message
+    ._id;
+  const mail = await eventually(async () => mails.find((m) => m.messageId === `<${id}@acme.test>`));
+  expect(mail.attachments.map((a) => ({ name: a.filename, type: a.contentType, sha: sha256(a.content) }))).toEqual([
+    { name: 'invoice.pdf', type: 'application/pdf', sha: sha256(PDF_BYTES) },
+  ]);
+
+  const boundary = 'parley-boundary';
+  const answer = [
+    'From: Jane Doe <jane@example.com>',
+    'To: support@acme.test',
+    'Subject: Re: invoice',
+    'Message-ID: <answer-files@example.com>',
+    `In-Reply-To: <${id}@acme.test>`,
+    `Content-Type: multipart/mixed; boundary="${boundary}"`,
+    '',
+    `--${boundary}`,
+    'Content-Type: text/plain; charset=utf-8',
+    '',
+    'Here is the photo, and a fake PDF.',
+    `--${boundary}`,
+    'Content-Type: image/png; name="photo.png"',
+    'Content-Disposition: attachment; filename="photo.png"',
+    'Content-Transfer-Encoding: base64',
+    '',
+    Buffer.from(PNG_BYTES).toString('base64'),
+    `--${boundary}`,
+    'Content-Type: application/pdf; name="fake.pdf"',
+    'Content-Disposition: attachment; filename="fake.pdf"',
+    'Content-Transfer-Encoding: base64',
+    '',
+    Buffer.from(PNG_BYTES).toString('base64'),
+    `--${boundary}--`,
+    '',
+  ].join('\r\n');
+  const inbound = await postInbound(api, channel._id, channel.signingSecret, { type: 'email', mime: answer });
+  expect(inbound.status, JSON.stringify(inbound.body)).toBe(200);
+  const { message } = inbound.body.data.inbound;
+  expect(message.conversationId).toBe(conversation._id);
+  // The PNG is verified ready and attached; the PNG named a PDF is rejected and left off.
+  expect(message.attachments).toEqual([
+    { fileId: expect.any(String), name: 'photo.png', contentType: 'image/png', size: PNG_BYTES.length },
+  ]);
+  const file = (await api.get(`/api/v1/files/${message.attachments[0].fileId}`)).body.data.file;
+  expect(file).toMatchObject({ status: 'ready', conversationId: conversation._id });
+  const download = await fetch(file.download.url);
+  expect(sha256(new Uint8Array(await download.arrayBuffer()))).toBe(sha256(PNG_BYTES));
 });

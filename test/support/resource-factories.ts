@@ -1,6 +1,7 @@
 import type { Client } from './api';
 import type { LoadedRoute } from './routes';
 import { addMember, agentId, MEMBERS, quarterHourIn } from './members';
+import { readyFile } from './files';
 
 /**
  * One way per resource collection to create a resource through the HTTP API and to read it back as its
@@ -60,6 +61,7 @@ const CHANNELS = '/api/v1/channels';
 const BROADCASTS = '/api/v1/broadcasts';
 const BOOKINGS = '/api/v1/scheduling/bookings';
 const TOKENS = '/api/v1/auth/tokens';
+const FILES = '/api/v1/files';
 
 export const makeFactories = (opts: FactoryOptions): Record<string, ResourceFactory> => {
   const tag: ResourceFactory = {
@@ -67,6 +69,17 @@ export const makeFactories = (opts: FactoryOptions): Record<string, ResourceFact
       id: await created(api.post(TAGS, { name: `tag ${unique()}`, color: '#336699', description: 'made by a gate' }), 'tag', 'tag'),
     }),
     read: (api, { id }) => snapshot(api, `${TAGS}/${id}`),
+  };
+  const file: ResourceFactory = {
+    create: async (api) => ({
+      id: (await readyFile(api, `file ${unique()}.txt`, new TextEncoder().encode('made by a gate'), 'text/plain'))._id,
+    }),
+    // A download URL is signed afresh on every read: whether there is one is what stays the same.
+    read: async (api, { id }) => {
+      const { status, body } = await snapshot(api, `${FILES}/${id}`);
+      const file = body?.data?.file;
+      return { status, body: file ? { ...file, download: file.download !== null } : body };
+    },
   };
   const channel: ResourceFactory = {
     create: async (api) => ({
@@ -299,6 +312,7 @@ export const makeFactories = (opts: FactoryOptions): Record<string, ResourceFact
     [`${HOOKS}/{id}/deliveries/{deliveryId}`]: delivery,
     [`${HOOKS}/{id}/retry/{deliveryId}`]: delivery,
     [`${CHANNELS}/{id}`]: channel,
+    [`${FILES}/{id}`]: file,
     [`${BROADCASTS}/{id}`]: broadcast,
   };
 };

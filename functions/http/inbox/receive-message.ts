@@ -1,9 +1,9 @@
 import { route } from '../../../shared/http/route';
 import { receivedMessage } from '../../../shared/views/inbox';
-import { receiveIncoming } from '../../../shared/inbox/messages';
+import { receiveMessage } from '../../../shared/inbox/messages';
 import { IncomingMessage } from './schemas';
 
 export const handler = route(
   { scope: 'inbox:write', body: IncomingMessage, status: 201, response: receivedMessage },
-  async ({ body, tenant, now }) => receiveIncoming(tenant, body, now),
+  async ({ body, tenant, now }) => receiveMessage(tenant, body, now),
 );

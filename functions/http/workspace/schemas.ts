@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { ListQuery } from '../../../shared/http/pagination';
 import { MemberStatus, Role } from '../../../shared/domain/auth/member';
-import { BusinessHoursPatch, Locale, TimeZone } from '../../../shared/domain/auth/workspace';
+import { BusinessHoursPatch, Locale, MAX_STORAGE_QUOTA_BYTES, TimeZone } from '../../../shared/domain/auth/workspace';
 export { IdParams } from '../../../shared/http/params';
 
 /** Path ids that are not object ids are unknown resources (404), like ids of another workspace. */
@@ -11,6 +11,8 @@ export const UpdateWorkspace = z.strictObject({
   timezone: TimeZone.optional(),
   locale: Locale.optional(),
   businessHours: BusinessHoursPatch.optional(),
+  /** The bytes of ready files each mode may hold; lowering it below the usage refuses new uploads, never deletes files. */
+  storageQuotaBytes: z.number().int().min(0).max(MAX_STORAGE_QUOTA_BYTES).optional(),
 });
 
 export const InviteMember = z.strictObject({

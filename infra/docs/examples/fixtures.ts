@@ -7,6 +7,7 @@ import type { pagination } from '../../../shared/views/common';
 import type { contact } from '../../../shared/views/contacts';
 import type { activity, lead, pipeline, task } from '../../../shared/views/crm';
 import type { conversation, message } from '../../../shared/views/inbox';
+import type { file, upload } from '../../../shared/views/files';
 import type { availability, booking } from '../../../shared/views/scheduling';
 import type { tag } from '../../../shared/views/tags';
 import type { attempt, attemptDetail, deliverySummary, health, recovery, subscription } from '../../../shared/views/webhooks';
@@ -47,6 +48,7 @@ export const ids = {
   article: '66a0fe12a3b4c5d6e7f80940',
   broadcast: '66a0fe12a3b4c5d6e7f80950',
   booking: '66a2101b3e4f5a6b7c8d9e10',
+  file: '66a2035e7d1c4f2a9b3e5d30',
 } as const;
 
 /** The moments of the story, in order (UTC). */
@@ -74,6 +76,7 @@ const workspaceView: View<typeof workspace> = {
     saturday: [],
     sunday: [],
   },
+  storageQuotaBytes: 10737418240,
   createdAt: at.created,
   updatedAt: at.created,
 };
@@ -151,6 +154,35 @@ const messageView: View<typeof message> = {
   author: { type: 'token', id: ids.token },
   externalId: null,
   createdAt: at.replied,
+};
+
+/** The photo of the damaged bag Maya sent with her email, verified and held by her conversation. */
+const fileView: View<typeof file> = {
+  _id: ids.file,
+  name: 'damaged-bag.jpg',
+  contentType: 'image/jpeg',
+  size: 184_320,
+  status: 'ready',
+  rejectedReason: null,
+  conversationId: ids.conversation,
+  createdAt: at.received,
+  updatedAt: at.received,
+};
+
+const uploadView: View<typeof upload> = {
+  method: 'POST',
+  url: 'https://parley-files.s3.eu-west-1.amazonaws.com/',
+  fields: {
+    key: `${ids.workspace}/${ids.file}`,
+    'Content-Type': 'image/jpeg',
+    bucket: 'parley-files',
+    'X-Amz-Algorithm': 'AWS4-HMAC-SHA256',
+    'X-Amz-Credential': 'ASIAEXAMPLE/20260310/eu-west-1/s3/aws4_request',
+    'X-Amz-Date': '20260310T081405Z',
+    Policy: 'eyJleHBpcmF0aW9uIjoiMjAyNi0wMy0xMFQwODoyOTowNVoiLCJjb25kaXRpb25zIjpbXX0=',
+    'X-Amz-Signature': '6f1c0b9f3f2d8e7a5c4b3a291807f6e5d4c3b2a1908f7e6d5c4b3a2918070f6e',
+  },
+  expiresAt: '2026-03-10T08:29:05.000Z',
 };
 
 /** Maya's question, as her email arrived. */
@@ -485,6 +517,16 @@ export const viewFixtures: Record<string, unknown> = {
   Customer: customer,
   Conversation: conversationView,
   Message: messageView,
+  File: fileView,
+  FileWithDownload: {
+    ...fileView,
+    download: {
+      url: `https://parley-files.s3.eu-west-1.amazonaws.com/${ids.workspace}/${ids.file}?X-Amz-Expires=300&X-Amz-Signature=…`,
+      expiresAt: '2026-03-10T08:26:40.000Z',
+    },
+  },
+  FileUpload: uploadView,
+  Attachment: { fileId: ids.file, name: fileView.name, contentType: fileView.contentType, size: fileView.size },
   Tag: tagView,
   ReceivedMessage: { message: incomingMessage, conversation: conversationView, customer, duplicate: false },
   ChannelInbound: { type: 'message', message: incomingMessage, conversation: conversationView, duplicate: false },

@@ -18,3 +18,4 @@ export {
 export { DEFAULT_RETRY, type RetryPolicy } from './retry.js';
 export type { ApiPath, ListItem, ListPath, Operation, RequestOptions, Success } from './types.js';
 export type { components, paths, webhooks } from './schema.js';
+export { ParleyFileRejectedError, ParleyUploadError, uploadFile, type UploadBody, type UploadOptions } from './files.js';

@@ -1,6 +1,7 @@
 import { analytics } from './analytics';
 import { channel, broadcast } from './channels';
 import { customer, customerGuard } from './contacts';
+import { file } from './files';
 import { activity, lead, listMembership, pipeline, task } from './crm';
 import type { Entity } from './define';
 import { conversation, conversationList, emailMessage, incomingGuard, message } from './inbox';
@@ -29,6 +30,7 @@ export const entities = [
   conversationList,
   message,
   incomingGuard,
+  file,
   emailMessage,
   customer,
   customerGuard,

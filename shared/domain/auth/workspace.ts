@@ -19,12 +19,18 @@ export interface Workspace {
   /** BCP 47 language tag, e.g. `en-US`. */
   locale: string;
   businessHours: BusinessHours;
+  /** The bytes of ready files each mode may hold (docs/guide/files.md); default 10 GiB. */
+  storageQuotaBytes: number;
   createdAt: string;
   updatedAt: string;
 }
 
 export const DEFAULT_TIMEZONE = 'UTC';
 export const DEFAULT_LOCALE = 'en-US';
+/** 10 GiB of ready files per mode, until the workspace sets another quota. */
+export const DEFAULT_STORAGE_QUOTA_BYTES = 10 * 1024 ** 3;
+/** The largest quota a workspace may set: 1 TiB. */
+export const MAX_STORAGE_QUOTA_BYTES = 1024 ** 4;
 
 const nineToFive = (): HoursSpan[] => [{ start: '09:00', end: '17:00' }];
 /** Monday to Friday, 09:00–17:00: what a workspace has until it says otherwise. */
@@ -89,6 +95,7 @@ export interface WorkspacePatch {
   timezone?: string;
   locale?: string;
   businessHours?: Partial<BusinessHours>;
+  storageQuotaBytes?: number;
 }
 
 /** The workspace after a PATCH: business hours merge per weekday. */
@@ -102,6 +109,7 @@ export const patchWorkspace = (w: Workspace, patch: WorkspacePatch, now: Date): 
     ...(patch.name !== undefined ? { name: patch.name } : {}),
     ...(patch.timezone ? { timezone: patch.timezone } : {}),
     ...(patch.locale ? { locale: patch.locale } : {}),
+    ...(patch.storageQuotaBytes !== undefined ? { storageQuotaBytes: patch.storageQuotaBytes } : {}),
     businessHours,
   };
   return { ...after, updatedAt: now.toISOString() };

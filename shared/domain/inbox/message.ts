@@ -1,5 +1,9 @@
 import * as z from 'zod';
+import { OBJECT_ID } from '../../ids';
+import { MAX_ATTACHMENTS, type Attachment } from '../files/file';
 import type { Change, Conversation } from './conversation';
+
+export type { Attachment };
 
 export const MESSAGE_TYPES = ['incoming', 'outgoing', 'note', 'activity'] as const;
 type MessageType = (typeof MESSAGE_TYPES)[number];
@@ -8,28 +12,18 @@ type MessageType = (typeof MESSAGE_TYPES)[number];
 export type DeliveryStatus = 'received' | 'pending' | 'sent' | 'delivered' | 'read' | 'failed';
 
 const MAX_CONTENT_LENGTH = 10_000;
-const MAX_ATTACHMENTS = 10;
 
-/** Attachment metadata only: the file itself lives wherever `url` points. */
-export const Attachment = z.strictObject({
-  url: z.url({ protocol: /^https?$/ }).max(2048),
-  name: z.string().trim().min(1).max(255),
-  size: z
-    .number()
-    .int()
-    .min(0)
-    .max(100 * 1024 * 1024),
-  contentType: z
-    .string()
-    .regex(/^[\w.+-]+\/[\w.+-]+$/, 'Must be a MIME type like image/png')
-    .max(127),
-});
-export type Attachment = z.infer<typeof Attachment>;
+/** A file a message carries, as a client names it: a ready file of the same workspace and mode (`POST /files`). */
+const AttachmentRef = z.strictObject({ fileId: z.string().regex(OBJECT_ID, 'Must be a 24-character hex id') });
 
-/** Content and attachments as a client sends them; at least one of the two is required. */
+/** Content and attachments as a client sends them; at least one of the two is required (the content may be empty with attachments). */
 export const MessageContent = {
-  content: z.string().trim().min(1).max(MAX_CONTENT_LENGTH).optional(),
-  attachments: z.array(Attachment).max(MAX_ATTACHMENTS).optional(),
+  content: z.string().trim().max(MAX_CONTENT_LENGTH).optional(),
+  attachments: z
+    .array(AttachmentRef)
+    .max(MAX_ATTACHMENTS)
+    .refine((refs) => new Set(refs.map((r) => r.fileId)).size === refs.length, 'Must not name a file twice')
+    .optional(),
 };
 
 /** Who sent an incoming message, as a channel names them: its own identifier, and what else it knows. */
@@ -79,7 +73,7 @@ export const newMessage = (input: NewMessage, ids: { _id: string; conversationId
   conversationId: ids.conversationId,
   type: input.type,
   private: input.type === 'note',
-  content: input.content ?? null,
+  content: input.content || null,
   attachments: input.attachments ?? [],
   deliveryStatus: input.type === 'incoming' ? 'received' : input.type === 'outgoing' ? 'pending' : null,
   failureReason: null,

@@ -1,0 +1,280 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import {
+  CompleteMultipartUploadCommand,
+  CreateBucketCommand,
+  CreateMultipartUploadCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  UploadPartCommand,
+} from '@aws-sdk/client-s3';
+import { checkPostUpload, checkPresigned, errorXml, type Credentials, type S3Refusal } from './s3-post-policy';
+
+/**
+ * The local S3: fauxqs stores the objects, and this gate in front of it does what fauxqs does not. It
+ * answers a presigned POST upload (multipart form, policy and signature checked as S3 checks them) with
+ * a PutObject, serves a presigned GET only with a valid, unexpired signature (always as an attachment, with
+ * `nosniff`), passes the SDK's own calls through, and tells `onObjectCreated` of every new object, as S3's
+ * EventBridge notifications do. With `dataDir` it also keeps the objects on disk (fauxqs keeps them in
+ * memory) and the notifications not yet delivered, which it delivers again at its next start: S3 never loses one.
+ */
+export interface ObjectCreated {
+  bucket: string;
+  key: string;
+  size: number;
+  etag: string;
+  reason: 'PostObject' | 'PutObject';
+}
+
+export interface S3LocalOptions {
+  /** The fauxqs endpoint that stores the objects. */
+  storeEndpoint: string;
+  buckets: readonly string[];
+  credentials: Credentials;
+  onObjectCreated?: (event: ObjectCreated) => Promise<void>;
+  dataDir?: string;
+  port?: number;
+  /** The clock presigned URLs and policies are checked against (tests move it). */
+  now?: () => Date;
+}
+
+export interface S3Local {
+  endpoint: string;
+  stop(): Promise<void>;
+}
+
+/** S3 itself refuses a POST upload's body past 5 GB; the files here are ≤ 25 MiB, so the gate stops reading sooner. */
+const MAX_POST_BYTES = 64 * 1024 * 1024;
+
+/** fauxqs takes at most 11 MiB in one request: a larger object goes into the store in parts, as S3's own clients send it. */
+const PART_BYTES = 8 * 1024 * 1024;
+
+/** Stores `bytes` under `key`: one PutObject, or a multipart upload past PART_BYTES. */
+export const putObject = async (store: S3Client, bucket: string, key: string, bytes: Uint8Array, contentType?: string): Promise<void> => {
+  if (bytes.length <= PART_BYTES) {
+    await store.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: bytes, ContentType: contentType }));
+    return;
+  }
+  const { UploadId } = await store.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key, ContentType: contentType }));
+  const parts = [];
+  for (let start = 0, n = 1; start < bytes.length; start += PART_BYTES, n++) {
+    const part = await store.send(
+      new UploadPartCommand({ Bucket: bucket, Key: key, UploadId, PartNumber: n, Body: bytes.subarray(start, start + PART_BYTES) }),
+    );
+    parts.push({ ETag: part.ETag, PartNumber: n });
+  }
+  await store.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId, MultipartUpload: { Parts: parts } }));
+};
+
+const send = (res: ServerResponse, status: number, body = '', headers: Record<string, string> = {}) => {
+  res.writeHead(status, { 'content-type': 'application/xml', ...headers });
+  res.end(body);
+};
+const sendRefusal = (res: ServerResponse, r: S3Refusal, resource: string) => send(res, r.status, errorXml(r, resource));
+
+const readBody = async (req: IncomingMessage, limit: number): Promise<Buffer | undefined> => {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+};
+
+export const startS3Local = async (opts: S3LocalOptions): Promise<S3Local> => {
+  const now = opts.now ?? (() => new Date());
+  const store = new S3Client({
+    endpoint: opts.storeEndpoint,
+    region: opts.credentials.region,
+    forcePathStyle: true,
+    credentials: { accessKeyId: opts.credentials.accessKeyId, secretAccessKey: opts.credentials.secretAccessKey },
+  });
+  for (const bucket of opts.buckets) await store.send(new CreateBucketCommand({ Bucket: bucket }));
+  const objectsDir = opts.dataDir && join(opts.dataDir, 'objects');
+  const pendingDir = opts.dataDir && join(opts.dataDir, 'notifications');
+  const diskName = (bucket: string, key: string) => encodeURIComponent(`${bucket}/${key}`);
+
+  // Objects kept from an earlier run go back into the store before anything is served.
+  if (objectsDir) {
+    await mkdir(objectsDir, { recursive: true });
+    for (const name of await readdir(objectsDir)) {
+      if (name.endsWith('.meta')) continue;
+      const [bucket, ...rest] = decodeURIComponent(name).split('/');
+      const meta = JSON.parse(await readFile(join(objectsDir, `${name}.meta`), 'utf8').catch(() => '{}')) as { contentType?: string };
+      await putObject(store, bucket!, rest.join('/'), await readFile(join(objectsDir, name)), meta.contentType);
+    }
+  }
+
+  /** Kept on disk before the upload is answered (S3 never loses a notification it owes), forgotten once delivered. */
+  const journal = async (event: ObjectCreated): Promise<string | undefined> => {
+    const file = pendingDir && join(pendingDir, `${randomUUID()}.json`);
+    if (file) await writeFile(file, JSON.stringify(event));
+    return file;
+  };
+  const deliver = async (event: ObjectCreated, file: string | undefined) => {
+    await opts.onObjectCreated?.(event);
+    if (file) await rm(file, { force: true });
+  };
+
+  const stored = async (bucket: string, key: string, reason: ObjectCreated['reason'], body?: Buffer, contentType?: string) => {
+    const head = await store.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+    if (objectsDir) {
+      const bytes =
+        body ?? Buffer.from(await (await store.send(new GetObjectCommand({ Bucket: bucket, Key: key }))).Body!.transformToByteArray());
+      await writeFile(join(objectsDir, diskName(bucket, key)), bytes);
+      await writeFile(join(objectsDir, `${diskName(bucket, key)}.meta`), JSON.stringify({ contentType: contentType ?? head.ContentType }));
+    }
+    const event: ObjectCreated = { bucket, key, size: head.ContentLength ?? 0, etag: (head.ETag ?? '').replaceAll('"', ''), reason };
+    const file = await journal(event);
+    // S3 answers the upload first; its notification follows on its own.
+    void deliver(event, file).catch((error: unknown) =>
+      process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'S3 notification failed', key, error: String(error) })}\n`),
+    );
+  };
+
+  const postUpload = async (req: IncomingMessage, res: ServerResponse, bucket: string) => {
+    const body = await readBody(req, MAX_POST_BYTES);
+    if (!body)
+      return sendRefusal(
+        res,
+        { status: 400, code: 'EntityTooLarge', message: 'Your proposed upload exceeds the maximum allowed size' },
+        `/${bucket}`,
+      );
+    let form: FormData;
+    try {
+      form = await new Response(new Uint8Array(body), { headers: { 'content-type': req.headers['content-type'] ?? '' } }).formData();
+    } catch {
+      return sendRefusal(
+        res,
+        { status: 400, code: 'MalformedPOSTRequest', message: 'The body of your POST request is not well-formed multipart/form-data.' },
+        `/${bucket}`,
+      );
+    }
+    // S3 reads the fields up to `file` and ignores any after it.
+    const fields: Record<string, string> = {};
+    let file: File | undefined;
+    for (const [name, value] of form as unknown as Iterable<[string, FormDataEntryValue]>) {
+      if (name.toLowerCase() === 'file') {
+        file = typeof value === 'string' ? new File([value], 'file') : value;
+        break;
+      }
+      if (typeof value === 'string') fields[name.toLowerCase()] = value;
+    }
+    if (!file)
+      return sendRefusal(
+        res,
+        { status: 400, code: 'InvalidArgument', message: 'POST requires exactly one file upload per request.' },
+        `/${bucket}`,
+      );
+    const refusal = checkPostUpload({ bucket, fields, fileSize: file.size }, opts.credentials, now());
+    if (refusal) return sendRefusal(res, refusal, `/${bucket}`);
+    const key = fields.key!;
+    const bytes = Buffer.from(await file.arrayBuffer());
+    await putObject(store, bucket, key, bytes, fields['content-type']);
+    await stored(bucket, key, 'PostObject', bytes, fields['content-type']);
+    send(res, 204, '', { location: `/${bucket}/${encodeURIComponent(key)}` });
+  };
+
+  /** A presigned GET, served from the store only as a download: never inline, never sniffed. */
+  const presignedGet = async (req: IncomingMessage, res: ServerResponse, url: URL, bucket: string, key: string) => {
+    const rawPath = (req.url ?? '/').split('?')[0]!;
+    const refusal = checkPresigned(
+      {
+        method: req.method ?? 'GET',
+        path: rawPath,
+        query: [...url.searchParams.entries()],
+        headers: req.headers as Record<string, string>,
+      },
+      opts.credentials,
+      now(),
+    );
+    if (refusal) return sendRefusal(res, refusal, rawPath);
+    try {
+      const out = await store.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+      const disposition = url.searchParams.get('response-content-disposition');
+      res.writeHead(200, {
+        'content-type': url.searchParams.get('response-content-type') ?? out.ContentType ?? 'application/octet-stream',
+        'content-length': String(out.ContentLength ?? ''),
+        'content-disposition': disposition?.startsWith('attachment') ? disposition : 'attachment',
+        'x-content-type-options': 'nosniff',
+        etag: out.ETag ?? '',
+      });
+      if (req.method === 'HEAD') return res.end();
+      (out.Body as Readable).pipe(res);
+    } catch (error) {
+      if ((error as { name?: string }).name === 'NoSuchKey')
+        return sendRefusal(res, { status: 404, code: 'NoSuchKey', message: 'The specified key does not exist.' }, rawPath);
+      throw error;
+    }
+  };
+
+  /** The SDK's own calls go to the store as sent; a stored object is announced, a deleted one forgotten on disk. */
+  const passThrough = (req: IncomingMessage, res: ServerResponse, bucket: string, key: string, url: URL) =>
+    new Promise<void>((resolve, reject) => {
+      const target = new URL(req.url ?? '/', opts.storeEndpoint);
+      const upstream = httpRequest(target, { method: req.method, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+        answer.on('end', () => {
+          const ok = (answer.statusCode ?? 500) < 300;
+          const after =
+            ok && key && req.method === 'PUT' && !url.searchParams.has('uploadId')
+              ? stored(bucket, key, 'PutObject')
+              : ok && key && req.method === 'DELETE' && objectsDir
+                ? Promise.all([
+                    rm(join(objectsDir, diskName(bucket, key)), { force: true }),
+                    rm(join(objectsDir, `${diskName(bucket, key)}.meta`), { force: true }),
+                  ])
+                : Promise.resolve();
+          after.then(() => resolve(), reject);
+        });
+      });
+      upstream.on('error', reject);
+      req.pipe(upstream);
+    });
+
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://s3.local');
+    const [, bucket = '', ...rest] = url.pathname.split('/');
+    const key = decodeURIComponent(rest.join('/'));
+    const handled =
+      req.method === 'POST' && !key && (req.headers['content-type'] ?? '').startsWith('multipart/form-data')
+        ? postUpload(req, res, bucket)
+        : (req.method === 'GET' || req.method === 'HEAD') && url.searchParams.has('X-Amz-Signature')
+          ? presignedGet(req, res, url, bucket, key)
+          : passThrough(req, res, bucket, key, url);
+    handled.catch((error: unknown) => {
+      if (!res.headersSent) send(res, 500, errorXml({ status: 500, code: 'InternalError', message: String(error) }, url.pathname));
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+
+  // Notifications a crash kept from their rules are delivered now (S3's are at least once).
+  if (pendingDir) {
+    await mkdir(pendingDir, { recursive: true });
+    for (const name of await readdir(pendingDir)) {
+      const event = JSON.parse(await readFile(join(pendingDir, name), 'utf8')) as ObjectCreated;
+      await deliver(event, join(pendingDir, name));
+    }
+  }
+
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      store.destroy();
+    },
+  };
+};

@@ -1,0 +1,74 @@
+import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { Readable } from 'node:stream';
+import { config } from '../config';
+import { clientPerLane, withPlugins } from './plugins';
+import { tracedClient } from '../observability/tracing';
+
+/** The files bucket's client. Locally it talks path-style to the S3 stand-in; on AWS to S3 itself. */
+const s3 = clientPerLane((requestHandler) => {
+  const { AWS_REGION, S3_ENDPOINT } = config();
+  return tracedClient(
+    withPlugins(new S3Client({ region: AWS_REGION, endpoint: S3_ENDPOINT, forcePathStyle: Boolean(S3_ENDPOINT), requestHandler })),
+  );
+});
+
+const bucket = () => config().FILES_BUCKET;
+
+export interface PresignedPost {
+  url: string;
+  fields: Record<string, string>;
+}
+
+/**
+ * A presigned POST that accepts exactly one object: this key, this content type and exactly `size` bytes,
+ * until `expiresSeconds` from now. S3 refuses anything else with 403 (or 400 for the size).
+ */
+export const presignUpload = (key: string, contentType: string, size: number, expiresSeconds: number): Promise<PresignedPost> =>
+  createPresignedPost(s3(), {
+    Bucket: bucket(),
+    Key: key,
+    Conditions: [
+      ['eq', '$Content-Type', contentType],
+      ['content-length-range', size, size],
+    ],
+    Fields: { 'Content-Type': contentType },
+    Expires: expiresSeconds,
+  });
+
+/** A presigned GET that downloads (never renders) the object, under `disposition` and `contentType`. */
+export const presignDownload = (key: string, disposition: string, contentType: string, expiresSeconds: number): Promise<string> =>
+  getSignedUrl(
+    s3(),
+    new GetObjectCommand({ Bucket: bucket(), Key: key, ResponseContentDisposition: disposition, ResponseContentType: contentType }),
+    { expiresIn: expiresSeconds },
+  );
+
+/** The object's first `bytes` bytes (a ranged GET) and its full size, or undefined when there is no such object. */
+export const readHead = async (key: string, bytes: number): Promise<{ sample: Uint8Array; size: number } | undefined> => {
+  try {
+    const out = await s3().send(new GetObjectCommand({ Bucket: bucket(), Key: key, Range: `bytes=0-${bytes - 1}` }));
+    const sample = await out.Body!.transformToByteArray();
+    const total = /\/(\d+)$/.exec(out.ContentRange ?? '')?.[1];
+    return { sample, size: total ? Number(total) : (out.ContentLength ?? sample.length) };
+  } catch (error) {
+    if ((error as { name?: string }).name === 'NoSuchKey') return undefined;
+    throw error;
+  }
+};
+
+/** The whole object as a stream (the email sender's MIME parts). */
+export const readObject = async (key: string): Promise<Readable> => {
+  const out = await s3().send(new GetObjectCommand({ Bucket: bucket(), Key: key }));
+  return out.Body as Readable;
+};
+
+export const writeObject = async (key: string, body: Uint8Array, contentType: string): Promise<void> => {
+  await s3().send(new PutObjectCommand({ Bucket: bucket(), Key: key, Body: body, ContentType: contentType }));
+};
+
+/** Deletes the object; deleting one that is not there succeeds, as in S3. */
+export const deleteObject = async (key: string): Promise<void> => {
+  await s3().send(new DeleteObjectCommand({ Bucket: bucket(), Key: key }));
+};

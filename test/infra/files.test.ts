@@ -1,0 +1,109 @@
+import { Match } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { wiring } from '../../infra/wiring';
+import { FILES_BUCKET } from '../../infra/wiring/files';
+import { synth, type Synthesized } from './synth';
+
+/** The files bucket, its notifications and its grants as the real wiring deploys them. */
+let app: Synthesized;
+beforeAll(() => {
+  app = synth();
+}, 300_000);
+
+const functions = () => [
+  ...wiring.routes,
+  ...wiring.queues.map((q) => q.consumer),
+  ...wiring.rules.map((r) => r.target),
+  ...wiring.schedules.map((s) => s.target),
+];
+
+/** Every IAM statement of the app's stacks that names the files bucket. */
+const s3Statements = () =>
+  app.all.flatMap((stack) =>
+    Object.values(app.template(stack).findResources('AWS::IAM::Policy')).flatMap((p: any) =>
+      (p.Properties.PolicyDocument.Statement as any[]).filter((s) => JSON.stringify(s.Resource).includes('Bucketfiles')),
+    ),
+  );
+
+describe('the files bucket', () => {
+  it('is private: public access blocked, TLS enforced, encrypted at rest, owner-enforced, no website', () => {
+    const data = app.template(app.stacks.data);
+    data.hasResourceProperties('AWS::S3::Bucket', {
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
+      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+      OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] },
+      NotificationConfiguration: { EventBridgeConfiguration: { EventBridgeEnabled: true } },
+      LifecycleConfiguration: {
+        Rules: [Match.objectLike({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' })],
+      },
+      WebsiteConfiguration: Match.absent(),
+    });
+    data.hasResourceProperties('AWS::S3::BucketPolicy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        ]),
+      },
+    });
+  });
+
+  it('only the functions that touch files hold an S3 grant, each with just its actions, on the bucket’s objects', () => {
+    const holders = Object.fromEntries(
+      functions()
+        .filter((s) => s.access.buckets?.[FILES_BUCKET])
+        .map((s) => [s.handler, s.access.buckets![FILES_BUCKET]]),
+    );
+    expect(holders).toEqual({
+      'functions/http/files/create-upload.ts': ['write'],
+      'functions/http/files/get-file.ts': ['read'],
+      'functions/http/files/delete-file.ts': ['delete'],
+      'functions/events/verify-upload.ts': ['read', 'delete'],
+      'functions/events/delete-conversation-files.ts': ['delete'],
+      'functions/http/channels/receive-inbound.ts': ['write', 'read', 'delete'],
+      'functions/queues/send-channel-message.ts': ['read'],
+    });
+    const statements = s3Statements();
+    expect(statements).toHaveLength(Object.keys(holders).length);
+    for (const s of statements) {
+      expect([s.Action].flat().every((a: string) => ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'].includes(a))).toBe(true);
+      // `<bucket arn>/*`: its objects only, never the bucket itself.
+      expect(s.Resource['Fn::Join'][1][1]).toBe('/*');
+    }
+  });
+
+  it('S3 notifies the default bus, and the verifier’s rule there matches only this bucket’s new objects', () => {
+    const workers = app.template(app.stacks.workers);
+    workers.hasResourceProperties('AWS::Events::Rule', {
+      EventBusName: 'default',
+      EventPattern: {
+        source: ['aws.s3'],
+        'detail-type': ['Object Created'],
+        detail: { bucket: { name: [Match.anyValue()] } },
+      },
+    });
+    const rules = Object.values(workers.findResources('AWS::Events::Rule')).filter((r: any) => r.Properties.EventBusName === 'default');
+    expect(rules).toHaveLength(1);
+  });
+
+  it('tells the functions granted the bucket its name, and no other function', () => {
+    const envs = app
+      .functions()
+      .filter((f) => f.spec.access.buckets)
+      .map((f) => f.spec.handler);
+    expect(envs.length).toBe(7);
+    const workers = app.template(app.stacks.workers);
+    workers.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.objectLike({ FILES_BUCKET: Match.anyValue() }) },
+      Description: 'Bus rule verify-upload',
+    });
+    const without = Object.values(workers.findResources('AWS::Lambda::Function')).filter(
+      (f: any) => f.Properties.Description === 'Bus rule kb-index',
+    ) as any[];
+    expect(without[0].Properties.Environment.Variables.FILES_BUCKET).toBeUndefined();
+  });
+});
