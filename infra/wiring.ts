@@ -5,6 +5,7 @@ import { channelsWiring } from './wiring/channels';
 import { contactsWiring } from './wiring/contacts';
 import { crmWiring } from './wiring/crm';
 import { docsWiring } from './wiring/docs';
+import { eventsWiring, realtimeSocket } from './wiring/events';
 import { inboxWiring } from './wiring/inbox';
 import { schedulingWiring } from './wiring/scheduling';
 import { tagsWiring } from './wiring/tags';
@@ -28,6 +29,7 @@ const areas: readonly AreaWiring[] = [
   channelsWiring,
   workspaceWiring,
   schedulingWiring,
+  eventsWiring,
 ];
 
 /**
@@ -41,4 +43,5 @@ export const wiring: Wiring = {
   rules: areas.flatMap((a) => a.rules ?? []),
   schedules: areas.flatMap((a) => a.schedules ?? []),
   keys: areas.flatMap((a) => a.keys ?? []),
+  socket: realtimeSocket,
 };

@@ -33,10 +33,23 @@ export const currentKind = (): FunctionKind | undefined => callers.getStore()?.k
 type Input = Record<string, any>;
 type Key = Record<string, AttributeValue> | undefined;
 
-type Service = 'dynamodb' | 'sqs' | 'kms';
+type Service = 'dynamodb' | 'sqs' | 'kms' | 'events' | 'execute-api';
 
 /** The IAM service prefix of a client's calls; undefined for a client no grant can name. */
-const SERVICES: Record<string, Service> = { DynamoDBClient: 'dynamodb', SQSClient: 'sqs', KMSClient: 'kms' };
+const SERVICES: Record<string, Service> = {
+  DynamoDBClient: 'dynamodb',
+  SQSClient: 'sqs',
+  KMSClient: 'kms',
+  EventBridgeClient: 'events',
+  ApiGatewayManagementApiClient: 'execute-api',
+};
+
+/** The one resource each of these services' calls can name here: the Parley bus, the realtime API. */
+const SINGLE_RESOURCE: Partial<Record<Service, { action: (command: string) => string; resource: GrantResource }>> = {
+  events: { action: (command) => `events:${command}`, resource: { bus: 'parley' } },
+  // IAM authorises PostToConnection, GetConnection and DeleteConnection as execute-api:ManageConnections.
+  'execute-api': { action: () => 'execute-api:ManageConnections', resource: { api: 'realtime' } },
+};
 
 const leadingKey = (key: Key) => key?.[tableSchema.partitionKey]?.S;
 
@@ -107,7 +120,11 @@ const denied = (caller: Caller, action: string, resource: string, serviceName: s
   );
 
 const describe = (resource: GrantResource, table: string) =>
-  'queue' in resource
+  'bus' in resource
+    ? 'arn:aws:events:us-east-1:000000000000:event-bus/parley'
+    : 'api' in resource
+      ? 'arn:aws:execute-api:us-east-1:000000000000:realtime/$default/POST/@connections/*'
+      : 'queue' in resource
     ? `arn:aws:sqs:us-east-1:000000000000:${resource.queue}`
     : 'key' in resource
       ? `arn:aws:kms:us-east-1:000000000000:alias/${resource.key}`
@@ -128,6 +145,12 @@ const check = (wiring: Wiring, clientName: string, command: string, input: Input
     throw denied(caller, `${prefix}:${command}`, '*', prefix);
   }
   const table = process.env.TABLE_NAME ?? 'parley';
+  const single = SINGLE_RESOURCE[serviceName];
+  if (single) {
+    const request: CallRequest = { action: single.action(command), resource: single.resource };
+    if (!allows(caller.grants, request)) throw denied(caller, request.action, describe(request.resource, table), serviceName);
+    return;
+  }
   if (serviceName === 'kms') {
     const key = keyNameOf(wiring, input.KeyId);
     const request: CallRequest = { action: `kms:${command}`, resource: { key: key ?? String(input.KeyId) } };

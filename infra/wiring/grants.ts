@@ -8,8 +8,8 @@ import { K } from '../../shared/data/registry/registry';
  */
 export type FunctionKind = 'http' | 'queue' | 'event' | 'schedule';
 
-/** Where a grant applies: the table, its secondary indexes, or one wiring queue (by name). */
-export type GrantResource = { table: 'items' | 'indexes' } | { queue: string } | { key: string };
+/** Where a grant applies: the table, its secondary indexes, one wiring queue or key (by name), the bus, or the realtime API's sockets. */
+export type GrantResource = { table: 'items' | 'indexes' } | { queue: string } | { key: string } | { bus: 'parley' } | { api: 'realtime' };
 
 export interface Grant {
   actions: readonly string[];
@@ -53,6 +53,8 @@ export const grantsFor = (spec: FunctionSpec, kind: FunctionKind, consumes?: str
   if (consumes) grants.push({ actions: CONSUME_ACTIONS, resource: { queue: consumes } });
   for (const [key, uses] of Object.entries(spec.access.keys ?? {}))
     grants.push({ actions: uses.map((u) => KEY_ACTIONS[u]), resource: { key } });
+  if (spec.access.bus) grants.push({ actions: ['events:PutEvents'], resource: { bus: 'parley' } });
+  if (spec.access.connections) grants.push({ actions: ['execute-api:ManageConnections'], resource: { api: 'realtime' } });
   return grants;
 };
 
@@ -67,8 +69,7 @@ export interface CallRequest {
   leadingKeys?: readonly string[];
 }
 
-const sameResource = (a: GrantResource, b: GrantResource) =>
-  'queue' in a ? 'queue' in b && a.queue === b.queue : 'key' in a ? 'key' in b && a.key === b.key : 'table' in b && a.table === b.table;
+const sameResource = (a: GrantResource, b: GrantResource) => JSON.stringify(a) === JSON.stringify(b);
 
 /** IAM's verdict: some grant names the action and resource, and every leading key fits its prefixes. */
 export const allows = (grants: readonly Grant[], call: CallRequest): boolean =>

@@ -6,6 +6,10 @@ export interface Access {
   queues?: readonly string[];
   /** KMS keys (by wiring name) and what the function does with each: seal secrets (`encrypt`), open them (`decrypt`). */
   keys?: Readonly<Record<string, readonly ('encrypt' | 'decrypt')[]>>;
+  /** Puts events on the Parley bus (EventBridge PutEvents). */
+  bus?: true;
+  /** Posts to and closes the realtime API's sockets (execute-api:ManageConnections on that API only). */
+  connections?: true;
 }
 
 export interface FunctionSpec {
@@ -63,6 +67,13 @@ export interface ScheduleSpec {
   target: FunctionSpec;
 }
 
+/** The realtime WebSocket API's routes, as API Gateway names them: `$connect`, `$disconnect` and `$default`. */
+export interface SocketSpec {
+  connect: FunctionSpec;
+  disconnect: FunctionSpec;
+  default: FunctionSpec;
+}
+
 /** A KMS key the deployment creates; functions granted it get its ARN in `idEnv`. */
 export interface KeySpec {
   name: string;
@@ -78,7 +89,9 @@ export interface Wiring {
   rules: readonly EventRule[];
   schedules: readonly ScheduleSpec[];
   keys: readonly KeySpec[];
+  /** The realtime WebSocket API (docs/guide/realtime.md); a wiring without one deploys no WebSocket API. */
+  socket?: SocketSpec;
 }
 
 /** What one area module (`infra/wiring/<area>.ts`, exporting `<area>Wiring`) contributes to the wiring. */
-export type AreaWiring = Partial<Omit<Wiring, 'fallback'>>;
+export type AreaWiring = Partial<Omit<Wiring, 'fallback' | 'socket'>>;
