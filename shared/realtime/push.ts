@@ -16,6 +16,7 @@ import {
   type Connection,
 } from '../data/realtime';
 import { mapLimit } from '../data/tags-tagging';
+import { log } from '../log';
 
 /** PostToConnection calls in flight at once: a socket that stops reading holds one slot, never the others. */
 const PUSH_CONCURRENCY = 32;
@@ -47,6 +48,16 @@ const closeTokenSockets = async (tokenId: string) => mapLimit(await tokenConnect
 const wants = (c: Connection, eventId: string, eventType: string) =>
   c.state !== 'connected' && passes(c, eventType) && (c.since === null || eventId > c.since) && !(c.seam ?? []).includes(eventId);
 
+/**
+ * A socket a push failed for (the management API erred, the table refused) is closed, never skipped: its
+ * client reconnects with `since` and is replayed what it missed, where a silent skip would be a gap.
+ */
+const orClose = (connectionId: string, push: () => Promise<unknown>) =>
+  push().catch(async (error: unknown) => {
+    log.warn('realtime push failed: closing the socket so its client resumes', { connectionId, error: String(error) });
+    await close(connectionId);
+  });
+
 /** A live event for one socket: sent now, or held while the socket still replays its backlog. */
 const deliverLive = async (c: Connection, eventId: string, data: string) => {
   if (c.state === 'replaying') {
@@ -66,7 +77,7 @@ export const pushEvent = async ({ envelope, payload }: OutboxEvent): Promise<voi
   const sockets = (await tenantConnections(envelopeTenant(envelope))).filter((c) => wants(c, eventId, eventType));
   if (sockets.length === 0) return;
   const data = eventFrame(eventId, payload);
-  await mapLimit(sockets, PUSH_CONCURRENCY, (c) => deliverLive(c, eventId, data));
+  await mapLimit(sockets, PUSH_CONCURRENCY, (c) => orClose(c.connectionId, () => deliverLive(c, eventId, data)));
 };
 
 /**
@@ -76,6 +87,10 @@ export const pushEvent = async ({ envelope, payload }: OutboxEvent): Promise<voi
  * seam), so a live copy that reaches the bus after the switch is not sent again.
  */
 export const replaySocket = async (connectionId: string, now: Date): Promise<void> => {
+  await orClose(connectionId, () => replay(connectionId, now));
+};
+
+const replay = async (connectionId: string, now: Date): Promise<void> => {
   const c = await readConnection(connectionId);
   if (!c || c.state !== 'replaying') return;
   if (!(await post(connectionId, frame({ type: 'subscribed' })))) return;

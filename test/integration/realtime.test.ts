@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { createParleyClient } from '../../infra/client/src/index';
+import { registerClientPlugin } from '../../shared/aws/plugins';
+import type { Tenant } from '../../shared/domain/auth/tenant';
 import { hashToken } from '../../shared/domain/auth/token';
-import { storeTicket } from '../../shared/data/realtime';
+import { outboxItem } from '../../shared/data/outbox';
+import { transact } from '../../shared/data/transact';
+import { buildEnvelope } from '../../shared/events/envelope';
+import { objectId } from '../../shared/ids';
+import { storeTicket, tokenConnectionIds } from '../../shared/data/realtime';
 import { client, type Client } from '../support/api';
 import { openSocket, subscribed, ticketFor, type TestSocket } from '../support/realtime';
 import { useTestStack } from '../support/stack';
@@ -13,6 +21,20 @@ const newCustomer = async (api: Client) => {
   const res = await api.post('/api/v1/contacts/customers', { name: 'Ada', email: `ada-${process.pid}-${++serial}@example.com` });
   expect(res.status).toBe(201);
   return res.body.data.customer._id as string;
+};
+
+/** Writes `n` customer events through the outbox (one transaction each, `concurrency` at once), as fast as the table takes them. */
+const writeCustomers = async (tenant: Tenant, n: number, concurrency: number) => {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < n) {
+        const i = next++;
+        const contact = { _id: objectId(), name: `Load ${i}` };
+        await transact([outboxItem(buildEnvelope('customer.contact.created', tenant, { contact }))]);
+      }
+    }),
+  );
 };
 
 /** The event ids of the customers created, from the log (their order is the log's: oldest first). */
@@ -113,13 +135,13 @@ describe('the realtime socket', () => {
   });
 
   it('a client that misses 100 events and resumes with since gets exactly those 100, in order, then live ones', async () => {
-    const { api } = await t.tenant();
+    const { api, tenant } = await t.tenant();
     const first = await subscribed(api, ['customer.*']);
     await newCustomer(api);
     await first.until((f) => f.some((x) => x.type === 'event'));
     const last = first.eventIds().at(-1)!;
     await first.close();
-    for (let i = 0; i < 100; i++) await newCustomer(api);
+    await writeCustomers(tenant, 100, 1);
     const missed = [...(await createdEventIds(api, last)), ...(await createdEventIds(api, last)).slice(100)];
     expect(missed).toHaveLength(100);
     const resumed = await subscribed(api, ['customer.*'], last);
@@ -143,4 +165,106 @@ describe('the realtime socket', () => {
     for (const s of sockets) expect((await s.closed).code).toBe(1001);
     expect(await refusal(unused.url)).toBe(401);
   });
+});
+
+describe('the realtime socket under load and failure', () => {
+  const logIdsSince = async (api: Client, since: string) => {
+    const ids: string[] = [];
+    let cursor = '';
+    for (;;) {
+      const { body } = await api.get(`/api/v1/events?since=${since}&types=customer.*&limit=100${cursor && `&cursor=${cursor}`}`);
+      ids.push(...body.data.events.map((e: { eventId: string }) => e.eventId));
+      if (!body.data.pagination.nextCursor) return ids;
+      cursor = body.data.pagination.nextCursor;
+    }
+  };
+
+  /** Drops every socket of the token from the server's side, as a network failure would. */
+  const dropSockets = async (tokenId: string) => {
+    for (const id of await tokenConnectionIds(tokenId)) await fetch(`${t.stack.baseUrl}/@connections/${encodeURIComponent(id)}`, { method: 'DELETE' });
+  };
+
+  const anchorOf = async (tenant: Tenant, api: Client) => {
+    await writeCustomers(tenant, 1, 1);
+    return (await api.get('/api/v1/events?types=customer.*&limit=1')).body.data.events[0].eventId as string;
+  };
+
+  it('resumes with since under concurrent writes: 500 events, each exactly once, across three drops', async () => {
+    const owner = await t.tenant();
+    const anchor = await anchorOf(owner.tenant, owner.api);
+    const parley = createParleyClient({ baseUrl: t.stack.baseUrl, token: owner.token, workspaceId: owner.workspaceId });
+    const got: string[] = [];
+    const stop = new AbortController();
+    const reading = (async () => {
+      for await (const e of parley.realtime.subscribe({ events: ['customer.*'], since: anchor, WebSocket, signal: stop.signal })) {
+        got.push(e.eventId);
+        if (got.length === 500) return;
+      }
+    })();
+    const writing = writeCustomers(owner.tenant, 500, 4);
+    for (const mark of [120, 240, 360]) {
+      while (got.length < mark) await new Promise((r) => setTimeout(r, 20));
+      await dropSockets(owner.tokenId);
+    }
+    await writing;
+    await Promise.race([reading, new Promise((_, reject) => setTimeout(() => reject(new Error(`only ${got.length} of 500`)), 60_000))]);
+    stop.abort();
+    const expected = await logIdsSince(owner.api, anchor);
+    expect(expected).toHaveLength(500);
+    expect(new Set(got).size).toBe(500);
+    expect([...got].sort()).toEqual([...expected].sort());
+  }, 120_000);
+
+  it('a push that fails mid-batch closes the socket, and its client resumes with since and loses nothing', async () => {
+    const owner = await t.tenant();
+    const anchor = await anchorOf(owner.tenant, owner.api);
+    const parley = createParleyClient({ baseUrl: t.stack.baseUrl, token: owner.token, workspaceId: owner.workspaceId });
+    const got: string[] = [];
+    const stop = new AbortController();
+    const reading = (async () => {
+      for await (const e of parley.realtime.subscribe({ events: ['customer.*'], since: anchor, WebSocket, signal: stop.signal })) {
+        got.push(e.eventId);
+        if (got.length === 60) return;
+      }
+    })();
+    await writeCustomers(owner.tenant, 20, 1);
+    while (got.length < 20) await new Promise((r) => setTimeout(r, 20));
+    failPosts = 5;
+    await writeCustomers(owner.tenant, 40, 4);
+    await Promise.race([reading, new Promise((_, reject) => setTimeout(() => reject(new Error(`only ${got.length} of 60`)), 30_000))]);
+    stop.abort();
+    expect(failPosts).toBe(0);
+    const expected = await logIdsSince(owner.api, anchor);
+    expect(new Set(got).size).toBe(60);
+    expect([...got].sort()).toEqual([...expected].sort());
+  }, 60_000);
+
+  it('a client that stops reading does not stall the others', async () => {
+    const owner = await t.tenant();
+    const stalled = await subscribed(owner.api, ['customer.*']);
+    stalled.ws.pause();
+    const reader = await subscribed(owner.api, ['customer.*']);
+    await writeCustomers(owner.tenant, 200, 4);
+    await reader.until((f) => f.filter((x) => x.type === 'event').length === 200, 30_000);
+    expect(new Set(reader.eventIds()).size).toBe(200);
+    stalled.ws.resume();
+    await Promise.all([stalled.close(), reader.close()]);
+  }, 60_000);
+});
+
+/** The management API fails this many PostToConnection calls (a push failing mid-batch), then recovers. */
+let failPosts = 0;
+registerClientPlugin({
+  applyToStack: (stack) => {
+    stack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'PostToConnectionCommand' && failPosts > 0) {
+          failPosts--;
+          throw new Error('injected: the management API failed mid-batch');
+        }
+        return next(args);
+      },
+      { step: 'build', name: 'testFailPosts' },
+    );
+  },
 });
