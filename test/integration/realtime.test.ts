@@ -12,6 +12,7 @@ import { storeTicket, tokenConnectionIds } from '../../shared/data/realtime';
 import { client, type Client } from '../support/api';
 import { openSocket, subscribed, ticketFor, type TestSocket } from '../support/realtime';
 import { useTestStack } from '../support/stack';
+import { tail } from '../docs/examples/realtime-tail';
 import { tokenFor } from '../support/tenants';
 
 const t = useTestStack();
@@ -35,6 +36,11 @@ const writeCustomers = async (tenant: Tenant, n: number, concurrency: number) =>
       }
     }),
   );
+};
+
+/** Drops every socket of the token from the server's side (the management API's DeleteConnection), as a network failure would. */
+const dropSocketsOf = async (tokenId: string) => {
+  for (const id of await tokenConnectionIds(tokenId)) await fetch(`${t.stack.baseUrl}/@connections/${encodeURIComponent(id)}`, { method: 'DELETE' });
 };
 
 /** The event ids of the customers created, from the log (their order is the log's: oldest first). */
@@ -179,10 +185,6 @@ describe('the realtime socket under load and failure', () => {
     }
   };
 
-  /** Drops every socket of the token from the server's side, as a network failure would. */
-  const dropSockets = async (tokenId: string) => {
-    for (const id of await tokenConnectionIds(tokenId)) await fetch(`${t.stack.baseUrl}/@connections/${encodeURIComponent(id)}`, { method: 'DELETE' });
-  };
 
   const anchorOf = async (tenant: Tenant, api: Client) => {
     await writeCustomers(tenant, 1, 1);
@@ -204,7 +206,7 @@ describe('the realtime socket under load and failure', () => {
     const writing = writeCustomers(owner.tenant, 500, 4);
     for (const mark of [120, 240, 360]) {
       while (got.length < mark) await new Promise((r) => setTimeout(r, 20));
-      await dropSockets(owner.tokenId);
+      await dropSocketsOf(owner.tokenId);
     }
     await writing;
     await Promise.race([reading, new Promise((_, reject) => setTimeout(() => reject(new Error(`only ${got.length} of 500`)), 120_000))]);
@@ -267,4 +269,24 @@ registerClientPlugin({
       { step: 'build', name: 'testFailPosts' },
     );
   },
+});
+
+describe('the guide’s Node client (docs/guide/realtime.md)', () => {
+  it('prints events live and, dropped, resumes after the last one it saw', async () => {
+    const owner = await t.tenant();
+    const seen: string[] = [];
+    const stop = new AbortController();
+    const running = tail(t.stack.baseUrl, owner.token, owner.workspaceId, (e) => seen.push(e.eventId), stop.signal);
+    while ((await tokenConnectionIds(owner.tokenId)).length === 0) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 300));
+    await writeCustomers(owner.tenant, 5, 1);
+    while (seen.length < 5) await new Promise((r) => setTimeout(r, 20));
+    await dropSocketsOf(owner.tokenId);
+    await writeCustomers(owner.tenant, 5, 1);
+    while (seen.length < 10) await new Promise((r) => setTimeout(r, 20));
+    stop.abort();
+    await running;
+    const logged = (await owner.api.get('/api/v1/events?types=customer.*')).body.data.events.map((e: { eventId: string }) => e.eventId);
+    expect(seen).toEqual([...logged].reverse());
+  }, 60_000);
 });
