@@ -97,12 +97,12 @@ const statementOf = (grant: Grant, platform: Platform, user: string, scope: Cons
       : 'api' in resource
         ? [realtimeOf(platform, user).connectionsArn]
         : 'queue' in resource
-      ? [queueNamed(platform.queues, resource.queue, user).queue.queueArn]
-      : 'key' in resource
-        ? [keyNamed(platform.keys, resource.key, user).key.keyArn]
-        : resource.table === 'items'
-          ? [tableArn]
-          : tableSchema.indexes.map((index) => `${tableArn}/index/${index.name}`);
+          ? [queueNamed(platform.queues, resource.queue, user).queue.queueArn]
+          : 'key' in resource
+            ? [keyNamed(platform.keys, resource.key, user).key.keyArn]
+            : resource.table === 'items'
+              ? [tableArn]
+              : tableSchema.indexes.map((index) => `${tableArn}/index/${index.name}`);
   return new PolicyStatement({
     actions: [...grant.actions],
     resources,
@@ -176,6 +176,16 @@ export class ParleyFunction extends LambdaFunction {
           reason: 'X-Ray PutTraceSegments/PutTelemetryRecords support no resource-level permissions; AWS requires "*".',
           appliesTo: ['Resource::*'],
         },
+        ...(spec.access.connections
+          ? [
+              {
+                id: 'AwsSolutions-IAM5',
+                reason:
+                  "A socket's connection id exists only at run time; the grant is narrowed to the realtime API's stage and its @connections path.",
+                appliesTo: [{ regex: '/^Resource::arn:<AWS::Partition>:execute-api:.*\\/live\\/\\*\\/@connections\\/\\*$/g' }],
+              },
+            ]
+          : []),
       ],
       true,
     );

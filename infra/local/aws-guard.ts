@@ -125,10 +125,10 @@ const describe = (resource: GrantResource, table: string) =>
     : 'api' in resource
       ? 'arn:aws:execute-api:us-east-1:000000000000:realtime/$default/POST/@connections/*'
       : 'queue' in resource
-    ? `arn:aws:sqs:us-east-1:000000000000:${resource.queue}`
-    : 'key' in resource
-      ? `arn:aws:kms:us-east-1:000000000000:alias/${resource.key}`
-      : `arn:aws:dynamodb:us-east-1:000000000000:table/${table}${resource.table === 'indexes' ? '/index/*' : ''}`;
+        ? `arn:aws:sqs:us-east-1:000000000000:${resource.queue}`
+        : 'key' in resource
+          ? `arn:aws:kms:us-east-1:000000000000:alias/${resource.key}`
+          : `arn:aws:dynamodb:us-east-1:000000000000:table/${table}${resource.table === 'indexes' ? '/index/*' : ''}`;
 
 const keyNameOf = (wiring: Wiring, keyId: string | undefined): string | undefined =>
   wiring.keys.find((k) => process.env[k.idEnv] === keyId)?.name;

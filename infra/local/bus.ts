@@ -15,7 +15,8 @@ const busPlugin = (wiring: Wiring): Pluggable<any, any> => ({
     stack.add(
       (next, context) => async (args) => {
         if (context.clientName !== 'EventBridgeClient') return next(args);
-        if (context.commandName !== 'PutEventsCommand') throw new Error(`The local bus answers PutEvents only, not ${String(context.commandName)}`);
+        if (context.commandName !== 'PutEventsCommand')
+          throw new Error(`The local bus answers PutEvents only, not ${String(context.commandName)}`);
         const entries = ((args.input as { Entries?: Entry[] }).Entries ?? []).map((e) =>
           busEvent(e.Source ?? '', e.DetailType ?? '', JSON.parse(e.Detail ?? '{}')),
         );

@@ -94,7 +94,8 @@ export const attachRealtime = (server: Server, spec: SocketSpec): LocalRealtime 
     live.idle = setTimeout(() => live.ws.close(1001, 'Going away'), IDLE_MS).unref();
   };
 
-  const run = (fn: SocketSpec[keyof SocketSpec], event: unknown) => invoke<{ statusCode?: number; body?: string } | undefined>(fn, { kind: 'http' }, event);
+  const run = (fn: SocketSpec[keyof SocketSpec], event: unknown) =>
+    invoke<{ statusCode?: number; body?: string } | undefined>(fn, { kind: 'http' }, event);
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -151,7 +152,11 @@ export const attachRealtime = (server: Server, spec: SocketSpec): LocalRealtime 
       clearTimeout(live.idle);
       sockets.delete(connectionId);
       run(spec.disconnect, {
-        requestContext: { ...context(connectionId, '$disconnect', 'DISCONNECT', live), disconnectStatusCode: code, disconnectReason: reason.toString() },
+        requestContext: {
+          ...context(connectionId, '$disconnect', 'DISCONNECT', live),
+          disconnectStatusCode: code,
+          disconnectReason: reason.toString(),
+        },
         isBase64Encoded: false,
       }).catch((error: unknown) => log({ msg: '$disconnect crashed', connectionId, error: String(error) }));
     });

@@ -1,5 +1,5 @@
 import { CfnOutput, Stack } from 'aws-cdk-lib';
-import { CfnStage } from 'aws-cdk-lib/aws-apigatewayv2';
+import type { CfnStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import { WebSocketApi, WebSocketStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import { WebSocketLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
@@ -49,7 +49,10 @@ export class RealtimeStack extends Stack {
       description: `Parley realtime events (${stage.name})`,
       connectRouteOptions: { integration: fn('Connect', props.socket.connect, 'WebSocket $connect (redeems a ticket)') },
       disconnectRouteOptions: { integration: fn('Disconnect', props.socket.disconnect, 'WebSocket $disconnect') },
-      defaultRouteOptions: { integration: fn('Default', props.socket.default, 'WebSocket $default (subscribe, ping)'), returnResponse: true },
+      defaultRouteOptions: {
+        integration: fn('Default', props.socket.default, 'WebSocket $default (subscribe, ping)'),
+        returnResponse: true,
+      },
     });
     const accessLogs = new LogGroup(this, 'AccessLogs', { retention: stage.logRetention, removalPolicy: stage.removalPolicy });
     const wsStage = new WebSocketStage(this, 'Stage', { webSocketApi: api, stageName: 'live', autoDeploy: true });
@@ -65,7 +68,8 @@ export class RealtimeStack extends Stack {
       [
         {
           id: 'AwsSolutions-APIG4',
-          reason: '$connect authorises by redeeming a single-use ticket (conditional delete) in its own handler; no token ever travels in the URL.',
+          reason:
+            '$connect authorises by redeeming a single-use ticket (conditional delete) in its own handler; no token ever travels in the URL.',
         },
       ],
       true,

@@ -11,7 +11,12 @@ const push = { handler: 'functions/events/realtime-push.ts', access: { table: 'w
 
 export const eventsWiring = {
   routes: [
-    events('GET', '/api/v1/events', 'list-events', 'Events of the last 30 days the token may see: newest first, or after `since` oldest first'),
+    events(
+      'GET',
+      '/api/v1/events',
+      'list-events',
+      'Events of the last 30 days the token may see: newest first, or after `since` oldest first',
+    ),
     events('GET', '/api/v1/events/{id}', 'get-event', 'One event, as webhooks deliver it'),
     realtime('POST', '/api/v1/realtime/tickets', 'create-ticket', 'A single-use, 60-second ticket and the URL of the realtime socket'),
   ],

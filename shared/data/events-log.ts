@@ -15,7 +15,7 @@ const typeCondition = ({ exact, prefixes }: TypeFilter): Partition['filter'] => 
   const values: Record<string, string> = {};
   const terms: string[] = [];
   if (exact.length) {
-    exact.forEach((t, i) => (values[`:t${i}`] = t));
+    for (const [i, t] of exact.entries()) values[`:t${i}`] = t;
     terms.push(`#type IN (${exact.map((_, i) => `:t${i}`).join(', ')})`);
   }
   prefixes.forEach((p, i) => {

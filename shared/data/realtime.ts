@@ -11,7 +11,7 @@ import { K } from './registry/registry';
 import { commit, createItem, deleteItem, transact, type Commit } from './transact';
 
 /** API Gateway closes every WebSocket after 2 hours; a connection item outlives it by nothing. */
-export const CONNECTION_TTL_SECONDS = 2 * 3600;
+const CONNECTION_TTL_SECONDS = 2 * 3600;
 
 const ticketKey = (hash: string) => ({ pk: `${K.RTTICKET}#${hash}`, sk: K.RTTICKET });
 const pointerKey = (connectionId: string) => ({ pk: `${K.RTCONN}#${connectionId}`, sk: K.RTCONN });
@@ -189,16 +189,16 @@ export const holdPending = async (connection: Connection, eventId: string, max: 
 export const goLive = async (connection: Connection, seam: string[]): Promise<string[] | undefined> => {
   try {
     const { Attributes } = await dynamo().send(
-    new UpdateCommand({
-      TableName: config().TABLE_NAME,
-      Key: connectionKey(connection.tenant, connection.connectionId),
-      UpdateExpression: 'SET #state = :live, seam = :seam, pending = :none',
-      ConditionExpression: '#state = :replaying',
-      ExpressionAttributeNames: { '#state': 'state' },
-      ExpressionAttributeValues: { ':live': 'live', ':replaying': 'replaying', ':seam': seam, ':none': [] },
-      ReturnValues: 'ALL_OLD',
-    }),
-  );
+      new UpdateCommand({
+        TableName: config().TABLE_NAME,
+        Key: connectionKey(connection.tenant, connection.connectionId),
+        UpdateExpression: 'SET #state = :live, seam = :seam, pending = :none',
+        ConditionExpression: '#state = :replaying',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':live': 'live', ':replaying': 'replaying', ':seam': seam, ':none': [] },
+        ReturnValues: 'ALL_OLD',
+      }),
+    );
     return (Attributes?.pending as string[] | undefined) ?? [];
   } catch (error) {
     if (error instanceof ConditionalCheckFailedException) return undefined;

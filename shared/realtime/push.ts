@@ -92,7 +92,7 @@ export const replaySocket = async (connectionId: string, now: Date): Promise<voi
 
 const replay = async (connectionId: string, now: Date): Promise<void> => {
   const c = await readConnection(connectionId);
-  if (!c || c.state !== 'replaying') return;
+  if (c?.state !== 'replaying') return;
   if (!(await post(connectionId, frame({ type: 'subscribed' })))) return;
   const replayed: string[] = [];
   if (c.since !== null) {

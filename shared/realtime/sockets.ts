@@ -72,7 +72,11 @@ export const receiveMessage = async (connectionId: string, body: string | undefi
   if (!connection) return { statusCode: 410 };
   const types = visibleTypes(connection.scopes, message.events);
   if (types.exact.length === 0 && types.prefixes.length === 0)
-    return reply({ type: 'error', code: 'FORBIDDEN', message: 'The token may read none of these events: each category needs its read scope' });
+    return reply({
+      type: 'error',
+      code: 'FORBIDDEN',
+      message: 'The token may read none of these events: each category needs its read scope',
+    });
   if (!(await subscribeConnection(connection, { ...types, since: message.since ?? null })))
     return reply({ type: 'error', code: 'ALREADY_SUBSCRIBED', message: 'A socket subscribes once; open another for other events' });
   await requestReplay(connectionId);

@@ -5,7 +5,7 @@ import { hashToken, type TokenRecord } from '../domain/auth/token';
 import { storeTicket } from '../data/realtime';
 
 /** A ticket opens one socket within this time, or never. */
-export const TICKET_TTL_SECONDS = 60;
+const TICKET_TTL_SECONDS = 60;
 
 /**
  * A single-use ticket for the realtime socket, bound to the calling token, the workspace and the mode. Only its

@@ -10,7 +10,9 @@ export const event = z
     livemode: z.boolean(),
     occurredAt: time,
     apiVersion: z.literal('v1'),
-    data: z.record(z.string(), z.unknown()).describe("The type's data, as the catalog (GET /integrations/webhooks/event-types) describes it"),
+    data: z
+      .record(z.string(), z.unknown())
+      .describe("The type's data, as the catalog (GET /integrations/webhooks/event-types) describes it"),
     changes: z
       .record(z.string(), z.tuple([z.unknown(), z.unknown()]))
       .optional()

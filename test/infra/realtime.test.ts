@@ -15,9 +15,12 @@ describe('the realtime infrastructure', () => {
   it('deploys a WebSocket API with $connect, $disconnect and $default (its answer the route response)', () => {
     const realtime = app.template(app.stacks.realtime!);
     realtime.hasResourceProperties('AWS::ApiGatewayV2::Api', { ProtocolType: 'WEBSOCKET' });
-    for (const key of ['$connect', '$disconnect', '$default']) realtime.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: key });
+    for (const key of ['$connect', '$disconnect', '$default'])
+      realtime.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: key });
     realtime.hasResourceProperties('AWS::ApiGatewayV2::RouteResponse', { RouteResponseKey: '$default' });
-    realtime.hasResourceProperties('AWS::ApiGatewayV2::Stage', { AccessLogSettings: Match.objectLike({ Format: Match.stringLikeRegexp('connectionId') }) });
+    realtime.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      AccessLogSettings: Match.objectLike({ Format: Match.stringLikeRegexp('connectionId') }),
+    });
   });
 
   it('grants ManageConnections to the push function alone, on this API’s sockets only', () => {

@@ -1,7 +1,7 @@
 import { WebSocket } from 'ws';
 import type { Client } from './api';
 
-export interface Frame {
+interface Frame {
   type: string;
   event?: { eventId: string; eventType: string; workspaceId: string; livemode: boolean; data: Record<string, unknown> };
   eventId?: string;
@@ -39,7 +39,9 @@ export const openSocket = (url: string): Promise<TestSocket> =>
       frames.push(JSON.parse(data.toString()) as Frame);
       for (const w of waiters) w();
     });
-    const closed = new Promise<{ code: number; reason: string }>((r) => ws.on('close', (code, reason) => r({ code, reason: reason.toString() })));
+    const closed = new Promise<{ code: number; reason: string }>((r) =>
+      ws.on('close', (code, reason) => r({ code, reason: reason.toString() })),
+    );
     ws.on('unexpected-response', (_req, res) => reject(Object.assign(new Error(`refused: ${res.statusCode}`), { status: res.statusCode })));
     ws.on('error', (error) => reject(error));
     ws.on('open', () =>

@@ -19,7 +19,10 @@ export const EventsQuery = z
   .strictObject({
     ...ListQuery.shape,
     types: Types.optional(),
-    since: ObjectId.refine((id) => idTime(id) >= retentionStart(new Date()), `Older than the ${EVENT_RETENTION_DAYS}-day log: list without since`)
+    since: ObjectId.refine(
+      (id) => idTime(id) >= retentionStart(new Date()),
+      `Older than the ${EVENT_RETENTION_DAYS}-day log: list without since`,
+    )
       .optional()
       .describe('Only the events after this event id, oldest first (catching up after a disconnect)'),
     from: DateTime.optional().describe('Only events that occurred at or after this time'),

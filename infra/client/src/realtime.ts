@@ -107,7 +107,7 @@ const frames = (socket: SocketLike, signal?: AbortSignal) => {
  * yielded twice. A truncated frame is fetched whole with `GET /events/{id}`. Revoking the token ends it with
  * the ticket's 401; a refused subscription throws `ParleyRealtimeError`.
  */
-export async function* subscribe(client: Calls, opts: SubscribeOptions): AsyncGenerator<ParleyEvent> {
+async function* subscribe(client: Calls, opts: SubscribeOptions): AsyncGenerator<ParleyEvent> {
   const WebSocketCtor = opts.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
   if (!WebSocketCtor) throw new ParleyError('no WebSocket: pass one (Node 20: `import { WebSocket } from "ws"`)');
   const windowSeconds = Math.ceil((opts.resumeWindowMs ?? 5000) / 1000);

@@ -59,6 +59,10 @@ export const outboxEvent = entity({
   keys: { pk: 'EVT#<event id>', sk: 'EVENT', gsi2pk: '<tenant>#EVENTS', gsi2sk: '<event id>' },
   patterns: [
     { read: 'event body', by: 'pk=EVT#<event id> sk=EVENT' },
-    { read: 'events log, newest first, or after an event (since), in a time range', by: 'gsi2pk=<tenant>#EVENTS gsi2sk BETWEEN', index: 'gsi2' },
+    {
+      read: 'events log, newest first, or after an event (since), in a time range',
+      by: 'gsi2pk=<tenant>#EVENTS gsi2sk BETWEEN',
+      index: 'gsi2',
+    },
   ],
 });

@@ -14,10 +14,7 @@ export const visibleCategories = (held: readonly string[], categoryScopes: Reado
  * narrowed to the visible categories, as exact names and type prefixes. Both empty when nothing requested is
  * visible.
  */
-export const typeFilters = (
-  patterns: readonly string[],
-  visible: readonly string[],
-): { exact: string[]; prefixes: string[] } => {
+export const typeFilters = (patterns: readonly string[], visible: readonly string[]): { exact: string[]; prefixes: string[] } => {
   const exact = new Set<string>();
   const prefixes = new Set<string>();
   for (const pattern of patterns) {

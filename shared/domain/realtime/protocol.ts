@@ -5,10 +5,10 @@ import { OBJECT_ID } from '../../ids';
  * The realtime socket's protocol (docs/guide/realtime.md). A client sends `subscribe` once, and `ping` as often
  * as it likes; the server answers with the frames below.
  */
-export const MAX_PATTERNS = 50;
+const MAX_PATTERNS = 50;
 
 /** API Gateway's WebSocket message limit: a larger event frame goes out as its id alone. */
-export const FRAME_LIMIT_BYTES = 128 * 1024;
+const FRAME_LIMIT_BYTES = 128 * 1024;
 
 /** Sockets one token may hold open at once, over every workspace and mode. */
 export const SOCKETS_PER_TOKEN = 100;
@@ -17,7 +17,7 @@ export const SOCKETS_PER_TOKEN = 100;
 export const MAX_PENDING = 1000;
 
 /** How many of the latest replayed events a socket remembers, so a late live copy of one is not sent twice. */
-export const SEAM_SIZE = 200;
+const SEAM_SIZE = 200;
 
 /** The bus event that asks the push function to replay a socket's backlog and take it live. */
 export const SOCKET_SOURCE = 'parley.realtime';
@@ -40,11 +40,7 @@ export type Frame =
 export const frame = (f: Frame): string => JSON.stringify(f);
 
 /** A client's message, or the error frame it earns (the socket stays open). */
-export const parseMessage = (
-  body: string | undefined,
-  isPattern: (p: string) => boolean,
-  oldestSince: string,
-): ClientMessage | Frame => {
+export const parseMessage = (body: string | undefined, isPattern: (p: string) => boolean, oldestSince: string): ClientMessage | Frame => {
   let json: unknown;
   try {
     json = JSON.parse(body ?? '');
