@@ -4,6 +4,6 @@ import { receiveMessage } from '../../../shared/inbox/messages';
 import { IncomingMessage } from './schemas';
 
 export const handler = route(
-  { scope: 'inbox:write', body: IncomingMessage, status: 201, response: receivedMessage },
+  { scope: 'inbox:write', body: IncomingMessage, status: 201, response: receivedMessage, errors: ['NOT_FOUND'] },
   async ({ body, tenant, now }) => receiveMessage(tenant, body, now),
 );
