@@ -1,6 +1,6 @@
 import { createServer } from 'node:https';
 import { eventCatalog } from '../../shared/events/catalog';
-import type { ParleyClient, paths } from '../../packages/client/src/index';
+import { ParleyFileRejectedError, uploadFile, type ParleyClient, type paths } from '../../packages/client/src/index';
 import type { RuntimeInfo } from '../local/runtime-file';
 import { receiverTls } from './receiver-tls';
 import { CliError } from './target';
@@ -49,6 +49,12 @@ const agent = async (api: Api) => {
   await api.post('/workspace/members/{id}/accept', { params: { path: { id } } });
   return id;
 };
+
+const PNG_HEADER = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]);
+
+/** A small text file, uploaded and verified. */
+const textFile = (api: Api) =>
+  uploadFile(api, `parley-trigger-${unique()}.txt`, new TextEncoder().encode('Hello from parley trigger\n'), 'text/plain');
 
 const pipeline = async (api: Api) => (await api.post('/crm/pipelines', { body: { name: `Pipeline ${unique()}` } })).data.pipeline;
 
@@ -323,6 +329,14 @@ export const recipes: Record<string, (api: Api, runtime: RuntimeInfo) => Promise
   'ai.article.updated': async (api) =>
     api.patch('/ai/knowledge-base/articles/{id}', { ...path(await article(api)), body: { title: `Returns policy ${unique()}` } }),
   'ai.article.deleted': async (api) => api.delete('/ai/knowledge-base/articles/{id}', path(await article(api))),
+
+  'inbox.file.ready': (api) => textFile(api),
+  'inbox.file.rejected': (api) =>
+    // A PNG's first bytes declared as a PDF: the verifier rejects it as a type mismatch.
+    uploadFile(api, 'not-a-pdf.pdf', PNG_HEADER, 'application/pdf').catch((error: unknown) => {
+      if (!(error instanceof ParleyFileRejectedError)) throw error;
+    }),
+  'inbox.file.deleted': async (api) => api.delete('/files/{id}', path((await textFile(api))._id)),
 
   'broadcast.campaign.scheduled': async (api) =>
     api.post('/broadcasts/{id}/schedule', { ...path(await broadcast(api)), body: { at: inAnHour() } }),
