@@ -83,6 +83,17 @@ const keyNamed = (keys: Platform['keys'], name: string, user: string) => {
   return found;
 };
 
+/** IAM takes a role description in Latin-1 alone (its pattern refuses `≤`, `…`, `→` and the like); a title is written for people. */
+const roleDescription = (title: string) =>
+  title
+    .replace(/≤/g, '<=')
+    .replace(/≥/g, '>=')
+    .replace(/…/g, '...')
+    .replace(/→/g, '->')
+    .replace(/[–—]/g, '-')
+    .replace(/[^\t\n\r\x20-\x7E\xA1-\xFF]/g, '?')
+    .slice(0, 1000);
+
 const bucketNamed = (buckets: Platform['buckets'], name: string, user: string) => {
   const found = buckets.get(name);
   if (!found) throw new Error(`${user} uses bucket "${name}", which the wiring does not declare`);
@@ -126,7 +137,10 @@ export class ParleyFunction extends LambdaFunction {
     const { spec, kind, platform } = props;
     const { stage } = platform;
     const logGroup = new LogGroup(scope, `${id}Logs`, { retention: stage.logRetention, removalPolicy: stage.removalPolicy });
-    const role = new Role(scope, `${id}Role`, { assumedBy: new ServicePrincipal('lambda.amazonaws.com'), description: props.title });
+    const role = new Role(scope, `${id}Role`, {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: roleDescription(props.title),
+    });
     const consumes = kind === 'queue' ? [...platform.queues.values()].find((q) => q.spec.consumer === spec)?.spec.name : undefined;
     const grants = grantsFor(
       spec,

@@ -28,7 +28,7 @@ describe('npm run cost', () => {
     expect(dev.dashboards).toBe(1);
     expect(dev.sqsEventSources).toBe(wiring.queues.length);
     // Every domain event invokes the rule targets that match any outbox event (the webhook fan-out, the workflow trigger).
-    expect(dev.targetsPerEvent).toBe(wiring.rules.filter((r) => !r.pattern.detail).length);
+    expect(dev.targetsPerEvent).toBe(wiring.rules.filter((r) => !r.pattern.detail && !r.bucket).length);
     expect(dev.targetsPerEvent).toBe(2);
     expect(dev.schedules.map((s) => s.runsPerMonth).sort()).toEqual(wiring.schedules.map((s) => (30 * 24 * 60) / s.everyMinutes).sort());
     // Every schedule matches the 1 % sampling rule; without it each idle run would be traced.

@@ -1,5 +1,4 @@
 import { createHash, createHmac } from 'node:crypto';
-import { expect, vi } from 'vitest';
 import type { Client } from './api';
 
 /** A presigned POST as `POST /files` answers it. */
@@ -22,29 +21,29 @@ export const postForm = async (upload: Pick<Upload, 'url' | 'fields'>, bytes: Ui
 /** Starts an upload of `bytes` as `contentType` and sends it; answers the created file's id and the upload. */
 export const sendUpload = async (api: Client, name: string, bytes: Uint8Array, contentType: string) => {
   const created = await api.post('/api/v1/files', { name, contentType, size: bytes.length });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  if (created.status !== 201) throw new Error(`POST /files answered ${created.status}: ${JSON.stringify(created.body)}`);
   const sent = await postForm(created.body.data.upload, bytes);
-  expect(sent.status, sent.body).toBe(204);
+  if (sent.status !== 204) throw new Error(`the upload answered ${sent.status}: ${sent.body}`);
   return { id: created.body.data.file._id as string, upload: created.body.data.upload as Upload };
 };
 
-/** The file once it left `pending` (the verifier runs on S3's notification). */
-export const settledFile = async (api: Client, id: string) =>
-  vi.waitFor(
-    async () => {
-      const res = await api.get(`/api/v1/files/${id}`);
-      expect(res.status).toBe(200);
-      expect(res.body.data.file.status).not.toBe('pending');
-      return res.body.data.file;
-    },
-    { timeout: 10_000, interval: 50 },
-  );
+/** The file once it left `pending` (the verifier runs on S3's notification); usable outside vitest (the cost bench). */
+export const settledFile = async (api: Client, id: string, timeoutMs = 10_000) => {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await api.get(`/api/v1/files/${id}`);
+    if (res.status !== 200) throw new Error(`GET /files/${id} answered ${res.status}: ${JSON.stringify(res.body)}`);
+    if (res.body.data.file.status !== 'pending') return res.body.data.file;
+    if (Date.now() > deadline) throw new Error(`file ${id} still pending after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+};
 
 /** Uploads and waits for the verdict. */
 export const readyFile = async (api: Client, name: string, bytes: Uint8Array, contentType: string) => {
   const { id } = await sendUpload(api, name, bytes, contentType);
   const file = await settledFile(api, id);
-  expect(file.status, JSON.stringify(file)).toBe('ready');
+  if (file.status !== 'ready') throw new Error(`file ${id} was not verified: ${JSON.stringify(file)}`);
   return file;
 };
 
