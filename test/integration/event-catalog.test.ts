@@ -4,6 +4,8 @@ import { revokeToken } from '../../shared/data/tokens';
 import { renameWorkspace } from '../../shared/data/workspaces';
 import { eventCatalog } from '../../shared/events/catalog';
 import type { Client } from '../support/api';
+import { sendUpload } from '../support/files';
+import { verifyUpload } from '../../shared/files/files';
 import { outboxEvents } from '../support/outbox';
 import { useTestStack } from '../support/stack';
 import { tokenFor } from '../support/tenants';
@@ -100,6 +102,8 @@ const memberAndBookingCalls = async (api: Client, workspaceId: string, customerI
 /** Does, through the API and the CLI's repositories, everything that emits an event today. */
 const ARTICLES = '/api/v1/ai/knowledge-base/articles';
 
+const PNG_BYTES = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]);
+
 const emitEverything = async (api: Client, workspaceId: string) => {
   const ada = await created(api, CUSTOMERS, { name: 'Ada', email: 'ada@example.com' }, 'customer');
   const bob = await created(api, CUSTOMERS, { name: 'Bob' }, 'customer');
@@ -142,6 +146,7 @@ const emitEverything = async (api: Client, workspaceId: string) => {
   }
   await runWorkflows(api, workspaceId);
   await channelsAndBroadcasts(api, workspaceId);
+  await files(api);
   await remindDueTasks();
   const { record } = await tokenFor([workspaceId], ['inbox:read']);
   await revokeToken(record._id);
@@ -192,6 +197,19 @@ const channelsAndBroadcasts = async (api: Client, workspaceId: string) => {
 };
 
 /** Workflow definitions through the API; their runs' steps run here, one message at a time (no workers in this file). */
+/** A verified file that is then deleted, and PNG bytes declared as a PDF (rejected); this stack has no bus, so the test verifies. */
+const files = async (api: Client) => {
+  const uploaded = async (name: string, bytes: Uint8Array, contentType: string) => {
+    const { id, upload } = await sendUpload(api, name, bytes, contentType);
+    await verifyUpload(upload.fields.key!, new Date());
+    return (await api.get(`/api/v1/files/${id}`)).body.data.file;
+  };
+  const ready = await uploaded('note.txt', new TextEncoder().encode('hello\n'), 'text/plain');
+  expect(ready.status).toBe('ready');
+  expect((await api.delete(`/api/v1/files/${ready._id}`)).status).toBe(200);
+  expect((await uploaded('not-a.pdf', PNG_BYTES, 'application/pdf')).status).toBe('rejected');
+};
+
 const runWorkflows = async (api: Client, workspaceId: string) => {
   const tenant = tenantOf(workspaceId, 'test');
   const manual = (nodes: object[]) =>
