@@ -86,7 +86,7 @@ describe('the local runtime holds each function to the IAM grants of its wiring 
       }),
     ).rejects.toMatchObject({
       name: 'AccessDeniedException',
-      message: expect.stringContaining('is not authorized to perform: eventbridge:PutEvents'),
+      message: expect.stringContaining('is not authorized to perform: dynamodbstreams:ListStreams'),
     });
   });
 });
