@@ -6,6 +6,7 @@ import { contactsWiring } from './wiring/contacts';
 import { crmWiring } from './wiring/crm';
 import { docsWiring } from './wiring/docs';
 import { filesWiring } from './wiring/files';
+import { eventsWiring, realtimeSocket } from './wiring/events';
 import { inboxWiring } from './wiring/inbox';
 import { schedulingWiring } from './wiring/scheduling';
 import { tagsWiring } from './wiring/tags';
@@ -30,6 +31,7 @@ const areas: readonly AreaWiring[] = [
   channelsWiring,
   workspaceWiring,
   schedulingWiring,
+  eventsWiring,
 ];
 
 /**
@@ -44,4 +46,5 @@ export const wiring: Wiring = {
   schedules: areas.flatMap((a) => a.schedules ?? []),
   keys: areas.flatMap((a) => a.keys ?? []),
   buckets: areas.flatMap((a) => a.buckets ?? []),
+  socket: realtimeSocket,
 };

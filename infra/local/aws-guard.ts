@@ -33,10 +33,24 @@ export const currentKind = (): FunctionKind | undefined => callers.getStore()?.k
 type Input = Record<string, any>;
 type Key = Record<string, AttributeValue> | undefined;
 
-type Service = 'dynamodb' | 'sqs' | 'kms' | 's3';
+type Service = 'dynamodb' | 'sqs' | 'kms' | 's3' | 'events' | 'execute-api';
 
 /** The IAM service prefix of a client's calls; undefined for a client no grant can name. */
-const SERVICES: Record<string, Service> = { DynamoDBClient: 'dynamodb', SQSClient: 'sqs', KMSClient: 'kms', S3Client: 's3' };
+const SERVICES: Record<string, Service> = {
+  DynamoDBClient: 'dynamodb',
+  SQSClient: 'sqs',
+  KMSClient: 'kms',
+  S3Client: 's3',
+  EventBridgeClient: 'events',
+  ApiGatewayManagementApiClient: 'execute-api',
+};
+
+/** The one resource each of these services' calls can name here: the Parley bus, the realtime API. */
+const SINGLE_RESOURCE: Partial<Record<Service, { action: (command: string) => string; resource: GrantResource }>> = {
+  events: { action: (command) => `events:${command}`, resource: { bus: 'parley' } },
+  // IAM authorises PostToConnection, GetConnection and DeleteConnection as execute-api:ManageConnections.
+  'execute-api': { action: () => 'execute-api:ManageConnections', resource: { api: 'realtime' } },
+};
 
 const leadingKey = (key: Key) => key?.[tableSchema.partitionKey]?.S;
 
@@ -107,13 +121,17 @@ const denied = (caller: Caller, action: string, resource: string, serviceName: s
   );
 
 const describe = (resource: GrantResource, table: string, objectKey?: string) =>
-  'bucket' in resource
-    ? `arn:aws:s3:::${resource.bucket}/${objectKey ?? ''}`
-    : 'queue' in resource
-      ? `arn:aws:sqs:us-east-1:000000000000:${resource.queue}`
-      : 'key' in resource
-        ? `arn:aws:kms:us-east-1:000000000000:alias/${resource.key}`
-        : `arn:aws:dynamodb:us-east-1:000000000000:table/${table}${resource.table === 'indexes' ? '/index/*' : ''}`;
+  'bus' in resource
+    ? 'arn:aws:events:us-east-1:000000000000:event-bus/parley'
+    : 'api' in resource
+      ? 'arn:aws:execute-api:us-east-1:000000000000:realtime/$default/POST/@connections/*'
+      : 'bucket' in resource
+        ? `arn:aws:s3:::${resource.bucket}/${objectKey ?? ''}`
+        : 'queue' in resource
+          ? `arn:aws:sqs:us-east-1:000000000000:${resource.queue}`
+          : 'key' in resource
+            ? `arn:aws:kms:us-east-1:000000000000:alias/${resource.key}`
+            : `arn:aws:dynamodb:us-east-1:000000000000:table/${table}${resource.table === 'indexes' ? '/index/*' : ''}`;
 
 const keyNameOf = (wiring: Wiring, keyId: string | undefined): string | undefined =>
   wiring.keys.find((k) => process.env[k.idEnv] === keyId)?.name;
@@ -141,6 +159,12 @@ const check = (wiring: Wiring, clientName: string, command: string, input: Input
     throw denied(caller, `${prefix}:${command}`, '*', prefix);
   }
   const table = process.env.TABLE_NAME ?? 'parley';
+  const single = SINGLE_RESOURCE[serviceName];
+  if (single) {
+    const request: CallRequest = { action: single.action(command), resource: single.resource };
+    if (!allows(caller.grants, request)) throw denied(caller, request.action, describe(request.resource, table), serviceName);
+    return;
+  }
   if (serviceName === 'kms') {
     const key = keyNameOf(wiring, input.KeyId);
     const request: CallRequest = { action: `kms:${command}`, resource: { key: key ?? String(input.KeyId) } };

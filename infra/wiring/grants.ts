@@ -9,8 +9,14 @@ import { wiring } from '../wiring';
  */
 export type FunctionKind = 'http' | 'queue' | 'event' | 'schedule';
 
-/** Where a grant applies: the table, its secondary indexes, or one wiring queue (by name). */
-export type GrantResource = { table: 'items' | 'indexes' } | { queue: string } | { key: string } | { bucket: string };
+/** Where a grant applies: the table, its secondary indexes, one wiring queue, key or bucket (by name), the bus, or the realtime API's sockets. */
+export type GrantResource =
+  | { table: 'items' | 'indexes' }
+  | { queue: string }
+  | { key: string }
+  | { bucket: string }
+  | { bus: 'parley' }
+  | { api: 'realtime' };
 
 export interface Grant {
   actions: readonly string[];
@@ -69,6 +75,8 @@ export const grantsFor = (
     if (!declared) throw new Error(`${spec.handler} is granted bucket ${bucket}, which the wiring does not declare`);
     grants.push({ actions: uses.map((u) => BUCKET_ACTIONS[u]), resource: { bucket }, objectKeyPrefix: declared.keyPrefix });
   }
+  if (spec.access.bus) grants.push({ actions: ['events:PutEvents'], resource: { bus: 'parley' } });
+  if (spec.access.connections) grants.push({ actions: ['execute-api:ManageConnections'], resource: { api: 'realtime' } });
   return grants;
 };
 
@@ -85,14 +93,7 @@ export interface CallRequest {
   objectKey?: string;
 }
 
-const sameResource = (a: GrantResource, b: GrantResource) =>
-  'queue' in a
-    ? 'queue' in b && a.queue === b.queue
-    : 'key' in a
-      ? 'key' in b && a.key === b.key
-      : 'bucket' in a
-        ? 'bucket' in b && a.bucket === b.bucket
-        : 'table' in b && a.table === b.table;
+const sameResource = (a: GrantResource, b: GrantResource) => JSON.stringify(a) === JSON.stringify(b);
 
 /** IAM's verdict: some grant names the action and resource, and every leading key fits its prefixes. */
 export const allows = (grants: readonly Grant[], call: CallRequest): boolean =>

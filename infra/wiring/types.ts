@@ -11,6 +11,10 @@ export interface Access {
    * presigned GET it signs needs), `write` (PutObject, also a presigned POST's), `delete` (DeleteObject).
    */
   buckets?: Readonly<Record<string, readonly BucketUse[]>>;
+  /** Puts events on the Parley bus (EventBridge PutEvents). */
+  bus?: true;
+  /** Posts to and closes the realtime API's sockets (execute-api:ManageConnections on that API only). */
+  connections?: true;
 }
 
 export type BucketUse = 'read' | 'write' | 'delete';
@@ -75,6 +79,13 @@ export interface ScheduleSpec {
   target: FunctionSpec;
 }
 
+/** The realtime WebSocket API's routes, as API Gateway names them: `$connect`, `$disconnect` and `$default`. */
+export interface SocketSpec {
+  connect: FunctionSpec;
+  disconnect: FunctionSpec;
+  default: FunctionSpec;
+}
+
 /** A KMS key the deployment creates; functions granted it get its ARN in `idEnv`. */
 export interface KeySpec {
   name: string;
@@ -100,7 +111,9 @@ export interface Wiring {
   schedules: readonly ScheduleSpec[];
   keys: readonly KeySpec[];
   buckets: readonly BucketSpec[];
+  /** The realtime WebSocket API (docs/guide/realtime.md); a wiring without one deploys no WebSocket API. */
+  socket?: SocketSpec;
 }
 
 /** What one area module (`infra/wiring/<area>.ts`, exporting `<area>Wiring`) contributes to the wiring. */
-export type AreaWiring = Partial<Omit<Wiring, 'fallback'>>;
+export type AreaWiring = Partial<Omit<Wiring, 'fallback' | 'socket'>>;

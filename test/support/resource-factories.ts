@@ -62,6 +62,7 @@ const BROADCASTS = '/api/v1/broadcasts';
 const BOOKINGS = '/api/v1/scheduling/bookings';
 const TOKENS = '/api/v1/auth/tokens';
 const FILES = '/api/v1/files';
+const EVENTS = '/api/v1/events';
 
 export const makeFactories = (opts: FactoryOptions): Record<string, ResourceFactory> => {
   const tag: ResourceFactory = {
@@ -290,7 +291,18 @@ export const makeFactories = (opts: FactoryOptions): Record<string, ResourceFact
       return { status, body: body.data?.tokens?.find((t: { _id: string }) => t._id === id) ?? null };
     },
   };
+  const event: ResourceFactory = {
+    create: async (api) => {
+      const { id: customerId } = await customer.create(api);
+      const { body } = await api.get(`${EVENTS}?types=customer.contact.created&limit=100`);
+      const found = (body.data?.events ?? []).find((e: { data: { contact: { _id: string } } }) => e.data.contact._id === customerId);
+      if (!found) throw new Error(`no customer.contact.created event for ${customerId} in the events log`);
+      return { id: found.eventId };
+    },
+    read: (api, { id }) => snapshot(api, `${EVENTS}/${id}`),
+  };
   return {
+    [`${EVENTS}/{id}`]: event,
     [`${MEMBERS}/{id}`]: member,
     [`${BOOKINGS}/{id}`]: booking,
     [`${TOKENS}/{id}`]: apiToken,

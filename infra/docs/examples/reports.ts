@@ -100,6 +100,7 @@ const suggestionView: z.output<typeof suggestion> = {
 const eventTypeView: z.output<typeof eventType> = {
   type: 'crm.lead.won',
   category: 'crm',
+  readScope: 'crm:read',
   status: 'available',
   subscribable: true,
   description: 'A lead entered its pipeline’s won stage (after its `stage_changed`).',

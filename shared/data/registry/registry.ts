@@ -6,6 +6,7 @@ import { activity, lead, listMembership, pipeline, task } from './crm';
 import type { Entity } from './define';
 import { conversation, conversationList, emailMessage, incomingGuard, message } from './inbox';
 import { ai, article, searchIndex } from './knowledge';
+import { realtimeConnection, realtimeTicket } from './realtime';
 import { booking } from './scheduling';
 import { tag, tagLink, tagName } from './tags';
 import { member, memberEmail } from './team';
@@ -54,6 +55,8 @@ export const entities = [
   ai,
   analytics,
   booking,
+  realtimeTicket,
+  realtimeConnection,
 ] as const;
 
 type Declared = (typeof entities)[number] extends Entity<infer P> ? P : never;

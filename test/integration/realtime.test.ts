@@ -1,0 +1,295 @@
+import { describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { createParleyClient } from '../../packages/client/src/index';
+import { registerClientPlugin } from '../../shared/aws/plugins';
+import type { Tenant } from '../../shared/domain/auth/tenant';
+import { hashToken } from '../../shared/domain/auth/token';
+import { outboxItem } from '../../shared/data/outbox';
+import { transact } from '../../shared/data/transact';
+import { buildEnvelope } from '../../shared/events/envelope';
+import { objectId } from '../../shared/ids';
+import { storeTicket, tokenConnectionIds } from '../../shared/data/realtime';
+import { client, type Client } from '../support/api';
+import { openSocket, subscribed, ticketFor, type TestSocket } from '../support/realtime';
+import { useTestStack } from '../support/stack';
+import { tail } from '../docs/examples/realtime-tail';
+import { tokenFor } from '../support/tenants';
+
+const t = useTestStack();
+
+let serial = 0;
+const newCustomer = async (api: Client) => {
+  const res = await api.post('/api/v1/contacts/customers', { name: 'Ada', email: `ada-${process.pid}-${++serial}@example.com` });
+  expect(res.status).toBe(201);
+  return res.body.data.customer._id as string;
+};
+
+/** Writes `n` customer events through the outbox (one transaction each, `concurrency` at once), as fast as the table takes them. */
+const writeCustomers = async (tenant: Tenant, n: number, concurrency: number) => {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < n) {
+        const i = next++;
+        const contact = { _id: objectId(), name: `Load ${i}` };
+        await transact([outboxItem(buildEnvelope('customer.contact.created', tenant, { contact }))]);
+      }
+    }),
+  );
+};
+
+/** Drops every socket of the token from the server's side (the management API's DeleteConnection), as a network failure would. */
+const dropSocketsOf = async (tokenId: string) => {
+  for (const id of await tokenConnectionIds(tokenId))
+    await fetch(`${t.stack.baseUrl}/@connections/${encodeURIComponent(id)}`, { method: 'DELETE' });
+};
+
+/** The event ids of the customers created, from the log (their order is the log's: oldest first). */
+const createdEventIds = async (api: Client, since: string) => {
+  const { body } = await api.get(`/api/v1/events?since=${since}&types=customer.contact.created&limit=100`);
+  return body.data.events.map((e: { eventId: string }) => e.eventId) as string[];
+};
+
+const refusal = (url: string) =>
+  openSocket(url).then(
+    () => 'opened',
+    (error: { status?: number }) => error.status,
+  );
+
+describe('realtime tickets', () => {
+  it('a ticket opens one socket: a second use is refused (401), as is an expired ticket (403) or none', async () => {
+    const { api } = await t.tenant();
+    const ticket = await ticketFor(api);
+    expect(ticket.url).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/realtime\?ticket=rt_/);
+    expect(ticket.url).not.toContain('sk_');
+    const socket = await openSocket(ticket.url);
+    expect(await refusal(ticket.url)).toBe(401);
+    await socket.close();
+    expect(await refusal(ticket.url.replace(/ticket=.*/, 'ticket=rt_unknown'))).toBe(401);
+    expect(await refusal(ticket.url.replace(/\?.*/, ''))).toBe(401);
+  });
+
+  it('refuses a ticket past its 60 seconds with 403', async () => {
+    const tenant = await t.tenant();
+    const url = (await ticketFor(tenant.api)).url;
+    await storeTicket(hashToken('rt_expired'), {
+      tenant: tenant.tenant,
+      tokenId: tenant.tokenId,
+      scopes: ['admin:all'],
+      expiresAt: new Date(Date.now() - 1000).toISOString(),
+    });
+    expect(await refusal(url.replace(/ticket=.*/, 'ticket=rt_expired'))).toBe(403);
+  });
+});
+
+describe('the realtime socket', () => {
+  it('answers a bad message with an error frame and stays open; ping answers pong', async () => {
+    const { api } = await t.tenant();
+    const socket = await openSocket((await ticketFor(api)).url);
+    socket.send('not json');
+    socket.send({ action: 'subscribe', events: ['inbox.nope'] });
+    socket.send({ action: 'dance' });
+    socket.send({ action: 'ping' });
+    await socket.until((f) => f.length === 4);
+    expect(socket.frames.map((f) => f.type)).toEqual(['error', 'error', 'error', 'pong']);
+    expect(socket.frames[0]).toMatchObject({ code: 'BAD_MESSAGE' });
+    socket.send({ action: 'subscribe', events: ['customer.*'] });
+    await socket.until((f) => f.some((x) => x.type === 'subscribed'));
+    socket.send({ action: 'subscribe', events: ['crm.*'] });
+    await socket.until((f) => f.some((x) => x.code === 'ALREADY_SUBSCRIBED'));
+    await socket.close();
+  });
+
+  it('streams the events the subscription names, and only those a token may read', async () => {
+    const owner = await t.tenant();
+    const all = await subscribed(owner.api, ['*']);
+    const { token } = await tokenFor([owner.workspaceId], ['tags:read', 'contacts:read']);
+    const reader = client(t.stack.baseUrl, { token, workspaceId: owner.workspaceId });
+    const limited = await subscribed(reader, ['*']);
+    const { token: tagsOnly } = await tokenFor([owner.workspaceId], ['tags:read']);
+    const refused = await subscribed(client(t.stack.baseUrl, { token: tagsOnly, workspaceId: owner.workspaceId }), ['inbox.*']);
+    expect(refused.frames.at(-1)).toMatchObject({ type: 'error', code: 'FORBIDDEN' });
+
+    const customerId = await newCustomer(owner.api);
+    const conversation = await owner.api.post('/api/v1/inbox/conversations', { customerId, subject: 'Hello' });
+    expect(conversation.status).toBe(201);
+    await all.until((f) => f.some((x) => x.event?.eventType === 'inbox.conversation.created'));
+    await newCustomer(owner.api);
+    await limited.until((f) => f.filter((x) => x.event?.eventType === 'customer.contact.created').length === 2);
+    expect(limited.frames.filter((f) => f.type === 'event').every((f) => f.event!.eventType.startsWith('customer.'))).toBe(true);
+    expect(all.frames.find((f) => f.event?.eventType === 'customer.contact.created')!.event).toMatchObject({
+      workspaceId: owner.workspaceId,
+      livemode: false,
+      data: { contact: { _id: customerId } },
+    });
+    await Promise.all([all.close(), limited.close(), refused.close()]);
+  });
+
+  it('keeps workspaces and modes apart', async () => {
+    const a = await t.tenant();
+    const b = await t.tenant();
+    const aLive = await t.liveMode(a);
+    const sockets = await Promise.all([subscribed(a.api, ['*']), subscribed(b.api, ['*']), subscribed(aLive.api, ['*'])]);
+    const [aSocket, bSocket, liveSocket] = sockets;
+    const ids = [await newCustomer(a.api), await newCustomer(b.api), await newCustomer(aLive.api)];
+    await aSocket!.until((f) => f.some((x) => x.event?.data.contact && (x.event.data.contact as { _id: string })._id === ids[0]));
+    await bSocket!.until((f) => f.some((x) => x.event?.data.contact && (x.event.data.contact as { _id: string })._id === ids[1]));
+    await liveSocket!.until((f) => f.some((x) => x.event?.data.contact && (x.event.data.contact as { _id: string })._id === ids[2]));
+    const seen = (s: TestSocket) => s.frames.filter((f) => f.type === 'event').map((f) => `${f.event!.workspaceId}/${f.event!.livemode}`);
+    expect(new Set(seen(aSocket!))).toEqual(new Set([`${a.workspaceId}/false`]));
+    expect(new Set(seen(bSocket!))).toEqual(new Set([`${b.workspaceId}/false`]));
+    expect(new Set(seen(liveSocket!))).toEqual(new Set([`${a.workspaceId}/true`]));
+    await Promise.all(sockets.map((s) => s.close()));
+  });
+
+  it('a client that misses 100 events and resumes with since gets exactly those 100, in order, then live ones', async () => {
+    const { api, tenant } = await t.tenant();
+    const first = await subscribed(api, ['customer.*']);
+    await newCustomer(api);
+    await first.until((f) => f.some((x) => x.type === 'event'));
+    const last = first.eventIds().at(-1)!;
+    await first.close();
+    await writeCustomers(tenant, 100, 1);
+    const missed = [...(await createdEventIds(api, last)), ...(await createdEventIds(api, last)).slice(100)];
+    expect(missed).toHaveLength(100);
+    const resumed = await subscribed(api, ['customer.*'], last);
+    await resumed.until((f) => f.filter((x) => x.type === 'event').length === 100);
+    await newCustomer(api);
+    await resumed.until((f) => f.filter((x) => x.type === 'event').length === 101);
+    const ids = resumed.eventIds();
+    expect(ids.slice(0, 100)).toEqual(missed);
+    expect(ids[100]! > missed.at(-1)!).toBe(true);
+    expect(resumed.frames[0]!.type).toBe('subscribed');
+    await resumed.close();
+  });
+
+  it('revoking the token closes its sockets', async () => {
+    const owner = await t.tenant();
+    const { token, record } = await tokenFor([owner.workspaceId], ['contacts:read']);
+    const api = client(t.stack.baseUrl, { token, workspaceId: owner.workspaceId });
+    const sockets = await Promise.all([subscribed(api, ['*']), openSocket((await ticketFor(api)).url)]);
+    const unused = await ticketFor(api);
+    expect((await owner.api.delete(`/api/v1/auth/tokens/${record._id}`)).status).toBe(200);
+    for (const s of sockets) expect((await s.closed).code).toBe(1001);
+    expect(await refusal(unused.url)).toBe(401);
+  });
+});
+
+describe('the realtime socket under load and failure', () => {
+  const logIdsSince = async (api: Client, since: string) => {
+    const ids: string[] = [];
+    let cursor = '';
+    for (;;) {
+      const { body } = await api.get(`/api/v1/events?since=${since}&types=customer.*&limit=100${cursor && `&cursor=${cursor}`}`);
+      ids.push(...body.data.events.map((e: { eventId: string }) => e.eventId));
+      if (!body.data.pagination.nextCursor) return ids;
+      cursor = body.data.pagination.nextCursor;
+    }
+  };
+
+  const anchorOf = async (tenant: Tenant, api: Client) => {
+    await writeCustomers(tenant, 1, 1);
+    return (await api.get('/api/v1/events?types=customer.*&limit=1')).body.data.events[0].eventId as string;
+  };
+
+  it('resumes with since under concurrent writes: 500 events, each exactly once, across three drops', async () => {
+    const owner = await t.tenant();
+    const anchor = await anchorOf(owner.tenant, owner.api);
+    const parley = createParleyClient({ baseUrl: t.stack.baseUrl, token: owner.token, workspaceId: owner.workspaceId });
+    const got: string[] = [];
+    const stop = new AbortController();
+    const reading = (async () => {
+      for await (const e of parley.realtime.subscribe({ events: ['customer.*'], since: anchor, WebSocket, signal: stop.signal })) {
+        got.push(e.eventId);
+        if (got.length === 500) return;
+      }
+    })();
+    const writing = writeCustomers(owner.tenant, 500, 4);
+    for (const mark of [120, 240, 360]) {
+      while (got.length < mark) await new Promise((r) => setTimeout(r, 20));
+      await dropSocketsOf(owner.tokenId);
+    }
+    await writing;
+    await Promise.race([reading, new Promise((_, reject) => setTimeout(() => reject(new Error(`only ${got.length} of 500`)), 120_000))]);
+    stop.abort();
+    const expected = await logIdsSince(owner.api, anchor);
+    expect(expected).toHaveLength(500);
+    expect(new Set(got).size).toBe(500);
+    expect([...got].sort()).toEqual([...expected].sort());
+  }, 240_000);
+
+  it('a push that fails mid-batch closes the socket, and its client resumes with since and loses nothing', async () => {
+    const owner = await t.tenant();
+    const anchor = await anchorOf(owner.tenant, owner.api);
+    const parley = createParleyClient({ baseUrl: t.stack.baseUrl, token: owner.token, workspaceId: owner.workspaceId });
+    const got: string[] = [];
+    const stop = new AbortController();
+    const reading = (async () => {
+      for await (const e of parley.realtime.subscribe({ events: ['customer.*'], since: anchor, WebSocket, signal: stop.signal })) {
+        got.push(e.eventId);
+        if (got.length === 60) return;
+      }
+    })();
+    await writeCustomers(owner.tenant, 20, 1);
+    while (got.length < 20) await new Promise((r) => setTimeout(r, 20));
+    failPosts = 5;
+    await writeCustomers(owner.tenant, 40, 4);
+    await Promise.race([reading, new Promise((_, reject) => setTimeout(() => reject(new Error(`only ${got.length} of 60`)), 30_000))]);
+    stop.abort();
+    expect(failPosts).toBe(0);
+    const expected = await logIdsSince(owner.api, anchor);
+    expect(new Set(got).size).toBe(60);
+    expect([...got].sort()).toEqual([...expected].sort());
+  }, 60_000);
+
+  it('a client that stops reading does not stall the others', async () => {
+    const owner = await t.tenant();
+    const stalled = await subscribed(owner.api, ['customer.*']);
+    stalled.ws.pause();
+    const reader = await subscribed(owner.api, ['customer.*']);
+    await writeCustomers(owner.tenant, 200, 4);
+    await reader.until((f) => f.filter((x) => x.type === 'event').length === 200, 30_000);
+    expect(new Set(reader.eventIds()).size).toBe(200);
+    stalled.ws.resume();
+    await Promise.all([stalled.close(), reader.close()]);
+  }, 60_000);
+});
+
+/** The management API fails this many PostToConnection calls (a push failing mid-batch), then recovers. */
+let failPosts = 0;
+registerClientPlugin({
+  applyToStack: (stack) => {
+    stack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'PostToConnectionCommand' && failPosts > 0) {
+          failPosts--;
+          throw new Error('injected: the management API failed mid-batch');
+        }
+        return next(args);
+      },
+      { step: 'build', name: 'testFailPosts' },
+    );
+  },
+});
+
+describe('the guide’s Node client (docs/guide/realtime.md)', () => {
+  it('prints events live and, dropped, resumes after the last one it saw', async () => {
+    const owner = await t.tenant();
+    const seen: string[] = [];
+    const stop = new AbortController();
+    const running = tail(t.stack.baseUrl, owner.token, owner.workspaceId, (e) => seen.push(e.eventId), stop.signal);
+    while ((await tokenConnectionIds(owner.tokenId)).length === 0) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 300));
+    await writeCustomers(owner.tenant, 5, 1);
+    while (seen.length < 5) await new Promise((r) => setTimeout(r, 20));
+    await dropSocketsOf(owner.tokenId);
+    await writeCustomers(owner.tenant, 5, 1);
+    while (seen.length < 10) await new Promise((r) => setTimeout(r, 20));
+    stop.abort();
+    await running;
+    const logged = (await owner.api.get('/api/v1/events?types=customer.*')).body.data.events.map((e: { eventId: string }) => e.eventId);
+    // Live frames follow the order the pushes ran in; each event arrives once and none is missed.
+    expect(new Set(seen).size).toBe(seen.length);
+    expect([...seen].sort()).toEqual([...logged].sort());
+  }, 60_000);
+});
