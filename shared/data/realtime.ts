@@ -8,7 +8,7 @@ import { itemCodec } from './codec';
 import { tenantPk } from './keys';
 import { collect, queryAll } from './query';
 import { K } from './registry/registry';
-import { commit, createItem, deleteItem, transact, type Commit } from './transact';
+import { commit, createItem, transact, type Commit } from './transact';
 
 /** API Gateway closes every WebSocket after 2 hours; a connection item outlives it by nothing. */
 const CONNECTION_TTL_SECONDS = 2 * 3600;
@@ -59,6 +59,8 @@ const Connection = z.object({
   exact: z.array(z.string()).nullable(),
   prefixes: z.array(z.string()).nullable(),
   since: z.string().nullable(),
+  /** When the socket subscribed: its replay reads the events log no sooner than the index's lag after it. */
+  subscribedAt: z.string().nullable(),
   /** Events that arrived live while the backlog replayed, sent after it. */
   pending: z.array(z.string()).nullable(),
   /** The latest replayed events, which a late live copy must not repeat. */
@@ -80,9 +82,45 @@ export const countTokenConnections = async (tokenId: string): Promise<number> =>
   return Count ?? 0;
 };
 
+/**
+ * The tenant's presence: how many sockets it holds and when the newest of them ends at the latest. A push reads
+ * it first, so an event of a tenant without sockets costs one GetItem of this small item, never a Query of
+ * the sockets' partition. `sockets` moves in the transactions that create and forget a socket; a socket that
+ * only expires (TTL) is never subtracted, so the count can only be too high, and `until` bounds that.
+ */
+const presenceKey = (tenant: Tenant) => ({ pk: tenantPk(tenant, K.RTPRESENCE), sk: K.RTPRESENCE });
+
+/** Counts a socket in or out; an UpdateItem alone (ADD is atomic), so concurrent sockets never conflict on it. */
+const countPresence = (tenant: Tenant, by: 1 | -1, until?: number) =>
+  dynamo().send(
+    new UpdateCommand({
+      TableName: config().TABLE_NAME,
+      Key: presenceKey(tenant),
+      UpdateExpression: until === undefined ? 'ADD sockets :by' : 'ADD sockets :by SET #until = :until, #ttl = :until',
+      ExpressionAttributeNames: until === undefined ? undefined : { '#until': 'until', '#ttl': 'ttl' },
+      ExpressionAttributeValues: until === undefined ? { ':by': by } : { ':by': by, ':until': until },
+    }),
+  );
+
+/** Whether the tenant may hold a socket now (read consistently: a socket stored before an event committed counts). */
+export const tenantHasSockets = async (tenant: Tenant, now: Date): Promise<boolean> => {
+  const { Item } = await dynamo().send(
+    new GetCommand({
+      TableName: config().TABLE_NAME,
+      Key: presenceKey(tenant),
+      ConsistentRead: true,
+      ProjectionExpression: 'sockets, #until',
+      ExpressionAttributeNames: { '#until': 'until' },
+    }),
+  );
+  return Item !== undefined && (Item.sockets as number) > 0 && (Item.until as number) > now.getTime() / 1000;
+};
+
 /** A new socket: its state in the tenant's partition and its pointer, which the token's index lists. */
 export const storeConnection = async (connectionId: string, claims: TicketClaims, now: Date): Promise<void> => {
   const ttl = Math.floor(now.getTime() / 1000) + CONNECTION_TTL_SECONDS;
+  // Counted before the socket exists: a push that sees the socket always sees the count.
+  await countPresence(claims.tenant, 1, ttl);
   await commit([
     createItem({
       ...connectionKey(claims.tenant, connectionId),
@@ -124,20 +162,27 @@ export const forgetConnection = async (connectionId: string): Promise<void> => {
   const { Attributes } = await dynamo().send(
     new DeleteCommand({ TableName: config().TABLE_NAME, Key: pointerKey(connectionId), ReturnValues: 'ALL_OLD' }),
   );
-  if (Attributes) await commit([deleteItem(connectionKey(pointerOf(Attributes).tenant, connectionId))]);
+  if (!Attributes) return;
+  const { tenant } = pointerOf(Attributes);
+  const { Attributes: gone } = await dynamo().send(
+    new DeleteCommand({ TableName: config().TABLE_NAME, Key: connectionKey(tenant, connectionId), ReturnValues: 'ALL_OLD' }),
+  );
+  // Uncounted only once actually deleted: one that expired (TTL) keeps its count, which `until` bounds.
+  if (gone) await countPresence(tenant, -1);
 };
 
 /** Stores a socket's one subscription; false when it has one already. */
 export const subscribeConnection = async (
   connection: Connection,
   subscription: { exact: string[]; prefixes: string[]; since: string | null },
+  now: Date,
 ): Promise<boolean> => {
   try {
     await dynamo().send(
       new UpdateCommand({
         TableName: config().TABLE_NAME,
         Key: connectionKey(connection.tenant, connection.connectionId),
-        UpdateExpression: 'SET #state = :replaying, exact = :exact, prefixes = :prefixes, since = :since, pending = :none',
+        UpdateExpression: 'SET #state = :replaying, exact = :exact, prefixes = :prefixes, since = :since, subscribedAt = :at, pending = :none',
         ConditionExpression: '#state = :connected',
         ExpressionAttributeNames: { '#state': 'state' },
         ExpressionAttributeValues: {
@@ -146,6 +191,7 @@ export const subscribeConnection = async (
           ':exact': subscription.exact,
           ':prefixes': subscription.prefixes,
           ':since': subscription.since,
+          ':at': now.toISOString(),
           ':none': [],
         },
       }),

@@ -1,7 +1,8 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { DeleteConnectionCommand, GoneException, PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
 import { connections } from '../aws/connections';
 import { justAfter, lastIdAt } from '../domain/events/log-range';
-import { eventFrame, frame, MAX_PENDING, passes, seamOf } from '../domain/realtime/protocol';
+import { eventFrame, frame, MAX_PENDING, passes, replayReadAt, seamOf } from '../domain/realtime/protocol';
 import { envelopeTenant } from '../events/envelope';
 import type { OutboxEvent } from '../events/from-bus';
 import { replayEvents } from '../data/events-log';
@@ -12,6 +13,7 @@ import {
   holdPending,
   readConnection,
   tenantConnections,
+  tenantHasSockets,
   tokenConnectionIds,
   type Connection,
 } from '../data/realtime';
@@ -74,14 +76,17 @@ const deliverLive = async (c: Connection, eventId: string, data: string) => {
 export const pushEvent = async ({ envelope, payload }: OutboxEvent): Promise<void> => {
   const { eventId, eventType } = envelope;
   if (eventType === 'auth.token.revoked') await closeTokenSockets((envelope.data.token as { _id: string })._id);
-  const sockets = (await tenantConnections(envelopeTenant(envelope))).filter((c) => wants(c, eventId, eventType));
+  const tenant = envelopeTenant(envelope);
+  if (!(await tenantHasSockets(tenant, new Date()))) return;
+  const sockets = (await tenantConnections(tenant)).filter((c) => wants(c, eventId, eventType));
   if (sockets.length === 0) return;
   const data = eventFrame(eventId, payload);
   await mapLimit(sockets, PUSH_CONCURRENCY, (c) => orClose(c.connectionId, () => deliverLive(c, eventId, data)));
 };
 
 /**
- * A socket that just subscribed: `subscribed`, then with `since` its backlog oldest first, then it goes live
+ * A socket that just subscribed: `subscribed`, then with `since` its backlog oldest first (read once the
+ * index has settled for every event committed before the subscription), then it goes live
  * and the events that arrived live meanwhile follow, each once: an event is sent by the replay or held, and
  * one both replayed and held is sent by the replay only. The latest replayed ids stay on the socket (its
  * seam), so a live copy that reaches the bus after the switch is not sent again.
@@ -96,8 +101,10 @@ const replay = async (connectionId: string, now: Date): Promise<void> => {
   if (!(await post(connectionId, frame({ type: 'subscribed' })))) return;
   const replayed: string[] = [];
   if (c.since !== null) {
+    const readAt = replayReadAt(c.subscribedAt ?? now.toISOString(), now);
+    await sleep(Math.max(0, readAt.getTime() - now.getTime()));
     const types = { exact: c.exact ?? [], prefixes: c.prefixes ?? [] };
-    for await (const e of replayEvents(c.tenant, [justAfter(c.since), lastIdAt(now.getTime())], types)) {
+    for await (const e of replayEvents(c.tenant, [justAfter(c.since), lastIdAt(readAt.getTime())], types)) {
       if (!(await post(connectionId, eventFrame(e.eventId, e.payload)))) return;
       replayed.push(e.eventId);
     }

@@ -77,7 +77,7 @@ export const receiveMessage = async (connectionId: string, body: string | undefi
       code: 'FORBIDDEN',
       message: 'The token may read none of these events: each category needs its read scope',
     });
-  if (!(await subscribeConnection(connection, { ...types, since: message.since ?? null })))
+  if (!(await subscribeConnection(connection, { ...types, since: message.since ?? null }, now)))
     return reply({ type: 'error', code: 'ALREADY_SUBSCRIBED', message: 'A socket subscribes once; open another for other events' });
   await requestReplay(connectionId);
   return { statusCode: 200 };

@@ -19,6 +19,18 @@ export const MAX_PENDING = 1000;
 /** How many of the latest replayed events a socket remembers, so a late live copy of one is not sent twice. */
 const SEAM_SIZE = 200;
 
+/**
+ * How long after a subscription its replay waits before it reads the events log. The log is a global secondary
+ * index, which DynamoDB updates asynchronously (typically within a fraction of a second): an event that
+ * committed just before the subscription, and whose push ran before it too, is replayed only once the index
+ * holds it (docs/guide/realtime.md, "The seam").
+ */
+export const INDEX_SETTLE_MS = 1000;
+
+/** When a replay may read the events log: the index has settled for every event committed before the subscription. */
+export const replayReadAt = (subscribedAt: string, now: Date): Date =>
+  new Date(Math.max(now.getTime(), Date.parse(subscribedAt) + INDEX_SETTLE_MS));
+
 /** The bus event that asks the push function to replay a socket's backlog and take it live. */
 export const SOCKET_SOURCE = 'parley.realtime';
 export const SUBSCRIBED_DETAIL_TYPE = 'SocketSubscribed';

@@ -2,7 +2,7 @@ import { WebSocket } from 'ws';
 
 type Event = { eventId: string; eventType: string };
 
-/** Calls `onEvent` for each event as it happens; after a drop, resumes after the last event it saw. */
+/** Calls `onEvent` for each event as it happens; after a drop, resumes after the newest event it saw. */
 export async function tail(api: string, token: string, workspaceId: string, onEvent: (e: Event) => void, signal: AbortSignal) {
   let since: string | undefined;
   while (!signal.aborted) {
@@ -15,7 +15,8 @@ export async function tail(api: string, token: string, workspaceId: string, onEv
     ws.on('message', (raw) => {
       const frame = JSON.parse(raw.toString());
       if (frame.type !== 'event') return;
-      since = frame.event?.eventId ?? frame.eventId;
+      const id = frame.event?.eventId ?? frame.eventId;
+      if (!since || id > since) since = id; // live events may arrive out of id order: resume after the newest
       onEvent(frame.event ?? frame);
     });
     await new Promise((closed) => ws.on('close', closed));
