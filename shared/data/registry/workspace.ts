@@ -61,7 +61,7 @@ export const outboxEvent = entity({
     { read: 'event body', by: 'pk=EVT#<event id> sk=EVENT' },
     {
       read: 'events log, newest first, or after an event (since), in a time range',
-      by: 'gsi2pk=<tenant>#EVENTS gsi2sk BETWEEN',
+      by: 'gsi2pk=<tenant>#EVENTS gsi2sk between <from id> and <to id>',
       index: 'gsi2',
     },
   ],
