@@ -18,6 +18,7 @@ import { readable, readLogLines, storyOf, type StoryKey } from '../local/log-fil
 import { dataDir } from '../local/runtime-file';
 import { ParleyError } from '../../packages/client/src/index';
 import { listen, type ListenOptions } from './listen';
+import { tailEvents, type TailOptions } from './events-tail';
 import { openSession, type SessionOptions } from './session';
 import { liveOnly, recipes, triggerHelp, untriggerable } from './trigger';
 import { uploadPath, type UploadCliOptions } from './files';
@@ -294,6 +295,26 @@ apiLeaf(
     .option('--json', "print each event's full payload, one JSON object a line"),
 ).action(async (opts: SessionOptions & ListenOptions) => {
   await listen(await openSession(opts, ['webhooks:read', 'webhooks:write'], 'listen'), opts);
+});
+
+apiLeaf(
+  program
+    .command('events')
+    .description("the workspace's events log")
+    .command('tail')
+    .description('print the events as they happen, through the realtime socket (resumes after a drop without a gap), until stopped')
+    .option('--types <list>', 'comma-separated event types or patterns such as inbox.* (default: every event)')
+    .option('--json', 'print each event whole, one JSON object a line'),
+).action(async (opts: SessionOptions & TailOptions) => {
+  // Its own token reads every category (auth.* needs admin:all); revoked on exit.
+  const session = await openSession(opts, ['admin:all'], 'events tail');
+  const stop = new AbortController();
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => stop.abort());
+  try {
+    await tailEvents(session, opts, stop.signal);
+  } finally {
+    await session.close();
+  }
 });
 
 apiLeaf(

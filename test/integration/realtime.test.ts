@@ -13,6 +13,7 @@ import { client, type Client } from '../support/api';
 import { openSocket, subscribed, ticketFor, type TestSocket } from '../support/realtime';
 import { useTestStack } from '../support/stack';
 import { tail } from '../docs/examples/realtime-tail';
+import { tailEvents } from '../../infra/cli/events-tail';
 import { tokenFor } from '../support/tenants';
 
 const t = useTestStack();
@@ -367,4 +368,24 @@ describe('the guide’s Node client (docs/guide/realtime.md)', () => {
     expect(new Set(seen).size).toBe(seen.length);
     expect([...seen].sort()).toEqual([...logged].sort());
   }, 60_000);
+});
+
+describe('parley events tail', () => {
+  it('prints the events of the types named, one a line, until stopped', async () => {
+    const owner = await t.tenant();
+    const api = createParleyClient({ baseUrl: t.stack.baseUrl, token: owner.token, workspaceId: owner.workspaceId });
+    const lines: string[] = [];
+    const stop = new AbortController();
+    const session = { api, workspaceId: owner.workspaceId, mode: 'test' as const };
+    const tailing = tailEvents(session, { types: 'customer.contact.*' }, stop.signal, (l) => lines.push(l));
+    await waitSubscribed(owner.tokenId);
+    const conversationOf = await newCustomer(owner.api);
+    await owner.api.post('/api/v1/inbox/conversations', { customerId: conversationOf, subject: 'Not printed' });
+    const [written] = await writeCustomers(owner.tenant, 1, 1);
+    await until(() => lines.length >= 2 && lines.some((l) => l.endsWith(written!)));
+    stop.abort();
+    await tailing;
+    expect(lines).toHaveLength(2);
+    for (const l of lines) expect(l).toMatch(/^\d{4}-\d\d-\d\dT\S+Z {2}customer\.contact\.created {2}[0-9a-f]{24}$/);
+  });
 });
