@@ -182,7 +182,8 @@ export const subscribeConnection = async (
       new UpdateCommand({
         TableName: config().TABLE_NAME,
         Key: connectionKey(connection.tenant, connection.connectionId),
-        UpdateExpression: 'SET #state = :replaying, exact = :exact, prefixes = :prefixes, since = :since, subscribedAt = :at, pending = :none',
+        UpdateExpression:
+          'SET #state = :replaying, exact = :exact, prefixes = :prefixes, since = :since, subscribedAt = :at, pending = :none',
         ConditionExpression: '#state = :connected',
         ExpressionAttributeNames: { '#state': 'state' },
         ExpressionAttributeValues: {

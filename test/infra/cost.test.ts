@@ -24,7 +24,13 @@ describe('npm run cost', () => {
     const dev = stage('dev').inventory;
     // Every wiring function (routes, the fallback, consumers, rule and schedule targets, the socket routes) and the site's upload function.
     expect(dev.functions).toBe(
-      wiring.routes.length + 1 + wiring.queues.length + wiring.rules.length + wiring.schedules.length + Object.keys(wiring.socket ?? {}).length + 1,
+      wiring.routes.length +
+        1 +
+        wiring.queues.length +
+        wiring.rules.length +
+        wiring.schedules.length +
+        Object.keys(wiring.socket ?? {}).length +
+        1,
     );
     expect(dev.keys).toBe(wiring.keys.length);
     expect(dev.dashboards).toBe(1);
