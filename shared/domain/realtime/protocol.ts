@@ -25,7 +25,7 @@ const SEAM_SIZE = 200;
  * committed just before the subscription, and whose push ran before it too, is replayed only once the index
  * holds it (docs/guide/realtime.md, "The seam").
  */
-export const INDEX_SETTLE_MS = 1000;
+const INDEX_SETTLE_MS = 1000;
 
 /** When a replay may read the events log: the index has settled for every event committed before the subscription. */
 export const replayReadAt = (subscribedAt: string, now: Date): Date =>
