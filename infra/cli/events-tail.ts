@@ -1,5 +1,6 @@
 import { WebSocket } from 'ws';
 import type { ParleyEvent } from '../../packages/client/src/index';
+import { eventPatterns } from './event-patterns';
 import type { Session } from './session';
 
 export interface TailOptions {
@@ -21,12 +22,7 @@ export const tailEvents = async (
   signal: AbortSignal,
   print: (line: string) => void = (l) => process.stdout.write(`${l}\n`),
 ): Promise<void> => {
-  const events = opts.types
-    ? opts.types
-        .split(',')
-        .map((t) => t.trim())
-        .filter(Boolean)
-    : ['*'];
+  const events = eventPatterns(opts.types);
   process.stderr.write(`Streaming ${events.join(', ')} in workspace ${session.workspaceId} (${session.mode} mode). Stop with Ctrl-C.\n`);
   for await (const event of session.api.realtime.subscribe({ events, WebSocket, signal })) print(line(event, opts.json));
 };

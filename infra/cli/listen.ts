@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import type { Session } from './session';
+import { eventPatterns } from './event-patterns';
 import { receiverTls } from './receiver-tls';
 
 export interface ListenOptions {
@@ -49,12 +50,7 @@ const forwardedHeaders = (headers: IncomingHttpHeaders) =>
  */
 export const listen = async (session: Session, opts: ListenOptions): Promise<void> => {
   const { api, runtime } = session;
-  const events = opts.events
-    ? opts.events
-        .split(',')
-        .map((e) => e.trim())
-        .filter(Boolean)
-    : ['*'];
+  const events = eventPatterns(opts.events);
   const say = (line: string) => process.stderr.write(`${line}\n`);
   const print = (line: string) => process.stdout.write(`${line}\n`);
   let secret = '';
