@@ -51,7 +51,7 @@ export const openSocket = (url: string): Promise<TestSocket> =>
         closed,
         eventIds: () => frames.filter((f) => f.type === 'event').map((f) => f.event?.eventId ?? f.eventId!),
         send: (message) => ws.send(typeof message === 'string' ? message : JSON.stringify(message)),
-        until: (predicate, ms = 15_000) =>
+        until: (predicate, ms = 60_000) =>
           new Promise<void>((done, fail) => {
             const check = () => {
               if (!predicate(frames)) return;
