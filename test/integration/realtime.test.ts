@@ -223,35 +223,37 @@ describe('the realtime socket under load and failure', () => {
     return (await api.get('/api/v1/events?types=customer.*&limit=1')).body.data.events[0].eventId as string;
   };
 
-  it('resumes with since while events are written during the replay: each event exactly once, across two drops', async () => {
+  it('resumes with since while 500 events are written before and during the replay: each exactly once, across two drops', async () => {
+    const [backlog, live] = [450, 50];
+    const total = backlog + live;
     const owner = await t.tenant();
     const anchor = await anchorOf(owner.tenant, owner.api);
-    // The backlog: 99 events behind the anchor, one full transaction written before the client subscribes.
-    await writeBatched(owner.tenant, 99);
+    // The backlog behind the anchor, in transactions as full as DynamoDB takes them, written before the client subscribes.
+    await writeBatched(owner.tenant, backlog);
     const parley = createParleyClient({ baseUrl: t.stack.baseUrl, token: owner.token, workspaceId: owner.workspaceId });
     const got: string[] = [];
     const stop = new AbortController();
     const reading = (async () => {
       for await (const e of parley.realtime.subscribe({ events: ['customer.*'], since: anchor, WebSocket, signal: stop.signal })) {
         got.push(e.eventId);
-        if (got.length === 140) return;
+        if (got.length === total) return;
       }
     })();
-    // 41 more while the replay runs (it has sent some of the backlog, not all), so they arrive live at the seam.
+    // More while the replay runs (it has sent some of the backlog, not all), so they arrive live at the seam.
     await until(() => got.length >= 20);
-    const writing = writeCustomers(owner.tenant, 41, 4);
-    for (const mark of [60, 120]) {
-      await until(() => got.length >= mark);
+    const writing = writeCustomers(owner.tenant, live, 4);
+    for (const mark of [150, 300]) {
+      await until(() => got.length >= mark, 180_000);
       await dropSocketsOf(owner.tokenId);
     }
     await writing;
-    await Promise.race([reading, new Promise((_, reject) => setTimeout(() => reject(new Error(`only ${got.length} of 140`)), 90_000))]);
+    await Promise.race([reading, new Promise((_, reject) => setTimeout(() => reject(new Error(`only ${got.length} of ${total}`)), 180_000))]);
     stop.abort();
     const expected = await logIdsSince(owner.api, anchor);
-    expect(expected).toHaveLength(140);
-    expect(new Set(got).size).toBe(140);
+    expect(expected).toHaveLength(total);
+    expect(new Set(got).size).toBe(total);
     expect([...got].sort()).toEqual([...expected].sort());
-  }, 120_000);
+  }, 300_000);
 
   it('replays an event the index holds only after the subscription (its push ran before it): the replay waits the index out', async () => {
     const owner = await t.tenant();
