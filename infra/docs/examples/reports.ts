@@ -8,10 +8,11 @@ import type {
   range,
   webhookActivity,
 } from '../../../shared/views/analytics';
+import type { contact, customerBatch } from '../../../shared/views/contacts';
 import type { summary } from '../../../shared/views/crm';
 import type { bulkTagging } from '../../../shared/views/tags';
 import type { eventType } from '../../../shared/views/webhooks';
-import { ids, passageView } from './fixtures';
+import { ids, passageView, viewFixtures } from './fixtures';
 
 /** The workspace's reports and computed answers, for the week of the story (9–15 March 2026). */
 
@@ -119,6 +120,22 @@ const bulkView: z.output<typeof bulkTagging> = {
   unchanged: [],
 };
 
+const batchView: z.output<typeof customerBatch> = {
+  results: [
+    { index: 0, status: 'updated', customer: viewFixtures.Customer as z.output<typeof contact> },
+    {
+      index: 1,
+      status: 'error',
+      error: {
+        code: 'VALIDATION_ERROR',
+        message: 'Validation failed: email: The same email as inputs[0]',
+        details: { errors: [{ path: 'email', message: 'The same email as inputs[0]' }] },
+      },
+    },
+  ],
+  summary: { created: 0, updated: 1, unchanged: 0, errors: 1 },
+};
+
 export const computedFixtures: Record<string, unknown> = {
   ReportRange: rangeView,
   OverviewReport: overviewView,
@@ -130,4 +147,5 @@ export const computedFixtures: Record<string, unknown> = {
   Suggestion: suggestionView,
   WebhookEventType: eventTypeView,
   BulkTaggingResult: bulkView,
+  CustomerBatch: batchView,
 };
