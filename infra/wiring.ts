@@ -5,6 +5,7 @@ import { channelsWiring } from './wiring/channels';
 import { contactsWiring } from './wiring/contacts';
 import { crmWiring } from './wiring/crm';
 import { docsWiring } from './wiring/docs';
+import { exportsWiring } from './wiring/exports';
 import { filesWiring } from './wiring/files';
 import { inboxWiring } from './wiring/inbox';
 import { schedulingWiring } from './wiring/scheduling';
@@ -24,6 +25,7 @@ const areas: readonly AreaWiring[] = [
   filesWiring,
   contactsWiring,
   crmWiring,
+  exportsWiring,
   workflowsWiring,
   aiWiring,
   analyticsWiring,

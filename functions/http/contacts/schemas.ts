@@ -50,3 +50,7 @@ export const parseInputs = (inputs: unknown[]): ParsedInput[] =>
     const parsed = CreateCustomer.safeParse(input);
     return parsed.success ? { fields: parsed.data } : { errors: fieldErrors(parsed.error, input).errors };
   });
+
+export const CreateCustomersExport = z.strictObject({
+  filter: CustomerFilters.omit({ page: true, limit: true, cursor: true }).optional().describe('The filters of `GET /contacts/customers`'),
+});

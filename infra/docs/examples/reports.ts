@@ -9,6 +9,7 @@ import type {
   webhookActivity,
 } from '../../../shared/views/analytics';
 import type { contact, customerBatch } from '../../../shared/views/contacts';
+import type { exportWithDownload } from '../../../shared/views/exports';
 import type { summary } from '../../../shared/views/crm';
 import type { bulkTagging } from '../../../shared/views/tags';
 import type { eventType } from '../../../shared/views/webhooks';
@@ -136,6 +137,21 @@ const batchView: z.output<typeof customerBatch> = {
   summary: { created: 0, updated: 1, unchanged: 0, errors: 1 },
 };
 
+const exportView: z.output<typeof exportWithDownload> = {
+  _id: '66a20f1c7d1c4f2a9b3e5e01',
+  kind: 'customers',
+  status: 'completed',
+  filter: { tagId: ids.tag },
+  rows: 31,
+  error: null,
+  createdAt: '2026-03-10T08:21:40.000Z',
+  completedAt: '2026-03-10T08:21:43.000Z',
+  download: {
+    url: `https://parley-files.s3.eu-west-1.amazonaws.com/exports/${ids.workspace}/66a20f1c7d1c4f2a9b3e5e01.csv?X-Amz-Expires=300&X-Amz-Signature=4b1d9e0c2a7f3e8d6c5b4a3f2e1d0c9b8a7f6e5d4c3b2a1f0e9d8c7b6a5f4e3d`,
+    expiresAt: '2026-03-10T08:26:43.000Z',
+  },
+};
+
 export const computedFixtures: Record<string, unknown> = {
   ReportRange: rangeView,
   OverviewReport: overviewView,
@@ -148,4 +164,6 @@ export const computedFixtures: Record<string, unknown> = {
   WebhookEventType: eventTypeView,
   BulkTaggingResult: bulkView,
   CustomerBatch: batchView,
+  ExportWithDownload: exportView,
+  Export: { ...exportView, status: 'queued', rows: 0, completedAt: null, download: undefined },
 };
