@@ -39,11 +39,19 @@ export const exportsWiring = {
     contacts('POST', CUSTOMERS, 'create-customers-export', 'Export customers (the list filters) to a CSV, written in the background', {
       access: request,
     }),
-    contacts('GET', `${CUSTOMERS}/{id}`, 'get-customers-export', 'A customers export; once completed, a download of its CSV valid 5 minutes', {
+    contacts(
+      'GET',
+      `${CUSTOMERS}/{id}`,
+      'get-customers-export',
+      'A customers export; once completed, a download of its CSV valid 5 minutes',
+      {
+        access: read,
+      },
+    ),
+    crm('POST', LEADS, 'create-leads-export', 'Export leads (the list filters) to a CSV, written in the background', { access: request }),
+    crm('GET', `${LEADS}/{id}`, 'get-leads-export', 'A leads export; once completed, a download of its CSV valid 5 minutes', {
       access: read,
     }),
-    crm('POST', LEADS, 'create-leads-export', 'Export leads (the list filters) to a CSV, written in the background', { access: request }),
-    crm('GET', `${LEADS}/{id}`, 'get-leads-export', 'A leads export; once completed, a download of its CSV valid 5 minutes', { access: read }),
   ],
   queues,
 } satisfies AreaWiring;

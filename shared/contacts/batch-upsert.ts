@@ -5,6 +5,7 @@ import { updateCustomer, type Customer, type CustomerFields } from '../domain/co
 import { planBatch, summarize, type BatchResult, type IdProperty, type ParsedInput } from '../domain/contacts/batch';
 import { createCustomer, customerIdBy, mutateCustomer } from '../data/customers';
 import { answerOf } from '../http/refusals';
+import { mapLimit } from '../data/tags-tagging';
 
 const GUARD_KIND = { email: 'EMAIL', phone: 'PHONE' } as const;
 
@@ -61,21 +62,24 @@ const refusedResult = (index: number, error: unknown): BatchResult => {
 };
 
 /**
- * Upserts each input in order, one transaction each (with its usual event), so one bad input never fails the
- * others. Under an `Idempotency-Key` every transaction carries the key's marker and a retry replays the answer.
+ * Inputs upserted at once: distinct values (repeats are refused first), so they only contend on the
+ * workspace's customer counter (and an idempotent request's marker), which `retryOnConflict` absorbs.
+ */
+const CONCURRENCY = 5;
+
+/**
+ * Upserts each input (one transaction each, with its usual event), so one bad input never fails the others,
+ * and answers in input order. Under an `Idempotency-Key` every transaction carries the key's marker and a
+ * retry replays the answer.
  */
 export const batchUpsertCustomers = async (tenant: Tenant, idProperty: IdProperty, inputs: ParsedInput[], now: Date) => {
-  const results: BatchResult[] = [];
-  for (const input of planBatch(idProperty, inputs)) {
-    if ('error' in input) {
-      results.push(refusedResult(input.index, input.error));
-      continue;
-    }
+  const results = await mapLimit(planBatch(idProperty, inputs), CONCURRENCY, async (input): Promise<BatchResult> => {
+    if ('error' in input) return refusedResult(input.index, input.error);
     try {
-      results.push({ index: input.index, ...(await upsert(tenant, idProperty, input.key, input.fields, now)) });
+      return { index: input.index, ...(await upsert(tenant, idProperty, input.key, input.fields, now)) };
     } catch (error) {
-      results.push(refusedResult(input.index, error));
+      return refusedResult(input.index, error);
     }
-  }
+  });
   return { results, summary: summarize(results) };
 };

@@ -29,7 +29,9 @@ export const createExport = async (tenant: Tenant, job: ExportJob): Promise<void
 };
 
 export const getExport = async (tenant: Tenant, id: string): Promise<ExportJob | undefined> => {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: exportKey(tenant, id), ConsistentRead: true }));
+  const { Item } = await dynamo().send(
+    new GetCommand({ TableName: config().TABLE_NAME, Key: exportKey(tenant, id), ConsistentRead: true }),
+  );
   return Item ? fromItem(Item) : undefined;
 };
 

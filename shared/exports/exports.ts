@@ -2,7 +2,7 @@ import { stringify } from 'csv-stringify/sync';
 import type { Tenant } from '../domain/auth/tenant';
 import { AppError, NotFoundError } from '../domain/errors';
 import { customerSearch } from '../domain/contacts/search';
-import { leadListSource } from '../domain/crm/lead-lists';
+import { leadListSource, type LeadFilters } from '../domain/crm/lead-lists';
 import { attachmentDisposition } from '../domain/files/file';
 import { ACK, type Verdict } from '../domain/verdict';
 import {
@@ -46,7 +46,12 @@ export const readExport = async (tenant: Tenant, kind: ExportKind, id: string, n
   const job = await getExport(tenant, id);
   if (job?.kind !== kind) throw new NotFoundError('Export');
   if (job.status !== 'completed') return { ...job, download: null };
-  const url = await presignDownload(exportObjectKey(tenant, id), attachmentDisposition(exportFileName(job)), CSV_TYPE, EXPORT_DOWNLOAD_SECONDS);
+  const url = await presignDownload(
+    exportObjectKey(tenant, id),
+    attachmentDisposition(exportFileName(job)),
+    CSV_TYPE,
+    EXPORT_DOWNLOAD_SECONDS,
+  );
   return { ...job, download: { url, expiresAt: new Date(now.getTime() + EXPORT_DOWNLOAD_SECONDS * 1000).toISOString() } };
 };
 
@@ -60,7 +65,8 @@ async function* rowsOf(tenant: Tenant, job: ExportJob): AsyncGenerator<string[][
       yield page.customers.map(EXPORT_FORMATS.customers.row);
       cursor = page.nextCursor;
     } else {
-      const page = await listLeads(tenant, job.filter, request);
+      // Checked as `LeadFilters` when the export was requested.
+      const page = await listLeads(tenant, job.filter as LeadFilters, request);
       yield page.leads.map(EXPORT_FORMATS.leads.row);
       cursor = page.nextCursor;
     }

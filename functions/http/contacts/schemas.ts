@@ -35,11 +35,7 @@ export const MergeCustomers = z.strictObject({ baseId: ObjectId, mergeeId: Objec
 export const BatchUpsertCustomers = z.strictObject({
   idProperty: z.enum(['email', 'phone']).describe('The field that matches an input to an existing customer'),
   inputs: z
-    .array(
-      z
-        .unknown()
-        .describe('A customer’s fields, as the body of `POST /contacts/customers`; each input is validated on its own'),
-    )
+    .array(z.unknown().describe('A customer’s fields, as the body of `POST /contacts/customers`; each input is validated on its own'))
     .min(1)
     .max(MAX_BATCH_INPUTS),
 });

@@ -34,7 +34,10 @@ export const planBatch = (idProperty: IdProperty, inputs: ParsedInput[]): Planne
     if ('errors' in input) return { index, error: new ValidationError(input.errors) };
     const key = keyOf(idProperty, input.fields);
     if (key === null) {
-      return { index, error: new ValidationError([{ path: idProperty, message: `Required: the batch matches customers by ${idProperty}` }]) };
+      return {
+        index,
+        error: new ValidationError([{ path: idProperty, message: `Required: the batch matches customers by ${idProperty}` }]),
+      };
     }
     const earlier = firstIndex.get(key);
     if (earlier !== undefined) {

@@ -1,18 +1,17 @@
 import type { Tenant } from '../auth/tenant';
 import type { Customer } from '../contacts/customer';
-import type { CustomerFilters } from '../contacts/search';
 import type { Lead } from '../crm/lead';
-import type { LeadFilters } from '../crm/lead-lists';
 
 export type ExportKind = 'customers' | 'leads';
-export type ExportStatus = 'queued' | 'running' | 'completed' | 'failed';
+type ExportStatus = 'queued' | 'running' | 'completed' | 'failed';
 
 /** An export job: which records, selected by the list's filters, and where it stands. */
 export interface ExportJob {
   _id: string;
   kind: ExportKind;
   status: ExportStatus;
-  filter: CustomerFilters | LeadFilters;
+  /** The list's filters as the request gave them (checked then), each a string. */
+  filter: Record<string, string>;
   /** Rows written (the header excluded); 0 until completed. */
   rows: number;
   error: string | null;
