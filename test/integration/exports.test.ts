@@ -36,7 +36,10 @@ const exportCsv = async (api: Client, path: string, body: unknown = {}) => {
 describe('CSV exports', () => {
   it('exports every customer by cursor pages as a downloadable CSV attachment, formulas neutralised', async () => {
     const { api } = await env.tenant();
-    const inputs = Array.from({ length: 100 }, (_, i) => ({ email: `c${i}@example.com`, name: `Customer ${i}` }));
+    const inputs: Record<string, unknown>[] = Array.from({ length: 100 }, (_, i) => ({
+      email: `c${i}@example.com`,
+      name: `Customer ${i}`,
+    }));
     inputs[0] = {
       email: 'formula@example.com',
       name: '=HYPERLINK("http://evil.example","x")',
