@@ -5,6 +5,7 @@ import { channelsWiring } from './wiring/channels';
 import { contactsWiring } from './wiring/contacts';
 import { crmWiring } from './wiring/crm';
 import { docsWiring } from './wiring/docs';
+import { exportsWiring } from './wiring/exports';
 import { filesWiring } from './wiring/files';
 import { eventsWiring, realtimeSocket } from './wiring/events';
 import { inboxWiring } from './wiring/inbox';
@@ -25,6 +26,7 @@ const areas: readonly AreaWiring[] = [
   filesWiring,
   contactsWiring,
   crmWiring,
+  exportsWiring,
   workflowsWiring,
   aiWiring,
   analyticsWiring,

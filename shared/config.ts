@@ -23,6 +23,8 @@ const Env = z.object({
   CHANNEL_DLQ_URL: z.string().optional(),
   BROADCAST_QUEUE_URL: z.string().optional(),
   BROADCAST_DLQ_URL: z.string().optional(),
+  EXPORT_QUEUE_URL: z.string().optional(),
+  EXPORT_DLQ_URL: z.string().optional(),
   /** The private bucket files live in (`<tenant>/<fileId>`); set on the functions its wiring `access.buckets` names. */
   FILES_BUCKET: z.string().default('parley-files'),
   /** Local runtime only: the S3 stand-in's endpoint (path-style addressing); unset on AWS. */

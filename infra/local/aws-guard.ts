@@ -144,6 +144,9 @@ const S3_ACTIONS: Record<string, string> = {
   GetObject: 's3:GetObject',
   HeadObject: 's3:GetObject',
   PutObject: 's3:PutObject',
+  CreateMultipartUpload: 's3:PutObject',
+  UploadPart: 's3:PutObject',
+  CompleteMultipartUpload: 's3:PutObject',
   DeleteObject: 's3:DeleteObject',
 };
 

@@ -82,6 +82,19 @@ export const makeFactories = (opts: FactoryOptions): Record<string, ResourceFact
       return { status, body: file ? { ...file, download: file.download !== null } : body };
     },
   };
+  /** An export, waited for until written, so what its owner reads back stays the same (bar the freshly signed URL). */
+  const exportOf = (path: string): ResourceFactory => ({
+    create: async (api) => {
+      const id = await created(api.post(path, {}), 'export', 'export');
+      for (let i = 0; i < 200 && (await api.get(`${path}/${id}`)).body?.data?.export?.status !== 'completed'; i++) await sleep(50);
+      return { id };
+    },
+    read: async (api, { id }) => {
+      const { status, body } = await snapshot(api, `${path}/${id}`);
+      const job = body?.data?.export;
+      return { status, body: job ? { ...job, download: job.download !== null } : body };
+    },
+  });
   const channel: ResourceFactory = {
     create: async (api) => ({
       id: await created(api.post(CHANNELS, { type: 'sandbox', name: `sandbox ${unique()}` }), 'channel', 'channel'),
@@ -325,6 +338,8 @@ export const makeFactories = (opts: FactoryOptions): Record<string, ResourceFact
     [`${HOOKS}/{id}/retry/{deliveryId}`]: delivery,
     [`${CHANNELS}/{id}`]: channel,
     [`${FILES}/{id}`]: file,
+    '/api/v1/contacts/customers/exports/{id}': exportOf('/api/v1/contacts/customers/exports'),
+    '/api/v1/crm/leads/exports/{id}': exportOf('/api/v1/crm/leads/exports'),
     [`${BROADCASTS}/{id}`]: broadcast,
   };
 };

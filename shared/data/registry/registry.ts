@@ -2,6 +2,7 @@ import { analytics } from './analytics';
 import { channel, broadcast } from './channels';
 import { customer, customerGuard } from './contacts';
 import { file } from './files';
+import { exportJob } from './exports';
 import { activity, lead, listMembership, pipeline, task } from './crm';
 import type { Entity } from './define';
 import { conversation, conversationList, emailMessage, incomingGuard, message } from './inbox';
@@ -32,6 +33,7 @@ export const entities = [
   message,
   incomingGuard,
   file,
+  exportJob,
   emailMessage,
   customer,
   customerGuard,
