@@ -1,66 +1,13 @@
 import type { Tenant } from '../domain/auth/tenant';
-import { Missing, Refused } from '../domain/refusal';
-import { leadsOfCustomer } from '../domain/crm/lead-lists';
+import { Refused } from '../domain/refusal';
 import { mergeCustomers as merged, uniqueValues, type Customer, type UniqueValue } from '../domain/contacts/customer';
 import { bumpCounter } from './counters';
-import { customerCount, listPartition, mutateConversation } from './conversations';
 import { lostRace, retryOnConflict } from './retry';
 import { tagCounters, tagLinks } from './tag-links';
 import { deleteItem, MAX_TRANSACTION_WRITES, transact, updateItem, type Write } from './transact';
 import { contactEvent, customerUpdate, CUSTOMERS_COUNTER, guardKey, noLeads, requireCustomer, searchPartition } from './customers';
-import { relinkLeadCustomer } from './leads';
-import { listPk } from './lists';
 import { customerKey } from './entity-keys';
-import { queryPage } from './query';
 import { diff } from '../events/envelope';
-
-const MOVE_BATCH = 25;
-
-/** Moves every conversation of `from` to `to`, one transaction (and one `updated` event) per conversation. */
-const moveConversations = async (tenant: Tenant, from: string, to: string, now: Date): Promise<number> => {
-  let moved = 0;
-  for (;;) {
-    const { items } = await queryPage({ pk: listPartition(tenant, `customer:${from}`) }, { limit: MOVE_BATCH });
-    if (items.length === 0) return moved;
-    for (const item of items) {
-      await mutateConversation(
-        tenant,
-        item.conversationId as string,
-        (c) =>
-          c.customerId !== from
-            ? undefined
-            : {
-                change: {
-                  conversation: { ...c, customerId: to, updatedAt: now.toISOString() },
-                  events: [{ name: 'updated', fields: ['customerId'] }],
-                },
-                extra: [customerCount(tenant, from, -1), customerCount(tenant, to, 1)],
-              },
-        now,
-      );
-      moved++;
-    }
-  }
-};
-
-/** Links the mergee's leads to the base, one lead per transaction (each with its `crm.lead.updated`). */
-const moveLeads = async (tenant: Tenant, from: string, to: string, now: Date): Promise<number> => {
-  let moved = 0;
-  for (;;) {
-    const { items } = await queryPage({ pk: listPk(tenant, 'lead', leadsOfCustomer(from)) }, { limit: MOVE_BATCH });
-    if (items.length === 0) return moved;
-    for (const item of items) {
-      // A lead deleted since the page was read has left the list with its delete.
-      moved += await relinkLeadCustomer(tenant, item.entityId as string, from, to, now).then(
-        () => 1,
-        (error: unknown) => {
-          if (error instanceof Missing) return 0;
-          throw error;
-        },
-      );
-    }
-  }
-};
 
 const keyOf = (u: UniqueValue) => `${u.kind}#${u.value}`;
 
@@ -86,15 +33,11 @@ const guardHandover = (tenant: Tenant, base: Customer, mergee: Customer, result:
 };
 
 /**
- * Merges `mergeeId` into `baseId`: its conversations and leads move first (each in its own transaction),
- * then one transaction fills the base's gaps from the mergee, hands over its unique values, tags and attributes,
- * deletes it and writes `customer.contact.merged`. Every step is idempotent: a merge interrupted half-way
- * is finished by repeating the call. The caller has checked both exist.
+ * Once the mergee's conversations and leads have moved: one transaction fills the base's gaps from the mergee,
+ * hands over its unique values, tags and attributes, deletes it and writes `customer.contact.merged`.
  */
-export const mergeCustomers = async (tenant: Tenant, baseId: string, mergeeId: string, now: Date) => {
-  const conversationsMoved = await moveConversations(tenant, mergeeId, baseId, now);
-  const leadsMoved = await moveLeads(tenant, mergeeId, baseId, now);
-  const customer = await retryOnConflict(async () => {
+export const completeMerge = (tenant: Tenant, baseId: string, mergeeId: string, now: Date) =>
+  retryOnConflict(async () => {
     const [base, mergee] = await Promise.all([requireCustomer(tenant, baseId), requireCustomer(tenant, mergeeId)]);
     const result = merged(base.customer, mergee.customer, now);
     const newTags = mergee.customer.tagIds.filter((t) => !base.customer.tagIds.includes(t));
@@ -140,5 +83,3 @@ export const mergeCustomers = async (tenant: Tenant, baseId: string, mergeeId: s
     await transact(writes, lostRace);
     return result;
   });
-  return { customer, mergedCustomerId: mergeeId, conversationsMoved, leadsMoved };
-};
