@@ -5,7 +5,7 @@ import { config } from '../../shared/config';
 import { createBooking } from '../../shared/scheduling/bookings';
 import { createCustomer } from '../../shared/data/customers';
 import { tenantPk } from '../../shared/data/keys';
-import { addMember } from '../../shared/data/members';
+import { addMember } from '../../shared/workspace/members';
 import { RATE_LIMITS } from '../../shared/domain/auth/rate-limit';
 import { createTenant } from '../support/tenants';
 import { measureInterleaved, type Latency, type Section } from './measure';
