@@ -1,5 +1,5 @@
 import { createConversation, mutateConversation } from '../../shared/inbox/conversations';
-import { createCustomer } from '../../shared/data/customers';
+import { createCustomer } from '../../shared/contacts/customers';
 import { postMessage } from '../../shared/inbox/messages';
 import { receiveIncoming } from '../../shared/channels/incoming';
 import { assign } from '../../shared/domain/inbox/edits';

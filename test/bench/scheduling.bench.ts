@@ -3,7 +3,7 @@ import type { LocalStack } from '../../infra/local/stack';
 import { dynamo } from '../../shared/aws/dynamo';
 import { config } from '../../shared/config';
 import { createBooking } from '../../shared/scheduling/bookings';
-import { createCustomer } from '../../shared/data/customers';
+import { createCustomer } from '../../shared/contacts/customers';
 import { tenantPk } from '../../shared/data/keys';
 import { addMember } from '../../shared/workspace/members';
 import { RATE_LIMITS } from '../../shared/domain/auth/rate-limit';

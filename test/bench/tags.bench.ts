@@ -1,5 +1,5 @@
 import type { LocalStack } from '../../infra/local/stack';
-import { createCustomer } from '../../shared/data/customers';
+import { createCustomer } from '../../shared/contacts/customers';
 import { RATE_LIMITS } from '../../shared/domain/auth/rate-limit';
 import { mapLimit } from '../../shared/domain/map-limit';
 import { createTenant } from '../support/tenants';
