@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import * as z from 'zod';
-import { createToken, listTokens, revokeToken } from '../../shared/data/tokens';
+import { listTokens } from '../../shared/data/tokens';
+import { createToken, revokeToken } from '../../shared/auth/tokens';
 import { createWorkspace, getWorkspaces, listWorkspaces } from '../../shared/data/workspaces';
 import { renameWorkspace } from '../../shared/workspace/settings';
 import { NewTokenInput, WorkspaceName } from '../../shared/domain/auth/token-input';

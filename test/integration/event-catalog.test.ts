@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { handler as remindDueTasks } from '../../functions/schedules/remind-due-tasks';
-import { revokeToken } from '../../shared/data/tokens';
+import { revokeToken } from '../../shared/auth/tokens';
 import { renameWorkspace } from '../../shared/workspace/settings';
 import { eventCatalog } from '../../shared/events/catalog';
 import type { Client } from '../support/api';
