@@ -15,6 +15,18 @@
 /** The folders under shared/ that repositories may import: everything else there is a service above them. */
 const BELOW_DATA = ['domain', 'events', 'views', 'aws', 'observability'];
 
+/**
+ * The data layer's primitives, which every repository (and service) may use: the table and its key parts
+ * (table, keys, registry/, entity-keys), item decoding (codec), writes and transactions (transact, versioned,
+ * retry, outbox), reads (query, batch-get), the shared indexes an entity keeps beside itself (counters, lists,
+ * tag-links), the checks a write makes on the records it refers to (references) and the timers' drain loop.
+ * None of them decides anything or imports a repository.
+ */
+const DATA_PRIMITIVES = [
+  '^shared/data/(table|keys|entity-keys|codec|transact|versioned|retry|outbox|query|batch-get|counters|lists|tag-links|references|timers)\\.ts$',
+  '^shared/data/registry/',
+];
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -108,6 +120,25 @@ module.exports = {
         'so every service folder (webhooks, workflows, channels, broadcasts, ai, analytics, scheduling, http, secrets and any new one) is out of reach.',
       from: { path: '^shared/data/' },
       to: { path: '^shared/', pathNot: [`^shared/(data|${BELOW_DATA.join('|')})/`, '^shared/(ids|config|log)\\.ts$'] },
+    },
+    {
+      name: 'repository-imports-no-other-repository',
+      severity: 'error',
+      comment:
+        'A repository stores its own entity: it imports the data primitives and the files of its own entity (named by the same ' +
+        'first word: leads and leads-list, tags and tags-tagging), never another repository. What spans entities (a merge, a ' +
+        "tagging, a lead's activity) is composed by a service.",
+      from: { path: '^shared/data/([a-z]+)[^/]*\\.ts$' },
+      to: { path: '^shared/data/', pathNot: [...DATA_PRIMITIVES, '^shared/data/$1[^/]*\\.ts$'] },
+    },
+    {
+      name: 'workflows-use-other-areas-services',
+      severity: 'error',
+      comment:
+        "A workflow step changes another area's records through that area's service (shared/inbox, shared/crm, shared/tags…), " +
+        "so the area's rules apply: the workflow engine reaches only its own repositories (workflow*) and the data primitives.",
+      from: { path: '^shared/workflows/' },
+      to: { path: '^shared/data/', pathNot: [...DATA_PRIMITIVES, '^shared/data/workflow[^/]*\\.ts$'] },
     },
     {
       name: 'repositories-report-refusals',

@@ -1,7 +1,9 @@
 import { Command, CommanderError } from 'commander';
 import * as z from 'zod';
-import { createToken, listTokens, revokeToken } from '../../shared/data/tokens';
-import { createWorkspace, getWorkspaces, listWorkspaces, renameWorkspace } from '../../shared/data/workspaces';
+import { listTokens } from '../../shared/data/tokens';
+import { createToken, revokeToken } from '../../shared/auth/tokens';
+import { createWorkspace, getWorkspaces, listWorkspaces } from '../../shared/data/workspaces';
+import { renameWorkspace } from '../../shared/workspace/settings';
 import { NewTokenInput, WorkspaceName } from '../../shared/domain/auth/token-input';
 import { tokenState, type TokenRecord } from '../../shared/domain/auth/token';
 import { wholeList } from '../../shared/http/pagination';

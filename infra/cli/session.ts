@@ -1,4 +1,5 @@
-import { createToken, listTokens, revokeToken } from '../../shared/data/tokens';
+import { listTokens } from '../../shared/data/tokens';
+import { createToken, revokeToken } from '../../shared/auth/tokens';
 import { tokenState } from '../../shared/domain/auth/token';
 import { listWorkspaces } from '../../shared/data/workspaces';
 import type { Scope } from '../../shared/domain/auth/scopes';

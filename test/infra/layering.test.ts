@@ -48,6 +48,40 @@ describe('layering rules', () => {
     expect(found).toEqual(['repositories-report-refusals: shared/data/a.ts → shared/domain/errors.ts']);
   });
 
+  it('a repository imports the data primitives and its own entity’s files, never another repository', async () => {
+    const found = await violations('data-sideways', {
+      'shared/data/leads.ts': ['./transact', './references', './registry/registry', './pipelines', './activities'],
+      'shared/data/leads-list.ts': ['./leads', './lists'],
+      'shared/data/member-removal.ts': ['./members', './conversations'],
+      'shared/data/references.ts': ['./entity-keys', './members'],
+      'shared/data/transact.ts': [],
+      'shared/data/lists.ts': [],
+      'shared/data/entity-keys.ts': [],
+      'shared/data/registry/registry.ts': [],
+      'shared/data/pipelines.ts': [],
+      'shared/data/activities.ts': [],
+      'shared/data/members.ts': [],
+      'shared/data/conversations.ts': [],
+    });
+    expect(found.sort()).toEqual([
+      'repository-imports-no-other-repository: shared/data/leads.ts → shared/data/activities.ts',
+      'repository-imports-no-other-repository: shared/data/leads.ts → shared/data/pipelines.ts',
+      'repository-imports-no-other-repository: shared/data/member-removal.ts → shared/data/conversations.ts',
+      'repository-imports-no-other-repository: shared/data/references.ts → shared/data/members.ts',
+    ]);
+  });
+
+  it('the workflow engine changes other areas through their services, not their repositories', async () => {
+    const found = await violations('workflows-around', {
+      'shared/workflows/effects.ts': ['../data/tasks', '../crm/tasks', '../data/workflow-executions', '../data/transact'],
+      'shared/crm/tasks.ts': ['../data/tasks'],
+      'shared/data/tasks.ts': [],
+      'shared/data/workflow-executions.ts': [],
+      'shared/data/transact.ts': [],
+    });
+    expect(found).toEqual(['workflows-use-other-areas-services: shared/workflows/effects.ts → shared/data/tasks.ts']);
+  });
+
   it('a handler reaches the repositories only through its area service', async () => {
     const found = await violations('handler-data', {
       'functions/http/crm/get-lead.ts': ['../../../shared/data/leads', '../../../shared/crm/leads'],

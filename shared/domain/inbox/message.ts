@@ -5,6 +5,13 @@ import type { Change, Conversation } from './conversation';
 
 export type { Attachment };
 
+/** What names a message in the table: its conversation, its time and its id. */
+export interface MessageRef {
+  _id: string;
+  conversationId: string;
+  createdAt: string;
+}
+
 export const MESSAGE_TYPES = ['incoming', 'outgoing', 'note', 'activity'] as const;
 type MessageType = (typeof MESSAGE_TYPES)[number];
 

@@ -1,8 +1,24 @@
 import { Refused } from '../domain/refusal';
 import type { Tenant } from '../domain/auth/tenant';
-import { conversationKey, customerKey, leadKey } from './entity-keys';
-import { activeMemberCheck } from './members';
+import { conversationKey, customerKey, leadKey, memberKey } from './entity-keys';
 import { conditionCheck, type Write } from './transact';
+
+/**
+ * References: the checks a write adds, inside its own transaction, that the records it refers to exist in
+ * its tenant (another tenant's id is simply unknown) or, for an assignee, are active members. A record
+ * removed concurrently fails the write instead of slipping past a read. Checks only: no read, no decision.
+ */
+
+/**
+ * The check that `id` names an active member of this tenant, for every write that stores an assignee.
+ */
+export const activeMemberCheck = (tenant: Tenant, id: string): Write =>
+  conditionCheck(memberKey(tenant, id), {
+    condition: '#status = :active',
+    names: { '#status': 'status' },
+    values: { ':active': 'active' },
+    onFail: () => new Refused('assignee_not_active', 'Must be an active member of this workspace'),
+  });
 
 export interface Links {
   customerId?: string | null;
@@ -16,9 +32,8 @@ const NAMES = { customerId: 'customer', conversationId: 'conversation', leadId: 
 const REFUSALS = { customerId: 'no_such_customer', conversationId: 'no_such_conversation', leadId: 'no_such_lead' } as const;
 
 /**
- * Checks, inside the transaction that stores them, that the customer, conversation and lead a CRM record
- * links to exist in this workspace (another workspace's id is simply unknown), and that its assignee is an
- * active member: refused otherwise. Only links set to an id are checked; pass only the links that change.
+ * The checks that the customer, conversation and lead a record links to exist in this tenant, and that its
+ * assignee is an active member: refused otherwise. Only links set to an id are checked; pass only the links that change.
  */
 export const linkChecks = (tenant: Tenant, links: Links): Write[] => [
   ...(Object.keys(KEYS) as (keyof typeof KEYS)[]).flatMap((field) => {
