@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { RouteHandler } from '../wiring/route-handlers';
+import type { RouteHandler } from '../../functions/wiring/route-handlers';
 
 /**
  * Each operation's `x-codeSamples` for the reference page: the call with curl and with the typed client

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { esbuildOptions } from '../../infra/constructs/bundling';
 import { startDynamoLocal, type DynamoLocal } from '../../infra/local/dynamodb';
 import { ensureTable } from '../../infra/local/table';
-import { wiring } from '../../infra/wiring';
+import { wiring } from '../../functions/wiring';
 import type { ParleyFunction } from '../../infra/constructs/parley-function';
 import { synth, type Synthesized } from './synth';
 

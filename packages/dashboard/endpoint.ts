@@ -4,7 +4,7 @@ import { deliveryLog, type Delivery } from './deliveries';
 import { unwrap } from './session';
 import { eventChoices, eventsField, health, HOOKS, whyOff, type Subscription } from './subscription';
 import { inWords } from './words';
-import type { ParleyClient } from '../../packages/client/src/client';
+import type { ParleyClient } from '../client/src/client';
 import type { endpointHealth } from '../../shared/domain/webhooks/health';
 
 type Health = ReturnType<typeof endpointHealth>;

@@ -2,7 +2,7 @@
 import { empty, errorLine, h, onSubmit, showOnce, table, when } from './dom';
 import { unwrap } from './session';
 import { eventChoices, eventsField, health, HOOKS, type Subscription } from './subscription';
-import type { ParleyClient } from '../../packages/client/src/client';
+import type { ParleyClient } from '../client/src/client';
 
 /** Webhooks: the workspace's endpoints with their health, and a form adding one (its signing secret shown once). */
 export const endpointsPage = async (api: ParleyClient, main: HTMLElement): Promise<void> => {

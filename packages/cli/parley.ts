@@ -14,9 +14,9 @@ import { addMember, changeMemberRole, listMembers } from '../../shared/workspace
 import { MemberStatus, Role, type Member } from '../../shared/domain/auth/member';
 import { tenantOf } from '../../shared/domain/auth/tenant';
 import { CliError, connect, localRuntime, type TargetOptions } from './target';
-import { readable, readLogLines, storyOf, type StoryKey } from '../local/log-file';
-import { dataDir } from '../local/runtime-file';
-import { ParleyError } from '../../packages/client/src/index';
+import { readable, readLogLines, storyOf, type StoryKey } from '../../infra/local/log-file';
+import { dataDir } from '../../infra/local/runtime-file';
+import { ParleyError } from '../client/src/index';
 import { listen, type ListenOptions } from './listen';
 import { openSession, type SessionOptions } from './session';
 import { liveOnly, recipes, triggerHelp, untriggerable } from './trigger';

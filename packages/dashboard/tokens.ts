@@ -2,7 +2,7 @@
 import { SCOPES } from '../../shared/domain/auth/scopes';
 import { empty, h, showOnce, status, table, when } from './dom';
 import { unwrap } from './session';
-import type { ParleyClient } from '../../packages/client/src/client';
+import type { ParleyClient } from '../client/src/client';
 
 interface TokenRow {
   _id: string;

@@ -2,9 +2,9 @@ import { createToken, listTokens, revokeToken } from '../../shared/data/tokens';
 import { tokenState } from '../../shared/domain/auth/token';
 import { listWorkspaces } from '../../shared/data/workspaces';
 import type { Scope } from '../../shared/domain/auth/scopes';
-import { createParleyClient, type ParleyClient } from '../../packages/client/src/index';
-import type { RuntimeInfo } from '../local/runtime-file';
-import { DEMO_TOKEN_NAMES } from '../local/seed';
+import { createParleyClient, type ParleyClient } from '../client/src/index';
+import type { RuntimeInfo } from '../../infra/local/runtime-file';
+import { DEMO_TOKEN_NAMES } from '../../infra/local/seed';
 import { CliError, connect, localRuntime } from './target';
 import { chooseWorkspace, type WorkspaceCandidate } from './workspace-choice';
 

@@ -5,7 +5,7 @@ import { actionButton, busy, empty, errorLine, facts, h, json, row, status, when
 import { unwrap } from './session';
 import { inWords } from './words';
 import { HOOKS } from './subscription';
-import type { ParleyClient } from '../../packages/client/src/client';
+import type { ParleyClient } from '../client/src/client';
 
 export type Delivery = ReturnType<typeof publicDelivery>;
 type Detail = ReturnType<typeof deliveryDetail>;

@@ -2,7 +2,7 @@
 import { FAST_ATTEMPTS } from '../../shared/domain/webhooks/schedule';
 import { h, status } from './dom';
 import { unwrap } from './session';
-import type { ParleyClient } from '../../packages/client/src/client';
+import type { ParleyClient } from '../client/src/client';
 import type { publicSubscription } from '../../shared/domain/webhooks/subscription';
 
 export type Subscription = ReturnType<typeof publicSubscription>;

@@ -6,7 +6,7 @@ import { WORKFLOWS } from './workflows';
 import type { Workflow } from '../../shared/domain/workflows/definition';
 import type { NodeConfig } from '../../shared/domain/workflows/nodes';
 import type { Execution as Run, Step } from '../../shared/domain/workflows/execution';
-import type { ParleyClient } from '../../packages/client/src/client';
+import type { ParleyClient } from '../client/src/client';
 
 type Execution = Run & { steps: Step[] };
 
