@@ -9,6 +9,7 @@
  *   shared/domain                    pure rules: imports only itself, shared/ids, zod and node:crypto
  *   infra/local                      the local runtime: nothing in functions/ or shared/ may lean on it
  *   packages/client                  the typed client package (@parley/client): self-contained, used by no Lambda
+ *   packages/dashboard               the dashboard (browser): an API client, through packages/client only
  *
  * Type-only imports count: a circle of types is still a circle.
  */
@@ -85,6 +86,15 @@ module.exports = {
       comment: 'packages/client is packed and published alone: it may import only itself, Node and its own dependencies.',
       from: { path: '^packages/client/' },
       to: { dependencyTypesNot: ['core', 'npm', 'npm-dev'], pathNot: '^packages/client/' },
+    },
+    {
+      name: 'dashboard-is-an-api-client',
+      severity: 'error',
+      comment:
+        'The dashboard runs in the browser and knows the API as any client does, through packages/client and its generated schema: ' +
+        "none of the server's code (shared/domain included), whose Node modules and rules would ride into the browser bundle.",
+      from: { path: '^packages/dashboard/' },
+      to: { path: '^(shared|functions|infra)/' },
     },
     {
       name: 'shared-is-below-functions-and-infra',

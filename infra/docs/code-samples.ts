@@ -104,7 +104,7 @@ const withPath = (path: string, values: Record<string, string>) =>
 
 const curl = (r: RouteHandler, s: ReturnType<typeof samplesOf>): string => {
   const { method } = r.route;
-  const search = new URLSearchParams(Object.entries(s.query).map(([k, v]) => [k, String(v)])).toString();
+  const search = new URLSearchParams(Object.entries(s.query).map(([k, v]): [string, string] => [k, String(v)])).toString();
   const lines = [
     `curl${method === 'GET' ? '' : ` -X ${method}`} "$PARLEY_URL${withPath(r.route.path, s.path)}${search ? `?${search}` : ''}"`,
   ];

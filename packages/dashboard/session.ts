@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 import { createParleyClient, type ParleyClient } from '../client/src/client';
 
 export interface Session {

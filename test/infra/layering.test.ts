@@ -79,6 +79,16 @@ describe('layering rules', () => {
     ]);
   });
 
+  it('the dashboard reaches the API through the client, never the server code', async () => {
+    const found = await violations('dashboard', {
+      'packages/dashboard/tokens.ts': ['../../shared/domain/auth/scopes', '../client/src/client', './dom'],
+      'packages/dashboard/dom.ts': [],
+      'packages/client/src/client.ts': [],
+      'shared/domain/auth/scopes.ts': [],
+    });
+    expect(found).toEqual(['dashboard-is-an-api-client: packages/dashboard/tokens.ts → shared/domain/auth/scopes.ts']);
+  });
+
   it('folders that import in one direction pass', async () => {
     const found = await violations('folder-line', {
       'shared/one/a.ts': ['../two/b'],
