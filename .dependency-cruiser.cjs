@@ -1,7 +1,8 @@
 /**
  * The layering rules `npm test` enforces (`npm run deps` runs them alone).
  *
- *   functions/  thin adapters: parse, call the area's service, shape the output
+ *   functions/  thin adapters: parse, call the area's service, shape the output; wiring.ts + wiring/ (pure data about them)
+ *   infra/      the CDK app, the grant table, the local runtime and build tooling: above everything else
  *   shared/<area>, shared/http       services (one folder per area) and the HTTP chain
  *   shared/data                      repositories: keys, items, transactions
  *   shared/events                    event catalog, envelope and payload bytes
@@ -86,6 +87,15 @@ module.exports = {
       comment: 'packages/client is packed and published alone: it may import only itself, Node and its own dependencies.',
       from: { path: '^packages/client/' },
       to: { dependencyTypesNot: ['core', 'npm', 'npm-dev'], pathNot: '^packages/client/' },
+    },
+    {
+      name: 'functions-below-infra',
+      severity: 'error',
+      comment:
+        'The handlers and their wiring (functions/wiring.ts: pure data about them) are what the CDK app deploys and the local runtime runs: ' +
+        'they import neither, nor the build tooling (the OpenAPI generator, the site) beside them in infra/.',
+      from: { path: '^functions/' },
+      to: { path: '^infra/' },
     },
     {
       name: 'dashboard-is-an-api-client',

@@ -79,6 +79,19 @@ describe('layering rules', () => {
     ]);
   });
 
+  it('a handler and the wiring never import the infrastructure that deploys and runs them', async () => {
+    const found = await violations('functions-infra', {
+      'functions/http/not-found.ts': ['../wiring', '../../infra/wiring'],
+      'functions/wiring.ts': ['../infra/docs/openapi'],
+      'infra/wiring.ts': [],
+      'infra/docs/openapi.ts': [],
+    });
+    expect(found.sort()).toEqual([
+      'functions-below-infra: functions/http/not-found.ts → infra/wiring.ts',
+      'functions-below-infra: functions/wiring.ts → infra/docs/openapi.ts',
+    ]);
+  });
+
   it('the dashboard reaches the API through the client, never the server code', async () => {
     const found = await violations('dashboard', {
       'packages/dashboard/tokens.ts': ['../../shared/domain/auth/scopes', '../client/src/client', './dom'],
