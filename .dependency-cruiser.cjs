@@ -10,6 +10,7 @@
  *   shared/domain                    pure rules: imports only itself, shared/ids, zod and node:crypto
  *   infra/local                      the local runtime: nothing in functions/ or shared/ may lean on it
  *   packages/client                  the typed client package (@parley/client): self-contained, used by no Lambda
+ *   packages/cli                     the parley CLI: acts through the area services, never the repositories
  *   packages/dashboard               the dashboard (browser): an API client, through packages/client only
  *
  * Type-only imports count: a circle of types is still a circle.
@@ -96,6 +97,15 @@ module.exports = {
         'they import neither, nor the build tooling (the OpenAPI generator, the site) beside them in infra/.',
       from: { path: '^functions/' },
       to: { path: '^infra/' },
+    },
+    {
+      name: 'packages-use-services',
+      severity: 'error',
+      comment:
+        'The packages (the parley CLI) act through the area services (shared/auth, shared/workspace…), which decide, ' +
+        'never on the repositories beneath them: a command cannot skip what a service checks.',
+      from: { path: '^packages/' },
+      to: { path: '^shared/data/' },
     },
     {
       name: 'dashboard-is-an-api-client',

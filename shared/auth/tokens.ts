@@ -1,6 +1,6 @@
 import { NotFoundError } from '../domain/errors';
 import { tenantParts, type Tenant } from '../domain/auth/tenant';
-import { livemode, type TokenRecord } from '../domain/auth/token';
+import { livemode, newestFirst, type TokenRecord } from '../domain/auth/token';
 import { grantToken, manages, type TokenRequest } from '../domain/auth/token-grant';
 import { createToken, getToken, listTokens, revokeToken } from '../data/tokens';
 import { getWorkspaces } from '../data/workspaces';
@@ -12,7 +12,7 @@ export const issueToken = (caller: TokenRecord, tenant: Tenant, request: TokenRe
 /** The workspace's tokens the caller manages, newest first, revoked and expired ones included. */
 export const managedTokens = async (caller: TokenRecord, tenant: Tenant): Promise<TokenRecord[]> => {
   const { workspaceId } = tenantParts(tenant);
-  return (await listTokens(workspaceId)).filter((t) => manages(caller, workspaceId, t)).sort((a, b) => b._id.localeCompare(a._id));
+  return newestFirst((await listTokens(workspaceId)).filter((t) => manages(caller, workspaceId, t)));
 };
 
 /** Revokes a token the caller manages; any other token is not found. */

@@ -92,6 +92,15 @@ describe('layering rules', () => {
     ]);
   });
 
+  it('the CLI acts through a service, never a repository', async () => {
+    const found = await violations('cli-data', {
+      'packages/cli/parley.ts': ['../../shared/data/tokens', '../../shared/auth/operator'],
+      'shared/auth/operator.ts': ['../data/tokens'],
+      'shared/data/tokens.ts': [],
+    });
+    expect(found).toEqual(['packages-use-services: packages/cli/parley.ts → shared/data/tokens.ts']);
+  });
+
   it('the dashboard reaches the API through the client, never the server code', async () => {
     const found = await violations('dashboard', {
       'packages/dashboard/tokens.ts': ['../../shared/domain/auth/scopes', '../client/src/client', './dom'],
