@@ -1,7 +1,8 @@
 /**
  * The layering rules `npm test` enforces (`npm run deps` runs them alone).
  *
- *   functions/  thin adapters: parse, call the area's service, shape the output
+ *   functions/  thin adapters: parse, call the area's service, shape the output; wiring.ts + wiring/ (pure data about them)
+ *   infra/      the CDK app, the grant table, the local runtime and build tooling: above everything else
  *   shared/<area>, shared/http       services (one folder per area) and the HTTP chain
  *   shared/data                      repositories: keys, items, transactions
  *   shared/events                    event catalog, envelope and payload bytes
@@ -9,6 +10,8 @@
  *   shared/domain                    pure rules: imports only itself, shared/ids, zod and node:crypto
  *   infra/local                      the local runtime: nothing in functions/ or shared/ may lean on it
  *   packages/client                  the typed client package (@parley/client): self-contained, used by no Lambda
+ *   packages/cli                     the parley CLI: acts through the area services, never the repositories
+ *   packages/dashboard               the dashboard (browser): an API client, through packages/client only
  *
  * Type-only imports count: a circle of types is still a circle.
  */
@@ -97,6 +100,33 @@ module.exports = {
       comment: 'packages/client is packed and published alone: it may import only itself, Node and its own dependencies.',
       from: { path: '^packages/client/' },
       to: { dependencyTypesNot: ['core', 'npm', 'npm-dev'], pathNot: '^packages/client/' },
+    },
+    {
+      name: 'functions-below-infra',
+      severity: 'error',
+      comment:
+        'The handlers and their wiring (functions/wiring.ts: pure data about them) are what the CDK app deploys and the local runtime runs: ' +
+        'they import neither, nor the build tooling (the OpenAPI generator, the site) beside them in infra/.',
+      from: { path: '^functions/' },
+      to: { path: '^infra/' },
+    },
+    {
+      name: 'packages-use-services',
+      severity: 'error',
+      comment:
+        'The packages (the parley CLI) act through the area services (shared/auth, shared/workspace…), which decide, ' +
+        'never on the repositories beneath them: a command cannot skip what a service checks.',
+      from: { path: '^packages/' },
+      to: { path: '^shared/data/' },
+    },
+    {
+      name: 'dashboard-is-an-api-client',
+      severity: 'error',
+      comment:
+        'The dashboard runs in the browser and knows the API as any client does, through packages/client and its generated schema: ' +
+        "none of the server's code (shared/domain included), whose Node modules and rules would ride into the browser bundle.",
+      from: { path: '^packages/dashboard/' },
+      to: { path: '^(shared|functions|infra)/' },
     },
     {
       name: 'shared-is-below-functions-and-infra',

@@ -3,8 +3,8 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { Pluggable } from '@smithy/types';
 import { registerClientPlugin } from '../../shared/aws/plugins';
 import { tableSchema } from '../../shared/data/table';
-import { allows, type CallRequest, type FunctionKind, type Grant, type GrantResource } from '../wiring/grants';
-import type { Wiring } from '../wiring/types';
+import { allows, type CallRequest, type FunctionKind, type Grant, type GrantResource } from '../grants';
+import type { Wiring } from '../../functions/wiring/types';
 import { dynamoLimitError, sqsLimitError, type LimitError } from './aws-limits';
 
 /**

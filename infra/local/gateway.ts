@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { resolve } from '../../shared/http/route-match';
 import { serveSite } from './static-site';
-import type { Wiring } from '../wiring/types';
+import type { Wiring } from '../../functions/wiring/types';
 import { invoke } from './lambda';
 import { attachRealtime, REALTIME_PATH } from './realtime';
 

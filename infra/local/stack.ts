@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { wiring } from '../wiring';
+import { wiring } from '../../functions/wiring';
 import { EVENT_ITEM_TYPE } from '../../shared/data/table';
 import { OUTBOX_DETAIL_TYPE, OUTBOX_SOURCE } from '../../shared/events/from-bus';
 import { installLocalBus } from './bus';

@@ -1,6 +1,6 @@
 import { Token, type App, type Environment } from 'aws-cdk-lib';
 import { DEFAULT_CROSS_STACK_REFERENCES } from 'aws-cdk-lib/cx-api';
-import type { HttpRoute, Wiring } from '../wiring/types';
+import type { HttpRoute, Wiring } from '../../functions/wiring/types';
 import { ApiStack } from './api-stack';
 import { DataStack } from './data-stack';
 import { EDGE_REGION, EdgeStack } from './edge-stack';

@@ -1,7 +1,7 @@
 import { NotFoundError } from '../domain/errors';
 import { Missing, Refused } from '../domain/refusal';
 import { tenantOf, tenantParts, type Tenant } from '../domain/auth/tenant';
-import { generateToken, hashToken, livemode, visiblePrefix, type TokenEnvironment, type TokenRecord } from '../domain/auth/token';
+import { generateToken, hashToken, livemode, newestFirst, visiblePrefix, type TokenEnvironment, type TokenRecord } from '../domain/auth/token';
 import { grantToken, manages, type TokenRequest } from '../domain/auth/token-grant';
 import { buildEnvelope } from '../events/envelope';
 import { objectId } from '../ids';
@@ -58,7 +58,7 @@ export const issueToken = (caller: TokenRecord, tenant: Tenant, request: TokenRe
 /** The workspace's tokens the caller manages, newest first, revoked and expired ones included. */
 export const managedTokens = async (caller: TokenRecord, tenant: Tenant): Promise<TokenRecord[]> => {
   const { workspaceId } = tenantParts(tenant);
-  return (await listTokens(workspaceId)).filter((t) => manages(caller, workspaceId, t)).sort((a, b) => b._id.localeCompare(a._id));
+  return newestFirst((await listTokens(workspaceId)).filter((t) => manages(caller, workspaceId, t)));
 };
 
 /** Revokes a token the caller manages; any other token is not found. */

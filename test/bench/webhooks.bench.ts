@@ -2,7 +2,7 @@ import { tenantOf } from '../../shared/domain/auth/tenant';
 import { performance } from 'node:perf_hooks';
 import { nameOf, onInvoke } from '../../infra/local/lambda';
 import type { LocalStack } from '../../infra/local/stack';
-import { wiring } from '../../infra/wiring';
+import { wiring } from '../../functions/wiring';
 import { createSubscription } from '../../shared/webhooks/subscriptions';
 import { renameWorkspace } from '../../shared/workspace/settings';
 import { outboxItem } from '../../shared/data/outbox';

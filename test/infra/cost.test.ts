@@ -4,7 +4,7 @@ import { generatedRegions, pagePath, withRegion } from '../../infra/cost/docs';
 import { edgeLines, idleLines, INCOMING_MESSAGE_ROUTE, total, workloadLines } from '../../infra/cost/estimate';
 import { readMeasured } from '../../infra/cost/measured';
 import { stageCosts, STANDARD_WORKLOAD, type StageCost } from '../../infra/cost/report';
-import { wiring } from '../../infra/wiring';
+import { wiring } from '../../functions/wiring';
 
 let costs: StageCost[];
 beforeAll(() => {

@@ -113,6 +113,38 @@ describe('layering rules', () => {
     ]);
   });
 
+  it('a handler and the wiring never import the infrastructure that deploys and runs them', async () => {
+    const found = await violations('functions-infra', {
+      'functions/http/not-found.ts': ['../wiring', '../../infra/wiring'],
+      'functions/wiring.ts': ['../infra/docs/openapi'],
+      'infra/wiring.ts': [],
+      'infra/docs/openapi.ts': [],
+    });
+    expect(found.sort()).toEqual([
+      'functions-below-infra: functions/http/not-found.ts → infra/wiring.ts',
+      'functions-below-infra: functions/wiring.ts → infra/docs/openapi.ts',
+    ]);
+  });
+
+  it('the CLI acts through a service, never a repository', async () => {
+    const found = await violations('cli-data', {
+      'packages/cli/parley.ts': ['../../shared/data/tokens', '../../shared/auth/operator'],
+      'shared/auth/operator.ts': ['../data/tokens'],
+      'shared/data/tokens.ts': [],
+    });
+    expect(found).toEqual(['packages-use-services: packages/cli/parley.ts → shared/data/tokens.ts']);
+  });
+
+  it('the dashboard reaches the API through the client, never the server code', async () => {
+    const found = await violations('dashboard', {
+      'packages/dashboard/tokens.ts': ['../../shared/domain/auth/scopes', '../client/src/client', './dom'],
+      'packages/dashboard/dom.ts': [],
+      'packages/client/src/client.ts': [],
+      'shared/domain/auth/scopes.ts': [],
+    });
+    expect(found).toEqual(['dashboard-is-an-api-client: packages/dashboard/tokens.ts → shared/domain/auth/scopes.ts']);
+  });
+
   it('folders that import in one direction pass', async () => {
     const found = await violations('folder-line', {
       'shared/one/a.ts': ['../two/b'],

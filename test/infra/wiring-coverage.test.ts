@@ -1,8 +1,8 @@
 import type { CfnElement } from 'aws-cdk-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { wiring } from '../../infra/wiring';
+import { wiring } from '../../functions/wiring';
 import type { ParleyFunction } from '../../infra/constructs/parley-function';
-import type { FunctionSpec, Wiring } from '../../infra/wiring/types';
+import type { FunctionSpec, Wiring } from '../../functions/wiring/types';
 import { pascal } from '../../infra/stacks/queues-stack';
 import { areaOf, MAX_ROUTES_PER_STACK } from '../../infra/stacks/routes-stack';
 import { fullWiring, synth, type Synthesized } from './synth';

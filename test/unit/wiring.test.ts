@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { wiring } from '../../infra/wiring';
-import { loadRouteHandlers } from '../../infra/wiring/route-handlers';
+import { wiring } from '../../functions/wiring';
+import { loadRouteHandlers } from '../../functions/wiring/route-handlers';
 import { isScope } from '../../shared/domain/auth/scopes';
 
 const root = resolve(import.meta.dirname, '..', '..');

@@ -1,13 +1,10 @@
-/// <reference lib="dom" />
 import { actionButton, errorLine, facts, h, onSubmit, showOnce, when } from './dom';
-import { deliveryLog, type Delivery } from './deliveries';
+import { deliveryLog } from './deliveries';
 import { unwrap } from './session';
-import { eventChoices, eventsField, health, HOOKS, whyOff, type Subscription } from './subscription';
+import { eventChoices, eventsField, health, HOOKS, whyOff } from './subscription';
 import { inWords } from './words';
-import type { ParleyClient } from '../../packages/client/src/client';
-import type { endpointHealth } from '../../shared/domain/webhooks/health';
-
-type Health = ReturnType<typeof endpointHealth>;
+import type { ParleyClient } from '../client/src/client';
+import type { Delivery, EndpointHealth as Health, Subscription } from './api';
 
 /**
  * How the latest deliveries ended: the success rate counts finished ones. One still being retried has not

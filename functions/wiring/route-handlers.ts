@@ -20,7 +20,7 @@ const HTTP_HANDLER = /^functions\/http\/([\w-]+)\/([\w-]+)\.ts$/;
 const importHandler = (file: string): Promise<{ handler?: { scope?: Scope | null; spec?: DeclaredSpec } }> => {
   const [, area, name] = HTTP_HANDLER.exec(file) ?? [];
   if (!area || !name) throw new Error(`${file}: an HTTP handler is functions/http/<area>/<name>.ts`);
-  return import(`../../functions/http/${area}/${name}.ts`);
+  return import(`../http/${area}/${name}.ts`);
 };
 
 /** Each route with what its handler declares, read from the handler module itself (for docs and route-wide tests). */

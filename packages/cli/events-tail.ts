@@ -1,5 +1,5 @@
 import { WebSocket } from 'ws';
-import type { ParleyEvent } from '../../packages/client/src/index';
+import type { ParleyEvent } from '../client/src/index';
 import { eventPatterns } from './event-patterns';
 import type { Session } from './session';
 

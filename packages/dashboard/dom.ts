@@ -1,5 +1,3 @@
-/// <reference lib="dom" />
-
 type Child = Node | string | number | null | undefined | false;
 
 /** `h('button', { onclick }, 'Revoke')`: an element with properties, attributes (`data-*`, `aria-*`) and children. */

@@ -1,11 +1,10 @@
-import { listTokens } from '../../shared/data/tokens';
-import { createToken, revokeToken } from '../../shared/auth/tokens';
+import { issueOperatorToken, revokeOperatorToken, workspaceTokens } from '../../shared/auth/operator';
 import { tokenState } from '../../shared/domain/auth/token';
-import { listWorkspaces } from '../../shared/data/workspaces';
+import { allWorkspaces } from '../../shared/workspace/operator';
 import type { Scope } from '../../shared/domain/auth/scopes';
-import { createParleyClient, type ParleyClient } from '../../packages/client/src/index';
-import type { RuntimeInfo } from '../local/runtime-file';
-import { DEMO_TOKEN_NAMES } from '../local/seed';
+import { createParleyClient, type ParleyClient } from '../client/src/index';
+import type { RuntimeInfo } from '../../infra/local/runtime-file';
+import { DEMO_TOKEN_NAMES } from '../../infra/local/seed';
 import { CliError, connect, localRuntime } from './target';
 import { chooseWorkspace, type WorkspaceCandidate } from './workspace-choice';
 
@@ -46,8 +45,8 @@ const oneWorkspace = (ids: string[], given?: string): string => {
 /** The local workspaces with what tells them apart: whether `npm start` made it, and its usable test-mode tokens. */
 const localWorkspaces = async (now: Date): Promise<WorkspaceCandidate[]> =>
   Promise.all(
-    (await listWorkspaces()).map(async (w) => {
-      const tokens = (await listTokens(w._id)).filter((t) => t.environment === 'test' && tokenState(t, now) === 'active');
+    (await allWorkspaces()).map(async (w) => {
+      const tokens = (await workspaceTokens(w._id)).filter((t) => t.environment === 'test' && tokenState(t, now) === 'active');
       return {
         id: w._id,
         name: w.name,
@@ -84,7 +83,7 @@ export const openSession = async (opts: SessionOptions, scopes: Scope[], purpose
   if (why) process.stderr.write(`Using workspace ${workspaceId}, ${why} (choose another with --workspace <id>).\n`);
   const mode = opts.live ? 'live' : 'test';
   const expiresAt = new Date(now.getTime() + SESSION_TOKEN_MS).toISOString();
-  const { token, record } = await createToken(
+  const { token, record } = await issueOperatorToken(
     { name: `${SESSION_TOKEN_PREFIX}${purpose}`, workspaceIds: [workspaceId], scopes, environment: mode, expiresAt },
     now,
   );
@@ -94,7 +93,7 @@ export const openSession = async (opts: SessionOptions, scopes: Scope[], purpose
     workspaceId,
     mode,
     close: async () => {
-      await revokeToken(record._id);
+      await revokeOperatorToken(record._id, new Date());
     },
   };
 };

@@ -1,9 +1,7 @@
-/// <reference lib="dom" />
-import type { Workflow } from '../../shared/domain/workflows/definition';
-import type { Execution } from '../../shared/domain/workflows/execution';
+import type { Execution, Workflow } from './api';
 import { actionButton, empty, errorLine, h, status, table, when } from './dom';
 import { unwrap } from './session';
-import type { ParleyClient } from '../../packages/client/src/client';
+import type { ParleyClient } from '../client/src/client';
 
 export const WORKFLOWS = '/api/v1/workflows';
 

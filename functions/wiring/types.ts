@@ -1,4 +1,4 @@
-/** What a function touches; `grants.ts` turns it into the least-privilege grants CDK deploys and the local runtime enforces. */
+/** What a function touches; `infra/grants.ts` turns it into the least-privilege grants CDK deploys and the local runtime enforces. */
 export interface Access {
   /** Table access: `read` (Get/Query/BatchGet), `write` (adds Put/Update/Delete/ConditionCheck, also inside transactions). */
   table: 'read' | 'write';
@@ -115,5 +115,5 @@ export interface Wiring {
   socket?: SocketSpec;
 }
 
-/** What one area module (`infra/wiring/<area>.ts`, exporting `<area>Wiring`) contributes to the wiring. */
+/** What one area module (`functions/wiring/<area>.ts`, exporting `<area>Wiring`) contributes to the wiring. */
 export type AreaWiring = Partial<Omit<Wiring, 'fallback' | 'socket'>>;

@@ -1,4 +1,4 @@
-import { locateRuntime, RuntimeNotFound, type RuntimeInfo } from '../local/runtime-file';
+import { locateRuntime, RuntimeNotFound, type RuntimeInfo } from '../../infra/local/runtime-file';
 
 export class CliError extends Error {}
 

@@ -1,5 +1,4 @@
-/// <reference lib="dom" />
-import { createParleyClient, type ParleyClient } from '../../packages/client/src/client';
+import { createParleyClient, type ParleyClient } from '../client/src/client';
 
 export interface Session {
   token: string;

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
-import { uploadFile } from '../../packages/client/src/index';
+import { uploadFile } from '../client/src/index';
 import type { Session } from './session';
 import { CliError } from './target';
 

@@ -1,22 +1,17 @@
-/// <reference lib="dom" />
-import type { DeliveryStatus, publicDelivery } from '../../shared/domain/webhooks/delivery';
-import type { deliveryDetail } from '../../shared/domain/webhooks/delivery-log';
+import type { Delivery, DeliveryDetail as Detail } from './api';
 import { actionButton, busy, empty, errorLine, facts, h, json, row, status, when } from './dom';
 import { unwrap } from './session';
 import { inWords } from './words';
 import { HOOKS } from './subscription';
-import type { ParleyClient } from '../../packages/client/src/client';
-
-export type Delivery = ReturnType<typeof publicDelivery>;
-type Detail = ReturnType<typeof deliveryDetail>;
+import type { ParleyClient } from '../client/src/client';
 
 interface Page {
   deliveries: Delivery[];
   pagination: { total: number; nextCursor: string | null };
 }
 
-/** Every status, in words (the type makes it complete; the module itself stays out of the browser bundle). */
-const STATUSES: Record<DeliveryStatus, string> = { pending: 'pending', retrying: 'retrying', success: 'success', failed: 'failed' };
+/** Every status, in words (the API's own enum makes it complete). */
+const STATUSES: Record<Delivery['status'], string> = { pending: 'pending', retrying: 'retrying', success: 'success', failed: 'failed' };
 
 const HEADINGS = ['Event', 'Status', 'HTTP', 'Attempts', 'Next attempt', 'Created', ''];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -16,7 +16,7 @@ import { workflowsWiring } from './wiring/workflows';
 import { workspaceWiring } from './wiring/workspace';
 import type { AreaWiring, Wiring } from './wiring/types';
 
-/** Every area's part: `infra/wiring/<area>.ts` exports `<area>Wiring`, its routes, queues, rules, schedules and keys. */
+/** Every area's part: `functions/wiring/<area>.ts` exports `<area>Wiring`, its routes, queues, rules, schedules and keys. */
 const areas: readonly AreaWiring[] = [
   docsWiring,
   authWiring,

@@ -1,6 +1,6 @@
-import type { BucketSpec, BucketUse, FunctionSpec } from './types';
-import { K } from '../../shared/data/registry/registry';
-import { wiring } from '../wiring';
+import type { BucketSpec, BucketUse, FunctionSpec } from '../functions/wiring/types';
+import { K } from '../shared/data/registry/registry';
+import { wiring } from '../functions/wiring';
 
 /**
  * The one grant table: what a function's wiring `access` allows it to call. The CDK app turns these grants

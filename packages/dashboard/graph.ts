@@ -1,5 +1,4 @@
-/// <reference lib="dom" />
-import type { Workflow } from '../../shared/domain/workflows/definition';
+import type { Workflow } from './api';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const W = 150;

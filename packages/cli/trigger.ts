@@ -1,7 +1,7 @@
 import { createServer } from 'node:https';
 import { eventCatalog } from '../../shared/events/catalog';
-import { ParleyFileRejectedError, uploadFile, type ParleyClient, type paths } from '../../packages/client/src/index';
-import type { RuntimeInfo } from '../local/runtime-file';
+import { ParleyFileRejectedError, uploadFile, type ParleyClient, type paths } from '../client/src/index';
+import type { RuntimeInfo } from '../../infra/local/runtime-file';
 import { receiverTls } from './receiver-tls';
 import { CliError } from './target';
 

@@ -1,14 +1,9 @@
-/// <reference lib="dom" />
 import { actionButton, errorLine, facts, h, json, status, when } from './dom';
 import { graphPicture } from './graph';
 import { unwrap } from './session';
 import { WORKFLOWS } from './workflows';
-import type { Workflow } from '../../shared/domain/workflows/definition';
-import type { NodeConfig } from '../../shared/domain/workflows/nodes';
-import type { Execution as Run, Step } from '../../shared/domain/workflows/execution';
-import type { ParleyClient } from '../../packages/client/src/client';
-
-type Execution = Run & { steps: Step[] };
+import type { ExecutionWithSteps as Execution, Step, Workflow } from './api';
+import type { ParleyClient } from '../client/src/client';
 
 const CANCELLABLE = new Set(['queued', 'running', 'waiting']);
 
@@ -33,7 +28,10 @@ const retriesAround = (def: Workflow, nodeId: string): number | undefined => {
     const edge = def.edges.find((e) => e.to === id);
     if (!edge) return undefined;
     const from = def.nodes.find((n) => n.id === edge.from);
-    if (from?.type === 'retry' && edge.branch === 'body') return (from.config as NodeConfig<'retry'>).maxAttempts;
+    if (from?.type === 'retry' && edge.branch === 'body') {
+      const { maxAttempts } = from.config;
+      return typeof maxAttempts === 'number' ? maxAttempts : undefined;
+    }
     id = edge.from;
   }
 };

@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 import { busy, errorLine, h } from './dom';
 import { endpointPage } from './endpoint';
 import { endpointsPage } from './endpoints';

@@ -1,9 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import * as z from 'zod';
-import { listTokens } from '../../shared/data/tokens';
-import { createToken, revokeToken } from '../../shared/auth/tokens';
-import { createWorkspace, getWorkspaces, listWorkspaces } from '../../shared/data/workspaces';
-import { renameWorkspace } from '../../shared/workspace/settings';
+import { issueOperatorToken, revokeOperatorToken, workspaceTokens } from '../../shared/auth/operator';
+import { allWorkspaces, createWorkspaceWithOwner, renameWorkspaceAsOperator, requireWorkspaces } from '../../shared/workspace/operator';
 import { NewTokenInput, WorkspaceName } from '../../shared/domain/auth/token-input';
 import { tokenState, type TokenRecord } from '../../shared/domain/auth/token';
 import { wholeList } from '../../shared/http/pagination';
@@ -16,9 +14,9 @@ import { addMember, changeMemberRole, listMembers } from '../../shared/workspace
 import { MemberStatus, Role, type Member } from '../../shared/domain/auth/member';
 import { tenantOf } from '../../shared/domain/auth/tenant';
 import { CliError, connect, localRuntime, type TargetOptions } from './target';
-import { readable, readLogLines, storyOf, type StoryKey } from '../local/log-file';
-import { dataDir } from '../local/runtime-file';
-import { ParleyError } from '../../packages/client/src/index';
+import { readable, readLogLines, storyOf, type StoryKey } from '../../infra/local/log-file';
+import { dataDir } from '../../infra/local/runtime-file';
+import { ParleyError } from '../client/src/index';
 import { listen, type ListenOptions } from './listen';
 import { tailEvents, type TailOptions } from './events-tail';
 import { openSession, type SessionOptions } from './session';
@@ -37,12 +35,6 @@ const parse = <S extends z.ZodType>(schema: S, input: unknown, label = 'value'):
       .errors.map((e) => `${e.path || label}: ${e.message}`)
       .join('\n'),
   );
-};
-
-const requireWorkspaces = async (ids: string[]) => {
-  const found = new Set((await getWorkspaces(ids)).map((w) => w._id));
-  const missing = ids.filter((id) => !found.has(id));
-  if (missing.length) throw new CliError(`No such workspace: ${missing.join(', ')}`);
 };
 
 /** `--json` prints what the API's `data` holds for the same resources, in the same views. */
@@ -92,23 +84,17 @@ leaf(
   run(async (opts: Common & { name: string; ownerEmail?: string }) => {
     const name = parse(WorkspaceName, opts.name, '--name');
     const email = opts.ownerEmail === undefined ? undefined : parse(Email, opts.ownerEmail, '--owner-email');
-    const created = await createWorkspace(name);
-    const now = new Date();
-    const owners = email
-      ? await Promise.all(
-          (['live', 'test'] as const).map((mode) => addMember(tenantOf(created._id, mode), { email, role: 'owner' }, now, 'active')),
-        )
-      : [];
+    const { workspace: created, owner } = await createWorkspaceWithOwner(name, email, new Date());
     print(
       opts,
-      { workspace: created, ...(owners[0] ? { owner: owners[0] } : {}) },
-      `Created workspace ${created._id}  ${created.name}${owners[0] ? `\nOwner ${owners[0]._id}  ${owners[0].email}` : ''}`,
+      { workspace: created, ...(owner ? { owner } : {}) },
+      `Created workspace ${created._id}  ${created.name}${owner ? `\nOwner ${owner._id}  ${owner.email}` : ''}`,
     );
   }),
 );
 leaf(workspace.command('list').description('list workspaces')).action(
   run(async (opts: Common) => {
-    const all = await listWorkspaces();
+    const all = await allWorkspaces();
     print(
       opts,
       { workspaces: all, pagination: wholeList(all.length) },
@@ -120,7 +106,7 @@ leaf(
   workspace.command('rename').description('rename a workspace').argument('<workspaceId>').requiredOption('--name <text>', 'new name'),
 ).action(
   run(async (id: string, opts: Common & { name: string }) => {
-    const updated = await renameWorkspace(id, parse(WorkspaceName, opts.name, '--name'));
+    const updated = await renameWorkspaceAsOperator(id, parse(WorkspaceName, opts.name, '--name'), new Date());
     print(opts, { workspace: updated }, `Renamed workspace ${updated._id} to ${updated.name}`);
   }),
 );
@@ -213,9 +199,8 @@ leaf(
       environment: opts.test ? 'test' : 'live',
       expiresAt: opts.expires,
     });
-    await requireWorkspaces(input.workspaceIds);
     const now = new Date();
-    const { token: value, record } = await createToken(input, now);
+    const { token: value, record } = await issueOperatorToken(input, now);
     print(
       opts,
       { token: { ...tokenView(record, now), token: value } },
@@ -227,9 +212,8 @@ leaf(
   token.command('list').description("list a workspace's tokens (never their values)").requiredOption('--workspace <id>', 'workspace id'),
 ).action(
   run(async (opts: Common & { workspace: string }) => {
-    await requireWorkspaces([parse(z.string().regex(OBJECT_ID, 'Must be a 24-character hex workspace id'), opts.workspace, '--workspace')]);
+    const tokens = await workspaceTokens(parse(WorkspaceId, opts.workspace, '--workspace'));
     const now = new Date();
-    const tokens = (await listTokens(opts.workspace)).sort((a, b) => b._id.localeCompare(a._id));
     print(
       opts,
       { tokens: tokens.map((t) => tokenView(t, now)), pagination: wholeList(tokens.length) },
@@ -240,7 +224,7 @@ leaf(
 leaf(token.command('revoke').description('revoke a token; effective on its very next request').argument('<tokenId>')).action(
   run(async (id: string, opts: Common) => {
     const now = new Date();
-    const revoked = await revokeToken(id, now);
+    const revoked = await revokeOperatorToken(id, now);
     print(opts, { token: tokenView(revoked, now) }, `Revoked token ${revoked._id} (${revoked.name}) at ${revoked.revokedAt}`);
   }),
 );

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RuntimeInfo } from '../local/runtime-file';
-import { TRUST_BUNDLE } from '../local/trust-bundle';
+import type { RuntimeInfo } from '../../infra/local/runtime-file';
+import { TRUST_BUNDLE } from '../../infra/local/trust-bundle';
 import { CliError } from './target';
 
 /**

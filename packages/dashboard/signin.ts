@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 import { errorLine, h } from './dom';
 import { ApiFailure, clientFor, saveSession, unwrap } from './session';
 

@@ -1,8 +1,8 @@
-/// <reference lib="dom" />
 import { empty, errorLine, h, onSubmit, showOnce, table, when } from './dom';
 import { unwrap } from './session';
-import { eventChoices, eventsField, health, HOOKS, type Subscription } from './subscription';
-import type { ParleyClient } from '../../packages/client/src/client';
+import { eventChoices, eventsField, health, HOOKS } from './subscription';
+import type { Subscription } from './api';
+import type { ParleyClient } from '../client/src/client';
 
 /** Webhooks: the workspace's endpoints with their health, and a form adding one (its signing secret shown once). */
 export const endpointsPage = async (api: ParleyClient, main: HTMLElement): Promise<void> => {
