@@ -1,6 +1,6 @@
 import type { Pluggable } from '@smithy/types';
 import { registerClientPlugin } from '../../shared/aws/plugins';
-import type { Wiring } from '../wiring/types';
+import type { Wiring } from '../../functions/wiring/types';
 import { busEvent, route } from './event-router';
 
 /**

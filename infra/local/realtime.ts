@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
-import type { SocketSpec } from '../wiring/types';
+import type { SocketSpec } from '../../functions/wiring/types';
 import { invoke } from './lambda';
 
 /**

@@ -6,7 +6,7 @@ import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { ParleyFunction } from '../constructs/parley-function';
-import type { SocketSpec } from '../wiring/types';
+import type { SocketSpec } from '../../functions/wiring/types';
 import { stackPlatform, type FunctionStackProps } from './function-stack';
 
 export interface RealtimeStackProps extends FunctionStackProps {

@@ -1,7 +1,15 @@
 import { NotFoundError } from '../domain/errors';
 import { Missing, Refused } from '../domain/refusal';
 import { tenantOf, tenantParts, type Tenant } from '../domain/auth/tenant';
-import { generateToken, hashToken, livemode, newestFirst, visiblePrefix, type TokenEnvironment, type TokenRecord } from '../domain/auth/token';
+import {
+  generateToken,
+  hashToken,
+  livemode,
+  newestFirst,
+  visiblePrefix,
+  type TokenEnvironment,
+  type TokenRecord,
+} from '../domain/auth/token';
 import { grantToken, manages, type TokenRequest } from '../domain/auth/token-grant';
 import { buildEnvelope } from '../events/envelope';
 import { objectId } from '../ids';

@@ -3,9 +3,10 @@ import { AppError } from '../domain/errors';
 import { Missing, Refused } from '../domain/refusal';
 import { updateCustomer, type Customer, type CustomerFields } from '../domain/contacts/customer';
 import { planBatch, summarize, type BatchResult, type IdProperty, type ParsedInput } from '../domain/contacts/batch';
-import { createCustomer, customerIdBy, mutateCustomer } from '../data/customers';
+import { customerIdBy } from '../data/customers';
+import { createCustomer, mutateCustomer } from './customers';
 import { answerOf } from '../http/refusals';
-import { mapLimit } from '../data/tags-tagging';
+import { mapLimit } from '../domain/map-limit';
 
 const GUARD_KIND = { email: 'EMAIL', phone: 'PHONE' } as const;
 

@@ -17,7 +17,7 @@ import {
   tokenConnectionIds,
   type Connection,
 } from '../data/realtime';
-import { mapLimit } from '../data/tags-tagging';
+import { mapLimit } from '../domain/map-limit';
 import { log } from '../log';
 
 /** PostToConnection calls in flight at once: a socket that stops reading holds one slot, never the others. */

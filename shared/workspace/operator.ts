@@ -2,8 +2,9 @@ import { AppError } from '../domain/errors';
 import { tenantOf } from '../domain/auth/tenant';
 import type { Member } from '../domain/auth/member';
 import type { Workspace } from '../domain/auth/workspace';
-import { addMember } from '../data/members';
-import { createWorkspace, getWorkspaces, listWorkspaces, renameWorkspace } from '../data/workspaces';
+import { createWorkspace, getWorkspaces, listWorkspaces } from '../data/workspaces';
+import { addMember } from './members';
+import { renameWorkspace } from './settings';
 
 /*
  * What the operator does with workspaces: the `parley` CLI, acting with the deployment's own credentials

@@ -13,7 +13,7 @@ import { client, type Client } from '../support/api';
 import { openSocket, subscribed, ticketFor, type TestSocket } from '../support/realtime';
 import { useTestStack } from '../support/stack';
 import { tail } from '../docs/examples/realtime-tail';
-import { tailEvents } from '../../infra/cli/events-tail';
+import { tailEvents } from '../../packages/cli/events-tail';
 import { tokenFor } from '../support/tenants';
 
 const t = useTestStack();
@@ -247,7 +247,10 @@ describe('the realtime socket under load and failure', () => {
       await dropSocketsOf(owner.tokenId);
     }
     await writing;
-    await Promise.race([reading, new Promise((_, reject) => setTimeout(() => reject(new Error(`only ${got.length} of ${total}`)), 180_000))]);
+    await Promise.race([
+      reading,
+      new Promise((_, reject) => setTimeout(() => reject(new Error(`only ${got.length} of ${total}`)), 180_000)),
+    ]);
     stop.abort();
     const expected = await logIdsSince(owner.api, anchor);
     expect(expected).toHaveLength(total);

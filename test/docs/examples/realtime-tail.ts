@@ -7,7 +7,8 @@ export async function tail(api: string, token: string, workspaceId: string, onEv
   let since: string | undefined;
   while (!signal.aborted) {
     const headers = { authorization: `Bearer ${token}`, 'x-workspace-id': workspaceId };
-    const { data } = await (await fetch(`${api}/api/v1/realtime/tickets`, { method: 'POST', headers })).json();
+    const res = await fetch(`${api}/api/v1/realtime/tickets`, { method: 'POST', headers });
+    const { data } = (await res.json()) as { data: { ticket: { url: string } } };
     const ws = new WebSocket(data.ticket.url);
     const stop = () => ws.close();
     signal.addEventListener('abort', stop, { once: true });
