@@ -13,7 +13,7 @@ import {
   S3Client,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
-import { checkPostUpload, checkPresigned, errorXml, type Credentials, type S3Refusal } from './s3-post-policy';
+import { checkPostUpload, checkPresigned, errorXml, type Principals, type S3Refusal, type Signers } from './s3-post-policy';
 
 /**
  * The local S3: fauxqs stores the objects, and this gate in front of it does what fauxqs does not. It
@@ -35,7 +35,8 @@ export interface S3LocalOptions {
   /** The fauxqs endpoint that stores the objects. */
   storeEndpoint: string;
   buckets: readonly string[];
-  credentials: Credentials;
+  /** The region signatures name, and who may sign: the account's own keys and every function's role session. */
+  signers: Signers;
   onObjectCreated?: (event: ObjectCreated) => Promise<void>;
   dataDir?: string;
   port?: number;
@@ -47,6 +48,12 @@ export interface S3Local {
   endpoint: string;
   stop(): Promise<void>;
 }
+
+/** The account's own access key, as an administrator's: IAM lets it do anything. */
+export const accountKey =
+  (accessKeyId: string, secretAccessKey: string): Principals =>
+  (id) =>
+    id === accessKeyId ? { secretAccessKey, may: () => true } : undefined;
 
 /** S3 itself refuses a POST upload's body past 5 GB; the files here are ≤ 25 MiB, so the gate stops reading sooner. */
 const MAX_POST_BYTES = 64 * 1024 * 1024;
@@ -90,11 +97,12 @@ const readBody = async (req: IncomingMessage, limit: number): Promise<Buffer | u
 
 export const startS3Local = async (opts: S3LocalOptions): Promise<S3Local> => {
   const now = opts.now ?? (() => new Date());
+  // fauxqs checks no signature: the store is reached with any key.
   const store = new S3Client({
     endpoint: opts.storeEndpoint,
-    region: opts.credentials.region,
+    region: opts.signers.region,
     forcePathStyle: true,
-    credentials: { accessKeyId: opts.credentials.accessKeyId, secretAccessKey: opts.credentials.secretAccessKey },
+    credentials: { accessKeyId: 'parley-s3-stand-in', secretAccessKey: 'unused' },
   });
   for (const bucket of opts.buckets) await store.send(new CreateBucketCommand({ Bucket: bucket }));
   const objectsDir = opts.dataDir && join(opts.dataDir, 'objects');
@@ -173,7 +181,7 @@ export const startS3Local = async (opts: S3LocalOptions): Promise<S3Local> => {
         { status: 400, code: 'InvalidArgument', message: 'POST requires exactly one file upload per request.' },
         `/${bucket}`,
       );
-    const refusal = checkPostUpload({ bucket, fields, fileSize: file.size }, opts.credentials, now());
+    const refusal = checkPostUpload({ bucket, fields, fileSize: file.size }, opts.signers, now());
     if (refusal) return sendRefusal(res, refusal, `/${bucket}`);
     const key = fields.key!;
     const bytes = Buffer.from(await file.arrayBuffer());
@@ -189,10 +197,12 @@ export const startS3Local = async (opts: S3LocalOptions): Promise<S3Local> => {
       {
         method: req.method ?? 'GET',
         path: rawPath,
+        bucket,
+        key,
         query: [...url.searchParams.entries()],
         headers: req.headers as Record<string, string>,
       },
-      opts.credentials,
+      opts.signers,
       now(),
     );
     if (refusal) return sendRefusal(res, refusal, rawPath);

@@ -12,7 +12,8 @@ import { startGateway } from './gateway';
 import { onInvoke, preload } from './lambda';
 import { QueuePoller } from './queue-poller';
 import { startSchedules } from './scheduler';
-import { startS3Local, type ObjectCreated } from './s3';
+import { accountKey, startS3Local, type ObjectCreated } from './s3';
+import { sessionPrincipal } from './aws-guard';
 import { ensureQueue, startSqsLocal } from './sqs';
 import { StreamPoller } from './stream-poller';
 import { ensureTable } from './table';
@@ -120,7 +121,11 @@ export const startStack = async (opts: StackOptions = {}): Promise<LocalStack> =
       startS3Local({
         storeEndpoint: sqsEndpoint,
         buckets: wiring.buckets.map((b) => process.env[b.nameEnv]!),
-        credentials: { accessKeyId: process.env.AWS_ACCESS_KEY_ID!, secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY!, region: REGION },
+        signers: {
+          region: REGION,
+          principals: (id) =>
+            sessionPrincipal(wiring, id) ?? accountKey(process.env.AWS_ACCESS_KEY_ID!, process.env.AWS_SECRET_ACCESS_KEY!)(id),
+        },
         dataDir: opts.dataDir ? join(opts.dataDir, 's3') : undefined,
         onObjectCreated:
           opts.workers === false

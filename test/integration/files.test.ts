@@ -6,6 +6,13 @@ import { PDF_BYTES, PNG_BYTES, postForm, readyFile, repolicied, settledFile, sha
 import { outboxEvents } from '../support/outbox';
 import { useTestStack } from '../support/stack';
 import { startS3Local, type ObjectCreated } from '../../infra/local/s3';
+import { sessionPrincipal } from '../../infra/local/aws-guard';
+import { invoke } from '../../infra/local/lambda';
+import { wiring } from '../../infra/wiring';
+import { FILES_BUCKET } from '../../infra/wiring/files';
+import type { Access } from '../../infra/wiring/types';
+import { objectId } from '../../shared/ids';
+import type { AwsCall } from '../support/fixtures/aws-calls';
 import { createParleyClient, ParleyFileRejectedError, uploadFile } from '../../packages/client/src/index';
 import { uploadPath } from '../../infra/cli/files';
 import type { Session } from '../../infra/cli/session';
@@ -169,6 +176,79 @@ describe('the S3 stand-in refuses what S3 refuses for a presigned POST', () => {
     await postForm({ ...upload, fields: { ...upload.fields, 'Content-Type': 'text/html' } }, hello);
     expect((await postForm(upload, hello)).status).toBe(204);
     expect((await settledFile(t.api, id)).status).toBe('ready');
+  });
+});
+
+describe('the S3 stand-in asks IAM about the signer, as S3 does', () => {
+  /** A function of the test's own, granted `access`, that signs what `call` names. */
+  const signedBy = (access: Access, call: AwsCall) =>
+    invoke<string>({ handler: 'test/support/fixtures/aws-calls.ts', access }, { kind: 'http' }, call);
+  const hello = new TextEncoder().encode('hello');
+  const keyOf = (t: { workspaceId: string }) => `${t.workspaceId}~test/${objectId()}`;
+
+  it('an upload signed by a function without s3:PutObject on the bucket is 403 AccessDenied, and nothing lands', async () => {
+    const t = await env.tenant();
+    const key = keyOf(t);
+    for (const access of [{ table: 'write' }, { table: 'write', buckets: { [FILES_BUCKET]: ['read', 'delete'] } }] as Access[]) {
+      const upload = JSON.parse(await signedBy(access, { call: 'presign-upload', key, size: 5 }));
+      const refused = await postForm(upload, hello);
+      expect(refused.status).toBe(403);
+      expect(refused.body).toContain('<Code>AccessDenied</Code>');
+    }
+    expect(await objectExists(key)).toBe(false);
+    const granted = JSON.parse(
+      await signedBy({ table: 'write', buckets: { [FILES_BUCKET]: ['write'] } }, { call: 'presign-upload', key, size: 5 }),
+    );
+    expect((await postForm(granted, hello)).status).toBe(204);
+    expect(await objectExists(key)).toBe(true);
+  });
+
+  it('a role session’s signature needs its session token: without it, or with another, the upload is 403 InvalidToken', async () => {
+    const t = await env.tenant();
+    const { upload } = (await t.api.post(FILES, { name: 'a.txt', contentType: 'text/plain', size: 5 })).body.data;
+    const { 'X-Amz-Security-Token': token, ...withoutToken } = upload.fields as Record<string, string>;
+    expect(token).toBeDefined();
+    const missing = await postForm({ ...upload, fields: withoutToken }, hello);
+    expect(missing.status).toBe(403);
+    expect(missing.body).toContain('<Code>InvalidToken</Code>');
+    const other = await postForm(
+      { ...upload, fields: { ...upload.fields, 'X-Amz-Security-Token': Buffer.from('another').toString('base64') } },
+      hello,
+    );
+    expect(other.status).toBe(403);
+    expect(other.body).toContain('<Code>InvalidToken</Code>');
+    expect((await postForm(upload, hello)).status).toBe(204);
+  });
+
+  it('an S3 call the function makes itself is refused before it leaves, as IAM refuses it: AccessDenied', async () => {
+    const t = await env.tenant();
+    const { upload } = await sendUpload(t.api, 'kept.txt', new TextEncoder().encode('kept'), 'text/plain');
+    const key = upload.fields.key!;
+    await expect(signedBy({ table: 'write', buckets: { [FILES_BUCKET]: ['read'] } }, { call: 'delete-object', key })).rejects.toMatchObject(
+      {
+        name: 'AccessDenied',
+        message: expect.stringContaining(`is not authorized to perform: s3:DeleteObject on resource: arn:aws:s3:::${BUCKET()}/${key}`),
+      },
+    );
+    expect(await objectExists(key)).toBe(true);
+    await signedBy({ table: 'write', buckets: { [FILES_BUCKET]: ['delete'] } }, { call: 'delete-object', key });
+    expect(await objectExists(key)).toBe(false);
+  });
+
+  it('a download signed by a function without s3:GetObject is 403 AccessDenied; with it, 200', async () => {
+    const t = await env.tenant();
+    const file = await readyFile(t.api, 'notes.txt', new TextEncoder().encode('some notes'), 'text/plain');
+    const key = `${t.workspaceId}~test/${file._id}`;
+    const refused = await fetch(
+      await signedBy({ table: 'read', buckets: { [FILES_BUCKET]: ['write'] } }, { call: 'presign-download', key }),
+    );
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toContain('<Code>AccessDenied</Code>');
+    const granted = await fetch(
+      await signedBy({ table: 'read', buckets: { [FILES_BUCKET]: ['read'] } }, { call: 'presign-download', key }),
+    );
+    expect(granted.status).toBe(200);
+    expect(await granted.text()).toBe('some notes');
   });
 });
 
@@ -419,7 +499,7 @@ describe('a crash between upload and verification', () => {
       startS3Local({
         storeEndpoint: env.stack.sqsEndpoint,
         buckets: [BUCKET()],
-        credentials: { accessKeyId: 'local', secretAccessKey: 'local', region: 'us-east-1' },
+        signers: { region: 'us-east-1', principals: (id) => sessionPrincipal(wiring, id) },
         dataDir,
         onObjectCreated,
       });
