@@ -193,9 +193,10 @@ const allowsObjectAction = (
 const checkS3 = (wiring: Wiring, command: string, input: Input): void => {
   const caller = callers.getStore();
   if (!caller) return;
-  const action = S3_ACTIONS[command] ?? `s3:${command}`;
-  if (!allowsObjectAction(wiring, caller.grants, action, input.Bucket, input.Key))
-    throw denied(caller, action, describe({ bucket: String(input.Bucket) }, '', input.Key), 's3');
+  // A PutObject that tags the object needs PutObjectTagging too.
+  const actions = [S3_ACTIONS[command] ?? `s3:${command}`, ...(command === 'PutObject' && input.Tagging ? ['s3:PutObjectTagging'] : [])];
+  const refused = actions.find((action) => !allowsObjectAction(wiring, caller.grants, action, input.Bucket, input.Key));
+  if (refused) throw denied(caller, refused, describe({ bucket: String(input.Bucket) }, '', input.Key), 's3');
 };
 
 const check = (wiring: Wiring, clientName: string, command: string, input: Input): void => {

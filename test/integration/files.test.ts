@@ -1,4 +1,4 @@
-import { GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, GetObjectTaggingCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { expectError } from '../support/api';
@@ -6,12 +6,16 @@ import { PDF_BYTES, PNG_BYTES, postForm, readyFile, repolicied, settledFile, sha
 import { outboxEvents } from '../support/outbox';
 import { useTestStack } from '../support/stack';
 import { startS3Local, type ObjectCreated } from '../../infra/local/s3';
-import { sessionPrincipal } from '../../infra/local/aws-guard';
+import { runAs, sessionPrincipal } from '../../infra/local/aws-guard';
 import { invoke } from '../../infra/local/lambda';
 import { wiring } from '../../infra/wiring';
 import { FILES_BUCKET } from '../../infra/wiring/files';
 import type { Access } from '../../infra/wiring/types';
 import { objectId } from '../../shared/ids';
+import { presignUpload } from '../../shared/aws/s3';
+import { deleteFileRecord } from '../../shared/data/files';
+import { tenantOf } from '../../shared/domain/auth/tenant';
+import { PENDING_OBJECT_TAG } from '../../shared/domain/files/file';
 import type { AwsCall } from '../support/fixtures/aws-calls';
 import { createParleyClient, ParleyFileRejectedError, uploadFile } from '../../packages/client/src/index';
 import { uploadPath } from '../../infra/cli/files';
@@ -45,6 +49,12 @@ const objectExists = async (key: string) =>
         throw error;
       },
     );
+
+/** The object's tags, as GetObjectTagging answers them. */
+const tagsOf = async (key: string) =>
+  Object.fromEntries(
+    ((await bucketClient().send(new GetObjectTaggingCommand({ Bucket: BUCKET(), Key: key }))).TagSet ?? []).map((t) => [t.Key, t.Value]),
+  );
 
 const conversationOf = async (api: Awaited<ReturnType<typeof env.tenant>>['api']) => {
   const customer = (await api.post('/api/v1/contacts/customers', { name: 'Maya' })).body.data.customer;
@@ -220,6 +230,19 @@ describe('the S3 stand-in asks IAM about the signer, as S3 does', () => {
     expect((await postForm(upload, hello)).status).toBe(204);
   });
 
+  it('a tagged upload needs s3:PutObjectTagging as well: signed by a function with s3:PutObject alone, it is 403 AccessDenied', async () => {
+    const key = keyOf(await env.tenant());
+    const grants = [{ actions: ['s3:PutObject'], resource: { bucket: FILES_BUCKET }, objectKeyPrefix: '' }];
+    const upload = await runAs({ name: 'put-without-tagging', kind: 'http', grants }, () =>
+      presignUpload(key, 'text/plain', 5, 60, PENDING_OBJECT_TAG),
+    );
+    expect(upload.fields.tagging).toBe('<Tagging><TagSet><Tag><Key>parley-state</Key><Value>pending</Value></Tag></TagSet></Tagging>');
+    const refused = await postForm(upload, hello);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toContain('<Code>AccessDenied</Code>');
+    expect(await objectExists(key)).toBe(false);
+  });
+
   it('an S3 call the function makes itself is refused before it leaves, as IAM refuses it: AccessDenied', async () => {
     const t = await env.tenant();
     const { upload } = await sendUpload(t.api, 'kept.txt', new TextEncoder().encode('kept'), 'text/plain');
@@ -316,6 +339,46 @@ describe('verification', () => {
   });
 });
 
+describe('no bytes are left behind', () => {
+  const DAY = 24 * 3600 * 1000;
+
+  it('every object lands tagged pending; a ready file’s loses the tag, and the lifecycle rule expires only never-verified ones, a day on', async () => {
+    const t = await env.tenant();
+    const ready = await readyFile(t.api, 'kept.txt', new TextEncoder().encode('kept'), 'text/plain');
+    const readyKey = `${t.workspaceId}~test/${ready._id}`;
+    await vi.waitFor(async () => expect(await tagsOf(readyKey)).toEqual({}));
+
+    // Bytes whose verification finds no file (its record expired, its notification lost): nothing will ever settle them.
+    const orphan = `${t.workspaceId}~test/${objectId()}`;
+    const upload = JSON.parse(
+      await invoke<string>(
+        { handler: 'test/support/fixtures/aws-calls.ts', access: { table: 'write', buckets: { [FILES_BUCKET]: ['write'] } } },
+        { kind: 'http' },
+        { call: 'presign-upload', key: orphan, size: 6 },
+      ),
+    );
+    expect((await postForm(upload, new TextEncoder().encode('orphan'))).status).toBe(204);
+    expect(await tagsOf(orphan)).toEqual({ 'parley-state': 'pending' });
+
+    expect(await env.stack.expireObjects(new Date())).not.toContain(`${BUCKET()}/${orphan}`);
+    const expired = await env.stack.expireObjects(new Date(Date.now() + 2 * DAY));
+    expect(expired).toContain(`${BUCKET()}/${orphan}`);
+    expect(expired).not.toContain(`${BUCKET()}/${readyKey}`);
+    expect(await objectExists(orphan)).toBe(false);
+    expect(await objectExists(readyKey)).toBe(true);
+  });
+
+  it('a deleted file’s bytes follow the deletion its record committed, with nothing else run after the commit', async () => {
+    const t = await env.tenant();
+    const { download: _download, ...file } = await readyFile(t.api, 'gone.txt', new TextEncoder().encode('gone'), 'text/plain');
+    const key = `${t.workspaceId}~test/${file._id}`;
+    // What DELETE commits, and all it does: the process could die right after it.
+    await deleteFileRecord(tenantOf(t.workspaceId, 'test'), file, new Date(), { alone: true });
+    await vi.waitFor(async () => expect(await objectExists(key)).toBe(false), { timeout: 10_000 });
+    expectError(await t.api.get(`${FILES}/${file._id}`), 404, 'NOT_FOUND');
+  });
+});
+
 describe('files on messages', () => {
   it('a reply may carry only files; the message, its event and the file all say so', async () => {
     const t = await env.tenant();
@@ -379,7 +442,7 @@ describe('files on messages', () => {
 
     expect((await t.api.delete(`${CONV}/${c._id}`)).status).toBe(200);
     await vi.waitFor(async () => expectError(await t.api.get(`${FILES}/${file._id}`), 404, 'NOT_FOUND'), { timeout: 10_000 });
-    expect(await objectExists(`${t.workspaceId}~test/${file._id}`)).toBe(false);
+    await vi.waitFor(async () => expect(await objectExists(`${t.workspaceId}~test/${file._id}`)).toBe(false));
     expect(await outboxEvents(t.workspaceId, 'inbox.file.deleted')).toHaveLength(1);
     expect((await t.api.get(FILES)).body.data.pagination.total).toBe(0);
   });
@@ -391,7 +454,7 @@ describe('files on messages', () => {
     expect(res.status).toBe(200);
     const { download: _download, ...asStored } = file;
     expect(res.body.data).toEqual({ file: asStored, deleted: true });
-    expect(await objectExists(`${t.workspaceId}~test/${file._id}`)).toBe(false);
+    await vi.waitFor(async () => expect(await objectExists(`${t.workspaceId}~test/${file._id}`)).toBe(false));
     expectError(await t.api.get(`${FILES}/${file._id}`), 404, 'NOT_FOUND');
   });
 });
