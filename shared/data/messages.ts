@@ -5,7 +5,7 @@ import { config } from '../config';
 import { objectId } from '../ids';
 import { buildEnvelope } from '../events/envelope';
 import { outboxItem } from './outbox';
-import { applyMessage, newMessage, type Message, type NewMessage } from '../domain/inbox/message';
+import { applyMessage, newMessage, storedAttachment, type Message, type NewMessage } from '../domain/inbox/message';
 import type { Conversation } from '../domain/inbox/conversation';
 import { conversationKey } from './entity-keys';
 import { mutateConversation, requireConversation } from './conversations';
@@ -32,7 +32,13 @@ export const messageKey = (tenant: Tenant, m: MessageRef) => ({
 const toItem = (tenant: Tenant, m: Message) => ({ ...messageKey(tenant, m), ...m, type: 'MESSAGE', messageType: m.type });
 
 const decode = itemCodec(messageView);
-export const fromItem = (item: Record<string, unknown>): Message => decode({ ...item, type: item.messageType });
+/** A message item; one stored before files existed answers its link attachments marked `legacy` (`storedAttachment`). */
+export const fromItem = (item: Record<string, unknown>): Message =>
+  decode({
+    ...item,
+    type: item.messageType,
+    attachments: (item.attachments as Record<string, unknown>[] | undefined)?.map(storedAttachment),
+  });
 
 const eventOf = (tenant: Tenant, message: Message, conversation: Conversation, now: Date) => {
   if (message.type === 'note') return buildEnvelope('inbox.note.created', tenant, { note: message, conversation }, { now });
@@ -67,7 +73,7 @@ export const postMessage = async (
         extra: [
           createItem(toItem(tenant, message)),
           outboxItem(eventOf(tenant, message, change.conversation, now)),
-          ...attachWrites(tenant, conversationId, message.attachments),
+          ...attachWrites(tenant, conversationId, input.attachments ?? []),
           ...extra(message),
         ],
       };

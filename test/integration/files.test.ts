@@ -14,6 +14,10 @@ import type { Access } from '../../infra/wiring/types';
 import { objectId } from '../../shared/ids';
 import { presignUpload } from '../../shared/aws/s3';
 import { deleteFileRecord } from '../../shared/data/files';
+import { messageKey } from '../../shared/data/messages';
+import { dynamo } from '../../shared/aws/dynamo';
+import { config } from '../../shared/config';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { tenantOf } from '../../shared/domain/auth/tenant';
 import { PENDING_OBJECT_TAG } from '../../shared/domain/files/file';
 import type { AwsCall } from '../support/fixtures/aws-calls';
@@ -429,6 +433,39 @@ describe('files on messages', () => {
     expectError(many, 422, 'VALIDATION_ERROR');
     const twice = await t.api.post(`${CONV}/${c._id}/messages`, { attachments: [{ fileId: pending._id }, { fileId: pending._id }] });
     expectError(twice, 422, 'VALIDATION_ERROR');
+  });
+
+  it('a message stored before files existed answers its link attachments as stored, marked legacy; its conversation still reads', async () => {
+    const t = await env.tenant();
+    const c = await conversationOf(t.api);
+    await t.api.post(`${CONV}/${c._id}/messages`, { content: 'a new reply' });
+    // As the table holds it: written before files existed, when attachments were links a client made up.
+    const createdAt = new Date(Date.parse(c.createdAt) + 1).toISOString();
+    const stored = { _id: objectId(), conversationId: c._id, createdAt };
+    const legacy = { url: 'https://files.example.com/terms.pdf', name: 'terms.pdf', size: 0, contentType: 'application/pdf' };
+    await dynamo().send(
+      new PutCommand({
+        TableName: config().TABLE_NAME,
+        Item: {
+          ...messageKey(tenantOf(t.workspaceId, 'test'), stored),
+          ...stored,
+          type: 'MESSAGE',
+          messageType: 'outgoing',
+          private: false,
+          content: 'The terms, as a link',
+          attachments: [legacy],
+          deliveryStatus: 'sent',
+          failureReason: null,
+          author: { type: 'token', id: 'tok_old' },
+          externalId: null,
+        },
+      }),
+    );
+    const res = await t.api.get(`${CONV}/${c._id}/messages`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const [old, current] = res.body.data.messages;
+    expect(old).toMatchObject({ _id: stored._id, content: 'The terms, as a link', attachments: [{ ...legacy, legacy: true }] });
+    expect(current).toMatchObject({ content: 'a new reply', attachments: [] });
   });
 
   it('a held file cannot be deleted alone (409); deleting its conversation deletes it, bytes and record', async () => {
