@@ -49,8 +49,13 @@ export const CONSUME_ACTIONS = [
  */
 const REQUEST_PIPELINE_KEYS = [`${K.TOKEN}#`, `${K.RL}#`] as const;
 
-/** What each use of a bucket allows on its objects. */
-const BUCKET_ACTIONS: Record<BucketUse, string> = { read: 's3:GetObject', write: 's3:PutObject', delete: 's3:DeleteObject' };
+/** What each use of a bucket allows on its objects (S3 asks for PutObjectTagging too when a write carries tags). */
+const BUCKET_ACTIONS: Record<BucketUse, readonly string[]> = {
+  read: ['s3:GetObject'],
+  write: ['s3:PutObject', 's3:PutObjectTagging'],
+  delete: ['s3:DeleteObject'],
+  untag: ['s3:DeleteObjectTagging'],
+};
 
 export const grantsFor = (
   spec: FunctionSpec,
@@ -73,7 +78,7 @@ export const grantsFor = (
   for (const [bucket, uses] of Object.entries(spec.access.buckets ?? {})) {
     const declared = buckets.find((b) => b.name === bucket);
     if (!declared) throw new Error(`${spec.handler} is granted bucket ${bucket}, which the wiring does not declare`);
-    grants.push({ actions: uses.map((u) => BUCKET_ACTIONS[u]), resource: { bucket }, objectKeyPrefix: declared.keyPrefix });
+    grants.push({ actions: uses.flatMap((u) => BUCKET_ACTIONS[u]), resource: { bucket }, objectKeyPrefix: declared.keyPrefix });
   }
   if (spec.access.bus) grants.push({ actions: ['events:PutEvents'], resource: { bus: 'parley' } });
   if (spec.access.connections) grants.push({ actions: ['execute-api:ManageConnections'], resource: { api: 'realtime' } });

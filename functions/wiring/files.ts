@@ -1,4 +1,5 @@
 import { outboxPatternOf } from '../../shared/events/from-bus';
+import { PENDING_OBJECT_DAYS, PENDING_OBJECT_TAG } from '../../shared/domain/files/file';
 import { areaRoutes } from './route';
 import type { AreaWiring } from './types';
 
@@ -15,10 +16,12 @@ export const filesWiring = {
       nameEnv: 'FILES_BUCKET',
       description: 'Files on messages: private, keyed <tenant>/<fileId>',
       keyPrefix: '',
+      // An object lands tagged pending and loses the tag once its file is ready: bytes never verified go after a day.
+      expireTagged: [{ id: 'expire-unverified-objects', tag: PENDING_OBJECT_TAG, days: PENDING_OBJECT_DAYS }],
     },
   ],
   routes: [
-    // Signing a presigned POST needs the PutObject grant the upload is then made with.
+    // Signing a presigned POST needs the grants the upload is then made with: PutObject, and PutObjectTagging for its tag.
     route('POST', BASE, 'create-upload', 'Start an upload: a pending file and a presigned POST for its bytes (≤ 25 MiB, 15 minutes)', {
       access: { table: 'write', buckets: { [FILES_BUCKET]: ['write'] } },
     }),
@@ -26,9 +29,8 @@ export const filesWiring = {
     route('GET', `${BASE}/{id}`, 'get-file', 'A file; once ready, with a download URL valid 5 minutes (always as an attachment)', {
       access: { table: 'read', buckets: { [FILES_BUCKET]: ['read'] } },
     }),
-    route('DELETE', `${BASE}/{id}`, 'delete-file', 'Delete a file that no message holds', {
-      access: { table: 'write', buckets: { [FILES_BUCKET]: ['delete'] } },
-    }),
+    // The bytes follow the record's deletion event (file-objects), so a crash after the commit leaves none.
+    route('DELETE', `${BASE}/{id}`, 'delete-file', 'Delete a file that no message holds', { access: { table: 'write' } }),
   ],
   rules: [
     {
@@ -45,11 +47,14 @@ export const filesWiring = {
     {
       name: 'delete-conversation-files',
       pattern: outboxPatternOf(['inbox.conversation.deleted']),
-      target: {
-        handler: 'functions/events/delete-conversation-files.ts',
-        access: { table: 'write', buckets: { [FILES_BUCKET]: ['delete'] } },
-        timeoutSeconds: 60,
-      },
+      target: { handler: 'functions/events/delete-conversation-files.ts', access: { table: 'write' }, timeoutSeconds: 60 },
+    },
+    {
+      // Each file's object follows its record, moved by the events committed with it: a ready file's loses the
+      // pending tag (the lifecycle rule then keeps it), a deleted file's goes.
+      name: 'file-objects',
+      pattern: outboxPatternOf(['inbox.file.ready', 'inbox.file.deleted']),
+      target: { handler: 'functions/events/file-objects.ts', access: { table: 'read', buckets: { [FILES_BUCKET]: ['untag', 'delete'] } } },
     },
   ],
 } satisfies AreaWiring;

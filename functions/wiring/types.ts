@@ -8,7 +8,8 @@ export interface Access {
   keys?: Readonly<Record<string, readonly ('encrypt' | 'decrypt')[]>>;
   /**
    * Buckets (by wiring name) and what the function does with their objects: `read` (GetObject, also what a
-   * presigned GET it signs needs), `write` (PutObject, also a presigned POST's), `delete` (DeleteObject).
+   * presigned GET it signs needs), `write` (PutObject with tags: PutObjectTagging too, also a presigned POST's),
+   * `delete` (DeleteObject), `untag` (DeleteObjectTagging).
    */
   buckets?: Readonly<Record<string, readonly BucketUse[]>>;
   /** Puts events on the Parley bus (EventBridge PutEvents). */
@@ -17,7 +18,7 @@ export interface Access {
   connections?: true;
 }
 
-export type BucketUse = 'read' | 'write' | 'delete';
+export type BucketUse = 'read' | 'write' | 'delete' | 'untag';
 
 export interface FunctionSpec {
   /** Source file relative to the repo root; it exports `handler`. */
@@ -100,6 +101,8 @@ export interface BucketSpec {
   description: string;
   /** Grants cover only keys under this prefix (IAM resource `<bucket arn>/<prefix>*`); '' for the whole bucket. */
   keyPrefix: string;
+  /** Lifecycle rules: an object carrying `tag` expires `days` after it was created (locally, the S3 stand-in's timer expires it). */
+  expireTagged?: readonly { id: string; tag: { key: string; value: string }; days: number }[];
 }
 
 export interface Wiring {

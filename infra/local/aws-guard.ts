@@ -1,19 +1,25 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash, createHmac } from 'node:crypto';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import type { Pluggable } from '@smithy/types';
-import { registerClientPlugin } from '../../shared/aws/plugins';
+import type { FinalizeRequestMiddleware, Pluggable } from '@smithy/types';
+import { registerClientPlugin, registerSigningIdentity, type SigningIdentity } from '../../shared/aws/plugins';
 import { tableSchema } from '../../shared/data/table';
 import { allows, type CallRequest, type FunctionKind, type Grant, type GrantResource } from '../grants';
 import type { Wiring } from '../../functions/wiring/types';
 import { dynamoLimitError, sqsLimitError, type LimitError } from './aws-limits';
+import type { Principal } from './s3-post-policy';
 
 /**
  * Makes the local runtime refuse what AWS would refuse. Every SDK call a function makes is checked against
  * the grants its wiring `access` gives it (the same table CDK deploys): DynamoDB, SQS and KMS calls by
  * action and resource (S3: by bucket and object key), and any other client's calls refused outright, as IAM refuses what no policy allows.
  * Every call, inside a function or not, is also checked against the service limits the emulators do not enforce.
+ *
+ * Each function also signs as its own role, as Lambda hands every function its role's session credentials: what
+ * it presigns (a POST policy, a GET URL) names that session, and the S3 stand-in holds the request to the
+ * session's grants when it arrives, as S3 asks IAM about the signer (`sessionPrincipal`).
  */
-interface Caller {
+export interface Caller {
   name: string;
   kind: FunctionKind;
   grants: readonly Grant[];
@@ -21,8 +27,46 @@ interface Caller {
 
 const callers = new AsyncLocalStorage<Caller>();
 
-/** Runs `fn` as the named function: its SDK calls are held to `grants`. */
-export const runAs = <T>(caller: Caller, fn: () => Promise<T>): Promise<T> => callers.run(caller, fn);
+/** A role session's credentials, and whose they are. */
+const sessions = new Map<string, { caller: Caller; identity: Required<SigningIdentity> }>();
+const sessionOf = new WeakMap<Caller, Required<SigningIdentity>>();
+
+/**
+ * The caller's role session: an `ASIA…` key, its secret and a session token, derived from the function's name
+ * and grants and the account's own secret, so they are the same after a restart (a URL signed before it still
+ * verifies) and a function granted something else is another principal.
+ */
+const roleSession = (caller: Caller): Required<SigningIdentity> => {
+  let identity = sessionOf.get(caller);
+  if (!identity) {
+    const digest = createHash('sha256')
+      .update(JSON.stringify([caller.name, caller.kind, caller.grants]))
+      .digest('hex');
+    const accessKeyId = `ASIA${digest.slice(0, 16).toUpperCase()}`;
+    identity = {
+      accessKeyId,
+      secretAccessKey: createHmac('sha256', process.env.AWS_SECRET_ACCESS_KEY ?? 'local')
+        .update(accessKeyId)
+        .digest('base64')
+        .slice(0, 40),
+      sessionToken: Buffer.from(`parley-local-session:${caller.name}:${digest}`).toString('base64'),
+    };
+    sessionOf.set(caller, identity);
+    sessions.set(accessKeyId, { caller, identity });
+  }
+  return identity;
+};
+
+/** Gives the caller its role session now (the local runtime does it for every function of the wiring at start). */
+export const assumeRole = (caller: Caller): void => {
+  roleSession(caller);
+};
+
+/** Runs `fn` as the named function: its SDK calls are held to `grants`, and it signs as its role session. */
+export const runAs = <T>(caller: Caller, fn: () => Promise<T>): Promise<T> => {
+  roleSession(caller);
+  return callers.run(caller, fn);
+};
 
 /** The function whose code is running, if any (for attributing work, e.g. in benchmarks). */
 export const currentFunction = (): string | undefined => callers.getStore()?.name;
@@ -150,8 +194,35 @@ const S3_ACTIONS: Record<string, string> = {
   DeleteObject: 's3:DeleteObject',
 };
 
+/** IAM's verdict on an S3 object action by `grants` on the bucket named `bucket` (as deployed) and its key. */
+const allowsObjectAction = (
+  wiring: Wiring,
+  grants: readonly Grant[],
+  action: string,
+  bucket: string | undefined,
+  key: string | undefined,
+) => {
+  const name = bucketNameOf(wiring, bucket);
+  return name !== undefined && allows(grants, { action, resource: { bucket: name }, objectKey: key });
+};
+
+/**
+ * An S3 call is judged once signed, as S3 judges it when it arrives. A presigned request never gets that far
+ * (the presigner takes its URL just before the signing middleware and sends nothing): S3 asks IAM about it
+ * only when its holder sends it, and the S3 stand-in does that with `sessionPrincipal`.
+ */
+const checkS3 = (wiring: Wiring, command: string, input: Input): void => {
+  const caller = callers.getStore();
+  if (!caller) return;
+  // A PutObject that tags the object needs PutObjectTagging too.
+  const actions = [S3_ACTIONS[command] ?? `s3:${command}`, ...(command === 'PutObject' && input.Tagging ? ['s3:PutObjectTagging'] : [])];
+  const refused = actions.find((action) => !allowsObjectAction(wiring, caller.grants, action, input.Bucket, input.Key));
+  if (refused) throw denied(caller, refused, describe({ bucket: String(input.Bucket) }, '', input.Key), 's3');
+};
+
 const check = (wiring: Wiring, clientName: string, command: string, input: Input): void => {
   const serviceName = SERVICES[clientName];
+  if (serviceName === 's3') return;
   const limit =
     serviceName === 'dynamodb' ? dynamoLimitError(command, input) : serviceName === 'sqs' ? sqsLimitError(command, input) : undefined;
   if (limit) throw serviceError(limit, serviceName!);
@@ -174,17 +245,6 @@ const check = (wiring: Wiring, clientName: string, command: string, input: Input
     if (!key || !allows(caller.grants, request)) throw denied(caller, request.action, describe(request.resource, table), serviceName);
     return;
   }
-  if (serviceName === 's3') {
-    const bucket = bucketNameOf(wiring, input.Bucket);
-    const request: CallRequest = {
-      action: S3_ACTIONS[command] ?? `s3:${command}`,
-      resource: { bucket: bucket ?? String(input.Bucket) },
-      objectKey: input.Key,
-    };
-    if (!bucket || !allows(caller.grants, request))
-      throw denied(caller, request.action, describe(request.resource, table, input.Key), serviceName);
-    return;
-  }
   if (serviceName === 'dynamodb') {
     const requests = dynamoRequests(command, input, table);
     if (requests === 'other-table')
@@ -198,24 +258,54 @@ const check = (wiring: Wiring, clientName: string, command: string, input: Input
   if (!queue || !allows(caller.grants, request)) throw denied(caller, request.action, describe(request.resource, table), serviceName);
 };
 
-/** The SDK middleware: runs after the document client marshalled the input, before the request is signed and sent. */
+const commandOf = (context: { commandName?: string }) => (context.commandName ?? '').replace(/Command$/, '');
+
+/**
+ * The SDK middleware: runs after the document client marshalled the input, before the request is signed and
+ * sent (the local KMS answers right after it); an S3 call is checked right after signing, where a presigner
+ * has already taken its URL.
+ */
 const guardPlugin = (wiring: Wiring): Pluggable<any, any> => ({
   applyToStack: (stack) => {
     stack.add(
       (next, context) => async (args) => {
-        check(wiring, context.clientName ?? '', (context.commandName ?? '').replace(/Command$/, ''), args.input as Input);
+        check(wiring, context.clientName ?? '', commandOf(context), args.input as Input);
         return next(args);
       },
       { step: 'build', name: 'parleyLocalAwsGuard', priority: 'high' },
     );
+    const s3Guard: FinalizeRequestMiddleware<any, any> = (next, context) => async (args) => {
+      if (SERVICES[context.clientName ?? ''] === 's3') checkS3(wiring, commandOf(context), args.input as Input);
+      return next(args);
+    };
+    stack.addRelativeTo(s3Guard, { relation: 'after', toMiddleware: 'awsAuthMiddleware', name: 'parleyLocalS3Guard' });
   },
 });
 
+/**
+ * The principal S3 sees behind a role session's access key: the function whose session it is, held to its
+ * grants. Undefined for a key no function's session has.
+ */
+export const sessionPrincipal = (wiring: Wiring, accessKeyId: string): Principal | undefined => {
+  const session = sessions.get(accessKeyId);
+  return (
+    session && {
+      secretAccessKey: session.identity.secretAccessKey,
+      sessionToken: session.identity.sessionToken,
+      may: (action, bucket, key) => allowsObjectAction(wiring, session.caller.grants, action, bucket, key),
+    }
+  );
+};
+
 let installed = false;
 
-/** Registers the guard on every AWS client created from now on (idempotent). */
+/** Registers the guard on every AWS client created from now on, and makes each sign as the running function (idempotent). */
 export const installAwsGuard = (wiring: Wiring): void => {
   if (installed) return;
   installed = true;
   registerClientPlugin(guardPlugin(wiring));
+  registerSigningIdentity(() => {
+    const caller = callers.getStore();
+    return caller && roleSession(caller);
+  });
 };

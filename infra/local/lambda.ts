@@ -5,7 +5,7 @@ import type { Context } from 'aws-lambda';
 import { wiring } from '../../functions/wiring';
 import { grantsFor, type FunctionKind } from '../grants';
 import type { FunctionSpec } from '../../functions/wiring/types';
-import { installAwsGuard, runAs } from './aws-guard';
+import { assumeRole, installAwsGuard, runAs, type Caller } from './aws-guard';
 import { installPools } from './aws-pools';
 import { installEmulatorRetries } from './emulator-retry';
 import { installFaults } from './faults';
@@ -82,15 +82,34 @@ export interface Role {
   consumes?: string;
 }
 
+const callers = new WeakMap<FunctionSpec, Map<string, Caller>>();
+/** The function in its role, with the grants it deploys with: one per function and role, as IAM has one role per function. */
+const callerOf = (spec: FunctionSpec, role: Role): Caller => {
+  const roles = callers.get(spec) ?? callers.set(spec, new Map()).get(spec)!;
+  const id = `${role.kind}:${role.consumes ?? ''}`;
+  let caller = roles.get(id);
+  if (!caller) {
+    caller = { name: nameOf(spec), kind: role.kind, grants: grantsFor(spec, role.kind, role.consumes, wiring.buckets) };
+    roles.set(id, caller);
+  }
+  return caller;
+};
+
+// Every function's role exists before anything runs, as IAM's do: what one signed before a restart still verifies after it.
+for (const spec of [...wiring.routes, wiring.fallback]) assumeRole(callerOf(spec, { kind: 'http' }));
+for (const rule of wiring.rules) assumeRole(callerOf(rule.target, { kind: 'event' }));
+for (const queue of wiring.queues) assumeRole(callerOf(queue.consumer, { kind: 'queue', consumes: queue.name }));
+for (const schedule of wiring.schedules) assumeRole(callerOf(schedule.target, { kind: 'schedule' }));
+
 /** Invokes a function as Lambda would, its AWS calls held to the grants of its role. */
 export const invoke = async <R = unknown>(spec: FunctionSpec, role: Role, event: unknown): Promise<R> => {
   const handler = await load(spec.handler);
-  const grants = grantsFor(spec, role.kind, role.consumes, wiring.buckets);
+  const caller = callerOf(spec, role);
   const ended = invocationListeners.map((listener) => listener(nameOf(spec), event));
   try {
     const context = contextFor(spec);
     const requestId = (event as { requestContext?: { requestId?: string } }).requestContext?.requestId ?? context.awsRequestId;
-    return (await runAs({ name: nameOf(spec), kind: role.kind, grants }, () =>
+    return (await runAs(caller, () =>
       timedInvocation({ function: context.functionName, requestId }, timeoutMs(spec), () => handler(event, context)),
     )) as R;
   } finally {

@@ -7,21 +7,25 @@ import {
   CompleteMultipartUploadCommand,
   CreateBucketCommand,
   CreateMultipartUploadCommand,
+  DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
   PutObjectCommand,
   S3Client,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
-import { checkPostUpload, checkPresigned, errorXml, type Credentials, type S3Refusal } from './s3-post-policy';
+import { checkPostUpload, checkPresigned, errorXml, type Principals, type S3Refusal, type Signers } from './s3-post-policy';
+import { isExpired, parseTaggingHeader, parseTaggingXml, taggingXml, type ExpiryRule, type Tags } from './s3-tagging';
 
 /**
  * The local S3: fauxqs stores the objects, and this gate in front of it does what fauxqs does not. It
  * answers a presigned POST upload (multipart form, policy and signature checked as S3 checks them) with
  * a PutObject, serves a presigned GET only with a valid, unexpired signature (always as an attachment, with
  * `nosniff`), passes the SDK's own calls through, and tells `onObjectCreated` of every new object, as S3's
- * EventBridge notifications do. With `dataDir` it also keeps the objects on disk (fauxqs keeps them in
- * memory) and the notifications not yet delivered, which it delivers again at its next start: S3 never loses one.
+ * EventBridge notifications do. It keeps each object's tags (a POST's `tagging` field, PutObject's
+ * `x-amz-tagging`, the `?tagging` calls) and runs the buckets' lifecycle rules on a timer, as S3 does once a
+ * day. With `dataDir` it also keeps the objects on disk (fauxqs keeps them in memory) and the notifications not
+ * yet delivered, which it delivers again at its next start: S3 never loses one.
  */
 export interface ObjectCreated {
   bucket: string;
@@ -35,18 +39,39 @@ export interface S3LocalOptions {
   /** The fauxqs endpoint that stores the objects. */
   storeEndpoint: string;
   buckets: readonly string[];
-  credentials: Credentials;
+  /** The region signatures name, and who may sign: the account's own keys and every function's role session. */
+  signers: Signers;
   onObjectCreated?: (event: ObjectCreated) => Promise<void>;
+  /** The buckets' lifecycle rules that expire tagged objects. */
+  lifecycle?: readonly ExpiryRule[];
   dataDir?: string;
   port?: number;
-  /** The clock presigned URLs and policies are checked against (tests move it). */
+  /** The clock presigned URLs, policies and lifecycle rules are checked against (tests move it). */
   now?: () => Date;
 }
 
 export interface S3Local {
   endpoint: string;
+  /** Runs the lifecycle rules as of `at` (the timer does it every minute with the clock): answers the `bucket/key`s it expired. */
+  expireObjects(at?: Date): Promise<string[]>;
   stop(): Promise<void>;
 }
+
+/** What the stand-in keeps of each object beside fauxqs's copy. */
+interface ObjectMeta {
+  contentType?: string;
+  tags: Tags;
+  /** When it was created (ms), which lifecycle rules count from. */
+  createdAt: number;
+}
+
+const LIFECYCLE_INTERVAL_MS = 60_000;
+
+/** The account's own access key, as an administrator's: IAM lets it do anything. */
+export const accountKey =
+  (accessKeyId: string, secretAccessKey: string): Principals =>
+  (id) =>
+    id === accessKeyId ? { secretAccessKey, may: () => true } : undefined;
 
 /** S3 itself refuses a POST upload's body past 5 GB; the files here are ≤ 25 MiB, so the gate stops reading sooner. */
 const MAX_POST_BYTES = 64 * 1024 * 1024;
@@ -90,25 +115,43 @@ const readBody = async (req: IncomingMessage, limit: number): Promise<Buffer | u
 
 export const startS3Local = async (opts: S3LocalOptions): Promise<S3Local> => {
   const now = opts.now ?? (() => new Date());
+  // fauxqs checks no signature: the store is reached with any key.
   const store = new S3Client({
     endpoint: opts.storeEndpoint,
-    region: opts.credentials.region,
+    region: opts.signers.region,
     forcePathStyle: true,
-    credentials: { accessKeyId: opts.credentials.accessKeyId, secretAccessKey: opts.credentials.secretAccessKey },
+    credentials: { accessKeyId: 'parley-s3-stand-in', secretAccessKey: 'unused' },
   });
   for (const bucket of opts.buckets) await store.send(new CreateBucketCommand({ Bucket: bucket }));
   const objectsDir = opts.dataDir && join(opts.dataDir, 'objects');
   const pendingDir = opts.dataDir && join(opts.dataDir, 'notifications');
   const diskName = (bucket: string, key: string) => encodeURIComponent(`${bucket}/${key}`);
 
+  /** Every object's tags and creation time, by `bucket/key`. */
+  const objects = new Map<string, ObjectMeta>();
+  const remember = async (bucket: string, key: string, meta: ObjectMeta) => {
+    objects.set(`${bucket}/${key}`, meta);
+    if (objectsDir) await writeFile(join(objectsDir, `${diskName(bucket, key)}.meta`), JSON.stringify(meta));
+  };
+  const forget = async (bucket: string, key: string) => {
+    objects.delete(`${bucket}/${key}`);
+    if (objectsDir)
+      await Promise.all([
+        rm(join(objectsDir, diskName(bucket, key)), { force: true }),
+        rm(join(objectsDir, `${diskName(bucket, key)}.meta`), { force: true }),
+      ]);
+  };
+
   // Objects kept from an earlier run go back into the store before anything is served.
   if (objectsDir) {
     await mkdir(objectsDir, { recursive: true });
     for (const name of await readdir(objectsDir)) {
       if (name.endsWith('.meta')) continue;
-      const [bucket, ...rest] = decodeURIComponent(name).split('/');
-      const meta = JSON.parse(await readFile(join(objectsDir, `${name}.meta`), 'utf8').catch(() => '{}')) as { contentType?: string };
-      await putObject(store, bucket!, rest.join('/'), await readFile(join(objectsDir, name)), meta.contentType);
+      const [bucket = '', ...rest] = decodeURIComponent(name).split('/');
+      const key = rest.join('/');
+      const meta = JSON.parse(await readFile(join(objectsDir, `${name}.meta`), 'utf8').catch(() => '{}')) as Partial<ObjectMeta>;
+      await putObject(store, bucket, key, await readFile(join(objectsDir, name)), meta.contentType);
+      objects.set(`${bucket}/${key}`, { contentType: meta.contentType, tags: meta.tags ?? {}, createdAt: meta.createdAt ?? Date.now() });
     }
   }
 
@@ -123,14 +166,14 @@ export const startS3Local = async (opts: S3LocalOptions): Promise<S3Local> => {
     if (file) await rm(file, { force: true });
   };
 
-  const stored = async (bucket: string, key: string, reason: ObjectCreated['reason'], body?: Buffer, contentType?: string) => {
+  const stored = async (bucket: string, key: string, reason: ObjectCreated['reason'], tags: Tags, body?: Buffer, contentType?: string) => {
     const head = await store.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
     if (objectsDir) {
       const bytes =
         body ?? Buffer.from(await (await store.send(new GetObjectCommand({ Bucket: bucket, Key: key }))).Body!.transformToByteArray());
       await writeFile(join(objectsDir, diskName(bucket, key)), bytes);
-      await writeFile(join(objectsDir, `${diskName(bucket, key)}.meta`), JSON.stringify({ contentType: contentType ?? head.ContentType }));
     }
+    await remember(bucket, key, { contentType: contentType ?? head.ContentType, tags, createdAt: now().getTime() });
     const event: ObjectCreated = { bucket, key, size: head.ContentLength ?? 0, etag: (head.ETag ?? '').replaceAll('"', ''), reason };
     const file = await journal(event);
     // S3 answers the upload first; its notification follows on its own.
@@ -173,12 +216,14 @@ export const startS3Local = async (opts: S3LocalOptions): Promise<S3Local> => {
         { status: 400, code: 'InvalidArgument', message: 'POST requires exactly one file upload per request.' },
         `/${bucket}`,
       );
-    const refusal = checkPostUpload({ bucket, fields, fileSize: file.size }, opts.credentials, now());
+    const refusal = checkPostUpload({ bucket, fields, fileSize: file.size }, opts.signers, now());
     if (refusal) return sendRefusal(res, refusal, `/${bucket}`);
+    const parsed = fields.tagging === undefined ? { tags: {} } : parseTaggingXml(fields.tagging);
+    if ('refusal' in parsed) return sendRefusal(res, parsed.refusal, `/${bucket}`);
     const key = fields.key!;
     const bytes = Buffer.from(await file.arrayBuffer());
     await putObject(store, bucket, key, bytes, fields['content-type']);
-    await stored(bucket, key, 'PostObject', bytes, fields['content-type']);
+    await stored(bucket, key, 'PostObject', parsed.tags, bytes, fields['content-type']);
     send(res, 204, '', { location: `/${bucket}/${encodeURIComponent(key)}` });
   };
 
@@ -189,10 +234,12 @@ export const startS3Local = async (opts: S3LocalOptions): Promise<S3Local> => {
       {
         method: req.method ?? 'GET',
         path: rawPath,
+        bucket,
+        key,
         query: [...url.searchParams.entries()],
         headers: req.headers as Record<string, string>,
       },
-      opts.credentials,
+      opts.signers,
       now(),
     );
     if (refusal) return sendRefusal(res, refusal, rawPath);
@@ -215,23 +262,54 @@ export const startS3Local = async (opts: S3LocalOptions): Promise<S3Local> => {
     }
   };
 
-  /** The SDK's own calls go to the store as sent; a stored object is announced, a deleted one forgotten on disk. */
-  const passThrough = (req: IncomingMessage, res: ServerResponse, bucket: string, key: string, url: URL) =>
-    new Promise<void>((resolve, reject) => {
+  /** The object's tags and creation time; one the store has but the stand-in never saw (none here) has none. */
+  const metaOf = async (bucket: string, key: string): Promise<ObjectMeta | undefined> => {
+    const known = objects.get(`${bucket}/${key}`);
+    if (known) return known;
+    const head = await store.send(new HeadObjectCommand({ Bucket: bucket, Key: key })).catch((error: { name?: string }) => {
+      if (error.name === 'NotFound' || error.name === 'NoSuchKey') return undefined;
+      throw error;
+    });
+    return head && { contentType: head.ContentType, tags: {}, createdAt: head.LastModified?.getTime() ?? now().getTime() };
+  };
+
+  /** GetObjectTagging, PutObjectTagging and DeleteObjectTagging (`?tagging` on a key), which fauxqs does not have. */
+  const tagging = async (req: IncomingMessage, res: ServerResponse, bucket: string, key: string) => {
+    const resource = `/${bucket}/${key}`;
+    const meta = await metaOf(bucket, key);
+    if (!meta) return sendRefusal(res, { status: 404, code: 'NoSuchKey', message: 'The specified key does not exist.' }, resource);
+    if (req.method === 'GET') return send(res, 200, taggingXml(meta.tags));
+    if (req.method === 'DELETE') {
+      await remember(bucket, key, { ...meta, tags: {} });
+      return send(res, 204);
+    }
+    if (req.method !== 'PUT')
+      return sendRefusal(res, { status: 405, code: 'MethodNotAllowed', message: 'The specified method is not allowed' }, resource);
+    const parsed = parseTaggingXml((await readBody(req, 64 * 1024))?.toString('utf8') ?? '');
+    if ('refusal' in parsed) return sendRefusal(res, parsed.refusal, resource);
+    await remember(bucket, key, { ...meta, tags: parsed.tags });
+    send(res, 200);
+  };
+
+  /** The SDK's own calls go to the store as sent; a stored object is announced (with its `x-amz-tagging`), a deleted one forgotten. */
+  const passThrough = async (req: IncomingMessage, res: ServerResponse, bucket: string, key: string, url: URL) => {
+    const putsObject = Boolean(key) && req.method === 'PUT' && !url.searchParams.has('uploadId');
+    const header = req.headers['x-amz-tagging'];
+    const parsed = putsObject && typeof header === 'string' ? parseTaggingHeader(header) : { tags: {} };
+    if ('refusal' in parsed) return sendRefusal(res, parsed.refusal, `/${bucket}/${key}`);
+    await new Promise<void>((resolve, reject) => {
       const target = new URL(req.url ?? '/', opts.storeEndpoint);
       const upstream = httpRequest(target, { method: req.method, headers: req.headers }, (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);
         answer.on('end', () => {
           const ok = (answer.statusCode ?? 500) < 300;
-          const after =
-            ok && key && req.method === 'PUT' && !url.searchParams.has('uploadId')
-              ? stored(bucket, key, 'PutObject')
-              : ok && key && req.method === 'DELETE' && objectsDir
-                ? Promise.all([
-                    rm(join(objectsDir, diskName(bucket, key)), { force: true }),
-                    rm(join(objectsDir, `${diskName(bucket, key)}.meta`), { force: true }),
-                  ])
+          const after = !ok
+            ? Promise.resolve()
+            : putsObject
+              ? stored(bucket, key, 'PutObject', parsed.tags)
+              : key && req.method === 'DELETE'
+                ? forget(bucket, key)
                 : Promise.resolve();
           after.then(() => resolve(), reject);
         });
@@ -239,6 +317,22 @@ export const startS3Local = async (opts: S3LocalOptions): Promise<S3Local> => {
       upstream.on('error', reject);
       req.pipe(upstream);
     });
+  };
+
+  /** Deletes every object a lifecycle rule has expired by `at`, as S3's daily lifecycle run does. */
+  const expireObjects = async (at = now()): Promise<string[]> => {
+    const expired = [...objects].filter(([id, meta]) => {
+      const bucket = id.slice(0, id.indexOf('/'));
+      return (opts.lifecycle ?? []).some((rule) => isExpired(rule, bucket, meta.tags, meta.createdAt, at.getTime()));
+    });
+    for (const [id] of expired) {
+      const bucket = id.slice(0, id.indexOf('/'));
+      const key = id.slice(bucket.length + 1);
+      await store.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
+      await forget(bucket, key);
+    }
+    return expired.map(([id]) => id);
+  };
 
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://s3.local');
@@ -249,7 +343,9 @@ export const startS3Local = async (opts: S3LocalOptions): Promise<S3Local> => {
         ? postUpload(req, res, bucket)
         : (req.method === 'GET' || req.method === 'HEAD') && url.searchParams.has('X-Amz-Signature')
           ? presignedGet(req, res, url, bucket, key)
-          : passThrough(req, res, bucket, key, url);
+          : key && url.searchParams.has('tagging')
+            ? tagging(req, res, bucket, key)
+            : passThrough(req, res, bucket, key, url);
     handled.catch((error: unknown) => {
       if (!res.headersSent) send(res, 500, errorXml({ status: 500, code: 'InternalError', message: String(error) }, url.pathname));
       else res.destroy();
@@ -267,9 +363,18 @@ export const startS3Local = async (opts: S3LocalOptions): Promise<S3Local> => {
     }
   }
 
+  const timer = setInterval(() => {
+    expireObjects().catch((error: unknown) =>
+      process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'S3 lifecycle run failed', error: String(error) })}\n`),
+    );
+  }, LIFECYCLE_INTERVAL_MS);
+  timer.unref();
+
   return {
     endpoint: `http://127.0.0.1:${port}`,
+    expireObjects,
     stop: async () => {
+      clearInterval(timer);
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

@@ -13,7 +13,8 @@ import { startGateway } from './gateway';
 import { onInvoke, preload } from './lambda';
 import { QueuePoller } from './queue-poller';
 import { startSchedules } from './scheduler';
-import { startS3Local, type ObjectCreated } from './s3';
+import { accountKey, startS3Local, type ObjectCreated } from './s3';
+import { sessionPrincipal } from './aws-guard';
 import { ensureQueue, startSqsLocal } from './sqs';
 import { StreamPoller } from './stream-poller';
 import { ensureTable } from './table';
@@ -43,6 +44,8 @@ export interface LocalStack {
   sqsEndpoint: string;
   /** The S3 stand-in (presigned POSTs and GETs are checked there). */
   s3Endpoint: string;
+  /** Runs the buckets' lifecycle rules as of `at` (the stand-in's timer runs them every minute): the `bucket/key`s expired. */
+  expireObjects(at: Date): Promise<string[]>;
   queues: Record<string, { url: string; arn: string; dlqUrl: string }>;
   stop(): Promise<void>;
 }
@@ -122,7 +125,12 @@ export const startStack = async (opts: StackOptions = {}): Promise<LocalStack> =
       startS3Local({
         storeEndpoint: sqsEndpoint,
         buckets: wiring.buckets.map((b) => process.env[b.nameEnv]!),
-        credentials: { accessKeyId: process.env.AWS_ACCESS_KEY_ID!, secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY!, region: REGION },
+        signers: {
+          region: REGION,
+          principals: (id) =>
+            sessionPrincipal(wiring, id) ?? accountKey(process.env.AWS_ACCESS_KEY_ID!, process.env.AWS_SECRET_ACCESS_KEY!)(id),
+        },
+        lifecycle: wiring.buckets.flatMap((b) => (b.expireTagged ?? []).map((rule) => ({ ...rule, bucket: process.env[b.nameEnv]! }))),
         dataDir: opts.dataDir ? join(opts.dataDir, 's3') : undefined,
         onObjectCreated:
           opts.workers === false
@@ -178,7 +186,7 @@ export const startStack = async (opts: StackOptions = {}): Promise<LocalStack> =
       );
       baseUrl = gateway.url;
     }
-    return { baseUrl, tableName, dynamoEndpoint, sqsEndpoint, s3Endpoint: s3.endpoint, queues, stop };
+    return { baseUrl, tableName, dynamoEndpoint, sqsEndpoint, s3Endpoint: s3.endpoint, expireObjects: s3.expireObjects, queues, stop };
   } catch (error) {
     await stop();
     throw error;

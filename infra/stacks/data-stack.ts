@@ -54,7 +54,8 @@ export class DataStack extends Stack {
   /**
    * A private bucket: public access blocked, TLS only, encrypted at rest, objects owned by the bucket (no
    * ACLs), no website. Clients reach it only through presigned POSTs and GETs; CORS allows exactly those
-   * from the stage's dashboard origins. S3 tells EventBridge of every new object (the verifier's rule).
+   * from the stage's dashboard origins. S3 tells EventBridge of every new object (the verifier's rule), and
+   * the wiring's lifecycle rules expire the objects that still carry their tag (the files bucket's unverified ones).
    */
   private privateBucket(spec: BucketSpec, stage: Stage): Bucket {
     const bucket = new Bucket(this, `Bucket-${spec.name}`, {
@@ -62,7 +63,14 @@ export class DataStack extends Stack {
       encryption: BucketEncryption.S3_MANAGED,
       enforceSSL: true,
       objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      lifecycleRules: [{ id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+      lifecycleRules: [
+        { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
+        ...(spec.expireTagged ?? []).map((rule) => ({
+          id: rule.id,
+          tagFilters: { [rule.tag.key]: rule.tag.value },
+          expiration: Duration.days(rule.days),
+        })),
+      ],
       ...(stage.corsOrigins?.length
         ? {
             cors: [

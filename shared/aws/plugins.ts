@@ -10,8 +10,35 @@ export const registerClientPlugin = (plugin: Pluggable<any, any>): void => {
   plugins.push(plugin);
 };
 
-export const withPlugins = <C extends { middlewareStack: { use(p: Pluggable<any, any>): void } }>(client: C): C => {
+/** AWS credentials as the SDK's signers take them. */
+export interface SigningIdentity {
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken?: string;
+}
+
+/**
+ * Whose credentials sign a call, a presigned URL or a POST policy. On AWS each function's container holds its
+ * own role's credentials, so nothing registers this. The local runtime runs every function in one process and
+ * registers the running function's role session, so what a function signs names it, as S3 then sees it.
+ */
+let signingIdentity: (() => SigningIdentity | undefined) | undefined;
+
+export const registerSigningIdentity = (current: () => SigningIdentity | undefined): void => {
+  signingIdentity = current;
+};
+
+type Credentials = (options?: unknown) => Promise<SigningIdentity>;
+
+export const withPlugins = <C extends { middlewareStack: { use(p: Pluggable<any, any>): void }; config: object }>(client: C): C => {
   for (const plugin of plugins) client.middlewareStack.use(plugin);
+  const current = signingIdentity;
+  if (current) {
+    // An accessor, not an assignment: the SDK's setter would memoize the provider, and the caller changes per call.
+    const own = (client.config as { credentials: Credentials }).credentials;
+    const credentials: Credentials = async (options) => current() ?? own(options);
+    Object.defineProperty(client.config, 'credentials', { get: () => credentials, enumerable: true, configurable: true });
+  }
   return client;
 };
 

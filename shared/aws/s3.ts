@@ -2,6 +2,7 @@ import {
   CompleteMultipartUploadCommand,
   CreateMultipartUploadCommand,
   DeleteObjectCommand,
+  DeleteObjectTaggingCommand,
   GetObjectCommand,
   PutObjectCommand,
   S3Client,
@@ -29,11 +30,23 @@ export interface PresignedPost {
   fields: Record<string, string>;
 }
 
+/** One object tag. */
+export interface Tag {
+  key: string;
+  value: string;
+}
+
+const xmlText = (s: string) => s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/** A POST upload's `tagging` field: S3's XML tag set. */
+const taggingXml = (tag: Tag) =>
+  `<Tagging><TagSet><Tag><Key>${xmlText(tag.key)}</Key><Value>${xmlText(tag.value)}</Value></Tag></TagSet></Tagging>`;
+
 /**
- * A presigned POST that accepts exactly one object: this key, this content type and exactly `size` bytes,
- * until `expiresSeconds` from now. S3 refuses anything else with 403 (or 400 for the size).
+ * A presigned POST that accepts exactly one object: this key, this content type, exactly `size` bytes and
+ * this tag, until `expiresSeconds` from now. S3 refuses anything else with 403 (or 400 for the size). Every
+ * field is also a condition of the policy, so the tag cannot be left off.
  */
-export const presignUpload = (key: string, contentType: string, size: number, expiresSeconds: number): Promise<PresignedPost> =>
+export const presignUpload = (key: string, contentType: string, size: number, expiresSeconds: number, tag: Tag): Promise<PresignedPost> =>
   createPresignedPost(s3(), {
     Bucket: bucket(),
     Key: key,
@@ -41,7 +54,7 @@ export const presignUpload = (key: string, contentType: string, size: number, ex
       ['eq', '$Content-Type', contentType],
       ['content-length-range', size, size],
     ],
-    Fields: { 'Content-Type': contentType },
+    Fields: { 'Content-Type': contentType, tagging: taggingXml(tag) },
     Expires: expiresSeconds,
   });
 
@@ -72,8 +85,18 @@ export const readObject = async (key: string): Promise<Readable> => {
   return out.Body as Readable;
 };
 
-export const writeObject = async (key: string, body: Uint8Array, contentType: string): Promise<void> => {
-  await s3().send(new PutObjectCommand({ Bucket: bucket(), Key: key, Body: body, ContentType: contentType }));
+export const writeObject = async (key: string, body: Uint8Array, contentType: string, tag: Tag): Promise<void> => {
+  const Tagging = `${encodeURIComponent(tag.key)}=${encodeURIComponent(tag.value)}`;
+  await s3().send(new PutObjectCommand({ Bucket: bucket(), Key: key, Body: body, ContentType: contentType, Tagging }));
+};
+
+/** Removes the object's tags; an object that is gone has nothing to untag. */
+export const untagObject = async (key: string): Promise<void> => {
+  try {
+    await s3().send(new DeleteObjectTaggingCommand({ Bucket: bucket(), Key: key }));
+  } catch (error) {
+    if ((error as { name?: string }).name !== 'NoSuchKey') throw error;
+  }
 };
 
 /** Deletes the object; deleting one that is not there succeeds, as in S3. */

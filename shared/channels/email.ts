@@ -9,6 +9,7 @@ import { config } from '../config';
 import { pinnedAddress } from '../outbound/https';
 import { readObject } from '../aws/s3';
 import { objectKey } from '../domain/files/file';
+import { isLegacy, type Attachment } from '../domain/inbox/message';
 import type { Provider } from './provider';
 
 const TIMEOUT_MS = 10_000;
@@ -66,14 +67,19 @@ export const emailProvider: Provider = {
         from: { name: account.name, address: c.from },
         to: outbound.to.name ? { name: outbound.to.name, address: outbound.to.email } : outbound.to.email,
         subject: outbound.subject ?? account.name,
-        text: outbound.content ?? '',
+        // A legacy link (a message stored before files existed) still goes as a link: fetching it would let a message make Parley fetch any URL.
+        text: [outbound.content ?? '', ...outbound.attachments.filter(isLegacy).map((a) => `${a.name}: ${a.url}`)]
+          .filter(Boolean)
+          .join('\n\n'),
         // Each file is a MIME part streamed from the bucket, never read whole into memory here.
         attachments: await Promise.all(
-          outbound.attachments.map(async (a) => ({
-            filename: a.name,
-            contentType: a.contentType,
-            content: await readObject(objectKey(outbound.tenant, a.fileId)),
-          })),
+          outbound.attachments
+            .filter((a): a is Attachment => !isLegacy(a))
+            .map(async (a) => ({
+              filename: a.name,
+              contentType: a.contentType,
+              content: await readObject(objectKey(outbound.tenant, a.fileId)),
+            })),
         ),
         messageId,
         ...(outbound.references.length > 0 ? { inReplyTo: outbound.references.at(-1), references: outbound.references } : {}),

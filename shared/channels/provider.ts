@@ -1,7 +1,7 @@
 import type { Tenant } from '../domain/auth/tenant';
 import type { Account, Secrets } from '../domain/channels/account';
 import type { Customer } from '../domain/contacts/customer';
-import type { Attachment } from '../domain/inbox/message';
+import type { MessageAttachment } from '../domain/inbox/message';
 import type { Write } from '../data/transact';
 
 /** One thing to send through a channel account: a conversation reply or a broadcast to one recipient. */
@@ -12,7 +12,8 @@ interface Outbound {
   kind: 'message' | 'broadcast';
   to: Customer;
   content: string | null;
-  attachments: Attachment[];
+  /** Files go as themselves; a message stored before files existed may carry legacy links instead. */
+  attachments: MessageAttachment[];
   subject: string | null;
   /** Email threading: the Message-IDs this one answers (oldest first). */
   references: string[];

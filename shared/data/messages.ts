@@ -2,7 +2,7 @@ import type { Tenant } from '../domain/auth/tenant';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
-import type { Message, MessageRef } from '../domain/inbox/message';
+import { storedAttachment, type Message, type MessageRef } from '../domain/inbox/message';
 import { conversationKey } from './entity-keys';
 import { queryPage, type PageRequest } from './query';
 import { createItem, type Write } from './transact';
@@ -21,7 +21,13 @@ export const messageKey = (tenant: Tenant, m: MessageRef) => ({
 const toItem = (tenant: Tenant, m: Message) => ({ ...messageKey(tenant, m), ...m, type: 'MESSAGE', messageType: m.type });
 
 const decode = itemCodec(messageView);
-export const fromItem = (item: Record<string, unknown>): Message => decode({ ...item, type: item.messageType });
+/** A message item; one stored before files existed answers its link attachments marked `legacy` (`storedAttachment`). */
+export const fromItem = (item: Record<string, unknown>): Message =>
+  decode({
+    ...item,
+    type: item.messageType,
+    attachments: (item.attachments as Record<string, unknown>[] | undefined)?.map(storedAttachment),
+  });
 
 /** The write that stores a new message. */
 export const messageCreation = (tenant: Tenant, message: Message): Write => createItem(toItem(tenant, message));

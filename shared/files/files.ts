@@ -12,6 +12,7 @@ import {
   MAX_FILE_BYTES,
   objectKey,
   parseObjectKey,
+  PENDING_OBJECT_TAG,
   servedContentType,
   UPLOAD_POLICY_SECONDS,
   type Attachment,
@@ -19,10 +20,9 @@ import {
   type StoredFile,
 } from '../domain/files/file';
 import { SNIFF_BYTES, verdict } from '../domain/files/sniff';
-import { deleteObject, presignDownload, presignUpload, readHead, writeObject } from '../aws/s3';
+import { deleteObject, presignDownload, presignUpload, readHead, untagObject, writeObject } from '../aws/s3';
 import { conversationFiles, createFile, deleteFileRecord, getFile, getFiles, settleFile, storageUsage } from '../data/files';
 import { getWorkspace } from '../data/workspaces';
-import { afterCommit } from '../data/transact';
 import { log } from '../log';
 
 export { listFiles } from '../data/files';
@@ -49,7 +49,7 @@ export const createUpload = async (tenant: Tenant, input: CreateFile, now: Date)
     });
   }
   const file = await createFile(tenant, input, now);
-  const post = await presignUpload(objectKey(tenant, file._id), file.contentType, file.size, UPLOAD_POLICY_SECONDS);
+  const post = await presignUpload(objectKey(tenant, file._id), file.contentType, file.size, UPLOAD_POLICY_SECONDS, PENDING_OBJECT_TAG);
   return { file, upload: { method: 'POST' as const, url: post.url, fields: post.fields, expiresAt: policyExpiry(post.fields) } };
 };
 
@@ -72,7 +72,11 @@ export const readFile = async (tenant: Tenant, id: string, now: Date) => {
   return { ...file, download: { url, expiresAt: new Date(now.getTime() + DOWNLOAD_URL_SECONDS * 1000).toISOString() } };
 };
 
-/** Deletes a file no message holds (409 for one a message holds: it goes with its conversation), record first, then its bytes. */
+/**
+ * Deletes a file no message holds (409 for one a message holds: it goes with its conversation). The record goes
+ * with its `inbox.file.deleted` event, and the bytes follow that event (`objectFollowsFile`), so a crash after
+ * the commit cannot keep them.
+ */
 export const deleteFile = async (tenant: Tenant, id: string, now: Date): Promise<StoredFile> => {
   const file = await requireFile(tenant, id, now);
   if (file.conversationId) {
@@ -85,7 +89,6 @@ export const deleteFile = async (tenant: Tenant, id: string, now: Date): Promise
     if (!(error instanceof Refused)) throw error;
     return deleteFile(tenant, id, now);
   }
-  await afterCommit(() => deleteObject(objectKey(tenant, file._id)));
   return file;
 };
 
@@ -119,7 +122,8 @@ export const resolveAttachments = async (
 /**
  * What an object-created notification means: the pending file whose key landed becomes `ready` or
  * `rejected` (its bytes deleted), exactly once however often the notification comes. Reads the
- * object's first bytes only (a ranged GET).
+ * object's first bytes only (a ranged GET). The object keeps its pending tag: it loses it after the
+ * `inbox.file.ready` event, so a crash here leaves it to the lifecycle rule, never a ready file's bytes to it.
  */
 export const verifyUpload = async (key: string, now: Date): Promise<StoredFile | undefined> => {
   const parsed = parseObjectKey(key);
@@ -138,16 +142,26 @@ export const verifyUpload = async (key: string, now: Date): Promise<StoredFile |
   return settled;
 };
 
-/** After a conversation is deleted: the files its messages held go too, each object before its record (a retry finds the rest). */
+/** After a conversation is deleted: the files its messages held go too, each record with its event (the bytes follow it). */
 export const deleteConversationFiles = async (tenant: Tenant, conversationId: string, now: Date): Promise<number> => {
   const files = await conversationFiles(tenant, conversationId);
   for (const file of files) {
-    await deleteObject(objectKey(tenant, file._id));
     await deleteFileRecord(tenant, file, now, { alone: false }).catch((error: unknown) => {
       if (!(error instanceof Missing)) throw error;
     });
   }
   return files.length;
+};
+
+/**
+ * A file's object follows its record, moved by the events committed with each change (delivered at least
+ * once): a ready file's object loses its pending tag, so the lifecycle rule keeps it; a deleted file's object
+ * is deleted. Either is harmless to repeat, and to run on an object that is already gone.
+ */
+export const objectFollowsFile = async (tenant: Tenant, change: 'ready' | 'deleted', fileId: string): Promise<void> => {
+  const key = objectKey(tenant, fileId);
+  if (change === 'ready') await untagObject(key);
+  else await deleteObject(key);
 };
 
 /**
@@ -170,7 +184,7 @@ export const storeReceivedFiles = async (
     }
     const file = await createFile(tenant, { name: name.data, contentType: contentType.data, size: part.bytes.length }, now);
     const key = objectKey(tenant, file._id);
-    await writeObject(key, part.bytes, contentType.data);
+    await writeObject(key, part.bytes, contentType.data, PENDING_OBJECT_TAG);
     const settled = (await verifyUpload(key, now)) ?? (await getFile(tenant, file._id, now));
     if (settled?.status === 'ready') ready.push(attachmentOf(settled));
     else log.warn('incoming attachment rejected', { fileId: file._id, reason: settled?.rejectedReason });

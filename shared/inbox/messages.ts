@@ -44,7 +44,7 @@ export const postMessage = async (
         extra: [
           messageCreation(tenant, message),
           outboxItem(eventOf(tenant, message, change.conversation, now)),
-          ...attachWrites(tenant, conversationId, message.attachments),
+          ...attachWrites(tenant, conversationId, input.attachments ?? []),
           ...extra(message),
         ],
       };

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { FILE_STATUSES, REJECTED_REASONS, type Attachment, type StoredFile } from '../domain/files/file';
+import type { LegacyAttachment } from '../domain/inbox/message';
 import { exactly, id, time } from './common';
 
 export const file = exactly<StoredFile>()(
@@ -30,3 +31,11 @@ export const upload = z
 export const attachment = exactly<Attachment>()(
   z.strictObject({ fileId: id, name: z.string(), contentType: z.string(), size: z.number().int().min(1) }),
 ).meta({ id: 'Attachment' });
+
+/** A link a message stored before files existed carries, as stored (Parley never held its bytes). */
+export const legacyAttachment = exactly<LegacyAttachment>()(
+  z.strictObject({ url: z.string(), name: z.string(), contentType: z.string(), size: z.number().int().min(0), legacy: z.literal(true) }),
+).meta({
+  id: 'LegacyAttachment',
+  description: 'An attachment of a message stored before files existed: a link and metadata its client gave, answered as stored',
+});

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { Channel, Priority, Status, type Conversation } from '../domain/inbox/conversation';
 import { MESSAGE_TYPES, type Message } from '../domain/inbox/message';
-import { attachment } from './files';
+import { attachment, legacyAttachment } from './files';
 import { exactly, id, time } from './common';
 import { contact } from './contacts';
 
@@ -33,7 +33,7 @@ export const message = exactly<Message>()(
     type: z.enum(MESSAGE_TYPES),
     private: z.boolean(),
     content: z.string().nullable(),
-    attachments: z.array(attachment),
+    attachments: z.array(z.union([attachment, legacyAttachment])),
     deliveryStatus: z.enum(['received', 'pending', 'sent', 'delivered', 'read', 'failed']).nullable(),
     failureReason: z.string().nullable(),
     author: z.strictObject({ type: z.enum(['customer', 'token', 'system', 'ai']), id: z.string().nullable() }),

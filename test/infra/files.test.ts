@@ -25,6 +25,20 @@ const s3Statements = () =>
     ),
   );
 
+/** The S3 actions granted to the role of the function titled `title…` (`POST /api/v1/files:`, `Bus rule file-objects`). */
+const s3ActionsOf = (title: string): string[] =>
+  app.all.flatMap((stack) => {
+    const template = app.template(stack);
+    const roles = Object.entries(template.findResources('AWS::IAM::Role'))
+      .filter(([, r]: [string, any]) => String(r.Properties.Description ?? '').startsWith(title))
+      .map(([id]) => id);
+    return Object.values(template.findResources('AWS::IAM::Policy'))
+      .filter((p: any) => p.Properties.Roles.some((r: any) => roles.includes(r.Ref)))
+      .flatMap((p: any) => p.Properties.PolicyDocument.Statement as any[])
+      .filter((s) => JSON.stringify(s.Resource).includes('Bucketfiles'))
+      .flatMap((s) => [s.Action].flat());
+  });
+
 describe('the files bucket', () => {
   it('is private: public access blocked, TLS enforced, encrypted at rest, owner-enforced, no website', () => {
     const data = app.template(app.stacks.data);
@@ -39,7 +53,15 @@ describe('the files bucket', () => {
       OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] },
       NotificationConfiguration: { EventBridgeConfiguration: { EventBridgeEnabled: true } },
       LifecycleConfiguration: {
-        Rules: [Match.objectLike({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' })],
+        Rules: [
+          Match.objectLike({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' }),
+          {
+            Id: 'expire-unverified-objects',
+            Status: 'Enabled',
+            ExpirationInDays: 1,
+            TagFilters: [{ Key: 'parley-state', Value: 'pending' }],
+          },
+        ],
       },
       WebsiteConfiguration: Match.absent(),
     });
@@ -61,19 +83,23 @@ describe('the files bucket', () => {
     expect(holders).toEqual({
       'functions/http/files/create-upload.ts': ['write'],
       'functions/http/files/get-file.ts': ['read'],
-      'functions/http/files/delete-file.ts': ['delete'],
       'functions/events/verify-upload.ts': ['read', 'delete'],
-      'functions/events/delete-conversation-files.ts': ['delete'],
+      'functions/events/file-objects.ts': ['untag', 'delete'],
       'functions/http/channels/receive-inbound.ts': ['write', 'read', 'delete'],
       'functions/queues/send-channel-message.ts': ['read'],
     });
     const statements = s3Statements();
     expect(statements).toHaveLength(Object.keys(holders).length);
+    const object = ['s3:GetObject', 's3:PutObject', 's3:PutObjectTagging', 's3:DeleteObject', 's3:DeleteObjectTagging'];
     for (const s of statements) {
-      expect([s.Action].flat().every((a: string) => ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'].includes(a))).toBe(true);
+      expect([s.Action].flat().every((a: string) => object.includes(a))).toBe(true);
       // `<bucket arn>/*`: its objects only, never the bucket itself.
       expect(s.Resource['Fn::Join'][1][1]).toBe('/*');
     }
+    // A tagged upload needs PutObjectTagging beside PutObject; removing the pending tag needs DeleteObjectTagging.
+    expect(s3ActionsOf('POST /api/v1/files:')).toEqual(['s3:PutObject', 's3:PutObjectTagging']);
+    expect(s3ActionsOf('Bus rule file-objects')).toEqual(['s3:DeleteObjectTagging', 's3:DeleteObject']);
+    expect(s3ActionsOf('DELETE /api/v1/files/{id}:')).toEqual([]);
   });
 
   it('S3 notifies the default bus, and the verifier’s rule there matches only this bucket’s new objects', () => {
@@ -95,7 +121,7 @@ describe('the files bucket', () => {
       .functions()
       .filter((f) => f.spec.access.buckets)
       .map((f) => f.spec.handler);
-    expect(envs.length).toBe(7);
+    expect(envs.length).toBe(6);
     const workers = app.template(app.stacks.workers);
     workers.hasResourceProperties('AWS::Lambda::Function', {
       Environment: { Variables: Match.objectLike({ FILES_BUCKET: Match.anyValue() }) },

@@ -1,4 +1,4 @@
-import { GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, GetObjectTaggingCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { expectError } from '../support/api';
@@ -6,6 +6,21 @@ import { PDF_BYTES, PNG_BYTES, postForm, readyFile, repolicied, settledFile, sha
 import { outboxEvents } from '../support/outbox';
 import { useTestStack } from '../support/stack';
 import { startS3Local, type ObjectCreated } from '../../infra/local/s3';
+import { runAs, sessionPrincipal } from '../../infra/local/aws-guard';
+import { invoke } from '../../infra/local/lambda';
+import { wiring } from '../../infra/wiring';
+import { FILES_BUCKET } from '../../infra/wiring/files';
+import type { Access } from '../../infra/wiring/types';
+import { objectId } from '../../shared/ids';
+import { presignUpload } from '../../shared/aws/s3';
+import { deleteFileRecord } from '../../shared/data/files';
+import { messageKey } from '../../shared/data/messages';
+import { dynamo } from '../../shared/aws/dynamo';
+import { config } from '../../shared/config';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { tenantOf } from '../../shared/domain/auth/tenant';
+import { PENDING_OBJECT_TAG } from '../../shared/domain/files/file';
+import type { AwsCall } from '../support/fixtures/aws-calls';
 import { createParleyClient, ParleyFileRejectedError, uploadFile } from '../../packages/client/src/index';
 import { uploadPath } from '../../packages/cli/files';
 import type { Session } from '../../packages/cli/session';
@@ -38,6 +53,12 @@ const objectExists = async (key: string) =>
         throw error;
       },
     );
+
+/** The object's tags, as GetObjectTagging answers them. */
+const tagsOf = async (key: string) =>
+  Object.fromEntries(
+    ((await bucketClient().send(new GetObjectTaggingCommand({ Bucket: BUCKET(), Key: key }))).TagSet ?? []).map((t) => [t.Key, t.Value]),
+  );
 
 const conversationOf = async (api: Awaited<ReturnType<typeof env.tenant>>['api']) => {
   const customer = (await api.post('/api/v1/contacts/customers', { name: 'Maya' })).body.data.customer;
@@ -172,6 +193,92 @@ describe('the S3 stand-in refuses what S3 refuses for a presigned POST', () => {
   });
 });
 
+describe('the S3 stand-in asks IAM about the signer, as S3 does', () => {
+  /** A function of the test's own, granted `access`, that signs what `call` names. */
+  const signedBy = (access: Access, call: AwsCall) =>
+    invoke<string>({ handler: 'test/support/fixtures/aws-calls.ts', access }, { kind: 'http' }, call);
+  const hello = new TextEncoder().encode('hello');
+  const keyOf = (t: { workspaceId: string }) => `${t.workspaceId}~test/${objectId()}`;
+
+  it('an upload signed by a function without s3:PutObject on the bucket is 403 AccessDenied, and nothing lands', async () => {
+    const t = await env.tenant();
+    const key = keyOf(t);
+    for (const access of [{ table: 'write' }, { table: 'write', buckets: { [FILES_BUCKET]: ['read', 'delete'] } }] as Access[]) {
+      const upload = JSON.parse(await signedBy(access, { call: 'presign-upload', key, size: 5 }));
+      const refused = await postForm(upload, hello);
+      expect(refused.status).toBe(403);
+      expect(refused.body).toContain('<Code>AccessDenied</Code>');
+    }
+    expect(await objectExists(key)).toBe(false);
+    const granted = JSON.parse(
+      await signedBy({ table: 'write', buckets: { [FILES_BUCKET]: ['write'] } }, { call: 'presign-upload', key, size: 5 }),
+    );
+    expect((await postForm(granted, hello)).status).toBe(204);
+    expect(await objectExists(key)).toBe(true);
+  });
+
+  it('a role session’s signature needs its session token: without it, or with another, the upload is 403 InvalidToken', async () => {
+    const t = await env.tenant();
+    const { upload } = (await t.api.post(FILES, { name: 'a.txt', contentType: 'text/plain', size: 5 })).body.data;
+    const { 'X-Amz-Security-Token': token, ...withoutToken } = upload.fields as Record<string, string>;
+    expect(token).toBeDefined();
+    const missing = await postForm({ ...upload, fields: withoutToken }, hello);
+    expect(missing.status).toBe(403);
+    expect(missing.body).toContain('<Code>InvalidToken</Code>');
+    const other = await postForm(
+      { ...upload, fields: { ...upload.fields, 'X-Amz-Security-Token': Buffer.from('another').toString('base64') } },
+      hello,
+    );
+    expect(other.status).toBe(403);
+    expect(other.body).toContain('<Code>InvalidToken</Code>');
+    expect((await postForm(upload, hello)).status).toBe(204);
+  });
+
+  it('a tagged upload needs s3:PutObjectTagging as well: signed by a function with s3:PutObject alone, it is 403 AccessDenied', async () => {
+    const key = keyOf(await env.tenant());
+    const grants = [{ actions: ['s3:PutObject'], resource: { bucket: FILES_BUCKET }, objectKeyPrefix: '' }];
+    const upload = await runAs({ name: 'put-without-tagging', kind: 'http', grants }, () =>
+      presignUpload(key, 'text/plain', 5, 60, PENDING_OBJECT_TAG),
+    );
+    expect(upload.fields.tagging).toBe('<Tagging><TagSet><Tag><Key>parley-state</Key><Value>pending</Value></Tag></TagSet></Tagging>');
+    const refused = await postForm(upload, hello);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toContain('<Code>AccessDenied</Code>');
+    expect(await objectExists(key)).toBe(false);
+  });
+
+  it('an S3 call the function makes itself is refused before it leaves, as IAM refuses it: AccessDenied', async () => {
+    const t = await env.tenant();
+    const { upload } = await sendUpload(t.api, 'kept.txt', new TextEncoder().encode('kept'), 'text/plain');
+    const key = upload.fields.key!;
+    await expect(signedBy({ table: 'write', buckets: { [FILES_BUCKET]: ['read'] } }, { call: 'delete-object', key })).rejects.toMatchObject(
+      {
+        name: 'AccessDenied',
+        message: expect.stringContaining(`is not authorized to perform: s3:DeleteObject on resource: arn:aws:s3:::${BUCKET()}/${key}`),
+      },
+    );
+    expect(await objectExists(key)).toBe(true);
+    await signedBy({ table: 'write', buckets: { [FILES_BUCKET]: ['delete'] } }, { call: 'delete-object', key });
+    expect(await objectExists(key)).toBe(false);
+  });
+
+  it('a download signed by a function without s3:GetObject is 403 AccessDenied; with it, 200', async () => {
+    const t = await env.tenant();
+    const file = await readyFile(t.api, 'notes.txt', new TextEncoder().encode('some notes'), 'text/plain');
+    const key = `${t.workspaceId}~test/${file._id}`;
+    const refused = await fetch(
+      await signedBy({ table: 'read', buckets: { [FILES_BUCKET]: ['write'] } }, { call: 'presign-download', key }),
+    );
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toContain('<Code>AccessDenied</Code>');
+    const granted = await fetch(
+      await signedBy({ table: 'read', buckets: { [FILES_BUCKET]: ['read'] } }, { call: 'presign-download', key }),
+    );
+    expect(granted.status).toBe(200);
+    expect(await granted.text()).toBe('some notes');
+  });
+});
+
 describe('presigned downloads', () => {
   it('a URL past its expiry is 403, a tampered one SignatureDoesNotMatch, a fresh one 200', async () => {
     const t = await env.tenant();
@@ -236,6 +343,46 @@ describe('verification', () => {
   });
 });
 
+describe('no bytes are left behind', () => {
+  const DAY = 24 * 3600 * 1000;
+
+  it('every object lands tagged pending; a ready file’s loses the tag, and the lifecycle rule expires only never-verified ones, a day on', async () => {
+    const t = await env.tenant();
+    const ready = await readyFile(t.api, 'kept.txt', new TextEncoder().encode('kept'), 'text/plain');
+    const readyKey = `${t.workspaceId}~test/${ready._id}`;
+    await vi.waitFor(async () => expect(await tagsOf(readyKey)).toEqual({}));
+
+    // Bytes whose verification finds no file (its record expired, its notification lost): nothing will ever settle them.
+    const orphan = `${t.workspaceId}~test/${objectId()}`;
+    const upload = JSON.parse(
+      await invoke<string>(
+        { handler: 'test/support/fixtures/aws-calls.ts', access: { table: 'write', buckets: { [FILES_BUCKET]: ['write'] } } },
+        { kind: 'http' },
+        { call: 'presign-upload', key: orphan, size: 6 },
+      ),
+    );
+    expect((await postForm(upload, new TextEncoder().encode('orphan'))).status).toBe(204);
+    expect(await tagsOf(orphan)).toEqual({ 'parley-state': 'pending' });
+
+    expect(await env.stack.expireObjects(new Date())).not.toContain(`${BUCKET()}/${orphan}`);
+    const expired = await env.stack.expireObjects(new Date(Date.now() + 2 * DAY));
+    expect(expired).toContain(`${BUCKET()}/${orphan}`);
+    expect(expired).not.toContain(`${BUCKET()}/${readyKey}`);
+    expect(await objectExists(orphan)).toBe(false);
+    expect(await objectExists(readyKey)).toBe(true);
+  });
+
+  it('a deleted file’s bytes follow the deletion its record committed, with nothing else run after the commit', async () => {
+    const t = await env.tenant();
+    const { download: _download, ...file } = await readyFile(t.api, 'gone.txt', new TextEncoder().encode('gone'), 'text/plain');
+    const key = `${t.workspaceId}~test/${file._id}`;
+    // What DELETE commits, and all it does: the process could die right after it.
+    await deleteFileRecord(tenantOf(t.workspaceId, 'test'), file, new Date(), { alone: true });
+    await vi.waitFor(async () => expect(await objectExists(key)).toBe(false), { timeout: 10_000 });
+    expectError(await t.api.get(`${FILES}/${file._id}`), 404, 'NOT_FOUND');
+  });
+});
+
 describe('files on messages', () => {
   it('a reply may carry only files; the message, its event and the file all say so', async () => {
     const t = await env.tenant();
@@ -288,6 +435,39 @@ describe('files on messages', () => {
     expectError(twice, 422, 'VALIDATION_ERROR');
   });
 
+  it('a message stored before files existed answers its link attachments as stored, marked legacy; its conversation still reads', async () => {
+    const t = await env.tenant();
+    const c = await conversationOf(t.api);
+    await t.api.post(`${CONV}/${c._id}/messages`, { content: 'a new reply' });
+    // As the table holds it: written before files existed, when attachments were links a client made up.
+    const createdAt = new Date(Date.parse(c.createdAt) + 1).toISOString();
+    const stored = { _id: objectId(), conversationId: c._id, createdAt };
+    const legacy = { url: 'https://files.example.com/terms.pdf', name: 'terms.pdf', size: 0, contentType: 'application/pdf' };
+    await dynamo().send(
+      new PutCommand({
+        TableName: config().TABLE_NAME,
+        Item: {
+          ...messageKey(tenantOf(t.workspaceId, 'test'), stored),
+          ...stored,
+          type: 'MESSAGE',
+          messageType: 'outgoing',
+          private: false,
+          content: 'The terms, as a link',
+          attachments: [legacy],
+          deliveryStatus: 'sent',
+          failureReason: null,
+          author: { type: 'token', id: 'tok_old' },
+          externalId: null,
+        },
+      }),
+    );
+    const res = await t.api.get(`${CONV}/${c._id}/messages`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const [old, current] = res.body.data.messages;
+    expect(old).toMatchObject({ _id: stored._id, content: 'The terms, as a link', attachments: [{ ...legacy, legacy: true }] });
+    expect(current).toMatchObject({ content: 'a new reply', attachments: [] });
+  });
+
   it('a held file cannot be deleted alone (409); deleting its conversation deletes it, bytes and record', async () => {
     const t = await env.tenant();
     const file = await readyFile(t.api, 'held.txt', new TextEncoder().encode('held'), 'text/plain');
@@ -299,7 +479,7 @@ describe('files on messages', () => {
 
     expect((await t.api.delete(`${CONV}/${c._id}`)).status).toBe(200);
     await vi.waitFor(async () => expectError(await t.api.get(`${FILES}/${file._id}`), 404, 'NOT_FOUND'), { timeout: 10_000 });
-    expect(await objectExists(`${t.workspaceId}~test/${file._id}`)).toBe(false);
+    await vi.waitFor(async () => expect(await objectExists(`${t.workspaceId}~test/${file._id}`)).toBe(false));
     expect(await outboxEvents(t.workspaceId, 'inbox.file.deleted')).toHaveLength(1);
     expect((await t.api.get(FILES)).body.data.pagination.total).toBe(0);
   });
@@ -311,7 +491,7 @@ describe('files on messages', () => {
     expect(res.status).toBe(200);
     const { download: _download, ...asStored } = file;
     expect(res.body.data).toEqual({ file: asStored, deleted: true });
-    expect(await objectExists(`${t.workspaceId}~test/${file._id}`)).toBe(false);
+    await vi.waitFor(async () => expect(await objectExists(`${t.workspaceId}~test/${file._id}`)).toBe(false));
     expectError(await t.api.get(`${FILES}/${file._id}`), 404, 'NOT_FOUND');
   });
 });
@@ -419,7 +599,7 @@ describe('a crash between upload and verification', () => {
       startS3Local({
         storeEndpoint: env.stack.sqsEndpoint,
         buckets: [BUCKET()],
-        credentials: { accessKeyId: 'local', secretAccessKey: 'local', region: 'us-east-1' },
+        signers: { region: 'us-east-1', principals: (id) => sessionPrincipal(wiring, id) },
         dataDir,
         onObjectCreated,
       });

@@ -1,4 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
+import { sessionPrincipal } from '../../infra/local/aws-guard';
+import { wiring } from '../../infra/wiring';
 import type { Client } from './api';
 
 /** A presigned POST as `POST /files` answers it. */
@@ -49,15 +51,19 @@ export const readyFile = async (api: Client, name: string, bytes: Uint8Array, co
 
 export const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
-/** The local runtime's credentials sign a policy as S3's SigV4 for POST does (the key derived from the credential's date). */
-export const signPolicy = (policyBase64: string, credential: string, secret = 'local') => {
-  const [, date, region, service] = credential.split('/');
+/**
+ * Signs a policy as S3's SigV4 for POST does (the key derived from the credential's date), with the secret of the
+ * function's role session the credential names (or the account's own, `local`).
+ */
+export const signPolicy = (policyBase64: string, credential: string) => {
+  const [keyId = '', date, region, service] = credential.split('/');
+  const secret = sessionPrincipal(wiring, keyId)?.secretAccessKey ?? 'local';
   const h = (key: Buffer | string, data: string) => createHmac('sha256', key).update(data).digest();
   const key = h(h(h(h(`AWS4${secret}`, date!), region!), service!), 'aws4_request');
   return h(key, policyBase64).toString('hex');
 };
 
-/** The upload's fields with its policy rewritten by `change` and signed again with the local credentials. */
+/** The upload's fields with its policy rewritten by `change` and signed again with its signer's credentials. */
 export const repolicied = (upload: Upload, change: (policy: { expiration: string; conditions: unknown[] }) => void) => {
   const policy = JSON.parse(Buffer.from(upload.fields.Policy!, 'base64').toString('utf8'));
   change(policy);

@@ -527,6 +527,13 @@ export const viewFixtures: Record<string, unknown> = {
   },
   FileUpload: uploadView,
   Attachment: { fileId: ids.file, name: fileView.name, contentType: fileView.contentType, size: fileView.size },
+  LegacyAttachment: {
+    url: 'https://files.example.com/2025/terms.pdf',
+    name: 'terms.pdf',
+    contentType: 'application/pdf',
+    size: 48213,
+    legacy: true,
+  },
   Tag: tagView,
   ReceivedMessage: { message: incomingMessage, conversation: conversationView, customer, duplicate: false },
   ChannelInbound: { type: 'message', message: incomingMessage, conversation: conversationView, duplicate: false },

@@ -12,6 +12,14 @@ export const PENDING_TTL_SECONDS = 24 * 3600;
 /** At most this many files on one message. */
 export const MAX_ATTACHMENTS = 10;
 
+/**
+ * Every object lands tagged pending (the upload's policy and the email path's PutObject pin the tag), and only
+ * a ready file's object loses the tag: the bucket's lifecycle rule expires a pending object a day after it
+ * landed, so bytes whose verification never came, or whose deletion never happened, cannot stay for good.
+ */
+export const PENDING_OBJECT_TAG = { key: 'parley-state', value: 'pending' } as const;
+export const PENDING_OBJECT_DAYS = 1;
+
 export const FILE_STATUSES = ['pending', 'ready', 'rejected'] as const;
 type FileStatus = (typeof FILE_STATUSES)[number];
 

@@ -12,6 +12,28 @@ export interface MessageRef {
   createdAt: string;
 }
 
+/**
+ * An attachment of a message stored before files existed: metadata a client made up, the bytes wherever `url`
+ * points (never stored or checked by Parley). Such messages are answered with these as stored, marked
+ * `legacy: true`; no new message can carry one.
+ */
+export interface LegacyAttachment {
+  url: string;
+  name: string;
+  contentType: string;
+  size: number;
+  legacy: true;
+}
+
+/** What a message carries: files, or (on a message stored before files existed) legacy links. */
+export type MessageAttachment = Attachment | LegacyAttachment;
+
+export const isLegacy = (a: MessageAttachment): a is LegacyAttachment => 'legacy' in a;
+
+/** A stored attachment as the message item holds it: a legacy one was stored without its mark. */
+export const storedAttachment = (stored: Record<string, unknown>): Record<string, unknown> =>
+  'fileId' in stored ? stored : { ...stored, legacy: true };
+
 export const MESSAGE_TYPES = ['incoming', 'outgoing', 'note', 'activity'] as const;
 type MessageType = (typeof MESSAGE_TYPES)[number];
 
@@ -58,7 +80,7 @@ export interface Message {
   type: MessageType;
   private: boolean;
   content: string | null;
-  attachments: Attachment[];
+  attachments: MessageAttachment[];
   deliveryStatus: DeliveryStatus | null;
   /** Why a `failed` outgoing message failed (e.g. `http_503`, `invalid_recipient`, `channel_disconnected`). */
   failureReason: string | null;
