@@ -19,7 +19,7 @@ export const workspaceWiring = {
   schedules: [
     {
       name: 'finish-member-removals',
-      everyMinutes: 1,
+      everyMinutes: 5,
       target: { handler: 'functions/schedules/finish-member-removals.ts', access: { table: 'write' }, timeoutSeconds: 60 },
     },
   ],
