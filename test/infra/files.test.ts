@@ -87,6 +87,10 @@ describe('the files bucket', () => {
       'functions/events/file-objects.ts': ['untag', 'delete'],
       'functions/http/channels/receive-inbound.ts': ['write', 'read', 'delete'],
       'functions/queues/send-channel-message.ts': ['read'],
+      // CSV exports (docs/guide/imports-exports.md): the worker writes the file under `exports/`, the job routes sign its download.
+      'functions/queues/run-export.ts': ['write'],
+      'functions/http/contacts/get-customers-export.ts': ['read'],
+      'functions/http/crm/get-leads-export.ts': ['read'],
     });
     const statements = s3Statements();
     expect(statements).toHaveLength(Object.keys(holders).length);
@@ -121,7 +125,7 @@ describe('the files bucket', () => {
       .functions()
       .filter((f) => f.spec.access.buckets)
       .map((f) => f.spec.handler);
-    expect(envs.length).toBe(6);
+    expect(envs.length).toBe(9);
     const workers = app.template(app.stacks.workers);
     workers.hasResourceProperties('AWS::Lambda::Function', {
       Environment: { Variables: Match.objectLike({ FILES_BUCKET: Match.anyValue() }) },
