@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
@@ -14,6 +14,9 @@ import { QueuePoller } from './queue-poller';
 import { startSchedules } from './scheduler';
 import { accountKey, startS3Local, type ObjectCreated } from './s3';
 import { sessionPrincipal } from './aws-guard';
+import { startDownloadsCdn } from './cloudfront';
+import { installLocalSsm } from './ssm';
+import { ensureDownloadKey } from '../../shared/files/download-key';
 import { ensureQueue, startSqsLocal } from './sqs';
 import { StreamPoller } from './stream-poller';
 import { ensureTable } from './table';
@@ -136,11 +139,34 @@ export const startStack = async (opts: StackOptions = {}): Promise<LocalStack> =
             : (created: ObjectCreated) => route(bucketRules, busEvent('aws.s3', 'Object Created', s3Detail(created))),
       }),
     );
+    // Each bucket's downloads distribution, with its key group; its key is made as the deployment makes it, once the environment is whole.
+    installLocalSsm(opts.dataDir ? join(opts.dataDir, 'parameters.json') : undefined);
+    const downloadKeys: { parameter: string; keyPairId: string; trusted: Map<string, string> }[] = [];
+    for (const bucket of wiring.buckets) {
+      if (!bucket.downloads) continue;
+      process.env[bucket.downloads.keyParameterEnv] ??= `/parley/local/${bucket.name}/download-signing-key`;
+      const parameter = process.env[bucket.downloads.keyParameterEnv]!;
+      const trusted = new Map<string, string>();
+      const cdn = await owned(
+        startDownloadsCdn({
+          origin: s3.endpoint,
+          bucket: process.env[bucket.nameEnv]!,
+          trustedKeys: trusted,
+          headers: bucket.downloads.headers,
+        }),
+      );
+      // CloudFront names each public key with an id of its own: here, one derived from the key's parameter.
+      const keyPairId = `K${createHash('sha256').update(parameter).digest('hex').slice(0, 13).toUpperCase()}`;
+      process.env[bucket.downloads.urlEnv] = cdn.endpoint;
+      process.env[bucket.downloads.keyPairIdEnv] = keyPairId;
+      downloadKeys.push({ parameter, keyPairId, trusted });
+    }
     Object.assign(
       process.env,
       { TABLE_NAME: tableName, DYNAMODB_ENDPOINT: dynamoEndpoint, SQS_ENDPOINT: sqsEndpoint, S3_ENDPOINT: s3.endpoint },
       opts.env,
     );
+    for (const { parameter, keyPairId, trusted } of downloadKeys) trusted.set(keyPairId, (await ensureDownloadKey(parameter)).publicKey);
 
     if (opts.workers !== false) {
       await preload([

@@ -10,7 +10,13 @@ import { wiring } from '../wiring';
 export type FunctionKind = 'http' | 'queue' | 'event' | 'schedule';
 
 /** Where a grant applies: the table, its secondary indexes, or one wiring queue (by name). */
-export type GrantResource = { table: 'items' | 'indexes' } | { queue: string } | { key: string } | { bucket: string };
+export type GrantResource =
+  | { table: 'items' | 'indexes' }
+  | { queue: string }
+  | { key: string }
+  | { bucket: string }
+  /** The download signing key of a bucket (by wiring name): its SecureString parameter. */
+  | { downloadKey: string };
 
 export interface Grant {
   actions: readonly string[];
@@ -44,7 +50,7 @@ export const CONSUME_ACTIONS = [
 const REQUEST_PIPELINE_KEYS = [`${K.TOKEN}#`, `${K.RL}#`] as const;
 
 /** What each use of a bucket allows on its objects (S3 asks for PutObjectTagging too when a write carries tags). */
-const BUCKET_ACTIONS: Record<BucketUse, readonly string[]> = {
+const BUCKET_ACTIONS: Record<Exclude<BucketUse, 'download'>, readonly string[]> = {
   read: ['s3:GetObject'],
   write: ['s3:PutObject', 's3:PutObjectTagging'],
   delete: ['s3:DeleteObject'],
@@ -55,7 +61,7 @@ export const grantsFor = (
   spec: FunctionSpec,
   kind: FunctionKind,
   consumes?: string,
-  buckets: readonly Pick<BucketSpec, 'name' | 'keyPrefix'>[] = wiring.buckets,
+  buckets: readonly Pick<BucketSpec, 'name' | 'keyPrefix' | 'downloads'>[] = wiring.buckets,
 ): Grant[] => {
   const grants: Grant[] = [
     { actions: READ_ITEMS, resource: { table: 'items' } },
@@ -72,7 +78,13 @@ export const grantsFor = (
   for (const [bucket, uses] of Object.entries(spec.access.buckets ?? {})) {
     const declared = buckets.find((b) => b.name === bucket);
     if (!declared) throw new Error(`${spec.handler} is granted bucket ${bucket}, which the wiring does not declare`);
-    grants.push({ actions: uses.flatMap((u) => BUCKET_ACTIONS[u]), resource: { bucket }, objectKeyPrefix: declared.keyPrefix });
+    const objectActions = uses.flatMap((u) => (u === 'download' ? [] : BUCKET_ACTIONS[u]));
+    if (objectActions.length) grants.push({ actions: objectActions, resource: { bucket }, objectKeyPrefix: declared.keyPrefix });
+    if (uses.includes('download')) {
+      if (!declared.downloads) throw new Error(`${spec.handler} signs downloads of bucket ${bucket}, which has no downloads`);
+      // Signing a URL is local; the key is what it needs (decrypted with the account's aws/ssm key, which SSM uses for it).
+      grants.push({ actions: ['ssm:GetParameter'], resource: { downloadKey: bucket } });
+    }
   }
   return grants;
 };
@@ -97,7 +109,9 @@ const sameResource = (a: GrantResource, b: GrantResource) =>
       ? 'key' in b && a.key === b.key
       : 'bucket' in a
         ? 'bucket' in b && a.bucket === b.bucket
-        : 'table' in b && a.table === b.table;
+        : 'downloadKey' in a
+          ? 'downloadKey' in b && a.downloadKey === b.downloadKey
+          : 'table' in b && a.table === b.table;
 
 /** IAM's verdict: some grant names the action and resource, and every leading key fits its prefixes. */
 export const allows = (grants: readonly Grant[], call: CallRequest): boolean =>
