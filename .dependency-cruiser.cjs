@@ -1,7 +1,8 @@
 /**
  * The layering rules `npm test` enforces (`npm run deps` runs them alone).
  *
- *   functions/  thin adapters: parse, call the area's service, shape the output
+ *   functions/  thin adapters: parse, call the area's service, shape the output; wiring.ts + wiring/ (pure data about them)
+ *   infra/      the CDK app, the grant table, the local runtime and build tooling: above everything else
  *   shared/<area>, shared/http       services (one folder per area) and the HTTP chain
  *   shared/data                      repositories: keys, items, transactions
  *   shared/events                    event catalog, envelope and payload bytes
@@ -9,11 +10,25 @@
  *   shared/domain                    pure rules: imports only itself, shared/ids, zod and node:crypto
  *   infra/local                      the local runtime: nothing in functions/ or shared/ may lean on it
  *   packages/client                  the typed client package (@parley/client): self-contained, used by no Lambda
+ *   packages/cli                     the parley CLI: acts through the area services, never the repositories
+ *   packages/dashboard               the dashboard (browser): an API client, through packages/client only
  *
  * Type-only imports count: a circle of types is still a circle.
  */
 /** The folders under shared/ that repositories may import: everything else there is a service above them. */
 const BELOW_DATA = ['domain', 'events', 'views', 'aws', 'observability'];
+
+/**
+ * The data layer's primitives, which every repository (and service) may use: the table and its key parts
+ * (table, keys, registry/, entity-keys), item decoding (codec), writes and transactions (transact, versioned,
+ * retry, outbox), reads (query, batch-get), the shared indexes an entity keeps beside itself (counters, lists,
+ * tag-links), the checks a write makes on the records it refers to (references) and the timers' drain loop.
+ * None of them decides anything or imports a repository.
+ */
+const DATA_PRIMITIVES = [
+  '^shared/data/(table|keys|entity-keys|codec|transact|versioned|retry|outbox|query|batch-get|counters|lists|tag-links|references|timers)\\.ts$',
+  '^shared/data/registry/',
+];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -87,6 +102,33 @@ module.exports = {
       to: { dependencyTypesNot: ['core', 'npm', 'npm-dev'], pathNot: '^packages/client/' },
     },
     {
+      name: 'functions-below-infra',
+      severity: 'error',
+      comment:
+        'The handlers and their wiring (functions/wiring.ts: pure data about them) are what the CDK app deploys and the local runtime runs: ' +
+        'they import neither, nor the build tooling (the OpenAPI generator, the site) beside them in infra/.',
+      from: { path: '^functions/' },
+      to: { path: '^infra/' },
+    },
+    {
+      name: 'packages-use-services',
+      severity: 'error',
+      comment:
+        'The packages (the parley CLI) act through the area services (shared/auth, shared/workspace…), which decide, ' +
+        'never on the repositories beneath them: a command cannot skip what a service checks.',
+      from: { path: '^packages/' },
+      to: { path: '^shared/data/' },
+    },
+    {
+      name: 'dashboard-is-an-api-client',
+      severity: 'error',
+      comment:
+        'The dashboard runs in the browser and knows the API as any client does, through packages/client and its generated schema: ' +
+        "none of the server's code (shared/domain included), whose Node modules and rules would ride into the browser bundle.",
+      from: { path: '^packages/dashboard/' },
+      to: { path: '^(shared|functions|infra)/' },
+    },
+    {
       name: 'shared-is-below-functions-and-infra',
       severity: 'error',
       comment: 'shared/ is the library the handlers and the infrastructure use, never the other way round.',
@@ -108,6 +150,25 @@ module.exports = {
         'so every service folder (webhooks, workflows, channels, broadcasts, ai, analytics, scheduling, http, secrets and any new one) is out of reach.',
       from: { path: '^shared/data/' },
       to: { path: '^shared/', pathNot: [`^shared/(data|${BELOW_DATA.join('|')})/`, '^shared/(ids|config|log)\\.ts$'] },
+    },
+    {
+      name: 'repository-imports-no-other-repository',
+      severity: 'error',
+      comment:
+        'A repository stores its own entity: it imports the data primitives and the files of its own entity (named by the same ' +
+        'first word: leads and leads-list, tags and tags-tagging), never another repository. What spans entities (a merge, a ' +
+        "tagging, a lead's activity) is composed by a service.",
+      from: { path: '^shared/data/([a-z]+)[^/]*\\.ts$' },
+      to: { path: '^shared/data/', pathNot: [...DATA_PRIMITIVES, '^shared/data/$1[^/]*\\.ts$'] },
+    },
+    {
+      name: 'workflows-use-other-areas-services',
+      severity: 'error',
+      comment:
+        "A workflow step changes another area's records through that area's service (shared/inbox, shared/crm, shared/tags…), " +
+        "so the area's rules apply: the workflow engine reaches only its own repositories (workflow*) and the data primitives.",
+      from: { path: '^shared/workflows/' },
+      to: { path: '^shared/data/', pathNot: [...DATA_PRIMITIVES, '^shared/data/workflow[^/]*\\.ts$'] },
     },
     {
       name: 'repositories-report-refusals',

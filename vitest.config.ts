@@ -1,5 +1,6 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
 /**
  * The files that run for minutes, heaviest first (measured on 2 cores): started first, the short files fill
@@ -12,7 +13,18 @@ const HEAVY = [
   /\/local-runtime\.test\.ts$/,
   /-deactivation\.test\.ts$/,
 ];
+/**
+ * The unit files that share their worker processes (test/support/shared-process.ts): all but those that mock a
+ * module, whose mocks would outlive them there. They run last, one after another in the same few processes.
+ */
+const SHARED = 'shared';
+const sharedProcessFiles = readdirSync('test/unit', { recursive: true, encoding: 'utf8' })
+  .filter((f) => f.endsWith('.test.ts'))
+  .map((f) => `test/unit/${f}`)
+  .filter((f) => !/\bvi\.mock\(/.test(readFileSync(f, 'utf8')));
+
 const rank = (spec: TestSpecification): number => {
+  if (spec.project.name === SHARED) return HEAVY.length + 1;
   const i = HEAVY.findIndex((pattern) => pattern.test(spec.moduleId));
   return i < 0 ? HEAVY.length : i;
 };
@@ -23,22 +35,38 @@ class HeaviestFirst extends BaseSequencer {
   }
 }
 
+/** What every file gets, in a process of its own or in a shared one. */
+const common = {
+  setupFiles: ['test/support/cpu-priority.ts'],
+  pool: 'forks',
+  // A test process allocates fast (every request's SDK and HTTP objects): with a 64 MB young generation instead
+  // of 16 MB it collects less often, and four heavy files took 6 % less CPU (docs/contributing/testing.md).
+  execArgv: ['--max-semi-space-size=64'],
+  testTimeout: 60_000,
+  hookTimeout: 120_000,
+  env: { LOG_LEVEL: 'silent', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+} satisfies TestProjectInlineConfiguration['test'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // The run's certificate and response-gate tally; one warm DynamoDB Local per worker slot (test/support/dynamo-slots.ts).
     globalSetup: ['test/support/global-setup.ts', 'test/support/dynamo-slots.ts'],
-    setupFiles: ['test/support/cpu-priority.ts'],
     // Three files at a time on two cores, each with its own table, SQS emulator and workers (test/support/stack.ts):
     // with two, the cores sat idle while a file waited (docs/contributing/testing.md).
-    pool: 'forks',
     maxWorkers: 3,
-    // A test process allocates fast (every request's SDK and HTTP objects): with a 64 MB young generation instead
-    // of 16 MB it collects less often, and four heavy files took 6 % less CPU (docs/contributing/testing.md).
-    execArgv: ['--max-semi-space-size=64'],
     sequence: { sequencer: HeaviestFirst },
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
-    env: { LOG_LEVEL: 'silent', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    projects: [
+      { test: { ...common, name: 'isolated', include: ['test/**/*.test.ts'], exclude: sharedProcessFiles } },
+      // A fresh process per unit file cost more CPU than its tests: shared, the unit files took 42 % less (docs/contributing/testing.md).
+      {
+        test: {
+          ...common,
+          name: SHARED,
+          include: sharedProcessFiles,
+          isolate: false,
+          setupFiles: [...common.setupFiles, 'test/support/shared-process.ts'],
+        },
+      },
+    ],
   },
 });

@@ -1,7 +1,7 @@
 import { App, Aspects } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { prebundle } from './constructs/bundling';
-import { wiring } from './wiring';
+import { wiring } from '../functions/wiring';
 import { buildParley } from './stacks/parley';
 import { stageFrom } from './stage';
 

@@ -12,6 +12,9 @@ const Env = z.object({
   DYNAMODB_ENDPOINT: z.url().optional(),
   SQS_ENDPOINT: z.url().optional(),
   EVENT_BUS_NAME: z.string().default('parley'),
+  /** The realtime WebSocket's URL (wss://…) that tickets name, and its management API (PostToConnection). */
+  REALTIME_URL: z.string().default('ws://127.0.0.1:3000/realtime'),
+  REALTIME_MANAGEMENT_ENDPOINT: z.url().optional(),
   WEBHOOK_QUEUE_URL: z.string().optional(),
   WEBHOOK_DLQ_URL: z.string().optional(),
   WORKFLOW_QUEUE_URL: z.string().optional(),
@@ -20,6 +23,8 @@ const Env = z.object({
   CHANNEL_DLQ_URL: z.string().optional(),
   BROADCAST_QUEUE_URL: z.string().optional(),
   BROADCAST_DLQ_URL: z.string().optional(),
+  EXPORT_QUEUE_URL: z.string().optional(),
+  EXPORT_DLQ_URL: z.string().optional(),
   /** The private bucket files live in (`<tenant>/<fileId>`); set on the functions its wiring `access.buckets` names. */
   FILES_BUCKET: z.string().default('parley-files'),
   /** Where downloads are served (CloudFront in front of the files bucket; locally its stand-in), and the key that signs their URLs. */

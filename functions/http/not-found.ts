@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { wiring } from '../../infra/wiring';
+import { wiring } from '../wiring';
 import { AppError } from '../../shared/domain/errors';
 import { route } from '../../shared/http/route';
 import { resolve } from '../../shared/http/route-match';

@@ -1,4 +1,4 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Stack } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Function as LambdaFunction, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
@@ -10,8 +10,8 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { tableSchema } from '../../shared/data/table';
-import type { BucketSpec, FunctionSpec, QueueSpec } from '../wiring/types';
-import { grantsFor, type FunctionKind, type Grant } from '../wiring/grants';
+import type { BucketSpec, FunctionSpec, QueueSpec } from '../../functions/wiring/types';
+import { grantsFor, type FunctionKind, type Grant } from '../grants';
 import type { Stage } from '../stage';
 import type { Alarms } from './alarms';
 import { functionCode } from './bundling';
@@ -64,6 +64,8 @@ export interface Platform {
   alarms: Alarms;
   /** The stack whose failure alarm counts this function's failed invocations. */
   failureGroup: string;
+  /** The realtime WebSocket API, once deployed: its URL (tickets name it), its management API and the ARN of its sockets. */
+  realtime?: { url: string; managementEndpoint: string; connectionsArn: string };
 }
 
 export interface ParleyFunctionProps {
@@ -114,22 +116,31 @@ const downloadsOf = (buckets: Platform['buckets'], name: string, user: string) =
   return found;
 };
 
+const realtimeOf = (platform: Platform, user: string) => {
+  if (!platform.realtime) throw new Error(`${user} manages the realtime sockets, but this stack has no realtime API`);
+  return platform.realtime;
+};
+
 /** A grant as IAM sees it: table items, its indexes, or a queue; leading-key prefixes become a `dynamodb:LeadingKeys` condition. */
-const statementOf = (grant: Grant, platform: Platform, user: string): PolicyStatement => {
+const statementOf = (grant: Grant, platform: Platform, user: string, scope: Construct): PolicyStatement => {
   const tableArn = platform.table.tableArn;
   const { resource } = grant;
   const resources =
-    'queue' in resource
-      ? [queueNamed(platform.queues, resource.queue, user).queue.queueArn]
-      : 'key' in resource
-        ? [keyNamed(platform.keys, resource.key, user).key.keyArn]
-        : 'bucket' in resource
-          ? [`${bucketNamed(platform.buckets, resource.bucket, user).bucket.bucketArn}/${grant.objectKeyPrefix ?? ''}*`]
-          : 'downloadKey' in resource
-            ? [downloadsOf(platform.buckets, resource.downloadKey, user).keyParameterArn]
-            : resource.table === 'items'
-              ? [tableArn]
-              : tableSchema.indexes.map((index) => `${tableArn}/index/${index.name}`);
+    'bus' in resource
+      ? [Stack.of(scope).formatArn({ service: 'events', resource: 'event-bus', resourceName: platform.busName })]
+      : 'api' in resource
+        ? [realtimeOf(platform, user).connectionsArn]
+        : 'queue' in resource
+          ? [queueNamed(platform.queues, resource.queue, user).queue.queueArn]
+          : 'key' in resource
+            ? [keyNamed(platform.keys, resource.key, user).key.keyArn]
+            : 'bucket' in resource
+              ? [`${bucketNamed(platform.buckets, resource.bucket, user).bucket.bucketArn}/${grant.objectKeyPrefix ?? ''}*`]
+              : 'downloadKey' in resource
+                ? [downloadsOf(platform.buckets, resource.downloadKey, user).keyParameterArn]
+                : resource.table === 'items'
+                  ? [tableArn]
+                  : tableSchema.indexes.map((index) => `${tableArn}/index/${index.name}`);
   return new PolicyStatement({
     actions: [...grant.actions],
     resources,
@@ -183,6 +194,8 @@ export class ParleyFunction extends LambdaFunction {
         STAGE: stage.name,
         TABLE_NAME: platform.table.tableName,
         EVENT_BUS_NAME: platform.busName,
+        ...(platform.realtime ? { REALTIME_URL: platform.realtime.url } : {}),
+        ...(spec.access.connections ? { REALTIME_MANAGEMENT_ENDPOINT: realtimeOf(platform, spec.handler).managementEndpoint } : {}),
         NODE_OPTIONS: '--enable-source-maps',
         ...Object.fromEntries(used.map(({ urlEnv, queue }) => [urlEnv, queue.queueUrl])),
         ...Object.fromEntries(
@@ -218,7 +231,7 @@ export class ParleyFunction extends LambdaFunction {
     this.spec = spec;
     this.kind = kind;
     logGroup.grantWrite(role);
-    for (const grant of grants) role.addToPrincipalPolicy(statementOf(grant, platform, spec.handler));
+    for (const grant of grants) role.addToPrincipalPolicy(statementOf(grant, platform, spec.handler, scope));
     NagSuppressions.addResourceSuppressions(
       role,
       [
@@ -234,6 +247,16 @@ export class ParleyFunction extends LambdaFunction {
                 reason:
                   'Object keys are <tenant>/<fileId>, made per request: the grant is on the objects of the one bucket its wiring names (under its key prefix), with only the object actions it uses.',
                 appliesTo: [{ regex: '/^Resource::<Bucket[A-Za-z0-9]+\\.Arn>\\/.*\\*$/g' }],
+              },
+            ]
+          : []),
+        ...(spec.access.connections
+          ? [
+              {
+                id: 'AwsSolutions-IAM5',
+                reason:
+                  "A socket's connection id exists only at run time; the grant is narrowed to the realtime API's stage and its @connections path.",
+                appliesTo: [{ regex: '/^Resource::arn:<AWS::Partition>:execute-api:.*\\/live\\/\\*\\/@connections\\/\\*$/g' }],
               },
             ]
           : []),

@@ -19,7 +19,7 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Provider } from 'aws-cdk-lib/custom-resources';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import type { DownloadHeaders } from '../wiring/types';
+import type { DownloadHeaders } from '../../functions/wiring/types';
 import type { Stage } from '../stage';
 import { functionCode } from './bundling';
 

@@ -31,6 +31,9 @@ export const ASSUMPTIONS = {
   filesPerApiCall: 0.01,
   fileBytes: 200 * 1024,
   downloadsPerFile: 2,
+  /** Realtime: the sockets that receive each event (one agent's screen), and the heartbeat (`@parley/client` pings once a minute; each ping is answered). */
+  framesPerEvent: 1,
+  pingsPerSocketMinute: 1,
   /** A file stays until its conversation is deleted: the storage billed is this many months of uploads. */
   fileMonthsKept: 12,
 } as const;

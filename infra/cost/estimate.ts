@@ -66,6 +66,8 @@ export interface Workload {
   deliveries: number;
   /** Customers' messages a channel delivers (`POST /inbox/messages/incoming`), on top of the API calls. */
   incomingMessages: number;
+  /** Hours realtime sockets are connected, summed over sockets (10 screens open 8 hours a working day: about 1,760). */
+  socketHours: number;
 }
 
 /** The route a channel's incoming message is recorded by. */
@@ -152,6 +154,26 @@ export const workloadLines = (w: Workload, measured: MeasuredWrites, inv: Invent
       'responses and webhook bodies',
     ),
     ...fileLines(w.apiCalls * A.filesPerApiCall),
+    ...realtimeLines(w.socketHours, writes),
+  ];
+};
+
+/**
+ * The realtime API: nothing while no socket is open (no idle cost). A socket costs its connection minutes and
+ * its messages; every event costs the push function's presence read (its invocation is among the rule
+ * targets above), whether or not the tenant has a socket.
+ */
+const realtimeLines = (socketHours: number, events: number): Line[] => {
+  const minutes = socketHours * 60;
+  return [
+    line('WebSocket connection minutes', minutes, 'webSocketMinute', `${socketHours.toLocaleString('en-US')} socket-hours`),
+    line(
+      'WebSocket messages',
+      events * A.framesPerEvent + minutes * A.pingsPerSocketMinute * 2,
+      'webSocketMessage',
+      `${A.framesPerEvent} frame per event, a ping and its pong each socket-minute`,
+    ),
+    line('DynamoDB reads (realtime presence)', events, 'dynamoReadUnit', "1 RRU per event: the push reads the tenant's presence"),
   ];
 };
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
-import { wiring } from '../wiring';
+import { wiring } from '../../functions/wiring';
 import { buildParley } from '../stacks/parley';
 import { stageFrom, type StageName } from '../stage';
 

@@ -13,6 +13,8 @@ export const PRICES = {
   wafRule: { usd: 1.0, per: 'WAF rule or managed rule group-month' },
   wafRequest: { usd: 0.6 / 1e6, per: 'WAF request' },
   httpApiRequest: { usd: 1.0 / 1e6, per: 'HTTP API request' },
+  webSocketMessage: { usd: 1.0 / 1e6, per: 'WebSocket API message, either way (metered in 32 KB steps)' },
+  webSocketMinute: { usd: 0.25 / 1e6, per: 'WebSocket API connection minute' },
   lambdaRequest: { usd: 0.2 / 1e6, per: 'Lambda invocation' },
   lambdaGbSecond: { usd: 0.0000133334, per: 'Lambda GB-second (arm64)' },
   schedulerInvocation: { usd: 1.0 / 1e6, per: 'EventBridge Scheduler invocation' },

@@ -6,7 +6,7 @@ import { PRICE_REGION, PRICES, PRICES_AS_OF } from './prices';
 import type { StageName } from '../stage';
 
 /** The workload the generated docs price. */
-export const STANDARD_WORKLOAD: Workload = { apiCalls: 1e6, deliveries: 1e6, incomingMessages: 1e6 };
+export const STANDARD_WORKLOAD: Workload = { apiCalls: 1e6, deliveries: 1e6, incomingMessages: 1e6, socketHours: 1760 };
 
 const usd = (n: number) => `$${n.toFixed(2)}`;
 const qty = (n: number) => (n >= 100 ? Math.round(n).toLocaleString('en-US') : Number(n.toPrecision(3)).toString());
@@ -30,7 +30,7 @@ export const stageCosts = (stages: readonly StageName[] = ['dev', 'prod']): Stag
   });
 
 const workloadName = (w: Workload) =>
-  `${qty(w.apiCalls)} API calls + ${qty(w.deliveries)} webhook deliveries + ${qty(w.incomingMessages)} incoming messages a month`;
+  `${qty(w.apiCalls)} API calls + ${qty(w.deliveries)} webhook deliveries + ${qty(w.incomingMessages)} incoming messages + ${qty(w.socketHours)} realtime socket-hours a month`;
 
 /** The summary: idle cost per stage (edge apart) and the workload on top, one row per stage. */
 export const summary = (costs: StageCost[], measured: MeasuredWrites, w: Workload): string[] => [

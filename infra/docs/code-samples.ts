@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { RouteHandler } from '../wiring/route-handlers';
+import type { RouteHandler } from '../../functions/wiring/route-handlers';
 
 /**
  * Each operation's `x-codeSamples` for the reference page: the call with curl and with the typed client
@@ -104,7 +104,7 @@ const withPath = (path: string, values: Record<string, string>) =>
 
 const curl = (r: RouteHandler, s: ReturnType<typeof samplesOf>): string => {
   const { method } = r.route;
-  const search = new URLSearchParams(Object.entries(s.query).map(([k, v]) => [k, String(v)])).toString();
+  const search = new URLSearchParams(Object.entries(s.query).map(([k, v]): [string, string] => [k, String(v)])).toString();
   const lines = [
     `curl${method === 'GET' ? '' : ` -X ${method}`} "$PARLEY_URL${withPath(r.route.path, s.path)}${search ? `?${search}` : ''}"`,
   ];

@@ -24,6 +24,7 @@ const section = (e: Entity) => [
   `Declares: ${e.prefixes.length ? e.prefixes.map((p) => `\`${p}\``).join(', ') : 'no segment of its own'}.`,
   '',
   ...keyTable(e),
+  ...(e.tradeOff ? ['', `Trade-off: ${e.tradeOff}`] : []),
 ];
 
 const chart = entities.flatMap((e) =>

@@ -1,5 +1,5 @@
-import { wiring } from '../wiring';
-import { loadRouteHandlers } from '../wiring/route-handlers';
+import { wiring } from '../../functions/wiring';
+import { loadRouteHandlers } from '../../functions/wiring/route-handlers';
 import { buildOpenApi, type OpenApiDocument } from './openapi';
 
 let built: Promise<OpenApiDocument> | undefined;

@@ -5,7 +5,7 @@ import { RATE_LIMITS, rateCategory } from '../../shared/domain/auth/rate-limit';
 import { eventCatalog, isEventType, pingEvent } from '../../shared/events/catalog';
 import { errorStatus } from '../../shared/http/errors';
 import { IDEMPOTENCY_KEY_PATTERN } from '../../shared/domain/idempotency/key';
-import type { RouteHandler } from '../wiring/route-handlers';
+import type { RouteHandler } from '../../functions/wiring/route-handlers';
 import { codeSamples } from './code-samples';
 import { shareComponents } from './components';
 import { addExamples } from './examples';

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { wiring } from '../wiring';
-import { loadRouteHandlers } from '../wiring/route-handlers';
+import { wiring } from '../../functions/wiring';
+import { loadRouteHandlers } from '../../functions/wiring/route-handlers';
 
 /** `npm run docs`: rewrites the route table of docs/reference/routes.md from the wiring and the scopes the handlers declare, so neither can drift. */
 const file = resolve(import.meta.dirname, '..', '..', 'docs', 'reference', 'routes.md');

@@ -77,6 +77,13 @@ const AREAS: readonly Area[] = [
       'Subscriptions that deliver events to your HTTPS endpoint, signed and retried, with a log of every attempt and the catalog of event types.',
   },
   {
+    // The realtime routes only ticket a socket onto the events log's stream: one area, named for what it serves.
+    name: 'Events',
+    keys: ['events', 'realtime'],
+    description:
+      'The events log of the last 30 days (the envelopes webhooks deliver, filtered by the read scopes of the token) and tickets for the realtime socket that streams them live and resumes with `since`.',
+  },
+  {
     name: 'Authentication',
     keys: ['auth'],
     description: 'API tokens (scoped, live or test, revocable) and the workspaces a token may act in.',
@@ -98,7 +105,7 @@ const GROUPS: readonly { name: string; tags: readonly string[] }[] = [
   { name: 'Customers', tags: ['Contacts', 'CRM', 'Tags'] },
   { name: 'Automation', tags: ['Workflows', 'AI', 'Scheduling'] },
   { name: 'Insights', tags: ['Analytics'] },
-  { name: 'Platform', tags: ['Webhooks', 'Authentication', 'Workspace', 'Reference'] },
+  { name: 'Platform', tags: ['Webhooks', 'Events', 'Authentication', 'Workspace', 'Reference'] },
 ];
 
 /** The tag of a route folder or an event prefix; throws for one no area covers. */

@@ -4,8 +4,8 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { FinalizeRequestMiddleware, Pluggable } from '@smithy/types';
 import { registerClientPlugin, registerSigningIdentity, type SigningIdentity } from '../../shared/aws/plugins';
 import { tableSchema } from '../../shared/data/table';
-import { allows, type CallRequest, type FunctionKind, type Grant, type GrantResource } from '../wiring/grants';
-import type { Wiring } from '../wiring/types';
+import { allows, type CallRequest, type FunctionKind, type Grant, type GrantResource } from '../grants';
+import type { Wiring } from '../../functions/wiring/types';
 import { dynamoLimitError, sqsLimitError, type LimitError } from './aws-limits';
 import type { Principal } from './s3-post-policy';
 
@@ -77,7 +77,7 @@ export const currentKind = (): FunctionKind | undefined => callers.getStore()?.k
 type Input = Record<string, any>;
 type Key = Record<string, AttributeValue> | undefined;
 
-type Service = 'dynamodb' | 'sqs' | 'kms' | 's3' | 'ssm';
+type Service = 'dynamodb' | 'sqs' | 'kms' | 's3' | 'ssm' | 'events' | 'execute-api';
 
 /** The IAM service prefix of a client's calls; undefined for a client no grant can name. */
 const SERVICES: Record<string, Service> = {
@@ -86,6 +86,15 @@ const SERVICES: Record<string, Service> = {
   KMSClient: 'kms',
   S3Client: 's3',
   SSMClient: 'ssm',
+  EventBridgeClient: 'events',
+  ApiGatewayManagementApiClient: 'execute-api',
+};
+
+/** The one resource each of these services' calls can name here: the Parley bus, the realtime API. */
+const SINGLE_RESOURCE: Partial<Record<Service, { action: (command: string) => string; resource: GrantResource }>> = {
+  events: { action: (command) => `events:${command}`, resource: { bus: 'parley' } },
+  // IAM authorises PostToConnection, GetConnection and DeleteConnection as execute-api:ManageConnections.
+  'execute-api': { action: () => 'execute-api:ManageConnections', resource: { api: 'realtime' } },
 };
 
 const leadingKey = (key: Key) => key?.[tableSchema.partitionKey]?.S;
@@ -157,15 +166,19 @@ const denied = (caller: Caller, action: string, resource: string, serviceName: s
   );
 
 const describe = (resource: GrantResource, table: string, objectKey?: string) =>
-  'bucket' in resource
-    ? `arn:aws:s3:::${resource.bucket}/${objectKey ?? ''}`
-    : 'queue' in resource
-      ? `arn:aws:sqs:us-east-1:000000000000:${resource.queue}`
-      : 'key' in resource
-        ? `arn:aws:kms:us-east-1:000000000000:alias/${resource.key}`
-        : 'downloadKey' in resource
-          ? `arn:aws:ssm:us-east-1:000000000000:parameter/${resource.downloadKey}`
-          : `arn:aws:dynamodb:us-east-1:000000000000:table/${table}${resource.table === 'indexes' ? '/index/*' : ''}`;
+  'bus' in resource
+    ? 'arn:aws:events:us-east-1:000000000000:event-bus/parley'
+    : 'api' in resource
+      ? 'arn:aws:execute-api:us-east-1:000000000000:realtime/$default/POST/@connections/*'
+      : 'bucket' in resource
+        ? `arn:aws:s3:::${resource.bucket}/${objectKey ?? ''}`
+        : 'queue' in resource
+          ? `arn:aws:sqs:us-east-1:000000000000:${resource.queue}`
+          : 'key' in resource
+            ? `arn:aws:kms:us-east-1:000000000000:alias/${resource.key}`
+            : 'downloadKey' in resource
+              ? `arn:aws:ssm:us-east-1:000000000000:parameter/${resource.downloadKey}`
+              : `arn:aws:dynamodb:us-east-1:000000000000:table/${table}${resource.table === 'indexes' ? '/index/*' : ''}`;
 
 const keyNameOf = (wiring: Wiring, keyId: string | undefined): string | undefined =>
   wiring.keys.find((k) => process.env[k.idEnv] === keyId)?.name;
@@ -182,6 +195,9 @@ const S3_ACTIONS: Record<string, string> = {
   GetObject: 's3:GetObject',
   HeadObject: 's3:GetObject',
   PutObject: 's3:PutObject',
+  CreateMultipartUpload: 's3:PutObject',
+  UploadPart: 's3:PutObject',
+  CompleteMultipartUpload: 's3:PutObject',
   DeleteObject: 's3:DeleteObject',
 };
 
@@ -224,6 +240,12 @@ const check = (wiring: Wiring, clientName: string, command: string, input: Input
     throw denied(caller, `${prefix}:${command}`, '*', prefix);
   }
   const table = process.env.TABLE_NAME ?? 'parley';
+  const single = SINGLE_RESOURCE[serviceName];
+  if (single) {
+    const request: CallRequest = { action: single.action(command), resource: single.resource };
+    if (!allows(caller.grants, request)) throw denied(caller, request.action, describe(request.resource, table), serviceName);
+    return;
+  }
   if (serviceName === 'kms') {
     const key = keyNameOf(wiring, input.KeyId);
     const request: CallRequest = { action: `kms:${command}`, resource: { key: key ?? String(input.KeyId) } };

@@ -1,6 +1,6 @@
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { checkSignedUrl, type SignedUrlRefusal } from '../../shared/domain/files/signed-url';
-import type { DownloadHeaders } from '../wiring/types';
+import type { DownloadHeaders } from '../../functions/wiring/types';
 import { errorXml, type S3Refusal } from './s3-post-policy';
 
 /**

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { EventPattern, EventRule, PatternValue } from '../wiring/types';
+import type { EventPattern, EventRule, PatternValue } from '../../functions/wiring/types';
 import { eventEntryBytes, LIMITS } from './aws-limits';
 import { invoke } from './lambda';
 

@@ -3,8 +3,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { resolve } from '../../shared/http/route-match';
 import { serveSite } from './static-site';
-import type { Wiring } from '../wiring/types';
+import type { Wiring } from '../../functions/wiring/types';
 import { invoke } from './lambda';
+import { attachRealtime, REALTIME_PATH } from './realtime';
 
 /** API Gateway HTTP APIs refuse payloads over 10 MB before any function runs. */
 const GATEWAY_MAX_BYTES = 10 * 1024 * 1024;
@@ -88,10 +89,11 @@ const gatewayError = (statusCode: number, code: string, message: string): APIGat
 });
 
 /** A local API Gateway HTTP API: one warm handler per route, `$default` to the wiring's fallback; the static site beside it. */
-export const startGateway = async (wiring: Wiring, port: number): Promise<{ url: string; server: Server }> => {
+export const startGateway = async (wiring: Wiring, port: number): Promise<{ url: string; server: Server; close(): void }> => {
   const server = createServer(async (req, res) => {
     try {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      if (realtime && (await realtime.manage(req, url, res))) return;
       if (await serveSite(req.method ?? 'GET', url.pathname, res)) return;
       const body = await readBody(req);
       if (body === 'too-large') return send(res, gatewayError(413, 'PAYLOAD_TOO_LARGE', 'Request body exceeds the gateway limit'));
@@ -107,6 +109,7 @@ export const startGateway = async (wiring: Wiring, port: number): Promise<{ url:
       send(res, gatewayError(500, 'INTERNAL_ERROR', 'Internal server error'));
     }
   });
+  const realtime = wiring.socket && attachRealtime(server, wiring.socket);
   server.keepAliveTimeout = 65_000;
   // Node refuses a request line and headers over 16 KB before any handler runs; answer in the error wrapper.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
@@ -122,5 +125,8 @@ export const startGateway = async (wiring: Wiring, port: number): Promise<{ url:
   });
   await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
   const { port: bound } = server.address() as { port: number };
-  return { url: `http://127.0.0.1:${bound}`, server };
+  // Tickets name the socket's URL and the push function posts through the management API, both on this port.
+  process.env.REALTIME_URL = `ws://127.0.0.1:${bound}${REALTIME_PATH}`;
+  process.env.REALTIME_MANAGEMENT_ENDPOINT = `http://127.0.0.1:${bound}`;
+  return { url: `http://127.0.0.1:${bound}`, server, close: () => realtime?.close() };
 };

@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import type { Pluggable } from '@smithy/types';
 import { registerClientPlugin } from '../../shared/aws/plugins';
 import { config } from '../../shared/config';
-import type { Wiring } from '../wiring/types';
+import type { Wiring } from '../../functions/wiring/types';
 
 /**
  * The local runtime's KMS: answers the Encrypt and Decrypt calls of the code's own KMS client in process,

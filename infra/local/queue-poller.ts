@@ -1,6 +1,6 @@
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import type { QueueSpec } from '../wiring/types';
+import type { QueueSpec } from '../../functions/wiring/types';
 import { invoke } from './lambda';
 
 const toRecord = (message: Message, queueArn: string): SQSEvent['Records'][number] => ({

@@ -215,7 +215,7 @@ export const startS3Local = async (opts: S3LocalOptions): Promise<S3Local> => {
     // S3 reads the fields up to `file` and ignores any after it.
     const fields: Record<string, string> = {};
     let file: File | undefined;
-    for (const [name, value] of form as unknown as Iterable<[string, FormDataEntryValue]>) {
+    for (const [name, value] of form) {
       if (name.toLowerCase() === 'file') {
         file = typeof value === 'string' ? new File([value], 'file') : value;
         break;

@@ -1,4 +1,4 @@
-import type { ScheduleSpec } from '../wiring/types';
+import type { ScheduleSpec } from '../../functions/wiring/types';
 import { busEvent } from './event-router';
 import { invoke } from './lambda';
 

@@ -1,7 +1,7 @@
-import { addActivity } from '../../shared/data/activities';
-import { createLead, moveLeadToStage } from '../../shared/data/leads';
-import { createPipeline } from '../../shared/data/pipelines';
-import { createTask } from '../../shared/data/tasks';
+import { addActivity } from '../../shared/crm/activities';
+import { createLead, moveLeadToStage } from '../../shared/crm/leads';
+import { createPipeline } from '../../shared/crm/pipelines';
+import { createTask } from '../../shared/crm/tasks';
 import type { Tenant } from '../../shared/domain/auth/tenant';
 
 /** A default pipeline with a few leads across its stages, a task and a note, so `GET /api/v1/crm/leads` shows something on a first start. */

@@ -1,7 +1,7 @@
-import { createConversation, mutateConversation } from '../../shared/data/conversations';
-import { createCustomer } from '../../shared/data/customers';
-import { postMessage } from '../../shared/data/messages';
-import { receiveIncoming } from '../../shared/data/messages-incoming';
+import { createConversation, mutateConversation } from '../../shared/inbox/conversations';
+import { createCustomer } from '../../shared/contacts/customers';
+import { postMessage } from '../../shared/inbox/messages';
+import { receiveIncoming } from '../../shared/channels/incoming';
 import { assign } from '../../shared/domain/inbox/edits';
 import { changeStatus } from '../../shared/domain/inbox/state-machine';
 import type { Tenant } from '../../shared/domain/auth/tenant';

@@ -1,4 +1,4 @@
-import { addMember, mutateMember } from '../../shared/data/members';
+import { addMember, mutateMember } from '../../shared/workspace/members';
 import { createBooking, transitionBooking } from '../../shared/scheduling/bookings';
 import { acceptInvite } from '../../shared/domain/auth/member';
 import { confirm } from '../../shared/domain/scheduling/booking';

@@ -1,5 +1,5 @@
 import { listWorkspaces, createWorkspace } from '../../shared/data/workspaces';
-import { createToken } from '../../shared/data/tokens';
+import { createToken } from '../../shared/auth/tokens';
 import { tenantOf } from '../../shared/domain/auth/tenant';
 import type { TokenEnvironment } from '../../shared/domain/auth/token';
 import { seedCrm } from './seed-crm';

@@ -1,6 +1,6 @@
 import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { buildApp } from 'fauxqs';
-import type { QueueSpec } from '../wiring/types';
+import type { QueueSpec } from '../../functions/wiring/types';
 
 export interface SqsLocal {
   endpoint: string;

@@ -3,9 +3,10 @@ import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { wiring } from '../wiring';
+import { wiring } from '../../functions/wiring';
 import { EVENT_ITEM_TYPE } from '../../shared/data/table';
 import { OUTBOX_DETAIL_TYPE, OUTBOX_SOURCE } from '../../shared/events/from-bus';
+import { installLocalBus } from './bus';
 import { startDynamoLocal } from './dynamodb';
 import { busEvent, route } from './event-router';
 import { startGateway } from './gateway';
@@ -84,6 +85,7 @@ export const startStack = async (opts: StackOptions = {}): Promise<LocalStack> =
     return service;
   };
   try {
+    installLocalBus(wiring);
     process.env.AWS_ACCESS_KEY_ID ??= 'local';
     process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
     process.env.AWS_REGION ??= REGION;
@@ -198,11 +200,12 @@ export const startStack = async (opts: StackOptions = {}): Promise<LocalStack> =
 
     let baseUrl = '';
     if (opts.gateway !== false) {
-      await preload([...wiring.routes, wiring.fallback]);
+      await preload([...wiring.routes, wiring.fallback, ...Object.values(wiring.socket ?? {})]);
       const gateway = await startGateway(wiring, opts.port ?? 0);
       stops.push(
         () =>
           new Promise<void>((r) => {
+            gateway.close();
             gateway.server.close(() => r());
             gateway.server.closeAllConnections();
           }),

@@ -16,7 +16,7 @@ export interface SiteFile {
 export type Site = Map<string, SiteFile>;
 
 const here = import.meta.dirname;
-const dashboard = resolve(here, '..', 'dashboard');
+const dashboard = resolve(here, '..', '..', 'packages', 'dashboard');
 const require = createRequire(import.meta.url);
 
 const html = 'text/html; charset=utf-8';

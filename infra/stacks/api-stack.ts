@@ -15,7 +15,7 @@ import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { ParleyFunction } from '../constructs/parley-function';
-import type { FunctionSpec } from '../wiring/types';
+import type { FunctionSpec } from '../../functions/wiring/types';
 import { stackPlatform, type FunctionStackProps } from './function-stack';
 
 /** One JSON line per request; no headers, so tokens never reach the access log. */

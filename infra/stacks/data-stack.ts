@@ -4,7 +4,7 @@ import { NagSuppressions } from 'cdk-nag';
 import { AttributeType, BillingMode, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import type { Construct } from 'constructs';
-import type { BucketSpec, KeySpec } from '../wiring/types';
+import type { BucketSpec, KeySpec } from '../../functions/wiring/types';
 import { tableSchema } from '../../shared/data/table';
 import type { Stage } from '../stage';
 import { PrivateDownloads } from '../constructs/private-downloads';

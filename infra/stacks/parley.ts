@@ -1,12 +1,13 @@
 import { Token, type App, type Environment } from 'aws-cdk-lib';
 import { DEFAULT_CROSS_STACK_REFERENCES } from 'aws-cdk-lib/cx-api';
-import type { HttpRoute, Wiring } from '../wiring/types';
+import type { HttpRoute, Wiring } from '../../functions/wiring/types';
 import { ApiStack } from './api-stack';
 import { DataStack } from './data-stack';
 import { EDGE_REGION, EdgeStack } from './edge-stack';
 import { EventsStack } from './events-stack';
 import { ObservabilityStack } from './observability-stack';
 import { pascal, QueuesStack } from './queues-stack';
+import { RealtimeStack } from './realtime-stack';
 import { areaOf, RoutesStack } from './routes-stack';
 import { SiteStack } from './site-stack';
 import type { Stage } from '../stage';
@@ -21,6 +22,8 @@ export interface ParleyStacks {
   /** One per API area (`/api/v1/<area>/…`), in order of first appearance in the wiring. */
   routes: RoutesStack[];
   workers: WorkersStack;
+  /** The realtime WebSocket API, when the wiring declares one. */
+  realtime?: RealtimeStack;
   /** The reference page and the dashboard behind CloudFront, with the API on the same origin. */
   site: SiteStack;
   /** The WAF web ACL in us-east-1, when the stage puts the API behind the edge. */
@@ -53,13 +56,22 @@ export const buildParley = (app: App, opts: { stage: Stage; wiring: Wiring; env?
   const data = new DataStack(app, `${prefix}-Data`, { ...common, stage, keys: wiring.keys, buckets: wiring.buckets });
   const events = new EventsStack(app, `${prefix}-Events`, { ...common, stage, table: data.table, alarmTopic });
   const queues = new QueuesStack(app, `${prefix}-Queues`, { ...common, stage, queues: wiring.queues, alarmTopic });
-  const platform = {
+  const base = {
     stage,
     table: data.table,
     busName: events.bus.eventBusName,
     queues: queues.queues,
     keys: data.keys,
     buckets: data.buckets,
+  };
+  const realtime = wiring.socket
+    ? new RealtimeStack(app, `${prefix}-Realtime`, { ...common, socket: wiring.socket, platform: base, alarmTopic })
+    : undefined;
+  const platform = {
+    ...base,
+    ...(realtime
+      ? { realtime: { url: realtime.url, managementEndpoint: realtime.managementEndpoint, connectionsArn: realtime.connectionsArn } }
+      : {}),
   };
   const api = new ApiStack(app, `${prefix}-Api`, { ...common, fallback: wiring.fallback, platform, alarmTopic });
   const areas = new Map<string, HttpRoute[]>();
@@ -82,5 +94,5 @@ export const buildParley = (app: App, opts: { stage: Stage; wiring: Wiring; env?
     api: api.api,
     edge: edge && { webAclArn: edge.webAclArn, apiDomain: stage.domain!.name },
   });
-  return { observability, data, events, queues, api, routes, workers, site, edge };
+  return { observability, data, events, queues, api, routes, workers, realtime, site, edge };
 };

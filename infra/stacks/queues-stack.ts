@@ -4,7 +4,7 @@ import type { Construct } from 'constructs';
 import { Alarms } from '../constructs/alarms';
 import { KIND_DEFAULTS, type DeployedQueue } from '../constructs/parley-function';
 import { secureQueue } from '../constructs/queue';
-import type { QueueSpec } from '../wiring/types';
+import type { QueueSpec } from '../../functions/wiring/types';
 import type { Stage } from '../stage';
 
 const MIN_RETENTION_DAYS = 4;

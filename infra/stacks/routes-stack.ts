@@ -4,7 +4,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { ParleyFunction } from '../constructs/parley-function';
-import type { HttpRoute as WiringRoute } from '../wiring/types';
+import type { HttpRoute as WiringRoute } from '../../functions/wiring/types';
 import { HANDLER_AUTH } from './api-stack';
 import { stackPlatform, type FunctionStackProps } from './function-stack';
 import { pascal } from './queues-stack';

@@ -9,7 +9,7 @@ import { LambdaInvoke, type ScheduleTargetBaseProps } from 'aws-cdk-lib/aws-sche
 import type { Construct } from 'constructs';
 import { ParleyFunction } from '../constructs/parley-function';
 import { deadLetterQueue } from '../constructs/queue';
-import type { EventPattern, EventRule, ScheduleSpec } from '../wiring/types';
+import type { EventPattern, EventRule, ScheduleSpec } from '../../functions/wiring/types';
 import { stackPlatform, type FunctionStackProps } from './function-stack';
 import { pascal } from './queues-stack';
 

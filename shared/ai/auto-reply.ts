@@ -3,7 +3,7 @@ import { Missing } from '../domain/refusal';
 import type { Message } from '../domain/inbox/message';
 import { getAiSettings } from './settings';
 import { answerGuard } from '../data/ai-answers';
-import { postMessage } from '../data/messages';
+import { postMessage } from '../inbox/messages';
 import { suggest, type Suggestion } from './suggest';
 
 class AlreadyAnswered extends Error {}

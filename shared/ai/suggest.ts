@@ -6,7 +6,7 @@ import type { Passage } from '../domain/ai/passages';
 import type { AiSettings } from '../domain/ai/settings';
 import type { Message } from '../domain/inbox/message';
 import { getAiSettings } from './settings';
-import { requireConversation } from '../data/conversations';
+import { requireConversation } from '../inbox/conversations';
 import { latestMessages } from '../data/messages';
 import { searchKnowledge } from './knowledge';
 

@@ -1,9 +1,63 @@
 import { NotFoundError } from '../domain/errors';
-import { tenantParts, type Tenant } from '../domain/auth/tenant';
-import { livemode, type TokenRecord } from '../domain/auth/token';
+import { Missing, Refused } from '../domain/refusal';
+import { tenantOf, tenantParts, type Tenant } from '../domain/auth/tenant';
+import {
+  generateToken,
+  hashToken,
+  livemode,
+  newestFirst,
+  visiblePrefix,
+  type TokenEnvironment,
+  type TokenRecord,
+} from '../domain/auth/token';
 import { grantToken, manages, type TokenRequest } from '../domain/auth/token-grant';
-import { createToken, getToken, listTokens, revokeToken } from '../data/tokens';
+import { buildEnvelope } from '../events/envelope';
+import { objectId } from '../ids';
+import { outboxItem } from '../data/outbox';
+import { getToken, listTokens, storedToken, tokenCreation, tokenRevocation } from '../data/tokens';
+import { transact, type Write } from '../data/transact';
 import { getWorkspaces } from '../data/workspaces';
+
+export interface NewToken {
+  name: string;
+  scopes: string[];
+  workspaceIds: string[];
+  environment: TokenEnvironment;
+  expiresAt?: string;
+}
+
+/** `auth.token.<event>` in each workspace the token is bound to, in the token's mode: its public view, never the hash or secret. */
+const tokenEvents = (event: 'created' | 'revoked', record: TokenRecord, now: Date): Write[] =>
+  record.workspaceIds.map((workspaceId) =>
+    outboxItem(buildEnvelope(`auth.token.${event}`, tenantOf(workspaceId, record.environment), { token: record }, { now })),
+  );
+
+/** Creates a token and returns its full value, which is never stored or shown again. */
+export const createToken = async (input: NewToken, now = new Date()): Promise<{ token: string; record: TokenRecord }> => {
+  const token = generateToken(input.environment);
+  const record: TokenRecord = {
+    _id: objectId(now.getTime()),
+    name: input.name,
+    prefix: visiblePrefix(token),
+    environment: input.environment,
+    scopes: [...new Set(input.scopes)],
+    workspaceIds: [...new Set(input.workspaceIds)],
+    createdAt: now.toISOString(),
+    expiresAt: input.expiresAt,
+  };
+  await transact([...tokenCreation(record, hashToken(token)), ...tokenEvents('created', record, now)]);
+  return { token, record };
+};
+
+/** Revokes a token (409 when it was revoked already), with `auth.token.revoked` in each of its workspaces. */
+export const revokeToken = async (tokenId: string, now = new Date()): Promise<TokenRecord> => {
+  const stored = await storedToken(tokenId);
+  if (!stored) throw new Missing('Token');
+  if (stored.record.revokedAt) throw new Refused('token_already_revoked', 'Token is already revoked');
+  const revoked = { ...stored.record, revokedAt: now.toISOString() };
+  await transact([...tokenRevocation(stored, revoked.revokedAt), ...tokenEvents('revoked', revoked, now)]);
+  return revoked;
+};
 
 /** Creates the token the caller asked for, never wider than the caller's own scopes, workspaces or mode. */
 export const issueToken = (caller: TokenRecord, tenant: Tenant, request: TokenRequest, now: Date) =>
@@ -12,7 +66,7 @@ export const issueToken = (caller: TokenRecord, tenant: Tenant, request: TokenRe
 /** The workspace's tokens the caller manages, newest first, revoked and expired ones included. */
 export const managedTokens = async (caller: TokenRecord, tenant: Tenant): Promise<TokenRecord[]> => {
   const { workspaceId } = tenantParts(tenant);
-  return (await listTokens(workspaceId)).filter((t) => manages(caller, workspaceId, t)).sort((a, b) => b._id.localeCompare(a._id));
+  return newestFirst((await listTokens(workspaceId)).filter((t) => manages(caller, workspaceId, t)));
 };
 
 /** Revokes a token the caller manages; any other token is not found. */

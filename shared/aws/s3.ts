@@ -1,5 +1,15 @@
-import { DeleteObjectCommand, DeleteObjectTaggingCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  DeleteObjectCommand,
+  DeleteObjectTaggingCommand,
+  GetObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  UploadPartCommand,
+} from '@aws-sdk/client-s3';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Readable } from 'node:stream';
 import { config } from '../config';
 import { clientPerLane, withPlugins } from './plugins';
@@ -55,6 +65,14 @@ export const presignUpload = (key: string, size: number, as: StoredAs, expiresSe
     Expires: expiresSeconds,
   });
 
+/** A presigned GET that downloads (never renders) the object, under `disposition` and `contentType` (an export's CSV; files go through the CDN). */
+export const presignDownload = (key: string, disposition: string, contentType: string, expiresSeconds: number): Promise<string> =>
+  getSignedUrl(
+    s3(),
+    new GetObjectCommand({ Bucket: bucket(), Key: key, ResponseContentDisposition: disposition, ResponseContentType: contentType }),
+    { expiresIn: expiresSeconds },
+  );
+
 /** The object's first `bytes` bytes (a ranged GET) and its full size, or undefined when there is no such object. */
 export const readHead = async (key: string, bytes: number): Promise<{ sample: Uint8Array; size: number } | undefined> => {
   try {
@@ -100,4 +118,46 @@ export const untagObject = async (key: string): Promise<void> => {
 /** Deletes the object; deleting one that is not there succeeds, as in S3. */
 export const deleteObject = async (key: string): Promise<void> => {
   await s3().send(new DeleteObjectCommand({ Bucket: bucket(), Key: key }));
+};
+
+/** S3's smallest part but the last is 5 MiB; parts of 8 MiB keep a writer's memory at one part. */
+const PART_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Writes an object piece by piece without holding it whole: the pieces are gathered into 8 MiB parts of a
+ * multipart upload (one PutObject when the object is smaller). `close` makes the object appear, whole; an
+ * upload never closed leaves no object (the bucket's lifecycle rule aborts it).
+ */
+export const objectWriter = (key: string, contentType: string) => {
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let uploadId: string | undefined;
+  const parts: { ETag?: string; PartNumber: number }[] = [];
+  const sendPart = async () => {
+    const body = Buffer.concat(pending);
+    pending = [];
+    pendingBytes = 0;
+    uploadId ??= (await s3().send(new CreateMultipartUploadCommand({ Bucket: bucket(), Key: key, ContentType: contentType }))).UploadId;
+    const PartNumber = parts.length + 1;
+    const { ETag } = await s3().send(new UploadPartCommand({ Bucket: bucket(), Key: key, UploadId: uploadId, PartNumber, Body: body }));
+    parts.push({ ETag, PartNumber });
+  };
+  return {
+    write: async (piece: string): Promise<void> => {
+      const bytes = Buffer.from(piece, 'utf8');
+      pending.push(bytes);
+      pendingBytes += bytes.length;
+      if (pendingBytes >= PART_BYTES) await sendPart();
+    },
+    close: async (): Promise<void> => {
+      if (!uploadId) {
+        await s3().send(new PutObjectCommand({ Bucket: bucket(), Key: key, Body: Buffer.concat(pending), ContentType: contentType }));
+        return;
+      }
+      if (pendingBytes > 0) await sendPart();
+      await s3().send(
+        new CompleteMultipartUploadCommand({ Bucket: bucket(), Key: key, UploadId: uploadId, MultipartUpload: { Parts: parts } }),
+      );
+    },
+  };
 };

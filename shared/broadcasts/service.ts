@@ -10,7 +10,8 @@ import {
   type CreateBroadcast,
   type UpdateBroadcast,
 } from '../domain/broadcasts/broadcast';
-import { createBroadcast, dueBroadcasts, mutateBroadcast } from '../data/broadcasts';
+import { dueBroadcasts } from '../data/broadcasts';
+import { createBroadcast, mutateBroadcast } from './records';
 import { channelExists } from '../data/channels';
 import { enqueueBroadcast, type BroadcastMessage } from './queue';
 

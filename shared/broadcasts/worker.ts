@@ -13,8 +13,10 @@ import {
   type Settle,
   type StoredRecipient,
 } from '../data/broadcast-recipients';
-import { broadcastKey, getBroadcast, getBroadcastState, mutateBroadcast, readStats, stateOf } from '../data/broadcasts';
-import { channelKey, markChannelErrored } from '../data/channels';
+import { broadcastKey, getBroadcast, getBroadcastState, readStats, stateOf } from '../data/broadcasts';
+import { mutateBroadcast } from './records';
+import { channelKey } from '../data/channels';
+import { markChannelErrored } from '../channels/account-records';
 import { sendRecord } from '../data/channel-sends';
 import { takeSendSlots } from '../data/channel-rate';
 import { fromItem as customerFromItem } from '../data/customers';

@@ -1,6 +1,11 @@
 import type { Tenant } from '../domain/auth/tenant';
-import type { Account, CreateChannel, UpdateChannel } from '../domain/channels/account';
-import * as channels from '../data/channels';
+import { newAccount, patchAccount, type Account, type CreateChannel, type UpdateChannel } from '../domain/channels/account';
+import { diff } from '../events/envelope';
+import { objectId } from '../ids';
+import { channelCreation, channelUpdate } from '../data/channels';
+import { lostRace, retryOnConflict } from '../data/retry';
+import { transact } from '../data/transact';
+import { channelEvent, requireStoredChannel } from './account-records';
 import { channelSealer } from './secrets';
 import { assertChannelTarget } from './targets';
 
@@ -11,12 +16,32 @@ export const createChannel = async (
   now: Date,
 ): Promise<{ account: Account; signingSecret: string }> => {
   await assertChannelTarget(input.type, input.config);
-  return channels.createChannel(tenant, input, now, channelSealer);
+  const { account, secrets } = newAccount(objectId(now.getTime()), input, now);
+  await transact([
+    ...channelCreation(tenant, account, await channelSealer.seal(tenant, account._id, secrets)),
+    channelEvent('channel.account.connected', tenant, account, now),
+  ]);
+  return { account, signingSecret: secrets.signingSecret! };
 };
 
-/** A PATCH, its result's target checked before anything is written. */
+/**
+ * A PATCH; secrets given replace those of the same name, re-sealed. Nothing changed: no write, no event.
+ * The account as it would be saved has its target checked before anything is written.
+ */
 export const updateChannel = (tenant: Tenant, id: string, patch: UpdateChannel, now: Date): Promise<Account> =>
-  channels.updateChannel(tenant, id, patch, now, {
-    check: (after) => assertChannelTarget(after.type, after.config),
-    sealer: channelSealer,
+  retryOnConflict(async () => {
+    const stored = await requireStoredChannel(tenant, id);
+    const current = await channelSealer.open(tenant, id, stored.sealed);
+    const next = patchAccount(stored.account, current, patch, now);
+    if (!next) return stored.account;
+    await assertChannelTarget(next.account.type, next.account.config);
+    const sealed = patch.secrets ? { sealedSecrets: await channelSealer.seal(tenant, id, next.secrets) } : {};
+    await transact(
+      [
+        channelUpdate(tenant, stored, next.account, sealed),
+        channelEvent('channel.account.updated', tenant, next.account, now, diff(stored.account, next.account)),
+      ],
+      lostRace,
+    );
+    return next.account;
   });

@@ -1,11 +1,12 @@
 import { ACK, later, type Verdict } from '../domain/verdict';
-import { markChannelErrored } from '../data/channels';
+import { markChannelErrored } from './account-records';
 import { channelWithSecrets } from './secrets';
 import { sendRecord } from '../data/channel-sends';
 import { getConversation } from '../data/conversations';
 import { getCustomer } from '../data/customers';
 import { emailThread, threadWrites } from '../data/email-threads';
-import { changeDeliveryStatus, claimSend, postponeSend, readSendState } from '../data/message-delivery';
+import { claimSend, postponeSend, readSendState } from '../data/message-delivery';
+import { changeDeliveryStatus } from './delivery';
 import { providers } from './providers';
 import { sendOutcome } from './outcome';
 import type { OutgoingMessage } from './queue';

@@ -1,9 +1,15 @@
 import type { Tenant } from '../domain/auth/tenant';
 import type { Account, Secrets } from '../domain/channels/account';
-import { sealedChannel, sealedChannelOf, type ChannelSealer } from '../data/channels';
+import { sealedChannel, sealedChannelOf } from '../data/channels';
 import { secretBox } from '../secrets/box';
 
 const context = (tenant: Tenant, id: string) => ({ workspace: tenant, channel: id });
+
+/** Seals and opens an account's secrets, bound to the tenant and the account id. */
+interface ChannelSealer {
+  seal(tenant: Tenant, id: string, secrets: Secrets): Promise<string>;
+  open(tenant: Tenant, id: string, sealed: string): Promise<Secrets>;
+}
 
 /** An account's secrets sealed with the deployment's key, bound to the tenant and the account id. */
 export const channelSealer: ChannelSealer = {

@@ -1,12 +1,69 @@
 import type { Tenant } from '../domain/auth/tenant';
-import { listActivities } from '../data/activities';
-import { requireCustomer } from '../data/customers';
-import { requireLead } from '../data/leads';
+import { Missing, Refused } from '../domain/refusal';
+import { assertDeletable, newActivity, type Activity, type ActivityFields } from '../domain/crm/activity';
+import { buildEnvelope } from '../events/envelope';
+import { objectId } from '../ids';
+import { activityCreation, activityDeletion, getActivity, timelinePage } from '../data/activities';
+import { getCustomer } from '../data/customers';
+import { getLead } from '../data/leads';
+import { outboxItem } from '../data/outbox';
 import type { PageRequest } from '../data/query';
+import { linkChecks } from '../data/references';
+import { lostRace, retryOnConflict } from '../data/retry';
+import { transact, type Write } from '../data/transact';
 
-export { addActivity, deleteActivity, listActivities, requireActivity } from '../data/activities';
+/** Everything an activity's creation writes: the activity and `crm.activity.added`; system activities go inside their change's transaction. */
+export const activityAdded = (tenant: Tenant, activity: Activity, now: Date): Write[] => [
+  ...activityCreation(tenant, activity),
+  outboxItem(buildEnvelope('crm.activity.added', tenant, { activity }, { now })),
+];
 
-const owners = { leadId: requireLead, customerId: requireCustomer };
+/** An activity on a lead and/or a customer (one at least); on a lead without a customer named, it also shows on the lead's customer. */
+export const addActivity = async (tenant: Tenant, input: ActivityFields, now: Date): Promise<Activity> => {
+  if (!input.leadId && !input.customerId) throw new Refused('activity_without_subject', 'Give leadId or customerId');
+  const _id = objectId(now.getTime());
+  return retryOnConflict(async () => {
+    const lead = input.leadId ? await getLead(tenant, input.leadId) : undefined;
+    if (input.leadId && !lead) throw new Refused('no_such_lead', 'No such lead in this workspace');
+    const customerId = input.customerId ?? lead?.lead.customerId ?? null;
+    const activity = newActivity(input, { leadId: input.leadId ?? null, customerId }, _id, now);
+    await transact([...linkChecks(tenant, { leadId: activity.leadId, customerId }), ...activityAdded(tenant, activity, now)], lostRace);
+    return activity;
+  });
+};
+
+export const requireActivity = async (tenant: Tenant, id: string): Promise<Activity> => {
+  const activity = await getActivity(tenant, id);
+  if (!activity) throw new Missing('Activity');
+  return activity;
+};
+
+/** Deletes an activity the API added (system activities are 409), with its `crm.activity.deleted` event. */
+export const deleteActivity = (tenant: Tenant, id: string, now: Date): Promise<Activity> =>
+  retryOnConflict(async () => {
+    const activity = await requireActivity(tenant, id);
+    assertDeletable(activity);
+    await transact(
+      [...activityDeletion(tenant, activity), outboxItem(buildEnvelope('crm.activity.deleted', tenant, { activity }, { now }))],
+      lostRace,
+    );
+    return activity;
+  });
+
+/** A timeline page, newest first: a lead's, a customer's, or the workspace's. */
+export const listActivities = async (tenant: Tenant, filter: { leadId?: string; customerId?: string }, page: PageRequest) => {
+  if (filter.leadId && filter.customerId) throw new Refused('timeline_of_lead_and_customer', 'Filter by leadId or customerId, not both');
+  return timelinePage(tenant, filter.leadId ? `lead:${filter.leadId}` : filter.customerId ? `customer:${filter.customerId}` : 'all', page);
+};
+
+const owners = {
+  leadId: async (tenant: Tenant, id: string) => {
+    if (!(await getLead(tenant, id))) throw new Missing('Lead');
+  },
+  customerId: async (tenant: Tenant, id: string) => {
+    if (!(await getCustomer(tenant, id))) throw new Missing('Customer');
+  },
+};
 export type TimelineOwner = keyof typeof owners;
 
 /** A lead's or a customer's timeline, newest first; `Missing` when that lead or customer is unknown. */

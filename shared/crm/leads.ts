@@ -1,2 +1,227 @@
-export { createLead, deleteLead, moveLeadToStage, requireLead, updateLead } from '../data/leads';
-export { listLeads, stageHistory } from '../data/leads-list';
+import type { Tenant } from '../domain/auth/tenant';
+import { Missing, Refused } from '../domain/refusal';
+import { systemActivity } from '../domain/crm/activity';
+import { editLead, moveLead, newLead, type Lead, type LeadChange, type LeadFields, type StageStay } from '../domain/crm/lead';
+import { leadListSource, type LeadFilters } from '../domain/crm/lead-lists';
+import { firstOpenStage, stageOf, type Pipeline, type Stage } from '../domain/crm/pipeline';
+import { buildEnvelope, diff } from '../events/envelope';
+import { objectId } from '../ids';
+import { getLead, leadCreation, leadDeletion, leadUpdate, nextStay, stayDeletions, type StoredLead } from '../data/leads';
+import { leadIdsOfCustomer, leadsPage, staysPage } from '../data/leads-list';
+import { outboxItem } from '../data/outbox';
+import { getPipeline, stageCounterWrites } from '../data/pipelines';
+import type { PageRequest } from '../data/query';
+import { lostRace, retryOnConflict } from '../data/retry';
+import { MAX_TRANSACTION_WRITES, transact, type Write } from '../data/transact';
+import { activityAdded } from './activities';
+
+export const requireLead = async (tenant: Tenant, id: string): Promise<StoredLead> => {
+  const stored = await getLead(tenant, id);
+  if (!stored) throw new Missing('Lead');
+  return stored;
+};
+
+const eventsOf = (tenant: Tenant, before: Lead, change: LeadChange, now: Date): Write[] =>
+  change.events.map((e) => {
+    const pick = (l: Lead) => Object.fromEntries(e.fields.map((f) => [f, l[f]]));
+    return outboxItem(
+      buildEnvelope(`crm.lead.${e.name}`, tenant, { lead: change.lead }, { changes: diff(pick(before), pick(change.lead)), now }),
+    );
+  });
+
+/** A pipeline and one of its stages, named in a request body: unknown ones are refused. */
+const resolveStage = async (
+  tenant: Tenant,
+  pipelineId: string,
+  stageId: string | undefined,
+): Promise<{ pipeline: Pipeline; stage: Stage }> => {
+  const stored = await getPipeline(tenant, pipelineId);
+  if (!stored) throw new Refused('no_such_pipeline', 'No such pipeline in this workspace');
+  const stage = stageId === undefined ? firstOpenStage(stored.pipeline) : stageOf(stored.pipeline, stageId);
+  if (!stage) throw new Refused('no_such_stage', 'No such stage in this pipeline');
+  return { pipeline: stored.pipeline, stage };
+};
+
+export interface NewLeadInput extends LeadFields {
+  title: string;
+  pipelineId: string;
+  /** Default: the pipeline's first open stage. */
+  stageId?: string;
+}
+
+/** Creates a lead in its stage: the lead, its first stay, its lists, its stage's counters and `crm.lead.created`, in one transaction. */
+export const createLead = async (tenant: Tenant, input: NewLeadInput, now: Date): Promise<Lead> => {
+  const _id = objectId(now.getTime());
+  return retryOnConflict(async () => {
+    const { pipeline, stage } = await resolveStage(tenant, input.pipelineId, input.stageId);
+    const lead = newLead(input, pipeline, stage, _id, now);
+    await transact(
+      [
+        ...leadCreation(tenant, lead),
+        ...stageCounterWrites(tenant, undefined, lead, stage.kind),
+        outboxItem(buildEnvelope('crm.lead.created', tenant, { lead }, { now })),
+      ],
+      lostRace,
+    );
+    return lead;
+  });
+};
+
+interface LeadStep {
+  change: LeadChange;
+  /** The kind of the lead's stage after the change, when it enters a stage. */
+  kind?: Stage['kind'];
+  extra?: Write[];
+  set?: Record<string, unknown>;
+}
+
+/** Read, decide, write under the version read; lists, stage counters, link checks and events follow the change. */
+const mutateLead = (
+  tenant: Tenant,
+  id: string,
+  decide: (stored: StoredLead) => Promise<LeadStep> | LeadStep,
+  now: Date,
+  also?: (lead: Lead) => Write[],
+): Promise<Lead> =>
+  retryOnConflict(async () => {
+    const stored = await requireLead(tenant, id);
+    const before = stored.lead;
+    const step = await decide(stored);
+    const after = step.change.lead;
+    if (step.change.events.length === 0) return before;
+    await transact(
+      [
+        ...leadUpdate(tenant, stored, after, step.set),
+        ...stageCounterWrites(tenant, before, after, step.kind),
+        ...eventsOf(tenant, before, step.change, now),
+        ...(step.extra ?? []),
+        ...(also?.(after) ?? []),
+      ],
+      lostRace,
+    );
+    return after;
+  });
+
+export const updateLead = (tenant: Tenant, id: string, patch: LeadFields, now: Date): Promise<Lead> =>
+  mutateLead(tenant, id, ({ lead }) => ({ change: editLead(lead, patch, now) }), now);
+
+/** Links a lead of customer `from` to customer `to` (a merge); a lead no longer on `from` is left as it is. */
+const relinkLeadCustomer = (tenant: Tenant, id: string, from: string, to: string, now: Date): Promise<Lead> =>
+  mutateLead(
+    tenant,
+    id,
+    ({ lead }) => ({ change: lead.customerId === from ? editLead(lead, { customerId: to }, now) : { lead, events: [] } }),
+    now,
+  );
+
+const RELINK_BATCH = 25;
+
+/** Links every lead of customer `from` to `to` (a merge), one lead per transaction (each with its `crm.lead.updated`); answers how many. */
+export const relinkCustomerLeads = async (tenant: Tenant, from: string, to: string, now: Date): Promise<number> => {
+  let moved = 0;
+  for (;;) {
+    const ids = await leadIdsOfCustomer(tenant, from, RELINK_BATCH);
+    if (ids.length === 0) return moved;
+    for (const id of ids) {
+      // A lead deleted since the page was read has left the list with its delete.
+      moved += await relinkLeadCustomer(tenant, id, from, to, now).then(
+        () => 1,
+        (error: unknown) => {
+          if (error instanceof Missing) return 0;
+          throw error;
+        },
+      );
+    }
+  }
+};
+
+export interface MoveInput {
+  stageId: string;
+  /** Only to move into another pipeline's stage; default: the lead's own pipeline. */
+  pipelineId?: string;
+  lostReason?: string;
+}
+
+/**
+ * Moves a lead to another stage: closes its current stay and opens the next, moves its lists and stage
+ * counters, and writes `crm.lead.stage_changed` (+ `won`/`lost`) and a `stage_change` activity with its
+ * `crm.activity.added`, all in one transaction. The service behind `POST /crm/leads/{id}/move` and workflows,
+ * whose `extra` writes (the step's effect record) join that transaction; a move to the lead's own stage writes nothing.
+ */
+export const moveLeadToStage = (tenant: Tenant, id: string, input: MoveInput, now: Date, extra?: (lead: Lead) => Write[]): Promise<Lead> =>
+  mutateLead(
+    tenant,
+    id,
+    async ({ lead, stays }) => {
+      const { pipeline, stage } = await resolveStage(tenant, input.pipelineId ?? lead.pipelineId, input.stageId);
+      const change = moveLead(lead, pipeline, stage, input.lostReason, now);
+      const activity = systemActivity(
+        'stage_change',
+        { leadId: lead._id, customerId: lead.customerId },
+        `Moved to ${stage.name}`,
+        {
+          fromPipelineId: lead.pipelineId,
+          fromStageId: lead.stageId,
+          toPipelineId: pipeline._id,
+          toStageId: stage._id,
+          lostReason: change.lead.lostReason,
+        },
+        objectId(now.getTime()),
+        now,
+      );
+      return {
+        change,
+        kind: stage.kind,
+        set: { stays: stays + 1 },
+        extra: [...nextStay(tenant, stays, change.lead, now), ...activityAdded(tenant, activity, now)],
+      };
+    },
+    now,
+    extra,
+  );
+
+/**
+ * Deletes a lead with its lists, stage counters, tag links and stage history, in one transaction
+ * (conditional on the version and tag count read, so a racing move re-runs it with the stays it added).
+ * Its activities stay on its customer's timeline.
+ */
+export const deleteLead = async (tenant: Tenant, id: string, now: Date): Promise<Lead> => {
+  const { lead, overflow } = await retryOnConflict(async () => {
+    const stored = await requireLead(tenant, id);
+    const writes = [
+      ...leadDeletion(tenant, stored, now),
+      ...stageCounterWrites(tenant, stored.lead, undefined),
+      outboxItem(buildEnvelope('crm.lead.deleted', tenant, { lead: stored.lead }, { now })),
+    ];
+    const stays = await stayDeletions(tenant, id);
+    const room = MAX_TRANSACTION_WRITES - writes.length;
+    await transact([...writes, ...stays.slice(0, room)], lostRace);
+    return { lead: stored.lead, overflow: stays.slice(room) };
+  });
+  // Only a lead moved more often than one transaction holds: the stays left over, unreachable once the lead is gone.
+  for (let i = 0; i < overflow.length; i += MAX_TRANSACTION_WRITES) {
+    const chunk = overflow.slice(i, i + MAX_TRANSACTION_WRITES);
+    await retryOnConflict(() => transact(chunk));
+  }
+  return lead;
+};
+
+/** One page of the list a filter selects; a stage filter given with its pipeline must name one of its stages (refused otherwise). */
+export const listLeads = async (tenant: Tenant, filters: LeadFilters, page: PageRequest) => {
+  const source = leadListSource(filters);
+  if (filters.pipelineId && filters.stageId) {
+    const stored = await getPipeline(tenant, filters.pipelineId);
+    if (stored && !stageOf(stored.pipeline, filters.stageId)) throw new Refused('stage_outside_pipeline', 'Not a stage of this pipeline');
+  }
+  return leadsPage(tenant, source, page);
+};
+
+/** A lead's stays, oldest first, with an exact total (the lead counts them). */
+export const stageHistory = async (
+  tenant: Tenant,
+  id: string,
+  page: PageRequest,
+): Promise<{ history: StageStay[]; total: number; nextCursor?: string }> => {
+  const { stays } = await requireLead(tenant, id);
+  return { ...(await staysPage(tenant, id, page)), total: stays };
+};

@@ -1,5 +1,6 @@
-import { dueReminders, remindDue } from '../data/tasks';
+import { dueReminders } from '../data/tasks';
 import { drainDue } from '../data/timers';
+import { remindDue } from './tasks';
 
 /**
  * Writes `crm.task.due` for each open task whose due time has come by `now`, once per due time, and answers how

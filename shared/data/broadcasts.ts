@@ -2,23 +2,11 @@ import type { Tenant } from '../domain/auth/tenant';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
-import { objectId } from '../ids';
-import { buildEnvelope, diff } from '../events/envelope';
-import { Refused, Missing } from '../domain/refusal';
-import {
-  newBroadcast,
-  STAT_NAMES,
-  type Broadcast,
-  type BroadcastStatus,
-  type CreateBroadcast,
-  type Stats,
-} from '../domain/broadcasts/broadcast';
+import { STAT_NAMES, type Broadcast, type Stats } from '../domain/broadcasts/broadcast';
 import { bump, bumpCounter, readCounter, type Counter } from './counters';
 import { collect, queryAll, queryPage, type PageRequest } from './query';
 import { fromIndexSk, indexSk, tenantPk } from './keys';
-import { outboxItem } from './outbox';
-import { lostRace, retryOnConflict } from './retry';
-import { conditionCheck, createItem, deleteItem, transact, type Write } from './transact';
+import { conditionCheck, createItem, deleteItem, type Write } from './transact';
 import { versionedUpdate } from './versioned';
 import { K } from './registry/registry';
 import { itemCodec } from './codec';
@@ -87,31 +75,13 @@ export const getBroadcast = async (tenant: Tenant, id: string): Promise<StoredBr
   return state && { ...state, broadcast: { ...state.broadcast, stats: await readStats(tenant, id) } };
 };
 
-export const requireBroadcast = async (tenant: Tenant, id: string): Promise<StoredBroadcast> => {
-  const stored = await getBroadcast(tenant, id);
-  if (!stored) throw new Missing('Broadcast');
-  return stored;
-};
+/** The writes that store a new broadcast and count it. */
+export const broadcastCreation = (tenant: Tenant, broadcast: Broadcast): Write[] => [
+  createItem({ ...key(tenant, broadcast._id), type: 'BROADCAST', version: 1, fannedOut: false, ...withoutStats(broadcast) }),
+  bumpCounter(tenant, COUNTER, 1),
+];
 
-const campaignEvent = (
-  type: `broadcast.campaign.${'scheduled' | 'sending' | 'sent' | 'failed' | 'cancelled'}`,
-  tenant: Tenant,
-  campaign: Broadcast,
-  before: Broadcast,
-  now: Date,
-) => outboxItem(buildEnvelope(type, tenant, { campaign }, { changes: diff({ status: before.status }, { status: campaign.status }), now }));
-
-export const createBroadcast = async (tenant: Tenant, input: CreateBroadcast, now: Date, channelGuard: Write): Promise<Broadcast> => {
-  const broadcast = newBroadcast(objectId(now.getTime()), input, now);
-  await transact([
-    createItem({ ...key(tenant, broadcast._id), type: 'BROADCAST', version: 1, fannedOut: false, ...withoutStats(broadcast) }),
-    bumpCounter(tenant, COUNTER, 1),
-    channelGuard,
-  ]);
-  return broadcast;
-};
-
-export const listBroadcasts = async (tenant: Tenant, page: PageRequest) => {
+export const broadcastsPage = async (tenant: Tenant, page: PageRequest) => {
   const [{ items, nextCursor }, total] = await Promise.all([
     queryPage({ pk: tenantPk(tenant), skPrefix: `${K.BROADCAST}#`, newestFirst: true }, page),
     readCounter(tenant, COUNTER),
@@ -122,61 +92,24 @@ export const listBroadcasts = async (tenant: Tenant, page: PageRequest) => {
   return { broadcasts, total, nextCursor };
 };
 
-const EVENT_OF: Partial<Record<BroadcastStatus, Parameters<typeof campaignEvent>[0]>> = {
-  scheduled: 'broadcast.campaign.scheduled',
-  sending: 'broadcast.campaign.sending',
-  sent: 'broadcast.campaign.sent',
-  failed: 'broadcast.campaign.failed',
-  cancelled: 'broadcast.campaign.cancelled',
-};
-
-/**
- * Read, decide, write, conditional on the version read (re-run when another writer won). `decide`
- * returns the broadcast after the change (a new status brings its event), or undefined for no change.
- * `opts.fannedOut` records that fan-out finished; `extra` rides in the same transaction.
- */
-export const mutateBroadcast = (
-  tenant: Tenant,
-  id: string,
-  decide: (s: StoredBroadcast) => Broadcast | undefined,
-  now: Date,
-  opts: { fannedOut?: true; extra?: Write[] } = {},
-): Promise<StoredBroadcast> =>
-  retryOnConflict(async () => {
-    const stored = await requireBroadcast(tenant, id);
-    const after = decide(stored);
-    if (!after) return stored;
-    const fannedOut = opts.fannedOut ?? stored.fannedOut;
-    const index = dueIndex(tenant, after, fannedOut);
-    const update = versionedUpdate(key(tenant, id), stored.version, withoutStats(stored.broadcast), withoutStats(after), {
-      set: { ...index, ...(opts.fannedOut ? { fannedOut: true } : {}) },
-      remove: index ? [] : ['gsi1pk', 'gsi1sk'],
-    });
-    const event = after.status !== stored.broadcast.status ? EVENT_OF[after.status] : undefined;
-    await transact(
-      [update, ...(event ? [campaignEvent(event, tenant, after, stored.broadcast, now)] : []), ...(opts.extra ?? [])],
-      lostRace,
-    );
-    return { broadcast: after, version: stored.version + 1, fannedOut };
+/** Stores `after` over the version read; `finishesFanOut` records that fan-out finished, and the due index follows both. */
+export const broadcastUpdate = (tenant: Tenant, stored: StoredBroadcast, after: Broadcast, finishesFanOut: boolean): Write => {
+  const index = dueIndex(tenant, after, finishesFanOut || stored.fannedOut);
+  return versionedUpdate(key(tenant, after._id), stored.version, withoutStats(stored.broadcast), withoutStats(after), {
+    set: { ...index, ...(finishesFanOut ? { fannedOut: true } : {}) },
+    remove: index ? [] : ['gsi1pk', 'gsi1sk'],
   });
+};
 
 /** A condition that the broadcast is still sending: a recipient's send is claimed only then. */
 export const stillSending = (tenant: Tenant, id: string): Write =>
   conditionCheck(key(tenant, id), { condition: '#s = :sending', names: { '#s': 'status' }, values: { ':sending': 'sending' } });
 
-/** Drafts, and broadcasts that ended, can be deleted (with their recipients left to expire unlisted). */
-export const deleteBroadcast = (tenant: Tenant, id: string): Promise<Broadcast> =>
-  retryOnConflict(async () => {
-    const { broadcast, version } = await requireBroadcast(tenant, id);
-    if (broadcast.status === 'scheduled' || broadcast.status === 'sending') {
-      throw new Refused('broadcast_still_running', `A ${broadcast.status} broadcast must be cancelled before it is deleted`);
-    }
-    await transact(
-      [deleteItem(key(tenant, id), { condition: 'version = :v', values: { ':v': version } }), bumpCounter(tenant, COUNTER, -1)],
-      lostRace,
-    );
-    return broadcast;
-  });
+/** The writes that delete the broadcast as read (guarded by its version) and uncount it; its recipients are left to expire unlisted. */
+export const broadcastDeletion = (tenant: Tenant, { broadcast, version }: StoredBroadcast): Write[] => [
+  deleteItem(key(tenant, broadcast._id), { condition: 'version = :v', values: { ':v': version } }),
+  bumpCounter(tenant, COUNTER, -1),
+];
 
 /** Broadcasts due to start (or whose fan-out should be running) by `now`, across tenants, for the timer. */
 export const dueBroadcasts = async (now: Date, limit: number): Promise<{ tenant: Tenant; id: string }[]> => {

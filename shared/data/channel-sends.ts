@@ -3,7 +3,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { tenantPk } from './keys';
-import type { MessageRef } from './messages';
+import type { MessageRef } from '../domain/inbox/message';
 import { putItem, type Write } from './transact';
 import { K } from './registry/registry';
 

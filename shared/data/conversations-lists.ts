@@ -1,6 +1,6 @@
 import type { Tenant } from '../domain/auth/tenant';
 import type { Conversation } from '../domain/inbox/conversation';
-import { listSource, type ConversationFilters } from '../domain/inbox/lists';
+import type { ListSource } from '../domain/inbox/lists';
 import { readCounter } from './counters';
 import { taggedCounter } from './tag-links';
 import { fromIndexSk } from './keys';
@@ -15,9 +15,8 @@ export interface ConversationPage {
   nextCursor?: string;
 }
 
-/** One page of the list a filter selects: O(limit) reads with a cursor, and an O(1) exact total. */
-export const listConversations = async (tenant: Tenant, filters: ConversationFilters, page: PageRequest): Promise<ConversationPage> => {
-  const source = listSource(filters);
+/** One page of a conversation list or of the conversations carrying a tag: O(limit) reads with a cursor, and an O(1) exact total. */
+export const conversationsPage = async (tenant: Tenant, source: ListSource, page: PageRequest): Promise<ConversationPage> => {
   const [result, total] = await Promise.all(
     'list' in source
       ? [queryPage({ pk: listPartition(tenant, source.list), newestFirst: true }, page), listTotal(tenant, source.list)]

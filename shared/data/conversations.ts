@@ -2,21 +2,17 @@ import type { Tenant } from '../domain/auth/tenant';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
-import { objectId } from '../ids';
-import { buildEnvelope, diff } from '../events/envelope';
-import { outboxItem } from './outbox';
-import { Refused, Missing } from '../domain/refusal';
-import { newConversation, type Change, type Conversation, type NewConversation } from '../domain/inbox/conversation';
+import { Refused } from '../domain/refusal';
+import type { Conversation } from '../domain/inbox/conversation';
 import { listMoves, listsOf, statusParts } from '../domain/inbox/lists';
-import { channelExists } from './channels';
 import { bumpCounter, nextInSequence, readCounter } from './counters';
 import { conversationKey, customerKey } from './entity-keys';
 import { tagIdsOf, tagLinkWrites, unchangedSinceRead } from './tag-links';
-import { lostRace, retryOnConflict } from './retry';
 import { versionedUpdate } from './versioned';
-import { activeMemberCheck } from './members';
+import { activeMemberCheck } from './references';
 import { indexSk, tenantPk } from './keys';
-import { createItem, deleteItem, transact, updateItem, type Write } from './transact';
+import { collect, queryAll, queryPage } from './query';
+import { createItem, deleteItem, updateItem, type Write } from './transact';
 import { K } from './registry/registry';
 import { itemCodec } from './codec';
 import { conversation as conversationView } from '../views/inbox';
@@ -59,19 +55,6 @@ export const getConversation = async (tenant: Tenant, id: string): Promise<Store
   return Item ? { conversation: fromItem(Item), version: Item.version as number } : undefined;
 };
 
-export const requireConversation = async (tenant: Tenant, id: string): Promise<Stored> => {
-  const stored = await getConversation(tenant, id);
-  if (!stored) throw new Missing('Conversation');
-  return stored;
-};
-
-const eventsOf = (tenant: Tenant, before: Conversation, change: Change, now: Date): Write[] =>
-  change.events.map((e) => {
-    const pick = (c: Conversation) => Object.fromEntries(e.fields.map((f) => [f, c[f]]));
-    const changes = diff(pick(before), pick(change.conversation));
-    return outboxItem(buildEnvelope(`inbox.conversation.${e.name}`, tenant, { conversation: change.conversation }, { changes, now }));
-  });
-
 /** The customer whose list this is: its total is the customer's own count of its conversations, kept in the same transactions. */
 const customerOf = (list: string) => (list.startsWith('customer:') ? list.slice('customer:'.length) : undefined);
 
@@ -109,41 +92,19 @@ const listWrites = (tenant: Tenant, before: Conversation | undefined, after: Con
   ];
 };
 
-/** What a caller's step wants written beside the conversation change: a message, a guard, more events. */
-export interface Step {
-  change: Change;
-  extra?: Write[];
-}
-
-/**
- * Read, decide, write: `decide` sees the current conversation and returns the change (or undefined for
- * nothing to do). The write is conditional on the version read, and the whole step re-runs if another
- * writer won the race.
- */
-export const mutateConversation = (
-  tenant: Tenant,
-  id: string,
-  decide: (c: Conversation) => Step | undefined,
-  now: Date,
-): Promise<Conversation> =>
-  retryOnConflict(async () => {
-    const { conversation: before, version } = await requireConversation(tenant, id);
-    const step = decide(before);
-    if (!step || (step.change.events.length === 0 && !step.extra?.length)) return step?.change.conversation ?? before;
-    const after = step.change.conversation;
-    const index = snoozeIndex(tenant, after);
-    const update = versionedUpdate(conversationKey(tenant, id), version, before, after, {
+/** The writes that store `after` over the version read: its snooze index and lists follow it, and a new assignee is checked. */
+export const conversationUpdate = (tenant: Tenant, { conversation: before, version }: Stored, after: Conversation): Write[] => {
+  const index = snoozeIndex(tenant, after);
+  return [
+    versionedUpdate(conversationKey(tenant, before._id), version, before, after, {
       skip: ['tagIds'],
       set: index,
       remove: index ? [] : ['gsi1pk', 'gsi1sk'],
-    });
-    const assignee = after.assigneeId && after.assigneeId !== before.assigneeId ? [activeMemberCheck(tenant, after.assigneeId)] : [];
-    await transact(
-      [update, ...assignee, ...listWrites(tenant, before, after), ...eventsOf(tenant, before, step.change, now), ...(step.extra ?? [])],
-      lostRace,
-    );
-    return after;
-  });
+    }),
+    ...(after.assigneeId && after.assigneeId !== before.assigneeId ? [activeMemberCheck(tenant, after.assigneeId)] : []),
+    ...listWrites(tenant, before, after),
+  ];
+};
 
 /** The customer's own count of its conversations: a customer with conversations cannot be deleted. */
 export const customerCount = (tenant: Tenant, customerId: string, delta: number): Write =>
@@ -157,53 +118,42 @@ export const createdItems = (tenant: Tenant, c: Conversation) => ({
     .map(listsCounter),
 });
 
-/** Display numbers come from a per-workspace sequence. */
-const nextNumber = (tenant: Tenant): Promise<number> => nextInSequence({ pk: tenantPk(tenant), sk: `${K.SEQUENCE}#conversation` });
-
-export const createConversation = async (tenant: Tenant, input: NewConversation, now: Date): Promise<Conversation> => {
-  const conversation = newConversation(input, { _id: objectId(now.getTime()), number: await nextNumber(tenant) }, now);
-  // Creates share the list counters, so concurrent ones can collide; a collided transaction is simply re-run.
-  await retryOnConflict(() =>
-    transact(
-      [
-        // The customer must exist; it counts its conversations and remembers its latest one per channel.
-        updateItem(customerKey(tenant, input.customerId), 'SET lastConversations.#ch = :id ADD conversationCount :one', {
-          names: { '#ch': conversation.channel },
-          values: { ':id': conversation._id, ':one': 1 },
-          condition: 'attribute_exists(pk)',
-          onFail: () => new Refused('no_such_customer', 'No such customer in this workspace'),
-        }),
-        createItem(toItem(tenant, conversation)),
-        ...(conversation.channelId
-          ? [channelExists(tenant, conversation.channelId, () => new Refused('no_such_channel', 'No such channel in this workspace'))]
-          : []),
-        ...(conversation.assigneeId ? [activeMemberCheck(tenant, conversation.assigneeId)] : []),
-        ...listWrites(tenant, undefined, conversation),
-        outboxItem(buildEnvelope('inbox.conversation.created', tenant, { conversation }, { now })),
-      ],
-      lostRace,
-    ),
-  );
-  return conversation;
-};
+/** The workspace's next display number, from its sequence (a failed create leaves a gap, never a duplicate). */
+export const nextConversationNumber = (tenant: Tenant): Promise<number> =>
+  nextInSequence({ pk: tenantPk(tenant), sk: `${K.SEQUENCE}#conversation` });
 
 /**
- * Deletes the conversation, its list memberships and its tag links (with their counters). The delete is
- * conditional on the version and the number of tags read, so a concurrent tagging makes it re-run.
+ * The writes that store a new conversation: its item and lists, its customer's count of its conversations and
+ * latest one per channel (refused when the customer does not exist), and the check of its assignee.
  */
-export const deleteConversation = (tenant: Tenant, id: string, now: Date): Promise<Conversation> =>
-  retryOnConflict(async () => {
-    const { conversation, version } = await requireConversation(tenant, id);
-    const tags = conversation.tagIds;
-    await transact(
-      [
-        deleteItem(conversationKey(tenant, id), unchangedSinceRead(version, tags)),
-        ...listWrites(tenant, conversation, undefined),
-        customerCount(tenant, conversation.customerId, -1),
-        outboxItem(buildEnvelope('inbox.conversation.deleted', tenant, { conversation }, { now })),
-        ...tagLinkWrites(tenant, 'conversation', id, tags, -1, now),
-      ],
-      lostRace,
-    );
-    return conversation;
-  });
+export const conversationCreation = (tenant: Tenant, conversation: Conversation): Write[] => [
+  updateItem(customerKey(tenant, conversation.customerId), 'SET lastConversations.#ch = :id ADD conversationCount :one', {
+    names: { '#ch': conversation.channel },
+    values: { ':id': conversation._id, ':one': 1 },
+    condition: 'attribute_exists(pk)',
+    onFail: () => new Refused('no_such_customer', 'No such customer in this workspace'),
+  }),
+  createItem(toItem(tenant, conversation)),
+  ...(conversation.assigneeId ? [activeMemberCheck(tenant, conversation.assigneeId)] : []),
+  ...listWrites(tenant, undefined, conversation),
+];
+
+/**
+ * The writes that delete the conversation as read, its list memberships, its customer's count and its tag
+ * links (with their counters), conditional on the version and the number of tags read (a concurrent tagging re-runs it).
+ */
+export const conversationDeletion = (tenant: Tenant, { conversation, version }: Stored, now: Date): Write[] => [
+  deleteItem(conversationKey(tenant, conversation._id), unchangedSinceRead(version, conversation.tagIds)),
+  ...listWrites(tenant, conversation, undefined),
+  customerCount(tenant, conversation.customerId, -1),
+  ...tagLinkWrites(tenant, 'conversation', conversation._id, conversation.tagIds, -1, now),
+];
+
+/** The ids of the conversations in a list, up to `limit` (all of them without), oldest first. */
+export const conversationIdsIn = async (tenant: Tenant, list: string, limit?: number): Promise<string[]> => {
+  const items =
+    limit === undefined
+      ? await collect(queryAll({ pk: listPartition(tenant, list), consistent: true }))
+      : (await queryPage({ pk: listPartition(tenant, list) }, { limit })).items;
+  return items.map((i) => i.conversationId as string);
+};

@@ -1,6 +1,6 @@
 import type { Tenant } from '../domain/auth/tenant';
 import type { Customer } from '../domain/contacts/customer';
-import { customerSearch, type CustomerFilters } from '../domain/contacts/search';
+import type { CustomerSearch } from '../domain/contacts/search';
 import { readCounter } from './counters';
 import { taggedCounter } from './tag-links';
 import { batchGet } from './batch-get';
@@ -10,13 +10,12 @@ import { allPartition, CUSTOMERS_COUNTER, fromItem, searchPartition } from './cu
 
 const byIds = async (tenant: Tenant, ids: string[]) => (await batchGet(ids.map((id) => customerKey(tenant, id)))).map(fromItem);
 
-/** One page of the customers a search selects (see `customerSearch`), newest first unless searching by prefix, with its exact total. */
-export const listCustomers = async (
+/** One page of the customers a search selects, newest first unless searching by prefix, with its exact total. */
+export const customersPage = async (
   tenant: Tenant,
-  f: CustomerFilters,
+  search: CustomerSearch,
   page: PageRequest,
 ): Promise<{ customers: Customer[]; total: number; nextCursor?: string }> => {
-  const search = customerSearch(f);
   if (search.by === 'tag') {
     const [result, total] = await Promise.all([
       queryPage({ pk: tagLinkKey(tenant, search.tagId, 'customer', '').pk, skPrefix: 'customer#', newestFirst: true }, page),

@@ -1,66 +1,11 @@
 import type { Tenant } from '../domain/auth/tenant';
-import { Missing, Refused } from '../domain/refusal';
-import { leadsOfCustomer } from '../domain/crm/lead-lists';
-import { mergeCustomers as merged, uniqueValues, type Customer, type UniqueValue } from '../domain/contacts/customer';
+import { Refused } from '../domain/refusal';
+import { uniqueValues, type Customer, type UniqueValue } from '../domain/contacts/customer';
 import { bumpCounter } from './counters';
-import { customerCount, listPartition, mutateConversation } from './conversations';
-import { lostRace, retryOnConflict } from './retry';
 import { tagCounters, tagLinks } from './tag-links';
-import { deleteItem, MAX_TRANSACTION_WRITES, transact, updateItem, type Write } from './transact';
-import { contactEvent, customerUpdate, CUSTOMERS_COUNTER, guardKey, noLeads, requireCustomer, searchPartition } from './customers';
-import { relinkLeadCustomer } from './leads';
-import { listPk } from './lists';
+import { deleteItem, updateItem, type Write } from './transact';
+import { customerUpdate, CUSTOMERS_COUNTER, guardKey, noLeads, searchPartition, type StoredCustomer } from './customers';
 import { customerKey } from './entity-keys';
-import { queryPage } from './query';
-import { diff } from '../events/envelope';
-
-const MOVE_BATCH = 25;
-
-/** Moves every conversation of `from` to `to`, one transaction (and one `updated` event) per conversation. */
-const moveConversations = async (tenant: Tenant, from: string, to: string, now: Date): Promise<number> => {
-  let moved = 0;
-  for (;;) {
-    const { items } = await queryPage({ pk: listPartition(tenant, `customer:${from}`) }, { limit: MOVE_BATCH });
-    if (items.length === 0) return moved;
-    for (const item of items) {
-      await mutateConversation(
-        tenant,
-        item.conversationId as string,
-        (c) =>
-          c.customerId !== from
-            ? undefined
-            : {
-                change: {
-                  conversation: { ...c, customerId: to, updatedAt: now.toISOString() },
-                  events: [{ name: 'updated', fields: ['customerId'] }],
-                },
-                extra: [customerCount(tenant, from, -1), customerCount(tenant, to, 1)],
-              },
-        now,
-      );
-      moved++;
-    }
-  }
-};
-
-/** Links the mergee's leads to the base, one lead per transaction (each with its `crm.lead.updated`). */
-const moveLeads = async (tenant: Tenant, from: string, to: string, now: Date): Promise<number> => {
-  let moved = 0;
-  for (;;) {
-    const { items } = await queryPage({ pk: listPk(tenant, 'lead', leadsOfCustomer(from)) }, { limit: MOVE_BATCH });
-    if (items.length === 0) return moved;
-    for (const item of items) {
-      // A lead deleted since the page was read has left the list with its delete.
-      moved += await relinkLeadCustomer(tenant, item.entityId as string, from, to, now).then(
-        () => 1,
-        (error: unknown) => {
-          if (error instanceof Missing) return 0;
-          throw error;
-        },
-      );
-    }
-  }
-};
 
 const keyOf = (u: UniqueValue) => `${u.kind}#${u.value}`;
 
@@ -86,59 +31,37 @@ const guardHandover = (tenant: Tenant, base: Customer, mergee: Customer, result:
 };
 
 /**
- * Merges `mergeeId` into `baseId`: its conversations and leads move first (each in its own transaction),
- * then one transaction fills the base's gaps from the mergee, hands over its unique values, tags and attributes,
- * deletes it and writes `customer.contact.merged`. Every step is idempotent: a merge interrupted half-way
- * is finished by repeating the call. The caller has checked both exist.
+ * The writes that merge the mergee (as read) into the base (as read) as `result`: the base takes its gaps, unique
+ * values, tags and attributes, the mergee is deleted (conditional on its version and on its having no
+ * conversations left) and uncounted, refused if a lead was linked to it meanwhile.
  */
-export const mergeCustomers = async (tenant: Tenant, baseId: string, mergeeId: string, now: Date) => {
-  const conversationsMoved = await moveConversations(tenant, mergeeId, baseId, now);
-  const leadsMoved = await moveLeads(tenant, mergeeId, baseId, now);
-  const customer = await retryOnConflict(async () => {
-    const [base, mergee] = await Promise.all([requireCustomer(tenant, baseId), requireCustomer(tenant, mergeeId)]);
-    const result = merged(base.customer, mergee.customer, now);
-    const newTags = mergee.customer.tagIds.filter((t) => !base.customer.tagIds.includes(t));
-    const { updatedAt: _b, ...before } = base.customer;
-    const { updatedAt: _a, ...after } = result;
-    const writes = [
-      customerUpdate(tenant, base.version, base.customer, result, {
-        ...(result.tagIds.length ? { tagIds: new Set(result.tagIds) } : {}),
-        lastConversations: { ...mergee.lastConversations, ...base.lastConversations },
-      }),
-      deleteItem(customerKey(tenant, mergeeId), {
-        condition: '#v = :v AND (attribute_not_exists(conversationCount) OR conversationCount = :zero)',
-        names: { '#v': 'version' },
-        values: { ':v': mergee.version, ':zero': 0 },
-      }),
-      ...guardHandover(tenant, base.customer, mergee.customer, result),
-      // A tag moving to the base keeps its count; a tag both carried loses one tagged customer.
-      ...tagLinks(tenant, 'customer', mergeeId, mergee.customer.tagIds, -1, now),
-      ...tagLinks(tenant, 'customer', baseId, newTags, 1, now),
-      ...tagCounters(
-        tenant,
-        'customer',
-        mergee.customer.tagIds.filter((t) => base.customer.tagIds.includes(t)),
-        -1,
-      ),
-      noLeads(
-        tenant,
-        mergeeId,
-        () => new Refused('merge_raced', 'A lead was linked to the merged customer during the merge; repeat the merge to finish it'),
-      ),
-      bumpCounter(tenant, CUSTOMERS_COUNTER, -1),
-      contactEvent('customer.contact.merged', tenant, result, now, {
-        data: { mergedContact: mergee.customer },
-        changes: diff(before, after),
-      }),
-    ];
-    if (writes.length > MAX_TRANSACTION_WRITES) {
-      throw new Refused('merge_too_large', 'Too many tags and identities to merge in one step; detach some tags from the mergee first', {
-        tags: mergee.customer.tagIds.length,
-        identities: mergee.customer.identities.length,
-      });
-    }
-    await transact(writes, lostRace);
-    return result;
-  });
-  return { customer, mergedCustomerId: mergeeId, conversationsMoved, leadsMoved };
+export const mergeWrites = (tenant: Tenant, base: StoredCustomer, mergee: StoredCustomer, result: Customer, now: Date): Write[] => {
+  const newTags = mergee.customer.tagIds.filter((t) => !base.customer.tagIds.includes(t));
+  return [
+    customerUpdate(tenant, base.version, base.customer, result, {
+      ...(result.tagIds.length ? { tagIds: new Set(result.tagIds) } : {}),
+      lastConversations: { ...mergee.lastConversations, ...base.lastConversations },
+    }),
+    deleteItem(customerKey(tenant, mergee.customer._id), {
+      condition: '#v = :v AND (attribute_not_exists(conversationCount) OR conversationCount = :zero)',
+      names: { '#v': 'version' },
+      values: { ':v': mergee.version, ':zero': 0 },
+    }),
+    ...guardHandover(tenant, base.customer, mergee.customer, result),
+    // A tag moving to the base keeps its count; a tag both carried loses one tagged customer.
+    ...tagLinks(tenant, 'customer', mergee.customer._id, mergee.customer.tagIds, -1, now),
+    ...tagLinks(tenant, 'customer', base.customer._id, newTags, 1, now),
+    ...tagCounters(
+      tenant,
+      'customer',
+      mergee.customer.tagIds.filter((t) => base.customer.tagIds.includes(t)),
+      -1,
+    ),
+    noLeads(
+      tenant,
+      mergee.customer._id,
+      () => new Refused('merge_raced', 'A lead was linked to the merged customer during the merge; repeat the merge to finish it'),
+    ),
+    bumpCounter(tenant, CUSTOMERS_COUNTER, -1),
+  ];
 };

@@ -1,28 +1,16 @@
 import type { Tenant } from '../domain/auth/tenant';
-import { Missing, Refused } from '../domain/refusal';
+import { Refused } from '../domain/refusal';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
-import { objectId } from '../ids';
-import { buildEnvelope, diff, type EventEnvelope } from '../events/envelope';
-import { outboxItem } from './outbox';
-import {
-  newCustomer,
-  normalizeName,
-  uniqueValues,
-  type Customer,
-  type CustomerFields,
-  type UniqueValue,
-} from '../domain/contacts/customer';
-import { assertDeletable } from '../domain/contacts/lifecycle';
+import { normalizeName, uniqueValues, type Customer, type UniqueValue } from '../domain/contacts/customer';
 import { leadsOfCustomer } from '../domain/crm/lead-lists';
 import { bumpCounter } from './counters';
 import { customerKey } from './entity-keys';
 import { listIsEmpty } from './lists';
 import { tenantPk } from './keys';
-import { lostRace, retryOnConflict } from './retry';
 import { tagIdsOf, tagLinkWrites } from './tag-links';
-import { createItem, deleteItem, transact, type Write } from './transact';
+import { createItem, deleteItem, type Write } from './transact';
 import { versionedUpdate } from './versioned';
 import { K } from './registry/registry';
 import { itemCodec } from './codec';
@@ -123,12 +111,6 @@ export const getCustomer = async (tenant: Tenant, id: string): Promise<StoredCus
   };
 };
 
-export const requireCustomer = async (tenant: Tenant, id: string): Promise<StoredCustomer> => {
-  const stored = await getCustomer(tenant, id);
-  if (!stored) throw new Missing('Customer');
-  return stored;
-};
-
 /** The customer id owning a unique value, if any. */
 export const customerIdBy = async (tenant: Tenant, kind: UniqueValue['kind'], value: string): Promise<string | undefined> => {
   const { Item } = await dynamo().send(
@@ -137,39 +119,12 @@ export const customerIdBy = async (tenant: Tenant, kind: UniqueValue['kind'], va
   return Item?.customerId as string | undefined;
 };
 
-export const contactEvent = (
-  type: `customer.contact.${string}`,
-  tenant: Tenant,
-  customer: Customer,
-  now: Date,
-  extra: Partial<EventEnvelope> = {},
-) =>
-  outboxItem(
-    buildEnvelope(type as EventEnvelope['eventType'], tenant, { contact: customer, ...extra.data }, { changes: extra.changes, now }),
-  );
-
-export const createCustomer = async (tenant: Tenant, input: CustomerFields, now: Date): Promise<Customer> => {
-  const customer = newCustomer(input, objectId(now.getTime()), now);
-  await retryOnConflict(() =>
-    transact(
-      [
-        createItem(toItem(tenant, customer)),
-        ...guardWrites(tenant, undefined, customer),
-        bumpCounter(tenant, CUSTOMERS_COUNTER, 1),
-        contactEvent('customer.contact.created', tenant, customer, now),
-      ],
-      lostRace,
-    ),
-  );
-  return customer;
-};
-
-/** Fields whose change an update event reports. */
-const changesOf = (before: Customer, after: Customer) => {
-  const { updatedAt: _b, ...b } = before;
-  const { updatedAt: _a, ...a } = after;
-  return diff(b, a);
-};
+/** The writes that store a new customer: its item, the guards of its unique values (refused when taken) and the count. */
+export const customerCreation = (tenant: Tenant, customer: Customer): Write[] => [
+  createItem(toItem(tenant, customer)),
+  ...guardWrites(tenant, undefined, customer),
+  bumpCounter(tenant, CUSTOMERS_COUNTER, 1),
+];
 
 /** The versioned item update for a customer change, keeping the name search entry in step. */
 export const customerUpdate = (
@@ -187,66 +142,42 @@ export const customerUpdate = (
   });
 };
 
-/**
- * Read, decide, write with a version check, re-run on a lost race. `decide` returns the new customer and
- * its event name, or throws (e.g. CONFLICT for a refused transition).
- */
-export const mutateCustomer = (
-  tenant: Tenant,
-  id: string,
-  decide: (c: Customer) => { customer: Customer; event: `customer.contact.${string}` },
-  now: Date,
-): Promise<Customer> =>
-  retryOnConflict(async () => {
-    const { customer: before, version } = await requireCustomer(tenant, id);
-    const { customer: after, event } = decide(before);
-    const changes = changesOf(before, after);
-    if (Object.keys(changes).length === 0) return before;
-    await transact(
-      [
-        customerUpdate(tenant, version, before, after),
-        ...guardWrites(tenant, before, after),
-        contactEvent(event, tenant, after, now, { changes }),
-      ],
-      lostRace,
-    );
-    return after;
-  });
+/** The writes that store `after` over the version read, with the guards its unique values release and claim. */
+export const customerChange = (tenant: Tenant, { customer: before, version }: StoredCustomer, after: Customer): Write[] => [
+  customerUpdate(tenant, version, before, after),
+  ...guardWrites(tenant, before, after),
+];
 
 /** A guard for removing a customer: no lead is linked to it (the count is kept with every lead's links). */
 export const noLeads = (tenant: Tenant, customerId: string, onFail: () => Error): Write =>
   listIsEmpty(tenant, 'lead', leadsOfCustomer(customerId), onFail);
 
-/** Deletes a customer that has no conversations (see `assertDeletable`), its guards and its tag links. */
-export const deleteCustomer = (tenant: Tenant, id: string, now: Date): Promise<Customer> =>
-  retryOnConflict(async () => {
-    const { customer, version, conversationCount } = await requireCustomer(tenant, id);
-    assertDeletable(conversationCount);
-    const tags = customer.tagIds;
-    await transact(
-      [
-        deleteItem(customerKey(tenant, id), {
-          condition:
-            '#v = :v AND (attribute_not_exists(conversationCount) OR conversationCount = :zero) AND ' +
-            (tags.length ? 'size(tagIds) = :n' : 'attribute_not_exists(tagIds)'),
-          names: { '#v': 'version' },
-          values: { ':v': version, ':zero': 0, ...(tags.length ? { ':n': tags.length } : {}) },
-        }),
-        ...guardWrites(tenant, customer, undefined),
-        ...tagLinkWrites(tenant, 'customer', id, tags, -1, now),
-        noLeads(
-          tenant,
-          id,
-          () =>
-            new Refused(
-              'customer_has_leads',
-              'Customer has leads; delete them, link them to another customer, or merge this customer into another',
-            ),
+/**
+ * The writes that delete the customer as read, its guards and its tag links, and uncount it: conditional on its
+ * version, on its having no conversations and the tags read (a concurrent tagging re-runs it), and refused while a
+ * lead is linked to it.
+ */
+export const customerDeletion = (tenant: Tenant, { customer, version }: StoredCustomer, now: Date): Write[] => {
+  const tags = customer.tagIds;
+  return [
+    deleteItem(customerKey(tenant, customer._id), {
+      condition:
+        '#v = :v AND (attribute_not_exists(conversationCount) OR conversationCount = :zero) AND ' +
+        (tags.length ? 'size(tagIds) = :n' : 'attribute_not_exists(tagIds)'),
+      names: { '#v': 'version' },
+      values: { ':v': version, ':zero': 0, ...(tags.length ? { ':n': tags.length } : {}) },
+    }),
+    ...guardWrites(tenant, customer, undefined),
+    ...tagLinkWrites(tenant, 'customer', customer._id, tags, -1, now),
+    noLeads(
+      tenant,
+      customer._id,
+      () =>
+        new Refused(
+          'customer_has_leads',
+          'Customer has leads; delete them, link them to another customer, or merge this customer into another',
         ),
-        bumpCounter(tenant, CUSTOMERS_COUNTER, -1),
-        contactEvent('customer.contact.deleted', tenant, customer, now),
-      ],
-      lostRace,
-    );
-    return customer;
-  });
+    ),
+    bumpCounter(tenant, CUSTOMERS_COUNTER, -1),
+  ];
+};

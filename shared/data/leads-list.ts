@@ -1,28 +1,16 @@
-import { Refused } from '../domain/refusal';
 import type { Tenant } from '../domain/auth/tenant';
-import { leadListSource, leadStatusParts, type LeadFilters } from '../domain/crm/lead-lists';
+import { leadsOfCustomer, leadStatusParts, type LeadListSource } from '../domain/crm/lead-lists';
 import { stayView, type StageStay } from '../domain/crm/lead';
-import { stageOf } from '../domain/crm/pipeline';
 import { readCounter } from './counters';
 import { leadKey, tagLinkKey } from './entity-keys';
-import { fromItem, requireLead } from './leads';
-import { readItems, readList } from './lists';
-import { getPipeline } from './pipelines';
+import { fromItem } from './leads';
+import { listPk, readItems, readList } from './lists';
 import { queryPage, type PageRequest } from './query';
 import { taggedCounter } from './tag-links';
 import { K } from './registry/registry';
 
-/** A stage filter given with its pipeline must name one of that pipeline's stages (refused otherwise). */
-const checkStageOfPipeline = async (tenant: Tenant, f: LeadFilters) => {
-  if (!f.pipelineId || !f.stageId) return;
-  const stored = await getPipeline(tenant, f.pipelineId);
-  if (stored && !stageOf(stored.pipeline, f.stageId)) throw new Refused('stage_outside_pipeline', 'Not a stage of this pipeline');
-};
-
-/** One page of the list a filter selects: O(limit) reads with a cursor, and an O(1) exact total. */
-export const listLeads = async (tenant: Tenant, filters: LeadFilters, page: PageRequest) => {
-  const source = leadListSource(filters);
-  await checkStageOfPipeline(tenant, filters);
+/** One page of a lead list or of the leads carrying a tag: O(limit) reads with a cursor, and an O(1) exact total. */
+export const leadsPage = async (tenant: Tenant, source: LeadListSource, page: PageRequest) => {
   const { ids, total, nextCursor } =
     'list' in source
       ? await readList(tenant, 'lead', source.list, page, { newestFirst: true, parts: leadStatusParts(source.list) })
@@ -44,13 +32,8 @@ export const listLeads = async (tenant: Tenant, filters: LeadFilters, page: Page
   };
 };
 
-/** A lead's stays, oldest first, with an exact total (the lead counts them). */
-export const stageHistory = async (
-  tenant: Tenant,
-  id: string,
-  page: PageRequest,
-): Promise<{ history: StageStay[]; total: number; nextCursor?: string }> => {
-  const { stays } = await requireLead(tenant, id);
+/** One page of a lead's stays, oldest first. */
+export const staysPage = async (tenant: Tenant, id: string, page: PageRequest): Promise<{ history: StageStay[]; nextCursor?: string }> => {
   const result = await queryPage({ pk: leadKey(tenant, id).pk, skPrefix: `${K.STAY}#` }, page);
   const history = result.items.map((s) =>
     stayView({
@@ -60,5 +43,11 @@ export const stageHistory = async (
       exitedAt: (s.exitedAt as string | null) ?? null,
     }),
   );
-  return { history, total: stays, nextCursor: result.nextCursor };
+  return { history, nextCursor: result.nextCursor };
+};
+
+/** The ids of (at most `limit` of) the customer's leads, from the customer's lead list. */
+export const leadIdsOfCustomer = async (tenant: Tenant, customerId: string, limit: number): Promise<string[]> => {
+  const { items } = await queryPage({ pk: listPk(tenant, 'lead', leadsOfCustomer(customerId)) }, { limit });
+  return items.map((i) => i.entityId as string);
 };

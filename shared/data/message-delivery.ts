@@ -3,13 +3,8 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
-import { buildEnvelope } from '../events/envelope';
-import { advances, receiptEvent, type Receipt } from '../domain/channels/delivery';
-import type { Conversation } from '../domain/inbox/conversation';
-import type { Message } from '../domain/inbox/message';
-import { getConversation } from './conversations';
-import { fromItem, messageKey, type MessageRef } from './messages';
-import { outboxItem } from './outbox';
+import type { Message, MessageRef } from '../domain/inbox/message';
+import { fromItem, messageKey } from './messages';
 import { transact, updateItem, type Write } from './transact';
 
 /**
@@ -68,68 +63,28 @@ export const postponeSend = async (tenant: Tenant, ref: MessageRef, leaseUntil: 
   ]).catch(() => undefined);
 };
 
-export interface DeliveryChange {
-  status: Receipt;
-  reason?: string;
-  providerMessageId?: string;
-  /** The lease the caller holds: the change commits only while it still holds it. */
-  lease?: number;
-  /** Written in the same transaction (the sandbox provider's log). */
-  writes?: Write[];
-}
-
-const events = (tenant: Tenant, before: Message, after: Message, conversation: Conversation | undefined, now: Date): Write[] => {
-  const data = { message: after, conversation: conversation ?? null };
-  const changes = { deliveryStatus: [before.deliveryStatus, after.deliveryStatus] as [unknown, unknown] };
-  return [
-    outboxItem(buildEnvelope('channel.message.status_changed', tenant, data, { changes, now })),
-    outboxItem(buildEnvelope(receiptEvent(after.deliveryStatus as Receipt), tenant, data, { changes, now })),
-  ];
-};
-
 /**
- * Moves an outgoing message's delivery status forward, with its events, conditional on the status read
- * (and on the caller's lease): a receipt that arrives twice, late or out of order changes nothing.
- * Returns the message after the change, or undefined when it did not apply.
+ * The write that moves an outgoing message's delivery status from `before`'s to `after`'s, conditional on the
+ * status read (and on the lease the caller holds, if any): it fails with `onFail` when either changed.
  */
-export const changeDeliveryStatus = async (
+export const deliveryStatusWrite = (
   tenant: Tenant,
   ref: MessageRef,
-  change: DeliveryChange,
-  now: Date,
-): Promise<Message | undefined> => {
-  const state = await readSendState(tenant, ref);
-  if (state?.message.type !== 'outgoing' || !advances(state.message.deliveryStatus, change.status)) return undefined;
-  const before = state.message;
-  const after: Message = {
-    ...before,
-    deliveryStatus: change.status,
-    failureReason: change.status === 'failed' ? (change.reason ?? 'unknown') : null,
-  };
-  const conversation = (await getConversation(tenant, ref.conversationId))?.conversation;
-  const sets = ['deliveryStatus = :next', 'failureReason = :reason', ...(change.providerMessageId ? ['providerMessageId = :pid'] : [])];
-  const condition = `deliveryStatus = :current${change.lease !== undefined ? ' AND sendLeaseUntil = :lease' : ''}`;
-  try {
-    await transact([
-      updateItem(messageKey(tenant, ref), `SET ${sets.join(', ')} REMOVE sendLeaseUntil, sendNotBefore`, {
-        condition,
-        values: {
-          ':next': after.deliveryStatus,
-          ':reason': after.failureReason,
-          ':current': before.deliveryStatus,
-          ...(change.providerMessageId ? { ':pid': change.providerMessageId } : {}),
-          ...(change.lease !== undefined ? { ':lease': change.lease } : {}),
-        },
-        onFail: () => new StaleChange(),
-      }),
-      ...events(tenant, before, after, conversation, now),
-      ...(change.writes ?? []),
-    ]);
-  } catch (error) {
-    if (error instanceof StaleChange) return undefined;
-    throw error;
-  }
-  return after;
+  before: Message,
+  after: Message,
+  opts: { providerMessageId?: string; lease?: number; onFail: () => Error },
+): Write => {
+  const sets = ['deliveryStatus = :next', 'failureReason = :reason', ...(opts.providerMessageId ? ['providerMessageId = :pid'] : [])];
+  const condition = `deliveryStatus = :current${opts.lease !== undefined ? ' AND sendLeaseUntil = :lease' : ''}`;
+  return updateItem(messageKey(tenant, ref), `SET ${sets.join(', ')} REMOVE sendLeaseUntil, sendNotBefore`, {
+    condition,
+    values: {
+      ':next': after.deliveryStatus,
+      ':reason': after.failureReason,
+      ':current': before.deliveryStatus,
+      ...(opts.providerMessageId ? { ':pid': opts.providerMessageId } : {}),
+      ...(opts.lease !== undefined ? { ':lease': opts.lease } : {}),
+    },
+    onFail: opts.onFail,
+  });
 };
-
-class StaleChange extends Error {}

@@ -2,27 +2,16 @@ import type { Tenant } from '../domain/auth/tenant';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
-import { objectId } from '../ids';
-import { buildEnvelope } from '../events/envelope';
-import { outboxItem } from './outbox';
-import { applyMessage, newMessage, storedAttachment, type Message, type NewMessage } from '../domain/inbox/message';
-import type { Conversation } from '../domain/inbox/conversation';
+import { storedAttachment, type Message, type MessageRef } from '../domain/inbox/message';
 import { conversationKey } from './entity-keys';
-import { mutateConversation, requireConversation } from './conversations';
 import { queryPage, type PageRequest } from './query';
 import { createItem, type Write } from './transact';
-import { attachWrites } from './files';
 import { K } from './registry/registry';
 import { itemCodec } from './codec';
 import { message as messageView } from '../views/inbox';
 
 /** Messages share their conversation's partition: pk=<tenant>#CONV#<conv>, sk=MSG#<createdAt>#<id>, oldest first. */
 const MSG = `${K.MSG}#`;
-export interface MessageRef {
-  _id: string;
-  conversationId: string;
-  createdAt: string;
-}
 export const messageKey = (tenant: Tenant, m: MessageRef) => ({
   pk: conversationKey(tenant, m.conversationId).pk,
   sk: `${MSG}${m.createdAt}#${m._id}`,
@@ -40,48 +29,8 @@ export const fromItem = (item: Record<string, unknown>): Message =>
     attachments: (item.attachments as Record<string, unknown>[] | undefined)?.map(storedAttachment),
   });
 
-const eventOf = (tenant: Tenant, message: Message, conversation: Conversation, now: Date) => {
-  if (message.type === 'note') return buildEnvelope('inbox.note.created', tenant, { note: message, conversation }, { now });
-  const type = message.type === 'incoming' ? 'inbox.message.received' : 'inbox.message.sent';
-  return buildEnvelope(type, tenant, { message, conversation }, { now });
-};
-
-export interface Posted {
-  message: Message;
-  conversation: Conversation;
-}
-
-/**
- * Adds a message and applies it to its conversation (counts, unread, last message time, reopening) in one
- * transaction with its event. `extra` rides along in the same transaction (e.g. an idempotency guard).
- */
-export const postMessage = async (
-  tenant: Tenant,
-  conversationId: string,
-  input: NewMessage,
-  now: Date,
-  extra: (message: Message) => Write[] = () => [],
-): Promise<Posted> => {
-  const message = newMessage(input, { _id: objectId(now.getTime()), conversationId }, now);
-  const conversation = await mutateConversation(
-    tenant,
-    conversationId,
-    (before) => {
-      const change = applyMessage(before, message);
-      return {
-        change,
-        extra: [
-          createItem(toItem(tenant, message)),
-          outboxItem(eventOf(tenant, message, change.conversation, now)),
-          ...attachWrites(tenant, conversationId, input.attachments ?? []),
-          ...extra(message),
-        ],
-      };
-    },
-    now,
-  );
-  return { message, conversation };
-};
+/** The write that stores a new message. */
+export const messageCreation = (tenant: Tenant, message: Message): Write => createItem(toItem(tenant, message));
 
 export const getMessage = async (tenant: Tenant, ref: MessageRef): Promise<Message | undefined> => {
   const { Item } = await dynamo().send(
@@ -90,11 +39,10 @@ export const getMessage = async (tenant: Tenant, ref: MessageRef): Promise<Messa
   return Item ? fromItem(Item) : undefined;
 };
 
-/** A conversation's messages oldest → newest; the total is the conversation's own message count. */
-export const listMessages = async (tenant: Tenant, conversationId: string, page: PageRequest) => {
-  const { conversation } = await requireConversation(tenant, conversationId);
+/** One page of a conversation's messages, oldest → newest. */
+export const messagesPage = async (tenant: Tenant, conversationId: string, page: PageRequest) => {
   const result = await queryPage({ pk: conversationKey(tenant, conversationId).pk, skPrefix: MSG }, page);
-  return { messages: result.items.map(fromItem), total: conversation.messageCount, nextCursor: result.nextCursor };
+  return { messages: result.items.map(fromItem), nextCursor: result.nextCursor };
 };
 
 /** A conversation's latest messages, newest first: one Query of `limit` items. */

@@ -1,12 +1,13 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
-import type { EventEnvelope } from '../events/envelope';
+import { envelopeTenant, type EventEnvelope } from '../events/envelope';
 import { serialise } from '../events/payload';
 import { EVENT_ITEM_TYPE } from './table';
 import { createItem, type Write } from './transact';
 import { currentContext } from '../observability/context';
 import { K } from './registry/registry';
+import { eventsLogPk } from './keys';
 
 const requestIdOf = () => {
   const { requestId } = currentContext();
@@ -32,6 +33,9 @@ export const outboxItem = (envelope: EventEnvelope): Write =>
     eventId: envelope.eventId,
     eventType: envelope.eventType,
     workspaceId: envelope.workspaceId,
+    // The tenant's events log (GET /events, realtime replays) is this item's index entry, written with it.
+    gsi2pk: eventsLogPk(envelopeTenant(envelope)),
+    gsi2sk: envelope.eventId,
     payload: serialise(envelope),
     ...requestIdOf(),
     ttl: Math.floor(Date.parse(envelope.occurredAt) / 1000) + OUTBOX_TTL_SECONDS,

@@ -1,32 +1,15 @@
 import type { Tenant } from '../domain/auth/tenant';
-import { Missing, Refused } from '../domain/refusal';
+import { Refused } from '../domain/refusal';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
-import { objectId } from '../ids';
-import { buildEnvelope, diff } from '../events/envelope';
 import { byCreation } from '../domain/lists';
-import {
-  addStage,
-  editStage,
-  newPipeline,
-  removeStage,
-  rename,
-  reorderStages,
-  stageOf,
-  stageSummary,
-  type Pipeline,
-  type Stage,
-  type StageEdit,
-  type StageInput,
-  type StageTotals,
-} from '../domain/crm/pipeline';
+import type { Lead } from '../domain/crm/lead';
+import type { Pipeline, Stage, StageTotals } from '../domain/crm/pipeline';
 import { tenantPk } from './keys';
 import { membershipWrites, readItems, readList } from './lists';
-import { outboxItem } from './outbox';
 import { collect, queryAll, type PageRequest } from './query';
-import { lostRace, retryOnConflict } from './retry';
-import { createItem, deleteItem, transact, updateItem, type Write } from './transact';
+import { createItem, deleteItem, updateItem, type Write } from './transact';
 import { versionedUpdate } from './versioned';
 import { K } from './registry/registry';
 
@@ -74,147 +57,80 @@ export const getPipeline = async (tenant: Tenant, id: string): Promise<StoredPip
   return Item ? { pipeline: fromItem(Item), version: Item.version as number } : undefined;
 };
 
-export const requirePipeline = async (tenant: Tenant, id: string): Promise<StoredPipeline> => {
-  const stored = await getPipeline(tenant, id);
-  if (!stored) throw new Missing('Pipeline');
-  return stored;
-};
-
 const lists = (p: Pipeline) => byCreation(['all'], p);
-const event = (type: 'created' | 'updated' | 'deleted', tenant: Tenant, pipeline: Pipeline, now: Date, before?: Pipeline) =>
-  outboxItem(
-    buildEnvelope(
-      `crm.pipeline.${type}`,
-      tenant,
-      { pipeline },
-      {
-        now,
-        changes: before ? diff({ name: before.name, stages: before.stages }, { name: pipeline.name, stages: pipeline.stages }) : undefined,
-      },
-    ),
-  );
-
-export const createPipeline = async (tenant: Tenant, input: { name: string; stages?: StageInput[] }, now: Date): Promise<Pipeline> => {
-  const pipeline = newPipeline(input, { _id: objectId(now.getTime()), newId: () => objectId(now.getTime()) }, now);
-  await retryOnConflict(() =>
-    transact(
-      [
-        createItem({ ...pipelineKey(tenant, pipeline._id), type: 'PIPELINE', version: 1, ...pipeline }),
-        ...pipeline.stages.map((s) => createItem(stageItem(tenant, pipeline._id, s))),
-        ...membershipWrites(tenant, 'pipeline', pipeline._id, [], lists(pipeline)),
-        event('created', tenant, pipeline, now),
-      ],
-      lostRace,
-    ),
-  );
-  return pipeline;
-};
-
-/** What a pipeline change writes besides the pipeline item: its stage items. */
-interface PipelineStep {
-  pipeline: Pipeline;
-  extra?: Write[];
-}
-
-/** Read, decide, write under the version read (re-run on a lost race); a step that changes nothing writes nothing. */
-/** The pipeline before and after the change `decide` makes, written in one versioned transaction. */
-const mutated = (tenant: Tenant, id: string, decide: (p: Pipeline) => PipelineStep, now: Date) =>
-  retryOnConflict(async () => {
-    const { pipeline: before, version } = await requirePipeline(tenant, id);
-    const { pipeline: after, extra = [] } = decide(before);
-    if (after === before && extra.length === 0) return { before, after };
-    await transact(
-      [versionedUpdate(pipelineKey(tenant, id), version, before, after), ...extra, event('updated', tenant, after, now, before)],
-      lostRace,
-    );
-    return { before, after };
-  });
-
-const mutatePipeline = async (tenant: Tenant, id: string, decide: (p: Pipeline) => PipelineStep, now: Date): Promise<Pipeline> =>
-  (await mutated(tenant, id, decide, now)).after;
-
-const requireStage = (p: Pipeline, stageId: string): Stage => {
-  const stage = stageOf(p, stageId);
-  if (!stage) throw new Missing('Stage');
-  return stage;
-};
 
 const holdsLeads = () => new Refused('stage_holds_leads', 'The stage still holds leads; move or delete them first');
 const emptyStage = { condition: '#n = :zero', names: { '#n': STAGE_COUNT }, values: { ':zero': 0 }, onFail: holdsLeads };
 
-export const renamePipeline = (tenant: Tenant, id: string, name: string, now: Date) =>
-  mutatePipeline(tenant, id, (p) => ({ pipeline: rename(p, name, now) }), now);
+/** The writes that store a new pipeline: its item, one item per stage and its list membership. */
+export const pipelineCreation = (tenant: Tenant, pipeline: Pipeline): Write[] => [
+  createItem({ ...pipelineKey(tenant, pipeline._id), type: 'PIPELINE', version: 1, ...pipeline }),
+  ...pipeline.stages.map((s) => createItem(stageItem(tenant, pipeline._id, s))),
+  ...membershipWrites(tenant, 'pipeline', pipeline._id, [], lists(pipeline)),
+];
 
-export const createStage = (tenant: Tenant, id: string, input: StageInput & { position?: number }, now: Date): Promise<Pipeline> => {
-  const stageId = objectId(now.getTime());
-  return mutatePipeline(
-    tenant,
-    id,
-    (p) => {
-      const after = addStage(p, input, stageId, now, input.position);
-      return { pipeline: after, extra: [createItem(stageItem(tenant, id, stageOf(after, stageId)!))] };
-    },
-    now,
-  );
-};
+/** Stores `after` over the version read. */
+export const pipelineUpdate = (tenant: Tenant, stored: StoredPipeline, after: Pipeline): Write =>
+  versionedUpdate(pipelineKey(tenant, stored.pipeline._id), stored.version, stored.pipeline, after);
 
-/** A kind change also changes what its leads' status means, so it is refused (409) while the stage holds leads. */
-export const updateStage = (tenant: Tenant, id: string, stageId: string, edit: StageEdit, now: Date): Promise<Pipeline> =>
-  mutatePipeline(
-    tenant,
-    id,
-    (p) => {
-      const stage = requireStage(p, stageId);
-      const after = editStage(p, stage, edit, now);
-      const kind = stageOf(after, stageId)!.kind;
-      const extra =
-        kind === stage.kind
-          ? []
-          : [
-              updateItem(stageKey(tenant, id, stageId), 'SET kind = :kind', {
-                ...emptyStage,
-                values: { ...emptyStage.values, ':kind': kind },
-              }),
-            ];
-      return { pipeline: after, extra };
-    },
-    now,
-  );
+/** The item of a stage added to a pipeline, with its counters at zero. */
+export const stageCreation = (tenant: Tenant, pipelineId: string, stage: Stage): Write => createItem(stageItem(tenant, pipelineId, stage));
 
-/** Deletes an empty stage; answers it as it was. */
-export const deleteStage = async (tenant: Tenant, id: string, stageId: string, now: Date): Promise<Stage> => {
-  const { before } = await mutated(
-    tenant,
-    id,
-    (p) => {
-      const stage = requireStage(p, stageId);
-      return { pipeline: removeStage(p, stage, now), extra: [deleteItem(stageKey(tenant, id, stageId), emptyStage)] };
-    },
-    now,
-  );
-  return requireStage(before, stageId);
-};
+/** A stage's new kind, refused (409) while the stage holds leads: their status was decided from the old one. */
+export const stageKindChange = (tenant: Tenant, pipelineId: string, stageId: string, kind: Stage['kind']): Write =>
+  updateItem(stageKey(tenant, pipelineId, stageId), 'SET kind = :kind', { ...emptyStage, values: { ...emptyStage.values, ':kind': kind } });
 
-export const reorderPipelineStages = (tenant: Tenant, id: string, stageIds: string[], now: Date) =>
-  mutatePipeline(tenant, id, (p) => ({ pipeline: reorderStages(p, stageIds, now) }), now);
+/** Deletes a stage's item, refused (409) while the stage holds leads. */
+export const stageDeletion = (tenant: Tenant, pipelineId: string, stageId: string): Write =>
+  deleteItem(stageKey(tenant, pipelineId, stageId), emptyStage);
 
-/** Deletes a pipeline whose stages are all empty (409 otherwise), with its stage items, in one transaction. */
-export const deletePipeline = (tenant: Tenant, id: string, now: Date): Promise<Pipeline> =>
-  retryOnConflict(async () => {
-    const { pipeline, version } = await requirePipeline(tenant, id);
-    await transact(
-      [
-        deleteItem(pipelineKey(tenant, id), { condition: '#v = :v', names: { '#v': 'version' }, values: { ':v': version } }),
-        ...pipeline.stages.map((s) => deleteItem(stageKey(tenant, id, s._id), emptyStage)),
-        ...membershipWrites(tenant, 'pipeline', id, lists(pipeline), []),
-        event('deleted', tenant, pipeline, now),
-      ],
-      lostRace,
-    );
-    return pipeline;
+/** Deletes the pipeline as read, its stage items (each refused while it holds leads) and its list membership. */
+export const pipelineDeletion = (tenant: Tenant, { pipeline, version }: StoredPipeline): Write[] => [
+  deleteItem(pipelineKey(tenant, pipeline._id), { condition: '#v = :v', names: { '#v': 'version' }, values: { ':v': version } }),
+  ...pipeline.stages.map((s) => stageDeletion(tenant, pipeline._id, s._id)),
+  ...membershipWrites(tenant, 'pipeline', pipeline._id, lists(pipeline), []),
+];
+
+/** What a lead adds to its stage's counters (negated when it leaves). */
+const stageDeltas = (lead: Lead, sign: 1 | -1): Record<string, number> => ({
+  [STAGE_COUNT]: sign,
+  ...(lead.value ? { [amountAttribute(lead.value.currency)]: sign * lead.value.amount } : {}),
+});
+
+/**
+ * The stage counters a lead's change moves (`before` or `after` absent for a create or delete), one write per
+ * stage. Entering a stage is conditional on the stage still existing with `kind`, the kind the lead's status
+ * was decided from; a failure re-runs the change.
+ */
+export const stageCounterWrites = (tenant: Tenant, before: Lead | undefined, after: Lead | undefined, kind?: Stage['kind']): Write[] => {
+  const byStage = new Map<string, { pipelineId: string; stageId: string; deltas: Record<string, number>; entering: boolean }>();
+  for (const [lead, sign] of [
+    [before, -1],
+    [after, 1],
+  ] as const) {
+    if (!lead) continue;
+    const at = byStage.get(lead.stageId) ?? { pipelineId: lead.pipelineId, stageId: lead.stageId, deltas: {}, entering: false };
+    for (const [k, d] of Object.entries(stageDeltas(lead, sign))) at.deltas[k] = (at.deltas[k] ?? 0) + d;
+    at.entering ||= sign === 1 && lead.stageId !== before?.stageId;
+    byStage.set(lead.stageId, at);
+  }
+  return [...byStage.values()].flatMap(({ pipelineId, stageId, deltas, entering }) => {
+    const entries = Object.entries(deltas).filter(([, d]) => d !== 0);
+    if (entries.length === 0) return [];
+    const names = Object.fromEntries(entries.map(([k], i) => [`#c${i}`, k]));
+    const values: Record<string, unknown> = Object.fromEntries(entries.map(([, d], i) => [`:c${i}`, d]));
+    if (entering) values[':kind'] = kind;
+    return [
+      updateItem(stageKey(tenant, pipelineId, stageId), `ADD ${entries.map((_, i) => `#c${i} :c${i}`).join(', ')}`, {
+        names,
+        values,
+        condition: entering ? 'attribute_exists(pk) AND kind = :kind' : 'attribute_exists(pk)',
+      }),
+    ];
   });
+};
 
-export const listPipelines = async (tenant: Tenant, page: PageRequest) => {
+export const pipelinesPage = async (tenant: Tenant, page: PageRequest) => {
   const { ids, total, nextCursor } = await readList(tenant, 'pipeline', 'all', page);
   return {
     pipelines: await readItems(
@@ -235,21 +151,9 @@ const totalsOf = (item: Record<string, unknown> | undefined): StageTotals => {
   return { count: (item?.[STAGE_COUNT] as number | undefined) ?? 0, amounts };
 };
 
-/** Per stage: count, summed value and probability-weighted value per currency, from the stage counters (O(stages)). */
-export const pipelineSummary = async (tenant: Tenant, id: string) => {
-  const { pipeline } = await requirePipeline(tenant, id);
-  const items = await collect(queryAll({ pk: pipelineKey(tenant, id).pk, skPrefix: `${K.STAGE}#`, consistent: true }));
+/** The live counters of each stage of the pipeline, read consistently (O(stages)); a stage never counted has zero. */
+export const stageTotals = async (tenant: Tenant, pipeline: Pipeline): Promise<Map<string, StageTotals>> => {
+  const items = await collect(queryAll({ pk: pipelineKey(tenant, pipeline._id).pk, skPrefix: `${K.STAGE}#`, consistent: true }));
   const bySk = new Map(items.map((i) => [i.sk as string, i]));
-  const stages = pipeline.stages.map((s) => stageSummary(s, totalsOf(bySk.get(stageKey(tenant, id, s._id).sk))));
-  const totals = new Map<string, { amount: number; weightedAmount: number }>();
-  for (const v of stages.flatMap((s) => s.values)) {
-    const t = totals.get(v.currency) ?? { amount: 0, weightedAmount: 0 };
-    totals.set(v.currency, { amount: t.amount + v.amount, weightedAmount: t.weightedAmount + v.weightedAmount });
-  }
-  return {
-    pipelineId: id,
-    stages,
-    count: stages.reduce((n, s) => n + s.count, 0),
-    values: [...totals].sort(([a], [b]) => a.localeCompare(b)).map(([currency, t]) => ({ currency, ...t })),
-  };
+  return new Map(pipeline.stages.map((s) => [s._id, totalsOf(bySk.get(stageKey(tenant, pipeline._id, s._id).sk))]));
 };

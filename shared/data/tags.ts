@@ -1,18 +1,16 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { Missing, Refused } from '../domain/refusal';
+import { Refused } from '../domain/refusal';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
-import { objectId } from '../ids';
 import type { Tenant } from '../domain/auth/tenant';
-import { applyUpdate, nameKey, newTag, type CreateTag, type Tag, type UpdateTag } from '../domain/tags/tag';
+import { nameKey, type Tag } from '../domain/tags/tag';
 import { bumpCounter, readCounter } from './counters';
 import { tagKey } from './entity-keys';
 import { fromIndexSk, indexSk, tenantPk } from './keys';
 import { batchGet } from './batch-get';
-import { lostRace, retryOnConflict } from './retry';
 import { taggedCounter } from './tag-links';
 import { queryPage, type PageRequest } from './query';
-import { conditionCheck, createItem, deleteItem, transact, updateItem, type Write, type Commit } from './transact';
+import { conditionCheck, createItem, deleteItem, updateItem, type Write } from './transact';
 import { K } from './registry/registry';
 import { itemCodec } from './codec';
 import { tag as tagView } from '../views/tags';
@@ -41,28 +39,36 @@ const fromItem: (item: Record<string, unknown>) => Tag = itemCodec(tagView);
 
 const nameTaken = (name: string) => new Refused('tag_name_taken', `A tag named "${name}" already exists`, { field: 'name' });
 
-export const createTag = async (tenant: Tenant, input: CreateTag, now: Date): Promise<Tag> => {
-  const tag = newTag(objectId(now.getTime()), input, now);
-  await transact(
-    [
-      createItem(toItem(tenant, tag)),
-      createItem({ ...guardKey(tenant, nameKey(tag.name)), type: 'TAGNAME', tagId: tag._id }),
-      bumpCounter(tenant, TAGS_COUNTER, 1),
-    ],
-    () => nameTaken(tag.name),
-  );
-  return tag;
-};
+/** The writes that store a new tag: its item, its name's guard (refused when taken) and the workspace's count. */
+export const tagCreation = (tenant: Tenant, tag: Tag): Write[] => [
+  createItem(toItem(tenant, tag)),
+  createItem({ ...guardKey(tenant, nameKey(tag.name)), type: 'TAGNAME', tagId: tag._id }, () => nameTaken(tag.name)),
+  bumpCounter(tenant, TAGS_COUNTER, 1),
+];
 
-const readTagItem = async (tenant: Tenant, id: string) => {
+/** A tag as stored: its version, and while it is being deleted, since when and whose turn it is until when. */
+export interface StoredTag {
+  tag: Tag;
+  version: number;
+  deletingAt?: string;
+  sweepUntil?: string;
+}
+
+export const readTag = async (tenant: Tenant, id: string): Promise<StoredTag | undefined> => {
   const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: tagKey(tenant, id), ConsistentRead: true }));
-  return Item;
+  if (!Item) return undefined;
+  return {
+    tag: fromItem(Item),
+    version: Item.version as number,
+    deletingAt: Item.deletingAt as string | undefined,
+    sweepUntil: typeof Item.sweepUntil === 'string' ? Item.sweepUntil : undefined,
+  };
 };
 
 /** A live tag; a tag being deleted is already gone for every caller. */
 export const getTag = async (tenant: Tenant, id: string): Promise<Tag | undefined> => {
-  const item = await readTagItem(tenant, id);
-  return item && !item.deletingAt ? fromItem(item) : undefined;
+  const stored = await readTag(tenant, id);
+  return stored && !stored.deletingAt ? stored.tag : undefined;
 };
 
 /** Live tags by id (strongly consistent), for validating the tag ids a request names. */
@@ -76,7 +82,8 @@ export const getTags = async (tenant: Tenant, ids: readonly string[]): Promise<M
 export const tagsByName = async (tenant: Tenant, ids: readonly string[]): Promise<Tag[]> =>
   [...(await getTags(tenant, ids)).values()].sort((a, b) => nameKey(a.name).localeCompare(nameKey(b.name)));
 
-export const listTags = async (tenant: Tenant, page: PageRequest) => {
+/** One page of the live tags by name, with their exact total. */
+export const tagsPage = async (tenant: Tenant, page: PageRequest) => {
   const [result, total] = await Promise.all([queryPage({ index: 'gsi1', pk: listPk(tenant) }, page), readCounter(tenant, TAGS_COUNTER)]);
   return { tags: result.items.map(fromItem), total, nextCursor: result.nextCursor };
 };
@@ -90,96 +97,68 @@ export const countTagged = async (tenant: Tenant, tagId: string) => {
   return { conversation, customer, lead };
 };
 
-/**
- * Optimistic: the write is conditional on the version read (re-run on a lost race), and a rename swaps the name
- * guard in the same transaction. A PATCH that changes no field writes nothing and returns the tag as it was.
- */
-export const updateTag = (tenant: Tenant, id: string, input: UpdateTag, now: Date): Promise<Tag> =>
-  retryOnConflict(async () => {
-    const item = await readTagItem(tenant, id);
-    if (!item || item.deletingAt) throw new Missing('Tag');
-    const before = fromItem(item);
-    const after = applyUpdate(before, input, now);
-    if ((['name', 'color', 'description'] as const).every((k) => after[k] === before[k])) return before;
-    const [oldKey, newKey] = [nameKey(before.name), nameKey(after.name)];
-    const renamed = oldKey !== newKey;
-    await transact(
-      [
-        updateItem(
-          tagKey(tenant, id),
-          'SET #name = :name, color = :color, description = :description, updatedAt = :updatedAt, gsi1sk = :gsi1sk, version = version + :one',
-          {
-            names: { '#name': 'name' },
-            values: {
-              ':name': after.name,
-              ':color': after.color,
-              ':description': after.description,
-              ':updatedAt': after.updatedAt,
-              ':gsi1sk': listKeys(tenant, after).gsi1sk,
-              ':one': 1,
-              ':version': item.version,
-            },
-            condition: `${LIVE} AND version = :version`,
-          },
-        ),
-        ...(renamed
-          ? [
-              deleteItem(guardKey(tenant, oldKey)),
-              createItem({ ...guardKey(tenant, newKey), type: 'TAGNAME', tagId: id }, () => nameTaken(after.name)),
-            ]
-          : []),
-      ],
-      lostRace,
-    );
-    return after;
-  });
+/** The writes that store `after` over the live tag's version read; a rename swaps the name guard (refused when taken). */
+export const tagUpdate = (tenant: Tenant, stored: StoredTag, after: Tag): Write[] => {
+  const [oldKey, newKey] = [nameKey(stored.tag.name), nameKey(after.name)];
+  return [
+    updateItem(
+      tagKey(tenant, after._id),
+      'SET #name = :name, color = :color, description = :description, updatedAt = :updatedAt, gsi1sk = :gsi1sk, version = version + :one',
+      {
+        names: { '#name': 'name' },
+        values: {
+          ':name': after.name,
+          ':color': after.color,
+          ':description': after.description,
+          ':updatedAt': after.updatedAt,
+          ':gsi1sk': listKeys(tenant, after).gsi1sk,
+          ':one': 1,
+          ':version': stored.version,
+        },
+        condition: `${LIVE} AND version = :version`,
+      },
+    ),
+    ...(oldKey !== newKey
+      ? [
+          deleteItem(guardKey(tenant, oldKey)),
+          createItem({ ...guardKey(tenant, newKey), type: 'TAGNAME', tagId: after._id }, () => nameTaken(after.name)),
+        ]
+      : []),
+  ];
+};
 
 /**
- * First step of deleting a tag: hide it (no longer listed, counted, gettable or attachable) and free its
- * name, atomically. Returns the tag to the one caller that takes on its deletion until `sweepUntil`, and
- * undefined when it does not exist or another caller's turn has not run out: an interrupted deletion is taken
- * on again by a retried DELETE, while concurrent DELETEs see it gone (404) and only one of them succeeds.
+ * The writes that hide a live tag (as read) for its deletion, from `now` with the caller's turn until `sweepUntil`:
+ * it leaves the list, the count and its name, and joins the sparse index of deletions under way.
  */
-export const hideTag = (tenant: Tenant, id: string, now: Date, sweepUntil: Date = now): Promise<Tag | undefined> =>
-  retryOnConflict(async () => {
-    const item = await readTagItem(tenant, id);
-    if (!item) return undefined;
-    const tag = fromItem(item);
-    const lease = { ':until': sweepUntil.toISOString(), ':now': now.toISOString() };
-    if (item.deletingAt) {
-      // Another request is still working on this deletion: to this one the tag is gone, as to a GET.
-      if (typeof item.sweepUntil === 'string' && item.sweepUntil > lease[':now']) return undefined;
-      await transact(
-        [
-          updateItem(tagKey(tenant, id), 'SET sweepUntil = :until', {
-            values: lease,
-            condition: 'attribute_not_exists(sweepUntil) OR sweepUntil <= :now',
-          }),
-        ],
-        lostRace,
-      );
-      return tag;
-    }
-    await transact(
-      [
-        updateItem(
-          tagKey(tenant, id),
-          'SET deletingAt = :now, sweepUntil = :until, gsi2pk = :deletions, gsi2sk = :due REMOVE gsi1pk, gsi1sk',
-          {
-            values: { ...lease, ':deletions': DELETIONS, ':due': indexSk(now.toISOString(), tenant, id), ':version': item.version },
-            condition: `${LIVE} AND version = :version`,
-          },
-        ),
-        deleteItem(guardKey(tenant, nameKey(tag.name))),
-        bumpCounter(tenant, TAGS_COUNTER, -1),
-      ],
-      lostRace,
-    );
-    return tag;
+export const tagHiding = (tenant: Tenant, stored: StoredTag, now: Date, sweepUntil: Date): Write[] => [
+  updateItem(
+    tagKey(tenant, stored.tag._id),
+    'SET deletingAt = :now, sweepUntil = :until, gsi2pk = :deletions, gsi2sk = :due REMOVE gsi1pk, gsi1sk',
+    {
+      values: {
+        ':until': sweepUntil.toISOString(),
+        ':now': now.toISOString(),
+        ':deletions': DELETIONS,
+        ':due': indexSk(now.toISOString(), tenant, stored.tag._id),
+        ':version': stored.version,
+      },
+      condition: `${LIVE} AND version = :version`,
+    },
+  ),
+  deleteItem(guardKey(tenant, nameKey(stored.tag.name))),
+  bumpCounter(tenant, TAGS_COUNTER, -1),
+];
+
+/** Takes on a hidden tag's deletion until `sweepUntil`, on condition that no other caller's turn is still running at `now`. */
+export const sweepTurn = (tenant: Tenant, id: string, now: Date, sweepUntil: Date): Write =>
+  updateItem(tagKey(tenant, id), 'SET sweepUntil = :until', {
+    values: { ':until': sweepUntil.toISOString(), ':now': now.toISOString() },
+    condition: 'attribute_not_exists(sweepUntil) OR sweepUntil <= :now',
   });
 
-/** Last step of deleting a tag, once no entity carries it any more. */
-export const removeHiddenTag = (tenant: Tenant, id: string): Promise<Commit> => transact([deleteItem(tagKey(tenant, id))]);
+/** Last write of deleting a tag, once no entity carries it any more. */
+export const tagRemoval = (tenant: Tenant, id: string): Write => deleteItem(tagKey(tenant, id));
 
 /** Deletions started before `before` and not finished (oldest first), across tenants. */
 export const unfinishedDeletions = async (before: Date, limit: number): Promise<{ tenant: Tenant; tag: Tag }[]> => {

@@ -1,18 +1,15 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { Missing, Refused } from '../domain/refusal';
+import { Refused } from '../domain/refusal';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
-import { objectId } from '../ids';
-import { buildEnvelope } from '../events/envelope';
-import { outboxItem } from './outbox';
 import { tenantOf } from '../domain/auth/tenant';
 import { admissionRefusal, type RateCategory } from '../domain/auth/rate-limit';
-import { generateToken, hashToken, visiblePrefix, type TokenEnvironment, type TokenRecord } from '../domain/auth/token';
+import type { TokenRecord } from '../domain/auth/token';
 import { collect, queryAll } from './query';
 import { tenantPk } from './keys';
-import { createItem, transact, updateItem } from './transact';
+import { createItem, updateItem, type Write } from './transact';
 import { K } from './registry/registry';
 import { itemCodec } from './codec';
 import { token as tokenView } from '../views/auth';
@@ -22,40 +19,11 @@ const bindingKey = (workspaceId: string, tokenId: string) => ({ pk: tenantPk(ten
 
 const fromItem: (item: Record<string, unknown>) => TokenRecord = itemCodec(tokenView);
 
-/** The public view of a token: never the hash, never the secret. */
-const tokenEventData = (t: TokenRecord) => ({ token: fromItem({ ...t }) });
-
-export interface NewToken {
-  name: string;
-  scopes: string[];
-  workspaceIds: string[];
-  environment: TokenEnvironment;
-  expiresAt?: string;
-}
-
-/** Creates a token and returns its full value, which is never stored or shown again. */
-export const createToken = async (input: NewToken, now = new Date()): Promise<{ token: string; record: TokenRecord }> => {
-  const token = generateToken(input.environment);
-  const hash = hashToken(token);
-  const record: TokenRecord = {
-    _id: objectId(now.getTime()),
-    name: input.name,
-    prefix: visiblePrefix(token),
-    environment: input.environment,
-    scopes: [...new Set(input.scopes)],
-    workspaceIds: [...new Set(input.workspaceIds)],
-    createdAt: now.toISOString(),
-    expiresAt: input.expiresAt,
-  };
-  await transact([
-    createItem({ ...mainKey(hash), type: 'TOKEN', gsi1pk: `${K.TOKENID}#${record._id}`, gsi1sk: K.TOKEN, ...record }),
-    ...record.workspaceIds.flatMap((workspaceId) => [
-      createItem({ ...bindingKey(workspaceId, record._id), type: 'TOKEN_BINDING', ...record }),
-      outboxItem(buildEnvelope('auth.token.created', tenantOf(workspaceId, record.environment), tokenEventData(record), { now })),
-    ]),
-  ]);
-  return { token, record };
-};
+/** The writes that store a new token under its hash, with one binding per workspace it is bound to. */
+export const tokenCreation = (record: TokenRecord, hash: string): Write[] => [
+  createItem({ ...mainKey(hash), type: 'TOKEN', gsi1pk: `${K.TOKENID}#${record._id}`, gsi1sk: K.TOKEN, ...record }),
+  ...record.workspaceIds.map((workspaceId) => createItem({ ...bindingKey(workspaceId, record._id), type: 'TOKEN_BINDING', ...record })),
+];
 
 export type Admission = { found: false } | { found: true; token: TokenRecord & { hash: string }; admitted: boolean; used: number };
 
@@ -152,25 +120,23 @@ export const getToken = async (tokenId: string): Promise<TokenRecord | undefined
   return item && fromItem(item);
 };
 
-export const revokeToken = async (tokenId: string, now = new Date()): Promise<TokenRecord> => {
+/** The token found by its id, as stored under its hash (for revoking it), or undefined. */
+export const storedToken = async (tokenId: string): Promise<{ record: TokenRecord; pk: string } | undefined> => {
   const item = await tokenItem(tokenId);
-  if (!item) throw new Missing('Token');
-  const record = fromItem(item);
-  if (record.revokedAt) throw new Refused('token_already_revoked', 'Token is already revoked');
-  const revoked = { ...record, revokedAt: now.toISOString() };
+  return item && { record: fromItem(item), pk: item.pk as string };
+};
+
+/** The writes that stamp `revokedAt` on the token and each of its bindings; refused when it was revoked already. */
+export const tokenRevocation = (stored: { record: TokenRecord; pk: string }, revokedAt: string): Write[] => {
   const setRevoked = {
-    values: { ':r': revoked.revokedAt },
+    values: { ':r': revokedAt },
     condition: 'attribute_exists(pk) AND attribute_not_exists(revokedAt)',
+    onFail: () => new Refused('token_already_revoked', 'Token is already revoked'),
   };
-  await transact(
-    [
-      updateItem({ pk: item.pk as string, sk: K.TOKEN }, 'SET revokedAt = :r', setRevoked),
-      ...record.workspaceIds.flatMap((workspaceId) => [
-        updateItem(bindingKey(workspaceId, tokenId), 'SET revokedAt = :r', setRevoked),
-        outboxItem(buildEnvelope('auth.token.revoked', tenantOf(workspaceId, record.environment), tokenEventData(revoked), { now })),
-      ]),
-    ],
-    () => new Refused('token_already_revoked', 'Token is already revoked'),
-  );
-  return revoked;
+  return [
+    updateItem({ pk: stored.pk, sk: K.TOKEN }, 'SET revokedAt = :r', setRevoked),
+    ...stored.record.workspaceIds.map((workspaceId) =>
+      updateItem(bindingKey(workspaceId, stored.record._id), 'SET revokedAt = :r', setRevoked),
+    ),
+  ];
 };

@@ -4,15 +4,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
-import { objectId } from '../ids';
-import {
-  MAX_SUBSCRIPTIONS,
-  newSubscription,
-  patchedFields,
-  type SubscriptionInput,
-  type Subscription,
-  type SubscriptionPatch,
-} from '../domain/webhooks/subscription';
+import { MAX_SUBSCRIPTIONS, type Subscription } from '../domain/webhooks/subscription';
 import { collect, queryAll, queryPage, type PageRequest } from './query';
 import { bump, readCount, type Counter } from './counters';
 import { tenantPk } from './keys';
@@ -73,23 +65,18 @@ const fromItem = itemCodec(storedSubscription);
 const duplicateUrl = () =>
   new Refused('subscription_url_taken', 'A subscription for this URL already exists in this workspace', { field: 'url' });
 
-export const createSubscription = async (tenant: Tenant, input: SubscriptionInput, now: Date): Promise<Subscription> => {
-  const sub = newSubscription(objectId(now.getTime()), tenant, input, now);
-  await transact(
-    [
-      bump(subscriptionCounter(tenant), { n: 1 }, { below: MAX_SUBSCRIPTIONS }),
-      createItem({ ...urlLockKey(tenant, sub.url), type: 'WEBHOOK_URL_LOCK', subscriptionId: sub._id }),
-      createItem(toItem(sub)),
-    ],
-    (index) =>
-      index === 0
-        ? new Refused('subscription_limit_reached', `A workspace can have at most ${MAX_SUBSCRIPTIONS} webhook subscriptions`, {
-            limit: MAX_SUBSCRIPTIONS,
-          })
-        : duplicateUrl(),
-  );
-  return sub;
-};
+/** The writes that store a new subscription: counted (refused past MAX_SUBSCRIPTIONS) and its URL locked (refused when taken). */
+export const subscriptionCreation = (tenant: Tenant, sub: Subscription): Write[] => [
+  {
+    ...bump(subscriptionCounter(tenant), { n: 1 }, { below: MAX_SUBSCRIPTIONS }),
+    onFail: () =>
+      new Refused('subscription_limit_reached', `A workspace can have at most ${MAX_SUBSCRIPTIONS} webhook subscriptions`, {
+        limit: MAX_SUBSCRIPTIONS,
+      }),
+  },
+  createItem({ ...urlLockKey(tenant, sub.url), type: 'WEBHOOK_URL_LOCK', subscriptionId: sub._id }, duplicateUrl),
+  createItem(toItem(sub), duplicateUrl),
+];
 
 /** A subscription's key and parser, for reading it in one BatchGetItem with other items. */
 export const subscriptionRead = (tenant: Tenant, id: string) => ({
@@ -102,15 +89,9 @@ export const getSubscription = async (tenant: Tenant, id: string): Promise<Subsc
   return Item ? fromItem(Item) : undefined;
 };
 
-export const requireSubscription = async (tenant: Tenant, id: string): Promise<Subscription> => {
-  const sub = await getSubscription(tenant, id);
-  if (!sub) throw new Missing('Subscription');
-  return sub;
-};
-
 const countSubscriptions = (tenant: Tenant): Promise<number> => readCount(subscriptionCounter(tenant));
 
-export const listSubscriptions = async (tenant: Tenant, page: PageRequest) => {
+export const subscriptionsPage = async (tenant: Tenant, page: PageRequest) => {
   const [{ items, nextCursor }, total] = await Promise.all([
     queryPage({ pk: tenantPk(tenant), skPrefix: `${K.WHSUB}#` }, page),
     countSubscriptions(tenant),
@@ -155,25 +136,23 @@ export const subscriptionUpdate = (
   return updateItem(key(s.workspaceId, s._id), u.expression, { names: u.names, values: { ...u.values, ...values }, condition });
 };
 
-export const updateSubscription = async (tenant: Tenant, id: string, patch: SubscriptionPatch, now: Date): Promise<Subscription> => {
-  const before = await requireSubscription(tenant, id);
-  const fields = patchedFields(before, patch, now.toISOString());
-  if (Object.keys(fields).length === 0) return before;
-  const urlChanged = fields.url !== undefined;
-  await transact(
-    [
-      subscriptionUpdate(before, fields),
-      ...(urlChanged
-        ? [
-            deleteItem(urlLockKey(tenant, before.url)),
-            createItem({ ...urlLockKey(tenant, patch.url!), type: 'WEBHOOK_URL_LOCK', subscriptionId: id }),
-          ]
-        : []),
-    ],
-    (index) => (index === 0 ? new Missing('Subscription') : duplicateUrl()),
-  );
-  return fromItem({ ...before, ...fields });
-};
+/**
+ * The writes that store a PATCH's `fields` over the subscription as read (a `Missing` when it went meanwhile);
+ * a new URL moves its lock (refused when taken).
+ */
+export const subscriptionPatch = (before: Subscription, fields: Record<string, unknown>): Write[] => [
+  { ...subscriptionUpdate(before, fields), onFail: () => new Missing('Subscription') },
+  ...(typeof fields.url === 'string'
+    ? [
+        deleteItem(urlLockKey(before.workspaceId, before.url)),
+        createItem({ ...urlLockKey(before.workspaceId, fields.url), type: 'WEBHOOK_URL_LOCK', subscriptionId: before._id }, duplicateUrl),
+      ]
+    : []),
+];
+
+/** A subscription as stored after `fields` were written over it. */
+export const patchedSubscription = (before: Subscription, fields: Record<string, unknown>): Subscription =>
+  fromItem({ ...before, ...fields });
 
 /** Replaces the signing secrets if nobody rotated them since `before` was read (else 409). */
 export const replaceSecrets = async (
@@ -189,19 +168,12 @@ export const replaceSecrets = async (
   return { ...before, ...fields };
 };
 
-/** Deletes the subscription; answers it as it was. */
-export const deleteSubscription = async (tenant: Tenant, id: string): Promise<Subscription> => {
-  const sub = await requireSubscription(tenant, id);
-  await transact(
-    [
-      deleteItem(key(tenant, id), { condition: 'attribute_exists(pk)' }),
-      deleteItem(urlLockKey(tenant, sub.url)),
-      bump(subscriptionCounter(tenant), { n: -1 }),
-    ],
-    () => new Missing('Subscription'),
-  );
-  return sub;
-};
+/** The writes that delete the subscription (a `Missing` when it went meanwhile), its URL lock, and uncount it. */
+export const subscriptionDeletion = (sub: Subscription): Write[] => [
+  deleteItem(key(sub.workspaceId, sub._id), { condition: 'attribute_exists(pk)', onFail: () => new Missing('Subscription') }),
+  deleteItem(urlLockKey(sub.workspaceId, sub.url)),
+  bump(subscriptionCounter(sub.workspaceId), { n: -1 }),
+];
 
 /** One more consecutive failure, counted in the transaction that records the attempt. */
 export const countSubscriptionFailure = (s: Pick<Subscription, 'workspaceId' | '_id'>): Write =>

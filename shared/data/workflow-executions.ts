@@ -185,7 +185,7 @@ export const saveExecution = async (
 const decodeSummary = itemCodec(executionSchema);
 const summaryOf = (item: Record<string, unknown>): Execution => decodeSummary(decode(item));
 
-export const listExecutions = async (tenant: Tenant, filter: ExecutionFilter, page: PageRequest) => {
+export const executionsPage = async (tenant: Tenant, filter: ExecutionFilter, page: PageRequest) => {
   const partition = filter.workflowId
     ? filter.status
       ? { index: 'gsi1' as const, pk: tenantPk(tenant, K.WFXWFST, filter.workflowId, filter.status) }

@@ -1,14 +1,12 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { Missing } from '../domain/refusal';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import type { Tenant } from '../domain/auth/tenant';
 import type { Workflow } from '../domain/workflows/definition';
 import { bumpCounter, readCounter } from './counters';
 import { fromIndexSk, indexSk, tenantPk } from './keys';
-import { lostRace } from './retry';
 import { collect, queryAll, queryPage, type PageRequest } from './query';
-import { createItem, deleteItem, putItem, transact, type Write, type Commit } from './transact';
+import { createItem, deleteItem, putItem, type Write } from './transact';
 import { K } from './registry/registry';
 
 /**
@@ -56,12 +54,6 @@ export const getWorkflow = async (tenant: Tenant, id: string): Promise<StoredWor
   return item && fromItem(item);
 };
 
-export const requireWorkflow = async (tenant: Tenant, id: string): Promise<StoredWorkflow> => {
-  const found = await getWorkflow(tenant, id);
-  if (!found) throw new Missing('Workflow');
-  return found;
-};
-
 /** The graph of one version (the current one lives on the workflow item too). */
 export const getVersion = async (tenant: Tenant, id: string, version: number): Promise<Workflow | undefined> => {
   const item = await read(versionKey(tenant, id, version));
@@ -73,7 +65,7 @@ export const listVersions = async (tenant: Tenant, id: string, page: PageRequest
   return { versions: items.map((i) => JSON.parse(i.workflow as string) as Workflow), nextCursor };
 };
 
-export const listWorkflows = async (tenant: Tenant, page: PageRequest) => {
+export const workflowsPage = async (tenant: Tenant, page: PageRequest) => {
   const [{ items, nextCursor }, total] = await Promise.all([
     queryPage({ index: 'gsi1', pk: tenantPk(tenant, K.WFS), newestFirst: true }, page),
     readCounter(tenant, COUNTER),
@@ -92,16 +84,10 @@ const triggerWrites = (tenant: Tenant, before: Workflow | undefined, after: Work
 };
 
 /**
- * Writes `after` over the stored workflow (or creates it), with its version's graph when the version is
- * new, its trigger entries and `extra` (its event), in one transaction guarded by the revision read.
+ * The writes that store `after` over the stored workflow (or create it), with its version's graph when the
+ * version is new, its trigger entries and its next scheduled run, guarded by the revision read.
  */
-export const saveWorkflow = async (
-  tenant: Tenant,
-  before: StoredWorkflow | undefined,
-  after: Workflow,
-  extra: Write[],
-  nextRunAt?: string,
-): Promise<void> => {
+export const workflowSave = (tenant: Tenant, before: StoredWorkflow | undefined, after: Workflow, nextRunAt?: string): Write[] => {
   const rev = (before?.rev ?? 0) + 1;
   const { trigger: _t, nodes: _n, edges: _e, ...fields } = after;
   const item = {
@@ -121,21 +107,16 @@ export const saveWorkflow = async (
       : [createItem({ ...versionKey(tenant, after._id, after.version), type: 'WORKFLOW_VERSION', workflow: JSON.stringify(after) })]),
     ...triggerWrites(tenant, before?.workflow, after),
     ...(before ? [] : [bumpCounter(tenant, COUNTER, 1)]),
-    ...extra,
   ];
-  await transact(writes, lostRace);
+  return writes;
 };
 
-export const deleteWorkflow = async (tenant: Tenant, before: StoredWorkflow, extra: Write[]): Promise<Commit> =>
-  transact(
-    [
-      deleteItem(key(tenant, before.workflow._id), { condition: 'rev = :rev', values: { ':rev': before.rev } }),
-      ...triggerWrites(tenant, before.workflow, undefined),
-      bumpCounter(tenant, COUNTER, -1),
-      ...extra,
-    ],
-    lostRace,
-  );
+/** The writes that delete the workflow as read (guarded by its revision) and its trigger entries; its versions stay. */
+export const workflowDeletion = (tenant: Tenant, before: StoredWorkflow): Write[] => [
+  deleteItem(key(tenant, before.workflow._id), { condition: 'rev = :rev', values: { ':rev': before.rev } }),
+  ...triggerWrites(tenant, before.workflow, undefined),
+  bumpCounter(tenant, COUNTER, -1),
+];
 
 /** The tenant's active event-triggered workflows (id and trigger). */
 export const eventTriggers = async (tenant: Tenant) =>

@@ -1,25 +1,19 @@
 import { tenantOf } from '../domain/auth/tenant';
-import { Missing } from '../domain/refusal';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { objectId } from '../ids';
-import { buildEnvelope, diff } from '../events/envelope';
-import { outboxItem } from './outbox';
 import {
   DEFAULT_LOCALE,
   DEFAULT_STORAGE_QUOTA_BYTES,
   DEFAULT_TIMEZONE,
   defaultBusinessHours,
-  patchWorkspace,
   type Workspace,
-  type WorkspacePatch,
 } from '../domain/auth/workspace';
 import { batchGet } from './batch-get';
 import { collect, queryAll } from './query';
 import { tenantPk } from './keys';
-import { lostRace, retryOnConflict } from './retry';
-import { createItem, transact, updateItem } from './transact';
+import { createItem, transact, updateItem, type Write } from './transact';
 import { K } from './registry/registry';
 
 export { DEFAULT_TIMEZONE } from '../domain/auth/workspace';
@@ -78,41 +72,18 @@ export const getWorkspaces = async (ids: readonly string[]): Promise<Workspace[]
 export const listWorkspaces = async (): Promise<Workspace[]> =>
   (await collect(queryAll({ index: 'gsi1', pk: K.WORKSPACES }))).map(fromItem);
 
-const SETTINGS = ['name', 'timezone', 'locale', 'businessHours', 'storageQuotaBytes'] as const;
-
-/**
- * Changes the workspace's settings under the version read, with `auth.workspace.updated` (live, with
- * `changes`) in the same transaction. A patch that changes nothing is a no-op: no write, no event.
- */
-export const updateWorkspace = (id: string, patch: WorkspacePatch, now = new Date()): Promise<Workspace> =>
-  retryOnConflict(async () => {
-    const before = await getStored(id);
-    if (!before) throw new Missing('Workspace');
-    const after = patchWorkspace(before, patch, now);
-    const pick = (w: Workspace) => Object.fromEntries(SETTINGS.map((f) => [f, w[f]]));
-    const changes = diff(pick(before), pick(after));
-    if (!changes || Object.keys(changes).length === 0) return before;
-    const event = buildEnvelope('auth.workspace.updated', tenantOf(id, 'live'), { workspace: after }, { changes, now });
-    await transact(
-      [
-        updateItem(key(id), 'SET #n = :n, #tz = :tz, #l = :l, businessHours = :bh, storageQuotaBytes = :q, updatedAt = :u', {
-          names: { '#n': 'name', '#tz': 'timezone', '#l': 'locale' },
-          values: {
-            ':n': after.name,
-            ':tz': after.timezone,
-            ':l': after.locale,
-            ':bh': after.businessHours,
-            ':q': after.storageQuotaBytes,
-            ':u': after.updatedAt,
-            ':prev': before.updatedAt,
-          },
-          condition: 'updatedAt = :prev',
-        }),
-        outboxItem(event),
-      ],
-      lostRace,
-    );
-    return after;
+/** Stores `after`'s settings over the workspace as read (guarded by its `updatedAt`). */
+export const workspaceSettingsUpdate = (before: Workspace, after: Workspace): Write =>
+  updateItem(key(before._id), 'SET #n = :n, #tz = :tz, #l = :l, businessHours = :bh, storageQuotaBytes = :q, updatedAt = :u', {
+    names: { '#n': 'name', '#tz': 'timezone', '#l': 'locale' },
+    values: {
+      ':n': after.name,
+      ':tz': after.timezone,
+      ':l': after.locale,
+      ':bh': after.businessHours,
+      ':q': after.storageQuotaBytes,
+      ':u': after.updatedAt,
+      ':prev': before.updatedAt,
+    },
+    condition: 'updatedAt = :prev',
   });
-
-export const renameWorkspace = (id: string, name: string, now = new Date()): Promise<Workspace> => updateWorkspace(id, { name }, now);

@@ -1,15 +1,84 @@
 import type { Tenant } from '../domain/auth/tenant';
+import { Missing, Refused } from '../domain/refusal';
 import { conversationChannelOf } from '../domain/channels/account';
-import type { Change, Channel, Conversation, NewConversation, Status } from '../domain/inbox/conversation';
+import {
+  newConversation,
+  STATUSES,
+  type Change,
+  type Channel,
+  type Conversation,
+  type NewConversation,
+  type Status,
+} from '../domain/inbox/conversation';
 import { assign, type ConversationEdit, edit, unassign } from '../domain/inbox/edits';
+import { listSource, type ConversationFilters } from '../domain/inbox/lists';
 import { changeStatus } from '../domain/inbox/state-machine';
-import { getChannel } from '../data/channels';
-import * as conversations from '../data/conversations';
+import { buildEnvelope, diff } from '../events/envelope';
+import { objectId } from '../ids';
+import { channelExists, getChannel } from '../data/channels';
+import {
+  conversationCreation,
+  conversationDeletion,
+  conversationIdsIn,
+  conversationUpdate,
+  customerCount,
+  getConversation,
+  nextConversationNumber,
+  type Stored,
+} from '../data/conversations';
+import { conversationsPage } from '../data/conversations-lists';
+import { outboxItem } from '../data/outbox';
+import type { PageRequest } from '../data/query';
+import { lostRace, retryOnConflict } from '../data/retry';
+import { transact, type Write } from '../data/transact';
 
-export { deleteConversation, requireConversation } from '../data/conversations';
-export { listConversations } from '../data/conversations-lists';
+export const requireConversation = async (tenant: Tenant, id: string): Promise<Stored> => {
+  const stored = await getConversation(tenant, id);
+  if (!stored) throw new Missing('Conversation');
+  return stored;
+};
 
-/** Without a `channel`, the conversation is filed under its account's kind when `channelId` names one, else under `api`. */
+const eventsOf = (tenant: Tenant, before: Conversation, change: Change, now: Date): Write[] =>
+  change.events.map((e) => {
+    const pick = (c: Conversation) => Object.fromEntries(e.fields.map((f) => [f, c[f]]));
+    const changes = diff(pick(before), pick(change.conversation));
+    return outboxItem(buildEnvelope(`inbox.conversation.${e.name}`, tenant, { conversation: change.conversation }, { changes, now }));
+  });
+
+/** What a caller's step wants written beside the conversation change: a message, a guard, more events. */
+interface Step {
+  change: Change;
+  extra?: Write[];
+}
+
+/**
+ * Read, decide, write: `decide` sees the current conversation and returns the change (or undefined for
+ * nothing to do). The write is conditional on the version read, and the whole step re-runs if another
+ * writer won the race.
+ */
+export const mutateConversation = (
+  tenant: Tenant,
+  id: string,
+  decide: (c: Conversation) => Step | undefined,
+  now: Date,
+): Promise<Conversation> =>
+  retryOnConflict(async () => {
+    const stored = await requireConversation(tenant, id);
+    const before = stored.conversation;
+    const step = decide(before);
+    if (!step || (step.change.events.length === 0 && !step.extra?.length)) return step?.change.conversation ?? before;
+    const after = step.change.conversation;
+    await transact(
+      [...conversationUpdate(tenant, stored, after), ...eventsOf(tenant, before, step.change, now), ...(step.extra ?? [])],
+      lostRace,
+    );
+    return after;
+  });
+
+/**
+ * Without a `channel`, the conversation is filed under its account's kind when `channelId` names one, else under `api`.
+ * The customer and the account must exist, and the assignee be active, in the create's own transaction.
+ */
 export const createConversation = async (
   tenant: Tenant,
   input: Omit<NewConversation, 'channel'> & { channel?: Channel },
@@ -18,11 +87,47 @@ export const createConversation = async (
   // An account's type never changes, so reading it first is safe; its existence is checked in the create's transaction.
   const account = input.channel === undefined && input.channelId ? await getChannel(tenant, input.channelId) : undefined;
   const channel = input.channel ?? (account ? conversationChannelOf(account.type) : 'api');
-  return conversations.createConversation(tenant, { ...input, channel }, now);
+  const conversation = newConversation(
+    { ...input, channel },
+    { _id: objectId(now.getTime()), number: await nextConversationNumber(tenant) },
+    now,
+  );
+  const writes = [
+    ...conversationCreation(tenant, conversation),
+    ...(conversation.channelId
+      ? [channelExists(tenant, conversation.channelId, () => new Refused('no_such_channel', 'No such channel in this workspace'))]
+      : []),
+    outboxItem(buildEnvelope('inbox.conversation.created', tenant, { conversation }, { now })),
+  ];
+  // Creates share the list counters, so concurrent ones can collide; a collided transaction is simply re-run.
+  await retryOnConflict(() => transact(writes, lostRace));
+  return conversation;
 };
 
+/**
+ * Deletes the conversation, its list memberships and its tag links (with their counters). The delete is
+ * conditional on the version and the number of tags read, so a concurrent tagging makes it re-run.
+ */
+export const deleteConversation = (tenant: Tenant, id: string, now: Date): Promise<Conversation> =>
+  retryOnConflict(async () => {
+    const stored = await requireConversation(tenant, id);
+    const { conversation } = stored;
+    await transact(
+      [
+        ...conversationDeletion(tenant, stored, now),
+        outboxItem(buildEnvelope('inbox.conversation.deleted', tenant, { conversation }, { now })),
+      ],
+      lostRace,
+    );
+    return conversation;
+  });
+
+/** One page of the list a filter selects: O(limit) reads with a cursor, and an O(1) exact total. */
+export const listConversations = async (tenant: Tenant, filters: ConversationFilters, page: PageRequest) =>
+  conversationsPage(tenant, listSource(filters), page);
+
 const applyRule = (tenant: Tenant, id: string, rule: (c: Conversation) => Change, now: Date): Promise<Conversation> =>
-  conversations.mutateConversation(tenant, id, (c) => ({ change: rule(c) }), now);
+  mutateConversation(tenant, id, (c) => ({ change: rule(c) }), now);
 
 export const editConversation = (tenant: Tenant, id: string, patch: ConversationEdit, now: Date): Promise<Conversation> =>
   applyRule(tenant, id, (c) => edit(c, patch, now), now);
@@ -40,3 +145,49 @@ export const changeConversationStatus = (
   { status, snoozedUntil }: { status: Status; snoozedUntil?: string },
   now: Date,
 ): Promise<Conversation> => applyRule(tenant, id, (c) => changeStatus(c, status, { snoozedUntil, now }), now);
+
+/**
+ * Unassigns a removed member's open conversations, each in its own transaction with its
+ * `inbox.conversation.unassigned` event (any number of them: no transaction holds more than one). A
+ * conversation deleted or reassigned meanwhile is left alone, so running it again finishes what is left.
+ */
+export const unassignMemberConversations = async (tenant: Tenant, memberId: string, now: Date): Promise<void> => {
+  for (const status of STATUSES.filter((s) => s !== 'closed')) {
+    for (const id of await conversationIdsIn(tenant, `assignee:${memberId}:status:${status}`)) {
+      await mutateConversation(tenant, id, (c) => (c.assigneeId === memberId ? { change: unassign(c, now) } : undefined), now).catch(
+        (error: unknown) => {
+          if (!(error instanceof Missing)) throw error;
+        },
+      );
+    }
+  }
+};
+
+const MOVE_BATCH = 25;
+
+/** Moves every conversation of customer `from` to `to` (a merge), one transaction (and one `updated` event) each; answers how many. */
+export const moveCustomerConversations = async (tenant: Tenant, from: string, to: string, now: Date): Promise<number> => {
+  let moved = 0;
+  for (;;) {
+    const ids = await conversationIdsIn(tenant, `customer:${from}`, MOVE_BATCH);
+    if (ids.length === 0) return moved;
+    for (const id of ids) {
+      await mutateConversation(
+        tenant,
+        id,
+        (c) =>
+          c.customerId !== from
+            ? undefined
+            : {
+                change: {
+                  conversation: { ...c, customerId: to, updatedAt: now.toISOString() },
+                  events: [{ name: 'updated', fields: ['customerId'] }],
+                },
+                extra: [customerCount(tenant, from, -1), customerCount(tenant, to, 1)],
+              },
+        now,
+      );
+      moved++;
+    }
+  }
+};

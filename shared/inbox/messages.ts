@@ -1,10 +1,64 @@
 import type { Tenant } from '../domain/auth/tenant';
-import type { NewMessage } from '../domain/inbox/message';
-import { listMessages, postMessage, type Posted } from '../data/messages';
-import { receiveIncoming, type Incoming } from '../data/messages-incoming';
+import { applyMessage, newMessage, type Message, type NewMessage } from '../domain/inbox/message';
+import type { Conversation } from '../domain/inbox/conversation';
+import { buildEnvelope } from '../events/envelope';
+import { objectId } from '../ids';
+import { attachWrites } from '../data/files';
+import { messageCreation, messagesPage } from '../data/messages';
+import { outboxItem } from '../data/outbox';
+import type { PageRequest } from '../data/query';
+import type { Write } from '../data/transact';
 import { resolveAttachments } from '../files/files';
+import { mutateConversation, requireConversation } from './conversations';
 
-export { listMessages };
+const eventOf = (tenant: Tenant, message: Message, conversation: Conversation, now: Date) => {
+  if (message.type === 'note') return buildEnvelope('inbox.note.created', tenant, { note: message, conversation }, { now });
+  const type = message.type === 'incoming' ? 'inbox.message.received' : 'inbox.message.sent';
+  return buildEnvelope(type, tenant, { message, conversation }, { now });
+};
+
+export interface Posted {
+  message: Message;
+  conversation: Conversation;
+}
+
+/**
+ * Adds a message and applies it to its conversation (counts, unread, last message time, reopening) in one
+ * transaction with its event. `extra` rides along in the same transaction (e.g. an idempotency guard).
+ */
+export const postMessage = async (
+  tenant: Tenant,
+  conversationId: string,
+  input: NewMessage,
+  now: Date,
+  extra: (message: Message) => Write[] = () => [],
+): Promise<Posted> => {
+  const message = newMessage(input, { _id: objectId(now.getTime()), conversationId }, now);
+  const conversation = await mutateConversation(
+    tenant,
+    conversationId,
+    (before) => {
+      const change = applyMessage(before, message);
+      return {
+        change,
+        extra: [
+          messageCreation(tenant, message),
+          outboxItem(eventOf(tenant, message, change.conversation, now)),
+          ...attachWrites(tenant, conversationId, input.attachments ?? []),
+          ...extra(message),
+        ],
+      };
+    },
+    now,
+  );
+  return { message, conversation };
+};
+
+/** A conversation's messages oldest → newest; the total is the conversation's own message count. */
+export const listMessages = async (tenant: Tenant, conversationId: string, page: PageRequest) => {
+  const { conversation } = await requireConversation(tenant, conversationId);
+  return { ...(await messagesPage(tenant, conversationId, page)), total: conversation.messageCount };
+};
 
 type WithRefs<T> = Omit<T, 'attachments'> & { attachments?: { fileId: string }[] };
 
@@ -16,7 +70,3 @@ export const postReply = async (tenant: Tenant, conversationId: string, input: W
     { ...input, attachments: await resolveAttachments(tenant, input.attachments, conversationId, now) },
     now,
   );
-
-/** A customer's message through the API, with the files it names resolved as for a reply. */
-export const receiveMessage = async (tenant: Tenant, input: WithRefs<Incoming>, now: Date) =>
-  receiveIncoming(tenant, { ...input, attachments: await resolveAttachments(tenant, input.attachments, input.conversationId, now) }, now);

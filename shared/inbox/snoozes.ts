@@ -1,8 +1,8 @@
 import type { Conversation } from '../domain/inbox/conversation';
 import { wake } from '../domain/inbox/state-machine';
-import { mutateConversation } from '../data/conversations';
 import { dueSnoozed } from '../data/conversations-lists';
 import { drainDue } from '../data/timers';
+import { mutateConversation } from './conversations';
 
 /**
  * Opens the snoozed conversations due by `now`, each with its `reopened` event, and counts them. Waking is

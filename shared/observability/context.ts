@@ -18,6 +18,7 @@ export interface LogContext {
   executionId?: string;
   step?: number;
   broadcastId?: string;
+  exportId?: string;
   recipientId?: string;
   /** The conversation message a channel send carries. */
   outgoingId?: string;

@@ -1,8 +1,35 @@
 import type { Tenant } from '../domain/auth/tenant';
 import { NotFoundError } from '../domain/errors';
-import { countTagged, getTag } from '../data/tags';
+import { Missing } from '../domain/refusal';
+import { applyUpdate, newTag, type CreateTag, type Tag, type UpdateTag } from '../domain/tags/tag';
+import { objectId } from '../ids';
+import type { PageRequest } from '../data/query';
+import { lostRace, retryOnConflict } from '../data/retry';
+import { countTagged, getTag, readTag, tagCreation, tagsPage, tagUpdate } from '../data/tags';
+import { transact } from '../data/transact';
 
-export { createTag, listTags, updateTag } from '../data/tags';
+export const createTag = async (tenant: Tenant, input: CreateTag, now: Date): Promise<Tag> => {
+  const tag = newTag(objectId(now.getTime()), input, now);
+  await transact(tagCreation(tenant, tag));
+  return tag;
+};
+
+export const listTags = (tenant: Tenant, page: PageRequest) => tagsPage(tenant, page);
+
+/**
+ * Optimistic: the write is conditional on the version read (re-run on a lost race), and a rename swaps the name
+ * guard in the same transaction. A PATCH that changes no field writes nothing and returns the tag as it was.
+ */
+export const updateTag = (tenant: Tenant, id: string, input: UpdateTag, now: Date): Promise<Tag> =>
+  retryOnConflict(async () => {
+    const stored = await readTag(tenant, id);
+    if (!stored || stored.deletingAt) throw new Missing('Tag');
+    const before = stored.tag;
+    const after = applyUpdate(before, input, now);
+    if ((['name', 'color', 'description'] as const).every((k) => after[k] === before[k])) return before;
+    await transact(tagUpdate(tenant, stored, after), lostRace);
+    return after;
+  });
 
 /** A tag with how many entities of each type carry it. */
 export const countedTag = async (tenant: Tenant, id: string) => {

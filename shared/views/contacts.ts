@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { Identity, type Customer } from '../domain/contacts/customer';
+import { ERROR_CODES } from '../domain/errors';
 import { exactly, id, time } from './common';
 
 export const contact = exactly<Customer>()(
@@ -28,3 +29,26 @@ export const customerMerge = z
     leadsMoved: z.number().int().min(0),
   })
   .meta({ id: 'CustomerMerge' });
+
+/** An input's refusal in a batch: the error wrapper's `error`, as a request of that input alone would answer. */
+const inputError = z
+  .strictObject({ code: z.enum(ERROR_CODES), message: z.string(), details: z.record(z.string(), z.unknown()).optional() })
+  .meta({ id: 'BatchInputError' });
+
+/** A batch upsert's answer: one result per input, in input order, and their counts. */
+export const customerBatch = z
+  .strictObject({
+    results: z.array(
+      z.discriminatedUnion('status', [
+        z.strictObject({ index: z.number().int().min(0), status: z.enum(['created', 'updated', 'unchanged']), customer: contact }),
+        z.strictObject({ index: z.number().int().min(0), status: z.literal('error'), error: inputError }),
+      ]),
+    ),
+    summary: z.strictObject({
+      created: z.number().int().min(0),
+      updated: z.number().int().min(0),
+      unchanged: z.number().int().min(0),
+      errors: z.number().int().min(0),
+    }),
+  })
+  .meta({ id: 'CustomerBatch' });

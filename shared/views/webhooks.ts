@@ -124,6 +124,12 @@ export const eventType = z
   .strictObject({
     type: z.string(),
     category: z.string(),
+    readScope: z
+      .string()
+      .nullable()
+      .describe(
+        'The scope a token needs to see this type in the events log and on the realtime socket (null: it is sent to webhooks only)',
+      ),
     status: z.enum(['available', 'planned']),
     subscribable: z.boolean().describe("Whether a subscription's `events` may name it (`webhook.ping` is sent by the test route alone)"),
     description: z.string(),

@@ -2,7 +2,7 @@ import { NotFoundError } from '../domain/errors';
 import { publicDelivery } from '../domain/webhooks/delivery';
 import { deliveryDetail } from '../domain/webhooks/delivery-log';
 import { getDelivery, listDeliveries, responseBodies, type DeliveryFilter } from '../data/webhook-deliveries';
-import { requireSubscription } from '../data/webhook-subscriptions';
+import { requireSubscription } from './subscription-records';
 import { eventPayload } from '../data/outbox';
 import type { PageRequest } from '../data/query';
 import type { Tenant } from '../domain/auth/tenant';

@@ -1,6 +1,6 @@
 import { endpointHealth, HEALTH_WINDOW } from '../domain/webhooks/health';
 import { recentStatuses } from '../data/webhook-deliveries';
-import { requireSubscription } from '../data/webhook-subscriptions';
+import { requireSubscription } from './subscription-records';
 import type { Tenant } from '../domain/auth/tenant';
 
 /** The health of the subscription's endpoint, judged on its last `HEALTH_WINDOW` deliveries. */

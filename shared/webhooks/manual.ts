@@ -5,7 +5,7 @@ import { newDelivery, retriedDelivery, type Delivery } from '../domain/webhooks/
 import { assertActive, publicSubscription } from '../domain/webhooks/subscription';
 import { getDelivery, saveDelivery } from '../data/webhook-deliveries';
 import { storeEventBody } from '../data/outbox';
-import { requireSubscription } from '../data/webhook-subscriptions';
+import { requireSubscription } from './subscription-records';
 import { startDelivery } from './fanout';
 import { enqueueDeliveries } from './queue';
 import type { Tenant } from '../domain/auth/tenant';

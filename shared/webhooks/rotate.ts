@@ -1,5 +1,6 @@
 import { rotatedSecrets, type Subscription } from '../domain/webhooks/subscription';
-import { replaceSecrets, requireSubscription } from '../data/webhook-subscriptions';
+import { replaceSecrets } from '../data/webhook-subscriptions';
+import { requireSubscription } from './subscription-records';
 import type { Tenant } from '../domain/auth/tenant';
 
 /** Gives the subscription a new generated secret; the current one keeps signing deliveries for `overlapSeconds`. */

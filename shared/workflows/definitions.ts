@@ -2,7 +2,8 @@ import { config } from '../config';
 import { objectId } from '../ids';
 import { buildEnvelope } from '../events/envelope';
 import { outboxItem } from '../data/outbox';
-import { deleteWorkflow, listVersions, requireWorkflow, saveWorkflow, type StoredWorkflow } from '../data/workflows';
+import { getWorkflow, listVersions, workflowDeletion, workflowSave, workflowsPage, type StoredWorkflow } from '../data/workflows';
+import { transact } from '../data/transact';
 import type { PageRequest } from '../data/query';
 import {
   applyUpdate,
@@ -14,11 +15,18 @@ import {
   type UpdateWorkflow,
   type Workflow,
 } from '../domain/workflows/definition';
-import { retryOnConflict } from '../data/retry';
+import { lostRace, retryOnConflict } from '../data/retry';
+import { Missing } from '../domain/refusal';
 import { assertAllowedTarget } from '../outbound/https';
 import type { Tenant } from '../domain/auth/tenant';
 
-export { listWorkflows, requireWorkflow } from '../data/workflows';
+export const requireWorkflow = async (tenant: Tenant, id: string): Promise<StoredWorkflow> => {
+  const found = await getWorkflow(tenant, id);
+  if (!found) throw new Missing('Workflow');
+  return found;
+};
+
+export const listWorkflows = (tenant: Tenant, page: PageRequest) => workflowsPage(tenant, page);
 
 /** Literal target URLs are SSRF-checked at save, as webhook URLs are (and again, pinned, at every request). */
 const checkTargets = async (w: Workflow) => {
@@ -50,7 +58,7 @@ const schedule = (w: Workflow, now: Date) => (w.active ? nextRunAt(w.trigger, no
 export const createWorkflow = async (tenant: Tenant, input: CreateWorkflow, now: Date): Promise<Workflow> => {
   const w = newWorkflow(objectId(now.getTime()), input, now);
   await checkTargets(w);
-  await saveWorkflow(tenant, undefined, w, [event('created', tenant, w, now)]);
+  await transact([...workflowSave(tenant, undefined, w), event('created', tenant, w, now)], lostRace);
   return w;
 };
 
@@ -66,12 +74,12 @@ const mutate = (
     if (after === before.workflow) return after;
     const keepsSchedule =
       type === 'updated' && JSON.stringify(after.trigger) === JSON.stringify(before.workflow.trigger) && before.nextRunAt;
-    await saveWorkflow(
-      tenant,
-      before,
-      after,
-      [event(type, tenant, after, now, before.workflow)],
-      keepsSchedule ? before.nextRunAt : schedule(after, now),
+    await transact(
+      [
+        ...workflowSave(tenant, before, after, keepsSchedule ? before.nextRunAt : schedule(after, now)),
+        event(type, tenant, after, now, before.workflow),
+      ],
+      lostRace,
     );
     return after;
   });
@@ -90,7 +98,7 @@ export const activateWorkflow = (tenant: Tenant, id: string, active: boolean, no
 export const removeWorkflow = (tenant: Tenant, id: string, now: Date): Promise<Workflow> =>
   retryOnConflict(async () => {
     const before = await requireWorkflow(tenant, id);
-    await deleteWorkflow(tenant, before, [event('deleted', tenant, before.workflow, now)]);
+    await transact([...workflowDeletion(tenant, before), event('deleted', tenant, before.workflow, now)], lostRace);
     return before.workflow;
   });
 

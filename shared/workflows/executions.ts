@@ -1,8 +1,16 @@
 import { NotFoundError } from '../domain/errors';
-import { executionView, getExecution, listSteps, type StoredExecution } from '../data/workflow-executions';
+import {
+  executionsPage,
+  executionView,
+  getExecution,
+  listSteps,
+  type ExecutionFilter,
+  type StoredExecution,
+} from '../data/workflow-executions';
+import type { PageRequest } from '../data/query';
 import type { Tenant } from '../domain/auth/tenant';
 
-export { listExecutions } from '../data/workflow-executions';
+export const listExecutions = (tenant: Tenant, filter: ExecutionFilter, page: PageRequest) => executionsPage(tenant, filter, page);
 
 export const requireExecution = async (tenant: Tenant, id: string): Promise<StoredExecution> => {
   const e = await getExecution(tenant, id);

@@ -1,12 +1,15 @@
 import { log } from '../log';
 import { envelopeTenant, type EventEnvelope } from '../events/envelope';
 import { triggerGuard } from '../data/workflow-guards';
-import { dueSchedules, eventTriggers, getWorkflow, requireWorkflow, saveWorkflow } from '../data/workflows';
+import { dueSchedules, eventTriggers, getWorkflow, workflowSave } from '../data/workflows';
+import { lostRace } from '../data/retry';
+import { transact } from '../data/transact';
 import { ConflictError } from '../domain/errors';
 import { matchesFilter, nextRunAt } from '../domain/workflows/definition';
 import { MAX_CAUSAL_DEPTH, type Execution } from '../domain/workflows/execution';
 import { matchesAny } from '../domain/webhooks/event-patterns';
 import type { Tenant } from '../domain/auth/tenant';
+import { requireWorkflow } from './definitions';
 import { startExecution } from './start';
 
 /** `POST /workflows/{id}/trigger`: any manual workflow, and any active one (for testing). */
@@ -66,7 +69,7 @@ export const runDueSchedules = async (now: Date, batch = 100): Promise<number> =
     const trigger = { type: 'schedule' as const, payload: { scheduledAt: s.nextRunAt } };
     if (await startExecution(tenant, s.workflow, trigger, { depth: 1, now, guard: triggerGuard(tenant, 'schedule', id, s.nextRunAt, now) }))
       started++;
-    await saveWorkflow(tenant, s, s.workflow, [], nextRunAt(s.workflow.trigger, now)).catch((error: unknown) =>
+    await transact(workflowSave(tenant, s, s.workflow, nextRunAt(s.workflow.trigger, now)), lostRace).catch((error: unknown) =>
       log.warn('schedule not advanced (changed meanwhile)', { tenant, workflowId: id, error: String(error) }),
     );
   }

@@ -1,11 +1,36 @@
+import { tenantOf } from '../domain/auth/tenant';
 import { NotFoundError } from '../domain/errors';
-import type { Workspace } from '../domain/auth/workspace';
-import { getWorkspace } from '../data/workspaces';
-
-export { updateWorkspace } from '../data/workspaces';
+import { Missing } from '../domain/refusal';
+import { patchWorkspace, type Workspace, type WorkspacePatch } from '../domain/auth/workspace';
+import { buildEnvelope, diff } from '../events/envelope';
+import { outboxItem } from '../data/outbox';
+import { lostRace, retryOnConflict } from '../data/retry';
+import { transact } from '../data/transact';
+import { getWorkspace, workspaceSettingsUpdate } from '../data/workspaces';
 
 export const requireWorkspace = async (id: string): Promise<Workspace> => {
   const workspace = await getWorkspace(id);
   if (!workspace) throw new NotFoundError('Workspace');
   return workspace;
 };
+
+const SETTINGS = ['name', 'timezone', 'locale', 'businessHours', 'storageQuotaBytes'] as const;
+
+/**
+ * Changes the workspace's settings under the version read, with `auth.workspace.updated` (live, with
+ * `changes`) in the same transaction. A patch that changes nothing is a no-op: no write, no event.
+ */
+export const updateWorkspace = (id: string, patch: WorkspacePatch, now = new Date()): Promise<Workspace> =>
+  retryOnConflict(async () => {
+    const before = await getWorkspace(id);
+    if (!before) throw new Missing('Workspace');
+    const after = patchWorkspace(before, patch, now);
+    const pick = (w: Workspace) => Object.fromEntries(SETTINGS.map((f) => [f, w[f]]));
+    const changes = diff(pick(before), pick(after));
+    if (!changes || Object.keys(changes).length === 0) return before;
+    const event = buildEnvelope('auth.workspace.updated', tenantOf(id, 'live'), { workspace: after }, { changes, now });
+    await transact([workspaceSettingsUpdate(before, after), outboxItem(event)], lostRace);
+    return after;
+  });
+
+export const renameWorkspace = (id: string, name: string, now = new Date()): Promise<Workspace> => updateWorkspace(id, { name }, now);

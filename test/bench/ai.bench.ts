@@ -6,7 +6,7 @@ import { config } from '../../shared/config';
 import { createArticle } from '../../shared/ai/articles';
 import { recordArticle } from '../../shared/data/kb-index';
 import { tenantPk } from '../../shared/data/keys';
-import { mapLimit } from '../../shared/data/tags-tagging';
+import { mapLimit } from '../../shared/domain/map-limit';
 import { RATE_LIMITS } from '../../shared/domain/auth/rate-limit';
 import { createTenant } from '../support/tenants';
 import { measureInterleaved, type Latency, type Section } from './measure';

@@ -4,7 +4,7 @@ import { addDays } from '../../shared/domain/analytics/calendar';
 import { addToAgentDay, addToDay } from '../../shared/data/analytics';
 import { tenantPk } from '../../shared/data/keys';
 import { collect, queryAll } from '../../shared/data/query';
-import { mapLimit } from '../../shared/data/tags-tagging';
+import { mapLimit } from '../../shared/domain/map-limit';
 import { transact } from '../../shared/data/transact';
 import { RATE_LIMITS } from '../../shared/domain/auth/rate-limit';
 import { createTenant } from '../support/tenants';

@@ -9,8 +9,8 @@ import {
 } from '@aws-sdk/client-sqs';
 import { nameOf, onInvoke } from '../../infra/local/lambda';
 import type { LocalStack } from '../../infra/local/stack';
-import { wiring } from '../../infra/wiring';
-import { BROADCAST_QUEUE } from '../../infra/wiring/channels';
+import { wiring } from '../../functions/wiring';
+import { BROADCAST_QUEUE } from '../../functions/wiring/channels';
 import { draftBroadcast, sendBroadcast } from '../../shared/broadcasts/service';
 import { createChannel } from '../../shared/channels/accounts';
 import { getBroadcast } from '../../shared/data/broadcasts';

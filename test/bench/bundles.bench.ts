@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Metafile } from 'esbuild';
 import { esbuildOptions } from '../../infra/constructs/bundling';
-import { wiring } from '../../infra/wiring';
+import { wiring } from '../../functions/wiring';
 import type { Section } from './measure';
 
 /** Cold-init runs per bundle (median reported), round-robin so load drift hits all bundles alike; ~0.3 s each. */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { writeMeasured } from '../../infra/cost/measured';
-import { wiring } from '../../infra/wiring';
+import { wiring } from '../../functions/wiring';
 import { busEvent } from '../../infra/local/event-router';
 import { invoke, nameOf } from '../../infra/local/lambda';
 import type { LocalStack } from '../../infra/local/stack';

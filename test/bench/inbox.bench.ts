@@ -6,7 +6,7 @@ import { config } from '../../shared/config';
 import { objectId } from '../../shared/ids';
 import { bumpCounter } from '../../shared/data/counters';
 import { createdItems, customerCount, listPartition } from '../../shared/data/conversations';
-import { createCustomer } from '../../shared/data/customers';
+import { createCustomer } from '../../shared/contacts/customers';
 import { tenantPk } from '../../shared/data/keys';
 import { queryPage } from '../../shared/data/query';
 import { createItem, transact } from '../../shared/data/transact';

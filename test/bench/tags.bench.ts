@@ -1,7 +1,7 @@
 import type { LocalStack } from '../../infra/local/stack';
-import { createCustomer } from '../../shared/data/customers';
+import { createCustomer } from '../../shared/contacts/customers';
 import { RATE_LIMITS } from '../../shared/domain/auth/rate-limit';
-import { mapLimit } from '../../shared/data/tags-tagging';
+import { mapLimit } from '../../shared/domain/map-limit';
 import { createTenant } from '../support/tenants';
 import { tokenPool } from './token-pool';
 import { measure, type Latency, type Section } from './measure';

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../shared/domain/auth/scopes';
+import { FAST_ATTEMPTS } from '../../shared/domain/webhooks/schedule';
 import type { Client } from '../support/api';
 import { startReceiver, type Receiver } from '../support/https-receiver';
 import { inFreshRateWindow } from '../support/rate-window';
@@ -110,6 +111,11 @@ describe('signing in', () => {
 
 describe('API tokens', () => {
   let secret = '';
+
+  it('offers every scope the API knows, in its order', async () => {
+    const offered = await page.locator('input[name=scope]').evaluateAll((boxes) => boxes.map((b) => b.getAttribute('value')));
+    expect(offered).toEqual([...SCOPES]);
+  });
 
   it('creates a token and shows its value once, copyable', async () => {
     await page.fill('input[name=name]', 'browser-made');
@@ -377,7 +383,9 @@ describe('a failing endpoint', () => {
     await state.waitFor();
     expect(await state.getAttribute('class')).toContain('status-failing');
     // Failing in a row once its quick attempts are spent, while still retried: the words say both.
-    expect(await state.textContent()).toMatch(/^failing: (1 delivery|\d+ deliveries in a row) failed all 5 quick attempts$/);
+    expect(await state.textContent()).toMatch(
+      new RegExp(`^failing: (1 delivery|\\d+ deliveries in a row) failed all ${FAST_ATTEMPTS} quick attempts$`),
+    );
     expect(await page.locator('#health').textContent()).toContain('none finished yet (latest 21: 21 still being delivered or retried)');
     expect(await page.locator('#health').textContent()).toMatch(/Failures in a row\d+ \(the endpoint is deactivated after 100\)/);
     const row = page.locator('tr[data-delivery]').filter({ hasText: 'retrying' }).first();

@@ -30,7 +30,7 @@ const cliHelp = new Map<string, string>();
 const helpOf = (words: string[]): string => {
   const key = words.join(' ');
   if (!cliHelp.has(key)) {
-    const res = spawnSync(process.execPath, ['--import', 'tsx', 'infra/cli/parley.ts', ...words, '--help'], {
+    const res = spawnSync(process.execPath, ['--import', 'tsx', 'packages/cli/parley.ts', ...words, '--help'], {
       cwd: root,
       encoding: 'utf8',
       timeout: 30_000,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { wiring } from '../../infra/wiring';
+import { wiring } from '../../functions/wiring';
 import { expectError } from '../support/api';
 import { startReceiver, type Receiver } from '../support/https-receiver';
 import { factoryFor, makeFactories, type ResourceFactory } from '../support/resource-factories';

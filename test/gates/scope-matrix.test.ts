@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { wiring } from '../../infra/wiring';
+import { wiring } from '../../functions/wiring';
 import { SCOPES, type Scope } from '../../shared/domain/auth/scopes';
 import { client, type ApiResponse } from '../support/api';
 import { loadRoutes, type LoadedRoute } from '../support/routes';

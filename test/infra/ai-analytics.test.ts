@@ -1,6 +1,6 @@
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { wiring } from '../../infra/wiring';
+import { wiring } from '../../functions/wiring';
 import { COUNTED_EVENTS } from '../../shared/domain/analytics/measures';
 import { synth, type Synthesized } from './synth';
 

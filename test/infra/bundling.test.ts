@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { esbuildOptions } from '../../infra/constructs/bundling';
 import { startDynamoLocal, type DynamoLocal } from '../../infra/local/dynamodb';
 import { ensureTable } from '../../infra/local/table';
-import { wiring } from '../../infra/wiring';
+import { wiring } from '../../functions/wiring';
 import type { ParleyFunction } from '../../infra/constructs/parley-function';
 import { synth, type Synthesized } from './synth';
 
@@ -140,6 +140,7 @@ describe('the OpenAPI function', () => {
       const inputs = Object.keys(metafile.inputs);
       expect(inputs).toContain('openapi.json');
       expect(inputs.filter((path) => path.startsWith('infra/'))).toEqual([]);
+      expect(inputs.filter((path) => path.startsWith('functions/'))).toEqual(['functions/http/docs/get-openapi.ts']);
       expect(statSync(join(dir, 'index.mjs')).size).toBeLessThan(500 * 1024);
       const event = {
         rawPath: '/api/v1/openapi.json',

@@ -1,8 +1,8 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { wiring } from '../../infra/wiring';
-import { CHANNEL_SECRETS_KEY } from '../../infra/wiring/channels';
-import { grantsFor } from '../../infra/wiring/grants';
+import { wiring } from '../../functions/wiring';
+import { CHANNEL_SECRETS_KEY } from '../../functions/wiring/channels';
+import { grantsFor } from '../../infra/grants';
 import { synth, type Synthesized } from './synth';
 
 /** Channels and broadcasts as the real wiring deploys them. */

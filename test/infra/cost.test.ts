@@ -4,7 +4,7 @@ import { generatedRegions, pagePath, withRegion } from '../../infra/cost/docs';
 import { edgeLines, idleLines, INCOMING_MESSAGE_ROUTE, total, workloadLines } from '../../infra/cost/estimate';
 import { readMeasured } from '../../infra/cost/measured';
 import { stageCosts, STANDARD_WORKLOAD, type StageCost } from '../../infra/cost/report';
-import { wiring } from '../../infra/wiring';
+import { wiring } from '../../functions/wiring';
 
 let costs: StageCost[];
 beforeAll(() => {
@@ -22,18 +22,26 @@ describe('npm run cost', () => {
 
   it('counts what the templates hold: every alarm metric, the key, the dashboard, each schedule at its rate and sampling', () => {
     const dev = stage('dev').inventory;
-    // Every wiring function (routes, the fallback, consumers, rule and schedule targets), the site's upload function, and per
-    // bucket with downloads the custom resource that makes its signing key and CDK's provider framework (both run at deployment only).
+    // Every wiring function (routes, the fallback, consumers, rule and schedule targets, the socket routes), the site's upload
+    // function, and per bucket with downloads the custom resource that makes its signing key and CDK's provider framework
+    // (both run at deployment only).
     const downloads = wiring.buckets.filter((b) => b.downloads).length;
     expect(dev.functions).toBe(
-      wiring.routes.length + 1 + wiring.queues.length + wiring.rules.length + wiring.schedules.length + 1 + 2 * downloads,
+      wiring.routes.length +
+        1 +
+        wiring.queues.length +
+        wiring.rules.length +
+        wiring.schedules.length +
+        Object.keys(wiring.socket ?? {}).length +
+        1 +
+        2 * downloads,
     );
     expect(dev.keys).toBe(wiring.keys.length);
     expect(dev.dashboards).toBe(1);
     expect(dev.sqsEventSources).toBe(wiring.queues.length);
-    // Every domain event invokes the rule targets that match any outbox event (the webhook fan-out, the workflow trigger).
+    // Every domain event invokes the rule targets that match any outbox event (the webhook fan-out, the workflow trigger, the realtime push).
     expect(dev.targetsPerEvent).toBe(wiring.rules.filter((r) => !r.pattern.detail && !r.bucket).length);
-    expect(dev.targetsPerEvent).toBe(2);
+    expect(dev.targetsPerEvent).toBe(3);
     expect(dev.schedules.map((s) => s.runsPerMonth).sort()).toEqual(wiring.schedules.map((s) => (30 * 24 * 60) / s.everyMinutes).sort());
     // Every schedule matches the 1 % sampling rule; without it each idle run would be traced.
     for (const s of dev.schedules) expect(s.traceRate).toBe(0.01);
@@ -47,7 +55,7 @@ describe('npm run cost', () => {
     const measured = readMeasured();
     const dev = stage('dev').inventory;
     const one = total(workloadLines(STANDARD_WORKLOAD, measured, dev));
-    const two = total(workloadLines({ apiCalls: 2e6, deliveries: 2e6, incomingMessages: 2e6 }, measured, dev));
+    const two = total(workloadLines({ apiCalls: 2e6, deliveries: 2e6, incomingMessages: 2e6, socketHours: 2 * 1760 }, measured, dev));
     expect(one).toBeGreaterThan(0);
     expect(two).toBeCloseTo(2 * one, 6);
     expect(total(workloadLines(STANDARD_WORKLOAD, measured, stage('prod').inventory))).toBeGreaterThan(one);

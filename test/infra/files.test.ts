@@ -1,7 +1,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { wiring } from '../../infra/wiring';
-import { FILES_BUCKET } from '../../infra/wiring/files';
+import { wiring } from '../../functions/wiring';
+import { FILES_BUCKET } from '../../functions/wiring/files';
 import { synth, type Synthesized } from './synth';
 
 /** The files bucket, its notifications and its grants as the real wiring deploys them. */

@@ -48,6 +48,40 @@ describe('layering rules', () => {
     expect(found).toEqual(['repositories-report-refusals: shared/data/a.ts → shared/domain/errors.ts']);
   });
 
+  it('a repository imports the data primitives and its own entity’s files, never another repository', async () => {
+    const found = await violations('data-sideways', {
+      'shared/data/leads.ts': ['./transact', './references', './registry/registry', './pipelines', './activities'],
+      'shared/data/leads-list.ts': ['./leads', './lists'],
+      'shared/data/member-removal.ts': ['./members', './conversations'],
+      'shared/data/references.ts': ['./entity-keys', './members'],
+      'shared/data/transact.ts': [],
+      'shared/data/lists.ts': [],
+      'shared/data/entity-keys.ts': [],
+      'shared/data/registry/registry.ts': [],
+      'shared/data/pipelines.ts': [],
+      'shared/data/activities.ts': [],
+      'shared/data/members.ts': [],
+      'shared/data/conversations.ts': [],
+    });
+    expect(found.sort()).toEqual([
+      'repository-imports-no-other-repository: shared/data/leads.ts → shared/data/activities.ts',
+      'repository-imports-no-other-repository: shared/data/leads.ts → shared/data/pipelines.ts',
+      'repository-imports-no-other-repository: shared/data/member-removal.ts → shared/data/conversations.ts',
+      'repository-imports-no-other-repository: shared/data/references.ts → shared/data/members.ts',
+    ]);
+  });
+
+  it('the workflow engine changes other areas through their services, not their repositories', async () => {
+    const found = await violations('workflows-around', {
+      'shared/workflows/effects.ts': ['../data/tasks', '../crm/tasks', '../data/workflow-executions', '../data/transact'],
+      'shared/crm/tasks.ts': ['../data/tasks'],
+      'shared/data/tasks.ts': [],
+      'shared/data/workflow-executions.ts': [],
+      'shared/data/transact.ts': [],
+    });
+    expect(found).toEqual(['workflows-use-other-areas-services: shared/workflows/effects.ts → shared/data/tasks.ts']);
+  });
+
   it('a handler reaches the repositories only through its area service', async () => {
     const found = await violations('handler-data', {
       'functions/http/crm/get-lead.ts': ['../../../shared/data/leads', '../../../shared/crm/leads'],
@@ -77,6 +111,38 @@ describe('layering rules', () => {
       'no-folder-cycles: shared/three → shared/one',
       'no-folder-cycles: shared/two → shared/three',
     ]);
+  });
+
+  it('a handler and the wiring never import the infrastructure that deploys and runs them', async () => {
+    const found = await violations('functions-infra', {
+      'functions/http/not-found.ts': ['../wiring', '../../infra/wiring'],
+      'functions/wiring.ts': ['../infra/docs/openapi'],
+      'infra/wiring.ts': [],
+      'infra/docs/openapi.ts': [],
+    });
+    expect(found.sort()).toEqual([
+      'functions-below-infra: functions/http/not-found.ts → infra/wiring.ts',
+      'functions-below-infra: functions/wiring.ts → infra/docs/openapi.ts',
+    ]);
+  });
+
+  it('the CLI acts through a service, never a repository', async () => {
+    const found = await violations('cli-data', {
+      'packages/cli/parley.ts': ['../../shared/data/tokens', '../../shared/auth/operator'],
+      'shared/auth/operator.ts': ['../data/tokens'],
+      'shared/data/tokens.ts': [],
+    });
+    expect(found).toEqual(['packages-use-services: packages/cli/parley.ts → shared/data/tokens.ts']);
+  });
+
+  it('the dashboard reaches the API through the client, never the server code', async () => {
+    const found = await violations('dashboard', {
+      'packages/dashboard/tokens.ts': ['../../shared/domain/auth/scopes', '../client/src/client', './dom'],
+      'packages/dashboard/dom.ts': [],
+      'packages/client/src/client.ts': [],
+      'shared/domain/auth/scopes.ts': [],
+    });
+    expect(found).toEqual(['dashboard-is-an-api-client: packages/dashboard/tokens.ts → shared/domain/auth/scopes.ts']);
   });
 
   it('folders that import in one direction pass', async () => {

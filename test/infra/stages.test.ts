@@ -2,7 +2,7 @@ import { App, Duration } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { checkQueueSpec } from '../../infra/stacks/queues-stack';
-import { wiring } from '../../infra/wiring';
+import { wiring } from '../../functions/wiring';
 import { stageFrom } from '../../infra/stage';
 import { fullWiring, prodDomain, prodStage, synth, type Synthesized } from './synth';
 

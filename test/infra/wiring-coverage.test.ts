@@ -1,8 +1,8 @@
 import type { CfnElement } from 'aws-cdk-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { wiring } from '../../infra/wiring';
+import { wiring } from '../../functions/wiring';
 import type { ParleyFunction } from '../../infra/constructs/parley-function';
-import type { FunctionSpec, Wiring } from '../../infra/wiring/types';
+import type { FunctionSpec, Wiring } from '../../functions/wiring/types';
 import { pascal } from '../../infra/stacks/queues-stack';
 import { areaOf, MAX_ROUTES_PER_STACK } from '../../infra/stacks/routes-stack';
 import { fullWiring, synth, type Synthesized } from './synth';
@@ -38,6 +38,8 @@ const expectedTrigger = (w: Wiring, spec: FunctionSpec): string => {
   if (w.queues.some((q) => q.consumer === spec)) return 'event source mapping';
   if (w.rules.some((r) => r.target === spec)) return 'bus rule';
   if (w.schedules.some((s) => s.target === spec)) return 'schedule';
+  const socketRoute = Object.entries(w.socket ?? {}).find(([, fn]) => fn === spec)?.[0];
+  if (socketRoute) return `route $${socketRoute}`;
   throw new Error(`${spec.handler} is not in the wiring`);
 };
 
@@ -51,6 +53,7 @@ const declared = (w: Wiring): FunctionSpec[] => [
   ...w.queues.map((q) => q.consumer),
   ...w.rules.map((r) => r.target),
   ...w.schedules.map((s) => s.target),
+  ...Object.values(w.socket ?? {}),
 ];
 
 describe.each([
@@ -62,7 +65,7 @@ describe.each([
     app = synthOnce(w);
   }, 300_000);
 
-  it('deploys exactly one function per route, fallback, queue consumer, rule target and schedule target, each with exactly its one trigger', () => {
+  it('deploys exactly one function per route, fallback, queue consumer, rule target, schedule target and socket route, each with exactly its one trigger', () => {
     const functions = app.functions();
     const specs = declared(w);
     expect(functions).toHaveLength(specs.length);
@@ -81,7 +84,8 @@ describe.each([
     const routeKeys = app.all.flatMap((stack) =>
       Object.values(app.template(stack).findResources('AWS::ApiGatewayV2::Route')).map((r) => r.Properties.RouteKey as string),
     );
-    expect(routeKeys.sort()).toEqual([...w.routes.map((r) => `${r.method} ${r.path}`), '$default'].sort());
+    const socketKeys = Object.keys(w.socket ?? {}).map((route) => `$${route}`);
+    expect(routeKeys.sort()).toEqual([...w.routes.map((r) => `${r.method} ${r.path}`), '$default', ...socketKeys].sort());
   });
 });
 

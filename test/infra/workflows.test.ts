@@ -1,7 +1,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { wiring } from '../../infra/wiring';
-import { CONSUME_ACTIONS, grantsFor, SEND_ACTIONS } from '../../infra/wiring/grants';
+import { wiring } from '../../functions/wiring';
+import { CONSUME_ACTIONS, grantsFor, SEND_ACTIONS } from '../../infra/grants';
 import { synth, type Synthesized } from './synth';
 
 /** The workflow engine's infrastructure, as the real wiring deploys it. */

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalStack } from '../../infra/local/stack';
-import { admitRequest, revokeToken } from '../../shared/data/tokens';
+import { admitRequest } from '../../shared/data/tokens';
+import { revokeToken } from '../../shared/auth/tokens';
 import { hashToken } from '../../shared/domain/auth/token';
 import { client, expectError, type Client } from '../support/api';
 import { startTestStack } from '../support/stack';

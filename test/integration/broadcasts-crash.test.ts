@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CRASH_AFTER_SANDBOX_SEND, FAULT_AFTER_ENV, FAULT_ENV } from '../../infra/local/faults';
 import type { LocalStack } from '../../infra/local/stack';
-import { BROADCAST_QUEUE } from '../../infra/wiring/channels';
+import { BROADCAST_QUEUE } from '../../functions/wiring/channels';
 import { client, pollData } from '../support/api';
 import { BROADCASTS, createChannel, createCustomers, sandboxSends } from '../support/channels';
 import { childProcesses } from '../support/child-stack';

@@ -8,8 +8,8 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventCatalog } from '../../shared/events/catalog';
 import { createParleyClient } from '../../packages/client/src/index';
-import { openSession } from '../../infra/cli/session';
-import { liveOnly, recipes, untriggerable } from '../../infra/cli/trigger';
+import { openSession } from '../../packages/cli/session';
+import { liveOnly, recipes, untriggerable } from '../../packages/cli/trigger';
 
 const root = resolve(import.meta.dirname, '..', '..');
 const home = mkdtempSync(join(tmpdir(), 'parley-cli-listen-'));
@@ -41,7 +41,7 @@ const userEnv = (extra: Record<string, string> = {}) => {
 };
 
 const parley = (args: string[], extra: Record<string, string> = {}) => {
-  const res = spawnSync(process.execPath, ['--import', 'tsx', 'infra/cli/parley.ts', ...args], {
+  const res = spawnSync(process.execPath, ['--import', 'tsx', 'packages/cli/parley.ts', ...args], {
     cwd: root,
     encoding: 'utf8',
     env: userEnv(extra),
@@ -210,7 +210,7 @@ describe('a listen that fails', () => {
   });
 
   it('deletes its subscription and revokes its token when its terminal closes (SIGHUP)', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'infra/cli/parley.ts', 'listen'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'packages/cli/parley.ts', 'listen'], {
       cwd: root,
       env: userEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -250,14 +250,14 @@ describe('parley listen', () => {
     expect(parley(['workspace', 'create', '--name', 'Acme Support', '--owner-email', 'you@example.com'])).toMatchObject({ code: 0 });
     await new Promise<void>((r) => app.listen(0, '127.0.0.1', r));
     const appUrl = `http://127.0.0.1:${(app.address() as { port: number }).port}/hooks`;
-    listener = spawn(process.execPath, ['--import', 'tsx', 'infra/cli/parley.ts', 'listen', '--forward-to', appUrl], {
+    listener = spawn(process.execPath, ['--import', 'tsx', 'packages/cli/parley.ts', 'listen', '--forward-to', appUrl], {
       cwd: root,
       env: userEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     jsonListener = spawn(
       process.execPath,
-      ['--import', 'tsx', 'infra/cli/parley.ts', 'listen', '--events', 'inbox.*,crm.lead.*', '--json'],
+      ['--import', 'tsx', 'packages/cli/parley.ts', 'listen', '--events', 'inbox.*,crm.lead.*', '--json'],
       { cwd: root, env: userEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
     );
     lines = watch(listener);

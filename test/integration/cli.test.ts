@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalStack } from '../../infra/local/stack';
 import { client } from '../support/api';
@@ -136,10 +137,13 @@ describe('the parley CLI', () => {
     expect(JSON.parse(res.stderr)).toEqual({ error: { message: expect.stringMatching(message) } });
   });
 
-  it('ships an executable `parley` bin whose --json output is JSON alone', () => {
-    const bin = JSON.parse(readFileSync('package.json', 'utf8')).bin.parley as string;
+  it('ships an executable `parley` bin, linked where `npx parley` finds it, whose --json output is JSON alone', () => {
+    const bin = join('packages', 'cli', JSON.parse(readFileSync('packages/cli/package.json', 'utf8')).bin.parley as string);
     expect(spawnSync('git', ['ls-files', '--stage', bin], { encoding: 'utf8' }).stdout).toMatch(/^100755 /);
-    const res = spawnSync(bin, ['workspace', 'list', '--json'], { encoding: 'utf8', env: targetEnv(), timeout: 30_000 });
+    // npm links each workspace's bin into the root's node_modules/.bin, where `npx parley` looks first.
+    const linked = join('node_modules', '.bin', 'parley');
+    expect(realpathSync(linked)).toBe(resolve(bin));
+    const res = spawnSync(linked, ['workspace', 'list', '--json'], { encoding: 'utf8', env: targetEnv(), timeout: 30_000 });
     expect(res.stderr).toBe('');
     expect(JSON.parse(res.stdout)).toEqual({
       workspaces: expect.any(Array),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { handler as remindDueTasks } from '../../functions/schedules/remind-due-tasks';
-import { wiring } from '../../infra/wiring';
+import { wiring } from '../../functions/wiring';
 import { client, expectError } from '../support/api';
 import { ACTIVITIES, create, CUSTOMERS, eventsOf, LEADS, makePipeline, TASKS } from '../support/crm';
 import { agentId } from '../support/members';

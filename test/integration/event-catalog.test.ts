@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { handler as remindDueTasks } from '../../functions/schedules/remind-due-tasks';
-import { revokeToken } from '../../shared/data/tokens';
-import { renameWorkspace } from '../../shared/data/workspaces';
+import { revokeToken } from '../../shared/auth/tokens';
+import { renameWorkspace } from '../../shared/workspace/settings';
 import { eventCatalog } from '../../shared/events/catalog';
 import type { Client } from '../support/api';
 import { sendUpload } from '../support/files';
@@ -13,7 +13,7 @@ import { tenantOf } from '../../shared/domain/auth/tenant';
 import { runStep } from '../../shared/workflows/runner';
 import { handleOutgoing } from '../../shared/channels/outgoing';
 import { handleBroadcastMessage } from '../../shared/broadcasts/worker';
-import { markChannelErrored } from '../../shared/data/channels';
+import { markChannelErrored } from '../../shared/channels/account-records';
 import { createBooking, sendDueReminders } from '../../shared/scheduling/bookings';
 import { addMember, agentId, MEMBERS, quarterHourIn } from '../support/members';
 

@@ -6,9 +6,9 @@ import { sqs } from '../../shared/aws/sqs';
 import { config } from '../../shared/config';
 import { invoke } from '../../infra/local/lambda';
 import { route, busEvent } from '../../infra/local/event-router';
-import type { FunctionKind } from '../../infra/wiring/grants';
-import type { Access, EventRule } from '../../infra/wiring/types';
-import { CHANNEL_SECRETS_KEY } from '../../infra/wiring/channels';
+import type { FunctionKind } from '../../infra/grants';
+import type { Access, EventRule } from '../../functions/wiring/types';
+import { CHANNEL_SECRETS_KEY } from '../../functions/wiring/channels';
 import type { AwsCall } from '../support/fixtures/aws-calls';
 import { useTestStack } from '../support/stack';
 
@@ -86,7 +86,7 @@ describe('the local runtime holds each function to the IAM grants of its wiring 
       }),
     ).rejects.toMatchObject({
       name: 'AccessDeniedException',
-      message: expect.stringContaining('is not authorized to perform: eventbridge:PutEvents'),
+      message: expect.stringContaining('is not authorized to perform: dynamodbstreams:ListStreams'),
     });
   });
 });

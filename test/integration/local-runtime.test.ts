@@ -134,14 +134,29 @@ describe('npm start', () => {
     expect(run.child.exitCode).toBe(0);
   });
 
+  // Each start costs seconds of both cores (Java, the emulators, the runtime), so a start that a later test can
+  // use as it is serves both: the restart is the running instance a second start is refused beside, and the start
+  // over a stale lock is the one stopped with Ctrl-C.
+  let restarted: Awaited<ReturnType<typeof start>> | undefined;
+
   it('keeps workspaces and tokens across a restart and prints no new token', async () => {
-    const run = await start();
-    expect(run.output()).not.toMatch(/sk_(live|test)_/);
-    const res = await client(run.baseUrl, { token }).get('/api/v1/auth/workspaces');
+    restarted = await start();
+    expect(restarted.output()).not.toMatch(/sk_(live|test)_/);
+    const res = await client(restarted.baseUrl, { token }).get('/api/v1/auth/workspaces');
     expect(res.status).toBe(200);
-    run.child.kill('SIGTERM');
-    await exited(run.child);
   });
+
+  it('refuses a second start on the same data folder in one line, and the first keeps running', async () => {
+    const first = restarted!;
+    const second = await refusedStart({ dir: dataDir });
+    expect(second).toMatchObject({ code: 1, stdout: '' });
+    expect(second.stderr).toMatch(/^Parley is already running on .+ \(pid \d+\)[^\n]*\n$/);
+    expect((await client(first.baseUrl, { token }).get('/api/v1/auth/workspaces')).status).toBe(200);
+    first.child.kill('SIGTERM');
+    await exited(first.child);
+  });
+
+  let overStaleLock: Awaited<ReturnType<typeof start>> | undefined;
 
   it('leaves no DynamoDB Local (Java) process behind when it is killed outright, and starts again over its stale lock', async () => {
     const run = await start();
@@ -151,10 +166,19 @@ describe('npm start', () => {
     await exited(run.child);
     expect(await gone(java[0]!)).toBe(true);
 
-    const again = await start();
-    expect((await client(again.baseUrl, { token }).get('/api/v1/auth/workspaces')).status).toBe(200);
-    again.child.kill('SIGTERM');
-    await exited(again.child);
+    overStaleLock = await start({ detached: true });
+    expect((await client(overStaleLock.baseUrl, { token }).get('/api/v1/auth/workspaces')).status).toBe(200);
+  });
+
+  it('stops quietly on Ctrl-C: no poller errors, exit code 0, no Java left', async () => {
+    const run = overStaleLock!;
+    const java = javaUnder(run.child.pid!);
+    await new Promise((r) => setTimeout(r, 1000));
+    process.kill(-run.child.pid!, 'SIGINT');
+    await exited(run.child);
+    expect(run.child.exitCode).toBe(0);
+    expect(run.stderr()).toBe('');
+    expect(await gone(java[0]!)).toBe(true);
   });
 
   it('killed outright mid-traffic and left an unreaped zombie, starts again at once on the same data with every acknowledged write', async () => {
@@ -183,27 +207,6 @@ describe('npm start', () => {
     again.child.kill('SIGTERM');
     await exited(again.child);
   }, 180_000);
-
-  it('stops quietly on Ctrl-C: no poller errors, exit code 0, no Java left', async () => {
-    const run = await start({ detached: true });
-    const java = javaUnder(run.child.pid!);
-    await new Promise((r) => setTimeout(r, 1000));
-    process.kill(-run.child.pid!, 'SIGINT');
-    await exited(run.child);
-    expect(run.child.exitCode).toBe(0);
-    expect(run.stderr()).toBe('');
-    expect(await gone(java[0]!)).toBe(true);
-  });
-
-  it('refuses a second start on the same data folder in one line, and the first keeps running', async () => {
-    const first = await start();
-    const second = await refusedStart({ dir: dataDir });
-    expect(second).toMatchObject({ code: 1, stdout: '' });
-    expect(second.stderr).toMatch(/^Parley is already running on .+ \(pid \d+\)[^\n]*\n$/);
-    expect((await client(first.baseUrl, { token }).get('/api/v1/auth/workspaces')).status).toBe(200);
-    first.child.kill('SIGTERM');
-    await exited(first.child);
-  });
 
   it('refuses a busy port in one line, before starting DynamoDB Local', async () => {
     const busy = createServer().listen(0, '127.0.0.1');

@@ -46,7 +46,7 @@ afterAll(async () => {
 const linesWith = (text: string) => output.filter((line) => line.includes(text));
 
 const parleyLogs = (...args: string[]) => {
-  const res = spawnSync(process.execPath, ['--import', 'tsx', 'infra/cli/parley.ts', 'logs', ...args, '--json'], {
+  const res = spawnSync(process.execPath, ['--import', 'tsx', 'packages/cli/parley.ts', 'logs', ...args, '--json'], {
     encoding: 'utf8',
     env: { ...process.env, PARLEY_DATA_DIR: dataDir },
     timeout: 30_000,

@@ -2,7 +2,7 @@ import { GetQueueAttributesCommand, SendMessageBatchCommand, SendMessageCommand,
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { QueuePoller } from '../../infra/local/queue-poller';
 import { ensureQueue, startSqsLocal, type SqsLocal } from '../../infra/local/sqs';
-import type { QueueSpec } from '../../infra/wiring/types';
+import type { QueueSpec } from '../../functions/wiring/types';
 import type { SlowConsumerLog } from '../support/fixtures/slow-consumer';
 
 /**

@@ -3,8 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Client } from '../support/api';
 import { outboxEvents } from '../support/outbox';
 import { tokenFor } from '../support/tenants';
-import { hideTag } from '../../shared/data/tags';
-import { finishStaleDeletions } from '../../shared/data/tags-delete';
+import { finishStaleDeletions, hideTag } from '../../shared/tags/deletions';
 import { ENTITY_PATHS, newConversation, newCustomer, newTag, errorPaths, tagsStack } from '../support/tags-fixtures';
 import { expectError } from '../support/api';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { LocalStack } from '../../infra/local/stack';
-import { webhooksWiring } from '../../infra/wiring/webhooks';
+import { webhooksWiring } from '../../functions/wiring/webhooks';
 import { client } from '../support/api';
 import { childProcesses } from '../support/child-stack';
 import { startReceiver, type Receiver } from '../support/https-receiver';

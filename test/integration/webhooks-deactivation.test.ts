@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { freePort } from '../../infra/local/ports';
-import { createToken } from '../../shared/data/tokens';
+import { createToken } from '../../shared/auth/tokens';
 import { FAST_ATTEMPTS } from '../../shared/domain/webhooks/schedule';
 import { client, pollData } from '../support/api';
 import { createTenant } from '../support/tenants';

@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import { objectId } from '../../shared/ids';
 import { Refused } from '../../shared/domain/refusal';
 import { createDelivery, listDeliveries, saveDelivery } from '../../shared/data/webhook-deliveries';
-import { createSubscription } from '../../shared/data/webhook-subscriptions';
+import { createSubscription } from '../../shared/webhooks/subscriptions';
 import { newDelivery, type Delivery, type DeliveryStatus } from '../../shared/domain/webhooks/delivery';
 import { createTenant } from '../support/tenants';
 import { useWebhookStack } from '../support/webhooks';

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { storeEventBody } from '../../shared/data/outbox';
 import { transact } from '../../shared/data/transact';
-import { createSubscription } from '../../shared/data/webhook-subscriptions';
+import { createSubscription } from '../../shared/webhooks/subscriptions';
 import { newDelivery } from '../../shared/domain/webhooks/delivery';
 import { buildEnvelope } from '../../shared/events/envelope';
 import { serialise } from '../../shared/events/payload';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalStack } from '../../infra/local/stack';
-import { workflowsWiring } from '../../infra/wiring/workflows';
+import { workflowsWiring } from '../../functions/wiring/workflows';
 import { client } from '../support/api';
 import { startReceiver, type Received, type Receiver } from '../support/https-receiver';
 import { startTestStack } from '../support/stack';

@@ -3,7 +3,7 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../../shared/aws/dynamo';
 import { config } from '../../shared/config';
 import { signature } from '../../shared/domain/webhooks/sign';
-import { createCustomer } from '../../shared/data/customers';
+import { createCustomer } from '../../shared/contacts/customers';
 import type { Client } from './api';
 
 export const CHANNELS = '/api/v1/channels';

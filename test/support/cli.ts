@@ -6,7 +6,7 @@ import type { LocalStack } from '../../infra/local/stack';
 export const cliFor = (stack: () => LocalStack) => {
   const targetEnv = () => ({ ...process.env, DYNAMODB_ENDPOINT: stack().dynamoEndpoint, TABLE_NAME: stack().tableName });
   const parley = (...args: string[]) => {
-    const res = spawnSync(process.execPath, ['--import', 'tsx', 'infra/cli/parley.ts', ...args], {
+    const res = spawnSync(process.execPath, ['--import', 'tsx', 'packages/cli/parley.ts', ...args], {
       encoding: 'utf8',
       env: targetEnv(),
       timeout: 30_000,

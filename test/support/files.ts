@@ -1,6 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
 import { sessionPrincipal } from '../../infra/local/aws-guard';
-import { wiring } from '../../infra/wiring';
+import { wiring } from '../../functions/wiring';
 import type { Client } from './api';
 
 /** A presigned POST as `POST /files` answers it. */

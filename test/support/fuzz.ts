@@ -1,6 +1,6 @@
 import { Agent, request } from 'node:http';
 import fc from 'fast-check';
-import { wiring } from '../../infra/wiring';
+import { wiring } from '../../functions/wiring';
 import type { Scope } from '../../shared/domain/auth/scopes';
 import { RATE_LIMITS, rateCategory, type RateCategory } from '../../shared/domain/auth/rate-limit';
 import { errorStatus } from '../../shared/http/errors';

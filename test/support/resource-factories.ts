@@ -62,6 +62,7 @@ const BROADCASTS = '/api/v1/broadcasts';
 const BOOKINGS = '/api/v1/scheduling/bookings';
 const TOKENS = '/api/v1/auth/tokens';
 const FILES = '/api/v1/files';
+const EVENTS = '/api/v1/events';
 
 export const makeFactories = (opts: FactoryOptions): Record<string, ResourceFactory> => {
   const tag: ResourceFactory = {
@@ -81,6 +82,19 @@ export const makeFactories = (opts: FactoryOptions): Record<string, ResourceFact
       return { status, body: file ? { ...file, download: file.download !== null } : body };
     },
   };
+  /** An export, waited for until written, so what its owner reads back stays the same (bar the freshly signed URL). */
+  const exportOf = (path: string): ResourceFactory => ({
+    create: async (api) => {
+      const id = await created(api.post(path, {}), 'export', 'export');
+      for (let i = 0; i < 200 && (await api.get(`${path}/${id}`)).body?.data?.export?.status !== 'completed'; i++) await sleep(50);
+      return { id };
+    },
+    read: async (api, { id }) => {
+      const { status, body } = await snapshot(api, `${path}/${id}`);
+      const job = body?.data?.export;
+      return { status, body: job ? { ...job, download: job.download !== null } : body };
+    },
+  });
   const channel: ResourceFactory = {
     create: async (api) => ({
       id: await created(api.post(CHANNELS, { type: 'sandbox', name: `sandbox ${unique()}` }), 'channel', 'channel'),
@@ -290,7 +304,18 @@ export const makeFactories = (opts: FactoryOptions): Record<string, ResourceFact
       return { status, body: body.data?.tokens?.find((t: { _id: string }) => t._id === id) ?? null };
     },
   };
+  const event: ResourceFactory = {
+    create: async (api) => {
+      const { id: customerId } = await customer.create(api);
+      const { body } = await api.get(`${EVENTS}?types=customer.contact.created&limit=100`);
+      const found = (body.data?.events ?? []).find((e: { data: { contact: { _id: string } } }) => e.data.contact._id === customerId);
+      if (!found) throw new Error(`no customer.contact.created event for ${customerId} in the events log`);
+      return { id: found.eventId };
+    },
+    read: (api, { id }) => snapshot(api, `${EVENTS}/${id}`),
+  };
   return {
+    [`${EVENTS}/{id}`]: event,
     [`${MEMBERS}/{id}`]: member,
     [`${BOOKINGS}/{id}`]: booking,
     [`${TOKENS}/{id}`]: apiToken,
@@ -313,6 +338,8 @@ export const makeFactories = (opts: FactoryOptions): Record<string, ResourceFact
     [`${HOOKS}/{id}/retry/{deliveryId}`]: delivery,
     [`${CHANNELS}/{id}`]: channel,
     [`${FILES}/{id}`]: file,
+    '/api/v1/contacts/customers/exports/{id}': exportOf('/api/v1/contacts/customers/exports'),
+    '/api/v1/crm/leads/exports/{id}': exportOf('/api/v1/crm/leads/exports'),
     [`${BROADCASTS}/{id}`]: broadcast,
   };
 };

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod';
-import { wiring } from '../../infra/wiring';
-import { loadRouteHandlers, type RouteHandler } from '../../infra/wiring/route-handlers';
-import type { HttpRoute } from '../../infra/wiring/types';
+import { wiring } from '../../functions/wiring';
+import { loadRouteHandlers, type RouteHandler } from '../../functions/wiring/route-handlers';
+import type { HttpRoute } from '../../functions/wiring/types';
 import { ERROR_CODES } from '../../shared/domain/errors';
 import { resolve } from '../../shared/http/route-match';
 

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import { wiring } from '../../infra/wiring';
-import { loadRouteHandlers } from '../../infra/wiring/route-handlers';
-import type { HttpRoute } from '../../infra/wiring/types';
+import { wiring } from '../../functions/wiring';
+import { loadRouteHandlers } from '../../functions/wiring/route-handlers';
+import type { HttpRoute } from '../../functions/wiring/types';
 import type { Scope } from '../../shared/domain/auth/scopes';
 import type { RouteSpec } from '../../shared/http/route';
 

@@ -1,7 +1,7 @@
 import type { Scope } from '../../shared/domain/auth/scopes';
 import { tenantOf } from '../../shared/domain/auth/tenant';
 import type { TokenEnvironment } from '../../shared/domain/auth/token';
-import { createToken } from '../../shared/data/tokens';
+import { createToken } from '../../shared/auth/tokens';
 import { createWorkspace } from '../../shared/data/workspaces';
 
 /** A workspace and a test-mode token for it (with the tenant that token acts in), made with the same repositories the CLI uses. */

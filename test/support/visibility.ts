@@ -2,7 +2,7 @@ import { ChangeMessageVisibilityCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { expect } from 'vitest';
 import { LONG_POLL_SECONDS } from '../../infra/local/queue-poller';
 import type { LocalStack } from '../../infra/local/stack';
-import { wiring } from '../../infra/wiring';
+import { wiring } from '../../functions/wiring';
 
 interface Inflight {
   receiptHandle: string;

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { wiring } from '../../infra/wiring';
-import { loadRouteHandlers } from '../../infra/wiring/route-handlers';
+import { wiring } from '../../functions/wiring';
+import { loadRouteHandlers } from '../../functions/wiring/route-handlers';
 import { isScope } from '../../shared/domain/auth/scopes';
 
 const root = resolve(import.meta.dirname, '..', '..');
@@ -15,10 +15,11 @@ describe('the wiring module', () => {
     expect(new Set(keys).size).toBe(keys.length);
   });
 
-  it('names a route() handler for every route, which declares its one scope (none only for the /auth/* introspection routes and the public routes the wiring states)', () => {
+  it('names a route() handler for every route, which declares its one scope (none only for the /auth/* introspection routes, the events log and realtime routes, which filter by every read scope the token holds, and the public routes the wiring states)', () => {
     for (const { route, scope } of handlers) {
       if (route.public) expect(scope, `${route.method} ${route.path} is public`).toBeNull();
-      else if (scope === null) expect(route.path, `${route.method} ${route.path} declares no scope`).toMatch(/^\/api\/v1\/auth\//);
+      else if (scope === null)
+        expect(route.path, `${route.method} ${route.path} declares no scope`).toMatch(/^\/api\/v1\/(?:auth\/|events(?:\/|$)|realtime\/)/);
       else expect(isScope(scope), `${route.method} ${route.path} declares ${scope}`).toBe(true);
     }
   });

@@ -88,3 +88,7 @@ export const CreateActivity = z.strictObject({
     .optional(),
 });
 export const ActivityFilters = z.strictObject({ ...ListQuery.shape, leadId: ObjectId.optional(), customerId: ObjectId.optional() });
+
+export const CreateLeadsExport = z.strictObject({
+  filter: LeadFilters.omit({ page: true, limit: true, cursor: true }).optional().describe('The filters of `GET /crm/leads`'),
+});

@@ -1,6 +1,6 @@
 import { route } from '../../../shared/http/route';
 import { receivedMessage } from '../../../shared/views/inbox';
-import { receiveMessage } from '../../../shared/inbox/messages';
+import { receiveMessage } from '../../../shared/channels/incoming';
 import { IncomingMessage } from './schemas';
 
 export const handler = route(

@@ -2,7 +2,7 @@ import { route } from '../../../shared/http/route';
 import { deletion } from '../../../shared/views/deletion';
 import { subscription } from '../../../shared/views/webhooks';
 import { publicSubscription } from '../../../shared/domain/webhooks/subscription';
-import { deleteSubscription } from '../../../shared/webhooks/subscriptions';
+import { deleteSubscription } from '../../../shared/webhooks/subscription-records';
 import { IdParams } from '../../../shared/http/params';
 
 export const handler = route(

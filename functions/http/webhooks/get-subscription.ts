@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { subscription } from '../../../shared/views/webhooks';
 import { publicSubscription } from '../../../shared/domain/webhooks/subscription';
-import { requireSubscription } from '../../../shared/webhooks/subscriptions';
+import { requireSubscription } from '../../../shared/webhooks/subscription-records';
 import { IdParams } from '../../../shared/http/params';
 
 export const handler = route(

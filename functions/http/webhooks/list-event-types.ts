@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { eventType } from '../../../shared/views/webhooks';
 import { eventCatalog, isEventType, pingEvent } from '../../../shared/events/catalog';
+import { readScopeOf } from '../../../shared/events/scopes';
 
 type Json = Record<string, unknown>;
 
@@ -22,6 +23,8 @@ const selfContained = (schema: z.ZodType) => {
 const eventTypes = [...eventCatalog, pingEvent].map((e) => ({
   type: e.type,
   category: e.type.split('.')[0]!,
+  // What a token needs to see the type in the events log and on the realtime socket (docs/guide/realtime.md).
+  readScope: readScopeOf(e.type) ?? null,
   status: e.status,
   // What a subscription's `events` may name: `webhook.ping` is sent by the test route alone, as GitHub's ping.
   subscribable: isEventType(e.type),

@@ -76,6 +76,13 @@ export const fieldValues: Record<string, unknown> = {
  * fields it changes (to the values its answer shows), an incoming message is the customer's.
  */
 export const requests: Record<string, unknown> = {
+  'POST /api/v1/contacts/customers/batch': {
+    idProperty: 'email',
+    inputs: [
+      { email: customer.email, name: customer.name, attributes: { plan: 'wholesale' } },
+      { email: customer.email, name: 'Maya C.' },
+    ],
+  },
   'POST /api/v1/inbox/messages/incoming': {
     channel: 'email',
     customer: { identifier: 'maya.chen@bluebird.example', name: 'Maya Chen' },

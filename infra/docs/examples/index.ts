@@ -59,7 +59,20 @@ const requestHint = (answer: unknown): Json => {
 
 export const addExamples = <D extends object>(document: D): D => {
   const doc = document as Document;
-  const sample = sampler({ schemas: doc.components?.schemas ?? {}, views: { ...viewFixtures, ...computedFixtures }, fields: fieldValues });
+  const sample = sampler({
+    schemas: doc.components?.schemas ?? {},
+    views: {
+      ...viewFixtures,
+      ...computedFixtures,
+      Event: eventEnvelope('inbox.conversation.closed'),
+      RealtimeTicket: {
+        ticket: 'rt_Xq3v9LmT2pK8sWd4Hn6Yb1Zc7Rf5Gj0Ae9Uo3Ii2Pk4',
+        url: 'wss://realtime.parley.example/realtime?ticket=rt_Xq3v9LmT2pK8sWd4Hn6Yb1Zc7Rf5Gj0Ae9Uo3Ii2Pk4',
+        expiresAt: '2026-03-12T15:01:00.000Z',
+      },
+    },
+    fields: fieldValues,
+  });
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const [method, op] of Object.entries(item)) {
       const at = `${method.toUpperCase()} ${path}`;

@@ -8,10 +8,12 @@ import type {
   range,
   webhookActivity,
 } from '../../../shared/views/analytics';
+import type { contact, customerBatch } from '../../../shared/views/contacts';
+import type { exportWithDownload } from '../../../shared/views/exports';
 import type { summary } from '../../../shared/views/crm';
 import type { bulkTagging } from '../../../shared/views/tags';
 import type { eventType } from '../../../shared/views/webhooks';
-import { ids, passageView } from './fixtures';
+import { ids, passageView, viewFixtures } from './fixtures';
 
 /** The workspace's reports and computed answers, for the week of the story (9–15 March 2026). */
 
@@ -100,6 +102,7 @@ const suggestionView: z.output<typeof suggestion> = {
 const eventTypeView: z.output<typeof eventType> = {
   type: 'crm.lead.won',
   category: 'crm',
+  readScope: 'crm:read',
   status: 'available',
   subscribable: true,
   description: 'A lead entered its pipeline’s won stage (after its `stage_changed`).',
@@ -119,6 +122,37 @@ const bulkView: z.output<typeof bulkTagging> = {
   unchanged: [],
 };
 
+const batchView: z.output<typeof customerBatch> = {
+  results: [
+    { index: 0, status: 'updated', customer: viewFixtures.Customer as z.output<typeof contact> },
+    {
+      index: 1,
+      status: 'error',
+      error: {
+        code: 'VALIDATION_ERROR',
+        message: 'Validation failed: email: The same email as inputs[0]',
+        details: { errors: [{ path: 'email', message: 'The same email as inputs[0]' }] },
+      },
+    },
+  ],
+  summary: { created: 0, updated: 1, unchanged: 0, errors: 1 },
+};
+
+const exportView: z.output<typeof exportWithDownload> = {
+  _id: '66a20f1c7d1c4f2a9b3e5e01',
+  kind: 'customers',
+  status: 'completed',
+  filter: { tagId: ids.tag },
+  rows: 31,
+  error: null,
+  createdAt: '2026-03-10T08:21:40.000Z',
+  completedAt: '2026-03-10T08:21:43.000Z',
+  download: {
+    url: `https://parley-files.s3.eu-west-1.amazonaws.com/exports/${ids.workspace}/66a20f1c7d1c4f2a9b3e5e01.csv?X-Amz-Expires=300&X-Amz-Signature=4b1d9e0c2a7f3e8d6c5b4a3f2e1d0c9b8a7f6e5d4c3b2a1f0e9d8c7b6a5f4e3d`,
+    expiresAt: '2026-03-10T08:26:43.000Z',
+  },
+};
+
 export const computedFixtures: Record<string, unknown> = {
   ReportRange: rangeView,
   OverviewReport: overviewView,
@@ -130,4 +164,7 @@ export const computedFixtures: Record<string, unknown> = {
   Suggestion: suggestionView,
   WebhookEventType: eventTypeView,
   BulkTaggingResult: bulkView,
+  CustomerBatch: batchView,
+  ExportWithDownload: exportView,
+  Export: { ...exportView, status: 'queued', rows: 0, completedAt: null, download: undefined },
 };

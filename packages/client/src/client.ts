@@ -1,5 +1,6 @@
 import createClient, { type Client } from 'openapi-fetch';
 import { apiError } from './errors.js';
+import { liveUpdates } from './realtime.js';
 import { DEFAULT_RETRY, retryAfterMs } from './retry.js';
 import type { paths } from './schema.js';
 import { send, type Transport } from './transport.js';
@@ -39,7 +40,7 @@ export type ParleyClient = Client<paths> & {
   delete: Call<'delete'>;
   /** Every item of a list, page after page (following `nextCursor`, else the next `page`) while there are more. */
   list: <P extends ListPath>(path: P, ...init: CallArgs<Operation<'get', P>>) => AsyncIterable<ListItem<Operation<'get', P>>>;
-};
+} & ReturnType<typeof liveUpdates>;
 
 const untyped = (init: unknown) => (init ?? {}) as CallInit<Record<string, unknown>> & { params?: { query?: Record<string, unknown> } };
 
@@ -87,7 +88,7 @@ export const createParleyClient = (opts: ParleyClientOptions): ParleyClient => {
     }
   }
 
-  return {
+  const calls: Omit<ParleyClient, keyof ReturnType<typeof liveUpdates>> = {
     ...raw,
     get: (path, ...init) => call('get', path, init[0]),
     post: (path, ...init) => call('post', path, init[0]),
@@ -96,6 +97,7 @@ export const createParleyClient = (opts: ParleyClientOptions): ParleyClient => {
     delete: (path, ...init) => call('delete', path, init[0]),
     list: (path, ...init) => list(path, init[0]) as AsyncIterable<never>,
   };
+  return { ...calls, ...liveUpdates(calls) };
 };
 
 const withoutPage = ({ page: _page, ...rest }: Record<string, unknown>) => rest;

@@ -21,6 +21,8 @@ export interface Entity<P extends string = string> {
   prefixes: readonly P[];
   keys: Partial<Record<KeyAttribute, string>>;
   patterns: readonly AccessPattern[];
+  /** A design choice the keys alone do not explain: what it costs and what it buys. */
+  tradeOff?: string;
 }
 
 export const entity = <const P extends string>(e: Entity<P>): Entity<P> => e;

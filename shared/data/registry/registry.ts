@@ -2,10 +2,12 @@ import { analytics } from './analytics';
 import { channel, broadcast } from './channels';
 import { customer, customerGuard } from './contacts';
 import { file } from './files';
+import { exportJob } from './exports';
 import { activity, lead, listMembership, pipeline, task } from './crm';
 import type { Entity } from './define';
 import { conversation, conversationList, emailMessage, incomingGuard, message } from './inbox';
 import { ai, article, searchIndex } from './knowledge';
+import { realtimeConnection, realtimeTicket } from './realtime';
 import { booking } from './scheduling';
 import { tag, tagLink, tagName } from './tags';
 import { member, memberEmail } from './team';
@@ -31,6 +33,7 @@ export const entities = [
   message,
   incomingGuard,
   file,
+  exportJob,
   emailMessage,
   customer,
   customerGuard,
@@ -54,6 +57,8 @@ export const entities = [
   ai,
   analytics,
   booking,
+  realtimeTicket,
+  realtimeConnection,
 ] as const;
 
 type Declared = (typeof entities)[number] extends Entity<infer P> ? P : never;

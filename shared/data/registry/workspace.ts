@@ -53,8 +53,16 @@ export const rateLimit = entity({
 
 export const outboxEvent = entity({
   name: 'Outbox event',
-  about: 'An event written in the transaction of its change; the table stream forwards it to the bus (TTL).',
-  prefixes: ['EVT', 'EVENT'],
-  keys: { pk: 'EVT#<event id>', sk: 'EVENT' },
-  patterns: [{ read: 'event body', by: 'pk=EVT#<event id> sk=EVENT' }],
+  about:
+    'An event written in the transaction of its change; the table stream forwards it to the bus (TTL). Its index entry is the events log of its tenant.',
+  prefixes: ['EVT', 'EVENT', 'EVENTS'],
+  keys: { pk: 'EVT#<event id>', sk: 'EVENT', gsi2pk: '<tenant>#EVENTS', gsi2sk: '<event id>' },
+  patterns: [
+    { read: 'event body', by: 'pk=EVT#<event id> sk=EVENT' },
+    {
+      read: 'events log, newest first, or after an event (since), in a time range',
+      by: 'gsi2pk=<tenant>#EVENTS gsi2sk between <from id> and <to id>',
+      index: 'gsi2',
+    },
+  ],
 });

@@ -4,10 +4,11 @@ export type RateCategory = 'read' | 'write' | 'delete' | 'auth' | 'bulk';
 export const RATE_LIMITS: Record<RateCategory, number> = { read: 300, write: 100, delete: 50, auth: 20, bulk: 10 };
 export const WINDOW_SECONDS = 15 * 60;
 
-/** A bulk call counts only against bulk and an auth call only against auth. */
+/** A bulk call (a `/bulk` or `/batch` route) counts only against bulk and an auth call only against auth. */
 export const rateCategory = (method: string, path: string): RateCategory => {
   if (path.startsWith('/api/v1/auth/')) return 'auth';
-  if (path.split('/').includes('bulk')) return 'bulk';
+  const segments = path.split('/');
+  if (segments.includes('bulk') || segments.includes('batch')) return 'bulk';
   const m = method.toUpperCase();
   if (m === 'GET' || m === 'HEAD') return 'read';
   if (m === 'DELETE') return 'delete';

@@ -43,6 +43,9 @@ export interface TokenRecord {
   revokedAt?: string;
 }
 
+/** Tokens as every list shows them: newest first (ids begin with their creation time). */
+export const newestFirst = (tokens: readonly TokenRecord[]): TokenRecord[] => [...tokens].sort((a, b) => b._id.localeCompare(a._id));
+
 /** Whether the token acts on live data (`sk_live_`) or on its workspaces' test-mode sandbox (`sk_test_`). */
 export const livemode = (token: Pick<TokenRecord, 'environment'>): boolean => token.environment === 'live';
 

@@ -5,6 +5,13 @@ import type { Change, Conversation } from './conversation';
 
 export type { Attachment };
 
+/** What names a message in the table: its conversation, its time and its id. */
+export interface MessageRef {
+  _id: string;
+  conversationId: string;
+  createdAt: string;
+}
+
 /**
  * An attachment of a message stored before files existed: metadata a client made up, the bytes wherever `url`
  * points (never stored or checked by Parley). Such messages are answered with these as stored, marked

@@ -22,6 +22,8 @@ describe('rate-limit categories', () => {
     ['POST', '/api/v1/tags/bulk', 'bulk'],
     ['POST', '/api/v1/tags/bulk/remove', 'bulk'],
     ['GET', '/api/v1/tags/bulky', 'read'],
+    ['POST', '/api/v1/contacts/customers/batch', 'bulk'],
+    ['GET', '/api/v1/contacts/customers/batches', 'read'],
   ])('%s %s counts as %s', (method, path, category) => {
     expect(rateCategory(method, path)).toBe(category);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chooseWorkspace, type WorkspaceCandidate } from '../../../infra/cli/workspace-choice';
+import { chooseWorkspace, type WorkspaceCandidate } from '../../../packages/cli/workspace-choice';
 
 const demo: WorkspaceCandidate = { id: 'a'.repeat(24), name: 'Demo workspace', demo: true, testTokens: 1 };
 const acme: WorkspaceCandidate = { id: 'b'.repeat(24), name: 'Acme Support', demo: false, testTokens: 0 };

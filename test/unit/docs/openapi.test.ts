@@ -8,7 +8,7 @@ import { openApiDocument } from '../../../infra/docs/document';
 import { resolvedResponse } from '../../../infra/docs/components';
 import { pipelineErrors } from '../../../infra/docs/openapi';
 import { tagOf } from '../../../infra/docs/tags';
-import { wiring } from '../../../infra/wiring';
+import { wiring } from '../../../functions/wiring';
 import { rateCategory } from '../../../shared/domain/auth/rate-limit';
 import { eventCatalog, pingEvent } from '../../../shared/events/catalog';
 import { errorStatus } from '../../../shared/http/errors';

@@ -14,7 +14,7 @@ const categories = [...new Set(listed.map((e) => e.type.split('.')[0]))];
 const namesInSource = (): Map<string, string> => {
   const name = new RegExp(`['"\`]((?:${categories.join('|')})\\.[a-z]+\\.[a-z_]+)['"\`]`, 'g');
   const found = new Map<string, string>();
-  for (const root of ['shared', 'functions', 'infra']) {
+  for (const root of ['shared', 'functions', 'infra', 'packages']) {
     for (const file of readdirSync(root, { recursive: true, encoding: 'utf8' })) {
       const path = join(root, file);
       if (!path.endsWith('.ts') || path.endsWith('.d.ts') || path === CATALOG_FILE) continue;

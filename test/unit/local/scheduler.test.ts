@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, beforeEach, expect, it, vi } from 'vitest';
 import { onInvoke, preload } from '../../../infra/local/lambda';
 import { startSchedules } from '../../../infra/local/scheduler';
-import type { ScheduleSpec } from '../../../infra/wiring/types';
+import type { ScheduleSpec } from '../../../functions/wiring/types';
 
 // A function that makes no AWS call for a scheduler's event (its detail names no call).
 const minutely: ScheduleSpec = {

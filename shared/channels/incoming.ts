@@ -1,0 +1,132 @@
+import type { Tenant } from '../domain/auth/tenant';
+import { Refused } from '../domain/refusal';
+import { normalizeEmail, type Customer } from '../domain/contacts/customer';
+import { assertNotBlocked } from '../domain/contacts/lifecycle';
+import type { Channel } from '../domain/inbox/conversation';
+import type { Attachment } from '../domain/inbox/message';
+import { getConversation } from '../data/conversations';
+import { customerIdBy, getCustomer } from '../data/customers';
+import { createCustomer, mutateCustomer, requireCustomer } from '../contacts/customers';
+import { getMessage } from '../data/messages';
+import { customerActivity, incomingGuard, recordedIncoming } from '../data/messages-incoming';
+import { resolveAttachments } from '../files/files';
+import { createConversation, requireConversation } from '../inbox/conversations';
+import { postMessage, type Posted } from '../inbox/messages';
+
+export interface Incoming {
+  channel: Channel;
+  customer: { identifier: string; name?: string; email?: string; phone?: string };
+  content?: string;
+  attachments?: Attachment[];
+  /** The channel's own message id: a repeated delivery of the same id is recorded once. */
+  externalId?: string;
+  conversationId?: string;
+  /** The channel account it arrived through: a new conversation replies through it. */
+  channelId?: string;
+}
+
+class Duplicate extends Error {}
+
+const alreadyRecorded = async (tenant: Tenant, input: Incoming): Promise<(Posted & { customer: Customer }) | undefined> => {
+  if (!input.externalId) return undefined;
+  const ref = await recordedIncoming(tenant, input.channel, input.externalId);
+  if (!ref) return undefined;
+  const { conversation } = await requireConversation(tenant, ref.conversationId);
+  const message = await getMessage(tenant, ref);
+  const { customer } = await requireCustomer(tenant, conversation.customerId);
+  return message && { message, conversation, customer };
+};
+
+/**
+ * The sender by channel identity, else by email or phone (then the identity is added to that customer),
+ * else a new customer. A concurrent first message from the same sender makes one of the creates lose
+ * on the identity guard; it then finds the winner.
+ */
+const resolveCustomer = async (tenant: Tenant, input: Incoming, now: Date, retried = false): Promise<Customer> => {
+  const identity = { channel: input.channel, identifier: input.customer.identifier };
+  const { email, phone, name } = input.customer;
+  const byIdentity = await customerIdBy(tenant, 'IDENTITY', `${identity.channel}#${identity.identifier}`);
+  if (byIdentity) return (await requireCustomer(tenant, byIdentity)).customer;
+  const known =
+    (email ? await customerIdBy(tenant, 'EMAIL', normalizeEmail(email)) : undefined) ??
+    (phone ? await customerIdBy(tenant, 'PHONE', phone) : undefined);
+  try {
+    if (known) {
+      return await mutateCustomer(
+        tenant,
+        known,
+        (c) => ({
+          customer: { ...c, identities: [...c.identities, identity], updatedAt: now.toISOString() },
+          event: 'customer.contact.updated',
+        }),
+        now,
+      );
+    }
+    return await createCustomer(tenant, { name, email, phone, identities: [identity] }, now);
+  } catch (error) {
+    if (error instanceof Refused && !retried) return resolveCustomer(tenant, input, now, true);
+    throw error;
+  }
+};
+
+/** The conversation named in the request, else the sender's latest on this channel, else a new one. */
+const conversationFor = async (tenant: Tenant, customer: Customer, input: Incoming, now: Date): Promise<string> => {
+  if (input.conversationId) {
+    const stored = await getConversation(tenant, input.conversationId);
+    if (!stored || stored.conversation.customerId !== customer._id) {
+      throw new Refused('conversation_of_another_sender', 'No such conversation for this sender');
+    }
+    return stored.conversation._id;
+  }
+  const latest = (await getCustomer(tenant, customer._id))?.lastConversations[input.channel];
+  const stored = latest ? await getConversation(tenant, latest) : undefined;
+  if (stored && stored.conversation.customerId === customer._id) return stored.conversation._id;
+  return (await createConversation(tenant, { customerId: customer._id, channel: input.channel, channelId: input.channelId }, now))._id;
+};
+
+/**
+ * The entry point channels use for a customer's message: finds or creates the customer and the
+ * conversation, records the message (reopening a closed or snoozed conversation) and stamps the
+ * customer's last activity. Messages from a blocked customer are refused.
+ */
+export const receiveIncoming = async (
+  tenant: Tenant,
+  input: Incoming,
+  now: Date,
+): Promise<Posted & { customer: Customer; duplicate: boolean }> => {
+  const seen = await alreadyRecorded(tenant, input);
+  if (seen) return { ...seen, duplicate: true };
+  const customer = await resolveCustomer(tenant, input, now);
+  assertNotBlocked(customer);
+  const conversationId = await conversationFor(tenant, customer, input, now);
+  try {
+    const posted = await postMessage(
+      tenant,
+      conversationId,
+      {
+        type: 'incoming',
+        content: input.content,
+        attachments: input.attachments,
+        author: { type: 'customer', id: customer._id },
+        externalId: input.externalId,
+      },
+      now,
+      (message) => [
+        customerActivity(tenant, customer._id, now),
+        ...(input.externalId ? [incomingGuard(tenant, input.channel, input.externalId, message, () => new Duplicate())] : []),
+      ],
+    );
+    return { ...posted, customer: { ...customer, lastActivityAt: now.toISOString() }, duplicate: false };
+  } catch (error) {
+    if (!(error instanceof Duplicate)) throw error;
+    return { ...(await alreadyRecorded(tenant, input))!, duplicate: true };
+  }
+};
+
+/** A customer's message through the API, with the files it names resolved as for a reply. */
+export const receiveMessage = async (
+  tenant: Tenant,
+  input: Omit<Incoming, 'attachments'> & { attachments?: { fileId: string }[] },
+  now: Date,
+) =>
+  receiveIncoming(tenant, { ...input, attachments: await resolveAttachments(tenant, input.attachments, input.conversationId, now) }, now);

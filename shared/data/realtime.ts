@@ -1,0 +1,258 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo } from '../aws/dynamo';
+import { config } from '../config';
+import { tenantField, type Tenant } from '../domain/auth/tenant';
+import * as z from 'zod';
+import { itemCodec } from './codec';
+import { tenantPk } from './keys';
+import { collect, queryAll } from './query';
+import { K } from './registry/registry';
+import { commit, createItem, transact, type Commit } from './transact';
+
+/** API Gateway closes every WebSocket after 2 hours; a connection item outlives it by nothing. */
+const CONNECTION_TTL_SECONDS = 2 * 3600;
+
+const ticketKey = (hash: string) => ({ pk: `${K.RTTICKET}#${hash}`, sk: K.RTTICKET });
+const pointerKey = (connectionId: string) => ({ pk: `${K.RTCONN}#${connectionId}`, sk: K.RTCONN });
+const connectionKey = (tenant: Tenant, connectionId: string) => ({ pk: tenantPk(tenant, K.RTCONNS), sk: connectionId });
+const epoch = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+
+const Claims = z.object({ tenant: tenantField, tokenId: z.string(), scopes: z.array(z.string()), expiresAt: z.string() });
+export type TicketClaims = z.infer<typeof Claims>;
+const claimsOf = itemCodec(Claims);
+
+export const storeTicket = (hash: string, claims: TicketClaims): Promise<Commit> =>
+  transact([createItem({ ...ticketKey(hash), ...claims, ttl: epoch(claims.expiresAt) })]);
+
+/**
+ * Redeems a ticket: deletes it on the condition that it exists and has not expired, so two sockets can never
+ * open with one ticket. `expired` when it exists but its time is past (TTL deletes lazily), `unknown` otherwise.
+ */
+export const redeemTicket = async (hash: string, now: Date): Promise<TicketClaims | 'unknown' | 'expired'> => {
+  try {
+    const { Attributes } = await dynamo().send(
+      new DeleteCommand({
+        TableName: config().TABLE_NAME,
+        Key: ticketKey(hash),
+        ConditionExpression: 'attribute_exists(pk) AND expiresAt > :now',
+        ExpressionAttributeValues: { ':now': now.toISOString() },
+        ReturnValues: 'ALL_OLD',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return claimsOf(Attributes!);
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    return error.Item ? 'expired' : 'unknown';
+  }
+};
+
+/** The state of a socket: `connected` until it subscribes, `replaying` its backlog, then `live`. */
+const Connection = z.object({
+  connectionId: z.string(),
+  tenant: tenantField,
+  tokenId: z.string(),
+  scopes: z.array(z.string()),
+  state: z.enum(['connected', 'replaying', 'live']),
+  /** What the subscription passes: exact event types and type prefixes, already narrowed to the token's read scopes. */
+  exact: z.array(z.string()).nullable(),
+  prefixes: z.array(z.string()).nullable(),
+  since: z.string().nullable(),
+  /** When the socket subscribed: its replay reads the events log no sooner than the index's lag after it. */
+  subscribedAt: z.string().nullable(),
+  /** Events that arrived live while the backlog replayed, sent after it. */
+  pending: z.array(z.string()).nullable(),
+  /** The latest replayed events, which a late live copy must not repeat. */
+  seam: z.array(z.string()).nullable(),
+});
+export type Connection = z.infer<typeof Connection>;
+const connectionOf = itemCodec(Connection);
+
+export const countTokenConnections = async (tokenId: string): Promise<number> => {
+  const { Count } = await dynamo().send(
+    new QueryCommand({
+      TableName: config().TABLE_NAME,
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': `${K.RTTOKEN}#${tokenId}` },
+      Select: 'COUNT',
+    }),
+  );
+  return Count ?? 0;
+};
+
+/**
+ * The tenant's presence: how many sockets it holds and when the newest of them ends at the latest. A push reads
+ * it first, so an event of a tenant without sockets costs one GetItem of this small item, never a Query of
+ * the sockets' partition. `sockets` moves in the transactions that create and forget a socket; a socket that
+ * only expires (TTL) is never subtracted, so the count can only be too high, and `until` bounds that.
+ */
+const presenceKey = (tenant: Tenant) => ({ pk: tenantPk(tenant, K.RTPRESENCE), sk: K.RTPRESENCE });
+
+/** Counts a socket in or out; an UpdateItem alone (ADD is atomic), so concurrent sockets never conflict on it. */
+const countPresence = (tenant: Tenant, by: 1 | -1, until?: number) =>
+  dynamo().send(
+    new UpdateCommand({
+      TableName: config().TABLE_NAME,
+      Key: presenceKey(tenant),
+      UpdateExpression: until === undefined ? 'ADD sockets :by' : 'ADD sockets :by SET #until = :until, #ttl = :until',
+      ExpressionAttributeNames: until === undefined ? undefined : { '#until': 'until', '#ttl': 'ttl' },
+      ExpressionAttributeValues: until === undefined ? { ':by': by } : { ':by': by, ':until': until },
+    }),
+  );
+
+/** Whether the tenant may hold a socket now (read consistently: a socket stored before an event committed counts). */
+export const tenantHasSockets = async (tenant: Tenant, now: Date): Promise<boolean> => {
+  const { Item } = await dynamo().send(
+    new GetCommand({
+      TableName: config().TABLE_NAME,
+      Key: presenceKey(tenant),
+      ConsistentRead: true,
+      ProjectionExpression: 'sockets, #until',
+      ExpressionAttributeNames: { '#until': 'until' },
+    }),
+  );
+  return Item !== undefined && (Item.sockets as number) > 0 && (Item.until as number) > now.getTime() / 1000;
+};
+
+/** A new socket: its state in the tenant's partition and its pointer, which the token's index lists. */
+export const storeConnection = async (connectionId: string, claims: TicketClaims, now: Date): Promise<void> => {
+  const ttl = Math.floor(now.getTime() / 1000) + CONNECTION_TTL_SECONDS;
+  // Counted before the socket exists: a push that sees the socket always sees the count.
+  await countPresence(claims.tenant, 1, ttl);
+  await commit([
+    createItem({
+      ...connectionKey(claims.tenant, connectionId),
+      connectionId,
+      tenant: claims.tenant,
+      tokenId: claims.tokenId,
+      scopes: claims.scopes,
+      state: 'connected',
+      connectedAt: now.toISOString(),
+      ttl,
+    }),
+    createItem({
+      ...pointerKey(connectionId),
+      tenant: claims.tenant,
+      tokenId: claims.tokenId,
+      gsi1pk: `${K.RTTOKEN}#${claims.tokenId}`,
+      gsi1sk: connectionId,
+      ttl,
+    }),
+  ]);
+};
+
+const Pointer = z.object({ tenant: tenantField });
+const pointerOf = itemCodec(Pointer);
+
+export const readConnection = async (connectionId: string): Promise<Connection | undefined> => {
+  const { Item: pointer } = await dynamo().send(
+    new GetCommand({ TableName: config().TABLE_NAME, Key: pointerKey(connectionId), ConsistentRead: true }),
+  );
+  if (!pointer) return undefined;
+  const { Item } = await dynamo().send(
+    new GetCommand({ TableName: config().TABLE_NAME, Key: connectionKey(pointerOf(pointer).tenant, connectionId), ConsistentRead: true }),
+  );
+  return Item ? connectionOf(Item) : undefined;
+};
+
+/** Forgets a socket (closed, or gone when pushed to); nothing when it is already forgotten. */
+export const forgetConnection = async (connectionId: string): Promise<void> => {
+  const { Attributes } = await dynamo().send(
+    new DeleteCommand({ TableName: config().TABLE_NAME, Key: pointerKey(connectionId), ReturnValues: 'ALL_OLD' }),
+  );
+  if (!Attributes) return;
+  const { tenant } = pointerOf(Attributes);
+  const { Attributes: gone } = await dynamo().send(
+    new DeleteCommand({ TableName: config().TABLE_NAME, Key: connectionKey(tenant, connectionId), ReturnValues: 'ALL_OLD' }),
+  );
+  // Uncounted only once actually deleted: one that expired (TTL) keeps its count, which `until` bounds.
+  if (gone) await countPresence(tenant, -1);
+};
+
+/** Stores a socket's one subscription; false when it has one already. */
+export const subscribeConnection = async (
+  connection: Connection,
+  subscription: { exact: string[]; prefixes: string[]; since: string | null },
+  now: Date,
+): Promise<boolean> => {
+  try {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: config().TABLE_NAME,
+        Key: connectionKey(connection.tenant, connection.connectionId),
+        UpdateExpression:
+          'SET #state = :replaying, exact = :exact, prefixes = :prefixes, since = :since, subscribedAt = :at, pending = :none',
+        ConditionExpression: '#state = :connected',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: {
+          ':replaying': 'replaying',
+          ':connected': 'connected',
+          ':exact': subscription.exact,
+          ':prefixes': subscription.prefixes,
+          ':since': subscription.since,
+          ':at': now.toISOString(),
+          ':none': [],
+        },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+};
+
+/** Every socket of the tenant, read consistently: one subscribed before an event committed is among them. */
+export const tenantConnections = async (tenant: Tenant): Promise<Connection[]> =>
+  (await collect(queryAll({ pk: tenantPk(tenant, K.RTCONNS), consistent: true }))).map(connectionOf);
+
+/**
+ * Holds a live event for a socket that is still replaying its backlog. `live` when the replay finished in the
+ * meantime (send it now); `full` when the socket has held `max` already (it cannot keep up: close it).
+ */
+export const holdPending = async (connection: Connection, eventId: string, max: number): Promise<'held' | 'live' | 'full'> => {
+  try {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: config().TABLE_NAME,
+        Key: connectionKey(connection.tenant, connection.connectionId),
+        UpdateExpression: 'SET pending = list_append(pending, :id)',
+        ConditionExpression: '#state = :replaying AND size(pending) < :max',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':replaying': 'replaying', ':id': [eventId], ':max': max },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return 'held';
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    return (error.Item?.state as { S?: string } | undefined)?.S === 'live' ? 'live' : 'full';
+  }
+};
+
+/** Ends a socket's replay: from now on events go to it live. Answers the events held meanwhile (undefined: the socket is gone). */
+export const goLive = async (connection: Connection, seam: string[]): Promise<string[] | undefined> => {
+  try {
+    const { Attributes } = await dynamo().send(
+      new UpdateCommand({
+        TableName: config().TABLE_NAME,
+        Key: connectionKey(connection.tenant, connection.connectionId),
+        UpdateExpression: 'SET #state = :live, seam = :seam, pending = :none',
+        ConditionExpression: '#state = :replaying',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':live': 'live', ':replaying': 'replaying', ':seam': seam, ':none': [] },
+        ReturnValues: 'ALL_OLD',
+      }),
+    );
+    return (Attributes?.pending as string[] | undefined) ?? [];
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return undefined;
+    throw error;
+  }
+};
+
+/** The sockets a token opened, in every workspace and mode (revoking it closes them). */
+export const tokenConnectionIds = async (tokenId: string): Promise<string[]> =>
+  (await collect(queryAll({ index: 'gsi1', pk: `${K.RTTOKEN}#${tokenId}` }))).map((item) => item.gsi1sk as string);

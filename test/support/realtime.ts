@@ -1,0 +1,83 @@
+import { WebSocket } from 'ws';
+import type { Client } from './api';
+
+interface Frame {
+  type: string;
+  event?: { eventId: string; eventType: string; workspaceId: string; livemode: boolean; data: Record<string, unknown> };
+  eventId?: string;
+  truncated?: boolean;
+  code?: string;
+  message?: string;
+}
+
+/** A real WebSocket client of the local realtime API, recording every frame and how the socket ended. */
+export interface TestSocket {
+  ws: WebSocket;
+  frames: Frame[];
+  /** Event ids in the order they arrived. */
+  eventIds(): string[];
+  send(message: unknown): void;
+  /** Resolves once `predicate` holds for the frames received (polled on each frame), or rejects after `ms`. */
+  until(predicate: (frames: Frame[]) => boolean, ms?: number): Promise<void>;
+  closed: Promise<{ code: number; reason: string }>;
+  close(): Promise<void>;
+}
+
+export const ticketFor = async (api: Client): Promise<{ ticket: string; url: string; expiresAt: string }> => {
+  const res = await api.post('/api/v1/realtime/tickets');
+  if (res.status !== 201) throw new Error(`ticket: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.data.ticket;
+};
+
+/** Opens a socket at `url`; resolves with it once open, or rejects with the HTTP status the handshake was refused with. */
+export const openSocket = (url: string): Promise<TestSocket> =>
+  new Promise((resolve, reject) => {
+    const ws = new WebSocket(url);
+    const frames: Frame[] = [];
+    const waiters = new Set<() => void>();
+    ws.on('message', (data) => {
+      frames.push(JSON.parse(data.toString()) as Frame);
+      for (const w of waiters) w();
+    });
+    const closed = new Promise<{ code: number; reason: string }>((r) =>
+      ws.on('close', (code, reason) => r({ code, reason: reason.toString() })),
+    );
+    ws.on('unexpected-response', (_req, res) => reject(Object.assign(new Error(`refused: ${res.statusCode}`), { status: res.statusCode })));
+    ws.on('error', (error) => reject(error));
+    ws.on('open', () =>
+      resolve({
+        ws,
+        frames,
+        closed,
+        eventIds: () => frames.filter((f) => f.type === 'event').map((f) => f.event?.eventId ?? f.eventId!),
+        send: (message) => ws.send(typeof message === 'string' ? message : JSON.stringify(message)),
+        until: (predicate, ms = 60_000) =>
+          new Promise<void>((done, fail) => {
+            const check = () => {
+              if (!predicate(frames)) return;
+              waiters.delete(check);
+              clearTimeout(timer);
+              done();
+            };
+            const timer = setTimeout(() => {
+              waiters.delete(check);
+              fail(new Error(`timed out after ${ms} ms with ${frames.length} frames: ${JSON.stringify(frames.slice(-3))}`));
+            }, ms);
+            waiters.add(check);
+            check();
+          }),
+        close: async () => {
+          if (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING) ws.close(1000);
+          await closed;
+        },
+      }),
+    );
+  });
+
+/** A socket of the caller, subscribed (the `subscribed` frame received). */
+export const subscribed = async (api: Client, events: string[], since?: string): Promise<TestSocket> => {
+  const socket = await openSocket((await ticketFor(api)).url);
+  socket.send({ action: 'subscribe', events, ...(since ? { since } : {}) });
+  await socket.until((f) => f.some((x) => x.type === 'subscribed' || x.type === 'error'));
+  return socket;
+};
