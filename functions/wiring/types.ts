@@ -56,8 +56,8 @@ export interface QueueSpec {
   ageAlarmSeconds?: number;
 }
 
-/** The subset of EventBridge patterns the local router understands: exact values and `prefix`. */
-export type PatternValue = string | { prefix: string };
+/** The subset of EventBridge patterns the local router understands: exact values, `prefix` and `anything-but` a prefix. */
+export type PatternValue = string | { prefix: string } | { 'anything-but': { prefix: string } };
 export interface EventPattern {
   source: readonly string[];
   'detail-type'?: readonly string[];

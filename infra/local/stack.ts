@@ -122,7 +122,7 @@ export const startStack = async (opts: StackOptions = {}): Promise<LocalStack> =
       .filter((r) => r.bucket)
       .map((r) => {
         const spec = wiring.buckets.find((b) => b.name === r.bucket)!;
-        return { ...r, pattern: { ...r.pattern, detail: { bucket: { name: [process.env[spec.nameEnv]!] } } } };
+        return { ...r, pattern: { ...r.pattern, detail: { ...r.pattern.detail, bucket: { name: [process.env[spec.nameEnv]!] } } } };
       });
     const s3 = await owned(
       startS3Local({

@@ -91,6 +91,10 @@ describe('the files bucket', () => {
       'functions/events/file-objects.ts': ['untag', 'delete'],
       'functions/http/channels/receive-inbound.ts': ['write', 'read', 'delete'],
       'functions/queues/send-channel-message.ts': ['read'],
+      // CSV exports (docs/guide/imports-exports.md): the worker writes the file under `exports/`, the job routes sign its download.
+      'functions/queues/run-export.ts': ['write'],
+      'functions/http/contacts/get-customers-export.ts': ['read'],
+      'functions/http/crm/get-leads-export.ts': ['read'],
     });
     const statements = s3Statements();
     // Signing a download reads no object: get-file holds no S3 action at all.
@@ -108,14 +112,14 @@ describe('the files bucket', () => {
     expect(s3ActionsOf('DELETE /api/v1/files/{id}:')).toEqual([]);
   });
 
-  it('S3 notifies the default bus, and the verifier’s rule there matches only this bucket’s new objects', () => {
+  it('S3 notifies the default bus, and the verifier’s rule there matches only this bucket’s new objects, exports’ CSVs aside', () => {
     const workers = app.template(app.stacks.workers);
     workers.hasResourceProperties('AWS::Events::Rule', {
       EventBusName: 'default',
       EventPattern: {
         source: ['aws.s3'],
         'detail-type': ['Object Created'],
-        detail: { bucket: { name: [Match.anyValue()] } },
+        detail: { bucket: { name: [Match.anyValue()] }, object: { key: [{ 'anything-but': { prefix: 'exports/' } }] } },
       },
     });
     const rules = Object.values(workers.findResources('AWS::Events::Rule')).filter((r: any) => r.Properties.EventBusName === 'default');
@@ -127,7 +131,7 @@ describe('the files bucket', () => {
       .functions()
       .filter((f) => f.spec.access.buckets)
       .map((f) => f.spec.handler);
-    expect(envs.length).toBe(6);
+    expect(envs.length).toBe(9);
     const workers = app.template(app.stacks.workers);
     workers.hasResourceProperties('AWS::Lambda::Function', {
       Environment: { Variables: Match.objectLike({ FILES_BUCKET: Match.anyValue() }) },

@@ -1,4 +1,4 @@
-import { GetObjectCommand, GetObjectTaggingCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, GetObjectTaggingCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { expectError } from '../support/api';
@@ -7,7 +7,7 @@ import { outboxEvents } from '../support/outbox';
 import { useTestStack } from '../support/stack';
 import { startS3Local, type ObjectCreated } from '../../infra/local/s3';
 import { runAs, sessionPrincipal } from '../../infra/local/aws-guard';
-import { invoke } from '../../infra/local/lambda';
+import { invoke, nameOf, onInvoke } from '../../infra/local/lambda';
 import { wiring } from '../../functions/wiring';
 import { FILES_BUCKET } from '../../functions/wiring/files';
 import type { Access } from '../../functions/wiring/types';
@@ -397,6 +397,25 @@ describe('verification', () => {
     const binary = await sendUpload(t.api, 'a.txt', Uint8Array.from([0xff, 0xfe, 0x00, 0x01]), 'text/plain');
     expect((await settledFile(t.api, binary.id)).rejectedReason).toBe('type_mismatch');
     await readyFile(t.api, 'a.bin', Uint8Array.from([1, 2, 3]), 'application/x-custom');
+  });
+
+  it('an export’s CSV landing in the same bucket is no file: the verifier runs for the file only', async () => {
+    const t = await env.tenant();
+    const verifier = nameOf(wiring.rules.find((r) => r.name === 'verify-upload')!.target);
+    const verified: string[] = [];
+    const stop = onInvoke((name, event) => {
+      if (name === verifier) verified.push((event as { detail: { object: { key: string } } }).detail.object.key);
+      return undefined;
+    });
+    try {
+      const csv = `exports/${t.workspaceId}~test/${objectId()}.csv`;
+      await bucketClient().send(new PutObjectCommand({ Bucket: BUCKET(), Key: csv, Body: 'name,email\n' }));
+      const { id, upload } = await sendUpload(t.api, 'after.txt', new TextEncoder().encode('after'), 'text/plain');
+      await settledFile(t.api, id);
+      expect(verified).toEqual([upload.fields.key]);
+    } finally {
+      stop();
+    }
   });
 
   it('a notification delivered twice, at once and again later, makes the file ready exactly once', async () => {
