@@ -141,7 +141,7 @@ export const startStack = async (opts: StackOptions = {}): Promise<LocalStack> =
             : (created: ObjectCreated) => route(bucketRules, busEvent('aws.s3', 'Object Created', s3Detail(created))),
       }),
     );
-    // Each bucket's downloads distribution, with its key group; its key is made as the deployment makes it, once the environment is whole.
+    // Each bucket's downloads distribution, with its key group; its key is made as the deployment makes it, at the end.
     installLocalSsm(opts.dataDir ? join(opts.dataDir, 'parameters.json') : undefined);
     const downloadKeys: { parameter: string; keyPairId: string; trusted: Map<string, string> }[] = [];
     for (const bucket of wiring.buckets) {
@@ -168,7 +168,6 @@ export const startStack = async (opts: StackOptions = {}): Promise<LocalStack> =
       { TABLE_NAME: tableName, DYNAMODB_ENDPOINT: dynamoEndpoint, SQS_ENDPOINT: sqsEndpoint, S3_ENDPOINT: s3.endpoint },
       opts.env,
     );
-    for (const { parameter, keyPairId, trusted } of downloadKeys) trusted.set(keyPairId, (await ensureDownloadKey(parameter)).publicKey);
 
     if (opts.workers !== false) {
       await preload([
@@ -212,6 +211,8 @@ export const startStack = async (opts: StackOptions = {}): Promise<LocalStack> =
       );
       baseUrl = gateway.url;
     }
+    // Last: the gateway completes the functions' environment, which is read once, at the first AWS client.
+    for (const { parameter, keyPairId, trusted } of downloadKeys) trusted.set(keyPairId, (await ensureDownloadKey(parameter)).publicKey);
     return { baseUrl, tableName, dynamoEndpoint, sqsEndpoint, s3Endpoint: s3.endpoint, expireObjects: s3.expireObjects, queues, stop };
   } catch (error) {
     await stop();
