@@ -12,7 +12,8 @@ const bodyOf = (template: Template): string => {
 
 describe('the operations dashboard', () => {
   for (const stage of ['dev', 'prod']) {
-    it(`exists once for the ${stage} stage, named after it, and draws every Parley metric of that stage only`, () => {
+    // Synthesis on a loaded 2-core machine took 103 s in a full run (the first test also loads aws-cdk-lib): a hang bound.
+    it(`exists once for the ${stage} stage, named after it, and draws every Parley metric of that stage only`, { timeout: 180_000 }, () => {
       const app = new App({ context: { stage, edge: 'false' } });
       const template = Template.fromStack(new ObservabilityStack(app, 'Obs', { stage: stageFrom(app.node) }));
       template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);

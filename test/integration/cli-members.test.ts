@@ -14,6 +14,7 @@ afterAll(() => stack?.stop());
 const { parley, json } = cliFor(() => stack);
 
 describe('the parley CLI: members', () => {
+  // Ten `parley` processes one after another, each starting through tsx (about 5 s on a loaded 2-core machine): a hang bound, not a speed claim.
   it('creates a workspace with an active owner in both modes, invites, lists and changes roles; the last owner stays', async () => {
     const { workspace, owner } = json('workspace', 'create', '--name', 'Acme', '--owner-email', 'Boss@Example.com');
     expect(owner).toMatchObject({ email: 'boss@example.com', role: 'owner', status: 'active' });
@@ -49,5 +50,5 @@ describe('the parley CLI: members', () => {
     const created = json('token', 'create', '--workspace', workspace._id, '--scopes', 'admin:all', '--name', 't', '--test');
     const api = client(stack.baseUrl, { token: created.token.token, workspaceId: workspace._id });
     expect((await api.get('/api/v1/workspace/members')).body.data.members.map((m: { _id: string }) => m._id)).toEqual([test[0]._id]);
-  });
+  }, 180_000);
 });
