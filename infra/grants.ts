@@ -9,12 +9,16 @@ import { wiring } from '../functions/wiring';
  */
 export type FunctionKind = 'http' | 'queue' | 'event' | 'schedule';
 
-/** Where a grant applies: the table, its secondary indexes, one wiring queue, key or bucket (by name), the bus, or the realtime API's sockets. */
+/**
+ * Where a grant applies: the table, its secondary indexes, one wiring queue, key or bucket (by name), a bucket's
+ * download signing key (its SecureString parameter), the bus, or the realtime API's sockets.
+ */
 export type GrantResource =
   | { table: 'items' | 'indexes' }
   | { queue: string }
   | { key: string }
   | { bucket: string }
+  | { downloadKey: string }
   | { bus: 'parley' }
   | { api: 'realtime' };
 
@@ -50,7 +54,7 @@ export const CONSUME_ACTIONS = [
 const REQUEST_PIPELINE_KEYS = [`${K.TOKEN}#`, `${K.RL}#`] as const;
 
 /** What each use of a bucket allows on its objects (S3 asks for PutObjectTagging too when a write carries tags). */
-const BUCKET_ACTIONS: Record<BucketUse, readonly string[]> = {
+const BUCKET_ACTIONS: Record<Exclude<BucketUse, 'download'>, readonly string[]> = {
   read: ['s3:GetObject'],
   write: ['s3:PutObject', 's3:PutObjectTagging'],
   delete: ['s3:DeleteObject'],
@@ -61,7 +65,7 @@ export const grantsFor = (
   spec: FunctionSpec,
   kind: FunctionKind,
   consumes?: string,
-  buckets: readonly Pick<BucketSpec, 'name' | 'keyPrefix'>[] = wiring.buckets,
+  buckets: readonly Pick<BucketSpec, 'name' | 'keyPrefix' | 'downloads'>[] = wiring.buckets,
 ): Grant[] => {
   const grants: Grant[] = [
     { actions: READ_ITEMS, resource: { table: 'items' } },
@@ -78,7 +82,13 @@ export const grantsFor = (
   for (const [bucket, uses] of Object.entries(spec.access.buckets ?? {})) {
     const declared = buckets.find((b) => b.name === bucket);
     if (!declared) throw new Error(`${spec.handler} is granted bucket ${bucket}, which the wiring does not declare`);
-    grants.push({ actions: uses.flatMap((u) => BUCKET_ACTIONS[u]), resource: { bucket }, objectKeyPrefix: declared.keyPrefix });
+    const objectActions = uses.flatMap((u) => (u === 'download' ? [] : BUCKET_ACTIONS[u]));
+    if (objectActions.length) grants.push({ actions: objectActions, resource: { bucket }, objectKeyPrefix: declared.keyPrefix });
+    if (uses.includes('download')) {
+      if (!declared.downloads) throw new Error(`${spec.handler} signs downloads of bucket ${bucket}, which has no downloads`);
+      // Signing a URL is local; the key is what it needs (decrypted with the account's aws/ssm key, which SSM uses for it).
+      grants.push({ actions: ['ssm:GetParameter'], resource: { downloadKey: bucket } });
+    }
   }
   if (spec.access.bus) grants.push({ actions: ['events:PutEvents'], resource: { bus: 'parley' } });
   if (spec.access.connections) grants.push({ actions: ['execute-api:ManageConnections'], resource: { api: 'realtime' } });

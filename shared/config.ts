@@ -27,6 +27,10 @@ const Env = z.object({
   EXPORT_DLQ_URL: z.string().optional(),
   /** The private bucket files live in (`<tenant>/<fileId>`); set on the functions its wiring `access.buckets` names. */
   FILES_BUCKET: z.string().default('parley-files'),
+  /** Where downloads are served (CloudFront in front of the files bucket; locally its stand-in), and the key that signs their URLs. */
+  FILES_DOWNLOAD_URL: z.url().optional(),
+  FILES_DOWNLOAD_KEY_PAIR_ID: z.string().optional(),
+  FILES_DOWNLOAD_KEY_PARAMETER: z.string().optional(),
   /** Local runtime only: the S3 stand-in's endpoint (path-style addressing); unset on AWS. */
   S3_ENDPOINT: z.url().optional(),
   /** Local runtime only: the key file behind its stand-in for KMS (never read by function code). */

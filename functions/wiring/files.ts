@@ -1,5 +1,6 @@
 import { outboxPatternOf } from '../../shared/events/from-bus';
 import { PENDING_OBJECT_DAYS, PENDING_OBJECT_TAG } from '../../shared/domain/files/file';
+import { EXPORT_KEY_PREFIX } from '../../shared/domain/exports/export';
 import { areaRoutes } from './route';
 import type { AreaWiring } from './types';
 
@@ -18,6 +19,23 @@ export const filesWiring = {
       keyPrefix: '',
       // An object lands tagged pending and loses the tag once its file is ready: bytes never verified go after a day.
       expireTagged: [{ id: 'expire-unverified-objects', tag: PENDING_OBJECT_TAG, days: PENDING_OBJECT_DAYS }],
+      // Downloads go through CloudFront, which adds what a presigned S3 GET cannot: nosniff, and a sandbox for anything a browser might render.
+      downloads: {
+        urlEnv: 'FILES_DOWNLOAD_URL',
+        keyPairIdEnv: 'FILES_DOWNLOAD_KEY_PAIR_ID',
+        keyParameterEnv: 'FILES_DOWNLOAD_KEY_PARAMETER',
+        headers: {
+          noSniff: true,
+          contentSecurityPolicy: "default-src 'none'; sandbox",
+          frameOptions: 'DENY',
+          referrerPolicy: 'no-referrer',
+          custom: [
+            // Every object carries its own `attachment; filename=…` (the upload policy pins it); one that does not still downloads.
+            { header: 'Content-Disposition', value: 'attachment', override: false },
+            { header: 'Cache-Control', value: 'private, no-store', override: true },
+          ],
+        },
+      },
     },
   ],
   routes: [
@@ -26,8 +44,9 @@ export const filesWiring = {
       access: { table: 'write', buckets: { [FILES_BUCKET]: ['write'] } },
     }),
     route('GET', BASE, 'list-files', 'Ready files, newest first'),
+    // A download URL is signed with the bucket's download key (CloudFront reads the object): the function reads no object.
     route('GET', `${BASE}/{id}`, 'get-file', 'A file; once ready, with a download URL valid 5 minutes (always as an attachment)', {
-      access: { table: 'read', buckets: { [FILES_BUCKET]: ['read'] } },
+      access: { table: 'read', buckets: { [FILES_BUCKET]: ['download'] } },
     }),
     // The bytes follow the record's deletion event (file-objects), so a crash after the commit leaves none.
     route('DELETE', `${BASE}/{id}`, 'delete-file', 'Delete a file that no message holds', { access: { table: 'write' } }),
@@ -35,7 +54,12 @@ export const filesWiring = {
   rules: [
     {
       name: 'verify-upload',
-      pattern: { source: ['aws.s3'], 'detail-type': ['Object Created'] },
+      // A file's new object; an export's CSV (the same bucket, under its own prefix) is nothing to verify.
+      pattern: {
+        source: ['aws.s3'],
+        'detail-type': ['Object Created'],
+        detail: { object: { key: [{ 'anything-but': { prefix: EXPORT_KEY_PREFIX } }] } },
+      },
       bucket: FILES_BUCKET,
       // Reads the first bytes only (a ranged GET), and deletes a rejected file's bytes.
       target: {

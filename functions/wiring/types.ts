@@ -9,7 +9,8 @@ export interface Access {
   /**
    * Buckets (by wiring name) and what the function does with their objects: `read` (GetObject, also what a
    * presigned GET it signs needs), `write` (PutObject with tags: PutObjectTagging too, also a presigned POST's),
-   * `delete` (DeleteObject), `untag` (DeleteObjectTagging).
+   * `delete` (DeleteObject), `untag` (DeleteObjectTagging), `download` (sign download URLs: read the bucket's
+   * download signing key, never its objects).
    */
   buckets?: Readonly<Record<string, readonly BucketUse[]>>;
   /** Puts events on the Parley bus (EventBridge PutEvents). */
@@ -18,7 +19,7 @@ export interface Access {
   connections?: true;
 }
 
-export type BucketUse = 'read' | 'write' | 'delete' | 'untag';
+export type BucketUse = 'read' | 'write' | 'delete' | 'untag' | 'download';
 
 export interface FunctionSpec {
   /** Source file relative to the repo root; it exports `handler`. */
@@ -55,8 +56,8 @@ export interface QueueSpec {
   ageAlarmSeconds?: number;
 }
 
-/** The subset of EventBridge patterns the local router understands: exact values and `prefix`. */
-export type PatternValue = string | { prefix: string };
+/** The subset of EventBridge patterns the local router understands: exact values, `prefix` and `anything-but` a prefix. */
+export type PatternValue = string | { prefix: string } | { 'anything-but': { prefix: string } };
 export interface EventPattern {
   source: readonly string[];
   'detail-type'?: readonly string[];
@@ -103,6 +104,23 @@ export interface BucketSpec {
   keyPrefix: string;
   /** Lifecycle rules: an object carrying `tag` expires `days` after it was created (locally, the S3 stand-in's timer expires it). */
   expireTagged?: readonly { id: string; tag: { key: string; value: string }; days: number }[];
+  /**
+   * Objects are downloaded through a CDN in front of the bucket (CloudFront with origin access control; locally
+   * its stand-in) that adds the response headers S3 cannot, by URLs signed with the bucket's download key. A
+   * function granted `download` gets the CDN's base URL, the key's id and the key's parameter in these variables.
+   */
+  downloads?: { urlEnv: string; keyPairIdEnv: string; keyParameterEnv: string; headers: DownloadHeaders };
+}
+
+/** The response headers policy of a bucket's downloads (CloudFront's, and its local stand-in's). */
+export interface DownloadHeaders {
+  /** `X-Content-Type-Options: nosniff` on every answer. */
+  noSniff: true;
+  contentSecurityPolicy: string;
+  frameOptions: 'DENY' | 'SAMEORIGIN';
+  referrerPolicy: 'no-referrer' | 'same-origin' | 'strict-origin';
+  /** Other headers: `override` replaces what the origin answered; otherwise the header is added only when the origin answered none. */
+  custom: readonly { header: string; value: string; override: boolean }[];
 }
 
 export interface Wiring {

@@ -10,7 +10,7 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { tableSchema } from '../../shared/data/table';
-import type { FunctionSpec, QueueSpec } from '../../functions/wiring/types';
+import type { BucketSpec, FunctionSpec, QueueSpec } from '../../functions/wiring/types';
 import { grantsFor, type FunctionKind, type Grant } from '../grants';
 import type { Stage } from '../stage';
 import type { Alarms } from './alarms';
@@ -43,6 +43,14 @@ export interface DeployedQueue {
   dlq: IQueue;
 }
 
+/** A bucket as deployed: its name's variable, its grants' key prefix, and where its downloads are signed for, when it has them. */
+export interface DeployedBucket {
+  bucket: IBucket;
+  nameEnv: string;
+  keyPrefix: string;
+  downloads?: NonNullable<BucketSpec['downloads']> & { url: string; keyPairId: string; keyParameterName: string; keyParameterArn: string };
+}
+
 /** What every function may be given access to. */
 export interface Platform {
   stage: Stage;
@@ -51,8 +59,8 @@ export interface Platform {
   queues: ReadonlyMap<string, DeployedQueue>;
   /** The wiring's KMS keys by name, with the variable that carries each key's ARN. */
   keys: ReadonlyMap<string, { key: IKey; idEnv: string }>;
-  /** The wiring's buckets by name, with the variable that carries each one's name. */
-  buckets: ReadonlyMap<string, { bucket: IBucket; nameEnv: string; keyPrefix: string }>;
+  /** The wiring's buckets by name, with the variable that carries each one's name, and their downloads (CDN and signing key). */
+  buckets: ReadonlyMap<string, DeployedBucket>;
   alarms: Alarms;
   /** The stack whose failure alarm counts this function's failed invocations. */
   failureGroup: string;
@@ -102,6 +110,12 @@ const bucketNamed = (buckets: Platform['buckets'], name: string, user: string) =
   return found;
 };
 
+const downloadsOf = (buckets: Platform['buckets'], name: string, user: string) => {
+  const found = bucketNamed(buckets, name, user).downloads;
+  if (!found) throw new Error(`${user} signs downloads of bucket "${name}", which has none`);
+  return found;
+};
+
 const realtimeOf = (platform: Platform, user: string) => {
   if (!platform.realtime) throw new Error(`${user} manages the realtime sockets, but this stack has no realtime API`);
   return platform.realtime;
@@ -122,9 +136,11 @@ const statementOf = (grant: Grant, platform: Platform, user: string, scope: Cons
             ? [keyNamed(platform.keys, resource.key, user).key.keyArn]
             : 'bucket' in resource
               ? [`${bucketNamed(platform.buckets, resource.bucket, user).bucket.bucketArn}/${grant.objectKeyPrefix ?? ''}*`]
-              : resource.table === 'items'
-                ? [tableArn]
-                : tableSchema.indexes.map((index) => `${tableArn}/index/${index.name}`);
+              : 'downloadKey' in resource
+                ? [downloadsOf(platform.buckets, resource.downloadKey, user).keyParameterArn]
+                : resource.table === 'items'
+                  ? [tableArn]
+                  : tableSchema.indexes.map((index) => `${tableArn}/index/${index.name}`);
   return new PolicyStatement({
     actions: [...grant.actions],
     resources,
@@ -157,7 +173,7 @@ export class ParleyFunction extends LambdaFunction {
       spec,
       kind,
       consumes,
-      [...platform.buckets].map(([name, b]) => ({ name, keyPrefix: b.keyPrefix })),
+      [...platform.buckets].map(([name, b]) => ({ name, keyPrefix: b.keyPrefix, downloads: b.downloads })),
     );
     const used = [...new Set([...(spec.access.queues ?? []), ...(consumes ? [consumes] : [])])].map((name) =>
       queueNamed(platform.queues, name, spec.handler),
@@ -193,6 +209,18 @@ export class ParleyFunction extends LambdaFunction {
             const { nameEnv, bucket } = bucketNamed(platform.buckets, name, spec.handler);
             return [nameEnv, bucket.bucketName];
           }),
+        ),
+        ...Object.fromEntries(
+          Object.entries(spec.access.buckets ?? {})
+            .filter(([, uses]) => uses.includes('download'))
+            .flatMap(([name]) => {
+              const d = downloadsOf(platform.buckets, name, spec.handler);
+              return [
+                [d.urlEnv, d.url],
+                [d.keyPairIdEnv, d.keyPairId],
+                [d.keyParameterEnv, d.keyParameterName],
+              ];
+            }),
         ),
       },
       ...(props.asyncFailures

@@ -178,9 +178,12 @@ const realtimeLines = (socketHours: number, events: number): Line[] => {
 };
 
 /**
- * Files: the bytes go between the client and S3, so they cost S3 storage and requests, not Lambda. S3's
- * object-created notifications to the default bus are free (AWS service events); the verifier's run is in
- * the rule targets above only as one more invocation per upload.
+ * Files: the bytes go between the client and S3 (uploads) or CloudFront (downloads), so they cost storage and
+ * requests, not Lambda. S3's object-created notifications to the default bus are free (AWS service events);
+ * the verifier's run and the tag's removal once the file is ready are one invocation each per upload, and
+ * removing the tag is a DELETE-tier request (free). A download is a CloudFront request, its origin's S3 GET
+ * (S3 to CloudFront transfer is free) and CloudFront's transfer out; the signing key is a standard parameter
+ * (no charge, read once per container).
  */
 const fileLines = (uploads: number): Line[] => {
   const basis = `${uploads.toLocaleString('en-US')} uploads of ${A.fileBytes / 1024} KiB`;
@@ -193,8 +196,9 @@ const fileLines = (uploads: number): Line[] => {
       's3GetRequest',
       `one ranged GET by the verifier and ${A.downloadsPerFile} downloads per file`,
     ),
-    line('Lambda invocations (verifier)', uploads, 'lambdaRequest', 'one verification per upload'),
-    line('Data transfer out (downloads)', (uploads * A.downloadsPerFile * A.fileBytes) / GB, 'transferOutGb', 'downloads'),
+    line('Lambda invocations (verifier, tag removal)', uploads * 2, 'lambdaRequest', 'one verification and one tag removal per upload'),
+    line('CloudFront requests (downloads)', uploads * A.downloadsPerFile, 'cloudFrontRequest', `${A.downloadsPerFile} downloads per file`),
+    line('CloudFront transfer out (downloads)', (uploads * A.downloadsPerFile * A.fileBytes) / GB, 'cloudFrontTransferOutGb', 'downloads'),
   ];
 };
 

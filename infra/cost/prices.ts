@@ -30,6 +30,8 @@ export const PRICES = {
   s3StorageGb: { usd: 0.023, per: 'GB-month of S3 Standard storage' },
   s3PutRequest: { usd: 0.005 / 1000, per: 'S3 PUT, POST or DELETE-tier request' },
   s3GetRequest: { usd: 0.0004 / 1000, per: 'S3 GET request (ranged GETs included)' },
+  cloudFrontRequest: { usd: 0.01 / 10_000, per: 'CloudFront HTTPS request (United States, Europe)' },
+  cloudFrontTransferOutGb: { usd: 0.085, per: 'GB of CloudFront data transfer out (United States, Europe, first 10 TB)' },
 } as const;
 
 export type PriceName = keyof typeof PRICES;

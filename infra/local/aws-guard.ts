@@ -77,7 +77,7 @@ export const currentKind = (): FunctionKind | undefined => callers.getStore()?.k
 type Input = Record<string, any>;
 type Key = Record<string, AttributeValue> | undefined;
 
-type Service = 'dynamodb' | 'sqs' | 'kms' | 's3' | 'events' | 'execute-api';
+type Service = 'dynamodb' | 'sqs' | 'kms' | 's3' | 'ssm' | 'events' | 'execute-api';
 
 /** The IAM service prefix of a client's calls; undefined for a client no grant can name. */
 const SERVICES: Record<string, Service> = {
@@ -85,6 +85,7 @@ const SERVICES: Record<string, Service> = {
   SQSClient: 'sqs',
   KMSClient: 'kms',
   S3Client: 's3',
+  SSMClient: 'ssm',
   EventBridgeClient: 'events',
   ApiGatewayManagementApiClient: 'execute-api',
 };
@@ -175,10 +176,16 @@ const describe = (resource: GrantResource, table: string, objectKey?: string) =>
           ? `arn:aws:sqs:us-east-1:000000000000:${resource.queue}`
           : 'key' in resource
             ? `arn:aws:kms:us-east-1:000000000000:alias/${resource.key}`
-            : `arn:aws:dynamodb:us-east-1:000000000000:table/${table}${resource.table === 'indexes' ? '/index/*' : ''}`;
+            : 'downloadKey' in resource
+              ? `arn:aws:ssm:us-east-1:000000000000:parameter/${resource.downloadKey}`
+              : `arn:aws:dynamodb:us-east-1:000000000000:table/${table}${resource.table === 'indexes' ? '/index/*' : ''}`;
 
 const keyNameOf = (wiring: Wiring, keyId: string | undefined): string | undefined =>
   wiring.keys.find((k) => process.env[k.idEnv] === keyId)?.name;
+
+/** The bucket whose download signing key the parameter `name` is. */
+const downloadKeyOf = (wiring: Wiring, name: string | undefined): string | undefined =>
+  wiring.buckets.find((b) => b.downloads && process.env[b.downloads.keyParameterEnv] === name)?.name;
 
 const bucketNameOf = (wiring: Wiring, bucket: string | undefined): string | undefined =>
   wiring.buckets.find((b) => process.env[b.nameEnv] === bucket)?.name;
@@ -243,6 +250,13 @@ const check = (wiring: Wiring, clientName: string, command: string, input: Input
     const key = keyNameOf(wiring, input.KeyId);
     const request: CallRequest = { action: `kms:${command}`, resource: { key: key ?? String(input.KeyId) } };
     if (!key || !allows(caller.grants, request)) throw denied(caller, request.action, describe(request.resource, table), serviceName);
+    return;
+  }
+  if (serviceName === 'ssm') {
+    const bucket = downloadKeyOf(wiring, input.Name);
+    const request: CallRequest = { action: `ssm:${command}`, resource: { downloadKey: bucket ?? String(input.Name) } };
+    if (!bucket || !allows(caller.grants, request))
+      throw denied(caller, request.action, `arn:aws:ssm:us-east-1:000000000000:parameter${String(input.Name)}`, serviceName);
     return;
   }
   if (serviceName === 'dynamodb') {

@@ -16,7 +16,11 @@ export interface BusEvent {
 }
 
 const matchesValue = (allowed: readonly PatternValue[], actual: unknown): boolean =>
-  allowed.some((a) => (typeof a === 'string' ? a === actual : typeof actual === 'string' && actual.startsWith(a.prefix)));
+  allowed.some((a) =>
+    typeof a === 'string'
+      ? a === actual
+      : typeof actual === 'string' && ('prefix' in a ? actual.startsWith(a.prefix) : !actual.startsWith(a['anything-but'].prefix)),
+  );
 
 const matchesDetail = (pattern: Record<string, unknown>, actual: unknown): boolean =>
   Object.entries(pattern).every(([key, expected]) => {

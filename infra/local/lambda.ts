@@ -10,6 +10,7 @@ import { installPools } from './aws-pools';
 import { installEmulatorRetries } from './emulator-retry';
 import { installFaults } from './faults';
 import { installLocalKms } from './kms';
+import { installLocalSsm } from './ssm';
 import { installSlowInvocationLog, timedInvocation } from './slow-invocations';
 
 type Handler = (event: unknown, context: Context) => Promise<unknown>;
@@ -19,6 +20,7 @@ const root = resolve(import.meta.dirname, '..', '..');
 // Before any function creates its AWS clients: from here on they refuse what AWS would refuse.
 installAwsGuard(wiring);
 installLocalKms(wiring);
+installLocalSsm();
 installPools();
 installEmulatorRetries();
 installFaults();

@@ -57,9 +57,10 @@ export interface S3Local {
   stop(): Promise<void>;
 }
 
-/** What the stand-in keeps of each object beside fauxqs's copy. */
+/** What the stand-in keeps of each object beside fauxqs's copy (which keeps no disposition and no tags). */
 interface ObjectMeta {
   contentType?: string;
+  contentDisposition?: string;
   tags: Tags;
   /** When it was created (ms), which lifecycle rules count from. */
   createdAt: number;
@@ -151,7 +152,7 @@ export const startS3Local = async (opts: S3LocalOptions): Promise<S3Local> => {
       const key = rest.join('/');
       const meta = JSON.parse(await readFile(join(objectsDir, `${name}.meta`), 'utf8').catch(() => '{}')) as Partial<ObjectMeta>;
       await putObject(store, bucket, key, await readFile(join(objectsDir, name)), meta.contentType);
-      objects.set(`${bucket}/${key}`, { contentType: meta.contentType, tags: meta.tags ?? {}, createdAt: meta.createdAt ?? Date.now() });
+      objects.set(`${bucket}/${key}`, { ...meta, tags: meta.tags ?? {}, createdAt: meta.createdAt ?? Date.now() });
     }
   }
 
@@ -166,14 +167,25 @@ export const startS3Local = async (opts: S3LocalOptions): Promise<S3Local> => {
     if (file) await rm(file, { force: true });
   };
 
-  const stored = async (bucket: string, key: string, reason: ObjectCreated['reason'], tags: Tags, body?: Buffer, contentType?: string) => {
+  const stored = async (
+    bucket: string,
+    key: string,
+    reason: ObjectCreated['reason'],
+    as: { tags: Tags; contentDisposition?: string; contentType?: string },
+    body?: Buffer,
+  ) => {
     const head = await store.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
     if (objectsDir) {
       const bytes =
         body ?? Buffer.from(await (await store.send(new GetObjectCommand({ Bucket: bucket, Key: key }))).Body!.transformToByteArray());
       await writeFile(join(objectsDir, diskName(bucket, key)), bytes);
     }
-    await remember(bucket, key, { contentType: contentType ?? head.ContentType, tags, createdAt: now().getTime() });
+    await remember(bucket, key, {
+      contentType: as.contentType ?? head.ContentType,
+      contentDisposition: as.contentDisposition,
+      tags: as.tags,
+      createdAt: now().getTime(),
+    });
     const event: ObjectCreated = { bucket, key, size: head.ContentLength ?? 0, etag: (head.ETag ?? '').replaceAll('"', ''), reason };
     const file = await journal(event);
     // S3 answers the upload first; its notification follows on its own.
@@ -223,7 +235,13 @@ export const startS3Local = async (opts: S3LocalOptions): Promise<S3Local> => {
     const key = fields.key!;
     const bytes = Buffer.from(await file.arrayBuffer());
     await putObject(store, bucket, key, bytes, fields['content-type']);
-    await stored(bucket, key, 'PostObject', parsed.tags, bytes, fields['content-type']);
+    await stored(
+      bucket,
+      key,
+      'PostObject',
+      { tags: parsed.tags, contentType: fields['content-type'], contentDisposition: fields['content-disposition'] },
+      bytes,
+    );
     send(res, 204, '', { location: `/${bucket}/${encodeURIComponent(key)}` });
   };
 
@@ -245,7 +263,7 @@ export const startS3Local = async (opts: S3LocalOptions): Promise<S3Local> => {
     if (refusal) return sendRefusal(res, refusal, rawPath);
     try {
       const out = await store.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
-      const disposition = url.searchParams.get('response-content-disposition');
+      const disposition = url.searchParams.get('response-content-disposition') ?? objects.get(`${bucket}/${key}`)?.contentDisposition;
       res.writeHead(200, {
         'content-type': url.searchParams.get('response-content-type') ?? out.ContentType ?? 'application/octet-stream',
         'content-length': String(out.ContentLength ?? ''),
@@ -291,23 +309,36 @@ export const startS3Local = async (opts: S3LocalOptions): Promise<S3Local> => {
     send(res, 200);
   };
 
-  /** The SDK's own calls go to the store as sent; a stored object is announced (with its `x-amz-tagging`), a deleted one forgotten. */
+  /**
+   * The SDK's own calls go to the store as sent; a stored object is announced (with its `x-amz-tagging` and
+   * disposition), a deleted one forgotten, and a read answers the disposition the object was stored with.
+   */
   const passThrough = async (req: IncomingMessage, res: ServerResponse, bucket: string, key: string, url: URL) => {
     const putsObject = Boolean(key) && req.method === 'PUT' && !url.searchParams.has('uploadId');
     const header = req.headers['x-amz-tagging'];
     const parsed = putsObject && typeof header === 'string' ? parseTaggingHeader(header) : { tags: {} };
     if ('refusal' in parsed) return sendRefusal(res, parsed.refusal, `/${bucket}/${key}`);
+    const disposition = req.headers['content-disposition'];
+    const reads = Boolean(key) && (req.method === 'GET' || req.method === 'HEAD');
+    const storedDisposition = reads ? objects.get(`${bucket}/${key}`)?.contentDisposition : undefined;
     await new Promise<void>((resolve, reject) => {
       const target = new URL(req.url ?? '/', opts.storeEndpoint);
       const upstream = httpRequest(target, { method: req.method, headers: req.headers }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        const found = (answer.statusCode ?? 500) < 300;
+        res.writeHead(answer.statusCode ?? 502, {
+          ...answer.headers,
+          ...(found && storedDisposition ? { 'content-disposition': storedDisposition } : {}),
+        });
         answer.pipe(res);
         answer.on('end', () => {
           const ok = (answer.statusCode ?? 500) < 300;
           const after = !ok
             ? Promise.resolve()
             : putsObject
-              ? stored(bucket, key, 'PutObject', parsed.tags)
+              ? stored(bucket, key, 'PutObject', {
+                  tags: parsed.tags,
+                  contentDisposition: typeof disposition === 'string' ? disposition : undefined,
+                })
               : key && req.method === 'DELETE'
                 ? forget(bucket, key)
                 : Promise.resolve();

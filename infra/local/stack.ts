@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
@@ -15,6 +15,9 @@ import { QueuePoller } from './queue-poller';
 import { startSchedules } from './scheduler';
 import { accountKey, startS3Local, type ObjectCreated } from './s3';
 import { sessionPrincipal } from './aws-guard';
+import { startDownloadsCdn } from './cloudfront';
+import { installLocalSsm } from './ssm';
+import { ensureDownloadKey } from '../../shared/files/download-key';
 import { ensureQueue, startSqsLocal } from './sqs';
 import { StreamPoller } from './stream-poller';
 import { ensureTable } from './table';
@@ -119,7 +122,7 @@ export const startStack = async (opts: StackOptions = {}): Promise<LocalStack> =
       .filter((r) => r.bucket)
       .map((r) => {
         const spec = wiring.buckets.find((b) => b.name === r.bucket)!;
-        return { ...r, pattern: { ...r.pattern, detail: { bucket: { name: [process.env[spec.nameEnv]!] } } } };
+        return { ...r, pattern: { ...r.pattern, detail: { ...r.pattern.detail, bucket: { name: [process.env[spec.nameEnv]!] } } } };
       });
     const s3 = await owned(
       startS3Local({
@@ -138,6 +141,28 @@ export const startStack = async (opts: StackOptions = {}): Promise<LocalStack> =
             : (created: ObjectCreated) => route(bucketRules, busEvent('aws.s3', 'Object Created', s3Detail(created))),
       }),
     );
+    // Each bucket's downloads distribution, with its key group; its key is made as the deployment makes it, at the end.
+    installLocalSsm(opts.dataDir ? join(opts.dataDir, 'parameters.json') : undefined);
+    const downloadKeys: { parameter: string; keyPairId: string; trusted: Map<string, string> }[] = [];
+    for (const bucket of wiring.buckets) {
+      if (!bucket.downloads) continue;
+      process.env[bucket.downloads.keyParameterEnv] ??= `/parley/local/${bucket.name}/download-signing-key`;
+      const parameter = process.env[bucket.downloads.keyParameterEnv]!;
+      const trusted = new Map<string, string>();
+      const cdn = await owned(
+        startDownloadsCdn({
+          origin: s3.endpoint,
+          bucket: process.env[bucket.nameEnv]!,
+          trustedKeys: trusted,
+          headers: bucket.downloads.headers,
+        }),
+      );
+      // CloudFront names each public key with an id of its own: here, one derived from the key's parameter.
+      const keyPairId = `K${createHash('sha256').update(parameter).digest('hex').slice(0, 13).toUpperCase()}`;
+      process.env[bucket.downloads.urlEnv] = cdn.endpoint;
+      process.env[bucket.downloads.keyPairIdEnv] = keyPairId;
+      downloadKeys.push({ parameter, keyPairId, trusted });
+    }
     Object.assign(
       process.env,
       { TABLE_NAME: tableName, DYNAMODB_ENDPOINT: dynamoEndpoint, SQS_ENDPOINT: sqsEndpoint, S3_ENDPOINT: s3.endpoint },
@@ -186,6 +211,8 @@ export const startStack = async (opts: StackOptions = {}): Promise<LocalStack> =
       );
       baseUrl = gateway.url;
     }
+    // Last: the gateway completes the functions' environment, which is read once, at the first AWS client.
+    for (const { parameter, keyPairId, trusted } of downloadKeys) trusted.set(keyPairId, (await ensureDownloadKey(parameter)).publicKey);
     return { baseUrl, tableName, dynamoEndpoint, sqsEndpoint, s3Endpoint: s3.endpoint, expireObjects: s3.expireObjects, queues, stop };
   } catch (error) {
     await stop();

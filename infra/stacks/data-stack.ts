@@ -7,6 +7,8 @@ import type { Construct } from 'constructs';
 import type { BucketSpec, KeySpec } from '../../functions/wiring/types';
 import { tableSchema } from '../../shared/data/table';
 import type { Stage } from '../stage';
+import { PrivateDownloads } from '../constructs/private-downloads';
+import type { DeployedBucket } from '../constructs/parley-function';
 
 const key = (name: string) => ({ name, type: AttributeType.STRING });
 
@@ -15,8 +17,8 @@ export class DataStack extends Stack {
   readonly table: Table;
   /** The wiring's KMS keys (customer managed, rotated yearly), by name. */
   readonly keys = new Map<string, { key: Key; idEnv: string }>();
-  /** The wiring's buckets, by name. */
-  readonly buckets = new Map<string, { bucket: Bucket; nameEnv: string; keyPrefix: string }>();
+  /** The wiring's buckets, by name, each with its downloads distribution when it has one. */
+  readonly buckets = new Map<string, DeployedBucket>();
 
   constructor(
     scope: Construct,
@@ -46,8 +48,18 @@ export class DataStack extends Stack {
       });
       this.keys.set(spec.name, { key, idEnv: spec.idEnv });
     }
-    for (const spec of props.buckets)
-      this.buckets.set(spec.name, { bucket: this.privateBucket(spec, stage), nameEnv: spec.nameEnv, keyPrefix: spec.keyPrefix });
+    for (const spec of props.buckets) {
+      const bucket = this.privateBucket(spec, stage);
+      const downloads =
+        spec.downloads &&
+        new PrivateDownloads(this, `Downloads-${spec.name}`, { bucket, name: spec.name, headers: spec.downloads.headers, stage });
+      this.buckets.set(spec.name, {
+        bucket,
+        nameEnv: spec.nameEnv,
+        keyPrefix: spec.keyPrefix,
+        downloads: downloads && spec.downloads && { ...spec.downloads, ...downloads.signing },
+      });
+    }
     new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'TABLE_NAME for `npm run parley -- --aws`' });
   }
 

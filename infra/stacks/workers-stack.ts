@@ -85,7 +85,9 @@ export class WorkersStack extends Stack {
       new Rule(this, `${name}Rule`, {
         eventBus: bucket ? EventBus.fromEventBusName(this, `${name}DefaultBus`, 'default') : props.bus,
         description: `Parley ${rule.name}`,
-        eventPattern: cdkPattern(bucket ? { ...rule.pattern, detail: { bucket: { name: [bucket.bucket.bucketName] } } } : rule.pattern),
+        eventPattern: cdkPattern(
+          bucket ? { ...rule.pattern, detail: { ...rule.pattern.detail, bucket: { name: [bucket.bucket.bucketName] } } } : rule.pattern,
+        ),
         targets: [new LambdaFunction(fn, { deadLetterQueue: dlq, ...RULE_RETRY })],
       });
     }

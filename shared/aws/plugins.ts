@@ -28,6 +28,12 @@ export const registerSigningIdentity = (current: () => SigningIdentity | undefin
   signingIdentity = current;
 };
 
+/**
+ * Which function's container this is, for what a container keeps between invocations (a key read once): on
+ * AWS a process is one function's, so there is one; locally each function's role session has its own.
+ */
+export const containerOf = (): string => signingIdentity?.()?.accessKeyId ?? '';
+
 type Credentials = (options?: unknown) => Promise<SigningIdentity>;
 
 export const withPlugins = <C extends { middlewareStack: { use(p: Pluggable<any, any>): void }; config: object }>(client: C): C => {

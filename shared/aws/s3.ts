@@ -41,24 +41,31 @@ const xmlText = (s: string) => s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)
 const taggingXml = (tag: Tag) =>
   `<Tagging><TagSet><Tag><Key>${xmlText(tag.key)}</Key><Value>${xmlText(tag.value)}</Value></Tag></TagSet></Tagging>`;
 
+/** What an object is stored with: the headers S3 serves it with, and its tag. */
+export interface StoredAs {
+  contentType: string;
+  contentDisposition: string;
+  tag: Tag;
+}
+
 /**
- * A presigned POST that accepts exactly one object: this key, this content type, exactly `size` bytes and
- * this tag, until `expiresSeconds` from now. S3 refuses anything else with 403 (or 400 for the size). Every
- * field is also a condition of the policy, so the tag cannot be left off.
+ * A presigned POST that accepts exactly one object: this key, exactly `size` bytes, stored with this content
+ * type, disposition and tag, until `expiresSeconds` from now. S3 refuses anything else with 403 (or 400 for the
+ * size). Every field is also a condition of the policy, so none can be changed or left off.
  */
-export const presignUpload = (key: string, contentType: string, size: number, expiresSeconds: number, tag: Tag): Promise<PresignedPost> =>
+export const presignUpload = (key: string, size: number, as: StoredAs, expiresSeconds: number): Promise<PresignedPost> =>
   createPresignedPost(s3(), {
     Bucket: bucket(),
     Key: key,
     Conditions: [
-      ['eq', '$Content-Type', contentType],
+      ['eq', '$Content-Type', as.contentType],
       ['content-length-range', size, size],
     ],
-    Fields: { 'Content-Type': contentType, tagging: taggingXml(tag) },
+    Fields: { 'Content-Type': as.contentType, 'Content-Disposition': as.contentDisposition, tagging: taggingXml(as.tag) },
     Expires: expiresSeconds,
   });
 
-/** A presigned GET that downloads (never renders) the object, under `disposition` and `contentType`. */
+/** A presigned GET that downloads (never renders) the object, under `disposition` and `contentType` (an export's CSV; files go through the CDN). */
 export const presignDownload = (key: string, disposition: string, contentType: string, expiresSeconds: number): Promise<string> =>
   getSignedUrl(
     s3(),
@@ -85,9 +92,18 @@ export const readObject = async (key: string): Promise<Readable> => {
   return out.Body as Readable;
 };
 
-export const writeObject = async (key: string, body: Uint8Array, contentType: string, tag: Tag): Promise<void> => {
-  const Tagging = `${encodeURIComponent(tag.key)}=${encodeURIComponent(tag.value)}`;
-  await s3().send(new PutObjectCommand({ Bucket: bucket(), Key: key, Body: body, ContentType: contentType, Tagging }));
+export const writeObject = async (key: string, body: Uint8Array, as: StoredAs): Promise<void> => {
+  const Tagging = `${encodeURIComponent(as.tag.key)}=${encodeURIComponent(as.tag.value)}`;
+  await s3().send(
+    new PutObjectCommand({
+      Bucket: bucket(),
+      Key: key,
+      Body: body,
+      ContentType: as.contentType,
+      ContentDisposition: as.contentDisposition,
+      Tagging,
+    }),
+  );
 };
 
 /** Removes the object's tags; an object that is gone has nothing to untag. */

@@ -20,7 +20,8 @@ import {
   type StoredFile,
 } from '../domain/files/file';
 import { SNIFF_BYTES, verdict } from '../domain/files/sniff';
-import { deleteObject, presignDownload, presignUpload, readHead, untagObject, writeObject } from '../aws/s3';
+import { deleteObject, presignUpload, readHead, untagObject, writeObject, type StoredAs } from '../aws/s3';
+import { signedDownloadUrl } from '../aws/downloads';
 import { conversationFiles, createFile, deleteFileRecord, getFile, getFiles, settleFile, storageUsage } from '../data/files';
 import { getWorkspace } from '../data/workspaces';
 import { log } from '../log';
@@ -29,6 +30,16 @@ export { listFiles } from '../data/files';
 
 const quotaOf = async (tenant: Tenant): Promise<number> =>
   (await getWorkspace(tenantParts(tenant).workspaceId))?.storageQuotaBytes ?? DEFAULT_STORAGE_QUOTA_BYTES;
+
+/**
+ * What a file's object is stored with, whoever writes it: served as an attachment under its name, as opaque
+ * bytes when a browser could run it (every download, through any path), and pending until the file is ready.
+ */
+const storedAs = (file: { name: string; contentType: string }): StoredAs => ({
+  contentType: servedContentType(file.contentType),
+  contentDisposition: attachmentDisposition(file.name),
+  tag: PENDING_OBJECT_TAG,
+});
 
 /** The policy's own expiration: what S3 (and the stand-in) will hold the upload to. */
 const policyExpiry = (fields: Record<string, string>): string =>
@@ -49,7 +60,7 @@ export const createUpload = async (tenant: Tenant, input: CreateFile, now: Date)
     });
   }
   const file = await createFile(tenant, input, now);
-  const post = await presignUpload(objectKey(tenant, file._id), file.contentType, file.size, UPLOAD_POLICY_SECONDS, PENDING_OBJECT_TAG);
+  const post = await presignUpload(objectKey(tenant, file._id), file.size, storedAs(file), UPLOAD_POLICY_SECONDS);
   return { file, upload: { method: 'POST' as const, url: post.url, fields: post.fields, expiresAt: policyExpiry(post.fields) } };
 };
 
@@ -59,17 +70,13 @@ const requireFile = async (tenant: Tenant, id: string, now: Date): Promise<Store
   return file;
 };
 
-/** The file, with a presigned download (attachment, never inline; 5 minutes) once it is ready. */
+/** The file, with a signed download URL (through the CDN: an attachment, never inline, never sniffed; 5 minutes) once it is ready. */
 export const readFile = async (tenant: Tenant, id: string, now: Date) => {
   const file = await requireFile(tenant, id, now);
   if (file.status !== 'ready') return { ...file, download: null };
-  const url = await presignDownload(
-    objectKey(tenant, file._id),
-    attachmentDisposition(file.name),
-    servedContentType(file.contentType),
-    DOWNLOAD_URL_SECONDS,
-  );
-  return { ...file, download: { url, expiresAt: new Date(now.getTime() + DOWNLOAD_URL_SECONDS * 1000).toISOString() } };
+  const expiresAt = new Date(Math.floor(now.getTime() / 1000 + DOWNLOAD_URL_SECONDS) * 1000);
+  const url = await signedDownloadUrl(objectKey(tenant, file._id), expiresAt);
+  return { ...file, download: { url, expiresAt: expiresAt.toISOString() } };
 };
 
 /**
@@ -184,7 +191,7 @@ export const storeReceivedFiles = async (
     }
     const file = await createFile(tenant, { name: name.data, contentType: contentType.data, size: part.bytes.length }, now);
     const key = objectKey(tenant, file._id);
-    await writeObject(key, part.bytes, contentType.data, PENDING_OBJECT_TAG);
+    await writeObject(key, part.bytes, storedAs({ name: name.data, contentType: contentType.data }));
     const settled = (await verifyUpload(key, now)) ?? (await getFile(tenant, file._id, now));
     if (settled?.status === 'ready') ready.push(attachmentOf(settled));
     else log.warn('incoming attachment rejected', { fileId: file._id, reason: settled?.rejectedReason });

@@ -116,6 +116,11 @@ export interface FunctionWrites {
 const OUTSIDE = 'outside functions';
 const writes = new Map<string, FunctionWrites>();
 let metering = false;
+/**
+ * Writes begun while the meter ran whose units are not counted yet: a transaction's are counted from its items'
+ * images read after it commits, which is after whoever waits for its effect (a file's `ready`) may have seen it.
+ */
+const inFlight = new Set<Promise<unknown>>();
 
 const entry = (name: string): FunctionWrites => {
   const e = writes.get(name) ?? { calls: 0, items: 0, units: 0 };
@@ -132,24 +137,29 @@ export const registerCapacityMeter = (): void => {
   const plugin: Pluggable<any, any> = {
     applyToStack: (stack) =>
       stack.add(
-        (next, context) => async (args) => {
+        (next, context) => (args) => {
           const command = context.commandName ?? '';
           if (!metering || !WRITES.has(command)) return next(args);
           const input = args.input as Record<string, any>;
           const e = entry(currentFunction() ?? OUTSIDE);
-          if (command === 'TransactWriteItemsCommand') {
-            const parts = partsOf(input);
-            const before = await Promise.all(parts.map((p) => read(p.table, p.key)));
-            const result = await next(args);
-            e.units += await transactionUnits(parts, before);
+          const metered = (async () => {
+            if (command === 'TransactWriteItemsCommand') {
+              const parts = partsOf(input);
+              const before = await Promise.all(parts.map((p) => read(p.table, p.key)));
+              const result = await next(args);
+              e.units += await transactionUnits(parts, before);
+              e.items += itemsOf(command, input);
+              return result;
+            }
+            const result = await next({ ...args, input: { ...input, ReturnConsumedCapacity: 'INDEXES' } });
+            const consumed = [(result.output as { ConsumedCapacity?: unknown }).ConsumedCapacity].flat() as (Consumed | undefined)[];
+            e.units += consumed.reduce((n, c) => n + unitsOf(c), 0);
             e.items += itemsOf(command, input);
             return result;
-          }
-          const result = await next({ ...args, input: { ...input, ReturnConsumedCapacity: 'INDEXES' } });
-          const consumed = [(result.output as { ConsumedCapacity?: unknown }).ConsumedCapacity].flat() as (Consumed | undefined)[];
-          e.units += consumed.reduce((n, c) => n + unitsOf(c), 0);
-          e.items += itemsOf(command, input);
-          return result;
+          })();
+          inFlight.add(metered);
+          void metered.finally(() => inFlight.delete(metered)).catch(() => undefined);
+          return metered;
         },
         { step: 'initialize', name: 'benchCapacityMeter' },
       ),
@@ -169,6 +179,7 @@ export const meterFunctions = async (fn: () => Promise<void>): Promise<Map<strin
     await fn();
   } finally {
     metering = false;
+    while (inFlight.size) await Promise.allSettled([...inFlight]);
   }
   writes.delete(OUTSIDE);
   return new Map(writes);

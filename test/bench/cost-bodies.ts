@@ -7,6 +7,7 @@ import type { Received, Reply } from '../support/https-receiver';
 import { addMember, agentId, quarterHourIn } from '../support/members';
 import { makeFactories, type ResourceFactory } from '../support/resource-factories';
 import { eventually } from '../support/webhooks';
+import { readyFile } from '../support/files';
 import { call, createWorkflow, edge, finished, node, trigger } from '../support/workflows';
 
 /**
@@ -178,6 +179,14 @@ export const BODIES: Record<string, BodyMaker> = {
     return { body: { baseId, mergeeId } };
   },
   'POST /api/v1/inbox/conversations/{id}/assign': onResource(async ({ api }) => ({ assigneeId: await agentId(api) })),
+  // A conversation whose reply holds a file, so its deletion sets off the files' deletion too.
+  'DELETE /api/v1/inbox/conversations/{id}': after(async (api, id) => {
+    const file = await readyFile(api, 'invoice.txt', new TextEncoder().encode('Invoice 42: 3 seats'), 'text/plain');
+    return ok(
+      api.post(`${CONVERSATIONS}/${id}/messages`, { content: 'Your invoice', attachments: [{ fileId: file._id }] }),
+      'a reply with a file',
+    );
+  }),
   'POST /api/v1/inbox/conversations/{id}/unassign': after(async (api, id) =>
     ok(api.post(`${CONVERSATIONS}/${id}/assign`, { assigneeId: await agentId(api) }), 'assigning the conversation'),
   ),

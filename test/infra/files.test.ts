@@ -25,19 +25,23 @@ const s3Statements = () =>
     ),
   );
 
-/** The S3 actions granted to the role of the function titled `title…` (`POST /api/v1/files:`, `Bus rule file-objects`). */
-const s3ActionsOf = (title: string): string[] =>
+/** The statements of the role described `description…` (a function's title: `POST /api/v1/files:`, `Bus rule file-objects`). */
+const statementsOf = (description: string): any[] =>
   app.all.flatMap((stack) => {
     const template = app.template(stack);
     const roles = Object.entries(template.findResources('AWS::IAM::Role'))
-      .filter(([, r]: [string, any]) => String(r.Properties.Description ?? '').startsWith(title))
+      .filter(([, r]: [string, any]) => String(r.Properties.Description ?? '').startsWith(description))
       .map(([id]) => id);
     return Object.values(template.findResources('AWS::IAM::Policy'))
       .filter((p: any) => p.Properties.Roles.some((r: any) => roles.includes(r.Ref)))
-      .flatMap((p: any) => p.Properties.PolicyDocument.Statement as any[])
-      .filter((s) => JSON.stringify(s.Resource).includes('Bucketfiles'))
-      .flatMap((s) => [s.Action].flat());
+      .flatMap((p: any) => p.Properties.PolicyDocument.Statement as any[]);
   });
+
+/** The S3 actions granted to that role on the files bucket. */
+const s3ActionsOf = (description: string): string[] =>
+  statementsOf(description)
+    .filter((s) => JSON.stringify(s.Resource).includes('Bucketfiles'))
+    .flatMap((s) => [s.Action].flat());
 
 describe('the files bucket', () => {
   it('is private: public access blocked, TLS enforced, encrypted at rest, owner-enforced, no website', () => {
@@ -82,7 +86,7 @@ describe('the files bucket', () => {
     );
     expect(holders).toEqual({
       'functions/http/files/create-upload.ts': ['write'],
-      'functions/http/files/get-file.ts': ['read'],
+      'functions/http/files/get-file.ts': ['download'],
       'functions/events/verify-upload.ts': ['read', 'delete'],
       'functions/events/file-objects.ts': ['untag', 'delete'],
       'functions/http/channels/receive-inbound.ts': ['write', 'read', 'delete'],
@@ -93,7 +97,9 @@ describe('the files bucket', () => {
       'functions/http/crm/get-leads-export.ts': ['read'],
     });
     const statements = s3Statements();
-    expect(statements).toHaveLength(Object.keys(holders).length);
+    // Signing a download reads no object: get-file holds no S3 action at all.
+    expect(statements).toHaveLength(Object.keys(holders).length - 1);
+    expect(s3ActionsOf('GET /api/v1/files/{id}:')).toEqual([]);
     const object = ['s3:GetObject', 's3:PutObject', 's3:PutObjectTagging', 's3:DeleteObject', 's3:DeleteObjectTagging'];
     for (const s of statements) {
       expect([s.Action].flat().every((a: string) => object.includes(a))).toBe(true);
@@ -106,14 +112,14 @@ describe('the files bucket', () => {
     expect(s3ActionsOf('DELETE /api/v1/files/{id}:')).toEqual([]);
   });
 
-  it('S3 notifies the default bus, and the verifier’s rule there matches only this bucket’s new objects', () => {
+  it('S3 notifies the default bus, and the verifier’s rule there matches only this bucket’s new objects, exports’ CSVs aside', () => {
     const workers = app.template(app.stacks.workers);
     workers.hasResourceProperties('AWS::Events::Rule', {
       EventBusName: 'default',
       EventPattern: {
         source: ['aws.s3'],
         'detail-type': ['Object Created'],
-        detail: { bucket: { name: [Match.anyValue()] } },
+        detail: { bucket: { name: [Match.anyValue()] }, object: { key: [{ 'anything-but': { prefix: 'exports/' } }] } },
       },
     });
     const rules = Object.values(workers.findResources('AWS::Events::Rule')).filter((r: any) => r.Properties.EventBusName === 'default');
@@ -135,5 +141,109 @@ describe('the files bucket', () => {
       (f: any) => f.Properties.Description === 'Bus rule kb-index',
     ) as any[];
     expect(without[0].Properties.Environment.Variables.FILES_BUCKET).toBeUndefined();
+  });
+});
+
+describe('downloads through CloudFront', () => {
+  const data = () => app.template(app.stacks.data);
+
+  it('a distribution in front of the private bucket, reading it with origin access control: signed URLs only, GET and HEAD, uncached, HTTPS', () => {
+    data().hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: Match.objectLike({
+        DefaultCacheBehavior: Match.objectLike({
+          ViewerProtocolPolicy: 'https-only',
+          AllowedMethods: ['GET', 'HEAD'],
+          // CloudFront's managed CachingDisabled: a deleted file is never served from an edge cache.
+          CachePolicyId: '4135ea2d-6df8-44a3-9df3-4b5a84be39ad',
+          TrustedKeyGroups: [{ Ref: Match.stringLikeRegexp('KeyGroup') }],
+          ResponseHeadersPolicyId: { Ref: Match.stringLikeRegexp('Headers') },
+        }),
+        Origins: [
+          Match.objectLike({
+            DomainName: { 'Fn::GetAtt': [Match.stringLikeRegexp('^Bucketfiles'), 'RegionalDomainName'] },
+            OriginAccessControlId: { 'Fn::GetAtt': [Match.anyValue(), 'Id'] },
+          }),
+        ],
+      }),
+    });
+    data().hasResourceProperties('AWS::CloudFront::OriginAccessControl', {
+      OriginAccessControlConfig: Match.objectLike({
+        OriginAccessControlOriginType: 's3',
+        SigningBehavior: 'always',
+        SigningProtocol: 'sigv4',
+      }),
+    });
+    // The bucket lets this distribution read its objects, and nothing else public.
+    data().hasResourceProperties('AWS::S3::BucketPolicy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Effect: 'Allow',
+            Principal: { Service: 'cloudfront.amazonaws.com' },
+            Action: 's3:GetObject',
+            Condition: { StringEquals: { 'AWS:SourceArn': Match.anyValue() } },
+          }),
+        ]),
+      },
+    });
+  });
+
+  it('answers every download with nosniff, a sandboxing CSP, no framing, no referrer and no caching; attachment wherever the object has no disposition', () => {
+    data().hasResourceProperties('AWS::CloudFront::ResponseHeadersPolicy', {
+      ResponseHeadersPolicyConfig: Match.objectLike({
+        SecurityHeadersConfig: {
+          ContentTypeOptions: { Override: true },
+          ContentSecurityPolicy: { ContentSecurityPolicy: "default-src 'none'; sandbox", Override: true },
+          FrameOptions: { FrameOption: 'DENY', Override: true },
+          ReferrerPolicy: { ReferrerPolicy: 'no-referrer', Override: true },
+          StrictTransportSecurity: Match.objectLike({ AccessControlMaxAgeSec: 31_536_000, Override: true }),
+        },
+        CustomHeadersConfig: {
+          Items: [
+            { Header: 'Content-Disposition', Value: 'attachment', Override: false },
+            { Header: 'Cache-Control', Value: 'private, no-store', Override: true },
+          ],
+        },
+      }),
+    });
+  });
+
+  it('trusts the public key a custom resource makes at deployment; the private half is a parameter only the key maker writes and get-file reads', () => {
+    data().hasResourceProperties('Custom::ParleyDownloadSigningKey', {
+      ParameterName: Match.stringLikeRegexp('^/parley/.+/files/download-signing-key$'),
+    });
+    data().hasResourceProperties('AWS::CloudFront::PublicKey', {
+      PublicKeyConfig: Match.objectLike({ EncodedKey: { 'Fn::GetAtt': [Match.stringLikeRegexp('SigningKey'), 'PublicKey'] } }),
+    });
+    data().hasResourceProperties('AWS::CloudFront::KeyGroup', {
+      KeyGroupConfig: Match.objectLike({ Items: [{ Ref: Match.stringLikeRegexp('PublicKey') }] }),
+    });
+    const ssmStatements = app.all.flatMap((stack) =>
+      Object.values(app.template(stack).findResources('AWS::IAM::Policy')).flatMap((p: any) =>
+        (p.Properties.PolicyDocument.Statement as any[]).filter((s) => [s.Action].flat().some((a: string) => a.startsWith('ssm:'))),
+      ),
+    );
+    expect(ssmStatements.map((s) => [s.Action].flat()).sort()).toEqual([
+      ['ssm:GetParameter'],
+      ['ssm:GetParameter', 'ssm:PutParameter', 'ssm:DeleteParameter'],
+    ]);
+    for (const s of ssmStatements) expect(JSON.stringify(s.Resource)).toMatch(/:parameter\/parley\/.+\/files\/download-signing-key"/);
+    expect(statementsOf('GET /api/v1/files/{id}:').flatMap((s) => [s.Action].flat())).toContain('ssm:GetParameter');
+  });
+
+  it('tells get-file where downloads are and which key signs them, and no other function', () => {
+    const withDownloads = app.all.flatMap((stack) =>
+      Object.values(app.template(stack).findResources('AWS::Lambda::Function')).filter(
+        (f: any) => f.Properties.Environment?.Variables?.FILES_DOWNLOAD_KEY_PARAMETER !== undefined,
+      ),
+    ) as any[];
+    expect(withDownloads.map((f) => String(f.Properties.Description).split(':')[0])).toEqual(['GET /api/v1/files/{id}']);
+    const vars = withDownloads[0].Properties.Environment.Variables;
+    // Each from the data stack: the distribution's domain, the public key's id, the parameter's name.
+    expect(JSON.stringify(vars.FILES_DOWNLOAD_URL)).toMatch(
+      /^\{"Fn::Join":\["",\["https:\/\/",\{"Fn::ImportValue":".*Downloadsfiles.*"\}\]\]\}$/,
+    );
+    expect(JSON.stringify(vars.FILES_DOWNLOAD_KEY_PAIR_ID)).toMatch(/"Fn::ImportValue":".*PublicKey/);
+    expect(vars.FILES_DOWNLOAD_KEY_PARAMETER).toMatch(/^\/parley\/.+\/files\/download-signing-key$/);
   });
 });

@@ -1,4 +1,4 @@
-import { GetObjectCommand, GetObjectTaggingCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, GetObjectTaggingCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { expectError } from '../support/api';
@@ -7,12 +7,13 @@ import { outboxEvents } from '../support/outbox';
 import { useTestStack } from '../support/stack';
 import { startS3Local, type ObjectCreated } from '../../infra/local/s3';
 import { runAs, sessionPrincipal } from '../../infra/local/aws-guard';
-import { invoke } from '../../infra/local/lambda';
+import { invoke, nameOf, onInvoke } from '../../infra/local/lambda';
 import { wiring } from '../../functions/wiring';
 import { FILES_BUCKET } from '../../functions/wiring/files';
 import type { Access } from '../../functions/wiring/types';
 import { objectId } from '../../shared/ids';
 import { presignUpload } from '../../shared/aws/s3';
+import { signedDownloadUrl } from '../../shared/aws/downloads';
 import { deleteFileRecord } from '../../shared/data/files';
 import { messageKey } from '../../shared/data/messages';
 import { dynamo } from '../../shared/aws/dynamo';
@@ -238,7 +239,7 @@ describe('the S3 stand-in asks IAM about the signer, as S3 does', () => {
     const key = keyOf(await env.tenant());
     const grants = [{ actions: ['s3:PutObject'], resource: { bucket: FILES_BUCKET }, objectKeyPrefix: '' }];
     const upload = await runAs({ name: 'put-without-tagging', kind: 'http', grants }, () =>
-      presignUpload(key, 'text/plain', 5, 60, PENDING_OBJECT_TAG),
+      presignUpload(key, 5, { contentType: 'text/plain', contentDisposition: 'attachment', tag: PENDING_OBJECT_TAG }, 60),
     );
     expect(upload.fields.tagging).toBe('<Tagging><TagSet><Tag><Key>parley-state</Key><Value>pending</Value></Tag></TagSet></Tagging>');
     const refused = await postForm(upload, hello);
@@ -279,8 +280,8 @@ describe('the S3 stand-in asks IAM about the signer, as S3 does', () => {
   });
 });
 
-describe('presigned downloads', () => {
-  it('a URL past its expiry is 403, a tampered one SignatureDoesNotMatch, a fresh one 200', async () => {
+describe('presigned GETs of the S3 stand-in', () => {
+  it('a URL past its expiry is 403, a tampered one SignatureDoesNotMatch, a fresh one 200 with the object’s own disposition', async () => {
     const t = await env.tenant();
     const file = await readyFile(t.api, 'notes.txt', new TextEncoder().encode('some notes'), 'text/plain');
     const key = `${t.workspaceId}~test/${file._id}`;
@@ -289,13 +290,93 @@ describe('presigned downloads', () => {
     const expired = await fetch(await presign(new Date(Date.now() - 301_000)));
     expect(expired.status).toBe(403);
     expect(await expired.text()).toContain('Request has expired');
-    const tampered = await fetch(file.download.url.replace('X-Amz-Expires=300', 'X-Amz-Expires=3000'));
+    const tampered = await fetch((await presign(new Date())).replace('X-Amz-Expires=300', 'X-Amz-Expires=3000'));
     expect(tampered.status).toBe(403);
     expect(await tampered.text()).toContain('<Code>SignatureDoesNotMatch</Code>');
     const fresh = await fetch(await presign(new Date()));
     expect(fresh.status).toBe(200);
-    expect(fresh.headers.get('content-disposition')).toBe('attachment');
+    // The upload policy pinned it: S3 serves every object as an attachment under its name, whoever reads it.
+    expect(fresh.headers.get('content-disposition')).toBe(`attachment; filename="notes.txt"; filename*=UTF-8''notes.txt`);
     expect(await fresh.text()).toBe('some notes');
+  });
+});
+
+describe('downloads through the CDN (CloudFront locally stood in)', () => {
+  const download = async (name: string, bytes: Uint8Array, type: string) => {
+    const t = await env.tenant();
+    const file = await readyFile(t.api, name, bytes, type);
+    return { t, file, key: `${t.workspaceId}~test/${file._id}`, url: new URL(file.download.url) };
+  };
+
+  it('serves a signed URL with the response headers policy: nosniff, a sandbox, no framing, no referrer, no caching', async () => {
+    const { url } = await download('report.pdf', PDF_BYTES, 'application/pdf');
+    expect(url.origin).toBe(process.env.FILES_DOWNLOAD_URL);
+    expect([...url.searchParams.keys()]).toEqual(['Expires', 'Signature', 'Key-Pair-Id']);
+    const res = await fetch(url);
+    expect(res.status).toBe(200);
+    expect(
+      Object.fromEntries(
+        [
+          'content-disposition',
+          'x-content-type-options',
+          'content-security-policy',
+          'x-frame-options',
+          'referrer-policy',
+          'cache-control',
+        ].map((h) => [h, res.headers.get(h)]),
+      ),
+    ).toEqual({
+      'content-disposition': `attachment; filename="report.pdf"; filename*=UTF-8''report.pdf`,
+      'x-content-type-options': 'nosniff',
+      'content-security-policy': "default-src 'none'; sandbox",
+      'x-frame-options': 'DENY',
+      'referrer-policy': 'no-referrer',
+      'cache-control': 'private, no-store',
+    });
+    expect(sha256(new Uint8Array(await res.arrayBuffer()))).toBe(sha256(PDF_BYTES));
+    expect((await fetch(url, { method: 'HEAD' })).status).toBe(200);
+  });
+
+  it('refuses what CloudFront refuses: a URL past its expiry, a changed expiry or path, an unknown or missing key, a write', async () => {
+    const { t, key, url } = await download('a.txt', new TextEncoder().encode('aaa'), 'text/plain');
+    const expect403 = async (target: URL | string, code: string, init?: RequestInit) => {
+      const res = await fetch(target, init);
+      expect(res.status).toBe(403);
+      expect(await res.text()).toContain(`<Code>${code}</Code>`);
+    };
+    await expect403(await signedDownloadUrl(key, new Date(Date.now() - 1000)), 'AccessDenied');
+    const later = new URL(url);
+    later.searchParams.set('Expires', String(Number(url.searchParams.get('Expires')) + 3600));
+    await expect403(later, 'AccessDenied');
+    const other = await readyFile(t.api, 'b.txt', new TextEncoder().encode('bbb'), 'text/plain');
+    await expect403(new URL(`${url.pathname.replace(/[^/]+$/, other._id)}${url.search}`, url), 'AccessDenied');
+    const unknown = new URL(url);
+    unknown.searchParams.set('Key-Pair-Id', 'KUNKNOWN');
+    await expect403(unknown, 'InvalidKey');
+    await expect403(new URL(url.pathname, url), 'MissingKey');
+    await expect403(url, 'MethodNotAllowed', { method: 'PUT', body: 'x' });
+    expect((await fetch(url)).status).toBe(200);
+  });
+
+  it('a URL of a deleted file stops working with its bytes: 403, as S3 answers CloudFront for a key it does not have', async () => {
+    const { t, file, key, url } = await download('soon-gone.txt', new TextEncoder().encode('soon gone'), 'text/plain');
+    expect((await t.api.delete(`${FILES}/${file._id}`)).status).toBe(200);
+    await vi.waitFor(async () => expect(await objectExists(key)).toBe(false));
+    const res = await fetch(url);
+    expect(res.status).toBe(403);
+    expect(await res.text()).toContain('<Code>AccessDenied</Code>');
+  });
+
+  it('only a function granted downloads can read the signing key: without the grant, AccessDeniedException', async () => {
+    const { key } = await download('k.txt', new TextEncoder().encode('k'), 'text/plain');
+    const sign = (access: Access) =>
+      invoke<string>({ handler: 'test/support/fixtures/aws-calls.ts', access }, { kind: 'http' }, { call: 'sign-download', key });
+    await expect(sign({ table: 'read', buckets: { [FILES_BUCKET]: ['read'] } })).rejects.toMatchObject({
+      name: 'AccessDeniedException',
+      message: expect.stringContaining('is not authorized to perform: ssm:GetParameter'),
+    });
+    const url = await sign({ table: 'read', buckets: { [FILES_BUCKET]: ['download'] } });
+    expect(await (await fetch(url)).text()).toBe('k');
   });
 });
 
@@ -316,6 +397,25 @@ describe('verification', () => {
     const binary = await sendUpload(t.api, 'a.txt', Uint8Array.from([0xff, 0xfe, 0x00, 0x01]), 'text/plain');
     expect((await settledFile(t.api, binary.id)).rejectedReason).toBe('type_mismatch');
     await readyFile(t.api, 'a.bin', Uint8Array.from([1, 2, 3]), 'application/x-custom');
+  });
+
+  it('an export’s CSV landing in the same bucket is no file: the verifier runs for the file only', async () => {
+    const t = await env.tenant();
+    const verifier = nameOf(wiring.rules.find((r) => r.name === 'verify-upload')!.target);
+    const verified: string[] = [];
+    const stop = onInvoke((name, event) => {
+      if (name === verifier) verified.push((event as { detail: { object: { key: string } } }).detail.object.key);
+      return undefined;
+    });
+    try {
+      const csv = `exports/${t.workspaceId}~test/${objectId()}.csv`;
+      await bucketClient().send(new PutObjectCommand({ Bucket: BUCKET(), Key: csv, Body: 'name,email\n' }));
+      const { id, upload } = await sendUpload(t.api, 'after.txt', new TextEncoder().encode('after'), 'text/plain');
+      await settledFile(t.api, id);
+      expect(verified).toEqual([upload.fields.key]);
+    } finally {
+      stop();
+    }
   });
 
   it('a notification delivered twice, at once and again later, makes the file ready exactly once', async () => {

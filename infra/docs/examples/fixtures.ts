@@ -521,7 +521,7 @@ export const viewFixtures: Record<string, unknown> = {
   FileWithDownload: {
     ...fileView,
     download: {
-      url: `https://parley-files.s3.eu-west-1.amazonaws.com/${ids.workspace}/${ids.file}?X-Amz-Expires=300&X-Amz-Signature=9f2c4e1b7a3d8f6e0c5b2a9d4e7f1c3b8a6d0e2f4c7b9a1d3e5f8c0b2a4d6e8f`,
+      url: `https://d1a2b3c4d5e6f7.cloudfront.net/${ids.workspace}/${ids.file}?Expires=1773131200&Signature=Nq3v~Xb0kUe7s2Yp9wLr-Ht5mFa8cZd1Jg4Ko6Qi0Ux~Ve3Rb7Wn2Ty9Ps5Lm8Hc1Fd4Gk6Ja0Zq3Xw7Es2Bv5Nr9Uy_&Key-Pair-Id=K2JCJMDEHXQW5F`,
       expiresAt: '2026-03-10T08:26:40.000Z',
     },
   },

@@ -37,7 +37,8 @@ export const newExport = (kind: ExportKind, filter: ExportJob['filter'], id: str
 });
 
 /** Exports live beside files, under their own prefix, so an export key is never a file key. */
-export const exportObjectKey = (tenant: Tenant, id: string): string => `exports/${tenant}/${id}.csv`;
+export const EXPORT_KEY_PREFIX = 'exports/';
+export const exportObjectKey = (tenant: Tenant, id: string): string => `${EXPORT_KEY_PREFIX}${tenant}/${id}.csv`;
 export const exportFileName = (job: Pick<ExportJob, '_id' | 'kind'>): string => `${job.kind}-${job._id}.csv`;
 
 /**
