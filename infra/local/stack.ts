@@ -38,6 +38,12 @@ export interface StackOptions {
   workers?: boolean;
   /** Run every rate schedule this often instead of at its deployed rate. */
   scheduleSeconds?: number;
+  /**
+   * Import every route's handler before the gateway answers (default), so no first request pays for it and a
+   * handler that fails to load stops the start. Off, a route's handler is imported at its first request, as
+   * Lambda does at a cold start: a test file then loads only the routes it calls.
+   */
+  preloadRoutes?: boolean;
 }
 
 export interface LocalStack {
@@ -199,7 +205,7 @@ export const startStack = async (opts: StackOptions = {}): Promise<LocalStack> =
 
     let baseUrl = '';
     if (opts.gateway !== false) {
-      await preload([...wiring.routes, wiring.fallback, ...Object.values(wiring.socket ?? {})]);
+      if (opts.preloadRoutes !== false) await preload([...wiring.routes, wiring.fallback, ...Object.values(wiring.socket ?? {})]);
       const gateway = await startGateway(wiring, opts.port ?? 0);
       stops.push(
         () =>
