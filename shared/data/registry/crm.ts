@@ -2,6 +2,8 @@ import { entity } from './define';
 
 export const lead = entity({
   name: 'Lead',
+  itemTypes: ['LEAD', 'STAGE_STAY'],
+  personal: ['title', 'attributes'],
   about: 'A lead (versioned), with one item per stage stay in its partition.',
   prefixes: ['LEAD', 'STAY', 'LEADLIST'],
   keys: { pk: '<tenant>#LEAD#<id>', sk: 'LEAD | STAY#<n, 6 digits>' },
@@ -14,6 +16,8 @@ export const lead = entity({
 
 export const pipeline = entity({
   name: 'Pipeline',
+  itemTypes: ['PIPELINE', 'STAGE'],
+  personal: [],
   about: 'A pipeline with its stages embedded (versioned), and one counter item per stage.',
   prefixes: ['PIPELINE', 'STAGE', 'PIPELINELIST'],
   keys: { pk: '<tenant>#PIPELINE#<id>', sk: 'PIPELINE | STAGE#<stage id>' },
@@ -26,6 +30,8 @@ export const pipeline = entity({
 
 export const task = entity({
   name: 'Task',
+  itemTypes: ['TASK'],
+  personal: ['title', 'description'],
   about: "A task (versioned); an unreminded due task is in the timer's sparse index.",
   prefixes: ['TASK', 'TASKDUE', 'TASKLIST'],
   keys: { pk: '<tenant>#TASK#<id>', sk: 'TASK', gsi1pk: 'TASKDUE', gsi1sk: '<dueAt>#<tenant>#<id>' },
@@ -38,6 +44,8 @@ export const task = entity({
 
 export const activity = entity({
   name: 'Activity',
+  itemTypes: ['ACTIVITY'],
+  personal: ['subject', 'body'],
   about: 'A timeline entry; timelines are lists.',
   prefixes: ['ACTIVITY', 'ACTIVITYLIST'],
   keys: { pk: '<tenant>#ACTIVITY#<id>', sk: 'ACTIVITY' },
@@ -49,6 +57,8 @@ export const activity = entity({
 
 export const listMembership = entity({
   name: 'List membership',
+  itemTypes: ['LIST_MEMBER'],
+  personal: [],
   about: 'An entity in one of its lists (`<KIND>LIST`, declared by each entity above), sorted by its order.',
   prefixes: [],
   keys: { pk: '<tenant>#<KIND>LIST#<list>', sk: '<order>' },

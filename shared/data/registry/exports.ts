@@ -2,6 +2,8 @@ import { entity } from './define';
 
 export const exportJob = entity({
   name: 'Export',
+  itemTypes: ['EXPORT'],
+  personal: [],
   about:
     'An export job of customers or leads (its CSV is the object `exports/<tenant>/<id>.csv` in the files bucket); it carries a TTL of 7 days.',
   prefixes: ['EXPORT'],

@@ -2,6 +2,8 @@ import { entity } from './define';
 
 export const conversation = entity({
   name: 'Conversation',
+  itemTypes: ['CONVERSATION'],
+  personal: ['subject'],
   about: "A conversation; snoozed ones are in the timer's sparse index of wake-ups.",
   prefixes: ['CONV', 'CONVERSATION', 'SNOOZED'],
   keys: { pk: '<tenant>#CONV#<id>', sk: 'CONVERSATION', gsi1pk: 'SNOOZED', gsi1sk: '<snoozedUntil>#<tenant>#<id>' },
@@ -13,6 +15,8 @@ export const conversation = entity({
 
 export const conversationList = entity({
   name: 'Conversation list membership',
+  itemTypes: ['CONV_LIST'],
+  personal: [],
   about: 'A conversation in one of its lists (status, assignee, channel, customer…), counted exactly.',
   prefixes: ['CONVLIST'],
   keys: { pk: '<tenant>#CONVLIST#<list>', sk: '<createdAt>#<id>' },
@@ -21,6 +25,8 @@ export const conversationList = entity({
 
 export const message = entity({
   name: 'Message',
+  itemTypes: ['MESSAGE', 'EMAIL_THREAD'],
+  personal: ['content', 'author', 'attachments', 'externalId'],
   about: "A message, in its conversation's partition; the email thread headers share it too.",
   prefixes: ['MSG', 'EMAIL_THREAD'],
   keys: { pk: '<tenant>#CONV#<conversation id>', sk: 'MSG#<createdAt>#<id> | EMAIL_THREAD' },
@@ -32,6 +38,8 @@ export const message = entity({
 
 export const incomingGuard = entity({
   name: 'Incoming message guard',
+  itemTypes: ['INCOMING_GUARD'],
+  personal: [],
   about: "Records a channel's message id once, so a repeated delivery is not recorded twice.",
   prefixes: ['INCOMING', 'GUARD'],
   keys: { pk: '<tenant>#INCOMING#<channel>#<external id>', sk: 'GUARD' },
@@ -40,6 +48,8 @@ export const incomingGuard = entity({
 
 export const emailMessage = entity({
   name: 'Email message id',
+  itemTypes: ['EMAIL_MESSAGE_ID'],
+  personal: [],
   about: 'Maps an email `Message-ID` to its conversation, to thread replies.',
   prefixes: ['EMAILMSG'],
   keys: { pk: '<tenant>#EMAILMSG#<message id>', sk: 'EMAILMSG' },

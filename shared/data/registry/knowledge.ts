@@ -2,6 +2,8 @@ import { entity } from './define';
 
 export const article = entity({
   name: 'Knowledge-base article',
+  itemTypes: ['ARTICLE', 'ARTICLE_SUMMARY'],
+  personal: [],
   about: 'An article (versioned) and its summary in the newest-first list.',
   prefixes: ['KBART', 'ARTICLE', 'KBARTS'],
   keys: { pk: '<tenant>#KBART#<id> | <tenant>#KBARTS', sk: 'ARTICLE | <id>' },
@@ -13,6 +15,8 @@ export const article = entity({
 
 export const searchIndex = entity({
   name: 'Knowledge-base search index',
+  itemTypes: ['KB_DOC', 'KB_CHANGE'],
+  personal: [],
   about: 'What the index holds of each published article, and a log of changes numbered by the head.',
   prefixes: ['KBIDX', 'HEAD', 'DOC', 'CHG'],
   keys: { pk: '<tenant>#KBIDX', sk: 'HEAD | DOC#<article id> | CHG#<seq, 12 digits>' },
@@ -24,6 +28,8 @@ export const searchIndex = entity({
 
 export const ai = entity({
   name: 'AI settings and answers',
+  itemTypes: ['AI_SETTINGS', 'AI_ANSWER'],
+  personal: [],
   about: "The tenant's AI settings, and a guard so that a message is answered once.",
   prefixes: ['AI_SETTINGS', 'AIANSWER'],
   keys: { pk: '<tenant> | <tenant>#AIANSWER#<message id>', sk: 'AI_SETTINGS | AIANSWER' },

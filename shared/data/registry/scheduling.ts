@@ -2,6 +2,8 @@ import { entity } from './define';
 
 export const booking = entity({
   name: 'Booking',
+  itemTypes: ['BOOKING', 'SLOT_CLAIM'],
+  personal: ['title', 'notes', 'location'],
   about: "A booking (versioned), with reminders to send in the timer's sparse index, and one claim per quarter hour it holds.",
   prefixes: ['BOOKING', 'BOOKINGREMIND', 'BOOKINGLIST', 'SLOT'],
   keys: {

@@ -2,6 +2,8 @@ import { entity } from './define';
 
 export const member = entity({
   name: 'Member',
+  itemTypes: ['MEMBER'],
+  personal: ['name', 'email'],
   about: 'A member of the workspace (versioned); removal unassigns their conversations through a sparse index.',
   prefixes: ['MEMBER', 'MEMBERLIST', 'MEMBERUNASSIGN'],
   keys: { pk: '<tenant>#MEMBER#<id>', sk: 'MEMBER', gsi1pk: 'MEMBERUNASSIGN', gsi1sk: '<removedAt>#<tenant>#<id>' },
@@ -14,6 +16,8 @@ export const member = entity({
 
 export const memberEmail = entity({
   name: 'Member email claim',
+  itemTypes: ['MEMBER_EMAIL'],
+  personal: ['pk'],
   about: 'Holds an email for one member while that member is not removed.',
   prefixes: ['MEMBEREMAIL', 'EMAIL'],
   keys: { pk: '<tenant>#MEMBEREMAIL#<lower-case email>', sk: 'EMAIL' },

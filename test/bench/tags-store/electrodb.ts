@@ -1,0 +1,158 @@
+import { Entity, Service } from 'electrodb';
+import { dynamo } from '../../../shared/aws/dynamo';
+import { config } from '../../../shared/config';
+import { envelopeTenant } from '../../../shared/events/envelope';
+import { serialise } from '../../../shared/events/payload';
+import { nameKey, type Tag } from '../../../shared/domain/tags/tag';
+import type { TagStore } from './store';
+
+const OUTBOX_TTL_SECONDS = 30 * 24 * 3600;
+const key = (field: string, composite: string[], template: string) => ({ field, composite, template, casing: 'none' as const });
+const model = (entity: string) => ({ entity, version: '1', service: 'parley' });
+const text = { type: 'string', required: true } as const;
+
+/** The tags area's items as ElectroDB 3 entities, keyed exactly as the house keys them. */
+const service = () => {
+  const table = config().TABLE_NAME;
+  const client = dynamo();
+  const tag = new Entity(
+    {
+      model: model('TAG'),
+      attributes: {
+        tenant: text,
+        _id: text,
+        name: text,
+        nameKey: text,
+        color: text,
+        description: { type: 'any' },
+        createdAt: text,
+        updatedAt: text,
+        version: { type: 'number', required: true },
+        deletingAt: { type: 'string' },
+      },
+      indexes: {
+        byId: { pk: key('pk', ['tenant', '_id'], 'WS#${tenant}#TAG#${_id}'), sk: key('sk', [], 'TAG') },
+        byName: {
+          index: 'gsi1',
+          pk: key('gsi1pk', ['tenant'], 'WS#${tenant}#TAGS'),
+          sk: key('gsi1sk', ['nameKey', '_id'], '${nameKey}#${_id}'),
+        },
+      },
+    },
+    { table, client },
+  );
+  const tagName = new Entity(
+    {
+      model: model('TAGNAME'),
+      attributes: { tenant: text, nameKey: text, tagId: text },
+      indexes: { byName: { pk: key('pk', ['tenant', 'nameKey'], 'WS#${tenant}#TAGNAME#${nameKey}'), sk: key('sk', [], 'TAGNAME') } },
+    },
+    { table, client },
+  );
+  const counter = new Entity(
+    {
+      model: model('COUNTER'),
+      attributes: { tenant: text, name: text, n: { type: 'number' } },
+      indexes: { byName: { pk: key('pk', ['tenant'], 'WS#${tenant}'), sk: key('sk', ['name'], 'COUNTER#${name}') } },
+    },
+    { table, client },
+  );
+  const customer = new Entity(
+    {
+      model: model('CUSTOMER'),
+      attributes: { tenant: text, _id: text, tagIds: { type: 'set', items: 'string' } },
+      indexes: { byId: { pk: key('pk', ['tenant', '_id'], 'WS#${tenant}#CUSTOMER#${_id}'), sk: key('sk', [], 'CUSTOMER') } },
+    },
+    { table, client },
+  );
+  const tagLink = new Entity(
+    {
+      model: model('TAG_LINK'),
+      attributes: { tenant: text, tagId: text, entityType: text, entityId: text, createdAt: text },
+      indexes: {
+        byTag: { pk: key('pk', ['tenant', 'tagId'], 'WS#${tenant}#TAGGED#${tagId}'), sk: key('sk', ['entityType', 'entityId'], '${entityType}#${entityId}') },
+      },
+    },
+    { table, client },
+  );
+  const event = new Entity(
+    {
+      model: model('EVENT'),
+      attributes: {
+        tenant: text,
+        eventId: text,
+        type: text,
+        eventType: text,
+        workspaceId: text,
+        payload: text,
+        ttl: { type: 'number', required: true },
+      },
+      indexes: {
+        byId: { pk: key('pk', ['eventId'], 'EVT#${eventId}'), sk: key('sk', [], 'EVENT') },
+        log: { index: 'gsi2', pk: key('gsi2pk', ['tenant'], 'WS#${tenant}#EVENTS'), sk: key('gsi2sk', ['eventId'], '${eventId}') },
+      },
+    },
+    { table, client },
+  );
+  return new Service({ tag, tagName, counter, customer, tagLink, event }, { table, client });
+};
+
+let built: ReturnType<typeof service> | undefined;
+const parley = () => (built ??= service());
+
+const toTag = ({ _id, name, color, description, createdAt, updatedAt }: Tag): Tag => ({ _id, name, color, description, createdAt, updatedAt });
+
+/** Transactions answer `canceled` rather than throw; a cancelled write is an error here as in the house. */
+const committed = (result: { canceled: boolean }) => {
+  if (result.canceled) throw new Error('transaction cancelled');
+};
+
+export const electrodb: TagStore = {
+  create: async (tenant, tag) => {
+    const result = await parley()
+      .transaction.write(({ tag: tags, tagName, counter }) => [
+        tags.create({ tenant, ...tag, nameKey: nameKey(tag.name), version: 1 }).commit(),
+        tagName.create({ tenant, nameKey: nameKey(tag.name), tagId: tag._id }).commit(),
+        counter.update({ tenant, name: 'tags' }).add({ n: 1 }).commit(),
+      ])
+      .go();
+    committed(result);
+  },
+  get: async (tenant, id) => {
+    const { data } = await parley().entities.tag.get({ tenant, _id: id }).go({ consistent: true });
+    return data && !data.deletingAt ? toTag(data as Tag) : undefined;
+  },
+  page: async (tenant, limit) => {
+    const { data } = await parley().entities.tag.query.byName({ tenant }).go({ limit });
+    return data.map((t) => toTag(t as Tag));
+  },
+  tagCustomer: async (tenant, customerId, tagId, envelope) => {
+    const result = await parley()
+      .transaction.write(({ customer, tagLink, tag, counter, event }) => [
+        customer
+          .update({ tenant, _id: customerId })
+          .add({ tagIds: [tagId] })
+          .where((a, op) => `${op.exists(a._id)} AND ${op.notExists(a.tagIds)}`)
+          .commit(),
+        tagLink.put({ tenant, tagId, entityType: 'customer', entityId: customerId, createdAt: envelope.occurredAt }).commit(),
+        tag
+          .check({ tenant, _id: tagId })
+          .where((a, op) => `${op.exists(a._id)} AND ${op.notExists(a.deletingAt)}`)
+          .commit(),
+        counter.update({ tenant, name: `tagged:${tagId}:customer` }).add({ n: 1 }).commit(),
+        event
+          .create({
+            tenant: envelopeTenant(envelope),
+            eventId: envelope.eventId,
+            type: 'EVENT',
+            eventType: envelope.eventType,
+            workspaceId: envelope.workspaceId,
+            payload: serialise(envelope),
+            ttl: Math.floor(Date.parse(envelope.occurredAt) / 1000) + OUTBOX_TTL_SECONDS,
+          })
+          .commit(),
+      ])
+      .go();
+    committed(result);
+  },
+};
