@@ -1,4 +1,6 @@
-import { entity } from './define';
+import * as z from 'zod';
+import { task as taskView } from '../../views/crm';
+import { declare, entity } from './define';
 
 export const lead = entity({
   name: 'Lead',
@@ -28,13 +30,14 @@ export const pipeline = entity({
   ],
 });
 
-export const task = entity({
+export const task = declare({
   name: 'Task',
   itemTypes: ['TASK'],
   personal: ['title', 'description'],
   about: "A task (versioned); an unreminded due task is in the timer's sparse index.",
   prefixes: ['TASK', 'TASKDUE', 'TASKLIST'],
-  keys: { pk: '<tenant>#TASK#<id>', sk: 'TASK', gsi1pk: 'TASKDUE', gsi1sk: '<dueAt>#<tenant>#<id>' },
+  keys: { pk: 'WS#<tenant>#TASK#<id>', sk: 'TASK', gsi1pk: 'TASKDUE', gsi1sk: '<dueAt>#<tenant>#<id>' },
+  schema: taskView.extend({ version: z.number(), remindedFor: z.string().nullable() }),
   patterns: [
     { read: 'task by id', by: 'pk=<tenant>#TASK#<id> sk=TASK' },
     { read: 'tasks due', by: 'gsi1pk=TASKDUE gsi1sk ≤ now', index: 'gsi1' },

@@ -7,8 +7,6 @@ import { nameKey, type Tag } from '../../../shared/domain/tags/tag';
 import type { TagStore } from './store';
 
 const OUTBOX_TTL_SECONDS = 30 * 24 * 3600;
-const key = (field: string, composite: string[], template: string) => ({ field, composite, template, casing: 'none' as const });
-const model = (entity: string) => ({ entity, version: '1', service: 'parley' });
 const text = { type: 'string', required: true } as const;
 
 /** The tags area's items as ElectroDB 3 entities, keyed exactly as the house keys them. */
@@ -17,7 +15,7 @@ const service = () => {
   const client = dynamo();
   const tag = new Entity(
     {
-      model: model('TAG'),
+      model: { entity: 'TAG', version: '1', service: 'parley' },
       attributes: {
         tenant: text,
         _id: text,
@@ -31,11 +29,11 @@ const service = () => {
         deletingAt: { type: 'string' },
       },
       indexes: {
-        byId: { pk: key('pk', ['tenant', '_id'], 'WS#${tenant}#TAG#${_id}'), sk: key('sk', [], 'TAG') },
+        byId: { pk: { field: 'pk', composite: ['tenant', '_id'], template: 'WS#${tenant}#TAG#${_id}', casing: 'none' }, sk: { field: 'sk', composite: [], template: 'TAG', casing: 'none' } },
         byName: {
           index: 'gsi1',
-          pk: key('gsi1pk', ['tenant'], 'WS#${tenant}#TAGS'),
-          sk: key('gsi1sk', ['nameKey', '_id'], '${nameKey}#${_id}'),
+          pk: { field: 'gsi1pk', composite: ['tenant'], template: 'WS#${tenant}#TAGS', casing: 'none' },
+          sk: { field: 'gsi1sk', composite: ['nameKey', '_id'], template: '${nameKey}#${_id}', casing: 'none' },
         },
       },
     },
@@ -43,41 +41,41 @@ const service = () => {
   );
   const tagName = new Entity(
     {
-      model: model('TAGNAME'),
+      model: { entity: 'TAGNAME', version: '1', service: 'parley' },
       attributes: { tenant: text, nameKey: text, tagId: text },
-      indexes: { byName: { pk: key('pk', ['tenant', 'nameKey'], 'WS#${tenant}#TAGNAME#${nameKey}'), sk: key('sk', [], 'TAGNAME') } },
+      indexes: { byName: { pk: { field: 'pk', composite: ['tenant', 'nameKey'], template: 'WS#${tenant}#TAGNAME#${nameKey}', casing: 'none' }, sk: { field: 'sk', composite: [], template: 'TAGNAME', casing: 'none' } } },
     },
     { table, client },
   );
   const counter = new Entity(
     {
-      model: model('COUNTER'),
+      model: { entity: 'COUNTER', version: '1', service: 'parley' },
       attributes: { tenant: text, name: text, n: { type: 'number' } },
-      indexes: { byName: { pk: key('pk', ['tenant'], 'WS#${tenant}'), sk: key('sk', ['name'], 'COUNTER#${name}') } },
+      indexes: { byName: { pk: { field: 'pk', composite: ['tenant'], template: 'WS#${tenant}', casing: 'none' }, sk: { field: 'sk', composite: ['name'], template: 'COUNTER#${name}', casing: 'none' } } },
     },
     { table, client },
   );
   const customer = new Entity(
     {
-      model: model('CUSTOMER'),
+      model: { entity: 'CUSTOMER', version: '1', service: 'parley' },
       attributes: { tenant: text, _id: text, tagIds: { type: 'set', items: 'string' } },
-      indexes: { byId: { pk: key('pk', ['tenant', '_id'], 'WS#${tenant}#CUSTOMER#${_id}'), sk: key('sk', [], 'CUSTOMER') } },
+      indexes: { byId: { pk: { field: 'pk', composite: ['tenant', '_id'], template: 'WS#${tenant}#CUSTOMER#${_id}', casing: 'none' }, sk: { field: 'sk', composite: [], template: 'CUSTOMER', casing: 'none' } } },
     },
     { table, client },
   );
   const tagLink = new Entity(
     {
-      model: model('TAG_LINK'),
+      model: { entity: 'TAG_LINK', version: '1', service: 'parley' },
       attributes: { tenant: text, tagId: text, entityType: text, entityId: text, createdAt: text },
       indexes: {
-        byTag: { pk: key('pk', ['tenant', 'tagId'], 'WS#${tenant}#TAGGED#${tagId}'), sk: key('sk', ['entityType', 'entityId'], '${entityType}#${entityId}') },
+        byTag: { pk: { field: 'pk', composite: ['tenant', 'tagId'], template: 'WS#${tenant}#TAGGED#${tagId}', casing: 'none' }, sk: { field: 'sk', composite: ['entityType', 'entityId'], template: '${entityType}#${entityId}', casing: 'none' } },
       },
     },
     { table, client },
   );
   const event = new Entity(
     {
-      model: model('EVENT'),
+      model: { entity: 'EVENT', version: '1', service: 'parley' },
       attributes: {
         tenant: text,
         eventId: text,
@@ -88,8 +86,8 @@ const service = () => {
         ttl: { type: 'number', required: true },
       },
       indexes: {
-        byId: { pk: key('pk', ['eventId'], 'EVT#${eventId}'), sk: key('sk', [], 'EVENT') },
-        log: { index: 'gsi2', pk: key('gsi2pk', ['tenant'], 'WS#${tenant}#EVENTS'), sk: key('gsi2sk', ['eventId'], '${eventId}') },
+        byId: { pk: { field: 'pk', composite: ['eventId'], template: 'EVT#${eventId}', casing: 'none' }, sk: { field: 'sk', composite: [], template: 'EVENT', casing: 'none' } },
+        log: { index: 'gsi2', pk: { field: 'gsi2pk', composite: ['tenant'], template: 'WS#${tenant}#EVENTS', casing: 'none' }, sk: { field: 'gsi2sk', composite: ['eventId'], template: '${eventId}', casing: 'none' } },
       },
     },
     { table, client },
@@ -118,12 +116,13 @@ export const electrodb: TagStore = {
       .go();
     committed(result);
   },
+  // Items the house (or another library) wrote carry no ElectroDB identifiers: its reads must ignore ownership.
   get: async (tenant, id) => {
-    const { data } = await parley().entities.tag.get({ tenant, _id: id }).go({ consistent: true });
+    const { data } = await parley().entities.tag.get({ tenant, _id: id }).go({ consistent: true, ignoreOwnership: true });
     return data && !data.deletingAt ? toTag(data as Tag) : undefined;
   },
   page: async (tenant, limit) => {
-    const { data } = await parley().entities.tag.query.byName({ tenant }).go({ limit });
+    const { data } = await parley().entities.tag.query.byName({ tenant }).go({ limit, ignoreOwnership: true });
     return data.map((t) => toTag(t as Tag));
   },
   tagCustomer: async (tenant, customerId, tagId, envelope) => {

@@ -132,7 +132,7 @@ export const toolbox: TagStore = {
       .build(QueryCommand)
       .entities(tag)
       .query({ index: 'gsi1', partition: `WS#${tenant}#TAGS` })
-      .options({ limit })
+      .options({ limit, entityAttrFilter: false })
       .send();
     return Items.map(toTag);
   },
