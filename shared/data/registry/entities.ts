@@ -4,10 +4,10 @@ import { customer, customerGuard } from './contacts';
 import { file } from './files';
 import { exportJob } from './exports';
 import { activity, lead, listMembership, pipeline, task } from './crm';
-import { conversation, conversationList, emailMessage, incomingGuard, message } from './inbox';
+import { conversation, conversationList, emailMessage, emailThread, incomingGuard, message } from './inbox';
 import { ai, article, searchIndex } from './knowledge';
 import { realtimeConnection, realtimeTicket } from './realtime';
-import { booking } from './scheduling';
+import { booking, slotClaim } from './scheduling';
 import { tag, tagLink, tagName } from './tags';
 import { member, memberEmail } from './team';
 import { delivery, subscription } from './webhooks';
@@ -30,6 +30,7 @@ export const entities = [
   conversation,
   conversationList,
   message,
+  emailThread,
   incomingGuard,
   file,
   exportJob,
@@ -56,6 +57,7 @@ export const entities = [
   ai,
   analytics,
   booking,
+  slotClaim,
   realtimeTicket,
   realtimeConnection,
 ] as const;
