@@ -17,7 +17,10 @@ export interface ConversationPage {
 
 /** One page of a conversation list's ids (each membership item names its conversation), and the list's total. */
 const listPage = async (tenant: Tenant, list: string, page: PageRequest) => {
-  const [result, total] = await Promise.all([queryPage({ pk: listPartition(tenant, list), newestFirst: true }, page), listTotal(tenant, list)]);
+  const [result, total] = await Promise.all([
+    queryPage({ pk: listPartition(tenant, list), newestFirst: true }, page),
+    listTotal(tenant, list),
+  ]);
   return { ids: result.items.map((i) => z.string().parse(i.conversationId)), total, nextCursor: result.nextCursor };
 };
 

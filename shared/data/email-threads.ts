@@ -3,7 +3,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { batchGet } from './batch-get';
-import { emailMessage, emailThread as thread } from './registry/inbox';
+import { emailMessage, emailThread as threadEntity } from './registry/inbox';
 import { putItem, type Write } from './transact';
 
 /**
@@ -15,15 +15,15 @@ const THREAD_LENGTH = 20;
 
 export const emailThread = async (tenant: Tenant, conversationId: string): Promise<string[]> => {
   const { Item } = await dynamo().send(
-    new GetCommand({ TableName: config().TABLE_NAME, Key: thread.key({ tenant, conversationId }), ConsistentRead: true }),
+    new GetCommand({ TableName: config().TABLE_NAME, Key: threadEntity.key({ tenant, conversationId }), ConsistentRead: true }),
   );
-  return Item ? thread.parse(Item).ids : [];
+  return Item ? threadEntity.parse(Item).ids : [];
 };
 
 /** Adds `messageId` to the conversation's thread (written with the message or its `sent` record). */
 export const threadWrites = (tenant: Tenant, conversationId: string, thread: readonly string[], messageId: string): Write[] => [
   putItem({
-    ...thread.key({ tenant, conversationId }),
+    ...threadEntity.key({ tenant, conversationId }),
     type: 'EMAIL_THREAD',
     ids: [...thread.filter((id) => id !== messageId), messageId].slice(-THREAD_LENGTH),
   }),

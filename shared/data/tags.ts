@@ -55,7 +55,9 @@ export interface StoredTag {
 }
 
 export const readTag = async (tenant: Tenant, id: string): Promise<StoredTag | undefined> => {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: tagEntity.key({ tenant, id }), ConsistentRead: true }));
+  const { Item } = await dynamo().send(
+    new GetCommand({ TableName: config().TABLE_NAME, Key: tagEntity.key({ tenant, id }), ConsistentRead: true }),
+  );
   return Item && storedOf(Item);
 };
 
@@ -78,7 +80,10 @@ export const tagsByName = async (tenant: Tenant, ids: readonly string[]): Promis
 
 /** One page of the live tags by name, with their exact total. */
 export const tagsPage = async (tenant: Tenant, page: PageRequest) => {
-  const [result, total] = await Promise.all([queryPage({ index: 'gsi1', pk: tagEntity.build('gsi1pk', { tenant }) }, page), readCounter(tenant, TAGS_COUNTER)]);
+  const [result, total] = await Promise.all([
+    queryPage({ index: 'gsi1', pk: tagEntity.build('gsi1pk', { tenant }) }, page),
+    readCounter(tenant, TAGS_COUNTER),
+  ]);
   return { tags: result.items.map(fromItem), total, nextCursor: result.nextCursor };
 };
 
@@ -127,23 +132,23 @@ export const tagUpdate = (tenant: Tenant, stored: StoredTag, after: Tag): Write[
 export const tagHiding = (tenant: Tenant, stored: StoredTag, now: Date, sweepUntil: Date): Write[] => {
   const { gsi2pk, gsi2sk } = tagEntity.index('gsi2', { deletingAt: now.toISOString(), tenant, id: stored.tag._id });
   return [
-  updateItem(
-    tagEntity.key({ tenant, id: stored.tag._id }),
-    'SET deletingAt = :now, sweepUntil = :until, gsi2pk = :gsi2pk, gsi2sk = :gsi2sk REMOVE gsi1pk, gsi1sk',
-    {
-      values: {
-        ':until': sweepUntil.toISOString(),
-        ':now': now.toISOString(),
-        ':gsi2pk': gsi2pk,
-        ':gsi2sk': gsi2sk,
-        ':version': stored.version,
+    updateItem(
+      tagEntity.key({ tenant, id: stored.tag._id }),
+      'SET deletingAt = :now, sweepUntil = :until, gsi2pk = :gsi2pk, gsi2sk = :gsi2sk REMOVE gsi1pk, gsi1sk',
+      {
+        values: {
+          ':until': sweepUntil.toISOString(),
+          ':now': now.toISOString(),
+          ':gsi2pk': gsi2pk,
+          ':gsi2sk': gsi2sk,
+          ':version': stored.version,
+        },
+        condition: `${LIVE} AND version = :version`,
       },
-      condition: `${LIVE} AND version = :version`,
-    },
-  ),
-  deleteItem(guard(tenant, stored.tag.name)),
-  bumpCounter(tenant, TAGS_COUNTER, -1),
-];
+    ),
+    deleteItem(guard(tenant, stored.tag.name)),
+    bumpCounter(tenant, TAGS_COUNTER, -1),
+  ];
 };
 
 /** Takes on a hidden tag's deletion until `sweepUntil`, on condition that no other caller's turn is still running at `now`. */

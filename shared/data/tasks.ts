@@ -35,7 +35,9 @@ const dueIndex = (tenant: Tenant, task: Task, remindedFor: string | null) => {
 };
 
 export const getTask = async (tenant: Tenant, id: string): Promise<StoredTask | undefined> => {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: taskEntity.key({ tenant, id }), ConsistentRead: true }));
+  const { Item } = await dynamo().send(
+    new GetCommand({ TableName: config().TABLE_NAME, Key: taskEntity.key({ tenant, id }), ConsistentRead: true }),
+  );
   return Item && storedOf(Item);
 };
 

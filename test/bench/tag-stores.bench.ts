@@ -20,7 +20,12 @@ const REQUESTS = 60;
 const WARMUP = 5;
 const PAGE = 25;
 const SUBJECTS = [
-  { name: 'house registry', file: 'house.ts', exported: 'house', lines: ['shared/data/registry/tags.ts', 'shared/data/tags.ts', 'shared/data/tags-tagging.ts'] },
+  {
+    name: 'house registry',
+    file: 'house.ts',
+    exported: 'house',
+    lines: ['shared/data/registry/tags.ts', 'shared/data/tags.ts', 'shared/data/tags-tagging.ts'],
+  },
   { name: 'ElectroDB 3.9.3', file: 'electrodb.ts', exported: 'electrodb', lines: [] },
   { name: 'dynamodb-toolbox 2.10.6', file: 'toolbox.ts', exported: 'toolbox', lines: [] },
 ] as const;
@@ -31,7 +36,14 @@ const ROOT = resolve(import.meta.dirname, '..', '..');
 const bundleKb = async (file: string): Promise<number> => {
   const outdir = mkdtempSync(join(tmpdir(), 'parley-tag-stores-'));
   try {
-    const { metafile } = await build({ ...esbuildOptions, sourcemap: false, entryPoints: [join(DIR, file)], outdir, metafile: true, logLevel: 'silent' });
+    const { metafile } = await build({
+      ...esbuildOptions,
+      sourcemap: false,
+      entryPoints: [join(DIR, file)],
+      outdir,
+      metafile: true,
+      logLevel: 'silent',
+    });
     return Object.values(metafile.outputs).reduce((n, o) => n + o.bytes, 0) / 1024;
   } finally {
     rmSync(outdir, { recursive: true, force: true });
@@ -39,7 +51,14 @@ const bundleKb = async (file: string): Promise<number> => {
 };
 
 const linesOf = (paths: readonly string[]) =>
-  paths.reduce((n, p) => n + readFileSync(resolve(ROOT, p), 'utf8').split('\n').filter((l) => l.trim()).length, 0);
+  paths.reduce(
+    (n, p) =>
+      n +
+      readFileSync(resolve(ROOT, p), 'utf8')
+        .split('\n')
+        .filter((l) => l.trim()).length,
+    0,
+  );
 
 /**
  * The tags area's storage written three ways (the house registry, ElectroDB, dynamodb-toolbox) against the same
@@ -48,10 +67,12 @@ const linesOf = (paths: readonly string[]) =>
 export const run = async (_stack: LocalStack): Promise<Section[]> => {
   const { tenant } = await createTenant(['admin:all']);
   const now = () => new Date();
-  const stores = await Promise.all(
-    SUBJECTS.map(async (s) => ({ ...s, store: (await import(join(DIR, s.file)))[s.exported] as TagStore })),
+  const stores = await Promise.all(SUBJECTS.map(async (s) => ({ ...s, store: (await import(join(DIR, s.file)))[s.exported] as TagStore })));
+  const customers = await mapLimit(
+    Array.from({ length: stores.length * (REQUESTS + WARMUP + 1) }),
+    16,
+    async () => (await createCustomer(tenant, { name: 'Bench' }, now()))._id,
   );
-  const customers = await mapLimit(Array.from({ length: stores.length * (REQUESTS + WARMUP + 1) }), 16, async () => (await createCustomer(tenant, { name: 'Bench' }, now()))._id);
   let made = 0;
   const tag = (s: (typeof stores)[number]) => newTag(objectId(), { name: `${s.exported}-${made++}` }, now());
   const created = new Map(stores.map((s) => [s, [] as Tag[]]));
@@ -65,7 +86,12 @@ export const run = async (_stack: LocalStack): Promise<Section[]> => {
         await op(s, i);
         if (i >= WARMUP) durations[n]!.push(performance.now() - t);
       }
-    return durations.map((d) => percentile(d.sort((a, b) => a - b), 50));
+    return durations.map((d) =>
+      percentile(
+        d.sort((a, b) => a - b),
+        50,
+      ),
+    );
   };
 
   const create = await timed(async (s) => {
@@ -135,7 +161,7 @@ export const run = async (_stack: LocalStack): Promise<Section[]> => {
         `${REQUESTS} calls per op and subject (after ${WARMUP} untimed), the subjects taking turns, direct against DynamoDB Local; WCU from the bench's capacity meter.`,
         'Page: the gsi1 query and parsing only (the route also reads the exact total, one more GetItem).',
         'Create: tag + name guard + tag count in one TransactWriteItems. Tag a customer: tag set (on condition it is unchanged), link, tag liveness check, count and outbox event in one.',
-        'Lines: non-blank lines of the subject file; the house adds its declarations (registry/tags.ts) and its repository files (data/tags.ts, tags-tagging.ts, which also hold update, deletion and sweep: an overcount), not the declaration module every area shares (define.ts), as a library\'s own code is not counted.',
+        "Lines: non-blank lines of the subject file; the house adds its declarations (registry/tags.ts) and its repository files (data/tags.ts, tags-tagging.ts, which also hold update, deletion and sweep: an overcount), not the declaration module every area shares (define.ts), as a library's own code is not counted.",
       ],
     },
   ];

@@ -31,9 +31,7 @@ export const message = entity({
   about: "A message, in its conversation's partition.",
   prefixes: ['MSG'],
   keys: { pk: '<tenant>#CONV#<conversation id>', sk: 'MSG#<createdAt>#<id>' },
-  patterns: [
-    { read: 'messages of a conversation, oldest or newest first', by: 'pk=<tenant>#CONV#<conversation id> sk begins_with MSG#' },
-  ],
+  patterns: [{ read: 'messages of a conversation, oldest or newest first', by: 'pk=<tenant>#CONV#<conversation id> sk begins_with MSG#' }],
 });
 
 export const emailThread = declare({

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: ElectroDB's key templates use its own ${attribute} syntax in plain strings.
 import { Entity, Service } from 'electrodb';
 import { dynamo } from '../../../shared/aws/dynamo';
 import { config } from '../../../shared/config';
@@ -29,7 +30,10 @@ const service = () => {
         deletingAt: { type: 'string' },
       },
       indexes: {
-        byId: { pk: { field: 'pk', composite: ['tenant', '_id'], template: 'WS#${tenant}#TAG#${_id}', casing: 'none' }, sk: { field: 'sk', composite: [], template: 'TAG', casing: 'none' } },
+        byId: {
+          pk: { field: 'pk', composite: ['tenant', '_id'], template: 'WS#${tenant}#TAG#${_id}', casing: 'none' },
+          sk: { field: 'sk', composite: [], template: 'TAG', casing: 'none' },
+        },
         byName: {
           index: 'gsi1',
           pk: { field: 'gsi1pk', composite: ['tenant'], template: 'WS#${tenant}#TAGS', casing: 'none' },
@@ -43,7 +47,12 @@ const service = () => {
     {
       model: { entity: 'TAGNAME', version: '1', service: 'parley' },
       attributes: { tenant: text, nameKey: text, tagId: text },
-      indexes: { byName: { pk: { field: 'pk', composite: ['tenant', 'nameKey'], template: 'WS#${tenant}#TAGNAME#${nameKey}', casing: 'none' }, sk: { field: 'sk', composite: [], template: 'TAGNAME', casing: 'none' } } },
+      indexes: {
+        byName: {
+          pk: { field: 'pk', composite: ['tenant', 'nameKey'], template: 'WS#${tenant}#TAGNAME#${nameKey}', casing: 'none' },
+          sk: { field: 'sk', composite: [], template: 'TAGNAME', casing: 'none' },
+        },
+      },
     },
     { table, client },
   );
@@ -51,7 +60,12 @@ const service = () => {
     {
       model: { entity: 'COUNTER', version: '1', service: 'parley' },
       attributes: { tenant: text, name: text, n: { type: 'number' } },
-      indexes: { byName: { pk: { field: 'pk', composite: ['tenant'], template: 'WS#${tenant}', casing: 'none' }, sk: { field: 'sk', composite: ['name'], template: 'COUNTER#${name}', casing: 'none' } } },
+      indexes: {
+        byName: {
+          pk: { field: 'pk', composite: ['tenant'], template: 'WS#${tenant}', casing: 'none' },
+          sk: { field: 'sk', composite: ['name'], template: 'COUNTER#${name}', casing: 'none' },
+        },
+      },
     },
     { table, client },
   );
@@ -59,7 +73,12 @@ const service = () => {
     {
       model: { entity: 'CUSTOMER', version: '1', service: 'parley' },
       attributes: { tenant: text, _id: text, tagIds: { type: 'set', items: 'string' } },
-      indexes: { byId: { pk: { field: 'pk', composite: ['tenant', '_id'], template: 'WS#${tenant}#CUSTOMER#${_id}', casing: 'none' }, sk: { field: 'sk', composite: [], template: 'CUSTOMER', casing: 'none' } } },
+      indexes: {
+        byId: {
+          pk: { field: 'pk', composite: ['tenant', '_id'], template: 'WS#${tenant}#CUSTOMER#${_id}', casing: 'none' },
+          sk: { field: 'sk', composite: [], template: 'CUSTOMER', casing: 'none' },
+        },
+      },
     },
     { table, client },
   );
@@ -68,7 +87,10 @@ const service = () => {
       model: { entity: 'TAG_LINK', version: '1', service: 'parley' },
       attributes: { tenant: text, tagId: text, entityType: text, entityId: text, createdAt: text },
       indexes: {
-        byTag: { pk: { field: 'pk', composite: ['tenant', 'tagId'], template: 'WS#${tenant}#TAGGED#${tagId}', casing: 'none' }, sk: { field: 'sk', composite: ['entityType', 'entityId'], template: '${entityType}#${entityId}', casing: 'none' } },
+        byTag: {
+          pk: { field: 'pk', composite: ['tenant', 'tagId'], template: 'WS#${tenant}#TAGGED#${tagId}', casing: 'none' },
+          sk: { field: 'sk', composite: ['entityType', 'entityId'], template: '${entityType}#${entityId}', casing: 'none' },
+        },
       },
     },
     { table, client },
@@ -86,8 +108,15 @@ const service = () => {
         ttl: { type: 'number', required: true },
       },
       indexes: {
-        byId: { pk: { field: 'pk', composite: ['eventId'], template: 'EVT#${eventId}', casing: 'none' }, sk: { field: 'sk', composite: [], template: 'EVENT', casing: 'none' } },
-        log: { index: 'gsi2', pk: { field: 'gsi2pk', composite: ['tenant'], template: 'WS#${tenant}#EVENTS', casing: 'none' }, sk: { field: 'gsi2sk', composite: ['eventId'], template: '${eventId}', casing: 'none' } },
+        byId: {
+          pk: { field: 'pk', composite: ['eventId'], template: 'EVT#${eventId}', casing: 'none' },
+          sk: { field: 'sk', composite: [], template: 'EVENT', casing: 'none' },
+        },
+        log: {
+          index: 'gsi2',
+          pk: { field: 'gsi2pk', composite: ['tenant'], template: 'WS#${tenant}#EVENTS', casing: 'none' },
+          sk: { field: 'gsi2sk', composite: ['eventId'], template: '${eventId}', casing: 'none' },
+        },
       },
     },
     { table, client },
@@ -98,7 +127,14 @@ const service = () => {
 let built: ReturnType<typeof service> | undefined;
 const parley = () => (built ??= service());
 
-const toTag = ({ _id, name, color, description, createdAt, updatedAt }: Tag): Tag => ({ _id, name, color, description, createdAt, updatedAt });
+const toTag = ({ _id, name, color, description, createdAt, updatedAt }: Tag): Tag => ({
+  _id,
+  name,
+  color,
+  description,
+  createdAt,
+  updatedAt,
+});
 
 /** Transactions answer `canceled` rather than throw; a cancelled write is an error here as in the house. */
 const committed = (result: { canceled: boolean }) => {
@@ -138,7 +174,10 @@ export const electrodb: TagStore = {
           .check({ tenant, _id: tagId })
           .where((a, op) => `${op.exists(a._id)} AND ${op.notExists(a.deletingAt)}`)
           .commit(),
-        counter.update({ tenant, name: `tagged:${tagId}:customer` }).add({ n: 1 }).commit(),
+        counter
+          .update({ tenant, name: `tagged:${tagId}:customer` })
+          .add({ n: 1 })
+          .commit(),
         event
           .create({
             tenant: envelopeTenant(envelope),

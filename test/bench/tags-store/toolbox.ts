@@ -21,7 +21,8 @@ import { serialise } from '../../../shared/events/payload';
 import type { TagStore } from './store';
 
 const OUTBOX_TTL_SECONDS = 30 * 24 * 3600;
-const index = (name: string) => ({ type: 'global', partitionKey: { name: `${name}pk`, type: 'string' }, sortKey: { name: `${name}sk`, type: 'string' } }) as const;
+const index = (name: string) =>
+  ({ type: 'global', partitionKey: { name: `${name}pk`, type: 'string' }, sortKey: { name: `${name}sk`, type: 'string' } }) as const;
 
 /** The tags area's items as dynamodb-toolbox 2 entities, keyed exactly as the house keys them. */
 const entities = () => {
@@ -78,7 +79,13 @@ const entities = () => {
     name: 'TAG_LINK',
     table,
     timestamps: false,
-    schema: item({ tenant: string().key(), tagId: string().key(), entityType: string().key(), entityId: string().key(), createdAt: string() }),
+    schema: item({
+      tenant: string().key(),
+      tagId: string().key(),
+      entityType: string().key(),
+      entityId: string().key(),
+      createdAt: string(),
+    }),
     computeKey: ({ tenant, tagId, entityType, entityId }) => ({ pk: `WS#${tenant}#TAGGED#${tagId}`, sk: `${entityType}#${entityId}` }),
   });
   const event = new Entity({
@@ -105,7 +112,14 @@ const entities = () => {
 let built: ReturnType<typeof entities> | undefined;
 const parley = () => (built ??= entities());
 
-const toTag = ({ _id, name, color, description, createdAt, updatedAt }: Tag): Tag => ({ _id, name, color, description, createdAt, updatedAt });
+const toTag = ({ _id, name, color, description, createdAt, updatedAt }: Tag): Tag => ({
+  _id,
+  name,
+  color,
+  description,
+  createdAt,
+  updatedAt,
+});
 
 export const toolbox: TagStore = {
   create: async (tenant, tag) => {
@@ -142,12 +156,24 @@ export const toolbox: TagStore = {
       customer
         .build(UpdateTransaction)
         .item({ tenant, _id: customerId, tagIds: $add(new Set([tagId])) })
-        .options({ condition: { and: [{ attr: '_id', exists: true }, { attr: 'tagIds', exists: false }] } }),
+        .options({
+          condition: {
+            and: [
+              { attr: '_id', exists: true },
+              { attr: 'tagIds', exists: false },
+            ],
+          },
+        }),
       tagLink.build(PutTransaction).item({ tenant, tagId, entityType: 'customer', entityId: customerId, createdAt: envelope.occurredAt }),
       tag
         .build(ConditionCheck)
         .key({ tenant, _id: tagId })
-        .condition({ and: [{ attr: '_id', exists: true }, { attr: 'deletingAt', exists: false }] }),
+        .condition({
+          and: [
+            { attr: '_id', exists: true },
+            { attr: 'deletingAt', exists: false },
+          ],
+        }),
       counter.build(UpdateTransaction).item({ tenant, name: `tagged:${tagId}:customer`, n: $add(1) }),
       event.build(PutTransaction).item({
         eventId: envelope.eventId,

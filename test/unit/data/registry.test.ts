@@ -47,7 +47,13 @@ const writtenTypes = (file: string): string[] => {
   const constants = new Map<string, string>();
   const found: string[] = [];
   const visit = (n: ts.Node): void => {
-    if (ts.isVariableDeclaration(n) && ts.isIdentifier(n.name) && n.name.text.endsWith('_TYPE') && n.initializer && ts.isStringLiteral(n.initializer))
+    if (
+      ts.isVariableDeclaration(n) &&
+      ts.isIdentifier(n.name) &&
+      n.name.text.endsWith('_TYPE') &&
+      n.initializer &&
+      ts.isStringLiteral(n.initializer)
+    )
       constants.set(n.name.text, n.initializer.text);
     if (ts.isPropertyAssignment(n) && n.name.getText(source) === 'type' && ts.isObjectLiteralExpression(n.parent)) {
       const v = n.initializer;
