@@ -14,7 +14,10 @@ import { mapLimit } from '../../shared/domain/map-limit';
 import { createTenant } from '../support/tenants';
 import { meterDirect } from './capacity';
 import { percentile, type Section } from './measure';
+import { electrodb } from './tags-store/electrodb';
+import { house } from './tags-store/house';
 import type { TagStore } from './tags-store/store';
+import { toolbox } from './tags-store/toolbox';
 
 const REQUESTS = 60;
 const WARMUP = 5;
@@ -26,8 +29,8 @@ const SUBJECTS = [
     exported: 'house',
     lines: ['shared/data/registry/tags.ts', 'shared/data/tags.ts', 'shared/data/tags-tagging.ts'],
   },
-  { name: 'ElectroDB 3.9.3', file: 'electrodb.ts', exported: 'electrodb', lines: [] },
-  { name: 'dynamodb-toolbox 2.10.6', file: 'toolbox.ts', exported: 'toolbox', lines: [] },
+  { name: 'ElectroDB 3.9.3', file: 'electrodb.ts', store: electrodb, lines: [] },
+  { name: 'dynamodb-toolbox 2.10.6', file: 'toolbox.ts', store: toolbox, lines: [] },
 ] as const;
 const DIR = resolve(import.meta.dirname, 'tags-store');
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -67,14 +70,14 @@ const linesOf = (paths: readonly string[]) =>
 export const run = async (_stack: LocalStack): Promise<Section[]> => {
   const { tenant } = await createTenant(['admin:all']);
   const now = () => new Date();
-  const stores = await Promise.all(SUBJECTS.map(async (s) => ({ ...s, store: (await import(join(DIR, s.file)))[s.exported] as TagStore })));
+  const stores: readonly { name: string; file: string; store: TagStore; lines: readonly string[] }[] = SUBJECTS;
   const customers = await mapLimit(
     Array.from({ length: stores.length * (REQUESTS + WARMUP + 1) }),
     16,
     async () => (await createCustomer(tenant, { name: 'Bench' }, now()))._id,
   );
   let made = 0;
-  const tag = (s: (typeof stores)[number]) => newTag(objectId(), { name: `${s.exported}-${made++}` }, now());
+  const tag = (s: (typeof stores)[number]) => newTag(objectId(), { name: `${s.file}-${made++}` }, now());
   const created = new Map(stores.map((s) => [s, [] as Tag[]]));
 
   /** Each op once per subject in turn, round after round, so load drift hits every subject alike. */
