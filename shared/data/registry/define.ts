@@ -87,7 +87,7 @@ export const declare = <const P extends string, const T extends Templates, S ext
     ...d,
     personal: d.personal as readonly string[],
     /** Shown on the data-model page as the other entities are: `<tenant>` for the tenant's partition prefix. */
-    keys: Object.fromEntries(Object.entries(d.keys).map(([a, t]) => [a, t.replace(/^WS#<tenant>/, '<tenant>')])) as Partial<
+    keys: Object.fromEntries(Object.entries(d.keys).map(([a, t]) => [a, t.replace(/^WS#<tenant>#/, '<tenant>#')])) as Partial<
       Record<KeyAttribute, string>
     >,
     build,

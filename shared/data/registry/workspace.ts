@@ -1,16 +1,30 @@
-import { entity } from './define';
+import {
+  DEFAULT_LOCALE,
+  DEFAULT_STORAGE_QUOTA_BYTES,
+  DEFAULT_TIMEZONE,
+  defaultBusinessHours,
+} from '../../domain/auth/workspace';
+import { workspace as workspaceView } from '../../views/auth';
+import { declare, entity } from './define';
 
-export const workspace = entity({
+export const workspace = declare({
   name: 'Workspace',
   itemTypes: ['WORKSPACE'],
   personal: [],
   about: 'A workspace; its partition `<tenant>` also holds the tenant-wide singletons and small collections below.',
   prefixes: ['WS', 'WORKSPACE', 'WORKSPACES'],
-  keys: { pk: 'WS#<tenant>', sk: 'WORKSPACE', gsi1pk: 'WORKSPACES', gsi1sk: '<workspace id>' },
+  keys: { pk: 'WS#<tenant>', sk: 'WORKSPACE', gsi1pk: 'WORKSPACES', gsi1sk: '<workspaceId>' },
   patterns: [
     { read: 'workspace by id', by: 'pk=<tenant> sk=WORKSPACE' },
     { read: 'all workspaces', by: 'gsi1pk=WORKSPACES', index: 'gsi1' },
   ],
+  // Items written before a setting existed read as its default.
+  schema: workspaceView.extend({
+    timezone: workspaceView.shape.timezone.default(DEFAULT_TIMEZONE),
+    locale: workspaceView.shape.locale.default(DEFAULT_LOCALE),
+    businessHours: workspaceView.shape.businessHours.default(defaultBusinessHours),
+    storageQuotaBytes: workspaceView.shape.storageQuotaBytes.default(DEFAULT_STORAGE_QUOTA_BYTES),
+  }),
 });
 
 export const counter = entity({
