@@ -1,9 +1,4 @@
-import {
-  DEFAULT_LOCALE,
-  DEFAULT_STORAGE_QUOTA_BYTES,
-  DEFAULT_TIMEZONE,
-  defaultBusinessHours,
-} from '../../domain/auth/workspace';
+import { DEFAULT_LOCALE, DEFAULT_STORAGE_QUOTA_BYTES, DEFAULT_TIMEZONE, defaultBusinessHours } from '../../domain/auth/workspace';
 import { workspace as workspaceView } from '../../views/auth';
 import { declare, entity } from './define';
 

@@ -2,12 +2,9 @@
 import { Entity, Service } from 'electrodb';
 import { dynamo } from '../../../shared/aws/dynamo';
 import { config } from '../../../shared/config';
-import { envelopeTenant } from '../../../shared/events/envelope';
-import { serialise } from '../../../shared/events/payload';
 import { nameKey, type Tag } from '../../../shared/domain/tags/tag';
-import type { TagStore } from './store';
+import { outboxFields, toTag, type TagStore } from './store';
 
-const OUTBOX_TTL_SECONDS = 30 * 24 * 3600;
 const text = { type: 'string', required: true } as const;
 
 /** The tags area's items as ElectroDB 3 entities, keyed exactly as the house keys them. */
@@ -127,15 +124,6 @@ const service = () => {
 let built: ReturnType<typeof service> | undefined;
 const parley = () => (built ??= service());
 
-const toTag = ({ _id, name, color, description, createdAt, updatedAt }: Tag): Tag => ({
-  _id,
-  name,
-  color,
-  description,
-  createdAt,
-  updatedAt,
-});
-
 /** Transactions answer `canceled` rather than throw; a cancelled write is an error here as in the house. */
 const committed = (result: { canceled: boolean }) => {
   if (result.canceled) throw new Error('transaction cancelled');
@@ -178,17 +166,7 @@ export const electrodb: TagStore = {
           .update({ tenant, name: `tagged:${tagId}:customer` })
           .add({ n: 1 })
           .commit(),
-        event
-          .create({
-            tenant: envelopeTenant(envelope),
-            eventId: envelope.eventId,
-            type: 'EVENT',
-            eventType: envelope.eventType,
-            workspaceId: envelope.workspaceId,
-            payload: serialise(envelope),
-            ttl: Math.floor(Date.parse(envelope.occurredAt) / 1000) + OUTBOX_TTL_SECONDS,
-          })
-          .commit(),
+        event.create(outboxFields(envelope)).commit(),
       ])
       .go();
     committed(result);

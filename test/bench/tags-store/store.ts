@@ -1,6 +1,7 @@
 import type { Tenant } from '../../../shared/domain/auth/tenant';
 import type { Tag } from '../../../shared/domain/tags/tag';
-import type { EventEnvelope } from '../../../shared/events/envelope';
+import { envelopeTenant, type EventEnvelope } from '../../../shared/events/envelope';
+import { serialise } from '../../../shared/events/payload';
 
 /**
  * The tags area's storage, as the house registry and each candidate library write it: the same items, keys
@@ -19,3 +20,26 @@ export interface TagStore {
    */
   tagCustomer(tenant: Tenant, customerId: string, tagId: string, event: EventEnvelope): Promise<void>;
 }
+
+/** A tag's own fields, without what a library stores beside them. */
+export const toTag = ({ _id, name, color, description, createdAt, updatedAt }: Tag): Tag => ({
+  _id,
+  name,
+  color,
+  description,
+  createdAt,
+  updatedAt,
+});
+
+const OUTBOX_TTL_SECONDS = 30 * 24 * 3600;
+
+/** The outbox item's attributes, as `outboxItem` (shared/data/outbox.ts) writes them. */
+export const outboxFields = (envelope: EventEnvelope) => ({
+  tenant: envelopeTenant(envelope),
+  eventId: envelope.eventId,
+  type: 'EVENT',
+  eventType: envelope.eventType,
+  workspaceId: envelope.workspaceId,
+  payload: serialise(envelope),
+  ttl: Math.floor(Date.parse(envelope.occurredAt) / 1000) + OUTBOX_TTL_SECONDS,
+});

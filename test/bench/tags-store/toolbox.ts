@@ -15,12 +15,9 @@ import { Table } from 'dynamodb-toolbox/table';
 import { QueryCommand } from 'dynamodb-toolbox/table/actions/query';
 import { dynamo } from '../../../shared/aws/dynamo';
 import { config } from '../../../shared/config';
-import { nameKey, type Tag } from '../../../shared/domain/tags/tag';
-import { envelopeTenant } from '../../../shared/events/envelope';
-import { serialise } from '../../../shared/events/payload';
-import type { TagStore } from './store';
+import { nameKey } from '../../../shared/domain/tags/tag';
+import { outboxFields, toTag, type TagStore } from './store';
 
-const OUTBOX_TTL_SECONDS = 30 * 24 * 3600;
 const index = (name: string) =>
   ({ type: 'global', partitionKey: { name: `${name}pk`, type: 'string' }, sortKey: { name: `${name}sk`, type: 'string' } }) as const;
 
@@ -112,15 +109,6 @@ const entities = () => {
 let built: ReturnType<typeof entities> | undefined;
 const parley = () => (built ??= entities());
 
-const toTag = ({ _id, name, color, description, createdAt, updatedAt }: Tag): Tag => ({
-  _id,
-  name,
-  color,
-  description,
-  createdAt,
-  updatedAt,
-});
-
 export const toolbox: TagStore = {
   create: async (tenant, tag) => {
     const { tag: tags, tagName, counter } = parley();
@@ -175,15 +163,7 @@ export const toolbox: TagStore = {
           ],
         }),
       counter.build(UpdateTransaction).item({ tenant, name: `tagged:${tagId}:customer`, n: $add(1) }),
-      event.build(PutTransaction).item({
-        eventId: envelope.eventId,
-        tenant: envelopeTenant(envelope),
-        type: 'EVENT',
-        eventType: envelope.eventType,
-        workspaceId: envelope.workspaceId,
-        payload: serialise(envelope),
-        ttl: Math.floor(Date.parse(envelope.occurredAt) / 1000) + OUTBOX_TTL_SECONDS,
-      }),
+      event.build(PutTransaction).item(outboxFields(envelope)),
     );
   },
 };
