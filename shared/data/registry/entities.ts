@@ -5,7 +5,7 @@ import { file } from './files';
 import { exportJob } from './exports';
 import { activity, lead, listMembership, pipeline, task } from './crm';
 import { conversation, conversationList, emailMessage, emailThread, incomingGuard, message } from './inbox';
-import { ai, article, searchIndex } from './knowledge';
+import { ai, article, articleSummary, searchIndex } from './knowledge';
 import { realtimeConnection, realtimeTicket } from './realtime';
 import { booking, slotClaim } from './scheduling';
 import { tag, tagLink, tagName } from './tags';
@@ -53,6 +53,7 @@ export const entities = [
   channel,
   broadcast,
   article,
+  articleSummary,
   searchIndex,
   ai,
   analytics,

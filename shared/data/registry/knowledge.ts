@@ -1,16 +1,28 @@
-import { entity } from './define';
+import * as z from 'zod';
+import { article as articleView, articleSummary as summaryView } from '../../views/ai';
+import { declare, entity } from './define';
 
-export const article = entity({
+export const article = declare({
   name: 'Knowledge-base article',
-  itemTypes: ['ARTICLE', 'ARTICLE_SUMMARY'],
+  itemTypes: ['ARTICLE'],
   personal: [],
-  about: 'An article (versioned) and its summary in the newest-first list.',
-  prefixes: ['KBART', 'ARTICLE', 'KBARTS'],
-  keys: { pk: '<tenant>#KBART#<id> | <tenant>#KBARTS', sk: 'ARTICLE | <id>' },
-  patterns: [
-    { read: 'article by id', by: 'pk=<tenant>#KBART#<id> sk=ARTICLE' },
-    { read: 'articles, newest first', by: 'pk=<tenant>#KBARTS' },
-  ],
+  about: 'An article (versioned).',
+  prefixes: ['KBART', 'ARTICLE'],
+  keys: { pk: 'WS#<tenant>#KBART#<id>', sk: 'ARTICLE' },
+  patterns: [{ read: 'article by id', by: 'pk=<tenant>#KBART#<id> sk=ARTICLE' }],
+  schema: articleView.extend({ version: z.number() }),
+});
+
+export const articleSummary = declare({
+  name: 'Knowledge-base article summary',
+  itemTypes: ['ARTICLE_SUMMARY'],
+  personal: [],
+  about:
+    'An article without its body, in the newest-first list: a page of 100 full articles could pass Query’s 1 MB page and the API’s payload limit.',
+  prefixes: ['KBARTS'],
+  keys: { pk: 'WS#<tenant>#KBARTS', sk: '<id>' },
+  patterns: [{ read: 'articles, newest first', by: 'pk=<tenant>#KBARTS' }],
+  schema: summaryView,
 });
 
 export const searchIndex = entity({
