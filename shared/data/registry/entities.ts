@@ -5,7 +5,7 @@ import { file } from './files';
 import { exportJob } from './exports';
 import { activity, lead, listMembership, pipeline, task } from './crm';
 import { conversation, conversationList, emailMessage, emailThread, incomingGuard, message } from './inbox';
-import { ai, article, articleSummary, searchIndex } from './knowledge';
+import { aiAnswer, aiSettings, article, articleSummary, searchIndex } from './knowledge';
 import { realtimeConnection, realtimeTicket } from './realtime';
 import { booking, slotClaim } from './scheduling';
 import { tag, tagLink, tagName } from './tags';
@@ -55,7 +55,8 @@ export const entities = [
   article,
   articleSummary,
   searchIndex,
-  ai,
+  aiSettings,
+  aiAnswer,
   analytics,
   booking,
   slotClaim,

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { article as articleView, articleSummary as summaryView } from '../../views/ai';
+import { article as articleView, settings as settingsView, articleSummary as summaryView } from '../../views/ai';
 import { declare, entity } from './define';
 
 export const article = declare({
@@ -38,12 +38,24 @@ export const searchIndex = entity({
   ],
 });
 
-export const ai = entity({
-  name: 'AI settings and answers',
-  itemTypes: ['AI_SETTINGS', 'AI_ANSWER'],
+export const aiSettings = declare({
+  name: 'AI settings',
+  itemTypes: ['AI_SETTINGS'],
   personal: [],
-  about: "The tenant's AI settings, and a guard so that a message is answered once.",
-  prefixes: ['AI_SETTINGS', 'AIANSWER'],
-  keys: { pk: '<tenant> | <tenant>#AIANSWER#<message id>', sk: 'AI_SETTINGS | AIANSWER' },
+  about: "The tenant's AI settings (versioned): what it saved, over the defaults; no item means the defaults.",
+  prefixes: ['AI_SETTINGS'],
+  keys: { pk: 'WS#<tenant>', sk: 'AI_SETTINGS' },
   patterns: [{ read: 'AI settings', by: 'pk=<tenant> sk=AI_SETTINGS' }],
+  schema: z.object({ settings: settingsView.partial().default({}), version: z.number().default(0) }),
+});
+
+export const aiAnswer = declare({
+  name: 'AI answer guard',
+  itemTypes: ['AI_ANSWER'],
+  personal: [],
+  about: "Created in an automatic answer's transaction, so a message is answered at most once.",
+  prefixes: ['AIANSWER'],
+  keys: { pk: 'WS#<tenant>#AIANSWER#<messageId>', sk: 'AIANSWER' },
+  patterns: [],
+  schema: z.object({ at: z.string() }),
 });
