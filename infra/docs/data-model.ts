@@ -1,5 +1,5 @@
 import type { Entity, KeyAttribute } from '../../shared/data/registry/define';
-import { entities } from '../../shared/data/registry/registry';
+import { entities } from '../../shared/data/registry/entities';
 import { tableSchema } from '../../shared/data/table';
 
 const ATTRIBUTES: readonly KeyAttribute[] = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk'];
@@ -16,12 +16,17 @@ const keyTable = (e: Entity) => [
   ...ATTRIBUTES.filter((a) => e.keys[a]).map((a) => `| \`${a}\` | ${code(e.keys[a]!)} |`),
 ];
 
+const list = (values: readonly string[], none: string) => (values.length ? values.map((v) => `\`${v}\``).join(', ') : none);
+/** Declared with `declare`: its keys are built and its items read from the declaration itself. */
+const derived = (e: Entity) => 'parse' in e;
+
 const section = (e: Entity) => [
   `## ${e.name}`,
   '',
   e.about,
   '',
-  `Declares: ${e.prefixes.length ? e.prefixes.map((p) => `\`${p}\``).join(', ') : 'no segment of its own'}.`,
+  `Declares: ${list(e.prefixes, 'no segment of its own')}. Item types: ${list(e.itemTypes, 'none (no `type` attribute)')}.`,
+  `Personal data: ${list(e.personal, 'none')}. ${derived(e) ? 'Keys and item parsing derive from the declaration.' : 'Keys are still built in its repository.'}`,
   '',
   ...keyTable(e),
   ...(e.tradeOff ? ['', `Trade-off: ${e.tradeOff}`] : []),
@@ -45,9 +50,23 @@ export const dataModelPage = (): string =>
     "one tenant cannot address another's items. A cross-tenant index (a timer's due items) sorts by",
     '`<time>#<tenant>#<id>`. Nothing scans: every read below is a GetItem or a Query on a known partition.',
     '',
-    'Each literal key segment is declared once, by one entity, in `shared/data/registry/`; repositories build',
-    'their keys from it (`K.CONV`), so a segment that is not declared does not compile. To add a kind of item,',
-    'declare it there with its key shapes and access patterns, then run `npm run data-model`.',
+    'Each kind of item is declared once, in `shared/data/registry/`: its key shapes, access patterns, the `type`',
+    'values its items carry and the attributes that hold personal data. An entity declared with `declare`',
+    '(`registry/define.ts`) also gives its key templates and item schema, and its repository builds every key',
+    "(`tag.key({ tenant, id })`) and reads every item (`tag.parse(item)`) from them; the others' repositories still",
+    'build keys from the declared segments (`K.CONV`), so a segment that is not declared does not compile. A unit',
+    'test fails when the code writes an item type no entity declares. To add a kind of item, `declare` it there,',
+    'then run `npm run data-model`. Why the house keeps its own registry rather than ElectroDB or dynamodb-toolbox:',
+    '[the decision and its figures](entity-library.md).',
+    '',
+    '## Personal data',
+    '',
+    'What erasing a person must clear or delete: the entities whose items hold personal data, and in which',
+    'attributes (a key attribute when the key itself holds it, so the item is deleted).',
+    '',
+    '| Entity | Attributes |',
+    '|---|---|',
+    ...entities.filter((e) => e.personal.length).map((e) => `| [${e.name}](#${anchor(e)}) | ${list(e.personal, '')} |`),
     '',
     '## Access patterns',
     '',

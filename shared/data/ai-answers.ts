@@ -1,6 +1,5 @@
 import type { Tenant } from '../domain/auth/tenant';
-import { tenantPk } from './keys';
-import { K } from './registry/registry';
+import { aiAnswer } from './registry/knowledge';
 import { createItem, type Write } from './transact';
 
 /**
@@ -8,4 +7,4 @@ import { createItem, type Write } from './transact';
  * redelivered event (or a second consumer) fails it with `onFail` and writes nothing.
  */
 export const answerGuard = (tenant: Tenant, messageId: string, now: Date, onFail: () => Error): Write =>
-  createItem({ pk: tenantPk(tenant, K.AIANSWER, messageId), sk: K.AIANSWER, type: 'AI_ANSWER', at: now.toISOString() }, onFail);
+  createItem({ ...aiAnswer.key({ tenant, messageId }), type: 'AI_ANSWER', at: now.toISOString() }, onFail);

@@ -3,34 +3,31 @@ import { Refused } from '../domain/refusal';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { bookingListOf, type BookingFilters } from '../domain/scheduling/booking-filters';
-import type { Tenant } from '../domain/auth/tenant';
+import { storedTenant, type Tenant } from '../domain/auth/tenant';
 import { DOUBLE_BOOKED, holdsTime, slotsOf, type Booking, type Reminder } from '../domain/scheduling/booking';
 import { activeMemberCheck, linkChecks } from './references';
-import { fromIndexSk, indexSk, tenantPk } from './keys';
 import { membershipWrites, readItems, readList } from './lists';
 import { collect, queryAll, queryPage, type PageRequest } from './query';
 import { createItem, deleteItem, type Write } from './transact';
 import { versionedUpdate } from './versioned';
-import { K } from './registry/registry';
-import { itemCodec } from './codec';
-import { booking as bookingView } from '../views/scheduling';
+import { booking as bookingEntity, slotClaim } from './registry/scheduling';
 
 /**
- * Bookings: pk=<tenant>#BOOKING#<id> sk=BOOKING (versioned), with `reminders` still to send and, while
- * there are any, gsi1pk=BOOKINGREMIND gsi1sk=<earliest>#<tenant>#<id> (the timer's sparse index).
+ * Bookings (keys: registry/scheduling.ts), versioned, with `reminders` still to send and, while there are
+ * any, an entry in the timer's sparse index by the earliest.
  *
- * No double-booking: every quarter hour a booking holds is a claim item pk=<tenant>#SLOT#<assignee>
- * sk=<slot start>, created with `attribute_not_exists` in the booking's own transaction. Two overlapping
+ * No double-booking: every quarter hour a booking holds is a slot claim of its assignee, created with
+ * `attribute_not_exists` in the booking's own transaction. Two overlapping
  * bookings of one assignee need the same claim, so at most one transaction commits, however many race.
  * A move deletes the claims it leaves and creates the ones it enters; a cancellation frees its claims.
  * Lists are ordered by start: `all`, `status:<s>`, `assignee:<id>`, `assignee:<id>:status:<s>`, `customer:<id>`.
  */
-const REMINDER_INDEX = K.BOOKINGREMIND;
+const storedOf = (item: Record<string, unknown>): StoredBooking => {
+  const { version, reminders, ...booking } = bookingEntity.parse(item);
+  return { booking, version, reminders };
+};
 
-const bookingKey = (tenant: Tenant, id: string) => ({ pk: tenantPk(tenant, K.BOOKING, id), sk: K.BOOKING });
-const slotPk = (tenant: Tenant, assigneeId: string) => tenantPk(tenant, K.SLOT, assigneeId);
-
-const fromItem: (item: Record<string, unknown>) => Booking = itemCodec(bookingView);
+const fromItem = (item: Record<string, unknown>): Booking => storedOf(item).booking;
 
 const listsOf = (b: Booking) =>
   ['all', `status:${b.status}`, `assignee:${b.assigneeId}`, `assignee:${b.assigneeId}:status:${b.status}`, `customer:${b.customerId}`].map(
@@ -46,7 +43,7 @@ const claimsOf = (b: Booking) => (holdsTime(b.status) ? slotsOf(b).map((slot) =>
 const claimWrites = (tenant: Tenant, bookingId: string, before: string[], after: string[]): Write[] => {
   const keyOf = (claim: string) => {
     const [assigneeId, slot] = claim.split('|');
-    return { pk: slotPk(tenant, assigneeId!), sk: slot! };
+    return slotClaim.key({ tenant, assigneeId: assigneeId!, slotStart: slot! });
   };
   const kept = new Set(after);
   const had = new Set(before);
@@ -62,7 +59,7 @@ const claimWrites = (tenant: Tenant, bookingId: string, before: string[], after:
 
 const reminderIndex = (tenant: Tenant, id: string, reminders: Reminder[]) => {
   const next = reminders.map((r) => r.at).sort()[0];
-  return next ? { gsi1pk: REMINDER_INDEX, gsi1sk: indexSk(next, tenant, id) } : undefined;
+  return next ? bookingEntity.index('gsi1', { earliestReminder: next, tenant, id }) : undefined;
 };
 
 export interface StoredBooking {
@@ -74,11 +71,9 @@ export interface StoredBooking {
 /** The booking as stored, with its version (up by one with every change) and the reminders it still owes. */
 export const getStoredBooking = async (tenant: Tenant, id: string): Promise<StoredBooking | undefined> => {
   const { Item } = await dynamo().send(
-    new GetCommand({ TableName: config().TABLE_NAME, Key: bookingKey(tenant, id), ConsistentRead: true }),
+    new GetCommand({ TableName: config().TABLE_NAME, Key: bookingEntity.key({ tenant, id }), ConsistentRead: true }),
   );
-  return Item
-    ? { booking: fromItem(Item), version: Item.version as number, reminders: (Item.reminders as Reminder[] | undefined) ?? [] }
-    : undefined;
+  return Item && storedOf(Item);
 };
 
 /**
@@ -87,7 +82,7 @@ export const getStoredBooking = async (tenant: Tenant, id: string): Promise<Stor
  */
 export const bookingCreation = (tenant: Tenant, booking: Booking, reminders: Reminder[]): Write[] => [
   createItem({
-    ...bookingKey(tenant, booking._id),
+    ...bookingEntity.key({ tenant, id: booking._id }),
     type: 'BOOKING',
     version: 1,
     ...booking,
@@ -105,7 +100,7 @@ export const bookingUpdate = (tenant: Tenant, stored: StoredBooking, after: Book
   const before = stored.booking;
   const index = reminderIndex(tenant, before._id, reminders);
   return [
-    versionedUpdate(bookingKey(tenant, before._id), stored.version, before, after, {
+    versionedUpdate(bookingEntity.key({ tenant, id: before._id }), stored.version, before, after, {
       set: { reminders, ...index },
       remove: index ? [] : ['gsi1pk', 'gsi1sk'],
     }),
@@ -123,7 +118,7 @@ export const bookingsPage = async (tenant: Tenant, filters: BookingFilters, page
   });
   return {
     bookings: await readItems(
-      ids.map((id) => bookingKey(tenant, id)),
+      ids.map((id) => bookingEntity.key({ tenant, id })),
       fromItem,
     ),
     total,
@@ -133,12 +128,15 @@ export const bookingsPage = async (tenant: Tenant, filters: BookingFilters, page
 
 /** The start instants of the assignee's claimed quarter hours in [from, to]. */
 export const busySlots = async (tenant: Tenant, assigneeId: string, from: string, to: string): Promise<Set<number>> => {
-  const claims = await collect(queryAll({ pk: slotPk(tenant, assigneeId), skBetween: [from, to] }));
-  return new Set(claims.map((c) => Date.parse(c.sk as string)));
+  const claims = await collect(queryAll({ pk: slotClaim.build('pk', { tenant, assigneeId }), skBetween: [from, to] }));
+  return new Set(claims.map((c) => Date.parse(slotClaim.read('sk', c.sk).slotStart)));
 };
 
 /** Bookings with a reminder due by `now`, across tenants, from the sparse index. */
 export const dueBookingReminders = async (now: Date, limit: number): Promise<{ tenant: Tenant; id: string }[]> => {
-  const { items } = await queryPage({ index: 'gsi1', pk: REMINDER_INDEX, skUpTo: `${now.toISOString()}#~` }, { limit });
-  return items.map((i) => fromIndexSk(i.gsi1sk as string));
+  const { items } = await queryPage({ index: 'gsi1', pk: bookingEntity.build('gsi1pk', {}), skUpTo: `${now.toISOString()}#~` }, { limit });
+  return items.map((i) => {
+    const { tenant, id } = bookingEntity.read('gsi1sk', i.gsi1sk);
+    return { tenant: storedTenant(tenant), id };
+  });
 };

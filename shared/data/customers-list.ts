@@ -2,9 +2,9 @@ import type { Tenant } from '../domain/auth/tenant';
 import type { Customer } from '../domain/contacts/customer';
 import type { CustomerSearch } from '../domain/contacts/search';
 import { readCounter } from './counters';
-import { taggedCounter } from './tag-links';
+import { taggedPage } from './tag-links';
 import { batchGet } from './batch-get';
-import { customerKey, tagLinkKey } from './entity-keys';
+import { customerKey } from './entity-keys';
 import { countItems, queryPage, type PageRequest, type Partition } from './query';
 import { allPartition, CUSTOMERS_COUNTER, fromItem, searchPartition } from './customers';
 
@@ -17,18 +17,8 @@ export const customersPage = async (
   page: PageRequest,
 ): Promise<{ customers: Customer[]; total: number; nextCursor?: string }> => {
   if (search.by === 'tag') {
-    const [result, total] = await Promise.all([
-      queryPage({ pk: tagLinkKey(tenant, search.tagId, 'customer', '').pk, skPrefix: 'customer#', newestFirst: true }, page),
-      readCounter(tenant, taggedCounter(search.tagId, 'customer')),
-    ]);
-    return {
-      customers: await byIds(
-        tenant,
-        result.items.map((i) => (i.sk as string).slice('customer#'.length)),
-      ),
-      total,
-      nextCursor: result.nextCursor,
-    };
+    const { ids, total, nextCursor } = await taggedPage(tenant, search.tagId, 'customer', page);
+    return { customers: await byIds(tenant, ids), total, nextCursor };
   }
   if (search.by !== 'all') {
     const partition: Partition = { index: 'gsi2', pk: searchPartition(tenant, search.by), skPrefix: search.prefix };

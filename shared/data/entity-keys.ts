@@ -4,22 +4,11 @@ import { K } from './registry/registry';
 
 /**
  * Keys of the workspace entities that more than one area touches: tags reach into conversations,
- * customers and leads, merges move conversations, CRM links to customers and conversations, every assignment checks its member. Every key starts with the owning tenant.
+ * customers and leads, merges move conversations, CRM links to customers and conversations. Every key starts with the owning tenant.
  */
 export const customerKey = (tenant: Tenant, id: string) => ({ pk: tenantPk(tenant, K.CUSTOMER, id), sk: K.CUSTOMER });
 export const conversationKey = (tenant: Tenant, id: string) => ({ pk: tenantPk(tenant, K.CONV, id), sk: K.CONVERSATION });
 export const leadKey = (tenant: Tenant, id: string) => ({ pk: tenantPk(tenant, K.LEAD, id), sk: K.LEAD });
-/** Members: assignments of every area check the member is active (see references.ts). */
-export const memberKey = (tenant: Tenant, id: string) => ({ pk: tenantPk(tenant, K.MEMBER, id), sk: K.MEMBER });
-export const tagKey = (tenant: Tenant, id: string) => ({ pk: tenantPk(tenant, K.TAG, id), sk: K.TAG });
-
-export type TaggableType = 'conversation' | 'customer' | 'lead';
-
-/** One item per (tag, entity): lists entities by tag in O(page). */
-export const tagLinkKey = (tenant: Tenant, tagId: string, type: TaggableType, entityId: string) => ({
-  pk: tenantPk(tenant, K.TAGGED, tagId),
-  sk: `${type}#${entityId}`,
-});
 
 /** Tag ids on a taggable entity item are a DynamoDB String Set under this attribute (ADD/DELETE are idempotent). */
 export const TAG_IDS_ATTRIBUTE = 'tagIds';

@@ -3,24 +3,18 @@ import type { Tenant } from '../domain/auth/tenant';
 import { EXPORT_RETENTION_SECONDS, type ExportJob } from '../domain/exports/export';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
-import { exportJob } from '../views/exports';
-import { itemCodec } from './codec';
-import { tenantPk } from './keys';
-import { K } from './registry/registry';
+import { exportJob } from './registry/exports';
 import { createItem, updateItem, writeAlone } from './transact';
 
 /**
- * Export jobs: pk=<tenant>#EXPORT#<id> sk=EXPORT, with a TTL 7 days after creation (as long as the CSV is
- * kept). Status moves queued → running → completed|failed by conditional writes.
+ * Export jobs (keys: registry/exports.ts), with a TTL 7 days after creation (as long as the CSV is kept).
+ * Status moves queued → running → completed|failed by conditional writes.
  */
-const exportKey = (tenant: Tenant, id: string) => ({ pk: tenantPk(tenant, K.EXPORT, id), sk: K.EXPORT });
-
-const fromItem = itemCodec(exportJob);
 
 export const createExport = async (tenant: Tenant, job: ExportJob): Promise<void> => {
   await writeAlone(
     createItem({
-      ...exportKey(tenant, job._id),
+      ...exportJob.key({ tenant, id: job._id }),
       type: 'EXPORT',
       ...job,
       ttl: Math.floor(Date.parse(job.createdAt) / 1000) + EXPORT_RETENTION_SECONDS,
@@ -30,9 +24,9 @@ export const createExport = async (tenant: Tenant, job: ExportJob): Promise<void
 
 export const getExport = async (tenant: Tenant, id: string): Promise<ExportJob | undefined> => {
   const { Item } = await dynamo().send(
-    new GetCommand({ TableName: config().TABLE_NAME, Key: exportKey(tenant, id), ConsistentRead: true }),
+    new GetCommand({ TableName: config().TABLE_NAME, Key: exportJob.key({ tenant, id }), ConsistentRead: true }),
   );
-  return Item ? fromItem(Item) : undefined;
+  return Item ? exportJob.parse(Item) : undefined;
 };
 
 const isConditionFailure = (error: unknown) => (error as { name?: string }).name === 'ConditionalCheckFailedException';
@@ -53,7 +47,7 @@ export const settleExport = async (tenant: Tenant, id: string, change: Settlemen
   const values = fieldsOf(change);
   try {
     await writeAlone(
-      updateItem(exportKey(tenant, id), `SET ${fields.map((k) => `#${k} = :${k}`).join(', ')}`, {
+      updateItem(exportJob.key({ tenant, id }), `SET ${fields.map((k) => `#${k} = :${k}`).join(', ')}`, {
         condition: '#status IN (:queued, :running)',
         names: Object.fromEntries(fields.map((k) => [`#${k}`, k])),
         values: { ...Object.fromEntries(fields.map((k) => [`:${k}`, values[k]])), ':queued': 'queued', ':running': 'running' },

@@ -1,12 +1,11 @@
 import type { Tenant } from '../domain/auth/tenant';
 import { leadsOfCustomer, leadStatusParts, type LeadListSource } from '../domain/crm/lead-lists';
 import { stayView, type StageStay } from '../domain/crm/lead';
-import { readCounter } from './counters';
-import { leadKey, tagLinkKey } from './entity-keys';
+import { leadKey } from './entity-keys';
 import { fromItem } from './leads';
 import { listPk, readItems, readList } from './lists';
 import { queryPage, type PageRequest } from './query';
-import { taggedCounter } from './tag-links';
+import { taggedPage } from './tag-links';
 import { K } from './registry/registry';
 
 /** One page of a lead list or of the leads carrying a tag: O(limit) reads with a cursor, and an O(1) exact total. */
@@ -14,14 +13,7 @@ export const leadsPage = async (tenant: Tenant, source: LeadListSource, page: Pa
   const { ids, total, nextCursor } =
     'list' in source
       ? await readList(tenant, 'lead', source.list, page, { newestFirst: true, parts: leadStatusParts(source.list) })
-      : await Promise.all([
-          queryPage({ pk: tagLinkKey(tenant, source.tagId, 'lead', '').pk, skPrefix: 'lead#', newestFirst: true }, page),
-          readCounter(tenant, taggedCounter(source.tagId, 'lead')),
-        ]).then(([result, total]) => ({
-          ids: result.items.map((i) => (i.sk as string).slice('lead#'.length)),
-          total,
-          nextCursor: result.nextCursor,
-        }));
+      : await taggedPage(tenant, source.tagId, 'lead', page);
   return {
     leads: await readItems(
       ids.map((id) => leadKey(tenant, id)),

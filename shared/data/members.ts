@@ -5,27 +5,28 @@ import { Refused } from '../domain/refusal';
 import type { Tenant } from '../domain/auth/tenant';
 import { LAST_OWNER_MESSAGE, type Member, type MemberStatus } from '../domain/auth/member';
 import { bump, workspaceCounter } from './counters';
-import { memberKey } from './entity-keys';
-import { tenantPk } from './keys';
 import { membershipWrites, readItems, readList } from './lists';
 import type { PageRequest } from './query';
 import { createItem, deleteItem, updateItem, type Write } from './transact';
 import { versionedUpdate } from './versioned';
-import { K } from './registry/registry';
-import { itemCodec } from './codec';
-import { member as memberView } from '../views/auth';
+import { member as memberEntity, memberEmail } from './registry/team';
 
 /**
- * Members, per tenant like every entity: pk=<tenant>#MEMBER#<id> sk=MEMBER (versioned). An email is
- * claimed by pk=<tenant>#MEMBEREMAIL#<email> while its member is not removed. The count of active owners
+ * Members, per tenant like every entity (keys: registry/team.ts), versioned. An email is claimed by its
+ * claim item while its member is not removed. The count of active owners
  * (`COUNTER#owners`) moves in the same transaction as the member, and a decrement is conditional on
  * leaving at least one: two concurrent demotions of the last two owners cannot both commit.
  * Lists: `all` and `status:<status>`, oldest first.
  */
-const emailKey = (tenant: Tenant, email: string) => ({ pk: tenantPk(tenant, K.MEMBEREMAIL, email.toLowerCase()), sk: K.EMAIL });
+const emailClaim = (tenant: Tenant, email: string) => memberEmail.key({ tenant, email: email.toLowerCase() });
 const ownersCounter = (tenant: Tenant) => workspaceCounter(tenant, 'owners');
 
-const fromItem: (item: Record<string, unknown>) => Member = itemCodec(memberView);
+const storedOf = (item: Record<string, unknown>): StoredMember => {
+  const { version, ...member } = memberEntity.parse(item);
+  return { member, version };
+};
+
+const fromItem = (item: Record<string, unknown>): Member => storedOf(item).member;
 
 const listsOf = (m: Member) => ['all', `status:${m.status}`].map((list) => ({ list, order: `${m.createdAt}#${m._id}` }));
 
@@ -51,16 +52,16 @@ export interface StoredMember {
 
 export const getStoredMember = async (tenant: Tenant, id: string): Promise<StoredMember | undefined> => {
   const { Item } = await dynamo().send(
-    new GetCommand({ TableName: config().TABLE_NAME, Key: memberKey(tenant, id), ConsistentRead: true }),
+    new GetCommand({ TableName: config().TABLE_NAME, Key: memberEntity.key({ tenant, id }), ConsistentRead: true }),
   );
-  return Item ? { member: fromItem(Item), version: Item.version as number } : undefined;
+  return Item && storedOf(Item);
 };
 
 /** The writes that store a new member: its item, its email's claim (refused when taken: 409) and its lists. */
 export const memberCreation = (tenant: Tenant, member: Member): Write[] => [
-  createItem({ ...memberKey(tenant, member._id), type: 'MEMBER', version: 1, ...member }),
+  createItem({ ...memberEntity.key({ tenant, id: member._id }), type: 'MEMBER', version: 1, ...member }),
   createItem(
-    { ...emailKey(tenant, member.email), type: 'MEMBER_EMAIL', memberId: member._id },
+    { ...emailClaim(tenant, member.email), type: 'MEMBER_EMAIL', memberId: member._id },
     () => new Refused('member_email_taken', 'A member with this email already exists', { email: member.email }),
   ),
   ...membershipWrites(tenant, 'member', member._id, [], listsOf(member)),
@@ -68,18 +69,18 @@ export const memberCreation = (tenant: Tenant, member: Member): Write[] => [
 
 /** The writes that store `after` over the version read, with `set` (index attributes); its lists follow it. */
 export const memberUpdate = (tenant: Tenant, stored: StoredMember, after: Member, set?: Record<string, unknown>): Write[] => [
-  versionedUpdate(memberKey(tenant, after._id), stored.version, stored.member, after, { set }),
+  versionedUpdate(memberEntity.key({ tenant, id: after._id }), stored.version, stored.member, after, { set }),
   ...membershipWrites(tenant, 'member', after._id, listsOf(stored.member), listsOf(after)),
 ];
 
 /** The email claim a removal releases, so the address can be invited again. */
-export const releaseEmail = (tenant: Tenant, m: Member): Write => deleteItem(emailKey(tenant, m.email));
+export const releaseEmail = (tenant: Tenant, m: Member): Write => deleteItem(emailClaim(tenant, m.email));
 
 export const membersPage = async (tenant: Tenant, filters: { status?: MemberStatus }, page: PageRequest) => {
   const { ids, total, nextCursor } = await readList(tenant, 'member', filters.status ? `status:${filters.status}` : 'all', page);
   return {
     members: await readItems(
-      ids.map((id) => memberKey(tenant, id)),
+      ids.map((id) => memberEntity.key({ tenant, id })),
       fromItem,
     ),
     total,

@@ -4,34 +4,29 @@ import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import type { MessageRef } from '../domain/inbox/message';
 import { customerKey } from './entity-keys';
-import { tenantPk } from './keys';
 import { createItem, updateItem, type Write } from './transact';
-import { K } from './registry/registry';
+import { incomingGuard as guard } from './registry/inbox';
 
 /**
- * What a channel's message id was recorded as: pk=<tenant>#INCOMING#<channel>#<externalId> sk=GUARD, created in
- * the transaction that records the message, so a repeated delivery of the same id is recorded once.
+ * What a channel's message id was recorded as (keys: registry/inbox.ts), created in the transaction that
+ * records the message, so a repeated delivery of the same id is recorded once.
  */
-const guardKey = (tenant: Tenant, channel: string, externalId: string) => ({
-  pk: tenantPk(tenant, K.INCOMING, channel, externalId),
-  sk: K.GUARD,
-});
 
 /** The message a channel's message id was recorded as, if it was. */
 export const recordedIncoming = async (tenant: Tenant, channel: string, externalId: string): Promise<MessageRef | undefined> => {
   const { Item } = await dynamo().send(
-    new GetCommand({ TableName: config().TABLE_NAME, Key: guardKey(tenant, channel, externalId), ConsistentRead: true }),
+    new GetCommand({ TableName: config().TABLE_NAME, Key: guard.key({ tenant, channel, externalId }), ConsistentRead: true }),
   );
-  return Item
-    ? { _id: Item.messageId as string, conversationId: Item.conversationId as string, createdAt: Item.messageCreatedAt as string }
-    : undefined;
+  if (!Item) return undefined;
+  const { messageId, conversationId, messageCreatedAt } = guard.parse(Item);
+  return { _id: messageId, conversationId, createdAt: messageCreatedAt };
 };
 
 /** Records that a channel's message id is `message`; fails with `onFail` when it was already recorded. */
 export const incomingGuard = (tenant: Tenant, channel: string, externalId: string, message: MessageRef, onFail: () => Error): Write =>
   createItem(
     {
-      ...guardKey(tenant, channel, externalId),
+      ...guard.key({ tenant, channel, externalId }),
       type: 'INCOMING_GUARD',
       conversationId: message.conversationId,
       messageId: message._id,

@@ -1,6 +1,7 @@
 import { Refused } from '../domain/refusal';
 import type { Tenant } from '../domain/auth/tenant';
-import { conversationKey, customerKey, leadKey, memberKey } from './entity-keys';
+import { conversationKey, customerKey, leadKey } from './entity-keys';
+import { member } from './registry/team';
 import { conditionCheck, type Write } from './transact';
 
 /**
@@ -13,7 +14,7 @@ import { conditionCheck, type Write } from './transact';
  * The check that `id` names an active member of this tenant, for every write that stores an assignee.
  */
 export const activeMemberCheck = (tenant: Tenant, id: string): Write =>
-  conditionCheck(memberKey(tenant, id), {
+  conditionCheck(member.key({ tenant, id }), {
     condition: '#status = :active',
     names: { '#status': 'status' },
     values: { ':active': 'active' },

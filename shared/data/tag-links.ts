@@ -1,8 +1,9 @@
 import type { Tenant } from '../domain/auth/tenant';
-import { bumpCounter } from './counters';
-import { tagLinkKey, type TaggableType } from './entity-keys';
+import type { EntityType } from '../domain/tags/tagging';
+import { tagLink } from './registry/tags';
 import { deleteItem, putItem, type Write } from './transact';
-import { queryAll } from './query';
+import { queryAll, queryPage, type PageRequest } from './query';
+import { bumpCounter, readCounter } from './counters';
 
 /**
  * The tag links and per-tag counters that follow an entity's tags; the inbox and contacts repositories
@@ -16,16 +17,16 @@ export const taggedCounter = (tagId: string, type: string) => `tagged:${tagId}:$
 export const tagIdsOf = (value: unknown): string[] => (value instanceof Set || Array.isArray(value) ? [...value].map(String).sort() : []);
 
 /** Puts (+1) or deletes (-1) an entity's tag link items, without touching the per-tag counters. */
-export const tagLinks = (tenant: Tenant, type: TaggableType, id: string, tagIds: string[], delta: 1 | -1, now: Date): Write[] =>
+export const tagLinks = (tenant: Tenant, type: EntityType, id: string, tagIds: string[], delta: 1 | -1, now: Date): Write[] =>
   tagIds.map((tagId) => {
-    const link = tagLinkKey(tenant, tagId, type, id);
+    const link = tagLink.key({ tenant, tagId, entityType: type, entityId: id });
     return delta > 0
       ? putItem({ ...link, type: 'TAG_LINK', tagId, entityType: type, entityId: id, createdAt: now.toISOString() })
       : deleteItem(link);
   });
 
 /** The tags area's per-tag counters of tagged entities (`tagged:<tagId>:<type>`). */
-export const tagCounters = (tenant: Tenant, type: TaggableType, tagIds: string[], delta: 1 | -1): Write[] =>
+export const tagCounters = (tenant: Tenant, type: EntityType, tagIds: string[], delta: 1 | -1): Write[] =>
   tagIds.map((tagId) => bumpCounter(tenant, taggedCounter(tagId, type), delta));
 
 /**
@@ -39,13 +40,25 @@ export const unchangedSinceRead = (version: number, tagIds: readonly string[]) =
 });
 
 /** Adds (+1) or removes (-1) an entity's tag links, keeping the per-tag counters exact. */
-export const tagLinkWrites = (tenant: Tenant, type: TaggableType, id: string, tagIds: string[], delta: 1 | -1, now: Date): Write[] => [
+export const tagLinkWrites = (tenant: Tenant, type: EntityType, id: string, tagIds: string[], delta: 1 | -1, now: Date): Write[] => [
   ...tagLinks(tenant, type, id, tagIds, delta, now),
   ...tagCounters(tenant, type, tagIds, delta),
 ];
 
 /** The ids of the entities of `type` that carry the tag, one page of links at a time. */
-export async function* taggedEntityIds(tenant: Tenant, tagId: string, type: TaggableType): AsyncGenerator<string> {
-  const { pk } = tagLinkKey(tenant, tagId, type, '');
-  for await (const link of queryAll({ pk, skPrefix: `${type}#` })) yield (link.sk as string).slice(type.length + 1);
+export async function* taggedEntityIds(tenant: Tenant, tagId: string, type: EntityType): AsyncGenerator<string> {
+  const pk = tagLink.build('pk', { tenant, tagId });
+  const skPrefix = tagLink.build('sk', { entityType: type, entityId: '' });
+  for await (const link of queryAll({ pk, skPrefix })) yield tagLink.read('sk', link.sk).entityId;
 }
+
+/** One page of the ids of the entities of `type` that carry the tag, newest link first, and their exact total. */
+export const taggedPage = async (tenant: Tenant, tagId: string, type: EntityType, page: PageRequest) => {
+  const pk = tagLink.build('pk', { tenant, tagId });
+  const skPrefix = tagLink.build('sk', { entityType: type, entityId: '' });
+  const [result, total] = await Promise.all([
+    queryPage({ pk, skPrefix, newestFirst: true }, page),
+    readCounter(tenant, taggedCounter(tagId, type)),
+  ]);
+  return { ids: result.items.map((link) => tagLink.read('sk', link.sk).entityId), total, nextCursor: result.nextCursor };
+};

@@ -2,47 +2,47 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { Refused } from '../domain/refusal';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
-import type { Tenant } from '../domain/auth/tenant';
+import { storedTenant, type Tenant } from '../domain/auth/tenant';
 import { nameKey, type Tag } from '../domain/tags/tag';
 import { bumpCounter, readCounter } from './counters';
-import { tagKey } from './entity-keys';
-import { fromIndexSk, indexSk, tenantPk } from './keys';
 import { batchGet } from './batch-get';
 import { taggedCounter } from './tag-links';
 import { queryPage, type PageRequest } from './query';
 import { conditionCheck, createItem, deleteItem, updateItem, type Write } from './transact';
-import { K } from './registry/registry';
-import { itemCodec } from './codec';
-import { tag as tagView } from '../views/tags';
+import { tag as tagEntity, tagName } from './registry/tags';
 
 /**
- * Tags of a workspace.
- * - tag by id ............. pk=<tenant>#TAG#<id>            sk=TAG
- * - tags by name .......... gsi1pk=<tenant>#TAGS            gsi1sk=<name key>#<id>   (absent while deleting)
- * - name guard ............ pk=<tenant>#TAGNAME#<name key>  sk=TAGNAME  (unique names, case-insensitive)
- * - total ................. counter `tags`
- * - deletions under way ... gsi2pk=TAG_DELETIONS          gsi2sk=<deletingAt>#<tenant>#<id>  (sparse)
- * A tag being deleted keeps its item, marked `deletingAt`, until it is detached from every entity; the
- * sparse index lets a schedule finish deletions a crash or timeout interrupted.
+ * Tags of a workspace (keys: registry/tags.ts), and their total in counter `tags`. A tag being deleted keeps
+ * its item, marked `deletingAt`, until it is detached from every entity; the sparse index of deletions under
+ * way lets a schedule finish deletions a crash or timeout interrupted.
  */
 const TAGS_COUNTER = 'tags';
-const listPk = (tenant: Tenant) => tenantPk(tenant, K.TAGS);
-const guardKey = (tenant: Tenant, key: string) => ({ pk: tenantPk(tenant, K.TAGNAME, key), sk: K.TAGNAME });
 const LIVE = 'attribute_exists(pk) AND attribute_not_exists(deletingAt)';
-const DELETIONS = K.TAG_DELETIONS;
 
-const listKeys = (tenant: Tenant, tag: Tag) => ({ gsi1pk: listPk(tenant), gsi1sk: `${nameKey(tag.name)}#${tag._id}` });
+const guard = (tenant: Tenant, name: string) => tagName.key({ tenant, nameKey: nameKey(name) });
+const byName = (tenant: Tenant, tag: Tag) => tagEntity.index('gsi1', { tenant, nameKey: nameKey(tag.name), id: tag._id });
 
-const toItem = (tenant: Tenant, tag: Tag) => ({ ...tagKey(tenant, tag._id), type: 'TAG', ...listKeys(tenant, tag), version: 1, ...tag });
+const toItem = (tenant: Tenant, tag: Tag) => ({
+  ...tagEntity.key({ tenant, id: tag._id }),
+  type: 'TAG',
+  ...byName(tenant, tag),
+  version: 1,
+  ...tag,
+});
 
-const fromItem: (item: Record<string, unknown>) => Tag = itemCodec(tagView);
+const storedOf = (item: Record<string, unknown>): StoredTag => {
+  const { version, deletingAt, sweepUntil, ...tag } = tagEntity.parse(item);
+  return { tag, version, deletingAt, sweepUntil };
+};
+
+const fromItem = (item: Record<string, unknown>): Tag => storedOf(item).tag;
 
 const nameTaken = (name: string) => new Refused('tag_name_taken', `A tag named "${name}" already exists`, { field: 'name' });
 
 /** The writes that store a new tag: its item, its name's guard (refused when taken) and the workspace's count. */
 export const tagCreation = (tenant: Tenant, tag: Tag): Write[] => [
   createItem(toItem(tenant, tag)),
-  createItem({ ...guardKey(tenant, nameKey(tag.name)), type: 'TAGNAME', tagId: tag._id }, () => nameTaken(tag.name)),
+  createItem({ ...guard(tenant, tag.name), type: 'TAGNAME', tagId: tag._id }, () => nameTaken(tag.name)),
   bumpCounter(tenant, TAGS_COUNTER, 1),
 ];
 
@@ -55,14 +55,10 @@ export interface StoredTag {
 }
 
 export const readTag = async (tenant: Tenant, id: string): Promise<StoredTag | undefined> => {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: tagKey(tenant, id), ConsistentRead: true }));
-  if (!Item) return undefined;
-  return {
-    tag: fromItem(Item),
-    version: Item.version as number,
-    deletingAt: Item.deletingAt as string | undefined,
-    sweepUntil: typeof Item.sweepUntil === 'string' ? Item.sweepUntil : undefined,
-  };
+  const { Item } = await dynamo().send(
+    new GetCommand({ TableName: config().TABLE_NAME, Key: tagEntity.key({ tenant, id }), ConsistentRead: true }),
+  );
+  return Item && storedOf(Item);
 };
 
 /** A live tag; a tag being deleted is already gone for every caller. */
@@ -73,7 +69,7 @@ export const getTag = async (tenant: Tenant, id: string): Promise<Tag | undefine
 
 /** Live tags by id (strongly consistent), for validating the tag ids a request names. */
 export const getTags = async (tenant: Tenant, ids: readonly string[]): Promise<Map<string, Tag>> => {
-  const items = await batchGet([...new Set(ids)].map((id) => tagKey(tenant, id)));
+  const items = await batchGet([...new Set(ids)].map((id) => tagEntity.key({ tenant, id })));
   const live = items.filter((i) => !i.deletingAt).map(fromItem);
   return new Map(live.map((t) => [t._id, t]));
 };
@@ -84,7 +80,10 @@ export const tagsByName = async (tenant: Tenant, ids: readonly string[]): Promis
 
 /** One page of the live tags by name, with their exact total. */
 export const tagsPage = async (tenant: Tenant, page: PageRequest) => {
-  const [result, total] = await Promise.all([queryPage({ index: 'gsi1', pk: listPk(tenant) }, page), readCounter(tenant, TAGS_COUNTER)]);
+  const [result, total] = await Promise.all([
+    queryPage({ index: 'gsi1', pk: tagEntity.build('gsi1pk', { tenant }) }, page),
+    readCounter(tenant, TAGS_COUNTER),
+  ]);
   return { tags: result.items.map(fromItem), total, nextCursor: result.nextCursor };
 };
 
@@ -99,10 +98,9 @@ export const countTagged = async (tenant: Tenant, tagId: string) => {
 
 /** The writes that store `after` over the live tag's version read; a rename swaps the name guard (refused when taken). */
 export const tagUpdate = (tenant: Tenant, stored: StoredTag, after: Tag): Write[] => {
-  const [oldKey, newKey] = [nameKey(stored.tag.name), nameKey(after.name)];
   return [
     updateItem(
-      tagKey(tenant, after._id),
+      tagEntity.key({ tenant, id: after._id }),
       'SET #name = :name, color = :color, description = :description, updatedAt = :updatedAt, gsi1sk = :gsi1sk, version = version + :one',
       {
         names: { '#name': 'name' },
@@ -111,17 +109,17 @@ export const tagUpdate = (tenant: Tenant, stored: StoredTag, after: Tag): Write[
           ':color': after.color,
           ':description': after.description,
           ':updatedAt': after.updatedAt,
-          ':gsi1sk': listKeys(tenant, after).gsi1sk,
+          ':gsi1sk': byName(tenant, after).gsi1sk,
           ':one': 1,
           ':version': stored.version,
         },
         condition: `${LIVE} AND version = :version`,
       },
     ),
-    ...(oldKey !== newKey
+    ...(nameKey(stored.tag.name) !== nameKey(after.name)
       ? [
-          deleteItem(guardKey(tenant, oldKey)),
-          createItem({ ...guardKey(tenant, newKey), type: 'TAGNAME', tagId: after._id }, () => nameTaken(after.name)),
+          deleteItem(guard(tenant, stored.tag.name)),
+          createItem({ ...guard(tenant, after.name), type: 'TAGNAME', tagId: after._id }, () => nameTaken(after.name)),
         ]
       : []),
   ];
@@ -131,41 +129,44 @@ export const tagUpdate = (tenant: Tenant, stored: StoredTag, after: Tag): Write[
  * The writes that hide a live tag (as read) for its deletion, from `now` with the caller's turn until `sweepUntil`:
  * it leaves the list, the count and its name, and joins the sparse index of deletions under way.
  */
-export const tagHiding = (tenant: Tenant, stored: StoredTag, now: Date, sweepUntil: Date): Write[] => [
-  updateItem(
-    tagKey(tenant, stored.tag._id),
-    'SET deletingAt = :now, sweepUntil = :until, gsi2pk = :deletions, gsi2sk = :due REMOVE gsi1pk, gsi1sk',
-    {
-      values: {
-        ':until': sweepUntil.toISOString(),
-        ':now': now.toISOString(),
-        ':deletions': DELETIONS,
-        ':due': indexSk(now.toISOString(), tenant, stored.tag._id),
-        ':version': stored.version,
+export const tagHiding = (tenant: Tenant, stored: StoredTag, now: Date, sweepUntil: Date): Write[] => {
+  const { gsi2pk, gsi2sk } = tagEntity.index('gsi2', { deletingAt: now.toISOString(), tenant, id: stored.tag._id });
+  return [
+    updateItem(
+      tagEntity.key({ tenant, id: stored.tag._id }),
+      'SET deletingAt = :now, sweepUntil = :until, gsi2pk = :gsi2pk, gsi2sk = :gsi2sk REMOVE gsi1pk, gsi1sk',
+      {
+        values: {
+          ':until': sweepUntil.toISOString(),
+          ':now': now.toISOString(),
+          ':gsi2pk': gsi2pk,
+          ':gsi2sk': gsi2sk,
+          ':version': stored.version,
+        },
+        condition: `${LIVE} AND version = :version`,
       },
-      condition: `${LIVE} AND version = :version`,
-    },
-  ),
-  deleteItem(guardKey(tenant, nameKey(stored.tag.name))),
-  bumpCounter(tenant, TAGS_COUNTER, -1),
-];
+    ),
+    deleteItem(guard(tenant, stored.tag.name)),
+    bumpCounter(tenant, TAGS_COUNTER, -1),
+  ];
+};
 
 /** Takes on a hidden tag's deletion until `sweepUntil`, on condition that no other caller's turn is still running at `now`. */
 export const sweepTurn = (tenant: Tenant, id: string, now: Date, sweepUntil: Date): Write =>
-  updateItem(tagKey(tenant, id), 'SET sweepUntil = :until', {
+  updateItem(tagEntity.key({ tenant, id }), 'SET sweepUntil = :until', {
     values: { ':until': sweepUntil.toISOString(), ':now': now.toISOString() },
     condition: 'attribute_not_exists(sweepUntil) OR sweepUntil <= :now',
   });
 
 /** Last write of deleting a tag, once no entity carries it any more. */
-export const tagRemoval = (tenant: Tenant, id: string): Write => deleteItem(tagKey(tenant, id));
+export const tagRemoval = (tenant: Tenant, id: string): Write => deleteItem(tagEntity.key({ tenant, id }));
 
 /** Deletions started before `before` and not finished (oldest first), across tenants. */
 export const unfinishedDeletions = async (before: Date, limit: number): Promise<{ tenant: Tenant; tag: Tag }[]> => {
-  const { items } = await queryPage({ index: 'gsi2', pk: DELETIONS, skBelow: before.toISOString() }, { limit });
-  return items.map((i) => ({ tenant: fromIndexSk(i.gsi2sk as string).tenant, tag: fromItem(i) }));
+  const { items } = await queryPage({ index: 'gsi2', pk: tagEntity.build('gsi2pk', {}), skBelow: before.toISOString() }, { limit });
+  return items.map((i) => ({ tenant: storedTenant(tagEntity.read('gsi2sk', i.gsi2sk).tenant), tag: fromItem(i) }));
 };
 
 /** For a transaction that attaches the tag: it must exist and not be in deletion. */
 export const tagIsLive = (tenant: Tenant, id: string, onFail?: () => Error): Write =>
-  conditionCheck(tagKey(tenant, id), { condition: LIVE, onFail });
+  conditionCheck(tagEntity.key({ tenant, id }), { condition: LIVE, onFail });

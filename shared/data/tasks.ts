@@ -1,27 +1,20 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
-import type { Tenant } from '../domain/auth/tenant';
 import { owedReminder, taskListsOf, taskStatusParts, uncountedTaskList, type Task, type TaskListSource } from '../domain/crm/task';
 import { changedLinks, linkChecks } from './references';
-import { fromIndexSk, indexSk, tenantPk } from './keys';
+import { storedTenant, type Tenant } from '../domain/auth/tenant';
 import { membershipWrites, readItems, readList } from './lists';
 import { queryPage, type PageRequest } from './query';
 import { createItem, deleteItem, type Write } from './transact';
 import { versionedUpdate } from './versioned';
-import { K } from './registry/registry';
-import { itemCodec } from './codec';
-import { task as taskView } from '../views/crm';
+import { task as taskEntity } from './registry/crm';
 
 /**
- * Tasks: pk=<tenant>#TASK#<id> sk=TASK (versioned). `remindedFor` is the due time whose `crm.task.due` was
- * written. While a reminder is owed (open, due time set, not yet reminded of it) the task carries
- * gsi1pk=TASKDUE gsi1sk=<dueAt>#<tenant>#<id>: the timer's sparse index of reminders in due order.
- * Lists (taskListsOf) are <tenant>#TASKLIST#<list>.
+ * Tasks (keys: registry/crm.ts), versioned. `remindedFor` is the due time whose `crm.task.due` was written.
+ * While a reminder is owed (open, due time set, not yet reminded of it) the task is in the timer's sparse
+ * index of reminders in due order (gsi1). Lists (taskListsOf) are <tenant>#TASKLIST#<list>.
  */
-const TASK_DUE_INDEX = K.TASKDUE;
-
-const taskKey = (tenant: Tenant, id: string) => ({ pk: tenantPk(tenant, K.TASK, id), sk: K.TASK });
 
 export interface StoredTask {
   task: Task;
@@ -29,23 +22,28 @@ export interface StoredTask {
   remindedFor: string | null;
 }
 
-const fromItem: (item: Record<string, unknown>) => Task = itemCodec(taskView);
+const storedOf = (item: Record<string, unknown>): StoredTask => {
+  const { version, remindedFor, ...task } = taskEntity.parse(item);
+  return { task, version, remindedFor };
+};
+
+const fromItem = (item: Record<string, unknown>): Task => storedOf(item).task;
 
 const dueIndex = (tenant: Tenant, task: Task, remindedFor: string | null) => {
   const due = owedReminder(task, remindedFor);
-  return due ? { gsi1pk: TASK_DUE_INDEX, gsi1sk: indexSk(due, tenant, task._id) } : undefined;
+  return due ? taskEntity.index('gsi1', { dueAt: due, tenant, id: task._id }) : undefined;
 };
 
 export const getTask = async (tenant: Tenant, id: string): Promise<StoredTask | undefined> => {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: taskKey(tenant, id), ConsistentRead: true }));
-  return Item
-    ? { task: fromItem(Item), version: Item.version as number, remindedFor: (Item.remindedFor as string | undefined) ?? null }
-    : undefined;
+  const { Item } = await dynamo().send(
+    new GetCommand({ TableName: config().TABLE_NAME, Key: taskEntity.key({ tenant, id }), ConsistentRead: true }),
+  );
+  return Item && storedOf(Item);
 };
 
 /** The writes that store a new task (no reminder given yet): its item, its lists and the checks of its links. */
 export const taskCreation = (tenant: Tenant, task: Task): Write[] => [
-  createItem({ ...taskKey(tenant, task._id), type: 'TASK', version: 1, ...task, ...dueIndex(tenant, task, null) }),
+  createItem({ ...taskEntity.key({ tenant, id: task._id }), type: 'TASK', version: 1, ...task, ...dueIndex(tenant, task, null) }),
   ...membershipWrites(tenant, 'task', task._id, [], taskListsOf(task), uncountedTaskList),
   ...linkChecks(tenant, task),
 ];
@@ -58,7 +56,7 @@ export const taskUpdate = (tenant: Tenant, stored: StoredTask, after: Task, remi
   const before = stored.task;
   const index = dueIndex(tenant, after, remindedFor);
   return [
-    versionedUpdate(taskKey(tenant, before._id), stored.version, before, after, {
+    versionedUpdate(taskEntity.key({ tenant, id: before._id }), stored.version, before, after, {
       set: { ...index, ...(remindedFor ? { remindedFor } : {}) },
       remove: index ? [] : ['gsi1pk', 'gsi1sk'],
     }),
@@ -69,7 +67,7 @@ export const taskUpdate = (tenant: Tenant, stored: StoredTask, after: Task, remi
 
 /** The writes that delete the task as read (conditional on its version) and take it off its lists. */
 export const taskDeletion = (tenant: Tenant, { task, version }: StoredTask): Write[] => [
-  deleteItem(taskKey(tenant, task._id), { condition: '#v = :v', names: { '#v': 'version' }, values: { ':v': version } }),
+  deleteItem(taskEntity.key({ tenant, id: task._id }), { condition: '#v = :v', names: { '#v': 'version' }, values: { ':v': version } }),
   ...membershipWrites(tenant, 'task', task._id, taskListsOf(task), [], uncountedTaskList),
 ];
 
@@ -80,7 +78,7 @@ export const tasksPage = async (tenant: Tenant, source: TaskListSource, page: Pa
     : await readList(tenant, 'task', source.list, page, { newestFirst: true, parts: taskStatusParts(source.list) });
   return {
     tasks: await readItems(
-      ids.map((id) => taskKey(tenant, id)),
+      ids.map((id) => taskEntity.key({ tenant, id })),
       fromItem,
     ),
     total,
@@ -90,6 +88,9 @@ export const tasksPage = async (tenant: Tenant, source: TaskListSource, page: Pa
 
 /** Reminders owed by `now`, across tenants, from the sparse due index. */
 export const dueReminders = async (now: Date, limit: number): Promise<{ tenant: Tenant; id: string }[]> => {
-  const { items } = await queryPage({ index: 'gsi1', pk: TASK_DUE_INDEX, skUpTo: `${now.toISOString()}#~` }, { limit });
-  return items.map((i) => fromIndexSk(i.gsi1sk as string));
+  const { items } = await queryPage({ index: 'gsi1', pk: taskEntity.build('gsi1pk', {}), skUpTo: `${now.toISOString()}#~` }, { limit });
+  return items.map((i) => {
+    const { tenant, id } = taskEntity.read('gsi1sk', i.gsi1sk);
+    return { tenant: storedTenant(tenant), id };
+  });
 };

@@ -12,31 +12,17 @@ import {
 } from '../domain/auth/workspace';
 import { batchGet } from './batch-get';
 import { collect, queryAll } from './query';
-import { tenantPk } from './keys';
 import { createItem, transact, updateItem, type Write } from './transact';
-import { K } from './registry/registry';
+import { workspace as workspaceEntity } from './registry/workspace';
 
 export { DEFAULT_TIMEZONE } from '../domain/auth/workspace';
 
-/** The workspace item, shared by both modes: pk=<workspace id> sk=WORKSPACE; an update is conditional on the `updatedAt` read. */
-const key = (id: string) => ({ pk: tenantPk(tenantOf(id, 'live')), sk: K.WORKSPACE });
+/** The workspace item, shared by both modes (its live tenant's partition); an update is conditional on the `updatedAt` read. */
+const key = (id: string) => workspaceEntity.key({ tenant: tenantOf(id, 'live') });
 
-const toItem = (w: Workspace) => ({ ...key(w._id), type: 'WORKSPACE', gsi1pk: K.WORKSPACES, gsi1sk: w._id, ...w });
+const toItem = (w: Workspace) => ({ ...key(w._id), type: 'WORKSPACE', ...workspaceEntity.index('gsi1', { workspaceId: w._id }), ...w });
 
-/** Items written before a setting existed read as its default. */
-const fromItem = (item: Record<string, unknown>): Workspace => {
-  const w = item as Partial<Workspace> & Pick<Workspace, '_id' | 'name' | 'createdAt' | 'updatedAt'>;
-  return {
-    _id: w._id,
-    name: w.name,
-    timezone: w.timezone ?? DEFAULT_TIMEZONE,
-    locale: w.locale ?? DEFAULT_LOCALE,
-    businessHours: w.businessHours ?? defaultBusinessHours(),
-    storageQuotaBytes: w.storageQuotaBytes ?? DEFAULT_STORAGE_QUOTA_BYTES,
-    createdAt: w.createdAt,
-    updatedAt: w.updatedAt,
-  };
-};
+const fromItem = (item: Record<string, unknown>): Workspace => workspaceEntity.parse(item);
 
 export const createWorkspace = async (name: string, now = new Date()): Promise<Workspace> => {
   const workspace: Workspace = {
@@ -70,7 +56,7 @@ export const getWorkspaces = async (ids: readonly string[]): Promise<Workspace[]
   (await batchGet(ids.map(key), { consistent: false })).map(fromItem);
 
 export const listWorkspaces = async (): Promise<Workspace[]> =>
-  (await collect(queryAll({ index: 'gsi1', pk: K.WORKSPACES }))).map(fromItem);
+  (await collect(queryAll({ index: 'gsi1', pk: workspaceEntity.build('gsi1pk', {}) }))).map(fromItem);
 
 /** Stores `after`'s settings over the workspace as read (guarded by its `updatedAt`). */
 export const workspaceSettingsUpdate = (before: Workspace, after: Workspace): Write =>

@@ -3,7 +3,6 @@ import { Missing } from '../domain/refusal';
 import { mapLimit } from '../domain/map-limit';
 import type { Tag } from '../domain/tags/tag';
 import { isEntityType, type EntityType } from '../domain/tags/tagging';
-import type { TaggableType } from '../data/entity-keys';
 import { lostRace, retryOnConflict } from '../data/retry';
 import { readTag, sweepTurn, tagHiding, tagRemoval, unfinishedDeletions } from '../data/tags';
 import { staleLinkDrop, tagLinksPage } from '../data/tags-delete';
@@ -36,7 +35,7 @@ export const hideTag = (tenant: Tenant, id: string, now: Date, sweepUntil: Date 
 class AlreadyDropped extends Error {}
 
 /** A link whose entity is gone or no longer carries the tag: drop it and its count, once. */
-const dropStaleLink = async (tenant: Tenant, tagId: string, type: TaggableType, entityId: string) => {
+const dropStaleLink = async (tenant: Tenant, tagId: string, type: EntityType, entityId: string) => {
   try {
     await transact(staleLinkDrop(tenant, tagId, type, entityId, () => new AlreadyDropped()));
   } catch (error) {
@@ -44,7 +43,7 @@ const dropStaleLink = async (tenant: Tenant, tagId: string, type: TaggableType, 
   }
 };
 
-const detach = async (tenant: Tenant, tag: Tag, [type, entityId]: [TaggableType, string], now: Date): Promise<TaggableType | undefined> => {
+const detach = async (tenant: Tenant, tag: Tag, [type, entityId]: [EntityType, string], now: Date): Promise<EntityType | undefined> => {
   if (isEntityType(type)) {
     const outcome = await changeEntityTags(tenant, type, entityId, [tag], 'untag', now);
     if (outcome.kind === 'changed') return type;

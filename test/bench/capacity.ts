@@ -171,8 +171,7 @@ export const registerCapacityMeter = (): void => {
   });
 };
 
-/** Runs `fn` with the meter on and returns what each function wrote meanwhile (writes outside functions excluded). */
-export const meterFunctions = async (fn: () => Promise<void>): Promise<Map<string, FunctionWrites>> => {
+const meter = async (fn: () => Promise<void>): Promise<Map<string, FunctionWrites>> => {
   writes.clear();
   metering = true;
   try {
@@ -181,9 +180,19 @@ export const meterFunctions = async (fn: () => Promise<void>): Promise<Map<strin
     metering = false;
     while (inFlight.size) await Promise.allSettled([...inFlight]);
   }
-  writes.delete(OUTSIDE);
   return new Map(writes);
 };
+
+/** Runs `fn` with the meter on and returns what each function wrote meanwhile (writes outside functions excluded). */
+export const meterFunctions = async (fn: () => Promise<void>): Promise<Map<string, FunctionWrites>> => {
+  const all = await meter(fn);
+  all.delete(OUTSIDE);
+  return all;
+};
+
+/** Runs `fn` (code called directly, not through a function) with the meter on and returns what it wrote. */
+export const meterDirect = async (fn: () => Promise<void>): Promise<FunctionWrites> =>
+  (await meter(fn)).get(OUTSIDE) ?? { calls: 0, items: 0, units: 0 };
 
 /** Runs `fn` with the meter on and returns the write units each function consumed meanwhile. */
 export const meterWrites = async (fn: () => Promise<void>): Promise<Map<string, number>> =>

@@ -2,6 +2,8 @@ import { entity } from './define';
 
 export const analytics = entity({
   name: 'Analytics day',
+  itemTypes: ['ANALYTICS_EVENT', 'ANALYTICS_FIRST_REPLY'],
+  personal: [],
   about: 'Counters and sketch buckets per day and per agent-day; counted events and first replies guard the counting (TTL).',
   prefixes: ['ANDAY', 'ANAGENT', 'ANEVT', 'ANFR'],
   keys: {

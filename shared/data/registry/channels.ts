@@ -2,6 +2,8 @@ import { entity } from './define';
 
 export const channel = entity({
   name: 'Channel account',
+  itemTypes: ['CHANNEL', 'CHANNEL_SEND'],
+  personal: [],
   about: 'A connected channel account; its sends are rate-limited per second and recorded once per key.',
   prefixes: ['CHANNEL', 'CHRATE', 'CHSEND', 'SANDBOX'],
   keys: {
@@ -18,6 +20,8 @@ export const channel = entity({
 
 export const broadcast = entity({
   name: 'Broadcast',
+  itemTypes: ['BROADCAST', 'BROADCAST_RECIPIENT'],
+  personal: ['content', 'subject'],
   about: "A broadcast, its sharded stats and its recipients; one not yet fanned out is in the timer's index.",
   prefixes: ['BROADCAST', 'BROADCASTS_DUE', 'STATS', 'RCPT'],
   keys: {

@@ -2,6 +2,8 @@ import { entity } from './define';
 
 export const customer = entity({
   name: 'Customer',
+  itemTypes: ['CUSTOMER'],
+  personal: ['name', 'email', 'phone', 'attributes', 'gsi2sk'],
   about: 'A customer, listed newest first and searchable by name prefix.',
   prefixes: ['CUSTOMER', 'CUSTOMERS', 'CUSTOMER_SEARCH'],
   keys: {
@@ -21,6 +23,8 @@ export const customer = entity({
 
 export const customerGuard = entity({
   name: 'Customer unique value',
+  itemTypes: ['CUSTOMER_GUARD'],
+  personal: ['pk', 'gsi2sk'],
   about: 'Holds an email, phone or channel identity for one customer; email and phone are searchable.',
   prefixes: ['CUSTOMER_EMAIL', 'CUSTOMER_PHONE', 'CUSTOMER_IDENTITY'],
   keys: {

@@ -1,7 +1,11 @@
-import { entity } from './define';
+import * as z from 'zod';
+import { task as taskView } from '../../views/crm';
+import { declare, entity } from './define';
 
 export const lead = entity({
   name: 'Lead',
+  itemTypes: ['LEAD', 'STAGE_STAY'],
+  personal: ['title', 'attributes'],
   about: 'A lead (versioned), with one item per stage stay in its partition.',
   prefixes: ['LEAD', 'STAY', 'LEADLIST'],
   keys: { pk: '<tenant>#LEAD#<id>', sk: 'LEAD | STAY#<n, 6 digits>' },
@@ -14,6 +18,8 @@ export const lead = entity({
 
 export const pipeline = entity({
   name: 'Pipeline',
+  itemTypes: ['PIPELINE', 'STAGE'],
+  personal: [],
   about: 'A pipeline with its stages embedded (versioned), and one counter item per stage.',
   prefixes: ['PIPELINE', 'STAGE', 'PIPELINELIST'],
   keys: { pk: '<tenant>#PIPELINE#<id>', sk: 'PIPELINE | STAGE#<stage id>' },
@@ -24,11 +30,14 @@ export const pipeline = entity({
   ],
 });
 
-export const task = entity({
+export const task = declare({
   name: 'Task',
+  itemTypes: ['TASK'],
+  personal: ['title', 'description'],
   about: "A task (versioned); an unreminded due task is in the timer's sparse index.",
   prefixes: ['TASK', 'TASKDUE', 'TASKLIST'],
-  keys: { pk: '<tenant>#TASK#<id>', sk: 'TASK', gsi1pk: 'TASKDUE', gsi1sk: '<dueAt>#<tenant>#<id>' },
+  keys: { pk: 'WS#<tenant>#TASK#<id>', sk: 'TASK', gsi1pk: 'TASKDUE', gsi1sk: '<dueAt>#<tenant>#<id>' },
+  schema: taskView.extend({ version: z.number(), remindedFor: z.string().nullable() }),
   patterns: [
     { read: 'task by id', by: 'pk=<tenant>#TASK#<id> sk=TASK' },
     { read: 'tasks due', by: 'gsi1pk=TASKDUE gsi1sk ≤ now', index: 'gsi1' },
@@ -38,6 +47,8 @@ export const task = entity({
 
 export const activity = entity({
   name: 'Activity',
+  itemTypes: ['ACTIVITY'],
+  personal: ['subject', 'body'],
   about: 'A timeline entry; timelines are lists.',
   prefixes: ['ACTIVITY', 'ACTIVITYLIST'],
   keys: { pk: '<tenant>#ACTIVITY#<id>', sk: 'ACTIVITY' },
@@ -49,6 +60,8 @@ export const activity = entity({
 
 export const listMembership = entity({
   name: 'List membership',
+  itemTypes: ['LIST_MEMBER'],
+  personal: [],
   about: 'An entity in one of its lists (`<KIND>LIST`, declared by each entity above), sorted by its order.',
   prefixes: [],
   keys: { pk: '<tenant>#<KIND>LIST#<list>', sk: '<order>' },

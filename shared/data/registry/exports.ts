@@ -1,10 +1,14 @@
-import { entity } from './define';
+import { exportJob as exportJobView } from '../../views/exports';
+import { declare } from './define';
 
-export const exportJob = entity({
+export const exportJob = declare({
   name: 'Export',
+  itemTypes: ['EXPORT'],
+  personal: [],
   about:
     'An export job of customers or leads (its CSV is the object `exports/<tenant>/<id>.csv` in the files bucket); it carries a TTL of 7 days.',
   prefixes: ['EXPORT'],
-  keys: { pk: '<tenant>#EXPORT#<id>', sk: 'EXPORT' },
+  keys: { pk: 'WS#<tenant>#EXPORT#<id>', sk: 'EXPORT' },
   patterns: [{ read: 'export by id', by: 'pk=<tenant>#EXPORT#<id> sk=EXPORT' }],
+  schema: exportJobView,
 });

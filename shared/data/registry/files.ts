@@ -2,6 +2,8 @@ import { entity } from './define';
 
 export const file = entity({
   name: 'File',
+  itemTypes: ['FILE'],
+  personal: ['name', 'description'],
   about:
     "A file's record (its bytes are the object `<tenant>/<id>` in the files bucket), listed newest first; once a message holds it, also under its conversation. A pending record carries a TTL.",
   prefixes: ['FILE', 'FILES', 'CONVFILES'],

@@ -1,7 +1,10 @@
-import { entity } from './define';
+import * as z from 'zod';
+import { declare, entity } from './define';
 
 export const conversation = entity({
   name: 'Conversation',
+  itemTypes: ['CONVERSATION'],
+  personal: ['subject'],
   about: "A conversation; snoozed ones are in the timer's sparse index of wake-ups.",
   prefixes: ['CONV', 'CONVERSATION', 'SNOOZED'],
   keys: { pk: '<tenant>#CONV#<id>', sk: 'CONVERSATION', gsi1pk: 'SNOOZED', gsi1sk: '<snoozedUntil>#<tenant>#<id>' },
@@ -13,6 +16,8 @@ export const conversation = entity({
 
 export const conversationList = entity({
   name: 'Conversation list membership',
+  itemTypes: ['CONV_LIST'],
+  personal: [],
   about: 'A conversation in one of its lists (status, assignee, channel, customer…), counted exactly.',
   prefixes: ['CONVLIST'],
   keys: { pk: '<tenant>#CONVLIST#<list>', sk: '<createdAt>#<id>' },
@@ -21,27 +26,43 @@ export const conversationList = entity({
 
 export const message = entity({
   name: 'Message',
-  about: "A message, in its conversation's partition; the email thread headers share it too.",
-  prefixes: ['MSG', 'EMAIL_THREAD'],
-  keys: { pk: '<tenant>#CONV#<conversation id>', sk: 'MSG#<createdAt>#<id> | EMAIL_THREAD' },
-  patterns: [
-    { read: 'messages of a conversation, oldest or newest first', by: 'pk=<tenant>#CONV#<conversation id> sk begins_with MSG#' },
-    { read: 'email thread of a conversation', by: 'pk=<tenant>#CONV#<conversation id> sk=EMAIL_THREAD' },
-  ],
+  itemTypes: ['MESSAGE'],
+  personal: ['content', 'author', 'attachments', 'externalId'],
+  about: "A message, in its conversation's partition.",
+  prefixes: ['MSG'],
+  keys: { pk: '<tenant>#CONV#<conversation id>', sk: 'MSG#<createdAt>#<id>' },
+  patterns: [{ read: 'messages of a conversation, oldest or newest first', by: 'pk=<tenant>#CONV#<conversation id> sk begins_with MSG#' }],
 });
 
-export const incomingGuard = entity({
+export const emailThread = declare({
+  name: 'Email thread',
+  itemTypes: ['EMAIL_THREAD'],
+  personal: ['ids'],
+  about: "The Message-IDs of a conversation's latest emails, oldest first, in its partition: a reply's References.",
+  prefixes: ['EMAIL_THREAD'],
+  keys: { pk: 'WS#<tenant>#CONV#<conversationId>', sk: 'EMAIL_THREAD' },
+  patterns: [{ read: 'email thread of a conversation', by: 'pk=<tenant>#CONV#<conversationId> sk=EMAIL_THREAD' }],
+  schema: z.object({ ids: z.array(z.string()).default([]) }),
+});
+
+export const incomingGuard = declare({
   name: 'Incoming message guard',
+  itemTypes: ['INCOMING_GUARD'],
+  personal: [],
   about: "Records a channel's message id once, so a repeated delivery is not recorded twice.",
   prefixes: ['INCOMING', 'GUARD'],
-  keys: { pk: '<tenant>#INCOMING#<channel>#<external id>', sk: 'GUARD' },
-  patterns: [{ read: 'message already recorded', by: 'pk=<tenant>#INCOMING#<channel>#<external id> sk=GUARD' }],
+  keys: { pk: 'WS#<tenant>#INCOMING#<channel>#<externalId>', sk: 'GUARD' },
+  patterns: [{ read: 'message already recorded', by: 'pk=<tenant>#INCOMING#<channel>#<externalId> sk=GUARD' }],
+  schema: z.object({ messageId: z.string(), conversationId: z.string(), messageCreatedAt: z.string() }),
 });
 
-export const emailMessage = entity({
+export const emailMessage = declare({
   name: 'Email message id',
+  itemTypes: ['EMAIL_MESSAGE_ID'],
+  personal: [],
   about: 'Maps an email `Message-ID` to its conversation, to thread replies.',
   prefixes: ['EMAILMSG'],
-  keys: { pk: '<tenant>#EMAILMSG#<message id>', sk: 'EMAILMSG' },
-  patterns: [{ read: 'conversation of a Message-ID', by: 'pk=<tenant>#EMAILMSG#<message id> sk=EMAILMSG' }],
+  keys: { pk: 'WS#<tenant>#EMAILMSG#<messageId>', sk: 'EMAILMSG' },
+  patterns: [{ read: 'conversation of a Message-ID', by: 'pk=<tenant>#EMAILMSG#<messageId> sk=EMAILMSG' }],
+  schema: z.object({ conversationId: z.string() }),
 });

@@ -2,6 +2,8 @@ import { entity } from './define';
 
 export const realtimeTicket = entity({
   name: 'Realtime ticket',
+  itemTypes: [],
+  personal: [],
   about: 'A single-use ticket for opening a realtime socket, found by the hash of its secret; redeemed by a conditional delete (TTL).',
   prefixes: ['RTTICKET'],
   keys: { pk: 'RTTICKET#<sha256>', sk: 'RTTICKET' },
@@ -10,6 +12,8 @@ export const realtimeTicket = entity({
 
 export const realtimeConnection = entity({
   name: 'Realtime connection',
+  itemTypes: [],
+  personal: [],
   about:
     "An open realtime socket: its subscription and replay state in its tenant's partition, a pointer by connection id that the token's index lists (TTL: API Gateway's 2-hour maximum), and the tenant's presence (its count of sockets and when the newest ends), which a push reads before anything else.",
   prefixes: ['RTCONNS', 'RTCONN', 'RTTOKEN', 'RTPRESENCE'],

@@ -1,19 +1,33 @@
-import { entity } from './define';
+import * as z from 'zod';
+import type { ReminderKind } from '../../domain/scheduling/booking';
+import { booking as bookingView } from '../../views/scheduling';
+import { declare } from './define';
 
-export const booking = entity({
+const reminder = z.object({ kind: z.custom<ReminderKind>((k) => k === '24h' || k === '1h'), at: z.string() });
+
+export const booking = declare({
   name: 'Booking',
-  about: "A booking (versioned), with reminders to send in the timer's sparse index, and one claim per quarter hour it holds.",
-  prefixes: ['BOOKING', 'BOOKINGREMIND', 'BOOKINGLIST', 'SLOT'],
-  keys: {
-    pk: '<tenant>#BOOKING#<id> | <tenant>#SLOT#<assignee>',
-    sk: 'BOOKING | <slot start>',
-    gsi1pk: 'BOOKINGREMIND',
-    gsi1sk: '<earliest reminder>#<tenant>#<id>',
-  },
+  itemTypes: ['BOOKING'],
+  personal: ['title', 'notes', 'location'],
+  about: "A booking (versioned), with the reminders it still owes; while it owes any it is in the timer's sparse index.",
+  prefixes: ['BOOKING', 'BOOKINGREMIND', 'BOOKINGLIST'],
+  keys: { pk: 'WS#<tenant>#BOOKING#<id>', sk: 'BOOKING', gsi1pk: 'BOOKINGREMIND', gsi1sk: '<earliestReminder>#<tenant>#<id>' },
   patterns: [
     { read: 'booking by id', by: 'pk=<tenant>#BOOKING#<id> sk=BOOKING' },
-    { read: 'claimed slots of an assignee', by: 'pk=<tenant>#SLOT#<assignee> sk between <from> and <to>' },
     { read: 'reminders due', by: 'gsi1pk=BOOKINGREMIND gsi1sk ≤ now', index: 'gsi1' },
     { read: 'a list of bookings', by: 'pk=<tenant>#BOOKINGLIST#<list>' },
   ],
+  schema: bookingView.extend({ version: z.number(), reminders: z.array(reminder).default([]) }),
+});
+
+export const slotClaim = declare({
+  name: 'Slot claim',
+  itemTypes: ['SLOT_CLAIM'],
+  personal: [],
+  about:
+    'One quarter hour a booking holds for its assignee, created on condition it does not exist: two overlapping bookings need the same claim, so at most one commits.',
+  prefixes: ['SLOT'],
+  keys: { pk: 'WS#<tenant>#SLOT#<assigneeId>', sk: '<slotStart>' },
+  patterns: [{ read: 'claimed slots of an assignee', by: 'pk=<tenant>#SLOT#<assigneeId> sk between <from> and <to>' }],
+  schema: z.object({ bookingId: z.string() }),
 });

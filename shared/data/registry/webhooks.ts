@@ -2,6 +2,8 @@ import { entity } from './define';
 
 export const subscription = entity({
   name: 'Webhook subscription',
+  itemTypes: ['WEBHOOK_SUBSCRIPTION', 'WEBHOOK_URL_LOCK'],
+  personal: [],
   about: 'A webhook endpoint, its URL held unique per workspace and its count bounded.',
   prefixes: ['WHSUB', 'WHSUB_COUNT', 'WHURL', 'WEBHOOK_SUBSCRIPTIONS'],
   keys: {
@@ -20,6 +22,8 @@ export const subscription = entity({
 
 export const delivery = entity({
   name: 'Webhook delivery',
+  itemTypes: ['WEBHOOK_DELIVERY', 'WEBHOOK_RESPONSE_BODY'],
+  personal: ['responseBody'],
   about:
     "A delivery of one event to one subscription and its attempts' response bodies; while it is pending, retrying or failed, its one index entry names its status (a success leaves the index).",
   prefixes: ['DLV', 'DLVBODY', 'STATUS'],

@@ -2,6 +2,8 @@ import { entity } from './define';
 
 export const workflow = entity({
   name: 'Workflow',
+  itemTypes: ['WORKFLOW', 'WORKFLOW_VERSION', 'WF_TRIGGER', 'WF_NOTIFY_SECRET'],
+  personal: [],
   about: "A workflow and its versions' graphs; active ones are in the trigger partition or the schedule index.",
   prefixes: ['WF', 'VER', 'WFS', 'WFTRIG', 'WF_SCHEDULES', 'WFNOTIFY'],
   keys: {
@@ -24,6 +26,8 @@ export const workflow = entity({
 
 export const execution = entity({
   name: 'Workflow execution',
+  itemTypes: ['WF_EXECUTION', 'WF_EXECUTION_INDEX', 'WF_STEP', 'WF_EFFECT'],
+  personal: ['payload', 'output'],
   about: 'An execution record, its index item, its steps and its completed side effects.',
   prefixes: ['WFXS', 'X', 'WFX', 'IDX', 'STEP', 'EFFECT', 'WFXWF', 'WFXST', 'WFXWFST', 'WF_DUE', 'WFXCOUNT'],
   keys: {
@@ -48,6 +52,8 @@ export const execution = entity({
 
 export const triggerGuard = entity({
   name: 'Workflow trigger guard',
+  itemTypes: ['WF_GUARD'],
+  personal: [],
   about: 'Starts one execution per event or per scheduled run (TTL).',
   prefixes: ['WFEVT', 'WFSCHED'],
   keys: { pk: '<tenant>#WFEVT#<event id> | <tenant>#WFSCHED#<workflow id>', sk: '<workflow id> | <nextRunAt>' },

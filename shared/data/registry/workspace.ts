@@ -1,18 +1,31 @@
-import { entity } from './define';
+import { DEFAULT_LOCALE, DEFAULT_STORAGE_QUOTA_BYTES, DEFAULT_TIMEZONE, defaultBusinessHours } from '../../domain/auth/workspace';
+import { workspace as workspaceView } from '../../views/auth';
+import { declare, entity } from './define';
 
-export const workspace = entity({
+export const workspace = declare({
   name: 'Workspace',
+  itemTypes: ['WORKSPACE'],
+  personal: [],
   about: 'A workspace; its partition `<tenant>` also holds the tenant-wide singletons and small collections below.',
   prefixes: ['WS', 'WORKSPACE', 'WORKSPACES'],
-  keys: { pk: 'WS#<tenant>', sk: 'WORKSPACE', gsi1pk: 'WORKSPACES', gsi1sk: '<workspace id>' },
+  keys: { pk: 'WS#<tenant>', sk: 'WORKSPACE', gsi1pk: 'WORKSPACES', gsi1sk: '<workspaceId>' },
   patterns: [
     { read: 'workspace by id', by: 'pk=<tenant> sk=WORKSPACE' },
     { read: 'all workspaces', by: 'gsi1pk=WORKSPACES', index: 'gsi1' },
   ],
+  // Items written before a setting existed read as its default.
+  schema: workspaceView.extend({
+    timezone: workspaceView.shape.timezone.default(DEFAULT_TIMEZONE),
+    locale: workspaceView.shape.locale.default(DEFAULT_LOCALE),
+    businessHours: workspaceView.shape.businessHours.default(defaultBusinessHours),
+    storageQuotaBytes: workspaceView.shape.storageQuotaBytes.default(DEFAULT_STORAGE_QUOTA_BYTES),
+  }),
 });
 
 export const counter = entity({
   name: 'Counter',
+  itemTypes: [],
+  personal: [],
   about: 'An exact per-tenant counter (optionally sharded: `#<shard>` appended) or a sequence of numbers.',
   prefixes: ['COUNTER', 'SEQUENCE'],
   keys: { pk: '<tenant>', sk: 'COUNTER#<name>[#<shard>] | SEQUENCE#<name>' },
@@ -25,6 +38,8 @@ export const counter = entity({
 
 export const token = entity({
   name: 'Token',
+  itemTypes: ['TOKEN', 'TOKEN_BINDING'],
+  personal: [],
   about: 'An API token, found by the hash of its secret; its binding lists it under its workspace.',
   prefixes: ['TOKEN', 'TOKENID'],
   keys: { pk: 'TOKEN#<sha256> | <tenant>', sk: 'TOKEN | TOKEN#<token id>', gsi1pk: 'TOKENID#<token id>', gsi1sk: 'TOKEN' },
@@ -37,6 +52,8 @@ export const token = entity({
 
 export const idempotency = entity({
   name: 'Idempotency record',
+  itemTypes: ['IDEMPOTENCY', 'IDEMPOTENCY_BODY'],
+  personal: ['body'],
   about: 'The answer recorded for an `Idempotency-Key`, its large body gzipped in chunks (TTL).',
   prefixes: ['IDEM', 'BODY'],
   keys: { pk: '<tenant>#IDEM#<token id>#<sha256 of key>', sk: 'IDEM | BODY#<n, 3 digits>' },
@@ -45,6 +62,8 @@ export const idempotency = entity({
 
 export const rateLimit = entity({
   name: 'Rate-limit window',
+  itemTypes: [],
+  personal: ['pk'],
   about: 'A count of one subject in one fixed window (TTL); a failed authentication counts per source IP.',
   prefixes: ['RL', 'AUTHFAIL'],
   keys: { pk: 'RL#<subject>#<window start>', sk: 'RL' },
@@ -53,6 +72,8 @@ export const rateLimit = entity({
 
 export const outboxEvent = entity({
   name: 'Outbox event',
+  itemTypes: ['EVENT', 'EVENT_BODY'],
+  personal: ['payload'],
   about:
     'An event written in the transaction of its change; the table stream forwards it to the bus (TTL). Its index entry is the events log of its tenant.',
   prefixes: ['EVT', 'EVENT', 'EVENTS'],

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { dataModelPage } from '../../../infra/docs/data-model';
-import { entities } from '../../../shared/data/registry/registry';
+import { entities } from '../../../shared/data/registry/entities';
 
 const committed = readFileSync(resolve(import.meta.dirname, '..', '..', '..', 'docs', 'contributing', 'data-model.md'), 'utf8');
 

@@ -1,0 +1,65 @@
+import { analytics } from './analytics';
+import { channel, broadcast } from './channels';
+import { customer, customerGuard } from './contacts';
+import { file } from './files';
+import { exportJob } from './exports';
+import { activity, lead, listMembership, pipeline, task } from './crm';
+import { conversation, conversationList, emailMessage, emailThread, incomingGuard, message } from './inbox';
+import { aiAnswer, aiSettings, article, articleSummary, searchIndex } from './knowledge';
+import { realtimeConnection, realtimeTicket } from './realtime';
+import { booking, slotClaim } from './scheduling';
+import { tag, tagLink, tagName } from './tags';
+import { member, memberEmail } from './team';
+import { delivery, subscription } from './webhooks';
+import { counter, idempotency, outboxEvent, rateLimit, token, workspace } from './workspace';
+import { execution, triggerGuard, workflow } from './workflows';
+
+/**
+ * Every kind of item in the single table, by area. Each literal key segment is declared by exactly one
+ * entity here, and code builds keys from its declaration or from `K` (so a segment that is not declared does not compile).
+ */
+export const entities = [
+  workspace,
+  counter,
+  token,
+  idempotency,
+  rateLimit,
+  outboxEvent,
+  member,
+  memberEmail,
+  conversation,
+  conversationList,
+  message,
+  emailThread,
+  incomingGuard,
+  file,
+  exportJob,
+  emailMessage,
+  customer,
+  customerGuard,
+  tag,
+  tagName,
+  tagLink,
+  lead,
+  pipeline,
+  task,
+  activity,
+  listMembership,
+  subscription,
+  delivery,
+  workflow,
+  execution,
+  triggerGuard,
+  channel,
+  broadcast,
+  article,
+  articleSummary,
+  searchIndex,
+  aiSettings,
+  aiAnswer,
+  analytics,
+  booking,
+  slotClaim,
+  realtimeTicket,
+  realtimeConnection,
+] as const;
