@@ -181,7 +181,8 @@ export const attachRealtime = (server: Server, spec: SocketSpec): LocalRealtime 
         managementError(res, 410, 'GoneException', `Connection ${connectionId} is gone`);
         return true;
       }
-      live.ws.send(body);
+      // API Gateway sends a posted message as a text frame (a browser's `event.data` is a string, not a Blob).
+      live.ws.send(body, { binary: false });
       touch(live);
       res.writeHead(200).end();
     } else if (req.method === 'DELETE') {

@@ -35,8 +35,9 @@ export const openSocket = (url: string): Promise<TestSocket> =>
     const ws = new WebSocket(url);
     const frames: Frame[] = [];
     const waiters = new Set<() => void>();
-    ws.on('message', (data) => {
-      frames.push(JSON.parse(data.toString()) as Frame);
+    ws.on('message', (data, isBinary) => {
+      // API Gateway posts text frames; a binary one would reach a browser as a Blob its client cannot parse.
+      frames.push(isBinary ? { type: 'binary frame' } : (JSON.parse(data.toString()) as Frame));
       for (const w of waiters) w();
     });
     const closed = new Promise<{ code: number; reason: string }>((r) =>
