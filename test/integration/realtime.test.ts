@@ -4,13 +4,9 @@ import { createParleyClient } from '../../packages/client/src/index';
 import { registerClientPlugin } from '../../shared/aws/plugins';
 import type { Tenant } from '../../shared/domain/auth/tenant';
 import { hashToken } from '../../shared/domain/auth/token';
-import { outboxItem } from '../../shared/data/outbox';
-import { MAX_TRANSACTION_WRITES, transact } from '../../shared/data/transact';
-import { buildEnvelope } from '../../shared/events/envelope';
-import { objectId } from '../../shared/ids';
 import { readConnection, storeTicket, tenantHasSockets, tokenConnectionIds } from '../../shared/data/realtime';
 import { client, type Client } from '../support/api';
-import { openSocket, subscribed, ticketFor, type TestSocket } from '../support/realtime';
+import { openSocket, subscribed, ticketFor, writeBatched, writeCustomers, type TestSocket } from '../support/realtime';
 import { useTestStack } from '../support/stack';
 import { tail } from '../docs/examples/realtime-tail';
 import { tailEvents } from '../../packages/cli/events-tail';
@@ -23,32 +19,6 @@ const newCustomer = async (api: Client) => {
   const res = await api.post('/api/v1/contacts/customers', { name: 'Ada', email: `ada-${process.pid}-${++serial}@example.com` });
   expect(res.status).toBe(201);
   return res.body.data.customer._id as string;
-};
-
-const customerEvent = (tenant: Tenant, i: number) =>
-  buildEnvelope('customer.contact.created', tenant, { contact: { _id: objectId(), name: `Load ${i}` } });
-
-/** Writes `n` customer events through the outbox (one transaction each, `concurrency` at once); answers their ids. */
-const writeCustomers = async (tenant: Tenant, n: number, concurrency: number) => {
-  const ids: string[] = [];
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (ids.length < n) {
-        const event = customerEvent(tenant, ids.length);
-        ids.push(event.eventId);
-        await transact([outboxItem(event)]);
-      }
-    }),
-  );
-  return ids;
-};
-
-/** Writes `n` customer events in transactions as full as DynamoDB takes them. */
-const writeBatched = async (tenant: Tenant, n: number) => {
-  for (let done = 0; done < n; done += MAX_TRANSACTION_WRITES) {
-    const size = Math.min(MAX_TRANSACTION_WRITES, n - done);
-    await transact(Array.from({ length: size }, (_, i) => outboxItem(customerEvent(tenant, done + i))));
-  }
 };
 
 /** Resolves once `condition` holds (checked every 10 ms), or rejects after `ms`. */

@@ -1,4 +1,9 @@
 import { WebSocket } from 'ws';
+import type { Tenant } from '../../shared/domain/auth/tenant';
+import { outboxItem } from '../../shared/data/outbox';
+import { MAX_TRANSACTION_WRITES, transact } from '../../shared/data/transact';
+import { buildEnvelope } from '../../shared/events/envelope';
+import { objectId } from '../../shared/ids';
 import type { Client } from './api';
 
 interface Frame {
@@ -81,4 +86,30 @@ export const subscribed = async (api: Client, events: string[], since?: string):
   socket.send({ action: 'subscribe', events, ...(since ? { since } : {}) });
   await socket.until((f) => f.some((x) => x.type === 'subscribed' || x.type === 'error'));
   return socket;
+};
+
+const customerEvent = (tenant: Tenant, i: number) =>
+  buildEnvelope('customer.contact.created', tenant, { contact: { _id: objectId(), name: `Load ${i}` } });
+
+/** Writes `n` customer events through the outbox (one transaction each, `concurrency` at once); answers their ids. */
+export const writeCustomers = async (tenant: Tenant, n: number, concurrency: number) => {
+  const ids: string[] = [];
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (ids.length < n) {
+        const event = customerEvent(tenant, ids.length);
+        ids.push(event.eventId);
+        await transact([outboxItem(event)]);
+      }
+    }),
+  );
+  return ids;
+};
+
+/** Writes `n` customer events in transactions as full as DynamoDB takes them. */
+export const writeBatched = async (tenant: Tenant, n: number) => {
+  for (let done = 0; done < n; done += MAX_TRANSACTION_WRITES) {
+    const size = Math.min(MAX_TRANSACTION_WRITES, n - done);
+    await transact(Array.from({ length: size }, (_, i) => outboxItem(customerEvent(tenant, done + i))));
+  }
 };
