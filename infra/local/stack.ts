@@ -175,14 +175,13 @@ export const startStack = async (opts: StackOptions = {}): Promise<LocalStack> =
     if (opts.gateway !== false) {
       await preload([...wiring.routes, wiring.fallback, ...Object.values(wiring.socket ?? {})]);
       const gateway = await startGateway(wiring, opts.port ?? 0);
-      stops.push(
-        () =>
-          new Promise<void>((r) => {
-            gateway.close();
-            gateway.server.close(() => r());
-            gateway.server.closeAllConnections();
-          }),
-      );
+      stops.push(async () => {
+        await gateway.close();
+        await new Promise<void>((r) => {
+          gateway.server.close(() => r());
+          gateway.server.closeAllConnections();
+        });
+      });
       baseUrl = gateway.url;
     }
     if (opts.workers !== false) {

@@ -6,7 +6,7 @@ import { ParleyApiError } from '../client/src/errors';
 import { ParleyRealtimeError } from '../client/src/realtime';
 
 /** The feed keeps this many events on the page; older ones leave at the bottom (the events log keeps 30 days). */
-export const FEED_LIMIT = 200;
+const FEED_LIMIT = 200;
 /** The events the page opens with, from the log, before the live ones. */
 const OPENING = 50;
 
@@ -24,7 +24,7 @@ const nameOf = (entity: unknown): string | undefined => {
 };
 
 /** One line about an event: its entities by name (`tag “VIP”`), and on an update the fields it changed. */
-export const summary = (e: ParleyEvent): string => {
+const summary = (e: ParleyEvent): string => {
   const entities = Object.entries(e.data)
     .map(([kind, entity]) => [kind, nameOf(entity)] as const)
     .filter((pair): pair is readonly [string, string] => pair[1] !== undefined)
@@ -72,7 +72,11 @@ export const eventsPage = async (api: ParleyClient, main: HTMLElement, signal: A
     const later = Array.from(feed.children).find((li) => (li as HTMLElement).dataset.eventId! < e.eventId);
     feed.insertBefore(item(e), later ?? null);
     none.hidden = true;
-    for (let oldest = feed.lastElementChild as HTMLElement; feed.children.length > FEED_LIMIT; oldest = feed.lastElementChild as HTMLElement) {
+    for (
+      let oldest = feed.lastElementChild as HTMLElement;
+      feed.children.length > FEED_LIMIT;
+      oldest = feed.lastElementChild as HTMLElement
+    ) {
       shown.delete(oldest.dataset.eventId!);
       oldest.remove();
     }

@@ -9,6 +9,7 @@ import { startReceiver, type Receiver } from '../support/https-receiver';
 import { inFreshRateWindow } from '../support/rate-window';
 import { makeFactories } from '../support/resource-factories';
 import { launchChromium } from '../support/chromium';
+import { writeCustomers } from '../support/realtime';
 import { useTestStack } from '../support/stack';
 import { eventually, standardVerifier } from '../support/webhooks';
 
@@ -520,7 +521,7 @@ describe('the live event feed', () => {
     return body.data.events.find((e: { data: { contact: { _id: string } } }) => e.data.contact._id === id).eventId as string;
   };
 
-  it('shows a change made through the API on top as it happens, and after a dropped socket resumes without a gap or a repeat', async () => {
+  it('shows a change made through the API on top as it happens, resumes after a dropped socket without a gap or a repeat, and keeps the newest 200', async () => {
     // The page's sockets pass through as they are; the test can drop one, and sees the page close one.
     const sockets: { page: WebSocketRoute; server: WebSocketRoute; closedByPage: boolean }[] = [];
     await page.routeWebSocket(/\/realtime\?ticket=/, (ws) => {
@@ -555,6 +556,10 @@ describe('the live event feed', () => {
     expect(new Set(ids).size).toBe(ids.length);
     expect(await page.evaluate(() => (window as unknown as { feedMark?: boolean }).feedMark)).toBe(true);
     await shot('events');
+
+    // A burst larger than the page keeps: the newest 200 stay, newest on top.
+    const burst = await writeCustomers(admin.tenant, 210, 4);
+    await expect.poll(feedIds, { timeout: 60_000 }).toEqual([...burst].sort().reverse().slice(0, 200));
 
     // Leaving the page closes its socket.
     await page.goto(dashboard('#/webhooks'));

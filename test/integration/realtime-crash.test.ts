@@ -118,9 +118,11 @@ it('a push killed mid-batch of live events: the resuming client gets every event
   const got: string[] = [];
   const stop = new AbortController();
   const reading = (async () => {
-    for await (const e of sdk.realtime.subscribe({ events: ['customer.*'], since: anchor, WebSocket, signal: stop.signal })) got.push(e.eventId);
+    for await (const e of sdk.realtime.subscribe({ events: ['customer.*'], since: anchor, WebSocket, signal: stop.signal }))
+      got.push(e.eventId);
   })().catch((error: unknown) => (stop.signal.aborted ? undefined : Promise.reject(error)));
-  const live = async () => (await Promise.all((await tokenConnectionIds(owner.tokenId)).map(readConnection))).some((c) => c?.state === 'live');
+  const live = async () =>
+    (await Promise.all((await tokenConnectionIds(owner.tokenId)).map(readConnection))).some((c) => c?.state === 'live');
   while (!(await live())) await new Promise((r) => setTimeout(r, 20));
 
   const batch = await writeCustomers(owner.tenant, 30, 4);
