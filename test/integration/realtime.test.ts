@@ -174,6 +174,36 @@ describe('the realtime socket', () => {
     // Each closed socket was counted out of the tenant's presence: its pushes stop at one GetItem again.
     while (await tenantHasSockets(owner.tenant, new Date())) await new Promise((r) => setTimeout(r, 20));
   });
+
+  it('caps a token at 100 sockets: the 101st handshake is 429 until one closes, and another token has a cap of its own', async () => {
+    const owner = await t.tenant();
+    const live = await t.liveMode(owner);
+    const url = (await ticketFor(owner.api)).url;
+    // Tickets of the owner's token, stored as the ticket route stores them (the route's own rate limit, 100
+    // writes per 15 minutes, would stop a test that asks it for 102).
+    let minted = 0;
+    const ticketUrl = async () => {
+      const ticket = `rt_cap_${process.pid}_${++minted}`;
+      await storeTicket(hashToken(ticket), {
+        tenant: owner.tenant,
+        tokenId: owner.tokenId,
+        scopes: ['admin:all'],
+        expiresAt: new Date(Date.now() + 60_000).toISOString(),
+      });
+      return url.replace(/ticket=.*/, `ticket=${ticket}`);
+    };
+    const first = await openSocket(url);
+    const sockets: TestSocket[] = [first];
+    while (sockets.length < 100) sockets.push(...(await Promise.all(Array.from({ length: 9 }, async () => openSocket(await ticketUrl())))));
+    expect(sockets).toHaveLength(100);
+    // Another token of the same workspace has a cap of its own.
+    const other = await openSocket((await ticketFor(live.api)).url);
+    expect(await refusal(await ticketUrl())).toBe(429);
+    await sockets.pop()!.close();
+    while ((await tokenConnectionIds(owner.tokenId)).length > 99) await new Promise((r) => setTimeout(r, 20));
+    sockets.push(await openSocket(await ticketUrl()));
+    await Promise.all([...sockets, other].map((s) => s.close()));
+  });
 });
 
 describe('the realtime socket under load and failure', () => {
