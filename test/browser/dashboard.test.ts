@@ -4,7 +4,6 @@ import type { Browser, BrowserContext, Page, Route, WebSocketRoute } from 'playw
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../shared/domain/auth/scopes';
 import { FAST_ATTEMPTS } from '../../shared/domain/webhooks/schedule';
-import type { Client } from '../support/api';
 import { startReceiver, type Receiver } from '../support/https-receiver';
 import { inFreshRateWindow } from '../support/rate-window';
 import { makeFactories } from '../support/resource-factories';
@@ -31,7 +30,7 @@ let page: Page;
 let hook: Receiver;
 /** Always 500. */
 let failing: Receiver;
-let admin: { token: string; workspaceId: string; api: Client };
+let admin: Awaited<ReturnType<typeof env.tenant>>;
 const external: string[] = [];
 
 const dashboard = (hash = '') => `${env.stack.baseUrl}/dashboard${hash}`;
