@@ -10,7 +10,7 @@ import { createParleyClient } from '../../packages/client/src/index';
 import { readConnection, tokenConnectionIds } from '../../shared/data/realtime';
 import { client, type Client } from '../support/api';
 import { childProcesses } from '../support/child-stack';
-import { openSocket, ticketFor, writeBatched, writeCustomers } from '../support/realtime';
+import { logIdsSince, openSocket, ticketFor, writeBatched, writeCustomers } from '../support/realtime';
 import { startTestStack } from '../support/stack';
 import { createTenant } from '../support/tenants';
 
@@ -43,18 +43,6 @@ const killed = (child: ChildProcess) =>
     if (child.exitCode !== null || child.signalCode !== null) return done(child.signalCode);
     child.once('exit', (_code, signal) => done(signal));
   });
-
-/** Every customer event after `since`, oldest first, from the log. */
-const logIdsSince = async (api: Client, since: string) => {
-  const ids: string[] = [];
-  let cursor = '';
-  for (;;) {
-    const { body } = await api.get(`/api/v1/events?since=${since}&types=customer.*&limit=100${cursor && `&cursor=${cursor}`}`);
-    ids.push(...body.data.events.map((e: { eventId: string }) => e.eventId));
-    if (!body.data.pagination.nextCursor) return ids;
-    cursor = body.data.pagination.nextCursor;
-  }
-};
 
 const newestCustomerEvent = async (api: Client) =>
   (await api.get('/api/v1/events?types=customer.*&limit=1')).body.data.events[0].eventId as string;

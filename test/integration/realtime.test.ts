@@ -6,7 +6,7 @@ import type { Tenant } from '../../shared/domain/auth/tenant';
 import { hashToken } from '../../shared/domain/auth/token';
 import { readConnection, storeTicket, tenantHasSockets, tokenConnectionIds } from '../../shared/data/realtime';
 import { client, type Client } from '../support/api';
-import { openSocket, subscribed, ticketFor, writeBatched, writeCustomers, type TestSocket } from '../support/realtime';
+import { logIdsSince, openSocket, subscribed, ticketFor, writeBatched, writeCustomers, type TestSocket } from '../support/realtime';
 import { useTestStack } from '../support/stack';
 import { tail } from '../docs/examples/realtime-tail';
 import { tailEvents } from '../../packages/cli/events-tail';
@@ -207,17 +207,6 @@ describe('the realtime socket', () => {
 });
 
 describe('the realtime socket under load and failure', () => {
-  const logIdsSince = async (api: Client, since: string) => {
-    const ids: string[] = [];
-    let cursor = '';
-    for (;;) {
-      const { body } = await api.get(`/api/v1/events?since=${since}&types=customer.*&limit=100${cursor && `&cursor=${cursor}`}`);
-      ids.push(...body.data.events.map((e: { eventId: string }) => e.eventId));
-      if (!body.data.pagination.nextCursor) return ids;
-      cursor = body.data.pagination.nextCursor;
-    }
-  };
-
   const anchorOf = async (tenant: Tenant, api: Client) => {
     await writeCustomers(tenant, 1, 1);
     return (await api.get('/api/v1/events?types=customer.*&limit=1')).body.data.events[0].eventId as string;

@@ -113,3 +113,15 @@ export const writeBatched = async (tenant: Tenant, n: number) => {
     await transact(Array.from({ length: size }, (_, i) => outboxItem(customerEvent(tenant, done + i))));
   }
 };
+
+/** Every customer event after `since`, oldest first, from the log. */
+export const logIdsSince = async (api: Client, since: string) => {
+  const ids: string[] = [];
+  let cursor = '';
+  for (;;) {
+    const { body } = await api.get(`/api/v1/events?since=${since}&types=customer.*&limit=100${cursor && `&cursor=${cursor}`}`);
+    ids.push(...body.data.events.map((e: { eventId: string }) => e.eventId));
+    if (!body.data.pagination.nextCursor) return ids;
+    cursor = body.data.pagination.nextCursor;
+  }
+};
