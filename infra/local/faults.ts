@@ -63,11 +63,40 @@ const crashAfterSandboxSend = (after: number): Pluggable<any, any> => {
   };
 };
 
+/**
+ * SIGKILLs this process the moment the Nth event frame posted to a realtime socket (PostToConnection) returns
+ * (N from `PARLEY_FAULT_AFTER`, default 1): the push function dies mid-batch, with the other pushes of the
+ * batch in flight and the rest of a replay unsent.
+ */
+export const CRASH_AFTER_SOCKET_POSTS = 'crash-after-socket-posts';
+
+const EVENT_FRAME = '{"type":"event"';
+
+const crashAfterSocketPosts = (after: number): Pluggable<any, any> => {
+  let posts = 0;
+  return {
+    applyToStack: (stack) => {
+      stack.add(
+        (next, context) => async (args) => {
+          const result = await next(args);
+          const data = (args.input as { Data?: Uint8Array }).Data;
+          if (context.commandName !== 'PostToConnectionCommand' || !data) return result;
+          if (Buffer.from(data).subarray(0, EVENT_FRAME.length).toString() === EVENT_FRAME && ++posts >= after)
+            process.kill(process.pid, 'SIGKILL');
+          return result;
+        },
+        { step: 'build', name: 'parleyFaultCrashAfterSocketPosts' },
+      );
+    },
+  };
+};
+
 /** Arms the fault point named by `PARLEY_FAULT`, if any, on every AWS client created from now on. */
 export const installFaults = (): void => {
   const fault = process.env[FAULT_ENV];
   if (!fault) return;
   if (fault === CRASH_AFTER_KEYED_COMMIT) registerClientPlugin(crashAfterKeyedCommit);
   else if (fault === CRASH_AFTER_SANDBOX_SEND) registerClientPlugin(crashAfterSandboxSend(Number(process.env[FAULT_AFTER_ENV] ?? '1')));
+  else if (fault === CRASH_AFTER_SOCKET_POSTS) registerClientPlugin(crashAfterSocketPosts(Number(process.env[FAULT_AFTER_ENV] ?? '1')));
   else throw new Error(`${FAULT_ENV}=${fault} names no fault point`);
 };

@@ -89,7 +89,7 @@ const gatewayError = (statusCode: number, code: string, message: string): APIGat
 });
 
 /** A local API Gateway HTTP API: one warm handler per route, `$default` to the wiring's fallback; the static site beside it. */
-export const startGateway = async (wiring: Wiring, port: number): Promise<{ url: string; server: Server; close(): void }> => {
+export const startGateway = async (wiring: Wiring, port: number): Promise<{ url: string; server: Server; close(): Promise<void> }> => {
   const server = createServer(async (req, res) => {
     try {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -128,5 +128,5 @@ export const startGateway = async (wiring: Wiring, port: number): Promise<{ url:
   // Tickets name the socket's URL and the push function posts through the management API, both on this port.
   process.env.REALTIME_URL = `ws://127.0.0.1:${bound}${REALTIME_PATH}`;
   process.env.REALTIME_MANAGEMENT_ENDPOINT = `http://127.0.0.1:${bound}`;
-  return { url: `http://127.0.0.1:${bound}`, server, close: () => realtime?.close() };
+  return { url: `http://127.0.0.1:${bound}`, server, close: async () => realtime?.close() };
 };

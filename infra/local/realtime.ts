@@ -80,12 +80,14 @@ const readBody = async (req: IncomingMessage): Promise<Buffer> => {
 export interface LocalRealtime {
   /** Answers a request for the management API; false when the path is not its. */
   manage(req: IncomingMessage, url: URL, res: ServerResponse): Promise<boolean>;
-  close(): void;
+  /** Closes every socket and resolves once their `$disconnect` handlers have run (before the table they write to stops). */
+  close(): Promise<void>;
 }
 
 export const attachRealtime = (server: Server, spec: SocketSpec): LocalRealtime => {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MESSAGE_LIMIT_BYTES });
   const sockets = new Map<string, Live>();
+  const disconnecting = new Set<Promise<unknown>>();
   const log = (fields: Record<string, unknown>) => process.stderr.write(`${JSON.stringify({ level: 'error', ...fields })}\n`);
 
   const touch = (live: Live) => {
@@ -151,7 +153,7 @@ export const attachRealtime = (server: Server, spec: SocketSpec): LocalRealtime 
       clearTimeout(maxAge);
       clearTimeout(live.idle);
       sockets.delete(connectionId);
-      run(spec.disconnect, {
+      const disconnected = run(spec.disconnect, {
         requestContext: {
           ...context(connectionId, '$disconnect', 'DISCONNECT', live),
           disconnectStatusCode: code,
@@ -159,6 +161,8 @@ export const attachRealtime = (server: Server, spec: SocketSpec): LocalRealtime 
         },
         isBase64Encoded: false,
       }).catch((error: unknown) => log({ msg: '$disconnect crashed', connectionId, error: String(error) }));
+      disconnecting.add(disconnected);
+      void disconnected.finally(() => disconnecting.delete(disconnected));
     });
   };
 
@@ -181,7 +185,8 @@ export const attachRealtime = (server: Server, spec: SocketSpec): LocalRealtime 
         managementError(res, 410, 'GoneException', `Connection ${connectionId} is gone`);
         return true;
       }
-      live.ws.send(body);
+      // API Gateway sends a posted message as a text frame (a browser's `event.data` is a string, not a Blob).
+      live.ws.send(body, { binary: false });
       touch(live);
       res.writeHead(200).end();
     } else if (req.method === 'DELETE') {
@@ -202,8 +207,11 @@ export const attachRealtime = (server: Server, spec: SocketSpec): LocalRealtime 
 
   return {
     manage,
-    close: () => {
+    close: async () => {
+      const closed = [...sockets.values()].map(({ ws }) => new Promise((r) => ws.once('close', r)));
       for (const { ws } of sockets.values()) ws.terminate();
+      await Promise.all(closed);
+      await Promise.all(disconnecting);
       wss.close();
     },
   };

@@ -175,6 +175,21 @@ export const startStack = async (opts: StackOptions = {}): Promise<LocalStack> =
       opts.env,
     );
 
+    // The gateway first: it completes the functions' environment (the socket's URL and management endpoint, on
+    // the port it binds), which a function reads once, and the workers may run one as soon as they start.
+    let baseUrl = '';
+    if (opts.gateway !== false) {
+      if (opts.preloadRoutes !== false) await preload([...wiring.routes, wiring.fallback, ...Object.values(wiring.socket ?? {})]);
+      const gateway = await startGateway(wiring, opts.port ?? 0);
+      stops.push(async () => {
+        await gateway.close();
+        await new Promise<void>((r) => {
+          gateway.server.close(() => r());
+          gateway.server.closeAllConnections();
+        });
+      });
+      baseUrl = gateway.url;
+    }
     if (opts.workers !== false) {
       await preload([
         ...wiring.rules.map((r) => r.target),
@@ -203,21 +218,7 @@ export const startStack = async (opts: StackOptions = {}): Promise<LocalStack> =
       stops.push(startSchedules(wiring.schedules, opts.scheduleSeconds));
     }
 
-    let baseUrl = '';
-    if (opts.gateway !== false) {
-      if (opts.preloadRoutes !== false) await preload([...wiring.routes, wiring.fallback, ...Object.values(wiring.socket ?? {})]);
-      const gateway = await startGateway(wiring, opts.port ?? 0);
-      stops.push(
-        () =>
-          new Promise<void>((r) => {
-            gateway.close();
-            gateway.server.close(() => r());
-            gateway.server.closeAllConnections();
-          }),
-      );
-      baseUrl = gateway.url;
-    }
-    // Last: the gateway completes the functions' environment, which is read once, at the first AWS client.
+    // Last: the download keys, which the stand-in CDN trusts from now on.
     for (const { parameter, keyPairId, trusted } of downloadKeys) trusted.set(keyPairId, (await ensureDownloadKey(parameter)).publicKey);
     return { baseUrl, tableName, dynamoEndpoint, sqsEndpoint, s3Endpoint: s3.endpoint, expireObjects: s3.expireObjects, queues, stop };
   } catch (error) {

@@ -84,12 +84,23 @@ const bundleDashboard = (): Buffer => {
   return Buffer.from(out.outputFiles[0]!.contents);
 };
 
+const DASHBOARD_CSP = `default-src 'self';`;
+
+/**
+ * The dashboard's page. Locally the realtime socket is on the page's own origin, which `'self'` allows; on AWS it
+ * is API Gateway's WebSocket URL, which the site stack passes here so the page may connect to it and nowhere else.
+ */
+export const dashboardPage = (socketUrl?: string): string => {
+  const page = readFileSync(resolve(dashboard, 'index.html'), 'utf8');
+  return socketUrl ? replaceOnce(page, DASHBOARD_CSP, `${DASHBOARD_CSP} connect-src 'self' ${socketUrl};`) : page;
+};
+
 /** Synchronous (esbuild's `buildSync`), so CDK can build it while it synthesizes. */
 export const buildSite = (): Site =>
   new Map<string, SiteFile>([
     ['docs/index.html', { body: Buffer.from(docsPage), type: html }],
     ['docs/redoc.standalone.js', { body: offlineRedoc(), type: js }],
-    ['dashboard/index.html', { body: readFileSync(resolve(dashboard, 'index.html')), type: html }],
+    ['dashboard/index.html', { body: Buffer.from(dashboardPage()), type: html }],
     ['dashboard/app.css', { body: readFileSync(resolve(dashboard, 'app.css')), type: 'text/css; charset=utf-8' }],
     ['dashboard/app.js', { body: bundleDashboard(), type: js }],
     // Browsers ask every origin for it unprompted: without it, each page view would be an API request.

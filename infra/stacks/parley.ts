@@ -92,6 +92,7 @@ export const buildParley = (app: App, opts: { stage: Stage; wiring: Wiring; env?
   const site = new SiteStack(app, `${prefix}-Site`, {
     ...common,
     api: api.api,
+    realtimeUrl: realtime?.url,
     edge: edge && { webAclArn: edge.webAclArn, apiDomain: stage.domain!.name },
   });
   return { observability, data, events, queues, api, routes, workers, realtime, site, edge };

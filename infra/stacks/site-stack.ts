@@ -19,10 +19,14 @@ import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3'
 import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
-import { writeSite } from '../site/build';
+import { dashboardPage, writeSite } from '../site/build';
+
+const DASHBOARD_PAGE = 'dashboard/index.html';
 
 export interface SiteStackProps extends StackProps {
   api: HttpApi;
+  /** The realtime WebSocket API's URL, which the dashboard's live feed connects to (its Content-Security-Policy allows it). */
+  realtimeUrl?: string;
   /** The WAF in front of the distribution, and the API's custom domain that CloudFront calls once its execute-api endpoint is off. */
   edge?: { webAclArn: string; apiDomain: string };
 }
@@ -84,8 +88,12 @@ export class SiteStack extends Stack {
         },
       },
     });
+    // The dashboard's page names the socket's URL, known only at deployment: it is deployed with that value in it.
+    const sources = props.realtimeUrl
+      ? [Source.asset(siteDir(), { exclude: [DASHBOARD_PAGE] }), Source.data(DASHBOARD_PAGE, dashboardPage(props.realtimeUrl))]
+      : [Source.asset(siteDir())];
     new BucketDeployment(this, 'Deploy', {
-      sources: [Source.asset(siteDir())],
+      sources,
       destinationBucket: bucket,
       distribution: this.distribution,
       distributionPaths: ['/docs/*', '/dashboard/*'],

@@ -14,3 +14,4 @@ export type Workflow = Schema['Workflow'];
 export type Execution = Schema['WorkflowExecution'];
 export type ExecutionWithSteps = Schema['WorkflowExecutionWithSteps'];
 export type Step = Schema['WorkflowStep'];
+export type ParleyEvent = Schema['Event'];

@@ -1,6 +1,7 @@
 import { busy, errorLine, h } from './dom';
 import { endpointPage } from './endpoint';
 import { endpointsPage } from './endpoints';
+import { eventsPage } from './events';
 import { executionPage } from './execution';
 import { clearSession, clientFor, isLive, loadSession, type Session } from './session';
 import { signIn } from './signin';
@@ -28,7 +29,12 @@ const go = (hash: string) => {
   else location.hash = hash;
 };
 
+/** What the page on show keeps running (the events feed's socket): stopped when another page renders. */
+let shown = new AbortController();
+
 const render = async () => {
+  shown.abort();
+  shown = new AbortController();
   const session = loadSession();
   showAccount(session);
   if (!session) return signIn(main, () => go('#/settings/developer/tokens'));
@@ -42,6 +48,7 @@ const render = async () => {
     else if (section === 'webhooks') await endpointsPage(api, main);
     else if (section === 'workflows' && id === 'executions' && sub) await executionPage(api, main, sub);
     else if (section === 'workflows') await workflowsPage(api, main);
+    else if (section === 'events') await eventsPage(api, main, shown.signal);
     else await tokensPage(api, main, render);
   } catch (err) {
     const error = errorLine();

@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { WebSocket } from 'ws';
 import type { LocalStack } from '../../infra/local/stack';
 import { outboxItem } from '../../shared/data/outbox';
+import { tokenConnectionIds } from '../../shared/data/realtime';
 import { transact } from '../../shared/data/transact';
 import type { Tenant } from '../../shared/domain/auth/tenant';
 import { buildEnvelope } from '../../shared/events/envelope';
@@ -54,6 +55,30 @@ const until = async (done: () => boolean, what: string, ms = 120_000) => {
 };
 
 /**
+ * Closes the run's sockets and waits for their `$disconnect` to forget them, so the next run (and the stack's stop)
+ * starts with none left behind.
+ */
+const closeAll = async (open: WebSocket[], tokenIds: string[]) => {
+  await Promise.all(
+    open.map(
+      (ws) =>
+        new Promise((closed) => {
+          if (ws.readyState === WebSocket.CLOSED) return closed(undefined);
+          ws.once('close', closed);
+          ws.close(1000);
+        }),
+    ),
+  );
+  const deadline = Date.now() + 60_000;
+  for (const tokenId of tokenIds) {
+    while ((await tokenConnectionIds(tokenId)).length > 0) {
+      if (Date.now() > deadline) throw new Error('realtime bench: sockets still known after they closed');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+};
+
+/**
  * Event commit → socket frame next to event commit → webhook delivery, for the same events in the same run:
  * each event is one outbox write in a workspace with one webhook subscription (a local HTTPS receiver) and 1 or
  * 1,000 subscribed sockets, so both pipelines carry every event and the comparison is paired.
@@ -68,10 +93,15 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
   const rows: (string | number)[][] = [];
   try {
     for (const { sockets, events, warmup } of RUNS) {
-      const { workspaceId, tenant, token } = await createTenant(['admin:all']);
+      const { workspaceId, tenant, token, tokenId } = await createTenant(['admin:all']);
       await createSubscription(tenant, { url: receiver.url, events: ['auth.workspace.*'] }, new Date());
       const tokens = [token];
-      while (tokens.length * SOCKETS_PER_TOKEN < sockets) tokens.push((await tokenFor([workspaceId], ['admin:all'])).token);
+      const tokenIds = [tokenId];
+      while (tokens.length * SOCKETS_PER_TOKEN < sockets) {
+        const more = await tokenFor([workspaceId], ['admin:all']);
+        tokens.push(more.token);
+        tokenIds.push(more.record._id);
+      }
       const frames = new Map<string, number[]>();
       const onEvent = (eventId: string) => frames.set(eventId, [...(frames.get(eventId) ?? []), performance.now()]);
       const open: WebSocket[] = [];
@@ -116,7 +146,7 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
           cpuMsPerFrame,
         ]);
       } finally {
-        for (const ws of open) ws.close(1000);
+        await closeAll(open, tokenIds);
       }
     }
   } finally {

@@ -1,14 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Route, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../shared/domain/auth/scopes';
 import { FAST_ATTEMPTS } from '../../shared/domain/webhooks/schedule';
-import type { Client } from '../support/api';
 import { startReceiver, type Receiver } from '../support/https-receiver';
 import { inFreshRateWindow } from '../support/rate-window';
 import { makeFactories } from '../support/resource-factories';
 import { launchChromium } from '../support/chromium';
+import { writeCustomers } from '../support/realtime';
 import { useTestStack } from '../support/stack';
 import { eventually, standardVerifier } from '../support/webhooks';
 
@@ -30,7 +30,7 @@ let page: Page;
 let hook: Receiver;
 /** Always 500. */
 let failing: Receiver;
-let admin: { token: string; workspaceId: string; api: Client };
+let admin: Awaited<ReturnType<typeof env.tenant>>;
 const external: string[] = [];
 
 const dashboard = (hash = '') => `${env.stack.baseUrl}/dashboard${hash}`;
@@ -508,6 +508,63 @@ describe('workflows', () => {
     await page.locator('.facts .status-cancelled').waitFor();
     expect((await execution(id)).status).toBe('cancelled');
     expect(await page.getByRole('button', { name: 'Cancel' }).count()).toBe(0);
+  });
+});
+
+describe('the live event feed', () => {
+  const feedIds = () => page.locator('#event-feed > li').evaluateAll((items) => items.map((li) => li.getAttribute('data-event-id')));
+  const newCustomer = async (name: string) => {
+    const created = await admin.api.post('/api/v1/contacts/customers', { name, email: `${name.toLowerCase()}-${Date.now()}@example.com` });
+    const id = created.body.data.customer._id as string;
+    const { body } = await admin.api.get('/api/v1/events?types=customer.contact.created&limit=20');
+    return body.data.events.find((e: { data: { contact: { _id: string } } }) => e.data.contact._id === id).eventId as string;
+  };
+
+  it('shows a change made through the API on top as it happens, resumes after a dropped socket without a gap or a repeat, and keeps the newest 200', async () => {
+    // The page's sockets pass through as they are; the test can drop one, and sees the page close one.
+    const sockets: { page: WebSocketRoute; server: WebSocketRoute; closedByPage: boolean }[] = [];
+    await page.routeWebSocket(/\/realtime\?ticket=/, (ws) => {
+      const socket = { page: ws, server: ws.connectToServer(), closedByPage: false };
+      ws.onClose((code, reason) => {
+        socket.closedByPage = true;
+        void socket.server.close({ code, reason });
+      });
+      sockets.push(socket);
+    });
+    await page.goto(dashboard('#/events'));
+    await page.getByRole('heading', { name: 'Events' }).waitFor();
+    await expect.poll(() => sockets.length).toBe(1);
+    // The page is never reloaded: a mark on its window survives to the end.
+    await page.evaluate(() => Object.assign(window, { feedMark: true }));
+
+    const first = await newCustomer('Grace');
+    await expect.poll(feedIds, { timeout: 20_000 }).toContain(first);
+    expect((await feedIds())[0]).toBe(first);
+    const top = page.locator('#event-feed > li').first();
+    expect(await top.locator('.event-type').textContent()).toBe('customer.contact.created');
+    expect(await top.locator('.event-summary').textContent()).toBe('contact “Grace”');
+    expect(await top.locator('time').getAttribute('datetime')).toMatch(/^\d{4}-\d\d-\d\dT/);
+
+    // The socket drops; the change made meanwhile arrives once the page has reconnected with a new ticket.
+    await Promise.all([sockets[0]!.page.close({ code: 1001 }), sockets[0]!.server.close()]);
+    const missed = await newCustomer('Hopper');
+    await expect.poll(() => sockets.length, { timeout: 20_000 }).toBe(2);
+    await expect.poll(feedIds, { timeout: 20_000 }).toContain(missed);
+    const ids = await feedIds();
+    expect(ids.slice(0, 2)).toEqual([missed, first]);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(await page.evaluate(() => (window as unknown as { feedMark?: boolean }).feedMark)).toBe(true);
+    await shot('events');
+
+    // A burst larger than the page keeps: the newest 200 stay, newest on top.
+    const burst = await writeCustomers(admin.tenant, 210, 4);
+    await expect.poll(feedIds, { timeout: 60_000 }).toEqual([...burst].sort().reverse().slice(0, 200));
+
+    // Leaving the page closes its socket.
+    await page.goto(dashboard('#/webhooks'));
+    await page.getByRole('heading', { name: 'Webhooks' }).waitFor();
+    await expect.poll(() => sockets[1]!.closedByPage).toBe(true);
+    expect(sockets).toHaveLength(2);
   });
 });
 

@@ -1,6 +1,6 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildSite, siteKey } from '../../infra/site/build';
+import { buildSite, dashboardPage, siteKey } from '../../infra/site/build';
 import { synth, type Synthesized } from './synth';
 
 let app: Synthesized;
@@ -61,6 +61,18 @@ describe('the static site (reference page and dashboard)', () => {
     const fns = Object.values(site.findResources('AWS::Lambda::Function')) as { Properties: { Handler: string } }[];
     expect(fns.map((f) => f.Properties.Handler)).toEqual(['index.handler']);
     expect(Object.keys(site.findResources('AWS::Lambda::Function'))[0]).toMatch(/^CustomCDKBucketDeployment/);
+  });
+
+  it("deploys the dashboard's page with the realtime socket's URL as the only other place it may connect to", () => {
+    const site = app.template(app.stacks.site);
+    const [deployment] = Object.values(site.findResources('Custom::CDKBucketDeployment')) as {
+      Properties: { SourceObjectKeys: unknown[]; SourceMarkers: Record<string, unknown>[] };
+    }[];
+    expect(deployment!.Properties.SourceObjectKeys).toHaveLength(2);
+    const markers = JSON.stringify(deployment!.Properties.SourceMarkers);
+    expect(markers).toMatch(/Realtime/);
+    expect(dashboardPage('wss://socket.example/live')).toContain("default-src 'self'; connect-src 'self' wss://socket.example/live;");
+    expect(dashboardPage()).not.toContain('connect-src');
   });
 
   it('is the reference page with its renderer bundled, and the dashboard bundle', () => {

@@ -4,13 +4,9 @@ import { createParleyClient } from '../../packages/client/src/index';
 import { registerClientPlugin } from '../../shared/aws/plugins';
 import type { Tenant } from '../../shared/domain/auth/tenant';
 import { hashToken } from '../../shared/domain/auth/token';
-import { outboxItem } from '../../shared/data/outbox';
-import { MAX_TRANSACTION_WRITES, transact } from '../../shared/data/transact';
-import { buildEnvelope } from '../../shared/events/envelope';
-import { objectId } from '../../shared/ids';
 import { readConnection, storeTicket, tenantHasSockets, tokenConnectionIds } from '../../shared/data/realtime';
 import { client, type Client } from '../support/api';
-import { openSocket, subscribed, ticketFor, type TestSocket } from '../support/realtime';
+import { logIdsSince, openSocket, subscribed, ticketFor, writeBatched, writeCustomers, type TestSocket } from '../support/realtime';
 import { useTestStack } from '../support/stack';
 import { tail } from '../docs/examples/realtime-tail';
 import { tailEvents } from '../../packages/cli/events-tail';
@@ -23,32 +19,6 @@ const newCustomer = async (api: Client) => {
   const res = await api.post('/api/v1/contacts/customers', { name: 'Ada', email: `ada-${process.pid}-${++serial}@example.com` });
   expect(res.status).toBe(201);
   return res.body.data.customer._id as string;
-};
-
-const customerEvent = (tenant: Tenant, i: number) =>
-  buildEnvelope('customer.contact.created', tenant, { contact: { _id: objectId(), name: `Load ${i}` } });
-
-/** Writes `n` customer events through the outbox (one transaction each, `concurrency` at once); answers their ids. */
-const writeCustomers = async (tenant: Tenant, n: number, concurrency: number) => {
-  const ids: string[] = [];
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (ids.length < n) {
-        const event = customerEvent(tenant, ids.length);
-        ids.push(event.eventId);
-        await transact([outboxItem(event)]);
-      }
-    }),
-  );
-  return ids;
-};
-
-/** Writes `n` customer events in transactions as full as DynamoDB takes them. */
-const writeBatched = async (tenant: Tenant, n: number) => {
-  for (let done = 0; done < n; done += MAX_TRANSACTION_WRITES) {
-    const size = Math.min(MAX_TRANSACTION_WRITES, n - done);
-    await transact(Array.from({ length: size }, (_, i) => outboxItem(customerEvent(tenant, done + i))));
-  }
 };
 
 /** Resolves once `condition` holds (checked every 10 ms), or rejects after `ms`. */
@@ -204,20 +174,39 @@ describe('the realtime socket', () => {
     // Each closed socket was counted out of the tenant's presence: its pushes stop at one GetItem again.
     while (await tenantHasSockets(owner.tenant, new Date())) await new Promise((r) => setTimeout(r, 20));
   });
+
+  it('caps a token at 100 sockets: the 101st handshake is 429 until one closes, and another token has a cap of its own', async () => {
+    const owner = await t.tenant();
+    const live = await t.liveMode(owner);
+    const url = (await ticketFor(owner.api)).url;
+    // Tickets of the owner's token, stored as the ticket route stores them (the route's own rate limit, 100
+    // writes per 15 minutes, would stop a test that asks it for 102).
+    let minted = 0;
+    const ticketUrl = async () => {
+      const ticket = `rt_cap_${process.pid}_${++minted}`;
+      await storeTicket(hashToken(ticket), {
+        tenant: owner.tenant,
+        tokenId: owner.tokenId,
+        scopes: ['admin:all'],
+        expiresAt: new Date(Date.now() + 60_000).toISOString(),
+      });
+      return url.replace(/ticket=.*/, `ticket=${ticket}`);
+    };
+    const first = await openSocket(url);
+    const sockets: TestSocket[] = [first];
+    while (sockets.length < 100) sockets.push(...(await Promise.all(Array.from({ length: 9 }, async () => openSocket(await ticketUrl())))));
+    expect(sockets).toHaveLength(100);
+    // Another token of the same workspace has a cap of its own.
+    const other = await openSocket((await ticketFor(live.api)).url);
+    expect(await refusal(await ticketUrl())).toBe(429);
+    await sockets.pop()!.close();
+    while ((await tokenConnectionIds(owner.tokenId)).length > 99) await new Promise((r) => setTimeout(r, 20));
+    sockets.push(await openSocket(await ticketUrl()));
+    await Promise.all([...sockets, other].map((s) => s.close()));
+  });
 });
 
 describe('the realtime socket under load and failure', () => {
-  const logIdsSince = async (api: Client, since: string) => {
-    const ids: string[] = [];
-    let cursor = '';
-    for (;;) {
-      const { body } = await api.get(`/api/v1/events?since=${since}&types=customer.*&limit=100${cursor && `&cursor=${cursor}`}`);
-      ids.push(...body.data.events.map((e: { eventId: string }) => e.eventId));
-      if (!body.data.pagination.nextCursor) return ids;
-      cursor = body.data.pagination.nextCursor;
-    }
-  };
-
   const anchorOf = async (tenant: Tenant, api: Client) => {
     await writeCustomers(tenant, 1, 1);
     return (await api.get('/api/v1/events?types=customer.*&limit=1')).body.data.events[0].eventId as string;

@@ -1,4 +1,9 @@
 import { WebSocket } from 'ws';
+import type { Tenant } from '../../shared/domain/auth/tenant';
+import { outboxItem } from '../../shared/data/outbox';
+import { MAX_TRANSACTION_WRITES, transact } from '../../shared/data/transact';
+import { buildEnvelope } from '../../shared/events/envelope';
+import { objectId } from '../../shared/ids';
 import type { Client } from './api';
 
 interface Frame {
@@ -35,8 +40,9 @@ export const openSocket = (url: string): Promise<TestSocket> =>
     const ws = new WebSocket(url);
     const frames: Frame[] = [];
     const waiters = new Set<() => void>();
-    ws.on('message', (data) => {
-      frames.push(JSON.parse(data.toString()) as Frame);
+    ws.on('message', (data, isBinary) => {
+      // API Gateway posts text frames; a binary one would reach a browser as a Blob its client cannot parse.
+      frames.push(isBinary ? { type: 'binary frame' } : (JSON.parse(data.toString()) as Frame));
       for (const w of waiters) w();
     });
     const closed = new Promise<{ code: number; reason: string }>((r) =>
@@ -80,4 +86,42 @@ export const subscribed = async (api: Client, events: string[], since?: string):
   socket.send({ action: 'subscribe', events, ...(since ? { since } : {}) });
   await socket.until((f) => f.some((x) => x.type === 'subscribed' || x.type === 'error'));
   return socket;
+};
+
+const customerEvent = (tenant: Tenant, i: number) =>
+  buildEnvelope('customer.contact.created', tenant, { contact: { _id: objectId(), name: `Load ${i}` } });
+
+/** Writes `n` customer events through the outbox (one transaction each, `concurrency` at once); answers their ids. */
+export const writeCustomers = async (tenant: Tenant, n: number, concurrency: number) => {
+  const ids: string[] = [];
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (ids.length < n) {
+        const event = customerEvent(tenant, ids.length);
+        ids.push(event.eventId);
+        await transact([outboxItem(event)]);
+      }
+    }),
+  );
+  return ids;
+};
+
+/** Writes `n` customer events in transactions as full as DynamoDB takes them. */
+export const writeBatched = async (tenant: Tenant, n: number) => {
+  for (let done = 0; done < n; done += MAX_TRANSACTION_WRITES) {
+    const size = Math.min(MAX_TRANSACTION_WRITES, n - done);
+    await transact(Array.from({ length: size }, (_, i) => outboxItem(customerEvent(tenant, done + i))));
+  }
+};
+
+/** Every customer event after `since`, oldest first, from the log. */
+export const logIdsSince = async (api: Client, since: string) => {
+  const ids: string[] = [];
+  let cursor = '';
+  for (;;) {
+    const { body } = await api.get(`/api/v1/events?since=${since}&types=customer.*&limit=100${cursor && `&cursor=${cursor}`}`);
+    ids.push(...body.data.events.map((e: { eventId: string }) => e.eventId));
+    if (!body.data.pagination.nextCursor) return ids;
+    cursor = body.data.pagination.nextCursor;
+  }
 };
