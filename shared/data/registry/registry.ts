@@ -3,6 +3,7 @@ import { channel, broadcast } from './channels';
 import { customer, customerGuard } from './contacts';
 import { file } from './files';
 import { exportJob } from './exports';
+import { importJob } from './imports';
 import { activity, lead, listMembership, pipeline, task } from './crm';
 import type { Entity } from './define';
 import { conversation, conversationList, emailMessage, incomingGuard, message } from './inbox';
@@ -34,6 +35,7 @@ export const entities = [
   incomingGuard,
   file,
   exportJob,
+  importJob,
   emailMessage,
   customer,
   customerGuard,
