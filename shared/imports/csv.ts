@@ -13,10 +13,20 @@ export interface ParsedRecord {
 /** A record longer than this (1 MiB of text) is refused: a worker's memory stays at a chunk of records whatever the file. */
 const MAX_RECORD_CHARS = 1024 * 1024;
 
-const newlines = (s: string) => s.split('\n').length - 1;
+const count = (cells: string[], pattern: RegExp) => cells.reduce((n, cell) => n + (cell.match(pattern)?.length ?? 0), 0);
 
-/** The line a record starts on: the line it ends on, less the line breaks inside it (not those of skipped empty lines before it). */
-const startLine = (endLine: number, raw: string) => endLine - newlines(raw.replace(/^[\r\n]+/, '').replace(/\r?\n$/, ''));
+/**
+ * Tells each record's first line. csv-parse's `info.lines` is the line a record ends on, except that it
+ * counts a CRLF inside quotes as two line breaks; so it is corrected by the CRLFs inside the cells so far,
+ * and a record starts as many line breaks (CRLF, CR or LF) before its end as its cells hold.
+ */
+const lineCounter = () => {
+  let crlfsInCells = 0;
+  return (endLine: number, cells: string[]) => {
+    crlfsInCells += count(cells, /\r\n/g);
+    return endLine - crlfsInCells - count(cells, /\r\n|\r|\n/g);
+  };
+};
 
 /**
  * The records of a CSV (RFC 4180 by csv-parse: quoted fields, quotes doubled inside them, line breaks inside
@@ -25,7 +35,7 @@ const startLine = (endLine: number, raw: string) => endLine - newlines(raw.repla
  */
 export async function* csvRecords(bytes: AsyncIterable<Uint8Array>): AsyncGenerator<ParsedRecord> {
   const decoder = new TextDecoder('utf-8', { fatal: true });
-  const parser = parse({ bom: true, info: true, raw: true, relax_column_count: true, skip_empty_lines: true, max_record_size: MAX_RECORD_CHARS });
+  const parser = parse({ bom: true, info: true, relax_column_count: true, skip_empty_lines: true, max_record_size: MAX_RECORD_CHARS });
   const notUtf8 = () =>
     new UnreadableCsv(`The CSV is not valid UTF-8 (invalid bytes after line ${parser.info.lines}): save it as UTF-8 and import it again`);
   const stop = new AbortController();
@@ -49,8 +59,9 @@ export async function* csvRecords(bytes: AsyncIterable<Uint8Array>): AsyncGenera
     parser.destroy(error as Error);
   });
   try {
-    for await (const { record, info, raw } of parser as AsyncIterable<{ record: string[]; info: { lines: number }; raw: string }>) {
-      yield { line: startLine(info.lines, raw), cells: record };
+    const startLine = lineCounter();
+    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+      yield { line: startLine(info.lines, record), cells: record };
     }
   } catch (error) {
     if (error instanceof UnreadableCsv) throw error;

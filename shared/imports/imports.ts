@@ -68,15 +68,17 @@ export const readImport = async (tenant: Tenant, kind: ImportKind, id: string): 
 };
 
 /**
- * The failed rows kept so far (the first MAX_REPORTED_FAILURES), as a CSV: `line` and `reason`, then the
- * row's own cells under its file's header, each cell that a spreadsheet would run as a formula prefixed with `'`.
+ * The failed rows kept so far (about the first MAX_REPORTED_FAILURES), as a CSV: `line` and `reason`, then
+ * the row's own cells under its file's header, each cell that a spreadsheet would run as a formula prefixed with `'`.
  */
 export const importErrorsCsv = async (tenant: Tenant, kind: ImportKind, id: string): Promise<string> => {
   const stored = await getImport(tenant, id);
   if (stored?.job.kind !== kind) throw new NotFoundError('Import');
   const rows: string[][] = [['line', 'reason', ...stored.header]];
   for await (const failure of rowFailures(tenant, id)) {
-    rows.push([String(failure.line), failure.reason, ...failure.cells].map(neutralizeCell));
+    // A row short of cells (a failure of its own) is padded under the header, so every row has every column.
+    const cells = [...failure.cells, ...Array<string>(Math.max(0, stored.header.length - failure.cells.length)).fill('')];
+    rows.push([String(failure.line), failure.reason, ...cells].map(neutralizeCell));
   }
   return stringify(rows, { bom: true });
 };
