@@ -95,6 +95,8 @@ it(`a ${ROWS}-row import applies each row exactly once, even when its worker is 
   expect(events.filter((e) => e.eventType === 'customer.import.started')).toHaveLength(1);
   expect(events.filter((e) => e.eventType === 'customer.import.finished')).toHaveLength(1);
 
-  const errors = parse((await after.get(`${IMPORTS}/${created.import._id}/errors`)).body as string, { bom: true, columns: true });
-  expect(errors.map((e: { line: string }) => Number(e.line))).toEqual(failed.map((i) => i + 2));
+  const errors = parse((await after.get(`${IMPORTS}/${created.import._id}/errors`)).body as string, { bom: true, columns: true }) as {
+    line: string;
+  }[];
+  expect(errors.map((e) => Number(e.line))).toEqual(failed.map((i) => i + 2));
 });
