@@ -18,11 +18,22 @@ const LEADS = '/api/v1/crm/leads/imports';
  */
 export const importsWiring = {
   routes: [
-    contacts('POST', CUSTOMERS, 'create-customers-import', 'Import customers from a CSV (upserted by email or phone): the import and a presigned POST of its CSV', {
-      access: request,
-    }),
+    contacts(
+      'POST',
+      CUSTOMERS,
+      'create-customers-import',
+      'Import customers from a CSV (upserted by email or phone): the import and a presigned POST of its CSV',
+      {
+        access: request,
+      },
+    ),
     contacts('GET', `${CUSTOMERS}/{id}`, 'get-customers-import', 'A customers import: its status and counts'),
-    contacts('GET', `${CUSTOMERS}/{id}/errors`, 'get-customers-import-errors', 'A customers import’s failed rows as a CSV: line, reason and the row'),
+    contacts(
+      'GET',
+      `${CUSTOMERS}/{id}/errors`,
+      'get-customers-import-errors',
+      'A customers import’s failed rows as a CSV: line, reason and the row',
+    ),
     crm('POST', LEADS, 'create-leads-import', 'Import leads into a pipeline from a CSV: the import and a presigned POST of its CSV', {
       access: request,
     }),

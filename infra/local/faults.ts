@@ -79,7 +79,8 @@ export const installFaults = (): void => {
   if (!fault) return;
   const after = Number(process.env[FAULT_AFTER_ENV] ?? '1');
   if (fault === CRASH_AFTER_KEYED_COMMIT) registerClientPlugin(crashAfterKeyedCommit);
-  else if (fault === CRASH_AFTER_SANDBOX_SEND) registerClientPlugin(crashAfterCommits('parleyFaultCrashAfterSandboxSend', isSandboxSend, after));
+  else if (fault === CRASH_AFTER_SANDBOX_SEND)
+    registerClientPlugin(crashAfterCommits('parleyFaultCrashAfterSandboxSend', isSandboxSend, after));
   else if (fault === CRASH_AFTER_IMPORT_ROW) registerClientPlugin(crashAfterCommits('parleyFaultCrashAfterImportRow', isImportRow, after));
   else throw new Error(`${FAULT_ENV}=${fault} names no fault point`);
 };

@@ -124,7 +124,11 @@ export const rowOutcomeWrites = (
 /** The outcome a record was committed with. */
 export const rowOutcome = async (tenant: Tenant, id: string, record: number): Promise<RowStatus | undefined> => {
   const { Item } = await dynamo().send(
-    new GetCommand({ TableName: config().TABLE_NAME, Key: { pk: partition(tenant, id), sk: recordSk(K.ROW, record) }, ConsistentRead: true }),
+    new GetCommand({
+      TableName: config().TABLE_NAME,
+      Key: { pk: partition(tenant, id), sk: recordSk(K.ROW, record) },
+      ConsistentRead: true,
+    }),
   );
   return Item?.status as RowStatus | undefined;
 };

@@ -27,7 +27,10 @@ const checkColumns = (kind: ImportKind, columns: ImportJob['columns']) => {
   const wrong = Object.entries(columns).filter(([, field]) => field !== null && !isImportField(kind, field));
   if (wrong.length) {
     throw new ValidationError(
-      wrong.map(([header, field]) => ({ path: `columns.${header}`, message: `${JSON.stringify(field)} is no field of an import of ${kind}` })),
+      wrong.map(([header, field]) => ({
+        path: `columns.${header}`,
+        message: `${JSON.stringify(field)} is no field of an import of ${kind}`,
+      })),
     );
   }
 };

@@ -92,17 +92,17 @@ const applyOnce = (
 const GUARD_KIND = { email: 'EMAIL', phone: 'PHONE' } as const;
 
 /** The key a customers row is matched by, as the upsert matches it (emails fold case). */
-export const customerKeyOf = (idProperty: IdProperty, value: string): string =>
-  idProperty === 'email' ? normalizeEmail(value) : value;
+const customerKeyOf = (idProperty: IdProperty, value: string): string => (idProperty === 'email' ? normalizeEmail(value) : value);
 
-const customerChange = (tenant: Tenant, job: ImportJob, fields: (string | null)[], row: CsvRecord, now: Date) => async (): Promise<Change> => {
-  const parsed = customerRow(fields, row.cells);
-  if ('reason' in parsed) return { status: 'failed', reason: parsed.reason };
-  const idProperty = job.idProperty!;
-  const value = parsed.input[idProperty];
-  if (!value) return { status: 'failed', reason: `${idProperty}: Required: the import matches customers by ${idProperty}` };
-  return { status: (await upsertCustomer(tenant, idProperty, customerKeyOf(idProperty, value), parsed.input, now)).status };
-};
+const customerChange =
+  (tenant: Tenant, job: ImportJob, fields: (string | null)[], row: CsvRecord, now: Date) => async (): Promise<Change> => {
+    const parsed = customerRow(fields, row.cells);
+    if ('reason' in parsed) return { status: 'failed', reason: parsed.reason };
+    const idProperty = job.idProperty!;
+    const value = parsed.input[idProperty];
+    if (!value) return { status: 'failed', reason: `${idProperty}: Required: the import matches customers by ${idProperty}` };
+    return { status: (await upsertCustomer(tenant, idProperty, customerKeyOf(idProperty, value), parsed.input, now)).status };
+  };
 
 const leadChange = (tenant: Tenant, job: ImportJob, fields: (string | null)[], row: CsvRecord, now: Date) => async (): Promise<Change> => {
   const parsed = leadRow(fields, row.cells);

@@ -1,6 +1,13 @@
 import type { Tenant } from '../domain/auth/tenant';
 import { layoutOf } from '../domain/imports/columns';
-import { IMPORT_CHUNK_ROWS, importObjectKey, MAX_REPORTED_FAILURES, zeroCounts, type ImportCounts, type ImportJob } from '../domain/imports/import';
+import {
+  IMPORT_CHUNK_ROWS,
+  importObjectKey,
+  MAX_REPORTED_FAILURES,
+  zeroCounts,
+  type ImportCounts,
+  type ImportJob,
+} from '../domain/imports/import';
 import { mapLimit } from '../domain/map-limit';
 import { ACK, type Verdict } from '../domain/verdict';
 import { buildEnvelope } from '../events/envelope';

@@ -25,13 +25,15 @@ export const importJob = exactly<ImportJob>()(
 ).meta({ id: 'Import' });
 
 /** A new import and the presigned POST that uploads its CSV (the form fields, then the file as `file`). */
-export const importWithUpload = z.strictObject({
-  import: importJob,
-  upload: z.strictObject({
-    method: z.literal('POST'),
-    url: z.url(),
-    fields: z.record(z.string(), z.string()).describe('Send these form fields as they are, then the CSV as the field `file`'),
-    expiresAt: time,
-    maxBytes: z.number().int().describe('The largest CSV S3 accepts'),
-  }),
-}).meta({ id: 'ImportUpload' });
+export const importWithUpload = z
+  .strictObject({
+    import: importJob,
+    upload: z.strictObject({
+      method: z.literal('POST'),
+      url: z.url(),
+      fields: z.record(z.string(), z.string()).describe('Send these form fields as they are, then the CSV as the field `file`'),
+      expiresAt: time,
+      maxBytes: z.number().int().describe('The largest CSV S3 accepts'),
+    }),
+  })
+  .meta({ id: 'ImportUpload' });

@@ -174,7 +174,9 @@ export const BODIES: Record<string, BodyMaker> = {
   ),
   'POST /api/v1/crm/leads/imports': importOf(
     '/api/v1/crm/leads/imports',
-    async ({ api }) => ({ pipelineId: (await ok(api.post(PIPELINES, { name: 'Imported' }), 'creating a pipeline')).body.data.pipeline._id }),
+    async ({ api }) => ({
+      pipelineId: (await ok(api.post(PIPELINES, { name: 'Imported' }), 'creating a pipeline')).body.data.pipeline._id,
+    }),
     ['title', ...TEN.map((i) => `Imported deal ${i}`)].join('\n'),
   ),
   'POST /api/v1/tags/bulk': async (setup) => ({ body: await bulkTagging(setup) }),

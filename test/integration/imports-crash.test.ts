@@ -74,7 +74,13 @@ it(`a ${ROWS}-row import applies each row exactly once, even when its worker is 
     1000,
   );
   const failed = Array.from({ length: ROWS }, (_, i) => i).filter((i) => i % 50 === 49);
-  expect(done.counts).toEqual({ rows: ROWS, created: ROWS - ROWS / 4 - failed.length, updated: ROWS / 4, unchanged: 0, failed: failed.length });
+  expect(done.counts).toEqual({
+    rows: ROWS,
+    created: ROWS - ROWS / 4 - failed.length,
+    updated: ROWS / 4,
+    unchanged: 0,
+    failed: failed.length,
+  });
 
   expect((await after.get('/api/v1/contacts/customers')).body.data.pagination.total).toBe(ROWS - failed.length);
   const events = await outboxEvents(tenant.workspaceId);

@@ -71,7 +71,8 @@ describe('CSV imports of customers', () => {
     });
     expect(job.startedAt).not.toBeNull();
 
-    const list = async (email: string) => (await api.get(`/api/v1/contacts/customers?email=${encodeURIComponent(email)}`)).body.data.customers;
+    const list = async (email: string) =>
+      (await api.get(`/api/v1/contacts/customers?email=${encodeURIComponent(email)}`)).body.data.customers;
     expect(await list('ada@example.com')).toMatchObject([{ name: 'Ada Again', attributes: { company: 'Analytical\r\nEngines' } }]);
     expect(await list('grace@example.com')).toMatchObject([{ name: 'Grace "Amazing" Hopper', attributes: { company: '=cmd' } }]);
     expect((await api.get(`/api/v1/contacts/customers/${existing._id}`)).body.data.customer.name).toBe('New Name');

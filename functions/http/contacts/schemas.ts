@@ -45,7 +45,9 @@ export const CreateCustomersExport = z.strictObject({
   filter: CustomerFilters.omit({ page: true, limit: true, cursor: true }).optional().describe('The filters of `GET /contacts/customers`'),
 });
 
-const CustomerColumns = ImportColumns.describe('CSV header → field (`name`, `email`, `phone`, `externalId` or `attributes.<key>`), or null to skip that column');
+const CustomerColumns = ImportColumns.describe(
+  'CSV header → field (`name`, `email`, `phone`, `externalId` or `attributes.<key>`), or null to skip that column',
+);
 
 export const CreateCustomersImport = z.strictObject({
   idProperty: z.enum(['email', 'phone']).describe('The field that matches a row to an existing customer'),

@@ -97,6 +97,6 @@ export const CreateLeadsExport = z.strictObject({
 export const CreateLeadsImport = z.strictObject({
   pipelineId: ObjectId,
   columns: ImportColumns.optional().describe(
-      'CSV header → field (`title`, `stageId`, `customerEmail`, `valueAmount`, `valueCurrency`, `source`, `expectedCloseDate` or `attributes.<key>`), or null to skip that column',
-    ),
+    'CSV header → field (`title`, `stageId`, `customerEmail`, `valueAmount`, `valueCurrency`, `source`, `expectedCloseDate` or `attributes.<key>`), or null to skip that column',
+  ),
 });

@@ -111,7 +111,10 @@ export const requests: Record<string, unknown> = {
   'PATCH /api/v1/workspace/members/{id}': { role: 'agent' },
   'POST /api/v1/workflows/{id}/trigger': { payload: { conversation: { _id: ids.conversation, priority: 'urgent' } } },
   'POST /api/v1/scheduling/bookings/{id}/cancel': { reason: 'Café closed for renovation that week' },
-  'POST /api/v1/contacts/customers/imports': { idProperty: 'email', columns: { 'E-mail': 'email', Company: 'attributes.company', Notes: null } },
+  'POST /api/v1/contacts/customers/imports': {
+    idProperty: 'email',
+    columns: { 'E-mail': 'email', Company: 'attributes.company', Notes: null },
+  },
   'POST /api/v1/crm/leads/imports': { pipelineId: ids.pipeline, columns: { Deal: 'title', Email: 'customerEmail' } },
 };
 
@@ -139,5 +142,6 @@ export const answers: Record<string, unknown> = {
 export const files: Record<string, string> = {
   'text/calendar': bookingCalendar(bookingView, 1, 'Northwind Coffee'),
   // An import's errors CSV, as `importErrorsCsv` writes it (BOM, header, then line and reason before the row's cells).
-  'text/csv': '\uFEFFline,reason,E-mail,Name,Company\n4,email: Invalid email address,jane(at)example.com,Jane Doe,Acme\n9,Expected 3 fields, found 2,ada@example.com,Ada\n',
+  'text/csv':
+    '\uFEFFline,reason,E-mail,Name,Company\n4,email: Invalid email address,jane(at)example.com,Jane Doe,Acme\n9,Expected 3 fields, found 2,ada@example.com,Ada\n',
 };

@@ -6,7 +6,7 @@ import { Money } from '../crm/money';
 import { MAX_MAPPED_COLUMNS, type ImportJob, type ImportKind } from './import';
 
 /** The fields a column may fill, besides `attributes.<key>` (one attribute, its value the cell's text). */
-export const IMPORT_FIELDS = {
+const IMPORT_FIELDS = {
   customers: ['name', 'email', 'phone', 'externalId'],
   leads: ['title', 'stageId', 'customerEmail', 'valueAmount', 'valueCurrency', 'source', 'expectedCloseDate'],
 } as const satisfies Record<ImportKind, readonly string[]>;
