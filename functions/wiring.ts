@@ -5,7 +5,9 @@ import { channelsWiring } from './wiring/channels';
 import { contactsWiring } from './wiring/contacts';
 import { crmWiring } from './wiring/crm';
 import { docsWiring } from './wiring/docs';
+import { bulkWiring } from './wiring/bulk';
 import { exportsWiring } from './wiring/exports';
+import { importsWiring } from './wiring/imports';
 import { filesWiring } from './wiring/files';
 import { eventsWiring, realtimeSocket } from './wiring/events';
 import { inboxWiring } from './wiring/inbox';
@@ -27,6 +29,8 @@ const areas: readonly AreaWiring[] = [
   contactsWiring,
   crmWiring,
   exportsWiring,
+  importsWiring,
+  bulkWiring,
   workflowsWiring,
   aiWiring,
   analyticsWiring,

@@ -23,8 +23,8 @@ const Env = z.object({
   CHANNEL_DLQ_URL: z.string().optional(),
   BROADCAST_QUEUE_URL: z.string().optional(),
   BROADCAST_DLQ_URL: z.string().optional(),
-  EXPORT_QUEUE_URL: z.string().optional(),
-  EXPORT_DLQ_URL: z.string().optional(),
+  BULK_QUEUE_URL: z.string().optional(),
+  BULK_DLQ_URL: z.string().optional(),
   /** The private bucket files live in (`<tenant>/<fileId>`); set on the functions its wiring `access.buckets` names. */
   FILES_BUCKET: z.string().default('parley-files'),
   /** Where downloads are served (CloudFront in front of the files bucket; locally its stand-in), and the key that signs their URLs. */

@@ -1,9 +1,9 @@
 import { areaRoutes } from './route';
 import { FILES_BUCKET } from './files';
-import type { Access, AreaWiring, QueueSpec } from './types';
+import { BULK_QUEUE } from './bulk';
+import type { Access, AreaWiring } from './types';
 
-const QUEUE = 'export';
-const request: Access = { table: 'write', queues: [QUEUE] };
+const request: Access = { table: 'write', queues: [BULK_QUEUE] };
 const read: Access = { table: 'read', buckets: { [FILES_BUCKET]: ['read'] } };
 
 const contacts = areaRoutes('contacts');
@@ -11,29 +11,7 @@ const crm = areaRoutes('crm');
 const CUSTOMERS = '/api/v1/contacts/customers/exports';
 const LEADS = '/api/v1/crm/leads/exports';
 
-/**
- * Exports of customers and leads: a route records the job and queues it; the worker writes the CSV into the
- * files bucket (under `exports/`) page by page. Visibility 30 min (6x the worker's 5 min), so an export is
- * written by one worker at a time unless that worker died; a job that keeps failing is dead-lettered after 5.
- */
-const queues: QueueSpec[] = [
-  {
-    name: QUEUE,
-    urlEnv: 'EXPORT_QUEUE_URL',
-    visibilityTimeoutSeconds: 1800,
-    retentionDays: 4,
-    dlq: { name: `${QUEUE}-dlq`, urlEnv: 'EXPORT_DLQ_URL', maxReceiveCount: 5 },
-    consumer: {
-      handler: 'functions/queues/run-export.ts',
-      access: { table: 'write', buckets: { [FILES_BUCKET]: ['write'] } },
-      timeoutSeconds: 300,
-      memoryMb: 512,
-      batchSize: 1,
-      maxConcurrency: 2,
-    },
-  },
-];
-
+/** Exports of customers and leads: a route records the job and queues it on the bulk queue (`bulk.ts`). */
 export const exportsWiring = {
   routes: [
     contacts('POST', CUSTOMERS, 'create-customers-export', 'Export customers (the list filters) to a CSV, written in the background', {
@@ -53,5 +31,4 @@ export const exportsWiring = {
       access: read,
     }),
   ],
-  queues,
 } satisfies AreaWiring;

@@ -1,6 +1,6 @@
 import { outboxPatternOf } from '../../shared/events/from-bus';
 import { PENDING_OBJECT_DAYS, PENDING_OBJECT_TAG } from '../../shared/domain/files/file';
-import { EXPORT_KEY_PREFIX } from '../../shared/domain/exports/export';
+import { BULK_KEY_PREFIX } from '../../shared/domain/bulk/keys';
 import { areaRoutes } from './route';
 import type { AreaWiring } from './types';
 
@@ -54,11 +54,11 @@ export const filesWiring = {
   rules: [
     {
       name: 'verify-upload',
-      // A file's new object; an export's CSV (the same bucket, under its own prefix) is nothing to verify.
+      // A file's new object; a bulk job's CSV (an export's or an import's: the same bucket, under its own prefix) is nothing to verify.
       pattern: {
         source: ['aws.s3'],
         'detail-type': ['Object Created'],
-        detail: { object: { key: [{ 'anything-but': { prefix: EXPORT_KEY_PREFIX } }] } },
+        detail: { object: { key: [{ 'anything-but': { prefix: BULK_KEY_PREFIX } }] } },
       },
       bucket: FILES_BUCKET,
       // Reads the first bytes only (a ranged GET), and deletes a rejected file's bytes.

@@ -34,6 +34,26 @@ const crashAfterKeyedCommit: Pluggable<any, any> = {
   },
 };
 
+/** SIGKILLs this process once `after` committed transactions have held items that `counts` picks out. */
+const crashAfterCommits = (name: string, counts: (part: Part) => boolean, after: number): Pluggable<any, any> => {
+  let seen = 0;
+  return {
+    applyToStack: (stack) => {
+      stack.add(
+        (next, context) => async (args) => {
+          const result = await next(args);
+          const parts = ((args.input as { TransactItems?: Part[] }).TransactItems ?? []) as Part[];
+          if (context.commandName !== 'TransactWriteItemsCommand') return result;
+          seen += parts.filter(counts).length;
+          if (seen >= after) process.kill(process.pid, 'SIGKILL');
+          return result;
+        },
+        { step: 'build', name },
+      );
+    },
+  };
+};
+
 /**
  * SIGKILLs this process the moment the transaction that commits the Nth send through the sandbox provider
  * returns (N from `PARLEY_FAULT_AFTER`, default 1; a transaction may commit several), before its queue
@@ -44,24 +64,14 @@ export const FAULT_AFTER_ENV = 'PARLEY_FAULT_AFTER';
 
 const isSandboxSend = (part: Part) => keyOf(part).pk?.S?.includes(`#${K.SANDBOX}#`) === true;
 
-const crashAfterSandboxSend = (after: number): Pluggable<any, any> => {
-  let sends = 0;
-  return {
-    applyToStack: (stack) => {
-      stack.add(
-        (next, context) => async (args) => {
-          const result = await next(args);
-          const parts = ((args.input as { TransactItems?: Part[] }).TransactItems ?? []) as Part[];
-          if (context.commandName !== 'TransactWriteItemsCommand') return result;
-          sends += parts.filter(isSandboxSend).length;
-          if (sends >= after) process.kill(process.pid, 'SIGKILL');
-          return result;
-        },
-        { step: 'build', name: 'parleyFaultCrashAfterSandboxSend' },
-      );
-    },
-  };
-};
+/**
+ * SIGKILLs this process the moment the transaction that commits the Nth imported row (its outcome item,
+ * ROW#…) returns (N from `PARLEY_FAULT_AFTER`): mid-chunk, before the import's cursor moves past it, with
+ * other rows of the chunk in flight.
+ */
+export const CRASH_AFTER_IMPORT_ROW = 'crash-after-import-row';
+
+const isImportRow = (part: Part) => part.Put?.Item.sk?.S?.startsWith(`${K.ROW}#`) === true;
 
 /**
  * SIGKILLs this process the moment the Nth event frame posted to a realtime socket (PostToConnection) returns
@@ -95,8 +105,11 @@ const crashAfterSocketPosts = (after: number): Pluggable<any, any> => {
 export const installFaults = (): void => {
   const fault = process.env[FAULT_ENV];
   if (!fault) return;
+  const after = Number(process.env[FAULT_AFTER_ENV] ?? '1');
   if (fault === CRASH_AFTER_KEYED_COMMIT) registerClientPlugin(crashAfterKeyedCommit);
-  else if (fault === CRASH_AFTER_SANDBOX_SEND) registerClientPlugin(crashAfterSandboxSend(Number(process.env[FAULT_AFTER_ENV] ?? '1')));
-  else if (fault === CRASH_AFTER_SOCKET_POSTS) registerClientPlugin(crashAfterSocketPosts(Number(process.env[FAULT_AFTER_ENV] ?? '1')));
+  else if (fault === CRASH_AFTER_SANDBOX_SEND)
+    registerClientPlugin(crashAfterCommits('parleyFaultCrashAfterSandboxSend', isSandboxSend, after));
+  else if (fault === CRASH_AFTER_IMPORT_ROW) registerClientPlugin(crashAfterCommits('parleyFaultCrashAfterImportRow', isImportRow, after));
+  else if (fault === CRASH_AFTER_SOCKET_POSTS) registerClientPlugin(crashAfterSocketPosts(after));
   else throw new Error(`${FAULT_ENV}=${fault} names no fault point`);
 };

@@ -49,17 +49,23 @@ export interface StoredAs {
 }
 
 /**
- * A presigned POST that accepts exactly one object: this key, exactly `size` bytes, stored with this content
- * type, disposition and tag, until `expiresSeconds` from now. S3 refuses anything else with 403 (or 400 for the
- * size). Every field is also a condition of the policy, so none can be changed or left off.
+ * A presigned POST that accepts exactly one object: this key, exactly `size` bytes (or between the two sizes
+ * of a range), stored with this content type, disposition and tag, until `expiresSeconds` from now. S3
+ * refuses anything else with 403 (or 400 for the size). Every field is also a condition of the policy, so
+ * none can be changed or left off.
  */
-export const presignUpload = (key: string, size: number, as: StoredAs, expiresSeconds: number): Promise<PresignedPost> =>
+export const presignUpload = (
+  key: string,
+  size: number | readonly [min: number, max: number],
+  as: StoredAs,
+  expiresSeconds: number,
+): Promise<PresignedPost> =>
   createPresignedPost(s3(), {
     Bucket: bucket(),
     Key: key,
     Conditions: [
       ['eq', '$Content-Type', as.contentType],
-      ['content-length-range', size, size],
+      typeof size === 'number' ? ['content-length-range', size, size] : ['content-length-range', size[0], size[1]],
     ],
     Fields: { 'Content-Type': as.contentType, 'Content-Disposition': as.contentDisposition, tagging: taggingXml(as.tag) },
     Expires: expiresSeconds,

@@ -24,7 +24,7 @@ const lostKeyTo = (error: unknown, idProperty: IdProperty) =>
  * The create goes through the same guard items as a single create, so a parallel `POST /contacts/customers`
  * of the same value and this upsert never make two customers: the loser of the guard updates instead.
  */
-const upsert = async (
+export const upsertCustomer = async (
   tenant: Tenant,
   idProperty: IdProperty,
   key: string,
@@ -33,7 +33,7 @@ const upsert = async (
   attempt = 1,
 ): Promise<Upserted> => {
   const again = (error: unknown, raced: boolean) => {
-    if (raced && attempt < ATTEMPTS) return upsert(tenant, idProperty, key, fields, now, attempt + 1);
+    if (raced && attempt < ATTEMPTS) return upsertCustomer(tenant, idProperty, key, fields, now, attempt + 1);
     throw error;
   };
   const id = await customerIdBy(tenant, GUARD_KIND[idProperty], key);
@@ -77,7 +77,7 @@ export const batchUpsertCustomers = async (tenant: Tenant, idProperty: IdPropert
   const results = await mapLimit(planBatch(idProperty, inputs), CONCURRENCY, async (input): Promise<BatchResult> => {
     if ('error' in input) return refusedResult(input.index, input.error);
     try {
-      return { index: input.index, ...(await upsert(tenant, idProperty, input.key, input.fields, now)) };
+      return { index: input.index, ...(await upsertCustomer(tenant, idProperty, input.key, input.fields, now)) };
     } catch (error) {
       return refusedResult(input.index, error);
     }

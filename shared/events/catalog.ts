@@ -7,6 +7,7 @@ import { contact } from '../views/contacts';
 import { activity, lead, pipeline, task } from '../views/crm';
 import { conversation, message } from '../views/inbox';
 import { file } from '../views/files';
+import { importJob } from '../views/imports';
 import { booking } from '../views/scheduling';
 import { tag } from '../views/tags';
 import { subscription } from '../views/webhooks';
@@ -73,6 +74,11 @@ export const eventCatalog = [
     'customer.contact.tagged': 'Tags were attached to a customer (`tags` lists the ones added).',
     'customer.contact.untagged': 'Tags were detached from a customer (`tags` lists the ones removed).',
   }),
+  ...group('available', z.strictObject({ import: importJob }), {
+    'customer.import.started': 'A customers import’s CSV began to be applied (its header was read and accepted, or refused at once).',
+    'customer.import.finished':
+      'A customers import finished: `import.status` completed (with its counts) or failed (`import.error` says why).',
+  }),
   ...group('available', z.strictObject({ workspace }), {
     'auth.workspace.updated': 'The workspace’s name, timezone, locale or business hours changed (`changes` names them).',
   }),
@@ -98,6 +104,10 @@ export const eventCatalog = [
   ...group('available', z.strictObject({ lead, tags }), {
     'crm.lead.tagged': 'Tags were attached to a lead (`tags` lists the ones added).',
     'crm.lead.untagged': 'Tags were detached from a lead (`tags` lists the ones removed).',
+  }),
+  ...group('available', z.strictObject({ import: importJob }), {
+    'crm.import.started': 'A leads import’s CSV began to be applied (its header was read and accepted, or refused at once).',
+    'crm.import.finished': 'A leads import finished: `import.status` completed (with its counts) or failed (`import.error` says why).',
   }),
   ...group('available', z.strictObject({ pipeline }), {
     'crm.pipeline.created': 'A pipeline was created.',

@@ -22,7 +22,7 @@ import { listLeads } from '../crm/leads';
 import { answerOf } from '../http/refusals';
 import { objectId } from '../ids';
 import { log } from '../log';
-import { enqueueExport, type ExportMessage } from './queue';
+import { enqueueBulkJob, type ExportMessage } from '../bulk/queue';
 
 const CSV_TYPE = 'text/csv; charset=utf-8';
 
@@ -37,7 +37,7 @@ export const requestExport = async (tenant: Tenant, kind: ExportKind, filter: Ex
   checkFilter(kind, filter);
   const job = newExport(kind, filter, objectId(now.getTime()), now);
   await createExport(tenant, job);
-  await enqueueExport({ tenant, exportId: job._id });
+  await enqueueBulkJob({ tenant, kind: 'export', exportId: job._id });
   return job;
 };
 

@@ -7,7 +7,7 @@ import type { Received, Reply } from '../support/https-receiver';
 import { addMember, agentId, quarterHourIn } from '../support/members';
 import { makeFactories, type ResourceFactory } from '../support/resource-factories';
 import { eventually } from '../support/webhooks';
-import { readyFile } from '../support/files';
+import { postForm, readyFile } from '../support/files';
 import { call, createWorkflow, edge, finished, node, trigger } from '../support/workflows';
 
 /**
@@ -132,6 +132,26 @@ const failedExecution: BodyMaker = async ({ api, failingUrl }) => {
 };
 
 /**
+ * An import as a client makes it: the measured call, then the upload of its CSV (10 rows), which sets off the
+ * import rule and the bulk worker, whose writes the meter counts under their own rows.
+ */
+const importOf =
+  (path: string, body: (setup: Setup) => Promise<unknown>, csv: string): BodyMaker =>
+  async (setup) => {
+    const input = await body(setup);
+    return {
+      send: async () => {
+        const res = await ok(setup.api.post(path, input), 'starting the import');
+        const sent = await postForm(res.body.data.upload, new TextEncoder().encode(csv), 'text/csv');
+        if (sent.status !== 204) throw new Error(`the import's upload answered ${sent.status}: ${sent.body}`);
+        return res;
+      },
+    };
+  };
+
+const TEN = Array.from({ length: 10 }, (_, i) => i);
+
+/**
  * Routes measured in a pass of their own, after the others: their setup fails a webhook delivery or a workflow
  * step on purpose, and their call retries it. In the main pass those attempts would be averaged into the
  * consumers' rows, which `npm run cost` prices every delivery and step with; here only the route's own writes count.
@@ -147,6 +167,18 @@ export const MEASURED_APART: ReadonlySet<string> = new Set([
  * changes its path is not silently measured with a generated body again.
  */
 export const BODIES: Record<string, BodyMaker> = {
+  'POST /api/v1/contacts/customers/imports': importOf(
+    '/api/v1/contacts/customers/imports',
+    async () => ({ idProperty: 'email' }),
+    ['email,name', ...TEN.map((i) => `imported-${i}@example.com,Imported ${i}`)].join('\n'),
+  ),
+  'POST /api/v1/crm/leads/imports': importOf(
+    '/api/v1/crm/leads/imports',
+    async ({ api }) => ({
+      pipelineId: (await ok(api.post(PIPELINES, { name: 'Imported' }), 'creating a pipeline')).body.data.pipeline._id,
+    }),
+    ['title', ...TEN.map((i) => `Imported deal ${i}`)].join('\n'),
+  ),
   'POST /api/v1/tags/bulk': async (setup) => ({ body: await bulkTagging(setup) }),
   // The entities carry the tag first.
   'POST /api/v1/tags/bulk/remove': async (setup) => {

@@ -91,10 +91,14 @@ describe('the files bucket', () => {
       'functions/events/file-objects.ts': ['untag', 'delete'],
       'functions/http/channels/receive-inbound.ts': ['write', 'read', 'delete'],
       'functions/queues/send-channel-message.ts': ['read'],
-      // CSV exports (docs/guide/imports-exports.md): the worker writes the file under `exports/`, the job routes sign its download.
-      'functions/queues/run-export.ts': ['write'],
+      // CSV exports and imports (docs/guide/imports-exports.md): the bulk worker writes an export's CSV under
+      // `bulk/exports/` and reads an import's under `bulk/imports/`; the export routes sign its download, the
+      // import routes sign the CSV's upload.
+      'functions/queues/run-bulk-job.ts': ['read', 'write'],
       'functions/http/contacts/get-customers-export.ts': ['read'],
       'functions/http/crm/get-leads-export.ts': ['read'],
+      'functions/http/contacts/create-customers-import.ts': ['write'],
+      'functions/http/crm/create-leads-import.ts': ['write'],
     });
     const statements = s3Statements();
     // Signing a download reads no object: get-file holds no S3 action at all.
@@ -110,20 +114,36 @@ describe('the files bucket', () => {
     expect(s3ActionsOf('POST /api/v1/files:')).toEqual(['s3:PutObject', 's3:PutObjectTagging']);
     expect(s3ActionsOf('Bus rule file-objects')).toEqual(['s3:DeleteObjectTagging', 's3:DeleteObject']);
     expect(s3ActionsOf('DELETE /api/v1/files/{id}:')).toEqual([]);
+    expect(s3ActionsOf('POST /api/v1/contacts/customers/imports:')).toEqual(['s3:PutObject', 's3:PutObjectTagging']);
+    expect(s3ActionsOf('Consumer of queue bulk')).toEqual(['s3:GetObject', 's3:PutObject', 's3:PutObjectTagging']);
   });
 
-  it('S3 notifies the default bus, and the verifier’s rule there matches only this bucket’s new objects, exports’ CSVs aside', () => {
+  it('S3 notifies the default bus: the verifier’s rule matches this bucket’s new objects but the bulk jobs’ CSVs, the import rule only imports’', () => {
     const workers = app.template(app.stacks.workers);
     workers.hasResourceProperties('AWS::Events::Rule', {
       EventBusName: 'default',
       EventPattern: {
         source: ['aws.s3'],
         'detail-type': ['Object Created'],
-        detail: { bucket: { name: [Match.anyValue()] }, object: { key: [{ 'anything-but': { prefix: 'exports/' } }] } },
+        detail: { bucket: { name: [Match.anyValue()] }, object: { key: [{ 'anything-but': { prefix: 'bulk/' } }] } },
+      },
+    });
+    workers.hasResourceProperties('AWS::Events::Rule', {
+      EventBusName: 'default',
+      EventPattern: {
+        source: ['aws.s3'],
+        'detail-type': ['Object Created'],
+        detail: { bucket: { name: [Match.anyValue()] }, object: { key: [{ prefix: 'bulk/imports/' }] } },
       },
     });
     const rules = Object.values(workers.findResources('AWS::Events::Rule')).filter((r: any) => r.Properties.EventBusName === 'default');
-    expect(rules).toHaveLength(1);
+    expect(rules).toHaveLength(2);
+    // The import rule's target only queues the import for the bulk worker: it sends to that queue and reads no object.
+    const starter = statementsOf('Bus rule start-import');
+    const sends = starter.filter((st) => st.Action === 'sqs:SendMessage');
+    expect(sends).toHaveLength(1);
+    expect(JSON.stringify(sends[0].Resource)).toMatch(/Queues:ExportsOutputFnGetAttBulk/);
+    expect(s3ActionsOf('Bus rule start-import')).toEqual([]);
   });
 
   it('tells the functions granted the bucket its name, and no other function', () => {
@@ -131,7 +151,7 @@ describe('the files bucket', () => {
       .functions()
       .filter((f) => f.spec.access.buckets)
       .map((f) => f.spec.handler);
-    expect(envs.length).toBe(9);
+    expect(envs.length).toBe(11);
     const workers = app.template(app.stacks.workers);
     workers.hasResourceProperties('AWS::Lambda::Function', {
       Environment: { Variables: Match.objectLike({ FILES_BUCKET: Match.anyValue() }) },

@@ -4,8 +4,10 @@ import { revokeToken } from '../../shared/auth/tokens';
 import { renameWorkspace } from '../../shared/workspace/settings';
 import { eventCatalog } from '../../shared/events/catalog';
 import type { Client } from '../support/api';
-import { sendUpload } from '../support/files';
+import { postForm, sendUpload } from '../support/files';
 import { verifyUpload } from '../../shared/files/files';
+import { startImport } from '../../shared/imports/imports';
+import { runImport } from '../../shared/imports/run';
 import { outboxEvents } from '../support/outbox';
 import { useTestStack } from '../support/stack';
 import { tokenFor } from '../support/tenants';
@@ -147,6 +149,7 @@ const emitEverything = async (api: Client, workspaceId: string) => {
   await runWorkflows(api, workspaceId);
   await channelsAndBroadcasts(api, workspaceId);
   await files(api);
+  await imports(api, workspaceId);
   await remindDueTasks();
   const { record } = await tokenFor([workspaceId], ['inbox:read']);
   await revokeToken(record._id);
@@ -208,6 +211,22 @@ const files = async (api: Client) => {
   expect(ready.status).toBe('ready');
   expect((await api.delete(`/api/v1/files/${ready._id}`)).status).toBe(200);
   expect((await uploaded('not-a.pdf', PNG_BYTES, 'application/pdf')).status).toBe('rejected');
+};
+
+/** A customers import and a leads import of one row each; this stack has no bus or workers, so the test starts and runs them. */
+const imports = async (api: Client, workspaceId: string) => {
+  const tenant = tenantOf(workspaceId, 'test');
+  const pipelineId = await created(api, `${CRM}/pipelines`, { name: 'Imported' }, 'pipeline');
+  for (const [path, body, csv] of [
+    [`${CUSTOMERS}/imports`, { idProperty: 'email' }, 'email\nimported@example.com\n'],
+    [`${CRM}/leads/imports`, { pipelineId }, 'title\nImported deal\n'],
+  ] as const) {
+    const { import: job, upload } = (await api.post(path, body)).body.data;
+    expect((await postForm(upload, new TextEncoder().encode(csv), 'text/csv')).status).toBe(204);
+    await startImport(upload.fields.key);
+    await runImport({ tenant, kind: 'import', importId: job._id }, () => new Date());
+    expect((await api.get(`${path}/${job._id}`)).body.data.import.status).toBe('completed');
+  }
 };
 
 const runWorkflows = async (api: Client, workspaceId: string) => {

@@ -399,20 +399,25 @@ describe('verification', () => {
     await readyFile(t.api, 'a.bin', Uint8Array.from([1, 2, 3]), 'application/x-custom');
   });
 
-  it('an export’s CSV landing in the same bucket is no file: the verifier runs for the file only', async () => {
+  it('a bulk job’s CSV landing in the same bucket is no file: the verifier runs for the file only, the import rule for the import’s CSV only', async () => {
     const t = await env.tenant();
-    const verifier = nameOf(wiring.rules.find((r) => r.name === 'verify-upload')!.target);
-    const verified: string[] = [];
+    const ruleOf = (name: string) => nameOf(wiring.rules.find((r) => r.name === name)!.target);
+    const [verifier, starter] = [ruleOf('verify-upload'), ruleOf('start-import')];
+    const seen: Record<string, string[]> = { [verifier]: [], [starter]: [] };
     const stop = onInvoke((name, event) => {
-      if (name === verifier) verified.push((event as { detail: { object: { key: string } } }).detail.object.key);
+      seen[name]?.push((event as { detail: { object: { key: string } } }).detail.object.key);
       return undefined;
     });
     try {
-      const csv = `exports/${t.workspaceId}~test/${objectId()}.csv`;
-      await bucketClient().send(new PutObjectCommand({ Bucket: BUCKET(), Key: csv, Body: 'name,email\n' }));
+      const exported = `bulk/exports/${t.workspaceId}~test/${objectId()}.csv`;
+      const imported = `bulk/imports/${t.workspaceId}~test/${objectId()}.csv`;
+      for (const key of [exported, imported]) {
+        await bucketClient().send(new PutObjectCommand({ Bucket: BUCKET(), Key: key, Body: 'name,email\n' }));
+      }
       const { id, upload } = await sendUpload(t.api, 'after.txt', new TextEncoder().encode('after'), 'text/plain');
       await settledFile(t.api, id);
-      expect(verified).toEqual([upload.fields.key]);
+      await vi.waitFor(() => expect(seen[starter]).toEqual([imported]));
+      expect(seen[verifier]).toEqual([upload.fields.key]);
     } finally {
       stop();
     }

@@ -95,6 +95,11 @@ export const makeFactories = (opts: FactoryOptions): Record<string, ResourceFact
       return { status, body: job ? { ...job, download: job.download !== null } : body };
     },
   });
+  /** An import awaiting its CSV (what its owner reads back stays the same: no upload, no worker). */
+  const importOf = (path: string, body: (api: Client) => Promise<unknown>): ResourceFactory => ({
+    create: async (api) => ({ id: await created(api.post(path, await body(api)), 'import', 'import') }),
+    read: async (api, { id }) => snapshot(api, `${path}/${id}`),
+  });
   const channel: ResourceFactory = {
     create: async (api) => ({
       id: await created(api.post(CHANNELS, { type: 'sandbox', name: `sandbox ${unique()}` }), 'channel', 'channel'),
@@ -340,6 +345,10 @@ export const makeFactories = (opts: FactoryOptions): Record<string, ResourceFact
     [`${FILES}/{id}`]: file,
     '/api/v1/contacts/customers/exports/{id}': exportOf('/api/v1/contacts/customers/exports'),
     '/api/v1/crm/leads/exports/{id}': exportOf('/api/v1/crm/leads/exports'),
+    '/api/v1/contacts/customers/imports/{id}': importOf('/api/v1/contacts/customers/imports', async () => ({ idProperty: 'email' })),
+    '/api/v1/crm/leads/imports/{id}': importOf('/api/v1/crm/leads/imports', async (api) => ({
+      pipelineId: (await pipeline.create(api)).id,
+    })),
     [`${BROADCASTS}/{id}`]: broadcast,
   };
 };

@@ -1,19 +1,13 @@
 import * as z from 'zod';
 import { ListQuery } from '../../../shared/http/pagination';
-import { Attributes, E164, Identity, MAX_IDENTITIES } from '../../../shared/domain/contacts/customer';
+import { customerInputFields } from '../../../shared/domain/contacts/customer-input';
 import { ObjectId } from '../../../shared/http/params';
 import { fieldErrors } from '../../../shared/http/validation';
 import { MAX_BATCH_INPUTS, type ParsedInput } from '../../../shared/domain/contacts/batch';
+import { ImportColumns } from '../../../shared/domain/imports/columns';
 export { IdParams } from '../../../shared/http/params';
 
-const fields = {
-  name: z.string().trim().min(1).max(200).nullable().optional(),
-  email: z.email().max(320).nullable().optional(),
-  phone: z.string().regex(E164, 'Must be an E.164 number like +14155550123').nullable().optional(),
-  externalId: z.string().trim().min(1).max(200).nullable().optional(),
-  attributes: Attributes.optional(),
-  identities: z.array(Identity).max(MAX_IDENTITIES).optional(),
-};
+const fields = customerInputFields;
 
 export const CreateCustomer = z.strictObject(fields);
 
@@ -49,4 +43,13 @@ export const parseInputs = (inputs: unknown[]): ParsedInput[] =>
 
 export const CreateCustomersExport = z.strictObject({
   filter: CustomerFilters.omit({ page: true, limit: true, cursor: true }).optional().describe('The filters of `GET /contacts/customers`'),
+});
+
+const CustomerColumns = ImportColumns.describe(
+  'CSV header → field (`name`, `email`, `phone`, `externalId` or `attributes.<key>`), or null to skip that column',
+);
+
+export const CreateCustomersImport = z.strictObject({
+  idProperty: z.enum(['email', 'phone']).describe('The field that matches a row to an existing customer'),
+  columns: CustomerColumns.optional(),
 });

@@ -9,6 +9,7 @@ import { Money } from '../../../shared/domain/crm/money';
 import { MAX_STAGES, StageEdit, StageInput } from '../../../shared/domain/crm/pipeline';
 import { TaskPriority, TaskStatus } from '../../../shared/domain/crm/task';
 import { ObjectId } from '../../../shared/http/params';
+import { ImportColumns } from '../../../shared/domain/imports/columns';
 export { IdParams } from '../../../shared/http/params';
 
 /** Path ids that are not object ids are unknown resources (404), like ids of another workspace. */
@@ -91,4 +92,11 @@ export const ActivityFilters = z.strictObject({ ...ListQuery.shape, leadId: Obje
 
 export const CreateLeadsExport = z.strictObject({
   filter: LeadFilters.omit({ page: true, limit: true, cursor: true }).optional().describe('The filters of `GET /crm/leads`'),
+});
+
+export const CreateLeadsImport = z.strictObject({
+  pipelineId: ObjectId,
+  columns: ImportColumns.optional().describe(
+    'CSV header → field (`title`, `stageId`, `customerEmail`, `valueAmount`, `valueCurrency`, `source`, `expectedCloseDate` or `attributes.<key>`), or null to skip that column',
+  ),
 });

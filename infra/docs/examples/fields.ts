@@ -111,6 +111,11 @@ export const requests: Record<string, unknown> = {
   'PATCH /api/v1/workspace/members/{id}': { role: 'agent' },
   'POST /api/v1/workflows/{id}/trigger': { payload: { conversation: { _id: ids.conversation, priority: 'urgent' } } },
   'POST /api/v1/scheduling/bookings/{id}/cancel': { reason: 'Café closed for renovation that week' },
+  'POST /api/v1/contacts/customers/imports': {
+    idProperty: 'email',
+    columns: { 'E-mail': 'email', Company: 'attributes.company', Notes: null },
+  },
+  'POST /api/v1/crm/leads/imports': { pipelineId: ids.pipeline, columns: { Deal: 'title', Email: 'customerEmail' } },
 };
 
 /** Whole answers of the operations whose `data` no view describes, or whose entity the call changed. */
@@ -136,4 +141,7 @@ export const answers: Record<string, unknown> = {
 /** The files an operation answers, by media type, made by the code that makes them. */
 export const files: Record<string, string> = {
   'text/calendar': bookingCalendar(bookingView, 1, 'Northwind Coffee'),
+  // An import's errors CSV, as `importErrorsCsv` writes it (BOM, header, then line and reason before the row's cells).
+  'text/csv':
+    '\uFEFFline,reason,E-mail,Name,Company\n4,email: Invalid email address,jane(at)example.com,Jane Doe,Acme\n9,Expected 3 fields, found 2,ada@example.com,Ada\n',
 };

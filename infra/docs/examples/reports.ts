@@ -10,6 +10,7 @@ import type {
 } from '../../../shared/views/analytics';
 import type { contact, customerBatch } from '../../../shared/views/contacts';
 import type { exportWithDownload } from '../../../shared/views/exports';
+import type { importJob, importWithUpload } from '../../../shared/views/imports';
 import type { summary } from '../../../shared/views/crm';
 import type { bulkTagging } from '../../../shared/views/tags';
 import type { eventType } from '../../../shared/views/webhooks';
@@ -148,8 +149,44 @@ const exportView: z.output<typeof exportWithDownload> = {
   createdAt: '2026-03-10T08:21:40.000Z',
   completedAt: '2026-03-10T08:21:43.000Z',
   download: {
-    url: `https://parley-files.s3.eu-west-1.amazonaws.com/exports/${ids.workspace}/66a20f1c7d1c4f2a9b3e5e01.csv?X-Amz-Expires=300&X-Amz-Signature=4b1d9e0c2a7f3e8d6c5b4a3f2e1d0c9b8a7f6e5d4c3b2a1f0e9d8c7b6a5f4e3d`,
+    url: `https://parley-files.s3.eu-west-1.amazonaws.com/bulk/exports/${ids.workspace}/66a20f1c7d1c4f2a9b3e5e01.csv?X-Amz-Expires=300&X-Amz-Signature=4b1d9e0c2a7f3e8d6c5b4a3f2e1d0c9b8a7f6e5d4c3b2a1f0e9d8c7b6a5f4e3d`,
     expiresAt: '2026-03-10T08:26:43.000Z',
+  },
+};
+
+const importView: z.output<typeof importJob> = {
+  _id: '66a20f1c7d1c4f2a9b3e5e02',
+  kind: 'customers',
+  status: 'completed',
+  idProperty: 'email',
+  pipelineId: null,
+  columns: { 'E-mail': 'email', Company: 'attributes.company', Notes: null },
+  counts: { rows: 1200, created: 1150, updated: 30, unchanged: 12, failed: 8 },
+  error: null,
+  createdAt: '2026-03-10T08:21:40.000Z',
+  startedAt: '2026-03-10T08:22:02.000Z',
+  completedAt: '2026-03-10T08:22:31.000Z',
+};
+
+const importUploadView: z.output<typeof importWithUpload> = {
+  import: {
+    ...importView,
+    status: 'awaiting_upload',
+    counts: { rows: 0, created: 0, updated: 0, unchanged: 0, failed: 0 },
+    startedAt: null,
+    completedAt: null,
+  },
+  upload: {
+    method: 'POST',
+    url: 'https://parley-files.s3.eu-west-1.amazonaws.com/',
+    fields: {
+      key: `bulk/imports/${ids.workspace}/66a20f1c7d1c4f2a9b3e5e02.csv`,
+      'Content-Type': 'text/csv',
+      Policy: 'eyJleHBpcmF0aW9uIjoiMjAyNi0wMy0xMFQwODozNjo0MFoiLCJjb25kaXRpb25zIjpbXX0=',
+      'X-Amz-Signature': '4b1d9e0c2a7f3e8d6c5b4a3f2e1d0c9b8a7f6e5d4c3b2a1f0e9d8c7b6a5f4e3d',
+    },
+    expiresAt: '2026-03-10T08:36:40.000Z',
+    maxBytes: 52428800,
   },
 };
 
@@ -167,4 +204,6 @@ export const computedFixtures: Record<string, unknown> = {
   CustomerBatch: batchView,
   ExportWithDownload: exportView,
   Export: { ...exportView, status: 'queued', rows: 0, completedAt: null, download: undefined },
+  Import: importView,
+  ImportUpload: importUploadView,
 };

@@ -3,6 +3,7 @@ import { channel, broadcast } from './channels';
 import { customer, customerGuard } from './contacts';
 import { file } from './files';
 import { exportJob } from './exports';
+import { importJob } from './imports';
 import { activity, lead, listMembership, pipeline, task } from './crm';
 import { conversation, conversationList, emailMessage, emailThread, incomingGuard, message } from './inbox';
 import { aiAnswer, aiSettings, article, articleSummary, searchIndex } from './knowledge';
@@ -34,6 +35,7 @@ export const entities = [
   incomingGuard,
   file,
   exportJob,
+  importJob,
   emailMessage,
   customer,
   customerGuard,

@@ -1,6 +1,7 @@
 import type { Tenant } from '../auth/tenant';
 import type { Customer } from '../contacts/customer';
 import type { Lead } from '../crm/lead';
+import { BULK_KEY_PREFIX } from '../bulk/keys';
 
 export type ExportKind = 'customers' | 'leads';
 type ExportStatus = 'queued' | 'running' | 'completed' | 'failed';
@@ -36,8 +37,8 @@ export const newExport = (kind: ExportKind, filter: ExportJob['filter'], id: str
   completedAt: null,
 });
 
-/** Exports live beside files, under their own prefix, so an export key is never a file key. */
-export const EXPORT_KEY_PREFIX = 'exports/';
+/** Exports live beside files, under the bulk jobs' prefix, so an export key is never a file key. */
+const EXPORT_KEY_PREFIX = `${BULK_KEY_PREFIX}exports/`;
 export const exportObjectKey = (tenant: Tenant, id: string): string => `${EXPORT_KEY_PREFIX}${tenant}/${id}.csv`;
 export const exportFileName = (job: Pick<ExportJob, '_id' | 'kind'>): string => `${job.kind}-${job._id}.csv`;
 

@@ -1,0 +1,9 @@
+import { route } from '../../../shared/http/route';
+import { FileResponse } from '../../../shared/http/file-response';
+import { importErrorsCsv } from '../../../shared/imports/imports';
+import { IdParams } from './schemas';
+
+export const handler = route({ scope: 'crm:read', params: IdParams, produces: 'text/csv' }, async ({ params, tenant }) => {
+  const csv = await importErrorsCsv(tenant, 'leads', params.id);
+  return new FileResponse('text/csv; charset=utf-8', `leads-import-${params.id}-errors.csv`, csv);
+});

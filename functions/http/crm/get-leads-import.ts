@@ -1,0 +1,10 @@
+import * as z from 'zod';
+import { route } from '../../../shared/http/route';
+import { importJob } from '../../../shared/views/imports';
+import { readImport } from '../../../shared/imports/imports';
+import { IdParams } from './schemas';
+
+export const handler = route(
+  { scope: 'crm:read', params: IdParams, response: z.strictObject({ import: importJob }) },
+  async ({ params, tenant }) => ({ import: await readImport(tenant, 'leads', params.id) }),
+);

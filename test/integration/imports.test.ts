@@ -1,0 +1,163 @@
+import { describe, expect, it } from 'vitest';
+import { parse } from 'csv-parse/sync';
+import type { Client } from '../support/api';
+import { expectError } from '../support/api';
+import { postForm } from '../support/files';
+import { outboxEvents } from '../support/outbox';
+import { useTestStack } from '../support/stack';
+
+const env = useTestStack();
+
+const CUSTOMER_IMPORTS = '/api/v1/contacts/customers/imports';
+const LEAD_IMPORTS = '/api/v1/crm/leads/imports';
+
+const utf8 = (text: string) => new TextEncoder().encode(text);
+
+/** The import once the bulk worker has finished it. */
+const finished = async (api: Client, path: string, id: string) => {
+  for (let i = 0; i < 400; i++) {
+    const res = await api.get(`${path}/${id}`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    if (['completed', 'failed'].includes(res.body.data.import.status)) return res.body.data.import;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`import ${id} did not finish`);
+};
+
+/** Creates an import, uploads `bytes` through its presigned POST and waits for its outcome. */
+const importCsv = async (api: Client, path: string, body: unknown, bytes: Uint8Array) => {
+  const created = await api.post(path, body);
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const { import: job, upload } = created.body.data;
+  expect(job).toMatchObject({ status: 'awaiting_upload', counts: { rows: 0, created: 0, updated: 0, unchanged: 0, failed: 0 } });
+  const sent = await postForm(upload, bytes, 'text/csv');
+  expect(sent.status, sent.body).toBe(204);
+  return finished(api, path, job._id);
+};
+
+const errorsOf = async (api: Client, path: string, id: string) => {
+  const res = await api.get(`${path}/${id}/errors`);
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+  expect(res.headers.get('content-disposition')).toContain('attachment');
+  return parse(res.body as string, { bom: true, columns: true }) as Record<string, string>[];
+};
+
+describe('CSV imports of customers', () => {
+  it('upserts by email: quoted fields, line breaks inside quotes, a BOM, CRLF; mapped, skipped and attribute columns; failed rows reported', async () => {
+    const { api, workspaceId } = await env.tenant();
+    const existing = (await api.post('/api/v1/contacts/customers', { email: 'old@example.com', name: 'Old Name' })).body.data.customer;
+    await api.post('/api/v1/contacts/customers', { email: 'same@example.com', name: 'Same' });
+    const csv =
+      '\uFEFFE-mail,name,Company,Notes\r\n' +
+      'ada@example.com,"Lovelace, Ada","Analytical\r\nEngines",ignored\r\n' +
+      'OLD@example.com,New Name,,\r\n' +
+      'same@example.com,Same,,\r\n' +
+      'not-an-email,Bad,,\r\n' +
+      '\r\n' +
+      'short@example.com,Short\r\n' +
+      'ada@example.com,Ada Again,,\r\n' +
+      'grace@example.com,"Grace ""Amazing"" Hopper",=cmd,\r\n';
+    const job = await importCsv(
+      api,
+      CUSTOMER_IMPORTS,
+      { idProperty: 'email', columns: { 'E-mail': 'email', Company: 'attributes.company', Notes: null } },
+      utf8(csv),
+    );
+    expect(job).toMatchObject({
+      status: 'completed',
+      error: null,
+      counts: { rows: 7, created: 2, updated: 2, unchanged: 1, failed: 2 },
+    });
+    expect(job.startedAt).not.toBeNull();
+
+    const list = async (email: string) =>
+      (await api.get(`/api/v1/contacts/customers?email=${encodeURIComponent(email)}`)).body.data.customers;
+    expect(await list('ada@example.com')).toMatchObject([{ name: 'Ada Again', attributes: { company: 'Analytical\r\nEngines' } }]);
+    expect(await list('grace@example.com')).toMatchObject([{ name: 'Grace "Amazing" Hopper', attributes: { company: '=cmd' } }]);
+    expect((await api.get(`/api/v1/contacts/customers/${existing._id}`)).body.data.customer.name).toBe('New Name');
+
+    const errors = await errorsOf(api, CUSTOMER_IMPORTS, job._id);
+    expect(errors).toEqual([
+      { line: '6', reason: expect.stringContaining('email'), 'E-mail': 'not-an-email', name: 'Bad', Company: '', Notes: '' },
+      { line: '8', reason: 'Expected 4 fields, found 2', 'E-mail': 'short@example.com', name: 'Short', Company: '', Notes: '' },
+    ]);
+
+    const events = await outboxEvents(workspaceId);
+    const types = (type: string) => events.filter((e) => e.eventType === type);
+    expect(types('customer.contact.created')).toHaveLength(4); // the two imported, and `old@` and `same@` made beforehand
+    expect(types('customer.contact.updated')).toHaveLength(2);
+    expect(types('customer.import.started').map((e) => e.data.import)).toMatchObject([{ _id: job._id, status: 'running' }]);
+    expect(types('customer.import.finished').map((e) => e.data.import)).toMatchObject([
+      { _id: job._id, status: 'completed', counts: job.counts },
+    ]);
+  });
+
+  it('fails an import whose header names unknown columns, before any row, and says which', async () => {
+    const { api } = await env.tenant();
+    const job = await importCsv(api, CUSTOMER_IMPORTS, { idProperty: 'email' }, utf8('email,Full Name,Plan\nx@example.com,X,pro\n'));
+    expect(job).toMatchObject({ status: 'failed', counts: { rows: 0 } });
+    expect(job.error).toContain('Unknown columns: "Full Name", "Plan"');
+    expect((await api.get('/api/v1/contacts/customers')).body.data.customers).toEqual([]);
+  });
+
+  it('fails an import that is not UTF-8, a CSV without the idProperty column, and an empty CSV, with their reasons', async () => {
+    const { api } = await env.tenant();
+    const latin1 = Uint8Array.from([...utf8('email,name\nz@example.com,Jos'), 0xe9, ...utf8('\n')]);
+    expect((await importCsv(api, CUSTOMER_IMPORTS, { idProperty: 'email' }, latin1)).error).toContain('not valid UTF-8');
+    expect((await importCsv(api, CUSTOMER_IMPORTS, { idProperty: 'phone' }, utf8('email\na@example.com\n'))).error).toContain(
+      'No column fills "phone"',
+    );
+    expect((await importCsv(api, CUSTOMER_IMPORTS, { idProperty: 'email' }, utf8('\n\n'))).error).toContain('header row is required');
+    expect(
+      (await importCsv(api, CUSTOMER_IMPORTS, { idProperty: 'email' }, utf8('email,name\na@example.com,"open quote\n'))).error,
+    ).toContain('Malformed CSV');
+  });
+
+  it('refuses a mapping to no field (422), answers another kind’s import as 404, and signs an upload of at most 50 MiB', async () => {
+    const { api } = await env.tenant();
+    expectError(await api.post(CUSTOMER_IMPORTS, { idProperty: 'email', columns: { Plan: 'plan' } }), 422, 'VALIDATION_ERROR');
+    expectError(await api.post(CUSTOMER_IMPORTS, { idProperty: 'id' }), 422, 'VALIDATION_ERROR');
+    const created = (await api.post(CUSTOMER_IMPORTS, { idProperty: 'email' })).body.data;
+    expect(created.upload.maxBytes).toBe(50 * 1024 * 1024);
+    const policy = JSON.parse(Buffer.from(created.upload.fields.Policy, 'base64').toString('utf8')) as { conditions: unknown[] };
+    expect(policy.conditions).toContainEqual(['content-length-range', 1, 50 * 1024 * 1024]);
+    expectError(await api.get(`${LEAD_IMPORTS}/${created.import._id}`), 404, 'NOT_FOUND');
+    expectError(await api.post(LEAD_IMPORTS, { pipelineId: '0123456789abcdef01234567' }), 422, 'VALIDATION_ERROR');
+  });
+});
+
+describe('CSV imports of leads', () => {
+  it('creates leads in the pipeline, resolving stageId and customerEmail; an unknown stage or customer fails that row', async () => {
+    const { api, workspaceId } = await env.tenant();
+    const pipeline = (await api.post('/api/v1/crm/pipelines', { name: 'Sales' })).body.data.pipeline;
+    const [first, second] = pipeline.stages as { _id: string }[];
+    const customer = (await api.post('/api/v1/contacts/customers', { email: 'buyer@example.com' })).body.data.customer;
+    const csv =
+      'Deal,stageId,customerEmail,valueAmount,valueCurrency\n' +
+      `Big deal,${second!._id},BUYER@example.com,125000,EUR\n` +
+      'Default stage,,,,\n' +
+      'Lost stage,0123456789abcdef01234567,,,\n' +
+      'Nobody,,ghost@example.com,,\n' +
+      'No currency,,,100,\n';
+    const job = await importCsv(api, LEAD_IMPORTS, { pipelineId: pipeline._id, columns: { Deal: 'title' } }, utf8(csv));
+    expect(job).toMatchObject({ status: 'completed', counts: { rows: 5, created: 2, failed: 3 } });
+    const leads = (await api.get(`/api/v1/crm/leads?pipelineId=${pipeline._id}`)).body.data.leads as Record<string, unknown>[];
+    expect(leads).toHaveLength(2);
+    expect(leads.find((l) => l.title === 'Big deal')).toMatchObject({
+      stageId: second!._id,
+      customerId: customer._id,
+      value: { amount: 125000, currency: 'EUR' },
+    });
+    expect(leads.find((l) => l.title === 'Default stage')).toMatchObject({ stageId: first!._id, customerId: null });
+    const errors = await errorsOf(api, LEAD_IMPORTS, job._id);
+    expect(errors.map((e) => [e.line, e.reason])).toEqual([
+      ['4', expect.stringContaining('No such stage')],
+      ['5', 'customerEmail: No customer has the email ghost@example.com'],
+      ['6', expect.stringContaining('valueAmount and valueCurrency go together')],
+    ]);
+    const events = await outboxEvents(workspaceId);
+    expect(events.filter((e) => e.eventType === 'crm.lead.created')).toHaveLength(2);
+    expect(events.filter((e) => e.eventType === 'crm.import.finished').map((e) => e.data.import)).toMatchObject([{ _id: job._id }]);
+  });
+});
