@@ -253,6 +253,30 @@ export const goLive = async (connection: Connection, seam: string[]): Promise<st
   }
 };
 
+/**
+ * Claims a subscribed socket's replay for the run in hand: false when a run already began it (the bus
+ * delivered the subscription twice, or Lambda retried a run that died mid-replay), which may have sent
+ * part of the backlog.
+ */
+export const claimReplay = async (connection: Connection): Promise<boolean> => {
+  try {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: config().TABLE_NAME,
+        Key: connectionKey(connection.tenant, connection.connectionId),
+        UpdateExpression: 'SET replayClaimed = :true',
+        ConditionExpression: '#state = :replaying AND attribute_not_exists(replayClaimed)',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':replaying': 'replaying', ':true': true },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+};
+
 /** The sockets a token opened, in every workspace and mode (revoking it closes them). */
 export const tokenConnectionIds = async (tokenId: string): Promise<string[]> =>
   (await collect(queryAll({ index: 'gsi1', pk: `${K.RTTOKEN}#${tokenId}` }))).map((item) => item.gsi1sk as string);

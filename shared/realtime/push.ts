@@ -8,6 +8,7 @@ import type { OutboxEvent } from '../events/from-bus';
 import { replayEvents } from '../data/events-log';
 import { eventPayload } from '../data/outbox';
 import {
+  claimReplay,
   forgetConnection,
   goLive,
   holdPending,
@@ -98,6 +99,8 @@ export const replaySocket = async (connectionId: string, now: Date): Promise<voi
 const replay = async (connectionId: string, now: Date): Promise<void> => {
   const c = await readConnection(connectionId);
   if (c?.state !== 'replaying') return;
+  // A replay begun before may have sent part of the backlog: its client resumes with `since` instead.
+  if (!(await claimReplay(c))) return close(connectionId);
   if (!(await post(connectionId, frame({ type: 'subscribed' })))) return;
   const replayed: string[] = [];
   if (c.since !== null) {

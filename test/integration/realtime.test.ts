@@ -5,6 +5,9 @@ import { registerClientPlugin } from '../../shared/aws/plugins';
 import type { Tenant } from '../../shared/domain/auth/tenant';
 import { hashToken } from '../../shared/domain/auth/token';
 import { readConnection, storeTicket, tenantHasSockets, tokenConnectionIds } from '../../shared/data/realtime';
+import { SOCKET_SOURCE, SUBSCRIBED_DETAIL_TYPE } from '../../shared/domain/realtime/protocol';
+import { wiring } from '../../functions/wiring';
+import { busEvent, route } from '../../infra/local/event-router';
 import { client, type Client } from '../support/api';
 import { logIdsSince, openSocket, subscribed, ticketFor, writeBatched, writeCustomers, type TestSocket } from '../support/realtime';
 import { useTestStack } from '../support/stack';
@@ -288,6 +291,29 @@ describe('the realtime socket under load and failure', () => {
     expect([...got].sort()).toEqual([...expected].sort());
   }, 90_000);
 
+  it('a subscription delivered again mid-replay (a repeated bus event, a retried run) closes the socket instead of replaying twice; the client resumes once', async () => {
+    const owner = await t.tenant();
+    const anchor = await anchorOf(owner.tenant, owner.api);
+    await writeCustomers(owner.tenant, 30, 3);
+    const expected = await logIdsSince(owner.api, anchor);
+    let release = () => {};
+    holdEventPosts = { after: 10, gate: new Promise<void>((r) => (release = r)) };
+    const first = await subscribed(owner.api, ['customer.*'], anchor);
+    await first.until((f) => f.filter((x) => x.type === 'event').length === 10);
+    const [connectionId] = await tokenConnectionIds(owner.tokenId);
+    await route(wiring.rules, busEvent(SOCKET_SOURCE, SUBSCRIBED_DETAIL_TYPE, { connectionId }));
+    await first.closed;
+    holdEventPosts = undefined;
+    release();
+    const before = first.eventIds();
+    expect(first.frames.filter((f) => f.type === 'subscribed')).toHaveLength(1);
+    expect(before).toEqual(expected.slice(0, 10));
+    const resumed = await subscribed(owner.api, ['customer.*'], before.at(-1) ?? anchor);
+    await resumed.until((f) => f.filter((x) => x.type === 'event').length === expected.length - before.length);
+    expect([...before, ...resumed.eventIds()]).toEqual(expected);
+    await resumed.close();
+  });
+
   it('a client that stops reading does not stall the others', async () => {
     const owner = await t.tenant();
     const stalled = await subscribed(owner.api, ['customer.*']);
@@ -329,6 +355,9 @@ registerClientPlugin({
 
 /** The management API fails this many PostToConnection calls (a push failing mid-batch), then recovers. */
 let failPosts = 0;
+/** While set, event frames past the first `after` wait for `gate` before they are posted: a push held mid-replay. */
+let holdEventPosts: { after: number; gate: Promise<void> } | undefined;
+const isEventFrame = (data?: Uint8Array) => data !== undefined && Buffer.from(data.subarray(0, 15)).toString() === '{"type":"event"';
 registerClientPlugin({
   applyToStack: (stack) => {
     stack.add(
@@ -337,6 +366,9 @@ registerClientPlugin({
           failPosts--;
           throw new Error('injected: the management API failed mid-batch');
         }
+        const hold = holdEventPosts;
+        if (context.commandName === 'PostToConnectionCommand' && hold && isEventFrame((args.input as { Data?: Uint8Array }).Data))
+          if (hold.after-- <= 0) await hold.gate;
         return next(args);
       },
       { step: 'build', name: 'testFailPosts' },
