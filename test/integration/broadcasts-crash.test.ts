@@ -1,14 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { CRASH_AFTER_SANDBOX_SEND, FAULT_AFTER_ENV, FAULT_ENV } from '../../infra/local/faults';
-import type { LocalStack } from '../../infra/local/stack';
 import { BROADCAST_QUEUE } from '../../functions/wiring/channels';
 import { client, pollData } from '../support/api';
 import { BROADCASTS, createChannel, createCustomers, sandboxSends } from '../support/channels';
-import { childProcesses } from '../support/child-stack';
-import { startTestStack } from '../support/stack';
+import { useCrashRig } from '../support/child-stack';
 import { createTenant } from '../support/tenants';
 import { skipVisibilityTimeout } from '../support/visibility';
 import { eventually } from '../support/webhooks';
@@ -23,25 +18,13 @@ import { eventually } from '../support/webhooks';
  * within the token's read limit however long that takes.
  */
 const RECIPIENTS = 250;
-let stack: LocalStack;
-let dataDir: string;
-const children = childProcesses();
-
-beforeAll(async () => {
-  stack = await startTestStack({ workers: false });
-  dataDir = mkdtempSync(join(tmpdir(), 'parley-broadcast-crash-'));
-});
-afterAll(async () => {
-  await children.killAll();
-  await stack?.stop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
+const rig = useCrashRig('broadcast-crash');
 
 it(`a scheduled broadcast to ${RECIPIENTS} recipients sends each exactly once, even when its worker is killed mid-send`, {
   timeout: 720_000,
 }, async () => {
   const tenant = await createTenant();
-  const api = client(stack.baseUrl, tenant);
+  const api = client(rig.stack.baseUrl, tenant);
   const channel = await createChannel(api, { type: 'sandbox', ratePerSecond: 100 });
   const ids = await createCustomers(tenant.tenant, RECIPIENTS, 25);
   const b = (await api.post(BROADCASTS, { name: 'Big', channelId: channel._id, audience: { customerIds: ids }, content: 'Hello all' })).body
@@ -49,7 +32,7 @@ it(`a scheduled broadcast to ${RECIPIENTS} recipients sends each exactly once, e
   const at = new Date(Date.now() + 2000).toISOString();
   expect((await api.post(`${BROADCASTS}/${b._id}/schedule`, { at })).body.data.broadcast.status).toBe('scheduled');
 
-  const first = await children.start(stack, dataDir, { [FAULT_ENV]: CRASH_AFTER_SANDBOX_SEND, [FAULT_AFTER_ENV]: '75' });
+  const first = await rig.start({ [FAULT_ENV]: CRASH_AFTER_SANDBOX_SEND, [FAULT_AFTER_ENV]: '75' });
   await new Promise<void>((done) => first.child.once('exit', () => done()));
   expect(first.child.signalCode).toBe('SIGKILL');
   const atCrash = (await api.get(`${BROADCASTS}/${b._id}`)).body.data.broadcast;
@@ -57,8 +40,8 @@ it(`a scheduled broadcast to ${RECIPIENTS} recipients sends each exactly once, e
   expect(atCrash.stats.sent).toBeGreaterThanOrEqual(75);
   expect(atCrash.stats.sent).toBeLessThan(RECIPIENTS);
 
-  const skipped = await skipVisibilityTimeout(stack, BROADCAST_QUEUE, Date.now());
-  await children.start(stack, dataDir, {}, skipped.aheadMs);
+  const skipped = await skipVisibilityTimeout(rig.stack, BROADCAST_QUEUE, Date.now());
+  await rig.start({}, skipped.aheadMs);
   await skipped.lapse();
   const done = await eventually(
     async () => {

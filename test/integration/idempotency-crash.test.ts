@@ -1,18 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CRASH_AFTER_KEYED_COMMIT, FAULT_ENV } from '../../infra/local/faults';
-import type { LocalStack } from '../../infra/local/stack';
 import { dynamo } from '../../shared/aws/dynamo';
 import { config } from '../../shared/config';
 import { tenantPk } from '../../shared/data/keys';
 import { keyDigest } from '../../shared/domain/idempotency/key';
 import { client, expectError } from '../support/api';
-import { childProcesses } from '../support/child-stack';
+import { useCrashRig } from '../support/child-stack';
 import { outboxEvents } from '../support/outbox';
-import { startTestStack } from '../support/stack';
 import { createTenant } from '../support/tenants';
 
 /**
@@ -20,23 +15,11 @@ import { createTenant } from '../support/tenants';
  * a keyed change commits, before any response is sent. The client then retries with the same key against
  * a fresh process. DynamoDB Local lives in this test process and survives, as DynamoDB does on AWS.
  */
-let stack: LocalStack;
-let dataDir: string;
-const children = childProcesses();
+const rig = useCrashRig('idem-crash');
 const armed = { [FAULT_ENV]: CRASH_AFTER_KEYED_COMMIT };
 let started = 0;
 /** Each process gets a data folder of its own: one runtime per folder. */
-const start = (env: Record<string, string> = {}) => children.start(stack, join(dataDir, String(started++)), env);
-
-beforeAll(async () => {
-  stack = await startTestStack({ workers: false });
-  dataDir = mkdtempSync(join(tmpdir(), 'parley-idem-crash-'));
-});
-afterAll(async () => {
-  await children.killAll();
-  await stack?.stop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
+const start = (env: Record<string, string> = {}) => rig.start(env, 0, String(started++));
 
 /** Sends the request to an armed process, which dies after the commit: the client sees no answer. */
 const crashOn = async (tenant: { token: string; workspaceId: string }, path: string, body: unknown, key: string) => {

@@ -1,17 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { CRASH_AFTER_IMPORT_ROW, FAULT_AFTER_ENV, FAULT_ENV } from '../../infra/local/faults';
-import type { LocalStack } from '../../infra/local/stack';
 import { BULK_QUEUE } from '../../functions/wiring/bulk';
 import { IMPORT_CHUNK_ROWS } from '../../shared/domain/imports/import';
 import { client, pollData } from '../support/api';
-import { childProcesses } from '../support/child-stack';
+import { useCrashRig } from '../support/child-stack';
 import { postForm } from '../support/files';
 import { outboxEvents } from '../support/outbox';
-import { startTestStack } from '../support/stack';
 import { createTenant } from '../support/tenants';
 import { skipVisibilityTimeout } from '../support/visibility';
 import { eventually } from '../support/webhooks';
@@ -25,25 +20,13 @@ import { eventually } from '../support/webhooks';
  */
 const ROWS = 400;
 const IMPORTS = '/api/v1/contacts/customers/imports';
-let stack: LocalStack;
-let dataDir: string;
-const children = childProcesses();
-
-beforeAll(async () => {
-  stack = await startTestStack({ workers: false });
-  dataDir = mkdtempSync(join(tmpdir(), 'parley-import-crash-'));
-});
-afterAll(async () => {
-  await children.killAll();
-  await stack?.stop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
+const rig = useCrashRig('import-crash');
 
 const email = (i: number) => (i % 50 === 49 ? `broken-${i}` : `c${i}@example.com`);
 
 it(`a ${ROWS}-row import applies each row exactly once, even when its worker is killed mid-chunk`, { timeout: 300_000 }, async () => {
   const tenant = await createTenant();
-  const first = await children.start(stack, dataDir, { [FAULT_ENV]: CRASH_AFTER_IMPORT_ROW, [FAULT_AFTER_ENV]: '150' });
+  const first = await rig.start({ [FAULT_ENV]: CRASH_AFTER_IMPORT_ROW, [FAULT_AFTER_ENV]: '150' });
   const api = client(first.baseUrl, tenant);
   // Every 4th row names a customer that exists (updated), every 50th an invalid email (failed), the rest are new.
   const existing = Array.from({ length: ROWS / 4 }, (_, k) => ({ email: email(4 * k), name: 'Before' }));
@@ -57,8 +40,8 @@ it(`a ${ROWS}-row import applies each row exactly once, even when its worker is 
   await exited;
   expect(first.child.signalCode).toBe('SIGKILL');
 
-  const skipped = await skipVisibilityTimeout(stack, BULK_QUEUE, Date.now());
-  const second = await children.start(stack, dataDir, {}, skipped.aheadMs);
+  const skipped = await skipVisibilityTimeout(rig.stack, BULK_QUEUE, Date.now());
+  const second = await rig.start({}, skipped.aheadMs);
   const after = client(second.baseUrl, tenant);
   // The first chunk's cursor moved; the second chunk's rows committed before the crash are past it.
   const atCrash = (await after.get(`${IMPORTS}/${created.import._id}`)).body.data.import;

@@ -1,17 +1,12 @@
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { CRASH_AFTER_SOCKET_POSTS, FAULT_AFTER_ENV, FAULT_ENV } from '../../infra/local/faults';
-import type { LocalStack } from '../../infra/local/stack';
 import { createParleyClient } from '../../packages/client/src/index';
 import { readConnection, tokenConnectionIds } from '../../shared/data/realtime';
 import { client, type Client } from '../support/api';
-import { childProcesses } from '../support/child-stack';
+import { useCrashRig } from '../support/child-stack';
 import { logIdsSince, openSocket, ticketFor, writeBatched, writeCustomers } from '../support/realtime';
-import { startTestStack } from '../support/stack';
 import { createTenant } from '../support/tenants';
 
 /**
@@ -20,23 +15,10 @@ import { createTenant } from '../support/tenants';
  * does. The crash takes the child's sockets with it, so the client sees its socket close; it reconnects to
  * the restarted child with `since` and must get every event it missed, once.
  */
-let stack: LocalStack;
-let dataDir: string;
-const children = childProcesses();
-
-beforeAll(async () => {
-  stack = await startTestStack({ workers: false });
-  dataDir = mkdtempSync(join(tmpdir(), 'parley-realtime-crash-'));
-});
-afterAll(async () => {
-  await children.killAll();
-  await stack?.stop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
+const rig = useCrashRig('realtime-crash');
 
 /** A child that dies the moment its `after`th event frame is posted, or one that does not crash. */
-const startParley = (after?: number) =>
-  children.start(stack, dataDir, after ? { [FAULT_ENV]: CRASH_AFTER_SOCKET_POSTS, [FAULT_AFTER_ENV]: String(after) } : {});
+const startParley = (after?: number) => rig.start(after ? { [FAULT_ENV]: CRASH_AFTER_SOCKET_POSTS, [FAULT_AFTER_ENV]: String(after) } : {});
 
 const killed = (child: ChildProcess) =>
   new Promise<string | null>((done) => {
@@ -54,7 +36,7 @@ const LIVE_BEFORE_CRASH = 10;
 
 it('a push killed mid-replay: the client resumes with since = the last event it received and gets the rest once each, in order', async () => {
   const owner = await createTenant();
-  const api = client(stack.baseUrl, owner);
+  const api = client(rig.stack.baseUrl, owner);
   await writeCustomers(owner.tenant, 1, 1);
   const anchor = await newestCustomerEvent(api);
   await writeBatched(owner.tenant, 40);
@@ -87,7 +69,7 @@ it('a push killed mid-replay: the client resumes with since = the last event it 
 
 it('a push killed mid-batch of live events: the resuming client gets every event of the batch exactly once', async () => {
   const owner = await createTenant();
-  const api = client(stack.baseUrl, owner);
+  const api = client(rig.stack.baseUrl, owner);
   await writeCustomers(owner.tenant, 1, 1);
   const anchor = await newestCustomerEvent(api);
 

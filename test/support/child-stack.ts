@@ -1,7 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { resolve } from 'node:path';
-import type { LocalStack } from '../../infra/local/stack';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
+import type { LocalStack, StackOptions } from '../../infra/local/stack';
 import { CLOCK_AHEAD_ENV } from './clock-ahead';
+import { startTestStack } from './stack';
 
 const root = resolve(import.meta.dirname, '..', '..');
 
@@ -56,4 +60,39 @@ export const childProcesses = () => {
     });
 
   return { start, kill, killAll: () => Promise.all([...children].map(kill)) };
+};
+
+/**
+ * A crash test's rig: this file's stack without workers (its table and SQS emulator outlive the children),
+ * a data folder of its own, and children started on both, all stopped and removed after the file.
+ */
+export const useCrashRig = (name: string, opts: StackOptions = {}) => {
+  let stack: LocalStack | undefined;
+  let dataDir = '';
+  const children = childProcesses();
+  beforeAll(async () => {
+    stack = await startTestStack({ ...opts, workers: false });
+    dataDir = mkdtempSync(join(tmpdir(), `parley-${name}-`));
+  });
+  afterAll(async () => {
+    await children.killAll();
+    await stack?.stop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+  const running = () => {
+    if (!stack) throw new Error('the crash rig is used before beforeAll started it');
+    return stack;
+  };
+  return {
+    get stack() {
+      return running();
+    },
+    get dataDir() {
+      return dataDir;
+    },
+    kill: children.kill,
+    /** A child on the rig's data folder, or on `folder` inside it. */
+    start: (env: Record<string, string> = {}, clockAheadMs = 0, folder?: string) =>
+      children.start(running(), folder === undefined ? dataDir : join(dataDir, folder), env, clockAheadMs),
+  };
 };
