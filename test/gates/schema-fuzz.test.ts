@@ -103,6 +103,7 @@ describe('the schema fuzz', () => {
   it('recognises a 500, a non-JSON answer and a missed fixed answer as violations', () => {
     const json = {
       'content-type': 'application/json',
+      'x-content-type-options': 'nosniff',
       'x-request-id': 'r',
       'x-ratelimit-limit': '100',
       'x-ratelimit-remaining': '9',
@@ -121,6 +122,9 @@ describe('the schema fuzz', () => {
     expect(
       violations({}, { status: 200, headers: { ...json, 'x-ratelimit-limit': undefined }, text: '{"success":true,"data":{}}' }),
     ).toEqual(['no X-RateLimit-* headers']);
+    expect(
+      violations({}, { status: 200, headers: { ...json, 'x-content-type-options': undefined }, text: '{"success":true,"data":{}}' }),
+    ).toEqual(['no X-Content-Type-Options: nosniff']);
     const refused = (path: string) =>
       `{"success":false,"error":{"code":"VALIDATION_ERROR","message":"m","details":{"errors":[{"path":"${path}","message":"Unknown field"}]}}}`;
     expect(violations({ names: '__proto__' }, { status: 200, headers: json, text: '{"success":true,"data":{}}' })[0]).toMatch(

@@ -545,6 +545,7 @@ export const violations = (
   if (res.status >= 500) out.push(`status ${res.status}`);
   if (res.status === 429) out.push('429: the token pool let a token run out of budget');
   const type = String(res.headers['content-type'] ?? '');
+  if (res.headers['x-content-type-options'] !== 'nosniff') out.push('no X-Content-Type-Options: nosniff');
   // A route that answers with a file (its spec's `produces`): a success is that file, an error still the JSON wrapper.
   if (produces && res.status < 300 && !c.expect) {
     if (!type.startsWith(produces)) out.push(`content-type ${JSON.stringify(type)}, not ${produces}`);

@@ -34,14 +34,17 @@ const outgoing = (statusCode: number, out: unknown, wrap: boolean): StoredRespon
   return wrap ? successResponse(statusCode, out) : { statusCode, headers: JSON_CONTENT, body: JSON.stringify(out) };
 };
 
-/** `response` with this request's id and rate-limit headers. */
+/**
+ * `response` with this request's id and rate-limit headers. No answer may be sniffed into something a browser
+ * renders: a file answer (a CSV of cells customers wrote) is served from the API's own origin.
+ */
 export const finish = (
   state: RequestState,
   response: StoredResponse,
   extra: Record<string, string> = {},
 ): APIGatewayProxyStructuredResultV2 => ({
   statusCode: response.statusCode,
-  headers: { ...response.headers, 'X-Request-Id': state.requestId, ...state.headers, ...extra },
+  headers: { ...response.headers, 'X-Content-Type-Options': 'nosniff', 'X-Request-Id': state.requestId, ...state.headers, ...extra },
   body: response.body,
 });
 
