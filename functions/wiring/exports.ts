@@ -4,7 +4,8 @@ import { BULK_QUEUE } from './bulk';
 import type { Access, AreaWiring } from './types';
 
 const request: Access = { table: 'write', queues: [BULK_QUEUE] };
-const read: Access = { table: 'read', buckets: { [FILES_BUCKET]: ['read'] } };
+// The download is a signed URL of the files bucket's CDN (nosniff, attachment): the route reads no object.
+const read: Access = { table: 'read', buckets: { [FILES_BUCKET]: ['download'] } };
 
 const contacts = areaRoutes('contacts');
 const crm = areaRoutes('crm');

@@ -9,14 +9,13 @@ import {
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Readable } from 'node:stream';
 import { config } from '../config';
 import { clientPerLane, withPlugins } from './plugins';
 import { tracedClient } from '../observability/tracing';
 
 /** The files bucket's client. Locally it talks path-style to the S3 stand-in; on AWS to S3 itself. */
-const s3 = clientPerLane((requestHandler) => {
+export const s3 = clientPerLane((requestHandler) => {
   const { AWS_REGION, S3_ENDPOINT } = config();
   return tracedClient(
     withPlugins(new S3Client({ region: AWS_REGION, endpoint: S3_ENDPOINT, forcePathStyle: Boolean(S3_ENDPOINT), requestHandler })),
@@ -70,14 +69,6 @@ export const presignUpload = (
     Fields: { 'Content-Type': as.contentType, 'Content-Disposition': as.contentDisposition, tagging: taggingXml(as.tag) },
     Expires: expiresSeconds,
   });
-
-/** A presigned GET that downloads (never renders) the object, under `disposition` and `contentType` (an export's CSV; files go through the CDN). */
-export const presignDownload = (key: string, disposition: string, contentType: string, expiresSeconds: number): Promise<string> =>
-  getSignedUrl(
-    s3(),
-    new GetObjectCommand({ Bucket: bucket(), Key: key, ResponseContentDisposition: disposition, ResponseContentType: contentType }),
-    { expiresIn: expiresSeconds },
-  );
 
 /** The object's first `bytes` bytes (a ranged GET) and its full size, or undefined when there is no such object. */
 export const readHead = async (key: string, bytes: number): Promise<{ sample: Uint8Array; size: number } | undefined> => {
@@ -134,7 +125,8 @@ const PART_BYTES = 8 * 1024 * 1024;
  * multipart upload (one PutObject when the object is smaller). `close` makes the object appear, whole; an
  * upload never closed leaves no object (the bucket's lifecycle rule aborts it).
  */
-export const objectWriter = (key: string, contentType: string) => {
+export const objectWriter = (key: string, as: { contentType: string; contentDisposition: string }) => {
+  const stored = { ContentType: as.contentType, ContentDisposition: as.contentDisposition };
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let uploadId: string | undefined;
@@ -143,7 +135,7 @@ export const objectWriter = (key: string, contentType: string) => {
     const body = Buffer.concat(pending);
     pending = [];
     pendingBytes = 0;
-    uploadId ??= (await s3().send(new CreateMultipartUploadCommand({ Bucket: bucket(), Key: key, ContentType: contentType }))).UploadId;
+    uploadId ??= (await s3().send(new CreateMultipartUploadCommand({ Bucket: bucket(), Key: key, ...stored }))).UploadId;
     const PartNumber = parts.length + 1;
     const { ETag } = await s3().send(new UploadPartCommand({ Bucket: bucket(), Key: key, UploadId: uploadId, PartNumber, Body: body }));
     parts.push({ ETag, PartNumber });
@@ -157,7 +149,7 @@ export const objectWriter = (key: string, contentType: string) => {
     },
     close: async (): Promise<void> => {
       if (!uploadId) {
-        await s3().send(new PutObjectCommand({ Bucket: bucket(), Key: key, Body: Buffer.concat(pending), ContentType: contentType }));
+        await s3().send(new PutObjectCommand({ Bucket: bucket(), Key: key, Body: Buffer.concat(pending), ...stored }));
         return;
       }
       if (pendingBytes > 0) await sendPart();

@@ -15,7 +15,8 @@ import {
   type ExportJob,
   type ExportKind,
 } from '../domain/exports/export';
-import { objectWriter, presignDownload } from '../aws/s3';
+import { objectWriter } from '../aws/s3';
+import { signedDownloadUrl } from '../aws/downloads';
 import { createExport, getExport, settleExport } from '../data/exports';
 import { listCustomers } from '../contacts/customers';
 import { listLeads } from '../crm/leads';
@@ -46,13 +47,9 @@ export const readExport = async (tenant: Tenant, kind: ExportKind, id: string, n
   const job = await getExport(tenant, id);
   if (job?.kind !== kind) throw new NotFoundError('Export');
   if (job.status !== 'completed') return { ...job, download: null };
-  const url = await presignDownload(
-    exportObjectKey(tenant, id),
-    attachmentDisposition(exportFileName(job)),
-    CSV_TYPE,
-    EXPORT_DOWNLOAD_SECONDS,
-  );
-  return { ...job, download: { url, expiresAt: new Date(now.getTime() + EXPORT_DOWNLOAD_SECONDS * 1000).toISOString() } };
+  const expiresAt = new Date(now.getTime() + EXPORT_DOWNLOAD_SECONDS * 1000);
+  const url = await signedDownloadUrl(exportObjectKey(tenant, id), expiresAt);
+  return { ...job, download: { url, expiresAt: expiresAt.toISOString() } };
 };
 
 /** One page of the export's records at a time, by cursor, as CSV rows. */
@@ -75,7 +72,10 @@ async function* rowsOf(tenant: Tenant, job: ExportJob): AsyncGenerator<string[][
 
 /** Writes the CSV (a BOM, the header, then page after page) and answers how many rows it holds. */
 const writeCsv = async (tenant: Tenant, job: ExportJob): Promise<number> => {
-  const out = objectWriter(exportObjectKey(tenant, job._id), CSV_TYPE);
+  const out = objectWriter(exportObjectKey(tenant, job._id), {
+    contentType: CSV_TYPE,
+    contentDisposition: attachmentDisposition(exportFileName(job)),
+  });
   await out.write(stringify([[...EXPORT_FORMATS[job.kind].columns]], { bom: true }));
   let rows = 0;
   for await (const page of rowsOf(tenant, job)) {

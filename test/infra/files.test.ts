@@ -92,17 +92,17 @@ describe('the files bucket', () => {
       'functions/http/channels/receive-inbound.ts': ['write', 'read', 'delete'],
       'functions/queues/send-channel-message.ts': ['read'],
       // CSV exports and imports (docs/guide/imports-exports.md): the bulk worker writes an export's CSV under
-      // `bulk/exports/` and reads an import's under `bulk/imports/`; the export routes sign its download, the
+      // `bulk/exports/` and reads an import's under `bulk/imports/`; the export routes sign its download through the CDN, the
       // import routes sign the CSV's upload.
       'functions/queues/run-bulk-job.ts': ['read', 'write'],
-      'functions/http/contacts/get-customers-export.ts': ['read'],
-      'functions/http/crm/get-leads-export.ts': ['read'],
+      'functions/http/contacts/get-customers-export.ts': ['download'],
+      'functions/http/crm/get-leads-export.ts': ['download'],
       'functions/http/contacts/create-customers-import.ts': ['write'],
       'functions/http/crm/create-leads-import.ts': ['write'],
     });
     const statements = s3Statements();
-    // Signing a download reads no object: get-file holds no S3 action at all.
-    expect(statements).toHaveLength(Object.keys(holders).length - 1);
+    // Signing a download reads no object: get-file and the export routes hold no S3 action at all.
+    expect(statements).toHaveLength(Object.keys(holders).length - 3);
     expect(s3ActionsOf('GET /api/v1/files/{id}:')).toEqual([]);
     const object = ['s3:GetObject', 's3:PutObject', 's3:PutObjectTagging', 's3:DeleteObject', 's3:DeleteObjectTagging'];
     for (const s of statements) {
@@ -228,7 +228,7 @@ describe('downloads through CloudFront', () => {
     });
   });
 
-  it('trusts the public key a custom resource makes at deployment; the private half is a parameter only the key maker writes and get-file reads', () => {
+  it('trusts the public key a custom resource makes at deployment; the private half is a parameter only the key maker writes and the download routes read', () => {
     data().hasResourceProperties('Custom::ParleyDownloadSigningKey', {
       ParameterName: Match.stringLikeRegexp('^/parley/.+/files/download-signing-key$'),
     });
@@ -243,7 +243,10 @@ describe('downloads through CloudFront', () => {
         (p.Properties.PolicyDocument.Statement as any[]).filter((s) => [s.Action].flat().some((a: string) => a.startsWith('ssm:'))),
       ),
     );
+    // Read by the three routes that sign downloads (a file, a customers export, a leads export); written by the key maker.
     expect(ssmStatements.map((s) => [s.Action].flat()).sort()).toEqual([
+      ['ssm:GetParameter'],
+      ['ssm:GetParameter'],
       ['ssm:GetParameter'],
       ['ssm:GetParameter', 'ssm:PutParameter', 'ssm:DeleteParameter'],
     ]);
@@ -251,13 +254,17 @@ describe('downloads through CloudFront', () => {
     expect(statementsOf('GET /api/v1/files/{id}:').flatMap((s) => [s.Action].flat())).toContain('ssm:GetParameter');
   });
 
-  it('tells get-file where downloads are and which key signs them, and no other function', () => {
+  it('tells the routes that sign downloads (get-file, the export routes) where downloads are and which key signs them, and no other function', () => {
     const withDownloads = app.all.flatMap((stack) =>
       Object.values(app.template(stack).findResources('AWS::Lambda::Function')).filter(
         (f: any) => f.Properties.Environment?.Variables?.FILES_DOWNLOAD_KEY_PARAMETER !== undefined,
       ),
     ) as any[];
-    expect(withDownloads.map((f) => String(f.Properties.Description).split(':')[0])).toEqual(['GET /api/v1/files/{id}']);
+    expect(withDownloads.map((f) => String(f.Properties.Description).split(':')[0]).sort()).toEqual([
+      'GET /api/v1/contacts/customers/exports/{id}',
+      'GET /api/v1/crm/leads/exports/{id}',
+      'GET /api/v1/files/{id}',
+    ]);
     const vars = withDownloads[0].Properties.Environment.Variables;
     // Each from the data stack: the distribution's domain, the public key's id, the parameter's name.
     expect(JSON.stringify(vars.FILES_DOWNLOAD_URL)).toMatch(
