@@ -20,9 +20,9 @@ import { isExpired, parseTaggingHeader, parseTaggingXml, taggingXml, type Expiry
 /**
  * The local S3: fauxqs stores the objects, and this gate in front of it does what fauxqs does not. It
  * answers a presigned POST upload (multipart form, policy and signature checked as S3 checks them) with
- * a PutObject, serves a presigned GET only with a valid, unexpired signature (always as an attachment, with
- * `nosniff`), passes the SDK's own calls through, and tells `onObjectCreated` of every new object, as S3's
- * EventBridge notifications do. It keeps each object's tags (a POST's `tagging` field, PutObject's
+ * a PutObject, serves a presigned GET only with a valid, unexpired signature (with what S3 would send: the
+ * stored or asked-for disposition, never `nosniff`), passes the SDK's own calls through, and tells
+ * `onObjectCreated` of every new object, as S3's EventBridge notifications do. It keeps each object's tags (a POST's `tagging` field, PutObject's
  * `x-amz-tagging`, the `?tagging` calls) and runs the buckets' lifecycle rules on a timer, as S3 does once a
  * day. With `dataDir` it also keeps the objects on disk (fauxqs keeps them in memory) and the notifications not
  * yet delivered, which it delivers again at its next start: S3 never loses one.
@@ -263,12 +263,12 @@ export const startS3Local = async (opts: S3LocalOptions): Promise<S3Local> => {
     if (refusal) return sendRefusal(res, refusal, rawPath);
     try {
       const out = await store.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+      // As S3 answers: the stored (or asked-for) disposition, if any, and no header S3 cannot send (the CDN adds those).
       const disposition = url.searchParams.get('response-content-disposition') ?? objects.get(`${bucket}/${key}`)?.contentDisposition;
       res.writeHead(200, {
         'content-type': url.searchParams.get('response-content-type') ?? out.ContentType ?? 'application/octet-stream',
         'content-length': String(out.ContentLength ?? ''),
-        'content-disposition': disposition?.startsWith('attachment') ? disposition : 'attachment',
-        'x-content-type-options': 'nosniff',
+        ...(disposition ? { 'content-disposition': disposition } : {}),
         etag: out.ETag ?? '',
       });
       if (req.method === 'HEAD') return res.end();

@@ -137,6 +137,25 @@ const article = async (api: Api) =>
 
 const path = (id: string) => ({ params: { path: { id } } });
 
+/** Sends a CSV to an import's presigned POST, as a browser form would: the import then runs on its own. */
+const sendCsv = async (upload: { url: string; fields: Record<string, string> }, csv: string) => {
+  const form = new FormData();
+  for (const [field, value] of Object.entries(upload.fields)) form.append(field, value);
+  form.append('file', new Blob([csv], { type: 'text/csv' }), 'import.csv');
+  const sent = await fetch(upload.url, { method: 'POST', body: form });
+  if (!sent.ok) throw new CliError(`storage refused the import's CSV (${sent.status}): ${(await sent.text()).slice(0, 200)}`);
+};
+
+const customersImport = async (api: Api) => {
+  const { upload } = (await api.post('/contacts/customers/imports', { body: { idProperty: 'email' } })).data;
+  await sendCsv(upload, `email,name\nimported-${unique()}@example.com,Grace Hopper\n`);
+};
+
+const leadsImport = async (api: Api) => {
+  const { upload } = (await api.post('/crm/leads/imports', { body: { pipelineId: (await pipeline(api))._id } })).data;
+  await sendCsv(upload, `title\nImported deal ${unique()}\n`);
+};
+
 /**
  * An `api` account whose URL is a provider that refuses it: an HTTPS endpoint on 127.0.0.1 (served with the
  * certificate the running Parley trusts) answering 410 Gone, until a reply sent through it has errored it.
@@ -329,6 +348,11 @@ export const recipes: Record<string, (api: Api, runtime: RuntimeInfo) => Promise
   'ai.article.updated': async (api) =>
     api.patch('/ai/knowledge-base/articles/{id}', { ...path(await article(api)), body: { title: `Returns policy ${unique()}` } }),
   'ai.article.deleted': async (api) => api.delete('/ai/knowledge-base/articles/{id}', path(await article(api))),
+
+  'customer.import.started': (api) => customersImport(api),
+  'customer.import.finished': (api) => customersImport(api),
+  'crm.import.started': (api) => leadsImport(api),
+  'crm.import.finished': (api) => leadsImport(api),
 
   'inbox.file.ready': (api) => textFile(api),
   'inbox.file.rejected': (api) =>
