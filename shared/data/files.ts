@@ -76,12 +76,10 @@ export const getFiles = async (tenant: Tenant, ids: readonly string[], now: Date
 };
 
 /** Ready files, newest first; the total is the storage counter's. */
-export const listFiles = async (tenant: Tenant, page: PageRequest) => {
-  const [result, usage] = await Promise.all([
-    queryPage({ index: 'gsi1', pk: tenantPk(tenant, K.FILES), newestFirst: true }, page),
-    storageUsage(tenant),
-  ]);
-  return { files: result.items.map(fromItem), total: usage.files, nextCursor: result.nextCursor };
+/** A page of the tenant's ready files, newest first (only a ready file is in the index). */
+export const readyFilesPage = async (tenant: Tenant, page: PageRequest) => {
+  const result = await queryPage({ index: 'gsi1', pk: tenantPk(tenant, K.FILES), newestFirst: true }, page);
+  return { files: result.items.map(fromItem), nextCursor: result.nextCursor };
 };
 
 const stillPending = { condition: '#s = :pending', names: { '#s': 'status' }, values: { ':pending': 'pending' } } as const;

@@ -1,6 +1,7 @@
 import { ConflictError, NotFoundError } from '../domain/errors';
 import { Missing, Refused } from '../domain/refusal';
 import { storedTenant, tenantParts, type Tenant } from '../domain/auth/tenant';
+import type { PageRequest } from '../data/query';
 import { DEFAULT_STORAGE_QUOTA_BYTES } from '../domain/auth/workspace';
 import {
   attachmentDisposition,
@@ -22,11 +23,24 @@ import {
 import { SNIFF_BYTES, verdict } from '../domain/files/sniff';
 import { deleteObject, presignUpload, readHead, untagObject, writeObject, type StoredAs } from '../aws/s3';
 import { signedDownloadUrl } from '../aws/downloads';
-import { conversationFiles, createFile, deleteFileRecord, getFile, getFiles, settleFile, storageUsage } from '../data/files';
+import {
+  conversationFiles,
+  createFile,
+  deleteFileRecord,
+  getFile,
+  getFiles,
+  readyFilesPage,
+  settleFile,
+  storageUsage,
+} from '../data/files';
 import { getWorkspace } from '../data/workspaces';
 import { log } from '../log';
 
-export { listFiles } from '../data/files';
+/** Ready files, newest first; the exact total is the usage counter's count of ready files, kept in the same transactions. */
+export const listFiles = async (tenant: Tenant, page: PageRequest) => {
+  const [{ files, nextCursor }, usage] = await Promise.all([readyFilesPage(tenant, page), storageUsage(tenant)]);
+  return { files, total: usage.files, nextCursor };
+};
 
 const quotaOf = async (tenant: Tenant): Promise<number> =>
   (await getWorkspace(tenantParts(tenant).workspaceId))?.storageQuotaBytes ?? DEFAULT_STORAGE_QUOTA_BYTES;
