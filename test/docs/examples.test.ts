@@ -1,3 +1,4 @@
+import { parleyArgv } from '../support/cli-bundle';
 import { execFile, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -30,7 +31,7 @@ const cliHelp = new Map<string, string>();
 const helpOf = (words: string[]): string => {
   const key = words.join(' ');
   if (!cliHelp.has(key)) {
-    const res = spawnSync(process.execPath, ['--import', 'tsx', 'packages/cli/parley.ts', ...words, '--help'], {
+    const res = spawnSync(process.execPath, parleyArgv(...words, '--help'), {
       cwd: root,
       encoding: 'utf8',
       timeout: 30_000,

@@ -1,3 +1,4 @@
+import { parleyArgv } from '../support/cli-bundle';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer as createHttpServer, type IncomingHttpHeaders } from 'node:http';
 import { request } from 'node:https';
@@ -41,7 +42,7 @@ const userEnv = (extra: Record<string, string> = {}) => {
 };
 
 const parley = (args: string[], extra: Record<string, string> = {}) => {
-  const res = spawnSync(process.execPath, ['--import', 'tsx', 'packages/cli/parley.ts', ...args], {
+  const res = spawnSync(process.execPath, parleyArgv(...args), {
     cwd: root,
     encoding: 'utf8',
     env: userEnv(extra),
@@ -210,7 +211,7 @@ describe('a listen that fails', () => {
   });
 
   it('deletes its subscription and revokes its token when its terminal closes (SIGHUP)', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'packages/cli/parley.ts', 'listen'], {
+    const child = spawn(process.execPath, parleyArgv('listen'), {
       cwd: root,
       env: userEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -250,16 +251,16 @@ describe('parley listen', () => {
     expect(parley(['workspace', 'create', '--name', 'Acme Support', '--owner-email', 'you@example.com'])).toMatchObject({ code: 0 });
     await new Promise<void>((r) => app.listen(0, '127.0.0.1', r));
     const appUrl = `http://127.0.0.1:${(app.address() as { port: number }).port}/hooks`;
-    listener = spawn(process.execPath, ['--import', 'tsx', 'packages/cli/parley.ts', 'listen', '--forward-to', appUrl], {
+    listener = spawn(process.execPath, parleyArgv('listen', '--forward-to', appUrl), {
       cwd: root,
       env: userEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    jsonListener = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'packages/cli/parley.ts', 'listen', '--events', 'inbox.*,crm.lead.*', '--json'],
-      { cwd: root, env: userEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    jsonListener = spawn(process.execPath, parleyArgv('listen', '--events', 'inbox.*,crm.lead.*', '--json'), {
+      cwd: root,
+      env: userEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     lines = watch(listener);
     jsonLines = watch(jsonListener);
     await Promise.all([lines.until('stderr', /^Ready: listening on/m), jsonLines.until('stderr', /^Ready: listening on/m)]);

@@ -1,3 +1,4 @@
+import { parleyArgv } from '../support/cli-bundle';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -46,7 +47,7 @@ afterAll(async () => {
 const linesWith = (text: string) => output.filter((line) => line.includes(text));
 
 const parleyLogs = (...args: string[]) => {
-  const res = spawnSync(process.execPath, ['--import', 'tsx', 'packages/cli/parley.ts', 'logs', ...args, '--json'], {
+  const res = spawnSync(process.execPath, parleyArgv('logs', ...args, '--json'), {
     encoding: 'utf8',
     env: { ...process.env, PARLEY_DATA_DIR: dataDir },
     timeout: 30_000,

@@ -1,3 +1,4 @@
+import { parleyArgv } from './cli-bundle';
 import { spawnSync } from 'node:child_process';
 import { expect } from 'vitest';
 import type { LocalStack } from '../../infra/local/stack';
@@ -6,7 +7,7 @@ import type { LocalStack } from '../../infra/local/stack';
 export const cliFor = (stack: () => LocalStack) => {
   const targetEnv = () => ({ ...process.env, DYNAMODB_ENDPOINT: stack().dynamoEndpoint, TABLE_NAME: stack().tableName });
   const parley = (...args: string[]) => {
-    const res = spawnSync(process.execPath, ['--import', 'tsx', 'packages/cli/parley.ts', ...args], {
+    const res = spawnSync(process.execPath, parleyArgv(...args), {
       encoding: 'utf8',
       env: targetEnv(),
       timeout: 30_000,

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { buildCliBundle } from './cli-bundle';
 import { GATE_DIR_ENV, sumGateCounts } from './response-gate';
 import { TLS_DIR_ENV, createTestCertificate } from './tls';
 import { UNHANDLED_DIR_ENV, unhandledSummary } from './unhandled';
@@ -17,6 +18,7 @@ export default async function setup() {
   const tls = await createTestCertificate();
   process.env[TLS_DIR_ENV] = tls.dir;
   process.env.NODE_EXTRA_CA_CERTS = tls.certFile;
+  await buildCliBundle(scratch);
   const gate = mkdtempSync(join(tmpdir(), 'parley-response-gate-'));
   process.env[GATE_DIR_ENV] = gate;
   const unhandled = mkdtempSync(join(tmpdir(), 'parley-unhandled-'));
