@@ -1,21 +1,20 @@
 import { listWorkspaces, createWorkspace } from '../../shared/data/workspaces';
 import { createToken } from '../../shared/auth/tokens';
 import { tenantOf } from '../../shared/domain/auth/tenant';
-import type { TokenEnvironment } from '../../shared/domain/auth/token';
 import { seedCrm } from './seed-crm';
 import { seedInbox } from './seed-inbox';
 import { seedBookings, seedMembers } from './seed-team';
 
 export interface Seeded {
   workspaceId: string;
-  tokens: Record<TokenEnvironment, string>;
+  tokens: { live: string; test: string };
 }
 
 /** The admin tokens the first start prints: the CLI knows the demo workspace by its test one. */
-export const DEMO_TOKEN_NAMES: Record<TokenEnvironment, string> = {
+export const DEMO_TOKEN_NAMES = {
   live: 'Demo admin token (live)',
   test: 'Demo admin token (test)',
-};
+} as const;
 
 /**
  * On the very first start only: a demo workspace whose live data and test-mode sandbox both hold a team of
@@ -25,19 +24,19 @@ export const DEMO_TOKEN_NAMES: Record<TokenEnvironment, string> = {
 export const seedOnFirstStart = async (): Promise<Seeded | undefined> => {
   if ((await listWorkspaces()).length > 0) return undefined;
   const workspace = await createWorkspace('Demo workspace');
-  const seedMode = async (environment: TokenEnvironment) => {
+  const seedMode = async (livemode: boolean) => {
     const { token } = await createToken({
-      name: DEMO_TOKEN_NAMES[environment],
+      name: DEMO_TOKEN_NAMES[livemode ? 'live' : 'test'],
       scopes: ['admin:all'],
       workspaceIds: [workspace._id],
-      environment,
+      livemode,
     });
-    const tenant = tenantOf(workspace._id, environment);
+    const tenant = tenantOf(workspace._id, livemode);
     const { agentId } = await seedMembers(tenant);
     const { customerId } = await seedInbox(tenant, agentId);
     await seedCrm(tenant, customerId, agentId);
     await seedBookings(tenant, agentId, customerId);
     return token;
   };
-  return { workspaceId: workspace._id, tokens: { live: await seedMode('live'), test: await seedMode('test') } };
+  return { workspaceId: workspace._id, tokens: { live: await seedMode(true), test: await seedMode(false) } };
 };

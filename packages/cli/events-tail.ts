@@ -1,7 +1,7 @@
 import { WebSocket } from 'ws';
 import type { ParleyEvent } from '../client/src/index';
 import { eventPatterns } from './event-patterns';
-import type { Session } from './session';
+import { modeName, type Session } from './session';
 
 export interface TailOptions {
   /** Comma-separated event types or wildcards (default: every event the token may read). */
@@ -17,12 +17,12 @@ const line = (e: ParleyEvent, json: boolean | undefined) => (json ? JSON.stringi
  * nothing is missed or printed twice.
  */
 export const tailEvents = async (
-  session: Pick<Session, 'api' | 'workspaceId' | 'mode'>,
+  session: Pick<Session, 'api' | 'workspaceId' | 'livemode'>,
   opts: TailOptions,
   signal: AbortSignal,
   print: (line: string) => void = (l) => process.stdout.write(`${l}\n`),
 ): Promise<void> => {
   const events = eventPatterns(opts.types);
-  process.stderr.write(`Streaming ${events.join(', ')} in workspace ${session.workspaceId} (${session.mode} mode). Stop with Ctrl-C.\n`);
+  process.stderr.write(`Streaming ${events.join(', ')} in workspace ${session.workspaceId} (${modeName(session)}). Stop with Ctrl-C.\n`);
   for await (const event of session.api.realtime.subscribe({ events, WebSocket, signal })) print(line(event, opts.json));
 };

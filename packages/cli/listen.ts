@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Webhook } from 'standardwebhooks';
-import type { Session } from './session';
+import { modeName, type Session } from './session';
 import { eventPatterns } from './event-patterns';
 import { receiverTls } from './receiver-tls';
 
@@ -119,7 +119,7 @@ export const listen = async (session: Session, opts: ListenOptions): Promise<voi
     secret = subscription.secret;
     say(
       [
-        `Ready: listening on ${url} for ${events.join(', ')} in workspace ${session.workspaceId} (${session.mode} mode)`,
+        `Ready: listening on ${url} for ${events.join(', ')} in workspace ${session.workspaceId} (${modeName(session)})`,
         `through subscription ${subscriptionId}, which is deleted on exit. Stop with Ctrl-C.`,
         `Its signing secret, to verify forwarded events: ${secret}`,
       ].join('\n'),

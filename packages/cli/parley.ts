@@ -19,7 +19,7 @@ import { dataDir } from '../../infra/local/runtime-file';
 import { ParleyError } from '../client/src/index';
 import { listen, type ListenOptions } from './listen';
 import { tailEvents, type TailOptions } from './events-tail';
-import { openSession, type SessionOptions } from './session';
+import { modeName, openSession, type SessionOptions } from './session';
 import { liveOnly, recipes, triggerHelp, untriggerable } from './trigger';
 import { uploadPath, type UploadCliOptions } from './files';
 
@@ -117,7 +117,7 @@ const WorkspaceId = z.string().regex(OBJECT_ID, 'Must be a 24-character hex work
 /** The tenant a member command acts in: the workspace's live data, or its test mode with --test. */
 const memberTenant = async (opts: { workspace: string; test?: boolean }) => {
   await requireWorkspaces([parse(WorkspaceId, opts.workspace, '--workspace')]);
-  return tenantOf(opts.workspace, opts.test ? 'test' : 'live');
+  return tenantOf(opts.workspace, !opts.test);
 };
 const member = program.command('member').description('workspace members');
 const memberLeaf = (cmd: Command) =>
@@ -196,7 +196,7 @@ leaf(
         .split(',')
         .map((s) => s.trim())
         .filter(Boolean),
-      environment: opts.test ? 'test' : 'live',
+      livemode: !opts.test,
       expiresAt: opts.expires,
     });
     const now = new Date();
@@ -326,8 +326,8 @@ apiLeaf(
   } finally {
     await session.close();
   }
-  const done = { eventType: type, workspaceId: session.workspaceId, livemode: session.mode === 'live' };
-  print(opts, done, `Triggered ${type} in workspace ${session.workspaceId} (${session.mode} mode)`);
+  const done = { eventType: type, workspaceId: session.workspaceId, livemode: session.livemode };
+  print(opts, done, `Triggered ${type} in workspace ${session.workspaceId} (${modeName(session)})`);
 });
 
 apiLeaf(

@@ -14,12 +14,15 @@ export interface SessionOptions {
   token?: string;
 }
 
+/** How the CLI names a session's mode to its user. */
+export const modeName = (session: Pick<Session, 'livemode'>) => (session.livemode ? 'live mode' : 'test mode');
+
 /** The API of the running `npm start`, as one workspace in one mode, through a token. */
 export interface Session {
   api: ParleyClient;
   runtime: RuntimeInfo;
   workspaceId: string;
-  mode: 'live' | 'test';
+  livemode: boolean;
   /** Revokes the token the session made for itself (none when it was given one). */
   close(): Promise<void>;
 }
@@ -46,7 +49,7 @@ const oneWorkspace = (ids: string[], given?: string): string => {
 const localWorkspaces = async (now: Date): Promise<WorkspaceCandidate[]> =>
   Promise.all(
     (await allWorkspaces()).map(async (w) => {
-      const tokens = (await workspaceTokens(w._id)).filter((t) => t.environment === 'test' && tokenState(t, now) === 'active');
+      const tokens = (await workspaceTokens(w._id)).filter((t) => !t.livemode && tokenState(t, now) === 'active');
       return {
         id: w._id,
         name: w.name,
@@ -74,24 +77,24 @@ export const openSession = async (opts: SessionOptions, scopes: Scope[], purpose
       api: createParleyClient({ baseUrl: runtime.baseUrl, token: given, workspaceId }),
       runtime,
       workspaceId,
-      mode: token.environment,
+      livemode: token.livemode,
       close: async () => {},
     };
   }
   const now = new Date();
   const { workspaceId, why } = chooseWorkspace(await localWorkspaces(now), opts.workspace);
   if (why) process.stderr.write(`Using workspace ${workspaceId}, ${why} (choose another with --workspace <id>).\n`);
-  const mode = opts.live ? 'live' : 'test';
+  const livemode = opts.live === true;
   const expiresAt = new Date(now.getTime() + SESSION_TOKEN_MS).toISOString();
   const { token, record } = await issueOperatorToken(
-    { name: `${SESSION_TOKEN_PREFIX}${purpose}`, workspaceIds: [workspaceId], scopes, environment: mode, expiresAt },
+    { name: `${SESSION_TOKEN_PREFIX}${purpose}`, workspaceIds: [workspaceId], scopes, livemode, expiresAt },
     now,
   );
   return {
     api: createParleyClient({ baseUrl: runtime.baseUrl, token, workspaceId }),
     runtime,
     workspaceId,
-    mode,
+    livemode,
     close: async () => {
       await revokeOperatorToken(record._id, new Date());
     },

@@ -1,15 +1,7 @@
 import { NotFoundError } from '../domain/errors';
 import { Missing, Refused } from '../domain/refusal';
 import { tenantOf, tenantParts, type Tenant } from '../domain/auth/tenant';
-import {
-  generateToken,
-  hashToken,
-  livemode,
-  newestFirst,
-  visiblePrefix,
-  type TokenEnvironment,
-  type TokenRecord,
-} from '../domain/auth/token';
+import { generateToken, hashToken, newestFirst, visiblePrefix, type TokenRecord } from '../domain/auth/token';
 import { grantToken, manages, type TokenRequest } from '../domain/auth/token-grant';
 import { buildEnvelope } from '../events/envelope';
 import { objectId } from '../ids';
@@ -17,29 +9,30 @@ import { outboxItem } from '../data/outbox';
 import { getToken, listTokens, storedToken, tokenCreation, tokenRevocation } from '../data/tokens';
 import { transact, type Write } from '../data/transact';
 import { getWorkspaces } from '../data/workspaces';
+import { tokenBody } from '../views/auth';
 
 export interface NewToken {
   name: string;
   scopes: string[];
   workspaceIds: string[];
-  environment: TokenEnvironment;
+  livemode: boolean;
   expiresAt?: string;
 }
 
 /** `auth.token.<event>` in each workspace the token is bound to, in the token's mode: its public view, never the hash or secret. */
 const tokenEvents = (event: 'created' | 'revoked', record: TokenRecord, now: Date): Write[] =>
   record.workspaceIds.map((workspaceId) =>
-    outboxItem(buildEnvelope(`auth.token.${event}`, tenantOf(workspaceId, record.environment), { token: record }, { now })),
+    outboxItem(buildEnvelope(`auth.token.${event}`, tenantOf(workspaceId, record.livemode), { token: tokenBody(record) }, { now })),
   );
 
 /** Creates a token and returns its full value, which is never stored or shown again. */
 export const createToken = async (input: NewToken, now = new Date()): Promise<{ token: string; record: TokenRecord }> => {
-  const token = generateToken(input.environment);
+  const token = generateToken(input.livemode);
   const record: TokenRecord = {
     _id: objectId(now.getTime()),
     name: input.name,
     prefix: visiblePrefix(token),
-    environment: input.environment,
+    livemode: input.livemode,
     scopes: [...new Set(input.scopes)],
     workspaceIds: [...new Set(input.workspaceIds)],
     createdAt: now.toISOString(),
@@ -78,4 +71,4 @@ export const revokeManagedToken = async (caller: TokenRecord, tenant: Tenant, to
 
 /** The workspaces a token is bound to, each seen in the token's own mode only. */
 export const tokenWorkspaces = async (token: TokenRecord) =>
-  (await getWorkspaces(token.workspaceIds)).map((w) => ({ ...w, livemode: livemode(token) }));
+  (await getWorkspaces(token.workspaceIds)).map((w) => ({ ...w, livemode: token.livemode }));

@@ -4,7 +4,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
-import { tenantOf } from '../domain/auth/tenant';
+import { liveTenant } from '../domain/auth/tenant';
 import { admissionRefusal, type RateCategory } from '../domain/auth/rate-limit';
 import type { TokenRecord } from '../domain/auth/token';
 import { collect, queryAll } from './query';
@@ -15,9 +15,12 @@ import { itemCodec } from './codec';
 import { token as tokenView } from '../views/auth';
 
 const mainKey = (hash: string) => ({ pk: `${K.TOKEN}#${hash}`, sk: K.TOKEN });
-const bindingKey = (workspaceId: string, tokenId: string) => ({ pk: tenantPk(tenantOf(workspaceId, 'live')), sk: `${K.TOKEN}#${tokenId}` });
+const bindingKey = (workspaceId: string, tokenId: string) => ({ pk: tenantPk(liveTenant(workspaceId)), sk: `${K.TOKEN}#${tokenId}` });
 
-const fromItem: (item: Record<string, unknown>) => TokenRecord = itemCodec(tokenView);
+const decode: (item: Record<string, unknown>) => TokenRecord = itemCodec(tokenView.omit({ environment: true }));
+/** Tokens stored before the mode had one spelling hold `environment: live|test` instead of `livemode`. */
+const fromItem = (item: Record<string, unknown>): TokenRecord =>
+  decode(item.livemode === undefined && item.environment !== undefined ? { ...item, livemode: item.environment === 'live' } : item);
 
 /** The writes that store a new token under its hash, with one binding per workspace it is bound to. */
 export const tokenCreation = (record: TokenRecord, hash: string): Write[] => [
@@ -110,7 +113,7 @@ export const findToken = async (hash: string, req: Omit<AdmissionRequest, 'limit
 };
 
 export const listTokens = async (workspaceId: string): Promise<TokenRecord[]> =>
-  (await collect(queryAll({ pk: tenantPk(tenantOf(workspaceId, 'live')), skPrefix: `${K.TOKEN}#` }))).map(fromItem);
+  (await collect(queryAll({ pk: tenantPk(liveTenant(workspaceId)), skPrefix: `${K.TOKEN}#` }))).map(fromItem);
 
 const tokenItem = async (tokenId: string) => (await collect(queryAll({ index: 'gsi1', pk: `${K.TOKENID}#${tokenId}` })))[0];
 

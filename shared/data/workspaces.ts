@@ -1,4 +1,4 @@
-import { tenantOf } from '../domain/auth/tenant';
+import { liveTenant } from '../domain/auth/tenant';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
@@ -18,7 +18,7 @@ import { workspace as workspaceEntity } from './registry/workspace';
 export { DEFAULT_TIMEZONE } from '../domain/auth/workspace';
 
 /** The workspace item, shared by both modes (its live tenant's partition); an update is conditional on the `updatedAt` read. */
-const key = (id: string) => workspaceEntity.key({ tenant: tenantOf(id, 'live') });
+const key = (id: string) => workspaceEntity.key({ tenant: liveTenant(id) });
 
 const toItem = (w: Workspace) => ({ ...key(w._id), type: 'WORKSPACE', ...workspaceEntity.index('gsi1', { workspaceId: w._id }), ...w });
 

@@ -41,7 +41,7 @@ export const buildEnvelope = (
 
 /** The tenant whose activity the event reports (events written before test mode existed carry no `livemode`: live). */
 export const envelopeTenant = (envelope: Pick<EventEnvelope, 'workspaceId' | 'livemode'>): Tenant =>
-  tenantOf(envelope.workspaceId, envelope.livemode === false ? 'test' : 'live');
+  tenantOf(envelope.workspaceId, envelope.livemode !== false);
 
 /** Field-level diff for `changes` on update events; only keys present in `after` are compared. */
 export const diff = (before: object, after: object): Changes => {

@@ -22,7 +22,7 @@ const accessFields = (state: RequestState | undefined) => {
   const parts = tenant ? tenantParts(tenant) : undefined;
   return {
     workspaceId: parts?.workspaceId,
-    mode: parts ? (parts.livemode ? 'live' : 'test') : token?.environment,
+    livemode: parts ? parts.livemode : token?.livemode,
     tokenId: token?._id,
     rateCategory: admission?.category,
     rateRemaining: admission ? Math.max(0, RATE_LIMITS[admission.category] - admission.used) : undefined,

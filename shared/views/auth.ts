@@ -4,19 +4,39 @@ import { WEEKDAYS, type Workspace } from '../domain/auth/workspace';
 import { MemberStatus, Role, type Member } from '../domain/auth/member';
 import { exactly, id, time } from './common';
 
-export const token = exactly<TokenRecord>()(
-  z.strictObject({
+/** The API's first spelling of the mode, still answered beside `livemode` so that no integration breaks. */
+const environment = z.enum(['live', 'test']).meta({ deprecated: true, description: 'Deprecated: `livemode` says the same.' });
+
+export const environmentOf = (livemode: boolean): 'live' | 'test' => (livemode ? 'live' : 'test');
+
+/** A token as the API and the events show it: never its hash, nor its secret after creation. */
+export const token = z
+  .strictObject({
     _id: id,
     name: z.string(),
     prefix: z.string(),
-    environment: z.enum(['live', 'test']),
+    livemode: z.boolean(),
+    environment,
     scopes: z.array(z.string()),
     workspaceIds: z.array(id),
     createdAt: time,
     expiresAt: time.optional(),
     revokedAt: time.optional(),
-  }),
-).meta({ id: 'Token' });
+  })
+  .meta({ id: 'Token' });
+
+export const tokenBody = (t: TokenRecord): z.output<typeof token> => ({
+  _id: t._id,
+  name: t.name,
+  prefix: t.prefix,
+  livemode: t.livemode,
+  environment: environmentOf(t.livemode),
+  scopes: t.scopes,
+  workspaceIds: t.workspaceIds,
+  createdAt: t.createdAt,
+  ...(t.expiresAt ? { expiresAt: t.expiresAt } : {}),
+  ...(t.revokedAt ? { revokedAt: t.revokedAt } : {}),
+});
 
 const span = z.strictObject({ start: z.string(), end: z.string() });
 
@@ -50,8 +70,8 @@ export const member = exactly<Member>()(
   }),
 ).meta({ id: 'Member' });
 
-/** A token as the API lists it: never its hash, nor its secret after creation. */
-export const apiToken = token.extend({ status: z.enum(['active', 'revoked', 'expired']), livemode: z.boolean() }).meta({ id: 'ApiToken' });
+/** A token as the API lists it, with its state. */
+export const apiToken = token.extend({ status: z.enum(['active', 'revoked', 'expired']) }).meta({ id: 'ApiToken' });
 
 /** A token just created: the one answer that shows its secret. */
 export const createdToken = apiToken
@@ -64,7 +84,7 @@ export const callerToken = z
     _id: id,
     name: z.string(),
     prefix: z.string(),
-    environment: z.enum(['live', 'test']),
+    environment,
     livemode: z.boolean(),
     scopes: z.array(z.string()),
     workspaceIds: z.array(id),

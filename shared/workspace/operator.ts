@@ -30,9 +30,7 @@ export const createWorkspaceWithOwner = async (
   const workspace = await createWorkspace(name, now);
   if (ownerEmail === undefined) return { workspace };
   const [owner] = await Promise.all(
-    (['live', 'test'] as const).map((mode) =>
-      addMember(tenantOf(workspace._id, mode), { email: ownerEmail, role: 'owner' }, now, 'active'),
-    ),
+    [true, false].map((livemode) => addMember(tenantOf(workspace._id, livemode), { email: ownerEmail, role: 'owner' }, now, 'active')),
   );
   return { workspace, owner };
 };

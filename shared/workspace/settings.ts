@@ -1,4 +1,4 @@
-import { tenantOf } from '../domain/auth/tenant';
+import { liveTenant } from '../domain/auth/tenant';
 import { NotFoundError } from '../domain/errors';
 import { Missing } from '../domain/refusal';
 import { patchWorkspace, type Workspace, type WorkspacePatch } from '../domain/auth/workspace';
@@ -28,7 +28,7 @@ export const updateWorkspace = (id: string, patch: WorkspacePatch, now = new Dat
     const pick = (w: Workspace) => Object.fromEntries(SETTINGS.map((f) => [f, w[f]]));
     const changes = diff(pick(before), pick(after));
     if (!changes || Object.keys(changes).length === 0) return before;
-    const event = buildEnvelope('auth.workspace.updated', tenantOf(id, 'live'), { workspace: after }, { changes, now });
+    const event = buildEnvelope('auth.workspace.updated', liveTenant(id), { workspace: after }, { changes, now });
     await transact([workspaceSettingsUpdate(before, after), outboxItem(event)], lostRace);
     return after;
   });

@@ -1,4 +1,4 @@
-import { tenantOf } from '../../shared/domain/auth/tenant';
+import { liveTenant } from '../../shared/domain/auth/tenant';
 import { performance } from 'node:perf_hooks';
 import { POOLS, sharePools } from '../../infra/local/aws-pools';
 import type { LocalStack } from '../../infra/local/stack';
@@ -52,11 +52,7 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
       const writers = await Promise.all(Array.from({ length: WRITERS }, () => createTenant()));
       for (const { workspaceId } of writers) {
         for (let s = 0; s < SUBSCRIPTIONS; s++)
-          await createSubscription(
-            tenantOf(workspaceId, 'live'),
-            { url: `${receiver.url}?s=${s}`, events: ['auth.workspace.*'] },
-            new Date(),
-          );
+          await createSubscription(liveTenant(workspaceId), { url: `${receiver.url}?s=${s}`, events: ['auth.workspace.*'] }, new Date());
       }
       const already = received.size;
       const expected = already + EVENTS * SUBSCRIPTIONS;

@@ -1,4 +1,4 @@
-import { tenantOf } from '../../shared/domain/auth/tenant';
+import { liveTenant } from '../../shared/domain/auth/tenant';
 import { performance } from 'node:perf_hooks';
 import { nameOf, onInvoke } from '../../infra/local/lambda';
 import type { LocalStack } from '../../infra/local/stack';
@@ -113,11 +113,7 @@ export const run = async (_stack: LocalStack): Promise<Section[]> => {
     for (const subs of [1, 50] as const) {
       const { workspaceId } = await createTenant();
       for (let i = 0; i < subs; i++) {
-        await createSubscription(
-          tenantOf(workspaceId, 'live'),
-          { url: `${receiver.url}?s=${i}`, events: ['auth.workspace.*'] },
-          new Date(),
-        );
+        await createSubscription(liveTenant(workspaceId), { url: `${receiver.url}?s=${i}`, events: ['auth.workspace.*'] }, new Date());
       }
       let n = 0;
       const emit = async () => {
@@ -179,9 +175,7 @@ export const run = async (_stack: LocalStack): Promise<Section[]> => {
       const started = performance.now();
       await measure(
         (i) =>
-          transact([
-            outboxItem(buildEnvelope('auth.workspace.updated', tenantOf(workspaceId, 'live'), { workspace: { name: `bench ${i}` } })),
-          ]),
+          transact([outboxItem(buildEnvelope('auth.workspace.updated', liveTenant(workspaceId), { workspace: { name: `bench ${i}` } }))]),
         {
           requests: THROUGHPUT_EVENTS[subs],
           concurrency: WRITERS,
@@ -255,7 +249,7 @@ const writeUnitsPerDelivery = async (
   const perEvent = async (subs: number) => {
     const { workspaceId } = await createTenant();
     for (let i = 0; i < subs; i++)
-      await createSubscription(tenantOf(workspaceId, 'live'), { url: `${url}?cost=${i}`, events: ['auth.workspace.*'] }, new Date());
+      await createSubscription(liveTenant(workspaceId), { url: `${url}?cost=${i}`, events: ['auth.workspace.*'] }, new Date());
     const seen = new Set(arrivals.keys());
     const units = await meterWrites(async () => {
       for (let i = 0; i < COST_EVENTS; i++) await renameWorkspace(workspaceId, `cost ${i} ${PADDING}`);

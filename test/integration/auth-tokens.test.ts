@@ -1,4 +1,7 @@
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { dynamo } from '../../shared/aws/dynamo';
+import { config } from '../../shared/config';
 import { createParleyClient } from '../../packages/client/src/client';
 import { createWorkspace } from '../../shared/data/workspaces';
 import { gatedFetch } from '../support/response-gate';
@@ -78,12 +81,48 @@ describe('API token management (/api/v1/auth/tokens)', () => {
 
   it("grants several of the creator's workspaces, and a live creator may make a test token", async () => {
     const [a, b] = await Promise.all([createWorkspace('a'), createWorkspace('b')]);
-    const { token: liveAdmin } = await tokenFor([a._id, b._id], ['admin:all'], { environment: 'live' });
+    const { token: liveAdmin } = await tokenFor([a._id, b._id], ['admin:all'], { livemode: true });
     const res = await sdk(liveAdmin, a._id).POST('/api/v1/auth/tokens', {
       body: { name: 'both', scopes: ['inbox:read'], workspaceIds: [a._id, b._id], test: true },
     });
     expect(res.response.status).toBe(201);
     expect(res.data!.data.token).toMatchObject({ workspaceIds: [a._id, b._id], environment: 'test' });
+  });
+
+  it('reads a token stored before the mode was spelled livemode (environment: test) as a test-mode token', async () => {
+    const { sdk: api, workspaceId } = await admin();
+    const created = (await api.POST('/api/v1/auth/tokens', { body: { name: 'old', scopes: ['tags:read'] } })).data!.data.token;
+    const table = config().TABLE_NAME;
+    const stored = await dynamo().send(
+      new QueryCommand({
+        TableName: table,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :p',
+        ExpressionAttributeValues: { ':p': `TOKENID#${created._id}` },
+      }),
+    );
+    const bindings = await dynamo().send(
+      new QueryCommand({
+        TableName: table,
+        KeyConditionExpression: 'pk = :p AND sk = :s',
+        ExpressionAttributeValues: { ':p': `WS#${workspaceId}`, ':s': `TOKEN#${created._id}` },
+      }),
+    );
+    const items = [...stored.Items!, ...bindings.Items!];
+    expect(items).toHaveLength(2);
+    for (const item of items)
+      await dynamo().send(
+        new UpdateCommand({
+          TableName: table,
+          Key: { pk: item.pk, sk: item.sk },
+          UpdateExpression: 'REMOVE livemode SET environment = :e',
+          ExpressionAttributeValues: { ':e': 'test' },
+        }),
+      );
+    const old = sdk(created.token, workspaceId);
+    expect((await old.GET('/api/v1/auth/token')).data!.data.token).toMatchObject({ livemode: false, environment: 'test' });
+    const listed = (await api.GET('/api/v1/auth/tokens')).data!.data.tokens.find((t) => t._id === created._id);
+    expect(listed).toMatchObject({ livemode: false, environment: 'test', status: 'active' });
   });
 
   it('refuses an expiry in the past, an unknown scope and a non-admin caller', async () => {

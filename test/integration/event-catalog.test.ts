@@ -11,7 +11,7 @@ import { runImport } from '../../shared/imports/run';
 import { outboxEvents } from '../support/outbox';
 import { useTestStack } from '../support/stack';
 import { tokenFor } from '../support/tenants';
-import { tenantOf } from '../../shared/domain/auth/tenant';
+import { testTenant } from '../../shared/domain/auth/tenant';
 import { runStep } from '../../shared/workflows/runner';
 import { handleOutgoing } from '../../shared/channels/outgoing';
 import { handleBroadcastMessage } from '../../shared/broadcasts/worker';
@@ -70,7 +70,7 @@ const crmCalls = async (api: Client, customerId: string, tag: string): Promise<[
 
 /** Members and bookings; a booking that has started is made with an earlier clock, and its reminder sent with a later one. */
 const memberAndBookingCalls = async (api: Client, workspaceId: string, customerId: string): Promise<[string, string, unknown?][]> => {
-  const tenant = tenantOf(workspaceId, 'test');
+  const tenant = testTenant(workspaceId);
   const member = await addMember(api, { role: 'agent' });
   const assigneeId = await agentId(api);
   const startAt = quarterHourIn(48);
@@ -158,7 +158,7 @@ const emitEverything = async (api: Client, workspaceId: string) => {
 
 /** Channel accounts, replies and broadcasts through the API; their queue workers run here, one message at a time. */
 const channelsAndBroadcasts = async (api: Client, workspaceId: string) => {
-  const tenant = tenantOf(workspaceId, 'test');
+  const tenant = testTenant(workspaceId);
   const channel = async (config: object) => created(api, '/api/v1/channels', { type: 'sandbox', name: 'Sandbox', config }, 'channel');
   const reading = await channel({ deliver: true, read: true });
   const failing = await channel({ failWith: 'invalid_recipient' });
@@ -215,7 +215,7 @@ const files = async (api: Client) => {
 
 /** A customers import and a leads import of one row each; this stack has no bus or workers, so the test starts and runs them. */
 const imports = async (api: Client, workspaceId: string) => {
-  const tenant = tenantOf(workspaceId, 'test');
+  const tenant = testTenant(workspaceId);
   const pipelineId = await created(api, `${CRM}/pipelines`, { name: 'Imported' }, 'pipeline');
   for (const [path, body, csv] of [
     [`${CUSTOMERS}/imports`, { idProperty: 'email' }, 'email\nimported@example.com\n'],
@@ -230,7 +230,7 @@ const imports = async (api: Client, workspaceId: string) => {
 };
 
 const runWorkflows = async (api: Client, workspaceId: string) => {
-  const tenant = tenantOf(workspaceId, 'test');
+  const tenant = testTenant(workspaceId);
   const manual = (nodes: object[]) =>
     created(api, '/api/v1/workflows', { name: 'w', trigger: { type: 'manual' }, nodes, edges: [] }, 'workflow');
   const runToEnd = async (workflowId: string) => {

@@ -19,7 +19,7 @@ import { messageKey } from '../../shared/data/messages';
 import { dynamo } from '../../shared/aws/dynamo';
 import { config } from '../../shared/config';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { tenantOf } from '../../shared/domain/auth/tenant';
+import { testTenant } from '../../shared/domain/auth/tenant';
 import { PENDING_OBJECT_TAG } from '../../shared/domain/files/file';
 import type { AwsCall } from '../support/fixtures/aws-calls';
 import { createParleyClient, ParleyFileRejectedError, uploadFile } from '../../packages/client/src/index';
@@ -482,7 +482,7 @@ describe('no bytes are left behind', () => {
     const { download: _download, ...file } = await readyFile(t.api, 'gone.txt', new TextEncoder().encode('gone'), 'text/plain');
     const key = `${t.workspaceId}~test/${file._id}`;
     // What DELETE commits, and all it does: the process could die right after it.
-    await deleteFileRecord(tenantOf(t.workspaceId, 'test'), file, new Date(), { alone: true });
+    await deleteFileRecord(testTenant(t.workspaceId), file, new Date(), { alone: true });
     await vi.waitFor(async () => expect(await objectExists(key)).toBe(false), { timeout: 10_000 });
     expectError(await t.api.get(`${FILES}/${file._id}`), 404, 'NOT_FOUND');
   });
@@ -552,7 +552,7 @@ describe('files on messages', () => {
       new PutCommand({
         TableName: config().TABLE_NAME,
         Item: {
-          ...messageKey(tenantOf(t.workspaceId, 'test'), stored),
+          ...messageKey(testTenant(t.workspaceId), stored),
           ...stored,
           type: 'MESSAGE',
           messageType: 'outgoing',
@@ -679,7 +679,7 @@ describe('the client and the CLI', () => {
     try {
       writeFileSync(join(dir, 'notes.txt'), 'some notes');
       writeFileSync(join(dir, 'blob.unknown'), 'x');
-      const session = { api: clientOf(t), workspaceId: t.workspaceId, mode: 'test' } as Session;
+      const session = { api: clientOf(t), workspaceId: t.workspaceId, livemode: false } as Session;
       const file = await uploadPath(session, join(dir, 'notes.txt'), {});
       expect(file).toMatchObject({ name: 'notes.txt', contentType: 'text/plain', status: 'ready' });
       await expect(uploadPath(session, join(dir, 'blob.unknown'), {})).rejects.toThrow(/--type/);

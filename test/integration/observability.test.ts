@@ -79,7 +79,7 @@ describe('npm start, its output piped', () => {
       route: 'GET /api/v1/auth/workspaces',
       status: 200,
       tokenId: tenant.tokenId,
-      mode: 'test',
+      livemode: false,
       rateCategory: 'auth',
       rateRemaining: 19,
       functionName: expect.any(String),
@@ -102,7 +102,7 @@ describe('npm start, its output piped', () => {
       status: 404,
       errorCode: 'NOT_FOUND',
       workspaceId: tenant.workspaceId,
-      mode: 'test',
+      livemode: false,
       rateCategory: 'read',
     });
   });

@@ -404,7 +404,7 @@ describe('parley events tail', () => {
     const api = createParleyClient({ baseUrl: t.stack.baseUrl, token: owner.token, workspaceId: owner.workspaceId });
     const lines: string[] = [];
     const stop = new AbortController();
-    const session = { api, workspaceId: owner.workspaceId, mode: 'test' as const };
+    const session = { api, workspaceId: owner.workspaceId, livemode: false };
     const tailing = tailEvents(session, { types: 'customer.contact.*' }, stop.signal, (l) => lines.push(l));
     await waitSubscribed(owner.tokenId);
     const conversationOf = await newCustomer(owner.api);

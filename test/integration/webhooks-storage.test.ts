@@ -2,7 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { expect, it } from 'vitest';
 import { dynamo } from '../../shared/aws/dynamo';
 import { config } from '../../shared/config';
-import { tenantOf } from '../../shared/domain/auth/tenant';
+import { testTenant } from '../../shared/domain/auth/tenant';
 import { tenantPk } from '../../shared/data/keys';
 import { eventPayload } from '../../shared/data/outbox';
 import { client } from '../support/api';
@@ -17,7 +17,7 @@ const storedDelivery = async (workspaceId: string, subscriptionId: string, deliv
     await dynamo().send(
       new GetCommand({
         TableName: config().TABLE_NAME,
-        Key: { pk: tenantPk(tenantOf(workspaceId, 'test'), 'WHSUB', subscriptionId), sk: `DLV#${deliveryId}` },
+        Key: { pk: tenantPk(testTenant(workspaceId), 'WHSUB', subscriptionId), sk: `DLV#${deliveryId}` },
       }),
     )
   ).Item;

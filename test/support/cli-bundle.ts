@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { build } from 'esbuild';
 
-export const CLI_BUNDLE_ENV = 'PARLEY_TEST_CLI_BUNDLE';
+const CLI_BUNDLE_ENV = 'PARLEY_TEST_CLI_BUNDLE';
 
 /**
  * The CLI's own source in one file, built once per run: a command then starts in a third of the time `tsx` takes

@@ -55,7 +55,7 @@ export const useTestStack = (opts: StackOptions = {}) => {
     },
     /** The same workspace through a live admin token: its other mode (a new tenant's token is a test one). */
     liveMode: async (t: { workspaceId: string }) => {
-      const { token } = await tokenFor([t.workspaceId], ['admin:all'], { environment: 'live' });
+      const { token } = await tokenFor([t.workspaceId], ['admin:all'], { livemode: true });
       return { workspaceId: t.workspaceId, token, api: client(running().baseUrl, { token, workspaceId: t.workspaceId }) };
     },
   };

@@ -1,6 +1,5 @@
 import type { Scope } from '../../shared/domain/auth/scopes';
-import { tenantOf } from '../../shared/domain/auth/tenant';
-import type { TokenEnvironment } from '../../shared/domain/auth/token';
+import { testTenant } from '../../shared/domain/auth/tenant';
 import { createToken } from '../../shared/auth/tokens';
 import { createWorkspace } from '../../shared/data/workspaces';
 
@@ -11,15 +10,12 @@ export const createTenant = async (scopes: Scope[] = ['admin:all'], opts: { expi
     name: 'test token',
     scopes,
     workspaceIds: [workspace._id],
-    environment: 'test',
+    livemode: false,
     expiresAt: opts.expiresAt,
   });
-  return { workspaceId: workspace._id, tenant: tenantOf(workspace._id, 'test'), token, tokenId: record._id };
+  return { workspaceId: workspace._id, tenant: testTenant(workspace._id), token, tokenId: record._id };
 };
 
 /** Another token for the workspaces: by default in test mode, like `createTenant`'s, so it sees the same data. */
-export const tokenFor = async (
-  workspaceIds: string[],
-  scopes: Scope[],
-  opts: { expiresAt?: string; environment?: TokenEnvironment } = {},
-) => createToken({ name: 'extra token', scopes, workspaceIds, environment: opts.environment ?? 'test', expiresAt: opts.expiresAt });
+export const tokenFor = async (workspaceIds: string[], scopes: Scope[], opts: { expiresAt?: string; livemode?: boolean } = {}) =>
+  createToken({ name: 'extra token', scopes, workspaceIds, livemode: opts.livemode ?? false, expiresAt: opts.expiresAt });

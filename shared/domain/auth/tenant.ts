@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import type { TokenEnvironment } from './token';
 
 declare const tenantBrand: unique symbol;
 
@@ -13,8 +12,13 @@ export type Tenant = string & { readonly [tenantBrand]: true };
 
 const TEST_SUFFIX = '~test';
 
-export const tenantOf = (workspaceId: string, mode: TokenEnvironment): Tenant =>
-  (mode === 'live' ? workspaceId : `${workspaceId}${TEST_SUFFIX}`) as Tenant;
+export const tenantOf = (workspaceId: string, livemode: boolean): Tenant =>
+  (livemode ? workspaceId : `${workspaceId}${TEST_SUFFIX}`) as Tenant;
+
+/** A workspace's live tenant, also where the items of the workspace itself live (its settings, members, token bindings). */
+export const liveTenant = (workspaceId: string): Tenant => tenantOf(workspaceId, true);
+
+export const testTenant = (workspaceId: string): Tenant => tenantOf(workspaceId, false);
 
 const STORED = /^[0-9a-f]{24}(~test)?$/;
 

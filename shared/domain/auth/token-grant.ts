@@ -1,6 +1,6 @@
 import { AppError, ValidationError } from '../errors';
 import { grants, type Scope } from './scopes';
-import type { TokenEnvironment, TokenRecord } from './token';
+import type { TokenRecord } from './token';
 import { isFuture } from './token-input';
 
 export interface TokenRequest {
@@ -15,11 +15,11 @@ export interface GrantedToken {
   name: string;
   scopes: string[];
   workspaceIds: string[];
-  environment: TokenEnvironment;
+  livemode: boolean;
   expiresAt?: string;
 }
 
-type Caller = Pick<TokenRecord, 'scopes' | 'workspaceIds' | 'environment'>;
+type Caller = Pick<TokenRecord, 'scopes' | 'workspaceIds' | 'livemode'>;
 
 /**
  * The token a caller may create: never wider than the caller. Every workspace must be one of the caller's
@@ -36,14 +36,13 @@ export const grantToken = (caller: Caller, workspaceId: string, req: TokenReques
   const wider = req.scopes.filter((s) => !grants(caller.scopes, s as Scope));
   if (wider.length > 0)
     throw new AppError('FORBIDDEN', `A token can only be granted scopes its creator holds; not held: ${wider.join(', ')}`);
-  const environment: TokenEnvironment = (req.test ?? caller.environment === 'test') ? 'test' : 'live';
-  if (caller.environment === 'test' && environment === 'live')
-    throw new AppError('FORBIDDEN', 'A test-mode token cannot create live tokens');
+  const livemode = req.test === undefined ? caller.livemode : !req.test;
+  if (!caller.livemode && livemode) throw new AppError('FORBIDDEN', 'A test-mode token cannot create live tokens');
   return {
     name: req.name,
     scopes: [...new Set(req.scopes)],
     workspaceIds,
-    environment,
+    livemode,
     ...(req.expiresAt ? { expiresAt: req.expiresAt } : {}),
   };
 };
@@ -53,7 +52,7 @@ export const grantToken = (caller: Caller, workspaceId: string, req: TokenReques
  * and to no workspace the caller lacks (revoking it must not reach beyond the caller). Anything else is
  * answered as not found.
  */
-export const manages = (caller: Caller, workspaceId: string, target: Pick<TokenRecord, 'workspaceIds' | 'environment'>): boolean =>
-  target.environment === caller.environment &&
+export const manages = (caller: Caller, workspaceId: string, target: Pick<TokenRecord, 'workspaceIds' | 'livemode'>): boolean =>
+  target.livemode === caller.livemode &&
   target.workspaceIds.includes(workspaceId) &&
   target.workspaceIds.every((w) => caller.workspaceIds.includes(w));

@@ -26,7 +26,7 @@ export const NewTokenInput = (now: Date) =>
     name,
     workspaceIds,
     scopes,
-    environment: z.enum(['live', 'test']),
+    livemode: z.boolean(),
     expiresAt: expiresAt.refine((v) => isFuture(v, now), FUTURE).optional(),
   });
 

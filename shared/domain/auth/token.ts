@@ -1,8 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
-export type TokenEnvironment = 'live' | 'test';
-
-const TOKEN_PREFIX: Record<TokenEnvironment, string> = { live: 'sk_live_', test: 'sk_test_' };
 const TOKEN_SECRET_LENGTH = 48;
 const VISIBLE_PREFIX_LENGTH = 16;
 export const TOKEN_PATTERN = /^sk_(live|test)_[0-9A-Za-z]{48}$/;
@@ -20,8 +17,9 @@ export const randomBase62 = (length: number, random: (n: number) => Buffer = ran
   return out;
 };
 
-export const generateToken = (environment: TokenEnvironment, random?: (n: number) => Buffer): string =>
-  TOKEN_PREFIX[environment] + randomBase62(TOKEN_SECRET_LENGTH, random);
+/** `sk_live_` for live data, `sk_test_` for the workspaces' test-mode sandbox. */
+export const generateToken = (livemode: boolean, random?: (n: number) => Buffer): string =>
+  (livemode ? 'sk_live_' : 'sk_test_') + randomBase62(TOKEN_SECRET_LENGTH, random);
 
 export const visiblePrefix = (token: string): string => token.slice(0, VISIBLE_PREFIX_LENGTH);
 
@@ -35,7 +33,8 @@ export interface TokenRecord {
   _id: string;
   name: string;
   prefix: string;
-  environment: TokenEnvironment;
+  /** Whether the token acts on live data (`sk_live_`) or on its workspaces' test-mode sandbox (`sk_test_`). */
+  livemode: boolean;
   scopes: string[];
   workspaceIds: string[];
   createdAt: string;
@@ -45,9 +44,6 @@ export interface TokenRecord {
 
 /** Tokens as every list shows them: newest first (ids begin with their creation time). */
 export const newestFirst = (tokens: readonly TokenRecord[]): TokenRecord[] => [...tokens].sort((a, b) => b._id.localeCompare(a._id));
-
-/** Whether the token acts on live data (`sk_live_`) or on its workspaces' test-mode sandbox (`sk_test_`). */
-export const livemode = (token: Pick<TokenRecord, 'environment'>): boolean => token.environment === 'live';
 
 export type TokenState = 'active' | 'revoked' | 'expired';
 

@@ -21,6 +21,6 @@ export const workspace = (): HttpMiddleware => ({
     if (!state.token?.workspaceIds.includes(id)) {
       throw new AppError('WORKSPACE_ACCESS_DENIED', 'This API token has no access to the requested workspace');
     }
-    state.tenant = tenantOf(id, state.token.environment);
+    state.tenant = tenantOf(id, state.token.livemode);
   },
 });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { attemptWrites, type RecordedAttempt } from '../../../shared/analytics/record';
-import { tenantOf } from '../../../shared/domain/auth/tenant';
+import { liveTenant } from '../../../shared/domain/auth/tenant';
 
-const a = tenantOf('a'.repeat(24), 'live');
-const b = tenantOf('b'.repeat(24), 'live');
+const a = liveTenant('a'.repeat(24));
+const b = liveTenant('b'.repeat(24));
 const attempt = (tenant: typeof a, status: string, latencyMs: number, at: string, timezone = 'UTC'): RecordedAttempt => ({
   tenant,
   timezone,

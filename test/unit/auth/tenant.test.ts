@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { tenantOf, tenantParts, type Tenant } from '../../../shared/domain/auth/tenant';
+import { tenantOf, tenantParts, type Tenant, liveTenant, testTenant } from '../../../shared/domain/auth/tenant';
 import { fromIndexSk, indexSk, tenantPk } from '../../../shared/data/keys';
 
 const hexId = fc.stringMatching(/^[0-9a-f]{24}$/);
@@ -9,7 +9,7 @@ describe('the tenant of a workspace in one mode', () => {
   it('is the workspace id itself in live mode, so live keys are the keys from before test mode', () => {
     fc.assert(
       fc.property(hexId, (ws) => {
-        expect(tenantPk(tenantOf(ws, 'live'), 'CUST')).toBe(`WS#${ws}#CUST`);
+        expect(tenantPk(liveTenant(ws), 'CUST')).toBe(`WS#${ws}#CUST`);
       }),
     );
   });
@@ -17,7 +17,7 @@ describe('the tenant of a workspace in one mode', () => {
   it('gives the two modes of a workspace, and any two workspaces, keys that never meet', () => {
     fc.assert(
       fc.property(hexId, hexId, (a, b) => {
-        const tenants = [tenantOf(a, 'live'), tenantOf(a, 'test'), ...(a === b ? [] : [tenantOf(b, 'live'), tenantOf(b, 'test')])];
+        const tenants = [liveTenant(a), testTenant(a), ...(a === b ? [] : [liveTenant(b), testTenant(b)])];
         expect(new Set(tenants.map((t) => tenantPk(t))).size).toBe(tenants.length);
         for (const t of tenants) for (const u of tenants) if (t !== u) expect(tenantPk(t, 'X').startsWith(`${tenantPk(u)}#`)).toBe(false);
       }),
@@ -26,9 +26,9 @@ describe('the tenant of a workspace in one mode', () => {
 
   it('reads back as the real workspace id and livemode, also from a cross-tenant index sort key', () => {
     fc.assert(
-      fc.property(hexId, fc.constantFrom('live' as const, 'test' as const), hexId, (ws, mode, id) => {
-        const tenant = tenantOf(ws, mode);
-        expect(tenantParts(tenant)).toEqual({ workspaceId: ws, livemode: mode === 'live' });
+      fc.property(hexId, fc.boolean(), hexId, (ws, livemode, id) => {
+        const tenant = tenantOf(ws, livemode);
+        expect(tenantParts(tenant)).toEqual({ workspaceId: ws, livemode });
         expect(fromIndexSk(indexSk('2026-01-01T00:00:00.000Z', tenant, id))).toEqual({ tenant, id });
       }),
     );
@@ -40,16 +40,16 @@ describe('the tenant type (checked by `tsc`: an unused `@ts-expect-error` fails 
 
   it('takes no plain workspace id, though a tenant is still a string wherever one is read', () => {
     expectTypeOf(workspaceId).not.toExtend<Tenant>();
-    expectTypeOf(tenantOf(workspaceId, 'live')).toExtend<string>();
+    expectTypeOf(liveTenant(workspaceId)).toExtend<string>();
     // @ts-expect-error a workspace id is not a tenant, even where the live tenant's key is the same text
-    expect(tenantPk(workspaceId)).toBe(tenantPk(tenantOf(workspaceId, 'live')));
+    expect(tenantPk(workspaceId)).toBe(tenantPk(liveTenant(workspaceId)));
   });
 
   it('is made by tenantOf or read back from a key, never written as a string', () => {
     // @ts-expect-error a string spelled like a test-mode tenant is still not one
     const spelled: Tenant = `${workspaceId}~test`;
-    expect(spelled).toBe(tenantOf(workspaceId, 'test'));
-    expect(fromIndexSk(indexSk('2026-01-01T00:00:00.000Z', tenantOf(workspaceId, 'test'), 'x')).tenant).toBe(spelled);
+    expect(spelled).toBe(testTenant(workspaceId));
+    expect(fromIndexSk(indexSk('2026-01-01T00:00:00.000Z', testTenant(workspaceId), 'x')).tenant).toBe(spelled);
   });
 
   it('reads back from a stored key only what tenantOf can make, refusing anything else as corrupt', () => {

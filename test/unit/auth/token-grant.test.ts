@@ -4,7 +4,7 @@ import { grantToken, manages } from '../../../shared/domain/auth/token-grant';
 const A = 'a'.repeat(24);
 const B = 'b'.repeat(24);
 const now = new Date('2026-06-01T00:00:00Z');
-const caller = { scopes: ['tags:read', 'inbox:write'], workspaceIds: [A], environment: 'live' as const };
+const caller = { scopes: ['tags:read', 'inbox:write'], workspaceIds: [A], livemode: true };
 
 describe('granting a token', () => {
   it("defaults to the workspace acted in and the caller's mode, and drops repeated scopes", () => {
@@ -12,7 +12,7 @@ describe('granting a token', () => {
       name: 'n',
       scopes: ['tags:read'],
       workspaceIds: [A],
-      environment: 'live',
+      livemode: true,
     });
   });
 
@@ -25,10 +25,10 @@ describe('granting a token', () => {
     expect(() => grantToken(caller, A, { name: 'n', scopes: ['tags:read'], workspaceIds: [A, B] }, now)).toThrow(
       expect.objectContaining({ code: 'WORKSPACE_ACCESS_DENIED' }),
     );
-    expect(() => grantToken({ ...caller, environment: 'test' }, A, { name: 'n', scopes: ['tags:read'], test: false }, now)).toThrow(
+    expect(() => grantToken({ ...caller, livemode: false }, A, { name: 'n', scopes: ['tags:read'], test: false }, now)).toThrow(
       expect.objectContaining({ code: 'FORBIDDEN' }),
     );
-    expect(grantToken(caller, A, { name: 'n', scopes: ['tags:read'], test: true }, now).environment).toBe('test');
+    expect(grantToken(caller, A, { name: 'n', scopes: ['tags:read'], test: true }, now).livemode).toBe(false);
   });
 
   it('refuses an expiry that is not in the future', () => {
@@ -40,9 +40,9 @@ describe('granting a token', () => {
 
 describe('which tokens a caller manages', () => {
   it("those bound to the workspace, in the caller's mode, and to none of someone else's workspaces", () => {
-    expect(manages(caller, A, { workspaceIds: [A], environment: 'live' })).toBe(true);
-    expect(manages(caller, A, { workspaceIds: [A], environment: 'test' })).toBe(false);
-    expect(manages(caller, A, { workspaceIds: [A, B], environment: 'live' })).toBe(false);
-    expect(manages(caller, B, { workspaceIds: [B], environment: 'live' })).toBe(false);
+    expect(manages(caller, A, { workspaceIds: [A], livemode: true })).toBe(true);
+    expect(manages(caller, A, { workspaceIds: [A], livemode: false })).toBe(false);
+    expect(manages(caller, A, { workspaceIds: [A, B], livemode: true })).toBe(false);
+    expect(manages(caller, B, { workspaceIds: [B], livemode: true })).toBe(false);
   });
 });

@@ -12,16 +12,19 @@ import {
 
 describe('API token format', () => {
   it('is sk_live_ or sk_test_ followed by 48 base62 characters (56 in all, ≥ 48 as the contract requires)', () => {
-    for (const env of ['live', 'test'] as const) {
-      const token = generateToken(env);
+    for (const [livemode, prefix] of [
+      [true, 'sk_live_'],
+      [false, 'sk_test_'],
+    ] as const) {
+      const token = generateToken(livemode);
       expect(token).toMatch(TOKEN_PATTERN);
-      expect(token.startsWith(`sk_${env}_`)).toBe(true);
+      expect(token.startsWith(prefix)).toBe(true);
       expect(token).toHaveLength(56);
     }
   });
 
   it('shows exactly the first 16 characters as the visible prefix', () => {
-    const token = generateToken('live');
+    const token = generateToken(true);
     expect(visiblePrefix(token)).toBe(token.slice(0, 16));
     expect(visiblePrefix(token)).toHaveLength(16);
   });
@@ -51,14 +54,14 @@ describe('API token format', () => {
   });
 
   it('never repeats across many generations', () => {
-    const seen = new Set(Array.from({ length: 2000 }, () => generateToken('live')));
+    const seen = new Set(Array.from({ length: 2000 }, () => generateToken(true)));
     expect(seen.size).toBe(2000);
   });
 });
 
 describe('token storage', () => {
   it('stores a SHA-256 hex digest, never the token', () => {
-    const token = generateToken('live');
+    const token = generateToken(true);
     const hash = hashToken(token);
     expect(hash).toMatch(/^[0-9a-f]{64}$/);
     expect(hash).not.toContain(token.slice(8));
@@ -66,8 +69,8 @@ describe('token storage', () => {
   });
 
   it('compares digests in constant time and refuses different ones', () => {
-    const a = hashToken(generateToken('live'));
-    const b = hashToken(generateToken('live'));
+    const a = hashToken(generateToken(true));
+    const b = hashToken(generateToken(true));
     expect(sameHash(a, a)).toBe(true);
     expect(sameHash(a, b)).toBe(false);
     expect(sameHash(a, a.slice(0, 10))).toBe(false);

@@ -1,10 +1,10 @@
 import * as z from 'zod';
 import { describe, expect, it } from 'vitest';
-import { tenantOf } from '../../../shared/domain/auth/tenant';
+import { testTenant } from '../../../shared/domain/auth/tenant';
 import { declare } from '../../../shared/data/registry/define';
 import { tag, tagLink } from '../../../shared/data/registry/tags';
 
-const tenant = tenantOf('0123456789abcdef01234567', 'test');
+const tenant = testTenant('0123456789abcdef01234567');
 
 describe('an entity declared once', () => {
   it('builds its keys from its templates, with the tenant as tenantPk writes it', () => {

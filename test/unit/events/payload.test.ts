@@ -2,7 +2,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { eventEntryBytes, LIMITS } from '../../../infra/local/aws-limits';
 import { outboxItem } from '../../../shared/data/outbox';
-import { tenantOf } from '../../../shared/domain/auth/tenant';
+import { liveTenant, testTenant } from '../../../shared/domain/auth/tenant';
 import { buildEnvelope } from '../../../shared/events/envelope';
 import { MAX_PAYLOAD_BYTES, serialise } from '../../../shared/events/payload';
 
@@ -12,7 +12,7 @@ describe('event payloads', () => {
   it('are the envelope as JSON, unchanged, up to 256 KB', () => {
     const envelope = buildEnvelope(
       'inbox.conversation.updated',
-      tenantOf('b'.repeat(24), 'live'),
+      liveTenant('b'.repeat(24)),
       { conversation },
       { changes: { subject: ['Hi', 'Hello'] } },
     );
@@ -24,7 +24,7 @@ describe('event payloads', () => {
     const message = { _id: 'c'.repeat(24), content: 'y'.repeat(1000) };
     const envelope = buildEnvelope(
       'inbox.message.received',
-      tenantOf('b'.repeat(24), 'test'),
+      testTenant('b'.repeat(24)),
       { message, conversation: big },
       { changes: { notes: ['', big.notes] } },
     );
@@ -48,7 +48,7 @@ describe('event payloads', () => {
   it('shrink when the body fits 256 KB but its escaped copy in the stream record would not fit an EventBridge entry', () => {
     // 150 KB of quotes: 150 KB as sent, about 300 KB once escaped inside the stream record the pipe forwards.
     const quoted = { ...conversation, notes: '"'.repeat(150 * 1024) };
-    const envelope = buildEnvelope('inbox.conversation.updated', tenantOf('b'.repeat(24), 'live'), { conversation: quoted });
+    const envelope = buildEnvelope('inbox.conversation.updated', liveTenant('b'.repeat(24)), { conversation: quoted });
     const item = outboxItem(envelope).item.Put!.Item!;
     const record = {
       eventID: 'f'.repeat(32),

@@ -2,13 +2,13 @@ import type { SQSRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { log } from '../../../shared/log';
-import { tenantOf, type Tenant } from '../../../shared/domain/auth/tenant';
+import { type Tenant, testTenant } from '../../../shared/domain/auth/tenant';
 import { ACK } from '../../../shared/domain/verdict';
 import { consumer, groupedConsumer, messageTenant, queueMessage, type Queue } from '../../../shared/queues';
 import { useCapturedLogs } from '../../support/captured-logs';
 
 const SECRET = 'whsec_canary-never-logged';
-const TENANT = tenantOf('5f1d7c2e9a3b4c6d8e0f1a2b', 'test');
+const TENANT = testTenant('5f1d7c2e9a3b4c6d8e0f1a2b');
 const queue: Queue<{ tenant: Tenant; itemId: string }> = {
   env: 'WORKFLOW_QUEUE_URL',
   name: 'test item',

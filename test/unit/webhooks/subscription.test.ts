@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { afterAttempt } from '../../../shared/domain/webhooks/delivery';
 import { matchesAny } from '../../../shared/domain/webhooks/event-patterns';
-import { tenantOf } from '../../../shared/domain/auth/tenant';
+import { liveTenant } from '../../../shared/domain/auth/tenant';
 import { receives, type Subscription } from '../../../shared/domain/webhooks/subscription';
 import { CreateSubscription } from '../../../functions/http/webhooks/schemas';
 import { isValidPattern } from '../../../shared/events/catalog';
 
 const sub = (over: Partial<Subscription> = {}): Subscription => ({
   _id: 'a'.repeat(24),
-  workspaceId: tenantOf('b'.repeat(24), 'live'),
+  workspaceId: liveTenant('b'.repeat(24)),
   url: 'https://example.com/',
   events: ['inbox.*'],
   active: true,
