@@ -180,7 +180,9 @@ describe('a function whose code loads an SDK lazily (files: S3 and SSM at their 
       expect(importFresh(join(dir, 'index.mjs'))).toBe('loaded');
       // What the first use loads loads too, in a fresh Node, beside the bundle as deployed.
       const loads = lazy.map((file) => `await import(${JSON.stringify(pathToFileURL(join(dir, 'chunks', file)).href)});`).join('');
-      expect(execFileSync(process.execPath, ['--input-type=module', '-e', `${loads} process.stdout.write('loaded');`], { encoding: 'utf8' })).toBe('loaded');
+      expect(
+        execFileSync(process.execPath, ['--input-type=module', '-e', `${loads} process.stdout.write('loaded');`], { encoding: 'utf8' }),
+      ).toBe('loaded');
     } finally {
       rmSync(outdir, { recursive: true, force: true });
     }
