@@ -32,7 +32,7 @@ export interface PresignedPost {
 }
 
 /** One object tag. */
-export interface Tag {
+interface Tag {
   key: string;
   value: string;
 }
