@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { AssetHashType, Stack } from 'aws-cdk-lib';
 import { Code } from 'aws-cdk-lib/aws-lambda';
@@ -56,6 +56,95 @@ export const esbuildOptions: BuildOptions = {
   alias: { '@aws-sdk/credential-provider-node': resolve(REPO_ROOT, 'shared', 'aws', 'lambda-credentials.ts') },
 };
 
+/** A function's bundle: its directory (`index.mjs`, and `chunks/` when it loads code lazily) and what it is made of. */
+export interface FunctionBundle {
+  dir: string;
+  /** Every file of the repository it was built from (relative to the repository's root). */
+  inputs: string[];
+  /** The files a cold start loads (`index.mjs` and the chunks it imports statically), with the bytes of each input in them. */
+  start: { bytes: number; inputs: Record<string, number> };
+  /** Bytes of the chunks loaded only at an `await import()`'s first run. */
+  lazyBytes: number;
+}
+
+type Output = Metafile['outputs'][string];
+
+/** Whether Parley's own code in this output loads a module with `await import()` (the SDK's own lazy imports aside). */
+const loadsLazily = (metafile: Metafile, output: Output): boolean =>
+  Object.keys(output.inputs).some(
+    (path) => !path.includes('node_modules/') && metafile.inputs[path]?.imports.some((i) => i.kind === 'dynamic-import' && !i.external),
+  );
+
+/** An output and the outputs it imports statically, as a cold start loads them. */
+const loadedAtStart = (metafile: Metafile, entry: string): string[] => {
+  const seen = new Set([entry]);
+  for (const path of seen)
+    for (const i of metafile.outputs[path]!.imports) if (i.kind === 'import-statement' && metafile.outputs[i.path]) seen.add(i.path);
+  return [...seen];
+};
+
+const described = (dir: string, metafile: Metafile, entry: string): FunctionBundle => {
+  const code = Object.keys(metafile.outputs).filter((path) => path.endsWith('.mjs'));
+  const atStart = loadedAtStart(metafile, entry);
+  const inputs: Record<string, number> = {};
+  for (const path of atStart)
+    for (const [input, { bytesInOutput }] of Object.entries(metafile.outputs[path]!.inputs))
+      inputs[input] = (inputs[input] ?? 0) + bytesInOutput;
+  const bytesOf = (paths: string[]) => paths.reduce((sum, path) => sum + metafile.outputs[path]!.bytes, 0);
+  return {
+    dir,
+    inputs: [...new Set(code.flatMap((path) => Object.keys(metafile.outputs[path]!.inputs)))],
+    start: { bytes: bytesOf(atStart), inputs },
+    lazyBytes: bytesOf(code.filter((path) => !atStart.includes(path))),
+  };
+};
+
+/** Builds at most this many split bundles at once (each parses its own copy of the SDK). */
+const SPLIT_BUILDS_AT_ONCE = 4;
+
+/**
+ * Bundles every function (name → handler file, relative to the repository's root) into `outdir/<name>/`. All
+ * are built together as single files; a function whose code loads part of itself lazily (an SDK used on a
+ * rare path, `shared/aws/plugins.ts`'s `onFirstUse`) is then built alone with code splitting, so its cold start
+ * loads `index.mjs` and the chunks it imports, and the lazy part, in `chunks/`, only when first used.
+ */
+export const bundleFunctions = async (entries: Record<string, string>, outdir: string): Promise<Record<string, FunctionBundle>> => {
+  const at = (name: string) => relative(REPO_ROOT, join(outdir, name, 'index.mjs'));
+  for (const name of Object.keys(entries)) rmSync(join(outdir, name), { recursive: true, force: true });
+  const whole = await build({
+    ...esbuildOptions,
+    entryPoints: Object.fromEntries(Object.entries(entries).map(([name, file]) => [`${name}/index`, resolve(REPO_ROOT, file)])),
+    outdir,
+    absWorkingDir: REPO_ROOT,
+    metafile: true,
+    logLevel: 'error',
+  });
+  const bundles: Record<string, FunctionBundle> = {};
+  const split: string[] = [];
+  for (const name of Object.keys(entries)) {
+    const output = whole.metafile.outputs[at(name)];
+    if (!output) throw new Error(`esbuild wrote no bundle for ${entries[name]}`);
+    if (loadsLazily(whole.metafile, output)) split.push(name);
+    else bundles[name] = described(join(outdir, name), { inputs: whole.metafile.inputs, outputs: { [at(name)]: output } }, at(name));
+  }
+  const buildSplit = async (name: string) => {
+    rmSync(join(outdir, name), { recursive: true, force: true });
+    const { metafile } = await build({
+      ...esbuildOptions,
+      splitting: true,
+      chunkNames: 'chunks/[name]-[hash]',
+      entryPoints: { index: resolve(REPO_ROOT, entries[name]!) },
+      outdir: join(outdir, name),
+      absWorkingDir: REPO_ROOT,
+      metafile: true,
+      logLevel: 'error',
+    });
+    bundles[name] = described(join(outdir, name), metafile, at(name));
+  };
+  for (let i = 0; i < split.length; i += SPLIT_BUILDS_AT_ONCE) await Promise.all(split.slice(i, i + SPLIT_BUILDS_AT_ONCE).map(buildSplit));
+  return bundles;
+};
+
 const sha = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
 const SETTINGS = sha(JSON.stringify({ version, esbuildOptions }));
 /** A handler's cache key: its path (relative to the repo root) under the current settings and esbuild version. */
@@ -79,24 +168,12 @@ const fresh = (key: string): boolean => {
   return Object.entries(inputs).every(([path, hash]) => hashOf(path) === hash);
 };
 
-const optionsFor = (entries: string[]): BuildOptions => ({
-  ...esbuildOptions,
-  entryPoints: Object.fromEntries(entries.map((entry) => [`${keyOf(entry)}/asset/index`, resolve(REPO_ROOT, entry)])),
-  outdir: BUNDLE_CACHE,
-  absWorkingDir: REPO_ROOT,
-  metafile: true,
-  logLevel: 'error',
-});
-
 /** Records what each new bundle was built from; written last, so a bundle interrupted mid-write is never taken as fresh. */
-const record = (entries: string[], metafile: Metafile) => {
-  for (const entry of entries) {
-    const key = keyOf(entry);
-    const output = Object.entries(metafile.outputs).find(([path]) => resolve(REPO_ROOT, path) === join(assetDir(key), 'index.mjs'));
-    if (!output) throw new Error(`esbuild wrote no bundle for ${entry}`);
-    const inputs = Object.keys(output[1].inputs).filter((path) => existsSync(resolve(REPO_ROOT, path)));
+const record = (bundles: Record<string, FunctionBundle>) => {
+  for (const [entry, bundle] of Object.entries(bundles)) {
+    const inputs = bundle.inputs.filter((path) => existsSync(resolve(REPO_ROOT, path)));
     for (const path of inputs) fileHashes.delete(path);
-    writeFileSync(inputsFile(key), JSON.stringify(Object.fromEntries(inputs.map((path) => [path, hashOf(path)]))));
+    writeFileSync(inputsFile(keyOf(entry)), JSON.stringify(Object.fromEntries(inputs.map((path) => [path, hashOf(path)]))));
   }
 };
 
@@ -110,7 +187,8 @@ export const prebundle = async (entries: Iterable<string>): Promise<void> => {
   const missing = stale(entries);
   if (!missing.length) return;
   mkdirSync(BUNDLE_CACHE, { recursive: true });
-  record(missing, (await build(optionsFor(missing))).metafile!);
+  const bundles = await bundleFunctions(Object.fromEntries(missing.map((entry) => [join(keyOf(entry), 'asset'), entry])), BUNDLE_CACHE);
+  record(Object.fromEntries(missing.map((entry) => [entry, bundles[join(keyOf(entry), 'asset')]!])));
 };
 
 /**

@@ -81,3 +81,18 @@ export const clientPerLane = <C>(make: (requestHandler: PoolOptions) => C): (() 
     return client;
   };
 };
+
+/**
+ * A module loaded at its first use, once (`load` is an `await import()`): an SDK that only some calls of a
+ * function need stays out of its cold start. A load that fails is tried again at the next use.
+ */
+export const onFirstUse = <T>(load: () => Promise<T>): (() => Promise<T>) => {
+  let pending: Promise<T> | undefined;
+  return () => {
+    pending ??= load().catch((error: unknown) => {
+      pending = undefined;
+      throw error;
+    });
+    return pending;
+  };
+};

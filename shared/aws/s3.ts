@@ -1,26 +1,28 @@
-import {
-  CompleteMultipartUploadCommand,
-  CreateMultipartUploadCommand,
-  DeleteObjectCommand,
-  DeleteObjectTaggingCommand,
-  GetObjectCommand,
-  PutObjectCommand,
-  S3Client,
-  UploadPartCommand,
-} from '@aws-sdk/client-s3';
-import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { Readable } from 'node:stream';
 import { config } from '../config';
-import { clientPerLane, withPlugins } from './plugins';
+import { clientPerLane, onFirstUse, withPlugins } from './plugins';
 import { tracedClient } from '../observability/tracing';
 
-/** The files bucket's client. Locally it talks path-style to the S3 stand-in; on AWS to S3 itself. */
-export const s3 = clientPerLane((requestHandler) => {
-  const { AWS_REGION, S3_ENDPOINT } = config();
-  return tracedClient(
-    withPlugins(new S3Client({ region: AWS_REGION, endpoint: S3_ENDPOINT, forcePathStyle: Boolean(S3_ENDPOINT), requestHandler })),
-  );
+/**
+ * The S3 SDK and the files bucket's client, loaded at the first call: the functions that touch the bucket
+ * (a file's routes, the message routes that carry attachments, imports and exports) answer most requests
+ * without it, so their cold start does not pay for it. Locally the client talks path-style to the S3
+ * stand-in; on AWS to S3 itself.
+ */
+const loaded = onFirstUse(async () => {
+  const sdk = await import('@aws-sdk/client-s3');
+  const client = clientPerLane((requestHandler) => {
+    const { AWS_REGION, S3_ENDPOINT } = config();
+    return tracedClient(
+      withPlugins(new sdk.S3Client({ region: AWS_REGION, endpoint: S3_ENDPOINT, forcePathStyle: Boolean(S3_ENDPOINT), requestHandler })),
+    );
+  });
+  return { sdk, client };
 });
+
+/** The files bucket's client. */
+export const s3 = async (): Promise<S3Client> => (await loaded()).client();
 
 const bucket = () => config().FILES_BUCKET;
 
@@ -30,7 +32,7 @@ export interface PresignedPost {
 }
 
 /** One object tag. */
-export interface Tag {
+interface Tag {
   key: string;
   value: string;
 }
@@ -53,13 +55,14 @@ export interface StoredAs {
  * refuses anything else with 403 (or 400 for the size). Every field is also a condition of the policy, so
  * none can be changed or left off.
  */
-export const presignUpload = (
+export const presignUpload = async (
   key: string,
   size: number | readonly [min: number, max: number],
   as: StoredAs,
   expiresSeconds: number,
-): Promise<PresignedPost> =>
-  createPresignedPost(s3(), {
+): Promise<PresignedPost> => {
+  const { createPresignedPost } = await import('@aws-sdk/s3-presigned-post');
+  return createPresignedPost(await s3(), {
     Bucket: bucket(),
     Key: key,
     Conditions: [
@@ -69,11 +72,13 @@ export const presignUpload = (
     Fields: { 'Content-Type': as.contentType, 'Content-Disposition': as.contentDisposition, tagging: taggingXml(as.tag) },
     Expires: expiresSeconds,
   });
+};
 
 /** The object's first `bytes` bytes (a ranged GET) and its full size, or undefined when there is no such object. */
 export const readHead = async (key: string, bytes: number): Promise<{ sample: Uint8Array; size: number } | undefined> => {
+  const { sdk, client } = await loaded();
   try {
-    const out = await s3().send(new GetObjectCommand({ Bucket: bucket(), Key: key, Range: `bytes=0-${bytes - 1}` }));
+    const out = await client().send(new sdk.GetObjectCommand({ Bucket: bucket(), Key: key, Range: `bytes=0-${bytes - 1}` }));
     const sample = await out.Body!.transformToByteArray();
     const total = /\/(\d+)$/.exec(out.ContentRange ?? '')?.[1];
     return { sample, size: total ? Number(total) : (out.ContentLength ?? sample.length) };
@@ -85,14 +90,16 @@ export const readHead = async (key: string, bytes: number): Promise<{ sample: Ui
 
 /** The whole object as a stream (the email sender's MIME parts). */
 export const readObject = async (key: string): Promise<Readable> => {
-  const out = await s3().send(new GetObjectCommand({ Bucket: bucket(), Key: key }));
+  const { sdk, client } = await loaded();
+  const out = await client().send(new sdk.GetObjectCommand({ Bucket: bucket(), Key: key }));
   return out.Body as Readable;
 };
 
 export const writeObject = async (key: string, body: Uint8Array, as: StoredAs): Promise<void> => {
+  const { sdk, client } = await loaded();
   const Tagging = `${encodeURIComponent(as.tag.key)}=${encodeURIComponent(as.tag.value)}`;
-  await s3().send(
-    new PutObjectCommand({
+  await client().send(
+    new sdk.PutObjectCommand({
       Bucket: bucket(),
       Key: key,
       Body: body,
@@ -105,8 +112,9 @@ export const writeObject = async (key: string, body: Uint8Array, as: StoredAs): 
 
 /** Removes the object's tags; an object that is gone has nothing to untag. */
 export const untagObject = async (key: string): Promise<void> => {
+  const { sdk, client } = await loaded();
   try {
-    await s3().send(new DeleteObjectTaggingCommand({ Bucket: bucket(), Key: key }));
+    await client().send(new sdk.DeleteObjectTaggingCommand({ Bucket: bucket(), Key: key }));
   } catch (error) {
     if ((error as { name?: string }).name !== 'NoSuchKey') throw error;
   }
@@ -114,7 +122,8 @@ export const untagObject = async (key: string): Promise<void> => {
 
 /** Deletes the object; deleting one that is not there succeeds, as in S3. */
 export const deleteObject = async (key: string): Promise<void> => {
-  await s3().send(new DeleteObjectCommand({ Bucket: bucket(), Key: key }));
+  const { sdk, client } = await loaded();
+  await client().send(new sdk.DeleteObjectCommand({ Bucket: bucket(), Key: key }));
 };
 
 /** S3's smallest part but the last is 5 MiB; parts of 8 MiB keep a writer's memory at one part. */
@@ -132,12 +141,15 @@ export const objectWriter = (key: string, as: { contentType: string; contentDisp
   let uploadId: string | undefined;
   const parts: { ETag?: string; PartNumber: number }[] = [];
   const sendPart = async () => {
+    const { sdk, client } = await loaded();
     const body = Buffer.concat(pending);
     pending = [];
     pendingBytes = 0;
-    uploadId ??= (await s3().send(new CreateMultipartUploadCommand({ Bucket: bucket(), Key: key, ...stored }))).UploadId;
+    uploadId ??= (await client().send(new sdk.CreateMultipartUploadCommand({ Bucket: bucket(), Key: key, ...stored }))).UploadId;
     const PartNumber = parts.length + 1;
-    const { ETag } = await s3().send(new UploadPartCommand({ Bucket: bucket(), Key: key, UploadId: uploadId, PartNumber, Body: body }));
+    const { ETag } = await client().send(
+      new sdk.UploadPartCommand({ Bucket: bucket(), Key: key, UploadId: uploadId, PartNumber, Body: body }),
+    );
     parts.push({ ETag, PartNumber });
   };
   return {
@@ -148,13 +160,14 @@ export const objectWriter = (key: string, as: { contentType: string; contentDisp
       if (pendingBytes >= PART_BYTES) await sendPart();
     },
     close: async (): Promise<void> => {
+      const { sdk, client } = await loaded();
       if (!uploadId) {
-        await s3().send(new PutObjectCommand({ Bucket: bucket(), Key: key, Body: Buffer.concat(pending), ...stored }));
+        await client().send(new sdk.PutObjectCommand({ Bucket: bucket(), Key: key, Body: Buffer.concat(pending), ...stored }));
         return;
       }
       if (pendingBytes > 0) await sendPart();
-      await s3().send(
-        new CompleteMultipartUploadCommand({ Bucket: bucket(), Key: key, UploadId: uploadId, MultipartUpload: { Parts: parts } }),
+      await client().send(
+        new sdk.CompleteMultipartUploadCommand({ Bucket: bucket(), Key: key, UploadId: uploadId, MultipartUpload: { Parts: parts } }),
       );
     },
   };

@@ -1,6 +1,4 @@
 import { isIP } from 'node:net';
-import Mail from 'nodemailer/lib/mailer';
-import SMTPTransport from 'nodemailer/lib/smtp-transport';
 import type { z } from 'zod';
 import type { EmailConfig } from '../domain/channels/account';
 import { emailMessageId } from '../domain/channels/email-threading';
@@ -60,6 +58,11 @@ export const emailProvider: Provider = {
       greetingTimeout: TIMEOUT_MS,
       socketTimeout: TIMEOUT_MS,
     };
+    // Loaded at the first email send: the channel and broadcast senders start without nodemailer (216 KB).
+    const [{ default: Mail }, { default: SMTPTransport }] = await Promise.all([
+      import('nodemailer/lib/mailer'),
+      import('nodemailer/lib/smtp-transport'),
+    ]);
     const transport = new Mail(new SMTPTransport(options), options);
     const messageId = emailMessageId(outbound.key, c.from);
     try {

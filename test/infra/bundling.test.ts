@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -7,7 +7,7 @@ import type { CfnElement } from 'aws-cdk-lib';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { esbuildOptions } from '../../infra/constructs/bundling';
+import { bundleFunctions, esbuildOptions } from '../../infra/constructs/bundling';
 import { startDynamoLocal, type DynamoLocal } from '../../infra/local/dynamodb';
 import { ensureTable } from '../../infra/local/table';
 import { wiring } from '../../functions/wiring';
@@ -75,6 +75,10 @@ describe('bundled functions', () => {
     expect(code).toContain('DynamoDB');
     expect(code).not.toMatch(/from\s*"@aws-sdk\//);
     expect(statSync(join(assetOf(route), 'index.mjs')).size).toBeGreaterThan(10_000);
+  });
+
+  it('are one file each when their code loads nothing lazily', () => {
+    for (const fn of app.functions()) expect(existsSync(join(assetOf(fn), 'chunks'))).toBe(false);
   });
 
   it('load in a fresh Node process without AWS credentials or network', () => {
@@ -152,6 +156,35 @@ describe('the OpenAPI function', () => {
       expect(JSON.parse(response.body)).toEqual(JSON.parse(readFileSync(join(root, 'openapi.json'), 'utf8')));
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a function whose code loads an SDK lazily (files: S3 and SSM at their first use)', () => {
+  it('is split: its cold start imports index.mjs and chunks without the SDK, which is a chunk loaded at first use', async () => {
+    const outdir = mkdtempSync(join(tmpdir(), 'parley-lazy-'));
+    try {
+      const { 'get-file': bundle } = await bundleFunctions({ 'get-file': 'functions/http/files/get-file.ts' }, outdir);
+      const dir = bundle!.dir;
+      const index = readFileSync(join(dir, 'index.mjs'), 'utf8');
+      const chunks = readdirSync(join(dir, 'chunks')).filter((file) => file.endsWith('.mjs'));
+      const lazy = [...index.matchAll(/import\("\.\/chunks\/([^"]+)"\)/g)].map((m) => m[1]!);
+      // An S3 operation's name is in its serializer: in a chunk loaded only by an `import()`.
+      const s3 = chunks.filter((file) => readFileSync(join(dir, 'chunks', file), 'utf8').includes('"PutObjectTagging"'));
+      expect(index).not.toContain('"PutObjectTagging"');
+      expect(s3.length).toBeGreaterThan(0);
+      expect(s3.some((file) => lazy.includes(file))).toBe(true);
+      expect(bundle!.lazyBytes).toBeGreaterThan(100 * 1024);
+      expect(bundle!.start.bytes).toBeLessThan(500 * 1024);
+      expect(Object.keys(bundle!.start.inputs).some((input) => input.includes('@aws-sdk/client-s3/'))).toBe(false);
+      expect(importFresh(join(dir, 'index.mjs'))).toBe('loaded');
+      // What the first use loads loads too, in a fresh Node, beside the bundle as deployed.
+      const loads = lazy.map((file) => `await import(${JSON.stringify(pathToFileURL(join(dir, 'chunks', file)).href)});`).join('');
+      expect(
+        execFileSync(process.execPath, ['--input-type=module', '-e', `${loads} process.stdout.write('loaded');`], { encoding: 'utf8' }),
+      ).toBe('loaded');
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
     }
   });
 });
