@@ -129,7 +129,7 @@ describe('erasure of a customer', () => {
     const { customer, conversation, file } = await customerWithConversation(api, mark, phone, idempotent);
     const other = await customerWithConversation(api, otherMark, otherPhone);
 
-    const pipeline = await makePipeline(api);
+    const { pipeline } = await makePipeline(api);
     const lead = await created(api, '/api/v1/crm/leads', { title: 'Renewal', pipelineId: pipeline._id, customerId: customer._id }, 'lead');
     const onLead = await created(api, '/api/v1/crm/activities', { type: 'call', leadId: lead._id, subject: 'Renewal call' }, 'activity');
     const alone = await created(
@@ -168,8 +168,8 @@ describe('erasure of a customer', () => {
     await eventually(async () => receiver.received.some((r) => r.body.includes(mark)), 30_000);
     await eventually(async () => (await tableText()).some((t) => t.includes(`"DLVBODY#`) && t.includes(mark)), 30_000);
     expect((await bucketText()).some((t) => t.includes(mark))).toBe(true);
-    const totalBefore = (await api.get(`${CONV}?limit=1`)).body.pagination.total;
-    const customersBefore = (await api.get(`${CUSTOMERS}?limit=1`)).body.pagination.total;
+    const totalBefore = (await api.get(`${CONV}?limit=1`)).body.data.pagination.total;
+    const customersBefore = (await api.get(`${CUSTOMERS}?limit=1`)).body.data.pagination.total;
 
     const erase = await api.post(`${CUSTOMERS}/${customer._id}/erase`, undefined, { 'Idempotency-Key': randomUUID() });
     expect(erase.status, JSON.stringify(erase.body)).toBe(202);
@@ -213,9 +213,9 @@ describe('erasure of a customer', () => {
     });
     expect((await recipients()).map((r: { customerId: string }) => r.customerId)).toEqual([other.customer._id]);
     // Exact totals after the deletion.
-    expect((await api.get(`${CONV}?limit=1`)).body.pagination.total).toBe(totalBefore - 1);
-    expect((await api.get(`${CUSTOMERS}?limit=1`)).body.pagination.total).toBe(customersBefore - 1);
-    expect((await api.get(`${CONV}?customerId=${customer._id}`)).body.pagination.total).toBe(0);
+    expect((await api.get(`${CONV}?limit=1`)).body.data.pagination.total).toBe(totalBefore - 1);
+    expect((await api.get(`${CUSTOMERS}?limit=1`)).body.data.pagination.total).toBe(customersBefore - 1);
+    expect((await api.get(`${CONV}?customerId=${customer._id}`)).body.data.pagination.total).toBe(0);
 
     // The other customer is whole.
     expect((await api.get(`${CUSTOMERS}/${other.customer._id}`)).body.data.customer.email).toBe(`${otherMark}@example.com`);
