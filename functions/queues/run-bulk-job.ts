@@ -17,8 +17,4 @@ const logged = (m: BulkMessage) => {
 };
 
 /** SQS consumer of the bulk jobs: writes an export's CSV, applies an import's rows, or runs an erasure's steps (partial batch failures: a failed job comes back alone). */
-export const handler = consumer(
-  bulkQueue,
-  (m) => run(m, () => new Date()),
-  logged,
-);
+export const handler = consumer(bulkQueue, (m) => run(m, () => new Date()), logged);

@@ -48,12 +48,7 @@ export const erasureCreation = (tenant: Tenant, erasure: Erasure, onTaken: () =>
  * Rides in the transaction of each removal: counts it, and adds the ids it makes worth looking for. Conditional
  * on the job still running, so a removal is never counted after the job settled.
  */
-export const erasureProgress = (
-  tenant: Tenant,
-  id: string,
-  counted: Partial<ErasureCounts>,
-  needles: readonly string[] = [],
-): Write => {
+export const erasureProgress = (tenant: Tenant, id: string, counted: Partial<ErasureCounts>, needles: readonly string[] = []): Write => {
   const entries = Object.entries(counted);
   const adds = [...entries.map((_, i) => `#counts.#c${i} :c${i}`), ...(needles.length ? ['needles :needles'] : [])];
   return updateItem(erasureKey(tenant, id), `ADD ${adds.join(', ')}`, {

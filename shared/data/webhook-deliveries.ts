@@ -342,7 +342,9 @@ export const deleteDeliveriesOf = async (
   let deleted = 0;
   for await (const item of queryAll({ pk, skPrefix: DELIVERY_PREFIX, consistent: true })) {
     if (!eventIds.has(item.eventId as string)) continue;
-    const bodies = await collect(queryAll({ pk, skPrefix: `${K.DLVBODY}#${(item.sk as string).slice(DELIVERY_PREFIX.length)}#`, consistent: true }));
+    const bodies = await collect(
+      queryAll({ pk, skPrefix: `${K.DLVBODY}#${(item.sk as string).slice(DELIVERY_PREFIX.length)}#`, consistent: true }),
+    );
     await transact([
       deleteItem({ pk, sk: item.sk as string }, { condition: 'attribute_exists(pk)' }),
       ...bodies.map((b) => deleteItem({ pk, sk: b.sk as string })),

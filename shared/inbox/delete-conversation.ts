@@ -1,13 +1,10 @@
 import type { Tenant } from '../domain/auth/tenant';
 import { objectKey } from '../domain/files/file';
 import { deleteObject } from '../aws/s3';
-import { conversationDeletion, getConversation } from '../data/conversations';
-import { conversationKey } from '../data/entity-keys';
+import { conversationContents, conversationDeletion, getConversation } from '../data/conversations';
 import { conversationFiles, fileRemoval } from '../data/files';
-import { collect, queryAll } from '../data/query';
 import { isConditionFailure, lostRace, retryOnConflict } from '../data/retry';
 import { deleteItem, transact, type Write } from '../data/transact';
-import { K } from '../data/registry/registry';
 
 /** What a removal adds to the caller's record of progress, written in the removal's own transaction. */
 export type Tally = (counted: { conversations?: number; messages?: number; files?: number }, ids: readonly string[]) => Write;
@@ -31,12 +28,10 @@ export const deleteConversationWhole = async (tenant: Tenant, id: string, now: D
       },
     );
   }
-  const { pk } = conversationKey(tenant, id);
-  const rest = (await collect(queryAll({ pk, consistent: true }))).filter((item) => item.sk !== K.CONVERSATION);
-  for (let i = 0; i < rest.length; i += CHUNK) {
-    const chunk = rest.slice(i, i + CHUNK);
-    const messages = chunk.filter((item) => String(item.sk).startsWith(`${K.MSG}#`)).length;
-    await transact([...chunk.map((item) => deleteItem({ pk, sk: item.sk as string })), tally({ messages }, [])]);
+  const contents = await conversationContents(tenant, id);
+  for (let i = 0; i < contents.length; i += CHUNK) {
+    const chunk = contents.slice(i, i + CHUNK);
+    await transact([...chunk.map((c) => deleteItem(c.key)), tally({ messages: chunk.filter((c) => c.message).length }, [])]);
   }
   await retryOnConflict(async () => {
     const stored = await getConversation(tenant, id);

@@ -50,7 +50,8 @@ const tableText = async (): Promise<string[]> => {
       texts.push(
         JSON.stringify(item, (_, v: unknown) => {
           if (v instanceof Set) return [...v];
-          if (v instanceof Uint8Array) return v[0] === 0x1f && v[1] === 0x8b ? gunzipSync(v).toString('utf8') : Buffer.from(v).toString('utf8');
+          if (v instanceof Uint8Array)
+            return v[0] === 0x1f && v[1] === 0x8b ? gunzipSync(v).toString('utf8') : Buffer.from(v).toString('utf8');
           return v;
         }),
       );
@@ -204,7 +205,10 @@ describe('erasure of a customer', () => {
     expect((await api.get(`/api/v1/files/${file._id}`)).status).toBe(404);
     expect((await api.get(`/api/v1/crm/leads/${lead._id}`)).body.data.lead.customerId).toBeNull();
     expect((await api.get(`/api/v1/crm/tasks/${task._id}`)).body.data.task.customerId).toBeNull();
-    expect((await api.get(`/api/v1/crm/activities/${onLead._id}`)).body.data.activity).toMatchObject({ leadId: lead._id, customerId: null });
+    expect((await api.get(`/api/v1/crm/activities/${onLead._id}`)).body.data.activity).toMatchObject({
+      leadId: lead._id,
+      customerId: null,
+    });
     expect((await api.get(`/api/v1/crm/activities/${alone._id}`)).status).toBe(404);
     expect((await api.get(`/api/v1/scheduling/bookings/${booking._id}`)).body.data.booking).toMatchObject({
       title: 'Erased',

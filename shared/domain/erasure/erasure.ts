@@ -20,7 +20,7 @@ export const ERASURE_STEPS = [
 ] as const;
 export type ErasureStep = (typeof ERASURE_STEPS)[number];
 
-export type ErasureStatus = 'queued' | 'running' | 'completed' | 'failed';
+type ErasureStatus = 'queued' | 'running' | 'completed' | 'failed';
 
 /** What each step removed or scrubbed: the conversation step's messages and files are counted apart. */
 export type ErasureCounts = Record<ErasureStep | 'messages' | 'files', number>;
@@ -34,7 +34,7 @@ export interface Erasure {
   completedAt: string | null;
 }
 
-export const COUNTED = [...ERASURE_STEPS, 'messages', 'files'] as const satisfies readonly (keyof ErasureCounts)[];
+const COUNTED = [...ERASURE_STEPS, 'messages', 'files'] as const satisfies readonly (keyof ErasureCounts)[];
 
 export const newErasure = (id: string, customerId: string, now: Date): Erasure => ({
   _id: id,
@@ -46,7 +46,7 @@ export const newErasure = (id: string, customerId: string, now: Date): Erasure =
 });
 
 /** A booking as it stays once its customer is erased: the team's time slot, with nothing the customer said or is. */
-export const ERASED_TITLE = 'Erased';
+const ERASED_TITLE = 'Erased';
 
 type Scrubbable = Pick<Booking, 'title' | 'notes' | 'location' | 'cancellationReason' | 'updatedAt'>;
 
