@@ -7,8 +7,8 @@ import type { Recipient, RecipientStatus, Stats } from '../domain/broadcasts/bro
 import { broadcastPartition, bumpStats, stillSending } from './broadcasts';
 import { outboxItem } from './outbox';
 import { queryAll, queryPage, type PageRequest } from './query';
-import { isConditionFailure, retryOnConflict } from './retry';
-import { commit, createItem, deleteItem, transact, updateItem, type Write } from './transact';
+import { retryOnConflict } from './retry';
+import { commit, createItem, removeOnce, updateItem, type Write } from './transact';
 import { tenantPk } from './keys';
 import { K } from './registry/registry';
 import { itemCodec } from './codec';
@@ -348,12 +348,7 @@ export const deleteRecipientEverywhere = async (tenant: Tenant, customerId: stri
   for await (const item of queryAll({ pk: tenantPk(tenant), skPrefix: `${K.BROADCAST}#` })) {
     const broadcastId = (item.sk as string).slice(K.BROADCAST.length + 1);
     if (!(await getRecipient(tenant, broadcastId, customerId))) continue;
-    await transact([deleteItem(recipientKey(tenant, broadcastId, customerId), { condition: 'attribute_exists(pk)' }), tally()]).then(
-      () => deleted++,
-      (error: unknown) => {
-        if (!isConditionFailure(error)) throw error;
-      },
-    );
+    if (await removeOnce(recipientKey(tenant, broadcastId, customerId), [tally()])) deleted++;
   }
   return deleted;
 };

@@ -8,9 +8,8 @@ import { IdempotencyKeyTakenOver, type IdempotencyRecord, type StoredResponse } 
 import { IDEMPOTENCY_LOCK_SECONDS, IDEMPOTENCY_WINDOW_SECONDS, keyDigest } from '../domain/idempotency/key';
 import { tenantPk } from './keys';
 import { collect, queryAll } from './query';
-import { deleteItem, putItem, transact, updateItem, type Write } from './transact';
+import { deleteItem, putItem, removeOnce, updateItem, type Write } from './transact';
 import { K } from './registry/registry';
-import { isConditionFailure } from './retry';
 
 /**
  * Idempotency records: pk=<tenant>#IDEM#<token id>#<sha256 of the key>, sk=IDEM (TTL), so a key is
@@ -97,16 +96,8 @@ export const deleteRecordsNaming = async (tenant: Tenant, needles: readonly stri
     const [record, ...chunks] = await collect(queryAll({ pk: indexed.pk as string, consistent: true }));
     const body = record?.sk === RECORD_SK ? responseOf(record, chunks)?.body : undefined;
     if (!body || !needles.some((n) => body.includes(n))) continue;
-    await transact([
-      deleteItem({ pk: record!.pk as string, sk: RECORD_SK }, { condition: 'attribute_exists(pk)' }),
-      ...chunks.map((c) => deleteItem({ pk: c.pk as string, sk: c.sk as string })),
-      tally(),
-    ]).then(
-      () => deleted++,
-      (error: unknown) => {
-        if (!isConditionFailure(error)) throw error;
-      },
-    );
+    const chunkWrites = chunks.map((c) => deleteItem({ pk: c.pk as string, sk: c.sk as string }));
+    if (await removeOnce({ pk: record!.pk as string, sk: RECORD_SK }, [...chunkWrites, tally()])) deleted++;
   }
   return deleted;
 };

@@ -4,8 +4,7 @@ import { config } from '../config';
 import { envelopeTenant, type EventEnvelope } from '../events/envelope';
 import { serialise } from '../events/payload';
 import { EVENT_ITEM_TYPE } from './table';
-import { createItem, deleteItem, transact, type Write } from './transact';
-import { isConditionFailure } from './retry';
+import { createItem, removeOnce, type Write } from './transact';
 import { currentContext } from '../observability/context';
 import { K } from './registry/registry';
 import { eventsLogPk } from './keys';
@@ -69,11 +68,4 @@ export const eventPayload = async (eventId: string): Promise<string | undefined>
 };
 
 /** Deletes a stored event (it leaves its tenant's events log with it), with `extra` in the transaction; false when it was gone. */
-export const deleteStoredEvent = async (eventId: string, extra: Write[]): Promise<boolean> =>
-  transact([deleteItem(bodyKey(eventId), { condition: 'attribute_exists(pk)' }), ...extra]).then(
-    () => true,
-    (error: unknown) => {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    },
-  );
+export const deleteStoredEvent = (eventId: string, extra: Write[]): Promise<boolean> => removeOnce(bodyKey(eventId), extra);

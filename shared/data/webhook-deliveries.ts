@@ -7,7 +7,7 @@ import { DELIVERY_STATUSES, type Delivery, type DeliveryStatus } from '../domain
 import { collect, countItems, queryAll, queryChainPage, queryPage, type PageRequest, type Partition } from './query';
 import { retryOnConflict } from './retry';
 import { tenantPk } from './keys';
-import { createItem, deleteItem, putItem, transact, updateItem, writeAlone, type Commit, type Write } from './transact';
+import { createItem, deleteItem, putItem, removeOnce, transact, updateItem, writeAlone, type Commit, type Write } from './transact';
 import { tenantField, type Tenant } from '../domain/auth/tenant';
 import { attempt } from '../views/webhooks';
 import { exactly } from '../views/common';
@@ -345,16 +345,7 @@ export const deleteDeliveriesOf = async (
     const bodies = await collect(
       queryAll({ pk, skPrefix: `${K.DLVBODY}#${(item.sk as string).slice(DELIVERY_PREFIX.length)}#`, consistent: true }),
     );
-    await transact([
-      deleteItem({ pk, sk: item.sk as string }, { condition: 'attribute_exists(pk)' }),
-      ...bodies.map((b) => deleteItem({ pk, sk: b.sk as string })),
-      tally(),
-    ]).then(
-      () => deleted++,
-      (error: unknown) => {
-        if (!isConditionFailure(error)) throw error;
-      },
-    );
+    if (await removeOnce({ pk, sk: item.sk as string }, [...bodies.map((b) => deleteItem({ pk, sk: b.sk as string })), tally()])) deleted++;
   }
   return deleted;
 };

@@ -70,7 +70,7 @@ export const runErasure = async ({ tenant, erasureId }: ErasureMessage, now: () 
     await settleErasure(tenant, erasureId, 'failed', now());
     return ACK;
   }
-  const event = buildEnvelope('customer.contact.erased', tenant, { customerId: erasure.customerId }, { now: now() });
+  const event = buildEnvelope('customer.contact.erased', tenant, { contact: { _id: erasure.customerId } }, { now: now() });
   await settleErasure(tenant, erasureId, 'completed', now(), [outboxItem(event)]);
   return ACK;
 };

@@ -68,9 +68,9 @@ export const eventCatalog = [
     'customer.contact.blocked': 'A customer was blocked.',
     'customer.contact.unblocked': 'A customer was unblocked.',
   }),
-  ...group('available', z.strictObject({ customerId: id }), {
+  ...group('available', z.strictObject({ contact: z.strictObject({ _id: id }) }), {
     'customer.contact.erased':
-      'A customer’s personal data was erased from every copy (`POST /contacts/customers/{id}/erase` completed); only its id is named.',
+      'A customer’s personal data was erased from every copy (`POST /contacts/customers/{id}/erase` completed): `contact` holds its id alone.',
   }),
   ...group('available', z.strictObject({ contact, mergedContact: contact }), {
     'customer.contact.merged': 'A customer (`mergedContact`, now deleted) was merged into `contact`.',
