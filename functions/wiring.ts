@@ -7,6 +7,7 @@ import { crmWiring } from './wiring/crm';
 import { docsWiring } from './wiring/docs';
 import { bulkWiring } from './wiring/bulk';
 import { exportsWiring } from './wiring/exports';
+import { erasuresWiring } from './wiring/erasures';
 import { importsWiring } from './wiring/imports';
 import { filesWiring } from './wiring/files';
 import { eventsWiring, realtimeSocket } from './wiring/events';
@@ -29,6 +30,7 @@ const areas: readonly AreaWiring[] = [
   contactsWiring,
   crmWiring,
   exportsWiring,
+  erasuresWiring,
   importsWiring,
   bulkWiring,
   workflowsWiring,

@@ -1,11 +1,20 @@
 import { consumer } from '../../shared/queues';
-import { bulkQueue } from '../../shared/bulk/queue';
+import { bulkQueue, type BulkMessage } from '../../shared/bulk/queue';
 import { runExport } from '../../shared/exports/exports';
 import { runImport } from '../../shared/imports/run';
+import { runErasure } from '../../shared/erasure/erasures';
 
-/** SQS consumer of the bulk jobs: writes an export's CSV, or applies an import's rows (partial batch failures: a failed job comes back alone). */
-export const handler = consumer(
-  bulkQueue,
-  (m) => (m.kind === 'export' ? runExport(m, () => new Date()) : runImport(m, () => new Date())),
-  (m) => (m.kind === 'export' ? { exportId: m.exportId } : { importId: m.importId }),
-);
+const run = (m: BulkMessage, now: () => Date) => {
+  if (m.kind === 'export') return runExport(m, now);
+  if (m.kind === 'import') return runImport(m, now);
+  return runErasure(m, now);
+};
+
+const logged = (m: BulkMessage) => {
+  if (m.kind === 'export') return { exportId: m.exportId };
+  if (m.kind === 'import') return { importId: m.importId };
+  return { erasureId: m.erasureId };
+};
+
+/** SQS consumer of the bulk jobs: writes an export's CSV, applies an import's rows, or runs an erasure's steps (partial batch failures: a failed job comes back alone). */
+export const handler = consumer(bulkQueue, (m) => run(m, () => new Date()), logged);

@@ -235,6 +235,7 @@ export const recipes: Record<string, (api: Api, runtime: RuntimeInfo) => Promise
   'customer.contact.updated': async (api) =>
     api.patch('/contacts/customers/{id}', { ...path(await customer(api)), body: { name: 'Ada King' } }),
   'customer.contact.deleted': async (api) => api.delete('/contacts/customers/{id}', path(await customer(api))),
+  'customer.contact.erased': async (api) => api.post('/contacts/customers/{id}/erase', path(await customer(api))),
   'customer.contact.blocked': async (api) => api.post('/contacts/customers/{id}/block', path(await customer(api))),
   'customer.contact.unblocked': async (api) => {
     const id = await customer(api);

@@ -3,7 +3,7 @@ import { Missing, Refused } from '../domain/refusal';
 import { assertDeletable, newActivity, type Activity, type ActivityFields } from '../domain/crm/activity';
 import { buildEnvelope } from '../events/envelope';
 import { objectId } from '../ids';
-import { activityCreation, activityDeletion, getActivity, timelinePage } from '../data/activities';
+import { activityCreation, activityDeletion, activityUnlinked, getActivity, timelinePage } from '../data/activities';
 import { getCustomer } from '../data/customers';
 import { getLead } from '../data/leads';
 import { outboxItem } from '../data/outbox';
@@ -70,4 +70,17 @@ export type TimelineOwner = keyof typeof owners;
 export const entityTimeline = async (tenant: Tenant, owner: TimelineOwner, id: string, page: PageRequest) => {
   await owners[owner](tenant, id);
   return listActivities(tenant, { [owner]: id }, page);
+};
+
+/**
+ * Forgets an activity's customer (an erasure), with `extra` in the transaction: one on a lead stays on the
+ * lead's timeline, unlinked; one on the customer alone is about nobody else, so it is deleted.
+ */
+export const forgetActivityCustomer = async (tenant: Tenant, activity: Activity, extra: Write[]): Promise<void> => {
+  await transact([...(activity.leadId ? activityUnlinked(tenant, activity) : activityDeletion(tenant, activity)), ...extra]).catch(
+    (error: unknown) => {
+      // Unlinked or deleted meanwhile (by a run before a crash): nothing left to do.
+      if (!(error instanceof Missing)) throw error;
+    },
+  );
 };

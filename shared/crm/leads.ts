@@ -114,6 +114,15 @@ const relinkLeadCustomer = (tenant: Tenant, id: string, from: string, to: string
     now,
   );
 
+/** Clears a lead's link to customer `customerId` (an erasure), with `extra` in its transaction; a lead no longer on it is left as it is. */
+export const unlinkLeadCustomer = (tenant: Tenant, id: string, customerId: string, now: Date, extra: Write[]): Promise<Lead> =>
+  mutateLead(
+    tenant,
+    id,
+    ({ lead }) => ({ change: lead.customerId === customerId ? editLead(lead, { customerId: null }, now) : { lead, events: [] }, extra }),
+    now,
+  );
+
 const RELINK_BATCH = 25;
 
 /** Links every lead of customer `from` to `to` (a merge), one lead per transaction (each with its `crm.lead.updated`); answers how many. */

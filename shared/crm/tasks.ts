@@ -98,6 +98,15 @@ const mutateTask = (tenant: Tenant, id: string, decide: (stored: StoredTask) => 
 export const updateTask = (tenant: Tenant, id: string, patch: TaskFields, now: Date): Promise<Task> =>
   mutateTask(tenant, id, ({ task }) => ({ change: editTask(task, patch, now) }), now);
 
+/** Clears a task's link to customer `customerId` (an erasure), with `extra` in its transaction; a task no longer on it is left as it is. */
+export const unlinkTaskCustomer = (tenant: Tenant, id: string, customerId: string, now: Date, extra: Write[]): Promise<Task> =>
+  mutateTask(
+    tenant,
+    id,
+    ({ task }) => (task.customerId === customerId ? { change: editTask(task, { customerId: null }, now), extra } : undefined),
+    now,
+  );
+
 /** Completes a task, with a `task_completed` activity on its lead and customer in the same transaction. */
 export const completeTaskById = (tenant: Tenant, id: string, now: Date): Promise<Task> =>
   mutateTask(

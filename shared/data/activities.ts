@@ -8,7 +8,7 @@ import type { Membership } from '../domain/lists';
 import { tenantPk } from './keys';
 import { membershipWrites, readItems, readList } from './lists';
 import type { PageRequest } from './query';
-import { createItem, deleteItem, type Write } from './transact';
+import { createItem, deleteItem, updateItem, type Write } from './transact';
 import { K } from './registry/registry';
 import { itemCodec } from './codec';
 import { activity as activityView } from '../views/crm';
@@ -37,6 +37,16 @@ export const activityCreation = (tenant: Tenant, activity: Activity): Write[] =>
 export const activityDeletion = (tenant: Tenant, activity: Activity): Write[] => [
   deleteItem(activityKey(tenant, activity._id), { condition: 'attribute_exists(pk)', onFail: () => new Missing('Activity') }),
   ...membershipWrites(tenant, 'activity', activity._id, memberships(activity), []),
+];
+
+/** The writes that clear the activity's link to its customer (conditional on it still naming that customer) and take it off that timeline. */
+export const activityUnlinked = (tenant: Tenant, activity: Activity): Write[] => [
+  updateItem(activityKey(tenant, activity._id), 'SET customerId = :none', {
+    condition: 'customerId = :c',
+    values: { ':none': null, ':c': activity.customerId },
+    onFail: () => new Missing('Activity'),
+  }),
+  ...membershipWrites(tenant, 'activity', activity._id, memberships(activity), memberships({ ...activity, customerId: null })),
 ];
 
 export const getActivity = async (tenant: Tenant, id: string): Promise<Activity | undefined> => {

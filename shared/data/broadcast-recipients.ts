@@ -6,9 +6,10 @@ import { buildEnvelope } from '../events/envelope';
 import type { Recipient, RecipientStatus, Stats } from '../domain/broadcasts/broadcast';
 import { broadcastPartition, bumpStats, stillSending } from './broadcasts';
 import { outboxItem } from './outbox';
-import { queryPage, type PageRequest } from './query';
+import { queryAll, queryPage, type PageRequest } from './query';
 import { retryOnConflict } from './retry';
-import { commit, createItem, updateItem, type Write } from './transact';
+import { commit, createItem, removeOnce, updateItem, type Write } from './transact';
+import { tenantPk } from './keys';
 import { K } from './registry/registry';
 import { itemCodec } from './codec';
 import { recipient as recipientView } from '../views/broadcasts';
@@ -339,4 +340,15 @@ export const postponeRecipient = async (
       values: { ':queued': 'queued', ':nb': notBefore, ':lease': leaseUntil },
     }),
   ]).catch(() => undefined);
+};
+
+/** Deletes the customer's recipient entry from every broadcast of the tenant, each with `tally` in its transaction; answers how many. */
+export const deleteRecipientEverywhere = async (tenant: Tenant, customerId: string, tally: () => Write): Promise<number> => {
+  let deleted = 0;
+  for await (const item of queryAll({ pk: tenantPk(tenant), skPrefix: `${K.BROADCAST}#` })) {
+    const broadcastId = (item.sk as string).slice(K.BROADCAST.length + 1);
+    if (!(await getRecipient(tenant, broadcastId, customerId))) continue;
+    if (await removeOnce(recipientKey(tenant, broadcastId, customerId), [tally()])) deleted++;
+  }
+  return deleted;
 };

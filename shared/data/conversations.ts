@@ -157,3 +157,15 @@ export const conversationIdsIn = async (tenant: Tenant, list: string, limit?: nu
       : (await queryPage({ pk: listPartition(tenant, list) }, { limit })).items;
   return items.map((i) => i.conversationId as string);
 };
+
+/** The keys of a conversation's partition but the conversation's own (its messages, notes and email thread), each marked when a message. */
+export const conversationContents = async (
+  tenant: Tenant,
+  id: string,
+): Promise<{ key: { pk: string; sk: string }; message: boolean }[]> => {
+  const { pk } = conversationKey(tenant, id);
+  return (await collect(queryAll({ pk, consistent: true })))
+    .map((item) => item.sk as string)
+    .filter((sk) => sk !== K.CONVERSATION)
+    .map((sk) => ({ key: { pk, sk }, message: sk.startsWith(`${K.MSG}#`) }));
+};

@@ -181,3 +181,19 @@ export const customerDeletion = (tenant: Tenant, { customer, version }: StoredCu
     bumpCounter(tenant, CUSTOMERS_COUNTER, -1),
   ];
 };
+
+/**
+ * The writes that delete the customer as read for its erasure, its unique values' guards and its tag links,
+ * and uncount it: conditional on the tags read (a concurrent tagging re-runs it), whatever conversations or
+ * leads still name it (the erasure removes those links itself).
+ */
+export const customerErasure = (tenant: Tenant, { customer, version }: StoredCustomer, now: Date): Write[] => [
+  deleteItem(customerKey(tenant, customer._id), {
+    condition: '#v = :v',
+    names: { '#v': 'version' },
+    values: { ':v': version },
+  }),
+  ...guardWrites(tenant, customer, undefined),
+  ...tagLinkWrites(tenant, 'customer', customer._id, customer.tagIds, -1, now),
+  bumpCounter(tenant, CUSTOMERS_COUNTER, -1),
+];

@@ -80,3 +80,13 @@ export const readEvent = async (tenant: Tenant, eventId: string): Promise<EventE
   const envelope = JSON.parse(payload) as EventEnvelope;
   return envelopeTenant(envelope) === tenant && envelope.eventType !== 'webhook.ping' ? envelope : undefined;
 };
+
+/** The ids of the tenant's stored events whose payload mentions one of `needles` (the whole log: it lives 30 days). */
+export const eventsNaming = async (tenant: Tenant, needles: readonly string[]): Promise<string[]> => {
+  const ids: string[] = [];
+  for await (const item of queryAll({ index: 'gsi2', pk: eventsLogPk(tenant) })) {
+    const payload = item.payload as string;
+    if (needles.some((n) => payload.includes(n))) ids.push(item.eventId as string);
+  }
+  return ids;
+};

@@ -175,16 +175,18 @@ export const deleteFileRecord = async (tenant: Tenant, file: StoredFile, now: Da
           new Refused('file_attached', 'A message holds this file (or it changed meanwhile): delete the conversation, or read it again'),
       }
     : { condition: 'attribute_exists(pk)', onFail: () => new Missing('File') };
-  await transact([
-    deleteItem(fileKey(tenant, file._id), guard),
-    ...(file.status === 'ready'
-      ? [
-          updateItem(storageKey(tenant), 'ADD #n :one, #b :size', {
-            names: { '#n': 'n', '#b': 'bytes' },
-            values: { ':one': -1, ':size': -file.size },
-          }),
-        ]
-      : []),
-    outboxItem(buildEnvelope('inbox.file.deleted', tenant, { file }, { now })),
-  ]);
+  await transact([...fileRemoval(tenant, file, guard), outboxItem(buildEnvelope('inbox.file.deleted', tenant, { file }, { now }))]);
 };
+
+/** The writes that remove the file's record as read, uncounting it when it was ready; the delete is conditional on `guard`. */
+export const fileRemoval = (tenant: Tenant, file: StoredFile, guard: Parameters<typeof deleteItem>[1]): Write[] => [
+  deleteItem(fileKey(tenant, file._id), guard),
+  ...(file.status === 'ready'
+    ? [
+        updateItem(storageKey(tenant), 'ADD #n :one, #b :size', {
+          names: { '#n': 'n', '#b': 'bytes' },
+          values: { ':one': -1, ':size': -file.size },
+        }),
+      ]
+    : []),
+];

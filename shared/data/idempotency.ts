@@ -8,7 +8,7 @@ import { IdempotencyKeyTakenOver, type IdempotencyRecord, type StoredResponse } 
 import { IDEMPOTENCY_LOCK_SECONDS, IDEMPOTENCY_WINDOW_SECONDS, keyDigest } from '../domain/idempotency/key';
 import { tenantPk } from './keys';
 import { collect, queryAll } from './query';
-import { putItem, updateItem, type Write } from './transact';
+import { deleteItem, putItem, removeOnce, updateItem, type Write } from './transact';
 import { K } from './registry/registry';
 
 /**
@@ -32,6 +32,8 @@ const CHUNK_BYTES = 300 * 1024;
 
 const pkOf = (ref: KeyRef) => tenantPk(ref.tenant, K.IDEM, ref.tokenId, keyDigest(ref.key));
 const recordKey = (ref: KeyRef) => ({ pk: pkOf(ref), sk: RECORD_SK });
+/** The index partition listing a tenant's completed records. */
+const recordsPk = (tenant: Tenant) => tenantPk(tenant, K.IDEMS);
 const chunkSk = (n: number) => `${K.BODY}#${String(n).padStart(3, '0')}`;
 const seconds = (now: Date) => Math.floor(now.getTime() / 1000);
 
@@ -84,6 +86,22 @@ const responseOf = (record: Record<string, unknown>, chunks: Record<string, unkn
   return { statusCode: record.statusCode, headers: record.headers as Record<string, string>, body };
 };
 
+/**
+ * Deletes each completed record of the tenant whose kept answer mentions one of `needles` (with its body
+ * chunks), each with `tally` in its transaction; answers how many. A record gone meanwhile is skipped.
+ */
+export const deleteRecordsNaming = async (tenant: Tenant, needles: readonly string[], tally: () => Write): Promise<number> => {
+  let deleted = 0;
+  for await (const indexed of queryAll({ index: 'gsi1', pk: recordsPk(tenant) })) {
+    const [record, ...chunks] = await collect(queryAll({ pk: indexed.pk as string, consistent: true }));
+    const body = record?.sk === RECORD_SK ? responseOf(record, chunks)?.body : undefined;
+    if (!body || !needles.some((n) => body.includes(n))) continue;
+    const chunkWrites = chunks.map((c) => deleteItem({ pk: c.pk as string, sk: c.sk as string }));
+    if (await removeOnce({ pk: record!.pk as string, sk: RECORD_SK }, [...chunkWrites, tally()])) deleted++;
+  }
+  return deleted;
+};
+
 /** The key's record with its kept response, read consistently; undefined when there is none. */
 export const readKey = async (ref: KeyRef): Promise<IdempotencyRecord | undefined> => {
   const [record, ...chunks] = await collect(queryAll({ pk: pkOf(ref), consistent: true }));
@@ -122,7 +140,7 @@ export const completionWrites = (ref: KeyRef, response: StoredResponse, now: Dat
   );
   const body = large ? 'bodyChunks = :chunks' : '#body = :body';
   return [
-    updateItem(recordKey(ref), `SET #status = :done, statusCode = :code, headers = :headers, ${body}`, {
+    updateItem(recordKey(ref), `SET #status = :done, statusCode = :code, headers = :headers, gsi1pk = :tenantIx, gsi1sk = :ix, ${body}`, {
       ...HELD_BY_ME,
       names: { ...HELD_BY_ME.names, ...(large ? {} : { '#body': 'body' }) },
       values: {
@@ -131,6 +149,8 @@ export const completionWrites = (ref: KeyRef, response: StoredResponse, now: Dat
         ':done': 'done',
         ':code': response.statusCode,
         ':headers': response.headers,
+        ':tenantIx': recordsPk(ref.tenant),
+        ':ix': `${ref.tokenId}#${keyDigest(ref.key)}`,
         ...(large ? { ':chunks': chunks.length } : { ':body': response.body }),
       },
       onFail: takenOver(ref),

@@ -4,7 +4,7 @@ import { config } from '../config';
 import { envelopeTenant, type EventEnvelope } from '../events/envelope';
 import { serialise } from '../events/payload';
 import { EVENT_ITEM_TYPE } from './table';
-import { createItem, type Write } from './transact';
+import { createItem, removeOnce, type Write } from './transact';
 import { currentContext } from '../observability/context';
 import { K } from './registry/registry';
 import { eventsLogPk } from './keys';
@@ -66,3 +66,6 @@ export const eventPayload = async (eventId: string): Promise<string | undefined>
   );
   return Item?.payload as string | undefined;
 };
+
+/** Deletes a stored event (it leaves its tenant's events log with it), with `extra` in the transaction; false when it was gone. */
+export const deleteStoredEvent = (eventId: string, extra: Write[]): Promise<boolean> => removeOnce(bodyKey(eventId), extra);

@@ -14,6 +14,10 @@ export const lostRace = (): Error => new VersionConflict();
 const cancelledFor = (error: unknown, codes: readonly string[]) =>
   error instanceof TransactionCanceledException && (error.CancellationReasons ?? []).some((r) => codes.includes(r.Code ?? ''));
 
+/** A write (alone or in a transaction) refused on a condition: what it expected was no longer so. */
+export const isConditionFailure = (error: unknown): boolean =>
+  (error as { name?: string }).name === 'ConditionalCheckFailedException' || cancelledFor(error, ['ConditionalCheckFailed']);
+
 const isTransactionConflict = (error: unknown) => cancelledFor(error, ['TransactionConflict']);
 
 /** DynamoDB's answers that mean "too much at once here; the same request later will do". */

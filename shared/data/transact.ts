@@ -3,6 +3,7 @@ import { DeleteCommand, PutCommand, TransactWriteCommand, UpdateCommand, type Tr
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
+import { isConditionFailure } from './retry';
 
 type TxItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 type Key = { pk: string; sk: string };
@@ -151,4 +152,18 @@ export const writeAlone = async (write: Write): Promise<Commit> => {
   else if (Update) await dynamo().send(new UpdateCommand(Update));
   else await dynamo().send(new DeleteCommand(Delete!));
   return 'committed';
+};
+
+/**
+ * Deletes `key` with `extra` in one transaction, on condition the item is still there: false when it was gone
+ * (removed by an earlier run, or meanwhile), so a job that runs again removes and counts each item once.
+ */
+export const removeOnce = async (key: Key, extra: Write[]): Promise<boolean> => {
+  try {
+    await transact([deleteItem(key, { condition: 'attribute_exists(pk)' }), ...extra]);
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
 };

@@ -4,10 +4,10 @@ import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import * as z from 'zod';
 import { DELIVERY_STATUSES, type Delivery, type DeliveryStatus } from '../domain/webhooks/delivery';
-import { countItems, queryAll, queryChainPage, queryPage, type PageRequest, type Partition } from './query';
+import { collect, countItems, queryAll, queryChainPage, queryPage, type PageRequest, type Partition } from './query';
 import { retryOnConflict } from './retry';
 import { tenantPk } from './keys';
-import { createItem, putItem, transact, updateItem, writeAlone, type Commit, type Write } from './transact';
+import { createItem, deleteItem, putItem, removeOnce, transact, updateItem, writeAlone, type Commit, type Write } from './transact';
 import { tenantField, type Tenant } from '../domain/auth/tenant';
 import { attempt } from '../views/webhooks';
 import { exactly } from '../views/common';
@@ -326,4 +326,26 @@ export const deliveriesInStatus = async (
   const out: DeliveryItem[] = [];
   for await (const item of queryAll({ index: 'gsi2', pk: statusPk(tenant, subscriptionId, status) })) out.push(fromItem(item));
   return out;
+};
+
+/**
+ * Deletes the subscription's deliveries of the events `eventIds` names, each with its response bodies and
+ * `tally` in one transaction (its index entry goes with it, so every status total stays exact); answers how many.
+ */
+export const deleteDeliveriesOf = async (
+  tenant: Tenant,
+  subscriptionId: string,
+  eventIds: ReadonlySet<string>,
+  tally: () => Write,
+): Promise<number> => {
+  const pk = base(tenant, subscriptionId);
+  let deleted = 0;
+  for await (const item of queryAll({ pk, skPrefix: DELIVERY_PREFIX, consistent: true })) {
+    if (!eventIds.has(item.eventId as string)) continue;
+    const bodies = await collect(
+      queryAll({ pk, skPrefix: `${K.DLVBODY}#${(item.sk as string).slice(DELIVERY_PREFIX.length)}#`, consistent: true }),
+    );
+    if (await removeOnce({ pk, sk: item.sk as string }, [...bodies.map((b) => deleteItem({ pk, sk: b.sk as string })), tally()])) deleted++;
+  }
+  return deleted;
 };

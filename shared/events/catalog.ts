@@ -10,6 +10,7 @@ import { file } from '../views/files';
 import { importJob } from '../views/imports';
 import { booking } from '../views/scheduling';
 import { tag } from '../views/tags';
+import { id } from '../views/common';
 import { subscription } from '../views/webhooks';
 import { definition, execution, step } from '../views/workflows';
 
@@ -66,6 +67,10 @@ export const eventCatalog = [
     'customer.contact.deleted': 'A customer was deleted.',
     'customer.contact.blocked': 'A customer was blocked.',
     'customer.contact.unblocked': 'A customer was unblocked.',
+  }),
+  ...group('available', z.strictObject({ contact: z.strictObject({ _id: id }) }), {
+    'customer.contact.erased':
+      'A customer’s personal data was erased from every copy (`POST /contacts/customers/{id}/erase` completed): `contact` holds its id alone.',
   }),
   ...group('available', z.strictObject({ contact, mergedContact: contact }), {
     'customer.contact.merged': 'A customer (`mergedContact`, now deleted) was merged into `contact`.',

@@ -11,6 +11,7 @@ import { lostRace, retryOnConflict } from '../data/retry';
 import { transact, type Write } from '../data/transact';
 import { getWorkspace } from '../data/workspaces';
 import { bookingCalendar } from './ics';
+import { isScrubbed, scrubbed } from '../domain/erasure/erasure';
 
 const workspaceOf = (tenant: Tenant) => getWorkspace(tenantParts(tenant).workspaceId);
 
@@ -84,6 +85,18 @@ const mutateBooking = (
       lostRace,
     );
     return after;
+  });
+
+/**
+ * Clears what a booking holds of its customer (an erasure), without an event, with `extra` in the same
+ * transaction; false when it was already cleared.
+ */
+export const scrubBooking = (tenant: Tenant, id: string, now: Date, extra: Write[]): Promise<boolean> =>
+  retryOnConflict(async () => {
+    const stored = await requireStored(tenant, id);
+    if (isScrubbed(stored.booking)) return false;
+    await transact([...bookingUpdate(tenant, stored, scrubbed(stored.booking, now), stored.reminders), ...extra], lostRace);
+    return true;
   });
 
 /**

@@ -93,8 +93,8 @@ describe('the files bucket', () => {
       'functions/queues/send-channel-message.ts': ['read'],
       // CSV exports and imports (docs/guide/imports-exports.md): the bulk worker writes an export's CSV under
       // `bulk/exports/` and reads an import's under `bulk/imports/`; the export routes sign its download through the CDN, the
-      // import routes sign the CSV's upload.
-      'functions/queues/run-bulk-job.ts': ['read', 'write'],
+      // import routes sign the CSV's upload. An erasure (docs/guide/data-rights.md) deletes the files of the customer's conversations.
+      'functions/queues/run-bulk-job.ts': ['read', 'write', 'delete'],
       'functions/http/contacts/get-customers-export.ts': ['download'],
       'functions/http/crm/get-leads-export.ts': ['download'],
       'functions/http/contacts/create-customers-import.ts': ['write'],
@@ -115,7 +115,7 @@ describe('the files bucket', () => {
     expect(s3ActionsOf('Bus rule file-objects')).toEqual(['s3:DeleteObjectTagging', 's3:DeleteObject']);
     expect(s3ActionsOf('DELETE /api/v1/files/{id}:')).toEqual([]);
     expect(s3ActionsOf('POST /api/v1/contacts/customers/imports:')).toEqual(['s3:PutObject', 's3:PutObjectTagging']);
-    expect(s3ActionsOf('Consumer of queue bulk')).toEqual(['s3:GetObject', 's3:PutObject', 's3:PutObjectTagging']);
+    expect(s3ActionsOf('Consumer of queue bulk')).toEqual(['s3:GetObject', 's3:PutObject', 's3:PutObjectTagging', 's3:DeleteObject']);
   });
 
   it('S3 notifies the default bus: the verifier’s rule matches this bucket’s new objects but the bulk jobs’ CSVs, the import rule only imports’', () => {

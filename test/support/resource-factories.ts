@@ -95,6 +95,18 @@ export const makeFactories = (opts: FactoryOptions): Record<string, ResourceFact
       return { status, body: job ? { ...job, download: job.download !== null } : body };
     },
   });
+  /** A customer's erasure, waited for until completed, so what its owner reads back stays the same. */
+  const erasure: ResourceFactory = {
+    create: async (api) => {
+      const { id: customerId } = await customer.create(api);
+      const id = await created(api.post(`/api/v1/contacts/customers/${customerId}/erase`), 'erasure', 'erasure');
+      for (let i = 0; i < 200 && (await api.get(`/api/v1/contacts/erasures/${id}`)).body?.data?.erasure?.status !== 'completed'; i++) {
+        await sleep(50);
+      }
+      return { id };
+    },
+    read: (api, { id }) => snapshot(api, `/api/v1/contacts/erasures/${id}`),
+  };
   /** An import awaiting its CSV (what its owner reads back stays the same: no upload, no worker). */
   const importOf = (path: string, body: (api: Client) => Promise<unknown>): ResourceFactory => ({
     create: async (api) => ({ id: await created(api.post(path, await body(api)), 'import', 'import') }),
@@ -344,6 +356,7 @@ export const makeFactories = (opts: FactoryOptions): Record<string, ResourceFact
     [`${CHANNELS}/{id}`]: channel,
     [`${FILES}/{id}`]: file,
     '/api/v1/contacts/customers/exports/{id}': exportOf('/api/v1/contacts/customers/exports'),
+    '/api/v1/contacts/erasures/{id}': erasure,
     '/api/v1/crm/leads/exports/{id}': exportOf('/api/v1/crm/leads/exports'),
     '/api/v1/contacts/customers/imports/{id}': importOf('/api/v1/contacts/customers/imports', async () => ({ idProperty: 'email' })),
     '/api/v1/crm/leads/imports/{id}': importOf('/api/v1/crm/leads/imports', async (api) => ({

@@ -38,6 +38,7 @@ const EVENTS: Record<string, EventParts> = {
   'inbox.conversation.priority_changed': { data: conversation({ priority: 'urgent' }), changes: { priority: ['high', 'urgent'] } },
   'inbox.message.received': { data: { message: incomingMessage } },
   'customer.contact.blocked': { data: { contact: { ...view('Customer'), blocked: true } } },
+  'customer.contact.erased': { data: { contact: { _id: ids.customer } } },
   'auth.token.revoked': { data: { token: { ...view('Token'), revokedAt: later } } },
   'auth.member.invited': { data: { member: { ...view('Member'), status: 'invited', joinedAt: null } } },
   'auth.member.role_changed': { data: { member: { ...view('Member'), role: 'manager' } }, changes: { role: ['agent', 'manager'] } },

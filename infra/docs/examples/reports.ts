@@ -10,6 +10,7 @@ import type {
 } from '../../../shared/views/analytics';
 import type { contact, customerBatch } from '../../../shared/views/contacts';
 import type { exportWithDownload } from '../../../shared/views/exports';
+import type { erasure } from '../../../shared/views/erasures';
 import type { importJob, importWithUpload } from '../../../shared/views/imports';
 import type { summary } from '../../../shared/views/crm';
 import type { bulkTagging } from '../../../shared/views/tags';
@@ -190,6 +191,28 @@ const importUploadView: z.output<typeof importWithUpload> = {
   },
 };
 
+const erasureView: z.output<typeof erasure> = {
+  _id: '66a20f1c7d1c4f2a9b3e5e03',
+  customerId: ids.customer,
+  status: 'completed',
+  counts: {
+    leads: 1,
+    tasks: 0,
+    activities: 2,
+    bookings: 1,
+    broadcastRecipients: 1,
+    conversations: 3,
+    messages: 27,
+    files: 2,
+    customer: 1,
+    deliveries: 14,
+    events: 41,
+    idempotencyRecords: 2,
+  },
+  createdAt: '2026-03-10T08:21:40.000Z',
+  completedAt: '2026-03-10T08:21:46.000Z',
+};
+
 export const computedFixtures: Record<string, unknown> = {
   ReportRange: rangeView,
   OverviewReport: overviewView,
@@ -205,5 +228,6 @@ export const computedFixtures: Record<string, unknown> = {
   ExportWithDownload: exportView,
   Export: { ...exportView, status: 'queued', rows: 0, completedAt: null, download: undefined },
   Import: importView,
+  Erasure: erasureView,
   ImportUpload: importUploadView,
 };

@@ -3,6 +3,7 @@ import { channel, broadcast } from './channels';
 import { customer, customerGuard } from './contacts';
 import { file } from './files';
 import { exportJob } from './exports';
+import { erasure } from './erasures';
 import { importJob } from './imports';
 import { activity, lead, listMembership, pipeline, task } from './crm';
 import { conversation, conversationList, emailMessage, emailThread, incomingGuard, message } from './inbox';
@@ -36,6 +37,7 @@ export const entities = [
   file,
   exportJob,
   importJob,
+  erasure,
   emailMessage,
   customer,
   customerGuard,

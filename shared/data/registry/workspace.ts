@@ -54,10 +54,21 @@ export const idempotency = entity({
   name: 'Idempotency record',
   itemTypes: ['IDEMPOTENCY', 'IDEMPOTENCY_BODY'],
   personal: ['body'],
-  about: 'The answer recorded for an `Idempotency-Key`, its large body gzipped in chunks (TTL).',
-  prefixes: ['IDEM', 'BODY'],
-  keys: { pk: '<tenant>#IDEM#<token id>#<sha256 of key>', sk: 'IDEM | BODY#<n, 3 digits>' },
-  patterns: [{ read: 'record and body chunks', by: 'pk=<tenant>#IDEM#<token id>#<sha256 of key>' }],
+  about:
+    'The answer recorded for an `Idempotency-Key`, its large body gzipped in chunks (TTL). A completed record is listed under its tenant, so an erasure finds the answers that name a customer.',
+  prefixes: ['IDEM', 'BODY', 'IDEMS'],
+  keys: {
+    pk: '<tenant>#IDEM#<token id>#<sha256 of key>',
+    sk: 'IDEM | BODY#<n, 3 digits>',
+    gsi1pk: '<tenant>#IDEMS',
+    gsi1sk: '<token id>#<sha256 of key>',
+  },
+  patterns: [
+    { read: 'record and body chunks', by: 'pk=<tenant>#IDEM#<token id>#<sha256 of key>' },
+    { read: "a tenant's completed records (erasure)", by: 'gsi1pk=<tenant>#IDEMS', index: 'gsi1' },
+  ],
+  tradeOff:
+    'The index entry costs one more write unit per idempotent request; without it an erasure could not find the recorded answers that name the customer short of scanning the table.',
 });
 
 export const rateLimit = entity({

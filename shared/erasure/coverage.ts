@@ -1,0 +1,39 @@
+import type { ErasureStep } from '../domain/erasure/erasure';
+
+/**
+ * How an erasure treats each declared entity that holds personal data (`personal` in its declaration), by
+ * entity name. `step`: the step that removes or clears the customer's copy, and how. `none`: the entity holds
+ * no customer's data, or holds it in a form the erasure does not reach, and why. A unit test holds this map to
+ * the declarations, so an entity declared with personal data and no entry here fails the build's tests.
+ */
+export type Coverage = { step: ErasureStep; how: string } | { none: string };
+
+export const erasureCoverage: Record<string, Coverage> = {
+  Customer: { step: 'customer', how: 'deleted, with its tag links, and uncounted' },
+  'Customer unique value': { step: 'customer', how: 'its email, phone and channel identity guards deleted with it' },
+  Conversation: { step: 'conversations', how: 'deleted with its list memberships (counted lists stay exact) and tag links' },
+  Message: { step: 'conversations', how: "deleted with its conversation (every item of the conversation's partition)" },
+  'Email thread': { step: 'conversations', how: "deleted with its conversation (an item of the conversation's partition)" },
+  File: { step: 'conversations', how: "the files its conversations' messages hold: bytes deleted, then the record, uncounted" },
+  Lead: { step: 'leads', how: 'the link to the customer cleared; the lead stays (it is the team’s deal)' },
+  Task: { step: 'tasks', how: 'the link to the customer cleared; the task stays' },
+  Activity: {
+    step: 'activities',
+    how: 'on a lead: the link to the customer cleared (it stays on the lead); on the customer alone: deleted',
+  },
+  Booking: { step: 'bookings', how: 'title, notes, location and cancellation reason cleared; the slot stays' },
+  Broadcast: { step: 'broadcastRecipients', how: "the customer's recipient entry deleted; the campaign itself is the team's" },
+  'Webhook delivery': {
+    step: 'deliveries',
+    how: 'deliveries of the deleted events deleted, with the response bodies receivers answered',
+  },
+  'Outbox event': { step: 'events', how: 'every stored event whose payload names the customer, its conversations or files, deleted' },
+  'Idempotency record': { step: 'idempotencyRecords', how: 'every recorded answer that names them deleted, with its body chunks' },
+  'Workflow execution': {
+    none: 'an execution keeps the event that started it for its run’s history; not reached yet (see docs/guide/data-rights.md)',
+  },
+  Import: { none: "a failed row's cells and the CSV live 7 days (TTL), then go; not reached before that" },
+  Member: { none: "a team member's own data, not a customer's" },
+  'Member email claim': { none: "a team member's own email, not a customer's" },
+  'Rate-limit window': { none: "a token or a source IP address, counted for an hour at most; never a customer's" },
+};

@@ -1,0 +1,40 @@
+import type { Tenant } from '../domain/auth/tenant';
+import { objectKey } from '../domain/files/file';
+import { deleteObject } from '../aws/s3';
+import { conversationContents, conversationDeletion, getConversation } from '../data/conversations';
+import { conversationFiles, fileRemoval } from '../data/files';
+import { isConditionFailure, lostRace, retryOnConflict } from '../data/retry';
+import { deleteItem, transact, type Write } from '../data/transact';
+
+/** What a removal adds to the caller's record of progress, written in the removal's own transaction. */
+export type Tally = (counted: { conversations?: number; messages?: number; files?: number }, ids: readonly string[]) => Write;
+
+/** Items per transaction, one under DynamoDB's 100 to leave room for the tally. */
+const CHUNK = 99;
+
+/**
+ * Deletes a conversation whole and silently (no event names what is deleted): its files' bytes then their
+ * records, every other item of its partition (messages, notes, its email thread), and last the conversation
+ * with its list memberships, tag links and its customer's count, so every list total stays exact. Each removal
+ * carries `tally`; a removal already made is found gone and not counted again, so it is safe to run again
+ * from any point a crash left it at.
+ */
+export const deleteConversationWhole = async (tenant: Tenant, id: string, now: Date, tally: Tally): Promise<void> => {
+  for (const file of await conversationFiles(tenant, id)) {
+    await deleteObject(objectKey(tenant, file._id));
+    await transact([...fileRemoval(tenant, file, { condition: 'attribute_exists(pk)' }), tally({ files: 1 }, [file._id])]).catch(
+      (error: unknown) => {
+        if (!isConditionFailure(error)) throw error;
+      },
+    );
+  }
+  const contents = await conversationContents(tenant, id);
+  for (let i = 0; i < contents.length; i += CHUNK) {
+    const chunk = contents.slice(i, i + CHUNK);
+    await transact([...chunk.map((c) => deleteItem(c.key)), tally({ messages: chunk.filter((c) => c.message).length }, [])]);
+  }
+  await retryOnConflict(async () => {
+    const stored = await getConversation(tenant, id);
+    if (stored) await transact([...conversationDeletion(tenant, stored, now), tally({ conversations: 1 }, [id])], lostRace);
+  });
+};

@@ -1,0 +1,281 @@
+import { randomInt, randomUUID } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
+import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dynamo } from '../../shared/aws/dynamo';
+import { config } from '../../shared/config';
+import { tenantOf } from '../../shared/domain/auth/tenant';
+import { newErasure } from '../../shared/domain/erasure/erasure';
+import { enqueueBulkJob } from '../../shared/bulk/queue';
+import { advanceErasure, erasureCreation, erasureProgress, startErasure } from '../../shared/data/erasures';
+import { lostRace } from '../../shared/data/retry';
+import { transact } from '../../shared/data/transact';
+import { steps } from '../../shared/erasure/steps';
+import { deleteConversationWhole } from '../../shared/inbox/delete-conversation';
+import { objectId } from '../../shared/ids';
+import type { Client } from '../support/api';
+import { startReceiver, type Receiver } from '../support/https-receiver';
+import { createChannel } from '../support/channels';
+import { makePipeline } from '../support/crm';
+import { readyFile } from '../support/files';
+import { agentId, quarterHourIn } from '../support/members';
+import { outboxEvents } from '../support/outbox';
+import { useTestStack } from '../support/stack';
+import { eventually } from '../support/webhooks';
+
+const env = useTestStack({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+let receiver: Receiver;
+// The receiver echoes each delivery, so the response bodies Parley keeps hold the customer's data too.
+beforeAll(async () => {
+  receiver = await startReceiver((req) => ({ status: 200, body: req.body }));
+});
+afterAll(() => receiver?.stop());
+
+const CUSTOMERS = '/api/v1/contacts/customers';
+const CONV = '/api/v1/inbox/conversations';
+
+/** A marker no other data holds: in a name, an email, attributes, messages and a file. */
+const marker = () => `zq${randomUUID().replaceAll('-', '').slice(0, 12)}`;
+/** A phone number no other test uses, its digits the marker. */
+const phoneMarker = () => `+4470${String(randomInt(10_000_000, 99_999_999))}`;
+
+/** Every item of the table as text: binary attributes decoded (and gunzipped when they are gzip), so a marker inside shows. */
+const tableText = async (): Promise<string[]> => {
+  const texts: string[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await dynamo().send(new ScanCommand({ TableName: config().TABLE_NAME, ConsistentRead: true, ExclusiveStartKey }));
+    for (const item of page.Items ?? []) {
+      texts.push(
+        JSON.stringify(item, (_, v: unknown) => {
+          if (v instanceof Set) return [...v];
+          if (v instanceof Uint8Array)
+            return v[0] === 0x1f && v[1] === 0x8b ? gunzipSync(v).toString('utf8') : Buffer.from(v).toString('utf8');
+          return v;
+        }),
+      );
+    }
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return texts;
+};
+
+let s3: S3Client | undefined;
+afterAll(() => s3?.destroy());
+/** Every object of the files bucket with its key, metadata and bytes as text. */
+const bucketText = async (): Promise<string[]> => {
+  s3 ??= new S3Client({
+    endpoint: env.stack.s3Endpoint,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  const Bucket = process.env.FILES_BUCKET!;
+  const texts: string[] = [];
+  let ContinuationToken: string | undefined;
+  do {
+    const page = await s3.send(new ListObjectsV2Command({ Bucket, ContinuationToken }));
+    for (const { Key } of page.Contents ?? []) {
+      const object = await s3.send(new GetObjectCommand({ Bucket, Key }));
+      texts.push(`${Key} ${object.ContentDisposition} ${JSON.stringify(object.Metadata)} ${await object.Body!.transformToString()}`);
+    }
+    ContinuationToken = page.NextContinuationToken;
+  } while (ContinuationToken);
+  return texts;
+};
+
+const created = async (api: Client, path: string, body: unknown, key: string, headers?: Record<string, string>) => {
+  const res = await api.post(path, body, headers);
+  expect(res.status, `${path}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
+  return res.body.data[key];
+};
+
+/** A customer with a conversation whose message holds a file, everything named with `mark`. */
+const customerWithConversation = async (api: Client, mark: string, phone: string, headers?: Record<string, string>) => {
+  const customer = await created(
+    api,
+    CUSTOMERS,
+    { name: `Ada ${mark}`, email: `${mark}@example.com`, phone, attributes: { note: `likes ${mark}` } },
+    'customer',
+    headers,
+  );
+  const conversation = await created(api, CONV, { customerId: customer._id, subject: `Order ${mark}` }, 'conversation');
+  const file = await readyFile(api, `${mark}.txt`, new TextEncoder().encode(`address of ${mark}\n`), 'text/plain');
+  await created(api, `${CONV}/${conversation._id}/messages`, { content: `I am ${mark}`, attachments: [{ fileId: file._id }] }, 'message');
+  await created(api, `${CONV}/${conversation._id}/messages`, { type: 'note', content: `VIP ${mark}` }, 'message');
+  return { customer, conversation, file };
+};
+
+const completed = (api: Client, id: string) =>
+  eventually(
+    async () => {
+      const res = await api.get(`/api/v1/contacts/erasures/${id}`);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body.data.erasure.status === 'completed' && res.body.data.erasure;
+    },
+    90_000,
+    500,
+  );
+
+describe('erasure of a customer', () => {
+  it('removes the customer from every item of the table and every object of the bucket, and leaves another customer whole', {
+    timeout: 120_000,
+  }, async () => {
+    const { api, workspaceId } = await env.tenant();
+    const [mark, phone, otherMark, otherPhone] = [marker(), phoneMarker(), marker(), phoneMarker()];
+    await created(api, '/api/v1/integrations/webhooks', { url: receiver.url, events: ['customer.*', 'inbox.*'] }, 'subscription');
+
+    const idempotent = { 'Idempotency-Key': randomUUID() };
+    const { customer, conversation, file } = await customerWithConversation(api, mark, phone, idempotent);
+    const other = await customerWithConversation(api, otherMark, otherPhone);
+
+    const { pipeline } = await makePipeline(api);
+    const lead = await created(api, '/api/v1/crm/leads', { title: 'Renewal', pipelineId: pipeline._id, customerId: customer._id }, 'lead');
+    const onLead = await created(api, '/api/v1/crm/activities', { type: 'call', leadId: lead._id, subject: 'Renewal call' }, 'activity');
+    const alone = await created(
+      api,
+      '/api/v1/crm/activities',
+      { type: 'note', customerId: customer._id, subject: `Met ${mark}`, body: `${mark} prefers mornings` },
+      'activity',
+    );
+    const task = await created(api, '/api/v1/crm/tasks', { title: 'Call back', customerId: customer._id }, 'task');
+    const startAt = quarterHourIn(48);
+    const booking = await created(
+      api,
+      '/api/v1/scheduling/bookings',
+      {
+        title: `Demo for ${mark}`,
+        customerId: customer._id,
+        assigneeId: await agentId(api),
+        startAt,
+        endAt: new Date(Date.parse(startAt) + 30 * 60_000).toISOString(),
+        location: `${mark} street`,
+        notes: `bring ${mark}`,
+      },
+      'booking',
+    );
+    const channel = await createChannel(api, { type: 'sandbox', ratePerSecond: 5 });
+    const broadcast = await created(
+      api,
+      '/api/v1/broadcasts',
+      { name: 'Spring', channelId: channel._id, audience: { customerIds: [customer._id, other.customer._id] }, content: 'Hi' },
+      'broadcast',
+    );
+    expect((await api.post(`/api/v1/broadcasts/${broadcast._id}/send`)).status).toBeLessThan(300);
+    const recipients = async () => (await api.get(`/api/v1/broadcasts/${broadcast._id}/recipients`)).body.data.recipients;
+    await eventually(async () => (await recipients()).length === 2, 30_000);
+    // The receiver has answered deliveries about the customer (their bodies are kept), and the marker is in the table and bucket.
+    await eventually(async () => receiver.received.some((r) => r.body.includes(mark)), 30_000);
+    await eventually(async () => (await tableText()).some((t) => t.includes(`"DLVBODY#`) && t.includes(mark)), 30_000);
+    expect((await bucketText()).some((t) => t.includes(mark))).toBe(true);
+    const totalBefore = (await api.get(`${CONV}?limit=1`)).body.data.pagination.total;
+    const customersBefore = (await api.get(`${CUSTOMERS}?limit=1`)).body.data.pagination.total;
+
+    const erase = await api.post(`${CUSTOMERS}/${customer._id}/erase`, undefined, { 'Idempotency-Key': randomUUID() });
+    expect(erase.status, JSON.stringify(erase.body)).toBe(202);
+    expect(erase.body.data.erasure).toMatchObject({ customerId: customer._id, status: 'queued', completedAt: null });
+    const done = await completed(api, erase.body.data.erasure._id);
+    expect(done.counts).toEqual({
+      leads: 1,
+      tasks: 1,
+      activities: 2,
+      bookings: 1,
+      broadcastRecipients: 1,
+      conversations: 1,
+      messages: 2,
+      files: 1,
+      customer: 1,
+      deliveries: expect.any(Number),
+      events: expect.any(Number),
+      idempotencyRecords: expect.any(Number),
+    });
+    expect(done.counts.deliveries).toBeGreaterThan(0);
+    expect(done.counts.events).toBeGreaterThan(0);
+    expect(done.counts.idempotencyRecords).toBeGreaterThan(0);
+
+    const table = await tableText();
+    expect(table.length).toBeGreaterThan(50);
+    for (const needle of [mark, phone]) expect(table.filter((t) => t.includes(needle))).toEqual([]);
+    expect((await bucketText()).filter((t) => t.includes(mark))).toEqual([]);
+
+    // What the API answers: the customer, its conversation and file are gone, and the links to it cleared.
+    expect((await api.get(`${CUSTOMERS}/${customer._id}`)).status).toBe(404);
+    expect((await api.get(`${CONV}/${conversation._id}`)).status).toBe(404);
+    expect((await api.get(`/api/v1/files/${file._id}`)).status).toBe(404);
+    expect((await api.get(`/api/v1/crm/leads/${lead._id}`)).body.data.lead.customerId).toBeNull();
+    expect((await api.get(`/api/v1/crm/tasks/${task._id}`)).body.data.task.customerId).toBeNull();
+    expect((await api.get(`/api/v1/crm/activities/${onLead._id}`)).body.data.activity).toMatchObject({
+      leadId: lead._id,
+      customerId: null,
+    });
+    expect((await api.get(`/api/v1/crm/activities/${alone._id}`)).status).toBe(404);
+    expect((await api.get(`/api/v1/scheduling/bookings/${booking._id}`)).body.data.booking).toMatchObject({
+      title: 'Erased',
+      notes: null,
+      location: null,
+    });
+    expect((await recipients()).map((r: { customerId: string }) => r.customerId)).toEqual([other.customer._id]);
+    // Exact totals after the deletion.
+    expect((await api.get(`${CONV}?limit=1`)).body.data.pagination.total).toBe(totalBefore - 1);
+    expect((await api.get(`${CUSTOMERS}?limit=1`)).body.data.pagination.total).toBe(customersBefore - 1);
+    expect((await api.get(`${CONV}?customerId=${customer._id}`)).body.data.pagination.total).toBe(0);
+
+    // The other customer is whole.
+    expect((await api.get(`${CUSTOMERS}/${other.customer._id}`)).body.data.customer.email).toBe(`${otherMark}@example.com`);
+    const messages = (await api.get(`${CONV}/${other.conversation._id}/messages`)).body.data.messages;
+    expect(messages.map((m: { content: string }) => m.content).sort()).toEqual([`I am ${otherMark}`, `VIP ${otherMark}`]);
+    expect((await api.get(`/api/v1/files/${other.file._id}`)).body.data.file.status).toBe('ready');
+    expect((await bucketText()).some((t) => t.includes(otherMark))).toBe(true);
+
+    // One event, naming the id alone.
+    const erased = await eventually(async () => {
+      const events = await outboxEvents(workspaceId, 'customer.contact.erased');
+      return events.length > 0 && events;
+    });
+    expect(erased.map((e) => e.data)).toEqual([{ contact: { _id: customer._id } }]);
+
+    // Asking again answers the same erasure, completed; an unknown customer is a 404.
+    const again = await api.post(`${CUSTOMERS}/${customer._id}/erase`);
+    expect(again.status).toBe(202);
+    expect(again.body.data.erasure).toMatchObject({ _id: done._id, status: 'completed' });
+    expect((await api.post(`${CUSTOMERS}/${objectId()}/erase`)).status).toBe(404);
+    expect((await api.get(`/api/v1/contacts/erasures/${objectId()}`)).status).toBe(404);
+  });
+
+  it('a job interrupted mid-conversation resumes where it stopped when its message comes back, counting each removal once', {
+    timeout: 60_000,
+  }, async () => {
+    const { api, workspaceId } = await env.tenant();
+    const mark = marker();
+    const { customer } = await customerWithConversation(api, mark, phoneMarker());
+    const tenant = tenantOf(workspaceId, 'test');
+    // A run that died after deleting the file and before the messages: the job is running, at its conversations step.
+    const erasure = newErasure(objectId(), customer._id, new Date());
+    await transact(erasureCreation(tenant, erasure, lostRace));
+    expect(await startErasure(tenant, erasure._id)).toBe(true);
+    const ctx = { tenant, erasureId: erasure._id, customerId: customer._id, now: new Date(), needles: async () => [customer._id] };
+    for (const step of ['leads', 'tasks', 'activities', 'bookings', 'broadcastRecipients'] as const) await steps[step](ctx);
+    for (let step = 0; step < 5; step++) await advanceErasure(tenant, erasure._id, step);
+    const crash = new Error('killed');
+    const conversationId = (await api.get(`${CONV}?customerId=${customer._id}`)).body.data.conversations[0]._id;
+    await expect(
+      deleteConversationWhole(tenant, conversationId, new Date(), (counted, ids) => {
+        if (counted.messages !== undefined) throw crash;
+        return erasureProgress(tenant, erasure._id, counted, ids);
+      }),
+    ).rejects.toBe(crash);
+    const midway = (await api.get(`/api/v1/contacts/erasures/${erasure._id}`)).body.data.erasure;
+    expect(midway).toMatchObject({ status: 'running', counts: { files: 1, messages: 0, conversations: 0 } });
+
+    // The message comes back (twice: a redelivery while the first runs, or after); each removal counts once.
+    await enqueueBulkJob({ tenant, kind: 'erasure', erasureId: erasure._id });
+    await enqueueBulkJob({ tenant, kind: 'erasure', erasureId: erasure._id });
+    const done = await completed(api, erasure._id);
+    expect(done.counts).toMatchObject({ files: 1, messages: 2, conversations: 1, customer: 1 });
+    expect((await tableText()).filter((t) => t.includes(mark))).toEqual([]);
+    await enqueueBulkJob({ tenant, kind: 'erasure', erasureId: erasure._id });
+    await new Promise((r) => setTimeout(r, 1000));
+    expect((await outboxEvents(workspaceId, 'customer.contact.erased')).map((e) => e.data)).toEqual([{ contact: { _id: customer._id } }]);
+  });
+});
