@@ -18,6 +18,7 @@ import {
 import { objectWriter } from '../aws/s3';
 import { signedDownloadUrl } from '../aws/downloads';
 import { createExport, getExport, settleExport } from '../data/exports';
+import { afterCommit } from '../data/transact';
 import { listCustomers } from '../contacts/customers';
 import { listLeads } from '../crm/leads';
 import { answerOf } from '../http/refusals';
@@ -38,7 +39,9 @@ export const requestExport = async (tenant: Tenant, kind: ExportKind, filter: Ex
   checkFilter(kind, filter);
   const job = newExport(kind, filter, objectId(now.getTime()), now);
   await createExport(tenant, job);
-  await enqueueBulkJob({ tenant, kind: 'export', exportId: job._id });
+  // Under an Idempotency-Key the export is written only after the handler returns: queued before that, the
+  // worker could find no export and drop the message.
+  await afterCommit(() => enqueueBulkJob({ tenant, kind: 'export', exportId: job._id }));
   return job;
 };
 

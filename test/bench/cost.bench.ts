@@ -22,9 +22,12 @@ const generated =
   (route: LoadedRoute): BodyMaker =>
   async ({ resource, ownTag }) => ({ ids: await resource(), body: route.spec.body && validBody(route, [ownTag]) });
 
-/** A collection's create (`POST /x` beside `/x/{id}`) is measured as its factory makes one: a realistic body naming the caller's own parents. */
+/**
+ * A collection's create (`POST /x` beside `/x/{id}`) is measured as its factory makes one: a realistic body naming the
+ * caller's own parents. A body maker of its own wins (an import's maker also uploads the CSV the import then runs).
+ */
 const creatorOf = (factories: Record<string, ResourceFactory>, route: LoadedRoute): ResourceFactory | undefined =>
-  route.route.method === 'POST' && route.pathParams.length === 0 ? factories[`${route.route.path}/{id}`] : undefined;
+  route.route.method === 'POST' && route.pathParams.length === 0 && !BODIES[route.key] ? factories[`${route.route.path}/{id}`] : undefined;
 
 /** Runs a factory's create, returning the status its own call to `route` got (its parents' calls go to their routes). */
 const createdStatus = async (api: Client, route: LoadedRoute, factory: ResourceFactory): Promise<number> => {

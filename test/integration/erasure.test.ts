@@ -5,7 +5,7 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dynamo } from '../../shared/aws/dynamo';
 import { config } from '../../shared/config';
-import { tenantOf } from '../../shared/domain/auth/tenant';
+import { testTenant } from '../../shared/domain/auth/tenant';
 import { newErasure } from '../../shared/domain/erasure/erasure';
 import { enqueueBulkJob } from '../../shared/bulk/queue';
 import { advanceErasure, erasureCreation, erasureProgress, startErasure } from '../../shared/data/erasures';
@@ -249,7 +249,7 @@ describe('erasure of a customer', () => {
     const { api, workspaceId } = await env.tenant();
     const mark = marker();
     const { customer } = await customerWithConversation(api, mark, phoneMarker());
-    const tenant = tenantOf(workspaceId, 'test');
+    const tenant = testTenant(workspaceId);
     // A run that died after deleting the file and before the messages: the job is running, at its conversations step.
     const erasure = newErasure(objectId(), customer._id, new Date());
     await transact(erasureCreation(tenant, erasure, lostRace));

@@ -113,6 +113,19 @@ describe('CSV exports', () => {
     expectError(await t.api.post(CUSTOMER_EXPORTS, { filter: { name: 'a', email: 'a' } }), 422, 'VALIDATION_ERROR');
   });
 
+  it('runs an export requested under an Idempotency-Key (queued once its record is written), and a replay answers the same export', async () => {
+    const t = await env.tenant();
+    await t.api.post('/api/v1/contacts/customers', { email: 'keyed@test.example', name: 'Keyed' });
+    const headers = { 'idempotency-key': `export-${t.workspaceId}` };
+    const started = await t.api.post(CUSTOMER_EXPORTS, {}, headers);
+    expect(started.status, JSON.stringify(started.body)).toBe(202);
+    const job = await finished(t.api, CUSTOMER_EXPORTS, started.body.data.export._id);
+    expect(job).toMatchObject({ status: 'completed', rows: 1 });
+    const replayed = await t.api.post(CUSTOMER_EXPORTS, {}, headers);
+    expect(replayed.status).toBe(202);
+    expect(replayed.body.data.export._id).toBe(job._id);
+  });
+
   it('exports leads with their value and filters by pipeline', async () => {
     const { api } = await env.tenant();
     const pipeline = (await api.post('/api/v1/crm/pipelines', { name: 'Sales' })).body.data.pipeline;
