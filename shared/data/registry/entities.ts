@@ -5,7 +5,7 @@ import { file } from './files';
 import { exportJob } from './exports';
 import { importJob } from './imports';
 import { activity, lead, listMembership, pipeline, task } from './crm';
-import { conversation, conversationList, emailMessage, emailThread, incomingGuard, message } from './inbox';
+import { conversation, conversationList, conversationPurge, emailMessage, emailThread, incomingGuard, message } from './inbox';
 import { aiAnswer, aiSettings, article, articleSummary, searchIndex } from './knowledge';
 import { realtimeConnection, realtimeTicket } from './realtime';
 import { booking, slotClaim } from './scheduling';
@@ -30,6 +30,7 @@ export const entities = [
   memberEmail,
   conversation,
   conversationList,
+  conversationPurge,
   message,
   emailThread,
   incomingGuard,
