@@ -23,7 +23,13 @@ export interface Purged {
  * again later) before the transaction is left alone: the transaction is conditional on the version read.
  */
 export const purgeClosedConversation = async (tenant: Tenant, id: string, cutoff: string, now: Date): Promise<Purged> => {
-  const deleted = await retryOnConflict(async () => {
+  if (!(await deleteClosedConversation(tenant, id, cutoff, now))) return { conversations: 0, messages: 0, files: 0 };
+  return { conversations: 1, ...(await finishPurge(tenant, id, now)) };
+};
+
+/** The purge's first step, its one transaction: whether the conversation was deleted (and its tombstone left). */
+export const deleteClosedConversation = (tenant: Tenant, id: string, cutoff: string, now: Date): Promise<boolean> =>
+  retryOnConflict(async () => {
     const current = await getClosedConversation(tenant, id);
     if (!current || current.stored.conversation.status !== 'closed' || !current.closedAt || current.closedAt >= cutoff) return false;
     const { conversation } = current.stored;
@@ -37,9 +43,6 @@ export const purgeClosedConversation = async (tenant: Tenant, id: string, cutoff
     );
     return true;
   });
-  if (!deleted) return { conversations: 0, messages: 0, files: 0 };
-  return { conversations: 1, ...(await finishPurge(tenant, id, now)) };
-};
 
 /**
  * The rest of a purge, safe to run again: the files the messages held (each record with its event; the
