@@ -146,6 +146,30 @@ describe('the files bucket', () => {
     expect(s3ActionsOf('Bus rule start-import')).toEqual([]);
   });
 
+  it('runs the retention sweep hourly for up to 5 minutes with table reads and writes only: the objects follow the files’ events, not its own grant', () => {
+    const workers = app.template(app.stacks.workers);
+    workers.hasResourceProperties('AWS::Scheduler::Schedule', {
+      Description: 'Parley sweep-retention, every 60 min',
+      ScheduleExpression: 'rate(1 hour)',
+    });
+    const [sweep, ...others] = Object.values(workers.findResources('AWS::Lambda::Function')).filter((f: any) =>
+      String(f.Properties.Description ?? '').startsWith('Schedule sweep-retention'),
+    ) as any[];
+    expect(others).toEqual([]);
+    expect(sweep.Properties.Timeout).toBe(300);
+    const actions = [...new Set(statementsOf('Schedule sweep-retention').flatMap((s) => [s.Action].flat() as string[]))];
+    expect(actions.filter((a) => !a.startsWith('dynamodb:') && !a.startsWith('xray:') && !a.startsWith('logs:'))).toEqual([]);
+    expect(actions.filter((a) => a.startsWith('dynamodb:')).sort()).toEqual([
+      'dynamodb:BatchGetItem',
+      'dynamodb:ConditionCheckItem',
+      'dynamodb:DeleteItem',
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:Query',
+      'dynamodb:UpdateItem',
+    ]);
+  });
+
   it('tells the functions granted the bucket its name, and no other function', () => {
     const envs = app
       .functions()

@@ -322,31 +322,6 @@ describe('least privilege', () => {
     }
   });
 
-  it('runs the retention sweep hourly for up to 5 minutes, with table writes and nothing else: no bucket, no queue, no key', () => {
-    const spec = fullWiring.schedules.find((s) => s.name === 'sweep-retention')!.target;
-    app.template(app.stacks.workers).hasResourceProperties('AWS::Scheduler::Schedule', {
-      Description: 'Parley sweep-retention, every 60 min',
-      ScheduleExpression: 'rate(1 hour)',
-    });
-    const sweep = functionNamed('schedule', spec);
-    const logicalId = sweep.stack.getLogicalId(sweep.node.defaultChild as CfnElement);
-    expect(app.template(sweep.stack).findResources('AWS::Lambda::Function')[logicalId]?.Properties.Timeout).toBe(300);
-    expect(
-      grantLines(sweep, 'dynamodb')
-        .filter((l) => !l.includes('/index/'))
-        .map((l) => l.split(' on ')[0]),
-    ).toEqual([
-      'dynamodb:BatchGetItem',
-      'dynamodb:ConditionCheckItem',
-      'dynamodb:DeleteItem',
-      'dynamodb:GetItem',
-      'dynamodb:PutItem',
-      'dynamodb:Query',
-      'dynamodb:UpdateItem',
-    ]);
-    for (const service of ['s3', 'sqs', 'kms', 'ssm']) expect(grantLines(sweep, service)).toEqual([]);
-  });
-
   it('gives every function exactly the DynamoDB grants the shared grant table derives from its wiring access and kind', () => {
     for (const fn of app.functions()) {
       const consumes = fullWiring.queues.find((q) => q.consumer === fn.spec)?.name;
