@@ -158,7 +158,17 @@ describe('the files bucket', () => {
     expect(others).toEqual([]);
     expect(sweep.Properties.Timeout).toBe(300);
     const actions = [...new Set(statementsOf('Schedule sweep-retention').flatMap((s) => [s.Action].flat() as string[]))];
-    expect(actions.filter((a) => !a.startsWith('dynamodb:') && !a.startsWith('xray:') && !a.startsWith('logs:'))).toEqual([]);
+    // Besides the table: its failure DLQ (every function's), traces and logs; no bucket, no key, no parameter.
+    expect(actions.filter((a) => !/^(dynamodb|xray|logs):/.test(a)).sort()).toEqual([
+      'sqs:GetQueueAttributes',
+      'sqs:GetQueueUrl',
+      'sqs:SendMessage',
+    ]);
+    expect(
+      statementsOf('Schedule sweep-retention')
+        .filter((s) => [s.Action].flat().some((a: string) => a.startsWith('sqs:')))
+        .every((s) => JSON.stringify(s.Resource).includes('WorkersDlq')),
+    ).toBe(true);
     expect(actions.filter((a) => a.startsWith('dynamodb:')).sort()).toEqual([
       'dynamodb:BatchGetItem',
       'dynamodb:ConditionCheckItem',
