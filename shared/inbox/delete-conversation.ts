@@ -31,7 +31,7 @@ export const purgeClosedConversation = async (tenant: Tenant, id: string, cutoff
 export const deleteClosedConversation = (tenant: Tenant, id: string, cutoff: string, now: Date): Promise<boolean> =>
   retryOnConflict(async () => {
     const current = await getClosedConversation(tenant, id);
-    if (!current || current.stored.conversation.status !== 'closed' || !current.closedAt || current.closedAt >= cutoff) return false;
+    if (current?.stored.conversation.status !== 'closed' || !current.closedAt || current.closedAt >= cutoff) return false;
     const { conversation } = current.stored;
     await transact(
       [

@@ -6,7 +6,7 @@ import { timeLeft } from '../observability/deadline';
 import { finishPurge, purgeClosedConversation } from './delete-conversation';
 
 /** Index entries one run handles at most: a run is bounded, and the next one continues where the index says. */
-export const SWEEP_BATCH = 200;
+const SWEEP_BATCH = 200;
 /** A run starts no purge with less than this left of its invocation (a conversation's files and messages take a few calls). */
 const RESERVE_MS = 20_000;
 

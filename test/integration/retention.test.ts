@@ -29,13 +29,18 @@ const sweepAt = (now: Date) =>
 
 let s3: S3Client | undefined;
 afterAll(() => s3?.destroy());
-const objectExists = (key: string) =>
-  (s3 ??= new S3Client({
+/** A client of the S3 stand-in with the local credentials, outside any function (no grant applies). */
+const bucketClient = () => {
+  s3 ??= new S3Client({
     endpoint: env.stack.s3Endpoint,
     region: 'us-east-1',
     forcePathStyle: true,
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  }))
+  });
+  return s3;
+};
+const objectExists = (key: string) =>
+  bucketClient()
     .send(new HeadObjectCommand({ Bucket: process.env.FILES_BUCKET!, Key: key }))
     .then(
       () => true,
