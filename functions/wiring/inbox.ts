@@ -24,5 +24,11 @@ export const inboxWiring = {
       everyMinutes: 1,
       target: { handler: 'functions/schedules/wake-snoozed.ts', access: { table: 'write' }, timeoutSeconds: 60 },
     },
+    {
+      // Hourly: a retention is counted in days, and each run is bounded (SWEEP_BATCH), so a backlog drains over a few hours.
+      name: 'sweep-retention',
+      everyMinutes: 60,
+      target: { handler: 'functions/schedules/sweep-retention.ts', access: { table: 'write' }, timeoutSeconds: 300 },
+    },
   ],
 } satisfies AreaWiring;

@@ -8,7 +8,12 @@ const route = areaRoutes('workspace');
 export const workspaceWiring = {
   routes: [
     route('GET', WORKSPACE, 'get-workspace', "The workspace's settings: name, timezone, locale and business hours"),
-    route('PATCH', WORKSPACE, 'update-workspace', "Change the workspace's name, timezone, locale or business hours"),
+    route(
+      'PATCH',
+      WORKSPACE,
+      'update-workspace',
+      "Change the workspace's name, timezone, locale, business hours, storage quota or retention",
+    ),
     route('POST', MEMBERS, 'invite-member', 'Invite a member (owner, admin, manager or agent)'),
     route('GET', MEMBERS, 'list-members', "List the workspace's members, oldest first, filterable by status"),
     route('GET', `${MEMBERS}/{id}`, 'get-member', 'Get a member'),

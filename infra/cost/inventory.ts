@@ -33,10 +33,11 @@ const CONTEXT: Record<StageName, Record<string, string>> = {
   prod: { stage: 'prod', domainName: 'api.example.com', certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/example' },
 };
 
+/** A rate's period in minutes: CDK writes whole hours as `rate(1 hour)`. */
 const minutesOf = (expression: string): number => {
-  const match = /^rate\((\d+) minutes?\)$/.exec(expression);
+  const match = /^rate\((\d+) (minute|hour)s?\)$/.exec(expression);
   if (!match) throw new Error(`unpriced schedule expression ${expression}`);
-  return Number(match[1]);
+  return Number(match[1]) * (match[2] === 'hour' ? 60 : 1);
 };
 
 const globMatches = (pattern: string, name: string) =>

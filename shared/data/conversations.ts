@@ -92,14 +92,28 @@ const listWrites = (tenant: Tenant, before: Conversation | undefined, after: Con
   ];
 };
 
-/** The writes that store `after` over the version read: its snooze index and lists follow it, and a new assignee is checked. */
+/** Closed conversations by closing time, per tenant: the retention sweep's index (a purge's tombstone stays in it). */
+export const closedPartition = (tenant: Tenant) => tenantPk(tenant, K.CLOSED);
+const closedIndex = (tenant: Tenant, closedAt: string, id: string) => ({ gsi2pk: closedPartition(tenant), gsi2sk: `${closedAt}#${id}` });
+
+/**
+ * The closed index follows the status: a conversation that closes enters it at its closing time (its
+ * `updatedAt`), one that stays closed keeps its entry through later edits, and one that reopens leaves it.
+ */
+const closedIndexChange = (tenant: Tenant, before: Conversation, after: Conversation) => {
+  if (after.status !== 'closed') return { remove: ['gsi2pk', 'gsi2sk'] };
+  return before.status === 'closed' ? {} : { set: closedIndex(tenant, after.updatedAt, after._id) };
+};
+
+/** The writes that store `after` over the version read: its snooze and closed indexes and lists follow it, and a new assignee is checked. */
 export const conversationUpdate = (tenant: Tenant, { conversation: before, version }: Stored, after: Conversation): Write[] => {
   const index = snoozeIndex(tenant, after);
+  const closed = closedIndexChange(tenant, before, after);
   return [
     versionedUpdate(conversationKey(tenant, before._id), version, before, after, {
       skip: ['tagIds'],
-      set: index,
-      remove: index ? [] : ['gsi1pk', 'gsi1sk'],
+      set: { ...index, ...closed.set },
+      remove: [...(index ? [] : ['gsi1pk', 'gsi1sk']), ...(closed.remove ?? [])],
     }),
     ...(after.assigneeId && after.assigneeId !== before.assigneeId ? [activeMemberCheck(tenant, after.assigneeId)] : []),
     ...listWrites(tenant, before, after),

@@ -8,6 +8,7 @@ import {
   DEFAULT_STORAGE_QUOTA_BYTES,
   DEFAULT_TIMEZONE,
   defaultBusinessHours,
+  defaultRetention,
   type Workspace,
 } from '../domain/auth/workspace';
 import { batchGet } from './batch-get';
@@ -32,6 +33,7 @@ export const createWorkspace = async (name: string, now = new Date()): Promise<W
     locale: DEFAULT_LOCALE,
     businessHours: defaultBusinessHours(),
     storageQuotaBytes: DEFAULT_STORAGE_QUOTA_BYTES,
+    retention: defaultRetention(),
     createdAt: now.toISOString(),
     updatedAt: now.toISOString(),
   };
@@ -58,18 +60,36 @@ export const getWorkspaces = async (ids: readonly string[]): Promise<Workspace[]
 export const listWorkspaces = async (): Promise<Workspace[]> =>
   (await collect(queryAll({ index: 'gsi1', pk: workspaceEntity.build('gsi1pk', {}) }))).map(fromItem);
 
-/** Stores `after`'s settings over the workspace as read (guarded by its `updatedAt`). */
-export const workspaceSettingsUpdate = (before: Workspace, after: Workspace): Write =>
-  updateItem(key(before._id), 'SET #n = :n, #tz = :tz, #l = :l, businessHours = :bh, storageQuotaBytes = :q, updatedAt = :u', {
-    names: { '#n': 'name', '#tz': 'timezone', '#l': 'locale' },
-    values: {
-      ':n': after.name,
-      ':tz': after.timezone,
-      ':l': after.locale,
-      ':bh': after.businessHours,
-      ':q': after.storageQuotaBytes,
-      ':u': after.updatedAt,
-      ':prev': before.updatedAt,
+/** A workspace that keeps closed conversations for a while is in the sweep's sparse index; one that keeps them forever is not. */
+const retentionIndex = (w: Workspace) => workspaceEntity.index('gsi2', { workspaceId: w._id });
+
+/** The workspaces that set a retention, for the sweep: a Query of the sparse index, never a Scan. */
+export const listRetainingWorkspaces = async (): Promise<Workspace[]> =>
+  (await collect(queryAll({ index: 'gsi2', pk: workspaceEntity.build('gsi2pk', {}) }))).map(fromItem);
+
+/** Stores `after`'s settings over the workspace as read (guarded by its `updatedAt`), its retention index following its retention. */
+export const workspaceSettingsUpdate = (before: Workspace, after: Workspace): Write => {
+  const retained = after.retention.closedConversationDays !== null;
+  const index = retentionIndex(after);
+  return updateItem(
+    key(before._id),
+    `SET #n = :n, #tz = :tz, #l = :l, businessHours = :bh, storageQuotaBytes = :q, retention = :r, updatedAt = :u${
+      retained ? ', gsi2pk = :ipk, gsi2sk = :isk' : ''
+    }${retained ? '' : ' REMOVE gsi2pk, gsi2sk'}`,
+    {
+      names: { '#n': 'name', '#tz': 'timezone', '#l': 'locale' },
+      values: {
+        ...(retained ? { ':ipk': index.gsi2pk, ':isk': index.gsi2sk } : {}),
+        ':r': after.retention,
+        ':n': after.name,
+        ':tz': after.timezone,
+        ':l': after.locale,
+        ':bh': after.businessHours,
+        ':q': after.storageQuotaBytes,
+        ':u': after.updatedAt,
+        ':prev': before.updatedAt,
+      },
+      condition: 'updatedAt = :prev',
     },
-    condition: 'updatedAt = :prev',
-  });
+  );
+};

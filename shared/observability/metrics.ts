@@ -67,4 +67,11 @@ export const metric = {
   /** A channel send's outcome: a broadcast's to one recipient, or a conversation reply's. */
   channelSend: (kind: 'reply' | 'broadcast', outcome: 'sent' | 'retrying' | 'failed') =>
     count(kind === 'broadcast' ? 'BroadcastSends' : 'ReplySends', { outcome }),
+  /** One run of the retention sweep: what it deleted. */
+  retentionSweep: (deleted: { conversations: number; messages: number; files: number }) =>
+    emit({}, [
+      { name: 'RetentionConversationsDeleted', unit: 'Count', value: deleted.conversations },
+      { name: 'RetentionMessagesDeleted', unit: 'Count', value: deleted.messages },
+      { name: 'RetentionFilesDeleted', unit: 'Count', value: deleted.files },
+    ]),
 };

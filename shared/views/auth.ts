@@ -50,6 +50,7 @@ export const workspace = exactly<Workspace>()(
       Object.fromEntries(WEEKDAYS.map((d) => [d, z.array(span)])) as Record<(typeof WEEKDAYS)[number], z.ZodArray<typeof span>>,
     ),
     storageQuotaBytes: z.number().int().min(0),
+    retention: z.strictObject({ closedConversationDays: z.number().int().nullable() }),
     createdAt: time,
     updatedAt: time,
   }),

@@ -14,7 +14,7 @@ export const requireWorkspace = async (id: string): Promise<Workspace> => {
   return workspace;
 };
 
-const SETTINGS = ['name', 'timezone', 'locale', 'businessHours', 'storageQuotaBytes'] as const;
+const SETTINGS = ['name', 'timezone', 'locale', 'businessHours', 'storageQuotaBytes', 'retention'] as const;
 
 /**
  * Changes the workspace's settings under the version read, with `auth.workspace.updated` (live, with

@@ -146,6 +146,35 @@ describe('the files bucket', () => {
     expect(s3ActionsOf('Bus rule start-import')).toEqual([]);
   });
 
+  it('runs the retention sweep hourly for up to 5 minutes with table reads and writes only: the objects follow the files’ events, not its own grant', () => {
+    const workers = app.template(app.stacks.workers);
+    workers.hasResourceProperties('AWS::Scheduler::Schedule', {
+      Description: 'Parley sweep-retention, every 60 min',
+      ScheduleExpression: 'rate(1 hour)',
+    });
+    const [sweep, ...others] = Object.values(workers.findResources('AWS::Lambda::Function')).filter((f: any) =>
+      String(f.Properties.Description ?? '').startsWith('Schedule sweep-retention'),
+    ) as any[];
+    expect(others).toEqual([]);
+    expect(sweep.Properties.Timeout).toBe(300);
+    const actions = [...new Set(statementsOf('Schedule sweep-retention').flatMap((s) => [s.Action].flat() as string[]))];
+    // Besides the table: its failure DLQ (every function's), traces and logs; no bucket, no key, no parameter.
+    expect(actions.filter((a) => !/^(dynamodb|xray|logs):/.test(a)).sort()).toEqual([
+      'sqs:GetQueueAttributes',
+      'sqs:GetQueueUrl',
+      'sqs:SendMessage',
+    ]);
+    expect(
+      statementsOf('Schedule sweep-retention')
+        .filter((s) => [s.Action].flat().some((a: string) => a.startsWith('sqs:')))
+        .every((s) => JSON.stringify(s.Resource).includes('WorkersDlq')),
+    ).toBe(true);
+    // A write function's table grant (test/infra/stacks.test.ts holds its exact list): it deletes by transaction, never BatchWriteItem.
+    const table = actions.filter((a) => a.startsWith('dynamodb:'));
+    expect(table).toEqual(expect.arrayContaining(['dynamodb:Query', 'dynamodb:GetItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem']));
+    expect(table).not.toContain('dynamodb:BatchWriteItem');
+  });
+
   it('tells the functions granted the bucket its name, and no other function', () => {
     const envs = app
       .functions()

@@ -1,7 +1,14 @@
 import * as z from 'zod';
 import { ListQuery } from '../../../shared/http/pagination';
 import { MemberStatus, Role } from '../../../shared/domain/auth/member';
-import { BusinessHoursPatch, Locale, MAX_STORAGE_QUOTA_BYTES, TimeZone } from '../../../shared/domain/auth/workspace';
+import {
+  BusinessHoursPatch,
+  Locale,
+  MAX_RETENTION_DAYS,
+  MAX_STORAGE_QUOTA_BYTES,
+  MIN_RETENTION_DAYS,
+  TimeZone,
+} from '../../../shared/domain/auth/workspace';
 export { IdParams } from '../../../shared/http/params';
 
 /** Path ids that are not object ids are unknown resources (404), like ids of another workspace. */
@@ -13,6 +20,10 @@ export const UpdateWorkspace = z.strictObject({
   businessHours: BusinessHoursPatch.optional(),
   /** The bytes of ready files each mode may hold; lowering it below the usage refuses new uploads, never deletes files. */
   storageQuotaBytes: z.number().int().min(0).max(MAX_STORAGE_QUOTA_BYTES).optional(),
+  /** Closed conversations older than this many days are deleted with their messages and files; null keeps them. */
+  retention: z
+    .strictObject({ closedConversationDays: z.number().int().min(MIN_RETENTION_DAYS).max(MAX_RETENTION_DAYS).nullable() })
+    .optional(),
 });
 
 export const InviteMember = z.strictObject({

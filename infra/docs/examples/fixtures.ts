@@ -77,6 +77,7 @@ const workspaceView: View<typeof workspace> = {
     sunday: [],
   },
   storageQuotaBytes: 10737418240,
+  retention: { closedConversationDays: 365 },
   createdAt: at.created,
   updatedAt: at.created,
 };

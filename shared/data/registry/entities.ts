@@ -6,7 +6,7 @@ import { exportJob } from './exports';
 import { erasure } from './erasures';
 import { importJob } from './imports';
 import { activity, lead, listMembership, pipeline, task } from './crm';
-import { conversation, conversationList, emailMessage, emailThread, incomingGuard, message } from './inbox';
+import { conversation, conversationList, conversationPurge, emailMessage, emailThread, incomingGuard, message } from './inbox';
 import { aiAnswer, aiSettings, article, articleSummary, searchIndex } from './knowledge';
 import { realtimeConnection, realtimeTicket } from './realtime';
 import { booking, slotClaim } from './scheduling';
@@ -31,6 +31,7 @@ export const entities = [
   memberEmail,
   conversation,
   conversationList,
+  conversationPurge,
   message,
   emailThread,
   incomingGuard,

@@ -5,13 +5,33 @@ export const conversation = entity({
   name: 'Conversation',
   itemTypes: ['CONVERSATION'],
   personal: ['subject'],
-  about: "A conversation; snoozed ones are in the timer's sparse index of wake-ups.",
-  prefixes: ['CONV', 'CONVERSATION', 'SNOOZED'],
-  keys: { pk: '<tenant>#CONV#<id>', sk: 'CONVERSATION', gsi1pk: 'SNOOZED', gsi1sk: '<snoozedUntil>#<tenant>#<id>' },
+  about:
+    "A conversation; snoozed ones are in the timer's sparse index of wake-ups, closed ones in their tenant's index by closing time (the retention sweep's).",
+  prefixes: ['CONV', 'CONVERSATION', 'SNOOZED', 'CLOSED'],
+  keys: {
+    pk: '<tenant>#CONV#<id>',
+    sk: 'CONVERSATION',
+    gsi1pk: 'SNOOZED',
+    gsi1sk: '<snoozedUntil>#<tenant>#<id>',
+    gsi2pk: '<tenant>#CLOSED',
+    gsi2sk: '<closedAt>#<id>',
+  },
   patterns: [
     { read: 'conversation by id', by: 'pk=<tenant>#CONV#<id> sk=CONVERSATION' },
     { read: 'snoozed conversations due', by: 'gsi1pk=SNOOZED gsi1sk ≤ now', index: 'gsi1' },
+    { read: 'closed conversations past the retention', by: 'gsi2pk=<tenant>#CLOSED gsi2sk < cutoff', index: 'gsi2' },
   ],
+});
+
+export const conversationPurge = entity({
+  name: 'Conversation purge',
+  itemTypes: ['CONV_PURGE'],
+  personal: [],
+  about:
+    'Left in place of a conversation the retention sweep deleted, in its closed index, until its messages and files are gone too: a crashed sweep finds it and finishes.',
+  prefixes: ['PURGING'],
+  keys: { pk: '<tenant>#CONV#<id>', sk: 'PURGING', gsi2pk: '<tenant>#CLOSED', gsi2sk: '<closedAt>#<id>' },
+  patterns: [{ read: 'unfinished purges, with the closed conversations', by: 'gsi2pk=<tenant>#CLOSED', index: 'gsi2' }],
 });
 
 export const conversationList = entity({

@@ -1,4 +1,10 @@
-import { DEFAULT_LOCALE, DEFAULT_STORAGE_QUOTA_BYTES, DEFAULT_TIMEZONE, defaultBusinessHours } from '../../domain/auth/workspace';
+import {
+  DEFAULT_LOCALE,
+  DEFAULT_STORAGE_QUOTA_BYTES,
+  DEFAULT_TIMEZONE,
+  defaultBusinessHours,
+  defaultRetention,
+} from '../../domain/auth/workspace';
 import { workspace as workspaceView } from '../../views/auth';
 import { declare, entity } from './define';
 
@@ -6,12 +12,14 @@ export const workspace = declare({
   name: 'Workspace',
   itemTypes: ['WORKSPACE'],
   personal: [],
-  about: 'A workspace; its partition `<tenant>` also holds the tenant-wide singletons and small collections below.',
-  prefixes: ['WS', 'WORKSPACE', 'WORKSPACES'],
-  keys: { pk: 'WS#<tenant>', sk: 'WORKSPACE', gsi1pk: 'WORKSPACES', gsi1sk: '<workspaceId>' },
+  about:
+    'A workspace; its partition `<tenant>` also holds the tenant-wide singletons and small collections below. One that sets a retention is in the sparse index the retention sweep reads.',
+  prefixes: ['WS', 'WORKSPACE', 'WORKSPACES', 'RETENTION'],
+  keys: { pk: 'WS#<tenant>', sk: 'WORKSPACE', gsi1pk: 'WORKSPACES', gsi1sk: '<workspaceId>', gsi2pk: 'RETENTION', gsi2sk: '<workspaceId>' },
   patterns: [
     { read: 'workspace by id', by: 'pk=<tenant> sk=WORKSPACE' },
     { read: 'all workspaces', by: 'gsi1pk=WORKSPACES', index: 'gsi1' },
+    { read: 'workspaces with a retention', by: 'gsi2pk=RETENTION', index: 'gsi2' },
   ],
   // Items written before a setting existed read as its default.
   schema: workspaceView.extend({
@@ -19,6 +27,7 @@ export const workspace = declare({
     locale: workspaceView.shape.locale.default(DEFAULT_LOCALE),
     businessHours: workspaceView.shape.businessHours.default(defaultBusinessHours),
     storageQuotaBytes: workspaceView.shape.storageQuotaBytes.default(DEFAULT_STORAGE_QUOTA_BYTES),
+    retention: workspaceView.shape.retention.default(defaultRetention),
   }),
 });
 

@@ -21,9 +21,20 @@ export interface Workspace {
   businessHours: BusinessHours;
   /** The bytes of ready files each mode may hold (docs/guide/files.md); default 10 GiB. */
   storageQuotaBytes: number;
+  /** How long closed conversations are kept (docs/guide/retention.md); null: forever. */
+  retention: Retention;
   createdAt: string;
   updatedAt: string;
 }
+
+/** Days a closed conversation is kept after it closed, at least MIN_RETENTION_DAYS; null keeps it forever. */
+export interface Retention {
+  closedConversationDays: number | null;
+}
+export const MIN_RETENTION_DAYS = 30;
+/** Ten years: longer is "forever", which is null. */
+export const MAX_RETENTION_DAYS = 3650;
+export const defaultRetention = (): Retention => ({ closedConversationDays: null });
 
 export const DEFAULT_TIMEZONE = 'UTC';
 export const DEFAULT_LOCALE = 'en-US';
@@ -96,6 +107,7 @@ export interface WorkspacePatch {
   locale?: string;
   businessHours?: Partial<BusinessHours>;
   storageQuotaBytes?: number;
+  retention?: Retention;
 }
 
 /** The workspace after a PATCH: business hours merge per weekday. */
@@ -110,6 +122,7 @@ export const patchWorkspace = (w: Workspace, patch: WorkspacePatch, now: Date): 
     ...(patch.timezone ? { timezone: patch.timezone } : {}),
     ...(patch.locale ? { locale: patch.locale } : {}),
     ...(patch.storageQuotaBytes !== undefined ? { storageQuotaBytes: patch.storageQuotaBytes } : {}),
+    ...(patch.retention ? { retention: patch.retention } : {}),
     businessHours,
   };
   return { ...after, updatedAt: now.toISOString() };

@@ -1,0 +1,56 @@
+import type { Tenant } from '../domain/auth/tenant';
+import { buildEnvelope } from '../events/envelope';
+import { deleteConversationFiles } from '../files/files';
+import { conversationDeletion } from '../data/conversations';
+import { deletePartitionRest, getClosedConversation, purgeFinished, purgeTombstone } from '../data/conversation-purge';
+import { outboxItem } from '../data/outbox';
+import { lostRace, retryOnConflict } from '../data/retry';
+import { transact } from '../data/transact';
+
+/** What one purge removed. */
+export interface Purged {
+  conversations: number;
+  messages: number;
+  files: number;
+}
+
+/**
+ * Deletes a closed conversation for good, if it closed before `cutoff` (an ISO time): one transaction
+ * deletes it as read (its lists, counters, tag links and its customer's count, with
+ * `inbox.conversation.deleted`) and leaves a tombstone in its closed index entry; then `finishPurge` removes
+ * its files and messages. To every reader it is whole until that transaction and gone after it; a crash after
+ * it leaves the tombstone, which the next sweep finds and finishes. A conversation reopened (or closed
+ * again later) before the transaction is left alone: the transaction is conditional on the version read.
+ */
+export const purgeClosedConversation = async (tenant: Tenant, id: string, cutoff: string, now: Date): Promise<Purged> => {
+  if (!(await deleteClosedConversation(tenant, id, cutoff, now))) return { conversations: 0, messages: 0, files: 0 };
+  return { conversations: 1, ...(await finishPurge(tenant, id, now)) };
+};
+
+/** The purge's first step, its one transaction: whether the conversation was deleted (and its tombstone left). */
+export const deleteClosedConversation = (tenant: Tenant, id: string, cutoff: string, now: Date): Promise<boolean> =>
+  retryOnConflict(async () => {
+    const current = await getClosedConversation(tenant, id);
+    if (current?.stored.conversation.status !== 'closed' || !current.closedAt || current.closedAt >= cutoff) return false;
+    const { conversation } = current.stored;
+    await transact(
+      [
+        ...conversationDeletion(tenant, current.stored, now),
+        outboxItem(buildEnvelope('inbox.conversation.deleted', tenant, { conversation }, { now })),
+        purgeTombstone(tenant, id, current.closedAt),
+      ],
+      lostRace,
+    );
+    return true;
+  });
+
+/**
+ * The rest of a purge, safe to run again: the files the messages held (each record with its event; the
+ * objects follow those events), every item left in the conversation's partition, then the tombstone.
+ */
+export const finishPurge = async (tenant: Tenant, id: string, now: Date): Promise<Omit<Purged, 'conversations'>> => {
+  const files = await deleteConversationFiles(tenant, id, now);
+  const messages = await deletePartitionRest(tenant, id);
+  await transact([purgeFinished(tenant, id)]);
+  return { messages, files };
+};
