@@ -1,10 +1,10 @@
 import { envelopeTenant } from '../../shared/events/envelope';
 import { outboxHandler } from '../../shared/events/from-bus';
-import { deleteConversationFiles } from '../../shared/files/files';
+import { deleteConversationContents } from '../../shared/inbox/purge-conversation';
 
-/** EventBridge rule target (inbox.conversation.deleted): the files its messages held are deleted, bytes and records. */
+/** EventBridge rule target (inbox.conversation.deleted): the files its messages held (bytes and records), then its messages. */
 export const handler = outboxHandler(async ({ envelope }) => {
-  await deleteConversationFiles(
+  await deleteConversationContents(
     envelopeTenant(envelope),
     (envelope.data.conversation as { _id: string })._id,
     new Date(envelope.occurredAt),

@@ -49,8 +49,18 @@ export const deleteClosedConversation = (tenant: Tenant, id: string, cutoff: str
  * objects follow those events), every item left in the conversation's partition, then the tombstone.
  */
 export const finishPurge = async (tenant: Tenant, id: string, now: Date): Promise<Omit<Purged, 'conversations'>> => {
+  const removed = await deleteConversationContents(tenant, id, now);
+  await transact([purgeFinished(tenant, id)]);
+  return removed;
+};
+
+/**
+ * What a deleted conversation leaves behind, removed for good: the files its messages held (each record with its
+ * event; the objects follow those events), then every item left in its partition (messages, notes, its email
+ * thread). Safe to run again and beside another run: what is gone already is not counted.
+ */
+export const deleteConversationContents = async (tenant: Tenant, id: string, now: Date): Promise<Omit<Purged, 'conversations'>> => {
   const files = await deleteConversationFiles(tenant, id, now);
   const messages = await deletePartitionRest(tenant, id);
-  await transact([purgeFinished(tenant, id)]);
   return { messages, files };
 };

@@ -5,6 +5,8 @@ import { client, expectError } from '../support/api';
 import { outboxEvents } from '../support/outbox';
 import { agentId } from '../support/members';
 import { useTestStack } from '../support/stack';
+import { conversationKey } from '../../shared/data/entity-keys';
+import { queryPage } from '../../shared/data/query';
 import { tokenFor } from '../support/tenants';
 
 const env = useTestStack();
@@ -346,5 +348,18 @@ describe('deleting', () => {
     expectError(await t.api.delete(`${CONV}/${c._id}`), 404, 'NOT_FOUND');
     expect((await t.api.get(CONV)).body.data.pagination.total).toBe(0);
     expect(await eventsFor(t.workspaceId, 'inbox.conversation.deleted', c._id)).toHaveLength(1);
+  });
+
+  it('leaves nothing of a deleted conversation in the table: its messages and notes go after it', async () => {
+    const t = await tenant();
+    const c = await t.open();
+    for (const body of [{ content: 'Where is my order?' }, { content: 'Checking', type: 'note' }])
+      expect((await t.api.post(`${CONV}/${c._id}/messages`, body)).status).toBe(201);
+    const { pk } = conversationKey(t.tenant, c._id);
+    const partition = async () => (await queryPage({ pk, consistent: true }, { limit: 100 })).items.map((i) => i.type);
+    expect(await partition()).toEqual(expect.arrayContaining(['CONVERSATION', 'MESSAGE']));
+    expect((await t.api.delete(`${CONV}/${c._id}`)).status).toBe(200);
+    for (let waited = 0; (await partition()).length > 0 && waited < 20_000; waited += 100) await new Promise((r) => setTimeout(r, 100));
+    expect(await partition()).toEqual([]);
   });
 });
