@@ -22,6 +22,7 @@ import { tailEvents, type TailOptions } from './events-tail';
 import { modeName, openSession, type SessionOptions } from './session';
 import { liveOnly, recipes, triggerHelp, untriggerable } from './trigger';
 import { uploadPath, type UploadCliOptions } from './files';
+import { exportTo, importPath, type ImportCliOptions } from './bulk';
 
 interface Common extends TargetOptions {
   json?: boolean;
@@ -302,6 +303,61 @@ apiLeaf(
     await session.close();
   }
 });
+
+const importCommand = program.command('import').description('import customers or leads from a CSV (a header row; UTF-8)');
+for (const kind of ['customers', 'leads'] as const) {
+  apiLeaf(
+    importCommand
+      .command(kind)
+      .description(`upload a CSV of ${kind} and wait for the import's counts`)
+      .argument('<file.csv>', 'the CSV (at most 50 MiB)')
+      .option('--id-property <field>', 'customers: the field a row is matched by, email or phone', 'email')
+      .option('--pipeline <id>', 'leads: the pipeline every row goes into')
+      .option('--json', 'print the finished import as JSON'),
+  ).action(async (path: string, opts: SessionOptions & ImportCliOptions & { json?: boolean }) => {
+    if (opts.idProperty !== 'email' && opts.idProperty !== 'phone') throw new CliError('--id-property is email or phone');
+    const session = await openSession(
+      opts,
+      kind === 'customers' ? ['contacts:read', 'contacts:write'] : ['crm:read', 'crm:create'],
+      `import ${kind}`,
+    );
+    try {
+      const job = await importPath(session, kind, path, opts);
+      const { rows, created, updated, unchanged, failed } = job.counts;
+      print(
+        opts,
+        job,
+        `Import ${job._id} completed: ${rows} rows, ${created} created, ${updated} updated, ${unchanged} unchanged, ${failed} failed`,
+      );
+    } finally {
+      await session.close();
+    }
+  });
+}
+
+const exportCommand = program.command('export').description('export customers or leads as CSV to stdout');
+for (const kind of ['customers', 'leads'] as const) {
+  apiLeaf(
+    exportCommand
+      .command(kind)
+      .description(`write every ${kind === 'customers' ? 'customer' : 'lead'} the filters select as CSV to stdout`)
+      .option('--filter <name=value...>', "the list's filters, e.g. --filter tagId=… (repeatable)"),
+  ).action(async (opts: SessionOptions & { filter?: string[] }) => {
+    const filter = Object.fromEntries(
+      (opts.filter ?? []).map((pair) => {
+        const at = pair.indexOf('=');
+        if (at < 1) throw new CliError(`--filter takes name=value, not ${pair}`);
+        return [pair.slice(0, at), pair.slice(at + 1)];
+      }),
+    );
+    const session = await openSession(opts, [kind === 'customers' ? 'contacts:read' : 'crm:read'], `export ${kind}`);
+    try {
+      await exportTo(session, kind, filter, process.stdout);
+    } finally {
+      await session.close();
+    }
+  });
+}
 
 apiLeaf(
   program

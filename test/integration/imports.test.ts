@@ -1,4 +1,13 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { createParleyClient } from '../../packages/client/src/client';
+import { importCustomers, importLeads, ParleyJobFailedError } from '../../packages/client/src/index';
+import { exportTo, importPath } from '../../packages/cli/bulk';
+import type { Session } from '../../packages/cli/session';
+import { gatedFetch } from '../support/response-gate';
 import { parse } from 'csv-parse/sync';
 import type { Client } from '../support/api';
 import { expectError } from '../support/api';
@@ -159,5 +168,59 @@ describe('CSV imports of leads', () => {
     const events = await outboxEvents(workspaceId);
     expect(events.filter((e) => e.eventType === 'crm.lead.created')).toHaveLength(2);
     expect(events.filter((e) => e.eventType === 'crm.import.finished').map((e) => e.data.import)).toMatchObject([{ _id: job._id }]);
+  });
+});
+
+describe('the client helpers and the CLI commands', () => {
+  const parleyFor = (t: { token: string; workspaceId: string }) =>
+    createParleyClient({ baseUrl: env.stack.baseUrl, token: t.token, workspaceId: t.workspaceId, fetch: gatedFetch });
+
+  it('imports customers and leads from a CSV and waits for the counts; a failed import is an error naming its reason', async () => {
+    const t = await env.tenant();
+    const parley = parleyFor(t);
+    const seen: string[] = [];
+    const customers = await importCustomers(parley, 'email,name\nhelper-1@example.com,Ann\nhelper-2@example.com,Bob\n', 'email', {
+      pollMs: 50,
+      onProgress: (job) => seen.push(job.status),
+    });
+    expect(customers).toMatchObject({ status: 'completed', counts: { rows: 2, created: 2, failed: 0 } });
+    expect(seen.every((s) => ['queued', 'running', 'awaiting_upload'].includes(s))).toBe(true);
+    const pipeline = (await t.api.post('/api/v1/crm/pipelines', { name: 'Helpers' })).body.data.pipeline;
+    const leads = await importLeads(parley, 'title,customerEmail\nDeal,helper-1@example.com\nOther,nobody@example.com\n', pipeline._id, {
+      pollMs: 50,
+    });
+    expect(leads).toMatchObject({ status: 'completed', counts: { rows: 2, created: 1, failed: 1 } });
+    const failed = await importCustomers(parley, 'email,shoe size\nx@example.com,42\n', 'email', { pollMs: 50 }).catch((e) => e);
+    expect(failed).toBeInstanceOf(ParleyJobFailedError);
+    expect(failed.message).toMatch(/shoe size/);
+  });
+
+  it('parley import reads a file and waits for its counts; parley export streams the CSV out, formula cells neutralised', async () => {
+    const t = await env.tenant();
+    const session = { api: parleyFor(t), workspaceId: t.workspaceId, livemode: false } as Session;
+    const dir = mkdtempSync(join(tmpdir(), 'parley-import-'));
+    try {
+      writeFileSync(join(dir, 'customers.csv'), 'email,name\ncli-1@example.com,=SUM(A1)\ncli-2@example.com,Cleo\n');
+      const job = await importPath(session, 'customers', join(dir, 'customers.csv'), {});
+      expect(job.counts).toMatchObject({ rows: 2, created: 2 });
+      await expect(importPath(session, 'leads', join(dir, 'customers.csv'), {})).rejects.toThrow(/--pipeline/);
+      await expect(importPath(session, 'customers', join(dir, 'missing.csv'), {})).rejects.toThrow(/Cannot read/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const chunks: Buffer[] = [];
+    const out = new Writable({
+      write: (chunk: Buffer, _encoding, next) => {
+        chunks.push(chunk);
+        next();
+      },
+    });
+    const done = await exportTo(session, 'customers', {}, out);
+    expect(done).toMatchObject({ status: 'completed', rows: 2 });
+    const rows = parse(Buffer.concat(chunks).toString('utf8'), { bom: true, columns: true }) as Record<string, string>[];
+    expect(rows.map((r) => [r.email, r.name]).sort()).toEqual([
+      ['cli-1@example.com', "'=SUM(A1)"],
+      ['cli-2@example.com', 'Cleo'],
+    ]);
   });
 });

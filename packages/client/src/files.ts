@@ -56,7 +56,25 @@ const toBlob = async (body: UploadBody, contentType: string): Promise<Blob> => {
   return new Blob(chunks, { type: contentType });
 };
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Sends the bytes straight to storage with a presigned POST; storage's refusal is a `ParleyUploadError`. */
+export const postToStorage = async (
+  upload: { url: string; fields: Record<string, string> },
+  blob: Blob,
+  name: string,
+  fetcher: typeof globalThis.fetch = globalThis.fetch,
+): Promise<void> => {
+  const form = new FormData();
+  for (const [field, value] of Object.entries(upload.fields)) form.append(field, value);
+  form.append('file', blob, name);
+  const sent = await fetcher(upload.url, { method: 'POST', body: form });
+  if (sent.ok) return;
+  const text = await sent.text();
+  const code = /<Code>([^<]+)<\/Code>/.exec(text)?.[1] ?? `http_${sent.status}`;
+  const message = /<Message>([^<]+)<\/Message>/.exec(text)?.[1] ?? text.slice(0, 200);
+  throw new ParleyUploadError(sent.status, code, `Storage refused the upload (${code}): ${message}`);
+};
 
 /**
  * Uploads a file in the API's two steps and waits until it can be attached: `POST /files` answers a presigned
@@ -74,16 +92,7 @@ export const uploadFile = async (
   const blob = await toBlob(body, contentType);
   const workspace = options.workspaceId ? { workspaceId: options.workspaceId } : {};
   const { data } = await parley.post('/files', { body: { name, contentType, size: blob.size }, ...workspace });
-  const form = new FormData();
-  for (const [field, value] of Object.entries(data.upload.fields)) form.append(field, value);
-  form.append('file', blob, name);
-  const sent = await (options.fetch ?? globalThis.fetch)(data.upload.url, { method: 'POST', body: form });
-  if (!sent.ok) {
-    const text = await sent.text();
-    const code = /<Code>([^<]+)<\/Code>/.exec(text)?.[1] ?? `http_${sent.status}`;
-    const message = /<Message>([^<]+)<\/Message>/.exec(text)?.[1] ?? text.slice(0, 200);
-    throw new ParleyUploadError(sent.status, code, `Storage refused the upload (${code}): ${message}`);
-  }
+  await postToStorage(data.upload, blob, name, options.fetch);
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   for (;;) {
     const { data: read } = await parley.get('/files/{id}', { params: { path: { id: data.file._id } }, ...workspace });

@@ -20,3 +20,11 @@ export { liveUpdates, ParleyRealtimeError, type ParleyEvent, type SubscribeOptio
 export type { ApiPath, ListItem, ListPath, Operation, RequestOptions, Success } from './types.js';
 export type { components, paths, webhooks } from './schema.js';
 export { ParleyFileRejectedError, ParleyUploadError, uploadFile, type UploadBody, type UploadOptions } from './files.js';
+export {
+  exportCsv,
+  importCustomers,
+  importLeads,
+  ParleyJobFailedError,
+  type BulkJobOptions,
+  type ImportOptions,
+} from './bulk.js';
