@@ -163,7 +163,7 @@ describe('the retention sweep', () => {
     expect(await total(t.api)).toBe(0);
   });
 
-  it('finishes a purge a crash cut after its transaction: the conversation is gone at once, its messages and files on the next run', async () => {
+  it('finishes a purge a crash cut after its transaction: the conversation is gone at once, its tombstone, messages and files by the next run', async () => {
     const t = await env.tenant();
     const c = await conversationWithFile(t.api);
     await t.api.patch('/api/v1/workspace', { retention: { closedConversationDays: 30 } });
@@ -172,8 +172,10 @@ describe('the retention sweep', () => {
     expect(await deleteClosedConversation(t.tenant, c.id, retentionCutoff(later, 30), later)).toBe(true);
     expectError(await t.api.get(`${CONV}/${c.id}`), 404, 'NOT_FOUND');
     expectError(await t.api.get(`${CONV}/${c.id}/messages`), 404, 'NOT_FOUND');
-    expect((await partitionItems(t.tenant, c.id)).map((i) => i.type).sort()).toEqual(['CONV_PURGE', 'MESSAGE', 'MESSAGE']);
-    expect(await sweepAt(later)).toMatchObject({ conversations: 0, messages: 2 });
+    // The purge's event also has its consumer delete the files and messages (as for any deleted conversation), so
+    // they may be gone before the next run; the tombstone stays for that run to find.
+    expect((await partitionItems(t.tenant, c.id)).map((i) => i.type)).toContain('CONV_PURGE');
+    expect(await sweepAt(later)).toMatchObject({ conversations: 0 });
     expect(await partitionItems(t.tenant, c.id)).toEqual([]);
     expectError(await t.api.get(`/api/v1/files/${c.fileId}`), 404, 'NOT_FOUND');
     expect(await total(t.api)).toBe(0);
