@@ -8,6 +8,7 @@ import { postForm, sendUpload } from '../support/files';
 import { verifyUpload } from '../../shared/files/files';
 import { startImport } from '../../shared/imports/imports';
 import { runImport } from '../../shared/imports/run';
+import { runErasure } from '../../shared/erasure/erasures';
 import { outboxEvents } from '../support/outbox';
 import { useTestStack } from '../support/stack';
 import { tokenFor } from '../support/tenants';
@@ -227,6 +228,10 @@ const imports = async (api: Client, workspaceId: string) => {
     await runImport({ tenant, kind: 'import', importId: job._id }, () => new Date());
     expect((await api.get(`${path}/${job._id}`)).body.data.import.status).toBe('completed');
   }
+  const erased = await created(api, CUSTOMERS, { name: 'Erased' }, 'customer');
+  const { erasure } = (await api.post(`${CUSTOMERS}/${erased}/erase`)).body.data;
+  await runErasure({ tenant, kind: 'erasure', erasureId: erasure._id }, () => new Date());
+  expect((await api.get(`/api/v1/contacts/erasures/${erasure._id}`)).body.data.erasure.status).toBe('completed');
 };
 
 const runWorkflows = async (api: Client, workspaceId: string) => {
