@@ -12,6 +12,13 @@ export type Tally = (counted: { conversations?: number; messages?: number; files
 /** Items per transaction, one under DynamoDB's 100 to leave room for the tally. */
 const CHUNK = 99;
 
+const contentsChunk = async (tenant: Tenant, id: string) => (await conversationContents(tenant, id)).slice(0, CHUNK);
+
+/** What was already removed, by a run beside this one: found gone, not counted. */
+const ignoreConditionFailure = (error: unknown) => {
+  if (!isConditionFailure(error)) throw error;
+};
+
 /**
  * Deletes a conversation whole and silently (no event names what is deleted): its files' bytes then their
  * records, every other item of its partition (messages, notes, its email thread), and last the conversation
@@ -23,15 +30,16 @@ export const deleteConversationWhole = async (tenant: Tenant, id: string, now: D
   for (const file of await conversationFiles(tenant, id)) {
     await deleteObject(objectKey(tenant, file._id));
     await transact([...fileRemoval(tenant, file, { condition: 'attribute_exists(pk)' }), tally({ files: 1 }, [file._id])]).catch(
-      (error: unknown) => {
-        if (!isConditionFailure(error)) throw error;
-      },
+      ignoreConditionFailure,
     );
   }
-  const contents = await conversationContents(tenant, id);
-  for (let i = 0; i < contents.length; i += CHUNK) {
-    const chunk = contents.slice(i, i + CHUNK);
-    await transact([...chunk.map((c) => deleteItem(c.key)), tally({ messages: chunk.filter((c) => c.message).length }, [])]);
+  // Each delete is conditional, so a run beside this one (a message delivered twice) makes the transaction fail
+  // instead of counting the same messages again; the partition is then read afresh.
+  for (let chunk = await contentsChunk(tenant, id); chunk.length; chunk = await contentsChunk(tenant, id)) {
+    await transact([
+      ...chunk.map((c) => deleteItem(c.key, { condition: 'attribute_exists(pk)' })),
+      tally({ messages: chunk.filter((c) => c.message).length }, []),
+    ]).catch(ignoreConditionFailure);
   }
   await retryOnConflict(async () => {
     const stored = await getConversation(tenant, id);

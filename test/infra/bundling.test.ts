@@ -56,7 +56,8 @@ const importFresh = (file: string, event?: unknown, env: Record<string, string> 
        const event = ${JSON.stringify(event ?? null)};
        process.stdout.write(event ? JSON.stringify(await m.handler(event, {})) : 'loaded');`,
     ],
-    { env: { PATH: process.env.PATH, LOG_LEVEL: 'silent', ...env }, encoding: 'utf8', timeout: 30_000 },
+    // The OpenAPI function answers the whole document, past the default 1 MiB of output.
+    { env: { PATH: process.env.PATH, LOG_LEVEL: 'silent', ...env }, encoding: 'utf8', timeout: 30_000, maxBuffer: 64 * 1024 * 1024 },
   );
 
 describe('bundled functions', () => {
