@@ -58,41 +58,49 @@ const csvBlob = (csv: string | Uint8Array | Blob): Blob => {
  * failed rows are in `GET /contacts/customers/imports/{id}/errors`. Throws `ParleyJobFailedError` when the whole
  * import fails (an unknown column, a file that is not UTF-8…).
  */
-export const importCustomers = async (
+export const importCustomers = (
   parley: ParleyClient,
   csv: string | Uint8Array | Blob,
   idProperty: 'email' | 'phone',
   options: ImportOptions = {},
 ): Promise<Import> => {
-  const blob = csvBlob(csv);
   const workspace = options.workspaceId ? { workspaceId: options.workspaceId } : {};
-  const { data } = await parley.post('/contacts/customers/imports', {
-    body: { idProperty, ...(options.columns ? { columns: options.columns } : {}) },
-    ...workspace,
+  return runImport(csv, 'customers.csv', options, {
+    create: async (columns) => (await parley.post('/contacts/customers/imports', { body: { idProperty, ...columns }, ...workspace })).data,
+    read: async (id) => (await parley.get('/contacts/customers/imports/{id}', { params: { path: { id } }, ...workspace })).data.import,
   });
-  await postToStorage(data.upload, blob, 'customers.csv', options.fetch);
-  const read = async () =>
-    (await parley.get('/contacts/customers/imports/{id}', { params: { path: { id: data.import._id } }, ...workspace })).data.import;
-  return until(read, options);
 };
 
 /** Imports leads from a CSV into a pipeline (`stageId` and `customerEmail` columns resolved), as `importCustomers` does. */
-export const importLeads = async (
+export const importLeads = (
   parley: ParleyClient,
   csv: string | Uint8Array | Blob,
   pipelineId: string,
   options: ImportOptions = {},
 ): Promise<Import> => {
-  const blob = csvBlob(csv);
   const workspace = options.workspaceId ? { workspaceId: options.workspaceId } : {};
-  const { data } = await parley.post('/crm/leads/imports', {
-    body: { pipelineId, ...(options.columns ? { columns: options.columns } : {}) },
-    ...workspace,
+  return runImport(csv, 'leads.csv', options, {
+    create: async (columns) => (await parley.post('/crm/leads/imports', { body: { pipelineId, ...columns }, ...workspace })).data,
+    read: async (id) => (await parley.get('/crm/leads/imports/{id}', { params: { path: { id } }, ...workspace })).data.import,
   });
-  await postToStorage(data.upload, blob, 'leads.csv', options.fetch);
-  const read = async () =>
-    (await parley.get('/crm/leads/imports/{id}', { params: { path: { id: data.import._id } }, ...workspace })).data.import;
-  return until(read, options);
+};
+
+/** An import's three steps, whichever kind: create it, send the CSV with its presigned POST, wait for the worker. */
+const runImport = async (
+  csv: string | Uint8Array | Blob,
+  name: string,
+  options: ImportOptions,
+  api: {
+    create: (columns: {
+      columns?: Record<string, string | null>;
+    }) => Promise<{ import: Import; upload: { url: string; fields: Record<string, string> } }>;
+    read: (id: string) => Promise<Import>;
+  },
+): Promise<Import> => {
+  const blob = csvBlob(csv);
+  const created = await api.create(options.columns ? { columns: options.columns } : {});
+  await postToStorage(created.upload, blob, name, options.fetch);
+  return until(() => api.read(created.import._id), options);
 };
 
 /**
