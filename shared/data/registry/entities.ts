@@ -8,7 +8,7 @@ import { importJob } from './imports';
 import { activity, lead, listMembership, pipeline, task } from './crm';
 import { conversation, conversationList, conversationPurge, emailMessage, emailThread, incomingGuard, message } from './inbox';
 import { aiAnswer, aiSettings, article, articleSummary, searchIndex } from './knowledge';
-import { realtimeConnection, realtimeTicket } from './realtime';
+import { realtimeConnection, realtimePointer, realtimePresence, realtimeTicket } from './realtime';
 import { booking, slotClaim } from './scheduling';
 import { tag, tagLink, tagName } from './tags';
 import { member, memberEmail } from './team';
@@ -67,4 +67,6 @@ export const entities = [
   slotClaim,
   realtimeTicket,
   realtimeConnection,
+  realtimePointer,
+  realtimePresence,
 ] as const;
