@@ -12,7 +12,7 @@ import { realtimeConnection, realtimePointer, realtimePresence, realtimeTicket }
 import { booking, slotClaim } from './scheduling';
 import { tag, tagLink, tagName } from './tags';
 import { member, memberEmail } from './team';
-import { delivery, subscription } from './webhooks';
+import { delivery, responseBody, subscription, subscriptionCount, subscriptionUrlLock } from './webhooks';
 import { counter, idempotency, outboxEvent, rateLimit, token, workspace } from './workspace';
 import { execution, triggerGuard, workflow } from './workflows';
 
@@ -51,7 +51,10 @@ export const entities = [
   activity,
   listMembership,
   subscription,
+  subscriptionUrlLock,
+  subscriptionCount,
   delivery,
+  responseBody,
   workflow,
   execution,
   triggerGuard,
