@@ -14,7 +14,7 @@ import { tag, tagLink, tagName } from './tags';
 import { member, memberEmail } from './team';
 import { delivery, responseBody, subscription, subscriptionCount, subscriptionUrlLock } from './webhooks';
 import { counter, idempotency, outboxEvent, rateLimit, token, workspace } from './workspace';
-import { execution, triggerGuard, workflow } from './workflows';
+import { eventGuard, execution, notificationSecret, scheduleGuard, workflow, workflowTrigger, workflowVersion } from './workflows';
 
 /**
  * Every kind of item in the single table, by area. Each literal key segment is declared by exactly one
@@ -56,8 +56,12 @@ export const entities = [
   delivery,
   responseBody,
   workflow,
+  workflowVersion,
+  workflowTrigger,
+  notificationSecret,
   execution,
-  triggerGuard,
+  eventGuard,
+  scheduleGuard,
   channel,
   broadcast,
   article,
