@@ -1,5 +1,5 @@
 import { analytics } from './analytics';
-import { channel, broadcast } from './channels';
+import { broadcast, channel, channelRate, channelSend, sandboxSend } from './channels';
 import { customer, customerGuard } from './contacts';
 import { file } from './files';
 import { exportJob } from './exports';
@@ -64,6 +64,9 @@ export const entities = [
   eventGuard,
   scheduleGuard,
   channel,
+  channelRate,
+  channelSend,
+  sandboxSend,
   broadcast,
   article,
   articleSummary,
