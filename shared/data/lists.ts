@@ -4,7 +4,7 @@ import { membershipMoves } from '../domain/lists';
 import { batchGet } from './batch-get';
 import { bumpCounter, counterIsZero, readCounter } from './counters';
 import { tenantPk } from './keys';
-import { countItems, queryPage, type PageRequest } from './query';
+import { countItems, queryPage, type PageRequest, type PageResult } from './query';
 import { createItem, deleteItem, type Write } from './transact';
 import { K } from './registry/registry';
 
@@ -68,27 +68,56 @@ export interface ListRead {
   nextCursor?: string;
 }
 
+export interface ListReadOptions {
+  newestFirst?: boolean;
+  before?: string;
+  from?: string;
+  upTo?: string;
+  /** The disjoint lists whose counters sum to this one's total. */
+  parts?: string[];
+  /** A list that keeps no counter (`uncounted` on write): its members are counted when it is read. */
+  countOnRead?: boolean;
+  /** The total, where an item of the area's own keeps it (a stage's lead count). */
+  total?: () => Promise<number>;
+}
+
+const partitionOf = (tenant: Tenant, kind: ListKind, list: string, opts: ListReadOptions) => {
+  const range = opts.from !== undefined ? { skBetween: [opts.from, opts.upTo ?? '\uffff'] as const } : { skUpTo: opts.upTo };
+  return { pk: listPk(tenant, kind, list), newestFirst: opts.newestFirst, skBelow: opts.before, ...range };
+};
+
+/** A list's members counted now, key-only and consistently: O(members). */
+export const countList = (tenant: Tenant, kind: ListKind, list: string): Promise<number> =>
+  countItems({ pk: listPk(tenant, kind, list), consistent: true });
+
 /**
  * One page of a list: O(limit) with a cursor, and its exact total from the list's counter in O(1). With
  * `before`, only members ordered before it (e.g. due before now), and with `from`/`upTo`, only those ordered
- * within that range, counted key-only: such a total costs O(matches).
+ * within that range, counted key-only: such a total costs O(matches), as does a list counted on read.
  */
 export const readList = async (
   tenant: Tenant,
   kind: ListKind,
   list: string,
   page: PageRequest,
-  opts: { newestFirst?: boolean; before?: string; from?: string; upTo?: string; parts?: string[] } = {},
+  opts: ListReadOptions = {},
 ): Promise<ListRead> => {
-  const range = opts.from !== undefined ? { skBetween: [opts.from, opts.upTo ?? '\uffff'] as const } : { skUpTo: opts.upTo };
-  const partition = { pk: listPk(tenant, kind, list), newestFirst: opts.newestFirst, skBelow: opts.before, ...range };
+  const partition = partitionOf(tenant, kind, list, opts);
   const ranged = opts.before !== undefined || opts.from !== undefined || opts.upTo !== undefined;
-  const [result, total] = await Promise.all([
-    queryPage(partition, page),
-    ranged ? countItems(partition) : listTotal(tenant, kind, list, opts.parts),
-  ]);
-  return { ids: result.items.map((i) => i.entityId as string), total, nextCursor: result.nextCursor };
+  const total = (): Promise<number> => {
+    if (ranged) return countItems(partition);
+    if (opts.countOnRead) return countList(tenant, kind, list);
+    return opts.total ? opts.total() : listTotal(tenant, kind, list, opts.parts);
+  };
+  const [result, count] = await Promise.all([queryPage(partition, page), total()]);
+  return { ...idsOf(result), total: count };
 };
+
+const idsOf = (result: PageResult) => ({ ids: result.items.map((i) => i.entityId as string), nextCursor: result.nextCursor });
+
+/** One page of a list without its total, for a total that depends on the page (see readList). */
+export const listPage = async (tenant: Tenant, kind: ListKind, list: string, page: PageRequest, opts: { newestFirst?: boolean } = {}) =>
+  idsOf(await queryPage(partitionOf(tenant, kind, list, opts), page));
 
 /** The entities of a page of ids, in that order, read with `fromItem`. */
 export const readItems = async <T>(keys: { pk: string; sk: string }[], fromItem: (item: Record<string, unknown>) => T): Promise<T[]> =>

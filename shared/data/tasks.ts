@@ -1,7 +1,15 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
-import { owedReminder, taskListsOf, taskStatusParts, uncountedTaskList, type Task, type TaskListSource } from '../domain/crm/task';
+import {
+  owedReminder,
+  taskListCountedOnRead,
+  taskListsOf,
+  taskStatusParts,
+  uncountedTaskList,
+  type Task,
+  type TaskListSource,
+} from '../domain/crm/task';
 import { changedLinks, linkChecks } from './references';
 import { storedTenant, type Tenant } from '../domain/auth/tenant';
 import { membershipWrites, readItems, readList } from './lists';
@@ -75,7 +83,11 @@ export const taskDeletion = (tenant: Tenant, { task, version }: StoredTask): Wri
 export const tasksPage = async (tenant: Tenant, source: TaskListSource, page: PageRequest, now: Date) => {
   const { ids, total, nextCursor } = source.overdue
     ? await readList(tenant, 'task', source.list, page, { before: now.toISOString() })
-    : await readList(tenant, 'task', source.list, page, { newestFirst: true, parts: taskStatusParts(source.list) });
+    : await readList(tenant, 'task', source.list, page, {
+        newestFirst: true,
+        parts: taskStatusParts(source.list),
+        countOnRead: taskListCountedOnRead(source.list),
+      });
   return {
     tasks: await readItems(
       ids.map((id) => taskEntity.key({ tenant, id })),
