@@ -30,13 +30,13 @@ const fromItem = (item: Record<string, unknown>): Activity => decode({ ...item, 
 /** The writes that store a new activity: its item and its timelines. */
 export const activityCreation = (tenant: Tenant, activity: Activity): Write[] => [
   createItem({ ...activityKey(tenant, activity._id), ...toItem(activity) }),
-  ...membershipWrites(tenant, 'activity', activity._id, [], memberships(activity), timelineCountedOnRead),
+  ...membershipWrites(tenant, 'activity', activity._id, [], memberships(activity), { uncounted: timelineCountedOnRead }),
 ];
 
 /** The writes that delete the activity as read (a `Missing` when it went meanwhile) and take it off its timelines. */
 export const activityDeletion = (tenant: Tenant, activity: Activity): Write[] => [
   deleteItem(activityKey(tenant, activity._id), { condition: 'attribute_exists(pk)', onFail: () => new Missing('Activity') }),
-  ...membershipWrites(tenant, 'activity', activity._id, memberships(activity), [], timelineCountedOnRead),
+  ...membershipWrites(tenant, 'activity', activity._id, memberships(activity), [], { uncounted: timelineCountedOnRead }),
 ];
 
 /** The writes that clear the activity's link to its customer (conditional on it still naming that customer) and take it off that timeline. */
@@ -46,14 +46,9 @@ export const activityUnlinked = (tenant: Tenant, activity: Activity): Write[] =>
     values: { ':none': null, ':c': activity.customerId },
     onFail: () => new Missing('Activity'),
   }),
-  ...membershipWrites(
-    tenant,
-    'activity',
-    activity._id,
-    memberships(activity),
-    memberships({ ...activity, customerId: null }),
-    timelineCountedOnRead,
-  ),
+  ...membershipWrites(tenant, 'activity', activity._id, memberships(activity), memberships({ ...activity, customerId: null }), {
+    uncounted: timelineCountedOnRead,
+  }),
 ];
 
 export const getActivity = async (tenant: Tenant, id: string): Promise<Activity | undefined> => {

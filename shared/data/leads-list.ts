@@ -2,7 +2,7 @@ import type { Tenant } from '../domain/auth/tenant';
 import { leadListTotal, leadsOfCustomer, type LeadListSource, type LeadListTotal } from '../domain/crm/lead-lists';
 import { stayView, type Lead, type StageStay } from '../domain/crm/lead';
 import { leadKey } from './entity-keys';
-import { fromItem, getStay } from './leads';
+import { fromItem, getStay, leadCounting } from './leads';
 import { countList, listPage, listPk, readItems, readList, type ListReadOptions } from './lists';
 import { pipelineLeadCount, stageLeadCount } from './pipelines';
 import { queryPage, type PageRequest } from './query';
@@ -23,7 +23,7 @@ const stageTotal = async (tenant: Tenant, stageId: string, pipelineId: string | 
 /** How a lead list's total is read (leadListTotal), but a stage's, which may need the page's leads. */
 const totalOf = (tenant: Tenant, how: Exclude<LeadListTotal, { stage: string }>): ListReadOptions => {
   if ('pipeline' in how) return { total: () => pipelineLeadCount(tenant, how.pipeline, how.status) };
-  return 'parts' in how ? { parts: how.parts } : {};
+  return { ...('parts' in how ? { parts: how.parts } : {}), shared: leadCounting.shared };
 };
 
 const leadsOf = (tenant: Tenant, ids: string[]) =>

@@ -4,9 +4,9 @@ import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import type { Lead } from '../domain/crm/lead';
 import { leadListsOf, uncountedLeadList } from '../domain/crm/lead-lists';
-import { byCreation } from '../domain/lists';
+import { byCreation, statusTotal } from '../domain/lists';
 import { leadKey } from './entity-keys';
-import { membershipItems, membershipWrites } from './lists';
+import { membershipItems, membershipWrites, type ListCounting } from './lists';
 import { collect, queryAll } from './query';
 import { changedLinks, linkChecks } from './references';
 import { tagIdsOf, tagLinkWrites, unchangedSinceRead } from './tag-links';
@@ -57,6 +57,8 @@ export const getLead = async (tenant: Tenant, id: string): Promise<StoredLead | 
   return Item ? { lead: fromItem(Item), version: Item.version as number, stays: Item.stays as number } : undefined;
 };
 
+/** Status lists share one counter per owner (the workspace, an assignee); a stage's and a pipeline's keep none. */
+export const leadCounting: ListCounting = { uncounted: uncountedLeadList, shared: statusTotal };
 const memberships = (lead: Lead) => byCreation(leadListsOf(lead), lead);
 
 /** The items a new lead consists of, and the lists whose counters it adds to (for bulk loads). */
@@ -69,7 +71,7 @@ export const createdLeadItems = (tenant: Tenant, lead: Lead) => ({
 export const leadCreation = (tenant: Tenant, lead: Lead): Write[] => [
   createItem(toItem(tenant, lead)),
   createItem(stayItem(tenant, lead, 1)),
-  ...membershipWrites(tenant, 'lead', lead._id, [], memberships(lead), uncountedLeadList),
+  ...membershipWrites(tenant, 'lead', lead._id, [], memberships(lead), leadCounting),
   ...linkChecks(tenant, lead),
 ];
 
@@ -78,7 +80,7 @@ export const leadUpdate = (tenant: Tenant, stored: StoredLead, after: Lead, set?
   const before = stored.lead;
   return [
     versionedUpdate(leadKey(tenant, before._id), stored.version, before, after, { skip: ['tagIds'], set }),
-    ...membershipWrites(tenant, 'lead', before._id, memberships(before), memberships(after), uncountedLeadList),
+    ...membershipWrites(tenant, 'lead', before._id, memberships(before), memberships(after), leadCounting),
     ...linkChecks(tenant, changedLinks(before, after)),
   ];
 };
@@ -95,7 +97,7 @@ export const nextStay = (tenant: Tenant, stays: number, after: Lead): Write => c
  */
 export const leadDeletion = (tenant: Tenant, { lead, version }: StoredLead, now: Date): Write[] => [
   deleteItem(leadKey(tenant, lead._id), unchangedSinceRead(version, lead.tagIds)),
-  ...membershipWrites(tenant, 'lead', lead._id, memberships(lead), [], uncountedLeadList),
+  ...membershipWrites(tenant, 'lead', lead._id, memberships(lead), [], leadCounting),
   ...tagLinkWrites(tenant, 'lead', lead._id, lead.tagIds, -1, now),
 ];
 

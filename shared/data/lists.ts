@@ -1,8 +1,8 @@
 import type { Tenant } from '../domain/auth/tenant';
 import type { Membership } from '../domain/lists';
 import { membershipMoves } from '../domain/lists';
-import { batchGet } from './batch-get';
-import { bumpCounter, counterIsZero, readCounter } from './counters';
+import { batchGet, batchGetEach } from './batch-get';
+import { bump, counterIsZero, workspaceCounter } from './counters';
 import { tenantPk } from './keys';
 import { countItems, queryPage, type PageRequest, type PageResult } from './query';
 import { createItem, deleteItem, type Write } from './transact';
@@ -28,31 +28,60 @@ export const listPk = (tenant: Tenant, kind: ListKind, list: string) => tenantPk
 export const listCounter = (kind: ListKind, list: string) => `${kind}s:${list}`;
 
 /**
- * The membership items and counters that follow an entity from `before` to `after` (either empty for a
- * create or delete). A list `uncounted` names keeps no counter: its total is the sum of its parts' (see
- * `listTotal`), or never read from a counter.
+ * How an area counts its lists. `uncounted`: lists that keep no counter (their total is the sum of their parts',
+ * is kept elsewhere, or is counted on read). `shared`: lists whose total is one attribute (`total`) of a counter
+ * item that several of them share (`counter`), such as one per status of an owner: a change that moves an entity
+ * between them bumps that item once. Every other list keeps its own counter, `<kind>s:<list>` (attribute `n`).
  */
+export interface ListCounting {
+  uncounted?: (list: string) => boolean;
+  shared?: (list: string) => { counter: string; total: string } | undefined;
+}
+
+const TOTAL = 'n';
+
+/** Where a list's total is kept: its own counter, or its attribute of a shared one. */
+const totalOf = (kind: ListKind, list: string, shared: ListCounting['shared']) => {
+  const at = shared?.(list);
+  return at ? { counter: listCounter(kind, at.counter), total: at.total } : { counter: listCounter(kind, list), total: TOTAL };
+};
+
+/** The membership items and counters that follow an entity from `before` to `after` (either empty for a create or delete). */
 export const membershipWrites = (
   tenant: Tenant,
   kind: ListKind,
   id: string,
   before: readonly Membership[],
   after: readonly Membership[],
-  uncounted: (list: string) => boolean = () => false,
+  { uncounted = () => false, shared }: ListCounting = {},
 ): Write[] => {
   const { leave, join, counts } = membershipMoves(before, after);
+  const bumps = new Map<string, Record<string, number>>();
+  for (const [list, delta] of counts.filter(([l]) => !uncounted(l))) {
+    const { counter, total } = totalOf(kind, list, shared);
+    bumps.set(counter, { ...bumps.get(counter), [total]: delta });
+  }
   return [
     ...leave.map((m) => deleteItem({ pk: listPk(tenant, kind, m.list), sk: m.order })),
     ...join.map((m) => createItem({ pk: listPk(tenant, kind, m.list), sk: m.order, type: 'LIST_MEMBER', entityId: id })),
-    ...counts.filter(([list]) => !uncounted(list)).map(([list, delta]) => bumpCounter(tenant, listCounter(kind, list), delta)),
+    ...[...bumps].map(([counter, deltas]) => bump(workspaceCounter(tenant, counter), deltas)),
   ];
 };
 
-/** A list's exact total: its counter, or for a list that is the union of `parts` (disjoint lists), the sum of theirs. */
-const listTotal = async (tenant: Tenant, kind: ListKind, list: string, parts?: string[]): Promise<number> =>
-  parts
-    ? (await Promise.all(parts.map((p) => readCounter(tenant, listCounter(kind, p))))).reduce((a, b) => a + b, 0)
-    : readCounter(tenant, listCounter(kind, list));
+/**
+ * A list's exact total: its counter, or for a list that is the union of `parts` (disjoint lists), the sum of theirs,
+ * read in one request. A list whose total moved to a shared counter still adds its own (the counts kept before).
+ */
+const listTotal = async (tenant: Tenant, kind: ListKind, list: string, parts: string[] | undefined, shared: ListCounting['shared']) => {
+  const totals = (parts ?? [list]).flatMap((l) => {
+    const at = totalOf(kind, l, shared);
+    return at.total === TOTAL ? [at] : [at, { counter: listCounter(kind, l), total: TOTAL }];
+  });
+  const counters = [...new Set(totals.map((t) => t.counter))];
+  const read = await batchGetEach(counters.map((c) => workspaceCounter(tenant, c)));
+  const items = new Map(counters.map((c, i) => [c, read[i]]));
+  return totals.reduce((sum, t) => sum + ((items.get(t.counter)?.[t.total] as number | undefined) ?? 0), 0);
+};
 
 /** A transaction guard: the list has no members. */
 export const listIsEmpty = (tenant: Tenant, kind: ListKind, list: string, onFail: () => Error): Write =>
@@ -75,6 +104,8 @@ export interface ListReadOptions {
   upTo?: string;
   /** The disjoint lists whose counters sum to this one's total. */
   parts?: string[];
+  /** The lists whose totals are kept on shared counters (ListCounting). */
+  shared?: ListCounting['shared'];
   /** A list that keeps no counter (`uncounted` on write): its members are counted when it is read. */
   countOnRead?: boolean;
   /** The total, where an item of the area's own keeps it (a stage's lead count). */
@@ -107,7 +138,7 @@ export const readList = async (
   const total = (): Promise<number> => {
     if (ranged) return countItems(partition);
     if (opts.countOnRead) return countList(tenant, kind, list);
-    return opts.total ? opts.total() : listTotal(tenant, kind, list, opts.parts);
+    return opts.total ? opts.total() : listTotal(tenant, kind, list, opts.parts, opts.shared);
   };
   const [result, count] = await Promise.all([queryPage(partition, page), total()]);
   return { ...idsOf(result), total: count };
