@@ -10,8 +10,8 @@ import { K } from './registry/registry';
 
 /**
  * Named lists of an area's entities (CRM leads, tasks, activities, pipelines): a list is the partition
- * `<tenant>#<KIND>LIST#<list>` of membership items sorted by their order, with the exact counter
- * `<kind>s:<list>` written in the same transaction as the entity.
+ * `<tenant>#<KIND>LIST#<list>` of membership items sorted by their order, with an exact total written in the
+ * same transaction as the entity (its own counter `<kind>s:<list>` unless the area counts it otherwise: ListCounting).
  */
 export type ListKind = 'pipeline' | 'lead' | 'task' | 'activity' | 'member' | 'booking';
 
