@@ -7,9 +7,9 @@ import { firstOpenStage, stageOf, type Pipeline, type Stage } from '../domain/cr
 import { buildEnvelope, diff } from '../events/envelope';
 import { objectId } from '../ids';
 import { getLead, leadCreation, leadDeletion, leadUpdate, nextStay, stayDeletions, type StoredLead } from '../data/leads';
-import { leadIdsOfCustomer, leadsPage, staysPage } from '../data/leads-list';
+import { leadIdsOfCustomer, leadsPage, staysPage, type StageCounts } from '../data/leads-list';
 import { outboxItem } from '../data/outbox';
-import { getPipeline, stageCounterWrites } from '../data/pipelines';
+import { getPipeline, pipelineLeadCount, stageCounterWrites, stageLeadCount } from '../data/pipelines';
 import type { PageRequest } from '../data/query';
 import { lostRace, retryOnConflict } from '../data/retry';
 import { MAX_TRANSACTION_WRITES, transact, type Write } from '../data/transact';
@@ -215,6 +215,11 @@ export const deleteLead = async (tenant: Tenant, id: string, now: Date): Promise
   return lead;
 };
 
+const stageCounts = (tenant: Tenant): StageCounts => ({
+  stage: (pipelineId, stageId) => stageLeadCount(tenant, pipelineId, stageId),
+  pipeline: (pipelineId, status) => pipelineLeadCount(tenant, pipelineId, status),
+});
+
 /** One page of the list a filter selects; a stage filter given with its pipeline must name one of its stages (refused otherwise). */
 export const listLeads = async (tenant: Tenant, filters: LeadFilters, page: PageRequest) => {
   const source = leadListSource(filters);
@@ -222,9 +227,9 @@ export const listLeads = async (tenant: Tenant, filters: LeadFilters, page: Page
     const stored = await getPipeline(tenant, filters.pipelineId);
     if (stored && !stageOf(stored.pipeline, filters.stageId)) throw new Refused('stage_outside_pipeline', 'Not a stage of this pipeline');
     // The stage's count is kept under its pipeline: read there when the pipeline is known to hold it.
-    if (stored) return leadsPage(tenant, source, page, filters.pipelineId);
+    if (stored) return leadsPage(tenant, source, page, stageCounts(tenant), filters.pipelineId);
   }
-  return leadsPage(tenant, source, page);
+  return leadsPage(tenant, source, page, stageCounts(tenant));
 };
 
 /** A lead's stays, oldest first, with an exact total (the lead counts them). */

@@ -1,28 +1,34 @@
 import type { Tenant } from '../domain/auth/tenant';
 import { leadListTotal, leadsOfCustomer, type LeadListSource, type LeadListTotal } from '../domain/crm/lead-lists';
-import { stayView, type Lead, type StageStay } from '../domain/crm/lead';
+import { stayView, type Lead, type LeadStatus, type StageStay } from '../domain/crm/lead';
 import { leadKey } from './entity-keys';
 import { fromItem, getStay, leadCounting } from './leads';
 import { countList, listPage, listPk, readItems, readList, type ListReadOptions } from './lists';
-import { pipelineLeadCount, stageLeadCount } from './pipelines';
 import { queryPage, type PageRequest } from './query';
 import { taggedPage } from './tag-links';
 import { K } from './registry/registry';
+
+/** The stages' lead counts (the pipelines' repository), which a stage's and a pipeline's totals are. */
+export interface StageCounts {
+  /** Undefined when the pipeline has no such stage. */
+  stage: (pipelineId: string, stageId: string) => Promise<number | undefined>;
+  pipeline: (pipelineId: string, status?: LeadStatus) => Promise<number>;
+}
 
 /**
  * A stage's lead count, kept under its pipeline: the one named with it, else that of a lead on the page (it
  * holds the stage if the stage's item is there, stage ids being unique). Without either (an empty page, or a
  * lead moved meanwhile into another pipeline), the stage's list is counted.
  */
-const stageTotal = async (tenant: Tenant, stageId: string, pipelineId: string | undefined, leads: Lead[]): Promise<number> => {
+const stageTotal = async (tenant: Tenant, counts: StageCounts, stageId: string, pipelineId: string | undefined, leads: Lead[]) => {
   const pipeline = pipelineId ?? leads[0]?.pipelineId;
-  const kept = pipeline === undefined ? undefined : await stageLeadCount(tenant, pipeline, stageId);
+  const kept = pipeline === undefined ? undefined : await counts.stage(pipeline, stageId);
   return kept ?? countList(tenant, 'lead', `stage:${stageId}`);
 };
 
 /** How a lead list's total is read (leadListTotal), but a stage's, which may need the page's leads. */
-const totalOf = (tenant: Tenant, how: Exclude<LeadListTotal, { stage: string }>): ListReadOptions => {
-  if ('pipeline' in how) return { total: () => pipelineLeadCount(tenant, how.pipeline, how.status) };
+const totalOf = (counts: StageCounts, how: Exclude<LeadListTotal, { stage: string }>): ListReadOptions => {
+  if ('pipeline' in how) return { total: () => counts.pipeline(how.pipeline, how.status) };
   return { ...('parts' in how ? { parts: how.parts } : {}), shared: leadCounting.shared };
 };
 
@@ -36,7 +42,7 @@ const leadsOf = (tenant: Tenant, ids: string[]) =>
  * One page of a lead list or of the leads carrying a tag: O(limit) reads with a cursor, and an exact total in
  * O(1) (a stage's, after the page when its pipeline is not named). `pipelineId`: the pipeline a stage filter names.
  */
-export const leadsPage = async (tenant: Tenant, source: LeadListSource, page: PageRequest, pipelineId?: string) => {
+export const leadsPage = async (tenant: Tenant, source: LeadListSource, page: PageRequest, counts: StageCounts, pipelineId?: string) => {
   if ('tagId' in source) {
     const { ids, total, nextCursor } = await taggedPage(tenant, source.tagId, 'lead', page);
     return { leads: await leadsOf(tenant, ids), total, nextCursor };
@@ -45,9 +51,9 @@ export const leadsPage = async (tenant: Tenant, source: LeadListSource, page: Pa
   if ('stage' in how) {
     const { ids, nextCursor } = await listPage(tenant, 'lead', source.list, page, { newestFirst: true });
     const leads = await leadsOf(tenant, ids);
-    return { leads, total: await stageTotal(tenant, how.stage, how.pipelineId, leads), nextCursor };
+    return { leads, total: await stageTotal(tenant, counts, how.stage, how.pipelineId, leads), nextCursor };
   }
-  const { ids, total, nextCursor } = await readList(tenant, 'lead', source.list, page, { newestFirst: true, ...totalOf(tenant, how) });
+  const { ids, total, nextCursor } = await readList(tenant, 'lead', source.list, page, { newestFirst: true, ...totalOf(counts, how) });
   return { leads: await leadsOf(tenant, ids), total, nextCursor };
 };
 
