@@ -9,7 +9,7 @@ import { admissionRefusal, type RateCategory } from '../domain/auth/rate-limit';
 import type { TokenRecord } from '../domain/auth/token';
 import { collect, queryAll } from './query';
 import { createItem, updateItem, type Write } from './transact';
-import { token, tokenBinding } from './registry/workspace';
+import { token, tokenBinding, tokenPointer } from './registry/workspace';
 
 const mainKey = (hash: string) => token.key({ hash });
 const bindingKey = (workspaceId: string, tokenId: string) => tokenBinding.key({ tenant: liveTenant(workspaceId), id: tokenId });
@@ -21,7 +21,8 @@ const fromItem = (item: Record<string, unknown>): TokenRecord =>
 
 /** The writes that store a new token under its hash, with one binding per workspace it is bound to. */
 export const tokenCreation = (record: TokenRecord, hash: string): Write[] => [
-  createItem({ ...mainKey(hash), type: 'TOKEN', ...token.index('gsi1', { id: record._id }), ...record }),
+  createItem({ ...mainKey(hash), type: 'TOKEN', ...record }),
+  createItem({ ...tokenPointer.key({ id: record._id }), type: 'TOKEN_ID', hash }),
   ...record.workspaceIds.map((workspaceId) => createItem({ ...bindingKey(workspaceId, record._id), type: 'TOKEN_BINDING', ...record })),
 ];
 
@@ -103,7 +104,7 @@ export const admitRequest = async (hash: string, req: AdmissionRequest): Promise
 
 /** The token and its usage in the current window, read without counting (for a request refused before admission). */
 export const findToken = async (hash: string, req: Omit<AdmissionRequest, 'limit' | 'workspaceId'>): Promise<Admission> => {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: mainKey(hash), ConsistentRead: true }));
+  const Item = await consistentGet(mainKey(hash));
   if (!Item) return { found: false };
   const used = Item[`rlw_${req.category}`] === req.window.start ? Number(Item[`rln_${req.category}`] ?? 0) : 0;
   return { found: true, token: withHash(Item), admitted: false, used };
@@ -114,7 +115,15 @@ export const listTokens = async (workspaceId: string): Promise<TokenRecord[]> =>
     await collect(queryAll({ pk: tokenBinding.build('pk', { tenant: liveTenant(workspaceId) }), skPrefix: tokenBinding.prefix('sk', {}) }))
   ).map(fromItem);
 
-const tokenItem = async (tokenId: string) => (await collect(queryAll({ index: 'gsi1', pk: token.build('gsi1pk', { id: tokenId }) })))[0];
+const consistentGet = async (key: { pk: string; sk: string }) =>
+  (await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: key, ConsistentRead: true }))).Item;
+
+/** The token item by id: through its pointer, or for a token made before pointers, its index entry. */
+const tokenItem = async (tokenId: string) => {
+  const pointer = await consistentGet(tokenPointer.key({ id: tokenId }));
+  if (pointer) return consistentGet(mainKey(tokenPointer.parse(pointer).hash));
+  return (await collect(queryAll({ index: 'gsi1', pk: token.build('gsi1pk', { id: tokenId }) })))[0];
+};
 
 /** A token by its id (never its hash or secret), or undefined. */
 export const getToken = async (tokenId: string): Promise<TokenRecord | undefined> => {

@@ -1,4 +1,4 @@
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { dynamo } from '../../shared/aws/dynamo';
 import { config } from '../../shared/config';
@@ -16,6 +16,14 @@ const env = useTestStack();
 
 const sdk = (token: string, workspaceId?: string) =>
   createParleyClient({ baseUrl: env.stack.baseUrl, token, workspaceId, fetch: gatedFetch });
+
+/** A token's own item, found as the API finds it by id: its pointer names its hash. */
+const storedTokenItem = async (id: string): Promise<Record<string, unknown> & { pk: string; sk: string }> => {
+  const Key = (await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: { pk: `TOKENID#${id}`, sk: 'TOKEN' } }))).Item!;
+  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: { pk: `TOKEN#${Key.hash}`, sk: 'TOKEN' } }));
+  expect(Item).toBeDefined();
+  return Item as Record<string, unknown> & { pk: string; sk: string };
+};
 
 const admin = async () => {
   const t = await env.tenant();
@@ -89,18 +97,31 @@ describe('API token management (/api/v1/auth/tokens)', () => {
     expect(res.data!.data.token).toMatchObject({ workspaceIds: [a._id, b._id], environment: 'test' });
   });
 
+  it('finds a token made before its id pointer (indexed by id on the token item itself) by its id, and revokes it', async () => {
+    const { sdk: api, workspaceId } = await admin();
+    const created = (await api.POST('/api/v1/auth/tokens', { body: { name: 'old', scopes: ['tags:read'] } })).data!.data.token;
+    const main = await storedTokenItem(created._id);
+    const table = config().TABLE_NAME;
+    await dynamo().send(new DeleteCommand({ TableName: table, Key: { pk: `TOKENID#${created._id}`, sk: 'TOKEN' } }));
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: table,
+        Key: { pk: main.pk, sk: main.sk },
+        UpdateExpression: 'SET gsi1pk = :p, gsi1sk = :s',
+        ExpressionAttributeValues: { ':p': `TOKENID#${created._id}`, ':s': 'TOKEN' },
+      }),
+    );
+    expect((await sdk(created.token, workspaceId).GET('/api/v1/auth/token')).response.status).toBe(200);
+    const revoked = await api.DELETE('/api/v1/auth/tokens/{id}', { params: { path: { id: created._id } } });
+    expect(revoked.data!.data.token).toMatchObject({ _id: created._id, status: 'revoked' });
+    expect((await sdk(created.token, workspaceId).GET('/api/v1/auth/token')).response.status).toBe(401);
+  });
+
   it('reads a token stored before the mode was spelled livemode (environment: test) as a test-mode token', async () => {
     const { sdk: api, workspaceId } = await admin();
     const created = (await api.POST('/api/v1/auth/tokens', { body: { name: 'old', scopes: ['tags:read'] } })).data!.data.token;
     const table = config().TABLE_NAME;
-    const stored = await dynamo().send(
-      new QueryCommand({
-        TableName: table,
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :p',
-        ExpressionAttributeValues: { ':p': `TOKENID#${created._id}` },
-      }),
-    );
+    const main = await storedTokenItem(created._id);
     const bindings = await dynamo().send(
       new QueryCommand({
         TableName: table,
@@ -108,7 +129,7 @@ describe('API token management (/api/v1/auth/tokens)', () => {
         ExpressionAttributeValues: { ':p': `WS#${workspaceId}`, ':s': `TOKEN#${created._id}` },
       }),
     );
-    const items = [...stored.Items!, ...bindings.Items!];
+    const items = [main, ...bindings.Items!];
     expect(items).toHaveLength(2);
     for (const item of items)
       await dynamo().send(

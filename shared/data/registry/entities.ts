@@ -13,7 +13,7 @@ import { booking, slotClaim } from './scheduling';
 import { tag, tagLink, tagName } from './tags';
 import { member, memberEmail } from './team';
 import { delivery, responseBody, subscription, subscriptionCount, subscriptionUrlLock } from './webhooks';
-import { counter, idempotency, outboxEvent, rateLimit, token, tokenBinding, workspace } from './workspace';
+import { counter, idempotency, outboxEvent, rateLimit, token, tokenBinding, tokenPointer, workspace } from './workspace';
 import { eventGuard, execution, notificationSecret, scheduleGuard, workflow, workflowTrigger, workflowVersion } from './workflows';
 
 /**
@@ -24,6 +24,7 @@ export const entities = [
   workspace,
   counter,
   token,
+  tokenPointer,
   tokenBinding,
   idempotency,
   rateLimit,

@@ -51,14 +51,27 @@ export const token = declare({
   itemTypes: ['TOKEN'],
   personal: [],
   about:
-    'An API token, found by the hash of its secret; it also keeps, per rate category, the current window and its count, so one conditional update authenticates and admits a request.',
-  prefixes: ['TOKEN', 'TOKENID'],
+    'An API token, found by the hash of its secret; it also keeps, per rate category, the current window and its count, so one conditional update authenticates and admits a request. It is in no index, so that update writes one item and nothing else (tokens made before the id pointer existed are in gsi1 by id, and read there).',
+  prefixes: ['TOKEN'],
   keys: { pk: 'TOKEN#<hash>', sk: 'TOKEN', gsi1pk: 'TOKENID#<id>', gsi1sk: 'TOKEN' },
   patterns: [
     { read: 'token by hash', by: 'pk=TOKEN#<sha256> sk=TOKEN' },
-    { read: 'token by id', by: 'gsi1pk=TOKENID#<token id>', index: 'gsi1' },
+    { read: 'token by id, made before its id pointer existed', by: 'gsi1pk=TOKENID#<token id>', index: 'gsi1' },
   ],
   schema: tokenView.omit({ environment: true }),
+});
+
+export const tokenPointer = declare({
+  name: 'Token id pointer',
+  itemTypes: ['TOKEN_ID'],
+  personal: [],
+  about: "A token's hash by its id: how a revocation or a read by id finds the token.",
+  prefixes: ['TOKENID'],
+  keys: { pk: 'TOKENID#<id>', sk: 'TOKEN' },
+  patterns: [{ read: 'token by id', by: 'pk=TOKENID#<token id> sk=TOKEN, then the token by its hash' }],
+  schema: z.object({ hash: z.string() }),
+  tradeOff:
+    "every API request updates its token's rate-limit window. While the token item carried the index entry by id, each such update also rewrote that entry (every index projects all attributes): 2 write units per request instead of 1. The pointer costs one more item when a token is made and one more read when a token is read by id, both rare.",
 });
 
 export const tokenBinding = declare({
