@@ -3,15 +3,15 @@ import { Refused } from '../domain/refusal';
 import { normalizeEmail, type Customer } from '../domain/contacts/customer';
 import { assertNotBlocked } from '../domain/contacts/lifecycle';
 import type { Channel } from '../domain/inbox/conversation';
-import type { Attachment } from '../domain/inbox/message';
+import type { Attachment, MessageRef } from '../domain/inbox/message';
 import { getConversation } from '../data/conversations';
 import { customerIdBy, getCustomer } from '../data/customers';
 import { createCustomer, mutateCustomer, requireCustomer } from '../contacts/customers';
 import { getMessage } from '../data/messages';
 import { customerActivity, incomingGuard, recordedIncoming } from '../data/messages-incoming';
 import { resolveAttachments } from '../files/files';
-import { createConversation, requireConversation } from '../inbox/conversations';
-import { postMessage, type Posted } from '../inbox/messages';
+import { requireConversation } from '../inbox/conversations';
+import { openWithMessage, postMessage, type Posted } from '../inbox/messages';
 
 export interface Incoming {
   channel: Channel;
@@ -69,8 +69,8 @@ const resolveCustomer = async (tenant: Tenant, input: Incoming, now: Date, retri
   }
 };
 
-/** The conversation named in the request, else the sender's latest on this channel, else a new one. */
-const conversationFor = async (tenant: Tenant, customer: Customer, input: Incoming, now: Date): Promise<string> => {
+/** The conversation named in the request, else the sender's latest on this channel, else none (the message opens one). */
+const conversationFor = async (tenant: Tenant, customer: Customer, input: Incoming): Promise<string | undefined> => {
   if (input.conversationId) {
     const stored = await getConversation(tenant, input.conversationId);
     if (!stored || stored.conversation.customerId !== customer._id) {
@@ -80,14 +80,13 @@ const conversationFor = async (tenant: Tenant, customer: Customer, input: Incomi
   }
   const latest = (await getCustomer(tenant, customer._id))?.lastConversations[input.channel];
   const stored = latest ? await getConversation(tenant, latest) : undefined;
-  if (stored && stored.conversation.customerId === customer._id) return stored.conversation._id;
-  return (await createConversation(tenant, { customerId: customer._id, channel: input.channel, channelId: input.channelId }, now))._id;
+  return stored && stored.conversation.customerId === customer._id ? stored.conversation._id : undefined;
 };
 
 /**
- * The entry point channels use for a customer's message: finds or creates the customer and the
- * conversation, records the message (reopening a closed or snoozed conversation) and stamps the
- * customer's last activity. Messages from a blocked customer are refused.
+ * The entry point channels use for a customer's message: finds or creates the customer, records the message
+ * in the sender's conversation (reopening a closed or snoozed one) or in a new one opened with it, and stamps
+ * the customer's last activity. Messages from a blocked customer are refused.
  */
 export const receiveIncoming = async (
   tenant: Tenant,
@@ -98,24 +97,20 @@ export const receiveIncoming = async (
   if (seen) return { ...seen, duplicate: true };
   const customer = await resolveCustomer(tenant, input, now);
   assertNotBlocked(customer);
-  const conversationId = await conversationFor(tenant, customer, input, now);
+  const conversationId = await conversationFor(tenant, customer, input);
+  const message = {
+    type: 'incoming' as const,
+    content: input.content,
+    attachments: input.attachments,
+    author: { type: 'customer' as const, id: customer._id },
+    externalId: input.externalId,
+  };
+  const guard = (m: MessageRef) =>
+    input.externalId ? [incomingGuard(tenant, input.channel, input.externalId, m, () => new Duplicate())] : [];
   try {
-    const posted = await postMessage(
-      tenant,
-      conversationId,
-      {
-        type: 'incoming',
-        content: input.content,
-        attachments: input.attachments,
-        author: { type: 'customer', id: customer._id },
-        externalId: input.externalId,
-      },
-      now,
-      (message) => [
-        customerActivity(tenant, customer._id, now),
-        ...(input.externalId ? [incomingGuard(tenant, input.channel, input.externalId, message, () => new Duplicate())] : []),
-      ],
-    );
+    const posted = conversationId
+      ? await postMessage(tenant, conversationId, message, now, (m) => [customerActivity(tenant, customer._id, now), ...guard(m)])
+      : await openWithMessage(tenant, { customerId: customer._id, channel: input.channel, channelId: input.channelId }, message, now, guard);
     return { ...posted, customer: { ...customer, lastActivityAt: now.toISOString() }, duplicate: false };
   } catch (error) {
     if (!(error instanceof Duplicate)) throw error;
