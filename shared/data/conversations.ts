@@ -148,11 +148,11 @@ export const nextConversationNumber = (tenant: Tenant): Promise<number> =>
   nextInSequence({ pk: tenantPk(tenant), sk: `${K.SEQUENCE}#conversation` });
 
 /**
- * The writes that store a new conversation: its item and lists, its customer's count of its conversations and
- * latest one per channel (refused when the customer does not exist), and the check of its assignee. With
- * `activityAt` (a customer's first message opened it), the same update stamps the customer's last activity.
+ * The update of an existing customer that a new conversation of theirs makes: its count of conversations and
+ * latest one per channel (refused when the customer does not exist). With `activityAt` (a customer's first
+ * message opened it), the same update stamps the customer's last activity.
  */
-export const conversationCreation = (tenant: Tenant, conversation: Conversation, activityAt?: string): Write[] => [
+export const customerOpening = (tenant: Tenant, conversation: Conversation, activityAt?: string): Write =>
   updateItem(
     customerKey(tenant, conversation.customerId),
     `SET lastConversations.#ch = :id${activityAt ? ', lastActivityAt = :t' : ''} ADD conversationCount :one`,
@@ -162,7 +162,14 @@ export const conversationCreation = (tenant: Tenant, conversation: Conversation,
       condition: 'attribute_exists(pk)',
       onFail: () => new Refused('no_such_customer', 'No such customer in this workspace'),
     },
-  ),
+  );
+
+/**
+ * The writes that store a new conversation: its item and lists, the check of its assignee and `customer`, the
+ * writes that count it on its customer (`customerOpening`, or the customer's own creation in the same transaction).
+ */
+export const conversationCreation = (tenant: Tenant, conversation: Conversation, customer: Write[]): Write[] => [
+  ...customer,
   createItem(toItem(tenant, conversation)),
   ...(conversation.assigneeId ? [activeMemberCheck(tenant, conversation.assigneeId)] : []),
   ...listWrites(tenant, undefined, conversation),

@@ -19,6 +19,7 @@ import { channelExists, getChannel } from '../data/channels';
 import {
   conversationCreation,
   conversationDeletion,
+  customerOpening,
   conversationIdsIn,
   conversationUpdate,
   customerCount,
@@ -77,12 +78,12 @@ export const mutateConversation = (
 
 /**
  * What is stored with a new conversation in its transaction (a customer's first message): the conversation
- * as that leaves it, the writes, and the customer's activity time to stamp.
+ * as that leaves it, the writes, and those that count it on its customer (by default `customerOpening`).
  */
 export interface Opening {
   conversation: Conversation;
   writes: Write[];
-  activityAt?: string;
+  customer?: Write[];
 }
 
 /**
@@ -104,9 +105,9 @@ export const createConversation = async (
     { _id: objectId(now.getTime()), number: await nextConversationNumber(tenant) },
     now,
   );
-  const { conversation, writes: alongside, activityAt } = opening(created);
+  const { conversation, writes: alongside, customer } = opening(created);
   const writes = [
-    ...conversationCreation(tenant, conversation, activityAt),
+    ...conversationCreation(tenant, conversation, customer ?? [customerOpening(tenant, conversation)]),
     ...(conversation.channelId
       ? [channelExists(tenant, conversation.channelId, () => new Refused('no_such_channel', 'No such channel in this workspace'))]
       : []),

@@ -3,6 +3,7 @@ import { applyMessage, newMessage, type Message, type NewMessage } from '../doma
 import type { Channel, Conversation, NewConversation } from '../domain/inbox/conversation';
 import { buildEnvelope } from '../events/envelope';
 import { objectId } from '../ids';
+import { customerOpening } from '../data/conversations';
 import { attachWrites } from '../data/files';
 import { messageCreation, messagesPage } from '../data/messages';
 import { outboxItem } from '../data/outbox';
@@ -57,7 +58,8 @@ export const postMessage = async (
 /**
  * A customer's first message and the conversation it opens, in one transaction: the conversation is stored
  * as the message leaves it (written once, not created then updated), and the customer's update that counts
- * the conversation also stamps its last activity.
+ * the conversation also stamps its last activity. `customer` replaces that update when the customer is
+ * created in the same transaction (a new sender): its writes then count the conversation.
  */
 export const openWithMessage = async (
   tenant: Tenant,
@@ -65,12 +67,17 @@ export const openWithMessage = async (
   input: NewMessage,
   now: Date,
   extra: (message: Message) => Write[],
+  customer?: (opened: Conversation) => Write[],
 ): Promise<Posted> => {
   let message: Message | undefined;
   const opened = await createConversation(tenant, conversation, now, (created) => {
     message = newMessage(input, { _id: objectId(now.getTime()), conversationId: created._id }, now);
     const after = applyMessage(created, message).conversation;
-    return { conversation: after, writes: messageWrites(tenant, message, after, input, now, extra(message)), activityAt: message.createdAt };
+    return {
+      conversation: after,
+      writes: messageWrites(tenant, message, after, input, now, extra(message)),
+      customer: customer ? customer(after) : [customerOpening(tenant, after, message.createdAt)],
+    };
   });
   return { message: message!, conversation: opened };
 };

@@ -26,14 +26,15 @@ export const statusParts = (list: string): string[] | undefined => {
 
 /**
  * Where a stored list's total is kept: the workspace's one count item (`conversations`) holds a total per
- * status and per channel; each assignee's item (`conversations:assignee:<id>`) a total per status, so a
- * create or a status change bumps two items, not one per list. A customer's total is the customer's own
- * count of its conversations (undefined here).
+ * status, per channel and per status of the unassigned; each agent's item (`conversations:assignee:<id>`) a
+ * total per status. So an unassigned conversation's create or status change bumps one item and an assigned
+ * one's two, not one per list; an agent's totals are apart so the workspace's item stays small (under 1 KB
+ * whatever the number of agents). A customer's total is the customer's own count of its conversations (undefined here).
  */
 export const countOf = (list: string): { counter: string; total: string } | undefined => {
   const byAssignee = /^assignee:([^:]+):status:(\w+)$/.exec(list);
-  if (byAssignee) return { counter: `conversations:assignee:${byAssignee[1]}`, total: byAssignee[2]! };
-  if (list.startsWith('status:') || list.startsWith('channel:')) return { counter: 'conversations', total: list };
+  if (byAssignee && byAssignee[1] !== UNASSIGNED) return { counter: `conversations:assignee:${byAssignee[1]}`, total: byAssignee[2]! };
+  if (byAssignee || list.startsWith('status:') || list.startsWith('channel:')) return { counter: 'conversations', total: list };
   return undefined;
 };
 

@@ -47,19 +47,24 @@ describe('conversation lists', () => {
     expect(listMoves(base, { ...base, priority: 'high' })).toEqual({ leave: [], join: [] });
   });
 
-  it('keeps the totals of a create in two count items, and a status change moves two totals in each', () => {
+  it('keeps the totals of an unassigned conversation in the workspace count item, and an agent apart', () => {
     expect(countOf('customer:c')).toBeUndefined();
     expect(countMoves([], listsOf(base))).toEqual(
-      new Map([
-        ['conversations', { 'status:open': 1, 'channel:email': 1 }],
-        ['conversations:assignee:none', { open: 1 }],
-      ]),
+      new Map([['conversations', { 'status:open': 1, 'assignee:none:status:open': 1, 'channel:email': 1 }]]),
     );
-    const { leave, join } = listMoves(base, { ...base, status: 'closed' });
+    const assigned = { ...base, assigneeId: agent };
+    const { leave, join } = listMoves(assigned, { ...assigned, status: 'closed' });
     expect(countMoves(leave, join)).toEqual(
       new Map([
         ['conversations', { 'status:open': -1, 'status:closed': 1 }],
-        ['conversations:assignee:none', { open: -1, closed: 1 }],
+        [`conversations:assignee:${agent}`, { open: -1, closed: 1 }],
+      ]),
+    );
+    const taken = listMoves(base, assigned);
+    expect(countMoves(taken.leave, taken.join)).toEqual(
+      new Map([
+        ['conversations', { 'assignee:none:status:open': -1 }],
+        [`conversations:assignee:${agent}`, { open: 1 }],
       ]),
     );
     const priority = listMoves(base, { ...base, priority: 'high' });
