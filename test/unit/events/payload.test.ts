@@ -4,7 +4,7 @@ import { eventEntryBytes, LIMITS } from '../../../infra/local/aws-limits';
 import { outboxItem } from '../../../shared/data/outbox';
 import { liveTenant, testTenant } from '../../../shared/domain/auth/tenant';
 import { buildEnvelope } from '../../../shared/events/envelope';
-import { MAX_PAYLOAD_BYTES, serialise } from '../../../shared/events/payload';
+import { MAX_PAYLOAD_BYTES, packPayload, serialise, unpackPayload } from '../../../shared/events/payload';
 
 const conversation = { _id: 'a'.repeat(24), subject: 'Hello' };
 
@@ -70,5 +70,26 @@ describe('event payloads', () => {
     expect(eventEntryBytes({ source: 'parley.outbox', 'detail-type': 'DomainEvent', detail: record })).toBeLessThanOrEqual(
       LIMITS.eventBridgeEntryBytes,
     );
+  });
+
+  it('are stored compressed from 640 bytes on, under the 1 KB write unit, and read back byte for byte (plain ones as before)', () => {
+    const message = {
+      _id: 'c'.repeat(24),
+      content: 'Has my order shipped? I ordered it last week.',
+      author: { type: 'customer', id: 'd'.repeat(24) },
+    };
+    const envelope = buildEnvelope('inbox.message.received', liveTenant('b'.repeat(24)), {
+      message,
+      conversation: { ...conversation, messageCount: 3 },
+    });
+    const body = `${serialise(envelope)} ${'é'.repeat(400)}`;
+    const stored = packPayload(body);
+    expect(stored).not.toHaveProperty('payload');
+    expect(Buffer.byteLength((stored as { payloadZ: string }).payloadZ)).toBeLessThan(Buffer.byteLength(body) / 2);
+    expect(unpackPayload(stored)).toBe(body);
+    const small = serialise(buildEnvelope('inbox.conversation.updated', liveTenant('b'.repeat(24)), { conversation }));
+    expect(packPayload(small)).toEqual({ payload: small });
+    expect(unpackPayload({ payload: body })).toBe(body);
+    expect(unpackPayload(undefined)).toBeUndefined();
   });
 });
