@@ -2,7 +2,8 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { envelopeTenant, type EventEnvelope } from '../events/envelope';
-import { packPayload, serialise, unpackPayload } from '../events/payload';
+import { serialise } from '../events/payload';
+import { packText, unpackText } from '../packed-text';
 import { EVENT_ITEM_TYPE } from './table';
 import { createItem, removeOnce, type Write } from './transact';
 import { currentContext } from '../observability/context';
@@ -23,7 +24,7 @@ const bodyKey = (eventId: string) => ({ pk: `${K.EVT}#${eventId}`, sk: K.EVENT }
 
 /**
  * The transactional-outbox item for an event. `payload` holds the serialised envelope (trimmed to ids and
- * links past 256 KB), or `payloadZ` the same compressed (`packPayload`): those exact bytes are what every
+ * links past 256 KB), or `payloadZ` the same compressed (`packText`): those exact bytes are what every
  * webhook attempt sends and signs. `requestId` names
  * the request (or scheduled run) whose change this event reports, so the work the event causes logs under it.
  */
@@ -37,7 +38,7 @@ export const outboxItem = (envelope: EventEnvelope): Write =>
     // The tenant's events log (GET /events, realtime replays) is this item's index entry, written with it.
     gsi2pk: eventsLogPk(envelopeTenant(envelope)),
     gsi2sk: envelope.eventId,
-    ...packPayload(serialise(envelope)),
+    ...packText('payload', serialise(envelope)),
     ...requestIdOf(),
     ttl: Math.floor(Date.parse(envelope.occurredAt) / 1000) + OUTBOX_TTL_SECONDS,
   });
@@ -50,14 +51,14 @@ export const storeEventBody = (envelope: EventEnvelope, payload: string): Write 
   createItem({
     ...bodyKey(envelope.eventId),
     type: BODY_ITEM_TYPE,
-    ...packPayload(payload),
+    ...packText('payload', payload),
     ttl: Math.floor(Date.parse(envelope.occurredAt) / 1000) + OUTBOX_TTL_SECONDS,
   });
 
 /** An event body's key and parser, for reading it in one BatchGetItem with other items. */
 export const eventPayloadRead = (eventId: string) => ({
   key: bodyKey(eventId),
-  parse: unpackPayload,
+  parse: (item: Record<string, unknown> | undefined) => unpackText(item, 'payload'),
 });
 
 /** The exact bytes an event was serialised to, as its outbox (or body) item keeps them. */
@@ -70,7 +71,7 @@ export const eventPayload = async (eventId: string): Promise<string | undefined>
       ConsistentRead: true,
     }),
   );
-  return unpackPayload(Item);
+  return unpackText(Item, 'payload');
 };
 
 /** Deletes a stored event (it leaves its tenant's events log with it), with `extra` in the transaction; false when it was gone. */

@@ -4,7 +4,7 @@ import type { Context, EventBridgeEvent } from 'aws-lambda';
 import { withContext } from '../observability/context';
 import { observed } from '../observability/invocation';
 import type { EventEnvelope } from './envelope';
-import { unpackPayload } from './payload';
+import { unpackText } from '../packed-text';
 
 /** What the pipe puts on the bus: the DynamoDB stream record of an outbox item, untransformed. */
 interface OutboxStreamRecord {
@@ -32,7 +32,7 @@ const outboxEvent = (event: OutboxBusEvent): OutboxEvent => {
   const image = event.detail.dynamodb?.NewImage;
   if (!image) throw new Error(`bus event ${event.id} carries no outbox image`);
   const item = unmarshall(image);
-  const payload = unpackPayload(item)!;
+  const payload = unpackText(item, 'payload')!;
   return { envelope: JSON.parse(payload) as EventEnvelope, payload, requestId: item.requestId as string | undefined };
 };
 

@@ -1,4 +1,3 @@
-import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
 import type { EventEnvelope } from './envelope';
 
 /** The largest webhook body Parley sends (docs/guide/webhooks.md). */
@@ -46,28 +45,3 @@ export const serialise = (envelope: EventEnvelope): string => {
   return JSON.stringify({ ...rest, data, truncated: true });
 };
 
-/**
- * An event's bytes from this size on are stored compressed: with the outbox item's other attributes (about
- * 250 bytes) a larger payload would cross DynamoDB's 1 KB write unit, which its transaction then bills twice
- * and its events-log index entry once more. Brotli at quality 6 packs a 1 KB event to about 460 bytes
- * (620 in base64) in about 0.15 ms.
- */
-const PACK_FROM_BYTES = 640;
-const QUALITY = 6;
-
-/** An event's bytes as stored: as they are (`payload`), or brotli-compressed in base64 (`payloadZ`) where that is smaller. */
-export const packPayload = (payload: string): { payload: string } | { payloadZ: string } => {
-  const bytes = Buffer.byteLength(payload);
-  if (bytes < PACK_FROM_BYTES) return { payload };
-  const packed = brotliCompressSync(payload, {
-    params: { [constants.BROTLI_PARAM_QUALITY]: QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: bytes },
-  }).toString('base64');
-  return packed.length < bytes ? { payloadZ: packed } : { payload };
-};
-
-/** The exact bytes of a stored event, whichever way they were stored (items written before packing hold `payload`). */
-export const unpackPayload = (stored: Record<string, unknown> | undefined): string | undefined => {
-  if (typeof stored?.payload === 'string') return stored.payload;
-  if (typeof stored?.payloadZ === 'string') return brotliDecompressSync(Buffer.from(stored.payloadZ, 'base64')).toString('utf8');
-  return undefined;
-};

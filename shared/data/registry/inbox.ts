@@ -48,7 +48,7 @@ export const conversationList = entity({
 export const message = entity({
   name: 'Message',
   itemTypes: ['MESSAGE'],
-  personal: ['content', 'author', 'attachments', 'externalId'],
+  personal: ['content', 'contentZ', 'author', 'attachments', 'externalId'],
   about: "A message, in its conversation's partition.",
   prefixes: ['MSG'],
   keys: { pk: '<tenant>#CONV#<conversation id>', sk: 'MSG#<createdAt>#<id>' },

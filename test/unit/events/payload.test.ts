@@ -4,7 +4,8 @@ import { eventEntryBytes, LIMITS } from '../../../infra/local/aws-limits';
 import { outboxItem } from '../../../shared/data/outbox';
 import { liveTenant, testTenant } from '../../../shared/domain/auth/tenant';
 import { buildEnvelope } from '../../../shared/events/envelope';
-import { MAX_PAYLOAD_BYTES, packPayload, serialise, unpackPayload } from '../../../shared/events/payload';
+import { MAX_PAYLOAD_BYTES, serialise } from '../../../shared/events/payload';
+import { packText, unpackText } from '../../../shared/packed-text';
 
 const conversation = { _id: 'a'.repeat(24), subject: 'Hello' };
 
@@ -83,13 +84,13 @@ describe('event payloads', () => {
       conversation: { ...conversation, messageCount: 3 },
     });
     const body = `${serialise(envelope)} ${'é'.repeat(400)}`;
-    const stored = packPayload(body);
+    const stored = packText('payload', body);
     expect(stored).not.toHaveProperty('payload');
     expect(Buffer.byteLength((stored as { payloadZ: string }).payloadZ)).toBeLessThan(Buffer.byteLength(body) / 2);
-    expect(unpackPayload(stored)).toBe(body);
+    expect(unpackText(stored, 'payload')).toBe(body);
     const small = serialise(buildEnvelope('inbox.conversation.updated', liveTenant('b'.repeat(24)), { conversation }));
-    expect(packPayload(small)).toEqual({ payload: small });
-    expect(unpackPayload({ payload: body })).toBe(body);
-    expect(unpackPayload(undefined)).toBeUndefined();
+    expect(packText('payload', small)).toEqual({ payload: small });
+    expect(unpackText({ payload: body }, 'payload')).toBe(body);
+    expect(unpackText(undefined, 'payload')).toBeUndefined();
   });
 });
