@@ -1,6 +1,7 @@
 import type { Entity, KeyAttribute } from '../../shared/data/registry/define';
 import { entities } from '../../shared/data/registry/entities';
 import { tableSchema } from '../../shared/data/table';
+import { messagingWritePath } from './messaging-write-path';
 
 const ATTRIBUTES: readonly KeyAttribute[] = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk'];
 const code = (text: string) => `\`${text.replaceAll('|', '\\|')}\``;
@@ -75,4 +76,6 @@ export const dataModelPage = (): string =>
     ...chart,
     '',
     ...entities.flatMap((e) => [...section(e), '']),
+    ...messagingWritePath,
+    '',
   ].join('\n');

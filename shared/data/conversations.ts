@@ -63,7 +63,8 @@ export const getConversation = async (tenant: Tenant, id: string): Promise<Store
 /** The customer whose list this is: its total is the customer's own count of its conversations, kept in the same transactions. */
 const customerOf = (list: string) => (list.startsWith('customer:') ? list.slice('customer:'.length) : undefined);
 
-const numberIn = (item: Record<string, unknown> | undefined, total: string) => (typeof item?.[total] === 'number' ? (item[total] as number) : 0);
+const numberIn = (item: Record<string, unknown> | undefined, total: string) =>
+  typeof item?.[total] === 'number' ? (item[total] as number) : 0;
 
 /**
  * A list's exact total: its customer's count of conversations, or the sum over its stored parts (itself, or

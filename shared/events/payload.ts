@@ -44,4 +44,3 @@ export const serialise = (envelope: EventEnvelope): string => {
   const { changes: _omitted, ...rest } = envelope;
   return JSON.stringify({ ...rest, data, truncated: true });
 };
-

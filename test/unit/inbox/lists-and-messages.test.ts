@@ -11,12 +11,7 @@ const agent = 'b'.repeat(24);
 
 describe('conversation lists', () => {
   it('stores a conversation in one list per filter but the unions of status lists', () => {
-    expect(listsOf(base)).toEqual([
-      'status:open',
-      'assignee:none:status:open',
-      'channel:email',
-      `customer:${base.customerId}`,
-    ]);
+    expect(listsOf(base)).toEqual(['status:open', 'assignee:none:status:open', 'channel:email', `customer:${base.customerId}`]);
   });
 
   it('reads all and an assignee list from their status parts, which every conversation is stored in', () => {
