@@ -81,5 +81,4 @@ describe('exactly once across a crash', () => {
     expect(await outboxEvents(tenant.workspaceId, 'customer.contact.updated')).toHaveLength(1);
     expect((await api.get('/api/v1/inbox/conversations')).body.data.pagination.total).toBe(0);
   });
-
 });
