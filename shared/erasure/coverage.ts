@@ -23,9 +23,9 @@ export const erasureCoverage: Record<string, Coverage> = {
   },
   Booking: { step: 'bookings', how: 'title, notes, location and cancellation reason cleared; the slot stays' },
   Broadcast: { step: 'broadcastRecipients', how: "the customer's recipient entry deleted; the campaign itself is the team's" },
-  'Webhook delivery': {
+  'Webhook response body': {
     step: 'deliveries',
-    how: 'deliveries of the deleted events deleted, with the response bodies receivers answered',
+    how: 'the response bodies receivers answered to the deliveries of the deleted events, deleted with them',
   },
   'Outbox event': { step: 'events', how: 'every stored event whose payload names the customer, its conversations or files, deleted' },
   'Idempotency record': { step: 'idempotencyRecords', how: 'every recorded answer that names them deleted, with its body chunks' },
@@ -33,6 +33,9 @@ export const erasureCoverage: Record<string, Coverage> = {
     none: 'an execution keeps the event that started it for its run’s history; not reached yet (see docs/guide/data-rights.md)',
   },
   Import: { none: "a failed row's cells and the CSV live 7 days (TTL), then go; not reached before that" },
+  'Sandbox provider send': {
+    none: "the test-mode provider's own log of what it sent: it stands for the provider's side, as a real provider keeps what it delivered",
+  },
   Member: { none: "a team member's own data, not a customer's" },
   'Member email claim': { none: "a team member's own email, not a customer's" },
   'Rate-limit window': { none: "a token or a source IP address, counted for an hour at most; never a customer's" },

@@ -1,5 +1,5 @@
 import { analytics } from './analytics';
-import { channel, broadcast } from './channels';
+import { broadcast, channel, channelRate, channelSend, sandboxSend } from './channels';
 import { customer, customerGuard } from './contacts';
 import { file } from './files';
 import { exportJob } from './exports';
@@ -8,13 +8,13 @@ import { importJob } from './imports';
 import { activity, lead, listMembership, pipeline, task } from './crm';
 import { conversation, conversationList, conversationPurge, emailMessage, emailThread, incomingGuard, message } from './inbox';
 import { aiAnswer, aiSettings, article, articleSummary, searchIndex } from './knowledge';
-import { realtimeConnection, realtimeTicket } from './realtime';
+import { realtimeConnection, realtimePointer, realtimePresence, realtimeTicket } from './realtime';
 import { booking, slotClaim } from './scheduling';
 import { tag, tagLink, tagName } from './tags';
 import { member, memberEmail } from './team';
-import { delivery, subscription } from './webhooks';
-import { counter, idempotency, outboxEvent, rateLimit, token, workspace } from './workspace';
-import { execution, triggerGuard, workflow } from './workflows';
+import { delivery, responseBody, subscription, subscriptionCount, subscriptionUrlLock } from './webhooks';
+import { counter, idempotency, outboxEvent, rateLimit, token, tokenBinding, workspace } from './workspace';
+import { eventGuard, execution, notificationSecret, scheduleGuard, workflow, workflowTrigger, workflowVersion } from './workflows';
 
 /**
  * Every kind of item in the single table, by area. Each literal key segment is declared by exactly one
@@ -24,6 +24,7 @@ export const entities = [
   workspace,
   counter,
   token,
+  tokenBinding,
   idempotency,
   rateLimit,
   outboxEvent,
@@ -51,11 +52,21 @@ export const entities = [
   activity,
   listMembership,
   subscription,
+  subscriptionUrlLock,
+  subscriptionCount,
   delivery,
+  responseBody,
   workflow,
+  workflowVersion,
+  workflowTrigger,
+  notificationSecret,
   execution,
-  triggerGuard,
+  eventGuard,
+  scheduleGuard,
   channel,
+  channelRate,
+  channelSend,
+  sandboxSend,
   broadcast,
   article,
   articleSummary,
@@ -67,4 +78,6 @@ export const entities = [
   slotClaim,
   realtimeTicket,
   realtimeConnection,
+  realtimePointer,
+  realtimePresence,
 ] as const;
