@@ -149,7 +149,7 @@ module.exports = {
         'Repositories know the table, not the services that call them: shared/data imports only the layers below it, ' +
         'so every service folder (webhooks, workflows, channels, broadcasts, ai, analytics, scheduling, http, secrets and any new one) is out of reach.',
       from: { path: '^shared/data/' },
-      to: { path: '^shared/', pathNot: [`^shared/(data|${BELOW_DATA.join('|')})/`, '^shared/(ids|config|log)\\.ts$'] },
+      to: { path: '^shared/', pathNot: [`^shared/(data|${BELOW_DATA.join('|')})/`, '^shared/(ids|config|log|packed-text)\\.ts$'] },
     },
     {
       name: 'repository-imports-no-other-repository',

@@ -1,17 +1,18 @@
 import type { Tenant } from '../domain/auth/tenant';
 import { Refused } from '../domain/refusal';
-import { normalizeEmail, type Customer } from '../domain/contacts/customer';
+import { newCustomer, normalizeEmail, type Customer } from '../domain/contacts/customer';
 import { assertNotBlocked } from '../domain/contacts/lifecycle';
-import type { Channel } from '../domain/inbox/conversation';
-import type { Attachment } from '../domain/inbox/message';
+import type { Channel, Conversation } from '../domain/inbox/conversation';
+import type { Attachment, MessageRef } from '../domain/inbox/message';
 import { getConversation } from '../data/conversations';
-import { customerIdBy, getCustomer } from '../data/customers';
-import { createCustomer, mutateCustomer, requireCustomer } from '../contacts/customers';
+import { customerCreation, customerIdBy, getCustomer } from '../data/customers';
+import { contactEvent, mutateCustomer, requireCustomer } from '../contacts/customers';
 import { getMessage } from '../data/messages';
+import { objectId } from '../ids';
 import { customerActivity, incomingGuard, recordedIncoming } from '../data/messages-incoming';
 import { resolveAttachments } from '../files/files';
-import { createConversation, requireConversation } from '../inbox/conversations';
-import { postMessage, type Posted } from '../inbox/messages';
+import { requireConversation } from '../inbox/conversations';
+import { openWithMessage, postMessage, type Posted } from '../inbox/messages';
 
 export interface Incoming {
   channel: Channel;
@@ -37,87 +38,103 @@ const alreadyRecorded = async (tenant: Tenant, input: Incoming): Promise<(Posted
   return message && { message, conversation, customer };
 };
 
+/** The sender: a stored customer, or a new one that the transaction recording its first message creates. */
+interface Sender {
+  customer: Customer;
+  stored: boolean;
+}
+
 /**
  * The sender by channel identity, else by email or phone (then the identity is added to that customer),
  * else a new customer. A concurrent first message from the same sender makes one of the creates lose
- * on the identity guard; it then finds the winner.
+ * on the identity guard; it then finds the winner (`receiveIncoming` runs again).
  */
-const resolveCustomer = async (tenant: Tenant, input: Incoming, now: Date, retried = false): Promise<Customer> => {
+const resolveSender = async (tenant: Tenant, input: Incoming, now: Date, retried: boolean): Promise<Sender> => {
   const identity = { channel: input.channel, identifier: input.customer.identifier };
   const { email, phone, name } = input.customer;
   const byIdentity = await customerIdBy(tenant, 'IDENTITY', `${identity.channel}#${identity.identifier}`);
-  if (byIdentity) return (await requireCustomer(tenant, byIdentity)).customer;
+  if (byIdentity) return { customer: (await requireCustomer(tenant, byIdentity)).customer, stored: true };
   const known =
     (email ? await customerIdBy(tenant, 'EMAIL', normalizeEmail(email)) : undefined) ??
     (phone ? await customerIdBy(tenant, 'PHONE', phone) : undefined);
+  if (!known) return { customer: newCustomer({ name, email, phone, identities: [identity] }, objectId(now.getTime()), now), stored: false };
   try {
-    if (known) {
-      return await mutateCustomer(
-        tenant,
-        known,
-        (c) => ({
-          customer: { ...c, identities: [...c.identities, identity], updatedAt: now.toISOString() },
-          event: 'customer.contact.updated',
-        }),
-        now,
-      );
-    }
-    return await createCustomer(tenant, { name, email, phone, identities: [identity] }, now);
+    const customer = await mutateCustomer(
+      tenant,
+      known,
+      (c) => ({
+        customer: { ...c, identities: [...c.identities, identity], updatedAt: now.toISOString() },
+        event: 'customer.contact.updated',
+      }),
+      now,
+    );
+    return { customer, stored: true };
   } catch (error) {
-    if (error instanceof Refused && !retried) return resolveCustomer(tenant, input, now, true);
+    if (error instanceof Refused && !retried) return resolveSender(tenant, input, now, true);
     throw error;
   }
 };
 
-/** The conversation named in the request, else the sender's latest on this channel, else a new one. */
-const conversationFor = async (tenant: Tenant, customer: Customer, input: Incoming, now: Date): Promise<string> => {
+/** The conversation named in the request, else the sender's latest on this channel, else none (the message opens one). */
+const conversationFor = async (tenant: Tenant, { customer, stored: known }: Sender, input: Incoming): Promise<string | undefined> => {
   if (input.conversationId) {
-    const stored = await getConversation(tenant, input.conversationId);
+    const stored = known ? await getConversation(tenant, input.conversationId) : undefined;
     if (!stored || stored.conversation.customerId !== customer._id) {
       throw new Refused('conversation_of_another_sender', 'No such conversation for this sender');
     }
     return stored.conversation._id;
   }
+  if (!known) return undefined;
   const latest = (await getCustomer(tenant, customer._id))?.lastConversations[input.channel];
   const stored = latest ? await getConversation(tenant, latest) : undefined;
-  if (stored && stored.conversation.customerId === customer._id) return stored.conversation._id;
-  return (await createConversation(tenant, { customerId: customer._id, channel: input.channel, channelId: input.channelId }, now))._id;
+  return stored && stored.conversation.customerId === customer._id ? stored.conversation._id : undefined;
 };
 
 /**
- * The entry point channels use for a customer's message: finds or creates the customer and the
- * conversation, records the message (reopening a closed or snoozed conversation) and stamps the
- * customer's last activity. Messages from a blocked customer are refused.
+ * The entry point channels use for a customer's message: finds the customer, records the message in the
+ * sender's conversation (reopening a closed or snoozed one) or in a new one opened with it, and stamps the
+ * customer's last activity. A new sender's customer is created in the same transaction as its first message
+ * and conversation, so the customer item is written once. Messages from a blocked customer are refused.
  */
 export const receiveIncoming = async (
   tenant: Tenant,
   input: Incoming,
   now: Date,
+  retried = false,
 ): Promise<Posted & { customer: Customer; duplicate: boolean }> => {
   const seen = await alreadyRecorded(tenant, input);
   if (seen) return { ...seen, duplicate: true };
-  const customer = await resolveCustomer(tenant, input, now);
+  const sender = await resolveSender(tenant, input, now, retried);
+  const customer = sender.stored ? sender.customer : { ...sender.customer, lastActivityAt: now.toISOString() };
   assertNotBlocked(customer);
-  const conversationId = await conversationFor(tenant, customer, input, now);
+  const conversationId = await conversationFor(tenant, sender, input);
+  const message = {
+    type: 'incoming' as const,
+    content: input.content,
+    attachments: input.attachments,
+    author: { type: 'customer' as const, id: customer._id },
+    externalId: input.externalId,
+  };
+  const guard = (m: MessageRef) =>
+    input.externalId ? [incomingGuard(tenant, input.channel, input.externalId, m, () => new Duplicate())] : [];
+  const created = (opened: Conversation) => [
+    ...customerCreation(tenant, customer, { conversationId: opened._id, channel: opened.channel }),
+    contactEvent('customer.contact.created', tenant, customer, now),
+  ];
   try {
-    const posted = await postMessage(
-      tenant,
-      conversationId,
-      {
-        type: 'incoming',
-        content: input.content,
-        attachments: input.attachments,
-        author: { type: 'customer', id: customer._id },
-        externalId: input.externalId,
-      },
-      now,
-      (message) => [
-        customerActivity(tenant, customer._id, now),
-        ...(input.externalId ? [incomingGuard(tenant, input.channel, input.externalId, message, () => new Duplicate())] : []),
-      ],
-    );
+    const posted = conversationId
+      ? await postMessage(tenant, conversationId, message, now, (m) => [customerActivity(tenant, customer._id, now), ...guard(m)])
+      : await openWithMessage(
+          tenant,
+          { customerId: customer._id, channel: input.channel, channelId: input.channelId },
+          message,
+          now,
+          guard,
+          sender.stored ? undefined : created,
+        );
     return { ...posted, customer: { ...customer, lastActivityAt: now.toISOString() }, duplicate: false };
   } catch (error) {
+    if (error instanceof Refused && !sender.stored && !retried) return receiveIncoming(tenant, input, now, true);
     if (!(error instanceof Duplicate)) throw error;
     return { ...(await alreadyRecorded(tenant, input))!, duplicate: true };
   }

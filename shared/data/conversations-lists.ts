@@ -6,7 +6,9 @@ import { taggedPage } from './tag-links';
 import { fromIndexSk } from './keys';
 import { batchGet } from './batch-get';
 import { conversationKey } from './entity-keys';
-import { queryPage, type PageRequest } from './query';
+import { Refused } from '../domain/refusal';
+import { statusParts } from '../domain/inbox/lists';
+import { checkDepth, queryPage, type PageRequest } from './query';
 import { fromItem, listPartition, listTotal, SNOOZED_INDEX } from './conversations';
 
 export interface ConversationPage {
@@ -15,10 +17,48 @@ export interface ConversationPage {
   nextCursor?: string;
 }
 
+/** A merged list's cursor names the list's own partition and the sort key it stopped at (the shape a stored list's cursor has). */
+const SORT_KEY = /^\d{4}-\d{2}-\d{2}T[\d:.]+Z#[0-9a-f]{24}$/;
+const encodeCursor = (pk: string, sk: string) => Buffer.from(JSON.stringify({ pk, sk })).toString('base64url');
+const decodeCursor = (cursor: string, pk: string): string => {
+  let key: unknown;
+  try {
+    key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    key = undefined;
+  }
+  const { pk: from, sk, ...rest } = (key && typeof key === 'object' ? key : {}) as Record<string, unknown>;
+  if (from !== pk || typeof sk !== 'string' || !SORT_KEY.test(sk) || Object.keys(rest).length) {
+    throw new Refused('invalid_cursor', 'Invalid or expired cursor');
+  }
+  return sk;
+};
+
+/**
+ * One page of a list stored as its status parts (`all`, an assignee's), newest first: every part shares the
+ * sort order `<createdAt>#<id>`, so the page is the first `limit` of the parts' own first pages merged, and a
+ * cursor is the sort key it stopped at (each part resumes below it). Page N reads N·limit of each part.
+ */
+const mergedPage = async (tenant: Tenant, list: string, parts: string[], page: PageRequest) => {
+  const pk = listPartition(tenant, list);
+  const below = page.cursor ? decodeCursor(page.cursor, pk) : undefined;
+  if (page.page && page.page > 1 && !page.cursor) checkDepth(page);
+  const skipped = page.cursor ? 0 : ((page.page ?? 1) - 1) * page.limit;
+  const wanted = skipped + page.limit;
+  const read = await Promise.all(
+    parts.map((p) => queryPage({ pk: listPartition(tenant, p), newestFirst: true, skBelow: below }, { limit: wanted })),
+  );
+  const merged = read.flatMap((r) => r.items).sort((a, b) => ((b.sk as string) < (a.sk as string) ? -1 : 1));
+  const items = merged.slice(skipped, wanted);
+  const more = merged.length > wanted || read.some((r) => r.nextCursor);
+  return { items, nextCursor: more && items.length ? encodeCursor(pk, items.at(-1)!.sk as string) : undefined };
+};
+
 /** One page of a conversation list's ids (each membership item names its conversation), and the list's total. */
 const listPage = async (tenant: Tenant, list: string, page: PageRequest) => {
+  const parts = statusParts(list);
   const [result, total] = await Promise.all([
-    queryPage({ pk: listPartition(tenant, list), newestFirst: true }, page),
+    parts ? mergedPage(tenant, list, parts, page) : queryPage({ pk: listPartition(tenant, list), newestFirst: true }, page),
     listTotal(tenant, list),
   ]);
   return { ids: result.items.map((i) => z.string().parse(i.conversationId)), total, nextCursor: result.nextCursor };

@@ -4,8 +4,9 @@ import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { Refused } from '../domain/refusal';
 import type { Conversation } from '../domain/inbox/conversation';
-import { listMoves, listsOf, statusParts } from '../domain/inbox/lists';
-import { bumpCounter, nextInSequence, readCounter } from './counters';
+import { countMoves, countOf, listMoves, listsOf, statusParts } from '../domain/inbox/lists';
+import { bump, nextInSequence, workspaceCounter } from './counters';
+import { batchGetEach } from './batch-get';
 import { conversationKey, customerKey } from './entity-keys';
 import { tagIdsOf, tagLinkWrites, unchangedSinceRead } from './tag-links';
 import { versionedUpdate } from './versioned';
@@ -30,7 +31,11 @@ const listMembership = (tenant: Tenant, list: string, c: Conversation) => ({
   sk: `${c.createdAt}#${c._id}`,
 });
 
-const listsCounter = (list: string) => `conversations:${list}`;
+/**
+ * The count item a list's total was kept in before totals moved to coarse items (`countOf`): its `n` still
+ * holds the members counted until then, so a total is the sum of both and needs no migration.
+ */
+const legacyCounter = (list: string) => `conversations:${list}`;
 
 export interface Stored {
   conversation: Conversation;
@@ -58,11 +63,13 @@ export const getConversation = async (tenant: Tenant, id: string): Promise<Store
 /** The customer whose list this is: its total is the customer's own count of its conversations, kept in the same transactions. */
 const customerOf = (list: string) => (list.startsWith('customer:') ? list.slice('customer:'.length) : undefined);
 
-/** A list's counter bump, unless the list's total is kept elsewhere (its status parts' counters, its customer's count). */
-const counted = (tenant: Tenant, list: string, delta: number): Write[] =>
-  statusParts(list) || customerOf(list) ? [] : [bumpCounter(tenant, listsCounter(list), delta)];
+const numberIn = (item: Record<string, unknown> | undefined, total: string) =>
+  typeof item?.[total] === 'number' ? (item[total] as number) : 0;
 
-/** A list's exact total: its counter, the sum of its status parts' counters, or its customer's count of conversations. */
+/**
+ * A list's exact total: its customer's count of conversations, or the sum over its stored parts (itself, or
+ * its status parts) of each part's total in its count item and in its legacy counter, in one BatchGetItem.
+ */
 export const listTotal = async (tenant: Tenant, list: string): Promise<number> => {
   const customerId = customerOf(list);
   if (customerId) {
@@ -76,19 +83,26 @@ export const listTotal = async (tenant: Tenant, list: string): Promise<number> =
     );
     return (Item?.conversationCount as number | undefined) ?? 0;
   }
-  return (await Promise.all((statusParts(list) ?? [list]).map((l) => readCounter(tenant, listsCounter(l))))).reduce((a, b) => a + b, 0);
+  const reads = (statusParts(list) ?? [list]).flatMap((part) => {
+    const where = countOf(part)!;
+    return [
+      { key: workspaceCounter(tenant, where.counter), total: where.total },
+      { key: workspaceCounter(tenant, legacyCounter(part)), total: 'n' },
+    ];
+  });
+  const keys = [...new Map(reads.map((r) => [r.key.sk, r.key])).values()];
+  const items = new Map((await batchGetEach(keys)).map((item, i) => [keys[i]!.sk, item]));
+  return reads.reduce((sum, r) => sum + numberIn(items.get(r.key.sk), r.total), 0);
 };
 
-/** List memberships and their counters follow the conversation's status, assignee, channel and customer. */
+/** List memberships and the totals of the count items follow the conversation's status, assignee, channel and customer. */
 const listWrites = (tenant: Tenant, before: Conversation | undefined, after: Conversation | undefined): Write[] => {
   const { leave, join } = listMoves(before, after);
   const c = (after ?? before)!;
   return [
-    ...leave.flatMap((l) => [deleteItem(listMembership(tenant, l, c)), ...counted(tenant, l, -1)]),
-    ...join.flatMap((l) => [
-      createItem({ ...listMembership(tenant, l, c), type: 'CONV_LIST', conversationId: c._id }),
-      ...counted(tenant, l, 1),
-    ]),
+    ...leave.map((l) => deleteItem(listMembership(tenant, l, c))),
+    ...join.map((l) => createItem({ ...listMembership(tenant, l, c), type: 'CONV_LIST', conversationId: c._id })),
+    ...[...countMoves(leave, join)].map(([counter, deltas]) => bump(workspaceCounter(tenant, counter), deltas)),
   ];
 };
 
@@ -124,12 +138,10 @@ export const conversationUpdate = (tenant: Tenant, { conversation: before, versi
 export const customerCount = (tenant: Tenant, customerId: string, delta: number): Write =>
   updateItem(customerKey(tenant, customerId), 'ADD conversationCount :d', { values: { ':d': delta }, condition: 'attribute_exists(pk)' });
 
-/** The items a newly created conversation consists of, and the lists whose counters it adds to (for bulk loads). */
+/** The items a newly created conversation consists of, and what it adds to the count items (for bulk loads). */
 export const createdItems = (tenant: Tenant, c: Conversation) => ({
   items: [toItem(tenant, c), ...listsOf(c).map((l) => ({ ...listMembership(tenant, l, c), type: 'CONV_LIST', conversationId: c._id }))],
-  counters: listsOf(c)
-    .filter((l) => !statusParts(l) && !customerOf(l))
-    .map(listsCounter),
+  counts: countMoves([], listsOf(c)),
 });
 
 /** The workspace's next display number, from its sequence (a failed create leaves a gap, never a duplicate). */
@@ -137,16 +149,28 @@ export const nextConversationNumber = (tenant: Tenant): Promise<number> =>
   nextInSequence({ pk: tenantPk(tenant), sk: `${K.SEQUENCE}#conversation` });
 
 /**
- * The writes that store a new conversation: its item and lists, its customer's count of its conversations and
- * latest one per channel (refused when the customer does not exist), and the check of its assignee.
+ * The update of an existing customer that a new conversation of theirs makes: its count of conversations and
+ * latest one per channel (refused when the customer does not exist). With `activityAt` (a customer's first
+ * message opened it), the same update stamps the customer's last activity.
  */
-export const conversationCreation = (tenant: Tenant, conversation: Conversation): Write[] => [
-  updateItem(customerKey(tenant, conversation.customerId), 'SET lastConversations.#ch = :id ADD conversationCount :one', {
-    names: { '#ch': conversation.channel },
-    values: { ':id': conversation._id, ':one': 1 },
-    condition: 'attribute_exists(pk)',
-    onFail: () => new Refused('no_such_customer', 'No such customer in this workspace'),
-  }),
+export const customerOpening = (tenant: Tenant, conversation: Conversation, activityAt?: string): Write =>
+  updateItem(
+    customerKey(tenant, conversation.customerId),
+    `SET lastConversations.#ch = :id${activityAt ? ', lastActivityAt = :t' : ''} ADD conversationCount :one`,
+    {
+      names: { '#ch': conversation.channel },
+      values: { ':id': conversation._id, ':one': 1, ...(activityAt ? { ':t': activityAt } : {}) },
+      condition: 'attribute_exists(pk)',
+      onFail: () => new Refused('no_such_customer', 'No such customer in this workspace'),
+    },
+  );
+
+/**
+ * The writes that store a new conversation: its item and lists, the check of its assignee and `customer`, the
+ * writes that count it on its customer (`customerOpening`, or the customer's own creation in the same transaction).
+ */
+export const conversationCreation = (tenant: Tenant, conversation: Conversation, customer: Write[]): Write[] => [
+  ...customer,
   createItem(toItem(tenant, conversation)),
   ...(conversation.assigneeId ? [activeMemberCheck(tenant, conversation.assigneeId)] : []),
   ...listWrites(tenant, undefined, conversation),

@@ -119,9 +119,16 @@ export const customerIdBy = async (tenant: Tenant, kind: UniqueValue['kind'], va
   return Item?.customerId as string | undefined;
 };
 
-/** The writes that store a new customer: its item, the guards of its unique values (refused when taken) and the count. */
-export const customerCreation = (tenant: Tenant, customer: Customer): Write[] => [
-  createItem(toItem(tenant, customer)),
+/**
+ * The writes that store a new customer: its item, the guards of its unique values (refused when taken) and the
+ * count. With `opened` (its first message opened a conversation in the same transaction), the item is created
+ * already counting that conversation as its latest on the channel.
+ */
+export const customerCreation = (tenant: Tenant, customer: Customer, opened?: { conversationId: string; channel: string }): Write[] => [
+  createItem({
+    ...toItem(tenant, customer),
+    ...(opened ? { conversationCount: 1, lastConversations: { [opened.channel]: opened.conversationId } } : {}),
+  }),
   ...guardWrites(tenant, undefined, customer),
   bumpCounter(tenant, CUSTOMERS_COUNTER, 1),
 ];

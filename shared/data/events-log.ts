@@ -1,5 +1,6 @@
 import type { Tenant } from '../domain/auth/tenant';
 import { envelopeTenant, type EventEnvelope } from '../events/envelope';
+import { unpackText } from '../packed-text';
 import { eventPayload } from './outbox';
 import { eventsLogPk } from './keys';
 import { countItems, queryAll, queryPage, type PageRequest, type Partition } from './query';
@@ -33,7 +34,7 @@ const partitionOf = (tenant: Tenant, bounds: readonly [string, string], types: T
   filter: typeCondition(types),
 });
 
-const envelopeOf = (item: Record<string, unknown>) => JSON.parse(item.payload as string) as EventEnvelope;
+const envelopeOf = (item: Record<string, unknown>) => JSON.parse(unpackText(item, 'payload')!) as EventEnvelope;
 
 export interface EventsRead {
   events: EventEnvelope[];
@@ -69,7 +70,7 @@ export async function* replayEvents(
 ): AsyncGenerator<{ eventId: string; payload: string }> {
   if (nothing(types, bounds)) return;
   for await (const item of queryAll(partitionOf(tenant, bounds, types, false))) {
-    yield { eventId: item.gsi2sk as string, payload: item.payload as string };
+    yield { eventId: item.gsi2sk as string, payload: unpackText(item, 'payload')! };
   }
 }
 
@@ -85,7 +86,7 @@ export const readEvent = async (tenant: Tenant, eventId: string): Promise<EventE
 export const eventsNaming = async (tenant: Tenant, needles: readonly string[]): Promise<string[]> => {
   const ids: string[] = [];
   for await (const item of queryAll({ index: 'gsi2', pk: eventsLogPk(tenant) })) {
-    const payload = item.payload as string;
+    const payload = unpackText(item, 'payload')!;
     if (needles.some((n) => payload.includes(n))) ids.push(item.eventId as string);
   }
   return ids;

@@ -8,6 +8,7 @@ import { queryPage, type PageRequest } from './query';
 import { createItem, type Write } from './transact';
 import { K } from './registry/registry';
 import { itemCodec } from './codec';
+import { packText, unpackText } from '../packed-text';
 import { message as messageView } from '../views/inbox';
 
 /** Messages share their conversation's partition: pk=<tenant>#CONV#<conv>, sk=MSG#<createdAt>#<id>, oldest first. */
@@ -17,14 +18,24 @@ export const messageKey = (tenant: Tenant, m: MessageRef) => ({
   sk: `${MSG}${m.createdAt}#${m._id}`,
 });
 
-/** The item's `type` names the entity (MESSAGE); the message's own type is stored as `messageType`. */
-const toItem = (tenant: Tenant, m: Message) => ({ ...messageKey(tenant, m), ...m, type: 'MESSAGE', messageType: m.type });
+/**
+ * The item's `type` names the entity (MESSAGE); the message's own type is stored as `messageType`. Long
+ * content is stored packed (`contentZ`, see `packText`), so a long reply's item is billed fewer KB.
+ */
+const toItem = (tenant: Tenant, { content, ...m }: Message) => ({
+  ...messageKey(tenant, m),
+  ...m,
+  ...(content === null ? { content } : packText('content', content)),
+  type: 'MESSAGE',
+  messageType: m.type,
+});
 
 const decode = itemCodec(messageView);
 /** A message item; one stored before files existed answers its link attachments marked `legacy` (`storedAttachment`). */
 export const fromItem = (item: Record<string, unknown>): Message =>
   decode({
     ...item,
+    content: unpackText(item, 'content') ?? null,
     type: item.messageType,
     attachments: (item.attachments as Record<string, unknown>[] | undefined)?.map(storedAttachment),
   });

@@ -3,6 +3,7 @@ import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { envelopeTenant, type EventEnvelope } from '../events/envelope';
 import { serialise } from '../events/payload';
+import { packText, unpackText } from '../packed-text';
 import { EVENT_ITEM_TYPE } from './table';
 import { createItem, removeOnce, type Write } from './transact';
 import { currentContext } from '../observability/context';
@@ -23,7 +24,8 @@ const bodyKey = (eventId: string) => ({ pk: `${K.EVT}#${eventId}`, sk: K.EVENT }
 
 /**
  * The transactional-outbox item for an event. `payload` holds the serialised envelope (trimmed to ids and
- * links past 256 KB): those exact bytes are what every webhook attempt sends and signs. `requestId` names
+ * links past 256 KB), or `payloadZ` the same compressed (`packText`): those exact bytes are what every
+ * webhook attempt sends and signs. `requestId` names
  * the request (or scheduled run) whose change this event reports, so the work the event causes logs under it.
  */
 export const outboxItem = (envelope: EventEnvelope): Write =>
@@ -36,7 +38,7 @@ export const outboxItem = (envelope: EventEnvelope): Write =>
     // The tenant's events log (GET /events, realtime replays) is this item's index entry, written with it.
     gsi2pk: eventsLogPk(envelopeTenant(envelope)),
     gsi2sk: envelope.eventId,
-    payload: serialise(envelope),
+    ...packText('payload', serialise(envelope)),
     ...requestIdOf(),
     ttl: Math.floor(Date.parse(envelope.occurredAt) / 1000) + OUTBOX_TTL_SECONDS,
   });
@@ -49,22 +51,27 @@ export const storeEventBody = (envelope: EventEnvelope, payload: string): Write 
   createItem({
     ...bodyKey(envelope.eventId),
     type: BODY_ITEM_TYPE,
-    payload,
+    ...packText('payload', payload),
     ttl: Math.floor(Date.parse(envelope.occurredAt) / 1000) + OUTBOX_TTL_SECONDS,
   });
 
 /** An event body's key and parser, for reading it in one BatchGetItem with other items. */
 export const eventPayloadRead = (eventId: string) => ({
   key: bodyKey(eventId),
-  parse: (item: Record<string, unknown> | undefined): string | undefined => item?.payload as string | undefined,
+  parse: (item: Record<string, unknown> | undefined) => unpackText(item, 'payload'),
 });
 
 /** The exact bytes an event was serialised to, as its outbox (or body) item keeps them. */
 export const eventPayload = async (eventId: string): Promise<string | undefined> => {
   const { Item } = await dynamo().send(
-    new GetCommand({ TableName: config().TABLE_NAME, Key: bodyKey(eventId), ProjectionExpression: 'payload', ConsistentRead: true }),
+    new GetCommand({
+      TableName: config().TABLE_NAME,
+      Key: bodyKey(eventId),
+      ProjectionExpression: 'payload, payloadZ',
+      ConsistentRead: true,
+    }),
   );
-  return Item?.payload as string | undefined;
+  return unpackText(Item, 'payload');
 };
 
 /** Deletes a stored event (it leaves its tenant's events log with it), with `extra` in the transaction; false when it was gone. */

@@ -146,7 +146,7 @@ const skip = async (partition: Partition, count: number): Promise<{ start?: Reco
 /** Paging by number skips at most this many items (at most 10 key-only Queries); a cursor pages deeper at O(limit). */
 const MAX_PAGE_DEPTH = 10_000;
 
-const checkDepth = (request: PageRequest) => {
+export const checkDepth = (request: PageRequest) => {
   if ((request.page! - 1) * request.limit > MAX_PAGE_DEPTH) {
     throw new Refused('page_too_deep', `(page − 1) × limit is at most ${MAX_PAGE_DEPTH}; page deeper with cursor`);
   }

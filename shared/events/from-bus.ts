@@ -4,6 +4,7 @@ import type { Context, EventBridgeEvent } from 'aws-lambda';
 import { withContext } from '../observability/context';
 import { observed } from '../observability/invocation';
 import type { EventEnvelope } from './envelope';
+import { unpackText } from '../packed-text';
 
 /** What the pipe puts on the bus: the DynamoDB stream record of an outbox item, untransformed. */
 interface OutboxStreamRecord {
@@ -30,8 +31,9 @@ export interface OutboxEvent {
 const outboxEvent = (event: OutboxBusEvent): OutboxEvent => {
   const image = event.detail.dynamodb?.NewImage;
   if (!image) throw new Error(`bus event ${event.id} carries no outbox image`);
-  const { payload, requestId } = unmarshall(image) as { payload: string; requestId?: string };
-  return { envelope: JSON.parse(payload) as EventEnvelope, payload, requestId };
+  const item = unmarshall(image);
+  const payload = unpackText(item, 'payload')!;
+  return { envelope: JSON.parse(payload) as EventEnvelope, payload, requestId: item.requestId as string | undefined };
 };
 
 /** A bus rule's target: `fn` gets the outbox event and logs under its id, type and causing request. */

@@ -19,6 +19,7 @@ import { channelExists, getChannel } from '../data/channels';
 import {
   conversationCreation,
   conversationDeletion,
+  customerOpening,
   conversationIdsIn,
   conversationUpdate,
   customerCount,
@@ -76,30 +77,44 @@ export const mutateConversation = (
   });
 
 /**
+ * What is stored with a new conversation in its transaction (a customer's first message): the conversation
+ * as that leaves it, the writes, and those that count it on its customer (by default `customerOpening`).
+ */
+export interface Opening {
+  conversation: Conversation;
+  writes: Write[];
+  customer?: Write[];
+}
+
+/**
  * Without a `channel`, the conversation is filed under its account's kind when `channelId` names one, else under `api`.
- * The customer and the account must exist, and the assignee be active, in the create's own transaction.
+ * The customer and the account must exist, and the assignee be active, in the create's own transaction. `opening`
+ * adds what is stored with it (its `inbox.conversation.created` event still shows it as created).
  */
 export const createConversation = async (
   tenant: Tenant,
   input: Omit<NewConversation, 'channel'> & { channel?: Channel },
   now: Date,
+  opening: (created: Conversation) => Opening = (created) => ({ conversation: created, writes: [] }),
 ): Promise<Conversation> => {
   // An account's type never changes, so reading it first is safe; its existence is checked in the create's transaction.
   const account = input.channel === undefined && input.channelId ? await getChannel(tenant, input.channelId) : undefined;
   const channel = input.channel ?? (account ? conversationChannelOf(account.type) : 'api');
-  const conversation = newConversation(
+  const created = newConversation(
     { ...input, channel },
     { _id: objectId(now.getTime()), number: await nextConversationNumber(tenant) },
     now,
   );
+  const { conversation, writes: alongside, customer } = opening(created);
   const writes = [
-    ...conversationCreation(tenant, conversation),
+    ...conversationCreation(tenant, conversation, customer ?? [customerOpening(tenant, conversation)]),
     ...(conversation.channelId
       ? [channelExists(tenant, conversation.channelId, () => new Refused('no_such_channel', 'No such channel in this workspace'))]
       : []),
-    outboxItem(buildEnvelope('inbox.conversation.created', tenant, { conversation }, { now })),
+    outboxItem(buildEnvelope('inbox.conversation.created', tenant, { conversation: created }, { now })),
+    ...alongside,
   ];
-  // Creates share the list counters, so concurrent ones can collide; a collided transaction is simply re-run.
+  // Creates share the count items, so concurrent ones can collide; a collided transaction is simply re-run.
   await retryOnConflict(() => transact(writes, lostRace));
   return conversation;
 };

@@ -1,15 +1,16 @@
 import type { Tenant } from '../domain/auth/tenant';
 import { applyMessage, newMessage, type Message, type NewMessage } from '../domain/inbox/message';
-import type { Conversation } from '../domain/inbox/conversation';
+import type { Channel, Conversation, NewConversation } from '../domain/inbox/conversation';
 import { buildEnvelope } from '../events/envelope';
 import { objectId } from '../ids';
+import { customerOpening } from '../data/conversations';
 import { attachWrites } from '../data/files';
 import { messageCreation, messagesPage } from '../data/messages';
 import { outboxItem } from '../data/outbox';
 import type { PageRequest } from '../data/query';
 import type { Write } from '../data/transact';
 import { resolveAttachments } from '../files/files';
-import { mutateConversation, requireConversation } from './conversations';
+import { createConversation, mutateConversation, requireConversation } from './conversations';
 
 const eventOf = (tenant: Tenant, message: Message, conversation: Conversation, now: Date) => {
   if (message.type === 'note') return buildEnvelope('inbox.note.created', tenant, { note: message, conversation }, { now });
@@ -21,6 +22,14 @@ export interface Posted {
   message: Message;
   conversation: Conversation;
 }
+
+/** The writes that store `message` beside its conversation's change: the message, its event, its files' binding and `extra`. */
+const messageWrites = (tenant: Tenant, message: Message, conversation: Conversation, input: NewMessage, now: Date, extra: Write[]) => [
+  messageCreation(tenant, message),
+  outboxItem(eventOf(tenant, message, conversation, now)),
+  ...attachWrites(tenant, message.conversationId, input.attachments ?? []),
+  ...extra,
+];
 
 /**
  * Adds a message and applies it to its conversation (counts, unread, last message time, reopening) in one
@@ -39,19 +48,38 @@ export const postMessage = async (
     conversationId,
     (before) => {
       const change = applyMessage(before, message);
-      return {
-        change,
-        extra: [
-          messageCreation(tenant, message),
-          outboxItem(eventOf(tenant, message, change.conversation, now)),
-          ...attachWrites(tenant, conversationId, input.attachments ?? []),
-          ...extra(message),
-        ],
-      };
+      return { change, extra: messageWrites(tenant, message, change.conversation, input, now, extra(message)) };
     },
     now,
   );
   return { message, conversation };
+};
+
+/**
+ * A customer's first message and the conversation it opens, in one transaction: the conversation is stored
+ * as the message leaves it (written once, not created then updated), and the customer's update that counts
+ * the conversation also stamps its last activity. `customer` replaces that update when the customer is
+ * created in the same transaction (a new sender): its writes then count the conversation.
+ */
+export const openWithMessage = async (
+  tenant: Tenant,
+  conversation: Omit<NewConversation, 'channel'> & { channel: Channel },
+  input: NewMessage,
+  now: Date,
+  extra: (message: Message) => Write[],
+  customer?: (opened: Conversation) => Write[],
+): Promise<Posted> => {
+  let message: Message | undefined;
+  const opened = await createConversation(tenant, conversation, now, (created) => {
+    message = newMessage(input, { _id: objectId(now.getTime()), conversationId: created._id }, now);
+    const after = applyMessage(created, message).conversation;
+    return {
+      conversation: after,
+      writes: messageWrites(tenant, message, after, input, now, extra(message)),
+      customer: customer ? customer(after) : [customerOpening(tenant, after, message.createdAt)],
+    };
+  });
+  return { message: message!, conversation: opened };
 };
 
 /** A conversation's messages oldest → newest; the total is the conversation's own message count. */

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { CRASH_AFTER_KEYED_COMMIT, FAULT_ENV } from '../../infra/local/faults';
 import { dynamo } from '../../shared/aws/dynamo';
 import { config } from '../../shared/config';
+import { createCustomer } from '../../shared/contacts/customers';
 import { tenantPk } from '../../shared/data/keys';
 import { keyDigest } from '../../shared/domain/idempotency/key';
 import { client, expectError } from '../support/api';
@@ -53,7 +54,9 @@ describe('exactly once across a crash', () => {
     timeout: 120_000,
   }, async () => {
     const tenant = await createTenant();
-    const body = { channel: 'email', customer: { identifier: 'half@example.com' }, content: 'Hi' };
+    // A known customer writing from a new channel: one transaction adds the identity, the next opens the conversation.
+    await createCustomer(tenant.tenant, { name: 'Half', email: 'half@example.com' }, new Date());
+    const body = { channel: 'web', customer: { identifier: 'visitor-7', email: 'half@example.com' }, content: 'Hi' };
     await crashOn(tenant, '/api/v1/inbox/messages/incoming', body, 'crash-incoming');
 
     const { baseUrl } = await start();
@@ -75,6 +78,7 @@ describe('exactly once across a crash', () => {
     expectError(lost, 409, 'CONFLICT');
     expect(lost.body.error.message).toContain('will not run again');
     expect((await api.get('/api/v1/contacts/customers')).body.data.pagination.total).toBe(1);
-    expect(await outboxEvents(tenant.workspaceId, 'customer.contact.created')).toHaveLength(1);
+    expect(await outboxEvents(tenant.workspaceId, 'customer.contact.updated')).toHaveLength(1);
+    expect((await api.get('/api/v1/inbox/conversations')).body.data.pagination.total).toBe(0);
   });
 });

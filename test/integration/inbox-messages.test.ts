@@ -1,4 +1,8 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { dynamo } from '../../shared/aws/dynamo';
+import { config } from '../../shared/config';
+import { messageKey } from '../../shared/data/messages';
 import { client, expectError } from '../support/api';
 import { outboxEvents } from '../support/outbox';
 import { useTestStack } from '../support/stack';
@@ -36,6 +40,20 @@ describe('agent replies and notes', () => {
     const sent = await outboxEvents(t.workspaceId, 'inbox.message.sent');
     expect(sent).toHaveLength(1);
     expect((sent[0]!.data.message as { _id: string })._id).toBe(message._id);
+  });
+
+  it('a long reply is stored packed and answered, listed and sent in its event byte for byte', async () => {
+    const t = await tenant();
+    const c = await conversationWith(t);
+    const content = Array.from({ length: 60 }, (_, i) => `Ligne ${i}: the order #${1000 + i} ships tomorrow, déjà payée ✓`).join('\n');
+    const { message } = (await t.api.post(`${CONV}/${c._id}/messages`, { content })).body.data;
+    const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: messageKey(t.tenant, message) }));
+    expect(Item).not.toHaveProperty('content');
+    expect(Buffer.byteLength(Item!.contentZ as string)).toBeLessThan(Buffer.byteLength(content) / 2);
+    expect(message.content).toBe(content);
+    expect((await t.api.get(`${CONV}/${c._id}/messages`)).body.data.messages[0].content).toBe(content);
+    const [sent] = await outboxEvents(t.workspaceId, 'inbox.message.sent');
+    expect((sent!.data.message as { content: string }).content).toBe(content);
   });
 
   it('a private note counts but leaves lastMessageAt alone and emits inbox.note.created', async () => {

@@ -2,6 +2,7 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../../shared/aws/dynamo';
 import { config } from '../../shared/config';
 import type { EventEnvelope } from '../../shared/events/envelope';
+import { unpackText } from '../../shared/packed-text';
 
 /**
  * The domain events a workspace has written to the outbox, oldest first (by `occurredAt`, to the
@@ -26,7 +27,7 @@ export const outboxEvents = async (workspaceId: string, eventType?: string): Pro
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey);
   return items
-    .map((i) => JSON.parse(i.payload as string) as EventEnvelope)
+    .map((i) => JSON.parse(unpackText(i, 'payload')!) as EventEnvelope)
     .filter((e) => !eventType || e.eventType === eventType)
     .sort((a, b) => a.occurredAt.localeCompare(b.occurredAt) || a.eventId.localeCompare(b.eventId));
 };

@@ -38,7 +38,8 @@ export const conversationList = entity({
   name: 'Conversation list membership',
   itemTypes: ['CONV_LIST'],
   personal: [],
-  about: 'A conversation in one of its lists (status, assignee, channel, customer…), counted exactly.',
+  about:
+    "A conversation in one of its stored lists (its status, its assignee's with its status, its channel, its customer); `all` and an assignee's list are read as the merge of their status lists. Totals: see [the messaging write path](#the-messaging-write-path).",
   prefixes: ['CONVLIST'],
   keys: { pk: '<tenant>#CONVLIST#<list>', sk: '<createdAt>#<id>' },
   patterns: [{ read: 'a list, newest first', by: 'pk=<tenant>#CONVLIST#<list>' }],
@@ -47,7 +48,7 @@ export const conversationList = entity({
 export const message = entity({
   name: 'Message',
   itemTypes: ['MESSAGE'],
-  personal: ['content', 'author', 'attachments', 'externalId'],
+  personal: ['content', 'contentZ', 'author', 'attachments', 'externalId'],
   about: "A message, in its conversation's partition.",
   prefixes: ['MSG'],
   keys: { pk: '<tenant>#CONV#<conversation id>', sk: 'MSG#<createdAt>#<id>' },

@@ -120,7 +120,7 @@ export const rateLimit = declare({
 export const outboxEvent = entity({
   name: 'Outbox event',
   itemTypes: ['EVENT', 'EVENT_BODY'],
-  personal: ['payload'],
+  personal: ['payload', 'payloadZ'],
   about:
     'An event written in the transaction of its change; the table stream forwards it to the bus (TTL). Its index entry is the events log of its tenant.',
   prefixes: ['EVT', 'EVENT', 'EVENTS'],

@@ -5,6 +5,7 @@ import { outboxItem } from '../../../shared/data/outbox';
 import { liveTenant, testTenant } from '../../../shared/domain/auth/tenant';
 import { buildEnvelope } from '../../../shared/events/envelope';
 import { MAX_PAYLOAD_BYTES, serialise } from '../../../shared/events/payload';
+import { packText, unpackText } from '../../../shared/packed-text';
 
 const conversation = { _id: 'a'.repeat(24), subject: 'Hello' };
 
@@ -70,5 +71,26 @@ describe('event payloads', () => {
     expect(eventEntryBytes({ source: 'parley.outbox', 'detail-type': 'DomainEvent', detail: record })).toBeLessThanOrEqual(
       LIMITS.eventBridgeEntryBytes,
     );
+  });
+
+  it('are stored compressed from 640 bytes on, under the 1 KB write unit, and read back byte for byte (plain ones as before)', () => {
+    const message = {
+      _id: 'c'.repeat(24),
+      content: 'Has my order shipped? I ordered it last week.',
+      author: { type: 'customer', id: 'd'.repeat(24) },
+    };
+    const envelope = buildEnvelope('inbox.message.received', liveTenant('b'.repeat(24)), {
+      message,
+      conversation: { ...conversation, messageCount: 3 },
+    });
+    const body = `${serialise(envelope)} ${'é'.repeat(400)}`;
+    const stored = packText('payload', body);
+    expect(stored).not.toHaveProperty('payload');
+    expect(Buffer.byteLength((stored as { payloadZ: string }).payloadZ)).toBeLessThan(Buffer.byteLength(body) / 2);
+    expect(unpackText(stored, 'payload')).toBe(body);
+    const small = serialise(buildEnvelope('inbox.conversation.updated', liveTenant('b'.repeat(24)), { conversation }));
+    expect(packText('payload', small)).toEqual({ payload: small });
+    expect(unpackText({ payload: body }, 'payload')).toBe(body);
+    expect(unpackText(undefined, 'payload')).toBeUndefined();
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { newConversation, type Conversation } from '../../../shared/domain/inbox/conversation';
 import { assign, edit, unassign } from '../../../shared/domain/inbox/edits';
-import { listMoves, listSource, listsOf, statusParts } from '../../../shared/domain/inbox/lists';
+import { countMoves, countOf, listMoves, listSource, listsOf, statusParts } from '../../../shared/domain/inbox/lists';
 import { leadListsOf, leadStatusParts } from '../../../shared/domain/crm/lead-lists';
 import { applyMessage, newMessage } from '../../../shared/domain/inbox/message';
 
@@ -10,22 +10,16 @@ const base: Conversation = newConversation({ customerId: 'c'.repeat(24), channel
 const agent = 'b'.repeat(24);
 
 describe('conversation lists', () => {
-  it('puts a conversation in one list per filter', () => {
-    expect(listsOf(base)).toEqual([
-      'all',
-      'status:open',
-      'assignee:none',
-      'assignee:none:status:open',
-      'channel:email',
-      `customer:${base.customerId}`,
-    ]);
+  it('stores a conversation in one list per filter but the unions of status lists', () => {
+    expect(listsOf(base)).toEqual(['status:open', 'assignee:none:status:open', 'channel:email', `customer:${base.customerId}`]);
   });
 
-  it('counts only the lists whose total is not the sum of one list per status', () => {
-    const withParts = listsOf({ ...base, assigneeId: agent }).filter((l) => statusParts(l));
-    expect(withParts).toEqual(['all', `assignee:${agent}`]);
+  it('reads all and an assignee list from their status parts, which every conversation is stored in', () => {
+    const stored = listsOf({ ...base, assigneeId: agent });
+    expect(stored.filter((l) => statusParts(l))).toEqual([]);
+    expect(statusParts('all')!.filter((l) => stored.includes(l))).toEqual(['status:open']);
     expect(statusParts(`assignee:${agent}`)).toEqual(['open', 'pending', 'snoozed', 'closed'].map((s) => `assignee:${agent}:status:${s}`));
-    for (const l of listsOf(base).filter((l) => !statusParts(l))) expect(statusParts(l)).toBeUndefined();
+    expect(statusParts(`assignee:${agent}`)!.filter((l) => stored.includes(l))).toEqual([`assignee:${agent}:status:open`]);
     const lead = {
       pipelineId: 'p'.repeat(24),
       stageId: 's'.repeat(24),
@@ -40,13 +34,34 @@ describe('conversation lists', () => {
 
   it('moves only the lists that change, and all of them on create and delete', () => {
     const assigned = { ...base, assigneeId: agent };
-    expect(listMoves(base, assigned)).toEqual({
-      leave: ['assignee:none', 'assignee:none:status:open'],
-      join: [`assignee:${agent}`, `assignee:${agent}:status:open`],
-    });
+    expect(listMoves(base, assigned)).toEqual({ leave: ['assignee:none:status:open'], join: [`assignee:${agent}:status:open`] });
     expect(listMoves(undefined, base).join).toEqual(listsOf(base));
     expect(listMoves(base, undefined).leave).toEqual(listsOf(base));
     expect(listMoves(base, { ...base, priority: 'high' })).toEqual({ leave: [], join: [] });
+  });
+
+  it('keeps the totals of an unassigned conversation in the workspace count item, and an agent apart', () => {
+    expect(countOf('customer:c')).toBeUndefined();
+    expect(countMoves([], listsOf(base))).toEqual(
+      new Map([['conversations', { 'status:open': 1, 'assignee:none:status:open': 1, 'channel:email': 1 }]]),
+    );
+    const assigned = { ...base, assigneeId: agent };
+    const { leave, join } = listMoves(assigned, { ...assigned, status: 'closed' });
+    expect(countMoves(leave, join)).toEqual(
+      new Map([
+        ['conversations', { 'status:open': -1, 'status:closed': 1 }],
+        [`conversations:assignee:${agent}`, { open: -1, closed: 1 }],
+      ]),
+    );
+    const taken = listMoves(base, assigned);
+    expect(countMoves(taken.leave, taken.join)).toEqual(
+      new Map([
+        ['conversations', { 'assignee:none:status:open': -1 }],
+        [`conversations:assignee:${agent}`, { open: 1 }],
+      ]),
+    );
+    const priority = listMoves(base, { ...base, priority: 'high' });
+    expect(countMoves(priority.leave, priority.join).size).toBe(0);
   });
 
   it('reads one list per filter, combines only status with assignee, and refuses other combinations (422)', () => {
