@@ -20,7 +20,7 @@ const queues: QueueSpec[] = [
     dlq: { name: `${BULK_QUEUE}-dlq`, urlEnv: 'BULK_DLQ_URL', maxReceiveCount: 5 },
     consumer: {
       handler: 'functions/queues/run-bulk-job.ts',
-      access: { table: 'write', buckets: { [FILES_BUCKET]: ['read', 'write', 'delete'] } },
+      access: { table: 'write', buckets: { [FILES_BUCKET]: ['read', 'write', 'delete', 'list'] } },
       timeoutSeconds: 300,
       memoryMb: 512,
       batchSize: 1,
