@@ -59,7 +59,7 @@ export const CONSUME_ACTIONS = [
 const REQUEST_PIPELINE_KEYS = [`${K.TOKEN}#`, `${K.RL}#`] as const;
 
 /** What each use of a bucket allows on its objects (S3 asks for PutObjectTagging too when a write carries tags). */
-const BUCKET_ACTIONS: Record<Exclude<BucketUse, 'download' | 'list'>, readonly string[]> = {
+const BUCKET_ACTIONS: Record<Exclude<BucketUse, 'download' | `list:${string}`>, readonly string[]> = {
   read: ['s3:GetObject'],
   write: ['s3:PutObject', 's3:PutObjectTagging'],
   delete: ['s3:DeleteObject'],
@@ -87,10 +87,11 @@ export const grantsFor = (
   for (const [bucket, uses] of Object.entries(spec.access.buckets ?? {})) {
     const declared = buckets.find((b) => b.name === bucket);
     if (!declared) throw new Error(`${spec.handler} is granted bucket ${bucket}, which the wiring does not declare`);
-    const objectActions = uses.flatMap((u) => (u === 'download' || u === 'list' ? [] : BUCKET_ACTIONS[u]));
+    const objectActions = uses.flatMap((u) => (u === 'download' || u.startsWith('list:') ? [] : BUCKET_ACTIONS[u as keyof typeof BUCKET_ACTIONS]));
     if (objectActions.length) grants.push({ actions: objectActions, resource: { bucket }, objectKeyPrefix: declared.keyPrefix });
-    if (uses.includes('list')) {
-      grants.push({ actions: ['s3:ListBucket'], resource: { bucketListing: bucket }, objectKeyPrefix: declared.keyPrefix });
+    for (const use of uses.filter((u) => u.startsWith('list:'))) {
+      const objectKeyPrefix = declared.keyPrefix + use.slice('list:'.length);
+      grants.push({ actions: ['s3:ListBucket'], resource: { bucketListing: bucket }, objectKeyPrefix });
     }
     if (uses.includes('download')) {
       if (!declared.downloads) throw new Error(`${spec.handler} signs downloads of bucket ${bucket}, which has no downloads`);
