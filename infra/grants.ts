@@ -87,7 +87,9 @@ export const grantsFor = (
   for (const [bucket, uses] of Object.entries(spec.access.buckets ?? {})) {
     const declared = buckets.find((b) => b.name === bucket);
     if (!declared) throw new Error(`${spec.handler} is granted bucket ${bucket}, which the wiring does not declare`);
-    const objectActions = uses.flatMap((u) => (u === 'download' || u.startsWith('list:') ? [] : BUCKET_ACTIONS[u as keyof typeof BUCKET_ACTIONS]));
+    const objectActions = uses.flatMap((u) =>
+      u === 'download' || u.startsWith('list:') ? [] : BUCKET_ACTIONS[u as keyof typeof BUCKET_ACTIONS],
+    );
     if (objectActions.length) grants.push({ actions: objectActions, resource: { bucket }, objectKeyPrefix: declared.keyPrefix });
     for (const use of uses.filter((u) => u.startsWith('list:'))) {
       const objectKeyPrefix = declared.keyPrefix + use.slice('list:'.length);

@@ -174,13 +174,13 @@ const describe = (resource: GrantResource, table: string, objectKey?: string) =>
         ? `arn:aws:s3:::${resource.bucket}/${objectKey ?? ''}`
         : 'bucketListing' in resource
           ? `arn:aws:s3:::${resource.bucketListing}`
-        : 'queue' in resource
-          ? `arn:aws:sqs:us-east-1:000000000000:${resource.queue}`
-          : 'key' in resource
-            ? `arn:aws:kms:us-east-1:000000000000:alias/${resource.key}`
-            : 'downloadKey' in resource
-              ? `arn:aws:ssm:us-east-1:000000000000:parameter/${resource.downloadKey}`
-              : `arn:aws:dynamodb:us-east-1:000000000000:table/${table}${resource.table === 'indexes' ? '/index/*' : ''}`;
+          : 'queue' in resource
+            ? `arn:aws:sqs:us-east-1:000000000000:${resource.queue}`
+            : 'key' in resource
+              ? `arn:aws:kms:us-east-1:000000000000:alias/${resource.key}`
+              : 'downloadKey' in resource
+                ? `arn:aws:ssm:us-east-1:000000000000:parameter/${resource.downloadKey}`
+                : `arn:aws:dynamodb:us-east-1:000000000000:table/${table}${resource.table === 'indexes' ? '/index/*' : ''}`;
 
 const keyNameOf = (wiring: Wiring, keyId: string | undefined): string | undefined =>
   wiring.keys.find((k) => process.env[k.idEnv] === keyId)?.name;

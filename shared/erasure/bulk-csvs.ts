@@ -126,7 +126,10 @@ const scrubFailures = async (tenant: Tenant, erasureId: string, importId: string
   for await (const failure of rowFailures(tenant, importId)) {
     if (failure.reason === ERASED_FAILURE_REASON || !failure.cells.some(names)) continue;
     try {
-      await transact([failureScrub(tenant, importId, failure.record, ERASED_FAILURE_REASON), erasureProgress(tenant, erasureId, { csvRows: 1 })]);
+      await transact([
+        failureScrub(tenant, importId, failure.record, ERASED_FAILURE_REASON),
+        erasureProgress(tenant, erasureId, { csvRows: 1 }),
+      ]);
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
     }

@@ -1,7 +1,7 @@
 import { tenantOf, type Tenant } from '../domain/auth/tenant';
 import { retentionCutoff, type SweepCounts } from '../domain/inbox/retention';
 import { closedBefore, getClosedConversation } from '../data/conversation-purge';
-import { backfillState, closedListPage, indexClosed, saveBackfillState } from '../data/closed-backfill';
+import { backfillState, closedListPage, indexClosed, saveBackfillState } from '../data/conversation-backfill';
 import { listRetainingWorkspaces } from '../data/workspaces';
 import { timeLeft } from '../observability/deadline';
 import { finishPurge, purgeClosedConversation } from './purge-conversation';

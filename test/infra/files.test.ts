@@ -122,7 +122,13 @@ describe('the files bucket', () => {
     expect(s3ActionsOf('Bus rule file-objects')).toEqual(['s3:DeleteObjectTagging', 's3:DeleteObject']);
     expect(s3ActionsOf('DELETE /api/v1/files/{id}:')).toEqual([]);
     expect(s3ActionsOf('POST /api/v1/contacts/customers/imports:')).toEqual(['s3:PutObject', 's3:PutObjectTagging']);
-    expect(s3ActionsOf('Consumer of queue bulk')).toEqual(['s3:GetObject', 's3:PutObject', 's3:PutObjectTagging', 's3:DeleteObject', 's3:ListBucket']);
+    expect(s3ActionsOf('Consumer of queue bulk')).toEqual([
+      's3:GetObject',
+      's3:PutObject',
+      's3:PutObjectTagging',
+      's3:DeleteObject',
+      's3:ListBucket',
+    ]);
   });
 
   it('S3 notifies the default bus: the verifier’s rule matches this bucket’s new objects but the bulk jobs’ CSVs, the import rule only imports’', () => {

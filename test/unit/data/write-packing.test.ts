@@ -3,8 +3,14 @@ import { createItem, updateItem, type Write } from '../../../shared/data/transac
 import { packWrites } from '../../../shared/data/write-packing';
 
 const put = (pk: string) => createItem({ pk, sk: 'X' });
-const bump = (n: number) => updateItem({ pk: 'WS#w', sk: 'COUNTER#customers' }, 'ADD #c0 :c0', { names: { '#c0': 'n' }, values: { ':c0': n } });
-const guarded = () => updateItem({ pk: 'WS#w', sk: 'COUNTER#customers' }, 'ADD #c0 :c0', { names: { '#c0': 'n' }, values: { ':c0': 1 }, condition: '#c0 < :c0' });
+const bump = (n: number) =>
+  updateItem({ pk: 'WS#w', sk: 'COUNTER#customers' }, 'ADD #c0 :c0', { names: { '#c0': 'n' }, values: { ':c0': n } });
+const guarded = () =>
+  updateItem({ pk: 'WS#w', sk: 'COUNTER#customers' }, 'ADD #c0 :c0', {
+    names: { '#c0': 'n' },
+    values: { ':c0': 1 },
+    condition: '#c0 < :c0',
+  });
 const row = (i: number): Write[] => [put(`C#${i}`), put(`G#${i}`), bump(1), put(`ROW#${i}`)];
 
 describe('packing rows of writes into transactions', () => {
