@@ -8,7 +8,9 @@ import { config } from '../../shared/config';
 import { testTenant } from '../../shared/domain/auth/tenant';
 import { newErasure } from '../../shared/domain/erasure/erasure';
 import { enqueueBulkJob } from '../../shared/bulk/queue';
-import { advanceErasure, erasureCreation, erasureProgress, startErasure } from '../../shared/data/erasures';
+import { advanceErasure, csvRewriteClaim, erasureCreation, erasureProgress, startErasure } from '../../shared/data/erasures';
+import { exportRowsRemoved } from '../../shared/data/exports';
+import { exportObjectKey } from '../../shared/domain/exports/export';
 import { runErasure } from '../../shared/erasure/erasures';
 import { lostRace } from '../../shared/data/retry';
 import { transact } from '../../shared/data/transact';
@@ -338,5 +340,36 @@ describe('erasure of a customer', () => {
     await enqueueBulkJob({ tenant, kind: 'erasure', erasureId: erasure._id });
     await new Promise((r) => setTimeout(r, 1000));
     expect((await outboxEvents(workspaceId, 'customer.contact.erased')).map((e) => e.data)).toEqual([{ contact: { _id: customer._id } }]);
+  });
+
+  it('a CSV whose count was committed by a run that died before its rewrite is rewritten by the next run, counted once', {
+    timeout: 60_000,
+  }, async () => {
+    const { api, workspaceId } = await env.tenant();
+    const [mark, otherMark] = [marker(), marker()];
+    const customer = await created(api, CUSTOMERS, { name: `Ada ${mark}`, email: `${mark}@example.com` }, 'customer');
+    await created(api, CUSTOMERS, { name: `Bo ${otherMark}`, email: `${otherMark}@example.com` }, 'customer');
+    const { job } = await exported(api, `${CUSTOMERS}/exports`);
+    expect(job.rows).toBe(2);
+    const tenant = testTenant(workspaceId);
+    const erasure = newErasure(objectId(), customer._id, new Date());
+    await transact(erasureCreation(tenant, erasure, lostRace));
+    expect(await startErasure(tenant, erasure._id)).toBe(true);
+    // What the run that died left: the CSV counted (and the export's rows lowered), the CSV itself unchanged.
+    const key = exportObjectKey(tenant, job._id);
+    await transact([
+      ...csvRewriteClaim(tenant, erasure._id, key, { bulkCsvs: 1, csvRows: 1 }, () => new Error('claimed')),
+      exportRowsRemoved(tenant, job._id, 1),
+    ]);
+    expect(await (await fetch(job.download.url)).text()).toContain(mark);
+
+    await runErasure({ tenant, kind: 'erasure', erasureId: erasure._id }, () => new Date());
+    const done = await completed(api, erasure._id);
+    expect(done.counts).toMatchObject({ bulkCsvs: 1, csvRows: 1, customer: 1 });
+    const after = await finishedJob(api, `${CUSTOMERS}/exports/${job._id}`, 'export');
+    expect(after.rows).toBe(1);
+    const csv = await (await fetch(after.download.url)).text();
+    expect(csv).not.toContain(mark);
+    expect(csv).toContain(otherMark);
   });
 });
