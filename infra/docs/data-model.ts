@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Entity, KeyAttribute } from '../../shared/data/registry/define';
 import { entities } from '../../shared/data/registry/entities';
 import { tableSchema } from '../../shared/data/table';
@@ -36,7 +38,15 @@ const chart = entities.flatMap((e) =>
   e.patterns.map((p) => `| [${e.name}](#${anchor(e)}) | ${p.read} | ${p.index ? `\`${p.index}\`` : 'table'} | ${code(p.by)} |`),
 );
 
-/** The data-model page, rendered from the key registry (`shared/data/registry/`). */
+/** Hand-written sections on what an area's writes cost and why (`write-paths/<area>.md`), after the registry's. */
+const WRITE_PATHS = resolve(import.meta.dirname, 'write-paths');
+const writePaths = () =>
+  readdirSync(WRITE_PATHS)
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => readFileSync(resolve(WRITE_PATHS, f), 'utf8').trimEnd());
+
+/** The data-model page, rendered from the key registry (`shared/data/registry/`) and the write-path sections. */
 export const dataModelPage = (): string =>
   [
     '# Data model',
@@ -75,4 +85,5 @@ export const dataModelPage = (): string =>
     ...chart,
     '',
     ...entities.flatMap((e) => [...section(e), '']),
+    ...writePaths().flatMap((p) => [p, '']),
   ].join('\n');

@@ -7,9 +7,9 @@ import { firstOpenStage, stageOf, type Pipeline, type Stage } from '../domain/cr
 import { buildEnvelope, diff } from '../events/envelope';
 import { objectId } from '../ids';
 import { getLead, leadCreation, leadDeletion, leadUpdate, nextStay, stayDeletions, type StoredLead } from '../data/leads';
-import { leadIdsOfCustomer, leadsPage, staysPage } from '../data/leads-list';
+import { leadIdsOfCustomer, leadsPage, staysPage, type StageCounts } from '../data/leads-list';
 import { outboxItem } from '../data/outbox';
-import { getPipeline, stageCounterWrites } from '../data/pipelines';
+import { getPipeline, pipelineLeadCount, stageCounterWrites, stageLeadCount } from '../data/pipelines';
 import type { PageRequest } from '../data/query';
 import { lostRace, retryOnConflict } from '../data/retry';
 import { MAX_TRANSACTION_WRITES, transact, type Write } from '../data/transact';
@@ -152,7 +152,7 @@ export interface MoveInput {
 }
 
 /**
- * Moves a lead to another stage: closes its current stay and opens the next, moves its lists and stage
+ * Moves a lead to another stage: opens its next stay (which closes the current one), moves its lists and stage
  * counters, and writes `crm.lead.stage_changed` (+ `won`/`lost`) and a `stage_change` activity with its
  * `crm.activity.added`, all in one transaction. The service behind `POST /crm/leads/{id}/move` and workflows,
  * whose `extra` writes (the step's effect record) join that transaction; a move to the lead's own stage writes nothing.
@@ -182,7 +182,7 @@ export const moveLeadToStage = (tenant: Tenant, id: string, input: MoveInput, no
         change,
         kind: stage.kind,
         set: { stays: stays + 1 },
-        extra: [...nextStay(tenant, stays, change.lead, now), ...activityAdded(tenant, activity, now)],
+        extra: [nextStay(tenant, stays, change.lead), ...activityAdded(tenant, activity, now)],
       };
     },
     now,
@@ -215,14 +215,21 @@ export const deleteLead = async (tenant: Tenant, id: string, now: Date): Promise
   return lead;
 };
 
+const stageCounts = (tenant: Tenant): StageCounts => ({
+  stage: (pipelineId, stageId) => stageLeadCount(tenant, pipelineId, stageId),
+  pipeline: (pipelineId, status) => pipelineLeadCount(tenant, pipelineId, status),
+});
+
 /** One page of the list a filter selects; a stage filter given with its pipeline must name one of its stages (refused otherwise). */
 export const listLeads = async (tenant: Tenant, filters: LeadFilters, page: PageRequest) => {
   const source = leadListSource(filters);
   if (filters.pipelineId && filters.stageId) {
     const stored = await getPipeline(tenant, filters.pipelineId);
     if (stored && !stageOf(stored.pipeline, filters.stageId)) throw new Refused('stage_outside_pipeline', 'Not a stage of this pipeline');
+    // The stage's count is kept under its pipeline: read there when the pipeline is known to hold it.
+    if (stored) return leadsPage(tenant, source, page, stageCounts(tenant), filters.pipelineId);
   }
-  return leadsPage(tenant, source, page);
+  return leadsPage(tenant, source, page, stageCounts(tenant));
 };
 
 /** A lead's stays, oldest first, with an exact total (the lead counts them). */
@@ -232,5 +239,5 @@ export const stageHistory = async (
   page: PageRequest,
 ): Promise<{ history: StageStay[]; total: number; nextCursor?: string }> => {
   const { stays } = await requireLead(tenant, id);
-  return { ...(await staysPage(tenant, id, page)), total: stays };
+  return { ...(await staysPage(tenant, id, stays, page)), total: stays };
 };

@@ -3,7 +3,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { Missing } from '../domain/refusal';
-import { activityListsOf, type Activity } from '../domain/crm/activity';
+import { activityListsOf, timelineCountedOnRead, type Activity } from '../domain/crm/activity';
 import type { Membership } from '../domain/lists';
 import { tenantPk } from './keys';
 import { membershipWrites, readItems, readList } from './lists';
@@ -15,7 +15,7 @@ import { activity as activityView } from '../views/crm';
 
 /**
  * Activities: pk=<tenant>#ACTIVITY#<id> sk=ACTIVITY. Timelines are lists (`all`, `lead:<id>`,
- * `customer:<id>`), newest first by `occurredAt`. An activity outlives a deleted lead: it stays on its customer's timeline.
+ * `customer:<id>`), newest first by `occurredAt`; only `all` keeps a counter (timelineCountedOnRead). An activity outlives a deleted lead: it stays on its customer's timeline.
  */
 const activityKey = (tenant: Tenant, id: string) => ({ pk: tenantPk(tenant, K.ACTIVITY, id), sk: K.ACTIVITY });
 
@@ -30,13 +30,13 @@ const fromItem = (item: Record<string, unknown>): Activity => decode({ ...item, 
 /** The writes that store a new activity: its item and its timelines. */
 export const activityCreation = (tenant: Tenant, activity: Activity): Write[] => [
   createItem({ ...activityKey(tenant, activity._id), ...toItem(activity) }),
-  ...membershipWrites(tenant, 'activity', activity._id, [], memberships(activity)),
+  ...membershipWrites(tenant, 'activity', activity._id, [], memberships(activity), { uncounted: timelineCountedOnRead }),
 ];
 
 /** The writes that delete the activity as read (a `Missing` when it went meanwhile) and take it off its timelines. */
 export const activityDeletion = (tenant: Tenant, activity: Activity): Write[] => [
   deleteItem(activityKey(tenant, activity._id), { condition: 'attribute_exists(pk)', onFail: () => new Missing('Activity') }),
-  ...membershipWrites(tenant, 'activity', activity._id, memberships(activity), []),
+  ...membershipWrites(tenant, 'activity', activity._id, memberships(activity), [], { uncounted: timelineCountedOnRead }),
 ];
 
 /** The writes that clear the activity's link to its customer (conditional on it still naming that customer) and take it off that timeline. */
@@ -46,7 +46,9 @@ export const activityUnlinked = (tenant: Tenant, activity: Activity): Write[] =>
     values: { ':none': null, ':c': activity.customerId },
     onFail: () => new Missing('Activity'),
   }),
-  ...membershipWrites(tenant, 'activity', activity._id, memberships(activity), memberships({ ...activity, customerId: null })),
+  ...membershipWrites(tenant, 'activity', activity._id, memberships(activity), memberships({ ...activity, customerId: null }), {
+    uncounted: timelineCountedOnRead,
+  }),
 ];
 
 export const getActivity = async (tenant: Tenant, id: string): Promise<Activity | undefined> => {
@@ -58,7 +60,10 @@ export const getActivity = async (tenant: Tenant, id: string): Promise<Activity 
 
 /** One page of a timeline (`all`, `lead:<id>` or `customer:<id>`), newest first. */
 export const timelinePage = async (tenant: Tenant, list: string, page: PageRequest) => {
-  const { ids, total, nextCursor } = await readList(tenant, 'activity', list, page, { newestFirst: true });
+  const { ids, total, nextCursor } = await readList(tenant, 'activity', list, page, {
+    newestFirst: true,
+    countOnRead: timelineCountedOnRead(list),
+  });
   return {
     activities: await readItems(
       ids.map((id) => activityKey(tenant, id)),

@@ -2,18 +2,14 @@ import type { Tenant } from '../domain/auth/tenant';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
-import { tenantPk } from './keys';
 import type { MessageRef } from '../domain/inbox/message';
 import { putItem, type Write } from './transact';
-import { K } from './registry/registry';
+import { channelSend } from './registry/channels';
 
-/**
- * What a channel sent under a key (its `id` in the outgoing POST): pk=<tenant>#CHSEND#<channel>#<key>.
- * Written with the `sent` record, it lets a status callback find the message or broadcast recipient.
- */
+/** What a channel sent under a key (its `id` in the outgoing POST), written with the `sent` record. */
 export type SendTarget = { target: 'message'; ref: MessageRef } | { target: 'recipient'; broadcastId: string; customerId: string };
 
-const key = (tenant: Tenant, channelId: string, sendKey: string) => ({ pk: tenantPk(tenant, K.CHSEND, channelId, sendKey), sk: K.CHSEND });
+const key = (tenant: Tenant, channelId: string, sendKey: string) => channelSend.key({ tenant, channelId, sendKey });
 
 export const sendRecord = (tenant: Tenant, channelId: string, sendKey: string, target: SendTarget): Write =>
   putItem({ ...key(tenant, channelId, sendKey), type: 'CHANNEL_SEND', ...target });
@@ -23,7 +19,9 @@ export const findSend = async (tenant: Tenant, channelId: string, sendKey: strin
     new GetCommand({ TableName: config().TABLE_NAME, Key: key(tenant, channelId, sendKey), ConsistentRead: true }),
   );
   if (!Item) return undefined;
-  return Item.target === 'message'
-    ? { target: 'message', ref: Item.ref as MessageRef }
-    : { target: 'recipient', broadcastId: Item.broadcastId as string, customerId: Item.customerId as string };
+  const send = channelSend.parse(Item);
+  if (send.target === 'message' && send.ref) return { target: 'message', ref: send.ref };
+  if (send.target === 'recipient' && send.broadcastId && send.customerId)
+    return { target: 'recipient', broadcastId: send.broadcastId, customerId: send.customerId };
+  throw new Error('A channel send names neither a message nor a recipient');
 };

@@ -4,26 +4,21 @@ import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import type { Account } from '../domain/channels/account';
 import { bumpCounter, readCounter } from './counters';
-import { tenantPk } from './keys';
 import { queryPage, type PageRequest } from './query';
 import { conditionCheck, createItem, deleteItem, type Write } from './transact';
 import { versionedUpdate } from './versioned';
-import { K } from './registry/registry';
-import { itemCodec } from './codec';
-import { account as accountView } from '../views/channels';
+import { channel } from './registry/channels';
 
-/**
- * Channel accounts: pk=<tenant> sk=CHANNEL#<id>, listed by that prefix (oldest first), counted by the
- * workspace counter `channels`. The secrets are one sealed attribute (`sealedSecrets`), stored as the
- * channels service sealed it (shared/channels/secrets.ts); only the reads named `sealed…` return it.
- */
-export const channelKey = (tenant: Tenant, id: string) => ({ pk: tenantPk(tenant), sk: `${K.CHANNEL}#${id}` });
+/** Channel accounts (keys and reads: registry/channels.ts), their secrets sealed by shared/channels/secrets.ts. */
+export const channelKey = (tenant: Tenant, id: string) => channel.key({ tenant, id });
 const key = channelKey;
 const COUNTER = 'channels';
 
-/** The item's `type` names the entity (CHANNEL); the account's own type is stored as `channelType`. */
-const decode = itemCodec(accountView);
-const fromItem = (item: Record<string, unknown>): Account => decode({ ...item, type: item.channelType });
+const read = (item: Record<string, unknown>): StoredChannel => {
+  const { channelType, version, sealedSecrets, ...fields } = channel.parse(item);
+  return { account: { ...fields, type: channelType }, version, sealed: sealedSecrets };
+};
+const fromItem = (item: Record<string, unknown>): Account => read(item).account;
 const toItem = (tenant: Tenant, a: Account, sealedSecrets: string) => {
   const { type, ...fields } = a;
   return { ...key(tenant, a._id), type: 'CHANNEL', channelType: type, version: 1, ...fields, sealedSecrets };
@@ -42,7 +37,7 @@ export interface StoredChannel {
 
 export const getStoredChannel = async (tenant: Tenant, id: string): Promise<StoredChannel | undefined> => {
   const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: key(tenant, id), ConsistentRead: true }));
-  return Item ? { account: fromItem(Item), version: Item.version as number, sealed: Item.sealedSecrets as string } : undefined;
+  return Item && read(Item);
 };
 
 export const getChannel = async (tenant: Tenant, id: string): Promise<Account | undefined> => (await getStoredChannel(tenant, id))?.account;
@@ -54,10 +49,10 @@ export const sealedChannel = async (tenant: Tenant, id: string): Promise<SealedC
 };
 
 /** A channel item read by the caller (at `channelKey`), with its sealed secrets. */
-export const sealedChannelOf = (item: Record<string, unknown>): SealedChannel => ({
-  account: fromItem(item),
-  sealed: item.sealedSecrets as string,
-});
+export const sealedChannelOf = (item: Record<string, unknown>): SealedChannel => {
+  const { account, sealed } = read(item);
+  return { account, sealed };
+};
 
 /** The writes that store a new account with its sealed secrets, and count it. */
 export const channelCreation = (tenant: Tenant, account: Account, sealedSecrets: string): Write[] => [
@@ -67,7 +62,7 @@ export const channelCreation = (tenant: Tenant, account: Account, sealedSecrets:
 
 export const channelsPage = async (tenant: Tenant, page: PageRequest) => {
   const [{ items, nextCursor }, total] = await Promise.all([
-    queryPage({ pk: tenantPk(tenant), skPrefix: `${K.CHANNEL}#` }, page),
+    queryPage({ pk: channel.build('pk', { tenant }), skPrefix: channel.prefix('sk', {}) }, page),
     readCounter(tenant, COUNTER),
   ]);
   return { channels: items.map(fromItem), total, nextCursor };

@@ -1,41 +1,84 @@
 import type { Tenant } from '../domain/auth/tenant';
-import { leadsOfCustomer, leadStatusParts, type LeadListSource } from '../domain/crm/lead-lists';
-import { stayView, type StageStay } from '../domain/crm/lead';
+import { leadListTotal, leadsOfCustomer, type LeadListSource, type LeadListTotal } from '../domain/crm/lead-lists';
+import { stayView, type Lead, type LeadStatus, type StageStay } from '../domain/crm/lead';
 import { leadKey } from './entity-keys';
-import { fromItem } from './leads';
-import { listPk, readItems, readList } from './lists';
+import { fromItem, getStay, leadCounting } from './leads';
+import { countList, listPage, listPk, readItems, readList, type ListReadOptions } from './lists';
 import { queryPage, type PageRequest } from './query';
 import { taggedPage } from './tag-links';
 import { K } from './registry/registry';
 
-/** One page of a lead list or of the leads carrying a tag: O(limit) reads with a cursor, and an O(1) exact total. */
-export const leadsPage = async (tenant: Tenant, source: LeadListSource, page: PageRequest) => {
-  const { ids, total, nextCursor } =
-    'list' in source
-      ? await readList(tenant, 'lead', source.list, page, { newestFirst: true, parts: leadStatusParts(source.list) })
-      : await taggedPage(tenant, source.tagId, 'lead', page);
-  return {
-    leads: await readItems(
-      ids.map((id) => leadKey(tenant, id)),
-      fromItem,
-    ),
-    total,
-    nextCursor,
-  };
+/** The stages' lead counts (the pipelines' repository), which a stage's and a pipeline's totals are. */
+export interface StageCounts {
+  /** Undefined when the pipeline has no such stage. */
+  stage: (pipelineId: string, stageId: string) => Promise<number | undefined>;
+  pipeline: (pipelineId: string, status?: LeadStatus) => Promise<number>;
+}
+
+/**
+ * A stage's lead count, kept under its pipeline: the one named with it, else that of a lead on the page (it
+ * holds the stage if the stage's item is there, stage ids being unique). Without either (an empty page, or a
+ * lead moved meanwhile into another pipeline), the stage's list is counted.
+ */
+const stageTotal = async (tenant: Tenant, counts: StageCounts, stageId: string, pipelineId: string | undefined, leads: Lead[]) => {
+  const pipeline = pipelineId ?? leads[0]?.pipelineId;
+  const kept = pipeline === undefined ? undefined : await counts.stage(pipeline, stageId);
+  return kept ?? countList(tenant, 'lead', `stage:${stageId}`);
 };
 
-/** One page of a lead's stays, oldest first. */
-export const staysPage = async (tenant: Tenant, id: string, page: PageRequest): Promise<{ history: StageStay[]; nextCursor?: string }> => {
-  const result = await queryPage({ pk: leadKey(tenant, id).pk, skPrefix: `${K.STAY}#` }, page);
-  const history = result.items.map((s) =>
-    stayView({
-      pipelineId: s.pipelineId as string,
-      stageId: s.stageId as string,
-      enteredAt: s.enteredAt as string,
-      exitedAt: (s.exitedAt as string | null) ?? null,
-    }),
+/** How a lead list's total is read (leadListTotal), but a stage's, which may need the page's leads. */
+const totalOf = (counts: StageCounts, how: Exclude<LeadListTotal, { stage: string }>): ListReadOptions => {
+  if ('pipeline' in how) return { total: () => counts.pipeline(how.pipeline, how.status) };
+  return { ...('parts' in how ? { parts: how.parts } : {}), shared: leadCounting.shared };
+};
+
+const leadsOf = (tenant: Tenant, ids: string[]) =>
+  readItems(
+    ids.map((id) => leadKey(tenant, id)),
+    fromItem,
   );
-  return { history, nextCursor: result.nextCursor };
+
+/**
+ * One page of a lead list or of the leads carrying a tag: O(limit) reads with a cursor, and an exact total in
+ * O(1) (a stage's, after the page when its pipeline is not named). `pipelineId`: the pipeline a stage filter names.
+ */
+export const leadsPage = async (tenant: Tenant, source: LeadListSource, page: PageRequest, counts: StageCounts, pipelineId?: string) => {
+  if ('tagId' in source) {
+    const { ids, total, nextCursor } = await taggedPage(tenant, source.tagId, 'lead', page);
+    return { leads: await leadsOf(tenant, ids), total, nextCursor };
+  }
+  const how = leadListTotal(source.list, pipelineId);
+  if ('stage' in how) {
+    const { ids, nextCursor } = await listPage(tenant, 'lead', source.list, page, { newestFirst: true });
+    const leads = await leadsOf(tenant, ids);
+    return { leads, total: await stageTotal(tenant, counts, how.stage, how.pipelineId, leads), nextCursor };
+  }
+  const { ids, total, nextCursor } = await readList(tenant, 'lead', source.list, page, { newestFirst: true, ...totalOf(counts, how) });
+  return { leads: await leadsOf(tenant, ids), total, nextCursor };
+};
+
+const stayOf = (item: Record<string, unknown>, exitedAt: string | null): StageStay =>
+  stayView({ pipelineId: item.pipelineId as string, stageId: item.stageId as string, enteredAt: item.enteredAt as string, exitedAt });
+
+/**
+ * One page of a lead's `stays` stays, oldest first. A stay ends when the next begins: its `exitedAt` is the next
+ * one's `enteredAt` (a stay written before that rule holds its own), so the last on a page that is not the
+ * lead's last reads the next stay's item.
+ */
+export const staysPage = async (
+  tenant: Tenant,
+  id: string,
+  stays: number,
+  page: PageRequest,
+): Promise<{ history: StageStay[]; nextCursor?: string }> => {
+  const { items, nextCursor } = await queryPage({ pk: leadKey(tenant, id).pk, skPrefix: `${K.STAY}#` }, page);
+  const last = items.at(-1);
+  const n = last ? Number((last.sk as string).slice(`${K.STAY}#`.length)) : stays;
+  const after = !last?.exitedAt && n < stays ? await getStay(tenant, id, n + 1) : undefined;
+  const history = items.map((s, i) =>
+    stayOf(s, (s.exitedAt as string | null | undefined) ?? ((items[i + 1] ?? after)?.enteredAt as string | undefined) ?? null),
+  );
+  return { history, nextCursor };
 };
 
 /** The ids of (at most `limit` of) the customer's leads, from the customer's lead list. */

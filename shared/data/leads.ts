@@ -3,14 +3,14 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import type { Lead } from '../domain/crm/lead';
-import { leadListsOf, leadStatusParts } from '../domain/crm/lead-lists';
-import { byCreation } from '../domain/lists';
+import { leadListsOf, uncountedLeadList } from '../domain/crm/lead-lists';
+import { byCreation, statusTotal } from '../domain/lists';
 import { leadKey } from './entity-keys';
-import { membershipItems, membershipWrites } from './lists';
+import { membershipItems, membershipWrites, type ListCounting } from './lists';
 import { collect, queryAll } from './query';
 import { changedLinks, linkChecks } from './references';
 import { tagIdsOf, tagLinkWrites, unchangedSinceRead } from './tag-links';
-import { createItem, deleteItem, updateItem, type Write } from './transact';
+import { createItem, deleteItem, type Write } from './transact';
 import { versionedUpdate } from './versioned';
 import { K } from './registry/registry';
 import { itemCodec } from './codec';
@@ -18,8 +18,10 @@ import { lead as leadView } from '../views/crm';
 
 /**
  * Leads: pk=<tenant>#LEAD#<id> sk=LEAD (versioned; `stays` counts its stage stays). Its stage history is in
- * the same partition, one item per stay, sk=STAY#<n> (n = 1, 2, … zero-padded, oldest first). Lists
- * (leadListsOf) are <tenant>#LEADLIST#<list>, newest first. Its stages' counters are the pipelines' (stageCounterWrites).
+ * the same partition, one item per stay, sk=STAY#<n> (n = 1, 2, … zero-padded, oldest first), written when the
+ * stay begins (stays written before 2026-11 also hold the `exitedAt` a later move set; newer ones derive it). Lists
+ * (leadListsOf) are <tenant>#LEADLIST#<list>, newest first; a stage's and a pipeline's totals are the stage items'
+ * counts (stageCounterWrites), so those lists keep no counter (leadListTotal).
  */
 const stayKey = (tenant: Tenant, leadId: string, n: number) => ({
   pk: leadKey(tenant, leadId).pk,
@@ -48,7 +50,6 @@ const stayItem = (tenant: Tenant, lead: Lead, n: number) => ({
   pipelineId: lead.pipelineId,
   stageId: lead.stageId,
   enteredAt: lead.stageEnteredAt,
-  exitedAt: null,
 });
 
 export const getLead = async (tenant: Tenant, id: string): Promise<StoredLead | undefined> => {
@@ -56,21 +57,21 @@ export const getLead = async (tenant: Tenant, id: string): Promise<StoredLead | 
   return Item ? { lead: fromItem(Item), version: Item.version as number, stays: Item.stays as number } : undefined;
 };
 
-/** A status list's total is the sum of its parts' counters, so it keeps none of its own. */
-const hasStatusParts = (list: string) => leadStatusParts(list) !== undefined;
+/** Status lists share one counter per owner (the workspace, an assignee); a stage's and a pipeline's keep none. */
+export const leadCounting: ListCounting = { uncounted: uncountedLeadList, shared: statusTotal };
 const memberships = (lead: Lead) => byCreation(leadListsOf(lead), lead);
 
 /** The items a new lead consists of, and the lists whose counters it adds to (for bulk loads). */
 export const createdLeadItems = (tenant: Tenant, lead: Lead) => ({
   items: [toItem(tenant, lead), stayItem(tenant, lead, 1), ...membershipItems(tenant, 'lead', lead._id, memberships(lead))],
-  lists: leadListsOf(lead).filter((l) => !hasStatusParts(l)),
+  lists: leadListsOf(lead).filter((l) => !uncountedLeadList(l)),
 });
 
 /** The writes that store a new lead: its item, its first stay, its lists and the checks of its links. */
 export const leadCreation = (tenant: Tenant, lead: Lead): Write[] => [
   createItem(toItem(tenant, lead)),
   createItem(stayItem(tenant, lead, 1)),
-  ...membershipWrites(tenant, 'lead', lead._id, [], memberships(lead), hasStatusParts),
+  ...membershipWrites(tenant, 'lead', lead._id, [], memberships(lead), leadCounting),
   ...linkChecks(tenant, lead),
 ];
 
@@ -79,19 +80,16 @@ export const leadUpdate = (tenant: Tenant, stored: StoredLead, after: Lead, set?
   const before = stored.lead;
   return [
     versionedUpdate(leadKey(tenant, before._id), stored.version, before, after, { skip: ['tagIds'], set }),
-    ...membershipWrites(tenant, 'lead', before._id, memberships(before), memberships(after), hasStatusParts),
+    ...membershipWrites(tenant, 'lead', before._id, memberships(before), memberships(after), leadCounting),
     ...linkChecks(tenant, changedLinks(before, after)),
   ];
 };
 
-/** Closes the lead's current stay (its `stays`-th) at `now` and opens the next one in the stage `after` entered. */
-export const nextStay = (tenant: Tenant, stays: number, after: Lead, now: Date): Write[] => [
-  updateItem(stayKey(tenant, after._id, stays), 'SET exitedAt = :at', {
-    values: { ':at': now.toISOString() },
-    condition: 'attribute_exists(pk)',
-  }),
-  createItem(stayItem(tenant, after, stays + 1)),
-];
+/**
+ * Opens the lead's next stay (its `stays + 1`-th) in the stage `after` entered. The stay it leaves is closed by
+ * this one's start: a stay's `exitedAt` is the next one's `enteredAt` (staysPage), so it is not written again.
+ */
+export const nextStay = (tenant: Tenant, stays: number, after: Lead): Write => createItem(stayItem(tenant, after, stays + 1));
 
 /**
  * The writes that delete the lead as read, its lists and its tag links, conditional on the version and tag count
@@ -99,9 +97,13 @@ export const nextStay = (tenant: Tenant, stays: number, after: Lead, now: Date):
  */
 export const leadDeletion = (tenant: Tenant, { lead, version }: StoredLead, now: Date): Write[] => [
   deleteItem(leadKey(tenant, lead._id), unchangedSinceRead(version, lead.tagIds)),
-  ...membershipWrites(tenant, 'lead', lead._id, memberships(lead), [], hasStatusParts),
+  ...membershipWrites(tenant, 'lead', lead._id, memberships(lead), [], leadCounting),
   ...tagLinkWrites(tenant, 'lead', lead._id, lead.tagIds, -1, now),
 ];
+
+/** The lead's `n`-th stay, as stored. */
+export const getStay = async (tenant: Tenant, leadId: string, n: number): Promise<Record<string, unknown> | undefined> =>
+  (await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: stayKey(tenant, leadId, n), ConsistentRead: true }))).Item;
 
 /** The deletes of every stay of the lead's history, read now. */
 export const stayDeletions = async (tenant: Tenant, id: string): Promise<Write[]> =>

@@ -1,17 +1,17 @@
 import type { Tenant } from '../domain/auth/tenant';
 import type { Membership } from '../domain/lists';
 import { membershipMoves } from '../domain/lists';
-import { batchGet } from './batch-get';
-import { bumpCounter, counterIsZero, readCounter } from './counters';
+import { batchGet, batchGetEach } from './batch-get';
+import { bump, counterIsZero, workspaceCounter } from './counters';
 import { tenantPk } from './keys';
-import { countItems, queryPage, type PageRequest } from './query';
+import { countItems, queryPage, type PageRequest, type PageResult } from './query';
 import { createItem, deleteItem, type Write } from './transact';
 import { K } from './registry/registry';
 
 /**
  * Named lists of an area's entities (CRM leads, tasks, activities, pipelines): a list is the partition
- * `<tenant>#<KIND>LIST#<list>` of membership items sorted by their order, with the exact counter
- * `<kind>s:<list>` written in the same transaction as the entity.
+ * `<tenant>#<KIND>LIST#<list>` of membership items sorted by their order, with an exact total written in the
+ * same transaction as the entity (its own counter `<kind>s:<list>` unless the area counts it otherwise: ListCounting).
  */
 export type ListKind = 'pipeline' | 'lead' | 'task' | 'activity' | 'member' | 'booking';
 
@@ -28,31 +28,60 @@ export const listPk = (tenant: Tenant, kind: ListKind, list: string) => tenantPk
 export const listCounter = (kind: ListKind, list: string) => `${kind}s:${list}`;
 
 /**
- * The membership items and counters that follow an entity from `before` to `after` (either empty for a
- * create or delete). A list `uncounted` names keeps no counter: its total is the sum of its parts' (see
- * `listTotal`), or never read from a counter.
+ * How an area counts its lists. `uncounted`: lists that keep no counter (their total is the sum of their parts',
+ * is kept elsewhere, or is counted on read). `shared`: lists whose total is one attribute (`total`) of a counter
+ * item that several of them share (`counter`), such as one per status of an owner: a change that moves an entity
+ * between them bumps that item once. Every other list keeps its own counter, `<kind>s:<list>` (attribute `n`).
  */
+export interface ListCounting {
+  uncounted?: (list: string) => boolean;
+  shared?: (list: string) => { counter: string; total: string } | undefined;
+}
+
+const TOTAL = 'n';
+
+/** Where a list's total is kept: its own counter, or its attribute of a shared one. */
+const totalOf = (kind: ListKind, list: string, shared: ListCounting['shared']) => {
+  const at = shared?.(list);
+  return at ? { counter: listCounter(kind, at.counter), total: at.total } : { counter: listCounter(kind, list), total: TOTAL };
+};
+
+/** The membership items and counters that follow an entity from `before` to `after` (either empty for a create or delete). */
 export const membershipWrites = (
   tenant: Tenant,
   kind: ListKind,
   id: string,
   before: readonly Membership[],
   after: readonly Membership[],
-  uncounted: (list: string) => boolean = () => false,
+  { uncounted = () => false, shared }: ListCounting = {},
 ): Write[] => {
   const { leave, join, counts } = membershipMoves(before, after);
+  const bumps = new Map<string, Record<string, number>>();
+  for (const [list, delta] of counts.filter(([l]) => !uncounted(l))) {
+    const { counter, total } = totalOf(kind, list, shared);
+    bumps.set(counter, { ...bumps.get(counter), [total]: delta });
+  }
   return [
     ...leave.map((m) => deleteItem({ pk: listPk(tenant, kind, m.list), sk: m.order })),
     ...join.map((m) => createItem({ pk: listPk(tenant, kind, m.list), sk: m.order, type: 'LIST_MEMBER', entityId: id })),
-    ...counts.filter(([list]) => !uncounted(list)).map(([list, delta]) => bumpCounter(tenant, listCounter(kind, list), delta)),
+    ...[...bumps].map(([counter, deltas]) => bump(workspaceCounter(tenant, counter), deltas)),
   ];
 };
 
-/** A list's exact total: its counter, or for a list that is the union of `parts` (disjoint lists), the sum of theirs. */
-const listTotal = async (tenant: Tenant, kind: ListKind, list: string, parts?: string[]): Promise<number> =>
-  parts
-    ? (await Promise.all(parts.map((p) => readCounter(tenant, listCounter(kind, p))))).reduce((a, b) => a + b, 0)
-    : readCounter(tenant, listCounter(kind, list));
+/**
+ * A list's exact total: its counter, or for a list that is the union of `parts` (disjoint lists), the sum of theirs,
+ * read in one request. A list whose total moved to a shared counter still adds its own (the counts kept before).
+ */
+const listTotal = async (tenant: Tenant, kind: ListKind, list: string, parts: string[] | undefined, shared: ListCounting['shared']) => {
+  const totals = (parts ?? [list]).flatMap((l) => {
+    const at = totalOf(kind, l, shared);
+    return at.total === TOTAL ? [at] : [at, { counter: listCounter(kind, l), total: TOTAL }];
+  });
+  const counters = [...new Set(totals.map((t) => t.counter))];
+  const read = await batchGetEach(counters.map((c) => workspaceCounter(tenant, c)));
+  const items = new Map(counters.map((c, i) => [c, read[i]]));
+  return totals.reduce((sum, t) => sum + ((items.get(t.counter)?.[t.total] as number | undefined) ?? 0), 0);
+};
 
 /** A transaction guard: the list has no members. */
 export const listIsEmpty = (tenant: Tenant, kind: ListKind, list: string, onFail: () => Error): Write =>
@@ -68,27 +97,58 @@ export interface ListRead {
   nextCursor?: string;
 }
 
+export interface ListReadOptions {
+  newestFirst?: boolean;
+  before?: string;
+  from?: string;
+  upTo?: string;
+  /** The disjoint lists whose counters sum to this one's total. */
+  parts?: string[];
+  /** The lists whose totals are kept on shared counters (ListCounting). */
+  shared?: ListCounting['shared'];
+  /** A list that keeps no counter (`uncounted` on write): its members are counted when it is read. */
+  countOnRead?: boolean;
+  /** The total, where an item of the area's own keeps it (a stage's lead count). */
+  total?: () => Promise<number>;
+}
+
+const partitionOf = (tenant: Tenant, kind: ListKind, list: string, opts: ListReadOptions) => {
+  const range = opts.from !== undefined ? { skBetween: [opts.from, opts.upTo ?? '\uffff'] as const } : { skUpTo: opts.upTo };
+  return { pk: listPk(tenant, kind, list), newestFirst: opts.newestFirst, skBelow: opts.before, ...range };
+};
+
+/** A list's members counted now, key-only and consistently: O(members). */
+export const countList = (tenant: Tenant, kind: ListKind, list: string): Promise<number> =>
+  countItems({ pk: listPk(tenant, kind, list), consistent: true });
+
 /**
  * One page of a list: O(limit) with a cursor, and its exact total from the list's counter in O(1). With
  * `before`, only members ordered before it (e.g. due before now), and with `from`/`upTo`, only those ordered
- * within that range, counted key-only: such a total costs O(matches).
+ * within that range, counted key-only: such a total costs O(matches), as does a list counted on read.
  */
 export const readList = async (
   tenant: Tenant,
   kind: ListKind,
   list: string,
   page: PageRequest,
-  opts: { newestFirst?: boolean; before?: string; from?: string; upTo?: string; parts?: string[] } = {},
+  opts: ListReadOptions = {},
 ): Promise<ListRead> => {
-  const range = opts.from !== undefined ? { skBetween: [opts.from, opts.upTo ?? '\uffff'] as const } : { skUpTo: opts.upTo };
-  const partition = { pk: listPk(tenant, kind, list), newestFirst: opts.newestFirst, skBelow: opts.before, ...range };
+  const partition = partitionOf(tenant, kind, list, opts);
   const ranged = opts.before !== undefined || opts.from !== undefined || opts.upTo !== undefined;
-  const [result, total] = await Promise.all([
-    queryPage(partition, page),
-    ranged ? countItems(partition) : listTotal(tenant, kind, list, opts.parts),
-  ]);
-  return { ids: result.items.map((i) => i.entityId as string), total, nextCursor: result.nextCursor };
+  const total = (): Promise<number> => {
+    if (ranged) return countItems(partition);
+    if (opts.countOnRead) return countList(tenant, kind, list);
+    return opts.total ? opts.total() : listTotal(tenant, kind, list, opts.parts, opts.shared);
+  };
+  const [result, count] = await Promise.all([queryPage(partition, page), total()]);
+  return { ...idsOf(result), total: count };
 };
+
+const idsOf = (result: PageResult) => ({ ids: result.items.map((i) => i.entityId as string), nextCursor: result.nextCursor });
+
+/** One page of a list without its total, for a total that depends on the page (see readList). */
+export const listPage = async (tenant: Tenant, kind: ListKind, list: string, page: PageRequest, opts: { newestFirst?: boolean } = {}) =>
+  idsOf(await queryPage(partitionOf(tenant, kind, list, opts), page));
 
 /** The entities of a page of ids, in that order, read with `fromItem`. */
 export const readItems = async <T>(keys: { pk: string; sk: string }[], fromItem: (item: Record<string, unknown>) => T): Promise<T[]> =>

@@ -151,6 +151,26 @@ const totalsOf = (item: Record<string, unknown> | undefined): StageTotals => {
   return { count: (item?.[STAGE_COUNT] as number | undefined) ?? 0, amounts };
 };
 
+/** How many leads the stage holds, read consistently from its item; undefined when the pipeline has no such stage. */
+export const stageLeadCount = async (tenant: Tenant, pipelineId: string, stageId: string): Promise<number | undefined> => {
+  const { Item } = await dynamo().send(
+    new GetCommand({
+      TableName: config().TABLE_NAME,
+      Key: stageKey(tenant, pipelineId, stageId),
+      ProjectionExpression: '#n',
+      ExpressionAttributeNames: { '#n': STAGE_COUNT },
+      ConsistentRead: true,
+    }),
+  );
+  return Item && totalsOf(Item).count;
+};
+
+/** How many leads the pipeline's stages hold, or those of `kind` only (a lead's status is its stage's kind): O(stages). */
+export const pipelineLeadCount = async (tenant: Tenant, pipelineId: string, kind?: Stage['kind']): Promise<number> => {
+  const items = await collect(queryAll({ pk: pipelineKey(tenant, pipelineId).pk, skPrefix: `${K.STAGE}#`, consistent: true }));
+  return items.filter((i) => kind === undefined || i.kind === kind).reduce((sum, i) => sum + totalsOf(i).count, 0);
+};
+
 /** The live counters of each stage of the pipeline, read consistently (O(stages)); a stage never counted has zero. */
 export const stageTotals = async (tenant: Tenant, pipeline: Pipeline): Promise<Map<string, StageTotals>> => {
   const items = await collect(queryAll({ pk: pipelineKey(tenant, pipeline._id).pk, skPrefix: `${K.STAGE}#`, consistent: true }));

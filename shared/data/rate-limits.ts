@@ -2,15 +2,16 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { K } from './registry/registry';
+import { rateLimit } from './registry/workspace';
 
-const key = (subject: string, window: number) => ({ pk: `${K.RL}#${subject}#${window}`, sk: K.RL });
+const key = (subject: string, window: number) => rateLimit.key({ subject, window: String(window) });
 
 /** The failed authentications counted against one source address. */
 export const authFailures = (sourceIp: string) => `${K.AUTHFAIL}#${sourceIp}`;
 
 export const countIn = async (subject: string, window: { start: number }): Promise<number> => {
   const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: key(subject, window.start) }));
-  return Number(Item?.n ?? 0);
+  return Item ? rateLimit.parse(Item).n : 0;
 };
 
 /** Counts a failure (e.g. a bad token from one source IP) in a fixed window; the item expires by TTL. */

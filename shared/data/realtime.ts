@@ -2,25 +2,21 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
-import { tenantField, type Tenant } from '../domain/auth/tenant';
-import * as z from 'zod';
-import { itemCodec } from './codec';
-import { tenantPk } from './keys';
+import type { Tenant } from '../domain/auth/tenant';
+import type * as z from 'zod';
 import { collect, queryAll } from './query';
-import { K } from './registry/registry';
+import { realtimeConnection, realtimePointer, realtimePresence, realtimeTicket } from './registry/realtime';
 import { commit, createItem, transact, type Commit } from './transact';
 
 /** API Gateway closes every WebSocket after 2 hours; a connection item outlives it by nothing. */
 const CONNECTION_TTL_SECONDS = 2 * 3600;
 
-const ticketKey = (hash: string) => ({ pk: `${K.RTTICKET}#${hash}`, sk: K.RTTICKET });
-const pointerKey = (connectionId: string) => ({ pk: `${K.RTCONN}#${connectionId}`, sk: K.RTCONN });
-const connectionKey = (tenant: Tenant, connectionId: string) => ({ pk: tenantPk(tenant, K.RTCONNS), sk: connectionId });
+const ticketKey = (hash: string) => realtimeTicket.key({ hash });
+const pointerKey = (connectionId: string) => realtimePointer.key({ connectionId });
+const connectionKey = (tenant: Tenant, connectionId: string) => realtimeConnection.key({ tenant, connectionId });
 const epoch = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 
-const Claims = z.object({ tenant: tenantField, tokenId: z.string(), scopes: z.array(z.string()), expiresAt: z.string() });
-export type TicketClaims = z.infer<typeof Claims>;
-const claimsOf = itemCodec(Claims);
+export type TicketClaims = z.infer<typeof realtimeTicket.schema>;
 
 export const storeTicket = (hash: string, claims: TicketClaims): Promise<Commit> =>
   transact([createItem({ ...ticketKey(hash), ...claims, ttl: epoch(claims.expiresAt) })]);
@@ -41,33 +37,14 @@ export const redeemTicket = async (hash: string, now: Date): Promise<TicketClaim
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     );
-    return claimsOf(Attributes!);
+    return realtimeTicket.parse(Attributes!);
   } catch (error) {
     if (!(error instanceof ConditionalCheckFailedException)) throw error;
     return error.Item ? 'expired' : 'unknown';
   }
 };
 
-/** The state of a socket: `connected` until it subscribes, `replaying` its backlog, then `live`. */
-const Connection = z.object({
-  connectionId: z.string(),
-  tenant: tenantField,
-  tokenId: z.string(),
-  scopes: z.array(z.string()),
-  state: z.enum(['connected', 'replaying', 'live']),
-  /** What the subscription passes: exact event types and type prefixes, already narrowed to the token's read scopes. */
-  exact: z.array(z.string()).nullable(),
-  prefixes: z.array(z.string()).nullable(),
-  since: z.string().nullable(),
-  /** When the socket subscribed: its replay reads the events log no sooner than the index's lag after it. */
-  subscribedAt: z.string().nullable(),
-  /** Events that arrived live while the backlog replayed, sent after it. */
-  pending: z.array(z.string()).nullable(),
-  /** The latest replayed events, which a late live copy must not repeat. */
-  seam: z.array(z.string()).nullable(),
-});
-export type Connection = z.infer<typeof Connection>;
-const connectionOf = itemCodec(Connection);
+export type Connection = z.infer<typeof realtimeConnection.schema>;
 
 export const countTokenConnections = async (tokenId: string): Promise<number> => {
   const { Count } = await dynamo().send(
@@ -75,7 +52,7 @@ export const countTokenConnections = async (tokenId: string): Promise<number> =>
       TableName: config().TABLE_NAME,
       IndexName: 'gsi1',
       KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': `${K.RTTOKEN}#${tokenId}` },
+      ExpressionAttributeValues: { ':pk': realtimePointer.build('gsi1pk', { tokenId }) },
       Select: 'COUNT',
     }),
   );
@@ -88,7 +65,7 @@ export const countTokenConnections = async (tokenId: string): Promise<number> =>
  * the sockets' partition. `sockets` moves in the transactions that create and forget a socket; a socket that
  * only expires (TTL) is never subtracted, so the count can only be too high, and `until` bounds that.
  */
-const presenceKey = (tenant: Tenant) => ({ pk: tenantPk(tenant, K.RTPRESENCE), sk: K.RTPRESENCE });
+const presenceKey = (tenant: Tenant) => realtimePresence.key({ tenant });
 
 /** Counts a socket in or out; an UpdateItem alone (ADD is atomic), so concurrent sockets never conflict on it. */
 const countPresence = (tenant: Tenant, by: 1 | -1, until?: number) =>
@@ -113,7 +90,9 @@ export const tenantHasSockets = async (tenant: Tenant, now: Date): Promise<boole
       ExpressionAttributeNames: { '#until': 'until' },
     }),
   );
-  return Item !== undefined && (Item.sockets as number) > 0 && (Item.until as number) > now.getTime() / 1000;
+  if (!Item) return false;
+  const { sockets, until } = realtimePresence.parse(Item);
+  return sockets > 0 && until > now.getTime() / 1000;
 };
 
 /** A new socket: its state in the tenant's partition and its pointer, which the token's index lists. */
@@ -136,15 +115,11 @@ export const storeConnection = async (connectionId: string, claims: TicketClaims
       ...pointerKey(connectionId),
       tenant: claims.tenant,
       tokenId: claims.tokenId,
-      gsi1pk: `${K.RTTOKEN}#${claims.tokenId}`,
-      gsi1sk: connectionId,
+      ...realtimePointer.index('gsi1', { tokenId: claims.tokenId, connectionId }),
       ttl,
     }),
   ]);
 };
-
-const Pointer = z.object({ tenant: tenantField });
-const pointerOf = itemCodec(Pointer);
 
 export const readConnection = async (connectionId: string): Promise<Connection | undefined> => {
   const { Item: pointer } = await dynamo().send(
@@ -152,9 +127,13 @@ export const readConnection = async (connectionId: string): Promise<Connection |
   );
   if (!pointer) return undefined;
   const { Item } = await dynamo().send(
-    new GetCommand({ TableName: config().TABLE_NAME, Key: connectionKey(pointerOf(pointer).tenant, connectionId), ConsistentRead: true }),
+    new GetCommand({
+      TableName: config().TABLE_NAME,
+      Key: connectionKey(realtimePointer.parse(pointer).tenant, connectionId),
+      ConsistentRead: true,
+    }),
   );
-  return Item ? connectionOf(Item) : undefined;
+  return Item ? realtimeConnection.parse(Item) : undefined;
 };
 
 /** Forgets a socket (closed, or gone when pushed to); nothing when it is already forgotten. */
@@ -163,7 +142,7 @@ export const forgetConnection = async (connectionId: string): Promise<void> => {
     new DeleteCommand({ TableName: config().TABLE_NAME, Key: pointerKey(connectionId), ReturnValues: 'ALL_OLD' }),
   );
   if (!Attributes) return;
-  const { tenant } = pointerOf(Attributes);
+  const { tenant } = realtimePointer.parse(Attributes);
   const { Attributes: gone } = await dynamo().send(
     new DeleteCommand({ TableName: config().TABLE_NAME, Key: connectionKey(tenant, connectionId), ReturnValues: 'ALL_OLD' }),
   );
@@ -206,7 +185,7 @@ export const subscribeConnection = async (
 
 /** Every socket of the tenant, read consistently: one subscribed before an event committed is among them. */
 export const tenantConnections = async (tenant: Tenant): Promise<Connection[]> =>
-  (await collect(queryAll({ pk: tenantPk(tenant, K.RTCONNS), consistent: true }))).map(connectionOf);
+  (await collect(queryAll({ pk: realtimeConnection.build('pk', { tenant }), consistent: true }))).map(realtimeConnection.parse);
 
 /**
  * Holds a live event for a socket that is still replaying its backlog. `live` when the replay finished in the
@@ -246,7 +225,7 @@ export const goLive = async (connection: Connection, seam: string[]): Promise<st
         ReturnValues: 'ALL_OLD',
       }),
     );
-    return (Attributes?.pending as string[] | undefined) ?? [];
+    return (Attributes && realtimeConnection.parse(Attributes).pending) ?? [];
   } catch (error) {
     if (error instanceof ConditionalCheckFailedException) return undefined;
     throw error;
@@ -279,4 +258,6 @@ export const claimReplay = async (connection: Connection): Promise<boolean> => {
 
 /** The sockets a token opened, in every workspace and mode (revoking it closes them). */
 export const tokenConnectionIds = async (tokenId: string): Promise<string[]> =>
-  (await collect(queryAll({ index: 'gsi1', pk: `${K.RTTOKEN}#${tokenId}` }))).map((item) => item.gsi1sk as string);
+  (await collect(queryAll({ index: 'gsi1', pk: realtimePointer.build('gsi1pk', { tokenId }) }))).map(
+    (item) => realtimePointer.read('gsi1sk', item.gsi1sk).connectionId,
+  );

@@ -1,6 +1,5 @@
 import type { Tenant } from '../domain/auth/tenant';
-import { tenantPk } from './keys';
-import { K } from './registry/registry';
+import { sandboxSend } from './registry/channels';
 import { updateItem, type Write } from './transact';
 
 /** What the simulated provider records of one send. */
@@ -11,13 +10,13 @@ export interface SandboxSend {
 }
 
 /**
- * The simulated provider's "network" is its own log in the table, pk=<tenant>#SANDBOX#<channel> sk=<key>, whose
+ * The simulated provider's "network" is its own log in the table (registry/channels.ts), whose
  * `sends` counter is bumped in the same transaction that records the send: a send is committed once or not at
  * all, so `sends` is exactly the number of times the provider accepted it.
  */
 export const sandboxSendLog = (tenant: Tenant, channelId: string, key: string, send: SandboxSend): Write =>
   updateItem(
-    { pk: tenantPk(tenant, K.SANDBOX, channelId), sk: key },
+    sandboxSend.key({ tenant, channelId, sendKey: key }),
     'SET #type = :type, kind = :kind, customerId = :customer, content = :content ADD sends :one',
     {
       names: { '#type': 'type' },

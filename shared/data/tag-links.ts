@@ -48,14 +48,14 @@ export const tagLinkWrites = (tenant: Tenant, type: EntityType, id: string, tagI
 /** The ids of the entities of `type` that carry the tag, one page of links at a time. */
 export async function* taggedEntityIds(tenant: Tenant, tagId: string, type: EntityType): AsyncGenerator<string> {
   const pk = tagLink.build('pk', { tenant, tagId });
-  const skPrefix = tagLink.build('sk', { entityType: type, entityId: '' });
+  const skPrefix = tagLink.prefix('sk', { entityType: type });
   for await (const link of queryAll({ pk, skPrefix })) yield tagLink.read('sk', link.sk).entityId;
 }
 
 /** One page of the ids of the entities of `type` that carry the tag, newest link first, and their exact total. */
 export const taggedPage = async (tenant: Tenant, tagId: string, type: EntityType, page: PageRequest) => {
   const pk = tagLink.build('pk', { tenant, tagId });
-  const skPrefix = tagLink.build('sk', { entityType: type, entityId: '' });
+  const skPrefix = tagLink.prefix('sk', { entityType: type });
   const [result, total] = await Promise.all([
     queryPage({ pk, skPrefix, newestFirst: true }, page),
     readCounter(tenant, taggedCounter(tagId, type)),

@@ -1,10 +1,19 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
-import { owedReminder, taskListsOf, taskStatusParts, uncountedTaskList, type Task, type TaskListSource } from '../domain/crm/task';
+import {
+  owedReminder,
+  taskListCountedOnRead,
+  taskListsOf,
+  taskStatusParts,
+  uncountedTaskList,
+  type Task,
+  type TaskListSource,
+} from '../domain/crm/task';
 import { changedLinks, linkChecks } from './references';
 import { storedTenant, type Tenant } from '../domain/auth/tenant';
-import { membershipWrites, readItems, readList } from './lists';
+import { membershipWrites, readItems, readList, type ListCounting } from './lists';
+import { statusTotal } from '../domain/lists';
 import { queryPage, type PageRequest } from './query';
 import { createItem, deleteItem, type Write } from './transact';
 import { versionedUpdate } from './versioned';
@@ -34,6 +43,9 @@ const dueIndex = (tenant: Tenant, task: Task, remindedFor: string | null) => {
   return due ? taskEntity.index('gsi1', { dueAt: due, tenant, id: task._id }) : undefined;
 };
 
+/** Status lists share one counter per owner (the workspace, an assignee). */
+const taskCounting: ListCounting = { uncounted: uncountedTaskList, shared: statusTotal };
+
 export const getTask = async (tenant: Tenant, id: string): Promise<StoredTask | undefined> => {
   const { Item } = await dynamo().send(
     new GetCommand({ TableName: config().TABLE_NAME, Key: taskEntity.key({ tenant, id }), ConsistentRead: true }),
@@ -44,7 +56,7 @@ export const getTask = async (tenant: Tenant, id: string): Promise<StoredTask | 
 /** The writes that store a new task (no reminder given yet): its item, its lists and the checks of its links. */
 export const taskCreation = (tenant: Tenant, task: Task): Write[] => [
   createItem({ ...taskEntity.key({ tenant, id: task._id }), type: 'TASK', version: 1, ...task, ...dueIndex(tenant, task, null) }),
-  ...membershipWrites(tenant, 'task', task._id, [], taskListsOf(task), uncountedTaskList),
+  ...membershipWrites(tenant, 'task', task._id, [], taskListsOf(task), taskCounting),
   ...linkChecks(tenant, task),
 ];
 
@@ -60,7 +72,7 @@ export const taskUpdate = (tenant: Tenant, stored: StoredTask, after: Task, remi
       set: { ...index, ...(remindedFor ? { remindedFor } : {}) },
       remove: index ? [] : ['gsi1pk', 'gsi1sk'],
     }),
-    ...membershipWrites(tenant, 'task', before._id, taskListsOf(before), taskListsOf(after), uncountedTaskList),
+    ...membershipWrites(tenant, 'task', before._id, taskListsOf(before), taskListsOf(after), taskCounting),
     ...linkChecks(tenant, changedLinks(before, after)),
   ];
 };
@@ -68,14 +80,19 @@ export const taskUpdate = (tenant: Tenant, stored: StoredTask, after: Task, remi
 /** The writes that delete the task as read (conditional on its version) and take it off its lists. */
 export const taskDeletion = (tenant: Tenant, { task, version }: StoredTask): Write[] => [
   deleteItem(taskEntity.key({ tenant, id: task._id }), { condition: '#v = :v', names: { '#v': 'version' }, values: { ':v': version } }),
-  ...membershipWrites(tenant, 'task', task._id, taskListsOf(task), [], uncountedTaskList),
+  ...membershipWrites(tenant, 'task', task._id, taskListsOf(task), [], taskCounting),
 ];
 
 /** One page of a task list: newest first, or with `overdue` the open tasks due before `now`, most overdue first. */
 export const tasksPage = async (tenant: Tenant, source: TaskListSource, page: PageRequest, now: Date) => {
   const { ids, total, nextCursor } = source.overdue
     ? await readList(tenant, 'task', source.list, page, { before: now.toISOString() })
-    : await readList(tenant, 'task', source.list, page, { newestFirst: true, parts: taskStatusParts(source.list) });
+    : await readList(tenant, 'task', source.list, page, {
+        newestFirst: true,
+        parts: taskStatusParts(source.list),
+        shared: taskCounting.shared,
+        countOnRead: taskListCountedOnRead(source.list),
+      });
   return {
     tasks: await readItems(
       ids.map((id) => taskEntity.key({ tenant, id })),

@@ -8,29 +8,26 @@ import { liveTenant } from '../domain/auth/tenant';
 import { admissionRefusal, type RateCategory } from '../domain/auth/rate-limit';
 import type { TokenRecord } from '../domain/auth/token';
 import { collect, queryAll } from './query';
-import { tenantPk } from './keys';
 import { createItem, updateItem, type Write } from './transact';
-import { K } from './registry/registry';
-import { itemCodec } from './codec';
-import { token as tokenView } from '../views/auth';
+import { token, tokenBinding } from './registry/workspace';
 
-const mainKey = (hash: string) => ({ pk: `${K.TOKEN}#${hash}`, sk: K.TOKEN });
-const bindingKey = (workspaceId: string, tokenId: string) => ({ pk: tenantPk(liveTenant(workspaceId)), sk: `${K.TOKEN}#${tokenId}` });
+const mainKey = (hash: string) => token.key({ hash });
+const bindingKey = (workspaceId: string, tokenId: string) => tokenBinding.key({ tenant: liveTenant(workspaceId), id: tokenId });
 
-const decode: (item: Record<string, unknown>) => TokenRecord = itemCodec(tokenView.omit({ environment: true }));
+const decode: (item: Record<string, unknown>) => TokenRecord = token.parse;
 /** Tokens stored before the mode had one spelling hold `environment: live|test` instead of `livemode`. */
 const fromItem = (item: Record<string, unknown>): TokenRecord =>
   decode(item.livemode === undefined && item.environment !== undefined ? { ...item, livemode: item.environment === 'live' } : item);
 
 /** The writes that store a new token under its hash, with one binding per workspace it is bound to. */
 export const tokenCreation = (record: TokenRecord, hash: string): Write[] => [
-  createItem({ ...mainKey(hash), type: 'TOKEN', gsi1pk: `${K.TOKENID}#${record._id}`, gsi1sk: K.TOKEN, ...record }),
+  createItem({ ...mainKey(hash), type: 'TOKEN', ...token.index('gsi1', { id: record._id }), ...record }),
   ...record.workspaceIds.map((workspaceId) => createItem({ ...bindingKey(workspaceId, record._id), type: 'TOKEN_BINDING', ...record })),
 ];
 
 export type Admission = { found: false } | { found: true; token: TokenRecord & { hash: string }; admitted: boolean; used: number };
 
-const withHash = (item: Record<string, unknown>) => ({ ...fromItem(item), hash: (item.pk as string).slice(`${K.TOKEN}#`.length) });
+const withHash = (item: Record<string, unknown>) => ({ ...fromItem(item), hash: token.read('pk', item.pk).hash });
 
 export interface AdmissionRequest {
   category: RateCategory;
@@ -113,9 +110,11 @@ export const findToken = async (hash: string, req: Omit<AdmissionRequest, 'limit
 };
 
 export const listTokens = async (workspaceId: string): Promise<TokenRecord[]> =>
-  (await collect(queryAll({ pk: tenantPk(liveTenant(workspaceId)), skPrefix: `${K.TOKEN}#` }))).map(fromItem);
+  (
+    await collect(queryAll({ pk: tokenBinding.build('pk', { tenant: liveTenant(workspaceId) }), skPrefix: tokenBinding.prefix('sk', {}) }))
+  ).map(fromItem);
 
-const tokenItem = async (tokenId: string) => (await collect(queryAll({ index: 'gsi1', pk: `${K.TOKENID}#${tokenId}` })))[0];
+const tokenItem = async (tokenId: string) => (await collect(queryAll({ index: 'gsi1', pk: token.build('gsi1pk', { id: tokenId }) })))[0];
 
 /** A token by its id (never its hash or secret), or undefined. */
 export const getToken = async (tokenId: string): Promise<TokenRecord | undefined> => {
@@ -124,20 +123,20 @@ export const getToken = async (tokenId: string): Promise<TokenRecord | undefined
 };
 
 /** The token found by its id, as stored under its hash (for revoking it), or undefined. */
-export const storedToken = async (tokenId: string): Promise<{ record: TokenRecord; pk: string } | undefined> => {
+export const storedToken = async (tokenId: string): Promise<{ record: TokenRecord; hash: string } | undefined> => {
   const item = await tokenItem(tokenId);
-  return item && { record: fromItem(item), pk: item.pk as string };
+  return item && { record: fromItem(item), hash: token.read('pk', item.pk).hash };
 };
 
 /** The writes that stamp `revokedAt` on the token and each of its bindings; refused when it was revoked already. */
-export const tokenRevocation = (stored: { record: TokenRecord; pk: string }, revokedAt: string): Write[] => {
+export const tokenRevocation = (stored: { record: TokenRecord; hash: string }, revokedAt: string): Write[] => {
   const setRevoked = {
     values: { ':r': revokedAt },
     condition: 'attribute_exists(pk) AND attribute_not_exists(revokedAt)',
     onFail: () => new Refused('token_already_revoked', 'Token is already revoked'),
   };
   return [
-    updateItem({ pk: stored.pk, sk: K.TOKEN }, 'SET revokedAt = :r', setRevoked),
+    updateItem(mainKey(stored.hash), 'SET revokedAt = :r', setRevoked),
     ...stored.record.workspaceIds.map((workspaceId) =>
       updateItem(bindingKey(workspaceId, stored.record._id), 'SET revokedAt = :r', setRevoked),
     ),

@@ -2,52 +2,36 @@ import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
-import * as z from 'zod';
-import { DELIVERY_STATUSES, type Delivery, type DeliveryStatus } from '../domain/webhooks/delivery';
+import type { Delivery, DeliveryStatus } from '../domain/webhooks/delivery';
 import { collect, countItems, queryAll, queryChainPage, queryPage, type PageRequest, type Partition } from './query';
 import { retryOnConflict } from './retry';
-import { tenantPk } from './keys';
 import { createItem, deleteItem, putItem, removeOnce, transact, updateItem, writeAlone, type Commit, type Write } from './transact';
-import { tenantField, type Tenant } from '../domain/auth/tenant';
-import { attempt } from '../views/webhooks';
-import { exactly } from '../views/common';
+import type { Tenant } from '../domain/auth/tenant';
 import { itemCodec } from './codec';
-import { K } from './registry/registry';
+import { delivery, type DeliveryItem, responseBody } from './registry/webhooks';
+
+export type { DeliveryItem } from './registry/webhooks';
 
 /**
- * Access patterns (all within one subscription's partitions):
- * - delivery by id ............. pk=<tenant>#WHSUB#<sub>  sk=DLV#<deliveryId>
- * - a subscription's deliveries  same pk, newest first (ids are time-ordered)
- * - open or failed, by status .. gsi2pk=<tenant>#WHSUB#<sub>#STATUS#<status>  gsi2sk=<deliveryId>
- * - succeeded .................. the subscription's deliveries, filtered on status
- * - by event type (± status) ... the same partitions (success, retrying, pending, failed), filtered on eventType
- * - exact totals ............... a key-only COUNT of the partition the list reads (no counters to write)
- * - an attempt's response body . same pk, sk=DLVBODY#<deliveryId>#<attempt, 4 digits>  (own item: never indexed)
+ * Deliveries and their response bodies (keys and reads: registry/webhooks.ts). Exact totals are a key-only
+ * COUNT of the partition a list reads, so no counter is written.
  * A delivery has one index entry while it is pending, retrying or failed: created with it, moved when its status
  * changes, and dropped (one delete, not a move) when it succeeds, which most deliveries do at once.
  */
-const DELIVERY_PREFIX = `${K.DLV}#`;
+type Ref = Pick<Delivery, 'workspaceId' | 'subscriptionId' | 'deliveryId'>;
 
-const base = (tenant: Tenant, subscriptionId: string) => tenantPk(tenant, K.WHSUB, subscriptionId);
-const key = (d: Pick<Delivery, 'workspaceId' | 'subscriptionId' | 'deliveryId'>) => ({
-  pk: base(d.workspaceId, d.subscriptionId),
-  sk: `${DELIVERY_PREFIX}${d.deliveryId}`,
-});
+const DELIVERY_PREFIX = delivery.prefix('sk', {});
+const base = (tenant: Tenant, subscriptionId: string) => delivery.build('pk', { tenant, subscriptionId });
+const key = (d: Ref) => delivery.key({ tenant: d.workspaceId, subscriptionId: d.subscriptionId, deliveryId: d.deliveryId });
 const statusPk = (tenant: Tenant, subscriptionId: string, status: DeliveryStatus) =>
-  `${base(tenant, subscriptionId)}#${K.STATUS}#${status}`;
-const statusIndex = (d: Pick<Delivery, 'workspaceId' | 'subscriptionId' | 'deliveryId'>, status: DeliveryStatus) =>
+  delivery.build('gsi2pk', { tenant, subscriptionId, status });
+const statusIndex = (d: Ref, status: DeliveryStatus) =>
   status === 'success'
     ? { gsi2pk: undefined, gsi2sk: undefined }
-    : { gsi2pk: statusPk(d.workspaceId, d.subscriptionId, status), gsi2sk: d.deliveryId };
+    : delivery.index('gsi2', { tenant: d.workspaceId, subscriptionId: d.subscriptionId, status, deliveryId: d.deliveryId });
 
 /** Delivery logs are kept 30 days. */
 const RETENTION_SECONDS = 30 * 24 * 3600;
-
-/** Internal bookkeeping stored beside the delivery: who holds the attempt lease, and which message carries it. */
-export interface DeliveryItem extends Delivery {
-  leaseUntil?: number;
-  carrier?: string;
-}
 
 const toItem = (d: Delivery) => ({
   ...key(d),
@@ -57,31 +41,8 @@ const toItem = (d: Delivery) => ({
   ttl: Math.floor(Date.parse(d.createdAt) / 1000) + RETENTION_SECONDS,
 });
 
-const storedDelivery = exactly<DeliveryItem>()(
-  z.object({
-    deliveryId: z.string(),
-    workspaceId: tenantField,
-    subscriptionId: z.string(),
-    eventId: z.string(),
-    eventType: z.string(),
-    status: z.enum(DELIVERY_STATUSES),
-    attemptNumber: z.number(),
-    httpStatus: z.number().optional(),
-    latency: z.number().optional(),
-    failureReason: z.string().optional(),
-    nextRetryAt: z.string().optional(),
-    attempts: z.array(attempt),
-    roundStartAttempt: z.number(),
-    roundStartedAt: z.string().optional(),
-    subscriptionActivatedAt: z.string(),
-    failureCounted: z.boolean(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-    leaseUntil: z.number().optional(),
-    carrier: z.string().optional(),
-  }),
-);
-const fromItem = itemCodec(storedDelivery);
+const fromItem = delivery.parse;
+const statusOf = itemCodec(delivery.schema.pick({ status: true }));
 
 const isConditionFailure = (error: unknown) =>
   error instanceof ConditionalCheckFailedException ||
@@ -112,7 +73,7 @@ export const createDelivery = async (d: Delivery, lease: Lease, extra: Write[] =
 };
 
 /** A delivery's key and parser, for reading it in one BatchGetItem with other items. */
-export const deliveryRead = (ref: Pick<Delivery, 'workspaceId' | 'subscriptionId' | 'deliveryId'>) => ({
+export const deliveryRead = (ref: Ref) => ({
   key: key(ref),
   parse: (item: Record<string, unknown> | undefined): DeliveryItem | undefined => (item ? fromItem(item) : undefined),
 });
@@ -129,7 +90,7 @@ export const getDelivery = async (tenant: Tenant, subscriptionId: string, delive
  * pending or retrying, due by `dueBy`, and nobody else holds an unexpired lease; otherwise undefined.
  */
 export const claimDelivery = async (
-  ref: Pick<Delivery, 'workspaceId' | 'subscriptionId' | 'deliveryId'>,
+  ref: Ref,
   carrier: string,
   now: number,
   dueBy: number,
@@ -280,23 +241,33 @@ export async function* failedDeliveriesBefore(tenant: Tenant, subscriptionId: st
     yield fromItem(item);
 }
 
-const bodyPrefix = (d: Pick<Delivery, 'deliveryId'>) => `${K.DLVBODY}#${d.deliveryId}#`;
+const bodyKey = (d: Ref, attempt: number) =>
+  responseBody.key({
+    tenant: d.workspaceId,
+    subscriptionId: d.subscriptionId,
+    deliveryId: d.deliveryId,
+    attempt: String(attempt).padStart(4, '0'),
+  });
+const bodiesOf = (d: Ref) => ({
+  pk: base(d.workspaceId, d.subscriptionId),
+  skPrefix: responseBody.prefix('sk', { deliveryId: d.deliveryId }),
+  consistent: true,
+});
 
 /** The first bytes of an attempt's response body, kept beside the delivery as long as it is, written with the attempt. */
 export const responseBodyWrite = (d: Delivery, attemptNumber: number, body: Buffer): Write =>
   putItem({
-    pk: base(d.workspaceId, d.subscriptionId),
-    sk: `${bodyPrefix(d)}${String(attemptNumber).padStart(4, '0')}`,
+    ...bodyKey(d, attemptNumber),
     type: 'WEBHOOK_RESPONSE_BODY',
     body,
     ttl: Math.floor(Date.parse(d.createdAt) / 1000) + RETENTION_SECONDS,
   });
 
 /** The response bodies kept for a delivery's attempts, by attempt number. */
-export const responseBodies = async (d: Pick<Delivery, 'workspaceId' | 'subscriptionId' | 'deliveryId'>): Promise<Map<number, Buffer>> => {
+export const responseBodies = async (d: Ref): Promise<Map<number, Buffer>> => {
   const out = new Map<number, Buffer>();
-  for await (const item of queryAll({ pk: base(d.workspaceId, d.subscriptionId), skPrefix: bodyPrefix(d), consistent: true })) {
-    out.set(Number((item.sk as string).slice(bodyPrefix(d).length)), Buffer.from(item.body as Uint8Array));
+  for await (const item of queryAll(bodiesOf(d))) {
+    out.set(Number(responseBody.read('sk', item.sk).attempt), Buffer.from(responseBody.parse(item).body));
   }
   return out;
 };
@@ -314,7 +285,7 @@ export const recentStatuses = async (tenant: Tenant, subscriptionId: string, lim
       Limit: limit,
     }),
   );
-  return Items.map((i) => i.status as DeliveryStatus);
+  return Items.map((i) => statusOf(i).status);
 };
 
 /** A subscription's open deliveries in one status (the sweeper's and deactivation's). */
@@ -341,11 +312,11 @@ export const deleteDeliveriesOf = async (
   const pk = base(tenant, subscriptionId);
   let deleted = 0;
   for await (const item of queryAll({ pk, skPrefix: DELIVERY_PREFIX, consistent: true })) {
-    if (!eventIds.has(item.eventId as string)) continue;
-    const bodies = await collect(
-      queryAll({ pk, skPrefix: `${K.DLVBODY}#${(item.sk as string).slice(DELIVERY_PREFIX.length)}#`, consistent: true }),
-    );
-    if (await removeOnce({ pk, sk: item.sk as string }, [...bodies.map((b) => deleteItem({ pk, sk: b.sk as string })), tally()])) deleted++;
+    const d = fromItem(item);
+    if (!eventIds.has(d.eventId)) continue;
+    const bodies = await collect(queryAll(bodiesOf(d)));
+    const bodyKeys = bodies.map((b) => bodyKey(d, Number(responseBody.read('sk', b.sk).attempt)));
+    if (await removeOnce(key(d), [...bodyKeys.map((k) => deleteItem(k)), tally()])) deleted++;
   }
   return deleted;
 };

@@ -7,60 +7,24 @@ import { config } from '../config';
 import { MAX_SUBSCRIPTIONS, type Subscription } from '../domain/webhooks/subscription';
 import { collect, queryAll, queryPage, type PageRequest } from './query';
 import { bump, readCount, type Counter } from './counters';
-import { tenantPk } from './keys';
 import { createItem, deleteItem, transact, updateItem, type Write } from './transact';
-import * as z from 'zod';
-import { tenantField, type Tenant } from '../domain/auth/tenant';
-import { exactly } from '../views/common';
-import { itemCodec } from './codec';
-import { K } from './registry/registry';
+import type { Tenant } from '../domain/auth/tenant';
+import { subscription, subscriptionCount, subscriptionUrlLock } from './registry/webhooks';
 
-/**
- * Access patterns:
- * - subscription by id ........ pk=<tenant>  sk=WHSUB#<id>
- * - a workspace's subscriptions  pk=<tenant>  sk begins_with WHSUB#   (≤ MAX_SUBSCRIPTIONS)
- * - every subscription (sweeper) gsi1pk=WEBHOOK_SUBSCRIPTIONS  gsi1sk=<ws>#<id>
- * - one URL per workspace ...... pk=<tenant>#WHURL#<sha256(url)>  sk=WHURL  (uniqueness lock)
- * - subscription count ......... pk=<tenant>  sk=WHSUB_COUNT  (exact, conditionally bounded)
- */
-const key = (tenant: Tenant, id: string) => ({ pk: tenantPk(tenant), sk: `${K.WHSUB}#${id}` });
-const urlLockKey = (tenant: Tenant, url: string) => ({
-  pk: tenantPk(tenant, K.WHURL, createHash('sha256').update(url).digest('hex')),
-  sk: K.WHURL,
-});
-const subscriptionCounter = (tenant: Tenant): Counter => ({ pk: tenantPk(tenant), sk: K.WHSUB_COUNT });
-const ALL_SUBSCRIPTIONS = K.WEBHOOK_SUBSCRIPTIONS;
+const key = (tenant: Tenant, id: string) => subscription.key({ tenant, id });
+const urlLockKey = (tenant: Tenant, url: string) =>
+  subscriptionUrlLock.key({ tenant, urlHash: createHash('sha256').update(url).digest('hex') });
+const subscriptionCounter = (tenant: Tenant): Counter => subscriptionCount.key({ tenant });
+const ofTenant = (tenant: Tenant) => ({ pk: subscription.build('pk', { tenant }), skPrefix: subscription.prefix('sk', {}) });
 
 const toItem = (s: Subscription) => ({
   ...key(s.workspaceId, s._id),
   type: 'WEBHOOK_SUBSCRIPTION',
-  gsi1pk: ALL_SUBSCRIPTIONS,
-  gsi1sk: `${s.workspaceId}#${s._id}`,
+  ...subscription.index('gsi1', { workspaceId: s.workspaceId, id: s._id }),
   ...s,
 });
 
-/** A stored subscription, secrets included; an item from before failures were counted reads 0. */
-const storedSubscription = exactly<Subscription>()(
-  z.object({
-    _id: z.string(),
-    workspaceId: tenantField,
-    url: z.string(),
-    events: z.array(z.string()),
-    active: z.boolean(),
-    secret: z.string(),
-    previousSecrets: z.array(z.object({ secret: z.string(), expiresAt: z.string() })).optional(),
-    consecutiveFailures: z
-      .number()
-      .optional()
-      .transform((n) => n ?? 0),
-    activatedAt: z.string().optional(),
-    deactivatedAt: z.string().optional(),
-    deactivationReason: z.enum(['manual', 'gone_410', 'consecutive_failures']).optional(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-  }),
-);
-const fromItem = itemCodec(storedSubscription);
+const fromItem = subscription.parse;
 
 const duplicateUrl = () =>
   new Refused('subscription_url_taken', 'A subscription for this URL already exists in this workspace', { field: 'url' });
@@ -92,20 +56,17 @@ export const getSubscription = async (tenant: Tenant, id: string): Promise<Subsc
 const countSubscriptions = (tenant: Tenant): Promise<number> => readCount(subscriptionCounter(tenant));
 
 export const subscriptionsPage = async (tenant: Tenant, page: PageRequest) => {
-  const [{ items, nextCursor }, total] = await Promise.all([
-    queryPage({ pk: tenantPk(tenant), skPrefix: `${K.WHSUB}#` }, page),
-    countSubscriptions(tenant),
-  ]);
+  const [{ items, nextCursor }, total] = await Promise.all([queryPage(ofTenant(tenant), page), countSubscriptions(tenant)]);
   return { subscriptions: items.map(fromItem), total, nextCursor };
 };
 
 /** All of a workspace's subscriptions (at most MAX_SUBSCRIPTIONS). */
 export const tenantSubscriptions = async (tenant: Tenant): Promise<Subscription[]> =>
-  (await collect(queryAll({ pk: tenantPk(tenant), skPrefix: `${K.WHSUB}#` }))).map(fromItem);
+  (await collect(queryAll(ofTenant(tenant)))).map(fromItem);
 
 /** Every subscription of every workspace, one page at a time (the sweeper's walk). */
 export async function* everySubscription(): AsyncGenerator<Subscription> {
-  for await (const item of queryAll({ index: 'gsi1', pk: ALL_SUBSCRIPTIONS })) yield fromItem(item);
+  for await (const item of queryAll({ index: 'gsi1', pk: subscription.build('gsi1pk', {}) })) yield fromItem(item);
 }
 
 /** SET/REMOVE expression for a partial update; `undefined` values are removed. */

@@ -1,31 +1,20 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
-import type { Tenant } from '../domain/auth/tenant';
+import { tenantField, type Tenant } from '../domain/auth/tenant';
 import type { Workflow } from '../domain/workflows/definition';
 import { bumpCounter, readCounter } from './counters';
-import { fromIndexSk, indexSk, tenantPk } from './keys';
 import { collect, queryAll, queryPage, type PageRequest } from './query';
 import { createItem, deleteItem, putItem, type Write } from './transact';
-import { K } from './registry/registry';
+import { workflow, workflowTrigger, workflowVersion } from './registry/workflows';
+import { definition, eventTrigger } from '../views/workflows';
 
-/**
- * Workflow definitions.
- * - workflow by id ........... pk=<tenant>#WF#<id>   sk=WF      (`rev` guards read-modify-write)
- * - a version's graph ........ pk=<tenant>#WF#<id>   sk=VER#<version, 6 digits>  (executions run the version they started on)
- * - workflows, newest first .. gsi1pk=<tenant>#WFS   gsi1sk=<id>
- * - active event triggers .... pk=<tenant>#WFTRIG    sk=<id>   (only while active; the trigger function reads the partition)
- * - due schedules ............ gsi2pk=WF_SCHEDULES  gsi2sk=<nextRunAt>#<tenant>#<id>  (only while active, across tenants)
- * - total .................... counter `workflows`
- */
+/** Workflow definitions (keys and reads: registry/workflows.ts), counted in `workflows`. */
 const COUNTER = 'workflows';
-const SCHEDULES = K.WF_SCHEDULES;
-const key = (tenant: Tenant, id: string) => ({ pk: tenantPk(tenant, K.WF, id), sk: K.WF });
-const versionKey = (tenant: Tenant, id: string, version: number) => ({
-  pk: tenantPk(tenant, K.WF, id),
-  sk: `${K.VER}#${String(version).padStart(6, '0')}`,
-});
-const triggersPk = (tenant: Tenant) => tenantPk(tenant, K.WFTRIG);
+const key = (tenant: Tenant, id: string) => workflow.key({ tenant, id });
+const versionKey = (tenant: Tenant, id: string, version: number) =>
+  workflowVersion.key({ tenant, id, version: String(version).padStart(6, '0') });
+const triggerKey = (tenant: Tenant, id: string) => workflowTrigger.key({ tenant, id });
 
 /** A stored workflow: the definition, plus its revision and, for an active schedule, its next run. */
 export interface StoredWorkflow {
@@ -34,17 +23,13 @@ export interface StoredWorkflow {
   nextRunAt?: string;
 }
 
-const FIELDS = ['_id', 'name', 'description', 'active', 'version', 'createdAt', 'updatedAt'] as const;
 /** The graph and trigger are stored as JSON text: configs hold arbitrary JSON, which DynamoDB cannot always hold as is. */
 const graphOf = (w: Workflow) => JSON.stringify({ trigger: w.trigger, nodes: w.nodes, edges: w.edges });
-const fromItem = (item: Record<string, unknown>): StoredWorkflow => ({
-  workflow: {
-    ...Object.fromEntries(FIELDS.filter((f) => item[f] !== undefined).map((f) => [f, item[f]])),
-    ...JSON.parse(item.graph as string),
-  } as Workflow,
-  rev: item.rev as number,
-  nextRunAt: item.nextRunAt as string | undefined,
-});
+const fromItem = (item: Record<string, unknown>): StoredWorkflow => {
+  const { graph, rev, nextRunAt, ...fields } = workflow.parse(item);
+  return { workflow: definition.parse({ ...fields, ...JSON.parse(graph) }), rev, nextRunAt };
+};
+const versionOf = (item: Record<string, unknown>): Workflow => definition.parse(JSON.parse(workflowVersion.parse(item).workflow));
 
 const read = async (k: { pk: string; sk: string }) =>
   (await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: k, ConsistentRead: true }))).Item;
@@ -57,17 +42,20 @@ export const getWorkflow = async (tenant: Tenant, id: string): Promise<StoredWor
 /** The graph of one version (the current one lives on the workflow item too). */
 export const getVersion = async (tenant: Tenant, id: string, version: number): Promise<Workflow | undefined> => {
   const item = await read(versionKey(tenant, id, version));
-  return item && (JSON.parse(item.workflow as string) as Workflow);
+  return item && versionOf(item);
 };
 
 export const listVersions = async (tenant: Tenant, id: string, page: PageRequest) => {
-  const { items, nextCursor } = await queryPage({ pk: tenantPk(tenant, K.WF, id), skPrefix: `${K.VER}#`, newestFirst: true }, page);
-  return { versions: items.map((i) => JSON.parse(i.workflow as string) as Workflow), nextCursor };
+  const { items, nextCursor } = await queryPage(
+    { pk: workflowVersion.build('pk', { tenant, id }), skPrefix: workflowVersion.prefix('sk', {}), newestFirst: true },
+    page,
+  );
+  return { versions: items.map(versionOf), nextCursor };
 };
 
 export const workflowsPage = async (tenant: Tenant, page: PageRequest) => {
   const [{ items, nextCursor }, total] = await Promise.all([
-    queryPage({ index: 'gsi1', pk: tenantPk(tenant, K.WFS), newestFirst: true }, page),
+    queryPage({ index: 'gsi1', pk: workflow.build('gsi1pk', { tenant }), newestFirst: true }, page),
     readCounter(tenant, COUNTER),
   ]);
   return { workflows: items.map((i) => fromItem(i).workflow), total, nextCursor };
@@ -77,10 +65,10 @@ const triggerWrites = (tenant: Tenant, before: Workflow | undefined, after: Work
   const listens = (w?: Workflow) => !!w?.active && w.trigger.type === 'event';
   if (after && listens(after)) {
     return [
-      putItem({ pk: triggersPk(tenant), sk: after._id, type: 'WF_TRIGGER', workflowId: after._id, trigger: JSON.stringify(after.trigger) }),
+      putItem({ ...triggerKey(tenant, after._id), type: 'WF_TRIGGER', workflowId: after._id, trigger: JSON.stringify(after.trigger) }),
     ];
   }
-  return listens(before) ? [deleteItem({ pk: triggersPk(tenant), sk: before!._id })] : [];
+  return listens(before) ? [deleteItem(triggerKey(tenant, before!._id))] : [];
 };
 
 /**
@@ -96,9 +84,8 @@ export const workflowSave = (tenant: Tenant, before: StoredWorkflow | undefined,
     ...fields,
     graph: graphOf(after),
     rev,
-    gsi1pk: tenantPk(tenant, K.WFS),
-    gsi1sk: after._id,
-    ...(nextRunAt ? { nextRunAt, gsi2pk: SCHEDULES, gsi2sk: indexSk(nextRunAt, tenant, after._id) } : {}),
+    ...workflow.index('gsi1', { tenant, id: after._id }),
+    ...(nextRunAt ? { nextRunAt, ...workflow.index('gsi2', { nextRunAt, tenant, id: after._id }) } : {}),
   };
   const writes: Write[] = [
     before ? putItem(item, { condition: 'rev = :rev', values: { ':rev': before.rev } }) : createItem(item),
@@ -120,13 +107,16 @@ export const workflowDeletion = (tenant: Tenant, before: StoredWorkflow): Write[
 
 /** The tenant's active event-triggered workflows (id and trigger). */
 export const eventTriggers = async (tenant: Tenant) =>
-  (await collect(queryAll({ pk: triggersPk(tenant) }))).map((i) => ({
-    workflowId: i.workflowId as string,
-    trigger: JSON.parse(i.trigger as string) as Extract<Workflow['trigger'], { type: 'event' }>,
-  }));
+  (await collect(queryAll({ pk: workflowTrigger.build('pk', { tenant }) }))).map((i) => {
+    const { workflowId, trigger } = workflowTrigger.parse(i);
+    return { workflowId, trigger: eventTrigger.parse(JSON.parse(trigger)) };
+  });
 
 /** Active schedules whose next run is due by `now`, across tenants, oldest first. */
 export const dueSchedules = async (now: Date, limit: number): Promise<{ tenant: Tenant; id: string }[]> => {
-  const { items } = await queryPage({ index: 'gsi2', pk: SCHEDULES, skBelow: `${now.toISOString()}~` }, { limit });
-  return items.map((i) => fromIndexSk(i.gsi2sk as string));
+  const { items } = await queryPage({ index: 'gsi2', pk: workflow.build('gsi2pk', {}), skBelow: `${now.toISOString()}~` }, { limit });
+  return items.map((i) => {
+    const { tenant, id } = workflow.read('gsi2sk', i.gsi2sk);
+    return { tenant: tenantField.parse(tenant), id };
+  });
 };

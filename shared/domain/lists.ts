@@ -31,3 +31,12 @@ export const membershipMoves = (before: readonly Membership[], after: readonly M
 /** Memberships of `lists` ordered by creation: `<createdAt>#<id>`. */
 export const byCreation = (lists: readonly string[], e: { _id: string; createdAt: string }): Membership[] =>
   lists.map((list) => ({ list, order: `${e.createdAt}#${e._id}` }));
+
+/**
+ * A status list (`status:<s>`, or an owner's `<owner>:status:<s>`) shares one counter item with the owner's
+ * other status lists, one total per status: a status change bumps one item, not two.
+ */
+export const statusTotal = (list: string): { counter: string; total: string } | undefined => {
+  const m = /^((?:[^:]+:[^:]+:)?status):([^:]+)$/.exec(list);
+  return m ? { counter: m[1]!, total: m[2]! } : undefined;
+};

@@ -23,9 +23,9 @@ export const erasureCoverage: Record<string, Coverage> = {
   },
   Booking: { step: 'bookings', how: 'title, notes, location and cancellation reason cleared; the slot stays' },
   Broadcast: { step: 'broadcastRecipients', how: "the customer's recipient entry deleted; the campaign itself is the team's" },
-  'Webhook delivery': {
+  'Webhook response body': {
     step: 'deliveries',
-    how: 'deliveries of the deleted events deleted, with the response bodies receivers answered',
+    how: 'the response bodies receivers answered to the deliveries of the deleted events, deleted with them',
   },
   'Outbox event': { step: 'events', how: 'every stored event whose payload names the customer, its conversations or files, deleted' },
   'Idempotency record': { step: 'idempotencyRecords', how: 'every recorded answer that names them deleted, with its body chunks' },
@@ -35,6 +35,9 @@ export const erasureCoverage: Record<string, Coverage> = {
   Import: {
     step: 'bulkCsvs',
     how: "its CSV's rows naming the customer emptied (the rows keep their place) and its failed rows naming it scrubbed; exports' CSVs too",
+  },
+  'Sandbox provider send': {
+    none: "the test-mode provider's own log of what it sent: it stands for the provider's side, as a real provider keeps what it delivered",
   },
   Member: { none: "a team member's own data, not a customer's" },
   'Member email claim': { none: "a team member's own email, not a customer's" },

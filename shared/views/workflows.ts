@@ -13,12 +13,14 @@ const workflowNode = z.strictObject({
 });
 
 /** How a run starts: an event in the catalog (with an optional filter on its `data`), by hand, or on a cron schedule. */
+export const eventTrigger = z.strictObject({
+  type: z.literal('event'),
+  eventTypes: z.array(z.string()),
+  filter: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
+});
+
 const trigger = z.discriminatedUnion('type', [
-  z.strictObject({
-    type: z.literal('event'),
-    eventTypes: z.array(z.string()),
-    filter: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
-  }),
+  eventTrigger,
   z.strictObject({ type: z.literal('manual') }),
   z.strictObject({ type: z.literal('schedule'), cron: z.string(), timezone: z.string() }),
 ]);

@@ -1,6 +1,6 @@
 import { log } from '../log';
 import { envelopeTenant, type EventEnvelope } from '../events/envelope';
-import { triggerGuard } from '../data/workflow-guards';
+import { eventStartGuard, scheduledRunGuard } from '../data/workflow-guards';
 import { dueSchedules, eventTriggers, getWorkflow, workflowSave } from '../data/workflows';
 import { lostRace } from '../data/retry';
 import { transact } from '../data/transact';
@@ -50,7 +50,7 @@ export const onEvent = async (envelope: EventEnvelope, now = new Date()): Promis
     const run = await startExecution(t, found.workflow, trigger, {
       depth,
       now,
-      guard: triggerGuard(t, 'event', envelope.eventId, workflowId, now),
+      guard: eventStartGuard(t, envelope.eventId, workflowId, now),
     });
     if (run) started++;
   }
@@ -67,7 +67,7 @@ export const runDueSchedules = async (now: Date, batch = 100): Promise<number> =
     const s = await getWorkflow(tenant, id);
     if (!s?.nextRunAt || !s.workflow.active || Date.parse(s.nextRunAt) > now.getTime()) continue;
     const trigger = { type: 'schedule' as const, payload: { scheduledAt: s.nextRunAt } };
-    if (await startExecution(tenant, s.workflow, trigger, { depth: 1, now, guard: triggerGuard(tenant, 'schedule', id, s.nextRunAt, now) }))
+    if (await startExecution(tenant, s.workflow, trigger, { depth: 1, now, guard: scheduledRunGuard(tenant, id, s.nextRunAt, now) }))
       started++;
     await transact(workflowSave(tenant, s, s.workflow, nextRunAt(s.workflow.trigger, now)), lostRace).catch((error: unknown) =>
       log.warn('schedule not advanced (changed meanwhile)', { tenant, workflowId: id, error: String(error) }),

@@ -1,7 +1,8 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { dynamo } from '../../shared/aws/dynamo';
 import { config } from '../../shared/config';
+import { workspaceCounter } from '../../shared/data/counters';
 import { leadKey } from '../../shared/data/entity-keys';
 import { client, expectError } from '../support/api';
 import { create, CUSTOMERS, eventsOf, LEADS, makePipeline, PIPELINES } from '../support/crm';
@@ -219,6 +220,40 @@ describe('leads', () => {
     const page = await t.api.get(`${LEADS}/${lead._id}/stage-history?limit=3`);
     const rest = await t.api.get(`${LEADS}/${lead._id}/stage-history?limit=3&cursor=${page.body.data.pagination.nextCursor}`);
     expect([...page.body.data.history, ...rest.body.data.history]).toEqual(history);
+  });
+
+  it('reads stays and status counts stored before a stay derived its end and status lists shared a counter', async () => {
+    const t = await tenant();
+    const lead = await t.lead();
+    const q = (await t.move(lead._id, { stageId: t.stage('Qualified')._id })).body.data.lead;
+    const history = (await t.api.get(`${LEADS}/${lead._id}/stage-history`)).body.data.history;
+    // As stored before: the stay a move left holds its exitedAt, the current one exitedAt null; the open leads
+    // counted on `leads:status:open`'s own item.
+    const update = (key: { pk: string; sk: string }, expression: string, values: Record<string, unknown>, names?: Record<string, string>) =>
+      dynamo().send(
+        new UpdateCommand({
+          TableName: config().TABLE_NAME,
+          Key: key,
+          UpdateExpression: expression,
+          ExpressionAttributeValues: values,
+          ExpressionAttributeNames: names,
+        }),
+      );
+    const stay = (n: number) => ({ pk: leadKey(t.tenant, lead._id).pk, sk: `STAY#00000${n}` });
+    await update(stay(1), 'SET exitedAt = :at', { ':at': q.stageEnteredAt });
+    await update(stay(2), 'SET exitedAt = :none', { ':none': null });
+    await update(workspaceCounter(t.tenant, 'leads:status'), 'ADD #open :minus', { ':minus': -1 }, { '#open': 'open' });
+    await update(workspaceCounter(t.tenant, 'leads:status:open'), 'ADD n :one', { ':one': 1 });
+    expect((await t.api.get(`${LEADS}/${lead._id}/stage-history`)).body.data.history).toEqual(history);
+    await t.move(lead._id, { stageId: t.stage('Proposal')._id });
+    const after = (await t.api.get(`${LEADS}/${lead._id}/stage-history`)).body.data.history;
+    expect(after.map((s: { exitedAt: string | null }) => s.exitedAt)).toEqual([q.stageEnteredAt, after[2].enteredAt, null]);
+    for (const query of ['status=open', '', `pipelineId=${t.pipeline._id}&status=open`]) {
+      expect((await t.api.get(`${LEADS}?${query}`)).body.data.pagination.total, query).toBe(1);
+    }
+    // A stage named alone, on a page past its end: its count is read without a lead on the page to name its pipeline.
+    expect((await t.api.get(`${LEADS}?stageId=${t.stage('Proposal')._id}&page=3`)).body.data.pagination.total).toBe(1);
+    expect((await t.api.get(`${LEADS}?stageId=${t.stage('Proposal')._id}`)).body.data.pagination.total).toBe(1);
   });
 
   it('moves a lead into another pipeline when the move names it', async () => {

@@ -48,6 +48,12 @@ const compile = (template: string) => {
   const parts = template.split('#').map((part) => (part.startsWith('<') && part.endsWith('>') ? { hole: part.slice(1, -1) } : part));
   return {
     build: (args: Record<string, string>) => parts.map((p) => (typeof p === 'string' ? p : args[p.hole])).join('#'),
+    /** The key's leading segments up to the first hole `args` does not fill, each followed by `#`: what a begins_with reads by. */
+    prefix: (args: Record<string, string>) => {
+      const given = parts.findIndex((p) => typeof p !== 'string' && args[p.hole] === undefined);
+      const lead = parts.slice(0, given === -1 ? parts.length : given).map((p) => (typeof p === 'string' ? p : args[p.hole]));
+      return lead.map((segment) => `${segment}#`).join('');
+    },
     /** The holes of a built key: every hole but the last is one segment, the last takes the rest. */
     read: (key: string): Record<string, string> => {
       const segments = key.split('#');
@@ -91,6 +97,9 @@ export const declare = <const P extends string, const T extends Templates, S ext
       Record<KeyAttribute, string>
     >,
     build,
+    /** The leading part of a key attribute's values, up to the first hole not given (see `compile`). */
+    prefix: <A extends keyof T & KeyAttribute>(attribute: A, args: Partial<KeyArgs<T[A]>>): string =>
+      compiled[attribute].prefix(args as Record<string, string>),
     /** The item's primary key. */
     key: (args: KeyArgs<T['pk']> & KeyArgs<T['sk']>) => ({ pk: build('pk', args), sk: build('sk', args) }),
     /** The item's key attributes in index `index`. */

@@ -1,5 +1,5 @@
 import { analytics } from './analytics';
-import { channel, broadcast } from './channels';
+import { broadcast, channel, channelRate, channelSend, sandboxSend } from './channels';
 import { customer, customerGuard } from './contacts';
 import { file } from './files';
 import { exportJob } from './exports';
@@ -17,13 +17,13 @@ import {
   message,
 } from './inbox';
 import { aiAnswer, aiSettings, article, articleSummary, searchIndex } from './knowledge';
-import { realtimeConnection, realtimeTicket } from './realtime';
+import { realtimeConnection, realtimePointer, realtimePresence, realtimeTicket } from './realtime';
 import { booking, slotClaim } from './scheduling';
 import { tag, tagLink, tagName } from './tags';
 import { member, memberEmail } from './team';
-import { delivery, subscription } from './webhooks';
-import { counter, idempotency, outboxEvent, rateLimit, token, workspace } from './workspace';
-import { execution, triggerGuard, workflow } from './workflows';
+import { delivery, responseBody, subscription, subscriptionCount, subscriptionUrlLock } from './webhooks';
+import { counter, idempotency, outboxEvent, rateLimit, token, tokenBinding, workspace } from './workspace';
+import { eventGuard, execution, notificationSecret, scheduleGuard, workflow, workflowTrigger, workflowVersion } from './workflows';
 
 /**
  * Every kind of item in the single table, by area. Each literal key segment is declared by exactly one
@@ -33,6 +33,7 @@ export const entities = [
   workspace,
   counter,
   token,
+  tokenBinding,
   idempotency,
   rateLimit,
   outboxEvent,
@@ -61,11 +62,21 @@ export const entities = [
   activity,
   listMembership,
   subscription,
+  subscriptionUrlLock,
+  subscriptionCount,
   delivery,
+  responseBody,
   workflow,
+  workflowVersion,
+  workflowTrigger,
+  notificationSecret,
   execution,
-  triggerGuard,
+  eventGuard,
+  scheduleGuard,
   channel,
+  channelRate,
+  channelSend,
+  sandboxSend,
   broadcast,
   article,
   articleSummary,
@@ -77,4 +88,6 @@ export const entities = [
   slotClaim,
   realtimeTicket,
   realtimeConnection,
+  realtimePointer,
+  realtimePresence,
 ] as const;

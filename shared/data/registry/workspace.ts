@@ -1,3 +1,4 @@
+import * as z from 'zod';
 import {
   DEFAULT_LOCALE,
   DEFAULT_STORAGE_QUOTA_BYTES,
@@ -5,7 +6,7 @@ import {
   defaultBusinessHours,
   defaultRetention,
 } from '../../domain/auth/workspace';
-import { workspace as workspaceView } from '../../views/auth';
+import { token as tokenView, workspace as workspaceView } from '../../views/auth';
 import { declare, entity } from './define';
 
 export const workspace = declare({
@@ -45,18 +46,30 @@ export const counter = entity({
   ],
 });
 
-export const token = entity({
+export const token = declare({
   name: 'Token',
-  itemTypes: ['TOKEN', 'TOKEN_BINDING'],
+  itemTypes: ['TOKEN'],
   personal: [],
-  about: 'An API token, found by the hash of its secret; its binding lists it under its workspace.',
+  about:
+    'An API token, found by the hash of its secret; it also keeps, per rate category, the current window and its count, so one conditional update authenticates and admits a request.',
   prefixes: ['TOKEN', 'TOKENID'],
-  keys: { pk: 'TOKEN#<sha256> | <tenant>', sk: 'TOKEN | TOKEN#<token id>', gsi1pk: 'TOKENID#<token id>', gsi1sk: 'TOKEN' },
+  keys: { pk: 'TOKEN#<hash>', sk: 'TOKEN', gsi1pk: 'TOKENID#<id>', gsi1sk: 'TOKEN' },
   patterns: [
     { read: 'token by hash', by: 'pk=TOKEN#<sha256> sk=TOKEN' },
     { read: 'token by id', by: 'gsi1pk=TOKENID#<token id>', index: 'gsi1' },
-    { read: 'tokens of a workspace', by: 'pk=<tenant> sk begins_with TOKEN#' },
   ],
+  schema: tokenView.omit({ environment: true }),
+});
+
+export const tokenBinding = declare({
+  name: 'Token binding',
+  itemTypes: ['TOKEN_BINDING'],
+  personal: [],
+  about: 'A copy of a token under each workspace it is bound to (live mode), which lists it there.',
+  prefixes: [],
+  keys: { pk: 'WS#<tenant>', sk: 'TOKEN#<id>' },
+  patterns: [{ read: 'tokens of a workspace', by: 'pk=<tenant> sk begins_with TOKEN#' }],
+  schema: tokenView.omit({ environment: true }),
 });
 
 export const idempotency = entity({
@@ -80,14 +93,15 @@ export const idempotency = entity({
     'The index entry costs one more write unit per idempotent request; without it an erasure could not find the recorded answers that name the customer short of scanning the table.',
 });
 
-export const rateLimit = entity({
+export const rateLimit = declare({
   name: 'Rate-limit window',
   itemTypes: [],
   personal: ['pk'],
   about: 'A count of one subject in one fixed window (TTL); a failed authentication counts per source IP.',
   prefixes: ['RL', 'AUTHFAIL'],
-  keys: { pk: 'RL#<subject>#<window start>', sk: 'RL' },
+  keys: { pk: 'RL#<subject>#<window>', sk: 'RL' },
   patterns: [{ read: 'count of a window', by: 'pk=RL#<subject>#<window start> sk=RL, subject AUTHFAIL#<source ip>' }],
+  schema: z.object({ n: z.number().default(0) }),
 });
 
 export const outboxEvent = entity({

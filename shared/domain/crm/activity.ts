@@ -81,3 +81,10 @@ export const activityListsOf = (a: Pick<Activity, 'leadId' | 'customerId'>): str
   ...(a.leadId ? [`lead:${a.leadId}`] : []),
   ...(a.customerId ? [`customer:${a.customerId}`] : []),
 ];
+
+/**
+ * The workspace's timeline keeps a counter; one lead's or one customer's is counted when read: it holds that
+ * record's history only (a key-only count of 20-odd members is one read unit), and two counter writes fewer
+ * on every activity are worth more than a read unit on each page of it.
+ */
+export const timelineCountedOnRead = (list: string): boolean => list !== 'all';

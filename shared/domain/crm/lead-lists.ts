@@ -6,8 +6,8 @@ import { LEAD_STATUSES, type Lead, type LeadStatus } from './lead';
 export const leadsOfCustomer = (customerId: string): string => `customer:${customerId}`;
 
 /**
- * Every lead is a member of a few named lists, one per filter the API offers, each with an exact counter
- * written in the same transaction: a filtered page costs O(limit) and its total O(1).
+ * Every lead is a member of a few named lists, one per filter the API offers, each with an exact total
+ * (leadListTotal) written in the same transaction: a filtered page costs O(limit) and its total O(1).
  */
 export const leadListsOf = (l: Pick<Lead, 'pipelineId' | 'stageId' | 'status' | 'assigneeId' | 'customerId'>): string[] => {
   const assignee = l.assigneeId ?? UNASSIGNED;
@@ -24,14 +24,38 @@ export const leadListsOf = (l: Pick<Lead, 'pipelineId' | 'stageId' | 'status' | 
 };
 
 /**
- * The lists that are the union of one list per status (a lead has one status at a time): `all`, a
- * pipeline's and an assignee's. Their total is the sum of those lists' counters, so they keep no counter of their own.
+ * The lists that are the union of one list per status (a lead has one status at a time): `all` and an
+ * assignee's. Their total is the sum of those lists' counters, so they keep no counter of their own.
  */
 export const leadStatusParts = (list: string): string[] | undefined => {
   if (list === 'all') return LEAD_STATUSES.map((s) => `status:${s}`);
-  const owner = /^((?:pipeline|assignee):[^:]+)$/.exec(list)?.[1];
-  return owner ? LEAD_STATUSES.map((s) => `${owner}:status:${s}`) : undefined;
+  const assignee = /^(assignee:[^:]+)$/.exec(list)?.[1];
+  return assignee ? LEAD_STATUSES.map((s) => `${assignee}:status:${s}`) : undefined;
 };
+
+/**
+ * Where a lead list's exact total is read. A stage's, and a pipeline's (of one status: its stages of that
+ * kind), are its stages' lead counts, which every lead change writes anyway (the stage items), so these lists
+ * keep no counter; a stage's count is kept under its pipeline (`pipelineId`, when the filter names it). The
+ * unions of one list per status sum their parts' counters; every other list has its own.
+ */
+export type LeadListTotal =
+  | { stage: string; pipelineId?: string }
+  | { pipeline: string; status?: LeadStatus }
+  | { parts: string[] }
+  | { counter: true };
+
+export const leadListTotal = (list: string, pipelineId?: string): LeadListTotal => {
+  const stage = /^stage:(.+)$/.exec(list)?.[1];
+  if (stage) return { stage, ...(pipelineId ? { pipelineId } : {}) };
+  const pipeline = /^pipeline:([^:]+)(?::status:(.+))?$/.exec(list);
+  if (pipeline) return { pipeline: pipeline[1]!, ...(pipeline[2] ? { status: pipeline[2] as LeadStatus } : {}) };
+  const parts = leadStatusParts(list);
+  return parts ? { parts } : { counter: true };
+};
+
+/** A lead list that keeps no counter of its own (see leadListTotal). */
+export const uncountedLeadList = (list: string): boolean => !('counter' in leadListTotal(list));
 
 export interface LeadFilters {
   pipelineId?: string;

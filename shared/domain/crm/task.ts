@@ -118,9 +118,15 @@ export const taskStatusParts = (list: string): string[] | undefined => {
   return assignee ? TaskStatus.options.map((s) => `assignee:${assignee}:status:${s}`) : undefined;
 };
 
-/** Lists that keep no counter: those with status parts, and the due lists (an overdue total counts the members due so far). */
+/** A lead's tasks, few next to the workspace's: counted when read, which spares a counter write on each of their changes. */
+export const taskListCountedOnRead = (list: string): boolean => list.startsWith('lead:');
+
+/**
+ * Lists that keep no counter: those with status parts, the due lists (an overdue total counts the members due
+ * so far) and those counted on read.
+ */
 export const uncountedTaskList = (list: string): boolean =>
-  taskStatusParts(list) !== undefined || list === 'due' || list.startsWith('due:');
+  taskStatusParts(list) !== undefined || list === 'due' || list.startsWith('due:') || taskListCountedOnRead(list);
 
 export interface TaskFilters {
   status?: TaskStatus;

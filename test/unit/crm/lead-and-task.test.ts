@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { editLead, moveLead, newLead, stayView } from '../../../shared/domain/crm/lead';
-import { leadListSource } from '../../../shared/domain/crm/lead-lists';
+import { leadListSource, leadListsOf, leadListTotal, uncountedLeadList } from '../../../shared/domain/crm/lead-lists';
+import { activityListsOf, timelineCountedOnRead } from '../../../shared/domain/crm/activity';
 import { Money } from '../../../shared/domain/crm/money';
 import { newPipeline } from '../../../shared/domain/crm/pipeline';
 import {
@@ -9,6 +10,7 @@ import {
   editTask,
   isDue,
   newTask,
+  taskListCountedOnRead,
   taskListSource,
   taskListsOf,
   taskStatusParts,
@@ -104,9 +106,30 @@ describe('tasks', () => {
       taskListsOf(task)
         .filter((m) => !uncountedTaskList(m.list))
         .map((m) => m.list),
-    ).toEqual(['status:open', 'assignee:none:status:open', `lead:${'l'.repeat(24)}`]);
+    ).toEqual(['status:open', 'assignee:none:status:open']);
+    expect(taskListCountedOnRead(`lead:${'l'.repeat(24)}`)).toBe(true);
     expect(taskStatusParts('assignee:none')).toEqual(['assignee:none:status:open', 'assignee:none:status:completed']);
     expect(taskStatusParts('all')).toEqual(['status:open', 'status:completed']);
+  });
+
+  it("keeps a counter for the workspace's timeline only; a lead's or a customer's is counted on read", () => {
+    const lists = activityListsOf({ leadId: 'l'.repeat(24), customerId: 'c'.repeat(24) });
+    expect(lists.filter((l) => !timelineCountedOnRead(l))).toEqual(['all']);
+    expect(lists).toHaveLength(3);
+  });
+});
+
+describe('lead list totals', () => {
+  const lead = { pipelineId: 'p', stageId: 's', status: 'won' as const, assigneeId: 'a', customerId: 'c' };
+
+  it("reads a stage's and a pipeline's total from the stage items, and counts only the lists no other total covers", () => {
+    expect(leadListTotal('stage:s', 'p')).toEqual({ stage: 's', pipelineId: 'p' });
+    expect(leadListTotal('stage:s')).toEqual({ stage: 's' });
+    expect(leadListTotal('pipeline:p')).toEqual({ pipeline: 'p' });
+    expect(leadListTotal('pipeline:p:status:won')).toEqual({ pipeline: 'p', status: 'won' });
+    expect(leadListTotal('all')).toEqual({ parts: ['status:open', 'status:won', 'status:lost'] });
+    expect(leadListTotal('assignee:a')).toEqual({ parts: ['assignee:a:status:open', 'assignee:a:status:won', 'assignee:a:status:lost'] });
+    expect(leadListsOf(lead).filter((l) => !uncountedLeadList(l))).toEqual(['status:won', 'assignee:a:status:won', 'customer:c']);
   });
 });
 

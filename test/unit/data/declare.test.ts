@@ -24,6 +24,12 @@ describe('an entity declared once', () => {
     expect(() => tag.read('gsi2sk', undefined)).toThrow(/not a string/);
   });
 
+  it('builds the leading part of a key up to the first value not given, for a begins_with read', () => {
+    expect(tagLink.prefix('sk', { entityType: 'lead' })).toBe('lead#');
+    expect(tagLink.prefix('sk', {})).toBe('');
+    expect(tag.prefix('gsi2sk', { deletingAt: 'd', tenant })).toBe(`d#${tenant}#`);
+  });
+
   it('reads an item by its schema: only the declared fields, an absent nullable one as null, a wrong one refused', () => {
     const thing = declare({
       name: 'Thing',

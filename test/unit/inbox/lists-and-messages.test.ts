@@ -33,11 +33,9 @@ describe('conversation lists', () => {
       assigneeId: null,
       customerId: base.customerId,
     };
-    expect(leadListsOf(lead).filter((l) => leadStatusParts(l))).toEqual(['all', `pipeline:${lead.pipelineId}`, 'assignee:none']);
-    expect(leadStatusParts(`pipeline:${lead.pipelineId}`)).toEqual(
-      ['open', 'won', 'lost'].map((s) => `pipeline:${lead.pipelineId}:status:${s}`),
-    );
-    expect(leadStatusParts(`pipeline:${lead.pipelineId}:status:open`)).toBeUndefined();
+    expect(leadListsOf(lead).filter((l) => leadStatusParts(l))).toEqual(['all', 'assignee:none']);
+    expect(leadStatusParts('assignee:none')).toEqual(['open', 'won', 'lost'].map((s) => `assignee:none:status:${s}`));
+    expect(leadStatusParts(`pipeline:${lead.pipelineId}`)).toBeUndefined();
   });
 
   it('moves only the lists that change, and all of them on create and delete', () => {
