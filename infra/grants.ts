@@ -10,14 +10,16 @@ import { wiring } from '../functions/wiring';
 export type FunctionKind = 'http' | 'queue' | 'event' | 'schedule';
 
 /**
- * Where a grant applies: the table, its secondary indexes, one wiring queue, key or bucket (by name), a bucket's
- * download signing key (its SecureString parameter), the bus, or the realtime API's sockets.
+ * Where a grant applies: the table, its secondary indexes, one wiring queue, key or bucket's objects (by name),
+ * a bucket's listing (the bucket itself), a bucket's download signing key (its SecureString parameter), the bus,
+ * or the realtime API's sockets.
  */
 export type GrantResource =
   | { table: 'items' | 'indexes' }
   | { queue: string }
   | { key: string }
   | { bucket: string }
+  | { bucketListing: string }
   | { downloadKey: string }
   | { bus: 'parley' }
   | { api: 'realtime' };
@@ -27,7 +29,10 @@ export interface Grant {
   resource: GrantResource;
   /** When set, only items whose partition key starts with one of these prefixes (IAM `dynamodb:LeadingKeys`). */
   leadingKeyPrefixes?: readonly string[];
-  /** A bucket grant covers only object keys under this prefix (IAM resource `<bucket arn>/<prefix>*`). */
+  /**
+   * A bucket grant covers only object keys under this prefix (IAM resource `<bucket arn>/<prefix>*`); a listing
+   * grant only listings of keys under it (IAM condition `s3:prefix`).
+   */
   objectKeyPrefix?: string;
 }
 
@@ -54,7 +59,7 @@ export const CONSUME_ACTIONS = [
 const REQUEST_PIPELINE_KEYS = [`${K.TOKEN}#`, `${K.RL}#`] as const;
 
 /** What each use of a bucket allows on its objects (S3 asks for PutObjectTagging too when a write carries tags). */
-const BUCKET_ACTIONS: Record<Exclude<BucketUse, 'download'>, readonly string[]> = {
+const BUCKET_ACTIONS: Record<Exclude<BucketUse, 'download' | `list:${string}`>, readonly string[]> = {
   read: ['s3:GetObject'],
   write: ['s3:PutObject', 's3:PutObjectTagging'],
   delete: ['s3:DeleteObject'],
@@ -82,8 +87,14 @@ export const grantsFor = (
   for (const [bucket, uses] of Object.entries(spec.access.buckets ?? {})) {
     const declared = buckets.find((b) => b.name === bucket);
     if (!declared) throw new Error(`${spec.handler} is granted bucket ${bucket}, which the wiring does not declare`);
-    const objectActions = uses.flatMap((u) => (u === 'download' ? [] : BUCKET_ACTIONS[u]));
+    const objectActions = uses.flatMap((u) =>
+      u === 'download' || u.startsWith('list:') ? [] : BUCKET_ACTIONS[u as keyof typeof BUCKET_ACTIONS],
+    );
     if (objectActions.length) grants.push({ actions: objectActions, resource: { bucket }, objectKeyPrefix: declared.keyPrefix });
+    for (const use of uses.filter((u) => u.startsWith('list:'))) {
+      const objectKeyPrefix = declared.keyPrefix + use.slice('list:'.length);
+      grants.push({ actions: ['s3:ListBucket'], resource: { bucketListing: bucket }, objectKeyPrefix });
+    }
     if (uses.includes('download')) {
       if (!declared.downloads) throw new Error(`${spec.handler} signs downloads of bucket ${bucket}, which has no downloads`);
       // Signing a URL is local; the key is what it needs (decrypted with the account's aws/ssm key, which SSM uses for it).

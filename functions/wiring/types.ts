@@ -9,8 +9,8 @@ export interface Access {
   /**
    * Buckets (by wiring name) and what the function does with their objects: `read` (GetObject, also what a
    * presigned GET it signs needs), `write` (PutObject with tags: PutObjectTagging too, also a presigned POST's),
-   * `delete` (DeleteObject), `untag` (DeleteObjectTagging), `download` (sign download URLs: read the bucket's
-   * download signing key, never its objects).
+   * `delete` (DeleteObject), `untag` (DeleteObjectTagging), `list:<prefix>` (ListObjectsV2 of the keys under
+   * that prefix of the bucket's, never their bytes), `download` (sign download URLs: read the bucket's download signing key, never its objects).
    */
   buckets?: Readonly<Record<string, readonly BucketUse[]>>;
   /** Puts events on the Parley bus (EventBridge PutEvents). */
@@ -19,7 +19,7 @@ export interface Access {
   connections?: true;
 }
 
-export type BucketUse = 'read' | 'write' | 'delete' | 'untag' | 'download';
+export type BucketUse = 'read' | 'write' | 'delete' | 'untag' | `list:${string}` | 'download';
 
 export interface FunctionSpec {
   /** Source file relative to the repo root; it exports `handler`. */

@@ -136,16 +136,21 @@ const statementOf = (grant: Grant, platform: Platform, user: string, scope: Cons
             ? [keyNamed(platform.keys, resource.key, user).key.keyArn]
             : 'bucket' in resource
               ? [`${bucketNamed(platform.buckets, resource.bucket, user).bucket.bucketArn}/${grant.objectKeyPrefix ?? ''}*`]
-              : 'downloadKey' in resource
-                ? [downloadsOf(platform.buckets, resource.downloadKey, user).keyParameterArn]
-                : resource.table === 'items'
-                  ? [tableArn]
-                  : tableSchema.indexes.map((index) => `${tableArn}/index/${index.name}`);
+              : 'bucketListing' in resource
+                ? [bucketNamed(platform.buckets, resource.bucketListing, user).bucket.bucketArn]
+                : 'downloadKey' in resource
+                  ? [downloadsOf(platform.buckets, resource.downloadKey, user).keyParameterArn]
+                  : resource.table === 'items'
+                    ? [tableArn]
+                    : tableSchema.indexes.map((index) => `${tableArn}/index/${index.name}`);
   return new PolicyStatement({
     actions: [...grant.actions],
     resources,
     ...(grant.leadingKeyPrefixes
       ? { conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': grant.leadingKeyPrefixes.map((p) => `${p}*`) } } }
+      : {}),
+    ...('bucketListing' in resource && grant.objectKeyPrefix
+      ? { conditions: { StringLike: { 's3:prefix': `${grant.objectKeyPrefix}*` } } }
       : {}),
   });
 };

@@ -172,13 +172,15 @@ const describe = (resource: GrantResource, table: string, objectKey?: string) =>
       ? 'arn:aws:execute-api:us-east-1:000000000000:realtime/$default/POST/@connections/*'
       : 'bucket' in resource
         ? `arn:aws:s3:::${resource.bucket}/${objectKey ?? ''}`
-        : 'queue' in resource
-          ? `arn:aws:sqs:us-east-1:000000000000:${resource.queue}`
-          : 'key' in resource
-            ? `arn:aws:kms:us-east-1:000000000000:alias/${resource.key}`
-            : 'downloadKey' in resource
-              ? `arn:aws:ssm:us-east-1:000000000000:parameter/${resource.downloadKey}`
-              : `arn:aws:dynamodb:us-east-1:000000000000:table/${table}${resource.table === 'indexes' ? '/index/*' : ''}`;
+        : 'bucketListing' in resource
+          ? `arn:aws:s3:::${resource.bucketListing}`
+          : 'queue' in resource
+            ? `arn:aws:sqs:us-east-1:000000000000:${resource.queue}`
+            : 'key' in resource
+              ? `arn:aws:kms:us-east-1:000000000000:alias/${resource.key}`
+              : 'downloadKey' in resource
+                ? `arn:aws:ssm:us-east-1:000000000000:parameter/${resource.downloadKey}`
+                : `arn:aws:dynamodb:us-east-1:000000000000:table/${table}${resource.table === 'indexes' ? '/index/*' : ''}`;
 
 const keyNameOf = (wiring: Wiring, keyId: string | undefined): string | undefined =>
   wiring.keys.find((k) => process.env[k.idEnv] === keyId)?.name;
@@ -221,8 +223,18 @@ const allowsObjectAction = (
 const checkS3 = (wiring: Wiring, command: string, input: Input): void => {
   const caller = callers.getStore();
   if (!caller) return;
-  // A PutObject that tags the object needs PutObjectTagging too.
-  const actions = [S3_ACTIONS[command] ?? `s3:${command}`, ...(command === 'PutObject' && input.Tagging ? ['s3:PutObjectTagging'] : [])];
+  if (command === 'ListObjectsV2') {
+    // A listing is an action on the bucket itself, allowed for the keys under a prefix (`s3:prefix`).
+    const name = bucketNameOf(wiring, input.Bucket);
+    const request: CallRequest = { action: 's3:ListBucket', resource: { bucketListing: name ?? '' }, objectKey: input.Prefix ?? '' };
+    if (name === undefined || !allows(caller.grants, request)) {
+      throw denied(caller, request.action, describe({ bucketListing: String(input.Bucket) }, ''), 's3');
+    }
+    return;
+  }
+  // A PutObject (or a multipart upload) that tags the object needs PutObjectTagging too.
+  const tags = (command === 'PutObject' || command === 'CreateMultipartUpload') && input.Tagging;
+  const actions = [S3_ACTIONS[command] ?? `s3:${command}`, ...(tags ? ['s3:PutObjectTagging'] : [])];
   const refused = actions.find((action) => !allowsObjectAction(wiring, caller.grants, action, input.Bucket, input.Key));
   if (refused) throw denied(caller, refused, describe({ bucket: String(input.Bucket) }, '', input.Key), 's3');
 };

@@ -42,6 +42,9 @@ const xmlText = (s: string) => s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)
 const taggingXml = (tag: Tag) =>
   `<Tagging><TagSet><Tag><Key>${xmlText(tag.key)}</Key><Value>${xmlText(tag.value)}</Value></Tag></TagSet></Tagging>`;
 
+/** A PutObject's `x-amz-tagging`: the tag as a URL query. */
+const taggingHeader = (tag: Tag) => `${encodeURIComponent(tag.key)}=${encodeURIComponent(tag.value)}`;
+
 /** What an object is stored with: the headers S3 serves it with, and its tag. */
 export interface StoredAs {
   contentType: string;
@@ -95,9 +98,32 @@ export const readObject = async (key: string): Promise<Readable> => {
   return out.Body as Readable;
 };
 
+/** The object as a stream with the headers it is served with, or undefined when there is no such object. */
+export const openObject = async (key: string): Promise<{ body: Readable; contentType: string; contentDisposition: string } | undefined> => {
+  const { sdk, client } = await loaded();
+  try {
+    const out = await client().send(new sdk.GetObjectCommand({ Bucket: bucket(), Key: key }));
+    return { body: out.Body as Readable, contentType: out.ContentType ?? '', contentDisposition: out.ContentDisposition ?? '' };
+  } catch (error) {
+    if ((error as { name?: string }).name === 'NoSuchKey') return undefined;
+    throw error;
+  }
+};
+
+/** The keys of the objects under `prefix`, page by page (S3's ListObjectsV2: 1,000 keys a page). */
+export async function* listKeys(prefix: string): AsyncGenerator<string> {
+  const { sdk, client } = await loaded();
+  let ContinuationToken: string | undefined;
+  do {
+    const page = await client().send(new sdk.ListObjectsV2Command({ Bucket: bucket(), Prefix: prefix, ContinuationToken }));
+    for (const { Key } of page.Contents ?? []) if (Key) yield Key;
+    ContinuationToken = page.NextContinuationToken;
+  } while (ContinuationToken);
+}
+
 export const writeObject = async (key: string, body: Uint8Array, as: StoredAs): Promise<void> => {
   const { sdk, client } = await loaded();
-  const Tagging = `${encodeURIComponent(as.tag.key)}=${encodeURIComponent(as.tag.value)}`;
+  const Tagging = taggingHeader(as.tag);
   await client().send(
     new sdk.PutObjectCommand({
       Bucket: bucket(),
@@ -134,8 +160,12 @@ const PART_BYTES = 8 * 1024 * 1024;
  * multipart upload (one PutObject when the object is smaller). `close` makes the object appear, whole; an
  * upload never closed leaves no object (the bucket's lifecycle rule aborts it).
  */
-export const objectWriter = (key: string, as: { contentType: string; contentDisposition: string }) => {
-  const stored = { ContentType: as.contentType, ContentDisposition: as.contentDisposition };
+export const objectWriter = (key: string, as: { contentType: string; contentDisposition: string; tag?: Tag }) => {
+  const stored = {
+    ContentType: as.contentType,
+    ContentDisposition: as.contentDisposition,
+    ...(as.tag ? { Tagging: taggingHeader(as.tag) } : {}),
+  };
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let uploadId: string | undefined;

@@ -1,6 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '../domain/auth/tenant';
-import type { Erasure, ErasureCounts } from '../domain/erasure/erasure';
+import { zeroErasureCounts, type Erasure, type ErasureCounts } from '../domain/erasure/erasure';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { tenantPk } from './keys';
@@ -30,7 +30,7 @@ export const getErasure = async (tenant: Tenant, id: string): Promise<StoredEras
   const item = await read(erasureKey(tenant, id));
   if (!item) return undefined;
   const needles = item.needles instanceof Set ? [...(item.needles as Set<string>)] : [];
-  const { step, ...erasure } = erasureEntity.parse(item);
+  const { step, ...erasure } = erasureEntity.parse({ ...item, counts: { ...zeroErasureCounts(), ...(item.counts as object) } });
   return { erasure, step, needles };
 };
 
@@ -61,6 +61,21 @@ export const erasureProgress = (tenant: Tenant, id: string, counted: Partial<Era
     },
   });
 };
+
+/**
+ * Records that the bulk CSV at `objectKey` is rewritten without the customer, counting `counted` (and, in the same
+ * transaction, `extra`: the export's own rows), once per erasure: a run again finds the record (`onCounted`).
+ */
+export const csvRewriteClaim = (
+  tenant: Tenant,
+  id: string,
+  objectKey: string,
+  counted: Partial<ErasureCounts>,
+  onCounted: () => Error,
+): Write[] => [
+  createItem({ pk: erasureKey(tenant, id).pk, sk: `${K.ERASED_CSV}#${objectKey}`, type: 'ERASED_CSV' }, onCounted),
+  erasureProgress(tenant, id, counted),
+];
 
 /** Moves a queued job to running (or leaves a running one); false when it had already finished. */
 export const startErasure = async (tenant: Tenant, id: string): Promise<boolean> => {

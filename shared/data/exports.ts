@@ -4,7 +4,7 @@ import { EXPORT_RETENTION_SECONDS, type ExportJob } from '../domain/exports/expo
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { exportJob } from './registry/exports';
-import { createItem, updateItem, writeAlone } from './transact';
+import { createItem, updateItem, writeAlone, type Write } from './transact';
 
 /**
  * Export jobs (keys: registry/exports.ts), with a TTL 7 days after creation (as long as the CSV is kept).
@@ -59,3 +59,11 @@ export const settleExport = async (tenant: Tenant, id: string, change: Settlemen
     throw error;
   }
 };
+
+/** A completed export's CSV lost `removed` rows (an erasure rewrote it): its `rows` stays the CSV's count. */
+export const exportRowsRemoved = (tenant: Tenant, id: string, removed: number): Write =>
+  updateItem(exportJob.key({ tenant, id }), 'SET #rows = #rows - :removed', {
+    condition: '#status = :completed',
+    names: { '#rows': 'rows', '#status': 'status' },
+    values: { ':removed': removed, ':completed': 'completed' },
+  });

@@ -133,9 +133,18 @@ export const rowOutcome = async (tenant: Tenant, id: string, record: number): Pr
   return Item?.status as RowStatus | undefined;
 };
 
-/** The reported failed rows, in file order. */
-export async function* rowFailures(tenant: Tenant, id: string): AsyncGenerator<RowFailure> {
+/** The reported failed rows, in file order, with their record's index. */
+export async function* rowFailures(tenant: Tenant, id: string): AsyncGenerator<RowFailure & { record: number }> {
   for await (const item of queryAll({ pk: partition(tenant, id), skPrefix: `${K.FAIL}#` })) {
-    yield { line: Number(item.line), reason: String(item.reason), cells: item.cells as string[] };
+    const record = Number(String(item.sk).slice(K.FAIL.length + 1));
+    yield { record, line: Number(item.line), reason: String(item.reason), cells: item.cells as string[] };
   }
 }
+
+/** A reported failed row's cells emptied and its reason replaced by `reason`, once: false if it already was. */
+export const failureScrub = (tenant: Tenant, id: string, record: number, reason: string): Write =>
+  updateItem({ pk: partition(tenant, id), sk: recordSk(K.FAIL, record) }, 'SET #cells = :none, #reason = :reason', {
+    condition: 'attribute_exists(#reason) AND #reason <> :reason',
+    names: { '#cells': 'cells', '#reason': 'reason' },
+    values: { ':none': [], ':reason': reason },
+  });

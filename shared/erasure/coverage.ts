@@ -32,7 +32,10 @@ export const erasureCoverage: Record<string, Coverage> = {
   'Workflow execution': {
     none: 'an execution keeps the event that started it for its run’s history; not reached yet (see docs/guide/data-rights.md)',
   },
-  Import: { none: "a failed row's cells and the CSV live 7 days (TTL), then go; not reached before that" },
+  Import: {
+    step: 'bulkCsvs',
+    how: "its CSV's rows naming the customer emptied (the rows keep their place) and its failed rows naming it scrubbed; exports' CSVs too",
+  },
   'Sandbox provider send': {
     none: "the test-mode provider's own log of what it sent: it stands for the provider's side, as a real provider keeps what it delivered",
   },

@@ -15,6 +15,7 @@ import { listActivities, forgetActivityCustomer } from '../crm/activities';
 import { listLeads, unlinkLeadCustomer } from '../crm/leads';
 import { listTasks, unlinkTaskCustomer } from '../crm/tasks';
 import { deleteConversationWhole } from '../inbox/delete-conversation';
+import { eraseFromBulkCsvs } from './bulk-csvs';
 import { listBookings, scrubBooking } from '../scheduling/bookings';
 
 /** What a step knows: whose data, which job (to count into), the time, and the ids found so far worth looking for. */
@@ -98,6 +99,11 @@ export const steps: Record<ErasureStep, (ctx: StepContext) => Promise<void>> = {
     await deleteRecipientEverywhere(ctx.tenant, ctx.customerId, () => tally(ctx)({ broadcastRecipients: 1 }));
   },
   conversations,
+  bulkCsvs: async (ctx) => {
+    const customer = (await getCustomer(ctx.tenant, ctx.customerId))?.customer;
+    const who = { id: ctx.customerId, email: customer?.email ?? null, phone: customer?.phone ?? null };
+    await eraseFromBulkCsvs(ctx.tenant, ctx.erasureId, who);
+  },
   // A conversation that arrived since the step before is deleted first, so none is left naming a deleted customer.
   customer: async (ctx) => {
     await conversations(ctx);

@@ -8,7 +8,9 @@ import { MAX_REPORTED_ROW_CHARS, type ImportJob } from '../domain/imports/import
 import { rowOutcome, rowOutcomeWrites, type RowFailure, type RowStatus } from '../data/imports';
 import { customerIdBy } from '../data/customers';
 import { retryOnConflict } from '../data/retry';
-import { commit, runInUnit, type UnitOfWork } from '../data/transact';
+import { commit, runInUnit, type UnitOfWork, type Write } from '../data/transact';
+import { packWrites } from '../data/write-packing';
+import { mapLimit } from '../domain/map-limit';
 import { upsertCustomer } from '../contacts/batch-upsert';
 import { createLead } from '../crm/leads';
 import { answerOf } from '../http/refusals';
@@ -44,6 +46,40 @@ const keptCells = (cells: string[]): string[] => {
 /** A row refused at commit (a unique value taken meanwhile) is tried again from its reads this many times. */
 const ATTEMPTS = 3;
 
+/** A record's change as decided on what it read, held (not written), and the outcome it would have. */
+interface Prepared {
+  row: CsvRecord;
+  outcome: Change;
+  unit: UnitOfWork;
+}
+
+/** Runs the record's change in a held unit of work: its reads are made, its one transaction held. */
+const prepare = async (row: CsvRecord, change: () => Promise<Change>): Promise<Prepared> => {
+  const unit: UnitOfWork = { mode: 'hold', marker: { item: {} }, afterCommit: [] };
+  try {
+    return { row, outcome: await runInUnit(unit, change), unit };
+  } catch (error) {
+    const reason = refusalOf(error);
+    if (reason === undefined) throw error;
+    return { row, outcome: { status: 'failed', reason }, unit };
+  }
+};
+
+/** The record's held change (none for a failed row) and its outcome items, which make it once. */
+const writesOf = (tenant: Tenant, job: ImportJob, { row, outcome, unit }: Prepared, report: boolean): Write[] => {
+  const failure: RowFailure | undefined =
+    outcome.status === 'failed' && report ? { line: row.line, reason: outcome.reason, cells: keptCells(row.cells) } : undefined;
+  return [
+    ...(outcome.status === 'failed' ? [] : (unit.held?.writes ?? [])),
+    ...rowOutcomeWrites(tenant, job, row.record, outcome.status, () => new AlreadyApplied(), failure),
+  ];
+};
+
+const settled = async ({ outcome, unit }: Prepared): Promise<RowStatus> => {
+  for (const fn of unit.afterCommit) await fn();
+  return outcome.status;
+};
+
 /**
  * Applies one record exactly once: its change (the service's own transaction, with its event) is held,
  * then committed in ONE transaction with the record's outcome item, which is created only if absent. A
@@ -59,23 +95,9 @@ const applyOnce = (
   attempt = 1,
 ): Promise<RowStatus> =>
   retryOnConflict(async () => {
-    const unit: UnitOfWork = { mode: 'hold', marker: { item: {} }, afterCommit: [] };
-    let outcome: Change;
+    const prepared = await prepare(row, change);
     try {
-      outcome = await runInUnit(unit, change);
-    } catch (error) {
-      const reason = refusalOf(error);
-      if (reason === undefined) throw error;
-      outcome = { status: 'failed', reason };
-    }
-    const failure: RowFailure | undefined =
-      outcome.status === 'failed' && report ? { line: row.line, reason: outcome.reason, cells: keptCells(row.cells) } : undefined;
-    const writes = [
-      ...(outcome.status === 'failed' ? [] : (unit.held?.writes ?? [])),
-      ...rowOutcomeWrites(tenant, job, row.record, outcome.status, () => new AlreadyApplied(), failure),
-    ];
-    try {
-      await commit(writes, unit.held?.onConditionFailed);
+      await commit(writesOf(tenant, job, prepared, report), prepared.unit.held?.onConditionFailed);
     } catch (error) {
       if (error instanceof AlreadyApplied) return (await rowOutcome(tenant, job._id, row.record))!;
       if ((error instanceof Refused || error instanceof Missing) && attempt < ATTEMPTS) {
@@ -85,8 +107,7 @@ const applyOnce = (
       if (reason === undefined) throw error;
       return applyOnce(tenant, job, row, report, async () => ({ status: 'failed', reason }), attempt);
     }
-    for (const fn of unit.afterCommit) await fn();
-    return outcome.status;
+    return settled(prepared);
   });
 
 const GUARD_KIND = { email: 'EMAIL', phone: 'PHONE' } as const;
@@ -114,19 +135,65 @@ const leadChange = (tenant: Tenant, job: ImportJob, fields: (string | null)[], r
   return { status: 'created' };
 };
 
-/** Applies one data record of the import (its columns laid out as `fields`) exactly once, and answers its outcome. */
-export const applyRow = (tenant: Tenant, job: ImportJob, fields: (string | null)[], row: CsvRecord, report: boolean, now: Date) =>
-  applyOnce(
-    tenant,
-    job,
-    row,
-    report,
-    job.kind === 'customers' ? customerChange(tenant, job, fields, row, now) : leadChange(tenant, job, fields, row, now),
-  );
+const changeOf = (tenant: Tenant, job: ImportJob, fields: (string | null)[], row: CsvRecord, now: Date) =>
+  job.kind === 'customers' ? customerChange(tenant, job, fields, row, now) : leadChange(tenant, job, fields, row, now);
 
 /** The key rows of one chunk must be applied one after another by (two rows of one customer, in file order), if any. */
-export const rowKey = (job: ImportJob, fields: (string | null)[], row: CsvRecord): string | undefined => {
+const rowKey = (job: ImportJob, fields: (string | null)[], row: CsvRecord): string | undefined => {
   if (job.kind !== 'customers') return undefined;
   const cell = row.cells[fields.indexOf(job.idProperty!)];
   return cell ? customerKeyOf(job.idProperty!, cell.trim()) : undefined;
+};
+
+/** Rows whose changes are decided at once (their reads in flight together). */
+const READ_CONCURRENCY = 10;
+/** Rows of one customer, or rows whose packed transaction was refused, applied alone this many at once. */
+const CONCURRENCY = 5;
+
+/**
+ * Applies a chunk of records, each exactly once, and answers their outcomes in file order. Each record whose
+ * customer no other record of the chunk names is decided on its own reads, held, and the held changes are
+ * packed, with each record's outcome item, into as few transactions as fit (`packWrites`: one bump of the
+ * customers total for the lot): a transaction commits whole records or none. A transaction refused for any
+ * reason (an outcome item already there after a crash, a value taken meanwhile, a conflict) wrote nothing,
+ * and its records are applied one by one as a lone record is, which reads again and settles each. Records of
+ * a customer named twice or more in the chunk are applied one after another in file order, alone.
+ */
+export const applyRows = async (
+  tenant: Tenant,
+  job: ImportJob,
+  fields: (string | null)[],
+  rows: CsvRecord[],
+  report: boolean,
+  now: Date,
+): Promise<RowStatus[]> => {
+  const byKey = new Map<string, CsvRecord[]>();
+  for (const row of rows) {
+    const key = rowKey(job, fields, row) ?? `#${row.record}`;
+    byKey.set(key, [...(byKey.get(key) ?? []), row]);
+  }
+  const groups = [...byKey.values()];
+  const lone = groups.filter((g) => g.length === 1).map((g) => g[0]!);
+  const statuses = new Map<number, RowStatus>();
+  const alone = (row: CsvRecord) => applyOnce(tenant, job, row, report, changeOf(tenant, job, fields, row, now));
+
+  const prepared = await mapLimit(lone, READ_CONCURRENCY, (row) => prepare(row, changeOf(tenant, job, fields, row, now)));
+  for (const packed of packWrites(prepared.map((p) => writesOf(tenant, job, p, report)))) {
+    const members = packed.groups.map((i) => prepared[i]!);
+    try {
+      await commit(packed.writes);
+    } catch {
+      await mapLimit(members, CONCURRENCY, async ({ row }) => statuses.set(row.record, await alone(row)));
+      continue;
+    }
+    for (const p of members) statuses.set(p.row.record, await settled(p));
+  }
+  await mapLimit(
+    groups.filter((g) => g.length > 1),
+    CONCURRENCY,
+    async (group) => {
+      for (const row of group) statuses.set(row.record, await alone(row));
+    },
+  );
+  return rows.map((row) => statuses.get(row.record)!);
 };

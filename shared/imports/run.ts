@@ -8,7 +8,6 @@ import {
   type ImportCounts,
   type ImportJob,
 } from '../domain/imports/import';
-import { mapLimit } from '../domain/map-limit';
 import { ACK, type Verdict } from '../domain/verdict';
 import { buildEnvelope } from '../events/envelope';
 import { readObject } from '../aws/s3';
@@ -18,10 +17,8 @@ import { transact } from '../data/transact';
 import { log } from '../log';
 import { enqueueBulkJob, type ImportMessage } from '../bulk/queue';
 import { csvRecords, UnreadableCsv, type ParsedRecord } from './csv';
-import { applyRow, rowKey, type CsvRecord } from './rows';
+import { applyRows, type CsvRecord } from './rows';
 
-/** Rows of a chunk applied at once: distinct customers only contend on the workspace's counters. */
-const CONCURRENCY = 5;
 /**
  * A worker stops starting chunks after this long and queues the rest of the import as a new message, well
  * inside the function's 5 minutes: no import is bounded by one invocation.
@@ -76,24 +73,11 @@ const add = (counts: ImportCounts, statuses: RowStatus[]): ImportCounts => {
 };
 
 /**
- * Applies one chunk: rows of one customer one after another in file order, the others 5 at a time. A failed
- * row keeps its cells for the errors CSV while fewer than MAX_REPORTED_FAILURES failures were counted
- * before the chunk.
+ * Applies one chunk (see `applyRows`). A failed row keeps its cells for the errors CSV while fewer than
+ * MAX_REPORTED_FAILURES failures were counted before the chunk.
  */
-const applyChunk = async (tenant: Tenant, job: ImportJob, fields: (string | null)[], rows: CsvRecord[], now: Date) => {
-  const groups = new Map<string, CsvRecord[]>();
-  rows.forEach((row) => {
-    const key = rowKey(job, fields, row) ?? `#${row.record}`;
-    groups.set(key, [...(groups.get(key) ?? []), row]);
-  });
-  const report = job.counts.failed < MAX_REPORTED_FAILURES;
-  const statuses = await mapLimit([...groups.values()], CONCURRENCY, async (group) => {
-    const out: RowStatus[] = [];
-    for (const row of group) out.push(await applyRow(tenant, job, fields, row, report, now));
-    return out;
-  });
-  return statuses.flat();
-};
+const applyChunk = (tenant: Tenant, job: ImportJob, fields: (string | null)[], rows: CsvRecord[], now: Date) =>
+  applyRows(tenant, job, fields, rows, job.counts.failed < MAX_REPORTED_FAILURES, now);
 
 type Slice = { done: true; error: string | null } | { done: false };
 

@@ -68,10 +68,11 @@ export const metric = {
   channelSend: (kind: 'reply' | 'broadcast', outcome: 'sent' | 'retrying' | 'failed') =>
     count(kind === 'broadcast' ? 'BroadcastSends' : 'ReplySends', { outcome }),
   /** One run of the retention sweep: what it deleted. */
-  retentionSweep: (deleted: { conversations: number; messages: number; files: number }) =>
+  retentionSweep: (swept: { conversations: number; messages: number; files: number; indexed: number }) =>
     emit({}, [
-      { name: 'RetentionConversationsDeleted', unit: 'Count', value: deleted.conversations },
-      { name: 'RetentionMessagesDeleted', unit: 'Count', value: deleted.messages },
-      { name: 'RetentionFilesDeleted', unit: 'Count', value: deleted.files },
+      { name: 'RetentionConversationsDeleted', unit: 'Count', value: swept.conversations },
+      { name: 'RetentionMessagesDeleted', unit: 'Count', value: swept.messages },
+      { name: 'RetentionFilesDeleted', unit: 'Count', value: swept.files },
+      { name: 'RetentionConversationsIndexed', unit: 'Count', value: swept.indexed },
     ]),
 };

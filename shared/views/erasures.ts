@@ -19,6 +19,10 @@ export const erasure = exactly<Erasure>()(
         conversations: count.describe('Conversations deleted'),
         messages: count.describe('Messages (and notes) deleted with them'),
         files: count.describe('Files deleted with them, bytes and records'),
+        bulkCsvs: count.describe('Export and import CSVs rewritten without the customer'),
+        csvRows: count.describe(
+          "Rows about the customer in them: removed from a customers export, emptied in an import's CSV or a leads export, and failed import rows scrubbed",
+        ),
         customer: count.describe('1 once the customer and its unique values are deleted'),
         deliveries: count.describe('Webhook deliveries (with their response bodies) of the events deleted'),
         events: count.describe('Stored events that named the customer, its conversations or files, deleted'),

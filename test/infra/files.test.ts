@@ -94,13 +94,20 @@ describe('the files bucket', () => {
       // CSV exports and imports (docs/guide/imports-exports.md): the bulk worker writes an export's CSV under
       // `bulk/exports/` and reads an import's under `bulk/imports/`; the export routes sign its download through the CDN, the
       // import routes sign the CSV's upload. An erasure (docs/guide/data-rights.md) deletes the files of the customer's conversations.
-      'functions/queues/run-bulk-job.ts': ['read', 'write', 'delete'],
+      // It also lists the bulk CSVs (only those) to rewrite them without an erased customer.
+      'functions/queues/run-bulk-job.ts': ['read', 'write', 'delete', 'list:bulk/'],
       'functions/http/contacts/get-customers-export.ts': ['download'],
       'functions/http/crm/get-leads-export.ts': ['download'],
       'functions/http/contacts/create-customers-import.ts': ['write'],
       'functions/http/crm/create-leads-import.ts': ['write'],
     });
-    const statements = s3Statements();
+    const listings = s3Statements().filter((s) => s.Action === 's3:ListBucket');
+    // The one listing: the bucket itself (no object), and only keys under `bulk/`.
+    expect(listings).toEqual([
+      expect.objectContaining({ Resource: expect.anything(), Condition: { StringLike: { 's3:prefix': 'bulk/*' } } }),
+    ]);
+    expect(JSON.stringify(listings[0].Resource)).not.toContain('/*');
+    const statements = s3Statements().filter((s) => s.Action !== 's3:ListBucket');
     // Signing a download reads no object: get-file and the export routes hold no S3 action at all.
     expect(statements).toHaveLength(Object.keys(holders).length - 3);
     expect(s3ActionsOf('GET /api/v1/files/{id}:')).toEqual([]);
@@ -115,7 +122,13 @@ describe('the files bucket', () => {
     expect(s3ActionsOf('Bus rule file-objects')).toEqual(['s3:DeleteObjectTagging', 's3:DeleteObject']);
     expect(s3ActionsOf('DELETE /api/v1/files/{id}:')).toEqual([]);
     expect(s3ActionsOf('POST /api/v1/contacts/customers/imports:')).toEqual(['s3:PutObject', 's3:PutObjectTagging']);
-    expect(s3ActionsOf('Consumer of queue bulk')).toEqual(['s3:GetObject', 's3:PutObject', 's3:PutObjectTagging', 's3:DeleteObject']);
+    expect(s3ActionsOf('Consumer of queue bulk')).toEqual([
+      's3:GetObject',
+      's3:PutObject',
+      's3:PutObjectTagging',
+      's3:DeleteObject',
+      's3:ListBucket',
+    ]);
   });
 
   it('S3 notifies the default bus: the verifier’s rule matches this bucket’s new objects but the bulk jobs’ CSVs, the import rule only imports’', () => {

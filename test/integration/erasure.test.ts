@@ -8,7 +8,9 @@ import { config } from '../../shared/config';
 import { testTenant } from '../../shared/domain/auth/tenant';
 import { newErasure } from '../../shared/domain/erasure/erasure';
 import { enqueueBulkJob } from '../../shared/bulk/queue';
-import { advanceErasure, erasureCreation, erasureProgress, startErasure } from '../../shared/data/erasures';
+import { advanceErasure, csvRewriteClaim, erasureCreation, erasureProgress, startErasure } from '../../shared/data/erasures';
+import { exportRowsRemoved } from '../../shared/data/exports';
+import { exportObjectKey } from '../../shared/domain/exports/export';
 import { runErasure } from '../../shared/erasure/erasures';
 import { lostRace } from '../../shared/data/retry';
 import { transact } from '../../shared/data/transact';
@@ -19,7 +21,7 @@ import type { Client } from '../support/api';
 import { startReceiver, type Receiver } from '../support/https-receiver';
 import { createChannel } from '../support/channels';
 import { makePipeline } from '../support/crm';
-import { readyFile } from '../support/files';
+import { postForm, readyFile } from '../support/files';
 import { agentId, quarterHourIn } from '../support/members';
 import { outboxEvents } from '../support/outbox';
 import { useTestStack } from '../support/stack';
@@ -108,6 +110,33 @@ const customerWithConversation = async (api: Client, mark: string, phone: string
   return { customer, conversation, file };
 };
 
+/** A bulk job (`key` names it in the answer) once its worker has finished it. */
+const finishedJob = (api: Client, path: string, key: 'export' | 'import') =>
+  eventually(
+    async () => {
+      const job = (await api.get(path)).body.data[key];
+      return ['completed', 'failed'].includes(job.status) && job;
+    },
+    30_000,
+    100,
+  );
+
+/** A completed export of every record of a kind (its path), and its CSV as downloaded. */
+const exported = async (api: Client, path: string) => {
+  const id = (await created(api, path, {}, 'export'))._id;
+  const job = await finishedJob(api, `${path}/${id}`, 'export');
+  expect(job.status).toBe('completed');
+  return { job, csv: await (await fetch(job.download.url)).text() };
+};
+
+/** A customers import by email of `csv`, finished. */
+const imported = async (api: Client, csv: string) => {
+  const path = `${CUSTOMERS}/imports`;
+  const { import: job, upload } = (await api.post(path, { idProperty: 'email' })).body.data;
+  expect((await postForm(upload, new TextEncoder().encode(csv), 'text/csv')).status).toBe(204);
+  return finishedJob(api, `${path}/${job._id}`, 'import');
+};
+
 const completed = (api: Client, id: string) =>
   eventually(
     async () => {
@@ -156,6 +185,17 @@ describe('erasure of a customer', () => {
       },
       'booking',
     );
+    // Bulk CSVs: an import naming the customer (one row matched, one failed row kept for the errors CSV), then
+    // an export of the customers (both of them) and of the leads (its lead names the customer's id).
+    const importJob = await imported(
+      api,
+      `email,name,phone\n${mark.toUpperCase()}@example.com,Ada ${mark},${phone}\n${mark}@example.com,Ada ${mark},not a phone\n${otherMark}@example.com,Bo ${otherMark},\n`,
+    );
+    expect(importJob.counts).toMatchObject({ rows: 3, unchanged: 1, updated: 1, failed: 1 });
+    const customersExport = await exported(api, `${CUSTOMERS}/exports`);
+    const leadsExport = await exported(api, '/api/v1/crm/leads/exports');
+    expect(customersExport.csv).toContain(phone);
+    expect(leadsExport.csv).toContain(customer._id);
     const channel = await createChannel(api, { type: 'sandbox', ratePerSecond: 5 });
     const broadcast = await created(
       api,
@@ -186,6 +226,10 @@ describe('erasure of a customer', () => {
       conversations: 1,
       messages: 2,
       files: 1,
+      // The customers export (its row dropped), the leads export (the lead's link emptied), the import's CSV
+      // (both rows with its email emptied), and the import's failed row scrubbed.
+      bulkCsvs: 3,
+      csvRows: 5,
       customer: 1,
       deliveries: expect.any(Number),
       events: expect.any(Number),
@@ -198,7 +242,23 @@ describe('erasure of a customer', () => {
     const table = await tableText();
     expect(table.length).toBeGreaterThan(50);
     for (const needle of [mark, phone]) expect(table.filter((t) => t.includes(needle))).toEqual([]);
-    expect((await bucketText()).filter((t) => t.includes(mark))).toEqual([]);
+    const bucket = await bucketText();
+    for (const needle of [mark, phone, customer._id]) expect(bucket.filter((t) => t.includes(needle))).toEqual([]);
+
+    // The export's record counts what its CSV holds, and its download (a link signed before or after) is the new CSV.
+    const customersAfter = await finishedJob(api, `${CUSTOMERS}/exports/${customersExport.job._id}`, 'export');
+    expect(customersAfter.rows).toBe(customersExport.job.rows - 1);
+    for (const url of [customersExport.job.download.url, customersAfter.download.url]) {
+      const csv = await (await fetch(url)).text();
+      expect(csv).toContain(otherMark);
+      expect(csv.split('\n').filter(Boolean)).toHaveLength(customersAfter.rows + 1);
+    }
+    // The leads export keeps its row, with the link emptied; the import's errors CSV keeps the failed line, erased.
+    const leadsAfter = await finishedJob(api, `/api/v1/crm/leads/exports/${leadsExport.job._id}`, 'export');
+    expect(leadsAfter.rows).toBe(leadsExport.job.rows);
+    expect(await (await fetch(leadsAfter.download.url)).text()).toContain(lead._id);
+    const errors = await api.get(`${CUSTOMERS}/imports/${importJob._id}/errors`);
+    expect(errors.body).toContain('3,Erased: this row named a customer whose personal data was erased');
 
     // What the API answers: the customer, its conversation and file are gone, and the links to it cleared.
     expect((await api.get(`${CUSTOMERS}/${customer._id}`)).status).toBe(404);
@@ -280,5 +340,36 @@ describe('erasure of a customer', () => {
     await enqueueBulkJob({ tenant, kind: 'erasure', erasureId: erasure._id });
     await new Promise((r) => setTimeout(r, 1000));
     expect((await outboxEvents(workspaceId, 'customer.contact.erased')).map((e) => e.data)).toEqual([{ contact: { _id: customer._id } }]);
+  });
+
+  it('a CSV whose count was committed by a run that died before its rewrite is rewritten by the next run, counted once', {
+    timeout: 60_000,
+  }, async () => {
+    const { api, workspaceId } = await env.tenant();
+    const [mark, otherMark] = [marker(), marker()];
+    const customer = await created(api, CUSTOMERS, { name: `Ada ${mark}`, email: `${mark}@example.com` }, 'customer');
+    await created(api, CUSTOMERS, { name: `Bo ${otherMark}`, email: `${otherMark}@example.com` }, 'customer');
+    const { job } = await exported(api, `${CUSTOMERS}/exports`);
+    expect(job.rows).toBe(2);
+    const tenant = testTenant(workspaceId);
+    const erasure = newErasure(objectId(), customer._id, new Date());
+    await transact(erasureCreation(tenant, erasure, lostRace));
+    expect(await startErasure(tenant, erasure._id)).toBe(true);
+    // What the run that died left: the CSV counted (and the export's rows lowered), the CSV itself unchanged.
+    const key = exportObjectKey(tenant, job._id);
+    await transact([
+      ...csvRewriteClaim(tenant, erasure._id, key, { bulkCsvs: 1, csvRows: 1 }, () => new Error('claimed')),
+      exportRowsRemoved(tenant, job._id, 1),
+    ]);
+    expect(await (await fetch(job.download.url)).text()).toContain(mark);
+
+    await runErasure({ tenant, kind: 'erasure', erasureId: erasure._id }, () => new Date());
+    const done = await completed(api, erasure._id);
+    expect(done.counts).toMatchObject({ bulkCsvs: 1, csvRows: 1, customer: 1 });
+    const after = await finishedJob(api, `${CUSTOMERS}/exports/${job._id}`, 'export');
+    expect(after.rows).toBe(1);
+    const csv = await (await fetch(after.download.url)).text();
+    expect(csv).not.toContain(mark);
+    expect(csv).toContain(otherMark);
   });
 });

@@ -263,6 +263,21 @@ describe('the S3 stand-in asks IAM about the signer, as S3 does', () => {
     expect(await objectExists(key)).toBe(false);
   });
 
+  it('a listing is s3:ListBucket on the bucket, allowed only under the granted prefix', async () => {
+    const lister: Access = { table: 'read', buckets: { [FILES_BUCKET]: ['list:bulk/'] } };
+    for (const [access, prefix] of [
+      [{ table: 'read', buckets: { [FILES_BUCKET]: ['read', 'write', 'delete'] } }, 'bulk/'],
+      [lister, ''],
+      [lister, 'bul'],
+    ] as const) {
+      await expect(signedBy(access as Access, { call: 'list-keys', prefix })).rejects.toMatchObject({
+        name: 'AccessDenied',
+        message: expect.stringContaining(`is not authorized to perform: s3:ListBucket on resource: arn:aws:s3:::${BUCKET()}`),
+      });
+    }
+    expect(JSON.parse(await signedBy(lister, { call: 'list-keys', prefix: `bulk/exports/${objectId()}/` }))).toEqual([]);
+  });
+
   it('a download signed by a function without s3:GetObject is 403 AccessDenied; with it, 200', async () => {
     const t = await env.tenant();
     const file = await readyFile(t.api, 'notes.txt', new TextEncoder().encode('some notes'), 'text/plain');

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { wiring } from '../../functions/wiring';
 import { grantsFor } from '../../infra/grants';
 import { runAs } from '../../infra/local/aws-guard';
@@ -73,6 +73,14 @@ const conversationWithFile = async (api: Client, status: 'closed' | 'open' = 'cl
   expect(attached.status, JSON.stringify(attached.body)).toBe(201);
   if (status === 'closed') expect((await api.post(`${CONV}/${conversation._id}/status`, { status: 'closed' })).status).toBe(200);
   return { id: conversation._id as string, customerId: customer._id as string, fileId };
+};
+
+/** A closed conversation, nothing in it. */
+const closedConversation = async (api: Client): Promise<string> => {
+  const customer = (await api.post('/api/v1/contacts/customers', { name: 'Bo' })).body.data.customer;
+  const { _id: id } = (await api.post(CONV, { customerId: customer._id })).body.data.conversation;
+  expect((await api.post(`${CONV}/${id}/status`, { status: 'closed' })).status).toBe(200);
+  return id as string;
 };
 
 const total = async (api: Client, query = '') => (await api.get(`${CONV}${query}`)).body.data.pagination.total as number;
@@ -181,6 +189,54 @@ describe('the retention sweep', () => {
     expect(await total(t.api)).toBe(0);
   });
 
+  it('backfills the closed index: conversations closed before it existed are indexed by pages, resuming, then swept', async () => {
+    const t = await env.tenant();
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push(await closedConversation(t.api));
+    const reopened = { id: await closedConversation(t.api) };
+    const key = (id: string) => ({ pk: `WS#${t.tenant}#CONV#${id}`, sk: 'CONVERSATION' });
+    const item = async (id: string) =>
+      (await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: key(id), ConsistentRead: true }))).Item!;
+    // As stored before the index existed: closed, and no entry.
+    for (const id of [...ids, reopened.id]) {
+      await dynamo().send(new UpdateCommand({ TableName: config().TABLE_NAME, Key: key(id), UpdateExpression: 'REMOVE gsi2pk, gsi2sk' }));
+    }
+    const before = await item(ids[0]!);
+    expect((await t.api.post(`${CONV}/${reopened.id}/status`, { status: 'open' })).status).toBe(200);
+    await t.api.patch('/api/v1/workspace', { retention: { closedConversationDays: 30 } });
+    const later = new Date(Date.now() + 31 * DAY_MS);
+    expect(await sweepAt(new Date())).toMatchObject({ indexed: 3, conversations: 0 });
+    // Indexed at its last change, the version unmoved; a second run has nothing left to index.
+    expect(await item(ids[0]!)).toMatchObject({ version: before.version, gsi2sk: `${before.updatedAt}#${ids[0]}` });
+    expect((await item(reopened.id)).gsi2pk).toBeUndefined();
+    expect(await sweepAt(new Date())).toMatchObject({ indexed: 0 });
+
+    // Bounded: with room for 2 a run, the backfill stops with work left and resumes at its cursor.
+    const u = await env.tenant();
+    const theirs: string[] = [];
+    for (let i = 0; i < 3; i++) theirs.push(await closedConversation(u.api));
+    for (const id of theirs) {
+      await dynamo().send(
+        new UpdateCommand({
+          TableName: config().TABLE_NAME,
+          Key: { pk: `WS#${u.tenant}#CONV#${id}`, sk: 'CONVERSATION' },
+          UpdateExpression: 'REMOVE gsi2pk, gsi2sk',
+        }),
+      );
+    }
+    await u.api.patch('/api/v1/workspace', { retention: { closedConversationDays: 30 } });
+    const run = (batch: number) =>
+      runAs({ name: nameOf(sweep.target), kind: 'schedule', grants: grantsFor(sweep.target, 'schedule', undefined, wiring.buckets) }, () =>
+        sweepRetention(later, 200, batch),
+      );
+    // Every other retaining workspace's backfill is done, so the 2 go to this one's (and t's conversations are swept).
+    expect(await run(2)).toMatchObject({ indexed: 2, more: true });
+    expect(await total(u.api)).toBe(1);
+    expect(await run(2)).toMatchObject({ indexed: 1, more: false });
+    expect(await total(u.api)).toBe(0);
+    expect(await total(t.api)).toBe(1);
+  });
+
   it('runs hourly as its own function, logging and emitting its counters', async () => {
     const metrics: MetricRecord[] = [];
     const undo = useMetricSink((m) => metrics.push(m));
@@ -198,6 +254,7 @@ describe('the retention sweep', () => {
       'RetentionConversationsDeleted',
       'RetentionMessagesDeleted',
       'RetentionFilesDeleted',
+      'RetentionConversationsIndexed',
     ]);
     expect(sweep.everyMinutes).toBe(60);
   });

@@ -204,6 +204,8 @@ const erasureView: z.output<typeof erasure> = {
     conversations: 3,
     messages: 27,
     files: 2,
+    bulkCsvs: 2,
+    csvRows: 3,
     customer: 1,
     deliveries: 14,
     events: 41,

@@ -6,7 +6,16 @@ import { exportJob } from './exports';
 import { erasure } from './erasures';
 import { importJob } from './imports';
 import { activity, lead, listMembership, pipeline, task } from './crm';
-import { conversation, conversationList, conversationPurge, emailMessage, emailThread, incomingGuard, message } from './inbox';
+import {
+  closedIndexBackfill,
+  conversation,
+  conversationList,
+  conversationPurge,
+  emailMessage,
+  emailThread,
+  incomingGuard,
+  message,
+} from './inbox';
 import { aiAnswer, aiSettings, article, articleSummary, searchIndex } from './knowledge';
 import { realtimeConnection, realtimePointer, realtimePresence, realtimeTicket } from './realtime';
 import { booking, slotClaim } from './scheduling';
@@ -34,6 +43,7 @@ export const entities = [
   conversation,
   conversationList,
   conversationPurge,
+  closedIndexBackfill,
   message,
   emailThread,
   incomingGuard,

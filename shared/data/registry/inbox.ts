@@ -34,6 +34,18 @@ export const conversationPurge = entity({
   patterns: [{ read: 'unfinished purges, with the closed conversations', by: 'gsi2pk=<tenant>#CLOSED', index: 'gsi2' }],
 });
 
+export const closedIndexBackfill = entity({
+  name: 'Closed index backfill',
+  itemTypes: ['CLOSED_BACKFILL'],
+  personal: [],
+  about:
+    "How far the retention sweep has indexed a tenant's conversations closed before the closed index existed: the cursor in " +
+    'its closed status list, and `done` once it reached the end (the writes that close a conversation index it since).',
+  prefixes: ['CLOSED_BACKFILL'],
+  keys: { pk: '<tenant>#CLOSED_BACKFILL', sk: 'CLOSED_BACKFILL' },
+  patterns: [{ read: "a tenant's backfill", by: 'pk=<tenant>#CLOSED_BACKFILL sk=CLOSED_BACKFILL' }],
+});
+
 export const conversationList = entity({
   name: 'Conversation list membership',
   itemTypes: ['CONV_LIST'],

@@ -13,6 +13,8 @@ export const ERASURE_STEPS = [
   'bookings',
   'broadcastRecipients',
   'conversations',
+  // Before the customer goes: a CSV's rows are matched by its email and phone as well as its id.
+  'bulkCsvs',
   'customer',
   'deliveries',
   'events',
@@ -22,8 +24,11 @@ export type ErasureStep = (typeof ERASURE_STEPS)[number];
 
 type ErasureStatus = 'queued' | 'running' | 'completed' | 'failed';
 
-/** What each step removed or scrubbed: the conversation step's messages and files are counted apart. */
-export type ErasureCounts = Record<ErasureStep | 'messages' | 'files', number>;
+/**
+ * What each step removed or scrubbed: the conversation step's messages and files are counted apart, and the
+ * bulk CSVs step counts the CSVs it rewrote (`bulkCsvs`) and the rows it removed or emptied (`csvRows`).
+ */
+export type ErasureCounts = Record<ErasureStep | 'messages' | 'files' | 'csvRows', number>;
 
 export interface Erasure {
   _id: string;
@@ -34,13 +39,16 @@ export interface Erasure {
   completedAt: string | null;
 }
 
-const COUNTED = [...ERASURE_STEPS, 'messages', 'files'] as const satisfies readonly (keyof ErasureCounts)[];
+const COUNTED = [...ERASURE_STEPS, 'messages', 'files', 'csvRows'] as const satisfies readonly (keyof ErasureCounts)[];
+
+/** Every count at 0 (an erasure recorded before a step existed reads that step's counts as 0). */
+export const zeroErasureCounts = (): ErasureCounts => Object.fromEntries(COUNTED.map((k) => [k, 0])) as ErasureCounts;
 
 export const newErasure = (id: string, customerId: string, now: Date): Erasure => ({
   _id: id,
   customerId,
   status: 'queued',
-  counts: Object.fromEntries(COUNTED.map((k) => [k, 0])) as ErasureCounts,
+  counts: zeroErasureCounts(),
   createdAt: now.toISOString(),
   completedAt: null,
 });
