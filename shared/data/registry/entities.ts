@@ -1,4 +1,4 @@
-import { analytics } from './analytics';
+import { analyticsAgentDay, analyticsDay, countedEvent, firstReply } from './analytics';
 import { broadcast, channel, channelRate, channelSend, sandboxSend } from './channels';
 import { customer, customerGuard } from './contacts';
 import { file } from './files';
@@ -84,7 +84,10 @@ export const entities = [
   searchIndex,
   aiSettings,
   aiAnswer,
-  analytics,
+  analyticsDay,
+  analyticsAgentDay,
+  countedEvent,
+  firstReply,
   booking,
   slotClaim,
   realtimeTicket,
