@@ -4,42 +4,23 @@ import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import type { Article } from '../domain/ai/article';
 import type { IndexDoc } from '../domain/ai/passages';
-import { tenantPk } from './keys';
 import { queryAll } from './query';
 import { lostRace, retryOnConflict } from './retry';
 import { deleteItem, putItem, transact, updateItem } from './transact';
-import { K } from './registry/registry';
-import * as z from 'zod';
-import { itemCodec } from './codec';
-import { article as articleView } from '../views/ai';
+import { searchChange, searchDoc, searchHead } from './registry/knowledge';
 
-/**
- * The search side of the knowledge base, one partition per tenant (pk=<tenant>#KBIDX), written only by the
- * index consumer from `ai.article.*` events:
- * - HEAD ................ `seq`: the number of changes applied so far
- * - DOC#<articleId> ..... what the index holds of a published article (absent when unpublished or deleted)
- * - CHG#<seq, 12 digits>  which article change number `seq` touched
- * A searching function builds its in-memory index from the DOC items once per warm container, then
- * applies the CHG items past its own `seq` (a Query on a key range) before each search.
- * HEAD and the CHG item are written in one transaction conditional on the HEAD read, so CHG#n exists
- * exactly when HEAD ≥ n: a reader that has seen `seq` can never miss a change at or below it.
- */
-const pk = (tenant: Tenant) => tenantPk(tenant, K.KBIDX);
-const HEAD = K.HEAD;
-const DOC = `${K.DOC}#`;
-const CHG = `${K.CHG}#`;
-const seqKey = (seq: number) => `${CHG}${String(seq).padStart(12, '0')}`;
+/** The search side of the knowledge base (keys and how they hold together: registry/knowledge.ts). */
+const pk = (tenant: Tenant) => searchHead.build('pk', { tenant });
+const headKey = (tenant: Tenant) => searchHead.key({ tenant });
+const docKey = (tenant: Tenant, articleId: string) => searchDoc.key({ tenant, articleId });
+const changeKey = (tenant: Tenant, seq: number) => searchChange.key({ tenant, seq: String(seq).padStart(12, '0') });
 
 const readSeq = async (tenant: Tenant): Promise<number> => {
-  const { Item } = await dynamo().send(
-    new GetCommand({ TableName: config().TABLE_NAME, Key: { pk: pk(tenant), sk: HEAD }, ConsistentRead: true }),
-  );
-  return (Item?.seq as number | undefined) ?? 0;
+  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: headKey(tenant), ConsistentRead: true }));
+  return Item ? searchHead.parse(Item).seq : 0;
 };
 
-const fromItem: (item: Record<string, unknown>) => IndexDoc = itemCodec(
-  z.object({ articleId: z.string(), ...articleView.pick({ title: true, body: true, tags: true, locale: true }).shape }),
-);
+const fromItem: (item: Record<string, unknown>) => IndexDoc = searchDoc.parse;
 const toDoc = (a: Article): IndexDoc => ({ articleId: a._id, title: a.title, body: a.body, tags: a.tags, locale: a.locale });
 
 /**
@@ -51,15 +32,15 @@ export const recordArticle = (tenant: Tenant, articleId: string, load: () => Pro
   retryOnConflict(async () => {
     const seq = await readSeq(tenant);
     const article = await load();
-    const docKey = { pk: pk(tenant), sk: `${DOC}${articleId}` };
+    const doc = docKey(tenant, articleId);
     await transact(
       [
-        updateItem({ pk: pk(tenant), sk: HEAD }, 'SET seq = :next', {
+        updateItem(headKey(tenant), 'SET seq = :next', {
           values: { ':next': seq + 1, ':seq': seq, ':zero': 0 },
           condition: '(attribute_not_exists(seq) AND :seq = :zero) OR seq = :seq',
         }),
-        article?.published ? putItem({ ...docKey, type: 'KB_DOC', ...toDoc(article) }) : deleteItem(docKey),
-        putItem({ pk: pk(tenant), sk: seqKey(seq + 1), type: 'KB_CHANGE', articleId }),
+        article?.published ? putItem({ ...doc, type: 'KB_DOC', ...toDoc(article) }) : deleteItem(doc),
+        putItem({ ...changeKey(tenant, seq + 1), type: 'KB_CHANGE', articleId }),
       ],
       lostRace,
     );
@@ -69,20 +50,21 @@ export const indexSeq = readSeq;
 
 /** Every indexed document of the tenant, read page by page. */
 export async function* indexDocs(tenant: Tenant): AsyncGenerator<IndexDoc> {
-  for await (const item of queryAll({ pk: pk(tenant), skPrefix: DOC })) yield fromItem(item);
+  for await (const item of queryAll({ pk: pk(tenant), skPrefix: searchDoc.prefix('sk', {}) })) yield fromItem(item);
 }
 
 /** The ids of the articles changed after change `after` up to `upTo`, oldest first. */
 export const changesSince = async (tenant: Tenant, after: number, upTo: number): Promise<string[]> => {
   const ids: string[] = [];
-  for await (const item of queryAll({ pk: pk(tenant), skBetween: [seqKey(after + 1), seqKey(upTo)] })) ids.push(item.articleId as string);
+  const between = [changeKey(tenant, after + 1).sk, changeKey(tenant, upTo).sk] as const;
+  for await (const item of queryAll({ pk: pk(tenant), skBetween: between })) ids.push(searchChange.parse(item).articleId);
   return ids;
 };
 
 /** The document of one article, or undefined when it is not indexed (unpublished or deleted). */
 export const indexDoc = async (tenant: Tenant, articleId: string): Promise<IndexDoc | undefined> => {
   const { Item } = await dynamo().send(
-    new GetCommand({ TableName: config().TABLE_NAME, Key: { pk: pk(tenant), sk: `${DOC}${articleId}` }, ConsistentRead: true }),
+    new GetCommand({ TableName: config().TABLE_NAME, Key: docKey(tenant, articleId), ConsistentRead: true }),
   );
   return Item ? fromItem(Item) : undefined;
 };

@@ -16,7 +16,7 @@ import {
   incomingGuard,
   message,
 } from './inbox';
-import { aiAnswer, aiSettings, article, articleSummary, searchIndex } from './knowledge';
+import { aiAnswer, aiSettings, article, articleSummary, searchChange, searchDoc, searchHead } from './knowledge';
 import { realtimeConnection, realtimePointer, realtimePresence, realtimeTicket } from './realtime';
 import { booking, slotClaim } from './scheduling';
 import { tag, tagLink, tagName } from './tags';
@@ -81,7 +81,9 @@ export const entities = [
   broadcast,
   article,
   articleSummary,
-  searchIndex,
+  searchHead,
+  searchDoc,
+  searchChange,
   aiSettings,
   aiAnswer,
   analyticsDay,

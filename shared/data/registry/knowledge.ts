@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { article as articleView, settings as settingsView, articleSummary as summaryView } from '../../views/ai';
-import { declare, entity } from './define';
+import { declare } from './define';
 
 export const article = declare({
   name: 'Knowledge-base article',
@@ -25,17 +25,39 @@ export const articleSummary = declare({
   schema: summaryView,
 });
 
-export const searchIndex = entity({
-  name: 'Knowledge-base search index',
-  itemTypes: ['KB_DOC', 'KB_CHANGE'],
+export const searchHead = declare({
+  name: 'Knowledge-base search head',
+  itemTypes: [],
   personal: [],
-  about: 'What the index holds of each published article, and a log of changes numbered by the head.',
-  prefixes: ['KBIDX', 'HEAD', 'DOC', 'CHG'],
-  keys: { pk: '<tenant>#KBIDX', sk: 'HEAD | DOC#<article id> | CHG#<seq, 12 digits>' },
-  patterns: [
-    { read: 'indexed articles', by: 'pk=<tenant>#KBIDX sk begins_with DOC#' },
-    { read: 'changes since a seq', by: 'pk=<tenant>#KBIDX sk between CHG#<from> and CHG#<to>' },
-  ],
+  about:
+    "A tenant's search index partition, written only by the index consumer from `ai.article.*` events: the head counts the changes applied so far (`seq`). It and a change's item are written in one transaction conditional on the head read, so change n exists exactly when the head is at least n.",
+  prefixes: ['KBIDX', 'HEAD'],
+  keys: { pk: 'WS#<tenant>#KBIDX', sk: 'HEAD' },
+  patterns: [{ read: 'changes applied so far', by: 'pk=<tenant>#KBIDX sk=HEAD' }],
+  schema: z.object({ seq: z.number().default(0) }),
+});
+
+export const searchDoc = declare({
+  name: 'Knowledge-base search document',
+  itemTypes: ['KB_DOC'],
+  personal: [],
+  about:
+    'What the index holds of a published article (absent when unpublished or deleted): a searching function builds its in-memory index from these once per warm container.',
+  prefixes: ['DOC'],
+  keys: { pk: 'WS#<tenant>#KBIDX', sk: 'DOC#<articleId>' },
+  patterns: [{ read: 'indexed articles', by: 'pk=<tenant>#KBIDX sk begins_with DOC#' }],
+  schema: z.object({ articleId: z.string(), ...articleView.pick({ title: true, body: true, tags: true, locale: true }).shape }),
+});
+
+export const searchChange = declare({
+  name: 'Knowledge-base search change',
+  itemTypes: ['KB_CHANGE'],
+  personal: [],
+  about: 'Which article change number `seq` touched: a searching function applies those past its own `seq` before each search.',
+  prefixes: ['CHG'],
+  keys: { pk: 'WS#<tenant>#KBIDX', sk: 'CHG#<seq>' },
+  patterns: [{ read: 'changes since a seq', by: 'pk=<tenant>#KBIDX sk between CHG#<from> and CHG#<to>' }],
+  schema: z.object({ articleId: z.string() }),
 });
 
 export const aiSettings = declare({
