@@ -24,6 +24,7 @@ import { makePipeline } from '../support/crm';
 import { postForm, readyFile } from '../support/files';
 import { agentId, quarterHourIn } from '../support/members';
 import { outboxEvents } from '../support/outbox';
+import { createWorkflow, edge, node } from '../support/workflows';
 import { useTestStack } from '../support/stack';
 import { eventually } from '../support/webhooks';
 
@@ -156,6 +157,23 @@ describe('erasure of a customer', () => {
     const [mark, phone, otherMark, otherPhone] = [marker(), phoneMarker(), marker(), phoneMarker()];
     await created(api, '/api/v1/integrations/webhooks', { url: receiver.url, events: ['customer.*', 'inbox.*'] }, 'subscription');
 
+    // Workflows each customer's creation starts: one run finishes with the email in its output, one waits an hour.
+    const WF = '/api/v1/workflows';
+    const onCreated = { type: 'event', eventTypes: ['customer.contact.created'] };
+    const workflows = [
+      await createWorkflow(api, {
+        trigger: onCreated,
+        nodes: [node('who', 'set_variable', { name: 'who', value: '{{trigger.contact.email}}' })],
+        edges: [],
+      }),
+      await createWorkflow(api, {
+        trigger: onCreated,
+        nodes: [node('later', 'wait', { seconds: 3600 }), node('then', 'set_variable', { name: 'x', value: 1 })],
+        edges: [edge('later', 'then')],
+      }),
+    ];
+    for (const w of workflows) expect((await api.post(`${WF}/${w._id}/activate`)).status).toBe(200);
+
     const idempotent = { 'Idempotency-Key': randomUUID() };
     const { customer, conversation, file } = await customerWithConversation(api, mark, phone, idempotent);
     const other = await customerWithConversation(api, otherMark, otherPhone);
@@ -210,6 +228,9 @@ describe('erasure of a customer', () => {
     await eventually(async () => receiver.received.some((r) => r.body.includes(mark)), 30_000);
     await eventually(async () => (await tableText()).some((t) => t.includes(`"DLVBODY#`) && t.includes(mark)), 30_000);
     expect((await bucketText()).some((t) => t.includes(mark))).toBe(true);
+    const runs = async (query: string) => (await api.get(`${WF}/executions?limit=1&${query}`)).body.data.pagination.total;
+    await eventually(async () => (await runs('status=completed')) === 2 && (await runs('status=waiting')) === 2, 30_000);
+    expect((await tableText()).some((t) => t.includes('WF_STEP') && t.includes(mark))).toBe(true);
     const totalBefore = (await api.get(`${CONV}?limit=1`)).body.data.pagination.total;
     const customersBefore = (await api.get(`${CUSTOMERS}?limit=1`)).body.data.pagination.total;
 
@@ -230,6 +251,7 @@ describe('erasure of a customer', () => {
       // (both rows with its email emptied), and the import's failed row scrubbed.
       bulkCsvs: 3,
       csvRows: 5,
+      workflowExecutions: 2,
       customer: 1,
       deliveries: expect.any(Number),
       events: expect.any(Number),
@@ -281,6 +303,14 @@ describe('erasure of a customer', () => {
     expect((await api.get(`${CONV}?limit=1`)).body.data.pagination.total).toBe(totalBefore - 1);
     expect((await api.get(`${CUSTOMERS}?limit=1`)).body.data.pagination.total).toBe(customersBefore - 1);
     expect((await api.get(`${CONV}?customerId=${customer._id}`)).body.data.pagination.total).toBe(0);
+    // The other customer's runs stay (the waiting one still waits); every execution total counts them alone.
+    expect([await runs(''), await runs('status=completed'), await runs('status=waiting')]).toEqual([2, 1, 1]);
+    for (const w of workflows) {
+      expect([
+        await runs(`workflowId=${w._id}`),
+        (await runs(`workflowId=${w._id}&status=waiting`)) + (await runs(`workflowId=${w._id}&status=completed`)),
+      ]).toEqual([1, 1]);
+    }
 
     // The other customer is whole.
     expect((await api.get(`${CUSTOMERS}/${other.customer._id}`)).body.data.customer.email).toBe(`${otherMark}@example.com`);
