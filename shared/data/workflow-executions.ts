@@ -64,7 +64,10 @@ const removalCounters = (e: StoredExecution): Write =>
   bump(
     counter(e.tenant),
     Object.fromEntries(
-      [{}, { workflowId: e.workflowId }, { status: e.status }, { workflowId: e.workflowId, status: e.status }].map((f) => [totalName(f), -1]),
+      [{}, { workflowId: e.workflowId }, { status: e.status }, { workflowId: e.workflowId, status: e.status }].map((f) => [
+        totalName(f),
+        -1,
+      ]),
     ),
   );
 
