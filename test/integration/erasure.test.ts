@@ -372,6 +372,37 @@ describe('erasure of a customer', () => {
     expect((await outboxEvents(workspaceId, 'customer.contact.erased')).map((e) => e.data)).toEqual([{ contact: { _id: customer._id } }]);
   });
 
+  it('the workflow executions step run twice side by side deletes a waiting run once: counted once, totals exact', {
+    timeout: 60_000,
+  }, async () => {
+    const { api, workspaceId } = await env.tenant();
+    const WF = '/api/v1/workflows';
+    const w = await createWorkflow(api, {
+      trigger: { type: 'event', eventTypes: ['customer.contact.created'] },
+      nodes: [node('later', 'wait', { seconds: 3600 }), node('then', 'set_variable', { name: 'x', value: 1 })],
+      edges: [edge('later', 'then')],
+    });
+    expect((await api.post(`${WF}/${w._id}/activate`)).status).toBe(200);
+    const mark = marker();
+    const customer = await created(api, CUSTOMERS, { name: `Ada ${mark}`, email: `${mark}@example.com` }, 'customer');
+    await created(api, CUSTOMERS, { name: 'Bo', email: `${marker()}@example.com` }, 'customer');
+    const total = async (query: string) => (await api.get(`${WF}/executions?limit=1&${query}`)).body.data.pagination.total;
+    await eventually(async () => (await total('status=waiting')) === 2, 30_000);
+    const tenant = testTenant(workspaceId);
+    const erasure = newErasure(objectId(), customer._id, new Date());
+    await transact(erasureCreation(tenant, erasure, lostRace));
+    expect(await startErasure(tenant, erasure._id)).toBe(true);
+    const ctx = { tenant, erasureId: erasure._id, customerId: customer._id, now: new Date(), needles: async () => [customer._id] };
+
+    await Promise.all([steps.workflowExecutions(ctx), steps.workflowExecutions(ctx)]);
+    await steps.workflowExecutions(ctx);
+    const counts = (await api.get(`/api/v1/contacts/erasures/${erasure._id}`)).body.data.erasure.counts;
+    expect(counts.workflowExecutions).toBe(1);
+    expect([await total(''), await total('status=waiting'), await total(`workflowId=${w._id}&status=waiting`)]).toEqual([1, 1, 1]);
+    // Its record, index item and step are gone (the customer itself, and its events, are later steps' work).
+    expect((await tableText()).filter((t) => t.includes(customer._id) && t.includes('"WF_'))).toEqual([]);
+  });
+
   it('a CSV whose count was committed by a run that died before its rewrite is rewritten by the next run, counted once', {
     timeout: 60_000,
   }, async () => {
