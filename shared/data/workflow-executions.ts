@@ -18,7 +18,7 @@ import { bump, readCount, type Counter } from './counters';
 import { fromIndexSk, indexSk, tenantPk } from './keys';
 import { collect, queryAll, queryPage, type PageRequest } from './query';
 import { retryOnConflict } from './retry';
-import { createItem, putItem, transact, type Write } from './transact';
+import { createItem, deleteItem, putItem, transact, type Write } from './transact';
 import { K } from './registry/registry';
 import { itemCodec } from './codec';
 import { execution as executionSchema, step as stepSchema } from '../views/workflows';
@@ -58,6 +58,18 @@ const statusCounters = (tenant: Tenant, workflowId: string, from: ExecutionStatu
   else Object.assign(deltas, { [totalName({})]: 1, [totalName({ workflowId })]: 1 });
   return [bump(counter(tenant), deltas)];
 };
+
+/** The totals an execution counts in (all, its workflow, its status, both), each lowered by one. */
+const removalCounters = (e: StoredExecution): Write =>
+  bump(
+    counter(e.tenant),
+    Object.fromEntries(
+      [{}, { workflowId: e.workflowId }, { status: e.status }, { workflowId: e.workflowId, status: e.status }].map((f) => [
+        totalName(f),
+        -1,
+      ]),
+    ),
+  );
 
 /** A stored execution with the tenant it belongs to (which the queue message and sweeps carry). */
 export type StoredExecution = ExecutionRecord & { tenant: Tenant };
@@ -255,4 +267,62 @@ export const markMessaged = async (tenant: Tenant, id: string, dueAt: string): P
     if (error instanceof ConditionalCheckFailedException) return false;
     throw error;
   }
+};
+
+/**
+ * The tenant's executions whose starting event names one of `needles` (the trigger's JSON text holds it, in
+ * any case): what the customer erasure deletes.
+ */
+export const executionsNaming = async (tenant: Tenant, needles: readonly string[]): Promise<StoredExecution[]> => {
+  const lowered = needles.map((n) => n.toLowerCase());
+  const found: StoredExecution[] = [];
+  for await (const item of queryAll({ pk: tenantPk(tenant, K.WFXS), skPrefix: `${K.X}#`, consistent: true })) {
+    const trigger = String(item.trigger).toLowerCase();
+    if (lowered.some((n) => trigger.includes(n))) found.push(fromRecord(item));
+  }
+  return found;
+};
+
+/** Deletes what the execution's own partition holds but its index item: its steps and completed side effects. */
+const deleteStepsAndEffects = async (e: StoredExecution): Promise<void> => {
+  const pk = executionPk(e.tenant, e._id);
+  for (;;) {
+    const { items: found } = await queryPage({ pk, consistent: true }, { limit: 99 });
+    const rest = found.filter((i) => i.sk !== K.IDX);
+    if (!rest.length) return;
+    await transact(rest.map((i) => deleteItem({ pk: i.pk as string, sk: i.sk as string })));
+  }
+};
+
+class Moved extends Error {}
+
+/**
+ * Deletes the execution whole, whatever its status (a waiting or running one never runs its next step: a step
+ * in flight finds its record gone and saves nothing): its steps and side effects, then its record and index
+ * item with the totals lowered and `extra`, on condition it has not moved meanwhile (else it is read again).
+ * False when it was gone already, so a job that runs again deletes and counts each execution once.
+ */
+export const deleteExecution = async (found: StoredExecution, extra: Write[]): Promise<boolean> => {
+  for (let e: StoredExecution | undefined = found; e; e = await getExecution(e.tenant, e._id)) {
+    await deleteStepsAndEffects(e);
+    try {
+      await transact([
+        deleteItem(recordKey(e.tenant, e._id), {
+          condition: 'seq = :seq AND #status = :status',
+          names: { '#status': 'status' },
+          values: { ':seq': e.seq, ':status': e.status },
+          onFail: () => new Moved(),
+        }),
+        deleteItem(indexKey(e.tenant, e._id)),
+        removalCounters(e),
+        ...extra,
+      ]);
+      // A side effect a step in flight recorded after the first sweep.
+      await deleteStepsAndEffects(e);
+      return true;
+    } catch (error) {
+      if (!(error instanceof Moved)) throw error;
+    }
+  }
+  return false;
 };

@@ -30,7 +30,8 @@ export const erasureCoverage: Record<string, Coverage> = {
   'Outbox event': { step: 'events', how: 'every stored event whose payload names the customer, its conversations or files, deleted' },
   'Idempotency record': { step: 'idempotencyRecords', how: 'every recorded answer that names them deleted, with its body chunks' },
   'Workflow execution': {
-    none: 'an execution keeps the event that started it for its run’s history; not reached yet (see docs/guide/data-rights.md)',
+    step: 'workflowExecutions',
+    how: 'every execution whose starting event names the customer, its conversations, files, email or phone, deleted whole, finished or not',
   },
   Import: {
     step: 'bulkCsvs',

@@ -8,6 +8,7 @@ import { deleteRecordsNaming } from '../data/idempotency';
 import { deleteStoredEvent } from '../data/outbox';
 import { lostRace, retryOnConflict } from '../data/retry';
 import { transact, type Write } from '../data/transact';
+import { deleteExecution, executionsNaming } from '../data/workflow-executions';
 import { deleteRecipientEverywhere } from '../data/broadcast-recipients';
 import { deleteDeliveriesOf } from '../data/webhook-deliveries';
 import { tenantSubscriptions } from '../data/webhook-subscriptions';
@@ -49,6 +50,12 @@ const drain = async <T extends { _id: string }>(page: () => Promise<T[]>, handle
       handled.add(item._id);
     }
   }
+};
+
+/** The customer's id, email and phone, read while it is still there (the steps before the customer's own). */
+const whoIs = async (ctx: StepContext) => {
+  const customer = (await getCustomer(ctx.tenant, ctx.customerId))?.customer;
+  return { id: ctx.customerId, email: customer?.email ?? null, phone: customer?.phone ?? null };
 };
 
 const conversations = async (ctx: StepContext) => {
@@ -99,10 +106,14 @@ export const steps: Record<ErasureStep, (ctx: StepContext) => Promise<void>> = {
     await deleteRecipientEverywhere(ctx.tenant, ctx.customerId, () => tally(ctx)({ broadcastRecipients: 1 }));
   },
   conversations,
-  bulkCsvs: async (ctx) => {
-    const customer = (await getCustomer(ctx.tenant, ctx.customerId))?.customer;
-    const who = { id: ctx.customerId, email: customer?.email ?? null, phone: customer?.phone ?? null };
-    await eraseFromBulkCsvs(ctx.tenant, ctx.erasureId, who);
+  bulkCsvs: async (ctx) => eraseFromBulkCsvs(ctx.tenant, ctx.erasureId, await whoIs(ctx)),
+  // An execution whose starting event names the customer is deleted whole, finished or not (data-rights.md).
+  workflowExecutions: async (ctx) => {
+    const { email, phone } = await whoIs(ctx);
+    const needles = [...(await ctx.needles()), ...[email, phone].filter((n) => n !== null)];
+    for (const execution of await executionsNaming(ctx.tenant, needles)) {
+      await deleteExecution(execution, [tally(ctx)({ workflowExecutions: 1 })]);
+    }
   },
   // A conversation that arrived since the step before is deleted first, so none is left naming a deleted customer.
   customer: async (ctx) => {

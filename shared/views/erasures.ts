@@ -23,6 +23,9 @@ export const erasure = exactly<Erasure>()(
         csvRows: count.describe(
           "Rows about the customer in them: removed from a customers export, emptied in an import's CSV or a leads export, and failed import rows scrubbed",
         ),
+        workflowExecutions: count.describe(
+          'Workflow executions whose starting event named the customer, deleted with their steps, finished or not',
+        ),
         customer: count.describe('1 once the customer and its unique values are deleted'),
         deliveries: count.describe('Webhook deliveries (with their response bodies) of the events deleted'),
         events: count.describe('Stored events that named the customer, its conversations or files, deleted'),

@@ -74,7 +74,8 @@ const events = (before: StoredExecution, after: StoredExecution, step: Step, at:
 export const runStep = async (m: StepMessage): Promise<Verdict> => {
   const e = await getExecution(m.tenant, m.executionId);
   if (!e) {
-    // A step message is sent after its execution is committed: one that names none is foreign, or a bug.
+    // A step message is sent after its execution is committed: one that names none is of an execution a
+    // customer erasure deleted (docs/guide/data-rights.md), foreign, or a bug.
     log.warn('workflow step message names no execution; dropped');
     return ACK;
   }

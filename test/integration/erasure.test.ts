@@ -24,6 +24,7 @@ import { makePipeline } from '../support/crm';
 import { postForm, readyFile } from '../support/files';
 import { agentId, quarterHourIn } from '../support/members';
 import { outboxEvents } from '../support/outbox';
+import { createWorkflow, edge, node } from '../support/workflows';
 import { useTestStack } from '../support/stack';
 import { eventually } from '../support/webhooks';
 
@@ -156,6 +157,23 @@ describe('erasure of a customer', () => {
     const [mark, phone, otherMark, otherPhone] = [marker(), phoneMarker(), marker(), phoneMarker()];
     await created(api, '/api/v1/integrations/webhooks', { url: receiver.url, events: ['customer.*', 'inbox.*'] }, 'subscription');
 
+    // Workflows each customer's creation starts: one run finishes with the email in its output, one waits an hour.
+    const WF = '/api/v1/workflows';
+    const onCreated = { type: 'event', eventTypes: ['customer.contact.created'] };
+    const workflows = [
+      await createWorkflow(api, {
+        trigger: onCreated,
+        nodes: [node('who', 'set_variable', { name: 'who', value: '{{trigger.contact.email}}' })],
+        edges: [],
+      }),
+      await createWorkflow(api, {
+        trigger: onCreated,
+        nodes: [node('later', 'wait', { seconds: 3600 }), node('then', 'set_variable', { name: 'x', value: 1 })],
+        edges: [edge('later', 'then')],
+      }),
+    ];
+    for (const w of workflows) expect((await api.post(`${WF}/${w._id}/activate`)).status).toBe(200);
+
     const idempotent = { 'Idempotency-Key': randomUUID() };
     const { customer, conversation, file } = await customerWithConversation(api, mark, phone, idempotent);
     const other = await customerWithConversation(api, otherMark, otherPhone);
@@ -210,6 +228,9 @@ describe('erasure of a customer', () => {
     await eventually(async () => receiver.received.some((r) => r.body.includes(mark)), 30_000);
     await eventually(async () => (await tableText()).some((t) => t.includes(`"DLVBODY#`) && t.includes(mark)), 30_000);
     expect((await bucketText()).some((t) => t.includes(mark))).toBe(true);
+    const runs = async (query: string) => (await api.get(`${WF}/executions?limit=1&${query}`)).body.data.pagination.total;
+    await eventually(async () => (await runs('status=completed')) === 2 && (await runs('status=waiting')) === 2, 30_000);
+    expect((await tableText()).some((t) => t.includes('WF_STEP') && t.includes(mark))).toBe(true);
     const totalBefore = (await api.get(`${CONV}?limit=1`)).body.data.pagination.total;
     const customersBefore = (await api.get(`${CUSTOMERS}?limit=1`)).body.data.pagination.total;
 
@@ -230,6 +251,7 @@ describe('erasure of a customer', () => {
       // (both rows with its email emptied), and the import's failed row scrubbed.
       bulkCsvs: 3,
       csvRows: 5,
+      workflowExecutions: 2,
       customer: 1,
       deliveries: expect.any(Number),
       events: expect.any(Number),
@@ -281,6 +303,14 @@ describe('erasure of a customer', () => {
     expect((await api.get(`${CONV}?limit=1`)).body.data.pagination.total).toBe(totalBefore - 1);
     expect((await api.get(`${CUSTOMERS}?limit=1`)).body.data.pagination.total).toBe(customersBefore - 1);
     expect((await api.get(`${CONV}?customerId=${customer._id}`)).body.data.pagination.total).toBe(0);
+    // The other customer's runs stay (the waiting one still waits); every execution total counts them alone.
+    expect([await runs(''), await runs('status=completed'), await runs('status=waiting')]).toEqual([2, 1, 1]);
+    for (const w of workflows) {
+      expect([
+        await runs(`workflowId=${w._id}`),
+        (await runs(`workflowId=${w._id}&status=waiting`)) + (await runs(`workflowId=${w._id}&status=completed`)),
+      ]).toEqual([1, 1]);
+    }
 
     // The other customer is whole.
     expect((await api.get(`${CUSTOMERS}/${other.customer._id}`)).body.data.customer.email).toBe(`${otherMark}@example.com`);
@@ -340,6 +370,37 @@ describe('erasure of a customer', () => {
     await enqueueBulkJob({ tenant, kind: 'erasure', erasureId: erasure._id });
     await new Promise((r) => setTimeout(r, 1000));
     expect((await outboxEvents(workspaceId, 'customer.contact.erased')).map((e) => e.data)).toEqual([{ contact: { _id: customer._id } }]);
+  });
+
+  it('the workflow executions step run twice side by side deletes a waiting run once: counted once, totals exact', {
+    timeout: 60_000,
+  }, async () => {
+    const { api, workspaceId } = await env.tenant();
+    const WF = '/api/v1/workflows';
+    const w = await createWorkflow(api, {
+      trigger: { type: 'event', eventTypes: ['customer.contact.created'] },
+      nodes: [node('later', 'wait', { seconds: 3600 }), node('then', 'set_variable', { name: 'x', value: 1 })],
+      edges: [edge('later', 'then')],
+    });
+    expect((await api.post(`${WF}/${w._id}/activate`)).status).toBe(200);
+    const mark = marker();
+    const customer = await created(api, CUSTOMERS, { name: `Ada ${mark}`, email: `${mark}@example.com` }, 'customer');
+    await created(api, CUSTOMERS, { name: 'Bo', email: `${marker()}@example.com` }, 'customer');
+    const total = async (query: string) => (await api.get(`${WF}/executions?limit=1&${query}`)).body.data.pagination.total;
+    await eventually(async () => (await total('status=waiting')) === 2, 30_000);
+    const tenant = testTenant(workspaceId);
+    const erasure = newErasure(objectId(), customer._id, new Date());
+    await transact(erasureCreation(tenant, erasure, lostRace));
+    expect(await startErasure(tenant, erasure._id)).toBe(true);
+    const ctx = { tenant, erasureId: erasure._id, customerId: customer._id, now: new Date(), needles: async () => [customer._id] };
+
+    await Promise.all([steps.workflowExecutions(ctx), steps.workflowExecutions(ctx)]);
+    await steps.workflowExecutions(ctx);
+    const counts = (await api.get(`/api/v1/contacts/erasures/${erasure._id}`)).body.data.erasure.counts;
+    expect(counts.workflowExecutions).toBe(1);
+    expect([await total(''), await total('status=waiting'), await total(`workflowId=${w._id}&status=waiting`)]).toEqual([1, 1, 1]);
+    // Its record, index item and step are gone (the customer itself, and its events, are later steps' work).
+    expect((await tableText()).filter((t) => t.includes(customer._id) && t.includes('"WF_'))).toEqual([]);
   });
 
   it('a CSV whose count was committed by a run that died before its rewrite is rewritten by the next run, counted once', {

@@ -206,6 +206,7 @@ const erasureView: z.output<typeof erasure> = {
     files: 2,
     bulkCsvs: 2,
     csvRows: 3,
+    workflowExecutions: 2,
     customer: 1,
     deliveries: 14,
     events: 41,

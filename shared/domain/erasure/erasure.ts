@@ -13,8 +13,10 @@ export const ERASURE_STEPS = [
   'bookings',
   'broadcastRecipients',
   'conversations',
-  // Before the customer goes: a CSV's rows are matched by its email and phone as well as its id.
+  // Before the customer goes: a CSV's rows, and an execution's starting event, are matched by its email and
+  // phone as well as its id.
   'bulkCsvs',
+  'workflowExecutions',
   'customer',
   'deliveries',
   'events',
