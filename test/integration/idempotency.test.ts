@@ -72,21 +72,34 @@ describe('Idempotency-Key', () => {
     expect((await t.api.get('/api/v1/tags')).body.data.tags).toHaveLength(0);
   });
 
-  it('a request that needs several transactions (first message of a new sender) is replayed too, with one of each creation', async () => {
+  it('a request that needs several transactions (a known customer writing from a new channel) is replayed too, with one of each', async () => {
     const t = await env.tenant();
-    const body = { channel: 'email', customer: { identifier: 'ivy@example.com', name: 'Ivy' }, content: 'Hello' };
+    await t.api.post(CUSTOMERS, { name: 'Ivy', email: 'ivy@example.com' });
+    const body = { channel: 'web', customer: { identifier: 'visitor-ivy', email: 'ivy@example.com' }, content: 'Hello' };
     const first = await t.api.post('/api/v1/inbox/messages/incoming', body, keyed('incoming-1'));
     expect(first.status).toBe(201);
     expectReplayOf(await t.api.post('/api/v1/inbox/messages/incoming', body, keyed('incoming-1')), first);
     expect(await total(t.api)).toBe(1);
-    for (const type of ['customer.contact.created', 'inbox.conversation.created', 'inbox.message.received']) {
+    for (const type of ['customer.contact.updated', 'inbox.conversation.created', 'inbox.message.received']) {
       expect(await outboxEvents(t.workspaceId, type), type).toHaveLength(1);
     }
-    // It ran eagerly: each of its transactions carried the record's marker.
+    // It ran eagerly: each of its transactions (the identity added, then the conversation opened with the message) carried the record's marker.
     const { Item } = await dynamo().send(
       new GetCommand({ TableName: config().TABLE_NAME, Key: recordKey(t, 'incoming-1'), ConsistentRead: true }),
     );
-    expect(Item).toMatchObject({ status: 'done', commits: 3 });
+    expect(Item).toMatchObject({ status: 'done', commits: 2 });
+  });
+
+  it("a new sender's first message is one transaction (customer, conversation and message), replayed whole", async () => {
+    const t = await env.tenant();
+    const body = { channel: 'email', customer: { identifier: 'june@example.com', name: 'June' }, content: 'Hello' };
+    const first = await t.api.post('/api/v1/inbox/messages/incoming', body, keyed('incoming-2'));
+    expect(first.status).toBe(201);
+    expectReplayOf(await t.api.post('/api/v1/inbox/messages/incoming', body, keyed('incoming-2')), first);
+    expect(await total(t.api)).toBe(1);
+    for (const type of ['customer.contact.created', 'inbox.conversation.created', 'inbox.message.received']) {
+      expect(await outboxEvents(t.workspaceId, type), type).toHaveLength(1);
+    }
   });
 
   it("a handler's failed condition is answered and kept like any 4xx (a duplicate tag name)", async () => {
