@@ -1,6 +1,7 @@
 import { outboxPatternOf } from '../../shared/events/from-bus';
 import { PENDING_OBJECT_DAYS, PENDING_OBJECT_TAG } from '../../shared/domain/files/file';
 import { BULK_KEY_PREFIX } from '../../shared/domain/bulk/keys';
+import { EXPORT_KEY_PREFIX, EXPORT_RETENTION_DAYS } from '../../shared/domain/exports/export';
 import { areaRoutes } from './route';
 import type { AreaWiring } from './types';
 
@@ -17,8 +18,12 @@ export const filesWiring = {
       nameEnv: 'FILES_BUCKET',
       description: 'Files on messages: private, keyed <tenant>/<fileId>',
       keyPrefix: '',
-      // An object lands tagged pending and loses the tag once its file is ready: bytes never verified go after a day.
-      expireTagged: [{ id: 'expire-unverified-objects', tag: PENDING_OBJECT_TAG, days: PENDING_OBJECT_DAYS }],
+      expire: [
+        // An object lands tagged pending and loses the tag once its file is ready: bytes never verified go after a day.
+        { id: 'expire-unverified-objects', tag: PENDING_OBJECT_TAG, days: PENDING_OBJECT_DAYS },
+        // An export's CSV lives as long as its job's record.
+        { id: 'expire-exports', prefix: EXPORT_KEY_PREFIX, days: EXPORT_RETENTION_DAYS },
+      ],
       // Downloads go through CloudFront, which adds what a presigned S3 GET cannot: nosniff, and a sandbox for anything a browser might render.
       downloads: {
         urlEnv: 'FILES_DOWNLOAD_URL',

@@ -95,6 +95,9 @@ export interface KeySpec {
   description: string;
 }
 
+/** A bucket's lifecycle rule: which objects it expires (by tag or by key prefix) and after how many days. */
+export type ExpiryRuleSpec = { id: string; days: number } & ({ tag: { key: string; value: string } } | { prefix: string });
+
 /** A private S3 bucket the deployment creates; functions granted it get its name in `nameEnv`. */
 export interface BucketSpec {
   name: string;
@@ -102,8 +105,11 @@ export interface BucketSpec {
   description: string;
   /** Grants cover only keys under this prefix (IAM resource `<bucket arn>/<prefix>*`); '' for the whole bucket. */
   keyPrefix: string;
-  /** Lifecycle rules: an object carrying `tag` expires `days` after it was created (locally, the S3 stand-in's timer expires it). */
-  expireTagged?: readonly { id: string; tag: { key: string; value: string }; days: number }[];
+  /**
+   * Lifecycle rules: an object carrying `tag`, or whose key starts with `prefix`, expires `days` after it was
+   * created (locally, the S3 stand-in's timer expires it).
+   */
+  expire?: readonly ExpiryRuleSpec[];
   /**
    * Objects are downloaded through a CDN in front of the bucket (CloudFront with origin access control; locally
    * its stand-in) that adds the response headers S3 cannot, by URLs signed with the bucket's download key. A

@@ -1,3 +1,4 @@
+import type { ExpiryRuleSpec } from '../../functions/wiring/types';
 import type { S3Refusal } from './s3-post-policy';
 
 /**
@@ -10,12 +11,8 @@ export type Tags = Record<string, string>;
 /** A request's tags, or what S3 answers a tag set it refuses. */
 export type Parsed = { tags: Tags } | { refusal: S3Refusal };
 
-/** A lifecycle rule that expires a bucket's objects carrying a tag. */
-export interface ExpiryRule {
-  bucket: string;
-  tag: { key: string; value: string };
-  days: number;
-}
+/** A lifecycle rule that expires a bucket's objects carrying a tag, or whose keys start with a prefix. */
+export type ExpiryRule = ExpiryRuleSpec & { bucket: string };
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -75,9 +72,19 @@ export const taggingXml = (tags: Tags) =>
  */
 export const expiresAt = (createdAt: number, days: number): number => Math.ceil((createdAt + days * DAY_MS) / DAY_MS) * DAY_MS;
 
-/** Whether `rule` expires an object of `bucket` carrying `tags`, created at `createdAt`, by `now`. */
-export const isExpired = (rule: ExpiryRule, bucket: string, tags: Tags, createdAt: number, now: number): boolean =>
-  rule.bucket === bucket &&
-  Object.hasOwn(tags, rule.tag.key) &&
-  tags[rule.tag.key] === rule.tag.value &&
-  expiresAt(createdAt, rule.days) <= now;
+/** The object `key` of a bucket, with its tags and when it was created (ms). */
+interface StoredObject {
+  bucket: string;
+  key: string;
+  tags: Tags;
+  createdAt: number;
+}
+
+const matches = (rule: ExpiryRule, object: StoredObject): boolean =>
+  'tag' in rule
+    ? Object.hasOwn(object.tags, rule.tag.key) && object.tags[rule.tag.key] === rule.tag.value
+    : object.key.startsWith(rule.prefix);
+
+/** Whether `rule` expires `object` by `now`. */
+export const isExpired = (rule: ExpiryRule, object: StoredObject, now: number): boolean =>
+  rule.bucket === object.bucket && matches(rule, object) && expiresAt(object.createdAt, rule.days) <= now;

@@ -354,7 +354,8 @@ export const startS3Local = async (opts: S3LocalOptions): Promise<S3Local> => {
   const expireObjects = async (at = now()): Promise<string[]> => {
     const expired = [...objects].filter(([id, meta]) => {
       const bucket = id.slice(0, id.indexOf('/'));
-      return (opts.lifecycle ?? []).some((rule) => isExpired(rule, bucket, meta.tags, meta.createdAt, at.getTime()));
+      const object = { bucket, key: id.slice(bucket.length + 1), tags: meta.tags, createdAt: meta.createdAt };
+      return (opts.lifecycle ?? []).some((rule) => isExpired(rule, object, at.getTime()));
     });
     for (const [id] of expired) {
       const bucket = id.slice(0, id.indexOf('/'));

@@ -139,7 +139,7 @@ export const startStack = async (opts: StackOptions = {}): Promise<LocalStack> =
           principals: (id) =>
             sessionPrincipal(wiring, id) ?? accountKey(process.env.AWS_ACCESS_KEY_ID!, process.env.AWS_SECRET_ACCESS_KEY!)(id),
         },
-        lifecycle: wiring.buckets.flatMap((b) => (b.expireTagged ?? []).map((rule) => ({ ...rule, bucket: process.env[b.nameEnv]! }))),
+        lifecycle: wiring.buckets.flatMap((b) => (b.expire ?? []).map((rule) => ({ ...rule, bucket: process.env[b.nameEnv]! }))),
         dataDir: opts.dataDir ? join(opts.dataDir, 's3') : undefined,
         onObjectCreated:
           opts.workers === false

@@ -67,7 +67,7 @@ export class DataStack extends Stack {
    * A private bucket: public access blocked, TLS only, encrypted at rest, objects owned by the bucket (no
    * ACLs), no website. Clients reach it only through presigned POSTs and GETs; CORS allows exactly those
    * from the stage's dashboard origins. S3 tells EventBridge of every new object (the verifier's rule), and
-   * the wiring's lifecycle rules expire the objects that still carry their tag (the files bucket's unverified ones).
+   * the wiring's lifecycle rules expire objects by tag (the files bucket's unverified ones) or by key prefix (exports' CSVs).
    */
   private privateBucket(spec: BucketSpec, stage: Stage): Bucket {
     const bucket = new Bucket(this, `Bucket-${spec.name}`, {
@@ -77,9 +77,9 @@ export class DataStack extends Stack {
       objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
       lifecycleRules: [
         { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
-        ...(spec.expireTagged ?? []).map((rule) => ({
+        ...(spec.expire ?? []).map((rule) => ({
           id: rule.id,
-          tagFilters: { [rule.tag.key]: rule.tag.value },
+          ...('tag' in rule ? { tagFilters: { [rule.tag.key]: rule.tag.value } } : { prefix: rule.prefix }),
           expiration: Duration.days(rule.days),
         })),
       ],

@@ -10,6 +10,7 @@ import {
   EXPORT_FORMATS,
   EXPORT_PAGE_SIZE,
   exportFileName,
+  isKept,
   exportObjectKey,
   newExport,
   type ExportJob,
@@ -45,10 +46,10 @@ export const requestExport = async (tenant: Tenant, kind: ExportKind, filter: Ex
   return job;
 };
 
-/** An export of `kind` (another kind's id is a 404), with a 5-minute download once completed. */
+/** An export of `kind` still kept (another kind's id, or one past its 7 days, is a 404), with a 5-minute download once completed. */
 export const readExport = async (tenant: Tenant, kind: ExportKind, id: string, now: Date) => {
   const job = await getExport(tenant, id);
-  if (job?.kind !== kind) throw new NotFoundError('Export');
+  if (job?.kind !== kind || !isKept(job, now)) throw new NotFoundError('Export');
   if (job.status !== 'completed') return { ...job, download: null };
   const expiresAt = new Date(now.getTime() + EXPORT_DOWNLOAD_SECONDS * 1000);
   const url = await signedDownloadUrl(exportObjectKey(tenant, id), expiresAt);

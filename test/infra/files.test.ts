@@ -65,6 +65,7 @@ describe('the files bucket', () => {
             ExpirationInDays: 1,
             TagFilters: [{ Key: 'parley-state', Value: 'pending' }],
           },
+          { Id: 'expire-exports', Status: 'Enabled', ExpirationInDays: 7, Prefix: 'bulk/exports/' },
         ],
       },
       WebsiteConfiguration: Match.absent(),

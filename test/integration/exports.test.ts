@@ -1,8 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import type { Client } from '../support/api';
 import { expectError } from '../support/api';
 import { useTestStack } from '../support/stack';
+import { exportObjectKey } from '../../shared/domain/exports/export';
+import { testTenant } from '../../shared/domain/auth/tenant';
 
 const env = useTestStack();
 
@@ -142,5 +144,25 @@ describe('CSV exports', () => {
       valueCurrency: 'EUR',
       status: 'open',
     });
+  });
+
+  it('keeps an export 7 days: then it reads as gone and the bucket’s lifecycle rule deletes its CSV', async () => {
+    const t = await env.tenant();
+    await t.api.post('/api/v1/contacts/customers', { email: 'kept@test.example', name: 'Kept' });
+    const { job } = await exportCsv(t.api, CUSTOMER_EXPORTS);
+    const csv = `${process.env.FILES_BUCKET}/${exportObjectKey(testTenant(t.workspaceId), job._id)}`;
+    const DAY = 24 * 3600 * 1000;
+
+    expect(await env.stack.expireObjects(new Date(Date.now() + 6 * DAY))).not.toContain(csv);
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.parse(job.createdAt) + 7 * DAY - 60_000 });
+    try {
+      expect((await t.api.get(`${CUSTOMER_EXPORTS}/${job._id}`)).status).toBe(200);
+      vi.setSystemTime(Date.parse(job.createdAt) + 7 * DAY);
+      expectError(await t.api.get(`${CUSTOMER_EXPORTS}/${job._id}`), 404, 'NOT_FOUND');
+    } finally {
+      vi.useRealTimers();
+    }
+    const expired = await env.stack.expireObjects(new Date(Date.now() + 8 * DAY));
+    expect(expired).toContain(csv);
   });
 });

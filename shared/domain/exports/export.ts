@@ -20,9 +20,18 @@ export interface ExportJob {
   completedAt: string | null;
 }
 
-/** A finished export's CSV and its record are kept 7 days; a download link lives 5 minutes. */
-export const EXPORT_RETENTION_SECONDS = 7 * 24 * 3600;
+/** A finished export's CSV (the bucket's lifecycle rule) and its record (its TTL) are kept 7 days; a download link lives 5 minutes. */
+export const EXPORT_RETENTION_DAYS = 7;
+export const EXPORT_RETENTION_SECONDS = EXPORT_RETENTION_DAYS * 24 * 3600;
 export const EXPORT_DOWNLOAD_SECONDS = 300;
+
+/**
+ * Whether an export is still kept at `now`. DynamoDB's TTL removes a record within days of its time, not at
+ * it: past its 7 days an export reads as gone, as its CSV is (the lifecycle rule counts from the CSV's
+ * writing, after the record's creation, so a record still kept never links to a deleted CSV).
+ */
+export const isKept = (job: Pick<ExportJob, 'createdAt'>, now: Date): boolean =>
+  Date.parse(job.createdAt) + EXPORT_RETENTION_SECONDS * 1000 > now.getTime();
 /** Records read per page while writing (a list's largest page). */
 export const EXPORT_PAGE_SIZE = 100;
 
@@ -38,7 +47,7 @@ export const newExport = (kind: ExportKind, filter: ExportJob['filter'], id: str
 });
 
 /** Exports live beside files, under the bulk jobs' prefix, so an export key is never a file key. */
-const EXPORT_KEY_PREFIX = `${BULK_KEY_PREFIX}exports/`;
+export const EXPORT_KEY_PREFIX = `${BULK_KEY_PREFIX}exports/`;
 export const exportObjectKey = (tenant: Tenant, id: string): string => `${EXPORT_KEY_PREFIX}${tenant}/${id}.csv`;
 export const exportFileName = (job: Pick<ExportJob, '_id' | 'kind'>): string => `${job.kind}-${job._id}.csv`;
 

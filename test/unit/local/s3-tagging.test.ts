@@ -38,7 +38,7 @@ describe('object tags as S3 reads them', () => {
 });
 
 describe('lifecycle expiry as S3 times it', () => {
-  const rule = { bucket: 'b', tag: { key: 'parley-state', value: 'pending' }, days: 1 };
+  const rule = { id: 'pending', bucket: 'b', tag: { key: 'parley-state', value: 'pending' }, days: 1 };
 
   it('adds the days to the creation time and rounds up to the next midnight UTC (AWS’s own example: 10:30 on the 15th + 3 days → the 19th)', () => {
     expect(new Date(expiresAt(Date.parse('2014-01-15T10:30:00Z'), 3)).toISOString()).toBe('2014-01-19T00:00:00.000Z');
@@ -48,10 +48,22 @@ describe('lifecycle expiry as S3 times it', () => {
   it('expires only the rule’s bucket’s objects that still carry its tag, once their time has come', () => {
     const created = Date.parse('2026-11-29T10:00:00Z');
     const due = Date.parse('2026-12-01T00:00:00Z');
-    expect(isExpired(rule, 'b', { 'parley-state': 'pending' }, created, due)).toBe(true);
-    expect(isExpired(rule, 'b', { 'parley-state': 'pending' }, created, due - 1)).toBe(false);
-    expect(isExpired(rule, 'b', {}, created, due)).toBe(false);
-    expect(isExpired(rule, 'b', { 'parley-state': 'ready' }, created, due)).toBe(false);
-    expect(isExpired(rule, 'other', { 'parley-state': 'pending' }, created, due)).toBe(false);
+    const object = (bucket: string, tags: Record<string, string>) => ({ bucket, key: 'w/f', tags, createdAt: created });
+    expect(isExpired(rule, object('b', { 'parley-state': 'pending' }), due)).toBe(true);
+    expect(isExpired(rule, object('b', { 'parley-state': 'pending' }), due - 1)).toBe(false);
+    expect(isExpired(rule, object('b', {}), due)).toBe(false);
+    expect(isExpired(rule, object('b', { 'parley-state': 'ready' }), due)).toBe(false);
+    expect(isExpired(rule, object('other', { 'parley-state': 'pending' }), due)).toBe(false);
+  });
+
+  it('expires by key prefix whatever the tags, and only under the prefix', () => {
+    const byPrefix = { id: 'exports', bucket: 'b', prefix: 'bulk/exports/', days: 7 };
+    const created = Date.parse('2026-11-29T10:00:00Z');
+    const due = Date.parse('2026-12-07T00:00:00Z');
+    const object = (key: string) => ({ bucket: 'b', key, tags: { 'parley-state': 'ready' }, createdAt: created });
+    expect(isExpired(byPrefix, object('bulk/exports/w/e.csv'), due)).toBe(true);
+    expect(isExpired(byPrefix, object('bulk/exports/w/e.csv'), due - 1)).toBe(false);
+    expect(isExpired(byPrefix, object('bulk/imports/w/i.csv'), due)).toBe(false);
+    expect(isExpired(byPrefix, object('w/bulk/exports/f'), due)).toBe(false);
   });
 });
