@@ -32,7 +32,7 @@ export interface ObjectCreated {
   key: string;
   size: number;
   etag: string;
-  reason: 'PostObject' | 'PutObject';
+  reason: 'PostObject' | 'PutObject' | 'CompleteMultipartUpload';
 }
 
 export interface S3LocalOptions {
@@ -130,6 +130,8 @@ export const startS3Local = async (opts: S3LocalOptions): Promise<S3Local> => {
 
   /** Every object's tags and creation time, by `bucket/key`. */
   const objects = new Map<string, ObjectMeta>();
+  /** What a multipart upload was created with (its tags, its disposition), by upload id, until it completes. */
+  const uploads = new Map<string, { tags: Tags; contentDisposition?: string }>();
   const remember = async (bucket: string, key: string, meta: ObjectMeta) => {
     objects.set(`${bucket}/${key}`, meta);
     if (objectsDir) await writeFile(join(objectsDir, `${diskName(bucket, key)}.meta`), JSON.stringify(meta));
@@ -311,14 +313,18 @@ export const startS3Local = async (opts: S3LocalOptions): Promise<S3Local> => {
 
   /**
    * The SDK's own calls go to the store as sent; a stored object is announced (with its `x-amz-tagging` and
-   * disposition), a deleted one forgotten, and a read answers the disposition the object was stored with.
+   * disposition: a multipart upload's are those it was created with, announced once it completes), a deleted
+   * one forgotten, and a read answers the disposition the object was stored with.
    */
   const passThrough = async (req: IncomingMessage, res: ServerResponse, bucket: string, key: string, url: URL) => {
     const putsObject = Boolean(key) && req.method === 'PUT' && !url.searchParams.has('uploadId');
+    const createsUpload = Boolean(key) && req.method === 'POST' && url.searchParams.has('uploads');
+    const completedUpload = key && req.method === 'POST' ? url.searchParams.get('uploadId') : null;
     const header = req.headers['x-amz-tagging'];
-    const parsed = putsObject && typeof header === 'string' ? parseTaggingHeader(header) : { tags: {} };
+    const parsed = (putsObject || createsUpload) && typeof header === 'string' ? parseTaggingHeader(header) : { tags: {} };
     if ('refusal' in parsed) return sendRefusal(res, parsed.refusal, `/${bucket}/${key}`);
     const disposition = req.headers['content-disposition'];
+    const as = { tags: parsed.tags, contentDisposition: typeof disposition === 'string' ? disposition : undefined };
     const reads = Boolean(key) && (req.method === 'GET' || req.method === 'HEAD');
     const storedDisposition = reads ? objects.get(`${bucket}/${key}`)?.contentDisposition : undefined;
     await new Promise<void>((resolve, reject) => {
@@ -329,20 +335,29 @@ export const startS3Local = async (opts: S3LocalOptions): Promise<S3Local> => {
           ...answer.headers,
           ...(found && storedDisposition ? { 'content-disposition': storedDisposition } : {}),
         });
-        answer.pipe(res);
+        // A write's answer (a few bytes of XML) is held until what it stored is remembered: a read right after
+        // it sees the object's tags and disposition, as on S3. A read streams.
+        const writes = putsObject || createsUpload || completedUpload !== null;
+        const answered: Buffer[] = [];
+        if (writes) answer.on('data', (chunk: Buffer) => answered.push(chunk));
+        else answer.pipe(res);
         answer.on('end', () => {
           const ok = (answer.statusCode ?? 500) < 300;
+          const body = Buffer.concat(answered);
+          const uploadId = createsUpload ? /<UploadId>([^<]+)<\/UploadId>/.exec(body.toString('utf8'))?.[1] : undefined;
+          if (ok && uploadId) uploads.set(uploadId, as);
+          const completed = ok && completedUpload ? (uploads.get(completedUpload) ?? { tags: {} }) : undefined;
+          if (ok && completedUpload) uploads.delete(completedUpload);
           const after = !ok
             ? Promise.resolve()
             : putsObject
-              ? stored(bucket, key, 'PutObject', {
-                  tags: parsed.tags,
-                  contentDisposition: typeof disposition === 'string' ? disposition : undefined,
-                })
-              : key && req.method === 'DELETE'
-                ? forget(bucket, key)
-                : Promise.resolve();
-          after.then(() => resolve(), reject);
+              ? stored(bucket, key, 'PutObject', as)
+              : completed
+                ? stored(bucket, key, 'CompleteMultipartUpload', completed)
+                : key && req.method === 'DELETE'
+                  ? forget(bucket, key)
+                  : Promise.resolve();
+          after.finally(() => writes && res.end(body)).then(() => resolve(), reject);
         });
       });
       upstream.on('error', reject);

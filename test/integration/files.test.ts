@@ -1,4 +1,13 @@
-import { GetObjectCommand, GetObjectTaggingCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  GetObjectCommand,
+  GetObjectTaggingCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  UploadPartCommand,
+} from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { expectError } from '../support/api';
@@ -490,6 +499,30 @@ describe('no bytes are left behind', () => {
     expect(expired).not.toContain(`${BUCKET()}/${readyKey}`);
     expect(await objectExists(orphan)).toBe(false);
     expect(await objectExists(readyKey)).toBe(true);
+  });
+
+  it('a multipart upload keeps the tags and disposition it was created with, from its completion: read back, served, expired', async () => {
+    const t = await env.tenant();
+    const key = `bulk/exports/${t.workspaceId}~test/${objectId()}.csv`;
+    const disposition = 'attachment; filename="parts.csv"';
+    const { UploadId } = await bucketClient().send(
+      new CreateMultipartUploadCommand({ Bucket: BUCKET(), Key: key, ContentDisposition: disposition, Tagging: 'parley-state=pending' }),
+    );
+    const { ETag } = await bucketClient().send(
+      new UploadPartCommand({ Bucket: BUCKET(), Key: key, UploadId, PartNumber: 1, Body: 'a,b\r\n' }),
+    );
+    expect(await env.stack.expireObjects(new Date(Date.now() + 2 * DAY))).not.toContain(`${BUCKET()}/${key}`);
+    await bucketClient().send(
+      new CompleteMultipartUploadCommand({ Bucket: BUCKET(), Key: key, UploadId, MultipartUpload: { Parts: [{ ETag, PartNumber: 1 }] } }),
+    );
+
+    expect(await tagsOf(key)).toEqual({ 'parley-state': 'pending' });
+    const url = await getSignedUrl(bucketClient(), new GetObjectCommand({ Bucket: BUCKET(), Key: key }), { expiresIn: 60 });
+    const res = await fetch(url);
+    expect(await res.text()).toBe('a,b\r\n');
+    expect(res.headers.get('content-disposition')).toBe(disposition);
+    expect(await env.stack.expireObjects(new Date(Date.now() + 2 * DAY))).toContain(`${BUCKET()}/${key}`);
+    expect(await objectExists(key)).toBe(false);
   });
 
   it('a deleted file’s bytes follow the deletion its record committed, with nothing else run after the commit', async () => {
