@@ -22,7 +22,12 @@ const queues: QueueSpec[] = [
     dlq: { name: `${BULK_QUEUE}-dlq`, urlEnv: 'BULK_DLQ_URL', maxReceiveCount: 5 },
     consumer: {
       handler: 'functions/queues/run-bulk-job.ts',
-      access: { table: 'write', buckets: { [FILES_BUCKET]: ['read', 'write', 'delete', `list:${BULK_KEY_PREFIX}`] } },
+      // It queues the rest of an import that outlasts one invocation (shared/imports/run.ts), hence its send.
+      access: {
+        table: 'write',
+        queues: [BULK_QUEUE],
+        buckets: { [FILES_BUCKET]: ['read', 'write', 'delete', `list:${BULK_KEY_PREFIX}`] },
+      },
       timeoutSeconds: 300,
       memoryMb: 512,
       batchSize: 1,

@@ -90,7 +90,7 @@ type Slice = { done: true; error: string | null } | { done: false };
 const runSlice = async (tenant: Tenant, initial: ImportJob, cursor: number, now: () => Date): Promise<Slice> => {
   let job = initial;
   let position = cursor;
-  const deadline = Date.now() + SLICE_MS;
+  const deadline = now().getTime() + SLICE_MS;
   const records = csvRecords(await readObject(importObjectKey(tenant, job._id)));
   const header = await records.next();
   if (header.done) return { done: true, error: 'The CSV is empty: a header row is required' };
@@ -119,7 +119,7 @@ const runSlice = async (tenant: Tenant, initial: ImportJob, cursor: number, now:
     chunk.push({ record, line, cells });
     if (chunk.length < IMPORT_CHUNK_ROWS) continue;
     if (!(await flush())) return { done: false };
-    if (Date.now() > deadline) {
+    if (now().getTime() > deadline) {
       await enqueueBulkJob({ tenant, kind: 'import', importId: job._id });
       return { done: false };
     }

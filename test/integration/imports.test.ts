@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createParleyClient } from '../../packages/client/src/client';
 import { importCustomers, importLeads, ParleyJobFailedError } from '../../packages/client/src/index';
 import { exportTo, importPath } from '../../packages/cli/bulk';
@@ -14,6 +14,8 @@ import { expectError } from '../support/api';
 import { postForm } from '../support/files';
 import { outboxEvents } from '../support/outbox';
 import { useTestStack } from '../support/stack';
+import { nameOf, onInvoke } from '../../infra/local/lambda';
+import { wiring } from '../../functions/wiring';
 
 const env = useTestStack();
 
@@ -134,6 +136,37 @@ describe('CSV imports of customers', () => {
     expectError(await api.get(`${LEAD_IMPORTS}/${created.import._id}`), 404, 'NOT_FOUND');
     expectError(await api.post(LEAD_IMPORTS, { pipelineId: '0123456789abcdef01234567' }), 422, 'VALIDATION_ERROR');
   });
+
+  it('an import that outlasts one invocation queues the rest for the next, which finishes it row for row', async () => {
+    const { api } = await env.tenant();
+    const worker = nameOf(wiring.queues.find((q) => q.name === 'bulk')!.consumer);
+    let invocations = 0;
+    const stop = onInvoke((name) => {
+      if (name === worker) invocations++;
+      return undefined;
+    });
+    const rows = 300;
+    const csv = ['email,name', ...Array.from({ length: rows }, (_, i) => `slice-${i}@example.com,Customer ${i}`)].join('\n');
+    const created = await api.post(CUSTOMER_IMPORTS, { idProperty: 'email' });
+    const { import: job, upload } = created.body.data;
+    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+    try {
+      expect((await postForm(upload, utf8(csv), 'text/csv')).status).toBe(204);
+      const read = async () => (await api.get(`${CUSTOMER_IMPORTS}/${job._id}`)).body.data.import;
+      await vi.waitFor(async () => expect((await read()).counts.rows).toBeGreaterThan(0), { timeout: 60_000, interval: 20 });
+      // The first invocation's clock passes its time slice: it stops after its chunk and queues the rest.
+      vi.setSystemTime(Date.now() + 5 * 60_000);
+      await vi.waitFor(async () => expect((await read()).status).toBe('completed'), { timeout: 120_000, interval: 100 });
+    } finally {
+      vi.useRealTimers();
+      stop();
+    }
+    const done = (await api.get(`${CUSTOMER_IMPORTS}/${job._id}`)).body.data.import;
+    expect(done.counts).toEqual({ rows, created: rows, updated: 0, unchanged: 0, failed: 0 });
+    expect(invocations).toBeGreaterThanOrEqual(2);
+    const listed = await api.get('/api/v1/contacts/customers?limit=1');
+    expect(listed.body.data.pagination.total).toBe(rows);
+  }, 180_000);
 });
 
 describe('CSV imports of leads', () => {
