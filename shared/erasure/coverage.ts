@@ -29,6 +29,7 @@ export const erasureCoverage: Record<string, Coverage> = {
   },
   'Outbox event': { step: 'events', how: 'every stored event whose payload names the customer, its conversations or files, deleted' },
   'Idempotency record': { step: 'idempotencyRecords', how: 'every recorded answer that names them deleted, with its body chunks' },
+  'Idempotency body chunk': { step: 'idempotencyRecords', how: 'deleted with the record whose answer names them' },
   'Workflow execution': {
     step: 'workflowExecutions',
     how: 'every execution whose starting event names the customer, its conversations, files, email or phone, deleted whole, finished or not',

@@ -22,7 +22,7 @@ import { booking, slotClaim } from './scheduling';
 import { tag, tagLink, tagName } from './tags';
 import { member, memberEmail } from './team';
 import { delivery, responseBody, subscription, subscriptionCount, subscriptionUrlLock } from './webhooks';
-import { counter, idempotency, outboxEvent, rateLimit, token, tokenBinding, tokenPointer, workspace } from './workspace';
+import { counter, idempotency, idempotencyBody, outboxEvent, rateLimit, token, tokenBinding, tokenPointer, workspace } from './workspace';
 import { eventGuard, execution, notificationSecret, scheduleGuard, workflow, workflowTrigger, workflowVersion } from './workflows';
 
 /**
@@ -36,6 +36,7 @@ export const entities = [
   tokenPointer,
   tokenBinding,
   idempotency,
+  idempotencyBody,
   rateLimit,
   outboxEvent,
   member,
