@@ -34,9 +34,9 @@ export const erasureCoverage: Record<string, Coverage> = {
     step: 'workflowExecutions',
     how: 'every execution whose starting event names the customer, its conversations, files, email or phone, deleted whole, finished or not',
   },
-  Import: {
+  'Import failed row': {
     step: 'bulkCsvs',
-    how: "its CSV's rows naming the customer emptied (the rows keep their place) and its failed rows naming it scrubbed; exports' CSVs too",
+    how: "scrubbed when it names the customer, with its import's CSV rows naming them emptied (the rows keep their place); exports' CSVs too",
   },
   'Sandbox provider send': {
     none: "the test-mode provider's own log of what it sent: it stands for the provider's side, as a real provider keeps what it delivered",

@@ -4,7 +4,7 @@ import { customer, customerGuard } from './contacts';
 import { file } from './files';
 import { exportJob } from './exports';
 import { erasure } from './erasures';
-import { importJob } from './imports';
+import { importFailure, importJob, importRow } from './imports';
 import { activity, lead, listMembership, pipeline, task } from './crm';
 import {
   closedIndexBackfill,
@@ -51,6 +51,8 @@ export const entities = [
   file,
   exportJob,
   importJob,
+  importRow,
+  importFailure,
   erasure,
   emailMessage,
   customer,
