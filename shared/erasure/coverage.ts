@@ -34,6 +34,9 @@ export const erasureCoverage: Record<string, Coverage> = {
     step: 'workflowExecutions',
     how: 'every execution whose starting event names the customer, its conversations, files, email or phone, deleted whole, finished or not',
   },
+  'Workflow execution index item': { step: 'workflowExecutions', how: 'deleted with its execution' },
+  'Workflow execution step': { step: 'workflowExecutions', how: 'deleted with its execution' },
+  'Workflow side effect': { step: 'workflowExecutions', how: 'deleted with its execution' },
   'Import failed row': {
     step: 'bulkCsvs',
     how: "scrubbed when it names the customer, with its import's CSV rows naming them emptied (the rows keep their place); exports' CSVs too",

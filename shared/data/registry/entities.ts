@@ -23,7 +23,19 @@ import { tag, tagLink, tagName } from './tags';
 import { member, memberEmail } from './team';
 import { delivery, responseBody, subscription, subscriptionCount, subscriptionUrlLock } from './webhooks';
 import { counter, idempotency, idempotencyBody, outboxEvent, rateLimit, token, tokenBinding, tokenPointer, workspace } from './workspace';
-import { eventGuard, execution, notificationSecret, scheduleGuard, workflow, workflowTrigger, workflowVersion } from './workflows';
+import {
+  eventGuard,
+  execution,
+  executionCount,
+  executionEffect,
+  executionIndex,
+  executionStep,
+  notificationSecret,
+  scheduleGuard,
+  workflow,
+  workflowTrigger,
+  workflowVersion,
+} from './workflows';
 
 /**
  * Every kind of item in the single table, by area. Each literal key segment is declared by exactly one
@@ -75,6 +87,10 @@ export const entities = [
   workflowTrigger,
   notificationSecret,
   execution,
+  executionIndex,
+  executionStep,
+  executionEffect,
+  executionCount,
   eventGuard,
   scheduleGuard,
   channel,
