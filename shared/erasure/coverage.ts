@@ -22,7 +22,8 @@ export const erasureCoverage: Record<string, Coverage> = {
     how: 'on a lead: the link to the customer cleared (it stays on the lead); on the customer alone: deleted',
   },
   Booking: { step: 'bookings', how: 'title, notes, location and cancellation reason cleared; the slot stays' },
-  Broadcast: { step: 'broadcastRecipients', how: "the customer's recipient entry deleted; the campaign itself is the team's" },
+  Broadcast: { none: "the campaign's subject and content are the team's message to many, not one customer's" },
+  'Broadcast recipient': { step: 'broadcastRecipients', how: "the customer's entry deleted from every broadcast; the campaign stays" },
   'Webhook response body': {
     step: 'deliveries',
     how: 'the response bodies receivers answered to the deliveries of the deleted events, deleted with them',

@@ -1,5 +1,5 @@
 import { analyticsAgentDay, analyticsDay, countedEvent, firstReply } from './analytics';
-import { broadcast, channel, channelRate, channelSend, sandboxSend } from './channels';
+import { broadcast, broadcastRecipient, broadcastStats, channel, channelRate, channelSend, sandboxSend } from './channels';
 import { customer, customerGuard } from './contacts';
 import { file } from './files';
 import { exportJob } from './exports';
@@ -98,6 +98,8 @@ export const entities = [
   channelSend,
   sandboxSend,
   broadcast,
+  broadcastStats,
+  broadcastRecipient,
   article,
   articleSummary,
   searchHead,
