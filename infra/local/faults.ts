@@ -1,6 +1,7 @@
 import type { Pluggable } from '@smithy/types';
 import { registerClientPlugin } from '../../shared/aws/plugins';
 import { K } from '../../shared/data/registry/registry';
+import { importRow } from '../../shared/data/registry/imports';
 
 /**
  * Fault points for crash tests, off unless the environment names one. Only the local runtime reads this:
@@ -71,7 +72,7 @@ const isSandboxSend = (part: Part) => keyOf(part).pk?.S?.includes(`#${K.SANDBOX}
  */
 export const CRASH_AFTER_IMPORT_ROW = 'crash-after-import-row';
 
-const isImportRow = (part: Part) => part.Put?.Item.sk?.S?.startsWith(`${K.ROW}#`) === true;
+const isImportRow = (part: Part) => part.Put?.Item.sk?.S?.startsWith(importRow.prefix('sk', {})) === true;
 
 /**
  * SIGKILLs this process the moment the Nth event frame posted to a realtime socket (PostToConnection) returns

@@ -4,26 +4,17 @@ import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { buildEnvelope } from '../events/envelope';
 import type { Recipient, RecipientStatus, Stats } from '../domain/broadcasts/broadcast';
-import { broadcastPartition, bumpStats, stillSending } from './broadcasts';
+import { bumpStats, stillSending } from './broadcasts';
 import { outboxItem } from './outbox';
 import { queryAll, queryPage, type PageRequest } from './query';
 import { retryOnConflict } from './retry';
 import { commit, createItem, removeOnce, updateItem, type Write } from './transact';
-import { tenantPk } from './keys';
-import { K } from './registry/registry';
-import { itemCodec } from './codec';
-import { recipient as recipientView } from '../views/broadcasts';
+import { broadcast, broadcastRecipient } from './registry/channels';
 
-/**
- * A broadcast's recipients: pk=<tenant>#BROADCAST#<id> sk=RCPT#<customerId>, one per customer, so a
- * customer reached through two tags, or a fan-out that runs twice, is one recipient. The send state is on
- * the item: `leaseUntil` (a worker holds the send), `attempts`, `notBefore` (a retry's earliest time).
- */
-export const recipientKey = (tenant: Tenant, broadcastId: string, customerId: string) => ({
-  pk: broadcastPartition(tenant, broadcastId),
-  sk: `${K.RCPT}#${customerId}`,
-});
-const fromItem: (item: Record<string, unknown>) => Recipient = itemCodec(recipientView);
+/** A broadcast's recipients, one per customer, with their send state (keys: registry/channels.ts). */
+export const recipientKey = (tenant: Tenant, broadcastId: string, customerId: string) =>
+  broadcastRecipient.key({ tenant, broadcastId, customerId });
+const fromItem = (item: Record<string, unknown>): Recipient => storedOf(item).recipient;
 
 export interface StoredRecipient {
   recipient: Recipient;
@@ -33,12 +24,10 @@ export interface StoredRecipient {
 }
 
 /** A recipient item read by the caller (at `recipientKey`). */
-export const storedOf = (item: Record<string, unknown>): StoredRecipient => ({
-  recipient: fromItem(item),
-  attempts: (item.attempts as number | undefined) ?? 0,
-  leaseUntil: item.leaseUntil as number | undefined,
-  notBefore: item.notBefore as number | undefined,
-});
+export const storedOf = (item: Record<string, unknown>): StoredRecipient => {
+  const { attempts, leaseUntil, notBefore, ...recipient } = broadcastRecipient.parse(item);
+  return { recipient, attempts, leaseUntil, notBefore };
+};
 
 const getRecipient = async (tenant: Tenant, broadcastId: string, customerId: string): Promise<StoredRecipient | undefined> => {
   const { Item } = await dynamo().send(
@@ -48,7 +37,10 @@ const getRecipient = async (tenant: Tenant, broadcastId: string, customerId: str
 };
 
 export const listRecipients = async (tenant: Tenant, broadcastId: string, page: PageRequest) => {
-  const { items, nextCursor } = await queryPage({ pk: broadcastPartition(tenant, broadcastId), skPrefix: `${K.RCPT}#` }, page);
+  const { items, nextCursor } = await queryPage(
+    { pk: broadcastRecipient.build('pk', { tenant, broadcastId }), skPrefix: broadcastRecipient.prefix('sk', {}) },
+    page,
+  );
   return { recipients: items.map(fromItem), nextCursor };
 };
 
@@ -345,8 +337,8 @@ export const postponeRecipient = async (
 /** Deletes the customer's recipient entry from every broadcast of the tenant, each with `tally` in its transaction; answers how many. */
 export const deleteRecipientEverywhere = async (tenant: Tenant, customerId: string, tally: () => Write): Promise<number> => {
   let deleted = 0;
-  for await (const item of queryAll({ pk: tenantPk(tenant), skPrefix: `${K.BROADCAST}#` })) {
-    const broadcastId = (item.sk as string).slice(K.BROADCAST.length + 1);
+  for await (const item of queryAll({ pk: broadcast.build('pk', { tenant }), skPrefix: broadcast.prefix('sk', {}) })) {
+    const broadcastId = broadcast.read('sk', item.sk).id;
     if (!(await getRecipient(tenant, broadcastId, customerId))) continue;
     if (await removeOnce(recipientKey(tenant, broadcastId, customerId), [tally()])) deleted++;
   }

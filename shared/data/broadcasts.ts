@@ -3,30 +3,18 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { STAT_NAMES, type Broadcast, type Stats } from '../domain/broadcasts/broadcast';
+import { tenantField } from '../domain/auth/tenant';
 import { bump, bumpCounter, readCounter, type Counter } from './counters';
 import { collect, queryAll, queryPage, type PageRequest } from './query';
-import { fromIndexSk, indexSk, tenantPk } from './keys';
 import { conditionCheck, createItem, deleteItem, type Write } from './transact';
 import { versionedUpdate } from './versioned';
-import { K } from './registry/registry';
-import { itemCodec } from './codec';
-import { campaign } from '../views/broadcasts';
+import { broadcast as broadcastEntity, broadcastStats } from './registry/channels';
 
-/**
- * Broadcasts: pk=<tenant> sk=BROADCAST#<id>, counted by the workspace counter `broadcasts`. One waiting
- * to start, or started and not yet fanned out, is in the timer's index gsi1pk=BROADCASTS_DUE
- * gsi1sk=<due time>#<tenant>#<id>. Its stats are a sharded counter (recipients are settled in parallel)
- * and its recipients a partition, pk=<tenant>#BROADCAST#<id>.
- */
-const DUE_INDEX = K.BROADCASTS_DUE;
-export const broadcastKey = (tenant: Tenant, id: string) => ({ pk: tenantPk(tenant), sk: `${K.BROADCAST}#${id}` });
+/** Broadcasts, their due index and their sharded stats (keys: registry/channels.ts). */
+export const broadcastKey = (tenant: Tenant, id: string) => broadcastEntity.key({ tenant, id });
 const key = broadcastKey;
-export const broadcastPartition = (tenant: Tenant, id: string) => tenantPk(tenant, K.BROADCAST, id);
-const statsCounter = (tenant: Tenant, id: string): Counter => ({ pk: broadcastPartition(tenant, id), sk: K.STATS, shards: 8 });
+const statsCounter = (tenant: Tenant, id: string): Counter => ({ ...broadcastStats.key({ tenant, id }), shards: 8 });
 const COUNTER = 'broadcasts';
-
-const withoutStatsOf: (item: Record<string, unknown>) => Omit<Broadcast, 'stats'> = itemCodec(campaign.omit({ stats: true }));
-const statsView = campaign.shape.stats;
 
 export interface StoredBroadcast {
   broadcast: Broadcast;
@@ -39,16 +27,15 @@ const dueAt = (b: Broadcast, fannedOut: boolean): string | undefined =>
   b.status === 'scheduled' ? b.scheduledAt! : b.status === 'sending' && !fannedOut ? b.startedAt! : undefined;
 const dueIndex = (tenant: Tenant, b: Broadcast, fannedOut: boolean) => {
   const at = dueAt(b, fannedOut);
-  return at ? { gsi1pk: DUE_INDEX, gsi1sk: indexSk(at, tenant, b._id) } : undefined;
+  return at ? broadcastEntity.index('gsi1', { dueAt: at, tenant, id: b._id }) : undefined;
 };
 
 const withoutStats = ({ stats: _stats, ...b }: Broadcast) => b;
 
 export const readStats = async (tenant: Tenant, id: string): Promise<Stats> => {
-  const shards = await collect(queryAll({ pk: statsCounter(tenant, id).pk, skPrefix: `${K.STATS}#`, consistent: true }));
-  return statsView.parse(
-    Object.fromEntries(STAT_NAMES.map((n) => [n, shards.reduce((sum, s) => sum + ((s[n] as number | undefined) ?? 0), 0)])),
-  );
+  const { pk, sk } = statsCounter(tenant, id);
+  const shards = (await collect(queryAll({ pk, skPrefix: `${sk}#`, consistent: true }))).map(broadcastStats.parse);
+  return broadcastStats.parse(Object.fromEntries(STAT_NAMES.map((n) => [n, shards.reduce((sum, s) => sum + s[n], 0)])));
 };
 
 /** Adds to the broadcast's stats, in the transaction that settles a recipient. */
@@ -58,11 +45,10 @@ export const bumpStats = (tenant: Tenant, id: string, deltas: Partial<Stats>): W
 export type BroadcastState = Omit<StoredBroadcast, 'broadcast'> & { broadcast: Omit<Broadcast, 'stats'> };
 
 /** A broadcast item read by the caller (at `broadcastKey`), without the stats. */
-export const stateOf = (item: Record<string, unknown>): BroadcastState => ({
-  broadcast: withoutStatsOf(item),
-  version: item.version as number,
-  fannedOut: item.fannedOut === true,
-});
+export const stateOf = (item: Record<string, unknown>): BroadcastState => {
+  const { version, fannedOut, ...broadcast } = broadcastEntity.parse(item);
+  return { broadcast, version, fannedOut };
+};
 
 /** The broadcast's own item, without the stats (which take a Query of their shards). */
 export const getBroadcastState = async (tenant: Tenant, id: string): Promise<BroadcastState | undefined> => {
@@ -83,11 +69,14 @@ export const broadcastCreation = (tenant: Tenant, broadcast: Broadcast): Write[]
 
 export const broadcastsPage = async (tenant: Tenant, page: PageRequest) => {
   const [{ items, nextCursor }, total] = await Promise.all([
-    queryPage({ pk: tenantPk(tenant), skPrefix: `${K.BROADCAST}#`, newestFirst: true }, page),
+    queryPage({ pk: broadcastEntity.build('pk', { tenant }), skPrefix: broadcastEntity.prefix('sk', {}), newestFirst: true }, page),
     readCounter(tenant, COUNTER),
   ]);
   const broadcasts = await Promise.all(
-    items.map(async (item): Promise<Broadcast> => ({ ...withoutStatsOf(item), stats: await readStats(tenant, item._id as string) })),
+    items.map(async (item): Promise<Broadcast> => {
+      const { broadcast } = stateOf(item);
+      return { ...broadcast, stats: await readStats(tenant, broadcast._id) };
+    }),
   );
   return { broadcasts, total, nextCursor };
 };
@@ -113,6 +102,12 @@ export const broadcastDeletion = (tenant: Tenant, { broadcast, version }: Stored
 
 /** Broadcasts due to start (or whose fan-out should be running) by `now`, across tenants, for the timer. */
 export const dueBroadcasts = async (now: Date, limit: number): Promise<{ tenant: Tenant; id: string }[]> => {
-  const { items } = await queryPage({ index: 'gsi1', pk: DUE_INDEX, skUpTo: `${now.toISOString()}#~` }, { limit });
-  return items.map((item) => fromIndexSk(item.gsi1sk as string));
+  const { items } = await queryPage(
+    { index: 'gsi1', pk: broadcastEntity.build('gsi1pk', {}), skUpTo: `${now.toISOString()}#~` },
+    { limit },
+  );
+  return items.map((item) => {
+    const { tenant, id } = broadcastEntity.read('gsi1sk', item.gsi1sk);
+    return { tenant: tenantField.parse(tenant), id };
+  });
 };

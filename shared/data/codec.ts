@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import * as z from 'zod';
 
 /**
  * Reads stored items as an entity's schema describes them: the schema's fields only, parsed rather than
@@ -13,3 +13,8 @@ export const itemCodec = <S extends z.ZodObject>(schema: S) => {
   return (item: Record<string, unknown>): z.output<S> =>
     schema.parse(Object.fromEntries(fields.map(({ name, absent }) => [name, item[name] ?? absent])));
 };
+
+const primaryKey = z.object({ pk: z.string(), sk: z.string() });
+
+/** The primary key of an item as it was read, whatever its kind: to delete what a partition holds. */
+export const storedKey = (item: Record<string, unknown>): { pk: string; sk: string } => primaryKey.parse(item);

@@ -5,9 +5,8 @@ import type { Tenant } from '../domain/auth/tenant';
 import type { Stored } from './conversations';
 import { closedPartition, listPartition } from './conversations';
 import { conversationKey } from './entity-keys';
-import { tenantPk } from './keys';
 import { queryPage } from './query';
-import { K } from './registry/registry';
+import { closedIndexBackfill } from './registry/inbox';
 import { putItem, updateItem, writeAlone } from './transact';
 import { isConditionFailure } from './retry';
 
@@ -17,7 +16,7 @@ import { isConditionFailure } from './retry';
  * closed conversation; the backfill walks it once, by cursor, indexing those without an entry, and records its
  * cursor after each page and `done` at the end (from then on, the writes that close a conversation index it).
  */
-const stateKey = (tenant: Tenant) => ({ pk: tenantPk(tenant, K.CLOSED_BACKFILL), sk: K.CLOSED_BACKFILL });
+const stateKey = (tenant: Tenant) => closedIndexBackfill.key({ tenant });
 
 export interface BackfillState {
   done: boolean;
@@ -27,7 +26,9 @@ export interface BackfillState {
 
 export const backfillState = async (tenant: Tenant): Promise<BackfillState> => {
   const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: stateKey(tenant), ConsistentRead: true }));
-  return { done: Item?.done === true, ...(typeof Item?.cursor === 'string' ? { cursor: Item.cursor } : {}) };
+  if (!Item) return { done: false };
+  const { done, cursor } = closedIndexBackfill.parse(Item);
+  return { done, ...(cursor === undefined ? {} : { cursor }) };
 };
 
 export const saveBackfillState = async (tenant: Tenant, state: BackfillState): Promise<void> => {

@@ -3,8 +3,9 @@ import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import type { Tenant } from '../domain/auth/tenant';
 import { closedPartition, fromItem, type Stored } from './conversations';
+import { storedKey } from './codec';
 import { conversationKey } from './entity-keys';
-import { K } from './registry/registry';
+import { conversationPurge } from './registry/inbox';
 import { queryPage } from './query';
 import { createItem, deleteItem, transact, type Write } from './transact';
 
@@ -16,12 +17,12 @@ export interface ClosedEntry {
 }
 
 const PURGE_TYPE = 'CONV_PURGE';
-const tombstoneKey = (tenant: Tenant, id: string) => ({ pk: conversationKey(tenant, id).pk, sk: K.PURGING });
+const tombstoneKey = (tenant: Tenant, id: string) => conversationPurge.key({ tenant, id });
 
+/** A conversation's closed index entry has the tombstone's shape (registry/inbox.ts). */
 const entryOf = (item: Record<string, unknown>): ClosedEntry => {
-  const sk = item.gsi2sk as string;
-  const at = sk.lastIndexOf('#');
-  return { conversationId: sk.slice(at + 1), closedAt: sk.slice(0, at), purging: item.type === PURGE_TYPE };
+  const { closedAt, id } = conversationPurge.read('gsi2sk', item.gsi2sk);
+  return { conversationId: id, closedAt, purging: item.type === PURGE_TYPE };
 };
 
 /** Up to `limit` entries of the tenant's closed index that closed before `cutoff` (an ISO time), oldest first. */
@@ -46,8 +47,7 @@ export const purgeTombstone = (tenant: Tenant, id: string, closedAt: string): Wr
     ...tombstoneKey(tenant, id),
     type: PURGE_TYPE,
     conversationId: id,
-    gsi2pk: closedPartition(tenant),
-    gsi2sk: `${closedAt}#${id}`,
+    ...conversationPurge.index('gsi2', { tenant, closedAt, id }),
   });
 
 /** Removes the tombstone: the purge is finished. */
@@ -63,13 +63,13 @@ const PAGE = 99;
  * rerun after a crash finishes the job.
  */
 export const deletePartitionRest = async (tenant: Tenant, id: string): Promise<number> => {
-  const pk = conversationKey(tenant, id).pk;
+  const { pk, sk: tombstone } = tombstoneKey(tenant, id);
   let messages = 0;
   for (;;) {
     const { items } = await queryPage({ pk, consistent: true }, { limit: PAGE });
-    const rest = items.filter((i) => i.sk !== K.PURGING);
+    const rest = items.filter((i) => i.sk !== tombstone);
     if (rest.length === 0) return messages;
     messages += rest.filter((i) => i.type === 'MESSAGE').length;
-    await transact(rest.map((item) => deleteItem({ pk: item.pk as string, sk: item.sk as string })));
+    await transact(rest.map((item) => deleteItem(storedKey(item))));
   }
 };

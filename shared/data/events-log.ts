@@ -2,7 +2,7 @@ import type { Tenant } from '../domain/auth/tenant';
 import { envelopeTenant, type EventEnvelope } from '../events/envelope';
 import { unpackText } from '../packed-text';
 import { eventPayload } from './outbox';
-import { eventsLogPk } from './keys';
+import { outboxEvent } from './registry/workspace';
 import { countItems, queryAll, queryPage, type PageRequest, type Partition } from './query';
 
 /** Which event types a read passes: exact names and type prefixes (at least one of either). */
@@ -26,9 +26,12 @@ const typeCondition = ({ exact, prefixes }: TypeFilter): Partition['filter'] => 
   return { expression: terms.join(' OR '), names: { '#type': 'eventType' }, values };
 };
 
+const logPk = (tenant: Tenant) => outboxEvent.build('gsi2pk', { tenant });
+const eventIdOf = (item: Record<string, unknown>) => outboxEvent.read('gsi2sk', item.gsi2sk).eventId;
+
 const partitionOf = (tenant: Tenant, bounds: readonly [string, string], types: TypeFilter, newestFirst: boolean): Partition => ({
   index: 'gsi2',
-  pk: eventsLogPk(tenant),
+  pk: logPk(tenant),
   skBetween: bounds,
   newestFirst,
   filter: typeCondition(types),
@@ -70,7 +73,7 @@ export async function* replayEvents(
 ): AsyncGenerator<{ eventId: string; payload: string }> {
   if (nothing(types, bounds)) return;
   for await (const item of queryAll(partitionOf(tenant, bounds, types, false))) {
-    yield { eventId: item.gsi2sk as string, payload: unpackText(item, 'payload')! };
+    yield { eventId: eventIdOf(item), payload: unpackText(item, 'payload')! };
   }
 }
 
@@ -85,9 +88,9 @@ export const readEvent = async (tenant: Tenant, eventId: string): Promise<EventE
 /** The ids of the tenant's stored events whose payload mentions one of `needles` (the whole log: it lives 30 days). */
 export const eventsNaming = async (tenant: Tenant, needles: readonly string[]): Promise<string[]> => {
   const ids: string[] = [];
-  for await (const item of queryAll({ index: 'gsi2', pk: eventsLogPk(tenant) })) {
+  for await (const item of queryAll({ index: 'gsi2', pk: logPk(tenant) })) {
     const payload = unpackText(item, 'payload')!;
-    if (needles.some((n) => payload.includes(n))) ids.push(item.eventId as string);
+    if (needles.some((n) => payload.includes(n))) ids.push(eventIdOf(item));
   }
   return ids;
 };

@@ -14,24 +14,15 @@ import { buildEnvelope } from '../events/envelope';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { objectId } from '../ids';
-import { file as fileView } from '../views/files';
-import { itemCodec } from './codec';
 import { batchGet } from './batch-get';
 import { readCount, workspaceCounter } from './counters';
-import { tenantPk } from './keys';
 import { outboxItem } from './outbox';
 import { collect, queryAll, queryPage, type PageRequest } from './query';
 import { createItem, deleteItem, transact, updateItem, type Write } from './transact';
-import { K } from './registry/registry';
+import { file as fileEntity } from './registry/files';
 
-/**
- * Files of a workspace (the bytes are the object `<tenant>/<id>` in the files bucket).
- * - file by id ............ pk=<tenant>#FILE#<id>  sk=FILE   (a pending one carries `ttl`: 24 h after its creation)
- * - ready files ........... gsi1pk=<tenant>#FILES  gsi1sk=<id>   (set when the upload is verified ready)
- * - a conversation's ...... gsi2pk=<tenant>#CONVFILES#<conversation>  gsi2sk=<id>   (set when a message holds it)
- * - storage ............... counter `storage`: `n` ready files and `bytes` they hold, kept with every change of status
- */
-const fileKey = (tenant: Tenant, id: string) => ({ pk: tenantPk(tenant, K.FILE, id), sk: K.FILE });
+/** Files of a workspace (keys, indexes and the storage counter: registry/files.ts). */
+const fileKey = (tenant: Tenant, id: string) => fileEntity.key({ tenant, id });
 const STORAGE = 'storage';
 const storageKey = (tenant: Tenant) => workspaceCounter(tenant, STORAGE);
 
@@ -43,7 +34,7 @@ const toItem = (tenant: Tenant, f: StoredFile) => ({
   ttl: Math.floor(Date.parse(f.createdAt) / 1000) + PENDING_TTL_SECONDS,
 });
 
-const fromItem = itemCodec(fileView);
+const fromItem = fileEntity.parse;
 
 export interface StorageUsage {
   files: number;
@@ -78,7 +69,7 @@ export const getFiles = async (tenant: Tenant, ids: readonly string[], now: Date
 /** Ready files, newest first; the total is the storage counter's. */
 /** A page of the tenant's ready files, newest first (only a ready file is in the index). */
 export const readyFilesPage = async (tenant: Tenant, page: PageRequest) => {
-  const result = await queryPage({ index: 'gsi1', pk: tenantPk(tenant, K.FILES), newestFirst: true }, page);
+  const result = await queryPage({ index: 'gsi1', pk: fileEntity.build('gsi1pk', { tenant }), newestFirst: true }, page);
   return { files: result.items.map(fromItem), nextCursor: result.nextCursor };
 };
 
@@ -110,12 +101,13 @@ export const settleFile = async (
   };
   if (!outcome.ok) return reject(outcome.reason);
   const ready: StoredFile = { ...file, status: 'ready', updatedAt: at };
+  const listed = fileEntity.index('gsi1', { tenant, id: file._id });
   const overQuota = new Refused('storage_quota_exceeded', 'The workspace has no room left for this file');
   try {
     const wrote = await settle([
-      updateItem(fileKey(tenant, file._id), 'SET #s = :ready, updatedAt = :u, gsi1pk = :lpk, gsi1sk = :id REMOVE #ttl', {
+      updateItem(fileKey(tenant, file._id), 'SET #s = :ready, updatedAt = :u, gsi1pk = :lpk, gsi1sk = :lsk REMOVE #ttl', {
         names: { ...stillPending.names, '#ttl': 'ttl' },
-        values: { ...stillPending.values, ':ready': 'ready', ':u': at, ':lpk': tenantPk(tenant, K.FILES), ':id': file._id },
+        values: { ...stillPending.values, ':ready': 'ready', ':u': at, ':lpk': listed.gsi1pk, ':lsk': listed.gsi1sk },
         condition: stillPending.condition,
       }),
       updateItem(storageKey(tenant), 'ADD #n :one, #b :size', {
@@ -150,19 +142,25 @@ const settle = async (writes: Write[]): Promise<boolean> => {
  * to the conversation (listed under it, deleted with it). It must still be ready, and held by no other conversation.
  */
 export const attachWrites = (tenant: Tenant, conversationId: string, attachments: readonly Attachment[]): Write[] =>
-  attachments.map((a) =>
-    updateItem(fileKey(tenant, a.fileId), 'SET conversationId = :c, gsi2pk = :cpk, gsi2sk = :id', {
+  attachments.map((a) => {
+    const held = fileEntity.index('gsi2', { tenant, conversationId, id: a.fileId });
+    return updateItem(fileKey(tenant, a.fileId), 'SET conversationId = :c, gsi2pk = :cpk, gsi2sk = :csk', {
       names: { '#s': 'status' },
-      values: { ':c': conversationId, ':cpk': tenantPk(tenant, K.CONVFILES, conversationId), ':id': a.fileId, ':ready': 'ready' },
+      values: {
+        ':c': conversationId,
+        ':cpk': held.gsi2pk,
+        ':csk': held.gsi2sk,
+        ':ready': 'ready',
+      },
       condition: 'attribute_exists(pk) AND #s = :ready AND (attribute_not_exists(conversationId) OR conversationId = :c)',
       onFail: () =>
         new Refused('file_not_attachable', `File ${a.fileId} is no longer ready, or another conversation holds it`, { fileId: a.fileId }),
-    }),
-  );
+    });
+  });
 
 /** The files a conversation's messages hold. */
 export const conversationFiles = async (tenant: Tenant, conversationId: string): Promise<StoredFile[]> =>
-  (await collect(queryAll({ index: 'gsi2', pk: tenantPk(tenant, K.CONVFILES, conversationId) }))).map(fromItem);
+  (await collect(queryAll({ index: 'gsi2', pk: fileEntity.build('gsi2pk', { tenant, conversationId }) }))).map(fromItem);
 
 /** Removes the file's record (uncounting it when it was ready) with `inbox.file.deleted`. With `alone`, a held file is refused. */
 export const deleteFileRecord = async (tenant: Tenant, file: StoredFile, now: Date, opts: { alone: boolean }): Promise<void> => {

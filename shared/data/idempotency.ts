@@ -6,16 +6,12 @@ import { config } from '../config';
 import type { Tenant } from '../domain/auth/tenant';
 import { IdempotencyKeyTakenOver, type IdempotencyRecord, type StoredResponse } from '../domain/idempotency/decide';
 import { IDEMPOTENCY_LOCK_SECONDS, IDEMPOTENCY_WINDOW_SECONDS, keyDigest } from '../domain/idempotency/key';
-import { tenantPk } from './keys';
+import { storedKey } from './codec';
 import { collect, queryAll } from './query';
 import { deleteItem, putItem, removeOnce, updateItem, type Write } from './transact';
-import { K } from './registry/registry';
+import { idempotency, idempotencyBody } from './registry/workspace';
 
-/**
- * Idempotency records: pk=<tenant>#IDEM#<token id>#<sha256 of the key>, sk=IDEM (TTL), so a key is
- * scoped to the token and the workspace mode by construction. A body too large to sit in the record is
- * gzipped into sk=BODY#<n> items of the same partition, written in the same transaction.
- */
+/** Idempotency records and their body chunks (keys, and how they hold together: registry/workspace.ts). */
 export interface KeyRef {
   tenant: Tenant;
   tokenId: string;
@@ -24,17 +20,14 @@ export interface KeyRef {
   owner: string;
 }
 
-const RECORD_SK = K.IDEM;
 /** Bodies up to this size are kept as text in the record; larger ones are gzipped into chunk items. */
 const INLINE_BODY_BYTES = 64 * 1024;
 /** Well under the 400 KB item limit. */
 const CHUNK_BYTES = 300 * 1024;
 
-const pkOf = (ref: KeyRef) => tenantPk(ref.tenant, K.IDEM, ref.tokenId, keyDigest(ref.key));
-const recordKey = (ref: KeyRef) => ({ pk: pkOf(ref), sk: RECORD_SK });
-/** The index partition listing a tenant's completed records. */
-const recordsPk = (tenant: Tenant) => tenantPk(tenant, K.IDEMS);
-const chunkSk = (n: number) => `${K.BODY}#${String(n).padStart(3, '0')}`;
+const keyOf = (ref: KeyRef) => ({ tenant: ref.tenant, tokenId: ref.tokenId, keyDigest: keyDigest(ref.key) });
+const recordKey = (ref: KeyRef) => idempotency.key(keyOf(ref));
+const chunkKey = (ref: KeyRef, n: number) => idempotencyBody.key({ ...keyOf(ref), n: String(n).padStart(3, '0') });
 const seconds = (now: Date) => Math.floor(now.getTime() / 1000);
 
 const takenOver = (ref: KeyRef) => () => new IdempotencyKeyTakenOver(ref.key);
@@ -75,15 +68,23 @@ export const claimKey = async (ref: KeyRef, fingerprint: string, now: Date): Pro
   }
 };
 
-const responseOf = (record: Record<string, unknown>, chunks: Record<string, unknown>[]): StoredResponse | undefined => {
-  if (typeof record.statusCode !== 'number') return undefined;
-  const body =
-    typeof record.body === 'string'
-      ? record.body
-      : gunzipSync(Buffer.concat(chunks.slice(0, record.bodyChunks as number).map((c) => Buffer.from(c.data as Uint8Array)))).toString(
-          'utf8',
-        );
-  return { statusCode: record.statusCode, headers: record.headers as Record<string, string>, body };
+type StoredRecord = ReturnType<typeof idempotency.parse>;
+
+/** A key's partition as read: its record (none when it has none) and its body chunks, in order. */
+const readPartition = async (pk: string) => {
+  const items = await collect(queryAll({ pk, consistent: true }));
+  const record = items.find((i) => i.sk === idempotency.build('sk', {}));
+  return { record: record && idempotency.parse(record), chunks: items.filter((i) => i !== record) };
+};
+
+const responseOf = (
+  { statusCode, headers, body, bodyChunks }: StoredRecord,
+  chunks: Record<string, unknown>[],
+): StoredResponse | undefined => {
+  if (statusCode === undefined) return undefined;
+  const text =
+    body ?? gunzipSync(Buffer.concat(chunks.slice(0, bodyChunks).map((c) => Buffer.from(idempotencyBody.parse(c).data)))).toString('utf8');
+  return { statusCode, headers: headers ?? {}, body: text };
 };
 
 /**
@@ -92,28 +93,22 @@ const responseOf = (record: Record<string, unknown>, chunks: Record<string, unkn
  */
 export const deleteRecordsNaming = async (tenant: Tenant, needles: readonly string[], tally: () => Write): Promise<number> => {
   let deleted = 0;
-  for await (const indexed of queryAll({ index: 'gsi1', pk: recordsPk(tenant) })) {
-    const [record, ...chunks] = await collect(queryAll({ pk: indexed.pk as string, consistent: true }));
-    const body = record?.sk === RECORD_SK ? responseOf(record, chunks)?.body : undefined;
+  for await (const indexed of queryAll({ index: 'gsi1', pk: idempotency.build('gsi1pk', { tenant }) })) {
+    const key = idempotency.key({ tenant, ...idempotency.read('gsi1sk', indexed.gsi1sk) });
+    const { record, chunks } = await readPartition(key.pk);
+    const body = record && responseOf(record, chunks)?.body;
     if (!body || !needles.some((n) => body.includes(n))) continue;
-    const chunkWrites = chunks.map((c) => deleteItem({ pk: c.pk as string, sk: c.sk as string }));
-    if (await removeOnce({ pk: record!.pk as string, sk: RECORD_SK }, [...chunkWrites, tally()])) deleted++;
+    if (await removeOnce(key, [...chunks.map((c) => deleteItem(storedKey(c))), tally()])) deleted++;
   }
   return deleted;
 };
 
 /** The key's record with its kept response, read consistently; undefined when there is none. */
 export const readKey = async (ref: KeyRef): Promise<IdempotencyRecord | undefined> => {
-  const [record, ...chunks] = await collect(queryAll({ pk: pkOf(ref), consistent: true }));
-  if (!record || record.sk !== RECORD_SK) return undefined;
-  return {
-    fingerprint: record.fingerprint as string,
-    status: record.status as IdempotencyRecord['status'],
-    lockUntil: record.lockUntil as number,
-    expiresAt: record.expiresAt as number,
-    commits: record.commits as number,
-    response: responseOf(record, chunks),
-  };
+  const { record, chunks } = await readPartition(recordKey(ref).pk);
+  if (!record) return undefined;
+  const { fingerprint, status, lockUntil, expiresAt, commits } = record;
+  return { fingerprint, status, lockUntil, expiresAt, commits, response: responseOf(record, chunks) };
 };
 
 /** Rides in every transaction of a request that commits more than one: the record counts them. */
@@ -131,14 +126,14 @@ export const completionWrites = (ref: KeyRef, response: StoredResponse, now: Dat
   const zipped = large ? gzipSync(response.body) : Buffer.alloc(0);
   const chunks = Array.from({ length: Math.ceil(zipped.length / CHUNK_BYTES) }, (_, n) =>
     putItem({
-      pk: pkOf(ref),
-      sk: chunkSk(n),
+      ...chunkKey(ref, n),
       type: 'IDEMPOTENCY_BODY',
       data: zipped.subarray(n * CHUNK_BYTES, (n + 1) * CHUNK_BYTES),
       ttl,
     }),
   );
   const body = large ? 'bodyChunks = :chunks' : '#body = :body';
+  const listed = idempotency.index('gsi1', keyOf(ref));
   return [
     updateItem(recordKey(ref), `SET #status = :done, statusCode = :code, headers = :headers, gsi1pk = :tenantIx, gsi1sk = :ix, ${body}`, {
       ...HELD_BY_ME,
@@ -149,8 +144,8 @@ export const completionWrites = (ref: KeyRef, response: StoredResponse, now: Dat
         ':done': 'done',
         ':code': response.statusCode,
         ':headers': response.headers,
-        ':tenantIx': recordsPk(ref.tenant),
-        ':ix': `${ref.tokenId}#${keyDigest(ref.key)}`,
+        ':tenantIx': listed.gsi1pk,
+        ':ix': listed.gsi1sk,
         ...(large ? { ':chunks': chunks.length } : { ':body': response.body }),
       },
       onFail: takenOver(ref),

@@ -3,25 +3,17 @@ import type { Tenant } from '../domain/auth/tenant';
 import { IMPORT_RETENTION_SECONDS, type ImportCounts, type ImportJob, type ImportStatus } from '../domain/imports/import';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
-import { importJob } from '../views/imports';
-import { itemCodec } from './codec';
-import { tenantPk } from './keys';
 import { queryAll } from './query';
-import { K } from './registry/registry';
+import { importFailure, importJob, importRow } from './registry/imports';
 import { createItem, updateItem, writeAlone, type Write } from './transact';
 
-/**
- * Import jobs: pk=<tenant>#IMPORT#<id> sk=IMPORT holds the job, its `cursor` (data records applied, in file
- * order) and counts. Each record applied leaves ROW#<record> (its outcome, created in the same transaction
- * as the record's change, so a record is applied once however often a crash makes a worker read it), and a
- * failed record FAIL#<record> (its line, reason and cells, for the errors CSV). Everything lives 7 days.
- */
-const partition = (tenant: Tenant, id: string) => tenantPk(tenant, K.IMPORT, id);
-const importKey = (tenant: Tenant, id: string) => ({ pk: partition(tenant, id), sk: K.IMPORT });
+/** Import jobs, their row outcomes and failed rows (keys, and how they hold together: registry/imports.ts). */
+const importKey = (tenant: Tenant, id: string) => importJob.key({ tenant, id });
 /** Zero-padded so the sort keys run in file order (a 50 MiB CSV has far fewer than 10^9 records). */
-const recordSk = (prefix: string, record: number) => `${prefix}#${String(record).padStart(9, '0')}`;
+const recordArgs = (tenant: Tenant, id: string, record: number) => ({ tenant, id, record: String(record).padStart(9, '0') });
+const rowKey = (tenant: Tenant, id: string, record: number) => importRow.key(recordArgs(tenant, id, record));
+const failureKey = (tenant: Tenant, id: string, record: number) => importFailure.key(recordArgs(tenant, id, record));
 
-const fromItem = itemCodec(importJob);
 const ttlOf = (job: Pick<ImportJob, 'createdAt'>) => Math.floor(Date.parse(job.createdAt) / 1000) + IMPORT_RETENTION_SECONDS;
 
 export interface StoredImport {
@@ -42,7 +34,9 @@ export const getImport = async (tenant: Tenant, id: string): Promise<StoredImpor
   const { Item } = await dynamo().send(
     new GetCommand({ TableName: config().TABLE_NAME, Key: importKey(tenant, id), ConsistentRead: true }),
   );
-  return Item ? { job: fromItem(Item), cursor: Number(Item.cursor ?? 0), header: (Item.header as string[] | undefined) ?? [] } : undefined;
+  if (!Item) return undefined;
+  const { cursor, header, ...job } = importJob.parse(Item);
+  return { job, cursor, header };
 };
 
 const isConditionFailure = (error: unknown) => (error as { name?: string }).name === 'ConditionalCheckFailedException';
@@ -94,7 +88,7 @@ export const advanceImport = async (tenant: Tenant, id: string, from: number, to
   }
 };
 
-export type RowStatus = 'created' | 'updated' | 'unchanged' | 'failed';
+export type RowStatus = ReturnType<typeof importRow.parse>['status'];
 export interface RowFailure {
   line: number;
   reason: string;
@@ -113,11 +107,10 @@ export const rowOutcomeWrites = (
   applied: () => Error,
   failure?: RowFailure,
 ): Write[] => {
-  const pk = partition(tenant, job._id);
   const ttl = ttlOf(job);
   return [
-    createItem({ pk, sk: recordSk(K.ROW, record), type: 'IMPORT_ROW', status, ttl }, applied),
-    ...(failure ? [createItem({ pk, sk: recordSk(K.FAIL, record), type: 'IMPORT_FAILURE', ...failure, ttl })] : []),
+    createItem({ ...rowKey(tenant, job._id, record), type: 'IMPORT_ROW', status, ttl }, applied),
+    ...(failure ? [createItem({ ...failureKey(tenant, job._id, record), type: 'IMPORT_FAILURE', ...failure, ttl })] : []),
   ];
 };
 
@@ -126,24 +119,24 @@ export const rowOutcome = async (tenant: Tenant, id: string, record: number): Pr
   const { Item } = await dynamo().send(
     new GetCommand({
       TableName: config().TABLE_NAME,
-      Key: { pk: partition(tenant, id), sk: recordSk(K.ROW, record) },
+      Key: rowKey(tenant, id, record),
       ConsistentRead: true,
     }),
   );
-  return Item?.status as RowStatus | undefined;
+  return Item && importRow.parse(Item).status;
 };
 
 /** The reported failed rows, in file order, with their record's index. */
 export async function* rowFailures(tenant: Tenant, id: string): AsyncGenerator<RowFailure & { record: number }> {
-  for await (const item of queryAll({ pk: partition(tenant, id), skPrefix: `${K.FAIL}#` })) {
-    const record = Number(String(item.sk).slice(K.FAIL.length + 1));
-    yield { record, line: Number(item.line), reason: String(item.reason), cells: item.cells as string[] };
+  const pk = importKey(tenant, id).pk;
+  for await (const item of queryAll({ pk, skPrefix: importFailure.prefix('sk', {}) })) {
+    yield { record: Number(importFailure.read('sk', item.sk).record), ...importFailure.parse(item) };
   }
 }
 
 /** A reported failed row's cells emptied and its reason replaced by `reason`, once: false if it already was. */
 export const failureScrub = (tenant: Tenant, id: string, record: number, reason: string): Write =>
-  updateItem({ pk: partition(tenant, id), sk: recordSk(K.FAIL, record) }, 'SET #cells = :none, #reason = :reason', {
+  updateItem(failureKey(tenant, id, record), 'SET #cells = :none, #reason = :reason', {
     condition: 'attribute_exists(#reason) AND #reason <> :reason',
     names: { '#cells': 'cells', '#reason': 'reason' },
     values: { ':none': [], ':reason': reason },

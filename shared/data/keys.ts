@@ -9,9 +9,6 @@ import { storedTenant, type Tenant } from '../domain/auth/tenant';
 /** A partition key of the tenant: the tenant alone, or the tenant followed by `parts`. */
 export const tenantPk = (tenant: Tenant, ...parts: string[]): string => [K.WS, tenant, ...parts].join('#');
 
-/** The index partition of a tenant's events log: its outbox items, by event id. */
-export const eventsLogPk = (tenant: Tenant): string => tenantPk(tenant, K.EVENTS);
-
 /**
  * A sort key of a cross-tenant index (timers and sweeps read every tenant's due items in order):
  * `<order>#<tenant>#<id>`, sorted by `order`, with the tenant and id read back by `fromIndexSk`.

@@ -7,20 +7,16 @@ import { packText, unpackText } from '../packed-text';
 import { EVENT_ITEM_TYPE } from './table';
 import { createItem, removeOnce, type Write } from './transact';
 import { currentContext } from '../observability/context';
-import { K } from './registry/registry';
-import { eventsLogPk } from './keys';
+import { outboxEvent } from './registry/workspace';
 
 const requestIdOf = () => {
   const { requestId } = currentContext();
   return requestId ? { requestId } : {};
 };
 
-/**
- * Outbox items live 30 days, as long as the webhook delivery log: an outbox item is also the one stored
- * copy of its event's body, which every delivery attempt (manual retries included) reads and sends.
- */
+/** Outbox items live 30 days, as long as the webhook delivery log (registry/workspace.ts). */
 const OUTBOX_TTL_SECONDS = 30 * 24 * 3600;
-const bodyKey = (eventId: string) => ({ pk: `${K.EVT}#${eventId}`, sk: K.EVENT });
+const bodyKey = (eventId: string) => outboxEvent.key({ eventId });
 
 /**
  * The transactional-outbox item for an event. `payload` holds the serialised envelope (trimmed to ids and
@@ -36,8 +32,7 @@ export const outboxItem = (envelope: EventEnvelope): Write =>
     eventType: envelope.eventType,
     workspaceId: envelope.workspaceId,
     // The tenant's events log (GET /events, realtime replays) is this item's index entry, written with it.
-    gsi2pk: eventsLogPk(envelopeTenant(envelope)),
-    gsi2sk: envelope.eventId,
+    ...outboxEvent.index('gsi2', { tenant: envelopeTenant(envelope), eventId: envelope.eventId }),
     ...packText('payload', serialise(envelope)),
     ...requestIdOf(),
     ttl: Math.floor(Date.parse(envelope.occurredAt) / 1000) + OUTBOX_TTL_SECONDS,

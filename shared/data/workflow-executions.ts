@@ -2,10 +2,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
-import * as z from 'zod';
 import { tenantField, type Tenant } from '../domain/auth/tenant';
-import type { ExecutionState } from '../domain/workflows/interpreter';
-import { exactly } from '../views/common';
 import {
   isFinished,
   publicExecution,
@@ -15,34 +12,22 @@ import {
   type Step,
 } from '../domain/workflows/execution';
 import { bump, readCount, type Counter } from './counters';
-import { fromIndexSk, indexSk, tenantPk } from './keys';
 import { collect, queryAll, queryPage, type PageRequest } from './query';
 import { retryOnConflict } from './retry';
 import { createItem, deleteItem, putItem, transact, type Write } from './transact';
-import { K } from './registry/registry';
-import { itemCodec } from './codec';
-import { execution as executionSchema, step as stepSchema } from '../views/workflows';
+import { storedKey } from './codec';
+import { execution, executionCount, executionEffect, executionIndex, executionStep } from './registry/workflows';
 
-/**
- * Workflow executions.
- * - execution by id .......... pk=<tenant>#WFXS       sk=X#<id>      (the record: summary, state, step number)
- * - all, newest first ........ same partition
- * - by workflow .............. gsi1pk=<tenant>#WFXWF#<workflowId>             gsi1sk=<id>   (on the record)
- * - by status ................ gsi2pk=<tenant>#WFXST#<status>                 gsi2sk=<id>   (on the record)
- * - by workflow and status ... gsi1pk=<tenant>#WFXWFST#<workflowId>#<status>  gsi1sk=<id>   (on the index item pk=<tenant>#WFX#<id> sk=IDX)
- * - due steps ................ gsi2pk=WF_DUE  gsi2sk=<dueAt>#<tenant>#<id>     (on the index item, while unfinished)
- * - steps, in order .......... pk=<tenant>#WFX#<id>   sk=STEP#<n, 6 digits>
- * - completed side effects ... pk=<tenant>#WFX#<id>   sk=EFFECT#<executionId:nodeId:attempt>
- * - totals ................... counter WFXCOUNT (sharded): all, per workflow, per status, per workflow × status
- */
-const DUE = K.WF_DUE;
-const recordKey = (tenant: Tenant, id: string) => ({ pk: tenantPk(tenant, K.WFXS), sk: `${K.X}#${id}` });
-const executionPk = (tenant: Tenant, id: string) => tenantPk(tenant, K.WFX, id);
-const indexKey = (tenant: Tenant, id: string) => ({ pk: executionPk(tenant, id), sk: K.IDX });
-const stepKey = (tenant: Tenant, id: string, n: number) => ({ pk: executionPk(tenant, id), sk: `${K.STEP}#${String(n).padStart(6, '0')}` });
-const effectKey = (tenant: Tenant, id: string, key: string) => ({ pk: executionPk(tenant, id), sk: `${K.EFFECT}#${key}` });
+/** Workflow executions: the record, its index item, steps, side effects and totals (keys and indexes: registry/workflows.ts). */
+const recordKey = (tenant: Tenant, id: string) => execution.key({ tenant, id });
+const indexKey = (tenant: Tenant, id: string) => executionIndex.key({ tenant, id });
+const stepKey = (tenant: Tenant, id: string, n: number) => executionStep.key({ tenant, id, n: String(n).padStart(6, '0') });
+const effectKey = (tenant: Tenant, id: string, key: string) => executionEffect.key({ tenant, id, key });
 
-const counter = (tenant: Tenant): Counter => ({ pk: tenantPk(tenant), sk: K.WFXCOUNT, shards: 4 });
+/** Every execution record of the tenant. */
+const allRecords = (tenant: Tenant) => ({ pk: execution.build('pk', { tenant }), skPrefix: execution.prefix('sk', {}) });
+
+const counter = (tenant: Tenant): Counter => ({ ...executionCount.key({ tenant }), shards: 4 });
 
 export interface ExecutionFilter {
   workflowId?: string;
@@ -74,18 +59,11 @@ const removalCounters = (e: StoredExecution): Write =>
 /** A stored execution with the tenant it belongs to (which the queue message and sweeps carry). */
 export type StoredExecution = ExecutionRecord & { tenant: Tenant };
 
-/**
- * Payloads, outputs and state are arbitrary JSON (a trigger's payload, an HTTP response): they are stored
- * as JSON text, since DynamoDB cannot hold every JSON number or key.
- */
+/** Payloads, outputs and state are stored as JSON text (the declarations read them back). */
 const JSON_FIELDS = ['trigger', 'state', 'resumeState', 'output', 'outcome'] as const;
 const encode = (item: Record<string, unknown>) =>
   Object.fromEntries(
     Object.entries(item).map(([k, v]) => [k, (JSON_FIELDS as readonly string[]).includes(k) && v !== undefined ? JSON.stringify(v) : v]),
-  );
-const decode = (item: Record<string, unknown>) =>
-  Object.fromEntries(
-    Object.entries(item).map(([k, v]) => [k, (JSON_FIELDS as readonly string[]).includes(k) && typeof v === 'string' ? JSON.parse(v) : v]),
   );
 
 /** What the API shows of a stored execution. */
@@ -100,40 +78,24 @@ const items = (e: StoredExecution, messaged: boolean): { record: Record<string, 
       ...recordKey(t, e._id),
       type: 'WF_EXECUTION',
       ...e,
-      gsi1pk: tenantPk(t, K.WFXWF, e.workflowId),
-      gsi1sk: e._id,
-      gsi2pk: tenantPk(t, K.WFXST, e.status),
-      gsi2sk: e._id,
+      ...execution.index('gsi1', { tenant: t, workflowId: e.workflowId, id: e._id }),
+      ...execution.index('gsi2', { tenant: t, status: e.status, id: e._id }),
     }),
     index: putItem(
       encode({
         ...indexKey(t, e._id),
         type: 'WF_EXECUTION_INDEX',
         ...summary,
-        gsi1pk: tenantPk(t, K.WFXWFST, e.workflowId, e.status),
-        gsi1sk: e._id,
-        ...(e.dueAt && !isFinished(e.status) ? { gsi2pk: DUE, gsi2sk: indexSk(e.dueAt, t, e._id), messaged, seq: e.seq } : {}),
+        ...executionIndex.index('gsi1', { tenant: t, workflowId: e.workflowId, status: e.status, id: e._id }),
+        ...(e.dueAt && !isFinished(e.status)
+          ? { ...executionIndex.index('gsi2', { dueAt: e.dueAt, tenant: t, id: e._id }), messaged, seq: e.seq }
+          : {}),
       }),
     ),
   };
 };
 
-/** The interpreter's state, kept as JSON it alone writes: read back whole once its shape is recognised. */
-const interpreterState = z.custom<ExecutionState>(
-  (v) =>
-    typeof v === 'object' && v !== null && Array.isArray((v as ExecutionState).frames) && typeof (v as ExecutionState).steps === 'number',
-);
-const storedExecution = exactly<StoredExecution>()(
-  executionSchema.extend({
-    tenant: tenantField,
-    state: interpreterState,
-    seq: z.number(),
-    dueAt: z.string().optional(),
-    resumeState: interpreterState.optional(),
-  }),
-);
-const decodeRecord = itemCodec(storedExecution);
-const fromRecord = (item: Record<string, unknown>): StoredExecution => decodeRecord(decode(item));
+const fromRecord = (item: Record<string, unknown>): StoredExecution => execution.parse(item);
 
 const isConditionFailure = (error: unknown) =>
   error instanceof ConditionalCheckFailedException ||
@@ -194,17 +156,21 @@ export const saveExecution = async (
   }
 };
 
-const decodeSummary = itemCodec(executionSchema);
-const summaryOf = (item: Record<string, unknown>): Execution => decodeSummary(decode(item));
+/** An execution as a listing shows it: the summary its index item holds, which its record holds too. */
+const summaryOf = (item: Record<string, unknown>): Execution => {
+  const { seq: _seq, messaged: _messaged, ...summary } = executionIndex.parse(item);
+  return summary;
+};
 
 export const executionsPage = async (tenant: Tenant, filter: ExecutionFilter, page: PageRequest) => {
-  const partition = filter.workflowId
-    ? filter.status
-      ? { index: 'gsi1' as const, pk: tenantPk(tenant, K.WFXWFST, filter.workflowId, filter.status) }
-      : { index: 'gsi1' as const, pk: tenantPk(tenant, K.WFXWF, filter.workflowId) }
-    : filter.status
-      ? { index: 'gsi2' as const, pk: tenantPk(tenant, K.WFXST, filter.status) }
-      : { pk: tenantPk(tenant, K.WFXS), skPrefix: `${K.X}#` };
+  const { workflowId, status } = filter;
+  const partition = workflowId
+    ? status
+      ? { index: 'gsi1' as const, pk: executionIndex.build('gsi1pk', { tenant, workflowId, status }) }
+      : { index: 'gsi1' as const, pk: execution.build('gsi1pk', { tenant, workflowId }) }
+    : status
+      ? { index: 'gsi2' as const, pk: execution.build('gsi2pk', { tenant, status }) }
+      : allRecords(tenant);
   const [{ items: found, nextCursor }, total] = await Promise.all([
     queryPage({ ...partition, newestFirst: true }, page),
     readCount(counter(tenant), totalName(filter)),
@@ -216,16 +182,10 @@ export const executionsPage = async (tenant: Tenant, filter: ExecutionFilter, pa
  * The steps recorded before `e` was read. A step commits with the record's move past it, so reading the
  * record first and the steps after gives every one of them; later steps are left for the next read.
  */
-const decodeStep: (item: Record<string, unknown>) => Step = itemCodec(stepSchema);
-
 export const listSteps = async (e: StoredExecution): Promise<Step[]> => {
-  const before = stepKey(e.tenant, e._id, e.seq).sk;
-  const items = await collect(queryAll({ pk: executionPk(e.tenant, e._id), skPrefix: `${K.STEP}#`, consistent: true }));
-  return items
-    .filter((item) => String(item.sk) < before)
-    .map((item) => {
-      return decodeStep(decode(item));
-    });
+  const { pk, sk: before } = stepKey(e.tenant, e._id, e.seq);
+  const items = await collect(queryAll({ pk, skPrefix: executionStep.prefix('sk', {}), consistent: true }));
+  return items.filter((item) => storedKey(item).sk < before).map((item): Step => executionStep.parse(item));
 };
 
 /** A side effect's recorded result, by its idempotency key. */
@@ -233,7 +193,7 @@ export const getEffect = async (tenant: Tenant, id: string, key: string): Promis
   const { Item } = await dynamo().send(
     new GetCommand({ TableName: config().TABLE_NAME, Key: effectKey(tenant, id, key), ConsistentRead: true }),
   );
-  return Item && decode(Item).outcome;
+  return Item && executionEffect.parse(Item).outcome;
 };
 
 export const effectRecord = (tenant: Tenant, id: string, key: string, outcome: unknown): Write =>
@@ -241,13 +201,16 @@ export const effectRecord = (tenant: Tenant, id: string, key: string, outcome: u
 
 /** Unfinished executions due before `before`, across tenants, oldest first: the sweep's work list. */
 export const dueExecutions = async (before: Date, limit: number) => {
-  const { items: found } = await queryPage({ index: 'gsi2', pk: DUE, skBelow: before.toISOString() }, { limit });
-  return found.map((i) => ({
-    ...fromIndexSk(i.gsi2sk as string),
-    seq: i.seq as number,
-    messaged: i.messaged === true,
-    dueAt: (i.gsi2sk as string).split('#')[0]!,
-  }));
+  const { items: found } = await queryPage(
+    { index: 'gsi2', pk: executionIndex.build('gsi2pk', {}), skBelow: before.toISOString() },
+    { limit },
+  );
+  return found.flatMap((i) => {
+    const { dueAt, tenant, id } = executionIndex.read('gsi2sk', i.gsi2sk);
+    // The step number is written with the due entry, so every entry of the due index has one.
+    const { seq, messaged } = executionIndex.parse(i);
+    return seq === undefined ? [] : [{ tenant: tenantField.parse(tenant), id, seq, messaged, dueAt }];
+  });
 };
 
 /** Marks an execution's due entry as carried by a queue message (sent by the sweep); false if it moved meanwhile. */
@@ -259,7 +222,7 @@ export const markMessaged = async (tenant: Tenant, id: string, dueAt: string): P
         Key: indexKey(tenant, id),
         UpdateExpression: 'SET messaged = :yes',
         ConditionExpression: 'gsi2sk = :due',
-        ExpressionAttributeValues: { ':yes': true, ':due': indexSk(dueAt, tenant, id) },
+        ExpressionAttributeValues: { ':yes': true, ':due': executionIndex.index('gsi2', { dueAt, tenant, id }).gsi2sk },
       }),
     );
     return true;
@@ -276,21 +239,22 @@ export const markMessaged = async (tenant: Tenant, id: string, dueAt: string): P
 export const executionsNaming = async (tenant: Tenant, needles: readonly string[]): Promise<StoredExecution[]> => {
   const lowered = needles.map((n) => n.toLowerCase());
   const found: StoredExecution[] = [];
-  for await (const item of queryAll({ pk: tenantPk(tenant, K.WFXS), skPrefix: `${K.X}#`, consistent: true })) {
-    const trigger = String(item.trigger).toLowerCase();
-    if (lowered.some((n) => trigger.includes(n))) found.push(fromRecord(item));
+  for await (const item of queryAll({ ...allRecords(tenant), consistent: true })) {
+    const stored = fromRecord(item);
+    const trigger = JSON.stringify(stored.trigger).toLowerCase();
+    if (lowered.some((n) => trigger.includes(n))) found.push(stored);
   }
   return found;
 };
 
 /** Deletes what the execution's own partition holds but its index item: its steps and completed side effects. */
 const deleteStepsAndEffects = async (e: StoredExecution): Promise<void> => {
-  const pk = executionPk(e.tenant, e._id);
+  const { pk, sk: index } = indexKey(e.tenant, e._id);
   for (;;) {
     const { items: found } = await queryPage({ pk, consistent: true }, { limit: 99 });
-    const rest = found.filter((i) => i.sk !== K.IDX);
+    const rest = found.filter((i) => i.sk !== index);
     if (!rest.length) return;
-    await transact(rest.map((i) => deleteItem({ pk: i.pk as string, sk: i.sk as string })));
+    await transact(rest.map((i) => deleteItem(storedKey(i))));
   }
 };
 

@@ -22,20 +22,25 @@ export const erasureCoverage: Record<string, Coverage> = {
     how: 'on a lead: the link to the customer cleared (it stays on the lead); on the customer alone: deleted',
   },
   Booking: { step: 'bookings', how: 'title, notes, location and cancellation reason cleared; the slot stays' },
-  Broadcast: { step: 'broadcastRecipients', how: "the customer's recipient entry deleted; the campaign itself is the team's" },
+  Broadcast: { none: "the campaign's subject and content are the team's message to many, not one customer's" },
+  'Broadcast recipient': { step: 'broadcastRecipients', how: "the customer's entry deleted from every broadcast; the campaign stays" },
   'Webhook response body': {
     step: 'deliveries',
     how: 'the response bodies receivers answered to the deliveries of the deleted events, deleted with them',
   },
   'Outbox event': { step: 'events', how: 'every stored event whose payload names the customer, its conversations or files, deleted' },
   'Idempotency record': { step: 'idempotencyRecords', how: 'every recorded answer that names them deleted, with its body chunks' },
+  'Idempotency body chunk': { step: 'idempotencyRecords', how: 'deleted with the record whose answer names them' },
   'Workflow execution': {
     step: 'workflowExecutions',
     how: 'every execution whose starting event names the customer, its conversations, files, email or phone, deleted whole, finished or not',
   },
-  Import: {
+  'Workflow execution index item': { step: 'workflowExecutions', how: 'deleted with its execution' },
+  'Workflow execution step': { step: 'workflowExecutions', how: 'deleted with its execution' },
+  'Workflow side effect': { step: 'workflowExecutions', how: 'deleted with its execution' },
+  'Import failed row': {
     step: 'bulkCsvs',
-    how: "its CSV's rows naming the customer emptied (the rows keep their place) and its failed rows naming it scrubbed; exports' CSVs too",
+    how: "scrubbed when it names the customer, with its import's CSV rows naming them emptied (the rows keep their place); exports' CSVs too",
   },
   'Sandbox provider send': {
     none: "the test-mode provider's own log of what it sent: it stands for the provider's side, as a real provider keeps what it delivered",

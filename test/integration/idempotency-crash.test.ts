@@ -4,7 +4,7 @@ import { CRASH_AFTER_KEYED_COMMIT, FAULT_ENV } from '../../infra/local/faults';
 import { dynamo } from '../../shared/aws/dynamo';
 import { config } from '../../shared/config';
 import { createCustomer } from '../../shared/contacts/customers';
-import { tenantPk } from '../../shared/data/keys';
+import { idempotency } from '../../shared/data/registry/workspace';
 import { keyDigest } from '../../shared/domain/idempotency/key';
 import { client, expectError } from '../support/api';
 import { useCrashRig } from '../support/child-stack';
@@ -69,7 +69,7 @@ describe('exactly once across a crash', () => {
     await dynamo().send(
       new UpdateCommand({
         TableName: config().TABLE_NAME,
-        Key: { pk: tenantPk(tenant.tenant, 'IDEM', tenant.tokenId, keyDigest('crash-incoming')), sk: 'IDEM' },
+        Key: idempotency.key({ tenant: tenant.tenant, tokenId: tenant.tokenId, keyDigest: keyDigest('crash-incoming') }),
         UpdateExpression: 'SET lockUntil = :past',
         ExpressionAttributeValues: { ':past': Math.floor(Date.now() / 1000) - 1 },
       }),

@@ -1,6 +1,9 @@
 import * as z from 'zod';
 import { account as accountView } from '../../views/channels';
-import { declare, entity } from './define';
+import type { Stats } from '../../domain/broadcasts/broadcast';
+import { campaign, recipient as recipientView } from '../../views/broadcasts';
+import { exactly } from '../../views/common';
+import { declare } from './define';
 
 export const channel = declare({
   name: 'Channel account',
@@ -57,23 +60,55 @@ export const sandboxSend = declare({
   schema: z.object({ kind: z.string(), customerId: z.string(), content: z.string().nullable(), sends: z.number() }),
 });
 
-export const broadcast = entity({
+export const broadcast = declare({
   name: 'Broadcast',
-  itemTypes: ['BROADCAST', 'BROADCAST_RECIPIENT'],
+  itemTypes: ['BROADCAST'],
   personal: ['content', 'subject'],
-  about: "A broadcast, its sharded stats and its recipients; one not yet fanned out is in the timer's index.",
-  prefixes: ['BROADCAST', 'BROADCASTS_DUE', 'STATS', 'RCPT'],
-  keys: {
-    pk: '<tenant> | <tenant>#BROADCAST#<id>',
-    sk: 'BROADCAST#<id> | STATS#<shard> | RCPT#<customer id>',
-    gsi1pk: 'BROADCASTS_DUE',
-    gsi1sk: '<due time>#<tenant>#<id>',
-  },
+  about:
+    "A broadcast (versioned), counted by the workspace counter `broadcasts`; one waiting to start, or started and not yet fanned out (`fannedOut`: every recipient written and enqueued), is in the timer's index.",
+  prefixes: ['BROADCAST', 'BROADCASTS_DUE'],
+  keys: { pk: 'WS#<tenant>', sk: 'BROADCAST#<id>', gsi1pk: 'BROADCASTS_DUE', gsi1sk: '<dueAt>#<tenant>#<id>' },
   patterns: [
     { read: 'broadcast by id', by: 'pk=<tenant> sk=BROADCAST#<id>' },
     { read: 'broadcasts, newest first', by: 'pk=<tenant> sk begins_with BROADCAST#' },
-    { read: 'stats of a broadcast', by: 'pk=<tenant>#BROADCAST#<id> sk begins_with STATS#' },
-    { read: 'recipients of a broadcast', by: 'pk=<tenant>#BROADCAST#<id> sk begins_with RCPT#' },
     { read: 'broadcasts due', by: 'gsi1pk=BROADCASTS_DUE gsi1sk ≤ now', index: 'gsi1' },
   ],
+  schema: campaign.omit({ stats: true }).extend({ version: z.number(), fannedOut: z.boolean().default(false) }),
+});
+
+/** A shard holds only the totals bumped on it. */
+const shardTotal = z.number().default(0);
+
+export const broadcastStats = declare({
+  name: 'Broadcast stats',
+  itemTypes: [],
+  personal: [],
+  about:
+    "A broadcast's exact stats in 8 shards (`#<shard>` appended; recipients are settled in parallel), one attribute per total, bumped in the transaction that changes a recipient.",
+  prefixes: ['STATS'],
+  keys: { pk: 'WS#<tenant>#BROADCAST#<id>', sk: 'STATS' },
+  patterns: [{ read: 'stats of a broadcast', by: 'pk=<tenant>#BROADCAST#<id> sk begins_with STATS#' }],
+  schema: exactly<Stats>()(
+    z.object({
+      recipients: shardTotal,
+      sent: shardTotal,
+      delivered: shardTotal,
+      read: shardTotal,
+      failed: shardTotal,
+      skipped: shardTotal,
+      cancelled: shardTotal,
+    }),
+  ),
+});
+
+export const broadcastRecipient = declare({
+  name: 'Broadcast recipient',
+  itemTypes: ['BROADCAST_RECIPIENT'],
+  personal: ['customerId', 'sk'],
+  about:
+    "A broadcast's recipient, one per customer (so a customer reached through two tags, or a fan-out that runs twice, is one recipient), with its send state: `leaseUntil` (a worker holds the send), `attempts`, `notBefore` (a retry's earliest time). Left to expire unlisted when its broadcast is deleted.",
+  prefixes: ['RCPT'],
+  keys: { pk: 'WS#<tenant>#BROADCAST#<broadcastId>', sk: 'RCPT#<customerId>' },
+  patterns: [{ read: 'recipients of a broadcast', by: 'pk=<tenant>#BROADCAST#<id> sk begins_with RCPT#' }],
+  schema: recipientView.extend({ attempts: z.number().default(0), leaseUntil: z.number().optional(), notBefore: z.number().optional() }),
 });

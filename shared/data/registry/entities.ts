@@ -1,10 +1,10 @@
 import { analyticsAgentDay, analyticsDay, countedEvent, firstReply } from './analytics';
-import { broadcast, channel, channelRate, channelSend, sandboxSend } from './channels';
+import { broadcast, broadcastRecipient, broadcastStats, channel, channelRate, channelSend, sandboxSend } from './channels';
 import { customer, customerGuard } from './contacts';
 import { file } from './files';
 import { exportJob } from './exports';
 import { erasure } from './erasures';
-import { importJob } from './imports';
+import { importFailure, importJob, importRow } from './imports';
 import { activity, lead, listMembership, pipeline, task } from './crm';
 import {
   closedIndexBackfill,
@@ -22,8 +22,20 @@ import { booking, slotClaim } from './scheduling';
 import { tag, tagLink, tagName } from './tags';
 import { member, memberEmail } from './team';
 import { delivery, responseBody, subscription, subscriptionCount, subscriptionUrlLock } from './webhooks';
-import { counter, idempotency, outboxEvent, rateLimit, token, tokenBinding, tokenPointer, workspace } from './workspace';
-import { eventGuard, execution, notificationSecret, scheduleGuard, workflow, workflowTrigger, workflowVersion } from './workflows';
+import { counter, idempotency, idempotencyBody, outboxEvent, rateLimit, token, tokenBinding, tokenPointer, workspace } from './workspace';
+import {
+  eventGuard,
+  execution,
+  executionCount,
+  executionEffect,
+  executionIndex,
+  executionStep,
+  notificationSecret,
+  scheduleGuard,
+  workflow,
+  workflowTrigger,
+  workflowVersion,
+} from './workflows';
 
 /**
  * Every kind of item in the single table, by area. Each literal key segment is declared by exactly one
@@ -36,6 +48,7 @@ export const entities = [
   tokenPointer,
   tokenBinding,
   idempotency,
+  idempotencyBody,
   rateLimit,
   outboxEvent,
   member,
@@ -50,6 +63,8 @@ export const entities = [
   file,
   exportJob,
   importJob,
+  importRow,
+  importFailure,
   erasure,
   emailMessage,
   customer,
@@ -72,6 +87,10 @@ export const entities = [
   workflowTrigger,
   notificationSecret,
   execution,
+  executionIndex,
+  executionStep,
+  executionEffect,
+  executionCount,
   eventGuard,
   scheduleGuard,
   channel,
@@ -79,6 +98,8 @@ export const entities = [
   channelSend,
   sandboxSend,
   broadcast,
+  broadcastStats,
+  broadcastRecipient,
   article,
   articleSummary,
   searchHead,

@@ -23,18 +23,19 @@ export const conversation = entity({
   ],
 });
 
-export const conversationPurge = entity({
+export const conversationPurge = declare({
   name: 'Conversation purge',
   itemTypes: ['CONV_PURGE'],
   personal: [],
   about:
     'Left in place of a conversation the retention sweep deleted, in its closed index, until its messages and files are gone too: a crashed sweep finds it and finishes.',
   prefixes: ['PURGING'],
-  keys: { pk: '<tenant>#CONV#<id>', sk: 'PURGING', gsi2pk: '<tenant>#CLOSED', gsi2sk: '<closedAt>#<id>' },
+  keys: { pk: 'WS#<tenant>#CONV#<id>', sk: 'PURGING', gsi2pk: 'WS#<tenant>#CLOSED', gsi2sk: '<closedAt>#<id>' },
   patterns: [{ read: 'unfinished purges, with the closed conversations', by: 'gsi2pk=<tenant>#CLOSED', index: 'gsi2' }],
+  schema: z.object({ conversationId: z.string() }),
 });
 
-export const closedIndexBackfill = entity({
+export const closedIndexBackfill = declare({
   name: 'Closed index backfill',
   itemTypes: ['CLOSED_BACKFILL'],
   personal: [],
@@ -42,8 +43,9 @@ export const closedIndexBackfill = entity({
     "How far the retention sweep has indexed a tenant's conversations closed before the closed index existed: the cursor in " +
     'its closed status list, and `done` once it reached the end (the writes that close a conversation index it since).',
   prefixes: ['CLOSED_BACKFILL'],
-  keys: { pk: '<tenant>#CLOSED_BACKFILL', sk: 'CLOSED_BACKFILL' },
+  keys: { pk: 'WS#<tenant>#CLOSED_BACKFILL', sk: 'CLOSED_BACKFILL' },
   patterns: [{ read: "a tenant's backfill", by: 'pk=<tenant>#CLOSED_BACKFILL sk=CLOSED_BACKFILL' }],
+  schema: z.object({ done: z.boolean().default(false), cursor: z.string().optional() }),
 });
 
 export const conversationList = entity({

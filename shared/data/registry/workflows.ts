@@ -1,5 +1,8 @@
 import * as z from 'zod';
-import { declare, entity } from './define';
+import { tenantField } from '../../domain/auth/tenant';
+import type { ExecutionState } from '../../domain/workflows/interpreter';
+import { execution as executionView, step as stepView } from '../../views/workflows';
+import { declare } from './define';
 
 export const workflow = declare({
   name: 'Workflow',
@@ -68,30 +71,107 @@ export const notificationSecret = declare({
   schema: z.object({ secret: z.string() }),
 });
 
-export const execution = entity({
+/**
+ * Payloads, outputs and state are arbitrary JSON (a trigger's payload, an HTTP response), stored as JSON text
+ * since DynamoDB cannot hold every JSON number or key: read back through the schema of what the text holds.
+ */
+const json = <T extends z.ZodType>(value: T) =>
+  z
+    .string()
+    .transform((text): unknown => JSON.parse(text))
+    .pipe(value);
+
+/** The interpreter's state, kept as JSON it alone writes: read back whole once its shape is recognised. */
+const interpreterState = z.custom<ExecutionState>(
+  (v) =>
+    typeof v === 'object' && v !== null && Array.isArray((v as ExecutionState).frames) && typeof (v as ExecutionState).steps === 'number',
+);
+const summary = executionView.extend({ trigger: json(executionView.shape.trigger) });
+
+export const execution = declare({
   name: 'Workflow execution',
-  itemTypes: ['WF_EXECUTION', 'WF_EXECUTION_INDEX', 'WF_STEP', 'WF_EFFECT'],
-  personal: ['payload', 'output'],
-  about: 'An execution record, its index item, its steps and its completed side effects.',
-  prefixes: ['WFXS', 'X', 'WFX', 'IDX', 'STEP', 'EFFECT', 'WFXWF', 'WFXST', 'WFXWFST', 'WF_DUE', 'WFXCOUNT'],
+  itemTypes: ['WF_EXECUTION'],
+  personal: ['trigger', 'state', 'resumeState'],
+  about:
+    'An execution record: its summary, the interpreter’s state and the number of its next step; in the index of its workflow and in that of its status.',
+  prefixes: ['WFXS', 'X', 'WFXWF', 'WFXST'],
   keys: {
-    pk: '<tenant>#WFXS | <tenant>#WFX#<id>',
-    sk: 'X#<id> | IDX | STEP#<n, 6 digits> | EFFECT#<key>',
-    gsi1pk: '<tenant>#WFXWF#<workflow id> | <tenant>#WFXWFST#<workflow id>#<status>',
+    pk: 'WS#<tenant>#WFXS',
+    sk: 'X#<id>',
+    gsi1pk: 'WS#<tenant>#WFXWF#<workflowId>',
     gsi1sk: '<id>',
-    gsi2pk: '<tenant>#WFXST#<status> | WF_DUE',
-    gsi2sk: '<id> | <dueAt>#<tenant>#<id>',
+    gsi2pk: 'WS#<tenant>#WFXST#<status>',
+    gsi2sk: '<id>',
   },
   patterns: [
     { read: 'execution by id; all executions', by: 'pk=<tenant>#WFXS sk begins_with X#' },
-    { read: 'by workflow', by: 'gsi1pk=<tenant>#WFXWF#<workflow id>', index: 'gsi1' },
+    { read: 'by workflow', by: 'gsi1pk=<tenant>#WFXWF#<workflowId>', index: 'gsi1' },
     { read: 'by status', by: 'gsi2pk=<tenant>#WFXST#<status>', index: 'gsi2' },
-    { read: 'by workflow and status', by: 'gsi1pk=<tenant>#WFXWFST#<workflow id>#<status>', index: 'gsi1' },
-    { read: 'due steps', by: 'gsi2pk=WF_DUE gsi2sk < now', index: 'gsi2' },
-    { read: 'steps, in order', by: 'pk=<tenant>#WFX#<id> sk begins_with STEP#' },
-    { read: 'a completed side effect', by: 'pk=<tenant>#WFX#<id> sk=EFFECT#<key>' },
-    { read: 'execution count', by: 'pk=<tenant> sk begins_with WFXCOUNT#' },
   ],
+  schema: summary.extend({
+    tenant: tenantField,
+    state: json(interpreterState),
+    seq: z.number(),
+    dueAt: z.string().optional(),
+    resumeState: json(interpreterState).optional(),
+  }),
+});
+
+export const executionIndex = declare({
+  name: 'Workflow execution index item',
+  itemTypes: ['WF_EXECUTION_INDEX'],
+  personal: ['trigger'],
+  about:
+    'An execution’s summary in its own partition, in the index of its workflow and status; while it is unfinished and a step is due, also in the due index (with the step number, and whether a queue message carries it).',
+  prefixes: ['WFX', 'IDX', 'WFXWFST', 'WF_DUE'],
+  keys: {
+    pk: 'WS#<tenant>#WFX#<id>',
+    sk: 'IDX',
+    gsi1pk: 'WS#<tenant>#WFXWFST#<workflowId>#<status>',
+    gsi1sk: '<id>',
+    gsi2pk: 'WF_DUE',
+    gsi2sk: '<dueAt>#<tenant>#<id>',
+  },
+  patterns: [
+    { read: 'by workflow and status', by: 'gsi1pk=<tenant>#WFXWFST#<workflowId>#<status>', index: 'gsi1' },
+    { read: 'due steps', by: 'gsi2pk=WF_DUE gsi2sk < now', index: 'gsi2' },
+  ],
+  schema: summary.extend({ seq: z.number().optional(), messaged: z.boolean().default(false) }),
+});
+
+export const executionStep = declare({
+  name: 'Workflow execution step',
+  itemTypes: ['WF_STEP'],
+  personal: ['output'],
+  about: 'One step attempt of an execution, written with the record’s move past it; numbered with 6 digits, so they read in order.',
+  prefixes: ['STEP'],
+  keys: { pk: 'WS#<tenant>#WFX#<id>', sk: 'STEP#<n>' },
+  patterns: [{ read: 'steps, in order', by: 'pk=<tenant>#WFX#<id> sk begins_with STEP#' }],
+  schema: stepView.extend({ output: json(z.unknown()).optional() }),
+});
+
+export const executionEffect = declare({
+  name: 'Workflow side effect',
+  itemTypes: ['WF_EFFECT'],
+  personal: ['outcome'],
+  about:
+    'A completed side effect of an execution by its idempotency key (`<executionId>:<nodeId>:<attempt>`): a retried step reads it instead of acting twice.',
+  prefixes: ['EFFECT'],
+  keys: { pk: 'WS#<tenant>#WFX#<id>', sk: 'EFFECT#<key>' },
+  patterns: [{ read: 'a completed side effect', by: 'pk=<tenant>#WFX#<id> sk=EFFECT#<key>' }],
+  schema: z.object({ outcome: json(z.unknown()).optional() }),
+});
+
+export const executionCount = declare({
+  name: 'Workflow execution count',
+  itemTypes: [],
+  personal: [],
+  about:
+    'The exact totals of a tenant’s executions, in 4 shards (`#<shard>` appended): all, per workflow, per status, per workflow and status, one attribute each.',
+  prefixes: ['WFXCOUNT'],
+  keys: { pk: 'WS#<tenant>', sk: 'WFXCOUNT' },
+  patterns: [{ read: 'execution count', by: 'pk=<tenant> sk begins_with WFXCOUNT#' }],
+  schema: z.object({}),
 });
 
 export const eventGuard = declare({

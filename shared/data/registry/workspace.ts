@@ -85,25 +85,48 @@ export const tokenBinding = declare({
   schema: tokenView.omit({ environment: true }),
 });
 
-export const idempotency = entity({
+export const idempotency = declare({
   name: 'Idempotency record',
-  itemTypes: ['IDEMPOTENCY', 'IDEMPOTENCY_BODY'],
+  itemTypes: ['IDEMPOTENCY'],
   personal: ['body'],
   about:
-    'The answer recorded for an `Idempotency-Key`, its large body gzipped in chunks (TTL). A completed record is listed under its tenant, so an erasure finds the answers that name a customer.',
-  prefixes: ['IDEM', 'BODY', 'IDEMS'],
+    'The answer recorded for an `Idempotency-Key`, scoped to the token and the workspace mode by its key (TTL). A body too large to sit in the record is gzipped into chunk items of its partition, written in the same transaction. A completed record is listed under its tenant, so an erasure finds the answers that name a customer.',
+  prefixes: ['IDEM', 'IDEMS'],
   keys: {
-    pk: '<tenant>#IDEM#<token id>#<sha256 of key>',
-    sk: 'IDEM | BODY#<n, 3 digits>',
-    gsi1pk: '<tenant>#IDEMS',
-    gsi1sk: '<token id>#<sha256 of key>',
+    pk: 'WS#<tenant>#IDEM#<tokenId>#<keyDigest>',
+    sk: 'IDEM',
+    gsi1pk: 'WS#<tenant>#IDEMS',
+    gsi1sk: '<tokenId>#<keyDigest>',
   },
   patterns: [
     { read: 'record and body chunks', by: 'pk=<tenant>#IDEM#<token id>#<sha256 of key>' },
     { read: "a tenant's completed records (erasure)", by: 'gsi1pk=<tenant>#IDEMS', index: 'gsi1' },
   ],
+  schema: z.object({
+    fingerprint: z.string(),
+    status: z.enum(['running', 'done']),
+    owner: z.string(),
+    lockUntil: z.number(),
+    expiresAt: z.number(),
+    commits: z.number(),
+    statusCode: z.number().optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+    body: z.string().optional(),
+    bodyChunks: z.number().optional(),
+  }),
   tradeOff:
     'The index entry costs one more write unit per idempotent request; without it an erasure could not find the recorded answers that name the customer short of scanning the table.',
+});
+
+export const idempotencyBody = declare({
+  name: 'Idempotency body chunk',
+  itemTypes: ['IDEMPOTENCY_BODY'],
+  personal: ['data'],
+  about: "A piece of a large recorded answer's gzipped body, in its record's partition, numbered from 000 (TTL).",
+  prefixes: ['BODY'],
+  keys: { pk: 'WS#<tenant>#IDEM#<tokenId>#<keyDigest>', sk: 'BODY#<n>' },
+  patterns: [{ read: 'body chunks, with their record', by: 'pk=<tenant>#IDEM#<token id>#<sha256 of key>' }],
+  schema: z.object({ data: z.instanceof(Uint8Array) }),
 });
 
 export const rateLimit = declare({
@@ -117,14 +140,14 @@ export const rateLimit = declare({
   schema: z.object({ n: z.number().default(0) }),
 });
 
-export const outboxEvent = entity({
+export const outboxEvent = declare({
   name: 'Outbox event',
   itemTypes: ['EVENT', 'EVENT_BODY'],
   personal: ['payload', 'payloadZ'],
   about:
-    'An event written in the transaction of its change; the table stream forwards it to the bus (TTL). Its index entry is the events log of its tenant.',
+    'An event written in the transaction of its change; the table stream forwards it to the bus (TTL 30 days, as long as the webhook delivery log: it is the one stored copy of the body every delivery attempt sends). Its index entry is the events log of its tenant. A body stored for webhooks only (a ping) has the same key and no index entry.',
   prefixes: ['EVT', 'EVENT', 'EVENTS'],
-  keys: { pk: 'EVT#<event id>', sk: 'EVENT', gsi2pk: '<tenant>#EVENTS', gsi2sk: '<event id>' },
+  keys: { pk: 'EVT#<eventId>', sk: 'EVENT', gsi2pk: 'WS#<tenant>#EVENTS', gsi2sk: '<eventId>' },
   patterns: [
     { read: 'event body', by: 'pk=EVT#<event id> sk=EVENT' },
     {
@@ -133,4 +156,13 @@ export const outboxEvent = entity({
       index: 'gsi2',
     },
   ],
+  // The serialised envelope, plain or packed (see `packText`); a ping's body has nothing else.
+  schema: z.object({
+    eventId: z.string().optional(),
+    eventType: z.string().optional(),
+    workspaceId: z.string().optional(),
+    payload: z.string().optional(),
+    payloadZ: z.string().optional(),
+    requestId: z.string().optional(),
+  }),
 });
