@@ -2,7 +2,8 @@ import { OpenApiGeneratorV31, OpenAPIRegistry, type ResponseConfig, type RouteCo
 import * as z from 'zod';
 import { ERROR_CODES, type ErrorCode } from '../../shared/domain/errors';
 import { RATE_LIMITS, rateCategory } from '../../shared/domain/auth/rate-limit';
-import { eventCatalog, isEventType, pingEvent } from '../../shared/events/catalog';
+import { eventCatalog, pingEvent } from '../../shared/events/catalog';
+import { isEventType } from '../../shared/events/types';
 import { errorStatus } from '../../shared/http/errors';
 import { IDEMPOTENCY_KEY_PATTERN } from '../../shared/domain/idempotency/key';
 import type { RouteHandler } from '../../functions/wiring/route-handlers';

@@ -13,186 +13,44 @@ import { tag } from '../views/tags';
 import { id } from '../views/common';
 import { subscription } from '../views/webhooks';
 import { definition, execution, step } from '../views/workflows';
-
-/**
- * Every event type, `<category>.<entity>.<action>`, with a description and the schema of its `data`
- * (docs/guide/webhooks.md). `available` types are emitted today; `planned` ones belong to areas not built yet: a
- * subscription may name them, and they never fire until their area ships.
- */
-export type EventStatus = 'available' | 'planned';
-
-const group = <S extends EventStatus, T extends string>(status: S, data: z.ZodType, descriptions: Record<T, string>) =>
-  (Object.keys(descriptions) as T[]).map((type) => ({ type, status, description: descriptions[type], data }));
+import { eventTypeList, type PayloadName } from './types';
 
 const tags = z.array(tag);
 
-export const eventCatalog = [
-  ...group('available', z.strictObject({ conversation }), {
-    'inbox.conversation.created': 'A conversation was created.',
-    'inbox.conversation.updated': 'A conversation’s subject changed (`changes` names the fields).',
-    'inbox.conversation.assigned': 'A conversation was assigned to an agent.',
-    'inbox.conversation.unassigned': 'A conversation’s assignee was removed.',
-    'inbox.conversation.status_changed': 'A conversation’s status changed to pending, or from pending back to open.',
-    'inbox.conversation.snoozed': 'A conversation was snoozed, or its wake-up time moved.',
-    'inbox.conversation.closed': 'A conversation was closed.',
-    'inbox.conversation.reopened':
-      'A closed or snoozed conversation was opened again: by an agent, an incoming message or its snooze timer.',
-    'inbox.conversation.priority_changed': 'A conversation’s priority changed.',
-    'inbox.conversation.deleted': 'A conversation was deleted, with its messages.',
-  }),
-  ...group('available', z.strictObject({ conversation, tags }), {
-    'inbox.conversation.tagged': 'Tags were attached to a conversation (`tags` lists the ones added).',
-    'inbox.conversation.untagged': 'Tags were detached from a conversation (`tags` lists the ones removed).',
-  }),
-  ...group('available', z.strictObject({ message, conversation }), {
-    'inbox.message.received': 'A customer’s message arrived in a conversation.',
-    'inbox.message.sent': 'An agent or integration replied in a conversation.',
-  }),
-  ...group('planned', z.strictObject({ message, conversation }), {
-    'inbox.message.updated': 'A message’s delivery status changed (reported by its channel).',
-  }),
-  ...group('available', z.strictObject({ note: message, conversation }), {
-    'inbox.note.created': 'A private note was added to a conversation.',
-  }),
-  ...group('available', z.strictObject({ file }), {
-    'inbox.file.ready':
-      'An uploaded file was verified (its size and first bytes match what was declared): it can be attached and downloaded.',
-    'inbox.file.rejected':
-      'An uploaded file failed verification (`file.rejectedReason`: size_mismatch, type_mismatch or quota_exceeded); its bytes were deleted.',
-    'inbox.file.deleted': 'A file was deleted: alone (`DELETE /files/{id}`), or with the conversation whose message held it.',
-  }),
-  ...group('available', z.strictObject({ contact }), {
-    'customer.contact.created': 'A customer was created.',
-    'customer.contact.updated': 'A customer’s fields changed (`changes` names them), e.g. a new channel identity.',
-    'customer.contact.deleted': 'A customer was deleted.',
-    'customer.contact.blocked': 'A customer was blocked.',
-    'customer.contact.unblocked': 'A customer was unblocked.',
-  }),
-  ...group('available', z.strictObject({ contact: z.strictObject({ _id: id }) }), {
-    'customer.contact.erased':
-      'A customer’s personal data was erased from every copy (`POST /contacts/customers/{id}/erase` completed): `contact` holds its id alone.',
-  }),
-  ...group('available', z.strictObject({ contact, mergedContact: contact }), {
-    'customer.contact.merged': 'A customer (`mergedContact`, now deleted) was merged into `contact`.',
-  }),
-  ...group('available', z.strictObject({ contact, tags }), {
-    'customer.contact.tagged': 'Tags were attached to a customer (`tags` lists the ones added).',
-    'customer.contact.untagged': 'Tags were detached from a customer (`tags` lists the ones removed).',
-  }),
-  ...group('available', z.strictObject({ import: importJob }), {
-    'customer.import.started': 'A customers import’s CSV began to be applied (its header was read and accepted, or refused at once).',
-    'customer.import.finished':
-      'A customers import finished: `import.status` completed (with its counts) or failed (`import.error` says why).',
-  }),
-  ...group('available', z.strictObject({ workspace }), {
-    'auth.workspace.updated': 'The workspace’s name, timezone, locale or business hours changed (`changes` names them).',
-  }),
-  ...group('available', z.strictObject({ token }), {
-    'auth.token.created': 'An API token bound to this workspace was created (never its value).',
-    'auth.token.revoked': 'An API token bound to this workspace was revoked.',
-  }),
-  ...group('available', z.strictObject({ member }), {
-    'auth.member.invited': 'A member was invited to the workspace.',
-    'auth.member.joined': 'An invited member joined the workspace.',
-    'auth.member.removed': 'A member was removed from the workspace.',
-    'auth.member.role_changed': 'A member’s role changed.',
-  }),
-  ...group('available', z.strictObject({ lead }), {
-    'crm.lead.created': 'A lead was created.',
-    'crm.lead.updated': 'A lead’s fields changed (`changes` names them).',
-    'crm.lead.deleted': 'A lead was deleted.',
-    'crm.lead.stage_changed': 'A lead moved to another stage (`changes.stageId` is [from, to]; also status and closedAt when they change).',
-    'crm.lead.assigned': 'A lead’s assignee changed (`changes.assigneeId`; to null when unassigned).',
-    'crm.lead.won': 'A lead entered its pipeline’s won stage (after its `stage_changed`).',
-    'crm.lead.lost': 'A lead entered its pipeline’s lost stage (after its `stage_changed`).',
-  }),
-  ...group('available', z.strictObject({ lead, tags }), {
-    'crm.lead.tagged': 'Tags were attached to a lead (`tags` lists the ones added).',
-    'crm.lead.untagged': 'Tags were detached from a lead (`tags` lists the ones removed).',
-  }),
-  ...group('available', z.strictObject({ import: importJob }), {
-    'crm.import.started': 'A leads import’s CSV began to be applied (its header was read and accepted, or refused at once).',
-    'crm.import.finished': 'A leads import finished: `import.status` completed (with its counts) or failed (`import.error` says why).',
-  }),
-  ...group('available', z.strictObject({ pipeline }), {
-    'crm.pipeline.created': 'A pipeline was created.',
-    'crm.pipeline.updated':
-      'A pipeline was renamed or its stages changed (added, edited, removed or reordered; `changes` names name or stages).',
-    'crm.pipeline.deleted': 'An empty pipeline was deleted.',
-  }),
-  ...group('available', z.strictObject({ task }), {
-    'crm.task.created': 'A task was created.',
-    'crm.task.updated': 'A task’s fields changed (`changes` names them).',
-    'crm.task.completed': 'A task was completed.',
-    'crm.task.deleted': 'A task was deleted.',
-    'crm.task.due': 'An open task reached its due time: sent once per due time, by the task timer.',
-  }),
-  ...group('available', z.strictObject({ activity }), {
-    'crm.activity.added':
-      'An activity was logged on a lead or customer: through the API, or by Parley for a stage change or a completed task.',
-    'crm.activity.deleted': 'An activity added through the API was deleted.',
-  }),
-  ...group('available', z.strictObject({ account }), {
-    'channel.account.connected': 'A channel account was created (accounts start connected) or reconnected.',
-    'channel.account.disconnected': 'A channel account was disconnected: replies through it fail with `channel_disconnected`.',
-    'channel.account.updated':
-      'A channel account’s name, rate, config or secrets changed (`changes` names the fields; secret values never appear).',
-    'channel.account.errored':
-      'A provider refused the account (e.g. an SMTP login, or a 401/403/410 from the api URL): `account.lastError` says why.',
-    'channel.account.deleted': 'A channel account was deleted.',
-  }),
-  ...group('available', z.strictObject({ message, conversation: z.union([conversation, z.null()]) }), {
-    'channel.message.status_changed':
-      'An outgoing message’s `deliveryStatus` changed (`changes.deliveryStatus` is `[before, after]`); sent with each of the four below.',
-    'channel.message.sent': 'The channel accepted an outgoing message.',
-    'channel.message.delivered': 'The channel reported the message delivered.',
-    'channel.message.read': 'The channel reported the message read.',
-    'channel.message.failed': 'An outgoing message failed for good: `message.failureReason` says why.',
-  }),
-  ...group('available', z.strictObject({ definition }), {
-    'workflow.definition.created': 'A workflow was created.',
-    'workflow.definition.updated': 'A workflow changed (a new `version`; `changes.version` is `[old, new]`).',
-    'workflow.definition.activated': 'A workflow was activated.',
-    'workflow.definition.deactivated': 'A workflow was deactivated.',
-    'workflow.definition.deleted': 'A workflow was deleted (its executions and versions stay readable).',
-  }),
-  ...group('available', z.strictObject({ execution }), {
-    'workflow.execution.started': 'A workflow run started.',
-    'workflow.execution.completed': 'A workflow run completed, `completed` or `completed_with_errors` (an on_error node let errors pass).',
-    'workflow.execution.failed': 'A workflow run failed.',
-    'workflow.execution.cancelled': 'A workflow run was cancelled.',
-  }),
-  ...group('available', z.strictObject({ step, execution }), {
-    'workflow.step.failed': 'A step of a workflow run failed (`step.handledBy` names the container that retried, caught or logged it).',
-  }),
-  ...group('available', z.strictObject({ article }), {
-    'ai.article.created': 'A knowledge-base article was created.',
-    'ai.article.updated': 'A knowledge-base article changed (`changes` names the fields).',
-    'ai.article.deleted': 'A knowledge-base article was deleted.',
-  }),
-  ...group('available', z.strictObject({ campaign }), {
-    'broadcast.campaign.scheduled': 'A broadcast was scheduled (or its time moved): `campaign.scheduledAt`.',
-    'broadcast.campaign.sending': 'A broadcast started sending: on `send`, or when its scheduled time came.',
-    'broadcast.campaign.sent': 'Every recipient of a broadcast has an outcome, and at least one was sent to (or none was left to try).',
-    'broadcast.campaign.failed': 'A broadcast ended without reaching any recipient it tried: `campaign.failureReason`.',
-    'broadcast.campaign.cancelled': 'A broadcast was cancelled; recipients not yet sent to never are.',
-  }),
-  ...group('available', z.strictObject({ recipient }), {
-    'broadcast.recipient.delivered': 'The channel reported a broadcast delivered to a recipient.',
-    'broadcast.recipient.failed': 'A broadcast could not be sent to a recipient: `recipient.reason`.',
-  }),
-  ...group('available', z.strictObject({ booking, reminder: z.enum(['24h', '1h']) }), {
-    'scheduling.booking.reminder': 'A booking starts in 24 hours or in 1 hour (`reminder`); each is sent once, by timer.',
-  }),
-  ...group('available', z.strictObject({ booking }), {
-    'scheduling.booking.created': 'A booking was made.',
-    'scheduling.booking.confirmed': 'A booking was confirmed.',
-    'scheduling.booking.rescheduled': 'A booking moved to another time.',
-    'scheduling.booking.cancelled': 'A booking was cancelled.',
-    'scheduling.booking.completed': 'A booked meeting took place.',
-    'scheduling.booking.no_show': 'The customer did not show up for a booking.',
-  }),
-];
+/** The schema of each event type's `data`, by the name `types.ts` gives it. */
+const payloads: Record<PayloadName, z.ZodType> = {
+  conversation: z.strictObject({ conversation }),
+  conversationTags: z.strictObject({ conversation, tags }),
+  messageConversation: z.strictObject({ message, conversation }),
+  note: z.strictObject({ note: message, conversation }),
+  file: z.strictObject({ file }),
+  contact: z.strictObject({ contact }),
+  erasedContact: z.strictObject({ contact: z.strictObject({ _id: id }) }),
+  mergedContact: z.strictObject({ contact, mergedContact: contact }),
+  contactTags: z.strictObject({ contact, tags }),
+  importJob: z.strictObject({ import: importJob }),
+  workspace: z.strictObject({ workspace }),
+  token: z.strictObject({ token }),
+  member: z.strictObject({ member }),
+  lead: z.strictObject({ lead }),
+  leadTags: z.strictObject({ lead, tags }),
+  pipeline: z.strictObject({ pipeline }),
+  task: z.strictObject({ task }),
+  activity: z.strictObject({ activity }),
+  account: z.strictObject({ account }),
+  deliveredMessage: z.strictObject({ message, conversation: z.union([conversation, z.null()]) }),
+  definition: z.strictObject({ definition }),
+  execution: z.strictObject({ execution }),
+  stepExecution: z.strictObject({ step, execution }),
+  article: z.strictObject({ article }),
+  campaign: z.strictObject({ campaign }),
+  recipient: z.strictObject({ recipient }),
+  bookingReminder: z.strictObject({ booking, reminder: z.enum(['24h', '1h']) }),
+  booking: z.strictObject({ booking }),
+};
+
+/** Every event type of `types.ts` with the schema of its `data`: what the docs and the event-types route show. */
+export const eventCatalog = eventTypeList.map(({ payload, ...e }) => ({ ...e, data: payloads[payload] }));
 
 /** The test event of `POST …/webhooks/{id}/test`: sent to that one subscription, never subscribable. */
 export const pingEvent = {
@@ -201,23 +59,3 @@ export const pingEvent = {
   description: 'A test event sent by POST /integrations/webhooks/{id}/test to that subscription only, whatever its `events`.',
   data: z.strictObject({ subscription }),
 } as const;
-
-/** The types code may emit: emitting a planned type is a type error. */
-export type EventType = Extract<(typeof eventCatalog)[number], { status: 'available' }>['type'];
-
-/** Names a subscription's `events` may list. */
-export const eventTypes: ReadonlySet<string> = new Set(eventCatalog.map((e) => e.type));
-
-export const isEventType = (name: string): boolean => eventTypes.has(name);
-
-/**
- * A subscription's `events` entry (or an event trigger's `eventTypes` entry): an exact catalog name, `*`,
- * or a prefix wildcard on whole segments such as `inbox.*` or `inbox.conversation.*` that names at least
- * one catalog event.
- */
-export const isValidPattern = (pattern: string): boolean => {
-  if (pattern === '*') return true;
-  if (!pattern.endsWith('.*')) return eventTypes.has(pattern);
-  const prefix = pattern.slice(0, -1);
-  return [...eventTypes].some((t) => t.startsWith(prefix));
-};

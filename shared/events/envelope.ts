@@ -1,6 +1,6 @@
 import { objectId } from '../ids';
 import { tenantOf, tenantParts, type Tenant } from '../domain/auth/tenant';
-import type { EventType } from './catalog';
+import type { EventType } from './types';
 import { currentCause, type Cause } from './cause';
 
 export type Changes = Record<string, [unknown, unknown]>;

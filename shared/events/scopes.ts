@@ -1,8 +1,8 @@
 import type { Scope } from '../domain/auth/scopes';
-import type { eventCatalog } from './catalog';
+import type { eventTypeList } from './types';
 
 type CategoryOf<T> = T extends `${infer C}.${string}` ? C : never;
-type Category = CategoryOf<(typeof eventCatalog)[number]['type']>;
+type Category = CategoryOf<(typeof eventTypeList)[number]['type']>;
 
 /**
  * The read scope a token needs to see a category's events in the events log and on the realtime socket

@@ -4,7 +4,7 @@ import { config } from '../config';
 import { hashToken, tokenState } from '../domain/auth/token';
 import { firstIdAt, retentionStart } from '../domain/events/log-range';
 import { frame, parseMessage, SOCKET_SOURCE, SOCKETS_PER_TOKEN, SUBSCRIBED_DETAIL_TYPE, type Frame } from '../domain/realtime/protocol';
-import { isValidPattern } from '../events/catalog';
+import { isValidPattern } from '../events/types';
 import {
   countTokenConnections,
   forgetConnection,

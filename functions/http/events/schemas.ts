@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { DateTime } from '../../../shared/domain/dates';
 import { EVENT_RETENTION_DAYS, idTime, retentionStart } from '../../../shared/domain/events/log-range';
-import { isValidPattern } from '../../../shared/events/catalog';
+import { isValidPattern } from '../../../shared/events/types';
 import { ListQuery } from '../../../shared/http/pagination';
 import { ObjectId } from '../../../shared/http/params';
 

@@ -3,7 +3,7 @@ import { route } from '../../../shared/http/route';
 import { listOf } from '../../../shared/views/common';
 import { deliverySummary } from '../../../shared/views/webhooks';
 import { ListQuery, paginationOf } from '../../../shared/http/pagination';
-import { eventTypes } from '../../../shared/events/catalog';
+import { eventTypes } from '../../../shared/events/types';
 import { DELIVERY_STATUSES } from '../../../shared/domain/webhooks/delivery';
 import { loggedDeliveries } from '../../../shared/webhooks/delivery-log';
 import { IdParams } from '../../../shared/http/params';

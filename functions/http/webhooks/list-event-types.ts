@@ -1,7 +1,8 @@
 import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { eventType } from '../../../shared/views/webhooks';
-import { eventCatalog, isEventType, pingEvent } from '../../../shared/events/catalog';
+import { eventCatalog, pingEvent } from '../../../shared/events/catalog';
+import { isEventType } from '../../../shared/events/types';
 import { readScopeOf } from '../../../shared/events/scopes';
 
 type Json = Record<string, unknown>;

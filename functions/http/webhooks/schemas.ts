@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { isValidPattern } from '../../../shared/events/catalog';
+import { isValidPattern } from '../../../shared/events/types';
 import { DEFAULT_OVERLAP_SECONDS, MAX_OVERLAP_SECONDS } from '../../../shared/domain/webhooks/subscription';
 import { DateTime } from '../../../shared/domain/dates';
 

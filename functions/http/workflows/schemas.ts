@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { isValidPattern } from '../../../shared/events/catalog';
+import { isValidPattern } from '../../../shared/events/types';
 import { createWorkflowSchema, updateWorkflowSchema } from '../../../shared/domain/workflows/definition';
 import { EXECUTION_STATUSES } from '../../../shared/domain/workflows/execution';
 import { WORKFLOW_JSON_LIMITS } from '../../../shared/domain/workflows/nodes';

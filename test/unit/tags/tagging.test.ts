@@ -9,7 +9,7 @@ import {
   planChange,
   taggingEventType,
 } from '../../../shared/domain/tags/tagging';
-import { isEventType } from '../../../shared/events/catalog';
+import { isEventType } from '../../../shared/events/types';
 
 const id = fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: 24, maxLength: 24 });
 const ids = fc.array(id, { maxLength: 12 });

@@ -4,7 +4,7 @@ import { matchesAny } from '../../../shared/domain/webhooks/event-patterns';
 import { liveTenant } from '../../../shared/domain/auth/tenant';
 import { receives, type Subscription } from '../../../shared/domain/webhooks/subscription';
 import { CreateSubscription } from '../../../functions/http/webhooks/schemas';
-import { isValidPattern } from '../../../shared/events/catalog';
+import { isValidPattern } from '../../../shared/events/types';
 
 const sub = (over: Partial<Subscription> = {}): Subscription => ({
   _id: 'a'.repeat(24),
