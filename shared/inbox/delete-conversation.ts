@@ -43,6 +43,6 @@ export const deleteConversationWhole = async (tenant: Tenant, id: string, now: D
   }
   await retryOnConflict(async () => {
     const stored = await getConversation(tenant, id);
-    if (stored) await transact([...conversationDeletion(tenant, stored, now), tally({ conversations: 1 }, [id])], lostRace);
+    if (stored) await transact([...(await conversationDeletion(tenant, stored, now)), tally({ conversations: 1 }, [id])], lostRace);
   });
 };

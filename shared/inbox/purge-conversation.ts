@@ -35,7 +35,7 @@ export const deleteClosedConversation = (tenant: Tenant, id: string, cutoff: str
     const { conversation } = current.stored;
     await transact(
       [
-        ...conversationDeletion(tenant, current.stored, now),
+        ...(await conversationDeletion(tenant, current.stored, now)),
         outboxItem(buildEnvelope('inbox.conversation.deleted', tenant, { conversation }, { now })),
         purgeTombstone(tenant, id, current.closedAt),
       ],
