@@ -45,7 +45,7 @@ export const customerGuard = entity({
 });
 
 export const customerConversations = declare({
-  name: "Customer's conversations",
+  name: 'Customer conversation count',
   itemTypes: ['CUSTOMER_CONVERSATIONS'],
   personal: [],
   about:
