@@ -16,7 +16,7 @@ import { collect, queryAll, queryPage } from './query';
 import { createItem, deleteItem, updateItem, type Write } from './transact';
 import { K } from './registry/registry';
 import { itemCodec } from './codec';
-import { countedKey, customerCounting } from './customer-conversations';
+import { customerCounting, customerPartition } from './customer-conversations';
 import { conversation as conversationView } from '../views/inbox';
 
 /**
@@ -74,8 +74,8 @@ const numberIn = (item: Record<string, unknown> | undefined, total: string) =>
 export const listTotal = async (tenant: Tenant, list: string): Promise<number> => {
   const customerId = customerOf(list);
   if (customerId) {
-    const items = await batchGetEach([customerKey(tenant, customerId), countedKey(tenant, customerId)]);
-    return numberIn(items[0], 'conversationCount') + numberIn(items[1], 'n');
+    const { item, own } = await customerPartition(tenant, customerId);
+    return numberIn(item, 'conversationCount') + (own?.n ?? 0);
   }
   const reads = (statusParts(list) ?? [list]).flatMap((part) => {
     const where = countOf(part)!;

@@ -1,10 +1,9 @@
 import type { Tenant } from '../domain/auth/tenant';
 import { Refused } from '../domain/refusal';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '../aws/dynamo';
-import { config } from '../config';
+import { collect, queryAll } from './query';
+import { createItem, putItem, updateItem, type Write } from './transact';
 import { customerKey } from './entity-keys';
-import { conditionCheck, createItem, deleteItem, updateItem, type Write } from './transact';
+import { K } from './registry/registry';
 import { customerConversations as counted } from './registry/contacts';
 
 /**
@@ -12,9 +11,12 @@ import { customerConversations as counted } from './registry/contacts';
  * conversation's create, delete or move writes that small unindexed item instead of the customer item and its two
  * index entries. A customer item may still hold `conversationCount` and `lastConversations` (written before the item
  * existed, and by a customer's first message, which writes the customer item anyway): the totals add up and the
- * item's latest conversation per channel wins. The item is created by the first count that finds it missing, with a
- * check that the customer exists; once it exists it is deleted only with the customer, so its existence stands for
- * the customer's.
+ * item's latest conversation per channel wins.
+ *
+ * The first count creates the item, once a read found the customer. What keeps a customer deleted after that read
+ * from being counted is the item itself: the customer's deletion, merge or erasure turns it into a tombstone (`gone`,
+ * expiring after a day) in its own transaction, and every count is conditional on the item being absent (a create)
+ * or present and not gone (an update). A count that fails so runs again and finds the customer gone.
  */
 
 /** What a customer's conversations count read: on the customer item (before the item), and on the item if it exists. */
@@ -24,24 +26,23 @@ export interface Counted {
   own?: number;
 }
 
+/** How long a deleted customer's tombstone outlives it: far longer than any count in flight that read the customer. */
+const TOMBSTONE_SECONDS = 86_400;
+
 export const countedKey = (tenant: Tenant, customerId: string) => counted.key({ tenant, customerId });
 
-/** The item's count and latest conversations, from a stored item. */
-export const readCounted = (item: Record<string, unknown> | undefined) => (item ? counted.parse(item) : undefined);
-
-const countOfCustomer = async (tenant: Tenant, customerId: string) => {
-  const { Item } = await dynamo().send(
-    new GetCommand({ TableName: config().TABLE_NAME, Key: countedKey(tenant, customerId), ConsistentRead: true }),
-  );
-  return readCounted(Item);
+/** The customer's partition in one Query: its item and its count's item (absent, or gone with it, as undefined). */
+export const customerPartition = async (tenant: Tenant, customerId: string) => {
+  const items = await collect(queryAll({ pk: customerKey(tenant, customerId).pk, consistent: true }));
+  const own = items.find((i) => i.sk === K.CUSTOMER_CONVERSATIONS);
+  return { item: items.find((i) => i.sk === K.CUSTOMER), own: own && !own.gone ? counted.parse(own) : undefined };
 };
 
 const noSuchCustomer = () => new Refused('no_such_customer', 'No such customer in this workspace');
 
 /**
  * The writes that count `delta` conversations on the customer (and, with `latest`, make that conversation its latest on
- * its channel): an update of its item when it exists, else the item's creation beside a check that the customer exists
- * (two creates racing to it: one loses and runs again). Refused with `no_such_customer` when the customer is gone.
+ * its channel): an update of its item, or the item's creation. Refused with `no_such_customer` when the customer is gone.
  */
 export const customerCounting = async (
   tenant: Tenant,
@@ -49,33 +50,35 @@ export const customerCounting = async (
   delta: number,
   latest?: { channel: string; conversationId: string },
 ): Promise<Write[]> => {
+  const { item, own } = await customerPartition(tenant, customerId);
+  if (!item) throw noSuchCustomer();
   const key = countedKey(tenant, customerId);
-  if (await countOfCustomer(tenant, customerId)) {
-    return [
-      updateItem(key, `${latest ? 'SET latest.#ch = :id ' : ''}ADD n :d`, {
-        names: latest ? { '#ch': latest.channel } : undefined,
-        values: { ':d': delta, ...(latest ? { ':id': latest.conversationId } : {}) },
-        condition: 'attribute_exists(pk)',
-        onFail: noSuchCustomer,
-      }),
-    ];
-  }
+  if (!own) return [createItem({ ...key, type: 'CUSTOMER_CONVERSATIONS', n: delta, latest: latest ? { [latest.channel]: latest.conversationId } : {} })];
   return [
-    conditionCheck(customerKey(tenant, customerId), { condition: 'attribute_exists(pk)', onFail: noSuchCustomer }),
-    createItem({ ...key, type: 'CUSTOMER_CONVERSATIONS', n: delta, latest: latest ? { [latest.channel]: latest.conversationId } : {} }),
+    updateItem(key, `${latest ? 'SET latest.#ch = :id ' : ''}ADD n :d`, {
+      names: latest ? { '#ch': latest.channel } : undefined,
+      values: { ':d': delta, ...(latest ? { ':id': latest.conversationId } : {}) },
+      condition: 'attribute_exists(pk) AND attribute_not_exists(gone)',
+    }),
   ];
 };
 
+const tombstone = (now: Date) => ({ gone: true, ttl: Math.floor(now.getTime() / 1000) + TOMBSTONE_SECONDS });
+
 /**
- * The write that removes the customer's item with the customer (its deletion or merge), on condition that it still
- * counts what was read (`own`), or that it still does not exist: a conversation counted meanwhile makes it run again.
+ * The write that leaves the customer's tombstone with its deletion or merge, on condition that its item still counts
+ * what was read (`own`), or that it still does not exist: a conversation counted meanwhile makes the removal run again.
  */
-export const countedRemoval = (tenant: Tenant, customerId: string, own: number | undefined): Write => {
+export const countedRemoval = (tenant: Tenant, customerId: string, own: number | undefined, now: Date): Write => {
   const key = countedKey(tenant, customerId);
-  return own === undefined
-    ? conditionCheck(key, { condition: 'attribute_not_exists(pk)' })
-    : deleteItem(key, { condition: 'n = :n', values: { ':n': own } });
+  if (own === undefined) return createItem({ ...key, type: 'CUSTOMER_CONVERSATIONS', n: 0, ...tombstone(now) });
+  return updateItem(key, 'SET gone = :gone, #ttl = :ttl', {
+    names: { '#ttl': 'ttl' },
+    values: { ':n': own, ':gone': true, ':ttl': tombstone(now).ttl },
+    condition: 'n = :n AND attribute_not_exists(gone)',
+  });
 };
 
-/** The erasure's removal of the item, whatever it counts (the erasure deleted the customer's conversations first). */
-export const countedErasure = (tenant: Tenant, customerId: string): Write => deleteItem(countedKey(tenant, customerId));
+/** The erasure's tombstone, whatever the item counts (the erasure deleted the customer's conversations first). */
+export const countedErasure = (tenant: Tenant, customerId: string, now: Date): Write =>
+  putItem({ ...countedKey(tenant, customerId), type: 'CUSTOMER_CONVERSATIONS', n: 0, ...tombstone(now) });

@@ -48,7 +48,7 @@ export const mergeWrites = (tenant: Tenant, base: StoredCustomer, mergee: Stored
       names: { '#v': 'version' },
       values: { ':v': mergee.version, ':c': mergee.counted.onCustomer },
     }),
-    countedRemoval(tenant, mergee.customer._id, mergee.counted.own),
+    countedRemoval(tenant, mergee.customer._id, mergee.counted.own, now),
     ...guardHandover(tenant, base.customer, mergee.customer, result),
     // A tag moving to the base keeps its count; a tag both carried loses one tagged customer.
     ...tagLinks(tenant, 'customer', mergee.customer._id, mergee.customer.tagIds, -1, now),

@@ -1,8 +1,7 @@
 import type { Tenant } from '../domain/auth/tenant';
 import { Refused } from '../domain/refusal';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { countedErasure, countedRemoval, readCounted, type Counted } from './customer-conversations';
-import { collect, queryAll } from './query';
+import { countedErasure, countedRemoval, customerPartition, type Counted } from './customer-conversations';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { normalizeName, uniqueValues, type Customer, type UniqueValue } from '../domain/contacts/customer';
@@ -104,10 +103,8 @@ const guardWrites = (tenant: Tenant, before: Customer | undefined, after: Custom
 
 /** The customer with its count of conversations: one Query of its partition reads the customer item and its count's item. */
 export const getCustomer = async (tenant: Tenant, id: string): Promise<StoredCustomer | undefined> => {
-  const items = await collect(queryAll({ pk: customerKey(tenant, id).pk, consistent: true }));
-  const Item = items.find((i) => i.sk === K.CUSTOMER);
+  const { item: Item, own } = await customerPartition(tenant, id);
   if (!Item) return undefined;
-  const own = readCounted(items.find((i) => i.sk === K.CUSTOMER_CONVERSATIONS));
   const onCustomer = (Item.conversationCount as number | undefined) ?? 0;
   return {
     customer: fromItem(Item),
@@ -185,7 +182,7 @@ export const customerDeletion = (tenant: Tenant, { customer, version, counted }:
       names: { '#v': 'version' },
       values: { ':v': version, ':c': counted.onCustomer, ...(tags.length ? { ':n': tags.length } : {}) },
     }),
-    countedRemoval(tenant, customer._id, counted.own),
+    countedRemoval(tenant, customer._id, counted.own, now),
     ...guardWrites(tenant, customer, undefined),
     ...tagLinkWrites(tenant, 'customer', customer._id, tags, -1, now),
     noLeads(
@@ -212,7 +209,7 @@ export const customerErasure = (tenant: Tenant, { customer, version }: StoredCus
     names: { '#v': 'version' },
     values: { ':v': version },
   }),
-  countedErasure(tenant, customer._id),
+  countedErasure(tenant, customer._id, now),
   ...guardWrites(tenant, customer, undefined),
   ...tagLinkWrites(tenant, 'customer', customer._id, customer.tagIds, -1, now),
   bumpCounter(tenant, CUSTOMERS_COUNTER, -1),
