@@ -145,12 +145,16 @@ export const nextConversationNumber = (tenant: Tenant): Promise<number> =>
  * conversation is counted by `customerCounting`.
  */
 export const customerOpening = (tenant: Tenant, conversation: Conversation, activityAt: string): Write =>
-  updateItem(customerKey(tenant, conversation.customerId), 'SET lastConversations.#ch = :id, lastActivityAt = :t ADD conversationCount :one', {
-    names: { '#ch': conversation.channel },
-    values: { ':id': conversation._id, ':one': 1, ':t': activityAt },
-    condition: 'attribute_exists(pk)',
-    onFail: () => new Refused('no_such_customer', 'No such customer in this workspace'),
-  });
+  updateItem(
+    customerKey(tenant, conversation.customerId),
+    'SET lastConversations.#ch = :id, lastActivityAt = :t ADD conversationCount :one',
+    {
+      names: { '#ch': conversation.channel },
+      values: { ':id': conversation._id, ':one': 1, ':t': activityAt },
+      condition: 'attribute_exists(pk)',
+      onFail: () => new Refused('no_such_customer', 'No such customer in this workspace'),
+    },
+  );
 
 /**
  * The writes that store a new conversation: its item and lists, the check of its assignee and `customer`, the

@@ -35,7 +35,8 @@ export const countedKey = (tenant: Tenant, customerId: string) => counted.key({ 
 export const customerPartition = async (tenant: Tenant, customerId: string) => {
   const items = await collect(queryAll({ pk: customerKey(tenant, customerId).pk, consistent: true }));
   const own = items.find((i) => i.sk === K.CUSTOMER_CONVERSATIONS);
-  return { item: items.find((i) => i.sk === K.CUSTOMER), own: own && !own.gone ? counted.parse(own) : undefined };
+  const parsed = own && counted.parse(own);
+  return { item: items.find((i) => i.sk === K.CUSTOMER), own: parsed && !parsed.gone ? parsed : undefined };
 };
 
 const noSuchCustomer = () => new Refused('no_such_customer', 'No such customer in this workspace');
@@ -53,7 +54,10 @@ export const customerCounting = async (
   const { item, own } = await customerPartition(tenant, customerId);
   if (!item) throw noSuchCustomer();
   const key = countedKey(tenant, customerId);
-  if (!own) return [createItem({ ...key, type: 'CUSTOMER_CONVERSATIONS', n: delta, latest: latest ? { [latest.channel]: latest.conversationId } : {} })];
+  if (!own)
+    return [
+      createItem({ ...key, type: 'CUSTOMER_CONVERSATIONS', n: delta, latest: latest ? { [latest.channel]: latest.conversationId } : {} }),
+    ];
   return [
     updateItem(key, `${latest ? 'SET latest.#ch = :id ' : ''}ADD n :d`, {
       names: latest ? { '#ch': latest.channel } : undefined,
