@@ -61,15 +61,16 @@ export const getConversation = async (tenant: Tenant, id: string): Promise<Store
   return Item ? { conversation: fromItem(Item), version: Item.version as number } : undefined;
 };
 
-/** The customer whose list this is: its total is the customer's count of its conversations (`customerCounting`), kept in the same transactions. */
+/** The customer whose list this is: its total is the customer's count of its conversations (see `customerCounting`). */
 const customerOf = (list: string) => (list.startsWith('customer:') ? list.slice('customer:'.length) : undefined);
 
 const numberIn = (item: Record<string, unknown> | undefined, total: string) =>
   typeof item?.[total] === 'number' ? (item[total] as number) : 0;
 
 /**
- * A list's exact total: its customer's count of conversations (what its customer item and its count's item hold), or the sum over its stored parts (itself, or
- * its status parts) of each part's total in its count item and in its legacy counter, in one BatchGetItem.
+ * A list's exact total: its customer's count of conversations (its customer item's and its count item's), or the sum
+ * over its stored parts (itself, or its status parts) of each part's total in its count item and in its legacy
+ * counter, in one BatchGetItem.
  */
 export const listTotal = async (tenant: Tenant, list: string): Promise<number> => {
   const customerId = customerOf(list);
@@ -158,7 +159,8 @@ export const customerOpening = (tenant: Tenant, conversation: Conversation, acti
 
 /**
  * The writes that store a new conversation: its item and lists, the check of its assignee and `customer`, the
- * writes that count it on its customer (`customerCounting`, `customerOpening`, or the customer's own creation in the same transaction).
+ * writes that count it on its customer (`customerCounting`, `customerOpening`, or the customer's own creation in the
+ * same transaction).
  */
 export const conversationCreation = (tenant: Tenant, conversation: Conversation, customer: Write[]): Write[] => [
   ...customer,

@@ -29,7 +29,7 @@ export interface Counted {
 /** How long a deleted customer's tombstone outlives it: far longer than any count in flight that read the customer. */
 const TOMBSTONE_SECONDS = 86_400;
 
-export const countedKey = (tenant: Tenant, customerId: string) => counted.key({ tenant, customerId });
+const countedKey = (tenant: Tenant, customerId: string) => counted.key({ tenant, customerId });
 
 /** The customer's partition in one Query: its item and its count's item (absent, or gone with it, as undefined). */
 export const customerPartition = async (tenant: Tenant, customerId: string) => {

@@ -208,6 +208,27 @@ describe('creating, reading, updating and deleting customers', () => {
     expect((await t.api.get(CUSTOMERS)).body.data.pagination.total).toBe(0);
   });
 
+  it('never both deletes a customer and opens a conversation of it, when the two race', async () => {
+    const t = await tenant();
+    for (let round = 0; round < 4; round++) {
+      const customer = await t.create({ name: `Racer ${round}` });
+      // Every other round the customer's count item exists already (a conversation opened and deleted), at 0.
+      if (round % 2) {
+        const earlier = (await t.api.post(CONV, { customerId: customer._id })).body.data.conversation._id;
+        expect((await t.api.delete(`${CONV}/${earlier}`)).status).toBe(200);
+      }
+      const [opened, deleted] = await Promise.all([
+        t.api.post(CONV, { customerId: customer._id }),
+        t.api.delete(`${CUSTOMERS}/${customer._id}`),
+      ]);
+      expect([opened.status, deleted.status].sort(), JSON.stringify([opened.body, deleted.body])).toEqual(
+        opened.status === 201 ? [201, 409] : [200, 422],
+      );
+      const total = (await t.api.get(`${CONV}?customerId=${customer._id}`)).body.data.pagination.total;
+      expect(total).toBe(deleted.status === 200 ? 0 : 1);
+    }
+  });
+
   it("answers 404 for another workspace's customer on every route and needs contacts scopes", async () => {
     const t = await tenant();
     const other = await tenant();
