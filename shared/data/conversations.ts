@@ -16,7 +16,6 @@ import { collect, queryAll, queryPage } from './query';
 import { createItem, deleteItem, updateItem, type Write } from './transact';
 import { K } from './registry/registry';
 import { itemCodec } from './codec';
-import { customerCounting, customerPartition } from './customer-conversations';
 import { conversation as conversationView } from '../views/inbox';
 
 /**
@@ -61,23 +60,14 @@ export const getConversation = async (tenant: Tenant, id: string): Promise<Store
   return Item ? { conversation: fromItem(Item), version: Item.version as number } : undefined;
 };
 
-/** The customer whose list this is: its total is the customer's count of its conversations (see `customerCounting`). */
-const customerOf = (list: string) => (list.startsWith('customer:') ? list.slice('customer:'.length) : undefined);
-
 const numberIn = (item: Record<string, unknown> | undefined, total: string) =>
   typeof item?.[total] === 'number' ? (item[total] as number) : 0;
 
 /**
- * A list's exact total: its customer's count of conversations (its customer item's and its count item's), or the sum
- * over its stored parts (itself, or its status parts) of each part's total in its count item and in its legacy
- * counter, in one BatchGetItem.
+ * A list's exact total (but a customer's, which is its customer's count of conversations): the sum over its stored
+ * parts (itself, or its status parts) of each part's total in its count item and in its legacy counter, in one BatchGetItem.
  */
 export const listTotal = async (tenant: Tenant, list: string): Promise<number> => {
-  const customerId = customerOf(list);
-  if (customerId) {
-    const { item, own } = await customerPartition(tenant, customerId);
-    return numberIn(item, 'conversationCount') + (own?.n ?? 0);
-  }
   const reads = (statusParts(list) ?? [list]).flatMap((part) => {
     const where = countOf(part)!;
     return [
@@ -170,13 +160,13 @@ export const conversationCreation = (tenant: Tenant, conversation: Conversation,
 ];
 
 /**
- * The writes that delete the conversation as read, its list memberships, its customer's count and its tag
- * links (with their counters), conditional on the version and the number of tags read (a concurrent tagging re-runs it).
+ * The writes that delete the conversation as read, its list memberships, `uncount` (the writes that uncount it
+ * on its customer: `customerCounting`) and its tag links (with their counters), conditional on the version and the number of tags read (a concurrent tagging re-runs it).
  */
-export const conversationDeletion = async (tenant: Tenant, { conversation, version }: Stored, now: Date): Promise<Write[]> => [
+export const conversationDeletion = (tenant: Tenant, { conversation, version }: Stored, now: Date, uncount: Write[]): Write[] => [
   deleteItem(conversationKey(tenant, conversation._id), unchangedSinceRead(version, conversation.tagIds)),
   ...listWrites(tenant, conversation, undefined),
-  ...(await customerCounting(tenant, conversation.customerId, -1)),
+  ...uncount,
   ...tagLinkWrites(tenant, 'conversation', conversation._id, conversation.tagIds, -1, now),
 ];
 

@@ -5,7 +5,7 @@ import { bumpCounter } from './counters';
 import { tagCounters, tagLinks } from './tag-links';
 import { deleteItem, updateItem, type Write } from './transact';
 import { customerUpdate, CUSTOMERS_COUNTER, guardKey, noLeads, searchPartition, UNCHANGED_COUNT, type StoredCustomer } from './customers';
-import { countedRemoval } from './customer-conversations';
+import { countedRemoval } from './customers-conversations';
 import { customerKey } from './entity-keys';
 
 const keyOf = (u: UniqueValue) => `${u.kind}#${u.value}`;

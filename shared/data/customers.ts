@@ -1,7 +1,7 @@
 import type { Tenant } from '../domain/auth/tenant';
 import { Refused } from '../domain/refusal';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { countedErasure, countedRemoval, customerPartition, type Counted } from './customer-conversations';
+import { countedErasure, countedRemoval, customerPartition, type Counted } from './customers-conversations';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { normalizeName, uniqueValues, type Customer, type UniqueValue } from '../domain/contacts/customer';

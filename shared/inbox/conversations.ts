@@ -18,7 +18,6 @@ import { objectId } from '../ids';
 import { channelExists, getChannel } from '../data/channels';
 import {
   conversationCreation,
-  conversationDeletion,
   conversationIdsIn,
   conversationUpdate,
   getConversation,
@@ -30,7 +29,8 @@ import { outboxItem } from '../data/outbox';
 import type { PageRequest } from '../data/query';
 import { lostRace, retryOnConflict } from '../data/retry';
 import { transact, type Write } from '../data/transact';
-import { customerCounting } from '../data/customer-conversations';
+import { conversationRemoval } from './conversation-removal';
+import { customerConversationCount, customerCounting } from '../data/customers-conversations';
 
 export const requireConversation = async (tenant: Tenant, id: string): Promise<Stored> => {
   const stored = await getConversation(tenant, id);
@@ -134,7 +134,7 @@ export const deleteConversation = (tenant: Tenant, id: string, now: Date): Promi
     const { conversation } = stored;
     await transact(
       [
-        ...(await conversationDeletion(tenant, stored, now)),
+        ...(await conversationRemoval(tenant, stored, now)),
         outboxItem(buildEnvelope('inbox.conversation.deleted', tenant, { conversation }, { now })),
       ],
       lostRace,
@@ -144,7 +144,12 @@ export const deleteConversation = (tenant: Tenant, id: string, now: Date): Promi
 
 /** One page of the list a filter selects: O(limit) reads with a cursor, and an O(1) exact total. */
 export const listConversations = async (tenant: Tenant, filters: ConversationFilters, page: PageRequest) =>
-  conversationsPage(tenant, listSource(filters), page);
+  conversationsPage(
+    tenant,
+    listSource(filters),
+    page,
+    filters.customerId ? () => customerConversationCount(tenant, filters.customerId!) : undefined,
+  );
 
 const applyRule = (tenant: Tenant, id: string, rule: (c: Conversation) => Change, now: Date): Promise<Conversation> =>
   mutateConversation(tenant, id, (c) => ({ change: rule(c) }), now);

@@ -6,7 +6,7 @@ import { config } from '../../shared/config';
 import { objectId } from '../../shared/ids';
 import { bump, workspaceCounter } from '../../shared/data/counters';
 import { createdItems, listPartition } from '../../shared/data/conversations';
-import { customerCounting } from '../../shared/data/customer-conversations';
+import { customerCounting } from '../../shared/data/customers-conversations';
 import { conversationsPage } from '../../shared/data/conversations-lists';
 import { createCustomer } from '../../shared/contacts/customers';
 import { tenantPk } from '../../shared/data/keys';

@@ -39,6 +39,12 @@ export const customerPartition = async (tenant: Tenant, customerId: string) => {
   return { item: items.find((i) => i.sk === K.CUSTOMER), own: parsed && !parsed.gone ? parsed : undefined };
 };
 
+/** A customer's exact count of its conversations (its conversation list's total): its item's and its customer item's. */
+export const customerConversationCount = async (tenant: Tenant, customerId: string): Promise<number> => {
+  const { item, own } = await customerPartition(tenant, customerId);
+  return ((item?.conversationCount as number | undefined) ?? 0) + (own?.n ?? 0);
+};
+
 const noSuchCustomer = () => new Refused('no_such_customer', 'No such customer in this workspace');
 
 /**
