@@ -19,6 +19,8 @@ import { contactEvent, requireCustomer } from './customers';
 const completeMerge = (tenant: Tenant, baseId: string, mergeeId: string, now: Date) =>
   retryOnConflict(async () => {
     const [base, mergee] = await Promise.all([requireCustomer(tenant, baseId), requireCustomer(tenant, mergeeId)]);
+    // A conversation that reached the mergee after its conversations moved: as a lost race, the merge runs again.
+    if (mergee.conversationCount !== 0) throw lostRace();
     const result = merged(base.customer, mergee.customer, now);
     const { updatedAt: _b, ...before } = base.customer;
     const { updatedAt: _a, ...after } = result;

@@ -55,21 +55,34 @@ const mergedPage = async (tenant: Tenant, list: string, parts: string[], page: P
 };
 
 /** One page of a conversation list's ids (each membership item names its conversation), and the list's total. */
-const listPage = async (tenant: Tenant, list: string, page: PageRequest) => {
+const listPage = async (tenant: Tenant, list: string, page: PageRequest, total: () => Promise<number>) => {
   const parts = statusParts(list);
-  const [result, total] = await Promise.all([
+  const [result, n] = await Promise.all([
     parts ? mergedPage(tenant, list, parts, page) : queryPage({ pk: listPartition(tenant, list), newestFirst: true }, page),
-    listTotal(tenant, list),
+    total(),
   ]);
-  return { ids: result.items.map((i) => z.string().parse(i.conversationId)), total, nextCursor: result.nextCursor };
+  return { ids: result.items.map((i) => z.string().parse(i.conversationId)), total: n, nextCursor: result.nextCursor };
 };
 
-/** One page of a conversation list or of the conversations carrying a tag: O(limit) reads with a cursor, and an O(1) exact total. */
-export const conversationsPage = async (tenant: Tenant, source: ListSource, page: PageRequest): Promise<ConversationPage> => {
-  const { ids, total, nextCursor } =
-    'list' in source ? await listPage(tenant, source.list, page) : await taggedPage(tenant, source.tagId, 'conversation', page);
+/**
+ * One page of a conversation list or of the conversations carrying a tag: O(limit) reads with a cursor, and an O(1)
+ * exact total (`total` reads it where the list's count is kept elsewhere: a customer's).
+ */
+export const conversationsPage = async (
+  tenant: Tenant,
+  source: ListSource,
+  page: PageRequest,
+  total?: () => Promise<number>,
+): Promise<ConversationPage> => {
+  const {
+    ids,
+    total: n,
+    nextCursor,
+  } = 'list' in source
+    ? await listPage(tenant, source.list, page, total ?? (() => listTotal(tenant, source.list)))
+    : await taggedPage(tenant, source.tagId, 'conversation', page);
   const items = await batchGet(ids.map((id) => conversationKey(tenant, id)));
-  return { conversations: items.map(fromItem), total, nextCursor };
+  return { conversations: items.map(fromItem), total: n, nextCursor };
 };
 
 /** Snoozed conversations due by `now`, across tenants, from the sparse timer index. */

@@ -60,29 +60,14 @@ export const getConversation = async (tenant: Tenant, id: string): Promise<Store
   return Item ? { conversation: fromItem(Item), version: Item.version as number } : undefined;
 };
 
-/** The customer whose list this is: its total is the customer's own count of its conversations, kept in the same transactions. */
-const customerOf = (list: string) => (list.startsWith('customer:') ? list.slice('customer:'.length) : undefined);
-
 const numberIn = (item: Record<string, unknown> | undefined, total: string) =>
   typeof item?.[total] === 'number' ? (item[total] as number) : 0;
 
 /**
- * A list's exact total: its customer's count of conversations, or the sum over its stored parts (itself, or
- * its status parts) of each part's total in its count item and in its legacy counter, in one BatchGetItem.
+ * A list's exact total (but a customer's, which is its customer's count of conversations): the sum over its stored
+ * parts (itself, or its status parts) of each part's total in its count item and in its legacy counter, in one BatchGetItem.
  */
 export const listTotal = async (tenant: Tenant, list: string): Promise<number> => {
-  const customerId = customerOf(list);
-  if (customerId) {
-    const { Item } = await dynamo().send(
-      new GetCommand({
-        TableName: config().TABLE_NAME,
-        Key: customerKey(tenant, customerId),
-        ConsistentRead: true,
-        ProjectionExpression: 'conversationCount',
-      }),
-    );
-    return (Item?.conversationCount as number | undefined) ?? 0;
-  }
   const reads = (statusParts(list) ?? [list]).flatMap((part) => {
     const where = countOf(part)!;
     return [
@@ -134,10 +119,6 @@ export const conversationUpdate = (tenant: Tenant, { conversation: before, versi
   ];
 };
 
-/** The customer's own count of its conversations: a customer with conversations cannot be deleted. */
-export const customerCount = (tenant: Tenant, customerId: string, delta: number): Write =>
-  updateItem(customerKey(tenant, customerId), 'ADD conversationCount :d', { values: { ':d': delta }, condition: 'attribute_exists(pk)' });
-
 /** The items a newly created conversation consists of, and what it adds to the count items (for bulk loads). */
 export const createdItems = (tenant: Tenant, c: Conversation) => ({
   items: [toItem(tenant, c), ...listsOf(c).map((l) => ({ ...listMembership(tenant, l, c), type: 'CONV_LIST', conversationId: c._id }))],
@@ -149,17 +130,18 @@ export const nextConversationNumber = (tenant: Tenant): Promise<number> =>
   nextInSequence({ pk: tenantPk(tenant), sk: `${K.SEQUENCE}#conversation` });
 
 /**
- * The update of an existing customer that a new conversation of theirs makes: its count of conversations and
- * latest one per channel (refused when the customer does not exist). With `activityAt` (a customer's first
- * message opened it), the same update stamps the customer's last activity.
+ * The update of an existing customer whose first message on a channel opened a conversation: it stamps the
+ * customer's last activity, so the same update counts the conversation (`conversationCount` and
+ * `lastConversations`, added to what its count's item holds) and that item is not written. Any other new
+ * conversation is counted by `customerCounting`.
  */
-export const customerOpening = (tenant: Tenant, conversation: Conversation, activityAt?: string): Write =>
+export const customerOpening = (tenant: Tenant, conversation: Conversation, activityAt: string): Write =>
   updateItem(
     customerKey(tenant, conversation.customerId),
-    `SET lastConversations.#ch = :id${activityAt ? ', lastActivityAt = :t' : ''} ADD conversationCount :one`,
+    'SET lastConversations.#ch = :id, lastActivityAt = :t ADD conversationCount :one',
     {
       names: { '#ch': conversation.channel },
-      values: { ':id': conversation._id, ':one': 1, ...(activityAt ? { ':t': activityAt } : {}) },
+      values: { ':id': conversation._id, ':one': 1, ':t': activityAt },
       condition: 'attribute_exists(pk)',
       onFail: () => new Refused('no_such_customer', 'No such customer in this workspace'),
     },
@@ -167,7 +149,8 @@ export const customerOpening = (tenant: Tenant, conversation: Conversation, acti
 
 /**
  * The writes that store a new conversation: its item and lists, the check of its assignee and `customer`, the
- * writes that count it on its customer (`customerOpening`, or the customer's own creation in the same transaction).
+ * writes that count it on its customer (`customerCounting`, `customerOpening`, or the customer's own creation in the
+ * same transaction).
  */
 export const conversationCreation = (tenant: Tenant, conversation: Conversation, customer: Write[]): Write[] => [
   ...customer,
@@ -177,13 +160,13 @@ export const conversationCreation = (tenant: Tenant, conversation: Conversation,
 ];
 
 /**
- * The writes that delete the conversation as read, its list memberships, its customer's count and its tag
- * links (with their counters), conditional on the version and the number of tags read (a concurrent tagging re-runs it).
+ * The writes that delete the conversation as read, its list memberships, `uncount` (the writes that uncount it
+ * on its customer: `customerCounting`) and its tag links (with their counters), conditional on the version and the number of tags read (a concurrent tagging re-runs it).
  */
-export const conversationDeletion = (tenant: Tenant, { conversation, version }: Stored, now: Date): Write[] => [
+export const conversationDeletion = (tenant: Tenant, { conversation, version }: Stored, now: Date, uncount: Write[]): Write[] => [
   deleteItem(conversationKey(tenant, conversation._id), unchangedSinceRead(version, conversation.tagIds)),
   ...listWrites(tenant, conversation, undefined),
-  customerCount(tenant, conversation.customerId, -1),
+  ...uncount,
   ...tagLinkWrites(tenant, 'conversation', conversation._id, conversation.tagIds, -1, now),
 ];
 

@@ -4,7 +4,8 @@ import { uniqueValues, type Customer, type UniqueValue } from '../domain/contact
 import { bumpCounter } from './counters';
 import { tagCounters, tagLinks } from './tag-links';
 import { deleteItem, updateItem, type Write } from './transact';
-import { customerUpdate, CUSTOMERS_COUNTER, guardKey, noLeads, searchPartition, type StoredCustomer } from './customers';
+import { customerUpdate, CUSTOMERS_COUNTER, guardKey, noLeads, searchPartition, UNCHANGED_COUNT, type StoredCustomer } from './customers';
+import { countedRemoval } from './customers-conversations';
 import { customerKey } from './entity-keys';
 
 const keyOf = (u: UniqueValue) => `${u.kind}#${u.value}`;
@@ -43,10 +44,11 @@ export const mergeWrites = (tenant: Tenant, base: StoredCustomer, mergee: Stored
       lastConversations: { ...mergee.lastConversations, ...base.lastConversations },
     }),
     deleteItem(customerKey(tenant, mergee.customer._id), {
-      condition: '#v = :v AND (attribute_not_exists(conversationCount) OR conversationCount = :zero)',
+      condition: `#v = :v AND ${UNCHANGED_COUNT}`,
       names: { '#v': 'version' },
-      values: { ':v': mergee.version, ':zero': 0 },
+      values: { ':v': mergee.version, ':c': mergee.counted.onCustomer },
     }),
+    countedRemoval(tenant, mergee.customer._id, mergee.counted.own, now),
     ...guardHandover(tenant, base.customer, mergee.customer, result),
     // A tag moving to the base keeps its count; a tag both carried loses one tagged customer.
     ...tagLinks(tenant, 'customer', mergee.customer._id, mergee.customer.tagIds, -1, now),

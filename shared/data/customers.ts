@@ -1,6 +1,7 @@
 import type { Tenant } from '../domain/auth/tenant';
 import { Refused } from '../domain/refusal';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { countedErasure, countedRemoval, customerPartition, type Counted } from './customers-conversations';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { normalizeName, uniqueValues, type Customer, type UniqueValue } from '../domain/contacts/customer';
@@ -34,6 +35,8 @@ export interface StoredCustomer {
   version: number;
   conversationCount: number;
   lastConversations: Record<string, string>;
+  /** Where `conversationCount` was read from, for a deletion's conditions. */
+  counted: Counted;
 }
 
 const decode = itemCodec(contactView);
@@ -98,16 +101,17 @@ const guardWrites = (tenant: Tenant, before: Customer | undefined, after: Custom
   ];
 };
 
+/** The customer with its count of conversations: one Query of its partition reads the customer item and its count's item. */
 export const getCustomer = async (tenant: Tenant, id: string): Promise<StoredCustomer | undefined> => {
-  const { Item } = await dynamo().send(
-    new GetCommand({ TableName: config().TABLE_NAME, Key: customerKey(tenant, id), ConsistentRead: true }),
-  );
+  const { item: Item, own } = await customerPartition(tenant, id);
   if (!Item) return undefined;
+  const onCustomer = (Item.conversationCount as number | undefined) ?? 0;
   return {
     customer: fromItem(Item),
     version: Item.version as number,
-    conversationCount: (Item.conversationCount as number | undefined) ?? 0,
-    lastConversations: (Item.lastConversations as Record<string, string> | undefined) ?? {},
+    conversationCount: onCustomer + (own?.n ?? 0),
+    lastConversations: { ...(Item.lastConversations as Record<string, string> | undefined), ...own?.latest },
+    counted: { onCustomer, own: own?.n },
   };
 };
 
@@ -155,6 +159,12 @@ export const customerChange = (tenant: Tenant, { customer: before, version }: St
   ...guardWrites(tenant, before, after),
 ];
 
+/**
+ * The customer item's own `conversationCount` is still what was read (`:c`): with `countedRemoval`, a removal
+ * made on a read total of 0 fails if a conversation was counted meanwhile.
+ */
+export const UNCHANGED_COUNT = '(attribute_not_exists(conversationCount) OR conversationCount = :c)';
+
 /** A guard for removing a customer: no lead is linked to it (the count is kept with every lead's links). */
 export const noLeads = (tenant: Tenant, customerId: string, onFail: () => Error): Write =>
   listIsEmpty(tenant, 'lead', leadsOfCustomer(customerId), onFail);
@@ -164,16 +174,15 @@ export const noLeads = (tenant: Tenant, customerId: string, onFail: () => Error)
  * version, on its having no conversations and the tags read (a concurrent tagging re-runs it), and refused while a
  * lead is linked to it.
  */
-export const customerDeletion = (tenant: Tenant, { customer, version }: StoredCustomer, now: Date): Write[] => {
+export const customerDeletion = (tenant: Tenant, { customer, version, counted }: StoredCustomer, now: Date): Write[] => {
   const tags = customer.tagIds;
   return [
     deleteItem(customerKey(tenant, customer._id), {
-      condition:
-        '#v = :v AND (attribute_not_exists(conversationCount) OR conversationCount = :zero) AND ' +
-        (tags.length ? 'size(tagIds) = :n' : 'attribute_not_exists(tagIds)'),
+      condition: `#v = :v AND ${UNCHANGED_COUNT} AND ${tags.length ? 'size(tagIds) = :n' : 'attribute_not_exists(tagIds)'}`,
       names: { '#v': 'version' },
-      values: { ':v': version, ':zero': 0, ...(tags.length ? { ':n': tags.length } : {}) },
+      values: { ':v': version, ':c': counted.onCustomer, ...(tags.length ? { ':n': tags.length } : {}) },
     }),
+    countedRemoval(tenant, customer._id, counted.own, now),
     ...guardWrites(tenant, customer, undefined),
     ...tagLinkWrites(tenant, 'customer', customer._id, tags, -1, now),
     noLeads(
@@ -200,6 +209,7 @@ export const customerErasure = (tenant: Tenant, { customer, version }: StoredCus
     names: { '#v': 'version' },
     values: { ':v': version },
   }),
+  countedErasure(tenant, customer._id, now),
   ...guardWrites(tenant, customer, undefined),
   ...tagLinkWrites(tenant, 'customer', customer._id, customer.tagIds, -1, now),
   bumpCounter(tenant, CUSTOMERS_COUNTER, -1),

@@ -18,11 +18,8 @@ import { objectId } from '../ids';
 import { channelExists, getChannel } from '../data/channels';
 import {
   conversationCreation,
-  conversationDeletion,
-  customerOpening,
   conversationIdsIn,
   conversationUpdate,
-  customerCount,
   getConversation,
   nextConversationNumber,
   type Stored,
@@ -32,6 +29,8 @@ import { outboxItem } from '../data/outbox';
 import type { PageRequest } from '../data/query';
 import { lostRace, retryOnConflict } from '../data/retry';
 import { transact, type Write } from '../data/transact';
+import { conversationRemoval } from './conversation-removal';
+import { customerConversationCount, customerCounting } from '../data/customers-conversations';
 
 export const requireConversation = async (tenant: Tenant, id: string): Promise<Stored> => {
   const stored = await getConversation(tenant, id);
@@ -60,13 +59,13 @@ interface Step {
 export const mutateConversation = (
   tenant: Tenant,
   id: string,
-  decide: (c: Conversation) => Step | undefined,
+  decide: (c: Conversation) => Step | undefined | Promise<Step | undefined>,
   now: Date,
 ): Promise<Conversation> =>
   retryOnConflict(async () => {
     const stored = await requireConversation(tenant, id);
     const before = stored.conversation;
-    const step = decide(before);
+    const step = await decide(before);
     if (!step || (step.change.events.length === 0 && !step.extra?.length)) return step?.change.conversation ?? before;
     const after = step.change.conversation;
     await transact(
@@ -78,7 +77,7 @@ export const mutateConversation = (
 
 /**
  * What is stored with a new conversation in its transaction (a customer's first message): the conversation
- * as that leaves it, the writes, and those that count it on its customer (by default `customerOpening`).
+ * as that leaves it, the writes, and those that count it on its customer (by default `customerCounting`).
  */
 export interface Opening {
   conversation: Conversation;
@@ -106,16 +105,22 @@ export const createConversation = async (
     now,
   );
   const { conversation, writes: alongside, customer } = opening(created);
-  const writes = [
-    ...conversationCreation(tenant, conversation, customer ?? [customerOpening(tenant, conversation)]),
-    ...(conversation.channelId
-      ? [channelExists(tenant, conversation.channelId, () => new Refused('no_such_channel', 'No such channel in this workspace'))]
-      : []),
-    outboxItem(buildEnvelope('inbox.conversation.created', tenant, { conversation: created }, { now })),
-    ...alongside,
-  ];
+  const latest = { channel: conversation.channel, conversationId: conversation._id };
   // Creates share the count items, so concurrent ones can collide; a collided transaction is simply re-run.
-  await retryOnConflict(() => transact(writes, lostRace));
+  await retryOnConflict(async () => {
+    const counting = customer ?? (await customerCounting(tenant, conversation.customerId, 1, latest));
+    await transact(
+      [
+        ...conversationCreation(tenant, conversation, counting),
+        ...(conversation.channelId
+          ? [channelExists(tenant, conversation.channelId, () => new Refused('no_such_channel', 'No such channel in this workspace'))]
+          : []),
+        outboxItem(buildEnvelope('inbox.conversation.created', tenant, { conversation: created }, { now })),
+        ...alongside,
+      ],
+      lostRace,
+    );
+  });
   return conversation;
 };
 
@@ -129,7 +134,7 @@ export const deleteConversation = (tenant: Tenant, id: string, now: Date): Promi
     const { conversation } = stored;
     await transact(
       [
-        ...conversationDeletion(tenant, stored, now),
+        ...(await conversationRemoval(tenant, stored, now)),
         outboxItem(buildEnvelope('inbox.conversation.deleted', tenant, { conversation }, { now })),
       ],
       lostRace,
@@ -139,7 +144,12 @@ export const deleteConversation = (tenant: Tenant, id: string, now: Date): Promi
 
 /** One page of the list a filter selects: O(limit) reads with a cursor, and an O(1) exact total. */
 export const listConversations = async (tenant: Tenant, filters: ConversationFilters, page: PageRequest) =>
-  conversationsPage(tenant, listSource(filters), page);
+  conversationsPage(
+    tenant,
+    listSource(filters),
+    page,
+    filters.customerId ? () => customerConversationCount(tenant, filters.customerId!) : undefined,
+  );
 
 const applyRule = (tenant: Tenant, id: string, rule: (c: Conversation) => Change, now: Date): Promise<Conversation> =>
   mutateConversation(tenant, id, (c) => ({ change: rule(c) }), now);
@@ -190,7 +200,7 @@ export const moveCustomerConversations = async (tenant: Tenant, from: string, to
       await mutateConversation(
         tenant,
         id,
-        (c) =>
+        async (c) =>
           c.customerId !== from
             ? undefined
             : {
@@ -198,7 +208,7 @@ export const moveCustomerConversations = async (tenant: Tenant, from: string, to
                   conversation: { ...c, customerId: to, updatedAt: now.toISOString() },
                   events: [{ name: 'updated', fields: ['customerId'] }],
                 },
-                extra: [customerCount(tenant, from, -1), customerCount(tenant, to, 1)],
+                extra: [...(await customerCounting(tenant, from, -1)), ...(await customerCounting(tenant, to, 1))],
               },
         now,
       );

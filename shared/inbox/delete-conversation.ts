@@ -1,7 +1,8 @@
 import type { Tenant } from '../domain/auth/tenant';
 import { objectKey } from '../domain/files/file';
 import { deleteObject } from '../aws/s3';
-import { conversationContents, conversationDeletion, getConversation } from '../data/conversations';
+import { conversationContents, getConversation } from '../data/conversations';
+import { conversationRemoval } from './conversation-removal';
 import { conversationFiles, fileRemoval } from '../data/files';
 import { isConditionFailure, lostRace, retryOnConflict } from '../data/retry';
 import { deleteItem, transact, type Write } from '../data/transact';
@@ -43,6 +44,6 @@ export const deleteConversationWhole = async (tenant: Tenant, id: string, now: D
   }
   await retryOnConflict(async () => {
     const stored = await getConversation(tenant, id);
-    if (stored) await transact([...conversationDeletion(tenant, stored, now), tally({ conversations: 1 }, [id])], lostRace);
+    if (stored) await transact([...(await conversationRemoval(tenant, stored, now)), tally({ conversations: 1 }, [id])], lostRace);
   });
 };

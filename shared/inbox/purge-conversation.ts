@@ -1,7 +1,7 @@
 import type { Tenant } from '../domain/auth/tenant';
 import { buildEnvelope } from '../events/envelope';
 import { deleteConversationFiles } from '../files/files';
-import { conversationDeletion } from '../data/conversations';
+import { conversationRemoval } from './conversation-removal';
 import { deletePartitionRest, getClosedConversation, purgeFinished, purgeTombstone } from '../data/conversation-purge';
 import { outboxItem } from '../data/outbox';
 import { lostRace, retryOnConflict } from '../data/retry';
@@ -35,7 +35,7 @@ export const deleteClosedConversation = (tenant: Tenant, id: string, cutoff: str
     const { conversation } = current.stored;
     await transact(
       [
-        ...conversationDeletion(tenant, current.stored, now),
+        ...(await conversationRemoval(tenant, current.stored, now)),
         outboxItem(buildEnvelope('inbox.conversation.deleted', tenant, { conversation }, { now })),
         purgeTombstone(tenant, id, current.closedAt),
       ],

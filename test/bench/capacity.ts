@@ -89,12 +89,16 @@ const partsOf = (input: Record<string, any>): Part[] =>
  * transaction is not per item (one, two or three 1 KB puts all report 2 units), so here each item counts the
  * larger of its two images, doubled, a condition check too, and each index entry it rewrote once.
  */
-const transactionUnits = async (parts: Part[], before: (Item | undefined)[]): Promise<number> => {
+const transactionUnits = async (parts: Part[], before: (Item | undefined)[], fn: string): Promise<number> => {
   const after = await Promise.all(parts.map((p) => (p.condition ? undefined : read(p.table, p.key))));
-  return parts.reduce((n, p, i) => {
+  const units = parts.map((p, i) => {
     const table = Math.max(1, unitsOfItem(before[i]), unitsOfItem(after[i]));
-    return n + TRANSACTION_FACTOR * table + (p.condition ? 0 : indexUnits(before[i], after[i]));
-  }, 0);
+    return [TRANSACTION_FACTOR * table, p.condition ? 0 : indexUnits(before[i], after[i])] as const;
+  });
+  if (process.env.COST_ITEMS)
+    for (const [i, p] of parts.entries())
+      console.error(`${fn}\t${p.condition ? 'check' : 'write'}\t${p.key.pk?.S}\t${p.key.sk?.S}\t${units[i]![0]}+${units[i]![1]}`);
+  return units.reduce((n, [t, x]) => n + t + x, 0);
 };
 
 /** The items one write request puts, updates or deletes (a transaction's condition checks write nothing). */
@@ -141,19 +145,22 @@ export const registerCapacityMeter = (): void => {
           const command = context.commandName ?? '';
           if (!metering || !WRITES.has(command)) return next(args);
           const input = args.input as Record<string, any>;
-          const e = entry(currentFunction() ?? OUTSIDE);
+          const fn = currentFunction() ?? OUTSIDE;
+          const e = entry(fn);
           const metered = (async () => {
             if (command === 'TransactWriteItemsCommand') {
               const parts = partsOf(input);
               const before = await Promise.all(parts.map((p) => read(p.table, p.key)));
               const result = await next(args);
-              e.units += await transactionUnits(parts, before);
+              e.units += await transactionUnits(parts, before, fn);
               e.items += itemsOf(command, input);
               return result;
             }
             const result = await next({ ...args, input: { ...input, ReturnConsumedCapacity: 'INDEXES' } });
             const consumed = [(result.output as { ConsumedCapacity?: unknown }).ConsumedCapacity].flat() as (Consumed | undefined)[];
-            e.units += consumed.reduce((n, c) => n + unitsOf(c), 0);
+            const units = consumed.reduce((n, c) => n + unitsOf(c), 0);
+            if (process.env.COST_ITEMS) console.error(`${fn}\t${command}\t${JSON.stringify(input.Key ?? input.Item?.pk)}\t${units}`);
+            e.units += units;
             e.items += itemsOf(command, input);
             return result;
           })();

@@ -55,7 +55,8 @@ const checkBodiesNameRoutes = (routes: LoadedRoute[], factories: Record<string, 
  * attributes each write to the function that made it and divides by that function's invocations. The
  * routes that retry what their setup failed on purpose are measured apart, after the rest (`MEASURED_APART`).
  * `COST_ROUTES=/inbox/messages,/crm/leads` measures only the routes whose key contains one of those, and leaves
- * `measured-writes.json` as it is.
+ * `measured-writes.json` as it is. `COST_ITEMS=1` prints every write to stderr: each item of a transaction with its
+ * table and index units, and each single write with its key and units.
  */
 export const run = async (stack: LocalStack): Promise<Section[]> => {
   const receiver = await startReceiver();

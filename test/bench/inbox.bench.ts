@@ -5,7 +5,8 @@ import { dynamo } from '../../shared/aws/dynamo';
 import { config } from '../../shared/config';
 import { objectId } from '../../shared/ids';
 import { bump, workspaceCounter } from '../../shared/data/counters';
-import { createdItems, customerCount, listPartition } from '../../shared/data/conversations';
+import { createdItems, listPartition } from '../../shared/data/conversations';
+import { customerCounting } from '../../shared/data/customers-conversations';
 import { conversationsPage } from '../../shared/data/conversations-lists';
 import { createCustomer } from '../../shared/contacts/customers';
 import { tenantPk } from '../../shared/data/keys';
@@ -35,7 +36,7 @@ const seed = async (ws: Tenant, customerId: string) => {
   const times = (deltas: Record<string, number>) => Object.fromEntries(Object.entries(deltas).map(([t, d]) => [t, d * CONVERSATIONS]));
   await transact([
     ...[...counts].map(([name, deltas]) => bump(workspaceCounter(ws, name), times(deltas))),
-    customerCount(ws, customerId, CONVERSATIONS),
+    ...(await customerCounting(ws, customerId, CONVERSATIONS)),
   ]);
   await transact([createItem({ pk: tenantPk(ws), sk: 'SEQUENCE#conversation', n: CONVERSATIONS })]);
 };

@@ -189,6 +189,46 @@ describe('creating, reading, updating and deleting customers', () => {
     expect(await contactEvents(t.workspaceId, 'customer.contact.deleted', lonely._id)).toHaveLength(1);
   });
 
+  it("counts a sender's conversations on the customer item and on its count's item as one total, exact through deletes", async () => {
+    const t = await tenant();
+    const incoming = { channel: 'web', customer: { identifier: 'visitor-7' }, content: 'Hello' };
+    const first = await t.api.post('/api/v1/inbox/messages/incoming', incoming);
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    const customerId = first.body.data.customer._id as string;
+    const second = (await t.api.post(CONV, { customerId })).body.data.conversation._id as string;
+    const ofCustomer = async () => (await t.api.get(`${CONV}?customerId=${customerId}`)).body.data.pagination.total;
+    expect(await ofCustomer()).toBe(2);
+    expect((await t.api.delete(`${CUSTOMERS}/${customerId}`)).body.error.details).toEqual({ conversations: 2 });
+    // The sender writes again: the customer's latest conversation on its channel is still the first.
+    const again = await t.api.post('/api/v1/inbox/messages/incoming', { ...incoming, content: 'Still there?' });
+    expect(again.body.data.conversation._id).toBe(first.body.data.conversation._id);
+    for (const id of [first.body.data.conversation._id, second]) expect((await t.api.delete(`${CONV}/${id}`)).status).toBe(200);
+    expect(await ofCustomer()).toBe(0);
+    expect((await t.api.delete(`${CUSTOMERS}/${customerId}`)).status).toBe(200);
+    expect((await t.api.get(CUSTOMERS)).body.data.pagination.total).toBe(0);
+  });
+
+  it('never both deletes a customer and opens a conversation of it, when the two race', async () => {
+    const t = await tenant();
+    for (let round = 0; round < 4; round++) {
+      const customer = await t.create({ name: `Racer ${round}` });
+      // Every other round the customer's count item exists already (a conversation opened and deleted), at 0.
+      if (round % 2) {
+        const earlier = (await t.api.post(CONV, { customerId: customer._id })).body.data.conversation._id;
+        expect((await t.api.delete(`${CONV}/${earlier}`)).status).toBe(200);
+      }
+      const [opened, deleted] = await Promise.all([
+        t.api.post(CONV, { customerId: customer._id }),
+        t.api.delete(`${CUSTOMERS}/${customer._id}`),
+      ]);
+      expect([opened.status, deleted.status].sort(), JSON.stringify([opened.body, deleted.body])).toEqual(
+        opened.status === 201 ? [201, 409] : [200, 422],
+      );
+      const total = (await t.api.get(`${CONV}?customerId=${customer._id}`)).body.data.pagination.total;
+      expect(total).toBe(deleted.status === 200 ? 0 : 1);
+    }
+  });
+
   it("answers 404 for another workspace's customer on every route and needs contacts scopes", async () => {
     const t = await tenant();
     const other = await tenant();

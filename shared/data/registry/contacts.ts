@@ -1,4 +1,5 @@
-import { entity } from './define';
+import * as z from 'zod';
+import { declare, entity } from './define';
 
 export const customer = entity({
   name: 'Customer',
@@ -41,4 +42,18 @@ export const customerGuard = entity({
       index: 'gsi2',
     },
   ],
+});
+
+export const customerConversations = declare({
+  name: 'Customer conversation count',
+  itemTypes: ['CUSTOMER_CONVERSATIONS'],
+  personal: [],
+  about:
+    "A customer's count of its conversations (`n`, the total of its conversation list) and its latest conversation per channel, in the customer's partition: " +
+    'a conversation counts here instead of rewriting the customer item and its two index entries. Added to what a customer item counted before. ' +
+    "Left as a tombstone (`gone`, expiring after a day) by the customer's deletion, merge or erasure, so no count can revive it (see [the messaging write path](#the-messaging-write-path)).",
+  prefixes: ['CUSTOMER_CONVERSATIONS'],
+  keys: { pk: 'WS#<tenant>#CUSTOMER#<customerId>', sk: 'CUSTOMER_CONVERSATIONS' },
+  patterns: [{ read: "a customer's count and latest conversations, with the customer", by: 'pk=<tenant>#CUSTOMER#<id>' }],
+  schema: z.object({ n: z.number().default(0), latest: z.record(z.string(), z.string()).default({}), gone: z.boolean().optional() }),
 });

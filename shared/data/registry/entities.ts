@@ -1,6 +1,6 @@
 import { analyticsAgentDay, analyticsDay, countedEvent, firstReply } from './analytics';
 import { broadcast, broadcastRecipient, broadcastStats, channel, channelRate, channelSend, sandboxSend } from './channels';
-import { customer, customerGuard } from './contacts';
+import { customer, customerConversations, customerGuard } from './contacts';
 import { file } from './files';
 import { exportJob } from './exports';
 import { erasure } from './erasures';
@@ -69,6 +69,7 @@ export const entities = [
   emailMessage,
   customer,
   customerGuard,
+  customerConversations,
   tag,
   tagName,
   tagLink,
