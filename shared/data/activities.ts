@@ -91,7 +91,10 @@ export const getActivity = async (tenant: Tenant, id: string): Promise<StoredAct
 const timelineParts = (tenant: Tenant, list: string): ListPart[] | undefined => {
   const [owner, id] = list.split(':') as [string, string | undefined];
   if (id === undefined) return undefined;
-  const pk = owner === 'lead' ? { index: 'gsi1' as const, pk: leadTimeline(tenant, id) } : { index: 'gsi2' as const, pk: customerTimeline(tenant, id) };
+  const pk =
+    owner === 'lead'
+      ? { index: 'gsi1' as const, pk: leadTimeline(tenant, id) }
+      : { index: 'gsi2' as const, pk: customerTimeline(tenant, id) };
   return [{ list }, pk];
 };
 

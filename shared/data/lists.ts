@@ -120,7 +120,7 @@ const partitionOf = (tenant: Tenant, kind: ListKind, list: string, opts: ListRea
 };
 
 /** A list's members counted now, key-only and consistently: O(members). */
-export const countList = (tenant: Tenant, kind: ListKind, list: string): Promise<number> =>
+const countList = (tenant: Tenant, kind: ListKind, list: string): Promise<number> =>
   countItems({ pk: listPk(tenant, kind, list), consistent: true });
 
 /**
@@ -149,10 +149,6 @@ export const readTotal = (tenant: Tenant, kind: ListKind, list: string, opts: Li
 };
 
 const idsOf = (result: PageResult) => ({ ids: result.items.map((i) => i.entityId as string), nextCursor: result.nextCursor });
-
-/** One page of a list without its total, for a total that depends on the page (see readList). */
-export const listPage = async (tenant: Tenant, kind: ListKind, list: string, page: PageRequest, opts: { newestFirst?: boolean } = {}) =>
-  idsOf(await queryPage(partitionOf(tenant, kind, list, opts), page));
 
 /** The entities of a page of ids, in that order, read with `fromItem`. */
 export const readItems = async <T>(keys: { pk: string; sk: string }[], fromItem: (item: Record<string, unknown>) => T): Promise<T[]> =>
@@ -219,4 +215,7 @@ export const mergedListPage = async (
 
 /** How many members the parts of a merged list hold now, counted key-only (a stored list's consistently; an index's as it stands). */
 export const countParts = async (tenant: Tenant, kind: ListKind, parts: readonly ListPart[]): Promise<number> =>
-  (await Promise.all(parts.map((p) => countItems({ ...partitionOfPart(tenant, kind, p), consistent: 'list' in p })))).reduce((a, b) => a + b, 0);
+  (await Promise.all(parts.map((p) => countItems({ ...partitionOfPart(tenant, kind, p), consistent: 'list' in p })))).reduce(
+    (a, b) => a + b,
+    0,
+  );

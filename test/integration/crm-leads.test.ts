@@ -272,7 +272,12 @@ describe('leads', () => {
     const timelines = [`lead:${old._id}`, `customer:${t.customer._id}`];
     for (const item of [
       ...membershipItems(t.tenant, 'lead', old._id, byCreation(lists, old)),
-      ...membershipItems(t.tenant, 'activity', note._id, timelines.map((list) => ({ list, order: `${note.occurredAt}#${note._id}` }))),
+      ...membershipItems(
+        t.tenant,
+        'activity',
+        note._id,
+        timelines.map((list) => ({ list, order: `${note.occurredAt}#${note._id}` })),
+      ),
     ])
       await dynamo().send(new PutCommand({ TableName: config().TABLE_NAME, Item: item }));
     const stageList = `${LEADS}?stageId=${old.stageId}&limit=1`;

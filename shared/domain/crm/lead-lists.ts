@@ -43,7 +43,7 @@ export const mergedLeadParts = (list: string): string[] | undefined => {
 };
 
 /** The stage a stage list is of (a lead's stage list is the lead's index entry). */
-export const stageOfList = (list: string): string | undefined => /^stage:(.+)$/.exec(list)?.[1];
+const stageOfList = (list: string): string | undefined => /^stage:(.+)$/.exec(list)?.[1];
 
 /** The lists a lead is stored in as membership items: not the merged ones, nor its stage's (its index entry). */
 export const storedLeadLists = (l: Parameters<typeof leadListsOf>[0]): string[] =>
