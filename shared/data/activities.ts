@@ -5,13 +5,10 @@ import { config } from '../config';
 import { Missing } from '../domain/refusal';
 import { activityListsOf, timelineCountedOnRead, type Activity } from '../domain/crm/activity';
 import type { Membership } from '../domain/lists';
-import { tenantPk } from './keys';
 import { countParts, membershipWrites, mergedListPage, readItems, readList, type ListPart } from './lists';
 import type { PageRequest } from './query';
 import { createItem, deleteItem, updateItem, type Write } from './transact';
-import { K } from './registry/registry';
-import { itemCodec } from './codec';
-import { activity as activityView } from '../views/crm';
+import { activity as activityEntity } from './registry/crm';
 
 /**
  * Activities: pk=<tenant>#ACTIVITY#<id> sk=ACTIVITY. Timelines are newest first by `occurredAt`
@@ -21,16 +18,16 @@ import { activity as activityView } from '../views/crm';
  * `customer:<id>` (they are never moved), so those timelines read both. An activity outlives a deleted lead: it
  * stays on its customer's timeline.
  */
-const activityKey = (tenant: Tenant, id: string) => ({ pk: tenantPk(tenant, K.ACTIVITY, id), sk: K.ACTIVITY });
+const activityKey = (tenant: Tenant, id: string) => activityEntity.key({ tenant, id });
 
 const orderOf = (a: Pick<Activity, 'occurredAt' | '_id'>) => `${a.occurredAt}#${a._id}`;
-const leadTimeline = (tenant: Tenant, leadId: string) => tenantPk(tenant, K.LEADTIMELINE, leadId);
-const customerTimeline = (tenant: Tenant, customerId: string) => tenantPk(tenant, K.CUSTTIMELINE, customerId);
+const leadTimeline = (tenant: Tenant, leadId: string) => activityEntity.build('gsi1pk', { tenant, leadId });
+const customerTimeline = (tenant: Tenant, customerId: string) => activityEntity.build('gsi2pk', { tenant, customerId });
 
 /** The timelines an activity is on as its index entries. */
-const timelineKeys = (tenant: Tenant, a: Activity) => ({
-  ...(a.leadId ? { gsi1pk: leadTimeline(tenant, a.leadId), gsi1sk: orderOf(a) } : {}),
-  ...(a.customerId ? { gsi2pk: customerTimeline(tenant, a.customerId), gsi2sk: orderOf(a) } : {}),
+const timelineKeys = (tenant: Tenant, { _id: id, occurredAt, leadId, customerId }: Activity) => ({
+  ...(leadId ? activityEntity.index('gsi1', { tenant, leadId, occurredAt, id }) : {}),
+  ...(customerId ? activityEntity.index('gsi2', { tenant, customerId, occurredAt, id }) : {}),
 });
 
 /** The lists an activity is a member of: `all`, and, when stored before its timelines were index entries, its lead's and customer's. */
@@ -48,8 +45,10 @@ export interface StoredActivity {
   indexed: boolean;
 }
 
-const decode = itemCodec(activityView);
-const fromItem = (item: Record<string, unknown>): Activity => decode({ ...item, type: item.activityType });
+const fromItem = (item: Record<string, unknown>): Activity => {
+  const { activityType, ...fields } = activityEntity.parse(item);
+  return { ...fields, type: activityType };
+};
 
 /** The writes that store a new activity: its item and its timelines. */
 export const activityCreation = (tenant: Tenant, activity: Activity): Write[] => [

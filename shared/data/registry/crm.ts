@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { task as taskView } from '../../views/crm';
+import { activity as activityView, task as taskView } from '../../views/crm';
 import { declare, entity } from './define';
 
 export const lead = entity({
@@ -52,7 +52,7 @@ export const task = declare({
   ],
 });
 
-export const activity = entity({
+export const activity = declare({
   name: 'Activity',
   itemTypes: ['ACTIVITY'],
   personal: ['subject', 'body'],
@@ -60,13 +60,15 @@ export const activity = entity({
     "A timeline entry. The workspace's timeline is a list; a lead's and a customer's are the activity's own index entries, merged with the lists kept before them.",
   prefixes: ['ACTIVITY', 'ACTIVITYLIST', 'LEADTIMELINE', 'CUSTTIMELINE'],
   keys: {
-    pk: '<tenant>#ACTIVITY#<id>',
+    pk: 'WS#<tenant>#ACTIVITY#<id>',
     sk: 'ACTIVITY',
-    gsi1pk: '<tenant>#LEADTIMELINE#<lead id>',
+    gsi1pk: 'WS#<tenant>#LEADTIMELINE#<leadId>',
     gsi1sk: '<occurredAt>#<id>',
-    gsi2pk: '<tenant>#CUSTTIMELINE#<customer id>',
+    gsi2pk: 'WS#<tenant>#CUSTTIMELINE#<customerId>',
     gsi2sk: '<occurredAt>#<id>',
   },
+  /** The activity's own `type` is stored as `activityType` (`type` names every item's kind in the table). */
+  schema: activityView.omit({ type: true }).extend({ activityType: activityView.shape.type }),
   patterns: [
     { read: 'activity by id', by: 'pk=<tenant>#ACTIVITY#<id> sk=ACTIVITY' },
     { read: "the workspace's timeline, newest first", by: 'pk=<tenant>#ACTIVITYLIST#all' },
