@@ -3,7 +3,7 @@ import { Missing, Refused } from '../domain/refusal';
 import { assertDeletable, newActivity, type Activity, type ActivityFields } from '../domain/crm/activity';
 import { buildEnvelope } from '../events/envelope';
 import { objectId } from '../ids';
-import { activityCreation, activityDeletion, activityUnlinked, getActivity, timelinePage } from '../data/activities';
+import { activityCreation, activityDeletion, activityUnlinked, getActivity, timelinePage, type StoredActivity } from '../data/activities';
 import { getCustomer } from '../data/customers';
 import { getLead } from '../data/leads';
 import { outboxItem } from '../data/outbox';
@@ -32,19 +32,22 @@ export const addActivity = async (tenant: Tenant, input: ActivityFields, now: Da
   });
 };
 
-export const requireActivity = async (tenant: Tenant, id: string): Promise<Activity> => {
-  const activity = await getActivity(tenant, id);
-  if (!activity) throw new Missing('Activity');
-  return activity;
+const requireStored = async (tenant: Tenant, id: string): Promise<StoredActivity> => {
+  const stored = await getActivity(tenant, id);
+  if (!stored) throw new Missing('Activity');
+  return stored;
 };
+
+export const requireActivity = async (tenant: Tenant, id: string): Promise<Activity> => (await requireStored(tenant, id)).activity;
 
 /** Deletes an activity the API added (system activities are 409), with its `crm.activity.deleted` event. */
 export const deleteActivity = (tenant: Tenant, id: string, now: Date): Promise<Activity> =>
   retryOnConflict(async () => {
-    const activity = await requireActivity(tenant, id);
+    const stored = await requireStored(tenant, id);
+    const { activity } = stored;
     assertDeletable(activity);
     await transact(
-      [...activityDeletion(tenant, activity), outboxItem(buildEnvelope('crm.activity.deleted', tenant, { activity }, { now }))],
+      [...activityDeletion(tenant, stored), outboxItem(buildEnvelope('crm.activity.deleted', tenant, { activity }, { now }))],
       lostRace,
     );
     return activity;
@@ -77,7 +80,10 @@ export const entityTimeline = async (tenant: Tenant, owner: TimelineOwner, id: s
  * lead's timeline, unlinked; one on the customer alone is about nobody else, so it is deleted.
  */
 export const forgetActivityCustomer = async (tenant: Tenant, activity: Activity, extra: Write[]): Promise<void> => {
-  await transact([...(activity.leadId ? activityUnlinked(tenant, activity) : activityDeletion(tenant, activity)), ...extra]).catch(
+  // Read again: how it is stored decides its writes, and a timeline's index entries may lag a change.
+  const stored = await getActivity(tenant, activity._id);
+  if (stored?.activity.customerId !== activity.customerId) return;
+  await transact([...(activity.leadId ? activityUnlinked(tenant, stored) : activityDeletion(tenant, stored)), ...extra]).catch(
     (error: unknown) => {
       // Unlinked or deleted meanwhile (by a run before a crash): nothing left to do.
       if (!(error instanceof Missing)) throw error;

@@ -1,9 +1,9 @@
 import type { Tenant } from '../domain/auth/tenant';
-import { leadListTotal, leadsOfCustomer, type LeadListSource, type LeadListTotal } from '../domain/crm/lead-lists';
+import { leadListTotal, leadsOfCustomer, mergedLeadParts, type LeadListSource, type LeadListTotal } from '../domain/crm/lead-lists';
 import { stayView, type Lead, type LeadStatus, type StageStay } from '../domain/crm/lead';
 import { leadKey } from './entity-keys';
-import { fromItem, getStay, leadCounting } from './leads';
-import { countList, listPage, listPk, readItems, readList, type ListReadOptions } from './lists';
+import { fromItem, getStay, leadCounting, leadStagePk } from './leads';
+import { countParts, listPk, mergedListPage, readItems, readList, readTotal, type ListPart, type ListReadOptions } from './lists';
 import { queryPage, type PageRequest } from './query';
 import { taggedPage } from './tag-links';
 import { K } from './registry/registry';
@@ -15,6 +15,12 @@ export interface StageCounts {
   pipeline: (pipelineId: string, status?: LeadStatus) => Promise<number>;
 }
 
+/** A stage's list: the leads' index entries, and the list kept before them (leads not changed since). */
+const stageParts = (tenant: Tenant, stageId: string): ListPart[] => [
+  { list: `stage:${stageId}` },
+  { index: 'gsi1', pk: leadStagePk(tenant, stageId) },
+];
+
 /**
  * A stage's lead count, kept under its pipeline: the one named with it, else that of a lead on the page (it
  * holds the stage if the stage's item is there, stage ids being unique). Without either (an empty page, or a
@@ -23,7 +29,7 @@ export interface StageCounts {
 const stageTotal = async (tenant: Tenant, counts: StageCounts, stageId: string, pipelineId: string | undefined, leads: Lead[]) => {
   const pipeline = pipelineId ?? leads[0]?.pipelineId;
   const kept = pipeline === undefined ? undefined : await counts.stage(pipeline, stageId);
-  return kept ?? countList(tenant, 'lead', `stage:${stageId}`);
+  return kept ?? countParts(tenant, 'lead', stageParts(tenant, stageId));
 };
 
 /** How a lead list's total is read (leadListTotal), but a stage's, which may need the page's leads. */
@@ -41,6 +47,9 @@ const leadsOf = (tenant: Tenant, ids: string[]) =>
 /**
  * One page of a lead list or of the leads carrying a tag: O(limit) reads with a cursor, and an exact total in
  * O(1) (a stage's, after the page when its pipeline is not named). `pipelineId`: the pipeline a stage filter names.
+ * A stage's list merges its index entries with the list kept before them; `all`, a pipeline's and an assignee's
+ * merge their status lists (mergedLeadParts). The leads are read consistently: one an index entry still names
+ * after it left the stage is not shown.
  */
 export const leadsPage = async (tenant: Tenant, source: LeadListSource, page: PageRequest, counts: StageCounts, pipelineId?: string) => {
   if ('tagId' in source) {
@@ -49,12 +58,29 @@ export const leadsPage = async (tenant: Tenant, source: LeadListSource, page: Pa
   }
   const how = leadListTotal(source.list, pipelineId);
   if ('stage' in how) {
-    const { ids, nextCursor } = await listPage(tenant, 'lead', source.list, page, { newestFirst: true });
-    const leads = await leadsOf(tenant, ids);
+    const { ids, nextCursor } = await mergedListPage(tenant, 'lead', source.list, stageParts(tenant, how.stage), page);
+    const leads = (await leadsOf(tenant, ids)).filter((l) => l.stageId === how.stage);
     return { leads, total: await stageTotal(tenant, counts, how.stage, how.pipelineId, leads), nextCursor };
   }
-  const { ids, total, nextCursor } = await readList(tenant, 'lead', source.list, page, { newestFirst: true, ...totalOf(counts, how) });
+  const merged = mergedLeadParts(source.list);
+  const { ids, total, nextCursor } = merged
+    ? await mergedRead(tenant, source.list, merged, page, totalOf(counts, how))
+    : await readList(tenant, 'lead', source.list, page, { newestFirst: true, ...totalOf(counts, how) });
   return { leads: await leadsOf(tenant, ids), total, nextCursor };
+};
+
+const mergedRead = async (tenant: Tenant, list: string, parts: string[], page: PageRequest, total: ListReadOptions) => {
+  const [result, count] = await Promise.all([
+    mergedListPage(
+      tenant,
+      'lead',
+      list,
+      parts.map((p) => ({ list: p })),
+      page,
+    ),
+    readTotal(tenant, 'lead', list, total),
+  ]);
+  return { ...result, total: count };
 };
 
 const stayOf = (item: Record<string, unknown>, exitedAt: string | null): StageStay =>

@@ -3,9 +3,10 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import type { Lead } from '../domain/crm/lead';
-import { leadListsOf, uncountedLeadList } from '../domain/crm/lead-lists';
+import { leadListsOf, storedLeadLists, uncountedLeadList } from '../domain/crm/lead-lists';
 import { byCreation, statusTotal } from '../domain/lists';
 import { leadKey } from './entity-keys';
+import { tenantPk } from './keys';
 import { membershipItems, membershipWrites, type ListCounting } from './lists';
 import { collect, queryAll } from './query';
 import { changedLinks, linkChecks } from './references';
@@ -19,9 +20,13 @@ import { lead as leadView } from '../views/crm';
 /**
  * Leads: pk=<tenant>#LEAD#<id> sk=LEAD (versioned; `stays` counts its stage stays). Its stage history is in
  * the same partition, one item per stay, sk=STAY#<n> (n = 1, 2, … zero-padded, oldest first), written when the
- * stay begins (stays written before 2026-11 also hold the `exitedAt` a later move set; newer ones derive it). Lists
- * (leadListsOf) are <tenant>#LEADLIST#<list>, newest first; a stage's and a pipeline's totals are the stage items'
- * counts (stageCounterWrites), so those lists keep no counter (leadListTotal).
+ * stay begins (stays written before 2026-11 also hold the `exitedAt` a later move set; newer ones derive it).
+ * Its stage's list is its own index entry, gsi1pk=<tenant>#LEADSTAGE#<stage id> gsi1sk=<createdAt>#<id>; the
+ * other lists it is stored in (storedLeadLists) are <tenant>#LEADLIST#<list>, newest first, and `all`, a
+ * pipeline's and an assignee's are merged from their status lists on read (mergedLeadParts). A lead stored
+ * before its index entry has a membership item in `stage:<id>` (and in the merged lists, no longer read): its
+ * next change deletes the stage's one and gives it the entry. A stage's and a pipeline's totals are the stage
+ * items' counts (stageCounterWrites), so those lists keep no counter (leadListTotal).
  */
 const stayKey = (tenant: Tenant, leadId: string, n: number) => ({
   pk: leadKey(tenant, leadId).pk,
@@ -33,15 +38,21 @@ export interface StoredLead {
   version: number;
   /** How many stays the history holds; the last one is the current stage's. */
   stays: number;
+  /** Whether its stage list is its index entry (false for a lead stored before, still in the list `stage:<id>`). */
+  indexed: boolean;
 }
 
 const decode = itemCodec(leadView);
 export const fromItem = (item: Record<string, unknown>): Lead =>
   decode({ ...item, attributes: item.attributes ?? {}, tagIds: tagIdsOf(item.tagIds) });
 
+/** The lead's entry in its stage's list. */
+export const leadStagePk = (tenant: Tenant, stageId: string) => tenantPk(tenant, K.LEADSTAGE, stageId);
+const stageIndex = (tenant: Tenant, lead: Lead) => ({ gsi1pk: leadStagePk(tenant, lead.stageId), gsi1sk: `${lead.createdAt}#${lead._id}` });
+
 const toItem = (tenant: Tenant, lead: Lead) => {
   const { tagIds: _tags, ...fields } = lead;
-  return { ...leadKey(tenant, lead._id), type: 'LEAD', version: 1, stays: 1, ...fields };
+  return { ...leadKey(tenant, lead._id), type: 'LEAD', version: 1, stays: 1, ...fields, ...stageIndex(tenant, lead) };
 };
 
 const stayItem = (tenant: Tenant, lead: Lead, n: number) => ({
@@ -54,12 +65,16 @@ const stayItem = (tenant: Tenant, lead: Lead, n: number) => ({
 
 export const getLead = async (tenant: Tenant, id: string): Promise<StoredLead | undefined> => {
   const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: leadKey(tenant, id), ConsistentRead: true }));
-  return Item ? { lead: fromItem(Item), version: Item.version as number, stays: Item.stays as number } : undefined;
+  return Item
+    ? { lead: fromItem(Item), version: Item.version as number, stays: Item.stays as number, indexed: Item.gsi1pk !== undefined }
+    : undefined;
 };
 
 /** Status lists share one counter per owner (the workspace, an assignee); a stage's and a pipeline's keep none. */
 export const leadCounting: ListCounting = { uncounted: uncountedLeadList, shared: statusTotal };
-const memberships = (lead: Lead) => byCreation(leadListsOf(lead), lead);
+/** The membership items of a lead: those of its stored lists, and its stage's when it was stored before its index entry. */
+const memberships = (lead: Lead, indexed = true) =>
+  byCreation(indexed ? storedLeadLists(lead) : [...storedLeadLists(lead), `stage:${lead.stageId}`], lead);
 
 /** The items a new lead consists of, and the lists whose counters it adds to (for bulk loads). */
 export const createdLeadItems = (tenant: Tenant, lead: Lead) => ({
@@ -67,7 +82,7 @@ export const createdLeadItems = (tenant: Tenant, lead: Lead) => ({
   lists: leadListsOf(lead).filter((l) => !uncountedLeadList(l)),
 });
 
-/** The writes that store a new lead: its item, its first stay, its lists and the checks of its links. */
+/** The writes that store a new lead: its item (with its stage's index entry), its first stay, its lists and the checks of its links. */
 export const leadCreation = (tenant: Tenant, lead: Lead): Write[] => [
   createItem(toItem(tenant, lead)),
   createItem(stayItem(tenant, lead, 1)),
@@ -75,12 +90,18 @@ export const leadCreation = (tenant: Tenant, lead: Lead): Write[] => [
   ...linkChecks(tenant, lead),
 ];
 
-/** The writes that store `after` over the version read: its lists follow it and the links it changes are checked. */
+/**
+ * The writes that store `after` over the version read: its stage's index entry and its lists follow it (a lead
+ * stored before leaves `stage:<id>` for the entry) and the links it changes are checked.
+ */
 export const leadUpdate = (tenant: Tenant, stored: StoredLead, after: Lead, set?: Record<string, unknown>): Write[] => {
   const before = stored.lead;
   return [
-    versionedUpdate(leadKey(tenant, before._id), stored.version, before, after, { skip: ['tagIds'], set }),
-    ...membershipWrites(tenant, 'lead', before._id, memberships(before), memberships(after), leadCounting),
+    versionedUpdate(leadKey(tenant, before._id), stored.version, before, after, {
+      skip: ['tagIds'],
+      set: { ...set, ...(stored.indexed && before.stageId === after.stageId ? {} : stageIndex(tenant, after)) },
+    }),
+    ...membershipWrites(tenant, 'lead', before._id, memberships(before, stored.indexed), memberships(after), leadCounting),
     ...linkChecks(tenant, changedLinks(before, after)),
   ];
 };
@@ -95,9 +116,9 @@ export const nextStay = (tenant: Tenant, stays: number, after: Lead): Write => c
  * The writes that delete the lead as read, its lists and its tag links, conditional on the version and tag count
  * read (so a racing move or tagging re-runs it). Its stays go with `stayDeletions`.
  */
-export const leadDeletion = (tenant: Tenant, { lead, version }: StoredLead, now: Date): Write[] => [
+export const leadDeletion = (tenant: Tenant, { lead, version, indexed }: StoredLead, now: Date): Write[] => [
   deleteItem(leadKey(tenant, lead._id), unchangedSinceRead(version, lead.tagIds)),
-  ...membershipWrites(tenant, 'lead', lead._id, memberships(lead), [], leadCounting),
+  ...membershipWrites(tenant, 'lead', lead._id, memberships(lead, indexed), [], leadCounting),
   ...tagLinkWrites(tenant, 'lead', lead._id, lead.tagIds, -1, now),
 ];
 

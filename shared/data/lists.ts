@@ -4,7 +4,9 @@ import { membershipMoves } from '../domain/lists';
 import { batchGet, batchGetEach } from './batch-get';
 import { bump, counterIsZero, workspaceCounter } from './counters';
 import { tenantPk } from './keys';
-import { countItems, queryPage, type PageRequest, type PageResult } from './query';
+import { Refused } from '../domain/refusal';
+import { checkDepth, countItems, queryPage, type PageRequest, type PageResult, type Partition } from './query';
+import type { IndexName } from './table';
 import { createItem, deleteItem, type Write } from './transact';
 import { K } from './registry/registry';
 
@@ -118,7 +120,7 @@ const partitionOf = (tenant: Tenant, kind: ListKind, list: string, opts: ListRea
 };
 
 /** A list's members counted now, key-only and consistently: O(members). */
-export const countList = (tenant: Tenant, kind: ListKind, list: string): Promise<number> =>
+const countList = (tenant: Tenant, kind: ListKind, list: string): Promise<number> =>
   countItems({ pk: listPk(tenant, kind, list), consistent: true });
 
 /**
@@ -135,21 +137,85 @@ export const readList = async (
 ): Promise<ListRead> => {
   const partition = partitionOf(tenant, kind, list, opts);
   const ranged = opts.before !== undefined || opts.from !== undefined || opts.upTo !== undefined;
-  const total = (): Promise<number> => {
-    if (ranged) return countItems(partition);
-    if (opts.countOnRead) return countList(tenant, kind, list);
-    return opts.total ? opts.total() : listTotal(tenant, kind, list, opts.parts, opts.shared);
-  };
+  const total = (): Promise<number> => (ranged ? countItems(partition) : readTotal(tenant, kind, list, opts));
   const [result, count] = await Promise.all([queryPage(partition, page), total()]);
   return { ...idsOf(result), total: count };
 };
 
-const idsOf = (result: PageResult) => ({ ids: result.items.map((i) => i.entityId as string), nextCursor: result.nextCursor });
+/** A whole list's exact total, read as `opts` says (see readList). */
+export const readTotal = (tenant: Tenant, kind: ListKind, list: string, opts: ListReadOptions): Promise<number> => {
+  if (opts.countOnRead) return countList(tenant, kind, list);
+  return opts.total ? opts.total() : listTotal(tenant, kind, list, opts.parts, opts.shared);
+};
 
-/** One page of a list without its total, for a total that depends on the page (see readList). */
-export const listPage = async (tenant: Tenant, kind: ListKind, list: string, page: PageRequest, opts: { newestFirst?: boolean } = {}) =>
-  idsOf(await queryPage(partitionOf(tenant, kind, list, opts), page));
+const idsOf = (result: PageResult) => ({ ids: result.items.map((i) => i.entityId as string), nextCursor: result.nextCursor });
 
 /** The entities of a page of ids, in that order, read with `fromItem`. */
 export const readItems = async <T>(keys: { pk: string; sk: string }[], fromItem: (item: Record<string, unknown>) => T): Promise<T[]> =>
   (await batchGet(keys)).map(fromItem);
+
+/**
+ * One part of a list read as a merge: a stored list's partition (membership items naming their entity), or an
+ * index partition of the entities themselves whose sort key is the same order (an entity in the index is its
+ * own member). Every part is ordered by `<time>#<id>`.
+ */
+export type ListPart = { list: string } | { index: IndexName; pk: string };
+
+const partitionOfPart = (tenant: Tenant, kind: ListKind, part: ListPart): Partition =>
+  'list' in part ? { pk: listPk(tenant, kind, part.list) } : { index: part.index, pk: part.pk };
+const orderOf = (part: ListPart, item: Record<string, unknown>) => ('list' in part ? item.sk : item[`${part.index}sk`]) as string;
+const idOfMember = (part: ListPart, item: Record<string, unknown>) => ('list' in part ? item.entityId : item._id) as string;
+
+/** A merged list's cursor has a stored list's shape (its partition and the sort key it stopped at), so one issued before resumes. */
+const ORDER = /^\d{4}-\d{2}-\d{2}T[\d:.]+Z#[0-9a-f]{24}$/;
+const encodeMergedCursor = (pk: string, sk: string) => Buffer.from(JSON.stringify({ pk, sk })).toString('base64url');
+const decodeMergedCursor = (cursor: string, pk: string): string => {
+  let key: unknown;
+  try {
+    key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    key = undefined;
+  }
+  const { pk: from, sk, ...rest } = (key && typeof key === 'object' ? key : {}) as Record<string, unknown>;
+  if (from !== pk || typeof sk !== 'string' || !ORDER.test(sk) || Object.keys(rest).length) {
+    throw new Refused('invalid_cursor', 'Invalid or expired cursor');
+  }
+  return sk;
+};
+
+/**
+ * One page of list `list` read as the merge of `parts` (disjoint: an entity is in one of them at a time), newest
+ * first: the first `limit` of the parts' own first pages merged, and a cursor is the order it stopped at (each part
+ * resumes below it). O(parts × limit) with a cursor; page N reads N·limit of each part. Index parts are eventually
+ * consistent, as every index read is: an entity written a moment ago may show a moment later.
+ */
+export const mergedListPage = async (
+  tenant: Tenant,
+  kind: ListKind,
+  list: string,
+  parts: readonly ListPart[],
+  page: PageRequest,
+): Promise<{ ids: string[]; nextCursor?: string }> => {
+  const pk = listPk(tenant, kind, list);
+  const below = page.cursor ? decodeMergedCursor(page.cursor, pk) : undefined;
+  if (page.page && page.page > 1 && !page.cursor) checkDepth(page);
+  const skipped = page.cursor ? 0 : ((page.page ?? 1) - 1) * page.limit;
+  const wanted = skipped + page.limit;
+  const read = await Promise.all(
+    parts.map(async (part) => {
+      const result = await queryPage({ ...partitionOfPart(tenant, kind, part), newestFirst: true, skBelow: below }, { limit: wanted });
+      return { more: !!result.nextCursor, members: result.items.map((i) => ({ order: orderOf(part, i), id: idOfMember(part, i) })) };
+    }),
+  );
+  const merged = read.flatMap((r) => r.members).sort((a, b) => (b.order < a.order ? -1 : 1));
+  const members = merged.slice(skipped, wanted);
+  const more = merged.length > wanted || read.some((r) => r.more);
+  return { ids: members.map((m) => m.id), nextCursor: more && members.length ? encodeMergedCursor(pk, members.at(-1)!.order) : undefined };
+};
+
+/** How many members the parts of a merged list hold now, counted key-only (a stored list's consistently; an index's as it stands). */
+export const countParts = async (tenant: Tenant, kind: ListKind, parts: readonly ListPart[]): Promise<number> =>
+  (await Promise.all(parts.map((p) => countItems({ ...partitionOfPart(tenant, kind, p), consistent: 'list' in p })))).reduce(
+    (a, b) => a + b,
+    0,
+  );

@@ -1,9 +1,11 @@
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { dynamo } from '../../shared/aws/dynamo';
 import { config } from '../../shared/config';
 import { workspaceCounter } from '../../shared/data/counters';
 import { leadKey } from '../../shared/data/entity-keys';
+import { membershipItems } from '../../shared/data/lists';
+import { byCreation } from '../../shared/domain/lists';
 import { client, expectError } from '../support/api';
 import { create, CUSTOMERS, eventsOf, LEADS, makePipeline, PIPELINES } from '../support/crm';
 import { outboxEvents } from '../support/outbox';
@@ -254,6 +256,59 @@ describe('leads', () => {
     // A stage named alone, on a page past its end: its count is read without a lead on the page to name its pipeline.
     expect((await t.api.get(`${LEADS}?stageId=${t.stage('Proposal')._id}&page=3`)).body.data.pagination.total).toBe(1);
     expect((await t.api.get(`${LEADS}?stageId=${t.stage('Proposal')._id}`)).body.data.pagination.total).toBe(1);
+  });
+
+  it('reads leads and activities stored before their stage list and timelines were index entries, and moves them over on their next change', async () => {
+    const t = await tenant();
+    const old = await t.lead({ customerId: t.customer._id });
+    const note = (await t.api.post('/api/v1/crm/activities', { type: 'note', leadId: old._id, body: 'stored before' })).body.data.activity;
+    const fresh = await t.lead();
+    // As stored before: no index entries, a membership item in the stage's list and in every merged list, the note in both timelines.
+    const strip = (key: { pk: string; sk: string }, attributes: string) =>
+      dynamo().send(new UpdateCommand({ TableName: config().TABLE_NAME, Key: key, UpdateExpression: `REMOVE ${attributes}` }));
+    await strip(leadKey(t.tenant, old._id), 'gsi1pk, gsi1sk');
+    await strip({ pk: `WS#${t.tenant}#ACTIVITY#${note._id}`, sk: 'ACTIVITY' }, 'gsi1pk, gsi1sk, gsi2pk, gsi2sk');
+    const lists = ['all', `pipeline:${t.pipeline._id}`, 'assignee:none', `stage:${old.stageId}`];
+    const timelines = [`lead:${old._id}`, `customer:${t.customer._id}`];
+    for (const item of [
+      ...membershipItems(t.tenant, 'lead', old._id, byCreation(lists, old)),
+      ...membershipItems(
+        t.tenant,
+        'activity',
+        note._id,
+        timelines.map((list) => ({ list, order: `${note.occurredAt}#${note._id}` })),
+      ),
+    ])
+      await dynamo().send(new PutCommand({ TableName: config().TABLE_NAME, Item: item }));
+    const stageList = `${LEADS}?stageId=${old.stageId}&limit=1`;
+    const first = (await t.api.get(stageList)).body.data;
+    expect([first.leads[0]._id, first.pagination.total]).toEqual([fresh._id, 2]);
+    expect(ids(await t.api.get(`${stageList}&cursor=${first.pagination.nextCursor}`))).toEqual([old._id]);
+    expect(ids(await t.api.get(`${stageList}&page=2`))).toEqual([old._id]);
+    for (const query of ['', `pipelineId=${t.pipeline._id}`, 'assigneeId=none']) {
+      const page = (await t.api.get(`${LEADS}?${query}`)).body.data;
+      expect([page.leads.map((l: { _id: string }) => l._id), page.pagination.total], query).toEqual([[fresh._id, old._id], 2]);
+    }
+    await t.move(old._id, { stageId: t.stage('Qualified')._id });
+    const stored = await dynamo().send(
+      new QueryCommand({
+        TableName: config().TABLE_NAME,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': `WS#${t.tenant}#LEADLIST#stage:${old.stageId}` },
+      }),
+    );
+    expect(stored.Items).toEqual([]);
+    expect(ids(await t.api.get(`${LEADS}?stageId=${t.stage('Qualified')._id}`))).toEqual([old._id]);
+    expect((await t.api.get(`${LEADS}?stageId=${old.stageId}`)).body.data.pagination.total).toBe(1);
+    for (const path of [`${LEADS}/${old._id}/activities`, `${CUSTOMERS}/${t.customer._id}/activities`]) {
+      const timeline = (await t.api.get(`${path}?limit=1`)).body.data;
+      expect([timeline.activities[0].type, timeline.pagination.total], path).toEqual(['stage_change', 2]);
+      const next = (await t.api.get(`${path}?limit=1&cursor=${timeline.pagination.nextCursor}`)).body.data;
+      expect([next.activities.map((a: { _id: string }) => a._id), next.pagination.nextCursor], path).toEqual([[note._id], null]);
+    }
+    expect((await t.api.delete(`/api/v1/crm/activities/${note._id}`)).status).toBe(200);
+    for (const path of [`${LEADS}/${old._id}/activities`, `${CUSTOMERS}/${t.customer._id}/activities`])
+      expect((await t.api.get(path)).body.data.pagination.total, path).toBe(1);
   });
 
   it('moves a lead into another pipeline when the move names it', async () => {

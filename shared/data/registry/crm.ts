@@ -1,19 +1,26 @@
 import * as z from 'zod';
-import { task as taskView } from '../../views/crm';
+import { activity as activityView, task as taskView } from '../../views/crm';
 import { declare, entity } from './define';
 
 export const lead = entity({
   name: 'Lead',
   itemTypes: ['LEAD', 'STAGE_STAY'],
   personal: ['title', 'attributes'],
-  about: 'A lead (versioned), with one item per stage stay in its partition.',
-  prefixes: ['LEAD', 'STAY', 'LEADLIST'],
-  keys: { pk: '<tenant>#LEAD#<id>', sk: 'LEAD | STAY#<n, 6 digits>' },
+  about: 'A lead (versioned), with one item per stage stay in its partition; its stage list is its index entry.',
+  prefixes: ['LEAD', 'STAY', 'LEADLIST', 'LEADSTAGE'],
+  keys: { pk: '<tenant>#LEAD#<id>', sk: 'LEAD | STAY#<n, 6 digits>', gsi1pk: '<tenant>#LEADSTAGE#<stage id>', gsi1sk: '<createdAt>#<id>' },
   patterns: [
     { read: 'lead by id', by: 'pk=<tenant>#LEAD#<id> sk=LEAD' },
     { read: 'stage history of a lead', by: 'pk=<tenant>#LEAD#<id> sk begins_with STAY#' },
-    { read: 'a list of leads, newest first', by: 'pk=<tenant>#LEADLIST#<list>' },
+    { read: 'a stored list of leads, newest first', by: 'pk=<tenant>#LEADLIST#<list>' },
+    { read: "a stage's leads, newest first", by: 'gsi1pk=<tenant>#LEADSTAGE#<stage id>', index: 'gsi1' },
+    {
+      read: "all leads, a pipeline's or an assignee's: their status lists merged, newest first",
+      by: 'pk=<tenant>#LEADLIST#<owner:>status:<status>',
+    },
   ],
+  tradeOff:
+    "A lead's stage list is its index entry (a move rewrites it: 2 units instead of 4 for two membership items in the transaction; every other edit of the lead rewrites it too, 1 unit), read from the index (eventually consistent) merged with the `stage:<id>` lists kept before (a lead stored before leaves its item there on its next change). The lists `all`, a pipeline's and an assignee's keep no items: they are the merge of their status lists, so a create and a delete write 3 membership items fewer.",
 });
 
 export const pipeline = entity({
@@ -45,17 +52,32 @@ export const task = declare({
   ],
 });
 
-export const activity = entity({
+export const activity = declare({
   name: 'Activity',
   itemTypes: ['ACTIVITY'],
   personal: ['subject', 'body'],
-  about: 'A timeline entry; timelines are lists.',
-  prefixes: ['ACTIVITY', 'ACTIVITYLIST'],
-  keys: { pk: '<tenant>#ACTIVITY#<id>', sk: 'ACTIVITY' },
+  about:
+    "A timeline entry. The workspace's timeline is a list; a lead's and a customer's are the activity's own index entries, merged with the lists kept before them.",
+  prefixes: ['ACTIVITY', 'ACTIVITYLIST', 'LEADTIMELINE', 'CUSTTIMELINE'],
+  keys: {
+    pk: 'WS#<tenant>#ACTIVITY#<id>',
+    sk: 'ACTIVITY',
+    gsi1pk: 'WS#<tenant>#LEADTIMELINE#<leadId>',
+    gsi1sk: '<occurredAt>#<id>',
+    gsi2pk: 'WS#<tenant>#CUSTTIMELINE#<customerId>',
+    gsi2sk: '<occurredAt>#<id>',
+  },
+  /** The activity's own `type` is stored as `activityType` (`type` names every item's kind in the table). */
+  schema: activityView.omit({ type: true }).extend({ activityType: activityView.shape.type }),
   patterns: [
     { read: 'activity by id', by: 'pk=<tenant>#ACTIVITY#<id> sk=ACTIVITY' },
-    { read: 'a timeline, newest first', by: 'pk=<tenant>#ACTIVITYLIST#<list>' },
+    { read: "the workspace's timeline, newest first", by: 'pk=<tenant>#ACTIVITYLIST#all' },
+    { read: "a lead's timeline, newest first", by: 'gsi1pk=<tenant>#LEADTIMELINE#<lead id>', index: 'gsi1' },
+    { read: "a customer's timeline, newest first", by: 'gsi2pk=<tenant>#CUSTTIMELINE#<customer id>', index: 'gsi2' },
+    { read: 'a timeline stored before as a list, newest first', by: 'pk=<tenant>#ACTIVITYLIST#<lead: or customer:<id>>' },
   ],
+  tradeOff:
+    "A lead's and a customer's timeline entries are index entries of the activity (1 write unit each) instead of membership items in the transaction (2 each); the timelines are read from the index, eventually consistent, merged with the lists kept before, which are never migrated (each read is one Query more), and counted on read.",
 });
 
 export const listMembership = entity({

@@ -34,6 +34,22 @@ export const leadStatusParts = (list: string): string[] | undefined => {
 };
 
 /**
+ * The lists read as the merge of one list per status (a lead has one status at a time), newest first, so they
+ * keep no membership items: `all`, an assignee's and a pipeline's.
+ */
+export const mergedLeadParts = (list: string): string[] | undefined => {
+  const pipeline = /^(pipeline:[^:]+)$/.exec(list)?.[1];
+  return pipeline ? LEAD_STATUSES.map((s) => `${pipeline}:status:${s}`) : leadStatusParts(list);
+};
+
+/** The stage a stage list is of (a lead's stage list is the lead's index entry). */
+const stageOfList = (list: string): string | undefined => /^stage:(.+)$/.exec(list)?.[1];
+
+/** The lists a lead is stored in as membership items: not the merged ones, nor its stage's (its index entry). */
+export const storedLeadLists = (l: Parameters<typeof leadListsOf>[0]): string[] =>
+  leadListsOf(l).filter((list) => !mergedLeadParts(list) && !stageOfList(list));
+
+/**
  * Where a lead list's exact total is read. A stage's, and a pipeline's (of one status: its stages of that
  * kind), are its stages' lead counts, which every lead change writes anyway (the stage items), so these lists
  * keep no counter; a stage's count is kept under its pipeline (`pipelineId`, when the filter names it). The

@@ -1,7 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { editLead, moveLead, newLead, stayView } from '../../../shared/domain/crm/lead';
-import { leadListSource, leadListsOf, leadListTotal, uncountedLeadList } from '../../../shared/domain/crm/lead-lists';
+import {
+  leadListSource,
+  leadListsOf,
+  leadListTotal,
+  mergedLeadParts,
+  storedLeadLists,
+  uncountedLeadList,
+} from '../../../shared/domain/crm/lead-lists';
 import { activityListsOf, timelineCountedOnRead } from '../../../shared/domain/crm/activity';
 import { Money } from '../../../shared/domain/crm/money';
 import { newPipeline } from '../../../shared/domain/crm/pipeline';
@@ -130,6 +137,14 @@ describe('lead list totals', () => {
     expect(leadListTotal('all')).toEqual({ parts: ['status:open', 'status:won', 'status:lost'] });
     expect(leadListTotal('assignee:a')).toEqual({ parts: ['assignee:a:status:open', 'assignee:a:status:won', 'assignee:a:status:lost'] });
     expect(leadListsOf(lead).filter((l) => !uncountedLeadList(l))).toEqual(['status:won', 'assignee:a:status:won', 'customer:c']);
+  });
+
+  it('stores a lead in its status lists and its customer only: the unions merge those, its stage list is its index entry', () => {
+    expect(storedLeadLists(lead)).toEqual(['pipeline:p:status:won', 'status:won', 'assignee:a:status:won', 'customer:c']);
+    expect(mergedLeadParts('pipeline:p')).toEqual(['pipeline:p:status:open', 'pipeline:p:status:won', 'pipeline:p:status:lost']);
+    expect(mergedLeadParts('all')).toEqual(['status:open', 'status:won', 'status:lost']);
+    for (const list of ['pipeline:p:status:won', 'stage:s', 'customer:c', 'status:won'])
+      expect(mergedLeadParts(list), list).toBeUndefined();
   });
 });
 
