@@ -6,7 +6,7 @@ import { taggedPage } from './tag-links';
 import { fromIndexSk } from './keys';
 import { batchGet } from './batch-get';
 import { conversationKey } from './entity-keys';
-import { Refused } from '../domain/refusal';
+import { decodeMergedCursor, encodeMergedCursor } from './merged-cursor';
 import { statusParts } from '../domain/inbox/lists';
 import { checkDepth, queryPage, type PageRequest } from './query';
 import { fromItem, listPartition, listTotal, SNOOZED_INDEX } from './conversations';
@@ -17,23 +17,6 @@ export interface ConversationPage {
   nextCursor?: string;
 }
 
-/** A merged list's cursor names the list's own partition and the sort key it stopped at (the shape a stored list's cursor has). */
-const SORT_KEY = /^\d{4}-\d{2}-\d{2}T[\d:.]+Z#[0-9a-f]{24}$/;
-const encodeCursor = (pk: string, sk: string) => Buffer.from(JSON.stringify({ pk, sk })).toString('base64url');
-const decodeCursor = (cursor: string, pk: string): string => {
-  let key: unknown;
-  try {
-    key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    key = undefined;
-  }
-  const { pk: from, sk, ...rest } = (key && typeof key === 'object' ? key : {}) as Record<string, unknown>;
-  if (from !== pk || typeof sk !== 'string' || !SORT_KEY.test(sk) || Object.keys(rest).length) {
-    throw new Refused('invalid_cursor', 'Invalid or expired cursor');
-  }
-  return sk;
-};
-
 /**
  * One page of a list stored as its status parts (`all`, an assignee's), newest first: every part shares the
  * sort order `<createdAt>#<id>`, so the page is the first `limit` of the parts' own first pages merged, and a
@@ -41,7 +24,7 @@ const decodeCursor = (cursor: string, pk: string): string => {
  */
 const mergedPage = async (tenant: Tenant, list: string, parts: string[], page: PageRequest) => {
   const pk = listPartition(tenant, list);
-  const below = page.cursor ? decodeCursor(page.cursor, pk) : undefined;
+  const below = page.cursor ? decodeMergedCursor(page.cursor, pk) : undefined;
   if (page.page && page.page > 1 && !page.cursor) checkDepth(page);
   const skipped = page.cursor ? 0 : ((page.page ?? 1) - 1) * page.limit;
   const wanted = skipped + page.limit;
@@ -51,7 +34,7 @@ const mergedPage = async (tenant: Tenant, list: string, parts: string[], page: P
   const merged = read.flatMap((r) => r.items).sort((a, b) => ((b.sk as string) < (a.sk as string) ? -1 : 1));
   const items = merged.slice(skipped, wanted);
   const more = merged.length > wanted || read.some((r) => r.nextCursor);
-  return { items, nextCursor: more && items.length ? encodeCursor(pk, items.at(-1)!.sk as string) : undefined };
+  return { items, nextCursor: more && items.length ? encodeMergedCursor(pk, items.at(-1)!.sk as string) : undefined };
 };
 
 /** One page of a conversation list's ids (each membership item names its conversation), and the list's total. */

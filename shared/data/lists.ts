@@ -1,10 +1,10 @@
+import { decodeMergedCursor, encodeMergedCursor } from './merged-cursor';
 import type { Tenant } from '../domain/auth/tenant';
 import type { Membership } from '../domain/lists';
 import { membershipMoves } from '../domain/lists';
 import { batchGet, batchGetEach } from './batch-get';
 import { bump, counterIsZero, workspaceCounter } from './counters';
 import { tenantPk } from './keys';
-import { Refused } from '../domain/refusal';
 import { checkDepth, countItems, queryPage, type PageRequest, type PageResult, type Partition } from './query';
 import type { IndexName } from './table';
 import { createItem, deleteItem, type Write } from './transact';
@@ -165,23 +165,6 @@ const partitionOfPart = (tenant: Tenant, kind: ListKind, part: ListPart): Partit
   'list' in part ? { pk: listPk(tenant, kind, part.list) } : { index: part.index, pk: part.pk };
 const orderOf = (part: ListPart, item: Record<string, unknown>) => ('list' in part ? item.sk : item[`${part.index}sk`]) as string;
 const idOfMember = (part: ListPart, item: Record<string, unknown>) => ('list' in part ? item.entityId : item._id) as string;
-
-/** A merged list's cursor has a stored list's shape (its partition and the sort key it stopped at), so one issued before resumes. */
-const ORDER = /^\d{4}-\d{2}-\d{2}T[\d:.]+Z#[0-9a-f]{24}$/;
-const encodeMergedCursor = (pk: string, sk: string) => Buffer.from(JSON.stringify({ pk, sk })).toString('base64url');
-const decodeMergedCursor = (cursor: string, pk: string): string => {
-  let key: unknown;
-  try {
-    key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    key = undefined;
-  }
-  const { pk: from, sk, ...rest } = (key && typeof key === 'object' ? key : {}) as Record<string, unknown>;
-  if (from !== pk || typeof sk !== 'string' || !ORDER.test(sk) || Object.keys(rest).length) {
-    throw new Refused('invalid_cursor', 'Invalid or expired cursor');
-  }
-  return sk;
-};
 
 /**
  * One page of list `list` read as the merge of `parts` (disjoint: an entity is in one of them at a time), newest
