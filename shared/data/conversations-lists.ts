@@ -6,7 +6,7 @@ import { taggedPage } from './tag-links';
 import { fromIndexSk } from './keys';
 import { batchGet } from './batch-get';
 import { conversationKey } from './entity-keys';
-import { decodeMergedCursor, encodeMergedCursor } from './merged-cursor';
+import { decodeMergedCursor, encodeMergedCursor } from './lists';
 import { statusParts } from '../domain/inbox/lists';
 import { checkDepth, queryPage, type PageRequest } from './query';
 import { fromItem, listPartition, listTotal, SNOOZED_INDEX } from './conversations';
