@@ -320,6 +320,8 @@ export const startS3Local = async (opts: S3LocalOptions): Promise<S3Local> => {
     const putsObject = Boolean(key) && req.method === 'PUT' && !url.searchParams.has('uploadId');
     const createsUpload = Boolean(key) && req.method === 'POST' && url.searchParams.has('uploads');
     const completedUpload = key && req.method === 'POST' ? url.searchParams.get('uploadId') : null;
+    // AbortMultipartUpload is a DELETE of the key with its upload id: it ends the upload, not the object.
+    const abortedUpload = key && req.method === 'DELETE' ? url.searchParams.get('uploadId') : null;
     const header = req.headers['x-amz-tagging'];
     const parsed = (putsObject || createsUpload) && typeof header === 'string' ? parseTaggingHeader(header) : { tags: {} };
     if ('refusal' in parsed) return sendRefusal(res, parsed.refusal, `/${bucket}/${key}`);
@@ -347,14 +349,15 @@ export const startS3Local = async (opts: S3LocalOptions): Promise<S3Local> => {
           const uploadId = createsUpload ? /<UploadId>([^<]+)<\/UploadId>/.exec(body.toString('utf8'))?.[1] : undefined;
           if (ok && uploadId) uploads.set(uploadId, as);
           const completed = ok && completedUpload ? (uploads.get(completedUpload) ?? { tags: {} }) : undefined;
-          if (ok && completedUpload) uploads.delete(completedUpload);
+          const ended = completedUpload ?? abortedUpload;
+          if (ok && ended) uploads.delete(ended);
           const after = !ok
             ? Promise.resolve()
             : putsObject
               ? stored(bucket, key, 'PutObject', as)
               : completed
                 ? stored(bucket, key, 'CompleteMultipartUpload', completed)
-                : key && req.method === 'DELETE'
+                : key && req.method === 'DELETE' && !abortedUpload
                   ? forget(bucket, key)
                   : Promise.resolve();
           after.finally(() => writes && res.end(body)).then(() => resolve(), reject);

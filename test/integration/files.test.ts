@@ -1,4 +1,5 @@
 import {
+  AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
   CreateMultipartUploadCommand,
   GetObjectCommand,
@@ -516,6 +517,10 @@ describe('no bytes are left behind', () => {
       new CompleteMultipartUploadCommand({ Bucket: BUCKET(), Key: key, UploadId, MultipartUpload: { Parts: [{ ETag, PartNumber: 1 }] } }),
     );
 
+    expect(await tagsOf(key)).toEqual({ 'parley-state': 'pending' });
+    // Another upload to the same key, aborted: the object stays as it was, tags and all.
+    const aborted = await bucketClient().send(new CreateMultipartUploadCommand({ Bucket: BUCKET(), Key: key }));
+    await bucketClient().send(new AbortMultipartUploadCommand({ Bucket: BUCKET(), Key: key, UploadId: aborted.UploadId }));
     expect(await tagsOf(key)).toEqual({ 'parley-state': 'pending' });
     const url = await getSignedUrl(bucketClient(), new GetObjectCommand({ Bucket: BUCKET(), Key: key }), { expiresIn: 60 });
     const res = await fetch(url);
