@@ -126,8 +126,7 @@ export const createdItems = (tenant: Tenant, c: Conversation) => ({
 });
 
 /** The workspace's next display number, from its sequence (a failed create leaves a gap, never a duplicate). */
-export const nextConversationNumber = (tenant: Tenant): Promise<number> =>
-  nextInSequence({ pk: tenantPk(tenant), sk: `${K.SEQUENCE}#conversation` });
+export const nextConversationNumber = (tenant: Tenant): Promise<number> => nextInSequence(tenant, 'conversation');
 
 /**
  * The update of an existing customer whose first message on a channel opened a conversation: it stamps the

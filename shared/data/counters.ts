@@ -2,10 +2,9 @@ import type { Tenant } from '../domain/auth/tenant';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
-import { tenantPk } from './keys';
 import { collect, queryAll } from './query';
 import { conditionCheck, updateItem, type Write } from './transact';
-import { K } from './registry/registry';
+import { counter, sequence } from './registry/workspace';
 
 /**
  * Exact counts, bumped in the same transaction as the writes they count. A counter is one item, or
@@ -35,8 +34,10 @@ export const bump = (c: Counter, deltas: Record<string, number>, limit: { below?
   });
 };
 
-const totalOf = (item: Record<string, unknown> | undefined, total: string) =>
-  typeof item?.[total] === 'number' ? (item[total] as number) : 0;
+const totalOf = (item: Record<string, unknown> | undefined, total: string): number => {
+  const value = item?.[total];
+  return typeof value === 'number' ? value : 0;
+};
 
 /** One total of a counter, read consistently (all shards of a sharded one). */
 export const readCount = async (c: Counter, total = TOTAL): Promise<number> => {
@@ -50,23 +51,23 @@ export const readCount = async (c: Counter, total = TOTAL): Promise<number> => {
   return totalOf(Item, total);
 };
 
-/** A sequence: bumps an unsharded counter on its own and returns the new value (a failed use leaves a gap, never a duplicate). */
-export const nextInSequence = async (c: Counter): Promise<number> => {
+/** The next number of the tenant's sequence `name`, bumped on its own (a failed use leaves a gap, never a duplicate). */
+export const nextInSequence = async (tenant: Tenant, name: string): Promise<number> => {
   const { Attributes } = await dynamo().send(
     new UpdateCommand({
       TableName: config().TABLE_NAME,
-      Key: { pk: c.pk, sk: c.sk },
+      Key: sequence.key({ tenant, name }),
       UpdateExpression: 'ADD #n :one',
       ExpressionAttributeNames: { '#n': TOTAL },
       ExpressionAttributeValues: { ':one': 1 },
       ReturnValues: 'UPDATED_NEW',
     }),
   );
-  return Attributes![TOTAL] as number;
+  return sequence.parse(Attributes ?? {}).n;
 };
 
 /** A workspace's named count (`customers`, `tags`, `conversations:<list>`, `tagged:<tag>:<type>`). */
-export const workspaceCounter = (tenant: Tenant, name: string): Counter => ({ pk: tenantPk(tenant), sk: `${K.COUNTER}#${name}` });
+export const workspaceCounter = (tenant: Tenant, name: string): Counter => counter.key({ tenant, name });
 
 export const bumpCounter = (tenant: Tenant, name: string, delta: number): Write => bump(workspaceCounter(tenant, name), { [TOTAL]: delta });
 

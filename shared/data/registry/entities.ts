@@ -22,7 +22,18 @@ import { booking, slotClaim } from './scheduling';
 import { tag, tagLink, tagName } from './tags';
 import { member, memberEmail } from './team';
 import { delivery, responseBody, subscription, subscriptionCount, subscriptionUrlLock } from './webhooks';
-import { counter, idempotency, idempotencyBody, outboxEvent, rateLimit, token, tokenBinding, tokenPointer, workspace } from './workspace';
+import {
+  counter,
+  idempotency,
+  idempotencyBody,
+  outboxEvent,
+  rateLimit,
+  sequence,
+  token,
+  tokenBinding,
+  tokenPointer,
+  workspace,
+} from './workspace';
 import {
   eventGuard,
   execution,
@@ -44,6 +55,7 @@ import {
 export const entities = [
   workspace,
   counter,
+  sequence,
   token,
   tokenPointer,
   tokenBinding,

@@ -7,7 +7,7 @@ import {
   defaultRetention,
 } from '../../domain/auth/workspace';
 import { token as tokenView, workspace as workspaceView } from '../../views/auth';
-import { declare, entity } from './define';
+import { declare } from './define';
 
 export const workspace = declare({
   name: 'Workspace',
@@ -32,18 +32,30 @@ export const workspace = declare({
   }),
 });
 
-export const counter = entity({
+export const counter = declare({
   name: 'Counter',
   itemTypes: [],
   personal: [],
-  about: 'An exact per-tenant counter (optionally sharded: `#<shard>` appended) or a sequence of numbers.',
-  prefixes: ['COUNTER', 'SEQUENCE'],
-  keys: { pk: '<tenant>', sk: 'COUNTER#<name>[#<shard>] | SEQUENCE#<name>' },
+  about:
+    'An exact per-tenant count, one number attribute per total it keeps (`n` by default). A sharded one is several items, `#<shard>` appended to its name, that a read sums.',
+  prefixes: ['COUNTER'],
+  keys: { pk: 'WS#<tenant>', sk: 'COUNTER#<name>' },
   patterns: [
     { read: 'a counter', by: 'pk=<tenant> sk=COUNTER#<name>' },
     { read: 'a sharded counter', by: 'pk=<tenant> sk begins_with COUNTER#<name>#' },
-    { read: 'next number of a sequence', by: 'pk=<tenant> sk=SEQUENCE#<name> (UpdateItem ADD)' },
   ],
+  schema: z.object({ n: z.number().default(0) }),
+});
+
+export const sequence = declare({
+  name: 'Sequence',
+  itemTypes: [],
+  personal: [],
+  about: 'A sequence of numbers (e.g. conversation numbers): each use adds one to `n` and takes the new value; a failed use leaves a gap.',
+  prefixes: ['SEQUENCE'],
+  keys: { pk: 'WS#<tenant>', sk: 'SEQUENCE#<name>' },
+  patterns: [{ read: 'next number of a sequence', by: 'pk=<tenant> sk=SEQUENCE#<name> (UpdateItem ADD)' }],
+  schema: z.object({ n: z.number() }),
 });
 
 export const token = declare({
