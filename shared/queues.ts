@@ -7,7 +7,7 @@ import { sqs } from './aws/sqs';
 import { withContext, type LogContext } from './observability/context';
 import { requestIdOf } from './observability/correlation';
 import { isContention } from './data/retry';
-import type { Unit } from './data/transact';
+import type { Unit } from './data/unit';
 import { observed } from './observability/invocation';
 import type { Verdict } from './domain/verdict';
 import { tenantField } from './domain/auth/tenant';

@@ -3,7 +3,7 @@ import { outboxHandler } from '../../shared/events/from-bus';
 import type { Conversation } from '../../shared/domain/inbox/conversation';
 import type { Message } from '../../shared/domain/inbox/message';
 import { enqueueOutgoing } from '../../shared/channels/queue';
-import { direct } from '../../shared/data/transact';
+import { direct } from '../../shared/data/unit';
 
 /**
  * EventBridge rule target (inbox.message.sent): a reply recorded on a conversation with a channel account is queued for

@@ -1,7 +1,7 @@
 import { envelopeTenant } from '../../shared/events/envelope';
 import { outboxHandler } from '../../shared/events/from-bus';
 import { indexArticle } from '../../shared/ai/articles';
-import { direct } from '../../shared/data/transact';
+import { direct } from '../../shared/data/unit';
 
 /** EventBridge rule target (ai.article.*): the article's change reaches the search index. */
 export const handler = outboxHandler(async ({ envelope }) => {

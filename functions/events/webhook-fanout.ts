@@ -1,7 +1,7 @@
 import { outboxHandler } from '../../shared/events/from-bus';
 import { log } from '../../shared/log';
 import { fanOut } from '../../shared/webhooks/fanout';
-import { direct } from '../../shared/data/transact';
+import { direct } from '../../shared/data/unit';
 
 /** EventBridge rule target: one delivery per active matching subscription, written idempotently, then enqueued. */
 export const handler = outboxHandler(async ({ envelope }) => {

@@ -3,7 +3,7 @@ import { bulkQueue, type BulkMessage } from '../../shared/bulk/queue';
 import { runExport } from '../../shared/exports/exports';
 import { runImport } from '../../shared/imports/run';
 import { runErasure } from '../../shared/erasure/erasures';
-import { direct } from '../../shared/data/transact';
+import { direct } from '../../shared/data/unit';
 
 const run = (m: BulkMessage, now: () => Date) => {
   if (m.kind === 'export') return runExport(direct, m, now);

@@ -1,6 +1,6 @@
 import { finishInterruptedRemovals } from '../../shared/workspace/member-removals';
 import { scheduled } from '../../shared/observability/invocation';
-import { direct } from '../../shared/data/transact';
+import { direct } from '../../shared/data/unit';
 
 /** Every minute: finishes the member removals a crash interrupted. */
 export const handler = scheduled(

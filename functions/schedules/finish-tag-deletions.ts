@@ -1,7 +1,7 @@
 import { finishInterruptedDeletions } from '../../shared/tags/deletions';
 import { log } from '../../shared/log';
 import { scheduled } from '../../shared/observability/invocation';
-import { direct } from '../../shared/data/transact';
+import { direct } from '../../shared/data/unit';
 
 const RUN_BUDGET_MS = 45_000;
 

@@ -3,7 +3,7 @@ import { createLead, moveLeadToStage } from '../../shared/crm/leads';
 import { createPipeline } from '../../shared/crm/pipelines';
 import { createTask } from '../../shared/crm/tasks';
 import type { Tenant } from '../../shared/domain/auth/tenant';
-import { direct } from '../../shared/data/transact';
+import { direct } from '../../shared/data/unit';
 
 /** A default pipeline with a few leads across its stages, a task and a note, so `GET /api/v1/crm/leads` shows something on a first start. */
 export const seedCrm = async (tenant: Tenant, customerId: string, agentId: string): Promise<void> => {
@@ -16,12 +16,14 @@ export const seedCrm = async (tenant: Tenant, customerId: string, agentId: strin
   const enterprise = await lead('Enterprise plan, 50 seats', 2_400_000, { customerId, assigneeId: agentId, source: 'website' });
   await moveLeadToStage(direct, tenant, enterprise._id, { stageId: stage('Qualified') }, now());
   await moveLeadToStage(direct, tenant, enterprise._id, { stageId: stage('Proposal') }, now());
-  await addActivity(direct, 
+  await addActivity(
+    direct,
     tenant,
     { type: 'call', leadId: enterprise._id, subject: 'Discovery call', body: 'Needs SSO and an EU region.', durationSeconds: 1800 },
     now(),
   );
-  await createTask(direct, 
+  await createTask(
+    direct,
     tenant,
     {
       title: 'Send the security questionnaire',

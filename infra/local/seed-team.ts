@@ -3,7 +3,7 @@ import { createBooking, transitionBooking } from '../../shared/scheduling/bookin
 import { acceptInvite } from '../../shared/domain/auth/member';
 import { confirm } from '../../shared/domain/scheduling/booking';
 import type { Tenant } from '../../shared/domain/auth/tenant';
-import { direct } from '../../shared/data/transact';
+import { direct } from '../../shared/data/unit';
 
 /** The demo team: an active owner, a manager and an agent, and an invitation still open. Returns the agent's id. */
 export const seedMembers = async (tenant: Tenant): Promise<{ agentId: string }> => {
@@ -32,7 +32,8 @@ const nextWeekdayAt = (days: number, hour: number) => {
 export const seedBookings = async (tenant: Tenant, agentId: string, customerId: string): Promise<void> => {
   const now = () => new Date();
   const book = (title: string, start: Date, minutes: number) =>
-    createBooking(direct, 
+    createBooking(
+      direct,
       tenant,
       {
         title,

@@ -4,7 +4,7 @@ import { tenantOf } from '../../shared/domain/auth/tenant';
 import { seedCrm } from './seed-crm';
 import { seedInbox } from './seed-inbox';
 import { seedBookings, seedMembers } from './seed-team';
-import { direct } from '../../shared/data/transact';
+import { direct } from '../../shared/data/unit';
 
 export interface Seeded {
   workspaceId: string;

@@ -23,7 +23,7 @@ import { modeName, openSession, type SessionOptions } from './session';
 import { liveOnly, recipes, triggerHelp, untriggerable } from './trigger';
 import { uploadPath, type UploadCliOptions } from './files';
 import { exportTo, importPath, type ImportCliOptions } from './bulk';
-import { direct } from '../../shared/data/transact';
+import { direct } from '../../shared/data/unit';
 
 interface Common extends TargetOptions {
   json?: boolean;
@@ -169,7 +169,8 @@ memberLeaf(
     const tenant = await memberTenant(opts);
     const role = parse(Role, opts.role, '--role');
     const now = new Date();
-    const changed = await changeMemberRole(direct, 
+    const changed = await changeMemberRole(
+      direct,
       tenant,
       parse(z.string().regex(OBJECT_ID, 'Must be a 24-character hex member id'), id, '<memberId>'),
       role,

@@ -7,7 +7,7 @@ import type { RuntimeInfo } from '../../infra/local/runtime-file';
 import { DEMO_TOKEN_NAMES } from '../../infra/local/seed';
 import { CliError, connect, localRuntime } from './target';
 import { chooseWorkspace, type WorkspaceCandidate } from './workspace-choice';
-import { direct } from '../../shared/data/transact';
+import { direct } from '../../shared/data/unit';
 
 export interface SessionOptions {
   workspace?: string;
@@ -87,7 +87,8 @@ export const openSession = async (opts: SessionOptions, scopes: Scope[], purpose
   if (why) process.stderr.write(`Using workspace ${workspaceId}, ${why} (choose another with --workspace <id>).\n`);
   const livemode = opts.live === true;
   const expiresAt = new Date(now.getTime() + SESSION_TOKEN_MS).toISOString();
-  const { token, record } = await issueOperatorToken(direct, 
+  const { token, record } = await issueOperatorToken(
+    direct,
     { name: `${SESSION_TOKEN_PREFIX}${purpose}`, workspaceIds: [workspaceId], scopes, livemode, expiresAt },
     now,
   );

@@ -8,7 +8,7 @@ import { recordArticle } from '../data/kb-index';
 import { outboxItem } from '../data/outbox';
 import type { PageRequest } from '../data/query';
 import { lostRace, retryOnConflict } from '../data/retry';
-import type { Unit } from '../data/transact';
+import type { Unit } from '../data/unit';
 
 const requireArticle = async (tenant: Tenant, id: string): Promise<StoredArticle> => {
   const found = await readArticle(tenant, id);

@@ -5,7 +5,7 @@ import { getAiSettings } from './settings';
 import { answerGuard } from '../data/ai-answers';
 import { postMessage } from '../inbox/messages';
 import { suggest, type Suggestion } from './suggest';
-import type { Unit } from '../data/transact';
+import type { Unit } from '../data/unit';
 
 class AlreadyAnswered extends Error {}
 

@@ -2,7 +2,7 @@ import type { Tenant } from '../domain/auth/tenant';
 import { applySettings, type AiSettings, type UpdateSettings } from '../domain/ai/settings';
 import { aiSettingsWrite, readAiSettings } from '../data/ai-settings';
 import { lostRace, retryOnConflict } from '../data/retry';
-import type { Unit } from '../data/transact';
+import type { Unit } from '../data/unit';
 
 export const getAiSettings = async (tenant: Tenant): Promise<AiSettings> => (await readAiSettings(tenant)).settings;
 

@@ -4,7 +4,8 @@ import { localDate } from '../domain/analytics/calendar';
 import { attemptTally, contributionOf, type Contribution, type Tally } from '../domain/analytics/measures';
 import { addToAgentDay, addToDay, countedEvent, firstReply } from '../data/analytics';
 import { retryOnConflict } from '../data/retry';
-import type { Unit, Write } from '../data/transact';
+import type { Write } from '../data/transact';
+import type { Unit } from '../data/unit';
 import { DEFAULT_TIMEZONE, getWorkspace } from '../data/workspaces';
 
 class AlreadyCounted extends Error {}

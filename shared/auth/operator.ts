@@ -2,7 +2,7 @@ import { newestFirst, type TokenRecord } from '../domain/auth/token';
 import { listTokens } from '../data/tokens';
 import { createToken, revokeToken, type NewToken } from './tokens';
 import { requireWorkspaces } from '../workspace/operator';
-import type { Unit } from '../data/transact';
+import type { Unit } from '../data/unit';
 
 /*
  * What the operator does with API tokens: the `parley` CLI, acting with the deployment's own credentials.

@@ -7,7 +7,8 @@ import { buildEnvelope } from '../events/envelope';
 import { objectId } from '../ids';
 import { outboxItem } from '../data/outbox';
 import { getToken, listTokens, storedToken, tokenCreation, tokenRevocation } from '../data/tokens';
-import type { Unit, Write } from '../data/transact';
+import type { Write } from '../data/transact';
+import type { Unit } from '../data/unit';
 import { getWorkspaces } from '../data/workspaces';
 import { tokenBody } from '../views/auth';
 

@@ -16,7 +16,8 @@ import {
 import { outboxItem } from '../data/outbox';
 import type { PageRequest } from '../data/query';
 import { lostRace, retryOnConflict } from '../data/retry';
-import type { Unit, Write } from '../data/transact';
+import type { Write } from '../data/transact';
+import type { Unit } from '../data/unit';
 
 export const requireBroadcast = async (tenant: Tenant, id: string): Promise<StoredBroadcast> => {
   const stored = await getBroadcast(tenant, id);

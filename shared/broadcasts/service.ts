@@ -14,7 +14,7 @@ import { dueBroadcasts } from '../data/broadcasts';
 import { createBroadcast, mutateBroadcast } from './records';
 import { channelExists } from '../data/channels';
 import { enqueueBroadcast, type BroadcastMessage } from './queue';
-import type { Unit } from '../data/transact';
+import type { Unit } from '../data/unit';
 
 const startMessage = (tenant: Tenant, broadcastId: string): BroadcastMessage => ({ kind: 'start', tenant, broadcastId });
 

@@ -27,7 +27,7 @@ import { providers } from '../channels/providers';
 import { audienceOf } from './audience';
 import { customersOf, enqueueBroadcast, RECIPIENTS_PER_MESSAGE, type BroadcastMessage, type RecipientMessage } from './queue';
 import { sentStats } from '../domain/broadcasts/receipts';
-import { direct, type Unit } from '../data/transact';
+import { direct, type Unit } from '../data/unit';
 
 /** Longer than the worker's timeout, shorter than the queue's visibility timeout (see wiring). */
 const RECIPIENT_LEASE_MS = 20_000;

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { Unit } from '../data/transact';
+import type { Unit } from '../data/unit';
 import { messageTenant, queueMessage, sendMessages, type Queue } from '../queues';
 
 /**

@@ -6,7 +6,7 @@ import { channelDeletion, channelsPage, channelUpdate, getStoredChannel, type St
 import { outboxItem } from '../data/outbox';
 import type { PageRequest } from '../data/query';
 import { lostRace, retryOnConflict } from '../data/retry';
-import type { Unit } from '../data/transact';
+import type { Unit } from '../data/unit';
 
 /** Accounts as stored, read, switched or deleted: apart from `accounts.ts`, which seals, so these functions carry no KMS client. */
 

@@ -4,7 +4,7 @@ import { diff } from '../events/envelope';
 import { objectId } from '../ids';
 import { channelCreation, channelUpdate } from '../data/channels';
 import { lostRace, retryOnConflict } from '../data/retry';
-import type { Unit } from '../data/transact';
+import type { Unit } from '../data/unit';
 import { channelEvent, requireStoredChannel } from './account-records';
 import { channelSealer } from './secrets';
 import { assertChannelTarget } from './targets';

@@ -6,7 +6,8 @@ import { buildEnvelope } from '../events/envelope';
 import { getConversation } from '../data/conversations';
 import { deliveryStatusWrite, readSendState } from '../data/message-delivery';
 import { outboxItem } from '../data/outbox';
-import type { Unit, Write } from '../data/transact';
+import type { Write } from '../data/transact';
+import type { Unit } from '../data/unit';
 
 export interface DeliveryChange {
   status: Receipt;

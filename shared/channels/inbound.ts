@@ -10,7 +10,7 @@ import { findSend } from '../data/channel-sends';
 import { conversationOfEmail, emailThread, threadWrites } from '../data/email-threads';
 import { changeDeliveryStatus } from './delivery';
 import { receiveIncoming, type Incoming } from './incoming';
-import type { Unit } from '../data/transact';
+import type { Unit } from '../data/unit';
 import { recipientReceipt } from './receipts';
 import { resolveAttachments, storeReceivedFiles } from '../files/files';
 

@@ -13,7 +13,7 @@ import { customerActivity, incomingGuard, recordedIncoming } from '../data/messa
 import { resolveAttachments } from '../files/files';
 import { requireConversation } from '../inbox/conversations';
 import { openWithMessage, postMessage, type Posted } from '../inbox/messages';
-import type { Unit } from '../data/transact';
+import type { Unit } from '../data/unit';
 
 export interface Incoming {
   channel: Channel;

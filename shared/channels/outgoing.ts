@@ -10,7 +10,7 @@ import { changeDeliveryStatus } from './delivery';
 import { providers } from './providers';
 import { sendOutcome } from './outcome';
 import type { OutgoingMessage } from './queue';
-import { direct } from '../data/transact';
+import { direct } from '../data/unit';
 
 /** Longer than the worker's timeout (one provider call, 10 s), shorter than the queue's visibility timeout (see wiring). */
 const SEND_LEASE_MS = 20_000;

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { Unit } from '../data/transact';
+import type { Unit } from '../data/unit';
 import { messageTenant, queueMessage, sendMessages, type Queue } from '../queues';
 
 /** The body of a channel-send message: which outgoing message to send (its `MessageRef`); the truth is in the table. */

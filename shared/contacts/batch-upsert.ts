@@ -7,7 +7,7 @@ import { customerIdBy } from '../data/customers';
 import { createCustomer, mutateCustomer } from './customers';
 import { answerOf } from '../http/refusals';
 import { mapLimit } from '../domain/map-limit';
-import type { Unit } from '../data/transact';
+import type { Unit } from '../data/unit';
 
 const GUARD_KIND = { email: 'EMAIL', phone: 'PHONE' } as const;
 

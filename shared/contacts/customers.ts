@@ -10,7 +10,7 @@ import { customersPage } from '../data/customers-list';
 import { outboxItem } from '../data/outbox';
 import type { PageRequest } from '../data/query';
 import { lostRace, retryOnConflict } from '../data/retry';
-import type { Unit } from '../data/transact';
+import type { Unit } from '../data/unit';
 
 export const requireCustomer = async (tenant: Tenant, id: string): Promise<StoredCustomer> => {
   const stored = await getCustomer(tenant, id);

@@ -10,7 +10,8 @@ import { outboxItem } from '../data/outbox';
 import type { PageRequest } from '../data/query';
 import { linkChecks } from '../data/references';
 import { lostRace, retryOnConflict } from '../data/retry';
-import type { Unit, Write } from '../data/transact';
+import type { Write } from '../data/transact';
+import type { Unit } from '../data/unit';
 
 /** Everything an activity's creation writes: the activity and `crm.activity.added`; system activities go inside their change's transaction. */
 export const activityAdded = (tenant: Tenant, activity: Activity, now: Date): Write[] => [

@@ -12,7 +12,8 @@ import { outboxItem } from '../data/outbox';
 import { getPipeline, pipelineLeadCount, stageCounterWrites, stageLeadCount } from '../data/pipelines';
 import type { PageRequest } from '../data/query';
 import { lostRace, retryOnConflict } from '../data/retry';
-import { MAX_TRANSACTION_WRITES, type Unit, type Write } from '../data/transact';
+import { MAX_TRANSACTION_WRITES, type Write } from '../data/transact';
+import type { Unit } from '../data/unit';
 import { activityAdded } from './activities';
 
 export const requireLead = async (tenant: Tenant, id: string): Promise<StoredLead> => {

@@ -31,7 +31,8 @@ import {
 } from '../data/pipelines';
 import type { PageRequest } from '../data/query';
 import { lostRace, retryOnConflict } from '../data/retry';
-import type { Unit, Write } from '../data/transact';
+import type { Write } from '../data/transact';
+import type { Unit } from '../data/unit';
 
 export const requirePipeline = async (tenant: Tenant, id: string): Promise<StoredPipeline> => {
   const stored = await getPipeline(tenant, id);

@@ -1,7 +1,7 @@
 import { dueReminders } from '../data/tasks';
 import { drainDue } from '../data/timers';
 import { remindDue } from './tasks';
-import type { Unit } from '../data/transact';
+import type { Unit } from '../data/unit';
 
 /**
  * Writes `crm.task.due` for each open task whose due time has come by `now`, once per due time, and answers how

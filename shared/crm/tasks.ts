@@ -18,7 +18,8 @@ import { outboxItem } from '../data/outbox';
 import type { PageRequest } from '../data/query';
 import { lostRace, retryOnConflict } from '../data/retry';
 import { getTask, taskCreation, taskDeletion, tasksPage, taskUpdate, type StoredTask } from '../data/tasks';
-import type { Unit, Write } from '../data/transact';
+import type { Write } from '../data/transact';
+import type { Unit } from '../data/unit';
 import { activityAdded } from './activities';
 
 const requireStored = async (tenant: Tenant, id: string): Promise<StoredTask> => {

@@ -8,7 +8,8 @@ import { bumpStats, stillSending } from './broadcasts';
 import { outboxItem } from './outbox';
 import { queryAll, queryPage, type PageRequest } from './query';
 import { retryOnConflict } from './retry';
-import { createItem, direct, removeOnce, updateItem, type Write } from './transact';
+import { createItem, updateItem, type Write } from './transact';
+import { direct, removeOnce } from './unit';
 import { broadcast, broadcastRecipient } from './registry/channels';
 
 /** A broadcast's recipients, one per customer, with their send state (keys: registry/channels.ts). */

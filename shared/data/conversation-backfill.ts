@@ -7,7 +7,8 @@ import { closedPartition, listPartition } from './conversations';
 import { conversationKey } from './entity-keys';
 import { queryPage } from './query';
 import { closedIndexBackfill } from './registry/inbox';
-import { putItem, type Unit, updateItem } from './transact';
+import { putItem, updateItem } from './transact';
+import type { Unit } from './unit';
 import { isConditionFailure } from './retry';
 
 /**

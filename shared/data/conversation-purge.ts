@@ -7,7 +7,8 @@ import { storedKey } from './codec';
 import { conversationKey } from './entity-keys';
 import { conversationPurge } from './registry/inbox';
 import { queryPage } from './query';
-import { createItem, deleteItem, type Unit, type Write } from './transact';
+import { createItem, deleteItem, type Write } from './transact';
+import type { Unit } from './unit';
 
 /** A closed conversation's entry in its tenant's closed index: the conversation itself, or the tombstone of an unfinished purge. */
 export interface ClosedEntry {

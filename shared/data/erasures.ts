@@ -6,7 +6,8 @@ import { config } from '../config';
 import { tenantPk } from './keys';
 import { K } from './registry/registry';
 import { erasure as erasureEntity } from './registry/erasures';
-import { createItem, type Unit, updateItem, type Write } from './transact';
+import { createItem, updateItem, type Write } from './transact';
+import type { Unit } from './unit';
 import { isConditionFailure } from './retry';
 
 /**

@@ -4,7 +4,8 @@ import { EXPORT_RETENTION_SECONDS, type ExportJob } from '../domain/exports/expo
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { exportJob } from './registry/exports';
-import { createItem, type Unit, updateItem, type Write } from './transact';
+import { createItem, updateItem, type Write } from './transact';
+import type { Unit } from './unit';
 
 /**
  * Export jobs (keys: registry/exports.ts), with a TTL 7 days after creation (as long as the CSV is kept).

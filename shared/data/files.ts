@@ -18,7 +18,8 @@ import { batchGet } from './batch-get';
 import { readCount, workspaceCounter } from './counters';
 import { outboxItem } from './outbox';
 import { collect, queryAll, queryPage, type PageRequest } from './query';
-import { createItem, deleteItem, type Unit, updateItem, type Write } from './transact';
+import { createItem, deleteItem, updateItem, type Write } from './transact';
+import type { Unit } from './unit';
 import { file as fileEntity } from './registry/files';
 
 /** Files of a workspace (keys, indexes and the storage counter: registry/files.ts). */

@@ -5,7 +5,8 @@ import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { queryAll } from './query';
 import { importFailure, importJob, importRow } from './registry/imports';
-import { createItem, type Unit, updateItem, type Write } from './transact';
+import { createItem, updateItem, type Write } from './transact';
+import type { Unit } from './unit';
 
 /** Import jobs, their row outcomes and failed rows (keys, and how they hold together: registry/imports.ts). */
 const importKey = (tenant: Tenant, id: string) => importJob.key({ tenant, id });

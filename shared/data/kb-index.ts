@@ -6,7 +6,8 @@ import type { Article } from '../domain/ai/article';
 import type { IndexDoc } from '../domain/ai/passages';
 import { queryAll } from './query';
 import { lostRace, retryOnConflict } from './retry';
-import { deleteItem, putItem, type Unit, updateItem } from './transact';
+import { deleteItem, putItem, updateItem } from './transact';
+import type { Unit } from './unit';
 import { searchChange, searchDoc, searchHead } from './registry/knowledge';
 
 /** The search side of the knowledge base (keys and how they hold together: registry/knowledge.ts). */

@@ -5,7 +5,8 @@ import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import type { Message, MessageRef } from '../domain/inbox/message';
 import { fromItem, messageKey } from './messages';
-import { type Unit, updateItem, type Write } from './transact';
+import { updateItem, type Write } from './transact';
+import type { Unit } from './unit';
 
 /**
  * An outgoing message's send state lives on the message item: `sendLeaseUntil` (a worker holds the send

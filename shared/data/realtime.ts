@@ -6,7 +6,8 @@ import type { Tenant } from '../domain/auth/tenant';
 import type * as z from 'zod';
 import { collect, queryAll } from './query';
 import { realtimeConnection, realtimePointer, realtimePresence, realtimeTicket } from './registry/realtime';
-import { type Commit, createItem, direct, type Unit } from './transact';
+import { createItem } from './transact';
+import { type Commit, direct, type Unit } from './unit';
 
 /** API Gateway closes every WebSocket after 2 hours; a connection item outlives it by nothing. */
 const CONNECTION_TTL_SECONDS = 2 * 3600;

@@ -7,7 +7,8 @@ import { config } from '../config';
 import { MAX_SUBSCRIPTIONS, type Subscription } from '../domain/webhooks/subscription';
 import { collect, queryAll, queryPage, type PageRequest } from './query';
 import { bump, readCount, type Counter } from './counters';
-import { createItem, deleteItem, type Unit, updateItem, type Write } from './transact';
+import { createItem, deleteItem, updateItem, type Write } from './transact';
+import type { Unit } from './unit';
 import type { Tenant } from '../domain/auth/tenant';
 import { subscription, subscriptionCount, subscriptionUrlLock } from './registry/webhooks';
 

@@ -14,7 +14,8 @@ import {
 import { bump, readCount, type Counter } from './counters';
 import { collect, queryAll, queryPage, type PageRequest } from './query';
 import { retryOnConflict } from './retry';
-import { createItem, deleteItem, putItem, type Unit, type Write } from './transact';
+import { createItem, deleteItem, putItem, type Write } from './transact';
+import type { Unit } from './unit';
 import { storedKey } from './codec';
 import { execution, executionCount, executionEffect, executionIndex, executionStep } from './registry/workflows';
 

@@ -13,7 +13,8 @@ import {
 } from '../domain/auth/workspace';
 import { batchGet } from './batch-get';
 import { collect, queryAll } from './query';
-import { createItem, type Unit, updateItem, type Write } from './transact';
+import { createItem, updateItem, type Write } from './transact';
+import type { Unit } from './unit';
 import { workspace as workspaceEntity } from './registry/workspace';
 
 export { DEFAULT_TIMEZONE } from '../domain/auth/workspace';

@@ -17,7 +17,8 @@ import { replayEvents } from '../data/events-log';
 import { exportRowsRemoved, getExport } from '../data/exports';
 import { failureScrub, rowFailures } from '../data/imports';
 import { isConditionFailure } from '../data/retry';
-import type { Unit, Write } from '../data/transact';
+import type { Write } from '../data/transact';
+import type { Unit } from '../data/unit';
 import { csvRecords } from '../imports/csv';
 
 /** Records written to the new object at once: the rewrite holds this many rows, whatever the CSV's size. */

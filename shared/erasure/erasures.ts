@@ -9,7 +9,7 @@ import { getCustomer } from '../data/customers';
 import { advanceErasure, erasureCreation, erasureIdOf, getErasure, settleErasure, startErasure } from '../data/erasures';
 import { outboxItem } from '../data/outbox';
 import { lostRace } from '../data/retry';
-import type { Unit } from '../data/transact';
+import type { Unit } from '../data/unit';
 import { enqueueBulkJob, type ErasureMessage } from '../bulk/queue';
 import { answerOf } from '../http/refusals';
 import { steps } from './steps';

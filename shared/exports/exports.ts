@@ -19,7 +19,7 @@ import {
 import { objectWriter } from '../aws/s3';
 import { signedDownloadUrl } from '../aws/downloads';
 import { createExport, getExport, settleExport } from '../data/exports';
-import type { Unit } from '../data/transact';
+import type { Unit } from '../data/unit';
 import { listCustomers } from '../contacts/customers';
 import { listLeads } from '../crm/leads';
 import { answerOf } from '../http/refusals';

@@ -35,7 +35,7 @@ import {
 } from '../data/files';
 import { getWorkspace } from '../data/workspaces';
 import { log } from '../log';
-import type { Unit } from '../data/transact';
+import type { Unit } from '../data/unit';
 
 /** Ready files, newest first; the exact total is the usage counter's count of ready files, kept in the same transactions. */
 export const listFiles = async (tenant: Tenant, page: PageRequest) => {

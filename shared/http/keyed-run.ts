@@ -1,6 +1,6 @@
 import { commitMarker, completionWrites, type KeyRef } from '../data/idempotency';
 import { isRaceLost, retryOnConflict } from '../data/retry';
-import { direct, eagerUnit, holdingUnit, SecondTransaction, type Unit } from '../data/transact';
+import { direct, eagerUnit, holdingUnit, SecondTransaction, type Unit } from '../data/unit';
 import { IdempotencyKeyTakenOver } from '../domain/idempotency/decide';
 import { successResponse } from './middleware/respond';
 

@@ -5,7 +5,7 @@ import type { Scope } from '../domain/auth/scopes';
 import type { ErrorCode } from '../domain/errors';
 import type { Tenant } from '../domain/auth/tenant';
 import type { TokenRecord } from '../domain/auth/token';
-import { direct, type Unit } from '../data/transact';
+import { direct, type Unit } from '../data/unit';
 import { runKeyed } from './keyed-run';
 import { observeRequests } from './observe';
 import { authenticate } from './middleware/authenticate';

@@ -21,7 +21,7 @@ import { getPipeline } from '../data/pipelines';
 import { objectId } from '../ids';
 import { log } from '../log';
 import { enqueueBulkJob } from '../bulk/queue';
-import type { Unit } from '../data/transact';
+import type { Unit } from '../data/unit';
 
 /** A mapping must name fields an import of `kind` fills (422 naming the header otherwise). */
 const checkColumns = (kind: ImportKind, columns: ImportJob['columns']) => {

@@ -8,7 +8,8 @@ import { MAX_REPORTED_ROW_CHARS, type ImportJob } from '../domain/imports/import
 import { rowOutcome, rowOutcomeWrites, type RowFailure, type RowStatus } from '../data/imports';
 import { customerIdBy } from '../data/customers';
 import { retryOnConflict } from '../data/retry';
-import { direct, holdingUnit, type HoldingUnit, type Unit, type Write } from '../data/transact';
+import type { Write } from '../data/transact';
+import { direct, holdingUnit, type HoldingUnit, type Unit } from '../data/unit';
 import { packWrites } from '../data/write-packing';
 import { mapLimit } from '../domain/map-limit';
 import { upsertCustomer } from '../contacts/batch-upsert';

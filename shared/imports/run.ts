@@ -13,7 +13,7 @@ import { buildEnvelope } from '../events/envelope';
 import { readObject } from '../aws/s3';
 import { advanceImport, getImport, importUpdate, type RowStatus } from '../data/imports';
 import { outboxItem } from '../data/outbox';
-import type { Unit } from '../data/transact';
+import type { Unit } from '../data/unit';
 import { log } from '../log';
 import { enqueueBulkJob, type ImportMessage } from '../bulk/queue';
 import { csvRecords, UnreadableCsv, type ParsedRecord } from './csv';

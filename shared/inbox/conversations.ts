@@ -28,7 +28,8 @@ import { conversationsPage } from '../data/conversations-lists';
 import { outboxItem } from '../data/outbox';
 import type { PageRequest } from '../data/query';
 import { lostRace, retryOnConflict } from '../data/retry';
-import type { Unit, Write } from '../data/transact';
+import type { Write } from '../data/transact';
+import type { Unit } from '../data/unit';
 import { conversationRemoval } from './conversation-removal';
 import { customerConversationCount, customerCounting } from '../data/customers-conversations';
 

@@ -5,7 +5,8 @@ import { conversationContents, getConversation } from '../data/conversations';
 import { conversationRemoval } from './conversation-removal';
 import { conversationFiles, fileRemoval } from '../data/files';
 import { isConditionFailure, lostRace, retryOnConflict } from '../data/retry';
-import { deleteItem, type Unit, type Write } from '../data/transact';
+import { deleteItem, type Write } from '../data/transact';
+import type { Unit } from '../data/unit';
 
 /** What a removal adds to the caller's record of progress, written in the removal's own transaction. */
 export type Tally = (counted: { conversations?: number; messages?: number; files?: number }, ids: readonly string[]) => Write;

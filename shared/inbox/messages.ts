@@ -8,7 +8,8 @@ import { attachWrites } from '../data/files';
 import { messageCreation, messagesPage } from '../data/messages';
 import { outboxItem } from '../data/outbox';
 import type { PageRequest } from '../data/query';
-import type { Unit, Write } from '../data/transact';
+import type { Write } from '../data/transact';
+import type { Unit } from '../data/unit';
 import { resolveAttachments } from '../files/files';
 import { createConversation, mutateConversation, requireConversation } from './conversations';
 

@@ -5,7 +5,7 @@ import { conversationRemoval } from './conversation-removal';
 import { deletePartitionRest, getClosedConversation, purgeFinished, purgeTombstone } from '../data/conversation-purge';
 import { outboxItem } from '../data/outbox';
 import { lostRace, retryOnConflict } from '../data/retry';
-import type { Unit } from '../data/transact';
+import type { Unit } from '../data/unit';
 
 /** What one purge removed. */
 export interface Purged {

@@ -5,7 +5,7 @@ import { backfillState, closedListPage, indexClosed, saveBackfillState } from '.
 import { listRetainingWorkspaces } from '../data/workspaces';
 import { timeLeft } from '../observability/deadline';
 import { finishPurge, purgeClosedConversation } from './purge-conversation';
-import type { Unit } from '../data/transact';
+import type { Unit } from '../data/unit';
 
 /** Index entries one run handles at most: a run is bounded, and the next one continues where the index says. */
 const SWEEP_BATCH = 200;

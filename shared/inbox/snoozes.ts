@@ -3,7 +3,7 @@ import { wake } from '../domain/inbox/state-machine';
 import { dueSnoozed } from '../data/conversations-lists';
 import { drainDue } from '../data/timers';
 import { mutateConversation } from './conversations';
-import type { Unit } from '../data/transact';
+import type { Unit } from '../data/unit';
 
 /**
  * Opens the snoozed conversations due by `now`, each with its `reopened` event, and counts them. Waking is

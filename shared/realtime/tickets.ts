@@ -3,7 +3,7 @@ import { config } from '../config';
 import type { Tenant } from '../domain/auth/tenant';
 import { hashToken, type TokenRecord } from '../domain/auth/token';
 import { storeTicket } from '../data/realtime';
-import type { Unit } from '../data/transact';
+import type { Unit } from '../data/unit';
 
 /** A ticket opens one socket within this time, or never. */
 const TICKET_TTL_SECONDS = 60;

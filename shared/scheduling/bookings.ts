@@ -8,7 +8,8 @@ import { bookingCreation, bookingsPage, bookingUpdate, getStoredBooking, type St
 import { outboxItem } from '../data/outbox';
 import type { PageRequest } from '../data/query';
 import { lostRace, retryOnConflict } from '../data/retry';
-import type { Unit, Write } from '../data/transact';
+import type { Write } from '../data/transact';
+import type { Unit } from '../data/unit';
 import { getWorkspace } from '../data/workspaces';
 import { bookingCalendar } from './ics';
 import { isScrubbed, scrubbed } from '../domain/erasure/erasure';

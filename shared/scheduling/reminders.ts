@@ -1,7 +1,7 @@
 import { dueBookingReminders } from '../data/bookings';
 import { sendDueReminders } from './bookings';
 import { drainDue } from '../data/timers';
-import type { Unit } from '../data/transact';
+import type { Unit } from '../data/unit';
 
 /**
  * Sends each booking's reminders due by `now` and returns how many bookings it reminded. Each send is a versioned

@@ -6,7 +6,7 @@ import { objectId } from '../ids';
 import type { PageRequest } from '../data/query';
 import { lostRace, retryOnConflict } from '../data/retry';
 import { countTagged, getTag, readTag, tagCreation, tagsPage, tagUpdate } from '../data/tags';
-import type { Unit } from '../data/transact';
+import type { Unit } from '../data/unit';
 
 export const createTag = async (unit: Unit, tenant: Tenant, input: CreateTag, now: Date): Promise<Tag> => {
   const tag = newTag(objectId(now.getTime()), input, now);

@@ -6,7 +6,7 @@ import { isEntityType, type EntityType } from '../domain/tags/tagging';
 import { lostRace, retryOnConflict } from '../data/retry';
 import { readTag, sweepTurn, tagHiding, tagRemoval, unfinishedDeletions } from '../data/tags';
 import { staleLinkDrop, tagLinksPage } from '../data/tags-delete';
-import type { Unit } from '../data/transact';
+import type { Unit } from '../data/unit';
 import { changeEntityTags } from './tagging';
 
 const SWEEP_PAGE = 100;

@@ -23,7 +23,8 @@ import { tagIdsOf } from '../data/tag-links';
 import { getTag, getTags, tagsByName } from '../data/tags';
 import { readEntities } from '../data/tags-entities';
 import { entityTagWrites, tagCountWrites } from '../data/tags-tagging';
-import type { Unit, Write } from '../data/transact';
+import type { Write } from '../data/transact';
+import type { Unit } from '../data/unit';
 
 export type Outcome =
   | { kind: 'changed' | 'unchanged'; tagIds: string[] }

@@ -1,5 +1,5 @@
 import { attemptWrites, type RecordedAttempt } from '../analytics/record';
-import { direct } from '../data/transact';
+import { direct } from '../data/unit';
 import { log } from '../log';
 
 /**

@@ -22,7 +22,8 @@ import {
   subscriptionUpdate,
 } from '../data/webhook-subscriptions';
 import { batchGetJoined } from '../data/batch-get';
-import { direct, type Unit, type Write } from '../data/transact';
+import type { Write } from '../data/transact';
+import { direct, type Unit } from '../data/unit';
 import { eventPayload, eventPayloadRead } from '../data/outbox';
 import { DEFAULT_TIMEZONE, getWorkspace, workspaceRead } from '../data/workspaces';
 import { tenantParts } from '../domain/auth/tenant';

@@ -4,7 +4,8 @@ import { newDelivery, type Delivery } from '../domain/webhooks/delivery';
 import { receives } from '../domain/webhooks/subscription';
 import { createDelivery } from '../data/webhook-deliveries';
 import { tenantSubscriptions } from '../data/webhook-subscriptions';
-import type { Unit, Write } from '../data/transact';
+import type { Write } from '../data/transact';
+import type { Unit } from '../data/unit';
 import { LEASE_MS } from '../domain/webhooks/delivery';
 import { enqueueDeliveries, type DeliveryMessage } from './queue';
 

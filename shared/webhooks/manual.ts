@@ -9,7 +9,7 @@ import { requireSubscription } from './subscription-records';
 import { startDelivery } from './fanout';
 import { enqueueDeliveries } from './queue';
 import type { Tenant } from '../domain/auth/tenant';
-import type { Unit } from '../data/transact';
+import type { Unit } from '../data/unit';
 
 /** Manual retry of a failed delivery of an active subscription (see `retriedDelivery`). */
 export const retryDelivery = async (

@@ -1,4 +1,4 @@
-import type { Unit } from '../data/transact';
+import type { Unit } from '../data/unit';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import * as z from 'zod';
 import { sqs } from '../aws/sqs';

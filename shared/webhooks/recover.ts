@@ -8,7 +8,7 @@ import { mapLimit } from '../domain/map-limit';
 import { log } from '../log';
 import { enqueueDeliveries } from './queue';
 import type { Tenant } from '../domain/auth/tenant';
-import type { Unit } from '../data/transact';
+import type { Unit } from '../data/unit';
 
 /** Deliveries moved at once: each is its own small transaction on the subscription's counters. */
 const PARALLEL = 8;

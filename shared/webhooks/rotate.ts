@@ -2,7 +2,7 @@ import { rotatedSecrets, type Subscription } from '../domain/webhooks/subscripti
 import { replaceSecrets } from '../data/webhook-subscriptions';
 import { requireSubscription } from './subscription-records';
 import type { Tenant } from '../domain/auth/tenant';
-import type { Unit } from '../data/transact';
+import type { Unit } from '../data/unit';
 
 /** Gives the subscription a new generated secret; the current one keeps signing deliveries for `overlapSeconds`. */
 export const rotateSecret = async (

@@ -3,7 +3,7 @@ import type { Tenant } from '../domain/auth/tenant';
 import { Missing } from '../domain/refusal';
 import type { Subscription } from '../domain/webhooks/subscription';
 import type { PageRequest } from '../data/query';
-import type { Unit } from '../data/transact';
+import type { Unit } from '../data/unit';
 import { getSubscription, subscriptionDeletion, subscriptionsPage } from '../data/webhook-subscriptions';
 
 export const requireSubscription = async (tenant: Tenant, id: string): Promise<Subscription> => {

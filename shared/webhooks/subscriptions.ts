@@ -7,7 +7,7 @@ import {
   type SubscriptionInput,
   type SubscriptionPatch,
 } from '../domain/webhooks/subscription';
-import type { Unit } from '../data/transact';
+import type { Unit } from '../data/unit';
 import { patchedSubscription, subscriptionCreation, subscriptionPatch } from '../data/webhook-subscriptions';
 import { stopPendingDeliveries } from './deliver';
 import { requireSubscription } from './subscription-records';

@@ -2,7 +2,7 @@ import { isStalled } from '../domain/webhooks/delivery';
 import { deliveriesInStatus } from '../data/webhook-deliveries';
 import { everySubscription } from '../data/webhook-subscriptions';
 import { enqueueDeliveries, type DeliveryMessage } from './queue';
-import type { Unit } from '../data/transact';
+import type { Unit } from '../data/unit';
 
 /**
  * The safety net behind the queue: the table is the truth, so any pending or retrying delivery that is

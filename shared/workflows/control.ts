@@ -8,7 +8,7 @@ import type { Tenant } from '../domain/auth/tenant';
 import { enqueueStep } from './queue';
 import { causeOf } from './start';
 import { requireExecution } from './executions';
-import type { Unit } from '../data/transact';
+import type { Unit } from '../data/unit';
 
 /** Writes `after` if the execution did not move meanwhile; a lost race is re-run by `retryOnConflict`. */
 const save = async (unit: Unit, before: StoredExecution, after: StoredExecution, event?: 'workflow.execution.cancelled') => {

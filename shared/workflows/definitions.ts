@@ -3,7 +3,7 @@ import { objectId } from '../ids';
 import { buildEnvelope } from '../events/envelope';
 import { outboxItem } from '../data/outbox';
 import { getWorkflow, listVersions, workflowDeletion, workflowSave, workflowsPage, type StoredWorkflow } from '../data/workflows';
-import type { Unit } from '../data/transact';
+import type { Unit } from '../data/unit';
 import type { PageRequest } from '../data/query';
 import {
   applyUpdate,

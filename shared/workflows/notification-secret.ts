@@ -1,7 +1,7 @@
 import type { Tenant } from '../domain/auth/tenant';
 import { generateSecret } from '../domain/webhooks/subscription';
 import { notificationSecretCreation, readNotificationSecret } from '../data/workflow-secrets';
-import type { Unit } from '../data/transact';
+import type { Unit } from '../data/unit';
 
 class Taken extends Error {}
 

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { Unit } from '../data/transact';
+import type { Unit } from '../data/unit';
 import { MAX_DELAY_SECONDS, messageTenant, queueMessage, sendMessages, type Queue } from '../queues';
 
 /** A step message names the execution and the step number it is for; the truth is in the table. */

@@ -7,7 +7,8 @@ import type { Workflow } from '../domain/workflows/definition';
 import type { Execution, ExecutionTrigger } from '../domain/workflows/execution';
 import { buildGraph } from '../domain/workflows/graph';
 import { initialState } from '../domain/workflows/interpreter';
-import type { Unit, Write } from '../data/transact';
+import type { Write } from '../data/transact';
+import type { Unit } from '../data/unit';
 import type { Cause } from '../events/cause';
 import { enqueueStep } from './queue';
 

@@ -1,7 +1,7 @@
 import { log } from '../log';
 import { dueExecutions, markMessaged } from '../data/workflow-executions';
 import { enqueueStep } from './queue';
-import type { Unit } from '../data/transact';
+import type { Unit } from '../data/unit';
 
 /** Steps due within this are sent now, with the rest of their wait as the message's delay. */
 const LOOKAHEAD_MS = 60_000;

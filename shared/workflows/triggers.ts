@@ -3,7 +3,7 @@ import { envelopeTenant, type EventEnvelope } from '../events/envelope';
 import { eventStartGuard, scheduledRunGuard } from '../data/workflow-guards';
 import { dueSchedules, eventTriggers, getWorkflow, workflowSave } from '../data/workflows';
 import { lostRace } from '../data/retry';
-import type { Unit } from '../data/transact';
+import type { Unit } from '../data/unit';
 import { ConflictError } from '../domain/errors';
 import { matchesFilter, nextRunAt } from '../domain/workflows/definition';
 import { MAX_CAUSAL_DEPTH, type Execution } from '../domain/workflows/execution';

@@ -2,7 +2,7 @@ import type { Tenant } from '../domain/auth/tenant';
 import { removeMember, type Member } from '../domain/auth/member';
 import { releaseEmail } from '../data/members';
 import { pendingRemovals, removalFinished, removalPending } from '../data/member-removal';
-import type { Unit } from '../data/transact';
+import type { Unit } from '../data/unit';
 import { drainDue } from '../data/timers';
 import { unassignMemberConversations } from '../inbox/conversations';
 import { mutateMember } from './members';

@@ -7,7 +7,8 @@ import { getStoredMember, memberCreation, membersPage, memberUpdate, ownerCountW
 import { outboxItem } from '../data/outbox';
 import type { PageRequest } from '../data/query';
 import { lostRace, retryOnConflict } from '../data/retry';
-import type { Unit, Write } from '../data/transact';
+import type { Write } from '../data/transact';
+import type { Unit } from '../data/unit';
 
 const memberEvent = (tenant: Tenant, before: Member | undefined, change: MemberChange, now: Date): Write => {
   const fields = change.event === 'role_changed' ? (['role'] as const) : change.event === 'invited' ? [] : (['status'] as const);

@@ -5,7 +5,7 @@ import type { Workspace } from '../domain/auth/workspace';
 import { createWorkspace, getWorkspaces, listWorkspaces } from '../data/workspaces';
 import { addMember } from './members';
 import { renameWorkspace } from './settings';
-import type { Unit } from '../data/transact';
+import type { Unit } from '../data/unit';
 
 /*
  * What the operator does with workspaces: the `parley` CLI, acting with the deployment's own credentials

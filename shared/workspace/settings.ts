@@ -5,7 +5,7 @@ import { patchWorkspace, type Workspace, type WorkspacePatch } from '../domain/a
 import { buildEnvelope, diff } from '../events/envelope';
 import { outboxItem } from '../data/outbox';
 import { lostRace, retryOnConflict } from '../data/retry';
-import type { Unit } from '../data/transact';
+import type { Unit } from '../data/unit';
 import { getWorkspace, workspaceSettingsUpdate } from '../data/workspaces';
 
 export const requireWorkspace = async (id: string): Promise<Workspace> => {

@@ -11,7 +11,7 @@ import { RATE_LIMITS } from '../../shared/domain/auth/rate-limit';
 import { createTenant } from '../support/tenants';
 import { measureInterleaved, type Latency, type Section } from './measure';
 import { tokenPool } from './token-pool';
-import { direct } from '../../shared/data/transact';
+import { direct } from '../../shared/data/unit';
 
 const ARTICLES = 5_000;
 const REQUESTS = 60;

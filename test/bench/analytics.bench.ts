@@ -5,7 +5,7 @@ import { addToAgentDay, addToDay } from '../../shared/data/analytics';
 import { tenantPk } from '../../shared/data/keys';
 import { collect, queryAll } from '../../shared/data/query';
 import { mapLimit } from '../../shared/domain/map-limit';
-import { direct } from '../../shared/data/transact';
+import { direct } from '../../shared/data/unit';
 import { RATE_LIMITS } from '../../shared/domain/auth/rate-limit';
 import { createTenant } from '../support/tenants';
 import { measureInterleaved, type Latency, type Section } from './measure';

@@ -18,7 +18,7 @@ import { createCustomers } from '../support/channels';
 import { createTenant } from '../support/tenants';
 import { meterFunctions, type FunctionWrites } from './capacity';
 import type { Section } from './measure';
-import { direct } from '../../shared/data/transact';
+import { direct } from '../../shared/data/unit';
 
 const RECIPIENTS = 300;
 const METERED = 50;

@@ -9,7 +9,7 @@ import { startReceiver } from '../support/https-receiver';
 import { createTenant } from '../support/tenants';
 import { measure, percentile, type Latency, type Section } from './measure';
 import { rotatingTokens } from './seed';
-import { direct } from '../../shared/data/transact';
+import { direct } from '../../shared/data/unit';
 
 const EVENTS = 300;
 /** Workspaces the events come from, written in parallel, each renamed EVENTS / WRITERS times in a row. */

@@ -9,7 +9,7 @@ import { makeFactories, type ResourceFactory } from '../support/resource-factori
 import { eventually } from '../support/webhooks';
 import { postForm, readyFile } from '../support/files';
 import { call, createWorkflow, edge, finished, node, trigger } from '../support/workflows';
-import { direct } from '../../shared/data/transact';
+import { direct } from '../../shared/data/unit';
 
 /**
  * The measured call of each route whose generated body would be refused: a realistic body naming the caller's

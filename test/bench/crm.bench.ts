@@ -11,7 +11,8 @@ import { amountAttribute, STAGE_COUNT, stageKey } from '../../shared/data/pipeli
 import { createPipeline } from '../../shared/crm/pipelines';
 import { tenantPk } from '../../shared/data/keys';
 import { queryPage } from '../../shared/data/query';
-import { createItem, direct } from '../../shared/data/transact';
+import { createItem } from '../../shared/data/transact';
+import { direct } from '../../shared/data/unit';
 import { newLead } from '../../shared/domain/crm/lead';
 import { RATE_LIMITS } from '../../shared/domain/auth/rate-limit';
 import { createTenant } from '../support/tenants';

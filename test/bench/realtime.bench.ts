@@ -3,7 +3,7 @@ import { WebSocket } from 'ws';
 import type { LocalStack } from '../../infra/local/stack';
 import { outboxItem } from '../../shared/data/outbox';
 import { tokenConnectionIds } from '../../shared/data/realtime';
-import { direct } from '../../shared/data/transact';
+import { direct } from '../../shared/data/unit';
 import type { Tenant } from '../../shared/domain/auth/tenant';
 import { buildEnvelope } from '../../shared/events/envelope';
 import { createSubscription } from '../../shared/webhooks/subscriptions';

@@ -10,7 +10,7 @@ import { RATE_LIMITS } from '../../shared/domain/auth/rate-limit';
 import { createTenant } from '../support/tenants';
 import { measureInterleaved, type Latency, type Section } from './measure';
 import { rotatingTokens } from './seed';
-import { direct } from '../../shared/data/transact';
+import { direct } from '../../shared/data/unit';
 
 const BOOKINGS = 1_000;
 const MINUTES = 30;

@@ -19,7 +19,7 @@ import { electrodb } from './tags-store/electrodb';
 import { house } from './tags-store/house';
 import type { TagStore } from './tags-store/store';
 import { toolbox } from './tags-store/toolbox';
-import { direct } from '../../shared/data/transact';
+import { direct } from '../../shared/data/unit';
 
 const REQUESTS = 60;
 const WARMUP = 5;

@@ -5,7 +5,7 @@ import { mapLimit } from '../../shared/domain/map-limit';
 import { createTenant } from '../support/tenants';
 import { tokenPool } from './token-pool';
 import { measure, type Latency, type Section } from './measure';
-import { direct } from '../../shared/data/transact';
+import { direct } from '../../shared/data/unit';
 
 const SINGLE_REQUESTS = 50;
 const BULK_REQUESTS = 3;

@@ -6,7 +6,7 @@ import { wiring } from '../../functions/wiring';
 import { createSubscription } from '../../shared/webhooks/subscriptions';
 import { renameWorkspace } from '../../shared/workspace/settings';
 import { outboxItem } from '../../shared/data/outbox';
-import { direct } from '../../shared/data/transact';
+import { direct } from '../../shared/data/unit';
 import { buildEnvelope } from '../../shared/events/envelope';
 import { postWebhook } from '../../shared/outbound/https';
 import { deliveryHeaders } from '../../shared/domain/webhooks/sign';

@@ -9,7 +9,7 @@ import { triggerManually } from '../../shared/workflows/triggers';
 import { startReceiver, type Received } from '../support/https-receiver';
 import { createTenant } from '../support/tenants';
 import { percentile, type Section } from './measure';
-import { direct } from '../../shared/data/transact';
+import { direct } from '../../shared/data/unit';
 
 const LATENCY_RUNS = 30;
 const BASELINE_ROUND_TRIPS = 30;

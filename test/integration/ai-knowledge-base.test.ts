@@ -5,7 +5,7 @@ import { useTestStack } from '../support/stack';
 import { eventually } from '../support/webhooks';
 import { answerIncoming } from '../../shared/ai/auto-reply';
 import { DEFAULT_SETTINGS } from '../../shared/domain/ai/settings';
-import { direct } from '../../shared/data/transact';
+import { direct } from '../../shared/data/unit';
 
 /** Knowledge base, search, suggestions and automatic replies, through HTTP against the local stack and its event workers. */
 const env = useTestStack();

@@ -9,7 +9,7 @@ import { localDate } from '../../shared/domain/analytics/calendar';
 import { dynamo } from '../../shared/aws/dynamo';
 import { config } from '../../shared/config';
 import { attemptWrites, recordEvent } from '../../shared/analytics/record';
-import { direct } from '../../shared/data/transact';
+import { direct } from '../../shared/data/unit';
 import { tallyAttempt, writeAttemptTallies } from '../../shared/webhooks/attempt-tallies';
 import { runAs } from '../../infra/local/aws-guard';
 import { buildEnvelope, type EventEnvelope } from '../../shared/events/envelope';

@@ -7,7 +7,7 @@ import { createWorkspace } from '../../shared/data/workspaces';
 import { gatedFetch } from '../support/response-gate';
 import { useTestStack } from '../support/stack';
 import { tokenFor } from '../support/tenants';
-import { direct } from '../../shared/data/transact';
+import { direct } from '../../shared/data/unit';
 
 /**
  * Token management for the dashboard (docs/reference/api.md), driven through the typed client generated from the

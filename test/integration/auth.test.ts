@@ -7,7 +7,7 @@ import { client, expectError, type Client } from '../support/api';
 import { startTestStack } from '../support/stack';
 import { createTenant, tokenFor } from '../support/tenants';
 import { outboxEvents } from '../support/outbox';
-import { direct } from '../../shared/data/transact';
+import { direct } from '../../shared/data/unit';
 
 let stack: LocalStack;
 let api: Client;

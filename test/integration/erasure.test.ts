@@ -13,7 +13,7 @@ import { exportRowsRemoved } from '../../shared/data/exports';
 import { exportObjectKey } from '../../shared/domain/exports/export';
 import { runErasure } from '../../shared/erasure/erasures';
 import { lostRace } from '../../shared/data/retry';
-import { direct } from '../../shared/data/transact';
+import { direct } from '../../shared/data/unit';
 import { steps } from '../../shared/erasure/steps';
 import { deleteConversationWhole } from '../../shared/inbox/delete-conversation';
 import { objectId } from '../../shared/ids';

@@ -19,7 +19,7 @@ import { handleBroadcastMessage } from '../../shared/broadcasts/worker';
 import { markChannelErrored } from '../../shared/channels/account-records';
 import { createBooking, sendDueReminders } from '../../shared/scheduling/bookings';
 import { addMember, agentId, MEMBERS, quarterHourIn } from '../support/members';
-import { direct } from '../../shared/data/transact';
+import { direct } from '../../shared/data/unit';
 
 const env = useTestStack({ workers: false });
 

@@ -38,7 +38,7 @@ import type { Session } from '../../packages/cli/session';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { direct } from '../../shared/data/transact';
+import { direct } from '../../shared/data/unit';
 
 const env = useTestStack();
 const FILES = '/api/v1/files';

@@ -10,7 +10,7 @@ import { client, expectError } from '../support/api';
 import { useCrashRig } from '../support/child-stack';
 import { outboxEvents } from '../support/outbox';
 import { createTenant } from '../support/tenants';
-import { direct } from '../../shared/data/transact';
+import { direct } from '../../shared/data/unit';
 
 /**
  * The functions run in a child `npm start` process armed with the fault point that SIGKILLs it the moment

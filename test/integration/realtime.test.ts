@@ -14,7 +14,7 @@ import { useTestStack } from '../support/stack';
 import { tail } from '../docs/examples/realtime-tail';
 import { tailEvents } from '../../packages/cli/events-tail';
 import { tokenFor } from '../support/tenants';
-import { direct } from '../../shared/data/transact';
+import { direct } from '../../shared/data/unit';
 
 const t = useTestStack();
 

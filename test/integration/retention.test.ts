@@ -15,7 +15,7 @@ import { useMetricSink, type MetricRecord } from '../../shared/observability/met
 import { expectError, type Client } from '../support/api';
 import { sendUpload, settledFile } from '../support/files';
 import { useTestStack } from '../support/stack';
-import { direct } from '../../shared/data/transact';
+import { direct } from '../../shared/data/unit';
 
 const env = useTestStack();
 const CONV = '/api/v1/inbox/conversations';

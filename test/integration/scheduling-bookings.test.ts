@@ -7,7 +7,7 @@ import { create, CUSTOMERS } from '../support/crm';
 import { agentId, quarterHourIn } from '../support/members';
 import { outboxEvents } from '../support/outbox';
 import { useTestStack } from '../support/stack';
-import { direct } from '../../shared/data/transact';
+import { direct } from '../../shared/data/unit';
 
 const env = useTestStack({ workers: false });
 

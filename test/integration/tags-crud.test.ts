@@ -6,7 +6,7 @@ import { tokenFor } from '../support/tenants';
 import { finishStaleDeletions, hideTag } from '../../shared/tags/deletions';
 import { ENTITY_PATHS, newConversation, newCustomer, newTag, errorPaths, tagsStack } from '../support/tags-fixtures';
 import { expectError } from '../support/api';
-import { direct } from '../../shared/data/transact';
+import { direct } from '../../shared/data/unit';
 
 const { tenant } = tagsStack();
 

@@ -5,7 +5,7 @@ import { FAST_ATTEMPTS } from '../../shared/domain/webhooks/schedule';
 import { client, pollData } from '../support/api';
 import { createTenant } from '../support/tenants';
 import { eventually, sleep, verifyDelivery, useWebhookStack } from '../support/webhooks';
-import { direct } from '../../shared/data/transact';
+import { direct } from '../../shared/data/unit';
 
 const HOOKS = '/api/v1/integrations/webhooks';
 const ctx = useWebhookStack();

@@ -6,7 +6,7 @@ import { createSubscription } from '../../shared/webhooks/subscriptions';
 import { newDelivery, type Delivery, type DeliveryStatus } from '../../shared/domain/webhooks/delivery';
 import { createTenant } from '../support/tenants';
 import { useWebhookStack } from '../support/webhooks';
-import { direct } from '../../shared/data/transact';
+import { direct } from '../../shared/data/unit';
 
 const ctx = useWebhookStack();
 

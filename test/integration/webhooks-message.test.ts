@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { storeEventBody } from '../../shared/data/outbox';
-import { direct } from '../../shared/data/transact';
+import { direct } from '../../shared/data/unit';
 import { createSubscription } from '../../shared/webhooks/subscriptions';
 import { newDelivery } from '../../shared/domain/webhooks/delivery';
 import { buildEnvelope } from '../../shared/events/envelope';

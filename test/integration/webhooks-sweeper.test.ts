@@ -7,7 +7,7 @@ import { requeueStalled } from '../../shared/webhooks/sweep';
 import { client } from '../support/api';
 import { startTestStack } from '../support/stack';
 import { createTenant } from '../support/tenants';
-import { direct } from '../../shared/data/transact';
+import { direct } from '../../shared/data/unit';
 
 /** No workers here: messages stay where the test puts them, and the sweeper is called directly. */
 let stack: LocalStack;

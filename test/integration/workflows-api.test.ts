@@ -8,7 +8,7 @@ import { eventually, sleep, useWebhookStack } from '../support/webhooks';
 import { call, createWorkflow, edge, finished, node, trigger } from '../support/workflows';
 import { sweepDueSteps } from '../../shared/workflows/sweep';
 import { runDueSchedules } from '../../shared/workflows/triggers';
-import { direct } from '../../shared/data/transact';
+import { direct } from '../../shared/data/unit';
 
 const ctx = useWebhookStack();
 const WF = '/api/v1/workflows';

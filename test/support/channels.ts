@@ -5,7 +5,7 @@ import { config } from '../../shared/config';
 import { signature } from '../../shared/domain/webhooks/sign';
 import { createCustomer } from '../../shared/contacts/customers';
 import type { Client } from './api';
-import { direct } from '../../shared/data/transact';
+import { direct } from '../../shared/data/unit';
 
 export const CHANNELS = '/api/v1/channels';
 export const BROADCASTS = '/api/v1/broadcasts';

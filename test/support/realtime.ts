@@ -1,7 +1,8 @@
 import { WebSocket } from 'ws';
 import type { Tenant } from '../../shared/domain/auth/tenant';
 import { outboxItem } from '../../shared/data/outbox';
-import { direct, MAX_TRANSACTION_WRITES } from '../../shared/data/transact';
+import { MAX_TRANSACTION_WRITES } from '../../shared/data/transact';
+import { direct } from '../../shared/data/unit';
 import { buildEnvelope } from '../../shared/events/envelope';
 import { objectId } from '../../shared/ids';
 import type { Client } from './api';

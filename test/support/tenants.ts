@@ -2,7 +2,7 @@ import type { Scope } from '../../shared/domain/auth/scopes';
 import { testTenant } from '../../shared/domain/auth/tenant';
 import { createToken } from '../../shared/auth/tokens';
 import { createWorkspace } from '../../shared/data/workspaces';
-import { direct } from '../../shared/data/transact';
+import { direct } from '../../shared/data/unit';
 
 /** A workspace and a test-mode token for it (with the tenant that token acts in), made with the same repositories the CLI uses. */
 export const createTenant = async (scopes: Scope[] = ['admin:all'], opts: { expiresAt?: string; name?: string } = {}) => {

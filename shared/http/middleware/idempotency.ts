@@ -1,7 +1,7 @@
 import { decide, IdempotencyInProgress } from '../../domain/idempotency/decide';
 import { checkIdempotencyKey, IDEMPOTENCY_HEADER, requestFingerprint } from '../../domain/idempotency/key';
 import { claimKey, completionWrites, readKey, releaseKey, type KeyRef } from '../../data/idempotency';
-import { direct } from '../../data/transact';
+import { direct } from '../../data/unit';
 import { log } from '../../log';
 import { httpErrorOf, isRetryableStatus } from '../errors';
 import { header, stateOf, type HttpMiddleware } from '../state';

@@ -3,7 +3,7 @@ import { queryPage } from '../../../shared/data/query';
 import { tag } from '../../../shared/data/registry/tags';
 import { getTag, tagCreation } from '../../../shared/data/tags';
 import { entityTagWrites, tagCountWrites } from '../../../shared/data/tags-tagging';
-import { direct } from '../../../shared/data/transact';
+import { direct } from '../../../shared/data/unit';
 import type { TagStore } from './store';
 
 /** The house registry's tags storage (shared/data), as the routes use it. */
