@@ -17,7 +17,7 @@ type Handler = (unit: Unit) => Promise<object>;
  * The held attempt: the handler runs in a holding unit, then its held that transaction and the record
  * keeping the response commit as ONE TransactWriteItems, so a crash leaves either both or neither. A lost
  * race (version check, transaction conflict) reruns the handler, as `retryOnConflict` would inside it; any
- * other failed condition reruns it in eager mode, where the handler meets the error at its own `transact`.
+ * other failed condition reruns it in eager mode, where the handler meets the error at its own `unit.commit`.
  */
 const held = async (ref: KeyRef, status: number, now: Date, handler: Handler): Promise<object> => {
   const unit = holdingUnit();
