@@ -20,14 +20,25 @@ const BELOW_DATA = ['domain', 'events', 'views', 'aws', 'observability'];
 
 /**
  * The data layer's primitives, which every repository (and service) may use: the table and its key parts
- * (table, keys, registry/, entity-keys), item decoding (codec), writes and transactions (transact, versioned,
+ * (table, keys, registry/, entity-keys), item decoding (codec), writes and transactions (transact, unit, versioned,
  * retry, outbox), reads (query, batch-get), the shared indexes an entity keeps beside itself (counters, lists,
  * tag-links), the checks a write makes on the records it refers to (references) and the timers' drain loop.
  * None of them decides anything or imports a repository.
  */
 const DATA_PRIMITIVES = [
-  '^shared/data/(table|keys|entity-keys|codec|transact|versioned|retry|outbox|query|batch-get|counters|lists|tag-links|references|timers)\\.ts$',
+  '^shared/data/(table|keys|entity-keys|codec|transact|unit|versioned|retry|outbox|query|batch-get|counters|lists|tag-links|references|timers)\\.ts$',
   '^shared/data/registry/',
+];
+
+/** The unit of work an entry point chooses: the data primitive the packages and every function but a route's may import. */
+const UNIT = '^shared/data/unit\\.ts$';
+
+/**
+ * The worker modules that are entry points of their own (a queue's consumer, an erasure's or an import's steps): they
+ * choose the `direct` unit for the services they call, as functions/ does for the schedules and event consumers.
+ */
+const WORKER_ENTRIES = [
+  '^shared/(broadcasts/worker|channels/outgoing|erasure/steps|imports/rows|webhooks/(deliver|attempt-tallies)|workflows/(effects|runner))\\.ts$',
 ];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -117,7 +128,7 @@ module.exports = {
         'The packages (the parley CLI) act through the area services (shared/auth, shared/workspace…), which decide, ' +
         'never on the repositories beneath them: a command cannot skip what a service checks.',
       from: { path: '^packages/' },
-      to: { path: '^shared/data/' },
+      to: { path: '^shared/data/', pathNot: UNIT },
     },
     {
       name: 'dashboard-is-an-api-client',
@@ -186,7 +197,17 @@ module.exports = {
         'Every area runs functions/ → its service in shared/<area>/ → its repositories in shared/data/: ' +
         'a handler parses and shapes, the service decides, so no handler reaches a repository itself.',
       from: { path: '^functions/' },
-      to: { path: '^shared/data/' },
+      to: { path: '^shared/data/', pathNot: UNIT },
+    },
+    {
+      name: 'routes-write-through-their-unit',
+      severity: 'error',
+      comment:
+        "A route's handler writes through the unit its context carries (ctx.unit: held under an Idempotency-Key), " +
+        'and a service through the unit it is given: neither picks one (docs/contributing/architecture.md). Only the ' +
+        'route factory, the entry points and the worker modules choose a unit; services import its type alone.',
+      from: { path: '^(functions/http|shared)/', pathNot: ['^shared/(data|http)/', ...WORKER_ENTRIES] },
+      to: { path: UNIT, dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'no-folder-cycles',

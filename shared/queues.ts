@@ -7,7 +7,7 @@ import { sqs } from './aws/sqs';
 import { withContext, type LogContext } from './observability/context';
 import { requestIdOf } from './observability/correlation';
 import { isContention } from './data/retry';
-import { afterCommit } from './data/transact';
+import type { Unit } from './data/unit';
 import { observed } from './observability/invocation';
 import type { Verdict } from './domain/verdict';
 import { tenantField } from './domain/auth/tenant';
@@ -58,11 +58,11 @@ export const toWholeSecondsRoundingUp = (ms: number): number => (ms > 0 ? Math.m
 
 /**
  * Sends messages to `queue`, in batches sent in parallel, each visible after `delayMs` (rounded up; ≤ 900 s).
- * Inside an idempotent request they go out once its writes are committed (`afterCommit`), so a worker never
- * receives a message about something not yet written.
+ * They go out once `unit`'s writes are committed (`afterCommit`: later in the held attempt of an idempotent
+ * request), so a worker never receives a message about something not yet written.
  */
-export const sendMessages = <M>(queue: Queue<M>, bodies: readonly M[], delayMs = 0): Promise<void> =>
-  afterCommit(() => sendNow(queue, bodies, delayMs));
+export const sendMessages = <M>(unit: Unit, queue: Queue<M>, bodies: readonly M[], delayMs = 0): Promise<void> =>
+  unit.afterCommit(() => sendNow(queue, bodies, delayMs));
 
 const sendNow = async <M>(queue: Queue<M>, bodies: readonly M[], delayMs: number): Promise<void> => {
   const DelaySeconds = Math.min(MAX_DELAY_SECONDS, toWholeSecondsRoundingUp(delayMs));

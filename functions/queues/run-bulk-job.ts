@@ -3,11 +3,12 @@ import { bulkQueue, type BulkMessage } from '../../shared/bulk/queue';
 import { runExport } from '../../shared/exports/exports';
 import { runImport } from '../../shared/imports/run';
 import { runErasure } from '../../shared/erasure/erasures';
+import { direct } from '../../shared/data/unit';
 
 const run = (m: BulkMessage, now: () => Date) => {
-  if (m.kind === 'export') return runExport(m, now);
-  if (m.kind === 'import') return runImport(m, now);
-  return runErasure(m, now);
+  if (m.kind === 'export') return runExport(direct, m, now);
+  if (m.kind === 'import') return runImport(direct, m, now);
+  return runErasure(direct, m, now);
 };
 
 const logged = (m: BulkMessage) => {

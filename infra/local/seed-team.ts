@@ -3,15 +3,16 @@ import { createBooking, transitionBooking } from '../../shared/scheduling/bookin
 import { acceptInvite } from '../../shared/domain/auth/member';
 import { confirm } from '../../shared/domain/scheduling/booking';
 import type { Tenant } from '../../shared/domain/auth/tenant';
+import { direct } from '../../shared/data/unit';
 
 /** The demo team: an active owner, a manager and an agent, and an invitation still open. Returns the agent's id. */
 export const seedMembers = async (tenant: Tenant): Promise<{ agentId: string }> => {
   const now = () => new Date();
-  await addMember(tenant, { email: 'owner@example.com', name: 'Olivia Owner', role: 'owner' }, now(), 'active');
-  await addMember(tenant, { email: 'manager@example.com', name: 'Max Manager', role: 'manager' }, now(), 'active');
-  const agent = await addMember(tenant, { email: 'agent@example.com', name: 'Alex Agent', role: 'agent' }, now());
-  await mutateMember(tenant, agent._id, (m) => acceptInvite(m, now()), now());
-  await addMember(tenant, { email: 'new.hire@example.com', name: 'Nia New', role: 'agent' }, now());
+  await addMember(direct, tenant, { email: 'owner@example.com', name: 'Olivia Owner', role: 'owner' }, now(), 'active');
+  await addMember(direct, tenant, { email: 'manager@example.com', name: 'Max Manager', role: 'manager' }, now(), 'active');
+  const agent = await addMember(direct, tenant, { email: 'agent@example.com', name: 'Alex Agent', role: 'agent' }, now());
+  await mutateMember(direct, tenant, agent._id, (m) => acceptInvite(m, now()), now());
+  await addMember(direct, tenant, { email: 'new.hire@example.com', name: 'Nia New', role: 'agent' }, now());
   return { agentId: agent._id };
 };
 
@@ -32,6 +33,7 @@ export const seedBookings = async (tenant: Tenant, agentId: string, customerId: 
   const now = () => new Date();
   const book = (title: string, start: Date, minutes: number) =>
     createBooking(
+      direct,
       tenant,
       {
         title,
@@ -45,6 +47,6 @@ export const seedBookings = async (tenant: Tenant, agentId: string, customerId: 
       now(),
     );
   const demo = await book('Product demo', nextWeekdayAt(1, 10), 30);
-  await transitionBooking(tenant, demo._id, (b) => confirm(b, now()), now());
+  await transitionBooking(direct, tenant, demo._id, (b) => confirm(b, now()), now());
   await book('Onboarding call', nextWeekdayAt(2, 14), 60);
 };

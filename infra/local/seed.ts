@@ -4,6 +4,7 @@ import { tenantOf } from '../../shared/domain/auth/tenant';
 import { seedCrm } from './seed-crm';
 import { seedInbox } from './seed-inbox';
 import { seedBookings, seedMembers } from './seed-team';
+import { direct } from '../../shared/data/unit';
 
 export interface Seeded {
   workspaceId: string;
@@ -23,9 +24,9 @@ export const DEMO_TOKEN_NAMES = {
  */
 export const seedOnFirstStart = async (): Promise<Seeded | undefined> => {
   if ((await listWorkspaces()).length > 0) return undefined;
-  const workspace = await createWorkspace('Demo workspace');
+  const workspace = await createWorkspace(direct, 'Demo workspace');
   const seedMode = async (livemode: boolean) => {
-    const { token } = await createToken({
+    const { token } = await createToken(direct, {
       name: DEMO_TOKEN_NAMES[livemode ? 'live' : 'test'],
       scopes: ['admin:all'],
       workspaceIds: [workspace._id],

@@ -23,6 +23,7 @@ import { modeName, openSession, type SessionOptions } from './session';
 import { liveOnly, recipes, triggerHelp, untriggerable } from './trigger';
 import { uploadPath, type UploadCliOptions } from './files';
 import { exportTo, importPath, type ImportCliOptions } from './bulk';
+import { direct } from '../../shared/data/unit';
 
 interface Common extends TargetOptions {
   json?: boolean;
@@ -85,7 +86,7 @@ leaf(
   run(async (opts: Common & { name: string; ownerEmail?: string }) => {
     const name = parse(WorkspaceName, opts.name, '--name');
     const email = opts.ownerEmail === undefined ? undefined : parse(Email, opts.ownerEmail, '--owner-email');
-    const { workspace: created, owner } = await createWorkspaceWithOwner(name, email, new Date());
+    const { workspace: created, owner } = await createWorkspaceWithOwner(direct, name, email, new Date());
     print(
       opts,
       { workspace: created, ...(owner ? { owner } : {}) },
@@ -107,7 +108,7 @@ leaf(
   workspace.command('rename').description('rename a workspace').argument('<workspaceId>').requiredOption('--name <text>', 'new name'),
 ).action(
   run(async (id: string, opts: Common & { name: string }) => {
-    const updated = await renameWorkspaceAsOperator(id, parse(WorkspaceName, opts.name, '--name'), new Date());
+    const updated = await renameWorkspaceAsOperator(direct, id, parse(WorkspaceName, opts.name, '--name'), new Date());
     print(opts, { workspace: updated }, `Renamed workspace ${updated._id} to ${updated.name}`);
   }),
 );
@@ -134,7 +135,7 @@ memberLeaf(
   run(async (opts: Common & { workspace: string; test?: boolean; email: string; name?: string; role: string }) => {
     const tenant = await memberTenant(opts);
     const input = { email: parse(Email, opts.email, '--email'), name: opts.name, role: parse(Role, opts.role, '--role') };
-    const invited = await addMember(tenant, input, new Date());
+    const invited = await addMember(direct, tenant, input, new Date());
     print(opts, { member: invited }, `Invited ${memberLine(invited)}`);
   }),
 );
@@ -169,6 +170,7 @@ memberLeaf(
     const role = parse(Role, opts.role, '--role');
     const now = new Date();
     const changed = await changeMemberRole(
+      direct,
       tenant,
       parse(z.string().regex(OBJECT_ID, 'Must be a 24-character hex member id'), id, '<memberId>'),
       role,
@@ -201,7 +203,7 @@ leaf(
       expiresAt: opts.expires,
     });
     const now = new Date();
-    const { token: value, record } = await issueOperatorToken(input, now);
+    const { token: value, record } = await issueOperatorToken(direct, input, now);
     print(
       opts,
       { token: { ...tokenView(record, now), token: value } },
@@ -225,7 +227,7 @@ leaf(
 leaf(token.command('revoke').description('revoke a token; effective on its very next request').argument('<tokenId>')).action(
   run(async (id: string, opts: Common) => {
     const now = new Date();
-    const revoked = await revokeOperatorToken(id, now);
+    const revoked = await revokeOperatorToken(direct, id, now);
     print(opts, { token: tokenView(revoked, now) }, `Revoked token ${revoked._id} (${revoked.name}) at ${revoked.revokedAt}`);
   }),
 );

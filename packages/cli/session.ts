@@ -7,6 +7,7 @@ import type { RuntimeInfo } from '../../infra/local/runtime-file';
 import { DEMO_TOKEN_NAMES } from '../../infra/local/seed';
 import { CliError, connect, localRuntime } from './target';
 import { chooseWorkspace, type WorkspaceCandidate } from './workspace-choice';
+import { direct } from '../../shared/data/unit';
 
 export interface SessionOptions {
   workspace?: string;
@@ -87,6 +88,7 @@ export const openSession = async (opts: SessionOptions, scopes: Scope[], purpose
   const livemode = opts.live === true;
   const expiresAt = new Date(now.getTime() + SESSION_TOKEN_MS).toISOString();
   const { token, record } = await issueOperatorToken(
+    direct,
     { name: `${SESSION_TOKEN_PREFIX}${purpose}`, workspaceIds: [workspaceId], scopes, livemode, expiresAt },
     now,
   );
@@ -96,7 +98,7 @@ export const openSession = async (opts: SessionOptions, scopes: Scope[], purpose
     workspaceId,
     livemode,
     close: async () => {
-      await revokeOperatorToken(record._id, new Date());
+      await revokeOperatorToken(direct, record._id, new Date());
     },
   };
 };

@@ -5,6 +5,7 @@ import { getAiSettings } from './settings';
 import { answerGuard } from '../data/ai-answers';
 import { postMessage } from '../inbox/messages';
 import { suggest, type Suggestion } from './suggest';
+import type { Unit } from '../data/unit';
 
 class AlreadyAnswered extends Error {}
 
@@ -18,6 +19,7 @@ export type AutoOutcome = 'off' | 'handoff' | 'replied' | 'suggested' | 'duplica
  * message's id: a redelivered event (or a second consumer) can never answer twice.
  */
 export const answerIncoming = async (
+  unit: Unit,
   envelope: EventEnvelope,
   now = new Date(),
 ): Promise<{ outcome: AutoOutcome; suggestion?: Suggestion }> => {
@@ -31,6 +33,7 @@ export const answerIncoming = async (
   const guard = answerGuard(tenant, message._id, now, () => new AlreadyAnswered());
   try {
     await postMessage(
+      unit,
       tenant,
       message.conversationId,
       { type: auto ? 'outgoing' : 'note', content: suggestion.reply, author: { type: 'ai', id: null } },

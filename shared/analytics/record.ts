@@ -4,7 +4,8 @@ import { localDate } from '../domain/analytics/calendar';
 import { attemptTally, contributionOf, type Contribution, type Tally } from '../domain/analytics/measures';
 import { addToAgentDay, addToDay, countedEvent, firstReply } from '../data/analytics';
 import { retryOnConflict } from '../data/retry';
-import { transact, type Write } from '../data/transact';
+import type { Write } from '../data/transact';
+import type { Unit } from '../data/unit';
 import { DEFAULT_TIMEZONE, getWorkspace } from '../data/workspaces';
 
 class AlreadyCounted extends Error {}
@@ -36,7 +37,7 @@ const writesOf = (tenant: Tenant, day: string, c: Contribution, withFirstReply: 
  * A reply counts as its conversation's first response only if it creates the conversation's first-reply
  * marker in that transaction too; otherwise it is counted again without the first-response sample.
  */
-export const recordEvent = async (envelope: EventEnvelope, now = new Date()): Promise<'counted' | 'duplicate' | 'ignored'> => {
+export const recordEvent = async (unit: Unit, envelope: EventEnvelope, now = new Date()): Promise<'counted' | 'duplicate' | 'ignored'> => {
   const contribution = contributionOf(envelope);
   if (!contribution) return 'ignored';
   const tenant = envelopeTenant(envelope);
@@ -45,10 +46,10 @@ export const recordEvent = async (envelope: EventEnvelope, now = new Date()): Pr
   try {
     await retryOnConflict(async () => {
       try {
-        await transact([counted(), ...writesOf(tenant, day, contribution, true)]);
+        await unit.commit([counted(), ...writesOf(tenant, day, contribution, true)]);
       } catch (error) {
         if (!(error instanceof NotFirstReply)) throw error;
-        await transact([counted(), ...writesOf(tenant, day, contribution, false)]);
+        await unit.commit([counted(), ...writesOf(tenant, day, contribution, false)]);
       }
     });
     return 'counted';

@@ -2,6 +2,7 @@ import { newestFirst, type TokenRecord } from '../domain/auth/token';
 import { listTokens } from '../data/tokens';
 import { createToken, revokeToken, type NewToken } from './tokens';
 import { requireWorkspaces } from '../workspace/operator';
+import type { Unit } from '../data/unit';
 
 /*
  * What the operator does with API tokens: the `parley` CLI, acting with the deployment's own credentials.
@@ -10,9 +11,9 @@ import { requireWorkspaces } from '../workspace/operator';
  */
 
 /** Creates a token for existing workspaces; its value is in the answer only. */
-export const issueOperatorToken = async (input: NewToken, now: Date): Promise<{ token: string; record: TokenRecord }> => {
+export const issueOperatorToken = async (unit: Unit, input: NewToken, now: Date): Promise<{ token: string; record: TokenRecord }> => {
   await requireWorkspaces(input.workspaceIds);
-  return createToken(input, now);
+  return createToken(unit, input, now);
 };
 
 /** A workspace's tokens, newest first, revoked and expired ones included. */
@@ -21,4 +22,4 @@ export const workspaceTokens = async (workspaceId: string): Promise<TokenRecord[
   return newestFirst(await listTokens(workspaceId));
 };
 
-export const revokeOperatorToken = (tokenId: string, now: Date): Promise<TokenRecord> => revokeToken(tokenId, now);
+export const revokeOperatorToken = (unit: Unit, tokenId: string, now: Date): Promise<TokenRecord> => revokeToken(unit, tokenId, now);

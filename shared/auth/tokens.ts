@@ -7,7 +7,8 @@ import { buildEnvelope } from '../events/envelope';
 import { objectId } from '../ids';
 import { outboxItem } from '../data/outbox';
 import { getToken, listTokens, storedToken, tokenCreation, tokenRevocation } from '../data/tokens';
-import { transact, type Write } from '../data/transact';
+import type { Write } from '../data/transact';
+import type { Unit } from '../data/unit';
 import { getWorkspaces } from '../data/workspaces';
 import { tokenBody } from '../views/auth';
 
@@ -26,7 +27,7 @@ const tokenEvents = (event: 'created' | 'revoked', record: TokenRecord, now: Dat
   );
 
 /** Creates a token and returns its full value, which is never stored or shown again. */
-export const createToken = async (input: NewToken, now = new Date()): Promise<{ token: string; record: TokenRecord }> => {
+export const createToken = async (unit: Unit, input: NewToken, now = new Date()): Promise<{ token: string; record: TokenRecord }> => {
   const token = generateToken(input.livemode);
   const record: TokenRecord = {
     _id: objectId(now.getTime()),
@@ -38,23 +39,23 @@ export const createToken = async (input: NewToken, now = new Date()): Promise<{ 
     createdAt: now.toISOString(),
     expiresAt: input.expiresAt,
   };
-  await transact([...tokenCreation(record, hashToken(token)), ...tokenEvents('created', record, now)]);
+  await unit.commit([...tokenCreation(record, hashToken(token)), ...tokenEvents('created', record, now)]);
   return { token, record };
 };
 
 /** Revokes a token (409 when it was revoked already), with `auth.token.revoked` in each of its workspaces. */
-export const revokeToken = async (tokenId: string, now = new Date()): Promise<TokenRecord> => {
+export const revokeToken = async (unit: Unit, tokenId: string, now = new Date()): Promise<TokenRecord> => {
   const stored = await storedToken(tokenId);
   if (!stored) throw new Missing('Token');
   if (stored.record.revokedAt) throw new Refused('token_already_revoked', 'Token is already revoked');
   const revoked = { ...stored.record, revokedAt: now.toISOString() };
-  await transact([...tokenRevocation(stored, revoked.revokedAt), ...tokenEvents('revoked', revoked, now)]);
+  await unit.commit([...tokenRevocation(stored, revoked.revokedAt), ...tokenEvents('revoked', revoked, now)]);
   return revoked;
 };
 
 /** Creates the token the caller asked for, never wider than the caller's own scopes, workspaces or mode. */
-export const issueToken = (caller: TokenRecord, tenant: Tenant, request: TokenRequest, now: Date) =>
-  createToken(grantToken(caller, tenantParts(tenant).workspaceId, request, now), now);
+export const issueToken = (unit: Unit, caller: TokenRecord, tenant: Tenant, request: TokenRequest, now: Date) =>
+  createToken(unit, grantToken(caller, tenantParts(tenant).workspaceId, request, now), now);
 
 /** The workspace's tokens the caller manages, newest first, revoked and expired ones included. */
 export const managedTokens = async (caller: TokenRecord, tenant: Tenant): Promise<TokenRecord[]> => {
@@ -63,10 +64,16 @@ export const managedTokens = async (caller: TokenRecord, tenant: Tenant): Promis
 };
 
 /** Revokes a token the caller manages; any other token is not found. */
-export const revokeManagedToken = async (caller: TokenRecord, tenant: Tenant, tokenId: string, now: Date): Promise<TokenRecord> => {
+export const revokeManagedToken = async (
+  unit: Unit,
+  caller: TokenRecord,
+  tenant: Tenant,
+  tokenId: string,
+  now: Date,
+): Promise<TokenRecord> => {
   const target = await getToken(tokenId);
   if (!target || !manages(caller, tenantParts(tenant).workspaceId, target)) throw new NotFoundError('Token');
-  return revokeToken(target._id, now);
+  return revokeToken(unit, target._id, now);
 };
 
 /** The workspaces a token is bound to, each seen in the token's own mode only. */

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { Unit } from '../data/unit';
 import { messageTenant, queueMessage, sendMessages, type Queue } from '../queues';
 
 /**
@@ -27,5 +28,5 @@ export type BroadcastMessage = z.infer<typeof broadcastMessage>;
 
 export const broadcastQueue: Queue<BroadcastMessage> = { env: 'BROADCAST_QUEUE_URL', name: 'broadcast', message: broadcastMessage };
 
-export const enqueueBroadcast = (messages: readonly BroadcastMessage[], delayMs = 0): Promise<void> =>
-  sendMessages(broadcastQueue, messages, delayMs);
+export const enqueueBroadcast = (unit: Unit, messages: readonly BroadcastMessage[], delayMs = 0): Promise<void> =>
+  sendMessages(unit, broadcastQueue, messages, delayMs);

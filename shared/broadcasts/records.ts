@@ -16,7 +16,8 @@ import {
 import { outboxItem } from '../data/outbox';
 import type { PageRequest } from '../data/query';
 import { lostRace, retryOnConflict } from '../data/retry';
-import { transact, type Write } from '../data/transact';
+import type { Write } from '../data/transact';
+import type { Unit } from '../data/unit';
 
 export const requireBroadcast = async (tenant: Tenant, id: string): Promise<StoredBroadcast> => {
   const stored = await getBroadcast(tenant, id);
@@ -27,9 +28,15 @@ export const requireBroadcast = async (tenant: Tenant, id: string): Promise<Stor
 export const listBroadcasts = (tenant: Tenant, page: PageRequest) => broadcastsPage(tenant, page);
 
 /** A draft; `channelGuard` checks its channel account exists, in the same transaction. */
-export const createBroadcast = async (tenant: Tenant, input: CreateBroadcast, now: Date, channelGuard: Write): Promise<Broadcast> => {
+export const createBroadcast = async (
+  unit: Unit,
+  tenant: Tenant,
+  input: CreateBroadcast,
+  now: Date,
+  channelGuard: Write,
+): Promise<Broadcast> => {
   const broadcast = newBroadcast(objectId(now.getTime()), input, now);
-  await transact([...broadcastCreation(tenant, broadcast), channelGuard]);
+  await unit.commit([...broadcastCreation(tenant, broadcast), channelGuard]);
   return broadcast;
 };
 
@@ -52,6 +59,7 @@ const campaignEvent = (type: CampaignEvent, tenant: Tenant, campaign: Broadcast,
  * `opts.fannedOut` records that fan-out finished; `extra` rides in the same transaction.
  */
 export const mutateBroadcast = (
+  unit: Unit,
   tenant: Tenant,
   id: string,
   decide: (s: StoredBroadcast) => Broadcast | undefined,
@@ -63,7 +71,7 @@ export const mutateBroadcast = (
     const after = decide(stored);
     if (!after) return stored;
     const event = after.status !== stored.broadcast.status ? EVENT_OF[after.status] : undefined;
-    await transact(
+    await unit.commit(
       [
         broadcastUpdate(tenant, stored, after, opts.fannedOut === true),
         ...(event ? [campaignEvent(event, tenant, after, stored.broadcast, now)] : []),
@@ -75,14 +83,14 @@ export const mutateBroadcast = (
   });
 
 /** Drafts, and broadcasts that ended, can be deleted (with their recipients left to expire unlisted). */
-export const deleteBroadcast = (tenant: Tenant, id: string): Promise<Broadcast> =>
+export const deleteBroadcast = (unit: Unit, tenant: Tenant, id: string): Promise<Broadcast> =>
   retryOnConflict(async () => {
     const stored = await requireBroadcast(tenant, id);
     const { broadcast } = stored;
     if (broadcast.status === 'scheduled' || broadcast.status === 'sending') {
       throw new Refused('broadcast_still_running', `A ${broadcast.status} broadcast must be cancelled before it is deleted`);
     }
-    await transact(broadcastDeletion(tenant, stored), lostRace);
+    await unit.commit(broadcastDeletion(tenant, stored), lostRace);
     return broadcast;
   });
 

@@ -27,6 +27,7 @@ import { providers } from '../channels/providers';
 import { audienceOf } from './audience';
 import { customersOf, enqueueBroadcast, RECIPIENTS_PER_MESSAGE, type BroadcastMessage, type RecipientMessage } from './queue';
 import { sentStats } from '../domain/broadcasts/receipts';
+import { direct, type Unit } from '../data/unit';
 
 /** Longer than the worker's timeout, shorter than the queue's visibility timeout (see wiring). */
 const RECIPIENT_LEASE_MS = 20_000;
@@ -47,7 +48,7 @@ const evenRuns = <T>(items: readonly T[], max: number): T[][] => {
  * Ends a sending broadcast once every recipient has an outcome (conditional: one worker does it). A
  * recipient's worker that read it sending and fanned out says so, and only the stats are read again.
  */
-const maybeComplete = async (tenant: Tenant, id: string, fannedOut = false): Promise<void> => {
+const maybeComplete = async (unit: Unit, tenant: Tenant, id: string, fannedOut = false): Promise<void> => {
   if (!fannedOut) {
     const state = await getBroadcastState(tenant, id);
     if (state?.broadcast.status !== 'sending' || !state.fannedOut) return;
@@ -55,6 +56,7 @@ const maybeComplete = async (tenant: Tenant, id: string, fannedOut = false): Pro
   if (!allSettled(await readStats(tenant, id))) return;
   const now = new Date();
   await mutateBroadcast(
+    unit,
     tenant,
     id,
     (s) =>
@@ -66,7 +68,7 @@ const maybeComplete = async (tenant: Tenant, id: string, fannedOut = false): Pro
 };
 
 /** Writes each audience member as a recipient (blocked and unknown customers skipped) and enqueues the queued ones. */
-const fanOut = async (tenant: Tenant, b: Broadcast): Promise<void> => {
+const fanOut = async (unit: Unit, tenant: Tenant, b: Broadcast): Promise<void> => {
   let chunk: string[] = [];
   const flush = async () => {
     const customers = new Map(
@@ -80,6 +82,7 @@ const fanOut = async (tenant: Tenant, b: Broadcast): Promise<void> => {
     // A recipient this fan-out met already (a rerun) is enqueued again: its claim keeps it from a second send.
     const queued = recipients.filter((r) => !r.skip).map((r) => r.customerId);
     await enqueueBroadcast(
+      unit,
       evenRuns(queued, RECIPIENTS_PER_MESSAGE).map((customerIds) => ({
         kind: 'recipient',
         tenant,
@@ -98,7 +101,7 @@ const fanOut = async (tenant: Tenant, b: Broadcast): Promise<void> => {
 };
 
 /** `start`: a scheduled broadcast whose time has come starts sending; a sending one not yet fanned out is fanned out. */
-const start = async (tenant: Tenant, id: string): Promise<Verdict> => {
+const start = async (unit: Unit, tenant: Tenant, id: string): Promise<Verdict> => {
   let stored = await getBroadcast(tenant, id);
   if (!stored) return ACK;
   const { broadcast } = stored;
@@ -108,6 +111,7 @@ const start = async (tenant: Tenant, id: string): Promise<Verdict> => {
     if (wait > 0) return wait <= MAX_DELAY_SECONDS * 1000 ? later(wait) : ACK;
     const now = new Date();
     stored = await mutateBroadcast(
+      unit,
       tenant,
       id,
       (s) =>
@@ -118,11 +122,11 @@ const start = async (tenant: Tenant, id: string): Promise<Verdict> => {
     );
   }
   if (stored.broadcast.status !== 'sending' || stored.fannedOut) return ACK;
-  await fanOut(tenant, stored.broadcast);
-  await mutateBroadcast(tenant, id, (s) => (s.broadcast.status === 'sending' && !s.fannedOut ? s.broadcast : undefined), new Date(), {
+  await fanOut(unit, tenant, stored.broadcast);
+  await mutateBroadcast(unit, tenant, id, (s) => (s.broadcast.status === 'sending' && !s.fannedOut ? s.broadcast : undefined), new Date(), {
     fannedOut: true,
   });
-  await maybeComplete(tenant, id);
+  await maybeComplete(unit, tenant, id);
   return ACK;
 };
 
@@ -146,6 +150,7 @@ interface Sent {
  * outcomes recorded under those claims many to a transaction. Returns each customer's verdict.
  */
 const sendToRecipients = async (
+  unit: Unit,
   tenant: Tenant,
   broadcastId: string,
   channelId: string | undefined,
@@ -244,7 +249,7 @@ const sendToRecipients = async (
                 return later(delayMs);
               },
               failed: async (reason, accountError) => {
-                if (accountError) await markChannelErrored(tenant, channel.account._id, reason, new Date());
+                if (accountError) await markChannelErrored(unit, tenant, channel.account._id, reason, new Date());
                 settles.push({ customerId, settle: settled('failed', reason, lease) });
                 return ACK;
               },
@@ -268,17 +273,18 @@ const verdictOf = (customers: Verdict[]): Verdict => {
 
 export const handleBroadcastMessages = async (messages: BroadcastMessage[]): Promise<Verdict[]> => {
   const [first] = messages;
-  if (first!.kind === 'start') return [await start(first!.tenant, first!.broadcastId)];
+  if (first!.kind === 'start') return [await start(direct, first!.tenant, first!.broadcastId)];
   const { tenant, broadcastId } = first!;
   const recipients = messages as RecipientMessage[];
   const chunks = await Promise.all(
     evenRuns([...new Set(recipients.flatMap(customersOf))], SEND_CHUNK).map((ids) =>
-      sendToRecipients(tenant, broadcastId, recipients[0]!.channelId, ids),
+      sendToRecipients(direct, tenant, broadcastId, recipients[0]!.channelId, ids),
     ),
   );
   const settled = chunks.flatMap((c) => (c.settled ? [c.settled] : []));
   if (settled.length > 0)
     await maybeComplete(
+      direct,
       tenant,
       broadcastId,
       settled.some((s) => s.fannedOut),

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { Unit } from '../data/unit';
 import { messageTenant, queueMessage, sendMessages, type Queue } from '../queues';
 
 /**
@@ -20,4 +21,4 @@ export type ErasureMessage = Extract<BulkMessage, { kind: 'erasure' }>;
 
 export const bulkQueue: Queue<BulkMessage> = { env: 'BULK_QUEUE_URL', name: 'bulk', message: bulkMessage };
 
-export const enqueueBulkJob = (message: BulkMessage): Promise<void> => sendMessages(bulkQueue, [message]);
+export const enqueueBulkJob = (unit: Unit, message: BulkMessage): Promise<void> => sendMessages(unit, bulkQueue, [message]);

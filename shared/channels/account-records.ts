@@ -6,7 +6,7 @@ import { channelDeletion, channelsPage, channelUpdate, getStoredChannel, type St
 import { outboxItem } from '../data/outbox';
 import type { PageRequest } from '../data/query';
 import { lostRace, retryOnConflict } from '../data/retry';
-import { transact } from '../data/transact';
+import type { Unit } from '../data/unit';
 
 /** Accounts as stored, read, switched or deleted: apart from `accounts.ts`, which seals, so these functions carry no KMS client. */
 
@@ -29,12 +29,12 @@ export const channelEvent = (
   changes?: ReturnType<typeof diff>,
 ) => outboxItem(buildEnvelope(type, tenant, { account }, { changes, now }));
 
-export const changeChannelStatus = (tenant: Tenant, id: string, action: AccountAction, now: Date): Promise<Account> =>
+export const changeChannelStatus = (unit: Unit, tenant: Tenant, id: string, action: AccountAction, now: Date): Promise<Account> =>
   retryOnConflict(async () => {
     const stored = await requireStoredChannel(tenant, id);
     const after = transition(stored.account, action, now);
     const type = action === 'connect' ? 'channel.account.connected' : 'channel.account.disconnected';
-    await transact(
+    await unit.commit(
       [
         channelUpdate(tenant, stored, after),
         channelEvent(type, tenant, after, now, diff({ status: stored.account.status }, { status: after.status })),
@@ -45,12 +45,12 @@ export const changeChannelStatus = (tenant: Tenant, id: string, action: AccountA
   });
 
 /** Marks a connected account `error` (a provider refused its credentials); a no-op when it is not connected. */
-export const markChannelErrored = (tenant: Tenant, id: string, reason: string, now: Date): Promise<void> =>
+export const markChannelErrored = (unit: Unit, tenant: Tenant, id: string, reason: string, now: Date): Promise<void> =>
   retryOnConflict(async () => {
     const stored = await getStoredChannel(tenant, id);
     if (stored?.account.status !== 'connected') return;
     const after = errored(stored.account, reason, now);
-    await transact(
+    await unit.commit(
       [
         channelUpdate(tenant, stored, after),
         channelEvent('channel.account.errored', tenant, after, now, diff({ status: stored.account.status }, { status: after.status })),
@@ -59,9 +59,9 @@ export const markChannelErrored = (tenant: Tenant, id: string, reason: string, n
     );
   });
 
-export const deleteChannel = (tenant: Tenant, id: string, now: Date): Promise<Account> =>
+export const deleteChannel = (unit: Unit, tenant: Tenant, id: string, now: Date): Promise<Account> =>
   retryOnConflict(async () => {
     const stored = await requireStoredChannel(tenant, id);
-    await transact([...channelDeletion(tenant, stored), channelEvent('channel.account.deleted', tenant, stored.account, now)], lostRace);
+    await unit.commit([...channelDeletion(tenant, stored), channelEvent('channel.account.deleted', tenant, stored.account, now)], lostRace);
     return stored.account;
   });

@@ -6,7 +6,8 @@ import { buildEnvelope } from '../events/envelope';
 import { getConversation } from '../data/conversations';
 import { deliveryStatusWrite, readSendState } from '../data/message-delivery';
 import { outboxItem } from '../data/outbox';
-import { transact, type Write } from '../data/transact';
+import type { Write } from '../data/transact';
+import type { Unit } from '../data/unit';
 
 export interface DeliveryChange {
   status: Receipt;
@@ -35,6 +36,7 @@ class StaleChange extends Error {}
  * Returns the message after the change, or undefined when it did not apply.
  */
 export const changeDeliveryStatus = async (
+  unit: Unit,
   tenant: Tenant,
   ref: MessageRef,
   change: DeliveryChange,
@@ -50,7 +52,7 @@ export const changeDeliveryStatus = async (
   };
   const conversation = (await getConversation(tenant, ref.conversationId))?.conversation;
   try {
-    await transact([
+    await unit.commit([
       deliveryStatusWrite(tenant, ref, before, after, {
         providerMessageId: change.providerMessageId,
         lease: change.lease,

@@ -10,12 +10,13 @@ import { findSend } from '../data/channel-sends';
 import { conversationOfEmail, emailThread, threadWrites } from '../data/email-threads';
 import { changeDeliveryStatus } from './delivery';
 import { receiveIncoming, type Incoming } from './incoming';
-import { transact } from '../data/transact';
+import type { Unit } from '../data/unit';
 import { recipientReceipt } from './receipts';
 import { resolveAttachments, storeReceivedFiles } from '../files/files';
 
-const incoming = async (tenant: Tenant, account: Account, input: Incoming, now: Date) => {
+const incoming = async (unit: Unit, tenant: Tenant, account: Account, input: Incoming, now: Date) => {
   const { message, conversation, duplicate } = await receiveIncoming(
+    unit,
     tenant,
     { ...input, channel: conversationChannelOf(account.type), channelId: account._id },
     now,
@@ -24,7 +25,7 @@ const incoming = async (tenant: Tenant, account: Account, input: Incoming, now: 
 };
 
 /** A raw email: the sender becomes (or finds) the customer; References / In-Reply-To thread it into its conversation. */
-const incomingEmail = async (tenant: Tenant, account: Account, mime: string, now: Date) => {
+const incomingEmail = async (unit: Unit, tenant: Tenant, account: Account, mime: string, now: Date) => {
   if (account.type !== 'email') throw new ValidationError([{ path: 'type', message: 'Only email channels take raw email' }]);
   // The MIME parser (76 KB) only for email channels, so the route's other channels start without it.
   const { default: PostalMime } = await import('postal-mime');
@@ -37,6 +38,7 @@ const incomingEmail = async (tenant: Tenant, account: Account, mime: string, now
   const conversationId = await conversationOfEmail(tenant, threadIds);
   const address = from.address.toLowerCase();
   const attachments = await storeReceivedFiles(
+    unit,
     tenant,
     parsed.attachments.map((a) => ({
       name: a.filename ?? 'attachment',
@@ -47,6 +49,7 @@ const incomingEmail = async (tenant: Tenant, account: Account, mime: string, now
     now,
   );
   const received = await incoming(
+    unit,
     tenant,
     account,
     {
@@ -60,18 +63,24 @@ const incomingEmail = async (tenant: Tenant, account: Account, mime: string, now
     now,
   );
   if (messageId && !received.duplicate) {
-    await transact(threadWrites(tenant, received.conversation._id, await emailThread(tenant, received.conversation._id), messageId));
+    await unit.commit(threadWrites(tenant, received.conversation._id, await emailThread(tenant, received.conversation._id), messageId));
   }
   return received;
 };
 
 /** A channel's receipt for something it sent: moves the message's, or the broadcast recipient's, status on. */
-const receipt = async (tenant: Tenant, account: Account, event: Extract<InboundEvent, { type: 'status' }>, now: Date) => {
+const receipt = async (unit: Unit, tenant: Tenant, account: Account, event: Extract<InboundEvent, { type: 'status' }>, now: Date) => {
   const sent = await findSend(tenant, account._id, event.id);
   if (!sent) throw new NotFoundError('Outgoing message');
   if (sent.target === 'recipient')
     return { recipient: await recipientReceipt(tenant, sent.broadcastId, sent.customerId, event.status, event.reason, now) };
-  const message = await changeDeliveryStatus(tenant, sent.ref, { status: event.status, reason: event.reason ?? 'provider_reported' }, now);
+  const message = await changeDeliveryStatus(
+    unit,
+    tenant,
+    sent.ref,
+    { status: event.status, reason: event.reason ?? 'provider_reported' },
+    now,
+  );
   return { applied: message !== undefined };
 };
 
@@ -80,6 +89,7 @@ const receipt = async (tenant: Tenant, account: Account, event: Extract<InboundE
  * (401 when it does not match), then records an incoming message, a raw email, or a status receipt.
  */
 export const receiveInbound = async (
+  unit: Unit,
   tenant: Tenant,
   channelId: string,
   event: InboundEvent,
@@ -96,12 +106,12 @@ export const receiveInbound = async (
   }
   const { account } = channel;
   if (account.status === 'disconnected') throw new ConflictError('Channel is disconnected', { status: account.status });
-  if (event.type === 'status') return { type: event.type, ...(await receipt(tenant, account, event, now)) };
-  if (event.type === 'email') return { type: event.type, ...(await incomingEmail(tenant, account, event.mime, now)) };
+  if (event.type === 'status') return { type: event.type, ...(await receipt(unit, tenant, account, event, now)) };
+  if (event.type === 'email') return { type: event.type, ...(await incomingEmail(unit, tenant, account, event.mime, now)) };
   const { type: _type, attachments: refs, ...message } = event;
   const attachments = await resolveAttachments(tenant, refs, message.conversationId, now);
   return {
     type: event.type,
-    ...(await incoming(tenant, account, { ...message, attachments, channel: conversationChannelOf(account.type) }, now)),
+    ...(await incoming(unit, tenant, account, { ...message, attachments, channel: conversationChannelOf(account.type) }, now)),
   };
 };

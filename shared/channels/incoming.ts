@@ -13,6 +13,7 @@ import { customerActivity, incomingGuard, recordedIncoming } from '../data/messa
 import { resolveAttachments } from '../files/files';
 import { requireConversation } from '../inbox/conversations';
 import { openWithMessage, postMessage, type Posted } from '../inbox/messages';
+import type { Unit } from '../data/unit';
 
 export interface Incoming {
   channel: Channel;
@@ -49,7 +50,7 @@ interface Sender {
  * else a new customer. A concurrent first message from the same sender makes one of the creates lose
  * on the identity guard; it then finds the winner (`receiveIncoming` runs again).
  */
-const resolveSender = async (tenant: Tenant, input: Incoming, now: Date, retried: boolean): Promise<Sender> => {
+const resolveSender = async (unit: Unit, tenant: Tenant, input: Incoming, now: Date, retried: boolean): Promise<Sender> => {
   const identity = { channel: input.channel, identifier: input.customer.identifier };
   const { email, phone, name } = input.customer;
   const byIdentity = await customerIdBy(tenant, 'IDENTITY', `${identity.channel}#${identity.identifier}`);
@@ -60,6 +61,7 @@ const resolveSender = async (tenant: Tenant, input: Incoming, now: Date, retried
   if (!known) return { customer: newCustomer({ name, email, phone, identities: [identity] }, objectId(now.getTime()), now), stored: false };
   try {
     const customer = await mutateCustomer(
+      unit,
       tenant,
       known,
       (c) => ({
@@ -70,7 +72,7 @@ const resolveSender = async (tenant: Tenant, input: Incoming, now: Date, retried
     );
     return { customer, stored: true };
   } catch (error) {
-    if (error instanceof Refused && !retried) return resolveSender(tenant, input, now, true);
+    if (error instanceof Refused && !retried) return resolveSender(unit, tenant, input, now, true);
     throw error;
   }
 };
@@ -97,6 +99,7 @@ const conversationFor = async (tenant: Tenant, { customer, stored: known }: Send
  * and conversation, so the customer item is written once. Messages from a blocked customer are refused.
  */
 export const receiveIncoming = async (
+  unit: Unit,
   tenant: Tenant,
   input: Incoming,
   now: Date,
@@ -104,7 +107,7 @@ export const receiveIncoming = async (
 ): Promise<Posted & { customer: Customer; duplicate: boolean }> => {
   const seen = await alreadyRecorded(tenant, input);
   if (seen) return { ...seen, duplicate: true };
-  const sender = await resolveSender(tenant, input, now, retried);
+  const sender = await resolveSender(unit, tenant, input, now, retried);
   const customer = sender.stored ? sender.customer : { ...sender.customer, lastActivityAt: now.toISOString() };
   assertNotBlocked(customer);
   const conversationId = await conversationFor(tenant, sender, input);
@@ -123,8 +126,9 @@ export const receiveIncoming = async (
   ];
   try {
     const posted = conversationId
-      ? await postMessage(tenant, conversationId, message, now, (m) => [customerActivity(tenant, customer._id, now), ...guard(m)])
+      ? await postMessage(unit, tenant, conversationId, message, now, (m) => [customerActivity(tenant, customer._id, now), ...guard(m)])
       : await openWithMessage(
+          unit,
           tenant,
           { customerId: customer._id, channel: input.channel, channelId: input.channelId },
           message,
@@ -134,7 +138,7 @@ export const receiveIncoming = async (
         );
     return { ...posted, customer: { ...customer, lastActivityAt: now.toISOString() }, duplicate: false };
   } catch (error) {
-    if (error instanceof Refused && !sender.stored && !retried) return receiveIncoming(tenant, input, now, true);
+    if (error instanceof Refused && !sender.stored && !retried) return receiveIncoming(unit, tenant, input, now, true);
     if (!(error instanceof Duplicate)) throw error;
     return { ...(await alreadyRecorded(tenant, input))!, duplicate: true };
   }
@@ -142,8 +146,14 @@ export const receiveIncoming = async (
 
 /** A customer's message through the API, with the files it names resolved as for a reply. */
 export const receiveMessage = async (
+  unit: Unit,
   tenant: Tenant,
   input: Omit<Incoming, 'attachments'> & { attachments?: { fileId: string }[] },
   now: Date,
 ) =>
-  receiveIncoming(tenant, { ...input, attachments: await resolveAttachments(tenant, input.attachments, input.conversationId, now) }, now);
+  receiveIncoming(
+    unit,
+    tenant,
+    { ...input, attachments: await resolveAttachments(tenant, input.attachments, input.conversationId, now) },
+    now,
+  );

@@ -10,6 +10,7 @@ import { changeDeliveryStatus } from './delivery';
 import { providers } from './providers';
 import { sendOutcome } from './outcome';
 import type { OutgoingMessage } from './queue';
+import { direct } from '../data/unit';
 
 /** Longer than the worker's timeout (one provider call, 10 s), shorter than the queue's visibility timeout (see wiring). */
 const SEND_LEASE_MS = 20_000;
@@ -31,7 +32,7 @@ export const handleOutgoing = async (m: OutgoingMessage): Promise<Verdict> => {
   const lease = now + SEND_LEASE_MS;
   const attempts = await claimSend(tenant, m, now, lease);
   if (attempts === undefined) return later(1000);
-  const fail = (reason: string) => changeDeliveryStatus(tenant, m, { status: 'failed', reason, lease }, new Date()).then(() => ACK);
+  const fail = (reason: string) => changeDeliveryStatus(direct, tenant, m, { status: 'failed', reason, lease }, new Date()).then(() => ACK);
 
   const conversation = (await getConversation(tenant, m.conversationId))?.conversation;
   const channel = conversation?.channelId ? await channelWithSecrets(tenant, conversation.channelId) : undefined;
@@ -69,20 +70,21 @@ export const handleOutgoing = async (m: OutgoingMessage): Promise<Verdict> => {
           ...(channel.account.type === 'email' ? threadWrites(tenant, conversation._id, thread, r.providerMessageId) : []),
         ];
         const sent = await changeDeliveryStatus(
+          direct,
           tenant,
           m,
           { status: 'sent', providerMessageId: r.providerMessageId, lease, writes },
           new Date(),
         );
-        if (sent) for (const status of r.receipts) await changeDeliveryStatus(tenant, m, { status }, new Date());
+        if (sent) for (const status of r.receipts) await changeDeliveryStatus(direct, tenant, m, { status }, new Date());
         return ACK;
       },
       retry: async (delayMs) => {
-        await postponeSend(tenant, m, lease, Date.now() + delayMs);
+        await postponeSend(direct, tenant, m, lease, Date.now() + delayMs);
         return later(delayMs);
       },
       failed: async (reason, accountError) => {
-        if (accountError) await markChannelErrored(tenant, channel.account._id, reason, new Date());
+        if (accountError) await markChannelErrored(direct, tenant, channel.account._id, reason, new Date());
         return fail(reason);
       },
       attempts,

@@ -7,6 +7,7 @@ import { customerIdBy } from '../data/customers';
 import { createCustomer, mutateCustomer } from './customers';
 import { answerOf } from '../http/refusals';
 import { mapLimit } from '../domain/map-limit';
+import type { Unit } from '../data/unit';
 
 const GUARD_KIND = { email: 'EMAIL', phone: 'PHONE' } as const;
 
@@ -25,6 +26,7 @@ const lostKeyTo = (error: unknown, idProperty: IdProperty) =>
  * of the same value and this upsert never make two customers: the loser of the guard updates instead.
  */
 export const upsertCustomer = async (
+  unit: Unit,
   tenant: Tenant,
   idProperty: IdProperty,
   key: string,
@@ -33,12 +35,12 @@ export const upsertCustomer = async (
   attempt = 1,
 ): Promise<Upserted> => {
   const again = (error: unknown, raced: boolean) => {
-    if (raced && attempt < ATTEMPTS) return upsertCustomer(tenant, idProperty, key, fields, now, attempt + 1);
+    if (raced && attempt < ATTEMPTS) return upsertCustomer(unit, tenant, idProperty, key, fields, now, attempt + 1);
     throw error;
   };
   const id = await customerIdBy(tenant, GUARD_KIND[idProperty], key);
   if (!id) {
-    return createCustomer(tenant, fields, now).then(
+    return createCustomer(unit, tenant, fields, now).then(
       (customer) => ({ status: 'created' as const, customer }),
       (error: unknown) => again(error, lostKeyTo(error, idProperty)),
     );
@@ -49,7 +51,7 @@ export const upsertCustomer = async (
     return { customer: updateCustomer(c, fields, now), event: 'customer.contact.updated' as const };
   };
   // `mutateCustomer` answers the customer it read, unchanged and unwritten, when the input changes nothing.
-  return mutateCustomer(tenant, id, decide, now).then(
+  return mutateCustomer(unit, tenant, id, decide, now).then(
     (customer) => ({ status: customer === read ? ('unchanged' as const) : ('updated' as const), customer }),
     (error: unknown) => again(error, error instanceof Missing),
   );
@@ -73,11 +75,11 @@ const CONCURRENCY = 5;
  * and answers in input order. Under an `Idempotency-Key` every transaction carries the key's marker and a
  * retry replays the answer.
  */
-export const batchUpsertCustomers = async (tenant: Tenant, idProperty: IdProperty, inputs: ParsedInput[], now: Date) => {
+export const batchUpsertCustomers = async (unit: Unit, tenant: Tenant, idProperty: IdProperty, inputs: ParsedInput[], now: Date) => {
   const results = await mapLimit(planBatch(idProperty, inputs), CONCURRENCY, async (input): Promise<BatchResult> => {
     if ('error' in input) return refusedResult(input.index, input.error);
     try {
-      return { index: input.index, ...(await upsertCustomer(tenant, idProperty, input.key, input.fields, now)) };
+      return { index: input.index, ...(await upsertCustomer(unit, tenant, idProperty, input.key, input.fields, now)) };
     } catch (error) {
       return refusedResult(input.index, error);
     }

@@ -10,7 +10,7 @@ import { customersPage } from '../data/customers-list';
 import { outboxItem } from '../data/outbox';
 import type { PageRequest } from '../data/query';
 import { lostRace, retryOnConflict } from '../data/retry';
-import { transact } from '../data/transact';
+import type { Unit } from '../data/unit';
 
 export const requireCustomer = async (tenant: Tenant, id: string): Promise<StoredCustomer> => {
   const stored = await getCustomer(tenant, id);
@@ -30,10 +30,10 @@ export const contactEvent = (
     buildEnvelope(type as EventEnvelope['eventType'], tenant, { contact: customer, ...extra.data }, { changes: extra.changes, now }),
   );
 
-export const createCustomer = async (tenant: Tenant, input: CustomerFields, now: Date): Promise<Customer> => {
+export const createCustomer = async (unit: Unit, tenant: Tenant, input: CustomerFields, now: Date): Promise<Customer> => {
   const customer = newCustomer(input, objectId(now.getTime()), now);
   await retryOnConflict(() =>
-    transact([...customerCreation(tenant, customer), contactEvent('customer.contact.created', tenant, customer, now)], lostRace),
+    unit.commit([...customerCreation(tenant, customer), contactEvent('customer.contact.created', tenant, customer, now)], lostRace),
   );
   return customer;
 };
@@ -50,6 +50,7 @@ const changesOf = (before: Customer, after: Customer) => {
  * its event name, or throws (e.g. CONFLICT for a refused transition). A change of nothing writes nothing.
  */
 export const mutateCustomer = (
+  unit: Unit,
   tenant: Tenant,
   id: string,
   decide: (c: Customer) => { customer: Customer; event: `customer.contact.${string}` },
@@ -61,24 +62,24 @@ export const mutateCustomer = (
     const { customer: after, event } = decide(before);
     const changes = changesOf(before, after);
     if (Object.keys(changes).length === 0) return before;
-    await transact([...customerChange(tenant, stored, after), contactEvent(event, tenant, after, now, { changes })], lostRace);
+    await unit.commit([...customerChange(tenant, stored, after), contactEvent(event, tenant, after, now, { changes })], lostRace);
     return after;
   });
 
 /** Applies a PATCH's contact fields; a patch that changes nothing writes nothing and sends no event. */
-export const changeCustomer = (tenant: Tenant, id: string, patch: CustomerFields, now: Date) =>
-  mutateCustomer(tenant, id, (c) => ({ customer: updateCustomer(c, patch, now), event: 'customer.contact.updated' }), now);
+export const changeCustomer = (unit: Unit, tenant: Tenant, id: string, patch: CustomerFields, now: Date) =>
+  mutateCustomer(unit, tenant, id, (c) => ({ customer: updateCustomer(c, patch, now), event: 'customer.contact.updated' }), now);
 
 /** Blocks or unblocks a customer; asking for the state it is already in is a 409. */
-export const setCustomerBlocked = (tenant: Tenant, id: string, blocked: boolean, now: Date) =>
-  mutateCustomer(tenant, id, (c) => setBlocked(c, blocked, now), now);
+export const setCustomerBlocked = (unit: Unit, tenant: Tenant, id: string, blocked: boolean, now: Date) =>
+  mutateCustomer(unit, tenant, id, (c) => setBlocked(c, blocked, now), now);
 
 /** Deletes a customer that has no conversations (see `assertDeletable`) nor leads, with its guards and its tag links. */
-export const deleteCustomer = (tenant: Tenant, id: string, now: Date): Promise<Customer> =>
+export const deleteCustomer = (unit: Unit, tenant: Tenant, id: string, now: Date): Promise<Customer> =>
   retryOnConflict(async () => {
     const stored = await requireCustomer(tenant, id);
     assertDeletable(stored.conversationCount);
-    await transact(
+    await unit.commit(
       [...customerDeletion(tenant, stored, now), contactEvent('customer.contact.deleted', tenant, stored.customer, now)],
       lostRace,
     );

@@ -7,7 +7,8 @@ import { diff } from '../events/envelope';
 import { getCustomer } from '../data/customers';
 import { mergeWrites } from '../data/customers-merge';
 import { lostRace, retryOnConflict } from '../data/retry';
-import { MAX_TRANSACTION_WRITES, transact } from '../data/transact';
+import { MAX_TRANSACTION_WRITES } from '../data/transact';
+import type { Unit } from '../data/unit';
 import { relinkCustomerLeads } from '../crm/leads';
 import { moveCustomerConversations } from '../inbox/conversations';
 import { contactEvent, requireCustomer } from './customers';
@@ -16,7 +17,7 @@ import { contactEvent, requireCustomer } from './customers';
  * Once the mergee's conversations and leads have moved: one transaction fills the base's gaps from the mergee,
  * hands over its unique values, tags and attributes, deletes it and writes `customer.contact.merged`.
  */
-const completeMerge = (tenant: Tenant, baseId: string, mergeeId: string, now: Date) =>
+const completeMerge = (unit: Unit, tenant: Tenant, baseId: string, mergeeId: string, now: Date) =>
   retryOnConflict(async () => {
     const [base, mergee] = await Promise.all([requireCustomer(tenant, baseId), requireCustomer(tenant, mergeeId)]);
     // A conversation that reached the mergee after its conversations moved: as a lost race, the merge runs again.
@@ -37,7 +38,7 @@ const completeMerge = (tenant: Tenant, baseId: string, mergeeId: string, now: Da
         identities: mergee.customer.identities.length,
       });
     }
-    await transact(writes, lostRace);
+    await unit.commit(writes, lostRace);
     return result;
   });
 
@@ -47,13 +48,13 @@ const completeMerge = (tenant: Tenant, baseId: string, mergeeId: string, now: Da
  * one transaction merges the customers (see `completeMerge`). Every step is idempotent: a merge interrupted
  * half-way is finished by repeating the call. A customer deleted while the merge runs is a 404.
  */
-export const mergeCustomers = async (tenant: Tenant, baseId: string, mergeeId: string, now: Date) => {
+export const mergeCustomers = async (unit: Unit, tenant: Tenant, baseId: string, mergeeId: string, now: Date) => {
   assertMergeable(baseId, mergeeId);
   const found = await Promise.all([getCustomer(tenant, baseId), getCustomer(tenant, mergeeId)]);
   const unknown = (['baseId', 'mergeeId'] as const).filter((_, i) => !found[i]);
   if (unknown.length) throw new ValidationError(unknown.map((path) => ({ path, message: 'No such customer in this workspace' })));
-  const conversationsMoved = await moveCustomerConversations(tenant, mergeeId, baseId, now);
-  const leadsMoved = await relinkCustomerLeads(tenant, mergeeId, baseId, now);
-  const customer = await completeMerge(tenant, baseId, mergeeId, now);
+  const conversationsMoved = await moveCustomerConversations(unit, tenant, mergeeId, baseId, now);
+  const leadsMoved = await relinkCustomerLeads(unit, tenant, mergeeId, baseId, now);
+  const customer = await completeMerge(unit, tenant, baseId, mergeeId, now);
   return { customer, mergedCustomerId: mergeeId, conversationsMoved, leadsMoved };
 };

@@ -10,7 +10,8 @@ import { outboxItem } from '../data/outbox';
 import type { PageRequest } from '../data/query';
 import { linkChecks } from '../data/references';
 import { lostRace, retryOnConflict } from '../data/retry';
-import { transact, type Write } from '../data/transact';
+import type { Write } from '../data/transact';
+import type { Unit } from '../data/unit';
 
 /** Everything an activity's creation writes: the activity and `crm.activity.added`; system activities go inside their change's transaction. */
 export const activityAdded = (tenant: Tenant, activity: Activity, now: Date): Write[] => [
@@ -19,7 +20,7 @@ export const activityAdded = (tenant: Tenant, activity: Activity, now: Date): Wr
 ];
 
 /** An activity on a lead and/or a customer (one at least); on a lead without a customer named, it also shows on the lead's customer. */
-export const addActivity = async (tenant: Tenant, input: ActivityFields, now: Date): Promise<Activity> => {
+export const addActivity = async (unit: Unit, tenant: Tenant, input: ActivityFields, now: Date): Promise<Activity> => {
   if (!input.leadId && !input.customerId) throw new Refused('activity_without_subject', 'Give leadId or customerId');
   const _id = objectId(now.getTime());
   return retryOnConflict(async () => {
@@ -27,7 +28,7 @@ export const addActivity = async (tenant: Tenant, input: ActivityFields, now: Da
     if (input.leadId && !lead) throw new Refused('no_such_lead', 'No such lead in this workspace');
     const customerId = input.customerId ?? lead?.lead.customerId ?? null;
     const activity = newActivity(input, { leadId: input.leadId ?? null, customerId }, _id, now);
-    await transact([...linkChecks(tenant, { leadId: activity.leadId, customerId }), ...activityAdded(tenant, activity, now)], lostRace);
+    await unit.commit([...linkChecks(tenant, { leadId: activity.leadId, customerId }), ...activityAdded(tenant, activity, now)], lostRace);
     return activity;
   });
 };
@@ -41,12 +42,12 @@ const requireStored = async (tenant: Tenant, id: string): Promise<StoredActivity
 export const requireActivity = async (tenant: Tenant, id: string): Promise<Activity> => (await requireStored(tenant, id)).activity;
 
 /** Deletes an activity the API added (system activities are 409), with its `crm.activity.deleted` event. */
-export const deleteActivity = (tenant: Tenant, id: string, now: Date): Promise<Activity> =>
+export const deleteActivity = (unit: Unit, tenant: Tenant, id: string, now: Date): Promise<Activity> =>
   retryOnConflict(async () => {
     const stored = await requireStored(tenant, id);
     const { activity } = stored;
     assertDeletable(activity);
-    await transact(
+    await unit.commit(
       [...activityDeletion(tenant, stored), outboxItem(buildEnvelope('crm.activity.deleted', tenant, { activity }, { now }))],
       lostRace,
     );
@@ -79,14 +80,14 @@ export const entityTimeline = async (tenant: Tenant, owner: TimelineOwner, id: s
  * Forgets an activity's customer (an erasure), with `extra` in the transaction: one on a lead stays on the
  * lead's timeline, unlinked; one on the customer alone is about nobody else, so it is deleted.
  */
-export const forgetActivityCustomer = async (tenant: Tenant, activity: Activity, extra: Write[]): Promise<void> => {
+export const forgetActivityCustomer = async (unit: Unit, tenant: Tenant, activity: Activity, extra: Write[]): Promise<void> => {
   // Read again: how it is stored decides its writes, and a timeline's index entries may lag a change.
   const stored = await getActivity(tenant, activity._id);
   if (stored?.activity.customerId !== activity.customerId) return;
-  await transact([...(activity.leadId ? activityUnlinked(tenant, stored) : activityDeletion(tenant, stored)), ...extra]).catch(
-    (error: unknown) => {
+  await unit
+    .commit([...(activity.leadId ? activityUnlinked(tenant, stored) : activityDeletion(tenant, stored)), ...extra])
+    .catch((error: unknown) => {
       // Unlinked or deleted meanwhile (by a run before a crash): nothing left to do.
       if (!(error instanceof Missing)) throw error;
-    },
-  );
+    });
 };

@@ -12,7 +12,8 @@ import { outboxItem } from '../data/outbox';
 import { getPipeline, pipelineLeadCount, stageCounterWrites, stageLeadCount } from '../data/pipelines';
 import type { PageRequest } from '../data/query';
 import { lostRace, retryOnConflict } from '../data/retry';
-import { MAX_TRANSACTION_WRITES, transact, type Write } from '../data/transact';
+import { MAX_TRANSACTION_WRITES, type Write } from '../data/transact';
+import type { Unit } from '../data/unit';
 import { activityAdded } from './activities';
 
 export const requireLead = async (tenant: Tenant, id: string): Promise<StoredLead> => {
@@ -50,12 +51,12 @@ export interface NewLeadInput extends LeadFields {
 }
 
 /** Creates a lead in its stage: the lead, its first stay, its lists, its stage's counters and `crm.lead.created`, in one transaction. */
-export const createLead = async (tenant: Tenant, input: NewLeadInput, now: Date): Promise<Lead> => {
+export const createLead = async (unit: Unit, tenant: Tenant, input: NewLeadInput, now: Date): Promise<Lead> => {
   const _id = objectId(now.getTime());
   return retryOnConflict(async () => {
     const { pipeline, stage } = await resolveStage(tenant, input.pipelineId, input.stageId);
     const lead = newLead(input, pipeline, stage, _id, now);
-    await transact(
+    await unit.commit(
       [
         ...leadCreation(tenant, lead),
         ...stageCounterWrites(tenant, undefined, lead, stage.kind),
@@ -77,6 +78,7 @@ interface LeadStep {
 
 /** Read, decide, write under the version read; lists, stage counters, link checks and events follow the change. */
 const mutateLead = (
+  unit: Unit,
   tenant: Tenant,
   id: string,
   decide: (stored: StoredLead) => Promise<LeadStep> | LeadStep,
@@ -89,7 +91,7 @@ const mutateLead = (
     const step = await decide(stored);
     const after = step.change.lead;
     if (step.change.events.length === 0) return before;
-    await transact(
+    await unit.commit(
       [
         ...leadUpdate(tenant, stored, after, step.set),
         ...stageCounterWrites(tenant, before, after, step.kind),
@@ -102,12 +104,13 @@ const mutateLead = (
     return after;
   });
 
-export const updateLead = (tenant: Tenant, id: string, patch: LeadFields, now: Date): Promise<Lead> =>
-  mutateLead(tenant, id, ({ lead }) => ({ change: editLead(lead, patch, now) }), now);
+export const updateLead = (unit: Unit, tenant: Tenant, id: string, patch: LeadFields, now: Date): Promise<Lead> =>
+  mutateLead(unit, tenant, id, ({ lead }) => ({ change: editLead(lead, patch, now) }), now);
 
 /** Links a lead of customer `from` to customer `to` (a merge); a lead no longer on `from` is left as it is. */
-const relinkLeadCustomer = (tenant: Tenant, id: string, from: string, to: string, now: Date): Promise<Lead> =>
+const relinkLeadCustomer = (unit: Unit, tenant: Tenant, id: string, from: string, to: string, now: Date): Promise<Lead> =>
   mutateLead(
+    unit,
     tenant,
     id,
     ({ lead }) => ({ change: lead.customerId === from ? editLead(lead, { customerId: to }, now) : { lead, events: [] } }),
@@ -115,8 +118,9 @@ const relinkLeadCustomer = (tenant: Tenant, id: string, from: string, to: string
   );
 
 /** Clears a lead's link to customer `customerId` (an erasure), with `extra` in its transaction; a lead no longer on it is left as it is. */
-export const unlinkLeadCustomer = (tenant: Tenant, id: string, customerId: string, now: Date, extra: Write[]): Promise<Lead> =>
+export const unlinkLeadCustomer = (unit: Unit, tenant: Tenant, id: string, customerId: string, now: Date, extra: Write[]): Promise<Lead> =>
   mutateLead(
+    unit,
     tenant,
     id,
     ({ lead }) => ({ change: lead.customerId === customerId ? editLead(lead, { customerId: null }, now) : { lead, events: [] }, extra }),
@@ -126,14 +130,14 @@ export const unlinkLeadCustomer = (tenant: Tenant, id: string, customerId: strin
 const RELINK_BATCH = 25;
 
 /** Links every lead of customer `from` to `to` (a merge), one lead per transaction (each with its `crm.lead.updated`); answers how many. */
-export const relinkCustomerLeads = async (tenant: Tenant, from: string, to: string, now: Date): Promise<number> => {
+export const relinkCustomerLeads = async (unit: Unit, tenant: Tenant, from: string, to: string, now: Date): Promise<number> => {
   let moved = 0;
   for (;;) {
     const ids = await leadIdsOfCustomer(tenant, from, RELINK_BATCH);
     if (ids.length === 0) return moved;
     for (const id of ids) {
       // A lead deleted since the page was read has left the list with its delete.
-      moved += await relinkLeadCustomer(tenant, id, from, to, now).then(
+      moved += await relinkLeadCustomer(unit, tenant, id, from, to, now).then(
         () => 1,
         (error: unknown) => {
           if (error instanceof Missing) return 0;
@@ -157,8 +161,16 @@ export interface MoveInput {
  * `crm.activity.added`, all in one transaction. The service behind `POST /crm/leads/{id}/move` and workflows,
  * whose `extra` writes (the step's effect record) join that transaction; a move to the lead's own stage writes nothing.
  */
-export const moveLeadToStage = (tenant: Tenant, id: string, input: MoveInput, now: Date, extra?: (lead: Lead) => Write[]): Promise<Lead> =>
+export const moveLeadToStage = (
+  unit: Unit,
+  tenant: Tenant,
+  id: string,
+  input: MoveInput,
+  now: Date,
+  extra?: (lead: Lead) => Write[],
+): Promise<Lead> =>
   mutateLead(
+    unit,
     tenant,
     id,
     async ({ lead, stays }) => {
@@ -194,7 +206,7 @@ export const moveLeadToStage = (tenant: Tenant, id: string, input: MoveInput, no
  * (conditional on the version and tag count read, so a racing move re-runs it with the stays it added).
  * Its activities stay on its customer's timeline.
  */
-export const deleteLead = async (tenant: Tenant, id: string, now: Date): Promise<Lead> => {
+export const deleteLead = async (unit: Unit, tenant: Tenant, id: string, now: Date): Promise<Lead> => {
   const { lead, overflow } = await retryOnConflict(async () => {
     const stored = await requireLead(tenant, id);
     const writes = [
@@ -204,13 +216,13 @@ export const deleteLead = async (tenant: Tenant, id: string, now: Date): Promise
     ];
     const stays = await stayDeletions(tenant, id);
     const room = MAX_TRANSACTION_WRITES - writes.length;
-    await transact([...writes, ...stays.slice(0, room)], lostRace);
+    await unit.commit([...writes, ...stays.slice(0, room)], lostRace);
     return { lead: stored.lead, overflow: stays.slice(room) };
   });
   // Only a lead moved more often than one transaction holds: the stays left over, unreachable once the lead is gone.
   for (let i = 0; i < overflow.length; i += MAX_TRANSACTION_WRITES) {
     const chunk = overflow.slice(i, i + MAX_TRANSACTION_WRITES);
-    await retryOnConflict(() => transact(chunk));
+    await retryOnConflict(() => unit.commit(chunk));
   }
   return lead;
 };

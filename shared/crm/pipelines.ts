@@ -31,7 +31,8 @@ import {
 } from '../data/pipelines';
 import type { PageRequest } from '../data/query';
 import { lostRace, retryOnConflict } from '../data/retry';
-import { transact, type Write } from '../data/transact';
+import type { Write } from '../data/transact';
+import type { Unit } from '../data/unit';
 
 export const requirePipeline = async (tenant: Tenant, id: string): Promise<StoredPipeline> => {
   const stored = await getPipeline(tenant, id);
@@ -52,9 +53,16 @@ const pipelineEvent = (type: 'created' | 'updated' | 'deleted', tenant: Tenant, 
     ),
   );
 
-export const createPipeline = async (tenant: Tenant, input: { name: string; stages?: StageInput[] }, now: Date): Promise<Pipeline> => {
+export const createPipeline = async (
+  unit: Unit,
+  tenant: Tenant,
+  input: { name: string; stages?: StageInput[] },
+  now: Date,
+): Promise<Pipeline> => {
   const pipeline = newPipeline(input, { _id: objectId(now.getTime()), newId: () => objectId(now.getTime()) }, now);
-  await retryOnConflict(() => transact([...pipelineCreation(tenant, pipeline), pipelineEvent('created', tenant, pipeline, now)], lostRace));
+  await retryOnConflict(() =>
+    unit.commit([...pipelineCreation(tenant, pipeline), pipelineEvent('created', tenant, pipeline, now)], lostRace),
+  );
   return pipeline;
 };
 
@@ -68,18 +76,23 @@ interface PipelineStep {
  * Read, decide, write under the version read (re-run on a lost race): the pipeline before and after the
  * change `decide` makes, with its event; a step that changes nothing writes nothing.
  */
-const mutated = (tenant: Tenant, id: string, decide: (p: Pipeline) => PipelineStep, now: Date) =>
+const mutated = (unit: Unit, tenant: Tenant, id: string, decide: (p: Pipeline) => PipelineStep, now: Date) =>
   retryOnConflict(async () => {
     const stored = await requirePipeline(tenant, id);
     const before = stored.pipeline;
     const { pipeline: after, extra = [] } = decide(before);
     if (after === before && extra.length === 0) return { before, after };
-    await transact([pipelineUpdate(tenant, stored, after), ...extra, pipelineEvent('updated', tenant, after, now, before)], lostRace);
+    await unit.commit([pipelineUpdate(tenant, stored, after), ...extra, pipelineEvent('updated', tenant, after, now, before)], lostRace);
     return { before, after };
   });
 
-const mutatePipeline = async (tenant: Tenant, id: string, decide: (p: Pipeline) => PipelineStep, now: Date): Promise<Pipeline> =>
-  (await mutated(tenant, id, decide, now)).after;
+const mutatePipeline = async (
+  unit: Unit,
+  tenant: Tenant,
+  id: string,
+  decide: (p: Pipeline) => PipelineStep,
+  now: Date,
+): Promise<Pipeline> => (await mutated(unit, tenant, id, decide, now)).after;
 
 const requireStage = (p: Pipeline, stageId: string): Stage => {
   const stage = stageOf(p, stageId);
@@ -88,14 +101,21 @@ const requireStage = (p: Pipeline, stageId: string): Stage => {
 };
 
 /** A patch without a name changes nothing: it answers the pipeline as it is. */
-export const updatePipeline = async (tenant: Tenant, id: string, patch: { name?: string }, now: Date) =>
+export const updatePipeline = async (unit: Unit, tenant: Tenant, id: string, patch: { name?: string }, now: Date) =>
   patch.name === undefined
     ? (await requirePipeline(tenant, id)).pipeline
-    : mutatePipeline(tenant, id, (p) => ({ pipeline: rename(p, patch.name!, now) }), now);
+    : mutatePipeline(unit, tenant, id, (p) => ({ pipeline: rename(p, patch.name!, now) }), now);
 
-export const createStage = (tenant: Tenant, id: string, input: StageInput & { position?: number }, now: Date): Promise<Pipeline> => {
+export const createStage = (
+  unit: Unit,
+  tenant: Tenant,
+  id: string,
+  input: StageInput & { position?: number },
+  now: Date,
+): Promise<Pipeline> => {
   const stageId = objectId(now.getTime());
   return mutatePipeline(
+    unit,
     tenant,
     id,
     (p) => {
@@ -107,8 +127,9 @@ export const createStage = (tenant: Tenant, id: string, input: StageInput & { po
 };
 
 /** A kind change also changes what its leads' status means, so it is refused (409) while the stage holds leads. */
-export const updateStage = (tenant: Tenant, id: string, stageId: string, edit: StageEdit, now: Date): Promise<Pipeline> =>
+export const updateStage = (unit: Unit, tenant: Tenant, id: string, stageId: string, edit: StageEdit, now: Date): Promise<Pipeline> =>
   mutatePipeline(
+    unit,
     tenant,
     id,
     (p) => {
@@ -121,8 +142,9 @@ export const updateStage = (tenant: Tenant, id: string, stageId: string, edit: S
   );
 
 /** Deletes an empty stage; answers it as it was. */
-export const deleteStage = async (tenant: Tenant, id: string, stageId: string, now: Date): Promise<Stage> => {
+export const deleteStage = async (unit: Unit, tenant: Tenant, id: string, stageId: string, now: Date): Promise<Stage> => {
   const { before } = await mutated(
+    unit,
     tenant,
     id,
     (p) => ({ pipeline: removeStage(p, requireStage(p, stageId), now), extra: [stageDeletion(tenant, id, stageId)] }),
@@ -131,14 +153,14 @@ export const deleteStage = async (tenant: Tenant, id: string, stageId: string, n
   return requireStage(before, stageId);
 };
 
-export const reorderPipelineStages = (tenant: Tenant, id: string, stageIds: string[], now: Date) =>
-  mutatePipeline(tenant, id, (p) => ({ pipeline: reorderStages(p, stageIds, now) }), now);
+export const reorderPipelineStages = (unit: Unit, tenant: Tenant, id: string, stageIds: string[], now: Date) =>
+  mutatePipeline(unit, tenant, id, (p) => ({ pipeline: reorderStages(p, stageIds, now) }), now);
 
 /** Deletes a pipeline whose stages are all empty (409 otherwise), with its stage items, in one transaction. */
-export const deletePipeline = (tenant: Tenant, id: string, now: Date): Promise<Pipeline> =>
+export const deletePipeline = (unit: Unit, tenant: Tenant, id: string, now: Date): Promise<Pipeline> =>
   retryOnConflict(async () => {
     const stored = await requirePipeline(tenant, id);
-    await transact([...pipelineDeletion(tenant, stored), pipelineEvent('deleted', tenant, stored.pipeline, now)], lostRace);
+    await unit.commit([...pipelineDeletion(tenant, stored), pipelineEvent('deleted', tenant, stored.pipeline, now)], lostRace);
     return stored.pipeline;
   });
 

@@ -18,7 +18,8 @@ import { outboxItem } from '../data/outbox';
 import type { PageRequest } from '../data/query';
 import { lostRace, retryOnConflict } from '../data/retry';
 import { getTask, taskCreation, taskDeletion, tasksPage, taskUpdate, type StoredTask } from '../data/tasks';
-import { transact, type Write } from '../data/transact';
+import type { Write } from '../data/transact';
+import type { Unit } from '../data/unit';
 import { activityAdded } from './activities';
 
 const requireStored = async (tenant: Tenant, id: string): Promise<StoredTask> => {
@@ -54,6 +55,7 @@ const taskEvent = (
  * and workflows, whose `extra` writes (the step's effect record) join the task's transaction.
  */
 export const createTask = async (
+  unit: Unit,
   tenant: Tenant,
   input: TaskFields & { title: string },
   now: Date,
@@ -61,7 +63,7 @@ export const createTask = async (
 ): Promise<Task> => {
   const task = newTask(input, objectId(now.getTime()), now);
   await retryOnConflict(() =>
-    transact(
+    unit.commit(
       [...taskCreation(tenant, task), taskEvent(tenant, 'created', undefined, undefined, task, now), ...(extra?.(task) ?? [])],
       lostRace,
     ),
@@ -76,7 +78,13 @@ interface TaskStep {
 }
 
 /** Read, decide, write under the version read; the due index, lists, link checks and events follow the change. */
-const mutateTask = (tenant: Tenant, id: string, decide: (stored: StoredTask) => TaskStep | undefined, now: Date): Promise<Task> =>
+const mutateTask = (
+  unit: Unit,
+  tenant: Tenant,
+  id: string,
+  decide: (stored: StoredTask) => TaskStep | undefined,
+  now: Date,
+): Promise<Task> =>
   retryOnConflict(async () => {
     const stored = await requireStored(tenant, id);
     const before = stored.task;
@@ -84,7 +92,7 @@ const mutateTask = (tenant: Tenant, id: string, decide: (stored: StoredTask) => 
     if (!step || step.change.events.length === 0) return before;
     const after = step.change.task;
     const remindedFor = step.remindedFor !== undefined ? step.remindedFor : stored.remindedFor;
-    await transact(
+    await unit.commit(
       [
         ...taskUpdate(tenant, stored, after, remindedFor),
         ...step.change.events.map((e) => taskEvent(tenant, e.name, before, e, after, now)),
@@ -95,12 +103,13 @@ const mutateTask = (tenant: Tenant, id: string, decide: (stored: StoredTask) => 
     return after;
   });
 
-export const updateTask = (tenant: Tenant, id: string, patch: TaskFields, now: Date): Promise<Task> =>
-  mutateTask(tenant, id, ({ task }) => ({ change: editTask(task, patch, now) }), now);
+export const updateTask = (unit: Unit, tenant: Tenant, id: string, patch: TaskFields, now: Date): Promise<Task> =>
+  mutateTask(unit, tenant, id, ({ task }) => ({ change: editTask(task, patch, now) }), now);
 
 /** Clears a task's link to customer `customerId` (an erasure), with `extra` in its transaction; a task no longer on it is left as it is. */
-export const unlinkTaskCustomer = (tenant: Tenant, id: string, customerId: string, now: Date, extra: Write[]): Promise<Task> =>
+export const unlinkTaskCustomer = (unit: Unit, tenant: Tenant, id: string, customerId: string, now: Date, extra: Write[]): Promise<Task> =>
   mutateTask(
+    unit,
     tenant,
     id,
     ({ task }) => (task.customerId === customerId ? { change: editTask(task, { customerId: null }, now), extra } : undefined),
@@ -108,8 +117,9 @@ export const unlinkTaskCustomer = (tenant: Tenant, id: string, customerId: strin
   );
 
 /** Completes a task, with a `task_completed` activity on its lead and customer in the same transaction. */
-export const completeTaskById = (tenant: Tenant, id: string, now: Date): Promise<Task> =>
+export const completeTaskById = (unit: Unit, tenant: Tenant, id: string, now: Date): Promise<Task> =>
   mutateTask(
+    unit,
     tenant,
     id,
     ({ task }) => {
@@ -127,10 +137,10 @@ export const completeTaskById = (tenant: Tenant, id: string, now: Date): Promise
     now,
   );
 
-export const deleteTask = (tenant: Tenant, id: string, now: Date): Promise<Task> =>
+export const deleteTask = (unit: Unit, tenant: Tenant, id: string, now: Date): Promise<Task> =>
   retryOnConflict(async () => {
     const stored = await requireStored(tenant, id);
-    await transact([...taskDeletion(tenant, stored), taskEvent(tenant, 'deleted', undefined, undefined, stored.task, now)], lostRace);
+    await unit.commit([...taskDeletion(tenant, stored), taskEvent(tenant, 'deleted', undefined, undefined, stored.task, now)], lostRace);
     return stored.task;
   });
 
@@ -142,9 +152,10 @@ export const listTasks = async (tenant: Tenant, filters: TaskFilters, page: Page
  * Writes `crm.task.due` for a task whose reminder is owed, and records that it was: the version check
  * makes it happen once however many timer runs overlap; a task changed meanwhile is decided afresh.
  */
-export const remindDue = async (tenant: Tenant, id: string, now: Date): Promise<boolean> => {
+export const remindDue = async (unit: Unit, tenant: Tenant, id: string, now: Date): Promise<boolean> => {
   let reminded = false;
   await mutateTask(
+    unit,
     tenant,
     id,
     ({ task, remindedFor }) => {

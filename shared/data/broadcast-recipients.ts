@@ -8,7 +8,8 @@ import { bumpStats, stillSending } from './broadcasts';
 import { outboxItem } from './outbox';
 import { queryAll, queryPage, type PageRequest } from './query';
 import { retryOnConflict } from './retry';
-import { commit, createItem, removeOnce, updateItem, type Write } from './transact';
+import { createItem, updateItem, type Write } from './transact';
+import { direct, removeOnce } from './unit';
 import { broadcast, broadcastRecipient } from './registry/channels';
 
 /** A broadcast's recipients, one per customer, with their send state (keys: registry/channels.ts). */
@@ -87,7 +88,7 @@ const commitEach = async (tenant: Tenant, broadcastId: string, parts: Part[]): P
     transactionsOf(parts).map(async (run) => {
       try {
         await retryOnConflict(() =>
-          commit([...run.flatMap((p) => p.writes), bumpStats(tenant, broadcastId, sumStats(run.map((p) => p.stats)))]),
+          direct.commit([...run.flatMap((p) => p.writes), bumpStats(tenant, broadcastId, sumStats(run.map((p) => p.stats)))]),
         );
       } catch (error) {
         if (!(error instanceof NotHeld || error instanceof Exists)) throw error;
@@ -122,7 +123,9 @@ const addedStats = ({ skip }: NewRecipient): Partial<Stats> => (skip ? { recipie
 /** Adds one recipient (queued, or skipped with a reason) and counts it; false when the fan-out already had. */
 const addRecipient = async (tenant: Tenant, broadcastId: string, r: NewRecipient, now: Date): Promise<boolean> => {
   try {
-    await retryOnConflict(() => commit([recipientCreate(tenant, broadcastId, now, r), bumpStats(tenant, broadcastId, addedStats(r))]));
+    await retryOnConflict(() =>
+      direct.commit([recipientCreate(tenant, broadcastId, now, r), bumpStats(tenant, broadcastId, addedStats(r))]),
+    );
     return true;
   } catch (error) {
     if (error instanceof Exists) return false;
@@ -169,7 +172,7 @@ const claimAll = async (
 ): Promise<boolean> => {
   try {
     await retryOnConflict(() =>
-      commit([
+      direct.commit([
         ...claims.map(([id, seen]) => claimWrite(tenant, broadcastId, id, seen, now, leaseUntil)),
         { ...stillSending(tenant, broadcastId), onFail: () => new NotHeld() },
       ]),
@@ -286,7 +289,7 @@ export const settleRecipient = async (
 ): Promise<Recipient | undefined> => {
   const { writes, after } = settleWrites(tenant, broadcastId, customerId, s, now);
   try {
-    await retryOnConflict(() => commit([...writes, bumpStats(tenant, broadcastId, s.stats)]));
+    await retryOnConflict(() => direct.commit([...writes, bumpStats(tenant, broadcastId, s.stats)]));
   } catch (error) {
     if (error instanceof NotHeld) return undefined;
     throw error;
@@ -325,13 +328,15 @@ export const postponeRecipient = async (
   leaseUntil: number,
   notBefore: number,
 ): Promise<void> => {
-  await commit([
-    updateItem(recipientKey(tenant, broadcastId, customerId), 'SET #s = :queued, notBefore = :nb REMOVE leaseUntil', {
-      condition: 'leaseUntil = :lease',
-      names: { '#s': 'status' },
-      values: { ':queued': 'queued', ':nb': notBefore, ':lease': leaseUntil },
-    }),
-  ]).catch(() => undefined);
+  await direct
+    .commit([
+      updateItem(recipientKey(tenant, broadcastId, customerId), 'SET #s = :queued, notBefore = :nb REMOVE leaseUntil', {
+        condition: 'leaseUntil = :lease',
+        names: { '#s': 'status' },
+        values: { ':queued': 'queued', ':nb': notBefore, ':lease': leaseUntil },
+      }),
+    ])
+    .catch(() => undefined);
 };
 
 /** Deletes the customer's recipient entry from every broadcast of the tenant, each with `tally` in its transaction; answers how many. */

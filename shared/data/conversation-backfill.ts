@@ -7,7 +7,8 @@ import { closedPartition, listPartition } from './conversations';
 import { conversationKey } from './entity-keys';
 import { queryPage } from './query';
 import { closedIndexBackfill } from './registry/inbox';
-import { putItem, updateItem, writeAlone } from './transact';
+import { putItem, updateItem } from './transact';
+import type { Unit } from './unit';
 import { isConditionFailure } from './retry';
 
 /**
@@ -31,8 +32,8 @@ export const backfillState = async (tenant: Tenant): Promise<BackfillState> => {
   return { done, ...(cursor === undefined ? {} : { cursor }) };
 };
 
-export const saveBackfillState = async (tenant: Tenant, state: BackfillState): Promise<void> => {
-  await writeAlone(putItem({ ...stateKey(tenant), type: 'CLOSED_BACKFILL', ...state }));
+export const saveBackfillState = async (unit: Unit, tenant: Tenant, state: BackfillState): Promise<void> => {
+  await unit.writeAlone(putItem({ ...stateKey(tenant), type: 'CLOSED_BACKFILL', ...state }));
 };
 
 /** A page of the ids in the tenant's closed status list, oldest first, and the cursor past it. */
@@ -46,9 +47,9 @@ export const closedListPage = async (tenant: Tenant, limit: number, cursor?: str
  * is still the version read, closed and unindexed: one reopened or indexed meanwhile is left as it is (false).
  * The version does not move (nothing the API answers changes), so a writer that read it before still writes.
  */
-export const indexClosed = async (tenant: Tenant, { conversation, version }: Stored, closedAt: string): Promise<boolean> => {
+export const indexClosed = async (unit: Unit, tenant: Tenant, { conversation, version }: Stored, closedAt: string): Promise<boolean> => {
   try {
-    await writeAlone(
+    await unit.writeAlone(
       updateItem(conversationKey(tenant, conversation._id), 'SET gsi2pk = :pk, gsi2sk = :sk', {
         condition: 'version = :version AND #status = :closed AND attribute_not_exists(gsi2pk)',
         names: { '#status': 'status' },

@@ -7,7 +7,8 @@ import { storedKey } from './codec';
 import { conversationKey } from './entity-keys';
 import { conversationPurge } from './registry/inbox';
 import { queryPage } from './query';
-import { createItem, deleteItem, transact, type Write } from './transact';
+import { createItem, deleteItem, type Write } from './transact';
+import type { Unit } from './unit';
 
 /** A closed conversation's entry in its tenant's closed index: the conversation itself, or the tombstone of an unfinished purge. */
 export interface ClosedEntry {
@@ -62,7 +63,7 @@ const PAGE = 99;
  * BatchWriteItem); answers how many of them were messages. Deleting what is already gone is harmless, so a
  * rerun after a crash finishes the job.
  */
-export const deletePartitionRest = async (tenant: Tenant, id: string): Promise<number> => {
+export const deletePartitionRest = async (unit: Unit, tenant: Tenant, id: string): Promise<number> => {
   const { pk, sk: tombstone } = tombstoneKey(tenant, id);
   let messages = 0;
   for (;;) {
@@ -70,6 +71,6 @@ export const deletePartitionRest = async (tenant: Tenant, id: string): Promise<n
     const rest = items.filter((i) => i.sk !== tombstone);
     if (rest.length === 0) return messages;
     messages += rest.filter((i) => i.type === 'MESSAGE').length;
-    await transact(rest.map((item) => deleteItem(storedKey(item))));
+    await unit.commit(rest.map((item) => deleteItem(storedKey(item))));
   }
 };

@@ -6,7 +6,8 @@ import { config } from '../config';
 import { tenantPk } from './keys';
 import { K } from './registry/registry';
 import { erasure as erasureEntity } from './registry/erasures';
-import { createItem, transact, updateItem, type Write } from './transact';
+import { createItem, updateItem, type Write } from './transact';
+import type { Unit } from './unit';
 import { isConditionFailure } from './retry';
 
 /**
@@ -78,9 +79,9 @@ export const csvRewriteClaim = (
 ];
 
 /** Moves a queued job to running (or leaves a running one); false when it had already finished. */
-export const startErasure = async (tenant: Tenant, id: string): Promise<boolean> => {
+export const startErasure = async (unit: Unit, tenant: Tenant, id: string): Promise<boolean> => {
   try {
-    await transact([
+    await unit.commit([
       updateItem(erasureKey(tenant, id), 'SET #status = :running', {
         condition: '#status IN (:queued, :running)',
         names: { '#status': 'status' },
@@ -95,9 +96,9 @@ export const startErasure = async (tenant: Tenant, id: string): Promise<boolean>
 };
 
 /** Records step `from` as done: the next run starts at the next one. A lost race (another run moved it) is harmless. */
-export const advanceErasure = async (tenant: Tenant, id: string, from: number): Promise<void> => {
+export const advanceErasure = async (unit: Unit, tenant: Tenant, id: string, from: number): Promise<void> => {
   try {
-    await transact([
+    await unit.commit([
       updateItem(erasureKey(tenant, id), 'SET #step = :next', {
         condition: '#step = :from AND #status = :running',
         names: { '#step': 'step', '#status': 'status' },
@@ -111,6 +112,7 @@ export const advanceErasure = async (tenant: Tenant, id: string, from: number): 
 
 /** Settles a running job, dropping its needles, with `extra` (its event) in the same transaction; false when it had settled. */
 export const settleErasure = async (
+  unit: Unit,
   tenant: Tenant,
   id: string,
   status: 'completed' | 'failed',
@@ -118,7 +120,7 @@ export const settleErasure = async (
   extra: Write[] = [],
 ): Promise<boolean> => {
   try {
-    await transact([
+    await unit.commit([
       updateItem(erasureKey(tenant, id), 'SET #status = :status, completedAt = :at REMOVE needles', {
         condition: '#status = :running',
         names: { '#status': 'status' },

@@ -4,15 +4,16 @@ import { EXPORT_RETENTION_SECONDS, type ExportJob } from '../domain/exports/expo
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { exportJob } from './registry/exports';
-import { createItem, updateItem, writeAlone, type Write } from './transact';
+import { createItem, updateItem, type Write } from './transact';
+import type { Unit } from './unit';
 
 /**
  * Export jobs (keys: registry/exports.ts), with a TTL 7 days after creation (as long as the CSV is kept).
  * Status moves queued → running → completed|failed by conditional writes.
  */
 
-export const createExport = async (tenant: Tenant, job: ExportJob): Promise<void> => {
-  await writeAlone(
+export const createExport = async (unit: Unit, tenant: Tenant, job: ExportJob): Promise<void> => {
+  await unit.writeAlone(
     createItem({
       ...exportJob.key({ tenant, id: job._id }),
       type: 'EXPORT',
@@ -42,11 +43,11 @@ const fieldsOf = (change: Settlement): Record<string, unknown> => {
 };
 
 /** Moves an unfinished export to `running` or to its outcome; false when it had already finished. */
-export const settleExport = async (tenant: Tenant, id: string, change: Settlement): Promise<boolean> => {
+export const settleExport = async (unit: Unit, tenant: Tenant, id: string, change: Settlement): Promise<boolean> => {
   const fields = Object.keys(fieldsOf(change));
   const values = fieldsOf(change);
   try {
-    await writeAlone(
+    await unit.writeAlone(
       updateItem(exportJob.key({ tenant, id }), `SET ${fields.map((k) => `#${k} = :${k}`).join(', ')}`, {
         condition: '#status IN (:queued, :running)',
         names: Object.fromEntries(fields.map((k) => [`#${k}`, k])),

@@ -18,7 +18,8 @@ import { batchGet } from './batch-get';
 import { readCount, workspaceCounter } from './counters';
 import { outboxItem } from './outbox';
 import { collect, queryAll, queryPage, type PageRequest } from './query';
-import { createItem, deleteItem, transact, updateItem, type Write } from './transact';
+import { createItem, deleteItem, updateItem, type Write } from './transact';
+import type { Unit } from './unit';
 import { file as fileEntity } from './registry/files';
 
 /** Files of a workspace (keys, indexes and the storage counter: registry/files.ts). */
@@ -46,9 +47,9 @@ export const storageUsage = async (tenant: Tenant): Promise<StorageUsage> => {
   return { files, bytes };
 };
 
-export const createFile = async (tenant: Tenant, input: CreateFile, now: Date): Promise<StoredFile> => {
+export const createFile = async (unit: Unit, tenant: Tenant, input: CreateFile, now: Date): Promise<StoredFile> => {
   const file = newFile(objectId(now.getTime()), input, now);
-  await transact([createItem(toItem(tenant, file))]);
+  await unit.commit([createItem(toItem(tenant, file))]);
   return file;
 };
 
@@ -82,6 +83,7 @@ const stillPending = { condition: '#s = :pending', names: { '#s': 'status' }, va
  * `quota_exceeded` instead.
  */
 export const settleFile = async (
+  unit: Unit,
   tenant: Tenant,
   file: StoredFile,
   outcome: { ok: true; quotaBytes: number } | { ok: false; reason: RejectedReason },
@@ -90,7 +92,7 @@ export const settleFile = async (
   const at = now.toISOString();
   const reject = async (reason: RejectedReason) => {
     const rejected: StoredFile = { ...file, status: 'rejected', rejectedReason: reason, updatedAt: at };
-    const wrote = await settle([
+    const wrote = await settle(unit, [
       updateItem(fileKey(tenant, file._id), 'SET #s = :rejected, rejectedReason = :r, updatedAt = :u', {
         ...stillPending,
         values: { ...stillPending.values, ':rejected': 'rejected', ':r': reason, ':u': at },
@@ -104,7 +106,7 @@ export const settleFile = async (
   const listed = fileEntity.index('gsi1', { tenant, id: file._id });
   const overQuota = new Refused('storage_quota_exceeded', 'The workspace has no room left for this file');
   try {
-    const wrote = await settle([
+    const wrote = await settle(unit, [
       updateItem(fileKey(tenant, file._id), 'SET #s = :ready, updatedAt = :u, gsi1pk = :lpk, gsi1sk = :lsk REMOVE #ttl', {
         names: { ...stillPending.names, '#ttl': 'ttl' },
         values: { ...stillPending.values, ':ready': 'ready', ':u': at, ':lpk': listed.gsi1pk, ':lsk': listed.gsi1sk },
@@ -127,9 +129,9 @@ export const settleFile = async (
 
 class Settled extends Error {}
 /** Commits the writes unless their first (the file's own, conditional on `pending`) finds the file decided. */
-const settle = async (writes: Write[]): Promise<boolean> => {
+const settle = async (unit: Unit, writes: Write[]): Promise<boolean> => {
   try {
-    await transact(writes, (index) => (index === 0 ? new Settled() : new Error(`settling a file: write ${index} refused`)));
+    await unit.commit(writes, (index) => (index === 0 ? new Settled() : new Error(`settling a file: write ${index} refused`)));
     return true;
   } catch (error) {
     if (error instanceof Settled) return false;
@@ -163,7 +165,13 @@ export const conversationFiles = async (tenant: Tenant, conversationId: string):
   (await collect(queryAll({ index: 'gsi2', pk: fileEntity.build('gsi2pk', { tenant, conversationId }) }))).map(fromItem);
 
 /** Removes the file's record (uncounting it when it was ready) with `inbox.file.deleted`. With `alone`, a held file is refused. */
-export const deleteFileRecord = async (tenant: Tenant, file: StoredFile, now: Date, opts: { alone: boolean }): Promise<void> => {
+export const deleteFileRecord = async (
+  unit: Unit,
+  tenant: Tenant,
+  file: StoredFile,
+  now: Date,
+  opts: { alone: boolean },
+): Promise<void> => {
   const guard = opts.alone
     ? {
         condition: 'attribute_exists(pk) AND attribute_not_exists(conversationId) AND #s = :s',
@@ -173,7 +181,7 @@ export const deleteFileRecord = async (tenant: Tenant, file: StoredFile, now: Da
           new Refused('file_attached', 'A message holds this file (or it changed meanwhile): delete the conversation, or read it again'),
       }
     : { condition: 'attribute_exists(pk)', onFail: () => new Missing('File') };
-  await transact([...fileRemoval(tenant, file, guard), outboxItem(buildEnvelope('inbox.file.deleted', tenant, { file }, { now }))]);
+  await unit.commit([...fileRemoval(tenant, file, guard), outboxItem(buildEnvelope('inbox.file.deleted', tenant, { file }, { now }))]);
 };
 
 /** The writes that remove the file's record as read, uncounting it when it was ready; the delete is conditional on `guard`. */

@@ -8,7 +8,8 @@ import { IdempotencyKeyTakenOver, type IdempotencyRecord, type StoredResponse } 
 import { IDEMPOTENCY_LOCK_SECONDS, IDEMPOTENCY_WINDOW_SECONDS, keyDigest } from '../domain/idempotency/key';
 import { storedKey } from './codec';
 import { collect, queryAll } from './query';
-import { deleteItem, putItem, removeOnce, updateItem, type Write } from './transact';
+import { deleteItem, putItem, updateItem, type Write } from './transact';
+import { removeOnce } from './unit';
 import { idempotency, idempotencyBody } from './registry/workspace';
 
 /** Idempotency records and their body chunks (keys, and how they hold together: registry/workspace.ts). */

@@ -5,7 +5,8 @@ import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { queryAll } from './query';
 import { importFailure, importJob, importRow } from './registry/imports';
-import { createItem, updateItem, writeAlone, type Write } from './transact';
+import { createItem, updateItem, type Write } from './transact';
+import type { Unit } from './unit';
 
 /** Import jobs, their row outcomes and failed rows (keys, and how they hold together: registry/imports.ts). */
 const importKey = (tenant: Tenant, id: string) => importJob.key({ tenant, id });
@@ -26,8 +27,8 @@ export interface StoredImport {
 
 type StoredFields = Partial<ImportJob> & { header?: string[] };
 
-export const createImport = async (tenant: Tenant, job: ImportJob): Promise<void> => {
-  await writeAlone(createItem({ ...importKey(tenant, job._id), type: 'IMPORT', ...job, cursor: 0, ttl: ttlOf(job) }));
+export const createImport = async (unit: Unit, tenant: Tenant, job: ImportJob): Promise<void> => {
+  await unit.writeAlone(createItem({ ...importKey(tenant, job._id), type: 'IMPORT', ...job, cursor: 0, ttl: ttlOf(job) }));
 };
 
 export const getImport = async (tenant: Tenant, id: string): Promise<StoredImport | undefined> => {
@@ -55,9 +56,9 @@ export const importUpdate = (tenant: Tenant, id: string, from: readonly ImportSt
 };
 
 /** `importUpdate` alone; false when the import was not in one of `from`. */
-export const updateImport = async (tenant: Tenant, id: string, from: readonly ImportStatus[], fields: StoredFields) => {
+export const updateImport = async (unit: Unit, tenant: Tenant, id: string, from: readonly ImportStatus[], fields: StoredFields) => {
   try {
-    await writeAlone(importUpdate(tenant, id, from, fields));
+    await unit.writeAlone(importUpdate(tenant, id, from, fields));
     return true;
   } catch (error) {
     if (isConditionFailure(error)) return false;
@@ -72,9 +73,16 @@ const COUNTS = ['rows', 'created', 'updated', 'unchanged', 'failed'] as const;
  * still stands at `from`: a worker that lost the import to another (a redelivery while it was slow) adds
  * nothing twice. False when the cursor had moved.
  */
-export const advanceImport = async (tenant: Tenant, id: string, from: number, to: number, added: ImportCounts): Promise<boolean> => {
+export const advanceImport = async (
+  unit: Unit,
+  tenant: Tenant,
+  id: string,
+  from: number,
+  to: number,
+  added: ImportCounts,
+): Promise<boolean> => {
   try {
-    await writeAlone(
+    await unit.writeAlone(
       updateItem(importKey(tenant, id), `SET #cursor = :to, ${COUNTS.map((c) => `#counts.#${c} = #counts.#${c} + :${c}`).join(', ')}`, {
         condition: '#cursor = :from AND #status = :running',
         names: { '#cursor': 'cursor', '#status': 'status', '#counts': 'counts', ...Object.fromEntries(COUNTS.map((c) => [`#${c}`, c])) },

@@ -6,7 +6,8 @@ import type { Article } from '../domain/ai/article';
 import type { IndexDoc } from '../domain/ai/passages';
 import { queryAll } from './query';
 import { lostRace, retryOnConflict } from './retry';
-import { deleteItem, putItem, transact, updateItem } from './transact';
+import { deleteItem, putItem, updateItem } from './transact';
+import type { Unit } from './unit';
 import { searchChange, searchDoc, searchHead } from './registry/knowledge';
 
 /** The search side of the knowledge base (keys and how they hold together: registry/knowledge.ts). */
@@ -28,12 +29,12 @@ const toDoc = (a: Article): IndexDoc => ({ articleId: a._id, title: a.title, bod
  * sequence is read before the article, and the write is conditional on it: when two changes race, the one
  * that loses re-reads the article, so the last change recorded always holds the article's latest state.
  */
-export const recordArticle = (tenant: Tenant, articleId: string, load: () => Promise<Article | undefined>): Promise<void> =>
+export const recordArticle = (unit: Unit, tenant: Tenant, articleId: string, load: () => Promise<Article | undefined>): Promise<void> =>
   retryOnConflict(async () => {
     const seq = await readSeq(tenant);
     const article = await load();
     const doc = docKey(tenant, articleId);
-    await transact(
+    await unit.commit(
       [
         updateItem(headKey(tenant), 'SET seq = :next', {
           values: { ':next': seq + 1, ':seq': seq, ':zero': 0 },

@@ -5,7 +5,8 @@ import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import type { Message, MessageRef } from '../domain/inbox/message';
 import { fromItem, messageKey } from './messages';
-import { transact, updateItem, type Write } from './transact';
+import { updateItem, type Write } from './transact';
+import type { Unit } from './unit';
 
 /**
  * An outgoing message's send state lives on the message item: `sendLeaseUntil` (a worker holds the send
@@ -54,13 +55,15 @@ export const claimSend = async (tenant: Tenant, ref: MessageRef, now: number, le
 };
 
 /** Gives a held send back, to be retried no earlier than `notBefore`. */
-export const postponeSend = async (tenant: Tenant, ref: MessageRef, leaseUntil: number, notBefore: number): Promise<void> => {
-  await transact([
-    updateItem(messageKey(tenant, ref), 'SET sendNotBefore = :nb REMOVE sendLeaseUntil', {
-      condition: 'sendLeaseUntil = :lease',
-      values: { ':nb': notBefore, ':lease': leaseUntil },
-    }),
-  ]).catch(() => undefined);
+export const postponeSend = async (unit: Unit, tenant: Tenant, ref: MessageRef, leaseUntil: number, notBefore: number): Promise<void> => {
+  await unit
+    .commit([
+      updateItem(messageKey(tenant, ref), 'SET sendNotBefore = :nb REMOVE sendLeaseUntil', {
+        condition: 'sendLeaseUntil = :lease',
+        values: { ':nb': notBefore, ':lease': leaseUntil },
+      }),
+    ])
+    .catch(() => undefined);
 };
 
 /**

@@ -5,7 +5,8 @@ import { envelopeTenant, type EventEnvelope } from '../events/envelope';
 import { serialise } from '../events/payload';
 import { packText, unpackText } from '../packed-text';
 import { EVENT_ITEM_TYPE } from './table';
-import { createItem, removeOnce, type Write } from './transact';
+import { createItem, type Write } from './transact';
+import { removeOnce } from './unit';
 import { currentContext } from '../observability/context';
 import { outboxEvent } from './registry/workspace';
 

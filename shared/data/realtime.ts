@@ -6,7 +6,8 @@ import type { Tenant } from '../domain/auth/tenant';
 import type * as z from 'zod';
 import { collect, queryAll } from './query';
 import { realtimeConnection, realtimePointer, realtimePresence, realtimeTicket } from './registry/realtime';
-import { commit, createItem, transact, type Commit } from './transact';
+import { createItem } from './transact';
+import { type Commit, direct, type Unit } from './unit';
 
 /** API Gateway closes every WebSocket after 2 hours; a connection item outlives it by nothing. */
 const CONNECTION_TTL_SECONDS = 2 * 3600;
@@ -18,8 +19,8 @@ const epoch = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 
 export type TicketClaims = z.infer<typeof realtimeTicket.schema>;
 
-export const storeTicket = (hash: string, claims: TicketClaims): Promise<Commit> =>
-  transact([createItem({ ...ticketKey(hash), ...claims, ttl: epoch(claims.expiresAt) })]);
+export const storeTicket = (unit: Unit, hash: string, claims: TicketClaims): Promise<Commit> =>
+  unit.commit([createItem({ ...ticketKey(hash), ...claims, ttl: epoch(claims.expiresAt) })]);
 
 /**
  * Redeems a ticket: deletes it on the condition that it exists and has not expired, so two sockets can never
@@ -100,7 +101,7 @@ export const storeConnection = async (connectionId: string, claims: TicketClaims
   const ttl = Math.floor(now.getTime() / 1000) + CONNECTION_TTL_SECONDS;
   // Counted before the socket exists: a push that sees the socket always sees the count.
   await countPresence(claims.tenant, 1, ttl);
-  await commit([
+  await direct.commit([
     createItem({
       ...connectionKey(claims.tenant, connectionId),
       connectionId,

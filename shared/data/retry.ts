@@ -8,7 +8,7 @@ export class VersionConflict extends Error {
   }
 }
 
-/** For `transact`: a failed condition that names no error of its own means another writer got there first. */
+/** For `Unit.commit`: a failed condition that names no error of its own means another writer got there first. */
 export const lostRace = (): Error => new VersionConflict();
 
 const cancelledFor = (error: unknown, codes: readonly string[]) =>

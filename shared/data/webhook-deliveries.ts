@@ -5,7 +5,8 @@ import { config } from '../config';
 import type { Delivery, DeliveryStatus } from '../domain/webhooks/delivery';
 import { collect, countItems, queryAll, queryChainPage, queryPage, type PageRequest, type Partition } from './query';
 import { retryOnConflict } from './retry';
-import { createItem, deleteItem, putItem, removeOnce, transact, updateItem, writeAlone, type Commit, type Write } from './transact';
+import { createItem, deleteItem, putItem, updateItem, type Write } from './transact';
+import { type Commit, removeOnce, type Unit } from './unit';
 import type { Tenant } from '../domain/auth/tenant';
 import { itemCodec } from './codec';
 import { delivery, type DeliveryItem, responseBody } from './registry/webhooks';
@@ -49,8 +50,8 @@ const isConditionFailure = (error: unknown) =>
   (error instanceof TransactionCanceledException && !!error.CancellationReasons?.some((r) => r.Code === 'ConditionalCheckFailed'));
 
 /** One conditional write alone (a standard write); with `extra` items (another item's change), one transaction. */
-const write = (main: Write, extra: Write[]): Promise<Commit> =>
-  extra.length === 0 ? writeAlone(main) : retryOnConflict(() => transact([main, ...extra]));
+const write = (unit: Unit, main: Write, extra: Write[]): Promise<Commit> =>
+  extra.length === 0 ? unit.writeAlone(main) : retryOnConflict(() => unit.commit([main, ...extra]));
 
 /** An attempt lease: who holds it (an SQS message or the carrier named in one) and until when (epoch ms). */
 export interface Lease {
@@ -62,9 +63,9 @@ export interface Lease {
  * Creates the delivery leased to `lease` (with any `extra` items) unless it already exists (fan-out
  * retries); true when this call created it.
  */
-export const createDelivery = async (d: Delivery, lease: Lease, extra: Write[] = []): Promise<boolean> => {
+export const createDelivery = async (unit: Unit, d: Delivery, lease: Lease, extra: Write[] = []): Promise<boolean> => {
   try {
-    await write(createItem({ ...toItem(d), carrier: lease.carrier, leaseUntil: lease.until }), extra);
+    await write(unit, createItem({ ...toItem(d), carrier: lease.carrier, leaseUntil: lease.until }), extra);
     return true;
   } catch (error) {
     if (isConditionFailure(error)) return false;
@@ -144,7 +145,13 @@ const MUTABLE = [
  * The lease is released, or extended to `leaseUntil` for the carrier's next attempt. False when the
  * delivery had already moved on (a duplicate attempt is dropped).
  */
-export const saveDelivery = async (before: Delivery, after: Delivery, extra: Write[] = [], leaseUntil?: number): Promise<boolean> => {
+export const saveDelivery = async (
+  unit: Unit,
+  before: Delivery,
+  after: Delivery,
+  extra: Write[] = [],
+  leaseUntil?: number,
+): Promise<boolean> => {
   // A delivery written before the log counted by query also had a type index entry: the first change drops it.
   const fields: Record<string, unknown> = {
     ...Object.fromEntries(MUTABLE.map((k) => [k, after[k]])),
@@ -165,7 +172,7 @@ export const saveDelivery = async (before: Delivery, after: Delivery, extra: Wri
       values: { ...Object.fromEntries(set.map(([k, v]) => [`:${k}`, v])), ':n0': before.attemptNumber, ':s0': before.status },
       condition: '#attemptNumber = :n0 AND #status = :s0',
     });
-    await write(update, extra);
+    await write(unit, update, extra);
     return true;
   } catch (error) {
     if (isConditionFailure(error)) return false;

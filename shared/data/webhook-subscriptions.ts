@@ -7,7 +7,8 @@ import { config } from '../config';
 import { MAX_SUBSCRIPTIONS, type Subscription } from '../domain/webhooks/subscription';
 import { collect, queryAll, queryPage, type PageRequest } from './query';
 import { bump, readCount, type Counter } from './counters';
-import { createItem, deleteItem, transact, updateItem, type Write } from './transact';
+import { createItem, deleteItem, updateItem, type Write } from './transact';
+import type { Unit } from './unit';
 import type { Tenant } from '../domain/auth/tenant';
 import { subscription, subscriptionCount, subscriptionUrlLock } from './registry/webhooks';
 
@@ -117,12 +118,13 @@ export const patchedSubscription = (before: Subscription, fields: Record<string,
 
 /** Replaces the signing secrets if nobody rotated them since `before` was read (else 409). */
 export const replaceSecrets = async (
+  unit: Unit,
   before: Subscription,
   secrets: Pick<Subscription, 'secret' | 'previousSecrets'>,
   now: Date,
 ): Promise<Subscription> => {
   const fields = { ...secrets, updatedAt: now.toISOString() };
-  await transact(
+  await unit.commit(
     [subscriptionUpdate(before, fields, '#secret = :before', { ':before': before.secret })],
     () => new Refused('secret_rotated_concurrently', 'The secret was rotated by another request at the same time'),
   );

@@ -14,7 +14,8 @@ import {
 import { bump, readCount, type Counter } from './counters';
 import { collect, queryAll, queryPage, type PageRequest } from './query';
 import { retryOnConflict } from './retry';
-import { createItem, deleteItem, putItem, transact, type Write } from './transact';
+import { createItem, deleteItem, putItem, type Write } from './transact';
+import type { Unit } from './unit';
 import { storedKey } from './codec';
 import { execution, executionCount, executionEffect, executionIndex, executionStep } from './registry/workflows';
 
@@ -102,11 +103,11 @@ const isConditionFailure = (error: unknown) =>
   (error instanceof TransactionCanceledException && !!error.CancellationReasons?.some((r) => r.Code === 'ConditionalCheckFailed'));
 
 /** Creates the execution with `extra` (its event, a trigger's dedupe guard); false when a guard in `extra` already existed. */
-export const createExecution = async (e: StoredExecution, extra: Write[], messaged: boolean): Promise<boolean> => {
+export const createExecution = async (unit: Unit, e: StoredExecution, extra: Write[], messaged: boolean): Promise<boolean> => {
   const { record, index } = items(e, messaged);
   try {
     await retryOnConflict(() =>
-      transact([createItem(record), index, ...statusCounters(e.tenant, e.workflowId, undefined, e.status), ...extra]),
+      unit.commit([createItem(record), index, ...statusCounters(e.tenant, e.workflowId, undefined, e.status), ...extra]),
     );
     return true;
   } catch (error) {
@@ -127,6 +128,7 @@ export const getExecution = async (tenant: Tenant, id: string): Promise<StoredEx
  * record, the counters and `extra` (events) in the same transaction. False when it had moved on.
  */
 export const saveExecution = async (
+  unit: Unit,
   before: StoredExecution,
   after: StoredExecution,
   step: Step | undefined,
@@ -141,7 +143,7 @@ export const saveExecution = async (
   });
   try {
     await retryOnConflict(() =>
-      transact([
+      unit.commit([
         guarded,
         index,
         ...(step ? [createItem(encode({ ...stepKey(after.tenant, after._id, before.seq), type: 'WF_STEP', ...step }))] : []),
@@ -248,13 +250,13 @@ export const executionsNaming = async (tenant: Tenant, needles: readonly string[
 };
 
 /** Deletes what the execution's own partition holds but its index item: its steps and completed side effects. */
-const deleteStepsAndEffects = async (e: StoredExecution): Promise<void> => {
+const deleteStepsAndEffects = async (unit: Unit, e: StoredExecution): Promise<void> => {
   const { pk, sk: index } = indexKey(e.tenant, e._id);
   for (;;) {
     const { items: found } = await queryPage({ pk, consistent: true }, { limit: 99 });
     const rest = found.filter((i) => i.sk !== index);
     if (!rest.length) return;
-    await transact(rest.map((i) => deleteItem(storedKey(i))));
+    await unit.commit(rest.map((i) => deleteItem(storedKey(i))));
   }
 };
 
@@ -266,11 +268,11 @@ class Moved extends Error {}
  * item with the totals lowered and `extra`, on condition it has not moved meanwhile (else it is read again).
  * False when it was gone already, so a job that runs again deletes and counts each execution once.
  */
-export const deleteExecution = async (found: StoredExecution, extra: Write[]): Promise<boolean> => {
+export const deleteExecution = async (unit: Unit, found: StoredExecution, extra: Write[]): Promise<boolean> => {
   for (let e: StoredExecution | undefined = found; e; e = await getExecution(e.tenant, e._id)) {
-    await deleteStepsAndEffects(e);
+    await deleteStepsAndEffects(unit, e);
     try {
-      await transact([
+      await unit.commit([
         deleteItem(recordKey(e.tenant, e._id), {
           condition: 'seq = :seq AND #status = :status',
           names: { '#status': 'status' },
@@ -282,7 +284,7 @@ export const deleteExecution = async (found: StoredExecution, extra: Write[]): P
         ...extra,
       ]);
       // A side effect a step in flight recorded after the first sweep.
-      await deleteStepsAndEffects(e);
+      await deleteStepsAndEffects(unit, e);
       return true;
     } catch (error) {
       if (!(error instanceof Moved)) throw error;

@@ -13,7 +13,8 @@ import {
 } from '../domain/auth/workspace';
 import { batchGet } from './batch-get';
 import { collect, queryAll } from './query';
-import { createItem, transact, updateItem, type Write } from './transact';
+import { createItem, updateItem, type Write } from './transact';
+import type { Unit } from './unit';
 import { workspace as workspaceEntity } from './registry/workspace';
 
 export { DEFAULT_TIMEZONE } from '../domain/auth/workspace';
@@ -25,7 +26,7 @@ const toItem = (w: Workspace) => ({ ...key(w._id), type: 'WORKSPACE', ...workspa
 
 const fromItem = (item: Record<string, unknown>): Workspace => workspaceEntity.parse(item);
 
-export const createWorkspace = async (name: string, now = new Date()): Promise<Workspace> => {
+export const createWorkspace = async (unit: Unit, name: string, now = new Date()): Promise<Workspace> => {
   const workspace: Workspace = {
     _id: objectId(now.getTime()),
     name,
@@ -37,7 +38,7 @@ export const createWorkspace = async (name: string, now = new Date()): Promise<W
     createdAt: now.toISOString(),
     updatedAt: now.toISOString(),
   };
-  await transact([createItem(toItem(workspace))]);
+  await unit.commit([createItem(toItem(workspace))]);
   return workspace;
 };
 

@@ -17,7 +17,8 @@ import { replayEvents } from '../data/events-log';
 import { exportRowsRemoved, getExport } from '../data/exports';
 import { failureScrub, rowFailures } from '../data/imports';
 import { isConditionFailure } from '../data/retry';
-import { transact, type Write } from '../data/transact';
+import type { Write } from '../data/transact';
+import type { Unit } from '../data/unit';
 import { csvRecords } from '../imports/csv';
 
 /** Records written to the new object at once: the rewrite holds this many rows, whatever the CSV's size. */
@@ -55,7 +56,7 @@ async function* decided(key: string, kind: BulkCsvKind, who: ErasedCustomer) {
  * before the close finds the same rows (the object is unchanged), counts nothing, and writes the new version.
  * Downloads are never cached (the CDN's policy), so a download link signed before reads the new version.
  */
-const rewrite = async (tenant: Tenant, erasureId: string, who: ErasedCustomer, csv: Rewrite): Promise<void> => {
+const rewrite = async (unit: Unit, tenant: Tenant, erasureId: string, who: ErasedCustomer, csv: Rewrite): Promise<void> => {
   let [dropped, emptied] = [0, 0];
   for await (const { fate } of decided(csv.key, csv.kind, who)) {
     if ('drop' in fate) dropped++;
@@ -69,7 +70,7 @@ const rewrite = async (tenant: Tenant, erasureId: string, who: ErasedCustomer, c
       : []),
   ];
   try {
-    await transact(writes);
+    await unit.commit(writes);
   } catch (error) {
     if (!(error instanceof AlreadyCounted)) throw error;
   }
@@ -121,12 +122,12 @@ const importsOf = async (tenant: Tenant): Promise<Set<string>> => {
 };
 
 /** Each failed row of the import that names the customer: its cells emptied and its reason replaced, counted once. */
-const scrubFailures = async (tenant: Tenant, erasureId: string, importId: string, who: ErasedCustomer) => {
+const scrubFailures = async (unit: Unit, tenant: Tenant, erasureId: string, importId: string, who: ErasedCustomer) => {
   const names = namesCustomer(who);
   for await (const failure of rowFailures(tenant, importId)) {
     if (failure.reason === ERASED_FAILURE_REASON || !failure.cells.some(names)) continue;
     try {
-      await transact([
+      await unit.commit([
         failureScrub(tenant, importId, failure.record, ERASED_FAILURE_REASON),
         erasureProgress(tenant, erasureId, { csvRows: 1 }),
       ]);
@@ -143,12 +144,12 @@ const EXPORT_ID = /\/([0-9a-f]{24})\.csv$/;
  * import's CSV and failed rows, rewritten without the customer. Another mode's objects live under another
  * tenant prefix (`<workspace>~test`), so they are never read.
  */
-export const eraseFromBulkCsvs = async (tenant: Tenant, erasureId: string, who: ErasedCustomer): Promise<void> => {
+export const eraseFromBulkCsvs = async (unit: Unit, tenant: Tenant, erasureId: string, who: ErasedCustomer): Promise<void> => {
   for await (const key of listKeys(exportObjectKey(tenant, '').replace(/\.csv$/, ''))) {
-    await rewrite(tenant, erasureId, who, { kind: 'export', key, exportId: EXPORT_ID.exec(key)?.[1] });
+    await rewrite(unit, tenant, erasureId, who, { kind: 'export', key, exportId: EXPORT_ID.exec(key)?.[1] });
   }
   for (const importId of await importsOf(tenant)) {
-    await rewrite(tenant, erasureId, who, { kind: 'import', key: importObjectKey(tenant, importId) });
-    await scrubFailures(tenant, erasureId, importId, who);
+    await rewrite(unit, tenant, erasureId, who, { kind: 'import', key: importObjectKey(tenant, importId) });
+    await scrubFailures(unit, tenant, erasureId, importId, who);
   }
 };

@@ -9,29 +9,30 @@ import { getCustomer } from '../data/customers';
 import { advanceErasure, erasureCreation, erasureIdOf, getErasure, settleErasure, startErasure } from '../data/erasures';
 import { outboxItem } from '../data/outbox';
 import { lostRace } from '../data/retry';
-import { afterCommit, transact } from '../data/transact';
+import type { Unit } from '../data/unit';
 import { enqueueBulkJob, type ErasureMessage } from '../bulk/queue';
 import { answerOf } from '../http/refusals';
 import { steps } from './steps';
 
-const enqueue = (tenant: Tenant, erasureId: string) => () => enqueueBulkJob({ tenant, kind: 'erasure', erasureId });
+const enqueue = (unit: Unit, tenant: Tenant, erasureId: string) => () => enqueueBulkJob(unit, { tenant, kind: 'erasure', erasureId });
 
 /**
  * Records the erasure of a customer and queues it; answered at once as `queued`. A customer has one erasure:
  * asking again answers that one (queued again while unfinished, so a job whose message was lost resumes), even
  * once the customer is gone. A customer that never was is a 404.
  */
-export const requestErasure = async (tenant: Tenant, customerId: string, now: Date): Promise<Erasure> => {
+export const requestErasure = async (unit: Unit, tenant: Tenant, customerId: string, now: Date): Promise<Erasure> => {
   const existing = await erasureIdOf(tenant, customerId);
   const stored = existing ? await getErasure(tenant, existing) : undefined;
   if (stored) {
-    if (stored.erasure.status === 'queued' || stored.erasure.status === 'running') await afterCommit(enqueue(tenant, stored.erasure._id));
+    if (stored.erasure.status === 'queued' || stored.erasure.status === 'running')
+      await unit.afterCommit(enqueue(unit, tenant, stored.erasure._id));
     return stored.erasure;
   }
   if (!(await getCustomer(tenant, customerId))) throw new NotFoundError('Customer');
   const erasure = newErasure(objectId(now.getTime()), customerId, now);
-  await transact(erasureCreation(tenant, erasure, lostRace));
-  await afterCommit(enqueue(tenant, erasure._id));
+  await unit.commit(erasureCreation(tenant, erasure, lostRace));
+  await unit.afterCommit(enqueue(unit, tenant, erasure._id));
   return erasure;
 };
 
@@ -46,8 +47,8 @@ export const readErasure = async (tenant: Tenant, id: string): Promise<Erasure> 
  * with `customer.contact.erased` (the id alone) in the same transaction. A crash anywhere leaves the job at a
  * step that is safe to run again. A finished job's message is acknowledged and nothing more.
  */
-export const runErasure = async ({ tenant, erasureId }: ErasureMessage, now: () => Date): Promise<Verdict> => {
-  if (!(await startErasure(tenant, erasureId))) return ACK;
+export const runErasure = async (unit: Unit, { tenant, erasureId }: ErasureMessage, now: () => Date): Promise<Verdict> => {
+  if (!(await startErasure(unit, tenant, erasureId))) return ACK;
   const read = async () => (await getErasure(tenant, erasureId))!;
   const { erasure } = await read();
   const ctx = {
@@ -60,17 +61,17 @@ export const runErasure = async ({ tenant, erasureId }: ErasureMessage, now: () 
   try {
     for (let step = (await read()).step; step < ERASURE_STEPS.length; step++) {
       await steps[ERASURE_STEPS[step]!](ctx);
-      await advanceErasure(tenant, erasureId, step);
+      await advanceErasure(unit, tenant, erasureId, step);
     }
   } catch (error) {
     // A refusal is the same on every retry; anything else comes back with the message, and resumes.
     const refusal = error instanceof AppError ? error : answerOf(error);
     if (!refusal) throw error;
     log.warn('erasure failed', { erasureId, error: refusal.message });
-    await settleErasure(tenant, erasureId, 'failed', now());
+    await settleErasure(unit, tenant, erasureId, 'failed', now());
     return ACK;
   }
   const event = buildEnvelope('customer.contact.erased', tenant, { contact: { _id: erasure.customerId } }, { now: now() });
-  await settleErasure(tenant, erasureId, 'completed', now(), [outboxItem(event)]);
+  await settleErasure(unit, tenant, erasureId, 'completed', now(), [outboxItem(event)]);
   return ACK;
 };

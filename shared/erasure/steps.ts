@@ -7,7 +7,8 @@ import { eventsNaming } from '../data/events-log';
 import { deleteRecordsNaming } from '../data/idempotency';
 import { deleteStoredEvent } from '../data/outbox';
 import { lostRace, retryOnConflict } from '../data/retry';
-import { transact, type Write } from '../data/transact';
+import type { Write } from '../data/transact';
+import { direct } from '../data/unit';
 import { deleteExecution, executionsNaming } from '../data/workflow-executions';
 import { deleteRecipientEverywhere } from '../data/broadcast-recipients';
 import { deleteDeliveriesOf } from '../data/webhook-deliveries';
@@ -61,7 +62,7 @@ const whoIs = async (ctx: StepContext) => {
 const conversations = async (ctx: StepContext) => {
   const count = tally(ctx);
   for (const id of await conversationIdsIn(ctx.tenant, `customer:${ctx.customerId}`)) {
-    await deleteConversationWhole(ctx.tenant, id, ctx.now, count);
+    await deleteConversationWhole(direct, ctx.tenant, id, ctx.now, count);
   }
 };
 
@@ -74,7 +75,7 @@ export const steps: Record<ErasureStep, (ctx: StepContext) => Promise<void>> = {
     drain(
       async () => (await listLeads(ctx.tenant, { customerId: ctx.customerId }, PAGE)).leads,
       async (lead) => {
-        await unlinkLeadCustomer(ctx.tenant, lead._id, ctx.customerId, ctx.now, [tally(ctx)({ leads: 1 })]);
+        await unlinkLeadCustomer(direct, ctx.tenant, lead._id, ctx.customerId, ctx.now, [tally(ctx)({ leads: 1 })]);
       },
     ),
   // Tasks keep no list per customer: the tenant's tasks are read once, by cursor.
@@ -83,7 +84,7 @@ export const steps: Record<ErasureStep, (ctx: StepContext) => Promise<void>> = {
     do {
       const page = await listTasks(ctx.tenant, {}, { ...PAGE, cursor }, ctx.now);
       for (const task of page.tasks.filter((t) => t.customerId === ctx.customerId)) {
-        await unlinkTaskCustomer(ctx.tenant, task._id, ctx.customerId, ctx.now, [tally(ctx)({ tasks: 1 })]);
+        await unlinkTaskCustomer(direct, ctx.tenant, task._id, ctx.customerId, ctx.now, [tally(ctx)({ tasks: 1 })]);
       }
       cursor = page.nextCursor;
     } while (cursor);
@@ -91,14 +92,14 @@ export const steps: Record<ErasureStep, (ctx: StepContext) => Promise<void>> = {
   activities: (ctx) =>
     drain(
       async () => (await listActivities(ctx.tenant, { customerId: ctx.customerId }, PAGE)).activities,
-      (activity) => forgetActivityCustomer(ctx.tenant, activity, [tally(ctx)({ activities: 1 })]),
+      (activity) => forgetActivityCustomer(direct, ctx.tenant, activity, [tally(ctx)({ activities: 1 })]),
     ),
   // A scrubbed booking stays in the customer's list (the team's slot), so its list is read by cursor.
   bookings: async (ctx) => {
     let cursor: string | undefined;
     do {
       const page = await listBookings(ctx.tenant, { customerId: ctx.customerId }, { ...PAGE, cursor });
-      for (const booking of page.bookings) await scrubBooking(ctx.tenant, booking._id, ctx.now, [tally(ctx)({ bookings: 1 })]);
+      for (const booking of page.bookings) await scrubBooking(direct, ctx.tenant, booking._id, ctx.now, [tally(ctx)({ bookings: 1 })]);
       cursor = page.nextCursor;
     } while (cursor);
   },
@@ -106,13 +107,13 @@ export const steps: Record<ErasureStep, (ctx: StepContext) => Promise<void>> = {
     await deleteRecipientEverywhere(ctx.tenant, ctx.customerId, () => tally(ctx)({ broadcastRecipients: 1 }));
   },
   conversations,
-  bulkCsvs: async (ctx) => eraseFromBulkCsvs(ctx.tenant, ctx.erasureId, await whoIs(ctx)),
+  bulkCsvs: async (ctx) => eraseFromBulkCsvs(direct, ctx.tenant, ctx.erasureId, await whoIs(ctx)),
   // An execution whose starting event names the customer is deleted whole, finished or not (data-rights.md).
   workflowExecutions: async (ctx) => {
     const { email, phone } = await whoIs(ctx);
     const needles = [...(await ctx.needles()), ...[email, phone].filter((n) => n !== null)];
     for (const execution of await executionsNaming(ctx.tenant, needles)) {
-      await deleteExecution(execution, [tally(ctx)({ workflowExecutions: 1 })]);
+      await deleteExecution(direct, execution, [tally(ctx)({ workflowExecutions: 1 })]);
     }
   },
   // A conversation that arrived since the step before is deleted first, so none is left naming a deleted customer.
@@ -120,7 +121,7 @@ export const steps: Record<ErasureStep, (ctx: StepContext) => Promise<void>> = {
     await conversations(ctx);
     await retryOnConflict(async () => {
       const stored = await getCustomer(ctx.tenant, ctx.customerId);
-      if (stored) await transact([...customerErasure(ctx.tenant, stored, ctx.now), tally(ctx)({ customer: 1 })], lostRace);
+      if (stored) await direct.commit([...customerErasure(ctx.tenant, stored, ctx.now), tally(ctx)({ customer: 1 })], lostRace);
     });
   },
   deliveries: async (ctx) => {

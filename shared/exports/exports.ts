@@ -19,7 +19,7 @@ import {
 import { objectWriter } from '../aws/s3';
 import { signedDownloadUrl } from '../aws/downloads';
 import { createExport, getExport, settleExport } from '../data/exports';
-import { afterCommit } from '../data/transact';
+import type { Unit } from '../data/unit';
 import { listCustomers } from '../contacts/customers';
 import { listLeads } from '../crm/leads';
 import { answerOf } from '../http/refusals';
@@ -36,13 +36,19 @@ const checkFilter = (kind: ExportKind, filter: ExportJob['filter']) => {
 };
 
 /** Records an export of `kind` selected by the list's `filter` and queues its writing; answered at once as `queued`. */
-export const requestExport = async (tenant: Tenant, kind: ExportKind, filter: ExportJob['filter'], now: Date): Promise<ExportJob> => {
+export const requestExport = async (
+  unit: Unit,
+  tenant: Tenant,
+  kind: ExportKind,
+  filter: ExportJob['filter'],
+  now: Date,
+): Promise<ExportJob> => {
   checkFilter(kind, filter);
   const job = newExport(kind, filter, objectId(now.getTime()), now);
-  await createExport(tenant, job);
+  await createExport(unit, tenant, job);
   // Under an Idempotency-Key the export is written only after the handler returns: queued before that, the
   // worker could find no export and drop the message.
-  await afterCommit(() => enqueueBulkJob({ tenant, kind: 'export', exportId: job._id }));
+  await unit.afterCommit(() => enqueueBulkJob(unit, { tenant, kind: 'export', exportId: job._id }));
   return job;
 };
 
@@ -95,9 +101,9 @@ const writeCsv = async (tenant: Tenant, job: ExportJob): Promise<number> => {
  * when complete, so a rerun after a crash replaces nothing a reader saw), then marked completed. A finished
  * export's message is acknowledged and nothing more.
  */
-export const runExport = async ({ tenant, exportId }: ExportMessage, now: () => Date): Promise<Verdict> => {
+export const runExport = async (unit: Unit, { tenant, exportId }: ExportMessage, now: () => Date): Promise<Verdict> => {
   const job = await getExport(tenant, exportId);
-  if (!job || !(await settleExport(tenant, exportId, { status: 'running' }))) return ACK;
+  if (!job || !(await settleExport(unit, tenant, exportId, { status: 'running' }))) return ACK;
   let rows: number;
   try {
     rows = await writeCsv(tenant, job);
@@ -106,9 +112,9 @@ export const runExport = async ({ tenant, exportId }: ExportMessage, now: () => 
     const refusal = error instanceof AppError ? error : answerOf(error);
     if (!refusal) throw error;
     log.warn('export failed', { exportId, error: refusal.message });
-    await settleExport(tenant, exportId, { status: 'failed', error: refusal.message, at: now() });
+    await settleExport(unit, tenant, exportId, { status: 'failed', error: refusal.message, at: now() });
     return ACK;
   }
-  await settleExport(tenant, exportId, { status: 'completed', rows, at: now() });
+  await settleExport(unit, tenant, exportId, { status: 'completed', rows, at: now() });
   return ACK;
 };

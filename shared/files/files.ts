@@ -35,6 +35,7 @@ import {
 } from '../data/files';
 import { getWorkspace } from '../data/workspaces';
 import { log } from '../log';
+import type { Unit } from '../data/unit';
 
 /** Ready files, newest first; the exact total is the usage counter's count of ready files, kept in the same transactions. */
 export const listFiles = async (tenant: Tenant, page: PageRequest) => {
@@ -64,7 +65,7 @@ const policyExpiry = (fields: Record<string, string>): string =>
  * size for 15 minutes. Refused (409, with the usage in `details`) when the ready files and this one would
  * pass the workspace's storage quota.
  */
-export const createUpload = async (tenant: Tenant, input: CreateFile, now: Date) => {
+export const createUpload = async (unit: Unit, tenant: Tenant, input: CreateFile, now: Date) => {
   const [quotaBytes, usage] = await Promise.all([quotaOf(tenant), storageUsage(tenant)]);
   if (usage.bytes + input.size > quotaBytes) {
     throw new ConflictError('The workspace’s storage quota has no room for this file', {
@@ -73,7 +74,7 @@ export const createUpload = async (tenant: Tenant, input: CreateFile, now: Date)
       requestedBytes: input.size,
     });
   }
-  const file = await createFile(tenant, input, now);
+  const file = await createFile(unit, tenant, input, now);
   const post = await presignUpload(objectKey(tenant, file._id), file.size, storedAs(file), UPLOAD_POLICY_SECONDS);
   return { file, upload: { method: 'POST' as const, url: post.url, fields: post.fields, expiresAt: policyExpiry(post.fields) } };
 };
@@ -98,17 +99,17 @@ export const readFile = async (tenant: Tenant, id: string, now: Date) => {
  * with its `inbox.file.deleted` event, and the bytes follow that event (`objectFollowsFile`), so a crash after
  * the commit cannot keep them.
  */
-export const deleteFile = async (tenant: Tenant, id: string, now: Date): Promise<StoredFile> => {
+export const deleteFile = async (unit: Unit, tenant: Tenant, id: string, now: Date): Promise<StoredFile> => {
   const file = await requireFile(tenant, id, now);
   if (file.conversationId) {
     throw new ConflictError('A message holds this file: it is deleted with its conversation', { conversationId: file.conversationId });
   }
   try {
-    await deleteFileRecord(tenant, file, now, { alone: true });
+    await deleteFileRecord(unit, tenant, file, now, { alone: true });
   } catch (error) {
     // Deleted or attached meanwhile: a repeat would now answer 404, or the 409 above.
     if (!(error instanceof Refused)) throw error;
-    return deleteFile(tenant, id, now);
+    return deleteFile(unit, tenant, id, now);
   }
   return file;
 };
@@ -146,7 +147,7 @@ export const resolveAttachments = async (
  * object's first bytes only (a ranged GET). The object keeps its pending tag: it loses it after the
  * `inbox.file.ready` event, so a crash here leaves it to the lifecycle rule, never a ready file's bytes to it.
  */
-export const verifyUpload = async (key: string, now: Date): Promise<StoredFile | undefined> => {
+export const verifyUpload = async (unit: Unit, key: string, now: Date): Promise<StoredFile | undefined> => {
   const parsed = parseObjectKey(key);
   if (!parsed) {
     log.warn('object outside the files layout', { key });
@@ -158,16 +159,16 @@ export const verifyUpload = async (key: string, now: Date): Promise<StoredFile |
   const head = await readHead(key, SNIFF_BYTES);
   if (!head) return file;
   const check = verdict(file, head.size, head.sample);
-  const settled = await settleFile(tenant, file, check.ok ? { ok: true, quotaBytes: await quotaOf(tenant) } : check, now);
+  const settled = await settleFile(unit, tenant, file, check.ok ? { ok: true, quotaBytes: await quotaOf(tenant) } : check, now);
   if (settled?.status === 'rejected') await deleteObject(key);
   return settled;
 };
 
 /** After a conversation is deleted: the files its messages held go too, each record with its event (the bytes follow it). */
-export const deleteConversationFiles = async (tenant: Tenant, conversationId: string, now: Date): Promise<number> => {
+export const deleteConversationFiles = async (unit: Unit, tenant: Tenant, conversationId: string, now: Date): Promise<number> => {
   const files = await conversationFiles(tenant, conversationId);
   for (const file of files) {
-    await deleteFileRecord(tenant, file, now, { alone: false }).catch((error: unknown) => {
+    await deleteFileRecord(unit, tenant, file, now, { alone: false }).catch((error: unknown) => {
       if (!(error instanceof Missing)) throw error;
     });
   }
@@ -191,6 +192,7 @@ export const objectFollowsFile = async (tenant: Tenant, change: 'ready' | 'delet
  * the limits is left off the message, and logged.
  */
 export const storeReceivedFiles = async (
+  unit: Unit,
   tenant: Tenant,
   parts: readonly { name: string; contentType: string; bytes: Uint8Array }[],
   now: Date,
@@ -203,10 +205,10 @@ export const storeReceivedFiles = async (
       log.warn('incoming attachment left off', { name: part.name, size: part.bytes.length });
       continue;
     }
-    const file = await createFile(tenant, { name: name.data, contentType: contentType.data, size: part.bytes.length }, now);
+    const file = await createFile(unit, tenant, { name: name.data, contentType: contentType.data, size: part.bytes.length }, now);
     const key = objectKey(tenant, file._id);
     await writeObject(key, part.bytes, storedAs({ name: name.data, contentType: contentType.data }));
-    const settled = (await verifyUpload(key, now)) ?? (await getFile(tenant, file._id, now));
+    const settled = (await verifyUpload(unit, key, now)) ?? (await getFile(tenant, file._id, now));
     if (settled?.status === 'ready') ready.push(attachmentOf(settled));
     else log.warn('incoming attachment rejected', { fileId: file._id, reason: settled?.rejectedReason });
   }

@@ -1,6 +1,6 @@
 import { commitMarker, completionWrites, type KeyRef } from '../data/idempotency';
 import { isRaceLost, retryOnConflict } from '../data/retry';
-import { commit, runInUnit, SecondTransaction, type UnitOfWork } from '../data/transact';
+import { direct, eagerUnit, holdingUnit, SecondTransaction, type Unit } from '../data/unit';
 import { IdempotencyKeyTakenOver } from '../domain/idempotency/decide';
 import { successResponse } from './middleware/respond';
 
@@ -10,28 +10,30 @@ const MAX_TRANSACTION_ITEMS = 100;
 /** The held attempt cannot finish as one transaction; nothing it did was written. */
 class NeedsEager extends Error {}
 
-const unitFor = (ref: KeyRef, mode: UnitOfWork['mode']): UnitOfWork => ({ mode, marker: commitMarker(ref), afterCommit: [] });
+/** A handler run in a unit of work it commits through. */
+type Handler = (unit: Unit) => Promise<object>;
 
 /**
- * The held attempt: the handler runs with its transaction held, then that transaction and the record
+ * The held attempt: the handler runs in a holding unit, then its held that transaction and the record
  * keeping the response commit as ONE TransactWriteItems, so a crash leaves either both or neither. A lost
  * race (version check, transaction conflict) reruns the handler, as `retryOnConflict` would inside it; any
- * other failed condition reruns it in eager mode, where the handler meets the error at its own `transact`.
+ * other failed condition reruns it in eager mode, where the handler meets the error at its own `unit.commit`.
  */
-const held = async (ref: KeyRef, status: number, now: Date, handler: () => Promise<object>): Promise<object> => {
-  const unit = unitFor(ref, 'hold');
+const held = async (ref: KeyRef, status: number, now: Date, handler: Handler): Promise<object> => {
+  const unit = holdingUnit();
   let data: object;
   try {
-    data = await runInUnit(unit, handler);
+    data = await handler(unit);
   } catch (error) {
     throw error instanceof SecondTransaction ? new NeedsEager() : error;
   }
-  const writes = [...(unit.held?.writes ?? []), ...completionWrites(ref, successResponse(status, data), now)];
+  const kept = unit.held();
+  const writes = [...(kept?.writes ?? []), ...completionWrites(ref, successResponse(status, data), now)];
   if (writes.length > MAX_TRANSACTION_ITEMS) throw new NeedsEager();
-  await commit(writes, unit.held?.onConditionFailed).catch((error: unknown) => {
-    throw error instanceof IdempotencyKeyTakenOver || !unit.held ? error : lostRaceOrEager(error);
+  await direct.commit(writes, kept?.onConditionFailed).catch((error: unknown) => {
+    throw error instanceof IdempotencyKeyTakenOver || !kept ? error : lostRaceOrEager(error);
   });
-  for (const fn of unit.afterCommit) await fn();
+  await unit.settle();
   return data;
 };
 
@@ -39,18 +41,18 @@ const held = async (ref: KeyRef, status: number, now: Date, handler: () => Promi
 const lostRaceOrEager = (error: unknown): unknown => (isRaceLost(error) ? error : new NeedsEager());
 
 /**
- * The eager attempt, for handlers that need more than one transaction: each commits at once with the
+ * The eager attempt, for handlers that need more than one transaction: an eager unit commits each at once with the
  * record's marker, and the response is kept afterwards. A crash in between leaves the marker, so a repeat
  * gets 409 rather than a second change.
  */
-const eager = async (ref: KeyRef, status: number, now: Date, handler: () => Promise<object>): Promise<object> => {
-  const data = await runInUnit(unitFor(ref, 'eager'), handler);
-  await commit(completionWrites(ref, successResponse(status, data), now));
+const eager = async (ref: KeyRef, status: number, now: Date, handler: Handler): Promise<object> => {
+  const data = await handler(eagerUnit(commitMarker(ref)));
+  await direct.commit(completionWrites(ref, successResponse(status, data), now));
   return data;
 };
 
 /** Runs a request that holds an `Idempotency-Key`: its change and its kept response commit exactly once. */
-export const runKeyed = async (ref: KeyRef, status: number, now: Date, handler: () => Promise<object>): Promise<object> => {
+export const runKeyed = async (ref: KeyRef, status: number, now: Date, handler: Handler): Promise<object> => {
   try {
     return await retryOnConflict(() => held(ref, status, now, handler));
   } catch (error) {

@@ -5,6 +5,7 @@ import type { Scope } from '../domain/auth/scopes';
 import type { ErrorCode } from '../domain/errors';
 import type { Tenant } from '../domain/auth/tenant';
 import type { TokenRecord } from '../domain/auth/token';
+import { direct, type Unit } from '../data/unit';
 import { runKeyed } from './keyed-run';
 import { observeRequests } from './observe';
 import { authenticate } from './middleware/authenticate';
@@ -66,6 +67,11 @@ interface RouteContext<B, Q, P, W> {
   token: TokenRecord;
   requestId: string;
   now: Date;
+  /**
+   * The request's unit of work, which every write goes through: the service it calls takes it. It commits at
+   * once, except under an `Idempotency-Key`, where it holds the first transaction for `runKeyed` (docs/guide/idempotency.md).
+   */
+  unit: Unit;
   /** `rawBody` is the body's exact bytes as text (what a signature over the body covers); `header` ignores case. */
   request: { method: string; path: string; rawBody: string; header: (name: string) => string | undefined };
 }
@@ -75,7 +81,8 @@ type Ctx<B, Q, P, W extends boolean | undefined> = RouteContext<Out<B>, Out<Q>, 
 /**
  * The one request pipeline: authenticate (401) → workspace (400/403) → rate limit (429) → scope (403)
  * → idempotency key (replay or 409) → validate (400/413/422) → handler. The handler returns the `data` of
- * the success wrapper. A POST or PATCH with an `Idempotency-Key` runs its handler through `runKeyed`.
+ * the success wrapper. A POST or PATCH with an `Idempotency-Key` runs its handler through `runKeyed`, in the
+ * units of work it creates; any other request runs in the `direct` unit.
  */
 export const route = <
   B extends z.ZodType | undefined = undefined,
@@ -102,23 +109,25 @@ export const route = <
   const handler = chain.handler(async (event) => {
     const state = stateOf({ event });
     const input = state.input ?? { body: undefined, query: {}, params: {} };
-    const ctx = {
-      body: input.body,
-      query: input.query,
-      params: input.params,
-      tenant: state.tenant,
-      token: state.token!,
-      requestId: state.requestId,
-      now: state.now,
-      request: {
-        method: event.requestContext.http.method,
-        path: event.rawPath,
-        rawBody: event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8').toString('utf8') : '',
-        header: (name: string) => header(event, name),
-      },
-    } as Ctx<B, Q, P, W>;
-    const run = () => fn(ctx) as Promise<object>;
-    const data = state.idempotency ? await runKeyed(state.idempotency, spec.status ?? 200, state.now, run) : await run();
+    const ctx = (unit: Unit) =>
+      ({
+        body: input.body,
+        query: input.query,
+        params: input.params,
+        tenant: state.tenant,
+        token: state.token!,
+        requestId: state.requestId,
+        now: state.now,
+        request: {
+          method: event.requestContext.http.method,
+          path: event.rawPath,
+          rawBody: event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8').toString('utf8') : '',
+          header: (name: string) => header(event, name),
+        },
+        unit,
+      }) as Ctx<B, Q, P, W>;
+    const run = (unit: Unit) => fn(ctx(unit)) as Promise<object>;
+    const data = state.idempotency ? await runKeyed(state.idempotency, spec.status ?? 200, state.now, run) : await run(direct);
     return data as unknown as APIGatewayProxyStructuredResultV2;
   });
   // The route's own declaration: the one source of its scope and schemas for docs, gates and fuzzing.

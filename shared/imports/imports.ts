@@ -21,6 +21,7 @@ import { getPipeline } from '../data/pipelines';
 import { objectId } from '../ids';
 import { log } from '../log';
 import { enqueueBulkJob } from '../bulk/queue';
+import type { Unit } from '../data/unit';
 
 /** A mapping must name fields an import of `kind` fills (422 naming the header otherwise). */
 const checkColumns = (kind: ImportKind, columns: ImportJob['columns']) => {
@@ -41,6 +42,7 @@ const checkColumns = (kind: ImportKind, columns: ImportJob['columns']) => {
  * after its upload, whatever becomes of the import.
  */
 export const requestImport = async (
+  unit: Unit,
   tenant: Tenant,
   kind: ImportKind,
   target: { idProperty: IdProperty } | { pipelineId: string },
@@ -52,7 +54,7 @@ export const requestImport = async (
     throw new Refused('no_such_pipeline', 'No such pipeline in this workspace');
   }
   const job = newImport(kind, target, columns, objectId(now.getTime()), now);
-  await createImport(tenant, job);
+  await createImport(unit, tenant, job);
   const post = await presignUpload(
     importObjectKey(tenant, job._id),
     [1, MAX_IMPORT_BYTES],
@@ -91,15 +93,15 @@ export const importErrorsCsv = async (tenant: Tenant, kind: ImportKind, id: stri
  * A repeated notification of a queued import queues it again (the worker reads the cursor, so a second
  * message does no second write); one of an import already running or finished does nothing.
  */
-export const startImport = async (key: string): Promise<void> => {
+export const startImport = async (unit: Unit, key: string): Promise<void> => {
   const named = parseImportKey(key);
   if (!named) {
     log.warn('an object under the imports prefix that names no import', { key });
     return;
   }
   const tenant = storedTenant(named.tenant);
-  const moved = await updateImport(tenant, named.importId, ['awaiting_upload'], { status: 'queued' });
+  const moved = await updateImport(unit, tenant, named.importId, ['awaiting_upload'], { status: 'queued' });
   const status = moved ? 'queued' : (await getImport(tenant, named.importId))?.job.status;
-  if (status === 'queued') await enqueueBulkJob({ tenant, kind: 'import', importId: named.importId });
+  if (status === 'queued') await enqueueBulkJob(unit, { tenant, kind: 'import', importId: named.importId });
   log.info('import uploaded', { importId: named.importId, status });
 };

@@ -8,7 +8,8 @@ import { MAX_REPORTED_ROW_CHARS, type ImportJob } from '../domain/imports/import
 import { rowOutcome, rowOutcomeWrites, type RowFailure, type RowStatus } from '../data/imports';
 import { customerIdBy } from '../data/customers';
 import { retryOnConflict } from '../data/retry';
-import { commit, runInUnit, type UnitOfWork, type Write } from '../data/transact';
+import type { Write } from '../data/transact';
+import { direct, holdingUnit, type HoldingUnit, type Unit } from '../data/unit';
 import { packWrites } from '../data/write-packing';
 import { mapLimit } from '../domain/map-limit';
 import { upsertCustomer } from '../contacts/batch-upsert';
@@ -50,14 +51,14 @@ const ATTEMPTS = 3;
 interface Prepared {
   row: CsvRecord;
   outcome: Change;
-  unit: UnitOfWork;
+  unit: HoldingUnit;
 }
 
 /** Runs the record's change in a held unit of work: its reads are made, its one transaction held. */
-const prepare = async (row: CsvRecord, change: () => Promise<Change>): Promise<Prepared> => {
-  const unit: UnitOfWork = { mode: 'hold', marker: { item: {} }, afterCommit: [] };
+const prepare = async (row: CsvRecord, change: (unit: Unit) => Promise<Change>): Promise<Prepared> => {
+  const unit = holdingUnit();
   try {
-    return { row, outcome: await runInUnit(unit, change), unit };
+    return { row, outcome: await change(unit), unit };
   } catch (error) {
     const reason = refusalOf(error);
     if (reason === undefined) throw error;
@@ -70,13 +71,13 @@ const writesOf = (tenant: Tenant, job: ImportJob, { row, outcome, unit }: Prepar
   const failure: RowFailure | undefined =
     outcome.status === 'failed' && report ? { line: row.line, reason: outcome.reason, cells: keptCells(row.cells) } : undefined;
   return [
-    ...(outcome.status === 'failed' ? [] : (unit.held?.writes ?? [])),
+    ...(outcome.status === 'failed' ? [] : (unit.held()?.writes ?? [])),
     ...rowOutcomeWrites(tenant, job, row.record, outcome.status, () => new AlreadyApplied(), failure),
   ];
 };
 
 const settled = async ({ outcome, unit }: Prepared): Promise<RowStatus> => {
-  for (const fn of unit.afterCommit) await fn();
+  await unit.settle();
   return outcome.status;
 };
 
@@ -91,13 +92,13 @@ const applyOnce = (
   job: ImportJob,
   row: CsvRecord,
   report: boolean,
-  change: () => Promise<Change>,
+  change: (unit: Unit) => Promise<Change>,
   attempt = 1,
 ): Promise<RowStatus> =>
   retryOnConflict(async () => {
     const prepared = await prepare(row, change);
     try {
-      await commit(writesOf(tenant, job, prepared, report), prepared.unit.held?.onConditionFailed);
+      await direct.commit(writesOf(tenant, job, prepared, report), prepared.unit.held()?.onConditionFailed);
     } catch (error) {
       if (error instanceof AlreadyApplied) return (await rowOutcome(tenant, job._id, row.record))!;
       if ((error instanceof Refused || error instanceof Missing) && attempt < ATTEMPTS) {
@@ -116,24 +117,27 @@ const GUARD_KIND = { email: 'EMAIL', phone: 'PHONE' } as const;
 const customerKeyOf = (idProperty: IdProperty, value: string): string => (idProperty === 'email' ? normalizeEmail(value) : value);
 
 const customerChange =
-  (tenant: Tenant, job: ImportJob, fields: (string | null)[], row: CsvRecord, now: Date) => async (): Promise<Change> => {
+  (tenant: Tenant, job: ImportJob, fields: (string | null)[], row: CsvRecord, now: Date) =>
+  async (unit: Unit): Promise<Change> => {
     const parsed = customerRow(fields, row.cells);
     if ('reason' in parsed) return { status: 'failed', reason: parsed.reason };
     const idProperty = job.idProperty!;
     const value = parsed.input[idProperty];
     if (!value) return { status: 'failed', reason: `${idProperty}: Required: the import matches customers by ${idProperty}` };
-    return { status: (await upsertCustomer(tenant, idProperty, customerKeyOf(idProperty, value), parsed.input, now)).status };
+    return { status: (await upsertCustomer(unit, tenant, idProperty, customerKeyOf(idProperty, value), parsed.input, now)).status };
   };
 
-const leadChange = (tenant: Tenant, job: ImportJob, fields: (string | null)[], row: CsvRecord, now: Date) => async (): Promise<Change> => {
-  const parsed = leadRow(fields, row.cells);
-  if ('reason' in parsed) return { status: 'failed', reason: parsed.reason };
-  const { customerEmail, ...lead } = parsed.input;
-  const customerId = customerEmail ? await customerIdBy(tenant, GUARD_KIND.email, normalizeEmail(customerEmail)) : undefined;
-  if (customerEmail && !customerId) return { status: 'failed', reason: `customerEmail: No customer has the email ${customerEmail}` };
-  await createLead(tenant, { ...lead, pipelineId: job.pipelineId!, ...(customerId ? { customerId } : {}) }, now);
-  return { status: 'created' };
-};
+const leadChange =
+  (tenant: Tenant, job: ImportJob, fields: (string | null)[], row: CsvRecord, now: Date) =>
+  async (unit: Unit): Promise<Change> => {
+    const parsed = leadRow(fields, row.cells);
+    if ('reason' in parsed) return { status: 'failed', reason: parsed.reason };
+    const { customerEmail, ...lead } = parsed.input;
+    const customerId = customerEmail ? await customerIdBy(tenant, GUARD_KIND.email, normalizeEmail(customerEmail)) : undefined;
+    if (customerEmail && !customerId) return { status: 'failed', reason: `customerEmail: No customer has the email ${customerEmail}` };
+    await createLead(unit, tenant, { ...lead, pipelineId: job.pipelineId!, ...(customerId ? { customerId } : {}) }, now);
+    return { status: 'created' };
+  };
 
 const changeOf = (tenant: Tenant, job: ImportJob, fields: (string | null)[], row: CsvRecord, now: Date) =>
   job.kind === 'customers' ? customerChange(tenant, job, fields, row, now) : leadChange(tenant, job, fields, row, now);
@@ -181,7 +185,7 @@ export const applyRows = async (
   for (const packed of packWrites(prepared.map((p) => writesOf(tenant, job, p, report)))) {
     const members = packed.groups.map((i) => prepared[i]!);
     try {
-      await commit(packed.writes);
+      await direct.commit(packed.writes);
     } catch {
       await mapLimit(members, CONCURRENCY, async ({ row }) => statuses.set(row.record, await alone(row)));
       continue;

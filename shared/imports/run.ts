@@ -13,7 +13,7 @@ import { buildEnvelope } from '../events/envelope';
 import { readObject } from '../aws/s3';
 import { advanceImport, getImport, importUpdate, type RowStatus } from '../data/imports';
 import { outboxItem } from '../data/outbox';
-import { transact } from '../data/transact';
+import type { Unit } from '../data/unit';
 import { log } from '../log';
 import { enqueueBulkJob, type ImportMessage } from '../bulk/queue';
 import { csvRecords, UnreadableCsv, type ParsedRecord } from './csv';
@@ -38,10 +38,10 @@ const isConditionFailure = (error: unknown) =>
   ((error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? []).some((r) => r.Code === 'ConditionalCheckFailed');
 
 /** Queued → running with its `started` event and the header, in one transaction; false when another worker moved it first. */
-const start = async (tenant: Tenant, job: ImportJob, header: string[], now: Date): Promise<ImportJob | undefined> => {
+const start = async (unit: Unit, tenant: Tenant, job: ImportJob, header: string[], now: Date): Promise<ImportJob | undefined> => {
   const running: ImportJob = { ...job, status: 'running', startedAt: now.toISOString() };
   try {
-    await transact([
+    await unit.commit([
       importUpdate(tenant, job._id, ['queued'], { status: 'running', startedAt: running.startedAt, header }),
       importEvent(tenant, running, 'started', now),
     ]);
@@ -53,10 +53,10 @@ const start = async (tenant: Tenant, job: ImportJob, header: string[], now: Date
 };
 
 /** Running → completed or failed, with its `finished` event, in one transaction (once: the condition is `running`). */
-const finish = async (tenant: Tenant, job: ImportJob, error: string | null, now: Date): Promise<void> => {
+const finish = async (unit: Unit, tenant: Tenant, job: ImportJob, error: string | null, now: Date): Promise<void> => {
   const done: ImportJob = { ...job, status: error ? 'failed' : 'completed', error, completedAt: now.toISOString() };
   try {
-    await transact([
+    await unit.commit([
       importUpdate(tenant, job._id, ['running'], { status: done.status, error, completedAt: done.completedAt }),
       importEvent(tenant, done, 'finished', now),
     ]);
@@ -87,7 +87,7 @@ type Slice = { done: true; error: string | null } | { done: false };
  * committed with its own outcome item, so a crash anywhere makes the next run redo nothing: records past the
  * cursor that were applied are found applied and counted from their outcome.
  */
-const runSlice = async (tenant: Tenant, initial: ImportJob, cursor: number, now: () => Date): Promise<Slice> => {
+const runSlice = async (unit: Unit, tenant: Tenant, initial: ImportJob, cursor: number, now: () => Date): Promise<Slice> => {
   let job = initial;
   let position = cursor;
   const deadline = now().getTime() + SLICE_MS;
@@ -97,7 +97,7 @@ const runSlice = async (tenant: Tenant, initial: ImportJob, cursor: number, now:
   const layout = layoutOf(job.kind, header.value.cells, job.columns, job.kind === 'customers' ? job.idProperty! : 'title');
   if ('error' in layout) return { done: true, error: layout.error };
   if (job.status === 'queued') {
-    const started = await start(tenant, job, header.value.cells, now());
+    const started = await start(unit, tenant, job, header.value.cells, now());
     if (!started) return { done: false };
     job = started;
   }
@@ -107,7 +107,7 @@ const runSlice = async (tenant: Tenant, initial: ImportJob, cursor: number, now:
     const statuses = await applyChunk(tenant, job, layout.fields, chunk, now());
     const to = position + chunk.length;
     const counts = add(zeroCounts(), statuses);
-    if (!(await advanceImport(tenant, job._id, position, to, counts))) return false;
+    if (!(await advanceImport(unit, tenant, job._id, position, to, counts))) return false;
     job = { ...job, counts: add(job.counts, statuses) };
     position = to;
     chunk = [];
@@ -120,7 +120,7 @@ const runSlice = async (tenant: Tenant, initial: ImportJob, cursor: number, now:
     if (chunk.length < IMPORT_CHUNK_ROWS) continue;
     if (!(await flush())) return { done: false };
     if (now().getTime() > deadline) {
-      await enqueueBulkJob({ tenant, kind: 'import', importId: job._id });
+      await enqueueBulkJob(unit, { tenant, kind: 'import', importId: job._id });
       return { done: false };
     }
   }
@@ -134,12 +134,12 @@ const runSlice = async (tenant: Tenant, initial: ImportJob, cursor: number, now:
  * header, not UTF-8, malformed) fails the import with the reason; the rows before a malformed line stay
  * applied and counted.
  */
-export const runImport = async ({ tenant, importId }: ImportMessage, now: () => Date): Promise<Verdict> => {
+export const runImport = async (unit: Unit, { tenant, importId }: ImportMessage, now: () => Date): Promise<Verdict> => {
   const stored = await getImport(tenant, importId);
   if (!stored || (stored.job.status !== 'queued' && stored.job.status !== 'running')) return ACK;
   let slice: Slice;
   try {
-    slice = await runSlice(tenant, stored.job, stored.cursor, now);
+    slice = await runSlice(unit, tenant, stored.job, stored.cursor, now);
   } catch (error) {
     if (!(error instanceof UnreadableCsv)) throw error;
     slice = { done: true, error: error.message };
@@ -148,7 +148,7 @@ export const runImport = async ({ tenant, importId }: ImportMessage, now: () => 
   const latest = await getImport(tenant, importId);
   if (!latest) return ACK;
   // A CSV refused before any row never ran: it starts and finishes at once, so both events still go out.
-  const job = latest.job.status === 'queued' ? await start(tenant, latest.job, [], now()) : latest.job;
-  if (job) await finish(tenant, job, slice.error, now());
+  const job = latest.job.status === 'queued' ? await start(unit, tenant, latest.job, [], now()) : latest.job;
+  if (job) await finish(unit, tenant, job, slice.error, now());
   return ACK;
 };

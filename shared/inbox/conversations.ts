@@ -28,7 +28,8 @@ import { conversationsPage } from '../data/conversations-lists';
 import { outboxItem } from '../data/outbox';
 import type { PageRequest } from '../data/query';
 import { lostRace, retryOnConflict } from '../data/retry';
-import { transact, type Write } from '../data/transact';
+import type { Write } from '../data/transact';
+import type { Unit } from '../data/unit';
 import { conversationRemoval } from './conversation-removal';
 import { customerConversationCount, customerCounting } from '../data/customers-conversations';
 
@@ -57,6 +58,7 @@ interface Step {
  * writer won the race.
  */
 export const mutateConversation = (
+  unit: Unit,
   tenant: Tenant,
   id: string,
   decide: (c: Conversation) => Step | undefined | Promise<Step | undefined>,
@@ -68,7 +70,7 @@ export const mutateConversation = (
     const step = await decide(before);
     if (!step || (step.change.events.length === 0 && !step.extra?.length)) return step?.change.conversation ?? before;
     const after = step.change.conversation;
-    await transact(
+    await unit.commit(
       [...conversationUpdate(tenant, stored, after), ...eventsOf(tenant, before, step.change, now), ...(step.extra ?? [])],
       lostRace,
     );
@@ -91,6 +93,7 @@ export interface Opening {
  * adds what is stored with it (its `inbox.conversation.created` event still shows it as created).
  */
 export const createConversation = async (
+  unit: Unit,
   tenant: Tenant,
   input: Omit<NewConversation, 'channel'> & { channel?: Channel },
   now: Date,
@@ -109,7 +112,7 @@ export const createConversation = async (
   // Creates share the count items, so concurrent ones can collide; a collided transaction is simply re-run.
   await retryOnConflict(async () => {
     const counting = customer ?? (await customerCounting(tenant, conversation.customerId, 1, latest));
-    await transact(
+    await unit.commit(
       [
         ...conversationCreation(tenant, conversation, counting),
         ...(conversation.channelId
@@ -128,11 +131,11 @@ export const createConversation = async (
  * Deletes the conversation, its list memberships and its tag links (with their counters). The delete is
  * conditional on the version and the number of tags read, so a concurrent tagging makes it re-run.
  */
-export const deleteConversation = (tenant: Tenant, id: string, now: Date): Promise<Conversation> =>
+export const deleteConversation = (unit: Unit, tenant: Tenant, id: string, now: Date): Promise<Conversation> =>
   retryOnConflict(async () => {
     const stored = await requireConversation(tenant, id);
     const { conversation } = stored;
-    await transact(
+    await unit.commit(
       [
         ...(await conversationRemoval(tenant, stored, now)),
         outboxItem(buildEnvelope('inbox.conversation.deleted', tenant, { conversation }, { now })),
@@ -151,35 +154,36 @@ export const listConversations = async (tenant: Tenant, filters: ConversationFil
     filters.customerId ? () => customerConversationCount(tenant, filters.customerId!) : undefined,
   );
 
-const applyRule = (tenant: Tenant, id: string, rule: (c: Conversation) => Change, now: Date): Promise<Conversation> =>
-  mutateConversation(tenant, id, (c) => ({ change: rule(c) }), now);
+const applyRule = (unit: Unit, tenant: Tenant, id: string, rule: (c: Conversation) => Change, now: Date): Promise<Conversation> =>
+  mutateConversation(unit, tenant, id, (c) => ({ change: rule(c) }), now);
 
-export const editConversation = (tenant: Tenant, id: string, patch: ConversationEdit, now: Date): Promise<Conversation> =>
-  applyRule(tenant, id, (c) => edit(c, patch, now), now);
+export const editConversation = (unit: Unit, tenant: Tenant, id: string, patch: ConversationEdit, now: Date): Promise<Conversation> =>
+  applyRule(unit, tenant, id, (c) => edit(c, patch, now), now);
 
-export const assignConversation = (tenant: Tenant, id: string, assigneeId: string, now: Date): Promise<Conversation> =>
-  applyRule(tenant, id, (c) => assign(c, assigneeId, now), now);
+export const assignConversation = (unit: Unit, tenant: Tenant, id: string, assigneeId: string, now: Date): Promise<Conversation> =>
+  applyRule(unit, tenant, id, (c) => assign(c, assigneeId, now), now);
 
-export const unassignConversation = (tenant: Tenant, id: string, now: Date): Promise<Conversation> =>
-  applyRule(tenant, id, (c) => unassign(c, now), now);
+export const unassignConversation = (unit: Unit, tenant: Tenant, id: string, now: Date): Promise<Conversation> =>
+  applyRule(unit, tenant, id, (c) => unassign(c, now), now);
 
 /** Moves the conversation to `status` if its current status allows it; a snooze needs `snoozedUntil`. */
 export const changeConversationStatus = (
+  unit: Unit,
   tenant: Tenant,
   id: string,
   { status, snoozedUntil }: { status: Status; snoozedUntil?: string },
   now: Date,
-): Promise<Conversation> => applyRule(tenant, id, (c) => changeStatus(c, status, { snoozedUntil, now }), now);
+): Promise<Conversation> => applyRule(unit, tenant, id, (c) => changeStatus(c, status, { snoozedUntil, now }), now);
 
 /**
  * Unassigns a removed member's open conversations, each in its own transaction with its
  * `inbox.conversation.unassigned` event (any number of them: no transaction holds more than one). A
  * conversation deleted or reassigned meanwhile is left alone, so running it again finishes what is left.
  */
-export const unassignMemberConversations = async (tenant: Tenant, memberId: string, now: Date): Promise<void> => {
+export const unassignMemberConversations = async (unit: Unit, tenant: Tenant, memberId: string, now: Date): Promise<void> => {
   for (const status of STATUSES.filter((s) => s !== 'closed')) {
     for (const id of await conversationIdsIn(tenant, `assignee:${memberId}:status:${status}`)) {
-      await mutateConversation(tenant, id, (c) => (c.assigneeId === memberId ? { change: unassign(c, now) } : undefined), now).catch(
+      await mutateConversation(unit, tenant, id, (c) => (c.assigneeId === memberId ? { change: unassign(c, now) } : undefined), now).catch(
         (error: unknown) => {
           if (!(error instanceof Missing)) throw error;
         },
@@ -191,13 +195,14 @@ export const unassignMemberConversations = async (tenant: Tenant, memberId: stri
 const MOVE_BATCH = 25;
 
 /** Moves every conversation of customer `from` to `to` (a merge), one transaction (and one `updated` event) each; answers how many. */
-export const moveCustomerConversations = async (tenant: Tenant, from: string, to: string, now: Date): Promise<number> => {
+export const moveCustomerConversations = async (unit: Unit, tenant: Tenant, from: string, to: string, now: Date): Promise<number> => {
   let moved = 0;
   for (;;) {
     const ids = await conversationIdsIn(tenant, `customer:${from}`, MOVE_BATCH);
     if (ids.length === 0) return moved;
     for (const id of ids) {
       await mutateConversation(
+        unit,
         tenant,
         id,
         async (c) =>

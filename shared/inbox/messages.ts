@@ -9,6 +9,7 @@ import { messageCreation, messagesPage } from '../data/messages';
 import { outboxItem } from '../data/outbox';
 import type { PageRequest } from '../data/query';
 import type { Write } from '../data/transact';
+import type { Unit } from '../data/unit';
 import { resolveAttachments } from '../files/files';
 import { createConversation, mutateConversation, requireConversation } from './conversations';
 
@@ -36,6 +37,7 @@ const messageWrites = (tenant: Tenant, message: Message, conversation: Conversat
  * transaction with its event. `extra` rides along in the same transaction (e.g. an idempotency guard).
  */
 export const postMessage = async (
+  unit: Unit,
   tenant: Tenant,
   conversationId: string,
   input: NewMessage,
@@ -44,6 +46,7 @@ export const postMessage = async (
 ): Promise<Posted> => {
   const message = newMessage(input, { _id: objectId(now.getTime()), conversationId }, now);
   const conversation = await mutateConversation(
+    unit,
     tenant,
     conversationId,
     (before) => {
@@ -62,6 +65,7 @@ export const postMessage = async (
  * created in the same transaction (a new sender): its writes then count the conversation.
  */
 export const openWithMessage = async (
+  unit: Unit,
   tenant: Tenant,
   conversation: Omit<NewConversation, 'channel'> & { channel: Channel },
   input: NewMessage,
@@ -70,7 +74,7 @@ export const openWithMessage = async (
   customer?: (opened: Conversation) => Write[],
 ): Promise<Posted> => {
   let message: Message | undefined;
-  const opened = await createConversation(tenant, conversation, now, (created) => {
+  const opened = await createConversation(unit, tenant, conversation, now, (created) => {
     message = newMessage(input, { _id: objectId(now.getTime()), conversationId: created._id }, now);
     const after = applyMessage(created, message).conversation;
     return {
@@ -91,8 +95,15 @@ export const listMessages = async (tenant: Tenant, conversationId: string, page:
 type WithRefs<T> = Omit<T, 'attachments'> & { attachments?: { fileId: string }[] };
 
 /** A reply or note: the files it names must be ready files of this tenant (404 otherwise), bound to the conversation with it. */
-export const postReply = async (tenant: Tenant, conversationId: string, input: WithRefs<NewMessage>, now: Date): Promise<Posted> =>
+export const postReply = async (
+  unit: Unit,
+  tenant: Tenant,
+  conversationId: string,
+  input: WithRefs<NewMessage>,
+  now: Date,
+): Promise<Posted> =>
   postMessage(
+    unit,
     tenant,
     conversationId,
     { ...input, attachments: await resolveAttachments(tenant, input.attachments, conversationId, now) },

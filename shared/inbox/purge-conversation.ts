@@ -5,7 +5,7 @@ import { conversationRemoval } from './conversation-removal';
 import { deletePartitionRest, getClosedConversation, purgeFinished, purgeTombstone } from '../data/conversation-purge';
 import { outboxItem } from '../data/outbox';
 import { lostRace, retryOnConflict } from '../data/retry';
-import { transact } from '../data/transact';
+import type { Unit } from '../data/unit';
 
 /** What one purge removed. */
 export interface Purged {
@@ -22,18 +22,18 @@ export interface Purged {
  * it leaves the tombstone, which the next sweep finds and finishes. A conversation reopened (or closed
  * again later) before the transaction is left alone: the transaction is conditional on the version read.
  */
-export const purgeClosedConversation = async (tenant: Tenant, id: string, cutoff: string, now: Date): Promise<Purged> => {
-  if (!(await deleteClosedConversation(tenant, id, cutoff, now))) return { conversations: 0, messages: 0, files: 0 };
-  return { conversations: 1, ...(await finishPurge(tenant, id, now)) };
+export const purgeClosedConversation = async (unit: Unit, tenant: Tenant, id: string, cutoff: string, now: Date): Promise<Purged> => {
+  if (!(await deleteClosedConversation(unit, tenant, id, cutoff, now))) return { conversations: 0, messages: 0, files: 0 };
+  return { conversations: 1, ...(await finishPurge(unit, tenant, id, now)) };
 };
 
 /** The purge's first step, its one transaction: whether the conversation was deleted (and its tombstone left). */
-export const deleteClosedConversation = (tenant: Tenant, id: string, cutoff: string, now: Date): Promise<boolean> =>
+export const deleteClosedConversation = (unit: Unit, tenant: Tenant, id: string, cutoff: string, now: Date): Promise<boolean> =>
   retryOnConflict(async () => {
     const current = await getClosedConversation(tenant, id);
     if (current?.stored.conversation.status !== 'closed' || !current.closedAt || current.closedAt >= cutoff) return false;
     const { conversation } = current.stored;
-    await transact(
+    await unit.commit(
       [
         ...(await conversationRemoval(tenant, current.stored, now)),
         outboxItem(buildEnvelope('inbox.conversation.deleted', tenant, { conversation }, { now })),
@@ -48,9 +48,9 @@ export const deleteClosedConversation = (tenant: Tenant, id: string, cutoff: str
  * The rest of a purge, safe to run again: the files the messages held (each record with its event; the
  * objects follow those events), every item left in the conversation's partition, then the tombstone.
  */
-export const finishPurge = async (tenant: Tenant, id: string, now: Date): Promise<Omit<Purged, 'conversations'>> => {
-  const removed = await deleteConversationContents(tenant, id, now);
-  await transact([purgeFinished(tenant, id)]);
+export const finishPurge = async (unit: Unit, tenant: Tenant, id: string, now: Date): Promise<Omit<Purged, 'conversations'>> => {
+  const removed = await deleteConversationContents(unit, tenant, id, now);
+  await unit.commit([purgeFinished(tenant, id)]);
   return removed;
 };
 
@@ -59,8 +59,13 @@ export const finishPurge = async (tenant: Tenant, id: string, now: Date): Promis
  * event; the objects follow those events), then every item left in its partition (messages, notes, its email
  * thread). Safe to run again and beside another run: what is gone already is not counted.
  */
-export const deleteConversationContents = async (tenant: Tenant, id: string, now: Date): Promise<Omit<Purged, 'conversations'>> => {
-  const files = await deleteConversationFiles(tenant, id, now);
-  const messages = await deletePartitionRest(tenant, id);
+export const deleteConversationContents = async (
+  unit: Unit,
+  tenant: Tenant,
+  id: string,
+  now: Date,
+): Promise<Omit<Purged, 'conversations'>> => {
+  const files = await deleteConversationFiles(unit, tenant, id, now);
+  const messages = await deletePartitionRest(unit, tenant, id);
   return { messages, files };
 };

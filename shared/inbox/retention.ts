@@ -5,6 +5,7 @@ import { backfillState, closedListPage, indexClosed, saveBackfillState } from '.
 import { listRetainingWorkspaces } from '../data/workspaces';
 import { timeLeft } from '../observability/deadline';
 import { finishPurge, purgeClosedConversation } from './purge-conversation';
+import type { Unit } from '../data/unit';
 
 /** Index entries one run handles at most: a run is bounded, and the next one continues where the index says. */
 const SWEEP_BATCH = 200;
@@ -23,7 +24,7 @@ const BACKFILL_RESERVE_MS = 150_000;
  * at most `budget` a run, resuming from the cursor saved after each page. A tenant done is a single read.
  * Answers how many it indexed and whether work is left.
  */
-const backfillClosedIndex = async (tenants: Tenant[], budget: number): Promise<{ indexed: number; more: boolean }> => {
+const backfillClosedIndex = async (unit: Unit, tenants: Tenant[], budget: number): Promise<{ indexed: number; more: boolean }> => {
   let [indexed, left] = [0, budget];
   for (const tenant of tenants) {
     let state = await backfillState(tenant);
@@ -33,12 +34,12 @@ const backfillClosedIndex = async (tenants: Tenant[], budget: number): Promise<{
       left -= page.ids.length;
       for (const id of page.ids) {
         const found = await getClosedConversation(tenant, id);
-        if (found && found.closedAt === undefined && (await indexClosed(tenant, found.stored, found.stored.conversation.updatedAt))) {
+        if (found && found.closedAt === undefined && (await indexClosed(unit, tenant, found.stored, found.stored.conversation.updatedAt))) {
           indexed += 1;
         }
       }
       state = page.nextCursor ? { done: false, cursor: page.nextCursor } : { done: true };
-      await saveBackfillState(tenant, state);
+      await saveBackfillState(unit, tenant, state);
     }
   }
   return { indexed, more: false };
@@ -50,9 +51,10 @@ const backfillClosedIndex = async (tenants: Tenant[], budget: number): Promise<{
  * entries a run. Each entry is a whole purge, so a run cut short leaves every conversation whole or gone.
  * The backfill of the index runs first, so a conversation it indexes past the cutoff goes in the same run.
  */
-export const sweepRetention = async (now: Date, batch = SWEEP_BATCH, backfillBatch = BACKFILL_BATCH): Promise<SweepCounts> => {
+export const sweepRetention = async (unit: Unit, now: Date, batch = SWEEP_BATCH, backfillBatch = BACKFILL_BATCH): Promise<SweepCounts> => {
   const retaining = (await listRetainingWorkspaces()).filter((w) => w.retention.closedConversationDays !== null);
   const backfill = await backfillClosedIndex(
+    unit,
     retaining.flatMap((w) => [tenantOf(w._id, true), tenantOf(w._id, false)]),
     backfillBatch,
   );
@@ -67,8 +69,8 @@ export const sweepRetention = async (now: Date, batch = SWEEP_BATCH, backfillBat
       }
       left -= 1;
       const purged = entry.purging
-        ? { conversations: 0, ...(await finishPurge(tenant, entry.conversationId, now)) }
-        : await purgeClosedConversation(tenant, entry.conversationId, cutoff, now);
+        ? { conversations: 0, ...(await finishPurge(unit, tenant, entry.conversationId, now)) }
+        : await purgeClosedConversation(unit, tenant, entry.conversationId, cutoff, now);
       counts.conversations += purged.conversations;
       counts.messages += purged.messages;
       counts.files += purged.files;

@@ -8,7 +8,8 @@ import { bookingCreation, bookingsPage, bookingUpdate, getStoredBooking, type St
 import { outboxItem } from '../data/outbox';
 import type { PageRequest } from '../data/query';
 import { lostRace, retryOnConflict } from '../data/retry';
-import { transact, type Write } from '../data/transact';
+import type { Write } from '../data/transact';
+import type { Unit } from '../data/unit';
 import { getWorkspace } from '../data/workspaces';
 import { bookingCalendar } from './ics';
 import { isScrubbed, scrubbed } from '../domain/erasure/erasure';
@@ -44,6 +45,7 @@ export const listBookings = (tenant: Tenant, filters: BookingFilters, page: Page
  * will owe: its claims, an active assignee and an existing customer are checked in its one transaction.
  */
 export const createBooking = async (
+  unit: Unit,
   tenant: Tenant,
   input: Omit<NewBooking, 'timezone'> & Partial<Pick<NewBooking, 'timezone'>>,
   now: Date,
@@ -54,7 +56,7 @@ export const createBooking = async (
     ...bookingCreation(tenant, booking, remindersFor(booking, now)),
     bookingEvent(tenant, undefined, { event: 'created', fields: [] }, booking, now),
   ];
-  await retryOnConflict(() => transact(writes, lostRace));
+  await retryOnConflict(() => unit.commit(writes, lostRace));
   return booking;
 };
 
@@ -66,6 +68,7 @@ interface BookingStep {
 
 /** Read, decide, write under the version read: the event follows the change, with `extra` in the same transaction. */
 const mutateBooking = (
+  unit: Unit,
   tenant: Tenant,
   id: string,
   decide: (stored: StoredBooking) => BookingStep | undefined,
@@ -76,7 +79,7 @@ const mutateBooking = (
     const step = decide(stored);
     if (!step) return stored.booking;
     const after = step.change?.booking ?? stored.booking;
-    await transact(
+    await unit.commit(
       [
         ...bookingUpdate(tenant, stored, after, step.reminders ?? stored.reminders),
         ...(step.change ? [bookingEvent(tenant, stored.booking, step.change, after, now)] : []),
@@ -91,11 +94,11 @@ const mutateBooking = (
  * Clears what a booking holds of its customer (an erasure), without an event, with `extra` in the same
  * transaction; false when it was already cleared.
  */
-export const scrubBooking = (tenant: Tenant, id: string, now: Date, extra: Write[]): Promise<boolean> =>
+export const scrubBooking = (unit: Unit, tenant: Tenant, id: string, now: Date, extra: Write[]): Promise<boolean> =>
   retryOnConflict(async () => {
     const stored = await requireStored(tenant, id);
     if (isScrubbed(stored.booking)) return false;
-    await transact([...bookingUpdate(tenant, stored, scrubbed(stored.booking, now), stored.reminders), ...extra], lostRace);
+    await unit.commit([...bookingUpdate(tenant, stored, scrubbed(stored.booking, now), stored.reminders), ...extra], lostRace);
     return true;
   });
 
@@ -103,8 +106,15 @@ export const scrubBooking = (tenant: Tenant, id: string, now: Date, extra: Write
  * Applies a transition. A move schedules its reminders afresh; any other change keeps the ones still owed
  * while the booking is upcoming, and drops them once it is cancelled, completed or a no-show.
  */
-export const transitionBooking = (tenant: Tenant, id: string, transition: (b: Booking) => BookingChange | undefined, now: Date) =>
+export const transitionBooking = (
+  unit: Unit,
+  tenant: Tenant,
+  id: string,
+  transition: (b: Booking) => BookingChange | undefined,
+  now: Date,
+) =>
   mutateBooking(
+    unit,
     tenant,
     id,
     (stored) => {
@@ -121,9 +131,10 @@ export const transitionBooking = (tenant: Tenant, id: string, transition: (b: Bo
  * Sends the booking's reminders that are due (`scheduling.booking.reminder`, one event each) and drops them
  * from the booking in the same versioned write: overlapping timer runs and retries send each exactly once.
  */
-export const sendDueReminders = async (tenant: Tenant, id: string, now: Date): Promise<boolean> => {
+export const sendDueReminders = async (unit: Unit, tenant: Tenant, id: string, now: Date): Promise<boolean> => {
   let sent = false;
   await mutateBooking(
+    unit,
     tenant,
     id,
     ({ booking, reminders }) => {

@@ -6,11 +6,11 @@ import { objectId } from '../ids';
 import type { PageRequest } from '../data/query';
 import { lostRace, retryOnConflict } from '../data/retry';
 import { countTagged, getTag, readTag, tagCreation, tagsPage, tagUpdate } from '../data/tags';
-import { transact } from '../data/transact';
+import type { Unit } from '../data/unit';
 
-export const createTag = async (tenant: Tenant, input: CreateTag, now: Date): Promise<Tag> => {
+export const createTag = async (unit: Unit, tenant: Tenant, input: CreateTag, now: Date): Promise<Tag> => {
   const tag = newTag(objectId(now.getTime()), input, now);
-  await transact(tagCreation(tenant, tag));
+  await unit.commit(tagCreation(tenant, tag));
   return tag;
 };
 
@@ -20,14 +20,14 @@ export const listTags = (tenant: Tenant, page: PageRequest) => tagsPage(tenant, 
  * Optimistic: the write is conditional on the version read (re-run on a lost race), and a rename swaps the name
  * guard in the same transaction. A PATCH that changes no field writes nothing and returns the tag as it was.
  */
-export const updateTag = (tenant: Tenant, id: string, input: UpdateTag, now: Date): Promise<Tag> =>
+export const updateTag = (unit: Unit, tenant: Tenant, id: string, input: UpdateTag, now: Date): Promise<Tag> =>
   retryOnConflict(async () => {
     const stored = await readTag(tenant, id);
     if (!stored || stored.deletingAt) throw new Missing('Tag');
     const before = stored.tag;
     const after = applyUpdate(before, input, now);
     if ((['name', 'color', 'description'] as const).every((k) => after[k] === before[k])) return before;
-    await transact(tagUpdate(tenant, stored, after), lostRace);
+    await unit.commit(tagUpdate(tenant, stored, after), lostRace);
     return after;
   });
 

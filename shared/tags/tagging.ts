@@ -23,7 +23,8 @@ import { tagIdsOf } from '../data/tag-links';
 import { getTag, getTags, tagsByName } from '../data/tags';
 import { readEntities } from '../data/tags-entities';
 import { entityTagWrites, tagCountWrites } from '../data/tags-tagging';
-import { transact, type Write } from '../data/transact';
+import type { Write } from '../data/transact';
+import type { Unit } from '../data/unit';
 
 export type Outcome =
   | { kind: 'changed' | 'unchanged'; tagIds: string[] }
@@ -77,6 +78,7 @@ const countsOf = (planned: readonly Planned[]) => {
  * re-plans them all. `read` holds items the caller just read (saves the first read).
  */
 const changeTagsTogether = async (
+  unit: Unit,
   tenant: Tenant,
   type: EntityType,
   ids: readonly string[],
@@ -109,7 +111,7 @@ const changeTagsTogether = async (
         }
       }
       if (planned.length === 0) return;
-      await transact(
+      await unit.commit(
         [
           ...planned.flatMap((p) => entityWrites(tenant, type, tags, action, now, p)),
           ...tagCountWrites(tenant, type, action, countsOf(planned), (t) => new TagGone(t)),
@@ -126,13 +128,14 @@ const changeTagsTogether = async (
 
 /** Adds or removes `tags` on one entity in one transaction (see `changeTagsTogether`). */
 export const changeEntityTags = async (
+  unit: Unit,
   tenant: Tenant,
   type: EntityType,
   id: string,
   tags: readonly Tag[],
   action: TagAction,
   now: Date,
-): Promise<Outcome> => (await changeTagsTogether(tenant, type, [id], tags, action, now)).get(id)!;
+): Promise<Outcome> => (await changeTagsTogether(unit, tenant, type, [id], tags, action, now)).get(id)!;
 
 /**
  * Items of one tagging transaction at most: DynamoDB's 100, less room for the idempotency marker. An
@@ -163,6 +166,7 @@ interface TaggingResult {
  * `single` is for the per-entity routes: a missing entity is their 404 and errors name the body's `tagIds`.
  */
 export const applyTagging = async (
+  unit: Unit,
   tenant: Tenant,
   req: TaggingRequest,
   action: TagAction,
@@ -185,7 +189,8 @@ export const applyTagging = async (
   const byId = new Map<string, Outcome>();
   for (let i = 0; i < ids.length; i += perTransaction) {
     const some = ids.slice(i, i + perTransaction);
-    for (const [id, outcome] of await changeTagsTogether(tenant, entityType, some, wanted, action, now, entities)) byId.set(id, outcome);
+    for (const [id, outcome] of await changeTagsTogether(unit, tenant, entityType, some, wanted, action, now, entities))
+      byId.set(id, outcome);
   }
   const outcomes = ids.map((id) => byId.get(id)!);
   const done = (kind: Outcome['kind']) => ids.filter((_, i) => outcomes[i]!.kind === kind);
@@ -213,8 +218,8 @@ const notFound = {
 };
 
 /** Tags or untags one entity (a 404 when it does not exist); answers its tags after the call and whether it changed. */
-const change = async (tenant: Tenant, type: EntityType, id: string, tagIds: string[], action: TagAction, now: Date) => {
-  const result = await applyTagging(tenant, { entityType: type, entityIds: [id], tagIds }, action, now, { notFound: notFound[type] });
+const change = async (unit: Unit, tenant: Tenant, type: EntityType, id: string, tagIds: string[], action: TagAction, now: Date) => {
+  const result = await applyTagging(unit, tenant, { entityType: type, entityIds: [id], tagIds }, action, now, { notFound: notFound[type] });
   return { tags: await tagsByName(tenant, result.tagIdsAfter.get(id)!), changed: result.changed.length > 0 };
 };
 
@@ -225,17 +230,17 @@ export const tagsOf = async (tenant: Tenant, type: EntityType, id: string) => {
   return tagsByName(tenant, tagIdsOf(item[TAG_IDS_ATTRIBUTE]));
 };
 
-export const addTags = (tenant: Tenant, type: EntityType, id: string, tagIds: string[], now: Date) =>
-  change(tenant, type, id, tagIds, 'tag', now);
+export const addTags = (unit: Unit, tenant: Tenant, type: EntityType, id: string, tagIds: string[], now: Date) =>
+  change(unit, tenant, type, id, tagIds, 'tag', now);
 
 /**
  * Removes one tag from one entity and answers the tag; a 404 when the tag does not exist or the entity does not
  * carry it (any more), as a repeated DELETE of any resource answers.
  */
-export const removeTag = async (tenant: Tenant, type: EntityType, id: string, tagId: string, now: Date) => {
+export const removeTag = async (unit: Unit, tenant: Tenant, type: EntityType, id: string, tagId: string, now: Date) => {
   const tag = await getTag(tenant, tagId);
   if (!tag) throw new NotFoundError('Tag');
-  const { changed } = await change(tenant, type, id, [tagId], 'untag', now);
+  const { changed } = await change(unit, tenant, type, id, [tagId], 'untag', now);
   if (!changed) throw new NotFoundError('Tag');
   return tag;
 };

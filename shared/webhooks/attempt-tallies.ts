@@ -1,5 +1,5 @@
 import { attemptWrites, type RecordedAttempt } from '../analytics/record';
-import { writeAlone } from '../data/transact';
+import { direct } from '../data/unit';
 import { log } from '../log';
 
 /**
@@ -19,7 +19,7 @@ export const writeAttemptTallies = async (): Promise<void> => {
   await Promise.all(
     attemptWrites(recorded.splice(0)).map(async ({ write, attempts }) => {
       try {
-        await writeAlone(write);
+        await direct.writeAlone(write);
       } catch (error) {
         recorded.push(...attempts);
         log.warn('webhook attempt tallies kept for the next batch', { error, attempts: attempts.length });

@@ -22,7 +22,8 @@ import {
   subscriptionUpdate,
 } from '../data/webhook-subscriptions';
 import { batchGetJoined } from '../data/batch-get';
-import { writeAlone, type Write } from '../data/transact';
+import type { Write } from '../data/transact';
+import { direct, type Unit } from '../data/unit';
 import { eventPayload, eventPayloadRead } from '../data/outbox';
 import { DEFAULT_TIMEZONE, getWorkspace, workspaceRead } from '../data/workspaces';
 import { tenantParts } from '../domain/auth/tenant';
@@ -38,25 +39,29 @@ const EARLY_MS = 25;
 const ATTEMPT_MS = 20_000;
 
 /** Ends every pending or retrying delivery of a subscription that is no longer active. */
-export const stopPendingDeliveries = async (sub: Pick<Subscription, 'workspaceId' | '_id'>, now = new Date()): Promise<void> => {
+export const stopPendingDeliveries = async (
+  unit: Unit,
+  sub: Pick<Subscription, 'workspaceId' | '_id'>,
+  now = new Date(),
+): Promise<void> => {
   for (const status of ['pending', 'retrying'] as const) {
     const open = await deliveriesInStatus(sub.workspaceId, sub._id, status);
-    await Promise.all(open.map((d) => saveDelivery(d, stoppedDelivery(d, 'subscription_inactive', now))));
+    await Promise.all(open.map((d) => saveDelivery(unit, d, stoppedDelivery(d, 'subscription_inactive', now))));
   }
 };
 
 /** After a counted failure: the 100th in a row ends the subscription's active period. */
-const maybeDeactivate = async (sub: Subscription, now: Date): Promise<void> => {
+const maybeDeactivate = async (unit: Unit, sub: Subscription, now: Date): Promise<void> => {
   const fresh = await getSubscription(sub.workspaceId, sub._id);
   if (!fresh?.active || fresh.activatedAt !== sub.activatedAt || fresh.consecutiveFailures < DEACTIVATE_AFTER_FAILURES) return;
   if (await deactivateSubscription(fresh, 'consecutive_failures', now)) {
     log.warn('webhook subscription deactivated', { tenant: sub.workspaceId, subscriptionId: sub._id, reason: 'consecutive_failures' });
-    await stopPendingDeliveries(fresh, now);
+    await stopPendingDeliveries(unit, fresh, now);
   }
 };
 
 /** Makes one attempt of a claimed delivery and records it; returns the delivery as saved, or undefined if it moved on. */
-const attempt = async (d: DeliveryItem, { sub, payload, timezone }: AttemptInputs): Promise<Delivery | undefined> => {
+const attempt = async (unit: Unit, d: DeliveryItem, { sub, payload, timezone }: AttemptInputs): Promise<Delivery | undefined> => {
   const startedAt = new Date();
   const attemptNumber = d.attemptNumber + 1;
   addContext({ attempt: attemptNumber });
@@ -101,8 +106,8 @@ const attempt = async (d: DeliveryItem, { sub, payload, timezone }: AttemptInput
   // A retry keeps the lease for the same carrier until its next attempt is over, so that attempt needs no claim.
   const leaseUntil = after.nextRetryAt && after.status === 'retrying' ? Date.parse(after.nextRetryAt) + LEASE_MS : undefined;
   // The body goes first under its attempt's number: a crash before the record leaves it to be overwritten by the attempt made again.
-  if (responseBody?.length) await writeAlone(responseBodyWrite(d, attemptNumber, responseBody));
-  if (!(await saveDelivery(d, after, extra, leaseUntil))) return undefined;
+  if (responseBody?.length) await unit.writeAlone(responseBodyWrite(d, attemptNumber, responseBody));
+  if (!(await saveDelivery(unit, d, after, extra, leaseUntil))) return undefined;
   tallyAttempt({ tenant: d.workspaceId, timezone, status: after.status, latencyMs: latency, at: now });
   log.info('webhook delivery attempt', {
     subscriptionId: sub._id,
@@ -112,8 +117,8 @@ const attempt = async (d: DeliveryItem, { sub, payload, timezone }: AttemptInput
     failureReason: after.failureReason,
   });
   metric.deliveryAttempt(after.status, attemptNumber, latency);
-  if (result.gone) await stopPendingDeliveries(sub, now);
-  if (result.countFailure) await maybeDeactivate(sub, now);
+  if (result.gone) await stopPendingDeliveries(unit, sub, now);
+  if (result.countFailure) await maybeDeactivate(unit, sub, now);
   return after;
 };
 
@@ -228,10 +233,10 @@ export const handleDeliveryMessage = async (m: DeliveryMessage, messageId: strin
       : sub.active && sub.activatedAt === d.subscriptionActivatedAt
         ? 'event_expired'
         : 'subscription_inactive';
-    await saveDelivery(d, stoppedDelivery(d, reason, new Date()));
+    await saveDelivery(direct, d, stoppedDelivery(d, reason, new Date()));
     return ACK;
   }
-  const after = await attempt(d, { ...read, sub, payload });
+  const after = await attempt(direct, d, { ...read, sub, payload });
   if (after?.status === 'retrying') return { ack: false, delayMs: Date.parse(after.nextRetryAt!) - MAX_ALIGN_MS - Date.now() };
   if (after?.status === 'failed') await parkInDlq(m, after.failureReason ?? 'failed');
   return ACK;

@@ -1,3 +1,4 @@
+import type { Unit } from '../data/unit';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import * as z from 'zod';
 import { sqs } from '../aws/sqs';
@@ -30,7 +31,8 @@ const dlqUrl = (): string => {
 };
 
 /** Sends delivery messages (after the request's commit when inside an idempotent one: `sendMessages`). */
-export const enqueueDeliveries = (messages: readonly DeliveryMessage[]): Promise<void> => sendMessages(webhookQueue, messages);
+export const enqueueDeliveries = (unit: Unit, messages: readonly DeliveryMessage[]): Promise<void> =>
+  sendMessages(unit, webhookQueue, messages);
 
 /** Parks a permanently failed delivery in the DLQ, where operators can see it; the table lists it as failed. */
 export const parkInDlq = async (message: DeliveryMessage, failureReason: string): Promise<void> => {

@@ -8,16 +8,20 @@ import { mapLimit } from '../domain/map-limit';
 import { log } from '../log';
 import { enqueueDeliveries } from './queue';
 import type { Tenant } from '../domain/auth/tenant';
+import type { Unit } from '../data/unit';
 
 /** Deliveries moved at once: each is its own small transaction on the subscription's counters. */
 const PARALLEL = 8;
 const PAGE = 100;
 
 /** Moves each delivery from `failed` to `pending` unless another call did first; returns those it moved. */
-const resend = async (page: DeliveryItem[], sub: Parameters<typeof retriedDelivery>[1], now: Date): Promise<DeliveryItem[]> => {
-  const moved = await mapLimit(page, PARALLEL, (d) => saveDelivery(d, retriedDelivery(d, sub, now)));
+const resend = async (unit: Unit, page: DeliveryItem[], sub: Parameters<typeof retriedDelivery>[1], now: Date): Promise<DeliveryItem[]> => {
+  const moved = await mapLimit(page, PARALLEL, (d) => saveDelivery(unit, d, retriedDelivery(d, sub, now)));
   const refs = page.filter((_, i) => moved[i]);
-  await enqueueDeliveries(refs.map(({ workspaceId, subscriptionId, deliveryId }) => ({ tenant: workspaceId, subscriptionId, deliveryId })));
+  await enqueueDeliveries(
+    unit,
+    refs.map(({ workspaceId, subscriptionId, deliveryId }) => ({ tenant: workspaceId, subscriptionId, deliveryId })),
+  );
   return refs;
 };
 
@@ -28,6 +32,7 @@ const resend = async (page: DeliveryItem[], sub: Parameters<typeof retriedDelive
  * pending delivery the sweeper re-enqueues. Nothing is held in memory beyond one page.
  */
 export const recoverDeliveries = async (
+  unit: Unit,
   tenant: Tenant,
   subscriptionId: string,
   range: { since: Date; until: Date },
@@ -39,7 +44,7 @@ export const recoverDeliveries = async (
   let page: DeliveryItem[] = [];
   let deliveries = 0;
   const flush = async () => {
-    deliveries += (await resend(page, sub, now)).length;
+    deliveries += (await resend(unit, page, sub, now)).length;
     page = [];
   };
   for await (const d of failedDeliveriesBefore(tenant, subscriptionId, range.until)) {

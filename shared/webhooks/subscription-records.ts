@@ -3,7 +3,7 @@ import type { Tenant } from '../domain/auth/tenant';
 import { Missing } from '../domain/refusal';
 import type { Subscription } from '../domain/webhooks/subscription';
 import type { PageRequest } from '../data/query';
-import { transact } from '../data/transact';
+import type { Unit } from '../data/unit';
 import { getSubscription, subscriptionDeletion, subscriptionsPage } from '../data/webhook-subscriptions';
 
 export const requireSubscription = async (tenant: Tenant, id: string): Promise<Subscription> => {
@@ -15,8 +15,8 @@ export const requireSubscription = async (tenant: Tenant, id: string): Promise<S
 export const listSubscriptions = (tenant: Tenant, page: PageRequest) => subscriptionsPage(tenant, page);
 
 /** Deletes the subscription; answers it as it was. */
-export const deleteSubscription = async (tenant: Tenant, id: string): Promise<Subscription> => {
+export const deleteSubscription = async (unit: Unit, tenant: Tenant, id: string): Promise<Subscription> => {
   const sub = await requireSubscription(tenant, id);
-  await transact(subscriptionDeletion(sub));
+  await unit.commit(subscriptionDeletion(sub));
   return sub;
 };

@@ -8,23 +8,24 @@ import type { Tenant } from '../domain/auth/tenant';
 import { enqueueStep } from './queue';
 import { causeOf } from './start';
 import { requireExecution } from './executions';
+import type { Unit } from '../data/unit';
 
 /** Writes `after` if the execution did not move meanwhile; a lost race is re-run by `retryOnConflict`. */
-const save = async (before: StoredExecution, after: StoredExecution, event?: 'workflow.execution.cancelled') => {
+const save = async (unit: Unit, before: StoredExecution, after: StoredExecution, event?: 'workflow.execution.cancelled') => {
   const extra = event
     ? [outboxItem(buildEnvelope(event, after.tenant, { execution: executionView(after) }, { cause: causeOf(after) }))]
     : [];
-  if (!(await saveExecution(before, after, undefined, extra, false))) throw lostRace();
+  if (!(await saveExecution(unit, before, after, undefined, extra, false))) throw lostRace();
 };
 
 /** Stops a queued, running or waiting execution: its pending step message becomes stale. */
-export const cancelExecution = (tenant: Tenant, id: string, now: Date): Promise<Execution> =>
+export const cancelExecution = (unit: Unit, tenant: Tenant, id: string, now: Date): Promise<Execution> =>
   retryOnConflict(async () => {
     const e = await requireExecution(tenant, id);
     if (isFinished(e.status)) throw new ConflictError(`The execution is already ${e.status}`, { status: e.status });
     const { dueAt: _d, ...rest } = e;
     const after: StoredExecution = { ...rest, status: 'cancelled', endedAt: now.toISOString(), seq: e.seq + 1 };
-    await save(e, after, 'workflow.execution.cancelled');
+    await save(unit, e, after, 'workflow.execution.cancelled');
     return executionView(after);
   });
 
@@ -32,7 +33,7 @@ export const cancelExecution = (tenant: Tenant, id: string, now: Date): Promise<
  * Re-runs a failed execution from its failed step, as a new attempt of that step (a new idempotency key):
  * variables, outputs and enclosing containers are as they were when it failed.
  */
-export const retryExecution = (tenant: Tenant, id: string, now: Date): Promise<Execution> =>
+export const retryExecution = (unit: Unit, tenant: Tenant, id: string, now: Date): Promise<Execution> =>
   retryOnConflict(async () => {
     const e = await requireExecution(tenant, id);
     if (e.status !== 'failed' || !e.resumeState?.cursor)
@@ -45,7 +46,7 @@ export const retryExecution = (tenant: Tenant, id: string, now: Date): Promise<E
       cursor: { ...resumeState.cursor!, delayMs: 0 },
     };
     const after: StoredExecution = { ...rest, status: 'queued', state, seq: e.seq + 1, dueAt: now.toISOString() };
-    await save(e, after);
-    await enqueueStep({ tenant, executionId: id, seq: after.seq }, 0);
+    await save(unit, e, after);
+    await enqueueStep(unit, { tenant, executionId: id, seq: after.seq }, 0);
     return executionView(after);
   });

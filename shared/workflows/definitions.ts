@@ -3,7 +3,7 @@ import { objectId } from '../ids';
 import { buildEnvelope } from '../events/envelope';
 import { outboxItem } from '../data/outbox';
 import { getWorkflow, listVersions, workflowDeletion, workflowSave, workflowsPage, type StoredWorkflow } from '../data/workflows';
-import { transact } from '../data/transact';
+import type { Unit } from '../data/unit';
 import type { PageRequest } from '../data/query';
 import {
   applyUpdate,
@@ -55,14 +55,15 @@ const event = (
 /** An active schedule's next run from now; none while inactive. */
 const schedule = (w: Workflow, now: Date) => (w.active ? nextRunAt(w.trigger, now) : undefined);
 
-export const createWorkflow = async (tenant: Tenant, input: CreateWorkflow, now: Date): Promise<Workflow> => {
+export const createWorkflow = async (unit: Unit, tenant: Tenant, input: CreateWorkflow, now: Date): Promise<Workflow> => {
   const w = newWorkflow(objectId(now.getTime()), input, now);
   await checkTargets(w);
-  await transact([...workflowSave(tenant, undefined, w), event('created', tenant, w, now)], lostRace);
+  await unit.commit([...workflowSave(tenant, undefined, w), event('created', tenant, w, now)], lostRace);
   return w;
 };
 
 const mutate = (
+  unit: Unit,
   tenant: Tenant,
   id: string,
   now: Date,
@@ -74,7 +75,7 @@ const mutate = (
     if (after === before.workflow) return after;
     const keepsSchedule =
       type === 'updated' && JSON.stringify(after.trigger) === JSON.stringify(before.workflow.trigger) && before.nextRunAt;
-    await transact(
+    await unit.commit(
       [
         ...workflowSave(tenant, before, after, keepsSchedule ? before.nextRunAt : schedule(after, now)),
         event(type, tenant, after, now, before.workflow),
@@ -84,21 +85,21 @@ const mutate = (
     return after;
   });
 
-export const updateWorkflow = (tenant: Tenant, id: string, input: UpdateWorkflow, now: Date): Promise<Workflow> =>
-  mutate(tenant, id, now, async (s) => {
+export const updateWorkflow = (unit: Unit, tenant: Tenant, id: string, input: UpdateWorkflow, now: Date): Promise<Workflow> =>
+  mutate(unit, tenant, id, now, async (s) => {
     const after = applyUpdate(s.workflow, input, now);
     if (input.nodes) await checkTargets(after);
     return { after, type: 'updated' };
   });
 
-export const activateWorkflow = (tenant: Tenant, id: string, active: boolean, now: Date): Promise<Workflow> =>
-  mutate(tenant, id, now, async (s) => ({ after: setActive(s.workflow, active, now), type: active ? 'activated' : 'deactivated' }));
+export const activateWorkflow = (unit: Unit, tenant: Tenant, id: string, active: boolean, now: Date): Promise<Workflow> =>
+  mutate(unit, tenant, id, now, async (s) => ({ after: setActive(s.workflow, active, now), type: active ? 'activated' : 'deactivated' }));
 
 /** Deletes the workflow; answers it as it was. */
-export const removeWorkflow = (tenant: Tenant, id: string, now: Date): Promise<Workflow> =>
+export const removeWorkflow = (unit: Unit, tenant: Tenant, id: string, now: Date): Promise<Workflow> =>
   retryOnConflict(async () => {
     const before = await requireWorkflow(tenant, id);
-    await transact([...workflowDeletion(tenant, before), event('deleted', tenant, before.workflow, now)], lostRace);
+    await unit.commit([...workflowDeletion(tenant, before), event('deleted', tenant, before.workflow, now)], lostRace);
     return before.workflow;
   });
 

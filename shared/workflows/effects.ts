@@ -19,7 +19,8 @@ import type { Lead } from '../domain/crm/lead';
 import { moveLeadToStage } from '../crm/leads';
 import { effectRecord, getEffect, type StoredExecution } from '../data/workflow-executions';
 import { notificationSecret } from './notification-secret';
-import { transact, type Write } from '../data/transact';
+import type { Write } from '../data/transact';
+import { direct } from '../data/unit';
 import { postWebhook } from '../outbound/https';
 import { httpRequest } from './http';
 import { causeOf } from './start';
@@ -56,7 +57,7 @@ const message =
   (type: 'outgoing' | 'note'): Effect =>
   async (c: NodeConfig<'send_message'>, ctx, record) => {
     let outcome: Outcome | undefined;
-    await postMessage(ctx.tenant, c.conversationId, { type, content: c.content, author: author(ctx) }, ctx.now, (m) => {
+    await postMessage(direct, ctx.tenant, c.conversationId, { type, content: c.content, author: author(ctx) }, ctx.now, (m) => {
       outcome = { ok: true, output: { messageId: m._id } };
       return [record(outcome)];
     });
@@ -91,6 +92,7 @@ const conversationAction =
   async (c: C, ctx, record) => {
     let outcome: Outcome | undefined;
     await mutateConversation(
+      direct,
       ctx.tenant,
       c.conversationId,
       (conv) => {
@@ -113,17 +115,25 @@ const EFFECTS: Partial<Record<NodeType, Effect>> = {
     changeStatus(conv, c.status, { snoozedUntil: c.snoozedUntil || undefined, now }),
   ),
   add_tags: async (c: NodeConfig<'add_tags'>, ctx) => {
-    const result = await applyTagging(ctx.tenant, { entityType: c.entityType, entityIds: [c.entityId], tagIds: c.tagIds }, 'tag', ctx.now, {
-      notFound: () => new AppError('NOT_FOUND', `${c.entityType} not found`),
-    });
+    const result = await applyTagging(
+      direct,
+      ctx.tenant,
+      { entityType: c.entityType, entityIds: [c.entityId], tagIds: c.tagIds },
+      'tag',
+      ctx.now,
+      {
+        notFound: () => new AppError('NOT_FOUND', `${c.entityType} not found`),
+      },
+    );
     return { ok: true, output: { tagIds: result.tagIdsAfter.get(c.entityId) } };
   },
   create_task: (c: NodeConfig<'create_task'>, ctx, record) =>
-    recordedIn((extra) => createTask(ctx.tenant, taskInput(c), ctx.now, extra), taskOutput, record),
+    recordedIn((extra) => createTask(direct, ctx.tenant, taskInput(c), ctx.now, extra), taskOutput, record),
   move_lead: (c: NodeConfig<'move_lead'>, ctx, record) =>
     recordedIn(
       (extra) =>
         moveLeadToStage(
+          direct,
           ctx.tenant,
           c.leadId,
           { stageId: c.stageId, pipelineId: given(c.pipelineId), lostReason: given(c.lostReason) },
@@ -147,7 +157,7 @@ type Handler = (config: NodeConfig<'on_error'>, error: StepError, ctx: StepConte
 
 /** `notify`: the error, POSTed and signed as webhooks are (with the workspace's notification secret) to every target. */
 const notify: Handler = async (config_, error, ctx) => {
-  const secret = await notificationSecret(ctx.tenant);
+  const secret = await notificationSecret(direct, ctx.tenant);
   const body = JSON.stringify({
     workflowId: ctx.execution.workflowId,
     executionId: ctx.execution._id,
@@ -187,7 +197,7 @@ const escalate: Handler = async (config_, error, ctx, record) => {
     assigneeId: given(config_.assigneeId) ?? null,
   };
   return recordedIn(
-    (extra) => createTask(ctx.tenant, input, ctx.now, extra),
+    (extra) => createTask(direct, ctx.tenant, input, ctx.now, extra),
     (t: Task) => ({ action: 'escalate', ...taskOutput(t) }),
     record,
   );
@@ -215,6 +225,6 @@ export const runEffect = async (ctx: StepContext, rendered: unknown, handling?: 
     : () => (EFFECTS[ctx.node.type] as (c: unknown, x: StepContext, r: typeof record) => Promise<Outcome>)(rendered, ctx, recordInside);
   const outcome = await withCause(causeOf(ctx.execution), effect).catch(asOutcome);
   // A failed outcome was never written inside an effect's transaction (that transaction failed with it).
-  if (!selfRecorded || !outcome.ok) await transact([record(outcome)]);
+  if (!selfRecorded || !outcome.ok) await direct.commit([record(outcome)]);
   return outcome;
 };

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { Unit } from '../data/unit';
 import { MAX_DELAY_SECONDS, messageTenant, queueMessage, sendMessages, type Queue } from '../queues';
 
 /** A step message names the execution and the step number it is for; the truth is in the table. */
@@ -11,4 +12,5 @@ export const workflowQueue: Queue<StepMessage> = { env: 'WORKFLOW_QUEUE_URL', na
 export const fitsInDelay = (delayMs: number): boolean => delayMs <= MAX_DELAY_SECONDS * 1000;
 
 /** Sends the step's message to appear after `delayMs` (rounded up: never early). */
-export const enqueueStep = (message: StepMessage, delayMs: number): Promise<void> => sendMessages(workflowQueue, [message], delayMs);
+export const enqueueStep = (unit: Unit, message: StepMessage, delayMs: number): Promise<void> =>
+  sendMessages(unit, workflowQueue, [message], delayMs);

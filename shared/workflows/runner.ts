@@ -11,6 +11,7 @@ import { advance, attemptOf, scopeOf, type Outcome, type Transition } from '../d
 import { runPure } from '../domain/workflows/pure-nodes';
 import { render } from '../domain/workflows/template';
 import type { Write } from '../data/transact';
+import { direct } from '../data/unit';
 import { runEffect } from './effects';
 import { enqueueStep, fitsInDelay, type StepMessage } from './queue';
 import { causeOf } from './start';
@@ -111,12 +112,12 @@ export const runStep = async (m: StepMessage): Promise<Verdict> => {
   const after = nextRecord(e, transition, ended);
   const delayMs = transition.intent.kind === 'run' ? transition.intent.cursor.delayMs : 0;
   const messaged = transition.intent.kind === 'run' && fitsInDelay(delayMs);
-  if (!(await saveExecution(e, after, step, events(e, after, step, ended), messaged))) {
+  if (!(await saveExecution(direct, e, after, step, events(e, after, step, ended), messaged))) {
     log.info('workflow step already recorded');
     return ACK;
   }
   log.info('workflow step', { nodeId: node.id, nodeType: node.type, attempt, status: step.status, errorCategory: step.error?.category });
   metric.workflowStep(step.status);
-  if (messaged) await enqueueStep({ tenant: e.tenant, executionId: e._id, seq: after.seq }, delayMs);
+  if (messaged) await enqueueStep(direct, { tenant: e.tenant, executionId: e._id, seq: after.seq }, delayMs);
   return ACK;
 };

@@ -8,6 +8,7 @@ import type { Execution, ExecutionTrigger } from '../domain/workflows/execution'
 import { buildGraph } from '../domain/workflows/graph';
 import { initialState } from '../domain/workflows/interpreter';
 import type { Write } from '../data/transact';
+import type { Unit } from '../data/unit';
 import type { Cause } from '../events/cause';
 import { enqueueStep } from './queue';
 
@@ -24,6 +25,7 @@ export const causeOf = (e: Pick<Execution, '_id' | 'workflowId' | 'depth'>): Cau
  * message. Undefined when the guard says this run was already started.
  */
 export const startExecution = async (
+  unit: Unit,
   tenant: Tenant,
   w: Workflow,
   trigger: ExecutionTrigger,
@@ -44,7 +46,7 @@ export const startExecution = async (
   };
   const execution = executionView(e);
   const started = outboxItem(buildEnvelope('workflow.execution.started', tenant, { execution }, { now: opts.now, cause: causeOf(e) }));
-  if (!(await createExecution(e, [started, ...(opts.guard ? [opts.guard] : [])], true))) return undefined;
-  await enqueueStep({ tenant, executionId: e._id, seq: 0 }, 0);
+  if (!(await createExecution(unit, e, [started, ...(opts.guard ? [opts.guard] : [])], true))) return undefined;
+  await enqueueStep(unit, { tenant, executionId: e._id, seq: 0 }, 0);
   return execution;
 };

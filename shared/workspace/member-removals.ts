@@ -2,7 +2,7 @@ import type { Tenant } from '../domain/auth/tenant';
 import { removeMember, type Member } from '../domain/auth/member';
 import { releaseEmail } from '../data/members';
 import { pendingRemovals, removalFinished, removalPending } from '../data/member-removal';
-import { transact } from '../data/transact';
+import type { Unit } from '../data/unit';
 import { drainDue } from '../data/timers';
 import { unassignMemberConversations } from '../inbox/conversations';
 import { mutateMember } from './members';
@@ -14,20 +14,21 @@ import { mutateMember } from './members';
  * transaction (see `unassignMemberConversations`), and the index entry goes. A crash in between leaves the
  * entry, and the `finish-member-removals` timer completes the work: nothing is lost and nothing is done twice.
  */
-const finishRemoval = async (tenant: Tenant, memberId: string, now: Date): Promise<void> => {
-  await unassignMemberConversations(tenant, memberId, now);
-  await transact([removalFinished(tenant, memberId)]);
+const finishRemoval = async (unit: Unit, tenant: Tenant, memberId: string, now: Date): Promise<void> => {
+  await unassignMemberConversations(unit, tenant, memberId, now);
+  await unit.commit([removalFinished(tenant, memberId)]);
 };
 
-export const removeMemberById = async (tenant: Tenant, id: string, now: Date): Promise<Member> => {
+export const removeMemberById = async (unit: Unit, tenant: Tenant, id: string, now: Date): Promise<Member> => {
   const member = await mutateMember(
+    unit,
     tenant,
     id,
     (m) => removeMember(m, now),
     now,
     (m) => ({ writes: [releaseEmail(tenant, m)], set: removalPending(tenant, id, now) }),
   );
-  await finishRemoval(tenant, id, now);
+  await finishRemoval(unit, tenant, id, now);
   return member;
 };
 
@@ -35,12 +36,12 @@ export const removeMemberById = async (tenant: Tenant, id: string, now: Date): P
 const GRACE_MS = 60_000;
 
 /** Unassigns the open conversations of members whose removal did not finish; returns how many. */
-export const finishInterruptedRemovals = (now: Date): Promise<number> =>
+export const finishInterruptedRemovals = (unit: Unit, now: Date): Promise<number> =>
   drainDue(
     'member removal',
     (limit) => pendingRemovals(new Date(now.getTime() - GRACE_MS), limit),
     async ({ tenant, id }) => {
-      await finishRemoval(tenant, id, now);
+      await finishRemoval(unit, tenant, id, now);
       return true;
     },
   );

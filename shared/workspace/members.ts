@@ -7,7 +7,8 @@ import { getStoredMember, memberCreation, membersPage, memberUpdate, ownerCountW
 import { outboxItem } from '../data/outbox';
 import type { PageRequest } from '../data/query';
 import { lostRace, retryOnConflict } from '../data/retry';
-import { transact, type Write } from '../data/transact';
+import type { Write } from '../data/transact';
+import type { Unit } from '../data/unit';
 
 const memberEvent = (tenant: Tenant, before: Member | undefined, change: MemberChange, now: Date): Write => {
   const fields = change.event === 'role_changed' ? (['role'] as const) : change.event === 'invited' ? [] : (['status'] as const);
@@ -26,6 +27,7 @@ export const listMembers = (tenant: Tenant, filters: { status?: MemberStatus }, 
 
 /** Invites a member (or, for a workspace's first owner, adds an active one): 409 when the email is already a member's. */
 export const addMember = async (
+  unit: Unit,
   tenant: Tenant,
   input: { email: string; name?: string | null; role: Role },
   now: Date,
@@ -38,7 +40,7 @@ export const addMember = async (
     owners: status === 'active' && member.role === 'owner' ? 1 : 0,
   };
   await retryOnConflict(() =>
-    transact(
+    unit.commit(
       [...memberCreation(tenant, member), ...ownerCountWrites(tenant, change.owners), memberEvent(tenant, undefined, change, now)],
       lostRace,
     ),
@@ -51,6 +53,7 @@ export const addMember = async (
  * transaction; `extra` joins it (a removal's email release and pending unassignment).
  */
 export const mutateMember = (
+  unit: Unit,
   tenant: Tenant,
   id: string,
   decide: (m: Member) => MemberChange | undefined,
@@ -63,7 +66,7 @@ export const mutateMember = (
     const change = decide(stored.member);
     if (!change) return stored.member;
     const more = extra(stored.member);
-    await transact(
+    await unit.commit(
       [
         ...memberUpdate(tenant, stored, change.member, more.set),
         ...ownerCountWrites(tenant, change.owners),
@@ -75,8 +78,8 @@ export const mutateMember = (
     return change.member;
   });
 
-export const acceptMember = (tenant: Tenant, id: string, now: Date): Promise<Member> =>
-  mutateMember(tenant, id, (m) => acceptInvite(m, now), now);
+export const acceptMember = (unit: Unit, tenant: Tenant, id: string, now: Date): Promise<Member> =>
+  mutateMember(unit, tenant, id, (m) => acceptInvite(m, now), now);
 
-export const changeMemberRole = (tenant: Tenant, id: string, role: Role, now: Date): Promise<Member> =>
-  mutateMember(tenant, id, (m) => changeRole(m, role, now), now);
+export const changeMemberRole = (unit: Unit, tenant: Tenant, id: string, role: Role, now: Date): Promise<Member> =>
+  mutateMember(unit, tenant, id, (m) => changeRole(m, role, now), now);

@@ -5,6 +5,7 @@ import type { Workspace } from '../domain/auth/workspace';
 import { createWorkspace, getWorkspaces, listWorkspaces } from '../data/workspaces';
 import { addMember } from './members';
 import { renameWorkspace } from './settings';
+import type { Unit } from '../data/unit';
 
 /*
  * What the operator does with workspaces: the `parley` CLI, acting with the deployment's own credentials
@@ -23,18 +24,22 @@ export const requireWorkspaces = async (ids: readonly string[]): Promise<void> =
  * members), the one of the live mode answered.
  */
 export const createWorkspaceWithOwner = async (
+  unit: Unit,
   name: string,
   ownerEmail: string | undefined,
   now: Date,
 ): Promise<{ workspace: Workspace; owner?: Member }> => {
-  const workspace = await createWorkspace(name, now);
+  const workspace = await createWorkspace(unit, name, now);
   if (ownerEmail === undefined) return { workspace };
   const [owner] = await Promise.all(
-    [true, false].map((livemode) => addMember(tenantOf(workspace._id, livemode), { email: ownerEmail, role: 'owner' }, now, 'active')),
+    [true, false].map((livemode) =>
+      addMember(unit, tenantOf(workspace._id, livemode), { email: ownerEmail, role: 'owner' }, now, 'active'),
+    ),
   );
   return { workspace, owner };
 };
 
 export const allWorkspaces = (): Promise<Workspace[]> => listWorkspaces();
 
-export const renameWorkspaceAsOperator = (id: string, name: string, now: Date): Promise<Workspace> => renameWorkspace(id, name, now);
+export const renameWorkspaceAsOperator = (unit: Unit, id: string, name: string, now: Date): Promise<Workspace> =>
+  renameWorkspace(unit, id, name, now);

@@ -5,7 +5,7 @@ import { patchWorkspace, type Workspace, type WorkspacePatch } from '../domain/a
 import { buildEnvelope, diff } from '../events/envelope';
 import { outboxItem } from '../data/outbox';
 import { lostRace, retryOnConflict } from '../data/retry';
-import { transact } from '../data/transact';
+import type { Unit } from '../data/unit';
 import { getWorkspace, workspaceSettingsUpdate } from '../data/workspaces';
 
 export const requireWorkspace = async (id: string): Promise<Workspace> => {
@@ -20,7 +20,7 @@ const SETTINGS = ['name', 'timezone', 'locale', 'businessHours', 'storageQuotaBy
  * Changes the workspace's settings under the version read, with `auth.workspace.updated` (live, with
  * `changes`) in the same transaction. A patch that changes nothing is a no-op: no write, no event.
  */
-export const updateWorkspace = (id: string, patch: WorkspacePatch, now = new Date()): Promise<Workspace> =>
+export const updateWorkspace = (unit: Unit, id: string, patch: WorkspacePatch, now = new Date()): Promise<Workspace> =>
   retryOnConflict(async () => {
     const before = await getWorkspace(id);
     if (!before) throw new Missing('Workspace');
@@ -29,8 +29,9 @@ export const updateWorkspace = (id: string, patch: WorkspacePatch, now = new Dat
     const changes = diff(pick(before), pick(after));
     if (!changes || Object.keys(changes).length === 0) return before;
     const event = buildEnvelope('auth.workspace.updated', liveTenant(id), { workspace: after }, { changes, now });
-    await transact([workspaceSettingsUpdate(before, after), outboxItem(event)], lostRace);
+    await unit.commit([workspaceSettingsUpdate(before, after), outboxItem(event)], lostRace);
     return after;
   });
 
-export const renameWorkspace = (id: string, name: string, now = new Date()): Promise<Workspace> => updateWorkspace(id, { name }, now);
+export const renameWorkspace = (unit: Unit, id: string, name: string, now = new Date()): Promise<Workspace> =>
+  updateWorkspace(unit, id, { name }, now);

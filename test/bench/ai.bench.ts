@@ -11,6 +11,7 @@ import { RATE_LIMITS } from '../../shared/domain/auth/rate-limit';
 import { createTenant } from '../support/tenants';
 import { measureInterleaved, type Latency, type Section } from './measure';
 import { tokenPool } from './token-pool';
+import { direct } from '../../shared/data/unit';
 
 const ARTICLES = 5_000;
 const REQUESTS = 60;
@@ -73,8 +74,8 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
   const { workspaceId, tenant } = await createTenant(['admin:all']);
   const docs = Array.from({ length: ARTICLES }, (_, i) => article(i));
   await seedIndex(tenant, docs);
-  const one = await createArticle(tenant, { title: 'Baseline', body: 'One article read by id.' }, new Date());
-  await recordArticle(tenant, one._id, async () => one);
+  const one = await createArticle(direct, tenant, { title: 'Baseline', body: 'One article read by id.' }, new Date());
+  await recordArticle(direct, tenant, one._id, async () => one);
 
   const readToken = tokenPool(workspaceId, RATE_LIMITS.read, 'ai:read');
   const get = async (path: string) => {
@@ -105,7 +106,7 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
       },
       changed: async (i) => {
         const doc = docs[i % ARTICLES]!;
-        await recordArticle(tenant, doc.articleId, async () => ({
+        await recordArticle(direct, tenant, doc.articleId, async () => ({
           _id: doc.articleId,
           ...doc,
           body: `${doc.body} edit${i}`,

@@ -5,7 +5,7 @@ import { addToAgentDay, addToDay } from '../../shared/data/analytics';
 import { tenantPk } from '../../shared/data/keys';
 import { collect, queryAll } from '../../shared/data/query';
 import { mapLimit } from '../../shared/domain/map-limit';
-import { transact } from '../../shared/data/transact';
+import { direct } from '../../shared/data/unit';
 import { RATE_LIMITS } from '../../shared/domain/auth/rate-limit';
 import { createTenant } from '../support/tenants';
 import { measureInterleaved, type Latency, type Section } from './measure';
@@ -45,13 +45,13 @@ const seed = async (tenant: Tenant) => {
     8,
     async (d) => {
       const date = addDays(FROM, d);
-      await transact(addToDay(tenant, date, busyDay(d)));
+      await direct.commit(addToDay(tenant, date, busyDay(d)));
       for (let s = 0; s < 40; s++) {
         const samples = { firstResponse: 2 ** (s / 4), resolution: 60 * 2 ** (s / 4), webhookLatencyMs: 10 * 2 ** (s / 8) };
-        await transact(addToDay(tenant, date, { counts: {}, samples }));
+        await direct.commit(addToDay(tenant, date, { counts: {}, samples }));
       }
       for (let a = 0; a < AGENTS; a++) {
-        await transact(
+        await direct.commit(
           addToAgentDay(tenant, date, `${a}`.repeat(24), {
             counts: { messagesOut: 100, conversationsClosed: 20 },
             samples: { firstResponse: 30 * (a + 1), resolution: 3600 },

@@ -18,6 +18,7 @@ import { createCustomers } from '../support/channels';
 import { createTenant } from '../support/tenants';
 import { meterFunctions, type FunctionWrites } from './capacity';
 import type { Section } from './measure';
+import { direct } from '../../shared/data/unit';
 
 const RECIPIENTS = 300;
 const METERED = 50;
@@ -69,19 +70,21 @@ const sendToNewCustomers = async (count: number): Promise<{ seconds: number; rat
   const { tenant } = await createTenant();
   const now = new Date();
   const { account } = await createChannel(
+    direct,
     tenant,
     { type: 'sandbox', name: 'bench', config: { deliver: true, read: false, failWith: null } },
     now,
   );
   const customerIds = await createCustomers(tenant, count, 25);
   const broadcast = await draftBroadcast(
+    direct,
     tenant,
     { name: 'bench', channelId: account._id, audience: { customerIds }, content: 'Hello' },
     now,
   );
   await settled();
   const started = performance.now();
-  await sendBroadcast(tenant, broadcast._id, new Date());
+  await sendBroadcast(direct, tenant, broadcast._id, new Date());
   const deadline = Date.now() + 300_000;
   for (;;) {
     const stored = await getBroadcast(tenant, broadcast._id);

@@ -9,6 +9,7 @@ import { startReceiver } from '../support/https-receiver';
 import { createTenant } from '../support/tenants';
 import { measure, percentile, type Latency, type Section } from './measure';
 import { rotatingTokens } from './seed';
+import { direct } from '../../shared/data/unit';
 
 const EVENTS = 300;
 /** Workspaces the events come from, written in parallel, each renamed EVENTS / WRITERS times in a row. */
@@ -52,7 +53,12 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
       const writers = await Promise.all(Array.from({ length: WRITERS }, () => createTenant()));
       for (const { workspaceId } of writers) {
         for (let s = 0; s < SUBSCRIPTIONS; s++)
-          await createSubscription(liveTenant(workspaceId), { url: `${receiver.url}?s=${s}`, events: ['auth.workspace.*'] }, new Date());
+          await createSubscription(
+            direct,
+            liveTenant(workspaceId),
+            { url: `${receiver.url}?s=${s}`, events: ['auth.workspace.*'] },
+            new Date(),
+          );
       }
       const already = received.size;
       const expected = already + EVENTS * SUBSCRIPTIONS;
@@ -60,7 +66,7 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
       const deadline = Date.now() + BURST_TIMEOUT_MS;
       const writing = Promise.all(
         writers.map(async ({ workspaceId }, w) => {
-          for (let i = 0; i < EVENTS / WRITERS; i++) await renameWorkspace(workspaceId, `burst ${w}.${i}`);
+          for (let i = 0; i < EVENTS / WRITERS; i++) await renameWorkspace(direct, workspaceId, `burst ${w}.${i}`);
         }),
       );
       const durations: number[] = [];

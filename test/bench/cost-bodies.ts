@@ -9,6 +9,7 @@ import { makeFactories, type ResourceFactory } from '../support/resource-factori
 import { eventually } from '../support/webhooks';
 import { postForm, readyFile } from '../support/files';
 import { call, createWorkflow, edge, finished, node, trigger } from '../support/workflows';
+import { direct } from '../../shared/data/unit';
 
 /**
  * The measured call of each route whose generated body would be refused: a realistic body naming the caller's
@@ -99,7 +100,7 @@ const startedBooking: BodyMaker = async ({ api, tenant, factories }) => {
   const [{ id: customerId }, assigneeId] = await Promise.all([factories[CUSTOMER]!.create(api), agentId(api)]);
   const startAt = quarterHourIn(-1);
   const input = { title: 'Demo call', customerId: customerId!, assigneeId, startAt, endAt: minutesAfter(startAt, 30), timezone: 'UTC' };
-  const booking = await createBooking(tenant, input, new Date(Date.now() - 86_400_000));
+  const booking = await createBooking(direct, tenant, input, new Date(Date.now() - 86_400_000));
   await ok(api.post(`${BOOKINGS}/${booking._id}/confirm`), 'confirming the booking');
   return { ids: { id: booking._id } };
 };

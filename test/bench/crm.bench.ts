@@ -11,7 +11,8 @@ import { amountAttribute, STAGE_COUNT, stageKey } from '../../shared/data/pipeli
 import { createPipeline } from '../../shared/crm/pipelines';
 import { tenantPk } from '../../shared/data/keys';
 import { queryPage } from '../../shared/data/query';
-import { createItem, transact } from '../../shared/data/transact';
+import { createItem } from '../../shared/data/transact';
+import { direct } from '../../shared/data/unit';
 import { newLead } from '../../shared/domain/crm/lead';
 import { RATE_LIMITS } from '../../shared/domain/auth/rate-limit';
 import { createTenant } from '../support/tenants';
@@ -37,7 +38,7 @@ const seed = async (ws: Tenant, pipeline: Awaited<ReturnType<typeof createPipeli
     lists = created.lists;
   }
   await batchWriteAll(items);
-  await transact([
+  await direct.commit([
     ...lists.map((list) => bumpCounter(ws, listCounter('lead', list), LEADS)),
     bump(stageKey(ws, pipeline._id, stage._id), { [STAGE_COUNT]: LEADS, [amountAttribute('USD')]: LEADS * AMOUNT }),
   ]);
@@ -46,7 +47,7 @@ const seed = async (ws: Tenant, pipeline: Awaited<ReturnType<typeof createPipeli
 
 export const run = async (stack: LocalStack): Promise<Section[]> => {
   const { workspaceId, tenant } = await createTenant(['admin:all']);
-  const pipeline = await createPipeline(tenant, { name: 'Bench pipeline' }, new Date());
+  const pipeline = await createPipeline(direct, tenant, { name: 'Bench pipeline' }, new Date());
   const seedStarted = Date.now();
   const stage = await seed(tenant, pipeline);
   const seedSeconds = (Date.now() - seedStarted) / 1000;
@@ -101,7 +102,7 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
     if (res.status !== 200) throw new Error(`unexpected ${res.status}: ${await res.text()}`);
     await res.arrayBuffer();
   };
-  const bareTx = () => transact([createItem({ pk: tenantPk(tenant, 'BENCH', objectId()), sk: 'X' })]);
+  const bareTx = () => direct.commit([createItem({ pk: tenantPk(tenant, 'BENCH', objectId()), sk: 'X' })]);
   const serial = { requests: 80, concurrency: 1, warmup: 10 };
   const parallel = { requests: 200, concurrency: 8, warmup: 0 };
   const txSerial = await measure(bareTx, serial);

@@ -10,7 +10,8 @@ import { customerCounting } from '../../shared/data/customers-conversations';
 import { conversationsPage } from '../../shared/data/conversations-lists';
 import { createCustomer } from '../../shared/contacts/customers';
 import { tenantPk } from '../../shared/data/keys';
-import { createItem, transact } from '../../shared/data/transact';
+import { createItem } from '../../shared/data/transact';
+import { direct } from '../../shared/data/unit';
 import { newConversation } from '../../shared/domain/inbox/conversation';
 import { RATE_LIMITS } from '../../shared/domain/auth/rate-limit';
 import { createTenant } from '../support/tenants';
@@ -34,16 +35,16 @@ const seed = async (ws: Tenant, customerId: string) => {
   }
   await batchWriteAll(items);
   const times = (deltas: Record<string, number>) => Object.fromEntries(Object.entries(deltas).map(([t, d]) => [t, d * CONVERSATIONS]));
-  await transact([
+  await direct.commit([
     ...[...counts].map(([name, deltas]) => bump(workspaceCounter(ws, name), times(deltas))),
     ...(await customerCounting(ws, customerId, CONVERSATIONS)),
   ]);
-  await transact([createItem({ pk: tenantPk(ws), sk: 'SEQUENCE#conversation', n: CONVERSATIONS })]);
+  await direct.commit([createItem({ pk: tenantPk(ws), sk: 'SEQUENCE#conversation', n: CONVERSATIONS })]);
 };
 
 export const run = async (stack: LocalStack): Promise<Section[]> => {
   const { workspaceId, tenant } = await createTenant(['admin:all']);
-  const customer = await createCustomer(tenant, { name: 'Bench customer' }, new Date());
+  const customer = await createCustomer(direct, tenant, { name: 'Bench customer' }, new Date());
   const seedStarted = Date.now();
   await seed(tenant, customer._id);
   const seedSeconds = (Date.now() - seedStarted) / 1000;
@@ -93,7 +94,7 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
     ],
     ['GET ?limit=20&status=open (page 1, filtered)', await measure(() => get(`limit=${LIMIT}&status=open`), one)],
   ];
-  const createBaseline = await measure(() => transact([createItem({ pk: tenantPk(tenant, 'BENCH', objectId()), sk: 'X' })]), {
+  const createBaseline = await measure(() => direct.commit([createItem({ pk: tenantPk(tenant, 'BENCH', objectId()), sk: 'X' })]), {
     requests: 200,
     concurrency: 8,
   });

@@ -3,7 +3,7 @@ import { WebSocket } from 'ws';
 import type { LocalStack } from '../../infra/local/stack';
 import { outboxItem } from '../../shared/data/outbox';
 import { tokenConnectionIds } from '../../shared/data/realtime';
-import { transact } from '../../shared/data/transact';
+import { direct } from '../../shared/data/unit';
 import type { Tenant } from '../../shared/domain/auth/tenant';
 import { buildEnvelope } from '../../shared/events/envelope';
 import { createSubscription } from '../../shared/webhooks/subscriptions';
@@ -94,7 +94,7 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
   try {
     for (const { sockets, events, warmup } of RUNS) {
       const { workspaceId, tenant, token, tokenId } = await createTenant(['admin:all']);
-      await createSubscription(tenant, { url: receiver.url, events: ['auth.workspace.*'] }, new Date());
+      await createSubscription(direct, tenant, { url: receiver.url, events: ['auth.workspace.*'] }, new Date());
       const tokens = [token];
       const tokenIds = [tokenId];
       while (tokens.length * SOCKETS_PER_TOKEN < sockets) {
@@ -114,7 +114,7 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
       const emit = async (tenantOfRun: Tenant, i: number) => {
         const event = buildEnvelope('auth.workspace.updated', tenantOfRun, { workspace: { name: `bench ${i}` } });
         const committed = performance.now();
-        await transact([outboxItem(event)]);
+        await direct.commit([outboxItem(event)]);
         await until(() => (frames.get(event.eventId)?.length ?? 0) >= sockets && delivered.has(event.eventId), `event ${i}`);
         return { eventId: event.eventId, committed };
       };

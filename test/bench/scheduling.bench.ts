@@ -10,6 +10,7 @@ import { RATE_LIMITS } from '../../shared/domain/auth/rate-limit';
 import { createTenant } from '../support/tenants';
 import { measureInterleaved, type Latency, type Section } from './measure';
 import { rotatingTokens } from './seed';
+import { direct } from '../../shared/data/unit';
 
 const BOOKINGS = 1_000;
 const MINUTES = 30;
@@ -20,9 +21,9 @@ const REQUESTS = 60;
 export const run = async (stack: LocalStack): Promise<Section[]> => {
   const { workspaceId, tenant } = await createTenant(['admin:all']);
   const now = new Date();
-  const customer = await createCustomer(tenant, { name: 'Bench customer' }, now);
+  const customer = await createCustomer(direct, tenant, { name: 'Bench customer' }, now);
   const [busy, idle] = await Promise.all(
-    ['busy', 'idle'].map((name) => addMember(tenant, { email: `${name}@example.com`, role: 'agent' }, now, 'active')),
+    ['busy', 'idle'].map((name) => addMember(direct, tenant, { email: `${name}@example.com`, role: 'agent' }, now, 'active')),
   );
   // 1,000 back-to-back 30-minute bookings from tomorrow on: about 21 days, all inside a 31-day range.
   const first = Math.ceil((now.getTime() + DAY) / DAY) * DAY;
@@ -37,7 +38,7 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
       endAt: new Date(start + MINUTES * 60_000).toISOString(),
       timezone: 'UTC',
     };
-    await createBooking(tenant, input, now);
+    await createBooking(direct, tenant, input, now);
   }
   const seedSeconds = (Date.now() - seedStarted) / 1000;
 

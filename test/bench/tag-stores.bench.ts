@@ -19,6 +19,7 @@ import { electrodb } from './tags-store/electrodb';
 import { house } from './tags-store/house';
 import type { TagStore } from './tags-store/store';
 import { toolbox } from './tags-store/toolbox';
+import { direct } from '../../shared/data/unit';
 
 const REQUESTS = 60;
 const WARMUP = 5;
@@ -82,7 +83,7 @@ export const run = async (_stack: LocalStack): Promise<Section[]> => {
       await mapLimit(
         Array.from({ length: REQUESTS + WARMUP + 1 }),
         16,
-        async () => (await createCustomer(tenant, { name: 'Bench' }, now()))._id,
+        async () => (await createCustomer(direct, tenant, { name: 'Bench' }, now()))._id,
       ),
     );
   }

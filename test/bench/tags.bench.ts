@@ -5,6 +5,7 @@ import { mapLimit } from '../../shared/domain/map-limit';
 import { createTenant } from '../support/tenants';
 import { tokenPool } from './token-pool';
 import { measure, type Latency, type Section } from './measure';
+import { direct } from '../../shared/data/unit';
 
 const SINGLE_REQUESTS = 50;
 const BULK_REQUESTS = 3;
@@ -30,7 +31,7 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
   for (let i = 0; i < 10; i++) tags.push((await post(token, '/api/v1/tags', { name: `bench-${i}` })).tag._id);
 
   const customers = async (n: number) =>
-    mapLimit(Array.from({ length: n }), 16, async () => (await createCustomer(tenant, { name: 'Bench' }, new Date()))._id);
+    mapLimit(Array.from({ length: n }), 16, async () => (await createCustomer(direct, tenant, { name: 'Bench' }, new Date()))._id);
   const fresh = async (n: number) => {
     const ids = await customers(n);
     return () => ids.splice(0, ENTITIES_PER_BULK);

@@ -6,7 +6,7 @@ import { wiring } from '../../functions/wiring';
 import { createSubscription } from '../../shared/webhooks/subscriptions';
 import { renameWorkspace } from '../../shared/workspace/settings';
 import { outboxItem } from '../../shared/data/outbox';
-import { transact } from '../../shared/data/transact';
+import { direct } from '../../shared/data/unit';
 import { buildEnvelope } from '../../shared/events/envelope';
 import { postWebhook } from '../../shared/outbound/https';
 import { deliveryHeaders } from '../../shared/domain/webhooks/sign';
@@ -102,9 +102,9 @@ export const run = async (_stack: LocalStack): Promise<Section[]> => {
       attemptNumber: 1,
       timestamp: 0,
     });
-    const direct = () => postWebhook(receiver.url, sampleBody, headers, { allowLoopback: true });
-    const baselineSerial = await measure(direct, { requests: 100, concurrency: 1 });
-    const baselineParallel = await measure(direct, { requests: 300, concurrency: 10 });
+    const directPost = () => postWebhook(receiver.url, sampleBody, headers, { allowLoopback: true });
+    const baselineSerial = await measure(directPost, { requests: 100, concurrency: 1 });
+    const baselineParallel = await measure(directPost, { requests: 300, concurrency: 10 });
 
     const stageRows: (string | number)[][] = [];
     const rows: (string | number)[][] = [
@@ -113,12 +113,17 @@ export const run = async (_stack: LocalStack): Promise<Section[]> => {
     for (const subs of [1, 50] as const) {
       const { workspaceId } = await createTenant();
       for (let i = 0; i < subs; i++) {
-        await createSubscription(liveTenant(workspaceId), { url: `${receiver.url}?s=${i}`, events: ['auth.workspace.*'] }, new Date());
+        await createSubscription(
+          direct,
+          liveTenant(workspaceId),
+          { url: `${receiver.url}?s=${i}`, events: ['auth.workspace.*'] },
+          new Date(),
+        );
       }
       let n = 0;
       const emit = async () => {
         const before = performance.now();
-        await renameWorkspace(workspaceId, `bench ${n++}`);
+        await renameWorkspace(direct, workspaceId, `bench ${n++}`);
         return { started: before, written: performance.now() };
       };
       const eventIdsSince = (seen: Set<string>) => [...arrivals.keys()].filter((id) => !seen.has(id));
@@ -175,7 +180,9 @@ export const run = async (_stack: LocalStack): Promise<Section[]> => {
       const started = performance.now();
       await measure(
         (i) =>
-          transact([outboxItem(buildEnvelope('auth.workspace.updated', liveTenant(workspaceId), { workspace: { name: `bench ${i}` } }))]),
+          direct.commit([
+            outboxItem(buildEnvelope('auth.workspace.updated', liveTenant(workspaceId), { workspace: { name: `bench ${i}` } })),
+          ]),
         {
           requests: THROUGHPUT_EVENTS[subs],
           concurrency: WRITERS,
@@ -249,10 +256,10 @@ const writeUnitsPerDelivery = async (
   const perEvent = async (subs: number) => {
     const { workspaceId } = await createTenant();
     for (let i = 0; i < subs; i++)
-      await createSubscription(liveTenant(workspaceId), { url: `${url}?cost=${i}`, events: ['auth.workspace.*'] }, new Date());
+      await createSubscription(direct, liveTenant(workspaceId), { url: `${url}?cost=${i}`, events: ['auth.workspace.*'] }, new Date());
     const seen = new Set(arrivals.keys());
     const units = await meterWrites(async () => {
-      for (let i = 0; i < COST_EVENTS; i++) await renameWorkspace(workspaceId, `cost ${i} ${PADDING}`);
+      for (let i = 0; i < COST_EVENTS; i++) await renameWorkspace(direct, workspaceId, `cost ${i} ${PADDING}`);
       while ([...arrivals.keys()].filter((id) => !seen.has(id)).length < COST_EVENTS) await new Promise((r) => setTimeout(r, 5));
       await waitForDeliveries(
         [...arrivals.keys()].filter((id) => !seen.has(id)),

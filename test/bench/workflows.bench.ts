@@ -9,6 +9,7 @@ import { triggerManually } from '../../shared/workflows/triggers';
 import { startReceiver, type Received } from '../support/https-receiver';
 import { createTenant } from '../support/tenants';
 import { percentile, type Section } from './measure';
+import { direct } from '../../shared/data/unit';
 
 const LATENCY_RUNS = 30;
 const BASELINE_ROUND_TRIPS = 30;
@@ -73,6 +74,7 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
     // 1. Trigger → first step.
     const baseline = sorted(await sqsRoundTrips(stack, BASELINE_ROUND_TRIPS));
     const single = await createWorkflow(
+      direct,
       t,
       {
         name: 'first step',
@@ -86,7 +88,7 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
     for (let i = 0; i < LATENCY_RUNS; i++) {
       const before = arrivals.length;
       const started = performance.now();
-      const e = await triggerManually(t, single._id, undefined, now());
+      const e = await triggerManually(direct, t, single._id, undefined, now());
       while (arrivals.length === before) await sleep(1);
       latencies.push(arrivals[before]!.at - (Date.now() - (performance.now() - started)));
       await waitUntilFinished(t, e._id);
@@ -96,6 +98,7 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
     // 2. Timed retries: fixed 1 s, RETRIES retries per run; error = gap between attempts − 1000 ms.
     const delayed = sorted((await sqsRoundTrips(stack, 10, 1)).map((ms) => ms - 1000));
     const retrying = await createWorkflow(
+      direct,
       t,
       {
         name: 'retries',
@@ -111,7 +114,7 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
     const errors: number[] = [];
     for (let i = 0; i < RETRY_RUNS; i++) {
       const before = arrivals.length;
-      const e = await triggerManually(t, retrying._id, undefined, now());
+      const e = await triggerManually(direct, t, retrying._id, undefined, now());
       await waitUntilFinished(t, e._id);
       const at = arrivals.slice(before).map((r) => r.at);
       for (let j = 1; j < at.length; j++) errors.push(at[j]! - at[j - 1]! - 1000);
@@ -125,12 +128,12 @@ export const run = async (stack: LocalStack): Promise<Section[]> => {
       config: { name: `v${i}`, value: i },
     }));
     const edges = nodes.slice(1).map((n, i) => ({ from: `n${i}`, to: n.id, branch: 'next' }));
-    const linear = await createWorkflow(t, { name: 'linear', trigger: { type: 'manual' }, nodes, edges } as never, now());
+    const linear = await createWorkflow(direct, t, { name: 'linear', trigger: { type: 'manual' }, nodes, edges } as never, now());
     const serialStarted = performance.now();
-    for (let i = 0; i < LINEAR_RUNS; i++) await waitUntilFinished(t, (await triggerManually(t, linear._id, undefined, now()))._id);
+    for (let i = 0; i < LINEAR_RUNS; i++) await waitUntilFinished(t, (await triggerManually(direct, t, linear._id, undefined, now()))._id);
     const serialRate = (LINEAR_RUNS * LINEAR_NODES) / ((performance.now() - serialStarted) / 1000);
     const parallelStarted = performance.now();
-    const runs = await Promise.all(Array.from({ length: PARALLEL_RUNS }, () => triggerManually(t, linear._id, undefined, now())));
+    const runs = await Promise.all(Array.from({ length: PARALLEL_RUNS }, () => triggerManually(direct, t, linear._id, undefined, now())));
     await Promise.all(runs.map((e) => waitUntilFinished(t, e._id)));
     const parallelRate = (PARALLEL_RUNS * LINEAR_NODES) / ((performance.now() - parallelStarted) / 1000);
     const baselineRate = 1000 / percentile(baseline, 50);

@@ -12,15 +12,25 @@ const config = createRequire(import.meta.url)('../../.dependency-cruiser.cjs') a
 const root = mkdtempSync(join(tmpdir(), 'parley-layering-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-/** Writes a small tree of modules (path → the relative imports it makes) and cruises it with the project's rules. */
+/**
+ * Writes a small tree of modules (path → the relative imports it makes; `type <path>` imports a type alone) and
+ * cruises it with the project's rules.
+ */
 async function violations(name: string, tree: Record<string, string[]>): Promise<string[]> {
   const base = join(root, name);
   for (const [path, imports] of Object.entries(tree)) {
     mkdirSync(dirname(join(base, path)), { recursive: true });
-    writeFileSync(join(base, path), `${imports.map((i) => `import '${i}';`).join('\n')}\nexport const x = 1;\n`);
+    const line = (i: string) => (i.startsWith('type ') ? `import type { x } from '${i.slice(5)}';` : `import '${i}';`);
+    writeFileSync(join(base, path), `${imports.map(line).join('\n')}\nexport const x = 1;\n`);
   }
   const tops = [...new Set(Object.keys(tree).map((path) => path.split('/')[0]!))];
-  const { output } = await cruise(tops, { baseDir: base, metrics: true, validate: true, ruleSet: { forbidden: config.forbidden } });
+  const { output } = await cruise(tops, {
+    baseDir: base,
+    metrics: true,
+    validate: true,
+    tsPreCompilationDeps: true,
+    ruleSet: { forbidden: config.forbidden },
+  });
   const result = output as ICruiseResult;
   return result.summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`);
 }
@@ -93,6 +103,22 @@ describe('layering rules', () => {
     expect(found.sort()).toEqual([
       'handlers-call-services: functions/http/crm/get-lead.ts → shared/data/leads.ts',
       'handlers-call-services: functions/schedules/remind.ts → shared/data/timers.ts',
+    ]);
+  });
+
+  it('only entry points choose a unit of work: services and route handlers take the one they are given', async () => {
+    const found = await violations('unit-of-work', {
+      'functions/http/tags/create-tag.ts': ['../../../shared/data/unit', '../../../shared/tags/catalogue'],
+      'functions/schedules/sweep.ts': ['../../shared/data/unit', '../../shared/tags/catalogue'],
+      'shared/tags/catalogue.ts': ['type ../data/unit'],
+      'shared/crm/leads.ts': ['../data/unit'],
+      'shared/http/route.ts': ['../data/unit'],
+      'shared/workflows/runner.ts': ['../data/unit'],
+      'shared/data/unit.ts': [],
+    });
+    expect(found.sort()).toEqual([
+      'routes-write-through-their-unit: functions/http/tags/create-tag.ts → shared/data/unit.ts',
+      'routes-write-through-their-unit: shared/crm/leads.ts → shared/data/unit.ts',
     ]);
   });
 

@@ -5,6 +5,7 @@ import { useTestStack } from '../support/stack';
 import { eventually } from '../support/webhooks';
 import { answerIncoming } from '../../shared/ai/auto-reply';
 import { DEFAULT_SETTINGS } from '../../shared/domain/ai/settings';
+import { direct } from '../../shared/data/unit';
 
 /** Knowledge base, search, suggestions and automatic replies, through HTTP against the local stack and its event workers. */
 const env = useTestStack();
@@ -197,18 +198,18 @@ describe('suggestions and automatic replies', () => {
     expect((await outboxEvents(t.workspaceId, 'inbox.message.sent')).length).toBe(1);
 
     // The event delivered again (as EventBridge may): the guard item keeps the reply single.
-    const again = await answerIncoming(await envelopeOf(t.workspaceId, confident.message._id));
+    const again = await answerIncoming(direct, await envelopeOf(t.workspaceId, confident.message._id));
     expect(again.outcome).toBe('duplicate');
     expect((await messages(t.api, confident.conversation._id)).filter((m) => m.author.type === 'ai')).toHaveLength(1);
 
     const human = await incoming(t.api, 'I need a human to reset my password');
-    expect((await answerIncoming(await envelopeOf(t.workspaceId, human.message._id))).suggestion?.decision).toEqual({
+    expect((await answerIncoming(direct, await envelopeOf(t.workspaceId, human.message._id))).suggestion?.decision).toEqual({
       action: 'handoff',
       reason: 'keyword',
       keywords: ['human'],
     });
     const vague = await incoming(t.api, 'password banana');
-    expect((await answerIncoming(await envelopeOf(t.workspaceId, vague.message._id))).suggestion?.decision).toEqual({
+    expect((await answerIncoming(direct, await envelopeOf(t.workspaceId, vague.message._id))).suggestion?.decision).toEqual({
       action: 'handoff',
       reason: 'low_confidence',
     });
@@ -217,7 +218,7 @@ describe('suggestions and automatic replies', () => {
     // `suggest` leaves the reply as a private note for the agent instead.
     await t.api.patch(SETTINGS, { autoReply: 'suggest' });
     const noted = await incoming(t.api, 'reset password');
-    expect((await answerIncoming(await envelopeOf(t.workspaceId, noted.message._id))).outcome).toMatch(/^(suggested|duplicate)$/);
+    expect((await answerIncoming(direct, await envelopeOf(t.workspaceId, noted.message._id))).outcome).toMatch(/^(suggested|duplicate)$/);
     expect((await messages(t.api, noted.conversation._id)).map((m) => [m.type, m.author.type])).toEqual([
       ['incoming', 'customer'],
       ['note', 'ai'],

@@ -9,7 +9,7 @@ import { localDate } from '../../shared/domain/analytics/calendar';
 import { dynamo } from '../../shared/aws/dynamo';
 import { config } from '../../shared/config';
 import { attemptWrites, recordEvent } from '../../shared/analytics/record';
-import { transact } from '../../shared/data/transact';
+import { direct } from '../../shared/data/unit';
 import { tallyAttempt, writeAttemptTallies } from '../../shared/webhooks/attempt-tallies';
 import { runAs } from '../../infra/local/aws-guard';
 import { buildEnvelope, type EventEnvelope } from '../../shared/events/envelope';
@@ -106,9 +106,9 @@ describe('analytics from live aggregates', () => {
       at('2026-01-05T18:00:00.000Z', 'crm.lead.stage_changed', lead('d', 'Lost')),
       at('2026-01-05T18:00:00.000Z', 'crm.lead.lost', lead('d', 'Lost')),
     ];
-    for (const e of events) expect(await recordEvent(e)).toBe('counted');
+    for (const e of events) expect(await recordEvent(direct, e)).toBe('counted');
     // Every event delivered again, as EventBridge may: nothing counts twice.
-    for (const e of events) expect(await recordEvent(e)).toBe('duplicate');
+    for (const e of events) expect(await recordEvent(direct, e)).toBe('duplicate');
     // Webhook attempts as the delivery worker records them: a failure (250 ms) then a success (100 ms), and one success (400 ms).
     const attempts = (
       [
@@ -125,7 +125,7 @@ describe('analytics from live aggregates', () => {
     }));
     const writes = attemptWrites(attempts);
     expect(writes).toHaveLength(1);
-    await transact(writes.map((w) => w.write));
+    await direct.commit(writes.map((w) => w.write));
 
     const q = '?from=2026-01-04&to=2026-01-05';
     const overview = (await t.api.get(`${A}/overview${q}`)).body.data;

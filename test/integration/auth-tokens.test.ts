@@ -7,6 +7,7 @@ import { createWorkspace } from '../../shared/data/workspaces';
 import { gatedFetch } from '../support/response-gate';
 import { useTestStack } from '../support/stack';
 import { tokenFor } from '../support/tenants';
+import { direct } from '../../shared/data/unit';
 
 /**
  * Token management for the dashboard (docs/reference/api.md), driven through the typed client generated from the
@@ -76,7 +77,7 @@ describe('API token management (/api/v1/auth/tokens)', () => {
 
   it('never widens: a workspace the creator lacks is 403 WORKSPACE_ACCESS_DENIED, a live token from a test token 403 FORBIDDEN', async () => {
     const { sdk: api } = await admin();
-    const elsewhere = await createWorkspace('not mine');
+    const elsewhere = await createWorkspace(direct, 'not mine');
     const foreign = await api.POST('/api/v1/auth/tokens', {
       body: { name: 'wider', scopes: ['tags:read'], workspaceIds: [elsewhere._id] },
     });
@@ -88,7 +89,7 @@ describe('API token management (/api/v1/auth/tokens)', () => {
   });
 
   it("grants several of the creator's workspaces, and a live creator may make a test token", async () => {
-    const [a, b] = await Promise.all([createWorkspace('a'), createWorkspace('b')]);
+    const [a, b] = await Promise.all([createWorkspace(direct, 'a'), createWorkspace(direct, 'b')]);
     const { token: liveAdmin } = await tokenFor([a._id, b._id], ['admin:all'], { livemode: true });
     const res = await sdk(liveAdmin, a._id).POST('/api/v1/auth/tokens', {
       body: { name: 'both', scopes: ['inbox:read'], workspaceIds: [a._id, b._id], test: true },

@@ -7,6 +7,7 @@ import { client, expectError, type Client } from '../support/api';
 import { startTestStack } from '../support/stack';
 import { createTenant, tokenFor } from '../support/tenants';
 import { outboxEvents } from '../support/outbox';
+import { direct } from '../../shared/data/unit';
 
 let stack: LocalStack;
 let api: Client;
@@ -60,13 +61,13 @@ describe('authentication (contract § Authentication)', () => {
     const { token, record } = await tokenFor([tenant.workspaceId], ['admin:all']);
     const caller = api.as({ token });
     expect((await caller.get('/api/v1/auth/token')).status).toBe(200);
-    await revokeToken(record._id);
+    await revokeToken(direct, record._id);
     expectError(await caller.get('/api/v1/auth/token'), 401, 'UNAUTHORIZED');
   });
 
   it('gives unknown, malformed, expired and revoked tokens the same answer, so a guesser cannot tell which existed', async () => {
     const revoked = await tokenFor([tenant.workspaceId], ['admin:all']);
-    await revokeToken(revoked.record._id);
+    await revokeToken(direct, revoked.record._id);
     const expired = await tokenFor([tenant.workspaceId], ['admin:all'], { expiresAt: new Date(Date.now() + 1000).toISOString() });
     await new Promise((r) => setTimeout(r, 1100));
     const answers = await Promise.all(
@@ -83,7 +84,7 @@ describe('token lifecycle events', () => {
   it('creating and revoking a token each write exactly one event to the outbox', async () => {
     const { workspaceId } = await createTenant(['admin:all']);
     const { record } = await tokenFor([workspaceId], ['inbox:read']);
-    await revokeToken(record._id);
+    await revokeToken(direct, record._id);
     const created = await outboxEvents(workspaceId, 'auth.token.created');
     const revoked = await outboxEvents(workspaceId, 'auth.token.revoked');
     expect(created.map((e) => (e.data.token as { _id: string })._id)).toContain(record._id);

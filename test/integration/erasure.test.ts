@@ -13,7 +13,7 @@ import { exportRowsRemoved } from '../../shared/data/exports';
 import { exportObjectKey } from '../../shared/domain/exports/export';
 import { runErasure } from '../../shared/erasure/erasures';
 import { lostRace } from '../../shared/data/retry';
-import { transact } from '../../shared/data/transact';
+import { direct } from '../../shared/data/unit';
 import { steps } from '../../shared/erasure/steps';
 import { deleteConversationWhole } from '../../shared/inbox/delete-conversation';
 import { objectId } from '../../shared/ids';
@@ -343,15 +343,15 @@ describe('erasure of a customer', () => {
     const tenant = testTenant(workspaceId);
     // A run that died after deleting the file and before the messages: the job is running, at its conversations step.
     const erasure = newErasure(objectId(), customer._id, new Date());
-    await transact(erasureCreation(tenant, erasure, lostRace));
-    expect(await startErasure(tenant, erasure._id)).toBe(true);
+    await direct.commit(erasureCreation(tenant, erasure, lostRace));
+    expect(await startErasure(direct, tenant, erasure._id)).toBe(true);
     const ctx = { tenant, erasureId: erasure._id, customerId: customer._id, now: new Date(), needles: async () => [customer._id] };
     for (const step of ['leads', 'tasks', 'activities', 'bookings', 'broadcastRecipients'] as const) await steps[step](ctx);
-    for (let step = 0; step < 5; step++) await advanceErasure(tenant, erasure._id, step);
+    for (let step = 0; step < 5; step++) await advanceErasure(direct, tenant, erasure._id, step);
     const crash = new Error('killed');
     const conversationId = (await api.get(`${CONV}?customerId=${customer._id}`)).body.data.conversations[0]._id;
     await expect(
-      deleteConversationWhole(tenant, conversationId, new Date(), (counted, ids) => {
+      deleteConversationWhole(direct, tenant, conversationId, new Date(), (counted, ids) => {
         if (counted.messages !== undefined) throw crash;
         return erasureProgress(tenant, erasure._id, counted, ids);
       }),
@@ -362,12 +362,12 @@ describe('erasure of a customer', () => {
     // The message comes back twice, the two runs side by side (a redelivery while the first runs), and once more
     // through the queue: each removal counts once.
     const message = { tenant, kind: 'erasure', erasureId: erasure._id } as const;
-    await Promise.all([runErasure(message, () => new Date()), runErasure(message, () => new Date())]);
-    await enqueueBulkJob(message);
+    await Promise.all([runErasure(direct, message, () => new Date()), runErasure(direct, message, () => new Date())]);
+    await enqueueBulkJob(direct, message);
     const done = await completed(api, erasure._id);
     expect(done.counts).toMatchObject({ files: 1, messages: 2, conversations: 1, customer: 1 });
     expect((await tableText()).filter((t) => t.includes(mark))).toEqual([]);
-    await enqueueBulkJob({ tenant, kind: 'erasure', erasureId: erasure._id });
+    await enqueueBulkJob(direct, { tenant, kind: 'erasure', erasureId: erasure._id });
     await new Promise((r) => setTimeout(r, 1000));
     expect((await outboxEvents(workspaceId, 'customer.contact.erased')).map((e) => e.data)).toEqual([{ contact: { _id: customer._id } }]);
   });
@@ -390,8 +390,8 @@ describe('erasure of a customer', () => {
     await eventually(async () => (await total('status=waiting')) === 2, 30_000);
     const tenant = testTenant(workspaceId);
     const erasure = newErasure(objectId(), customer._id, new Date());
-    await transact(erasureCreation(tenant, erasure, lostRace));
-    expect(await startErasure(tenant, erasure._id)).toBe(true);
+    await direct.commit(erasureCreation(tenant, erasure, lostRace));
+    expect(await startErasure(direct, tenant, erasure._id)).toBe(true);
     const ctx = { tenant, erasureId: erasure._id, customerId: customer._id, now: new Date(), needles: async () => [customer._id] };
 
     await Promise.all([steps.workflowExecutions(ctx), steps.workflowExecutions(ctx)]);
@@ -414,17 +414,17 @@ describe('erasure of a customer', () => {
     expect(job.rows).toBe(2);
     const tenant = testTenant(workspaceId);
     const erasure = newErasure(objectId(), customer._id, new Date());
-    await transact(erasureCreation(tenant, erasure, lostRace));
-    expect(await startErasure(tenant, erasure._id)).toBe(true);
+    await direct.commit(erasureCreation(tenant, erasure, lostRace));
+    expect(await startErasure(direct, tenant, erasure._id)).toBe(true);
     // What the run that died left: the CSV counted (and the export's rows lowered), the CSV itself unchanged.
     const key = exportObjectKey(tenant, job._id);
-    await transact([
+    await direct.commit([
       ...csvRewriteClaim(tenant, erasure._id, key, { bulkCsvs: 1, csvRows: 1 }, () => new Error('claimed')),
       exportRowsRemoved(tenant, job._id, 1),
     ]);
     expect(await (await fetch(job.download.url)).text()).toContain(mark);
 
-    await runErasure({ tenant, kind: 'erasure', erasureId: erasure._id }, () => new Date());
+    await runErasure(direct, { tenant, kind: 'erasure', erasureId: erasure._id }, () => new Date());
     const done = await completed(api, erasure._id);
     expect(done.counts).toMatchObject({ bulkCsvs: 1, csvRows: 1, customer: 1 });
     const after = await finishedJob(api, `${CUSTOMERS}/exports/${job._id}`, 'export');

@@ -19,6 +19,7 @@ import { handleBroadcastMessage } from '../../shared/broadcasts/worker';
 import { markChannelErrored } from '../../shared/channels/account-records';
 import { createBooking, sendDueReminders } from '../../shared/scheduling/bookings';
 import { addMember, agentId, MEMBERS, quarterHourIn } from '../support/members';
+import { direct } from '../../shared/data/unit';
 
 const env = useTestStack({ workers: false });
 
@@ -84,10 +85,10 @@ const memberAndBookingCalls = async (api: Client, workspaceId: string, customerI
   const started = quarterHourIn(-0.5);
   const input = { title: 'Call', customerId, assigneeId, startAt: started, endAt: quarterHourIn(-0.25), timezone: 'UTC' };
   const [done, missed] = await Promise.all([
-    createBooking(tenant, input, new Date(Date.now() - 86_400_000)),
-    createBooking(tenant, { ...input, assigneeId: member._id }, new Date(Date.now() - 86_400_000)),
+    createBooking(direct, tenant, input, new Date(Date.now() - 86_400_000)),
+    createBooking(direct, tenant, { ...input, assigneeId: member._id }, new Date(Date.now() - 86_400_000)),
   ]);
-  await sendDueReminders(tenant, booking, new Date(Date.parse(startAt) - 3_000_000));
+  await sendDueReminders(direct, tenant, booking, new Date(Date.parse(startAt) - 3_000_000));
   const B = '/api/v1/scheduling/bookings';
   return [
     ['patch', `${MEMBERS}/${member._id}`, { role: 'manager' }],
@@ -153,8 +154,8 @@ const emitEverything = async (api: Client, workspaceId: string) => {
   await imports(api, workspaceId);
   await remindDueTasks();
   const { record } = await tokenFor([workspaceId], ['inbox:read']);
-  await revokeToken(record._id);
-  await renameWorkspace(workspaceId, 'Renamed');
+  await revokeToken(direct, record._id);
+  await renameWorkspace(direct, workspaceId, 'Renamed');
 };
 
 /** Channel accounts, replies and broadcasts through the API; their queue workers run here, one message at a time. */
@@ -174,7 +175,7 @@ const channelsAndBroadcasts = async (api: Client, workspaceId: string) => {
     const res = await api.call(method, path, body);
     expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
   }
-  await markChannelErrored(tenant, failing, 'smtp_auth_failed', new Date());
+  await markChannelErrored(direct, tenant, failing, 'smtp_auth_failed', new Date());
   await api.post(`/api/v1/channels/${failing}/connect`);
   for (const channelId of [reading, failing]) {
     const conv = await created(api, CONV, { customerId: customer, channelId }, 'conversation');
@@ -205,7 +206,7 @@ const channelsAndBroadcasts = async (api: Client, workspaceId: string) => {
 const files = async (api: Client) => {
   const uploaded = async (name: string, bytes: Uint8Array, contentType: string) => {
     const { id, upload } = await sendUpload(api, name, bytes, contentType);
-    await verifyUpload(upload.fields.key!, new Date());
+    await verifyUpload(direct, upload.fields.key!, new Date());
     return (await api.get(`/api/v1/files/${id}`)).body.data.file;
   };
   const ready = await uploaded('note.txt', new TextEncoder().encode('hello\n'), 'text/plain');
@@ -224,13 +225,13 @@ const imports = async (api: Client, workspaceId: string) => {
   ] as const) {
     const { import: job, upload } = (await api.post(path, body)).body.data;
     expect((await postForm(upload, new TextEncoder().encode(csv), 'text/csv')).status).toBe(204);
-    await startImport(upload.fields.key);
-    await runImport({ tenant, kind: 'import', importId: job._id }, () => new Date());
+    await startImport(direct, upload.fields.key);
+    await runImport(direct, { tenant, kind: 'import', importId: job._id }, () => new Date());
     expect((await api.get(`${path}/${job._id}`)).body.data.import.status).toBe('completed');
   }
   const erased = await created(api, CUSTOMERS, { name: 'Erased' }, 'customer');
   const { erasure } = (await api.post(`${CUSTOMERS}/${erased}/erase`)).body.data;
-  await runErasure({ tenant, kind: 'erasure', erasureId: erasure._id }, () => new Date());
+  await runErasure(direct, { tenant, kind: 'erasure', erasureId: erasure._id }, () => new Date());
   expect((await api.get(`/api/v1/contacts/erasures/${erasure._id}`)).body.data.erasure.status).toBe('completed');
 };
 

@@ -38,6 +38,7 @@ import type { Session } from '../../packages/cli/session';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { direct } from '../../shared/data/unit';
 
 const env = useTestStack();
 const FILES = '/api/v1/files';
@@ -535,7 +536,7 @@ describe('no bytes are left behind', () => {
     const { download: _download, ...file } = await readyFile(t.api, 'gone.txt', new TextEncoder().encode('gone'), 'text/plain');
     const key = `${t.workspaceId}~test/${file._id}`;
     // What DELETE commits, and all it does: the process could die right after it.
-    await deleteFileRecord(testTenant(t.workspaceId), file, new Date(), { alone: true });
+    await deleteFileRecord(direct, testTenant(t.workspaceId), file, new Date(), { alone: true });
     await vi.waitFor(async () => expect(await objectExists(key)).toBe(false), { timeout: 10_000 });
     expectError(await t.api.get(`${FILES}/${file._id}`), 404, 'NOT_FOUND');
   });

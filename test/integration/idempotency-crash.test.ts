@@ -10,6 +10,7 @@ import { client, expectError } from '../support/api';
 import { useCrashRig } from '../support/child-stack';
 import { outboxEvents } from '../support/outbox';
 import { createTenant } from '../support/tenants';
+import { direct } from '../../shared/data/unit';
 
 /**
  * The functions run in a child `npm start` process armed with the fault point that SIGKILLs it the moment
@@ -55,7 +56,7 @@ describe('exactly once across a crash', () => {
   }, async () => {
     const tenant = await createTenant();
     // A known customer writing from a new channel: one transaction adds the identity, the next opens the conversation.
-    await createCustomer(tenant.tenant, { name: 'Half', email: 'half@example.com' }, new Date());
+    await createCustomer(direct, tenant.tenant, { name: 'Half', email: 'half@example.com' }, new Date());
     const body = { channel: 'web', customer: { identifier: 'visitor-7', email: 'half@example.com' }, content: 'Hi' };
     await crashOn(tenant, '/api/v1/inbox/messages/incoming', body, 'crash-incoming');
 

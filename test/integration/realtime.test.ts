@@ -14,6 +14,7 @@ import { useTestStack } from '../support/stack';
 import { tail } from '../docs/examples/realtime-tail';
 import { tailEvents } from '../../packages/cli/events-tail';
 import { tokenFor } from '../support/tenants';
+import { direct } from '../../shared/data/unit';
 
 const t = useTestStack();
 
@@ -74,7 +75,7 @@ describe('realtime tickets', () => {
   it('refuses a ticket past its 60 seconds with 403', async () => {
     const tenant = await t.tenant();
     const url = (await ticketFor(tenant.api)).url;
-    await storeTicket(hashToken('rt_expired'), {
+    await storeTicket(direct, hashToken('rt_expired'), {
       tenant: tenant.tenant,
       tokenId: tenant.tokenId,
       scopes: ['admin:all'],
@@ -187,7 +188,7 @@ describe('the realtime socket', () => {
     let minted = 0;
     const ticketUrl = async () => {
       const ticket = `rt_cap_${process.pid}_${++minted}`;
-      await storeTicket(hashToken(ticket), {
+      await storeTicket(direct, hashToken(ticket), {
         tenant: owner.tenant,
         tokenId: owner.tokenId,
         scopes: ['admin:all'],

@@ -15,6 +15,7 @@ import { useMetricSink, type MetricRecord } from '../../shared/observability/met
 import { expectError, type Client } from '../support/api';
 import { sendUpload, settledFile } from '../support/files';
 import { useTestStack } from '../support/stack';
+import { direct } from '../../shared/data/unit';
 
 const env = useTestStack();
 const CONV = '/api/v1/inbox/conversations';
@@ -24,7 +25,7 @@ const sweep = wiring.schedules.find((s) => s.name === 'sweep-retention')!;
 /** The sweep at `now`, run as its function (held to its grants, as on AWS): the clock is the sweep's argument. */
 const sweepAt = (now: Date) =>
   runAs({ name: nameOf(sweep.target), kind: 'schedule', grants: grantsFor(sweep.target, 'schedule', undefined, wiring.buckets) }, () =>
-    sweepRetention(now),
+    sweepRetention(direct, now),
   );
 
 let s3: S3Client | undefined;
@@ -159,7 +160,7 @@ describe('the retention sweep', () => {
     const later = new Date(Date.now() + 31 * DAY_MS);
     const first = await runAs(
       { name: nameOf(sweep.target), kind: 'schedule', grants: grantsFor(sweep.target, 'schedule', undefined, wiring.buckets) },
-      () => sweepRetention(later, 2),
+      () => sweepRetention(direct, later, 2),
     );
     expect(first).toMatchObject({ conversations: 2, more: true });
     const left = await Promise.all(ids.map(async (id) => (await t.api.get(`${CONV}/${id}`)).status));
@@ -177,7 +178,7 @@ describe('the retention sweep', () => {
     await t.api.patch('/api/v1/workspace', { retention: { closedConversationDays: 30 } });
     const later = new Date(Date.now() + 31 * DAY_MS);
     // What a sweep that died right after the purge's transaction leaves: the conversation deleted, its tombstone in the index.
-    expect(await deleteClosedConversation(t.tenant, c.id, retentionCutoff(later, 30), later)).toBe(true);
+    expect(await deleteClosedConversation(direct, t.tenant, c.id, retentionCutoff(later, 30), later)).toBe(true);
     expectError(await t.api.get(`${CONV}/${c.id}`), 404, 'NOT_FOUND');
     expectError(await t.api.get(`${CONV}/${c.id}/messages`), 404, 'NOT_FOUND');
     // The purge's event also has its consumer delete the files and messages (as for any deleted conversation), so
@@ -227,7 +228,7 @@ describe('the retention sweep', () => {
     await u.api.patch('/api/v1/workspace', { retention: { closedConversationDays: 30 } });
     const run = (batch: number) =>
       runAs({ name: nameOf(sweep.target), kind: 'schedule', grants: grantsFor(sweep.target, 'schedule', undefined, wiring.buckets) }, () =>
-        sweepRetention(later, 200, batch),
+        sweepRetention(direct, later, 200, batch),
       );
     // Every other retaining workspace's backfill is done, so the 2 go to this one's (and t's conversations are swept).
     expect(await run(2)).toMatchObject({ indexed: 2, more: true });

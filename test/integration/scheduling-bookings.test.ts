@@ -7,6 +7,7 @@ import { create, CUSTOMERS } from '../support/crm';
 import { agentId, quarterHourIn } from '../support/members';
 import { outboxEvents } from '../support/outbox';
 import { useTestStack } from '../support/stack';
+import { direct } from '../../shared/data/unit';
 
 const env = useTestStack({ workers: false });
 
@@ -70,6 +71,7 @@ describe('bookings', () => {
     const yesterday = new Date(Date.now() - 24 * HOUR);
     const make = () =>
       createBooking(
+        direct,
         t.tenant,
         { title: 'Call', customerId: t.customer._id, assigneeId: t.assigneeId, startAt: started, endAt: at(started, 15), timezone: 'UTC' },
         yesterday,
@@ -89,6 +91,7 @@ describe('bookings', () => {
 
     await t.api.post(`${BOOKINGS}/${a._id}/cancel`, {}).then((r) => expect(r.status).toBe(409));
     const b = await createBooking(
+      direct,
       t.tenant,
       {
         title: 'Call',
@@ -329,8 +332,8 @@ describe('reminders', () => {
     // Booked 25 h before its start: both reminders were ahead then; the 24 h one is due now, the 1 h one not yet.
     const madeAt = new Date(Date.parse(startAt) - 25 * HOUR);
     const input = { title: 'Call', customerId: t.customer._id, assigneeId: t.assigneeId, startAt, endAt: at(startAt, 30), timezone: 'UTC' };
-    const booking = await createBooking(t.tenant, input, madeAt);
-    const cancelled = await createBooking(t.tenant, { ...input, assigneeId: await agentId(t.api) }, madeAt);
+    const booking = await createBooking(direct, t.tenant, input, madeAt);
+    const cancelled = await createBooking(direct, t.tenant, { ...input, assigneeId: await agentId(t.api) }, madeAt);
     await t.api.post(`${BOOKINGS}/${cancelled._id}/cancel`, {});
 
     await Promise.all([remindBookings(), remindBookings(), remindBookings()]);
@@ -342,8 +345,8 @@ describe('reminders', () => {
     expect(await reminders(booking._id)).toEqual(['24h']);
     // An hour before the start (the timer's clock, moved forward): the 1 h reminder, once, however often it runs.
     const hourBefore = new Date(Date.parse(startAt) - HOUR + 1000);
-    expect(await sendDueReminders(t.tenant, booking._id, hourBefore)).toBe(true);
-    expect(await sendDueReminders(t.tenant, booking._id, hourBefore)).toBe(false);
+    expect(await sendDueReminders(direct, t.tenant, booking._id, hourBefore)).toBe(true);
+    expect(await sendDueReminders(direct, t.tenant, booking._id, hourBefore)).toBe(false);
     expect(await reminders(booking._id)).toEqual(['24h', '1h']);
     expect(await reminders(cancelled._id)).toEqual([]);
   });

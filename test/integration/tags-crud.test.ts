@@ -6,6 +6,7 @@ import { tokenFor } from '../support/tenants';
 import { finishStaleDeletions, hideTag } from '../../shared/tags/deletions';
 import { ENTITY_PATHS, newConversation, newCustomer, newTag, errorPaths, tagsStack } from '../support/tags-fixtures';
 import { expectError } from '../support/api';
+import { direct } from '../../shared/data/unit';
 
 const { tenant } = tagsStack();
 
@@ -220,15 +221,15 @@ describe('deleting tags', () => {
     const tagId = await newTag(api, 'Interrupted');
     const customer = await newCustomer(workspaceId);
     await api.post(`${ENTITY_PATHS.customer}/${customer}/tags`, { tagIds: [tagId] });
-    await hideTag(t, tagId, new Date()); // what a crash right after the first step leaves
+    await hideTag(direct, t, tagId, new Date()); // what a crash right after the first step leaves
     expectError(await api.get(`/api/v1/tags/${tagId}`), 404, 'NOT_FOUND');
     expect((await api.get('/api/v1/tags')).body.data.pagination.total).toBe(0);
     const attach = await api.post(`${ENTITY_PATHS.customer}/${await newCustomer(workspaceId)}/tags`, { tagIds: [tagId] });
     expect(errorPaths(attach)).toEqual(['tagIds[0]']);
 
     const due = new Date(Date.now() + 1000);
-    expect(await finishStaleDeletions(due, new Date(), Date.now() + 30_000)).toBe(1);
-    expect(await finishStaleDeletions(due, new Date(), Date.now() + 30_000)).toBe(0);
+    expect(await finishStaleDeletions(direct, due, new Date(), Date.now() + 30_000)).toBe(1);
+    expect(await finishStaleDeletions(direct, due, new Date(), Date.now() + 30_000)).toBe(0);
     expect((await api.get(`${ENTITY_PATHS.customer}/${customer}/tags`)).body.data.tags).toEqual([]);
     // The schedule found the deletion in its tenant's mode (test), so its event is a test-mode one.
     expect((await outboxEvents(workspaceId, 'customer.contact.untagged')).map((e) => e.livemode)).toEqual([false]);
@@ -240,7 +241,7 @@ describe('deleting tags', () => {
     const tagId = await newTag(api);
     const conversation = await newConversation(workspaceId);
     await api.post(`${ENTITY_PATHS.conversation}/${conversation}/tags`, { tagIds: [tagId] });
-    await hideTag(t, tagId, new Date());
+    await hideTag(direct, t, tagId, new Date());
     const res = await api.delete(`/api/v1/tags/${tagId}`);
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ deleted: true, tag: { complete: true, detached: { conversation: 1, customer: 0 } } });

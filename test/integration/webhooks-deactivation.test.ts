@@ -5,6 +5,7 @@ import { FAST_ATTEMPTS } from '../../shared/domain/webhooks/schedule';
 import { client, pollData } from '../support/api';
 import { createTenant } from '../support/tenants';
 import { eventually, sleep, verifyDelivery, useWebhookStack } from '../support/webhooks';
+import { direct } from '../../shared/data/unit';
 
 const HOOKS = '/api/v1/integrations/webhooks';
 const ctx = useWebhookStack();
@@ -20,7 +21,8 @@ it('100 consecutive failed deliveries deactivate; events while inactive never ar
   // Nothing listens on this port: every attempt fails fast with connection_refused.
   const refused = `https://127.0.0.1:${await freePort()}/hook`;
   const sub = (await api.post(HOOKS, { url: refused, events: ['auth.token.created'] })).body.data.subscription;
-  const emit = () => createToken({ name: 'event source', scopes: ['inbox:read'], workspaceIds: [tenant.workspaceId], livemode: false });
+  const emit = () =>
+    createToken(direct, { name: 'event source', scopes: ['inbox:read'], workspaceIds: [tenant.workspaceId], livemode: false });
 
   await Promise.all(Array.from({ length: 100 }, emit));
   const inactive = await eventually(

@@ -6,6 +6,7 @@ import { createSubscription } from '../../shared/webhooks/subscriptions';
 import { newDelivery, type Delivery, type DeliveryStatus } from '../../shared/domain/webhooks/delivery';
 import { createTenant } from '../support/tenants';
 import { useWebhookStack } from '../support/webhooks';
+import { direct } from '../../shared/data/unit';
 
 const ctx = useWebhookStack();
 
@@ -31,7 +32,7 @@ it('the delivery log filtered by event type lists success, retrying, pending, fa
   timeout: 120_000,
 }, async () => {
   const { tenant } = await createTenant();
-  const sub = await createSubscription(tenant, { url: `${ctx.receiver.url}?log`, events: ['*'] }, new Date());
+  const sub = await createSubscription(direct, tenant, { url: `${ctx.receiver.url}?log`, events: ['*'] }, new Date());
   const plan: [string, DeliveryStatus][] = [
     ['crm.lead.created', 'success'],
     ['crm.lead.updated', 'success'],
@@ -47,14 +48,14 @@ it('the delivery log filtered by event type lists success, retrying, pending, fa
   for (const [i, [eventType, status]] of plan.entries()) {
     const at = new Date(start + i * 1000);
     const d = newDelivery({ eventId: objectId(at.getTime()), eventType }, sub, at);
-    expect(await createDelivery(d, { carrier: 'test', until: 0 })).toBe(true);
+    expect(await createDelivery(direct, d, { carrier: 'test', until: 0 })).toBe(true);
     const after: Delivery = {
       ...d,
       status,
       attemptNumber: status === 'pending' ? 0 : 1,
       nextRetryAt: status === 'failed' || status === 'success' ? undefined : d.nextRetryAt,
     };
-    if (status !== 'pending') expect(await saveDelivery(d, after)).toBe(true);
+    if (status !== 'pending') expect(await saveDelivery(direct, d, after)).toBe(true);
     made.push(after);
   }
   const newestFirst = [...made].reverse();

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { storeEventBody } from '../../shared/data/outbox';
-import { transact } from '../../shared/data/transact';
+import { direct } from '../../shared/data/unit';
 import { createSubscription } from '../../shared/webhooks/subscriptions';
 import { newDelivery } from '../../shared/domain/webhooks/delivery';
 import { buildEnvelope } from '../../shared/events/envelope';
@@ -15,7 +15,7 @@ const ctx = useWebhookStack();
 /** A ping's envelope with its body stored where the worker reads every event's body. */
 const storedPing = async (tenant: Awaited<ReturnType<typeof createTenant>>['tenant'], note: string) => {
   const envelope = buildEnvelope('webhook.ping', tenant, { note });
-  await transact([storeEventBody(envelope, serialise(envelope))]);
+  await direct.commit([storeEventBody(envelope, serialise(envelope))]);
   return envelope;
 };
 
@@ -23,14 +23,14 @@ it("a delivery message's eventId only lets the worker read the body early: one n
   timeout: 60_000,
 }, async () => {
   const { tenant } = await createTenant();
-  const sub = await createSubscription(tenant, { url: `${ctx.receiver.url}?message`, events: ['*'] }, new Date());
+  const sub = await createSubscription(direct, tenant, { url: `${ctx.receiver.url}?message`, events: ['*'] }, new Date());
   const own = buildEnvelope('webhook.ping', tenant, { note: 'own' });
   const body = serialise(own);
   const other = await storedPing(tenant, 'other');
 
-  const message = await startDelivery(newDelivery(own, sub, new Date()), [storeEventBody(own, body)]);
+  const message = await startDelivery(direct, newDelivery(own, sub, new Date()), [storeEventBody(own, body)]);
   expect(message.eventId).toBe(own.eventId);
-  await enqueueDeliveries([{ ...message, eventId: other.eventId }]);
+  await enqueueDeliveries(direct, [{ ...message, eventId: other.eventId }]);
 
   const [received] = await ctx.receiver.waitFor(1, 30_000);
   expect(received!.headers['x-webhook-id']).toBe(own.eventId);

@@ -7,6 +7,7 @@ import { requeueStalled } from '../../shared/webhooks/sweep';
 import { client } from '../support/api';
 import { startTestStack } from '../support/stack';
 import { createTenant } from '../support/tenants';
+import { direct } from '../../shared/data/unit';
 
 /** No workers here: messages stay where the test puts them, and the sweeper is called directly. */
 let stack: LocalStack;
@@ -30,7 +31,7 @@ it('the sweeper re-enqueues a due delivery whose message was lost, and only once
 
   // Take the original message and never return it: as if the queue had lost it.
   expect((await receive()).map((m) => m.deliveryId)).toEqual([deliveryId]);
-  expect(await requeueStalled(Date.now())).toBe(0);
-  expect(await requeueStalled(Date.now() + STALL_GRACE_MS + 1000)).toBe(1);
+  expect(await requeueStalled(direct, Date.now())).toBe(0);
+  expect(await requeueStalled(direct, Date.now() + STALL_GRACE_MS + 1000)).toBe(1);
   expect((await receive()).map((m) => m.deliveryId)).toEqual([deliveryId]);
 });

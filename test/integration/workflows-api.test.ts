@@ -8,6 +8,7 @@ import { eventually, sleep, useWebhookStack } from '../support/webhooks';
 import { call, createWorkflow, edge, finished, node, trigger } from '../support/workflows';
 import { sweepDueSteps } from '../../shared/workflows/sweep';
 import { runDueSchedules } from '../../shared/workflows/triggers';
+import { direct } from '../../shared/data/unit';
 
 const ctx = useWebhookStack();
 const WF = '/api/v1/workflows';
@@ -216,9 +217,9 @@ describe('workflow executions', () => {
     });
     const run = await trigger(api, w._id);
     await eventually(async () => (await api.get(`${WF}/executions/${run._id}`)).body.data.execution.status === 'waiting');
-    expect(await sweepDueSteps(new Date())).toBe(0);
-    expect(await sweepDueSteps(new Date(Date.now() + 3600_000))).toBe(1);
-    expect(await sweepDueSteps(new Date(Date.now() + 3600_000))).toBe(0);
+    expect(await sweepDueSteps(direct, new Date())).toBe(0);
+    expect(await sweepDueSteps(direct, new Date(Date.now() + 3600_000))).toBe(1);
+    expect(await sweepDueSteps(direct, new Date(Date.now() + 3600_000))).toBe(0);
   });
 });
 
@@ -277,9 +278,9 @@ describe('workflow triggers', () => {
     const next = new Date();
     next.setUTCHours(0, 30, 0, 0); // 09:30 in Tokyo (UTC+9, no DST)
     if (next.getTime() <= Date.now()) next.setUTCDate(next.getUTCDate() + 1);
-    expect(await runDueSchedules(new Date(next.getTime() - 1000))).toBe(0);
-    expect(await runDueSchedules(new Date(next.getTime() + 1000))).toBe(1);
-    expect(await runDueSchedules(new Date(next.getTime() + 2000))).toBe(0);
+    expect(await runDueSchedules(direct, new Date(next.getTime() - 1000))).toBe(0);
+    expect(await runDueSchedules(direct, new Date(next.getTime() + 1000))).toBe(1);
+    expect(await runDueSchedules(direct, new Date(next.getTime() + 2000))).toBe(0);
     const [run] = (await api.get(`${WF}/executions?workflowId=${w._id}`)).body.data.executions;
     expect(run.trigger).toEqual({ type: 'schedule', payload: { scheduledAt: next.toISOString() } });
   });

@@ -5,6 +5,7 @@ import { config } from '../../shared/config';
 import { signature } from '../../shared/domain/webhooks/sign';
 import { createCustomer } from '../../shared/contacts/customers';
 import type { Client } from './api';
+import { direct } from '../../shared/data/unit';
 
 export const CHANNELS = '/api/v1/channels';
 export const BROADCASTS = '/api/v1/broadcasts';
@@ -65,7 +66,9 @@ export const createCustomers = async (tenant: Tenant, count: number, wave = 20):
   const ids: string[] = [];
   for (let i = 0; i < count; i += wave) {
     const made = await Promise.all(
-      Array.from({ length: Math.min(wave, count - i) }, () => createCustomer(tenant, { name: `Recipient ${++serial}` }, new Date())),
+      Array.from({ length: Math.min(wave, count - i) }, () =>
+        createCustomer(direct, tenant, { name: `Recipient ${++serial}` }, new Date()),
+      ),
     );
     ids.push(...made.map((c) => c._id));
   }

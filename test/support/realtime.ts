@@ -1,7 +1,8 @@
 import { WebSocket } from 'ws';
 import type { Tenant } from '../../shared/domain/auth/tenant';
 import { outboxItem } from '../../shared/data/outbox';
-import { MAX_TRANSACTION_WRITES, transact } from '../../shared/data/transact';
+import { MAX_TRANSACTION_WRITES } from '../../shared/data/transact';
+import { direct } from '../../shared/data/unit';
 import { buildEnvelope } from '../../shared/events/envelope';
 import { objectId } from '../../shared/ids';
 import type { Client } from './api';
@@ -99,7 +100,7 @@ export const writeCustomers = async (tenant: Tenant, n: number, concurrency: num
       while (ids.length < n) {
         const event = customerEvent(tenant, ids.length);
         ids.push(event.eventId);
-        await transact([outboxItem(event)]);
+        await direct.commit([outboxItem(event)]);
       }
     }),
   );
@@ -110,7 +111,7 @@ export const writeCustomers = async (tenant: Tenant, n: number, concurrency: num
 export const writeBatched = async (tenant: Tenant, n: number) => {
   for (let done = 0; done < n; done += MAX_TRANSACTION_WRITES) {
     const size = Math.min(MAX_TRANSACTION_WRITES, n - done);
-    await transact(Array.from({ length: size }, (_, i) => outboxItem(customerEvent(tenant, done + i))));
+    await direct.commit(Array.from({ length: size }, (_, i) => outboxItem(customerEvent(tenant, done + i))));
   }
 };
 

@@ -2,11 +2,12 @@ import type { Scope } from '../../shared/domain/auth/scopes';
 import { testTenant } from '../../shared/domain/auth/tenant';
 import { createToken } from '../../shared/auth/tokens';
 import { createWorkspace } from '../../shared/data/workspaces';
+import { direct } from '../../shared/data/unit';
 
 /** A workspace and a test-mode token for it (with the tenant that token acts in), made with the same repositories the CLI uses. */
 export const createTenant = async (scopes: Scope[] = ['admin:all'], opts: { expiresAt?: string; name?: string } = {}) => {
-  const workspace = await createWorkspace(opts.name ?? 'Test workspace');
-  const { token, record } = await createToken({
+  const workspace = await createWorkspace(direct, opts.name ?? 'Test workspace');
+  const { token, record } = await createToken(direct, {
     name: 'test token',
     scopes,
     workspaceIds: [workspace._id],
@@ -18,4 +19,4 @@ export const createTenant = async (scopes: Scope[] = ['admin:all'], opts: { expi
 
 /** Another token for the workspaces: by default in test mode, like `createTenant`'s, so it sees the same data. */
 export const tokenFor = async (workspaceIds: string[], scopes: Scope[], opts: { expiresAt?: string; livemode?: boolean } = {}) =>
-  createToken({ name: 'extra token', scopes, workspaceIds, livemode: opts.livemode ?? false, expiresAt: opts.expiresAt });
+  createToken(direct, { name: 'extra token', scopes, workspaceIds, livemode: opts.livemode ?? false, expiresAt: opts.expiresAt });

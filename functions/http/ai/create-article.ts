@@ -6,7 +6,7 @@ import { createArticle } from '../../../shared/ai/articles';
 
 export const handler = route(
   { scope: 'ai:write', body: CreateArticle, status: 201, response: z.strictObject({ article }) },
-  async ({ body, tenant, now }) => ({
-    article: await createArticle(tenant, body, now),
+  async ({ body, tenant, now, unit }) => ({
+    article: await createArticle(unit, tenant, body, now),
   }),
 );

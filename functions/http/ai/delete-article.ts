@@ -6,8 +6,8 @@ import { IdParams } from './schemas';
 
 export const handler = route(
   { scope: 'ai:write', params: IdParams, response: deletion('article', article) },
-  async ({ params, tenant, now }) => ({
-    article: await deleteArticle(tenant, params.id, now),
+  async ({ params, tenant, now, unit }) => ({
+    article: await deleteArticle(unit, tenant, params.id, now),
     deleted: true as const,
   }),
 );

@@ -7,7 +7,7 @@ import { IdParams } from './schemas';
 
 export const handler = route(
   { scope: 'ai:write', params: IdParams, body: UpdateArticle, response: z.strictObject({ article }) },
-  async ({ params, body, tenant, now }) => ({
-    article: await updateArticle(tenant, params.id, body, now),
+  async ({ params, body, tenant, now, unit }) => ({
+    article: await updateArticle(unit, tenant, params.id, body, now),
   }),
 );

@@ -6,7 +6,7 @@ import { updateAiSettings } from '../../../shared/ai/settings';
 
 export const handler = route(
   { scope: 'ai:write', body: UpdateSettings, response: z.strictObject({ settings }) },
-  async ({ body, tenant, now }) => ({
-    settings: await updateAiSettings(tenant, body, now),
+  async ({ body, tenant, now, unit }) => ({
+    settings: await updateAiSettings(unit, tenant, body, now),
   }),
 );

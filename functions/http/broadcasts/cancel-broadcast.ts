@@ -6,7 +6,7 @@ import { IdParams } from '../../../shared/http/params';
 
 export const handler = route(
   { scope: 'channels:write', params: IdParams, response: z.strictObject({ broadcast: campaign }) },
-  async ({ params, tenant, now }) => ({
-    broadcast: await cancelBroadcast(tenant, params.id, now),
+  async ({ params, tenant, now, unit }) => ({
+    broadcast: await cancelBroadcast(unit, tenant, params.id, now),
   }),
 );

@@ -6,7 +6,7 @@ import { draftBroadcast } from '../../../shared/broadcasts/service';
 
 export const handler = route(
   { scope: 'channels:write', body: CreateBroadcast, status: 201, response: z.strictObject({ broadcast: campaign }) },
-  async ({ body, tenant, now }) => ({
-    broadcast: await draftBroadcast(tenant, body, now),
+  async ({ body, tenant, now, unit }) => ({
+    broadcast: await draftBroadcast(unit, tenant, body, now),
   }),
 );

@@ -6,5 +6,5 @@ import { IdParams } from '../../../shared/http/params';
 
 export const handler = route(
   { scope: 'channels:write', params: IdParams, response: deletion('broadcast', campaign), errors: ['CONFLICT'] },
-  async ({ params, tenant }) => ({ broadcast: await deleteBroadcast(tenant, params.id), deleted: true as const }),
+  async ({ params, tenant, unit }) => ({ broadcast: await deleteBroadcast(unit, tenant, params.id), deleted: true as const }),
 );

@@ -7,7 +7,7 @@ import { IdParams } from '../../../shared/http/params';
 
 export const handler = route(
   { scope: 'channels:write', params: IdParams, body: ScheduleBroadcast, response: z.strictObject({ broadcast: campaign }) },
-  async ({ params, body, tenant, now }) => ({
-    broadcast: await scheduleBroadcast(tenant, params.id, body.at, now),
+  async ({ params, body, tenant, now, unit }) => ({
+    broadcast: await scheduleBroadcast(unit, tenant, params.id, body.at, now),
   }),
 );

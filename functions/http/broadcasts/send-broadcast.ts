@@ -6,7 +6,7 @@ import { IdParams } from '../../../shared/http/params';
 
 export const handler = route(
   { scope: 'channels:write', params: IdParams, status: 202, response: z.strictObject({ broadcast: campaign }) },
-  async ({ params, tenant, now }) => ({
-    broadcast: await sendBroadcast(tenant, params.id, now),
+  async ({ params, tenant, now, unit }) => ({
+    broadcast: await sendBroadcast(unit, tenant, params.id, now),
   }),
 );

@@ -7,7 +7,7 @@ import { IdParams } from '../../../shared/http/params';
 
 export const handler = route(
   { scope: 'channels:write', params: IdParams, body: UpdateBroadcast, response: z.strictObject({ broadcast: campaign }) },
-  async ({ params, body, tenant, now }) => ({
-    broadcast: await editBroadcast(tenant, params.id, body, now),
+  async ({ params, body, tenant, now, unit }) => ({
+    broadcast: await editBroadcast(unit, tenant, params.id, body, now),
   }),
 );

@@ -10,8 +10,8 @@ needsSecretBox();
 /** The signing secret is returned here, once; other secrets never are. */
 export const handler = route(
   { scope: 'channels:write', body: CreateChannel, status: 201, response: z.strictObject({ channel: accountWithSecret }) },
-  async ({ body, tenant, now }) => {
-    const { account, signingSecret } = await createChannel(tenant, body, now);
+  async ({ body, tenant, now, unit }) => {
+    const { account, signingSecret } = await createChannel(unit, tenant, body, now);
     return { channel: { ...account, signingSecret } };
   },
 );

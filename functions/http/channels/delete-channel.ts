@@ -7,5 +7,5 @@ import { IdParams } from '../../../shared/http/params';
 /** Replies on conversations that named the account fail with `channel_deleted` from then on. */
 export const handler = route(
   { scope: 'channels:write', params: IdParams, response: deletion('channel', account) },
-  async ({ params, tenant, now }) => ({ channel: await deleteChannel(tenant, params.id, now), deleted: true as const }),
+  async ({ params, tenant, now, unit }) => ({ channel: await deleteChannel(unit, tenant, params.id, now), deleted: true as const }),
 );

@@ -6,7 +6,7 @@ import { IdParams } from '../../../shared/http/params';
 
 export const handler = route(
   { scope: 'channels:write', params: IdParams, response: z.strictObject({ channel: account }) },
-  async ({ params, tenant, now }) => ({
-    channel: await changeChannelStatus(tenant, params.id, 'disconnect', now),
+  async ({ params, tenant, now, unit }) => ({
+    channel: await changeChannelStatus(unit, tenant, params.id, 'disconnect', now),
   }),
 );

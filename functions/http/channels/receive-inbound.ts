@@ -11,8 +11,9 @@ needsSecretBox();
 /** A provider's call: an incoming message, a raw email, or a status receipt, HMAC-signed with the account's signing secret. */
 export const handler = route(
   { scope: 'channels:write', params: IdParams, body: InboundEvent, response: z.strictObject({ inbound }), errors: ['UNAUTHORIZED'] },
-  async ({ params, body, tenant, now, request }) => ({
+  async ({ params, body, tenant, now, request, unit }) => ({
     inbound: await receiveInbound(
+      unit,
       tenant,
       params.id,
       body,

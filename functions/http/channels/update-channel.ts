@@ -10,5 +10,5 @@ needsSecretBox();
 
 export const handler = route(
   { scope: 'channels:write', params: IdParams, body: UpdateChannel, response: z.strictObject({ channel: account }) },
-  async ({ params, body, tenant, now }) => ({ channel: await updateChannel(tenant, params.id, body, now) }),
+  async ({ params, body, tenant, now, unit }) => ({ channel: await updateChannel(unit, tenant, params.id, body, now) }),
 );

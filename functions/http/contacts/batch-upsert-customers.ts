@@ -5,5 +5,5 @@ import { BatchUpsertCustomers, parseInputs } from './schemas';
 
 export const handler = route(
   { scope: 'contacts:write', body: BatchUpsertCustomers, response: customerBatch },
-  async ({ body, tenant, now }) => batchUpsertCustomers(tenant, body.idProperty, parseInputs(body.inputs), now),
+  async ({ body, tenant, now, unit }) => batchUpsertCustomers(unit, tenant, body.idProperty, parseInputs(body.inputs), now),
 );

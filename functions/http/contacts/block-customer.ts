@@ -6,7 +6,7 @@ import { IdParams } from './schemas';
 
 export const handler = route(
   { scope: 'contacts:write', params: IdParams, response: z.strictObject({ customer: contact }) },
-  async ({ params, tenant, now }) => ({
-    customer: await setCustomerBlocked(tenant, params.id, true, now),
+  async ({ params, tenant, now, unit }) => ({
+    customer: await setCustomerBlocked(unit, tenant, params.id, true, now),
   }),
 );

@@ -6,7 +6,7 @@ import { CreateCustomer } from './schemas';
 
 export const handler = route(
   { scope: 'contacts:write', body: CreateCustomer, status: 201, response: z.strictObject({ customer: contact }) },
-  async ({ body, tenant, now }) => ({
-    customer: await createCustomer(tenant, body, now),
+  async ({ body, tenant, now, unit }) => ({
+    customer: await createCustomer(unit, tenant, body, now),
   }),
 );

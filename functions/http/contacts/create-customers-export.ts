@@ -6,5 +6,5 @@ import { CreateCustomersExport } from './schemas';
 
 export const handler = route(
   { scope: 'contacts:read', body: CreateCustomersExport, status: 202, response: z.strictObject({ export: exportJob }) },
-  async ({ body, tenant, now }) => ({ export: await requestExport(tenant, 'customers', body.filter ?? {}, now) }),
+  async ({ body, tenant, now, unit }) => ({ export: await requestExport(unit, tenant, 'customers', body.filter ?? {}, now) }),
 );

@@ -5,5 +5,5 @@ import { CreateCustomersImport } from './schemas';
 
 export const handler = route(
   { scope: 'contacts:write', body: CreateCustomersImport, status: 201, response: importWithUpload },
-  async ({ body, tenant, now }) => requestImport(tenant, 'customers', { idProperty: body.idProperty }, body.columns ?? {}, now),
+  async ({ body, tenant, now, unit }) => requestImport(unit, tenant, 'customers', { idProperty: body.idProperty }, body.columns ?? {}, now),
 );

@@ -11,8 +11,8 @@ export const handler = route(
     response: deletion('customer', contact),
     errors: ['CONFLICT'],
   },
-  async ({ params, tenant, now }) => ({
-    customer: await deleteCustomer(tenant, params.id, now),
+  async ({ params, tenant, now, unit }) => ({
+    customer: await deleteCustomer(unit, tenant, params.id, now),
     deleted: true as const,
   }),
 );

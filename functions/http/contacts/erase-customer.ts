@@ -6,5 +6,5 @@ import { IdParams } from './schemas';
 
 export const handler = route(
   { scope: 'contacts:write', params: IdParams, status: 202, response: z.strictObject({ erasure }), errors: ['CONFLICT'] },
-  async ({ params, tenant, now }) => ({ erasure: await requestErasure(tenant, params.id, now) }),
+  async ({ params, tenant, now, unit }) => ({ erasure: await requestErasure(unit, tenant, params.id, now) }),
 );

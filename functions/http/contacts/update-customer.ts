@@ -6,7 +6,7 @@ import { IdParams, UpdateCustomer } from './schemas';
 
 export const handler = route(
   { scope: 'contacts:write', params: IdParams, body: UpdateCustomer, response: z.strictObject({ customer: contact }) },
-  async ({ params, body, tenant, now }) => ({
-    customer: await changeCustomer(tenant, params.id, body, now),
+  async ({ params, body, tenant, now, unit }) => ({
+    customer: await changeCustomer(unit, tenant, params.id, body, now),
   }),
 );

@@ -6,7 +6,7 @@ import { IdParams } from './schemas';
 
 export const handler = route(
   { scope: 'crm:update', params: IdParams, response: z.strictObject({ task }) },
-  async ({ params, tenant, now }) => ({
-    task: await completeTaskById(tenant, params.id, now),
+  async ({ params, tenant, now, unit }) => ({
+    task: await completeTaskById(unit, tenant, params.id, now),
   }),
 );

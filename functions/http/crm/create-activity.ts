@@ -6,7 +6,7 @@ import { CreateActivity } from './schemas';
 
 export const handler = route(
   { scope: 'crm:create', body: CreateActivity, status: 201, response: z.strictObject({ activity }) },
-  async ({ body, tenant, now }) => ({
-    activity: await addActivity(tenant, body, now),
+  async ({ body, tenant, now, unit }) => ({
+    activity: await addActivity(unit, tenant, body, now),
   }),
 );

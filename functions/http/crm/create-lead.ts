@@ -6,7 +6,7 @@ import { CreateLead } from './schemas';
 
 export const handler = route(
   { scope: 'crm:create', body: CreateLead, status: 201, response: z.strictObject({ lead }) },
-  async ({ body, tenant, now }) => ({
-    lead: await createLead(tenant, body, now),
+  async ({ body, tenant, now, unit }) => ({
+    lead: await createLead(unit, tenant, body, now),
   }),
 );

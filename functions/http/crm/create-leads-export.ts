@@ -6,5 +6,5 @@ import { CreateLeadsExport } from './schemas';
 
 export const handler = route(
   { scope: 'crm:read', body: CreateLeadsExport, status: 202, response: z.strictObject({ export: exportJob }) },
-  async ({ body, tenant, now }) => ({ export: await requestExport(tenant, 'leads', body.filter ?? {}, now) }),
+  async ({ body, tenant, now, unit }) => ({ export: await requestExport(unit, tenant, 'leads', body.filter ?? {}, now) }),
 );

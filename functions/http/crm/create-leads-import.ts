@@ -5,5 +5,5 @@ import { CreateLeadsImport } from './schemas';
 
 export const handler = route(
   { scope: 'crm:create', body: CreateLeadsImport, status: 201, response: importWithUpload },
-  async ({ body, tenant, now }) => requestImport(tenant, 'leads', { pipelineId: body.pipelineId }, body.columns ?? {}, now),
+  async ({ body, tenant, now, unit }) => requestImport(unit, tenant, 'leads', { pipelineId: body.pipelineId }, body.columns ?? {}, now),
 );

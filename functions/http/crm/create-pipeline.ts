@@ -6,7 +6,7 @@ import { CreatePipeline } from './schemas';
 
 export const handler = route(
   { scope: 'crm:create', body: CreatePipeline, status: 201, response: z.strictObject({ pipeline }) },
-  async ({ body, tenant, now }) => ({
-    pipeline: await createPipeline(tenant, body, now),
+  async ({ body, tenant, now, unit }) => ({
+    pipeline: await createPipeline(unit, tenant, body, now),
   }),
 );

@@ -6,7 +6,7 @@ import { CreateStage, IdParams } from './schemas';
 
 export const handler = route(
   { scope: 'crm:create', params: IdParams, body: CreateStage, status: 201, response: z.strictObject({ pipeline }) },
-  async ({ params, body, tenant, now }) => ({
-    pipeline: await createStage(tenant, params.id, body, now),
+  async ({ params, body, tenant, now, unit }) => ({
+    pipeline: await createStage(unit, tenant, params.id, body, now),
   }),
 );

@@ -6,7 +6,7 @@ import { CreateTask } from './schemas';
 
 export const handler = route(
   { scope: 'crm:create', body: CreateTask, status: 201, response: z.strictObject({ task }) },
-  async ({ body, tenant, now }) => ({
-    task: await createTask(tenant, body, now),
+  async ({ body, tenant, now, unit }) => ({
+    task: await createTask(unit, tenant, body, now),
   }),
 );

@@ -6,8 +6,8 @@ import { IdParams } from './schemas';
 
 export const handler = route(
   { scope: 'crm:delete', params: IdParams, response: deletion('activity', activity), errors: ['CONFLICT'] },
-  async ({ params, tenant, now }) => ({
-    activity: await deleteActivity(tenant, params.id, now),
+  async ({ params, tenant, now, unit }) => ({
+    activity: await deleteActivity(unit, tenant, params.id, now),
     deleted: true as const,
   }),
 );

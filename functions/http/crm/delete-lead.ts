@@ -6,8 +6,8 @@ import { IdParams } from './schemas';
 
 export const handler = route(
   { scope: 'crm:delete', params: IdParams, response: deletion('lead', lead) },
-  async ({ params, tenant, now }) => ({
-    lead: await deleteLead(tenant, params.id, now),
+  async ({ params, tenant, now, unit }) => ({
+    lead: await deleteLead(unit, tenant, params.id, now),
     deleted: true as const,
   }),
 );

@@ -6,8 +6,8 @@ import { IdParams } from './schemas';
 
 export const handler = route(
   { scope: 'crm:delete', params: IdParams, response: deletion('pipeline', pipeline), errors: ['CONFLICT'] },
-  async ({ params, tenant, now }) => ({
-    pipeline: await deletePipeline(tenant, params.id, now),
+  async ({ params, tenant, now, unit }) => ({
+    pipeline: await deletePipeline(unit, tenant, params.id, now),
     deleted: true as const,
   }),
 );

@@ -6,5 +6,8 @@ import { StageParams } from './schemas';
 
 export const handler = route(
   { scope: 'crm:delete', params: StageParams, response: deletion('stage', stage), errors: ['CONFLICT'] },
-  async ({ params, tenant, now }) => ({ stage: await deleteStage(tenant, params.id, params.stageId, now), deleted: true as const }),
+  async ({ params, tenant, now, unit }) => ({
+    stage: await deleteStage(unit, tenant, params.id, params.stageId, now),
+    deleted: true as const,
+  }),
 );

@@ -6,8 +6,8 @@ import { IdParams } from './schemas';
 
 export const handler = route(
   { scope: 'crm:delete', params: IdParams, response: deletion('task', task) },
-  async ({ params, tenant, now }) => ({
-    task: await deleteTask(tenant, params.id, now),
+  async ({ params, tenant, now, unit }) => ({
+    task: await deleteTask(unit, tenant, params.id, now),
     deleted: true as const,
   }),
 );

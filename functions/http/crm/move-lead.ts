@@ -6,7 +6,7 @@ import { IdParams, MoveLead } from './schemas';
 
 export const handler = route(
   { scope: 'crm:update', params: IdParams, body: MoveLead, response: z.strictObject({ lead }) },
-  async ({ params, body, tenant, now }) => ({
-    lead: await moveLeadToStage(tenant, params.id, body, now),
+  async ({ params, body, tenant, now, unit }) => ({
+    lead: await moveLeadToStage(unit, tenant, params.id, body, now),
   }),
 );

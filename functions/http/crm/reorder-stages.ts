@@ -6,7 +6,7 @@ import { IdParams, ReorderStages } from './schemas';
 
 export const handler = route(
   { scope: 'crm:update', params: IdParams, body: ReorderStages, response: z.strictObject({ pipeline }) },
-  async ({ params, body, tenant, now }) => ({
-    pipeline: await reorderPipelineStages(tenant, params.id, body.stageIds, now),
+  async ({ params, body, tenant, now, unit }) => ({
+    pipeline: await reorderPipelineStages(unit, tenant, params.id, body.stageIds, now),
   }),
 );

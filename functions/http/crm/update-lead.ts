@@ -6,7 +6,7 @@ import { IdParams, UpdateLead } from './schemas';
 
 export const handler = route(
   { scope: 'crm:update', params: IdParams, body: UpdateLead, response: z.strictObject({ lead }) },
-  async ({ params, body, tenant, now }) => ({
-    lead: await updateLead(tenant, params.id, body, now),
+  async ({ params, body, tenant, now, unit }) => ({
+    lead: await updateLead(unit, tenant, params.id, body, now),
   }),
 );

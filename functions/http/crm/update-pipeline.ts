@@ -6,7 +6,7 @@ import { IdParams, UpdatePipeline } from './schemas';
 
 export const handler = route(
   { scope: 'crm:update', params: IdParams, body: UpdatePipeline, response: z.strictObject({ pipeline }) },
-  async ({ params, body, tenant, now }) => ({
-    pipeline: await updatePipeline(tenant, params.id, body, now),
+  async ({ params, body, tenant, now, unit }) => ({
+    pipeline: await updatePipeline(unit, tenant, params.id, body, now),
   }),
 );

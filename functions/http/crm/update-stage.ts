@@ -6,7 +6,7 @@ import { StageParams, UpdateStage } from './schemas';
 
 export const handler = route(
   { scope: 'crm:update', params: StageParams, body: UpdateStage, response: z.strictObject({ pipeline }) },
-  async ({ params, body, tenant, now }) => ({
-    pipeline: await updateStage(tenant, params.id, params.stageId, body, now),
+  async ({ params, body, tenant, now, unit }) => ({
+    pipeline: await updateStage(unit, tenant, params.id, params.stageId, body, now),
   }),
 );

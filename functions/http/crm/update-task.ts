@@ -6,7 +6,7 @@ import { IdParams, UpdateTask } from './schemas';
 
 export const handler = route(
   { scope: 'crm:update', params: IdParams, body: UpdateTask, response: z.strictObject({ task }) },
-  async ({ params, body, tenant, now }) => ({
-    task: await updateTask(tenant, params.id, body, now),
+  async ({ params, body, tenant, now, unit }) => ({
+    task: await updateTask(unit, tenant, params.id, body, now),
   }),
 );

@@ -6,5 +6,5 @@ import { CreateFile } from './schemas';
 
 export const handler = route(
   { scope: 'inbox:write', body: CreateFile, status: 201, response: z.strictObject({ file, upload }) },
-  async ({ body, tenant, now }) => createUpload(tenant, body, now),
+  async ({ body, tenant, now, unit }) => createUpload(unit, tenant, body, now),
 );

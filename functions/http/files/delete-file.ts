@@ -6,5 +6,5 @@ import { IdParams } from './schemas';
 
 export const handler = route(
   { scope: 'inbox:write', params: IdParams, response: z.strictObject({ file, deleted: z.literal(true) }) },
-  async ({ params, tenant, now }) => ({ file: await deleteFile(tenant, params.id, now), deleted: true as const }),
+  async ({ params, tenant, now, unit }) => ({ file: await deleteFile(unit, tenant, params.id, now), deleted: true as const }),
 );

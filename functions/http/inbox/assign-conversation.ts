@@ -6,7 +6,7 @@ import { Assign, IdParams } from './schemas';
 
 export const handler = route(
   { scope: 'inbox:write', params: IdParams, body: Assign, response: z.strictObject({ conversation }) },
-  async ({ params, body, tenant, now }) => ({
-    conversation: await assignConversation(tenant, params.id, body.assigneeId, now),
+  async ({ params, body, tenant, now, unit }) => ({
+    conversation: await assignConversation(unit, tenant, params.id, body.assigneeId, now),
   }),
 );

@@ -6,7 +6,7 @@ import { ChangeStatus, IdParams } from './schemas';
 
 export const handler = route(
   { scope: 'inbox:write', params: IdParams, body: ChangeStatus, response: z.strictObject({ conversation }) },
-  async ({ params, body, tenant, now }) => ({
-    conversation: await changeConversationStatus(tenant, params.id, body, now),
+  async ({ params, body, tenant, now, unit }) => ({
+    conversation: await changeConversationStatus(unit, tenant, params.id, body, now),
   }),
 );

@@ -6,5 +6,5 @@ import { CreateConversation } from './schemas';
 
 export const handler = route(
   { scope: 'inbox:write', body: CreateConversation, status: 201, response: z.strictObject({ conversation }) },
-  async ({ body, tenant, now }) => ({ conversation: await createConversation(tenant, body, now) }),
+  async ({ body, tenant, now, unit }) => ({ conversation: await createConversation(unit, tenant, body, now) }),
 );

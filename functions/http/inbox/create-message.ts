@@ -5,5 +5,6 @@ import { CreateMessage, IdParams } from './schemas';
 
 export const handler = route(
   { scope: 'inbox:write', params: IdParams, body: CreateMessage, status: 201, response: postedMessage },
-  async ({ params, body, tenant, token, now }) => postReply(tenant, params.id, { ...body, author: { type: 'token', id: token._id } }, now),
+  async ({ params, body, tenant, token, now, unit }) =>
+    postReply(unit, tenant, params.id, { ...body, author: { type: 'token', id: token._id } }, now),
 );

@@ -6,8 +6,8 @@ import { IdParams } from './schemas';
 
 export const handler = route(
   { scope: 'inbox:write', params: IdParams, response: deletion('conversation', conversation) },
-  async ({ params, tenant, now }) => ({
-    conversation: await deleteConversation(tenant, params.id, now),
+  async ({ params, tenant, now, unit }) => ({
+    conversation: await deleteConversation(unit, tenant, params.id, now),
     deleted: true as const,
   }),
 );

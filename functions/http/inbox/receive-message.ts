@@ -5,5 +5,5 @@ import { IncomingMessage } from './schemas';
 
 export const handler = route(
   { scope: 'inbox:write', body: IncomingMessage, status: 201, response: receivedMessage, errors: ['NOT_FOUND'] },
-  async ({ body, tenant, now }) => receiveMessage(tenant, body, now),
+  async ({ body, tenant, now, unit }) => receiveMessage(unit, tenant, body, now),
 );

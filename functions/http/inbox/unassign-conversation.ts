@@ -6,7 +6,7 @@ import { IdParams } from './schemas';
 
 export const handler = route(
   { scope: 'inbox:write', params: IdParams, response: z.strictObject({ conversation }) },
-  async ({ params, tenant, now }) => ({
-    conversation: await unassignConversation(tenant, params.id, now),
+  async ({ params, tenant, now, unit }) => ({
+    conversation: await unassignConversation(unit, tenant, params.id, now),
   }),
 );

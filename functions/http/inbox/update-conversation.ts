@@ -6,7 +6,7 @@ import { IdParams, UpdateConversation } from './schemas';
 
 export const handler = route(
   { scope: 'inbox:write', params: IdParams, body: UpdateConversation, response: z.strictObject({ conversation }) },
-  async ({ params, body, tenant, now }) => ({
-    conversation: await editConversation(tenant, params.id, body, now),
+  async ({ params, body, tenant, now, unit }) => ({
+    conversation: await editConversation(unit, tenant, params.id, body, now),
   }),
 );

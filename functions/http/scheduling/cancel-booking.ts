@@ -7,7 +7,7 @@ import { CancelBooking, IdParams } from './schemas';
 
 export const handler = route(
   { scope: 'inbox:write', params: IdParams, body: CancelBooking, response: z.strictObject({ booking }) },
-  async ({ params, body, tenant, now }) => ({
-    booking: await transitionBooking(tenant, params.id, (b) => cancel(b, body.reason, now), now),
+  async ({ params, body, tenant, now, unit }) => ({
+    booking: await transitionBooking(unit, tenant, params.id, (b) => cancel(b, body.reason, now), now),
   }),
 );

@@ -6,7 +6,7 @@ import { CreateBooking } from './schemas';
 
 export const handler = route(
   { scope: 'inbox:write', body: CreateBooking, status: 201, response: z.strictObject({ booking }) },
-  async ({ body, tenant, now }) => ({
-    booking: await createBooking(tenant, body, now),
+  async ({ body, tenant, now, unit }) => ({
+    booking: await createBooking(unit, tenant, body, now),
   }),
 );

@@ -7,7 +7,7 @@ import { IdParams } from './schemas';
 
 export const handler = route(
   { scope: 'inbox:write', params: IdParams, response: z.strictObject({ booking }) },
-  async ({ params, tenant, now }) => ({
-    booking: await transitionBooking(tenant, params.id, (b) => markNoShow(b, now), now),
+  async ({ params, tenant, now, unit }) => ({
+    booking: await transitionBooking(unit, tenant, params.id, (b) => markNoShow(b, now), now),
   }),
 );

@@ -7,7 +7,7 @@ import { IdParams, RescheduleBooking } from './schemas';
 
 export const handler = route(
   { scope: 'inbox:write', params: IdParams, body: RescheduleBooking, response: z.strictObject({ booking }) },
-  async ({ params, body, tenant, now }) => ({
-    booking: await transitionBooking(tenant, params.id, (b) => reschedule(b, body, now), now),
+  async ({ params, body, tenant, now, unit }) => ({
+    booking: await transitionBooking(unit, tenant, params.id, (b) => reschedule(b, body, now), now),
   }),
 );

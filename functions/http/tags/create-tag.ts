@@ -6,7 +6,7 @@ import { createTag } from '../../../shared/tags/catalogue';
 
 export const handler = route(
   { scope: 'tags:write', body: CreateTag, status: 201, response: z.strictObject({ tag }) },
-  async ({ body, tenant, now }) => ({
-    tag: await createTag(tenant, body, now),
+  async ({ body, tenant, now, unit }) => ({
+    tag: await createTag(unit, tenant, body, now),
   }),
 );

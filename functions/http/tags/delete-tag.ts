@@ -6,8 +6,8 @@ import { IdParams } from './params';
 
 export const handler = route(
   { scope: 'tags:write', params: IdParams, response: deletion('tag', deletedTag) },
-  async ({ params, tenant, now }) => {
-    const { tag, detached, complete } = await deleteTag(tenant, params.id, now);
+  async ({ params, tenant, now, unit }) => {
+    const { tag, detached, complete } = await deleteTag(unit, tenant, params.id, now);
     return { tag: { ...tag, detached, complete }, deleted: true as const };
   },
 );

@@ -15,12 +15,12 @@ export const listEntityTags = (type: EntityType) =>
   });
 
 export const attachTags = (type: EntityType) =>
-  route({ scope: 'tags:write', params: IdParams, body: TagIdsBody, response: entityTags }, ({ params, body, tenant, now }) =>
-    addTags(tenant, type, params.id, body.tagIds, now),
+  route({ scope: 'tags:write', params: IdParams, body: TagIdsBody, response: entityTags }, ({ params, body, tenant, now, unit }) =>
+    addTags(unit, tenant, type, params.id, body.tagIds, now),
   );
 
 export const detachTag = (type: EntityType) =>
-  route({ scope: 'tags:write', params: EntityTagParams, response: deletion('tag', tag) }, async ({ params, tenant, now }) => ({
-    tag: await removeTag(tenant, type, params.id, params.tagId, now),
+  route({ scope: 'tags:write', params: EntityTagParams, response: deletion('tag', tag) }, async ({ params, tenant, now, unit }) => ({
+    tag: await removeTag(unit, tenant, type, params.id, params.tagId, now),
     deleted: true as const,
   }));

@@ -7,7 +7,7 @@ import { IdParams } from './params';
 
 export const handler = route(
   { scope: 'tags:write', params: IdParams, body: UpdateTag, response: z.strictObject({ tag }) },
-  async ({ params, body, tenant, now }) => ({
-    tag: await updateTag(tenant, params.id, body, now),
+  async ({ params, body, tenant, now, unit }) => ({
+    tag: await updateTag(unit, tenant, params.id, body, now),
   }),
 );

@@ -8,8 +8,8 @@ import { CreateSubscription } from './schemas';
 /** The secret is returned here, once, and never again. */
 export const handler = route(
   { scope: 'webhooks:write', body: CreateSubscription, status: 201, response: z.strictObject({ subscription: subscriptionWithSecret }) },
-  async ({ body, tenant, now }) => {
-    const sub = await subscribe(tenant, body, now);
+  async ({ body, tenant, now, unit }) => {
+    const sub = await subscribe(unit, tenant, body, now);
     return { subscription: { ...publicSubscription(sub), secret: sub.secret } };
   },
 );

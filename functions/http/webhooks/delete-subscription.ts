@@ -7,8 +7,8 @@ import { IdParams } from '../../../shared/http/params';
 
 export const handler = route(
   { scope: 'webhooks:write', params: IdParams, response: deletion('subscription', subscription) },
-  async ({ params, tenant }) => ({
-    subscription: publicSubscription(await deleteSubscription(tenant, params.id)),
+  async ({ params, tenant, unit }) => ({
+    subscription: publicSubscription(await deleteSubscription(unit, tenant, params.id)),
     deleted: true as const,
   }),
 );

@@ -8,8 +8,8 @@ import { RecoverDeliveries } from './schemas';
 /** 202: each failed delivery in the range has its new attempt queued; the results show up in the delivery log. */
 export const handler = route(
   { scope: 'webhooks:write', body: RecoverDeliveries, params: IdParams, status: 202, response: z.strictObject({ recovery }) },
-  async ({ body, params, tenant, now }) => {
+  async ({ body, params, tenant, now, unit }) => {
     const range = { since: new Date(body.since), until: body.until ? new Date(body.until) : now };
-    return { recovery: await recoverDeliveries(tenant, params.id, range, now) };
+    return { recovery: await recoverDeliveries(unit, tenant, params.id, range, now) };
   },
 );

@@ -8,7 +8,7 @@ import { DeliveryParams } from './params';
 /** 202: the new attempt is queued now; its result shows up in the delivery log. */
 export const handler = route(
   { scope: 'webhooks:write', params: DeliveryParams, status: 202, response: z.strictObject({ delivery }) },
-  async ({ params, tenant, now }) => ({
-    delivery: deliveryWithAttempts(await retryDelivery(tenant, params.id, params.deliveryId, now)),
+  async ({ params, tenant, now, unit }) => ({
+    delivery: deliveryWithAttempts(await retryDelivery(unit, tenant, params.id, params.deliveryId, now)),
   }),
 );

@@ -14,8 +14,8 @@ export const handler = route(
     params: IdParams,
     response: z.strictObject({ subscription: subscriptionWithSecret }),
   },
-  async ({ body, params, tenant, now }) => {
-    const sub = await rotateSecret(tenant, params.id, body.overlapSeconds, now);
+  async ({ body, params, tenant, now, unit }) => {
+    const sub = await rotateSecret(unit, tenant, params.id, body.overlapSeconds, now);
     return { subscription: { ...publicSubscription(sub), secret: sub.secret } };
   },
 );

@@ -7,7 +7,7 @@ import { IdParams } from '../../../shared/http/params';
 
 export const handler = route(
   { scope: 'webhooks:write', params: IdParams, status: 202, response: z.strictObject({ delivery }) },
-  async ({ params, tenant, now }) => ({
-    delivery: deliveryWithAttempts(await sendPing(tenant, params.id, now)),
+  async ({ params, tenant, now, unit }) => ({
+    delivery: deliveryWithAttempts(await sendPing(unit, tenant, params.id, now)),
   }),
 );

@@ -8,7 +8,7 @@ import { UpdateSubscription } from './schemas';
 
 export const handler = route(
   { scope: 'webhooks:write', body: UpdateSubscription, params: IdParams, response: z.strictObject({ subscription }) },
-  async ({ body, params, tenant, now }) => ({
-    subscription: publicSubscription(await changeSubscription(tenant, params.id, body, now)),
+  async ({ body, params, tenant, now, unit }) => ({
+    subscription: publicSubscription(await changeSubscription(unit, tenant, params.id, body, now)),
   }),
 );

@@ -6,7 +6,7 @@ import { IdParams } from './schemas';
 
 export const handler = route(
   { scope: 'workflows:write', params: IdParams, response: z.strictObject({ workflow: definition }) },
-  async ({ params, tenant, now }) => ({
-    workflow: await activateWorkflow(tenant, params.id, true, now),
+  async ({ params, tenant, now, unit }) => ({
+    workflow: await activateWorkflow(unit, tenant, params.id, true, now),
   }),
 );

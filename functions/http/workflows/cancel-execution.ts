@@ -6,7 +6,7 @@ import { IdParams } from './schemas';
 
 export const handler = route(
   { scope: 'workflows:write', params: IdParams, response: z.strictObject({ execution }) },
-  async ({ params, tenant, now }) => ({
-    execution: await cancelExecution(tenant, params.id, now),
+  async ({ params, tenant, now, unit }) => ({
+    execution: await cancelExecution(unit, tenant, params.id, now),
   }),
 );

@@ -7,7 +7,7 @@ import { CreateWorkflow } from './schemas';
 /** New workflows start inactive (`POST …/{id}/activate`); a manual trigger works on them at once. */
 export const handler = route(
   { scope: 'workflows:write', body: CreateWorkflow, status: 201, response: z.strictObject({ workflow: definition }) },
-  async ({ body, tenant, now }) => ({
-    workflow: await createWorkflow(tenant, body, now),
+  async ({ body, tenant, now, unit }) => ({
+    workflow: await createWorkflow(unit, tenant, body, now),
   }),
 );

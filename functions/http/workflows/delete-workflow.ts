@@ -6,5 +6,5 @@ import { IdParams } from './schemas';
 
 export const handler = route(
   { scope: 'workflows:write', params: IdParams, response: deletion('workflow', definition) },
-  async ({ params, tenant, now }) => ({ workflow: await removeWorkflow(tenant, params.id, now), deleted: true as const }),
+  async ({ params, tenant, now, unit }) => ({ workflow: await removeWorkflow(unit, tenant, params.id, now), deleted: true as const }),
 );

@@ -6,5 +6,5 @@ import { notificationSecret } from '../../../shared/workflows/notification-secre
 /** The secret on_error `notify` signs with (made on first use): receivers verify notifications with it as they verify webhooks. */
 export const handler = route(
   { scope: 'workflows:write', response: z.strictObject({ notificationSecret: secretView }) },
-  async ({ tenant }) => ({ notificationSecret: { secret: await notificationSecret(tenant) } }),
+  async ({ tenant, unit }) => ({ notificationSecret: { secret: await notificationSecret(unit, tenant) } }),
 );

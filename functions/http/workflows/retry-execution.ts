@@ -7,7 +7,7 @@ import { IdParams } from './schemas';
 /** 202: the failed step runs again as a new attempt; the execution goes on from there. */
 export const handler = route(
   { scope: 'workflows:write', params: IdParams, status: 202, response: z.strictObject({ execution }) },
-  async ({ params, tenant, now }) => ({
-    execution: await retryExecution(tenant, params.id, now),
+  async ({ params, tenant, now, unit }) => ({
+    execution: await retryExecution(unit, tenant, params.id, now),
   }),
 );

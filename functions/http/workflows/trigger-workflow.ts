@@ -7,7 +7,7 @@ import { IdParams, TriggerBody } from './schemas';
 /** 202: the run is queued; its steps show up in `GET …/executions/{id}`. */
 export const handler = route(
   { scope: 'workflows:write', params: IdParams, body: TriggerBody, status: 202, response: z.strictObject({ execution }) },
-  async ({ params, body, tenant, now }) => ({
-    execution: await triggerManually(tenant, params.id, body.payload, now),
+  async ({ params, body, tenant, now, unit }) => ({
+    execution: await triggerManually(unit, tenant, params.id, body.payload, now),
   }),
 );

@@ -7,7 +7,7 @@ import { IdParams, UpdateWorkflow } from './schemas';
 /** A change makes a new `version`; running executions finish on the version they started with. */
 export const handler = route(
   { scope: 'workflows:write', params: IdParams, body: UpdateWorkflow, response: z.strictObject({ workflow: definition }) },
-  async ({ params, body, tenant, now }) => ({
-    workflow: await updateWorkflow(tenant, params.id, body, now),
+  async ({ params, body, tenant, now, unit }) => ({
+    workflow: await updateWorkflow(unit, tenant, params.id, body, now),
   }),
 );

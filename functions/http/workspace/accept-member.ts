@@ -6,7 +6,7 @@ import { IdParams } from './schemas';
 
 export const handler = route(
   { scope: 'admin:all', params: IdParams, response: z.strictObject({ member }) },
-  async ({ params, tenant, now }) => ({
-    member: await acceptMember(tenant, params.id, now),
+  async ({ params, tenant, now, unit }) => ({
+    member: await acceptMember(unit, tenant, params.id, now),
   }),
 );

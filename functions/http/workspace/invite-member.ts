@@ -6,7 +6,7 @@ import { InviteMember } from './schemas';
 
 export const handler = route(
   { scope: 'admin:all', body: InviteMember, status: 201, response: z.strictObject({ member }) },
-  async ({ body, tenant, now }) => ({
-    member: await addMember(tenant, body, now),
+  async ({ body, tenant, now, unit }) => ({
+    member: await addMember(unit, tenant, body, now),
   }),
 );

@@ -6,8 +6,8 @@ import { IdParams } from './schemas';
 
 export const handler = route(
   { scope: 'admin:all', params: IdParams, response: deletion('member', member), errors: ['CONFLICT'] },
-  async ({ params, tenant, now }) => ({
-    member: await removeMemberById(tenant, params.id, now),
+  async ({ params, tenant, now, unit }) => ({
+    member: await removeMemberById(unit, tenant, params.id, now),
     deleted: true as const,
   }),
 );

@@ -6,7 +6,7 @@ import { IdParams, UpdateMember } from './schemas';
 
 export const handler = route(
   { scope: 'admin:all', params: IdParams, body: UpdateMember, response: z.strictObject({ member }) },
-  async ({ params, body, tenant, now }) => ({
-    member: await changeMemberRole(tenant, params.id, body.role, now),
+  async ({ params, body, tenant, now, unit }) => ({
+    member: await changeMemberRole(unit, tenant, params.id, body.role, now),
   }),
 );

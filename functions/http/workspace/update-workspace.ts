@@ -7,7 +7,7 @@ import { UpdateWorkspace } from './schemas';
 
 export const handler = route(
   { scope: 'admin:all', body: UpdateWorkspace, response: z.strictObject({ workspace }) },
-  async ({ body, tenant, now }) => ({
-    workspace: await updateWorkspace(tenantParts(tenant).workspaceId, body, now),
+  async ({ body, tenant, now, unit }) => ({
+    workspace: await updateWorkspace(unit, tenantParts(tenant).workspaceId, body, now),
   }),
 );

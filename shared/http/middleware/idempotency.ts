@@ -1,7 +1,7 @@
 import { decide, IdempotencyInProgress } from '../../domain/idempotency/decide';
 import { checkIdempotencyKey, IDEMPOTENCY_HEADER, requestFingerprint } from '../../domain/idempotency/key';
 import { claimKey, completionWrites, readKey, releaseKey, type KeyRef } from '../../data/idempotency';
-import { commit } from '../../data/transact';
+import { direct } from '../../data/unit';
 import { log } from '../../log';
 import { httpErrorOf, isRetryableStatus } from '../errors';
 import { header, stateOf, type HttpMiddleware } from '../state';
@@ -41,7 +41,7 @@ export const idempotency = (): HttpMiddleware => ({
     if (!ref) return;
     const known = httpErrorOf(request.error);
     try {
-      if (known && !isRetryableStatus(known.status)) await commit(completionWrites(ref, errorResponse(known), state.now));
+      if (known && !isRetryableStatus(known.status)) await direct.commit(completionWrites(ref, errorResponse(known), state.now));
       else await releaseKey(ref);
     } catch (error) {
       // The answer still goes out; the key stays held until its lock expires.

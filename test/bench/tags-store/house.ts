@@ -3,13 +3,13 @@ import { queryPage } from '../../../shared/data/query';
 import { tag } from '../../../shared/data/registry/tags';
 import { getTag, tagCreation } from '../../../shared/data/tags';
 import { entityTagWrites, tagCountWrites } from '../../../shared/data/tags-tagging';
-import { transact } from '../../../shared/data/transact';
+import { direct } from '../../../shared/data/unit';
 import type { TagStore } from './store';
 
 /** The house registry's tags storage (shared/data), as the routes use it. */
 export const house: TagStore = {
   create: async (tenant, t) => {
-    await transact(tagCreation(tenant, t));
+    await direct.commit(tagCreation(tenant, t));
   },
   get: getTag,
   page: async (tenant, limit) => {
@@ -21,7 +21,7 @@ export const house: TagStore = {
   },
   tagCustomer: async (tenant, customerId, tagId, event) => {
     const change = { before: [], after: [tagId], delta: [tagId] };
-    await transact([
+    await direct.commit([
       ...entityTagWrites(tenant, 'customer', customerId, change, 'tag', new Date(event.occurredAt)),
       ...tagCountWrites(tenant, 'customer', 'tag', new Map([[tagId, 1]]), () => new Error('tag gone')),
       outboxItem(event),
