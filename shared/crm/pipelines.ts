@@ -21,6 +21,7 @@ import {
   getPipeline,
   pipelineCreation,
   pipelineDeletion,
+  pipelineMoves,
   pipelinesPage,
   pipelineUpdate,
   stageCreation,
@@ -32,6 +33,7 @@ import {
 import type { PageRequest } from '../data/query';
 import { lostRace, retryOnConflict } from '../data/retry';
 import { transact, type Write } from '../data/transact';
+import { timelineCounted } from '../data/activities';
 
 export const requirePipeline = async (tenant: Tenant, id: string): Promise<StoredPipeline> => {
   const stored = await getPipeline(tenant, id);
@@ -68,17 +70,22 @@ interface PipelineStep {
  * Read, decide, write under the version read (re-run on a lost race): the pipeline before and after the
  * change `decide` makes, with its event; a step that changes nothing writes nothing.
  */
-const mutated = (tenant: Tenant, id: string, decide: (p: Pipeline) => PipelineStep, now: Date) =>
+const mutated = (tenant: Tenant, id: string, decide: (p: Pipeline, stored: StoredPipeline) => PipelineStep, now: Date) =>
   retryOnConflict(async () => {
     const stored = await requirePipeline(tenant, id);
     const before = stored.pipeline;
-    const { pipeline: after, extra = [] } = decide(before);
+    const { pipeline: after, extra = [] } = decide(before, stored);
     if (after === before && extra.length === 0) return { before, after };
     await transact([pipelineUpdate(tenant, stored, after), ...extra, pipelineEvent('updated', tenant, after, now, before)], lostRace);
     return { before, after };
   });
 
-const mutatePipeline = async (tenant: Tenant, id: string, decide: (p: Pipeline) => PipelineStep, now: Date): Promise<Pipeline> =>
+const mutatePipeline = async (
+  tenant: Tenant,
+  id: string,
+  decide: (p: Pipeline, stored: StoredPipeline) => PipelineStep,
+  now: Date,
+): Promise<Pipeline> =>
   (await mutated(tenant, id, decide, now)).after;
 
 const requireStage = (p: Pipeline, stageId: string): Stage => {
@@ -98,9 +105,9 @@ export const createStage = (tenant: Tenant, id: string, input: StageInput & { po
   return mutatePipeline(
     tenant,
     id,
-    (p) => {
+    (p, stored) => {
       const after = addStage(p, input, stageId, now, input.position);
-      return { pipeline: after, extra: [stageCreation(tenant, id, stageOf(after, stageId)!)] };
+      return { pipeline: after, extra: [stageCreation(tenant, stored, stageOf(after, stageId)!)] };
     },
     now,
   );
@@ -111,11 +118,11 @@ export const updateStage = (tenant: Tenant, id: string, stageId: string, edit: S
   mutatePipeline(
     tenant,
     id,
-    (p) => {
+    (p, stored) => {
       const stage = requireStage(p, stageId);
       const after = editStage(p, stage, edit, now);
       const kind = stageOf(after, stageId)!.kind;
-      return { pipeline: after, extra: kind === stage.kind ? [] : [stageKindChange(tenant, id, stageId, kind)] };
+      return { pipeline: after, extra: kind === stage.kind ? [] : [stageKindChange(tenant, stored, stageId, kind)] };
     },
     now,
   );
@@ -125,7 +132,7 @@ export const deleteStage = async (tenant: Tenant, id: string, stageId: string, n
   const { before } = await mutated(
     tenant,
     id,
-    (p) => ({ pipeline: removeStage(p, requireStage(p, stageId), now), extra: [stageDeletion(tenant, id, stageId)] }),
+    (p, stored) => ({ pipeline: removeStage(p, requireStage(p, stageId), now), extra: [stageDeletion(tenant, stored, stageId)] }),
     now,
   );
   return requireStage(before, stageId);
@@ -134,11 +141,18 @@ export const deleteStage = async (tenant: Tenant, id: string, stageId: string, n
 export const reorderPipelineStages = (tenant: Tenant, id: string, stageIds: string[], now: Date) =>
   mutatePipeline(tenant, id, (p) => ({ pipeline: reorderStages(p, stageIds, now) }), now);
 
-/** Deletes a pipeline whose stages are all empty (409 otherwise), with its stage items, in one transaction. */
+/**
+ * Deletes a pipeline whose stages are all empty (409 otherwise), with its stages' counts, in one transaction; the
+ * moves' activities its counts item counted are handed to the workspace timeline's counter.
+ */
 export const deletePipeline = (tenant: Tenant, id: string, now: Date): Promise<Pipeline> =>
   retryOnConflict(async () => {
     const stored = await requirePipeline(tenant, id);
-    await transact([...pipelineDeletion(tenant, stored), pipelineEvent('deleted', tenant, stored.pipeline, now)], lostRace);
+    const moves = await pipelineMoves(tenant, id);
+    await transact(
+      [...pipelineDeletion(tenant, stored, moves), ...timelineCounted(tenant, moves), pipelineEvent('deleted', tenant, stored.pipeline, now)],
+      lostRace,
+    );
     return stored.pipeline;
   });
 

@@ -25,16 +25,21 @@ export const lead = entity({
 
 export const pipeline = entity({
   name: 'Pipeline',
-  itemTypes: ['PIPELINE', 'STAGE'],
+  itemTypes: ['PIPELINE', 'PIPELINE_COUNTS', 'STAGE'],
   personal: [],
-  about: 'A pipeline with its stages embedded (versioned), and one counter item per stage.',
-  prefixes: ['PIPELINE', 'STAGE', 'PIPELINELIST'],
-  keys: { pk: '<tenant>#PIPELINE#<id>', sk: 'PIPELINE | STAGE#<stage id>' },
+  about:
+    "A pipeline with its stages embedded (versioned), and its stages' counts: on one item per pipeline in the workspace's counts partition, or (pipelines created before it) one item per stage.",
+  prefixes: ['PIPELINE', 'PIPELINECOUNTS', 'STAGE', 'PIPELINELIST'],
+  keys: { pk: '<tenant>#PIPELINE#<id> | <tenant>#PIPELINECOUNTS', sk: 'PIPELINE | STAGE#<stage id> | <pipeline id>' },
   patterns: [
     { read: 'pipeline by id', by: 'pk=<tenant>#PIPELINE#<id> sk=PIPELINE' },
-    { read: 'stage counters of a pipeline', by: 'pk=<tenant>#PIPELINE#<id> sk begins_with STAGE#' },
+    { read: "a pipeline's stage counts", by: 'pk=<tenant>#PIPELINECOUNTS sk=<pipeline id>' },
+    { read: "every pipeline's moves (the workspace timeline's total)", by: 'pk=<tenant>#PIPELINECOUNTS' },
+    { read: 'stage counters of a pipeline created before its counts item', by: 'pk=<tenant>#PIPELINE#<id> sk begins_with STAGE#' },
     { read: 'all pipelines, oldest first', by: 'pk=<tenant>#PIPELINELIST#all' },
   ],
+  tradeOff:
+    "A pipeline's stages' counts on one item (a move within it writes one item, 2 units, instead of two stage items, 4; past about 12 stages with values the item passes 1 KB and a move costs what it did); that item also counts its moves' `stage_change` activities, so a move writes no timeline counter, and the workspace timeline's total sums the workspace's counts items (one Query).",
 });
 
 export const task = declare({
