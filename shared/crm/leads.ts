@@ -6,7 +6,7 @@ import { leadListSource, type LeadFilters } from '../domain/crm/lead-lists';
 import { firstOpenStage, stageOf, type Pipeline, type Stage } from '../domain/crm/pipeline';
 import { buildEnvelope, diff } from '../events/envelope';
 import { objectId } from '../ids';
-import { getLead, leadCreation, leadDeletion, leadUpdate, nextStay, stayDeletions, type StoredLead } from '../data/leads';
+import { getLead, leadCreation, leadDeletion, leadUpdate, leftStay, stayDeletions, type StoredLead } from '../data/leads';
 import { leadIdsOfCustomer, leadsPage, staysPage, type StageCounts } from '../data/leads-list';
 import { outboxItem } from '../data/outbox';
 import {
@@ -67,7 +67,7 @@ export interface NewLeadInput extends LeadFields {
   stageId?: string;
 }
 
-/** Creates a lead in its stage: the lead, its first stay, its lists, its stage's counters and `crm.lead.created`, in one transaction. */
+/** Creates a lead in its stage (its first stay): the lead, its lists, its stage's counts and `crm.lead.created`, in one transaction. */
 export const createLead = async (tenant: Tenant, input: NewLeadInput, now: Date): Promise<Lead> => {
   const _id = objectId(now.getTime());
   return retryOnConflict(async () => {
@@ -93,6 +93,8 @@ interface LeadStep {
   pipeline?: StoredPipeline;
   /** A move, whose `stage_change` activity the pipeline it enters counts (when that keeps a counts item). */
   move?: boolean;
+  /** A write on its own that goes before the transaction (one a replay repeats unchanged). */
+  before?: () => Promise<void>;
   extra?: Write[];
   set?: Record<string, unknown>;
 }
@@ -112,6 +114,7 @@ const mutateLead = (
     const after = step.change.lead;
     if (step.change.events.length === 0) return before;
     const countsItem = await countsLayout(tenant, before, after, step.pipeline ? [step.pipeline] : []);
+    await step.before?.();
     await transact(
       [
         ...leadUpdate(tenant, stored, after, step.set),
@@ -175,16 +178,17 @@ export interface MoveInput {
 }
 
 /**
- * Moves a lead to another stage: opens its next stay (which closes the current one), moves its lists and stage
- * counters, and writes `crm.lead.stage_changed` (+ `won`/`lost`) and a `stage_change` activity with its
- * `crm.activity.added`, all in one transaction. The service behind `POST /crm/leads/{id}/move` and workflows,
+ * Moves a lead to another stage: writes the stay it leaves (on its own, first: leftStay), then moves its stage,
+ * its lists and stage counts, and writes `crm.lead.stage_changed` (+ `won`/`lost`) and a `stage_change` activity
+ * with its `crm.activity.added`, all in one transaction. The service behind `POST /crm/leads/{id}/move` and workflows,
  * whose `extra` writes (the step's effect record) join that transaction; a move to the lead's own stage writes nothing.
  */
 export const moveLeadToStage = (tenant: Tenant, id: string, input: MoveInput, now: Date, extra?: (lead: Lead) => Write[]): Promise<Lead> =>
   mutateLead(
     tenant,
     id,
-    async ({ lead, stays }) => {
+    async (stored) => {
+      const { lead, stays } = stored;
       const target = await resolveStage(tenant, input.pipelineId ?? lead.pipelineId, input.stageId);
       const { pipeline, stage } = target;
       const change = moveLead(lead, pipeline, stage, input.lostReason, now);
@@ -210,7 +214,8 @@ export const moveLeadToStage = (tenant: Tenant, id: string, input: MoveInput, no
         pipeline: target.stored,
         move: countedOnPipeline,
         set: { stays: stays + 1 },
-        extra: [nextStay(tenant, stays, change.lead), ...activityAdded(tenant, activity, now, { counted: !countedOnPipeline })],
+        before: () => leftStay(tenant, stored),
+        extra: activityAdded(tenant, activity, now, { counted: !countedOnPipeline }),
       };
     },
     now,
@@ -267,6 +272,6 @@ export const stageHistory = async (
   id: string,
   page: PageRequest,
 ): Promise<{ history: StageStay[]; total: number; nextCursor?: string }> => {
-  const { stays } = await requireLead(tenant, id);
-  return { ...(await staysPage(tenant, id, stays, page)), total: stays };
+  const stored = await requireLead(tenant, id);
+  return { ...(await staysPage(tenant, stored, page)), total: stored.stays };
 };
