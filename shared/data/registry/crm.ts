@@ -6,12 +6,12 @@ export const lead = entity({
   name: 'Lead',
   itemTypes: ['LEAD', 'STAGE_STAY'],
   personal: ['title', 'attributes'],
-  about: 'A lead (versioned), with one item per stage stay in its partition; its stage list is its index entry.',
+  about: 'A lead (versioned), with one item per stage stay it has left in its partition (its current stay is the lead itself); its stage list is its index entry.',
   prefixes: ['LEAD', 'STAY', 'LEADLIST', 'LEADSTAGE'],
   keys: { pk: '<tenant>#LEAD#<id>', sk: 'LEAD | STAY#<n, 6 digits>', gsi1pk: '<tenant>#LEADSTAGE#<stage id>', gsi1sk: '<createdAt>#<id>' },
   patterns: [
     { read: 'lead by id', by: 'pk=<tenant>#LEAD#<id> sk=LEAD' },
-    { read: 'stage history of a lead', by: 'pk=<tenant>#LEAD#<id> sk begins_with STAY#' },
+    { read: 'the stays a lead has left', by: 'pk=<tenant>#LEAD#<id> sk between STAY#000001 and STAY#<stays − 1>' },
     { read: 'a stored list of leads, newest first', by: 'pk=<tenant>#LEADLIST#<list>' },
     { read: "a stage's leads, newest first", by: 'gsi1pk=<tenant>#LEADSTAGE#<stage id>', index: 'gsi1' },
     {
@@ -39,7 +39,7 @@ export const pipeline = entity({
     { read: 'all pipelines, oldest first', by: 'pk=<tenant>#PIPELINELIST#all' },
   ],
   tradeOff:
-    "A pipeline's stages' counts on one item (a move within it writes one item, 2 units, instead of two stage items, 4; past about 12 stages with values the item passes 1 KB and a move costs what it did); that item also counts its moves' `stage_change` activities, so a move writes no timeline counter, and the workspace timeline's total sums the workspace's counts items (one Query).",
+    "A pipeline's stages' counts on one item (a move within it writes one item, 2 units, instead of two stage items, 4; past about 10 stages the item passes 1 KB and a move costs what it did); that item also counts its moves' `stage_change` activities, so a move writes no timeline counter, and the workspace timeline's total sums the workspace's counts items (one Query).",
 });
 
 export const task = declare({
