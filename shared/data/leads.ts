@@ -6,16 +6,14 @@ import type { Lead } from '../domain/crm/lead';
 import { leadListsOf, storedLeadLists, uncountedLeadList } from '../domain/crm/lead-lists';
 import { byCreation, statusTotal } from '../domain/lists';
 import { leadKey } from './entity-keys';
-import { tenantPk } from './keys';
 import { membershipItems, membershipWrites, type ListCounting } from './lists';
 import { collect, queryAll } from './query';
 import { changedLinks, linkChecks } from './references';
 import { tagIdsOf, tagLinkWrites, unchangedSinceRead } from './tag-links';
 import { createItem, deleteItem, type Write } from './transact';
 import { versionedUpdate } from './versioned';
-import { K } from './registry/registry';
-import { itemCodec } from './codec';
-import { lead as leadView } from '../views/crm';
+import { lead as leadEntity, stageStay } from './registry/crm';
+import { storedKey } from './codec';
 
 /**
  * Leads: pk=<tenant>#LEAD#<id> sk=LEAD (versioned; `stays` counts its stage stays, the current one included).
@@ -31,10 +29,7 @@ import { lead as leadView } from '../views/crm';
  * next change deletes the stage's one and gives it the entry. A stage's and a pipeline's totals are the stage
  * counts (stageCounterWrites), so those lists keep no counter (leadListTotal).
  */
-export const stayKey = (tenant: Tenant, leadId: string, n: number) => ({
-  pk: leadKey(tenant, leadId).pk,
-  sk: `${K.STAY}#${String(n).padStart(6, '0')}`,
-});
+export const stayKey = (tenant: Tenant, leadId: string, n: number) => stageStay.key({ tenant, leadId, n: String(n).padStart(6, '0') });
 
 export interface StoredLead {
   lead: Lead;
@@ -45,13 +40,16 @@ export interface StoredLead {
   indexed: boolean;
 }
 
-const decode = itemCodec(leadView);
-export const fromItem = (item: Record<string, unknown>): Lead =>
-  decode({ ...item, attributes: item.attributes ?? {}, tagIds: tagIdsOf(item.tagIds) });
+/** The lead as stored, with its version and stay count (its tag ids are a String Set, read into the array). */
+const parse = (item: Record<string, unknown>) => leadEntity.parse({ ...item, attributes: item.attributes ?? {}, tagIds: tagIdsOf(item.tagIds) });
+export const fromItem = (item: Record<string, unknown>): Lead => {
+  const { version: _v, stays: _s, ...lead } = parse(item);
+  return lead;
+};
 
 /** The lead's entry in its stage's list. */
-export const leadStagePk = (tenant: Tenant, stageId: string) => tenantPk(tenant, K.LEADSTAGE, stageId);
-const stageIndex = (tenant: Tenant, lead: Lead) => ({ gsi1pk: leadStagePk(tenant, lead.stageId), gsi1sk: `${lead.createdAt}#${lead._id}` });
+export const leadStagePk = (tenant: Tenant, stageId: string) => leadEntity.build('gsi1pk', { tenant, stageId });
+const stageIndex = (tenant: Tenant, lead: Lead) => leadEntity.index('gsi1', { tenant, stageId: lead.stageId, createdAt: lead.createdAt, id: lead._id });
 
 const toItem = (tenant: Tenant, lead: Lead) => {
   const { tagIds: _tags, ...fields } = lead;
@@ -69,9 +67,9 @@ const stayItem = (tenant: Tenant, lead: Lead, n: number) => ({
 
 export const getLead = async (tenant: Tenant, id: string): Promise<StoredLead | undefined> => {
   const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: leadKey(tenant, id), ConsistentRead: true }));
-  return Item
-    ? { lead: fromItem(Item), version: Item.version as number, stays: Item.stays as number, indexed: Item.gsi1pk !== undefined }
-    : undefined;
+  if (!Item) return undefined;
+  const { version, stays, ...lead } = parse(Item);
+  return { lead, version, stays, indexed: Item.gsi1pk !== undefined };
 };
 
 /** Status lists share one counter per owner (the workspace, an assignee); a stage's and a pipeline's keep none. */
@@ -129,12 +127,19 @@ export const leadDeletion = (tenant: Tenant, { lead, version, indexed }: StoredL
   ...tagLinkWrites(tenant, 'lead', lead._id, lead.tagIds, -1, now),
 ];
 
+/** A stay as stored: `exitedAt` only on those written before a stay's end was the next one's start. */
+export type StoredStay = ReturnType<typeof stageStay.parse> & { n: number };
+export const stayOfItem = (item: Record<string, unknown>): StoredStay => ({ ...stageStay.parse(item), n: Number(stageStay.read('sk', item.sk).n) });
+
 /** The lead's `n`-th stay, as stored. */
-export const getStay = async (tenant: Tenant, leadId: string, n: number): Promise<Record<string, unknown> | undefined> =>
-  (await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: stayKey(tenant, leadId, n), ConsistentRead: true }))).Item;
+export const getStay = async (tenant: Tenant, leadId: string, n: number): Promise<StoredStay | undefined> => {
+  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: stayKey(tenant, leadId, n), ConsistentRead: true }));
+  return Item && stayOfItem(Item);
+};
+
+/** Where a lead's stays are, under `stageStay`'s sort key. */
+export const stayPrefix = (tenant: Tenant, leadId: string) => ({ pk: stageStay.build('pk', { tenant, leadId }), skPrefix: stageStay.prefix('sk', {}) });
 
 /** The deletes of every stay of the lead's history, read now. */
 export const stayDeletions = async (tenant: Tenant, id: string): Promise<Write[]> =>
-  (await collect(queryAll({ pk: leadKey(tenant, id).pk, skPrefix: `${K.STAY}#`, consistent: true }))).map((s) =>
-    deleteItem({ pk: s.pk as string, sk: s.sk as string }),
-  );
+  (await collect(queryAll({ ...stayPrefix(tenant, id), consistent: true }))).map((s) => deleteItem(storedKey(s)));

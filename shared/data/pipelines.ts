@@ -5,13 +5,13 @@ import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { byCreation } from '../domain/lists';
 import type { Lead } from '../domain/crm/lead';
-import type { Pipeline, Stage, StageTotals } from '../domain/crm/pipeline';
-import { tenantPk } from './keys';
+import { StageKind, type Pipeline, type Stage, type StageTotals } from '../domain/crm/pipeline';
 import { membershipWrites, readItems, readList } from './lists';
 import { collect, queryAll, type PageRequest } from './query';
 import { createItem, deleteItem, updateItem, type Write } from './transact';
 import { versionedUpdate } from './versioned';
-import { K } from './registry/registry';
+import { pipeline as pipelineEntity, pipelineCounts, stageCounts } from './registry/crm';
+import * as z from 'zod';
 
 /**
  * Pipelines: pk=<tenant>#PIPELINE#<id> sk=PIPELINE, stages embedded and versioned. List: <tenant>#PIPELINELIST#all,
@@ -25,13 +25,9 @@ import { K } from './registry/registry';
  * - one item per stage, in the pipeline's partition, sk=STAGE#<stage id> (`n`, `amount:<currency>`, `kind`): the
  *   pipelines created before, which keep it.
  */
-const pipelineKey = (tenant: Tenant, id: string) => ({ pk: tenantPk(tenant, K.PIPELINE, id), sk: K.PIPELINE });
-const stageKey = (tenant: Tenant, pipelineId: string, stageId: string) => ({
-  pk: tenantPk(tenant, K.PIPELINE, pipelineId),
-  sk: `${K.STAGE}#${stageId}`,
-});
-const countsPk = (tenant: Tenant) => tenantPk(tenant, K.PIPELINECOUNTS);
-const countsKey = (tenant: Tenant, pipelineId: string) => ({ pk: countsPk(tenant), sk: pipelineId });
+const pipelineKey = (tenant: Tenant, id: string) => pipelineEntity.key({ tenant, id });
+const stageKey = (tenant: Tenant, pipelineId: string, stageId: string) => stageCounts.key({ tenant, pipelineId, stageId });
+const countsKey = (tenant: Tenant, pipelineId: string) => pipelineCounts.key({ tenant, pipelineId });
 
 /** The attributes of a stage on its pipeline's counts item. */
 const kindOf = (stageId: string) => `k:${stageId}`;
@@ -50,13 +46,11 @@ export interface StoredPipeline {
   countsItem: boolean;
 }
 
-const fromItem = (item: Record<string, unknown>): Pipeline => ({
-  _id: item._id as string,
-  name: item.name as string,
-  stages: item.stages as Stage[],
-  createdAt: item.createdAt as string,
-  updatedAt: item.updatedAt as string,
-});
+const parse = (item: Record<string, unknown>) => pipelineEntity.parse(item);
+const fromItem = (item: Record<string, unknown>): Pipeline => {
+  const { version: _v, countsItem: _c, ...pipeline } = parse(item);
+  return pipeline;
+};
 
 const stageItem = (tenant: Tenant, pipelineId: string, stage: Stage) => ({
   ...stageKey(tenant, pipelineId, stage._id),
@@ -76,7 +70,9 @@ export const getPipeline = async (tenant: Tenant, id: string): Promise<StoredPip
   const { Item } = await dynamo().send(
     new GetCommand({ TableName: config().TABLE_NAME, Key: pipelineKey(tenant, id), ConsistentRead: true }),
   );
-  return Item ? { pipeline: fromItem(Item), version: Item.version as number, countsItem: Item.countsItem === true } : undefined;
+  if (!Item) return undefined;
+  const { version, countsItem, ...pipeline } = parse(Item);
+  return { pipeline, version, countsItem: countsItem === true };
 };
 
 const lists = (p: Pipeline) => byCreation(['all'], p);
@@ -287,35 +283,37 @@ interface StageRead {
   totals: StageTotals;
 }
 
-const fromStageItem = (item: Record<string, unknown>): StageRead => ({
-  kind: item.kind as Stage['kind'],
-  totals: {
-    count: (item[STAGE_COUNT] as number | undefined) ?? 0,
-    amounts: Object.fromEntries(
-      Object.entries(item)
-        .filter(([k]) => k.startsWith('amount:'))
-        .map(([k, v]) => [k.slice('amount:'.length), v as number]),
-    ),
-  },
-});
+/** A stage item's attributes, `n`, `kind` and `amount:<currency>`, as its declaration reads them. */
+const fromStageItem = (item: Record<string, unknown>): StageRead => {
+  const amounts = Object.entries(item).filter(([k]) => k.startsWith('amount:'));
+  const { kind, n, amounts: read } = stageCounts.parse({ ...item, amounts: Object.fromEntries(amounts.map(([k, v]) => [k.slice('amount:'.length), v])) });
+  return { kind, totals: { count: n, amounts: read } };
+};
 
-const fromCountsItem = (item: Record<string, unknown>): Map<string, StageRead> =>
-  new Map(
-    Object.keys(item)
+/** A counts item's stage attributes (`k:`, `n:`, `a:` and the stage id), as its declaration reads them. */
+const countsOf = (item: Record<string, unknown>) =>
+  pipelineCounts.parse({ ...item, stages: Object.fromEntries(Object.entries(item).filter(([k]) => /^[kna]:/.test(k))) });
+
+const fromCountsItem = (item: Record<string, unknown>): Map<string, StageRead> => {
+  const { stages } = countsOf(item);
+  const stage = z.object({ kind: StageKind, n: z.number().default(0), amounts: z.record(z.string(), z.number()).default({}) });
+  return new Map(
+    Object.keys(stages)
       .filter((k) => k.startsWith('k:'))
       .map((k) => {
         const stageId = k.slice(2);
-        const amounts = (item[amountsOf(stageId)] ?? {}) as Record<string, number>;
-        return [stageId, { kind: item[k] as Stage['kind'], totals: { count: (item[countOf(stageId)] as number | undefined) ?? 0, amounts } }];
+        const read = stage.parse({ kind: stages[k], n: stages[countOf(stageId)], amounts: stages[amountsOf(stageId)] });
+        return [stageId, { kind: read.kind, totals: { count: read.n, amounts: read.amounts } }];
       }),
   );
+};
 
 /** Every stage's kind and totals of the pipeline, read consistently: its counts item, or (made before) its stage items. */
 const readStages = async (tenant: Tenant, pipelineId: string): Promise<Map<string, StageRead>> => {
   const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: countsKey(tenant, pipelineId), ConsistentRead: true }));
   if (Item) return fromCountsItem(Item);
-  const items = await collect(queryAll({ pk: pipelineKey(tenant, pipelineId).pk, skPrefix: `${K.STAGE}#`, consistent: true }));
-  return new Map(items.map((i) => [(i.sk as string).slice(`${K.STAGE}#`.length), fromStageItem(i)]));
+  const items = await collect(queryAll({ pk: stageCounts.build('pk', { tenant, pipelineId }), skPrefix: stageCounts.prefix('sk', {}), consistent: true }));
+  return new Map(items.map((i) => [stageCounts.read('sk', i.sk).stageId, fromStageItem(i)]));
 };
 
 /** How many leads the stage holds; undefined when the pipeline has no such stage. */
@@ -339,9 +337,9 @@ export const pipelineMoves = async (tenant: Tenant, pipelineId: string): Promise
   const { Item } = await dynamo().send(
     new GetCommand({ TableName: config().TABLE_NAME, Key: countsKey(tenant, pipelineId), ConsistentRead: true, ProjectionExpression: MOVES }),
   );
-  return (Item?.[MOVES] as number | undefined) ?? 0;
+  return Item ? countsOf(Item).moves : 0;
 };
 
 /** The `stage_change` activities every pipeline's counts item counts: one Query of the workspace's counts items. */
 export const movesCounted = async (tenant: Tenant): Promise<number> =>
-  (await collect(queryAll({ pk: countsPk(tenant), consistent: true }))).reduce((sum, i) => sum + ((i[MOVES] as number | undefined) ?? 0), 0);
+  (await collect(queryAll({ pk: pipelineCounts.build('pk', { tenant }), consistent: true }))).reduce((sum, i) => sum + countsOf(i).moves, 0);
