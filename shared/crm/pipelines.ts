@@ -85,8 +85,7 @@ const mutatePipeline = async (
   id: string,
   decide: (p: Pipeline, stored: StoredPipeline) => PipelineStep,
   now: Date,
-): Promise<Pipeline> =>
-  (await mutated(tenant, id, decide, now)).after;
+): Promise<Pipeline> => (await mutated(tenant, id, decide, now)).after;
 
 const requireStage = (p: Pipeline, stageId: string): Stage => {
   const stage = stageOf(p, stageId);
@@ -150,7 +149,11 @@ export const deletePipeline = (tenant: Tenant, id: string, now: Date): Promise<P
     const stored = await requirePipeline(tenant, id);
     const moves = await pipelineMoves(tenant, id);
     await transact(
-      [...pipelineDeletion(tenant, stored, moves), ...timelineCounted(tenant, moves), pipelineEvent('deleted', tenant, stored.pipeline, now)],
+      [
+        ...pipelineDeletion(tenant, stored, moves),
+        ...timelineCounted(tenant, moves),
+        pipelineEvent('deleted', tenant, stored.pipeline, now),
+      ],
       lostRace,
     );
     return stored.pipeline;

@@ -88,7 +88,11 @@ const mergedRead = async (tenant: Tenant, list: string, parts: string[], page: P
  * stay, its own stage and `stageEnteredAt`. A stay ends when the next begins: its `exitedAt` is the next one's
  * `enteredAt` (a stay written before that rule holds its own), so the last on a page reads the next stay.
  */
-export const staysPage = async (tenant: Tenant, { lead, stays }: StoredLead, page: PageRequest): Promise<{ history: StageStay[]; nextCursor?: string }> => {
+export const staysPage = async (
+  tenant: Tenant,
+  { lead, stays }: StoredLead,
+  page: PageRequest,
+): Promise<{ history: StageStay[]; nextCursor?: string }> => {
   const { pk, skPrefix } = stayPrefix(tenant, lead._id);
   // Up to and including the last stay left (the bound past its key, so a cursor on it is inside the range).
   const left = { pk, skBetween: [skPrefix, `${stayKey(tenant, lead._id, stays - 1).sk}~`] as const };

@@ -41,7 +41,8 @@ export interface StoredLead {
 }
 
 /** The lead as stored, with its version and stay count (its tag ids are a String Set, read into the array). */
-const parse = (item: Record<string, unknown>) => leadEntity.parse({ ...item, attributes: item.attributes ?? {}, tagIds: tagIdsOf(item.tagIds) });
+const parse = (item: Record<string, unknown>) =>
+  leadEntity.parse({ ...item, attributes: item.attributes ?? {}, tagIds: tagIdsOf(item.tagIds) });
 export const fromItem = (item: Record<string, unknown>): Lead => {
   const { version: _v, stays: _s, ...lead } = parse(item);
   return lead;
@@ -49,7 +50,8 @@ export const fromItem = (item: Record<string, unknown>): Lead => {
 
 /** The lead's entry in its stage's list. */
 export const leadStagePk = (tenant: Tenant, stageId: string) => leadEntity.build('gsi1pk', { tenant, stageId });
-const stageIndex = (tenant: Tenant, lead: Lead) => leadEntity.index('gsi1', { tenant, stageId: lead.stageId, createdAt: lead.createdAt, id: lead._id });
+const stageIndex = (tenant: Tenant, lead: Lead) =>
+  leadEntity.index('gsi1', { tenant, stageId: lead.stageId, createdAt: lead.createdAt, id: lead._id });
 
 const toItem = (tenant: Tenant, lead: Lead) => {
   const { tagIds: _tags, ...fields } = lead;
@@ -129,16 +131,24 @@ export const leadDeletion = (tenant: Tenant, { lead, version, indexed }: StoredL
 
 /** A stay as stored: `exitedAt` only on those written before a stay's end was the next one's start. */
 export type StoredStay = ReturnType<typeof stageStay.parse> & { n: number };
-export const stayOfItem = (item: Record<string, unknown>): StoredStay => ({ ...stageStay.parse(item), n: Number(stageStay.read('sk', item.sk).n) });
+export const stayOfItem = (item: Record<string, unknown>): StoredStay => ({
+  ...stageStay.parse(item),
+  n: Number(stageStay.read('sk', item.sk).n),
+});
 
 /** The lead's `n`-th stay, as stored. */
 export const getStay = async (tenant: Tenant, leadId: string, n: number): Promise<StoredStay | undefined> => {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: stayKey(tenant, leadId, n), ConsistentRead: true }));
+  const { Item } = await dynamo().send(
+    new GetCommand({ TableName: config().TABLE_NAME, Key: stayKey(tenant, leadId, n), ConsistentRead: true }),
+  );
   return Item && stayOfItem(Item);
 };
 
 /** Where a lead's stays are, under `stageStay`'s sort key. */
-export const stayPrefix = (tenant: Tenant, leadId: string) => ({ pk: stageStay.build('pk', { tenant, leadId }), skPrefix: stageStay.prefix('sk', {}) });
+export const stayPrefix = (tenant: Tenant, leadId: string) => ({
+  pk: stageStay.build('pk', { tenant, leadId }),
+  skPrefix: stageStay.prefix('sk', {}),
+});
 
 /** The deletes of every stay of the lead's history, read now. */
 export const stayDeletions = async (tenant: Tenant, id: string): Promise<Write[]> =>

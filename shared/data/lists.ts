@@ -27,7 +27,8 @@ const LIST_PREFIX = {
   booking: K.BOOKINGLIST,
 } as const satisfies Record<ListKind, string>;
 
-export const listPk = (tenant: Tenant, kind: ListKind, list: string) => listMembership.build('pk', { tenant, listPrefix: LIST_PREFIX[kind], list });
+export const listPk = (tenant: Tenant, kind: ListKind, list: string) =>
+  listMembership.build('pk', { tenant, listPrefix: LIST_PREFIX[kind], list });
 /** The id of the entity a membership item names. */
 export const memberId = (item: Record<string, unknown>): string => listMembership.parse(item).entityId;
 const memberItem = (tenant: Tenant, kind: ListKind, id: string, m: Membership) => ({

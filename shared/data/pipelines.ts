@@ -186,7 +186,11 @@ const stageChanges = (before: Lead | undefined, after: Lead | undefined): StageC
 
 /** The pipelines whose counts a lead's change moves: read them (countsItem) before writing it. */
 export const pipelinesCounted = (before: Lead | undefined, after: Lead | undefined): string[] => [
-  ...new Set(stageChanges(before, after).filter((c) => c.n !== 0 || Object.keys(c.amounts).length > 0).map((c) => c.pipelineId)),
+  ...new Set(
+    stageChanges(before, after)
+      .filter((c) => c.n !== 0 || Object.keys(c.amounts).length > 0)
+      .map((c) => c.pipelineId),
+  ),
 ];
 
 const legacyStageWrite = (tenant: Tenant, { pipelineId, stageId, n, amounts, entering }: StageChange, kind?: Stage['kind']): Write[] => {
@@ -235,7 +239,9 @@ const countsItemWrite = (tenant: Tenant, pipelineId: string, changes: StageChang
   if (adds.length === 0 && sets.length === 0) return [];
   if (conditions.some((c) => c.includes(':kind'))) values[':kind'] = kind;
   const update = [sets.length ? `SET ${sets.join(', ')}` : '', adds.length ? `ADD ${adds.join(', ')}` : ''].filter(Boolean).join(' ');
-  return [updateItem(countsKey(tenant, pipelineId), update, { names, values, condition: conditions.join(' AND ') || 'attribute_exists(pk)' })];
+  return [
+    updateItem(countsKey(tenant, pipelineId), update, { names, values, condition: conditions.join(' AND ') || 'attribute_exists(pk)' }),
+  ];
 };
 
 /**
@@ -262,8 +268,13 @@ export const stageCounterWrites = (
 };
 
 /** `n` leads worth `amounts` (per currency) added at once to a stage of a pipeline with a counts item: a bulk load. */
-export const stageCountsAdded = (tenant: Tenant, pipelineId: string, stageId: string, n: number, amounts: Record<string, number>): Write[] =>
-  countsItemWrite(tenant, pipelineId, [{ pipelineId, stageId, n, amounts, entering: false }], 0);
+export const stageCountsAdded = (
+  tenant: Tenant,
+  pipelineId: string,
+  stageId: string,
+  n: number,
+  amounts: Record<string, number>,
+): Write[] => countsItemWrite(tenant, pipelineId, [{ pipelineId, stageId, n, amounts, entering: false }], 0);
 
 export const pipelinesPage = async (tenant: Tenant, page: PageRequest) => {
   const { ids, total, nextCursor } = await readList(tenant, 'pipeline', 'all', page);
@@ -286,7 +297,11 @@ interface StageRead {
 /** A stage item's attributes, `n`, `kind` and `amount:<currency>`, as its declaration reads them. */
 const fromStageItem = (item: Record<string, unknown>): StageRead => {
   const amounts = Object.entries(item).filter(([k]) => k.startsWith('amount:'));
-  const { kind, n, amounts: read } = stageCounts.parse({ ...item, amounts: Object.fromEntries(amounts.map(([k, v]) => [k.slice('amount:'.length), v])) });
+  const {
+    kind,
+    n,
+    amounts: read,
+  } = stageCounts.parse({ ...item, amounts: Object.fromEntries(amounts.map(([k, v]) => [k.slice('amount:'.length), v])) });
   return { kind, totals: { count: n, amounts: read } };
 };
 
@@ -310,9 +325,13 @@ const fromCountsItem = (item: Record<string, unknown>): Map<string, StageRead> =
 
 /** Every stage's kind and totals of the pipeline, read consistently: its counts item, or (made before) its stage items. */
 const readStages = async (tenant: Tenant, pipelineId: string): Promise<Map<string, StageRead>> => {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: countsKey(tenant, pipelineId), ConsistentRead: true }));
+  const { Item } = await dynamo().send(
+    new GetCommand({ TableName: config().TABLE_NAME, Key: countsKey(tenant, pipelineId), ConsistentRead: true }),
+  );
   if (Item) return fromCountsItem(Item);
-  const items = await collect(queryAll({ pk: stageCounts.build('pk', { tenant, pipelineId }), skPrefix: stageCounts.prefix('sk', {}), consistent: true }));
+  const items = await collect(
+    queryAll({ pk: stageCounts.build('pk', { tenant, pipelineId }), skPrefix: stageCounts.prefix('sk', {}), consistent: true }),
+  );
   return new Map(items.map((i) => [stageCounts.read('sk', i.sk).stageId, fromStageItem(i)]));
 };
 
@@ -335,11 +354,19 @@ export const stageTotals = async (tenant: Tenant, pipeline: Pipeline): Promise<M
 /** The `stage_change` activities one pipeline's counts item counts, read consistently (0 without one). */
 export const pipelineMoves = async (tenant: Tenant, pipelineId: string): Promise<number> => {
   const { Item } = await dynamo().send(
-    new GetCommand({ TableName: config().TABLE_NAME, Key: countsKey(tenant, pipelineId), ConsistentRead: true, ProjectionExpression: MOVES }),
+    new GetCommand({
+      TableName: config().TABLE_NAME,
+      Key: countsKey(tenant, pipelineId),
+      ConsistentRead: true,
+      ProjectionExpression: MOVES,
+    }),
   );
   return Item ? countsOf(Item).moves : 0;
 };
 
 /** The `stage_change` activities every pipeline's counts item counts: one Query of the workspace's counts items. */
 export const movesCounted = async (tenant: Tenant): Promise<number> =>
-  (await collect(queryAll({ pk: pipelineCounts.build('pk', { tenant }), consistent: true }))).reduce((sum, i) => sum + countsOf(i).moves, 0);
+  (await collect(queryAll({ pk: pipelineCounts.build('pk', { tenant }), consistent: true }))).reduce(
+    (sum, i) => sum + countsOf(i).moves,
+    0,
+  );

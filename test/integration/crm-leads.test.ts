@@ -228,7 +228,12 @@ describe('leads', () => {
 
     // A move that wrote the stay it leaves and never committed: that item is at the lead's count, and not read.
     const stray = { pk: leadKey(t.tenant, lead._id).pk, sk: 'STAY#000004' };
-    await dynamo().send(new PutCommand({ TableName: config().TABLE_NAME, Item: { ...stray, type: 'STAGE_STAY', pipelineId: 'x', stageId: 'y', enteredAt: w.createdAt } }));
+    await dynamo().send(
+      new PutCommand({
+        TableName: config().TABLE_NAME,
+        Item: { ...stray, type: 'STAGE_STAY', pipelineId: 'x', stageId: 'y', enteredAt: w.createdAt },
+      }),
+    );
     expect((await t.api.get(`${LEADS}/${lead._id}/stage-history`)).body.data.history).toEqual(history);
     // The next move writes that stay again, as it is.
     const l = (await t.move(lead._id, { stageId: t.stage('Lost')._id, lostReason: 'budget' })).body.data.lead;

@@ -172,7 +172,8 @@ describe("a pipeline's stage counts", () => {
     const { pipeline, stage } = await makePipeline(api);
     const lead = await create(api, LEADS, { title: 'Acme', pipelineId: pipeline._id }, 'lead');
     await api.post(`${ACTIVITIES}`, { type: 'note', leadId: lead._id, body: 'called' });
-    for (const name of ['Qualified', 'Proposal']) expect((await api.post(`${LEADS}/${lead._id}/move`, { stageId: stage(name)._id })).status).toBe(200);
+    for (const name of ['Qualified', 'Proposal'])
+      expect((await api.post(`${LEADS}/${lead._id}/move`, { stageId: stage(name)._id })).status).toBe(200);
     expect(await activityTotal(api)).toBe(3);
     expect((await api.get(`${ACTIVITIES}?limit=10`)).body.data.activities).toHaveLength(3);
     expect((await api.delete(`${LEADS}/${lead._id}`)).status).toBe(200);
@@ -207,7 +208,9 @@ describe("a pipeline's stage counts", () => {
     expectError(await api.delete(`${PIPELINES}/${pipeline._id}/stages/${stage('New')._id}`), 409, 'CONFLICT');
     for (const lead of [a, b]) expect((await api.delete(`${LEADS}/${lead._id}`)).status).toBe(200);
     expect((await api.delete(`${PIPELINES}/${pipeline._id}`)).status).toBe(200);
-    const left = await dynamo().send(new QueryCommand({ TableName: table, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk } }));
+    const left = await dynamo().send(
+      new QueryCommand({ TableName: table, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk } }),
+    );
     expect(left.Items).toEqual([]);
     expect(await activityTotal(api)).toBe(1);
   });
