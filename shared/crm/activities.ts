@@ -7,6 +7,7 @@ import { activityCreation, activityDeletion, activityUnlinked, getActivity, time
 import { getCustomer } from '../data/customers';
 import { getLead } from '../data/leads';
 import { outboxItem } from '../data/outbox';
+import { movesCounted } from '../data/pipelines';
 import type { PageRequest } from '../data/query';
 import { linkChecks } from '../data/references';
 import { lostRace, retryOnConflict } from '../data/retry';
@@ -14,8 +15,8 @@ import type { Write } from '../data/transact';
 import type { Unit } from '../data/unit';
 
 /** Everything an activity's creation writes: the activity and `crm.activity.added`; system activities go inside their change's transaction. */
-export const activityAdded = (tenant: Tenant, activity: Activity, now: Date): Write[] => [
-  ...activityCreation(tenant, activity),
+export const activityAdded = (tenant: Tenant, activity: Activity, now: Date, counting?: { counted: boolean }): Write[] => [
+  ...activityCreation(tenant, activity, counting),
   outboxItem(buildEnvelope('crm.activity.added', tenant, { activity }, { now })),
 ];
 
@@ -57,7 +58,9 @@ export const deleteActivity = (unit: Unit, tenant: Tenant, id: string, now: Date
 /** A timeline page, newest first: a lead's, a customer's, or the workspace's. */
 export const listActivities = async (tenant: Tenant, filter: { leadId?: string; customerId?: string }, page: PageRequest) => {
   if (filter.leadId && filter.customerId) throw new Refused('timeline_of_lead_and_customer', 'Filter by leadId or customerId, not both');
-  return timelinePage(tenant, filter.leadId ? `lead:${filter.leadId}` : filter.customerId ? `customer:${filter.customerId}` : 'all', page);
+  const list = filter.leadId ? `lead:${filter.leadId}` : filter.customerId ? `customer:${filter.customerId}` : 'all';
+  // The workspace's timeline: its counter, and the moves' activities its pipelines' counts items count.
+  return timelinePage(tenant, list, page, () => movesCounted(tenant));
 };
 
 const owners = {

@@ -6,10 +6,17 @@ import { leadListSource, type LeadFilters } from '../domain/crm/lead-lists';
 import { firstOpenStage, stageOf, type Pipeline, type Stage } from '../domain/crm/pipeline';
 import { buildEnvelope, diff } from '../events/envelope';
 import { objectId } from '../ids';
-import { getLead, leadCreation, leadDeletion, leadUpdate, nextStay, stayDeletions, type StoredLead } from '../data/leads';
+import { getLead, leadCreation, leadDeletion, leadUpdate, leftStay, stayDeletions, type StoredLead } from '../data/leads';
 import { leadIdsOfCustomer, leadsPage, staysPage, type StageCounts } from '../data/leads-list';
 import { outboxItem } from '../data/outbox';
-import { getPipeline, pipelineLeadCount, stageCounterWrites, stageLeadCount } from '../data/pipelines';
+import {
+  getPipeline,
+  pipelineLeadCount,
+  pipelinesCounted,
+  stageCounterWrites,
+  stageLeadCount,
+  type StoredPipeline,
+} from '../data/pipelines';
 import type { PageRequest } from '../data/query';
 import { lostRace, retryOnConflict } from '../data/retry';
 import { MAX_TRANSACTION_WRITES, type Write } from '../data/transact';
@@ -35,12 +42,23 @@ const resolveStage = async (
   tenant: Tenant,
   pipelineId: string,
   stageId: string | undefined,
-): Promise<{ pipeline: Pipeline; stage: Stage }> => {
+): Promise<{ stored: StoredPipeline; pipeline: Pipeline; stage: Stage }> => {
   const stored = await getPipeline(tenant, pipelineId);
   if (!stored) throw new Refused('no_such_pipeline', 'No such pipeline in this workspace');
   const stage = stageId === undefined ? firstOpenStage(stored.pipeline) : stageOf(stored.pipeline, stageId);
   if (!stage) throw new Refused('no_such_stage', 'No such stage in this pipeline');
-  return { pipeline: stored.pipeline, stage };
+  return { stored, pipeline: stored.pipeline, stage };
+};
+
+/**
+ * Whether each pipeline whose stage counts a lead's change moves keeps them on its counts item (else on one item
+ * per stage): from the pipelines read already, the others read now (a lead leaving its pipeline, a delete, a new value).
+ */
+const countsLayout = async (tenant: Tenant, before: Lead | undefined, after: Lead | undefined, read: StoredPipeline[] = []) => {
+  const layout = new Map(read.map((p) => [p.pipeline._id, p.countsItem]));
+  for (const id of pipelinesCounted(before, after).filter((p) => !layout.has(p)))
+    layout.set(id, (await getPipeline(tenant, id))?.countsItem ?? false);
+  return (pipelineId: string) => layout.get(pipelineId) ?? false;
 };
 
 export interface NewLeadInput extends LeadFields {
@@ -50,16 +68,16 @@ export interface NewLeadInput extends LeadFields {
   stageId?: string;
 }
 
-/** Creates a lead in its stage: the lead, its first stay, its lists, its stage's counters and `crm.lead.created`, in one transaction. */
+/** Creates a lead in its stage (its first stay): the lead, its lists, its stage's counts and `crm.lead.created`, in one transaction. */
 export const createLead = async (unit: Unit, tenant: Tenant, input: NewLeadInput, now: Date): Promise<Lead> => {
   const _id = objectId(now.getTime());
   return retryOnConflict(async () => {
-    const { pipeline, stage } = await resolveStage(tenant, input.pipelineId, input.stageId);
+    const { stored, pipeline, stage } = await resolveStage(tenant, input.pipelineId, input.stageId);
     const lead = newLead(input, pipeline, stage, _id, now);
     await unit.commit(
       [
         ...leadCreation(tenant, lead),
-        ...stageCounterWrites(tenant, undefined, lead, stage.kind),
+        ...stageCounterWrites(tenant, undefined, lead, { kind: stage.kind, countsItem: () => stored.countsItem }),
         outboxItem(buildEnvelope('crm.lead.created', tenant, { lead }, { now })),
       ],
       lostRace,
@@ -72,6 +90,12 @@ interface LeadStep {
   change: LeadChange;
   /** The kind of the lead's stage after the change, when it enters a stage. */
   kind?: Stage['kind'];
+  /** The pipeline it enters, as read. */
+  pipeline?: StoredPipeline;
+  /** A move, whose `stage_change` activity the pipeline it enters counts (when that keeps a counts item). */
+  move?: boolean;
+  /** A write on its own that goes before the transaction (one a replay repeats unchanged). */
+  before?: () => Promise<void>;
   extra?: Write[];
   set?: Record<string, unknown>;
 }
@@ -91,10 +115,12 @@ const mutateLead = (
     const step = await decide(stored);
     const after = step.change.lead;
     if (step.change.events.length === 0) return before;
+    const countsItem = await countsLayout(tenant, before, after, step.pipeline ? [step.pipeline] : []);
+    await step.before?.();
     await unit.commit(
       [
         ...leadUpdate(tenant, stored, after, step.set),
-        ...stageCounterWrites(tenant, before, after, step.kind),
+        ...stageCounterWrites(tenant, before, after, { kind: step.kind, countsItem, move: step.move }),
         ...eventsOf(tenant, before, step.change, now),
         ...(step.extra ?? []),
         ...(also?.(after) ?? []),
@@ -156,9 +182,9 @@ export interface MoveInput {
 }
 
 /**
- * Moves a lead to another stage: opens its next stay (which closes the current one), moves its lists and stage
- * counters, and writes `crm.lead.stage_changed` (+ `won`/`lost`) and a `stage_change` activity with its
- * `crm.activity.added`, all in one transaction. The service behind `POST /crm/leads/{id}/move` and workflows,
+ * Moves a lead to another stage: writes the stay it leaves (on its own, first: leftStay), then moves its stage,
+ * its lists and stage counts, and writes `crm.lead.stage_changed` (+ `won`/`lost`) and a `stage_change` activity
+ * with its `crm.activity.added`, all in one transaction. The service behind `POST /crm/leads/{id}/move` and workflows,
  * whose `extra` writes (the step's effect record) join that transaction; a move to the lead's own stage writes nothing.
  */
 export const moveLeadToStage = (
@@ -173,8 +199,10 @@ export const moveLeadToStage = (
     unit,
     tenant,
     id,
-    async ({ lead, stays }) => {
-      const { pipeline, stage } = await resolveStage(tenant, input.pipelineId ?? lead.pipelineId, input.stageId);
+    async (stored) => {
+      const { lead, stays } = stored;
+      const target = await resolveStage(tenant, input.pipelineId ?? lead.pipelineId, input.stageId);
+      const { pipeline, stage } = target;
       const change = moveLead(lead, pipeline, stage, input.lostReason, now);
       const activity = systemActivity(
         'stage_change',
@@ -190,11 +218,16 @@ export const moveLeadToStage = (
         objectId(now.getTime()),
         now,
       );
+      // The activity is counted on the pipeline's counts item the move writes anyway, where the pipeline keeps one.
+      const countedOnPipeline = target.stored.countsItem;
       return {
         change,
         kind: stage.kind,
+        pipeline: target.stored,
+        move: countedOnPipeline,
         set: { stays: stays + 1 },
-        extra: [nextStay(tenant, stays, change.lead), ...activityAdded(tenant, activity, now)],
+        before: () => leftStay(tenant, stored),
+        extra: activityAdded(tenant, activity, now, { counted: !countedOnPipeline }),
       };
     },
     now,
@@ -209,9 +242,10 @@ export const moveLeadToStage = (
 export const deleteLead = async (unit: Unit, tenant: Tenant, id: string, now: Date): Promise<Lead> => {
   const { lead, overflow } = await retryOnConflict(async () => {
     const stored = await requireLead(tenant, id);
+    const countsItem = await countsLayout(tenant, stored.lead, undefined);
     const writes = [
       ...leadDeletion(tenant, stored, now),
-      ...stageCounterWrites(tenant, stored.lead, undefined),
+      ...stageCounterWrites(tenant, stored.lead, undefined, { countsItem }),
       outboxItem(buildEnvelope('crm.lead.deleted', tenant, { lead: stored.lead }, { now })),
     ];
     const stays = await stayDeletions(tenant, id);
@@ -250,6 +284,6 @@ export const stageHistory = async (
   id: string,
   page: PageRequest,
 ): Promise<{ history: StageStay[]; total: number; nextCursor?: string }> => {
-  const { stays } = await requireLead(tenant, id);
-  return { ...(await staysPage(tenant, id, stays, page)), total: stays };
+  const stored = await requireLead(tenant, id);
+  return { ...(await staysPage(tenant, stored, page)), total: stored.stays };
 };

@@ -21,6 +21,7 @@ import {
   getPipeline,
   pipelineCreation,
   pipelineDeletion,
+  pipelineMoves,
   pipelinesPage,
   pipelineUpdate,
   stageCreation,
@@ -33,6 +34,7 @@ import type { PageRequest } from '../data/query';
 import { lostRace, retryOnConflict } from '../data/retry';
 import type { Write } from '../data/transact';
 import type { Unit } from '../data/unit';
+import { timelineCounted } from '../data/activities';
 
 export const requirePipeline = async (tenant: Tenant, id: string): Promise<StoredPipeline> => {
   const stored = await getPipeline(tenant, id);
@@ -76,11 +78,11 @@ interface PipelineStep {
  * Read, decide, write under the version read (re-run on a lost race): the pipeline before and after the
  * change `decide` makes, with its event; a step that changes nothing writes nothing.
  */
-const mutated = (unit: Unit, tenant: Tenant, id: string, decide: (p: Pipeline) => PipelineStep, now: Date) =>
+const mutated = (unit: Unit, tenant: Tenant, id: string, decide: (p: Pipeline, stored: StoredPipeline) => PipelineStep, now: Date) =>
   retryOnConflict(async () => {
     const stored = await requirePipeline(tenant, id);
     const before = stored.pipeline;
-    const { pipeline: after, extra = [] } = decide(before);
+    const { pipeline: after, extra = [] } = decide(before, stored);
     if (after === before && extra.length === 0) return { before, after };
     await unit.commit([pipelineUpdate(tenant, stored, after), ...extra, pipelineEvent('updated', tenant, after, now, before)], lostRace);
     return { before, after };
@@ -90,7 +92,7 @@ const mutatePipeline = async (
   unit: Unit,
   tenant: Tenant,
   id: string,
-  decide: (p: Pipeline) => PipelineStep,
+  decide: (p: Pipeline, stored: StoredPipeline) => PipelineStep,
   now: Date,
 ): Promise<Pipeline> => (await mutated(unit, tenant, id, decide, now)).after;
 
@@ -118,9 +120,9 @@ export const createStage = (
     unit,
     tenant,
     id,
-    (p) => {
+    (p, stored) => {
       const after = addStage(p, input, stageId, now, input.position);
-      return { pipeline: after, extra: [stageCreation(tenant, id, stageOf(after, stageId)!)] };
+      return { pipeline: after, extra: [stageCreation(tenant, stored, stageOf(after, stageId)!)] };
     },
     now,
   );
@@ -132,11 +134,11 @@ export const updateStage = (unit: Unit, tenant: Tenant, id: string, stageId: str
     unit,
     tenant,
     id,
-    (p) => {
+    (p, stored) => {
       const stage = requireStage(p, stageId);
       const after = editStage(p, stage, edit, now);
       const kind = stageOf(after, stageId)!.kind;
-      return { pipeline: after, extra: kind === stage.kind ? [] : [stageKindChange(tenant, id, stageId, kind)] };
+      return { pipeline: after, extra: kind === stage.kind ? [] : [stageKindChange(tenant, stored, stageId, kind)] };
     },
     now,
   );
@@ -147,7 +149,7 @@ export const deleteStage = async (unit: Unit, tenant: Tenant, id: string, stageI
     unit,
     tenant,
     id,
-    (p) => ({ pipeline: removeStage(p, requireStage(p, stageId), now), extra: [stageDeletion(tenant, id, stageId)] }),
+    (p, stored) => ({ pipeline: removeStage(p, requireStage(p, stageId), now), extra: [stageDeletion(tenant, stored, stageId)] }),
     now,
   );
   return requireStage(before, stageId);
@@ -156,11 +158,22 @@ export const deleteStage = async (unit: Unit, tenant: Tenant, id: string, stageI
 export const reorderPipelineStages = (unit: Unit, tenant: Tenant, id: string, stageIds: string[], now: Date) =>
   mutatePipeline(unit, tenant, id, (p) => ({ pipeline: reorderStages(p, stageIds, now) }), now);
 
-/** Deletes a pipeline whose stages are all empty (409 otherwise), with its stage items, in one transaction. */
+/**
+ * Deletes a pipeline whose stages are all empty (409 otherwise), with its stages' counts, in one transaction; the
+ * moves' activities its counts item counted are handed to the workspace timeline's counter.
+ */
 export const deletePipeline = (unit: Unit, tenant: Tenant, id: string, now: Date): Promise<Pipeline> =>
   retryOnConflict(async () => {
     const stored = await requirePipeline(tenant, id);
-    await unit.commit([...pipelineDeletion(tenant, stored), pipelineEvent('deleted', tenant, stored.pipeline, now)], lostRace);
+    const moves = await pipelineMoves(tenant, id);
+    await unit.commit(
+      [
+        ...pipelineDeletion(tenant, stored, moves),
+        ...timelineCounted(tenant, moves),
+        pipelineEvent('deleted', tenant, stored.pipeline, now),
+      ],
+      lostRace,
+    );
     return stored.pipeline;
   });
 

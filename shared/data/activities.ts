@@ -5,7 +5,8 @@ import { config } from '../config';
 import { Missing } from '../domain/refusal';
 import { activityListsOf, timelineCountedOnRead, type Activity } from '../domain/crm/activity';
 import type { Membership } from '../domain/lists';
-import { countParts, membershipWrites, mergedListPage, readItems, readList, type ListPart } from './lists';
+import { bumpCounter } from './counters';
+import { countParts, listCounter, membershipWrites, mergedListPage, readItems, readList, type ListPart } from './lists';
 import type { PageRequest } from './query';
 import { createItem, deleteItem, updateItem, type Write } from './transact';
 import { activity as activityEntity } from './registry/crm';
@@ -50,11 +51,19 @@ const fromItem = (item: Record<string, unknown>): Activity => {
   return { ...fields, type: activityType };
 };
 
-/** The writes that store a new activity: its item and its timelines. */
-export const activityCreation = (tenant: Tenant, activity: Activity): Write[] => [
+/**
+ * The writes that store a new activity: its item and its timelines. `counted: false` leaves the workspace's
+ * timeline counter alone, for an activity another item counts (a move's, on its pipeline's counts item).
+ */
+export const activityCreation = (tenant: Tenant, activity: Activity, { counted = true } = {}): Write[] => [
   createItem({ ...activityKey(tenant, activity._id), ...toItem(activity), ...timelineKeys(tenant, activity) }),
-  ...membershipWrites(tenant, 'activity', activity._id, [], memberships(activity, true), { uncounted: timelineCountedOnRead }),
+  ...membershipWrites(tenant, 'activity', activity._id, [], memberships(activity, true), {
+    uncounted: (list) => timelineCountedOnRead(list) || !counted,
+  }),
 ];
+
+/** What the workspace's timeline counter takes on for `n` activities another item stops counting (a pipeline deleted). */
+export const timelineCounted = (tenant: Tenant, n: number): Write[] => (n ? [bumpCounter(tenant, listCounter('activity', 'all'), n)] : []);
 
 /** The writes that delete the activity as read (a `Missing` when it went meanwhile) and take it off its timelines. */
 export const activityDeletion = (tenant: Tenant, { activity, indexed }: StoredActivity): Write[] => [
@@ -97,9 +106,15 @@ const timelineParts = (tenant: Tenant, list: string): ListPart[] | undefined => 
   return [{ list }, pk];
 };
 
-const timelineIds = async (tenant: Tenant, list: string, page: PageRequest) => {
+/** The activities of the workspace's timeline its counter does not count: those counted elsewhere (moves', on their pipelines). */
+type CountedElsewhere = () => Promise<number>;
+
+const timelineIds = async (tenant: Tenant, list: string, page: PageRequest, elsewhere: CountedElsewhere) => {
   const parts = timelineParts(tenant, list);
-  if (!parts) return readList(tenant, 'activity', list, page, { newestFirst: true });
+  if (!parts) {
+    const [result, more] = await Promise.all([readList(tenant, 'activity', list, page, { newestFirst: true }), elsewhere()]);
+    return { ...result, total: result.total + more };
+  }
   const [result, total] = await Promise.all([mergedListPage(tenant, 'activity', list, parts, page), countParts(tenant, 'activity', parts)]);
   return { ...result, total };
 };
@@ -109,8 +124,8 @@ const timelineIds = async (tenant: Tenant, list: string, page: PageRequest) => {
  * the merge of its stored list and its index entries, and is counted on read (timelineCountedOnRead). The
  * activities are read consistently, so one an index entry still names after it left the timeline is not shown.
  */
-export const timelinePage = async (tenant: Tenant, list: string, page: PageRequest) => {
-  const { ids, total, nextCursor } = await timelineIds(tenant, list, page);
+export const timelinePage = async (tenant: Tenant, list: string, page: PageRequest, elsewhere: CountedElsewhere) => {
+  const { ids, total, nextCursor } = await timelineIds(tenant, list, page, elsewhere);
   const activities = await readItems(
     ids.map((id) => activityKey(tenant, id)),
     fromItem,

@@ -1,6 +1,7 @@
 import type { Tenant } from '../domain/auth/tenant';
 import { tenantPk } from './keys';
 import { K } from './registry/registry';
+import { lead as leadEntity } from './registry/crm';
 
 /**
  * Keys of the workspace entities that more than one area touches: tags reach into conversations,
@@ -8,7 +9,7 @@ import { K } from './registry/registry';
  */
 export const customerKey = (tenant: Tenant, id: string) => ({ pk: tenantPk(tenant, K.CUSTOMER, id), sk: K.CUSTOMER });
 export const conversationKey = (tenant: Tenant, id: string) => ({ pk: tenantPk(tenant, K.CONV, id), sk: K.CONVERSATION });
-export const leadKey = (tenant: Tenant, id: string) => ({ pk: tenantPk(tenant, K.LEAD, id), sk: K.LEAD });
+export const leadKey = (tenant: Tenant, id: string) => leadEntity.key({ tenant, id });
 
 /** Tag ids on a taggable entity item are a DynamoDB String Set under this attribute (ADD/DELETE are idempotent). */
 export const TAG_IDS_ATTRIBUTE = 'tagIds';

@@ -2,11 +2,10 @@ import type { Tenant } from '../domain/auth/tenant';
 import { leadListTotal, leadsOfCustomer, mergedLeadParts, type LeadListSource, type LeadListTotal } from '../domain/crm/lead-lists';
 import { stayView, type Lead, type LeadStatus, type StageStay } from '../domain/crm/lead';
 import { leadKey } from './entity-keys';
-import { fromItem, getStay, leadCounting, leadStagePk } from './leads';
-import { countParts, listPk, mergedListPage, readItems, readList, readTotal, type ListPart, type ListReadOptions } from './lists';
-import { queryPage, type PageRequest } from './query';
+import { fromItem, getStay, leadCounting, leadStagePk, stayKey, stayOfItem, stayPrefix, type StoredLead } from './leads';
+import { countParts, listPk, memberId, mergedListPage, readItems, readList, readTotal, type ListPart, type ListReadOptions } from './lists';
+import { cursorAfter, queryPage, type PageRequest } from './query';
 import { taggedPage } from './tag-links';
-import { K } from './registry/registry';
 
 /** The stages' lead counts (the pipelines' repository), which a stage's and a pipeline's totals are. */
 export interface StageCounts {
@@ -83,32 +82,42 @@ const mergedRead = async (tenant: Tenant, list: string, parts: string[], page: P
   return { ...result, total: count };
 };
 
-const stayOf = (item: Record<string, unknown>, exitedAt: string | null): StageStay =>
-  stayView({ pipelineId: item.pipelineId as string, stageId: item.stageId as string, enteredAt: item.enteredAt as string, exitedAt });
-
 /**
- * One page of a lead's `stays` stays, oldest first. A stay ends when the next begins: its `exitedAt` is the next
- * one's `enteredAt` (a stay written before that rule holds its own), so the last on a page that is not the
- * lead's last reads the next stay's item.
+ * One page of the lead's stays, oldest first: the items of the stays it left (1 to `stays - 1`; an item at or
+ * past `stays` is a move's that never committed, or a lead's stored before, and is not read), then its current
+ * stay, its own stage and `stageEnteredAt`. A stay ends when the next begins: its `exitedAt` is the next one's
+ * `enteredAt` (a stay written before that rule holds its own), so the last on a page reads the next stay.
  */
 export const staysPage = async (
   tenant: Tenant,
-  id: string,
-  stays: number,
+  { lead, stays }: StoredLead,
   page: PageRequest,
 ): Promise<{ history: StageStay[]; nextCursor?: string }> => {
-  const { items, nextCursor } = await queryPage({ pk: leadKey(tenant, id).pk, skPrefix: `${K.STAY}#` }, page);
+  const { pk, skPrefix } = stayPrefix(tenant, lead._id);
+  // Up to and including the last stay left (the bound past its key, so a cursor on it is inside the range).
+  const left = { pk, skBetween: [skPrefix, `${stayKey(tenant, lead._id, stays - 1).sk}~`] as const };
+  const result = await queryPage(left, page);
+  const items = result.items.map(stayOfItem);
+  const current = stayView({ pipelineId: lead.pipelineId, stageId: lead.stageId, enteredAt: lead.stageEnteredAt, exitedAt: null });
   const last = items.at(-1);
-  const n = last ? Number((last.sk as string).slice(`${K.STAY}#`.length)) : stays;
-  const after = !last?.exitedAt && n < stays ? await getStay(tenant, id, n + 1) : undefined;
-  const history = items.map((s, i) =>
-    stayOf(s, (s.exitedAt as string | null | undefined) ?? ((items[i + 1] ?? after)?.enteredAt as string | undefined) ?? null),
+  const full = items.length === page.limit;
+  // The current stay ends the list, on the page that reaches the end of the stays left (a page by number past it is empty).
+  const past = (page.page ?? 1) > 1 && ((page.page ?? 1) - 1) * page.limit > stays - 1;
+  const withCurrent = !result.nextCursor && !full && !past;
+  const nextEntered = async (n: number) => (n + 1 < stays ? (await getStay(tenant, lead._id, n + 1))?.enteredAt : current.enteredAt);
+  const lastExit = last && !last.exitedAt ? await nextEntered(last.n) : undefined;
+  const history = items.map(({ pipelineId, stageId, enteredAt, exitedAt }, i) =>
+    stayView({ pipelineId, stageId, enteredAt, exitedAt: exitedAt ?? items[i + 1]?.enteredAt ?? lastExit ?? null }),
   );
-  return { history, nextCursor };
+  // A page the stays left fill ends before the current stay, which the next one holds.
+  return {
+    history: withCurrent ? [...history, current] : history,
+    nextCursor: result.nextCursor ?? (full ? cursorAfter(left, result.items.at(-1)!) : undefined),
+  };
 };
 
 /** The ids of (at most `limit` of) the customer's leads, from the customer's lead list. */
 export const leadIdsOfCustomer = async (tenant: Tenant, customerId: string, limit: number): Promise<string[]> => {
   const { items } = await queryPage({ pk: listPk(tenant, 'lead', leadsOfCustomer(customerId)) }, { limit });
-  return items.map((i) => i.entityId as string);
+  return items.map(memberId);
 };

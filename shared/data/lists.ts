@@ -4,11 +4,12 @@ import type { Membership } from '../domain/lists';
 import { membershipMoves } from '../domain/lists';
 import { batchGet, batchGetEach } from './batch-get';
 import { bump, counterIsZero, workspaceCounter } from './counters';
-import { tenantPk } from './keys';
 import { checkDepth, countItems, queryPage, type PageRequest, type PageResult, type Partition } from './query';
 import type { IndexName } from './table';
 import { createItem, deleteItem, type Write } from './transact';
 import { K } from './registry/registry';
+import { listMembership } from './registry/crm';
+import * as z from 'zod';
 
 /**
  * Named lists of an area's entities (CRM leads, tasks, activities, pipelines): a list is the partition
@@ -26,7 +27,15 @@ const LIST_PREFIX = {
   booking: K.BOOKINGLIST,
 } as const satisfies Record<ListKind, string>;
 
-export const listPk = (tenant: Tenant, kind: ListKind, list: string) => tenantPk(tenant, LIST_PREFIX[kind], list);
+export const listPk = (tenant: Tenant, kind: ListKind, list: string) =>
+  listMembership.build('pk', { tenant, listPrefix: LIST_PREFIX[kind], list });
+/** The id of the entity a membership item names. */
+export const memberId = (item: Record<string, unknown>): string => listMembership.parse(item).entityId;
+const memberItem = (tenant: Tenant, kind: ListKind, id: string, m: Membership) => ({
+  ...listMembership.key({ tenant, listPrefix: LIST_PREFIX[kind], list: m.list, order: m.order }),
+  type: 'LIST_MEMBER',
+  entityId: id,
+});
 export const listCounter = (kind: ListKind, list: string) => `${kind}s:${list}`;
 
 /**
@@ -64,8 +73,8 @@ export const membershipWrites = (
     bumps.set(counter, { ...bumps.get(counter), [total]: delta });
   }
   return [
-    ...leave.map((m) => deleteItem({ pk: listPk(tenant, kind, m.list), sk: m.order })),
-    ...join.map((m) => createItem({ pk: listPk(tenant, kind, m.list), sk: m.order, type: 'LIST_MEMBER', entityId: id })),
+    ...leave.map((m) => deleteItem(listMembership.key({ tenant, listPrefix: LIST_PREFIX[kind], list: m.list, order: m.order }))),
+    ...join.map((m) => createItem(memberItem(tenant, kind, id, m))),
     ...[...bumps].map(([counter, deltas]) => bump(workspaceCounter(tenant, counter), deltas)),
   ];
 };
@@ -91,7 +100,7 @@ export const listIsEmpty = (tenant: Tenant, kind: ListKind, list: string, onFail
 
 /** Membership items as plain items, for bulk loads (benchmarks): what `membershipWrites` puts for a new entity. */
 export const membershipItems = (tenant: Tenant, kind: ListKind, id: string, memberships: readonly Membership[]) =>
-  memberships.map((m) => ({ pk: listPk(tenant, kind, m.list), sk: m.order, type: 'LIST_MEMBER', entityId: id }));
+  memberships.map((m) => memberItem(tenant, kind, id, m));
 
 export interface ListRead {
   ids: string[];
@@ -148,7 +157,7 @@ export const readTotal = (tenant: Tenant, kind: ListKind, list: string, opts: Li
   return opts.total ? opts.total() : listTotal(tenant, kind, list, opts.parts, opts.shared);
 };
 
-const idsOf = (result: PageResult) => ({ ids: result.items.map((i) => i.entityId as string), nextCursor: result.nextCursor });
+const idsOf = (result: PageResult) => ({ ids: result.items.map(memberId), nextCursor: result.nextCursor });
 
 /** The entities of a page of ids, in that order, read with `fromItem`. */
 export const readItems = async <T>(keys: { pk: string; sk: string }[], fromItem: (item: Record<string, unknown>) => T): Promise<T[]> =>
@@ -163,8 +172,9 @@ export type ListPart = { list: string } | { index: IndexName; pk: string };
 
 const partitionOfPart = (tenant: Tenant, kind: ListKind, part: ListPart): Partition =>
   'list' in part ? { pk: listPk(tenant, kind, part.list) } : { index: part.index, pk: part.pk };
-const orderOf = (part: ListPart, item: Record<string, unknown>) => ('list' in part ? item.sk : item[`${part.index}sk`]) as string;
-const idOfMember = (part: ListPart, item: Record<string, unknown>) => ('list' in part ? item.entityId : item._id) as string;
+/** A member's order and id: a membership item's sort key and entity, or an index entry's sort key and the item's own id. */
+const orderOf = (part: ListPart, item: Record<string, unknown>) => z.string().parse('list' in part ? item.sk : item[`${part.index}sk`]);
+const idOfMember = (part: ListPart, item: Record<string, unknown>) => ('list' in part ? memberId(item) : z.string().parse(item._id));
 
 /**
  * A list read as the merge of its parts pages by the sort key it stopped at (`<time>#<id>`), in a stored

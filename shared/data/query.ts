@@ -171,6 +171,9 @@ const readFrom = async (partition: Partition, start: Record<string, unknown> | u
 };
 
 /** One page of a partition, by cursor (O(limit)) or by page number; `nextCursor` only when more items exist. */
+/** The cursor that resumes a page of `partition` after `item`. */
+export const cursorAfter = (partition: Partition, item: Record<string, unknown>): string => encode(keyOf(item, partition));
+
 export const queryPage = async (partition: Partition, request: PageRequest): Promise<PageResult> => {
   let start: Record<string, unknown> | undefined;
   if (request.cursor) start = decode(request.cursor, partition);
@@ -182,7 +185,7 @@ export const queryPage = async (partition: Partition, request: PageRequest): Pro
   }
   const read = await readFrom(partition, start, request.limit + 1);
   const items = read.slice(0, request.limit);
-  return { items, nextCursor: read.length > request.limit ? encode(keyOf(items.at(-1)!, partition)) : undefined };
+  return { items, nextCursor: read.length > request.limit ? cursorAfter(partition, items.at(-1)!) : undefined };
 };
 
 /**

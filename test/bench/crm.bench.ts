@@ -4,10 +4,10 @@ import type { LocalStack } from '../../infra/local/stack';
 import { dynamo } from '../../shared/aws/dynamo';
 import { config } from '../../shared/config';
 import { objectId } from '../../shared/ids';
-import { bump, bumpCounter } from '../../shared/data/counters';
+import { bumpCounter } from '../../shared/data/counters';
 import { createdLeadItems } from '../../shared/data/leads';
 import { listCounter, listPk } from '../../shared/data/lists';
-import { amountAttribute, STAGE_COUNT, stageKey } from '../../shared/data/pipelines';
+import { stageCountsAdded } from '../../shared/data/pipelines';
 import { createPipeline } from '../../shared/crm/pipelines';
 import { tenantPk } from '../../shared/data/keys';
 import { queryPage } from '../../shared/data/query';
@@ -40,7 +40,7 @@ const seed = async (ws: Tenant, pipeline: Awaited<ReturnType<typeof createPipeli
   await batchWriteAll(items);
   await direct.commit([
     ...lists.map((list) => bumpCounter(ws, listCounter('lead', list), LEADS)),
-    bump(stageKey(ws, pipeline._id, stage._id), { [STAGE_COUNT]: LEADS, [amountAttribute('USD')]: LEADS * AMOUNT }),
+    ...stageCountsAdded(ws, pipeline._id, stage._id, LEADS, { USD: LEADS * AMOUNT }),
   ]);
   return stage;
 };

@@ -222,6 +222,28 @@ describe('leads', () => {
     const page = await t.api.get(`${LEADS}/${lead._id}/stage-history?limit=3`);
     const rest = await t.api.get(`${LEADS}/${lead._id}/stage-history?limit=3&cursor=${page.body.data.pagination.nextCursor}`);
     expect([...page.body.data.history, ...rest.body.data.history]).toEqual(history);
+    // By number: the stays left fill page 1 of 3, the current stay is page 2 alone, and page 3 is empty.
+    const byNumber = async (n: number) => (await t.api.get(`${LEADS}/${lead._id}/stage-history?limit=3&page=${n}`)).body.data.history;
+    expect([await byNumber(1), await byNumber(2), await byNumber(3)]).toEqual([history.slice(0, 3), history.slice(3), []]);
+
+    // A move that wrote the stay it leaves and never committed: that item is at the lead's count, and not read.
+    const stray = { pk: leadKey(t.tenant, lead._id).pk, sk: 'STAY#000004' };
+    await dynamo().send(
+      new PutCommand({
+        TableName: config().TABLE_NAME,
+        Item: { ...stray, type: 'STAGE_STAY', pipelineId: 'x', stageId: 'y', enteredAt: w.createdAt },
+      }),
+    );
+    expect((await t.api.get(`${LEADS}/${lead._id}/stage-history`)).body.data.history).toEqual(history);
+    // The next move writes that stay again, as it is.
+    const l = (await t.move(lead._id, { stageId: t.stage('Lost')._id, lostReason: 'budget' })).body.data.lead;
+    const after = (await t.api.get(`${LEADS}/${lead._id}/stage-history?limit=3`)).body.data;
+    const tail = (await t.api.get(`${LEADS}/${lead._id}/stage-history?limit=3&page=2`)).body.data.history;
+    expect(after.pagination.total).toBe(5);
+    expect(tail).toEqual([
+      { ...history[3], exitedAt: l.stageEnteredAt, durationSeconds: expect.any(Number) },
+      { pipelineId: t.pipeline._id, stageId: t.stage('Lost')._id, enteredAt: l.stageEnteredAt, exitedAt: null, durationSeconds: null },
+    ]);
   });
 
   it('reads stays and status counts stored before a stay derived its end and status lists shared a counter', async () => {

@@ -1,5 +1,8 @@
+import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { expectError } from '../support/api';
+import { dynamo } from '../../shared/aws/dynamo';
+import { config } from '../../shared/config';
+import { expectError, type Client } from '../support/api';
 import { create, eventsOf, LEADS, makePipeline, PIPELINES, type StageView } from '../support/crm';
 import { useTestStack } from '../support/stack';
 
@@ -157,5 +160,58 @@ describe('pipelines and stages', () => {
       amount: 15001,
       weightedAmount: 7501,
     });
+  });
+});
+
+describe("a pipeline's stage counts", () => {
+  const ACTIVITIES = '/api/v1/crm/activities';
+  const activityTotal = async (api: Client) => (await api.get(`${ACTIVITIES}?limit=1`)).body.data.pagination.total as number;
+
+  it("counts its moves' activities on its counts item, and hands them to the timeline's total when it is deleted", async () => {
+    const { api } = await env.tenant();
+    const { pipeline, stage } = await makePipeline(api);
+    const lead = await create(api, LEADS, { title: 'Acme', pipelineId: pipeline._id }, 'lead');
+    await api.post(`${ACTIVITIES}`, { type: 'note', leadId: lead._id, body: 'called' });
+    for (const name of ['Qualified', 'Proposal'])
+      expect((await api.post(`${LEADS}/${lead._id}/move`, { stageId: stage(name)._id })).status).toBe(200);
+    expect(await activityTotal(api)).toBe(3);
+    expect((await api.get(`${ACTIVITIES}?limit=10`)).body.data.activities).toHaveLength(3);
+    expect((await api.delete(`${LEADS}/${lead._id}`)).status).toBe(200);
+    expect((await api.delete(`${PIPELINES}/${pipeline._id}`)).status).toBe(200);
+    expect(await activityTotal(api)).toBe(3);
+  });
+
+  it('keeps counting a pipeline stored before its counts item on its stage items', async () => {
+    const { api, tenant } = await env.tenant();
+    const { pipeline, stage } = await makePipeline(api);
+    // As stored before: one item per stage, no counts item, the pipeline item without `countsItem`.
+    const table = config().TABLE_NAME;
+    const pk = `WS#${tenant}#PIPELINE#${pipeline._id}`;
+    await dynamo().send(new DeleteCommand({ TableName: table, Key: { pk: `WS#${tenant}#PIPELINECOUNTS`, sk: pipeline._id } }));
+    await dynamo().send(new UpdateCommand({ TableName: table, Key: { pk, sk: 'PIPELINE' }, UpdateExpression: 'REMOVE countsItem' }));
+    for (const s of pipeline.stages as StageView[])
+      await dynamo().send(new PutCommand({ TableName: table, Item: { pk, sk: `STAGE#${s._id}`, type: 'STAGE', kind: s.kind, n: 0 } }));
+
+    const value = { amount: 500, currency: 'EUR' };
+    const a = await create(api, LEADS, { title: 'A', pipelineId: pipeline._id, value }, 'lead');
+    const b = await create(api, LEADS, { title: 'B', pipelineId: pipeline._id }, 'lead');
+    expect((await api.post(`${LEADS}/${a._id}/move`, { stageId: stage('Won')._id })).status).toBe(200);
+    const summary = (await api.get(`${PIPELINES}/${pipeline._id}/summary`)).body.data.summary;
+    const counts = Object.fromEntries(summary.stages.map((s: { name: string; count: number }) => [s.name, s.count]));
+    expect(counts).toEqual({ New: 1, Qualified: 0, Proposal: 0, Won: 1, Lost: 0 });
+    expect(summary.values).toEqual([{ currency: 'EUR', amount: 500, weightedAmount: 500 }]);
+    const total = async (query: string) => (await api.get(`${LEADS}?${query}`)).body.data.pagination.total as number;
+    expect(await total(`pipelineId=${pipeline._id}`)).toBe(2);
+    expect(await total(`pipelineId=${pipeline._id}&status=won`)).toBe(1);
+    expect(await total(`pipelineId=${pipeline._id}&stageId=${stage('New')._id}`)).toBe(1);
+    expect(await activityTotal(api)).toBe(1);
+    expectError(await api.delete(`${PIPELINES}/${pipeline._id}/stages/${stage('New')._id}`), 409, 'CONFLICT');
+    for (const lead of [a, b]) expect((await api.delete(`${LEADS}/${lead._id}`)).status).toBe(200);
+    expect((await api.delete(`${PIPELINES}/${pipeline._id}`)).status).toBe(200);
+    const left = await dynamo().send(
+      new QueryCommand({ TableName: table, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk } }),
+    );
+    expect(left.Items).toEqual([]);
+    expect(await activityTotal(api)).toBe(1);
   });
 });

@@ -5,7 +5,7 @@ import { file } from './files';
 import { exportJob } from './exports';
 import { erasure } from './erasures';
 import { importFailure, importJob, importRow } from './imports';
-import { activity, lead, listMembership, pipeline, task } from './crm';
+import { activity, lead, listMembership, pipeline, pipelineCounts, stageCounts, stageStay, task } from './crm';
 import {
   closedIndexBackfill,
   conversation,
@@ -86,7 +86,10 @@ export const entities = [
   tagName,
   tagLink,
   lead,
+  stageStay,
   pipeline,
+  pipelineCounts,
+  stageCounts,
   task,
   activity,
   listMembership,
