@@ -46,7 +46,10 @@ const legacyCounter = (list: string) => `conversations:${list}`;
  */
 export const LIST_INDEXES = [
   { index: 'gsi3', listOf: (c: Pick<Conversation, 'status'>) => `status:${c.status}` },
-  { index: 'gsi4', listOf: (c: Pick<Conversation, 'status' | 'assigneeId'>) => `assignee:${c.assigneeId ?? UNASSIGNED}:status:${c.status}` },
+  {
+    index: 'gsi4',
+    listOf: (c: Pick<Conversation, 'status' | 'assigneeId'>) => `assignee:${c.assigneeId ?? UNASSIGNED}:status:${c.status}`,
+  },
 ] as const satisfies readonly { index: IndexName; listOf: (c: Conversation) => string }[];
 
 type ListIndex = (typeof LIST_INDEXES)[number]['index'];
@@ -133,7 +136,9 @@ const listWrites = (tenant: Tenant, before: Stored | undefined, after: Conversat
     set: after && before ? Object.assign({}, ...moved.map((spec) => listEntry(tenant, spec, after))) : {},
     writes: [
       ...[...(before ? itemLists(before.conversation, leave) : []), ...legacy].map((l) => deleteItem(listMembership(tenant, l, c))),
-      ...(after ? itemLists(after, join) : []).map((l) => createItem({ ...listMembership(tenant, l, c), type: 'CONV_LIST', conversationId: c._id })),
+      ...(after ? itemLists(after, join) : []).map((l) =>
+        createItem({ ...listMembership(tenant, l, c), type: 'CONV_LIST', conversationId: c._id }),
+      ),
       ...[...countMoves(leave, join)].map(([counter, deltas]) => bump(workspaceCounter(tenant, counter), deltas)),
     ] as Write[],
   };
@@ -171,7 +176,10 @@ export const conversationUpdate = (tenant: Tenant, stored: Stored, after: Conver
 
 /** The items a newly created conversation consists of, and what it adds to the count items (for bulk loads). */
 export const createdItems = (tenant: Tenant, c: Conversation) => ({
-  items: [toItem(tenant, c), ...itemLists(c, listsOf(c)).map((l) => ({ ...listMembership(tenant, l, c), type: 'CONV_LIST', conversationId: c._id }))],
+  items: [
+    toItem(tenant, c),
+    ...itemLists(c, listsOf(c)).map((l) => ({ ...listMembership(tenant, l, c), type: 'CONV_LIST', conversationId: c._id })),
+  ],
   counts: countMoves([], listsOf(c)),
 });
 

@@ -26,7 +26,11 @@ export const conversation = entity({
     { read: 'conversation by id', by: 'pk=<tenant>#CONV#<id> sk=CONVERSATION' },
     { read: 'snoozed conversations due', by: 'gsi1pk=SNOOZED gsi1sk ≤ now', index: 'gsi1' },
     { read: 'closed conversations past the retention', by: 'gsi2pk=<tenant>#CLOSED gsi2sk < cutoff', index: 'gsi2' },
-    { read: 'a status list, newest first (merged with its membership items)', by: 'gsi3pk=<tenant>#CONVLIST#status:<status>', index: 'gsi3' },
+    {
+      read: 'a status list, newest first (merged with its membership items)',
+      by: 'gsi3pk=<tenant>#CONVLIST#status:<status>',
+      index: 'gsi3',
+    },
     {
       read: "an assignee's list with a status, newest first (merged with its membership items)",
       by: 'gsi4pk=<tenant>#CONVLIST#assignee:<assignee or none>:status:<status>',
