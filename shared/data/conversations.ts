@@ -40,9 +40,10 @@ const legacyCounter = (list: string) => `conversations:${list}`;
 
 /**
  * The lists a conversation is its own entry of, one index each (keys only, so a reply or an edit that keeps the
- * list writes no entry): its status list and its assignee's list with its status. Its channel's and its customer's
- * lists stay membership items. A conversation stored before these indexes keeps its membership item in such a list
- * until that list changes (its status or assignee): the change deletes the item and sets the entry.
+ * list writes no entry): its status list and its assignee's list with its status. Its customer's list stays a
+ * membership item, which is also its channel list's entry (`customerMembership`). A conversation stored before these
+ * indexes keeps its membership item in such a list until that list changes (its status or assignee): the change
+ * deletes the item and sets the entry.
  */
 export const LIST_INDEXES = [
   { index: 'gsi3', listOf: (c: Pick<Conversation, 'status'>) => `status:${c.status}` },
@@ -65,6 +66,8 @@ export interface Stored {
   version: number;
   /** The list indexes the item has its entry in (all, but for a conversation stored before them and not moved since). */
   indexed: readonly ListIndex[];
+  /** Its channel's list is the entry of its customer membership item (else, stored before, a membership item of its own). */
+  channelEntry: boolean;
 }
 
 /** A stored conversation item as read. */
@@ -72,6 +75,7 @@ export const storedOf = (item: Record<string, unknown>): Stored => ({
   conversation: fromItem(item),
   version: item.version as number,
   indexed: LIST_INDEXES.filter((spec) => item[`${spec.index}pk`] !== undefined).map((spec) => spec.index),
+  channelEntry: item.channelEntry === true,
 });
 
 const snoozeIndex = (tenant: Tenant, c: Conversation) =>
@@ -89,6 +93,7 @@ const toItem = (tenant: Tenant, c: Conversation) => {
     ...fields,
     ...snoozeIndex(tenant, c),
     ...Object.assign({}, ...LIST_INDEXES.map((spec) => listEntry(tenant, spec, c))),
+    channelEntry: true,
   };
 };
 
@@ -119,26 +124,45 @@ export const listTotal = async (tenant: Tenant, list: string): Promise<number> =
   return reads.reduce((sum, r) => sum + numberIn(items.get(r.key.sk), r.total), 0);
 };
 
-/** Of `c`'s lists, those kept as membership items (not its own index entries). */
-const itemLists = (c: Conversation, lists: readonly string[]) => lists.filter((l) => !LIST_INDEXES.some((spec) => spec.listOf(c) === l));
+const customerList = (c: Conversation) => `customer:${c.customerId}`;
+const channelList = (c: Conversation) => `channel:${c.channel}`;
 
 /**
- * What a change does to the lists: the index entries of the lists that moved (`set`: their new keys on the item),
- * the membership items of the lists kept as items (and of a moved list the item was stored in before its index),
- * and the totals of the count items, which follow every list.
+ * The conversation's membership item in its customer's list, which is also its entry in its channel's list (gsi3,
+ * keys only): one item for the two lists that never move but in a merge. A conversation stored before has its
+ * channel's membership item instead (no `channelEntry` on its item) until its customer changes.
+ */
+const customerMembership = (tenant: Tenant, c: Conversation) => ({
+  ...listMembership(tenant, customerList(c), c),
+  type: 'CONV_LIST',
+  conversationId: c._id,
+  gsi3pk: listPartition(tenant, channelList(c)),
+  gsi3sk: `${c.createdAt}#${c._id}`,
+});
+
+/**
+ * What a change does to the lists: the conversation's own index entries of the status lists that moved (`set`: their
+ * new keys on the item), its customer's membership item when the customer changed (with its channel entry), the
+ * membership items a conversation stored before kept in a list that moved, and the totals of the count items, which
+ * follow every list.
  */
 const listWrites = (tenant: Tenant, before: Stored | undefined, after: Conversation | undefined) => {
   const { leave, join } = listMoves(before?.conversation, after);
-  const c = after ?? before!.conversation;
-  const moved = LIST_INDEXES.filter((spec) => !before || !after || spec.listOf(before.conversation) !== spec.listOf(after));
-  const legacy = before ? moved.filter((spec) => !before.indexed.includes(spec.index)).map((spec) => spec.listOf(before.conversation)) : [];
+  const was = before?.conversation;
+  const moved = LIST_INDEXES.filter((spec) => !was || !after || spec.listOf(was) !== spec.listOf(after));
+  const customerMoved = !was || !after || customerList(was) !== customerList(after);
+  const left = before
+    ? [
+        ...moved.filter((spec) => !before.indexed.includes(spec.index)).map((spec) => spec.listOf(before.conversation)),
+        ...(customerMoved ? [customerList(before.conversation), ...(before.channelEntry ? [] : [channelList(before.conversation)])] : []),
+      ]
+    : [];
+  const set = was && after ? Object.assign({}, ...moved.map((spec) => listEntry(tenant, spec, after))) : {};
   return {
-    set: after && before ? Object.assign({}, ...moved.map((spec) => listEntry(tenant, spec, after))) : {},
+    set: { ...set, ...(before && !before.channelEntry && after && customerMoved ? { channelEntry: true } : {}) },
     writes: [
-      ...[...(before ? itemLists(before.conversation, leave) : []), ...legacy].map((l) => deleteItem(listMembership(tenant, l, c))),
-      ...(after ? itemLists(after, join) : []).map((l) =>
-        createItem({ ...listMembership(tenant, l, c), type: 'CONV_LIST', conversationId: c._id }),
-      ),
+      ...left.map((l) => deleteItem(listMembership(tenant, l, was!))),
+      ...(after && customerMoved ? [createItem(customerMembership(tenant, after))] : []),
       ...[...countMoves(leave, join)].map(([counter, deltas]) => bump(workspaceCounter(tenant, counter), deltas)),
     ] as Write[],
   };
@@ -176,10 +200,7 @@ export const conversationUpdate = (tenant: Tenant, stored: Stored, after: Conver
 
 /** The items a newly created conversation consists of, and what it adds to the count items (for bulk loads). */
 export const createdItems = (tenant: Tenant, c: Conversation) => ({
-  items: [
-    toItem(tenant, c),
-    ...itemLists(c, listsOf(c)).map((l) => ({ ...listMembership(tenant, l, c), type: 'CONV_LIST', conversationId: c._id })),
-  ],
+  items: [toItem(tenant, c), customerMembership(tenant, c)],
   counts: countMoves([], listsOf(c)),
 });
 
@@ -228,9 +249,9 @@ export const conversationDeletion = (tenant: Tenant, stored: Stored, now: Date, 
   ...tagLinkWrites(tenant, 'conversation', stored.conversation._id, stored.conversation.tagIds, -1, now),
 ];
 
-/** The index a stored list is kept in (status lists in gsi3, an assignee's with a status in gsi4), if it is one. */
+/** The index a stored list is kept in (status and channel lists in gsi3, an assignee's with a status in gsi4), if it is one. */
 export const indexOfList = (list: string): ListIndex | undefined => {
-  if (/^status:\w+$/.test(list)) return 'gsi3';
+  if (/^(status|channel):[^:]+$/.test(list)) return 'gsi3';
   return /^assignee:[^:]+:status:\w+$/.test(list) ? 'gsi4' : undefined;
 };
 

@@ -281,24 +281,22 @@ describe('listing', () => {
     expect(bad.body.error.details.errors.map((e: { path: string }) => e.path).sort()).toEqual(['limit', 'status']);
   });
 
-  it('keeps status lists as index entries of the conversation, and reads and moves over those stored before as membership items', async () => {
+  it('keeps status and channel lists as index entries, and reads and moves over those stored before as membership items', async () => {
     const t = await tenant();
     const AGENT = await agentId(t.api);
-    const old = await t.open({ assigneeId: AGENT });
-    const fresh = await t.open({ assigneeId: AGENT });
-    const lists = ['status:open', `assignee:${AGENT}:status:open`];
+    const old = await t.open({ assigneeId: AGENT, channel: 'email' });
+    const fresh = await t.open({ assigneeId: AGENT, channel: 'email' });
+    const lists = ['status:open', `assignee:${AGENT}:status:open`, 'channel:email'];
     const members = async (list: string) =>
       (await queryPage({ pk: listPartition(t.tenant, list) }, { limit: 10 })).items.map((i) => i.conversationId);
-    // A new conversation writes no membership item in its status lists: its own entries in gsi3 and gsi4 are them.
+    // A new conversation writes no membership item in its status and channel lists: its own entries in gsi3 and
+    // gsi4, and its customer membership item's in gsi3, are them.
     for (const list of lists) expect(await members(list), list).toEqual([]);
-    // As stored before: no index entries, a membership item in each status list.
-    await dynamo().send(
-      new UpdateCommand({
-        TableName: config().TABLE_NAME,
-        Key: conversationKey(t.tenant, old._id),
-        UpdateExpression: 'REMOVE gsi3pk, gsi3sk, gsi4pk, gsi4sk',
-      }),
-    );
+    // As stored before: no index entries, a membership item in each of these lists.
+    const strip = (key: { pk: string; sk: string }, attributes: string) =>
+      dynamo().send(new UpdateCommand({ TableName: config().TABLE_NAME, Key: key, UpdateExpression: `REMOVE ${attributes}` }));
+    await strip(conversationKey(t.tenant, old._id), 'gsi3pk, gsi3sk, gsi4pk, gsi4sk, channelEntry');
+    await strip({ pk: listPartition(t.tenant, `customer:${t.customer._id}`), sk: `${old.createdAt}#${old._id}` }, 'gsi3pk, gsi3sk');
     for (const list of lists)
       await dynamo().send(
         new PutCommand({
@@ -315,7 +313,7 @@ describe('listing', () => {
       const data = await page(query);
       return { ids: data.conversations.map((x: { _id: string }) => x._id), total: data.pagination.total };
     };
-    for (const query of ['', 'status=open', `assigneeId=${AGENT}`, `assigneeId=${AGENT}&status=open`])
+    for (const query of ['', 'status=open', `assigneeId=${AGENT}`, `assigneeId=${AGENT}&status=open`, 'channel=email'])
       expect(await ids(query), query).toEqual({ ids: [fresh._id, old._id], total: 2 });
     const first = await page('status=open&limit=1');
     expect(first.conversations.map((x: { _id: string }) => x._id)).toEqual([fresh._id]);
@@ -325,11 +323,17 @@ describe('listing', () => {
     expect((await t.api.post(`${CONV}/${old._id}/messages`, { content: 'On it' })).status).toBe(201);
     for (const list of lists) expect(await members(list), list).toEqual([old._id]);
     expect((await t.api.post(`${CONV}/${old._id}/status`, { status: 'pending' })).status).toBe(200);
-    for (const list of lists) expect(await members(list), list).toEqual([]);
+    expect(await members('status:open')).toEqual([]);
+    expect(await members(`assignee:${AGENT}:status:open`)).toEqual([]);
+    expect(await members('channel:email')).toEqual([old._id]);
     expect(await ids('status=open')).toEqual({ ids: [fresh._id], total: 1 });
     expect(await ids('status=pending')).toEqual({ ids: [old._id], total: 1 });
     expect(await ids(`assigneeId=${AGENT}&status=pending`)).toEqual({ ids: [old._id], total: 1 });
     expect(await ids(`assigneeId=${AGENT}`)).toEqual({ ids: [fresh._id, old._id], total: 2 });
+    expect((await t.api.delete(`${CONV}/${old._id}`)).status).toBe(200);
+    for (const list of [...lists, 'status:pending', `customer:${t.customer._id}`])
+      expect(await members(list), list).toEqual(list.startsWith('customer:') ? [fresh._id] : []);
+    expect(await ids('channel=email')).toEqual({ ids: [fresh._id], total: 1 });
   });
 
   it('pages by page number and by cursor alike, newest first, with the contract pagination', async () => {
