@@ -69,10 +69,18 @@ export const conversationList = entity({
   itemTypes: ['CONV_LIST'],
   personal: [],
   about:
-    "A conversation in its channel's list or its customer's (and, stored before gsi3 and gsi4, in its status list and its assignee's with its status); `all` and an assignee's list are read as the merge of their status lists. Totals: see [the messaging write path](#the-messaging-write-path).",
+    "A conversation in its customer's list, whose item is also its entry in its channel's list (gsi3, keys only; stored before, a membership item of the channel's list of its own, and membership items of its status list and its assignee's with its status); `all` and an assignee's list are read as the merge of their status lists. Totals: see [the messaging write path](#the-messaging-write-path).",
   prefixes: ['CONVLIST'],
-  keys: { pk: '<tenant>#CONVLIST#<list>', sk: '<createdAt>#<id>' },
-  patterns: [{ read: 'a list, newest first', by: 'pk=<tenant>#CONVLIST#<list>' }],
+  keys: {
+    pk: '<tenant>#CONVLIST#<list>',
+    sk: '<createdAt>#<id>',
+    gsi3pk: '<tenant>#CONVLIST#channel:<channel> (customer memberships)',
+    gsi3sk: '<createdAt>#<id>',
+  },
+  patterns: [
+    { read: 'a list, newest first', by: 'pk=<tenant>#CONVLIST#<list>' },
+    { read: "a channel's list, newest first (merged with its membership items)", by: 'gsi3pk=<tenant>#CONVLIST#channel:<channel>', index: 'gsi3' },
+  ],
 });
 
 export const message = entity({
