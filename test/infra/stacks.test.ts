@@ -284,6 +284,8 @@ describe('least privilege', () => {
     expect(lines.filter((l) => l.includes('/index/'))).toEqual([
       expect.stringMatching(/^dynamodb:Query on .*gsi1/),
       expect.stringMatching(/^dynamodb:Query on .*gsi2/),
+      expect.stringMatching(/^dynamodb:Query on .*gsi3/),
+      expect.stringMatching(/^dynamodb:Query on .*gsi4/),
     ]);
     expect(lines.filter((l) => !l.includes('/index/')).map((l) => l.split(' on ')[0])).toEqual([
       'dynamodb:BatchGetItem',
