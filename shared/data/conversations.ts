@@ -45,7 +45,7 @@ const legacyCounter = (list: string) => `conversations:${list}`;
  * indexes keeps its membership item in such a list until that list changes (its status or assignee): the change
  * deletes the item and sets the entry.
  */
-export const LIST_INDEXES = [
+const LIST_INDEXES = [
   { index: 'gsi3', listOf: (c: Pick<Conversation, 'status'>) => `status:${c.status}` },
   {
     index: 'gsi4',

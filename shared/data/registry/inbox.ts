@@ -79,7 +79,11 @@ export const conversationList = entity({
   },
   patterns: [
     { read: 'a list, newest first', by: 'pk=<tenant>#CONVLIST#<list>' },
-    { read: "a channel's list, newest first (merged with its membership items)", by: 'gsi3pk=<tenant>#CONVLIST#channel:<channel>', index: 'gsi3' },
+    {
+      read: "a channel's list, newest first (merged with its membership items)",
+      by: 'gsi3pk=<tenant>#CONVLIST#channel:<channel>',
+      index: 'gsi3',
+    },
   ],
 });
 
