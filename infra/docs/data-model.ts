@@ -4,7 +4,7 @@ import type { Entity, KeyAttribute } from '../../shared/data/registry/define';
 import { entities } from '../../shared/data/registry/entities';
 import { tableSchema } from '../../shared/data/table';
 
-const ATTRIBUTES: readonly KeyAttribute[] = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk'];
+const ATTRIBUTES: readonly KeyAttribute[] = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk', 'gsi4pk', 'gsi4sk'];
 const code = (text: string) => `\`${text.replaceAll('|', '\\|')}\``;
 const anchor = (e: Entity) =>
   e.name
@@ -54,7 +54,7 @@ export const dataModelPage = (): string =>
     '<!-- Generated from shared/data/registry/ by `npm run data-model`; do not edit by hand. -->',
     '',
     `Parley keeps every item in one DynamoDB table: partition key \`${tableSchema.partitionKey}\`, sort key \`${tableSchema.sortKey}\`,`,
-    `TTL attribute \`${tableSchema.ttlAttribute}\`, and the global secondary indexes ${tableSchema.indexes.map((i) => `\`${i.name}\` (\`${i.partitionKey}\`, \`${i.sortKey}\`)`).join(' and ')}.`,
+    `TTL attribute \`${tableSchema.ttlAttribute}\`, and the global secondary indexes ${tableSchema.indexes.map((i) => `\`${i.name}\` (\`${i.partitionKey}\`, \`${i.sortKey}\`${i.projection === 'ALL' ? '' : ', keys only'})`).join(', ')}.`,
     'Keys are segments joined by `#`. `<tenant>` stands for `WS#<tenant>`: the workspace id, followed by `~test` in',
     '[test mode](../guide/test-mode.md), so every workspace-owned key starts with its tenant and a request scoped to',
     "one tenant cannot address another's items. A cross-tenant index (a timer's due items) sorts by",

@@ -31,7 +31,7 @@ export const ensureTable = async (client: DynamoDBClient, name: string): Promise
           { AttributeName: i.partitionKey, KeyType: 'HASH' },
           { AttributeName: i.sortKey, KeyType: 'RANGE' },
         ],
-        Projection: { ProjectionType: 'ALL' },
+        Projection: { ProjectionType: i.projection },
       })),
       StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },
     }),

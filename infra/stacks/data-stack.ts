@@ -1,7 +1,7 @@
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { BlockPublicAccess, Bucket, BucketEncryption, type CfnBucket, HttpMethods, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { NagSuppressions } from 'cdk-nag';
-import { AttributeType, BillingMode, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import type { Construct } from 'constructs';
 import type { BucketSpec, KeySpec } from '../../functions/wiring/types';
@@ -38,7 +38,12 @@ export class DataStack extends Stack {
       removalPolicy: stage.removalPolicy,
     });
     for (const index of tableSchema.indexes) {
-      this.table.addGlobalSecondaryIndex({ indexName: index.name, partitionKey: key(index.partitionKey), sortKey: key(index.sortKey) });
+      this.table.addGlobalSecondaryIndex({
+        indexName: index.name,
+        partitionKey: key(index.partitionKey),
+        sortKey: key(index.sortKey),
+        projectionType: ProjectionType[index.projection],
+      });
     }
     for (const spec of props.keys) {
       const key = new Key(this, `Key-${spec.name}`, {

@@ -2,7 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import type { Tenant } from '../domain/auth/tenant';
-import { closedPartition, fromItem, type Stored } from './conversations';
+import { closedPartition, storedOf, type Stored } from './conversations';
 import { storedKey } from './codec';
 import { conversationKey } from './entity-keys';
 import { conversationPurge } from './registry/inbox';
@@ -37,7 +37,7 @@ export const getClosedConversation = async (tenant: Tenant, id: string): Promise
   );
   if (!Item) return undefined;
   return {
-    stored: { conversation: fromItem(Item), version: Item.version as number },
+    stored: storedOf(Item),
     closedAt: typeof Item.gsi2sk === 'string' ? entryOf(Item).closedAt : undefined,
   };
 };

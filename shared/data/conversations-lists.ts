@@ -7,9 +7,9 @@ import { fromIndexSk } from './keys';
 import { batchGet } from './batch-get';
 import { conversationKey } from './entity-keys';
 import { decodeMergedCursor, encodeMergedCursor } from './lists';
-import { statusParts } from '../domain/inbox/lists';
-import { checkDepth, queryPage, type PageRequest } from './query';
-import { fromItem, listPartition, listTotal, SNOOZED_INDEX } from './conversations';
+import { listsOf, statusParts } from '../domain/inbox/lists';
+import { checkDepth, queryPage, type PageRequest, type Partition } from './query';
+import { fromItem, idOfEntry, indexOfList, listPartition, listTotal, SNOOZED_INDEX } from './conversations';
 
 export interface ConversationPage {
   conversations: Conversation[];
@@ -18,33 +18,66 @@ export interface ConversationPage {
 }
 
 /**
- * One page of a list stored as its status parts (`all`, an assignee's), newest first: every part shares the
- * sort order `<createdAt>#<id>`, so the page is the first `limit` of the parts' own first pages merged, and a
- * cursor is the sort key it stopped at (each part resumes below it). Page N reads N·limit of each part.
+ * Where a stored list's members are: its membership items and, for a status list or an assignee's with a status,
+ * the conversations' own entries in its index (a conversation is in one of them at a time: see LIST_INDEXES). Both
+ * share the partition key and the order `<createdAt>#<id>`.
  */
-const mergedPage = async (tenant: Tenant, list: string, parts: string[], page: PageRequest) => {
+const sourcesOf = (tenant: Tenant, list: string): Partition[] => {
+  const pk = listPartition(tenant, list);
+  const index = indexOfList(list);
+  return [{ pk }, ...(index ? [{ index, pk }] : [])];
+};
+const orderOf = (source: Partition, item: Record<string, unknown>) => item[source.index ? `${source.index}sk` : 'sk'] as string;
+const idOf = (source: Partition, item: Record<string, unknown>) =>
+  source.index ? idOfEntry(orderOf(source, item)) : z.string().parse(item.conversationId);
+
+/**
+ * One page of a list read as the merge of its sources (its status parts for `all` and an assignee's, each part's
+ * items and index entries), newest first: every source shares the sort order `<createdAt>#<id>`, so the page is the
+ * first `limit` of the sources' own first pages merged, and a cursor is the sort key it stopped at (each source
+ * resumes below it), in a stored list's cursor shape, so a cursor issued before still resumes. Page N reads N·limit
+ * of each source.
+ */
+const mergedPage = async (tenant: Tenant, list: string, sources: Partition[], page: PageRequest) => {
   const pk = listPartition(tenant, list);
   const below = page.cursor ? decodeMergedCursor(page.cursor, pk) : undefined;
   if (page.page && page.page > 1 && !page.cursor) checkDepth(page);
   const skipped = page.cursor ? 0 : ((page.page ?? 1) - 1) * page.limit;
   const wanted = skipped + page.limit;
   const read = await Promise.all(
-    parts.map((p) => queryPage({ pk: listPartition(tenant, p), newestFirst: true, skBelow: below }, { limit: wanted })),
+    sources.map(async (source) => {
+      const result = await queryPage({ ...source, newestFirst: true, skBelow: below }, { limit: wanted });
+      return { more: !!result.nextCursor, members: result.items.map((i) => ({ order: orderOf(source, i), id: idOf(source, i) })) };
+    }),
   );
-  const merged = read.flatMap((r) => r.items).sort((a, b) => ((b.sk as string) < (a.sk as string) ? -1 : 1));
-  const items = merged.slice(skipped, wanted);
-  const more = merged.length > wanted || read.some((r) => r.nextCursor);
-  return { items, nextCursor: more && items.length ? encodeMergedCursor(pk, items.at(-1)!.sk as string) : undefined };
+  const merged = read.flatMap((r) => r.members).sort((a, b) => (b.order < a.order ? -1 : 1));
+  const members = merged.slice(skipped, wanted);
+  const more = merged.length > wanted || read.some((r) => r.more);
+  return { ids: members.map((m) => m.id), nextCursor: more && members.length ? encodeMergedCursor(pk, members.at(-1)!.order) : undefined };
 };
 
-/** One page of a conversation list's ids (each membership item names its conversation), and the list's total. */
+/** One page of a conversation list's ids, and the list's total. */
 const listPage = async (tenant: Tenant, list: string, page: PageRequest, total: () => Promise<number>) => {
-  const parts = statusParts(list);
+  const sources = (statusParts(list) ?? [list]).flatMap((part) => sourcesOf(tenant, part));
   const [result, n] = await Promise.all([
-    parts ? mergedPage(tenant, list, parts, page) : queryPage({ pk: listPartition(tenant, list), newestFirst: true }, page),
+    sources.length > 1
+      ? mergedPage(tenant, list, sources, page)
+      : queryPage({ ...sources[0]!, newestFirst: true }, page).then((r) => ({
+          ids: r.items.map((i) => idOf(sources[0]!, i)),
+          nextCursor: r.nextCursor,
+        })),
     total(),
   ]);
-  return { ids: result.items.map((i) => z.string().parse(i.conversationId)), total: n, nextCursor: result.nextCursor };
+  return { ids: result.ids, total: n, nextCursor: result.nextCursor };
+};
+
+/**
+ * Whether `c` is in `list` as read now: an index entry may still name a conversation a moment after it left the
+ * list (index reads are eventually consistent on AWS), and such a conversation is not shown.
+ */
+const inList = (c: Conversation, list: string) => {
+  const lists = listsOf(c);
+  return (statusParts(list) ?? [list]).some((part) => lists.includes(part));
 };
 
 /**
@@ -64,8 +97,9 @@ export const conversationsPage = async (
   } = 'list' in source
     ? await listPage(tenant, source.list, page, total ?? (() => listTotal(tenant, source.list)))
     : await taggedPage(tenant, source.tagId, 'conversation', page);
-  const items = await batchGet(ids.map((id) => conversationKey(tenant, id)));
-  return { conversations: items.map(fromItem), total: n, nextCursor };
+  const unique = [...new Set(ids)];
+  const conversations = (await batchGet(unique.map((id) => conversationKey(tenant, id)))).map(fromItem);
+  return { conversations: 'list' in source ? conversations.filter((c) => inList(c, source.list)) : conversations, total: n, nextCursor };
 };
 
 /** Snoozed conversations due by `now`, across tenants, from the sparse timer index. */

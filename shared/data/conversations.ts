@@ -4,7 +4,7 @@ import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { Refused } from '../domain/refusal';
 import type { Conversation } from '../domain/inbox/conversation';
-import { countMoves, countOf, listMoves, listsOf, statusParts } from '../domain/inbox/lists';
+import { countMoves, countOf, listMoves, listsOf, statusParts, UNASSIGNED } from '../domain/inbox/lists';
 import { bump, nextInSequence, workspaceCounter } from './counters';
 import { batchGetEach } from './batch-get';
 import { conversationKey, customerKey } from './entity-keys';
@@ -12,7 +12,8 @@ import { tagIdsOf, tagLinkWrites, unchangedSinceRead } from './tag-links';
 import { versionedUpdate } from './versioned';
 import { activeMemberCheck } from './references';
 import { indexSk, tenantPk } from './keys';
-import { collect, queryAll, queryPage } from './query';
+import type { IndexName } from './table';
+import { collect, queryAll, queryPage, type Partition } from './query';
 import { createItem, deleteItem, updateItem, type Write } from './transact';
 import { K } from './registry/registry';
 import { itemCodec } from './codec';
@@ -37,10 +38,45 @@ const listMembership = (tenant: Tenant, list: string, c: Conversation) => ({
  */
 const legacyCounter = (list: string) => `conversations:${list}`;
 
+/**
+ * The lists a conversation is its own entry of, one index each (keys only, so a reply or an edit that keeps the
+ * list writes no entry): its status list and its assignee's list with its status. Its customer's list stays a
+ * membership item, which is also its channel list's entry (`customerMembership`). A conversation stored before these
+ * indexes keeps its membership item in such a list until that list changes (its status or assignee): the change
+ * deletes the item and sets the entry.
+ */
+const LIST_INDEXES = [
+  { index: 'gsi3', listOf: (c: Pick<Conversation, 'status'>) => `status:${c.status}` },
+  {
+    index: 'gsi4',
+    listOf: (c: Pick<Conversation, 'status' | 'assigneeId'>) => `assignee:${c.assigneeId ?? UNASSIGNED}:status:${c.status}`,
+  },
+] as const satisfies readonly { index: IndexName; listOf: (c: Conversation) => string }[];
+
+type ListIndex = (typeof LIST_INDEXES)[number]['index'];
+
+/** The index entry of `c` in index `index`'s list: same partition key and order as that list's membership items. */
+const listEntry = (tenant: Tenant, spec: (typeof LIST_INDEXES)[number], c: Conversation) => {
+  const { pk, sk } = listMembership(tenant, spec.listOf(c), c);
+  return { [`${spec.index}pk`]: pk, [`${spec.index}sk`]: sk };
+};
+
 export interface Stored {
   conversation: Conversation;
   version: number;
+  /** The list indexes the item has its entry in (all, but for a conversation stored before them and not moved since). */
+  indexed: readonly ListIndex[];
+  /** Its channel's list is the entry of its customer membership item (else, stored before, a membership item of its own). */
+  channelEntry: boolean;
 }
+
+/** A stored conversation item as read. */
+export const storedOf = (item: Record<string, unknown>): Stored => ({
+  conversation: fromItem(item),
+  version: item.version as number,
+  indexed: LIST_INDEXES.filter((spec) => item[`${spec.index}pk`] !== undefined).map((spec) => spec.index),
+  channelEntry: item.channelEntry === true,
+});
 
 const snoozeIndex = (tenant: Tenant, c: Conversation) =>
   c.status === 'snoozed' && c.snoozedUntil ? { gsi1pk: SNOOZED_INDEX, gsi1sk: indexSk(c.snoozedUntil, tenant, c._id) } : undefined;
@@ -50,14 +86,22 @@ export const fromItem = (item: Record<string, unknown>): Conversation => decode(
 
 const toItem = (tenant: Tenant, c: Conversation) => {
   const { tagIds: _tags, ...fields } = c;
-  return { ...conversationKey(tenant, c._id), type: 'CONVERSATION', version: 1, ...fields, ...snoozeIndex(tenant, c) };
+  return {
+    ...conversationKey(tenant, c._id),
+    type: 'CONVERSATION',
+    version: 1,
+    ...fields,
+    ...snoozeIndex(tenant, c),
+    ...Object.assign({}, ...LIST_INDEXES.map((spec) => listEntry(tenant, spec, c))),
+    channelEntry: true,
+  };
 };
 
 export const getConversation = async (tenant: Tenant, id: string): Promise<Stored | undefined> => {
   const { Item } = await dynamo().send(
     new GetCommand({ TableName: config().TABLE_NAME, Key: conversationKey(tenant, id), ConsistentRead: true }),
   );
-  return Item ? { conversation: fromItem(Item), version: Item.version as number } : undefined;
+  return Item ? storedOf(Item) : undefined;
 };
 
 const numberIn = (item: Record<string, unknown> | undefined, total: string) =>
@@ -80,15 +124,48 @@ export const listTotal = async (tenant: Tenant, list: string): Promise<number> =
   return reads.reduce((sum, r) => sum + numberIn(items.get(r.key.sk), r.total), 0);
 };
 
-/** List memberships and the totals of the count items follow the conversation's status, assignee, channel and customer. */
-const listWrites = (tenant: Tenant, before: Conversation | undefined, after: Conversation | undefined): Write[] => {
-  const { leave, join } = listMoves(before, after);
-  const c = (after ?? before)!;
-  return [
-    ...leave.map((l) => deleteItem(listMembership(tenant, l, c))),
-    ...join.map((l) => createItem({ ...listMembership(tenant, l, c), type: 'CONV_LIST', conversationId: c._id })),
-    ...[...countMoves(leave, join)].map(([counter, deltas]) => bump(workspaceCounter(tenant, counter), deltas)),
-  ];
+const customerList = (c: Conversation) => `customer:${c.customerId}`;
+const channelList = (c: Conversation) => `channel:${c.channel}`;
+
+/**
+ * The conversation's membership item in its customer's list, which is also its entry in its channel's list (gsi3,
+ * keys only): one item for the two lists that never move but in a merge. A conversation stored before has its
+ * channel's membership item instead (no `channelEntry` on its item) until its customer changes.
+ */
+const customerMembership = (tenant: Tenant, c: Conversation) => ({
+  ...listMembership(tenant, customerList(c), c),
+  type: 'CONV_LIST',
+  conversationId: c._id,
+  gsi3pk: listPartition(tenant, channelList(c)),
+  gsi3sk: `${c.createdAt}#${c._id}`,
+});
+
+/**
+ * What a change does to the lists: the conversation's own index entries of the status lists that moved (`set`: their
+ * new keys on the item), its customer's membership item when the customer changed (with its channel entry), the
+ * membership items a conversation stored before kept in a list that moved, and the totals of the count items, which
+ * follow every list.
+ */
+const listWrites = (tenant: Tenant, before: Stored | undefined, after: Conversation | undefined) => {
+  const { leave, join } = listMoves(before?.conversation, after);
+  const was = before?.conversation;
+  const moved = LIST_INDEXES.filter((spec) => !was || !after || spec.listOf(was) !== spec.listOf(after));
+  const customerMoved = !was || !after || customerList(was) !== customerList(after);
+  const left = before
+    ? [
+        ...moved.filter((spec) => !before.indexed.includes(spec.index)).map((spec) => spec.listOf(before.conversation)),
+        ...(customerMoved ? [customerList(before.conversation), ...(before.channelEntry ? [] : [channelList(before.conversation)])] : []),
+      ]
+    : [];
+  const set = was && after ? Object.assign({}, ...moved.map((spec) => listEntry(tenant, spec, after))) : {};
+  return {
+    set: { ...set, ...(before && !before.channelEntry && after && customerMoved ? { channelEntry: true } : {}) },
+    writes: [
+      ...left.map((l) => deleteItem(listMembership(tenant, l, was!))),
+      ...(after && customerMoved ? [createItem(customerMembership(tenant, after))] : []),
+      ...[...countMoves(leave, join)].map(([counter, deltas]) => bump(workspaceCounter(tenant, counter), deltas)),
+    ] as Write[],
+  };
 };
 
 /** Closed conversations by closing time, per tenant: the retention sweep's index (a purge's tombstone stays in it). */
@@ -105,23 +182,25 @@ const closedIndexChange = (tenant: Tenant, before: Conversation, after: Conversa
 };
 
 /** The writes that store `after` over the version read: its snooze and closed indexes and lists follow it, and a new assignee is checked. */
-export const conversationUpdate = (tenant: Tenant, { conversation: before, version }: Stored, after: Conversation): Write[] => {
+export const conversationUpdate = (tenant: Tenant, stored: Stored, after: Conversation): Write[] => {
+  const { conversation: before, version } = stored;
   const index = snoozeIndex(tenant, after);
   const closed = closedIndexChange(tenant, before, after);
+  const lists = listWrites(tenant, stored, after);
   return [
     versionedUpdate(conversationKey(tenant, before._id), version, before, after, {
       skip: ['tagIds'],
-      set: { ...index, ...closed.set },
+      set: { ...index, ...closed.set, ...lists.set },
       remove: [...(index ? [] : ['gsi1pk', 'gsi1sk']), ...(closed.remove ?? [])],
     }),
     ...(after.assigneeId && after.assigneeId !== before.assigneeId ? [activeMemberCheck(tenant, after.assigneeId)] : []),
-    ...listWrites(tenant, before, after),
+    ...lists.writes,
   ];
 };
 
 /** The items a newly created conversation consists of, and what it adds to the count items (for bulk loads). */
 export const createdItems = (tenant: Tenant, c: Conversation) => ({
-  items: [toItem(tenant, c), ...listsOf(c).map((l) => ({ ...listMembership(tenant, l, c), type: 'CONV_LIST', conversationId: c._id }))],
+  items: [toItem(tenant, c), customerMembership(tenant, c)],
   counts: countMoves([], listsOf(c)),
 });
 
@@ -155,28 +234,43 @@ export const conversationCreation = (tenant: Tenant, conversation: Conversation,
   ...customer,
   createItem(toItem(tenant, conversation)),
   ...(conversation.assigneeId ? [activeMemberCheck(tenant, conversation.assigneeId)] : []),
-  ...listWrites(tenant, undefined, conversation),
+  ...listWrites(tenant, undefined, conversation).writes,
 ];
 
 /**
  * The writes that delete the conversation as read, its list memberships, `uncount` (the writes that uncount it
  * on its customer: `customerCounting`) and its tag links (with their counters), conditional on the version and the number of tags read (a concurrent tagging re-runs it).
  */
-export const conversationDeletion = (tenant: Tenant, { conversation, version }: Stored, now: Date, uncount: Write[]): Write[] => [
-  deleteItem(conversationKey(tenant, conversation._id), unchangedSinceRead(version, conversation.tagIds)),
-  ...listWrites(tenant, conversation, undefined),
+export const conversationDeletion = (tenant: Tenant, stored: Stored, now: Date, uncount: Write[]): Write[] => [
+  deleteItem(conversationKey(tenant, stored.conversation._id), unchangedSinceRead(stored.version, stored.conversation.tagIds)),
+  ...listWrites(tenant, stored, undefined).writes,
   ...uncount,
-  ...tagLinkWrites(tenant, 'conversation', conversation._id, conversation.tagIds, -1, now),
+  ...tagLinkWrites(tenant, 'conversation', stored.conversation._id, stored.conversation.tagIds, -1, now),
 ];
 
-/** The ids of the conversations in a list, up to `limit` (all of them without), oldest first. */
-export const conversationIdsIn = async (tenant: Tenant, list: string, limit?: number): Promise<string[]> => {
-  const items =
-    limit === undefined
-      ? await collect(queryAll({ pk: listPartition(tenant, list), consistent: true }))
-      : (await queryPage({ pk: listPartition(tenant, list) }, { limit })).items;
-  return items.map((i) => i.conversationId as string);
+/** The index a stored list is kept in (status and channel lists in gsi3, an assignee's with a status in gsi4), if it is one. */
+export const indexOfList = (list: string): ListIndex | undefined => {
+  if (/^(status|channel):[^:]+$/.test(list)) return 'gsi3';
+  return /^assignee:[^:]+:status:\w+$/.test(list) ? 'gsi4' : undefined;
 };
+
+/**
+ * The ids of the conversations in a stored list, up to `limit` (all of them without), oldest first: its membership
+ * items, read consistently, and for a list kept in an index also its entries there, as the index stands (eventually
+ * consistent: a caller that must see every member checks the list's exact total afterwards).
+ */
+export const conversationIdsIn = async (tenant: Tenant, list: string, limit?: number): Promise<string[]> => {
+  const pk = listPartition(tenant, list);
+  const index = indexOfList(list);
+  const read = (partition: Partition) =>
+    limit === undefined ? collect(queryAll(partition)) : queryPage(partition, { limit }).then((p) => p.items);
+  const [items, entries] = await Promise.all([read({ pk, consistent: true }), index ? read({ index, pk }) : []]);
+  const ids = [...items.map((i) => i.conversationId as string), ...entries.map((e) => idOfEntry(e[`${index}sk`] as string))];
+  return limit === undefined ? ids : ids.slice(0, limit);
+};
+
+/** The conversation id an index entry's sort key (`<createdAt>#<id>`) ends in. */
+export const idOfEntry = (sk: string): string => sk.slice(sk.lastIndexOf('#') + 1);
 
 /** The keys of a conversation's partition but the conversation's own (its messages, notes and email thread), each marked when a message. */
 export const conversationContents = async (

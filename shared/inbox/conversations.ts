@@ -21,13 +21,14 @@ import {
   conversationIdsIn,
   conversationUpdate,
   getConversation,
+  listTotal,
   nextConversationNumber,
   type Stored,
 } from '../data/conversations';
 import { conversationsPage } from '../data/conversations-lists';
 import { outboxItem } from '../data/outbox';
 import type { PageRequest } from '../data/query';
-import { lostRace, retryOnConflict } from '../data/retry';
+import { backoff, lostRace, retryOnConflict } from '../data/retry';
 import type { Write } from '../data/transact';
 import type { Unit } from '../data/unit';
 import { conversationRemoval } from './conversation-removal';
@@ -175,20 +176,33 @@ export const changeConversationStatus = (
   now: Date,
 ): Promise<Conversation> => applyRule(unit, tenant, id, (c) => changeStatus(c, status, { snoozedUntil, now }), now);
 
+/** Rounds of unassigning a removed member's conversations before the removal is left to its timer. */
+const UNASSIGN_ROUNDS = 5;
+
 /**
  * Unassigns a removed member's open conversations, each in its own transaction with its
  * `inbox.conversation.unassigned` event (any number of them: no transaction holds more than one). A
  * conversation deleted or reassigned meanwhile is left alone, so running it again finishes what is left.
+ * Their lists are index entries (eventually consistent on AWS), so a conversation assigned a moment before the
+ * removal may not show yet: the member's exact totals say when none is left, and until then it reads again
+ * (then fails, leaving the removal to the `finish-member-removals` timer).
  */
 export const unassignMemberConversations = async (unit: Unit, tenant: Tenant, memberId: string, now: Date): Promise<void> => {
-  for (const status of STATUSES.filter((s) => s !== 'closed')) {
-    for (const id of await conversationIdsIn(tenant, `assignee:${memberId}:status:${status}`)) {
-      await mutateConversation(unit, tenant, id, (c) => (c.assigneeId === memberId ? { change: unassign(c, now) } : undefined), now).catch(
-        (error: unknown) => {
-          if (!(error instanceof Missing)) throw error;
-        },
-      );
+  const lists = STATUSES.filter((s) => s !== 'closed').map((status) => `assignee:${memberId}:status:${status}`);
+  for (let round = 1; ; round++) {
+    for (const list of lists) {
+      for (const id of await conversationIdsIn(tenant, list)) {
+        await mutateConversation(unit, tenant, id, (c) => (c.assigneeId === memberId ? { change: unassign(c, now) } : undefined), now).catch(
+          (error: unknown) => {
+            if (!(error instanceof Missing)) throw error;
+          },
+        );
+      }
     }
+    const left = (await Promise.all(lists.map((list) => listTotal(tenant, list)))).reduce((a, b) => a + b, 0);
+    if (left === 0) return;
+    if (round >= UNASSIGN_ROUNDS) throw new Error(`${left} conversations still assigned to removed member ${memberId}`);
+    await backoff(round, 100, 2000);
   }
 };
 

@@ -41,15 +41,26 @@ const valueBytes = (v: AttributeValue): number => {
 const itemBytes = (item: Item): number => Object.entries(item).reduce((n, [k, v]) => n + Buffer.byteLength(k) + valueBytes(v), 0);
 const unitsOfItem = (item: Item | undefined) => (item ? Math.max(1, Math.ceil(itemBytes(item) / 1024)) : 0);
 
-/** The index entries a change rewrites (every index projects ALL): a put or delete each, both when its key moved. */
+/** An index entry's image: the whole item under `ALL`, its table and index keys under `KEYS_ONLY`. */
+const entryOf = (item: Item | undefined, index: (typeof tableSchema.indexes)[number]): Item | undefined => {
+  if (!item || index.projection === 'ALL') return item;
+  const keys = [tableSchema.partitionKey, tableSchema.sortKey, index.partitionKey, index.sortKey];
+  return Object.fromEntries(keys.filter((k) => item[k]).map((k) => [k, item[k]!]));
+};
+
+/**
+ * The index entries a change rewrites: a put or delete each, both when its key moved, and a rewrite when what
+ * the index projects changed (under `KEYS_ONLY`, never without a key change).
+ */
 const indexUnits = (before: Item | undefined, after: Item | undefined): number =>
   tableSchema.indexes.reduce((n, i) => {
     const keyOf = (item: Item | undefined) =>
       item?.[i.partitionKey] && item[i.sortKey] ? `${item[i.partitionKey]!.S}|${item[i.sortKey]!.S}` : undefined;
     const [was, is] = [keyOf(before), keyOf(after)];
     if (was === undefined && is === undefined) return n;
-    if (was !== is) return n + unitsOfItem(was ? before : undefined) + unitsOfItem(is ? after : undefined);
-    return n + (JSON.stringify(before) === JSON.stringify(after) ? 0 : unitsOfItem(after));
+    const [from, to] = [entryOf(before, i), entryOf(after, i)];
+    if (was !== is) return n + unitsOfItem(was ? from : undefined) + unitsOfItem(is ? to : undefined);
+    return n + (JSON.stringify(from) === JSON.stringify(to) ? 0 : unitsOfItem(to));
   }, 0);
 
 let reader: DynamoDBClient | undefined;

@@ -45,10 +45,21 @@ describe('the table', () => {
             { AttributeName: index.partitionKey, KeyType: 'HASH' },
             { AttributeName: index.sortKey, KeyType: 'RANGE' },
           ],
-          Projection: { ProjectionType: 'ALL' },
+          Projection: { ProjectionType: index.projection },
         }),
       ),
     });
+  });
+
+  it('projects keys only into gsi3 and gsi4 (conversation lists), so an update that keeps their keys writes no entry', () => {
+    const [table] = Object.values(app.template(app.stacks.data).findResources('AWS::DynamoDB::Table'));
+    const projections = Object.fromEntries(
+      (table!.Properties.GlobalSecondaryIndexes as { IndexName: string; Projection: { ProjectionType: string } }[]).map((i) => [
+        i.IndexName,
+        i.Projection.ProjectionType,
+      ]),
+    );
+    expect(projections).toEqual({ gsi1: 'ALL', gsi2: 'ALL', gsi3: 'KEYS_ONLY', gsi4: 'KEYS_ONLY' });
   });
 
   it('exports its name for the CLI', () => {
@@ -273,6 +284,8 @@ describe('least privilege', () => {
     expect(lines.filter((l) => l.includes('/index/'))).toEqual([
       expect.stringMatching(/^dynamodb:Query on .*gsi1/),
       expect.stringMatching(/^dynamodb:Query on .*gsi2/),
+      expect.stringMatching(/^dynamodb:Query on .*gsi3/),
+      expect.stringMatching(/^dynamodb:Query on .*gsi4/),
     ]);
     expect(lines.filter((l) => !l.includes('/index/')).map((l) => l.split(' on ')[0])).toEqual([
       'dynamodb:BatchGetItem',

@@ -7,6 +7,10 @@ import { agentId } from '../support/members';
 import { useTestStack } from '../support/stack';
 import { conversationKey } from '../../shared/data/entity-keys';
 import { queryPage } from '../../shared/data/query';
+import { listPartition } from '../../shared/data/conversations';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo } from '../../shared/aws/dynamo';
+import { config } from '../../shared/config';
 import { tokenFor } from '../support/tenants';
 
 const env = useTestStack();
@@ -275,6 +279,61 @@ describe('listing', () => {
     expect(combo.body.error.details.errors[0].path).toBe('channel');
     const bad = await t.api.get(`${CONV}?status=gone&limit=500`);
     expect(bad.body.error.details.errors.map((e: { path: string }) => e.path).sort()).toEqual(['limit', 'status']);
+  });
+
+  it('keeps status and channel lists as index entries, and reads and moves over those stored before as membership items', async () => {
+    const t = await tenant();
+    const AGENT = await agentId(t.api);
+    const old = await t.open({ assigneeId: AGENT, channel: 'email' });
+    const fresh = await t.open({ assigneeId: AGENT, channel: 'email' });
+    const lists = ['status:open', `assignee:${AGENT}:status:open`, 'channel:email'];
+    const members = async (list: string) =>
+      (await queryPage({ pk: listPartition(t.tenant, list) }, { limit: 10 })).items.map((i) => i.conversationId);
+    // A new conversation writes no membership item in its status and channel lists: its own entries in gsi3 and
+    // gsi4, and its customer membership item's in gsi3, are them.
+    for (const list of lists) expect(await members(list), list).toEqual([]);
+    // As stored before: no index entries, a membership item in each of these lists.
+    const strip = (key: { pk: string; sk: string }, attributes: string) =>
+      dynamo().send(new UpdateCommand({ TableName: config().TABLE_NAME, Key: key, UpdateExpression: `REMOVE ${attributes}` }));
+    await strip(conversationKey(t.tenant, old._id), 'gsi3pk, gsi3sk, gsi4pk, gsi4sk, channelEntry');
+    await strip({ pk: listPartition(t.tenant, `customer:${t.customer._id}`), sk: `${old.createdAt}#${old._id}` }, 'gsi3pk, gsi3sk');
+    for (const list of lists)
+      await dynamo().send(
+        new PutCommand({
+          TableName: config().TABLE_NAME,
+          Item: { pk: listPartition(t.tenant, list), sk: `${old.createdAt}#${old._id}`, type: 'CONV_LIST', conversationId: old._id },
+        }),
+      );
+    const page = async (query: string) => {
+      const res = await t.api.get(`${CONV}?${query}`);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body.data;
+    };
+    const ids = async (query: string) => {
+      const data = await page(query);
+      return { ids: data.conversations.map((x: { _id: string }) => x._id), total: data.pagination.total };
+    };
+    for (const query of ['', 'status=open', `assigneeId=${AGENT}`, `assigneeId=${AGENT}&status=open`, 'channel=email'])
+      expect(await ids(query), query).toEqual({ ids: [fresh._id, old._id], total: 2 });
+    const first = await page('status=open&limit=1');
+    expect(first.conversations.map((x: { _id: string }) => x._id)).toEqual([fresh._id]);
+    expect((await ids(`status=open&limit=1&cursor=${first.pagination.nextCursor}`)).ids).toEqual([old._id]);
+    expect((await ids('status=open&limit=1&page=2')).ids).toEqual([old._id]);
+    // A reply leaves its lists as they are; a status change moves it to its index entries and deletes its items.
+    expect((await t.api.post(`${CONV}/${old._id}/messages`, { content: 'On it' })).status).toBe(201);
+    for (const list of lists) expect(await members(list), list).toEqual([old._id]);
+    expect((await t.api.post(`${CONV}/${old._id}/status`, { status: 'pending' })).status).toBe(200);
+    expect(await members('status:open')).toEqual([]);
+    expect(await members(`assignee:${AGENT}:status:open`)).toEqual([]);
+    expect(await members('channel:email')).toEqual([old._id]);
+    expect(await ids('status=open')).toEqual({ ids: [fresh._id], total: 1 });
+    expect(await ids('status=pending')).toEqual({ ids: [old._id], total: 1 });
+    expect(await ids(`assigneeId=${AGENT}&status=pending`)).toEqual({ ids: [old._id], total: 1 });
+    expect(await ids(`assigneeId=${AGENT}`)).toEqual({ ids: [fresh._id, old._id], total: 2 });
+    expect((await t.api.delete(`${CONV}/${old._id}`)).status).toBe(200);
+    for (const list of [...lists, 'status:pending', `customer:${t.customer._id}`])
+      expect(await members(list), list).toEqual(list.startsWith('customer:') ? [fresh._id] : []);
+    expect(await ids('channel=email')).toEqual({ ids: [fresh._id], total: 1 });
   });
 
   it('pages by page number and by cursor alike, newest first, with the contract pagination', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { wiring } from '../../functions/wiring';
 import { grantsFor } from '../../infra/grants';
 import { runAs } from '../../infra/local/aws-guard';
@@ -77,6 +77,29 @@ const conversationWithFile = async (api: Client, status: 'closed' | 'open' = 'cl
 };
 
 /** A closed conversation, nothing in it. */
+/**
+ * A closed conversation as stored before its closed index (gsi2) and its status lists' entries (gsi3, gsi4) existed:
+ * no entries, and a membership item in its status list and its assignee's with its status (it is unassigned).
+ */
+const storedBeforeIndexes = async (tenant: string, id: string) => {
+  const key = { pk: `WS#${tenant}#CONV#${id}`, sk: 'CONVERSATION' };
+  const { Attributes } = await dynamo().send(
+    new UpdateCommand({
+      TableName: config().TABLE_NAME,
+      Key: key,
+      UpdateExpression: 'REMOVE gsi2pk, gsi2sk, gsi3pk, gsi3sk, gsi4pk, gsi4sk',
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+  for (const list of ['status:closed', 'assignee:none:status:closed'])
+    await dynamo().send(
+      new PutCommand({
+        TableName: config().TABLE_NAME,
+        Item: { pk: `WS#${tenant}#CONVLIST#${list}`, sk: `${Attributes!.createdAt}#${id}`, type: 'CONV_LIST', conversationId: id },
+      }),
+    );
+};
+
 const closedConversation = async (api: Client): Promise<string> => {
   const customer = (await api.post('/api/v1/contacts/customers', { name: 'Bo' })).body.data.customer;
   const { _id: id } = (await api.post(CONV, { customerId: customer._id })).body.data.conversation;
@@ -199,9 +222,7 @@ describe('the retention sweep', () => {
     const item = async (id: string) =>
       (await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: key(id), ConsistentRead: true }))).Item!;
     // As stored before the index existed: closed, and no entry.
-    for (const id of [...ids, reopened.id]) {
-      await dynamo().send(new UpdateCommand({ TableName: config().TABLE_NAME, Key: key(id), UpdateExpression: 'REMOVE gsi2pk, gsi2sk' }));
-    }
+    for (const id of [...ids, reopened.id]) await storedBeforeIndexes(t.tenant, id);
     const before = await item(ids[0]!);
     expect((await t.api.post(`${CONV}/${reopened.id}/status`, { status: 'open' })).status).toBe(200);
     await t.api.patch('/api/v1/workspace', { retention: { closedConversationDays: 30 } });
@@ -216,15 +237,7 @@ describe('the retention sweep', () => {
     const u = await env.tenant();
     const theirs: string[] = [];
     for (let i = 0; i < 3; i++) theirs.push(await closedConversation(u.api));
-    for (const id of theirs) {
-      await dynamo().send(
-        new UpdateCommand({
-          TableName: config().TABLE_NAME,
-          Key: { pk: `WS#${u.tenant}#CONV#${id}`, sk: 'CONVERSATION' },
-          UpdateExpression: 'REMOVE gsi2pk, gsi2sk',
-        }),
-      );
-    }
+    for (const id of theirs) await storedBeforeIndexes(u.tenant, id);
     await u.api.patch('/api/v1/workspace', { retention: { closedConversationDays: 30 } });
     const run = (batch: number) =>
       runAs({ name: nameOf(sweep.target), kind: 'schedule', grants: grantsFor(sweep.target, 'schedule', undefined, wiring.buckets) }, () =>

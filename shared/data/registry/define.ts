@@ -4,7 +4,7 @@ import { itemCodec } from '../codec';
 import type { IndexName } from '../table';
 
 /** The key attributes of an item: the table's own and each global secondary index's. */
-export type KeyAttribute = 'pk' | 'sk' | 'gsi1pk' | 'gsi1sk' | 'gsi2pk' | 'gsi2sk';
+export type KeyAttribute = 'pk' | 'sk' | 'gsi1pk' | 'gsi1sk' | 'gsi2pk' | 'gsi2sk' | 'gsi3pk' | 'gsi3sk' | 'gsi4pk' | 'gsi4sk';
 
 /** One read the code makes: what it reads, the key condition it reads by, and on which index. */
 interface AccessPattern {

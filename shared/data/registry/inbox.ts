@@ -6,7 +6,9 @@ export const conversation = entity({
   itemTypes: ['CONVERSATION'],
   personal: ['subject'],
   about:
-    "A conversation; snoozed ones are in the timer's sparse index of wake-ups, closed ones in their tenant's index by closing time (the retention sweep's).",
+    "A conversation; snoozed ones are in the timer's sparse index of wake-ups, closed ones in their tenant's index by closing time (the retention sweep's). " +
+    "Its status list and its assignee's list with its status are its own entries in gsi3 and gsi4 (keys only; a conversation stored before them keeps " +
+    'its membership items until its status or assignee changes). See [the messaging write path](#the-messaging-write-path).',
   prefixes: ['CONV', 'CONVERSATION', 'SNOOZED', 'CLOSED'],
   keys: {
     pk: '<tenant>#CONV#<id>',
@@ -15,11 +17,25 @@ export const conversation = entity({
     gsi1sk: '<snoozedUntil>#<tenant>#<id>',
     gsi2pk: '<tenant>#CLOSED',
     gsi2sk: '<closedAt>#<id>',
+    gsi3pk: '<tenant>#CONVLIST#status:<status>',
+    gsi3sk: '<createdAt>#<id>',
+    gsi4pk: '<tenant>#CONVLIST#assignee:<assignee or none>:status:<status>',
+    gsi4sk: '<createdAt>#<id>',
   },
   patterns: [
     { read: 'conversation by id', by: 'pk=<tenant>#CONV#<id> sk=CONVERSATION' },
     { read: 'snoozed conversations due', by: 'gsi1pk=SNOOZED gsi1sk ≤ now', index: 'gsi1' },
     { read: 'closed conversations past the retention', by: 'gsi2pk=<tenant>#CLOSED gsi2sk < cutoff', index: 'gsi2' },
+    {
+      read: 'a status list, newest first (merged with its membership items)',
+      by: 'gsi3pk=<tenant>#CONVLIST#status:<status>',
+      index: 'gsi3',
+    },
+    {
+      read: "an assignee's list with a status, newest first (merged with its membership items)",
+      by: 'gsi4pk=<tenant>#CONVLIST#assignee:<assignee or none>:status:<status>',
+      index: 'gsi4',
+    },
   ],
 });
 
@@ -53,10 +69,22 @@ export const conversationList = entity({
   itemTypes: ['CONV_LIST'],
   personal: [],
   about:
-    "A conversation in one of its stored lists (its status, its assignee's with its status, its channel, its customer); `all` and an assignee's list are read as the merge of their status lists. Totals: see [the messaging write path](#the-messaging-write-path).",
+    "A conversation in its customer's list, whose item is also its entry in its channel's list (gsi3, keys only; stored before, a membership item of the channel's list of its own, and membership items of its status list and its assignee's with its status); `all` and an assignee's list are read as the merge of their status lists. Totals: see [the messaging write path](#the-messaging-write-path).",
   prefixes: ['CONVLIST'],
-  keys: { pk: '<tenant>#CONVLIST#<list>', sk: '<createdAt>#<id>' },
-  patterns: [{ read: 'a list, newest first', by: 'pk=<tenant>#CONVLIST#<list>' }],
+  keys: {
+    pk: '<tenant>#CONVLIST#<list>',
+    sk: '<createdAt>#<id>',
+    gsi3pk: '<tenant>#CONVLIST#channel:<channel> (customer memberships)',
+    gsi3sk: '<createdAt>#<id>',
+  },
+  patterns: [
+    { read: 'a list, newest first', by: 'pk=<tenant>#CONVLIST#<list>' },
+    {
+      read: "a channel's list, newest first (merged with its membership items)",
+      by: 'gsi3pk=<tenant>#CONVLIST#channel:<channel>',
+      index: 'gsi3',
+    },
+  ],
 });
 
 export const message = entity({
