@@ -192,11 +192,15 @@ export const unassignMemberConversations = async (unit: Unit, tenant: Tenant, me
   for (let round = 1; ; round++) {
     for (const list of lists) {
       for (const id of await conversationIdsIn(tenant, list)) {
-        await mutateConversation(unit, tenant, id, (c) => (c.assigneeId === memberId ? { change: unassign(c, now) } : undefined), now).catch(
-          (error: unknown) => {
-            if (!(error instanceof Missing)) throw error;
-          },
-        );
+        await mutateConversation(
+          unit,
+          tenant,
+          id,
+          (c) => (c.assigneeId === memberId ? { change: unassign(c, now) } : undefined),
+          now,
+        ).catch((error: unknown) => {
+          if (!(error instanceof Missing)) throw error;
+        });
       }
     }
     const left = (await Promise.all(lists.map((list) => listTotal(tenant, list)))).reduce((a, b) => a + b, 0);
