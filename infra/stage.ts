@@ -1,6 +1,7 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
+import { tableSchema, type IndexName } from '../shared/data/table';
 
 export type StageName = 'dev' | 'prod';
 
@@ -27,9 +28,15 @@ export interface Stage {
    * custom domain, so the edge needs `domain`.
    */
   edge: boolean;
+  /**
+   * `-c tableIndexes=gsi1,gsi2,gsi3`: the table's global secondary indexes this deployment creates (all of
+   * `tableSchema`'s by default). CloudFormation adds one index per update of an existing table, so an upgrade that
+   * brings two new ones deploys the data stack once per index (docs/operations/deploy.md).
+   */
+  tableIndexes: readonly IndexName[];
 }
 
-const STAGES: Record<StageName, Omit<Stage, 'name' | 'alarmEmail' | 'domain' | 'corsOrigins'>> = {
+const STAGES: Record<StageName, Omit<Stage, 'name' | 'alarmEmail' | 'domain' | 'corsOrigins' | 'tableIndexes'>> = {
   dev: {
     protectData: false,
     removalPolicy: RemovalPolicy.DESTROY,
@@ -55,7 +62,22 @@ const text = (node: Node, key: string): string | undefined => {
   return value;
 };
 
-/** Reads `-c stage=dev|prod` (default dev) and the optional alarm, domain and CORS context. */
+const list = (value: string | undefined): string[] | undefined =>
+  value
+    ?.split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+
+const tableIndexesFrom = (value: string | undefined): readonly IndexName[] => {
+  const all = tableSchema.indexes.map((index) => index.name);
+  const named = list(value);
+  if (!named) return all;
+  const unknown = named.filter((name) => !all.includes(name as IndexName));
+  if (unknown.length) throw new Error(`context tableIndexes names no index of the table: ${unknown.join(', ')} (it has ${all.join(', ')})`);
+  return all.filter((name) => named.includes(name));
+};
+
+/** Reads `-c stage=dev|prod` (default dev) and the optional alarm, domain, CORS and table-index context. */
 export const stageFrom = (node: Node): Stage => {
   const name = text(node, 'stage') ?? 'dev';
   if (name !== 'dev' && name !== 'prod') throw new Error(`context stage must be dev or prod, got "${name}"`);
@@ -77,10 +99,8 @@ export const stageFrom = (node: Node): Stage => {
     ...STAGES[name],
     alarmEmail: text(node, 'alarmEmail'),
     domain: domainName && certificateArn ? { name: domainName, certificateArn } : undefined,
-    corsOrigins: cors
-      ?.split(',')
-      .map((o) => o.trim())
-      .filter(Boolean),
+    corsOrigins: list(cors),
     edge,
+    tableIndexes: tableIndexesFrom(text(node, 'tableIndexes')),
   };
 };

@@ -37,7 +37,7 @@ export class DataStack extends Stack {
       deletionProtection: stage.protectData,
       removalPolicy: stage.removalPolicy,
     });
-    for (const index of tableSchema.indexes) {
+    for (const index of tableSchema.indexes.filter((i) => stage.tableIndexes.includes(i.name))) {
       this.table.addGlobalSecondaryIndex({
         indexName: index.name,
         partitionKey: key(index.partitionKey),

@@ -1,9 +1,11 @@
 import { App, Duration } from 'aws-cdk-lib';
-import { Match } from 'aws-cdk-lib/assertions';
+import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { checkQueueSpec } from '../../infra/stacks/queues-stack';
 import { wiring } from '../../functions/wiring';
 import { stageFrom } from '../../infra/stage';
+import { DataStack } from '../../infra/stacks/data-stack';
+import { tableSchema } from '../../shared/data/table';
 import { fullWiring, prodDomain, prodStage, synth, type Synthesized } from './synth';
 
 describe('the prod stage', () => {
@@ -88,6 +90,18 @@ describe('configuration mistakes fail the synth', () => {
     expect(() => stageFrom(context({ stage: 'staging' }))).toThrow(/dev or prod/);
     expect(() => stageFrom(context({ domainName: 'api.example.com' }))).toThrow(/go together/);
     expect(stageFrom(context({})).name).toBe('dev');
+  });
+
+  it('deploys the table indexes named by tableIndexes (all by default), so an upgrade adds one index per deploy, and refuses a name the table has not', () => {
+    const indexesOf = (values: Record<string, string>) => {
+      const app = new App({ context: values });
+      const data = new DataStack(app, 'Data', { stage: stageFrom(app.node), keys: [], buckets: [] });
+      const [table] = Object.values(Template.fromStack(data).findResources('AWS::DynamoDB::Table'));
+      return (table!.Properties.GlobalSecondaryIndexes as { IndexName: string }[]).map((i) => i.IndexName);
+    };
+    expect(indexesOf({})).toEqual(tableSchema.indexes.map((i) => i.name));
+    expect(indexesOf({ tableIndexes: 'gsi1, gsi2,gsi3' })).toEqual(['gsi1', 'gsi2', 'gsi3']);
+    expect(() => stageFrom(context({ tableIndexes: 'gsi1,gsi9' }))).toThrow(/names no index of the table: gsi9/);
   });
 
   it('rejects a queue whose visibility timeout is under 6x its consumer timeout, whose receives throttling alone could exhaust within an hour, that keeps messages under 4 days or within a week of its DLQ, or whose consumer settings Lambda refuses', () => {
