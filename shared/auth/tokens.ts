@@ -9,7 +9,7 @@ import { outboxItem } from '../data/outbox';
 import { getToken, listTokens, storedToken, tokenCreation, tokenRevocation } from '../data/tokens';
 import { transact, type Write } from '../data/transact';
 import { getWorkspaces } from '../data/workspaces';
-import { tokenBody } from '../views/auth';
+import { tokenBody } from '../views/tokens';
 
 export interface NewToken {
   name: string;

@@ -9,7 +9,7 @@ import { IDEMPOTENCY_LOCK_SECONDS, IDEMPOTENCY_WINDOW_SECONDS, keyDigest } from 
 import { storedKey } from './codec';
 import { collect, queryAll } from './query';
 import { deleteItem, putItem, removeOnce, updateItem, type Write } from './transact';
-import { idempotency, idempotencyBody } from './registry/workspace';
+import { idempotency, idempotencyBody } from './registry/requests';
 
 /** Idempotency records and their body chunks (keys, and how they hold together: registry/workspace.ts). */
 export interface KeyRef {

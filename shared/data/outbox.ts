@@ -7,7 +7,7 @@ import { packText, unpackText } from '../packed-text';
 import { EVENT_ITEM_TYPE } from './table';
 import { createItem, removeOnce, type Write } from './transact';
 import { currentContext } from '../observability/context';
-import { outboxEvent } from './registry/workspace';
+import { outboxEvent } from './registry/requests';
 
 const requestIdOf = () => {
   const { requestId } = currentContext();

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { article } from '../views/ai';
-import { member, token, workspace } from '../views/auth';
+import { member, workspace } from '../views/auth';
+import { token } from '../views/tokens';
 import { campaign, recipient } from '../views/broadcasts';
 import { account } from '../views/channels';
 import { contact } from '../views/contacts';

@@ -55,5 +55,6 @@ it('refuses an invalid environment at once, naming every variable that is wrong 
     'Invalid environment: S3_ENDPOINT must be a URL; WEBHOOK_ALLOW_PRIVATE_TARGETS must be one of "true", "false"; ' +
       'AUTH_FAILURE_LIMIT must be a positive integer; LOG_LEVEL must be one of "debug", "info", "warn", "error", "silent"',
   );
-  for (const limit of ['0', '-3', '', 'ten']) expect(() => readConfig({ AUTH_FAILURE_LIMIT: limit })).toThrow(/AUTH_FAILURE_LIMIT must be a positive integer/);
+  for (const limit of ['0', '-3', '', 'ten'])
+    expect(() => readConfig({ AUTH_FAILURE_LIMIT: limit })).toThrow(/AUTH_FAILURE_LIMIT must be a positive integer/);
 });
