@@ -1,6 +1,5 @@
 import * as z from 'zod';
 import { WEEKDAYS, type Workspace } from '../domain/auth/workspace';
-import { MemberStatus, Role, type Member } from '../domain/auth/member';
 import { exactly, id, time } from './common';
 import { environment, token } from './tokens';
 
@@ -21,21 +20,6 @@ export const workspace = exactly<Workspace>()(
     updatedAt: time,
   }),
 ).meta({ id: 'Workspace' });
-
-export const member = exactly<Member>()(
-  z.strictObject({
-    _id: id,
-    email: z.string(),
-    name: z.string().nullable(),
-    role: Role,
-    status: MemberStatus,
-    invitedAt: time,
-    joinedAt: time.nullable(),
-    removedAt: time.nullable(),
-    createdAt: time,
-    updatedAt: time,
-  }),
-).meta({ id: 'Member' });
 
 /** A token as the API lists it, with its state. */
 export const apiToken = token.extend({ status: z.enum(['active', 'revoked', 'expired']) }).meta({ id: 'ApiToken' });
