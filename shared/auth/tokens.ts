@@ -10,7 +10,7 @@ import { getToken, listTokens, storedToken, tokenCreation, tokenRevocation } fro
 import type { Write } from '../data/transact';
 import type { Unit } from '../data/unit';
 import { getWorkspaces } from '../data/workspaces';
-import { tokenBody } from '../views/auth';
+import { tokenBody } from '../views/tokens';
 
 export interface NewToken {
   name: string;

@@ -2,7 +2,7 @@ import type { Tenant } from '../domain/auth/tenant';
 import { envelopeTenant, type EventEnvelope } from '../events/envelope';
 import { unpackText } from '../packed-text';
 import { eventPayload } from './outbox';
-import { outboxEvent } from './registry/workspace';
+import { outboxEvent } from './registry/requests';
 import { countItems, queryAll, queryPage, type PageRequest, type Partition } from './query';
 
 /** Which event types a read passes: exact names and type prefixes (at least one of either). */

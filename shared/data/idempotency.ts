@@ -10,7 +10,7 @@ import { storedKey } from './codec';
 import { collect, queryAll } from './query';
 import { deleteItem, putItem, updateItem, type Write } from './transact';
 import { removeOnce } from './unit';
-import { idempotency, idempotencyBody } from './registry/workspace';
+import { idempotency, idempotencyBody } from './registry/requests';
 
 /** Idempotency records and their body chunks (keys, and how they hold together: registry/workspace.ts). */
 export interface KeyRef {

@@ -8,7 +8,7 @@ import { EVENT_ITEM_TYPE } from './table';
 import { createItem, type Write } from './transact';
 import { removeOnce } from './unit';
 import { currentContext } from '../observability/context';
-import { outboxEvent } from './registry/workspace';
+import { outboxEvent } from './registry/requests';
 
 const requestIdOf = () => {
   const { requestId } = currentContext();

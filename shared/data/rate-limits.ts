@@ -2,7 +2,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { K } from './registry/registry';
-import { rateLimit } from './registry/workspace';
+import { rateLimit } from './registry/requests';
 
 const key = (subject: string, window: number) => rateLimit.key({ subject, window: String(window) });
 

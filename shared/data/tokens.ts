@@ -9,7 +9,7 @@ import { admissionRefusal, type RateCategory } from '../domain/auth/rate-limit';
 import type { TokenRecord } from '../domain/auth/token';
 import { collect, queryAll } from './query';
 import { createItem, updateItem, type Write } from './transact';
-import { token, tokenBinding, tokenPointer } from './registry/workspace';
+import { token, tokenBinding, tokenPointer } from './registry/requests';
 
 const mainKey = (hash: string) => token.key({ hash });
 const bindingKey = (workspaceId: string, tokenId: string) => tokenBinding.key({ tenant: liveTenant(workspaceId), id: tokenId });

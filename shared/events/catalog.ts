@@ -1,6 +1,8 @@
 import * as z from 'zod';
 import { article } from '../views/ai';
-import { member, token, workspace } from '../views/auth';
+import { workspace } from '../views/auth';
+import { member } from '../views/members';
+import { token } from '../views/tokens';
 import { campaign, recipient } from '../views/broadcasts';
 import { account } from '../views/channels';
 import { contact } from '../views/contacts';

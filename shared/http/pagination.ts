@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import type { FieldError } from '../domain/errors';
 import { queryInteger } from './query-integer';
 
 export const MAX_LIMIT = 100;
@@ -43,12 +42,3 @@ export const paginationOf = (
 
 /** A list answered whole, in one page: a page holds all of it, and at least as much as the largest `limit`. */
 export const wholeList = (total: number): Pagination => paginationOf(total, { page: 1, limit: Math.max(total, MAX_LIMIT) });
-
-/**
- * `cursor` and an explicit `page` together are refused (422 on `page`): the cursor already says where the
- * page starts, and either one silently winning would answer a page the client did not ask for.
- */
-export const pageWithCursor = (query: Record<string, string | undefined>): FieldError[] =>
-  query.cursor !== undefined && query.page !== undefined
-    ? [{ path: 'page', message: 'Give either page or cursor, not both: a cursor already says where the page starts' }]
-    : [];

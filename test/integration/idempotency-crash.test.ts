@@ -4,7 +4,7 @@ import { CRASH_AFTER_KEYED_COMMIT, FAULT_ENV } from '../../infra/local/faults';
 import { dynamo } from '../../shared/aws/dynamo';
 import { config } from '../../shared/config';
 import { createCustomer } from '../../shared/contacts/customers';
-import { idempotency } from '../../shared/data/registry/workspace';
+import { idempotency } from '../../shared/data/registry/requests';
 import { keyDigest } from '../../shared/domain/idempotency/key';
 import { client, expectError } from '../support/api';
 import { useCrashRig } from '../support/child-stack';

@@ -8,7 +8,7 @@ import * as z from 'zod';
 import { dynamo } from '../../shared/aws/dynamo';
 import { config } from '../../shared/config';
 import { keyDigest } from '../../shared/domain/idempotency/key';
-import { idempotency } from '../../shared/data/registry/workspace';
+import { idempotency } from '../../shared/data/registry/requests';
 import { route } from '../../shared/http/route';
 import { client, expectError, type ApiResponse } from '../support/api';
 import { outboxEvents } from '../support/outbox';

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { route } from '../../../shared/http/route';
-import { callerToken, environmentOf } from '../../../shared/views/auth';
+import { callerToken } from '../../../shared/views/auth';
+import { environmentOf } from '../../../shared/views/tokens';
 
 export const handler = route({ scope: null, workspace: false, response: z.strictObject({ token: callerToken }) }, async ({ token }) => ({
   token: {

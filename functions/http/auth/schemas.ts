@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { tokenState, type TokenRecord } from '../../../shared/domain/auth/token';
-import { tokenBody, type apiToken } from '../../../shared/views/auth';
+import type { apiToken } from '../../../shared/views/auth';
+import { tokenBody } from '../../../shared/views/tokens';
 import { ObjectId } from '../../../shared/http/params';
 
 export const TokenParams = z.strictObject({ id: ObjectId });

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { pipeline } from '../../../shared/views/crm';
 import { createPipeline } from '../../../shared/crm/pipelines';
-import { CreatePipeline } from './schemas';
+import { CreatePipeline } from './schemas/pipelines';
 
 export const handler = route(
   { scope: 'crm:create', body: CreatePipeline, status: 201, response: z.strictObject({ pipeline }) },

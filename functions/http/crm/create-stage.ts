@@ -2,7 +2,8 @@ import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { pipeline } from '../../../shared/views/crm';
 import { createStage } from '../../../shared/crm/pipelines';
-import { CreateStage, IdParams } from './schemas';
+import { IdParams } from '../../../shared/http/params';
+import { CreateStage } from './schemas/pipelines';
 
 export const handler = route(
   { scope: 'crm:create', params: IdParams, body: CreateStage, status: 201, response: z.strictObject({ pipeline }) },

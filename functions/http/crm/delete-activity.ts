@@ -2,7 +2,7 @@ import { route } from '../../../shared/http/route';
 import { deletion } from '../../../shared/views/deletion';
 import { activity } from '../../../shared/views/crm';
 import { deleteActivity } from '../../../shared/crm/activities';
-import { IdParams } from './schemas';
+import { IdParams } from '../../../shared/http/params';
 
 export const handler = route(
   { scope: 'crm:delete', params: IdParams, response: deletion('activity', activity), errors: ['CONFLICT'] },

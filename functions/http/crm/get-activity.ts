@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { activity } from '../../../shared/views/crm';
 import { requireActivity } from '../../../shared/crm/activities';
-import { IdParams } from './schemas';
+import { IdParams } from '../../../shared/http/params';
 
 export const handler = route(
   { scope: 'crm:read', params: IdParams, response: z.strictObject({ activity }) },

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { exportWithDownload } from '../../../shared/views/exports';
 import { readExport } from '../../../shared/exports/exports';
-import { IdParams } from './schemas';
+import { IdParams } from '../../../shared/http/params';
 
 export const handler = route(
   { scope: 'crm:read', params: IdParams, response: z.strictObject({ export: exportWithDownload }) },

@@ -1,7 +1,7 @@
 import { route } from '../../../shared/http/route';
 import { FileResponse } from '../../../shared/http/file-response';
 import { importErrorsCsv } from '../../../shared/imports/imports';
-import { IdParams } from './schemas';
+import { IdParams } from '../../../shared/http/params';
 
 export const handler = route({ scope: 'crm:read', params: IdParams, produces: 'text/csv' }, async ({ params, tenant }) => {
   const csv = await importErrorsCsv(tenant, 'leads', params.id);

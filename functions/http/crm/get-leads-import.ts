@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { importJob } from '../../../shared/views/imports';
 import { readImport } from '../../../shared/imports/imports';
-import { IdParams } from './schemas';
+import { IdParams } from '../../../shared/http/params';
 
 export const handler = route(
   { scope: 'crm:read', params: IdParams, response: z.strictObject({ import: importJob }) },

@@ -3,7 +3,7 @@ import { listOf } from '../../../shared/views/common';
 import { activity } from '../../../shared/views/crm';
 import { paginationOf } from '../../../shared/http/pagination';
 import { listActivities } from '../../../shared/crm/activities';
-import { ActivityFilters } from './schemas';
+import { ActivityFilters } from './schemas/activities';
 
 export const handler = route(
   { scope: 'crm:read', query: ActivityFilters, response: listOf('activities', activity) },

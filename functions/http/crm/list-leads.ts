@@ -3,7 +3,7 @@ import { listOf } from '../../../shared/views/common';
 import { lead } from '../../../shared/views/crm';
 import { paginationOf } from '../../../shared/http/pagination';
 import { listLeads } from '../../../shared/crm/leads';
-import { LeadFilters } from './schemas';
+import { LeadFilters } from './schemas/leads';
 
 export const handler = route({ scope: 'crm:read', query: LeadFilters, response: listOf('leads', lead) }, async ({ query, tenant }) => {
   const { page, limit, cursor, ...filters } = query;

@@ -3,7 +3,7 @@ import { listOf } from '../../../shared/views/common';
 import { stageStay } from '../../../shared/views/crm';
 import { ListQuery, paginationOf } from '../../../shared/http/pagination';
 import { stageHistory } from '../../../shared/crm/leads';
-import { IdParams } from './schemas';
+import { IdParams } from '../../../shared/http/params';
 
 export const handler = route(
   { scope: 'crm:read', params: IdParams, query: ListQuery, response: listOf('history', stageStay) },

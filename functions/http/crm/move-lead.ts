@@ -2,7 +2,8 @@ import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { lead } from '../../../shared/views/crm';
 import { moveLeadToStage } from '../../../shared/crm/leads';
-import { IdParams, MoveLead } from './schemas';
+import { IdParams } from '../../../shared/http/params';
+import { MoveLead } from './schemas/move-lead';
 
 export const handler = route(
   { scope: 'crm:update', params: IdParams, body: MoveLead, response: z.strictObject({ lead }) },

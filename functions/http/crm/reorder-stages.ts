@@ -2,7 +2,8 @@ import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { pipeline } from '../../../shared/views/crm';
 import { reorderPipelineStages } from '../../../shared/crm/pipelines';
-import { IdParams, ReorderStages } from './schemas';
+import { IdParams } from '../../../shared/http/params';
+import { ReorderStages } from './schemas/pipelines';
 
 export const handler = route(
   { scope: 'crm:update', params: IdParams, body: ReorderStages, response: z.strictObject({ pipeline }) },

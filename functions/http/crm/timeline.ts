@@ -3,7 +3,7 @@ import { listOf } from '../../../shared/views/common';
 import { activity } from '../../../shared/views/crm';
 import { ListQuery, paginationOf } from '../../../shared/http/pagination';
 import { entityTimeline, type TimelineOwner } from '../../../shared/crm/activities';
-import { IdParams } from './schemas';
+import { IdParams } from '../../../shared/http/params';
 
 /** `GET …/{id}/activities` under a lead or a customer: that entity's timeline, newest first (404 for an unknown entity). */
 export const timeline = (owner: TimelineOwner) =>

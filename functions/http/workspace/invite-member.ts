@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { route } from '../../../shared/http/route';
-import { member } from '../../../shared/views/auth';
+import { member } from '../../../shared/views/members';
 import { addMember } from '../../../shared/workspace/members';
 import { InviteMember } from './schemas';
 

@@ -1,5 +1,5 @@
 import { route } from '../../../shared/http/route';
-import { member } from '../../../shared/views/auth';
+import { member } from '../../../shared/views/members';
 import { listOf } from '../../../shared/views/common';
 import { paginationOf } from '../../../shared/http/pagination';
 import { listMembers } from '../../../shared/workspace/members';

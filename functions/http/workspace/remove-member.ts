@@ -1,6 +1,6 @@
 import { route } from '../../../shared/http/route';
 import { deletion } from '../../../shared/views/deletion';
-import { member } from '../../../shared/views/auth';
+import { member } from '../../../shared/views/members';
 import { removeMemberById } from '../../../shared/workspace/member-removals';
 import { IdParams } from './schemas';
 

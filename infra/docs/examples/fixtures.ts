@@ -1,6 +1,7 @@
 import type * as z from 'zod';
 import type { article, passage, settings as aiSettings } from '../../../shared/views/ai';
-import type { callerToken, createdToken, member, workspace } from '../../../shared/views/auth';
+import type { callerToken, createdToken, workspace } from '../../../shared/views/auth';
+import type { member } from '../../../shared/views/members';
 import type { campaign, recipient } from '../../../shared/views/broadcasts';
 import type { account, accountStatus } from '../../../shared/views/channels';
 import type { pagination } from '../../../shared/views/common';

@@ -22,18 +22,8 @@ import { booking, slotClaim } from './scheduling';
 import { tag, tagLink, tagName } from './tags';
 import { member, memberEmail } from './team';
 import { delivery, responseBody, subscription, subscriptionCount, subscriptionUrlLock } from './webhooks';
-import {
-  counter,
-  idempotency,
-  idempotencyBody,
-  outboxEvent,
-  rateLimit,
-  sequence,
-  token,
-  tokenBinding,
-  tokenPointer,
-  workspace,
-} from './workspace';
+import { idempotency, idempotencyBody, outboxEvent, rateLimit, token, tokenBinding, tokenPointer } from './requests';
+import { counter, sequence, workspace } from './workspace';
 import {
   eventGuard,
   execution,

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { member as memberView } from '../../views/auth';
+import { member as memberView } from '../../views/members';
 import { declare } from './define';
 
 export const member = declare({

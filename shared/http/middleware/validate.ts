@@ -2,7 +2,6 @@ import * as z from 'zod';
 import { AppError, type FieldError, NotFoundError, ValidationError } from '../../domain/errors';
 import { jsonProblems, type JsonProblem } from '../../domain/free-form';
 import { inexactNumbers } from '../../domain/written-numbers';
-import { pageWithCursor } from '../pagination';
 import { fieldErrors, formatPath } from '../validation';
 import { header, stateOf, type HttpMiddleware } from '../state';
 
@@ -62,6 +61,15 @@ const check = <S extends z.ZodType>(schema: S, input: unknown, written?: JsonPro
   const paths = new Set(errors.map((e) => e.path));
   throw new ValidationError([...errors, ...conflicts.filter((c) => !paths.has(c.path))], missing ? 'BAD_REQUEST' : 'VALIDATION_ERROR');
 };
+
+/**
+ * `cursor` and an explicit `page` together are refused (422 on `page`): the cursor already says where the
+ * page starts, and either one silently winning would answer a page the client did not ask for.
+ */
+const pageWithCursor = (query: Record<string, string | undefined>): FieldError[] =>
+  query.cursor !== undefined && query.page !== undefined
+    ? [{ path: 'page', message: 'Give either page or cursor, not both: a cursor already says where the page starts' }]
+    : [];
 
 /** A list's query (it declares `cursor`) may not give `cursor` and `page` together. */
 const pagingConflicts = (schema: z.ZodType | undefined, query: Record<string, string | undefined>): FieldError[] =>

@@ -1,0 +1,34 @@
+import * as z from 'zod';
+import { CalendarDate } from '../../../../shared/domain/dates';
+import { ListQuery } from '../../../../shared/http/pagination';
+import { Attributes } from '../../../../shared/domain/contacts/customer';
+import { LeadStatus } from '../../../../shared/domain/crm/lead';
+import { Money } from '../../../../shared/domain/crm/money';
+import { ObjectId } from '../../../../shared/http/params';
+import { Assignee, Name, Text } from './fields';
+
+const LeadFields = {
+  value: Money.nullable().optional(),
+  customerId: ObjectId.nullable().optional(),
+  conversationId: ObjectId.nullable().optional(),
+  assigneeId: ObjectId.nullable().optional(),
+  source: Text(100).nullable().optional(),
+  expectedCloseDate: CalendarDate.nullable().optional(),
+  lostReason: Text(500).nullable().optional(),
+  attributes: Attributes.optional(),
+};
+export const CreateLead = z.strictObject({ title: Name, pipelineId: ObjectId, stageId: ObjectId.optional(), ...LeadFields });
+export const UpdateLead = z.strictObject({ title: Name.optional(), ...LeadFields });
+export const LeadFilters = z.strictObject({
+  ...ListQuery.shape,
+  pipelineId: ObjectId.optional(),
+  stageId: ObjectId.optional(),
+  status: LeadStatus.optional(),
+  assigneeId: Assignee.optional(),
+  customerId: ObjectId.optional(),
+  tagId: ObjectId.optional(),
+});
+
+export const CreateLeadsExport = z.strictObject({
+  filter: LeadFilters.omit({ page: true, limit: true, cursor: true }).optional().describe('The filters of `GET /crm/leads`'),
+});

@@ -1,0 +1,28 @@
+import * as z from 'zod';
+import { DateTime } from '../../../../shared/domain/dates';
+import { ListQuery } from '../../../../shared/http/pagination';
+import { TaskPriority, TaskStatus } from '../../../../shared/domain/crm/task';
+import { ObjectId } from '../../../../shared/http/params';
+import { Assignee, Name, Text } from './fields';
+
+const TaskFields = {
+  description: Text(5000).nullable().optional(),
+  priority: TaskPriority.optional(),
+  dueAt: DateTime.nullable().optional(),
+  assigneeId: ObjectId.nullable().optional(),
+  leadId: ObjectId.nullable().optional(),
+  customerId: ObjectId.nullable().optional(),
+  conversationId: ObjectId.nullable().optional(),
+};
+export const CreateTask = z.strictObject({ title: Name, ...TaskFields });
+export const UpdateTask = z.strictObject({ title: Name.optional(), ...TaskFields });
+export const TaskFilters = z.strictObject({
+  ...ListQuery.shape,
+  status: TaskStatus.optional(),
+  assigneeId: Assignee.optional(),
+  leadId: ObjectId.optional(),
+  overdue: z
+    .enum(['true', 'false'])
+    .transform((v) => v === 'true')
+    .optional(),
+});
