@@ -83,7 +83,10 @@ it('a push killed mid-batch of live events: the resuming client gets every event
     token: owner.token,
     workspaceId: owner.workspaceId,
     fetch: fetchFromRunning,
-    maxRetries: 8,
+    // Its ticket calls fail while the child restarts: with the default 30 s cap on backoff, a loaded restart
+    // left the client asleep for most of the deadline after the new child was up.
+    maxRetries: 20,
+    maxRetryWaitMs: 4_000,
   });
   const got: string[] = [];
   const stop = new AbortController();
