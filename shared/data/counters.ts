@@ -34,7 +34,8 @@ export const bump = (c: Counter, deltas: Record<string, number>, limit: { below?
   });
 };
 
-const totalOf = (item: Record<string, unknown> | undefined, total: string): number => {
+/** One total of a counter's item as read (0 when it holds none). */
+export const totalOf = (item: Record<string, unknown> | undefined, total: string): number => {
   const value = item?.[total];
   return typeof value === 'number' ? value : 0;
 };
