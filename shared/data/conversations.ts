@@ -5,7 +5,7 @@ import { config } from '../config';
 import { Refused } from '../domain/refusal';
 import type { Conversation } from '../domain/inbox/conversation';
 import { countMoves, countOf, listMoves, listsOf, statusParts, UNASSIGNED } from '../domain/inbox/lists';
-import { bump, nextInSequence, totalOf, workspaceCounter } from './counters';
+import { bump, nextInSequence, totalIn, workspaceCounter } from './counters';
 import { batchGetEach } from './batch-get';
 import { conversationKey, customerKey } from './entity-keys';
 import { tagIdsOf, tagLinkWrites, unchangedSinceRead } from './tag-links';
@@ -121,7 +121,7 @@ export const listTotal = async (tenant: Tenant, list: string): Promise<number> =
   });
   const keys = [...new Map(reads.map((r) => [r.key.sk, r.key])).values()];
   const items = new Map((await batchGetEach(keys)).map((item, i) => [keys[i]!.sk, item]));
-  return reads.reduce((sum, r) => sum + totalOf(items.get(r.key.sk), r.total), 0);
+  return reads.reduce((sum, r) => sum + totalIn(items.get(r.key.sk), r.total), 0);
 };
 
 const customerList = (c: Conversation) => `customer:${c.customerId}`;
