@@ -3,7 +3,7 @@ import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import type { Tenant } from '../domain/auth/tenant';
 import type { Stored } from './conversations';
-import { closedPartition, listPartition } from './conversations';
+import { closedIndex, listPartition, memberOf } from './conversations';
 import { conversationKey } from './entity-keys';
 import { queryPage } from './query';
 import { closedIndexBackfill } from './registry/inbox';
@@ -39,7 +39,7 @@ export const saveBackfillState = async (unit: Unit, tenant: Tenant, state: Backf
 /** A page of the ids in the tenant's closed status list, oldest first, and the cursor past it. */
 export const closedListPage = async (tenant: Tenant, limit: number, cursor?: string) => {
   const page = await queryPage({ pk: listPartition(tenant, 'status:closed') }, { limit, cursor });
-  return { ids: page.items.map((i) => i.conversationId as string), nextCursor: page.nextCursor };
+  return { ids: page.items.map(memberOf), nextCursor: page.nextCursor };
 };
 
 /**
@@ -48,14 +48,15 @@ export const closedListPage = async (tenant: Tenant, limit: number, cursor?: str
  * The version does not move (nothing the API answers changes), so a writer that read it before still writes.
  */
 export const indexClosed = async (unit: Unit, tenant: Tenant, { conversation, version }: Stored, closedAt: string): Promise<boolean> => {
+  const { gsi2pk, gsi2sk } = closedIndex(tenant, closedAt, conversation._id);
   try {
     await unit.writeAlone(
       updateItem(conversationKey(tenant, conversation._id), 'SET gsi2pk = :pk, gsi2sk = :sk', {
         condition: 'version = :version AND #status = :closed AND attribute_not_exists(gsi2pk)',
         names: { '#status': 'status' },
         values: {
-          ':pk': closedPartition(tenant),
-          ':sk': `${closedAt}#${conversation._id}`,
+          ':pk': gsi2pk,
+          ':sk': gsi2sk,
           ':version': version,
           ':closed': 'closed',
         },

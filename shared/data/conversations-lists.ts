@@ -1,15 +1,15 @@
-import type { Tenant } from '../domain/auth/tenant';
+import { storedTenant, type Tenant } from '../domain/auth/tenant';
 import type { Conversation } from '../domain/inbox/conversation';
 import type { ListSource } from '../domain/inbox/lists';
 import * as z from 'zod';
 import { taggedPage } from './tag-links';
-import { fromIndexSk } from './keys';
 import { batchGet } from './batch-get';
 import { conversationKey } from './entity-keys';
 import { decodeMergedCursor, encodeMergedCursor } from './lists';
 import { listsOf, statusParts } from '../domain/inbox/lists';
 import { checkDepth, queryPage, type PageRequest, type Partition } from './query';
-import { fromItem, idOfEntry, indexOfList, listPartition, listTotal, SNOOZED_INDEX } from './conversations';
+import { fromItem, idOfEntry, indexOfList, listPartition, listTotal, memberOf, type ListIndex } from './conversations';
+import { conversation as conversationEntity } from './registry/inbox';
 
 export interface ConversationPage {
   conversations: Conversation[];
@@ -22,14 +22,14 @@ export interface ConversationPage {
  * the conversations' own entries in its index (a conversation is in one of them at a time: see LIST_INDEXES). Both
  * share the partition key and the order `<createdAt>#<id>`.
  */
-const sourcesOf = (tenant: Tenant, list: string): Partition[] => {
+type Source = Partition & { index?: ListIndex };
+const sourcesOf = (tenant: Tenant, list: string): Source[] => {
   const pk = listPartition(tenant, list);
   const index = indexOfList(list);
   return [{ pk }, ...(index ? [{ index, pk }] : [])];
 };
-const orderOf = (source: Partition, item: Record<string, unknown>) => item[source.index ? `${source.index}sk` : 'sk'] as string;
-const idOf = (source: Partition, item: Record<string, unknown>) =>
-  source.index ? idOfEntry(orderOf(source, item)) : z.string().parse(item.conversationId);
+const orderOf = (source: Source, item: Record<string, unknown>) => z.string().parse(item[source.index ? `${source.index}sk` : 'sk']);
+const idOf = (source: Source, item: Record<string, unknown>) => (source.index ? idOfEntry(source.index, item) : memberOf(item));
 
 /**
  * One page of a list read as the merge of its sources (its status parts for `all` and an assignee's, each part's
@@ -38,7 +38,7 @@ const idOf = (source: Partition, item: Record<string, unknown>) =>
  * resumes below it), in a stored list's cursor shape, so a cursor issued before still resumes. Page N reads N·limit
  * of each source.
  */
-const mergedPage = async (tenant: Tenant, list: string, sources: Partition[], page: PageRequest) => {
+const mergedPage = async (tenant: Tenant, list: string, sources: Source[], page: PageRequest) => {
   const pk = listPartition(tenant, list);
   const below = page.cursor ? decodeMergedCursor(page.cursor, pk) : undefined;
   if (page.page && page.page > 1 && !page.cursor) checkDepth(page);
@@ -104,6 +104,10 @@ export const conversationsPage = async (
 
 /** Snoozed conversations due by `now`, across tenants, from the sparse timer index. */
 export const dueSnoozed = async (now: Date, limit = 100): Promise<{ tenant: Tenant; id: string }[]> => {
-  const { items } = await queryPage({ index: 'gsi1', pk: SNOOZED_INDEX, skUpTo: `${now.toISOString()}#~` }, { limit });
-  return items.map((i) => fromIndexSk(i.gsi1sk as string));
+  const due = `${conversationEntity.prefix('gsi1sk', { snoozedUntil: now.toISOString() })}~`;
+  const { items } = await queryPage({ index: 'gsi1', pk: conversationEntity.build('gsi1pk', {}), skUpTo: due }, { limit });
+  return items.map((i) => {
+    const { tenant, id } = conversationEntity.read('gsi1sk', i.gsi1sk);
+    return { tenant: storedTenant(tenant), id };
+  });
 };

@@ -5,32 +5,27 @@ import { config } from '../config';
 import { Refused } from '../domain/refusal';
 import type { Conversation } from '../domain/inbox/conversation';
 import { countMoves, countOf, listMoves, listsOf, statusParts, UNASSIGNED } from '../domain/inbox/lists';
-import { bump, nextInSequence, workspaceCounter } from './counters';
+import { bump, nextInSequence, totalIn, workspaceCounter } from './counters';
 import { batchGetEach } from './batch-get';
 import { conversationKey, customerKey } from './entity-keys';
 import { tagIdsOf, tagLinkWrites, unchangedSinceRead } from './tag-links';
 import { versionedUpdate } from './versioned';
 import { activeMemberCheck } from './references';
-import { indexSk, tenantPk } from './keys';
 import type { IndexName } from './table';
 import { collect, queryAll, queryPage, type Partition } from './query';
 import { createItem, deleteItem, updateItem, type Write } from './transact';
-import { K } from './registry/registry';
-import { itemCodec } from './codec';
-import { conversation as conversationView } from '../views/inbox';
+import { storedKey } from './codec';
+import { conversation as conversationEntity, conversationList, message as messageEntity } from './registry/inbox';
 
 /**
- * Conversations: pk=<tenant>#CONV#<id> sk=CONVERSATION, with the messages in the same partition.
- * Snoozed ones carry gsi1pk=SNOOZED gsi1sk=<until>#<tenant>#<id>, the timer's sparse index of due wake-ups.
+ * Conversations (keys: registry/inbox.ts), with their messages in the same partition. Snoozed ones are in the
+ * timer's sparse index of due wake-ups (gsi1), closed ones in their tenant's closed index (gsi2).
  */
-export const SNOOZED_INDEX = K.SNOOZED;
 
-/** Membership of a conversation in list `list`: pk=<tenant>#CONVLIST#<list>, sk=<createdAt>#<id>, read newest first. */
-export const listPartition = (tenant: Tenant, list: string) => tenantPk(tenant, K.CONVLIST, list);
-const listMembership = (tenant: Tenant, list: string, c: Conversation) => ({
-  pk: listPartition(tenant, list),
-  sk: `${c.createdAt}#${c._id}`,
-});
+/** A list's partition: its membership items' (read newest first), and its index entries' where it is kept in an index. */
+export const listPartition = (tenant: Tenant, list: string) => conversationList.build('pk', { tenant, list });
+const listMembership = (tenant: Tenant, list: string, c: Conversation) =>
+  conversationList.key({ tenant, list, createdAt: c.createdAt, id: c._id });
 
 /**
  * The count item a list's total was kept in before totals moved to coarse items (`countOf`): its `n` still
@@ -53,13 +48,11 @@ const LIST_INDEXES = [
   },
 ] as const satisfies readonly { index: IndexName; listOf: (c: Conversation) => string }[];
 
-type ListIndex = (typeof LIST_INDEXES)[number]['index'];
+export type ListIndex = (typeof LIST_INDEXES)[number]['index'];
 
 /** The index entry of `c` in index `index`'s list: same partition key and order as that list's membership items. */
-const listEntry = (tenant: Tenant, spec: (typeof LIST_INDEXES)[number], c: Conversation) => {
-  const { pk, sk } = listMembership(tenant, spec.listOf(c), c);
-  return { [`${spec.index}pk`]: pk, [`${spec.index}sk`]: sk };
-};
+const listEntry = (tenant: Tenant, spec: (typeof LIST_INDEXES)[number], c: Conversation) =>
+  conversationEntity.index(spec.index, { tenant, list: spec.listOf(c), createdAt: c.createdAt, id: c._id });
 
 export interface Stored {
   conversation: Conversation;
@@ -70,19 +63,29 @@ export interface Stored {
   channelEntry: boolean;
 }
 
+/** The conversation as stored, with its version (its tag ids are a String Set, read into the array). */
+const parse = (item: Record<string, unknown>) => conversationEntity.parse({ ...item, tagIds: tagIdsOf(item.tagIds) });
+
 /** A stored conversation item as read. */
-export const storedOf = (item: Record<string, unknown>): Stored => ({
-  conversation: fromItem(item),
-  version: item.version as number,
-  indexed: LIST_INDEXES.filter((spec) => item[`${spec.index}pk`] !== undefined).map((spec) => spec.index),
-  channelEntry: item.channelEntry === true,
-});
+export const storedOf = (item: Record<string, unknown>): Stored => {
+  const { version, channelEntry, ...conversation } = parse(item);
+  return {
+    conversation,
+    version,
+    indexed: LIST_INDEXES.filter((spec) => item[`${spec.index}pk`] !== undefined).map((spec) => spec.index),
+    channelEntry: channelEntry === true,
+  };
+};
+
+export const fromItem = (item: Record<string, unknown>): Conversation => {
+  const { version: _v, channelEntry: _c, ...conversation } = parse(item);
+  return conversation;
+};
 
 const snoozeIndex = (tenant: Tenant, c: Conversation) =>
-  c.status === 'snoozed' && c.snoozedUntil ? { gsi1pk: SNOOZED_INDEX, gsi1sk: indexSk(c.snoozedUntil, tenant, c._id) } : undefined;
-
-const decode = itemCodec(conversationView);
-export const fromItem = (item: Record<string, unknown>): Conversation => decode({ ...item, tagIds: tagIdsOf(item.tagIds) });
+  c.status === 'snoozed' && c.snoozedUntil
+    ? conversationEntity.index('gsi1', { snoozedUntil: c.snoozedUntil, tenant, id: c._id })
+    : undefined;
 
 const toItem = (tenant: Tenant, c: Conversation) => {
   const { tagIds: _tags, ...fields } = c;
@@ -104,9 +107,6 @@ export const getConversation = async (tenant: Tenant, id: string): Promise<Store
   return Item ? storedOf(Item) : undefined;
 };
 
-const numberIn = (item: Record<string, unknown> | undefined, total: string) =>
-  typeof item?.[total] === 'number' ? (item[total] as number) : 0;
-
 /**
  * A list's exact total (but a customer's, which is its customer's count of conversations): the sum over its stored
  * parts (itself, or its status parts) of each part's total in its count item and in its legacy counter, in one BatchGetItem.
@@ -121,7 +121,7 @@ export const listTotal = async (tenant: Tenant, list: string): Promise<number> =
   });
   const keys = [...new Map(reads.map((r) => [r.key.sk, r.key])).values()];
   const items = new Map((await batchGetEach(keys)).map((item, i) => [keys[i]!.sk, item]));
-  return reads.reduce((sum, r) => sum + numberIn(items.get(r.key.sk), r.total), 0);
+  return reads.reduce((sum, r) => sum + totalIn(items.get(r.key.sk), r.total), 0);
 };
 
 const customerList = (c: Conversation) => `customer:${c.customerId}`;
@@ -136,8 +136,7 @@ const customerMembership = (tenant: Tenant, c: Conversation) => ({
   ...listMembership(tenant, customerList(c), c),
   type: 'CONV_LIST',
   conversationId: c._id,
-  gsi3pk: listPartition(tenant, channelList(c)),
-  gsi3sk: `${c.createdAt}#${c._id}`,
+  ...conversationList.index('gsi3', { tenant, channelList: channelList(c), createdAt: c.createdAt, id: c._id }),
 });
 
 /**
@@ -169,8 +168,8 @@ const listWrites = (tenant: Tenant, before: Stored | undefined, after: Conversat
 };
 
 /** Closed conversations by closing time, per tenant: the retention sweep's index (a purge's tombstone stays in it). */
-export const closedPartition = (tenant: Tenant) => tenantPk(tenant, K.CLOSED);
-const closedIndex = (tenant: Tenant, closedAt: string, id: string) => ({ gsi2pk: closedPartition(tenant), gsi2sk: `${closedAt}#${id}` });
+export const closedPartition = (tenant: Tenant) => conversationEntity.build('gsi2pk', { tenant });
+export const closedIndex = (tenant: Tenant, closedAt: string, id: string) => conversationEntity.index('gsi2', { tenant, closedAt, id });
 
 /**
  * The closed index follows the status: a conversation that closes enters it at its closing time (its
@@ -265,21 +264,26 @@ export const conversationIdsIn = async (tenant: Tenant, list: string, limit?: nu
   const read = (partition: Partition) =>
     limit === undefined ? collect(queryAll(partition)) : queryPage(partition, { limit }).then((p) => p.items);
   const [items, entries] = await Promise.all([read({ pk, consistent: true }), index ? read({ index, pk }) : []]);
-  const ids = [...items.map((i) => i.conversationId as string), ...entries.map((e) => idOfEntry(e[`${index}sk`] as string))];
+  const ids = [...items.map(memberOf), ...(index ? entries.map((e) => idOfEntry(index, e)) : [])];
   return limit === undefined ? ids : ids.slice(0, limit);
 };
 
-/** The conversation id an index entry's sort key (`<createdAt>#<id>`) ends in. */
-export const idOfEntry = (sk: string): string => sk.slice(sk.lastIndexOf('#') + 1);
+/** The conversation a membership item names. */
+export const memberOf = (item: Record<string, unknown>): string => conversationList.parse(item).conversationId;
+
+/** The conversation an index entry of a list names, from its sort key (`<createdAt>#<id>`). */
+export const idOfEntry = (index: ListIndex, entry: Record<string, unknown>): string =>
+  conversationEntity.read(`${index}sk`, entry[`${index}sk`]).id;
 
 /** The keys of a conversation's partition but the conversation's own (its messages, notes and email thread), each marked when a message. */
 export const conversationContents = async (
   tenant: Tenant,
   id: string,
 ): Promise<{ key: { pk: string; sk: string }; message: boolean }[]> => {
-  const { pk } = conversationKey(tenant, id);
+  const { pk, sk: own } = conversationKey(tenant, id);
+  const messages = messageEntity.prefix('sk', {});
   return (await collect(queryAll({ pk, consistent: true })))
-    .map((item) => item.sk as string)
-    .filter((sk) => sk !== K.CONVERSATION)
-    .map((sk) => ({ key: { pk, sk }, message: sk.startsWith(`${K.MSG}#`) }));
+    .map(storedKey)
+    .filter((key) => key.sk !== own)
+    .map((key) => ({ key, message: key.sk.startsWith(messages) }));
 };

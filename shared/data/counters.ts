@@ -34,7 +34,8 @@ export const bump = (c: Counter, deltas: Record<string, number>, limit: { below?
   });
 };
 
-const totalOf = (item: Record<string, unknown> | undefined, total: string): number => {
+/** One total of a counter's item as read (0 when it holds none). */
+export const totalIn = (item: Record<string, unknown> | undefined, total: string): number => {
   const value = item?.[total];
   return typeof value === 'number' ? value : 0;
 };
@@ -43,12 +44,12 @@ const totalOf = (item: Record<string, unknown> | undefined, total: string): numb
 export const readCount = async (c: Counter, total = TOTAL): Promise<number> => {
   if (c.shards) {
     const shards = await collect(queryAll({ pk: c.pk, skPrefix: `${c.sk}#`, consistent: true }));
-    return shards.reduce((sum, item) => sum + totalOf(item, total), 0);
+    return shards.reduce((sum, item) => sum + totalIn(item, total), 0);
   }
   const { Item } = await dynamo().send(
     new GetCommand({ TableName: config().TABLE_NAME, Key: { pk: c.pk, sk: c.sk }, ConsistentRead: true }),
   );
-  return totalOf(Item, total);
+  return totalIn(Item, total);
 };
 
 /** The next number of the tenant's sequence `name`, bumped on its own (a failed use leaves a gap, never a duplicate). */

@@ -2,13 +2,14 @@ import type { Tenant } from '../domain/auth/tenant';
 import { tenantPk } from './keys';
 import { K } from './registry/registry';
 import { lead as leadEntity } from './registry/crm';
+import { conversation as conversationEntity } from './registry/inbox';
 
 /**
  * Keys of the workspace entities that more than one area touches: tags reach into conversations,
  * customers and leads, merges move conversations, CRM links to customers and conversations. Every key starts with the owning tenant.
  */
 export const customerKey = (tenant: Tenant, id: string) => ({ pk: tenantPk(tenant, K.CUSTOMER, id), sk: K.CUSTOMER });
-export const conversationKey = (tenant: Tenant, id: string) => ({ pk: tenantPk(tenant, K.CONV, id), sk: K.CONVERSATION });
+export const conversationKey = (tenant: Tenant, id: string) => conversationEntity.key({ tenant, id });
 export const leadKey = (tenant: Tenant, id: string) => leadEntity.key({ tenant, id });
 
 /** Tag ids on a taggable entity item are a DynamoDB String Set under this attribute (ADD/DELETE are idempotent). */

@@ -3,7 +3,7 @@ import type { Tenant } from '../domain/auth/tenant';
 import type { Membership } from '../domain/lists';
 import { membershipMoves } from '../domain/lists';
 import { batchGet, batchGetEach } from './batch-get';
-import { bump, counterIsZero, workspaceCounter } from './counters';
+import { bump, counterIsZero, totalIn, workspaceCounter } from './counters';
 import { checkDepth, countItems, queryPage, type PageRequest, type PageResult, type Partition } from './query';
 import type { IndexName } from './table';
 import { createItem, deleteItem, type Write } from './transact';
@@ -91,7 +91,7 @@ const listTotal = async (tenant: Tenant, kind: ListKind, list: string, parts: st
   const counters = [...new Set(totals.map((t) => t.counter))];
   const read = await batchGetEach(counters.map((c) => workspaceCounter(tenant, c)));
   const items = new Map(counters.map((c, i) => [c, read[i]]));
-  return totals.reduce((sum, t) => sum + ((items.get(t.counter)?.[t.total] as number | undefined) ?? 0), 0);
+  return totals.reduce((sum, t) => sum + totalIn(items.get(t.counter), t.total), 0);
 };
 
 /** A transaction guard: the list has no members. */

@@ -4,7 +4,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import type { Message, MessageRef } from '../domain/inbox/message';
-import { fromItem, messageKey } from './messages';
+import { messageKey, storedMessage } from './messages';
 import { updateItem, type Write } from './transact';
 import type { Unit } from './unit';
 
@@ -25,13 +25,8 @@ const table = () => config().TABLE_NAME;
 export const readSendState = async (tenant: Tenant, ref: MessageRef): Promise<SendState | undefined> => {
   const { Item } = await dynamo().send(new GetCommand({ TableName: table(), Key: messageKey(tenant, ref), ConsistentRead: true }));
   if (!Item) return undefined;
-  return {
-    message: fromItem(Item),
-    attempts: (Item.sendAttempts as number | undefined) ?? 0,
-    leaseUntil: Item.sendLeaseUntil as number | undefined,
-    notBefore: Item.sendNotBefore as number | undefined,
-    providerMessageId: Item.providerMessageId as string | undefined,
-  };
+  const { message, send } = storedMessage(Item);
+  return { message, ...send };
 };
 
 /** Takes the send of a pending message until `leaseUntil` and counts the attempt; undefined when someone else holds it. */
@@ -47,7 +42,7 @@ export const claimSend = async (tenant: Tenant, ref: MessageRef, now: number, le
         ReturnValues: 'ALL_NEW',
       }),
     );
-    return Attributes!.sendAttempts as number;
+    return storedMessage(Attributes ?? {}).send.attempts;
   } catch (error) {
     if (error instanceof ConditionalCheckFailedException) return undefined;
     throw error;

@@ -8,6 +8,7 @@ import { useTestStack } from '../support/stack';
 import { conversationKey } from '../../shared/data/entity-keys';
 import { queryPage } from '../../shared/data/query';
 import { listPartition } from '../../shared/data/conversations';
+import { conversationList } from '../../shared/data/registry/inbox';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../../shared/aws/dynamo';
 import { config } from '../../shared/config';
@@ -296,12 +297,13 @@ describe('listing', () => {
     const strip = (key: { pk: string; sk: string }, attributes: string) =>
       dynamo().send(new UpdateCommand({ TableName: config().TABLE_NAME, Key: key, UpdateExpression: `REMOVE ${attributes}` }));
     await strip(conversationKey(t.tenant, old._id), 'gsi3pk, gsi3sk, gsi4pk, gsi4sk, channelEntry');
-    await strip({ pk: listPartition(t.tenant, `customer:${t.customer._id}`), sk: `${old.createdAt}#${old._id}` }, 'gsi3pk, gsi3sk');
+    const membership = (list: string) => conversationList.key({ tenant: t.tenant, list, createdAt: old.createdAt, id: old._id });
+    await strip(membership(`customer:${t.customer._id}`), 'gsi3pk, gsi3sk');
     for (const list of lists)
       await dynamo().send(
         new PutCommand({
           TableName: config().TABLE_NAME,
-          Item: { pk: listPartition(t.tenant, list), sk: `${old.createdAt}#${old._id}`, type: 'CONV_LIST', conversationId: old._id },
+          Item: { ...membership(list), type: 'CONV_LIST', conversationId: old._id },
         }),
       );
     const page = async (query: string) => {

@@ -16,6 +16,9 @@ import { expectError, type Client } from '../support/api';
 import { sendUpload, settledFile } from '../support/files';
 import { useTestStack } from '../support/stack';
 import { direct } from '../../shared/data/unit';
+import { conversationKey } from '../../shared/data/entity-keys';
+import { conversationList } from '../../shared/data/registry/inbox';
+import type { Tenant } from '../../shared/domain/auth/tenant';
 
 const env = useTestStack();
 const CONV = '/api/v1/inbox/conversations';
@@ -52,13 +55,13 @@ const objectExists = (key: string) =>
     );
 
 /** Every item left in a conversation's partition (its messages live there). */
-const partitionItems = async (tenant: string, id: string) =>
+const partitionItems = async (tenant: Tenant, id: string) =>
   (
     await dynamo().send(
       new QueryCommand({
         TableName: config().TABLE_NAME,
         KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': `WS#${tenant}#CONV#${id}` },
+        ExpressionAttributeValues: { ':pk': conversationKey(tenant, id).pk },
       }),
     )
   ).Items ?? [];
@@ -81,12 +84,11 @@ const conversationWithFile = async (api: Client, status: 'closed' | 'open' = 'cl
  * A closed conversation as stored before its closed index (gsi2) and its status lists' entries (gsi3, gsi4) existed:
  * no entries, and a membership item in its status list and its assignee's with its status (it is unassigned).
  */
-const storedBeforeIndexes = async (tenant: string, id: string) => {
-  const key = { pk: `WS#${tenant}#CONV#${id}`, sk: 'CONVERSATION' };
+const storedBeforeIndexes = async (tenant: Tenant, id: string) => {
   const { Attributes } = await dynamo().send(
     new UpdateCommand({
       TableName: config().TABLE_NAME,
-      Key: key,
+      Key: conversationKey(tenant, id),
       UpdateExpression: 'REMOVE gsi2pk, gsi2sk, gsi3pk, gsi3sk, gsi4pk, gsi4sk',
       ReturnValues: 'ALL_NEW',
     }),
@@ -95,7 +97,7 @@ const storedBeforeIndexes = async (tenant: string, id: string) => {
     await dynamo().send(
       new PutCommand({
         TableName: config().TABLE_NAME,
-        Item: { pk: `WS#${tenant}#CONVLIST#${list}`, sk: `${Attributes!.createdAt}#${id}`, type: 'CONV_LIST', conversationId: id },
+        Item: { ...conversationList.key({ tenant, list, createdAt: Attributes!.createdAt, id }), type: 'CONV_LIST', conversationId: id },
       }),
     );
 };
@@ -218,9 +220,9 @@ describe('the retention sweep', () => {
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) ids.push(await closedConversation(t.api));
     const reopened = { id: await closedConversation(t.api) };
-    const key = (id: string) => ({ pk: `WS#${t.tenant}#CONV#${id}`, sk: 'CONVERSATION' });
     const item = async (id: string) =>
-      (await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: key(id), ConsistentRead: true }))).Item!;
+      (await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: conversationKey(t.tenant, id), ConsistentRead: true })))
+        .Item!;
     // As stored before the index existed: closed, and no entry.
     for (const id of [...ids, reopened.id]) await storedBeforeIndexes(t.tenant, id);
     const before = await item(ids[0]!);

@@ -1,27 +1,32 @@
 import * as z from 'zod';
-import { declare, entity } from './define';
+import { storedAttachment } from '../../domain/inbox/message';
+import { conversation as conversationView, message as messageView } from '../../views/inbox';
+import { declare } from './define';
 
-export const conversation = entity({
+export const conversation = declare({
   name: 'Conversation',
   itemTypes: ['CONVERSATION'],
   personal: ['subject'],
   about:
-    "A conversation; snoozed ones are in the timer's sparse index of wake-ups, closed ones in their tenant's index by closing time (the retention sweep's). " +
-    "Its status list and its assignee's list with its status are its own entries in gsi3 and gsi4 (keys only; a conversation stored before them keeps " +
-    'its membership items until its status or assignee changes). See [the messaging write path](#the-messaging-write-path).',
+    "A conversation (versioned); snoozed ones are in the timer's sparse index of wake-ups, closed ones in their tenant's index by closing time (the retention sweep's). " +
+    "Its status list (`<list>` = `status:<status>`, gsi3) and its assignee's list with its status (`assignee:<assignee or none>:status:<status>`, gsi4) are its own entries " +
+    'in two keys-only indexes (a conversation stored before them keeps its membership items until its status or assignee changes). `channelEntry` when its ' +
+    "channel list is its customer membership item's entry. See [the messaging write path](#the-messaging-write-path).",
   prefixes: ['CONV', 'CONVERSATION', 'SNOOZED', 'CLOSED'],
   keys: {
-    pk: '<tenant>#CONV#<id>',
+    pk: 'WS#<tenant>#CONV#<id>',
     sk: 'CONVERSATION',
     gsi1pk: 'SNOOZED',
     gsi1sk: '<snoozedUntil>#<tenant>#<id>',
-    gsi2pk: '<tenant>#CLOSED',
+    gsi2pk: 'WS#<tenant>#CLOSED',
     gsi2sk: '<closedAt>#<id>',
-    gsi3pk: '<tenant>#CONVLIST#status:<status>',
+    gsi3pk: 'WS#<tenant>#CONVLIST#<list>',
     gsi3sk: '<createdAt>#<id>',
-    gsi4pk: '<tenant>#CONVLIST#assignee:<assignee or none>:status:<status>',
+    gsi4pk: 'WS#<tenant>#CONVLIST#<list>',
     gsi4sk: '<createdAt>#<id>',
   },
+  /** Tag ids are a String Set on the item (read into the array by the repository). */
+  schema: conversationView.extend({ version: z.number(), channelEntry: z.boolean().optional() }),
   patterns: [
     { read: 'conversation by id', by: 'pk=<tenant>#CONV#<id> sk=CONVERSATION' },
     { read: 'snoozed conversations due', by: 'gsi1pk=SNOOZED gsi1sk ≤ now', index: 'gsi1' },
@@ -36,6 +41,7 @@ export const conversation = entity({
       by: 'gsi4pk=<tenant>#CONVLIST#assignee:<assignee or none>:status:<status>',
       index: 'gsi4',
     },
+    { read: "a conversation's partition (its messages, email thread), to delete it", by: 'pk=<tenant>#CONV#<id>' },
   ],
 });
 
@@ -64,19 +70,22 @@ export const closedIndexBackfill = declare({
   schema: z.object({ done: z.boolean().default(false), cursor: z.string().optional() }),
 });
 
-export const conversationList = entity({
+export const conversationList = declare({
   name: 'Conversation list membership',
   itemTypes: ['CONV_LIST'],
   personal: [],
   about:
-    "A conversation in its customer's list, whose item is also its entry in its channel's list (gsi3, keys only; stored before, a membership item of the channel's list of its own, and membership items of its status list and its assignee's with its status); `all` and an assignee's list are read as the merge of their status lists. Totals: see [the messaging write path](#the-messaging-write-path).",
+    "A conversation in its customer's list (`<list>` = `customer:<customer id>`), whose item is also its entry in its channel's list (gsi3, keys only, " +
+    "`<channelList>` = `channel:<channel>`). Stored before: a membership item of the channel's list of its own, and membership items of its status list and " +
+    "its assignee's with its status (no gsi3). `all` and an assignee's list are read as the merge of their status lists. Totals: see [the messaging write path](#the-messaging-write-path).",
   prefixes: ['CONVLIST'],
   keys: {
-    pk: '<tenant>#CONVLIST#<list>',
+    pk: 'WS#<tenant>#CONVLIST#<list>',
     sk: '<createdAt>#<id>',
-    gsi3pk: '<tenant>#CONVLIST#channel:<channel> (customer memberships)',
+    gsi3pk: 'WS#<tenant>#CONVLIST#<channelList>',
     gsi3sk: '<createdAt>#<id>',
   },
+  schema: z.object({ conversationId: z.string() }),
   patterns: [
     { read: 'a list, newest first', by: 'pk=<tenant>#CONVLIST#<list>' },
     {
@@ -87,14 +96,29 @@ export const conversationList = entity({
   ],
 });
 
-export const message = entity({
+/** A stored attachment, read as answered: one stored before files existed is marked `legacy` (`storedAttachment`). */
+const attachmentOfItem = z.record(z.string(), z.unknown()).transform(storedAttachment).pipe(messageView.shape.attachments.element);
+
+export const message = declare({
   name: 'Message',
   itemTypes: ['MESSAGE'],
   personal: ['content', 'contentZ', 'author', 'attachments', 'externalId'],
-  about: "A message, in its conversation's partition.",
+  about:
+    "A message, in its conversation's partition, oldest first. Its own type is stored as `messageType`; long content packed as `contentZ` (see `packText`). " +
+    "An outgoing one carries its send state: `sendLeaseUntil` (a worker holds the send until then), `sendAttempts`, `sendNotBefore` (a retry's earliest time) and `providerMessageId`.",
   prefixes: ['MSG'],
-  keys: { pk: '<tenant>#CONV#<conversation id>', sk: 'MSG#<createdAt>#<id>' },
-  patterns: [{ read: 'messages of a conversation, oldest or newest first', by: 'pk=<tenant>#CONV#<conversation id> sk begins_with MSG#' }],
+  keys: { pk: 'WS#<tenant>#CONV#<conversationId>', sk: 'MSG#<createdAt>#<id>' },
+  /** `content` is read unpacked by the repository (from `contentZ` when packed). */
+  schema: messageView.omit({ type: true }).extend({
+    messageType: messageView.shape.type,
+    attachments: z.array(attachmentOfItem),
+    contentZ: z.string().optional(),
+    sendAttempts: z.number().optional(),
+    sendLeaseUntil: z.number().optional(),
+    sendNotBefore: z.number().optional(),
+    providerMessageId: z.string().optional(),
+  }),
+  patterns: [{ read: 'messages of a conversation, oldest or newest first', by: 'pk=<tenant>#CONV#<conversationId> sk begins_with MSG#' }],
 });
 
 export const emailThread = declare({

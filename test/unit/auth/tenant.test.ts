@@ -1,7 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { tenantOf, tenantParts, type Tenant, liveTenant, testTenant } from '../../../shared/domain/auth/tenant';
-import { fromIndexSk, indexSk, tenantPk } from '../../../shared/data/keys';
+import { storedTenant, tenantOf, tenantParts, type Tenant, liveTenant, testTenant } from '../../../shared/domain/auth/tenant';
+import { tenantPk } from '../../../shared/data/keys';
+import { conversation } from '../../../shared/data/registry/inbox';
+
+/** A cross-tenant index sort key (`<order>#<tenant>#<id>`, the snoozed conversations' timer index), and what a reader takes back from it. */
+const indexSk = (order: string, tenant: Tenant, id: string) => conversation.index('gsi1', { snoozedUntil: order, tenant, id }).gsi1sk;
+const fromIndexSk = (sk: string) => {
+  const { tenant, id } = conversation.read('gsi1sk', sk);
+  return { tenant: storedTenant(tenant), id };
+};
 
 const hexId = fc.stringMatching(/^[0-9a-f]{24}$/);
 
