@@ -1,9 +1,10 @@
 import type { Tenant } from '../domain/auth/tenant';
 import { envelopeTenant, type EventEnvelope } from '../events/envelope';
 import { unpackText } from '../packed-text';
+import { Refused } from '../domain/refusal';
 import { eventPayload } from './outbox';
-import { outboxEvent } from './registry/requests';
-import { countItems, queryAll, queryPage, type PageRequest, type Partition } from './query';
+import { eventBody, outboxEvent } from './registry/requests';
+import { checkDepth, countItems, cursorAfter, queryAll, queryPage, type PageRequest, type Partition } from './query';
 
 /** Which event types a read passes: exact names and type prefixes (at least one of either). */
 export interface TypeFilter {
@@ -26,16 +27,104 @@ const typeCondition = ({ exact, prefixes }: TypeFilter): Partition['filter'] => 
   return { expression: terms.join(' OR '), names: { '#type': 'eventType' }, values };
 };
 
-const logPk = (tenant: Tenant) => outboxEvent.build('gsi2pk', { tenant });
-const eventIdOf = (item: Record<string, unknown>) => outboxEvent.read('gsi2sk', item.gsi2sk).eventId;
+/**
+ * The two parts of a tenant's events log: its partition, and the gsi2 entries of the events stored before the log
+ * moved there (gone 30 days after, with their items). An event is in one of them; both are ordered by event id.
+ */
+interface LogPart {
+  partition: Partition;
+  idOf: (item: Record<string, unknown>) => string;
+  /** The stored key of the event `eventId` in this part, whether it exists or not: where a page resumes after it. */
+  keyOf: (eventId: string) => Record<string, string>;
+}
 
-const partitionOf = (tenant: Tenant, bounds: readonly [string, string], types: TypeFilter, newestFirst: boolean): Partition => ({
-  index: 'gsi2',
-  pk: logPk(tenant),
-  skBetween: bounds,
-  newestFirst,
-  filter: typeCondition(types),
-});
+const logParts = (tenant: Tenant, bounds?: readonly [string, string], types?: TypeFilter, newestFirst = false): LogPart[] => {
+  const narrowed = { skBetween: bounds, newestFirst, filter: types && typeCondition(types) };
+  const logPk = outboxEvent.build('pk', { tenant });
+  return [
+    {
+      partition: { pk: logPk, ...narrowed },
+      idOf: (item) => outboxEvent.read('sk', item.sk).eventId,
+      keyOf: (eventId) => outboxEvent.key({ tenant, eventId }),
+    },
+    {
+      partition: { index: 'gsi2', pk: eventBody.build('gsi2pk', { tenant }), ...narrowed },
+      idOf: (item) => eventBody.read('gsi2sk', item.gsi2sk).eventId,
+      keyOf: (eventId) => ({ ...eventBody.key({ eventId }), ...eventBody.index('gsi2', { tenant, eventId }) }),
+    },
+  ];
+};
+
+const EVENT_ID = /^[0-9a-f]{24}$/;
+
+const parsedCursor = (cursor: string): Record<string, unknown> => {
+  try {
+    const key: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    return key && typeof key === 'object' ? (key as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+};
+
+/**
+ * The event id a page stopped at. A cursor is the log partition's key of that event; one issued before the log
+ * moved is the gsi2 key of an event stored before, and resumes the same way. Another tenant's cursor is refused.
+ */
+const cursorId = (cursor: string, tenant: Tenant): string => {
+  const key = parsedCursor(cursor);
+  const [log, before] = logParts(tenant);
+  const id = 'gsi2pk' in key ? key.gsi2pk === before!.partition.pk && key.gsi2sk : key.pk === log!.partition.pk && key.sk;
+  if (typeof id !== 'string' || !EVENT_ID.test(id)) throw new Refused('invalid_cursor', 'Invalid or expired cursor');
+  return id;
+};
+
+/**
+ * A page of the log merged from its parts, in id order: each part's first `limit` from the cursor on (page N reads
+ * N·limit of each); the cursor is the last event's key in the log partition.
+ */
+const mergedPage = async (tenant: Tenant, parts: LogPart[], page: PageRequest) => {
+  const after = page.cursor ? cursorId(page.cursor, tenant) : undefined;
+  if (!after && page.page && page.page > 1) checkDepth(page);
+  const skipped = after ? 0 : ((page.page ?? 1) - 1) * page.limit;
+  const wanted = skipped + page.limit;
+  const read = await Promise.all(
+    parts.map(async (part) => {
+      const cursor = after && cursorAfter(part.partition, part.keyOf(after));
+      const { items, nextCursor } = await queryPage(part.partition, { limit: wanted, cursor });
+      return { more: !!nextCursor, items: items.map((item) => ({ id: part.idOf(item), item })) };
+    }),
+  );
+  const newestFirst = parts[0]!.partition.newestFirst;
+  const merged = read.flatMap((r) => r.items).sort((a, b) => (a.id < b.id === newestFirst ? 1 : -1));
+  const items = merged.slice(skipped, wanted);
+  const more = merged.length > wanted || read.some((r) => r.more);
+  const last = items.at(-1);
+  return {
+    items: items.map((i) => i.item),
+    nextCursor: more && last ? cursorAfter(parts[0]!.partition, parts[0]!.keyOf(last.id)) : undefined,
+  };
+};
+
+/** Every event of both parts, in id order (oldest first): each part read page by page, merged as they go. */
+async function* mergedAll(parts: LogPart[]): AsyncGenerator<{ eventId: string; item: Record<string, unknown> }> {
+  const readers = parts.map((part) => {
+    const items = queryAll(part.partition);
+    return { part, items, head: undefined as Record<string, unknown> | undefined, done: false };
+  });
+  const advance = async (r: (typeof readers)[number]) => {
+    const next = await r.items.next();
+    r.done = !!next.done;
+    r.head = next.done ? undefined : next.value;
+  };
+  await Promise.all(readers.map(advance));
+  for (;;) {
+    const live = readers.filter((r) => !r.done);
+    if (!live.length) return;
+    const first = live.reduce((a, b) => (b.part.idOf(b.head!) < a.part.idOf(a.head!) ? b : a));
+    yield { eventId: first.part.idOf(first.head!), item: first.head! };
+    await advance(first);
+  }
+}
 
 const envelopeOf = (item: Record<string, unknown>) => JSON.parse(unpackText(item, 'payload')!) as EventEnvelope;
 
@@ -60,9 +149,9 @@ export const readEvents = async (
   page: PageRequest,
 ): Promise<EventsRead> => {
   if (nothing(types, bounds)) return { events: [], total: 0 };
-  const partition = partitionOf(tenant, bounds, types, order === 'newest');
-  const [read, total] = await Promise.all([queryPage(partition, page), countItems(partition)]);
-  return { events: read.items.map(envelopeOf), total, nextCursor: read.nextCursor };
+  const parts = logParts(tenant, bounds, types, order === 'newest');
+  const [read, ...totals] = await Promise.all([mergedPage(tenant, parts, page), ...parts.map((p) => countItems(p.partition))]);
+  return { events: read.items.map(envelopeOf), total: totals.reduce((a, b) => a + b, 0), nextCursor: read.nextCursor };
 };
 
 /** Every event of the log between two ids, oldest first, as stored (the exact bytes webhooks send): a replay. */
@@ -72,14 +161,14 @@ export async function* replayEvents(
   types: TypeFilter,
 ): AsyncGenerator<{ eventId: string; payload: string }> {
   if (nothing(types, bounds)) return;
-  for await (const item of queryAll(partitionOf(tenant, bounds, types, false))) {
-    yield { eventId: eventIdOf(item), payload: unpackText(item, 'payload')! };
+  for await (const { eventId, item } of mergedAll(logParts(tenant, bounds, types))) {
+    yield { eventId, payload: unpackText(item, 'payload')! };
   }
 }
 
 /** One event of the tenant by id, or undefined (another tenant's event, or none, or a stored ping body). */
 export const readEvent = async (tenant: Tenant, eventId: string): Promise<EventEnvelope | undefined> => {
-  const payload = await eventPayload(eventId);
+  const payload = await eventPayload(tenant, eventId);
   if (!payload) return undefined;
   const envelope = JSON.parse(payload) as EventEnvelope;
   return envelopeTenant(envelope) === tenant && envelope.eventType !== 'webhook.ping' ? envelope : undefined;
@@ -88,9 +177,11 @@ export const readEvent = async (tenant: Tenant, eventId: string): Promise<EventE
 /** The ids of the tenant's stored events whose payload mentions one of `needles` (the whole log: it lives 30 days). */
 export const eventsNaming = async (tenant: Tenant, needles: readonly string[]): Promise<string[]> => {
   const ids: string[] = [];
-  for await (const item of queryAll({ index: 'gsi2', pk: logPk(tenant) })) {
-    const payload = unpackText(item, 'payload')!;
-    if (needles.some((n) => payload.includes(n))) ids.push(eventIdOf(item));
+  for (const part of logParts(tenant)) {
+    for await (const item of queryAll(part.partition)) {
+      const payload = unpackText(item, 'payload')!;
+      if (needles.some((n) => payload.includes(n))) ids.push(part.idOf(item));
+    }
   }
   return ids;
 };

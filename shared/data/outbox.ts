@@ -1,6 +1,4 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '../aws/dynamo';
-import { config } from '../config';
+import type { Tenant } from '../domain/auth/tenant';
 import { envelopeTenant, type EventEnvelope } from '../events/envelope';
 import { serialise } from '../events/payload';
 import { packText, unpackText } from '../packed-text';
@@ -8,7 +6,8 @@ import { EVENT_ITEM_TYPE } from './table';
 import { createItem, type Write } from './transact';
 import { removeOnce } from './unit';
 import { currentContext } from '../observability/context';
-import { outboxEvent } from './registry/requests';
+import { batchGetJoined } from './batch-get';
+import { eventBody, outboxEvent } from './registry/requests';
 
 const requestIdOf = () => {
   const { requestId } = currentContext();
@@ -17,7 +16,7 @@ const requestIdOf = () => {
 
 /** Outbox items live 30 days, as long as the webhook delivery log (registry/workspace.ts). */
 const OUTBOX_TTL_SECONDS = 30 * 24 * 3600;
-const bodyKey = (eventId: string) => outboxEvent.key({ eventId });
+const bodyKey = (eventId: string) => eventBody.key({ eventId });
 
 /**
  * The transactional-outbox item for an event. `payload` holds the serialised envelope (trimmed to ids and
@@ -27,13 +26,12 @@ const bodyKey = (eventId: string) => outboxEvent.key({ eventId });
  */
 export const outboxItem = (envelope: EventEnvelope): Write =>
   createItem({
-    ...bodyKey(envelope.eventId),
+    // The tenant's events log (GET /events, realtime replays) is this item's partition.
+    ...outboxEvent.key({ tenant: envelopeTenant(envelope), eventId: envelope.eventId }),
     type: EVENT_ITEM_TYPE,
     eventId: envelope.eventId,
     eventType: envelope.eventType,
     workspaceId: envelope.workspaceId,
-    // The tenant's events log (GET /events, realtime replays) is this item's index entry, written with it.
-    ...outboxEvent.index('gsi2', { tenant: envelopeTenant(envelope), eventId: envelope.eventId }),
     ...packText('payload', serialise(envelope)),
     ...requestIdOf(),
     ttl: Math.floor(Date.parse(envelope.occurredAt) / 1000) + OUTBOX_TTL_SECONDS,
@@ -51,24 +49,28 @@ export const storeEventBody = (envelope: EventEnvelope, payload: string): Write 
     ttl: Math.floor(Date.parse(envelope.occurredAt) / 1000) + OUTBOX_TTL_SECONDS,
   });
 
-/** An event body's key and parser, for reading it in one BatchGetItem with other items. */
-export const eventPayloadRead = (eventId: string) => ({
-  key: bodyKey(eventId),
-  parse: (item: Record<string, unknown> | undefined) => unpackText(item, 'payload'),
+/**
+ * Where an event's body may be: in its tenant's log, or by its id alone (a ping's body, or an event stored before
+ * the log moved into the tenant's partition). One of the two holds it.
+ */
+const bodyKeys = (tenant: Tenant, eventId: string) => [outboxEvent.key({ tenant, eventId }), bodyKey(eventId)] as const;
+
+/** An event body's keys and parser, for reading it in one BatchGetItem with other items. */
+export const eventPayloadRead = (tenant: Tenant, eventId: string) => ({
+  keys: bodyKeys(tenant, eventId),
+  parse: (logged: Record<string, unknown> | undefined, byId: Record<string, unknown> | undefined) =>
+    unpackText(logged, 'payload') ?? unpackText(byId, 'payload'),
 });
 
-/** The exact bytes an event was serialised to, as its outbox (or body) item keeps them. */
-export const eventPayload = async (eventId: string): Promise<string | undefined> => {
-  const { Item } = await dynamo().send(
-    new GetCommand({
-      TableName: config().TABLE_NAME,
-      Key: bodyKey(eventId),
-      ProjectionExpression: 'payload, payloadZ',
-      ConsistentRead: true,
-    }),
-  );
-  return unpackText(Item, 'payload');
+/** The exact bytes an event of `tenant` was serialised to, as its outbox (or body) item keeps them. */
+export const eventPayload = async (tenant: Tenant, eventId: string): Promise<string | undefined> => {
+  const read = eventPayloadRead(tenant, eventId);
+  const [logged, byId] = await batchGetJoined(read.keys);
+  return read.parse(logged, byId);
 };
 
-/** Deletes a stored event (it leaves its tenant's events log with it), with `extra` in the transaction; false when it was gone. */
-export const deleteStoredEvent = (eventId: string, extra: Write[]): Promise<boolean> => removeOnce(bodyKey(eventId), extra);
+/** Deletes a stored event of `tenant` (it leaves its events log with it), with `extra` in the transaction; false when it was gone. */
+export const deleteStoredEvent = async (tenant: Tenant, eventId: string, extra: Write[]): Promise<boolean> => {
+  const [logged, byId] = bodyKeys(tenant, eventId);
+  return (await removeOnce(logged, extra)) || removeOnce(byId, extra);
+};

@@ -133,7 +133,7 @@ export const steps: Record<ErasureStep, (ctx: StepContext) => Promise<void>> = {
   },
   events: async (ctx) => {
     for (const eventId of await eventsNaming(ctx.tenant, await ctx.needles())) {
-      await deleteStoredEvent(eventId, [tally(ctx)({ events: 1 })]);
+      await deleteStoredEvent(ctx.tenant, eventId, [tally(ctx)({ events: 1 })]);
     }
   },
   idempotencyRecords: async (ctx) => {

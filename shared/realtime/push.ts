@@ -117,7 +117,7 @@ const replay = async (connectionId: string, now: Date): Promise<void> => {
   const sent = new Set(replayed);
   for (const eventId of [...new Set(held)].sort()) {
     if (sent.has(eventId)) continue;
-    const body = await eventPayload(eventId);
+    const body = await eventPayload(c.tenant, eventId);
     if (body && !(await post(connectionId, eventFrame(eventId, body)))) return;
   }
 };

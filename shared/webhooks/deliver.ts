@@ -168,7 +168,7 @@ const timezoneOf = (workspace: Workspace | undefined) => workspace?.timezone ?? 
 const attemptInputs = async (m: DeliveryMessage, eventId: string): Promise<Inputs> => {
   const [sub, payload, workspace] = await Promise.all([
     getSubscription(m.tenant, m.subscriptionId),
-    eventPayload(eventId),
+    eventPayload(m.tenant, eventId),
     getWorkspace(tenantParts(m.tenant).workspaceId),
   ]);
   return { sub, payload, timezone: timezoneOf(workspace) };
@@ -181,12 +181,12 @@ const attemptInputs = async (m: DeliveryMessage, eventId: string): Promise<Input
 const readTogether = async (m: DeliveryMessage, eventId: string): Promise<{ d?: DeliveryItem; inputs: Inputs }> => {
   const delivery = deliveryRead(refOf(m));
   const subscription = subscriptionRead(m.tenant, m.subscriptionId);
-  const body = eventPayloadRead(eventId);
+  const body = eventPayloadRead(m.tenant, eventId);
   const workspace = workspaceRead(tenantParts(m.tenant).workspaceId);
-  const [d, sub, payload, ws] = await batchGetJoined([delivery.key, subscription.key, body.key, workspace.key]);
+  const [d, sub, logged, byId, ws] = await batchGetJoined([delivery.key, subscription.key, ...body.keys, workspace.key]);
   return {
     d: delivery.parse(d),
-    inputs: { sub: subscription.parse(sub), payload: body.parse(payload), timezone: timezoneOf(workspace.parse(ws)) },
+    inputs: { sub: subscription.parse(sub), payload: body.parse(logged, byId), timezone: timezoneOf(workspace.parse(ws)) },
   };
 };
 

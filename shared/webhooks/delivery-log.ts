@@ -19,6 +19,6 @@ export const loggedDelivery = async (tenant: Tenant, subscriptionId: string, del
   await requireSubscription(tenant, subscriptionId);
   const d = await getDelivery(tenant, subscriptionId, deliveryId);
   if (!d) throw new NotFoundError('Delivery');
-  const [payload, bodies] = await Promise.all([eventPayload(d.eventId), responseBodies(d)]);
+  const [payload, bodies] = await Promise.all([eventPayload(tenant, d.eventId), responseBodies(d)]);
   return deliveryDetail(d, payload, bodies);
 };

@@ -2,6 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { useTestStack } from '../support/stack';
 import { tokenFor } from '../support/tenants';
 import { client } from '../support/api';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo } from '../../shared/aws/dynamo';
+import { config } from '../../shared/config';
+import type { Tenant } from '../../shared/domain/auth/tenant';
+import { collect } from '../../shared/data/query';
+import { eventsNaming, replayEvents } from '../../shared/data/events-log';
+import { deleteStoredEvent, eventPayload } from '../../shared/data/outbox';
+import { eventBody, outboxEvent } from '../../shared/data/registry/requests';
+import { firstIdAt, lastIdAt } from '../../shared/domain/events/log-range';
 
 const t = useTestStack();
 
@@ -14,6 +23,21 @@ const createCustomers = async (api: ReturnType<typeof client>, n: number) => {
   }
   return ids;
 };
+
+/** Moves an event back to where it was stored before the log became the tenant's partition: by id, with a gsi2 entry. */
+const storeAsBefore = async (tenant: Tenant, eventId: string) => {
+  const TableName = config().TABLE_NAME;
+  const logged = outboxEvent.key({ tenant, eventId });
+  const { Item } = await dynamo().send(new GetCommand({ TableName, Key: logged, ConsistentRead: true }));
+  expect(Item).toBeDefined();
+  const before = { ...Item, ...eventBody.key({ eventId }), ...eventBody.index('gsi2', { tenant, eventId }) };
+  await dynamo().send(new PutCommand({ TableName, Item: before }));
+  await dynamo().send(new DeleteCommand({ TableName, Key: logged }));
+};
+
+/** A cursor as a page of the log read from gsi2 issued it, before the move. */
+const cursorBefore = (tenant: Tenant, eventId: string) =>
+  Buffer.from(JSON.stringify({ ...eventBody.key({ eventId }), ...eventBody.index('gsi2', { tenant, eventId }) })).toString('base64url');
 
 describe('GET /api/v1/events', () => {
   it('lists the workspace’s events newest first, as webhooks deliver them, paged by cursor', async () => {
@@ -98,5 +122,43 @@ describe('GET /api/v1/events', () => {
     const live = await t.liveMode(a);
     expect((await live.api.get('/api/v1/events?types=customer.*')).body.data.events).toEqual([]);
     expect((await live.api.get(`/api/v1/events/${aEvent.eventId}`)).status).toBe(404);
+  });
+
+  it('reads events stored before the log moved into the tenant partition with the new ones, in order, by id, replayed and erased', async () => {
+    const { api, tenant } = await t.tenant();
+    const customers = await createCustomers(api, 6);
+    const newestFirst = (await api.get('/api/v1/events?types=customer.*')).body.data.events.map((e: { eventId: string }) => e.eventId);
+    const ids = [...newestFirst].reverse();
+    for (const id of ids.filter((_, i) => i % 2 === 0)) await storeAsBefore(tenant, id);
+
+    const pages: string[][] = [];
+    let cursor = '';
+    do {
+      const res = await api.get(`/api/v1/events?types=customer.*&limit=2${cursor && `&cursor=${cursor}`}`);
+      expect(res.body.data.pagination.total).toBe(6);
+      pages.push(res.body.data.events.map((e: { eventId: string }) => e.eventId));
+      cursor = res.body.data.pagination.nextCursor ?? '';
+    } while (cursor);
+    expect(pages).toEqual([newestFirst.slice(0, 2), newestFirst.slice(2, 4), newestFirst.slice(4)]);
+    const third = await api.get('/api/v1/events?types=customer.*&limit=2&page=3');
+    expect(third.body.data.events.map((e: { eventId: string }) => e.eventId)).toEqual(newestFirst.slice(4));
+    const resumed = await api.get(`/api/v1/events?types=customer.*&limit=2&cursor=${cursorBefore(tenant, newestFirst[1])}`);
+    expect(resumed.body.data.events.map((e: { eventId: string }) => e.eventId)).toEqual(newestFirst.slice(2, 4));
+    const caught = await api.get(`/api/v1/events?since=${ids[0]}&types=customer.*`);
+    expect(caught.body.data.events.map((e: { eventId: string }) => e.eventId)).toEqual(ids.slice(1));
+
+    const before = (await api.get(`/api/v1/events/${ids[0]}`)).body.data.event;
+    expect(before.data.contact._id).toBe(customers[0]);
+    expect(JSON.parse((await eventPayload(tenant, ids[0]))!).eventId).toBe(ids[0]);
+    const range = [firstIdAt(Date.now() - 3_600_000), lastIdAt(Date.now())] as const;
+    const replayed = await collect(replayEvents(tenant, range, { exact: [], prefixes: ['customer.'] }));
+    expect(replayed.map((e) => e.eventId)).toEqual(ids);
+
+    expect(await eventsNaming(tenant, [customers[0]!, customers[1]!])).toEqual(expect.arrayContaining(ids.slice(0, 2)));
+    for (const id of ids.slice(0, 2)) {
+      expect(await deleteStoredEvent(tenant, id, [])).toBe(true);
+      expect(await deleteStoredEvent(tenant, id, [])).toBe(false);
+    }
+    expect((await api.get('/api/v1/events?types=customer.*')).body.data.pagination.total).toBe(4);
   });
 });

@@ -43,7 +43,7 @@ it('a delivery item keeps no event body and, once succeeded, no index entry: eve
     expect(item).not.toHaveProperty('payload');
     // A success leaves the status index (one index delete); the log lists it from the subscription's partition.
     expect(item).not.toHaveProperty('gsi2pk');
-    expect(await eventPayload(item.eventId as string)).toBe(req.body);
+    expect(await eventPayload(tenant.tenant, item.eventId as string)).toBe(req.body);
   }
   expect(received.map((r) => JSON.parse(r.body).eventType).sort()).toEqual(['auth.token.created', 'webhook.ping']);
 });

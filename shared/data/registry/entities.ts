@@ -22,7 +22,7 @@ import { booking, slotClaim } from './scheduling';
 import { tag, tagLink, tagName } from './tags';
 import { member, memberEmail } from './team';
 import { delivery, responseBody, subscription, subscriptionCount, subscriptionUrlLock } from './webhooks';
-import { idempotency, idempotencyBody, outboxEvent, rateLimit, token, tokenBinding, tokenPointer } from './requests';
+import { eventBody, idempotency, idempotencyBody, outboxEvent, rateLimit, token, tokenBinding, tokenPointer } from './requests';
 import { counter, sequence, workspace } from './workspace';
 import {
   eventGuard,
@@ -53,6 +53,7 @@ export const entities = [
   idempotencyBody,
   rateLimit,
   outboxEvent,
+  eventBody,
   member,
   memberEmail,
   conversation,

@@ -98,29 +98,51 @@ export const rateLimit = declare({
   schema: z.object({ n: z.number().default(0) }),
 });
 
+// The serialised envelope, plain or packed (see `packText`); a ping's body has nothing else.
+const eventSchema = z.object({
+  eventId: z.string().optional(),
+  eventType: z.string().optional(),
+  workspaceId: z.string().optional(),
+  payload: z.string().optional(),
+  payloadZ: z.string().optional(),
+  requestId: z.string().optional(),
+});
+
 export const outboxEvent = declare({
   name: 'Outbox event',
-  itemTypes: ['EVENT', 'EVENT_BODY'],
+  itemTypes: ['EVENT'],
   personal: ['payload', 'payloadZ'],
   about:
-    'An event written in the transaction of its change; the table stream forwards it to the bus (TTL 30 days, as long as the webhook delivery log: it is the one stored copy of the body every delivery attempt sends). Its index entry is the events log of its tenant. A body stored for webhooks only (a ping) has the same key and no index entry.',
-  prefixes: ['EVT', 'EVENT', 'EVENTS'],
-  keys: { pk: 'EVT#<eventId>', sk: 'EVENT', gsi2pk: 'WS#<tenant>#EVENTS', gsi2sk: '<eventId>' },
+    "An event written in the transaction of its change; the table stream forwards it to the bus (TTL 30 days, as long as the webhook delivery log: it is the one stored copy of the body every delivery attempt sends). Its tenant's partition is the tenant's events log.",
+  prefixes: ['EVENTS'],
+  keys: { pk: 'WS#<tenant>#EVENTS', sk: '<eventId>' },
   patterns: [
-    { read: 'event body', by: 'pk=EVT#<event id> sk=EVENT' },
+    { read: 'event body', by: 'pk=<tenant>#EVENTS sk=<event id>' },
     {
       read: 'events log, newest first, or after an event (since), in a time range',
+      by: 'pk=<tenant>#EVENTS sk between <from id> and <to id>',
+    },
+  ],
+  tradeOff:
+    'The events log is the partition itself, not an index entry: an event costs its item alone, 2 write units in a transaction, where the entry in gsi2 (all attributes) cost 1 more on every write that emits an event. Every event of a tenant shares one partition key, as the index entry did, so its throughput per tenant is the same.',
+  schema: eventSchema,
+});
+
+export const eventBody = declare({
+  name: 'Event body by id',
+  itemTypes: ['EVENT_BODY'],
+  personal: ['payload', 'payloadZ'],
+  about:
+    "An event body found by its id alone: a body stored for webhooks only (a ping), which is in no log; and every event stored before the events log moved into its tenant's partition, whose gsi2 entry was the log (read with it until it expires, 30 days after).",
+  prefixes: ['EVT', 'EVENT'],
+  keys: { pk: 'EVT#<eventId>', sk: 'EVENT', gsi2pk: 'WS#<tenant>#EVENTS', gsi2sk: '<eventId>' },
+  patterns: [
+    { read: 'a ping body, or an event stored before', by: 'pk=EVT#<event id> sk=EVENT' },
+    {
+      read: 'events log stored before, beside the partition',
       by: 'gsi2pk=<tenant>#EVENTS gsi2sk between <from id> and <to id>',
       index: 'gsi2',
     },
   ],
-  // The serialised envelope, plain or packed (see `packText`); a ping's body has nothing else.
-  schema: z.object({
-    eventId: z.string().optional(),
-    eventType: z.string().optional(),
-    workspaceId: z.string().optional(),
-    payload: z.string().optional(),
-    payloadZ: z.string().optional(),
-    requestId: z.string().optional(),
-  }),
+  schema: eventSchema,
 });
