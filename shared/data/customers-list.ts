@@ -2,12 +2,11 @@ import type { Tenant } from '../domain/auth/tenant';
 import { normalizeName, type Customer } from '../domain/contacts/customer';
 import type { CustomerSearch } from '../domain/contacts/search';
 import * as z from 'zod';
-import { readCounter } from './counters';
 import { taggedPage } from './tag-links';
 import { batchGet } from './batch-get';
 import { customerKey } from './entity-keys';
 import { countItems, queryPage, unionPage, type PageRequest, type Partition } from './query';
-import { allPartition, CUSTOMERS_COUNTER, fromItem, idOfEntry, namePartition, searchPartition } from './customers';
+import { allPartition, customersTotal, fromItem, idOfEntry, namePartition, searchPartition } from './customers';
 
 const byIds = async (tenant: Tenant, ids: string[], consistent = true) =>
   (await batchGet([...new Set(ids)].map((id) => customerKey(tenant, id)), { consistent })).map(fromItem);
@@ -58,7 +57,7 @@ export const customersPage = async (
   }
   const [result, total] = await Promise.all([
     entriesPage(tenant, sourcesOf(allPartition(tenant), ['gsi1', 'gsi3'], { newestFirst: true }), page, () => true),
-    readCounter(tenant, CUSTOMERS_COUNTER),
+    customersTotal(tenant),
   ]);
   return { ...result, total };
 };

@@ -1,10 +1,9 @@
 import type { Tenant } from '../domain/auth/tenant';
 import { Refused } from '../domain/refusal';
 import { uniqueValues, type Customer, type UniqueValue } from '../domain/contacts/customer';
-import { bumpCounter } from './counters';
 import { tagCounters, tagLinks } from './tag-links';
 import { deleteItem, updateItem, type Write } from './transact';
-import { customerUpdate, CUSTOMERS_COUNTER, guardKey, guardSearch, noLeads, UNCHANGED_COUNT, type StoredCustomer } from './customers';
+import { customersCounted, customerUpdate, guardKey, guardSearch, noLeads, UNCHANGED_COUNT, type StoredCustomer } from './customers';
 import { countedRemoval } from './customers-conversations';
 import { customerKey } from './entity-keys';
 
@@ -61,6 +60,6 @@ export const mergeWrites = (tenant: Tenant, base: StoredCustomer, mergee: Stored
       mergee.customer._id,
       () => new Refused('merge_raced', 'A lead was linked to the merged customer during the merge; repeat the merge to finish it'),
     ),
-    bumpCounter(tenant, CUSTOMERS_COUNTER, -1),
+    customersCounted(tenant, -1),
   ];
 };

@@ -6,7 +6,9 @@ import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { normalizeName, uniqueValues, type Customer, type UniqueValue } from '../domain/contacts/customer';
 import { leadsOfCustomer } from '../domain/crm/lead-lists';
-import { bumpCounter } from './counters';
+import * as z from 'zod';
+import { batchGetEach } from './batch-get';
+import { bump, workspaceCounter } from './counters';
 import { customerKey } from './entity-keys';
 import { listIsEmpty } from './lists';
 import { tagIdsOf, tagLinkWrites } from './tag-links';
@@ -22,7 +24,25 @@ import { customer as customerEntity, customerGuard } from './registry/contacts';
  * (email, phone, channel identity) each own a guard item, created in the same transaction as the customer; email
  * and phone guards double as the search entries for their field.
  */
-export const CUSTOMERS_COUNTER = 'customers';
+/** The workspace's count item, which also keeps the conversations' totals (`countOf` in domain/inbox/lists.ts). */
+const COUNT_ITEM = 'conversations';
+/** The counter that kept the customers total before it moved to the count item, still read and added. */
+const CUSTOMERS_BEFORE = 'customers';
+
+/**
+ * Counts `delta` customers: `customers` on the workspace's count item, which a new sender's first message bumps
+ * anyway for its conversation (one bump of both, `mergeBumps`), where a counter of its own was 2 units more.
+ */
+export const customersCounted = (tenant: Tenant, delta: number): Write => bump(workspaceCounter(tenant, COUNT_ITEM), { customers: delta });
+
+const countedBefore = z.object({ n: z.number().default(0) });
+const countedNow = z.object({ customers: z.number().default(0) });
+
+/** The workspace's exact customers total: the count item's and the counter's kept before (one consistent BatchGetItem). */
+export const customersTotal = async (tenant: Tenant): Promise<number> => {
+  const [before, now] = await batchGetEach([workspaceCounter(tenant, CUSTOMERS_BEFORE), workspaceCounter(tenant, COUNT_ITEM)]);
+  return countedBefore.parse(before ?? {}).n + countedNow.parse(now ?? {}).customers;
+};
 
 export interface StoredCustomer {
   customer: Customer;
@@ -145,7 +165,7 @@ export const customerCreation = (tenant: Tenant, customer: Customer, opened?: { 
     ...(opened ? { conversationCount: 1, lastConversations: { [opened.channel]: opened.conversationId } } : {}),
   }),
   ...guardWrites(tenant, undefined, customer),
-  bumpCounter(tenant, CUSTOMERS_COUNTER, 1),
+  customersCounted(tenant, 1),
 ];
 
 /**
@@ -208,7 +228,7 @@ export const customerDeletion = (tenant: Tenant, { customer, version, counted }:
           'Customer has leads; delete them, link them to another customer, or merge this customer into another',
         ),
     ),
-    bumpCounter(tenant, CUSTOMERS_COUNTER, -1),
+    customersCounted(tenant, -1),
   ];
 };
 
@@ -226,5 +246,5 @@ export const customerErasure = (tenant: Tenant, { customer, version }: StoredCus
   countedErasure(tenant, customer._id, now),
   ...guardWrites(tenant, customer, undefined),
   ...tagLinkWrites(tenant, 'customer', customer._id, customer.tagIds, -1, now),
-  bumpCounter(tenant, CUSTOMERS_COUNTER, -1),
+  customersCounted(tenant, -1),
 ];

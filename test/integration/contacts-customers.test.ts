@@ -7,6 +7,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../../shared/aws/dynamo';
 import { config } from '../../shared/config';
 import { customerKey } from '../../shared/data/entity-keys';
+import { workspaceCounter } from '../../shared/data/counters';
 import { cursorAfter } from '../../shared/data/query';
 import { customer as customerEntity } from '../../shared/data/registry/contacts';
 
@@ -212,6 +213,50 @@ describe('creating, reading, updating and deleting customers', () => {
     expect(await ofCustomer()).toBe(0);
     expect((await t.api.delete(`${CUSTOMERS}/${customerId}`)).status).toBe(200);
     expect((await t.api.get(CUSTOMERS)).body.data.pagination.total).toBe(0);
+  });
+
+  it("keeps the customers total on the workspace's count item, added to the counter kept before, exact through every writer", async () => {
+    const t = await tenant();
+    const total = async () => (await t.api.get(CUSTOMERS)).body.data.pagination.total;
+    const [a, b] = [await t.create({ name: 'A' }), await t.create({ name: 'B' })];
+    // A new sender's first message counts its customer and its conversation in one bump of the count item.
+    const sent = await t.api.post('/api/v1/inbox/messages/incoming', { channel: 'web', customer: { identifier: 'v-1' }, content: 'Hi' });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+    expect(await total()).toBe(3);
+    const counts = async () => {
+      const read = async (name: string) =>
+        (
+          await dynamo().send(
+            new GetCommand({ TableName: config().TABLE_NAME, Key: workspaceCounter(t.tenant, name), ConsistentRead: true }),
+          )
+        ).Item;
+      return {
+        before: (await read('customers'))?.n,
+        now: (await read('conversations'))?.customers,
+        open: (await read('conversations'))?.['status:open'],
+      };
+    };
+    expect(await counts()).toEqual({ before: undefined, now: 3, open: 1 });
+    // As a workspace counted before: two of them on the counter of its own.
+    const move = (name: string, total: string, delta: number) =>
+      dynamo().send(
+        new UpdateCommand({
+          TableName: config().TABLE_NAME,
+          Key: workspaceCounter(t.tenant, name),
+          UpdateExpression: 'ADD #t :d',
+          ExpressionAttributeNames: { '#t': total },
+          ExpressionAttributeValues: { ':d': delta },
+        }),
+      );
+    await move('conversations', 'customers', -2);
+    await move('customers', 'n', 2);
+    expect(await total()).toBe(3);
+    expect((await t.api.delete(`${CUSTOMERS}/${a._id}`)).status).toBe(200);
+    expect(await total()).toBe(2);
+    const merged = await t.api.post(`${CUSTOMERS}/merge`, { baseId: b._id, mergeeId: sent.body.data.customer._id });
+    expect(merged.status, JSON.stringify(merged.body)).toBe(200);
+    expect(await total()).toBe(1);
+    expect(await counts()).toEqual({ before: 2, now: -1, open: 1 });
   });
 
   it('never both deletes a customer and opens a conversation of it, when the two race', async () => {
