@@ -9,7 +9,12 @@ import { countItems, queryPage, unionPage, type PageRequest, type Partition } fr
 import { allPartition, customersTotal, fromItem, idOfEntry, namePartition, searchPartition } from './customers';
 
 const byIds = async (tenant: Tenant, ids: string[], consistent = true) =>
-  (await batchGet([...new Set(ids)].map((id) => customerKey(tenant, id)), { consistent })).map(fromItem);
+  (
+    await batchGet(
+      [...new Set(ids)].map((id) => customerKey(tenant, id)),
+      { consistent },
+    )
+  ).map(fromItem);
 
 /**
  * Where a list's entries are: the customers' keys-only entries (gsi3, gsi4) and those of the customers stored before

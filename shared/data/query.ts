@@ -191,7 +191,12 @@ export const queryPage = async (partition: Partition, request: PageRequest): Pro
 /** `key` (a cursor's key in `from`'s shape) in `to`'s: the same table key, `from`'s index key under `to`'s names. */
 const keyIn = (key: Record<string, unknown>, from: Partition, to: Partition) => {
   const [a, b] = [keyNames(from.index), keyNames(to.index)];
-  return { [tableSchema.partitionKey]: key[tableSchema.partitionKey], [tableSchema.sortKey]: key[tableSchema.sortKey], [b.pk]: key[a.pk], [b.sk]: key[a.sk] };
+  return {
+    [tableSchema.partitionKey]: key[tableSchema.partitionKey],
+    [tableSchema.sortKey]: key[tableSchema.sortKey],
+    [b.pk]: key[a.pk],
+    [b.sk]: key[a.sk],
+  };
 };
 
 /** DynamoDB's order of string sort keys: their UTF-8 bytes. */
@@ -211,7 +216,9 @@ export const unionPage = async (sources: readonly [Partition, ...Partition[]], r
   const skipped = after ? 0 : ((request.page ?? 1) - 1) * request.limit;
   const wanted = skipped + request.limit;
   const read = await Promise.all(sources.map((source) => readFrom(source, after && keyIn(after, first, source), wanted + 1)));
-  const rows = read.flatMap((items, i) => items.map((item) => ({ item, source: sources[i]!, order: item[keyNames(sources[i]!.index).sk] as string })));
+  const rows = read.flatMap((items, i) =>
+    items.map((item) => ({ item, source: sources[i]!, order: item[keyNames(sources[i]!.index).sk] as string })),
+  );
   rows.sort((a, b) => (first.newestFirst ? byBytes(b.order, a.order) : byBytes(a.order, b.order)));
   const page = rows.slice(skipped, wanted);
   const last = page.at(-1);

@@ -50,7 +50,10 @@ describe('merging the bumps of one item in a transaction', () => {
     expect(origin).toEqual([0, 1, 3]);
     const update = writes[0]!.item.Update!;
     const totals = Object.fromEntries(
-      Object.entries(update.ExpressionAttributeNames!).map(([name, total]) => [total, update.ExpressionAttributeValues![name.replace('#', ':')]]),
+      Object.entries(update.ExpressionAttributeNames!).map(([name, total]) => [
+        total,
+        update.ExpressionAttributeValues![name.replace('#', ':')],
+      ]),
     );
     expect(totals).toEqual({ 'status:open': 2, 'channel:email': 1, customers: 1 });
     expect(update.UpdateExpression).toBe('ADD #c0 :c0, #c1 :c1, #c2 :c2');
