@@ -6,6 +6,7 @@ import { taggedPage } from './tag-links';
 import { batchGet } from './batch-get';
 import { customerKey } from './entity-keys';
 import { countItems, queryPage, unionPage, type PageRequest, type Partition } from './query';
+import type { IndexName } from './table';
 import { allPartition, customersTotal, fromItem, idOfEntry, namePartition, searchPartition } from './customers';
 
 const byIds = async (tenant: Tenant, ids: string[], consistent = true) =>
@@ -20,8 +21,10 @@ const byIds = async (tenant: Tenant, ids: string[], consistent = true) =>
  * Where a list's entries are: the customers' keys-only entries (gsi3, gsi4) and those of the customers stored before
  * (gsi1, gsi2), first, whose cursor shape every page keeps. Both share the partition key and the order.
  */
-const sourcesOf = (pk: string, indexes: readonly ['gsi1', 'gsi3'] | readonly ['gsi2', 'gsi4'], more: Omit<Partition, 'pk'>) =>
-  indexes.map((index) => ({ ...more, index, pk })) as [Partition, Partition];
+const sourcesOf = (pk: string, [before, now]: readonly [IndexName, IndexName], more: Omit<Partition, 'pk'>): [Partition, Partition] => [
+  { ...more, index: before, pk },
+  { ...more, index: now, pk },
+];
 
 /**
  * One page of the customers a list or a name search holds, read by key from its entries (eventually consistent, as

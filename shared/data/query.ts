@@ -217,7 +217,7 @@ export const unionPage = async (sources: readonly [Partition, ...Partition[]], r
   const wanted = skipped + request.limit;
   const read = await Promise.all(sources.map((source) => readFrom(source, after && keyIn(after, first, source), wanted + 1)));
   const rows = read.flatMap((items, i) =>
-    items.map((item) => ({ item, source: sources[i]!, order: item[keyNames(sources[i]!.index).sk] as string })),
+    items.map((item) => ({ item, source: sources[i]!, order: String(item[keyNames(sources[i]!.index).sk]) })),
   );
   rows.sort((a, b) => (first.newestFirst ? byBytes(b.order, a.order) : byBytes(a.order, b.order)));
   const page = rows.slice(skipped, wanted);
