@@ -26,7 +26,7 @@ const BELOW_DATA = ['domain', 'events', 'views', 'aws', 'observability'];
  * None of them decides anything or imports a repository.
  */
 const DATA_PRIMITIVES = [
-  '^shared/data/(table|keys|entity-keys|codec|transact|unit|versioned|retry|outbox|query|batch-get|counters|lists|tag-links|references|timers)\\.ts$',
+  '^shared/data/(table|keys|entity-keys|codec|transact|unit|versioned|retry|outbox|query|batch-get|counters|lists|tag-links|references|timers|write-packing)\\.ts$',
   '^shared/data/registry/',
 ];
 

@@ -1,10 +1,9 @@
 import type { Tenant } from '../domain/auth/tenant';
 import { Refused } from '../domain/refusal';
 import { uniqueValues, type Customer, type UniqueValue } from '../domain/contacts/customer';
-import { bumpCounter } from './counters';
 import { tagCounters, tagLinks } from './tag-links';
 import { deleteItem, updateItem, type Write } from './transact';
-import { customerUpdate, CUSTOMERS_COUNTER, guardKey, noLeads, searchPartition, UNCHANGED_COUNT, type StoredCustomer } from './customers';
+import { customersCounted, customerUpdate, guardKey, guardSearch, noLeads, UNCHANGED_COUNT, type StoredCustomer } from './customers';
 import { countedRemoval } from './customers-conversations';
 import { customerKey } from './entity-keys';
 
@@ -20,10 +19,7 @@ const guardHandover = (tenant: Tenant, base: Customer, mergee: Customer, result:
     .map((u) => {
       const key = guardKey(tenant, u.kind, u.value);
       if (!kept.has(keyOf(u))) return deleteItem(key, { condition: ownedByMergee, values: { ':from': mergee._id } });
-      const search =
-        u.kind === 'IDENTITY'
-          ? {}
-          : { gsi2pk: searchPartition(tenant, u.kind === 'EMAIL' ? 'email' : 'phone'), gsi2sk: `${u.value}#${base._id}` };
+      const search = guardSearch(tenant, u, base._id);
       return updateItem(key, `SET customerId = :to${u.kind === 'IDENTITY' ? '' : ', gsi2sk = :sk'}`, {
         condition: ownedByMergee,
         values: { ':from': mergee._id, ':to': base._id, ...('gsi2sk' in search ? { ':sk': search.gsi2sk } : {}) },
@@ -39,7 +35,7 @@ const guardHandover = (tenant: Tenant, base: Customer, mergee: Customer, result:
 export const mergeWrites = (tenant: Tenant, base: StoredCustomer, mergee: StoredCustomer, result: Customer, now: Date): Write[] => {
   const newTags = mergee.customer.tagIds.filter((t) => !base.customer.tagIds.includes(t));
   return [
-    customerUpdate(tenant, base.version, base.customer, result, {
+    customerUpdate(tenant, base, base.customer, result, {
       ...(result.tagIds.length ? { tagIds: new Set(result.tagIds) } : {}),
       lastConversations: { ...mergee.lastConversations, ...base.lastConversations },
     }),
@@ -64,6 +60,6 @@ export const mergeWrites = (tenant: Tenant, base: StoredCustomer, mergee: Stored
       mergee.customer._id,
       () => new Refused('merge_raced', 'A lead was linked to the merged customer during the merge; repeat the merge to finish it'),
     ),
-    bumpCounter(tenant, CUSTOMERS_COUNTER, -1),
+    customersCounted(tenant, -1),
   ];
 };

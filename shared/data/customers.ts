@@ -6,29 +6,43 @@ import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { normalizeName, uniqueValues, type Customer, type UniqueValue } from '../domain/contacts/customer';
 import { leadsOfCustomer } from '../domain/crm/lead-lists';
-import { bumpCounter } from './counters';
+import * as z from 'zod';
+import { batchGetEach } from './batch-get';
+import { bump, workspaceCounter } from './counters';
 import { customerKey } from './entity-keys';
 import { listIsEmpty } from './lists';
-import { tenantPk } from './keys';
 import { tagIdsOf, tagLinkWrites } from './tag-links';
 import { createItem, deleteItem, type Write } from './transact';
 import { versionedUpdate } from './versioned';
 import { K } from './registry/registry';
-import { itemCodec } from './codec';
-import { contact as contactView } from '../views/contacts';
+import { customer as customerEntity, customerGuard } from './registry/contacts';
 
 /**
- * Customers: pk=<tenant>#CUSTOMER#<id> sk=CUSTOMER.
- * - all of a workspace, newest first .. gsi1pk=<tenant>#CUSTOMERS          gsi1sk=<id>
- * - name prefix search ............... gsi2pk=<tenant>#CUSTOMER_SEARCH#name gsi2sk=<folded name>#<id>
- * Unique values (email, phone, channel identity) each own a guard item, pk=<tenant>#CUSTOMER_<KIND>#<value>,
- * created in the same transaction as the customer; email and phone guards double as the search index
- * for their field (gsi2pk=<tenant>#CUSTOMER_SEARCH#email|phone, gsi2sk=<value>#<id>).
+ * Customers (keys: registry/contacts.ts). A customer's entries in the list of all customers and in the name search
+ * are keys only (gsi3, gsi4), so a change that keeps its name writes none; a customer stored before has them in
+ * gsi1 and gsi2 (`ALL`) and moves over on its next versioned change (`StoredCustomer.indexed`). Unique values
+ * (email, phone, channel identity) each own a guard item, created in the same transaction as the customer; email
+ * and phone guards double as the search entries for their field.
  */
-export const CUSTOMERS_COUNTER = 'customers';
+/** The workspace's count item, which also keeps the conversations' totals (`countOf` in domain/inbox/lists.ts). */
+const COUNT_ITEM = 'conversations';
+/** The counter that kept the customers total before it moved to the count item, still read and added. */
+const CUSTOMERS_BEFORE = 'customers';
 
-export const searchPartition = (tenant: Tenant, field: 'name' | 'email' | 'phone') => tenantPk(tenant, K.CUSTOMER_SEARCH, field);
-export const allPartition = (tenant: Tenant) => tenantPk(tenant, K.CUSTOMERS);
+/**
+ * Counts `delta` customers: `customers` on the workspace's count item, which a new sender's first message bumps
+ * anyway for its conversation (one bump of both, `mergeBumps`), where a counter of its own was 2 units more.
+ */
+export const customersCounted = (tenant: Tenant, delta: number): Write => bump(workspaceCounter(tenant, COUNT_ITEM), { customers: delta });
+
+const countedBefore = z.object({ n: z.number().default(0) });
+const countedNow = z.object({ customers: z.number().default(0) });
+
+/** The workspace's exact customers total: the count item's and the counter's kept before (one consistent BatchGetItem). */
+export const customersTotal = async (tenant: Tenant): Promise<number> => {
+  const [before, now] = await batchGetEach([workspaceCounter(tenant, CUSTOMERS_BEFORE), workspaceCounter(tenant, COUNT_ITEM)]);
+  return countedBefore.parse(before ?? {}).n + countedNow.parse(now ?? {}).customers;
+};
 
 export interface StoredCustomer {
   customer: Customer;
@@ -37,13 +51,29 @@ export interface StoredCustomer {
   lastConversations: Record<string, string>;
   /** Where `conversationCount` was read from, for a deletion's conditions. */
   counted: Counted;
+  /** Whether its list and search entries are keys only (false for a customer stored before, in gsi1 and gsi2). */
+  indexed: boolean;
 }
 
-const decode = itemCodec(contactView);
-export const fromItem = (item: Record<string, unknown>): Customer => decode({ ...item, tagIds: tagIdsOf(item.tagIds) });
+/** The customer item as stored: its fields, version and the conversation count it held before its count's item. */
+const parse = (item: Record<string, unknown>) => customerEntity.parse({ ...item, tagIds: tagIdsOf(item.tagIds) });
+export const fromItem = (item: Record<string, unknown>): Customer => {
+  const { version: _v, conversationCount: _c, lastConversations: _l, ...customer } = parse(item);
+  return customer;
+};
 
-const nameIndex = (tenant: Tenant, c: Customer) =>
-  c.name ? { gsi2pk: searchPartition(tenant, 'name'), gsi2sk: `${normalizeName(c.name)}#${c._id}` } : undefined;
+/** The list of all customers (gsi3; gsi1 for those stored before) and the name search (gsi4; gsi2 before). */
+export const allPartition = (tenant: Tenant) => customerEntity.build('gsi3pk', { tenant });
+export const namePartition = (tenant: Tenant) => customerEntity.build('gsi4pk', { tenant });
+export const searchPartition = (tenant: Tenant, field: 'email' | 'phone') => customerGuard.build('gsi2pk', { tenant, field });
+/** The id of the customer an index entry (any index's: it holds the table key) names. */
+export const idOfEntry = (entry: Record<string, unknown>): string => customerEntity.read('pk', entry.pk).id;
+
+/** The customer's keys-only entries: in the list of all customers, and in the name search when it has a name. */
+const entries = (tenant: Tenant, c: Customer) => ({
+  ...customerEntity.index('gsi3', { tenant, id: c._id }),
+  ...(c.name ? customerEntity.index('gsi4', { tenant, folded: normalizeName(c.name), id: c._id }) : {}),
+});
 
 const toItem = (tenant: Tenant, c: Customer) => {
   const { tagIds: _tags, ...fields } = c;
@@ -53,10 +83,8 @@ const toItem = (tenant: Tenant, c: Customer) => {
     version: 1,
     conversationCount: 0,
     lastConversations: {},
-    gsi1pk: allPartition(tenant),
-    gsi1sk: c._id,
     ...fields,
-    ...nameIndex(tenant, c),
+    ...entries(tenant, c),
   };
 };
 
@@ -64,18 +92,20 @@ const GUARD_PREFIX = { EMAIL: K.CUSTOMER_EMAIL, PHONE: K.CUSTOMER_PHONE, IDENTIT
   UniqueValue['kind'],
   string
 >;
-export const guardKey = (tenant: Tenant, kind: UniqueValue['kind'], value: string) => ({
-  pk: tenantPk(tenant, GUARD_PREFIX[kind], value),
-  sk: K.GUARD,
-});
+export const guardKey = (tenant: Tenant, kind: UniqueValue['kind'], value: string) =>
+  customerGuard.key({ tenant, kind: GUARD_PREFIX[kind], value });
+
+/** A guard's entry in its field's search (email and phone; an identity is not searched). */
+export const guardSearch = (tenant: Tenant, u: UniqueValue, customerId: string) =>
+  u.kind === 'IDENTITY'
+    ? {}
+    : customerGuard.index('gsi2', { tenant, field: u.kind === 'EMAIL' ? 'email' : 'phone', value: u.value, customerId });
 
 const guardItem = (tenant: Tenant, u: UniqueValue, customerId: string) => ({
   ...guardKey(tenant, u.kind, u.value),
   type: 'CUSTOMER_GUARD',
   customerId,
-  ...(u.kind === 'IDENTITY'
-    ? {}
-    : { gsi2pk: searchPartition(tenant, u.kind === 'EMAIL' ? 'email' : 'phone'), gsi2sk: `${u.value}#${customerId}` }),
+  ...guardSearch(tenant, u, customerId),
 });
 
 const duplicate = (u: UniqueValue) => () =>
@@ -105,13 +135,14 @@ const guardWrites = (tenant: Tenant, before: Customer | undefined, after: Custom
 export const getCustomer = async (tenant: Tenant, id: string): Promise<StoredCustomer | undefined> => {
   const { item: Item, own } = await customerPartition(tenant, id);
   if (!Item) return undefined;
-  const onCustomer = (Item.conversationCount as number | undefined) ?? 0;
+  const { version, conversationCount: onCustomer, lastConversations, ...customer } = parse(Item);
   return {
-    customer: fromItem(Item),
-    version: Item.version as number,
+    customer,
+    version,
     conversationCount: onCustomer + (own?.n ?? 0),
-    lastConversations: { ...(Item.lastConversations as Record<string, string> | undefined), ...own?.latest },
+    lastConversations: { ...lastConversations, ...own?.latest },
     counted: { onCustomer, own: own?.n },
+    indexed: Item.gsi1pk === undefined,
   };
 };
 
@@ -120,7 +151,7 @@ export const customerIdBy = async (tenant: Tenant, kind: UniqueValue['kind'], va
   const { Item } = await dynamo().send(
     new GetCommand({ TableName: config().TABLE_NAME, Key: guardKey(tenant, kind, value), ConsistentRead: true }),
   );
-  return Item?.customerId as string | undefined;
+  return Item && customerGuard.parse(Item).customerId;
 };
 
 /**
@@ -134,29 +165,32 @@ export const customerCreation = (tenant: Tenant, customer: Customer, opened?: { 
     ...(opened ? { conversationCount: 1, lastConversations: { [opened.channel]: opened.conversationId } } : {}),
   }),
   ...guardWrites(tenant, undefined, customer),
-  bumpCounter(tenant, CUSTOMERS_COUNTER, 1),
+  customersCounted(tenant, 1),
 ];
 
-/** The versioned item update for a customer change, keeping the name search entry in step. */
+/**
+ * The versioned item update for a customer change, keeping its name search entry in step; a customer stored before
+ * (`indexed` false) moves its entries over to the keys-only indexes.
+ */
 export const customerUpdate = (
   tenant: Tenant,
-  version: number,
+  { version, indexed }: Pick<StoredCustomer, 'version' | 'indexed'>,
   before: Customer,
   after: Customer,
   set: Record<string, unknown> = {},
 ): Write => {
-  const index = nameIndex(tenant, after);
+  const own = entries(tenant, after);
   return versionedUpdate(customerKey(tenant, after._id), version, before, after, {
     skip: ['tagIds'],
-    set: { ...index, ...set },
-    remove: index ? [] : ['gsi2pk', 'gsi2sk'],
+    set: { ...own, ...set },
+    remove: [...(own.gsi4pk ? [] : ['gsi4pk', 'gsi4sk']), ...(indexed ? [] : ['gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk'])],
   });
 };
 
 /** The writes that store `after` over the version read, with the guards its unique values release and claim. */
-export const customerChange = (tenant: Tenant, { customer: before, version }: StoredCustomer, after: Customer): Write[] => [
-  customerUpdate(tenant, version, before, after),
-  ...guardWrites(tenant, before, after),
+export const customerChange = (tenant: Tenant, stored: StoredCustomer, after: Customer): Write[] => [
+  customerUpdate(tenant, stored, stored.customer, after),
+  ...guardWrites(tenant, stored.customer, after),
 ];
 
 /**
@@ -194,7 +228,7 @@ export const customerDeletion = (tenant: Tenant, { customer, version, counted }:
           'Customer has leads; delete them, link them to another customer, or merge this customer into another',
         ),
     ),
-    bumpCounter(tenant, CUSTOMERS_COUNTER, -1),
+    customersCounted(tenant, -1),
   ];
 };
 
@@ -212,5 +246,5 @@ export const customerErasure = (tenant: Tenant, { customer, version }: StoredCus
   countedErasure(tenant, customer._id, now),
   ...guardWrites(tenant, customer, undefined),
   ...tagLinkWrites(tenant, 'customer', customer._id, customer.tagIds, -1, now),
-  bumpCounter(tenant, CUSTOMERS_COUNTER, -1),
+  customersCounted(tenant, -1),
 ];

@@ -188,6 +188,46 @@ export const queryPage = async (partition: Partition, request: PageRequest): Pro
   return { items, nextCursor: read.length > request.limit ? cursorAfter(partition, items.at(-1)!) : undefined };
 };
 
+/** `key` (a cursor's key in `from`'s shape) in `to`'s: the same table key, `from`'s index key under `to`'s names. */
+const keyIn = (key: Record<string, unknown>, from: Partition, to: Partition) => {
+  const [a, b] = [keyNames(from.index), keyNames(to.index)];
+  return {
+    [tableSchema.partitionKey]: key[tableSchema.partitionKey],
+    [tableSchema.sortKey]: key[tableSchema.sortKey],
+    [b.pk]: key[a.pk],
+    [b.sk]: key[a.sk],
+  };
+};
+
+/** DynamoDB's order of string sort keys: their UTF-8 bytes. */
+const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+
+/**
+ * One page of one list kept in several partitions that share its order (the same list's entries in a keys-only
+ * index and in the index they replace), each item in one of them: the first `limit` of the sources' own pages
+ * merged, in the first source's order. Its cursor is in the first source's shape, the key of the last item it
+ * returned, so a cursor issued while the list was that source alone still resumes, and each source resumes after
+ * it. O(sources × limit) with a cursor; page N reads N·limit of each source.
+ */
+export const unionPage = async (sources: readonly [Partition, ...Partition[]], request: PageRequest): Promise<PageResult> => {
+  const [first] = sources;
+  const after = request.cursor ? decode(request.cursor, first) : undefined;
+  if (!after && request.page && request.page > 1) checkDepth(request);
+  const skipped = after ? 0 : ((request.page ?? 1) - 1) * request.limit;
+  const wanted = skipped + request.limit;
+  const read = await Promise.all(sources.map((source) => readFrom(source, after && keyIn(after, first, source), wanted + 1)));
+  const rows = read.flatMap((items, i) =>
+    items.map((item) => ({ item, source: sources[i]!, order: String(item[keyNames(sources[i]!.index).sk]) })),
+  );
+  rows.sort((a, b) => (first.newestFirst ? byBytes(b.order, a.order) : byBytes(a.order, b.order)));
+  const page = rows.slice(skipped, wanted);
+  const last = page.at(-1);
+  return {
+    items: page.map((r) => r.item),
+    nextCursor: rows.length > wanted && last ? encode(keyIn(keyOf(last.item, last.source), last.source, first)) : undefined,
+  };
+};
+
 /**
  * One page over several partitions read one after another as if they were one list (e.g. one per status).
  * A cursor names the partition it stops in (`<index>.<key>`), so it resumes there.

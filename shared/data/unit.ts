@@ -3,6 +3,7 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { isConditionFailure } from './retry';
 import { deleteItem, type Key, type Write } from './transact';
+import { mergeBumps } from './write-packing';
 
 /**
  * What a unit did with a transaction's writes. `committed`: they are in the table. `held`: this is the first
@@ -38,14 +39,18 @@ export interface Unit {
   afterCommit(fn: () => Promise<void>): Promise<void>;
 }
 
-/** Sends one TransactWriteItems and maps a failed condition to its error (see `Unit.commit`). */
-const send = async (writes: Write[], onConditionFailed?: (index: number) => Error): Promise<void> => {
+/**
+ * Sends one TransactWriteItems and maps a failed condition to its error (see `Unit.commit`). Bumps of one item
+ * are sent as one (`mergeBumps`), which DynamoDB requires of a transaction.
+ */
+const send = async (all: Write[], onConditionFailed?: (index: number) => Error): Promise<void> => {
+  const { writes, origin } = mergeBumps(all);
   try {
     await dynamo().send(new TransactWriteCommand({ TransactItems: writes.map((w) => w.item) }));
   } catch (error) {
     if (error instanceof TransactionCanceledException) {
       const index = error.CancellationReasons?.findIndex((r) => r.Code === 'ConditionalCheckFailed') ?? -1;
-      const raised = writes[index]?.onFail?.() ?? (index >= 0 ? onConditionFailed?.(index) : undefined);
+      const raised = writes[index]?.onFail?.() ?? (index >= 0 ? onConditionFailed?.(origin[index]!) : undefined);
       if (raised) throw raised;
     }
     throw error;

@@ -6,22 +6,65 @@ const keyOf = ({ item }: Write): string => {
   return `${key.pk}\u0000${key.sk}`;
 };
 
-/** An unconditional `ADD` of numbers (a counter's bump): two of them on one item add up to one. */
-const isBump = ({ item }: Write): boolean =>
-  Boolean(item.Update && !item.Update.ConditionExpression && item.Update.UpdateExpression?.startsWith('ADD '));
+/** A counter's bump as `bump` writes it: an unconditional `ADD #c0 :c0, #c1 :c1, …` of numbers. */
+const BUMP = /^ADD #c\d+ :c\d+(, #c\d+ :c\d+)*$/;
 
-/** Two bumps of the same totals on one item as one bump of their sums; undefined when they are not alike. */
-const addUp = (a: Write, b: Write): Write | undefined => {
-  const [x, y] = [a.item.Update!, b.item.Update!];
-  if (!isBump(a) || !isBump(b) || x.UpdateExpression !== y.UpdateExpression) return undefined;
-  if (JSON.stringify(x.ExpressionAttributeNames) !== JSON.stringify(y.ExpressionAttributeNames)) return undefined;
-  const values: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(x.ExpressionAttributeValues ?? {})) {
-    const w = y.ExpressionAttributeValues?.[k];
-    if (typeof v !== 'number' || typeof w !== 'number') return undefined;
-    values[k] = v + w;
+/** The totals a write adds to and by how much, when it is a counter's bump. */
+const deltasOf = ({ item }: Write): Map<string, number> | undefined => {
+  const update = item.Update;
+  if (!update || update.ConditionExpression || !BUMP.test(update.UpdateExpression ?? '')) return undefined;
+  const deltas = new Map<string, number>();
+  for (const [, name, value] of update.UpdateExpression!.matchAll(/(#c\d+) (:c\d+)/g)) {
+    const total = update.ExpressionAttributeNames?.[name!];
+    const delta = update.ExpressionAttributeValues?.[value!];
+    if (typeof total !== 'string' || typeof delta !== 'number') return undefined;
+    deltas.set(total, (deltas.get(total) ?? 0) + delta);
   }
-  return { item: { Update: { ...x, ExpressionAttributeValues: values } } };
+  return deltas;
+};
+
+/**
+ * Two bumps of one item as one bump of their totals (those they share added up); undefined when either is not a
+ * bump. DynamoDB refuses a transaction that addresses an item twice: a customer's first message counts the new
+ * customer and its conversation on the workspace's count item, each with a bump of its own.
+ */
+const addUp = (a: Write, b: Write): Write | undefined => {
+  const [x, y] = [deltasOf(a), deltasOf(b)];
+  if (!x || !y) return undefined;
+  for (const [total, delta] of y) x.set(total, (x.get(total) ?? 0) + delta);
+  const totals = [...x];
+  return {
+    item: {
+      Update: {
+        ...a.item.Update!,
+        UpdateExpression: `ADD ${totals.map((_, i) => `#c${i} :c${i}`).join(', ')}`,
+        ExpressionAttributeNames: Object.fromEntries(totals.map(([total], i) => [`#c${i}`, total])),
+        ExpressionAttributeValues: Object.fromEntries(totals.map(([, delta], i) => [`:c${i}`, delta])),
+      },
+    },
+  };
+};
+
+/**
+ * One transaction's writes with the bumps of one item added up into one, and for each write kept the index of the
+ * first write it stands for (a failed condition names a write by its index in what was sent).
+ */
+export const mergeBumps = (writes: readonly Write[]): { writes: Write[]; origin: number[] } => {
+  const merged: Write[] = [];
+  const origin: number[] = [];
+  const at = new Map<string, number>();
+  writes.forEach((write, i) => {
+    const index = at.get(keyOf(write));
+    const sum = index === undefined ? undefined : addUp(merged[index]!, write);
+    if (sum) {
+      merged[index!] = sum;
+      return;
+    }
+    at.set(keyOf(write), merged.length);
+    merged.push(write);
+    origin.push(i);
+  });
+  return { writes: merged, origin };
 };
 
 /** One transaction packed from whole groups of writes, and the indexes of the groups it holds. */

@@ -3,6 +3,13 @@ import { client, expectError } from '../support/api';
 import { outboxEvents } from '../support/outbox';
 import { useTestStack } from '../support/stack';
 import { tokenFor } from '../support/tenants';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo } from '../../shared/aws/dynamo';
+import { config } from '../../shared/config';
+import { customerKey } from '../../shared/data/entity-keys';
+import { workspaceCounter } from '../../shared/data/counters';
+import { cursorAfter } from '../../shared/data/query';
+import { customer as customerEntity } from '../../shared/data/registry/contacts';
 
 const env = useTestStack();
 
@@ -208,6 +215,50 @@ describe('creating, reading, updating and deleting customers', () => {
     expect((await t.api.get(CUSTOMERS)).body.data.pagination.total).toBe(0);
   });
 
+  it("keeps the customers total on the workspace's count item, added to the counter kept before, exact through every writer", async () => {
+    const t = await tenant();
+    const total = async () => (await t.api.get(CUSTOMERS)).body.data.pagination.total;
+    const [a, b] = [await t.create({ name: 'A' }), await t.create({ name: 'B' })];
+    // A new sender's first message counts its customer and its conversation in one bump of the count item.
+    const sent = await t.api.post('/api/v1/inbox/messages/incoming', { channel: 'web', customer: { identifier: 'v-1' }, content: 'Hi' });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+    expect(await total()).toBe(3);
+    const counts = async () => {
+      const read = async (name: string) =>
+        (
+          await dynamo().send(
+            new GetCommand({ TableName: config().TABLE_NAME, Key: workspaceCounter(t.tenant, name), ConsistentRead: true }),
+          )
+        ).Item;
+      return {
+        before: (await read('customers'))?.n,
+        now: (await read('conversations'))?.customers,
+        open: (await read('conversations'))?.['status:open'],
+      };
+    };
+    expect(await counts()).toEqual({ before: undefined, now: 3, open: 1 });
+    // As a workspace counted before: two of them on the counter of its own.
+    const move = (name: string, total: string, delta: number) =>
+      dynamo().send(
+        new UpdateCommand({
+          TableName: config().TABLE_NAME,
+          Key: workspaceCounter(t.tenant, name),
+          UpdateExpression: 'ADD #t :d',
+          ExpressionAttributeNames: { '#t': total },
+          ExpressionAttributeValues: { ':d': delta },
+        }),
+      );
+    await move('conversations', 'customers', -2);
+    await move('customers', 'n', 2);
+    expect(await total()).toBe(3);
+    expect((await t.api.delete(`${CUSTOMERS}/${a._id}`)).status).toBe(200);
+    expect(await total()).toBe(2);
+    const merged = await t.api.post(`${CUSTOMERS}/merge`, { baseId: b._id, mergeeId: sent.body.data.customer._id });
+    expect(merged.status, JSON.stringify(merged.body)).toBe(200);
+    expect(await total()).toBe(1);
+    expect(await counts()).toEqual({ before: 2, now: -1, open: 1 });
+  });
+
   it('never both deletes a customer and opens a conversation of it, when the two race', async () => {
     const t = await tenant();
     for (let round = 0; round < 4; round++) {
@@ -295,6 +346,83 @@ describe('listing and search', () => {
     expect(all.body.data.pagination.total).toBe(21);
     expect(all.body.data.customers).toHaveLength(21);
     expect((await t.api.get(`${CUSTOMERS}?name=doomed`)).body.data.pagination.total).toBe(0);
+  });
+
+  it('keeps the list and name search as keys-only entries, and reads and moves over the customers stored before in gsi1 and gsi2', async () => {
+    const t = await tenant();
+    const old = await t.create({ name: 'Ann Old', identities: [{ channel: 'email', identifier: 'ann@example.com' }] });
+    const fresh = await t.create({ name: 'Ann New' });
+    const bob = await t.create({ email: 'bob@example.com' });
+    const stored = async (id: string) =>
+      (await dynamo().send(new GetCommand({ TableName: config().TABLE_NAME, Key: customerKey(t.tenant, id), ConsistentRead: true }))).Item!;
+    const entries = (item: Record<string, unknown>) => ['gsi1pk', 'gsi2pk', 'gsi3pk', 'gsi4pk'].filter((a) => item[a] !== undefined);
+    // A new customer's entries are in the keys-only indexes only, its name search entry only when it has a name.
+    expect(entries(await stored(fresh._id))).toEqual(['gsi3pk', 'gsi4pk']);
+    expect(entries(await stored(bob._id))).toEqual(['gsi3pk']);
+    // As stored before: its entries in gsi1 (all) and gsi2 (name), which project the whole item.
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: config().TABLE_NAME,
+        Key: customerKey(t.tenant, old._id),
+        UpdateExpression: 'REMOVE gsi3pk, gsi3sk, gsi4pk, gsi4sk SET gsi1pk = :a, gsi1sk = :id, gsi2pk = :n, gsi2sk = :ns',
+        ExpressionAttributeValues: {
+          ':a': customerEntity.build('gsi1pk', { tenant: t.tenant }),
+          ':id': old._id,
+          ':n': customerEntity.build('gsi2pk', { tenant: t.tenant }),
+          ':ns': `ann old#${old._id}`,
+        },
+      }),
+    );
+    const page = async (query: string) => {
+      const res = await t.api.get(`${CUSTOMERS}?${query}`);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return {
+        ids: res.body.data.customers.map((c: { _id: string }) => c._id),
+        total: res.body.data.pagination.total,
+        next: res.body.data.pagination.nextCursor,
+      };
+    };
+    const ids = async (query: string) => {
+      const { ids, total } = await page(query);
+      return { ids, total };
+    };
+    const walk = async (query: string) => {
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const p = await page(`${query}&limit=1${cursor ? `&cursor=${cursor}` : ''}`);
+        seen.push(...p.ids);
+        cursor = p.next;
+      } while (cursor);
+      return seen;
+    };
+    const all = customerEntity.build('gsi1pk', { tenant: t.tenant });
+    const checks = async () => {
+      expect(await ids('')).toEqual({ ids: [bob._id, fresh._id, old._id], total: 3 });
+      expect(await walk('')).toEqual([bob._id, fresh._id, old._id]);
+      expect(await ids('limit=1&page=3')).toEqual({ ids: [old._id], total: 3 });
+      expect(await ids('name=ann')).toEqual({ ids: [fresh._id, old._id], total: 2 });
+      expect(await walk('name=ann')).toEqual([fresh._id, old._id]);
+      expect(await ids('name=ann&limit=1&page=2')).toEqual({ ids: [old._id], total: 2 });
+      // A cursor in the shape the list's cursors had (a gsi1 key) resumes after the customer it names.
+      const issued = cursorAfter({ index: 'gsi1', pk: all }, { ...customerKey(t.tenant, bob._id), gsi1pk: all, gsi1sk: bob._id });
+      expect(await ids(`cursor=${issued}`)).toEqual({ ids: [fresh._id, old._id], total: 3 });
+    };
+    await checks();
+    // A message's stamp leaves it where it is; its next change moves it over, whatever the change.
+    const message = { channel: 'email', customer: { identifier: 'ann@example.com' }, content: 'Hi' };
+    const sent = await t.api.post('/api/v1/inbox/messages/incoming', message);
+    expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+    expect(sent.body.data.customer._id).toBe(old._id);
+    expect(entries(await stored(old._id))).toEqual(['gsi1pk', 'gsi2pk']);
+    await checks();
+    expect((await t.api.patch(`${CUSTOMERS}/${old._id}`, { attributes: { plan: 'pro' } })).status).toBe(200);
+    expect(entries(await stored(old._id))).toEqual(['gsi3pk', 'gsi4pk']);
+    await checks();
+    // A rename moves its search entry.
+    expect((await t.api.patch(`${CUSTOMERS}/${fresh._id}`, { name: 'Zed' })).status).toBe(200);
+    expect(await ids('name=ann')).toEqual({ ids: [old._id], total: 1 });
+    expect(await ids('')).toEqual({ ids: [bob._id, fresh._id, old._id], total: 3 });
   });
 
   it('filters by tag using the tags area links, with the per-tag total', async () => {

@@ -1,44 +1,70 @@
 import * as z from 'zod';
-import { declare, entity } from './define';
+import { contact as contactView } from '../../views/contacts';
+import { declare } from './define';
 
-export const customer = entity({
-  name: 'Customer',
-  itemTypes: ['CUSTOMER'],
-  personal: ['name', 'email', 'phone', 'attributes', 'gsi2sk'],
-  about: 'A customer, listed newest first and searchable by name prefix.',
-  prefixes: ['CUSTOMER', 'CUSTOMERS', 'CUSTOMER_SEARCH'],
-  keys: {
-    pk: '<tenant>#CUSTOMER#<id>',
-    sk: 'CUSTOMER',
-    gsi1pk: '<tenant>#CUSTOMERS',
-    gsi1sk: '<id>',
-    gsi2pk: '<tenant>#CUSTOMER_SEARCH#name',
-    gsi2sk: '<folded name>#<id>',
-  },
-  patterns: [
-    { read: 'customer by id', by: 'pk=<tenant>#CUSTOMER#<id> sk=CUSTOMER' },
-    { read: 'all customers, newest first', by: 'gsi1pk=<tenant>#CUSTOMERS', index: 'gsi1' },
-    { read: 'customers by name prefix', by: 'gsi2pk=<tenant>#CUSTOMER_SEARCH#name gsi2sk begins_with <prefix>', index: 'gsi2' },
-  ],
+/** A customer item's own attributes: its view, its version and the conversation count it held before its count's item. */
+const customerItem = contactView.extend({
+  version: z.number(),
+  conversationCount: z.number().default(0),
+  lastConversations: z.record(z.string(), z.string()).default({}),
 });
 
-export const customerGuard = entity({
+export const customer = declare({
+  name: 'Customer',
+  itemTypes: ['CUSTOMER'],
+  personal: ['name', 'email', 'phone', 'attributes', 'gsi2sk', 'gsi4sk'],
+  about:
+    'A customer (versioned), listed newest first and searchable by name prefix. Its list and name search entries are keys only (gsi3, gsi4); ' +
+    'a customer stored before has them in gsi1 and gsi2 (`ALL`) until its next change.',
+  prefixes: ['CUSTOMER', 'CUSTOMERS', 'CUSTOMER_SEARCH'],
+  keys: {
+    pk: 'WS#<tenant>#CUSTOMER#<id>',
+    sk: 'CUSTOMER',
+    gsi1pk: 'WS#<tenant>#CUSTOMERS',
+    gsi1sk: '<id>',
+    gsi2pk: 'WS#<tenant>#CUSTOMER_SEARCH#name',
+    gsi2sk: '<folded>#<id>',
+    gsi3pk: 'WS#<tenant>#CUSTOMERS',
+    gsi3sk: '<id>',
+    gsi4pk: 'WS#<tenant>#CUSTOMER_SEARCH#name',
+    gsi4sk: '<folded>#<id>',
+  },
+  /** Tag ids are a String Set on the item (read into the array by the repository). */
+  schema: customerItem,
+  patterns: [
+    { read: 'customer by id', by: 'pk=<tenant>#CUSTOMER#<id> sk=CUSTOMER' },
+    { read: 'all customers, newest first', by: 'gsi3pk=<tenant>#CUSTOMERS', index: 'gsi3' },
+    { read: 'customers by name prefix', by: 'gsi4pk=<tenant>#CUSTOMER_SEARCH#name gsi4sk begins_with <prefix>', index: 'gsi4' },
+    { read: 'all customers stored before, newest first', by: 'gsi1pk=<tenant>#CUSTOMERS', index: 'gsi1' },
+    {
+      read: 'customers stored before by name prefix',
+      by: 'gsi2pk=<tenant>#CUSTOMER_SEARCH#name gsi2sk begins_with <prefix>',
+      index: 'gsi2',
+    },
+  ],
+  tradeOff:
+    "Its list and name search entries are keys only: a change that keeps its name (a message's `lastActivityAt`, its conversation count, an edit) writes no entry, where the two `ALL` entries were rewritten with the item (2 units, 4 over 1 KB), and its creation writes 2 small entries instead of two copies. A page reads its customers by key (one BatchGetItem). A customer stored before keeps its gsi1 and gsi2 entries until its next versioned change moves it over; the list and the search read both (see [the messaging write path](#the-messaging-write-path)).",
+});
+
+export const customerGuard = declare({
   name: 'Customer unique value',
   itemTypes: ['CUSTOMER_GUARD'],
   personal: ['pk', 'gsi2sk'],
-  about: 'Holds an email, phone or channel identity for one customer; email and phone are searchable.',
+  about:
+    'Holds an email, phone or channel identity for one customer (`<kind>` is `CUSTOMER_EMAIL`, `CUSTOMER_PHONE` or `CUSTOMER_IDENTITY`); email and phone are searchable.',
   prefixes: ['CUSTOMER_EMAIL', 'CUSTOMER_PHONE', 'CUSTOMER_IDENTITY'],
   keys: {
-    pk: '<tenant>#CUSTOMER_EMAIL|CUSTOMER_PHONE|CUSTOMER_IDENTITY#<value>',
+    pk: 'WS#<tenant>#<kind>#<value>',
     sk: 'GUARD',
-    gsi2pk: '<tenant>#CUSTOMER_SEARCH#email|phone',
-    gsi2sk: '<value>#<customer id>',
+    gsi2pk: 'WS#<tenant>#CUSTOMER_SEARCH#<field>',
+    gsi2sk: '<value>#<customerId>',
   },
+  schema: z.object({ customerId: z.string() }),
   patterns: [
     { read: 'customer by email, phone or identity', by: 'pk=<tenant>#CUSTOMER_EMAIL|CUSTOMER_PHONE|CUSTOMER_IDENTITY#<value> sk=GUARD' },
     {
       read: 'customers by email or phone prefix',
-      by: 'gsi2pk=<tenant>#CUSTOMER_SEARCH#<field> gsi2sk begins_with <prefix>',
+      by: 'gsi2pk=<tenant>#CUSTOMER_SEARCH#email|phone gsi2sk begins_with <prefix>',
       index: 'gsi2',
     },
   ],
