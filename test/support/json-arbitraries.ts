@@ -107,7 +107,8 @@ const HOSTILE_NUMBERS: unknown[] = [
  * Made once per kind: building `fc.string({ unit: 'binary' })` maps every code point (a million-entry table), and a
  * route's arbitraries ask for hostile strings dozens of times; fast-check's arbitraries hold no state between values.
  */
-export const hostileString = ({ long = true }: { long?: boolean } = {}): fc.Arbitrary<string> => HOSTILE_STRING_ARBS[long ? 'long' : 'short'];
+export const hostileString = ({ long = true }: { long?: boolean } = {}): fc.Arbitrary<string> =>
+  HOSTILE_STRING_ARBS[long ? 'long' : 'short'];
 
 const binaryString = fc.string({ unit: 'binary', maxLength: 40 });
 const hostileStringArb = (long: boolean): fc.Arbitrary<string> =>
