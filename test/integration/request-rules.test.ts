@@ -186,11 +186,7 @@ describe('a PATCH that changes nothing', () => {
     ['customer', (r: Awaited<ReturnType<typeof resources>>) => r.customer, { name: 'Ada', attributes: { plan: 'pro' } }],
     ['conversation', (r: Awaited<ReturnType<typeof resources>>) => r.conversation, { subject: 'Hi', priority: 'none' }],
     ['tag', (r: Awaited<ReturnType<typeof resources>>) => r.tag, { name: 'VIP', color: '#112233' }],
-    [
-      'subscription',
-      (r: Awaited<ReturnType<typeof resources>>) => r.subscription,
-      { url: receiver.url, events: ['*'], active: true },
-    ],
+    ['subscription', (r: Awaited<ReturnType<typeof resources>>) => r.subscription, { url: receiver.url, events: ['*'], active: true }],
   ])('returns the %s unchanged (200) for {} or the current values, and emits no event', async (kind, pathOf, same) => {
     const { api, workspaceId } = await env.tenant();
     const path = pathOf(await resources(api));
