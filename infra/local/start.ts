@@ -23,6 +23,7 @@ const run = async (dir: string, port: number, unlock: () => void) => {
     sqsEndpoint: process.env.SQS_ENDPOINT || undefined,
     tableName: process.env.TABLE_NAME || undefined,
     scheduleSeconds: positive(Number(process.env.PARLEY_SCHEDULE_SECONDS)),
+    preloadRoutes: process.env.PARLEY_PRELOAD_ROUTES !== 'false',
   });
   const runtime = {
     ...ownIdentity(),

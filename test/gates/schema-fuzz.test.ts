@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client } from '../support/api';
+import { startReceiver, type Receiver } from '../support/https-receiver';
 import {
   FUZZ_HINTS,
   MAX_ANSWER_MS,
@@ -14,7 +15,7 @@ import {
   type FuzzCase,
   type RouteStats,
 } from '../support/fuzz';
-import { makeFactories } from '../support/resource-factories';
+import { makeFactories, type ResourceFactory } from '../support/resource-factories';
 import { loadRoutes } from '../support/routes';
 import { useTestStack } from '../support/stack';
 import { tokenFor } from '../support/tenants';
@@ -40,7 +41,8 @@ const routes = await loadRoutes();
 const document = await openApiDocument();
 const env = useTestStack({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
 let workspaceId: string;
-const factories = makeFactories({ webhookUrl: 'https://127.0.0.1:9/hook' });
+let receiver: Receiver;
+let factories: Record<string, ResourceFactory> = {};
 
 let shared: Promise<Map<string, string[]>>;
 
@@ -53,14 +55,19 @@ const tally = (stats: RouteStats) => {
   if (stats.slowest.ms > slowest.ms) slowest = stats.slowest;
   stalls += stats.stalls;
 };
-afterAll(() => {
+afterAll(async () => {
+  await receiver?.stop();
   const rows = [...classes].sort(([a], [b]) => a.localeCompare(b)).map(([kind, n]) => `  ${kind.padEnd(32)}${n}`);
   process.stdout.write(
-    `schema fuzz cases per class:\n${rows.join('\n')}\nslowest answer: ${slowest.ms} ms (limit ${MAX_ANSWER_MS} ms) for ${slowest.case}\n${stalls} answers over the limit once, sent again\n`,
+    `schema fuzz cases per class:\n${rows.join('\n')}\nslowest answer: ${slowest.ms} ms (limit ${MAX_ANSWER_MS} ms) for ${slowest.case}\n${stalls} answers over the limit once, sent again\n${receiver?.received.length ?? 0} webhook deliveries received\n`,
   );
 });
 
 beforeAll(async () => {
+  // The fuzzed workspace's subscriptions point at a receiver that answers 200: each event it causes is delivered
+  // once, where a refused address kept the delivery worker retrying every one of them for the whole file.
+  receiver = await startReceiver();
+  factories = makeFactories({ webhookUrl: receiver.url });
   const t = await env.tenant();
   workspaceId = t.workspaceId;
   // Ids for bodies, made once; a route's own path ids are made fresh for it (DELETE routes use theirs up).

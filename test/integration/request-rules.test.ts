@@ -1,14 +1,18 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { objectId } from '../../shared/ids';
 import { expectError, type Client } from '../support/api';
 import { outboxEvents } from '../support/outbox';
+import { startReceiver } from '../support/https-receiver';
 import { gatedFetch } from '../support/response-gate';
 import { useTestStack } from '../support/stack';
 import { agentId } from '../support/members';
 import { loadRoutes } from '../support/routes';
 
 const env = useTestStack({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+// The subscriptions' receiver answers 200: what a tenant emits is delivered once, not retried for the whole file.
+const receiver = await startReceiver();
+afterAll(() => receiver.stop());
 
 const created = async (res: Promise<{ status: number; body: any }>) => {
   const { status, body } = await res;
@@ -21,7 +25,7 @@ const resources = async (api: Client) => {
   const customer = await created(api.post('/api/v1/contacts/customers', { name: 'Ada', attributes: { plan: 'pro' } }));
   const conversation = await created(api.post('/api/v1/inbox/conversations', { customerId: customer._id, subject: 'Hi' }));
   const tag = await created(api.post('/api/v1/tags', { name: 'VIP', color: '#112233' }));
-  const hook = await created(api.post('/api/v1/integrations/webhooks', { url: 'https://127.0.0.1:9/hook', events: ['*'] }));
+  const hook = await created(api.post('/api/v1/integrations/webhooks', { url: receiver.url, events: ['*'] }));
   return {
     customer: `/api/v1/contacts/customers/${customer._id}`,
     conversation: `/api/v1/inbox/conversations/${conversation._id}`,
@@ -182,11 +186,7 @@ describe('a PATCH that changes nothing', () => {
     ['customer', (r: Awaited<ReturnType<typeof resources>>) => r.customer, { name: 'Ada', attributes: { plan: 'pro' } }],
     ['conversation', (r: Awaited<ReturnType<typeof resources>>) => r.conversation, { subject: 'Hi', priority: 'none' }],
     ['tag', (r: Awaited<ReturnType<typeof resources>>) => r.tag, { name: 'VIP', color: '#112233' }],
-    [
-      'subscription',
-      (r: Awaited<ReturnType<typeof resources>>) => r.subscription,
-      { url: 'https://127.0.0.1:9/hook', events: ['*'], active: true },
-    ],
+    ['subscription', (r: Awaited<ReturnType<typeof resources>>) => r.subscription, { url: receiver.url, events: ['*'], active: true }],
   ])('returns the %s unchanged (200) for {} or the current values, and emits no event', async (kind, pathOf, same) => {
     const { api, workspaceId } = await env.tenant();
     const path = pathOf(await resources(api));
