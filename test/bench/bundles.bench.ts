@@ -256,7 +256,10 @@ export const run = async (): Promise<Section[]> => {
     /** How far the pairs' CPU ratios spread: their interquartile range, the noise of this run's figure. */
     const spread = (b: Bundle) => {
       if (b === baseline) return 0;
-      const sorted = runs.get(b.name)!.map((p) => p.own.cpu / p.baseline.cpu).sort((x, y) => x - y);
+      const sorted = runs
+        .get(b.name)!
+        .map((p) => p.own.cpu / p.baseline.cpu)
+        .sort((x, y) => x - y);
       return sorted[Math.floor((sorted.length * 3) / 4)]! - sorted[Math.floor(sorted.length / 4)]!;
     };
     const rows = bundles.map((b) => [
@@ -301,8 +304,8 @@ export const run = async (): Promise<Section[]> => {
           `Aims: API functions < ${AIMS.http!.kb} KB and < ${AIMS.http!.ratio}× baseline init, over the size aim ${over('http', (b) => sizeKb(b) >= AIMS.http!.kb)}, over the init aim ${over('http', (b) => ratio(b) >= AIMS.http!.ratio)} (by CPU time ${over('http', (b) => cpuRatio(b) >= AIMS.http!.ratio)});`,
           `queue, event and schedule functions < ${AIMS.queue!.kb} KB and < ${AIMS.queue!.ratio}×, over the size aim ${over('queue', (b) => sizeKb(b) >= AIMS[b.kind]!.kb)}, over the init aim ${over('queue', (b) => ratio(b) >= AIMS[b.kind]!.ratio)} (by CPU time ${over('queue', (b) => cpuRatio(b) >= AIMS[b.kind]!.ratio)}).`,
           `Each cold start is paired with one of the bare client's next to it in time (rounds of baseline, function, function, baseline, …, reversed every other round); ms are the least of the ${RUNS} runs,`,
-          '× figures the median of the pairs\' ratios, and the CPU ratio (user + system, every thread: what a Lambda with a fraction of a vCPU pays) is the aim\'s figure.',
-          'On a loaded machine wall time is mostly waiting for a core; CPU time is not, but a busy core still slows it, and a pair slows together. CPU × spread: the pairs\' interquartile range.',
+          "× figures the median of the pairs' ratios, and the CPU ratio (user + system, every thread: what a Lambda with a fraction of a vCPU pays) is the aim's figure.",
+          "On a loaded machine wall time is mostly waiting for a core; CPU time is not, but a busy core still slows it, and a pair slows together. CPU × spread: the pairs' interquartile range.",
         ],
       },
     ];
