@@ -1,7 +1,6 @@
 import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { eventType } from '../../../shared/views/webhooks';
-import { onFirstUse } from '../../../shared/aws/plugins';
 import { isEventType } from '../../../shared/events/types';
 import { readScopeOf } from '../../../shared/events/scopes';
 
@@ -24,9 +23,9 @@ const selfContained = (schema: z.ZodType) => {
 /**
  * The answer, built by the first request that reaches it: the catalog's payloads are every resource view (about
  * 1,000 schema objects) and their JSON schemas, loaded with them (a chunk of their own), so neither the import
- * nor a refused request pays for them.
+ * nor a refused request pays for them. It is the same for every request, so it is built once.
  */
-const answer = onFirstUse(async () => {
+const build = async () => {
   const { eventCatalog, pingEvent } = await import('../../../shared/events/catalog');
   const eventTypes = [...eventCatalog, pingEvent].map((e) => ({
     type: e.type,
@@ -40,7 +39,8 @@ const answer = onFirstUse(async () => {
     dataSchema: selfContained(e.data),
   }));
   return { eventTypes, wildcards: ['*', ...new Set(eventCatalog.map((e) => `${e.type.split('.')[0]}.*`))] };
-});
+};
+let answer: ReturnType<typeof build> | undefined;
 
 /**
  * The catalog a subscription's `events` may name (`subscribable`), plus the wildcards `*` and `<prefix>.*`. A
@@ -48,5 +48,8 @@ const answer = onFirstUse(async () => {
  */
 export const handler = route(
   { scope: 'webhooks:read', response: z.strictObject({ eventTypes: z.array(eventType), wildcards: z.array(z.string()) }) },
-  answer,
+  async () => {
+    answer ??= build();
+    return answer;
+  },
 );
