@@ -43,7 +43,7 @@ const toItem = (d: Delivery) => ({
 });
 
 const fromItem = delivery.parse;
-const statusOf = itemCodec(delivery.schema.pick({ status: true }));
+const statusOf = itemCodec(() => delivery.schema.pick({ status: true }));
 
 const isConditionFailure = (error: unknown) =>
   error instanceof ConditionalCheckFailedException ||

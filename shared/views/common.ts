@@ -7,26 +7,36 @@ import { OBJECT_ID } from '../ids';
  * with `exactly` is type-checked against its entity's own type in both directions, so a field added to or
  * dropped from either fails `tsc`.
  */
+/**
+ * The schema `make` builds, built at once, but left out of a bundle that never uses it. Call it as
+ * `export const view = /* @__PURE__ *\/ built(() => z.strictObject(…))`: esbuild drops an unused call marked pure
+ * when its arguments are pure too, and a function (unlike the schema calls inside it) is. Without it every
+ * function importing one view of a module builds them all at its cold start.
+ */
+export const built = <T>(make: () => T): T => make();
+
 export const exactly =
   <T>() =>
   <S extends z.ZodType<T>>(schema: S & ([T] extends [z.output<S>] ? unknown : never)): S =>
     schema;
 
-export const id = z.string().regex(OBJECT_ID);
-export const time = z.iso.datetime();
-export const nullableId = id.nullable();
+export const id = /* @__PURE__ */ built(() => z.string().regex(OBJECT_ID));
+export const time = /* @__PURE__ */ built(() => z.iso.datetime());
+export const nullableId = /* @__PURE__ */ built(() => id.nullable());
 
 /** The `pagination` of every list answer. */
-export const pagination = z
-  .strictObject({
-    total: z.number().int().min(0),
-    page: z.number().int().min(1).nullable().describe('The page number when fetched by `page`; null when fetched by `cursor`'),
-    limit: z.number().int().min(1),
-    pages: z.number().int().min(0),
-    hasMore: z.boolean(),
-    nextCursor: z.string().nullable(),
-  })
-  .meta({ id: 'Pagination' });
+export const pagination = /* @__PURE__ */ built(() =>
+  z
+    .strictObject({
+      total: z.number().int().min(0),
+      page: z.number().int().min(1).nullable().describe('The page number when fetched by `page`; null when fetched by `cursor`'),
+      limit: z.number().int().min(1),
+      pages: z.number().int().min(0),
+      hasMore: z.boolean(),
+      nextCursor: z.string().nullable(),
+    })
+    .meta({ id: 'Pagination' }),
+);
 
 /** A list answer: `{<key>: [view…], pagination}`. */
 export const listOf = <K extends string, S extends z.ZodType>(key: K, view: S) =>

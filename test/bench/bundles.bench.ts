@@ -8,8 +8,11 @@ import { bundleFunctions, esbuildOptions, type FunctionBundle } from '../../infr
 import { wiring } from '../../functions/wiring';
 import type { Section } from './measure';
 
-/** Cold-init runs per bundle (median reported), round-robin so load drift hits all bundles alike; ~0.3 s each. */
-const RUNS = 3;
+/**
+ * Cold starts per function (`INIT_RUNS`, default 5; a `BUNDLES` subset can afford 15), each paired with a cold
+ * start of the bare client next to it in time: the figure is the median of the pairs' CPU ratios (see `pairedRounds`).
+ */
+const RUNS = Number(process.env.INIT_RUNS ?? 5);
 /** The aims by kind of trigger: an API route's cold start is on a caller's request; a consumer's is not. */
 const AIMS: Record<string, { kb: number; ratio: number }> = {
   http: { kb: 500, ratio: 1.3 },
@@ -126,6 +129,40 @@ const coldInit = (b: Bundle): Init => {
   return { wall: Number(figures[1]), cpu: Number(figures[2]) };
 };
 
+/** One run of a function and the bare client's run next to it. */
+interface Pair {
+  own: Init;
+  baseline: Init;
+}
+
+/**
+ * `RUNS` rounds over every function, with the bare client run before the first and after every second one: B f₁ f₂
+ * B f₃ f₄ B …. Each function's cold start is paired with the baseline's beside it (f₁ with the one before, f₂
+ * with the one after), and the two share whatever the machine was doing then. Odd rounds go in reverse order.
+ * The baseline's own runs are listed under its name, paired with themselves.
+ */
+const pairedRounds = (baseline: Bundle, functions: Bundle[]): Map<string, Pair[]> => {
+  const pairs = new Map([baseline, ...functions].map((f) => [f.name, [] as Pair[]]));
+  const runBaseline = () => {
+    const own = coldInit(baseline);
+    pairs.get(baseline.name)!.push({ own, baseline: own });
+    return own;
+  };
+  for (let round = 0; round < RUNS; round++) {
+    const order = round % 2 ? [...functions].reverse() : functions;
+    let before = runBaseline();
+    for (let i = 0; i < order.length; i += 2) {
+      pairs.get(order[i]!.name)!.push({ own: coldInit(order[i]!), baseline: before });
+      const next = order[i + 1];
+      if (!next) continue;
+      const own = coldInit(next);
+      before = runBaseline();
+      pairs.get(next.name)!.push({ own, baseline: before });
+    }
+  }
+  return pairs;
+};
+
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** A bundle input's group: its package, or its folder of the repository. */
@@ -207,15 +244,24 @@ export const run = async (): Promise<Section[]> => {
       })),
     ];
 
-    const runs = new Map(bundles.map((b) => [b.name, [] as Init[]]));
-    for (let i = 0; i < RUNS; i++) for (const b of bundles) runs.get(b.name)!.push(coldInit(b));
-
+    const [baseline, ...measured] = bundles;
+    const runs = pairedRounds(baseline!, measured);
+    const minOf = (b: Bundle, of: (i: Init) => number) => Math.min(...runs.get(b.name)!.map((p) => of(p.own)));
+    const pairedRatio = (b: Bundle, of: (i: Init) => number) => median(runs.get(b.name)!.map((p) => of(p.own) / of(p.baseline)));
     const sizeKb = (b: Bundle) => b.kb;
-    const initMs = (b: Bundle) => median(runs.get(b.name)!.map((r) => r.wall));
-    const cpuMs = (b: Bundle) => median(runs.get(b.name)!.map((r) => r.cpu));
-    const [baseline] = bundles;
-    const ratio = (b: Bundle) => initMs(b) / initMs(baseline!);
-    const cpuRatio = (b: Bundle) => cpuMs(b) / cpuMs(baseline!);
+    const initMs = (b: Bundle) => minOf(b, (i) => i.wall);
+    const cpuMs = (b: Bundle) => minOf(b, (i) => i.cpu);
+    const ratio = (b: Bundle) => (b === baseline ? 1 : pairedRatio(b, (i) => i.wall));
+    const cpuRatio = (b: Bundle) => (b === baseline ? 1 : pairedRatio(b, (i) => i.cpu));
+    /** How far the pairs' CPU ratios spread: their interquartile range, the noise of this run's figure. */
+    const spread = (b: Bundle) => {
+      if (b === baseline) return 0;
+      const sorted = runs
+        .get(b.name)!
+        .map((p) => p.own.cpu / p.baseline.cpu)
+        .sort((x, y) => x - y);
+      return sorted[Math.floor((sorted.length * 3) / 4)]! - sorted[Math.floor(sorted.length / 4)]!;
+    };
     const rows = bundles.map((b) => [
       b.name,
       b.kind,
@@ -227,6 +273,7 @@ export const run = async (): Promise<Section[]> => {
       ratio(b),
       cpuMs(b),
       cpuRatio(b),
+      spread(b),
     ]);
     const over = (kind: string, test: (b: Bundle) => boolean) => {
       const ofKind = bundles.filter((b) => b !== baseline && (kind === 'http' ? b.kind === 'http' : b.kind !== 'http'));
@@ -234,7 +281,7 @@ export const run = async (): Promise<Section[]> => {
     };
     return [
       {
-        title: `Function bundles: size, what they carry, and cold start (fresh node: import + first call, median of ${RUNS}) vs the bare DynamoDB client`,
+        title: `Function bundles: size, what they carry, and cold start (fresh node: import + first call, ${RUNS} runs each paired with the bare DynamoDB client's)`,
         columns: [
           'function',
           'kind',
@@ -246,6 +293,7 @@ export const run = async (): Promise<Section[]> => {
           'init × baseline',
           'init CPU ms',
           'CPU × baseline',
+          'CPU × spread',
         ],
         rows,
         notes: [
@@ -255,7 +303,9 @@ export const run = async (): Promise<Section[]> => {
           'and calls its handler once (a request with no token, an empty batch, a schedule run); the baseline imports the bare client and makes one GetItem.',
           `Aims: API functions < ${AIMS.http!.kb} KB and < ${AIMS.http!.ratio}× baseline init, over the size aim ${over('http', (b) => sizeKb(b) >= AIMS.http!.kb)}, over the init aim ${over('http', (b) => ratio(b) >= AIMS.http!.ratio)} (by CPU time ${over('http', (b) => cpuRatio(b) >= AIMS.http!.ratio)});`,
           `queue, event and schedule functions < ${AIMS.queue!.kb} KB and < ${AIMS.queue!.ratio}×, over the size aim ${over('queue', (b) => sizeKb(b) >= AIMS[b.kind]!.kb)}, over the init aim ${over('queue', (b) => ratio(b) >= AIMS[b.kind]!.ratio)} (by CPU time ${over('queue', (b) => cpuRatio(b) >= AIMS[b.kind]!.ratio)}).`,
-          'CPU: the milliseconds of CPU the cold start used (user + system, every thread), medians of the same runs; on a loaded machine the wall time is mostly waiting for a core, the CPU time is not.',
+          `Each cold start is paired with one of the bare client's next to it in time (rounds of baseline, function, function, baseline, …, reversed every other round); ms are the least of the ${RUNS} runs,`,
+          "× figures the median of the pairs' ratios, and the CPU ratio (user + system, every thread: what a Lambda with a fraction of a vCPU pays) is the aim's figure.",
+          "On a loaded machine wall time is mostly waiting for a core; CPU time is not, but a busy core still slows it, and a pair slows together. CPU × spread: the pairs' interquartile range.",
         ],
       },
     ];

@@ -189,3 +189,22 @@ describe('a function whose code loads an SDK lazily (files: S3 and SSM at their 
     }
   });
 });
+
+describe('a function that answers one view of a module of several', () => {
+  it('carries that view, not its neighbours nor the entity schemas it never reads (`built` and `declare` are pure)', async () => {
+    const outdir = mkdtempSync(join(tmpdir(), 'parley-views-'));
+    try {
+      const { list: bundle } = await bundleFunctions({ list: 'functions/http/inbox/list-conversations.ts' }, outdir);
+      const ids = [...readFileSync(join(bundle!.dir, 'index.mjs'), 'utf8').matchAll(/\bid:"([A-Z][A-Za-z]+)"/g)].map((m) => m[1]);
+      // shared/views/inbox.ts also holds the message views, and the inbox repository's module the message entity.
+      expect(ids).toContain('Conversation');
+      expect(ids).toContain('Pagination');
+      expect(ids).not.toContain('Message');
+      expect(ids).not.toContain('PostedMessage');
+      expect(ids).not.toContain('Customer');
+      expect(importFresh(join(bundle!.dir, 'index.mjs'))).toBe('loaded');
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,7 +1,6 @@
 import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { eventType } from '../../../shared/views/webhooks';
-import { eventCatalog, pingEvent } from '../../../shared/events/catalog';
 import { isEventType } from '../../../shared/events/types';
 import { readScopeOf } from '../../../shared/events/scopes';
 
@@ -21,17 +20,27 @@ const selfContained = (schema: z.ZodType) => {
   return inlined(json, (json.$defs ?? {}) as Json) as Json;
 };
 
-const eventTypes = [...eventCatalog, pingEvent].map((e) => ({
-  type: e.type,
-  category: e.type.split('.')[0]!,
-  // What a token needs to see the type in the events log and on the realtime socket (docs/guide/realtime.md).
-  readScope: readScopeOf(e.type) ?? null,
-  status: e.status,
-  // What a subscription's `events` may name: `webhook.ping` is sent by the test route alone, as GitHub's ping.
-  subscribable: isEventType(e.type),
-  description: e.description,
-  dataSchema: selfContained(e.data),
-}));
+/**
+ * The answer, built by the first request that reaches it: the catalog's payloads are every resource view (about
+ * 1,000 schema objects) and their JSON schemas, loaded with them (a chunk of their own), so neither the import
+ * nor a refused request pays for them. It is the same for every request, so it is built once.
+ */
+const build = async () => {
+  const { eventCatalog, pingEvent } = await import('../../../shared/events/catalog');
+  const eventTypes = [...eventCatalog, pingEvent].map((e) => ({
+    type: e.type,
+    category: e.type.split('.')[0]!,
+    // What a token needs to see the type in the events log and on the realtime socket (docs/guide/realtime.md).
+    readScope: readScopeOf(e.type) ?? null,
+    status: e.status,
+    // What a subscription's `events` may name: `webhook.ping` is sent by the test route alone, as GitHub's ping.
+    subscribable: isEventType(e.type),
+    description: e.description,
+    dataSchema: selfContained(e.data),
+  }));
+  return { eventTypes, wildcards: ['*', ...new Set(eventCatalog.map((e) => `${e.type.split('.')[0]}.*`))] };
+};
+let answer: ReturnType<typeof build> | undefined;
 
 /**
  * The catalog a subscription's `events` may name (`subscribable`), plus the wildcards `*` and `<prefix>.*`. A
@@ -39,8 +48,8 @@ const eventTypes = [...eventCatalog, pingEvent].map((e) => ({
  */
 export const handler = route(
   { scope: 'webhooks:read', response: z.strictObject({ eventTypes: z.array(eventType), wildcards: z.array(z.string()) }) },
-  async () => ({
-    eventTypes,
-    wildcards: ['*', ...new Set(eventCatalog.map((e) => `${e.type.split('.')[0]}.*`))],
-  }),
+  async () => {
+    answer ??= build();
+    return answer;
+  },
 );

@@ -1,10 +1,11 @@
 import * as z from 'zod';
 import { declare } from './define';
+import { built } from '../../views/common';
 
 /** Counters are plain number attributes and a sketch bucket is the attribute `<sketch>:<bucket>`: read by name, not by a schema. */
-const aggregate = z.object({});
+const aggregate = /* @__PURE__ */ built(() => z.object({}));
 
-export const analyticsDay = declare({
+export const analyticsDay = /* @__PURE__ */ declare({
   name: 'Analytics day',
   itemTypes: [],
   personal: [],
@@ -12,10 +13,10 @@ export const analyticsDay = declare({
   prefixes: ['ANDAY'],
   keys: { pk: 'WS#<tenant>#ANDAY', sk: '<date>' },
   patterns: [{ read: 'workspace days in a range', by: 'pk=<tenant>#ANDAY sk between <from> and <to>' }],
-  schema: aggregate,
+  schema: () => aggregate,
 });
 
-export const analyticsAgentDay = declare({
+export const analyticsAgentDay = /* @__PURE__ */ declare({
   name: 'Analytics agent day',
   itemTypes: [],
   personal: [],
@@ -23,10 +24,10 @@ export const analyticsAgentDay = declare({
   prefixes: ['ANAGENT'],
   keys: { pk: 'WS#<tenant>#ANAGENT', sk: '<date>#<assignee>' },
   patterns: [{ read: 'agent days in a range', by: 'pk=<tenant>#ANAGENT sk between <from> and <to>#~' }],
-  schema: aggregate,
+  schema: () => aggregate,
 });
 
-export const countedEvent = declare({
+export const countedEvent = /* @__PURE__ */ declare({
   name: 'Analytics counted event',
   itemTypes: ['ANALYTICS_EVENT'],
   personal: [],
@@ -34,10 +35,10 @@ export const countedEvent = declare({
   prefixes: ['ANEVT'],
   keys: { pk: 'WS#<tenant>#ANEVT#<eventId>', sk: 'ANEVT' },
   patterns: [],
-  schema: z.object({}),
+  schema: () => z.object({}),
 });
 
-export const firstReply = declare({
+export const firstReply = /* @__PURE__ */ declare({
   name: 'Analytics first reply',
   itemTypes: ['ANALYTICS_FIRST_REPLY'],
   personal: [],
@@ -45,5 +46,5 @@ export const firstReply = declare({
   prefixes: ['ANFR'],
   keys: { pk: 'WS#<tenant>#ANFR#<conversationId>', sk: 'ANFR' },
   patterns: [],
-  schema: z.object({}),
+  schema: () => z.object({}),
 });

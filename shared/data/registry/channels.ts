@@ -2,10 +2,10 @@ import * as z from 'zod';
 import { account as accountView } from '../../views/channels';
 import type { Stats } from '../../domain/broadcasts/broadcast';
 import { campaign, recipient as recipientView } from '../../views/broadcasts';
-import { exactly } from '../../views/common';
+import { built, exactly } from '../../views/common';
 import { declare } from './define';
 
-export const channel = declare({
+export const channel = /* @__PURE__ */ declare({
   name: 'Channel account',
   itemTypes: ['CHANNEL'],
   personal: [],
@@ -17,10 +17,11 @@ export const channel = declare({
     { read: 'channel account by id', by: 'pk=<tenant> sk=CHANNEL#<id>' },
     { read: 'channel accounts', by: 'pk=<tenant> sk begins_with CHANNEL#' },
   ],
-  schema: accountView.omit({ type: true }).extend({ channelType: accountView.shape.type, version: z.number(), sealedSecrets: z.string() }),
+  schema: () =>
+    accountView.omit({ type: true }).extend({ channelType: accountView.shape.type, version: z.number(), sealedSecrets: z.string() }),
 });
 
-export const channelRate = declare({
+export const channelRate = /* @__PURE__ */ declare({
   name: 'Channel send rate',
   itemTypes: [],
   personal: [],
@@ -28,10 +29,10 @@ export const channelRate = declare({
   prefixes: ['CHRATE'],
   keys: { pk: 'WS#<tenant>#CHRATE#<channelId>', sk: '<second>' },
   patterns: [],
-  schema: z.object({ n: z.number() }),
+  schema: () => z.object({ n: z.number() }),
 });
 
-export const channelSend = declare({
+export const channelSend = /* @__PURE__ */ declare({
   name: 'Channel send',
   itemTypes: ['CHANNEL_SEND'],
   personal: [],
@@ -40,15 +41,16 @@ export const channelSend = declare({
   prefixes: ['CHSEND'],
   keys: { pk: 'WS#<tenant>#CHSEND#<channelId>#<sendKey>', sk: 'CHSEND' },
   patterns: [{ read: 'what was sent under a key', by: 'pk=<tenant>#CHSEND#<channel id>#<send key> sk=CHSEND' }],
-  schema: z.object({
-    target: z.enum(['message', 'recipient']),
-    ref: z.object({ _id: z.string(), conversationId: z.string(), createdAt: z.string() }).optional(),
-    broadcastId: z.string().optional(),
-    customerId: z.string().optional(),
-  }),
+  schema: () =>
+    z.object({
+      target: z.enum(['message', 'recipient']),
+      ref: z.object({ _id: z.string(), conversationId: z.string(), createdAt: z.string() }).optional(),
+      broadcastId: z.string().optional(),
+      customerId: z.string().optional(),
+    }),
 });
 
-export const sandboxSend = declare({
+export const sandboxSend = /* @__PURE__ */ declare({
   name: 'Sandbox provider send',
   itemTypes: [],
   personal: ['customerId', 'content'],
@@ -57,10 +59,10 @@ export const sandboxSend = declare({
   prefixes: ['SANDBOX'],
   keys: { pk: 'WS#<tenant>#SANDBOX#<channelId>', sk: '<sendKey>' },
   patterns: [{ read: "the sandbox provider's log", by: 'pk=<tenant>#SANDBOX#<channel id> sk=<send key>' }],
-  schema: z.object({ kind: z.string(), customerId: z.string(), content: z.string().nullable(), sends: z.number() }),
+  schema: () => z.object({ kind: z.string(), customerId: z.string(), content: z.string().nullable(), sends: z.number() }),
 });
 
-export const broadcast = declare({
+export const broadcast = /* @__PURE__ */ declare({
   name: 'Broadcast',
   itemTypes: ['BROADCAST'],
   personal: ['content', 'subject'],
@@ -73,13 +75,13 @@ export const broadcast = declare({
     { read: 'broadcasts, newest first', by: 'pk=<tenant> sk begins_with BROADCAST#' },
     { read: 'broadcasts due', by: 'gsi1pk=BROADCASTS_DUE gsi1sk ≤ now', index: 'gsi1' },
   ],
-  schema: campaign.omit({ stats: true }).extend({ version: z.number(), fannedOut: z.boolean().default(false) }),
+  schema: () => campaign.omit({ stats: true }).extend({ version: z.number(), fannedOut: z.boolean().default(false) }),
 });
 
 /** A shard holds only the totals bumped on it. */
-const shardTotal = z.number().default(0);
+const shardTotal = /* @__PURE__ */ built(() => z.number().default(0));
 
-export const broadcastStats = declare({
+export const broadcastStats = /* @__PURE__ */ declare({
   name: 'Broadcast stats',
   itemTypes: [],
   personal: [],
@@ -88,20 +90,21 @@ export const broadcastStats = declare({
   prefixes: ['STATS'],
   keys: { pk: 'WS#<tenant>#BROADCAST#<id>', sk: 'STATS' },
   patterns: [{ read: 'stats of a broadcast', by: 'pk=<tenant>#BROADCAST#<id> sk begins_with STATS#' }],
-  schema: exactly<Stats>()(
-    z.object({
-      recipients: shardTotal,
-      sent: shardTotal,
-      delivered: shardTotal,
-      read: shardTotal,
-      failed: shardTotal,
-      skipped: shardTotal,
-      cancelled: shardTotal,
-    }),
-  ),
+  schema: () =>
+    exactly<Stats>()(
+      z.object({
+        recipients: shardTotal,
+        sent: shardTotal,
+        delivered: shardTotal,
+        read: shardTotal,
+        failed: shardTotal,
+        skipped: shardTotal,
+        cancelled: shardTotal,
+      }),
+    ),
 });
 
-export const broadcastRecipient = declare({
+export const broadcastRecipient = /* @__PURE__ */ declare({
   name: 'Broadcast recipient',
   itemTypes: ['BROADCAST_RECIPIENT'],
   personal: ['customerId', 'sk'],
@@ -110,5 +113,6 @@ export const broadcastRecipient = declare({
   prefixes: ['RCPT'],
   keys: { pk: 'WS#<tenant>#BROADCAST#<broadcastId>', sk: 'RCPT#<customerId>' },
   patterns: [{ read: 'recipients of a broadcast', by: 'pk=<tenant>#BROADCAST#<id> sk begins_with RCPT#' }],
-  schema: recipientView.extend({ attempts: z.number().default(0), leaseUntil: z.number().optional(), notBefore: z.number().optional() }),
+  schema: () =>
+    recipientView.extend({ attempts: z.number().default(0), leaseUntil: z.number().optional(), notBefore: z.number().optional() }),
 });

@@ -1,15 +1,18 @@
 import * as z from 'zod';
 import { contact as contactView } from '../../views/contacts';
+import { built } from '../../views/common';
 import { declare } from './define';
 
 /** A customer item's own attributes: its view, its version and the conversation count it held before its count's item. */
-const customerItem = contactView.extend({
-  version: z.number(),
-  conversationCount: z.number().default(0),
-  lastConversations: z.record(z.string(), z.string()).default({}),
-});
+const customerItem = /* @__PURE__ */ built(() =>
+  contactView.extend({
+    version: z.number(),
+    conversationCount: z.number().default(0),
+    lastConversations: z.record(z.string(), z.string()).default({}),
+  }),
+);
 
-export const customer = declare({
+export const customer = /* @__PURE__ */ declare({
   name: 'Customer',
   itemTypes: ['CUSTOMER'],
   personal: ['name', 'email', 'phone', 'attributes', 'gsi2sk', 'gsi4sk'],
@@ -30,7 +33,7 @@ export const customer = declare({
     gsi4sk: '<folded>#<id>',
   },
   /** Tag ids are a String Set on the item (read into the array by the repository). */
-  schema: customerItem,
+  schema: () => customerItem,
   patterns: [
     { read: 'customer by id', by: 'pk=<tenant>#CUSTOMER#<id> sk=CUSTOMER' },
     { read: 'all customers, newest first', by: 'gsi3pk=<tenant>#CUSTOMERS', index: 'gsi3' },
@@ -46,7 +49,7 @@ export const customer = declare({
     "Its list and name search entries are keys only: a change that keeps its name (a message's `lastActivityAt`, its conversation count, an edit) writes no entry, where the two `ALL` entries were rewritten with the item (2 units, 4 over 1 KB), and its creation writes 2 small entries instead of two copies. A page reads its customers by key (one BatchGetItem). A customer stored before keeps its gsi1 and gsi2 entries until its next versioned change moves it over; the list and the search read both (see [the messaging write path](#the-messaging-write-path)).",
 });
 
-export const customerGuard = declare({
+export const customerGuard = /* @__PURE__ */ declare({
   name: 'Customer unique value',
   itemTypes: ['CUSTOMER_GUARD'],
   personal: ['pk', 'gsi2sk'],
@@ -59,7 +62,7 @@ export const customerGuard = declare({
     gsi2pk: 'WS#<tenant>#CUSTOMER_SEARCH#<field>',
     gsi2sk: '<value>#<customerId>',
   },
-  schema: z.object({ customerId: z.string() }),
+  schema: () => z.object({ customerId: z.string() }),
   patterns: [
     { read: 'customer by email, phone or identity', by: 'pk=<tenant>#CUSTOMER_EMAIL|CUSTOMER_PHONE|CUSTOMER_IDENTITY#<value> sk=GUARD' },
     {
@@ -70,7 +73,7 @@ export const customerGuard = declare({
   ],
 });
 
-export const customerConversations = declare({
+export const customerConversations = /* @__PURE__ */ declare({
   name: 'Customer conversation count',
   itemTypes: ['CUSTOMER_CONVERSATIONS'],
   personal: [],
@@ -81,5 +84,5 @@ export const customerConversations = declare({
   prefixes: ['CUSTOMER_CONVERSATIONS'],
   keys: { pk: 'WS#<tenant>#CUSTOMER#<customerId>', sk: 'CUSTOMER_CONVERSATIONS' },
   patterns: [{ read: "a customer's count and latest conversations, with the customer", by: 'pk=<tenant>#CUSTOMER#<id>' }],
-  schema: z.object({ n: z.number().default(0), latest: z.record(z.string(), z.string()).default({}), gone: z.boolean().optional() }),
+  schema: () => z.object({ n: z.number().default(0), latest: z.record(z.string(), z.string()).default({}), gone: z.boolean().optional() }),
 });

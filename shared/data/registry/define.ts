@@ -70,6 +70,9 @@ const compile = (template: string) => {
  * An entity declared once: its key templates (`<tenant>` is the tenant id, `<name>` a value, the rest literal
  * segments it or another declaration owns), the schema its items are read by, and what `entity` states. The
  * repository builds every key and reads every item through what this returns, so a key is spelled in one place.
+ * The schema is best given as a function (`schema: () => z.object(…)`): it is then built at its first use, not
+ * at the import of every module that imports the entity, and a bundle that never reads the entity drops it
+ * (`/* @__PURE__ *\/ declare(…)`; see `built` in `shared/views/common.ts`).
  */
 export const declare = <const P extends string, const T extends Templates, S extends z.ZodObject>(d: {
   name: string;
@@ -79,9 +82,11 @@ export const declare = <const P extends string, const T extends Templates, S ext
   patterns: readonly AccessPattern[];
   itemTypes: readonly string[];
   personal: readonly (keyof z.output<S> | KeyAttribute)[];
-  schema: S;
+  schema: S | (() => S);
   tradeOff?: string;
 }) => {
+  let schema: S | undefined = typeof d.schema === 'function' ? undefined : d.schema;
+  const schemaOf = () => (schema ??= (d.schema as () => S)());
   const compiled = Object.fromEntries(Object.entries(d.keys).map(([attribute, template]) => [attribute, compile(template)])) as Record<
     keyof T,
     ReturnType<typeof compile>
@@ -91,6 +96,10 @@ export const declare = <const P extends string, const T extends Templates, S ext
     compiled[attribute].build(args as Record<string, string>);
   return {
     ...d,
+    /** The schema its items are read by, built at the first read of it. */
+    get schema(): S {
+      return schemaOf();
+    },
     personal: d.personal as readonly string[],
     /** Shown on the data-model page as the other entities are: `<tenant>` for the tenant's partition prefix. */
     keys: Object.fromEntries(Object.entries(d.keys).map(([a, t]) => [a, t.replace(/^WS#<tenant>#/, '<tenant>#')])) as Partial<
@@ -114,6 +123,6 @@ export const declare = <const P extends string, const T extends Templates, S ext
       return compiled[attribute].read(key) as Record<Holes<T[A]>, string>;
     },
     /** The item as its schema reads it (see `itemCodec`). */
-    parse: itemCodec(d.schema),
+    parse: itemCodec(schemaOf),
   };
 };

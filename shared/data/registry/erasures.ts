@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { erasure as erasureView } from '../../views/erasures';
 import { declare } from './define';
 
-export const erasure = declare({
+export const erasure = /* @__PURE__ */ declare({
   name: 'Erasure',
   itemTypes: ['ERASURE', 'ERASURE_OF', 'ERASED_CSV'],
   personal: [],
@@ -18,5 +18,5 @@ export const erasure = declare({
     { read: 'erasure of a customer', by: 'pk=<tenant>#ERASURE_OF#<customer id> sk=ERASURE_OF' },
     { read: 'a bulk CSV rewritten by the erasure', by: 'pk=<tenant>#ERASURE#<id> sk=ERASED_CSV#<object key>' },
   ],
-  schema: erasureView.extend({ step: z.number().int().min(0) }),
+  schema: () => erasureView.extend({ step: z.number().int().min(0) }),
 });

@@ -1,7 +1,7 @@
 import { exportJob as exportJobView } from '../../views/exports';
 import { declare } from './define';
 
-export const exportJob = declare({
+export const exportJob = /* @__PURE__ */ declare({
   name: 'Export',
   itemTypes: ['EXPORT'],
   personal: [],
@@ -10,5 +10,5 @@ export const exportJob = declare({
   prefixes: ['EXPORT'],
   keys: { pk: 'WS#<tenant>#EXPORT#<id>', sk: 'EXPORT' },
   patterns: [{ read: 'export by id', by: 'pk=<tenant>#EXPORT#<id> sk=EXPORT' }],
-  schema: exportJobView,
+  schema: () => exportJobView,
 });

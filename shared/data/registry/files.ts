@@ -1,7 +1,7 @@
 import { file as fileView } from '../../views/files';
 import { declare } from './define';
 
-export const file = declare({
+export const file = /* @__PURE__ */ declare({
   name: 'File',
   itemTypes: ['FILE'],
   personal: ['name'],
@@ -21,5 +21,5 @@ export const file = declare({
     { read: 'ready files newest first', by: 'gsi1pk=<tenant>#FILES', index: 'gsi1' },
     { read: "a conversation's files", by: 'gsi2pk=<tenant>#CONVFILES#<conversationId>', index: 'gsi2' },
   ],
-  schema: fileView,
+  schema: () => fileView,
 });

@@ -4,7 +4,7 @@ import { declare } from './define';
 
 const importPk = 'WS#<tenant>#IMPORT#<id>';
 
-export const importJob = declare({
+export const importJob = /* @__PURE__ */ declare({
   name: 'Import',
   itemTypes: ['IMPORT'],
   personal: [],
@@ -14,10 +14,10 @@ export const importJob = declare({
   prefixes: ['IMPORT'],
   keys: { pk: importPk, sk: 'IMPORT' },
   patterns: [{ read: 'import by id', by: 'pk=<tenant>#IMPORT#<id> sk=IMPORT' }],
-  schema: importView.extend({ cursor: z.number().default(0), header: z.array(z.string()).default([]) }),
+  schema: () => importView.extend({ cursor: z.number().default(0), header: z.array(z.string()).default([]) }),
 });
 
-export const importRow = declare({
+export const importRow = /* @__PURE__ */ declare({
   name: 'Import row outcome',
   itemTypes: ['IMPORT_ROW'],
   personal: [],
@@ -26,10 +26,10 @@ export const importRow = declare({
   prefixes: ['ROW'],
   keys: { pk: importPk, sk: 'ROW#<record>' },
   patterns: [{ read: 'a row’s outcome', by: 'pk=<tenant>#IMPORT#<id> sk=ROW#<record>' }],
-  schema: z.object({ status: z.enum(['created', 'updated', 'unchanged', 'failed']) }),
+  schema: () => z.object({ status: z.enum(['created', 'updated', 'unchanged', 'failed']) }),
 });
 
-export const importFailure = declare({
+export const importFailure = /* @__PURE__ */ declare({
   name: 'Import failed row',
   itemTypes: ['IMPORT_FAILURE'],
   // A failed row keeps the row's own cells (names, emails, phones) for the errors CSV.
@@ -38,5 +38,5 @@ export const importFailure = declare({
   prefixes: ['FAIL'],
   keys: { pk: importPk, sk: 'FAIL#<record>' },
   patterns: [{ read: 'failed rows in order', by: 'pk=<tenant>#IMPORT#<id> sk begins_with FAIL#' }],
-  schema: z.object({ line: z.number(), reason: z.string(), cells: z.array(z.string()) }),
+  schema: () => z.object({ line: z.number(), reason: z.string(), cells: z.array(z.string()) }),
 });

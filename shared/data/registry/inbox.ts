@@ -1,9 +1,10 @@
 import * as z from 'zod';
 import { storedAttachment } from '../../domain/inbox/message';
 import { conversation as conversationView, message as messageView } from '../../views/inbox';
+import { built } from '../../views/common';
 import { declare } from './define';
 
-export const conversation = declare({
+export const conversation = /* @__PURE__ */ declare({
   name: 'Conversation',
   itemTypes: ['CONVERSATION'],
   personal: ['subject'],
@@ -26,7 +27,7 @@ export const conversation = declare({
     gsi4sk: '<createdAt>#<id>',
   },
   /** Tag ids are a String Set on the item (read into the array by the repository). */
-  schema: conversationView.extend({ version: z.number(), channelEntry: z.boolean().optional() }),
+  schema: () => conversationView.extend({ version: z.number(), channelEntry: z.boolean().optional() }),
   patterns: [
     { read: 'conversation by id', by: 'pk=<tenant>#CONV#<id> sk=CONVERSATION' },
     { read: 'snoozed conversations due', by: 'gsi1pk=SNOOZED gsi1sk ≤ now', index: 'gsi1' },
@@ -45,7 +46,7 @@ export const conversation = declare({
   ],
 });
 
-export const conversationPurge = declare({
+export const conversationPurge = /* @__PURE__ */ declare({
   name: 'Conversation purge',
   itemTypes: ['CONV_PURGE'],
   personal: [],
@@ -54,10 +55,10 @@ export const conversationPurge = declare({
   prefixes: ['PURGING'],
   keys: { pk: 'WS#<tenant>#CONV#<id>', sk: 'PURGING', gsi2pk: 'WS#<tenant>#CLOSED', gsi2sk: '<closedAt>#<id>' },
   patterns: [{ read: 'unfinished purges, with the closed conversations', by: 'gsi2pk=<tenant>#CLOSED', index: 'gsi2' }],
-  schema: z.object({ conversationId: z.string() }),
+  schema: () => z.object({ conversationId: z.string() }),
 });
 
-export const closedIndexBackfill = declare({
+export const closedIndexBackfill = /* @__PURE__ */ declare({
   name: 'Closed index backfill',
   itemTypes: ['CLOSED_BACKFILL'],
   personal: [],
@@ -67,10 +68,10 @@ export const closedIndexBackfill = declare({
   prefixes: ['CLOSED_BACKFILL'],
   keys: { pk: 'WS#<tenant>#CLOSED_BACKFILL', sk: 'CLOSED_BACKFILL' },
   patterns: [{ read: "a tenant's backfill", by: 'pk=<tenant>#CLOSED_BACKFILL sk=CLOSED_BACKFILL' }],
-  schema: z.object({ done: z.boolean().default(false), cursor: z.string().optional() }),
+  schema: () => z.object({ done: z.boolean().default(false), cursor: z.string().optional() }),
 });
 
-export const conversationList = declare({
+export const conversationList = /* @__PURE__ */ declare({
   name: 'Conversation list membership',
   itemTypes: ['CONV_LIST'],
   personal: [],
@@ -85,7 +86,7 @@ export const conversationList = declare({
     gsi3pk: 'WS#<tenant>#CONVLIST#<channelList>',
     gsi3sk: '<createdAt>#<id>',
   },
-  schema: z.object({ conversationId: z.string() }),
+  schema: () => z.object({ conversationId: z.string() }),
   patterns: [
     { read: 'a list, newest first', by: 'pk=<tenant>#CONVLIST#<list>' },
     {
@@ -97,9 +98,11 @@ export const conversationList = declare({
 });
 
 /** A stored attachment, read as answered: one stored before files existed is marked `legacy` (`storedAttachment`). */
-const attachmentOfItem = z.record(z.string(), z.unknown()).transform(storedAttachment).pipe(messageView.shape.attachments.element);
+const attachmentOfItem = /* @__PURE__ */ built(() =>
+  z.record(z.string(), z.unknown()).transform(storedAttachment).pipe(messageView.shape.attachments.element),
+);
 
-export const message = declare({
+export const message = /* @__PURE__ */ declare({
   name: 'Message',
   itemTypes: ['MESSAGE'],
   personal: ['content', 'contentZ', 'author', 'attachments', 'externalId'],
@@ -109,19 +112,20 @@ export const message = declare({
   prefixes: ['MSG'],
   keys: { pk: 'WS#<tenant>#CONV#<conversationId>', sk: 'MSG#<createdAt>#<id>' },
   /** `content` is read unpacked by the repository (from `contentZ` when packed). */
-  schema: messageView.omit({ type: true }).extend({
-    messageType: messageView.shape.type,
-    attachments: z.array(attachmentOfItem),
-    contentZ: z.string().optional(),
-    sendAttempts: z.number().optional(),
-    sendLeaseUntil: z.number().optional(),
-    sendNotBefore: z.number().optional(),
-    providerMessageId: z.string().optional(),
-  }),
+  schema: () =>
+    messageView.omit({ type: true }).extend({
+      messageType: messageView.shape.type,
+      attachments: z.array(attachmentOfItem),
+      contentZ: z.string().optional(),
+      sendAttempts: z.number().optional(),
+      sendLeaseUntil: z.number().optional(),
+      sendNotBefore: z.number().optional(),
+      providerMessageId: z.string().optional(),
+    }),
   patterns: [{ read: 'messages of a conversation, oldest or newest first', by: 'pk=<tenant>#CONV#<conversationId> sk begins_with MSG#' }],
 });
 
-export const emailThread = declare({
+export const emailThread = /* @__PURE__ */ declare({
   name: 'Email thread',
   itemTypes: ['EMAIL_THREAD'],
   personal: ['ids'],
@@ -129,10 +133,10 @@ export const emailThread = declare({
   prefixes: ['EMAIL_THREAD'],
   keys: { pk: 'WS#<tenant>#CONV#<conversationId>', sk: 'EMAIL_THREAD' },
   patterns: [{ read: 'email thread of a conversation', by: 'pk=<tenant>#CONV#<conversationId> sk=EMAIL_THREAD' }],
-  schema: z.object({ ids: z.array(z.string()).default([]) }),
+  schema: () => z.object({ ids: z.array(z.string()).default([]) }),
 });
 
-export const incomingGuard = declare({
+export const incomingGuard = /* @__PURE__ */ declare({
   name: 'Incoming message guard',
   itemTypes: ['INCOMING_GUARD'],
   personal: [],
@@ -140,10 +144,10 @@ export const incomingGuard = declare({
   prefixes: ['INCOMING', 'GUARD'],
   keys: { pk: 'WS#<tenant>#INCOMING#<channel>#<externalId>', sk: 'GUARD' },
   patterns: [{ read: 'message already recorded', by: 'pk=<tenant>#INCOMING#<channel>#<externalId> sk=GUARD' }],
-  schema: z.object({ messageId: z.string(), conversationId: z.string(), messageCreatedAt: z.string() }),
+  schema: () => z.object({ messageId: z.string(), conversationId: z.string(), messageCreatedAt: z.string() }),
 });
 
-export const emailMessage = declare({
+export const emailMessage = /* @__PURE__ */ declare({
   name: 'Email message id',
   itemTypes: ['EMAIL_MESSAGE_ID'],
   personal: [],
@@ -151,5 +155,5 @@ export const emailMessage = declare({
   prefixes: ['EMAILMSG'],
   keys: { pk: 'WS#<tenant>#EMAILMSG#<messageId>', sk: 'EMAILMSG' },
   patterns: [{ read: 'conversation of a Message-ID', by: 'pk=<tenant>#EMAILMSG#<messageId> sk=EMAILMSG' }],
-  schema: z.object({ conversationId: z.string() }),
+  schema: () => z.object({ conversationId: z.string() }),
 });

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { article as articleView, settings as settingsView, articleSummary as summaryView } from '../../views/ai';
 import { declare } from './define';
 
-export const article = declare({
+export const article = /* @__PURE__ */ declare({
   name: 'Knowledge-base article',
   itemTypes: ['ARTICLE'],
   personal: [],
@@ -10,10 +10,10 @@ export const article = declare({
   prefixes: ['KBART', 'ARTICLE'],
   keys: { pk: 'WS#<tenant>#KBART#<id>', sk: 'ARTICLE' },
   patterns: [{ read: 'article by id', by: 'pk=<tenant>#KBART#<id> sk=ARTICLE' }],
-  schema: articleView.extend({ version: z.number() }),
+  schema: () => articleView.extend({ version: z.number() }),
 });
 
-export const articleSummary = declare({
+export const articleSummary = /* @__PURE__ */ declare({
   name: 'Knowledge-base article summary',
   itemTypes: ['ARTICLE_SUMMARY'],
   personal: [],
@@ -22,10 +22,10 @@ export const articleSummary = declare({
   prefixes: ['KBARTS'],
   keys: { pk: 'WS#<tenant>#KBARTS', sk: '<id>' },
   patterns: [{ read: 'articles, newest first', by: 'pk=<tenant>#KBARTS' }],
-  schema: summaryView,
+  schema: () => summaryView,
 });
 
-export const searchHead = declare({
+export const searchHead = /* @__PURE__ */ declare({
   name: 'Knowledge-base search head',
   itemTypes: [],
   personal: [],
@@ -34,10 +34,10 @@ export const searchHead = declare({
   prefixes: ['KBIDX', 'HEAD'],
   keys: { pk: 'WS#<tenant>#KBIDX', sk: 'HEAD' },
   patterns: [{ read: 'changes applied so far', by: 'pk=<tenant>#KBIDX sk=HEAD' }],
-  schema: z.object({ seq: z.number().default(0) }),
+  schema: () => z.object({ seq: z.number().default(0) }),
 });
 
-export const searchDoc = declare({
+export const searchDoc = /* @__PURE__ */ declare({
   name: 'Knowledge-base search document',
   itemTypes: ['KB_DOC'],
   personal: [],
@@ -46,10 +46,10 @@ export const searchDoc = declare({
   prefixes: ['DOC'],
   keys: { pk: 'WS#<tenant>#KBIDX', sk: 'DOC#<articleId>' },
   patterns: [{ read: 'indexed articles', by: 'pk=<tenant>#KBIDX sk begins_with DOC#' }],
-  schema: z.object({ articleId: z.string(), ...articleView.pick({ title: true, body: true, tags: true, locale: true }).shape }),
+  schema: () => z.object({ articleId: z.string(), ...articleView.pick({ title: true, body: true, tags: true, locale: true }).shape }),
 });
 
-export const searchChange = declare({
+export const searchChange = /* @__PURE__ */ declare({
   name: 'Knowledge-base search change',
   itemTypes: ['KB_CHANGE'],
   personal: [],
@@ -57,10 +57,10 @@ export const searchChange = declare({
   prefixes: ['CHG'],
   keys: { pk: 'WS#<tenant>#KBIDX', sk: 'CHG#<seq>' },
   patterns: [{ read: 'changes since a seq', by: 'pk=<tenant>#KBIDX sk between CHG#<from> and CHG#<to>' }],
-  schema: z.object({ articleId: z.string() }),
+  schema: () => z.object({ articleId: z.string() }),
 });
 
-export const aiSettings = declare({
+export const aiSettings = /* @__PURE__ */ declare({
   name: 'AI settings',
   itemTypes: ['AI_SETTINGS'],
   personal: [],
@@ -68,10 +68,10 @@ export const aiSettings = declare({
   prefixes: ['AI_SETTINGS'],
   keys: { pk: 'WS#<tenant>', sk: 'AI_SETTINGS' },
   patterns: [{ read: 'AI settings', by: 'pk=<tenant> sk=AI_SETTINGS' }],
-  schema: z.object({ settings: settingsView.partial().default({}), version: z.number().default(0) }),
+  schema: () => z.object({ settings: settingsView.partial().default({}), version: z.number().default(0) }),
 });
 
-export const aiAnswer = declare({
+export const aiAnswer = /* @__PURE__ */ declare({
   name: 'AI answer guard',
   itemTypes: ['AI_ANSWER'],
   personal: [],
@@ -79,5 +79,5 @@ export const aiAnswer = declare({
   prefixes: ['AIANSWER'],
   keys: { pk: 'WS#<tenant>#AIANSWER#<messageId>', sk: 'AIANSWER' },
   patterns: [],
-  schema: z.object({ at: z.string() }),
+  schema: () => z.object({ at: z.string() }),
 });

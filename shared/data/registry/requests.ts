@@ -4,7 +4,7 @@ import { declare } from './define';
 
 /* What every request reads or writes beside its own items: its token, its idempotency record, its rate-limit window, and the events it commits. */
 
-export const token = declare({
+export const token = /* @__PURE__ */ declare({
   name: 'Token',
   itemTypes: ['TOKEN'],
   personal: [],
@@ -16,10 +16,10 @@ export const token = declare({
     { read: 'token by hash', by: 'pk=TOKEN#<sha256> sk=TOKEN' },
     { read: 'token by id, made before its id pointer existed', by: 'gsi1pk=TOKENID#<token id>', index: 'gsi1' },
   ],
-  schema: tokenView.omit({ environment: true }),
+  schema: () => tokenView.omit({ environment: true }),
 });
 
-export const tokenPointer = declare({
+export const tokenPointer = /* @__PURE__ */ declare({
   name: 'Token id pointer',
   itemTypes: ['TOKEN_ID'],
   personal: [],
@@ -27,12 +27,12 @@ export const tokenPointer = declare({
   prefixes: ['TOKENID'],
   keys: { pk: 'TOKENID#<id>', sk: 'TOKEN' },
   patterns: [{ read: 'token by id', by: 'pk=TOKENID#<token id> sk=TOKEN, then the token by its hash' }],
-  schema: z.object({ hash: z.string() }),
+  schema: () => z.object({ hash: z.string() }),
   tradeOff:
     "every API request updates its token's rate-limit window. While the token item carried the index entry by id, each such update also rewrote that entry (every index projects all attributes): 2 write units per request instead of 1. The pointer costs one more item when a token is made and one more read when a token is read by id, both rare.",
 });
 
-export const tokenBinding = declare({
+export const tokenBinding = /* @__PURE__ */ declare({
   name: 'Token binding',
   itemTypes: ['TOKEN_BINDING'],
   personal: [],
@@ -40,10 +40,10 @@ export const tokenBinding = declare({
   prefixes: [],
   keys: { pk: 'WS#<tenant>', sk: 'TOKEN#<id>' },
   patterns: [{ read: 'tokens of a workspace', by: 'pk=<tenant> sk begins_with TOKEN#' }],
-  schema: tokenView.omit({ environment: true }),
+  schema: () => tokenView.omit({ environment: true }),
 });
 
-export const idempotency = declare({
+export const idempotency = /* @__PURE__ */ declare({
   name: 'Idempotency record',
   itemTypes: ['IDEMPOTENCY'],
   personal: ['body'],
@@ -60,23 +60,24 @@ export const idempotency = declare({
     { read: 'record and body chunks', by: 'pk=<tenant>#IDEM#<token id>#<sha256 of key>' },
     { read: "a tenant's completed records (erasure)", by: 'gsi1pk=<tenant>#IDEMS', index: 'gsi1' },
   ],
-  schema: z.object({
-    fingerprint: z.string(),
-    status: z.enum(['running', 'done']),
-    owner: z.string(),
-    lockUntil: z.number(),
-    expiresAt: z.number(),
-    commits: z.number(),
-    statusCode: z.number().optional(),
-    headers: z.record(z.string(), z.string()).optional(),
-    body: z.string().optional(),
-    bodyChunks: z.number().optional(),
-  }),
+  schema: () =>
+    z.object({
+      fingerprint: z.string(),
+      status: z.enum(['running', 'done']),
+      owner: z.string(),
+      lockUntil: z.number(),
+      expiresAt: z.number(),
+      commits: z.number(),
+      statusCode: z.number().optional(),
+      headers: z.record(z.string(), z.string()).optional(),
+      body: z.string().optional(),
+      bodyChunks: z.number().optional(),
+    }),
   tradeOff:
     'The index entry costs one more write unit per idempotent request; without it an erasure could not find the recorded answers that name the customer short of scanning the table.',
 });
 
-export const idempotencyBody = declare({
+export const idempotencyBody = /* @__PURE__ */ declare({
   name: 'Idempotency body chunk',
   itemTypes: ['IDEMPOTENCY_BODY'],
   personal: ['data'],
@@ -84,10 +85,10 @@ export const idempotencyBody = declare({
   prefixes: ['BODY'],
   keys: { pk: 'WS#<tenant>#IDEM#<tokenId>#<keyDigest>', sk: 'BODY#<n>' },
   patterns: [{ read: 'body chunks, with their record', by: 'pk=<tenant>#IDEM#<token id>#<sha256 of key>' }],
-  schema: z.object({ data: z.instanceof(Uint8Array) }),
+  schema: () => z.object({ data: z.instanceof(Uint8Array) }),
 });
 
-export const rateLimit = declare({
+export const rateLimit = /* @__PURE__ */ declare({
   name: 'Rate-limit window',
   itemTypes: [],
   personal: ['pk'],
@@ -95,20 +96,21 @@ export const rateLimit = declare({
   prefixes: ['RL', 'AUTHFAIL'],
   keys: { pk: 'RL#<subject>#<window>', sk: 'RL' },
   patterns: [{ read: 'count of a window', by: 'pk=RL#<subject>#<window start> sk=RL, subject AUTHFAIL#<source ip>' }],
-  schema: z.object({ n: z.number().default(0) }),
+  schema: () => z.object({ n: z.number().default(0) }),
 });
 
 // The serialised envelope, plain or packed (see `packText`); a ping's body has nothing else.
-const eventSchema = z.object({
-  eventId: z.string().optional(),
-  eventType: z.string().optional(),
-  workspaceId: z.string().optional(),
-  payload: z.string().optional(),
-  payloadZ: z.string().optional(),
-  requestId: z.string().optional(),
-});
+const eventSchema = () =>
+  z.object({
+    eventId: z.string().optional(),
+    eventType: z.string().optional(),
+    workspaceId: z.string().optional(),
+    payload: z.string().optional(),
+    payloadZ: z.string().optional(),
+    requestId: z.string().optional(),
+  });
 
-export const outboxEvent = declare({
+export const outboxEvent = /* @__PURE__ */ declare({
   name: 'Outbox event',
   itemTypes: ['EVENT'],
   personal: ['payload', 'payloadZ'],
@@ -128,7 +130,7 @@ export const outboxEvent = declare({
   schema: eventSchema,
 });
 
-export const eventBody = declare({
+export const eventBody = /* @__PURE__ */ declare({
   name: 'Event body by id',
   itemTypes: ['EVENT_BODY'],
   personal: ['payload', 'payloadZ'],

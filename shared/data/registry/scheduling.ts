@@ -2,10 +2,11 @@ import * as z from 'zod';
 import type { ReminderKind } from '../../domain/scheduling/booking';
 import { booking as bookingView } from '../../views/scheduling';
 import { declare } from './define';
+import { built } from '../../views/common';
 
-const reminder = z.object({ kind: z.custom<ReminderKind>((k) => k === '24h' || k === '1h'), at: z.string() });
+const reminder = /* @__PURE__ */ built(() => z.object({ kind: z.custom<ReminderKind>((k) => k === '24h' || k === '1h'), at: z.string() }));
 
-export const booking = declare({
+export const booking = /* @__PURE__ */ declare({
   name: 'Booking',
   itemTypes: ['BOOKING'],
   personal: ['title', 'notes', 'location'],
@@ -17,10 +18,10 @@ export const booking = declare({
     { read: 'reminders due', by: 'gsi1pk=BOOKINGREMIND gsi1sk ≤ now', index: 'gsi1' },
     { read: 'a list of bookings', by: 'pk=<tenant>#BOOKINGLIST#<list>' },
   ],
-  schema: bookingView.extend({ version: z.number(), reminders: z.array(reminder).default([]) }),
+  schema: () => bookingView.extend({ version: z.number(), reminders: z.array(reminder).default([]) }),
 });
 
-export const slotClaim = declare({
+export const slotClaim = /* @__PURE__ */ declare({
   name: 'Slot claim',
   itemTypes: ['SLOT_CLAIM'],
   personal: [],
@@ -29,5 +30,5 @@ export const slotClaim = declare({
   prefixes: ['SLOT'],
   keys: { pk: 'WS#<tenant>#SLOT#<assigneeId>', sk: '<slotStart>' },
   patterns: [{ read: 'claimed slots of an assignee', by: 'pk=<tenant>#SLOT#<assigneeId> sk between <from> and <to>' }],
-  schema: z.object({ bookingId: z.string() }),
+  schema: () => z.object({ bookingId: z.string() }),
 });

@@ -3,7 +3,7 @@ import { tag as tagView } from '../../views/tags';
 import { ENTITY_TYPES } from '../../domain/tags/tagging';
 import { declare } from './define';
 
-export const tag = declare({
+export const tag = /* @__PURE__ */ declare({
   name: 'Tag',
   about: "A tag, listed by name; one being deleted is in the sweeper's sparse index instead.",
   prefixes: ['TAG', 'TAGS', 'TAG_DELETIONS'],
@@ -22,10 +22,10 @@ export const tag = declare({
   ],
   itemTypes: ['TAG'],
   personal: [],
-  schema: tagView.extend({ version: z.number(), deletingAt: z.string().optional(), sweepUntil: z.string().optional() }),
+  schema: () => tagView.extend({ version: z.number(), deletingAt: z.string().optional(), sweepUntil: z.string().optional() }),
 });
 
-export const tagName = declare({
+export const tagName = /* @__PURE__ */ declare({
   name: 'Tag name guard',
   about: 'Keeps tag names unique, case-insensitively.',
   prefixes: ['TAGNAME'],
@@ -33,10 +33,10 @@ export const tagName = declare({
   patterns: [{ read: 'tag by name', by: 'pk=<tenant>#TAGNAME#<nameKey> sk=TAGNAME' }],
   itemTypes: ['TAGNAME'],
   personal: [],
-  schema: z.object({ tagId: z.string() }),
+  schema: () => z.object({ tagId: z.string() }),
 });
 
-export const tagLink = declare({
+export const tagLink = /* @__PURE__ */ declare({
   name: 'Tag link',
   about: 'One item per tagged entity (conversation, customer or lead), so entities are listed by tag in O(page).',
   prefixes: ['TAGGED'],
@@ -44,5 +44,5 @@ export const tagLink = declare({
   patterns: [{ read: 'entities of a type with a tag', by: 'pk=<tenant>#TAGGED#<tagId> sk begins_with <entityType>#' }],
   itemTypes: ['TAG_LINK'],
   personal: [],
-  schema: z.object({ tagId: z.string(), entityType: z.enum(ENTITY_TYPES), entityId: z.string(), createdAt: z.string() }),
+  schema: () => z.object({ tagId: z.string(), entityType: z.enum(ENTITY_TYPES), entityId: z.string(), createdAt: z.string() }),
 });

@@ -6,7 +6,7 @@ import { exactly } from '../../views/common';
 import { attempt } from '../../views/webhooks';
 import { declare } from './define';
 
-export const subscription = declare({
+export const subscription = /* @__PURE__ */ declare({
   name: 'Webhook subscription',
   itemTypes: ['WEBHOOK_SUBSCRIPTION'],
   personal: [],
@@ -19,29 +19,30 @@ export const subscription = declare({
     { read: 'every subscription (sweeper)', by: 'gsi1pk=WEBHOOK_SUBSCRIPTIONS', index: 'gsi1' },
   ],
   /** A stored subscription, secrets included; an item from before failures were counted reads 0. */
-  schema: exactly<Subscription>()(
-    z.object({
-      _id: z.string(),
-      workspaceId: tenantField,
-      url: z.string(),
-      events: z.array(z.string()),
-      active: z.boolean(),
-      secret: z.string(),
-      previousSecrets: z.array(z.object({ secret: z.string(), expiresAt: z.string() })).optional(),
-      consecutiveFailures: z
-        .number()
-        .optional()
-        .transform((n) => n ?? 0),
-      activatedAt: z.string().optional(),
-      deactivatedAt: z.string().optional(),
-      deactivationReason: z.enum(['manual', 'gone_410', 'consecutive_failures']).optional(),
-      createdAt: z.string(),
-      updatedAt: z.string(),
-    }),
-  ),
+  schema: () =>
+    exactly<Subscription>()(
+      z.object({
+        _id: z.string(),
+        workspaceId: tenantField,
+        url: z.string(),
+        events: z.array(z.string()),
+        active: z.boolean(),
+        secret: z.string(),
+        previousSecrets: z.array(z.object({ secret: z.string(), expiresAt: z.string() })).optional(),
+        consecutiveFailures: z
+          .number()
+          .optional()
+          .transform((n) => n ?? 0),
+        activatedAt: z.string().optional(),
+        deactivatedAt: z.string().optional(),
+        deactivationReason: z.enum(['manual', 'gone_410', 'consecutive_failures']).optional(),
+        createdAt: z.string(),
+        updatedAt: z.string(),
+      }),
+    ),
 });
 
-export const subscriptionUrlLock = declare({
+export const subscriptionUrlLock = /* @__PURE__ */ declare({
   name: 'Webhook URL lock',
   itemTypes: ['WEBHOOK_URL_LOCK'],
   personal: [],
@@ -49,10 +50,10 @@ export const subscriptionUrlLock = declare({
   prefixes: ['WHURL'],
   keys: { pk: 'WS#<tenant>#WHURL#<urlHash>', sk: 'WHURL' },
   patterns: [{ read: 'URL taken (a conditional create)', by: 'pk=<tenant>#WHURL#<sha256 of url> sk=WHURL' }],
-  schema: z.object({ subscriptionId: z.string() }),
+  schema: () => z.object({ subscriptionId: z.string() }),
 });
 
-export const subscriptionCount = declare({
+export const subscriptionCount = /* @__PURE__ */ declare({
   name: 'Webhook subscription count',
   itemTypes: [],
   personal: [],
@@ -60,7 +61,7 @@ export const subscriptionCount = declare({
   prefixes: ['WHSUB_COUNT'],
   keys: { pk: 'WS#<tenant>', sk: 'WHSUB_COUNT' },
   patterns: [{ read: 'subscription count', by: 'pk=<tenant> sk=WHSUB_COUNT' }],
-  schema: z.object({ n: z.number().default(0) }),
+  schema: () => z.object({ n: z.number().default(0) }),
 });
 
 /** Internal bookkeeping stored beside the delivery: who holds the attempt lease, and which message carries it. */
@@ -69,7 +70,7 @@ export interface DeliveryItem extends Delivery {
   carrier?: string;
 }
 
-export const delivery = declare({
+export const delivery = /* @__PURE__ */ declare({
   name: 'Webhook delivery',
   itemTypes: ['WEBHOOK_DELIVERY'],
   personal: [],
@@ -96,33 +97,34 @@ export const delivery = declare({
       index: 'gsi2',
     },
   ],
-  schema: exactly<DeliveryItem>()(
-    z.object({
-      deliveryId: z.string(),
-      workspaceId: tenantField,
-      subscriptionId: z.string(),
-      eventId: z.string(),
-      eventType: z.string(),
-      status: z.enum(DELIVERY_STATUSES),
-      attemptNumber: z.number(),
-      httpStatus: z.number().optional(),
-      latency: z.number().optional(),
-      failureReason: z.string().optional(),
-      nextRetryAt: z.string().optional(),
-      attempts: z.array(attempt),
-      roundStartAttempt: z.number(),
-      roundStartedAt: z.string().optional(),
-      subscriptionActivatedAt: z.string(),
-      failureCounted: z.boolean(),
-      createdAt: z.string(),
-      updatedAt: z.string(),
-      leaseUntil: z.number().optional(),
-      carrier: z.string().optional(),
-    }),
-  ),
+  schema: () =>
+    exactly<DeliveryItem>()(
+      z.object({
+        deliveryId: z.string(),
+        workspaceId: tenantField,
+        subscriptionId: z.string(),
+        eventId: z.string(),
+        eventType: z.string(),
+        status: z.enum(DELIVERY_STATUSES),
+        attemptNumber: z.number(),
+        httpStatus: z.number().optional(),
+        latency: z.number().optional(),
+        failureReason: z.string().optional(),
+        nextRetryAt: z.string().optional(),
+        attempts: z.array(attempt),
+        roundStartAttempt: z.number(),
+        roundStartedAt: z.string().optional(),
+        subscriptionActivatedAt: z.string(),
+        failureCounted: z.boolean(),
+        createdAt: z.string(),
+        updatedAt: z.string(),
+        leaseUntil: z.number().optional(),
+        carrier: z.string().optional(),
+      }),
+    ),
 });
 
-export const responseBody = declare({
+export const responseBody = /* @__PURE__ */ declare({
   name: 'Webhook response body',
   itemTypes: ['WEBHOOK_RESPONSE_BODY'],
   personal: ['body'],
@@ -130,5 +132,5 @@ export const responseBody = declare({
   prefixes: ['DLVBODY'],
   keys: { pk: 'WS#<tenant>#WHSUB#<subscriptionId>', sk: 'DLVBODY#<deliveryId>#<attempt>' },
   patterns: [{ read: 'response bodies of a delivery', by: 'pk=<tenant>#WHSUB#<sub> sk begins_with DLVBODY#<delivery id>#' }],
-  schema: z.object({ body: z.instanceof(Uint8Array) }),
+  schema: () => z.object({ body: z.instanceof(Uint8Array) }),
 });

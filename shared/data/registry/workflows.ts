@@ -3,8 +3,9 @@ import { tenantField } from '../../domain/auth/tenant';
 import type { ExecutionState } from '../../domain/workflows/interpreter';
 import { execution as executionView, step as stepView } from '../../views/workflows';
 import { declare } from './define';
+import { built } from '../../views/common';
 
-export const workflow = declare({
+export const workflow = /* @__PURE__ */ declare({
   name: 'Workflow',
   itemTypes: ['WORKFLOW'],
   personal: [],
@@ -24,21 +25,22 @@ export const workflow = declare({
     { read: 'workflows, newest first', by: 'gsi1pk=<tenant>#WFS', index: 'gsi1' },
     { read: 'due schedules', by: 'gsi2pk=WF_SCHEDULES gsi2sk < now', index: 'gsi2' },
   ],
-  schema: z.object({
-    _id: z.string(),
-    name: z.string(),
-    description: z.string().optional(),
-    active: z.boolean(),
-    version: z.number(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-    graph: z.string(),
-    rev: z.number(),
-    nextRunAt: z.string().optional(),
-  }),
+  schema: () =>
+    z.object({
+      _id: z.string(),
+      name: z.string(),
+      description: z.string().optional(),
+      active: z.boolean(),
+      version: z.number(),
+      createdAt: z.string(),
+      updatedAt: z.string(),
+      graph: z.string(),
+      rev: z.number(),
+      nextRunAt: z.string().optional(),
+    }),
 });
 
-export const workflowVersion = declare({
+export const workflowVersion = /* @__PURE__ */ declare({
   name: 'Workflow version',
   itemTypes: ['WORKFLOW_VERSION'],
   personal: [],
@@ -46,10 +48,10 @@ export const workflowVersion = declare({
   prefixes: ['VER'],
   keys: { pk: 'WS#<tenant>#WF#<id>', sk: 'VER#<version>' },
   patterns: [{ read: 'versions of a workflow', by: 'pk=<tenant>#WF#<id> sk begins_with VER#' }],
-  schema: z.object({ workflow: z.string() }),
+  schema: () => z.object({ workflow: z.string() }),
 });
 
-export const workflowTrigger = declare({
+export const workflowTrigger = /* @__PURE__ */ declare({
   name: 'Workflow event trigger',
   itemTypes: ['WF_TRIGGER'],
   personal: [],
@@ -57,10 +59,10 @@ export const workflowTrigger = declare({
   prefixes: ['WFTRIG'],
   keys: { pk: 'WS#<tenant>#WFTRIG', sk: '<id>' },
   patterns: [{ read: 'active event triggers', by: 'pk=<tenant>#WFTRIG' }],
-  schema: z.object({ workflowId: z.string(), trigger: z.string() }),
+  schema: () => z.object({ workflowId: z.string(), trigger: z.string() }),
 });
 
-export const notificationSecret = declare({
+export const notificationSecret = /* @__PURE__ */ declare({
   name: 'Workflow notification secret',
   itemTypes: ['WF_NOTIFY_SECRET'],
   personal: [],
@@ -68,7 +70,7 @@ export const notificationSecret = declare({
   prefixes: ['WFNOTIFY'],
   keys: { pk: 'WS#<tenant>', sk: 'WFNOTIFY' },
   patterns: [{ read: 'notification secret', by: 'pk=<tenant> sk=WFNOTIFY' }],
-  schema: z.object({ secret: z.string() }),
+  schema: () => z.object({ secret: z.string() }),
 });
 
 /**
@@ -82,13 +84,15 @@ const json = <T extends z.ZodType>(value: T) =>
     .pipe(value);
 
 /** The interpreter's state, kept as JSON it alone writes: read back whole once its shape is recognised. */
-const interpreterState = z.custom<ExecutionState>(
-  (v) =>
-    typeof v === 'object' && v !== null && Array.isArray((v as ExecutionState).frames) && typeof (v as ExecutionState).steps === 'number',
+const interpreterState = /* @__PURE__ */ built(() =>
+  z.custom<ExecutionState>(
+    (v) =>
+      typeof v === 'object' && v !== null && Array.isArray((v as ExecutionState).frames) && typeof (v as ExecutionState).steps === 'number',
+  ),
 );
-const summary = executionView.extend({ trigger: json(executionView.shape.trigger) });
+const summary = /* @__PURE__ */ built(() => executionView.extend({ trigger: json(executionView.shape.trigger) }));
 
-export const execution = declare({
+export const execution = /* @__PURE__ */ declare({
   name: 'Workflow execution',
   itemTypes: ['WF_EXECUTION'],
   personal: ['trigger', 'state', 'resumeState'],
@@ -108,16 +112,17 @@ export const execution = declare({
     { read: 'by workflow', by: 'gsi1pk=<tenant>#WFXWF#<workflowId>', index: 'gsi1' },
     { read: 'by status', by: 'gsi2pk=<tenant>#WFXST#<status>', index: 'gsi2' },
   ],
-  schema: summary.extend({
-    tenant: tenantField,
-    state: json(interpreterState),
-    seq: z.number(),
-    dueAt: z.string().optional(),
-    resumeState: json(interpreterState).optional(),
-  }),
+  schema: () =>
+    summary.extend({
+      tenant: tenantField,
+      state: json(interpreterState),
+      seq: z.number(),
+      dueAt: z.string().optional(),
+      resumeState: json(interpreterState).optional(),
+    }),
 });
 
-export const executionIndex = declare({
+export const executionIndex = /* @__PURE__ */ declare({
   name: 'Workflow execution index item',
   itemTypes: ['WF_EXECUTION_INDEX'],
   personal: ['trigger'],
@@ -136,10 +141,10 @@ export const executionIndex = declare({
     { read: 'by workflow and status', by: 'gsi1pk=<tenant>#WFXWFST#<workflowId>#<status>', index: 'gsi1' },
     { read: 'due steps', by: 'gsi2pk=WF_DUE gsi2sk < now', index: 'gsi2' },
   ],
-  schema: summary.extend({ seq: z.number().optional(), messaged: z.boolean().default(false) }),
+  schema: () => summary.extend({ seq: z.number().optional(), messaged: z.boolean().default(false) }),
 });
 
-export const executionStep = declare({
+export const executionStep = /* @__PURE__ */ declare({
   name: 'Workflow execution step',
   itemTypes: ['WF_STEP'],
   personal: ['output'],
@@ -147,10 +152,10 @@ export const executionStep = declare({
   prefixes: ['STEP'],
   keys: { pk: 'WS#<tenant>#WFX#<id>', sk: 'STEP#<n>' },
   patterns: [{ read: 'steps, in order', by: 'pk=<tenant>#WFX#<id> sk begins_with STEP#' }],
-  schema: stepView.extend({ output: json(z.unknown()).optional() }),
+  schema: () => stepView.extend({ output: json(z.unknown()).optional() }),
 });
 
-export const executionEffect = declare({
+export const executionEffect = /* @__PURE__ */ declare({
   name: 'Workflow side effect',
   itemTypes: ['WF_EFFECT'],
   personal: ['outcome'],
@@ -159,10 +164,10 @@ export const executionEffect = declare({
   prefixes: ['EFFECT'],
   keys: { pk: 'WS#<tenant>#WFX#<id>', sk: 'EFFECT#<key>' },
   patterns: [{ read: 'a completed side effect', by: 'pk=<tenant>#WFX#<id> sk=EFFECT#<key>' }],
-  schema: z.object({ outcome: json(z.unknown()).optional() }),
+  schema: () => z.object({ outcome: json(z.unknown()).optional() }),
 });
 
-export const executionCount = declare({
+export const executionCount = /* @__PURE__ */ declare({
   name: 'Workflow execution count',
   itemTypes: [],
   personal: [],
@@ -171,10 +176,10 @@ export const executionCount = declare({
   prefixes: ['WFXCOUNT'],
   keys: { pk: 'WS#<tenant>', sk: 'WFXCOUNT' },
   patterns: [{ read: 'execution count', by: 'pk=<tenant> sk begins_with WFXCOUNT#' }],
-  schema: z.object({}),
+  schema: () => z.object({}),
 });
 
-export const eventGuard = declare({
+export const eventGuard = /* @__PURE__ */ declare({
   name: 'Workflow event guard',
   itemTypes: ['WF_GUARD'],
   personal: [],
@@ -182,10 +187,10 @@ export const eventGuard = declare({
   prefixes: ['WFEVT'],
   keys: { pk: 'WS#<tenant>#WFEVT#<eventId>', sk: '<workflowId>' },
   patterns: [],
-  schema: z.object({}),
+  schema: () => z.object({}),
 });
 
-export const scheduleGuard = declare({
+export const scheduleGuard = /* @__PURE__ */ declare({
   name: 'Workflow schedule guard',
   itemTypes: ['WF_SCHEDULE_GUARD'],
   personal: [],
@@ -193,5 +198,5 @@ export const scheduleGuard = declare({
   prefixes: ['WFSCHED'],
   keys: { pk: 'WS#<tenant>#WFSCHED#<workflowId>', sk: '<nextRunAt>' },
   patterns: [],
-  schema: z.object({}),
+  schema: () => z.object({}),
 });

@@ -9,7 +9,7 @@ import {
 import { workspace as workspaceView } from '../../views/auth';
 import { declare } from './define';
 
-export const workspace = declare({
+export const workspace = /* @__PURE__ */ declare({
   name: 'Workspace',
   itemTypes: ['WORKSPACE'],
   personal: [],
@@ -23,16 +23,17 @@ export const workspace = declare({
     { read: 'workspaces with a retention', by: 'gsi2pk=RETENTION', index: 'gsi2' },
   ],
   // Items written before a setting existed read as its default.
-  schema: workspaceView.extend({
-    timezone: workspaceView.shape.timezone.default(DEFAULT_TIMEZONE),
-    locale: workspaceView.shape.locale.default(DEFAULT_LOCALE),
-    businessHours: workspaceView.shape.businessHours.default(defaultBusinessHours),
-    storageQuotaBytes: workspaceView.shape.storageQuotaBytes.default(DEFAULT_STORAGE_QUOTA_BYTES),
-    retention: workspaceView.shape.retention.default(defaultRetention),
-  }),
+  schema: () =>
+    workspaceView.extend({
+      timezone: workspaceView.shape.timezone.default(DEFAULT_TIMEZONE),
+      locale: workspaceView.shape.locale.default(DEFAULT_LOCALE),
+      businessHours: workspaceView.shape.businessHours.default(defaultBusinessHours),
+      storageQuotaBytes: workspaceView.shape.storageQuotaBytes.default(DEFAULT_STORAGE_QUOTA_BYTES),
+      retention: workspaceView.shape.retention.default(defaultRetention),
+    }),
 });
 
-export const counter = declare({
+export const counter = /* @__PURE__ */ declare({
   name: 'Counter',
   itemTypes: [],
   personal: [],
@@ -44,10 +45,10 @@ export const counter = declare({
     { read: 'a counter', by: 'pk=<tenant> sk=COUNTER#<name>' },
     { read: 'a sharded counter', by: 'pk=<tenant> sk begins_with COUNTER#<name>#' },
   ],
-  schema: z.object({ n: z.number().default(0) }),
+  schema: () => z.object({ n: z.number().default(0) }),
 });
 
-export const sequence = declare({
+export const sequence = /* @__PURE__ */ declare({
   name: 'Sequence',
   itemTypes: [],
   personal: [],
@@ -55,5 +56,5 @@ export const sequence = declare({
   prefixes: ['SEQUENCE'],
   keys: { pk: 'WS#<tenant>', sk: 'SEQUENCE#<name>' },
   patterns: [{ read: 'next number of a sequence', by: 'pk=<tenant> sk=SEQUENCE#<name> (UpdateItem ADD)' }],
-  schema: z.object({ n: z.number() }),
+  schema: () => z.object({ n: z.number() }),
 });

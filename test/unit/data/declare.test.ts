@@ -45,4 +45,27 @@ describe('an entity declared once', () => {
     expect(() => thing.parse({ label: 3 })).toThrow();
     expect(thing.keys.pk).toBe('<tenant>#THING#<id>');
   });
+
+  it('given its schema as a function, builds it at the first read, once, not at the declaration', () => {
+    let builds = 0;
+    const lazyThing = declare({
+      name: 'Lazy thing',
+      about: 'A test entity.',
+      prefixes: ['LAZY'],
+      keys: { pk: 'WS#<tenant>#LAZY#<id>', sk: 'LAZY' },
+      patterns: [],
+      itemTypes: ['LAZY'],
+      personal: [],
+      schema: () => {
+        builds += 1;
+        return z.object({ n: z.number().default(0) });
+      },
+    });
+    expect(lazyThing.key({ tenant, id: 'a' }).sk).toBe('LAZY');
+    expect(builds).toBe(0);
+    expect(lazyThing.parse({ n: 2 })).toEqual({ n: 2 });
+    expect(lazyThing.parse({})).toEqual({ n: 0 });
+    expect(Object.keys(lazyThing.schema.shape)).toEqual(['n']);
+    expect(builds).toBe(1);
+  });
 });
