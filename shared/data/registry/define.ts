@@ -32,9 +32,6 @@ export interface Entity<P extends string = string> {
   tradeOff?: string;
 }
 
-/** An entity whose keys are still built by hand in its repository (see `declare` for the derived kind). */
-export const entity = <const P extends string>(e: Entity<P>): Entity<P> => e;
-
 /** The `<hole>` names of a key template. */
 type Holes<T> = T extends `${string}<${infer H}>${infer Rest}` ? H | Holes<Rest> : never;
 /** The values a key template needs: a tenant where it says `<tenant>`, text elsewhere. */
