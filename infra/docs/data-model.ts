@@ -19,8 +19,6 @@ const keyTable = (e: Entity) => [
 ];
 
 const list = (values: readonly string[], none: string) => (values.length ? values.map((v) => `\`${v}\``).join(', ') : none);
-/** Declared with `declare`: its keys are built and its items read from the declaration itself. */
-const derived = (e: Entity) => 'parse' in e;
 
 const section = (e: Entity) => [
   `## ${e.name}`,
@@ -28,7 +26,7 @@ const section = (e: Entity) => [
   e.about,
   '',
   `Declares: ${list(e.prefixes, 'no segment of its own')}. Item types: ${list(e.itemTypes, 'none (no `type` attribute)')}.`,
-  `Personal data: ${list(e.personal, 'none')}. ${derived(e) ? 'Keys and item parsing derive from the declaration.' : 'Keys are still built in its repository.'}`,
+  `Personal data: ${list(e.personal, 'none')}.`,
   '',
   ...keyTable(e),
   ...(e.tradeOff ? ['', `Trade-off: ${e.tradeOff}`] : []),
@@ -61,10 +59,10 @@ export const dataModelPage = (): string =>
     '`<time>#<tenant>#<id>`. Nothing scans: every read below is a GetItem or a Query on a known partition.',
     '',
     'Each kind of item is declared once, in `shared/data/registry/`: its key shapes, access patterns, the `type`',
-    'values its items carry and the attributes that hold personal data. An entity declared with `declare`',
-    '(`registry/define.ts`) also gives its key templates and item schema, and its repository builds every key',
-    "(`tag.key({ tenant, id })`) and reads every item (`tag.parse(item)`) from them; the others' repositories still",
-    'build keys from the declared segments (`K.CONV`), so a segment that is not declared does not compile. A unit',
+    'values its items carry and the attributes that hold personal data. Each is declared with `declare`',
+    '(`registry/define.ts`), which also takes its key templates and item schema: its repository builds every key',
+    '(`tag.key({ tenant, id })`) and reads every item (`tag.parse(item)`) from them, so a key is spelled in one place',
+    'and no item is read by a cast. A unit',
     'test fails when the code writes an item type no entity declares. To add a kind of item, `declare` it there,',
     'then run `npm run data-model`. Why the house keeps its own registry rather than ElectroDB or dynamodb-toolbox:',
     '[the decision and its figures](entity-library.md).',
