@@ -4,7 +4,8 @@ import { collect, queryAll } from './query';
 import { createItem, putItem, updateItem, type Write } from './transact';
 import { customerKey } from './entity-keys';
 import { K } from './registry/registry';
-import { customerConversations as counted } from './registry/contacts';
+import { itemCodec } from './codec';
+import { customerConversations as counted, customer as customerEntity } from './registry/contacts';
 
 /**
  * A customer's conversations are counted in an item of its own beside it (keys: registry/contacts.ts), so a
@@ -39,10 +40,13 @@ export const customerPartition = async (tenant: Tenant, customerId: string) => {
   return { item: items.find((i) => i.sk === K.CUSTOMER), own: parsed && !parsed.gone ? parsed : undefined };
 };
 
+/** The count a customer item kept before its count's item, read alone (the rest of the item is the customers repository's). */
+const countOnCustomer = itemCodec(() => customerEntity.schema.pick({ conversationCount: true }));
+
 /** A customer's exact count of its conversations (its conversation list's total): its item's and its customer item's. */
 export const customerConversationCount = async (tenant: Tenant, customerId: string): Promise<number> => {
   const { item, own } = await customerPartition(tenant, customerId);
-  return ((item?.conversationCount as number | undefined) ?? 0) + (own?.n ?? 0);
+  return (item ? countOnCustomer(item).conversationCount : 0) + (own?.n ?? 0);
 };
 
 const noSuchCustomer = () => new Refused('no_such_customer', 'No such customer in this workspace');

@@ -1,11 +1,9 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '../domain/auth/tenant';
-import { zeroErasureCounts, type Erasure, type ErasureCounts } from '../domain/erasure/erasure';
+import type { Erasure, ErasureCounts } from '../domain/erasure/erasure';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
-import { tenantPk } from './keys';
-import { K } from './registry/registry';
-import { erasure as erasureEntity } from './registry/erasures';
+import { erasedCsv, erasure as erasureEntity, erasureClaim } from './registry/erasures';
 import { createItem, updateItem, type Write } from './transact';
 import type { Unit } from './unit';
 import { isConditionFailure } from './retry';
@@ -15,7 +13,7 @@ import { isConditionFailure } from './retry';
  * while it runs, `needles`: a string set of the ids whose mention marks an event or an answer as the
  * customer's. `ERASURE_OF#<customer id>` names the one erasure of a customer, created with it.
  */
-const claimKey = (tenant: Tenant, customerId: string) => ({ pk: tenantPk(tenant, K.ERASURE_OF, customerId), sk: K.ERASURE_OF });
+const claimKey = (tenant: Tenant, customerId: string) => erasureClaim.key({ tenant, customerId });
 const erasureKey = (tenant: Tenant, id: string) => erasureEntity.key({ tenant, id });
 
 export interface StoredErasure {
@@ -30,14 +28,15 @@ const read = async (key: Record<string, string>) =>
 export const getErasure = async (tenant: Tenant, id: string): Promise<StoredErasure | undefined> => {
   const item = await read(erasureKey(tenant, id));
   if (!item) return undefined;
-  const needles = item.needles instanceof Set ? [...(item.needles as Set<string>)] : [];
-  const { step, ...erasure } = erasureEntity.parse({ ...item, counts: { ...zeroErasureCounts(), ...(item.counts as object) } });
-  return { erasure, step, needles };
+  const { step, needles, ...erasure } = erasureEntity.parse(item);
+  return { erasure, step, needles: [...(needles ?? [])] };
 };
 
 /** The id of the customer's erasure, if one was requested. */
-export const erasureIdOf = async (tenant: Tenant, customerId: string): Promise<string | undefined> =>
-  (await read(claimKey(tenant, customerId)))?.erasureId as string | undefined;
+export const erasureIdOf = async (tenant: Tenant, customerId: string): Promise<string | undefined> => {
+  const claim = await read(claimKey(tenant, customerId));
+  return claim && erasureClaim.parse(claim).erasureId;
+};
 
 /** The job's item and the customer's claim, refused (`onTaken`) when the customer already has an erasure. */
 export const erasureCreation = (tenant: Tenant, erasure: Erasure, onTaken: () => Error): Write[] => [
@@ -74,7 +73,7 @@ export const csvRewriteClaim = (
   counted: Partial<ErasureCounts>,
   onCounted: () => Error,
 ): Write[] => [
-  createItem({ pk: erasureKey(tenant, id).pk, sk: `${K.ERASED_CSV}#${objectKey}`, type: 'ERASED_CSV' }, onCounted),
+  createItem({ ...erasedCsv.key({ tenant, id, objectKey }), type: 'ERASED_CSV' }, onCounted),
   erasureProgress(tenant, id, counted),
 ];
 

@@ -2,6 +2,7 @@ import type { Tenant } from '../domain/auth/tenant';
 import type { EntityType } from '../domain/tags/tagging';
 import { conversationKey, customerKey, leadKey } from './entity-keys';
 import { batchGet } from './batch-get';
+import { storedKey } from './codec';
 
 /** The items tags reach into, owned by the inbox, contacts and CRM areas (see entity-keys.ts). */
 const KEYS = { conversation: conversationKey, customer: customerKey, lead: leadKey } as const;
@@ -16,7 +17,7 @@ export const readEntities = async (
 ): Promise<Map<string, Record<string, unknown>>> => {
   const unique = [...new Set(ids)];
   const keys = unique.map((id) => entityKey(tenant, type, id));
-  const items = new Map((await batchGet(keys)).map((i) => [i.pk as string, i]));
+  const items = new Map((await batchGet(keys)).map((i) => [storedKey(i).pk, i]));
   return new Map(
     unique.flatMap((id, i) => {
       const item = items.get(keys[i]!.pk);

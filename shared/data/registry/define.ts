@@ -65,7 +65,7 @@ const compile = (template: string) => {
 
 /**
  * An entity declared once: its key templates (`<tenant>` is the tenant id, `<name>` a value, the rest literal
- * segments it or another declaration owns), the schema its items are read by, and what `entity` states. The
+ * segments it or another declaration owns), the schema its items are read by, and what `Entity` states. The
  * repository builds every key and reads every item through what this returns, so a key is spelled in one place.
  * The schema is best given as a function (`schema: () => z.object(…)`): it is then built at its first use, not
  * at the import of every module that imports the entity, and a bundle that never reads the entity drops it

@@ -3,7 +3,7 @@ import { broadcast, broadcastRecipient, broadcastStats, channel, channelRate, ch
 import { customer, customerConversations, customerGuard } from './contacts';
 import { file } from './files';
 import { exportJob } from './exports';
-import { erasure } from './erasures';
+import { erasedCsv, erasure, erasureClaim } from './erasures';
 import { importFailure, importJob, importRow } from './imports';
 import { activity, lead, listMembership, pipeline, pipelineCounts, stageCounts, stageStay, task } from './crm';
 import {
@@ -69,6 +69,8 @@ export const entities = [
   importRow,
   importFailure,
   erasure,
+  erasureClaim,
+  erasedCsv,
   emailMessage,
   customer,
   customerGuard,
