@@ -5,7 +5,7 @@ import { createItem, putItem, updateItem, type Write } from './transact';
 import { customerKey } from './entity-keys';
 import { K } from './registry/registry';
 import { itemCodec } from './codec';
-import { customerConversations as counted, customer as customerEntity } from './registry/contacts';
+import { customerConversations as counted, countsOnCustomer } from './registry/contacts';
 
 /**
  * A customer's conversations are counted in an item of its own beside it (keys: registry/contacts.ts), so a
@@ -41,7 +41,7 @@ export const customerPartition = async (tenant: Tenant, customerId: string) => {
 };
 
 /** The count a customer item kept before its count's item, read alone (the rest of the item is the customers repository's). */
-const countOnCustomer = itemCodec(() => customerEntity.schema.pick({ conversationCount: true }));
+const countOnCustomer = itemCodec(countsOnCustomer);
 
 /** A customer's exact count of its conversations (its conversation list's total): its item's and its customer item's. */
 export const customerConversationCount = async (tenant: Tenant, customerId: string): Promise<number> => {

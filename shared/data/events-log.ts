@@ -1,3 +1,4 @@
+import * as z from 'zod';
 import type { Tenant } from '../domain/auth/tenant';
 import { envelopeTenant, type EventEnvelope } from '../events/envelope';
 import { unpackText } from '../packed-text';
@@ -59,8 +60,8 @@ const EVENT_ID = /^[0-9a-f]{24}$/;
 
 const parsedCursor = (cursor: string): Record<string, unknown> => {
   try {
-    const key: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    return key && typeof key === 'object' ? (key as Record<string, unknown>) : {};
+    const key = z.record(z.string(), z.unknown()).safeParse(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')));
+    return key.success ? key.data : {};
   } catch {
     return {};
   }
@@ -72,9 +73,12 @@ const parsedCursor = (cursor: string): Record<string, unknown> => {
  */
 const cursorId = (cursor: string, tenant: Tenant): string => {
   const key = parsedCursor(cursor);
-  const [log, before] = logParts(tenant);
-  const id = 'gsi2pk' in key ? key.gsi2pk === before!.partition.pk && key.gsi2sk : key.pk === log!.partition.pk && key.sk;
-  if (typeof id !== 'string' || !EVENT_ID.test(id)) throw new Refused('invalid_cursor', 'Invalid or expired cursor');
+  const part = logParts(tenant)['gsi2pk' in key ? 1 : 0]!;
+  const id = 'gsi2pk' in key ? key.gsi2sk : key.sk;
+  const exact = (expected: Record<string, string>) =>
+    Object.keys(key).length === Object.keys(expected).length && Object.entries(expected).every(([name, value]) => key[name] === value);
+  if (typeof id !== 'string' || !EVENT_ID.test(id) || !exact(part.keyOf(id)))
+    throw new Refused('invalid_cursor', 'Invalid or expired cursor');
   return id;
 };
 

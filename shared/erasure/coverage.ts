@@ -29,6 +29,10 @@ export const erasureCoverage: Record<string, Coverage> = {
     how: 'the response bodies receivers answered to the deliveries of the deleted events, deleted with them',
   },
   'Outbox event': { step: 'events', how: 'every stored event whose payload names the customer, its conversations or files, deleted' },
+  'Event body by id': {
+    step: 'events',
+    how: 'an event stored before the log moved into its tenant partition is found and deleted with the others; a ping body names no customer',
+  },
   'Idempotency record': { step: 'idempotencyRecords', how: 'every recorded answer that names them deleted, with its body chunks' },
   'Idempotency body chunk': { step: 'idempotencyRecords', how: 'deleted with the record whose answer names them' },
   'Workflow execution': {

@@ -1,16 +1,34 @@
 import * as z from 'zod';
 import { contact as contactView } from '../../views/contacts';
 import { built } from '../../views/common';
-import { declare } from './define';
+import { declare, keysOf } from './define';
 
-/** A customer item's own attributes: its view, its version and the conversation count it held before its count's item. */
-const customerItem = /* @__PURE__ */ built(() =>
-  contactView.extend({
-    version: z.number(),
+/** What a customer item kept of its conversations before its count's item: read with it, and alone by that item's repository. */
+export const countsOnCustomer = /* @__PURE__ */ built(() =>
+  z.object({
     conversationCount: z.number().default(0),
     lastConversations: z.record(z.string(), z.string()).default({}),
   }),
 );
+
+/** A customer item's own attributes: its view, its version and those counts. */
+const customerItem = /* @__PURE__ */ built(() => contactView.extend({ version: z.number(), ...countsOnCustomer.shape }));
+
+const customerTemplates = {
+  pk: 'WS#<tenant>#CUSTOMER#<id>',
+  sk: 'CUSTOMER',
+  gsi1pk: 'WS#<tenant>#CUSTOMERS',
+  gsi1sk: '<id>',
+  gsi2pk: 'WS#<tenant>#CUSTOMER_SEARCH#name',
+  gsi2sk: '<folded>#<id>',
+  gsi3pk: 'WS#<tenant>#CUSTOMERS',
+  gsi3sk: '<id>',
+  gsi4pk: 'WS#<tenant>#CUSTOMER_SEARCH#name',
+  gsi4sk: '<folded>#<id>',
+} as const;
+
+/** A customer's keys alone, for the areas that only address a customer (a conversation reads its customer's partition). */
+export const customerKeys = /* @__PURE__ */ keysOf(customerTemplates, 'Customer');
 
 export const customer = /* @__PURE__ */ declare({
   name: 'Customer',
@@ -20,18 +38,7 @@ export const customer = /* @__PURE__ */ declare({
     'A customer (versioned), listed newest first and searchable by name prefix. Its list and name search entries are keys only (gsi3, gsi4); ' +
     'a customer stored before has them in gsi1 and gsi2 (`ALL`) until its next change.',
   prefixes: ['CUSTOMER', 'CUSTOMERS', 'CUSTOMER_SEARCH'],
-  keys: {
-    pk: 'WS#<tenant>#CUSTOMER#<id>',
-    sk: 'CUSTOMER',
-    gsi1pk: 'WS#<tenant>#CUSTOMERS',
-    gsi1sk: '<id>',
-    gsi2pk: 'WS#<tenant>#CUSTOMER_SEARCH#name',
-    gsi2sk: '<folded>#<id>',
-    gsi3pk: 'WS#<tenant>#CUSTOMERS',
-    gsi3sk: '<id>',
-    gsi4pk: 'WS#<tenant>#CUSTOMER_SEARCH#name',
-    gsi4sk: '<folded>#<id>',
-  },
+  keys: customerTemplates,
   /** Tag ids are a String Set on the item (read into the array by the repository). */
   schema: () => customerItem,
   patterns: [

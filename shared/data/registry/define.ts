@@ -64,6 +64,39 @@ const compile = (template: string) => {
 };
 
 /**
+ * The key builders of a set of key templates (see `declare`): what a module that only addresses an entity's items
+ * needs, without the schema its items are read by (or the views that schema extends, built at a bundle's import).
+ */
+export const keysOf = <const T extends Templates>(templates: T, name = 'key') => {
+  const compiled = Object.fromEntries(Object.entries(templates).map(([attribute, template]) => [attribute, compile(template)])) as Record<
+    keyof T,
+    ReturnType<typeof compile>
+  >;
+  /** One key attribute's value. */
+  const build = <A extends keyof T & KeyAttribute>(attribute: A, args: KeyArgs<T[A]>): string =>
+    compiled[attribute].build(args as Record<string, string>);
+  return {
+    build,
+    /** The leading part of a key attribute's values, up to the first hole not given (see `compile`). */
+    prefix: <A extends keyof T & KeyAttribute>(attribute: A, args: Partial<KeyArgs<T[A]>>): string =>
+      compiled[attribute].prefix(args as Record<string, string>),
+    /** The item's primary key. */
+    key: (args: KeyArgs<T['pk']> & KeyArgs<T['sk']>) => ({ pk: build('pk', args), sk: build('sk', args) }),
+    /** The item's key attributes in index `index`. */
+    index: <I extends IndexOf<T>>(index: I, args: KeyArgs<T[`${I}pk`]> & KeyArgs<T[`${I}sk`]>) =>
+      ({
+        [`${index}pk`]: compiled[`${index}pk`].build(args as Record<string, string>),
+        [`${index}sk`]: compiled[`${index}sk`].build(args as Record<string, string>),
+      }) as Record<`${I}pk` | `${I}sk`, string>,
+    /** The values a stored key attribute was built from. */
+    read: <A extends keyof T & KeyAttribute>(attribute: A, key: unknown): Record<Holes<T[A]>, string> => {
+      if (typeof key !== 'string') throw new Error(`${name}: ${attribute} is not a string`);
+      return compiled[attribute].read(key) as Record<Holes<T[A]>, string>;
+    },
+  };
+};
+
+/**
  * An entity declared once: its key templates (`<tenant>` is the tenant id, `<name>` a value, the rest literal
  * segments it or another declaration owns), the schema its items are read by, and what `Entity` states. The
  * repository builds every key and reads every item through what this returns, so a key is spelled in one place.
@@ -84,13 +117,6 @@ export const declare = <const P extends string, const T extends Templates, S ext
 }) => {
   let schema: S | undefined = typeof d.schema === 'function' ? undefined : d.schema;
   const schemaOf = () => (schema ??= (d.schema as () => S)());
-  const compiled = Object.fromEntries(Object.entries(d.keys).map(([attribute, template]) => [attribute, compile(template)])) as Record<
-    keyof T,
-    ReturnType<typeof compile>
-  >;
-  /** One key attribute's value. */
-  const build = <A extends keyof T & KeyAttribute>(attribute: A, args: KeyArgs<T[A]>): string =>
-    compiled[attribute].build(args as Record<string, string>);
   return {
     ...d,
     /** The schema its items are read by, built at the first read of it. */
@@ -102,23 +128,7 @@ export const declare = <const P extends string, const T extends Templates, S ext
     keys: Object.fromEntries(Object.entries(d.keys).map(([a, t]) => [a, t.replace(/^WS#<tenant>#/, '<tenant>#')])) as Partial<
       Record<KeyAttribute, string>
     >,
-    build,
-    /** The leading part of a key attribute's values, up to the first hole not given (see `compile`). */
-    prefix: <A extends keyof T & KeyAttribute>(attribute: A, args: Partial<KeyArgs<T[A]>>): string =>
-      compiled[attribute].prefix(args as Record<string, string>),
-    /** The item's primary key. */
-    key: (args: KeyArgs<T['pk']> & KeyArgs<T['sk']>) => ({ pk: build('pk', args), sk: build('sk', args) }),
-    /** The item's key attributes in index `index`. */
-    index: <I extends IndexOf<T>>(index: I, args: KeyArgs<T[`${I}pk`]> & KeyArgs<T[`${I}sk`]>) =>
-      ({
-        [`${index}pk`]: compiled[`${index}pk`].build(args as Record<string, string>),
-        [`${index}sk`]: compiled[`${index}sk`].build(args as Record<string, string>),
-      }) as Record<`${I}pk` | `${I}sk`, string>,
-    /** The values a stored key attribute was built from. */
-    read: <A extends keyof T & KeyAttribute>(attribute: A, key: unknown): Record<Holes<T[A]>, string> => {
-      if (typeof key !== 'string') throw new Error(`${d.name}: ${attribute} is not a string`);
-      return compiled[attribute].read(key) as Record<Holes<T[A]>, string>;
-    },
+    ...keysOf(d.keys, d.name),
     /** The item as its schema reads it (see `itemCodec`). */
     parse: itemCodec(schemaOf),
   };
