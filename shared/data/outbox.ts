@@ -6,7 +6,7 @@ import { EVENT_ITEM_TYPE } from './table';
 import { createItem, type Write } from './transact';
 import { removeOnce } from './unit';
 import { currentContext } from '../observability/context';
-import { batchGetJoined } from './batch-get';
+import { batchGetEach } from './batch-get';
 import { eventBody, outboxEvent } from './registry/requests';
 
 const requestIdOf = () => {
@@ -65,7 +65,7 @@ export const eventPayloadRead = (tenant: Tenant, eventId: string) => ({
 /** The exact bytes an event of `tenant` was serialised to, as its outbox (or body) item keeps them. */
 export const eventPayload = async (tenant: Tenant, eventId: string): Promise<string | undefined> => {
   const read = eventPayloadRead(tenant, eventId);
-  const [logged, byId] = await batchGetJoined(read.keys);
+  const [logged, byId] = await batchGetEach(read.keys);
   return read.parse(logged, byId);
 };
 
