@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import {
   DescribeStreamCommand,
   DynamoDBStreamsClient,
@@ -232,7 +232,11 @@ export class StreamPoller {
     return true;
   }
 
+  /** Written beside and renamed over the last: a process killed mid-write leaves the old checkpoint whole, never a truncated one. */
   private save(): void {
-    if (this.opts.checkpointFile) writeFileSync(this.opts.checkpointFile, JSON.stringify(this.checkpoint));
+    const file = this.opts.checkpointFile;
+    if (!file) return;
+    writeFileSync(`${file}.tmp`, JSON.stringify(this.checkpoint));
+    renameSync(`${file}.tmp`, file);
   }
 }
