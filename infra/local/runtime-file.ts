@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isAlive, ownIdentity, type ProcessIdentity } from './process-identity';
+import { writeWhole } from './write-whole';
 
 /** Where a running `npm start` tells the CLI how to reach it. */
 export interface RuntimeInfo {
@@ -31,9 +32,9 @@ const pointerOf = (pid: number) => join(registryDir(), `${pid}.json`);
 
 export const writeRuntime = (info: RuntimeInfo): void => {
   const text = JSON.stringify(info, null, 2);
-  writeFileSync(fileIn(info.dataDir), text);
+  writeWhole(fileIn(info.dataDir), text);
   mkdirSync(registryDir(), { recursive: true });
-  writeFileSync(pointerOf(info.pid), text);
+  writeWhole(pointerOf(info.pid), text);
 };
 
 export const clearRuntime = (info: Pick<RuntimeInfo, 'pid' | 'dataDir'>): void => {

@@ -1,7 +1,8 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Pluggable } from '@smithy/types';
 import { registerClientPlugin } from '../../shared/aws/plugins';
+import { writeWhole } from './write-whole';
 
 /**
  * The local runtime's Parameter Store: answers the GetParameter, PutParameter and DeleteParameter calls of the
@@ -16,9 +17,7 @@ const ssmError = (name: string, message: string) =>
   Object.assign(new Error(message), { name, $fault: 'client', $service: 'ssm', $metadata: { httpStatusCode: 400 } });
 
 const save = () => {
-  if (!file) return;
-  writeFileSync(file, JSON.stringify(Object.fromEntries(parameters)), { mode: 0o600 });
-  chmodSync(file, 0o600);
+  if (file) writeWhole(file, JSON.stringify(Object.fromEntries(parameters)), 0o600);
 };
 
 type Input = { Name?: string; Value?: string; Overwrite?: boolean };

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import {
   DescribeStreamCommand,
   DynamoDBStreamsClient,
@@ -10,6 +10,7 @@ import {
   type _Record,
   type Shard,
 } from '@aws-sdk/client-dynamodb-streams';
+import { writeWhole } from './write-whole';
 
 interface Checkpoint {
   streamArn: string;
@@ -232,11 +233,8 @@ export class StreamPoller {
     return true;
   }
 
-  /** Written beside and renamed over the last: a process killed mid-write leaves the old checkpoint whole, never a truncated one. */
+  /** Written whole: a process killed mid-write leaves the old checkpoint, never a truncated one. */
   private save(): void {
-    const file = this.opts.checkpointFile;
-    if (!file) return;
-    writeFileSync(`${file}.tmp`, JSON.stringify(this.checkpoint));
-    renameSync(`${file}.tmp`, file);
+    if (this.opts.checkpointFile) writeWhole(this.opts.checkpointFile, JSON.stringify(this.checkpoint));
   }
 }
