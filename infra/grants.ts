@@ -1,5 +1,5 @@
 import type { BucketSpec, BucketUse, FunctionSpec } from '../functions/wiring/types';
-import { K } from '../shared/data/registry/registry';
+import { requestPipelinePartitions } from '../shared/data/key-conditions';
 import { wiring } from '../functions/wiring';
 
 /**
@@ -52,12 +52,6 @@ export const CONSUME_ACTIONS = [
   'sqs:GetQueueAttributes',
 ] as const;
 
-/**
- * Items every HTTP function writes while authenticating, whatever its own access: the token item (the
- * rate-limit count is admitted on it) and the per-IP failed-authentication counters.
- */
-const REQUEST_PIPELINE_KEYS = [`${K.TOKEN}#`, `${K.RL}#`] as const;
-
 /** What each use of a bucket allows on its objects (S3 asks for PutObjectTagging too when a write carries tags). */
 const BUCKET_ACTIONS: Record<Exclude<BucketUse, 'download' | `list:${string}`>, readonly string[]> = {
   read: ['s3:GetObject'],
@@ -78,7 +72,7 @@ export const grantsFor = (
   ];
   if (spec.access.table === 'write') grants.push({ actions: WRITE_ITEMS, resource: { table: 'items' } });
   else if (kind === 'http') {
-    grants.push({ actions: ['dynamodb:UpdateItem'], resource: { table: 'items' }, leadingKeyPrefixes: REQUEST_PIPELINE_KEYS });
+    grants.push({ actions: ['dynamodb:UpdateItem'], resource: { table: 'items' }, leadingKeyPrefixes: requestPipelinePartitions });
   }
   for (const queue of spec.access.queues ?? []) grants.push({ actions: SEND_ACTIONS, resource: { queue } });
   if (consumes) grants.push({ actions: CONSUME_ACTIONS, resource: { queue: consumes } });

@@ -1,7 +1,6 @@
 import type { Pluggable } from '@smithy/types';
 import { registerClientPlugin } from '../../shared/aws/plugins';
-import { K } from '../../shared/data/registry/registry';
-import { importRow } from '../../shared/data/registry/imports';
+import { isIdempotencyRecord, isImportRow, isSandboxSend } from '../../shared/data/key-conditions';
 
 /**
  * Fault points for crash tests, off unless the environment names one. Only the local runtime reads this:
@@ -16,8 +15,12 @@ export const CRASH_AFTER_KEYED_COMMIT = 'crash-after-keyed-commit';
 type Part = { Put?: { Item: Item }; Update?: { Key: Item }; Delete?: { Key: Item }; ConditionCheck?: { Key: Item } };
 type Item = Record<string, { S?: string }>;
 
-const keyOf = (part: Part) => (part.Put?.Item ?? part.Update?.Key ?? part.Delete?.Key ?? part.ConditionCheck?.Key)!;
-const isIdempotencyRecord = (part: Part) => keyOf(part).sk?.S === 'IDEM';
+/** The primary key a transaction part names. */
+const keyOf = (part: Part) => {
+  const { pk, sk } = (part.Put?.Item ?? part.Update?.Key ?? part.Delete?.Key ?? part.ConditionCheck?.Key)!;
+  return { pk: pk?.S, sk: sk?.S };
+};
+const isKeyedRecord = (part: Part) => isIdempotencyRecord(keyOf(part));
 
 const crashAfterKeyedCommit: Pluggable<any, any> = {
   applyToStack: (stack) => {
@@ -25,7 +28,7 @@ const crashAfterKeyedCommit: Pluggable<any, any> = {
       (next, context) => async (args) => {
         const result = await next(args);
         const parts = ((args.input as { TransactItems?: Part[] }).TransactItems ?? []) as Part[];
-        if (context.commandName === 'TransactWriteItemsCommand' && parts.some(isIdempotencyRecord) && !parts.every(isIdempotencyRecord)) {
+        if (context.commandName === 'TransactWriteItemsCommand' && parts.some(isKeyedRecord) && !parts.every(isKeyedRecord)) {
           process.kill(process.pid, 'SIGKILL');
         }
         return result;
@@ -63,7 +66,7 @@ const crashAfterCommits = (name: string, counts: (part: Part) => boolean, after:
 export const CRASH_AFTER_SANDBOX_SEND = 'crash-after-sandbox-send';
 export const FAULT_AFTER_ENV = 'PARLEY_FAULT_AFTER';
 
-const isSandboxSend = (part: Part) => keyOf(part).pk?.S?.includes(`#${K.SANDBOX}#`) === true;
+const isSandboxLogged = (part: Part) => isSandboxSend(keyOf(part));
 
 /**
  * SIGKILLs this process the moment the transaction that commits the Nth imported row (its outcome item,
@@ -72,7 +75,7 @@ const isSandboxSend = (part: Part) => keyOf(part).pk?.S?.includes(`#${K.SANDBOX}
  */
 export const CRASH_AFTER_IMPORT_ROW = 'crash-after-import-row';
 
-const isImportRow = (part: Part) => part.Put?.Item.sk?.S?.startsWith(importRow.prefix('sk', {})) === true;
+const isImportRowCreated = (part: Part) => part.Put !== undefined && isImportRow(keyOf(part));
 
 /**
  * SIGKILLs this process the moment the Nth event frame posted to a realtime socket (PostToConnection) returns
@@ -109,8 +112,9 @@ export const installFaults = (): void => {
   const after = Number(process.env[FAULT_AFTER_ENV] ?? '1');
   if (fault === CRASH_AFTER_KEYED_COMMIT) registerClientPlugin(crashAfterKeyedCommit);
   else if (fault === CRASH_AFTER_SANDBOX_SEND)
-    registerClientPlugin(crashAfterCommits('parleyFaultCrashAfterSandboxSend', isSandboxSend, after));
-  else if (fault === CRASH_AFTER_IMPORT_ROW) registerClientPlugin(crashAfterCommits('parleyFaultCrashAfterImportRow', isImportRow, after));
+    registerClientPlugin(crashAfterCommits('parleyFaultCrashAfterSandboxSend', isSandboxLogged, after));
+  else if (fault === CRASH_AFTER_IMPORT_ROW)
+    registerClientPlugin(crashAfterCommits('parleyFaultCrashAfterImportRow', isImportRowCreated, after));
   else if (fault === CRASH_AFTER_SOCKET_POSTS) registerClientPlugin(crashAfterSocketPosts(after));
   else throw new Error(`${FAULT_ENV}=${fault} names no fault point`);
 };

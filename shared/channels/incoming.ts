@@ -53,11 +53,11 @@ interface Sender {
 const resolveSender = async (unit: Unit, tenant: Tenant, input: Incoming, now: Date, retried: boolean): Promise<Sender> => {
   const identity = { channel: input.channel, identifier: input.customer.identifier };
   const { email, phone, name } = input.customer;
-  const byIdentity = await customerIdBy(tenant, 'IDENTITY', `${identity.channel}#${identity.identifier}`);
+  const byIdentity = await customerIdBy(tenant, { kind: 'IDENTITY', identity });
   if (byIdentity) return { customer: (await requireCustomer(tenant, byIdentity)).customer, stored: true };
   const known =
-    (email ? await customerIdBy(tenant, 'EMAIL', normalizeEmail(email)) : undefined) ??
-    (phone ? await customerIdBy(tenant, 'PHONE', phone) : undefined);
+    (email ? await customerIdBy(tenant, { kind: 'EMAIL', value: normalizeEmail(email) }) : undefined) ??
+    (phone ? await customerIdBy(tenant, { kind: 'PHONE', value: phone }) : undefined);
   if (!known) return { customer: newCustomer({ name, email, phone, identities: [identity] }, objectId(now.getTime()), now), stored: false };
   try {
     const customer = await mutateCustomer(

@@ -38,7 +38,7 @@ export const upsertCustomer = async (
     if (raced && attempt < ATTEMPTS) return upsertCustomer(unit, tenant, idProperty, key, fields, now, attempt + 1);
     throw error;
   };
-  const id = await customerIdBy(tenant, GUARD_KIND[idProperty], key);
+  const id = await customerIdBy(tenant, { kind: GUARD_KIND[idProperty], value: key });
   if (!id) {
     return createCustomer(unit, tenant, fields, now).then(
       (customer) => ({ status: 'created' as const, customer }),

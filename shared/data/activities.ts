@@ -21,7 +21,6 @@ import { activity as activityEntity } from './registry/crm';
  */
 const activityKey = (tenant: Tenant, id: string) => activityEntity.key({ tenant, id });
 
-const orderOf = (a: Pick<Activity, 'occurredAt' | '_id'>) => `${a.occurredAt}#${a._id}`;
 const leadTimeline = (tenant: Tenant, leadId: string) => activityEntity.build('gsi1pk', { tenant, leadId });
 const customerTimeline = (tenant: Tenant, customerId: string) => activityEntity.build('gsi2pk', { tenant, customerId });
 
@@ -35,7 +34,7 @@ const timelineKeys = (tenant: Tenant, { _id: id, occurredAt, leadId, customerId 
 const memberships = (a: Activity, indexed: boolean): Membership[] =>
   activityListsOf(a)
     .filter((list) => list === 'all' || !indexed)
-    .map((list) => ({ list, order: orderOf(a) }));
+    .map((list) => ({ list, order: { at: a.occurredAt, id: a._id } }));
 
 /** `type` names every item's kind in the table, so the activity's own type is stored as `activityType`. */
 const toItem = ({ type, ...fields }: Activity) => ({ ...fields, type: 'ACTIVITY', activityType: type });

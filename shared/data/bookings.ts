@@ -31,10 +31,7 @@ const fromItem = (item: Record<string, unknown>): Booking => storedOf(item).book
 
 const listsOf = (b: Booking) =>
   ['all', `status:${b.status}`, `assignee:${b.assigneeId}`, `assignee:${b.assigneeId}:status:${b.status}`, `customer:${b.customerId}`].map(
-    (list) => ({
-      list,
-      order: `${b.startAt}#${b._id}`,
-    }),
+    (list) => ({ list, order: { at: b.startAt, id: b._id } }),
   );
 
 /** `<assignee>|<slot>` for every quarter hour the booking holds. */

@@ -7,17 +7,16 @@ import { customersCounted, customerUpdate, guardKey, guardSearch, noLeads, UNCHA
 import { countedRemoval } from './customers-conversations';
 import { customerKey } from './entity-keys';
 
-const keyOf = (u: UniqueValue) => `${u.kind}#${u.value}`;
-
 /** Unique values the mergee gives up are released; those the base takes over change owner. */
 const guardHandover = (tenant: Tenant, base: Customer, mergee: Customer, result: Customer): Write[] => {
+  const keyOf = (u: UniqueValue) => guardKey(tenant, u).pk;
   const kept = new Set(uniqueValues(result).map(keyOf));
   const baseHad = new Set(uniqueValues(base).map(keyOf));
   const ownedByMergee = 'customerId = :from';
   return uniqueValues(mergee)
     .filter((u) => !baseHad.has(keyOf(u)))
     .map((u) => {
-      const key = guardKey(tenant, u.kind, u.value);
+      const key = guardKey(tenant, u);
       if (!kept.has(keyOf(u))) return deleteItem(key, { condition: ownedByMergee, values: { ':from': mergee._id } });
       const search = guardSearch(tenant, u, base._id);
       return updateItem(key, `SET customerId = :to${u.kind === 'IDENTITY' ? '' : ', gsi2sk = :sk'}`, {

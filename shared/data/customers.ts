@@ -4,7 +4,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { countedErasure, countedRemoval, customerPartition, type Counted } from './customers-conversations';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
-import { normalizeName, uniqueValues, type Customer, type UniqueValue } from '../domain/contacts/customer';
+import { normalizeName, uniqueValues, type Customer, type Unique, type UniqueValue } from '../domain/contacts/customer';
 import { leadsOfCustomer } from '../domain/crm/lead-lists';
 import * as z from 'zod';
 import { batchGetEach } from './batch-get';
@@ -15,7 +15,7 @@ import { tagIdsOf, tagLinkWrites } from './tag-links';
 import { createItem, deleteItem, type Write } from './transact';
 import { versionedUpdate } from './versioned';
 import { K } from './registry/registry';
-import { customer as customerEntity, customerGuard } from './registry/contacts';
+import { customer as customerEntity, customerGuard, identityGuardKeys } from './registry/contacts';
 
 /**
  * Customers (keys: registry/contacts.ts). A customer's entries in the list of all customers and in the name search
@@ -88,12 +88,12 @@ const toItem = (tenant: Tenant, c: Customer) => {
   };
 };
 
-const GUARD_PREFIX = { EMAIL: K.CUSTOMER_EMAIL, PHONE: K.CUSTOMER_PHONE, IDENTITY: K.CUSTOMER_IDENTITY } as const satisfies Record<
-  UniqueValue['kind'],
-  string
->;
-export const guardKey = (tenant: Tenant, kind: UniqueValue['kind'], value: string) =>
-  customerGuard.key({ tenant, kind: GUARD_PREFIX[kind], value });
+const GUARD_PREFIX = { EMAIL: K.CUSTOMER_EMAIL, PHONE: K.CUSTOMER_PHONE } as const;
+/** The key of the guard that holds a unique value. */
+export const guardKey = (tenant: Tenant, u: Unique) =>
+  u.kind === 'IDENTITY'
+    ? identityGuardKeys.key({ tenant, channel: u.identity.channel, identifier: u.identity.identifier })
+    : customerGuard.key({ tenant, kind: GUARD_PREFIX[u.kind], value: u.value });
 
 /** A guard's entry in its field's search (email and phone; an identity is not searched). */
 export const guardSearch = (tenant: Tenant, u: UniqueValue, customerId: string) =>
@@ -102,7 +102,7 @@ export const guardSearch = (tenant: Tenant, u: UniqueValue, customerId: string) 
     : customerGuard.index('gsi2', { tenant, field: u.kind === 'EMAIL' ? 'email' : 'phone', value: u.value, customerId });
 
 const guardItem = (tenant: Tenant, u: UniqueValue, customerId: string) => ({
-  ...guardKey(tenant, u.kind, u.value),
+  ...guardKey(tenant, u),
   type: 'CUSTOMER_GUARD',
   customerId,
   ...guardSearch(tenant, u, customerId),
@@ -119,14 +119,14 @@ const duplicate = (u: UniqueValue) => () =>
 
 /** Guards to release and to claim when a customer's unique values change (or it is created or deleted). */
 const guardWrites = (tenant: Tenant, before: Customer | undefined, after: Customer | undefined): Write[] => {
-  const keyOf = (u: UniqueValue) => `${u.kind}#${u.value}`;
+  const keyOf = (u: UniqueValue) => guardKey(tenant, u).pk;
   const was = before ? uniqueValues(before) : [];
   const is = after ? uniqueValues(after) : [];
   const id = (after ?? before)!._id;
   const released = was.filter((u) => !is.some((v) => keyOf(v) === keyOf(u)));
   const claimed = is.filter((u) => !was.some((v) => keyOf(v) === keyOf(u)));
   return [
-    ...released.map((u) => deleteItem(guardKey(tenant, u.kind, u.value), { condition: 'customerId = :id', values: { ':id': id } })),
+    ...released.map((u) => deleteItem(guardKey(tenant, u), { condition: 'customerId = :id', values: { ':id': id } })),
     ...claimed.map((u) => createItem(guardItem(tenant, u, id), duplicate(u))),
   ];
 };
@@ -147,9 +147,9 @@ export const getCustomer = async (tenant: Tenant, id: string): Promise<StoredCus
 };
 
 /** The customer id owning a unique value, if any. */
-export const customerIdBy = async (tenant: Tenant, kind: UniqueValue['kind'], value: string): Promise<string | undefined> => {
+export const customerIdBy = async (tenant: Tenant, value: Unique): Promise<string | undefined> => {
   const { Item } = await dynamo().send(
-    new GetCommand({ TableName: config().TABLE_NAME, Key: guardKey(tenant, kind, value), ConsistentRead: true }),
+    new GetCommand({ TableName: config().TABLE_NAME, Key: guardKey(tenant, value), ConsistentRead: true }),
   );
   return Item && customerGuard.parse(Item).customerId;
 };

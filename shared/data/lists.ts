@@ -31,8 +31,10 @@ export const listPk = (tenant: Tenant, kind: ListKind, list: string) =>
   listMembership.build('pk', { tenant, listPrefix: LIST_PREFIX[kind], list });
 /** The id of the entity a membership item names. */
 export const memberId = (item: Record<string, unknown>): string => listMembership.parse(item).entityId;
+const membershipKey = (tenant: Tenant, kind: ListKind, { list, order }: Membership) =>
+  listMembership.key({ tenant, listPrefix: LIST_PREFIX[kind], list, at: order.at, id: order.id });
 const memberItem = (tenant: Tenant, kind: ListKind, id: string, m: Membership) => ({
-  ...listMembership.key({ tenant, listPrefix: LIST_PREFIX[kind], list: m.list, order: m.order }),
+  ...membershipKey(tenant, kind, m),
   type: 'LIST_MEMBER',
   entityId: id,
 });
@@ -73,7 +75,7 @@ export const membershipWrites = (
     bumps.set(counter, { ...bumps.get(counter), [total]: delta });
   }
   return [
-    ...leave.map((m) => deleteItem(listMembership.key({ tenant, listPrefix: LIST_PREFIX[kind], list: m.list, order: m.order }))),
+    ...leave.map((m) => deleteItem(membershipKey(tenant, kind, m))),
     ...join.map((m) => createItem(memberItem(tenant, kind, id, m))),
     ...[...bumps].map(([counter, deltas]) => bump(workspaceCounter(tenant, counter), deltas)),
   ];

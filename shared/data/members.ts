@@ -4,6 +4,7 @@ import { config } from '../config';
 import { Refused } from '../domain/refusal';
 import type { Tenant } from '../domain/auth/tenant';
 import { LAST_OWNER_MESSAGE, type Member, type MemberStatus } from '../domain/auth/member';
+import { byCreation } from '../domain/lists';
 import { bump, workspaceCounter } from './counters';
 import { membershipWrites, readItems, readList } from './lists';
 import type { PageRequest } from './query';
@@ -28,7 +29,7 @@ const storedOf = (item: Record<string, unknown>): StoredMember => {
 
 const fromItem = (item: Record<string, unknown>): Member => storedOf(item).member;
 
-const listsOf = (m: Member) => ['all', `status:${m.status}`].map((list) => ({ list, order: `${m.createdAt}#${m._id}` }));
+const listsOf = (m: Member) => byCreation(['all', `status:${m.status}`], m);
 
 /** The owner count follows a change by `delta`; a decrement must leave an active owner (409 otherwise). */
 export const ownerCountWrites = (tenant: Tenant, delta: number): Write[] => {

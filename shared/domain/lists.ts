@@ -4,14 +4,19 @@
  */
 export interface Membership {
   list: string;
-  /** The sort key within the list, e.g. `<createdAt>#<id>`. */
-  order: string;
+  order: Place;
+}
+
+/** A place in a list's order: a time (ISO 8601), the entity's id breaking ties. The data layer renders it as the sort key. */
+interface Place {
+  at: string;
+  id: string;
 }
 
 /** The assignee filter value for records with no assignee. */
 export const UNASSIGNED = 'none';
 
-const key = (m: Membership) => `${m.list}\u0000${m.order}`;
+const key = (m: Membership) => `${m.list}\u0000${m.order.at}\u0000${m.order.id}`;
 
 /**
  * Memberships to remove and to add when an entity changes, and the net change of each list's count
@@ -28,9 +33,13 @@ export const membershipMoves = (before: readonly Membership[], after: readonly M
   return { leave, join, counts: [...counts].filter(([, delta]) => delta !== 0) };
 };
 
-/** Memberships of `lists` ordered by creation: `<createdAt>#<id>`. */
+/** Memberships of `lists` at a time `at`: each list ordered by it, then by id. */
+export const placedAt = (lists: readonly string[], at: string, id: string): Membership[] =>
+  lists.map((list) => ({ list, order: { at, id } }));
+
+/** Memberships of `lists` ordered by creation. */
 export const byCreation = (lists: readonly string[], e: { _id: string; createdAt: string }): Membership[] =>
-  lists.map((list) => ({ list, order: `${e.createdAt}#${e._id}` }));
+  placedAt(lists, e.createdAt, e._id);
 
 /**
  * A status list (`status:<s>`, or an owner's `<owner>:status:<s>`) shares one counter item with the owner's

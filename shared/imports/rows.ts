@@ -111,8 +111,6 @@ const applyOnce = (
     return settled(prepared);
   });
 
-const GUARD_KIND = { email: 'EMAIL', phone: 'PHONE' } as const;
-
 /** The key a customers row is matched by, as the upsert matches it (emails fold case). */
 const customerKeyOf = (idProperty: IdProperty, value: string): string => (idProperty === 'email' ? normalizeEmail(value) : value);
 
@@ -133,7 +131,7 @@ const leadChange =
     const parsed = leadRow(fields, row.cells);
     if ('reason' in parsed) return { status: 'failed', reason: parsed.reason };
     const { customerEmail, ...lead } = parsed.input;
-    const customerId = customerEmail ? await customerIdBy(tenant, GUARD_KIND.email, normalizeEmail(customerEmail)) : undefined;
+    const customerId = customerEmail ? await customerIdBy(tenant, { kind: 'EMAIL', value: normalizeEmail(customerEmail) }) : undefined;
     if (customerEmail && !customerId) return { status: 'failed', reason: `customerEmail: No customer has the email ${customerEmail}` };
     await createLead(unit, tenant, { ...lead, pipelineId: job.pipelineId!, ...(customerId ? { customerId } : {}) }, now);
     return { status: 'created' };

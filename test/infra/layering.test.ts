@@ -81,6 +81,28 @@ describe('layering rules', () => {
     ]);
   });
 
+  it('key parts are out of reach outside shared/data: infra takes what it matches from the data layer, only the data-model page reads the declarations', async () => {
+    const found = await violations('keys-outside-data', {
+      'shared/channels/incoming.ts': ['../data/registry/registry', '../data/customers'],
+      'infra/grants.ts': ['../shared/data/registry/registry', '../shared/data/key-conditions'],
+      'infra/local/faults.ts': ['../../shared/data/registry/imports', '../../shared/data/key-conditions'],
+      'infra/docs/data-model.ts': ['../../shared/data/registry/entities'],
+      'packages/cli/keys.ts': ['../../shared/data/keys'],
+      'shared/data/customers.ts': ['./registry/registry', './keys'],
+      'shared/data/key-conditions.ts': ['./registry/imports'],
+      'shared/data/keys.ts': [],
+      'shared/data/registry/registry.ts': [],
+      'shared/data/registry/imports.ts': [],
+      'shared/data/registry/entities.ts': [],
+    });
+    expect(found.filter((v) => v.startsWith('keys-only-in-data')).sort()).toEqual([
+      'keys-only-in-data: infra/grants.ts → shared/data/registry/registry.ts',
+      'keys-only-in-data: infra/local/faults.ts → shared/data/registry/imports.ts',
+      'keys-only-in-data: packages/cli/keys.ts → shared/data/keys.ts',
+      'keys-only-in-data: shared/channels/incoming.ts → shared/data/registry/registry.ts',
+    ]);
+  });
+
   it('the workflow engine changes other areas through their services, not their repositories', async () => {
     const found = await violations('workflows-around', {
       'shared/workflows/effects.ts': ['../data/tasks', '../crm/tasks', '../data/workflow-executions', '../data/transact'],

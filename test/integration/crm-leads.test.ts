@@ -5,7 +5,7 @@ import { config } from '../../shared/config';
 import { workspaceCounter } from '../../shared/data/counters';
 import { leadKey } from '../../shared/data/entity-keys';
 import { membershipItems } from '../../shared/data/lists';
-import { byCreation } from '../../shared/domain/lists';
+import { byCreation, placedAt } from '../../shared/domain/lists';
 import { client, expectError } from '../support/api';
 import { create, CUSTOMERS, eventsOf, LEADS, makePipeline, PIPELINES } from '../support/crm';
 import { outboxEvents } from '../support/outbox';
@@ -294,12 +294,7 @@ describe('leads', () => {
     const timelines = [`lead:${old._id}`, `customer:${t.customer._id}`];
     for (const item of [
       ...membershipItems(t.tenant, 'lead', old._id, byCreation(lists, old)),
-      ...membershipItems(
-        t.tenant,
-        'activity',
-        note._id,
-        timelines.map((list) => ({ list, order: `${note.occurredAt}#${note._id}` })),
-      ),
+      ...membershipItems(t.tenant, 'activity', note._id, placedAt(timelines, note.occurredAt, note._id)),
     ])
       await dynamo().send(new PutCommand({ TableName: config().TABLE_NAME, Item: item }));
     const stageList = `${LEADS}?stageId=${old.stageId}&limit=1`;

@@ -56,12 +56,18 @@ export const customer = /* @__PURE__ */ declare({
     "Its list and name search entries are keys only: a change that keeps its name (a message's `lastActivityAt`, its conversation count, an edit) writes no entry, where the two `ALL` entries were rewritten with the item (2 units, 4 over 1 KB), and its creation writes 2 small entries instead of two copies. A page reads its customers by key (one BatchGetItem). A customer stored before keeps its gsi1 and gsi2 entries until its next versioned change moves it over; the list and the search read both (see [the messaging write path](#the-messaging-write-path)).",
 });
 
+/** A channel identity's guard: a customer unique value (below) whose `<value>` is the channel and the identifier. */
+export const identityGuardKeys = /* @__PURE__ */ keysOf(
+  { pk: 'WS#<tenant>#CUSTOMER_IDENTITY#<channel>#<identifier>', sk: 'GUARD' },
+  'Customer identity guard',
+);
+
 export const customerGuard = /* @__PURE__ */ declare({
   name: 'Customer unique value',
   itemTypes: ['CUSTOMER_GUARD'],
   personal: ['pk', 'gsi2sk'],
   about:
-    'Holds an email, phone or channel identity for one customer (`<kind>` is `CUSTOMER_EMAIL`, `CUSTOMER_PHONE` or `CUSTOMER_IDENTITY`); email and phone are searchable.',
+    'Holds an email, phone or channel identity for one customer (`<kind>` is `CUSTOMER_EMAIL`, `CUSTOMER_PHONE` or `CUSTOMER_IDENTITY`, whose `<value>` is `<channel>#<identifier>`); email and phone are searchable.',
   prefixes: ['CUSTOMER_EMAIL', 'CUSTOMER_PHONE', 'CUSTOMER_IDENTITY'],
   keys: {
     pk: 'WS#<tenant>#<kind>#<value>',

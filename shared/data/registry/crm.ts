@@ -133,9 +133,9 @@ export const listMembership = /* @__PURE__ */ declare({
   name: 'List membership',
   itemTypes: ['LIST_MEMBER'],
   personal: [],
-  about: 'An entity in one of its lists (`<KIND>LIST`, declared by each entity above), sorted by its order.',
+  about: 'An entity in one of its lists (`<KIND>LIST`, declared by each entity above), sorted by its place: a time, then its id.',
   prefixes: [],
-  keys: { pk: 'WS#<tenant>#<listPrefix>#<list>', sk: '<order>' },
+  keys: { pk: 'WS#<tenant>#<listPrefix>#<list>', sk: '<at>#<id>' },
   schema: () => z.object({ entityId: z.string() }),
   patterns: [{ read: 'a page of a list', by: 'pk=<tenant>#<KIND>LIST#<list>' }],
 });

@@ -51,6 +51,13 @@ const compile = (template: string) => {
       const lead = parts.slice(0, given === -1 ? parts.length : given).map((p) => (typeof p === 'string' ? p : args[p.hole]));
       return lead.map((segment) => `${segment}#`).join('');
     },
+    /** Whether a key has this shape: each literal segment in its place and a segment for each hole (the last takes the rest). */
+    matches: (key: string) => {
+      const segments = key.split('#');
+      const restHole = typeof parts.at(-1) !== 'string';
+      if (restHole ? segments.length < parts.length : segments.length !== parts.length) return false;
+      return parts.every((p, i) => typeof p !== 'string' || segments[i] === p);
+    },
     /** The holes of a built key: every hole but the last is one segment, the last takes the rest. */
     read: (key: string): Record<string, string> => {
       const segments = key.split('#');
@@ -88,6 +95,9 @@ export const keysOf = <const T extends Templates>(templates: T, name = 'key') =>
         [`${index}pk`]: compiled[`${index}pk`].build(args as Record<string, string>),
         [`${index}sk`]: compiled[`${index}sk`].build(args as Record<string, string>),
       }) as Record<`${I}pk` | `${I}sk`, string>,
+    /** Whether a stored key attribute's value has this template's shape (see `compile`). */
+    matches: <A extends keyof T & KeyAttribute>(attribute: A, key: unknown): boolean =>
+      typeof key === 'string' && compiled[attribute].matches(key),
     /** The values a stored key attribute was built from. */
     read: <A extends keyof T & KeyAttribute>(attribute: A, key: unknown): Record<Holes<T[A]>, string> => {
       if (typeof key !== 'string') throw new Error(`${name}: ${attribute} is not a string`);

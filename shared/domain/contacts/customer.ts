@@ -100,17 +100,16 @@ export const updateCustomer = (c: Customer, patch: CustomerFields, now: Date): C
   updatedAt: now.toISOString(),
 });
 
+/** A value that must be unique in a workspace: an email, a phone number or a channel identity. */
+export type Unique = { kind: 'EMAIL' | 'PHONE'; value: string } | { kind: 'IDENTITY'; identity: Identity };
+
 /** The values that must be unique in a workspace, each named by the request field it came from. */
-export interface UniqueValue {
-  kind: 'EMAIL' | 'PHONE' | 'IDENTITY';
-  value: string;
-  path: string;
-}
+export type UniqueValue = Unique & { path: string };
 
 export const uniqueValues = (c: Pick<Customer, 'email' | 'phone' | 'identities'>): UniqueValue[] => [
   ...(c.email ? [{ kind: 'EMAIL' as const, value: c.email, path: 'email' }] : []),
   ...(c.phone ? [{ kind: 'PHONE' as const, value: c.phone, path: 'phone' }] : []),
-  ...c.identities.map((i, n) => ({ kind: 'IDENTITY' as const, value: `${i.channel}#${i.identifier}`, path: `identities[${n}]` })),
+  ...c.identities.map((identity, n) => ({ kind: 'IDENTITY' as const, identity, path: `identities[${n}]` })),
 ];
 
 const sameIdentity = (a: Identity, b: Identity) => a.channel === b.channel && a.identifier === b.identifier;

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { ConflictError, ValidationError } from '../errors';
-import { UNASSIGNED, type Membership } from '../lists';
+import { byCreation, placedAt, UNASSIGNED, type Membership } from '../lists';
 
 const TASK_PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
 export const TaskPriority = z.enum(TASK_PRIORITIES);
@@ -94,18 +94,15 @@ export const isDue = (task: Pick<Task, 'status' | 'dueAt'>, remindedFor: string 
 /** Lists a task belongs to; `due:*` lists hold open tasks with a due time, ordered by it, for the overdue filter. */
 export const taskListsOf = (t: Task): Membership[] => {
   const assignee = t.assigneeId ?? UNASSIGNED;
-  const byCreation = [
+  const created = [
     'all',
     `status:${t.status}`,
     `assignee:${assignee}`,
     `assignee:${assignee}:status:${t.status}`,
     ...(t.leadId ? [`lead:${t.leadId}`] : []),
   ];
-  const byDue = t.status === 'open' && t.dueAt ? ['due', `due:assignee:${assignee}`] : [];
-  return [
-    ...byCreation.map((list) => ({ list, order: `${t.createdAt}#${t._id}` })),
-    ...byDue.map((list) => ({ list, order: `${t.dueAt}#${t._id}` })),
-  ];
+  const due = t.status === 'open' && t.dueAt ? placedAt(['due', `due:assignee:${assignee}`], t.dueAt, t._id) : [];
+  return [...byCreation(created, t), ...due];
 };
 
 /**

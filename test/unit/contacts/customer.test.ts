@@ -35,7 +35,7 @@ describe('customer rules', () => {
     expect(uniqueValues(c)).toEqual([
       { kind: 'EMAIL', value: 'a@b.io', path: 'email' },
       { kind: 'PHONE', value: '+15550000001', path: 'phone' },
-      { kind: 'IDENTITY', value: 'sms#x', path: 'identities[0]' },
+      { kind: 'IDENTITY', identity: { channel: 'sms', identifier: 'x' }, path: 'identities[0]' },
     ]);
   });
 

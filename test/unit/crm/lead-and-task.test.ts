@@ -99,8 +99,8 @@ describe('tasks', () => {
   it('sits in the due lists only while open with a due time, ordered by it', () => {
     const task = newTask({ title: 'Call', dueAt: t1.toISOString() }, 't'.repeat(24), t0);
     expect(taskListsOf(task).filter((m) => m.list.startsWith('due'))).toEqual([
-      { list: 'due', order: `${t1.toISOString()}#${task._id}` },
-      { list: 'due:assignee:none', order: `${t1.toISOString()}#${task._id}` },
+      { list: 'due', order: { at: t1.toISOString(), id: task._id } },
+      { list: 'due:assignee:none', order: { at: t1.toISOString(), id: task._id } },
     ]);
     expect(taskListsOf(completeTask(task, t1).task).some((m) => m.list.startsWith('due'))).toBe(false);
     expect(taskListSource({ overdue: true, assigneeId: 'a' })).toEqual({ list: 'due:assignee:a', overdue: true });
@@ -149,15 +149,19 @@ describe('lead list totals', () => {
 });
 
 describe('list memberships', () => {
-  const membership = fc.record({ list: fc.constantFrom('a', 'b', 'c'), order: fc.constantFrom('1', '2') });
-  const set = fc.uniqueArray(membership, { selector: (m) => `${m.list}|${m.order}` });
+  const membership = fc.record({
+    list: fc.constantFrom('a', 'b', 'c'),
+    order: fc.record({ at: fc.constantFrom('1', '2'), id: fc.constantFrom('x', 'y') }),
+  });
+  const place = (m: Membership) => `${m.list}|${m.order.at}|${m.order.id}`;
+  const set = fc.uniqueArray(membership, { selector: place });
 
   it('moving from one membership set to another changes each list count by its net difference', () => {
     fc.assert(
       fc.property(set, set, (before: Membership[], after: Membership[]) => {
         const { leave, join, counts } = membershipMoves(before, after);
         const kept = before.filter((m) => !leave.includes(m));
-        expect(new Set([...kept, ...join].map((m) => `${m.list}|${m.order}`))).toEqual(new Set(after.map((m) => `${m.list}|${m.order}`)));
+        expect(new Set([...kept, ...join].map(place))).toEqual(new Set(after.map(place)));
         for (const list of ['a', 'b', 'c']) {
           const delta = after.filter((m) => m.list === list).length - before.filter((m) => m.list === list).length;
           expect(counts.find(([l]) => l === list)?.[1] ?? 0).toBe(delta);
