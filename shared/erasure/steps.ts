@@ -107,7 +107,7 @@ export const steps: Record<ErasureStep, (ctx: StepContext) => Promise<void>> = {
     await deleteRecipientEverywhere(ctx.tenant, ctx.customerId, () => tally(ctx)({ broadcastRecipients: 1 }));
   },
   conversations,
-  bulkCsvs: async (ctx) => eraseFromBulkCsvs(direct, ctx.tenant, ctx.erasureId, await whoIs(ctx)),
+  bulkCsvs: async (ctx) => eraseFromBulkCsvs(direct, ctx.tenant, ctx.erasureId, await whoIs(ctx), ctx.now),
   // An execution whose starting event names the customer is deleted whole, finished or not (data-rights.md).
   workflowExecutions: async (ctx) => {
     const { email, phone } = await whoIs(ctx);

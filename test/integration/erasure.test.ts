@@ -451,6 +451,37 @@ describe('erasure of a customer', () => {
     expect((await api.get(`${CONV}/${conversation._id}`)).status).toBe(404);
   });
 
+  it('an export CSV rewritten 5 days after its export goes when its first version would have, not 7 days after the rewrite', {
+    timeout: 60_000,
+  }, async () => {
+    const { api, workspaceId } = await env.tenant();
+    const [mark, otherMark] = [marker(), marker()];
+    const customer = await created(api, CUSTOMERS, { name: `Ada ${mark}`, email: `${mark}@example.com` }, 'customer');
+    await created(api, CUSTOMERS, { name: `Bo ${otherMark}`, email: `${otherMark}@example.com` }, 'customer');
+    const { job } = await exported(api, `${CUSTOMERS}/exports`);
+    const tenant = testTenant(workspaceId);
+    const erasure = newErasure(objectId(), customer._id, new Date());
+    await direct.commit(erasureCreation(tenant, erasure, lostRace));
+    expect(await startErasure(direct, tenant, erasure._id)).toBe(true);
+    const DAY = 24 * 3600 * 1000;
+    const fiveDaysOn = new Date(Date.parse(job.createdAt) + 5 * DAY);
+    await steps.bulkCsvs({
+      tenant,
+      erasureId: erasure._id,
+      customerId: customer._id,
+      now: fiveDaysOn,
+      needles: async () => [customer._id],
+    });
+    const rewritten = await (await fetch((await api.get(`${CUSTOMERS}/exports/${job._id}`)).body.data.export.download.url)).text();
+    expect(rewritten).not.toContain(mark);
+
+    // The rewrite (a new object, made now) keeps the 2 days its export had left: S3 counts them from its creation,
+    // rounded up to the next midnight UTC.
+    const csv = `${process.env.FILES_BUCKET}/${exportObjectKey(tenant, job._id)}`;
+    expect(await env.stack.expireObjects(new Date(Date.now() + DAY))).not.toContain(csv);
+    expect(await env.stack.expireObjects(new Date(Date.now() + 3 * DAY))).toContain(csv);
+  });
+
   it('a CSV whose count was committed by a run that died before its rewrite is rewritten by the next run, counted once', {
     timeout: 60_000,
   }, async () => {
