@@ -1,7 +1,7 @@
 import { outboxPatternOf } from '../../shared/events/from-bus';
 import { PENDING_OBJECT_DAYS, PENDING_OBJECT_TAG } from '../../shared/domain/files/file';
 import { BULK_KEY_PREFIX } from '../../shared/domain/bulk/keys';
-import { EXPORT_KEY_PREFIX, EXPORT_RETENTION_DAYS } from '../../shared/domain/exports/export';
+import { EXPORT_DAYS_LEFT_TAG, EXPORT_KEY_PREFIX, EXPORT_RETENTION_DAYS, REWRITTEN_EXPORT_DAYS } from '../../shared/domain/exports/export';
 import { areaRoutes } from './route';
 import type { AreaWiring } from './types';
 
@@ -23,6 +23,12 @@ export const filesWiring = {
         { id: 'expire-unverified-objects', tag: PENDING_OBJECT_TAG, days: PENDING_OBJECT_DAYS },
         // An export's CSV lives as long as its job's record.
         { id: 'expire-exports', prefix: EXPORT_KEY_PREFIX, days: EXPORT_RETENTION_DAYS },
+        // An export's CSV rewritten by an erasure carries the days its export has left (a rewrite is a new object).
+        ...REWRITTEN_EXPORT_DAYS.map((days) => ({
+          id: `expire-rewritten-exports-${days}d`,
+          tag: { key: EXPORT_DAYS_LEFT_TAG, value: String(days) },
+          days,
+        })),
       ],
       // Downloads go through CloudFront, which adds what a presigned S3 GET cannot: nosniff, and a sandbox for anything a browser might render.
       downloads: {

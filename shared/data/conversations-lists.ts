@@ -5,9 +5,9 @@ import * as z from 'zod';
 import { taggedPage } from './tag-links';
 import { batchGet } from './batch-get';
 import { conversationKey } from './entity-keys';
-import { decodeMergedCursor, encodeMergedCursor } from './lists';
+import { mergedMemberPage } from './lists';
 import { listsOf, statusParts } from '../domain/inbox/lists';
-import { checkDepth, queryPage, type PageRequest, type Partition } from './query';
+import { queryPage, type PageRequest, type Partition } from './query';
 import { fromItem, idOfEntry, indexOfList, listPartition, listTotal, memberOf, type ListIndex } from './conversations';
 import { conversation as conversationEntity } from './registry/inbox';
 
@@ -33,28 +33,14 @@ const idOf = (source: Source, item: Record<string, unknown>) => (source.index ? 
 
 /**
  * One page of a list read as the merge of its sources (its status parts for `all` and an assignee's, each part's
- * items and index entries), newest first: every source shares the sort order `<createdAt>#<id>`, so the page is the
- * first `limit` of the sources' own first pages merged, and a cursor is the sort key it stopped at (each source
- * resumes below it), in a stored list's cursor shape, so a cursor issued before still resumes. Page N reads N·limit
- * of each source.
+ * items and index entries), newest first (see mergedMemberPage); page N reads N·limit of each source.
  */
-const mergedPage = async (tenant: Tenant, list: string, sources: Source[], page: PageRequest) => {
-  const pk = listPartition(tenant, list);
-  const below = page.cursor ? decodeMergedCursor(page.cursor, pk) : undefined;
-  if (page.page && page.page > 1 && !page.cursor) checkDepth(page);
-  const skipped = page.cursor ? 0 : ((page.page ?? 1) - 1) * page.limit;
-  const wanted = skipped + page.limit;
-  const read = await Promise.all(
-    sources.map(async (source) => {
-      const result = await queryPage({ ...source, newestFirst: true, skBelow: below }, { limit: wanted });
-      return { more: !!result.nextCursor, members: result.items.map((i) => ({ order: orderOf(source, i), id: idOf(source, i) })) };
-    }),
+const mergedPage = (tenant: Tenant, list: string, sources: Source[], page: PageRequest) =>
+  mergedMemberPage(
+    listPartition(tenant, list),
+    sources.map((source) => ({ partition: source, member: (item) => ({ order: orderOf(source, item), id: idOf(source, item) }) })),
+    page,
   );
-  const merged = read.flatMap((r) => r.members).sort((a, b) => (b.order < a.order ? -1 : 1));
-  const members = merged.slice(skipped, wanted);
-  const more = merged.length > wanted || read.some((r) => r.more);
-  return { ids: members.map((m) => m.id), nextCursor: more && members.length ? encodeMergedCursor(pk, members.at(-1)!.order) : undefined };
-};
 
 /** One page of a conversation list's ids, and the list's total. */
 const listPage = async (tenant: Tenant, list: string, page: PageRequest, total: () => Promise<number>) => {

@@ -1,7 +1,7 @@
 import type { Tenant } from '../domain/auth/tenant';
 import { Refused } from '../domain/refusal';
 import { collect, queryAll } from './query';
-import { createItem, putItem, updateItem, type Write } from './transact';
+import { createItem, updateItem, type Write } from './transact';
 import { customerKey } from './entity-keys';
 import { K } from './registry/registry';
 import { itemCodec } from './codec';
@@ -53,7 +53,9 @@ const noSuchCustomer = () => new Refused('no_such_customer', 'No such customer i
 
 /**
  * The writes that count `delta` conversations on the customer (and, with `latest`, make that conversation its latest on
- * its channel): an update of its item, or the item's creation. Refused with `no_such_customer` when the customer is gone.
+ * its channel): an update of its item, or the item's creation. Refused with `no_such_customer` when the customer is gone,
+ * except for an uncount: a customer gone has no count left to lower (a conversation that outlived its customer's
+ * erasure under an earlier version is still deleted or moved).
  */
 export const customerCounting = async (
   tenant: Tenant,
@@ -62,6 +64,7 @@ export const customerCounting = async (
   latest?: { channel: string; conversationId: string },
 ): Promise<Write[]> => {
   const { item, own } = await customerPartition(tenant, customerId);
+  if (!item && delta < 0) return [];
   if (!item) throw noSuchCustomer();
   const key = countedKey(tenant, customerId);
   if (!own)
@@ -92,7 +95,3 @@ export const countedRemoval = (tenant: Tenant, customerId: string, own: number |
     condition: 'n = :n AND attribute_not_exists(gone)',
   });
 };
-
-/** The erasure's tombstone, whatever the item counts (the erasure deleted the customer's conversations first). */
-export const countedErasure = (tenant: Tenant, customerId: string, now: Date): Write =>
-  putItem({ ...countedKey(tenant, customerId), type: 'CUSTOMER_CONVERSATIONS', n: 0, ...tombstone(now) });

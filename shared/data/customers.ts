@@ -1,7 +1,7 @@
 import type { Tenant } from '../domain/auth/tenant';
 import { Refused } from '../domain/refusal';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { countedErasure, countedRemoval, customerPartition, type Counted } from './customers-conversations';
+import { countedRemoval, customerPartition, type Counted } from './customers-conversations';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { normalizeName, uniqueValues, type Customer, type Unique, type UniqueValue } from '../domain/contacts/customer';
@@ -204,19 +204,36 @@ export const noLeads = (tenant: Tenant, customerId: string, onFail: () => Error)
   listIsEmpty(tenant, 'lead', leadsOfCustomer(customerId), onFail);
 
 /**
+ * The customer's item deleted as read, with its count's tombstone: its version and the conversations it counts
+ * unchanged (a conversation counted meanwhile, on either item, fails it and the removal runs again), and `also`.
+ */
+const removalAsRead = (
+  tenant: Tenant,
+  { customer, version, counted }: StoredCustomer,
+  now: Date,
+  also?: { condition: string; values: Record<string, unknown> },
+): Write[] => [
+  deleteItem(customerKey(tenant, customer._id), {
+    condition: `#v = :v AND ${UNCHANGED_COUNT}${also ? ` AND ${also.condition}` : ''}`,
+    names: { '#v': 'version' },
+    values: { ':v': version, ':c': counted.onCustomer, ...also?.values },
+  }),
+  countedRemoval(tenant, customer._id, counted.own, now),
+];
+
+/**
  * The writes that delete the customer as read, its guards and its tag links, and uncount it: conditional on its
  * version, on its having no conversations and the tags read (a concurrent tagging re-runs it), and refused while a
  * lead is linked to it.
  */
-export const customerDeletion = (tenant: Tenant, { customer, version, counted }: StoredCustomer, now: Date): Write[] => {
+export const customerDeletion = (tenant: Tenant, stored: StoredCustomer, now: Date): Write[] => {
+  const { customer } = stored;
   const tags = customer.tagIds;
   return [
-    deleteItem(customerKey(tenant, customer._id), {
-      condition: `#v = :v AND ${UNCHANGED_COUNT} AND ${tags.length ? 'size(tagIds) = :n' : 'attribute_not_exists(tagIds)'}`,
-      names: { '#v': 'version' },
-      values: { ':v': version, ':c': counted.onCustomer, ...(tags.length ? { ':n': tags.length } : {}) },
+    ...removalAsRead(tenant, stored, now, {
+      condition: tags.length ? 'size(tagIds) = :n' : 'attribute_not_exists(tagIds)',
+      values: tags.length ? { ':n': tags.length } : {},
     }),
-    countedRemoval(tenant, customer._id, counted.own, now),
     ...guardWrites(tenant, customer, undefined),
     ...tagLinkWrites(tenant, 'customer', customer._id, tags, -1, now),
     noLeads(
@@ -234,17 +251,13 @@ export const customerDeletion = (tenant: Tenant, { customer, version, counted }:
 
 /**
  * The writes that delete the customer as read for its erasure, its unique values' guards and its tag links,
- * and uncount it: conditional on the tags read (a concurrent tagging re-runs it), whatever conversations or
- * leads still name it (the erasure removes those links itself).
+ * and uncount it: conditional on the conversations it counts as read (the erasure deleted them all first; one
+ * counted meanwhile fails it, and the erasure deletes that one too), whatever leads still name it (the erasure
+ * unlinks those itself). A concurrent tagging changes its version and re-runs it.
  */
-export const customerErasure = (tenant: Tenant, { customer, version }: StoredCustomer, now: Date): Write[] => [
-  deleteItem(customerKey(tenant, customer._id), {
-    condition: '#v = :v',
-    names: { '#v': 'version' },
-    values: { ':v': version },
-  }),
-  countedErasure(tenant, customer._id, now),
-  ...guardWrites(tenant, customer, undefined),
-  ...tagLinkWrites(tenant, 'customer', customer._id, customer.tagIds, -1, now),
+export const customerErasure = (tenant: Tenant, stored: StoredCustomer, now: Date): Write[] => [
+  ...removalAsRead(tenant, stored, now),
+  ...guardWrites(tenant, stored.customer, undefined),
+  ...tagLinkWrites(tenant, 'customer', stored.customer._id, stored.customer.tagIds, -1, now),
   customersCounted(tenant, -1),
 ];

@@ -5,7 +5,7 @@ import { unpackText } from '../packed-text';
 import { Refused } from '../domain/refusal';
 import { eventPayload } from './outbox';
 import { eventBody, outboxEvent } from './registry/requests';
-import { checkDepth, countItems, cursorAfter, queryAll, queryPage, type PageRequest, type Partition } from './query';
+import { countItems, cursorAfter, mergedRows, queryAll, queryPage, type PageRequest, type Partition } from './query';
 
 /** Which event types a read passes: exact names and type prefixes (at least one of either). */
 export interface TypeFilter {
@@ -88,23 +88,16 @@ const cursorId = (cursor: string, tenant: Tenant): string => {
  */
 const mergedPage = async (tenant: Tenant, parts: LogPart[], page: PageRequest) => {
   const after = page.cursor ? cursorId(page.cursor, tenant) : undefined;
-  if (!after && page.page && page.page > 1) checkDepth(page);
-  const skipped = after ? 0 : ((page.page ?? 1) - 1) * page.limit;
-  const wanted = skipped + page.limit;
-  const read = await Promise.all(
-    parts.map(async (part) => {
-      const cursor = after && cursorAfter(part.partition, part.keyOf(after));
-      const { items, nextCursor } = await queryPage(part.partition, { limit: wanted, cursor });
-      return { more: !!nextCursor, items: items.map((item) => ({ id: part.idOf(item), item })) };
-    }),
-  );
+  const read = parts.map((part) => async (wanted: number) => {
+    const cursor = after && cursorAfter(part.partition, part.keyOf(after));
+    const { items, nextCursor } = await queryPage(part.partition, { limit: wanted, cursor });
+    return { more: !!nextCursor, rows: items.map((item) => ({ id: part.idOf(item), item })) };
+  });
   const newestFirst = parts[0]!.partition.newestFirst;
-  const merged = read.flatMap((r) => r.items).sort((a, b) => (a.id < b.id === newestFirst ? 1 : -1));
-  const items = merged.slice(skipped, wanted);
-  const more = merged.length > wanted || read.some((r) => r.more);
-  const last = items.at(-1);
+  const { rows, more } = await mergedRows(page, !!after, read, (a, b) => (a.id < b.id === newestFirst ? 1 : -1));
+  const last = rows.at(-1);
   return {
-    items: items.map((i) => i.item),
+    items: rows.map((r) => r.item),
     nextCursor: more && last ? cursorAfter(parts[0]!.partition, parts[0]!.keyOf(last.id)) : undefined,
   };
 };

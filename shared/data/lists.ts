@@ -4,7 +4,7 @@ import type { Membership } from '../domain/lists';
 import { membershipMoves } from '../domain/lists';
 import { batchGet, batchGetEach } from './batch-get';
 import { bump, counterIsZero, totalIn, workspaceCounter } from './counters';
-import { checkDepth, countItems, queryPage, type PageRequest, type PageResult, type Partition } from './query';
+import { countItems, mergedRows, queryPage, type PageRequest, type PageResult, type Partition } from './query';
 import type { IndexName } from './table';
 import { createItem, deleteItem, type Write } from './transact';
 import { K } from './registry/registry';
@@ -184,10 +184,10 @@ const idOfMember = (part: ListPart, item: Record<string, unknown>) => ('list' in
  */
 const ORDER = /^\d{4}-\d{2}-\d{2}T[\d:.]+Z#[0-9a-f]{24}$/;
 
-export const encodeMergedCursor = (pk: string, sk: string) => Buffer.from(JSON.stringify({ pk, sk })).toString('base64url');
+const encodeMergedCursor = (pk: string, sk: string) => Buffer.from(JSON.stringify({ pk, sk })).toString('base64url');
 
 /** The sort key a merged list's cursor stopped at; a cursor of another list, or not one at all, is refused. */
-export const decodeMergedCursor = (cursor: string, pk: string): string => {
+const decodeMergedCursor = (cursor: string, pk: string): string => {
   let key: unknown;
   try {
     key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
@@ -201,35 +201,42 @@ export const decodeMergedCursor = (cursor: string, pk: string): string => {
   return sk;
 };
 
+/** A source of a merged list: a partition read newest first, and each of its items' member and place (`<time>#<id>`). */
+interface MemberSource {
+  partition: Partition;
+  member: (item: Record<string, unknown>) => { order: string; id: string };
+}
+
 /**
- * One page of list `list` read as the merge of `parts` (disjoint: an entity is in one of them at a time), newest
- * first: the first `limit` of the parts' own first pages merged, and a cursor is the order it stopped at (each part
- * resumes below it). O(parts × limit) with a cursor; page N reads N·limit of each part. Index parts are eventually
- * consistent, as every index read is: an entity written a moment ago may show a moment later.
+ * One page of the list whose stored partition is `pk`, read as the merge of `sources` (disjoint: an entity is in
+ * one of them at a time), newest first; a cursor is the order the page stopped at, in the stored list's cursor shape,
+ * and each source resumes below it. Index sources are eventually consistent, as every index read is: an entity
+ * written a moment ago may show a moment later.
  */
-export const mergedListPage = async (
-  tenant: Tenant,
-  kind: ListKind,
-  list: string,
-  parts: readonly ListPart[],
+export const mergedMemberPage = async (
+  pk: string,
+  sources: readonly MemberSource[],
   page: PageRequest,
 ): Promise<{ ids: string[]; nextCursor?: string }> => {
-  const pk = listPk(tenant, kind, list);
   const below = page.cursor ? decodeMergedCursor(page.cursor, pk) : undefined;
-  if (page.page && page.page > 1 && !page.cursor) checkDepth(page);
-  const skipped = page.cursor ? 0 : ((page.page ?? 1) - 1) * page.limit;
-  const wanted = skipped + page.limit;
-  const read = await Promise.all(
-    parts.map(async (part) => {
-      const result = await queryPage({ ...partitionOfPart(tenant, kind, part), newestFirst: true, skBelow: below }, { limit: wanted });
-      return { more: !!result.nextCursor, members: result.items.map((i) => ({ order: orderOf(part, i), id: idOfMember(part, i) })) };
-    }),
-  );
-  const merged = read.flatMap((r) => r.members).sort((a, b) => (b.order < a.order ? -1 : 1));
-  const members = merged.slice(skipped, wanted);
-  const more = merged.length > wanted || read.some((r) => r.more);
-  return { ids: members.map((m) => m.id), nextCursor: more && members.length ? encodeMergedCursor(pk, members.at(-1)!.order) : undefined };
+  const read = sources.map((source) => async (wanted: number) => {
+    const result = await queryPage({ ...source.partition, newestFirst: true, skBelow: below }, { limit: wanted });
+    return { more: !!result.nextCursor, rows: result.items.map(source.member) };
+  });
+  const { rows, more } = await mergedRows(page, !!below, read, (a, b) => (b.order < a.order ? -1 : 1));
+  return { ids: rows.map((m) => m.id), nextCursor: more && rows.length ? encodeMergedCursor(pk, rows.at(-1)!.order) : undefined };
 };
+
+/** One page of list `list` read as the merge of `parts` (see mergedMemberPage). */
+export const mergedListPage = (tenant: Tenant, kind: ListKind, list: string, parts: readonly ListPart[], page: PageRequest) =>
+  mergedMemberPage(
+    listPk(tenant, kind, list),
+    parts.map((part) => ({
+      partition: partitionOfPart(tenant, kind, part),
+      member: (item: Record<string, unknown>) => ({ order: orderOf(part, item), id: idOfMember(part, item) }),
+    })),
+    page,
+  );
 
 /** How many members the parts of a merged list hold now, counted key-only (a stored list's consistently; an index's as it stands). */
 export const countParts = async (tenant: Tenant, kind: ListKind, parts: readonly ListPart[]): Promise<number> =>

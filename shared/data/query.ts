@@ -146,7 +146,7 @@ const skip = async (partition: Partition, count: number): Promise<{ start?: Reco
 /** Paging by number skips at most this many items (at most 10 key-only Queries); a cursor pages deeper at O(limit). */
 const MAX_PAGE_DEPTH = 10_000;
 
-export const checkDepth = (request: PageRequest) => {
+const checkDepth = (request: PageRequest) => {
   if ((request.page! - 1) * request.limit > MAX_PAGE_DEPTH) {
     throw new Refused('page_too_deep', `(page − 1) × limit is at most ${MAX_PAGE_DEPTH}; page deeper with cursor`);
   }
@@ -202,29 +202,49 @@ const keyIn = (key: Record<string, unknown>, from: Partition, to: Partition) => 
 /** DynamoDB's order of string sort keys: their UTF-8 bytes. */
 const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
 
+/** One source of a merged page: its first `wanted` rows from where the page resumes, and whether it holds more. */
+export type MergeSource<T> = (wanted: number) => Promise<{ rows: T[]; more: boolean }>;
+
+/**
+ * One page of several disjoint sources that share one order, merged: the first `limit` of the sources' own first
+ * pages (each source already resumed after the cursor, when `resumed`), or page N of them (page N reads N·limit of
+ * each). The caller makes its cursor from the page's last row.
+ */
+export const mergedRows = async <T>(
+  request: PageRequest,
+  resumed: boolean,
+  sources: readonly MergeSource<T>[],
+  before: (a: T, b: T) => number,
+): Promise<{ rows: T[]; more: boolean }> => {
+  if (!resumed && request.page && request.page > 1) checkDepth(request);
+  const skipped = resumed ? 0 : ((request.page ?? 1) - 1) * request.limit;
+  const wanted = skipped + request.limit;
+  const read = await Promise.all(sources.map((source) => source(wanted)));
+  const merged = read.flatMap((r) => r.rows).sort(before);
+  return { rows: merged.slice(skipped, wanted), more: merged.length > wanted || read.some((r) => r.more) };
+};
+
 /**
  * One page of one list kept in several partitions that share its order (the same list's entries in a keys-only
- * index and in the index they replace), each item in one of them: the first `limit` of the sources' own pages
- * merged, in the first source's order. Its cursor is in the first source's shape, the key of the last item it
- * returned, so a cursor issued while the list was that source alone still resumes, and each source resumes after
- * it. O(sources × limit) with a cursor; page N reads N·limit of each source.
+ * index and in the index they replace), each item in one of them, in the first source's order. Its cursor is in the
+ * first source's shape, the key of the last item it returned, so a cursor issued while the list was that source
+ * alone still resumes, and each source resumes after it. O(sources × limit) with a cursor.
  */
 export const unionPage = async (sources: readonly [Partition, ...Partition[]], request: PageRequest): Promise<PageResult> => {
   const [first] = sources;
   const after = request.cursor ? decode(request.cursor, first) : undefined;
-  if (!after && request.page && request.page > 1) checkDepth(request);
-  const skipped = after ? 0 : ((request.page ?? 1) - 1) * request.limit;
-  const wanted = skipped + request.limit;
-  const read = await Promise.all(sources.map((source) => readFrom(source, after && keyIn(after, first, source), wanted + 1)));
-  const rows = read.flatMap((items, i) =>
-    items.map((item) => ({ item, source: sources[i]!, order: String(item[keyNames(sources[i]!.index).sk]) })),
+  const read = sources.map((source) => async (wanted: number) => {
+    const items = await readFrom(source, after && keyIn(after, first, source), wanted + 1);
+    const rows = items.slice(0, wanted).map((item) => ({ item, source, order: String(item[keyNames(source.index).sk]) }));
+    return { rows, more: items.length > wanted };
+  });
+  const { rows, more } = await mergedRows(request, !!after, read, (a, b) =>
+    first.newestFirst ? byBytes(b.order, a.order) : byBytes(a.order, b.order),
   );
-  rows.sort((a, b) => (first.newestFirst ? byBytes(b.order, a.order) : byBytes(a.order, b.order)));
-  const page = rows.slice(skipped, wanted);
-  const last = page.at(-1);
+  const last = rows.at(-1);
   return {
-    items: page.map((r) => r.item),
-    nextCursor: rows.length > wanted && last ? encode(keyIn(keyOf(last.item, last.source), last.source, first)) : undefined,
+    items: rows.map((r) => r.item),
+    nextCursor: more && last ? encode(keyIn(keyOf(last.item, last.source), last.source, first)) : undefined,
   };
 };
 

@@ -9,7 +9,7 @@ import {
   type ErasedCustomer,
   type RowFate,
 } from '../domain/erasure/csv-rows';
-import { exportObjectKey } from '../domain/exports/export';
+import { exportDaysLeftTag, exportObjectKey } from '../domain/exports/export';
 import { importObjectKey, parseImportKey } from '../domain/imports/import';
 import { listKeys, objectWriter, openObject } from '../aws/s3';
 import { csvRewriteClaim, erasureProgress } from '../data/erasures';
@@ -56,18 +56,17 @@ async function* decided(key: string, kind: BulkCsvKind, who: ErasedCustomer) {
  * before the close finds the same rows (the object is unchanged), counts nothing, and writes the new version.
  * Downloads are never cached (the CDN's policy), so a download link signed before reads the new version.
  */
-const rewrite = async (unit: Unit, tenant: Tenant, erasureId: string, who: ErasedCustomer, csv: Rewrite): Promise<void> => {
+const rewrite = async (unit: Unit, tenant: Tenant, erasureId: string, who: ErasedCustomer, csv: Rewrite, now: Date): Promise<void> => {
   let [dropped, emptied] = [0, 0];
   for await (const { fate } of decided(csv.key, csv.kind, who)) {
     if ('drop' in fate) dropped++;
     if ('replace' in fate) emptied++;
   }
   if (dropped + emptied === 0) return;
+  const exported = csv.exportId ? await getExport(tenant, csv.exportId) : undefined;
   const writes: Write[] = [
     ...csvRewriteClaim(tenant, erasureId, csv.key, { bulkCsvs: 1, csvRows: dropped + emptied }, () => new AlreadyCounted()),
-    ...(csv.exportId && dropped && (await getExport(tenant, csv.exportId))?.status === 'completed'
-      ? [exportRowsRemoved(tenant, csv.exportId, dropped)]
-      : []),
+    ...(csv.exportId && dropped && exported?.status === 'completed' ? [exportRowsRemoved(tenant, csv.exportId, dropped)] : []),
   ];
   try {
     await unit.commit(writes);
@@ -83,11 +82,12 @@ const rewrite = async (unit: Unit, tenant: Tenant, erasureId: string, who: Erase
   };
   for await (const { source, cells, fate } of decided(csv.key, csv.kind, who)) {
     if (!out) {
-      // An import's CSV keeps its tag, so the lifecycle rule still deletes it a day after (this) upload.
+      // An import's CSV keeps its tag, so the lifecycle rule still deletes it a day after (this) upload; an
+      // export's is tagged with the days its export has left.
       out = objectWriter(csv.key, {
         contentType: source.contentType,
         contentDisposition: source.contentDisposition,
-        ...(csv.kind === 'import' ? { tag: PENDING_OBJECT_TAG } : {}),
+        tag: csv.kind === 'import' ? PENDING_OBJECT_TAG : exportDaysLeftTag(exported?.createdAt, now),
       });
       batch.push(cells);
       await flush(csv.kind === 'export');
@@ -144,12 +144,12 @@ const EXPORT_ID = /\/([0-9a-f]{24})\.csv$/;
  * import's CSV and failed rows, rewritten without the customer. Another mode's objects live under another
  * tenant prefix (`<workspace>~test`), so they are never read.
  */
-export const eraseFromBulkCsvs = async (unit: Unit, tenant: Tenant, erasureId: string, who: ErasedCustomer): Promise<void> => {
+export const eraseFromBulkCsvs = async (unit: Unit, tenant: Tenant, erasureId: string, who: ErasedCustomer, now: Date): Promise<void> => {
   for await (const key of listKeys(exportObjectKey(tenant, '').replace(/\.csv$/, ''))) {
-    await rewrite(unit, tenant, erasureId, who, { kind: 'export', key, exportId: EXPORT_ID.exec(key)?.[1] });
+    await rewrite(unit, tenant, erasureId, who, { kind: 'export', key, exportId: EXPORT_ID.exec(key)?.[1] }, now);
   }
   for (const importId of await importsOf(tenant)) {
-    await rewrite(unit, tenant, erasureId, who, { kind: 'import', key: importObjectKey(tenant, importId) });
+    await rewrite(unit, tenant, erasureId, who, { kind: 'import', key: importObjectKey(tenant, importId) }, now);
     await scrubFailures(unit, tenant, erasureId, importId, who);
   }
 };

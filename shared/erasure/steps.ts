@@ -107,7 +107,7 @@ export const steps: Record<ErasureStep, (ctx: StepContext) => Promise<void>> = {
     await deleteRecipientEverywhere(ctx.tenant, ctx.customerId, () => tally(ctx)({ broadcastRecipients: 1 }));
   },
   conversations,
-  bulkCsvs: async (ctx) => eraseFromBulkCsvs(direct, ctx.tenant, ctx.erasureId, await whoIs(ctx)),
+  bulkCsvs: async (ctx) => eraseFromBulkCsvs(direct, ctx.tenant, ctx.erasureId, await whoIs(ctx), ctx.now),
   // An execution whose starting event names the customer is deleted whole, finished or not (data-rights.md).
   workflowExecutions: async (ctx) => {
     const { email, phone } = await whoIs(ctx);
@@ -116,14 +116,16 @@ export const steps: Record<ErasureStep, (ctx: StepContext) => Promise<void>> = {
       await deleteExecution(direct, execution, [tally(ctx)({ workflowExecutions: 1 })]);
     }
   },
-  // A conversation that arrived since the step before is deleted first, so none is left naming a deleted customer.
-  customer: async (ctx) => {
-    await conversations(ctx);
-    await retryOnConflict(async () => {
+  // A conversation that arrived since the step before is deleted first, and the customer only once it counts none
+  // (a count the conversations' listing does not show yet is an index entry still to come), unchanged since read.
+  customer: (ctx) =>
+    retryOnConflict(async () => {
+      await conversations(ctx);
       const stored = await getCustomer(ctx.tenant, ctx.customerId);
-      if (stored) await direct.commit([...customerErasure(ctx.tenant, stored, ctx.now), tally(ctx)({ customer: 1 })], lostRace);
-    });
-  },
+      if (!stored) return;
+      if (stored.conversationCount > 0) throw lostRace();
+      await direct.commit([...customerErasure(ctx.tenant, stored, ctx.now), tally(ctx)({ customer: 1 })], lostRace);
+    }),
   deliveries: async (ctx) => {
     const events = new Set(await eventsNaming(ctx.tenant, await ctx.needles()));
     if (!events.size) return;

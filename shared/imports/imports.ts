@@ -10,6 +10,7 @@ import {
   IMPORT_UPLOAD_SECONDS,
   importObjectKey,
   MAX_IMPORT_BYTES,
+  isImportKept,
   newImport,
   parseImportKey,
   type ImportJob,
@@ -65,20 +66,22 @@ export const requestImport = async (
   return { import: job, upload: { method: 'POST' as const, url: post.url, fields: post.fields, expiresAt, maxBytes: MAX_IMPORT_BYTES } };
 };
 
-/** An import of `kind` (another kind's id is a 404). */
-export const readImport = async (tenant: Tenant, kind: ImportKind, id: string): Promise<ImportJob> => {
+/** An import of `kind` still kept (another kind's id, or one past its 7 days, is a 404). */
+const keptImport = async (tenant: Tenant, kind: ImportKind, id: string, now: Date) => {
   const stored = await getImport(tenant, id);
-  if (stored?.job.kind !== kind) throw new NotFoundError('Import');
-  return stored.job;
+  if (stored?.job.kind !== kind || !isImportKept(stored.job, now)) throw new NotFoundError('Import');
+  return stored;
 };
+
+export const readImport = async (tenant: Tenant, kind: ImportKind, id: string, now: Date): Promise<ImportJob> =>
+  (await keptImport(tenant, kind, id, now)).job;
 
 /**
  * The failed rows kept so far (about the first MAX_REPORTED_FAILURES), as a CSV: `line` and `reason`, then
  * the row's own cells under its file's header, each cell that a spreadsheet would run as a formula prefixed with `'`.
  */
-export const importErrorsCsv = async (tenant: Tenant, kind: ImportKind, id: string): Promise<string> => {
-  const stored = await getImport(tenant, id);
-  if (stored?.job.kind !== kind) throw new NotFoundError('Import');
+export const importErrorsCsv = async (tenant: Tenant, kind: ImportKind, id: string, now: Date): Promise<string> => {
+  const stored = await keptImport(tenant, kind, id, now);
   const rows: string[][] = [['line', 'reason', ...stored.header]];
   for await (const failure of rowFailures(tenant, id)) {
     // A row short of cells (a failure of its own) is padded under the header, so every row has every column.

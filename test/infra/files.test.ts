@@ -66,6 +66,12 @@ describe('the files bucket', () => {
             TagFilters: [{ Key: 'parley-state', Value: 'pending' }],
           },
           { Id: 'expire-exports', Status: 'Enabled', ExpirationInDays: 7, Prefix: 'bulk/exports/' },
+          ...[1, 2, 3, 4, 5, 6].map((days) => ({
+            Id: `expire-rewritten-exports-${days}d`,
+            Status: 'Enabled',
+            ExpirationInDays: days,
+            TagFilters: [{ Key: 'parley-export-days-left', Value: String(days) }],
+          })),
         ],
       },
       WebsiteConfiguration: Match.absent(),

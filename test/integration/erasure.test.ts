@@ -1,7 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dynamo } from '../../shared/aws/dynamo';
 import { config } from '../../shared/config';
@@ -12,7 +12,10 @@ import { advanceErasure, csvRewriteClaim, erasureCreation, erasureProgress, star
 import { exportRowsRemoved } from '../../shared/data/exports';
 import { exportObjectKey } from '../../shared/domain/exports/export';
 import { runErasure } from '../../shared/erasure/erasures';
-import { lostRace } from '../../shared/data/retry';
+import { lostRace, VersionConflict } from '../../shared/data/retry';
+import { customerErasure, getCustomer } from '../../shared/data/customers';
+import { customerKey } from '../../shared/data/entity-keys';
+import { customerConversations } from '../../shared/data/registry/contacts';
 import { direct } from '../../shared/data/unit';
 import { steps } from '../../shared/erasure/steps';
 import { deleteConversationWhole } from '../../shared/inbox/delete-conversation';
@@ -401,6 +404,82 @@ describe('erasure of a customer', () => {
     expect([await total(''), await total('status=waiting'), await total(`workflowId=${w._id}&status=waiting`)]).toEqual([1, 1, 1]);
     // Its record, index item and step are gone (the customer itself, and its events, are later steps' work).
     expect((await tableText()).filter((t) => t.includes(customer._id) && t.includes('"WF_'))).toEqual([]);
+  });
+
+  it('a conversation opened after the customer step read the customer is erased too, before the customer', {
+    timeout: 60_000,
+  }, async () => {
+    const { api, workspaceId } = await env.tenant();
+    const mark = marker();
+    const customer = await created(api, CUSTOMERS, { name: `Ada ${mark}`, email: `${mark}@example.com` }, 'customer');
+    const tenant = testTenant(workspaceId);
+    const read = (await getCustomer(tenant, customer._id))!;
+    const late = await created(api, CONV, { customerId: customer._id, subject: `Order ${mark}` }, 'conversation');
+    // The customer's removal as read before that conversation is refused: it would leave the conversation behind.
+    await expect(direct.commit(customerErasure(tenant, read, new Date()), lostRace)).rejects.toBeInstanceOf(VersionConflict);
+
+    const erasure = newErasure(objectId(), customer._id, new Date());
+    await direct.commit(erasureCreation(tenant, erasure, lostRace));
+    expect(await startErasure(direct, tenant, erasure._id)).toBe(true);
+    await steps.customer({
+      tenant,
+      erasureId: erasure._id,
+      customerId: customer._id,
+      now: new Date(),
+      needles: async () => [customer._id],
+    });
+    expect(await getCustomer(tenant, customer._id)).toBeUndefined();
+    expect((await api.get(`${CONV}/${late._id}`)).status).toBe(404);
+    expect((await api.get(`/api/v1/contacts/erasures/${erasure._id}`)).body.data.erasure.counts).toMatchObject({
+      conversations: 1,
+      customer: 1,
+    });
+    expect((await api.post(CONV, { customerId: customer._id, subject: 'after' })).status).toBe(422);
+  });
+
+  it('a conversation left naming a customer an earlier version erased can still be deleted', { timeout: 60_000 }, async () => {
+    const { api, workspaceId } = await env.tenant();
+    const { customer, conversation } = await customerWithConversation(api, marker(), phoneMarker());
+    const tenant = testTenant(workspaceId);
+    // What that erasure left: the customer item gone, its count's item a tombstone, the conversation still there.
+    const table = config().TABLE_NAME;
+    await dynamo().send(new DeleteCommand({ TableName: table, Key: customerKey(tenant, customer._id) }));
+    const count = customerConversations.key({ tenant, customerId: customer._id });
+    await dynamo().send(new PutCommand({ TableName: table, Item: { ...count, type: 'CUSTOMER_CONVERSATIONS', n: 0, gone: true } }));
+    const deleted = await api.delete(`${CONV}/${conversation._id}`);
+    expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
+    expect((await api.get(`${CONV}/${conversation._id}`)).status).toBe(404);
+  });
+
+  it('an export CSV rewritten 5 days after its export goes when its first version would have, not 7 days after the rewrite', {
+    timeout: 60_000,
+  }, async () => {
+    const { api, workspaceId } = await env.tenant();
+    const [mark, otherMark] = [marker(), marker()];
+    const customer = await created(api, CUSTOMERS, { name: `Ada ${mark}`, email: `${mark}@example.com` }, 'customer');
+    await created(api, CUSTOMERS, { name: `Bo ${otherMark}`, email: `${otherMark}@example.com` }, 'customer');
+    const { job } = await exported(api, `${CUSTOMERS}/exports`);
+    const tenant = testTenant(workspaceId);
+    const erasure = newErasure(objectId(), customer._id, new Date());
+    await direct.commit(erasureCreation(tenant, erasure, lostRace));
+    expect(await startErasure(direct, tenant, erasure._id)).toBe(true);
+    const DAY = 24 * 3600 * 1000;
+    const fiveDaysOn = new Date(Date.parse(job.createdAt) + 5 * DAY);
+    await steps.bulkCsvs({
+      tenant,
+      erasureId: erasure._id,
+      customerId: customer._id,
+      now: fiveDaysOn,
+      needles: async () => [customer._id],
+    });
+    const rewritten = await (await fetch((await api.get(`${CUSTOMERS}/exports/${job._id}`)).body.data.export.download.url)).text();
+    expect(rewritten).not.toContain(mark);
+
+    // The rewrite (a new object, made now) keeps the 2 days its export had left: S3 counts them from its creation,
+    // rounded up to the next midnight UTC.
+    const csv = `${process.env.FILES_BUCKET}/${exportObjectKey(tenant, job._id)}`;
+    expect(await env.stack.expireObjects(new Date(Date.now() + DAY))).not.toContain(csv);
+    expect(await env.stack.expireObjects(new Date(Date.now() + 3 * DAY))).toContain(csv);
   });
 
   it('a CSV whose count was committed by a run that died before its rewrite is rewritten by the next run, counted once', {

@@ -137,6 +137,23 @@ describe('CSV imports of customers', () => {
     expectError(await api.post(LEAD_IMPORTS, { pipelineId: '0123456789abcdef01234567' }), 422, 'VALIDATION_ERROR');
   });
 
+  it('keeps an import 7 days: then it and its errors CSV read as gone, whether or not the TTL has removed it yet', async () => {
+    const { api } = await env.tenant();
+    const job = await importCsv(api, CUSTOMER_IMPORTS, { idProperty: 'email' }, utf8('email,name\nnot-an-email,Bad\n'));
+    expect(job.counts.failed).toBe(1);
+    const DAY = 24 * 3600 * 1000;
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.parse(job.createdAt) + 7 * DAY - 60_000 });
+    try {
+      expect((await api.get(`${CUSTOMER_IMPORTS}/${job._id}`)).status).toBe(200);
+      expect((await api.get(`${CUSTOMER_IMPORTS}/${job._id}/errors`)).status).toBe(200);
+      vi.setSystemTime(Date.parse(job.createdAt) + 7 * DAY);
+      expectError(await api.get(`${CUSTOMER_IMPORTS}/${job._id}`), 404, 'NOT_FOUND');
+      expectError(await api.get(`${CUSTOMER_IMPORTS}/${job._id}/errors`), 404, 'NOT_FOUND');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('an import that outlasts one invocation queues the rest for the next, which finishes it row for row', async () => {
     const { api } = await env.tenant();
     const worker = nameOf(wiring.queues.find((q) => q.name === 'bulk')!.consumer);

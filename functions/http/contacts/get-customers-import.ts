@@ -6,5 +6,5 @@ import { IdParams } from './schemas';
 
 export const handler = route(
   { scope: 'contacts:read', params: IdParams, response: z.strictObject({ import: importJob }) },
-  async ({ params, tenant }) => ({ import: await readImport(tenant, 'customers', params.id) }),
+  async ({ params, tenant, now }) => ({ import: await readImport(tenant, 'customers', params.id, now) }),
 );

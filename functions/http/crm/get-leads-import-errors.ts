@@ -3,7 +3,7 @@ import { FileResponse } from '../../../shared/http/file-response';
 import { importErrorsCsv } from '../../../shared/imports/imports';
 import { IdParams } from '../../../shared/http/params';
 
-export const handler = route({ scope: 'crm:read', params: IdParams, produces: 'text/csv' }, async ({ params, tenant }) => {
-  const csv = await importErrorsCsv(tenant, 'leads', params.id);
+export const handler = route({ scope: 'crm:read', params: IdParams, produces: 'text/csv' }, async ({ params, tenant, now }) => {
+  const csv = await importErrorsCsv(tenant, 'leads', params.id, now);
   return new FileResponse('text/csv; charset=utf-8', `leads-import-${params.id}-errors.csv`, csv);
 });

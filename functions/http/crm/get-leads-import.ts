@@ -6,5 +6,5 @@ import { IdParams } from '../../../shared/http/params';
 
 export const handler = route(
   { scope: 'crm:read', params: IdParams, response: z.strictObject({ import: importJob }) },
-  async ({ params, tenant }) => ({ import: await readImport(tenant, 'leads', params.id) }),
+  async ({ params, tenant, now }) => ({ import: await readImport(tenant, 'leads', params.id, now) }),
 );

@@ -26,6 +26,18 @@ export const EXPORT_RETENTION_SECONDS = EXPORT_RETENTION_DAYS * 24 * 3600;
 export const EXPORT_DOWNLOAD_SECONDS = 300;
 
 /**
+ * A CSV an erasure rewrites is a new object, which the prefix rule would keep 7 days from the rewrite: it is tagged
+ * with the whole days its export has left, and the rule of that many days (one for each of 1 to 6) expires it when
+ * its first version would have gone, never before its record reads as gone (see `isKept`).
+ */
+export const EXPORT_DAYS_LEFT_TAG = 'parley-export-days-left';
+export const REWRITTEN_EXPORT_DAYS = [1, 2, 3, 4, 5, 6] as const;
+export const exportDaysLeftTag = (createdAt: string | undefined, now: Date) => {
+  const left = createdAt === undefined ? 0 : Date.parse(createdAt) + EXPORT_RETENTION_SECONDS * 1000 - now.getTime();
+  return { key: EXPORT_DAYS_LEFT_TAG, value: String(Math.min(EXPORT_RETENTION_DAYS, Math.max(1, Math.ceil(left / 86_400_000)))) };
+};
+
+/**
  * Whether an export is still kept at `now`. DynamoDB's TTL removes a record within days of its time, not at
  * it: past its 7 days an export reads as gone, as its CSV is (the lifecycle rule counts from the CSV's
  * writing, after the record's creation, so a record still kept never links to a deleted CSV).

@@ -39,6 +39,12 @@ export const MAX_IMPORT_BYTES = 50 * 1024 * 1024;
 export const IMPORT_UPLOAD_SECONDS = 15 * 60;
 /** An import's record and its rows' outcomes are kept 7 days (as an export's). */
 export const IMPORT_RETENTION_SECONDS = 7 * 24 * 3600;
+/**
+ * Whether an import is still kept at `now`: past its 7 days it reads as gone, whether or not DynamoDB's TTL (which
+ * removes a record within days of its time, not at it) has removed it yet, as an export does.
+ */
+export const isImportKept = (job: Pick<ImportJob, 'createdAt'>, now: Date): boolean =>
+  Date.parse(job.createdAt) + IMPORT_RETENTION_SECONDS * 1000 > now.getTime();
 /** Rows applied between two advances of the import's cursor: the most a crash makes the next run look at again. */
 export const IMPORT_CHUNK_ROWS = 100;
 /** The failed rows whose cells and reason are kept for the errors CSV (every failure is counted). */
