@@ -44,6 +44,11 @@ export interface StackOptions {
    * Lambda does at a cold start: a test file then loads only the routes it calls.
    */
   preloadRoutes?: boolean;
+  /**
+   * The private key (PEM) that signs download URLs, kept where none is kept yet; without it the start makes one,
+   * as the deployment does. The tests hand every stack of a run the one key their global setup made.
+   */
+  downloadKey?: string;
 }
 
 export interface LocalStack {
@@ -219,7 +224,8 @@ export const startStack = async (opts: StackOptions = {}): Promise<LocalStack> =
     }
 
     // Last: the download keys, which the stand-in CDN trusts from now on.
-    for (const { parameter, keyPairId, trusted } of downloadKeys) trusted.set(keyPairId, (await ensureDownloadKey(parameter)).publicKey);
+    for (const { parameter, keyPairId, trusted } of downloadKeys)
+      trusted.set(keyPairId, (await ensureDownloadKey(parameter, opts.downloadKey)).publicKey);
     return { baseUrl, tableName, dynamoEndpoint, sqsEndpoint, s3Endpoint: s3.endpoint, expireObjects: s3.expireObjects, queues, stop };
   } catch (error) {
     await stop();

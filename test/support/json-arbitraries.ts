@@ -104,21 +104,27 @@ const HOSTILE_NUMBERS: unknown[] = [
 
 /**
  * Hostile strings; `long` adds 1 001 to 70 000 characters (bodies only: a URL that long is refused before any function).
- * Made once per kind: building `fc.string({ unit: 'binary' })` maps every code point (a million-entry table), and a
- * route's arbitraries ask for hostile strings dozens of times; fast-check's arbitraries hold no state between values.
+ * Made once per kind, at the first use: building `fc.string({ unit: 'binary' })` maps every code point (a
+ * million-entry table, about 1.5 CPU s), which a file that only derives valid bodies never needs, and a route's
+ * arbitraries ask for hostile strings dozens of times; fast-check's arbitraries hold no state between values.
  */
-export const hostileString = ({ long = true }: { long?: boolean } = {}): fc.Arbitrary<string> =>
-  HOSTILE_STRING_ARBS[long ? 'long' : 'short'];
+export const hostileString = ({ long = true }: { long?: boolean } = {}): fc.Arbitrary<string> => {
+  const kind = long ? 'long' : 'short';
+  hostileStringArbs[kind] ??= hostileStringArb(long);
+  return hostileStringArbs[kind];
+};
 
-const binaryString = fc.string({ unit: 'binary', maxLength: 40 });
-const hostileStringArb = (long: boolean): fc.Arbitrary<string> =>
-  fc.oneof(
+let binaryString: fc.Arbitrary<string> | undefined;
+const hostileStringArb = (long: boolean): fc.Arbitrary<string> => {
+  binaryString ??= fc.string({ unit: 'binary', maxLength: 40 });
+  return fc.oneof(
     { weight: 4, arbitrary: fc.constantFrom(...HOSTILE_STRINGS) },
     { weight: 3, arbitrary: binaryString },
     { weight: 2, arbitrary: fc.string({ unit: 'grapheme', maxLength: 20 }) },
     { weight: 1, arbitrary: fc.constantFrom(...(long ? [1001, 2049, 10_001, 70_000] : [201, 321, 1001])).map((n) => 'x'.repeat(n)) },
   );
-const HOSTILE_STRING_ARBS = { long: hostileStringArb(true), short: hostileStringArb(false) };
+};
+const hostileStringArbs: { long?: fc.Arbitrary<string>; short?: fc.Arbitrary<string> } = {};
 
 const hostileNumber = (): fc.Arbitrary<unknown> =>
   fc.oneof(fc.constantFrom(...HOSTILE_NUMBERS), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer());

@@ -5,6 +5,7 @@ import type { Scope } from '../../shared/domain/auth/scopes';
 import { useLogSink } from '../../shared/log';
 import { client } from './api';
 import { slotDynamo } from './dynamo-slots';
+import { runDownloadKey } from './download-key';
 import { createTenant, tokenFor } from './tenants';
 import { unhandledErrors } from './unhandled';
 
@@ -17,8 +18,15 @@ import { unhandledErrors } from './unhandled';
 export const startTestStack = async (opts: StackOptions = {}): Promise<LocalStack> => {
   const tableName = opts.tableName ?? `t-${randomUUID()}`;
   const shared = opts.dataDir || opts.dynamoEndpoint ? undefined : await slotDynamo();
-  // A file's routes load at their first request: preloading all of them cost each file about 3.5 CPU s.
-  const stack = await startStack({ preloadRoutes: false, ...opts, tableName, dynamoEndpoint: opts.dynamoEndpoint ?? shared?.endpoint });
+  // A file's routes load at their first request: preloading all of them cost each file about 3.5 CPU s. Its
+  // download signing key is the run's, made once by the global setup.
+  const stack = await startStack({
+    preloadRoutes: false,
+    downloadKey: runDownloadKey(),
+    ...opts,
+    tableName,
+    dynamoEndpoint: opts.dynamoEndpoint ?? shared?.endpoint,
+  });
   // A run that keeps its logs (LOG_LEVEL set) sees every line as the functions write them.
   const restoreLogs = process.env.LOG_LEVEL === 'silent' ? useLogSink(unhandledErrors) : () => undefined;
   return {
