@@ -5,38 +5,47 @@ import { Channel, Priority, Status } from '../../../shared/domain/inbox/conversa
 import { UNASSIGNED } from '../../../shared/domain/inbox/lists';
 import { hasBody, IncomingSender, MessageContent } from '../../../shared/domain/inbox/message';
 import { ObjectId } from '../../../shared/http/params';
+import { built } from '../../../shared/domain/built';
 export { IdParams } from '../../../shared/http/params';
 
-export const Subject = z.string().trim().min(1).max(255).nullable();
+export const Subject = /* @__PURE__ */ built(() => z.string().trim().min(1).max(255).nullable());
 
-export const CreateConversation = z.strictObject({
-  customerId: ObjectId,
-  /** Omitted: the account's kind when `channelId` names one (`email` for an email account), else `api`. */
-  channel: Channel.optional(),
-  channelId: ObjectId.optional(),
-  subject: Subject.optional(),
-  priority: Priority.optional(),
-  assigneeId: ObjectId.nullable().optional(),
-  status: z.enum(['open', 'pending']).optional(),
-});
+export const CreateConversation = /* @__PURE__ */ built(() =>
+  z.strictObject({
+    customerId: ObjectId,
+    /** Omitted: the account's kind when `channelId` names one (`email` for an email account), else `api`. */
+    channel: Channel.optional(),
+    channelId: ObjectId.optional(),
+    subject: Subject.optional(),
+    priority: Priority.optional(),
+    assigneeId: ObjectId.nullable().optional(),
+    status: z.enum(['open', 'pending']).optional(),
+  }),
+);
 
-export const UpdateConversation = z.strictObject({ subject: Subject.optional(), priority: Priority.optional() });
+export const UpdateConversation = /* @__PURE__ */ built(() =>
+  z.strictObject({ subject: Subject.optional(), priority: Priority.optional() }),
+);
 
-export const ConversationFilters = z.strictObject({
-  ...ListQuery.shape,
-  status: Status.optional(),
-  assigneeId: z.union([ObjectId, z.literal(UNASSIGNED)]).optional(),
-  channel: Channel.optional(),
-  customerId: ObjectId.optional(),
-  tagId: ObjectId.optional(),
-});
+export const ConversationFilters = /* @__PURE__ */ built(() =>
+  z.strictObject({
+    ...ListQuery.shape,
+    status: Status.optional(),
+    assigneeId: z.union([ObjectId, z.literal(UNASSIGNED)]).optional(),
+    channel: Channel.optional(),
+    customerId: ObjectId.optional(),
+    tagId: ObjectId.optional(),
+  }),
+);
 
-export const Assign = z.strictObject({ assigneeId: ObjectId });
+export const Assign = /* @__PURE__ */ built(() => z.strictObject({ assigneeId: ObjectId }));
 
-export const ChangeStatus = z.strictObject({
-  status: Status,
-  snoozedUntil: DateTime.optional(),
-});
+export const ChangeStatus = /* @__PURE__ */ built(() =>
+  z.strictObject({
+    status: Status,
+    snoozedUntil: DateTime.optional(),
+  }),
+);
 
 const withBody = <T extends { content?: string; attachments?: unknown[] }>(schema: z.ZodType<T>) =>
   schema.refine(hasBody, { message: 'Give content or at least one attachment', path: ['content'] });

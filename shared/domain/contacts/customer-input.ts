@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { Attributes, E164, Identity, MAX_IDENTITIES } from './customer';
+import { built } from '../built';
 
 /** A customer's writable fields, as `POST /contacts/customers` takes them (and a batch input, and an imported row). */
 export const customerInputFields = {
@@ -11,4 +12,4 @@ export const customerInputFields = {
   identities: z.array(Identity).max(MAX_IDENTITIES).optional(),
 };
 
-export const CustomerInput = z.strictObject(customerInputFields);
+export const CustomerInput = /* @__PURE__ */ built(() => z.strictObject(customerInputFields));

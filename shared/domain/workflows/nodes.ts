@@ -3,10 +3,11 @@ import { freeForm, freeFormMap, type FreeFormLimits } from '../free-form';
 import { BACKOFFS, CATEGORIES } from './failure';
 import { Status } from '../inbox/conversation';
 import { TaskPriority } from '../crm/task';
+import { built } from '../built';
 
 /** Node configs (docs/guide/workflows.md). Strings may hold `{{path}}` templates, checked separately (`graph.ts`). */
 const text = (max = 10_000) => z.string().max(max);
-const id24 = z.string().min(1).max(200);
+const id24 = /* @__PURE__ */ built(() => z.string().min(1).max(200));
 
 /** Free-form JSON in a workflow (trigger payloads, http_request bodies). */
 export const WORKFLOW_JSON_LIMITS: FreeFormLimits = { maxEntries: 100, maxKeyLength: 256, maxBytes: 64 * 1024, maxDepth: 16 };
@@ -19,19 +20,21 @@ const CONFIG_LIMITS: FreeFormLimits = {
   maxDepth: WORKFLOW_JSON_LIMITS.maxDepth + 1,
 };
 
-const HttpRequest = z.strictObject({
-  method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
-  url: text(2048).refine((u) => u.includes('{{') || (URL.canParse(u) && new URL(u).protocol === 'https:'), 'Must be an https URL'),
-  headers: freeFormMap(
-    z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/, 'Must be an HTTP header name'),
-    text(2000),
-    HEADER_LIMITS,
-  ).optional(),
-  body: freeForm(z.unknown(), WORKFLOW_JSON_LIMITS).optional(),
-});
+const HttpRequest = /* @__PURE__ */ built(() =>
+  z.strictObject({
+    method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
+    url: text(2048).refine((u) => u.includes('{{') || (URL.canParse(u) && new URL(u).protocol === 'https:'), 'Must be an https URL'),
+    headers: freeFormMap(
+      z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/, 'Must be an HTTP header name'),
+      text(2000),
+      HEADER_LIMITS,
+    ).optional(),
+    body: freeForm(z.unknown(), WORKFLOW_JSON_LIMITS).optional(),
+  }),
+);
 
 const CONDITION_OPERATORS = ['eq', 'neq', 'contains', 'gt', 'gte', 'lt', 'lte', 'exists'] as const;
-const scalar = z.union([text(), z.number(), z.boolean()]);
+const scalar = /* @__PURE__ */ built(() => z.union([text(), z.number(), z.boolean()]));
 
 const ON_ERROR_ACTIONS = ['log', 'notify', 'stop', 'escalate'] as const;
 
@@ -98,15 +101,17 @@ export const CONTAINER_BRANCHES: Partial<Record<NodeType, { required: readonly s
 export const BRANCHES = ['next', 'true', 'false', 'try', 'catch', 'body'] as const;
 export type Branch = (typeof BRANCHES)[number];
 
-const NodeId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Must be 1–64 letters, digits, _ or -');
+const NodeId = /* @__PURE__ */ built(() => z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Must be 1–64 letters, digits, _ or -'));
 
 /** A node as saved; its config is checked against its type's schema in `graph.ts`, so errors name `nodes[i].config.x`. */
-export const NodeInput = z.strictObject({
-  id: NodeId,
-  type: z.enum(NODE_TYPES as [NodeType, ...NodeType[]]),
-  name: z.string().max(200).optional(),
-  config: freeFormMap(z.string(), z.unknown(), CONFIG_LIMITS),
-});
+export const NodeInput = /* @__PURE__ */ built(() =>
+  z.strictObject({
+    id: NodeId,
+    type: z.enum(NODE_TYPES as [NodeType, ...NodeType[]]),
+    name: z.string().max(200).optional(),
+    config: freeFormMap(z.string(), z.unknown(), CONFIG_LIMITS),
+  }),
+);
 
 export interface WorkflowNode<T extends NodeType = NodeType> {
   id: string;
@@ -115,5 +120,5 @@ export interface WorkflowNode<T extends NodeType = NodeType> {
   config: NodeConfig<T>;
 }
 
-export const EdgeInput = z.strictObject({ from: NodeId, to: NodeId, branch: z.enum(BRANCHES) });
+export const EdgeInput = /* @__PURE__ */ built(() => z.strictObject({ from: NodeId, to: NodeId, branch: z.enum(BRANCHES) }));
 export type Edge = z.output<typeof EdgeInput>;
