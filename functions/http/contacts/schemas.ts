@@ -8,11 +8,9 @@ import { ImportColumns } from '../../../shared/domain/imports/columns';
 import { built } from '../../../shared/domain/built';
 export { IdParams } from '../../../shared/http/params';
 
-const fields = customerInputFields;
+export const CreateCustomer = /* @__PURE__ */ built(() => z.strictObject(customerInputFields()));
 
-export const CreateCustomer = /* @__PURE__ */ built(() => z.strictObject(fields));
-
-export const UpdateCustomer = /* @__PURE__ */ built(() => z.strictObject(fields));
+export const UpdateCustomer = /* @__PURE__ */ built(() => z.strictObject(customerInputFields()));
 
 export const CustomerFilters = /* @__PURE__ */ built(() =>
   z.strictObject({

@@ -3,7 +3,7 @@ import { DateTime } from '../../../shared/domain/dates';
 import { ListQuery } from '../../../shared/http/pagination';
 import { Channel, Priority, Status } from '../../../shared/domain/inbox/conversation';
 import { UNASSIGNED } from '../../../shared/domain/inbox/lists';
-import { hasBody, IncomingSender, MessageContent } from '../../../shared/domain/inbox/message';
+import { hasBody, IncomingSender, messageContent } from '../../../shared/domain/inbox/message';
 import { ObjectId } from '../../../shared/http/params';
 import { built } from '../../../shared/domain/built';
 export { IdParams } from '../../../shared/http/params';
@@ -50,14 +50,18 @@ export const ChangeStatus = /* @__PURE__ */ built(() =>
 const withBody = <T extends { content?: string; attachments?: unknown[] }>(schema: z.ZodType<T>) =>
   schema.refine(hasBody, { message: 'Give content or at least one attachment', path: ['content'] });
 
-export const CreateMessage = withBody(z.strictObject({ type: z.enum(['outgoing', 'note']).default('outgoing'), ...MessageContent }));
+export const CreateMessage = /* @__PURE__ */ built(() =>
+  withBody(z.strictObject({ type: z.enum(['outgoing', 'note']).default('outgoing'), ...messageContent() })),
+);
 
-export const IncomingMessage = withBody(
-  z.strictObject({
-    channel: Channel,
-    customer: IncomingSender,
-    externalId: z.string().trim().min(1).max(200).optional(),
-    conversationId: ObjectId.optional(),
-    ...MessageContent,
-  }),
+export const IncomingMessage = /* @__PURE__ */ built(() =>
+  withBody(
+    z.strictObject({
+      channel: Channel,
+      customer: IncomingSender,
+      externalId: z.string().trim().min(1).max(200).optional(),
+      conversationId: ObjectId.optional(),
+      ...messageContent(),
+    }),
+  ),
 );

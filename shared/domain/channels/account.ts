@@ -72,12 +72,16 @@ export const Secrets = /* @__PURE__ */ built(() =>
 );
 export type Secrets = z.output<typeof Secrets>;
 
-const base = { name: Name, ratePerSecond: Rate.optional(), secrets: Secrets.optional() };
+const base = () => ({ name: Name, ratePerSecond: Rate.optional(), secrets: Secrets.optional() });
 export const CreateChannel = /* @__PURE__ */ built(() =>
   z.discriminatedUnion('type', [
-    z.strictObject({ type: z.literal('api'), config: ApiConfig, ...base }),
-    z.strictObject({ type: z.literal('email'), config: EmailConfig, ...base }),
-    z.strictObject({ type: z.literal('sandbox'), config: SandboxConfig.default({ deliver: true, read: false, failWith: null }), ...base }),
+    z.strictObject({ type: z.literal('api'), config: ApiConfig, ...base() }),
+    z.strictObject({ type: z.literal('email'), config: EmailConfig, ...base() }),
+    z.strictObject({
+      type: z.literal('sandbox'),
+      config: SandboxConfig.default({ deliver: true, read: false, failWith: null }),
+      ...base(),
+    }),
   ]),
 );
 export type CreateChannel = z.output<typeof CreateChannel>;

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { OBJECT_ID } from '../../ids';
-import { IncomingSender, MessageContent, hasBody } from '../inbox/message';
+import { IncomingSender, messageContent, hasBody } from '../inbox/message';
 import { built } from '../built';
 
 /** The header that carries `sha256=<hex HMAC-SHA256(signing secret, raw body)>` on every inbound call. */
@@ -15,7 +15,7 @@ const InboundMessage = /* @__PURE__ */ built(() =>
     customer: IncomingSender,
     externalId: z.string().trim().min(1).max(200).optional(),
     conversationId: z.string().regex(OBJECT_ID).optional(),
-    ...MessageContent,
+    ...messageContent(),
   }),
 );
 

@@ -11,10 +11,12 @@ export const E164 = /^\+[1-9]\d{6,14}$/;
 export const ATTRIBUTE_LIMITS: FreeFormLimits = { maxEntries: 50, maxKeyLength: 64, maxBytes: 32 * 1024, maxDepth: 1 };
 
 const AttributeValue = /* @__PURE__ */ built(() => z.union([z.string().max(1000), z.number(), z.boolean(), z.null()]));
-export const Attributes = freeFormMap(
-  z.string().regex(/^[A-Za-z][\w-]{0,63}$/, 'Keys are 1-64 letters, digits, _ or -, starting with a letter'),
-  AttributeValue,
-  ATTRIBUTE_LIMITS,
+export const Attributes = /* @__PURE__ */ built(() =>
+  freeFormMap(
+    z.string().regex(/^[A-Za-z][\w-]{0,63}$/, 'Keys are 1-64 letters, digits, _ or -, starting with a letter'),
+    AttributeValue,
+    ATTRIBUTE_LIMITS,
+  ),
 );
 export type Attributes = Record<string, string | number | boolean>;
 

@@ -47,14 +47,14 @@ const MAX_CONTENT_LENGTH = 10_000;
 const AttachmentRef = /* @__PURE__ */ built(() => z.strictObject({ fileId: z.string().regex(OBJECT_ID, 'Must be a 24-character hex id') }));
 
 /** Content and attachments as a client sends them; at least one of the two is required (the content may be empty with attachments). */
-export const MessageContent = {
+export const messageContent = () => ({
   content: z.string().trim().max(MAX_CONTENT_LENGTH).optional(),
   attachments: z
     .array(AttachmentRef)
     .max(MAX_ATTACHMENTS)
     .refine((refs) => new Set(refs.map((r) => r.fileId)).size === refs.length, 'Must not name a file twice')
     .optional(),
-};
+});
 
 /** Who sent an incoming message, as a channel names them: its own identifier, and what else it knows. */
 export const IncomingSender = /* @__PURE__ */ built(() =>

@@ -8,7 +8,7 @@ import { ObjectId } from '../../../../shared/http/params';
 import { Assignee, Name, Text } from './fields';
 import { built } from '../../../../shared/domain/built';
 
-const LeadFields = {
+const leadFields = () => ({
   value: Money.nullable().optional(),
   customerId: ObjectId.nullable().optional(),
   conversationId: ObjectId.nullable().optional(),
@@ -17,11 +17,11 @@ const LeadFields = {
   expectedCloseDate: CalendarDate.nullable().optional(),
   lostReason: Text(500).nullable().optional(),
   attributes: Attributes.optional(),
-};
+});
 export const CreateLead = /* @__PURE__ */ built(() =>
-  z.strictObject({ title: Name, pipelineId: ObjectId, stageId: ObjectId.optional(), ...LeadFields }),
+  z.strictObject({ title: Name, pipelineId: ObjectId, stageId: ObjectId.optional(), ...leadFields() }),
 );
-export const UpdateLead = /* @__PURE__ */ built(() => z.strictObject({ title: Name.optional(), ...LeadFields }));
+export const UpdateLead = /* @__PURE__ */ built(() => z.strictObject({ title: Name.optional(), ...leadFields() }));
 export const LeadFilters = /* @__PURE__ */ built(() =>
   z.strictObject({
     ...ListQuery.shape,

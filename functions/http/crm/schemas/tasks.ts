@@ -6,7 +6,7 @@ import { ObjectId } from '../../../../shared/http/params';
 import { Assignee, Name, Text } from './fields';
 import { built } from '../../../../shared/domain/built';
 
-const TaskFields = {
+const taskFields = () => ({
   description: Text(5000).nullable().optional(),
   priority: TaskPriority.optional(),
   dueAt: DateTime.nullable().optional(),
@@ -14,9 +14,9 @@ const TaskFields = {
   leadId: ObjectId.nullable().optional(),
   customerId: ObjectId.nullable().optional(),
   conversationId: ObjectId.nullable().optional(),
-};
-export const CreateTask = /* @__PURE__ */ built(() => z.strictObject({ title: Name, ...TaskFields }));
-export const UpdateTask = /* @__PURE__ */ built(() => z.strictObject({ title: Name.optional(), ...TaskFields }));
+});
+export const CreateTask = /* @__PURE__ */ built(() => z.strictObject({ title: Name, ...taskFields() }));
+export const UpdateTask = /* @__PURE__ */ built(() => z.strictObject({ title: Name.optional(), ...taskFields() }));
 export const TaskFilters = /* @__PURE__ */ built(() =>
   z.strictObject({
     ...ListQuery.shape,
