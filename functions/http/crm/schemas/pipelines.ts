@@ -11,6 +11,6 @@ export const CreatePipeline = /* @__PURE__ */ built(() =>
   z.strictObject({ name: Name, stages: z.array(StageInput).max(MAX_STAGES).optional() }),
 );
 export const UpdatePipeline = /* @__PURE__ */ built(() => z.strictObject({ name: Name.optional() }));
-export const CreateStage = StageInput.extend({ position: z.number().int().min(0).max(MAX_STAGES).optional() });
+export const CreateStage = /* @__PURE__ */ built(() => StageInput.extend({ position: z.number().int().min(0).max(MAX_STAGES).optional() }));
 export const UpdateStage = StageEdit;
 export const ReorderStages = /* @__PURE__ */ built(() => z.strictObject({ stageIds: z.array(z.string().max(64)).min(1).max(MAX_STAGES) }));
