@@ -34,6 +34,22 @@ const committedDocument: Plugin = {
   },
 };
 
+const DOMAIN = join(REPO_ROOT, 'shared', 'domain');
+
+/**
+ * A deployed function builds each schema declared with `built` (`shared/domain/built.ts`: the views, the entity
+ * schemas) at its first use, not at import: a bundle has `built-lazily.ts` in its place. Source (tsx, vitest, the
+ * OpenAPI generator) builds them at once.
+ */
+const schemasAtFirstUse: Plugin = {
+  name: 'schemas-built-at-first-use',
+  setup: (b) => {
+    b.onResolve({ filter: /\/built$/ }, (args) =>
+      resolve(args.resolveDir, args.path) === join(DOMAIN, 'built') ? { path: join(DOMAIN, 'built-lazily.ts') } : undefined,
+    );
+  },
+};
+
 /**
  * The one set of esbuild settings for every function: the house construct bundles with them and the bundle
  * benchmark hands them to esbuild directly, so the measured bundles are the deployed ones. Single minified ESM
@@ -52,7 +68,7 @@ export const esbuildOptions: BuildOptions = {
   // Some CommonJS dependencies call require() for Node built-ins; ESM output has no require of its own.
   banner: { js: "import { createRequire as __parleyRequire } from 'node:module'; const require = __parleyRequire(import.meta.url);" },
   outExtension: { '.js': '.mjs' },
-  plugins: [committedDocument],
+  plugins: [committedDocument, schemasAtFirstUse],
   alias: { '@aws-sdk/credential-provider-node': resolve(REPO_ROOT, 'shared', 'aws', 'lambda-credentials.ts') },
 };
 

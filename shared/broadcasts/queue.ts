@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import type { Unit } from '../data/unit';
 import { messageTenant, queueMessage, sendMessages, type Queue } from '../queues';
+import { built } from '../domain/built';
 
 /**
  * `recipient`: send the broadcast to some of its customers, through its channel (which a sending broadcast
@@ -9,10 +10,9 @@ import { messageTenant, queueMessage, sendMessages, type Queue } from '../queues
  * batched names its one customer in `customerId`.
  */
 const recipient = { kind: z.literal('recipient'), ...messageTenant, broadcastId: z.string(), channelId: z.string().optional() };
-const recipientMessage = z.union([
-  z.object({ ...recipient, customerIds: z.array(z.string()).min(1) }),
-  z.object({ ...recipient, customerId: z.string() }),
-]);
+const recipientMessage = /* @__PURE__ */ built(() =>
+  z.union([z.object({ ...recipient, customerIds: z.array(z.string()).min(1) }), z.object({ ...recipient, customerId: z.string() })]),
+);
 export type RecipientMessage = z.infer<typeof recipientMessage>;
 
 /** Customers per `recipient` message: a batch of 10 messages then reaches up to 100 recipients. */

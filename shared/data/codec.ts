@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { built } from '../domain/built';
 
 /**
  * Reads stored items as an entity's schema describes them: the schema's fields only, parsed rather than
@@ -25,7 +26,7 @@ export const itemCodec = <S extends z.ZodObject>(schemaOf: S | (() => S)) => {
   };
 };
 
-const primaryKey = z.object({ pk: z.string(), sk: z.string() });
+const primaryKey = /* @__PURE__ */ built(() => z.object({ pk: z.string(), sk: z.string() }));
 
 /** The primary key of an item as it was read, whatever its kind: to delete what a partition holds. */
 export const storedKey = (item: Record<string, unknown>): { pk: string; sk: string } => primaryKey.parse(item);

@@ -16,6 +16,7 @@ import { createItem, deleteItem, type Write } from './transact';
 import { versionedUpdate } from './versioned';
 import { K } from './registry/registry';
 import { customer as customerEntity, customerGuard, identityGuardKeys } from './registry/contacts';
+import { built } from '../domain/built';
 
 /**
  * Customers (keys: registry/contacts.ts). A customer's entries in the list of all customers and in the name search
@@ -35,8 +36,8 @@ const CUSTOMERS_BEFORE = 'customers';
  */
 export const customersCounted = (tenant: Tenant, delta: number): Write => bump(workspaceCounter(tenant, COUNT_ITEM), { customers: delta });
 
-const countedBefore = z.object({ n: z.number().default(0) });
-const countedNow = z.object({ customers: z.number().default(0) });
+const countedBefore = /* @__PURE__ */ built(() => z.object({ n: z.number().default(0) }));
+const countedNow = /* @__PURE__ */ built(() => z.object({ customers: z.number().default(0) }));
 
 /** The workspace's exact customers total: the count item's and the counter's kept before (one consistent BatchGetItem). */
 export const customersTotal = async (tenant: Tenant): Promise<number> => {

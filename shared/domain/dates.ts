@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { built } from './built';
 
 /**
  * Every date and time the API accepts lies in [2000-01-01T00:00Z, 2100-01-01T00:00Z]: wide enough for any
@@ -20,7 +21,7 @@ export const withinBounds = (iso: string) => {
 };
 
 /** A calendar day, `YYYY-MM-DD`, within the bounds. */
-export const CalendarDate = z.iso.date().refine(withinBounds, OUT_OF_RANGE);
+export const CalendarDate = /* @__PURE__ */ built(() => z.iso.date().refine(withinBounds, OUT_OF_RANGE));
 
 /** An ISO-8601 date-time with an offset (`Z` or `±hh:mm`), within the bounds. */
-export const DateTime = z.iso.datetime({ offset: true }).refine(withinBounds, OUT_OF_RANGE);
+export const DateTime = /* @__PURE__ */ built(() => z.iso.datetime({ offset: true }).refine(withinBounds, OUT_OF_RANGE));

@@ -16,8 +16,9 @@ import { id } from '../views/common';
 import { subscription } from '../views/webhooks';
 import { definition, execution, step } from '../views/workflows';
 import { eventTypeList, type PayloadName } from './types';
+import { built } from '../domain/built';
 
-const tags = z.array(tag);
+const tags = /* @__PURE__ */ built(() => z.array(tag));
 
 /** The schema of each event type's `data`, by the name `types.ts` gives it. */
 const payloads: Record<PayloadName, z.ZodType> = {

@@ -1,14 +1,17 @@
 import * as z from 'zod';
 import { queryInteger } from './query-integer';
+import { built } from '../domain/built';
 
 export const MAX_LIMIT = 100;
 
 /** `page`/`limit` as the contract says, plus `cursor` for deep paging that stays O(limit); any other parameter is refused. */
-export const ListQuery = z.strictObject({
-  page: queryInteger(z.number().int().min(1).max(100_000)).default(1),
-  limit: queryInteger(z.number().int().min(1).max(MAX_LIMIT)).default(20),
-  cursor: z.string().min(1).max(2048).optional(),
-});
+export const ListQuery = /* @__PURE__ */ built(() =>
+  z.strictObject({
+    page: queryInteger(z.number().int().min(1).max(100_000)).default(1),
+    limit: queryInteger(z.number().int().min(1).max(MAX_LIMIT)).default(20),
+    cursor: z.string().min(1).max(2048).optional(),
+  }),
+);
 
 export type ListQuery = z.infer<typeof ListQuery>;
 

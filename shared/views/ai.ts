@@ -2,7 +2,8 @@ import * as z from 'zod';
 import type { Article } from '../domain/ai/article';
 import type { Passage } from '../domain/ai/passages';
 import { AUTO_REPLY_MODES, PROVIDERS, TONES, type AiSettings } from '../domain/ai/settings';
-import { built, exactly, id, time } from './common';
+import { exactly, id, time } from './common';
+import { built } from '../domain/built';
 
 export const article = /* @__PURE__ */ built(() =>
   exactly<Article>()(

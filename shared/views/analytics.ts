@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { STAGE_KINDS } from '../domain/crm/pipeline';
-import { built, id } from './common';
+import { id } from './common';
+import { built } from '../domain/built';
 
 const count = /* @__PURE__ */ built(() => z.number().int().min(0));
 /** A share from 0 to 1, null when there was nothing to divide by. */

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { WEEKDAYS, type Workspace } from '../domain/auth/workspace';
-import { built, exactly, id, time } from './common';
+import { exactly, id, time } from './common';
+import { built } from '../domain/built';
 import { environment, token } from './tokens';
 
 const span = /* @__PURE__ */ built(() => z.strictObject({ start: z.string(), end: z.string() }));

@@ -7,7 +7,8 @@ import {
   type Broadcast,
   type Recipient,
 } from '../domain/broadcasts/broadcast';
-import { built, exactly, id, time } from './common';
+import { exactly, id, time } from './common';
+import { built } from '../domain/built';
 
 export const campaign = /* @__PURE__ */ built(() =>
   exactly<Broadcast>()(

@@ -1,7 +1,8 @@
 import * as z from 'zod';
 import { ACCOUNT_STATUSES, ApiConfig, CHANNEL_TYPES, EmailConfig, SandboxConfig, type Account } from '../domain/channels/account';
 import { recipient } from './broadcasts';
-import { built, exactly, id, time } from './common';
+import { exactly, id, time } from './common';
+import { built } from '../domain/built';
 import { conversation, message } from './inbox';
 
 export const account = /* @__PURE__ */ built(() =>

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { OBJECT_ID } from '../ids';
+import { built } from '../domain/built';
 
 /**
  * The resource views: each entity as the API answers it and as events carry it in `data`. One schema per
@@ -7,14 +8,6 @@ import { OBJECT_ID } from '../ids';
  * with `exactly` is type-checked against its entity's own type in both directions, so a field added to or
  * dropped from either fails `tsc`.
  */
-/**
- * The schema `make` builds, built at once, but left out of a bundle that never uses it. Call it as
- * `export const view = /* @__PURE__ *\/ built(() => z.strictObject(…))`: esbuild drops an unused call marked pure
- * when its arguments are pure too, and a function (unlike the schema calls inside it) is. Without it every
- * function importing one view of a module builds them all at its cold start.
- */
-export const built = <T>(make: () => T): T => make();
-
 export const exactly =
   <T>() =>
   <S extends z.ZodType<T>>(schema: S & ([T] extends [z.output<S>] ? unknown : never)): S =>

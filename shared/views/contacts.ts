@@ -1,7 +1,8 @@
 import * as z from 'zod';
 import { Identity, type Customer } from '../domain/contacts/customer';
 import { ERROR_CODES } from '../domain/errors';
-import { built, exactly, id, time } from './common';
+import { exactly, id, time } from './common';
+import { built } from '../domain/built';
 
 export const contact = /* @__PURE__ */ built(() =>
   exactly<Customer>()(

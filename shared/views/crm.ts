@@ -3,7 +3,8 @@ import { ACTIVITY_TYPES, type Activity } from '../domain/crm/activity';
 import { LeadStatus, type Lead, type StageStay } from '../domain/crm/lead';
 import { StageKind, type Pipeline } from '../domain/crm/pipeline';
 import { TaskPriority, TaskStatus, type Task } from '../domain/crm/task';
-import { built, exactly, id, nullableId, time } from './common';
+import { exactly, id, nullableId, time } from './common';
+import { built } from '../domain/built';
 
 /** A stage of a pipeline, in its place in the pipeline's order. */
 export const stage = /* @__PURE__ */ built(() =>

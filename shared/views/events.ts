@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { built, id, time } from './common';
+import { id, time } from './common';
+import { built } from '../domain/built';
 
 /** An event of the log as webhooks deliver it (the same envelope; `truncated` when its entities shrank to ids and links). */
 export const event = /* @__PURE__ */ built(() =>

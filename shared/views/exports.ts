@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import type { ExportJob } from '../domain/exports/export';
-import { built, exactly, id, time } from './common';
+import { exactly, id, time } from './common';
+import { built } from '../domain/built';
 
 export const exportJob = /* @__PURE__ */ built(() =>
   exactly<ExportJob>()(

@@ -1,7 +1,8 @@
 import * as z from 'zod';
 import { FILE_STATUSES, REJECTED_REASONS, type Attachment, type StoredFile } from '../domain/files/file';
 import type { LegacyAttachment } from '../domain/inbox/message';
-import { built, exactly, id, time } from './common';
+import { exactly, id, time } from './common';
+import { built } from '../domain/built';
 
 export const file = /* @__PURE__ */ built(() =>
   exactly<StoredFile>()(

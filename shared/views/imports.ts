@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import type { ImportJob } from '../domain/imports/import';
-import { built, exactly, id, time } from './common';
+import { exactly, id, time } from './common';
+import { built } from '../domain/built';
 
 const count = /* @__PURE__ */ built(() => z.number().int().min(0));
 

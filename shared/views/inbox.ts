@@ -2,7 +2,8 @@ import * as z from 'zod';
 import { Channel, Priority, Status, type Conversation } from '../domain/inbox/conversation';
 import { MESSAGE_TYPES, type Message } from '../domain/inbox/message';
 import { attachment, legacyAttachment } from './files';
-import { built, exactly, id, time } from './common';
+import { exactly, id, time } from './common';
+import { built } from '../domain/built';
 import { contact } from './contacts';
 
 export const conversation = /* @__PURE__ */ built(() =>

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { MemberStatus, Role, type Member } from '../domain/auth/member';
-import { built, exactly, id, time } from './common';
+import { exactly, id, time } from './common';
+import { built } from '../domain/built';
 
 /** A member of a workspace, as the API and the events show it. */
 export const member = /* @__PURE__ */ built(() =>

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { built } from './common';
+import { built } from '../domain/built';
 
 const Record = /* @__PURE__ */ built(() => z.record(z.string(), z.unknown()));
 

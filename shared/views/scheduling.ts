@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { BookingStatus, type Booking } from '../domain/scheduling/booking';
-import { built, exactly, id, time } from './common';
+import { exactly, id, time } from './common';
+import { built } from '../domain/built';
 
 export const booking = /* @__PURE__ */ built(() =>
   exactly<Booking>()(

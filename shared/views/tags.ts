@@ -1,7 +1,8 @@
 import * as z from 'zod';
 import type { Tag } from '../domain/tags/tag';
 import { ENTITY_TYPES, type EntityType } from '../domain/tags/tagging';
-import { built, exactly, id, time } from './common';
+import { exactly, id, time } from './common';
+import { built } from '../domain/built';
 
 export const tag = /* @__PURE__ */ built(() =>
   exactly<Tag>()(

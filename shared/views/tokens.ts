@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import type { TokenRecord } from '../domain/auth/token';
-import { built, id, time } from './common';
+import { id, time } from './common';
+import { built } from '../domain/built';
 
 /** The API's first spelling of the mode, still answered beside `livemode` so that no integration breaks. */
 export const environment = /* @__PURE__ */ built(() =>

@@ -5,7 +5,8 @@ import type { deliveryDetail as deliveryDetailOf } from '../domain/webhooks/deli
 import { LOGGED_BODY_BYTES } from '../domain/webhooks/logged-body';
 import { HEALTH_WINDOW, type endpointHealth } from '../domain/webhooks/health';
 import { MAX_RECOVERED, type Recovery } from '../domain/webhooks/recovery';
-import { built, exactly, id, time } from './common';
+import { exactly, id, time } from './common';
+import { built } from '../domain/built';
 
 /** A subscription as every response shows it: without its secret. */
 export const subscription = /* @__PURE__ */ built(() =>

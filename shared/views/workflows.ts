@@ -3,7 +3,8 @@ import { BRANCHES, NODE_TYPES, type NodeType } from '../domain/workflows/nodes';
 import type { Workflow } from '../domain/workflows/definition';
 import { CATEGORIES } from '../domain/workflows/failure';
 import { EXECUTION_STATUSES, type Execution, type Step } from '../domain/workflows/execution';
-import { built, exactly, id, time } from './common';
+import { exactly, id, time } from './common';
+import { built } from '../domain/built';
 
 const workflowNode = /* @__PURE__ */ built(() =>
   z.strictObject({

@@ -28,10 +28,27 @@ const bundled = {
 let app: Synthesized;
 let outdir: string;
 let dynamo: DynamoLocal;
+/** What a bundled function is given to reach the local table (the tests' own process has the same). */
+let env: Record<string, string>;
 beforeAll(async () => {
   app = synth({ wiring: bundled, bundle: true });
   outdir = app.app.synth().directory;
   dynamo = await startDynamoLocal();
+  env = {
+    DYNAMODB_ENDPOINT: dynamo.endpoint,
+    TABLE_NAME: `bundle-${process.pid}`,
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+  };
+  const ddb = new DynamoDBClient({
+    endpoint: env.DYNAMODB_ENDPOINT,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  await ensureTable(ddb, env.TABLE_NAME!);
+  ddb.destroy();
+  Object.assign(process.env, env);
 }, 300_000);
 afterAll(async () => {
   rmSync(outdir, { recursive: true, force: true });
@@ -87,28 +104,9 @@ describe('bundled functions', () => {
   });
 
   it('run: the bundled fallback authenticates against DynamoDB, then answers an unknown route with the contract 404', async () => {
-    const { endpoint } = dynamo;
-    const table = `bundle-${process.pid}`;
-    const ddb = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-    await ensureTable(ddb, table);
-    ddb.destroy();
-    Object.assign(process.env, {
-      DYNAMODB_ENDPOINT: endpoint,
-      TABLE_NAME: table,
-      AWS_REGION: 'us-east-1',
-      AWS_ACCESS_KEY_ID: 'local',
-      AWS_SECRET_ACCESS_KEY: 'local',
-    });
     const { createTenant } = await import('../support/tenants');
     const { token } = await createTenant(['inbox:read']);
     const fallback = app.functions().find((f) => f.spec === wiring.fallback)!;
-    const env = {
-      DYNAMODB_ENDPOINT: endpoint,
-      TABLE_NAME: table,
-      AWS_REGION: 'us-east-1',
-      AWS_ACCESS_KEY_ID: 'local',
-      AWS_SECRET_ACCESS_KEY: 'local',
-    };
     const call = (authorization?: string) => {
       const event = {
         rawPath: '/api/v1/nope',
@@ -206,5 +204,124 @@ describe('a function that answers one view of a module of several', () => {
     } finally {
       rmSync(outdir, { recursive: true, force: true });
     }
+  });
+});
+
+/** The ids of the schemas zod has registered (each view's `.meta({ id })`): the views a process has built so far. */
+const BUILT_VIEWS = '[...(globalThis.__zod_globalRegistry?._idmap.keys() ?? [])]';
+
+/** A cold start of a bundle in a fresh Node: the views built by its import, its answer to `event`, and the views built by then. */
+const coldStart = (file: string, event: unknown) => {
+  const out = execFileSync(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `const { handler } = await import(${JSON.stringify(pathToFileURL(file).href)});
+       const atImport = ${BUILT_VIEWS};
+       const answer = await handler(${JSON.stringify(event)}, {});
+       process.stdout.write(JSON.stringify({ atImport, answer, afterAnswer: ${BUILT_VIEWS} }));`,
+    ],
+    { env: { PATH: process.env.PATH, LOG_LEVEL: 'silent', ...env }, encoding: 'utf8', timeout: 30_000 },
+  );
+  const { atImport, answer, afterAnswer } = JSON.parse(out) as {
+    atImport: string[];
+    answer: { statusCode: number; body: string };
+    afterAnswer: string[];
+  };
+  return { atImport, afterAnswer, statusCode: answer.statusCode, body: JSON.parse(answer.body) };
+};
+
+const request = (method: string, path: string, { token, workspaceId }: { token: string; workspaceId: string }, body?: unknown) => ({
+  rawPath: path,
+  rawQueryString: '',
+  requestContext: { requestId: 'r-1', http: { method, path, sourceIp: '127.0.0.1' } },
+  headers: { authorization: `Bearer ${token}`, 'x-workspace-id': workspaceId, ...(body ? { 'content-type': 'application/json' } : {}) },
+  ...(body ? { body: JSON.stringify(body), isBase64Encoded: false } : {}),
+});
+
+describe('functions whose schemas are built at their first use (`built`, as a bundle has it: shared/domain/built-lazily.ts)', () => {
+  const entries = {
+    'create-lead': 'functions/http/crm/create-lead.ts',
+    'list-event-types': 'functions/http/webhooks/list-event-types.ts',
+  };
+  let lazy: string;
+  let eager: string;
+  let bundles: Record<string, { dir: string }>;
+  beforeAll(async () => {
+    lazy = mkdtempSync(join(tmpdir(), 'parley-first-use-'));
+    bundles = await bundleFunctions(entries, lazy);
+    // The same function with `built` as source has it, to show what the import would otherwise build.
+    eager = mkdtempSync(join(tmpdir(), 'parley-eager-'));
+    await build({
+      ...esbuildOptions,
+      plugins: esbuildOptions.plugins!.filter((p) => p.name !== 'schemas-built-at-first-use'),
+      entryPoints: { index: resolve(import.meta.dirname, '..', '..', entries['create-lead']) },
+      outdir: eager,
+      absWorkingDir: resolve(import.meta.dirname, '..', '..'),
+      logLevel: 'error',
+    });
+  }, 300_000);
+  afterAll(() => {
+    for (const dir of [lazy, eager]) if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('build no view at import; a request validates its body, reads and writes items through them, and answers as source does', async () => {
+    const { createTenant } = await import('../support/tenants');
+    const { createPipeline } = await import('../../shared/crm/pipelines');
+    const { direct } = await import('../../shared/data/unit');
+    const caller = await createTenant(['crm:read', 'crm:create']);
+    const { tenant } = caller;
+    const pipeline = await createPipeline(direct, tenant, { name: 'Sales' }, new Date());
+    const index = join(bundles['create-lead']!.dir, 'index.mjs');
+    const path = '/api/v1/crm/leads';
+
+    // Built as source builds them, the import builds the lead's views (and those they name); as deployed, none.
+    const invalid = { title: '', pipelineId: 'nope', value: { amount: -1, currency: 'EURO' } };
+    const eagerly = coldStart(join(eager, 'index.mjs'), request('POST', path, caller, invalid));
+    expect(eagerly.atImport).toEqual(expect.arrayContaining(['Lead', 'Pipeline', 'Stage']));
+    const refused = coldStart(index, request('POST', path, caller, invalid));
+    expect(refused.atImport).toEqual([]);
+    expect(refused.statusCode).toBe(422);
+    expect(refused.body.error.code).toBe('VALIDATION_ERROR');
+    expect(refused.body.error.details.errors.length).toBeGreaterThanOrEqual(3);
+    expect(refused.body).toEqual(eagerly.body);
+
+    const created = coldStart(
+      index,
+      request('POST', path, caller, {
+        title: 'Big deal',
+        pipelineId: pipeline._id,
+        value: { amount: 1200, currency: 'EUR' },
+        attributes: { size: 'L' },
+      }),
+    );
+    expect(created.atImport).toEqual([]);
+    expect(created.statusCode).toBe(201);
+    expect(created.body.data.lead).toMatchObject({
+      title: 'Big deal',
+      pipelineId: pipeline._id,
+      stageId: pipeline.stages[0]!._id,
+      value: { amount: 1200, currency: 'EUR' },
+      attributes: { size: 'L' },
+      status: 'open',
+    });
+    // Reading the pipeline parsed its item: the entity schema, and the views it extends, were built then.
+    expect(created.afterAnswer).toContain('Pipeline');
+    expect(created.afterAnswer).not.toContain('Conversation');
+    const { getLead } = await import('../../shared/data/leads');
+    expect((await getLead(tenant, created.body.data.lead._id))?.lead).toEqual(created.body.data.lead);
+  });
+
+  it('answer JSON schemas of views built at first use as source does (zod walks the stand-ins by their metadata)', async () => {
+    const { createTenant } = await import('../support/tenants');
+    const event = request('GET', '/api/v1/webhooks/event-types', await createTenant(['webhooks:read']));
+    const bundled = coldStart(join(bundles['list-event-types']!.dir, 'index.mjs'), event);
+    expect(bundled.atImport).toEqual([]);
+    expect({ status: bundled.statusCode, body: bundled.body }).toMatchObject({ status: 200 });
+    const { handler } = await import('../../functions/http/webhooks/list-event-types');
+    const source = (await handler(event as never, {} as never)) as { statusCode: number; body: string };
+    expect(bundled.body).toEqual(JSON.parse(source.body));
+    expect(JSON.stringify(bundled.body)).toContain('"description"');
   });
 });

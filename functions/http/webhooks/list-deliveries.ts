@@ -7,14 +7,17 @@ import { eventTypes } from '../../../shared/events/types';
 import { DELIVERY_STATUSES } from '../../../shared/domain/webhooks/delivery';
 import { loggedDeliveries } from '../../../shared/webhooks/delivery-log';
 import { IdParams } from '../../../shared/http/params';
+import { built } from '../../../shared/domain/built';
 
-const Query = ListQuery.extend({
-  status: z.enum(DELIVERY_STATUSES).optional(),
-  eventType: z
-    .string()
-    .refine((t) => eventTypes.has(t) || t === 'webhook.ping', 'Unknown event type')
-    .optional(),
-});
+const Query = /* @__PURE__ */ built(() =>
+  ListQuery.extend({
+    status: z.enum(DELIVERY_STATUSES).optional(),
+    eventType: z
+      .string()
+      .refine((t) => eventTypes.has(t) || t === 'webhook.ping', 'Unknown event type')
+      .optional(),
+  }),
+);
 
 export const handler = route(
   { scope: 'webhooks:read', params: IdParams, query: Query, response: listOf('deliveries', deliverySummary) },

@@ -1,3 +1,4 @@
 import { IdParams, ObjectId } from '../../../shared/http/params';
+import { built } from '../../../shared/domain/built';
 
-export const DeliveryParams = IdParams.extend({ deliveryId: ObjectId });
+export const DeliveryParams = /* @__PURE__ */ built(() => IdParams.extend({ deliveryId: ObjectId }));

@@ -6,12 +6,17 @@ import { WORKFLOW_JSON_LIMITS } from '../../../shared/domain/workflows/nodes';
 import { freeFormMap } from '../../../shared/domain/free-form';
 import { ListQuery } from '../../../shared/http/pagination';
 import { OBJECT_ID } from '../../../shared/ids';
+import { built } from '../../../shared/domain/built';
 export { IdParams } from '../../../shared/http/params';
 
-export const CreateWorkflow = createWorkflowSchema(isValidPattern);
-export const UpdateWorkflow = updateWorkflowSchema(isValidPattern);
-export const TriggerBody = z.strictObject({ payload: freeFormMap(z.string(), z.unknown(), WORKFLOW_JSON_LIMITS).optional() });
-export const ExecutionsQuery = ListQuery.extend({
-  workflowId: z.string().regex(OBJECT_ID).optional(),
-  status: z.enum(EXECUTION_STATUSES).optional(),
-});
+export const CreateWorkflow = /* @__PURE__ */ built(() => createWorkflowSchema(isValidPattern));
+export const UpdateWorkflow = /* @__PURE__ */ built(() => updateWorkflowSchema(isValidPattern));
+export const TriggerBody = /* @__PURE__ */ built(() =>
+  z.strictObject({ payload: freeFormMap(z.string(), z.unknown(), WORKFLOW_JSON_LIMITS).optional() }),
+);
+export const ExecutionsQuery = /* @__PURE__ */ built(() =>
+  ListQuery.extend({
+    workflowId: z.string().regex(OBJECT_ID).optional(),
+    status: z.enum(EXECUTION_STATUSES).optional(),
+  }),
+);

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { declare } from './define';
-import { built } from '../../views/common';
+import { built } from '../../domain/built';
 
 /** Counters are plain number attributes and a sketch bucket is the attribute `<sketch>:<bucket>`: read by name, not by a schema. */
 const aggregate = /* @__PURE__ */ built(() => z.object({}));

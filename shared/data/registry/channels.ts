@@ -2,7 +2,8 @@ import * as z from 'zod';
 import { account as accountView } from '../../views/channels';
 import type { Stats } from '../../domain/broadcasts/broadcast';
 import { campaign, recipient as recipientView } from '../../views/broadcasts';
-import { built, exactly } from '../../views/common';
+import { exactly } from '../../views/common';
+import { built } from '../../domain/built';
 import { declare } from './define';
 
 export const channel = /* @__PURE__ */ declare({

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { contact as contactView } from '../../views/contacts';
-import { built } from '../../views/common';
+import { built } from '../../domain/built';
 import { declare, keysOf } from './define';
 
 /** What a customer item kept of its conversations before its count's item: read with it, and alone by that item's repository. */

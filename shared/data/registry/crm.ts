@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { StageKind } from '../../domain/crm/pipeline';
 import { activity as activityView, lead as leadView, pipeline as pipelineView, task as taskView } from '../../views/crm';
 import { declare } from './define';
-import { built } from '../../views/common';
+import { built } from '../../domain/built';
 
 export const lead = /* @__PURE__ */ declare({
   name: 'Lead',

@@ -112,7 +112,7 @@ export const keysOf = <const T extends Templates>(templates: T, name = 'key') =>
  * repository builds every key and reads every item through what this returns, so a key is spelled in one place.
  * The schema is best given as a function (`schema: () => z.object(…)`): it is then built at its first use, not
  * at the import of every module that imports the entity, and a bundle that never reads the entity drops it
- * (`/* @__PURE__ *\/ declare(…)`; see `built` in `shared/views/common.ts`).
+ * (`/* @__PURE__ *\/ declare(…)`; see `built` in `shared/domain/built.ts`).
  */
 export const declare = <const P extends string, const T extends Templates, S extends z.ZodObject>(d: {
   name: string;

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { storedAttachment } from '../../domain/inbox/message';
 import { conversation as conversationView, message as messageView } from '../../views/inbox';
-import { built } from '../../views/common';
+import { built } from '../../domain/built';
 import { declare } from './define';
 
 export const conversation = /* @__PURE__ */ declare({

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import type { ReminderKind } from '../../domain/scheduling/booking';
 import { booking as bookingView } from '../../views/scheduling';
 import { declare } from './define';
-import { built } from '../../views/common';
+import { built } from '../../domain/built';
 
 const reminder = /* @__PURE__ */ built(() => z.object({ kind: z.custom<ReminderKind>((k) => k === '24h' || k === '1h'), at: z.string() }));
 

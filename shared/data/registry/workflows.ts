@@ -3,7 +3,7 @@ import { tenantField } from '../../domain/auth/tenant';
 import type { ExecutionState } from '../../domain/workflows/interpreter';
 import { execution as executionView, step as stepView } from '../../views/workflows';
 import { declare } from './define';
-import { built } from '../../views/common';
+import { built } from '../../domain/built';
 
 export const workflow = /* @__PURE__ */ declare({
   name: 'Workflow',

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { built } from '../built';
 
 const MAX_TITLE_LENGTH = 200;
 /** 100 KB of markdown per article keeps an article item (and its index document) far below DynamoDB's 400 KB. */
@@ -18,38 +19,44 @@ export interface Article {
   updatedAt: string;
 }
 
-const Title = z.string().trim().min(1).max(MAX_TITLE_LENGTH);
-const Body = z.string().trim().min(1).max(MAX_BODY_LENGTH);
-const Tags = z.array(z.string().trim().min(1).max(50)).max(MAX_ARTICLE_TAGS);
+const Title = /* @__PURE__ */ built(() => z.string().trim().min(1).max(MAX_TITLE_LENGTH));
+const Body = /* @__PURE__ */ built(() => z.string().trim().min(1).max(MAX_BODY_LENGTH));
+const Tags = /* @__PURE__ */ built(() => z.array(z.string().trim().min(1).max(50)).max(MAX_ARTICLE_TAGS));
 /** A language subtag with optional region/script subtags; Intl canonicalises it (`pt-br` → `pt-BR`). */
-export const Locale = z
-  .string()
-  .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'Must be a BCP 47 language tag such as en or pt-BR')
-  .refine((l) => {
-    try {
-      return Intl.getCanonicalLocales(l).length === 1;
-    } catch {
-      return false;
-    }
-  }, 'Must be a BCP 47 language tag such as en or pt-BR')
-  .transform((l) => Intl.getCanonicalLocales(l)[0]!);
+export const Locale = /* @__PURE__ */ built(() =>
+  z
+    .string()
+    .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'Must be a BCP 47 language tag such as en or pt-BR')
+    .refine((l) => {
+      try {
+        return Intl.getCanonicalLocales(l).length === 1;
+      } catch {
+        return false;
+      }
+    }, 'Must be a BCP 47 language tag such as en or pt-BR')
+    .transform((l) => Intl.getCanonicalLocales(l)[0]!),
+);
 
-export const CreateArticle = z.strictObject({
-  title: Title,
-  body: Body,
-  tags: Tags.optional(),
-  published: z.boolean().optional(),
-  locale: Locale.optional(),
-});
+export const CreateArticle = /* @__PURE__ */ built(() =>
+  z.strictObject({
+    title: Title,
+    body: Body,
+    tags: Tags.optional(),
+    published: z.boolean().optional(),
+    locale: Locale.optional(),
+  }),
+);
 export type CreateArticle = z.output<typeof CreateArticle>;
 
-export const UpdateArticle = z.strictObject({
-  title: Title.optional(),
-  body: Body.optional(),
-  tags: Tags.optional(),
-  published: z.boolean().optional(),
-  locale: Locale.optional(),
-});
+export const UpdateArticle = /* @__PURE__ */ built(() =>
+  z.strictObject({
+    title: Title.optional(),
+    body: Body.optional(),
+    tags: Tags.optional(),
+    published: z.boolean().optional(),
+    locale: Locale.optional(),
+  }),
+);
 export type UpdateArticle = z.output<typeof UpdateArticle>;
 
 const DEFAULT_LOCALE = 'en';

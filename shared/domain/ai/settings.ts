@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { isStorableNumber } from '../free-form';
 import { Locale } from './article';
+import { built } from '../built';
 
 export const AUTO_REPLY_MODES = ['off', 'suggest', 'auto'] as const;
 export const TONES = ['neutral', 'friendly', 'formal'] as const;
@@ -32,15 +33,17 @@ export const DEFAULT_SETTINGS: AiSettings = {
   updatedAt: null,
 };
 
-export const UpdateSettings = z.strictObject({
-  enabled: z.boolean().optional(),
-  autoReply: z.enum(AUTO_REPLY_MODES).optional(),
-  confidenceThreshold: z.number().min(0).max(1).refine(isStorableNumber, 'Must be 0 or at least 1e-130').optional(),
-  handoffKeywords: z.array(z.string().trim().min(1).max(100)).max(50).optional(),
-  tone: z.enum(TONES).optional(),
-  language: Locale.nullable().optional(),
-  provider: z.enum(PROVIDERS).optional(),
-});
+export const UpdateSettings = /* @__PURE__ */ built(() =>
+  z.strictObject({
+    enabled: z.boolean().optional(),
+    autoReply: z.enum(AUTO_REPLY_MODES).optional(),
+    confidenceThreshold: z.number().min(0).max(1).refine(isStorableNumber, 'Must be 0 or at least 1e-130').optional(),
+    handoffKeywords: z.array(z.string().trim().min(1).max(100)).max(50).optional(),
+    tone: z.enum(TONES).optional(),
+    language: Locale.nullable().optional(),
+    provider: z.enum(PROVIDERS).optional(),
+  }),
+);
 export type UpdateSettings = z.output<typeof UpdateSettings>;
 
 export const applySettings = (settings: AiSettings, input: UpdateSettings, now: Date): { settings: AiSettings; changed: boolean } => {

@@ -4,16 +4,19 @@ import { addDays, daysBetween, periodsOf, type Interval } from './calendar';
 import { merge, summary, type Histogram } from './histogram';
 import { SKETCHES, type Sketch } from './measures';
 import type { StageKind } from '../crm/pipeline';
+import { built } from '../built';
 
 /** A report covers at most this many days (a 400-item Query at most: O(days), never a scan). */
 const MAX_RANGE_DAYS = 366;
 const DEFAULT_RANGE_DAYS = 30;
 
-export const ReportQuery = z.strictObject({
-  from: CalendarDate.optional(),
-  to: CalendarDate.optional(),
-  interval: z.enum(['day', 'week']).default('day'),
-});
+export const ReportQuery = /* @__PURE__ */ built(() =>
+  z.strictObject({
+    from: CalendarDate.optional(),
+    to: CalendarDate.optional(),
+    interval: z.enum(['day', 'week']).default('day'),
+  }),
+);
 export type ReportQuery = z.output<typeof ReportQuery>;
 
 export interface Range {

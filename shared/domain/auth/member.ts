@@ -1,12 +1,13 @@
 import * as z from 'zod';
 import { ConflictError } from '../errors';
+import { built } from '../built';
 
 const ROLES = ['owner', 'admin', 'manager', 'agent'] as const;
-export const Role = z.enum(ROLES);
+export const Role = /* @__PURE__ */ built(() => z.enum(ROLES));
 export type Role = z.infer<typeof Role>;
 
 const MEMBER_STATUSES = ['invited', 'active', 'removed'] as const;
-export const MemberStatus = z.enum(MEMBER_STATUSES);
+export const MemberStatus = /* @__PURE__ */ built(() => z.enum(MEMBER_STATUSES));
 export type MemberStatus = z.infer<typeof MemberStatus>;
 
 /** A person of the workspace (docs/guide/workspace.md). Every assignee id names an active member. */

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { built } from '../built';
 
 declare const tenantBrand: unique symbol;
 
@@ -26,7 +27,7 @@ const STORED = /^[0-9a-f]{24}(~test)?$/;
 const isStoredTenant = (value: unknown): value is Tenant => typeof value === 'string' && STORED.test(value);
 
 /** A tenant field of a stored item or a queue message, parsed. */
-export const tenantField = z.custom<Tenant>(isStoredTenant);
+export const tenantField = /* @__PURE__ */ built(() => z.custom<Tenant>(isStoredTenant));
 
 /** A tenant read back from where one was stored whole (an index sort key); anything else there is corrupt data. */
 export const storedTenant = (stored: string): Tenant => {

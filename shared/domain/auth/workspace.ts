@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { built } from '../built';
 
 export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
@@ -76,29 +77,33 @@ const isLocale = (tag: string) => {
   }
 };
 
-export const TimeZone = z.string().max(64).refine(isTimeZone, 'Must be an IANA time zone, e.g. Europe/Berlin');
-export const Locale = z.string().max(35).refine(isLocale, 'Must be a BCP 47 language tag, e.g. en-US');
+export const TimeZone = /* @__PURE__ */ built(() => z.string().max(64).refine(isTimeZone, 'Must be an IANA time zone, e.g. Europe/Berlin'));
+export const Locale = /* @__PURE__ */ built(() => z.string().max(35).refine(isLocale, 'Must be a BCP 47 language tag, e.g. en-US'));
 
 const CLOCK = /^(?:[01]\d|2[0-3]):[0-5]\d$|^24:00$/;
-const Clock = z.string().regex(CLOCK, 'Must be HH:MM (00:00 to 24:00)');
+const Clock = /* @__PURE__ */ built(() => z.string().regex(CLOCK, 'Must be HH:MM (00:00 to 24:00)'));
 const wellFormed = (...times: string[]) => times.every((t) => CLOCK.test(t));
-const Span = z
-  .strictObject({ start: Clock, end: Clock })
-  .refine((s) => !wellFormed(s.start, s.end) || minutesOf(s.start) < minutesOf(s.end), { message: 'Must be after start', path: ['end'] });
+const Span = /* @__PURE__ */ built(() =>
+  z
+    .strictObject({ start: Clock, end: Clock })
+    .refine((s) => !wellFormed(s.start, s.end) || minutesOf(s.start) < minutesOf(s.end), { message: 'Must be after start', path: ['end'] }),
+);
 /** A weekday's spans: at most 6, in order, not overlapping. */
-const Spans = z
-  .array(Span)
-  .max(6)
-  .superRefine((spans, ctx) => {
-    spans.forEach((s, i) => {
-      const previous = spans[i - 1];
-      if (previous && wellFormed(s.start, previous.end) && minutesOf(s.start) < minutesOf(previous.end))
-        ctx.addIssue({ code: 'custom', message: 'Spans must be in order and not overlap', path: [i, 'start'] });
-    });
-  });
+const Spans = /* @__PURE__ */ built(() =>
+  z
+    .array(Span)
+    .max(6)
+    .superRefine((spans, ctx) => {
+      spans.forEach((s, i) => {
+        const previous = spans[i - 1];
+        if (previous && wellFormed(s.start, previous.end) && minutesOf(s.start) < minutesOf(previous.end))
+          ctx.addIssue({ code: 'custom', message: 'Spans must be in order and not overlap', path: [i, 'start'] });
+      });
+    }),
+);
 /** Business hours in a PATCH: the weekdays given replace theirs; `[]` closes a day. */
-export const BusinessHoursPatch = z.strictObject(
-  Object.fromEntries(WEEKDAYS.map((d) => [d, Spans.optional()])) as Record<Weekday, z.ZodOptional<typeof Spans>>,
+export const BusinessHoursPatch = /* @__PURE__ */ built(() =>
+  z.strictObject(Object.fromEntries(WEEKDAYS.map((d) => [d, Spans.optional()])) as Record<Weekday, z.ZodOptional<typeof Spans>>),
 );
 
 export interface WorkspacePatch {

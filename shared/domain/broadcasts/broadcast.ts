@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { OBJECT_ID } from '../../ids';
 import { DateTime } from '../dates';
 import { ConflictError, ValidationError } from '../errors';
+import { built } from '../built';
 
 export const BROADCAST_STATUSES = ['draft', 'scheduled', 'sending', 'sent', 'failed', 'cancelled'] as const;
 export type BroadcastStatus = (typeof BROADCAST_STATUSES)[number];
@@ -12,42 +13,48 @@ const MAX_TAG_IDS = 20;
 /** How far ahead a broadcast may be scheduled. */
 const MAX_SCHEDULE_AHEAD_MS = 366 * 24 * 3600_000;
 
-const Id = z.string().regex(OBJECT_ID, 'Must be a 24-character hex id');
+const Id = /* @__PURE__ */ built(() => z.string().regex(OBJECT_ID, 'Must be a 24-character hex id'));
 const unique = (ids: string[]) => new Set(ids).size === ids.length;
 
 /** Customers carrying any of `tagIds`, plus `customerIds`: each customer once. */
-export const Audience = z
-  .strictObject({
-    tagIds: z.array(Id).max(MAX_TAG_IDS).refine(unique, 'Ids must be unique').optional(),
-    customerIds: z.array(Id).max(MAX_CUSTOMER_IDS).refine(unique, 'Ids must be unique').optional(),
-  })
-  .refine((a) => (a.tagIds?.length ?? 0) + (a.customerIds?.length ?? 0) > 0, {
-    message: 'Name at least one tag or customer',
-    path: ['tagIds'],
-  });
+export const Audience = /* @__PURE__ */ built(() =>
+  z
+    .strictObject({
+      tagIds: z.array(Id).max(MAX_TAG_IDS).refine(unique, 'Ids must be unique').optional(),
+      customerIds: z.array(Id).max(MAX_CUSTOMER_IDS).refine(unique, 'Ids must be unique').optional(),
+    })
+    .refine((a) => (a.tagIds?.length ?? 0) + (a.customerIds?.length ?? 0) > 0, {
+      message: 'Name at least one tag or customer',
+      path: ['tagIds'],
+    }),
+);
 export type Audience = z.output<typeof Audience>;
 
-const Name = z.string().trim().min(1).max(200);
-const Content = z.string().trim().min(1).max(10_000);
-const Subject = z.string().trim().min(1).max(255).nullable();
+const Name = /* @__PURE__ */ built(() => z.string().trim().min(1).max(200));
+const Content = /* @__PURE__ */ built(() => z.string().trim().min(1).max(10_000));
+const Subject = /* @__PURE__ */ built(() => z.string().trim().min(1).max(255).nullable());
 
-export const CreateBroadcast = z.strictObject({
-  name: Name,
-  channelId: Id,
-  audience: Audience,
-  content: Content,
-  subject: Subject.optional(),
-});
+export const CreateBroadcast = /* @__PURE__ */ built(() =>
+  z.strictObject({
+    name: Name,
+    channelId: Id,
+    audience: Audience,
+    content: Content,
+    subject: Subject.optional(),
+  }),
+);
 export type CreateBroadcast = z.output<typeof CreateBroadcast>;
-export const UpdateBroadcast = z.strictObject({
-  name: Name.optional(),
-  channelId: Id.optional(),
-  audience: Audience.optional(),
-  content: Content.optional(),
-  subject: Subject.optional(),
-});
+export const UpdateBroadcast = /* @__PURE__ */ built(() =>
+  z.strictObject({
+    name: Name.optional(),
+    channelId: Id.optional(),
+    audience: Audience.optional(),
+    content: Content.optional(),
+    subject: Subject.optional(),
+  }),
+);
 export type UpdateBroadcast = z.output<typeof UpdateBroadcast>;
-export const ScheduleBroadcast = z.strictObject({ at: DateTime });
+export const ScheduleBroadcast = /* @__PURE__ */ built(() => z.strictObject({ at: DateTime }));
 
 export interface Stats {
   recipients: number;

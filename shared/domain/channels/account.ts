@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import * as z from 'zod';
 import { ConflictError, ValidationError } from '../errors';
+import { built } from '../built';
 
 export const CHANNEL_TYPES = ['api', 'email', 'sandbox'] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
@@ -20,64 +21,80 @@ type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
 const DEFAULT_RATE_PER_SECOND: Record<ChannelType, number> = { api: 20, email: 20, sandbox: 500 };
 const MAX_RATE_PER_SECOND = 1000;
 
-const Name = z.string().trim().min(1).max(100);
-const Rate = z
-  .number()
-  .int()
-  .min(1)
-  .max(MAX_RATE_PER_SECOND)
-  .describe(
-    `Broadcast sends per second through the account; when not given at creation, by type: ${CHANNEL_TYPES.map((t) => `${t} ${DEFAULT_RATE_PER_SECOND[t]}`).join(', ')}`,
-  );
-const Secret = z.string().min(16).max(256);
-
-export const ApiConfig = z.strictObject({ url: z.url({ protocol: /^https$/ }).max(2048) });
-export const EmailConfig = z.strictObject({
-  from: z.email().max(320),
-  host: z
-    .string()
-    .trim()
+const Name = /* @__PURE__ */ built(() => z.string().trim().min(1).max(100));
+const Rate = /* @__PURE__ */ built(() =>
+  z
+    .number()
+    .int()
     .min(1)
-    .max(255)
-    .regex(/^(?:[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.?|[0-9A-Fa-f:.]+)$/, 'Must be a host name or an IP address'),
-  port: z.number().int().min(1).max(65535),
-  /** TLS from the first byte (port 465); otherwise STARTTLS when the server offers it. */
-  secure: z.boolean().default(false),
-  username: z.string().min(1).max(320).optional(),
-});
+    .max(MAX_RATE_PER_SECOND)
+    .describe(
+      `Broadcast sends per second through the account; when not given at creation, by type: ${CHANNEL_TYPES.map((t) => `${t} ${DEFAULT_RATE_PER_SECOND[t]}`).join(', ')}`,
+    ),
+);
+const Secret = /* @__PURE__ */ built(() => z.string().min(16).max(256));
+
+export const ApiConfig = /* @__PURE__ */ built(() => z.strictObject({ url: z.url({ protocol: /^https$/ }).max(2048) }));
+export const EmailConfig = /* @__PURE__ */ built(() =>
+  z.strictObject({
+    from: z.email().max(320),
+    host: z
+      .string()
+      .trim()
+      .min(1)
+      .max(255)
+      .regex(/^(?:[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.?|[0-9A-Fa-f:.]+)$/, 'Must be a host name or an IP address'),
+    port: z.number().int().min(1).max(65535),
+    /** TLS from the first byte (port 465); otherwise STARTTLS when the server offers it. */
+    secure: z.boolean().default(false),
+    username: z.string().min(1).max(320).optional(),
+  }),
+);
 /** The simulated provider: which receipts follow a send, or the failure every send ends in. */
-export const SandboxConfig = z.strictObject({
-  deliver: z.boolean().default(true),
-  read: z.boolean().default(false),
-  failWith: z
-    .string()
-    .regex(/^[a-z][a-z0-9_]{0,63}$/, 'Must be a snake_case reason like invalid_recipient')
-    .nullable()
-    .default(null),
-});
+export const SandboxConfig = /* @__PURE__ */ built(() =>
+  z.strictObject({
+    deliver: z.boolean().default(true),
+    read: z.boolean().default(false),
+    failWith: z
+      .string()
+      .regex(/^[a-z][a-z0-9_]{0,63}$/, 'Must be a snake_case reason like invalid_recipient')
+      .nullable()
+      .default(null),
+  }),
+);
 
 const CONFIGS = { api: ApiConfig, email: EmailConfig, sandbox: SandboxConfig } as const;
 export type ChannelConfig = z.output<typeof ApiConfig> | z.output<typeof EmailConfig> | z.output<typeof SandboxConfig>;
 
 /** Write-only secrets: accepted on create and update, stored encrypted, never returned (only their names). */
-export const Secrets = z.strictObject({ signingSecret: Secret.optional(), smtpPassword: z.string().min(1).max(256).optional() });
+export const Secrets = /* @__PURE__ */ built(() =>
+  z.strictObject({ signingSecret: Secret.optional(), smtpPassword: z.string().min(1).max(256).optional() }),
+);
 export type Secrets = z.output<typeof Secrets>;
 
-const base = { name: Name, ratePerSecond: Rate.optional(), secrets: Secrets.optional() };
-export const CreateChannel = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('api'), config: ApiConfig, ...base }),
-  z.strictObject({ type: z.literal('email'), config: EmailConfig, ...base }),
-  z.strictObject({ type: z.literal('sandbox'), config: SandboxConfig.default({ deliver: true, read: false, failWith: null }), ...base }),
-]);
+const base = () => ({ name: Name, ratePerSecond: Rate.optional(), secrets: Secrets.optional() });
+export const CreateChannel = /* @__PURE__ */ built(() =>
+  z.discriminatedUnion('type', [
+    z.strictObject({ type: z.literal('api'), config: ApiConfig, ...base() }),
+    z.strictObject({ type: z.literal('email'), config: EmailConfig, ...base() }),
+    z.strictObject({
+      type: z.literal('sandbox'),
+      config: SandboxConfig.default({ deliver: true, read: false, failWith: null }),
+      ...base(),
+    }),
+  ]),
+);
 export type CreateChannel = z.output<typeof CreateChannel>;
 
 /** A PATCH: `config` replaces the whole config and is checked against the account's type. */
-export const UpdateChannel = z.strictObject({
-  name: Name.optional(),
-  ratePerSecond: Rate.optional(),
-  config: z.record(z.string(), z.unknown()).optional(),
-  secrets: Secrets.optional(),
-});
+export const UpdateChannel = /* @__PURE__ */ built(() =>
+  z.strictObject({
+    name: Name.optional(),
+    ratePerSecond: Rate.optional(),
+    config: z.record(z.string(), z.unknown()).optional(),
+    secrets: Secrets.optional(),
+  }),
+);
 export type UpdateChannel = z.output<typeof UpdateChannel>;
 
 export interface Account {

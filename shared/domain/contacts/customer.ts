@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { ConflictError, ValidationError } from '../errors';
 import { freeFormMap, limitProblem, type FreeFormLimits } from '../free-form';
 import { Channel } from '../inbox/conversation';
+import { built } from '../built';
 
 /** E.164: a plus, a non-zero country digit, at most 15 digits in all. */
 export const E164 = /^\+[1-9]\d{6,14}$/;
@@ -9,18 +10,22 @@ export const E164 = /^\+[1-9]\d{6,14}$/;
 /** Per customer; a map within them keeps the customer item and its events far below DynamoDB's 400 KB. */
 export const ATTRIBUTE_LIMITS: FreeFormLimits = { maxEntries: 50, maxKeyLength: 64, maxBytes: 32 * 1024, maxDepth: 1 };
 
-const AttributeValue = z.union([z.string().max(1000), z.number(), z.boolean(), z.null()]);
-export const Attributes = freeFormMap(
-  z.string().regex(/^[A-Za-z][\w-]{0,63}$/, 'Keys are 1-64 letters, digits, _ or -, starting with a letter'),
-  AttributeValue,
-  ATTRIBUTE_LIMITS,
+const AttributeValue = /* @__PURE__ */ built(() => z.union([z.string().max(1000), z.number(), z.boolean(), z.null()]));
+export const Attributes = /* @__PURE__ */ built(() =>
+  freeFormMap(
+    z.string().regex(/^[A-Za-z][\w-]{0,63}$/, 'Keys are 1-64 letters, digits, _ or -, starting with a letter'),
+    AttributeValue,
+    ATTRIBUTE_LIMITS,
+  ),
 );
 export type Attributes = Record<string, string | number | boolean>;
 
-export const Identity = z.strictObject({
-  channel: Channel,
-  identifier: z.string().trim().min(1).max(320),
-});
+export const Identity = /* @__PURE__ */ built(() =>
+  z.strictObject({
+    channel: Channel,
+    identifier: z.string().trim().min(1).max(320),
+  }),
+);
 export type Identity = z.infer<typeof Identity>;
 
 export const MAX_IDENTITIES = 10;

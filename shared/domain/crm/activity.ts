@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { ConflictError } from '../errors';
+import { built } from '../built';
 
 /** Types the API adds; `stage_change` and `task_completed` are written by Parley itself, with the change they record. */
 const USER_ACTIVITY_TYPES = ['note', 'call', 'email', 'meeting'] as const;
@@ -31,7 +32,7 @@ export interface ActivityFields {
   durationSeconds?: number;
 }
 
-export const ActivityType = z.enum(USER_ACTIVITY_TYPES);
+export const ActivityType = /* @__PURE__ */ built(() => z.enum(USER_ACTIVITY_TYPES));
 
 export const newActivity = (
   input: ActivityFields,

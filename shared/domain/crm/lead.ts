@@ -3,9 +3,10 @@ import { ConflictError, ValidationError } from '../errors';
 import { mergeAttributes, type Attributes } from '../contacts/customer';
 import type { Money } from './money';
 import type { Pipeline, Stage } from './pipeline';
+import { built } from '../built';
 
 export const LEAD_STATUSES = ['open', 'won', 'lost'] as const;
-export const LeadStatus = z.enum(LEAD_STATUSES);
+export const LeadStatus = /* @__PURE__ */ built(() => z.enum(LEAD_STATUSES));
 export type LeadStatus = z.infer<typeof LeadStatus>;
 
 export interface Lead {

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { built } from '../built';
 
 /** ISO 4217 codes as the runtime's ICU knows them (e.g. USD, EUR, JPY); an unknown code is refused. */
 const CURRENCIES: ReadonlySet<string> = new Set(Intl.supportedValuesOf('currency'));
@@ -9,8 +10,10 @@ const CURRENCIES: ReadonlySet<string> = new Set(Intl.supportedValuesOf('currency
  */
 const MAX_AMOUNT = 100_000_000_000;
 
-export const Money = z.strictObject({
-  amount: z.number().int('Must be an integer number of minor units (cents)').min(0).max(MAX_AMOUNT),
-  currency: z.string().refine((c) => CURRENCIES.has(c), 'Must be an ISO 4217 currency code in upper case, e.g. USD'),
-});
+export const Money = /* @__PURE__ */ built(() =>
+  z.strictObject({
+    amount: z.number().int('Must be an integer number of minor units (cents)').min(0).max(MAX_AMOUNT),
+    currency: z.string().refine((c) => CURRENCIES.has(c), 'Must be an ISO 4217 currency code in upper case, e.g. USD'),
+  }),
+);
 export type Money = z.infer<typeof Money>;

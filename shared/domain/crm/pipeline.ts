@@ -1,9 +1,10 @@
 import * as z from 'zod';
 import { ConflictError, ValidationError } from '../errors';
 import { isStorableNumber } from '../free-form';
+import { built } from '../built';
 
 export const STAGE_KINDS = ['open', 'won', 'lost'] as const;
-export const StageKind = z.enum(STAGE_KINDS);
+export const StageKind = /* @__PURE__ */ built(() => z.enum(STAGE_KINDS));
 export type StageKind = z.infer<typeof StageKind>;
 
 /** Stages per pipeline: deleting a pipeline checks every stage's counter in one 100-item transaction. */
@@ -26,14 +27,18 @@ export interface Pipeline {
   updatedAt: string;
 }
 
-const StageName = z.string().trim().min(1).max(100);
+const StageName = /* @__PURE__ */ built(() => z.string().trim().min(1).max(100));
 /** 0–1, and a number DynamoDB can store exactly (no denormals below 1e-130). */
-export const Probability = z.number().min(0).max(1).refine(isStorableNumber, 'Must be 0 or at least 1e-130');
+export const Probability = /* @__PURE__ */ built(() => z.number().min(0).max(1).refine(isStorableNumber, 'Must be 0 or at least 1e-130'));
 
-export const StageInput = z.strictObject({ name: StageName, kind: StageKind.default('open'), probability: Probability.optional() });
+export const StageInput = /* @__PURE__ */ built(() =>
+  z.strictObject({ name: StageName, kind: StageKind.default('open'), probability: Probability.optional() }),
+);
 export type StageInput = z.input<typeof StageInput>;
 
-export const StageEdit = z.strictObject({ name: StageName.optional(), kind: StageKind.optional(), probability: Probability.optional() });
+export const StageEdit = /* @__PURE__ */ built(() =>
+  z.strictObject({ name: StageName.optional(), kind: StageKind.optional(), probability: Probability.optional() }),
+);
 export type StageEdit = z.infer<typeof StageEdit>;
 
 const DEFAULT_PROBABILITY: Record<StageKind, number> = { open: 0.5, won: 1, lost: 0 };

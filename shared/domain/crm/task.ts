@@ -1,11 +1,12 @@
 import * as z from 'zod';
 import { ConflictError, ValidationError } from '../errors';
 import { byCreation, placedAt, UNASSIGNED, type Membership } from '../lists';
+import { built } from '../built';
 
 const TASK_PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
-export const TaskPriority = z.enum(TASK_PRIORITIES);
+export const TaskPriority = /* @__PURE__ */ built(() => z.enum(TASK_PRIORITIES));
 export type TaskPriority = z.infer<typeof TaskPriority>;
-export const TaskStatus = z.enum(['open', 'completed']);
+export const TaskStatus = /* @__PURE__ */ built(() => z.enum(['open', 'completed']));
 export type TaskStatus = z.infer<typeof TaskStatus>;
 
 export interface Task {

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { Tenant } from '../auth/tenant';
+import { built } from '../built';
 
 /** At most 25 MiB a file: what one presigned POST may carry. */
 export const MAX_FILE_BYTES = 25 * 1024 * 1024;
@@ -58,24 +59,30 @@ export const sanitizeName = (raw: string): string => {
     .trim();
 };
 
-export const FileName = z
-  .string()
-  .max(255)
-  .transform(sanitizeName)
-  .refine((n) => n.length > 0 && n !== '.' && n !== '..', 'Must name a file');
+export const FileName = /* @__PURE__ */ built(() =>
+  z
+    .string()
+    .max(255)
+    .transform(sanitizeName)
+    .refine((n) => n.length > 0 && n !== '.' && n !== '..', 'Must name a file'),
+);
 
 /** `type/subtype`, lower-cased; parameters (`; charset=…`) are not part of what a policy pins. */
-export const ContentType = z
-  .string()
-  .max(127)
-  .regex(/^[\w.+-]+\/[\w.+-]+$/, 'Must be a MIME type like application/pdf')
-  .transform((t) => t.toLowerCase());
+export const ContentType = /* @__PURE__ */ built(() =>
+  z
+    .string()
+    .max(127)
+    .regex(/^[\w.+-]+\/[\w.+-]+$/, 'Must be a MIME type like application/pdf')
+    .transform((t) => t.toLowerCase()),
+);
 
-export const CreateFile = z.strictObject({
-  name: FileName,
-  contentType: ContentType,
-  size: z.number().int().min(1).max(MAX_FILE_BYTES, `Must be at most ${MAX_FILE_BYTES} bytes (25 MiB)`),
-});
+export const CreateFile = /* @__PURE__ */ built(() =>
+  z.strictObject({
+    name: FileName,
+    contentType: ContentType,
+    size: z.number().int().min(1).max(MAX_FILE_BYTES, `Must be at most ${MAX_FILE_BYTES} bytes (25 MiB)`),
+  }),
+);
 export type CreateFile = z.output<typeof CreateFile>;
 
 export const newFile = (id: string, input: CreateFile, now: Date): StoredFile => ({

@@ -4,6 +4,7 @@ import { Attributes, type CustomerFields } from '../contacts/customer';
 import { CustomerInput } from '../contacts/customer-input';
 import { Money } from '../crm/money';
 import { MAX_MAPPED_COLUMNS, type ImportJob, type ImportKind } from './import';
+import { built } from '../built';
 
 /** The fields a column may fill, besides `attributes.<key>` (one attribute, its value the cell's text). */
 const IMPORT_FIELDS = {
@@ -12,9 +13,11 @@ const IMPORT_FIELDS = {
 } as const satisfies Record<ImportKind, readonly string[]>;
 
 /** A request's column mapping: CSV header → field, or null to skip the column. */
-export const ImportColumns = z
-  .record(z.string().min(1).max(200), z.string().max(100).nullable())
-  .refine((c) => Object.keys(c).length <= MAX_MAPPED_COLUMNS, `At most ${MAX_MAPPED_COLUMNS} columns`);
+export const ImportColumns = /* @__PURE__ */ built(() =>
+  z
+    .record(z.string().min(1).max(200), z.string().max(100).nullable())
+    .refine((c) => Object.keys(c).length <= MAX_MAPPED_COLUMNS, `At most ${MAX_MAPPED_COLUMNS} columns`),
+);
 
 const ATTRIBUTE = /^attributes\.([A-Za-z][\w-]{0,63})$/;
 
@@ -81,31 +84,35 @@ export const customerRow = (fields: (string | null)[], cells: string[]): RowInpu
   return parsed.success ? { input: parsed.data } : { reason: reasonOf(parsed.error) };
 };
 
-const Amount = z
-  .string()
-  .regex(/^\d{1,15}$/, 'Must be a whole number of minor units (cents)')
-  .transform(Number)
-  .pipe(Money.shape.amount);
+const Amount = /* @__PURE__ */ built(() =>
+  z
+    .string()
+    .regex(/^\d{1,15}$/, 'Must be a whole number of minor units (cents)')
+    .transform(Number)
+    .pipe(Money.shape.amount),
+);
 
-const LeadRow = z
-  .strictObject({
-    title: z.string().trim().min(1).max(200),
-    stageId: z.string().max(64).optional(),
-    customerEmail: z.email().max(320).optional(),
-    valueAmount: Amount.optional(),
-    valueCurrency: Money.shape.currency.optional(),
-    source: z.string().trim().min(1).max(100).optional(),
-    expectedCloseDate: CalendarDate.optional(),
-    attributes: Attributes.optional(),
-  })
-  .refine((r) => (r.valueAmount === undefined) === (r.valueCurrency === undefined), {
-    message: 'valueAmount and valueCurrency go together',
-    path: ['valueAmount'],
-  })
-  .transform(({ valueAmount, valueCurrency, ...rest }) => ({
-    ...rest,
-    value: valueAmount === undefined ? undefined : { amount: valueAmount, currency: valueCurrency! },
-  }));
+const LeadRow = /* @__PURE__ */ built(() =>
+  z
+    .strictObject({
+      title: z.string().trim().min(1).max(200),
+      stageId: z.string().max(64).optional(),
+      customerEmail: z.email().max(320).optional(),
+      valueAmount: Amount.optional(),
+      valueCurrency: Money.shape.currency.optional(),
+      source: z.string().trim().min(1).max(100).optional(),
+      expectedCloseDate: CalendarDate.optional(),
+      attributes: Attributes.optional(),
+    })
+    .refine((r) => (r.valueAmount === undefined) === (r.valueCurrency === undefined), {
+      message: 'valueAmount and valueCurrency go together',
+      path: ['valueAmount'],
+    })
+    .transform(({ valueAmount, valueCurrency, ...rest }) => ({
+      ...rest,
+      value: valueAmount === undefined ? undefined : { amount: valueAmount, currency: valueCurrency! },
+    })),
+);
 
 export type LeadRowInput = z.infer<typeof LeadRow>;
 

@@ -1,12 +1,13 @@
 import * as z from 'zod';
+import { built } from '../built';
 
 export const STATUSES = ['open', 'pending', 'snoozed', 'closed'] as const;
 const PRIORITIES = ['none', 'low', 'medium', 'high', 'urgent'] as const;
 const CHANNELS = ['api', 'email', 'web', 'sms', 'whatsapp', 'messenger', 'instagram', 'telegram'] as const;
 
-export const Status = z.enum(STATUSES);
-export const Priority = z.enum(PRIORITIES);
-export const Channel = z.enum(CHANNELS);
+export const Status = /* @__PURE__ */ built(() => z.enum(STATUSES));
+export const Priority = /* @__PURE__ */ built(() => z.enum(PRIORITIES));
+export const Channel = /* @__PURE__ */ built(() => z.enum(CHANNELS));
 
 export type Status = z.infer<typeof Status>;
 export type Priority = z.infer<typeof Priority>;

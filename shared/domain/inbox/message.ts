@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { OBJECT_ID } from '../../ids';
 import { MAX_ATTACHMENTS, type Attachment } from '../files/file';
 import type { Change, Conversation } from './conversation';
+import { built } from '../built';
 
 export type { Attachment };
 
@@ -43,28 +44,30 @@ export type DeliveryStatus = 'received' | 'pending' | 'sent' | 'delivered' | 're
 const MAX_CONTENT_LENGTH = 10_000;
 
 /** A file a message carries, as a client names it: a ready file of the same workspace and mode (`POST /files`). */
-const AttachmentRef = z.strictObject({ fileId: z.string().regex(OBJECT_ID, 'Must be a 24-character hex id') });
+const AttachmentRef = /* @__PURE__ */ built(() => z.strictObject({ fileId: z.string().regex(OBJECT_ID, 'Must be a 24-character hex id') }));
 
 /** Content and attachments as a client sends them; at least one of the two is required (the content may be empty with attachments). */
-export const MessageContent = {
+export const messageContent = () => ({
   content: z.string().trim().max(MAX_CONTENT_LENGTH).optional(),
   attachments: z
     .array(AttachmentRef)
     .max(MAX_ATTACHMENTS)
     .refine((refs) => new Set(refs.map((r) => r.fileId)).size === refs.length, 'Must not name a file twice')
     .optional(),
-};
+});
 
 /** Who sent an incoming message, as a channel names them: its own identifier, and what else it knows. */
-export const IncomingSender = z.strictObject({
-  identifier: z.string().trim().min(1).max(320),
-  name: z.string().trim().min(1).max(200).optional(),
-  email: z.email().max(320).optional(),
-  phone: z
-    .string()
-    .regex(/^\+[1-9]\d{6,14}$/, 'Must be an E.164 number like +14155550123')
-    .optional(),
-});
+export const IncomingSender = /* @__PURE__ */ built(() =>
+  z.strictObject({
+    identifier: z.string().trim().min(1).max(320),
+    name: z.string().trim().min(1).max(200).optional(),
+    email: z.email().max(320).optional(),
+    phone: z
+      .string()
+      .regex(/^\+[1-9]\d{6,14}$/, 'Must be an E.164 number like +14155550123')
+      .optional(),
+  }),
+);
 
 export const hasBody = (m: { content?: string; attachments?: unknown[] }) => Boolean(m.content) || (m.attachments?.length ?? 0) > 0;
 

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { OBJECT_ID } from '../../ids';
+import { built } from '../built';
 
 /**
  * The realtime socket's protocol (docs/guide/realtime.md). A client sends `subscribe` once, and `ping` as often
@@ -35,13 +36,15 @@ export const replayReadAt = (subscribedAt: string, now: Date): Date =>
 export const SOCKET_SOURCE = 'parley.realtime';
 export const SUBSCRIBED_DETAIL_TYPE = 'SocketSubscribed';
 
-const Subscribe = z.strictObject({
-  action: z.literal('subscribe'),
-  events: z.array(z.string().max(200)).min(1).max(MAX_PATTERNS),
-  since: z.string().regex(OBJECT_ID, 'Must be an event id').optional(),
-});
-const Ping = z.strictObject({ action: z.literal('ping') });
-const Message = z.discriminatedUnion('action', [Subscribe, Ping]);
+const Subscribe = /* @__PURE__ */ built(() =>
+  z.strictObject({
+    action: z.literal('subscribe'),
+    events: z.array(z.string().max(200)).min(1).max(MAX_PATTERNS),
+    since: z.string().regex(OBJECT_ID, 'Must be an event id').optional(),
+  }),
+);
+const Ping = /* @__PURE__ */ built(() => z.strictObject({ action: z.literal('ping') }));
+const Message = /* @__PURE__ */ built(() => z.discriminatedUnion('action', [Subscribe, Ping]));
 export type ClientMessage = z.infer<typeof Message>;
 
 export type Frame =

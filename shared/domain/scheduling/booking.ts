@@ -1,8 +1,9 @@
 import * as z from 'zod';
 import { ConflictError, ValidationError } from '../errors';
+import { built } from '../built';
 
 const BOOKING_STATUSES = ['pending', 'confirmed', 'cancelled', 'completed', 'no_show'] as const;
-export const BookingStatus = z.enum(BOOKING_STATUSES);
+export const BookingStatus = /* @__PURE__ */ built(() => z.enum(BOOKING_STATUSES));
 export type BookingStatus = z.infer<typeof BookingStatus>;
 
 /** Bookings start and end on the quarter hour (every time zone's offset is a multiple of 15 minutes). */

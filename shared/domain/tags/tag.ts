@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { built } from '../built';
 
 const MAX_TAG_NAME_LENGTH = 50;
 const MAX_TAG_DESCRIPTION_LENGTH = 500;
@@ -16,32 +17,42 @@ export interface Tag {
 // Control characters would make names unprintable in dashboards and ambiguous for uniqueness.
 const CONTROL_CHARS = /\p{Cc}/u;
 
-const TagName = z
-  .string()
-  .trim()
-  .min(1, 'Must not be empty')
-  .max(MAX_TAG_NAME_LENGTH, `Must be at most ${MAX_TAG_NAME_LENGTH} characters`)
-  .refine((name) => !CONTROL_CHARS.test(name), 'Must not contain control characters');
+const TagName = /* @__PURE__ */ built(() =>
+  z
+    .string()
+    .trim()
+    .min(1, 'Must not be empty')
+    .max(MAX_TAG_NAME_LENGTH, `Must be at most ${MAX_TAG_NAME_LENGTH} characters`)
+    .refine((name) => !CONTROL_CHARS.test(name), 'Must not contain control characters'),
+);
 
-const TagColor = z
-  .string()
-  .regex(/^#[0-9a-fA-F]{6}$/, 'Must be a hex color like #1f93ff')
-  .transform((c) => c.toLowerCase());
+const TagColor = /* @__PURE__ */ built(() =>
+  z
+    .string()
+    .regex(/^#[0-9a-fA-F]{6}$/, 'Must be a hex color like #1f93ff')
+    .transform((c) => c.toLowerCase()),
+);
 
-const TagDescription = z.string().trim().max(MAX_TAG_DESCRIPTION_LENGTH, `Must be at most ${MAX_TAG_DESCRIPTION_LENGTH} characters`);
+const TagDescription = /* @__PURE__ */ built(() =>
+  z.string().trim().max(MAX_TAG_DESCRIPTION_LENGTH, `Must be at most ${MAX_TAG_DESCRIPTION_LENGTH} characters`),
+);
 
-export const CreateTag = z.strictObject({
-  name: TagName,
-  color: TagColor.optional(),
-  description: TagDescription.nullable().optional(),
-});
+export const CreateTag = /* @__PURE__ */ built(() =>
+  z.strictObject({
+    name: TagName,
+    color: TagColor.optional(),
+    description: TagDescription.nullable().optional(),
+  }),
+);
 export type CreateTag = z.output<typeof CreateTag>;
 
-export const UpdateTag = z.strictObject({
-  name: TagName.optional(),
-  color: TagColor.optional(),
-  description: TagDescription.nullable().optional(),
-});
+export const UpdateTag = /* @__PURE__ */ built(() =>
+  z.strictObject({
+    name: TagName.optional(),
+    color: TagColor.optional(),
+    description: TagDescription.nullable().optional(),
+  }),
+);
 export type UpdateTag = z.output<typeof UpdateTag>;
 
 /** Names are unique per workspace regardless of case, width or composed/decomposed accents. */

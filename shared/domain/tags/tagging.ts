@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { OBJECT_ID } from '../../ids';
 import { ValidationError, type FieldError } from '../errors';
+import { built } from '../built';
 
 /** Bulk calls name at most this many entities and tags: 100 × 10 is at most 20 transactions of 5 entities. */
 const MAX_BULK_ENTITIES = 100;
@@ -21,17 +22,21 @@ export type TagAction = 'tag' | 'untag';
 const MALFORMED_ID = 'Must be a 24-character hex id';
 export const isWellFormedId = (id: string): boolean => OBJECT_ID.test(id);
 
-const Id = z.string().max(64, MALFORMED_ID);
+const Id = /* @__PURE__ */ built(() => z.string().max(64, MALFORMED_ID));
 
-const TagIds = z.array(Id).min(1, 'Must name at least one tag').max(MAX_TAGS_PER_CALL, `At most ${MAX_TAGS_PER_CALL} tags per call`);
+const TagIds = /* @__PURE__ */ built(() =>
+  z.array(Id).min(1, 'Must name at least one tag').max(MAX_TAGS_PER_CALL, `At most ${MAX_TAGS_PER_CALL} tags per call`),
+);
 
-export const TagIdsBody = z.strictObject({ tagIds: TagIds });
+export const TagIdsBody = /* @__PURE__ */ built(() => z.strictObject({ tagIds: TagIds }));
 
-export const BulkTagging = z.strictObject({
-  entityType: z.enum(ENTITY_TYPES, { error: `Must be one of ${ENTITY_TYPES.join(', ')}` }),
-  entityIds: z.array(Id).min(1, 'Must name at least one entity').max(MAX_BULK_ENTITIES, `At most ${MAX_BULK_ENTITIES} entities per call`),
-  tagIds: TagIds,
-});
+export const BulkTagging = /* @__PURE__ */ built(() =>
+  z.strictObject({
+    entityType: z.enum(ENTITY_TYPES, { error: `Must be one of ${ENTITY_TYPES.join(', ')}` }),
+    entityIds: z.array(Id).min(1, 'Must name at least one entity').max(MAX_BULK_ENTITIES, `At most ${MAX_BULK_ENTITIES} entities per call`),
+    tagIds: TagIds,
+  }),
+);
 export type BulkTagging = z.output<typeof BulkTagging>;
 
 const sorted = (ids: Iterable<string>) => [...new Set(ids)].sort();

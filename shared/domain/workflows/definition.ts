@@ -4,6 +4,7 @@ import { Cron } from 'croner';
 import { EdgeInput, NodeInput, type Edge, type WorkflowNode } from './nodes';
 import { graphProblems } from './graph';
 import { isTimeZone } from '../auth/workspace';
+import { built } from '../built';
 
 const MAX_NODES = 100;
 const MAX_EDGES = 200;
@@ -19,9 +20,9 @@ const validCron = (cron: string) => {
 
 /** A filter's keys are dot paths of up to 8 segments of 64; its values are scalars. */
 const FILTER_LIMITS: FreeFormLimits = { maxEntries: 20, maxKeyLength: 8 * 65, maxBytes: 32 * 1024, maxDepth: 1 };
-const FilterPath = z
-  .string()
-  .regex(/^[A-Za-z0-9_-]{1,64}(\.[A-Za-z0-9_-]{1,64}){0,7}$/, 'Must be a dot path such as conversation.priority');
+const FilterPath = /* @__PURE__ */ built(() =>
+  z.string().regex(/^[A-Za-z0-9_-]{1,64}(\.[A-Za-z0-9_-]{1,64}){0,7}$/, 'Must be a dot path such as conversation.priority'),
+);
 
 /** `isPattern` checks event names against the catalog; it is passed in so that this module stays free of it. */
 const triggerSchema = (isPattern: (name: string) => boolean) =>

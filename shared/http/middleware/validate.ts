@@ -4,6 +4,7 @@ import { jsonProblems, type JsonProblem } from '../../domain/free-form';
 import { inexactNumbers } from '../../domain/written-numbers';
 import { fieldErrors, formatPath } from '../validation';
 import { header, stateOf, type HttpMiddleware } from '../state';
+import { built } from '../../domain/built';
 
 const MAX_BODY_BYTES = 256 * 1024;
 
@@ -42,7 +43,7 @@ const parseJsonObject = (raw: Buffer, contentType: string | undefined): { value:
 const MAX_BODY_DEPTH = 32;
 
 /** What a route declares no body or query for accepts: nothing, or an empty object; any field in it is unknown (422). */
-const NOTHING = z.strictObject({});
+const NOTHING = /* @__PURE__ */ built(() => z.strictObject({}));
 
 /** What no route's schema could take: numbers changed by parsing or not stored exactly, ill-formed text, deep nesting; one entry a path. */
 const storageProblems = (input: unknown, written: JsonProblem[] = []) => {

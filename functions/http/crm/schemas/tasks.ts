@@ -4,8 +4,9 @@ import { ListQuery } from '../../../../shared/http/pagination';
 import { TaskPriority, TaskStatus } from '../../../../shared/domain/crm/task';
 import { ObjectId } from '../../../../shared/http/params';
 import { Assignee, Name, Text } from './fields';
+import { built } from '../../../../shared/domain/built';
 
-const TaskFields = {
+const taskFields = () => ({
   description: Text(5000).nullable().optional(),
   priority: TaskPriority.optional(),
   dueAt: DateTime.nullable().optional(),
@@ -13,16 +14,18 @@ const TaskFields = {
   leadId: ObjectId.nullable().optional(),
   customerId: ObjectId.nullable().optional(),
   conversationId: ObjectId.nullable().optional(),
-};
-export const CreateTask = z.strictObject({ title: Name, ...TaskFields });
-export const UpdateTask = z.strictObject({ title: Name.optional(), ...TaskFields });
-export const TaskFilters = z.strictObject({
-  ...ListQuery.shape,
-  status: TaskStatus.optional(),
-  assigneeId: Assignee.optional(),
-  leadId: ObjectId.optional(),
-  overdue: z
-    .enum(['true', 'false'])
-    .transform((v) => v === 'true')
-    .optional(),
 });
+export const CreateTask = /* @__PURE__ */ built(() => z.strictObject({ title: Name, ...taskFields() }));
+export const UpdateTask = /* @__PURE__ */ built(() => z.strictObject({ title: Name.optional(), ...taskFields() }));
+export const TaskFilters = /* @__PURE__ */ built(() =>
+  z.strictObject({
+    ...ListQuery.shape,
+    status: TaskStatus.optional(),
+    assigneeId: Assignee.optional(),
+    leadId: ObjectId.optional(),
+    overdue: z
+      .enum(['true', 'false'])
+      .transform((v) => v === 'true')
+      .optional(),
+  }),
+);
