@@ -5,7 +5,7 @@ import { DeleteCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dynamo } from '../../shared/aws/dynamo';
 import { config } from '../../shared/config';
-import { testTenant } from '../../shared/domain/auth/tenant';
+import { testTenant, type Tenant } from '../../shared/domain/auth/tenant';
 import { newErasure } from '../../shared/domain/erasure/erasure';
 import { enqueueBulkJob } from '../../shared/bulk/queue';
 import { advanceErasure, csvRewriteClaim, erasureCreation, erasureProgress, startErasure } from '../../shared/data/erasures';
@@ -151,6 +151,23 @@ const completed = (api: Client, id: string) =>
     90_000,
     500,
   );
+
+/** An erasure of the customer, recorded and started as its worker starts it, and a step's context for it (`now` by default). */
+const runningErasure = async (tenant: Tenant, customerId: string, now = new Date()) => {
+  const erasure = newErasure(objectId(), customerId, new Date());
+  await direct.commit(erasureCreation(tenant, erasure, lostRace));
+  expect(await startErasure(direct, tenant, erasure._id)).toBe(true);
+  return { erasure, ctx: { tenant, erasureId: erasure._id, customerId, now, needles: async () => [customerId] } };
+};
+
+/** Two customers, each named by a marker of its own, and a completed export of both. */
+const twoCustomersExported = async (api: Client) => {
+  const [mark, otherMark] = [marker(), marker()];
+  const customer = await created(api, CUSTOMERS, { name: `Ada ${mark}`, email: `${mark}@example.com` }, 'customer');
+  await created(api, CUSTOMERS, { name: `Bo ${otherMark}`, email: `${otherMark}@example.com` }, 'customer');
+  const { job } = await exported(api, `${CUSTOMERS}/exports`);
+  return { customer, mark, otherMark, job };
+};
 
 describe('erasure of a customer', () => {
   it('removes the customer from every item of the table and every object of the bucket, and leaves another customer whole', {
@@ -345,10 +362,7 @@ describe('erasure of a customer', () => {
     const { customer } = await customerWithConversation(api, mark, phoneMarker());
     const tenant = testTenant(workspaceId);
     // A run that died after deleting the file and before the messages: the job is running, at its conversations step.
-    const erasure = newErasure(objectId(), customer._id, new Date());
-    await direct.commit(erasureCreation(tenant, erasure, lostRace));
-    expect(await startErasure(direct, tenant, erasure._id)).toBe(true);
-    const ctx = { tenant, erasureId: erasure._id, customerId: customer._id, now: new Date(), needles: async () => [customer._id] };
+    const { erasure, ctx } = await runningErasure(tenant, customer._id);
     for (const step of ['leads', 'tasks', 'activities', 'bookings', 'broadcastRecipients'] as const) await steps[step](ctx);
     for (let step = 0; step < 5; step++) await advanceErasure(direct, tenant, erasure._id, step);
     const crash = new Error('killed');
@@ -392,10 +406,7 @@ describe('erasure of a customer', () => {
     const total = async (query: string) => (await api.get(`${WF}/executions?limit=1&${query}`)).body.data.pagination.total;
     await eventually(async () => (await total('status=waiting')) === 2, 30_000);
     const tenant = testTenant(workspaceId);
-    const erasure = newErasure(objectId(), customer._id, new Date());
-    await direct.commit(erasureCreation(tenant, erasure, lostRace));
-    expect(await startErasure(direct, tenant, erasure._id)).toBe(true);
-    const ctx = { tenant, erasureId: erasure._id, customerId: customer._id, now: new Date(), needles: async () => [customer._id] };
+    const { erasure, ctx } = await runningErasure(tenant, customer._id);
 
     await Promise.all([steps.workflowExecutions(ctx), steps.workflowExecutions(ctx)]);
     await steps.workflowExecutions(ctx);
@@ -418,16 +429,8 @@ describe('erasure of a customer', () => {
     // The customer's removal as read before that conversation is refused: it would leave the conversation behind.
     await expect(direct.commit(customerErasure(tenant, read, new Date()), lostRace)).rejects.toBeInstanceOf(VersionConflict);
 
-    const erasure = newErasure(objectId(), customer._id, new Date());
-    await direct.commit(erasureCreation(tenant, erasure, lostRace));
-    expect(await startErasure(direct, tenant, erasure._id)).toBe(true);
-    await steps.customer({
-      tenant,
-      erasureId: erasure._id,
-      customerId: customer._id,
-      now: new Date(),
-      needles: async () => [customer._id],
-    });
+    const { erasure, ctx } = await runningErasure(tenant, customer._id);
+    await steps.customer(ctx);
     expect(await getCustomer(tenant, customer._id)).toBeUndefined();
     expect((await api.get(`${CONV}/${late._id}`)).status).toBe(404);
     expect((await api.get(`/api/v1/contacts/erasures/${erasure._id}`)).body.data.erasure.counts).toMatchObject({
@@ -455,23 +458,11 @@ describe('erasure of a customer', () => {
     timeout: 60_000,
   }, async () => {
     const { api, workspaceId } = await env.tenant();
-    const [mark, otherMark] = [marker(), marker()];
-    const customer = await created(api, CUSTOMERS, { name: `Ada ${mark}`, email: `${mark}@example.com` }, 'customer');
-    await created(api, CUSTOMERS, { name: `Bo ${otherMark}`, email: `${otherMark}@example.com` }, 'customer');
-    const { job } = await exported(api, `${CUSTOMERS}/exports`);
+    const { customer, mark, job } = await twoCustomersExported(api);
     const tenant = testTenant(workspaceId);
-    const erasure = newErasure(objectId(), customer._id, new Date());
-    await direct.commit(erasureCreation(tenant, erasure, lostRace));
-    expect(await startErasure(direct, tenant, erasure._id)).toBe(true);
     const DAY = 24 * 3600 * 1000;
-    const fiveDaysOn = new Date(Date.parse(job.createdAt) + 5 * DAY);
-    await steps.bulkCsvs({
-      tenant,
-      erasureId: erasure._id,
-      customerId: customer._id,
-      now: fiveDaysOn,
-      needles: async () => [customer._id],
-    });
+    const { ctx } = await runningErasure(tenant, customer._id, new Date(Date.parse(job.createdAt) + 5 * DAY));
+    await steps.bulkCsvs(ctx);
     const rewritten = await (await fetch((await api.get(`${CUSTOMERS}/exports/${job._id}`)).body.data.export.download.url)).text();
     expect(rewritten).not.toContain(mark);
 
@@ -486,15 +477,10 @@ describe('erasure of a customer', () => {
     timeout: 60_000,
   }, async () => {
     const { api, workspaceId } = await env.tenant();
-    const [mark, otherMark] = [marker(), marker()];
-    const customer = await created(api, CUSTOMERS, { name: `Ada ${mark}`, email: `${mark}@example.com` }, 'customer');
-    await created(api, CUSTOMERS, { name: `Bo ${otherMark}`, email: `${otherMark}@example.com` }, 'customer');
-    const { job } = await exported(api, `${CUSTOMERS}/exports`);
+    const { customer, mark, otherMark, job } = await twoCustomersExported(api);
     expect(job.rows).toBe(2);
     const tenant = testTenant(workspaceId);
-    const erasure = newErasure(objectId(), customer._id, new Date());
-    await direct.commit(erasureCreation(tenant, erasure, lostRace));
-    expect(await startErasure(direct, tenant, erasure._id)).toBe(true);
+    const { erasure } = await runningErasure(tenant, customer._id);
     // What the run that died left: the CSV counted (and the export's rows lowered), the CSV itself unchanged.
     const key = exportObjectKey(tenant, job._id);
     await direct.commit([
