@@ -1,4 +1,3 @@
-import { ChangeMessageVisibilityCommand, SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import * as z from 'zod';
 import { config, type Config } from './config';
@@ -67,10 +66,11 @@ export const sendMessages = <M>(unit: Unit, queue: Queue<M>, bodies: readonly M[
 const sendNow = async <M>(queue: Queue<M>, bodies: readonly M[], delayMs: number): Promise<void> => {
   const DelaySeconds = Math.min(MAX_DELAY_SECONDS, toWholeSecondsRoundingUp(delayMs));
   const chunks = Array.from({ length: Math.ceil(bodies.length / BATCH) }, (_, i) => bodies.slice(i * BATCH, (i + 1) * BATCH));
+  const { sdk, client } = await sqs();
   await Promise.all(
     chunks.map(async (chunk) => {
-      const { Failed = [] } = await sqs().send(
-        new SendMessageBatchCommand({
+      const { Failed = [] } = await client.send(
+        new sdk.SendMessageBatchCommand({
           QueueUrl: urlOf(queue.env),
           Entries: chunk.map((body, j) => ({ Id: String(j), MessageBody: JSON.stringify(body), DelaySeconds })),
         }),
@@ -105,14 +105,16 @@ const parse = async <M>(queue: Queue<M>, record: SQSRecord): Promise<M | undefin
 };
 
 /** Makes a record reappear after `delayMs`, rounded up to whole seconds (capped: see MAX_VISIBILITY_SECONDS). */
-const defer = (queue: Queue<unknown>, record: SQSRecord, delayMs: number) =>
-  sqs().send(
-    new ChangeMessageVisibilityCommand({
+const defer = async (queue: Queue<unknown>, record: SQSRecord, delayMs: number) => {
+  const { sdk, client } = await sqs();
+  return client.send(
+    new sdk.ChangeMessageVisibilityCommand({
       QueueUrl: urlOf(queue.env),
       ReceiptHandle: record.receiptHandle,
       VisibilityTimeout: Math.min(MAX_VISIBILITY_SECONDS, toWholeSecondsRoundingUp(delayMs)),
     }),
   );
+};
 
 /** The contention delay's ceiling: under the shortest visibility timeout of the queues (90 s, channels). */
 const MAX_CONTENTION_DELAY_MS = 60_000;

@@ -1,5 +1,4 @@
 import type { Unit } from '../data/unit';
-import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import * as z from 'zod';
 import { sqs } from '../aws/sqs';
 import { config } from '../config';
@@ -36,8 +35,9 @@ export const enqueueDeliveries = (unit: Unit, messages: readonly DeliveryMessage
 
 /** Parks a permanently failed delivery in the DLQ, where operators can see it; the table lists it as failed. */
 export const parkInDlq = async (message: DeliveryMessage, failureReason: string): Promise<void> => {
-  await sqs().send(
-    new SendMessageCommand({
+  const { sdk, client } = await sqs();
+  await client.send(
+    new sdk.SendMessageCommand({
       QueueUrl: dlqUrl(),
       MessageBody: JSON.stringify({ ...message, failureReason }),
     }),

@@ -53,7 +53,7 @@ const event = (
   );
 
 /** An active schedule's next run from now; none while inactive. */
-const schedule = (w: Workflow, now: Date) => (w.active ? nextRunAt(w.trigger, now) : undefined);
+const schedule = async (w: Workflow, now: Date) => (w.active ? nextRunAt(w.trigger, now) : undefined);
 
 export const createWorkflow = async (unit: Unit, tenant: Tenant, input: CreateWorkflow, now: Date): Promise<Workflow> => {
   const w = newWorkflow(objectId(now.getTime()), input, now);
@@ -77,7 +77,7 @@ const mutate = (
       type === 'updated' && JSON.stringify(after.trigger) === JSON.stringify(before.workflow.trigger) && before.nextRunAt;
     await unit.commit(
       [
-        ...workflowSave(tenant, before, after, keepsSchedule ? before.nextRunAt : schedule(after, now)),
+        ...workflowSave(tenant, before, after, keepsSchedule ? before.nextRunAt : await schedule(after, now)),
         event(type, tenant, after, now, before.workflow),
       ],
       lostRace,

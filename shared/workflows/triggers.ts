@@ -70,7 +70,7 @@ export const runDueSchedules = async (unit: Unit, now: Date, batch = 100): Promi
     if (await startExecution(unit, tenant, s.workflow, trigger, { depth: 1, now, guard: scheduledRunGuard(tenant, id, s.nextRunAt, now) }))
       started++;
     await unit
-      .commit(workflowSave(tenant, s, s.workflow, nextRunAt(s.workflow.trigger, now)), lostRace)
+      .commit(workflowSave(tenant, s, s.workflow, await nextRunAt(s.workflow.trigger, now)), lostRace)
       .catch((error: unknown) => log.warn('schedule not advanced (changed meanwhile)', { tenant, workflowId: id, error: String(error) }));
   }
   return started;

@@ -188,6 +188,44 @@ describe('a function whose code loads an SDK lazily (files: S3 and SSM at their 
   });
 });
 
+describe('functions that load what only some of their calls need at first use (SQS, a bulk job kind, croner)', () => {
+  it('keep it out of their cold starts, in chunks that load beside the bundle', async () => {
+    const outdir = mkdtempSync(join(tmpdir(), 'parley-first-call-'));
+    try {
+      const bundles = await bundleFunctions(
+        {
+          subscription: 'functions/http/webhooks/create-subscription.ts',
+          bulk: 'functions/queues/run-bulk-job.ts',
+          list: 'functions/http/workflows/list-workflows.ts',
+          update: 'functions/http/workflows/update-workflow.ts',
+        },
+        outdir,
+      );
+      const atStart = (name: string, path: string) => Object.keys(bundles[name]!.start.inputs).some((input) => input.includes(path));
+      expect(atStart('subscription', '@aws-sdk/client-sqs/')).toBe(false);
+      expect(atStart('bulk', 'csv-parse/')).toBe(false);
+      expect(atStart('bulk', 'shared/imports/')).toBe(false);
+      expect(atStart('bulk', 'shared/exports/')).toBe(false);
+      expect(atStart('list', 'croner/')).toBe(false);
+      // A route that validates a schedule's cron checks it at once.
+      expect(atStart('update', 'croner/')).toBe(true);
+      for (const bundle of Object.values(bundles)) {
+        expect(bundle.lazyBytes).toBeGreaterThan(0);
+        expect(importFresh(join(bundle.dir, 'index.mjs'))).toBe('loaded');
+        const chunks = readdirSync(join(bundle.dir, 'chunks')).filter((file) => file.endsWith('.mjs'));
+        const loads = chunks
+          .map((file) => `await import(${JSON.stringify(pathToFileURL(join(bundle.dir, 'chunks', file)).href)});`)
+          .join('');
+        expect(
+          execFileSync(process.execPath, ['--input-type=module', '-e', `${loads} process.stdout.write('loaded');`], { encoding: 'utf8' }),
+        ).toBe('loaded');
+      }
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('a function that answers one view of a module of several', () => {
   it('carries that view, not its neighbours nor the entity schemas it never reads (`built` and `declare` are pure)', async () => {
     const outdir = mkdtempSync(join(tmpdir(), 'parley-views-'));

@@ -115,10 +115,14 @@ describe('the local runtime enforces the AWS service limits the emulators let pa
       name: 'InvalidParameterValue',
     });
     await expect(
-      sqs().send(new SendMessageBatchCommand({ QueueUrl: queueUrl(), Entries: [{ Id: '1', MessageBody: '{}', DelaySeconds: 1000 }] })),
+      (await sqs()).client.send(
+        new SendMessageBatchCommand({ QueueUrl: queueUrl(), Entries: [{ Id: '1', MessageBody: '{}', DelaySeconds: 1000 }] }),
+      ),
     ).rejects.toMatchObject({ name: 'InvalidParameterValue' });
     await expect(
-      sqs().send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl(), ReceiptHandle: 'x', VisibilityTimeout: 12 * 3600 + 1 })),
+      (await sqs()).client.send(
+        new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl(), ReceiptHandle: 'x', VisibilityTimeout: 12 * 3600 + 1 }),
+      ),
     ).rejects.toMatchObject({ name: 'InvalidParameterValue', message: expect.stringContaining('VisibilityTimeout') });
   });
 

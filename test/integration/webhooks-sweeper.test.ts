@@ -17,7 +17,7 @@ beforeAll(async () => {
 afterAll(() => stack?.stop());
 
 const receive = async () => {
-  const { Messages = [] } = await sqs().send(
+  const { Messages = [] } = await (await sqs()).client.send(
     new ReceiveMessageCommand({ QueueUrl: stack.queues['webhook-deliveries']!.url, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }),
   );
   return Messages.map((m) => JSON.parse(m.Body!) as { deliveryId: string });

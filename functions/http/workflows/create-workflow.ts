@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { definition } from '../../../shared/views/workflows';
 import { createWorkflow } from '../../../shared/workflows/definitions';
-import { CreateWorkflow } from './schemas';
+import { CreateWorkflow } from './bodies';
 
 /** New workflows start inactive (`POST …/{id}/activate`); a manual trigger works on them at once. */
 export const handler = route(

@@ -1,6 +1,4 @@
 import * as z from 'zod';
-import { isValidPattern } from '../../../shared/events/types';
-import { createWorkflowSchema, updateWorkflowSchema } from '../../../shared/domain/workflows/definition';
 import { EXECUTION_STATUSES } from '../../../shared/domain/workflows/execution';
 import { WORKFLOW_JSON_LIMITS } from '../../../shared/domain/workflows/nodes';
 import { freeFormMap } from '../../../shared/domain/free-form';
@@ -9,8 +7,6 @@ import { OBJECT_ID } from '../../../shared/ids';
 import { built } from '../../../shared/domain/built';
 export { IdParams } from '../../../shared/http/params';
 
-export const CreateWorkflow = /* @__PURE__ */ built(() => createWorkflowSchema(isValidPattern));
-export const UpdateWorkflow = /* @__PURE__ */ built(() => updateWorkflowSchema(isValidPattern));
 export const TriggerBody = /* @__PURE__ */ built(() =>
   z.strictObject({ payload: freeFormMap(z.string(), z.unknown(), WORKFLOW_JSON_LIMITS).optional() }),
 );

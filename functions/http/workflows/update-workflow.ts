@@ -2,7 +2,8 @@ import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { definition } from '../../../shared/views/workflows';
 import { updateWorkflow } from '../../../shared/workflows/definitions';
-import { IdParams, UpdateWorkflow } from './schemas';
+import { IdParams } from './schemas';
+import { UpdateWorkflow } from './bodies';
 
 /** A change makes a new `version`; running executions finish on the version they started with. */
 export const handler = route(

@@ -1,6 +1,5 @@
 import * as z from 'zod';
 import { freeFormMap, type FreeFormLimits } from '../free-form';
-import { Cron } from 'croner';
 import { EdgeInput, NodeInput, type Edge, type WorkflowNode } from './nodes';
 import { graphProblems } from './graph';
 import { isTimeZone } from '../auth/workspace';
@@ -9,23 +8,20 @@ import { built } from '../built';
 const MAX_NODES = 100;
 const MAX_EDGES = 200;
 
-const validCron = (cron: string) => {
-  try {
-    new Cron(cron, { paused: true });
-    return cron.trim().split(/\s+/).length === 5;
-  } catch {
-    return false;
-  }
-};
-
 /** A filter's keys are dot paths of up to 8 segments of 64; its values are scalars. */
 const FILTER_LIMITS: FreeFormLimits = { maxEntries: 20, maxKeyLength: 8 * 65, maxBytes: 32 * 1024, maxDepth: 1 };
 const FilterPath = /* @__PURE__ */ built(() =>
   z.string().regex(/^[A-Za-z0-9_-]{1,64}(\.[A-Za-z0-9_-]{1,64}){0,7}$/, 'Must be a dot path such as conversation.priority'),
 );
 
-/** `isPattern` checks event names against the catalog; it is passed in so that this module stays free of it. */
-const triggerSchema = (isPattern: (name: string) => boolean) =>
+/**
+ * `isPattern` checks event names against the catalog, `isCron` a schedule's cron expression (`./cron`, with
+ * croner); they are passed in so that this module loads neither: croner is only imported by
+ * `nextRunAt`, at its first use.
+ */
+type Check = (text: string) => boolean;
+
+const triggerSchema = (isPattern: Check, isCron: Check) =>
   z.discriminatedUnion('type', [
     z.strictObject({
       type: z.literal('event'),
@@ -35,7 +31,7 @@ const triggerSchema = (isPattern: (name: string) => boolean) =>
     z.strictObject({ type: z.literal('manual') }),
     z.strictObject({
       type: z.literal('schedule'),
-      cron: z.string().max(200).refine(validCron, 'Must be a 5-field cron expression'),
+      cron: z.string().max(200).refine(isCron, 'Must be a 5-field cron expression'),
       timezone: z.string().max(100).refine(isTimeZone, 'Must be an IANA time zone'),
     }),
   ]);
@@ -46,20 +42,20 @@ const graphRefinement = (def: { nodes?: z.output<typeof NodeInput>[]; edges?: Ed
   for (const problem of graphProblems(def.nodes, def.edges)) ctx.addIssue({ code: 'custom', path: problem.path, message: problem.message });
 };
 
-const fields = (isPattern: (name: string) => boolean) => ({
+const fields = (isPattern: Check, isCron: Check) => ({
   name: z.string().trim().min(1, 'Must not be empty').max(200),
   description: z.string().max(2000).optional(),
-  trigger: triggerSchema(isPattern),
+  trigger: triggerSchema(isPattern, isCron),
   nodes: z.array(NodeInput).min(1, 'Must have at least one node').max(MAX_NODES, `At most ${MAX_NODES} nodes`),
   edges: z.array(EdgeInput).max(MAX_EDGES, `At most ${MAX_EDGES} edges`),
 });
 
-export const createWorkflowSchema = (isPattern: (name: string) => boolean) =>
-  z.strictObject(fields(isPattern)).superRefine(graphRefinement);
+export const createWorkflowSchema = (isPattern: Check, isCron: Check) =>
+  z.strictObject(fields(isPattern, isCron)).superRefine(graphRefinement);
 
 /** A PATCH replaces whole fields; nodes and edges go together, since each is only valid with the other. */
-export const updateWorkflowSchema = (isPattern: (name: string) => boolean) => {
-  const f = fields(isPattern);
+export const updateWorkflowSchema = (isPattern: Check, isCron: Check) => {
+  const f = fields(isPattern, isCron);
   return z
     .strictObject({
       name: f.name.optional(),
@@ -121,10 +117,14 @@ export const applyUpdate = (w: Workflow, input: UpdateWorkflow, now: Date): Work
 export const setActive = (w: Workflow, active: boolean, now: Date): Workflow =>
   w.active === active ? w : { ...w, active, updatedAt: now.toISOString() };
 
-/** When an active schedule runs next after `after` (croner: 5-field cron in the trigger's time zone). */
-export const nextRunAt = (trigger: Trigger, after: Date): string | undefined => {
+/**
+ * When an active schedule runs next after `after` (croner: 5-field cron in the trigger's time zone). Croner
+ * is loaded here at its first use: of the workflow routes, only those that validate a trigger need it at once.
+ */
+export const nextRunAt = async (trigger: Trigger, after: Date): Promise<string | undefined> => {
   if (trigger.type !== 'schedule') return undefined;
-  return new Cron(trigger.cron, { timezone: trigger.timezone, paused: true }).nextRun(after)?.toISOString();
+  const { nextRun } = await import('./cron');
+  return nextRun(trigger.cron, trigger.timezone, after);
 };
 
 /** The HTTPS URLs a definition names literally (no template): checked against SSRF rules when it is saved. */

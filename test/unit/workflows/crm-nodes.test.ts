@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { validCron } from '../../../shared/domain/workflows/cron';
 import { createWorkflowSchema } from '../../../shared/domain/workflows/definition';
 import { fieldErrors } from '../../../shared/http/validation';
 
-const Create = createWorkflowSchema(() => true);
+const Create = createWorkflowSchema(() => true, validCron);
 const errorsOf = (nodes: object[], edges: object[] = []) => {
   const body = { name: 'w', trigger: { type: 'manual' }, nodes, edges };
   const parsed = Create.safeParse(body);

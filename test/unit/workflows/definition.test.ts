@@ -1,12 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { validCron } from '../../../shared/domain/workflows/cron';
 import { createWorkflowSchema, updateWorkflowSchema } from '../../../shared/domain/workflows/definition';
 import { categorize, retryDelaySeconds } from '../../../shared/domain/workflows/failure';
 import { render } from '../../../shared/domain/workflows/template';
 import { compare } from '../../../shared/domain/workflows/pure-nodes';
 import { fieldErrors } from '../../../shared/http/validation';
 
-const Create = createWorkflowSchema((name) => name === '*' || name === 'inbox.conversation.created');
+const Create = createWorkflowSchema((name) => name === '*' || name === 'inbox.conversation.created', validCron);
 const errorsOf = (body: object) => {
   const parsed = Create.safeParse(body);
   return parsed.success ? [] : fieldErrors(parsed.error, body).errors;
@@ -142,7 +143,7 @@ describe('workflow definition validation', () => {
   });
 
   it('replaces nodes and edges only together on update', () => {
-    const parsed = updateWorkflowSchema(() => true).safeParse({ nodes: valid.nodes });
+    const parsed = updateWorkflowSchema(() => true, validCron).safeParse({ nodes: valid.nodes });
     expect(parsed.success).toBe(false);
     expect(fieldErrors(parsed.error!, {}).errors).toContainEqual({ path: 'edges', message: expect.stringMatching(/together/) });
   });
