@@ -17,7 +17,7 @@ const COMMITTED_DOCUMENT = join(REPO_ROOT, 'openapi.json');
 
 /**
  * `shared/http/openapi-document.ts` reads the committed OpenAPI document from the repository; in a bundle it
- * is the document itself, minified and gzipped (1.6 MB of JSON in about 65 KB of base64). The module resolves
+ * is the document itself, minified and gzipped (1.8 MB of JSON, 0.9 MB minified, in about 75 KB of base64). The module resolves
  * to `openapi.json`, so the bundle cache sees the document as an input and rebuilds when it changes.
  */
 const committedDocument: Plugin = {
@@ -28,7 +28,7 @@ const committedDocument: Plugin = {
       const gzipped = gzipSync(JSON.stringify(JSON.parse(readFileSync(COMMITTED_DOCUMENT, 'utf8')))).toString('base64');
       return {
         loader: 'js',
-        contents: `import { gunzipSync } from 'node:zlib';\nexport const openApiBytes = () => gunzipSync(Buffer.from(${JSON.stringify(gzipped)}, 'base64'));\n`,
+        contents: `import { gunzipSync } from 'node:zlib';\nexport const openApiDocumentText = () => gunzipSync(Buffer.from(${JSON.stringify(gzipped)}, 'base64')).toString('utf8');\n`,
       };
     });
   },

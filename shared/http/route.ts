@@ -16,11 +16,15 @@ import { requireScope } from './middleware/scope';
 import { validate } from './middleware/validate';
 import { workspace } from './middleware/workspace';
 import { header, stateOf } from './state';
+import type { JsonText } from './json-text';
 
 type Out<S> = S extends z.ZodType ? z.output<S> : Record<string, never>;
 
-/** What the handler must return: the input of the declared `response` schema (any object for a file). */
-type Answer<R> = R extends z.ZodType ? z.input<R> : object;
+/**
+ * What the handler must return: the input of the declared `response` schema (any object for a file); a public
+ * document may return it as the JSON text it already is.
+ */
+type Answer<R, U> = R extends z.ZodType ? z.input<R> | (U extends true ? JsonText<z.input<R>> : never) : object;
 
 /**
  * Every route declares its answer: a JSON route its `data`, the public document itself, a file its media
@@ -90,9 +94,10 @@ export const route = <
   P extends z.ZodType | undefined = undefined,
   W extends boolean | undefined = undefined,
   R extends z.ZodType | undefined = undefined,
+  U extends true | undefined = undefined,
 >(
-  spec: RouteSpec<B, Q, P, R> & { workspace?: W } & Declared,
-  fn: (ctx: Ctx<B, Q, P, W>) => Promise<NoInfer<Answer<R>>>,
+  spec: RouteSpec<B, Q, P, R> & { workspace?: W; public?: U } & Declared,
+  fn: (ctx: Ctx<B, Q, P, W>) => Promise<NoInfer<Answer<R, U>>>,
 ) => {
   const chain = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>().use(
     respond(spec.status ?? 200, { wrap: !spec.public }),

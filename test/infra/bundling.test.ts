@@ -150,9 +150,20 @@ describe('the OpenAPI function', () => {
         requestContext: { requestId: 'r-1', http: { method: 'GET', sourceIp: '127.0.0.1' } },
         headers: {},
       };
-      const response = JSON.parse(importFresh(join(dir, 'index.mjs'), event)) as { statusCode: number; body: string };
+      const response = JSON.parse(importFresh(join(dir, 'index.mjs'), event)) as {
+        statusCode: number;
+        headers: Record<string, string>;
+        body: string;
+      };
       expect(response.statusCode).toBe(200);
       expect(JSON.parse(response.body)).toEqual(JSON.parse(readFileSync(join(root, 'openapi.json'), 'utf8')));
+      // The same answer as source's handler, byte for byte: the committed document's minified text, never parsed.
+      const { handler } = await import('../../functions/http/docs/get-openapi');
+      const source = (await handler(event as never, {} as never)) as { statusCode: number; headers: Record<string, string>; body: string };
+      expect(response.body === source.body).toBe(true);
+      expect(response.body === JSON.stringify(JSON.parse(readFileSync(join(root, 'openapi.json'), 'utf8')))).toBe(true);
+      expect({ ...response.headers, 'X-Request-Id': '' }).toEqual({ ...source.headers, 'X-Request-Id': '' });
+      expect(response.headers['Content-Type']).toBe('application/json; charset=utf-8');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

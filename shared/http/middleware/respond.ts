@@ -5,6 +5,7 @@ import { httpErrorOf, type HttpError } from '../errors';
 import { log } from '../../log';
 import { currentContext } from '../../observability/context';
 import { FileResponse } from '../file-response';
+import { JsonText } from '../json-text';
 import { openState, stateOf, type HttpMiddleware, type RequestState } from '../state';
 
 const JSON_CONTENT = { 'Content-Type': 'application/json; charset=utf-8' };
@@ -22,8 +23,9 @@ export const errorResponse = (known: HttpError): StoredResponse => ({
   body: JSON.stringify({ success: false, error: known.body }),
 });
 
-/** A success as it goes out: a file as itself, data in the wrapper, a public document as itself. */
+/** A success as it goes out: a file as itself, data in the wrapper, a public document as itself (as its text when it is one). */
 const outgoing = (statusCode: number, out: unknown, wrap: boolean): StoredResponse => {
+  if (out instanceof JsonText) return { statusCode, headers: JSON_CONTENT, body: out.text };
   if (out instanceof FileResponse) {
     return {
       statusCode,

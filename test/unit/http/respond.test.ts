@@ -2,6 +2,7 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { respond } from '../../../shared/http/middleware/respond';
+import { JsonText } from '../../../shared/http/json-text';
 import { ProvisionedThroughputExceededException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { VersionConflict } from '../../../shared/data/retry';
 import { ConflictError, TooManyRequestsError, ValidationError } from '../../../shared/domain/errors';
@@ -17,6 +18,18 @@ describe('the response wrapper', () => {
     expect(res.statusCode).toBe(201);
     expect(JSON.parse(res.body)).toEqual({ success: true, data: { thing: 1 } });
     expect(res.headers['X-Request-Id']).toBe('req-1');
+  });
+
+  it('sends a public document as itself, and one held as JSON text as that text, byte for byte', async () => {
+    const unwrapped = (fn: () => Promise<object>) =>
+      middy<APIGatewayProxyEventV2, any>()
+        .use(respond(200, { wrap: false }))
+        .handler(fn)(event, {} as Context);
+    const text = '{"openapi":"3.1.0","info":{"title":"Parley →","version":"1"}}';
+    const asText = await unwrapped(async () => new JsonText(text));
+    expect(asText.body).toBe(text);
+    expect(asText.headers).toMatchObject({ 'Content-Type': 'application/json; charset=utf-8', 'X-Request-Id': 'req-1' });
+    expect((await unwrapped(async () => JSON.parse(text))).body).toBe(text);
   });
 
   it('maps typed errors to their status and code, with details', async () => {
