@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { AssetHashType, Stack } from 'aws-cdk-lib';
 import { Code } from 'aws-cdk-lib/aws-lambda';
@@ -50,6 +50,55 @@ const schemasAtFirstUse: Plugin = {
   },
 };
 
+/** zod's JSON Schema code (`zod/v4/core/`), which zod's classic schemas name from every constructor. */
+const ZOD_JSON_SCHEMA = /^\.\.\/core\/(json-schema-processors|to-json-schema)\.js$/;
+const ZOD_CLASSIC_SCHEMAS = /[\\/]zod[\\/]v4[\\/]classic[\\/]schemas\.js$/;
+
+/**
+ * A function carries zod's JSON Schema code (about 17 KB) only if it calls `z.toJSONSchema` (the event catalog):
+ * zod's classic schemas name it from every constructor, for `schema.toJSONSchema()`, so every bundle had it. In a
+ * bundle, what those schemas import of it is a stand-in: a schema's processor is the one `z.toJSONSchema` holds
+ * for its type (what zod does for a schema without one; the classic schemas pair each type with that very
+ * processor), `aggregateChecks` (a string's `.format`, a number's `.minValue`) is zod's own, and
+ * `schema.toJSONSchema()` throws, so JSON Schema is `z.toJSONSchema`'s alone. Source (tsx, vitest, the OpenAPI
+ * generator) has zod as it is.
+ */
+const jsonSchemaOnlyWhereAsked: Plugin = {
+  name: 'zod-json-schema-only-where-asked',
+  setup: (b) => {
+    b.onResolve({ filter: ZOD_JSON_SCHEMA }, (args) =>
+      ZOD_CLASSIC_SCHEMAS.test(args.importer)
+        ? { path: relative(REPO_ROOT, resolve(args.resolveDir, args.path)), namespace: 'zod-json-schema-stand-in' }
+        : undefined,
+    );
+    b.onLoad({ filter: /json-schema-processors\.js$/, namespace: 'zod-json-schema-stand-in' }, (args) => {
+      const real = resolve(REPO_ROOT, args.path);
+      const names = [...readFileSync(real, 'utf8').matchAll(/^export const (\w+Processor) =/gm)].map((m) => m[1]);
+      return {
+        resolveDir: dirname(real),
+        loader: 'js',
+        contents: [
+          'export { aggregateChecks } from "./json-schema-processors.js";',
+          'const byType = (schema, ctx, json, params) => {',
+          '  const processor = ctx.processors[schema._zod.def.type];',
+          '  if (!processor) throw new Error("[toJSONSchema]: Non-representable type encountered: " + schema._zod.def.type);',
+          '  processor(schema, ctx, json, params);',
+          '};',
+          ...names.map((name) => `export const ${name} = byType;`),
+        ].join('\n'),
+      };
+    });
+    b.onLoad({ filter: /to-json-schema\.js$/, namespace: 'zod-json-schema-stand-in' }, () => ({
+      loader: 'js',
+      contents: [
+        'const refused = () => { throw new Error("In a bundle, JSON Schema is z.toJSONSchema(schema) (infra/constructs/bundling.ts)"); };',
+        'export const createToJSONSchemaMethod = () => refused;',
+        'export const createStandardJSONSchemaMethod = () => refused;',
+      ].join('\n'),
+    }));
+  },
+};
+
 /**
  * The one set of esbuild settings for every function: the house construct bundles with them and the bundle
  * benchmark hands them to esbuild directly, so the measured bundles are the deployed ones. Single minified ESM
@@ -68,7 +117,7 @@ export const esbuildOptions: BuildOptions = {
   // Some CommonJS dependencies call require() for Node built-ins; ESM output has no require of its own.
   banner: { js: "import { createRequire as __parleyRequire } from 'node:module'; const require = __parleyRequire(import.meta.url);" },
   outExtension: { '.js': '.mjs' },
-  plugins: [committedDocument, schemasAtFirstUse],
+  plugins: [committedDocument, schemasAtFirstUse, jsonSchemaOnlyWhereAsked],
   alias: { '@aws-sdk/credential-provider-node': resolve(REPO_ROOT, 'shared', 'aws', 'lambda-credentials.ts') },
 };
 

@@ -256,6 +256,28 @@ describe('a function that answers one view of a module of several', () => {
   });
 });
 
+describe("zod's JSON Schema code", () => {
+  it('is in the cold start only of a function that calls z.toJSONSchema (whose answer equals source’s: below)', async () => {
+    const outdir = mkdtempSync(join(tmpdir(), 'parley-json-schema-'));
+    try {
+      const bundles = await bundleFunctions(
+        { tags: 'functions/http/tags/list-tags.ts', types: 'functions/http/webhooks/list-event-types.ts' },
+        outdir,
+      );
+      const bytes = (name: string, file: string) => bundles[name]!.start.inputs[`node_modules/zod/v4/core/${file}`] ?? 0;
+      // Every route's schemas name it (zod's classic constructors); only the event catalog generates JSON Schema.
+      expect(bytes('tags', 'to-json-schema.js')).toBe(0);
+      expect(bytes('types', 'to-json-schema.js')).toBeGreaterThan(5_000);
+      // What stays of the processors is zod's `aggregateChecks` (a string's `.format`, a number's `.minValue`).
+      expect(bytes('tags', 'json-schema-processors.js')).toBeLessThan(3_000);
+      expect(bytes('types', 'json-schema-processors.js')).toBeGreaterThan(8_000);
+      expect(importFresh(join(bundles.tags!.dir, 'index.mjs'))).toBe('loaded');
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
+    }
+  });
+});
+
 /** The ids of the schemas zod has registered (each view's `.meta({ id })`): the views a process has built so far. */
 const BUILT_VIEWS = '[...(globalThis.__zod_globalRegistry?._idmap.keys() ?? [])]';
 
