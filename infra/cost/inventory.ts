@@ -48,11 +48,19 @@ const globMatches = (pattern: string, name: string) =>
       .join('.*')}$`,
   ).test(name);
 
-/** Synthesizes a stage as `cdk synth` does (bundling skipped: only asset hashes differ) and counts its templates. */
+/**
+ * Synthesizes a stage as `cdk synth` does and counts its templates. Bundling is skipped (only asset hashes differ),
+ * and so is CDK's built-in CloudFormation validation: it only reports, never changes a template, and costs
+ * seconds of CPU per stage (`test/infra/cfn-validation.test.ts` runs it on the dev and prod stages).
+ */
 export const inventoryOf = (stage: StageName): Inventory => {
   const outdir = mkdtempSync(join(tmpdir(), 'parley-cost-'));
   try {
-    const app = new App({ outdir, context: { ...CONTEXT[stage], 'aws:cdk:bundling-stacks': [] } });
+    const app = new App({
+      outdir,
+      builtinCloudFormationValidation: false,
+      context: { ...CONTEXT[stage], 'aws:cdk:bundling-stacks': [] },
+    });
     buildParley(app, { stage: stageFrom(app.node), wiring, env: { account: '123456789012', region: 'us-east-1' } });
     const stacks = app
       .synth()

@@ -7,11 +7,12 @@ import type { CfnElement } from 'aws-cdk-lib';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundleFunctions, esbuildOptions } from '../../infra/constructs/bundling';
-import { startDynamoLocal, type DynamoLocal } from '../../infra/local/dynamodb';
+import { bundleFunctions, esbuildOptions, type FunctionBundle } from '../../infra/constructs/bundling';
+import { startDynamoLocal } from '../../infra/local/dynamodb';
 import { ensureTable } from '../../infra/local/table';
 import { wiring } from '../../functions/wiring';
 import type { ParleyFunction } from '../../infra/constructs/parley-function';
+import { slotDynamo } from '../support/dynamo-slots';
 import { synth, type Synthesized } from './synth';
 
 /** Bundles for real (local esbuild, no Docker): the fallback and the first real route, as `cdk synth` does. */
@@ -25,18 +26,44 @@ const bundled = {
   buckets: [],
 };
 
+/**
+ * The handlers the tests below read as deployed, bundled in one `bundleFunctions` run as `cdk synth`'s prebundle
+ * bundles the wiring (one esbuild pass for all; those that load code lazily then built alone, with splitting).
+ */
+const HANDLERS = {
+  'get-file': 'functions/http/files/get-file.ts',
+  subscription: 'functions/http/webhooks/create-subscription.ts',
+  bulk: 'functions/queues/run-bulk-job.ts',
+  'list-workflows': 'functions/http/workflows/list-workflows.ts',
+  update: 'functions/http/workflows/update-workflow.ts',
+  'list-conversations': 'functions/http/inbox/list-conversations.ts',
+  'create-lead': 'functions/http/crm/create-lead.ts',
+  'list-event-types': 'functions/http/webhooks/list-event-types.ts',
+};
+let handlersDir: string;
+let handlers: Record<keyof typeof HANDLERS, FunctionBundle>;
+
 let app: Synthesized;
 let outdir: string;
-let dynamo: DynamoLocal;
+/** Drops the file's table from the worker slot's warm DynamoDB Local (or stops the one started outside a vitest run). */
+let releaseDynamo: () => Promise<void>;
 /** What a bundled function is given to reach the local table (the tests' own process has the same). */
 let env: Record<string, string>;
 beforeAll(async () => {
   app = synth({ wiring: bundled, bundle: true });
   outdir = app.app.synth().directory;
-  dynamo = await startDynamoLocal();
+  handlersDir = mkdtempSync(join(tmpdir(), 'parley-handlers-'));
+  handlers = (await bundleFunctions(HANDLERS, handlersDir)) as typeof handlers;
+  const tableName = `bundle-${process.pid}`;
+  const slot = await slotDynamo();
+  const own = slot ? undefined : await startDynamoLocal();
+  releaseDynamo = async () => {
+    await slot?.drop(tableName);
+    await own?.stop();
+  };
   env = {
-    DYNAMODB_ENDPOINT: dynamo.endpoint,
-    TABLE_NAME: `bundle-${process.pid}`,
+    DYNAMODB_ENDPOINT: slot?.endpoint ?? own!.endpoint,
+    TABLE_NAME: tableName,
     AWS_REGION: 'us-east-1',
     AWS_ACCESS_KEY_ID: 'local',
     AWS_SECRET_ACCESS_KEY: 'local',
@@ -51,8 +78,8 @@ beforeAll(async () => {
   Object.assign(process.env, env);
 }, 300_000);
 afterAll(async () => {
-  rmSync(outdir, { recursive: true, force: true });
-  await dynamo?.stop();
+  for (const dir of [outdir, handlersDir]) if (dir) rmSync(dir, { recursive: true, force: true });
+  await releaseDynamo?.();
 });
 
 const assetOf = (fn: ParleyFunction): string => {
@@ -172,87 +199,62 @@ describe('the OpenAPI function', () => {
 
 describe('a function whose code loads an SDK lazily (files: S3 and SSM at their first use)', () => {
   it('is split: its cold start imports index.mjs and chunks without the SDK, which is a chunk loaded at first use', async () => {
-    const outdir = mkdtempSync(join(tmpdir(), 'parley-lazy-'));
-    try {
-      const { 'get-file': bundle } = await bundleFunctions({ 'get-file': 'functions/http/files/get-file.ts' }, outdir);
-      const dir = bundle!.dir;
-      const index = readFileSync(join(dir, 'index.mjs'), 'utf8');
-      const chunks = readdirSync(join(dir, 'chunks')).filter((file) => file.endsWith('.mjs'));
-      const lazy = [...index.matchAll(/import\("\.\/chunks\/([^"]+)"\)/g)].map((m) => m[1]!);
-      // An S3 operation's name is in its serializer: in a chunk loaded only by an `import()`.
-      const s3 = chunks.filter((file) => readFileSync(join(dir, 'chunks', file), 'utf8').includes('"PutObjectTagging"'));
-      expect(index).not.toContain('"PutObjectTagging"');
-      expect(s3.length).toBeGreaterThan(0);
-      expect(s3.some((file) => lazy.includes(file))).toBe(true);
-      expect(bundle!.lazyBytes).toBeGreaterThan(100 * 1024);
-      expect(bundle!.start.bytes).toBeLessThan(500 * 1024);
-      expect(Object.keys(bundle!.start.inputs).some((input) => input.includes('@aws-sdk/client-s3/'))).toBe(false);
-      expect(importFresh(join(dir, 'index.mjs'))).toBe('loaded');
-      // What the first use loads loads too, in a fresh Node, beside the bundle as deployed.
-      const loads = lazy.map((file) => `await import(${JSON.stringify(pathToFileURL(join(dir, 'chunks', file)).href)});`).join('');
-      expect(
-        execFileSync(process.execPath, ['--input-type=module', '-e', `${loads} process.stdout.write('loaded');`], { encoding: 'utf8' }),
-      ).toBe('loaded');
-    } finally {
-      rmSync(outdir, { recursive: true, force: true });
-    }
+    const bundle = handlers['get-file'];
+    const dir = bundle.dir;
+    const index = readFileSync(join(dir, 'index.mjs'), 'utf8');
+    const chunks = readdirSync(join(dir, 'chunks')).filter((file) => file.endsWith('.mjs'));
+    const lazy = [...index.matchAll(/import\("\.\/chunks\/([^"]+)"\)/g)].map((m) => m[1]!);
+    // An S3 operation's name is in its serializer: in a chunk loaded only by an `import()`.
+    const s3 = chunks.filter((file) => readFileSync(join(dir, 'chunks', file), 'utf8').includes('"PutObjectTagging"'));
+    expect(index).not.toContain('"PutObjectTagging"');
+    expect(s3.length).toBeGreaterThan(0);
+    expect(s3.some((file) => lazy.includes(file))).toBe(true);
+    expect(bundle.lazyBytes).toBeGreaterThan(100 * 1024);
+    expect(bundle.start.bytes).toBeLessThan(500 * 1024);
+    expect(Object.keys(bundle.start.inputs).some((input) => input.includes('@aws-sdk/client-s3/'))).toBe(false);
+    expect(importFresh(join(dir, 'index.mjs'))).toBe('loaded');
+    // What the first use loads loads too, in a fresh Node, beside the bundle as deployed.
+    const loads = lazy.map((file) => `await import(${JSON.stringify(pathToFileURL(join(dir, 'chunks', file)).href)});`).join('');
+    expect(
+      execFileSync(process.execPath, ['--input-type=module', '-e', `${loads} process.stdout.write('loaded');`], { encoding: 'utf8' }),
+    ).toBe('loaded');
   });
 });
 
 describe('functions that load what only some of their calls need at first use (SQS, a bulk job kind, croner)', () => {
   it('keep it out of their cold starts, in chunks that load beside the bundle', async () => {
-    const outdir = mkdtempSync(join(tmpdir(), 'parley-first-call-'));
-    try {
-      const bundles = await bundleFunctions(
-        {
-          subscription: 'functions/http/webhooks/create-subscription.ts',
-          bulk: 'functions/queues/run-bulk-job.ts',
-          list: 'functions/http/workflows/list-workflows.ts',
-          update: 'functions/http/workflows/update-workflow.ts',
-        },
-        outdir,
-      );
-      const atStart = (name: string, path: string) => Object.keys(bundles[name]!.start.inputs).some((input) => input.includes(path));
-      expect(atStart('subscription', '@aws-sdk/client-sqs/')).toBe(false);
-      expect(atStart('bulk', 'csv-parse/')).toBe(false);
-      expect(atStart('bulk', 'shared/imports/')).toBe(false);
-      expect(atStart('bulk', 'shared/exports/')).toBe(false);
-      expect(atStart('list', 'croner/')).toBe(false);
-      // A route that validates a schedule's cron checks it at once.
-      expect(atStart('update', 'croner/')).toBe(true);
-      for (const bundle of Object.values(bundles)) {
-        expect(bundle.lazyBytes).toBeGreaterThan(0);
-        expect(importFresh(join(bundle.dir, 'index.mjs'))).toBe('loaded');
-        const chunks = readdirSync(join(bundle.dir, 'chunks')).filter((file) => file.endsWith('.mjs'));
-        const loads = chunks
-          .map((file) => `await import(${JSON.stringify(pathToFileURL(join(bundle.dir, 'chunks', file)).href)});`)
-          .join('');
-        expect(
-          execFileSync(process.execPath, ['--input-type=module', '-e', `${loads} process.stdout.write('loaded');`], { encoding: 'utf8' }),
-        ).toBe('loaded');
-      }
-    } finally {
-      rmSync(outdir, { recursive: true, force: true });
+    const atStart = (name: keyof typeof HANDLERS, path: string) =>
+      Object.keys(handlers[name].start.inputs).some((input) => input.includes(path));
+    expect(atStart('subscription', '@aws-sdk/client-sqs/')).toBe(false);
+    expect(atStart('bulk', 'csv-parse/')).toBe(false);
+    expect(atStart('bulk', 'shared/imports/')).toBe(false);
+    expect(atStart('bulk', 'shared/exports/')).toBe(false);
+    expect(atStart('list-workflows', 'croner/')).toBe(false);
+    // A route that validates a schedule's cron checks it at once.
+    expect(atStart('update', 'croner/')).toBe(true);
+    for (const bundle of [handlers.subscription, handlers.bulk, handlers['list-workflows'], handlers.update]) {
+      expect(bundle.lazyBytes).toBeGreaterThan(0);
+      expect(importFresh(join(bundle.dir, 'index.mjs'))).toBe('loaded');
+      const chunks = readdirSync(join(bundle.dir, 'chunks')).filter((file) => file.endsWith('.mjs'));
+      const loads = chunks.map((file) => `await import(${JSON.stringify(pathToFileURL(join(bundle.dir, 'chunks', file)).href)});`).join('');
+      expect(
+        execFileSync(process.execPath, ['--input-type=module', '-e', `${loads} process.stdout.write('loaded');`], { encoding: 'utf8' }),
+      ).toBe('loaded');
     }
   });
 });
 
 describe('a function that answers one view of a module of several', () => {
   it('carries that view, not its neighbours nor the entity schemas it never reads (`built` and `declare` are pure)', async () => {
-    const outdir = mkdtempSync(join(tmpdir(), 'parley-views-'));
-    try {
-      const { list: bundle } = await bundleFunctions({ list: 'functions/http/inbox/list-conversations.ts' }, outdir);
-      const ids = [...readFileSync(join(bundle!.dir, 'index.mjs'), 'utf8').matchAll(/\bid:"([A-Z][A-Za-z]+)"/g)].map((m) => m[1]);
-      // shared/views/inbox.ts also holds the message views, and the inbox repository's module the message entity.
-      expect(ids).toContain('Conversation');
-      expect(ids).toContain('Pagination');
-      expect(ids).not.toContain('Message');
-      expect(ids).not.toContain('PostedMessage');
-      expect(ids).not.toContain('Customer');
-      expect(importFresh(join(bundle!.dir, 'index.mjs'))).toBe('loaded');
-    } finally {
-      rmSync(outdir, { recursive: true, force: true });
-    }
+    const bundle = handlers['list-conversations'];
+    const ids = [...readFileSync(join(bundle.dir, 'index.mjs'), 'utf8').matchAll(/\bid:"([A-Z][A-Za-z]+)"/g)].map((m) => m[1]);
+    // shared/views/inbox.ts also holds the message views, and the inbox repository's module the message entity.
+    expect(ids).toContain('Conversation');
+    expect(ids).toContain('Pagination');
+    expect(ids).not.toContain('Message');
+    expect(ids).not.toContain('PostedMessage');
+    expect(ids).not.toContain('Customer');
+    expect(importFresh(join(bundle.dir, 'index.mjs'))).toBe('loaded');
   });
 });
 
@@ -312,29 +314,21 @@ const request = (method: string, path: string, { token, workspaceId }: { token: 
 });
 
 describe('functions whose schemas are built at their first use (`built`, as a bundle has it: shared/domain/built-lazily.ts)', () => {
-  const entries = {
-    'create-lead': 'functions/http/crm/create-lead.ts',
-    'list-event-types': 'functions/http/webhooks/list-event-types.ts',
-  };
-  let lazy: string;
   let eager: string;
-  let bundles: Record<string, { dir: string }>;
   beforeAll(async () => {
-    lazy = mkdtempSync(join(tmpdir(), 'parley-first-use-'));
-    bundles = await bundleFunctions(entries, lazy);
     // The same function with `built` as source has it, to show what the import would otherwise build.
     eager = mkdtempSync(join(tmpdir(), 'parley-eager-'));
     await build({
       ...esbuildOptions,
       plugins: esbuildOptions.plugins!.filter((p) => p.name !== 'schemas-built-at-first-use'),
-      entryPoints: { index: resolve(import.meta.dirname, '..', '..', entries['create-lead']) },
+      entryPoints: { index: resolve(import.meta.dirname, '..', '..', HANDLERS['create-lead']) },
       outdir: eager,
       absWorkingDir: resolve(import.meta.dirname, '..', '..'),
       logLevel: 'error',
     });
   }, 300_000);
   afterAll(() => {
-    for (const dir of [lazy, eager]) if (dir) rmSync(dir, { recursive: true, force: true });
+    if (eager) rmSync(eager, { recursive: true, force: true });
   });
 
   it('build no view at import; a request validates its body, reads and writes items through them, and answers as source does', async () => {
@@ -344,7 +338,7 @@ describe('functions whose schemas are built at their first use (`built`, as a bu
     const caller = await createTenant(['crm:read', 'crm:create']);
     const { tenant } = caller;
     const pipeline = await createPipeline(direct, tenant, { name: 'Sales' }, new Date());
-    const index = join(bundles['create-lead']!.dir, 'index.mjs');
+    const index = join(handlers['create-lead'].dir, 'index.mjs');
     const path = '/api/v1/crm/leads';
 
     // Built as source builds them, the import builds the lead's views (and those they name); as deployed, none.
@@ -387,7 +381,7 @@ describe('functions whose schemas are built at their first use (`built`, as a bu
   it('answer JSON schemas of views built at first use as source does (zod walks the stand-ins by their metadata)', async () => {
     const { createTenant } = await import('../support/tenants');
     const event = request('GET', '/api/v1/webhooks/event-types', await createTenant(['webhooks:read']));
-    const bundled = coldStart(join(bundles['list-event-types']!.dir, 'index.mjs'), event);
+    const bundled = coldStart(join(handlers['list-event-types'].dir, 'index.mjs'), event);
     expect(bundled.atImport).toEqual([]);
     expect({ status: bundled.statusCode, body: bundled.body }).toMatchObject({ status: 200 });
     const { handler } = await import('../../functions/http/webhooks/list-event-types');
