@@ -656,6 +656,7 @@ export const fuzzRoute = async (
     opts = {},
     keepFailures = 20,
     conform,
+    observe,
   }: {
     cases: number;
     seed: number;
@@ -664,6 +665,8 @@ export const fuzzRoute = async (
     keepFailures?: number;
     /** A further check of each answer (the document's statuses, headers and content types). */
     conform?: (res: RawResponse) => string[];
+    /** Sees each case as it is sent. */
+    observe?: (c: FuzzCase) => void;
   },
 ): Promise<RouteStats> => {
   const started = Date.now();
@@ -701,6 +704,7 @@ export const fuzzRoute = async (
     const worker = async () => {
       while (next < batch.length) {
         const c = batch[next++]!;
+        observe?.(c);
         const token = await pool.take(c.method, c.target);
         let { res, ms } = await timed(baseUrl, c, token, pool.workspaceId);
         if (ms > MAX_ANSWER_MS) {
