@@ -428,7 +428,7 @@ const schemasOf = (route: LoadedRoute) => ({
 });
 
 /** Every request the fuzz may send to one route: path, query string and body, each valid or not. */
-export const caseArb = (route: LoadedRoute, opts: DeriveOptions = {}): fc.Arbitrary<FuzzCase> => {
+const caseArb = (route: LoadedRoute, opts: DeriveOptions = {}): fc.Arbitrary<FuzzCase> => {
   const schemas = schemasOf(route);
   const segments = route.pathParams.map((p) => segmentArb(schemas.params, p, opts));
   return fc
