@@ -211,8 +211,9 @@ export const bundleFunctions = async (entries: Record<string, string>, outdir: s
 };
 
 const sha = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
-const SETTINGS = sha(JSON.stringify({ version, esbuildOptions }));
-/** A handler's cache key: its path (relative to the repo root) under the current settings and esbuild version. */
+/** The plugins' code is in this file and JSON keeps only their names: a changed plugin must change every key. */
+const SETTINGS = sha(JSON.stringify({ version, esbuildOptions, bundler: sha(readFileSync(import.meta.filename)) }));
+/** A handler's cache key: its path (relative to the repo root) under the current settings, this bundler and esbuild version. */
 const keyOf = (entry: string) => sha(`${SETTINGS}\n${entry}`).slice(0, 32);
 const assetDir = (key: string) => join(BUNDLE_CACHE, key, 'asset');
 const inputsFile = (key: string) => join(BUNDLE_CACHE, key, 'inputs.json');
