@@ -294,7 +294,7 @@ describe('least privilege', () => {
       'dynamodb:UpdateItem',
     ]);
     const update = lines.find((l) => l.startsWith('dynamodb:UpdateItem'))!;
-    expect(update).toContain(JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['TOKEN#*', 'RL#*'] } }));
+    expect(update).toContain(JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['TOKEN#*', 'RL#AUTHFAIL#*'] } }));
   });
 
   it('gives write functions Put, Update, Delete and ConditionCheck on the table only, and nobody BatchWriteItem, which no code calls', () => {

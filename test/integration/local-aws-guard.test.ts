@@ -33,8 +33,11 @@ describe('the local runtime holds each function to the IAM grants of its wiring 
 
   it('lets a read-only HTTP function update the token and rate-limit items its request pipeline counts on, and nothing else', async () => {
     await expect(run({ table: 'read' }, 'http', { call: 'update', pk: 'TOKEN#abc' })).resolves.toBe('ok');
-    await expect(run({ table: 'read' }, 'http', { call: 'update', pk: 'RL#1.2.3.4#0' })).resolves.toBe('ok');
+    await expect(run({ table: 'read' }, 'http', { call: 'update', pk: 'RL#AUTHFAIL#1.2.3.4#0' })).resolves.toBe('ok');
     await expect(run({ table: 'read' }, 'http', { call: 'update', pk: 'WS#x' })).rejects.toMatchObject({ name: 'AccessDeniedException' });
+    await expect(run({ table: 'read' }, 'http', { call: 'update', pk: 'RL#other#0' })).rejects.toMatchObject({
+      name: 'AccessDeniedException',
+    });
   });
 
   it('authorises a transaction part by part: a read grant is refused on its Put', async () => {

@@ -92,10 +92,10 @@ export const rateLimit = /* @__PURE__ */ declare({
   name: 'Rate-limit window',
   itemTypes: [],
   personal: ['pk'],
-  about: 'A count of one subject in one fixed window (TTL); a failed authentication counts per source IP.',
+  about: 'The failed authentications from one source address in one fixed window (TTL).',
   prefixes: ['RL', 'AUTHFAIL'],
-  keys: { pk: 'RL#<subject>#<window>', sk: 'RL' },
-  patterns: [{ read: 'count of a window', by: 'pk=RL#<subject>#<window start> sk=RL, subject AUTHFAIL#<source ip>' }],
+  keys: { pk: 'RL#AUTHFAIL#<sourceIp>#<window>', sk: 'RL' },
+  patterns: [{ read: 'count of a window', by: 'pk=RL#AUTHFAIL#<source ip>#<window start> sk=RL' }],
   schema: () => z.object({ n: z.number().default(0) }),
 });
 

@@ -4,7 +4,7 @@ import { hashToken, sameHash, tokenState, TOKEN_PATTERN } from '../../domain/aut
 import { RATE_LIMITS, rateCategory, rateHeaders, secondsUntil, windowOf } from '../../domain/auth/rate-limit';
 import { isObjectId } from '../../ids';
 import { admitRequest, findToken } from '../../data/tokens';
-import { authFailures, countIn, increment } from '../../data/rate-limits';
+import { countFailedAuthentication, failedAuthentications } from '../../data/rate-limits';
 import { header, stateOf, type HttpMiddleware } from '../state';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
@@ -44,11 +44,11 @@ export const authenticate = (opts: { workspace: boolean }): HttpMiddleware => ({
 
     const found = admission?.found && hash && sameHash(admission.token.hash, hash) ? admission : undefined;
     if (!found || tokenState(found.token, state.now) !== 'active') {
-      const failures = authFailures(event.requestContext?.http?.sourceIp ?? 'unknown');
-      if ((await countIn(failures, window)) >= config().AUTH_FAILURE_LIMIT) {
+      const sourceIp = event.requestContext?.http?.sourceIp ?? 'unknown';
+      if ((await failedAuthentications(sourceIp, window)) >= config().AUTH_FAILURE_LIMIT) {
         throw new TooManyRequestsError(secondsUntil(window.end, state.now), 'Too many failed authentication attempts from this address');
       }
-      await increment(failures, window);
+      await countFailedAuthentication(sourceIp, window);
       throw new AppError('UNAUTHORIZED', token ? INVALID_TOKEN : MISSING_TOKEN);
     }
     state.token = found.token;

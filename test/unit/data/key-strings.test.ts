@@ -83,10 +83,10 @@ describe('list memberships', () => {
 });
 
 describe('what infra matches keys by', () => {
-  it('the request pipeline partitions are the IAM leading-key prefixes granted before', () => {
-    expect(requestPipelinePartitions).toEqual(['TOKEN#', 'RL#']);
+  it('the request pipeline partitions are the IAM leading-key prefixes: token items and failed-authentication counters', () => {
+    expect(requestPipelinePartitions).toEqual(['TOKEN#', 'RL#AUTHFAIL#']);
     expect(token.key({ hash: 'h' }).pk.startsWith(requestPipelinePartitions[0]!)).toBe(true);
-    expect(rateLimit.key({ subject: 'AUTHFAIL#1.2.3.4', window: '1' }).pk.startsWith(requestPipelinePartitions[1]!)).toBe(true);
+    expect(rateLimit.key({ sourceIp: '1.2.3.4', window: '1' }).pk.startsWith(requestPipelinePartitions[1]!)).toBe(true);
   });
 
   it("the fault points pick out the items they picked before (`sk = IDEM`, `#SANDBOX#` in pk, sk `ROW#…`) among their neighbours'", () => {
