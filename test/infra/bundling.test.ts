@@ -188,7 +188,14 @@ describe('a function whose code loads an SDK lazily (files: S3 and SSM at their 
   });
 });
 
-describe('functions that load what only some of their calls need at first use (SQS, a bulk job kind, croner)', () => {
+/** Imports every chunk of a bundle in a fresh Node, beside the bundle as deployed: what a first use loads loads. */
+const importChunks = (dir: string): string => {
+  const chunks = readdirSync(join(dir, 'chunks')).filter((file) => file.endsWith('.mjs'));
+  const loads = chunks.map((file) => `await import(${JSON.stringify(pathToFileURL(join(dir, 'chunks', file)).href)});`).join('');
+  return execFileSync(process.execPath, ['--input-type=module', '-e', `${loads} process.stdout.write('loaded');`], { encoding: 'utf8' });
+};
+
+describe('functions that load what only some of their calls need at first use (SQS, KMS, a bulk job kind, croner)', () => {
   it('keep it out of their cold starts, in chunks that load beside the bundle', async () => {
     const outdir = mkdtempSync(join(tmpdir(), 'parley-first-call-'));
     try {
@@ -198,28 +205,67 @@ describe('functions that load what only some of their calls need at first use (S
           bulk: 'functions/queues/run-bulk-job.ts',
           list: 'functions/http/workflows/list-workflows.ts',
           update: 'functions/http/workflows/update-workflow.ts',
+          channel: 'functions/http/channels/update-channel.ts',
+          broadcast: 'functions/queues/send-broadcast.ts',
+          erase: 'functions/http/contacts/erase-customer.ts',
+          export: 'functions/http/contacts/create-customers-export.ts',
         },
         outdir,
       );
       const atStart = (name: string, path: string) => Object.keys(bundles[name]!.start.inputs).some((input) => input.includes(path));
+      const carried = (name: string, path: string) => bundles[name]!.inputs.some((input) => input.includes(path));
       expect(atStart('subscription', '@aws-sdk/client-sqs/')).toBe(false);
       expect(atStart('bulk', 'csv-parse/')).toBe(false);
       expect(atStart('bulk', 'shared/imports/')).toBe(false);
       expect(atStart('bulk', 'shared/exports/')).toBe(false);
+      expect(atStart('bulk', 'shared/erasure/')).toBe(false);
+      // The jobs' code is still there, loaded by the job that needs it.
+      for (const path of ['shared/imports/run.ts', 'shared/exports/run.ts', 'shared/erasure/run.ts', 'shared/erasure/steps.ts'])
+        expect(carried('bulk', path)).toBe(true);
       expect(atStart('list', 'croner/')).toBe(false);
       // A route that validates a schedule's cron checks it at once.
       expect(atStart('update', 'croner/')).toBe(true);
+      // KMS seals and opens a channel's credentials: at the first seal or open, in a route and in the broadcast worker.
+      for (const name of ['channel', 'broadcast']) {
+        expect(atStart(name, '@aws-sdk/client-kms/')).toBe(false);
+        expect(carried(name, '@aws-sdk/client-kms/')).toBe(true);
+      }
+      // Asking for an erasure or an export records and queues it: the worker's steps, S3 and the CSV writer are not loaded.
+      for (const path of ['shared/erasure/steps.ts', 'ical-generator/', '@aws-sdk/xml-builder/'])
+        expect(atStart('erase', path)).toBe(false);
+      for (const path of ['shared/exports/run.ts', 'csv-stringify/', '@aws-sdk/xml-builder/']) expect(atStart('export', path)).toBe(false);
       for (const bundle of Object.values(bundles)) {
         expect(bundle.lazyBytes).toBeGreaterThan(0);
         expect(importFresh(join(bundle.dir, 'index.mjs'))).toBe('loaded');
-        const chunks = readdirSync(join(bundle.dir, 'chunks')).filter((file) => file.endsWith('.mjs'));
-        const loads = chunks
-          .map((file) => `await import(${JSON.stringify(pathToFileURL(join(bundle.dir, 'chunks', file)).href)});`)
-          .join('');
-        expect(
-          execFileSync(process.execPath, ['--input-type=module', '-e', `${loads} process.stdout.write('loaded');`], { encoding: 'utf8' }),
-        ).toBe('loaded');
+        expect(importChunks(bundle.dir)).toBe('loaded');
       }
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
+    }
+  });
+
+  it('reading an import or its errors loads neither S3 nor SQS: one file, nothing lazy', async () => {
+    const outdir = mkdtempSync(join(tmpdir(), 'parley-reads-'));
+    try {
+      const bundles = await bundleFunctions(
+        {
+          import: 'functions/http/contacts/get-customers-import.ts',
+          errors: 'functions/http/crm/get-leads-import-errors.ts',
+          requested: 'functions/http/contacts/create-customers-import.ts',
+        },
+        outdir,
+      );
+      for (const name of ['import', 'errors']) {
+        const bundle = bundles[name]!;
+        expect(bundle.lazyBytes).toBe(0);
+        expect(existsSync(join(bundle.dir, 'chunks'))).toBe(false);
+        expect(bundle.inputs.some((input) => input.includes('@aws-sdk/client-s3/') || input.includes('@aws-sdk/client-sqs/'))).toBe(false);
+        expect(importFresh(join(bundle.dir, 'index.mjs'))).toBe('loaded');
+      }
+      // Asking for an import presigns its upload: S3 is in that route's bundle, loaded at first use.
+      expect(bundles.requested!.inputs.some((input) => input.includes('@aws-sdk/client-s3/'))).toBe(true);
+      expect(Object.keys(bundles.requested!.start.inputs).some((input) => input.includes('@aws-sdk/client-s3/'))).toBe(false);
+      expect(importChunks(bundles.requested!.dir)).toBe('loaded');
     } finally {
       rmSync(outdir, { recursive: true, force: true });
     }
