@@ -222,9 +222,9 @@ describe('functions that load what only some of their calls need at first use (S
       // The jobs' code is still there, loaded by the job that needs it.
       for (const path of ['shared/imports/run.ts', 'shared/exports/run.ts', 'shared/erasure/run.ts', 'shared/erasure/steps.ts'])
         expect(carried('bulk', path)).toBe(true);
-      expect(atStart('list', 'croner/')).toBe(false);
-      // A route that validates a schedule's cron checks it at once.
-      expect(atStart('update', 'croner/')).toBe(true);
+      // croner: a route that checks a schedule's cron loads it before the first body naming one (below).
+      for (const name of ['list', 'update']) expect(atStart(name, 'croner/')).toBe(false);
+      expect(carried('update', 'croner/')).toBe(true);
       // KMS seals and opens a channel's credentials: at the first seal or open, in a route and in the broadcast worker.
       for (const name of ['channel', 'broadcast']) {
         expect(atStart(name, '@aws-sdk/client-kms/')).toBe(false);
@@ -294,8 +294,10 @@ describe('a function that answers one view of a module of several', () => {
 /** The ids of the schemas zod has registered (each view's `.meta({ id })`): the views a process has built so far. */
 const BUILT_VIEWS = '[...(globalThis.__zod_globalRegistry?._idmap.keys() ?? [])]';
 
+const COLD_START = 'cold start: ';
+
 /** A cold start of a bundle in a fresh Node: the views built by its import, its answer to `event`, and the views built by then. */
-const coldStart = (file: string, event: unknown) => {
+const coldStart = (file: string, event: unknown, extraEnv: Record<string, string> = {}) => {
   const out = execFileSync(
     process.execPath,
     [
@@ -304,11 +306,17 @@ const coldStart = (file: string, event: unknown) => {
       `const { handler } = await import(${JSON.stringify(pathToFileURL(file).href)});
        const atImport = ${BUILT_VIEWS};
        const answer = await handler(${JSON.stringify(event)}, {});
-       process.stdout.write(JSON.stringify({ atImport, answer, afterAnswer: ${BUILT_VIEWS} }));`,
+       process.stdout.write('\\n' + ${JSON.stringify(COLD_START)} + JSON.stringify({ atImport, answer, afterAnswer: ${BUILT_VIEWS} }) + '\\n');`,
     ],
-    { env: { PATH: process.env.PATH, LOG_LEVEL: 'silent', ...env }, encoding: 'utf8', timeout: 30_000 },
+    { env: { PATH: process.env.PATH, LOG_LEVEL: 'silent', ...env, ...extraEnv }, encoding: 'utf8', timeout: 30_000 },
   );
-  const { atImport, answer, afterAnswer } = JSON.parse(out) as {
+  // Its own line: on Lambda's environment the function's metrics are on stdout too.
+  const { atImport, answer, afterAnswer } = JSON.parse(
+    out
+      .split('\n')
+      .find((line) => line.startsWith(COLD_START))!
+      .slice(COLD_START.length),
+  ) as {
     atImport: string[];
     answer: { statusCode: number; body: string };
     afterAnswer: string[];
@@ -407,5 +415,42 @@ describe('functions whose schemas are built at their first use (`built`, as a bu
     const source = (await handler(event as never, {} as never)) as { statusCode: number; body: string };
     expect(bundled.body).toEqual(JSON.parse(source.body));
     expect(JSON.stringify(bundled.body)).toContain('"description"');
+  });
+});
+
+describe('a workflow route on Lambda (croner loaded before the first body that may name a cron)', () => {
+  let dir: string;
+  let index: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'parley-cron-'));
+    index = join((await bundleFunctions({ create: 'functions/http/workflows/create-workflow.ts' }, dir)).create!.dir, 'index.mjs');
+  }, 300_000);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('checks a cron in a fresh Node as source does: a bad one is 422 (its key plainly or escaped), a good one creates', async () => {
+    const { createTenant } = await import('../support/tenants');
+    const caller = await createTenant(['workflows:write']);
+    const lambda = { AWS_LAMBDA_FUNCTION_NAME: 'parley-test-create-workflow' };
+    const path = '/api/v1/workflows';
+    const nodes = [{ id: 'a', type: 'set_variable', config: { name: 'x', value: '1' } }];
+    const body = (trigger: object) => ({ name: 'Nightly', trigger, nodes, edges: [] });
+    const schedule = (cron: string) => body({ type: 'schedule', cron, timezone: 'Europe/Paris' });
+    const bad = coldStart(index, request('POST', path, caller, schedule('61 * * * *')), lambda);
+    expect(bad.statusCode).toBe(422);
+    expect(bad.body.error.details.errors).toEqual([{ path: 'trigger.cron', message: 'Must be a 5-field cron expression' }]);
+    const { handler } = await import('../../functions/http/workflows/create-workflow');
+    const source = (await handler(request('POST', path, caller, schedule('61 * * * *')) as never, {} as never)) as { body: string };
+    expect(bad.body).toEqual(JSON.parse(source.body));
+    const escaped = {
+      ...request('POST', path, caller, {}),
+      body: JSON.stringify(schedule('61 * * * *')).replace('"cron"', '"\\u0063ron"'),
+    };
+    expect(escaped.body).not.toContain('"cron"');
+    expect(coldStart(index, escaped, lambda).body).toEqual(bad.body);
+    const created = coldStart(index, request('POST', path, caller, schedule('30 9 * * 1-5')), lambda);
+    expect(created.statusCode).toBe(201);
+    expect(created.body.data.workflow.trigger).toEqual({ type: 'schedule', cron: '30 9 * * 1-5', timezone: 'Europe/Paris' });
+    // A body without a cron is validated without croner.
+    expect(coldStart(index, request('POST', path, caller, body({ type: 'manual' })), lambda).statusCode).toBe(201);
   });
 });
