@@ -4,9 +4,9 @@ import { direct } from '../../shared/data/unit';
 
 /** Each kind of job's module is loaded at its first job: a cold start pays for none of them (the CSV parser, the stores they touch). */
 const run = async (m: BulkMessage, now: () => Date) => {
-  if (m.kind === 'export') return (await import('../../shared/exports/exports')).runExport(direct, m, now);
+  if (m.kind === 'export') return (await import('../../shared/exports/run')).runExport(direct, m, now);
   if (m.kind === 'import') return (await import('../../shared/imports/run')).runImport(direct, m, now);
-  return (await import('../../shared/erasure/erasures')).runErasure(direct, m, now);
+  return (await import('../../shared/erasure/run')).runErasure(direct, m, now);
 };
 
 const logged = (m: BulkMessage) => {

@@ -39,6 +39,15 @@ const HANDLERS = {
   'list-conversations': 'functions/http/inbox/list-conversations.ts',
   'create-lead': 'functions/http/crm/create-lead.ts',
   'list-event-types': 'functions/http/webhooks/list-event-types.ts',
+  'list-tags': 'functions/http/tags/list-tags.ts',
+  'update-channel': 'functions/http/channels/update-channel.ts',
+  'send-broadcast': 'functions/queues/send-broadcast.ts',
+  'erase-customer': 'functions/http/contacts/erase-customer.ts',
+  'create-export': 'functions/http/contacts/create-customers-export.ts',
+  'get-import': 'functions/http/contacts/get-customers-import.ts',
+  'get-import-errors': 'functions/http/crm/get-leads-import-errors.ts',
+  'create-import': 'functions/http/contacts/create-customers-import.ts',
+  'create-workflow': 'functions/http/workflows/create-workflow.ts',
 };
 let handlersDir: string;
 let handlers: Record<keyof typeof HANDLERS, FunctionBundle>;
@@ -221,26 +230,68 @@ describe('a function whose code loads an SDK lazily (files: S3 and SSM at their 
   });
 });
 
-describe('functions that load what only some of their calls need at first use (SQS, a bulk job kind, croner)', () => {
+/** Imports every chunk of a bundle in a fresh Node, beside the bundle as deployed: what a first use loads loads. */
+const importChunks = (dir: string): string => {
+  const chunks = readdirSync(join(dir, 'chunks')).filter((file) => file.endsWith('.mjs'));
+  const loads = chunks.map((file) => `await import(${JSON.stringify(pathToFileURL(join(dir, 'chunks', file)).href)});`).join('');
+  return execFileSync(process.execPath, ['--input-type=module', '-e', `${loads} process.stdout.write('loaded');`], { encoding: 'utf8' });
+};
+
+describe('functions that load what only some of their calls need at first use (SQS, KMS, a bulk job kind, croner)', () => {
   it('keep it out of their cold starts, in chunks that load beside the bundle', async () => {
     const atStart = (name: keyof typeof HANDLERS, path: string) =>
       Object.keys(handlers[name].start.inputs).some((input) => input.includes(path));
+    const carried = (name: keyof typeof HANDLERS, path: string) => handlers[name].inputs.some((input) => input.includes(path));
     expect(atStart('subscription', '@aws-sdk/client-sqs/')).toBe(false);
     expect(atStart('bulk', 'csv-parse/')).toBe(false);
     expect(atStart('bulk', 'shared/imports/')).toBe(false);
     expect(atStart('bulk', 'shared/exports/')).toBe(false);
-    expect(atStart('list-workflows', 'croner/')).toBe(false);
-    // A route that validates a schedule's cron checks it at once.
-    expect(atStart('update', 'croner/')).toBe(true);
-    for (const bundle of [handlers.subscription, handlers.bulk, handlers['list-workflows'], handlers.update]) {
+    expect(atStart('bulk', 'shared/erasure/')).toBe(false);
+    // The jobs' code is still there, loaded by the job that needs it.
+    for (const path of ['shared/imports/run.ts', 'shared/exports/run.ts', 'shared/erasure/run.ts', 'shared/erasure/steps.ts'])
+      expect(carried('bulk', path)).toBe(true);
+    // croner: a route that checks a schedule's cron loads it before the first body naming one (below).
+    for (const name of ['list-workflows', 'update'] as const) expect(atStart(name, 'croner/')).toBe(false);
+    expect(carried('update', 'croner/')).toBe(true);
+    // KMS seals and opens a channel's credentials: at the first seal or open, in a route and in the broadcast worker.
+    for (const name of ['update-channel', 'send-broadcast'] as const) {
+      expect(atStart(name, '@aws-sdk/client-kms/')).toBe(false);
+      expect(carried(name, '@aws-sdk/client-kms/')).toBe(true);
+    }
+    // Asking for an erasure or an export records and queues it: the worker's steps, S3 and the CSV writer are not loaded.
+    for (const path of ['shared/erasure/steps.ts', 'ical-generator/', '@aws-sdk/xml-builder/'])
+      expect(atStart('erase-customer', path)).toBe(false);
+    for (const path of ['shared/exports/run.ts', 'csv-stringify/', '@aws-sdk/xml-builder/'])
+      expect(atStart('create-export', path)).toBe(false);
+    const split = [
+      'subscription',
+      'bulk',
+      'list-workflows',
+      'update',
+      'update-channel',
+      'send-broadcast',
+      'erase-customer',
+      'create-export',
+    ] as const;
+    for (const bundle of split.map((name) => handlers[name])) {
       expect(bundle.lazyBytes).toBeGreaterThan(0);
       expect(importFresh(join(bundle.dir, 'index.mjs'))).toBe('loaded');
-      const chunks = readdirSync(join(bundle.dir, 'chunks')).filter((file) => file.endsWith('.mjs'));
-      const loads = chunks.map((file) => `await import(${JSON.stringify(pathToFileURL(join(bundle.dir, 'chunks', file)).href)});`).join('');
-      expect(
-        execFileSync(process.execPath, ['--input-type=module', '-e', `${loads} process.stdout.write('loaded');`], { encoding: 'utf8' }),
-      ).toBe('loaded');
+      expect(importChunks(bundle.dir)).toBe('loaded');
     }
+  });
+
+  it('reading an import or its errors loads neither S3 nor SQS: one file, nothing lazy', () => {
+    for (const bundle of [handlers['get-import'], handlers['get-import-errors']]) {
+      expect(bundle.lazyBytes).toBe(0);
+      expect(existsSync(join(bundle.dir, 'chunks'))).toBe(false);
+      expect(bundle.inputs.some((input) => input.includes('@aws-sdk/client-s3/') || input.includes('@aws-sdk/client-sqs/'))).toBe(false);
+      expect(importFresh(join(bundle.dir, 'index.mjs'))).toBe('loaded');
+    }
+    // Asking for an import presigns its upload: S3 is in that route's bundle, loaded at first use.
+    const requested = handlers['create-import'];
+    expect(requested.inputs.some((input) => input.includes('@aws-sdk/client-s3/'))).toBe(true);
+    expect(Object.keys(requested.start.inputs).some((input) => input.includes('@aws-sdk/client-s3/'))).toBe(false);
+    expect(importChunks(requested.dir)).toBe('loaded');
   });
 });
 
@@ -259,32 +310,26 @@ describe('a function that answers one view of a module of several', () => {
 });
 
 describe("zod's JSON Schema code", () => {
-  it('is in the cold start only of a function that calls z.toJSONSchema (whose answer equals source’s: below)', async () => {
-    const outdir = mkdtempSync(join(tmpdir(), 'parley-json-schema-'));
-    try {
-      const bundles = await bundleFunctions(
-        { tags: 'functions/http/tags/list-tags.ts', types: 'functions/http/webhooks/list-event-types.ts' },
-        outdir,
-      );
-      const bytes = (name: string, file: string) => bundles[name]!.start.inputs[`node_modules/zod/v4/core/${file}`] ?? 0;
-      // Every route's schemas name it (zod's classic constructors); only the event catalog generates JSON Schema.
-      expect(bytes('tags', 'to-json-schema.js')).toBe(0);
-      expect(bytes('types', 'to-json-schema.js')).toBeGreaterThan(5_000);
-      // What stays of the processors is zod's `aggregateChecks` (a string's `.format`, a number's `.minValue`).
-      expect(bytes('tags', 'json-schema-processors.js')).toBeLessThan(3_000);
-      expect(bytes('types', 'json-schema-processors.js')).toBeGreaterThan(8_000);
-      expect(importFresh(join(bundles.tags!.dir, 'index.mjs'))).toBe('loaded');
-    } finally {
-      rmSync(outdir, { recursive: true, force: true });
-    }
+  it('is in the cold start only of a function that calls z.toJSONSchema (whose answer equals source’s: below)', () => {
+    const bytes = (name: 'list-tags' | 'list-event-types', file: string) =>
+      handlers[name].start.inputs[`node_modules/zod/v4/core/${file}`] ?? 0;
+    // Every route's schemas name it (zod's classic constructors); only the event catalog generates JSON Schema.
+    expect(bytes('list-tags', 'to-json-schema.js')).toBe(0);
+    expect(bytes('list-event-types', 'to-json-schema.js')).toBeGreaterThan(5_000);
+    // What stays of the processors is zod's `aggregateChecks` (a string's `.format`, a number's `.minValue`).
+    expect(bytes('list-tags', 'json-schema-processors.js')).toBeLessThan(3_000);
+    expect(bytes('list-event-types', 'json-schema-processors.js')).toBeGreaterThan(8_000);
+    expect(importFresh(join(handlers['list-tags'].dir, 'index.mjs'))).toBe('loaded');
   });
 });
 
 /** The ids of the schemas zod has registered (each view's `.meta({ id })`): the views a process has built so far. */
 const BUILT_VIEWS = '[...(globalThis.__zod_globalRegistry?._idmap.keys() ?? [])]';
 
+const COLD_START = 'cold start: ';
+
 /** A cold start of a bundle in a fresh Node: the views built by its import, its answer to `event`, and the views built by then. */
-const coldStart = (file: string, event: unknown) => {
+const coldStart = (file: string, event: unknown, extraEnv: Record<string, string> = {}) => {
   const out = execFileSync(
     process.execPath,
     [
@@ -293,11 +338,17 @@ const coldStart = (file: string, event: unknown) => {
       `const { handler } = await import(${JSON.stringify(pathToFileURL(file).href)});
        const atImport = ${BUILT_VIEWS};
        const answer = await handler(${JSON.stringify(event)}, {});
-       process.stdout.write(JSON.stringify({ atImport, answer, afterAnswer: ${BUILT_VIEWS} }));`,
+       process.stdout.write('\\n' + ${JSON.stringify(COLD_START)} + JSON.stringify({ atImport, answer, afterAnswer: ${BUILT_VIEWS} }) + '\\n');`,
     ],
-    { env: { PATH: process.env.PATH, LOG_LEVEL: 'silent', ...env }, encoding: 'utf8', timeout: 30_000 },
+    { env: { PATH: process.env.PATH, LOG_LEVEL: 'silent', ...env, ...extraEnv }, encoding: 'utf8', timeout: 30_000 },
   );
-  const { atImport, answer, afterAnswer } = JSON.parse(out) as {
+  // Its own line: on Lambda's environment the function's metrics are on stdout too.
+  const { atImport, answer, afterAnswer } = JSON.parse(
+    out
+      .split('\n')
+      .find((line) => line.startsWith(COLD_START))!
+      .slice(COLD_START.length),
+  ) as {
     atImport: string[];
     answer: { statusCode: number; body: string };
     afterAnswer: string[];
@@ -388,5 +439,39 @@ describe('functions whose schemas are built at their first use (`built`, as a bu
     const source = (await handler(event as never, {} as never)) as { statusCode: number; body: string };
     expect(bundled.body).toEqual(JSON.parse(source.body));
     expect(JSON.stringify(bundled.body)).toContain('"description"');
+  });
+});
+
+describe('a workflow route on Lambda (croner loaded before the first body that may name a cron)', () => {
+  let index: string;
+  beforeAll(() => {
+    index = join(handlers['create-workflow'].dir, 'index.mjs');
+  });
+
+  it('checks a cron in a fresh Node as source does: a bad one is 422 (its key plainly or escaped), a good one creates', async () => {
+    const { createTenant } = await import('../support/tenants');
+    const caller = await createTenant(['workflows:write']);
+    const lambda = { AWS_LAMBDA_FUNCTION_NAME: 'parley-test-create-workflow' };
+    const path = '/api/v1/workflows';
+    const nodes = [{ id: 'a', type: 'set_variable', config: { name: 'x', value: '1' } }];
+    const body = (trigger: object) => ({ name: 'Nightly', trigger, nodes, edges: [] });
+    const schedule = (cron: string) => body({ type: 'schedule', cron, timezone: 'Europe/Paris' });
+    const bad = coldStart(index, request('POST', path, caller, schedule('61 * * * *')), lambda);
+    expect(bad.statusCode).toBe(422);
+    expect(bad.body.error.details.errors).toEqual([{ path: 'trigger.cron', message: 'Must be a 5-field cron expression' }]);
+    const { handler } = await import('../../functions/http/workflows/create-workflow');
+    const source = (await handler(request('POST', path, caller, schedule('61 * * * *')) as never, {} as never)) as { body: string };
+    expect(bad.body).toEqual(JSON.parse(source.body));
+    const escaped = {
+      ...request('POST', path, caller, {}),
+      body: JSON.stringify(schedule('61 * * * *')).replace('"cron"', '"\\u0063ron"'),
+    };
+    expect(escaped.body).not.toContain('"cron"');
+    expect(coldStart(index, escaped, lambda).body).toEqual(bad.body);
+    const created = coldStart(index, request('POST', path, caller, schedule('30 9 * * 1-5')), lambda);
+    expect(created.statusCode).toBe(201);
+    expect(created.body.data.workflow.trigger).toEqual({ type: 'schedule', cron: '30 9 * * 1-5', timezone: 'Europe/Paris' });
+    // A body without a cron is validated without croner.
+    expect(coldStart(index, request('POST', path, caller, body({ type: 'manual' })), lambda).statusCode).toBe(201);
   });
 });

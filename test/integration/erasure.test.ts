@@ -11,7 +11,7 @@ import { enqueueBulkJob } from '../../shared/bulk/queue';
 import { advanceErasure, csvRewriteClaim, erasureCreation, erasureProgress, startErasure } from '../../shared/data/erasures';
 import { exportRowsRemoved } from '../../shared/data/exports';
 import { exportObjectKey } from '../../shared/domain/exports/export';
-import { runErasure } from '../../shared/erasure/erasures';
+import { runErasure } from '../../shared/erasure/run';
 import { lostRace, VersionConflict } from '../../shared/data/retry';
 import { customerErasure, getCustomer } from '../../shared/data/customers';
 import { customerKey } from '../../shared/data/entity-keys';

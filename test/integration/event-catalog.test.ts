@@ -8,7 +8,7 @@ import { postForm, sendUpload } from '../support/files';
 import { verifyUpload } from '../../shared/files/files';
 import { startImport } from '../../shared/imports/imports';
 import { runImport } from '../../shared/imports/run';
-import { runErasure } from '../../shared/erasure/erasures';
+import { runErasure } from '../../shared/erasure/run';
 import { outboxEvents } from '../support/outbox';
 import { useTestStack } from '../support/stack';
 import { tokenFor } from '../support/tenants';

@@ -1,6 +1,6 @@
 import { route } from '../../../shared/http/route';
 import { FileResponse } from '../../../shared/http/file-response';
-import { importErrorsCsv } from '../../../shared/imports/imports';
+import { importErrorsCsv } from '../../../shared/imports/read';
 import { IdParams } from './schemas';
 
 export const handler = route({ scope: 'contacts:read', params: IdParams, produces: 'text/csv' }, async ({ params, tenant, now }) => {

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { route } from '../../../shared/http/route';
 import { importJob } from '../../../shared/views/imports';
-import { readImport } from '../../../shared/imports/imports';
+import { readImport } from '../../../shared/imports/read';
 import { IdParams } from './schemas';
 
 export const handler = route(
