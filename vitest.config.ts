@@ -49,8 +49,8 @@ const common = {
 
 export default defineConfig({
   test: {
-    // The run's certificate and response-gate tally; one warm DynamoDB Local per worker slot (test/support/dynamo-slots.ts).
-    globalSetup: ['test/support/global-setup.ts', 'test/support/dynamo-slots.ts'],
+    // The run's certificate and response-gate tally; one warm DynamoDB Local and SQS emulator per worker slot (test/support/slots.ts).
+    globalSetup: ['test/support/global-setup.ts', 'test/support/slots.ts'],
     // Three files at a time on two cores, each with its own table, SQS emulator and workers (test/support/stack.ts):
     // with two, the cores sat idle while a file waited (docs/contributing/testing.md).
     maxWorkers: 3,

@@ -31,6 +31,8 @@ export interface StackOptions {
   dynamoEndpoint?: string;
   sqsEndpoint?: string;
   tableName?: string;
+  /** Names each queue `<prefix><its wiring name>`: stacks that share one SQS emulator keep their messages apart. */
+  queuePrefix?: string;
   /** Extra environment for the functions (e.g. WEBHOOK_ALLOW_PRIVATE_TARGETS). */
   env?: Record<string, string>;
   /** Run the gateway, and the stream/queue pollers and schedules (default both). */
@@ -39,11 +41,12 @@ export interface StackOptions {
   /** Run every rate schedule this often instead of at its deployed rate. */
   scheduleSeconds?: number;
   /**
-   * Import every route's handler before the gateway answers (default), so no first request pays for it and a
-   * handler that fails to load stops the start. Off, a route's handler is imported at its first request, as
-   * Lambda does at a cold start: a test file then loads only the routes it calls.
+   * Import every function's handler (the routes' and the workers') before the stack answers (default), so no
+   * first request or event pays for it and a handler that fails to load stops the start. Off, a handler is
+   * imported at its first invocation, as Lambda does at a cold start: a test file then loads only the
+   * functions it runs.
    */
-  preloadRoutes?: boolean;
+  preloadFunctions?: boolean;
   /**
    * The private key (PEM) that signs download URLs, kept where none is kept yet; without it the start makes one,
    * as the deployment does. The tests hand every stack of a run the one key their global setup made.
@@ -61,6 +64,8 @@ export interface LocalStack {
   /** Runs the buckets' lifecycle rules as of `at` (the stand-in's timer runs them every minute): the `bucket/key`s expired. */
   expireObjects(at: Date): Promise<string[]>;
   queues: Record<string, { url: string; arn: string; dlqUrl: string }>;
+  /** What each queue's name starts with before its wiring name (`queuePrefix`; empty by default). */
+  queuePrefix: string;
   stop(): Promise<void>;
 }
 
@@ -123,7 +128,7 @@ export const startStack = async (opts: StackOptions = {}): Promise<LocalStack> =
     stops.push(() => sqs.destroy());
     const queues: LocalStack['queues'] = {};
     for (const spec of wiring.queues) {
-      queues[spec.name] = await ensureQueue(sqs, spec);
+      queues[spec.name] = await ensureQueue(sqs, spec, opts.queuePrefix);
       process.env[spec.urlEnv] = queues[spec.name]!.url;
       process.env[spec.dlq.urlEnv] = queues[spec.name]!.dlqUrl;
     }
@@ -184,7 +189,7 @@ export const startStack = async (opts: StackOptions = {}): Promise<LocalStack> =
     // the port it binds), which a function reads once, and the workers may run one as soon as they start.
     let baseUrl = '';
     if (opts.gateway !== false) {
-      if (opts.preloadRoutes !== false) await preload([...wiring.routes, wiring.fallback, ...Object.values(wiring.socket ?? {})]);
+      if (opts.preloadFunctions !== false) await preload([...wiring.routes, wiring.fallback, ...Object.values(wiring.socket ?? {})]);
       const gateway = await startGateway(wiring, opts.port ?? 0);
       stops.push(async () => {
         await gateway.close();
@@ -196,11 +201,12 @@ export const startStack = async (opts: StackOptions = {}): Promise<LocalStack> =
       baseUrl = gateway.url;
     }
     if (opts.workers !== false) {
-      await preload([
-        ...wiring.rules.map((r) => r.target),
-        ...wiring.queues.map((q) => q.consumer),
-        ...wiring.schedules.map((s) => s.target),
-      ]);
+      if (opts.preloadFunctions !== false)
+        await preload([
+          ...wiring.rules.map((r) => r.target),
+          ...wiring.queues.map((q) => q.consumer),
+          ...wiring.schedules.map((s) => s.target),
+        ]);
       const poller = new StreamPoller({
         endpoint: dynamoEndpoint,
         region: REGION,
@@ -226,7 +232,17 @@ export const startStack = async (opts: StackOptions = {}): Promise<LocalStack> =
     // Last: the download keys, which the stand-in CDN trusts from now on.
     for (const { parameter, keyPairId, trusted } of downloadKeys)
       trusted.set(keyPairId, (await ensureDownloadKey(parameter, opts.downloadKey)).publicKey);
-    return { baseUrl, tableName, dynamoEndpoint, sqsEndpoint, s3Endpoint: s3.endpoint, expireObjects: s3.expireObjects, queues, stop };
+    return {
+      baseUrl,
+      tableName,
+      dynamoEndpoint,
+      sqsEndpoint,
+      s3Endpoint: s3.endpoint,
+      expireObjects: s3.expireObjects,
+      queues,
+      queuePrefix: opts.queuePrefix ?? '',
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;

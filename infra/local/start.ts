@@ -22,8 +22,9 @@ const run = async (dir: string, port: number, unlock: () => void) => {
     dynamoEndpoint: process.env.DYNAMODB_ENDPOINT || undefined,
     sqsEndpoint: process.env.SQS_ENDPOINT || undefined,
     tableName: process.env.TABLE_NAME || undefined,
+    queuePrefix: process.env.PARLEY_QUEUE_PREFIX || undefined,
     scheduleSeconds: positive(Number(process.env.PARLEY_SCHEDULE_SECONDS)),
-    preloadRoutes: process.env.PARLEY_PRELOAD_ROUTES !== 'false',
+    preloadFunctions: process.env.PARLEY_PRELOAD_FUNCTIONS !== 'false',
   });
   const runtime = {
     ...ownIdentity(),

@@ -12,7 +12,7 @@ import { startDynamoLocal } from '../../infra/local/dynamodb';
 import { ensureTable } from '../../infra/local/table';
 import { wiring } from '../../functions/wiring';
 import type { ParleyFunction } from '../../infra/constructs/parley-function';
-import { slotDynamo } from '../support/dynamo-slots';
+import { slotDynamo } from '../support/slots';
 import { synth, type Synthesized } from './synth';
 
 /** Bundles for real (local esbuild, no Docker): the fallback and the first real route, as `cdk synth` does. */

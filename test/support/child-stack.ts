@@ -30,11 +30,12 @@ export const childProcesses = () => {
         DYNAMODB_ENDPOINT: stack.dynamoEndpoint,
         SQS_ENDPOINT: stack.sqsEndpoint,
         TABLE_NAME: stack.tableName,
+        PARLEY_QUEUE_PREFIX: stack.queuePrefix,
         PORT: '0',
         PARLEY_DATA_DIR: dataDir,
         [CLOCK_AHEAD_ENV]: String(clockAheadMs),
-        // Each route's handler imported at its first request, as a test stack does: about 2 CPU s less per start.
-        PARLEY_PRELOAD_ROUTES: 'false',
+        // Each function's handler imported at its first invocation, as a test stack does: about 2 CPU s less per start.
+        PARLEY_PRELOAD_FUNCTIONS: 'false',
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

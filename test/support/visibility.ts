@@ -32,7 +32,7 @@ export const skipVisibilityTimeout = async (stack: LocalStack, queue: string, ki
   const spec = wiring.queues.find((q) => q.name === queue);
   if (!spec) throw new Error(`no queue ${queue} in the wiring`);
   await new Promise((r) => setTimeout(r, Math.max(0, killedAt + LONG_POLL_SECONDS * 1000 + 500 - Date.now())));
-  const held = await inflight(stack.sqsEndpoint, queue);
+  const held = await inflight(stack.sqsEndpoint, `${stack.queuePrefix}${queue}`);
   const hidden = held
     .filter((m) => m.message.approximateReceiveCount === 1)
     .map((m) => m.visibilityDeadline - m.message.approximateFirstReceiveTimestamp!);
