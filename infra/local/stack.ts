@@ -44,9 +44,9 @@ export interface StackOptions {
    * Import every function's handler (the routes' and the workers') before the stack answers (default), so no
    * first request or event pays for it and a handler that fails to load stops the start. Off, a handler is
    * imported at its first invocation, as Lambda does at a cold start: a test file then loads only the
-   * functions it runs.
+   * functions it runs. `workers`: the workers' before, each route's at its first request.
    */
-  preloadFunctions?: boolean;
+  preloadFunctions?: boolean | 'workers';
   /**
    * The private key (PEM) that signs download URLs, kept where none is kept yet; without it the start makes one,
    * as the deployment does. The tests hand every stack of a run the one key their global setup made.
@@ -189,7 +189,8 @@ export const startStack = async (opts: StackOptions = {}): Promise<LocalStack> =
     // the port it binds), which a function reads once, and the workers may run one as soon as they start.
     let baseUrl = '';
     if (opts.gateway !== false) {
-      if (opts.preloadFunctions !== false) await preload([...wiring.routes, wiring.fallback, ...Object.values(wiring.socket ?? {})]);
+      if (opts.preloadFunctions === undefined || opts.preloadFunctions === true)
+        await preload([...wiring.routes, wiring.fallback, ...Object.values(wiring.socket ?? {})]);
       const gateway = await startGateway(wiring, opts.port ?? 0);
       stops.push(async () => {
         await gateway.close();

@@ -9,6 +9,8 @@ import { seedOnFirstStart } from './seed';
 import { startStack } from './stack';
 
 const positive = (n: number) => (n > 0 ? n : undefined);
+/** `PARLEY_PRELOAD_FUNCTIONS`: every handler before answering (default), `workers` only theirs, `false` none. */
+const preloadOf = (value: string | undefined) => (value === 'false' ? false : value === 'workers' ? ('workers' as const) : true);
 
 const run = async (dir: string, port: number, unlock: () => void) => {
   if (!(await isPortFree(port))) {
@@ -24,7 +26,7 @@ const run = async (dir: string, port: number, unlock: () => void) => {
     tableName: process.env.TABLE_NAME || undefined,
     queuePrefix: process.env.PARLEY_QUEUE_PREFIX || undefined,
     scheduleSeconds: positive(Number(process.env.PARLEY_SCHEDULE_SECONDS)),
-    preloadFunctions: process.env.PARLEY_PRELOAD_FUNCTIONS !== 'false',
+    preloadFunctions: preloadOf(process.env.PARLEY_PRELOAD_FUNCTIONS),
   });
   const runtime = {
     ...ownIdentity(),
