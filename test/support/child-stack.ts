@@ -2,12 +2,27 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { LocalStack, StackOptions } from '../../infra/local/stack';
 import { CLOCK_AHEAD_ENV } from './clock-ahead';
 import { startTestStack } from './stack';
 
 const root = resolve(import.meta.dirname, '..', '..');
+
+/** Lines of a child's output kept for a failing test's report: a crash test's child runs out of sight. */
+const KEPT_LINES = 300;
+
+/** The last `KEPT_LINES` lines a child wrote on stdout and stderr, in the order they came. */
+const keepTail = (child: ChildProcess) => {
+  const lines: string[] = [];
+  const keep = (chunk: Buffer) => {
+    lines.push(...chunk.toString().split('\n').filter(Boolean));
+    lines.splice(0, Math.max(0, lines.length - KEPT_LINES));
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  return lines;
+};
 
 /**
  * Parley's functions in a child `npm start` process that a crash test can SIGKILL, sharing `stack`'s
@@ -15,6 +30,8 @@ const root = resolve(import.meta.dirname, '..', '..');
  */
 export const childProcesses = () => {
   const children = new Set<ChildProcess>();
+  /** The children started in the test running now or still running from an earlier one, with their output's tail. */
+  let started: { child: ChildProcess; tail: string[] }[] = [];
 
   /** `clockAheadMs`: the child's wall clock runs that far ahead of this process's (`clock-ahead.ts`). */
   const start = async (
@@ -37,21 +54,26 @@ export const childProcesses = () => {
         // Each route's handler imported at its first request (about 2 CPU s less per start); the workers' before the
         // child answers, so a restart's replay is not slowed by their first imports (a crash test's deadline runs then).
         PARLEY_PRELOAD_FUNCTIONS: 'workers',
+        // Kept in memory and shown only when a test fails.
+        LOG_LEVEL: 'info',
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     children.add(child);
     child.once('exit', () => children.delete(child));
+    const tail = keepTail(child);
+    started.push({ child, tail });
     const baseUrl = await new Promise<string>((ready, fail) => {
-      let out = '';
-      child.stdout!.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-        const running = /Parley is running at (\S+)\/api\/v1/.exec(out);
-        if (running) ready(running[1]!);
-      });
-      child.stderr!.resume();
-      child.once('exit', (code) => fail(new Error(`child process exited early (${code}): ${out}`)));
+      const running = () => /Parley is running at (\S+)\/api\/v1/.exec(tail.join('\n'))?.[1];
+      const onData = () => {
+        const url = running();
+        if (!url) return;
+        child.stdout!.off('data', onData);
+        ready(url);
+      };
+      child.stdout!.on('data', onData);
+      child.once('exit', (code) => fail(new Error(`child process exited early (${code}): ${tail.join('\n')}`)));
     });
     return { child, baseUrl };
   };
@@ -62,6 +84,16 @@ export const childProcesses = () => {
       child.once('exit', () => done());
       child.kill('SIGKILL');
     });
+
+  // A failed test shows what its children wrote last; the children that ended are forgotten after each test.
+  afterEach(({ task }) => {
+    if (task.result?.state === 'fail')
+      for (const { child, tail } of started)
+        process.stderr.write(
+          `--- child ${child.pid} (exit ${child.signalCode ?? child.exitCode ?? 'running'}), its last ${tail.length} lines:\n${tail.join('\n')}\n`,
+        );
+    started = started.filter(({ child }) => child.exitCode === null && child.signalCode === null);
+  });
 
   return { start, kill, killAll: () => Promise.all([...children].map(kill)) };
 };
