@@ -4,8 +4,8 @@ import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { STAT_NAMES, type Broadcast, type Stats } from '../domain/broadcasts/broadcast';
 import { tenantField } from '../domain/auth/tenant';
-import { bump, bumpCounter, readCounter, type Counter } from './counters';
-import { collect, queryAll, queryPage, type PageRequest } from './query';
+import { bump, bumpCounter, readCounter, readShards, sharded } from './counters';
+import { queryPage, type PageRequest } from './query';
 import { conditionCheck, createItem, deleteItem, type Write } from './transact';
 import { versionedUpdate } from './versioned';
 import { broadcast as broadcastEntity, broadcastStats } from './registry/channels';
@@ -13,7 +13,7 @@ import { broadcast as broadcastEntity, broadcastStats } from './registry/channel
 /** Broadcasts, their due index and their sharded stats (keys: registry/channels.ts). */
 export const broadcastKey = (tenant: Tenant, id: string) => broadcastEntity.key({ tenant, id });
 const key = broadcastKey;
-const statsCounter = (tenant: Tenant, id: string): Counter => ({ ...broadcastStats.key({ tenant, id }), shards: 8 });
+const statsCounter = (tenant: Tenant, id: string) => sharded(broadcastStats, { tenant, id }, 8);
 const COUNTER = 'broadcasts';
 
 export interface StoredBroadcast {
@@ -33,8 +33,7 @@ const dueIndex = (tenant: Tenant, b: Broadcast, fannedOut: boolean) => {
 const withoutStats = ({ stats: _stats, ...b }: Broadcast) => b;
 
 export const readStats = async (tenant: Tenant, id: string): Promise<Stats> => {
-  const { pk, sk } = statsCounter(tenant, id);
-  const shards = (await collect(queryAll({ pk, skPrefix: `${sk}#`, consistent: true }))).map(broadcastStats.parse);
+  const shards = (await readShards(statsCounter(tenant, id))).map(broadcastStats.parse);
   return broadcastStats.parse(Object.fromEntries(STAT_NAMES.map((n) => [n, shards.reduce((sum, s) => sum + s[n], 0)])));
 };
 

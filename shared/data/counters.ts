@@ -6,20 +6,42 @@ import { collect, queryAll } from './query';
 import { conditionCheck, updateItem, type Write } from './transact';
 import { counter, sequence } from './registry/workspace';
 
+type Key = { pk: string; sk: string };
+
 /**
  * Exact counts, bumped in the same transaction as the writes they count. A counter is one item, or
- * `shards` items (`<sk>#<shard>`) where concurrent writers would keep colliding on one: a bump goes to a
- * random shard and a read sums them. One item can keep several totals, one attribute each (default `n`).
+ * `shards` items where concurrent writers would keep colliding on one: a bump goes to a random shard and a
+ * read sums them. One item can keep several totals, one attribute each (default `n`).
  */
-export interface Counter {
+export type Counter = Key | ShardedCounter;
+interface ShardedCounter {
+  shards: number;
+  shard: (n: number) => Key;
   pk: string;
-  sk: string;
-  shards?: number;
+  skPrefix: string;
 }
+
+/** What `sharded` needs of an entity whose sort key is literal segments then `<shard>` (its `declare`d keys). */
+interface ShardedKeys<A> {
+  key: (args: A & { shard: string }) => Key;
+  build: (attribute: 'pk', args: A) => string;
+  prefix: (attribute: 'sk', args: { shard?: string }) => string;
+}
+
+/** The counter kept in `shards` items of `keys`, each keyed by `args` and its shard's number. */
+export const sharded = <A>(keys: ShardedKeys<NoInfer<A>>, args: A, shards: number): ShardedCounter => ({
+  shards,
+  shard: (n) => keys.key({ ...args, shard: String(n) }),
+  pk: keys.build('pk', args),
+  skPrefix: keys.prefix('sk', {}),
+});
 
 const TOTAL = 'n';
 
-const shardKey = (c: Counter) => ({ pk: c.pk, sk: c.shards ? `${c.sk}#${Math.floor(Math.random() * c.shards)}` : c.sk });
+const shardKey = (c: Counter): Key => ('shards' in c ? c.shard(Math.floor(Math.random() * c.shards)) : c);
+
+/** Every shard of a sharded counter, read consistently. */
+export const readShards = (c: ShardedCounter) => collect(queryAll({ pk: c.pk, skPrefix: c.skPrefix, consistent: true }));
 
 /** Adds `deltas` to the counter's totals; with `below`, the write fails once the (single) total has reached it. */
 export const bump = (c: Counter, deltas: Record<string, number>, limit: { below?: number } = {}): Write => {
@@ -42,10 +64,7 @@ export const totalIn = (item: Record<string, unknown> | undefined, total: string
 
 /** One total of a counter, read consistently (all shards of a sharded one). */
 export const readCount = async (c: Counter, total = TOTAL): Promise<number> => {
-  if (c.shards) {
-    const shards = await collect(queryAll({ pk: c.pk, skPrefix: `${c.sk}#`, consistent: true }));
-    return shards.reduce((sum, item) => sum + totalIn(item, total), 0);
-  }
+  if ('shards' in c) return (await readShards(c)).reduce((sum, item) => sum + totalIn(item, total), 0);
   const { Item } = await dynamo().send(
     new GetCommand({ TableName: config().TABLE_NAME, Key: { pk: c.pk, sk: c.sk }, ConsistentRead: true }),
   );
@@ -68,7 +87,7 @@ export const nextInSequence = async (tenant: Tenant, name: string): Promise<numb
 };
 
 /** A workspace's named count (`customers`, `tags`, `conversations:<list>`, `tagged:<tag>:<type>`). */
-export const workspaceCounter = (tenant: Tenant, name: string): Counter => counter.key({ tenant, name });
+export const workspaceCounter = (tenant: Tenant, name: string): Key => counter.key({ tenant, name });
 
 export const bumpCounter = (tenant: Tenant, name: string, delta: number): Write => bump(workspaceCounter(tenant, name), { [TOTAL]: delta });
 

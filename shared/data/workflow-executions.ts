@@ -11,7 +11,7 @@ import {
   type ExecutionStatus,
   type Step,
 } from '../domain/workflows/execution';
-import { bump, readCount, type Counter } from './counters';
+import { bump, readCount, sharded } from './counters';
 import { collect, queryAll, queryPage, type PageRequest } from './query';
 import { retryOnConflict } from './retry';
 import { createItem, deleteItem, putItem, type Write } from './transact';
@@ -28,7 +28,7 @@ const effectKey = (tenant: Tenant, id: string, key: string) => executionEffect.k
 /** Every execution record of the tenant. */
 const allRecords = (tenant: Tenant) => ({ pk: execution.build('pk', { tenant }), skPrefix: execution.prefix('sk', {}) });
 
-const counter = (tenant: Tenant): Counter => ({ ...executionCount.key({ tenant }), shards: 4 });
+const counter = (tenant: Tenant) => sharded(executionCount, { tenant }, 4);
 
 export interface ExecutionFilter {
   workflowId?: string;

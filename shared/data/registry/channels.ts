@@ -87,9 +87,9 @@ export const broadcastStats = /* @__PURE__ */ declare({
   itemTypes: [],
   personal: [],
   about:
-    "A broadcast's exact stats in 8 shards (`#<shard>` appended; recipients are settled in parallel), one attribute per total, bumped in the transaction that changes a recipient.",
+    "A broadcast's exact stats in 8 shards (recipients are settled in parallel), one attribute per total, bumped in the transaction that changes a recipient.",
   prefixes: ['STATS'],
-  keys: { pk: 'WS#<tenant>#BROADCAST#<id>', sk: 'STATS' },
+  keys: { pk: 'WS#<tenant>#BROADCAST#<id>', sk: 'STATS#<shard>' },
   patterns: [{ read: 'stats of a broadcast', by: 'pk=<tenant>#BROADCAST#<id> sk begins_with STATS#' }],
   schema: () =>
     exactly<Stats>()(

@@ -172,9 +172,9 @@ export const executionCount = /* @__PURE__ */ declare({
   itemTypes: [],
   personal: [],
   about:
-    'The exact totals of a tenant’s executions, in 4 shards (`#<shard>` appended): all, per workflow, per status, per workflow and status, one attribute each.',
+    'The exact totals of a tenant’s executions, in 4 shards: all, per workflow, per status, per workflow and status, one attribute each.',
   prefixes: ['WFXCOUNT'],
-  keys: { pk: 'WS#<tenant>', sk: 'WFXCOUNT' },
+  keys: { pk: 'WS#<tenant>', sk: 'WFXCOUNT#<shard>' },
   patterns: [{ read: 'execution count', by: 'pk=<tenant> sk begins_with WFXCOUNT#' }],
   schema: () => z.object({}),
 });

@@ -38,13 +38,10 @@ export const counter = /* @__PURE__ */ declare({
   itemTypes: [],
   personal: [],
   about:
-    'An exact per-tenant count, one number attribute per total it keeps (`n` by default). A sharded one is several items, `#<shard>` appended to its name, that a read sums.',
+    'An exact per-tenant count, one number attribute per total it keeps (`n` by default). The counts that concurrent writers would collide on are sharded entities of their own (execution counts, broadcast stats).',
   prefixes: ['COUNTER'],
   keys: { pk: 'WS#<tenant>', sk: 'COUNTER#<name>' },
-  patterns: [
-    { read: 'a counter', by: 'pk=<tenant> sk=COUNTER#<name>' },
-    { read: 'a sharded counter', by: 'pk=<tenant> sk begins_with COUNTER#<name>#' },
-  ],
+  patterns: [{ read: 'a counter', by: 'pk=<tenant> sk=COUNTER#<name>' }],
   schema: () => z.object({ n: z.number().default(0) }),
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bump } from '../../../shared/data/counters';
+import { bump, sharded } from '../../../shared/data/counters';
+import { keysOf } from '../../../shared/data/registry/define';
 
 describe('counters', () => {
   it('bump every total of a counter item in one ADD', () => {
@@ -22,7 +23,9 @@ describe('counters', () => {
   });
 
   it('spread the bumps of a sharded counter over its shards', () => {
-    const shards = new Set(Array.from({ length: 200 }, () => bump({ pk: 'P', sk: 'C', shards: 4 }, { n: 1 }).item.Update!.Key!.sk));
+    const counter = sharded(keysOf({ pk: 'P#<id>', sk: 'C#<shard>' }), { id: 'x' }, 4);
+    const shards = new Set(Array.from({ length: 200 }, () => bump(counter, { n: 1 }).item.Update!.Key!.sk));
     expect(shards).toEqual(new Set(['C#0', 'C#1', 'C#2', 'C#3']));
+    expect(counter).toMatchObject({ pk: 'P#x', skPrefix: 'C#' });
   });
 });
