@@ -15,7 +15,7 @@ export interface ParleyClientOptions {
   workspaceId?: string;
   /** Retries of a 429, 5xx or lost connection after the first attempt (default 2). */
   maxRetries?: number;
-  /** The longest wait accepted between attempts (default 30 s); a longer `Retry-After` fails at once. */
+  /** The longest wait accepted between attempts (default 30 s); a longer `Retry-After` fails at once. It also caps a realtime reconnection's wait. */
   maxRetryWaitMs?: number;
   /** Backoff base when the server names no wait (default 500 ms: 0.5 s, 1 s, 2 s…). */
   baseDelayMs?: number;
@@ -97,7 +97,7 @@ export const createParleyClient = (opts: ParleyClientOptions): ParleyClient => {
     delete: (path, ...init) => call('delete', path, init[0]),
     list: (path, ...init) => list(path, init[0]) as AsyncIterable<never>,
   };
-  return { ...calls, ...liveUpdates(calls) };
+  return { ...calls, ...liveUpdates(calls, defaults.policy) };
 };
 
 const withoutPage = ({ page: _page, ...rest }: Record<string, unknown>) => rest;

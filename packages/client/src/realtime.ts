@@ -57,6 +57,9 @@ const idAtSeconds = (s: number) => `${Math.max(0, s).toString(16).padStart(8, '0
 
 type Frame = { type: string; event?: ParleyEvent; eventId?: string; truncated?: boolean; code?: string; message?: string };
 
+/** The wait before reconnecting after `failures` refused or failed sockets in a row: 0.1 s doubling, at most `maxWaitMs`. */
+export const reconnectWaitMs = (failures: number, maxWaitMs: number): number => Math.min(maxWaitMs, 100 * 2 ** Math.min(failures, 8));
+
 /** The frames of one socket, as an async queue that ends when the socket closes. */
 const frames = (socket: SocketLike, signal?: AbortSignal) => {
   const queued: Frame[] = [];
@@ -107,7 +110,7 @@ const frames = (socket: SocketLike, signal?: AbortSignal) => {
  * yielded twice. A truncated frame is fetched whole with `GET /events/{id}`. Revoking the token ends it with
  * the ticket's 401; a refused subscription throws `ParleyRealtimeError`.
  */
-async function* subscribe(client: Calls, opts: SubscribeOptions): AsyncGenerator<ParleyEvent> {
+async function* subscribe(client: Calls, opts: SubscribeOptions, maxWaitMs: number): AsyncGenerator<ParleyEvent> {
   const WebSocketCtor = opts.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
   if (!WebSocketCtor) throw new ParleyError('no WebSocket: pass one (Node 20: `import { WebSocket } from "ws"`)');
   const windowSeconds = Math.ceil((opts.resumeWindowMs ?? 5000) / 1000);
@@ -147,17 +150,20 @@ async function* subscribe(client: Calls, opts: SubscribeOptions): AsyncGenerator
       since = opts.since && opts.since > resumeAt ? opts.since : resumeAt;
       for (const id of yielded) if (secondsOf(id) < floor - 1) yielded.delete(id);
     }
-    await new Promise((r) => setTimeout(r, Math.min(30_000, 100 * 2 ** Math.min(failures, 8))));
+    await new Promise((r) => setTimeout(r, reconnectWaitMs(failures, maxWaitMs)));
   }
 }
 
-/** `events.list()` and `realtime.subscribe()`, the events log and the realtime stream of a client. */
-export const liveUpdates = (client: Calls) => ({
+/**
+ * `events.list()` and `realtime.subscribe()`, the events log and the realtime stream of a client. A reconnection
+ * waits at most `maxRetryWaitMs`, as a retried request does.
+ */
+export const liveUpdates = (client: Calls, { maxRetryWaitMs }: { maxRetryWaitMs: number }) => ({
   events: {
     /** Every event of the log the query names, page after page (newest first, or after `since` oldest first). */
     list: (query: EventsQuery = {}) => client.list('/events', { params: { query } }) as AsyncIterable<ParleyEvent>,
   },
   realtime: {
-    subscribe: (opts: SubscribeOptions) => subscribe(client, opts),
+    subscribe: (opts: SubscribeOptions) => subscribe(client, opts, maxRetryWaitMs),
   },
 });
