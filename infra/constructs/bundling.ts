@@ -25,10 +25,13 @@ const committedDocument: Plugin = {
   setup: (b) => {
     b.onResolve({ filter: /\/openapi-document$/ }, () => ({ path: COMMITTED_DOCUMENT }));
     b.onLoad({ filter: /\/openapi\.json$/ }, () => {
-      const gzipped = gzipSync(JSON.stringify(JSON.parse(readFileSync(COMMITTED_DOCUMENT, 'utf8')))).toString('base64');
+      const text = JSON.stringify(JSON.parse(readFileSync(COMMITTED_DOCUMENT, 'utf8')));
+      const gzipped = gzipSync(text).toString('base64');
+      // Inflated into one buffer of the document's size (and a byte, so the stream ends in it), not zlib's 16 KB chunks joined.
+      const chunkSize = Buffer.byteLength(text) + 1;
       return {
         loader: 'js',
-        contents: `import { gunzipSync } from 'node:zlib';\nexport const openApiDocumentText = () => gunzipSync(Buffer.from(${JSON.stringify(gzipped)}, 'base64')).toString('utf8');\n`,
+        contents: `import { gunzipSync } from 'node:zlib';\nexport const openApiDocumentText = () => gunzipSync(Buffer.from(${JSON.stringify(gzipped)}, 'base64'), { chunkSize: ${chunkSize} }).toString('utf8');\n`,
       };
     });
   },
