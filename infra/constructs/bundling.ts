@@ -25,10 +25,13 @@ const committedDocument: Plugin = {
   setup: (b) => {
     b.onResolve({ filter: /\/openapi-document$/ }, () => ({ path: COMMITTED_DOCUMENT }));
     b.onLoad({ filter: /\/openapi\.json$/ }, () => {
-      const gzipped = gzipSync(JSON.stringify(JSON.parse(readFileSync(COMMITTED_DOCUMENT, 'utf8')))).toString('base64');
+      const text = JSON.stringify(JSON.parse(readFileSync(COMMITTED_DOCUMENT, 'utf8')));
+      const gzipped = gzipSync(text).toString('base64');
+      // Inflated into one buffer of the document's size (and a byte, so the stream ends in it), not zlib's 16 KB chunks joined.
+      const chunkSize = Buffer.byteLength(text) + 1;
       return {
         loader: 'js',
-        contents: `import { gunzipSync } from 'node:zlib';\nexport const openApiDocumentText = () => gunzipSync(Buffer.from(${JSON.stringify(gzipped)}, 'base64')).toString('utf8');\n`,
+        contents: `import { gunzipSync } from 'node:zlib';\nexport const openApiDocumentText = () => gunzipSync(Buffer.from(${JSON.stringify(gzipped)}, 'base64'), { chunkSize: ${chunkSize} }).toString('utf8');\n`,
       };
     });
   },
@@ -99,6 +102,33 @@ const jsonSchemaOnlyWhereAsked: Plugin = {
   },
 };
 
+/** What reaches `@aws-sdk/core`'s protocols from the DynamoDB client: its own JSON protocol and codec. */
+const DYNAMODB_CLIENT = /[\\/]@aws-sdk[\\/](client-dynamodb|dynamodb-codec)[\\/]/;
+/** The protocols index's lines for the other services' protocols (S3's REST-XML, the query and CBOR ones). */
+const OTHER_PROTOCOLS = /^export \{[^}]*\} from "\.\/(xml|query|cbor)\/[^"]+";\n/gm;
+
+/**
+ * The DynamoDB client names its protocol from `@aws-sdk/core/protocols`' index, which re-exports every protocol.
+ * esbuild puts a file that a function's lazy chunk uses (S3's XML protocol, `@aws-sdk/xml-builder`) in a chunk
+ * loaded at the cold start whenever the start's code reaches that file at all, used or not: through this index, it
+ * did in every function that loads S3 at first use. For the DynamoDB client (and only for it) the index is itself
+ * less the other services' protocols; a name it needed from them would fail the build, not a call.
+ */
+const dynamoDbJsonProtocolOnly: Plugin = {
+  name: 'dynamodb-json-protocol-only',
+  setup: (b) => {
+    b.onResolve({ filter: /^@aws-sdk\/core\/protocols$/ }, async (args) => {
+      if (!DYNAMODB_CLIENT.test(args.importer) || args.pluginData === 'real') return undefined;
+      const real = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, pluginData: 'real' });
+      return real.errors.length ? { errors: real.errors } : { path: relative(REPO_ROOT, real.path), namespace: 'dynamodb-protocols' };
+    });
+    b.onLoad({ filter: /./, namespace: 'dynamodb-protocols' }, (args) => {
+      const real = resolve(REPO_ROOT, args.path);
+      return { resolveDir: dirname(real), loader: 'js', contents: readFileSync(real, 'utf8').replace(OTHER_PROTOCOLS, '') };
+    });
+  },
+};
+
 /**
  * The one set of esbuild settings for every function: the house construct bundles with them and the bundle
  * benchmark hands them to esbuild directly, so the measured bundles are the deployed ones. Single minified ESM
@@ -117,7 +147,7 @@ export const esbuildOptions: BuildOptions = {
   // Some CommonJS dependencies call require() for Node built-ins; ESM output has no require of its own.
   banner: { js: "import { createRequire as __parleyRequire } from 'node:module'; const require = __parleyRequire(import.meta.url);" },
   outExtension: { '.js': '.mjs' },
-  plugins: [committedDocument, schemasAtFirstUse, jsonSchemaOnlyWhereAsked],
+  plugins: [committedDocument, schemasAtFirstUse, jsonSchemaOnlyWhereAsked, dynamoDbJsonProtocolOnly],
   alias: { '@aws-sdk/credential-provider-node': resolve(REPO_ROOT, 'shared', 'aws', 'lambda-credentials.ts') },
 };
 

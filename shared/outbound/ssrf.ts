@@ -69,60 +69,64 @@ const contains = (r: Rule, a: Address) =>
  * The IANA IPv4 and IPv6 Special-Purpose Address Registries: every entry that is not globally reachable,
  * plus multicast and the reserved blocks. The most specific matching rule decides, so the globally
  * reachable exceptions inside 2001::/23 are listed as `public`. A transition form is judged by the IPv4
- * address it embeds first (any non-public one decides), then by its own rule.
+ * address it embeds first (any non-public one decides), then by its own rule. Parsed at the first check, not at
+ * import: the parse compiles node's IPv6 matcher, several ms of a cold start for routes that check no address then.
  */
-const RULES: Rule[] = [
-  rule('0.0.0.0/8', 'reserved'), // "this network"
-  rule('10.0.0.0/8', 'private'),
-  rule('100.64.0.0/10', 'private'), // shared address space (carrier-grade NAT)
-  rule('127.0.0.0/8', 'loopback'),
-  rule('169.254.0.0/16', 'link_local'), // also the cloud metadata endpoint 169.254.169.254
-  rule('172.16.0.0/12', 'private'),
-  rule('192.0.0.0/24', 'reserved'), // IETF protocol assignments (DS-Lite, NAT64 discovery, PCP/TURN anycast…)
-  rule('192.0.2.0/24', 'reserved'), // documentation
-  rule('192.88.99.0/24', 'reserved'), // 6to4 relay anycast (deprecated)
-  rule('192.168.0.0/16', 'private'),
-  rule('198.18.0.0/15', 'reserved'), // benchmarking
-  rule('198.51.100.0/24', 'reserved'), // documentation
-  rule('203.0.113.0/24', 'reserved'), // documentation
-  rule('224.0.0.0/4', 'reserved'), // multicast
-  rule('240.0.0.0/4', 'reserved'), // reserved, and the limited broadcast 255.255.255.255
+const specialPurposeRules = (): Rule[] =>
+  [
+    rule('0.0.0.0/8', 'reserved'), // "this network"
+    rule('10.0.0.0/8', 'private'),
+    rule('100.64.0.0/10', 'private'), // shared address space (carrier-grade NAT)
+    rule('127.0.0.0/8', 'loopback'),
+    rule('169.254.0.0/16', 'link_local'), // also the cloud metadata endpoint 169.254.169.254
+    rule('172.16.0.0/12', 'private'),
+    rule('192.0.0.0/24', 'reserved'), // IETF protocol assignments (DS-Lite, NAT64 discovery, PCP/TURN anycast…)
+    rule('192.0.2.0/24', 'reserved'), // documentation
+    rule('192.88.99.0/24', 'reserved'), // 6to4 relay anycast (deprecated)
+    rule('192.168.0.0/16', 'private'),
+    rule('198.18.0.0/15', 'reserved'), // benchmarking
+    rule('198.51.100.0/24', 'reserved'), // documentation
+    rule('203.0.113.0/24', 'reserved'), // documentation
+    rule('224.0.0.0/4', 'reserved'), // multicast
+    rule('240.0.0.0/4', 'reserved'), // reserved, and the limited broadcast 255.255.255.255
 
-  rule('::/128', 'reserved'), // unspecified
-  rule('::1/128', 'loopback'),
-  rule('::ffff:0:0/96', 'public', low32), // IPv4-mapped: exactly the IPv4 address
-  rule('::ffff:0:0:0/96', 'reserved', low32), // IPv4-translated (SIIT)
-  rule('::/96', 'reserved', low32), // IPv4-compatible (deprecated)
-  rule('::/8', 'reserved'), // reserved by the IETF
-  rule('64:ff9b::/96', 'public', low32), // NAT64 well-known prefix: exactly the IPv4 address
-  rule('64:ff9b:1::/48', 'private', low32), // local-use IPv4/IPv6 translation
-  rule('100::/64', 'reserved'), // discard-only
-  rule('100:0:0:1::/64', 'reserved'), // dummy prefix
-  rule('2001::/32', 'reserved', (v) => [(v >> 64n) & 0xffffffffn, ~v & 0xffffffffn]), // Teredo: server, obfuscated client
-  rule('2001:1::1/128', 'public'), // PCP anycast
-  rule('2001:1::2/128', 'public'), // TURN anycast
-  rule('2001:1::3/128', 'public'), // DNS-SD service registration anycast
-  rule('2001:3::/32', 'public'), // AMT
-  rule('2001:4:112::/48', 'public'), // AS112-v6
-  rule('2001:20::/28', 'public'), // ORCHIDv2
-  rule('2001:30::/28', 'public'), // drone remote ID
-  rule('2001:2::/48', 'reserved'), // benchmarking
-  rule('2001:db8::/32', 'reserved'), // documentation
-  rule('2001::/23', 'reserved'), // IETF protocol assignments
-  rule('2002::/16', 'public', (v) => [(v >> 80n) & 0xffffffffn]), // 6to4
-  rule('3fff::/20', 'reserved'), // documentation
-  rule('5f00::/16', 'reserved'), // segment routing SIDs
-  rule('fc00::/7', 'private'), // unique local, e.g. the EC2 metadata endpoint fd00:ec2::254
-  rule('fe80::/10', 'link_local'),
-  rule('fec0::/10', 'private'), // site-local (deprecated)
-  rule('ff00::/8', 'reserved'), // multicast
-].sort((a, b) => Number(b.prefix - a.prefix));
+    rule('::/128', 'reserved'), // unspecified
+    rule('::1/128', 'loopback'),
+    rule('::ffff:0:0/96', 'public', low32), // IPv4-mapped: exactly the IPv4 address
+    rule('::ffff:0:0:0/96', 'reserved', low32), // IPv4-translated (SIIT)
+    rule('::/96', 'reserved', low32), // IPv4-compatible (deprecated)
+    rule('::/8', 'reserved'), // reserved by the IETF
+    rule('64:ff9b::/96', 'public', low32), // NAT64 well-known prefix: exactly the IPv4 address
+    rule('64:ff9b:1::/48', 'private', low32), // local-use IPv4/IPv6 translation
+    rule('100::/64', 'reserved'), // discard-only
+    rule('100:0:0:1::/64', 'reserved'), // dummy prefix
+    rule('2001::/32', 'reserved', (v) => [(v >> 64n) & 0xffffffffn, ~v & 0xffffffffn]), // Teredo: server, obfuscated client
+    rule('2001:1::1/128', 'public'), // PCP anycast
+    rule('2001:1::2/128', 'public'), // TURN anycast
+    rule('2001:1::3/128', 'public'), // DNS-SD service registration anycast
+    rule('2001:3::/32', 'public'), // AMT
+    rule('2001:4:112::/48', 'public'), // AS112-v6
+    rule('2001:20::/28', 'public'), // ORCHIDv2
+    rule('2001:30::/28', 'public'), // drone remote ID
+    rule('2001:2::/48', 'reserved'), // benchmarking
+    rule('2001:db8::/32', 'reserved'), // documentation
+    rule('2001::/23', 'reserved'), // IETF protocol assignments
+    rule('2002::/16', 'public', (v) => [(v >> 80n) & 0xffffffffn]), // 6to4
+    rule('3fff::/20', 'reserved'), // documentation
+    rule('5f00::/16', 'reserved'), // segment routing SIDs
+    rule('fc00::/7', 'private'), // unique local, e.g. the EC2 metadata endpoint fd00:ec2::254
+    rule('fe80::/10', 'link_local'),
+    rule('fec0::/10', 'private'), // site-local (deprecated)
+    rule('ff00::/8', 'reserved'), // multicast
+  ].sort((a, b) => Number(b.prefix - a.prefix));
+let rules: Rule[] | undefined;
 
 /** ISATAP interface identifiers (`…:0:5efe:a.b.c.d`, `…:200:5efe:a.b.c.d`, either u/g bit) carry an IPv4 address under any prefix. */
 const isatap: Embeds = (v) => (((v >> 32n) & 0xfcffffffn) === 0x5efen ? low32(v) : []);
 
 const classify = (a: Address): Exclude<AddressKind, 'invalid'> => {
-  const match = RULES.find((r) => contains(r, a));
+  rules ??= specialPurposeRules();
+  const match = rules.find((r) => contains(r, a));
   if (a.family === 6) {
     for (const v4 of [...(match?.embeds?.(a.value) ?? []), ...isatap(a.value)]) {
       const kind = classify({ family: 4, value: v4 });

@@ -230,6 +230,27 @@ describe('a function whose code loads an SDK lazily (files: S3 and SSM at their 
   });
 });
 
+describe("S3's XML protocol in a function that loads S3 at first use", () => {
+  it("is in S3's chunk only: the DynamoDB client names its protocols without it, and reads and answers from its bundle", async () => {
+    const bundle = handlers['get-file'];
+    const atStart = (path: string) => Object.keys(bundle.start.inputs).some((input) => input.includes(path));
+    for (const path of ['@aws-sdk/xml-builder/', '@aws-sdk/core/dist-es/submodules/protocols/xml/']) {
+      expect(atStart(path)).toBe(false);
+      expect(bundle.inputs.some((input) => input.includes(path))).toBe(true);
+    }
+    // The DynamoDB client's protocols index is the stand-in (`dynamodb-json-protocol-only`), the JSON protocol real.
+    expect(atStart('dynamodb-protocols:node_modules/@aws-sdk/core/dist-es/submodules/protocols/index.js')).toBe(true);
+    expect(atStart('@aws-sdk/core/dist-es/submodules/protocols/json/AwsJson1_0Protocol.js')).toBe(true);
+    // A request in a fresh Node reads the token and the file's item from DynamoDB Local through that client.
+    const { createTenant } = await import('../support/tenants');
+    const id = '0123456789abcdef01234567';
+    const event = { ...request('GET', `/api/v1/files/${id}`, await createTenant(['inbox:read'])), pathParameters: { id } };
+    const answer = coldStart(join(bundle.dir, 'index.mjs'), event);
+    expect(answer.statusCode).toBe(404);
+    expect(answer.body.error.code).toBe('NOT_FOUND');
+  });
+});
+
 /** Imports every chunk of a bundle in a fresh Node, beside the bundle as deployed: what a first use loads loads. */
 const importChunks = (dir: string): string => {
   const chunks = readdirSync(join(dir, 'chunks')).filter((file) => file.endsWith('.mjs'));
