@@ -3,10 +3,8 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { collect, queryAll } from './query';
-import { conditionCheck, updateItem, type Write } from './transact';
+import { conditionCheck, type Key, updateItem, type Write } from './transact';
 import { counter, sequence } from './registry/workspace';
-
-type Key = { pk: string; sk: string };
 
 /**
  * Exact counts, bumped in the same transaction as the writes they count. A counter is one item, or
