@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { LocalStack, StackOptions } from '../../infra/local/stack';
 import { CLOCK_AHEAD_ENV } from './clock-ahead';
 import { startTestStack } from './stack';
+import { keepChildOutput } from './unhandled';
 
 const root = resolve(import.meta.dirname, '..', '..');
 
@@ -88,10 +89,11 @@ export const childProcesses = () => {
   // A failed test shows what its children wrote last; the children that ended are forgotten after each test.
   afterEach(({ task }) => {
     if (task.result?.state === 'fail')
-      for (const { child, tail } of started)
-        process.stderr.write(
-          `--- child ${child.pid} (exit ${child.signalCode ?? child.exitCode ?? 'running'}), its last ${tail.length} lines:\n${tail.join('\n')}\n`,
-        );
+      for (const { child, tail } of started) {
+        const title = `--- "${task.name}": child ${child.pid} (exit ${child.signalCode ?? child.exitCode ?? 'running'})`;
+        process.stderr.write(`${title}, its last ${tail.length} lines:\n${tail.join('\n')}\n`);
+        keepChildOutput(title, tail);
+      }
     started = started.filter(({ child }) => child.exitCode === null && child.signalCode === null);
   });
 

@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LogSink } from '../../shared/log';
 
@@ -29,6 +29,37 @@ export const unhandledErrors: LogSink = {
   },
 };
 
+/** Lines of a failed test's child process shown in the summary: its warnings and errors, then its last lines. */
+const CHILD_PROBLEMS = 40;
+const CHILD_LAST = 30;
+const CHILD_LINE_CHARS = 400;
+
+/**
+ * Keeps what a failed test's child process (a crash test's `npm start`) wrote last for the run's summary:
+ * vitest prints it with the test too, but a long run's output may be kept only from its end.
+ */
+export const keepChildOutput = (title: string, lines: readonly string[]): void => {
+  const dir = process.env[UNHANDLED_DIR_ENV];
+  if (!dir) return;
+  const last = lines.slice(-CHILD_LAST);
+  const problems = lines
+    .slice(0, -CHILD_LAST)
+    .filter((l) => /"level":"(warn|error)"/i.test(l))
+    .slice(-CHILD_PROBLEMS);
+  const shown = [...problems, ...(problems.length ? ['…'] : []), ...last].map((l) => `  ${l.slice(0, CHILD_LINE_CHARS)}`);
+  writeFileSync(join(dir, `${process.pid}.${Date.now()}.child.txt`), `${title}\n${shown.join('\n')}\n`);
+};
+
+/** The children of failed tests, as kept; nothing when every test passed. */
+const childOutput = (dir: string): string => {
+  const files = existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith('.child.txt'))
+        .sort()
+    : [];
+  return files.map((f) => readFileSync(join(dir, f), 'utf8')).join('');
+};
+
 /** How many shown in the summary, and how much of each. */
 const SHOWN = 5;
 const SHOWN_CHARS = 1500;
@@ -50,7 +81,7 @@ const section = (heading: string, shown: Record<string, unknown>[][], total: num
         .join('\n')}\n`;
 
 /**
- * The run's 500s, the first few each followed by its own invocation's slow record when it had one (where a
+ * The child processes of failed tests (their warnings and last lines), then the run's 500s, the first few each followed by its own invocation's slow record when it had one (where a
  * timeout's time went), then the slowest invocations.
  */
 export const unhandledSummary = (dir: string): string => {
@@ -58,6 +89,7 @@ export const unhandledSummary = (dir: string): string => {
   const slow = records(dir, COLLECTED['slow invocation']).sort((a, b) => Number(b.ms) - Number(a.ms));
   const shownErrors = errors.slice(0, SHOWN).map((e) => [e, ...slow.filter((s) => s.requestId && s.requestId === e.requestId)]);
   return (
+    childOutput(dir) +
     section(COLLECTED['unhandled error'].heading, shownErrors, errors.length, 'the first') +
     section(
       COLLECTED['slow invocation'].heading,

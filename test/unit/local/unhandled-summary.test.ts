@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { unhandledSummary } from '../../support/unhandled';
+import { keepChildOutput, UNHANDLED_DIR_ENV, unhandledSummary } from '../../support/unhandled';
 
 let dir: string | undefined;
 afterEach(() => rmSync(dir!, { recursive: true, force: true }));
@@ -41,4 +41,28 @@ it('says none when nothing was collected', () => {
   expect(unhandledSummary(dir)).toBe(
     'unhandled errors (500s): none\nslow invocations (over half their timeout, with their slowest AWS calls): none\n',
   );
+});
+
+it("leads with a failed test's child: its warnings and errors, then its last lines", () => {
+  dir = mkdtempSync(join(tmpdir(), 'unhandled-'));
+  const info = (i: number) => `{"level":"INFO","message":"request ${i}"}`;
+  const output = [
+    ...Array.from({ length: 50 }, (_, i) => info(i)),
+    '{"level":"WARN","message":"slow invocation"}',
+    '{"level":"error","msg":"stream batch failed"}',
+    ...Array.from({ length: 40 }, (_, i) => info(50 + i)),
+  ];
+  const before = process.env[UNHANDLED_DIR_ENV];
+  process.env[UNHANDLED_DIR_ENV] = dir;
+  try {
+    keepChildOutput('--- "a crash test": child 42 (exit SIGKILL)', output);
+  } finally {
+    process.env[UNHANDLED_DIR_ENV] = before;
+  }
+  const [title, ...shown] = unhandledSummary(dir)
+    .split(/\n(?=unhandled errors)/)[0]!
+    .trimEnd()
+    .split('\n');
+  expect(title).toBe('--- "a crash test": child 42 (exit SIGKILL)');
+  expect(shown.map((l) => l.trim())).toEqual([output[50], output[51], '…', ...output.slice(-30)]);
 });
