@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EventPattern, EventRule, PatternValue } from '../../functions/wiring/types';
 import { eventEntryBytes, LIMITS } from './aws-limits';
+import { log } from '../../shared/log';
 import { invoke } from './lambda';
 
 export interface BusEvent {
@@ -68,8 +69,10 @@ export const route = async (rules: readonly EventRule[], event: BusEvent): Promi
       .filter((rule) => matches(rule.pattern, event))
       .map(async (rule) => {
         for (let attempt = 0; ; attempt++) {
+          const started = performance.now();
           try {
             await invoke(rule.target, { kind: 'event' }, event);
+            log.debug('rule target done', { rule: rule.name, eventId: event.id, attempt, ms: Math.round(performance.now() - started) });
             return;
           } catch (error) {
             const delay = RETRY_DELAYS_MS[attempt];
@@ -77,6 +80,7 @@ export const route = async (rules: readonly EventRule[], event: BusEvent): Promi
               deadLetter({ msg: 'rule target dead-lettered', rule: rule.name, eventId: event.id, error: String(error) });
               return;
             }
+            log.warn('rule target failed: retried', { rule: rule.name, eventId: event.id, attempt, error: String(error) });
             await new Promise((r) => setTimeout(r, delay));
           }
         }

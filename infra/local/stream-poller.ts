@@ -10,6 +10,7 @@ import {
   type _Record,
   type Shard,
 } from '@aws-sdk/client-dynamodb-streams';
+import { log } from '../../shared/log';
 import { writeWhole } from './write-whole';
 
 interface Checkpoint {
@@ -207,6 +208,7 @@ export class StreamPoller {
     const queue = this.inFlight.get(shardId) ?? [];
     queue.push({ handled, sequenceNumber: records.at(-1)!.dynamodb!.SequenceNumber! });
     this.inFlight.set(shardId, queue);
+    log.debug('stream batch handed on', { shardId, records: records.length, to: queue.at(-1)!.sequenceNumber, inFlight: queue.length });
     void handled.then(() => this.settle(shardId, Infinity));
   }
 
@@ -218,6 +220,7 @@ export class StreamPoller {
     const queue = this.inFlight.get(shardId) ?? [];
     while (queue.length > 0) {
       const oldest = queue[0]!;
+      if (queue.length > keep) log.debug('stream reader waits for its oldest batch', { shardId, inFlight: queue.length, keep });
       const done = queue.length > keep ? await oldest.handled : await Promise.race([oldest.handled, Promise.resolve(undefined)]);
       if (done === undefined) return true;
       if (queue[0] !== oldest) continue;

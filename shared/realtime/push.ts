@@ -65,6 +65,7 @@ const orClose = (connectionId: string, push: () => Promise<unknown>) =>
 const deliverLive = async (c: Connection, eventId: string, data: string) => {
   if (c.state === 'replaying') {
     const held = await holdPending(c, eventId, MAX_PENDING);
+    log.debug('realtime push to a replaying socket', { eventId, connectionId: c.connectionId, held });
     if (held === 'held') return;
     if (held === 'full') return close(c.connectionId);
     const now = await readConnection(c.connectionId);
@@ -78,8 +79,14 @@ export const pushEvent = async ({ envelope, payload }: OutboxEvent): Promise<voi
   const { eventId, eventType } = envelope;
   if (eventType === 'auth.token.revoked') await closeTokenSockets((envelope.data.token as { _id: string })._id);
   const tenant = envelopeTenant(envelope);
-  if (!(await tenantHasSockets(tenant, new Date()))) return;
-  const sockets = (await tenantConnections(tenant)).filter((c) => wants(c, eventId, eventType));
+  if (!(await tenantHasSockets(tenant, new Date()))) return log.debug('realtime push: the tenant holds no socket', { eventId });
+  const connections = await tenantConnections(tenant);
+  const sockets = connections.filter((c) => wants(c, eventId, eventType));
+  log.debug('realtime push', {
+    eventId,
+    sockets: connections.map((c) => `${c.connectionId} ${c.state}`),
+    wanted: sockets.map((c) => c.connectionId),
+  });
   if (sockets.length === 0) return;
   const data = eventFrame(eventId, payload);
   await mapLimit(sockets, PUSH_CONCURRENCY, (c) => orClose(c.connectionId, () => deliverLive(c, eventId, data)));
@@ -113,6 +120,7 @@ const replay = async (connectionId: string, now: Date): Promise<void> => {
     }
   }
   const held = await goLive(c, seamOf(replayed));
+  log.debug('realtime replay done', { connectionId, replayed: replayed.length, held: held?.length ?? 'gone' });
   if (!held) return;
   const sent = new Set(replayed);
   for (const eventId of [...new Set(held)].sort()) {

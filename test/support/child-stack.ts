@@ -11,7 +11,7 @@ import { keepChildOutput } from './unhandled';
 const root = resolve(import.meta.dirname, '..', '..');
 
 /** Lines of a child's output kept for a failing test's report: a crash test's child runs out of sight. */
-const KEPT_LINES = 300;
+const KEPT_LINES = 3000;
 
 /** The last `KEPT_LINES` lines a child wrote on stdout and stderr, in the order they came. */
 const keepTail = (child: ChildProcess) => {
@@ -55,8 +55,8 @@ export const childProcesses = () => {
         // Each route's handler imported at its first request (about 2 CPU s less per start); the workers' before the
         // child answers, so a restart's replay is not slowed by their first imports (a crash test's deadline runs then).
         PARLEY_PRELOAD_FUNCTIONS: 'workers',
-        // Kept in memory and shown only when a test fails.
-        LOG_LEVEL: 'info',
+        // Kept in memory and shown only when a test fails: with the stream reader's, the bus's and the pushes' debug lines.
+        LOG_LEVEL: 'debug',
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
