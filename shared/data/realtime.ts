@@ -137,18 +137,29 @@ export const readConnection = async (connectionId: string): Promise<Connection |
   return Item ? realtimeConnection.parse(Item) : undefined;
 };
 
-/** Forgets a socket (closed, or gone when pushed to); nothing when it is already forgotten. */
+/**
+ * Deletes an item and answers it, or undefined when it was gone. Conditional, so that of concurrent deleters
+ * exactly one is answered the item: DynamoDB Local answers a plain delete's old image to several of them.
+ */
+const deleteOnce = async (key: Record<string, string>): Promise<Record<string, unknown> | undefined> => {
+  try {
+    const { Attributes } = await dynamo().send(
+      new DeleteCommand({ TableName: config().TABLE_NAME, Key: key, ConditionExpression: 'attribute_exists(pk)', ReturnValues: 'ALL_OLD' }),
+    );
+    return Attributes;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return undefined;
+    throw error;
+  }
+};
+
+/** Forgets a socket (closed, or gone when pushed to); nothing when it is already forgotten, however many forget it at once. */
 export const forgetConnection = async (connectionId: string): Promise<void> => {
-  const { Attributes } = await dynamo().send(
-    new DeleteCommand({ TableName: config().TABLE_NAME, Key: pointerKey(connectionId), ReturnValues: 'ALL_OLD' }),
-  );
-  if (!Attributes) return;
-  const { tenant } = realtimePointer.parse(Attributes);
-  const { Attributes: gone } = await dynamo().send(
-    new DeleteCommand({ TableName: config().TABLE_NAME, Key: connectionKey(tenant, connectionId), ReturnValues: 'ALL_OLD' }),
-  );
+  const pointer = await deleteOnce(pointerKey(connectionId));
+  if (!pointer) return;
+  const { tenant } = realtimePointer.parse(pointer);
   // Uncounted only once actually deleted: one that expired (TTL) keeps its count, which `until` bounds.
-  if (gone) await countPresence(tenant, -1);
+  if (await deleteOnce(connectionKey(tenant, connectionId))) await countPresence(tenant, -1);
 };
 
 /** Stores a socket's one subscription; false when it has one already. */

@@ -4,7 +4,14 @@ import { createParleyClient } from '../../packages/client/src/index';
 import { registerClientPlugin } from '../../shared/aws/plugins';
 import type { Tenant } from '../../shared/domain/auth/tenant';
 import { hashToken } from '../../shared/domain/auth/token';
-import { readConnection, storeTicket, tenantHasSockets, tokenConnectionIds } from '../../shared/data/realtime';
+import {
+  forgetConnection,
+  readConnection,
+  storeConnection,
+  storeTicket,
+  tenantHasSockets,
+  tokenConnectionIds,
+} from '../../shared/data/realtime';
 import { SOCKET_SOURCE, SUBSCRIBED_DETAIL_TYPE } from '../../shared/domain/realtime/protocol';
 import { wiring } from '../../functions/wiring';
 import { busEvent, route } from '../../infra/local/event-router';
@@ -417,4 +424,23 @@ describe('parley events tail', () => {
     expect(lines).toHaveLength(2);
     for (const l of lines) expect(l).toMatch(/^\d{4}-\d\d-\d\dT\S+Z {2}customer\.contact\.created {2}[0-9a-f]{24}$/);
   });
+});
+
+it("a socket forgotten by many pushes at once is counted out of its tenant's presence once", async () => {
+  const owner = await t.tenant();
+  const claims = {
+    tenant: owner.tenant,
+    tokenId: owner.tokenId,
+    scopes: ['admin:all'],
+    expiresAt: new Date(Date.now() + 60_000).toISOString(),
+  };
+  await storeConnection(`kept-${process.pid}=`, claims, new Date());
+  // Each round: a socket that every push of a batch finds gone at once, as a restarted push function finds a killed one.
+  for (let round = 0; round < 5; round++) {
+    const gone = `gone-${process.pid}-${round}=`;
+    await storeConnection(gone, claims, new Date());
+    await Promise.all(Array.from({ length: 30 }, () => forgetConnection(gone)));
+    expect(await readConnection(gone)).toBeUndefined();
+    expect(await tenantHasSockets(owner.tenant, new Date())).toBe(true);
+  }
 });
