@@ -50,15 +50,17 @@ export const keepChildOutput = (title: string, lines: readonly string[]): void =
   writeFileSync(join(dir, `${process.pid}.${Date.now()}.child.txt`), `${title}\n${shown.join('\n')}\n`);
 };
 
-/** The children of failed tests, as kept; nothing when every test passed. */
-const childOutput = (dir: string): string => {
-  const files = existsSync(dir)
+/** The contents of `dir`'s files whose names end with `suffix`, in name order. */
+const contentsEnding = (dir: string, suffix: string): string[] =>
+  existsSync(dir)
     ? readdirSync(dir)
-        .filter((f) => f.endsWith('.child.txt'))
+        .filter((f) => f.endsWith(suffix))
         .sort()
+        .map((f) => readFileSync(join(dir, f), 'utf8'))
     : [];
-  return files.map((f) => readFileSync(join(dir, f), 'utf8')).join('');
-};
+
+/** The children of failed tests, as kept; nothing when every test passed. */
+const childOutput = (dir: string): string => contentsEnding(dir, '.child.txt').join('');
 
 /** How many shown in the summary, and how much of each. */
 const SHOWN = 5;
@@ -66,10 +68,10 @@ const SHOWN_CHARS = 1500;
 
 type Collected = (typeof COLLECTED)[keyof typeof COLLECTED];
 
-const records = (dir: string, { file }: Collected): Record<string, unknown>[] => {
-  const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(`.${file}.jsonl`)) : [];
-  return files.flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n').filter(Boolean)).map((l) => JSON.parse(l));
-};
+const records = (dir: string, { file }: Collected): Record<string, unknown>[] =>
+  contentsEnding(dir, `.${file}.jsonl`)
+    .flatMap((text) => text.split('\n').filter(Boolean))
+    .map((l) => JSON.parse(l));
 
 /** `shown` records each with the records that follow it (a 500's own slow record). */
 const section = (heading: string, shown: Record<string, unknown>[][], total: number, which: string): string =>
