@@ -8,6 +8,7 @@ import { Code } from 'aws-cdk-lib/aws-lambda';
 import { gzipSync } from 'node:zlib';
 import { build, version, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
 import type { Construct } from 'constructs';
+import { narrowSourceMapFile } from './own-code-source-map';
 
 const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
 /** Bundles by entry and settings, each with the content hashes of the files it was built from (gitignored). */
@@ -194,6 +195,11 @@ const described = (dir: string, metafile: Metafile, entry: string): FunctionBund
   };
 };
 
+/** Every source map an esbuild run wrote, narrowed to Parley's own code (`own-code-source-map.ts`). */
+const narrowSourceMaps = (metafile: Metafile) => {
+  for (const path of Object.keys(metafile.outputs)) if (path.endsWith('.map')) narrowSourceMapFile(resolve(REPO_ROOT, path));
+};
+
 /** Builds at most this many split bundles at once (each parses its own copy of the SDK). */
 const SPLIT_BUILDS_AT_ONCE = 4;
 
@@ -214,6 +220,7 @@ export const bundleFunctions = async (entries: Record<string, string>, outdir: s
     metafile: true,
     logLevel: 'error',
   });
+  narrowSourceMaps(whole.metafile);
   const bundles: Record<string, FunctionBundle> = {};
   const split: string[] = [];
   for (const name of Object.keys(entries)) {
@@ -234,6 +241,7 @@ export const bundleFunctions = async (entries: Record<string, string>, outdir: s
       metafile: true,
       logLevel: 'error',
     });
+    narrowSourceMaps(metafile);
     bundles[name] = described(join(outdir, name), metafile, at(name));
   };
   for (let i = 0; i < split.length; i += SPLIT_BUILDS_AT_ONCE) await Promise.all(split.slice(i, i + SPLIT_BUILDS_AT_ONCE).map(buildSplit));
@@ -241,8 +249,12 @@ export const bundleFunctions = async (entries: Record<string, string>, outdir: s
 };
 
 const sha = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
-/** The plugins' code is in this file and JSON keeps only their names: a changed plugin must change every key. */
-const SETTINGS = sha(JSON.stringify({ version, esbuildOptions, bundler: sha(readFileSync(import.meta.filename)) }));
+/**
+ * The plugins' code is in this file and JSON keeps only their names, and the maps' narrowing is in its own: a change
+ * of either must change every key.
+ */
+const BUNDLER_FILES = [import.meta.filename, join(import.meta.dirname, 'own-code-source-map.ts')];
+const SETTINGS = sha(JSON.stringify({ version, esbuildOptions, bundler: BUNDLER_FILES.map((file) => sha(readFileSync(file))) }));
 /** A handler's cache key: its path (relative to the repo root) under the current settings, this bundler and esbuild version. */
 const keyOf = (entry: string) => sha(`${SETTINGS}\n${entry}`).slice(0, 32);
 const assetDir = (key: string) => join(BUNDLE_CACHE, key, 'asset');

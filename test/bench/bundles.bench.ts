@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { bundleFunctions, esbuildOptions, type FunctionBundle } from '../../infra/constructs/bundling';
+import { narrowSourceMapFile } from '../../infra/constructs/own-code-source-map';
 import { wiring } from '../../functions/wiring';
 import type { Section } from './measure';
 
@@ -213,6 +214,8 @@ export const run = async (): Promise<Section[]> => {
       metafile: true,
       logLevel: 'error',
     });
+    // Its map as the functions' are deployed: Parley's own code only, here the credentials alias and the stdin entry.
+    narrowSourceMapFile(join(outdir, 'baseline.mjs.map'));
     const baselineInputs = Object.fromEntries(
       Object.entries(Object.entries(base.metafile.outputs).find(([path]) => path.endsWith('.mjs'))![1].inputs).map(([path, i]) => [
         path,

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { SourceMap, type SourceMapPayload, type SourceMapping } from 'node:module';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { CfnElement } from 'aws-cdk-lib';
@@ -129,6 +130,22 @@ describe('bundled functions', () => {
     expect(code).toContain('DynamoDB');
     expect(code).not.toMatch(/from\s*"@aws-sdk\//);
     expect(statSync(join(assetOf(route), 'index.mjs')).size).toBeGreaterThan(10_000);
+  });
+
+  it("map Parley's own code only: the handler's export names its source line, no dependency is a source", () => {
+    const route = app.functions().find((f) => f.kind === 'http' && f.spec !== wiring.fallback)!;
+    const code = readFileSync(join(assetOf(route), 'index.mjs'), 'utf8');
+    const map = JSON.parse(readFileSync(join(assetOf(route), 'index.mjs.map'), 'utf8')) as { sources: string[] };
+    expect(map.sources.filter((source) => source.includes('node_modules'))).toEqual([]);
+    const handlerFile = route.spec.handler.replace(/^functions\//, '');
+    expect(map.sources.some((source) => source.endsWith(handlerFile))).toBe(true);
+    // `export{x as handler}`, and where the bundle declares it: `x=`, the first assignment to that name.
+    const local = /export\{([\w$]+) as handler\}/.exec(code)![1]!;
+    const at = new RegExp(`(?<![\\w$])${local.replaceAll('$', '\\$')}=`).exec(code)!.index;
+    const line = code.slice(0, at).split('\n').length - 1;
+    const column = at - code.lastIndexOf('\n', at) - 1;
+    const found = new SourceMap(map as SourceMapPayload).findEntry(line, column) as Partial<SourceMapping>;
+    expect(found.originalSource).toMatch(new RegExp(`${handlerFile.replaceAll('.', '\\.')}$`));
   });
 
   it('are one file each when their code loads nothing lazily', () => {
