@@ -195,7 +195,7 @@ const described = (dir: string, metafile: Metafile, entry: string): FunctionBund
   };
 };
 
-/** Every source map an esbuild run wrote, narrowed to Parley's own code (`own-code-source-map.ts`). */
+/** Every source map a split build wrote (the index's and its chunks'), narrowed to Parley's own code. */
 const narrowSourceMaps = (metafile: Metafile) => {
   for (const path of Object.keys(metafile.outputs)) if (path.endsWith('.map')) narrowSourceMapFile(resolve(REPO_ROOT, path));
 };
@@ -220,14 +220,16 @@ export const bundleFunctions = async (entries: Record<string, string>, outdir: s
     metafile: true,
     logLevel: 'error',
   });
-  narrowSourceMaps(whole.metafile);
   const bundles: Record<string, FunctionBundle> = {};
   const split: string[] = [];
   for (const name of Object.keys(entries)) {
     const output = whole.metafile.outputs[at(name)];
     if (!output) throw new Error(`esbuild wrote no bundle for ${entries[name]}`);
     if (loadsLazily(whole.metafile, output)) split.push(name);
-    else bundles[name] = described(join(outdir, name), { inputs: whole.metafile.inputs, outputs: { [at(name)]: output } }, at(name));
+    else {
+      narrowSourceMapFile(resolve(REPO_ROOT, `${at(name)}.map`));
+      bundles[name] = described(join(outdir, name), { inputs: whole.metafile.inputs, outputs: { [at(name)]: output } }, at(name));
+    }
   }
   const buildSplit = async (name: string) => {
     rmSync(join(outdir, name), { recursive: true, force: true });
