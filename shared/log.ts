@@ -42,11 +42,15 @@ const lambdaLine = ({ level, message, timestamp, ...fields }: LogRecord): void =
 const serialise = (value: unknown): unknown =>
   value instanceof Error ? { name: value.name, message: value.message, stack: value.stack } : value;
 
-const write = (level: Level, message: string, fields: Record<string, unknown> = {}): void => {
+/** A line's own fields, or a function that makes them: called only when the line is written (a debug line's, mostly). */
+type Fields = Record<string, unknown> | (() => Record<string, unknown>);
+
+const write = (level: Level, message: string, fields: Fields = {}): void => {
   const sink = sinks.get();
   const threshold = sink ? sink.level : config().LOG_LEVEL;
   if (order[level] < order[threshold]) return;
-  const own = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, serialise(v)]));
+  const given = typeof fields === 'function' ? fields() : fields;
+  const own = Object.fromEntries(Object.entries(given).map(([k, v]) => [k, serialise(v)]));
   const record: LogRecord = {
     level: level.toUpperCase() as Uppercase<Level>,
     message,
@@ -60,8 +64,8 @@ const write = (level: Level, message: string, fields: Record<string, unknown> = 
 
 /** Structured logs, one line each, carrying the context of the work in hand. Callers pass ids, never tokens, secrets, content or raw headers. */
 export const log = {
-  debug: (msg: string, fields?: Record<string, unknown>) => write('debug', msg, fields),
-  info: (msg: string, fields?: Record<string, unknown>) => write('info', msg, fields),
-  warn: (msg: string, fields?: Record<string, unknown>) => write('warn', msg, fields),
-  error: (msg: string, fields?: Record<string, unknown>) => write('error', msg, fields),
+  debug: (msg: string, fields?: Fields) => write('debug', msg, fields),
+  info: (msg: string, fields?: Fields) => write('info', msg, fields),
+  warn: (msg: string, fields?: Fields) => write('warn', msg, fields),
+  error: (msg: string, fields?: Fields) => write('error', msg, fields),
 };

@@ -139,7 +139,9 @@ export const readConnection = async (connectionId: string): Promise<Connection |
 
 /**
  * Deletes an item and answers it, or undefined when it was gone. Conditional, so that of concurrent deleters
- * exactly one is answered the item: DynamoDB Local answers a plain delete's old image to several of them.
+ * exactly one is answered the item: DynamoDB Local answers a plain delete's old image to several of them. Not
+ * `removeOnce` (unit.ts): the pointer's old image names the tenant, and the pushes that find one socket gone
+ * forget it all at once, where concurrent transactions on one item would conflict.
  */
 const deleteOnce = async (key: Record<string, string>): Promise<Record<string, unknown> | undefined> => {
   try {

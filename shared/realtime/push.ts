@@ -82,11 +82,11 @@ export const pushEvent = async ({ envelope, payload }: OutboxEvent): Promise<voi
   if (!(await tenantHasSockets(tenant, new Date()))) return log.debug('realtime push: the tenant holds no socket', { eventId });
   const connections = await tenantConnections(tenant);
   const sockets = connections.filter((c) => wants(c, eventId, eventType));
-  log.debug('realtime push', {
+  log.debug('realtime push', () => ({
     eventId,
     sockets: connections.map((c) => `${c.connectionId} ${c.state}`),
     wanted: sockets.map((c) => c.connectionId),
-  });
+  }));
   if (sockets.length === 0) return;
   const data = eventFrame(eventId, payload);
   await mapLimit(sockets, PUSH_CONCURRENCY, (c) => orClose(c.connectionId, () => deliverLive(c, eventId, data)));

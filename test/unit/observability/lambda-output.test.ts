@@ -40,6 +40,16 @@ describe('on Lambda', () => {
     ]);
   });
 
+  it('a line whose fields are a function calls it only when the line is written (a debug line at info is not)', () => {
+    const lines = captured();
+    const fields = vi.fn(() => ({ sockets: ['a live'] }));
+    log.debug('realtime push', fields);
+    expect(fields).not.toHaveBeenCalled();
+    log.info('realtime push', fields);
+    expect(fields).toHaveBeenCalledTimes(1);
+    expect(lines()).toEqual([expect.objectContaining({ level: 'INFO', message: 'realtime push', sockets: ['a live'] })]);
+  });
+
   it('a metric is one embedded-metric-format line in the Parley namespace, with the service and stage dimensions', () => {
     const lines = captured();
     metric.request('GET /api/v1/contacts/customers/{id}', 404, 12.5);
