@@ -5,13 +5,11 @@ import { join } from 'node:path';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteBucketCommand, DeleteObjectsCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { DeleteQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { startDynamoLocal } from '../../infra/local/dynamodb';
+import { DynamoSlot } from './dynamo-slot';
 
 /** Where the run's emulator broker answers; set by the global setup before the test workers fork. */
 const BROKER_ENV = 'PARLEY_TEST_DYNAMO_BROKER';
 const LOCAL = { region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
-
-type Service = 'dynamo' | 'sqs';
 
 interface Emulator {
   endpoint: string;
@@ -43,21 +41,30 @@ const startSlotSqs = async (): Promise<Emulator> => {
 
 /**
  * Global setup: for each worker slot, one in-memory DynamoDB Local and one SQS emulator, started when a file on
- * that slot first asks and kept warm for every later file there. Each file makes its own table, queues and
+ * that slot first asks and kept warm for later files there. Each file makes its own table, queues and
  * buckets there under names of its own and drops them when done. Two files running at once never share one (a
  * burst in one would hold up the other's writes on DynamoDB Local's single SQLite lock), and a warm JVM serves a
  * file's first requests as fast as its last, where one started per file spent seconds of both cores starting
- * and compiling; an emulator started per file cost it about 0.6 CPU s (docs/contributing/testing.md).
+ * and compiling; an emulator started per file cost it about 0.6 CPU s (docs/contributing/testing.md). The
+ * database starts afresh once the stream records it holds make it slow (`dynamo-slot.ts`).
  */
 export default async function setup() {
-  const slots = new Map<string, Promise<Emulator>>();
+  const sqsSlots = new Map<string, Promise<Emulator>>();
+  const dynamoSlots = new Map<string, DynamoSlot>();
   const server = createServer((req, res) => {
     const query = new URL(req.url ?? '/', 'http://localhost').searchParams;
-    const service = (query.get('service') ?? 'dynamo') as Service;
-    const key = `${service}:${query.get('slot') ?? '0'}`;
-    if (!slots.has(key)) slots.set(key, service === 'sqs' ? startSlotSqs() : startDynamoLocal());
-    slots.get(key)!.then(
-      (emulator) => res.end(emulator.endpoint),
+    const slot = query.get('slot') ?? '0';
+    let answer: Promise<string>;
+    if (query.get('service') === 'sqs') {
+      if (!sqsSlots.has(slot)) sqsSlots.set(slot, startSlotSqs());
+      answer = sqsSlots.get(slot)!.then((emulator) => emulator.endpoint);
+    } else {
+      if (!dynamoSlots.has(slot)) dynamoSlots.set(slot, new DynamoSlot());
+      const dynamo = dynamoSlots.get(slot)!;
+      answer = query.has('release') ? dynamo.release().then(() => '') : dynamo.acquire();
+    }
+    answer.then(
+      (text) => res.end(text),
       (error: unknown) => res.writeHead(500).end(String(error)),
     );
   });
@@ -65,15 +72,18 @@ export default async function setup() {
   process.env[BROKER_ENV] = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   return async () => {
     server.close();
-    await Promise.all([...slots.values()].map(async (emulator) => (await emulator.catch(() => undefined))?.stop()));
+    await Promise.all([
+      ...[...sqsSlots.values()].map(async (emulator) => (await emulator.catch(() => undefined))?.stop()),
+      ...[...dynamoSlots.values()].map((dynamo) => dynamo.stop()),
+    ]);
   };
 }
 
-/** This worker slot's emulator of `service`; undefined outside a vitest run with the broker. */
-export const slotEndpoint = async (service: Service): Promise<string | undefined> => {
+/** Asks the run's emulator broker; undefined outside a vitest run with the broker. */
+const askBroker = async (query: string): Promise<string | undefined> => {
   const broker = process.env[BROKER_ENV];
   if (!broker) return undefined;
-  const res = await fetch(`${broker}/?service=${service}&slot=${process.env.VITEST_POOL_ID ?? '0'}`);
+  const res = await fetch(`${broker}/?${query}&slot=${process.env.VITEST_POOL_ID ?? '0'}`);
   if (!res.ok) throw new Error(`the emulator broker failed: ${await res.text()}`);
   return res.text();
 };
@@ -83,7 +93,7 @@ export const slotEndpoint = async (service: Service): Promise<string | undefined
  * undefined outside a vitest run with the broker (the caller then starts its own).
  */
 export const slotDynamo = async (): Promise<{ endpoint: string; drop: (table: string) => Promise<void> } | undefined> => {
-  const endpoint = await slotEndpoint('dynamo');
+  const endpoint = await askBroker('service=dynamo');
   if (!endpoint) return undefined;
   const drop = async (table: string) => {
     const ddb = new DynamoDBClient({ endpoint, ...LOCAL });
@@ -91,6 +101,7 @@ export const slotDynamo = async (): Promise<{ endpoint: string; drop: (table: st
       await ddb.send(new DeleteTableCommand({ TableName: table }));
     } finally {
       ddb.destroy();
+      await askBroker('service=dynamo&release');
     }
   };
   return { endpoint, drop };
@@ -117,7 +128,7 @@ export const slotSqs = async (): Promise<
   | { endpoint: string; drop: (stack: { queues: Record<string, { url: string; dlqUrl: string }> }, buckets: string[]) => Promise<void> }
   | undefined
 > => {
-  const endpoint = await slotEndpoint('sqs');
+  const endpoint = await askBroker('service=sqs');
   if (!endpoint) return undefined;
   const drop = async (stack: { queues: Record<string, { url: string; dlqUrl: string }> }, buckets: string[]) => {
     const sqs = new SQSClient({ endpoint, ...LOCAL });
