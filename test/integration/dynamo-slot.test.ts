@@ -2,9 +2,7 @@ import { BatchWriteItemCommand, DeleteTableCommand, DynamoDBClient, ListTablesCo
 import { afterAll, describe, expect, it } from 'vitest';
 import { ensureTable } from '../../infra/local/table';
 import { tableSchema } from '../../shared/data/table';
-import { DynamoSlot, streamRecordsWritten } from '../support/dynamo-slot';
-
-const LOCAL = { region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
+import { DynamoSlot, LOCAL, streamRecordsWritten } from '../support/dynamo-slot';
 
 /** Makes a table, writes `items` to it and deletes it: each item a stream record that outlives the table. */
 const writeAndDrop = async (endpoint: string, table: string, items: number) => {

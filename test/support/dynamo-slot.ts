@@ -5,7 +5,8 @@ import { startDynamoLocal, type DynamoLocal } from '../../infra/local/dynamodb';
 import { ensureTable } from '../../infra/local/table';
 import { tableSchema } from '../../shared/data/table';
 
-const LOCAL = { region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
+/** What a client of the run's emulators is configured with besides its endpoint. */
+export const LOCAL = { region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
 
 /**
  * DynamoDB Local keeps every stream record it wrote, a deleted table's too, for the 24 hours DynamoDB keeps them,

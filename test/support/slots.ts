@@ -5,11 +5,10 @@ import { join } from 'node:path';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteBucketCommand, DeleteObjectsCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { DeleteQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { DynamoSlot } from './dynamo-slot';
+import { DynamoSlot, LOCAL } from './dynamo-slot';
 
 /** Where the run's emulator broker answers; set by the global setup before the test workers fork. */
 const BROKER_ENV = 'PARLEY_TEST_DYNAMO_BROKER';
-const LOCAL = { region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
 
 interface Emulator {
   endpoint: string;
