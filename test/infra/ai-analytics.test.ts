@@ -2,12 +2,12 @@ import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { wiring } from '../../functions/wiring';
 import { COUNTED_EVENTS } from '../../shared/domain/analytics/measures';
-import { synth, type Synthesized } from './synth';
+import { sharedSynth, type Synthesized } from './synth';
 
 /** The AI and analytics infrastructure as the real wiring deploys it. */
 let app: Synthesized;
 beforeAll(() => {
-  app = synth();
+  app = sharedSynth();
 }, 300_000);
 
 const eventTypeFilter = (types: unknown[]) => ({

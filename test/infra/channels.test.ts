@@ -3,12 +3,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { wiring } from '../../functions/wiring';
 import { CHANNEL_SECRETS_KEY } from '../../functions/wiring/channels';
 import { grantsFor } from '../../infra/grants';
-import { synth, type Synthesized } from './synth';
+import { sharedSynth, type Synthesized } from './synth';
 
 /** Channels and broadcasts as the real wiring deploys them. */
 let app: Synthesized;
 beforeAll(() => {
-  app = synth();
+  app = sharedSynth();
 }, 300_000);
 
 const keyActions = (handler: string) => {

@@ -2,12 +2,12 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { wiring } from '../../functions/wiring';
 import { FILES_BUCKET } from '../../functions/wiring/files';
-import { synth, type Synthesized } from './synth';
+import { sharedSynth, type Synthesized } from './synth';
 
 /** The files bucket, its notifications and its grants as the real wiring deploys them. */
 let app: Synthesized;
 beforeAll(() => {
-  app = synth();
+  app = sharedSynth();
 }, 300_000);
 
 const functions = () => [

@@ -1,11 +1,11 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { synth, type Synthesized } from './synth';
+import { sharedSynth, type Synthesized } from './synth';
 
 /** The realtime infrastructure as the real wiring deploys it. */
 let app: Synthesized;
 beforeAll(() => {
-  app = synth();
+  app = sharedSynth();
 }, 300_000);
 
 const manageConnections = (statements: { Action: unknown }[]) =>

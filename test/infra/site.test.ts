@@ -1,11 +1,11 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildSite, dashboardPage, siteKey } from '../../infra/site/build';
-import { synth, type Synthesized } from './synth';
+import { sharedSynth, type Synthesized } from './synth';
 
 let app: Synthesized;
 beforeAll(() => {
-  app = synth();
+  app = sharedSynth();
 }, 300_000);
 
 /** The managed CachingDisabled policy (aws-cdk-lib `CachePolicy.CACHING_DISABLED`). */

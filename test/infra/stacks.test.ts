@@ -10,11 +10,11 @@ import { grantsFor } from '../../infra/grants';
 import { OUTBOX_FILTER } from '../../infra/stacks/events-stack';
 import { tableSchema } from '../../shared/data/table';
 import { OUTBOX_DETAIL_TYPE, OUTBOX_SOURCE } from '../../shared/events/from-bus';
-import { fullWiring, synth, type Synthesized } from './synth';
+import { fullWiring, sharedSynth, type Synthesized } from './synth';
 
 let app: Synthesized;
 beforeAll(() => {
-  app = synth({ wiring: fullWiring });
+  app = sharedSynth(fullWiring);
 }, 300_000);
 
 type Resource = { Type: string; Properties: Record<string, unknown> };

@@ -60,6 +60,14 @@ export const synth = (
   };
 };
 
+/**
+ * The app of one wiring with the default options, synthesized once per process: the `test/infra` files share
+ * their worker processes (the `cdk` project in `vitest.config.ts`), so the files that only read the default
+ * templates pay for one synthesis between them. Read it; never add to it.
+ */
+const shared = new Map<Wiring, Synthesized>();
+export const sharedSynth = (w: Wiring = wiring): Synthesized => shared.get(w) ?? shared.set(w, synth({ wiring: w })).get(w)!;
+
 const handler = 'functions/http/not-found.ts';
 
 /**

@@ -5,7 +5,7 @@ import type { ParleyFunction } from '../../infra/constructs/parley-function';
 import type { FunctionSpec, Wiring } from '../../functions/wiring/types';
 import { pascal } from '../../infra/stacks/queues-stack';
 import { areaOf, MAX_ROUTES_PER_STACK } from '../../infra/stacks/routes-stack';
-import { fullWiring, synth, type Synthesized } from './synth';
+import { fullWiring, sharedSynth, synth, type Synthesized } from './synth';
 
 type Json = Record<string, unknown>;
 type Resources = Record<string, { Type: string; Properties: Json }>;
@@ -43,10 +43,6 @@ const expectedTrigger = (w: Wiring, spec: FunctionSpec): string => {
   throw new Error(`${spec.handler} is not in the wiring`);
 };
 
-const synthesized = new Map<Wiring, Synthesized>();
-/** One synth per wiring for the whole file. */
-const synthOnce = (w: Wiring): Synthesized => synthesized.get(w) ?? synthesized.set(w, synth({ wiring: w })).get(w)!;
-
 const declared = (w: Wiring): FunctionSpec[] => [
   ...w.routes,
   w.fallback,
@@ -62,7 +58,7 @@ describe.each([
 ])('%s', (_name, w) => {
   let app: Synthesized;
   beforeAll(() => {
-    app = synthOnce(w);
+    app = sharedSynth(w);
   }, 300_000);
 
   it('deploys exactly one function per route, fallback, queue consumer, rule target, schedule target and socket route, each with exactly its one trigger', () => {
@@ -91,7 +87,7 @@ describe.each([
 
 describe('API areas', () => {
   it('get a stack each, so no stack nears the CloudFormation resource limit', () => {
-    const app = synthOnce(wiring);
+    const app = sharedSynth(wiring);
     const areas = new Set(wiring.routes.map(areaOf));
     expect(app.stacks.routes.map((s) => s.stackName)).toEqual([...areas].map((a) => `Parley-dev-Api-${pascal(a)}`));
     for (const stack of app.all) expect(Object.keys(app.template(stack).toJSON().Resources ?? {}).length).toBeLessThan(450);

@@ -2,12 +2,12 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { wiring } from '../../functions/wiring';
 import { CONSUME_ACTIONS, grantsFor, SEND_ACTIONS } from '../../infra/grants';
-import { synth, type Synthesized } from './synth';
+import { sharedSynth, type Synthesized } from './synth';
 
 /** The workflow engine's infrastructure, as the real wiring deploys it. */
 let app: Synthesized;
 beforeAll(() => {
-  app = synth();
+  app = sharedSynth();
 }, 300_000);
 
 const stepsQueue = () => wiring.queues.find((q) => q.name === 'workflow-steps')!;
