@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   DescribeStreamCommand,
   DynamoDBStreamsClient,
@@ -34,8 +35,19 @@ const IDLE_MS = 250;
 const REDESCRIBE_MS = 30_000;
 /** While the stream shows no shard yet, it is described again after this long. */
 const NO_SHARD_REDESCRIBE_MS = 1000;
+/**
+ * Least milliseconds from the start of one pass to the start of the next, unless a pass read a full page: the
+ * records that functions write in that time are read together, one stream read per shard instead of one per wake.
+ * Measured on the monotonic clock: a wall clock set back (or a test's faked `Date`) must not hold the reader.
+ */
+const MIN_PASS_GAP_MS = 25;
 /** Batches of one shard handed on and not yet handled, at most; the reader waits for the oldest past this. */
 const MAX_IN_FLIGHT = 16;
+
+/** Records a stream read returns at most (DynamoDB's limit is 1,000). */
+const PAGE = 100;
+
+type PassResult = 'nothing' | 'records' | 'full page';
 
 /** A batch handed on: its handling, and the sequence number the checkpoint may advance to once it is done. */
 interface InFlight {
@@ -102,15 +114,19 @@ export class StreamPoller {
   }
 
   private async run(): Promise<void> {
+    let read: PassResult = 'nothing';
+    let started = 0;
     while (this.running) {
+      if (read !== 'full page') await sleep(started + MIN_PASS_GAP_MS - performance.now());
       this.woken = false;
-      let busy = false;
+      started = performance.now();
+      read = 'nothing';
       try {
-        busy = await this.tick();
+        read = await this.tick();
       } catch (error) {
         process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'stream poller error', error: String(error) })}\n`);
       }
-      if (!busy && !this.woken) await this.idle();
+      if (read === 'nothing' && !this.woken) await this.idle();
     }
   }
 
@@ -152,13 +168,14 @@ export class StreamPoller {
     return ShardIterator;
   }
 
-  /** One pass over the readable shards; true when any records were handled. */
-  private async tick(): Promise<boolean> {
+  /** One pass over the readable shards: whether any shard's page held records, and whether one was full. */
+  private async tick(): Promise<PassResult> {
     const sinceDescribe = Date.now() - this.lastDescribe;
     if (this.describeDue || sinceDescribe > (this.shards.length ? REDESCRIBE_MS : NO_SHARD_REDESCRIBE_MS)) await this.describe();
     const finished = new Set(this.checkpoint.finished);
     const known = new Set(this.shards.map((s) => s.ShardId));
-    let busy = false;
+    let records = false;
+    let fullPage = false;
     for (const shard of this.shards) {
       const id = shard.ShardId!;
       const parentPending = shard.ParentShardId && known.has(shard.ParentShardId) && !finished.has(shard.ParentShardId);
@@ -167,7 +184,7 @@ export class StreamPoller {
       if (!iterator) continue;
       let page: GetRecordsCommandOutput;
       try {
-        page = await this.client.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 100 }));
+        page = await this.client.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: PAGE }));
       } catch (error) {
         // An expired iterator, or DynamoDB Local's spurious "trimmed" error for an iterator taken on a
         // shard that was empty: take a fresh iterator from the checkpoint on the next pass; nothing is skipped.
@@ -177,10 +194,11 @@ export class StreamPoller {
         }
         throw error;
       }
-      const records = page.Records ?? [];
-      if (records.length > 0) {
-        this.handOn(id, records);
-        busy = true;
+      const read = page.Records ?? [];
+      if (read.length > 0) {
+        this.handOn(id, read);
+        records = true;
+        fullPage ||= read.length === PAGE;
       }
       if (page.NextShardIterator) this.iterators.set(id, page.NextShardIterator);
       else {
@@ -194,7 +212,7 @@ export class StreamPoller {
       }
       await this.settle(id, MAX_IN_FLIGHT - 1);
     }
-    return busy;
+    return fullPage ? 'full page' : records ? 'records' : 'nothing';
   }
 
   private handOn(shardId: string, records: _Record[]): void {
