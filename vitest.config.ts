@@ -28,7 +28,6 @@ const sharedProcessFiles = testFiles('test/unit', /\bvi\.mock\(/);
  * The CDK files share their processes too, and with them aws-cdk-lib and the apps they only read (`sharedSynth`
  * in test/infra/synth.ts): all but a file that sets the process's environment, which the next file would inherit.
  */
-const CDK = 'cdk';
 const cdkFiles = testFiles('test/infra', /\bvi\.mock\(|Object\.assign\(process\.env\b|process\.env(\.\w+|\[[^\]]+\])\s*=[^=]/);
 
 const rank = (spec: TestSpecification): number => {
@@ -65,8 +64,8 @@ export default defineConfig({
     sequence: { sequencer: HeaviestFirst },
     projects: [
       { test: { ...common, name: 'isolated', include: ['test/**/*.test.ts'], exclude: [...sharedProcessFiles, ...cdkFiles] } },
-      // Measured on the 17 CDK files alone: 257 and 238 CPU s in a process each, 189 and 142 shared (docs/contributing/testing.md).
-      { test: { ...common, name: CDK, include: cdkFiles, isolate: false } },
+      // Measured on test/infra's 17 files alone: 257 and 238 CPU s with a process each, 189 and 142 with these shared (docs/contributing/testing.md).
+      { test: { ...common, name: 'cdk', include: cdkFiles, isolate: false } },
       // A fresh process per unit file cost more CPU than its tests: shared, the unit files took 42 % less (docs/contributing/testing.md).
       {
         test: {
