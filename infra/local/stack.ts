@@ -21,6 +21,7 @@ import { ensureDownloadKey } from '../../shared/files/download-key';
 import { ensureQueue, startSqsLocal } from './sqs';
 import { StreamPoller } from './stream-poller';
 import { ensureTable } from './table';
+import { withoutSdkLogging } from '../../shared/aws/plugins';
 
 export interface StackOptions {
   /** Persist DynamoDB data (and the stream checkpoint) here; in memory when absent. */
@@ -120,11 +121,13 @@ export const startStack = async (opts: StackOptions = {}): Promise<LocalStack> =
 
     // A long poll open per queue, a delete per running invocation, and some to spare for the setup's calls.
     const invocationSlots = wiring.queues.reduce((n, q) => n + q.consumer.maxConcurrency, 0);
-    const sqs = new SQSClient({
-      endpoint: sqsEndpoint,
-      region: REGION,
-      requestHandler: { httpAgent: { keepAlive: true, maxSockets: wiring.queues.length + invocationSlots + 10 } },
-    });
+    const sqs = withoutSdkLogging(
+      new SQSClient({
+        endpoint: sqsEndpoint,
+        region: REGION,
+        requestHandler: { httpAgent: { keepAlive: true, maxSockets: wiring.queues.length + invocationSlots + 10 } },
+      }),
+    );
     stops.push(() => sqs.destroy());
     const queues: LocalStack['queues'] = {};
     for (const spec of wiring.queues) {

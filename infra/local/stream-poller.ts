@@ -13,6 +13,7 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import { log } from '../../shared/log';
 import { writeWhole } from './write-whole';
+import { withoutSdkLogging } from '../../shared/aws/plugins';
 
 interface Checkpoint {
   streamArn: string;
@@ -86,7 +87,7 @@ export class StreamPoller {
       onBatch: (records: _Record[]) => Promise<void>;
     },
   ) {
-    this.client = new DynamoDBStreamsClient({ endpoint: opts.endpoint, region: opts.region });
+    this.client = withoutSdkLogging(new DynamoDBStreamsClient({ endpoint: opts.endpoint, region: opts.region }));
     const saved =
       opts.checkpointFile && existsSync(opts.checkpointFile)
         ? (JSON.parse(readFileSync(opts.checkpointFile, 'utf8')) as Checkpoint)
