@@ -32,19 +32,18 @@ const names = (db: { exec(sql: string): { values: unknown[][] }[] }, type: 'tabl
 /**
  * Adds the stream indexes to a database no DynamoDB Local has open (the file is rewritten whole, then
  * renamed over the old one). A database DynamoDB Local never made its tables in is left as it is: they
- * come at its first request, and the indexes at the next start. True when the file changed.
+ * come at its first request, and the indexes at the next start.
  */
-const indexStreamTables = async (file: string): Promise<boolean> => {
+const indexStreamTables = async (file: string): Promise<void> => {
   const SQL = await initSqlJs();
   const db = new SQL.Database(readFileSync(file));
   try {
     const indexes = names(db, 'index');
-    if (!names(db, 'table').has('us') || Object.keys(STREAM_INDEXES).every((name) => indexes.has(name))) return false;
+    if (!names(db, 'table').has('us') || Object.keys(STREAM_INDEXES).every((name) => indexes.has(name))) return;
     db.exec(indexesSql);
     const next = `${file}.indexing`;
     writeFileSync(next, db.export());
     renameSync(next, file);
-    return true;
   } finally {
     db.close();
   }

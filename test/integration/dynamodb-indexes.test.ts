@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand, DescribeStreamCommand } from '@aws-sdk/client-dynamodb-streams';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import initSqlJs from 'sql.js';
+import initSqlJs, { type Database } from 'sql.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startDynamoLocal } from '../../infra/local/dynamodb';
 import { DATABASE_FILE, STREAM_INDEXES } from '../../infra/local/dynamodb-indexes';
@@ -17,7 +17,7 @@ afterAll(() => {
 });
 
 /** Opens a copy of a database no DynamoDB Local has open; `write` keeps what `change` did to it. */
-const onDatabase = async <T>(file: string, change: (db: import('sql.js').Database) => T, write = false): Promise<T> => {
+const onDatabase = async <T>(file: string, change: (db: Database) => T, write = false): Promise<T> => {
   const db = new (await initSqlJs()).Database(readFileSync(file));
   try {
     const result = change(db);
