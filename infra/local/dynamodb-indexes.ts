@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import initSqlJs from 'sql.js';
+import { writeWhole } from './write-whole';
 
 /** The SQLite file DynamoDB Local keeps every table in, with `-sharedDb`. */
 export const DATABASE_FILE = 'shared-local-instance.db';
@@ -30,9 +31,9 @@ const names = (db: { exec(sql: string): { values: unknown[][] }[] }, type: 'tabl
   new Set(db.exec(`SELECT name FROM sqlite_master WHERE type = '${type}'`)[0]?.values.flat() ?? []);
 
 /**
- * Adds the stream indexes to a database no DynamoDB Local has open (the file is rewritten whole, then
- * renamed over the old one). A database DynamoDB Local never made its tables in is left as it is: they
- * come at its first request, and the indexes at the next start.
+ * Adds the stream indexes to a database no DynamoDB Local has open (the file is rewritten whole). A database
+ * DynamoDB Local never made its tables in is left as it is: they come at its first request, and the indexes at
+ * the next start.
  */
 const indexStreamTables = async (file: string): Promise<void> => {
   const SQL = await initSqlJs();
@@ -41,9 +42,7 @@ const indexStreamTables = async (file: string): Promise<void> => {
     const indexes = names(db, 'index');
     if (!names(db, 'table').has('us') || Object.keys(STREAM_INDEXES).every((name) => indexes.has(name))) return;
     db.exec(indexesSql);
-    const next = `${file}.indexing`;
-    writeFileSync(next, db.export());
-    renameSync(next, file);
+    writeWhole(file, db.export());
   } finally {
     db.close();
   }
