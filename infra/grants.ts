@@ -1,13 +1,10 @@
-import type { BucketSpec, BucketUse, FunctionSpec } from '../functions/wiring/types';
+import type { BucketSpec, BucketUse, FunctionKind, FunctionSpec } from '../functions/wiring/types';
 import { requestPipelinePartitions } from '../shared/data/key-conditions';
 import { wiring } from '../functions/wiring';
 
-/**
- * The one grant table: what a function's wiring `access` allows it to call. The CDK app turns these grants
- * into IAM statements, and the local runtime refuses any SDK call outside them with AccessDeniedException,
- * so code that would be denied on AWS is denied on a laptop too.
- */
-export type FunctionKind = 'http' | 'queue' | 'event' | 'schedule';
+// The one grant table: what a function's wiring `access` allows it to call. The CDK app turns these grants
+// into IAM statements, and the local runtime refuses any SDK call outside them with AccessDeniedException,
+// so code that would be denied on AWS is denied on a laptop too.
 
 /**
  * Where a grant applies: the table, its secondary indexes, one wiring queue, key or bucket's objects (by name),

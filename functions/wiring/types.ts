@@ -21,6 +21,9 @@ export interface Access {
 
 export type BucketUse = 'read' | 'write' | 'delete' | 'untag' | `list:${string}` | 'download';
 
+/** How a function is invoked: its grants and its default memory and timeout follow from it. */
+export type FunctionKind = 'http' | 'queue' | 'event' | 'schedule';
+
 export interface FunctionSpec {
   /** Source file relative to the repo root; it exports `handler`. */
   handler: string;

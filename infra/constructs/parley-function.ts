@@ -10,22 +10,13 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { tableSchema } from '../../shared/data/table';
-import type { BucketSpec, FunctionSpec, QueueSpec } from '../../functions/wiring/types';
-import { grantsFor, type FunctionKind, type Grant } from '../grants';
+import type { BucketSpec, FunctionKind, FunctionSpec, QueueSpec } from '../../functions/wiring/types';
+import { sizing } from '../../functions/wiring/sizing';
+import { grantsFor, type Grant } from '../grants';
 import type { Stage } from '../stage';
 import type { Alarms } from './alarms';
 import { functionCode } from './bundling';
 import { FAULT_AFTER_ENV, FAULT_ENV } from '../local/faults';
-
-/** Memory and timeout per kind; a wiring spec may override either. */
-export const KIND_DEFAULTS: Record<FunctionKind, { memoryMb: number; timeoutSeconds: number }> = {
-  // Latency-bound: more memory buys more CPU for a faster cold start; API Gateway gives up at 30 s anyway.
-  http: { memoryMb: 1024, timeoutSeconds: 10 },
-  // The webhook worker waits up to 10 s per receiver; the queue's visibility timeout must exceed this.
-  queue: { memoryMb: 512, timeoutSeconds: 30 },
-  event: { memoryMb: 512, timeoutSeconds: 60 },
-  schedule: { memoryMb: 512, timeoutSeconds: 120 },
-};
 
 /** Local-only settings that must never reach a deployed function. */
 export const FORBIDDEN_ENV = [
@@ -183,13 +174,14 @@ export class ParleyFunction extends LambdaFunction {
     const used = [...new Set([...(spec.access.queues ?? []), ...(consumes ? [consumes] : [])])].map((name) =>
       queueNamed(platform.queues, name, spec.handler),
     );
+    const { memoryMb, timeoutSeconds } = sizing(spec, kind);
     super(scope, id, {
       code: functionCode(scope, spec.handler),
       handler: 'index.handler',
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
-      memorySize: spec.memoryMb ?? KIND_DEFAULTS[kind].memoryMb,
-      timeout: Duration.seconds(spec.timeoutSeconds ?? KIND_DEFAULTS[kind].timeoutSeconds),
+      memorySize: memoryMb,
+      timeout: Duration.seconds(timeoutSeconds),
       description: props.title.slice(0, 256),
       role,
       logGroup,

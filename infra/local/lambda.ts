@@ -3,8 +3,9 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Context } from 'aws-lambda';
 import { wiring } from '../../functions/wiring';
-import { grantsFor, type FunctionKind } from '../grants';
-import type { FunctionSpec } from '../../functions/wiring/types';
+import { grantsFor } from '../grants';
+import type { FunctionKind, FunctionSpec } from '../../functions/wiring/types';
+import { sizing } from '../../functions/wiring/sizing';
 import { assumeRole, installAwsGuard, runAs, type Caller } from './aws-guard';
 import { installPools } from './aws-pools';
 import { installEmulatorRetries } from './emulator-retry';
@@ -57,21 +58,40 @@ const load = (file: string): Promise<Handler> => {
 
 export const nameOf = (spec: FunctionSpec) => spec.handler.replace(/\.ts$/, '').replaceAll('/', '-');
 
-const timeoutMs = (spec: FunctionSpec) => (spec.timeoutSeconds ?? 30) * 1000;
+/** Lambda's error for an invocation that outlived its timeout. */
+export class InvocationTimedOut extends Error {
+  override name = 'Sandbox.Timedout';
+  constructor(timeoutSeconds: number) {
+    super(`Task timed out after ${timeoutSeconds.toFixed(2)} seconds`);
+  }
+}
 
-const contextFor = (spec: FunctionSpec): Context => {
-  const deadline = Date.now() + timeoutMs(spec);
+/**
+ * The invocation's answer, or Lambda's timeout once `timeoutSeconds` have passed. On AWS the sandbox is then
+ * reset; here the function's work goes on unawaited, and whatever it ends with is dropped.
+ */
+const endAtTimeout = <T>(work: Promise<T>, timeoutSeconds: number): Promise<T> => {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new InvocationTimedOut(timeoutSeconds)), timeoutSeconds * 1000);
+  });
+  work.catch(() => undefined);
+  return Promise.race([work, timedOut]).finally(() => clearTimeout(timer));
+};
+
+/** Lambda's context for one invocation, its deadline on the monotonic clock: a test that moves `Date` does not move it. */
+const contextFor = (spec: FunctionSpec, memoryMb: number, deadline: number): Context => {
   const name = nameOf(spec);
   return {
     callbackWaitsForEmptyEventLoop: false,
     functionName: name,
     functionVersion: '$LATEST',
     invokedFunctionArn: `arn:aws:lambda:us-east-1:000000000000:function:${name}`,
-    memoryLimitInMB: String(spec.memoryMb ?? 512),
+    memoryLimitInMB: String(memoryMb),
     awsRequestId: randomUUID(),
     logGroupName: `/aws/lambda/${name}`,
     logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    getRemainingTimeInMillis: () => Math.max(0, Math.floor(deadline - performance.now())),
     done: () => undefined,
     fail: () => undefined,
     succeed: () => undefined,
@@ -103,16 +123,19 @@ for (const rule of wiring.rules) assumeRole(callerOf(rule.target, { kind: 'event
 for (const queue of wiring.queues) assumeRole(callerOf(queue.consumer, { kind: 'queue', consumes: queue.name }));
 for (const schedule of wiring.schedules) assumeRole(callerOf(schedule.target, { kind: 'schedule' }));
 
-/** Invokes a function as Lambda would, its AWS calls held to the grants of its role. */
+/** Invokes a function as Lambda would: its AWS calls held to the grants of its role, its time to the timeout it deploys with. */
 export const invoke = async <R = unknown>(spec: FunctionSpec, role: Role, event: unknown): Promise<R> => {
   const handler = await load(spec.handler);
   const caller = callerOf(spec, role);
   const ended = invocationListeners.map((listener) => listener(nameOf(spec), event));
   try {
-    const context = contextFor(spec);
+    const { memoryMb, timeoutSeconds } = sizing(spec, role.kind);
+    const context = contextFor(spec, memoryMb, performance.now() + timeoutSeconds * 1000);
     const requestId = (event as { requestContext?: { requestId?: string } }).requestContext?.requestId ?? context.awsRequestId;
     return (await runAs(caller, () =>
-      timedInvocation({ function: context.functionName, requestId }, timeoutMs(spec), () => handler(event, context)),
+      timedInvocation({ function: context.functionName, requestId }, timeoutSeconds * 1000, () =>
+        endAtTimeout(handler(event, context), timeoutSeconds),
+      ),
     )) as R;
   } finally {
     for (const end of ended) end?.();

@@ -2,7 +2,8 @@ import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import { Alarms } from '../constructs/alarms';
-import { KIND_DEFAULTS, type DeployedQueue } from '../constructs/parley-function';
+import type { DeployedQueue } from '../constructs/parley-function';
+import { sizing } from '../../functions/wiring/sizing';
 import { secureQueue } from '../constructs/queue';
 import type { QueueSpec } from '../../functions/wiring/types';
 import type { Stage } from '../stage';
@@ -30,7 +31,7 @@ const DEFAULT_AGE_ALARM_SECONDS = 900;
 
 /** Refuses specs that would lose messages, deliver them twice in parallel or dead-letter them for throttling alone. */
 export const checkQueueSpec = (spec: QueueSpec, dlqRetention: Duration): void => {
-  const consumerTimeout = spec.consumer.timeoutSeconds ?? KIND_DEFAULTS.queue.timeoutSeconds;
+  const consumerTimeout = sizing(spec.consumer, 'queue').timeoutSeconds;
   const visibility = spec.visibilityTimeoutSeconds;
   if (visibility < VISIBILITY_PER_TIMEOUT * consumerTimeout) {
     throw new Error(

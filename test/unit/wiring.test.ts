@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { wiring } from '../../functions/wiring';
 import { loadRouteHandlers } from '../../functions/wiring/route-handlers';
+import { sizing } from '../../functions/wiring/sizing';
 import { isScope } from '../../shared/domain/auth/scopes';
 
 const root = resolve(import.meta.dirname, '..', '..');
@@ -13,6 +14,11 @@ describe('the wiring module', () => {
   it('declares each method and path once', () => {
     const keys = wiring.routes.map((r) => `${r.method} ${r.path}`);
     expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it("gives every route a timeout inside API Gateway's 30 s, so the route's own timeout answers first", () => {
+    const over = wiring.routes.filter((r) => sizing(r, 'http').timeoutSeconds >= 30).map((r) => `${r.method} ${r.path}`);
+    expect(over).toEqual([]);
   });
 
   it('names a route() handler for every route, which declares its one scope (none only for the /auth/* introspection routes, the events log and realtime routes, which filter by every read scope the token holds, and the public routes the wiring states)', () => {
