@@ -4,9 +4,8 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { FinalizeRequestMiddleware, Pluggable } from '@smithy/types';
 import { registerClientPlugin, registerSigningIdentity, type SigningIdentity } from '../../shared/aws/plugins';
 import { tableSchema } from '../../shared/data/table';
-import type { FunctionKind } from '../../functions/wiring/types';
 import { allows, type CallRequest, type Grant, type GrantResource } from '../grants';
-import type { Wiring } from '../../functions/wiring/types';
+import type { FunctionKind, Wiring } from '../../functions/wiring/types';
 import { dynamoLimitError, sqsLimitError, type LimitError } from './aws-limits';
 import type { Principal } from './s3-post-policy';
 

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { wiring } from '../../functions/wiring';
 import { loadRouteHandlers } from '../../functions/wiring/route-handlers';
 import { sizing } from '../../functions/wiring/sizing';
+import type { FunctionSpec } from '../../functions/wiring/types';
 import { isScope } from '../../shared/domain/auth/scopes';
 
 const root = resolve(import.meta.dirname, '..', '..');
@@ -16,9 +17,13 @@ describe('the wiring module', () => {
     expect(new Set(keys).size).toBe(keys.length);
   });
 
-  it("gives every route a timeout inside API Gateway's 30 s, so the route's own timeout answers first", () => {
-    const over = wiring.routes.filter((r) => sizing(r, 'http').timeoutSeconds >= 30).map((r) => `${r.method} ${r.path}`);
-    expect(over).toEqual([]);
+  it("gives every API function a timeout inside its API's (HTTP 30 s, WebSocket 29 s), so its own timeout answers first", () => {
+    const socket = Object.values(wiring.socket ?? {});
+    const over = (functions: FunctionSpec[], limit: number) =>
+      functions.filter((f) => sizing(f, 'http').timeoutSeconds >= limit).map((f) => f.handler);
+    expect(over([...wiring.routes, wiring.fallback], 30)).toEqual([]);
+    expect(over(socket, 29)).toEqual([]);
+    expect(socket.length).toBeGreaterThan(0);
   });
 
   it('names a route() handler for every route, which declares its one scope (none only for the /auth/* introspection routes, the events log and realtime routes, which filter by every read scope the token holds, and the public routes the wiring states)', () => {
