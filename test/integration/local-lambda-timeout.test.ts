@@ -15,12 +15,12 @@ describe('a local invocation', () => {
   it("is given the memory and timeout its kind deploys with, or its spec's", async () => {
     const http = await run(sleepy(), 'http', { workMs: 0 });
     expect(http.memoryLimitInMB).toBe('1024');
-    expect(http.remainingMs).toBeGreaterThan(9000);
+    expect(http.remainingMs).toBeGreaterThan(5000);
     expect(http.remainingMs).toBeLessThanOrEqual(10_000);
 
     const schedule = await run(sleepy(), 'schedule', { workMs: 0 });
     expect(schedule.memoryLimitInMB).toBe('512');
-    expect(schedule.remainingMs).toBeGreaterThan(110_000);
+    expect(schedule.remainingMs).toBeGreaterThan(60_000);
 
     const sized = await run(sleepy({ memoryMb: 256, timeoutSeconds: 3 }), 'queue', { workMs: 0 });
     expect(sized).toEqual({ memoryLimitInMB: '256', remainingMs: expect.any(Number) });
